@@ -1,0 +1,26 @@
+/* vkskin: read skinned meshes from RenderWare DFF, Gamebryo NIF, NintendoWare CTR .cmdl and
+ * Bohemia P3D; deform many posed instances on the CPU or on the GPU (Vulkan compute); prove
+ * the results against a CPU reference.
+ *
+ * STEP BY STEP
+ *   1. read:     vks_read_any(&opt, bytes, size, name, &skin, &err)        (formats.h)
+ *   2. check:    vks_skin_validate(skin, &err)                            (skin.h)
+ *   3. pose:     vks_pose_procedural / vks_pose_file_parse                (pose.h)
+ *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
+ *   5. compare:  vks_diff                                                 (check.h)
+ *   6. write:    vks_bake_open / _write / _close                          (bake.h)
+ *   7. free:     vks_skin_free(skin)
+ */
+#ifndef VKSKIN_H
+#define VKSKIN_H
+
+#include "vkskin/core.h"
+#include "vkskin/skin.h"
+#include "vkskin/formats.h"
+#include "vkskin/deform.h"
+#include "vkskin/pose.h"
+#include "vkskin/cpu.h"
+#include "vkskin/check.h"
+#include "vkskin/bake.h"
+
+#endif

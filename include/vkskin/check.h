@@ -1,0 +1,59 @@
+/* vkskin check: diff metrics between an engine's output and the reference (DESIGN.md 8).
+ *
+ * STEP BY STEP
+ *   vks_diff_tolerance tol = vks_diff_default_tolerance();
+ *   vks_diff_report r;
+ *   vks_diff(gpu_pos, ref_pos, instances, skin->vertex_count, radius, &tol, &r);
+ *   if (!r.pass) ...
+ */
+#ifndef VKSKIN_CHECK_H
+#define VKSKIN_CHECK_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vks_diff_tolerance {
+    double abs_radius; /* |a-b| allowed per component, as a fraction of the bounding radius */
+    double rel;        /* plus this fraction of |b| */
+    double nmse;       /* global NMSE allowed */
+} vks_diff_tolerance;
+
+/* Defaults derived from float32 error bounds; the reasoning is in src/check/tolerance.c. */
+vks_diff_tolerance vks_diff_default_tolerance(void);
+vks_diff_tolerance vks_diff_default_normal_tolerance(void);
+
+typedef struct vks_diff_report {
+    double max_abs;       /* largest |a-b| over components */
+    double max_rel;       /* max_abs / radius */
+    double nmse;          /* sum (a-b)^2 / sum b^2 (0 when both are 0) */
+    uint64_t over;        /* components over tolerance (including non-finite ones) */
+    uint64_t compared;    /* components compared */
+    uint32_t worst_instance, worst_vertex;
+    double radius;
+    vks_diff_tolerance tolerance;
+    int pass;
+} vks_diff_report;
+
+/* Streaming form: a batch compared chunk by chunk gives the same report as one call.
+ * a: the engine under test, b: the reference; instance-major vec3 arrays of
+ * instances * vertices entries, the first being instance first_instance. */
+typedef struct vks_diff_acc {
+    vks_diff_report r;
+    double sum_sq_diff, sum_sq_ref;
+} vks_diff_acc;
+void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *tol);
+void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                  uint32_t instances, uint32_t vertices);
+void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out);
+
+/* One-shot form of the three calls above. */
+void vks_diff(const float *a, const float *b, uint32_t instances, uint32_t vertices, double radius,
+              const vks_diff_tolerance *tol, vks_diff_report *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

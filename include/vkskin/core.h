@@ -1,0 +1,99 @@
+/* vkskin core: results, errors, allocator, affine math.
+ *
+ * STEP BY STEP
+ *   vks_error err = {0};
+ *   if (vks_rw_read(&opt, bytes, size, &skin, &err) != VKS_OK)
+ *       fprintf(stderr, "%s\n", vks_error_format(&err, "hero.dff", buf, sizeof buf));
+ *
+ * Conventions (DESIGN.md section 4): column vectors, matrices column-major in memory,
+ * radians, float32 storage. An affine transform is 3x4: four columns of three floats
+ * (x axis, y axis, z axis, translation), so p' = c0*x + c1*y + c2*z + c3.
+ */
+#ifndef VKSKIN_CORE_H
+#define VKSKIN_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vks_result {
+    VKS_OK = 0,
+    VKS_ERR_TRUNCATED,   /* the bytes end before a structure does */
+    VKS_ERR_FORMAT,      /* bytes present but not what the format allows */
+    VKS_ERR_UNSUPPORTED, /* valid for the format, outside what vkskin reads (native geometry, a version) */
+    VKS_ERR_LIMIT,       /* a count over a configured limit (hostile or absurd input) */
+    VKS_ERR_NOMEM,       /* an allocation failed */
+    VKS_ERR_IO,          /* a file could not be read or written */
+    VKS_ERR_INVALID,     /* a caller contract or a model cross-check failed */
+    VKS_ERR_VULKAN,      /* the Vulkan driver returned an error */
+    VKS_ERR_NO_DEVICE    /* no Vulkan device (callers map this to exit 77 in tests) */
+} vks_result;
+
+const char *vks_result_str(vks_result r);
+
+/* Where and why something failed. offset is the byte offset in the input (UINT64_MAX when it
+ * does not apply); path is the structure path ("clump/geometry[2]/skin"); msg says what was
+ * expected and what was found. */
+typedef struct vks_error {
+    vks_result code;
+    uint64_t offset;
+    char path[128];
+    char msg[192];
+} vks_error;
+
+#define VKS_NO_OFFSET UINT64_MAX
+
+/* Records the first failure only (later calls keep the original cause). err may be NULL.
+ * Returns code so callers can `return vks_error_set(...)`. */
+vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const char *path,
+                         const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* "file:0x1a2c: path: msg (result)" into buf; returns buf. file may be NULL. */
+const char *vks_error_format(const vks_error *err, const char *file, char *buf, size_t size);
+
+/* Allocator: zeroed means malloc/free. */
+typedef struct vks_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} vks_allocator;
+
+/* ---- affine math (float storage) ---- */
+typedef struct vks_affine {
+    float m[12]; /* column-major 3x4: m[0..2] x axis, m[3..5] y axis, m[6..8] z axis, m[9..11] translation */
+} vks_affine;
+
+typedef struct vks_affine_d {
+    double m[12]; /* same layout in double, for the CPU reference */
+} vks_affine_d;
+
+vks_affine vks_affine_identity(void);
+/* a * b (apply b first). */
+vks_affine vks_affine_mul(const vks_affine *a, const vks_affine *b);
+/* General 3x3 inverse plus translation; returns 0 when singular (|det| tiny), out then identity. */
+int vks_affine_inverse(const vks_affine *a, vks_affine *out);
+void vks_affine_apply(const vks_affine *a, const float p[3], float out[3]);
+/* T * R(q) * S with q = (x, y, z, w), normalised here. */
+vks_affine vks_affine_from_trs(const float t[3], const float q[4], const float s[3]);
+/* Best-effort decomposition into translation, rotation (x,y,z,w) and per-axis scale (no shear). */
+void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3]);
+int vks_affine_is_finite(const vks_affine *a);
+
+vks_affine_d vks_affine_d_from(const vks_affine *a);
+vks_affine_d vks_affine_d_identity(void);
+vks_affine_d vks_affine_d_mul(const vks_affine_d *a, const vks_affine_d *b);
+int vks_affine_d_inverse(const vks_affine_d *a, vks_affine_d *out);
+/* Largest |a - b| over the 12 entries. */
+double vks_affine_d_max_diff(const vks_affine_d *a, const vks_affine_d *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/* vkskin CPU engines.
+ *
+ * The reference deformer is the ground truth the GPU is judged against: double arithmetic
+ * from the same float32 inputs, compiled with -ffp-contract=off, simple and obviously right,
+ * not fast. The fast deformer (float, all cores) is the CPU peer in benchmarks.
+ *
+ * STEP BY STEP
+ *   vks_deform_job j = {...};
+ *   vks_cpu_reference_run(&j, &err);
+ */
+#ifndef VKSKIN_CPU_H
+#define VKSKIN_CPU_H
+
+#include "deform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* World transforms (double) of every node for one instance's locals. out: node_count. */
+void vks_cpu_world_d(const vks_skin *skin, const vks_affine *locals, vks_affine_d *out);
+
+/* Skin matrices K_b (double) of every bone for one instance (see skin.h). world: from
+ * vks_cpu_world_d. out: skin->bone_count. */
+void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vks_affine_d *out);
+
+/* Deforms every instance of the job in double; writes float32 outputs. */
+vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
+
+/* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). */
+vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
+
+/* Bind-pose check: deform with the bind pose and compare with the stored vertices.
+ * Reports the largest position error, absolute and relative to the bounding radius. */
+typedef struct vks_bind_check {
+    double max_error;          /* absolute, in the mesh's units */
+    double max_error_relative; /* max_error / bounding radius */
+    double max_normal_error;   /* largest |n' - n| where the mesh has normals */
+    uint32_t worst_vertex;     /* global vertex index */
+    uint32_t worst_mesh;
+    double per_mesh_max[64];   /* first 64 meshes */
+} vks_bind_check;
+vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,148 @@
+/* vkskin skin model: the canonical, format-free skinned model (DESIGN.md section 4).
+ *
+ * STEP BY STEP
+ *   vks_skin *s = vks_skin_create(NULL);          // an empty model with its own arena
+ *   s->nodes = vks_skin_alloc_array(s, n, sizeof *s->nodes); s->node_count = n; ...
+ *   if (vks_skin_validate(s, &err) != VKS_OK) ...  // O(vertices); always run before deforming
+ *   vks_skin_free(s);                              // frees every array of the model at once
+ *
+ * Layout. Everything is stored in flat arrays over the whole file, so the CPU and the GPU
+ * walk the same tables:
+ *   nodes[]      the skeleton, parents before children
+ *   meshes[]     the file's skinned meshes in file order (RW atomics, NIF shapes, ...)
+ *   bones[]      per mesh, a contiguous range: (node, inverse bind). The same node may appear
+ *                twice in one mesh with different inverse binds (NW4C rigid vs smooth sets).
+ *   groups[]     per mesh, a contiguous range; each group owns a contiguous vertex range, a
+ *                triangle range and a palette range
+ *   palette[]    group-local slot -> bone index (global index into bones[]): the remap
+ *   vertices     positions[], normals[], influences[], source_vertex[] over all meshes
+ *   triangles[]  3 indices each, relative to the mesh's first vertex
+ *
+ * Skin matrix of bone b for one posed instance, with W(n) the world transform of node n:
+ *   K_b = S_mesh * W(bones[b].node) * bones[b].inverse_bind
+ *   S_mesh = mesh.space_pre * inverse(W(mesh.space_node))   (space_node < 0: identity)
+ * Deformed vertex in group g: p' = sum_k w_k K_{palette[g.first_palette + idx_k]} p.
+ */
+#ifndef VKSKIN_SKIN_H
+#define VKSKIN_SKIN_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VKS_MAX_INFLUENCES 4
+
+typedef struct vks_node {
+    const char *name;     /* never NULL; may be "" */
+    int32_t parent;       /* -1 for a root; always < own index */
+    vks_affine bind_local;
+} vks_node;
+
+typedef struct vks_bone {
+    uint32_t node;
+    vks_affine inverse_bind; /* skin space -> bone space at bind */
+} vks_bone;
+
+typedef struct vks_influence {
+    uint16_t index[VKS_MAX_INFLUENCES]; /* palette-local slot; unused slots 0 */
+    float weight[VKS_MAX_INFLUENCES];   /* unused slots 0; used slots first */
+} vks_influence;
+
+enum {
+    VKS_GROUP_RIGID = 1u << 0 /* informational: vertices were bone-local in the file */
+};
+
+typedef struct vks_group {
+    uint32_t mesh;
+    uint32_t first_vertex, vertex_count;     /* global vertex range */
+    uint32_t first_triangle, triangle_count; /* global triangle range */
+    uint32_t first_palette, palette_count;   /* range in palette[] */
+    uint32_t max_influences;                 /* 1..4: most used slots of any vertex in the group */
+    uint32_t flags;
+} vks_group;
+
+enum {
+    VKS_MESH_HAS_NORMALS = 1u << 0,
+    VKS_MESH_RENORMALIZE = 1u << 1 /* the format's engine renormalises skinned normals */
+};
+
+typedef struct vks_mesh {
+    const char *name; /* never NULL */
+    uint32_t first_vertex, vertex_count;
+    uint32_t first_triangle, triangle_count;
+    uint32_t first_group, group_count;
+    uint32_t first_bone, bone_count;
+    uint32_t source_vertex_count; /* vertices in the file (before duplication) */
+    int32_t space_node;           /* node whose inverse world maps to skin space; -1 none */
+    vks_affine space_pre;         /* applied after inverse(W(space_node)) */
+    uint32_t flags;
+} vks_mesh;
+
+typedef struct vks_skin_arena vks_skin_arena;
+
+typedef struct vks_skin {
+    const char *format;        /* "renderware", "nif", "nw4c", "p3d" */
+    const char *format_detail; /* "RW 3.6.0.3", "NIF 20.2.0.7 (user 12, bs 83)", ... */
+
+    vks_node *nodes;
+    uint32_t node_count;
+    vks_mesh *meshes;
+    uint32_t mesh_count;
+    vks_bone *bones;
+    uint32_t bone_count;
+    vks_group *groups;
+    uint32_t group_count;
+    uint16_t *palette;
+    uint32_t palette_count;
+
+    float (*positions)[3];
+    float (*normals)[3]; /* may be NULL when no mesh has normals */
+    vks_influence *influences;
+    uint32_t *source_vertex; /* file's vertex number within its mesh */
+    uint32_t vertex_count;
+
+    uint32_t (*triangles)[3];
+    uint32_t triangle_count;
+
+    vks_allocator allocator;
+    vks_skin_arena *arena;
+} vks_skin;
+
+/* An empty model whose arrays come from an arena over the allocator (NULL: malloc). */
+vks_skin *vks_skin_create(const vks_allocator *allocator);
+/* Frees the model and everything allocated through it. NULL is fine. */
+void vks_skin_free(vks_skin *skin);
+/* Zeroed memory owned by the skin; NULL on overflow or exhaustion. */
+void *vks_skin_alloc(vks_skin *skin, size_t size);
+void *vks_skin_alloc_array(vks_skin *skin, size_t count, size_t elem);
+/* A NUL-terminated copy of len bytes (len may be 0; s may be NULL when len is 0). */
+const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
+
+/* Checks every cross-reference and value: parents in order, bone nodes, group ranges
+ * contiguous and covering each mesh, palette entries inside the mesh's bones, influence
+ * slots inside the palette, weights finite and >= 0 with at least one > 0, triangle indices
+ * inside the mesh, finite positions/normals/matrices. O(vertices + triangles). */
+vks_result vks_skin_validate(const vks_skin *skin, vks_error *err);
+
+/* Index of the node named name (exact match first, then case-insensitive), or -1. */
+int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
+
+/* Largest distance of any bind position from the origin of its mesh's space (>= 1e-6);
+ * the scale that relative errors are measured against. */
+double vks_skin_bounding_radius(const vks_skin *skin);
+
+/* Summary statistics for inspect. */
+typedef struct vks_skin_stats {
+    uint32_t influence_histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by count of non-zero weights */
+    uint32_t weight_sum_off;                              /* vertices whose weights sum off 1 by > 1e-3 */
+    double min_weight_sum, max_weight_sum;
+    uint32_t max_palette;
+} vks_skin_stats;
+void vks_skin_stats_compute(const vks_skin *skin, vks_skin_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,95 @@
+#include "bytebuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vks_buf_reserve(vks_bytebuf *b, size_t more)
+{
+    if (b->failed)
+        return;
+    if (more > SIZE_MAX / 2 - b->size) {
+        b->failed = 1;
+        return;
+    }
+    if (b->size + more <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->size + more)
+        cap *= 2;
+    uint8_t *p = realloc(b->data, cap);
+    if (!p) {
+        b->failed = 1;
+        return;
+    }
+    b->data = p;
+    b->cap = cap;
+}
+
+void vks_buf_put(vks_bytebuf *b, const void *src, size_t n)
+{
+    vks_buf_reserve(b, n);
+    if (b->failed || n == 0)
+        return;
+    memcpy(b->data + b->size, src, n);
+    b->size += n;
+}
+
+void vks_buf_u8(vks_bytebuf *b, uint8_t v) { vks_buf_put(b, &v, 1); }
+void vks_buf_u16(vks_bytebuf *b, uint16_t v)
+{
+    uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    vks_buf_put(b, x, 2);
+}
+void vks_buf_u32(vks_bytebuf *b, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    vks_buf_put(b, x, 4);
+}
+void vks_buf_i32(vks_bytebuf *b, int32_t v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    vks_buf_u32(b, u);
+}
+void vks_buf_f32(vks_bytebuf *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    vks_buf_u32(b, u);
+}
+
+void vks_buf_printf(vks_bytebuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->failed = 1;
+        return;
+    }
+    vks_buf_reserve(b, (size_t)n + 1);
+    if (b->failed)
+        return;
+    va_start(ap, fmt);
+    vsnprintf((char *)b->data + b->size, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->size += (size_t)n;
+}
+
+void vks_buf_patch_u32(vks_bytebuf *b, size_t offset, uint32_t v)
+{
+    if (b->failed || offset > b->size || b->size - offset < 4)
+        return;
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    memcpy(b->data + offset, x, 4);
+}
+
+void vks_buf_free(vks_bytebuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->size = b->cap = 0;
+}

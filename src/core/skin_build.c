@@ -1,0 +1,649 @@
+/* The model builder (see include/vkskin/build.h). Temporary arrays use the skin's allocator;
+ * the finished arrays are copied into the skin's arena. */
+#include "vkskin/build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PALETTE 65535u
+
+typedef struct vec_t {
+    void *data;
+    size_t count, cap, elem;
+} vec_t;
+
+struct vks_skin_builder {
+    vks_skin *skin;
+    vec_t meshes, groups, bones, palette, positions, normals, influences, source, triangles;
+    int has_normals;
+    int failed;
+};
+
+static void *vec_push(vks_skin_builder *b, vec_t *v, size_t n)
+{
+    if (b->failed)
+        return NULL;
+    if (n > SIZE_MAX / 4 / v->elem - v->count) {
+        b->failed = 1;
+        return NULL;
+    }
+    if (v->count + n > v->cap) {
+        size_t cap = v->cap ? v->cap : 64;
+        while (cap < v->count + n)
+            cap *= 2;
+        vks_allocator *a = &b->skin->allocator;
+        void *p = a->alloc(a->user, cap * v->elem);
+        if (!p) {
+            b->failed = 1;
+            return NULL;
+        }
+        if (v->count)
+            memcpy(p, v->data, v->count * v->elem);
+        if (v->data)
+            a->free(a->user, v->data);
+        v->data = p;
+        v->cap = cap;
+    }
+    void *r = (char *)v->data + v->count * v->elem;
+    memset(r, 0, n * v->elem);
+    v->count += n;
+    return r;
+}
+
+static void vec_free(vks_skin_builder *b, vec_t *v)
+{
+    if (v->data)
+        b->skin->allocator.free(b->skin->allocator.user, v->data);
+    memset(v, 0, sizeof *v);
+}
+
+static void *tmp_alloc(vks_skin_builder *b, size_t count, size_t elem)
+{
+    if (elem && count > SIZE_MAX / 4 / elem)
+        return NULL;
+    size_t n = (count && elem) ? count * elem : 1;
+    void *p = b->skin->allocator.alloc(b->skin->allocator.user, n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+static void tmp_free(vks_skin_builder *b, void *p)
+{
+    if (p)
+        b->skin->allocator.free(b->skin->allocator.user, p);
+}
+
+vks_skin_builder *vks_builder_create(vks_skin *skin)
+{
+    vks_skin_builder *b = skin->allocator.alloc(skin->allocator.user, sizeof *b);
+    if (!b)
+        return NULL;
+    memset(b, 0, sizeof *b);
+    b->skin = skin;
+    b->meshes.elem = sizeof(vks_mesh);
+    b->groups.elem = sizeof(vks_group);
+    b->bones.elem = sizeof(vks_bone);
+    b->palette.elem = sizeof(uint16_t);
+    b->positions.elem = sizeof(float[3]);
+    b->normals.elem = sizeof(float[3]);
+    b->influences.elem = sizeof(vks_influence);
+    b->source.elem = sizeof(uint32_t);
+    b->triangles.elem = sizeof(uint32_t[3]);
+    return b;
+}
+
+void vks_builder_destroy(vks_skin_builder *b)
+{
+    if (!b)
+        return;
+    vec_t *all[] = {&b->meshes, &b->groups, &b->bones, &b->palette, &b->positions,
+                    &b->normals, &b->influences, &b->source, &b->triangles};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        vec_free(b, all[i]);
+    b->skin->allocator.free(b->skin->allocator.user, b);
+}
+
+/* A group while it is being planned: its palette (mesh bone indices) and triangle list. */
+typedef struct plan_group {
+    uint16_t *palette;
+    uint32_t palette_count, palette_cap;
+    uint32_t *tris; /* indices into the plan's triangle source */
+    uint32_t tri_count, tri_cap;
+    const uint32_t (*tri_src)[3];
+    const uint32_t *extra;
+    uint32_t extra_count;
+    uint32_t *extra_own; /* leftover vertices placed here by the builder */
+    uint32_t extra_own_count, extra_own_cap;
+    const uint16_t (*bone)[4];
+    const float (*weight)[4];
+    uint32_t flags;
+    int fixed_palette;
+} plan_group;
+
+static int palette_has(const plan_group *g, uint16_t bone)
+{
+    for (uint32_t i = 0; i < g->palette_count; i++)
+        if (g->palette[i] == bone)
+            return 1;
+    return 0;
+}
+
+static int grow_u32(vks_skin_builder *b, uint32_t **arr, uint32_t *count, uint32_t *cap, uint32_t v)
+{
+    if (*count == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 16;
+        uint32_t *p = tmp_alloc(b, nc, sizeof *p);
+        if (!p)
+            return 0;
+        if (*count)
+            memcpy(p, *arr, *count * sizeof *p);
+        tmp_free(b, *arr);
+        *arr = p;
+        *cap = nc;
+    }
+    (*arr)[(*count)++] = v;
+    return 1;
+}
+
+static int palette_add(vks_skin_builder *b, plan_group *g, uint16_t bone)
+{
+    if (palette_has(g, bone))
+        return 1;
+    if (g->palette_count == g->palette_cap) {
+        uint32_t nc = g->palette_cap ? g->palette_cap * 2 : 16;
+        uint16_t *p = tmp_alloc(b, nc, sizeof *p);
+        if (!p)
+            return 0;
+        if (g->palette_count)
+            memcpy(p, g->palette, g->palette_count * sizeof *p);
+        tmp_free(b, g->palette);
+        g->palette = p;
+        g->palette_cap = nc;
+    }
+    g->palette[g->palette_count++] = bone;
+    return 1;
+}
+
+/* Bones (weight > 0) of a set of file vertices, deduplicated; returns the count. */
+static uint32_t bones_of(const vks_mesh_source *m, const uint16_t (*bone)[4], const float (*weight)[4],
+                         const uint32_t *verts, uint32_t nverts, uint16_t *out)
+{
+    (void)m;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nverts; i++)
+        for (int k = 0; k < 4; k++) {
+            if (!(weight[verts[i]][k] > 0))
+                continue;
+            uint16_t bb = bone[verts[i]][k];
+            uint32_t j = 0;
+            while (j < n && out[j] != bb)
+                j++;
+            if (j == n)
+                out[n++] = bb;
+        }
+    return n;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+    return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Places a set of needed bones into the first auto group with room (trying hint first);
+   returns the group index or -1 when a new group must be made. */
+static int find_fit(plan_group *gs, uint32_t first_auto, uint32_t count, uint32_t hint,
+                    const uint16_t *need, uint32_t nneed, uint32_t limit)
+{
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t gi = first_auto; gi < count; gi++) {
+            if (pass == 0 && gi != hint)
+                continue;
+            uint32_t add = 0;
+            for (uint32_t k = 0; k < nneed; k++)
+                add += !palette_has(&gs[gi], need[k]);
+            if (gs[gi].palette_count + add <= limit)
+                return (int)gi;
+        }
+    return -1;
+}
+
+static vks_result fail(vks_error *err, vks_result code, const char *mesh, const char *fmt,
+                       unsigned long long a, unsigned long long b, unsigned long long c)
+{
+    char path[128];
+    snprintf(path, sizeof path, "mesh \"%.100s\"", mesh ? mesh : "");
+    return vks_error_set(err, code, VKS_NO_OFFSET, path, fmt, a, b, c);
+}
+
+vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
+{
+    vks_skin *s = b->skin;
+    const char *mname = m->name ? m->name : "";
+    vks_result rc = VKS_OK;
+    if (b->failed)
+        return fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model%llu%llu%llu", 0, 0, 0);
+    if (m->bone_count > MAX_PALETTE || m->bone_count == 0)
+        return fail(err, VKS_ERR_LIMIT, mname, "bone count %llu outside 1..%llu%llu", m->bone_count, MAX_PALETTE, 0);
+    if ((uint64_t)b->bones.count + m->bone_count > UINT32_MAX / 2)
+        return fail(err, VKS_ERR_LIMIT, mname, "too many bones in the model (%llu)%llu%llu", b->bones.count, 0, 0);
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        if (m->bones[i].node >= s->node_count)
+            return fail(err, VKS_ERR_FORMAT, mname, "bone %llu names node %llu, node count %llu", i,
+                        m->bones[i].node, s->node_count);
+    if (m->space_node >= (int32_t)s->node_count || m->space_node < -1)
+        return fail(err, VKS_ERR_FORMAT, mname, "skin-space node %llu >= node count %llu%llu",
+                    (unsigned long long)(long long)m->space_node, s->node_count, 0);
+
+    /* Every influence slot in use must name one of the mesh's bones. */
+    const uint16_t (*mb)[4] = m->bone;
+    const float (*mw)[4] = m->weight;
+    for (uint32_t v = 0; v < m->vertex_count && mb; v++)
+        for (int k = 0; k < 4; k++)
+            if (mw[v][k] > 0 && mb[v][k] >= m->bone_count)
+                return fail(err, VKS_ERR_FORMAT, mname, "vertex %llu names bone %llu, bone count %llu", v,
+                            mb[v][k], m->bone_count);
+
+    uint32_t limit = m->palette_limit ? m->palette_limit : m->bone_count;
+    if (limit > MAX_PALETTE)
+        limit = MAX_PALETTE;
+    uint32_t cap = m->group_count + 64, count = 0;
+    plan_group *gs = tmp_alloc(b, cap, sizeof *gs);
+    uint32_t *group_of = tmp_alloc(b, m->vertex_count, sizeof *group_of); /* first group reaching v, +1 */
+    uint32_t *model_index = tmp_alloc(b, m->vertex_count, sizeof *model_index);
+    uint8_t *used = tmp_alloc(b, m->vertex_count, 1);
+    if (!gs || !group_of || !model_index || !used) {
+        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices%llu%llu", m->vertex_count, 0, 0);
+        goto done;
+    }
+
+    /* 1. The file's own groups. */
+    for (uint32_t gi = 0; gi < m->group_count; gi++) {
+        const vks_group_source *src = &m->groups[gi];
+        plan_group *g = &gs[count++];
+        g->tri_src = src->triangles;
+        g->bone = src->bone ? src->bone : mb;
+        g->weight = src->weight ? src->weight : mw;
+        g->extra = src->vertices;
+        g->extra_count = src->vertex_count;
+        g->flags = src->flags;
+        if (!g->bone || !g->weight) {
+            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences%llu%llu", gi, 0, 0);
+            goto done;
+        }
+        for (uint32_t t = 0; t < src->triangle_count; t++) {
+            for (int k = 0; k < 3; k++)
+                if (src->triangles[t][k] >= m->vertex_count) {
+                    rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu triangle %llu: vertex index %llu out of range",
+                              gi, t, src->triangles[t][k]);
+                    goto done;
+                }
+            if (!grow_u32(b, &g->tris, &g->tri_count, &g->tri_cap, t)) {
+                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                goto done;
+            }
+        }
+        for (uint32_t i = 0; i < src->vertex_count; i++)
+            if (src->vertices[i] >= m->vertex_count) {
+                rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu out of range %llu", gi,
+                          src->vertices[i], m->vertex_count);
+                goto done;
+            }
+        if (src->bone)
+            for (uint32_t v = 0; v < m->vertex_count; v++)
+                for (int k = 0; k < 4; k++)
+                    if (src->weight[v][k] > 0 && src->bone[v][k] >= m->bone_count) {
+                        rc = fail(err, VKS_ERR_FORMAT, mname, "group vertex %llu names bone %llu, bone count %llu",
+                                  v, src->bone[v][k], m->bone_count);
+                        goto done;
+                    }
+        if (src->palette) {
+            g->fixed_palette = 1;
+            for (uint32_t i = 0; i < src->palette_count; i++) {
+                if (src->palette[i] >= m->bone_count) {
+                    rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu palette names bone %llu, bone count %llu",
+                              gi, src->palette[i], m->bone_count);
+                    goto done;
+                }
+            }
+        }
+    }
+    /* (palettes of the file's groups are filled in step 3, once their vertices are known) */
+
+    /* 2. Auto groups from the mesh's triangles (only when the file gives none). */
+    uint32_t first_auto = count;
+    if (m->group_count == 0) {
+        if (!m->palette_limit) {
+            plan_group *g = &gs[count++];
+            g->tri_src = m->triangles;
+            g->bone = mb;
+            g->weight = mw;
+            g->fixed_palette = 2; /* all bones in order */
+        }
+        for (uint32_t t = 0; t < m->triangle_count; t++) {
+            for (int k = 0; k < 3; k++)
+                if (m->triangles[t][k] >= m->vertex_count) {
+                    rc = fail(err, VKS_ERR_FORMAT, mname, "triangle %llu: vertex index %llu >= vertex count %llu", t,
+                              m->triangles[t][k], m->vertex_count);
+                    goto done;
+                }
+            int gi = m->palette_limit ? -2 : (int)first_auto;
+            if (gi == -2) {
+                uint16_t need[12];
+                uint32_t nn = bones_of(m, mb, mw, m->triangles[t], 3, need);
+                if (nn > limit) {
+                    rc = fail(err, VKS_ERR_LIMIT, mname, "triangle %llu needs %llu bones, palette limit %llu", t, nn, limit);
+                    goto done;
+                }
+                gi = find_fit(gs, first_auto, count, count ? count - 1 : 0, need, nn, limit);
+                if (gi < 0) {
+                    if (count == cap) {
+                        plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
+                        if (!ng) {
+                            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                            goto done;
+                        }
+                        memcpy(ng, gs, cap * sizeof *gs);
+                        tmp_free(b, gs);
+                        gs = ng;
+                        cap *= 2;
+                    }
+                    gi = (int)count++;
+                    gs[gi].tri_src = m->triangles;
+                    gs[gi].bone = mb;
+                    gs[gi].weight = mw;
+                }
+                for (uint32_t k = 0; k < nn; k++)
+                    if (!palette_add(b, &gs[gi], need[k])) {
+                        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                        goto done;
+                    }
+            }
+            if (!grow_u32(b, &gs[gi].tris, &gs[gi].tri_count, &gs[gi].tri_cap, t)) {
+                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                goto done;
+            }
+        }
+    }
+
+    /* 3. Which vertices each group reaches; leftovers go to a group with room. */
+    for (uint32_t gi = 0; gi < count; gi++) {
+        plan_group *g = &gs[gi];
+        for (uint32_t i = 0; i < g->tri_count; i++)
+            for (int k = 0; k < 3; k++) {
+                uint32_t v = g->tri_src[g->tris[i]][k];
+                if (!group_of[v])
+                    group_of[v] = gi + 1;
+            }
+        for (uint32_t i = 0; i < g->extra_count; i++)
+            if (!group_of[g->extra[i]])
+                group_of[g->extra[i]] = gi + 1;
+    }
+    if (!mb && m->vertex_count) {
+        rc = fail(err, VKS_ERR_INVALID, mname, "mesh has no influences%llu%llu%llu", 0, 0, 0);
+        goto done;
+    }
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        if (group_of[v])
+            continue;
+        uint16_t need[4];
+        uint32_t nn = bones_of(m, mb, mw, &v, 1, need);
+        int gi = -1;
+        /* a file group or the all-bones group may take it when the bones are in its palette */
+        for (uint32_t c = 0; c < count && gi < 0; c++) {
+            if (gs[c].bone != mb)
+                continue;
+            uint32_t have = 0;
+            for (uint32_t k = 0; k < nn; k++)
+                have += gs[c].fixed_palette == 2 || palette_has(&gs[c], need[k]);
+            if (have == nn && (gs[c].fixed_palette || c >= first_auto))
+                gi = (int)c;
+        }
+        if (gi < 0 && count > first_auto)
+            gi = find_fit(gs, first_auto, count, count - 1, need, nn, limit);
+        if (gi < 0) {
+            if (count == cap) {
+                plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
+                if (!ng) {
+                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                    goto done;
+                }
+                memcpy(ng, gs, cap * sizeof *gs);
+                tmp_free(b, gs);
+                gs = ng;
+                cap *= 2;
+            }
+            gi = (int)count++;
+            gs[gi].bone = mb;
+            gs[gi].weight = mw;
+            if (first_auto > (uint32_t)gi)
+                first_auto = (uint32_t)gi;
+        }
+        if (gs[gi].fixed_palette != 2)
+            for (uint32_t k = 0; k < nn; k++)
+                if (!gs[gi].fixed_palette && !palette_add(b, &gs[gi], need[k])) {
+                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                    goto done;
+                }
+        if (!grow_u32(b, &gs[gi].extra_own, &gs[gi].extra_own_count, &gs[gi].extra_own_cap, v)) {
+            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+            goto done;
+        }
+        group_of[v] = (uint32_t)gi + 1;
+    }
+
+    /* 4. Lay the groups out: vertices ascending by file index, triangles re-indexed. */
+    uint32_t mesh_first_vertex = (uint32_t)b->positions.count;
+    vks_mesh *me = vec_push(b, &b->meshes, 1);
+    if (!me)
+        goto nomem;
+    uint32_t mesh_index = (uint32_t)b->meshes.count - 1;
+    me->name = vks_skin_strndup(s, mname, strlen(mname));
+    me->first_vertex = mesh_first_vertex;
+    me->first_triangle = (uint32_t)b->triangles.count;
+    me->first_group = (uint32_t)b->groups.count;
+    me->first_bone = (uint32_t)b->bones.count;
+    me->bone_count = m->bone_count;
+    me->source_vertex_count = m->vertex_count;
+    me->space_node = m->space_node;
+    int pre_zero = 1;
+    for (int i = 0; i < 12; i++)
+        pre_zero &= m->space_pre.m[i] == 0.0f;
+    me->space_pre = pre_zero ? vks_affine_identity() : m->space_pre;
+    me->flags = m->flags | (m->normals ? VKS_MESH_HAS_NORMALS : 0);
+    if (!me->name)
+        goto nomem;
+    if (m->normals)
+        b->has_normals = 1;
+    vks_bone *bo = vec_push(b, &b->bones, m->bone_count);
+    if (!bo)
+        goto nomem;
+    memcpy(bo, m->bones, m->bone_count * sizeof *bo);
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        bo[i].node = m->bones[i].node;
+
+    for (uint32_t gi = 0; gi < count; gi++) {
+        plan_group *g = &gs[gi];
+        memset(used, 0, m->vertex_count);
+        for (uint32_t i = 0; i < g->tri_count; i++)
+            for (int k = 0; k < 3; k++)
+                used[g->tri_src[g->tris[i]][k]] = 1;
+        for (uint32_t i = 0; i < g->extra_count; i++)
+            used[g->extra[i]] = 1;
+        for (uint32_t i = 0; i < g->extra_own_count; i++)
+            used[g->extra_own[i]] = 1;
+        /* palette: the file's, all bones, or the sorted bones in use */
+        uint16_t *pal = NULL;
+        uint32_t npal = 0;
+        if (g->fixed_palette == 2) {
+            npal = m->bone_count;
+        } else if (gi < m->group_count && m->groups[gi].palette) {
+            npal = m->groups[gi].palette_count;
+        } else {
+            for (uint32_t v = 0; v < m->vertex_count; v++)
+                if (used[v])
+                    for (int k = 0; k < 4; k++)
+                        if (g->weight[v][k] > 0 && !palette_add(b, g, g->bone[v][k]))
+                            goto nomem;
+            qsort(g->palette, g->palette_count, sizeof *g->palette, cmp_u16);
+            npal = g->palette_count;
+        }
+        if (npal > MAX_PALETTE || npal == 0) {
+            rc = fail(err, VKS_ERR_LIMIT, mname, "group %llu palette of %llu bones outside 1..%llu", gi, npal, MAX_PALETTE);
+            goto done;
+        }
+        uint32_t first_palette = (uint32_t)b->palette.count;
+        pal = vec_push(b, &b->palette, npal);
+        if (!pal)
+            goto nomem;
+        for (uint32_t i = 0; i < npal; i++) {
+            uint32_t mbone = g->fixed_palette == 2 ? i
+                             : (gi < m->group_count && m->groups[gi].palette) ? m->groups[gi].palette[i]
+                                                                               : g->palette[i];
+            pal[i] = (uint16_t)(me->first_bone + mbone);
+        }
+        /* slot lookup: mesh bone -> palette slot (first occurrence) */
+        uint32_t *slot = tmp_alloc(b, m->bone_count, sizeof *slot);
+        if (!slot)
+            goto nomem;
+        for (uint32_t i = 0; i < m->bone_count; i++)
+            slot[i] = UINT32_MAX;
+        for (uint32_t i = npal; i-- > 0;)
+            slot[pal[i] - me->first_bone] = i;
+
+        vks_group *gr = vec_push(b, &b->groups, 1);
+        if (!gr) {
+            tmp_free(b, slot);
+            goto nomem;
+        }
+        gr->mesh = mesh_index;
+        gr->first_vertex = (uint32_t)b->positions.count;
+        gr->first_palette = first_palette;
+        gr->palette_count = npal;
+        gr->flags = g->flags;
+        gr->max_influences = 1;
+        for (uint32_t v = 0; v < m->vertex_count; v++) {
+            if (!used[v])
+                continue;
+            float *p = vec_push(b, &b->positions, 1);
+            float *n = vec_push(b, &b->normals, 1);
+            vks_influence *in = vec_push(b, &b->influences, 1);
+            uint32_t *sv = vec_push(b, &b->source, 1);
+            if (!p || !n || !in || !sv) {
+                tmp_free(b, slot);
+                goto nomem;
+            }
+            memcpy(p, m->positions[v], 12);
+            if (m->normals)
+                memcpy(n, m->normals[v], 12);
+            *sv = v;
+            model_index[v] = (uint32_t)(b->positions.count - 1 - mesh_first_vertex);
+            uint32_t u = 0;
+            for (int k = 0; k < 4; k++) {
+                float w = g->weight[v][k];
+                if (!(w > 0))
+                    continue;
+                uint32_t sl = slot[g->bone[v][k]];
+                if (sl == UINT32_MAX) {
+                    tmp_free(b, slot);
+                    rc = fail(err, VKS_ERR_FORMAT, mname,
+                              "vertex %llu uses bone %llu, which is not in its group's palette (group %llu)", v,
+                              g->bone[v][k], gi);
+                    goto done;
+                }
+                in->index[u] = (uint16_t)sl;
+                in->weight[u] = w;
+                u++;
+            }
+            if (u == 0) {
+                /* no positive weight: follow the palette's first bone with weight 1 so the
+                   vertex stays where the file puts it at bind (reported by inspect) */
+                in->index[0] = 0;
+                in->weight[0] = 1.0f;
+                u = 1;
+            }
+            if (u > gr->max_influences)
+                gr->max_influences = u;
+        }
+        tmp_free(b, slot);
+        gr->vertex_count = (uint32_t)b->positions.count - gr->first_vertex;
+        gr->first_triangle = (uint32_t)b->triangles.count;
+        for (uint32_t i = 0; i < g->tri_count; i++) {
+            uint32_t *t = vec_push(b, &b->triangles, 1);
+            if (!t)
+                goto nomem;
+            for (int k = 0; k < 3; k++)
+                t[k] = model_index[g->tri_src[g->tris[i]][k]];
+        }
+        gr->triangle_count = (uint32_t)b->triangles.count - gr->first_triangle;
+        me = (vks_mesh *)b->meshes.data + mesh_index; /* vec_push may have moved nothing here, but stay safe */
+    }
+    me = (vks_mesh *)b->meshes.data + mesh_index;
+    me->vertex_count = (uint32_t)b->positions.count - mesh_first_vertex;
+    me->triangle_count = (uint32_t)b->triangles.count - me->first_triangle;
+    me->group_count = (uint32_t)b->groups.count - me->first_group;
+    if (b->positions.count > UINT32_MAX / 2) {
+        rc = fail(err, VKS_ERR_LIMIT, mname, "model has %llu vertices%llu%llu", b->positions.count, 0, 0);
+        goto done;
+    }
+    goto done;
+nomem:
+    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model%llu%llu%llu", 0, 0, 0);
+done:
+    if (gs)
+        for (uint32_t gi = 0; gi < count; gi++) {
+            tmp_free(b, gs[gi].palette);
+            tmp_free(b, gs[gi].tris);
+            tmp_free(b, gs[gi].extra_own);
+        }
+    tmp_free(b, gs);
+    tmp_free(b, group_of);
+    tmp_free(b, model_index);
+    tmp_free(b, used);
+    if (rc != VKS_OK)
+        b->failed = 1;
+    return rc;
+}
+
+static void *to_arena(vks_skin *s, const vec_t *v)
+{
+    void *p = vks_skin_alloc_array(s, v->count ? v->count : 1, v->elem);
+    if (p && v->count)
+        memcpy(p, v->data, v->count * v->elem);
+    return p;
+}
+
+vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err)
+{
+    if (!b)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
+    vks_skin *s = b->skin;
+    vks_result rc = VKS_OK;
+    if (b->failed) {
+        rc = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "model", "building the model failed");
+        goto out;
+    }
+    s->meshes = to_arena(s, &b->meshes);
+    s->groups = to_arena(s, &b->groups);
+    s->bones = to_arena(s, &b->bones);
+    s->palette = to_arena(s, &b->palette);
+    s->positions = to_arena(s, &b->positions);
+    s->normals = b->has_normals ? to_arena(s, &b->normals) : NULL;
+    s->influences = to_arena(s, &b->influences);
+    s->source_vertex = to_arena(s, &b->source);
+    s->triangles = to_arena(s, &b->triangles);
+    if (!s->meshes || !s->groups || !s->bones || !s->palette || !s->positions ||
+        (b->has_normals && !s->normals) || !s->influences || !s->source_vertex || !s->triangles) {
+        rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
+        goto out;
+    }
+    s->mesh_count = (uint32_t)b->meshes.count;
+    s->group_count = (uint32_t)b->groups.count;
+    s->bone_count = (uint32_t)b->bones.count;
+    s->palette_count = (uint32_t)b->palette.count;
+    s->vertex_count = (uint32_t)b->positions.count;
+    s->triangle_count = (uint32_t)b->triangles.count;
+out:
+    vks_builder_destroy(b);
+    return rc;
+}

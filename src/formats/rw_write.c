@@ -1,0 +1,9 @@
+/* Placeholder until the rw writer lands. */
+#include "vkskin/formats.h"
+
+vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+                         size_t *out_size, vks_error *err)
+{
+    (void)skin, (void)opt, (void)out_bytes, (void)out_size;
+    return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "rw", "writer not built yet");
+}

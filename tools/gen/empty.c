@@ -1,0 +1,2 @@
+/* keeps the generator library non-empty before its first source lands */
+typedef int vks_gen_empty_unit;

@@ -1,0 +1,53 @@
+/* vkskin: read skinned meshes, deform posed instances on the CPU or the GPU, prove the
+ * results against the CPU reference. Each command lives in its own cmd_*.c file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"inspect", vks_cmd_inspect, "print a file's skin model and its bind-pose check"},
+    {"deform", vks_cmd_deform, "deform posed instances (--cpu or --gpu) and write the vertices"},
+    {"validate", vks_cmd_validate, "deform on the GPU and the CPU reference and compare"},
+    {"bench", vks_cmd_bench, "measure vertex-instances per second for every engine"},
+    {"devices", vks_cmd_devices, "list the Vulkan devices and the limits that matter"},
+    {"generate", vks_cmd_generate, "write procedural skinned characters (test and bench data)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vkskin COMMAND [options]   (vkskin COMMAND --help for each)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nformats: RenderWare .dff, Gamebryo .nif, NintendoWare CTR .cmdl, Bohemia .p3d\n"
+               "\nexit codes: 0 ok, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device,\n"
+               "            5 runtime failure (Vulkan, memory, output)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return VKS_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return VKS_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("vkskin 0.1.0\n");
+        return VKS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "vkskin: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return VKS_EXIT_USAGE;
+}
