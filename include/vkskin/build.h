@@ -22,6 +22,7 @@ extern "C" {
 /* One group as the file defines it (RW split data, NIF partition, NW4C primitive set). */
 typedef struct vks_group_source {
     const uint32_t (*triangles)[3]; /* file vertex indices of the mesh */
+    const uint16_t *triangle_material; /* optional, parallel to triangles */
     uint32_t triangle_count;
     const uint32_t *vertices;       /* optional: extra file vertices that belong to the group
                                        even when no triangle uses them */
@@ -46,6 +47,7 @@ typedef struct vks_mesh_source {
     const float (*weight)[4];       /* per file vertex: weight per slot; <= 0 means unused */
     uint32_t triangle_count;
     const uint32_t (*triangles)[3]; /* file vertex indices; used when group_count == 0 */
+    const uint16_t *triangle_material; /* optional, parallel to triangles */
     uint32_t bone_count;
     const vks_bone *bones;          /* the mesh's bones (node, inverse bind) */
     int32_t space_node;             /* see vks_mesh */

@@ -104,6 +104,7 @@ typedef struct vks_skin {
     uint32_t vertex_count;
 
     uint32_t (*triangles)[3];
+    uint16_t *triangle_material; /* per triangle; NULL when the file has no materials */
     uint32_t triangle_count;
 
     vks_allocator allocator;

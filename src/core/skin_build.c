@@ -15,8 +15,8 @@ typedef struct vec_t {
 
 struct vks_skin_builder {
     vks_skin *skin;
-    vec_t meshes, groups, bones, palette, positions, normals, influences, source, triangles;
-    int has_normals;
+    vec_t meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
+    int has_normals, has_materials;
     int failed;
 };
 
@@ -90,6 +90,7 @@ vks_skin_builder *vks_builder_create(vks_skin *skin)
     b->influences.elem = sizeof(vks_influence);
     b->source.elem = sizeof(uint32_t);
     b->triangles.elem = sizeof(uint32_t[3]);
+    b->materials.elem = sizeof(uint16_t);
     return b;
 }
 
@@ -98,7 +99,7 @@ void vks_builder_destroy(vks_skin_builder *b)
     if (!b)
         return;
     vec_t *all[] = {&b->meshes, &b->groups, &b->bones, &b->palette, &b->positions,
-                    &b->normals, &b->influences, &b->source, &b->triangles};
+                    &b->normals, &b->influences, &b->source, &b->triangles, &b->materials};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         vec_free(b, all[i]);
     b->skin->allocator.free(b->skin->allocator.user, b);
@@ -111,6 +112,7 @@ typedef struct plan_group {
     uint32_t *tris; /* indices into the plan's triangle source */
     uint32_t tri_count, tri_cap;
     const uint32_t (*tri_src)[3];
+    const uint16_t *mat_src;
     const uint32_t *extra;
     uint32_t extra_count;
     uint32_t *extra_own; /* leftover vertices placed here by the builder */
@@ -262,6 +264,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
         const vks_group_source *src = &m->groups[gi];
         plan_group *g = &gs[count++];
         g->tri_src = src->triangles;
+        g->mat_src = src->triangle_material;
         g->bone = src->bone ? src->bone : mb;
         g->weight = src->weight ? src->weight : mw;
         g->extra = src->vertices;
@@ -316,6 +319,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
         if (!m->palette_limit) {
             plan_group *g = &gs[count++];
             g->tri_src = m->triangles;
+            g->mat_src = m->triangle_material;
             g->bone = mb;
             g->weight = mw;
             g->fixed_palette = 2; /* all bones in order */
@@ -350,6 +354,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                     }
                     gi = (int)count++;
                     gs[gi].tri_src = m->triangles;
+                    gs[gi].mat_src = m->triangle_material;
                     gs[gi].bone = mb;
                     gs[gi].weight = mw;
                 }
@@ -574,6 +579,13 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                 goto nomem;
             for (int k = 0; k < 3; k++)
                 t[k] = model_index[g->tri_src[g->tris[i]][k]];
+            uint16_t *mat = vec_push(b, &b->materials, 1);
+            if (!mat)
+                goto nomem;
+            if (g->mat_src) {
+                *mat = g->mat_src[g->tris[i]];
+                b->has_materials = 1;
+            }
         }
         gr->triangle_count = (uint32_t)b->triangles.count - gr->first_triangle;
         me = (vks_mesh *)b->meshes.data + mesh_index; /* vec_push may have moved nothing here, but stay safe */
@@ -632,8 +644,10 @@ vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err)
     s->influences = to_arena(s, &b->influences);
     s->source_vertex = to_arena(s, &b->source);
     s->triangles = to_arena(s, &b->triangles);
+    s->triangle_material = b->has_materials ? to_arena(s, &b->materials) : NULL;
     if (!s->meshes || !s->groups || !s->bones || !s->palette || !s->positions ||
-        (b->has_normals && !s->normals) || !s->influences || !s->source_vertex || !s->triangles) {
+        (b->has_normals && !s->normals) || !s->influences || !s->source_vertex || !s->triangles ||
+        (b->has_materials && !s->triangle_material)) {
         rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
         goto out;
     }
