@@ -1,0 +1,105 @@
+/* The CPU reference deformer: the ground truth every other engine is judged against.
+ *
+ * Double arithmetic from the same float32 inputs, in the order the model defines
+ * (skin.h): world = parent world * local; K_b = S_mesh * W(node) * IB; p' = sum w K p;
+ * n' = sum w K3x3 n (renormalised where the mesh says its engine does). Compiled with
+ * -ffp-contract=off (CMakeLists.txt) so it rounds exactly where the source says. Simple on
+ * purpose; speed is the fast deformer's job. */
+#include "vkskin/cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vks_cpu_world_d(const vks_skin *skin, const vks_affine *locals, vks_affine_d *out)
+{
+    for (uint32_t i = 0; i < skin->node_count; i++) {
+        vks_affine_d local = vks_affine_d_from(&locals[i]);
+        int32_t p = skin->nodes[i].parent;
+        out[i] = p < 0 ? local : vks_affine_d_mul(&out[p], &local);
+    }
+}
+
+void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vks_affine_d *out)
+{
+    for (uint32_t m = 0; m < skin->mesh_count; m++) {
+        const vks_mesh *me = &skin->meshes[m];
+        vks_affine_d pre = vks_affine_d_from(&me->space_pre), space = pre;
+        if (me->space_node >= 0) {
+            vks_affine_d inv;
+            vks_affine_d_inverse(&world[me->space_node], &inv);
+            space = vks_affine_d_mul(&pre, &inv);
+        }
+        for (uint32_t b = me->first_bone; b < me->first_bone + me->bone_count; b++) {
+            vks_affine_d ib = vks_affine_d_from(&skin->bones[b].inverse_bind);
+            vks_affine_d wb = vks_affine_d_mul(&world[skin->bones[b].node], &ib);
+            out[b] = vks_affine_d_mul(&space, &wb);
+        }
+    }
+}
+
+/* Deforms one instance given its skin matrices. */
+static void deform_instance(const vks_skin *s, const vks_affine_d *K, float *pos, float *nrm)
+{
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        const vks_mesh *me = &s->meshes[gr->mesh];
+        int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0;
+        int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0;
+        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
+            const vks_influence *in = &s->influences[v];
+            const float *p = s->positions[v];
+            double px = p[0], py = p[1], pz = p[2];
+            double nx = 0, ny = 0, nz = 0;
+            if (has_n)
+                nx = s->normals[v][0], ny = s->normals[v][1], nz = s->normals[v][2];
+            double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
+            for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+                double w = in->weight[k];
+                if (!(w > 0))
+                    continue; /* empty slots may carry any index: never read through them */
+                const double *m = K[s->palette[gr->first_palette + in->index[k]]].m;
+                for (int i = 0; i < 3; i++) {
+                    op[i] += w * (m[i] * px + m[3 + i] * py + m[6 + i] * pz + m[9 + i]);
+                    on[i] += w * (m[i] * nx + m[3 + i] * ny + m[6 + i] * nz);
+                }
+            }
+            float *po = pos + (size_t)v * 3;
+            po[0] = (float)op[0], po[1] = (float)op[1], po[2] = (float)op[2];
+            if (nrm) {
+                float *no = nrm + (size_t)v * 3;
+                if (has_n && renorm) {
+                    double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
+                    if (len > 0)
+                        on[0] /= len, on[1] /= len, on[2] /= len;
+                }
+                no[0] = (float)on[0], no[1] = (float)on[1], no[2] = (float)on[2];
+            }
+        }
+    }
+}
+
+vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)
+{
+    vks_result r = vks_deform_validate(job, err);
+    if (r != VKS_OK)
+        return r;
+    const vks_skin *s = job->skin;
+    vks_affine_d *world = malloc((s->node_count ? s->node_count : 1) * sizeof *world);
+    vks_affine_d *K = malloc((s->bone_count ? s->bone_count : 1) * sizeof *K);
+    if (!world || !K) {
+        free(world);
+        free(K);
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu reference", "out of memory for %u nodes",
+                             s->node_count);
+    }
+    for (uint32_t i = 0; i < job->instance_count; i++) {
+        vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
+        vks_cpu_skin_matrices_d(s, world, K);
+        size_t at = vks_deform_index(s, i, 0) * 3;
+        deform_instance(s, K, job->positions + at, job->normals ? job->normals + at : NULL);
+    }
+    free(world);
+    free(K);
+    return VKS_OK;
+}
