@@ -16,12 +16,20 @@ extern "C" {
 #endif
 
 typedef struct vks_diff_tolerance {
-    double abs_radius; /* |a-b| allowed per component, as a fraction of the bounding radius */
+    double abs_radius; /* |a-b| allowed per component, as a fraction of scale (or of the radius) */
+    double scale;      /* what abs_radius multiplies; 0: the radius given to the diff. Set it to
+                          vks_skin_error_scale(skin) for models far from their origin */
     double rel;        /* plus this fraction of |b| */
     double nmse;       /* global NMSE allowed */
 } vks_diff_tolerance;
 
-/* Defaults derived from float32 error bounds; the reasoning is in src/check/tolerance.c. */
+typedef struct vks_skin vks_skin;
+/* The scale a model's float32 errors grow with: max(bounding radius, bind world translations,
+ * inverse-bind translations). Pass it as `radius` to the diff for the default tolerances. */
+double vks_skin_error_scale(const vks_skin *skin);
+
+/* Defaults derived from float32 error bounds; the reasoning is in src/check/tolerance.c.
+ * scale is left 0 (the radius); callers set it from vks_skin_error_scale. */
 vks_diff_tolerance vks_diff_default_tolerance(void);
 vks_diff_tolerance vks_diff_default_normal_tolerance(void);
 

@@ -1,0 +1,67 @@
+/* Diff metrics between an engine's output and the reference: pure functions over flat
+ * float arrays. A component fails when |a - b| > abs_radius * radius + rel * |b| or when
+ * either value is not finite. */
+#include "vkskin/check.h"
+
+#include <math.h>
+#include <string.h>
+
+void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *tol)
+{
+    memset(acc, 0, sizeof *acc);
+    acc->r.radius = radius > 0 ? radius : 1e-6;
+    acc->r.tolerance = tol ? *tol : vks_diff_default_tolerance();
+}
+
+void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance, uint32_t instances,
+                  uint32_t vertices)
+{
+    vks_diff_report *r = &acc->r;
+    double scale = r->tolerance.scale > 0 ? r->tolerance.scale : r->radius;
+    double abs_tol = r->tolerance.abs_radius * scale, rel = r->tolerance.rel;
+    double worst = r->max_abs;
+    for (uint32_t i = 0; i < instances; i++)
+        for (uint32_t v = 0; v < vertices; v++) {
+            size_t at = ((size_t)i * vertices + v) * 3;
+            for (int k = 0; k < 3; k++) {
+                double x = a[at + k], y = b[at + k], d = fabs(x - y);
+                r->compared++;
+                if (!isfinite(x) || !isfinite(y)) {
+                    r->over++;
+                    if (worst < INFINITY) {
+                        worst = INFINITY;
+                        r->worst_instance = first_instance + i;
+                        r->worst_vertex = v;
+                    }
+                    continue;
+                }
+                acc->sum_sq_diff += d * d;
+                acc->sum_sq_ref += y * y;
+                if (d > abs_tol + rel * fabs(y))
+                    r->over++;
+                if (d > worst) {
+                    worst = d;
+                    r->worst_instance = first_instance + i;
+                    r->worst_vertex = v;
+                }
+            }
+        }
+    r->max_abs = worst;
+}
+
+void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out)
+{
+    *out = acc->r;
+    out->max_rel = out->max_abs / out->radius;
+    out->nmse = acc->sum_sq_ref > 0 ? acc->sum_sq_diff / acc->sum_sq_ref : (acc->sum_sq_diff > 0 ? INFINITY : 0);
+    out->pass = out->over == 0 && out->nmse <= out->tolerance.nmse;
+}
+
+void vks_diff(const float *a, const float *b, uint32_t instances, uint32_t vertices, double radius,
+              const vks_diff_tolerance *tol, vks_diff_report *out)
+{
+    vks_diff_acc acc;
+    vks_diff_begin(&acc, radius, tol);
+    vks_diff_add(&acc, a, b, 0, instances, vertices);
+    vks_diff_end(&acc, out);
+}
