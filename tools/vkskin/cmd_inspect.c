@@ -1,8 +1,223 @@
+/* vkskin inspect FILE [--json]: the skin model as read (counts, skeleton, meshes, groups with
+ * their palettes, influence histogram) and the bind-pose check. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f, "usage: vkskin inspect FILE... [--json] [P3D options]\n\n"
+               "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
+               "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
+               "node), the influence histogram, and the bind-pose check: the largest error of deforming\n"
+               "with the bind pose against the stored vertices (absolute and relative to the bounding\n"
+               "radius).\n\n"
+               "  --json               machine-readable output on stdout (one object per file; an array\n"
+               "                       when several files are given)\n"
+               "  --model-cfg FILE     P3D: model.cfg with CfgSkeletons (default: found beside the model)\n"
+               "  --model-name NAME    P3D: CfgModels class (default: the file's stem)\n"
+               "  --lod X              P3D: LOD to read (default: the first visual LOD)\n"
+               "  --bones a,b,...      P3D: bone selections when there is no skeleton\n"
+               "  --bone-limit N       P3D: bones per section palette (default 64)\n\n"
+               "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage\n");
+}
+
+static const char *node_name(const vks_skin *s, uint32_t node)
+{
+    return node < s->node_count ? s->nodes[node].name : "?";
+}
+
+static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", path);
+    cJSON_AddStringToObject(o, "format", s->format);
+    cJSON_AddStringToObject(o, "version", s->format_detail);
+    cJSON *c = cJSON_AddObjectToObject(o, "counts");
+    cJSON_AddNumberToObject(c, "nodes", s->node_count);
+    cJSON_AddNumberToObject(c, "meshes", s->mesh_count);
+    cJSON_AddNumberToObject(c, "bones", s->bone_count);
+    cJSON_AddNumberToObject(c, "groups", s->group_count);
+    cJSON_AddNumberToObject(c, "vertices", s->vertex_count);
+    cJSON_AddNumberToObject(c, "triangles", s->triangle_count);
+    cJSON *sk = cJSON_AddArrayToObject(o, "skeleton");
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        cJSON *n = cJSON_CreateObject();
+        cJSON_AddNumberToObject(n, "index", i);
+        cJSON_AddStringToObject(n, "name", s->nodes[i].name);
+        cJSON_AddNumberToObject(n, "parent", s->nodes[i].parent);
+        cJSON_AddItemToArray(sk, n);
+    }
+    cJSON *ms = cJSON_AddArrayToObject(o, "meshes");
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        cJSON *jm = cJSON_CreateObject();
+        cJSON_AddNumberToObject(jm, "index", m);
+        cJSON_AddStringToObject(jm, "name", me->name);
+        cJSON_AddNumberToObject(jm, "file_vertices", me->source_vertex_count);
+        cJSON_AddNumberToObject(jm, "vertices", me->vertex_count);
+        cJSON_AddNumberToObject(jm, "triangles", me->triangle_count);
+        cJSON_AddBoolToObject(jm, "normals", (me->flags & VKS_MESH_HAS_NORMALS) != 0);
+        cJSON_AddBoolToObject(jm, "renormalize_normals", (me->flags & VKS_MESH_RENORMALIZE) != 0);
+        cJSON_AddNumberToObject(jm, "skin_space_node", me->space_node);
+        if (m < 64)
+            cJSON_AddNumberToObject(jm, "bind_max_error", bc->per_mesh_max[m]);
+        cJSON *bones = cJSON_AddArrayToObject(jm, "bones");
+        for (uint32_t b = me->first_bone; b < me->first_bone + me->bone_count; b++) {
+            cJSON *jb = cJSON_CreateObject();
+            cJSON_AddNumberToObject(jb, "node", s->bones[b].node);
+            cJSON_AddStringToObject(jb, "name", node_name(s, s->bones[b].node));
+            cJSON_AddItemToArray(bones, jb);
+        }
+        cJSON *gs = cJSON_AddArrayToObject(jm, "groups");
+        for (uint32_t g = me->first_group; g < me->first_group + me->group_count; g++) {
+            const vks_group *gr = &s->groups[g];
+            cJSON *jg = cJSON_CreateObject();
+            cJSON_AddNumberToObject(jg, "vertices", gr->vertex_count);
+            cJSON_AddNumberToObject(jg, "triangles", gr->triangle_count);
+            cJSON_AddNumberToObject(jg, "max_influences", gr->max_influences);
+            cJSON_AddBoolToObject(jg, "rigid", (gr->flags & VKS_GROUP_RIGID) != 0);
+            cJSON *pal = cJSON_AddArrayToObject(jg, "palette");
+            for (uint32_t p = 0; p < gr->palette_count; p++)
+                cJSON_AddItemToArray(pal, cJSON_CreateNumber(s->palette[gr->first_palette + p] - me->first_bone));
+            cJSON_AddItemToArray(gs, jg);
+        }
+        cJSON_AddItemToArray(ms, jm);
+    }
+    cJSON *h = cJSON_AddArrayToObject(o, "influence_histogram");
+    for (int k = 0; k <= VKS_MAX_INFLUENCES; k++)
+        cJSON_AddItemToArray(h, cJSON_CreateNumber(st->influence_histogram[k]));
+    cJSON *w = cJSON_AddObjectToObject(o, "weight_sums");
+    cJSON_AddNumberToObject(w, "min", st->min_weight_sum);
+    cJSON_AddNumberToObject(w, "max", st->max_weight_sum);
+    cJSON_AddNumberToObject(w, "vertices_off_by_more_than_1e-3", st->weight_sum_off);
+    cJSON *b = cJSON_AddObjectToObject(o, "bind_check");
+    cJSON_AddNumberToObject(b, "max_error", bc->max_error);
+    cJSON_AddNumberToObject(b, "max_error_relative", bc->max_error_relative);
+    cJSON_AddNumberToObject(b, "max_normal_error", bc->max_normal_error);
+    cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
+    cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);
+    cJSON_AddNumberToObject(b, "worst_mesh", bc->worst_mesh);
+    return o;
+}
+
+static void print_text(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st)
+{
+    printf("%s: %s %s\n", path, s->format, s->format_detail);
+    printf("  %u nodes, %u skinned mesh(es), %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
+           s->mesh_count, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
+    printf("  skeleton:\n");
+    for (uint32_t i = 0; i < s->node_count; i++)
+        printf("    [%u] %-28s parent %d%s%s\n", i, s->nodes[i].name[0] ? s->nodes[i].name : "(unnamed)",
+               s->nodes[i].parent, s->nodes[i].parent >= 0 ? " " : "", s->nodes[i].parent >= 0
+                   ? node_name(s, (uint32_t)s->nodes[i].parent) : "");
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        printf("  mesh %u \"%s\": %u file vertices (%u after group duplication), %u triangles, %u bones, "
+               "%u groups%s%s, skin space: %s\n",
+               m, me->name, me->source_vertex_count, me->vertex_count, me->triangle_count, me->bone_count,
+               me->group_count, (me->flags & VKS_MESH_HAS_NORMALS) ? ", normals" : ", no normals",
+               (me->flags & VKS_MESH_RENORMALIZE) ? " (renormalised)" : "",
+               me->space_node >= 0 ? node_name(s, (uint32_t)me->space_node) : "model");
+        for (uint32_t g = me->first_group; g < me->first_group + me->group_count; g++) {
+            const vks_group *gr = &s->groups[g];
+            printf("    group %u: %u vertices, %u triangles, up to %u influences%s, palette [", g - me->first_group,
+                   gr->vertex_count, gr->triangle_count, gr->max_influences,
+                   (gr->flags & VKS_GROUP_RIGID) ? ", rigid" : "");
+            for (uint32_t p = 0; p < gr->palette_count; p++) {
+                uint32_t bone = s->palette[gr->first_palette + p];
+                printf("%s%u:%s", p ? " " : "", bone - me->first_bone, node_name(s, s->bones[bone].node));
+            }
+            printf("]\n");
+        }
+        if (m < 64)
+            printf("    bind-pose max error %.3g\n", bc->per_mesh_max[m]);
+    }
+    printf("  influences per vertex:");
+    for (int k = 1; k <= VKS_MAX_INFLUENCES; k++)
+        printf(" %d:%u", k, st->influence_histogram[k]);
+    printf("  (weight sums %.6g..%.6g, %u off by > 1e-3)\n", st->min_weight_sum, st->max_weight_sum,
+           st->weight_sum_off);
+    printf("  bind-pose check: max error %.3g (%.3g of the bounding radius %.4g), normals %.3g\n", bc->max_error,
+           bc->max_error_relative, vks_skin_bounding_radius(s), bc->max_normal_error);
+}
 
 int vks_cmd_inspect(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    fprintf(stderr, "vkskin inspect: not built yet\n");
-    return VKS_EXIT_RUNTIME;
+    int json = 0, rc = VKS_EXIT_OK, nfiles = 0;
+    vks_read_options opt = {0};
+    char *cfg = NULL;
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (!files)
+        return VKS_EXIT_RUNTIME;
+    for (int i = 1; i < argc; i++) {
+        int t;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            help(stdout);
+            free(files);
+            free(cfg);
+            return VKS_EXIT_OK;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if ((t = vks_cli_read_option(&opt, &cfg, argc, argv, &i)) != 0) {
+            if (t < 0) {
+                free(files);
+                free(cfg);
+                return VKS_EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "vkskin inspect: unknown option '%s'\n", argv[i]);
+            help(stderr);
+            free(files);
+            free(cfg);
+            return VKS_EXIT_USAGE;
+        } else {
+            files[nfiles++] = argv[i];
+        }
+    }
+    if (!nfiles) {
+        help(stderr);
+        free(files);
+        free(cfg);
+        return VKS_EXIT_USAGE;
+    }
+    cJSON *all = json ? cJSON_CreateArray() : NULL;
+    for (int f = 0; f < nfiles; f++) {
+        vks_skin *s = vks_cli_load_skin(files[f], &opt);
+        if (!s) {
+            rc = VKS_EXIT_INPUT;
+            continue;
+        }
+        vks_bind_check bc;
+        vks_skin_stats st;
+        vks_error err = {0};
+        if (vks_cpu_bind_check(s, &bc, &err) != VKS_OK) {
+            char msg[512];
+            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, files[f], msg, sizeof msg));
+            rc = VKS_EXIT_RUNTIME;
+            vks_skin_free(s);
+            continue;
+        }
+        vks_skin_stats_compute(s, &st);
+        if (json)
+            cJSON_AddItemToArray(all, json_model(files[f], s, &bc, &st));
+        else
+            print_text(files[f], s, &bc, &st);
+        vks_skin_free(s);
+    }
+    if (json) {
+        cJSON *out = nfiles == 1 && cJSON_GetArraySize(all) == 1 ? cJSON_DetachItemFromArray(all, 0) : all;
+        char *text = cJSON_Print(out);
+        if (text)
+            printf("%s\n", text);
+        free(text);
+        if (out != all)
+            cJSON_Delete(out);
+        cJSON_Delete(all);
+    }
+    free(files);
+    free(cfg);
+    return rc;
 }

@@ -1,0 +1,112 @@
+/* The output encoders: CSV, raw float32, PC2 point cache, OBJ (see include/vkskin/bake.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "bake_internal.h"
+
+static int put_u32(FILE *f, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    return fwrite(x, 1, 4, f) == 4;
+}
+
+static int put_f32(FILE *f, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return put_u32(f, u);
+}
+
+int vks__bake_header(vks_bake *b)
+{
+    switch (b->format) {
+    case VKS_BAKE_CSV:
+        return fprintf(b->f, "instance,frame,mesh,vertex,x,y,z,nx,ny,nz\n") > 0;
+    case VKS_BAKE_PC2: {
+        uint64_t samples = (uint64_t)b->instances * b->frames;
+        if (samples > INT32_MAX)
+            return 0;
+        return fwrite("POINTCACHE2\0", 1, 12, b->f) == 12 && put_u32(b->f, 1) &&
+               put_u32(b->f, b->file_vertex_count) && put_f32(b->f, 0.0f) && put_f32(b->f, 1.0f) &&
+               put_u32(b->f, (uint32_t)samples);
+    }
+    case VKS_BAKE_OBJ:
+        return fprintf(b->f, "# vkskin: deformed vertices in the mesh's own space\n") > 0;
+    case VKS_BAKE_RAW:
+        return 1;
+    }
+    return 0;
+}
+
+static const float zero3[3] = {0, 0, 0};
+
+static const float *vec_at(const float *a, uint32_t model_vertex)
+{
+    return a && model_vertex != UINT32_MAX ? a + (size_t)model_vertex * 3 : zero3;
+}
+
+static int write_obj(vks_bake *b, const float *pos, const float *nrm)
+{
+    const vks_skin *s = b->skin;
+    uint32_t base = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        fprintf(b->f, "o %s\n", me->name[0] ? me->name : "mesh");
+        for (uint32_t j = 0; j < me->source_vertex_count; j++) {
+            const float *p = vec_at(pos, b->file_to_model[base + j]);
+            fprintf(b->f, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
+        }
+        int has_n = nrm && (me->flags & VKS_MESH_HAS_NORMALS);
+        if (has_n)
+            for (uint32_t j = 0; j < me->source_vertex_count; j++) {
+                const float *n = vec_at(nrm, b->file_to_model[base + j]);
+                fprintf(b->f, "vn %.9g %.9g %.9g\n", n[0], n[1], n[2]);
+            }
+        for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++) {
+            uint32_t i[3];
+            for (int k = 0; k < 3; k++)
+                i[k] = base + s->source_vertex[me->first_vertex + s->triangles[t][k]] + 1;
+            if (has_n)
+                fprintf(b->f, "f %u//%u %u//%u %u//%u\n", i[0], i[0], i[1], i[1], i[2], i[2]);
+            else
+                fprintf(b->f, "f %u %u %u\n", i[0], i[1], i[2]);
+        }
+        base += me->source_vertex_count;
+    }
+    return !ferror(b->f);
+}
+
+int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm)
+{
+    FILE *f = b->f;
+    if (b->format == VKS_BAKE_OBJ)
+        return write_obj(b, pos, nrm);
+    uint32_t local = 0, mesh = UINT32_MAX;
+    for (uint32_t j = 0; j < b->file_vertex_count; j++) {
+        if (b->mesh_of_file[j] != mesh) {
+            mesh = b->mesh_of_file[j];
+            local = 0;
+        }
+        uint32_t mv = b->file_to_model[j];
+        const float *p = vec_at(pos, mv), *n = vec_at(nrm, mv);
+        switch (b->format) {
+        case VKS_BAKE_CSV:
+            fprintf(f, "%u,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", instance, frame, mesh, local, p[0], p[1], p[2],
+                    n[0], n[1], n[2]);
+            break;
+        case VKS_BAKE_RAW: {
+            float v[6] = {p[0], p[1], p[2], n[0], n[1], n[2]};
+            for (int k = 0; k < 6; k++)
+                put_f32(f, v[k]);
+            break;
+        }
+        case VKS_BAKE_PC2:
+            put_f32(f, p[0]), put_f32(f, p[1]), put_f32(f, p[2]);
+            break;
+        default:
+            break;
+        }
+        local++;
+    }
+    return !ferror(f);
+}

@@ -1,0 +1,25 @@
+#ifndef VKS_BAKE_INTERNAL_H
+#define VKS_BAKE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "vkskin/bake.h"
+
+struct vks_bake {
+    FILE *f;
+    char *path, *tmp_path;
+    vks_bake_format format;
+    const vks_skin *skin;
+    uint32_t instances, frames;
+    uint32_t *file_to_model; /* file vertex order (meshes in order) -> model vertex */
+    uint32_t *mesh_of_file;  /* file vertex -> mesh */
+    uint32_t file_vertex_count;
+    uint64_t written; /* (instance, frame) pairs written */
+    char *iobuf;
+};
+
+/* Encoders (bake_formats.c). Each returns 0 on a write error. */
+int vks__bake_header(vks_bake *b);
+int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm);
+
+#endif
