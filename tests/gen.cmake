@@ -1,0 +1,2 @@
+# The procedural character generator, the dataset tool and the model builder.
+vks_add_test(NAME test_gen_character SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_character.c LABELS gen)

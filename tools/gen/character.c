@@ -1,0 +1,369 @@
+/* vks_gen_character: skeleton plan -> float bind locals and inverse binds -> capsule tubes
+ * with smooth weights -> the model builder (groups under the palette limit). */
+#if defined(__clang__) /* gcc in ISO C mode (-std=c11) already contracts nothing */
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "character_internal.h"
+#include "vkskin/build.h"
+
+vks_gen_params vks_gen_params_defaults(const vks_gen_params *p)
+{
+    vks_gen_params d = p ? *p : (vks_gen_params){0};
+    if (!d.seed)
+        d.seed = 1;
+    if (!d.bones)
+        d.bones = 32;
+    if (!d.vertices)
+        d.vertices = 2000;
+    if (!d.max_influences)
+        d.max_influences = 4;
+    if (!d.materials)
+        d.materials = 3;
+    if (!d.name)
+        d.name = "character";
+    return d;
+}
+
+static uint32_t isqrt_u64(uint64_t v)
+{
+    uint64_t r = 0, bit = 1ull << 62;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= r + bit) {
+            v -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint32_t)r;
+}
+
+static double length3(const double a[3], const double b[3])
+{
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* Affine (double, column-major 3x4) applied to a point / a direction. */
+static void xform_point(const double *m, const double p[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = m[i] * p[0] + m[3 + i] * p[1] + m[6 + i] * p[2] + m[9 + i];
+}
+static void xform_dir(const double *m, const double d[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = m[i] * d[0] + m[3 + i] * d[1] + m[6 + i] * d[2];
+}
+
+/* Candidate influence list of one vertex: sorted descending (ties by bone), truncated. */
+typedef struct cand {
+    int bone;
+    double w;
+} cand;
+
+static void add_cand(cand *c, int *n, int bone, double w)
+{
+    if (bone < 0 || !(w > 0))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (c[i].bone == bone) {
+            c[i].w += w;
+            return;
+        }
+    c[(*n)++] = (cand){bone, w};
+}
+
+static void sort_cands(cand *c, int n)
+{
+    for (int i = 1; i < n; i++) {
+        cand x = c[i];
+        int j = i;
+        while (j > 0 && (c[j - 1].w < x.w || (c[j - 1].w == x.w && c[j - 1].bone > x.bone))) {
+            c[j] = c[j - 1];
+            j--;
+        }
+        c[j] = x;
+    }
+}
+
+typedef struct gen_arrays {
+    float (*pos)[3];
+    float (*nrm)[3];
+    uint16_t (*bone)[4];
+    float (*weight)[4];
+    uint32_t (*tri)[3];
+    uint16_t *mat;
+} gen_arrays;
+
+static void free_arrays(gen_arrays *a)
+{
+    free(a->pos);
+    free(a->nrm);
+    free(a->bone);
+    free(a->weight);
+    free(a->tri);
+    free(a->mat);
+}
+
+vks_skin *vks_gen_character(const vks_gen_params *params, vks_error *err)
+{
+    vks_gen_params p = vks_gen_params_defaults(params);
+    if (p.bones < VKS_GEN_MIN_BONES || p.bones > VKS_GEN_MAX_BONES) {
+        vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/bones", "bone count %u outside %u..%u",
+                      p.bones, VKS_GEN_MIN_BONES, VKS_GEN_MAX_BONES);
+        return NULL;
+    }
+    if (p.vertices > VKS_GEN_MAX_VERTICES) {
+        vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gen/vertices", "target of %u vertices over %u",
+                      p.vertices, VKS_GEN_MAX_VERTICES);
+        return NULL;
+    }
+    if (p.max_influences > VKS_MAX_INFLUENCES) {
+        vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/influences", "%u influences outside 1..4",
+                      p.max_influences);
+        return NULL;
+    }
+    if (p.materials > 256) {
+        vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/materials", "%u materials outside 1..256",
+                      p.materials);
+        return NULL;
+    }
+
+    gen_rng rng = {p.seed};
+    gen_skeleton *sk = malloc(sizeof *sk);
+    if (!sk) {
+        vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gen", "out of memory");
+        return NULL;
+    }
+    vks__gen_skeleton(&p, &rng, sk);
+    const int nb = sk->count;
+
+    vks_skin *s = vks_skin_create(NULL);
+    gen_arrays a = {0};
+    vks_bone bones[VKS_GEN_MAX_BONES];
+    double world[VKS_GEN_MAX_BONES][12]; /* skin-space bind world from the float locals */
+    if (!s)
+        goto nomem;
+    s->format = "generated";
+    s->format_detail = "vkskin procedural character";
+
+    /* Skeleton: node 0 the root, node i+1 bone i. Bind locals are stored as float; the bind
+       worlds and inverse binds are recomputed from those floats so the bind pose is exact to
+       float rounding of the inverse binds. */
+    s->node_count = (uint32_t)nb + 1;
+    s->nodes = vks_skin_alloc_array(s, s->node_count, sizeof *s->nodes);
+    if (!s->nodes)
+        goto nomem;
+    s->nodes[0].name = vks_skin_strndup(s, "Character", 9);
+    s->nodes[0].parent = -1;
+    for (int k = 0; k < 12; k++)
+        s->nodes[0].bind_local.m[k] = (float)sk->root_local[k];
+    for (int i = 0; i < nb; i++) {
+        const gen_bone *b = &sk->bone[i];
+        vks_node *n = &s->nodes[i + 1];
+        n->name = vks_skin_strndup(s, b->name, strlen(b->name));
+        if (!n->name)
+            goto nomem;
+        n->parent = b->parent + 1;
+        vks_affine_d f, local, pinv;
+        memcpy(f.m, b->frame, sizeof f.m);
+        if (b->parent >= 0) {
+            vks_affine_d pf;
+            memcpy(pf.m, sk->bone[b->parent].frame, sizeof pf.m);
+            vks_affine_d_inverse(&pf, &pinv);
+            local = vks_affine_d_mul(&pinv, &f);
+        } else {
+            local = f;
+        }
+        for (int k = 0; k < 12; k++)
+            n->bind_local.m[k] = (float)local.m[k];
+        vks_affine_d lf = vks_affine_d_from(&n->bind_local), w, inv;
+        if (b->parent >= 0) {
+            vks_affine_d pw;
+            memcpy(pw.m, world[b->parent], sizeof pw.m);
+            w = vks_affine_d_mul(&pw, &lf);
+        } else {
+            w = lf;
+        }
+        memcpy(world[i], w.m, sizeof w.m);
+        vks_affine_d_inverse(&w, &inv);
+        bones[i].node = (uint32_t)i + 1;
+        for (int k = 0; k < 12; k++)
+            bones[i].inverse_bind.m[k] = (float)inv.m[k];
+    }
+    if (!s->nodes[0].name)
+        goto nomem;
+
+    /* Tube sizes: `segs` vertices around every ring; rings shared out by bone length (at
+       least 3 per tube) so that rings * segs lands close to the target. */
+    int ntubes = 0;
+    double total_len = 0;
+    for (int i = 0; i < nb; i++)
+        if (sk->bone[i].geometry) {
+            ntubes++;
+            total_len += length3(sk->bone[i].head, sk->bone[i].tail);
+        }
+    uint32_t segs = isqrt_u64((uint64_t)p.vertices * 2u / (uint32_t)ntubes);
+    if (segs < 4)
+        segs = 4;
+    if (segs > 64)
+        segs = 64;
+    uint32_t total_rings = p.vertices / segs;
+    if (total_rings < 3u * (uint32_t)ntubes)
+        total_rings = 3u * (uint32_t)ntubes;
+    uint32_t rings[VKS_GEN_MAX_BONES] = {0};
+    double frac[VKS_GEN_MAX_BONES] = {0};
+    uint32_t spare = total_rings - 3u * (uint32_t)ntubes, given = 0;
+    for (int i = 0; i < nb; i++)
+        if (sk->bone[i].geometry) {
+            double share = spare * (length3(sk->bone[i].head, sk->bone[i].tail) / total_len);
+            double fl = floor(share);
+            rings[i] = 3u + (uint32_t)fl;
+            frac[i] = share - fl;
+            given += (uint32_t)fl;
+        }
+    while (given < spare) { /* largest remainders first, ties to the lower bone */
+        int best = -1;
+        for (int i = 0; i < nb; i++)
+            if (sk->bone[i].geometry && (best < 0 || frac[i] > frac[best]))
+                best = i;
+        rings[best]++;
+        frac[best] = -1;
+        given++;
+    }
+    uint64_t nv = 0, nt = 0;
+    for (int i = 0; i < nb; i++)
+        if (rings[i]) {
+            nv += (uint64_t)rings[i] * segs;
+            nt += 2ull * segs * (rings[i] - 1) + 2ull * (segs - 2);
+        }
+    a.pos = calloc(nv, sizeof *a.pos);
+    a.nrm = calloc(nv, sizeof *a.nrm);
+    a.bone = calloc(nv, sizeof *a.bone);
+    a.weight = calloc(nv, sizeof *a.weight);
+    a.tri = calloc(nt, sizeof *a.tri);
+    a.mat = calloc(nt, sizeof *a.mat);
+    if (!a.pos || !a.nrm || !a.bone || !a.weight || !a.tri || !a.mat)
+        goto nomem;
+
+    double ring_cos[64], ring_sin[64];
+    for (uint32_t k = 0; k < segs; k++)
+        vks__gen_sincos(6.283185307179586476925286766559 * k / segs, &ring_sin[k], &ring_cos[k]);
+
+    uint32_t v = 0, t = 0;
+    for (int i = 0; i < nb; i++) {
+        const gen_bone *b = &sk->bone[i];
+        if (!b->geometry)
+            continue;
+        const double len = length3(b->head, b->tail);
+        const int gp = b->parent >= 0 ? sk->bone[b->parent].parent : -1;
+        const int neighbour = gp >= 0 ? gp : (b->parent >= 0 ? -1 : b->chain_child);
+        const uint32_t n = rings[i], base = v;
+        const uint16_t mat = (uint16_t)(b->region % (int)p.materials);
+        for (uint32_t j = 0; j < n; j++) {
+            double tt = (double)j / (double)(n - 1);
+            /* capsule profile: full radius in the middle, closing to 0.44 at the ends */
+            double e = fabs(2.0 * tt - 1.0), u = (e - 0.6) / 0.4, prof = 1.0, slope = 0.0;
+            if (u > 0) {
+                if (u > 0.9)
+                    u = 0.9;
+                prof = sqrt(1.0 - u * u);
+                slope = -u / prof * (tt < 0.5 ? -5.0 : 5.0) / len; /* d prof / d s */
+            }
+            double r = b->radius * prof;
+            for (uint32_t k = 0; k < segs; k++, v++) {
+                double lp[3] = {tt * len, r * ring_cos[k], r * ring_sin[k]};
+                double ln[3] = {-b->radius * slope, ring_cos[k], ring_sin[k]};
+                double wp[3], wn[3];
+                xform_point(world[i], lp, wp);
+                xform_dir(world[i], ln, wn);
+                double nn = sqrt(wn[0] * wn[0] + wn[1] * wn[1] + wn[2] * wn[2]);
+                for (int c = 0; c < 3; c++) {
+                    a.pos[v][c] = (float)wp[c];
+                    a.nrm[v][c] = (float)(wn[c] / nn);
+                }
+                /* weights: own bone, the parent near the head, the chain child near the
+                   tail, the twist bone along the middle, a little of a neighbour */
+                cand c[6];
+                int nc = 0;
+                add_cand(c, &nc, i, 1.0);
+                if (tt < 0.25)
+                    add_cand(c, &nc, b->parent, 1.0 - tt / 0.25);
+                if (tt > 0.75)
+                    add_cand(c, &nc, b->chain_child, (tt - 0.75) / 0.25);
+                if (b->twist >= 0) {
+                    double d = fabs(tt - 0.6) / 0.4;
+                    add_cand(c, &nc, b->twist, 0.8 * (1.0 - d));
+                }
+                add_cand(c, &nc, neighbour, 0.02 + 0.1 * vks__gen_unit(&rng));
+                sort_cands(c, nc);
+                if (nc > (int)p.max_influences)
+                    nc = (int)p.max_influences;
+                double sum = 0;
+                for (int q = 0; q < nc; q++)
+                    sum += c[q].w;
+                for (int q = 0; q < nc; q++) {
+                    a.bone[v][q] = (uint16_t)c[q].bone;
+                    a.weight[v][q] = (float)(c[q].w / sum);
+                }
+            }
+        }
+        for (uint32_t j = 0; j + 1 < n; j++)
+            for (uint32_t k = 0; k < segs; k++) {
+                uint32_t k1 = (k + 1) % segs;
+                uint32_t q0 = base + j * segs + k, q1 = base + j * segs + k1;
+                uint32_t q2 = q0 + segs, q3 = q1 + segs;
+                a.tri[t][0] = q0, a.tri[t][1] = q1, a.tri[t][2] = q2, a.mat[t++] = mat;
+                a.tri[t][0] = q1, a.tri[t][1] = q3, a.tri[t][2] = q2, a.mat[t++] = mat;
+            }
+        const uint32_t last = base + (n - 1) * segs;
+        for (uint32_t k = 1; k + 1 < segs; k++) { /* end caps as fans, facing outwards */
+            a.tri[t][0] = base, a.tri[t][1] = base + k + 1, a.tri[t][2] = base + k, a.mat[t++] = mat;
+            a.tri[t][0] = last, a.tri[t][1] = last + k, a.tri[t][2] = last + k + 1, a.mat[t++] = mat;
+        }
+    }
+
+    vks_mesh_source m = {0};
+    m.name = p.name;
+    m.vertex_count = v;
+    m.positions = (const float(*)[3])a.pos;
+    m.normals = (const float(*)[3])a.nrm;
+    m.bone = (const uint16_t(*)[4])a.bone;
+    m.weight = (const float(*)[4])a.weight;
+    m.triangle_count = t;
+    m.triangles = (const uint32_t(*)[3])a.tri;
+    m.triangle_material = a.mat;
+    m.bone_count = (uint32_t)nb;
+    m.bones = bones;
+    m.space_node = 0;
+    m.palette_limit = p.palette_limit;
+    vks_skin_builder *bld = vks_builder_create(s);
+    if (!bld)
+        goto nomem;
+    vks_result rc = vks_builder_add_mesh(bld, &m, err);
+    if (rc != VKS_OK) {
+        vks_builder_destroy(bld);
+        goto fail;
+    }
+    if (vks_builder_finish(bld, err) != VKS_OK)
+        goto fail;
+    free_arrays(&a);
+    free(sk);
+    return s;
+
+nomem:
+    vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gen", "out of memory");
+fail:
+    free_arrays(&a);
+    free(sk);
+    vks_skin_free(s);
+    return NULL;
+}
