@@ -1,0 +1,465 @@
+/* The generator's command line (vkskin generate, vkskin-gen) and the standard dataset set.
+ * Options map one to one onto vks_gen_params and vks_write_options; files are written to a
+ * temporary name and renamed, so a crash never leaves half a file under the final name. */
+#include "character_cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../vkskin/cli.h" /* exit codes */
+
+static const vks_gen_format formats[VKS_GEN_FORMAT_COUNT] = {
+    {"dff", "dff", vks_rw_write},
+    {"nif", "nif", vks_nif_write},
+    {"cmdl", "cmdl", vks_cmdl_write},
+    {"p3d", "p3d", vks_p3d_write},
+};
+
+const vks_gen_format *vks_gen_format_find(const char *name)
+{
+    for (int i = 0; i < VKS_GEN_FORMAT_COUNT; i++)
+        if (name && !strcmp(name, formats[i].name))
+            return &formats[i];
+    return NULL;
+}
+
+const vks_gen_format *vks_gen_format_at(int i)
+{
+    return i >= 0 && i < VKS_GEN_FORMAT_COUNT ? &formats[i] : NULL;
+}
+
+/* The standard set: small files (< 300 KB), each exercising one grouping case. */
+static const vks_gen_dataset datasets[VKS_GEN_DATASET_COUNT] = {
+    {"char_b24_pl8", {.seed = 1, .bones = 24, .vertices = 1500, .max_influences = 4, .palette_limit = 8, .materials = 3},
+     0, "several groups under a small palette limit, duplicated vertices"},
+    {"char_b48_pl20_strips", {.seed = 2, .bones = 48, .vertices = 2000, .max_influences = 4, .palette_limit = 20,
+     .materials = 3}, 1, "palette limit 20 (NW4C hardware), triangle strips, finger and twist bones"},
+    {"char_b64_i4", {.seed = 3, .bones = 64, .vertices = 2500, .max_influences = 4, .palette_limit = 0, .materials = 4},
+     0, "64 bones in one group, 4 influences"},
+    {"char_b32_rigid", {.seed = 4, .bones = 32, .vertices = 1500, .max_influences = 1, .palette_limit = 0,
+     .materials = 2}, 0, "rigid: one influence per vertex"},
+};
+
+const vks_gen_dataset *vks_gen_dataset_at(int i)
+{
+    return i >= 0 && i < VKS_GEN_DATASET_COUNT ? &datasets[i] : NULL;
+}
+
+vks_result vks_gen_write_file(const char *path, const void *bytes, size_t size, vks_error *err)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot create a temporary file: %s", strerror(errno));
+        free(tmp);
+        return VKS_ERR_IO;
+    }
+    FILE *f = fdopen(fd, "wb");
+    int ok = f != NULL;
+    if (!f)
+        close(fd);
+    ok = ok && (size == 0 || fwrite(bytes, 1, size, f) == size);
+    ok = ok && fflush(f) == 0;
+    int e = errno;
+    if (f && fclose(f) != 0)
+        ok = 0, e = errno;
+    /* mkstemp makes 0600; give the file the usual permissions for outputs */
+    if (ok)
+        chmod(tmp, 0644);
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            e = errno;
+        remove(tmp);
+        free(tmp);
+        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot write: %s", strerror(e));
+    }
+    free(tmp);
+    return VKS_OK;
+}
+
+/* Model facts for the manifest and the summary line. */
+typedef struct model_facts {
+    uint32_t bones, source_vertices, vertices, triangles, groups, max_palette, influences;
+} model_facts;
+
+static model_facts facts_of(const vks_skin *s)
+{
+    model_facts f = {s->bone_count, 0, s->vertex_count, s->triangle_count, s->group_count, 0, 0};
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        f.source_vertices += s->meshes[m].source_vertex_count;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        if (s->groups[g].palette_count > f.max_palette)
+            f.max_palette = s->groups[g].palette_count;
+        if (s->groups[g].max_influences > f.influences)
+            f.influences = s->groups[g].max_influences;
+    }
+    return f;
+}
+
+/* The exact command that makes one file of the set. */
+static void command_of(const vks_gen_dataset *d, const vks_gen_format *fmt, char *buf, size_t size)
+{
+    const vks_gen_params *p = &d->params;
+    snprintf(buf, size,
+             "vkskin generate --format %s --bones %u --vertices %u --influences %u --palette-limit %u "
+             "--materials %u --seed %llu%s --out %s.%s",
+             fmt->name, p->bones, p->vertices, p->max_influences, p->palette_limit, p->materials,
+             (unsigned long long)p->seed, d->strips ? " --strips" : "", d->stem, fmt->extension);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2);
+    if (p)
+        snprintf(p, a + b + 2, "%s/%s", dir, name);
+    return p;
+}
+
+/* Appends to a growable text buffer (the manifest). */
+typedef struct text {
+    char *data;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void text_add(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void text_add(text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->data ? t->data + t->len : NULL, t->data ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if (t->data && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t nc = t->cap ? t->cap * 2 : 4096;
+        while (nc < t->len + (size_t)n + 1)
+            nc *= 2;
+        char *p = realloc(t->data, nc);
+        if (!p) {
+            t->failed = 1;
+            return;
+        }
+        t->data = p;
+        t->cap = nc;
+    }
+}
+
+vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_error *err)
+{
+    int count = 0;
+    if (written)
+        *written = 0;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, dir, "cannot create the folder: %s", strerror(errno));
+
+    vks_skin *models[VKS_GEN_DATASET_COUNT] = {0};
+    vks_result rc = VKS_OK;
+    for (int i = 0; i < VKS_GEN_DATASET_COUNT && rc == VKS_OK; i++)
+        if (!(models[i] = vks_gen_character(&datasets[i].params, err)))
+            rc = err ? err->code : VKS_ERR_INVALID;
+
+    text man = {0};
+    text_add(&man,
+             "# Generated datasets\n\n"
+             "Small procedural skinned characters written by vkskin's own generator (`tools/gen`), for\n"
+             "tests, fixtures and benchmarks. Regenerate the whole folder with\n\n"
+             "    vkskin generate --datasets datasets\n\n"
+             "The generator is deterministic: the same command writes the same bytes on every machine,\n"
+             "and `tests/unit/test_gen_datasets.c` checks that these files match what it writes now.\n"
+             "Each row's command makes that one file. Counts are those of the generated model:\n"
+             "vertices (file) before the builder duplicates vertices shared by groups, vertices\n"
+             "(model) after; max palette is the largest group palette; influences the most bones\n"
+             "any vertex uses.\n\n"
+             "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
+             "max palette | influences | exercises |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    char skipped[256] = "";
+    for (int fi = 0; fi < VKS_GEN_FORMAT_COUNT && rc == VKS_OK; fi++) {
+        const vks_gen_format *fmt = &formats[fi];
+        for (int i = 0; i < VKS_GEN_DATASET_COUNT && rc == VKS_OK; i++) {
+            vks_write_options wo = {0};
+            wo.triangle_strips = datasets[i].strips;
+            uint8_t *bytes = NULL;
+            size_t size = 0;
+            vks_error werr = {0};
+            vks_result wr = fmt->write(models[i], &wo, &bytes, &size, &werr);
+            if (wr == VKS_ERR_UNSUPPORTED) {
+                if (log)
+                    fprintf(log, "vkskin generate: skipping %s: the writer is not available (%s)\n", fmt->name,
+                            werr.msg);
+                size_t sl = strlen(skipped);
+                snprintf(skipped + sl, sizeof skipped - sl, "%s%s", sl ? ", " : "", fmt->name);
+                free(bytes);
+                break;
+            }
+            if (wr != VKS_OK) {
+                free(bytes);
+                vks_error_set(err, wr, werr.offset, werr.path, "%s writer: %s", fmt->name, werr.msg);
+                rc = wr;
+                break;
+            }
+            char name[128];
+            snprintf(name, sizeof name, "%s.%s", datasets[i].stem, fmt->extension);
+            char *path = join(dir, name);
+            rc = path ? vks_gen_write_file(path, bytes, size, err)
+                      : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
+            free(path);
+            free(bytes);
+            if (rc != VKS_OK)
+                break;
+            count++;
+            char cmd[512];
+            command_of(&datasets[i], fmt, cmd, sizeof cmd);
+            model_facts f = facts_of(models[i]);
+            text_add(&man, "| %s | %s%s | `%s` | %u | %u | %u | %u | %u | %u | %u | %s |\n", name, fmt->name,
+                     datasets[i].strips ? " (strips)" : "", cmd, f.bones, f.source_vertices, f.vertices, f.triangles,
+                     f.groups, f.max_palette, f.influences, datasets[i].why);
+            if (log)
+                fprintf(log, "wrote %s/%s (%zu bytes)\n", dir, name, size);
+        }
+    }
+    if (skipped[0])
+        text_add(&man, "\nNot written (the writer was not available when this folder was generated): %s.\n",
+                 skipped);
+    if (rc == VKS_OK && man.failed)
+        rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
+    if (rc == VKS_OK) {
+        char *path = join(dir, "MANIFEST.md");
+        rc = path ? vks_gen_write_file(path, man.data, man.len, err)
+                  : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
+        free(path);
+    }
+    free(man.data);
+    for (int i = 0; i < VKS_GEN_DATASET_COUNT; i++)
+        vks_skin_free(models[i]);
+    if (written)
+        *written = count;
+    return rc;
+}
+
+static void usage(const char *prog, FILE *f)
+{
+    fprintf(f,
+            "usage: %s [options] --out FILE\n"
+            "       %s --datasets DIR\n"
+            "\n"
+            "Writes a procedural humanoid skinned character (deterministic: same options, same bytes).\n"
+            "\n"
+            "options:\n"
+            "  --out FILE            the file to write (through a temporary name and a rename)\n"
+            "  --format F            dff | nif | cmdl | p3d (default: from --out's extension, else dff)\n"
+            "  --bones N             20..64 (default 32): humanoid core + twist, finger, jaw, hair bones\n"
+            "  --vertices N          target vertex count (default 2000)\n"
+            "  --influences N        1..4 bones per vertex (default 4)\n"
+            "  --palette-limit N     bones per group; 0 = one group with all bones (default 0)\n"
+            "  --materials N         1..256 (default 3), one per body region, wrapping\n"
+            "  --seed S              (default 1)\n"
+            "  --name NAME           mesh name (default \"character\")\n"
+            "  --strips              triangle strips where the format has them\n"
+            "  --version V           format version to write (0x... accepted; default: the writer's)\n"
+            "  --quantize            NW4C: quantized vertex streams\n"
+            "  --datasets DIR        write the standard small set in every available format and\n"
+            "                        DIR/MANIFEST.md (formats whose writer is missing are skipped)\n"
+            "\n"
+            "exit codes: 0 ok, 1 generation failed (e.g. palette limit below what a triangle needs),\n"
+            "            2 usage, 5 runtime (writer not available, output not writable)\n",
+            prog, prog);
+}
+
+static int parse_u64(const char *prog, const char *opt, const char *text_value, uint64_t max, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!text_value || !*text_value || *text_value == '-') {
+        fprintf(stderr, "%s: %s needs a non-negative number\n", prog, opt);
+        return 0;
+    }
+    unsigned long long v = strtoull(text_value, &end, 0);
+    if (errno || *end || v > max) {
+        fprintf(stderr, "%s: %s: '%s' is not a number in 0..%llu\n", prog, opt, text_value, (unsigned long long)max);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static const char *extension_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot + 1 : NULL;
+}
+
+int vks_gen_cli(const char *prog, int argc, char **argv)
+{
+    vks_gen_params p = {0};
+    vks_write_options wo = {0};
+    const char *out = NULL, *format = NULL, *datasets_dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(prog, stdout);
+            return VKS_EXIT_OK;
+        }
+        if (!strcmp(a, "--strips")) {
+            wo.triangle_strips = 1;
+            continue;
+        }
+        if (!strcmp(a, "--quantize")) {
+            wo.quantize = 1;
+            continue;
+        }
+        static const char *with_value[] = {"--out", "--format", "--datasets", "--bones", "--vertices",
+                                           "--influences", "--palette-limit", "--materials", "--seed",
+                                           "--version", "--name"};
+        int known = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+            known |= !strcmp(a, with_value[k]);
+        if (!known) {
+            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
+            return VKS_EXIT_USAGE;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs a value\n", prog, a);
+            return VKS_EXIT_USAGE;
+        }
+        const char *val = argv[++i];
+        uint64_t n = 0;
+        int ok = 1;
+        if (!strcmp(a, "--out"))
+            out = val;
+        else if (!strcmp(a, "--format"))
+            format = val;
+        else if (!strcmp(a, "--datasets"))
+            datasets_dir = val;
+        else if (!strcmp(a, "--name"))
+            p.name = val;
+        else if (!strcmp(a, "--seed"))
+            ok = parse_u64(prog, a, val, UINT64_MAX, &p.seed);
+        else if ((ok = parse_u64(prog, a, val, UINT32_MAX, &n))) {
+            /* in the params 0 means "default"; on the command line it would be a surprise */
+            if (n == 0 && strcmp(a, "--palette-limit") && strcmp(a, "--version")) {
+                fprintf(stderr, "%s: %s must be at least 1\n", prog, a);
+                return VKS_EXIT_USAGE;
+            }
+            if (!strcmp(a, "--bones"))
+                p.bones = (uint32_t)n;
+            else if (!strcmp(a, "--vertices"))
+                p.vertices = (uint32_t)n;
+            else if (!strcmp(a, "--influences"))
+                p.max_influences = (uint32_t)n;
+            else if (!strcmp(a, "--palette-limit"))
+                p.palette_limit = (uint32_t)n;
+            else if (!strcmp(a, "--materials"))
+                p.materials = (uint32_t)n;
+            else
+                wo.version = (uint32_t)n;
+        }
+        if (!ok)
+            return VKS_EXIT_USAGE;
+    }
+    if (datasets_dir) {
+        if (out) {
+            fprintf(stderr, "%s: --datasets and --out do not go together\n", prog);
+            return VKS_EXIT_USAGE;
+        }
+        vks_error err = {0};
+        int written = 0;
+        vks_result rc = vks_gen_write_datasets(datasets_dir, stderr, &written, &err);
+        if (rc != VKS_OK) {
+            char buf[512];
+            fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, NULL, buf, sizeof buf));
+            return rc == VKS_ERR_IO || rc == VKS_ERR_NOMEM || rc == VKS_ERR_UNSUPPORTED ? VKS_EXIT_RUNTIME
+                                                                                        : VKS_EXIT_INPUT;
+        }
+        printf("wrote %d model files and MANIFEST.md to %s\n", written, datasets_dir);
+        return VKS_EXIT_OK;
+    }
+    if (!out) {
+        fprintf(stderr, "%s: --out FILE (or --datasets DIR) is required (see --help)\n", prog);
+        return VKS_EXIT_USAGE;
+    }
+    const vks_gen_format *fmt = NULL;
+    if (format) {
+        fmt = vks_gen_format_find(format);
+        if (!fmt) {
+            fprintf(stderr, "%s: unknown format '%s' (dff, nif, cmdl, p3d)\n", prog, format);
+            return VKS_EXIT_USAGE;
+        }
+    } else {
+        fmt = vks_gen_format_find(extension_of(out));
+        if (!fmt)
+            fmt = &formats[0];
+    }
+
+    vks_gen_params d = vks_gen_params_defaults(&p);
+    if (d.bones < VKS_GEN_MIN_BONES || d.bones > VKS_GEN_MAX_BONES) {
+        fprintf(stderr, "%s: --bones %u outside %u..%u\n", prog, d.bones, VKS_GEN_MIN_BONES, VKS_GEN_MAX_BONES);
+        return VKS_EXIT_USAGE;
+    }
+    if (d.max_influences > VKS_MAX_INFLUENCES) {
+        fprintf(stderr, "%s: --influences %u outside 1..4\n", prog, d.max_influences);
+        return VKS_EXIT_USAGE;
+    }
+    if (d.materials > 256 || d.vertices > VKS_GEN_MAX_VERTICES) {
+        fprintf(stderr, "%s: --materials must be 1..256 and --vertices at most %u\n", prog, VKS_GEN_MAX_VERTICES);
+        return VKS_EXIT_USAGE;
+    }
+
+    vks_error err = {0};
+    char buf[512];
+    vks_skin *s = vks_gen_character(&p, &err);
+    if (!s) {
+        fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, NULL, buf, sizeof buf));
+        return err.code == VKS_ERR_NOMEM ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT;
+    }
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_result rc = fmt->write(s, &wo, &bytes, &size, &err);
+    if (rc == VKS_ERR_UNSUPPORTED) {
+        fprintf(stderr, "%s: the %s writer is not available in this build: %s\n", prog, fmt->name,
+                vks_error_format(&err, NULL, buf, sizeof buf));
+        vks_skin_free(s);
+        free(bytes);
+        return VKS_EXIT_RUNTIME;
+    }
+    if (rc == VKS_OK)
+        rc = vks_gen_write_file(out, bytes, size, &err);
+    free(bytes);
+    if (rc != VKS_OK) {
+        fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, out, buf, sizeof buf));
+        vks_skin_free(s);
+        return rc == VKS_ERR_IO || rc == VKS_ERR_NOMEM ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT;
+    }
+    model_facts f = facts_of(s);
+    printf("wrote %s (%s, %zu bytes): %u bones, %u vertices (%u in the model), %u triangles, %u groups, "
+           "max palette %u, %u influences\n",
+           out, fmt->name, size, f.bones, f.source_vertices, f.vertices, f.triangles, f.groups, f.max_palette,
+           f.influences);
+    vks_skin_free(s);
+    return VKS_EXIT_OK;
+}

@@ -1,0 +1,54 @@
+/* The generator's command line, shared by `vkskin generate` and the `vkskin-gen` program,
+ * and the standard dataset set written by `--datasets DIR`.
+ *
+ *   vks_gen_cli("vkskin generate", argc, argv)   // argv[0] is the command name; returns an exit code
+ *
+ * Exit codes are those of tools/vkskin/cli.h: 0 ok, 1 generation failed (for example a
+ * palette limit below what one triangle needs), 2 usage, 5 runtime (writer unavailable,
+ * output not writable, out of memory).
+ */
+#ifndef VKSKIN_GEN_CHARACTER_CLI_H
+#define VKSKIN_GEN_CHARACTER_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "character.h"
+#include "vkskin/formats.h"
+
+typedef vks_result (*vks_gen_writer_fn)(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+                                        size_t *out_size, vks_error *err);
+
+typedef struct vks_gen_format {
+    const char *name;      /* "dff", "nif", "cmdl", "p3d" */
+    const char *extension; /* without the dot */
+    vks_gen_writer_fn write;
+} vks_gen_format;
+
+/* The format named name (or NULL); the table has VKS_GEN_FORMAT_COUNT entries, DFF first. */
+#define VKS_GEN_FORMAT_COUNT 4
+const vks_gen_format *vks_gen_format_find(const char *name);
+const vks_gen_format *vks_gen_format_at(int i);
+
+/* One entry of the standard dataset set. */
+typedef struct vks_gen_dataset {
+    const char *stem; /* file name without extension */
+    vks_gen_params params;
+    int strips;
+    const char *why; /* what the file exercises */
+} vks_gen_dataset;
+#define VKS_GEN_DATASET_COUNT 4
+const vks_gen_dataset *vks_gen_dataset_at(int i);
+
+/* Writes bytes to path through a temporary name in the same folder and a rename. */
+vks_result vks_gen_write_file(const char *path, const void *bytes, size_t size, vks_error *err);
+
+/* Writes the standard set into dir (created when missing) in every format whose writer
+ * exists, plus dir/MANIFEST.md. Formats whose writer answers VKS_ERR_UNSUPPORTED are skipped
+ * with a line on log (may be NULL); *written gets the number of model files written. */
+vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_error *err);
+
+/* The whole command line: argv[0] is the command's name as the user typed it. */
+int vks_gen_cli(const char *prog, int argc, char **argv);
+
+#endif
