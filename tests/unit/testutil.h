@@ -10,6 +10,10 @@
 
 #include "vkskin.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 extern int vks_test_failures;
 
 #define CHECK(cond)                                                                        \

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what vkskin needs on Debian 12 (DESIGN.md section 12). Safe to run again: apt-get
+# skips what is already there. Runs apt-get directly as root, through sudo otherwise.
+set -euo pipefail
+packages=(
+  cmake ninja-build gcc clang libclang-rt-14-dev pkg-config
+  libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
+  mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: installed ${missing[*]}"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The README's test command: sets up, builds and runs every test with CTest.
+#   tools/scripts/test.sh              plain build (build/)
+#   tools/scripts/test.sh --sanitize   AddressSanitizer + UBSan build (build-asan/)
+# GPU tests run on the Vulkan device found (lavapipe where there is no GPU) with the Khronos
+# validation layer, and are skipped (CTest "Not Run", exit 77) where there is no Vulkan device.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+"$root/tools/scripts/setup.sh"
+if [ "${1:-}" = "--sanitize" ]; then
+  "$root/tools/scripts/build.sh" build-asan -DVKSKIN_SANITIZE=ON
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  cd "$root/build-asan"
+else
+  "$root/tools/scripts/build.sh" build
+  cd "$root/build"
+fi
+ctest --output-on-failure -j2 --timeout 600
