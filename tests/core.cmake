@@ -9,3 +9,11 @@ endforeach()
 add_test(NAME cli_basics COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_basics.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_basics PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
   ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+
+vks_add_fuzz(NAME fuzz_pose SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_pose.c
+             SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/pose)
+if(TARGET fuzz_pose)
+  target_link_libraries(fuzz_pose PRIVATE vks_fixture)
+elseif(TARGET fuzz_pose_replay)
+  target_link_libraries(fuzz_pose_replay PRIVATE vks_fixture)
+endif()
