@@ -20,6 +20,7 @@
 #include "vkskin/deform.h"
 #include "vkskin/pose.h"
 #include "vkskin/cpu.h"
+#include "vkskin/gpu.h"
 #include "vkskin/check.h"
 #include "vkskin/bake.h"
 

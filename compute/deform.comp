@@ -1,0 +1,104 @@
+// Deform pass: one workgroup per work item = a block of up to WG vertices of one group, for a
+// run of instances of one model. The group's palette of skin matrices is gathered through its
+// remap into shared memory once per instance; the vertices stay in registers across the
+// instances. p' = sum w K p, n' = sum w K3x3 n (renormalised where the mesh's engine does),
+// as src/cpu/reference.c, blending the matrices first (ozz style). Outputs are vec3 arrays,
+// instance-major, consecutive invocations writing consecutive vertices.
+#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per vertex
+layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory
+
+struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, pad0, pad1; };
+struct Infl { uint idx01, idx23; float w[4]; };
+struct Inst { uint model, locals_off, skin_off, out_off; };
+struct Work { uint group, vstart, vcount, inst_first, inst_count, pad0, pad1, pad2; };
+
+const uint FLAG_RENORMALIZE = 1u;
+const uint FLAG_HAS_NORMALS = 2u;
+
+layout(std430, binding = 0) readonly buffer Groups { Group groups[]; };
+layout(std430, binding = 1) readonly buffer Palette { uint palette[]; };
+layout(std430, binding = 2) readonly buffer Pos { float pos[]; };
+layout(std430, binding = 3) readonly buffer Nrm { float nrm[]; };
+layout(std430, binding = 4) readonly buffer Infls { Infl infl[]; };
+layout(std430, binding = 5) readonly buffer Insts { Inst insts[]; };
+layout(std430, binding = 6) readonly buffer Skin { float skin[]; };
+layout(std430, binding = 7) writeonly buffer OutPos { float out_pos[]; };
+layout(std430, binding = 8) writeonly buffer OutNrm { float out_nrm[]; };
+layout(std430, binding = 9) readonly buffer Works { Work works[]; };
+
+layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals; } pc;
+
+shared float pal[PALETTE_CAP * 12];
+
+void main()
+{
+    uint wi = gl_WorkGroupID.y * pc.grid_x + gl_WorkGroupID.x;
+    if (wi >= pc.work_count)
+        return; // whole workgroup: no barrier is skipped by part of it
+    Work w = works[pc.work_base + wi];
+    Group g = groups[w.group];
+    uint lid = gl_LocalInvocationID.x;
+    bool live = lid < w.vcount;
+    uint v = g.first_vertex + w.vstart + min(lid, w.vcount - 1u);
+    vec3 p = vec3(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+    vec3 n = vec3(0);
+    if ((g.flags & FLAG_HAS_NORMALS) != 0u)
+        n = vec3(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]);
+    Infl f = infl[v];
+    uint idx[4] = uint[4](f.idx01 & 0xffffu, f.idx01 >> 16, f.idx23 & 0xffffu, f.idx23 >> 16);
+    float wt[4] = float[4](f.w[0], f.w[1], f.w[2], f.w[3]);
+    // Empty slots may carry any index: clamp it into the palette and let the zero weight
+    // cancel it (skin matrices are finite), so no branch per slot.
+    for (uint k = 0; k < INFLUENCES; k++) {
+        if (!(wt[k] > 0.0))
+            wt[k] = 0.0;
+        idx[k] = min(idx[k], max(g.palette_count, 1u) - 1u);
+    }
+    bool shared_pal = g.palette_count <= PALETTE_CAP;
+    uint out_v = v - g.vert_base;
+
+    for (uint ii = 0; ii < w.inst_count; ii++) {
+        Inst inst = insts[w.inst_first + ii];
+        if (shared_pal) {
+            barrier();
+            for (uint j = lid; j < g.palette_count * 12u; j += gl_WorkGroupSize.x) {
+                uint slot = j / 12u, e = j - slot * 12u;
+                pal[j] = skin[(inst.skin_off + palette[g.first_palette + slot]) * 12u + e];
+            }
+            barrier();
+        }
+        vec3 c0 = vec3(0), c1 = vec3(0), c2 = vec3(0), c3 = vec3(0);
+        for (uint k = 0; k < INFLUENCES; k++) {
+            float m[12];
+            if (shared_pal) {
+                for (uint e = 0; e < 12u; e++)
+                    m[e] = pal[idx[k] * 12u + e];
+            } else {
+                uint at = (inst.skin_off + palette[g.first_palette + idx[k]]) * 12u;
+                for (uint e = 0; e < 12u; e++)
+                    m[e] = skin[at + e];
+            }
+            float s = wt[k];
+            c0 += s * vec3(m[0], m[1], m[2]);
+            c1 += s * vec3(m[3], m[4], m[5]);
+            c2 += s * vec3(m[6], m[7], m[8]);
+            c3 += s * vec3(m[9], m[10], m[11]);
+        }
+        if (!live)
+            continue;
+        uint o = (inst.out_off + out_v) * 3u;
+        vec3 pp = c0 * p.x + c1 * p.y + c2 * p.z + c3;
+        out_pos[o] = pp.x; out_pos[o + 1] = pp.y; out_pos[o + 2] = pp.z;
+        if (pc.write_normals != 0u) {
+            vec3 nn = c0 * n.x + c1 * n.y + c2 * n.z;
+            if ((g.flags & (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) == (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) {
+                float len = length(nn);
+                if (len > 0.0)
+                    nn /= len;
+            }
+            out_nrm[o] = nn.x; out_nrm[o + 1] = nn.y; out_nrm[o + 2] = nn.z;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+// Pose pass: one invocation per instance of a chunk. Locals -> world (through the parents,
+// which come before their children) -> skin matrices K_b = S_mesh * W(node_b) * IB_b with
+// S_mesh = space_pre * inverse(W(space_node)), in the order of src/cpu/reference.c (float
+// here, double there). Matrices are 3x4 column-major, 12 floats (x, y, z axes, translation).
+#version 450
+layout(local_size_x_id = 0) in;
+
+struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };
+struct Bone { uint node, mesh, pad0, pad1; float ib[12]; };
+struct Mesh { int space_node; uint pad0, pad1, pad2; float pre[12]; };
+struct Inst { uint model, locals_off, skin_off, out_off; };
+
+layout(std430, binding = 0) readonly buffer Models { Model models[]; };
+layout(std430, binding = 1) readonly buffer Parents { int parents[]; };
+layout(std430, binding = 2) readonly buffer Bones { Bone bones[]; };
+layout(std430, binding = 3) readonly buffer Meshes { Mesh meshes[]; };
+layout(std430, binding = 4) readonly buffer Insts { Inst insts[]; };
+layout(std430, binding = 5) readonly buffer Locals { float locals[]; };
+layout(std430, binding = 6) buffer World { float world[]; };
+layout(std430, binding = 7) writeonly buffer Skin { float skin[]; };
+
+layout(push_constant) uniform Push { uint instance_count; } pc;
+
+struct Aff { vec3 c[4]; };
+
+Aff mul(Aff a, Aff b)
+{
+    Aff r;
+    for (int j = 0; j < 4; j++) {
+        vec3 v = a.c[0] * b.c[j].x + a.c[1] * b.c[j].y + a.c[2] * b.c[j].z;
+        r.c[j] = j == 3 ? v + a.c[3] : v;
+    }
+    return r;
+}
+
+// Inverse by the adjugate, as vks_affine_d_inverse does; identity when singular.
+Aff inverse_aff(Aff a)
+{
+    mat3 m = mat3(a.c[0], a.c[1], a.c[2]);
+    float d = determinant(m);
+    Aff r;
+    if (d == 0.0 || isnan(d) || isinf(d)) {
+        r.c[0] = vec3(1, 0, 0); r.c[1] = vec3(0, 1, 0); r.c[2] = vec3(0, 0, 1); r.c[3] = vec3(0);
+        return r;
+    }
+    mat3 inv = inverse(m);
+    r.c[0] = inv[0]; r.c[1] = inv[1]; r.c[2] = inv[2];
+    r.c[3] = -(inv * a.c[3]);
+    return r;
+}
+
+Aff load_locals(uint at)
+{
+    Aff r;
+    for (int j = 0; j < 4; j++)
+        r.c[j] = vec3(locals[at + 3 * j], locals[at + 3 * j + 1], locals[at + 3 * j + 2]);
+    return r;
+}
+
+Aff load_world(uint at)
+{
+    Aff r;
+    for (int j = 0; j < 4; j++)
+        r.c[j] = vec3(world[at + 3 * j], world[at + 3 * j + 1], world[at + 3 * j + 2]);
+    return r;
+}
+
+void store_world(uint at, Aff a)
+{
+    for (int j = 0; j < 4; j++) {
+        world[at + 3 * j] = a.c[j].x; world[at + 3 * j + 1] = a.c[j].y; world[at + 3 * j + 2] = a.c[j].z;
+    }
+}
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.instance_count)
+        return;
+    Inst inst = insts[i];
+    Model mo = models[inst.model];
+    uint lbase = inst.locals_off * 12u; // world scratch shares the locals layout
+    for (uint n = 0; n < mo.node_count; n++) {
+        Aff l = load_locals(lbase + n * 12u);
+        int p = parents[mo.node_base + n];
+        store_world(lbase + n * 12u, p < 0 ? l : mul(load_world(lbase + uint(p) * 12u), l));
+    }
+    for (uint b = 0; b < mo.bone_count; b++) {
+        Bone bo = bones[mo.bone_base + b];
+        Mesh me = meshes[bo.mesh];
+        Aff space, ib;
+        for (int j = 0; j < 4; j++) {
+            space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
+            ib.c[j] = vec3(bo.ib[3 * j], bo.ib[3 * j + 1], bo.ib[3 * j + 2]);
+        }
+        if (me.space_node >= 0)
+            space = mul(space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
+        Aff k = mul(space, mul(load_world(lbase + bo.node * 12u), ib));
+        uint at = (inst.skin_off + b) * 12u;
+        for (int j = 0; j < 4; j++) {
+            skin[at + 3 * j] = k.c[j].x; skin[at + 3 * j + 1] = k.c[j].y; skin[at + 3 * j + 2] = k.c[j].z;
+        }
+    }
+}

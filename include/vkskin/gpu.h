@@ -1,0 +1,131 @@
+/* vkskin GPU engine: batch deformation on Vulkan compute (DESIGN.md section 7).
+ *
+ * STEP BY STEP (each call says when it may be made, the way volk.h does)
+ *   1. vks_gpu_list_devices(devs, 8, &n, &err)     any time; creates and drops its own instance
+ *   2. vks_gpu_create(&opt, &gpu, &err)            opt may be zeroed: best device, no validation.
+ *                                                  VKS_ERR_NO_DEVICE when there is no Vulkan device
+ *   3. vks_gpu_upload(gpu, skins, m, &models, &err)  after create; the skins must be validated
+ *                                                  (vks_skin_validate) and may be freed afterwards
+ *   4. vks_gpu_run(gpu, &batch, &stats, &err)      as often as needed; outputs reach batch.deliver
+ *                                                  chunk by chunk, on the calling thread
+ *   5. vks_gpu_models_free(models)                 before destroy
+ *   6. vks_gpu_validation_messages(gpu)            validation-layer warnings/errors seen so far
+ *   7. vks_gpu_destroy(gpu)                        last; NULL is fine
+ *
+ * Vulkan is loaded through volk; the device's functions live in a VolkDeviceTable inside the
+ * context (no globals beyond volk's loader entry points), so two contexts may coexist.
+ *
+ * Work split. A batch is many instances of several models. It is cut into chunks of whole
+ * instances sized under maxStorageBufferRange, a device-memory budget, a host-memory budget and
+ * an optional cap; each chunk is one command buffer: a pose pass (one thread per instance:
+ * locals -> world through the parents -> skin matrices K_b = S_mesh W IB) and a deform pass
+ * (one workgroup per block of a group's vertices, looping over instances with the group's
+ * palette gathered through its remap into shared memory; one dispatch per influence-count
+ * variant, never per instance). Chunks go through a ring of buffer sets, so the GPU deforms
+ * chunk k+1 while the host consumes chunk k. VK_ERROR_OUT_OF_DEVICE_MEMORY while allocating
+ * makes the scheduler retry with chunks half as big.
+ */
+#ifndef VKSKIN_GPU_H
+#define VKSKIN_GPU_H
+
+#include "skin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vks_gpu vks_gpu;
+typedef struct vks_gpu_models vks_gpu_models;
+
+/* Deliberate faults on the GPU side, for tests that prove validation can fail. */
+typedef enum vks_gpu_fault {
+    VKS_GPU_FAULT_NONE = 0,
+    VKS_GPU_FAULT_REMAP,  /* one palette slot of one group points at another bone */
+    VKS_GPU_FAULT_WEIGHT, /* one vertex's first weight is off by 0.25 */
+    VKS_GPU_FAULT_MATRIX  /* one bone's inverse bind is translated by 5% of the model's radius */
+} vks_gpu_fault;
+
+typedef struct vks_gpu_options {
+    int device_index;        /* >= 0: that device of vks_gpu_list_devices; default (-1 or 0 with
+                                device_name NULL and use_device_index 0): best by type */
+    int use_device_index;    /* nonzero: device_index is meaningful */
+    const char *device_name; /* case-insensitive substring of the device name (wins over index) */
+    int validation;          /* enable VK_LAYER_KHRONOS_validation and count its messages */
+    vks_gpu_fault inject_fault; /* testing only; applied by vks_gpu_upload */
+    int force_staging;       /* read back through staging copies even on unified memory */
+    int quiet;               /* do not print validation messages to stderr */
+} vks_gpu_options;
+
+typedef struct vks_gpu_device_info {
+    char name[256];
+    const char *type;              /* "discrete", "integrated", "virtual", "cpu", "other" */
+    uint32_t vendor_id, device_id;
+    uint32_t api_version, driver_version;
+    uint64_t max_storage_buffer_range;
+    uint32_t max_shared_memory;
+    uint32_t subgroup_size;
+    uint32_t max_workgroup_invocations;
+    uint32_t heap_count;
+    uint64_t heap_size[8];
+    int heap_device_local[8];
+    int has_compute;
+    float timestamp_period_ns;     /* 0: no timestamps on the compute queue */
+} vks_gpu_device_info;
+
+/* Lists up to cap devices into out (may be NULL with cap 0) and the total in *count.
+ * VKS_ERR_NO_DEVICE when there is no loader or no device. */
+vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
+                                vks_error *err);
+
+vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
+void vks_gpu_destroy(vks_gpu *gpu);
+/* Warnings and errors the validation layer reported (0 when validation is off). */
+uint32_t vks_gpu_validation_messages(const vks_gpu *gpu);
+const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu);
+
+/* Uploads count validated skins as static buffers (bind vertices, packed influences, group
+ * table, palettes, inverse binds, mesh spaces, parents). */
+vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
+                          vks_gpu_models **out, vks_error *err);
+void vks_gpu_models_free(vks_gpu_models *models);
+
+typedef struct vks_gpu_batch_entry {
+    uint32_t model;          /* index into the uploaded set */
+    uint32_t instance_count;
+    const vks_affine *locals; /* instance_count * node_count, instance-major; NULL: get_locals */
+} vks_gpu_batch_entry;
+
+typedef struct vks_gpu_batch {
+    const vks_gpu_batch_entry *entries;
+    uint32_t entry_count;
+    /* Fills node_count locals for (entry, instance) when the entry has no locals array. */
+    void (*get_locals)(void *user, uint32_t entry, uint32_t instance, vks_affine *out);
+    /* Receives count instances of entry starting at first_instance: instance-major vec3 arrays
+     * (count * vertex_count * 3 floats) valid only during the call. normals is NULL when
+     * want_normals is 0. Return nonzero to stop the batch (vks_gpu_run then fails with
+     * VKS_ERR_INVALID). Not called in kernel_only mode. */
+    int (*deliver)(void *user, uint32_t entry, uint32_t first_instance, uint32_t count,
+                   const float *positions, const float *normals);
+    void *user;
+    int want_normals;
+    uint64_t max_chunk_bytes; /* cap on one chunk's output bytes (0: automatic) */
+    uint32_t ring;            /* buffer sets in flight (0: 2) */
+    int kernel_only;          /* no readback: for timing the passes alone */
+} vks_gpu_batch;
+
+typedef struct vks_gpu_stats {
+    uint32_t chunks;
+    uint32_t oom_retries;
+    uint64_t chunk_output_bytes; /* the chunk budget actually used */
+    double pose_ms, deform_ms;   /* summed timestamp-query times of the passes */
+    double total_ms;             /* wall time of vks_gpu_run */
+    uint64_t vertex_instances;
+} vks_gpu_stats;
+
+vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
+                       vks_gpu_stats *stats, vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

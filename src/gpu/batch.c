@@ -1,0 +1,513 @@
+/* The batch scheduler: cuts a heterogeneous batch into chunks of whole instances, records one
+ * command buffer per chunk (pose pass, deform pass per influence variant, readback copies),
+ * and keeps a ring of buffer sets in flight so the GPU deforms chunk k+1 while the host
+ * consumes chunk k. Chunk size: one output stream under maxStorageBufferRange, all slots
+ * under a share of device memory and a host-memory budget, and under the caller's cap;
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY while allocating halves it and tries again. */
+#include "gpu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+    INSTANCE_TILE = 8,          /* instances per deform work item: palette reloads amortise vertex loads */
+    MAX_RING = 4,
+    QUERIES_PER_SLOT = 3
+};
+/* Host memory for the readback buffers of all slots together (outputs are consumed chunk by
+ * chunk, so this bounds the process whatever the batch size). */
+#define HOST_BUDGET ((uint64_t)1 << 30)
+
+typedef struct segment {
+    uint32_t entry, first, count; /* instances [first, first+count) of entry */
+    uint32_t out_off;             /* first output vertex in the chunk */
+} segment;
+
+typedef struct slot {
+    vks__buf insts, locals, world, skin, works, out_pos, out_nrm, stage_pos, stage_nrm;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkDescriptorSet pose_set, deform_set;
+    segment *segs;
+    uint32_t nseg, busy;
+    uint64_t out_vertices;
+} slot;
+
+typedef struct caps {
+    uint64_t vertices, matrices, instances, works;
+} caps;
+
+typedef struct sched {
+    vks_gpu *gpu;
+    const vks_gpu_models *ms;
+    const vks_gpu_batch *b;
+    caps cap;
+    uint32_t ring;
+    slot slots[MAX_RING];
+    VkCommandPool pool;
+    VkDescriptorPool dpool;
+    VkQueryPool qpool;
+    /* cursor */
+    uint32_t entry, next;
+    /* per-variant work lists while filling a chunk */
+    vks__gpu_work *wl[4];
+    uint32_t wn[4];
+} sched;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static uint32_t blocks_of(const vks_gpu_models *ms, const vks__gpu_model *m, uint32_t wg)
+{
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < m->group_count; g++)
+        n += (ms->groups[m->first_group + g].vertex_count + wg - 1) / wg;
+    return n;
+}
+
+static void slots_free(sched *s)
+{
+    vks_gpu *gpu = s->gpu;
+    for (uint32_t i = 0; i < MAX_RING; i++) {
+        slot *sl = &s->slots[i];
+        vks__buf *bufs[] = {&sl->insts, &sl->locals, &sl->world, &sl->skin, &sl->works,
+                            &sl->out_pos, &sl->out_nrm, &sl->stage_pos, &sl->stage_nrm};
+        for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
+            vks__buf_destroy(gpu, bufs[k]);
+        if (sl->fence)
+            gpu->vk.vkDestroyFence(gpu->device, sl->fence, NULL);
+        free(sl->segs);
+        memset(sl, 0, sizeof *sl);
+    }
+    if (s->dpool)
+        gpu->vk.vkDestroyDescriptorPool(gpu->device, s->dpool, NULL);
+    if (s->pool)
+        gpu->vk.vkDestroyCommandPool(gpu->device, s->pool, NULL);
+    if (s->qpool)
+        gpu->vk.vkDestroyQueryPool(gpu->device, s->qpool, NULL);
+    s->dpool = VK_NULL_HANDLE, s->pool = VK_NULL_HANDLE, s->qpool = VK_NULL_HANDLE;
+    for (int k = 0; k < 4; k++) {
+        free(s->wl[k]);
+        s->wl[k] = NULL;
+    }
+}
+
+static void write_set(vks_gpu *gpu, VkDescriptorSet set, vks__buf *const *bufs, uint32_t n)
+{
+    VkDescriptorBufferInfo bi[16];
+    VkWriteDescriptorSet w[16];
+    memset(w, 0, sizeof w);
+    for (uint32_t i = 0; i < n; i++) {
+        bi[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, VK_WHOLE_SIZE};
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+        w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[i].pBufferInfo = &bi[i];
+    }
+    gpu->vk.vkUpdateDescriptorSets(gpu->device, n, w, 0, NULL);
+}
+
+/* Allocates every slot for the capacities in s->cap. */
+static vks_result slots_create(sched *s, vks_error *err)
+{
+    vks_gpu *gpu = s->gpu;
+    const vks_gpu_batch *b = s->b;
+    int readback = !b->kernel_only;
+    int staging = readback && !gpu->unified;
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.queueFamilyIndex = gpu->queue_family;
+    pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &s->pool);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkCreateCommandPool");
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 18 * s->ring};
+    VkDescriptorPoolCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    di.maxSets = 2 * s->ring;
+    di.poolSizeCount = 1;
+    di.pPoolSizes = &ps;
+    r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, NULL, &s->dpool);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkCreateDescriptorPool");
+    if (gpu->timestamps) {
+        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = QUERIES_PER_SLOT * s->ring;
+        r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &s->qpool);
+        if (r != VK_SUCCESS)
+            return vks__vk_fail(err, r, "vkCreateQueryPool");
+    }
+    for (int k = 0; k < 4; k++)
+        if (!(s->wl[k] = malloc(s->cap.works * sizeof *s->wl[k])))
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory for work lists");
+    const vks_gpu_models *ms = s->ms;
+    for (uint32_t i = 0; i < s->ring; i++) {
+        slot *sl = &s->slots[i];
+        vks_result res = VKS_OK;
+        uint64_t out_bytes = s->cap.vertices * 12;
+        int out_kind = gpu->unified && readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
+        if (!(sl->segs = malloc(s->cap.instances * sizeof *sl->segs)))
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory");
+#define TRY(x)                                                                                            \
+    if (res == VKS_OK)                                                                                    \
+    res = (x)
+        TRY(vks__buf_create(gpu, s->cap.instances * sizeof(vks__gpu_inst), VKS__MEM_UPLOAD, &sl->insts, err));
+        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_UPLOAD, &sl->locals, err));
+        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_DEVICE, &sl->world, err));
+        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_DEVICE, &sl->skin, err));
+        TRY(vks__buf_create(gpu, s->cap.works * sizeof(vks__gpu_work), VKS__MEM_UPLOAD, &sl->works, err));
+        TRY(vks__buf_create(gpu, out_bytes, out_kind, &sl->out_pos, err));
+        TRY(vks__buf_create(gpu, b->want_normals ? out_bytes : 16, out_kind, &sl->out_nrm, err));
+        if (staging) {
+            TRY(vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_pos, err));
+            if (b->want_normals)
+                TRY(vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_nrm, err));
+        }
+#undef TRY
+        if (res != VKS_OK)
+            return res;
+        VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, s->pool,
+                                          VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+        if ((r = gpu->vk.vkAllocateCommandBuffers(gpu->device, &ai, &sl->cmd)) != VK_SUCCESS)
+            return vks__vk_fail(err, r, "vkAllocateCommandBuffers");
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        if ((r = gpu->vk.vkCreateFence(gpu->device, &fi, NULL, &sl->fence)) != VK_SUCCESS)
+            return vks__vk_fail(err, r, "vkCreateFence");
+        VkDescriptorSetLayout layouts[2] = {gpu->pose_dsl, gpu->deform_dsl};
+        VkDescriptorSet sets[2];
+        VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, s->dpool, 2, layouts};
+        if ((r = gpu->vk.vkAllocateDescriptorSets(gpu->device, &dai, sets)) != VK_SUCCESS)
+            return vks__vk_fail(err, r, "vkAllocateDescriptorSets");
+        sl->pose_set = sets[0], sl->deform_set = sets[1];
+        vks__buf *pose_bufs[8] = {(vks__buf *)&ms->models_buf, (vks__buf *)&ms->parents, (vks__buf *)&ms->bones,
+                                  (vks__buf *)&ms->meshes,     &sl->insts,                &sl->locals,
+                                  &sl->world,                  &sl->skin};
+        write_set(gpu, sl->pose_set, pose_bufs, 8);
+        vks__buf *deform_bufs[10] = {(vks__buf *)&ms->groups_buf, (vks__buf *)&ms->palette, (vks__buf *)&ms->pos,
+                                     (vks__buf *)&ms->nrm,        (vks__buf *)&ms->infl,    &sl->insts,
+                                     &sl->skin,                   &sl->out_pos,             &sl->out_nrm,
+                                     &sl->works};
+        write_set(gpu, sl->deform_set, deform_bufs, 10);
+    }
+    return VKS_OK;
+}
+
+/* Fills the next chunk into sl from the cursor: whole instances while every capacity holds. */
+static int fill_chunk(sched *s, slot *sl)
+{
+    const vks_gpu_batch *b = s->b;
+    const vks_gpu_models *ms = s->ms;
+    vks__gpu_inst *insts = sl->insts.mapped;
+    float *locals = sl->locals.mapped;
+    uint64_t nv = 0, nm = 0, ni = 0, nw = 0;
+    uint32_t wg = s->gpu->deform_wg;
+    memset(s->wn, 0, sizeof s->wn);
+    sl->nseg = 0;
+    while (s->entry < b->entry_count) {
+        const vks_gpu_batch_entry *e = &b->entries[s->entry];
+        const vks__gpu_model *m = &ms->models[e->model];
+        if (s->next >= e->instance_count) {
+            s->entry++, s->next = 0;
+            continue;
+        }
+        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint32_t blocks = blocks_of(ms, m, wg);
+        uint32_t count = 0;
+        /* Grow the segment one instance at a time while everything fits (work items are
+         * counted per started tile of INSTANCE_TILE instances). */
+        while (s->next + count < e->instance_count) {
+            uint64_t tiles = (uint64_t)(count + 1 + INSTANCE_TILE - 1) / INSTANCE_TILE;
+            if (nv + (uint64_t)(count + 1) * m->vertex_count > s->cap.vertices ||
+                nm + (uint64_t)(count + 1) * (mats ? mats : 1) > s->cap.matrices || ni + count + 1 > s->cap.instances ||
+                nw + tiles * blocks > s->cap.works)
+                break;
+            count++;
+        }
+        if (count == 0)
+            break; /* the chunk is full */
+        segment *sg = &sl->segs[sl->nseg++];
+        *sg = (segment){s->entry, s->next, count, (uint32_t)nv};
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t inst = s->next + i;
+            vks_affine *dst = (vks_affine *)(locals + (nm + (uint64_t)i * mats) * 12);
+            if (e->locals)
+                memcpy(dst, e->locals + (size_t)inst * m->node_count, (size_t)m->node_count * sizeof *dst);
+            else if (m->node_count)
+                b->get_locals(b->user, s->entry, inst, dst);
+            insts[ni + i] = (vks__gpu_inst){e->model, (uint32_t)(nm + (uint64_t)i * mats),
+                                            (uint32_t)(nm + (uint64_t)i * mats), (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
+        }
+        for (uint32_t g = 0; g < m->group_count; g++) {
+            uint32_t gi = m->first_group + g;
+            const vks__gpu_group *gr = &ms->groups[gi];
+            uint32_t var = ms->group_influences[gi] - 1;
+            for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
+                for (uint32_t t = 0; t < count; t += INSTANCE_TILE) {
+                    uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;
+                    uint32_t ic = count - t < INSTANCE_TILE ? count - t : INSTANCE_TILE;
+                    s->wl[var][s->wn[var]++] = (vks__gpu_work){gi, v0, vc, (uint32_t)ni + t, ic, 0, 0, 0};
+                    nw++;
+                }
+        }
+        nv += (uint64_t)count * m->vertex_count;
+        nm += (uint64_t)count * (mats ? mats : 1);
+        ni += count;
+        s->next += count;
+    }
+    sl->out_vertices = nv;
+    return sl->nseg > 0;
+}
+
+static void barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
+                    VkPipelineStageFlags dst, VkAccessFlags da)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, sa, da};
+    gpu->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
+{
+    vks_gpu *gpu = s->gpu;
+    slot *sl = &s->slots[slot_index];
+    const vks_gpu_batch *b = s->b;
+    /* The work table: variants one after the other, each one dispatch. */
+    uint32_t base[4], at = 0, ninst = 0;
+    for (int k = 0; k < 4; k++) {
+        base[k] = at;
+        memcpy((vks__gpu_work *)sl->works.mapped + at, s->wl[k], s->wn[k] * sizeof(vks__gpu_work));
+        at += s->wn[k];
+    }
+    for (uint32_t i = 0; i < sl->nseg; i++)
+        ninst += sl->segs[i].count;
+    vks__buf_flush(gpu, &sl->works), vks__buf_flush(gpu, &sl->insts), vks__buf_flush(gpu, &sl->locals);
+
+    VkCommandBuffer cmd = sl->cmd;
+    gpu->vk.vkResetCommandBuffer(cmd, 0);
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    gpu->vk.vkBeginCommandBuffer(cmd, &bi);
+    uint32_t q0 = slot_index * QUERIES_PER_SLOT;
+    if (s->qpool) {
+        gpu->vk.vkCmdResetQueryPool(cmd, s->qpool, q0, QUERIES_PER_SLOT);
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->qpool, q0);
+    }
+    /* host writes of the tables are visible to the shaders through the submission itself */
+    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline);
+    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &sl->pose_set, 0, NULL);
+    gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &ninst);
+    gpu->vk.vkCmdDispatch(cmd, (ninst + gpu->pose_wg - 1) / gpu->pose_wg, 1, 1);
+    barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    if (s->qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->qpool, q0 + 1);
+    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_layout, 0, 1, &sl->deform_set, 0,
+                                    NULL);
+    uint32_t max_x = gpu->props.limits.maxComputeWorkGroupCount[0];
+    if (max_x > 65535)
+        max_x = 65535;
+    for (int k = 0; k < 4; k++) {
+        if (!s->wn[k])
+            continue;
+        uint32_t gx = s->wn[k] < max_x ? s->wn[k] : max_x, gy = (s->wn[k] + gx - 1) / gx;
+        uint32_t push[4] = {base[k], s->wn[k], gx, (uint32_t)(b->want_normals != 0)};
+        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_pipeline[k]);
+        gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+        gpu->vk.vkCmdDispatch(cmd, gx, gy, 1);
+    }
+    if (s->qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->qpool, q0 + 2);
+    if (!b->kernel_only) {
+        if (sl->stage_pos.buffer) {
+            barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+            VkBufferCopy c = {0, 0, sl->out_vertices > 0 ? sl->out_vertices * 12 : 16};
+            gpu->vk.vkCmdCopyBuffer(cmd, sl->out_pos.buffer, sl->stage_pos.buffer, 1, &c);
+            if (b->want_normals)
+                gpu->vk.vkCmdCopyBuffer(cmd, sl->out_nrm.buffer, sl->stage_nrm.buffer, 1, &c);
+            barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+        } else {
+            barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        }
+    }
+    VkResult r = gpu->vk.vkEndCommandBuffer(cmd);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkEndCommandBuffer");
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, sl->fence);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkQueueSubmit");
+    sl->busy = 1;
+    return VKS_OK;
+}
+
+/* Waits for the slot's chunk, adds its pass times, hands its outputs to the caller. */
+static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st, vks_error *err)
+{
+    vks_gpu *gpu = s->gpu;
+    slot *sl = &s->slots[slot_index];
+    const vks_gpu_batch *b = s->b;
+    VkResult r = gpu->vk.vkWaitForFences(gpu->device, 1, &sl->fence, VK_TRUE, UINT64_MAX);
+    sl->busy = 0;
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkWaitForFences");
+    gpu->vk.vkResetFences(gpu->device, 1, &sl->fence);
+    if (s->qpool) {
+        uint64_t t[QUERIES_PER_SLOT];
+        r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
+                                          sizeof t, t, sizeof t[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        if (r == VK_SUCCESS) {
+            uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
+            double period = gpu->props.limits.timestampPeriod;
+            st->pose_ms += (double)((t[1] - t[0]) & mask) * period / 1e6;
+            st->deform_ms += (double)((t[2] - t[1]) & mask) * period / 1e6;
+        }
+    }
+    st->chunks++;
+    st->vertex_instances += sl->out_vertices;
+    if (b->kernel_only || !b->deliver)
+        return VKS_OK;
+    vks__buf *pb = sl->stage_pos.buffer ? &sl->stage_pos : &sl->out_pos;
+    vks__buf *nb = sl->stage_nrm.buffer ? &sl->stage_nrm : &sl->out_nrm;
+    vks__buf_invalidate(gpu, pb);
+    if (b->want_normals)
+        vks__buf_invalidate(gpu, nb);
+    for (uint32_t i = 0; i < sl->nseg; i++) {
+        const segment *sg = &sl->segs[i];
+        const float *p = (const float *)pb->mapped + (size_t)sg->out_off * 3;
+        const float *n = b->want_normals ? (const float *)nb->mapped + (size_t)sg->out_off * 3 : NULL;
+        if (b->deliver(b->user, sg->entry, sg->first, sg->count, p, n))
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "stopped by the caller");
+    }
+    return VKS_OK;
+}
+
+/* Capacities for an output budget of `bytes` per stream, clipped to what the batch needs. */
+static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t bytes, uint32_t wg)
+{
+    caps c = {0};
+    uint64_t tv = 0, tm = 0, ti = 0, tw = 0, max_v = 1, max_m = 1, max_w = 1;
+    for (uint32_t i = 0; i < b->entry_count; i++) {
+        const vks__gpu_model *m = &ms->models[b->entries[i].model];
+        uint64_t n = b->entries[i].instance_count;
+        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint64_t blocks = blocks_of(ms, m, wg);
+        tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
+        tw += ((n + INSTANCE_TILE - 1) / INSTANCE_TILE + 1) * blocks;
+        if (m->vertex_count > max_v)
+            max_v = m->vertex_count;
+        if (mats > max_m)
+            max_m = mats;
+        if (blocks > max_w)
+            max_w = blocks;
+    }
+    c.vertices = bytes / 12;
+    c.matrices = bytes / 48;
+    c.instances = bytes / 16;
+    c.works = bytes / 32;
+    /* never below one instance of the biggest model, never above the whole batch */
+    if (c.vertices < max_v)
+        c.vertices = max_v;
+    if (c.matrices < max_m)
+        c.matrices = max_m;
+    if (c.works < max_w)
+        c.works = max_w;
+    if (c.instances < 1)
+        c.instances = 1;
+    if (c.vertices > tv)
+        c.vertices = tv ? tv : 1;
+    if (c.matrices > tm)
+        c.matrices = tm ? tm : 1;
+    if (c.instances > ti)
+        c.instances = ti ? ti : 1;
+    if (c.works > tw)
+        c.works = tw ? tw : 1;
+    if (c.instances > 65535ull * 64)
+        c.instances = 65535ull * 64;
+    return c;
+}
+
+vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
+                       vks_error *err)
+{
+    vks_gpu_stats st_local, *st = stats ? stats : &st_local;
+    memset(st, 0, sizeof *st);
+    double t0 = now_ms();
+    if (!gpu || !ms || !b || (b->entry_count && !b->entries))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "NULL context, models or batch");
+    for (uint32_t i = 0; i < b->entry_count; i++) {
+        const vks_gpu_batch_entry *e = &b->entries[i];
+        if (e->model >= ms->count)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "entry %u: model %u of %u", i,
+                                 e->model, ms->count);
+        if (!e->locals && !b->get_locals && e->instance_count)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch",
+                                 "entry %u: no locals and no get_locals", i);
+        if ((uint64_t)ms->models[e->model].vertex_count * 12 > gpu->props.limits.maxStorageBufferRange)
+            return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
+                                 "entry %u: one instance (%u vertices) exceeds a storage binding", i,
+                                 ms->models[e->model].vertex_count);
+    }
+    sched s;
+    memset(&s, 0, sizeof s);
+    s.gpu = gpu, s.ms = ms, s.b = b;
+    s.ring = b->ring ? (b->ring > MAX_RING ? MAX_RING : b->ring) : 2;
+    /* The budget of one output stream in one slot. */
+    uint64_t budget = gpu->props.limits.maxStorageBufferRange;
+    uint64_t heap = 0;
+    for (uint32_t h = 0; h < gpu->mem.memoryHeapCount; h++)
+        if ((gpu->mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && gpu->mem.memoryHeaps[h].size > heap)
+            heap = gpu->mem.memoryHeaps[h].size;
+    /* per slot about 2 output streams + tables of similar size: leave half the heap free */
+    if (heap && heap / (8ull * s.ring) < budget)
+        budget = heap / (8ull * s.ring);
+    if (HOST_BUDGET / (2ull * s.ring) < budget)
+        budget = HOST_BUDGET / (2ull * s.ring);
+    if (b->max_chunk_bytes && b->max_chunk_bytes < budget)
+        budget = b->max_chunk_bytes;
+    vks_result res;
+    for (;;) {
+        s.cap = caps_for(ms, b, budget, gpu->deform_wg);
+        res = slots_create(&s, err);
+        if (res == VKS_OK)
+            break;
+        slots_free(&s);
+        if (res != VKS_ERR_NOMEM || budget / 2 < 12)
+            return res;
+        budget /= 2; /* out of memory: retry with chunks half as big */
+        st->oom_retries++;
+        if (err)
+            memset(err, 0, sizeof *err);
+    }
+    st->chunk_output_bytes = s.cap.vertices * 12;
+    res = VKS_OK;
+    for (uint32_t k = 0; res == VKS_OK; k++) {
+        uint32_t i = k % s.ring;
+        if (s.slots[i].busy)
+            res = finish_chunk(&s, i, st, err);
+        if (res != VKS_OK)
+            break;
+        if (fill_chunk(&s, &s.slots[i])) {
+            res = submit_chunk(&s, i, err);
+            continue;
+        }
+        int busy = 0;
+        for (uint32_t j = 0; j < s.ring; j++)
+            busy |= s.slots[j].busy;
+        if (!busy)
+            break;
+    }
+    gpu->vk.vkDeviceWaitIdle(gpu->device);
+    slots_free(&s);
+    st->total_ms = now_ms() - t0;
+    return res;
+}

@@ -1,0 +1,99 @@
+/* Buffers with their own memory: device-local for the passes, host-visible for uploads and
+ * readback. Memory types are chosen by required and preferred property flags. */
+#include "gpu_internal.h"
+
+#include <string.h>
+
+static int find_type(const vks_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags need, VkMemoryPropertyFlags want)
+{
+    int fallback = -1;
+    for (uint32_t i = 0; i < gpu->mem.memoryTypeCount; i++) {
+        VkMemoryPropertyFlags f = gpu->mem.memoryTypes[i].propertyFlags;
+        if (!(bits & (1u << i)) || (f & need) != need)
+            continue;
+        if ((f & want) == want)
+            return (int)i;
+        if (fallback < 0)
+            fallback = (int)i;
+    }
+    return fallback;
+}
+
+vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (size < 16)
+        size = 16;
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult r = gpu->vk.vkCreateBuffer(gpu->device, &bi, NULL, &out->buffer);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkCreateBuffer");
+    VkMemoryRequirements req;
+    gpu->vk.vkGetBufferMemoryRequirements(gpu->device, out->buffer, &req);
+    VkMemoryPropertyFlags need = 0, want = 0;
+    if (kind == VKS__MEM_DEVICE)
+        want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    else if (kind == VKS__MEM_UPLOAD)
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, want = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    else
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    int type = find_type(gpu, req.memoryTypeBits, need, want);
+    if (type < 0) {
+        vks__buf_destroy(gpu, out);
+        return vks_error_set(err, VKS_ERR_VULKAN, VKS_NO_OFFSET, "vulkan", "no memory type for a %s buffer",
+                             kind == VKS__MEM_DEVICE ? "device" : "host-visible");
+    }
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = (uint32_t)type;
+    r = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, &out->memory);
+    if (r != VK_SUCCESS) {
+        vks__buf_destroy(gpu, out);
+        return vks__vk_fail(err, r, "vkAllocateMemory");
+    }
+    r = gpu->vk.vkBindBufferMemory(gpu->device, out->buffer, out->memory, 0);
+    VkMemoryPropertyFlags f = gpu->mem.memoryTypes[type].propertyFlags;
+    if (r == VK_SUCCESS && (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+        r = gpu->vk.vkMapMemory(gpu->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
+    if (r != VK_SUCCESS) {
+        vks__buf_destroy(gpu, out);
+        return vks__vk_fail(err, r, "vkBindBufferMemory/vkMapMemory");
+    }
+    out->size = size;
+    out->host_coherent = (f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+    return VKS_OK;
+}
+
+void vks__buf_destroy(vks_gpu *gpu, vks__buf *b)
+{
+    if (b->buffer)
+        gpu->vk.vkDestroyBuffer(gpu->device, b->buffer, NULL);
+    if (b->memory)
+        gpu->vk.vkFreeMemory(gpu->device, b->memory, NULL); /* unmaps too */
+    memset(b, 0, sizeof *b);
+}
+
+void vks__buf_flush(vks_gpu *gpu, vks__buf *b)
+{
+    if (b->mapped && !b->host_coherent) {
+        VkMappedMemoryRange mr = {VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, NULL, b->memory, 0, VK_WHOLE_SIZE};
+        gpu->vk.vkFlushMappedMemoryRanges(gpu->device, 1, &mr);
+    }
+}
+
+void vks__buf_invalidate(vks_gpu *gpu, vks__buf *b)
+{
+    if (b->mapped && !b->host_coherent) {
+        VkMappedMemoryRange mr = {VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, NULL, b->memory, 0, VK_WHOLE_SIZE};
+        gpu->vk.vkInvalidateMappedMemoryRanges(gpu->device, 1, &mr);
+    }
+}
+
+void vks__buf_write(vks_gpu *gpu, vks__buf *b, VkDeviceSize at, const void *src, size_t size)
+{
+    memcpy((char *)b->mapped + at, src, size);
+    (void)gpu;
+}

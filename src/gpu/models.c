@@ -1,0 +1,265 @@
+/* Upload of a set of models as static device buffers: model table, parents, bones (node,
+ * mesh, inverse bind), mesh spaces, group table, palettes (the remaps), bind positions and
+ * normals, packed influences. Also where test faults are injected (vks_gpu_fault): the GPU
+ * copy is corrupted, never the caller's skin. */
+#include "gpu_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Creates a device buffer holding size bytes of data: written in place when the memory is
+ * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
+static vks_result upload(vks_gpu *gpu, VkCommandPool pool, const void *data, size_t size, vks__buf *out,
+                         vks_error *err)
+{
+    if (size > gpu->props.limits.maxStorageBufferRange)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
+                             "a static table of %zu bytes exceeds maxStorageBufferRange %u", size,
+                             gpu->props.limits.maxStorageBufferRange);
+    vks_result res = vks__buf_create(gpu, size, VKS__MEM_DEVICE, out, err);
+    if (res != VKS_OK || size == 0)
+        return res;
+    if (out->mapped) {
+        memcpy(out->mapped, data, size);
+        vks__buf_flush(gpu, out);
+        return VKS_OK;
+    }
+    vks__buf stage;
+    res = vks__buf_create(gpu, size, VKS__MEM_UPLOAD, &stage, err);
+    if (res != VKS_OK)
+        return res;
+    memcpy(stage.mapped, data, size);
+    vks__buf_flush(gpu, &stage);
+    VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                      VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VkCommandBuffer cmd;
+    VkResult r = gpu->vk.vkAllocateCommandBuffers(gpu->device, &ai, &cmd);
+    if (r == VK_SUCCESS) {
+        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        gpu->vk.vkBeginCommandBuffer(cmd, &bi);
+        VkBufferCopy c = {0, 0, size};
+        gpu->vk.vkCmdCopyBuffer(cmd, stage.buffer, out->buffer, 1, &c);
+        gpu->vk.vkEndCommandBuffer(cmd);
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd;
+        r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, VK_NULL_HANDLE);
+        if (r == VK_SUCCESS)
+            r = gpu->vk.vkQueueWaitIdle(gpu->queue);
+        gpu->vk.vkFreeCommandBuffers(gpu->device, pool, 1, &cmd);
+    }
+    vks__buf_destroy(gpu, &stage);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "static upload");
+}
+
+static uint32_t mesh_of_bone(const vks_skin *s, uint32_t b)
+{
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        if (b >= s->meshes[m].first_bone && b < s->meshes[m].first_bone + s->meshes[m].bone_count)
+            return m;
+    return 0;
+}
+
+/* The vertex with the largest |position| that has a positive first weight: a fault there
+ * moves it the most. */
+static uint32_t fault_vertex(const vks_skin *s)
+{
+    uint32_t best = 0;
+    double far = -1;
+    for (uint32_t v = 0; v < s->vertex_count; v++) {
+        const float *p = s->positions[v];
+        double d = (double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2];
+        if (s->influences[v].weight[0] > 0 && d > far)
+            far = d, best = v;
+    }
+    return best;
+}
+
+static uint32_t group_of_vertex(const vks_skin *s, uint32_t v)
+{
+    for (uint32_t g = 0; g < s->group_count; g++)
+        if (v >= s->groups[g].first_vertex && v < s->groups[g].first_vertex + s->groups[g].vertex_count)
+            return g;
+    return 0;
+}
+
+typedef struct tables {
+    vks__gpu_model_info *models;
+    int32_t *parents;
+    vks__gpu_bone *bones;
+    vks__gpu_mesh *meshes;
+    vks__gpu_group *groups;
+    uint32_t *palette;
+    float *pos, *nrm;
+    vks__gpu_infl *infl;
+    uint64_t nodes, bones_n, meshes_n, groups_n, palette_n, verts;
+} tables;
+
+static void tables_free(tables *t)
+{
+    free(t->models), free(t->parents), free(t->bones), free(t->meshes), free(t->groups);
+    free(t->palette), free(t->pos), free(t->nrm), free(t->infl);
+}
+
+static void inject(const vks_skin *s, tables *t, vks_gpu_fault fault)
+{
+    if (fault == VKS_GPU_FAULT_NONE || s->vertex_count == 0)
+        return;
+    uint32_t v = fault_vertex(s), g = group_of_vertex(s, v);
+    const vks_group *gr = &s->groups[g];
+    uint32_t slot = s->influences[v].index[0];
+    uint32_t bone = s->palette[gr->first_palette + slot];
+    if (fault == VKS_GPU_FAULT_WEIGHT) {
+        t->infl[v].w[0] += 0.25f;
+    } else if (fault == VKS_GPU_FAULT_MATRIX) {
+        double r = vks_skin_bounding_radius(s);
+        t->bones[bone].ib[9] += (float)(0.05 * r);
+    } else if (fault == VKS_GPU_FAULT_REMAP) {
+        const vks_mesh *me = &s->meshes[gr->mesh];
+        uint32_t other = bone;
+        for (uint32_t k = 1; k < gr->palette_count && other == bone; k++)
+            other = s->palette[gr->first_palette + (slot + k) % gr->palette_count];
+        if (other == bone && me->bone_count > 1)
+            other = me->first_bone + (bone - me->first_bone + 1) % me->bone_count;
+        t->palette[gr->first_palette + slot] = other;
+    }
+}
+
+vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count, vks_gpu_models **out,
+                          vks_error *err)
+{
+    tables t = {0};
+    vks_gpu_models *ms = calloc(1, sizeof *ms);
+    if (!ms)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
+    ms->gpu = gpu;
+    ms->count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        const vks_skin *s = skins[i];
+        t.nodes += s->node_count, t.bones_n += s->bone_count, t.meshes_n += s->mesh_count;
+        t.groups_n += s->group_count, t.palette_n += s->palette_count, t.verts += s->vertex_count;
+    }
+    if (t.verts > UINT32_MAX / 4 || t.nodes > UINT32_MAX / 16 || t.bones_n > UINT32_MAX / 16) {
+        free(ms);
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload", "models too large for 32-bit indices");
+    }
+    ms->models = calloc(count ? count : 1, sizeof *ms->models);
+    ms->groups = calloc(t.groups_n ? t.groups_n : 1, sizeof *ms->groups);
+    ms->group_influences = calloc(t.groups_n ? t.groups_n : 1, sizeof *ms->group_influences);
+    t.models = calloc(count ? count : 1, sizeof *t.models);
+    t.parents = calloc(t.nodes + 1, sizeof *t.parents);
+    t.bones = calloc(t.bones_n + 1, sizeof *t.bones);
+    t.meshes = calloc(t.meshes_n + 1, sizeof *t.meshes);
+    t.palette = calloc(t.palette_n + 1, sizeof *t.palette);
+    t.pos = calloc(t.verts * 3 + 1, sizeof *t.pos);
+    t.nrm = calloc(t.verts * 3 + 1, sizeof *t.nrm);
+    t.infl = calloc(t.verts + 1, sizeof *t.infl);
+    vks_result res = VKS_OK;
+    if (!ms->models || !ms->groups || !ms->group_influences || !t.models || !t.parents || !t.bones ||
+        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl) {
+        res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
+        goto done;
+    }
+    uint32_t nb = 0, bb = 0, mb = 0, gb = 0, pb = 0, vb = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const vks_skin *s = skins[i];
+        t.models[i] = (vks__gpu_model_info){nb, s->node_count, bb, s->bone_count, mb, s->mesh_count, vb, s->vertex_count};
+        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, 0};
+        for (uint32_t n = 0; n < s->node_count; n++)
+            t.parents[nb + n] = s->nodes[n].parent;
+        for (uint32_t b = 0; b < s->bone_count; b++) {
+            vks__gpu_bone *o = &t.bones[bb + b];
+            o->node = s->bones[b].node;
+            o->mesh = mb + mesh_of_bone(s, b);
+            memcpy(o->ib, s->bones[b].inverse_bind.m, sizeof o->ib);
+        }
+        for (uint32_t m = 0; m < s->mesh_count; m++) {
+            t.meshes[mb + m].space_node = s->meshes[m].space_node;
+            memcpy(t.meshes[mb + m].pre, s->meshes[m].space_pre.m, sizeof t.meshes[mb + m].pre);
+        }
+        for (uint32_t g = 0; g < s->group_count; g++) {
+            const vks_group *gr = &s->groups[g];
+            uint32_t mf = s->meshes[gr->mesh].flags, flags = 0;
+            if (mf & VKS_MESH_HAS_NORMALS)
+                flags |= VKS__GROUP_HAS_NORMALS;
+            if (mf & VKS_MESH_RENORMALIZE)
+                flags |= VKS__GROUP_RENORMALIZE;
+            ms->groups[gb + g] = (vks__gpu_group){vb + gr->first_vertex, gr->vertex_count, pb + gr->first_palette,
+                                                  gr->palette_count, flags, vb, 0, 0};
+            uint32_t k = gr->max_influences;
+            ms->group_influences[gb + g] = k < 1 ? 1 : k > 4 ? 4 : k;
+        }
+        for (uint32_t p = 0; p < s->palette_count; p++)
+            t.palette[pb + p] = s->palette[p];
+        memcpy(t.pos + (size_t)vb * 3, s->positions, (size_t)s->vertex_count * 12);
+        if (s->normals)
+            memcpy(t.nrm + (size_t)vb * 3, s->normals, (size_t)s->vertex_count * 12);
+        for (uint32_t v = 0; v < s->vertex_count; v++) {
+            const vks_influence *in = &s->influences[v];
+            vks__gpu_infl *o = &t.infl[vb + v];
+            o->idx01 = in->index[0] | (uint32_t)in->index[1] << 16;
+            o->idx23 = in->index[2] | (uint32_t)in->index[3] << 16;
+            memcpy(o->w, in->weight, sizeof o->w);
+        }
+        if (i == 0) {
+            /* Faults are injected in model 0, in its own slice of the tables. */
+            tables local = t;
+            local.bones = t.bones + bb, local.palette = t.palette + pb, local.infl = t.infl + vb;
+            inject(s, &local, gpu->opt.inject_fault);
+        }
+        nb += s->node_count, bb += s->bone_count, mb += s->mesh_count;
+        gb += s->group_count, pb += s->palette_count, vb += s->vertex_count;
+    }
+    ms->group_count = gb;
+
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.queueFamilyIndex = gpu->queue_family;
+    pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    VkCommandPool pool;
+    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &pool);
+    if (r != VK_SUCCESS) {
+        res = vks__vk_fail(err, r, "vkCreateCommandPool");
+        goto done;
+    }
+    res = upload(gpu, pool, t.models, count * sizeof *t.models, &ms->models_buf, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.pos, t.verts * 12, &ms->pos, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.nrm, t.verts * 12, &ms->nrm, err);
+    if (res == VKS_OK)
+        res = upload(gpu, pool, t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
+    gpu->vk.vkDestroyCommandPool(gpu->device, pool, NULL);
+done:
+    tables_free(&t);
+    if (res != VKS_OK) {
+        vks_gpu_models_free(ms);
+        return res;
+    }
+    *out = ms;
+    return VKS_OK;
+}
+
+void vks_gpu_models_free(vks_gpu_models *ms)
+{
+    if (!ms)
+        return;
+    vks_gpu *gpu = ms->gpu;
+    vks__buf *bufs[] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes, &ms->groups_buf,
+                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        vks__buf_destroy(gpu, bufs[i]);
+    free(ms->models), free(ms->groups), free(ms->group_influences);
+    free(ms);
+}

@@ -1,0 +1,116 @@
+/* Compute pipelines from the SPIR-V that glslc compiled at build time (compute/NAME.comp ->
+ * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
+ * count of the deform pass (1..4) and the palette slots that fit in shared memory. */
+#include "gpu_internal.h"
+
+#include <string.h>
+
+static const uint32_t pose_spv[] =
+#include "pose.spv.inc"
+    ;
+static const uint32_t deform_spv[] =
+#include "deform.spv.inc"
+    ;
+
+static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
+{
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = size;
+    ci.pCode = code;
+    VkResult r = gpu->vk.vkCreateShaderModule(gpu->device, &ci, NULL, out);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateShaderModule");
+}
+
+static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t push_bytes, VkDescriptorSetLayout *dsl,
+                         VkPipelineLayout *pl, vks_error *err)
+{
+    VkDescriptorSetLayoutBinding b[16];
+    memset(b, 0, sizeof b);
+    for (uint32_t i = 0; i < bindings; i++) {
+        b[i].binding = i;
+        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    di.bindingCount = bindings;
+    di.pBindings = b;
+    VkResult r = gpu->vk.vkCreateDescriptorSetLayout(gpu->device, &di, NULL, dsl);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange pr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.setLayoutCount = 1;
+    li.pSetLayouts = dsl;
+    li.pushConstantRangeCount = 1;
+    li.pPushConstantRanges = &pr;
+    r = gpu->vk.vkCreatePipelineLayout(gpu->device, &li, NULL, pl);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreatePipelineLayout");
+}
+
+static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, const uint32_t *consts,
+                           uint32_t count, VkPipeline *out, vks_error *err)
+{
+    VkSpecializationMapEntry e[4];
+    for (uint32_t i = 0; i < count; i++)
+        e[i] = (VkSpecializationMapEntry){i, i * 4, 4};
+    VkSpecializationInfo si = {count, e, count * 4, consts};
+    VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = m;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = &si;
+    ci.layout = pl;
+    VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
+}
+
+vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
+{
+    gpu->pose_wg = 64;
+    gpu->deform_wg = 64;
+    if (gpu->props.limits.maxComputeWorkGroupInvocations < 64)
+        gpu->pose_wg = gpu->deform_wg = gpu->props.limits.maxComputeWorkGroupInvocations;
+    /* Half the shared memory for the palette (48 B a slot), at most 512 slots. */
+    uint32_t cap = gpu->props.limits.maxComputeSharedMemorySize / 2 / 48;
+    gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
+    vks_result res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
+    if (res == VKS_OK)
+        res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);
+    if (res == VKS_OK)
+        res = layout(gpu, 8, 4, &gpu->pose_dsl, &gpu->pose_layout, err);
+    if (res == VKS_OK)
+        res = layout(gpu, 10, 16, &gpu->deform_dsl, &gpu->deform_layout, err);
+    if (res == VKS_OK) {
+        uint32_t c[1] = {gpu->pose_wg};
+        res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, c, 1, &gpu->pose_pipeline, err);
+    }
+    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
+        uint32_t c[3] = {gpu->deform_wg, k + 1, gpu->palette_cap};
+        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 3, &gpu->deform_pipeline[k], err);
+    }
+    return res;
+}
+
+void vks__pipelines_destroy(vks_gpu *gpu)
+{
+    VkDevice d = gpu->device;
+    for (int k = 0; k < 4; k++)
+        if (gpu->deform_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], NULL);
+    if (gpu->pose_pipeline)
+        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, NULL);
+    if (gpu->pose_layout)
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->pose_layout, NULL);
+    if (gpu->deform_layout)
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->deform_layout, NULL);
+    if (gpu->pose_dsl)
+        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->pose_dsl, NULL);
+    if (gpu->deform_dsl)
+        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->deform_dsl, NULL);
+    if (gpu->pose_module)
+        gpu->vk.vkDestroyShaderModule(d, gpu->pose_module, NULL);
+    if (gpu->deform_module)
+        gpu->vk.vkDestroyShaderModule(d, gpu->deform_module, NULL);
+}

@@ -1,0 +1,31 @@
+/* GPU-vs-reference comparison shared by the GPU tests: runs a batch on the GPU and, chunk by
+ * chunk as outputs arrive, deforms the same instances with the CPU reference and feeds both
+ * into the diff accumulators (one per entry and stream). */
+#ifndef VKS_TEST_GPU_CHECK_H
+#define VKS_TEST_GPU_CHECK_H
+
+#include "vkskin.h"
+
+typedef struct gpu_check_entry {
+    const vks_skin *skin;
+    uint32_t model;     /* index in the uploaded set */
+    uint32_t instances;
+    int bind;           /* bind pose instead of procedural */
+    uint64_t seed;
+} gpu_check_entry;
+
+typedef struct gpu_check_result {
+    vks_diff_report pos[8], nrm[8];
+    uint32_t delivered[8]; /* instances delivered per entry */
+    vks_gpu_stats stats;
+    int pass;              /* every entry, both streams, every instance delivered once */
+} gpu_check_result;
+
+/* Creates a context with the validation layer on; exits 77 when there is no device or no
+ * layer. */
+vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging);
+
+vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
+                         uint64_t max_chunk_bytes, gpu_check_result *out);
+
+#endif
