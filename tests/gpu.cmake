@@ -7,3 +7,5 @@ foreach(t test_gpu_batch test_gpu_faults)
   target_link_libraries(${t} PRIVATE vks_gpu_check)
   set_tests_properties(${t} PROPERTIES TIMEOUT 120)
 endforeach()
+
+vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
