@@ -80,6 +80,17 @@ vks_result vks_cmdl_write(const vks_skin *skin, const vks_write_options *opt, ui
 vks_result vks_p3d_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                          size_t *out_size, vks_error *err);
 
+/* P3D extras. vks_p3d_write writes an MLOD (one visual LOD per mesh plus a memory LOD with a
+ * pivot point per node); its skeleton goes into a model.cfg written by vks_p3d_write_model_cfg
+ * (CfgSkeletons class "<model_name>_Skeleton", CfgModels class model_name; NULL: "model").
+ * vks_p3d_parse_model_cfg parses model.cfg text and resolves the skeleton of CfgModels class
+ * model_name (NULL: the only model class); *bone_count (may be NULL) gets its bone count, 0
+ * when no class matched. */
+vks_result vks_p3d_write_model_cfg(const vks_skin *skin, const char *model_name, uint8_t **out_bytes,
+                                   size_t *out_size, vks_error *err);
+vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *model_name,
+                                   uint32_t *bone_count, vks_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,380 @@
+/* From a parsed P3D LOD and a skeleton to the canonical model (notes sections 5, 8, 9).
+ *
+ * Bones: the skeleton's bones (model.cfg or ODOL model info), else the --bones list as flat
+ * roots. A bone takes the vertices of the named selection with its name (case-insensitive);
+ * ODOL LODs bring their own per-vertex bone references instead. Per point the 4 largest
+ * weights are kept (1 for isDiscrete skeletons) and renormalised.
+ *
+ * Points in no bone selection are static in the engine (they follow the model, not a bone):
+ * they are bound to an extra root node "(model)" that only exists when such points do.
+ *
+ * P3D has no bind matrices: vertices are in model space and animation matrices map bind
+ * model space to posed model space. The bind world of a bone is a translation to its pivot
+ * (the memory LOD's selection named like the bone, or "<bone>_axis": the mean of its points;
+ * otherwise the parent's pivot), the inverse bind its inverse, so skin matrices are the
+ * identity at bind and procedural rotations turn limbs about their joints. S = identity.
+ *
+ * Groups: model.cfg sections[] selections split the triangles into separate runs first; each
+ * run is cut greedily into groups of at most bone_limit bones (the palettes). Without
+ * sections the builder's own palette-limited grouping does the same. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/p3d_internal.h"
+#include "vkskin/build.h"
+
+static const p3d_sel *find_sel(const p3d_lod *lod, const char *name)
+{
+    if (!lod)
+        return NULL;
+    for (uint32_t i = 0; i < lod->sel_count; i++)
+        if (!p3d_stricmp(lod->sels[i].name, name))
+            return &lod->sels[i];
+    return NULL;
+}
+
+static int pivot_of(const p3d_lod *mem, const char *bone, float out[3])
+{
+    const p3d_sel *s = find_sel(mem, bone);
+    if (!s) {
+        char axis[P3D_MAX_NAME + 8];
+        snprintf(axis, sizeof axis, "%s_axis", bone);
+        s = find_sel(mem, axis);
+    }
+    if (!s)
+        return 0;
+    double sum[3] = {0, 0, 0};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < mem->point_count; i++)
+        if (s->weight[i] > 0) {
+            for (int k = 0; k < 3; k++)
+                sum[k] += mem->points[i][k];
+            n++;
+        }
+    if (!n)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)(sum[k] / n);
+    return 1;
+}
+
+/* Inserts (bone, w) keeping the slots sorted by weight, largest first. */
+static void keep_largest(int32_t bone[4], float weight[4], int32_t b, float w, int slots)
+{
+    if (!(w > 0))
+        return;
+    int pos = slots;
+    while (pos > 0 && (bone[pos - 1] < 0 || weight[pos - 1] < w))
+        pos--;
+    if (pos >= slots)
+        return;
+    for (int k = slots - 1; k > pos; k--) {
+        bone[k] = bone[k - 1];
+        weight[k] = weight[k - 1];
+    }
+    bone[pos] = b;
+    weight[pos] = w;
+}
+
+typedef struct bone_list {
+    uint32_t count;
+    const char **names;
+    int32_t *parents;
+} bone_list;
+
+/* Splits "a, b,c" into names (trimmed, empty ones dropped, duplicates dropped). */
+static vks_result bones_from_list(p3d_pool *pool, const char *list, bone_list *out, vks_error *err)
+{
+    size_t n = strlen(list), cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += list[i] == ',';
+    out->names = p3d_alloc(pool, cap, sizeof *out->names);
+    out->parents = p3d_alloc(pool, cap, sizeof *out->parents);
+    if (!out->names || !out->parents)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/bones", "out of memory");
+    out->count = 0;
+    const char *p = list;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        if (!e)
+            e = p + strlen(p);
+        const char *a = p, *b = e;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > a) {
+            char *name = p3d_strndup(pool, a, (size_t)(b - a));
+            if (!name)
+                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/bones", "out of memory");
+            int dup = 0;
+            for (uint32_t i = 0; i < out->count && !dup; i++)
+                dup = !p3d_stricmp(out->names[i], name);
+            if (!dup) {
+                out->names[out->count] = name;
+                out->parents[out->count++] = -1;
+            }
+        }
+        p = *e ? e + 1 : e;
+    }
+    return VKS_OK;
+}
+
+/* Greedy grouping of the triangles of one section run under limit bones. */
+typedef struct grouping {
+    vks_group_source *groups;
+    uint32_t count, cap;
+} grouping;
+
+static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const p3d_skeleton *skel,
+                                 const uint16_t (*vbone)[4], const float (*vweight)[4], uint32_t bone_total,
+                                 uint32_t limit, grouping *out, vks_error *err)
+{
+    /* section key per triangle: the first sections[] selection holding its face, else -1 */
+    const p3d_sel **ssel = p3d_alloc(pool, skel->section_count + 1, sizeof *ssel);
+    int32_t *key = p3d_alloc(pool, lod->tri_count, sizeof *key);
+    uint32_t (*tris)[3] = p3d_alloc(pool, lod->tri_count, sizeof *tris);
+    uint16_t *mats = p3d_alloc(pool, lod->tri_count, sizeof *mats);
+    uint32_t *mark = p3d_alloc(pool, bone_total, sizeof *mark);
+    out->groups = p3d_alloc(pool, lod->tri_count + 1, sizeof *out->groups);
+    if (!ssel || !key || !tris || !mats || !mark || !out->groups)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/sections", "out of memory");
+    for (uint32_t s = 0; s < skel->section_count; s++)
+        ssel[s] = find_sel(lod, skel->sections[s]);
+    for (uint32_t t = 0; t < lod->tri_count; t++) {
+        key[t] = -1;
+        for (uint32_t s = 0; s < skel->section_count && key[t] < 0; s++)
+            if (ssel[s] && ssel[s]->faces && ssel[s]->faces[lod->tri_face[t]])
+                key[t] = (int32_t)s;
+    }
+    uint32_t n = 0, stamp = 0;
+    for (int32_t k = -1; k < (int32_t)skel->section_count; k++) {
+        uint32_t bones_in = 0, first = n;
+        stamp++;
+        vks_group_source *g = NULL;
+        for (uint32_t t = 0; t < lod->tri_count; t++) {
+            if (key[t] != k)
+                continue;
+            /* bones this triangle adds */
+            uint32_t add = 0;
+            uint16_t fresh[12];
+            for (int c = 0; c < 3; c++)
+                for (int s = 0; s < 4; s++) {
+                    uint32_t v = lod->tris[t][c];
+                    if (!(vweight[v][s] > 0))
+                        continue;
+                    uint16_t b = vbone[v][s];
+                    int seen = mark[b] == stamp;
+                    for (uint32_t j = 0; j < add && !seen; j++)
+                        seen = fresh[j] == b;
+                    if (!seen)
+                        fresh[add++] = b;
+                }
+            if (add > limit)
+                return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/sections",
+                                     "a triangle uses %u bones, over the bone limit %u", add, limit);
+            if (!g || bones_in + add > limit) {
+                g = &out->groups[out->count++];
+                g->triangles = (const uint32_t(*)[3])(tris + n);
+                g->triangle_material = mats + n;
+                bones_in = 0;
+                stamp++;
+                first = n;
+                /* recount this triangle's bones against the fresh group */
+                add = 0;
+                for (int c = 0; c < 3; c++)
+                    for (int s = 0; s < 4; s++) {
+                        uint32_t v = lod->tris[t][c];
+                        if (!(vweight[v][s] > 0))
+                            continue;
+                        uint16_t b = vbone[v][s];
+                        int seen = 0;
+                        for (uint32_t j = 0; j < add && !seen; j++)
+                            seen = fresh[j] == b;
+                        if (!seen)
+                            fresh[add++] = b;
+                    }
+            }
+            for (uint32_t j = 0; j < add; j++)
+                mark[fresh[j]] = stamp;
+            bones_in += add;
+            memcpy(tris[n], lod->tris[t], sizeof tris[n]);
+            mats[n] = lod->tri_material[t];
+            n++;
+            g->triangle_count = n - first;
+        }
+    }
+    return VKS_OK;
+}
+
+vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err)
+{
+    p3d_pool pool = {0};
+    vks_result r = VKS_OK;
+    const p3d_lod *lod = in->lod;
+    const p3d_skeleton *skel = in->skel;
+    const char *path = "p3d/skin";
+#define NOMEM()                                                                                              \
+    do {                                                                                                     \
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");                         \
+        goto done;                                                                                           \
+    } while (0)
+
+    uint32_t nb = skel->bone_count;
+    uint32_t np = lod->point_count;
+
+    /* per point: up to 4 skeleton bones, largest first */
+    int discrete = skel->is_discrete;
+    int slots = discrete ? 1 : 4;
+    int32_t (*pb)[4] = p3d_alloc(&pool, np, sizeof *pb);
+    float (*pw)[4] = p3d_alloc(&pool, np, sizeof *pw);
+    if (!pb || !pw)
+        NOMEM();
+    for (uint32_t i = 0; i < np; i++)
+        for (int k = 0; k < 4; k++)
+            pb[i][k] = -1;
+    if (lod->inf_bone) {
+        for (uint32_t i = 0; i < np; i++)
+            for (int k = 0; k < 4; k++)
+                if (lod->inf_bone[i][k] >= 0 && (uint32_t)lod->inf_bone[i][k] < nb)
+                    keep_largest(pb[i], pw[i], lod->inf_bone[i][k], lod->inf_weight[i][k], slots);
+    } else {
+        for (uint32_t b = 0; b < nb; b++) {
+            const p3d_sel *s = find_sel(lod, skel->names[b]);
+            if (!s)
+                continue;
+            for (uint32_t i = 0; i < np; i++)
+                keep_largest(pb[i], pw[i], (int32_t)b, s->weight[i], slots);
+        }
+    }
+    int need_static = 0;
+    for (uint32_t v = 0; v < lod->vertex_count; v++)
+        if (pb[lod->vertex_point[v]][0] < 0)
+            need_static = 1;
+    if (nb == 0)
+        need_static = 1;
+    uint32_t off = need_static ? 1u : 0u;
+    uint32_t nn = nb + off;
+
+    /* nodes, with pivots from the memory LOD */
+    skin->nodes = vks_skin_alloc_array(skin, nn, sizeof *skin->nodes);
+    vks_bone *bones = p3d_alloc(&pool, nn, sizeof *bones);
+    float (*pivot)[3] = p3d_alloc(&pool, nn, sizeof *pivot);
+    if (!skin->nodes || !bones || !pivot)
+        NOMEM();
+    skin->node_count = nn;
+    if (need_static) {
+        skin->nodes[0].name = vks_skin_strndup(skin, "(model)", 7);
+        skin->nodes[0].parent = -1;
+        skin->nodes[0].bind_local = vks_affine_identity();
+        if (!skin->nodes[0].name)
+            NOMEM();
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t n = b + off;
+        int32_t parent = skel->parents[b] >= 0 ? skel->parents[b] + (int32_t)off : -1;
+        const char *name = skel->names[b];
+        skin->nodes[n].name = vks_skin_strndup(skin, name, strlen(name));
+        if (!skin->nodes[n].name)
+            NOMEM();
+        skin->nodes[n].parent = parent;
+        if (!pivot_of(in->memory, name, pivot[n]) && parent >= 0)
+            memcpy(pivot[n], pivot[parent], sizeof pivot[n]);
+        vks_affine local = vks_affine_identity();
+        for (int k = 0; k < 3; k++)
+            local.m[9 + k] = pivot[n][k] - (parent >= 0 ? pivot[parent][k] : 0.0f);
+        skin->nodes[n].bind_local = local;
+    }
+    for (uint32_t n = 0; n < nn; n++) {
+        bones[n].node = n;
+        bones[n].inverse_bind = vks_affine_identity();
+        for (int k = 0; k < 3; k++)
+            bones[n].inverse_bind.m[9 + k] = -pivot[n][k];
+    }
+
+    /* render vertices */
+    uint32_t nv = lod->vertex_count;
+    float (*pos)[3] = p3d_alloc(&pool, nv, sizeof *pos);
+    uint16_t (*vb)[4] = p3d_alloc(&pool, nv, sizeof *vb);
+    float (*vw)[4] = p3d_alloc(&pool, nv, sizeof *vw);
+    if (!pos || !vb || !vw)
+        NOMEM();
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t p = lod->vertex_point[v];
+        memcpy(pos[v], lod->points[p], sizeof pos[v]);
+        if (pb[p][0] < 0) {
+            vb[v][0] = 0; /* the static node */
+            vw[v][0] = 1.0f;
+            continue;
+        }
+        float sum = 0;
+        for (int k = 0; k < 4; k++)
+            if (pb[p][k] >= 0)
+                sum += pw[p][k];
+        for (int k = 0; k < 4; k++) {
+            if (pb[p][k] < 0)
+                continue;
+            vb[v][k] = (uint16_t)(pb[p][k] + (int32_t)off);
+            vw[v][k] = pw[p][k] / sum;
+        }
+    }
+
+    vks_mesh_source m = {0};
+    m.name = in->mesh_name;
+    m.vertex_count = nv;
+    m.positions = (const float(*)[3])pos;
+    m.normals = (const float(*)[3])lod->vertex_normal;
+    m.bone = (const uint16_t(*)[4])vb;
+    m.weight = (const float(*)[4])vw;
+    m.triangle_count = lod->tri_count;
+    m.triangles = (const uint32_t(*)[3])lod->tris;
+    m.triangle_material = lod->material_count > 1 ? lod->tri_material : NULL;
+    m.bone_count = nn;
+    m.bones = bones;
+    m.space_node = -1;
+    m.palette_limit = in->bone_limit;
+
+    int any_section = 0;
+    for (uint32_t s = 0; s < skel->section_count; s++)
+        any_section |= find_sel(lod, skel->sections[s]) != NULL;
+    grouping gr = {0};
+    if (any_section) {
+        r = group_sections(&pool, lod, skel, (const uint16_t(*)[4])vb, (const float(*)[4])vw, nn, in->bone_limit,
+                           &gr, err);
+        if (r)
+            goto done;
+        if (!m.triangle_material)
+            for (uint32_t g = 0; g < gr.count; g++)
+                gr.groups[g].triangle_material = NULL;
+        m.groups = gr.groups;
+        m.group_count = gr.count;
+    }
+
+    vks_skin_builder *bld = vks_builder_create(skin);
+    if (!bld)
+        NOMEM();
+    r = vks_builder_add_mesh(bld, &m, err);
+    if (r) {
+        vks_builder_destroy(bld);
+        goto done;
+    }
+    r = vks_builder_finish(bld, err);
+done:
+    p3d_pool_free(&pool);
+    return r;
+#undef NOMEM
+}
+
+/* The bone list when there is no skeleton: the --bones option. */
+vks_result p3d_bones_option(p3d_pool *pool, const char *list, p3d_skeleton *skel, vks_error *err)
+{
+    bone_list bl = {0};
+    vks_result r = bones_from_list(pool, list, &bl, err);
+    if (r)
+        return r;
+    skel->bone_count = bl.count;
+    skel->names = bl.names;
+    skel->parents = bl.parents;
+    return VKS_OK;
+}
