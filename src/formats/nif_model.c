@@ -1,0 +1,475 @@
+/* Parsed NIF blocks -> the canonical model (DESIGN.md section 4) through the builder.
+ *
+ * Skeleton: every NiNode-family block, parents taken from the Children lists (first parent
+ * wins, cycles broken), in block order wherever that already puts parents first.
+ * One mesh per skinned NiTriShape / NiTriStrips / BSTriShape:
+ *   bones          NiSkinInstance.Bones[i] with inverse bind S2B_i (NiSkinData per bone)
+ *   skin space     space_node = the skeleton root, space_pre = NiSkinData's overall transform,
+ *                  so K_i = Overall * W(root)^-1 * W(bone_i) * S2B_i (nif.md 6.2)
+ *   weights        NiSkinData's when it stores them, otherwise the partitions' (SSE: the
+ *                  vertex buffer's). Rule for any source: the 4 largest positive weights of
+ *                  a vertex, divided by their sum (nif.md 4.9: sums need not be 1, e.g. the
+ *                  PyNifly cone; with the rule its NiSkinData and partition weights agree).
+ *   groups         one per NiSkinPartition partition: its palette, its vertex map and its
+ *                  triangles (strips converted). Where a vertex's weights use a bone outside
+ *                  a partition's palette, that group takes the partition's own weights.
+ *   normals        renormalised after blending (VKS_MESH_RENORMALIZE), as nifskope does
+ *                  and OpenMW's shaders do.
+ * Matrices: R[row][col] = r[3*row + col] (row-major for column vectors, nif.md 5). */
+#include "nif_internal.h"
+#include "vkskin/build.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct model_ctx {
+    const nif_file *f;
+    vks_skin *skin;
+    vks_error *err;
+    int32_t *node_of; /* block -> node index or -1 */
+} model_ctx;
+
+static vks_affine to_affine(const nif_xform *x)
+{
+    vks_affine a;
+    for (int row = 0; row < 3; row++) {
+        for (int col = 0; col < 3; col++)
+            a.m[col * 3 + row] = x->s * x->r[3 * row + col];
+        a.m[9 + row] = x->t[row];
+    }
+    return a;
+}
+
+static void *tmp(const nif_file *f, uint64_t count, size_t elem)
+{
+    if (count == 0)
+        count = 1;
+    return count <= SIZE_MAX / elem ? vks_skin_alloc_array(f->scratch, (size_t)count, elem) : NULL;
+}
+
+static vks_result fail_block(model_ctx *m, vks_result code, uint32_t block, const char *field, const char *fmt,
+                             unsigned long long a, unsigned long long b, unsigned long long c)
+{
+    char path[128];
+    const nif_block *bl = &m->f->blocks[block];
+    snprintf(path, sizeof path, "nif/block[%u] %s/%s", block, bl->type, field);
+    vks_error_set(m->err, code, bl->offset, path, fmt, a, b, c);
+    return code;
+}
+
+static const nif_block *ref(const nif_file *f, int32_t r, nif_kind kind)
+{
+    if (r < 0 || (uint32_t)r >= f->block_count || f->blocks[r].kind != kind)
+        return NULL;
+    return &f->blocks[r];
+}
+
+/* ---- skeleton ---- */
+
+static vks_result build_nodes(model_ctx *m)
+{
+    const nif_file *f = m->f;
+    uint32_t nb = f->block_count, count = 0;
+    int32_t *parent = tmp(f, nb, sizeof *parent), *stack = tmp(f, nb, sizeof *stack);
+    uint8_t *state = tmp(f, nb, 1); /* 0 new, 1 on the stack, 2 emitted */
+    m->node_of = tmp(f, nb, sizeof *m->node_of);
+    if (!parent || !stack || !state || !m->node_of)
+        return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/nodes", "out of memory");
+    for (uint32_t i = 0; i < nb; i++) {
+        parent[i] = -1, m->node_of[i] = -1;
+        count += f->blocks[i].kind == NIF_K_NODE;
+    }
+    if (count > f->opt.max_nodes)
+        return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/nodes", "%u nodes is over the limit %u",
+                             count, f->opt.max_nodes);
+    for (uint32_t i = 0; i < nb; i++) {
+        const nif_block *b = &f->blocks[i];
+        if (b->kind != NIF_K_NODE)
+            continue;
+        for (uint32_t k = 0; k < b->u.node.child_count; k++) {
+            int32_t c = b->u.node.children[k];
+            if (ref(f, c, NIF_K_NODE) && (uint32_t)c != i && parent[c] < 0)
+                parent[c] = (int32_t)i;
+        }
+    }
+    vks_node *nodes = vks_skin_alloc_array(m->skin, count ? count : 1, sizeof *nodes);
+    if (!nodes)
+        return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/nodes", "out of memory");
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < nb; i++) {
+        if (f->blocks[i].kind != NIF_K_NODE || state[i] == 2)
+            continue;
+        /* climb to the first emitted ancestor (or a root), then emit top-down */
+        uint32_t sp = 0;
+        int32_t p = (int32_t)i;
+        while (p >= 0 && state[p] == 0) {
+            state[p] = 1;
+            stack[sp++] = p;
+            p = parent[p];
+        }
+        if (p >= 0 && state[p] == 1) /* a cycle: the topmost node becomes a root */
+            parent[stack[sp - 1]] = -1;
+        while (sp > 0) {
+            int32_t b = stack[--sp];
+            const nif_node *nd = &f->blocks[b].u.node;
+            vks_node *n = &nodes[out];
+            n->name = vks_skin_strndup(m->skin, nd->name, strlen(nd->name));
+            n->parent = parent[b] >= 0 ? m->node_of[parent[b]] : -1;
+            n->bind_local = to_affine(&nd->xf);
+            if (!n->name)
+                return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/nodes", "out of memory");
+            m->node_of[b] = (int32_t)out++;
+            state[b] = 2;
+        }
+    }
+    m->skin->nodes = nodes;
+    m->skin->node_count = count;
+    return VKS_OK;
+}
+
+/* ---- influences ---- */
+
+static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
+{
+    if (!(w > 0))
+        return;
+    int k = 0;
+    for (; k < 4; k++) {
+        if (weight[k] > 0 && bone[k] == b) { /* the same bone twice: add up */
+            weight[k] += w;
+            return;
+        }
+    }
+    /* replace the smallest slot when the new weight is larger (empty slots are 0) */
+    int lo = 0;
+    for (k = 1; k < 4; k++)
+        if (weight[k] < weight[lo])
+            lo = k;
+    if (w > weight[lo]) {
+        bone[lo] = b;
+        weight[lo] = w;
+    }
+}
+
+static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n)
+{
+    for (uint32_t v = 0; v < n; v++) {
+        /* used slots first, largest first */
+        for (int a = 0; a < 4; a++)
+            for (int b = a + 1; b < 4; b++)
+                if (weight[v][b] > weight[v][a]) {
+                    float tw = weight[v][a];
+                    uint16_t tb = bone[v][a];
+                    weight[v][a] = weight[v][b], bone[v][a] = bone[v][b];
+                    weight[v][b] = tw, bone[v][b] = tb;
+                }
+        double sum = 0;
+        for (int k = 0; k < 4; k++)
+            sum += weight[v][k] > 0 ? weight[v][k] : 0;
+        if (!(sum > 0) || sum > 1e30)
+            continue;
+        for (int k = 0; k < 4; k++) {
+            if (weight[v][k] > 0)
+                weight[v][k] = (float)(weight[v][k] / sum);
+            else
+                weight[v][k] = 0, bone[v][k] = 0;
+        }
+    }
+}
+
+/* Influences of partition vertex lv (mesh bone indices); 0 on a bad index. */
+static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_count, uint16_t bone[4],
+                            float weight[4])
+{
+    uint32_t nw = p->weights_per_vertex;
+    for (uint32_t j = 0; j < nw; j++) {
+        float w = p->weights ? p->weights[(size_t)lv * nw + j] : (j == 0 ? 1.0f : 0.0f);
+        if (!(w > 0))
+            continue;
+        uint32_t local = p->bone_indices ? p->bone_indices[(size_t)lv * nw + j] : j;
+        if (local >= p->bone_count || p->bones[local] >= bone_count)
+            return 0;
+        add_influence(bone, weight, p->bones[local], w);
+    }
+    return 1;
+}
+
+/* ---- one skinned shape ---- */
+
+typedef struct shape_in {
+    uint32_t block;
+    const char *name;
+    const nif_skininst *inst;
+    const nif_skindata *data;
+    const nif_skinpart *part; /* NULL: none */
+    uint32_t vertex_count, triangle_count;
+    const float (*positions)[3];
+    const float (*normals)[3];
+    const uint32_t (*triangles)[3];
+} shape_in;
+
+static vks_result resolve_shape(model_ctx *m, uint32_t i, shape_in *s)
+{
+    const nif_file *f = m->f;
+    const nif_block *b = &f->blocks[i];
+    const nif_shape *sh = &b->u.shape;
+    const nif_block *ib = ref(f, sh->skin, NIF_K_SKININST);
+    memset(s, 0, sizeof *s);
+    s->block = i;
+    s->name = sh->name;
+    if (!ib)
+        return fail_block(m, VKS_ERR_FORMAT, i, "skin_instance", "ref %lld is not an NiSkinInstance block%llu%llu",
+                          (unsigned long long)(long long)sh->skin, 0, 0);
+    s->inst = &ib->u.inst;
+    const nif_block *db = ref(f, s->inst->data, NIF_K_SKINDATA);
+    if (!db)
+        return fail_block(m, VKS_ERR_FORMAT, (uint32_t)sh->skin, "data", "ref %lld is not an NiSkinData block%llu%llu",
+                          (unsigned long long)(long long)s->inst->data, 0, 0);
+    s->data = &db->u.data;
+    int32_t pr = s->inst->partition >= 0 ? s->inst->partition : s->data->partition;
+    if (pr >= 0) {
+        const nif_block *pb = ref(f, pr, NIF_K_SKINPART);
+        if (!pb)
+            return fail_block(m, VKS_ERR_FORMAT, (uint32_t)sh->skin, "skin_partition",
+                              "ref %llu is not an NiSkinPartition block%llu%llu", (unsigned long long)pr, 0, 0);
+        if (pb->u.part.part_count > 0 || pb->u.part.positions)
+            s->part = &pb->u.part;
+    }
+    if (s->inst->bone_count == 0 || s->inst->bone_count != s->data->bone_count)
+        return fail_block(m, VKS_ERR_FORMAT, (uint32_t)sh->skin, "bones",
+                          "skin instance has %llu bones, its NiSkinData %llu (must be equal and > 0)%llu",
+                          s->inst->bone_count, s->data->bone_count, 0);
+    if (b->kind == NIF_K_SHAPE) {
+        const nif_block *gb = ref(f, sh->data, NIF_K_GEOMDATA);
+        if (!gb)
+            return fail_block(m, VKS_ERR_FORMAT, i, "data", "ref %lld is not an NiTriShapeData/NiTriStripsData block%llu%llu",
+                              (unsigned long long)(long long)sh->data, 0, 0);
+        const nif_geomdata *g = &gb->u.geom;
+        if (!g->positions)
+            return fail_block(m, VKS_ERR_UNSUPPORTED, i, "data", "the shape's data stores no vertices%llu%llu%llu", 0, 0, 0);
+        s->vertex_count = g->vertex_count, s->positions = g->positions, s->normals = g->normals;
+        s->triangle_count = g->triangle_count, s->triangles = g->triangles;
+    } else if (sh->positions) { /* BSTriShape with its own vertex data */
+        s->vertex_count = sh->vertex_count, s->positions = sh->positions, s->normals = sh->normals;
+        s->triangle_count = sh->triangle_count, s->triangles = sh->triangles;
+    } else { /* SSE skinned: the vertices live in the partition */
+        if (!s->part || !s->part->positions)
+            return fail_block(m, VKS_ERR_FORMAT, i, "data_size",
+                              "no vertex data in the shape nor in its NiSkinPartition%llu%llu%llu", 0, 0, 0);
+        s->vertex_count = s->part->vertex_count, s->positions = s->part->positions, s->normals = s->part->normals;
+    }
+    return VKS_OK;
+}
+
+static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
+{
+    const nif_file *f = m->f;
+    shape_in s;
+    vks_result rc = resolve_shape(m, i, &s);
+    if (rc != VKS_OK)
+        return rc;
+    uint32_t nv = s.vertex_count, nbones = s.inst->bone_count;
+    uint32_t skin_block = (uint32_t)f->blocks[i].u.shape.skin;
+    if (nv > f->opt.max_vertices - *total_vertices)
+        return fail_block(m, VKS_ERR_LIMIT, i, "vertices", "%llu more vertices go over the limit %llu%llu", nv,
+                          f->opt.max_vertices, 0);
+    *total_vertices += nv;
+
+    /* bones and skin space */
+    const nif_block *root = ref(f, s.inst->root, NIF_K_NODE);
+    if (!root)
+        return fail_block(m, VKS_ERR_FORMAT, skin_block, "skeleton_root", "ref %lld is not a node%llu%llu",
+                          (unsigned long long)(long long)s.inst->root, 0, 0);
+    vks_bone *bones = tmp(f, nbones, sizeof *bones);
+    uint16_t (*vb)[4] = tmp(f, nv, sizeof *vb);
+    float (*vw)[4] = tmp(f, nv, sizeof *vw);
+    if (!bones || !vb || !vw)
+        return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+    for (uint32_t k = 0; k < nbones; k++) {
+        int32_t nb = s.inst->bones[k];
+        if (!ref(f, nb, NIF_K_NODE))
+            return fail_block(m, VKS_ERR_FORMAT, skin_block, "bones", "bone %llu: ref %lld is not a node%llu", k,
+                              (unsigned long long)(long long)nb, 0);
+        bones[k].node = (uint32_t)m->node_of[nb];
+        bones[k].inverse_bind = to_affine(&s.data->bones[k].s2b);
+    }
+
+    /* weights: NiSkinData, else the partitions, else the SSE vertex buffer */
+    uint64_t stored = 0;
+    for (uint32_t k = 0; k < nbones && s.data->has_weights; k++)
+        stored += s.data->bones[k].weight_count;
+    uint32_t data_block = (uint32_t)s.inst->data;
+    if (stored > 0) {
+        for (uint32_t k = 0; k < nbones; k++) {
+            const nif_bonedata *bd = &s.data->bones[k];
+            for (uint32_t j = 0; j < bd->weight_count; j++) {
+                if (bd->vertex[j] >= nv)
+                    return fail_block(m, VKS_ERR_FORMAT, data_block, "bone_list/vertex_weights",
+                                      "bone %llu weights vertex %llu, vertex count %llu", k, bd->vertex[j], nv);
+                add_influence(vb[bd->vertex[j]], vw[bd->vertex[j]], (uint16_t)k, bd->weight[j]);
+            }
+        }
+    } else if (s.part && s.part->part_count > 0) {
+        uint8_t *seen = tmp(f, nv, 1);
+        if (!seen)
+            return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+        for (uint32_t pi = 0; pi < s.part->part_count; pi++) {
+            const nif_partition *p = &s.part->parts[pi];
+            for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
+                uint32_t fv = p->vertex_map ? p->vertex_map[lv] : lv;
+                if (fv >= nv)
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
+                                         "partition %u maps to vertex %u, vertex count %u", pi, fv, nv);
+                if (seen[fv])
+                    continue;
+                seen[fv] = 1;
+                if (!partition_vertex(p, lv, nbones, vb[fv], vw[fv]))
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
+                                         "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+            }
+        }
+    } else if (s.part && s.part->sse_weights && s.part->vertex_count == nv) {
+        for (uint32_t v = 0; v < nv; v++)
+            for (int k = 0; k < 4; k++) {
+                if (s.part->sse_weights[v][k] > 0 && s.part->sse_bones[v][k] >= nbones)
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_data",
+                                         "vertex %u uses bone %u, bone count %u", v, s.part->sse_bones[v][k], nbones);
+                add_influence(vb[v], vw[v], s.part->sse_bones[v][k], s.part->sse_weights[v][k]);
+            }
+    }
+    normalise(vb, vw, nv);
+
+    /* groups from the partitions */
+    vks_group_source *groups = NULL;
+    uint32_t ngroups = 0;
+    uint32_t (*all_tris)[3] = NULL;
+    uint32_t all_count = 0;
+    if (s.part && s.part->part_count > 0) {
+        ngroups = s.part->part_count;
+        groups = tmp(f, ngroups, sizeof *groups);
+        uint64_t tri_total = 0, own = 0;
+        for (uint32_t pi = 0; pi < ngroups; pi++)
+            tri_total += s.part->parts[pi].triangle_count;
+        if (tri_total > f->opt.max_triangles)
+            return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
+                                 "%llu triangles over the limit %u", (unsigned long long)tri_total, f->opt.max_triangles);
+        all_tris = tmp(f, tri_total, sizeof *all_tris);
+        if (!groups || !all_tris)
+            return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+        for (uint32_t pi = 0; pi < ngroups; pi++) {
+            const nif_partition *p = &s.part->parts[pi];
+            vks_group_source *g = &groups[pi];
+            uint32_t *verts = tmp(f, p->vertex_count, sizeof *verts);
+            if (!verts)
+                return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+            for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
+                verts[lv] = p->vertex_map ? p->vertex_map[lv] : lv;
+                if (verts[lv] >= nv)
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
+                                         "partition %u maps to vertex %u, vertex count %u", pi, verts[lv], nv);
+            }
+            for (uint32_t k = 0; k < p->bone_count; k++)
+                if (p->bones[k] >= nbones)
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/bones",
+                                         "partition %u palette entry %u names bone %u, bone count %u", pi, k,
+                                         p->bones[k], nbones);
+            g->triangles = (const uint32_t (*)[3])(all_tris + all_count);
+            for (uint32_t t = 0; t < p->triangle_count; t++, all_count++)
+                for (int k = 0; k < 3; k++)
+                    all_tris[all_count][k] = verts[p->triangles[t][k]];
+            g->triangle_count = p->triangle_count;
+            g->vertices = verts;
+            g->vertex_count = p->vertex_count;
+            g->palette = p->bones;
+            g->palette_count = p->bone_count;
+            /* a vertex whose weights name a bone outside this palette: the group takes the
+               partition's own weights */
+            int conflict = 0;
+            for (uint32_t lv = 0; lv < p->vertex_count && !conflict; lv++)
+                for (int k = 0; k < 4 && !conflict; k++) {
+                    if (!(vw[verts[lv]][k] > 0))
+                        continue;
+                    int in = 0;
+                    for (uint32_t q = 0; q < p->bone_count && !in; q++)
+                        in = p->bones[q] == vb[verts[lv]][k];
+                    conflict = !in;
+                }
+            if (!conflict)
+                continue;
+            own += nv;
+            if (own > (1u << 24))
+                return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
+                                     "too many partitions with their own weights");
+            uint16_t (*gb)[4] = tmp(f, nv, sizeof *gb);
+            float (*gw)[4] = tmp(f, nv, sizeof *gw);
+            if (!gb || !gw)
+                return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+            for (uint32_t lv = 0; lv < p->vertex_count; lv++)
+                if (!partition_vertex(p, lv, nbones, gb[verts[lv]], gw[verts[lv]]))
+                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
+                                         "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+            normalise(gb, gw, nv);
+            g->bone = (const uint16_t (*)[4])gb;
+            g->weight = (const float (*)[4])gw;
+        }
+    }
+    if (!groups && !s.triangles && s.triangle_count == 0 && f->blocks[i].kind == NIF_K_BSTRISHAPE)
+        return fail_block(m, VKS_ERR_FORMAT, i, "triangles", "no triangles in the shape nor in a partition%llu%llu%llu",
+                          0, 0, 0);
+
+    char name[96];
+    if (s.name && s.name[0])
+        snprintf(name, sizeof name, "%s", s.name);
+    else
+        snprintf(name, sizeof name, "shape[%u]", i);
+    vks_mesh_source ms = {0};
+    ms.name = name;
+    ms.vertex_count = nv;
+    ms.positions = s.positions;
+    ms.normals = s.normals;
+    ms.bone = (const uint16_t (*)[4])vb;
+    ms.weight = (const float (*)[4])vw;
+    ms.triangle_count = s.triangle_count;
+    ms.triangles = s.triangles;
+    ms.bone_count = nbones;
+    ms.bones = bones;
+    ms.space_node = m->node_of[s.inst->root];
+    ms.space_pre = to_affine(&s.data->overall);
+    ms.flags = VKS_MESH_RENORMALIZE;
+    ms.groups = groups;
+    ms.group_count = ngroups;
+    return vks_builder_add_mesh(bld, &ms, m->err);
+}
+
+vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
+{
+    model_ctx m = {f, skin, err, NULL};
+    vks_result rc = build_nodes(&m);
+    if (rc != VKS_OK)
+        return rc;
+    uint32_t shapes = 0, total_vertices = 0;
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        const nif_block *b = &f->blocks[i];
+        shapes += (b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE) && b->u.shape.skin >= 0;
+    }
+    if (shapes == 0)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/shapes",
+                             "no skinned NiTriShape, NiTriStrips or BSTriShape in the file");
+    if (shapes > f->opt.max_meshes)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/shapes", "%u skinned shapes, limit %u", shapes,
+                             f->opt.max_meshes);
+    vks_skin_builder *bld = vks_builder_create(skin);
+    if (!bld)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shapes", "out of memory");
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        const nif_block *b = &f->blocks[i];
+        if ((b->kind != NIF_K_SHAPE && b->kind != NIF_K_BSTRISHAPE) || b->u.shape.skin < 0)
+            continue;
+        rc = build_shape(&m, i, &total_vertices, bld);
+        if (rc != VKS_OK) {
+            vks_builder_destroy(bld);
+            return rc;
+        }
+    }
+    return vks_builder_finish(bld, err);
+}
