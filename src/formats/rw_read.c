@@ -1,9 +1,443 @@
-/* Placeholder until the rw reader lands: a clear refusal, never a crash. */
-#include "vkskin/formats.h"
+/* RenderWare DFF reader: the first top-level Clump (trailing padding ignored), its struct,
+ * Frame List, Geometry List and Atomics, assembled into the canonical model through the
+ * builder. Each skinned atomic becomes one mesh, in atomic order:
+ *   nodes      = frames in frame order, bind_local = the frame matrix (right, up, at, pos)
+ *   bones      = HAnim nodes in node order (bone i -> the frame attached to node i),
+ *                inverse_bind = the Skin PLG matrix S_i with the 4th column dropped
+ *   space_node = the atomic's frame (LOCALSPACEMATRICES: the hierarchy frame's parent)
+ * so K_i = inverse(W(A)) * W(H_i) * G(S_i), librw's palette (renderware.md 8.1).
+ * Split data gives one group per Bin Mesh mesh, its palette from the mesh's RLE runs. */
+#include "rw_internal.h"
+#include "vkskin/build.h"
 
-vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
-                        vks_error *err)
+#include <stdio.h>
+#include <string.h>
+
+typedef struct rw_clump {
+    uint32_t version;
+    int32_t num_atomics;
+    rw_frames frames;
+    int have_frames;
+    uint32_t geometry_count;
+    rw_chunk *geometry_chunks;
+    rw_geometry **geometries; /* parsed on first use */
+    rw_chunk *atomics;
+    uint32_t atomic_count;
+} rw_clump;
+
+static vks_result read_clump_struct(rw_ctx *ctx, const rw_chunk *st, rw_clump *cl)
 {
-    (void)opt, (void)bytes, (void)size, (void)out;
-    return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "rw", "reader not built yet");
+    vks_cursor c = st->body;
+    int32_t lights = 0, cameras = 0;
+    if (!vks_cur_i32(&c, &cl->num_atomics))
+        return vks__rw_truncated(ctx, &c, "clump/struct", "atomic count");
+    /* numLights and numCameras follow after 3.3.0.0 */
+    if (st->version > 0x33000 && (!vks_cur_i32(&c, &lights) || !vks_cur_i32(&c, &cameras)))
+        return vks__rw_truncated(ctx, &c, "clump/struct", "light and camera counts");
+    if (cl->num_atomics < 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, st->body.p - st->body.base, "clump/struct",
+                             "atomic count %d is negative", cl->num_atomics);
+    return VKS_OK;
+}
+
+static vks_result read_geometry_list(rw_ctx *ctx, const rw_chunk *gl, rw_clump *cl)
+{
+    vks_cursor c = gl->body;
+    rw_chunk st;
+    int found = vks__rw_find_child(ctx, &c, RW_STRUCT, &st, "clump/geometry_list");
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, gl->offset, "clump/geometry_list",
+                             "geometry list without a struct");
+    vks_cursor s = st.body;
+    uint32_t n;
+    if (!vks_cur_u32(&s, &n))
+        return vks__rw_truncated(ctx, &s, "clump/geometry_list/struct", "geometry count");
+    if (!vks_cur_fits(&c, n, 12)) /* each geometry is at least a chunk header */
+        return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, st.body.p - st.body.base, "clump/geometry_list/struct",
+                             "%u geometries, only %zu bytes left in the list", n, vks_cur_left(&c));
+    cl->geometry_count = n;
+    cl->geometry_chunks = vks__rw_tmp(ctx, n, sizeof(rw_chunk));
+    cl->geometries = vks__rw_tmp(ctx, n, sizeof(rw_geometry *));
+    if (!cl->geometry_chunks || !cl->geometries)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump/geometry_list", "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        char path[RW_PATH_MAX];
+        snprintf(path, sizeof path, "clump/geometry_list/geometry[%u]", i);
+        found = vks__rw_find_child(ctx, &c, RW_GEOMETRY, &cl->geometry_chunks[i], path);
+        if (found < 0)
+            return ctx->err->code;
+        if (found == 0)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, gl->offset, path,
+                                 "geometry list declares %u geometries, found %u", n, i);
+    }
+    return VKS_OK;
+}
+
+static vks_result get_geometry(rw_ctx *ctx, rw_clump *cl, uint32_t index, rw_geometry **out)
+{
+    if (!cl->geometries[index]) {
+        char path[RW_PATH_MAX];
+        snprintf(path, sizeof path, "clump/geometry_list/geometry[%u]", index);
+        rw_geometry *g = vks__rw_tmp(ctx, 1, sizeof *g);
+        if (!g)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        vks_result r = vks__rw_read_geometry(ctx, &cl->geometry_chunks[index], g, path);
+        if (r != VKS_OK)
+            return r;
+        ctx->total_vertices += g->vertex_count;
+        ctx->total_triangles += g->triangle_count;
+        cl->geometries[index] = g;
+    }
+    *out = cl->geometries[index];
+    return VKS_OK;
+}
+
+/* Builds the mesh of one skinned atomic. */
+static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
+                                     const rw_geometry *g, const rw_skin_plg *s, uint64_t offset)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "clump/atomic[%u]", ai);
+    rw_frames *f = &cl->frames;
+    uint32_t nb = s->bone_count;
+    vks_bone *bones = vks__rw_tmp(ctx, nb, sizeof *bones);
+    if (!bones)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    int32_t space = frame;
+    if (s->legacy) {
+        /* legacy atomic skin: bones carry HAnim IDs; attach each to the first free frame with it */
+        uint8_t *taken = vks__rw_tmp(ctx, f->count, 1);
+        if (!taken)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        for (uint32_t i = 0; i < nb; i++) {
+            int32_t fr = -1;
+            for (uint32_t j = 0; j < f->count && fr < 0; j++)
+                if (!taken[j] && f->has_hanim[j] && f->hanim_id[j] == s->legacy_id[i])
+                    fr = (int32_t)j;
+            if (fr < 0)
+                return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, offset, path,
+                                     "legacy skin bone %u (ID %d) matches no frame's HAnim ID", i, s->legacy_id[i]);
+            taken[fr] = 1;
+            bones[i].node = (uint32_t)fr;
+            bones[i].inverse_bind = s->inverse[i];
+        }
+    } else {
+        if (f->hier_frame < 0)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                 "skinned atomic, but no frame carries an HAnim hierarchy");
+        if (nb != f->node_count)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                 "skin has %u bones, the HAnim hierarchy %u nodes", nb, f->node_count);
+        for (uint32_t i = 0; i < nb; i++) {
+            bones[i].node = (uint32_t)f->node_frame[i];
+            bones[i].inverse_bind = s->inverse[i];
+        }
+        if (f->hier_flags & RW_HANIM_LOCAL_SPACE)
+            space = f->parent[f->hier_frame];
+    }
+
+    vks_mesh_source m;
+    memset(&m, 0, sizeof m);
+    m.name = path;
+    m.vertex_count = g->vertex_count;
+    m.positions = (const float (*)[3])g->positions;
+    m.normals = (const float (*)[3])g->normals;
+    m.bone = (const uint16_t (*)[4])s->bone;
+    m.weight = (const float (*)[4])s->weight;
+    m.bone_count = nb;
+    m.bones = bones;
+    m.space_node = space;
+    m.space_pre = vks_affine_identity();
+    m.flags = 0; /* RW does not renormalise skinned normals */
+    const uint16_t *mat = g->material_count ? g->triangle_material : NULL;
+
+    if (s->split_meshes > 0) {
+        if (!g->has_bin_mesh || g->bin_mesh_count != s->split_meshes)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                 "skin split data names %u meshes, the bin mesh has %u", s->split_meshes,
+                                 g->has_bin_mesh ? g->bin_mesh_count : 0);
+        vks_group_source *gs = vks__rw_tmp(ctx, s->split_meshes, sizeof *gs);
+        if (!gs)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        for (uint32_t mi = 0; mi < s->split_meshes; mi++) {
+            const rw_bin_mesh *bm = &g->bin_meshes[mi];
+            uint32_t first = s->rle_count[2 * mi], runs = s->rle_count[2 * mi + 1];
+            if (first + runs > s->split_rle)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                     "split mesh %u: runs %u..%u past the %u RLE entries", mi, first, first + runs,
+                                     s->split_rle);
+            /* palette: the bones of the mesh's runs (global bone indices), ordered by their
+               remapped matrix slot, then by bone */
+            uint16_t *pal = vks__rw_tmp(ctx, nb, sizeof *pal);
+            uint8_t *in = vks__rw_tmp(ctx, nb, 1);
+            uint16_t *tm = vks__rw_tmp(ctx, bm->triangle_count, sizeof *tm);
+            if (!pal || !in || !tm)
+                return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+            for (uint32_t r = first; r < first + runs; r++) {
+                uint32_t start = s->rle[2 * r], n = s->rle[2 * r + 1];
+                if (start + n > nb)
+                    return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                         "split RLE run %u covers bones %u..%u, %u bones", r, start, start + n, nb);
+                for (uint32_t k = start; k < start + n; k++)
+                    in[k] = 1;
+            }
+            uint32_t np = 0;
+            for (uint32_t slot = 0; slot < 256; slot++)
+                for (uint32_t k = 0; k < nb; k++)
+                    if (in[k] && s->remap[k] == slot)
+                        pal[np++] = (uint16_t)k;
+            if (np == 0)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path, "split mesh %u has no bones", mi);
+            for (uint32_t t = 0; t < bm->triangle_count; t++)
+                tm[t] = (uint16_t)(bm->material > 0 ? bm->material : 0);
+            gs[mi].triangles = (const uint32_t (*)[3])bm->triangles;
+            gs[mi].triangle_count = bm->triangle_count;
+            gs[mi].triangle_material = g->material_count ? tm : NULL;
+            gs[mi].palette = pal;
+            gs[mi].palette_count = np;
+        }
+        m.groups = gs;
+        m.group_count = s->split_meshes;
+    } else if (g->triangle_count == 0 && g->has_bin_mesh) {
+        /* no triangle array: take the Bin Mesh meshes' triangles */
+        uint64_t total = 0;
+        for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+            total += g->bin_meshes[mi].triangle_count;
+        uint32_t (*tris)[3] = vks__rw_tmp(ctx, total, sizeof *tris);
+        uint16_t *tm = vks__rw_tmp(ctx, total, sizeof *tm);
+        if (!tris || !tm)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        uint32_t t = 0;
+        for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+            for (uint32_t k = 0; k < g->bin_meshes[mi].triangle_count; k++, t++) {
+                memcpy(tris[t], g->bin_meshes[mi].triangles[k], sizeof tris[t]);
+                tm[t] = (uint16_t)(g->bin_meshes[mi].material > 0 ? g->bin_meshes[mi].material : 0);
+            }
+        m.triangles = (const uint32_t (*)[3])tris;
+        m.triangle_count = t;
+        m.triangle_material = g->material_count ? tm : NULL;
+    } else {
+        m.triangles = (const uint32_t (*)[3])g->triangles;
+        m.triangle_count = g->triangle_count;
+        m.triangle_material = mat;
+    }
+    m.palette_limit = 0; /* no split data: one group with all bones in order */
+    return vks_builder_add_mesh(b, &m, ctx->err);
+}
+
+static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, uint32_t *meshes)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "clump/atomic[%u]", ai);
+    const rw_chunk *at = &cl->atomics[ai];
+    vks_cursor c = at->body;
+    rw_chunk st;
+    int found = vks__rw_find_child(ctx, &c, RW_STRUCT, &st, path);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, at->offset, path, "atomic without a struct");
+    vks_cursor s = st.body;
+    int32_t frame, geo_index = -1;
+    uint32_t flags;
+    int embedded = st.version < 0x30400;
+    if (!vks_cur_i32(&s, &frame) || (!embedded && !vks_cur_i32(&s, &geo_index)) || !vks_cur_u32(&s, &flags))
+        return vks__rw_truncated(ctx, &s, path, "atomic struct (frame, geometry, flags)");
+    if (frame < 0 || (uint32_t)frame >= cl->frames.count)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, st.body.p - st.body.base, path,
+                             "frame index %d, %u frames", frame, cl->frames.count);
+    rw_geometry *g = NULL;
+    rw_chunk gch;
+    if (embedded) {
+        /* before 3.4 the Geometry sits inside the Atomic, after its struct */
+        char gp[RW_PATH_MAX];
+        snprintf(gp, sizeof gp, "clump/atomic[%u]/geometry", ai);
+        found = vks__rw_find_child(ctx, &c, RW_GEOMETRY, &gch, gp);
+        if (found < 0)
+            return ctx->err->code;
+        if (found == 0)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, at->offset, gp, "atomic without its embedded geometry");
+        g = vks__rw_tmp(ctx, 1, sizeof *g);
+        if (!g)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, gp, "out of memory");
+        vks_result r = vks__rw_read_geometry(ctx, &gch, g, gp);
+        if (r != VKS_OK)
+            return r;
+        ctx->total_vertices += g->vertex_count;
+        ctx->total_triangles += g->triangle_count;
+    } else {
+        if (geo_index < 0 || (uint32_t)geo_index >= cl->geometry_count)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, st.body.p - st.body.base + 4, path,
+                                 "geometry index %d, %u geometries", geo_index, cl->geometry_count);
+        vks_result r = get_geometry(ctx, cl, (uint32_t)geo_index, &g);
+        if (r != VKS_OK)
+            return r;
+    }
+    /* a legacy Skin PLG in the atomic's Extension (very old files) */
+    const rw_skin_plg *skin = &g->skin;
+    rw_skin_plg legacy;
+    memset(&legacy, 0, sizeof legacy);
+    rw_chunk ext;
+    found = vks__rw_find_child(ctx, &c, RW_EXTENSION, &ext, path);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 1 && !skin->present) {
+        vks_cursor e = ext.body;
+        rw_chunk x;
+        char sp[RW_PATH_MAX];
+        snprintf(sp, sizeof sp, "clump/atomic[%u]/extension/skin", ai);
+        found = vks__rw_find_child(ctx, &e, RW_SKIN, &x, sp);
+        if (found < 0)
+            return ctx->err->code;
+        if (found == 1) {
+            vks_result r = vks__rw_read_skin_legacy(ctx, &x, g->vertex_count, &legacy, sp);
+            if (r != VKS_OK)
+                return r;
+            skin = &legacy;
+        }
+    }
+    if (!skin->present)
+        return VKS_OK; /* a rigid attachment: its world matrix is its frame's, nothing to skin */
+    if (++*meshes > ctx->opt.max_meshes)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "more than %u skinned atomics",
+                             ctx->opt.max_meshes);
+    if (ctx->total_vertices > ctx->opt.max_vertices || ctx->total_triangles > ctx->opt.max_triangles)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "vertex or triangle limit exceeded");
+    return add_skinned_atomic(ctx, cl, b, ai, frame, g, skin, at->offset);
+}
+
+static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
+{
+    rw_clump cl;
+    memset(&cl, 0, sizeof cl);
+    cl.version = clump->version;
+    cl.num_atomics = -1;
+    vks_cursor c = clump->body;
+    while (vks_cur_left(&c) > 0) {
+        rw_chunk ch;
+        if (vks__rw_chunk_next(ctx, &c, &ch, "clump") != VKS_OK)
+            return ctx->err->code;
+        vks_result r = VKS_OK;
+        if (ch.type == RW_STRUCT && cl.num_atomics < 0) {
+            r = read_clump_struct(ctx, &ch, &cl);
+            if (r == VKS_OK) {
+                if (!vks_cur_fits(&c, (uint32_t)cl.num_atomics, 12))
+                    return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, ch.body.p - ch.body.base, "clump/struct",
+                                         "%d atomics, only %zu bytes left in the clump", cl.num_atomics,
+                                         vks_cur_left(&c));
+                cl.atomics = vks__rw_tmp(ctx, (uint32_t)cl.num_atomics, sizeof(rw_chunk));
+                if (!cl.atomics)
+                    return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
+            }
+        } else if (ch.type == RW_FRAME_LIST && !cl.have_frames) {
+            r = vks__rw_read_frame_list(ctx, &ch, &cl.frames);
+            cl.have_frames = 1;
+        } else if (ch.type == RW_GEOMETRY_LIST && !cl.geometries) {
+            r = read_geometry_list(ctx, &ch, &cl);
+        } else if (ch.type == RW_ATOMIC && cl.num_atomics >= 0 && cl.atomic_count < (uint32_t)cl.num_atomics) {
+            cl.atomics[cl.atomic_count++] = ch;
+        }
+        if (r != VKS_OK)
+            return r;
+    }
+    if (cl.num_atomics < 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, clump->offset, "clump", "clump without a struct chunk");
+    if (!cl.have_frames)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, clump->offset, "clump", "clump without a frame list");
+    if (cl.atomic_count < (uint32_t)cl.num_atomics)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, clump->offset, "clump",
+                             "clump declares %d atomics, found %u", cl.num_atomics, cl.atomic_count);
+    if (cl.frames.hier_frame >= 0) {
+        vks_result r = vks__rw_attach_hierarchy(ctx, &cl.frames, clump->offset);
+        if (r != VKS_OK)
+            return r;
+    }
+
+    vks_skin *skin = ctx->skin;
+    skin->node_count = cl.frames.count;
+    skin->nodes = vks_skin_alloc_array(skin, cl.frames.count ? cl.frames.count : 1, sizeof *skin->nodes);
+    if (!skin->nodes)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
+    for (uint32_t i = 0; i < cl.frames.count; i++) {
+        skin->nodes[i].name = cl.frames.name[i];
+        skin->nodes[i].parent = cl.frames.parent[i];
+        skin->nodes[i].bind_local = cl.frames.local[i];
+    }
+
+    vks_skin_builder *b = vks_builder_create(skin);
+    if (!b)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
+    uint32_t meshes = 0;
+    for (uint32_t ai = 0; ai < cl.atomic_count; ai++) {
+        vks_result r = read_atomic(ctx, &cl, b, ai, &meshes);
+        if (r != VKS_OK) {
+            vks_builder_destroy(b);
+            return r;
+        }
+    }
+    if (meshes == 0) {
+        vks_builder_destroy(b);
+        return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, clump->offset, "clump",
+                             "no skinned atomic among the clump's %u atomics (no Skin PLG)", cl.atomic_count);
+    }
+    return vks_builder_finish(b, ctx->err);
+}
+
+vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
+{
+    vks_error local;
+    memset(&local, 0, sizeof local);
+    rw_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opt = vks_read_options_defaults(opt);
+    ctx.err = err ? err : &local;
+    if (!bytes && size)
+        return vks_error_set(ctx.err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw", "bytes is NULL");
+    vks_cursor c = vks_cur_make(bytes, size);
+    rw_chunk clump;
+    if (size < 12)
+        return vks_error_set(ctx.err, VKS_ERR_TRUNCATED, 0, "clump",
+                             "a RenderWare stream starts with a 12-byte chunk header, the input has %zu byte(s)", size);
+    uint32_t type = vks_le32(c.p);
+    if (type != RW_CLUMP)
+        return vks_error_set(ctx.err, VKS_ERR_FORMAT, 0, "clump",
+                             "first chunk type is 0x%x, expected a Clump (0x10): not a RenderWare DFF", type);
+    if (vks__rw_chunk_next(&ctx, &c, &clump, "clump") != VKS_OK)
+        return ctx.err->code; /* bytes after the first Clump (IMG padding) are ignored */
+    if (clump.version < 0x31000 || clump.version > 0x3FFFF)
+        return vks_error_set(ctx.err, VKS_ERR_UNSUPPORTED, 8, "clump",
+                             "library ID stamp 0x%08x decodes to version 0x%x, outside RW 3.1-3.7", clump.stamp,
+                             clump.version);
+
+    ctx.skin = vks_skin_create(&ctx.opt.allocator);
+    ctx.scratch = vks_skin_create(&ctx.opt.allocator);
+    if (!ctx.skin || !ctx.scratch) {
+        vks_skin_free(ctx.skin);
+        vks_skin_free(ctx.scratch);
+        return vks_error_set(ctx.err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "rw", "out of memory");
+    }
+    vks_result r = read_clump(&ctx, &clump);
+    vks_skin_free(ctx.scratch);
+    if (r == VKS_OK) {
+        char detail[48];
+        uint32_t v = clump.version;
+        snprintf(detail, sizeof detail, "RW %u.%u.%u.%u", (v >> 16) & 0xF, (v >> 12) & 0xF, (v >> 8) & 0xF, v & 0xFF);
+        ctx.skin->format = "renderware";
+        ctx.skin->format_detail = vks_skin_strndup(ctx.skin, detail, strlen(detail));
+        if (!ctx.skin->format_detail)
+            r = vks_error_set(ctx.err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "rw", "out of memory");
+    }
+    /* a returned model always validates (weights, matrices, finite values) */
+    if (r == VKS_OK)
+        r = vks_skin_validate(ctx.skin, ctx.err);
+    if (r != VKS_OK) {
+        if (ctx.err->code == VKS_OK)
+            vks_error_set(ctx.err, r, VKS_NO_OFFSET, "rw", "read failed");
+        vks_skin_free(ctx.skin);
+        return r;
+    }
+    *out = ctx.skin;
+    return VKS_OK;
 }

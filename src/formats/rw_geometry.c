@@ -1,0 +1,236 @@
+/* RenderWare Geometry: the Struct (flags, prelit, UV sets, triangles in v1,v0,mat,v2 order,
+ * morph target 0), the Material List (only its size and -1/reuse entries are checked) and
+ * the Extension's Bin Mesh PLG (lists and strips) and Skin PLG. renderware.md 5. */
+#include "rw_internal.h"
+
+#include <stdio.h>
+
+static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, const char *gpath)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "%s/struct", gpath);
+    vks_cursor c = st->body;
+    uint32_t flags, nt, nv, nmorph;
+    if (!vks_cur_u32(&c, &flags) || !vks_cur_u32(&c, &nt) || !vks_cur_u32(&c, &nv) || !vks_cur_u32(&c, &nmorph))
+        return vks__rw_truncated(ctx, &c, path, "geometry header (flags, triangles, vertices, morph targets)");
+    g->version = st->version;
+    g->flags = flags;
+    if (flags & RW_GEO_NATIVE)
+        return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, st->body.p - st->body.base, path,
+                             "native (platform-specific) geometry, flags 0x%08x: vkskin reads only PC/non-native "
+                             "DFF geometry",
+                             flags);
+    if (ctx->total_vertices + nv > ctx->opt.max_vertices)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, st->body.p - st->body.base + 8, path,
+                             "%u vertices, limit %u over the file", nv, ctx->opt.max_vertices);
+    if (ctx->total_triangles + nt > ctx->opt.max_triangles)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, st->body.p - st->body.base + 4, path,
+                             "%u triangles, limit %u over the file", nt, ctx->opt.max_triangles);
+    if (nmorph == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, st->body.p - st->body.base + 12, path,
+                             "geometry has no morph target, so no positions");
+    if (st->version < 0x34000 && !vks_cur_skip(&c, 12))
+        return vks__rw_truncated(ctx, &c, path, "surface properties (ambient, specular, diffuse)");
+    g->vertex_count = nv;
+    g->triangle_count = nt;
+    uint32_t tex = (flags >> 16) & 0xFF;
+    if (tex == 0)
+        tex = (flags & RW_GEO_TEXTURED2) ? 2 : (flags & RW_GEO_TEXTURED) ? 1 : 0;
+    g->tex_sets = tex;
+    if ((flags & RW_GEO_PRELIT) && !(vks_cur_fits(&c, nv, 4) && vks_cur_skip(&c, (size_t)nv * 4)))
+        return vks__rw_truncated(ctx, &c, path, "prelit colours (4 bytes per vertex)");
+    for (uint32_t t = 0; t < tex; t++)
+        if (!(vks_cur_fits(&c, nv, 8) && vks_cur_skip(&c, (size_t)nv * 8)))
+            return vks__rw_truncated(ctx, &c, path, "texture coordinates (8 bytes per vertex)");
+    if (!vks_cur_fits(&c, nt, 8))
+        return vks__rw_truncated(ctx, &c, path, "triangles (8 bytes each)");
+    g->triangles = vks__rw_tmp(ctx, nt, sizeof *g->triangles);
+    g->triangle_material = vks__rw_tmp(ctx, nt, sizeof *g->triangle_material);
+    if (!g->triangles || !g->triangle_material)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u triangles", nt);
+    for (uint32_t t = 0; t < nt; t++) {
+        uint64_t at = vks_cur_offset(&c);
+        uint16_t v1 = 0, v0 = 0, mat = 0, v2 = 0; /* disk order v1, v0, mat, v2 */
+        vks_cur_u16(&c, &v1);
+        vks_cur_u16(&c, &v0);
+        vks_cur_u16(&c, &mat);
+        vks_cur_u16(&c, &v2);
+        if (v0 >= nv || v1 >= nv || v2 >= nv)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, at, path,
+                                 "triangle %u: vertex (%u, %u, %u) out of range, %u vertices", t, v0, v1, v2, nv);
+        g->triangles[t][0] = v0;
+        g->triangles[t][1] = v1;
+        g->triangles[t][2] = v2;
+        g->triangle_material[t] = mat;
+    }
+    /* morph target 0: sphere, hasVertices, hasNormals, arrays (later targets are ignored) */
+    uint32_t has_v = 0, has_n = 0;
+    if (!vks_cur_skip(&c, 16) || !vks_cur_u32(&c, &has_v) || !vks_cur_u32(&c, &has_n))
+        return vks__rw_truncated(ctx, &c, path, "morph target 0 header");
+    if (!has_v && nv > 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&c) - 8, path,
+                             "morph target 0 has no vertex positions");
+    g->positions = vks__rw_tmp(ctx, nv, sizeof *g->positions);
+    if (!g->positions)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u vertices", nv);
+    if (has_v && !vks_cur_f32n(&c, &g->positions[0][0], (size_t)nv * 3))
+        return vks__rw_truncated(ctx, &c, path, "morph target 0 positions (12 bytes per vertex)");
+    if (has_n) {
+        g->normals = vks__rw_tmp(ctx, nv, sizeof *g->normals);
+        if (!g->normals)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        if (!vks_cur_f32n(&c, &g->normals[0][0], (size_t)nv * 3))
+            return vks__rw_truncated(ctx, &c, path, "morph target 0 normals (12 bytes per vertex)");
+    }
+    return VKS_OK;
+}
+
+static vks_result read_material_list(rw_ctx *ctx, const rw_chunk *ml, rw_geometry *g, const char *gpath)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "%s/material_list", gpath);
+    vks_cursor c = ml->body;
+    rw_chunk st;
+    int found = vks__rw_find_child(ctx, &c, RW_STRUCT, &st, path);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, ml->offset, path, "material list without a struct");
+    vks_cursor s = st.body;
+    uint32_t n;
+    if (!vks_cur_u32(&s, &n))
+        return vks__rw_truncated(ctx, &s, path, "material count");
+    if (!vks_cur_fits(&s, n, 4))
+        return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&s) - 4, path,
+                             "%u material indices, %zu bytes left", n, vks_cur_left(&s));
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t idx = -1;
+        vks_cur_i32(&s, &idx);
+        /* -1: a Material chunk follows; otherwise reuse an earlier entry */
+        if (idx != -1 && (idx < 0 || (uint32_t)idx >= i))
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&s) - 4, path,
+                                 "material %u reuses entry %d, which is not an earlier one", i, idx);
+    }
+    g->material_count = n;
+    return VKS_OK;
+}
+
+/* Bin Mesh PLG: flags (0 list, 1 strip), meshes of u32 indices turned into triangles. */
+static vks_result read_bin_mesh(rw_ctx *ctx, const rw_chunk *ch, rw_geometry *g, const char *gpath)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "%s/extension/bin_mesh", gpath);
+    vks_cursor c = ch->body;
+    uint32_t flags, nm, total;
+    if (!vks_cur_u32(&c, &flags) || !vks_cur_u32(&c, &nm) || !vks_cur_u32(&c, &total))
+        return vks__rw_truncated(ctx, &c, path, "bin mesh header (flags, meshes, total indices)");
+    if (flags > 1)
+        return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, ch->body.p - ch->body.base, path,
+                             "bin mesh flags %u (only 0 = list and 1 = strip exist)", flags);
+    if (!vks_cur_fits(&c, nm, 8))
+        return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&c) - 8, path,
+                             "%u meshes need at least %llu bytes, %zu left", nm, (unsigned long long)nm * 8,
+                             vks_cur_left(&c));
+    g->has_bin_mesh = 1;
+    g->bin_flags = flags;
+    g->bin_mesh_count = nm;
+    g->bin_total = total;
+    g->bin_meshes = vks__rw_tmp(ctx, nm, sizeof *g->bin_meshes);
+    if (!g->bin_meshes)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    for (uint32_t m = 0; m < nm; m++) {
+        rw_bin_mesh *bm = &g->bin_meshes[m];
+        uint32_t ni;
+        snprintf(path, sizeof path, "%s/extension/bin_mesh/mesh[%u]", gpath, m);
+        if (!vks_cur_u32(&c, &ni) || !vks_cur_i32(&c, &bm->material))
+            return vks__rw_truncated(ctx, &c, path, "mesh header (index count, material)");
+        if (!vks_cur_fits(&c, ni, 4))
+            return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&c) - 8, path,
+                                 "%u indices, %zu bytes left", ni, vks_cur_left(&c));
+        if (g->material_count && (bm->material < 0 || (uint32_t)bm->material >= g->material_count))
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&c) - 4, path,
+                                 "material %d outside the %u materials", bm->material, g->material_count);
+        bm->index_count = ni;
+        uint32_t max_tris = flags ? (ni >= 3 ? ni - 2 : 0) : ni / 3;
+        bm->triangles = vks__rw_tmp(ctx, max_tris, sizeof *bm->triangles);
+        uint32_t *idx = vks__rw_tmp(ctx, ni, sizeof *idx);
+        if (!bm->triangles || !idx)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u indices", ni);
+        for (uint32_t i = 0; i < ni; i++) {
+            vks_cur_u32(&c, &idx[i]);
+            if (idx[i] >= g->vertex_count)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&c) - 4, path,
+                                     "index %u is %u, %u vertices", i, idx[i], g->vertex_count);
+        }
+        uint32_t nt = 0;
+        if (flags == 0) {
+            for (uint32_t k = 0; k + 2 < ni; k += 3, nt++)
+                for (int j = 0; j < 3; j++)
+                    bm->triangles[nt][j] = idx[k + (uint32_t)j];
+        } else {
+            /* strip: odd triangles swap their first two indices; degenerate joins are skipped */
+            for (uint32_t k = 0; k + 2 < ni; k++) {
+                uint32_t a = idx[k], b = idx[k + 1], d = idx[k + 2];
+                if (a == b || b == d || a == d)
+                    continue;
+                bm->triangles[nt][0] = (k & 1) ? b : a;
+                bm->triangles[nt][1] = (k & 1) ? a : b;
+                bm->triangles[nt][2] = d;
+                nt++;
+            }
+        }
+        bm->triangle_count = nt;
+        if (ctx->total_triangles + nt > ctx->opt.max_triangles)
+            return vks_error_set(ctx->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path, "%u triangles, limit %u", nt,
+                                 ctx->opt.max_triangles);
+    }
+    return VKS_OK;
+}
+
+vks_result vks__rw_read_geometry(rw_ctx *ctx, const rw_chunk *geo, rw_geometry *g, const char *gpath)
+{
+    vks_cursor c = geo->body;
+    rw_chunk ch;
+    int have_struct = 0;
+    while (vks_cur_left(&c) > 0) {
+        if (vks__rw_chunk_next(ctx, &c, &ch, gpath) != VKS_OK)
+            return ctx->err->code;
+        vks_result r = VKS_OK;
+        if (ch.type == RW_STRUCT && !have_struct) {
+            r = read_struct(ctx, &ch, g, gpath);
+            have_struct = 1;
+        } else if (ch.type == RW_MATERIAL_LIST && have_struct) {
+            r = read_material_list(ctx, &ch, g, gpath);
+        } else if (ch.type == RW_EXTENSION && have_struct) {
+            vks_cursor e = ch.body;
+            char path[RW_PATH_MAX];
+            snprintf(path, sizeof path, "%s/extension", gpath);
+            while (r == VKS_OK && vks_cur_left(&e) > 0) {
+                rw_chunk x;
+                if (vks__rw_chunk_next(ctx, &e, &x, path) != VKS_OK)
+                    return ctx->err->code;
+                if (x.type == RW_BIN_MESH && !g->has_bin_mesh) {
+                    r = read_bin_mesh(ctx, &x, g, gpath);
+                } else if (x.type == RW_SKIN && !g->skin.present) {
+                    char sp[RW_PATH_MAX];
+                    snprintf(sp, sizeof sp, "%s/extension/skin", gpath);
+                    r = vks__rw_read_skin(ctx, &x, g->vertex_count, &g->skin, sp);
+                }
+            }
+            if (r != VKS_OK)
+                return r;
+            break; /* the Extension ends the Geometry */
+        }
+        if (r != VKS_OK)
+            return r;
+    }
+    if (!have_struct)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, geo->offset, gpath, "geometry without a struct chunk");
+    if (g->material_count)
+        for (uint32_t t = 0; t < g->triangle_count; t++)
+            if (g->triangle_material[t] >= g->material_count)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, geo->offset, gpath,
+                                     "triangle %u uses material %u, %u materials", t, g->triangle_material[t],
+                                     g->material_count);
+    return VKS_OK;
+}
