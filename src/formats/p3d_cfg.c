@@ -472,7 +472,7 @@ static vks_result collect_bones(p3d_pool *pool, const cfg_entry *skels, const cf
 
 /* Orders bones parents first (stable) and resolves parent names. */
 static vks_result order_bones(p3d_pool *pool, const char *path, str_list *names, str_list *parents,
-                              p3d_skeleton *skel, vks_error *err)
+                              p3d_skeleton *skel, int32_t *order, vks_error *err)
 {
     uint32_t n = names->n;
     int32_t *pidx = p3d_alloc(pool, n, sizeof *pidx);
@@ -509,7 +509,16 @@ static vks_result order_bones(p3d_pool *pool, const char *path, str_list *names,
             return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path, "bone parents form a cycle");
     }
     skel->bone_count = n;
+    if (order)
+        memcpy(order, newidx, n * sizeof *order);
     return VKS_OK;
+}
+
+vks_result p3d_skeleton_from_pairs(p3d_pool *pool, const char *path, const char **names, const char **parents,
+                                   uint32_t n, p3d_skeleton *skel, int32_t *order, vks_error *err)
+{
+    str_list ln = {names, n, n}, lp = {parents, n, n};
+    return order_bones(pool, path, &ln, &lp, skel, order, err);
 }
 
 static int only_model(const cfg_entry *models, const cfg_entry **out)
@@ -591,7 +600,7 @@ vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const
         return r;
     skel->is_discrete = atoi(lookup_str(sk, "isDiscrete")) != 0;
     snprintf(path, sizeof path, "model.cfg/CfgSkeletons/%.80s", sk->name);
-    return order_bones(pool, path, &names, &parents, skel, err);
+    return order_bones(pool, path, &names, &parents, skel, NULL, err);
 }
 
 vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *model_name, uint32_t *bone_count,

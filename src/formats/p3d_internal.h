@@ -98,10 +98,16 @@ typedef struct p3d_skeleton {
 vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const char *model_name,
                             p3d_skeleton *skel, const char **model_class, int *found, vks_error *err);
 
+/* Bone/parent name pairs into a skeleton ordered parents first; order (optional, n entries)
+ * gets each input bone's new index. Unknown parents and cycles are errors. */
+vks_result p3d_skeleton_from_pairs(p3d_pool *pool, const char *path, const char **names, const char **parents,
+                                   uint32_t n, p3d_skeleton *skel, int32_t *order, vks_error *err);
+
 /* ---- MLOD (p3d_mlod.c) ---- */
 typedef struct p3d_lod_info {
     float resolution;
-    uint64_t offset;  /* of the LOD's magic */
+    uint64_t offset;  /* MLOD: of the LOD's magic; ODOL: of the LOD body */
+    uint64_t end;     /* ODOL: where the LOD body must end */
     uint32_t points, faces;
 } p3d_lod_info;
 
@@ -112,6 +118,8 @@ typedef struct p3d_file {
     p3d_lod_info *lods;
     /* ODOL: the skeleton of the model info (bone_count 0 when none) */
     p3d_skeleton skeleton;
+    int32_t *bone_order; /* stored bone index -> skeleton index */
+    uint32_t stored_bones;
     float bounding_center[3];
     const uint8_t *bytes;
     size_t size;
