@@ -1,2 +1,3 @@
 # The procedural character generator, the dataset tool and the model builder.
 vks_add_test(NAME test_gen_character SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_character.c LABELS gen)
+vks_add_test(NAME test_build SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_build.c LABELS gen core)

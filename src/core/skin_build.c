@@ -218,28 +218,36 @@ static vks_result fail(vks_error *err, vks_result code, const char *mesh, const 
     return vks_error_set(err, code, VKS_NO_OFFSET, path, fmt, a, b, c);
 }
 
-vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
+static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
 {
     vks_skin *s = b->skin;
     const char *mname = m->name ? m->name : "";
     vks_result rc = VKS_OK;
     if (b->failed)
-        return fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model%llu%llu%llu", 0, 0, 0);
+        return fail(err, VKS_ERR_INVALID, mname, "an earlier step of building the model failed", 0, 0, 0);
     if (m->bone_count > MAX_PALETTE || m->bone_count == 0)
-        return fail(err, VKS_ERR_LIMIT, mname, "bone count %llu outside 1..%llu%llu", m->bone_count, MAX_PALETTE, 0);
-    if ((uint64_t)b->bones.count + m->bone_count > UINT32_MAX / 2)
-        return fail(err, VKS_ERR_LIMIT, mname, "too many bones in the model (%llu)%llu%llu", b->bones.count, 0, 0);
+        return fail(err, VKS_ERR_LIMIT, mname, "bone count %llu outside 1..%llu", m->bone_count, MAX_PALETTE, 0);
+    /* palette[] holds global bone indices as uint16: the whole model has at most 65536 bones */
+    if ((uint64_t)b->bones.count + m->bone_count > MAX_PALETTE + 1u)
+        return fail(err, VKS_ERR_LIMIT, mname, "model bones %llu + %llu over %llu", b->bones.count, m->bone_count,
+                    MAX_PALETTE + 1u);
     for (uint32_t i = 0; i < m->bone_count; i++)
         if (m->bones[i].node >= s->node_count)
             return fail(err, VKS_ERR_FORMAT, mname, "bone %llu names node %llu, node count %llu", i,
                         m->bones[i].node, s->node_count);
     if (m->space_node >= (int32_t)s->node_count || m->space_node < -1)
-        return fail(err, VKS_ERR_FORMAT, mname, "skin-space node %llu >= node count %llu%llu",
+        return fail(err, VKS_ERR_FORMAT, mname, "skin-space node %llu >= node count %llu",
                     (unsigned long long)(long long)m->space_node, s->node_count, 0);
 
-    /* Every influence slot in use must name one of the mesh's bones. */
+    /* Every influence slot in use must name one of the mesh's bones. The mesh's influences
+       may only be absent when every file group brings its own. */
     const uint16_t (*mb)[4] = m->bone;
     const float (*mw)[4] = m->weight;
+    if (!mb != !mw)
+        return fail(err, VKS_ERR_INVALID, mname, "bone indices without weights or weights without bone indices",
+                    0, 0, 0);
+    if (!mb && m->vertex_count && m->group_count == 0)
+        return fail(err, VKS_ERR_INVALID, mname, "mesh has no influences", 0, 0, 0);
     for (uint32_t v = 0; v < m->vertex_count && mb; v++)
         for (int k = 0; k < 4; k++)
             if (mw[v][k] > 0 && mb[v][k] >= m->bone_count)
@@ -255,7 +263,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
     uint32_t *model_index = tmp_alloc(b, m->vertex_count, sizeof *model_index);
     uint8_t *used = tmp_alloc(b, m->vertex_count, 1);
     if (!gs || !group_of || !model_index || !used) {
-        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices%llu%llu", m->vertex_count, 0, 0);
+        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices", m->vertex_count, 0, 0);
         goto done;
     }
 
@@ -270,8 +278,12 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
         g->extra = src->vertices;
         g->extra_count = src->vertex_count;
         g->flags = src->flags;
+        if (!src->bone != !src->weight) {
+            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has bone indices or weights, not both", gi, 0, 0);
+            goto done;
+        }
         if (!g->bone || !g->weight) {
-            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences%llu%llu", gi, 0, 0);
+            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences", gi, 0, 0);
             goto done;
         }
         for (uint32_t t = 0; t < src->triangle_count; t++) {
@@ -282,7 +294,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                     goto done;
                 }
             if (!grow_u32(b, &g->tris, &g->tri_count, &g->tri_cap, t)) {
-                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                 goto done;
             }
         }
@@ -306,6 +318,10 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                 if (src->palette[i] >= m->bone_count) {
                     rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu palette names bone %llu, bone count %llu",
                               gi, src->palette[i], m->bone_count);
+                    goto done;
+                }
+                if (!palette_add(b, g, src->palette[i])) {
+                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                     goto done;
                 }
             }
@@ -344,7 +360,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                     if (count == cap) {
                         plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
                         if (!ng) {
-                            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                             goto done;
                         }
                         memcpy(ng, gs, cap * sizeof *gs);
@@ -360,12 +376,12 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                 }
                 for (uint32_t k = 0; k < nn; k++)
                     if (!palette_add(b, &gs[gi], need[k])) {
-                        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                         goto done;
                     }
             }
             if (!grow_u32(b, &gs[gi].tris, &gs[gi].tri_count, &gs[gi].tri_cap, t)) {
-                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                 goto done;
             }
         }
@@ -384,13 +400,14 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
             if (!group_of[g->extra[i]])
                 group_of[g->extra[i]] = gi + 1;
     }
-    if (!mb && m->vertex_count) {
-        rc = fail(err, VKS_ERR_INVALID, mname, "mesh has no influences%llu%llu%llu", 0, 0, 0);
-        goto done;
-    }
     for (uint32_t v = 0; v < m->vertex_count; v++) {
         if (group_of[v])
             continue;
+        if (!mb) {
+            rc = fail(err, VKS_ERR_INVALID, mname,
+                      "vertex %llu is in no group and the mesh has no influences of its own", v, 0, 0);
+            goto done;
+        }
         uint16_t need[4];
         uint32_t nn = bones_of(m, mb, mw, &v, 1, need);
         int gi = -1;
@@ -410,7 +427,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
             if (count == cap) {
                 plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
                 if (!ng) {
-                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                     goto done;
                 }
                 memcpy(ng, gs, cap * sizeof *gs);
@@ -427,11 +444,11 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
         if (gs[gi].fixed_palette != 2)
             for (uint32_t k = 0; k < nn; k++)
                 if (!gs[gi].fixed_palette && !palette_add(b, &gs[gi], need[k])) {
-                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                     goto done;
                 }
         if (!grow_u32(b, &gs[gi].extra_own, &gs[gi].extra_own_count, &gs[gi].extra_own_cap, v)) {
-            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory%llu%llu%llu", 0, 0, 0);
+            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
             goto done;
         }
         group_of[v] = (uint32_t)gi + 1;
@@ -490,6 +507,9 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
                     for (int k = 0; k < 4; k++)
                         if (g->weight[v][k] > 0 && !palette_add(b, g, g->bone[v][k]))
                             goto nomem;
+            /* vertices without any positive weight follow slot 0; give such a group bone 0 */
+            if (g->palette_count == 0 && !palette_add(b, g, 0))
+                goto nomem;
             qsort(g->palette, g->palette_count, sizeof *g->palette, cmp_u16);
             npal = g->palette_count;
         }
@@ -595,12 +615,12 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
     me->triangle_count = (uint32_t)b->triangles.count - me->first_triangle;
     me->group_count = (uint32_t)b->groups.count - me->first_group;
     if (b->positions.count > UINT32_MAX / 2) {
-        rc = fail(err, VKS_ERR_LIMIT, mname, "model has %llu vertices%llu%llu", b->positions.count, 0, 0);
+        rc = fail(err, VKS_ERR_LIMIT, mname, "model has %llu vertices", b->positions.count, 0, 0);
         goto done;
     }
     goto done;
 nomem:
-    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model%llu%llu%llu", 0, 0, 0);
+    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model", 0, 0, 0);
 done:
     if (gs)
         for (uint32_t gi = 0; gi < count; gi++) {
@@ -612,6 +632,19 @@ done:
     tmp_free(b, group_of);
     tmp_free(b, model_index);
     tmp_free(b, used);
+    if (rc != VKS_OK)
+        b->failed = 1;
+    return rc;
+}
+
+/* (fail's formats use only as many of the three numbers as they need; printf ignores the
+ * rest, as C allows.) Any failure, early checks included, marks the builder failed so finish cannot hand out a
+ * half-built model when a caller ignores the result of one mesh. */
+vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
+{
+    if (!b)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory (no builder)");
+    vks_result rc = add_mesh(b, m, err);
     if (rc != VKS_OK)
         b->failed = 1;
     return rc;
