@@ -125,6 +125,12 @@ typedef struct vks_gpu_stats {
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
 
+/* Runs a deform job (deform.h) whose skin was uploaded as `model` of models: the job's outputs
+ * are filled exactly as vks_cpu_reference_run fills them. stats may be NULL. */
+struct vks_deform_job;
+vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model,
+                           const struct vks_deform_job *job, vks_gpu_stats *stats, vks_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,42 @@
+/* The deform job (deform.h) on the GPU: one model, its locals and output arrays, run through
+ * the batch scheduler, which delivers chunk by chunk into the job's outputs. The same job
+ * struct runs on the CPU reference and the fast CPU deformer. */
+#include "gpu_internal.h"
+
+#include "vkskin/deform.h"
+
+#include <string.h>
+
+typedef struct job_ctx {
+    const vks_deform_job *job;
+} job_ctx;
+
+static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
+{
+    const vks_deform_job *job = ((job_ctx *)user)->job;
+    size_t at = vks_deform_index(job->skin, first, 0) * 3, floats = (size_t)count * job->skin->vertex_count * 3;
+    (void)entry;
+    memcpy(job->positions + at, p, floats * sizeof *p);
+    if (job->normals && n)
+        memcpy(job->normals + at, n, floats * sizeof *n);
+    return 0;
+}
+
+vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model, const vks_deform_job *job,
+                           vks_gpu_stats *stats, vks_error *err)
+{
+    vks_result r = vks_deform_validate(job, err);
+    if (r != VKS_OK)
+        return r;
+    if (!models || model >= models->count || models->models[model].vertex_count != job->skin->vertex_count ||
+        models->models[model].node_count != job->skin->node_count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/job",
+                             "model %u of the uploaded set is not the job's skin", model);
+    job_ctx c = {job};
+    vks_gpu_batch_entry e = {model, job->instance_count, job->locals};
+    vks_gpu_batch b = {0};
+    b.entries = &e, b.entry_count = 1;
+    b.deliver = deliver, b.user = &c;
+    b.want_normals = job->normals != NULL;
+    return vks_gpu_run(gpu, models, &b, stats, err);
+}

@@ -1,0 +1,23 @@
+/* GPU helpers shared by deform --gpu, validate and bench: --device parsing and opening the
+ * context with one clear message when there is no device. */
+#ifndef VKSKIN_CLI_GPU_H
+#define VKSKIN_CLI_GPU_H
+
+#include "cli.h"
+
+typedef struct vks_cli_gpu_opts {
+    const char *device;       /* --device N|NAME (NULL: best) */
+    int validation;           /* --validation */
+    vks_gpu_fault fault;      /* --inject-fault KIND (testing) */
+    uint64_t max_chunk_bytes; /* --max-chunk-mb N */
+} vks_cli_gpu_opts;
+
+/* Consumes --device, --validation, --inject-fault, --max-chunk-mb. Same contract as
+ * vks_cli_pose_option. */
+int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i);
+
+/* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
+ * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
+int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
+
+#endif
