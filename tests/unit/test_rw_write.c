@@ -1,0 +1,453 @@
+/* vks_rw_write -> vks_rw_read round trips of a small hand-built model (a bent strip over a
+ * 4-bone chain under a rotated root, plus a non-bone "prop" node): lists and strips, one
+ * group and split groups (palette limit 3, a bone shared by two groups), the new layout at
+ * 3.6.0.3, the old layout at 3.3.0.2 (12-byte clump struct) and 3.2.0.0 with old-form stamps
+ * (4-byte clump struct), two atomics on different frames, and the writer's refusals.
+ * Positions, normals, influences (resolved through the palettes to nodes), triangles,
+ * groups and the bind pose are compared. */
+#include <math.h>
+#include <string.h>
+
+#include "test_rw_util.h"
+#include "vkskin/build.h"
+#include "testutil.h"
+
+#define RINGS 5
+#define NV (RINGS * 2)
+#define NT ((RINGS - 1) * 2)
+
+static vks_affine translate(float x, float y, float z)
+{
+    vks_affine a = vks_affine_identity();
+    a.m[9] = x, a.m[10] = y, a.m[11] = z;
+    return a;
+}
+
+static vks_affine world_of(const vks_skin *s, uint32_t n)
+{
+    vks_affine w = s->nodes[n].bind_local;
+    for (int32_t p = s->nodes[n].parent; p >= 0; p = s->nodes[p].parent)
+        w = vks_affine_mul(&s->nodes[p].bind_local, &w);
+    return w;
+}
+
+/* The model: nodes root, b0..b3 (a chain), prop (child of root). Mesh A: a strip along +z
+ * weighted over b0..b3; mesh B (two_meshes): the last two rings on b2, b3, skinned in the
+ * prop's space. */
+static vks_skin *make_model(uint32_t palette_limit, int two_meshes, int32_t space_a)
+{
+    static const char *names[] = {"root", "b0", "b1", "b2", "b3", "prop"};
+    static const int32_t parents[] = {-1, 0, 1, 2, 3, 0};
+    vks_skin *s = vks_skin_create(NULL);
+    s->node_count = 6;
+    s->nodes = vks_skin_alloc_array(s, 6, sizeof *s->nodes);
+    for (int i = 0; i < 6; i++) {
+        s->nodes[i].name = vks_skin_strndup(s, names[i], strlen(names[i]));
+        s->nodes[i].parent = parents[i];
+        s->nodes[i].bind_local = i == 0 ? translate(1, 2, 0.5f) : i == 5 ? translate(-1, 0, 0) : translate(0, 0, 1);
+    }
+    /* root rotated 0.5 rad about z (not a round angle, so float rounding shows) */
+    vks_affine r = vks_affine_identity();
+    r.m[0] = cosf(0.5f), r.m[1] = sinf(0.5f), r.m[3] = -sinf(0.5f), r.m[4] = cosf(0.5f);
+    s->nodes[0].bind_local = vks_affine_mul(&s->nodes[0].bind_local, &r);
+
+    float pos[NV][3], nrm[NV][3], w[NV][4];
+    uint16_t bone[NV][4];
+    uint32_t tri[NT][3];
+    uint16_t mat[NT];
+    /* ring z: (b, weight) pairs */
+    static const float ring_w[RINGS][2][2] = {{{0, 1}, {0, 0}}, {{0, .5f}, {1, .5f}}, {{1, .75f}, {2, .25f}},
+                                              {{2, 1}, {0, 0}}, {{2, .4f}, {3, .6f}}};
+    memset(w, 0, sizeof w);
+    memset(bone, 0, sizeof bone);
+    for (int z = 0; z < RINGS; z++)
+        for (int k = 0; k < 2; k++) {
+            int v = z * 2 + k;
+            pos[v][0] = k ? 0.5f : -0.5f, pos[v][1] = 0.1f * (float)z, pos[v][2] = (float)z;
+            nrm[v][0] = 0, nrm[v][1] = -1, nrm[v][2] = 0;
+            for (int j = 0; j < 2; j++) {
+                bone[v][j] = (uint16_t)ring_w[z][j][0];
+                w[v][j] = ring_w[z][j][1];
+            }
+        }
+    for (int z = 0; z + 1 < RINGS; z++) {
+        uint32_t a = (uint32_t)z * 2, b = a + 1, c = a + 2, d = a + 3;
+        tri[z * 2][0] = a, tri[z * 2][1] = b, tri[z * 2][2] = d;
+        tri[z * 2 + 1][0] = a, tri[z * 2 + 1][1] = d, tri[z * 2 + 1][2] = c;
+        mat[z * 2] = (uint16_t)(z >= 2), mat[z * 2 + 1] = (uint16_t)(z >= 2);
+    }
+    /* mesh A: bones b0..b3 (nodes 1..4) in the space of node space_a */
+    vks_bone bones[4];
+    vks_affine wa = space_a >= 0 ? world_of(s, (uint32_t)space_a) : vks_affine_identity();
+    for (int i = 0; i < 4; i++) {
+        vks_affine wb = world_of(s, (uint32_t)i + 1), inv;
+        vks_affine_inverse(&wb, &inv);
+        bones[i].node = (uint32_t)i + 1;
+        bones[i].inverse_bind = vks_affine_mul(&inv, &wa);
+    }
+    vks_skin_builder *b = vks_builder_create(s);
+    vks_mesh_source m;
+    memset(&m, 0, sizeof m);
+    m.name = "strip";
+    m.vertex_count = NV;
+    m.positions = (const float (*)[3])pos;
+    m.normals = (const float (*)[3])nrm;
+    m.bone = (const uint16_t (*)[4])bone;
+    m.weight = (const float (*)[4])w;
+    m.triangle_count = NT;
+    m.triangles = (const uint32_t (*)[3])tri;
+    m.triangle_material = mat;
+    m.bone_count = 4;
+    m.bones = bones;
+    m.space_node = space_a;
+    m.palette_limit = palette_limit;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_builder_add_mesh(b, &m, &err), VKS_OK);
+    if (two_meshes) {
+        /* mesh B: rings 3..4 only, bones b2, b3 as mesh bones 0, 1, in the prop's space */
+        vks_affine wp = world_of(s, 5);
+        vks_bone bb[2];
+        uint16_t bone2[4][4];
+        float w2[4][4];
+        for (int i = 0; i < 2; i++) {
+            vks_affine wb = world_of(s, (uint32_t)i + 3), inv;
+            vks_affine_inverse(&wb, &inv);
+            bb[i].node = (uint32_t)i + 3;
+            bb[i].inverse_bind = vks_affine_mul(&inv, &wp);
+        }
+        float p2[4][3];
+        for (int v = 0; v < 4; v++) {
+            /* positions given in the prop's space: inverse(W(prop)) * W(A) * p */
+            vks_affine ip, toB;
+            vks_affine_inverse(&wp, &ip);
+            toB = vks_affine_mul(&ip, &wa);
+            vks_affine_apply(&toB, pos[6 + v], p2[v]);
+            for (int k = 0; k < 4; k++) {
+                w2[v][k] = w[6 + v][k];
+                bone2[v][k] = w[6 + v][k] > 0 ? (uint16_t)(bone[6 + v][k] - 2) : 0;
+            }
+        }
+        uint32_t t2[2][3] = {{0, 1, 3}, {0, 3, 2}};
+        vks_mesh_source m2 = m;
+        m2.name = "tip";
+        m2.vertex_count = 4;
+        m2.positions = (const float (*)[3])p2;
+        m2.normals = NULL;
+        m2.bone = (const uint16_t (*)[4])bone2;
+        m2.weight = (const float (*)[4])w2;
+        m2.triangle_count = 2;
+        m2.triangles = (const uint32_t (*)[3])t2;
+        m2.triangle_material = NULL;
+        m2.bone_count = 2;
+        m2.bones = bb;
+        m2.space_node = 5;
+        m2.palette_limit = 0;
+        CHECK_EQ_INT(vks_builder_add_mesh(b, &m2, &err), VKS_OK);
+    }
+    CHECK_EQ_INT(vks_builder_finish(b, &err), VKS_OK);
+    if (err.code)
+        fprintf(stderr, "builder: %s: %s\n", err.path, err.msg);
+    CHECK_EQ_INT(vks_skin_validate(s, &err), VKS_OK);
+    return s;
+}
+
+typedef struct tri_key {
+    uint32_t v[3];
+    uint32_t mat;
+    uint32_t pal; /* bitmask of palette nodes of the triangle's group */
+} tri_key;
+
+static int cmp_key(const void *a, const void *b) { return memcmp(a, b, sizeof(tri_key)); }
+
+static uint32_t group_index_of_triangle(const vks_skin *s, uint32_t t)
+{
+    for (uint32_t g = 0; g < s->group_count; g++)
+        if (t >= s->groups[g].first_triangle && t < s->groups[g].first_triangle + s->groups[g].triangle_count)
+            return g;
+    return 0;
+}
+
+static uint32_t group_index_of_vertex(const vks_skin *s, uint32_t v)
+{
+    for (uint32_t g = 0; g < s->group_count; g++)
+        if (v >= s->groups[g].first_vertex && v < s->groups[g].first_vertex + s->groups[g].vertex_count)
+            return g;
+    return 0;
+}
+
+static uint32_t palette_nodes(const vks_skin *s, uint32_t g)
+{
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < s->groups[g].palette_count; i++)
+        mask |= 1u << s->bones[s->palette[s->groups[g].first_palette + i]].node;
+    return mask;
+}
+
+/* Compares read-back model r (mesh rm) with original o (mesh om). The writer stores the
+ * original's model vertices as file vertices, so r's source_vertex indexes o's mesh vertices. */
+static void compare_mesh(const vks_skin *o, uint32_t om, const vks_skin *r, uint32_t rm, int groups_kept)
+{
+    const vks_mesh *a = &o->meshes[om], *b = &r->meshes[rm];
+    CHECK_EQ_INT(b->source_vertex_count, a->vertex_count);
+    CHECK_EQ_INT(b->triangle_count, a->triangle_count);
+    CHECK_EQ_INT(b->space_node, a->space_node >= 0 ? a->space_node : 0);
+    CHECK_EQ_INT(!!(b->flags & VKS_MESH_HAS_NORMALS), !!(a->flags & VKS_MESH_HAS_NORMALS));
+    for (uint32_t v = b->first_vertex; v < b->first_vertex + b->vertex_count; v++) {
+        uint32_t ov = a->first_vertex + r->source_vertex[v];
+        for (int k = 0; k < 3; k++) {
+            CHECK_EQ_INT(r->positions[v][k] == o->positions[ov][k], 1);
+            if (a->flags & VKS_MESH_HAS_NORMALS)
+                CHECK_EQ_INT(r->normals[v][k] == o->normals[ov][k], 1);
+        }
+        const vks_group *rg = &r->groups[group_index_of_vertex(r, v)];
+        const vks_group *og = &o->groups[group_index_of_vertex(o, ov)];
+        for (int k = 0; k < 4; k++) {
+            float rw = r->influences[v].weight[k], ow = o->influences[ov].weight[k];
+            CHECK_EQ_INT(rw == ow, 1);
+            if (ow > 0)
+                CHECK_EQ_INT(r->bones[r->palette[rg->first_palette + r->influences[v].index[k]]].node,
+                             o->bones[o->palette[og->first_palette + o->influences[ov].index[k]]].node);
+        }
+    }
+    /* triangles (in file vertices), materials and, where groups are kept, the palette's node
+       set of the triangle's group */
+    uint32_t n = a->triangle_count;
+    tri_key *ka = calloc(n + 1, sizeof *ka), *kb = calloc(n + 1, sizeof *kb);
+    for (uint32_t t = 0; t < n; t++) {
+        uint32_t ta = a->first_triangle + t, tb = b->first_triangle + t;
+        for (int k = 0; k < 3; k++) {
+            ka[t].v[k] = o->triangles[ta][k];
+            kb[t].v[k] = r->source_vertex[b->first_vertex + r->triangles[tb][k]];
+        }
+        ka[t].mat = o->triangle_material ? o->triangle_material[ta] : 0;
+        kb[t].mat = r->triangle_material ? r->triangle_material[tb] : 0;
+        if (groups_kept) {
+            ka[t].pal = palette_nodes(o, group_index_of_triangle(o, ta));
+            kb[t].pal = palette_nodes(r, group_index_of_triangle(r, tb));
+        }
+    }
+    qsort(ka, n, sizeof *ka, cmp_key);
+    qsort(kb, n, sizeof *kb, cmp_key);
+    CHECK_EQ_INT(memcmp(ka, kb, n * sizeof *ka), 0);
+    free(ka), free(kb);
+}
+
+static vks_skin *round_trip(const vks_skin *o, uint32_t version, int strips, uint8_t **bytes_out, size_t *size_out)
+{
+    vks_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.version = version;
+    wo.triangle_strips = strips;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_rw_write(o, &wo, &bytes, &size, &err), VKS_OK);
+    if (err.code)
+        fprintf(stderr, "write: %s: %s\n", err.path, err.msg);
+    vks_skin *r = NULL;
+    if (bytes) {
+        CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &r, &err), VKS_OK);
+        if (err.code)
+            fprintf(stderr, "read: %s: %s (offset %llu)\n", err.path, err.msg, (unsigned long long)err.offset);
+    }
+    if (bytes_out)
+        *bytes_out = bytes, *size_out = size;
+    else
+        free(bytes);
+    return r;
+}
+
+static void check_common(const vks_skin *o, const vks_skin *r, const char *what)
+{
+    CHECK_EQ_INT(r->node_count, o->node_count);
+    for (uint32_t i = 0; i < o->node_count && i < r->node_count; i++) {
+        CHECK(strcmp(r->nodes[i].name, o->nodes[i].name) == 0);
+        CHECK_EQ_INT(r->nodes[i].parent, o->nodes[i].parent);
+        CHECK_EQ_INT(memcmp(&r->nodes[i].bind_local, &o->nodes[i].bind_local, sizeof(vks_affine)), 0);
+    }
+    vks_bind_check bc;
+    vks_error err = {0};
+    memset(&bc, 0, sizeof bc);
+    CHECK_EQ_INT(vks_cpu_bind_check(r, &bc, &err), VKS_OK);
+    printf("%s: bind check relative error %.3g\n", what, bc.max_error_relative);
+    CHECK(bc.max_error_relative < 1e-5);
+}
+
+int main(void)
+{
+    /* 1. one group, lists, 3.6.0.3: no split data; groups as built */
+    {
+        vks_skin *o = make_model(0, 0, 0);
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_skin *r = round_trip(o, 0, 0, &bytes, &size);
+        CHECK(r != NULL);
+        if (r) {
+            check_common(o, r, "lists, one group");
+            CHECK(strcmp(r->format_detail, "RW 3.6.0.3") == 0);
+            CHECK_EQ_INT(r->mesh_count, 1);
+            CHECK_EQ_INT(r->group_count, 1);
+            CHECK_EQ_INT(r->groups[0].palette_count, 4);
+            compare_mesh(o, 0, r, 0, 1);
+            /* bones: HAnim node order b0..b3 with the hierarchy on b0 */
+            for (uint32_t i = 0; i < 4; i++)
+                CHECK_EQ_INT(r->bones[i].node, i + 1);
+        }
+        /* the chunk tree: 12-byte clump struct, skin in the new layout with empty split data */
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+        CHECK(cs != (size_t)-1 && ch[cs].size == 12);
+        CHECK_EQ_INT(vks_test_le32(bytes + 8), 0x1803FFFF);
+        size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
+        CHECK(sk != (size_t)-1);
+        if (sk != (size_t)-1) {
+            const uint8_t *p = bytes + ch[sk].offset + 12;
+            CHECK_EQ_INT(p[0], 4);
+            CHECK_EQ_INT(p[1], 4);
+            CHECK_EQ_INT(p[2], 2);
+            CHECK_EQ_INT(ch[sk].size, 4 + 4 + 20 * NV + 64 * 4 + 12);
+        }
+        /* a truncated written file fails cleanly at every byte */
+        vks_read_options opt;
+        memset(&opt, 0, sizeof opt);
+        CHECK_EQ_INT(vks_test_truncations(vks_rw_read, &opt, bytes, size, size, NULL, 0, 0), 0);
+        free(bytes);
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 2. split groups (palette limit 3) with lists and with strips */
+    for (int strips = 0; strips < 2; strips++) {
+        vks_skin *o = make_model(3, 0, 0);
+        CHECK(o->group_count >= 2);
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_skin *r = round_trip(o, 0x36003, strips, &bytes, &size);
+        CHECK(r != NULL);
+        if (r) {
+            check_common(o, r, strips ? "strips, split groups" : "lists, split groups");
+            /* one Bin Mesh mesh per (group, material) -> one group each when read back */
+            uint32_t pairs = 0;
+            for (uint32_t g = 0; g < o->group_count; g++) {
+                uint32_t seen = 0;
+                for (uint32_t t = o->groups[g].first_triangle;
+                     t < o->groups[g].first_triangle + o->groups[g].triangle_count; t++)
+                    seen |= 1u << o->triangle_material[t];
+                pairs += (uint32_t)__builtin_popcount(seen);
+            }
+            CHECK_EQ_INT(r->group_count, pairs);
+            compare_mesh(o, 0, r, 0, 1);
+        }
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+        size_t bm = vks_test_rw_find(ch, nc, 0x50E, 0x03, 0);
+        CHECK(bm != (size_t)-1 && vks_test_le32(bytes + ch[bm].offset + 12) == (uint32_t)strips);
+        free(bytes);
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 3. old skin layout at 3.3.0.2: 12-byte clump struct, 0xDEADDEAD before each matrix */
+    {
+        vks_skin *o = make_model(0, 0, 0);
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_skin *r = round_trip(o, 0x33002, 0, &bytes, &size);
+        CHECK(r != NULL);
+        if (r) {
+            check_common(o, r, "3.3.0.2 old layout");
+            CHECK(strcmp(r->format_detail, "RW 3.3.0.2") == 0);
+            compare_mesh(o, 0, r, 0, 1);
+        }
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+        CHECK(cs != (size_t)-1 && ch[cs].size == 12);
+        size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
+        CHECK(sk != (size_t)-1);
+        if (sk != (size_t)-1) {
+            CHECK_EQ_INT(ch[sk].size, 4 + 20 * NV + 68 * 4);
+            CHECK_EQ_INT(bytes[ch[sk].offset + 13], 0);
+            CHECK_EQ_INT(vks_test_le32(bytes + ch[sk].offset + 12 + 4 + 20 * NV), 0xDEADDEADu);
+        }
+        size_t gs = vks_test_rw_find(ch, nc, 0x01, 0x0F, 0);
+        CHECK(gs != (size_t)-1 && ch[gs].size == 16 + 12 + 8 * NT + 24 + 24 * NV); /* surface props */
+        free(bytes);
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 4. 3.2.0.0 written, then every stamp rewritten to the old form (0x320): 4-byte clump struct */
+    {
+        vks_skin *o = make_model(0, 0, 0);
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_skin *r0 = round_trip(o, 0x32000, 0, &bytes, &size);
+        vks_skin_free(r0);
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+        for (size_t i = 0; i < nc; i++) {
+            CHECK_EQ_INT(vks_test_le32(bytes + ch[i].offset + 8), 0x0800FFFF);
+            vks_test_put32(bytes + ch[i].offset + 8, 0x320);
+        }
+        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+        CHECK(cs != (size_t)-1 && ch[cs].size == 4);
+        vks_skin *r = NULL;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &r, &err), VKS_OK);
+        if (r) {
+            check_common(o, r, "3.2.0.0 old stamps");
+            CHECK(strcmp(r->format_detail, "RW 3.2.0.0") == 0);
+            compare_mesh(o, 0, r, 0, 1);
+        }
+        free(bytes);
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 5. two atomics (meshes on different frames, different bone sets), split groups */
+    {
+        vks_skin *o = make_model(3, 1, 0);
+        CHECK_EQ_INT(o->mesh_count, 2);
+        vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
+        CHECK(r != NULL);
+        if (r) {
+            check_common(o, r, "two atomics");
+            CHECK_EQ_INT(r->mesh_count, 2);
+            if (r->mesh_count == 2) {
+                compare_mesh(o, 0, r, 0, 1);
+                /* mesh B's skin covers the whole hierarchy (b0..b3): compare without groups */
+                compare_mesh(o, 1, r, 1, 0);
+                CHECK_EQ_INT(r->meshes[1].space_node, 5);
+                CHECK_EQ_INT(r->meshes[1].bone_count, 4);
+            }
+        }
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 6. space_node -1: the atomic goes on frame 0 and the inverse binds absorb W(0) */
+    {
+        vks_skin *o = make_model(0, 0, -1);
+        vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
+        CHECK(r != NULL);
+        if (r) {
+            check_common(o, r, "space_node -1");
+            compare_mesh(o, 0, r, 0, 1);
+        }
+        vks_skin_free(r);
+        vks_skin_free(o);
+    }
+    /* 7. refusals: two bones on one node; a version the writer does not write */
+    {
+        vks_skin *o = make_model(0, 0, 0);
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_error err = {0};
+        vks_write_options wo = {0x30000, 0, 0};
+        CHECK_EQ_INT(vks_rw_write(o, &wo, &bytes, &size, &err), VKS_ERR_UNSUPPORTED);
+        CHECK(bytes == NULL && err.msg[0]);
+        o->bones[1].node = o->bones[0].node;
+        memset(&err, 0, sizeof err);
+        CHECK(vks_rw_write(o, NULL, &bytes, &size, &err) != VKS_OK);
+        CHECK(bytes == NULL && err.msg[0]);
+        vks_skin_free(o);
+    }
+    return vks_test_finish("test_rw_write");
+}
