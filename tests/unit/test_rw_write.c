@@ -10,6 +10,7 @@
 
 #include "test_rw_util.h"
 #include "vkskin/build.h"
+#include "character.h"
 #include "testutil.h"
 
 #define RINGS 5
@@ -154,7 +155,7 @@ static vks_skin *make_model(uint32_t palette_limit, int two_meshes, int32_t spac
 typedef struct tri_key {
     uint32_t v[3];
     uint32_t mat;
-    uint32_t pal; /* bitmask of palette nodes of the triangle's group */
+    uint64_t pal[2]; /* bit set of the palette nodes of the triangle's group (nodes < 128) */
 } tri_key;
 
 static int cmp_key(const void *a, const void *b) { return memcmp(a, b, sizeof(tri_key)); }
@@ -175,12 +176,15 @@ static uint32_t group_index_of_vertex(const vks_skin *s, uint32_t v)
     return 0;
 }
 
-static uint32_t palette_nodes(const vks_skin *s, uint32_t g)
+static void palette_nodes(const vks_skin *s, uint32_t g, uint64_t mask[2])
 {
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < s->groups[g].palette_count; i++)
-        mask |= 1u << s->bones[s->palette[s->groups[g].first_palette + i]].node;
-    return mask;
+    mask[0] = mask[1] = 0;
+    for (uint32_t i = 0; i < s->groups[g].palette_count; i++) {
+        uint32_t node = s->bones[s->palette[s->groups[g].first_palette + i]].node;
+        CHECK(node < 128);
+        if (node < 128)
+            mask[node / 64] |= 1ull << (node % 64);
+    }
 }
 
 /* Compares read-back model r (mesh rm) with original o (mesh om). The writer stores the
@@ -222,8 +226,8 @@ static void compare_mesh(const vks_skin *o, uint32_t om, const vks_skin *r, uint
         ka[t].mat = o->triangle_material ? o->triangle_material[ta] : 0;
         kb[t].mat = r->triangle_material ? r->triangle_material[tb] : 0;
         if (groups_kept) {
-            ka[t].pal = palette_nodes(o, group_index_of_triangle(o, ta));
-            kb[t].pal = palette_nodes(r, group_index_of_triangle(r, tb));
+            palette_nodes(o, group_index_of_triangle(o, ta), ka[t].pal);
+            palette_nodes(r, group_index_of_triangle(r, tb), kb[t].pal);
         }
     }
     qsort(ka, n, sizeof *ka, cmp_key);
@@ -434,7 +438,38 @@ int main(void)
         vks_skin_free(r);
         vks_skin_free(o);
     }
-    /* 7. refusals: two bones on one node; a version the writer does not write */
+    /* 7. the procedural character (one group, then palette-limited groups) through the writer */
+    for (uint32_t limit = 0; limit <= 16; limit += 16) {
+        vks_gen_params gp;
+        memset(&gp, 0, sizeof gp);
+        gp.vertices = 3000;
+        gp.palette_limit = limit;
+        vks_error err = {0};
+        vks_skin *o = vks_gen_character(&gp, &err);
+        CHECK(o != NULL);
+        if (!o) {
+            fprintf(stderr, "generator: %s: %s\n", err.path, err.msg);
+            continue;
+        }
+        for (int strips = 0; strips < 2; strips++) {
+            vks_skin *r = round_trip(o, 0, strips, NULL, NULL);
+            CHECK(r != NULL);
+            if (!r)
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "character (%u bones, %u vertices, %u groups, %s)", o->bone_count,
+                     o->vertex_count, o->group_count, strips ? "strips" : "lists");
+            check_common(o, r, what);
+            CHECK_EQ_INT(r->mesh_count, o->mesh_count);
+            if (limit)
+                CHECK(r->group_count >= o->group_count);
+            for (uint32_t m = 0; m < o->mesh_count && m < r->mesh_count; m++)
+                compare_mesh(o, m, r, m, 1);
+            vks_skin_free(r);
+        }
+        vks_skin_free(o);
+    }
+    /* 8. refusals: two bones on one node; a version the writer does not write */
     {
         vks_skin *o = make_model(0, 0, 0);
         uint8_t *bytes = NULL;
