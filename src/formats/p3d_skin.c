@@ -171,9 +171,6 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const p3d_s
                     if (!seen)
                         fresh[add++] = b;
                 }
-            if (add > limit)
-                return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/sections",
-                                     "a triangle uses %u bones, over the bone limit %u", add, limit);
             if (!g || bones_in + add > limit) {
                 g = &out->groups[out->count++];
                 g->triangles = (const uint32_t(*)[3])(tris + n);
@@ -195,6 +192,9 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const p3d_s
                         if (!seen)
                             fresh[add++] = b;
                     }
+                if (add > limit)
+                    return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/sections",
+                                         "triangle %u uses %u bones, over the bone limit %u", t, add, limit);
             }
             for (uint32_t j = 0; j < add; j++)
                 mark[fresh[j]] = stamp;
