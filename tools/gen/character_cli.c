@@ -12,10 +12,10 @@
 #include "../vkskin/cli.h" /* exit codes */
 
 static const vks_gen_format formats[VKS_GEN_FORMAT_COUNT] = {
-    {"dff", "dff", vks_rw_write},
-    {"nif", "nif", vks_nif_write},
-    {"cmdl", "cmdl", vks_cmdl_write},
-    {"p3d", "p3d", vks_p3d_write},
+    {"dff", "dff", vks_rw_write, 0, 0},
+    {"nif", "nif", vks_nif_write, 0, 0},
+    {"cmdl", "cmdl", vks_cmdl_write, 20, 900},  /* XML text: ~260 bytes per vertex */
+    {"p3d", "p3d", vks_p3d_write, 0, 600},      /* MLOD: one selection byte per bone per point and face */
 };
 
 const vks_gen_format *vks_gen_format_find(const char *name)
@@ -104,15 +104,35 @@ static model_facts facts_of(const vks_skin *s)
     return f;
 }
 
-/* The exact command that makes one file of the set. */
-static void command_of(const vks_gen_dataset *d, const vks_gen_format *fmt, char *buf, size_t size)
+vks_gen_params vks_gen_dataset_params(const vks_gen_dataset *d, const vks_gen_format *fmt, char *cmd, size_t size)
 {
-    const vks_gen_params *p = &d->params;
-    snprintf(buf, size,
-             "vkskin generate --format %s --bones %u --vertices %u --influences %u --palette-limit %u "
-             "--materials %u --seed %llu%s --out %s.%s",
-             fmt->name, p->bones, p->vertices, p->max_influences, p->palette_limit, p->materials,
-             (unsigned long long)p->seed, d->strips ? " --strips" : "", d->stem, fmt->extension);
+    vks_gen_params p = d->params;
+    if (fmt->dataset_palette_limit && (p.palette_limit == 0 || p.palette_limit > fmt->dataset_palette_limit))
+        p.palette_limit = fmt->dataset_palette_limit;
+    if (fmt->dataset_max_vertices && p.vertices > fmt->dataset_max_vertices)
+        p.vertices = fmt->dataset_max_vertices;
+    if (cmd)
+        snprintf(cmd, size,
+                 "vkskin generate --format %s --bones %u --vertices %u --influences %u --palette-limit %u "
+                 "--materials %u --seed %llu%s --out %s.%s",
+                 fmt->name, p.bones, p.vertices, p.max_influences, p.palette_limit, p.materials,
+                 (unsigned long long)p.seed, d->strips ? " --strips" : "", d->stem, fmt->extension);
+    return p;
+}
+
+static int format_selected(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        p += len + (comma ? 1 : 0);
+    }
+    return 0;
 }
 
 static char *join(const char *dir, const char *name)
@@ -122,6 +142,35 @@ static char *join(const char *dir, const char *name)
     if (p)
         snprintf(p, a + b + 2, "%s/%s", dir, name);
     return p;
+}
+
+/* P3D keeps its skeleton outside the model: write <stem>.model.cfg beside <stem>.p3d, with
+ * the CfgModels class named after the stem (what readers look up by default). */
+static vks_result write_p3d_cfg(const char *p3d_path, const vks_skin *model, vks_error *err)
+{
+    size_t n = strlen(p3d_path);
+    char *cfg = malloc(n + 16), *name = malloc(n + 1);
+    if (!cfg || !name) {
+        free(cfg);
+        free(name);
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, p3d_path, "out of memory");
+    }
+    memcpy(cfg, p3d_path, n + 1);
+    char *dot = strrchr(cfg, '.'), *slash = strrchr(cfg, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = 0;
+    const char *base = strrchr(cfg, '/') ? strrchr(cfg, '/') + 1 : cfg;
+    memcpy(name, base, strlen(base) + 1);
+    strcat(cfg, ".model.cfg");
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_result rc = vks_p3d_write_model_cfg(model, name, &bytes, &size, err);
+    if (rc == VKS_OK)
+        rc = vks_gen_write_file(cfg, bytes, size, err);
+    free(bytes);
+    free(cfg);
+    free(name);
+    return rc;
 }
 
 /* Appends to a growable text buffer (the manifest). */
@@ -168,21 +217,28 @@ static void text_add(text *t, const char *fmt, ...)
     }
 }
 
-vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_error *err)
+vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FILE *log, int *written,
+                                  vks_error *err)
 {
     int count = 0;
     if (written)
         *written = 0;
+    if (only_formats)
+        for (const char *p = only_formats; *p;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            char name[16];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 15 ? len : 15), p);
+            if (!vks_gen_format_find(name))
+                return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "--formats",
+                                     "unknown format '%s' (dff, nif, cmdl, p3d)", name);
+            p += len + (comma ? 1 : 0);
+        }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, dir, "cannot create the folder: %s", strerror(errno));
 
-    vks_skin *models[VKS_GEN_DATASET_COUNT] = {0};
     vks_result rc = VKS_OK;
-    for (int i = 0; i < VKS_GEN_DATASET_COUNT && rc == VKS_OK; i++)
-        if (!(models[i] = vks_gen_character(&datasets[i].params, err)))
-            rc = err ? err->code : VKS_ERR_INVALID;
-
-    text man = {0};
+    text man = {0}, skipped = {0};
     text_add(&man,
              "# Generated datasets\n\n"
              "Small procedural skinned characters written by vkskin's own generator (`tools/gen`), for\n"
@@ -193,59 +249,66 @@ vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_
              "Each row's command makes that one file. Counts are those of the generated model:\n"
              "vertices (file) before the builder duplicates vertices shared by groups, vertices\n"
              "(model) after; max palette is the largest group palette; influences the most bones\n"
-             "any vertex uses.\n\n"
+             "any vertex uses. NW4C files keep the hardware's 20-bone palettes, and the CMDL and P3D\n"
+             "files have fewer vertices, so that every file stays under 300 KB.\n\n"
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    char skipped[256] = "";
     for (int fi = 0; fi < VKS_GEN_FORMAT_COUNT && rc == VKS_OK; fi++) {
         const vks_gen_format *fmt = &formats[fi];
+        if (!format_selected(only_formats, fmt->name))
+            continue;
         for (int i = 0; i < VKS_GEN_DATASET_COUNT && rc == VKS_OK; i++) {
+            const vks_gen_dataset *d = &datasets[i];
+            char cmd[512], name[128];
+            vks_gen_params p = vks_gen_dataset_params(d, fmt, cmd, sizeof cmd);
+            snprintf(name, sizeof name, "%s.%s", d->stem, fmt->extension);
+            vks_skin *model = vks_gen_character(&p, err);
+            if (!model) {
+                rc = err ? err->code : VKS_ERR_INVALID;
+                break;
+            }
             vks_write_options wo = {0};
-            wo.triangle_strips = datasets[i].strips;
+            wo.triangle_strips = d->strips;
             uint8_t *bytes = NULL;
             size_t size = 0;
             vks_error werr = {0};
-            vks_result wr = fmt->write(models[i], &wo, &bytes, &size, &werr);
+            vks_result wr = fmt->write(model, &wo, &bytes, &size, &werr);
             if (wr == VKS_ERR_UNSUPPORTED) {
                 if (log)
-                    fprintf(log, "vkskin generate: skipping %s: the writer is not available (%s)\n", fmt->name,
+                    fprintf(log, "vkskin generate: skipping %s: the %s writer says unsupported: %s\n", name, fmt->name,
                             werr.msg);
-                size_t sl = strlen(skipped);
-                snprintf(skipped + sl, sizeof skipped - sl, "%s%s", sl ? ", " : "", fmt->name);
-                free(bytes);
-                break;
-            }
-            if (wr != VKS_OK) {
-                free(bytes);
-                vks_error_set(err, wr, werr.offset, werr.path, "%s writer: %s", fmt->name, werr.msg);
+                text_add(&skipped, "- %s: the %s writer says: %s\n", name, fmt->name, werr.msg);
+            } else if (wr != VKS_OK) {
+                vks_error_set(err, wr, werr.offset, werr.path, "%s: %s writer: %s", name, fmt->name, werr.msg);
                 rc = wr;
-                break;
+            } else {
+                char *path = join(dir, name);
+                int is_p3d = !strcmp(fmt->name, "p3d");
+                rc = path ? vks_gen_write_file(path, bytes, size, err)
+                          : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
+                if (rc == VKS_OK && is_p3d)
+                    rc = write_p3d_cfg(path, model, err);
+                free(path);
+                if (rc == VKS_OK) {
+                    count++;
+                    model_facts f = facts_of(model);
+                    text_add(&man, "| %s | %s%s | `%s` | %u | %u | %u | %u | %u | %u | %u | %s%s%s%s |\n", name,
+                             fmt->name, d->strips ? " (strips)" : "", cmd, f.bones, f.source_vertices, f.vertices,
+                             f.triangles, f.groups, f.max_palette, f.influences, d->why,
+                             is_p3d ? "; skeleton in " : "", is_p3d ? d->stem : "", is_p3d ? ".model.cfg beside it" : "");
+                    if (log)
+                        fprintf(log, "wrote %s/%s (%zu bytes)\n", dir, name, size);
+                }
             }
-            char name[128];
-            snprintf(name, sizeof name, "%s.%s", datasets[i].stem, fmt->extension);
-            char *path = join(dir, name);
-            rc = path ? vks_gen_write_file(path, bytes, size, err)
-                      : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
-            free(path);
             free(bytes);
-            if (rc != VKS_OK)
-                break;
-            count++;
-            char cmd[512];
-            command_of(&datasets[i], fmt, cmd, sizeof cmd);
-            model_facts f = facts_of(models[i]);
-            text_add(&man, "| %s | %s%s | `%s` | %u | %u | %u | %u | %u | %u | %u | %s |\n", name, fmt->name,
-                     datasets[i].strips ? " (strips)" : "", cmd, f.bones, f.source_vertices, f.vertices, f.triangles,
-                     f.groups, f.max_palette, f.influences, datasets[i].why);
-            if (log)
-                fprintf(log, "wrote %s/%s (%zu bytes)\n", dir, name, size);
+            vks_skin_free(model);
         }
     }
-    if (skipped[0])
-        text_add(&man, "\nNot written (the writer was not available when this folder was generated): %s.\n",
-                 skipped);
-    if (rc == VKS_OK && man.failed)
+    if (skipped.len)
+        text_add(&man, "\nNot written (the writer answered \"unsupported\" when this folder was generated):\n\n%s",
+                 skipped.data);
+    if (rc == VKS_OK && (man.failed || skipped.failed))
         rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
     if (rc == VKS_OK) {
         char *path = join(dir, "MANIFEST.md");
@@ -254,8 +317,7 @@ vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_
         free(path);
     }
     free(man.data);
-    for (int i = 0; i < VKS_GEN_DATASET_COUNT; i++)
-        vks_skin_free(models[i]);
+    free(skipped.data);
     if (written)
         *written = count;
     return rc;
@@ -270,7 +332,8 @@ static void usage(const char *prog, FILE *f)
             "Writes a procedural humanoid skinned character (deterministic: same options, same bytes).\n"
             "\n"
             "options:\n"
-            "  --out FILE            the file to write (through a temporary name and a rename)\n"
+            "  --out FILE            the file to write (through a temporary name and a rename);\n"
+            "                        P3D also gets its skeleton in FILE's stem + .model.cfg beside it\n"
             "  --format F            dff | nif | cmdl | p3d (default: from --out's extension, else dff)\n"
             "  --bones N             20..64 (default 32): humanoid core + twist, finger, jaw, hair bones\n"
             "  --vertices N          target vertex count (default 2000)\n"
@@ -283,7 +346,8 @@ static void usage(const char *prog, FILE *f)
             "  --version V           format version to write (0x... accepted; default: the writer's)\n"
             "  --quantize            NW4C: quantized vertex streams\n"
             "  --datasets DIR        write the standard small set in every available format and\n"
-            "                        DIR/MANIFEST.md (formats whose writer is missing are skipped)\n"
+            "                        DIR/MANIFEST.md (files whose writer says unsupported are skipped)\n"
+            "  --formats LIST        with --datasets: only these formats (e.g. dff,p3d)\n"
             "\n"
             "exit codes: 0 ok, 1 generation failed (e.g. palette limit below what a triangle needs),\n"
             "            2 usage, 5 runtime (writer not available, output not writable)\n",
@@ -318,7 +382,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
 {
     vks_gen_params p = {0};
     vks_write_options wo = {0};
-    const char *out = NULL, *format = NULL, *datasets_dir = NULL;
+    const char *out = NULL, *format = NULL, *datasets_dir = NULL, *only_formats = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -335,7 +399,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
         }
         static const char *with_value[] = {"--out", "--format", "--datasets", "--bones", "--vertices",
                                            "--influences", "--palette-limit", "--materials", "--seed",
-                                           "--version", "--name"};
+                                           "--version", "--name", "--formats"};
         int known = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known |= !strcmp(a, with_value[k]);
@@ -358,6 +422,8 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
             datasets_dir = val;
         else if (!strcmp(a, "--name"))
             p.name = val;
+        else if (!strcmp(a, "--formats"))
+            only_formats = val;
         else if (!strcmp(a, "--seed"))
             ok = parse_u64(prog, a, val, UINT64_MAX, &p.seed);
         else if ((ok = parse_u64(prog, a, val, UINT32_MAX, &n))) {
@@ -389,12 +455,13 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
         }
         vks_error err = {0};
         int written = 0;
-        vks_result rc = vks_gen_write_datasets(datasets_dir, stderr, &written, &err);
+        vks_result rc = vks_gen_write_datasets(datasets_dir, only_formats, stderr, &written, &err);
         if (rc != VKS_OK) {
             char buf[512];
             fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, NULL, buf, sizeof buf));
-            return rc == VKS_ERR_IO || rc == VKS_ERR_NOMEM || rc == VKS_ERR_UNSUPPORTED ? VKS_EXIT_RUNTIME
-                                                                                        : VKS_EXIT_INPUT;
+            return rc == VKS_ERR_IO || rc == VKS_ERR_NOMEM ? VKS_EXIT_RUNTIME
+                   : rc == VKS_ERR_INVALID && !strcmp(err.path, "--formats") ? VKS_EXIT_USAGE
+                                                                              : VKS_EXIT_INPUT;
         }
         printf("wrote %d model files and MANIFEST.md to %s\n", written, datasets_dir);
         return VKS_EXIT_OK;
@@ -449,6 +516,8 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
     }
     if (rc == VKS_OK)
         rc = vks_gen_write_file(out, bytes, size, &err);
+    if (rc == VKS_OK && !strcmp(fmt->name, "p3d"))
+        rc = write_p3d_cfg(out, s, &err);
     free(bytes);
     if (rc != VKS_OK) {
         fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, out, buf, sizeof buf));

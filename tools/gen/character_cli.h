@@ -23,6 +23,9 @@ typedef struct vks_gen_format {
     const char *name;      /* "dff", "nif", "cmdl", "p3d" */
     const char *extension; /* without the dot */
     vks_gen_writer_fn write;
+    /* For the standard set only: the format's palette limit (0: none; NW4C hardware: 20) and
+       a vertex budget that keeps its files under 300 KB (0: the set's own counts). */
+    uint32_t dataset_palette_limit, dataset_max_vertices;
 } vks_gen_format;
 
 /* The format named name (or NULL); the table has VKS_GEN_FORMAT_COUNT entries, DFF first. */
@@ -43,10 +46,16 @@ const vks_gen_dataset *vks_gen_dataset_at(int i);
 /* Writes bytes to path through a temporary name in the same folder and a rename. */
 vks_result vks_gen_write_file(const char *path, const void *bytes, size_t size, vks_error *err);
 
+/* The params and command line of one file of the standard set in one format (the set's
+ * params under the format's dataset palette limit and vertex budget). cmd may be NULL. */
+vks_gen_params vks_gen_dataset_params(const vks_gen_dataset *d, const vks_gen_format *f, char *cmd, size_t cmd_size);
+
 /* Writes the standard set into dir (created when missing) in every format whose writer
- * exists, plus dir/MANIFEST.md. Formats whose writer answers VKS_ERR_UNSUPPORTED are skipped
- * with a line on log (may be NULL); *written gets the number of model files written. */
-vks_result vks_gen_write_datasets(const char *dir, FILE *log, int *written, vks_error *err);
+ * exists (only_formats: a comma-separated list such as "dff,p3d"; NULL: all), plus
+ * dir/MANIFEST.md. A file whose writer answers VKS_ERR_UNSUPPORTED is skipped with a line on
+ * log (may be NULL) and in the manifest; *written gets the number of model files written. */
+vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FILE *log, int *written,
+                                  vks_error *err);
 
 /* The whole command line: argv[0] is the command's name as the user typed it. */
 int vks_gen_cli(const char *prog, int argc, char **argv);
