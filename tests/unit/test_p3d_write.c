@@ -1,0 +1,195 @@
+/* MLOD writer round trips: generated characters (and the tube sample) written as MLOD plus
+ * model.cfg and read back: same skeleton names and parents, same positions and normals,
+ * weights within the byte quantisation (wiki rule, <= 1/255 before renormalisation), same
+ * triangle and material partition, bind-pose exact; a bone limit splits the palettes. */
+#include <math.h>
+#include <string.h>
+
+#include "character.h"
+#include "formats/p3d_internal.h"
+#include "testutil.h"
+#include "vkskin/cpu.h"
+
+static float weight_of(const vks_skin *s, uint32_t v, const char *node)
+{
+    uint32_t g = 0;
+    while (!(v >= s->groups[g].first_vertex && v < s->groups[g].first_vertex + s->groups[g].vertex_count))
+        g++;
+    float w = 0;
+    for (int k = 0; k < 4; k++)
+        if (s->influences[v].weight[k] > 0) {
+            uint32_t b = s->palette[s->groups[g].first_palette + s->influences[v].index[k]];
+            if (!strcmp(s->nodes[s->bones[b].node].name, node))
+                w += s->influences[v].weight[k];
+        }
+    return w;
+}
+
+static vks_skin *round_trip(const vks_skin *src, uint32_t bone_limit)
+{
+    uint8_t *p3d = NULL, *cfg = NULL;
+    size_t np = 0, nc = 0;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_p3d_write(src, NULL, &p3d, &np, &err), VKS_OK);
+    CHECK_EQ_INT(vks_p3d_write_model_cfg(src, "gen_character", &cfg, &nc, &err), VKS_OK);
+    vks_read_options o = {0};
+    o.p3d.model_cfg = (const char *)cfg;
+    o.p3d.model_cfg_size = nc;
+    o.p3d.model_name = "gen_character";
+    o.p3d.bone_limit = bone_limit;
+    vks_skin *back = NULL;
+    if (vks_p3d_read(&o, p3d, np, &back, &err) != VKS_OK) {
+        fprintf(stderr, "read back: %s: %s\n", err.path, err.msg);
+        vks_test_failures++;
+    }
+    free(p3d);
+    free(cfg);
+    return back;
+}
+
+static void compare(const vks_skin *a, const vks_skin *b, int same_node_names)
+{
+    CHECK_EQ_INT(b->triangle_count, a->triangle_count);
+    if (same_node_names) {
+        CHECK_EQ_INT(b->node_count, a->node_count);
+        for (uint32_t i = 0; i < a->node_count && i < b->node_count; i++) {
+            CHECK(!strcmp(a->nodes[i].name, b->nodes[i].name));
+            CHECK_EQ_INT(a->nodes[i].parent, b->nodes[i].parent);
+        }
+    }
+    /* every read-back vertex has an original with the same position and normal bits */
+    uint32_t unmatched = 0;
+    double worst_w = 0;
+    for (uint32_t v = 0; v < b->vertex_count; v++) {
+        uint32_t m = UINT32_MAX;
+        for (uint32_t u = 0; u < a->vertex_count && m == UINT32_MAX; u++)
+            if (!memcmp(a->positions[u], b->positions[v], 12) && !memcmp(a->normals[u], b->normals[v], 12))
+                m = u;
+        if (m == UINT32_MAX) {
+            unmatched++;
+            continue;
+        }
+        for (uint32_t n = 0; n < b->node_count; n++)
+            worst_w = fmax(worst_w, fabs(weight_of(a, m, b->nodes[n].name) - weight_of(b, v, b->nodes[n].name)));
+    }
+    CHECK_EQ_INT(unmatched, 0);
+    if (worst_w > 2.5 / 255)
+        fprintf(stderr, "worst weight difference %g\n", worst_w);
+    CHECK(worst_w <= 2.5 / 255);
+    /* the same partition of triangles into materials (sizes, sorted) */
+    if (a->triangle_material) {
+        CHECK(b->triangle_material != NULL);
+        uint32_t ha[256] = {0}, hb[256] = {0};
+        for (uint32_t t = 0; t < a->triangle_count; t++)
+            ha[a->triangle_material[t] & 255]++;
+        for (uint32_t t = 0; b->triangle_material && t < b->triangle_count; t++)
+            hb[b->triangle_material[t] & 255]++;
+        uint32_t ca = 0, cb = 0;
+        for (int i = 0; i < 256; i++)
+            ca += ha[i] != 0, cb += hb[i] != 0;
+        CHECK_EQ_INT(ca, cb);
+    }
+    vks_bind_check bc;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_skin_validate(b, &err), VKS_OK);
+    CHECK_EQ_INT(vks_cpu_bind_check(b, &bc, &err), VKS_OK);
+    CHECK(bc.max_error <= 1e-6);
+}
+
+static void test_character(void)
+{
+    vks_gen_params p = {0};
+    p.vertices = 1500;
+    p.materials = 3;
+    p.palette_limit = 16;
+    vks_error err = {0};
+    vks_skin *c = vks_gen_character(&p, &err);
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    vks_skin *b = round_trip(c, 64);
+    if (b) {
+        compare(c, b, 1);
+        CHECK(strstr(b->format_detail, "gen_character_Skeleton") != NULL);
+        vks_skin_free(b);
+    }
+    b = round_trip(c, 8);
+    if (b) {
+        CHECK(b->group_count > 1);
+        for (uint32_t g = 0; g < b->group_count; g++)
+            CHECK(b->groups[g].palette_count <= 8);
+        compare(c, b, 1);
+        vks_skin_free(b);
+    }
+    /* pivots: the memory LOD gives every node its bind position in skin space */
+    uint8_t *bytes;
+    size_t n;
+    CHECK_EQ_INT(vks_p3d_write(c, NULL, &bytes, &n, &err), VKS_OK);
+    p3d_pool pool = {0};
+    p3d_file f;
+    memset(&f, 0, sizeof f);
+    vks_read_options o = vks_read_options_defaults(NULL);
+    CHECK_EQ_INT(p3d_mlod_scan(&pool, bytes, n, &o, &f, &err), VKS_OK);
+    CHECK_EQ_INT(f.lod_count, 2);
+    if (f.lod_count == 2) {
+        CHECK(f.lods[1].resolution == 1e15f);
+        CHECK_EQ_INT(f.lods[1].points, c->node_count);
+    }
+    p3d_pool_free(&pool);
+    free(bytes);
+    vks_skin_free(c);
+}
+
+static void test_tube_again(void)
+{
+    size_t n, cn;
+    uint8_t *b = vks_test_read_file(vks_test_dataset("p3d/synthetic_skinned_tube.p3d"), &n);
+    uint8_t *cfg = vks_test_read_file(vks_test_dataset("p3d/synthetic_skinned_tube.model.cfg"), &cn);
+    vks_read_options o = {0};
+    o.p3d.model_cfg = (const char *)cfg;
+    o.p3d.model_cfg_size = cn;
+    o.p3d.model_name = "synthetic_skinned_tube";
+    vks_skin *s = NULL;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_p3d_read(&o, b, n, &s, &err), VKS_OK);
+    if (s) {
+        vks_skin *back = round_trip(s, 64);
+        if (back) {
+            compare(s, back, 1);
+            /* pivots survive: mid at y 0.5 above root, tip 0.5 above mid */
+            CHECK_NEAR(back->nodes[1].bind_local.m[10], 0.5, 1e-6);
+            CHECK_NEAR(back->nodes[2].bind_local.m[10], 0.5, 1e-6);
+            vks_skin_free(back);
+        }
+        vks_skin_free(s);
+    }
+    free(b);
+    free(cfg);
+}
+
+static void test_writer_errors(void)
+{
+    vks_skin *s = vks_skin_create(NULL);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_p3d_write(s, NULL, &out, &n, &err), VKS_ERR_INVALID);
+    CHECK(out == NULL && err.msg[0]);
+    vks_skin_free(s);
+    /* weight bytes: the wiki rule and its inverse */
+    CHECK_EQ_INT(p3d_byte_from_weight(1.0f), 1);
+    CHECK_EQ_INT(p3d_byte_from_weight(0.0f), 0);
+    CHECK_NEAR(p3d_weight_from_byte(1), 1.0, 0);
+    CHECK_NEAR(p3d_weight_from_byte(128), 128.0 / 255, 1e-7);
+    CHECK_NEAR(p3d_weight_from_byte(255), 1.0 / 255, 1e-7);
+    for (int b = 2; b < 256; b++)
+        CHECK_EQ_INT(p3d_byte_from_weight(p3d_weight_from_byte((uint8_t)b)), b);
+}
+
+int main(void)
+{
+    test_writer_errors();
+    test_character();
+    test_tube_again();
+    return vks_test_finish("test_p3d_write");
+}
