@@ -7,7 +7,9 @@
 #version 450
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per vertex
-layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory
+layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
+// 0: no shared palette and no barrier (CPU devices such as lavapipe run barrier-free shaders
+// far faster, and their "global" memory is as fast as shared memory anyway)
 
 struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, pad0, pad1; };
 struct Infl { uint idx01, idx23; float w[4]; };
@@ -23,14 +25,14 @@ layout(std430, binding = 2) readonly buffer Pos { float pos[]; };
 layout(std430, binding = 3) readonly buffer Nrm { float nrm[]; };
 layout(std430, binding = 4) readonly buffer Infls { Infl infl[]; };
 layout(std430, binding = 5) readonly buffer Insts { Inst insts[]; };
-layout(std430, binding = 6) readonly buffer Skin { float skin[]; };
+layout(std430, binding = 6) readonly buffer Skin { vec4 skin[]; }; // 3 rows per matrix
 layout(std430, binding = 7) writeonly buffer OutPos { float out_pos[]; };
 layout(std430, binding = 8) writeonly buffer OutNrm { float out_nrm[]; };
 layout(std430, binding = 9) readonly buffer Works { Work works[]; };
 
 layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals; } pc;
 
-shared float pal[PALETTE_CAP * 12];
+shared vec4 pal[PALETTE_CAP > 0 ? PALETTE_CAP * 3 : 1];
 
 void main()
 {
@@ -56,43 +58,39 @@ void main()
             wt[k] = 0.0;
         idx[k] = min(idx[k], max(g.palette_count, 1u) - 1u);
     }
-    bool shared_pal = g.palette_count <= PALETTE_CAP;
+    bool shared_pal = PALETTE_CAP > 0 && g.palette_count <= PALETTE_CAP;
     uint out_v = v - g.vert_base;
 
     for (uint ii = 0; ii < w.inst_count; ii++) {
         Inst inst = insts[w.inst_first + ii];
         if (shared_pal) {
             barrier();
-            for (uint j = lid; j < g.palette_count * 12u; j += gl_WorkGroupSize.x) {
-                uint slot = j / 12u, e = j - slot * 12u;
-                pal[j] = skin[(inst.skin_off + palette[g.first_palette + slot]) * 12u + e];
+            for (uint j = lid; j < g.palette_count * 3u; j += gl_WorkGroupSize.x) {
+                uint slot = j / 3u, row = j - slot * 3u;
+                pal[j] = skin[(inst.skin_off + palette[g.first_palette + slot]) * 3u + row];
             }
             barrier();
         }
-        vec3 c0 = vec3(0), c1 = vec3(0), c2 = vec3(0), c3 = vec3(0);
+        vec4 r0 = vec4(0), r1 = vec4(0), r2 = vec4(0);
         for (uint k = 0; k < INFLUENCES; k++) {
-            float m[12];
-            if (shared_pal) {
-                for (uint e = 0; e < 12u; e++)
-                    m[e] = pal[idx[k] * 12u + e];
-            } else {
-                uint at = (inst.skin_off + palette[g.first_palette + idx[k]]) * 12u;
-                for (uint e = 0; e < 12u; e++)
-                    m[e] = skin[at + e];
-            }
+            uint at;
             float s = wt[k];
-            c0 += s * vec3(m[0], m[1], m[2]);
-            c1 += s * vec3(m[3], m[4], m[5]);
-            c2 += s * vec3(m[6], m[7], m[8]);
-            c3 += s * vec3(m[9], m[10], m[11]);
+            if (shared_pal) {
+                at = idx[k] * 3u;
+                r0 += s * pal[at]; r1 += s * pal[at + 1u]; r2 += s * pal[at + 2u];
+            } else {
+                at = (inst.skin_off + palette[g.first_palette + idx[k]]) * 3u;
+                r0 += s * skin[at]; r1 += s * skin[at + 1u]; r2 += s * skin[at + 2u];
+            }
         }
         if (!live)
             continue;
         uint o = (inst.out_off + out_v) * 3u;
-        vec3 pp = c0 * p.x + c1 * p.y + c2 * p.z + c3;
+        vec4 p1 = vec4(p, 1.0);
+        vec3 pp = vec3(dot(r0, p1), dot(r1, p1), dot(r2, p1));
         out_pos[o] = pp.x; out_pos[o + 1] = pp.y; out_pos[o + 2] = pp.z;
         if (pc.write_normals != 0u) {
-            vec3 nn = c0 * n.x + c1 * n.y + c2 * n.z;
+            vec3 nn = vec3(dot(r0.xyz, n), dot(r1.xyz, n), dot(r2.xyz, n));
             if ((g.flags & (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) == (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) {
                 float len = length(nn);
                 if (len > 0.0)

@@ -1,7 +1,8 @@
 // Pose pass: one invocation per instance of a chunk. Locals -> world (through the parents,
 // which come before their children) -> skin matrices K_b = S_mesh * W(node_b) * IB_b with
 // S_mesh = space_pre * inverse(W(space_node)), in the order of src/cpu/reference.c (float
-// here, double there). Matrices are 3x4 column-major, 12 floats (x, y, z axes, translation).
+// here, double there). Locals and world are 3x4 column-major, 12 floats (x, y, z axes,
+// translation); skin matrices are written as three vec4 rows for the deform pass.
 #version 450
 layout(local_size_x_id = 0) in;
 
@@ -17,7 +18,7 @@ layout(std430, binding = 3) readonly buffer Meshes { Mesh meshes[]; };
 layout(std430, binding = 4) readonly buffer Insts { Inst insts[]; };
 layout(std430, binding = 5) readonly buffer Locals { float locals[]; };
 layout(std430, binding = 6) buffer World { float world[]; };
-layout(std430, binding = 7) writeonly buffer Skin { float skin[]; };
+layout(std430, binding = 7) writeonly buffer Skin { vec4 skin[]; }; // 3 rows per matrix
 
 layout(push_constant) uniform Push { uint instance_count; } pc;
 
@@ -96,9 +97,10 @@ void main()
         if (me.space_node >= 0)
             space = mul(space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
         Aff k = mul(space, mul(load_world(lbase + bo.node * 12u), ib));
-        uint at = (inst.skin_off + b) * 12u;
-        for (int j = 0; j < 4; j++) {
-            skin[at + 3 * j] = k.c[j].x; skin[at + 3 * j + 1] = k.c[j].y; skin[at + 3 * j + 2] = k.c[j].z;
-        }
+        // rows, so the deform pass transforms with three dot products
+        uint at = (inst.skin_off + b) * 3u;
+        skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
+        skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
+        skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
     }
 }

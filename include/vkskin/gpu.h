@@ -54,6 +54,8 @@ typedef struct vks_gpu_options {
     vks_gpu_fault inject_fault; /* testing only; applied by vks_gpu_upload */
     int force_staging;       /* read back through staging copies even on unified memory */
     int quiet;               /* do not print validation messages to stderr */
+    int shared_palette;      /* 0: by device (shared memory on GPUs, none on CPU devices, where
+                                barriers are slow); 1: always; -1: never */
 } vks_gpu_options;
 
 typedef struct vks_gpu_device_info {

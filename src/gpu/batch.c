@@ -11,7 +11,6 @@
 #include <time.h>
 
 enum {
-    INSTANCE_TILE = 8,          /* instances per deform work item: palette reloads amortise vertex loads */
     MAX_RING = 4,
     QUERIES_PER_SLOT = 3
 };
@@ -206,7 +205,7 @@ static int fill_chunk(sched *s, slot *sl)
     vks__gpu_inst *insts = sl->insts.mapped;
     float *locals = sl->locals.mapped;
     uint64_t nv = 0, nm = 0, ni = 0, nw = 0;
-    uint32_t wg = s->gpu->deform_wg;
+    uint32_t wg = s->gpu->deform_wg, tile = s->gpu->instance_tile;
     memset(s->wn, 0, sizeof s->wn);
     sl->nseg = 0;
     while (s->entry < b->entry_count) {
@@ -220,9 +219,9 @@ static int fill_chunk(sched *s, slot *sl)
         uint32_t blocks = blocks_of(ms, m, wg);
         uint32_t count = 0;
         /* Grow the segment one instance at a time while everything fits (work items are
-         * counted per started tile of INSTANCE_TILE instances). */
+         * counted per started run of gpu->instance_tile instances). */
         while (s->next + count < e->instance_count) {
-            uint64_t tiles = (uint64_t)(count + 1 + INSTANCE_TILE - 1) / INSTANCE_TILE;
+            uint64_t tiles = (uint64_t)(count + 1 + tile - 1) / tile;
             if (nv + (uint64_t)(count + 1) * m->vertex_count > s->cap.vertices ||
                 nm + (uint64_t)(count + 1) * (mats ? mats : 1) > s->cap.matrices || ni + count + 1 > s->cap.instances ||
                 nw + tiles * blocks > s->cap.works)
@@ -248,9 +247,9 @@ static int fill_chunk(sched *s, slot *sl)
             const vks__gpu_group *gr = &ms->groups[gi];
             uint32_t var = ms->group_influences[gi] - 1;
             for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
-                for (uint32_t t = 0; t < count; t += INSTANCE_TILE) {
+                for (uint32_t t = 0; t < count; t += tile) {
                     uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;
-                    uint32_t ic = count - t < INSTANCE_TILE ? count - t : INSTANCE_TILE;
+                    uint32_t ic = count - t < tile ? count - t : tile;
                     s->wl[var][s->wn[var]++] = (vks__gpu_work){gi, v0, vc, (uint32_t)ni + t, ic, 0, 0, 0};
                     nw++;
                 }
@@ -392,7 +391,7 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
 }
 
 /* Capacities for an output budget of `bytes` per stream, clipped to what the batch needs. */
-static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t bytes, uint32_t wg)
+static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t bytes, uint32_t wg, uint32_t tile)
 {
     caps c = {0};
     uint64_t tv = 0, tm = 0, ti = 0, tw = 0, max_v = 1, max_m = 1, max_w = 1;
@@ -402,7 +401,7 @@ static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t 
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
         uint64_t blocks = blocks_of(ms, m, wg);
         tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
-        tw += ((n + INSTANCE_TILE - 1) / INSTANCE_TILE + 1) * blocks;
+        tw += ((n + tile - 1) / tile + 1) * blocks;
         if (m->vertex_count > max_v)
             max_v = m->vertex_count;
         if (mats > max_m)
@@ -476,7 +475,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         budget = b->max_chunk_bytes;
     vks_result res;
     for (;;) {
-        s.cap = caps_for(ms, b, budget, gpu->deform_wg);
+        s.cap = caps_for(ms, b, budget, gpu->deform_wg, gpu->instance_tile);
         res = slots_create(&s, err);
         if (res == VKS_OK)
             break;

@@ -40,7 +40,8 @@ struct vks_gpu {
     VkPipelineLayout pose_layout, deform_layout;
     VkPipeline pose_pipeline;
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
-    uint32_t deform_wg, pose_wg, palette_cap;
+    uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
+    uint32_t instance_tile; /* instances per deform work item */
 };
 
 /* Per-model tables as the shaders read them (std430 layouts of compute/pose.comp and

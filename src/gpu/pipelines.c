@@ -75,6 +75,18 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     /* Half the shared memory for the palette (48 B a slot), at most 512 slots. */
     uint32_t cap = gpu->props.limits.maxComputeSharedMemorySize / 2 / 48;
     gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
+    gpu->instance_tile = 8;
+    if (gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
+         * workgroup has a fixed cost: no shared palette, longer instance runs (measured on
+         * Mesa 22.3: 2.8 -> 7 M vertex-instances/s on 2 cores). */
+        gpu->palette_cap = 0;
+        gpu->instance_tile = 32;
+    }
+    if (gpu->opt.shared_palette > 0)
+        gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
+    else if (gpu->opt.shared_palette < 0)
+        gpu->palette_cap = 0;
     vks_result res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
     if (res == VKS_OK)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);

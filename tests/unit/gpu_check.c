@@ -58,6 +58,7 @@ vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging)
     o.validation = 1;
     o.inject_fault = fault;
     o.force_staging = force_staging;
+    o.shared_palette = force_staging ? 1 : 0; /* the staging run also covers the shared-memory palette */
     vks_gpu *gpu = NULL;
     vks_error err = {0};
     vks_result r = vks_gpu_create(&o, &gpu, &err);

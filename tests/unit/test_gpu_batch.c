@@ -58,7 +58,7 @@ int main(void)
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
 
-    fprintf(stderr, "staging readback, chunked\n");
+    fprintf(stderr, "staging readback, shared-memory palette, chunked\n");
     gpu = gpu_check_context(VKS_GPU_FAULT_NONE, 1);
     CHECK(vks_gpu_upload(gpu, skins, 3, &ms, &err) == VKS_OK);
     gpu_check_entry st[2] = {{b, 1, 10, 0, 31}, {a, 0, 6, 0, 32}};
