@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_gpu.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
 
@@ -50,19 +51,25 @@ static const char *engine_name(engine e)
     return e == ENGINE_GPU ? "gpu" : e == ENGINE_CPU_FAST ? "cpu-fast" : "cpu reference";
 }
 
+/* The GPU engine of one file: the context and the model uploaded once. */
+typedef struct gpu_engine {
+    vks_gpu *gpu;
+    vks_gpu_models *models;
+} gpu_engine;
+
 /* Runs one chunk of poses on the chosen engine. */
-static vks_result run_engine(engine e, const vks_deform_job *job, vks_error *err)
+static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job, vks_error *err)
 {
     switch (e) {
     case ENGINE_CPU: return vks_cpu_reference_run(job, err);
     case ENGINE_CPU_FAST: return vks_cpu_fast_run(job, 0, err);
-    case ENGINE_GPU: break;
+    case ENGINE_GPU: return vks_gpu_run_job(g->gpu, g->models, 0, job, NULL, err);
     }
-    return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "deform", "the --gpu engine is not built yet");
+    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
 }
 
 static int deform_one(const char *path, const char *out_path, int format, engine e, const vks_cli_pose *pose,
-                      const vks_read_options *ropt)
+                      const vks_read_options *ropt, const char *device)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
     if (!s)
@@ -91,6 +98,16 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     vks_error err = {0};
     char msg[512];
     vks_result r = VKS_OK;
+    gpu_engine g = {0};
+    if (e == ENGINE_GPU) {
+        vks_cli_gpu_opts go = {0};
+        go.device = device;
+        if ((rc = vks_cli_gpu_open(&go, &g.gpu)) != VKS_EXIT_OK)
+            goto done;
+        const vks_skin *one[1] = {s};
+        if ((r = vks_gpu_upload(g.gpu, one, 1, &g.models, &err)) != VKS_OK)
+            goto fail;
+    }
     if (!locals || !pos || !nrm) {
         fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
         rc = VKS_EXIT_RUNTIME;
@@ -109,7 +126,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         }
         vks_deform_job job = {s, locals, n, pos, nrm};
         double te = now_seconds();
-        r = run_engine(e, &job, &err);
+        r = run_engine(e, &g, &job, &err);
         engine_time += now_seconds() - te;
         if (r != VKS_OK)
             goto fail;
@@ -142,6 +159,8 @@ fail:
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
     rc = vks_cli_exit_code(r);
 done:
+    vks_gpu_models_free(g.models);
+    vks_gpu_destroy(g.gpu);
     if (bake)
         vks_bake_close(bake, 0, NULL);
     free(locals);
@@ -201,7 +220,6 @@ int vks_cmd_deform(int argc, char **argv)
             files[nfiles++] = argv[i];
         }
     }
-    (void)device;
     if (!nfiles || !out) {
         fprintf(stderr, "vkskin deform: needs at least one FILE and --out PATH\n");
         help(stderr);
@@ -224,7 +242,7 @@ int vks_cmd_deform(int argc, char **argv)
         }
         if (fmt < 0)
             fmt = (int)vks_bake_format_from_path(target);
-        int r = deform_one(files[f], target, fmt, e, &pose, &ropt);
+        int r = deform_one(files[f], target, fmt, e, &pose, &ropt, device);
         if (r != VKS_EXIT_OK)
             rc = r;
     }
