@@ -32,16 +32,16 @@ static void sweep(const char *rel, const vks_read_options *o, int every)
     uint8_t *b = load(rel, &n);
     size_t bounds[] = {0, 1, 3, 4, 8, 12, 16, 28, 40, n - 4, n - 1};
     int bad = vks_test_truncations(vks_p3d_read, o, b, n, every ? n : 0, bounds, sizeof bounds / sizeof *bounds,
-                                   every ? 0 : 150);
+                                   every ? 0 : 100);
     if (bad)
         fprintf(stderr, "%s: %d truncations wrongly handled\n", rel, bad);
     CHECK_EQ_INT(bad, 0);
     size_t *pos = NULL, npos = 0;
     if (!every) { /* spread positions plus the first 2 KB */
         pos = malloc(1000 * sizeof *pos);
-        for (size_t i = 0; i < 256 && i < n; i++)
+        for (size_t i = 0; i < 128 && i < n; i++)
             pos[npos++] = i;
-        for (size_t i = 0; i < 128; i++)
+        for (size_t i = 0; i < 96; i++)
             pos[npos++] = (size_t)((i * 2654435761u) % n);
     }
     bad = vks_test_corruptions(vks_p3d_read, o, b, n, pos, npos, 4);
