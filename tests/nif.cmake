@@ -1,3 +1,12 @@
 # NIF reader and writer tests (issue 4). Real samples are read in place from
 # ${VKSKIN_REAL_DATASETS}/nif; tests that need them are skipped (77) where it is absent.
 vks_add_test(NAME test_nif_samples SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_samples.c LABELS nif)
+vks_add_test(NAME test_nif_errors SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_errors.c LABELS nif)
+vks_add_test(NAME test_nif_write SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_write.c LABELS nif)
+vks_add_fuzz(NAME fuzz_nif SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_nif.c
+             SEEDS ${CMAKE_SOURCE_DIR}/tests/fuzz/nif)
+# The harness over the real samples too (vks_add_fuzz takes one seed folder).
+if(NOT VKSKIN_FUZZ)
+  add_test(NAME fuzz_nif_replay_real COMMAND fuzz_nif_replay ${VKSKIN_REAL_DATASETS}/nif)
+  set_tests_properties(fuzz_nif_replay_real PROPERTIES SKIP_RETURN_CODE 77 LABELS nif)
+endif()

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "core/bytebuf.h"
 #include "core/cursor.h"
 #include "vkskin/formats.h"
 
@@ -204,5 +205,42 @@ vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err
 
 /* ---- nif_model.c: blocks -> vks_skin through the builder ---- */
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err);
+
+/* ---- the writer (nif_write.c: layout, header, footer; nif_write_blocks.c: block bodies) ---- */
+
+
+typedef struct nif_wmesh {
+    uint32_t mesh;               /* index in skin->meshes */
+    uint32_t vertex_count;       /* file (source) vertices */
+    const float (*positions)[3]; /* per source vertex */
+    const float (*normals)[3];   /* per source vertex, or NULL */
+    uint32_t *weight_count;      /* per mesh bone: NiSkinData weights */
+    uint16_t **weight_vertex;
+    float **weight_value;
+} nif_wmesh;
+
+typedef struct nif_writer {
+    const vks_skin *skin;
+    vks_bytebuf *out;
+    uint32_t ver, user, bsver;
+    int strips;
+    int synthetic_root;          /* block 0 is an extra root NiNode */
+    uint32_t node_base;          /* block of skin node 0 */
+    uint32_t mesh_base;          /* block of mesh 0's shape; each mesh takes 5 blocks */
+    uint32_t block_count;
+    uint32_t **children;         /* per node block: child blocks */
+    uint32_t *child_count;
+    nif_wmesh *meshes;
+} nif_writer;
+
+void nif_w_node(nif_writer *w, uint32_t block);
+void nif_w_shape(nif_writer *w, uint32_t m);
+void nif_w_geomdata(nif_writer *w, uint32_t m);
+void nif_w_skin_instance(nif_writer *w, uint32_t m);
+void nif_w_skin_data(nif_writer *w, uint32_t m);
+void nif_w_skin_partition(nif_writer *w, uint32_t m);
+/* A name: SizedString before 20.1.0.1, else the string-table index the writer assigned. */
+void nif_w_name(nif_writer *w, uint32_t string_index, const char *s);
+uint32_t nif_w_skeleton_root(const nif_writer *w, uint32_t m);
 
 #endif

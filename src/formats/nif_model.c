@@ -19,6 +19,7 @@
 #include "nif_internal.h"
 #include "vkskin/build.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,22 @@ static vks_affine to_affine(const nif_xform *x)
         a.m[9 + row] = x->t[row];
     }
     return a;
+}
+
+static int finite3(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* The transform as the model stores it (s * R, t) is finite: a huge finite scale times a
+   huge finite rotation entry is not. */
+static int finite_xform(const nif_xform *x)
+{
+    vks_affine a = to_affine(x);
+    return vks_affine_is_finite(&a);
 }
 
 static void *tmp(const nif_file *f, uint64_t count, size_t elem)
@@ -112,6 +129,9 @@ static vks_result build_nodes(model_ctx *m)
         while (sp > 0) {
             int32_t b = stack[--sp];
             const nif_node *nd = &f->blocks[b].u.node;
+            if (!finite_xform(&nd->xf))
+                return vks_error_set(m->err, VKS_ERR_FORMAT, f->blocks[b].offset, "nif/node",
+                                     "block %d: transform is not finite", (int)b);
             vks_node *n = &nodes[out];
             n->name = vks_skin_strndup(m->skin, nd->name, strlen(nd->name));
             n->parent = parent[b] >= 0 ? m->node_of[parent[b]] : -1;
@@ -131,7 +151,7 @@ static vks_result build_nodes(model_ctx *m)
 
 static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
 {
-    if (!(w > 0))
+    if (!(w > 0) || !(w < 1e30f)) /* not positive, NaN, inf or absurd: ignored */
         return;
     int k = 0;
     for (; k < 4; k++) {
@@ -166,7 +186,8 @@ static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n)
         double sum = 0;
         for (int k = 0; k < 4; k++)
             sum += weight[v][k] > 0 ? weight[v][k] : 0;
-        if (!(sum > 0) || sum > 1e30)
+        /* already normalised to float precision: kept exactly as the file stores it */
+        if (!(sum > 0) || sum > 1e30 || (sum > 1.0 - 1e-6 && sum < 1.0 + 1e-6))
             continue;
         for (int k = 0; k < 4; k++) {
             if (weight[v][k] > 0)
@@ -269,6 +290,15 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     if (rc != VKS_OK)
         return rc;
     uint32_t nv = s.vertex_count, nbones = s.inst->bone_count;
+    if (!finite3(&s.positions[0][0], (size_t)nv * 3) || (s.normals && !finite3(&s.normals[0][0], (size_t)nv * 3)))
+        return fail_block(m, VKS_ERR_FORMAT, i, "vertices", "a vertex position or normal is not finite%llu%llu%llu", 0,
+                          0, 0);
+    if (!finite_xform(&s.data->overall))
+        return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s.inst->data, "skin_transform", "not finite%llu%llu%llu", 0, 0, 0);
+    for (uint32_t k = 0; k < nbones; k++)
+        if (!finite_xform(&s.data->bones[k].s2b))
+            return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s.inst->data, "bone_list/skin_transform",
+                              "bone %llu: not finite%llu%llu", k, 0, 0);
     uint32_t skin_block = (uint32_t)f->blocks[i].u.shape.skin;
     if (nv > f->opt.max_vertices - *total_vertices)
         return fail_block(m, VKS_ERR_LIMIT, i, "vertices", "%llu more vertices go over the limit %llu%llu", nv,
@@ -397,7 +427,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
             if (!conflict)
                 continue;
             own += nv;
-            if (own > (1u << 24))
+            if (own > (1u << 21)) /* bounds memory on hostile files (~48 MiB) */
                 return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
                                      "too many partitions with their own weights");
             uint16_t (*gb)[4] = tmp(f, nv, sizeof *gb);
