@@ -9,3 +9,7 @@ foreach(t test_gpu_batch test_gpu_faults)
 endforeach()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
+
+add_test(NAME test_gpu_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_cli.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120
+  ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")

@@ -1,0 +1,45 @@
+#!/bin/sh
+# vkskin devices / validate / deform --gpu end to end: generated characters in every format
+# the generator writes and the real samples (where present) must validate with the validation
+# layer on; each injected fault must make validate exit 3. Exit 77 without a Vulkan device.
+V="$1"
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail=0
+"$V" devices >"$T/devices.txt" 2>&1
+rc=$?
+if [ $rc -eq 4 ]; then echo "skipped: no Vulkan device"; exit 77; fi
+[ $rc -eq 0 ] || { echo "devices: exit $rc"; cat "$T/devices.txt"; fail=1; }
+
+"$V" generate --datasets "$T/gen" >/dev/null 2>&1 || { echo "generate failed"; exit 1; }
+set -- "$T"/gen/*.dff "$T"/gen/*.nif "$T"/gen/*.cmdl "$T"/gen/*.p3d
+files=""
+for f in "$@"; do [ -f "$f" ] && files="$files $f"; done
+R="${VKSKIN_REAL_DATASETS:-}"
+if [ -n "$R" ] && [ -d "$R" ]; then
+    for f in "$R"/renderware/*.dff "$R"/nif/*.nif "$R"/p3d/synthetic_skinned_tube.p3d; do
+        [ -f "$f" ] && files="$files $f"
+    done
+fi
+# several models in one batch, procedural poses, forced into several chunks
+"$V" validate $files --instances 6 --frames 2 --validation --max-chunk-mb 1 --json >"$T/v.json" 2>"$T/v.err"
+rc=$?
+[ $rc -eq 0 ] || { echo "validate: exit $rc"; cat "$T/v.err"; grep -B2 -A2 '"pass":\s*false' "$T/v.json" | head -40; fail=1; }
+grep -q '"validation_messages":\s*0' "$T/v.json" || { echo "validation-layer messages"; fail=1; }
+
+# bind pose and one instance
+c="$T/gen/char_b24_pl8.dff"
+"$V" validate "$c" --instances 1 --validation >/dev/null 2>&1 || { echo "validate 1 instance failed"; fail=1; }
+
+for k in remap weight matrix; do
+    "$V" validate "$c" --instances 3 --inject-fault $k >"$T/f.txt" 2>&1
+    rc=$?
+    [ $rc -eq 3 ] || { echo "fault $k: exit $rc, expected 3"; cat "$T/f.txt"; fail=1; }
+done
+
+"$V" deform "$c" --gpu --instances 3 --out "$T/g.raw" 2>/dev/null &&
+"$V" deform "$c" --cpu --instances 3 --out "$T/c.raw" 2>/dev/null ||
+    { echo "deform failed"; fail=1; }
+[ -s "$T/g.raw" ] && [ "$(wc -c <"$T/g.raw")" = "$(wc -c <"$T/c.raw")" ] || { echo "deform --gpu size"; fail=1; }
+[ $fail -eq 0 ] && echo "test_gpu_cli: all checks passed"
+exit $fail
