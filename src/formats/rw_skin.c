@@ -99,8 +99,18 @@ vks_result vks__rw_read_skin(rw_ctx *ctx, const rw_chunk *ch, uint32_t nv, rw_sk
         return vks__rw_truncated(ctx, &c, path, "inverse bone matrices");
     for (uint32_t b = 0; b < nb; b++) {
         if (s->old_layout) {
-            uint32_t marker = 0; /* 0xDEADDEAD in every file seen; not needed to read on */
+            /* 0xDEADDEAD in every file seen. When the chunk size already proves the old
+               layout the word is not needed; when only librw's rule chose it, a wrong marker
+               means neither layout fits */
+            uint64_t at = vks_cur_offset(&c);
+            uint32_t marker = 0;
             vks_cur_u32(&c, &marker);
+            if (marker != 0xDEADDEADu && !old_ok)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, at, path,
+                                     "skin chunk of %u bytes fits neither layout (old %llu, new %llu) and bone %u's "
+                                     "marker is 0x%08x, not 0xDEADDEAD",
+                                     ch->size, (unsigned long long)size_old,
+                                     size_new == UINT64_MAX ? 0ull : (unsigned long long)size_new, b, marker);
         }
         read_rw_matrix(&c, &s->inverse[b]);
     }

@@ -423,6 +423,32 @@ int main(void)
                 CHECK_EQ_INT(r->meshes[1].bone_count, 4);
             }
         }
+        /* LOCALSPACEMATRICES (0x4000) in the hierarchy flags: every skinned atomic is then in
+           the space of the hierarchy frame's parent (root, node 0), whatever its own frame */
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        vks_skin_free(round_trip(o, 0, 0, &bytes, &size));
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+        size_t owner = (size_t)-1;
+        for (size_t h = 0; h < 8; h++) {
+            size_t hi = vks_test_rw_find(ch, nc, 0x11E, 0x03, h);
+            if (hi != (size_t)-1 && vks_test_le32(bytes + ch[hi].offset + 12 + 8) > 0)
+                owner = hi;
+        }
+        CHECK(owner != (size_t)-1);
+        if (owner != (size_t)-1) {
+            vks_test_put32(bytes + ch[owner].offset + 12 + 12, 0x4000);
+            vks_skin *l = NULL;
+            vks_error err = {0};
+            CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &l, &err), VKS_OK);
+            if (l && l->mesh_count == 2) {
+                CHECK_EQ_INT(l->meshes[0].space_node, 0);
+                CHECK_EQ_INT(l->meshes[1].space_node, 0);
+            }
+            vks_skin_free(l);
+        }
+        free(bytes);
         vks_skin_free(r);
         vks_skin_free(o);
     }
