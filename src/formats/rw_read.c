@@ -243,7 +243,8 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
     int32_t frame, geo_index = -1;
     uint32_t flags;
     int embedded = st.version < 0x30400;
-    if (!vks_cur_i32(&s, &frame) || (!embedded && !vks_cur_i32(&s, &geo_index)) || !vks_cur_u32(&s, &flags))
+    /* frame, geometry index (unused before 3.4), flags [, unused from 3.4] */
+    if (!vks_cur_i32(&s, &frame) || !vks_cur_i32(&s, &geo_index) || !vks_cur_u32(&s, &flags))
         return vks__rw_truncated(ctx, &s, path, "atomic struct (frame, geometry, flags)");
     if (frame < 0 || (uint32_t)frame >= cl->frames.count)
         return vks_error_set(ctx->err, VKS_ERR_FORMAT, st.body.p - st.body.base, path,
@@ -406,9 +407,10 @@ vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t si
                              "first chunk type is 0x%x, expected a Clump (0x10): not a RenderWare DFF", type);
     if (vks__rw_chunk_next(&ctx, &c, &clump, "clump") != VKS_OK)
         return ctx.err->code; /* bytes after the first Clump (IMG padding) are ignored */
-    if (clump.version < 0x31000 || clump.version > 0x3FFFF)
+    /* RW 3.x only (3.0.x streams, with the Geometry inside the Atomic, are read too) */
+    if (clump.version < 0x30000 || clump.version > 0x3FFFF)
         return vks_error_set(ctx.err, VKS_ERR_UNSUPPORTED, 8, "clump",
-                             "library ID stamp 0x%08x decodes to version 0x%x, outside RW 3.1-3.7", clump.stamp,
+                             "library ID stamp 0x%08x decodes to version 0x%x, outside RW 3.x", clump.stamp,
                              clump.version);
 
     ctx.skin = vks_skin_create(&ctx.opt.allocator);

@@ -406,6 +406,76 @@ int main(void)
         vks_skin_free(r);
         vks_skin_free(o);
     }
+    /* 4b. before 3.4 the Geometry sits inside its Atomic (12-byte atomic struct, no geometry
+       list): rebuild a written 3.3.0.2 file into that shape with 3.0.3 old-form stamps; the
+       second pass moves the skin into the atomic's extension in the legacy form (bones as
+       HAnim ID, index, flags, matrix) */
+    for (int legacy = 0; legacy < 2; legacy++) {
+        vks_skin *o = make_model(0, 0, 0);
+        uint8_t *src = NULL;
+        size_t n = 0;
+        vks_skin_free(round_trip(o, 0x33002, 0, &src, &n));
+        rw_test_chunk ch[256];
+        size_t nc = vks_test_rw_chunks(src, n, ch, 256);
+        size_t fl = vks_test_rw_find(ch, nc, 0x0E, 0x10, 0), geo = vks_test_rw_find(ch, nc, 0x0F, 0x1A, 0);
+        CHECK(fl != (size_t)-1 && geo != (size_t)-1);
+        uint8_t *out = calloc(n + 512, 1);
+        size_t at = 0;
+        for (size_t i = 0; i < nc; i++)
+            vks_test_put32(src + ch[i].offset + 8, 0x303);
+#define PUT(v) (vks_test_put32(out + at, (v)), at += 4)
+        PUT(0x10), PUT(0), PUT(0x303);   /* clump, size patched below */
+        PUT(0x01), PUT(4), PUT(0x303), PUT(1); /* clump struct: numAtomics only */
+        memcpy(out + at, src + ch[fl].offset, 12 + ch[fl].size), at += 12 + ch[fl].size;
+        size_t atomic = at;
+        PUT(0x14), PUT(0), PUT(0x303);
+        PUT(0x01), PUT(12), PUT(0x303), PUT(0), PUT(0), PUT(5); /* frame, (unused), flags */
+        size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
+        CHECK(sk != (size_t)-1 && ch[sk].offset + ch[sk].size == ch[geo].offset + ch[geo].size); /* skin ends it */
+        size_t geo_at = at, skin_len = legacy ? 12 + ch[sk].size : 0;
+        memcpy(out + at, src + ch[geo].offset, 12 + ch[geo].size - skin_len), at += 12 + ch[geo].size - skin_len;
+        if (legacy) {
+            /* drop the skin from the geometry (it is the last chunk of the geometry's extension) */
+            vks_test_put32(out + geo_at + 4, ch[geo].size - (uint32_t)skin_len);
+            size_t gext = (size_t)ch[sk].parent;
+            size_t ext_at = geo_at + (ch[gext].offset - ch[geo].offset);
+            vks_test_put32(out + ext_at + 4, ch[gext].size - (uint32_t)skin_len);
+        }
+        size_t aext = at;
+        PUT(0x03), PUT(0), PUT(0x303);
+        if (legacy) {
+            const uint8_t *old = src + ch[sk].offset + 12;
+            uint32_t nb = old[0];
+            size_t sk_at = at;
+            PUT(0x116), PUT(0), PUT(0x303);
+            PUT(nb), PUT(NV);
+            memcpy(out + at, old + 4, 20 * NV), at += 20 * NV;
+            static const uint32_t flags[4] = {0, 0, 0, 1};
+            for (uint32_t i = 0; i < nb; i++) {
+                PUT(i + 1), PUT(i), PUT(flags[i]); /* HAnim ID = frame index (b0..b3 = 1..4) */
+                memcpy(out + at, old + 4 + 20 * NV + 68 * i + 4, 64), at += 64;
+            }
+            vks_test_put32(out + sk_at + 4, (uint32_t)(at - sk_at - 12));
+        }
+        vks_test_put32(out + aext + 4, (uint32_t)(at - aext - 12));
+        vks_test_put32(out + atomic + 4, (uint32_t)(at - atomic - 12));
+        PUT(0x03), PUT(0), PUT(0x303);
+        vks_test_put32(out + 4, (uint32_t)(at - 12));
+#undef PUT
+        vks_skin *r = NULL;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_rw_read(NULL, out, at, &r, &err), VKS_OK);
+        if (err.code)
+            fprintf(stderr, "embedded: %s: %s\n", err.path, err.msg);
+        if (r) {
+            check_common(o, r, legacy ? "3.0.3 embedded geometry, legacy atomic skin" : "3.0.3 embedded geometry");
+            CHECK(strcmp(r->format_detail, "RW 3.0.3.0") == 0);
+            compare_mesh(o, 0, r, 0, 1);
+        }
+        vks_skin_free(r);
+        free(out), free(src);
+        vks_skin_free(o);
+    }
     /* 5. two atomics (meshes on different frames, different bone sets), split groups */
     {
         vks_skin *o = make_model(3, 1, 0);
