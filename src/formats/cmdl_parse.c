@@ -611,8 +611,6 @@ static void end_table(parser *p)
     s.out = &vals;
     char bad[32];
     s.p = p;
-    cmdl_where w;
-    where_now(p, &w);
     if (!vks__cmdl_numbers(p->text.data, p->text.count, sink_add, &s, bad)) {
         if (p->c->nomem)
             fail_nomem(p);
