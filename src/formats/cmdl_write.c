@@ -137,7 +137,18 @@ static int put_triangles_strips(vks_bytebuf *b, const uint32_t (*tri)[3], uint32
     uint32_t t = 0;
     while (t < n) {
         size_t len = 0;
-        strip[len++] = tri[t][0], strip[len++] = tri[t][1], strip[len++] = tri[t][2];
+        /* start with the rotation of this triangle (same winding) that the next one joins:
+           the strip's second triangle is (s2, s1, x) */
+        int rot = 0;
+        for (int r = 0; r < 3 && t + 1 < n && !rot; r++) {
+            uint32_t s1 = tri[t][(r + 1) % 3], s2 = tri[t][(r + 2) % 3];
+            for (int q = 0; q < 3; q++)
+                if (tri[t + 1][q] == s2 && tri[t + 1][(q + 1) % 3] == s1)
+                    rot = r + 1;
+        }
+        rot = rot ? rot - 1 : 0;
+        for (int k = 0; k < 3; k++)
+            strip[len++] = tri[t][(rot + k) % 3];
         t++;
         while (t < n) {
             size_t i = len - 2; /* index of the triangle the next vertex would make */
