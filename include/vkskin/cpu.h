@@ -30,7 +30,8 @@ vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
 /* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). */
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
 
-/* Bind-pose check: deform with the bind pose and compare with the stored vertices.
+/* Bind-pose check: deform with the bind pose and compare with the stored vertices (except in
+ * rigid groups, whose stored vertices are bone-local).
  * Reports the largest position error, absolute and relative to the bounding radius. */
 typedef struct vks_bind_check {
     double max_error;          /* absolute, in the mesh's units */
@@ -39,6 +40,8 @@ typedef struct vks_bind_check {
     uint32_t worst_vertex;     /* global vertex index */
     uint32_t worst_mesh;
     double per_mesh_max[64];   /* first 64 meshes */
+    uint32_t rigid_skipped;    /* vertices of VKS_GROUP_RIGID groups: stored bone-local, so the
+                                  bind pose moves them by design; not compared */
 } vks_bind_check;
 vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_error *err);
 

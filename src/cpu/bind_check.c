@@ -25,9 +25,15 @@ vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_err
     r = vks_cpu_reference_run(&j, err);
     if (r != VKS_OK)
         goto done;
-    for (uint32_t m = 0; m < skin->mesh_count; m++) {
+    for (uint32_t g = 0; g < skin->group_count; g++) {
+        const vks_group *gr = &skin->groups[g];
+        uint32_t m = gr->mesh;
         const vks_mesh *me = &skin->meshes[m];
-        for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++) {
+        if (gr->flags & VKS_GROUP_RIGID) {
+            out->rigid_skipped += gr->vertex_count;
+            continue;
+        }
+        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
             double e = 0;
             for (int i = 0; i < 3; i++) {
                 double d = fabs((double)pos[v * 3 + i] - skin->positions[v][i]);

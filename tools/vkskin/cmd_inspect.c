@@ -100,6 +100,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
     cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);
     cJSON_AddNumberToObject(b, "worst_mesh", bc->worst_mesh);
+    cJSON_AddNumberToObject(b, "rigid_vertices_not_compared", bc->rigid_skipped);
     return o;
 }
 
@@ -142,6 +143,8 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
            st->weight_sum_off);
     printf("  bind-pose check: max error %.3g (%.3g of the bounding radius %.4g), normals %.3g\n", bc->max_error,
            bc->max_error_relative, vks_skin_bounding_radius(s), bc->max_normal_error);
+    if (bc->rigid_skipped)
+        printf("  (%u vertices of rigid groups are stored bone-local and not compared)\n", bc->rigid_skipped);
 }
 
 int vks_cmd_inspect(int argc, char **argv)
