@@ -362,7 +362,7 @@ vks_result p3d_odol_scan(p3d_pool *pool, const uint8_t *bytes, size_t size, cons
     if (!ends || !perm)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "odol", "out of memory");
     for (uint32_t i = 0; i < nl; i++) {
-        uint32_t s;
+        uint32_t s = 0;
         vks_cur_u32(&r.c, &s);
         file->lods[i].offset = s;
     }
@@ -381,7 +381,7 @@ vks_result p3d_odol_scan(p3d_pool *pool, const uint8_t *bytes, size_t size, cons
         uint64_t s = file->lods[i].offset;
         file->lods[i].end = ends[i];
         if (s < table_end || s >= ends[i] || ends[i] > size)
-            return vks_error_set(err, VKS_ERR_FORMAT, table_end, "odol/lod_table",
+            return vks_error_set(err, ends[i] > size ? VKS_ERR_TRUNCATED : VKS_ERR_FORMAT, table_end, "odol/lod_table",
                                  "LOD %u spans 0x%llx..0x%x, outside the file's 0x%llx..0x%zx", i,
                                  (unsigned long long)s, ends[i], (unsigned long long)table_end, size);
     }
