@@ -166,6 +166,10 @@ vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_
     if (!skel.bone_count && opt.p3d.bones && opt.p3d.bones[0]) {
         if ((r = p3d_bones_option(&pool, opt.p3d.bones, &skel, err)))
             goto done;
+        for (uint32_t b = 0; b < skel.bone_count; b++) /* the selection's own spelling */
+            for (uint32_t i = 0; i < lod.sel_count; i++)
+                if (!p3d_stricmp(lod.sels[i].name, skel.names[b]))
+                    skel.names[b] = lod.sels[i].name;
     }
     if (skel.bone_count + 1 > opt.max_nodes || skel.bone_count > 65000) {
         r = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/skeleton", "%u bones over the node limit %u",
