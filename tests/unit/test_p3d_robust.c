@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "formats/p3d_internal.h"
 #include "testutil.h"
 
 static uint8_t *load(const char *rel, size_t *n)
@@ -83,8 +84,34 @@ static void test_refusals(void)
     CHECK_EQ_INT(read_err(enc, 3, &err), VKS_ERR_TRUNCATED);
 }
 
+/* BI LZSS by hand (notes 4.4): 3 literals, then a 9-byte reference 3 back, then the sum. */
+static void test_lzss(void)
+{
+    static const uint8_t stream[] = {0x07, 'a', 'b', 'c', 0x03, 0x06, 0x98, 0x04, 0x00, 0x00};
+    uint8_t out[12];
+    vks_cursor c = vks_cur_make(stream, sizeof stream);
+    CHECK(p3d_lzss_decode(&c, out, sizeof out));
+    CHECK(!memcmp(out, "abcabcabcabc", 12));
+    CHECK_EQ_INT(vks_cur_left(&c), 0);
+    uint8_t badsum[sizeof stream];
+    memcpy(badsum, stream, sizeof stream);
+    badsum[6] ^= 1;
+    c = vks_cur_make(badsum, sizeof badsum);
+    CHECK(!p3d_lzss_decode(&c, out, sizeof out)); /* checksum mismatch */
+    for (size_t n = 0; n < sizeof stream; n++) {   /* every prefix fails */
+        c = vks_cur_make(stream, n);
+        CHECK(!p3d_lzss_decode(&c, out, sizeof out));
+    }
+    /* a reference before any output reads the ring's initial spaces */
+    static const uint8_t spaces[] = {0x00, 0x05, 0x00, 0x60, 0x00, 0x00, 0x00};
+    c = vks_cur_make(spaces, sizeof spaces);
+    CHECK(p3d_lzss_decode(&c, out, 3));
+    CHECK(!memcmp(out, "   ", 3));
+}
+
 int main(void)
 {
+    test_lzss();
     vks_read_options o = {0};
     test_refusals();
     sweep("p3d/odol/ace_TracerRed2.p3d", &o, 1);
