@@ -4,6 +4,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-build}
 shift || true
-cmake -S "$root" -B "$root/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake -S "$root" -B "$root/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 ninja -C "$root/$dir" >/dev/null
 echo "build: $dir ready"
