@@ -2,6 +2,7 @@
 # ${VKSKIN_REAL_DATASETS}/nif; tests that need them are skipped (77) where it is absent.
 vks_add_test(NAME test_nif_samples SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_samples.c LABELS nif)
 vks_add_test(NAME test_nif_errors SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_errors.c LABELS nif)
+vks_add_test(NAME test_nif_units SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_units.c LABELS nif)
 vks_add_test(NAME test_nif_write SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_write.c LABELS nif)
 vks_add_fuzz(NAME fuzz_nif SOURCES ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_nif.c
              SEEDS ${CMAKE_SOURCE_DIR}/tests/fuzz/nif)

@@ -64,9 +64,11 @@ vks_result nif_read_header(nif_file *f, vks_cursor *c, vks_error *err)
     if (f->block_count > vks_cur_left(&r.c))
         return vks_error_set(err, VKS_ERR_TRUNCATED, vks_cur_offset(&r.c) - 4, "nif/header/num_blocks",
                              "%u blocks cannot fit in the %zu bytes left", f->block_count, vks_cur_left(&r.c));
-    if (f->block_count > f->opt.max_nodes * 4u + 1024u)
+    /* blocks per node are few (node, shape, data, skin blocks, properties): a generous cap */
+    uint64_t max_blocks = (uint64_t)f->opt.max_nodes * 16u + 4096u;
+    if (f->block_count > max_blocks)
         return vks_error_set(err, VKS_ERR_LIMIT, vks_cur_offset(&r.c) - 4, "nif/header/num_blocks",
-                             "%u blocks is over the limit %u", f->block_count, f->opt.max_nodes * 4u + 1024u);
+                             "%u blocks is over the limit %llu", f->block_count, (unsigned long long)max_blocks);
 
     uint32_t v = f->ver, u = f->user;
     int bs_header = v == NIF_V(10, 0, 1, 2) ||

@@ -29,27 +29,42 @@ static int truncated(nif_rd *r, const char *field, size_t need)
 
 int nif_u8(nif_rd *r, uint8_t *v, const char *field)
 {
-    return vks_cur_u8(&r->c, v) ? 1 : truncated(r, field, 1);
+    if (vks_cur_u8(&r->c, v))
+        return 1;
+    *v = 0; /* defined even on failure */
+    return truncated(r, field, 1);
 }
 
 int nif_u16(nif_rd *r, uint16_t *v, const char *field)
 {
-    return vks_cur_u16(&r->c, v) ? 1 : truncated(r, field, 2);
+    if (vks_cur_u16(&r->c, v))
+        return 1;
+    *v = 0; /* defined even on failure */
+    return truncated(r, field, 2);
 }
 
 int nif_u32(nif_rd *r, uint32_t *v, const char *field)
 {
-    return vks_cur_u32(&r->c, v) ? 1 : truncated(r, field, 4);
+    if (vks_cur_u32(&r->c, v))
+        return 1;
+    *v = 0; /* defined even on failure */
+    return truncated(r, field, 4);
 }
 
 int nif_i32(nif_rd *r, int32_t *v, const char *field)
 {
-    return vks_cur_i32(&r->c, v) ? 1 : truncated(r, field, 4);
+    if (vks_cur_i32(&r->c, v))
+        return 1;
+    *v = 0; /* defined even on failure */
+    return truncated(r, field, 4);
 }
 
 int nif_f32(nif_rd *r, float *v, const char *field)
 {
-    return vks_cur_f32(&r->c, v) ? 1 : truncated(r, field, 4);
+    if (vks_cur_f32(&r->c, v))
+        return 1;
+    *v = 0; /* defined even on failure */
+    return truncated(r, field, 4);
 }
 
 int nif_skip(nif_rd *r, uint64_t count, size_t elem, const char *field)
