@@ -5,11 +5,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 "$root/tools/scripts/setup.sh"
 "$root/tools/scripts/build.sh" build
-vk="$root/build/vkskin"
-out="$root/build/demo"
+cd "$root"
+vk=build/vkskin
+out=build/demo
 mkdir -p "$out"
 shopt -s nullglob
-files=("$root"/datasets/*.dff "$root"/datasets/*.nif "$root"/datasets/*.cmdl "$root"/datasets/*.p3d)
+files=(datasets/*.dff datasets/*.nif datasets/*.cmdl datasets/*.p3d)
 if [ ${#files[@]} -eq 0 ]; then
   echo "demo: no bundled datasets found in datasets/" >&2
   exit 1
@@ -23,8 +24,9 @@ echo "== vkskin deform --cpu: 4 instances x 8 frames of procedural animation eac
 "$vk" deform "${files[@]}" --cpu --procedural --instances 4 --frames 8 --seed 7 --format pc2 --out "$out"
 ls -l "$out"
 echo
-echo "== vkskin validate: GPU (or lavapipe) batch against the CPU reference =="
-if "$vk" validate "${files[@]}" --instances 64 --frames 1 --seed 7; then
+echo "== vkskin validate: one GPU (or lavapipe) batch of every character, 64 posed instances each,"
+echo "   against the CPU reference, with the Khronos validation layer on =="
+if "$vk" validate "${files[@]}" --instances 64 --frames 1 --seed 7 --validation; then
   echo "demo: validation passed"
 else
   rc=$?
