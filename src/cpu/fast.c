@@ -4,9 +4,9 @@
  * run of items, computes the instance's pose in float (world through the parents, then
  * K_b = S_mesh W IB, as skin.h defines) when the instance changes, then walks the groups
  * overlapping its slice: the group's palette is gathered through the remap into a local
- * table, and the vertex loop is specialised by the group's influence count (1..4). Like
- * ozz-animation's SkinningJob it blends the matrices first, then transforms the position
- * and the normal. Empty slots are clamped into the palette with weight 0, so the loops
+ * table of column vectors, and the vertex loop is specialised by the group's influence count
+ * (1..4). Like ozz-animation's SkinningJob it blends the matrices first, then transforms the
+ * position and the normal. Empty slots are clamped into the palette with weight 0, so the loops
  * carry no branch per slot. */
 #include "vkskin/cpu.h"
 
@@ -24,11 +24,20 @@ typedef struct fast_shared {
     uint32_t max_palette;
 } fast_shared;
 
+/* Four lanes of float (GCC and clang vector extensions): one matrix column per vector, so
+ * the blend and the transform are whole-vector multiply-adds with no shuffles. */
+typedef float f4 __attribute__((vector_size(16)));
+
+/* A palette matrix as four columns (x axis, y axis, z axis, translation), lane 3 unused. */
+typedef struct pal_mat {
+    f4 c[4];
+} pal_mat;
+
 typedef struct fast_thread {
     const fast_shared *sh;
     uint32_t index;
     vks_affine *world, *skin; /* node_count, bone_count */
-    float (*pal)[12];         /* max_palette */
+    pal_mat *pal;             /* max_palette */
     int failed;
 } fast_thread;
 
@@ -53,41 +62,46 @@ static void pose(const vks_skin *s, const vks_affine *locals, vks_affine *world,
     }
 }
 
-/* One vertex range of one group, K influences: blend, transform, (re)normalise. */
-static inline void deform_range(const vks_skin *s, const float (*pal)[12], uint32_t pal_last, uint32_t v0,
-                                uint32_t v1, int k_inf, int has_n, int renorm, float *pos, float *nrm)
+/* One vertex range of one group, K influences: blend the columns, transform, (re)normalise. */
+static inline void deform_range(const vks_skin *s, const pal_mat *pal, uint32_t pal_last, uint32_t v0,
+                                uint32_t v1, int k_inf, int has_n, int renorm, float *restrict pos,
+                                float *restrict nrm)
 {
     for (uint32_t v = v0; v < v1; v++) {
         const vks_influence *in = &s->influences[v];
-        float m[12] = {0};
+        f4 c0 = {0, 0, 0, 0}, c1 = c0, c2 = c0, c3 = c0;
         for (int k = 0; k < k_inf; k++) {
             uint32_t idx = in->index[k] < pal_last ? in->index[k] : pal_last;
             float w = in->weight[k] > 0 ? in->weight[k] : 0.0f;
-            const float *K = pal[idx];
-            for (int e = 0; e < 12; e++)
-                m[e] += w * K[e];
+            const pal_mat *K = &pal[idx];
+            c0 += w * K->c[0];
+            c1 += w * K->c[1];
+            c2 += w * K->c[2];
+            c3 += w * K->c[3];
         }
         const float *p = s->positions[v];
+        f4 pp = c0 * p[0] + c1 * p[1] + c2 * p[2] + c3;
         float *po = pos + (size_t)v * 3;
-        for (int i = 0; i < 3; i++)
-            po[i] = m[i] * p[0] + m[3 + i] * p[1] + m[6 + i] * p[2] + m[9 + i];
+        po[0] = pp[0], po[1] = pp[1], po[2] = pp[2];
         if (nrm) {
-            float n[3] = {0, 0, 0}, *no = nrm + (size_t)v * 3;
-            if (has_n)
-                n[0] = s->normals[v][0], n[1] = s->normals[v][1], n[2] = s->normals[v][2];
-            for (int i = 0; i < 3; i++)
-                no[i] = m[i] * n[0] + m[3 + i] * n[1] + m[6 + i] * n[2];
-            if (has_n && renorm) {
-                float len = sqrtf(no[0] * no[0] + no[1] * no[1] + no[2] * no[2]);
-                if (len > 0)
-                    no[0] /= len, no[1] /= len, no[2] /= len;
+            float *no = nrm + (size_t)v * 3;
+            f4 nn = {0, 0, 0, 0};
+            if (has_n) {
+                const float *n = s->normals[v];
+                nn = c0 * n[0] + c1 * n[1] + c2 * n[2];
+                if (renorm) {
+                    float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+                    if (len > 0)
+                        nn /= len;
+                }
             }
+            no[0] = nn[0], no[1] = nn[1], no[2] = nn[2];
         }
     }
 }
 
 /* The influence count as a constant, so each loop is unrolled and vectorised for it. */
-static void deform_group(const vks_skin *s, const float (*pal)[12], uint32_t pal_last, uint32_t v0, uint32_t v1,
+static void deform_group(const vks_skin *s, const pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
                          int k_inf, int has_n, int renorm, float *pos, float *nrm)
 {
     switch (k_inf) {
@@ -122,10 +136,13 @@ static void *worker(void *arg)
             uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
             if (a >= b || gr->palette_count == 0)
                 continue;
-            for (uint32_t j = 0; j < gr->palette_count; j++)
-                memcpy(t->pal[j], t->skin[s->palette[gr->first_palette + j]].m, sizeof t->pal[j]);
+            for (uint32_t j = 0; j < gr->palette_count; j++) {
+                const float *m = t->skin[s->palette[gr->first_palette + j]].m;
+                for (int c = 0; c < 4; c++)
+                    t->pal[j].c[c] = (f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], 0.0f};
+            }
             const vks_mesh *me = &s->meshes[gr->mesh];
-            deform_group(s, (const float(*)[12])t->pal, gr->palette_count - 1, a, b, (int)gr->max_influences,
+            deform_group(s, t->pal, gr->palette_count - 1, a, b, (int)gr->max_influences,
                          (me->flags & VKS_MESH_HAS_NORMALS) != 0, (me->flags & VKS_MESH_RENORMALIZE) != 0, pos, nrm);
         }
     }
@@ -167,7 +184,7 @@ vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *e
         t[i].sh = &sh, t[i].index = i;
         t[i].world = malloc((s->node_count ? s->node_count : 1) * sizeof *t[i].world);
         t[i].skin = malloc((s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
-        t[i].pal = malloc(sh.max_palette * sizeof *t[i].pal);
+        t[i].pal = aligned_alloc(16, sh.max_palette * sizeof *t[i].pal);
         ok = t[i].world && t[i].skin && t[i].pal;
     }
     uint32_t started = 0;
