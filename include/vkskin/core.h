@@ -65,6 +65,9 @@ typedef struct vks_allocator {
     void *user;
 } vks_allocator;
 
+/* a with malloc/free filled in where it has no alloc or no free (a may be NULL). */
+vks_allocator vks_allocator_or_default(const vks_allocator *a);
+
 /* ---- affine math (float storage) ---- */
 typedef struct vks_affine {
     float m[12]; /* column-major 3x4: m[0..2] x axis, m[3..5] y axis, m[6..8] z axis, m[9..11] translation */

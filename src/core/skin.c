@@ -28,13 +28,20 @@ static void default_free(void *user, void *ptr)
     free(ptr);
 }
 
-vks_skin *vks_skin_create(const vks_allocator *allocator)
+vks_allocator vks_allocator_or_default(const vks_allocator *allocator)
 {
     vks_allocator a = allocator ? *allocator : (vks_allocator){0};
     if (!a.alloc || !a.free) {
         a.alloc = default_alloc;
         a.free = default_free;
+        a.user = NULL;
     }
+    return a;
+}
+
+vks_skin *vks_skin_create(const vks_allocator *allocator)
+{
+    vks_allocator a = vks_allocator_or_default(allocator);
     vks_skin *s = a.alloc(a.user, sizeof *s);
     if (!s)
         return NULL;

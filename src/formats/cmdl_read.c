@@ -7,18 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *default_alloc(void *user, size_t size)
-{
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *user, void *ptr)
-{
-    (void)user;
-    free(ptr);
-}
-
 /* Does any set need the static model-space node? (a plain Model, or a None set without a
    table inside a SkeletalModel) */
 static int needs_static(const cmdl_doc *d)
@@ -39,12 +27,7 @@ vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t 
                          vks_error *err)
 {
     cmdl_ctx c = {0};
-    c.opt = vks_read_options_defaults(opt);
-    if (!c.opt.allocator.alloc || !c.opt.allocator.free) {
-        c.opt.allocator.alloc = default_alloc;
-        c.opt.allocator.free = default_free;
-        c.opt.allocator.user = NULL;
-    }
+    c.opt = vks_read_options_defaults(opt); /* also fills in malloc/free */
     vks_error local = {0};
     c.err = err ? err : &local;
     if (!bytes && size)

@@ -7,6 +7,7 @@
 vks_read_options vks_read_options_defaults(const vks_read_options *opt)
 {
     vks_read_options o = opt ? *opt : (vks_read_options){0};
+    o.allocator = vks_allocator_or_default(&o.allocator);
     if (!o.max_vertices)
         o.max_vertices = 1u << 24;
     if (!o.max_triangles)

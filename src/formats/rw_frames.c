@@ -109,7 +109,7 @@ vks_result vks__rw_read_frame_list(rw_ctx *ctx, const rw_chunk *list, rw_frames 
     if (!f->local || !f->parent || !f->name || !f->hanim_id || !f->has_hanim)
         return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u frames", n);
     for (uint32_t i = 0; i < n; i++) {
-        float r[12];
+        float r[12] = {0}; /* the record fits: checked for all n above */
         uint32_t flags;
         uint64_t at = vks_cur_offset(&s);
         vks_cur_f32n(&s, r, 12);
