@@ -39,6 +39,7 @@ static void bake_free(vks_bake *b)
     free(b->file_to_model);
     free(b->mesh_of_file);
     free(b->iobuf);
+    free(b->frame);
     free(b);
 }
 
@@ -76,7 +77,8 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
     b->file_to_model = malloc((total ? total : 1) * sizeof *b->file_to_model);
     b->mesh_of_file = malloc((total ? total : 1) * sizeof *b->mesh_of_file);
     b->iobuf = malloc(1 << 20);
-    if (!b->path || !b->tmp_path || !b->file_to_model || !b->mesh_of_file || !b->iobuf) {
+    b->frame = malloc((total ? total : 1) * 6 * sizeof *b->frame);
+    if (!b->path || !b->tmp_path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame) {
         bake_free(b);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     }

@@ -76,11 +76,42 @@ static int write_obj(vks_bake *b, const float *pos, const float *nrm)
     return !ferror(b->f);
 }
 
+/* Writes n floats as little-endian float32 in one call (byte-swapped on big-endian hosts). */
+static int put_f32_array(FILE *f, float *v, size_t n)
+{
+    const uint32_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    if (!first) /* big-endian host */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u;
+            memcpy(&u, &v[i], 4);
+            u = (u >> 24) | ((u >> 8) & 0xFF00u) | ((u << 8) & 0xFF0000u) | (u << 24);
+            memcpy(&v[i], &u, 4);
+        }
+    return fwrite(v, sizeof *v, n, f) == n;
+}
+
 int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm)
 {
     FILE *f = b->f;
     if (b->format == VKS_BAKE_OBJ)
         return write_obj(b, pos, nrm);
+    if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2) {
+        int raw = b->format == VKS_BAKE_RAW;
+        size_t per = raw ? 6 : 3;
+        for (uint32_t j = 0; j < b->file_vertex_count; j++) {
+            uint32_t mv = b->file_to_model[j];
+            const float *p = vec_at(pos, mv);
+            float *o = b->frame + (size_t)j * per;
+            o[0] = p[0], o[1] = p[1], o[2] = p[2];
+            if (raw) {
+                const float *n = vec_at(nrm, mv);
+                o[3] = n[0], o[4] = n[1], o[5] = n[2];
+            }
+        }
+        return put_f32_array(f, b->frame, (size_t)b->file_vertex_count * per);
+    }
     uint32_t local = 0, mesh = UINT32_MAX;
     for (uint32_t j = 0; j < b->file_vertex_count; j++) {
         if (b->mesh_of_file[j] != mesh) {
@@ -89,23 +120,8 @@ int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float 
         }
         uint32_t mv = b->file_to_model[j];
         const float *p = vec_at(pos, mv), *n = vec_at(nrm, mv);
-        switch (b->format) {
-        case VKS_BAKE_CSV:
-            fprintf(f, "%u,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", instance, frame, mesh, local, p[0], p[1], p[2],
-                    n[0], n[1], n[2]);
-            break;
-        case VKS_BAKE_RAW: {
-            float v[6] = {p[0], p[1], p[2], n[0], n[1], n[2]};
-            for (int k = 0; k < 6; k++)
-                put_f32(f, v[k]);
-            break;
-        }
-        case VKS_BAKE_PC2:
-            put_f32(f, p[0]), put_f32(f, p[1]), put_f32(f, p[2]);
-            break;
-        default:
-            break;
-        }
+        fprintf(f, "%u,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", instance, frame, mesh, local, p[0], p[1], p[2], n[0],
+                n[1], n[2]);
         local++;
     }
     return !ferror(f);

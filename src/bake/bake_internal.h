@@ -16,6 +16,7 @@ struct vks_bake {
     uint32_t file_vertex_count;
     uint64_t written; /* (instance, frame) pairs written */
     char *iobuf;
+    float *frame;     /* RAW/PC2: one frame assembled here, then written at once */
 };
 
 /* Encoders (bake_formats.c). Each returns 0 on a write error. */
