@@ -5,10 +5,21 @@
 #include <math.h>
 #include <stdio.h>
 
-static vks_result bad(vks_error *err, const char *path, const char *msg, unsigned long long a,
-                      unsigned long long b)
+#include <stdarg.h>
+
+static vks_result bad(vks_error *err, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static vks_result bad(vks_error *err, const char *path, const char *fmt, ...)
 {
-    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, msg, a, b);
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "%s", msg);
 }
 
 static int finite3(const float *p)
@@ -20,30 +31,29 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
 {
     char path[64];
     if (!s)
-        return bad(err, "skin", "no model (%llu%llu)", 0, 0);
+        return bad(err, "skin", "no model");
     if (s->vertex_count && (!s->positions || !s->influences || !s->source_vertex))
-        return bad(err, "skin", "vertex arrays missing for %llu vertices%llu", s->vertex_count, 0);
+        return bad(err, "skin", "vertex arrays missing for %lld vertices", (long long)(s->vertex_count));
     for (uint32_t i = 0; i < s->node_count; i++) {
         snprintf(path, sizeof path, "nodes[%u]", i);
         if (!s->nodes[i].name)
-            return bad(err, path, "node has no name string (%llu%llu)", 0, 0);
+            return bad(err, path, "node has no name string");
         if (s->nodes[i].parent >= (int32_t)i || s->nodes[i].parent < -1)
-            return bad(err, path, "parent %llu is not before node %llu",
-                       (unsigned long long)(long long)s->nodes[i].parent, i);
+            return bad(err, path, "parent %lld is not before node %lld", (long long)s->nodes[i].parent, (long long)(i));
         if (!vks_affine_is_finite(&s->nodes[i].bind_local))
-            return bad(err, path, "bind local transform is not finite (%llu%llu)", 0, 0);
+            return bad(err, path, "bind local transform is not finite");
     }
     for (uint32_t b = 0; b < s->bone_count; b++) {
         snprintf(path, sizeof path, "bones[%u]", b);
         if (s->bones[b].node >= s->node_count)
-            return bad(err, path, "node %llu >= node count %llu", s->bones[b].node, s->node_count);
+            return bad(err, path, "node %lld >= node count %lld", (long long)(s->bones[b].node), (long long)(s->node_count));
         if (!vks_affine_is_finite(&s->bones[b].inverse_bind))
-            return bad(err, path, "inverse bind matrix is not finite (%llu%llu)", 0, 0);
+            return bad(err, path, "inverse bind matrix is not finite");
     }
     for (uint32_t p = 0; p < s->palette_count; p++)
         if (s->palette[p] >= s->bone_count) {
             snprintf(path, sizeof path, "palette[%u]", p);
-            return bad(err, path, "bone %llu >= bone count %llu", s->palette[p], s->bone_count);
+            return bad(err, path, "bone %lld >= bone count %lld", (long long)(s->palette[p]), (long long)(s->bone_count));
         }
 
     uint32_t next_vertex = 0, next_tri = 0, next_group = 0, next_bone = 0;
@@ -51,40 +61,39 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
         const vks_mesh *me = &s->meshes[m];
         snprintf(path, sizeof path, "meshes[%u]", m);
         if (!me->name)
-            return bad(err, path, "mesh has no name string (%llu%llu)", 0, 0);
+            return bad(err, path, "mesh has no name string");
         if (me->first_vertex != next_vertex || me->vertex_count > s->vertex_count - next_vertex)
-            return bad(err, path, "vertex range starts at %llu, expected %llu", me->first_vertex, next_vertex);
+            return bad(err, path, "vertex range starts at %lld, expected %lld", (long long)(me->first_vertex), (long long)(next_vertex));
         if (me->first_triangle != next_tri || me->triangle_count > s->triangle_count - next_tri)
-            return bad(err, path, "triangle range starts at %llu, expected %llu", me->first_triangle, next_tri);
+            return bad(err, path, "triangle range starts at %lld, expected %lld", (long long)(me->first_triangle), (long long)(next_tri));
         if (me->first_group != next_group || me->group_count > s->group_count - next_group)
-            return bad(err, path, "group range starts at %llu, expected %llu", me->first_group, next_group);
+            return bad(err, path, "group range starts at %lld, expected %lld", (long long)(me->first_group), (long long)(next_group));
         if (me->first_bone != next_bone || me->bone_count > s->bone_count - next_bone)
-            return bad(err, path, "bone range starts at %llu, expected %llu", me->first_bone, next_bone);
+            return bad(err, path, "bone range starts at %lld, expected %lld", (long long)(me->first_bone), (long long)(next_bone));
         if (me->space_node >= (int32_t)s->node_count || me->space_node < -1)
-            return bad(err, path, "skin-space node %llu >= node count %llu",
-                       (unsigned long long)(long long)me->space_node, s->node_count);
+            return bad(err, path, "skin-space node %lld >= node count %lld", (long long)me->space_node, (long long)(s->node_count));
         if (!vks_affine_is_finite(&me->space_pre))
-            return bad(err, path, "skin-space transform is not finite (%llu%llu)", 0, 0);
+            return bad(err, path, "skin-space transform is not finite");
         if ((me->flags & VKS_MESH_HAS_NORMALS) && !s->normals)
-            return bad(err, path, "mesh has normals but the model has no normal array (%llu%llu)", 0, 0);
+            return bad(err, path, "mesh has normals but the model has no normal array");
         uint32_t gv = me->first_vertex, gt = me->first_triangle;
         for (uint32_t g = me->first_group; g < me->first_group + me->group_count; g++) {
             const vks_group *gr = &s->groups[g];
             snprintf(path, sizeof path, "meshes[%u].groups[%u]", m, g - me->first_group);
             if (gr->mesh != m)
-                return bad(err, path, "group names mesh %llu, expected %llu", gr->mesh, m);
+                return bad(err, path, "group names mesh %lld, expected %lld", (long long)(gr->mesh), (long long)(m));
             if (gr->first_vertex != gv || gr->vertex_count > me->first_vertex + me->vertex_count - gv)
-                return bad(err, path, "vertex range starts at %llu, expected %llu", gr->first_vertex, gv);
+                return bad(err, path, "vertex range starts at %lld, expected %lld", (long long)(gr->first_vertex), (long long)(gv));
             if (gr->first_triangle != gt || gr->triangle_count > me->first_triangle + me->triangle_count - gt)
-                return bad(err, path, "triangle range starts at %llu, expected %llu", gr->first_triangle, gt);
+                return bad(err, path, "triangle range starts at %lld, expected %lld", (long long)(gr->first_triangle), (long long)(gt));
             if (gr->first_palette > s->palette_count || gr->palette_count > s->palette_count - gr->first_palette)
-                return bad(err, path, "palette range ends past %llu entries (%llu)", s->palette_count, 0);
+                return bad(err, path, "palette range ends past %lld entries", (long long)(s->palette_count));
             if (gr->max_influences < 1 || gr->max_influences > VKS_MAX_INFLUENCES)
-                return bad(err, path, "max influences %llu outside 1..%llu", gr->max_influences, VKS_MAX_INFLUENCES);
+                return bad(err, path, "max influences %lld outside 1..%lld", (long long)(gr->max_influences), (long long)(VKS_MAX_INFLUENCES));
             for (uint32_t p = 0; p < gr->palette_count; p++) {
                 uint32_t b = s->palette[gr->first_palette + p];
                 if (b < me->first_bone || b >= me->first_bone + me->bone_count)
-                    return bad(err, path, "palette slot names bone %llu outside the mesh's bones (slot %llu)", b, p);
+                    return bad(err, path, "palette slot names bone %lld outside the mesh's bones (slot %lld)", (long long)(b), (long long)(p));
             }
             for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
                 const vks_influence *in = &s->influences[v];
@@ -94,39 +103,37 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
                 for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
                     float w = in->weight[k];
                     if (!isfinite(w) || w < 0)
-                        return bad(err, path, "weight %llu is negative or not finite (slot %llu)", k, k);
+                        return bad(err, path, "weight in slot %lld is negative or not finite", (long long)(k));
                     if (w > 0) {
                         used = (unsigned)k + 1;
                         if (in->index[k] >= gr->palette_count)
-                            return bad(err, path, "influence slot index %llu >= palette size %llu",
-                                       in->index[k], gr->palette_count);
+                            return bad(err, path, "influence slot index %lld >= palette size %lld", (long long)(in->index[k]), (long long)(gr->palette_count));
                     }
                     sum += w;
                 }
                 if (!(sum > 0))
-                    return bad(err, path, "vertex has no positive weight (%llu%llu)", 0, 0);
+                    return bad(err, path, "vertex has no positive weight");
                 if (used > gr->max_influences)
-                    return bad(err, path, "uses %llu influence slots, group allows %llu", used, gr->max_influences);
+                    return bad(err, path, "uses %lld influence slots, group allows %lld", (long long)(used), (long long)(gr->max_influences));
                 if (!finite3(s->positions[v]))
-                    return bad(err, path, "position is not finite (%llu%llu)", 0, 0);
+                    return bad(err, path, "position is not finite");
                 if ((me->flags & VKS_MESH_HAS_NORMALS) && !finite3(s->normals[v]))
-                    return bad(err, path, "normal is not finite (%llu%llu)", 0, 0);
+                    return bad(err, path, "normal is not finite");
                 if (s->source_vertex[v] >= me->source_vertex_count)
-                    return bad(err, path, "source vertex %llu >= file vertex count %llu",
-                               s->source_vertex[v], me->source_vertex_count);
+                    return bad(err, path, "source vertex %lld >= file vertex count %lld", (long long)(s->source_vertex[v]), (long long)(me->source_vertex_count));
             }
             gv += gr->vertex_count;
             gt += gr->triangle_count;
         }
         if (gv != me->first_vertex + me->vertex_count)
-            return bad(err, path, "groups cover %llu of %llu vertices", gv - me->first_vertex, me->vertex_count);
+            return bad(err, path, "groups cover %lld of %lld vertices", (long long)(gv - me->first_vertex), (long long)(me->vertex_count));
         if (gt != me->first_triangle + me->triangle_count)
-            return bad(err, path, "groups cover %llu of %llu triangles", gt - me->first_triangle, me->triangle_count);
+            return bad(err, path, "groups cover %lld of %lld triangles", (long long)(gt - me->first_triangle), (long long)(me->triangle_count));
         for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++)
             for (int k = 0; k < 3; k++)
                 if (s->triangles[t][k] >= me->vertex_count) {
                     snprintf(path, sizeof path, "meshes[%u].triangles[%u]", m, t - me->first_triangle);
-                    return bad(err, path, "index %llu >= mesh vertex count %llu", s->triangles[t][k], me->vertex_count);
+                    return bad(err, path, "index %lld >= mesh vertex count %lld", (long long)(s->triangles[t][k]), (long long)(me->vertex_count));
                 }
         next_vertex += me->vertex_count;
         next_tri += me->triangle_count;
@@ -135,7 +142,6 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
     }
     if (next_vertex != s->vertex_count || next_tri != s->triangle_count ||
         next_group != s->group_count || next_bone != s->bone_count)
-        return bad(err, "skin", "meshes cover %llu of %llu vertices (or groups, bones, triangles left over)",
-                   next_vertex, s->vertex_count);
+        return bad(err, "skin", "meshes cover %lld of %lld vertices (or groups, bones, triangles left over)", (long long)(next_vertex), (long long)(s->vertex_count));
     return VKS_OK;
 }

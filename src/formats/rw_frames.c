@@ -3,6 +3,7 @@
  * from PUSH/POP and checked against the frame tree. renderware.md 4 and 7. */
 #include "rw_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 static vks_result read_hanim(rw_ctx *ctx, const rw_chunk *ch, rw_frames *f, uint32_t frame, const char *path)
@@ -116,8 +117,15 @@ vks_result vks__rw_read_frame_list(rw_ctx *ctx, const rw_chunk *list, rw_frames 
         vks_cur_i32(&s, &f->parent[i]);
         vks_cur_u32(&s, &flags); /* matrix flags: ignored on read, as librw does */
         /* RW rows right/up/at/pos are the columns of the column-vector affine */
-        for (int k = 0; k < 12; k++)
+        for (int k = 0; k < 12; k++) {
+            if (!isfinite(r[k])) {
+                char p[RW_PATH_MAX];
+                snprintf(p, sizeof p, "clump/frame_list/frame[%u]/matrix", i);
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, at + 4 * (uint64_t)k, p,
+                                     "matrix element %d is not a finite number", k);
+            }
             f->local[i].m[k] = r[k];
+        }
         if (f->parent[i] < -1 || f->parent[i] >= (int32_t)i) {
             char p[RW_PATH_MAX];
             snprintf(p, sizeof p, "clump/frame_list/frame[%u]/parent", i);
