@@ -2,10 +2,9 @@
  * the same character in one group (limit 0, where model vertex i is file vertex i). Every
  * group stays under the limit, every triangle stays inside one group, every duplicated vertex
  * maps back to its file vertex with the same position, normal, bones and weights, and the
- * triangles are the same. Also times 100k vertices under a limit of 20. */
+ * triangles are the same. Also builds 100k vertices under a limit of 20. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "character.h"
 #include "testutil.h"
@@ -102,15 +101,14 @@ int main(void)
         vks_skin_free(one);
     }
 
-    /* speed: the generator and the builder on 100k vertices (well under a second) */
-    clock_t t0 = clock();
+    /* a benchmark-sized character builds and validates (speed belongs to vkskin bench) */
     vks_error err = {0};
     vks_skin *big = vks_gen_character(&(vks_gen_params){.bones = 64, .vertices = 100000, .palette_limit = 20}, &err);
-    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     CHECK(big != NULL);
-    if (big)
-        printf("100k vertices, limit 20: %u groups, %u vertices, %.3f s\n", big->group_count, big->vertex_count, secs);
-    CHECK(secs < 2.0); /* generous for sanitizer builds on a shared machine */
+    if (big) {
+        CHECK(vks_skin_validate(big, &err) == VKS_OK);
+        printf("100k vertices, limit 20: %u groups, %u vertices\n", big->group_count, big->vertex_count);
+    }
     vks_skin_free(big);
     return vks_test_finish("test_build_character");
 }
