@@ -4,6 +4,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,28 +332,61 @@ vks_skin *vks_gen_character(const vks_gen_params *params, vks_error *err)
         }
     }
 
-    vks_mesh_source m = {0};
-    m.name = p.name;
-    m.vertex_count = v;
-    m.positions = (const float(*)[3])a.pos;
-    m.normals = (const float(*)[3])a.nrm;
-    m.bone = (const uint16_t(*)[4])a.bone;
-    m.weight = (const float(*)[4])a.weight;
-    m.triangle_count = t;
-    m.triangles = (const uint32_t(*)[3])a.tri;
-    m.triangle_material = a.mat;
-    m.bone_count = (uint32_t)nb;
-    m.bones = bones;
-    m.space_node = 0;
-    m.palette_limit = p.palette_limit;
+    /* One mesh, or consecutive whole tubes per mesh under max_mesh_vertices (a tube is never
+       cut, so every triangle stays inside its mesh). */
     vks_skin_builder *bld = vks_builder_create(s);
     if (!bld)
         goto nomem;
-    vks_result rc = vks_builder_add_mesh(bld, &m, err);
-    if (rc != VKS_OK) {
-        vks_builder_destroy(bld);
-        goto fail;
+    uint32_t (*local_tri)[3] = NULL;
+    char mesh_name[160];
+    uint32_t mv0 = 0, mt0 = 0, part = 0, tv = 0, tt = 0;
+    int split = p.max_mesh_vertices && v > p.max_mesh_vertices;
+    for (int i = 0; i <= nb; i++) {
+        /* tube i spans rings[i]*segs vertices and its triangles in generation order */
+        uint32_t nvi = i < nb && rings[i] ? rings[i] * segs : 0;
+        uint32_t nti = i < nb && rings[i] ? 2u * segs * (rings[i] - 1) + 2u * (segs - 2) : 0;
+        int flush = i == nb || (split && tv - mv0 + nvi > p.max_mesh_vertices && tv > mv0);
+        if (flush && tv > mv0) {
+            vks_mesh_source m = {0};
+            if (split)
+                snprintf(mesh_name, sizeof mesh_name, "%.120s_part%u", p.name, part);
+            m.name = split ? mesh_name : p.name;
+            m.vertex_count = tv - mv0;
+            m.positions = (const float(*)[3])(a.pos + mv0);
+            m.normals = (const float(*)[3])(a.nrm + mv0);
+            m.bone = (const uint16_t(*)[4])(a.bone + mv0);
+            m.weight = (const float(*)[4])(a.weight + mv0);
+            m.triangle_count = tt - mt0;
+            if (mv0) { /* the builder wants mesh-relative indices */
+                free(local_tri);
+                local_tri = malloc((size_t)(tt - mt0) * sizeof *local_tri);
+                if (!local_tri) {
+                    vks_builder_destroy(bld);
+                    goto nomem;
+                }
+                for (uint32_t q = mt0; q < tt; q++)
+                    for (int c = 0; c < 3; c++)
+                        local_tri[q - mt0][c] = a.tri[q][c] - mv0;
+                m.triangles = (const uint32_t(*)[3])local_tri;
+            } else {
+                m.triangles = (const uint32_t(*)[3])(a.tri + mt0);
+            }
+            m.triangle_material = a.mat + mt0;
+            m.bone_count = (uint32_t)nb;
+            m.bones = bones;
+            m.space_node = 0;
+            m.palette_limit = p.palette_limit;
+            vks_result rc = vks_builder_add_mesh(bld, &m, err);
+            if (rc != VKS_OK) {
+                free(local_tri);
+                vks_builder_destroy(bld);
+                goto fail;
+            }
+            mv0 = tv, mt0 = tt, part++;
+        }
+        tv += nvi, tt += nti;
     }
+    free(local_tri);
     if (vks_builder_finish(bld, err) != VKS_OK)
         goto fail;
     free_arrays(&a);

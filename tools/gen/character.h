@@ -41,6 +41,9 @@ typedef struct vks_gen_params { /* zeroed = defaults */
     uint32_t palette_limit;  /* bones per group; 0 = one group with all bones (default 0) */
     uint32_t materials;      /* default 3; 1..256 */
     const char *name;        /* mesh name, default "character" */
+    uint32_t max_mesh_vertices; /* split the body into several meshes (whole limb tubes each) of
+                                   at most this many file vertices; 0 = one mesh (default).
+                                   Formats with 16-bit indices (DFF, NIF, .cmdl) need <= 65535 */
 } vks_gen_params;
 
 /* Builds the character. Returns NULL and fills err on bad params (VKS_ERR_INVALID), a palette

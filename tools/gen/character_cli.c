@@ -92,7 +92,9 @@ typedef struct model_facts {
 
 static model_facts facts_of(const vks_skin *s)
 {
-    model_facts f = {s->bone_count, 0, s->vertex_count, s->triangle_count, s->group_count, 0, 0};
+    /* every mesh of a split character lists the same skeleton bones: count them once */
+    model_facts f = {s->mesh_count ? s->meshes[0].bone_count : 0, 0, s->vertex_count, s->triangle_count,
+                     s->group_count, 0, 0};
     for (uint32_t m = 0; m < s->mesh_count; m++)
         f.source_vertices += s->meshes[m].source_vertex_count;
     for (uint32_t g = 0; g < s->group_count; g++) {
@@ -340,6 +342,9 @@ static void usage(const char *prog, FILE *f)
             "  --influences N        1..4 bones per vertex (default 4)\n"
             "  --palette-limit N     bones per group; 0 = one group with all bones (default 0)\n"
             "  --materials N         1..256 (default 3), one per body region, wrapping\n"
+            "  --max-mesh-vertices N split the body into meshes (whole limbs) of at most N vertices;\n"
+            "                        default 60000 for dff and cmdl, 30000 for nif (16-bit indices and\n"
+            "                        counts), no split for p3d\n"
             "  --seed S              (default 1)\n"
             "  --name NAME           mesh name (default \"character\")\n"
             "  --strips              triangle strips where the format has them\n"
@@ -398,7 +403,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
             continue;
         }
         static const char *with_value[] = {"--out", "--format", "--datasets", "--bones", "--vertices",
-                                           "--influences", "--palette-limit", "--materials", "--seed",
+                                           "--influences", "--palette-limit", "--materials", "--seed", "--max-mesh-vertices",
                                            "--version", "--name", "--formats"};
         int known = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -442,6 +447,8 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
                 p.palette_limit = (uint32_t)n;
             else if (!strcmp(a, "--materials"))
                 p.materials = (uint32_t)n;
+            else if (!strcmp(a, "--max-mesh-vertices"))
+                p.max_mesh_vertices = (uint32_t)n;
             else
                 wo.version = (uint32_t)n;
         }
@@ -497,6 +504,10 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
         return VKS_EXIT_USAGE;
     }
 
+    /* DFF, NIF and .cmdl index vertices with 16 bits: a benchmark-sized character becomes
+       several meshes (atomics, shapes), leaving room for the vertices groups duplicate. */
+    if (!p.max_mesh_vertices && strcmp(fmt->name, "p3d") != 0) /* NIF also counts triangles in 16 bits */
+        p.max_mesh_vertices = strcmp(fmt->name, "nif") == 0 ? 30000 : 60000;
     vks_error err = {0};
     char buf[512];
     vks_skin *s = vks_gen_character(&p, &err);
@@ -508,7 +519,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
     size_t size = 0;
     vks_result rc = fmt->write(s, &wo, &bytes, &size, &err);
     if (rc == VKS_ERR_UNSUPPORTED) {
-        fprintf(stderr, "%s: the %s writer is not available in this build: %s\n", prog, fmt->name,
+        fprintf(stderr, "%s: the %s writer cannot write this model: %s\n", prog, fmt->name,
                 vks_error_format(&err, NULL, buf, sizeof buf));
         vks_skin_free(s);
         free(bytes);
