@@ -22,8 +22,12 @@
  * (one workgroup per block of a group's vertices, looping over instances with the group's
  * palette gathered through its remap into shared memory; one dispatch per influence-count
  * variant, never per instance). Chunks go through a ring of buffer sets, so the GPU deforms
- * chunk k+1 while the host consumes chunk k. VK_ERROR_OUT_OF_DEVICE_MEMORY while allocating
- * makes the scheduler retry with chunks half as big.
+ * chunk k+1 while the host consumes chunk k. VK_ERROR_OUT_OF_DEVICE_MEMORY (or _HOST_MEMORY)
+ * while allocating makes the scheduler retry with chunks half as big, down to chunks of one
+ * instance of the batch's largest model, then with a single buffer set; when even that cannot
+ * be allocated vks_gpu_run fails with VKS_ERR_NOMEM ("smallest chunk ... still out of memory").
+ * A model one instance of which needs more than maxStorageBufferRange in any per-chunk table
+ * is refused up front with VKS_ERR_LIMIT.
  */
 #ifndef VKSKIN_GPU_H
 #define VKSKIN_GPU_H
@@ -56,6 +60,13 @@ typedef struct vks_gpu_options {
     int quiet;               /* do not print validation messages to stderr */
     int shared_palette;      /* 0: by device (shared memory on GPUs, none on CPU devices, where
                                 barriers are slow); 1: always; -1: never */
+    /* Testing only, like inject_fault: make the batch scheduler's allocations fail. Both count
+     * only device-memory allocations made by vks_gpu_run (not vks_gpu_upload), and a failure
+     * returns VK_ERROR_OUT_OF_DEVICE_MEMORY without calling the driver. */
+    uint64_t fail_allocations_over; /* nonzero: every allocation larger than this many bytes fails */
+    uint32_t fail_allocation_nth;   /* nonzero: the nth allocation of each vks_gpu_run fails (once) */
+    uint32_t limit_storage_range;   /* testing only: nonzero and below the device's: used as
+                                       maxStorageBufferRange everywhere (upload checks, chunks) */
 } vks_gpu_options;
 
 typedef struct vks_gpu_device_info {

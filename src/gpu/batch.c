@@ -3,7 +3,11 @@
  * and keeps a ring of buffer sets in flight so the GPU deforms chunk k+1 while the host
  * consumes chunk k. Chunk size: one output stream under maxStorageBufferRange, all slots
  * under a share of device memory and a host-memory budget, and under the caller's cap;
- * VK_ERROR_OUT_OF_DEVICE_MEMORY while allocating halves it and tries again. */
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY (or _HOST_MEMORY) while allocating halves the bytes the
+ * capacities actually use and tries again, down to one instance of the largest model, then with
+ * one buffer set; past that the run fails with VKS_ERR_NOMEM. The testing hooks of
+ * vks_gpu_options (fail_allocations_over, fail_allocation_nth) are armed around these
+ * allocations only. */
 #include "gpu_internal.h"
 
 #include <stdlib.h>
@@ -401,7 +405,7 @@ static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t 
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
         uint64_t blocks = blocks_of(ms, m, wg);
         tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
-        tw += ((n + tile - 1) / tile + 1) * blocks;
+        tw += (n + tile - 1) / tile * blocks; /* an entry has at most one segment per chunk */
         if (m->vertex_count > max_v)
             max_v = m->vertex_count;
         if (mats > max_m)
@@ -435,6 +439,22 @@ static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t 
     return c;
 }
 
+static int caps_equal(const caps *a, const caps *b)
+{
+    return a->vertices == b->vertices && a->matrices == b->matrices && a->instances == b->instances &&
+           a->works == b->works;
+}
+
+/* Bytes of the largest per-chunk table at these capacities: a budget that gives them again. */
+static uint64_t chunk_bytes(const caps *c)
+{
+    uint64_t v[4] = {c->vertices * 12, c->matrices * 48, c->instances * sizeof(vks__gpu_inst),
+                     c->works * sizeof(vks__gpu_work)}, m = 0;
+    for (int k = 0; k < 4; k++)
+        m = v[k] > m ? v[k] : m;
+    return m;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
                        vks_error *err)
 {
@@ -451,10 +471,19 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         if (!e->locals && !b->get_locals && e->instance_count)
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch",
                                  "entry %u: no locals and no get_locals", i);
-        if ((uint64_t)ms->models[e->model].vertex_count * 12 > gpu->props.limits.maxStorageBufferRange)
-            return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
-                                 "entry %u: one instance (%u vertices) exceeds a storage binding", i,
-                                 ms->models[e->model].vertex_count);
+        /* One instance must fit every per-chunk table, each bound whole as one storage buffer. */
+        const vks__gpu_model *m = &ms->models[e->model];
+        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint64_t need[3] = {(uint64_t)m->vertex_count * 12, mats * 48,
+                            (uint64_t)blocks_of(ms, m, gpu->deform_wg) * sizeof(vks__gpu_work)};
+        const char *what[3] = {"output vertices", "node/bone matrices", "work items"};
+        for (int k = 0; k < 3; k++)
+            if (need[k] > gpu->props.limits.maxStorageBufferRange)
+                return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
+                                     "entry %u: one instance of model %u needs %llu bytes of %s, over "
+                                     "maxStorageBufferRange %u",
+                                     i, e->model, (unsigned long long)need[k], what[k],
+                                     gpu->props.limits.maxStorageBufferRange);
     }
     sched s;
     memset(&s, 0, sizeof s);
@@ -474,15 +503,42 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     if (b->max_chunk_bytes && b->max_chunk_bytes < budget)
         budget = b->max_chunk_bytes;
     vks_result res;
+    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
+    const caps least = caps_for(ms, b, 0, wg, tile); /* one instance of the largest model */
+    s.cap = caps_for(ms, b, budget, wg, tile);
+    gpu->run_allocations = 0;
     for (;;) {
-        s.cap = caps_for(ms, b, budget, gpu->deform_wg, gpu->instance_tile);
+        gpu->hooks_armed = 1;
         res = slots_create(&s, err);
+        gpu->hooks_armed = 0;
         if (res == VKS_OK)
             break;
         slots_free(&s);
-        if (res != VKS_ERR_NOMEM || budget / 2 < 12)
+        if (res != VKS_ERR_NOMEM)
             return res;
-        budget /= 2; /* out of memory: retry with chunks half as big */
+        if (caps_equal(&s.cap, &least)) {
+            if (s.ring > 1) {
+                s.ring = 1; /* the smallest chunks: one buffer set instead of a ring */
+            } else {
+                vks_error cause = err ? *err : (vks_error){0};
+                if (err)
+                    memset(err, 0, sizeof *err);
+                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch",
+                                     "smallest chunk (%llu output bytes) still out of memory after %u retries: %s",
+                                     (unsigned long long)(s.cap.vertices * 12), st->oom_retries, cause.msg);
+            }
+        } else {
+            /* Out of memory: half the bytes the capacities actually use (the budget may be far
+             * above a small batch), skipping budgets that would give the same capacities. */
+            uint64_t used = chunk_bytes(&s.cap);
+            caps prev = s.cap;
+            if (used < budget)
+                budget = used;
+            do { /* at budget 0 the capacities are `least`, which prev is not */
+                budget /= 2;
+                s.cap = caps_for(ms, b, budget, wg, tile);
+            } while (budget && caps_equal(&s.cap, &prev));
+        }
         st->oom_retries++;
         if (err)
             memset(err, 0, sizeof *err);
@@ -505,6 +561,9 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         if (!busy)
             break;
     }
+    if (res == VKS_OK && s.entry < b->entry_count) /* an instance that fits no chunk: never silently short */
+        res = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
+                            "entry %u: instance %u does not fit an empty chunk", s.entry, s.next);
     gpu->vk.vkDeviceWaitIdle(gpu->device);
     slots_free(&s);
     st->total_ms = now_ms() - t0;

@@ -19,6 +19,14 @@ static int find_type(const vks_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags ne
     return fallback;
 }
 
+/* The testing hooks of vks_gpu_options: does this allocation fail on purpose? */
+static int allocation_fails(vks_gpu *gpu, VkDeviceSize size)
+{
+    gpu->run_allocations++;
+    return (gpu->opt.fail_allocations_over && size > gpu->opt.fail_allocations_over) ||
+           gpu->run_allocations == gpu->opt.fail_allocation_nth;
+}
+
 vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -49,7 +57,9 @@ vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = (uint32_t)type;
-    r = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, &out->memory);
+    r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (!gpu->hooks_armed || !allocation_fails(gpu, ai.allocationSize))
+        r = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, &out->memory);
     if (r != VK_SUCCESS) {
         vks__buf_destroy(gpu, out);
         return vks__vk_fail(err, r, "vkAllocateMemory");

@@ -288,6 +288,8 @@ vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *
     }
     describe(gpu->physical, &gpu->info);
     vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
+    if (gpu->opt.limit_storage_range && gpu->opt.limit_storage_range < gpu->props.limits.maxStorageBufferRange)
+        gpu->props.limits.maxStorageBufferRange = gpu->info.max_storage_buffer_range = gpu->opt.limit_storage_range;
     vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem);
     gpu->queue_family = compute_family(gpu->physical, &gpu->timestamp_valid_bits);
     gpu->timestamps = gpu->timestamp_valid_bits != 0 && gpu->props.limits.timestampPeriod > 0;

@@ -42,6 +42,10 @@ struct vks_gpu {
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
+    /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
+     * vks_gpu_run around its own allocations only; run_allocations counts them */
+    int hooks_armed;
+    uint32_t run_allocations;
 };
 
 /* Per-model tables as the shaders read them (std430 layouts of compute/pose.comp and

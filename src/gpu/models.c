@@ -10,13 +10,13 @@
 
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
-static vks_result upload(vks_gpu *gpu, VkCommandPool pool, const void *data, size_t size, vks__buf *out,
-                         vks_error *err)
+static vks_result upload(vks_gpu *gpu, VkCommandPool pool, const char *what, const void *data, size_t size,
+                         vks__buf *out, vks_error *err)
 {
     if (size > gpu->props.limits.maxStorageBufferRange)
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
-                             "a static table of %zu bytes exceeds maxStorageBufferRange %u", size,
-                             gpu->props.limits.maxStorageBufferRange);
+                             "the %s table (%zu bytes, all models together) exceeds maxStorageBufferRange %u", what,
+                             size, gpu->props.limits.maxStorageBufferRange);
     vks_result res = vks__buf_create(gpu, size, VKS__MEM_DEVICE, out, err);
     if (res != VKS_OK || size == 0)
         return res;
@@ -223,23 +223,23 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         res = vks__vk_fail(err, r, "vkCreateCommandPool");
         goto done;
     }
-    res = upload(gpu, pool, t.models, count * sizeof *t.models, &ms->models_buf, err);
+    res = upload(gpu, pool, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
+        res = upload(gpu, pool, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
+        res = upload(gpu, pool, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
+        res = upload(gpu, pool, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
+        res = upload(gpu, pool, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
+        res = upload(gpu, pool, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.pos, t.verts * 12, &ms->pos, err);
+        res = upload(gpu, pool, "position", t.pos, t.verts * 12, &ms->pos, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.nrm, t.verts * 12, &ms->nrm, err);
+        res = upload(gpu, pool, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
     if (res == VKS_OK)
-        res = upload(gpu, pool, t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
+        res = upload(gpu, pool, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
     gpu->vk.vkDestroyCommandPool(gpu->device, pool, NULL);
 done:
     tables_free(&t);

@@ -55,10 +55,16 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging)
 {
     vks_gpu_options o = {0};
-    o.validation = 1;
     o.inject_fault = fault;
     o.force_staging = force_staging;
     o.shared_palette = force_staging ? 1 : 0; /* the staging run also covers the shared-memory palette */
+    return gpu_check_context_opt(&o);
+}
+
+vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt)
+{
+    vks_gpu_options o = *opt;
+    o.validation = 1;
     vks_gpu *gpu = NULL;
     vks_error err = {0};
     vks_result r = vks_gpu_create(&o, &gpu, &err);

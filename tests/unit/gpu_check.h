@@ -24,6 +24,8 @@ typedef struct gpu_check_result {
 /* Creates a context with the validation layer on; exits 77 when there is no device or no
  * layer. */
 vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging);
+/* The same with the caller's options (validation is turned on). */
+vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt);
 
 vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
                          uint64_t max_chunk_bytes, gpu_check_result *out);
