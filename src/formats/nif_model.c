@@ -28,7 +28,11 @@ typedef struct model_ctx {
     vks_skin *skin;
     vks_error *err;
     int32_t *node_of; /* block -> node index or -1 */
+    uint64_t file_vertices; /* vertices the geometry blocks hold, each block once */
 } model_ctx;
+
+/* how many times over the file's own vertices the skinned shapes may draw them */
+#define NIF_MAX_SHARING 16u
 
 static vks_affine to_affine(const nif_xform *x)
 {
@@ -304,6 +308,13 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
         return fail_block(m, VKS_ERR_LIMIT, i, "vertices", "%llu more vertices go over the limit %llu%llu", nv,
                           f->opt.max_vertices, 0);
     *total_vertices += nv;
+    /* shapes may share their data: each becomes a mesh with its own copy, so a short shape
+       block must not buy a whole mesh over and over */
+    if (*total_vertices > NIF_MAX_SHARING * (uint64_t)m->file_vertices + 65536u)
+        return fail_block(m, VKS_ERR_LIMIT, i, "data",
+                          "skinned shapes draw %llu vertices, more than %llu times the %llu the file's geometry "
+                          "blocks hold (data shared by too many shapes)",
+                          *total_vertices, NIF_MAX_SHARING, m->file_vertices);
 
     /* bones and skin space */
     const nif_block *root = ref(f, s.inst->root, NIF_K_NODE);
@@ -473,7 +484,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
 
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL};
+    model_ctx m = {f, skin, err, NULL, 0};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
@@ -481,6 +492,12 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
     for (uint32_t i = 0; i < f->block_count; i++) {
         const nif_block *b = &f->blocks[i];
         shapes += (b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE) && b->u.shape.skin >= 0;
+        if (b->kind == NIF_K_GEOMDATA)
+            m.file_vertices += b->u.geom.vertex_count;
+        else if (b->kind == NIF_K_BSTRISHAPE)
+            m.file_vertices += b->u.shape.vertex_count;
+        else if (b->kind == NIF_K_SKINPART)
+            m.file_vertices += b->u.part.vertex_count;
     }
     if (shapes == 0)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/shapes",

@@ -75,6 +75,15 @@ vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err
     if (rc != VKS_OK)
         return rc;
     nif_rd r = {c, f, err, 0, NULL};
+    /* The block table costs sizeof(nif_block) per declared block: a block must bring bytes
+       for it first. Before 5.0.0.1 each starts with a type name (a 4-byte length and at
+       least 2 characters); later ones without sizes read at least a byte; with sizes the
+       header already held 6 bytes per block. */
+    uint64_t min_bytes = f->ver < NIF_V(5, 0, 0, 1) ? 6u : f->block_size ? 0u : 1u;
+    if (min_bytes && !vks_cur_fits(&r.c, f->block_count, (size_t)min_bytes))
+        return vks_error_set(err, VKS_ERR_TRUNCATED, vks_cur_offset(&r.c), "nif/blocks",
+                             "%u blocks need at least %llu bytes, %zu left after the header", f->block_count,
+                             (unsigned long long)f->block_count * min_bytes, vks_cur_left(&r.c));
     f->blocks = nif_alloc(&r, f->block_count, sizeof *f->blocks, "blocks");
     if (!f->blocks)
         return err->code;

@@ -70,6 +70,11 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
     if (!has_v && nv > 0)
         return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&c) - 8, path,
                              "morph target 0 has no vertex positions");
+    /* the arrays must be in the chunk before they are allocated */
+    if (!vks_cur_fits(&c, nv, (has_v ? 12u : 0u) + (has_n ? 12u : 0u)))
+        return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&c), path,
+                             "morph target 0: %u vertices need %llu bytes of positions and normals, %zu left", nv,
+                             (unsigned long long)nv * ((has_v ? 12u : 0u) + (has_n ? 12u : 0u)), vks_cur_left(&c));
     g->positions = vks__rw_tmp(ctx, nv, sizeof *g->positions);
     if (!g->positions)
         return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u vertices", nv);

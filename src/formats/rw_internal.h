@@ -64,6 +64,8 @@ typedef struct rw_ctx {
     vks_skin *scratch; /* arena for temporaries, freed at the end of the read */
     vks_error *err;
     uint64_t total_vertices, total_triangles;
+    /* over skinned atomics, a geometry counted at each use: what the model will hold */
+    uint64_t mesh_vertices, mesh_triangles;
 } rw_ctx;
 
 /* Frame List with the per-frame HAnim data and the clump's hierarchy. */

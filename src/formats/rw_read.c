@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* how many times over the vertices the geometries hold the skinned meshes may draw them */
+#define RW_MAX_SHARING 16u
+
 typedef struct rw_clump {
     uint32_t version;
     int32_t num_atomics;
@@ -306,6 +309,25 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
                              ctx->opt.max_meshes);
     if (ctx->total_vertices > ctx->opt.max_vertices || ctx->total_triangles > ctx->opt.max_triangles)
         return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "vertex or triangle limit exceeded");
+    /* Atomics may share a geometry, and each skinned one becomes a mesh with its own copy of
+       the vertices: the copies count against the limits too, and may not outgrow what the
+       file holds by more than RW_MAX_SHARING (a 50-byte atomic must not buy a whole mesh). */
+    uint64_t tris = g->triangle_count;
+    for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+        tris = tris > g->bin_meshes[mi].triangle_count ? tris : g->bin_meshes[mi].triangle_count;
+    ctx->mesh_vertices += g->vertex_count;
+    ctx->mesh_triangles += tris;
+    if (ctx->mesh_vertices > ctx->opt.max_vertices || ctx->mesh_triangles > ctx->opt.max_triangles)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics hold %llu vertices and %llu triangles, limits %u and %u",
+                             (unsigned long long)ctx->mesh_vertices, (unsigned long long)ctx->mesh_triangles,
+                             ctx->opt.max_vertices, ctx->opt.max_triangles);
+    if (ctx->mesh_vertices > RW_MAX_SHARING * ctx->total_vertices + 65536u)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics draw %llu vertices, more than %u times the %llu the file's "
+                             "geometries hold (a geometry shared by too many atomics)",
+                             (unsigned long long)ctx->mesh_vertices, RW_MAX_SHARING,
+                             (unsigned long long)ctx->total_vertices);
     return add_skinned_atomic(ctx, cl, b, ai, frame, g, skin, at->offset);
 }
 

@@ -1,0 +1,440 @@
+/* Hostile inputs: tiny files that declare huge counts, built here byte by byte, for each
+ * reader. Each must fail cleanly (a status and a message) without allocating far more than
+ * its size justifies: the readers that take vks_read_options.allocator get a counting one
+ * and the peak of live bytes is checked.
+ *
+ *   test_hostile_inputs               run the checks
+ *   test_hostile_inputs --dump DIR    also write each crafted file to DIR (for vkskin inspect) */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "character.h"
+#include "testutil.h"
+#include "vkskin.h"
+
+/* ---- a growable byte buffer ------------------------------------------------------------ */
+
+typedef struct buf {
+    uint8_t *p;
+    size_t n, cap;
+} buf;
+
+static void put(buf *b, const void *src, size_t n)
+{
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n)
+            cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) {
+            fprintf(stderr, "out of memory building a test input\n");
+            exit(1);
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void u8(buf *b, uint8_t v) { put(b, &v, 1); }
+static void u16(buf *b, uint16_t v)
+{
+    uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    put(b, x, 2);
+}
+static void u32(buf *b, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(b, x, 4);
+}
+static void f32(buf *b, float f)
+{
+    uint32_t v;
+    memcpy(&v, &f, 4);
+    u32(b, v);
+}
+static void zeros(buf *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        u8(b, 0);
+}
+static void str(buf *b, const char *s) { put(b, s, strlen(s)); }
+static void patch32(buf *b, size_t at, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        b->p[at + (size_t)k] = (uint8_t)(v >> (8 * k));
+}
+
+/* ---- a counting allocator ---------------------------------------------------------------- */
+
+typedef struct counter {
+    size_t live, peak;
+} counter;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counter *c = user;
+    if (size > SIZE_MAX - 16)
+        return NULL;
+    uint8_t *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    c->live += size;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return p + 16;
+}
+
+static void count_free(void *user, void *ptr)
+{
+    if (!ptr)
+        return;
+    counter *c = user;
+    uint8_t *p = (uint8_t *)ptr - 16;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    c->live -= size;
+    free(p);
+}
+
+/* ---- the check ----------------------------------------------------------------------------- */
+
+static const char *dump_dir;
+
+#define MiB (1024.0 * 1024.0)
+
+/* Reads bytes with default limits and a counting allocator: the read must fail with a message,
+ * and the peak of live reader allocations must stay under max_peak bytes. */
+static void expect_clean_failure(const char *name, vks_reader_fn fn, const vks_read_options *base, const buf *b,
+                                 size_t max_peak)
+{
+    if (dump_dir) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dump_dir, name);
+        FILE *fp = fopen(path, "wb");
+        if (fp) {
+            fwrite(b->p, 1, b->n, fp);
+            fclose(fp);
+        }
+    }
+    counter cnt = {0, 0};
+    vks_read_options opt;
+    if (base)
+        opt = *base;
+    else
+        memset(&opt, 0, sizeof opt);
+    opt.allocator.alloc = count_alloc;
+    opt.allocator.free = count_free;
+    opt.allocator.user = &cnt;
+    vks_skin *skin = NULL;
+    vks_error err;
+    memset(&err, 0, sizeof err);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    vks_result rc = fn(&opt, b->p, b->n, &skin, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("%-28s %8zu bytes  rc %d  peak %8.2f MiB  %6.3f s  %s\n", name, b->n, (int)rc, (double)cnt.peak / MiB, s,
+           err.msg);
+    CHECK(rc != VKS_OK);
+    CHECK(err.msg[0] != 0);
+    CHECK(skin == NULL);
+    if (rc == VKS_OK)
+        vks_skin_free(skin);
+    if (cnt.peak > max_peak)
+        fprintf(stderr, "%s: peak %.2f MiB over %.2f MiB\n", name, (double)cnt.peak / MiB, (double)max_peak / MiB);
+    CHECK(cnt.peak <= max_peak);
+    CHECK_EQ_INT(cnt.live, 0);
+}
+
+/* ---- RenderWare -------------------------------------------------------------------------- */
+
+#define RW_STAMP 0x1803FFFFu /* RW 3.6.0.3 */
+
+static size_t rw_begin(buf *b, uint32_t type)
+{
+    u32(b, type);
+    size_t at = b->n;
+    u32(b, 0);
+    u32(b, RW_STAMP);
+    return at;
+}
+static void rw_end(buf *b, size_t at) { patch32(b, at, (uint32_t)(b->n - at - 8)); }
+
+/* Frame list: one root frame; with_hanim gives it a one-node HAnim hierarchy (node ID 0). */
+static void rw_frame_list(buf *b, int with_hanim)
+{
+    size_t fl = rw_begin(b, 0x0E);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, 1);
+    float m[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    for (int k = 0; k < 12; k++)
+        f32(b, m[k]);
+    u32(b, (uint32_t)-1);
+    u32(b, 0);
+    rw_end(b, st);
+    size_t ext = rw_begin(b, 0x03);
+    if (with_hanim) {
+        size_t h = rw_begin(b, 0x11E);
+        u32(b, 0x100); /* version */
+        u32(b, 0);     /* node ID */
+        u32(b, 1);     /* nodes */
+        u32(b, 0);     /* flags */
+        u32(b, 36);    /* key frame size */
+        u32(b, 0);     /* node 0: ID, index, flags */
+        u32(b, 0);
+        u32(b, 0);
+        rw_end(b, h);
+    }
+    rw_end(b, ext);
+    rw_end(b, fl);
+}
+
+static void rw_atomic(buf *b, uint32_t geometry)
+{
+    size_t a = rw_begin(b, 0x14);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, 0); /* frame */
+    u32(b, geometry);
+    u32(b, 5);
+    u32(b, 0);
+    rw_end(b, st);
+    size_t ext = rw_begin(b, 0x03);
+    rw_end(b, ext);
+    rw_end(b, a);
+}
+
+/* A geometry whose header declares nv vertices with positions and normals, none present. */
+static void rw_huge_vertex_count(buf *b)
+{
+    size_t clump = rw_begin(b, 0x10);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, 1);
+    u32(b, 0);
+    u32(b, 0);
+    rw_end(b, st);
+    rw_frame_list(b, 0);
+    size_t gl = rw_begin(b, 0x1A);
+    st = rw_begin(b, 0x01);
+    u32(b, 1);
+    rw_end(b, st);
+    size_t g = rw_begin(b, 0x0F);
+    st = rw_begin(b, 0x01);
+    u32(b, 0x12);       /* positions, normals */
+    u32(b, 0);          /* triangles */
+    u32(b, 1u << 24);   /* vertices: exactly the default limit */
+    u32(b, 1);          /* morph targets */
+    zeros(b, 16);       /* bounding sphere */
+    u32(b, 1);          /* has vertices */
+    u32(b, 1);          /* has normals */
+    rw_end(b, st);
+    rw_end(b, g);
+    rw_end(b, gl);
+    rw_atomic(b, 0);
+    rw_end(b, clump);
+}
+
+/* One skinned geometry of nv vertices and many atomics that all draw it. */
+static void rw_shared_geometry(buf *b, uint32_t nv, uint32_t atomics)
+{
+    size_t clump = rw_begin(b, 0x10);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, atomics);
+    u32(b, 0);
+    u32(b, 0);
+    rw_end(b, st);
+    rw_frame_list(b, 1);
+    size_t gl = rw_begin(b, 0x1A);
+    st = rw_begin(b, 0x01);
+    u32(b, 1);
+    rw_end(b, st);
+    size_t g = rw_begin(b, 0x0F);
+    st = rw_begin(b, 0x01);
+    u32(b, 0x02); /* positions */
+    u32(b, 1);    /* one triangle */
+    u32(b, nv);
+    u32(b, 1);
+    u16(b, 1);
+    u16(b, 0);
+    u16(b, 0);
+    u16(b, 2); /* v1, v0, material, v2 */
+    zeros(b, 16);
+    u32(b, 1);
+    u32(b, 0);
+    for (uint32_t v = 0; v < nv; v++) {
+        f32(b, (float)(v % 7));
+        f32(b, (float)(v % 11));
+        f32(b, (float)(v % 13));
+    }
+    rw_end(b, st);
+    size_t ext = rw_begin(b, 0x03);
+    size_t sk = rw_begin(b, 0x116);
+    u8(b, 1); /* bones */
+    u8(b, 1); /* used bones */
+    u8(b, 1); /* max weights */
+    u8(b, 0);
+    u8(b, 0); /* used bone 0 */
+    for (uint32_t v = 0; v < nv; v++)
+        u32(b, 0);
+    for (uint32_t v = 0; v < nv; v++) {
+        f32(b, 1);
+        f32(b, 0);
+        f32(b, 0);
+        f32(b, 0);
+    }
+    float inv[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (int k = 0; k < 16; k++)
+        f32(b, inv[k]);
+    u32(b, 0); /* bone limit, split meshes, RLE count */
+    u32(b, 0);
+    u32(b, 0);
+    rw_end(b, sk);
+    rw_end(b, ext);
+    rw_end(b, g);
+    rw_end(b, gl);
+    for (uint32_t a = 0; a < atomics; a++)
+        rw_atomic(b, 0);
+    rw_end(b, clump);
+}
+
+static void test_rw(void)
+{
+    buf b = {0};
+    rw_huge_vertex_count(&b);
+    expect_clean_failure("rw_huge_vertex_count.dff", vks_rw_read, NULL, &b, (size_t)(4 * MiB));
+    b.n = 0;
+    /* 3000 vertices (96 KB) drawn by 4096 atomics: 12 M vertices of output from a 300 KB file */
+    rw_shared_geometry(&b, 3000, 4096);
+    expect_clean_failure("rw_shared_geometry.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB));
+    free(b.p);
+}
+
+/* ---- NIF ----------------------------------------------------------------------------------- */
+
+/* A 4.0.0.2 header declaring as many blocks as there are bytes after it (all zero). */
+static void nif_many_blocks(buf *b, size_t size)
+{
+    str(b, "NetImmerse File Format, Version 4.0.0.2\n");
+    u32(b, 0x04000002u);
+    size_t at = b->n;
+    u32(b, 0);
+    patch32(b, at, (uint32_t)(size - b->n));
+    zeros(b, size - b->n);
+}
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+/* A 20.2.0.7 file from the NIF writer (Skyrim LE profile: user 12, bsver 83) with its first
+ * NiTriShape block appended copies more times: each copy draws the same data and skin. */
+static int nif_shared_data(buf *b, const uint8_t *in, size_t size, uint32_t copies)
+{
+    size_t p = 0;
+    while (p < size && in[p] != '\n')
+        p++;
+    p++;
+    size_t ver_at = p;
+    if (rd32(in + p) != 0x14020007u)
+        return 0;
+    p += 4 + 1 + 4; /* version, endian, user */
+    size_t nblocks_at = p;
+    uint32_t nb = rd32(in + p);
+    p += 4;
+    p += 4; /* bsver */
+    for (int k = 0; k < 3; k++)
+        p += 1 + in[p];
+    uint16_t nt = rd16(in + p);
+    p += 2;
+    int32_t shape_type = -1;
+    for (uint16_t t = 0; t < nt; t++) {
+        uint32_t len = rd32(in + p);
+        if (len == 10 && memcmp(in + p + 4, "NiTriShape", 10) == 0)
+            shape_type = t;
+        p += 4 + len;
+    }
+    size_t idx_at = p, sizes_at = p + 2 * (size_t)nb, after_sizes = sizes_at + 4 * (size_t)nb;
+    int32_t shape = -1;
+    size_t body = 0, shape_body = 0;
+    for (uint32_t i = 0; i < nb; i++)
+        if (shape < 0 && rd16(in + idx_at + 2 * i) == shape_type)
+            shape = (int32_t)i;
+    if (shape < 0)
+        return 0;
+    /* the blocks start after the string table and the groups */
+    p = after_sizes;
+    uint32_t ns = rd32(in + p);
+    p += 8;
+    for (uint32_t i = 0; i < ns; i++)
+        p += 4 + rd32(in + p);
+    p += 4 + 4 * (size_t)rd32(in + p);
+    body = p;
+    for (uint32_t i = 0; i < (uint32_t)shape; i++)
+        body += rd32(in + sizes_at + 4 * i);
+    shape_body = body;
+    uint32_t shape_size = rd32(in + sizes_at + 4 * (size_t)shape);
+    size_t blocks_end = p;
+    for (uint32_t i = 0; i < nb; i++)
+        blocks_end += rd32(in + sizes_at + 4 * i);
+    (void)ver_at;
+
+    put(b, in, nblocks_at);
+    u32(b, nb + copies);
+    put(b, in + nblocks_at + 4, idx_at - nblocks_at - 4);
+    put(b, in + idx_at, 2 * (size_t)nb);
+    for (uint32_t k = 0; k < copies; k++)
+        u16(b, (uint16_t)shape_type);
+    put(b, in + sizes_at, 4 * (size_t)nb);
+    for (uint32_t k = 0; k < copies; k++)
+        u32(b, shape_size);
+    put(b, in + after_sizes, blocks_end - after_sizes);
+    for (uint32_t k = 0; k < copies; k++)
+        put(b, in + shape_body, shape_size);
+    put(b, in + blocks_end, size - blocks_end); /* footer */
+    return 1;
+}
+
+static void test_nif(void)
+{
+    buf b = {0};
+    nif_many_blocks(&b, 1u << 20);
+    expect_clean_failure("nif_many_blocks.nif", vks_nif_read, NULL, &b, (size_t)(8 * MiB));
+    b.n = 0;
+
+    vks_gen_params gp;
+    memset(&gp, 0, sizeof gp);
+    gp.seed = 5;
+    gp.bones = 20;
+    gp.vertices = 3000;
+    gp.max_influences = 1;
+    vks_error e;
+    memset(&e, 0, sizeof e);
+    vks_skin *model = vks_gen_character(&gp, &e);
+    CHECK(model != NULL);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    if (model && vks_nif_write(model, NULL, &bytes, &size, &e) == VKS_OK) {
+        /* a shape block is about 100 bytes: 4000 of them, each drawing the 3000 vertices */
+        CHECK(nif_shared_data(&b, bytes, size, 4000));
+        expect_clean_failure("nif_shared_data.nif", vks_nif_read, NULL, &b, (size_t)(64 * MiB));
+    } else {
+        CHECK(!"NIF writer failed");
+    }
+    free(bytes);
+    vks_skin_free(model);
+    free(b.p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
+        dump_dir = argv[2];
+    test_rw();
+    test_nif();
+    return vks_test_finish("test_hostile_inputs");
+}
