@@ -436,7 +436,7 @@ static vks_result cfg_fail(vks_error *err, vks_result code, const char *path, co
 
 /* Bone pairs of a skeleton class, skeletonInherit first. */
 static vks_result collect_bones(p3d_pool *pool, const cfg_entry *skels, const cfg_entry *skel, str_list *names,
-                                str_list *parents, int depth, vks_error *err)
+                                str_list *parents, p3d_name_map *seen, int depth, vks_error *err)
 {
     char path[128];
     snprintf(path, sizeof path, "model.cfg/CfgSkeletons/%s", skel->name);
@@ -448,7 +448,7 @@ static vks_result collect_bones(p3d_pool *pool, const cfg_entry *skels, const cf
         if (!base)
             return cfg_fail(err, VKS_ERR_FORMAT, path, "skeletonInherit '%s' is not a class of CfgSkeletons%s",
                             inherit, "");
-        vks_result r = collect_bones(pool, skels, base, names, parents, depth + 1, err);
+        vks_result r = collect_bones(pool, skels, base, names, parents, seen, depth + 1, err);
         if (r)
             return r;
     }
@@ -459,54 +459,80 @@ static vks_result collect_bones(p3d_pool *pool, const cfg_entry *skels, const cf
         return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path,
                              "skeletonBones[] has %u strings, expected bone/parent pairs", pairs.n);
     for (uint32_t i = 0; i < pairs.n; i += 2) {
-        int dup = 0;
-        for (uint32_t j = 0; j < names->n && !dup; j++)
-            dup = !p3d_stricmp(names->v[j], pairs.v[i]);
-        if (dup || !pairs.v[i][0])
+        if (!pairs.v[i][0])
             continue;
+        int32_t at = p3d_map_add(pool, seen, pairs.v[i], names->n);
+        if (at < 0)
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        if ((uint32_t)at != names->n)
+            continue; /* a bone named before (a base skeleton's, or earlier here) */
         if (!list_add(pool, names, pairs.v[i]) || !list_add(pool, parents, pairs.v[i + 1]))
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     }
     return VKS_OK;
 }
 
-/* Orders bones parents first (stable) and resolves parent names. */
+/* Orders bones parents first (stable) and resolves parent names. The order is the one of
+ * repeated passes over the list, each placing (in list order) every bone whose parent is
+ * placed: a bone lands in its parent's pass when it comes after the parent in the list, else
+ * in the next one. That pass number is computed for each bone once (O(n), not a pass per
+ * level), then bones are sorted by (pass, list position). */
 static vks_result order_bones(p3d_pool *pool, const char *path, str_list *names, str_list *parents,
                               p3d_skeleton *skel, int32_t *order, vks_error *err)
 {
     uint32_t n = names->n;
     int32_t *pidx = p3d_alloc(pool, n, sizeof *pidx);
     int32_t *newidx = p3d_alloc(pool, n, sizeof *newidx);
+    int32_t *pass = p3d_alloc(pool, n, sizeof *pass);
+    uint32_t *stack = p3d_alloc(pool, n, sizeof *stack);
+    uint32_t *start = p3d_alloc(pool, (size_t)n + 1, sizeof *start);
+    uint8_t *climbing = p3d_alloc(pool, n, 1);
     skel->names = p3d_alloc(pool, n, sizeof *skel->names);
     skel->parents = p3d_alloc(pool, n, sizeof *skel->parents);
-    if (!pidx || !newidx || !skel->names || !skel->parents)
+    p3d_name_map index = {0};
+    if (!pidx || !newidx || !pass || !stack || !start || !climbing || !skel->names || !skel->parents)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    for (uint32_t i = 0; i < n; i++)
+        if (p3d_map_add(pool, &index, names->v[i], i) < 0)
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
         pidx[i] = -1;
         newidx[i] = -1;
+        pass[i] = -1;
         if (!parents->v[i][0])
             continue;
-        for (uint32_t j = 0; j < n && pidx[i] < 0; j++)
-            if (!p3d_stricmp(names->v[j], parents->v[i]))
-                pidx[i] = (int32_t)j;
+        pidx[i] = p3d_map_find(&index, parents->v[i]); /* the first bone of that name */
         if (pidx[i] < 0)
             return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path,
                                  "parent '%.60s' of bone '%.60s' is not a bone of the skeleton", parents->v[i],
                                  names->v[i]);
     }
-    uint32_t placed = 0;
-    while (placed < n) {
-        uint32_t before = placed;
-        for (uint32_t i = 0; i < n; i++) {
-            if (newidx[i] >= 0 || (pidx[i] >= 0 && newidx[pidx[i]] < 0))
-                continue;
-            newidx[i] = (int32_t)placed;
-            skel->names[placed] = names->v[i];
-            skel->parents[placed] = pidx[i] >= 0 ? newidx[pidx[i]] : -1;
-            placed++;
+    for (uint32_t i = 0; i < n; i++) {
+        /* climb to a bone whose pass is known (or a root), then fill the passes top-down */
+        uint32_t sp = 0;
+        int32_t j = (int32_t)i;
+        while (j >= 0 && pass[j] < 0) {
+            if (climbing[j])
+                return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path, "bone parents form a cycle");
+            climbing[j] = 1;
+            stack[sp++] = (uint32_t)j;
+            j = pidx[j];
         }
-        if (placed == before)
-            return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path, "bone parents form a cycle");
+        while (sp > 0) {
+            uint32_t k = stack[--sp];
+            int32_t p = pidx[k];
+            pass[k] = p < 0 ? 0 : (uint32_t)p < k ? pass[p] : pass[p] + 1;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        start[pass[i] + 1]++;
+    for (uint32_t k = 0; k < n; k++)
+        start[k + 1] += start[k];
+    for (uint32_t i = 0; i < n; i++)
+        newidx[i] = (int32_t)start[pass[i]]++;
+    for (uint32_t i = 0; i < n; i++) {
+        skel->names[newidx[i]] = names->v[i];
+        skel->parents[newidx[i]] = pidx[i] >= 0 ? newidx[pidx[i]] : -1;
     }
     skel->bone_count = n;
     if (order)
@@ -595,7 +621,8 @@ vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const
         return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path,
                              "skeletonName '%.60s' is not a class of CfgSkeletons", skel_name);
     str_list names = {0}, parents = {0};
-    vks_result r = collect_bones(pool, skels, sk, &names, &parents, 0, err);
+    p3d_name_map seen = {0};
+    vks_result r = collect_bones(pool, skels, sk, &names, &parents, &seen, 0, err);
     if (r)
         return r;
     skel->is_discrete = atoi(lookup_str(sk, "isDiscrete")) != 0;

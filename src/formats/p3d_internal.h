@@ -42,6 +42,19 @@ void p3d_pool_free(p3d_pool *pool);
 
 /* ---- common helpers ---- */
 int p3d_stricmp(const char *a, const char *b);
+
+/* Names found in O(1) under p3d_stricmp (bone and selection names: files may hold 65k of
+ * them, where a scan per lookup is quadratic). The first index added for a name wins; the
+ * table grows from the pool. Zero-initialise before use. */
+typedef struct p3d_name_map {
+    const char **name;
+    uint32_t *index;
+    uint32_t mask, count;
+} p3d_name_map;
+/* The index name maps to (index itself when it was new); -1 when out of memory. */
+int32_t p3d_map_add(p3d_pool *pool, p3d_name_map *m, const char *name, uint32_t index);
+/* The index of name, or -1. */
+int32_t p3d_map_find(const p3d_name_map *m, const char *name);
 /* MLOD selection byte -> weight (0 not selected, 1 full, 2..255 decreasing; wiki rule). */
 float p3d_weight_from_byte(uint8_t b);
 /* Inverse of p3d_weight_from_byte for w in (0, 1]; 0 for w <= 0. */

@@ -24,17 +24,30 @@
 #include "formats/p3d_internal.h"
 #include "vkskin/build.h"
 
-static const p3d_sel *find_sel(const p3d_lod *lod, const char *name)
+/* A LOD's selections by name (the first of a name wins): looked up once per bone and
+ * section, so a scan each time would be bones x selections. */
+typedef struct sel_index {
+    const p3d_lod *lod; /* NULL: no LOD, nothing found */
+    p3d_name_map map;
+} sel_index;
+
+static int sel_index_build(p3d_pool *pool, sel_index *x, const p3d_lod *lod)
 {
-    if (!lod)
-        return NULL;
-    for (uint32_t i = 0; i < lod->sel_count; i++)
-        if (!p3d_stricmp(lod->sels[i].name, name))
-            return &lod->sels[i];
-    return NULL;
+    memset(x, 0, sizeof *x);
+    x->lod = lod;
+    for (uint32_t i = 0; lod && i < lod->sel_count; i++)
+        if (p3d_map_add(pool, &x->map, lod->sels[i].name, i) < 0)
+            return 0;
+    return 1;
 }
 
-static int pivot_of(const p3d_lod *mem, const char *bone, float out[3])
+static const p3d_sel *find_sel(const sel_index *x, const char *name)
+{
+    int32_t i = x->lod ? p3d_map_find(&x->map, name) : -1;
+    return i < 0 ? NULL : &x->lod->sels[i];
+}
+
+static int pivot_of(const sel_index *mem, const char *bone, float out[3])
 {
     const p3d_sel *s = find_sel(mem, bone);
     if (!s) {
@@ -46,10 +59,10 @@ static int pivot_of(const p3d_lod *mem, const char *bone, float out[3])
         return 0;
     double sum[3] = {0, 0, 0};
     uint32_t n = 0;
-    for (uint32_t i = 0; i < mem->point_count; i++)
+    for (uint32_t i = 0; i < mem->lod->point_count; i++)
         if (s->weight[i] > 0) {
             for (int k = 0; k < 3; k++)
-                sum[k] += mem->points[i][k];
+                sum[k] += mem->lod->points[i][k];
             n++;
         }
     if (!n)
@@ -127,7 +140,7 @@ typedef struct grouping {
     uint32_t count, cap;
 } grouping;
 
-static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const p3d_skeleton *skel,
+static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_index *lsel, const p3d_skeleton *skel,
                                  const uint16_t (*vbone)[4], const float (*vweight)[4], uint32_t bone_total,
                                  uint32_t limit, grouping *out, vks_error *err)
 {
@@ -141,7 +154,7 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const p3d_s
     if (!ssel || !key || !tris || !mats || !mark || !out->groups)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/sections", "out of memory");
     for (uint32_t s = 0; s < skel->section_count; s++)
-        ssel[s] = find_sel(lod, skel->sections[s]);
+        ssel[s] = find_sel(lsel, skel->sections[s]);
     for (uint32_t t = 0; t < lod->tri_count; t++) {
         key[t] = -1;
         for (uint32_t s = 0; s < skel->section_count && key[t] < 0; s++)
@@ -223,6 +236,9 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
 
     uint32_t nb = skel->bone_count;
     uint32_t np = lod->point_count;
+    sel_index lsel, msel;
+    if (!sel_index_build(&pool, &lsel, lod) || !sel_index_build(&pool, &msel, in->memory))
+        NOMEM();
 
     /* per point: up to 4 skeleton bones, largest first */
     int discrete = skel->is_discrete;
@@ -241,7 +257,7 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
                     keep_largest(pb[i], pw[i], lod->inf_bone[i][k], lod->inf_weight[i][k], slots);
     } else {
         for (uint32_t b = 0; b < nb; b++) {
-            const p3d_sel *s = find_sel(lod, skel->names[b]);
+            const p3d_sel *s = find_sel(&lsel, skel->names[b]);
             if (!s)
                 continue;
             for (uint32_t i = 0; i < np; i++)
@@ -279,7 +295,7 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         if (!skin->nodes[n].name)
             NOMEM();
         skin->nodes[n].parent = parent;
-        if (!pivot_of(in->memory, name, pivot[n]) && parent >= 0)
+        if (!pivot_of(&msel, name, pivot[n]) && parent >= 0)
             memcpy(pivot[n], pivot[parent], sizeof pivot[n]);
         vks_affine local = vks_affine_identity();
         for (int k = 0; k < 3; k++)
@@ -337,10 +353,10 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
 
     int any_section = 0;
     for (uint32_t s = 0; s < skel->section_count; s++)
-        any_section |= find_sel(lod, skel->sections[s]) != NULL;
+        any_section |= find_sel(&lsel, skel->sections[s]) != NULL;
     grouping gr = {0};
     if (any_section) {
-        r = group_sections(&pool, lod, skel, (const uint16_t(*)[4])vb, (const float(*)[4])vw, nn, in->bone_limit,
+        r = group_sections(&pool, lod, &lsel, skel, (const uint16_t(*)[4])vb, (const float(*)[4])vw, nn, in->bone_limit,
                            &gr, err);
         if (r)
             goto done;

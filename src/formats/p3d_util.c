@@ -66,6 +66,68 @@ int p3d_stricmp(const char *a, const char *b)
     }
 }
 
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a over the lower-cased bytes */
+    for (; *s; s++) {
+        h ^= (uint32_t)tolower((unsigned char)*s);
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static int32_t map_probe(const p3d_name_map *m, const char *name, uint32_t *slot)
+{
+    uint32_t i = name_hash(name) & m->mask;
+    while (m->name[i]) {
+        if (!p3d_stricmp(m->name[i], name)) {
+            *slot = i;
+            return (int32_t)m->index[i];
+        }
+        i = (i + 1) & m->mask;
+    }
+    *slot = i;
+    return -1;
+}
+
+int32_t p3d_map_find(const p3d_name_map *m, const char *name)
+{
+    uint32_t slot;
+    if (!m->name)
+        return -1;
+    return map_probe(m, name, &slot);
+}
+
+int32_t p3d_map_add(p3d_pool *pool, p3d_name_map *m, const char *name, uint32_t index)
+{
+    if (!m->name || (m->count + 1) * 2 > m->mask + 1) {
+        /* grow (or start) at a load of at most one half */
+        uint32_t cap = m->name ? (m->mask + 1) * 2 : 64;
+        if (cap == 0 || cap > (1u << 30))
+            return -1;
+        p3d_name_map g = {p3d_alloc(pool, cap, sizeof *g.name), p3d_alloc(pool, cap, sizeof *g.index), cap - 1, 0};
+        if (!g.name || !g.index)
+            return -1;
+        for (uint32_t i = 0; m->name && i <= m->mask; i++) {
+            uint32_t slot;
+            if (m->name[i] && map_probe(&g, m->name[i], &slot) < 0) {
+                g.name[slot] = m->name[i];
+                g.index[slot] = m->index[i];
+                g.count++;
+            }
+        }
+        *m = g;
+    }
+    uint32_t slot;
+    int32_t have = map_probe(m, name, &slot);
+    if (have >= 0)
+        return have;
+    m->name[slot] = name;
+    m->index[slot] = index;
+    m->count++;
+    return (int32_t)index;
+}
+
 /* BI wiki rule: w = (256 - b) / 255 for b >= 1, so b = 1 is exactly 1.0 and 255 is ~0.4 %. */
 float p3d_weight_from_byte(uint8_t b)
 {
