@@ -3,8 +3,8 @@
  * later use LZO1X (liblzo2); earlier files use BI's LZSS, decoded here by hand.
  *
  * liblzo2 does not report how many input bytes a stream used, and ODOL does not store it, so
- * the end is found from the stream's end marker (0x11 0x00 0x00): the first marker at which
- * a safe decompression yields exactly the expected size ends the block. Output sizes are
+ * the end is found from the stream's end marker (0x11 0x00 0x00): one decode of all the input
+ * left says whether the block decodes, then the shortest prefix that decodes the same ends it. Output sizes are
  * bounded by the largest ratio each codec can reach before anything is allocated. */
 #include <lzo/lzo1x.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 
 #define LZO_MAX_RATIO 300u  /* an M4 run adds 255 bytes per input byte */
 #define LZSS_MAX_RATIO 9u   /* 17 input bytes give at most 8 * 18 output bytes */
-#define LZO_MAX_CANDIDATES 512
+#define LZO_QUICK_CANDIDATES 4 /* end-marker candidates tried in turn before bisecting */
 
 int p3d_lzss_decode(vks_cursor *c, uint8_t *out, size_t out_size)
 {
@@ -58,6 +58,16 @@ int p3d_lzss_decode(vks_cursor *c, uint8_t *out, size_t out_size)
     return check == sum;
 }
 
+/* Decodes the first `len` input bytes; 1 when that reaches the end marker with exactly
+ * out_size bytes of output (whether or not input is left after the marker). */
+static int lzo_ends_within(const uint8_t *in, size_t len, uint8_t *out, size_t out_size, int *exact)
+{
+    lzo_uint dst_len = (lzo_uint)out_size;
+    int rc = lzo1x_decompress_safe(in, (lzo_uint)len, out, &dst_len, NULL);
+    *exact = rc == LZO_E_OK;
+    return (rc == LZO_E_OK || rc == LZO_E_INPUT_NOT_CONSUMED) && dst_len == out_size;
+}
+
 int p3d_lzo_decode(vks_cursor *c, uint8_t *out, size_t out_size)
 {
     static int initialised;
@@ -68,26 +78,44 @@ int p3d_lzo_decode(vks_cursor *c, uint8_t *out, size_t out_size)
     }
     const uint8_t *start = c->p;
     size_t left = vks_cur_left(c);
+    int exact;
+    /* One decode of everything left: the decoder stops at the stream's end marker, so this
+       says whether the block decodes at all (trying each 0x11 0 0 in turn would redo the
+       whole output once per candidate: a crafted block with hundreds of them took a minute). */
+    if (!lzo_ends_within(start, left, out, out_size, &exact))
+        return 0;
+    if (exact) {
+        c->p = start + left;
+        return 1;
+    }
+    /* The end is the shortest prefix that still reaches the marker (a shorter one runs out of
+       input, a longer one stops at the same marker). Usually the first candidate or so: try
+       a few, then bisect, so the work stays a bounded number of decodes. */
+    size_t lo = 0, hi = left; /* prefix lo does not reach the end, prefix hi does */
     int tries = 0;
-    for (size_t i = 0; i + 3 <= left; i++) {
+    for (size_t i = 0; i + 3 <= left && tries < LZO_QUICK_CANDIDATES; i++) {
         const uint8_t *q = memchr(start + i, 0x11, left - i - 2);
         if (!q)
-            return 0;
+            break;
         i = (size_t)(q - start);
         if (q[1] != 0 || q[2] != 0)
             continue;
-        if (++tries > LZO_MAX_CANDIDATES)
-            return 0;
-        lzo_uint dst_len = (lzo_uint)out_size;
-        int rc = lzo1x_decompress_safe(start, (lzo_uint)(i + 3), out, &dst_len, NULL);
-        if (rc == LZO_E_OK && dst_len == out_size) {
-            c->p = start + i + 3;
-            return 1;
+        tries++;
+        if (lzo_ends_within(start, i + 3, out, out_size, &exact)) {
+            hi = i + 3;
+            break;
         }
-        if (rc == LZO_E_OUTPUT_OVERRUN)
-            return 0; /* a longer input only writes more */
+        lo = i + 3;
     }
-    return 0;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lzo_ends_within(start, mid, out, out_size, &exact))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    c->p = start + hi;
+    return 1;
 }
 
 vks_result p3d_read_compressed(p3d_pool *pool, vks_cursor *c, uint32_t version, size_t out_size, const uint8_t **out,

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "character.h"
+#include "formats/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin.h"
 
@@ -510,6 +511,68 @@ static void test_p3d(void)
     vks_skin_free(model);
 }
 
+/* An LZO1X stream: 4 literals, then M3 matches at distance 1 (each zero length byte adds 255
+ * output bytes) giving `out` bytes, then the end marker 0x11 0 0 followed by `markers` more
+ * copies of it. Every copy is a place where the stream might end; each one tried by
+ * decompressing the prefix before it redoes the whole output. */
+static void lzo_many_markers(buf *b, size_t out, uint32_t markers)
+{
+    u8(b, 17 + 4);
+    str(b, "AAAA");
+    size_t made = 4;
+    while (made + 33 + 255 * 4096 <= out) { /* 4096 zero bytes: 1 MB of output per match */
+        u8(b, 0x20);
+        zeros(b, 4096);
+        u8(b, 1);
+        u16(b, 0); /* distance 1, no trailing literals */
+        made += 31 + 255 * 4096 + 1 + 2;
+    }
+    for (uint32_t k = 0; k <= markers; k++) {
+        u8(b, 0x11);
+        u16(b, 0);
+    }
+}
+
+static void test_p3d_lzo(void)
+{
+    buf b = {0};
+    lzo_many_markers(&b, 64u << 20, 511);
+    /* declared: one byte more than the stream gives, so no candidate end matches */
+    size_t want = 0;
+    {
+        size_t made = 4;
+        while (made + 33 + 255 * 4096 <= (64u << 20))
+            made += 31 + 255 * 4096 + 1 + 2;
+        want = made + 1;
+    }
+    p3d_pool pool = {0};
+    vks_cursor c = vks_cur_make(b.p, b.n);
+    const uint8_t *out = NULL;
+    vks_error err;
+    memset(&err, 0, sizeof err);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    vks_result rc = p3d_read_compressed(&pool, &c, 44, want, &out, "lzo", &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("%-28s %8zu bytes  rc %d  %6.3f s  %s\n", "p3d_lzo_many_markers", b.n, (int)rc, sec, err.msg);
+    CHECK(rc != VKS_OK);
+    CHECK(err.msg[0] != 0);
+    p3d_pool_free(&pool);
+
+    /* the same stream declared at its real size: decodes, and the cursor stops after the
+       first marker */
+    memset(&pool, 0, sizeof pool);
+    c = vks_cur_make(b.p, b.n);
+    memset(&err, 0, sizeof err);
+    rc = p3d_read_compressed(&pool, &c, 44, want - 1, &out, "lzo", &err);
+    CHECK(rc == VKS_OK);
+    CHECK_EQ_INT(vks_cur_left(&c), 3 * 511);
+    CHECK(out && out[0] == 'A' && out[want - 2] == 'A');
+    p3d_pool_free(&pool);
+    free(b.p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
@@ -517,5 +580,6 @@ int main(int argc, char **argv)
     test_rw();
     test_nif();
     test_p3d();
+    test_p3d_lzo();
     return vks_test_finish("test_hostile_inputs");
 }
