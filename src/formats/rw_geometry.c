@@ -136,6 +136,14 @@ static vks_result read_bin_mesh(rw_ctx *ctx, const rw_chunk *ch, rw_geometry *g,
         return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&c) - 8, path,
                              "%u meshes need at least %llu bytes, %zu left", nm, (unsigned long long)nm * 8,
                              vks_cur_left(&c));
+    /* each mesh may become a group with a palette of up to 256 bones (Skin PLG split data):
+       an 8-byte mesh header must not buy that without bound, so Bin Mesh meshes count
+       against the mesh limit over the whole file */
+    ctx->total_bin_meshes += nm;
+    if (ctx->total_bin_meshes > ctx->opt.max_meshes)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, vks_cur_offset(&c) - 8, path,
+                             "%u meshes, %llu in the file's bin meshes, limit %u", nm,
+                             (unsigned long long)ctx->total_bin_meshes, ctx->opt.max_meshes);
     g->has_bin_mesh = 1;
     g->bin_flags = flags;
     g->bin_mesh_count = nm;

@@ -66,6 +66,7 @@ typedef struct rw_ctx {
     uint64_t total_vertices, total_triangles;
     /* over skinned atomics, a geometry counted at each use: what the model will hold */
     uint64_t mesh_vertices, mesh_triangles;
+    uint64_t total_bin_meshes; /* Bin Mesh meshes over all geometries read */
 } rw_ctx;
 
 /* Frame List with the per-frame HAnim data and the clump's hierarchy. */

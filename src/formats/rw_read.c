@@ -186,11 +186,17 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
                 for (uint32_t k = start; k < start + n; k++)
                     in[k] = 1;
             }
-            uint32_t np = 0;
+            /* a counting sort by slot (stable in bone order): O(bones), not 256 x bones */
+            uint32_t np = 0, at[257] = {0};
+            for (uint32_t k = 0; k < nb; k++)
+                at[s->remap[k] + 1u] += in[k];
             for (uint32_t slot = 0; slot < 256; slot++)
-                for (uint32_t k = 0; k < nb; k++)
-                    if (in[k] && s->remap[k] == slot)
-                        pal[np++] = (uint16_t)k;
+                at[slot + 1] += at[slot];
+            for (uint32_t k = 0; k < nb; k++)
+                if (in[k]) {
+                    pal[at[s->remap[k]]++] = (uint16_t)k;
+                    np++;
+                }
             if (np == 0)
                 return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path, "split mesh %u has no bones", mi);
             for (uint32_t t = 0; t < bm->triangle_count; t++)

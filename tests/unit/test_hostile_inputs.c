@@ -321,6 +321,124 @@ static void rw_shared_geometry(buf *b, uint32_t nv, uint32_t atomics)
     rw_end(b, clump);
 }
 
+/* Frame list: a chain of n frames (frame i's parent is i - 1), frame i with HAnim ID i, and
+ * frame 0 holding a hierarchy of n nodes in the same chain. */
+static void rw_chain_frames(buf *b, uint32_t n)
+{
+    size_t fl = rw_begin(b, 0x0E);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, n);
+    for (uint32_t i = 0; i < n; i++) {
+        float m[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.1f, 0};
+        for (int k = 0; k < 12; k++)
+            f32(b, m[k]);
+        u32(b, i - 1); /* -1 for frame 0 */
+        u32(b, 0);
+    }
+    rw_end(b, st);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t ext = rw_begin(b, 0x03);
+        size_t h = rw_begin(b, 0x11E);
+        u32(b, 0x100);
+        u32(b, i);
+        u32(b, i == 0 ? n : 0);
+        if (i == 0) {
+            u32(b, 0);
+            u32(b, 36);
+            for (uint32_t k = 0; k < n; k++) {
+                u32(b, k);
+                u32(b, k);
+                u32(b, 0);
+            }
+        }
+        rw_end(b, h);
+        rw_end(b, ext);
+    }
+    rw_end(b, fl);
+}
+
+/* One geometry (3 vertices, skinned to bone 0 of nb) whose Skin PLG splits it into `meshes`
+ * Bin Mesh meshes of no indices, each with all nb bones in its palette (one shared RLE run). */
+static void rw_split_meshes(buf *b, uint32_t nb, uint32_t meshes)
+{
+    size_t clump = rw_begin(b, 0x10);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, 1);
+    u32(b, 0);
+    u32(b, 0);
+    rw_end(b, st);
+    rw_chain_frames(b, nb);
+    size_t gl = rw_begin(b, 0x1A);
+    st = rw_begin(b, 0x01);
+    u32(b, 1);
+    rw_end(b, st);
+    size_t g = rw_begin(b, 0x0F);
+    st = rw_begin(b, 0x01);
+    u32(b, 0x02);
+    u32(b, 1);
+    u32(b, 3);
+    u32(b, 1);
+    u16(b, 1);
+    u16(b, 0);
+    u16(b, 0);
+    u16(b, 2);
+    zeros(b, 16);
+    u32(b, 1);
+    u32(b, 0);
+    for (int v = 0; v < 3; v++) {
+        f32(b, (float)v);
+        f32(b, (float)(v * v));
+        f32(b, 0);
+    }
+    rw_end(b, st);
+    size_t ext = rw_begin(b, 0x03);
+    size_t bm = rw_begin(b, 0x50E);
+    u32(b, 0); /* lists */
+    u32(b, meshes);
+    u32(b, 0);
+    for (uint32_t m = 0; m < meshes; m++) {
+        u32(b, 0); /* indices */
+        u32(b, 0); /* material */
+    }
+    rw_end(b, bm);
+    size_t sk = rw_begin(b, 0x116);
+    u8(b, (uint8_t)nb);
+    u8(b, 1);
+    u8(b, 1);
+    u8(b, 0);
+    u8(b, 0);
+    for (int v = 0; v < 3; v++)
+        u32(b, 0);
+    for (int v = 0; v < 3; v++) {
+        f32(b, 1);
+        f32(b, 0);
+        f32(b, 0);
+        f32(b, 0);
+    }
+    for (uint32_t k = 0; k < nb; k++) {
+        float inv[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.1f * (float)k, 0, 1};
+        for (int j = 0; j < 16; j++)
+            f32(b, inv[j]);
+    }
+    u32(b, 64); /* bone limit */
+    u32(b, meshes);
+    u32(b, 1); /* RLE runs */
+    for (uint32_t k = 0; k < nb; k++)
+        u8(b, (uint8_t)k); /* remap */
+    for (uint32_t m = 0; m < meshes; m++) {
+        u8(b, 0); /* first run */
+        u8(b, 1); /* runs */
+    }
+    u8(b, 0); /* the run: bones 0 .. nb - 1 */
+    u8(b, (uint8_t)nb);
+    rw_end(b, sk);
+    rw_end(b, ext);
+    rw_end(b, g);
+    rw_end(b, gl);
+    rw_atomic(b, 0);
+    rw_end(b, clump);
+}
+
 static void test_rw(void)
 {
     buf b = {0};
@@ -330,6 +448,14 @@ static void test_rw(void)
     /* 3000 vertices (96 KB) drawn by 4096 atomics: 12 M vertices of output from a 300 KB file */
     rw_shared_geometry(&b, 3000, 4096);
     expect_clean_failure("rw_shared_geometry.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB));
+    b.n = 0;
+    /* 100000 split meshes of 255 bones each in 1 MB: over the mesh limit */
+    rw_split_meshes(&b, 255, 100000);
+    expect_clean_failure("rw_split_meshes.dff", vks_rw_read, NULL, &b, (size_t)(16 * MiB));
+    b.n = 0;
+    /* at the limit it reads (empty groups and all) */
+    rw_split_meshes(&b, 255, 4096);
+    expect_bounded("rw_split_meshes_4096.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB), 1);
     free(b.p);
 }
 
@@ -573,6 +699,60 @@ static void test_p3d_lzo(void)
     free(b.p);
 }
 
+/* ---- NW4C .cmdl ---------------------------------------------------------------------------- */
+
+/* The writer's .cmdl of a small character with `materials` extra materials and `meshes` extra
+ * Mesh elements (before the real one) that point at shape 0 with a material no one has. */
+static int cmdl_many_refs(buf *b, const uint8_t *in, size_t size, uint32_t materials, uint32_t meshes)
+{
+    const char *text = (const char *)in;
+    const char *mat_end = strstr(text, "</Materials>");
+    const char *mesh_start = strstr(text, "<Meshes>");
+    if (!mat_end || !mesh_start || mesh_start < mat_end)
+        return 0;
+    mesh_start += strlen("<Meshes>");
+    char line[160];
+    put(b, text, (size_t)(mat_end - text));
+    for (uint32_t i = 0; i < materials; i++) {
+        snprintf(line, sizeof line, "<M Name=\"m%u\"/>", i);
+        str(b, line);
+    }
+    put(b, mat_end, (size_t)(mesh_start - mat_end));
+    for (uint32_t i = 0; i < meshes; i++)
+        str(b, "<Mesh><SeparateShapeReference>Shapes[0]</SeparateShapeReference>"
+               "<MaterialReference>Materials[\"none\"]</MaterialReference></Mesh>");
+    put(b, mesh_start, size - (size_t)(mesh_start - text));
+    return 1;
+}
+
+static void test_cmdl(void)
+{
+    vks_gen_params gp;
+    memset(&gp, 0, sizeof gp);
+    gp.seed = 3;
+    gp.bones = 20;
+    gp.vertices = 600;
+    gp.max_influences = 2;
+    vks_error e;
+    memset(&e, 0, sizeof e);
+    vks_skin *model = vks_gen_character(&gp, &e);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    CHECK(model != NULL);
+    if (!model || vks_cmdl_write(model, NULL, &bytes, &size, &e) != VKS_OK) {
+        CHECK(!"cmdl writer failed");
+        vks_skin_free(model);
+        return;
+    }
+    buf b = {0};
+    /* 40000 materials and 3000 meshes (1 MB): shape 0's material looked up once per mesh */
+    CHECK(cmdl_many_refs(&b, bytes, size, 40000, 3000));
+    expect_bounded("cmdl_many_refs.cmdl", vks_cmdl_read, NULL, &b, (size_t)(64 * MiB), 1);
+    free(b.p);
+    free(bytes);
+    vks_skin_free(model);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
@@ -581,5 +761,6 @@ int main(int argc, char **argv)
     test_nif();
     test_p3d();
     test_p3d_lzo();
+    test_cmdl();
     return vks_test_finish("test_hostile_inputs");
 }
