@@ -66,8 +66,15 @@ int p3d_cur_asciiz(vks_cursor *c, const char **s, size_t *len, size_t max);
 /* ---- the intermediate LOD ---- */
 typedef struct p3d_sel {
     const char *name;
-    float *weight;  /* per point: 0 = not selected, else the decoded weight */
-    uint8_t *faces; /* per face: non-zero when selected; NULL when not known */
+    /* MLOD (dense, as stored): */
+    float *weight;  /* per point: 0 = not selected, else the decoded weight; NULL: sparse */
+    uint8_t *faces; /* per face: non-zero when selected; NULL when not known or sparse */
+    /* ODOL (sparse, as stored: a few bytes may select one point of a huge LOD, so the
+       selection is never spread over every point): ascending, each point or face once */
+    uint32_t sparse_points, sparse_faces;
+    const uint32_t *point; /* [sparse_points] */
+    const float *point_weight;
+    const uint32_t *face;  /* [sparse_faces] */
 } p3d_sel;
 
 typedef struct p3d_lod {

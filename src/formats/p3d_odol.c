@@ -401,6 +401,87 @@ vks_result p3d_odol_scan(p3d_pool *pool, const uint8_t *bytes, size_t size, cons
 
 /* ---- one LOD ---- */
 
+typedef struct sel_entry {
+    uint32_t index, order;
+    float weight;
+} sel_entry;
+
+static int cmp_sel_entry(const void *pa, const void *pb)
+{
+    const sel_entry *a = pa, *b = pb;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The material of each face: the first section (lowest index, below 65535) whose range of
+ * allocation units holds the face's unit. Units only grow from face to face, so a sweep
+ * over the sections sorted by start, with a min-heap of the started ones by index, answers
+ * every face in O(log sections) instead of a scan of all sections per face. */
+typedef struct section_start {
+    int32_t start;
+    uint32_t index;
+} section_start;
+
+typedef struct section_sweep {
+    const int32_t (*range)[2];
+    section_start *by_start; /* by start, then index */
+    uint32_t *heap;          /* min-heap of section indexes */
+    uint32_t count, next, heap_n;
+} section_sweep;
+
+static int cmp_section(const void *pa, const void *pb)
+{
+    const section_start *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void heap_push(section_sweep *w, uint32_t s)
+{
+    uint32_t i = w->heap_n++;
+    while (i > 0 && w->heap[(i - 1) / 2] > s) {
+        w->heap[i] = w->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    w->heap[i] = s;
+}
+
+static void heap_pop(section_sweep *w)
+{
+    uint32_t s = w->heap[--w->heap_n], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= w->heap_n)
+            break;
+        if (c + 1 < w->heap_n && w->heap[c + 1] < w->heap[c])
+            c++;
+        if (w->heap[c] >= s)
+            break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (w->heap_n)
+        w->heap[i] = s;
+}
+
+/* The section of unit (units asked in ascending order), 0 when none holds it. */
+static uint16_t section_of(section_sweep *w, int64_t unit)
+{
+    while (w->next < w->count && w->by_start[w->next].start <= unit)
+        heap_push(w, w->by_start[w->next++].index);
+    while (w->heap_n && w->range[w->heap[0]][1] <= unit)
+        heap_pop(w); /* ended: units only grow, so it never holds one again */
+    return w->heap_n ? (uint16_t)w->heap[0] : 0;
+}
+
 static uint32_t vidx(const uint8_t *d, uint32_t i, int wide) { return wide ? vks_le32(d + 4 * (size_t)i) : vks_le16(d + 2 * (size_t)i); }
 
 static int uvset(odol_rd *r)
@@ -663,6 +744,16 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
     /* faces: stored order is already reversed from MLOD (section 4.5), i.e. outward */
     size_t t = 0, unit = 0;
     const uint8_t *fp = faces;
+    section_sweep sweep = {(const int32_t(*)[2])secr, NULL, NULL, nsec < 65535 ? nsec : 65535, 0, 0};
+    sweep.by_start = p3d_alloc(pool, sweep.count, sizeof *sweep.by_start);
+    sweep.heap = p3d_alloc(pool, sweep.count, sizeof *sweep.heap);
+    if (!sweep.by_start || !sweep.heap)
+        return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
+    for (uint32_t s = 0; s < sweep.count; s++) {
+        sweep.by_start[s].start = secr[s][0];
+        sweep.by_start[s].index = s;
+    }
+    qsort(sweep.by_start, sweep.count, sizeof *sweep.by_start, cmp_section);
     for (uint32_t f = 0; f < nfaces; f++) {
         uint8_t k = *fp++;
         uint32_t c[4];
@@ -673,12 +764,7 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
                                      "face %u corner %d: vertex %u of %u", f, j, c[j], np);
         }
         fp += k * isz;
-        uint16_t m = 0;
-        for (uint32_t s = 0; s < nsec && s < 65535; s++)
-            if ((int64_t)unit >= secr[s][0] && (int64_t)unit < secr[s][1]) {
-                m = (uint16_t)s;
-                break;
-            }
+        uint16_t m = section_of(&sweep, (int64_t)unit);
         unit += (wide ? 4 : 2) + k * isz;
         lod->tris[t][0] = c[0], lod->tris[t][1] = c[1], lod->tris[t][2] = c[2];
         lod->tri_face[t] = f;
@@ -691,26 +777,55 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
     }
     lod->tri_count = (uint32_t)t;
     lod->material_count = nsec > 65535 ? 65535 : nsec;
+    /* Selections stay sparse (their lists, sorted, each point once with its last weight):
+       spread over every point, a 20-byte selection of one vertex of a 200000-point LOD
+       cost 800 KB, and the skin pass then visited every point once per bone. */
     for (uint32_t i = 0; i < nsel; i++) {
         p3d_sel *s = &lod->sels[lod->sel_count++];
         s->name = rs[i].name;
-        s->weight = p3d_alloc(pool, np, sizeof *s->weight);
-        s->faces = p3d_alloc(pool, nfaces, 1);
-        if (!s->weight || !s->faces)
+        uint32_t nv = rs[i].nv, nf = rs[i].nf;
+        sel_entry *e = p3d_alloc(pool, nv, sizeof *e);
+        uint32_t *pt = p3d_alloc(pool, nv, sizeof *pt);
+        float *pw = p3d_alloc(pool, nv, sizeof *pw);
+        uint32_t *fl = p3d_alloc(pool, nf, sizeof *fl);
+        if (!e || !pt || !pw || !fl)
             return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-        for (uint32_t j = 0; j < rs[i].nv; j++) {
+        for (uint32_t j = 0; j < nv; j++) {
             uint32_t vi = vidx(rs[i].verts, j, wide);
             if (vi >= np)
                 return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
                                      "selection '%.40s' names vertex %u of %u", s->name, vi, np);
             uint8_t w8 = rs[i].nw == rs[i].nv ? rs[i].weights[j] : 255;
-            s->weight[vi] = w8 ? (float)w8 / 255.0f : 1.0f;
+            e[j].index = vi;
+            e[j].order = j;
+            e[j].weight = w8 ? (float)w8 / 255.0f : 1.0f;
         }
-        for (uint32_t j = 0; j < rs[i].nf; j++) {
+        if (nv > 1)
+            qsort(e, nv, sizeof *e, cmp_sel_entry);
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < nv; j++) {
+            if (j + 1 < nv && e[j + 1].index == e[j].index)
+                continue; /* a later entry for the same point wins */
+            pt[k] = e[j].index;
+            pw[k++] = e[j].weight;
+        }
+        s->point = pt;
+        s->point_weight = pw;
+        s->sparse_points = k;
+        k = 0;
+        for (uint32_t j = 0; j < nf; j++) {
             uint32_t fi = vidx(rs[i].faces, j, wide);
             if (fi < nfaces)
-                s->faces[fi] = 1;
+                fl[k++] = fi;
         }
+        if (k > 1)
+            qsort(fl, k, sizeof *fl, cmp_u32);
+        uint32_t m = 0;
+        for (uint32_t j = 0; j < k; j++)
+            if (m == 0 || fl[m - 1] != fl[j])
+                fl[m++] = fl[j];
+        s->face = fl;
+        s->sparse_faces = m;
     }
     if (nref) {
         lod->inf_bone = p3d_alloc(pool, np, sizeof *lod->inf_bone);

@@ -59,12 +59,21 @@ static int pivot_of(const sel_index *mem, const char *bone, float out[3])
         return 0;
     double sum[3] = {0, 0, 0};
     uint32_t n = 0;
-    for (uint32_t i = 0; i < mem->lod->point_count; i++)
-        if (s->weight[i] > 0) {
-            for (int k = 0; k < 3; k++)
-                sum[k] += mem->lod->points[i][k];
-            n++;
-        }
+    if (s->weight) {
+        for (uint32_t i = 0; i < mem->lod->point_count; i++)
+            if (s->weight[i] > 0) {
+                for (int k = 0; k < 3; k++)
+                    sum[k] += mem->lod->points[i][k];
+                n++;
+            }
+    } else {
+        for (uint32_t j = 0; j < s->sparse_points; j++)
+            if (s->point_weight[j] > 0) {
+                for (int k = 0; k < 3; k++)
+                    sum[k] += mem->lod->points[s->point[j]][k];
+                n++;
+            }
+    }
     if (!n)
         return 0;
     for (int k = 0; k < 3; k++)
@@ -153,22 +162,47 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
     out->groups = p3d_alloc(pool, lod->tri_count + 1, sizeof *out->groups);
     if (!ssel || !key || !tris || !mats || !mark || !out->groups)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/sections", "out of memory");
-    for (uint32_t s = 0; s < skel->section_count; s++)
-        ssel[s] = find_sel(lsel, skel->sections[s]);
-    for (uint32_t t = 0; t < lod->tri_count; t++) {
-        key[t] = -1;
-        for (uint32_t s = 0; s < skel->section_count && key[t] < 0; s++)
-            if (ssel[s] && ssel[s]->faces && ssel[s]->faces[lod->tri_face[t]])
-                key[t] = (int32_t)s;
+    /* each face's section: the first sections[] entry whose selection holds it, found by
+       walking each selection once (not every section for every triangle) */
+    int32_t *face_key = p3d_alloc(pool, lod->face_count, sizeof *face_key);
+    uint8_t *walked = p3d_alloc(pool, lod->sel_count, 1);
+    uint32_t *bucket = p3d_alloc(pool, (size_t)skel->section_count + 2, sizeof *bucket);
+    uint32_t *order = p3d_alloc(pool, lod->tri_count, sizeof *order);
+    if (!face_key || !walked || !bucket || !order)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/sections", "out of memory");
+    for (uint32_t f = 0; f < lod->face_count; f++)
+        face_key[f] = -1;
+    for (uint32_t s = 0; s < skel->section_count; s++) {
+        const p3d_sel *sel = ssel[s] = find_sel(lsel, skel->sections[s]);
+        if (!sel || walked[sel - lod->sels])
+            continue; /* a selection named again adds no face its first section did not take */
+        walked[sel - lod->sels] = 1;
+        if (sel->faces) {
+            for (uint32_t f = 0; f < lod->face_count; f++)
+                if (sel->faces[f] && face_key[f] < 0)
+                    face_key[f] = (int32_t)s;
+        } else {
+            for (uint32_t j = 0; j < sel->sparse_faces; j++)
+                if (face_key[sel->face[j]] < 0)
+                    face_key[sel->face[j]] = (int32_t)s;
+        }
     }
-    uint32_t n = 0, stamp = 0;
+    /* triangles by key (-1 first), in triangle order within a key */
+    for (uint32_t t = 0; t < lod->tri_count; t++) {
+        key[t] = face_key[lod->tri_face[t]];
+        bucket[key[t] + 2]++;
+    }
+    for (uint32_t k = 1; k < skel->section_count + 2; k++)
+        bucket[k] += bucket[k - 1];
+    for (uint32_t t = 0; t < lod->tri_count; t++)
+        order[bucket[key[t] + 1]++] = t;
+    uint32_t n = 0, stamp = 0, q = 0;
     for (int32_t k = -1; k < (int32_t)skel->section_count; k++) {
         uint32_t bones_in = 0, first = n;
         stamp++;
         vks_group_source *g = NULL;
-        for (uint32_t t = 0; t < lod->tri_count; t++) {
-            if (key[t] != k)
-                continue;
+        for (; q < lod->tri_count && key[order[q]] == k; q++) {
+            uint32_t t = order[q];
             /* bones this triangle adds */
             uint32_t add = 0;
             uint16_t fresh[12];
@@ -260,8 +294,12 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
             const p3d_sel *s = find_sel(&lsel, skel->names[b]);
             if (!s)
                 continue;
-            for (uint32_t i = 0; i < np; i++)
-                keep_largest(pb[i], pw[i], (int32_t)b, s->weight[i], slots);
+            if (s->weight)
+                for (uint32_t i = 0; i < np; i++)
+                    keep_largest(pb[i], pw[i], (int32_t)b, s->weight[i], slots);
+            else
+                for (uint32_t j = 0; j < s->sparse_points; j++)
+                    keep_largest(pb[s->point[j]], pw[s->point[j]], (int32_t)b, s->point_weight[j], slots);
         }
     }
     int need_static = 0;

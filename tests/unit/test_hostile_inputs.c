@@ -753,6 +753,165 @@ static void test_cmdl(void)
     vks_skin_free(model);
 }
 
+/* ---- ODOL v73 ------------------------------------------------------------------------------- */
+
+typedef struct odol_spec {
+    uint32_t bones;      /* skeleton bones "b<i>" (parent: the previous bone), 0: no skeleton */
+    uint32_t points;     /* vertices, positions as one LZO block of zeros */
+    uint32_t faces;      /* triangles (0, 1, 2) */
+    uint32_t sections;   /* sections, the last one covering every face */
+    uint32_t selections; /* named selections "b<i>", each selecting point i % points */
+} odol_spec;
+
+/* An LZO1X block of exactly n (>= 38) zero bytes: 4 literals and one long match. */
+static void lzo_zeros(buf *b, uint32_t n)
+{
+    u8(b, 17 + 4);
+    zeros(b, 4);
+    uint32_t len = n - 4 - 2, z = (len - 32) / 255;
+    u8(b, 0x20);
+    zeros(b, z);
+    u8(b, (uint8_t)(len - 31 - 255 * z));
+    u16(b, 0); /* distance 1 */
+    u8(b, 0x11);
+    u16(b, 0); /* end */
+}
+
+static void asciiz(buf *b, const char *s) { put(b, s, strlen(s) + 1); }
+
+static void odol_file(buf *b, const odol_spec *sp)
+{
+    char name[32];
+    str(b, "ODOL");
+    u32(b, 73);
+    u32(b, 0);     /* app id */
+    asciiz(b, ""); /* muzzle flash */
+    u32(b, 1);     /* LODs */
+    f32(b, 1.0f);  /* resolution */
+    /* model info */
+    zeros(b, 72 + 4 + 4 + 24);
+    f32(b, 0), f32(b, 0), f32(b, 0); /* bounding centre */
+    zeros(b, 64 + 1 + 16 + 8 + 1 + 5 + 4 + 1);
+    if (sp->bones) {
+        asciiz(b, "skel");
+        u8(b, 0); /* not discrete */
+        u32(b, sp->bones);
+        for (uint32_t i = 0; i < sp->bones; i++) {
+            snprintf(name, sizeof name, "b%u", i);
+            asciiz(b, name);
+            snprintf(name, sizeof name, "b%u", i - 1);
+            asciiz(b, i ? name : "");
+        }
+        asciiz(b, ""); /* pivots */
+    } else {
+        asciiz(b, "");
+    }
+    u8(b, 0);  /* map type */
+    u32(b, 0); /* mass array */
+    zeros(b, 16 + 4 + 1 + 1 + 16 + 1);
+    asciiz(b, "");
+    asciiz(b, "");
+    u8(b, 0);
+    u32(b, 0);
+    zeros(b, 12); /* preferred shadow LODs */
+    u8(b, 0);     /* no animations */
+    /* LOD table: start, end, loadable */
+    size_t table = b->n;
+    u32(b, 0);
+    u32(b, 0);
+    u8(b, 1);
+    size_t start = b->n;
+    u32(b, 0);          /* proxies */
+    u32(b, 0);          /* sub-skeleton bones */
+    u32(b, 0);          /* skeleton to sub-skeleton */
+    u32(b, sp->points); /* vertex count */
+    zeros(b, 4 + 48);
+    u32(b, 0); /* textures */
+    u32(b, 0); /* materials */
+    u32(b, 0); /* point to vertex */
+    u32(b, 0); /* vertex to point */
+    u32(b, sp->faces);
+    zeros(b, 6);
+    for (uint32_t f = 0; f < sp->faces; f++) {
+        u8(b, 3);
+        u32(b, 0);
+        u32(b, 1);
+        u32(b, 2);
+    }
+    u32(b, sp->sections);
+    for (uint32_t k = 0; k < sp->sections; k++) {
+        u32(b, 0); /* only the last section holds faces: every face looks at them all */
+        u32(b, k + 1 == sp->sections ? 0x7FFFFFFF : 0);
+        zeros(b, 18);
+        u32(b, 0); /* material */
+        u32(b, 0); /* area over texture */
+        u32(b, 0); /* flag */
+    }
+    u32(b, sp->selections);
+    for (uint32_t k = 0; k < sp->selections; k++) {
+        snprintf(name, sizeof name, "b%u", k);
+        asciiz(b, name);
+        u32(b, 0); /* faces */
+        zeros(b, 4 + 1);
+        u32(b, 0); /* sections */
+        u32(b, 1); /* one vertex, stored */
+        u8(b, 0);
+        u32(b, k % sp->points);
+        u32(b, 0); /* weights */
+    }
+    u32(b, 0); /* properties */
+    u32(b, 0); /* keyframes */
+    zeros(b, 12 + 1);
+    size_t rest = b->n;
+    u32(b, 0);
+    u32(b, sp->points); /* clip flags: a fill */
+    u8(b, 1);
+    u32(b, 0);
+    zeros(b, 16); /* UV set 0: a fill */
+    u32(b, sp->points);
+    u8(b, 1);
+    u32(b, 0);
+    u32(b, 1); /* UV sets */
+    u32(b, sp->points);
+    if (12 * sp->points >= 64) {
+        u8(b, 1); /* compressed */
+        lzo_zeros(b, 12 * sp->points);
+    } else {
+        u8(b, 0);
+        zeros(b, 12 * sp->points);
+    }
+    u32(b, sp->points); /* normals: a fill */
+    u8(b, 1);
+    u32(b, 0);
+    u32(b, 0); /* ST */
+    u32(b, 0); /* vertex bone references */
+    u32(b, 0); /* neighbour bone references */
+    zeros(b, 4);
+    patch32(b, rest, (uint32_t)(b->n - rest - 4));
+    zeros(b, 1);
+    patch32(b, table, (uint32_t)start);
+    patch32(b, table + 4, (uint32_t)b->n);
+}
+
+static void test_odol(void)
+{
+    buf b = {0};
+    odol_spec sp = {0, 3, 1, 1, 1};
+    odol_file(&b, &sp);
+    expect_bounded("odol_plain.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
+    b.n = 0;
+    /* 20000 bones and 20000 one-vertex selections over 200000 points (0.9 MB) */
+    odol_spec many = {20000, 200000, 1, 1, 20000};
+    odol_file(&b, &many);
+    expect_bounded("odol_many_selections.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
+    b.n = 0;
+    /* 12000 sections over 40000 faces (1 MB) */
+    odol_spec secs = {0, 3, 40000, 12000, 1};
+    odol_file(&b, &secs);
+    expect_bounded("odol_many_sections.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
+    free(b.p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
@@ -762,5 +921,6 @@ int main(int argc, char **argv)
     test_p3d();
     test_p3d_lzo();
     test_cmdl();
+    test_odol();
     return vks_test_finish("test_hostile_inputs");
 }
