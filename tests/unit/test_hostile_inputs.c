@@ -439,6 +439,20 @@ static void rw_split_meshes(buf *b, uint32_t nb, uint32_t meshes)
     rw_end(b, clump);
 }
 
+/* A clump of a long frame chain with a hierarchy over all of it and no atomics: attaching
+ * the nodes to frames and checking parents against the frame tree is all the work. */
+static void rw_long_hierarchy(buf *b, uint32_t n)
+{
+    size_t clump = rw_begin(b, 0x10);
+    size_t st = rw_begin(b, 0x01);
+    u32(b, 0);
+    u32(b, 0);
+    u32(b, 0);
+    rw_end(b, st);
+    rw_chain_frames(b, n);
+    rw_end(b, clump);
+}
+
 static void test_rw(void)
 {
     buf b = {0};
@@ -448,6 +462,10 @@ static void test_rw(void)
     /* 3000 vertices (96 KB) drawn by 4096 atomics: 12 M vertices of output from a 300 KB file */
     rw_shared_geometry(&b, 3000, 4096);
     expect_clean_failure("rw_shared_geometry.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB));
+    b.n = 0;
+    /* 10000 frames and HAnim nodes (1 MB) */
+    rw_long_hierarchy(&b, 10000);
+    expect_clean_failure("rw_long_hierarchy.dff", vks_rw_read, NULL, &b, (size_t)(16 * MiB));
     b.n = 0;
     /* 100000 split meshes of 255 bones each in 1 MB: over the mesh limit */
     rw_split_meshes(&b, 255, 100000);
