@@ -33,7 +33,12 @@ typedef struct p3d_block p3d_block;
 typedef struct p3d_pool {
     p3d_block *head;
     int failed;
+    const vks_allocator *allocator; /* NULL: calloc and free */
 } p3d_pool;
+
+/* A pool over the read options' allocator; over calloc (whose zeroing of large blocks costs
+ * nothing until they are touched) when that is the default one or allocator is NULL. */
+p3d_pool p3d_pool_make(const vks_allocator *allocator);
 
 /* Zeroed count*elem bytes (at least 1), NULL on overflow or exhaustion (sets failed). */
 void *p3d_alloc(p3d_pool *pool, size_t count, size_t elem);

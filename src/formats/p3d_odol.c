@@ -387,7 +387,7 @@ vks_result p3d_odol_scan(p3d_pool *pool, const uint8_t *bytes, size_t size, cons
     }
     /* every LOD is parsed once now, so any damage fails whatever LOD is chosen */
     for (uint32_t i = 0; i < nl; i++) {
-        p3d_pool tmp = {0};
+        p3d_pool tmp = p3d_pool_make(&opt->allocator);
         p3d_lod lod;
         vks_result res = p3d_odol_lod(&tmp, file, i, opt, &lod, err);
         p3d_pool_free(&tmp);

@@ -101,7 +101,7 @@ vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_
                         vks_error *err)
 {
     vks_read_options opt = vks_read_options_defaults(opt_in);
-    p3d_pool pool = {0};
+    p3d_pool pool = p3d_pool_make(&opt.allocator);
     vks_skin *skin = NULL;
     p3d_file file;
     memset(&file, 0, sizeof file);

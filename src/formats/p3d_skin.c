@@ -257,7 +257,7 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
 
 vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err)
 {
-    p3d_pool pool = {0};
+    p3d_pool pool = p3d_pool_make(&skin->allocator);
     vks_result r = VKS_OK;
     const p3d_lod *lod = in->lod;
     const p3d_skeleton *skel = in->skel;

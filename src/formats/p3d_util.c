@@ -17,6 +17,15 @@ struct p3d_block {
     } align[];
 };
 
+p3d_pool p3d_pool_make(const vks_allocator *allocator)
+{
+    p3d_pool pool = {NULL, 0, NULL};
+    vks_allocator d = vks_allocator_or_default(NULL);
+    if (allocator && allocator->alloc && allocator->free && allocator->alloc != d.alloc)
+        pool.allocator = allocator;
+    return pool;
+}
+
 void *p3d_alloc(p3d_pool *pool, size_t count, size_t elem)
 {
     if (pool->failed)
@@ -28,7 +37,14 @@ void *p3d_alloc(p3d_pool *pool, size_t count, size_t elem)
     size_t n = count * elem;
     if (!n)
         n = 1;
-    p3d_block *b = calloc(1, sizeof *b + n);
+    p3d_block *b;
+    if (pool->allocator) {
+        b = pool->allocator->alloc(pool->allocator->user, sizeof *b + n);
+        if (b)
+            memset(b, 0, sizeof *b + n);
+    } else {
+        b = calloc(1, sizeof *b + n);
+    }
     if (!b) {
         pool->failed = 1;
         return NULL;
@@ -51,7 +67,10 @@ void p3d_pool_free(p3d_pool *pool)
     p3d_block *b = pool->head;
     while (b) {
         p3d_block *n = b->next;
-        free(b);
+        if (pool->allocator)
+            pool->allocator->free(pool->allocator->user, b);
+        else
+            free(b);
         b = n;
     }
     pool->head = NULL;
