@@ -25,7 +25,24 @@ typedef struct odol_rd {
     p3d_pool *pool;
     vks_error *err;
     char path[96];
+    uint32_t max_count; /* largest array count accepted; 0: ODOL_MAX_COUNT */
 } odol_rd;
+
+/* Every array of a LOD holds one element per point, vertex, face or selected one: more than
+   the vertex and triangle limits allow is refused before its block is decompressed. */
+/* Whether count n (read from the 4 bytes that end `back` bytes before the cursor) is over
+   the limit; sets the error when it is. */
+static int over_count_at(odol_rd *r, uint32_t n, size_t back, const char *what)
+{
+    uint32_t max = r->max_count ? r->max_count : ODOL_MAX_COUNT;
+    if (n <= max)
+        return 0;
+    vks_error_set(r->err, VKS_ERR_LIMIT, vks_cur_offset(&r->c) - 4 - back, r->path,
+                  "%s: %u elements, over the limit %u", what, n, max);
+    return 1;
+}
+
+static int over_count(odol_rd *r, uint32_t n, const char *what) { return over_count_at(r, n, 0, what); }
 
 static int rfail(odol_rd *r, vks_result code, const char *what)
 {
@@ -81,8 +98,8 @@ static int rd_compressed(odol_rd *r, size_t elem, uint32_t *count, const uint8_t
     uint32_t n;
     if (!rd_u32(r, &n, what))
         return 0;
-    if (n > ODOL_MAX_COUNT)
-        return rfail(r, VKS_ERR_LIMIT, what);
+    if (over_count(r, n, what))
+        return 0;
     *count = n;
     return p3d_read_compressed(r->pool, &r->c, r->v, (size_t)n * elem, data, r->path, r->err) == VKS_OK;
 }
@@ -91,10 +108,8 @@ static int rd_condensed(odol_rd *r, size_t elem, uint32_t *count, const uint8_t 
 {
     uint32_t n;
     uint8_t f;
-    if (!rd_u32(r, &n, what) || !rd_u8(r, &f, what))
+    if (!rd_u32(r, &n, what) || over_count(r, n, what) || !rd_u8(r, &f, what))
         return 0;
-    if (n > ODOL_MAX_COUNT)
-        return rfail(r, VKS_ERR_LIMIT, what);
     *count = n;
     *fill = f != 0;
     if (f) {
@@ -309,7 +324,7 @@ static int animations(odol_rd *r)
 vks_result p3d_odol_scan(p3d_pool *pool, const uint8_t *bytes, size_t size, const vks_read_options *opt,
                          p3d_file *file, vks_error *err)
 {
-    odol_rd r = {vks_cur_make(bytes, size), 0, pool, err, "odol"};
+    odol_rd r = {vks_cur_make(bytes, size), 0, pool, err, "odol", 0};
     uint32_t v;
     vks_cur_skip(&r.c, 4);
     if (!rd_u32(&r, &v, "version"))
@@ -495,8 +510,8 @@ static int uvset(odol_rd *r)
     size_t elem = r->v >= 45 ? 4 : 8;
     if (fill)
         return rd_skip(r, elem, "UV default");
-    if (n > ODOL_MAX_COUNT)
-        return rfail(r, VKS_ERR_LIMIT, "UV count");
+    if (over_count_at(r, n, 1, "UV count"))
+        return 0;
     const uint8_t *d;
     return p3d_read_compressed(r->pool, &r->c, r->v, (size_t)n * elem, &d, r->path, r->err) == VKS_OK;
 }
@@ -504,7 +519,10 @@ static int uvset(odol_rd *r)
 vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, const vks_read_options *opt,
                         p3d_lod *lod, vks_error *err)
 {
-    odol_rd rd = {vks_cur_make(file->bytes, file->size), file->version, pool, err, ""};
+    odol_rd rd = {vks_cur_make(file->bytes, file->size), file->version, pool, err, "", 0};
+    rd.max_count = opt->max_vertices > opt->max_triangles ? opt->max_vertices : opt->max_triangles;
+    if (rd.max_count > ODOL_MAX_COUNT)
+        rd.max_count = ODOL_MAX_COUNT;
     odol_rd *r = &rd;
     uint32_t v = file->version;
     int wide = v >= 69;
@@ -640,8 +658,8 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
         TRY(rd_compressed(r, 4, &ns, &d, "sections"));
         TRY(rd_compressed(r, isz, &rs[i].nv, &rs[i].verts, "selected vertices"));
         TRY(rd_u32(r, &nw, "weight count"));
-        if (nw > ODOL_MAX_COUNT)
-            return rfail(r, VKS_ERR_LIMIT, "weight count"), err->code;
+        if (over_count(r, nw, "weight count"))
+            return err->code;
         rs[i].nw = nw;
         if (p3d_read_compressed(pool, &r->c, v, nw, &rs[i].weights, r->path, err))
             return err->code;
@@ -662,6 +680,9 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
     uint32_t rest;
     TRY(rd_u32(r, &rest, "size of rest"));
     uint64_t rest_at = vks_cur_offset(&r->c);
+    /* from here every array has one element per vertex */
+    if (opt->max_vertices && opt->max_vertices < rd.max_count)
+        rd.max_count = opt->max_vertices;
     if (v >= 50) {
         int fill;
         TRY(rd_condensed(r, 4, &n, &d, &fill, "clip flags"));

@@ -923,6 +923,15 @@ static void test_odol(void)
     odol_file(&b, &many);
     expect_bounded("odol_many_selections.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
     b.n = 0;
+    /* 4 M points (48 MB of positions from a 190 KB LZO block) over a 100000-vertex limit:
+       refused before the block is decompressed */
+    odol_spec big = {0, 4u << 20, 1, 1, 1};
+    odol_file(&b, &big);
+    vks_read_options small;
+    memset(&small, 0, sizeof small);
+    small.max_vertices = 100000;
+    expect_clean_failure("odol_over_limit.p3d", vks_p3d_read, &small, &b, (size_t)(4 * MiB));
+    b.n = 0;
     /* 12000 sections over 40000 faces (1 MB) */
     odol_spec secs = {0, 3, 40000, 12000, 1};
     odol_file(&b, &secs);
