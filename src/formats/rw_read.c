@@ -318,9 +318,10 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
     /* Atomics may share a geometry, and each skinned one becomes a mesh with its own copy of
        the vertices: the copies count against the limits too, and may not outgrow what the
        file holds by more than RW_MAX_SHARING (a 50-byte atomic must not buy a whole mesh). */
-    uint64_t tris = g->triangle_count;
+    uint64_t bin_tris = 0; /* the mesh draws these when the geometry has no triangle array */
     for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
-        tris = tris > g->bin_meshes[mi].triangle_count ? tris : g->bin_meshes[mi].triangle_count;
+        bin_tris += g->bin_meshes[mi].triangle_count;
+    uint64_t tris = g->triangle_count > bin_tris ? g->triangle_count : bin_tris;
     ctx->mesh_vertices += g->vertex_count;
     ctx->mesh_triangles += tris;
     if (ctx->mesh_vertices > ctx->opt.max_vertices || ctx->mesh_triangles > ctx->opt.max_triangles)
