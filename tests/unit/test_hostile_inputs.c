@@ -1,7 +1,11 @@
-/* Hostile inputs: tiny files that declare huge counts, built here byte by byte, for each
- * reader. Each must fail cleanly (a status and a message) without allocating far more than
- * its size justifies: the readers that take vks_read_options.allocator get a counting one
- * and the peak of live bytes is checked.
+/* Hostile inputs, built here byte by byte for each reader (RenderWare, NIF, .cmdl, P3D MLOD
+ * and ODOL): small files that declare huge counts, share one geometry among thousands of
+ * meshes, or make a reader's work grow faster than the file (long chains, many names, many
+ * LZO end-marker candidates, many sections). Each must fail cleanly (a status and a
+ * message), or, where the bytes are a valid if odd model, read one that validates; either
+ * way without allocating far more than the file justifies: every reader takes
+ * vks_read_options.allocator, the test gives a counting one and checks the peak of live
+ * bytes. The time each read took is printed; CTest's timeout guards the quadratic cases.
  *
  *   test_hostile_inputs               run the checks
  *   test_hostile_inputs --dump DIR    also write each crafted file to DIR (for vkskin inspect) */
