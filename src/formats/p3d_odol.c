@@ -18,6 +18,7 @@
 #define ODOL_MIN 28u
 #define ODOL_MAX 75u
 #define ODOL_MAX_COUNT (1u << 26)
+#define ODOL_MIN_VERTEX_BYTES 4u /* a LOD's bytes per vertex, at least */
 
 typedef struct odol_rd {
     vks_cursor c;
@@ -563,6 +564,7 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_array_skip(r, 4, NULL, "sub-skeleton index set"));
     uint32_t vcount = 0;
+    uint64_t vcount_at = vks_cur_offset(&r->c);
     if (v >= 50) {
         TRY(rd_u32(r, &vcount, "vertex count"));
     } else {
@@ -680,9 +682,19 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
     uint32_t rest;
     TRY(rd_u32(r, &rest, "size of rest"));
     uint64_t rest_at = vks_cur_offset(&r->c);
-    /* from here every array has one element per vertex */
+    /* From here every array has one element per vertex. LZO lets a few bytes stand for
+       millions of vertices, each costing some 200 bytes once read: a LOD must hold at least
+       ODOL_MIN_VERTEX_BYTES per vertex (the real files seen take 14 or more). */
+    uint64_t lod_bytes = file->lods[index].end - file->lods[index].offset;
+    uint64_t by_size = lod_bytes / ODOL_MIN_VERTEX_BYTES;
+    if (v >= 50 && vcount > by_size)
+        return vks_error_set(err, VKS_ERR_LIMIT, vcount_at, r->path,
+                             "a LOD of %llu bytes declares %u vertices: fewer than %u bytes per vertex",
+                             (unsigned long long)lod_bytes, vcount, ODOL_MIN_VERTEX_BYTES);
     if (opt->max_vertices && opt->max_vertices < rd.max_count)
         rd.max_count = opt->max_vertices;
+    if (by_size < rd.max_count)
+        rd.max_count = by_size ? (uint32_t)by_size : 1;
     if (v >= 50) {
         int fill;
         TRY(rd_condensed(r, 4, &n, &d, &fill, "clip flags"));

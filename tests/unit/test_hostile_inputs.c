@@ -783,6 +783,7 @@ typedef struct odol_spec {
     uint32_t faces;      /* triangles (0, 1, 2) */
     uint32_t sections;   /* sections, the last one covering every face */
     uint32_t selections; /* named selections "b<i>", each selecting point i % points */
+    int raw;             /* positions stored, not LZO */
 } odol_spec;
 
 /* An LZO1X block of exactly n (>= 38) zero bytes: 4 literals and one long match. */
@@ -895,7 +896,7 @@ static void odol_file(buf *b, const odol_spec *sp)
     u32(b, 0);
     u32(b, 1); /* UV sets */
     u32(b, sp->points);
-    if (12 * sp->points >= 64) {
+    if (!sp->raw && 12 * sp->points >= 64) {
         u8(b, 1); /* compressed */
         lzo_zeros(b, 12 * sp->points);
     } else {
@@ -918,26 +919,31 @@ static void odol_file(buf *b, const odol_spec *sp)
 static void test_odol(void)
 {
     buf b = {0};
-    odol_spec sp = {0, 3, 1, 1, 1};
+    odol_spec sp = {0, 3, 1, 1, 1, 0};
     odol_file(&b, &sp);
     expect_bounded("odol_plain.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
     b.n = 0;
     /* 20000 bones and 20000 one-vertex selections over 100000 points (0.9 MB) */
-    odol_spec many = {20000, 100000, 1, 1, 20000};
+    odol_spec many = {20000, 100000, 1, 1, 20000, 0};
     odol_file(&b, &many);
     expect_bounded("odol_many_selections.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
     b.n = 0;
-    /* 4 M points (48 MB of positions from a 190 KB LZO block) over a 100000-vertex limit:
-       refused before the block is decompressed */
-    odol_spec big = {0, 4u << 20, 1, 1, 1};
+    /* 4 M points (48 MB of positions from a 190 KB LZO block): 879 MB once read, refused
+       for its size before anything is decompressed */
+    odol_spec big = {0, 4u << 20, 1, 1, 1, 0};
     odol_file(&b, &big);
+    expect_clean_failure("odol_dense_vertices.p3d", vks_p3d_read, NULL, &b, (size_t)(4 * MiB));
+    b.n = 0;
+    /* 100 points over a 50-vertex limit: refused at the first per-vertex array */
+    odol_spec over = {0, 100, 1, 1, 1, 1};
+    odol_file(&b, &over);
     vks_read_options small;
     memset(&small, 0, sizeof small);
-    small.max_vertices = 100000;
-    expect_clean_failure("odol_over_limit.p3d", vks_p3d_read, &small, &b, (size_t)(4 * MiB));
+    small.max_vertices = 50;
+    expect_clean_failure("odol_over_limit.p3d", vks_p3d_read, &small, &b, (size_t)(1 * MiB));
     b.n = 0;
     /* 12000 sections over 40000 faces (1 MB) */
-    odol_spec secs = {0, 3, 40000, 12000, 1};
+    odol_spec secs = {0, 3, 40000, 12000, 1, 0};
     odol_file(&b, &secs);
     expect_bounded("odol_many_sections.p3d", vks_p3d_read, NULL, &b, (size_t)(64 * MiB), 1);
     free(b.p);
