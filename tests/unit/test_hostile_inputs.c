@@ -363,11 +363,11 @@ static void rw_chain_frames(buf *b, uint32_t n)
 
 /* One geometry (3 vertices, skinned to bone 0 of nb) whose Skin PLG splits it into `meshes`
  * Bin Mesh meshes of no indices, each with all nb bones in its palette (one shared RLE run). */
-static void rw_split_meshes(buf *b, uint32_t nb, uint32_t meshes)
+static void rw_split_atomics(buf *b, uint32_t nb, uint32_t meshes, uint32_t atomics)
 {
     size_t clump = rw_begin(b, 0x10);
     size_t st = rw_begin(b, 0x01);
-    u32(b, 1);
+    u32(b, atomics);
     u32(b, 0);
     u32(b, 0);
     rw_end(b, st);
@@ -439,9 +439,12 @@ static void rw_split_meshes(buf *b, uint32_t nb, uint32_t meshes)
     rw_end(b, ext);
     rw_end(b, g);
     rw_end(b, gl);
-    rw_atomic(b, 0);
+    for (uint32_t a = 0; a < atomics; a++)
+        rw_atomic(b, 0);
     rw_end(b, clump);
 }
+
+static void rw_split_meshes(buf *b, uint32_t nb, uint32_t meshes) { rw_split_atomics(b, nb, meshes, 1); }
 
 /* A clump of a long frame chain with a hierarchy over all of it and no atomics: attaching
  * the nodes to frames and checking parents against the frame tree is all the work. */
@@ -474,6 +477,10 @@ static void test_rw(void)
     /* 100000 split meshes of 255 bones each in 1 MB: over the mesh limit */
     rw_split_meshes(&b, 255, 100000);
     expect_clean_failure("rw_split_meshes.dff", vks_rw_read, NULL, &b, (size_t)(16 * MiB));
+    b.n = 0;
+    /* one 3-vertex geometry with 255 bones drawn by 4096 atomics (230 KB) */
+    rw_split_atomics(&b, 255, 1, 4096);
+    expect_bounded("rw_shared_bones.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB), 1);
     b.n = 0;
     /* at the limit it reads (empty groups and all) */
     rw_split_meshes(&b, 255, 4096);
