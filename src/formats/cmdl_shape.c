@@ -16,6 +16,7 @@
 #include "cmdl_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -204,16 +205,43 @@ static vks_result plan_set(cmdl_ctx *c, const cmdl_set *set, mesh_bones *mb, con
     return VKS_OK;
 }
 
-static int32_t material_of(cmdl_ctx *c, uint32_t shape)
+/* Material names sorted (then by index), so a mesh's MaterialReference is found by a
+ * binary search, not a scan of every material per mesh (meshes x materials). */
+typedef struct mat_entry {
+    const char *name;
+    int32_t index;
+} mat_entry;
+
+static int cmp_mat(const void *pa, const void *pb)
+{
+    const mat_entry *a = pa, *b = pb;
+    int r = strcmp(a->name, b->name);
+    return r ? r : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The first material (below 65535) named name, or -1. */
+static int32_t find_material(const mat_entry *sorted, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sorted[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && strcmp(sorted[lo].name, name) == 0 ? sorted[lo].index : -1;
+}
+
+static int32_t material_of(cmdl_ctx *c, const mat_entry *sorted, size_t nsorted, uint32_t shape)
 {
     const cmdl_meshref *m = c->doc.meshes.data;
-    char *const *names = c->doc.materials.data;
     for (size_t i = 0; i < c->doc.meshes.count; i++) {
         if (m[i].shape != (int64_t)shape || !m[i].material)
             continue;
-        for (size_t k = 0; k < c->doc.materials.count && k < 65535; k++)
-            if (strcmp(names[k], m[i].material) == 0)
-                return (int32_t)k;
+        int32_t k = find_material(sorted, nsorted, m[i].material);
+        if (k >= 0)
+            return k;
     }
     return -1;
 }
@@ -255,7 +283,7 @@ static void work_free(cmdl_ctx *c, shape_work *w, size_t nsets)
 
 static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, uint32_t si, const uint32_t *bone_node,
                             int32_t static_node, const vks_affine *inverse_bind, const uint8_t *singular,
-                            uint64_t *own_entries)
+                            uint64_t *own_entries, const mat_entry *mats, size_t nmats)
 {
     const cmdl_shape *sh = (const cmdl_shape *)c->doc.shapes.data + si;
     const cmdl_set *sets = sh->sets.data;
@@ -309,7 +337,7 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
             }
     }
 
-    int32_t material = material_of(c, si);
+    int32_t material = material_of(c, mats, nmats, si);
     for (size_t s = 0; s < nsets; s++) {
         const cmdl_set *set = &sets[s];
         set_plan *pl = &w.plans[s];
@@ -432,10 +460,19 @@ vks_result vks__cmdl_shapes(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, co
                             int32_t static_node, const vks_affine *inverse_bind, const uint8_t *singular)
 {
     uint64_t own_entries = 0;
-    for (uint32_t si = 0; si < c->doc.shapes.count; si++) {
-        vks_result rc = one_shape(c, skin, b, si, bone_node, static_node, inverse_bind, singular, &own_entries);
-        if (rc != VKS_OK)
-            return rc;
+    size_t nmats = c->doc.materials.count < 65535 ? c->doc.materials.count : 65535;
+    mat_entry *mats = vks__cmdl_alloc(c, nmats, sizeof *mats);
+    if (!mats)
+        return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl/Materials", "out of memory");
+    char *const *names = c->doc.materials.data;
+    for (size_t k = 0; k < nmats; k++) {
+        mats[k].name = names[k];
+        mats[k].index = (int32_t)k;
     }
-    return VKS_OK;
+    qsort(mats, nmats, sizeof *mats, cmp_mat);
+    vks_result rc = VKS_OK;
+    for (uint32_t si = 0; si < c->doc.shapes.count && rc == VKS_OK; si++)
+        rc = one_shape(c, skin, b, si, bone_node, static_node, inverse_bind, singular, &own_entries, mats, nmats);
+    vks__cmdl_free(c, mats);
+    return rc;
 }
