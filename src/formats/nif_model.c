@@ -29,6 +29,7 @@ typedef struct model_ctx {
     vks_error *err;
     int32_t *node_of; /* block -> node index or -1 */
     uint64_t file_vertices; /* vertices the geometry blocks hold, each block once */
+    uint64_t file_triangles, drawn_triangles; /* the same for triangles; what the meshes draw */
 } model_ctx;
 
 /* how many times over the file's own vertices the skinned shapes may draw them */
@@ -315,6 +316,18 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
                           "skinned shapes draw %llu vertices, more than %llu times the %llu the file's geometry "
                           "blocks hold (data shared by too many shapes)",
                           *total_vertices, NIF_MAX_SHARING, m->file_vertices);
+    uint64_t part_tris = 0;
+    for (uint32_t pi = 0; s.part && pi < s.part->part_count; pi++)
+        part_tris += s.part->parts[pi].triangle_count;
+    m->drawn_triangles += s.triangle_count > part_tris ? s.triangle_count : part_tris;
+    if (m->drawn_triangles > f->opt.max_triangles)
+        return fail_block(m, VKS_ERR_LIMIT, i, "triangles", "skinned shapes draw %llu triangles, over the limit %llu%llu",
+                          m->drawn_triangles, f->opt.max_triangles, 0);
+    if (m->drawn_triangles > NIF_MAX_SHARING * m->file_triangles + 65536u)
+        return fail_block(m, VKS_ERR_LIMIT, i, "data",
+                          "skinned shapes draw %llu triangles, more than %llu times the %llu the file's geometry "
+                          "blocks hold (data shared by too many shapes)",
+                          m->drawn_triangles, NIF_MAX_SHARING, m->file_triangles);
 
     /* bones and skin space */
     const nif_block *root = ref(f, s.inst->root, NIF_K_NODE);
@@ -484,7 +497,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
 
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL, 0};
+    model_ctx m = {f, skin, err, NULL, 0, 0, 0};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
@@ -492,12 +505,17 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
     for (uint32_t i = 0; i < f->block_count; i++) {
         const nif_block *b = &f->blocks[i];
         shapes += (b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE) && b->u.shape.skin >= 0;
-        if (b->kind == NIF_K_GEOMDATA)
+        if (b->kind == NIF_K_GEOMDATA) {
             m.file_vertices += b->u.geom.vertex_count;
-        else if (b->kind == NIF_K_BSTRISHAPE)
+            m.file_triangles += b->u.geom.triangle_count;
+        } else if (b->kind == NIF_K_BSTRISHAPE) {
             m.file_vertices += b->u.shape.vertex_count;
-        else if (b->kind == NIF_K_SKINPART)
+            m.file_triangles += b->u.shape.triangle_count;
+        } else if (b->kind == NIF_K_SKINPART) {
             m.file_vertices += b->u.part.vertex_count;
+            for (uint32_t pi = 0; pi < b->u.part.part_count; pi++)
+                m.file_triangles += b->u.part.parts[pi].triangle_count;
+        }
     }
     if (shapes == 0)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/shapes",

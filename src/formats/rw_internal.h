@@ -67,6 +67,7 @@ typedef struct rw_ctx {
     /* over skinned atomics, a geometry counted at each use: what the model will hold */
     uint64_t mesh_vertices, mesh_triangles;
     uint64_t total_bin_meshes; /* Bin Mesh meshes over all geometries read */
+    uint64_t file_triangles;   /* triangles the geometries read hold (list or Bin Mesh), each once */
 } rw_ctx;
 
 /* Frame List with the per-frame HAnim data and the clump's hierarchy. */

@@ -78,6 +78,15 @@ static vks_result read_geometry_list(rw_ctx *ctx, const rw_chunk *gl, rw_clump *
     return VKS_OK;
 }
 
+/* The triangles a mesh of g draws: its triangle array, or its Bin Mesh meshes' when larger. */
+static uint64_t geometry_triangles(const rw_geometry *g)
+{
+    uint64_t bin = 0;
+    for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+        bin += g->bin_meshes[mi].triangle_count;
+    return g->triangle_count > bin ? g->triangle_count : bin;
+}
+
 static vks_result get_geometry(rw_ctx *ctx, rw_clump *cl, uint32_t index, rw_geometry **out)
 {
     if (!cl->geometries[index]) {
@@ -91,6 +100,7 @@ static vks_result get_geometry(rw_ctx *ctx, rw_clump *cl, uint32_t index, rw_geo
             return r;
         ctx->total_vertices += g->vertex_count;
         ctx->total_triangles += g->triangle_count;
+        ctx->file_triangles += geometry_triangles(g);
         cl->geometries[index] = g;
     }
     *out = cl->geometries[index];
@@ -277,6 +287,7 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
             return r;
         ctx->total_vertices += g->vertex_count;
         ctx->total_triangles += g->triangle_count;
+        ctx->file_triangles += geometry_triangles(g);
     } else {
         if (geo_index < 0 || (uint32_t)geo_index >= cl->geometry_count)
             return vks_error_set(ctx->err, VKS_ERR_FORMAT, st.body.p - st.body.base + 4, path,
@@ -318,12 +329,8 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
     /* Atomics may share a geometry, and each skinned one becomes a mesh with its own copy of
        the vertices: the copies count against the limits too, and may not outgrow what the
        file holds by more than RW_MAX_SHARING (a 50-byte atomic must not buy a whole mesh). */
-    uint64_t bin_tris = 0; /* the mesh draws these when the geometry has no triangle array */
-    for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
-        bin_tris += g->bin_meshes[mi].triangle_count;
-    uint64_t tris = g->triangle_count > bin_tris ? g->triangle_count : bin_tris;
     ctx->mesh_vertices += g->vertex_count;
-    ctx->mesh_triangles += tris;
+    ctx->mesh_triangles += geometry_triangles(g);
     if (ctx->mesh_vertices > ctx->opt.max_vertices || ctx->mesh_triangles > ctx->opt.max_triangles)
         return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
                              "skinned atomics hold %llu vertices and %llu triangles, limits %u and %u",
@@ -335,6 +342,12 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
                              "geometries hold (a geometry shared by too many atomics)",
                              (unsigned long long)ctx->mesh_vertices, RW_MAX_SHARING,
                              (unsigned long long)ctx->total_vertices);
+    if (ctx->mesh_triangles > RW_MAX_SHARING * ctx->file_triangles + 65536u)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics draw %llu triangles, more than %u times the %llu the file's "
+                             "geometries hold (a geometry shared by too many atomics)",
+                             (unsigned long long)ctx->mesh_triangles, RW_MAX_SHARING,
+                             (unsigned long long)ctx->file_triangles);
     return add_skinned_atomic(ctx, cl, b, ai, frame, g, skin, at->offset);
 }
 

@@ -262,8 +262,8 @@ static void rw_huge_vertex_count(buf *b)
     rw_end(b, clump);
 }
 
-/* One skinned geometry of nv vertices and many atomics that all draw it. */
-static void rw_shared_geometry(buf *b, uint32_t nv, uint32_t atomics)
+/* One skinned geometry of nv vertices and nt triangles, and many atomics that all draw it. */
+static void rw_shared_geometry(buf *b, uint32_t nv, uint32_t nt, uint32_t atomics)
 {
     size_t clump = rw_begin(b, 0x10);
     size_t st = rw_begin(b, 0x01);
@@ -279,13 +279,15 @@ static void rw_shared_geometry(buf *b, uint32_t nv, uint32_t atomics)
     size_t g = rw_begin(b, 0x0F);
     st = rw_begin(b, 0x01);
     u32(b, 0x02); /* positions */
-    u32(b, 1);    /* one triangle */
+    u32(b, nt);
     u32(b, nv);
     u32(b, 1);
-    u16(b, 1);
-    u16(b, 0);
-    u16(b, 0);
-    u16(b, 2); /* v1, v0, material, v2 */
+    for (uint32_t t = 0; t < nt; t++) {
+        u16(b, 1);
+        u16(b, 0);
+        u16(b, 0);
+        u16(b, 2); /* v1, v0, material, v2 */
+    }
     zeros(b, 16);
     u32(b, 1);
     u32(b, 0);
@@ -467,8 +469,12 @@ static void test_rw(void)
     expect_clean_failure("rw_huge_vertex_count.dff", vks_rw_read, NULL, &b, (size_t)(4 * MiB));
     b.n = 0;
     /* 3000 vertices (96 KB) drawn by 4096 atomics: 12 M vertices of output from a 300 KB file */
-    rw_shared_geometry(&b, 3000, 4096);
+    rw_shared_geometry(&b, 3000, 1, 4096);
     expect_clean_failure("rw_shared_geometry.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB));
+    b.n = 0;
+    /* 3 vertices and 60000 triangles (480 KB) drawn by 4096 atomics: 245 M triangles */
+    rw_shared_geometry(&b, 3, 60000, 4096);
+    expect_clean_failure("rw_shared_triangles.dff", vks_rw_read, NULL, &b, (size_t)(64 * MiB));
     b.n = 0;
     /* 10000 frames and HAnim nodes (1 MB) */
     rw_long_hierarchy(&b, 10000);
