@@ -321,8 +321,9 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
         part_tris += s.part->parts[pi].triangle_count;
     m->drawn_triangles += s.triangle_count > part_tris ? s.triangle_count : part_tris;
     if (m->drawn_triangles > f->opt.max_triangles)
-        return fail_block(m, VKS_ERR_LIMIT, i, "triangles", "skinned shapes draw %llu triangles, over the limit %llu%llu",
-                          m->drawn_triangles, f->opt.max_triangles, 0);
+        return fail_block(m, VKS_ERR_LIMIT, i, "triangles",
+                          "skinned shapes draw %llu triangles, over the limit %llu%llu", m->drawn_triangles,
+                          f->opt.max_triangles, 0);
     if (m->drawn_triangles > NIF_MAX_SHARING * m->file_triangles + 65536u)
         return fail_block(m, VKS_ERR_LIMIT, i, "data",
                           "skinned shapes draw %llu triangles, more than %llu times the %llu the file's geometry "
