@@ -521,7 +521,6 @@ static int nif_shared_data(buf *b, const uint8_t *in, size_t size, uint32_t copi
     while (p < size && in[p] != '\n')
         p++;
     p++;
-    size_t ver_at = p;
     if (rd32(in + p) != 0x14020007u)
         return 0;
     p += 4 + 1 + 4; /* version, endian, user */
@@ -563,7 +562,6 @@ static int nif_shared_data(buf *b, const uint8_t *in, size_t size, uint32_t copi
     size_t blocks_end = p;
     for (uint32_t i = 0; i < nb; i++)
         blocks_end += rd32(in + sizes_at + 4 * i);
-    (void)ver_at;
 
     put(b, in, nblocks_at);
     u32(b, nb + copies);
