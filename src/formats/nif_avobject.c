@@ -229,17 +229,9 @@ int nif_read_bstrishape(nif_rd *r, nif_block *b)
             return 0;
         s->positions = (const float (*)[3])p;
         s->normals = (const float (*)[3])n;
-        if (!vks_cur_fits(&r->c, nt, 6))
-            return nif_fail(r, VKS_ERR_TRUNCATED, "triangles", "%u triangles do not fit", nt);
-        uint32_t (*t)[3] = nif_alloc(r, nt, sizeof *t, "triangles");
+        uint32_t (*t)[3] = nif_triangles_u16(r, nt);
         if (!t)
             return 0;
-        for (uint32_t i = 0; i < nt; i++)
-            for (int k = 0; k < 3; k++) {
-                uint16_t x = 0;
-                vks_cur_u16(&r->c, &x);
-                t[i][k] = x;
-            }
         s->triangles = (const uint32_t (*)[3])t;
         s->triangle_count = nt;
     }

@@ -91,18 +91,9 @@ int nif_read_trishape_data(nif_rd *r, nif_block *b)
         return 0;
     if (has) {
         uint32_t nt = g->stored_triangles;
-        if (!vks_cur_fits(&r->c, nt, 6))
-            return nif_fail(r, VKS_ERR_TRUNCATED, "triangles", "%u triangles do not fit in %zu bytes", nt,
-                            vks_cur_left(&r->c));
-        uint32_t (*t)[3] = nif_alloc(r, nt, sizeof *t, "triangles");
+        uint32_t (*t)[3] = nif_triangles_u16(r, nt);
         if (!t)
             return 0;
-        for (uint32_t i = 0; i < nt; i++)
-            for (int k = 0; k < 3; k++) {
-                uint16_t x = 0;
-                vks_cur_u16(&r->c, &x);
-                t[i][k] = x;
-            }
         g->triangles = (const uint32_t (*)[3])t;
         g->triangle_count = nt;
     }
@@ -149,4 +140,22 @@ int nif_read_tristrips_data(nif_rd *r, nif_block *b)
         g->triangles = (const uint32_t (*)[3])t;
     }
     return check_indices(r, g, "points");
+}
+
+uint32_t (*nif_triangles_u16(nif_rd *r, uint32_t nt))[3]
+{
+    if (!vks_cur_fits(&r->c, nt, 6)) {
+        nif_fail(r, VKS_ERR_TRUNCATED, "triangles", "%u triangles do not fit in %zu bytes", nt, vks_cur_left(&r->c));
+        return NULL;
+    }
+    uint32_t (*t)[3] = nif_alloc(r, nt, sizeof *t, "triangles");
+    if (!t)
+        return NULL;
+    for (uint32_t i = 0; i < nt; i++)
+        for (int k = 0; k < 3; k++) {
+            uint16_t x = 0;
+            vks_cur_u16(&r->c, &x);
+            t[i][k] = x;
+        }
+    return t;
 }

@@ -165,6 +165,8 @@ int nif_refs(nif_rd *r, uint32_t *n, const int32_t **out, const char *field); /*
 int nif_xform_trs(nif_rd *r, nif_xform *x, const char *field);  /* T, R, S (NiAVObject) */
 int nif_xform_rts(nif_rd *r, nif_xform *x, const char *field); /* R, T, S (NiTransform) */
 void *nif_alloc(nif_rd *r, uint64_t count, size_t elem, const char *field);
+/* nt triangles of three u16 indices, checked against the bytes left; NULL on failure. */
+uint32_t (*nif_triangles_u16(nif_rd *r, uint32_t nt))[3];
 /* Converts strips to a triangle list (even i: a,b,c; odd: a,c,b; degenerates dropped). */
 int nif_strips_to_triangles(nif_rd *r, uint32_t strip_count, const uint16_t *lengths,
                             const uint16_t *points, uint32_t (**out)[3], uint32_t *out_count);
