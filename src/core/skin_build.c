@@ -192,14 +192,27 @@ static int cmp_u16(const void *a, const void *b)
     return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
-/* Places a set of needed bones into the first auto group with room (trying hint first);
-   returns the group index or -1 when a new group must be made. */
-static int find_fit(plan_group *gs, uint32_t first_auto, uint32_t count, uint32_t hint,
+/* Groups beyond which the builder stops trying every group for a fit (first fit is
+   O(groups x palette) per triangle) and only tries the groups the needed bones already live in. */
+#define FULL_SCAN_GROUPS 64u
+
+/* Places a set of needed bones into an auto group with room: the hint first, then the first
+   fit over all auto groups while they are few, otherwise the groups the bones live in
+   (home[bone], the latest group given that bone). Returns -1 when a new group must be made. */
+static int find_fit(plan_group *gs, uint32_t first_auto, uint32_t count, uint32_t hint, const int32_t *home,
                     const uint16_t *need, uint32_t nneed, uint32_t limit)
 {
-    for (uint32_t pass = 0; pass < 2; pass++)
-        for (uint32_t gi = first_auto; gi < count; gi++) {
-            if (pass == 0 && gi != hint)
+    int32_t cands[1 + 12];
+    uint32_t nc = 0;
+    cands[nc++] = (int32_t)hint;
+    if (count - first_auto > FULL_SCAN_GROUPS)
+        for (uint32_t k = 0; k < nneed && nc < 13; k++)
+            cands[nc++] = home[need[k]];
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t n = pass == 0 ? nc : (count - first_auto > FULL_SCAN_GROUPS ? 0 : count);
+        for (uint32_t i = 0; i < n; i++) {
+            int64_t gi = pass == 0 ? cands[i] : (int64_t)i;
+            if (gi < (int64_t)first_auto || gi >= (int64_t)count)
                 continue;
             uint32_t add = 0;
             for (uint32_t k = 0; k < nneed; k++)
@@ -207,7 +220,20 @@ static int find_fit(plan_group *gs, uint32_t first_auto, uint32_t count, uint32_
             if (gs[gi].palette_count + add <= limit)
                 return (int)gi;
         }
+    }
     return -1;
+}
+
+/* True when group c may take a leftover vertex with these bones as they are. */
+static int takes_as_is(const plan_group *g, int fixed_or_auto, const uint16_t (*mb)[4], const uint16_t *need,
+                       uint32_t nn)
+{
+    if (g->bone != mb || !fixed_or_auto)
+        return 0;
+    for (uint32_t k = 0; k < nn; k++)
+        if (g->fixed_palette != 2 && !palette_has(g, need[k]))
+            return 0;
+    return 1;
 }
 
 static vks_result fail(vks_error *err, vks_result code, const char *mesh, const char *fmt,
@@ -262,7 +288,8 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
     uint32_t *group_of = tmp_alloc(b, m->vertex_count, sizeof *group_of); /* first group reaching v, +1 */
     uint32_t *model_index = tmp_alloc(b, m->vertex_count, sizeof *model_index);
     uint8_t *used = tmp_alloc(b, m->vertex_count, 1);
-    if (!gs || !group_of || !model_index || !used) {
+    int32_t *home = tmp_alloc(b, m->bone_count, sizeof *home); /* bone -> latest group holding it */
+    if (!gs || !group_of || !model_index || !used || !home) {
         rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices", m->vertex_count, 0, 0);
         goto done;
     }
@@ -328,6 +355,13 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
         }
     }
     /* (palettes of the file's groups are filled in step 3, once their vertices are known) */
+    for (uint32_t k = 0; k < m->bone_count; k++)
+        home[k] = -1;
+    for (uint32_t gi = 0; gi < count; gi++)
+        if (gs[gi].fixed_palette)
+            for (uint32_t i = 0; i < m->groups[gi].palette_count; i++)
+                if (home[m->groups[gi].palette[i]] < 0)
+                    home[m->groups[gi].palette[i]] = (int32_t)gi;
 
     /* 2. Auto groups from the mesh's triangles (only when the file gives none). */
     uint32_t first_auto = count;
@@ -355,7 +389,7 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
                     rc = fail(err, VKS_ERR_LIMIT, mname, "triangle %llu needs %llu bones, palette limit %llu", t, nn, limit);
                     goto done;
                 }
-                gi = find_fit(gs, first_auto, count, count ? count - 1 : 0, need, nn, limit);
+                gi = find_fit(gs, first_auto, count, count ? count - 1 : 0, home, need, nn, limit);
                 if (gi < 0) {
                     if (count == cap) {
                         plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
@@ -374,11 +408,13 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
                     gs[gi].bone = mb;
                     gs[gi].weight = mw;
                 }
-                for (uint32_t k = 0; k < nn; k++)
+                for (uint32_t k = 0; k < nn; k++) {
                     if (!palette_add(b, &gs[gi], need[k])) {
                         rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                         goto done;
                     }
+                    home[need[k]] = gi;
+                }
             }
             if (!grow_u32(b, &gs[gi].tris, &gs[gi].tri_count, &gs[gi].tri_cap, t)) {
                 rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
@@ -411,18 +447,23 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
         uint16_t need[4];
         uint32_t nn = bones_of(m, mb, mw, &v, 1, need);
         int gi = -1;
-        /* a file group or the all-bones group may take it when the bones are in its palette */
-        for (uint32_t c = 0; c < count && gi < 0; c++) {
-            if (gs[c].bone != mb)
-                continue;
-            uint32_t have = 0;
-            for (uint32_t k = 0; k < nn; k++)
-                have += gs[c].fixed_palette == 2 || palette_has(&gs[c], need[k]);
-            if (have == nn && (gs[c].fixed_palette || c >= first_auto))
-                gi = (int)c;
+        /* a file group or the all-bones group may take it when the bones are in its palette:
+           every group while they are few, else the groups its bones live in */
+        if (count <= FULL_SCAN_GROUPS) {
+            for (uint32_t c = 0; c < count && gi < 0; c++)
+                if (takes_as_is(&gs[c], gs[c].fixed_palette || c >= first_auto, mb, need, nn))
+                    gi = (int)c;
+        } else {
+            if (first_auto < count && gs[first_auto].fixed_palette == 2)
+                gi = (int)first_auto; /* the all-bones group takes anything */
+            for (uint32_t k = 0; k < nn && gi < 0; k++) {
+                int32_t c = home[need[k]];
+                if (c >= 0 && takes_as_is(&gs[c], gs[c].fixed_palette || (uint32_t)c >= first_auto, mb, need, nn))
+                    gi = c;
+            }
         }
         if (gi < 0 && count > first_auto)
-            gi = find_fit(gs, first_auto, count, count - 1, need, nn, limit);
+            gi = find_fit(gs, first_auto, count, count - 1, home, need, nn, limit);
         if (gi < 0) {
             if (count == cap) {
                 plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
@@ -441,12 +482,14 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
             if (first_auto > (uint32_t)gi)
                 first_auto = (uint32_t)gi;
         }
-        if (gs[gi].fixed_palette != 2)
-            for (uint32_t k = 0; k < nn; k++)
-                if (!gs[gi].fixed_palette && !palette_add(b, &gs[gi], need[k])) {
+        if (!gs[gi].fixed_palette)
+            for (uint32_t k = 0; k < nn; k++) {
+                if (!palette_add(b, &gs[gi], need[k])) {
                     rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
                     goto done;
                 }
+                home[need[k]] = gi;
+            }
         if (!grow_u32(b, &gs[gi].extra_own, &gs[gi].extra_own_count, &gs[gi].extra_own_cap, v)) {
             rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
             goto done;
@@ -632,6 +675,7 @@ done:
     tmp_free(b, group_of);
     tmp_free(b, model_index);
     tmp_free(b, used);
+    tmp_free(b, home);
     if (rc != VKS_OK)
         b->failed = 1;
     return rc;
