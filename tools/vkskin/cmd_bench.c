@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+enum { BENCH_REPEATS = 3 };
 #include <unistd.h>
 
 #include "character.h"
@@ -31,7 +33,11 @@ static void help(FILE *f)
                "CPU deformer, the GPU kernel alone and the GPU end to end, on one workload: FILE, or a\n"
                "generated character (default 10000 vertices, 32 bones, 4 influences), N instances\n"
                "(default 100) with procedural poses. The CPU reference runs R instances (default: enough\n"
-               "for ~2M vertex-instances, at most N). exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
+               "for ~2M vertex-instances, at most N). Each engine runs 3 times after a warm-up; the best\n"
+               "run counts. The GPU kernel figure comes from timestamp queries around the pose and deform\n"
+               "passes; on lavapipe those include the driver's per-pass synchronisation, so end to end can\n"
+               "come out faster than the kernel there.\n"
+               "exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
 }
 
 typedef struct sink {
@@ -146,27 +152,40 @@ int vks_cmd_bench(int argc, char **argv)
     memset(pos, 0, (size_t)chunk * V * 12 + 16);
     memset(nrm, 0, (size_t)chunk * V * 12 + 16);
 
+    /* Each engine runs BENCH_REPEATS times; the best run counts (the least disturbed by the
+       rest of the machine). */
+    double t0, best;
     /* CPU reference */
-    double t0 = now_s();
-    for (uint32_t f = 0; f < ref_instances; f += chunk) {
-        uint32_t n = ref_instances - f < chunk ? ref_instances - f : chunk;
-        vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
-        if (vks_cpu_reference_run(&j, &err) != VKS_OK)
-            goto fail;
+    best = 1e300;
+    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+        t0 = now_s();
+        for (uint32_t f = 0; f < ref_instances; f += chunk) {
+            uint32_t n = ref_instances - f < chunk ? ref_instances - f : chunk;
+            vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
+            if (vks_cpu_reference_run(&j, &err) != VKS_OK)
+                goto fail;
+        }
+        if (now_s() - t0 < best)
+            best = now_s() - t0;
     }
-    double ref_rate = (double)ref_instances * V / (now_s() - t0);
+    double ref_rate = (double)ref_instances * V / best;
     /* fast CPU: one warm-up chunk, then the whole batch */
     int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     vks_deform_job warm = {s, locals, 1, pos, nrm};
     vks_cpu_fast_run(&warm, 0, &err);
-    t0 = now_s();
-    for (uint32_t f = 0; f < instances; f += chunk) {
-        uint32_t n = instances - f < chunk ? instances - f : chunk;
-        vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
-        if (vks_cpu_fast_run(&j, 0, &err) != VKS_OK)
-            goto fail;
+    best = 1e300;
+    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+        t0 = now_s();
+        for (uint32_t f = 0; f < instances; f += chunk) {
+            uint32_t n = instances - f < chunk ? instances - f : chunk;
+            vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
+            if (vks_cpu_fast_run(&j, 0, &err) != VKS_OK)
+                goto fail;
+        }
+        if (now_s() - t0 < best)
+            best = now_s() - t0;
     }
-    double fast_rate = (double)instances * V / (now_s() - t0);
+    double fast_rate = (double)instances * V / best;
 
     double kernel_rate = 0, e2e_rate = 0, kernel_ms = 0, e2e_ms = 0;
     uint32_t chunks = 0;
@@ -191,16 +210,24 @@ int vks_cmd_bench(int argc, char **argv)
         if (vks_gpu_run(gpu, ms, &wb, &st, &err) != VKS_OK)
             goto fail;
         b.kernel_only = 1;
-        if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
-            goto fail;
-        kernel_ms = st.pose_ms + st.deform_ms;
+        kernel_ms = 1e300;
+        for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+            if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
+                goto fail;
+            if (st.pose_ms + st.deform_ms < kernel_ms)
+                kernel_ms = st.pose_ms + st.deform_ms;
+        }
         kernel_rate = kernel_ms > 0 ? (double)instances * V / (kernel_ms / 1e3) : 0;
         b.kernel_only = 0;
         sk.vertices = V;
         b.deliver = consume, b.user = &sk;
-        if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
-            goto fail;
-        e2e_ms = st.total_ms;
+        e2e_ms = 1e300;
+        for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+            if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
+                goto fail;
+            if (st.total_ms < e2e_ms)
+                e2e_ms = st.total_ms;
+        }
         chunks = st.chunks;
         e2e_rate = (double)instances * V / (e2e_ms / 1e3);
     }
