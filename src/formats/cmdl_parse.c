@@ -171,35 +171,38 @@ static int stream_name(const char *name, int *components, int *constant)
     return 0;
 }
 
-static int usage_of(const char *u)
+/* Attribute value -> enum through a table; absent gives if_absent, unknown gives if_unknown. */
+typedef struct name_value {
+    const char *name;
+    int value;
+} name_value;
+
+static int lookup(const char *s, const name_value *table, int if_absent, int if_unknown)
 {
-    if (!u)
-        return -1;
-    if (strcmp(u, "Position") == 0)
-        return CMDL_USAGE_POSITION;
-    if (strcmp(u, "Normal") == 0)
-        return CMDL_USAGE_NORMAL;
-    if (strcmp(u, "BoneIndex") == 0)
-        return CMDL_USAGE_BONE_INDEX;
-    if (strcmp(u, "BoneWeight") == 0)
-        return CMDL_USAGE_BONE_WEIGHT;
-    return CMDL_USAGE_OTHER; /* Tangent, Color, TextureCoordinate0..2, UserAttribute0..11, ... */
+    if (!s)
+        return if_absent;
+    for (; table->name; table++)
+        if (strcmp(s, table->name) == 0)
+            return table->value;
+    return if_unknown;
 }
 
-static int quant_of(const char *q)
-{
-    if (!q || strcmp(q, "Float") == 0)
-        return CMDL_Q_FLOAT;
-    if (strcmp(q, "Byte") == 0)
-        return CMDL_Q_BYTE;
-    if (strcmp(q, "Ubyte") == 0)
-        return CMDL_Q_UBYTE;
-    if (strcmp(q, "Short") == 0)
-        return CMDL_Q_SHORT;
-    if (strcmp(q, "Ushort") == 0)
-        return CMDL_Q_USHORT;
-    return -1;
-}
+/* Tangent, Color, TextureCoordinate0..2, UserAttribute0..11, ... are kept as "other". */
+static const name_value usages[] = {{"Position", CMDL_USAGE_POSITION},
+                                    {"Normal", CMDL_USAGE_NORMAL},
+                                    {"BoneIndex", CMDL_USAGE_BONE_INDEX},
+                                    {"BoneWeight", CMDL_USAGE_BONE_WEIGHT},
+                                    {NULL, 0}};
+static const name_value quant_modes[] = {{"Float", CMDL_Q_FLOAT}, {"Byte", CMDL_Q_BYTE},     {"Ubyte", CMDL_Q_UBYTE},
+                                         {"Short", CMDL_Q_SHORT}, {"Ushort", CMDL_Q_USHORT}, {NULL, 0}};
+static const name_value primitive_modes[] = {{"Triangles", CMDL_PRIM_TRIANGLES},
+                                             {"TriangleStrip", CMDL_PRIM_STRIP},
+                                             {"TriangleFan", CMDL_PRIM_FAN},
+                                             {NULL, 0}};
+static const name_value skinning_modes[] = {{"None", CMDL_SKIN_NONE},
+                                            {"RigidSkinning", CMDL_SKIN_RIGID},
+                                            {"SmoothSkinning", CMDL_SKIN_SMOOTH},
+                                            {NULL, 0}};
 
 static int start_stream(parser *p, const XML_Char **atts, int components, int constant)
 {
@@ -211,11 +214,11 @@ static int start_stream(parser *p, const XML_Char **atts, int components, int co
     st->components = components;
     st->constant = constant;
     const char *u = attr(atts, "Usage");
-    st->usage = usage_of(u);
+    st->usage = lookup(u, usages, -1, CMDL_USAGE_OTHER);
     if (st->usage < 0)
         return fail(p, VKS_ERR_FORMAT, "vertex stream has no Usage attribute"), 0;
     const char *q = attr(atts, "QuantizedMode");
-    st->quant = quant_of(q);
+    st->quant = lookup(q, quant_modes, CMDL_Q_FLOAT, -1);
     if (st->quant < 0)
         return fail(p, VKS_ERR_FORMAT, "unknown QuantizedMode \"%.40s\" (expected Float, Byte, Ubyte, Short or Ushort)", q), 0;
     const char *sc = attr(atts, "Scale");
@@ -241,13 +244,8 @@ static int start_index_stream(parser *p, const XML_Char **atts, int ushort)
     p->index_ushort = ushort;
     where_now(p, &p->index_at);
     const char *m = attr(atts, "PrimitiveMode");
-    if (!m || strcmp(m, "Triangles") == 0)
-        p->index_mode = CMDL_PRIM_TRIANGLES;
-    else if (strcmp(m, "TriangleStrip") == 0)
-        p->index_mode = CMDL_PRIM_STRIP;
-    else if (strcmp(m, "TriangleFan") == 0)
-        p->index_mode = CMDL_PRIM_FAN;
-    else
+    p->index_mode = lookup(m, primitive_modes, CMDL_PRIM_TRIANGLES, -1);
+    if (p->index_mode < 0)
         return fail(p, VKS_ERR_FORMAT, "unknown PrimitiveMode \"%.40s\" (expected Triangles, TriangleStrip or TriangleFan)", m), 0;
     const char *s = attr(atts, "Size");
     double d;
@@ -257,17 +255,6 @@ static int start_index_stream(parser *p, const XML_Char **atts, int ushort)
         return fail(p, VKS_ERR_FORMAT, "Size \"%.40s\" is not an index count", s), 0;
     p->index_size = (uint32_t)d;
     return 1;
-}
-
-static int skinning_of(const char *m)
-{
-    if (!m || strcmp(m, "None") == 0)
-        return CMDL_SKIN_NONE;
-    if (strcmp(m, "RigidSkinning") == 0)
-        return CMDL_SKIN_RIGID;
-    if (strcmp(m, "SmoothSkinning") == 0)
-        return CMDL_SKIN_SMOOTH;
-    return -1;
 }
 
 /* The kind of a child element, or -1 to skip it (and its subtree). May fail. */
@@ -345,7 +332,7 @@ static int child_kind(parser *p, int parent, const char *name, const XML_Char **
         set->tris.elem = sizeof(uint32_t[3]);
         where_now(p, &set->at);
         const char *m = attr(atts, "SkinningMode");
-        set->skinning = skinning_of(m);
+        set->skinning = lookup(m, skinning_modes, CMDL_SKIN_NONE, -1);
         if (set->skinning < 0)
             return fail(p, VKS_ERR_FORMAT, "unknown SkinningMode \"%.40s\" (expected None, RigidSkinning or SmoothSkinning)", m), -1;
         return K_PRIMSET;

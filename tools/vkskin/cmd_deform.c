@@ -20,7 +20,8 @@ static void help(FILE *f)
             "  --cpu            the CPU reference deformer (double precision; the default)\n"
             "  --cpu-fast       the fast CPU deformer (float, all cores)\n"
             "  --gpu            the Vulkan compute deformer (lavapipe where there is no GPU)\n"
-            "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices)\n"
+            "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); also\n"
+            "                   --validation (Khronos validation layer) and --max-chunk-mb N\n"
             "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
             "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
             "                   --instances N (1), --frames F (1), time of frame f = f / --fps (30)\n"
@@ -69,7 +70,7 @@ static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job,
 }
 
 static int deform_one(const char *path, const char *out_path, int format, engine e, const vks_cli_pose *pose,
-                      const vks_read_options *ropt, const char *device)
+                      const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
     if (!s)
@@ -100,9 +101,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     vks_result r = VKS_OK;
     gpu_engine g = {0};
     if (e == ENGINE_GPU) {
-        vks_cli_gpu_opts go = {0};
-        go.device = device;
-        if ((rc = vks_cli_gpu_open(&go, &g.gpu)) != VKS_EXIT_OK)
+        if ((rc = vks_cli_gpu_open(gopt, &g.gpu)) != VKS_EXIT_OK)
             goto done;
         const vks_skin *one[1] = {s};
         if ((r = vks_gpu_upload(g.gpu, one, 1, &g.models, &err)) != VKS_OK)
@@ -177,7 +176,8 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
     char *cfg = NULL;
-    const char *out = NULL, *device = NULL;
+    const char *out = NULL;
+    vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
     engine e = ENGINE_CPU;
     char **files = calloc((size_t)argc, sizeof *files);
@@ -195,8 +195,6 @@ int vks_cmd_deform(int argc, char **argv)
             e = ENGINE_CPU_FAST;
         } else if (!strcmp(a, "--gpu")) {
             e = ENGINE_GPU;
-        } else if (!strcmp(a, "--device") && i + 1 < argc) {
-            device = argv[++i];
         } else if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
@@ -207,6 +205,7 @@ int vks_cmd_deform(int argc, char **argv)
                 goto out;
             }
         } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
                    (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
             if (t < 0) {
                 rc = VKS_EXIT_USAGE;
@@ -242,7 +241,7 @@ int vks_cmd_deform(int argc, char **argv)
         }
         if (fmt < 0)
             fmt = (int)vks_bake_format_from_path(target);
-        int r = deform_one(files[f], target, fmt, e, &pose, &ropt, device);
+        int r = deform_one(files[f], target, fmt, e, &pose, &ropt, &gopt);
         if (r != VKS_EXIT_OK)
             rc = r;
     }
