@@ -85,6 +85,9 @@ int vks_affine_inverse(const vks_affine *a, vks_affine *out);
 void vks_affine_apply(const vks_affine *a, const float p[3], float out[3]);
 /* T * R(q) * S with q = (x, y, z, w), normalised here. */
 vks_affine vks_affine_from_trs(const float t[3], const float q[4], const float s[3]);
+/* Splits the 3x3 of a into per-axis scale s and an orthonormal rotation given as its columns
+ * cols[k][i] (no shear; a reflection is carried by a negative x scale). */
+void vks_affine_split_scale(const vks_affine *a, double cols[3][3], float s[3]);
 /* Best-effort decomposition into translation, rotation (x,y,z,w) and per-axis scale (no shear). */
 void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3]);
 int vks_affine_is_finite(const vks_affine *a);

@@ -61,9 +61,8 @@ vks_affine vks_affine_from_trs(const float t[3], const float q[4], const float s
     return a;
 }
 
-void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3])
+void vks_affine_split_scale(const vks_affine *a, double c[3][3], float s[3])
 {
-    double c[3][3];
     for (int k = 0; k < 3; k++) {
         double len = sqrt((double)a->m[k * 3] * a->m[k * 3] + (double)a->m[k * 3 + 1] * a->m[k * 3 + 1] +
                           (double)a->m[k * 3 + 2] * a->m[k * 3 + 2]);
@@ -80,6 +79,12 @@ void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3])
         for (int i = 0; i < 3; i++)
             c[0][i] = -c[0][i];
     }
+}
+
+void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3])
+{
+    double c[3][3];
+    vks_affine_split_scale(a, c, s);
     /* Rotation matrix R[row][col] = c[col][row] to quaternion (Shepperd's method). */
     double m00 = c[0][0], m11 = c[1][1], m22 = c[2][2];
     double tr = m00 + m11 + m22, x, y, z, w;

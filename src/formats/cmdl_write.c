@@ -66,20 +66,7 @@ static void put_bone_name(vks_bytebuf *b, const vks_skin *s, const uint8_t *rena
 static void decompose(const vks_affine *a, float s[3], float r[3], float t[3])
 {
     double c[3][3];
-    for (int k = 0; k < 3; k++) {
-        double len = sqrt((double)a->m[k * 3] * a->m[k * 3] + (double)a->m[k * 3 + 1] * a->m[k * 3 + 1] +
-                          (double)a->m[k * 3 + 2] * a->m[k * 3 + 2]);
-        s[k] = (float)len;
-        for (int i = 0; i < 3; i++)
-            c[k][i] = len > 0 ? a->m[k * 3 + i] / len : (i == k);
-    }
-    double det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) - c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
-                 c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
-    if (det < 0) {
-        s[0] = -s[0];
-        for (int i = 0; i < 3; i++)
-            c[0][i] = -c[0][i];
-    }
+    vks_affine_split_scale(a, c, s);
     /* R[row][col] = c[col][row] */
     double r20 = c[0][2], sb = -r20;
     if (sb > 1)
