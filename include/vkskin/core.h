@@ -36,17 +36,22 @@ const char *vks_result_str(vks_result r);
 
 /* Where and why something failed. offset is the byte offset in the input (UINT64_MAX when it
  * does not apply); path is the structure path ("clump/geometry[2]/skin"); msg says what was
- * expected and what was found. */
+ * expected and what was found. file is set when the failure lies in another file than the
+ * input being read (a P3D's model.cfg): its name, with line its 1-based line (0: unknown);
+ * the path then is a path inside that file and offset is UINT64_MAX. */
 typedef struct vks_error {
     vks_result code;
     uint64_t offset;
     char path[128];
     char msg[192];
+    char file[160];
+    uint32_t line;
 } vks_error;
 
 #define VKS_NO_OFFSET UINT64_MAX
 
-/* Records the first failure only (later calls keep the original cause). err may be NULL.
+/* Records the first failure only (later calls keep the original cause), as one about the
+ * input (file and line cleared). err may be NULL.
  * Returns code so callers can `return vks_error_set(...)`. */
 vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const char *path,
                          const char *fmt, ...)
@@ -55,7 +60,9 @@ vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const
 #endif
     ;
 
-/* "file:0x1a2c: path: msg (result)" into buf; returns buf. file may be NULL. */
+/* "file:0x1a2c: path: msg (result)" into buf; returns buf. file (the input's name) may be NULL.
+ * An error about another file names that one and its line instead of file and offset:
+ * "tube.model.cfg:4: CfgSkeletons/Default: entry name expected (format error)". */
 const char *vks_error_format(const vks_error *err, const char *file, char *buf, size_t size);
 
 /* Allocator: zeroed means malloc/free. */

@@ -32,6 +32,7 @@ typedef struct vks_read_options {
     struct {
         const char *model_cfg;    /* model.cfg text (not a path); NULL: no config */
         size_t model_cfg_size;
+        const char *model_cfg_name; /* the config's file name, for errors in it; default "model.cfg" */
         const char *model_name;   /* CfgModels class to use; default: the file's base name */
         const char *lod;          /* LOD to read ("1", "shadow", resolution text); default: first visual */
         const char *bones;        /* comma-separated bone selections when there is no skeleton */

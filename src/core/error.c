@@ -30,6 +30,8 @@ vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const
         return code;
     err->code = code;
     err->offset = offset;
+    err->file[0] = 0;
+    err->line = 0;
     snprintf(err->path, sizeof err->path, "%s", path ? path : "");
     va_list ap;
     va_start(ap, fmt);
@@ -43,8 +45,17 @@ const char *vks_error_format(const vks_error *err, const char *file, char *buf, 
     if (!buf || size == 0)
         return "";
     char where[48] = "";
-    if (err->offset != VKS_NO_OFFSET)
+    if (err->file[0]) {
+        /* the failure lies in another file (a model.cfg): an offset into the input would
+           point at unrelated bytes, so name that file and its line instead */
+        file = err->file;
+        if (err->line)
+            snprintf(where, sizeof where, "%u: ", err->line);
+        else
+            snprintf(where, sizeof where, " ");
+    } else if (err->offset != VKS_NO_OFFSET) {
         snprintf(where, sizeof where, "0x%llx: ", (unsigned long long)err->offset);
+    }
     snprintf(buf, size, "%s%s%s%s%s%s (%s)", file ? file : "", file ? ":" : "", where,
              err->path, err->path[0] ? ": " : "", err->msg, vks_result_str(err->code));
     return buf;

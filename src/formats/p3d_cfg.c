@@ -3,7 +3,11 @@
  * list of CfgSkeletons (skeletonInherit prepends the base skeleton's bones; class inheritance
  * supplies entries a class does not define), isDiscrete and sections[]. Preprocessor lines
  * are skipped (the CLI passes the text as found; #include is not followed).
- * Every limit is explicit: nesting depth, inheritance depth, token and name lengths. */
+ * Every limit is explicit: nesting depth, inheritance depth, token and name lengths.
+ * Errors are about the config, not the model being read: they name the config's file and
+ * line (vks_error.file/line) and a path of classes inside it, never an offset (which the
+ * caller would print as one into the .p3d). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,7 @@ struct cfg_entry {
     int kind;
     int append; /* array += */
     const char *name;
+    const char *at;   /* where its name starts in the text (for the line in errors) */
     const char *base; /* class base name or NULL */
     cfg_entry *parent, *first, *last, *next;
     const char *value; /* ENT_VALUE */
@@ -30,32 +35,83 @@ struct cfg_entry {
 
 enum { TOK_EOF, TOK_WORD, TOK_STRING, TOK_PUNCT };
 
-typedef struct cfg_parser {
-    p3d_pool *pool;
-    const char *text, *p, *end;
-    int tok;
-    char punct;
-    char buf[CFG_MAX_TOKEN + 1];
-    size_t len;
-    const char *tok_start;
+/* The text being read and where its errors go. */
+typedef struct cfg_src {
+    const char *text, *end;
+    const char *name; /* the config's file name */
     vks_error *err;
-    int failed;
-} cfg_parser;
+} cfg_src;
 
-static unsigned line_of(const cfg_parser *ps, const char *at)
+static unsigned line_of(const cfg_src *src, const char *at)
 {
     unsigned line = 1;
-    for (const char *q = ps->text; q < at && q < ps->end; q++)
+    for (const char *q = src->text; q < at && q < src->end; q++)
         if (*q == '\n')
             line++;
     return line;
 }
 
+/* Records an error about the config (the first failure only, as vks_error_set): its file,
+ * the line of at (NULL: no line) and path inside the config. */
+static vks_result cfg_error(const cfg_src *src, const char *at, vks_result code, const char *path, const char *fmt,
+                            ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static vks_result cfg_error(const cfg_src *src, const char *at, vks_result code, const char *path, const char *fmt,
+                            ...)
+{
+    vks_error *err = src->err;
+    if (!err || err->code != VKS_OK)
+        return code;
+    char msg[sizeof err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    vks_error_set(err, code, VKS_NO_OFFSET, path, "%s", msg);
+    snprintf(err->file, sizeof err->file, "%s", src->name);
+    err->line = at ? line_of(src, at) : 0;
+    return code;
+}
+
+/* "CfgSkeletons/Man/skeletonBones": the classes from the top down to cls, then entry. */
+static void path_of(const cfg_entry *cls, const char *entry, char *buf, size_t size)
+{
+    const cfg_entry *chain[CFG_MAX_DEPTH + 2];
+    int n = 0;
+    for (const cfg_entry *e = cls; e && e->parent && n < CFG_MAX_DEPTH + 2; e = e->parent)
+        chain[n++] = e;
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = n; i-- > 0 && len < size;)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "", chain[i]->name);
+    if (entry && len < size)
+        snprintf(buf + len, size - len, "%s%s", len ? "/" : "", entry);
+}
+
+typedef struct cfg_parser {
+    p3d_pool *pool;
+    cfg_src src;
+    const char *text, *p, *end;
+    const cfg_entry *cls; /* the class being parsed, and the entry in it (for error paths) */
+    const char *entry;
+    int tok;
+    char punct;
+    char buf[CFG_MAX_TOKEN + 1];
+    size_t len;
+    const char *tok_start;
+    int failed;
+} cfg_parser;
+
 static int fail_at(cfg_parser *ps, const char *at, vks_result code, const char *what)
 {
-    if (!ps->failed)
-        vks_error_set(ps->err, code, (uint64_t)(at - ps->text), "model.cfg", "line %u: %s",
-                      line_of(ps, at), what);
+    if (!ps->failed) {
+        char path[128];
+        path_of(ps->cls, ps->entry, path, sizeof path);
+        cfg_error(&ps->src, at, code, path, "%s", what);
+    }
     ps->failed = 1;
     return 0;
 }
@@ -155,7 +211,7 @@ static int next(cfg_parser *ps)
 
 static int is_p(const cfg_parser *ps, char ch) { return ps->tok == TOK_PUNCT && ps->punct == ch; }
 
-static cfg_entry *new_entry(cfg_parser *ps, cfg_entry *parent, int kind, const char *name)
+static cfg_entry *new_entry(cfg_parser *ps, cfg_entry *parent, int kind, const char *name, const char *at)
 {
     cfg_entry *e = p3d_alloc(ps->pool, 1, sizeof *e);
     if (!e || !(e->name = p3d_strndup(ps->pool, name, strlen(name)))) {
@@ -163,6 +219,7 @@ static cfg_entry *new_entry(cfg_parser *ps, cfg_entry *parent, int kind, const c
         return NULL;
     }
     e->kind = kind;
+    e->at = at;
     e->parent = parent;
     if (parent->last)
         parent->last->next = e;
@@ -249,6 +306,8 @@ static int parse_value(cfg_parser *ps, cfg_entry *e)
 static int parse_body(cfg_parser *ps, cfg_entry *cls, int depth)
 {
     for (;;) {
+        ps->cls = cls;
+        ps->entry = NULL;
         if (!next(ps))
             return 0;
         if (ps->tok == TOK_EOF) {
@@ -270,8 +329,11 @@ static int parse_body(cfg_parser *ps, cfg_entry *cls, int depth)
                 return 0;
             if (ps->tok != TOK_WORD)
                 return fail_at(ps, ps->tok_start, VKS_ERR_FORMAT, "class name expected");
-            cfg_entry *c = new_entry(ps, cls, ENT_CLASS, ps->buf);
-            if (!c || !next(ps))
+            cfg_entry *c = new_entry(ps, cls, ENT_CLASS, ps->buf, ps->tok_start);
+            if (!c)
+                return 0;
+            ps->entry = c->name;
+            if (!next(ps))
                 return 0;
             if (is_p(ps, ':')) {
                 if (!next(ps))
@@ -303,6 +365,7 @@ static int parse_body(cfg_parser *ps, cfg_entry *cls, int depth)
         char name[CFG_MAX_TOKEN + 1];
         memcpy(name, ps->buf, ps->len + 1);
         const char *name_at = ps->tok_start;
+        ps->entry = name;
         if (!next(ps))
             return 0;
         if (is_p(ps, '[')) {
@@ -324,7 +387,7 @@ static int parse_body(cfg_parser *ps, cfg_entry *cls, int depth)
                 return 0;
             if (!is_p(ps, '{'))
                 return fail_at(ps, ps->tok_start, VKS_ERR_FORMAT, "'{' expected to open an array");
-            cfg_entry *e = new_entry(ps, cls, ENT_ARRAY, name);
+            cfg_entry *e = new_entry(ps, cls, ENT_ARRAY, name, name_at);
             if (!e)
                 return 0;
             e->append = append;
@@ -334,7 +397,7 @@ static int parse_body(cfg_parser *ps, cfg_entry *cls, int depth)
         }
         if (!is_p(ps, '='))
             return fail_at(ps, name_at, VKS_ERR_FORMAT, "'=' expected after an entry name");
-        cfg_entry *e = new_entry(ps, cls, ENT_VALUE, name);
+        cfg_entry *e = new_entry(ps, cls, ENT_VALUE, name, name_at);
         if (!e || !parse_value(ps, e))
             return 0;
     }
@@ -428,46 +491,40 @@ static int lookup_array(p3d_pool *pool, const cfg_entry *cls, const char *name, 
     return 1;
 }
 
-static vks_result cfg_fail(vks_error *err, vks_result code, const char *path, const char *msg, const char *a,
-                           const char *b)
-{
-    return vks_error_set(err, code, VKS_NO_OFFSET, path, msg, a, b);
-}
-
 /* Bone pairs of a skeleton class, skeletonInherit first. */
-static vks_result collect_bones(p3d_pool *pool, const cfg_entry *skels, const cfg_entry *skel, str_list *names,
-                                str_list *parents, p3d_name_map *seen, int depth, vks_error *err)
+static vks_result collect_bones(p3d_pool *pool, const cfg_src *src, const cfg_entry *skels, const cfg_entry *skel,
+                                str_list *names, str_list *parents, p3d_name_map *seen, int depth)
 {
     char path[128];
-    snprintf(path, sizeof path, "model.cfg/CfgSkeletons/%s", skel->name);
+    path_of(skel, NULL, path, sizeof path);
     if (depth > CFG_MAX_INHERIT)
-        return cfg_fail(err, VKS_ERR_LIMIT, path, "skeletonInherit chain deeper than %s%s", "32", "");
-    const char *inherit = lookup_str(skel, "skeletonInherit");
-    if (inherit[0]) {
-        const cfg_entry *base = child_class(skels, inherit);
+        return cfg_error(src, skel->at, VKS_ERR_LIMIT, path, "skeletonInherit chain deeper than 32");
+    const cfg_entry *inherit = lookup(skel, "skeletonInherit", ENT_VALUE);
+    if (inherit && inherit->value[0]) {
+        const cfg_entry *base = child_class(skels, inherit->value);
         if (!base)
-            return cfg_fail(err, VKS_ERR_FORMAT, path, "skeletonInherit '%s' is not a class of CfgSkeletons%s",
-                            inherit, "");
-        vks_result r = collect_bones(pool, skels, base, names, parents, seen, depth + 1, err);
+            return cfg_error(src, inherit->at, VKS_ERR_FORMAT, path,
+                             "skeletonInherit '%.60s' is not a class of CfgSkeletons", inherit->value);
+        vks_result r = collect_bones(pool, src, skels, base, names, parents, seen, depth + 1);
         if (r)
             return r;
     }
     str_list pairs = {0};
     if (!lookup_array(pool, skel, "skeletonBones", &pairs, 0))
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        return cfg_error(src, NULL, VKS_ERR_NOMEM, path, "out of memory");
     if (pairs.n % 2)
-        return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path,
-                             "skeletonBones[] has %u strings, expected bone/parent pairs", pairs.n);
+        return cfg_error(src, skel->at, VKS_ERR_FORMAT, path,
+                         "skeletonBones[] has %u strings, expected bone/parent pairs", pairs.n);
     for (uint32_t i = 0; i < pairs.n; i += 2) {
         if (!pairs.v[i][0])
             continue;
         int32_t at = p3d_map_add(pool, seen, pairs.v[i], names->n);
         if (at < 0)
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+            return cfg_error(src, NULL, VKS_ERR_NOMEM, path, "out of memory");
         if ((uint32_t)at != names->n)
             continue; /* a bone named before (a base skeleton's, or earlier here) */
         if (!list_add(pool, names, pairs.v[i]) || !list_add(pool, parents, pairs.v[i + 1]))
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+            return cfg_error(src, NULL, VKS_ERR_NOMEM, path, "out of memory");
     }
     return VKS_OK;
 }
@@ -563,30 +620,25 @@ static int only_model(const cfg_entry *models, const cfg_entry **out)
     return n == 1;
 }
 
-vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const char *model_name,
-                            p3d_skeleton *skel, const char **model_class, int *found, vks_error *err)
+/* p3d_cfg_skeleton once the text is known: parse, then resolve the model's skeleton. */
+static vks_result cfg_skeleton(p3d_pool *pool, const cfg_src *src, const char *model_name, p3d_skeleton *skel,
+                               const char **model_class, int *found)
 {
-    memset(skel, 0, sizeof *skel);
-    *found = 0;
-    if (model_class)
-        *model_class = "";
     cfg_parser *ps = calloc(1, sizeof *ps);
     if (!ps)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model.cfg", "out of memory");
+        return cfg_error(src, NULL, VKS_ERR_NOMEM, "", "out of memory");
     ps->pool = pool;
-    ps->text = text ? text : "";
-    ps->p = ps->text;
-    ps->end = ps->text + (text ? size : 0);
-    ps->err = err;
+    ps->src = *src;
+    ps->text = ps->p = src->text;
+    ps->end = src->end;
     cfg_entry *root = p3d_alloc(pool, 1, sizeof *root);
     int ok = root && parse_body(ps, root, 0);
-    if (!root && !ps->failed)
-        vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model.cfg", "out of memory");
+    if (!root)
+        cfg_error(src, NULL, VKS_ERR_NOMEM, "", "out of memory");
     free(ps);
     if (!ok)
-        return err && err->code ? err->code : VKS_ERR_FORMAT;
-    if (root)
-        root->name = "";
+        return src->err && src->err->code ? src->err->code : VKS_ERR_FORMAT;
+    root->name = "";
 
     const cfg_entry *models = child_class(root, "CfgModels");
     const cfg_entry *skels = child_class(root, "CfgSkeletons");
@@ -602,32 +654,53 @@ vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const
         *model_class = model->name;
 
     char path[128];
-    snprintf(path, sizeof path, "model.cfg/CfgModels/%.80s", model->name);
+    path_of(model, NULL, path, sizeof path);
     str_list sections = {0};
     const char *sinherit = lookup_str(model, "sectionsInherit");
     if (sinherit[0] && !lookup_array(pool, child_class(models, sinherit), "sections", &sections, 0))
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        return cfg_error(src, NULL, VKS_ERR_NOMEM, path, "out of memory");
     if (!lookup_array(pool, model, "sections", &sections, 0))
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        return cfg_error(src, NULL, VKS_ERR_NOMEM, path, "out of memory");
     skel->sections = sections.v;
     skel->section_count = sections.n;
 
-    const char *skel_name = lookup_str(model, "skeletonName");
+    const cfg_entry *sname = lookup(model, "skeletonName", ENT_VALUE);
+    const char *skel_name = sname ? sname->value : "";
     skel->name = skel_name;
     if (!skel_name[0])
         return VKS_OK;
     const cfg_entry *sk = child_class(skels, skel_name);
     if (!sk)
-        return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path,
-                             "skeletonName '%.60s' is not a class of CfgSkeletons", skel_name);
+        return cfg_error(src, sname->at, VKS_ERR_FORMAT, path, "skeletonName '%.60s' is not a class of CfgSkeletons",
+                         skel_name);
     str_list names = {0}, parents = {0};
     p3d_name_map seen = {0};
-    vks_result r = collect_bones(pool, skels, sk, &names, &parents, &seen, 0, err);
+    vks_result r = collect_bones(pool, src, skels, sk, &names, &parents, &seen, 0);
     if (r)
         return r;
     skel->is_discrete = atoi(lookup_str(sk, "isDiscrete")) != 0;
-    snprintf(path, sizeof path, "model.cfg/CfgSkeletons/%.80s", sk->name);
-    return order_bones(pool, path, &names, &parents, skel, NULL, err);
+    path_of(sk, NULL, path, sizeof path);
+    vks_error *err = src->err;
+    int clear = err && err->code == VKS_OK;
+    r = order_bones(pool, path, &names, &parents, skel, NULL, err);
+    if (r && clear && err->code) { /* order_bones is shared with ODOL: name the config here */
+        snprintf(err->file, sizeof err->file, "%s", src->name);
+        err->line = sk->at ? line_of(src, sk->at) : 0;
+    }
+    return r;
+}
+
+vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const char *cfg_name,
+                            const char *model_name, p3d_skeleton *skel, const char **model_class, int *found,
+                            vks_error *err)
+{
+    memset(skel, 0, sizeof *skel);
+    *found = 0;
+    if (model_class)
+        *model_class = "";
+    cfg_src src = {text ? text : "", (text ? text : "") + (text ? size : 0),
+                   cfg_name && cfg_name[0] ? cfg_name : "model.cfg", err};
+    return cfg_skeleton(pool, &src, model_name, skel, model_class, found);
 }
 
 vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *model_name, uint32_t *bone_count,
@@ -636,7 +709,7 @@ vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *mo
     p3d_pool pool = {0};
     p3d_skeleton skel;
     int found;
-    vks_result r = p3d_cfg_skeleton(&pool, text, size, model_name, &skel, NULL, &found, err);
+    vks_result r = p3d_cfg_skeleton(&pool, text, size, NULL, model_name, &skel, NULL, &found, err);
     if (r == VKS_OK && bone_count)
         *bone_count = skel.bone_count;
     p3d_pool_free(&pool);

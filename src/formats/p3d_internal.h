@@ -119,9 +119,11 @@ typedef struct p3d_skeleton {
 
 /* ---- model.cfg (p3d_cfg.c) ---- */
 /* Parses text and fills skel for CfgModels class model_name (NULL: the only model class).
- * *found is 0 (skel empty) when no model class matched. Strings live in pool. */
-vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const char *model_name,
-                            p3d_skeleton *skel, const char **model_class, int *found, vks_error *err);
+ * *found is 0 (skel empty) when no model class matched. Strings live in pool. Errors name
+ * the config (cfg_name, NULL: "model.cfg") and its line in err->file / err->line. */
+vks_result p3d_cfg_skeleton(p3d_pool *pool, const char *text, size_t size, const char *cfg_name,
+                            const char *model_name, p3d_skeleton *skel, const char **model_class, int *found,
+                            vks_error *err);
 
 /* Bone/parent name pairs into a skeleton ordered parents first; order (optional, n entries)
  * gets each input bone's new index. Unknown parents and cycles are errors. */

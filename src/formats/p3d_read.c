@@ -152,8 +152,8 @@ vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_
     const char *model_class = "";
     if (opt.p3d.model_cfg) {
         int found;
-        r = p3d_cfg_skeleton(&pool, opt.p3d.model_cfg, opt.p3d.model_cfg_size, opt.p3d.model_name, &skel,
-                             &model_class, &found, err);
+        r = p3d_cfg_skeleton(&pool, opt.p3d.model_cfg, opt.p3d.model_cfg_size, opt.p3d.model_cfg_name,
+                             opt.p3d.model_name, &skel, &model_class, &found, err);
         if (r)
             goto done;
     }
