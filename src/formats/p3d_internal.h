@@ -17,7 +17,10 @@
  * own left-handed model space (x right, y up, z forward). The files store inward normals and
  * a winding whose right-handed cross product points inward; the reader negates the normals
  * and reverses every triangle, so normals point outward and (v1-v0)x(v2-v0) follows them,
- * the same rule as the other formats' models. The writer undoes both.
+ * the same rule as the other formats' models. The writer undoes both. A model vertex's
+ * source vertex (the file's vertex number in outputs) is its point: MLOD, the point index in
+ * the LOD (source_vertex_count = the LOD's point count; corners of one point share its
+ * position and weights, their normals may differ); ODOL, the LOD vertex index.
  */
 #ifndef VKS_P3D_INTERNAL_H
 #define VKS_P3D_INTERNAL_H

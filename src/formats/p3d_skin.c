@@ -414,6 +414,16 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         goto done;
     }
     r = vks_builder_finish(bld, err);
+    if (r == VKS_OK) {
+        /* The builder numbered the render vertices it was given (MLOD: one per distinct
+           corner); the file's own vertex is the point (MLOD: its index in the LOD; ODOL: the
+           LOD vertex, which is its own point), so outputs map back to points. Several model
+           vertices may share a point; its position follows from the point alone. */
+        vks_mesh *me = &skin->meshes[skin->mesh_count - 1];
+        for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
+            skin->source_vertex[v] = lod->vertex_point[skin->source_vertex[v]];
+        me->source_vertex_count = lod->point_count;
+    }
 done:
     p3d_pool_free(&pool);
     return r;
