@@ -9,6 +9,7 @@
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
  *   5. compare:  vks_diff                                                 (check.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
+ *      outputs never destroy what they replace                             (output.h)
  *   7. free:     vks_skin_free(skin)
  */
 #ifndef VKSKIN_H
@@ -22,6 +23,7 @@
 #include "vkskin/cpu.h"
 #include "vkskin/gpu.h"
 #include "vkskin/check.h"
+#include "vkskin/output.h"
 #include "vkskin/bake.h"
 
 #endif

@@ -5,8 +5,11 @@
  *   for each (instance, frame): vks_bake_write(b, instance, frame, pos, nrm, &err);
  *   vks_bake_close(b, 1, &err);   // 1: rename the temporary into place; 0: discard it
  *
- * Files are written to "<path>.tmp.<pid>" and renamed when complete, so a crash or an error
- * never leaves a half-written output under the final name. Outputs are in the file's own
+ * Outputs go through vks_output (output.h): a regular file is written to "<path>.tmp.<pid>"
+ * and renamed when complete, so a crash or an error never leaves a half-written output under
+ * the final name; "-", character devices and FIFOs are streamed into; symlinks are followed;
+ * read-only files are refused. vks_bake_open checks the format's limits and the free space
+ * of the target's file system against the output's size before creating anything. Outputs are in the file's own
  * vertex order: per mesh (file order), each file vertex once (duplicated model vertices
  * collapse back to the vertex they came from).
  *
@@ -23,6 +26,7 @@
 #ifndef VKSKIN_BAKE_H
 #define VKSKIN_BAKE_H
 
+#include "output.h"
 #include "skin.h"
 
 #ifdef __cplusplus
@@ -35,6 +39,17 @@ typedef enum vks_bake_format { VKS_BAKE_CSV, VKS_BAKE_RAW, VKS_BAKE_PC2, VKS_BAK
 int vks_bake_format_parse(const char *name);
 /* From a file name's extension; CSV when unknown. */
 vks_bake_format vks_bake_format_from_path(const char *path);
+/* "csv", "raw", "pc2", "obj". */
+const char *vks_bake_format_name(vks_bake_format format);
+
+/* Bytes the output will take at least (exact for RAW and PC2), saturating at UINT64_MAX. */
+uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint32_t instances,
+                             uint32_t frames);
+/* Everything vks_bake_open checks before it creates a file: the format's limits (OBJ: one
+ * frame; PC2: sample and point counts in signed 32 bits: VKS_ERR_LIMIT or VKS_ERR_INVALID)
+ * and vks_output_check with the size bound (VKS_ERR_IO). */
+vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_skin *skin,
+                          uint32_t instances, uint32_t frames, vks_error *err);
 
 typedef struct vks_bake vks_bake;
 
@@ -44,7 +59,10 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
  * Calls must come in order: instance-major, then frame. */
 vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
                           const float *normals, vks_error *err);
-/* commit != 0: flush, close and rename into place; otherwise remove the temporary. */
+/* The temporary being written (NULL for a stream): for hosts that track their outputs. */
+const char *vks_bake_temp_path(const vks_bake *b);
+/* commit != 0: flush, close and rename into place; otherwise remove the temporary. Write
+ * failures report the errno of the call that failed. */
 vks_result vks_bake_close(vks_bake *b, int commit, vks_error *err);
 
 #ifdef __cplusplus

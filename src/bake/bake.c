@@ -1,10 +1,10 @@
-/* Output lifecycle: a temporary file beside the target, the map from the model's vertex
- * order back to the file's, frames in order, and the final rename that makes the output
- * appear complete or not at all. */
+/* Output lifecycle: the output file (vks_output: temporary and rename, or a stream), the map
+ * from the model's vertex order back to the file's, frames in order, and the close that makes
+ * the output appear complete or not at all. Sizes and format limits are checked at open, before
+ * the caller deforms anything. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bake_internal.h"
 
@@ -21,21 +21,77 @@ int vks_bake_format_parse(const char *name)
     return -1;
 }
 
+const char *vks_bake_format_name(vks_bake_format format)
+{
+    switch (format) {
+    case VKS_BAKE_CSV: return "csv";
+    case VKS_BAKE_RAW: return "raw";
+    case VKS_BAKE_PC2: return "pc2";
+    case VKS_BAKE_OBJ: return "obj";
+    }
+    return "csv";
+}
+
 vks_bake_format vks_bake_format_from_path(const char *path)
 {
-    const char *dot = strrchr(path, '.');
-    int f = dot ? vks_bake_format_parse(dot + 1) : -1;
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int f = dot && (!slash || dot > slash) ? vks_bake_format_parse(dot + 1) : -1;
     return f < 0 ? VKS_BAKE_CSV : (vks_bake_format)f;
+}
+
+static uint64_t file_vertices(const vks_skin *skin)
+{
+    uint64_t total = 0;
+    for (uint32_t m = 0; m < skin->mesh_count; m++)
+        total += skin->meshes[m].source_vertex_count;
+    return total;
+}
+
+/* a * b * c saturating at UINT64_MAX (the sizes asked for may exceed any disk). */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint32_t instances, uint32_t frames)
+{
+    uint64_t verts = mul_sat(mul_sat(instances, frames), file_vertices(skin));
+    switch (format) {
+    case VKS_BAKE_RAW: return mul_sat(verts, 24);
+    case VKS_BAKE_PC2: {
+        uint64_t body = mul_sat(verts, 12);
+        return body > UINT64_MAX - 32 ? UINT64_MAX : body + 32;
+    }
+    case VKS_BAKE_CSV: return mul_sat(verts, 20);  /* 10 numbers, 9 commas and a newline at least */
+    case VKS_BAKE_OBJ: return mul_sat(verts, 8);   /* "v x y z\n" */
+    }
+    return 0;
+}
+
+vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_skin *skin, uint32_t instances,
+                          uint32_t frames, vks_error *err)
+{
+    uint64_t samples = (uint64_t)instances * frames, verts = file_vertices(skin);
+    if (format == VKS_BAKE_OBJ && samples != 1)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path,
+                             "OBJ holds one frame of one instance (asked for %u instances x %u frames)", instances,
+                             frames);
+    if (format == VKS_BAKE_PC2 && (samples > INT32_MAX || verts > INT32_MAX))
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path,
+                             "PC2 stores its sample and point counts in 32 bits: %llu samples (instances x frames) "
+                             "of %llu points is over %d",
+                             (unsigned long long)samples, (unsigned long long)verts, INT32_MAX);
+    if (verts > UINT32_MAX / 2)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path, "%llu file vertices", (unsigned long long)verts);
+    return vks_output_check(path, vks_bake_size_bound(format, skin, instances, frames), err);
 }
 
 static void bake_free(vks_bake *b)
 {
     if (!b)
         return;
-    if (b->f)
-        fclose(b->f);
+    vks_output_close(b->out, 0, NULL);
     free(b->path);
-    free(b->tmp_path);
     free(b->file_to_model);
     free(b->mesh_of_file);
     free(b->iobuf);
@@ -43,19 +99,13 @@ static void bake_free(vks_bake *b)
     free(b);
 }
 
-static vks_result io_fail(vks_error *err, const char *what, const char *path)
-{
-    return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "%s: %s", what, strerror(errno));
-}
-
 vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format format, const vks_skin *skin,
                          uint32_t instances, uint32_t frames, vks_error *err)
 {
     *out = NULL;
-    if (format == VKS_BAKE_OBJ && (uint64_t)instances * frames != 1)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path,
-                             "OBJ holds one frame of one instance (asked for %u instances x %u frames)", instances,
-                             frames);
+    vks_result r = vks_bake_check(path, format, skin, instances, frames, err);
+    if (r != VKS_OK)
+        return r;
     vks_bake *b = calloc(1, sizeof *b);
     if (!b)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
@@ -64,26 +114,18 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
     b->instances = instances;
     b->frames = frames;
     size_t n = strlen(path);
+    uint64_t total = file_vertices(skin);
     b->path = malloc(n + 1);
-    b->tmp_path = malloc(n + 32);
-    uint64_t total = 0;
-    for (uint32_t m = 0; m < skin->mesh_count; m++)
-        total += skin->meshes[m].source_vertex_count;
-    if (total > UINT32_MAX / 2) {
-        bake_free(b);
-        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path, "%llu file vertices", (unsigned long long)total);
-    }
     b->file_vertex_count = (uint32_t)total;
     b->file_to_model = malloc((total ? total : 1) * sizeof *b->file_to_model);
     b->mesh_of_file = malloc((total ? total : 1) * sizeof *b->mesh_of_file);
     b->iobuf = malloc(1 << 20);
     b->frame = malloc((total ? total : 1) * 6 * sizeof *b->frame);
-    if (!b->path || !b->tmp_path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame) {
+    if (!b->path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame) {
         bake_free(b);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     }
     memcpy(b->path, path, n + 1);
-    snprintf(b->tmp_path, n + 32, "%s.tmp.%ld", path, (long)getpid());
     /* file vertex j of mesh m -> the first model vertex that came from it */
     uint32_t base = 0;
     for (uint32_t m = 0; m < skin->mesh_count; m++) {
@@ -98,23 +140,26 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
         }
         base += me->source_vertex_count;
     }
-    b->f = fopen(b->tmp_path, "wb");
-    if (!b->f) {
-        vks_result r = io_fail(err, "cannot create the output", b->tmp_path);
+    if ((r = vks_output_open(&b->out, path, err)) != VKS_OK) {
         bake_free(b);
         return r;
     }
+    b->f = vks_output_stream(b->out);
     setvbuf(b->f, b->iobuf, _IOFBF, 1 << 20);
     if (!vks__bake_header(b)) {
-        vks_result r = io_fail(err, "cannot write the output", b->tmp_path);
-        fclose(b->f);
-        b->f = NULL;
-        remove(b->tmp_path);
+        vks_output_note_error(b->out, errno);
+        vks_output_close(b->out, 1, err); /* reports the failed write, removes the temporary */
+        b->out = NULL;
         bake_free(b);
-        return r;
+        return VKS_ERR_IO;
     }
     *out = b;
     return VKS_OK;
+}
+
+const char *vks_bake_temp_path(const vks_bake *b)
+{
+    return b && b->out && !vks_output_is_stream(b->out) ? vks_output_write_path(b->out) : NULL;
 }
 
 vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
@@ -124,8 +169,13 @@ vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const 
     if (instance >= b->instances || frame >= b->frames || (uint64_t)instance * b->frames + frame != expect)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, b->path,
                              "frames must come in order: got instance %u frame %u", instance, frame);
-    if (!vks__bake_frame(b, instance, frame, positions, normals))
-        return io_fail(err, "cannot write the output", b->tmp_path);
+    errno = 0;
+    if (!vks__bake_frame(b, instance, frame, positions, normals)) {
+        int e = errno ? errno : EIO;
+        vks_output_note_error(b->out, e);
+        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, vks_output_write_path(b->out),
+                             "cannot write the output: %s", strerror(e));
+    }
     b->written++;
     return VKS_OK;
 }
@@ -140,16 +190,10 @@ vks_result vks_bake_close(vks_bake *b, int commit, vks_error *err)
                           (unsigned long long)b->written, (unsigned long long)b->instances * b->frames);
         commit = 0;
     }
-    int failed = ferror(b->f) != 0;
-    if (fclose(b->f) != 0)
-        failed = 1;
-    b->f = NULL;
-    if (commit && failed)
-        r = io_fail(err, "cannot write the output", b->tmp_path), commit = 0;
-    if (commit && rename(b->tmp_path, b->path) != 0)
-        r = io_fail(err, "cannot rename the output into place", b->path), commit = 0;
-    if (!commit)
-        remove(b->tmp_path);
+    vks_result rc = vks_output_close(b->out, commit, err);
+    b->out = NULL;
+    if (r == VKS_OK)
+        r = rc;
     bake_free(b);
     return r;
 }

@@ -4,10 +4,12 @@
 #include <stdio.h>
 
 #include "vkskin/bake.h"
+#include "vkskin/output.h"
 
 struct vks_bake {
-    FILE *f;
-    char *path, *tmp_path;
+    FILE *f;         /* vks_output_stream(out) */
+    vks_output *out;
+    char *path;
     vks_bake_format format;
     const vks_skin *skin;
     uint32_t instances, frames;

@@ -1,6 +1,7 @@
 /* The generator's command line (vkskin generate, vkskin-gen) and the standard dataset set.
- * Options map one to one onto vks_gen_params and vks_write_options; files are written to a
- * temporary name and renamed, so a crash never leaves half a file under the final name. */
+ * Options map one to one onto vks_gen_params and vks_write_options; files are written through
+ * vks_output (a temporary name and a rename, special files streamed, read-only files kept), so
+ * a crash never leaves half a file under the final name. */
 #include "character_cli.h"
 
 #include <errno.h>
@@ -50,39 +51,15 @@ const vks_gen_dataset *vks_gen_dataset_at(int i)
 
 vks_result vks_gen_write_file(const char *path, const void *bytes, size_t size, vks_error *err)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot create a temporary file: %s", strerror(errno));
-        free(tmp);
-        return VKS_ERR_IO;
-    }
-    FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL;
-    if (!f)
-        close(fd);
-    ok = ok && (size == 0 || fwrite(bytes, 1, size, f) == size);
-    ok = ok && fflush(f) == 0;
-    int e = errno;
-    if (f && fclose(f) != 0)
-        ok = 0, e = errno;
-    /* mkstemp makes 0600; give the file the usual permissions for outputs */
-    if (ok)
-        chmod(tmp, 0644);
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            e = errno;
-        remove(tmp);
-        free(tmp);
-        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot write: %s", strerror(e));
-    }
-    free(tmp);
-    return VKS_OK;
+    vks_output *o = NULL;
+    vks_result r = vks_output_check(path, size, err);
+    if (r == VKS_OK)
+        r = vks_output_open(&o, path, err);
+    if (r != VKS_OK)
+        return r;
+    if (size && fwrite(bytes, 1, size, vks_output_stream(o)) != size)
+        vks_output_note_error(o, errno);
+    return vks_output_close(o, 1, err);
 }
 
 /* Model facts for the manifest and the summary line. */

@@ -7,6 +7,8 @@
  *   3  validation failed: an engine's results are outside tolerance of the CPU reference
  *   4  no Vulkan device (tests map this to CTest's skip code themselves)
  *   5  Vulkan or other runtime failure (device lost, out of memory, output not writable)
+ *   6  bind-pose check failed: deforming with the bind pose does not reproduce the stored
+ *      vertices (inspect and validate; --allow-bind-mismatch for files not stored in bind pose)
  */
 #ifndef VKSKIN_CLI_H
 #define VKSKIN_CLI_H
@@ -22,7 +24,8 @@ enum {
     VKS_EXIT_USAGE = 2,
     VKS_EXIT_VALIDATION = 3,
     VKS_EXIT_NO_DEVICE = 4,
-    VKS_EXIT_RUNTIME = 5
+    VKS_EXIT_RUNTIME = 5,
+    VKS_EXIT_BIND = 6
 };
 
 int vks_cmd_inspect(int argc, char **argv);
@@ -34,12 +37,27 @@ int vks_cmd_generate(int argc, char **argv);
 
 /* ---- shared helpers (cli_common.c) ---- */
 
-/* Reads a file whole; prints "vkskin: file: message" and returns NULL on failure. */
+/* Inputs larger than this are refused (--max-input-mb N, for every command that reads files):
+ * a regular file by its size before it is read, a pipe or device once it passes the limit. */
+#define VKS_CLI_DEFAULT_MAX_INPUT_MB 2048ull
+extern uint64_t vks_cli_max_input_bytes;
+
+/* Reads a file whole (at most vks_cli_max_input_bytes); prints "vkskin: file: message" and
+ * returns NULL on failure. */
 uint8_t *vks_cli_read_file(const char *path, size_t *size);
+
+/* Where a P3D model's model.cfg is found when --model-cfg is not given (caller frees; NULL
+ * when there is none): <stem>.model.cfg beside it, then model.cfg in its folder and above. */
+char *vks_cli_find_model_cfg(const char *model_path);
 
 /* Reads and validates a model (any format; P3D options from opt). Prints one clear error line
  * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);
+
+/* The more severe of two exit codes, for commands that run several inputs: runtime failure
+ * (5) > no device (4) > validation failed (3) > bind-pose check failed (6) > bad input (1) >
+ * usage (2) > ok (0). */
+int vks_cli_worse_exit(int a, int b);
 
 /* Maps a library result to the exit codes above. */
 int vks_cli_exit_code(vks_result r);
@@ -70,9 +88,53 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);
 void vks_cli_poser_free(vks_cli_poser *ps);
 
-/* P3D read options (--model-cfg FILE, --lod X, --bones a,b, --bone-limit N). Same contract
- * as vks_cli_pose_option. The config text is loaded into *cfg_text (caller frees). */
+/* Read options: P3D's --model-cfg FILE (read with each P3D model by vks_cli_load_skin),
+ * --model-name, --lod X, --bones a,b, --bone-limit N, and --max-input-mb N. Same contract as
+ * vks_cli_pose_option. *cfg_text is left NULL (kept for the callers that free it). */
 int vks_cli_read_option(vks_read_options *opt, char **cfg_text, int argc, char **argv, int *i);
+
+/* ---- model findings (cli_findings.c), shared by inspect and validate ---- */
+
+/* Runs the bind-pose check. When it fails, prints one line to stderr ("vkskin: FILE: bind-pose
+ * check failed: max error ... over the tolerance ...") and returns VKS_EXIT_BIND, or
+ * VKS_EXIT_OK when allow_mismatch (--allow-bind-mismatch: files not stored in bind pose);
+ * VKS_EXIT_RUNTIME when the check cannot run. */
+int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out);
+struct cJSON;
+/* The check's verdict into a JSON object: max_error, max_error_relative, tolerance,
+ * error_scale, pass, status ("passed", "FAILED" or "FAILED (allowed)"). */
+void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int allow_mismatch);
+/* The stored weights and their repairs (skin->weights): one text line, or JSON fields. */
+void vks_cli_weights_text(FILE *f, const vks_weight_report *w);
+void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);
+
+/* ---- outputs (cli_output.c) ---- */
+
+/* Removes the temporaries being written when the run gets SIGINT, SIGTERM, SIGHUP or SIGQUIT,
+ * then dies of the same signal. Called once by main. */
+void vks_cli_install_signal_cleanup(void);
+
+/* What a run reads, so that no output is planned over it. */
+typedef struct vks_cli_output_inputs {
+    char **files;          /* the model files */
+    int file_count;
+    const char *pose_file; /* may be NULL */
+    const char *model_cfg; /* --model-cfg; each input's own model.cfg is found as the reader would */
+} vks_cli_output_inputs;
+
+typedef struct vks_cli_outputs {
+    char **paths; /* one per input file */
+    int count;
+} vks_cli_outputs;
+
+/* Plans one output per input before any work: with one input, out itself; with several, out
+ * must be a folder and receives "<input file name>.<ext>" (a.dff -> a.dff.csv). Refuses (one
+ * line on stderr) names shared by two inputs (exit 2), an output that is one of the inputs,
+ * the pose file or a model.cfg (exit 2), and outputs that vks_output_check refuses (exit 5).
+ * Returns an exit code; free the plan with vks_cli_outputs_free whatever it returns. */
+int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_inputs *in,
+                         vks_cli_outputs *plan);
+void vks_cli_outputs_free(vks_cli_outputs *plan);
 
 /* Parses an unsigned number option value; prints a message and returns 0 on failure. */
 int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out);

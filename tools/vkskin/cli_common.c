@@ -1,47 +1,96 @@
 /* Helpers shared by the vkskin commands: file loading with one clear error line, pose options,
  * read options, number parsing. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
+uint64_t vks_cli_max_input_bytes = VKS_CLI_DEFAULT_MAX_INPUT_MB << 20;
+
+static void too_large(const char *path, const char *size)
+{
+    fprintf(stderr, "vkskin: %s: %s, over the input limit of %llu MB (--max-input-mb N)\n", path, size,
+            (unsigned long long)(vks_cli_max_input_bytes >> 20));
+}
+
 uint8_t *vks_cli_read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         fprintf(stderr, "vkskin: %s: cannot open: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0;
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "vkskin: %s: is a folder, not a file\n", path);
+        close(fd);
+        return NULL;
+    }
+    /* A regular file says its size: refuse a large one before reading a byte. Anything else
+     * (a pipe, /dev/zero) is read until it ends or passes the limit. */
+    int regular = S_ISREG(st.st_mode);
+    if (regular && (uint64_t)st.st_size > vks_cli_max_input_bytes) {
+        char what[64];
+        snprintf(what, sizeof what, "%.1f MB", (double)st.st_size / (1 << 20));
+        too_large(path, what);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = regular ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
     for (;;) {
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 1 << 16;
-            uint8_t *p = realloc(buf, nc);
-            if (!p) {
-                fprintf(stderr, "vkskin: %s: out of memory reading the file\n", path);
-                free(buf);
-                fclose(f);
-                return NULL;
+        if (buf && n == cap) {
+            if (n > vks_cli_max_input_bytes) {
+                too_large(path, "it goes on past the limit");
+                break;
             }
-            buf = p, cap = nc;
+            uint8_t *p = realloc(buf, cap * 2);
+            if (!p)
+                free(buf);
+            buf = p, cap *= 2;
         }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
+        if (!buf) {
+            fprintf(stderr, "vkskin: %s: out of memory reading the file\n", path);
             break;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            fprintf(stderr, "vkskin: %s: read error: %s\n", path, strerror(errno));
+            break;
+        }
+        if (got == 0) {
+            close(fd);
+            *size = n;
+            return buf;
+        }
+        n += (size_t)got;
     }
-    if (ferror(f)) {
-        fprintf(stderr, "vkskin: %s: read error: %s\n", path, strerror(errno));
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    *size = n;
-    return buf;
+    free(buf);
+    close(fd);
+    return NULL;
+}
+
+static int exit_rank(int code)
+{
+    static const int order[] = {0, 2, 1, 6, 3, 4, 5}; /* least severe first */
+    for (int i = 0; i < (int)(sizeof order / sizeof *order); i++)
+        if (order[i] == code)
+            return i;
+    return (int)(sizeof order / sizeof *order); /* an unknown code counts as the worst */
+}
+
+int vks_cli_worse_exit(int a, int b)
+{
+    return exit_rank(b) > exit_rank(a) ? b : a;
 }
 
 int vks_cli_exit_code(vks_result r)
@@ -67,7 +116,7 @@ static int file_exists(const char *path)
 /* Where the engine would find a P3D model's config: <stem>.model.cfg beside it first (how the
  * project's samples pair them), then model.cfg in the model's folder and in each parent folder
  * up to the top of the path given (binarize walks up the same way). */
-static char *find_model_cfg(const char *model_path)
+char *vks_cli_find_model_cfg(const char *model_path)
 {
     size_t n = strlen(model_path);
     char *buf = malloc(n + 32), *dir = malloc(n + 1);
@@ -121,18 +170,25 @@ vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
     char *cfg_text = NULL, *stem = NULL;
     const char *fmt = NULL;
     vks_detect_format(bytes, size, path, &fmt);
+    char *cfg_path = NULL;
     if (fmt && !strcmp(fmt, "p3d")) {
+        /* --model-cfg FILE names the config (read here, so a missing one is an input error);
+         * otherwise it is looked for beside the model */
         if (!opt.p3d.model_cfg) {
-            char *cfg_path = find_model_cfg(path);
+            cfg_path = opt.p3d.model_cfg_name ? strdup(opt.p3d.model_cfg_name) : vks_cli_find_model_cfg(path);
             if (cfg_path) {
                 size_t cfg_size = 0;
                 cfg_text = (char *)vks_cli_read_file(cfg_path, &cfg_size);
-                if (cfg_text) {
-                    opt.p3d.model_cfg = cfg_text;
-                    opt.p3d.model_cfg_size = cfg_size;
-                    fprintf(stderr, "vkskin: %s: using skeleton config %s\n", path, cfg_path);
+                if (!cfg_text) {
+                    free(cfg_path);
+                    free(bytes);
+                    return NULL;
                 }
-                free(cfg_path);
+                opt.p3d.model_cfg = cfg_text;
+                opt.p3d.model_cfg_size = cfg_size;
+                opt.p3d.model_cfg_name = cfg_path;
+                if (!opt_in || !opt_in->p3d.model_cfg_name)
+                    fprintf(stderr, "vkskin: %s: using skeleton config %s\n", path, cfg_path);
             }
         }
         if (!opt.p3d.model_name) {
@@ -154,6 +210,7 @@ vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
         r = vks_skin_validate(skin, &err);
     free(bytes);
     free(cfg_text);
+    free(cfg_path);
     free(stem);
     if (r != VKS_OK) {
         char msg[512];
@@ -215,14 +272,18 @@ static const char *value(int argc, char **argv, int *i)
 int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
-    if (!strcmp(a, "--procedural")) {
-        p->procedural = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--pose")) {
-        if (!(v = value(argc, argv, i)))
+    if (!strcmp(a, "--procedural") || !strcmp(a, "--pose")) {
+        if (!strcmp(a, "--pose")) {
+            if (!(v = value(argc, argv, i)))
+                return -1;
+            p->pose_file = v;
+        } else {
+            p->procedural = 1;
+        }
+        if (p->procedural && p->pose_file) {
+            fprintf(stderr, "vkskin: --pose and --procedural exclude each other\n");
             return -1;
-        p->pose_file = v;
+        }
         return 1;
     }
     if (!strcmp(a, "--instances")) {
@@ -310,13 +371,19 @@ int vks_cli_read_option(vks_read_options *opt, char **cfg_text, int argc, char *
     if (!strcmp(a, "--model-cfg")) {
         if (!(v = value(argc, argv, i)))
             return -1;
-        size_t size = 0;
-        free(*cfg_text);
-        *cfg_text = (char *)vks_cli_read_file(v, &size);
-        if (!*cfg_text)
+        opt->p3d.model_cfg_name = v; /* read with each P3D model, where a failure is an input error */
+        return 1;
+    }
+    if (!strcmp(a, "--max-input-mb")) {
+        uint64_t mb;
+        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u64(a, v, &mb))
             return -1;
-        opt->p3d.model_cfg = *cfg_text;
-        opt->p3d.model_cfg_size = size;
+        if (mb == 0 || mb > (UINT64_MAX >> 20)) {
+            fprintf(stderr, "vkskin: --max-input-mb must be between 1 and %llu\n",
+                    (unsigned long long)(UINT64_MAX >> 20));
+            return -1;
+        }
+        vks_cli_max_input_bytes = mb << 20;
         return 1;
     }
     if (!strcmp(a, "--model-name")) {

@@ -34,8 +34,12 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
         }
     } else {
         uint32_t mb;
-        if (!vks_cli_parse_u32(a, v, &mb) || mb == 0)
+        if (!vks_cli_parse_u32(a, v, &mb))
             return -1;
+        if (mb == 0) {
+            fprintf(stderr, "vkskin: --max-chunk-mb must be at least 1\n");
+            return -1;
+        }
         g->max_chunk_bytes = (uint64_t)mb << 20;
     }
     return 1;

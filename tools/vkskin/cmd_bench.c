@@ -36,7 +36,8 @@ static void help(FILE *f)
                "for ~2M vertex-instances, at most N). Each engine runs 3 times after a warm-up; the best\n"
                "run counts. The GPU kernel figure comes from timestamp queries around the pose and deform\n"
                "passes; on lavapipe those include the driver's per-pass synchronisation, so end to end can\n"
-               "come out faster than the kernel there.\n"
+               "come out faster than the kernel there. FILE takes the read options of inspect (P3D\n"
+               "options, --max-input-mb N). V, B, K, N and R must be at least 1.\n"
                "exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
 }
 
@@ -72,6 +73,8 @@ int vks_cmd_bench(int argc, char **argv)
     int json = 0, no_gpu = 0, rc = VKS_EXIT_OK;
     const char *file = NULL;
     vks_cli_gpu_opts gopt = {0};
+    vks_read_options ropt = {0};
+    char *cfg = NULL; /* stays NULL: vks_cli_load_skin reads --model-cfg itself */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int t;
@@ -87,6 +90,10 @@ int vks_cmd_bench(int argc, char **argv)
             uint32_t v;
             if (!vks_cli_parse_u32(a, argv[++i], &v))
                 return VKS_EXIT_USAGE;
+            if (v == 0) { /* zero would silently mean the generator's default */
+                fprintf(stderr, "vkskin bench: %s must be at least 1\n", a);
+                return VKS_EXIT_USAGE;
+            }
             if (!strcmp(a, "--vertices"))
                 gp.vertices = v;
             else if (!strcmp(a, "--bones"))
@@ -97,7 +104,8 @@ int vks_cmd_bench(int argc, char **argv)
                 gp.max_influences = v;
             else
                 ref_instances = v;
-        } else if ((t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0) {
+        } else if ((t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
             if (t < 0)
                 return VKS_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
@@ -115,7 +123,7 @@ int vks_cmd_bench(int argc, char **argv)
     char msg[512];
     vks_skin *s = NULL;
     if (file) {
-        s = vks_cli_load_skin(file, NULL);
+        s = vks_cli_load_skin(file, &ropt);
     } else {
         s = vks_gen_character(&gp, &err);
         if (!s)

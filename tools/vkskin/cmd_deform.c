@@ -25,8 +25,9 @@ static void help(FILE *f)
             "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
             "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
             "                   --instances N (1), --frames F (1), time of frame f = f / --fps (30)\n"
-            "  --out PATH       output file; with several input files, a folder that receives\n"
-            "                   <stem>.<format> for each\n"
+            "  --out PATH       output file, or - for standard output; with several input files,\n"
+            "                   an existing folder that receives <input file name>.<format> for\n"
+            "                   each (a.dff -> a.dff.csv, so a.dff and a.nif do not collide)\n"
             "  --format F       csv | raw | pc2 | obj (default: from the output's extension, else csv)\n"
             "                   csv: instance,frame,mesh,vertex,x,y,z,nx,ny,nz (mesh = skinned mesh in\n"
             "                        file order, vertex = the file's vertex number in that mesh)\n"
@@ -36,8 +37,13 @@ static void help(FILE *f)
             "                        consecutive samples: sample = instance * frames + frame\n"
             "                   obj: one frame of one instance\n"
             "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n\n"
-            "Outputs are written to a temporary name and renamed when complete.\n"
-            "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure\n");
+            "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
+            "Outputs are written to a temporary name and renamed when complete; a character device\n"
+            "or FIFO is streamed into, a symlink is followed, a read-only file is not replaced. An\n"
+            "output that is one of the inputs, two inputs that would share an output, a missing or\n"
+            "unwritable folder and an output larger than the free space are refused before any work.\n"
+            "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also\n"
+            "an output that cannot be written); with several inputs, the most severe\n");
 }
 
 static double now_seconds(void)
@@ -100,6 +106,18 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     char msg[512];
     vks_result r = VKS_OK;
     gpu_engine g = {0};
+    if (!locals || !pos || !nrm) {
+        fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
+        rc = VKS_EXIT_RUNTIME;
+        goto done;
+    }
+    /* the output first: its limits and free space are known now, before minutes of work */
+    r = vks_bake_open(&bake, out_path, (vks_bake_format)format, s, pose->instances, frames, &err);
+    if (r != VKS_OK) {
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        rc = r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_RUNTIME; /* the output cannot be written */
+        goto done;
+    }
     if (e == ENGINE_GPU) {
         if ((rc = vks_cli_gpu_open(gopt, &g.gpu)) != VKS_EXIT_OK)
             goto done;
@@ -107,14 +125,6 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         if ((r = vks_gpu_upload(g.gpu, one, 1, &g.models, &err)) != VKS_OK)
             goto fail;
     }
-    if (!locals || !pos || !nrm) {
-        fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
-        rc = VKS_EXIT_RUNTIME;
-        goto done;
-    }
-    r = vks_bake_open(&bake, out_path, (vks_bake_format)format, s, pose->instances, frames, &err);
-    if (r != VKS_OK)
-        goto fail;
     double t0 = now_seconds(), engine_time = 0, last_report = t0;
     for (uint64_t first = 0; first < total; first += chunk) {
         uint32_t n = (uint32_t)(total - first < chunk ? total - first : chunk);
@@ -154,8 +164,8 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             path, pose->instances, frames, s->vertex_count, engine_name(e), dt,
             engine_time > 0 ? (double)total * s->vertex_count / engine_time : 0.0, out_path);
     goto done;
-fail:
-    fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+fail: /* an output error names the output; any other names the model */
+    fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : path, msg, sizeof msg));
     rc = vks_cli_exit_code(r);
 done:
     vks_gpu_models_free(g.models);
@@ -180,6 +190,7 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
     engine e = ENGINE_CPU;
+    vks_cli_outputs plan = {0};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return VKS_EXIT_RUNTIME;
@@ -225,27 +236,23 @@ int vks_cmd_deform(int argc, char **argv)
         rc = VKS_EXIT_USAGE;
         goto out;
     }
-    for (int f = 0; f < nfiles; f++) {
-        char path[4096];
-        const char *target = out;
-        int fmt = format;
-        if (nfiles > 1) {
-            const char *base = strrchr(files[f], '/');
-            base = base ? base + 1 : files[f];
-            const char *dot = strrchr(base, '.');
-            int stem = dot ? (int)(dot - base) : (int)strlen(base);
-            const char *ext = fmt < 0 ? "csv" : fmt == VKS_BAKE_RAW ? "raw" : fmt == VKS_BAKE_PC2 ? "pc2"
-                                                : fmt == VKS_BAKE_OBJ ? "obj" : "csv";
-            snprintf(path, sizeof path, "%s/%.*s.%s", out, stem, base, ext);
-            target = path;
-        }
-        if (fmt < 0)
-            fmt = (int)vks_bake_format_from_path(target);
-        int r = deform_one(files[f], target, fmt, e, &pose, &ropt, &gopt);
-        if (r != VKS_EXIT_OK)
-            rc = r;
+    if (format < 0)
+        format = nfiles > 1 ? VKS_BAKE_CSV : (int)vks_bake_format_from_path(out);
+    if (format == VKS_BAKE_OBJ && ((uint64_t)pose.instances * pose.frames != 1)) {
+        fprintf(stderr, "vkskin deform: OBJ holds one frame of one instance (asked for %u x %u)\n", pose.instances,
+                pose.frames);
+        rc = VKS_EXIT_USAGE;
+        goto out;
     }
+    /* every output decided and checked before the first model is read */
+    vks_cli_output_inputs in = {files, nfiles, pose.pose_file, ropt.p3d.model_cfg_name};
+    rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), &in, &plan);
+    if (rc != VKS_EXIT_OK)
+        goto out;
+    for (int f = 0; f < nfiles; f++) /* a bad input does not stop the others; the worst code wins */
+        rc = vks_cli_worse_exit(rc, deform_one(files[f], plan.paths[f], format, e, &pose, &ropt, &gopt));
 out:
+    vks_cli_outputs_free(&plan);
     free(files);
     free(cfg);
     return rc;

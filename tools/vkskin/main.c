@@ -27,11 +27,12 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nformats: RenderWare .dff, Gamebryo .nif, NintendoWare CTR .cmdl, Bohemia .p3d\n"
                "\nexit codes: 0 ok, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device,\n"
-               "            5 runtime failure (Vulkan, memory, output)\n");
+               "            5 runtime failure (Vulkan, memory, output), 6 bind-pose check failed\n");
 }
 
 int main(int argc, char **argv)
 {
+    vks_cli_install_signal_cleanup(); /* an interrupted run leaves no temporary behind */
     if (argc < 2) {
         usage(stderr);
         return VKS_EXIT_USAGE;

@@ -1,0 +1,7 @@
+# Outputs and input limits (README "Safety"): the library's output files and the program's
+# checks before any work.
+vks_add_test(NAME test_output_file SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_file.c LABELS core)
+
+add_test(NAME cli_outputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_outputs.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_outputs PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -1,0 +1,227 @@
+/* The library's output files (include/vkskin/output.h) and the bake writer's checks before it
+ * creates anything: every rule of "what is written how", one case each, in a private folder. */
+#define _XOPEN_SOURCE 700 /* mknod, makedev */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "character.h"
+#include "testutil.h"
+#include "vkskin/output.h"
+
+static char dir[64];
+
+static const char *at(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static int holds(const char *path, const char *text)
+{
+    char buf[256] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    return n == strlen(text) && !memcmp(buf, text, n);
+}
+
+static vks_result write_text(const char *path, const char *text, int commit)
+{
+    vks_output *o = NULL;
+    vks_error err = {0};
+    vks_result r = vks_output_open(&o, path, &err);
+    if (r != VKS_OK)
+        return r;
+    fputs(text, vks_output_stream(o));
+    return vks_output_close(o, commit, &err);
+}
+
+static int temporaries_left(void)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -q '\\.tmp\\.'", dir);
+    return system(cmd) == 0;
+}
+
+static void regular_files(void)
+{
+    CHECK_EQ_INT(write_text(at("new.txt"), "one", 1), VKS_OK);
+    CHECK(holds(at("new.txt"), "one"));
+    CHECK_EQ_INT(write_text(at("new.txt"), "two", 0), VKS_OK); /* discarded: the old content stays */
+    CHECK(holds(at("new.txt"), "one"));
+    chmod(at("new.txt"), 0604);
+    CHECK_EQ_INT(write_text(at("new.txt"), "three", 1), VKS_OK);
+    struct stat st;
+    CHECK(stat(at("new.txt"), &st) == 0 && (st.st_mode & 0777) == 0604);
+    CHECK(holds(at("new.txt"), "three"));
+    CHECK(!temporaries_left());
+}
+
+static void refusals(void)
+{
+    vks_error err = {0};
+    put(at("ro.txt"), "keep");
+    chmod(at("ro.txt"), 0444);
+    CHECK_EQ_INT(write_text(at("ro.txt"), "lost", 1), VKS_ERR_IO);
+    CHECK(holds(at("ro.txt"), "keep"));
+    CHECK_EQ_INT(vks_output_check(at("ro.txt"), 0, &err), VKS_ERR_IO);
+    CHECK(strstr(err.msg, "read-only") != NULL);
+    CHECK_EQ_INT(vks_output_check(dir, 0, NULL), VKS_ERR_IO);              /* a folder */
+    CHECK_EQ_INT(vks_output_check(at("no/such.txt"), 0, NULL), VKS_ERR_IO); /* a missing folder */
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(vks_output_check(at("big.raw"), UINT64_MAX, &err), VKS_ERR_IO);
+    CHECK(strstr(err.msg, "free") != NULL);
+    CHECK_EQ_INT(vks_output_check(at("small.raw"), 1, NULL), VKS_OK);
+    CHECK(!temporaries_left());
+}
+
+static void streams_and_links(void)
+{
+    /* a FIFO with a reader of our own: streamed into, still a FIFO afterwards */
+    CHECK(mkfifo(at("fifo"), 0600) == 0);
+    int rd = open(at("fifo"), O_RDONLY | O_NONBLOCK);
+    CHECK(rd >= 0);
+    CHECK_EQ_INT(write_text(at("fifo"), "streamed", 1), VKS_OK);
+    char buf[32] = {0};
+    CHECK_EQ_INT(read(rd, buf, sizeof buf - 1), 8);
+    CHECK(!strcmp(buf, "streamed"));
+    close(rd);
+    struct stat st;
+    CHECK(lstat(at("fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
+    /* character devices stay devices. As root, private nodes: a regression must not replace
+     * the system's /dev/null or /dev/full; other users cannot replace those anyway. */
+    int root = geteuid() == 0;
+    const char *null_dev = root ? at("null") : "/dev/null", *full_dev = root ? at("full") : "/dev/full";
+    if (root && (mknod(null_dev, S_IFCHR | 0600, makedev(1, 3)) != 0 ||
+                 mknod(full_dev, S_IFCHR | 0600, makedev(1, 7)) != 0)) {
+        fprintf(stderr, "mknod refused (%s): device cases skipped\n", strerror(errno));
+        null_dev = full_dev = NULL;
+    }
+    if (null_dev) {
+        CHECK_EQ_INT(write_text(null_dev, "x", 1), VKS_OK);
+        CHECK(stat(null_dev, &st) == 0 && S_ISCHR(st.st_mode));
+        /* a write failure reports the errno of the call that failed */
+        vks_output *o = NULL;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_output_open(&o, full_dev, &err), VKS_OK);
+        if (o) {
+            for (int i = 0; i < 1 << 16; i++)
+                fputs("filling /dev/full ", vks_output_stream(o));
+            CHECK_EQ_INT(vks_output_close(o, 1, &err), VKS_ERR_IO);
+            CHECK(strstr(err.msg, strerror(ENOSPC)) != NULL);
+        }
+        CHECK(stat(full_dev, &st) == 0 && S_ISCHR(st.st_mode));
+    }
+    /* symlinks: the target is written, the link stays; a dangling one creates its target */
+    put(at("target.txt"), "old");
+    CHECK(symlink("target.txt", at("link.txt")) == 0);
+    CHECK_EQ_INT(write_text(at("link.txt"), "new", 1), VKS_OK);
+    CHECK(lstat(at("link.txt"), &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(holds(at("target.txt"), "new"));
+    CHECK(symlink("later.txt", at("dangling.txt")) == 0);
+    CHECK_EQ_INT(write_text(at("dangling.txt"), "made", 1), VKS_OK);
+    CHECK(holds(at("later.txt"), "made"));
+    CHECK(lstat(at("dangling.txt"), &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(vks_output_same_file(at("link.txt"), at("target.txt")));
+    CHECK(vks_output_same_file(at("./target.txt"), at("target.txt")));
+    CHECK(vks_output_same_file(at("dangling2.txt"), at("dangling2.txt"))); /* neither exists yet */
+    CHECK(!vks_output_same_file(at("link.txt"), at("later.txt")));
+    CHECK(!vks_output_same_file("-", at("target.txt")));
+}
+
+static void temporaries(void)
+{
+    /* discard: what a signal handler calls; the temporary goes, the target never appears */
+    vks_output *o = NULL;
+    CHECK_EQ_INT(vks_output_open(&o, at("interrupted.raw"), NULL), VKS_OK);
+    CHECK(temporaries_left());
+    vks_output_discard_temporaries();
+    CHECK(!temporaries_left());
+    CHECK(access(at("interrupted.raw"), F_OK) != 0);
+    vks_output_close(o, 0, NULL);
+    /* a temporary of a process that no longer exists is swept; our parent's is kept */
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    int status;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    char stale[64], live[64];
+    snprintf(stale, sizeof stale, "swept.raw.tmp.%ld", (long)child);
+    snprintf(live, sizeof live, "swept.raw.tmp.%ld", (long)getppid());
+    put(at(stale), "stale");
+    put(at(live), "live");
+    CHECK_EQ_INT(write_text(at("swept.raw"), "done", 1), VKS_OK);
+    CHECK(access(at(stale), F_OK) != 0);
+    CHECK(access(at(live), F_OK) == 0);
+    unlink(at(live));
+}
+
+static void bake_checks(void)
+{
+    vks_gen_params p = {0};
+    p.bones = 20, p.vertices = 300;
+    vks_error err = {0};
+    vks_skin *s = vks_gen_character(&p, &err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint64_t v = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        v += s->meshes[m].source_vertex_count;
+    CHECK_EQ_INT(vks_bake_size_bound(VKS_BAKE_RAW, s, 3, 5), 3 * 5 * v * 24);
+    CHECK_EQ_INT(vks_bake_size_bound(VKS_BAKE_PC2, s, 3, 5), 32 + 3 * 5 * v * 12);
+    CHECK(vks_bake_size_bound(VKS_BAKE_RAW, s, UINT32_MAX, UINT32_MAX) == UINT64_MAX); /* saturates */
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(vks_bake_check(at("c.pc2"), VKS_BAKE_PC2, s, 70000, 70000, &err), VKS_ERR_LIMIT);
+    CHECK(strstr(err.msg, "32 bits") != NULL);
+    CHECK_EQ_INT(vks_bake_check(at("c.obj"), VKS_BAKE_OBJ, s, 2, 1, NULL), VKS_ERR_INVALID);
+    CHECK_EQ_INT(vks_bake_check(at("c.raw"), VKS_BAKE_RAW, s, UINT32_MAX, UINT32_MAX, NULL), VKS_ERR_IO);
+    CHECK_EQ_INT(vks_bake_check(at("c.raw"), VKS_BAKE_RAW, s, 2, 2, NULL), VKS_OK);
+    vks_bake *b = NULL;
+    CHECK_EQ_INT(vks_bake_open(&b, at("ro.txt"), VKS_BAKE_CSV, s, 1, 1, NULL), VKS_ERR_IO);
+    CHECK(b == NULL && holds(at("ro.txt"), "keep"));
+    CHECK_EQ_INT(vks_bake_open(&b, at("c.raw"), VKS_BAKE_RAW, s, 1, 1, NULL), VKS_OK);
+    CHECK(b && vks_bake_temp_path(b) && strstr(vks_bake_temp_path(b), "c.raw.tmp."));
+    vks_bake_close(b, 0, NULL);
+    CHECK(!temporaries_left() && access(at("c.raw"), F_OK) != 0);
+    vks_skin_free(s);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/vks_output_XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    regular_files();
+    refusals();
+    streams_and_links();
+    temporaries();
+    bake_checks();
+    char cmd[192];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return vks_test_finish("test_output_file");
+}
