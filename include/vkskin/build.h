@@ -44,7 +44,14 @@ typedef struct vks_mesh_source {
     const float (*positions)[3];
     const float (*normals)[3];      /* NULL: no normals */
     const uint16_t (*bone)[4];      /* per file vertex: mesh bone index per slot */
-    const float (*weight)[4];       /* per file vertex: weight per slot; <= 0 means unused */
+    const float (*weight)[4];       /* per file vertex: weight per slot; 0 means unused, a
+                                       negative weight is dropped (and counted in
+                                       skin->weights), a non-finite one is refused */
+    const float *stored_weight_sum; /* optional, per file vertex: the sum of the weights as the
+                                       file stores them, when the reader has already applied
+                                       its format's rule (NIF's top 4, .cmdl's renormalisation)
+                                       to `weight`; NULL: `weight` is as stored. Feeds only
+                                       skin->weights (inspect's report) */
     uint32_t triangle_count;
     const uint32_t (*triangles)[3]; /* file vertex indices; used when group_count == 0 */
     const uint16_t *triangle_material; /* optional, parallel to triangles */
@@ -65,8 +72,9 @@ typedef struct vks_mesh_source {
 typedef struct vks_skin_builder vks_skin_builder;
 
 vks_skin_builder *vks_builder_create(vks_skin *skin);
-/* Checks every index of the source (bone slots, triangle indices) and reports bad ones with
- * the mesh's name; the source's arrays are copied, so they may be freed after the call. */
+/* Checks every index of the source (bone slots, triangle indices) and weight (finite) and
+ * reports bad ones with the mesh's name; the source's arrays are copied, so they may be freed
+ * after the call. Counts stored weight sums and repairs into the skin's weight report. */
 vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err);
 /* Moves the built arrays into the skin (replacing its mesh, group, bone, palette, vertex and
    triangle arrays) and frees the builder, also when it fails. */

@@ -82,6 +82,26 @@ typedef struct vks_mesh {
 
 typedef struct vks_skin_arena vks_skin_arena;
 
+/* What became of the weights as the file stores them. DESIGN.md 4: weights are kept as the
+ * format gives them and normalised only by the format's own rule; anything else the builder
+ * does to make a vertex deformable is a repair, counted here so that inspect can say so.
+ * Filled by the builder over each mesh's file vertices (a vertex that groups duplicate
+ * counts once); zero when the model was not made by the builder. */
+typedef struct vks_weight_report {
+    uint32_t vertices;               /* file vertices counted */
+    double stored_min_sum;           /* smallest sum of a vertex's positive stored weights,
+                                        before any rule or repair */
+    double stored_max_sum;           /* largest such sum */
+    uint32_t stored_sum_off;         /* vertices whose stored sum is off 1 by more than 1e-3 */
+    uint32_t all_zero;               /* repaired: no positive weight, so the vertex follows its
+                                        group's first bone with weight 1 */
+    uint32_t negative;               /* repaired: a negative weight, dropped (formats whose
+                                        rule ignores them, NIF and .cmdl, drop them unseen) */
+    uint32_t renormalised;           /* stored sum off 1 by more than 1e-3, scaled to 1 by the
+                                        format's rule (NIF top 4, .cmdl); formats that keep
+                                        weights as stored (RW) are not renormalised */
+} vks_weight_report;
+
 typedef struct vks_skin {
     const char *format;        /* "renderware", "nif", "nw4c", "p3d" */
     const char *format_detail; /* "RW 3.6.0.3", "NIF 20.2.0.7 (user 12, bs 83)", ... */
@@ -107,6 +127,8 @@ typedef struct vks_skin {
     uint16_t *triangle_material; /* per triangle; NULL when the file has no materials */
     uint32_t triangle_count;
 
+    vks_weight_report weights; /* stored sums and repairs (inspect reports them) */
+
     vks_allocator allocator;
     vks_skin_arena *arena;
 } vks_skin;
@@ -124,8 +146,24 @@ const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
 /* Checks every cross-reference and value: parents in order, bone nodes, group ranges
  * contiguous and covering each mesh, palette entries inside the mesh's bones, influence
  * slots inside the palette, weights finite and >= 0 with at least one > 0, triangle indices
- * inside the mesh, finite positions/normals/matrices. O(vertices + triangles). */
+ * inside the mesh, finite positions/normals/matrices, and that every bone can be deformed in
+ * float32: its inverse bind (and, for rigid groups, its node's bind world) neither singular
+ * nor scaling outside vks_float32_scale_ok's range (the error names the bone and its node).
+ * O(vertices + triangles + nodes); allocates O(nodes) only when the model has rigid groups. */
 vks_result vks_skin_validate(const vks_skin *skin, vks_error *err);
+
+/* The float32 part of vks_skin_validate, on a model whose indices are already known good
+ * (the builder runs it when it finishes, so every reader refuses such bones). */
+vks_result vks_skin_check_float32(const vks_skin *skin, vks_error *err);
+
+/* How the 3x3 part of a scales, in double: *lo and *hi bracket its singular values by
+ * root-mean-square (lo = sqrt(3) / |inverse|_F, hi = |a|_F / sqrt(3): both 1 for a rotation,
+ * s for a uniform scale s; lo >= the smallest singular value, hi <= the largest). Returns 0
+ * (lo = 0) when the 3x3 is singular or not finite. O(1). */
+int vks_affine_scale_range(const vks_affine *a, double *lo, double *hi);
+/* Whether float32 deformers can use a matrix that scales by lo..hi (see math.c for the
+ * derivation): lo and hi within [2^-48, 2^48] and hi / lo <= 2^9. */
+int vks_float32_scale_ok(double lo, double hi);
 
 /* Index of the node named name (exact match first, then case-insensitive), or -1. */
 int32_t vks_skin_find_node(const vks_skin *skin, const char *name);

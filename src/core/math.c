@@ -1,6 +1,6 @@
 /* Affine 3x4 math in float (storage) and double (the CPU reference). Column-major, column
  * vectors: p' = X*x + Y*y + Z*z + T. */
-#include "vkskin/core.h"
+#include "vkskin/skin.h"
 
 #include <math.h>
 #include <string.h>
@@ -163,6 +163,47 @@ int vks_affine_d_inverse(const vks_affine_d *a, vks_affine_d *out)
     for (int i = 0; i < 3; i++)
         out->m[9 + i] = -(r[i] * m[9] + r[3 + i] * m[10] + r[6 + i] * m[11]);
     return 1;
+}
+
+/* Float32 conditioning of a bone's matrices (used by vks_skin_validate).
+ *
+ * vks_affine_d_inverse's singularity test is relative (|det| against the cube of the entries)
+ * and made for double: a uniform scale of 1e-30 passes it, since its determinant is tiny only
+ * because its entries are. Such a matrix is perfectly conditioned, yet the float32 engines
+ * cannot use it: its inverse bind scales by 1e30, and skinned normals, renormalised through
+ * the square of their length, underflow (a .cmdl bone with scale 1e-30 gave GPU normals off
+ * by 0.99). So the test here is on the scale itself, lo..hi (RMS brackets of the singular
+ * values, see skin.h), in two parts, both from float32's unit roundoff u = 2^-24:
+ *   - spread: rounding W and IB to float32 and multiplying them back (K = S*W*IB ~ I at bind)
+ *     costs about u * hi/lo of the positions they move. validate allows 3e-5 of the scale
+ *     (tolerance.c), which is 503u: hi/lo <= 2^9 keeps a correct engine inside it for any
+ *     bone this check accepts. Rotations have 1; a bind scale of (1, 1, 1/500) is the limit.
+ *   - magnitude: lo >= u^2 = 2^-48 and hi <= 2^48. A normal's squared length scales by lo^2 >=
+ *     2^-96, which leaves 2^30 (room for short normals and small weights) above 2^-126, where
+ *     GPUs may flush to zero (Vulkan allows it); the bound above mirrors it against overflow.
+ *     Unit conversions (0.01, 2.54, 100) are far inside. */
+int vks_affine_scale_range(const vks_affine *a, double *lo, double *hi)
+{
+    vks_affine_d d = vks_affine_d_from(a), inv;
+    double n = 0, ni = 0;
+    for (int i = 0; i < 9; i++)
+        n += d.m[i] * d.m[i];
+    *hi = sqrt(n / 3.0);
+    *lo = 0.0;
+    if (!isfinite(n) || !vks_affine_d_inverse(&d, &inv))
+        return 0;
+    for (int i = 0; i < 9; i++)
+        ni += inv.m[i] * inv.m[i];
+    if (!(ni > 0) || !isfinite(ni))
+        return 0;
+    *lo = sqrt(3.0 / ni);
+    return 1;
+}
+
+int vks_float32_scale_ok(double lo, double hi)
+{
+    const double min_scale = 0x1p-48, max_scale = 0x1p48, max_spread = 0x1p9;
+    return lo >= min_scale && hi <= max_scale && hi <= lo * max_spread;
 }
 
 double vks_affine_d_max_diff(const vks_affine_d *a, const vks_affine_d *b)

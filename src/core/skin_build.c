@@ -2,6 +2,7 @@
  * the finished arrays are copied into the skin's arena. */
 #include "vkskin/build.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ struct vks_skin_builder {
     vec_t meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
     int has_normals, has_materials;
     int failed;
+    vks_weight_report report; /* over every mesh added; copied into the skin by finish */
 };
 
 static void *vec_push(vks_skin_builder *b, vec_t *v, size_t n)
@@ -244,6 +246,43 @@ static vks_result fail(vks_error *err, vks_result code, const char *mesh, const 
     return vks_error_set(err, code, VKS_NO_OFFSET, path, fmt, a, b, c);
 }
 
+/* Readers refuse non-finite weights where they read them (naming the offset); this is the
+   builder's own guard, so that no path can hand one to the layout, which would drop it. */
+static int first_non_finite(const float (*w)[4], uint32_t n, uint32_t *vertex, uint32_t *slot)
+{
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t k = 0; k < 4; k++)
+            if (!isfinite(w[v][k])) {
+                *vertex = v, *slot = k;
+                return 1;
+            }
+    return 0;
+}
+
+/* One file vertex into the weight report: its stored sum (the reader's, when it normalised
+   by its format's rule before handing the weights over) and what the layout will repair. */
+static void report_vertex(vks_weight_report *r, const float w[4], const float *stored_sum)
+{
+    double sum = 0;
+    int positive = 0, negative = 0;
+    for (int k = 0; k < 4; k++) {
+        sum += w[k] > 0 ? w[k] : 0.0;
+        positive |= w[k] > 0;
+        negative |= w[k] < 0;
+    }
+    double stored = stored_sum ? *stored_sum : sum;
+    int off = fabs(stored - 1.0) > 1e-3;
+    if (r->vertices == 0 || stored < r->stored_min_sum)
+        r->stored_min_sum = stored;
+    if (r->vertices == 0 || stored > r->stored_max_sum)
+        r->stored_max_sum = stored;
+    r->vertices++;
+    r->stored_sum_off += (uint32_t)off;
+    r->all_zero += (uint32_t)!positive;
+    r->negative += (uint32_t)negative;
+    r->renormalised += (uint32_t)(stored_sum && off && positive);
+}
+
 static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
 {
     vks_skin *s = b->skin;
@@ -274,6 +313,9 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
                     0, 0, 0);
     if (!mb && m->vertex_count && m->group_count == 0)
         return fail(err, VKS_ERR_INVALID, mname, "mesh has no influences", 0, 0, 0);
+    uint32_t bad_v, bad_k;
+    if (mw && first_non_finite(mw, m->vertex_count, &bad_v, &bad_k))
+        return fail(err, VKS_ERR_FORMAT, mname, "vertex %llu slot %llu: weight is not finite", bad_v, bad_k, 0);
     for (uint32_t v = 0; v < m->vertex_count && mb; v++)
         for (int k = 0; k < 4; k++)
             if (mw[v][k] > 0 && mb[v][k] >= m->bone_count)
@@ -331,6 +373,10 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
                           src->vertices[i], m->vertex_count);
                 goto done;
             }
+        if (src->weight && first_non_finite(src->weight, m->vertex_count, &bad_v, &bad_k)) {
+            rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu: weight is not finite", gi, bad_v, 0);
+            goto done;
+        }
         if (src->bone)
             for (uint32_t v = 0; v < m->vertex_count; v++)
                 for (int k = 0; k < 4; k++)
@@ -497,6 +543,13 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
         group_of[v] = (uint32_t)gi + 1;
     }
 
+    /* The weight report, per file vertex, from the table of the first group that reaches it
+       (the one its first copy is laid out with). */
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        const float (*tw)[4] = gs[group_of[v] - 1].weight;
+        report_vertex(&b->report, tw[v], tw == mw && m->stored_weight_sum ? &m->stored_weight_sum[v] : NULL);
+    }
+
     /* 4. Lay the groups out: vertices ascending by file index, triangles re-indexed. */
     uint32_t mesh_first_vertex = (uint32_t)b->positions.count;
     vks_mesh *me = vec_push(b, &b->meshes, 1);
@@ -625,7 +678,8 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
             }
             if (u == 0) {
                 /* no positive weight: follow the palette's first bone with weight 1 so the
-                   vertex stays where the file puts it at bind (reported by inspect) */
+                   vertex stays where the file puts it at bind (counted in skin->weights as
+                   all_zero, reported by inspect) */
                 in->index[0] = 0;
                 in->weight[0] = 1.0f;
                 u = 1;
@@ -734,6 +788,9 @@ vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err)
     s->palette_count = (uint32_t)b->palette.count;
     s->vertex_count = (uint32_t)b->positions.count;
     s->triangle_count = (uint32_t)b->triangles.count;
+    s->weights = b->report;
+    /* bones the float32 deformers cannot use are refused here, where every reader passes */
+    rc = vks_skin_check_float32(s, err);
 out:
     vks_builder_destroy(b);
     return rc;

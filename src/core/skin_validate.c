@@ -27,6 +27,53 @@ static int finite3(const float *p)
     return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
 }
 
+/* A matrix the float32 deformers cannot use (math.c has the reasoning): names what it is. */
+static vks_result check_scale(vks_error *err, const char *path, const char *what, const vks_affine *a)
+{
+    double lo, hi;
+    if (!vks_affine_scale_range(a, &lo, &hi))
+        return bad(err, path, "%s is singular", what);
+    if (!vks_float32_scale_ok(lo, hi))
+        return bad(err, path, "%s scales by %.3g..%.3g: float32 deformers need 2^-48..2^48, at most 2^9 apart", what,
+                   lo, hi);
+    return VKS_OK;
+}
+
+/* Rigid groups keep bone-local vertices (identity inverse bind), so at bind their skin matrix
+ * is the bone's world itself: it must pass the same float32 check. */
+static vks_result check_rigid_worlds(const vks_skin *s, vks_error *err)
+{
+    uint32_t g = 0;
+    while (g < s->group_count && !(s->groups[g].flags & VKS_GROUP_RIGID))
+        g++;
+    if (g == s->group_count)
+        return VKS_OK;
+    vks_allocator a = vks_allocator_or_default(&s->allocator);
+    vks_affine *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
+    if (!world)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "skin", "out of memory for %u node worlds",
+                             s->node_count);
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        int32_t p = s->nodes[i].parent;
+        world[i] = p < 0 ? s->nodes[i].bind_local : vks_affine_mul(&world[p], &s->nodes[i].bind_local);
+    }
+    vks_result r = VKS_OK;
+    for (; g < s->group_count && r == VKS_OK; g++) {
+        const vks_group *gr = &s->groups[g];
+        if (!(gr->flags & VKS_GROUP_RIGID))
+            continue;
+        for (uint32_t p = 0; p < gr->palette_count && r == VKS_OK; p++) {
+            uint32_t b = s->palette[gr->first_palette + p], node = s->bones[b].node;
+            char path[64], what[96];
+            snprintf(path, sizeof path, "bones[%u]", b);
+            snprintf(what, sizeof what, "rigid bone's node \"%.40s\": bind world", s->nodes[node].name);
+            r = check_scale(err, path, what, &world[node]);
+        }
+    }
+    a.free(a.user, world);
+    return r;
+}
+
 vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
 {
     char path[64];
@@ -143,5 +190,24 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
     if (next_vertex != s->vertex_count || next_tri != s->triangle_count ||
         next_group != s->group_count || next_bone != s->bone_count)
         return bad(err, "skin", "meshes cover %lld of %lld vertices (or groups, bones, triangles left over)", (long long)(next_vertex), (long long)(s->vertex_count));
-    return VKS_OK;
+    return vks_skin_check_float32(s, err);
+}
+
+vks_result vks_skin_check_float32(const vks_skin *s, vks_error *err)
+{
+    char path[64], what[96];
+    for (uint32_t b = 0; b < s->bone_count; b++) {
+        snprintf(path, sizeof path, "bones[%u]", b);
+        snprintf(what, sizeof what, "node \"%.40s\": inverse bind matrix", s->nodes[s->bones[b].node].name);
+        vks_result r = check_scale(err, path, what, &s->bones[b].inverse_bind);
+        if (r != VKS_OK)
+            return r;
+    }
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        snprintf(path, sizeof path, "meshes[%u]", m);
+        vks_result r = check_scale(err, path, "skin-space transform", &s->meshes[m].space_pre);
+        if (r != VKS_OK)
+            return r;
+    }
+    return check_rigid_worlds(s, err);
 }

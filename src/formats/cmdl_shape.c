@@ -61,13 +61,15 @@ static int32_t mesh_bone(cmdl_ctx *c, mesh_bones *mb, uint32_t node, int rigid, 
     return *slot;
 }
 
-/* Influences of shape vertex v drawn by set (mesh bone indices); 0 and an error on a bad
- * BoneIndex. */
+/* Influences of shape vertex v drawn by set (mesh bone indices), renormalised; *stored_sum
+ * (may be NULL) gets the sum they had before. 0 and an error on a bad BoneIndex. */
 static int influence(cmdl_ctx *c, const shape_streams *ss, const cmdl_set *set, const set_plan *pl, uint32_t v,
-                     uint16_t bone[4], float w[4])
+                     uint16_t bone[4], float w[4], float *stored_sum)
 {
     memset(bone, 0, 4 * sizeof *bone);
     memset(w, 0, 4 * sizeof *w);
+    float unused, *sum_out = stored_sum ? stored_sum : &unused; /* the stored weights' sum */
+    *sum_out = 1.0f; /* static and rigid sets: one bone, weight 1 */
     if (pl->static_set) {
         bone[0] = pl->palette[0];
         w[0] = 1.0f;
@@ -102,6 +104,7 @@ static int influence(cmdl_ctx *c, const shape_streams *ss, const cmdl_set *set, 
         sum += wt;
         u++;
     }
+    *sum_out = sum;
     if (sum > 0)
         for (int k = 0; k < u; k++)
             w[k] /= sum;
@@ -251,6 +254,7 @@ typedef struct shape_work {
     float (*normals)[3];
     uint16_t (*bone)[4];
     float (*weight)[4];
+    float *stored_sum; /* per vertex, the mesh table's weights before renormalisation */
     uint8_t *assigned;
     set_plan *plans;
     vks_group_source *groups;
@@ -265,6 +269,7 @@ static void work_free(cmdl_ctx *c, shape_work *w, size_t nsets)
     vks__cmdl_free(c, w->normals);
     vks__cmdl_free(c, w->bone);
     vks__cmdl_free(c, w->weight);
+    vks__cmdl_free(c, w->stored_sum);
     vks__cmdl_free(c, w->assigned);
     if (w->plans)
         for (size_t i = 0; i < nsets; i++)
@@ -304,13 +309,14 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
     w.normals = ss.nrm ? vks__cmdl_alloc(c, V, sizeof *w.normals) : NULL;
     w.bone = vks__cmdl_alloc(c, V, sizeof *w.bone);
     w.weight = vks__cmdl_alloc(c, V, sizeof *w.weight);
+    w.stored_sum = vks__cmdl_alloc(c, V, sizeof *w.stored_sum);
     w.assigned = vks__cmdl_alloc(c, V, 1);
     w.plans = vks__cmdl_alloc(c, nsets, sizeof *w.plans);
     w.groups = vks__cmdl_alloc(c, nsets, sizeof *w.groups);
     w.own = vks__cmdl_alloc(c, 2 * nsets, sizeof *w.own);
     w.mb.smooth_of = vks__cmdl_alloc(c, skin->node_count, sizeof(int32_t));
     w.mb.rigid_of = vks__cmdl_alloc(c, skin->node_count, sizeof(int32_t));
-    if (!w.positions || (ss.nrm && !w.normals) || !w.bone || !w.weight || !w.assigned || !w.plans || !w.groups ||
+    if (!w.positions || (ss.nrm && !w.normals) || !w.bone || !w.weight || !w.stored_sum || !w.assigned || !w.plans || !w.groups ||
         !w.own || !w.mb.smooth_of || !w.mb.rigid_of) {
         rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory for %u vertices", V);
         goto done;
@@ -357,17 +363,18 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
         /* Pass 1: claim unassigned vertices in the mesh table, look for disagreement. */
         int conflict = 0;
         uint16_t bo[4];
-        float wt[4];
+        float wt[4], st;
         for (size_t t = 0; t < nt; t++)
             for (int k = 0; k < 3; k++) {
                 uint32_t v = tris[t][k];
-                if (!influence(c, &ss, set, pl, v, bo, wt)) {
+                if (!influence(c, &ss, set, pl, v, bo, wt, &st)) {
                     rc = c->err && c->err->code ? c->err->code : VKS_ERR_FORMAT;
                     goto done;
                 }
                 if (!w.assigned[v]) {
                     memcpy(w.bone[v], bo, sizeof bo);
                     memcpy(w.weight[v], wt, sizeof wt);
+                    w.stored_sum[v] = st;
                     w.assigned[v] = 1;
                 } else if (!same_influence(w.bone[v], w.weight[v], bo, wt)) {
                     conflict = 1;
@@ -397,7 +404,7 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
             }
             for (size_t t = 0; t < nt; t++)
                 for (int k = 0; k < 3; k++)
-                    influence(c, &ss, set, pl, tris[t][k], ob[tris[t][k]], ow[tris[t][k]]);
+                    influence(c, &ss, set, pl, tris[t][k], ob[tris[t][k]], ow[tris[t][k]], NULL);
             g->bone = (const uint16_t(*)[4])ob;
             g->weight = (const float(*)[4])ow;
         }
@@ -442,6 +449,7 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
     m.normals = (const float(*)[3])w.normals;
     m.bone = (const uint16_t(*)[4])w.bone;
     m.weight = (const float(*)[4])w.weight;
+    m.stored_weight_sum = w.stored_sum; /* weights above are renormalised (NW4C's rule) */
     m.bone_count = (uint32_t)w.mb.bones.count;
     m.bones = w.mb.bones.data;
     m.space_node = -1; /* NW4C skin space is model space (DESIGN.md §4) */

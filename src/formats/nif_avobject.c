@@ -3,6 +3,8 @@
  * the Skyrim SE BSTriShape with its packed vertex format (4.11). */
 #include "nif_internal.h"
 
+#include <math.h>
+
 int nif_read_objectnet(nif_rd *r, const char **name)
 {
     uint32_t v = r->f->ver, n;
@@ -197,6 +199,11 @@ int nif_read_sse_vertices(nif_rd *r, uint64_t desc, uint32_t count, uint32_t str
             for (int k = 0; k < 4; k++) {
                 bw[i][k] = nif_half(vks_le16(q + 2 * k));
                 bi[i][k] = q[8 + k];
+                if (!isfinite(bw[i][k])) { /* a half-float infinity or NaN: refused, not dropped */
+                    vks_cur_skip(&r->c, (size_t)(q - r->c.p) + 2u * (unsigned)k); /* offset: the weight's */
+                    return nif_fail(r, VKS_ERR_FORMAT, "vertex_data", "vertex %u weight %d is %g, not finite", i, k,
+                                    bw[i][k]);
+                }
             }
         r->c.p += stride;
     }

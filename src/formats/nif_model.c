@@ -176,7 +176,9 @@ static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w
     }
 }
 
-static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n)
+/* The rule: the 4 largest positive weights, scaled to sum 1. stored_sum (may be NULL) gets
+   each vertex's sum before the scaling, for the model's weight report. */
+static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n, float *stored_sum)
 {
     for (uint32_t v = 0; v < n; v++) {
         /* used slots first, largest first */
@@ -191,6 +193,8 @@ static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n)
         double sum = 0;
         for (int k = 0; k < 4; k++)
             sum += weight[v][k] > 0 ? weight[v][k] : 0;
+        if (stored_sum)
+            stored_sum[v] = (float)sum;
         /* already normalised to float precision: kept exactly as the file stores it */
         if (!(sum > 0) || sum > 1e30 || (sum > 1.0 - 1e-6 && sum < 1.0 + 1e-6))
             continue;
@@ -338,7 +342,8 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     vks_bone *bones = tmp(f, nbones, sizeof *bones);
     uint16_t (*vb)[4] = tmp(f, nv, sizeof *vb);
     float (*vw)[4] = tmp(f, nv, sizeof *vw);
-    if (!bones || !vb || !vw)
+    float *stored_sum = tmp(f, nv, sizeof *stored_sum);
+    if (!bones || !vb || !vw || !stored_sum)
         return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
     for (uint32_t k = 0; k < nbones; k++) {
         int32_t nb = s.inst->bones[k];
@@ -392,7 +397,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
                 add_influence(vb[v], vw[v], s.part->sse_bones[v][k], s.part->sse_weights[v][k]);
             }
     }
-    normalise(vb, vw, nv);
+    normalise(vb, vw, nv, stored_sum);
 
     /* groups from the partitions */
     vks_group_source *groups = NULL;
@@ -463,7 +468,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
                 if (!partition_vertex(p, lv, nbones, gb[verts[lv]], gw[verts[lv]]))
                     return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                          "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
-            normalise(gb, gw, nv);
+            normalise(gb, gw, nv, NULL);
             g->bone = (const uint16_t (*)[4])gb;
             g->weight = (const float (*)[4])gw;
         }
@@ -484,6 +489,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     ms.normals = s.normals;
     ms.bone = (const uint16_t (*)[4])vb;
     ms.weight = (const float (*)[4])vw;
+    ms.stored_weight_sum = stored_sum;
     ms.triangle_count = s.triangle_count;
     ms.triangles = s.triangles;
     ms.bone_count = nbones;

@@ -4,6 +4,8 @@
  * shared vertex buffer. Cross-block checks (bone counts, refs) happen in nif_model.c. */
 #include "nif_internal.h"
 
+#include <math.h>
+
 int nif_read_skin_instance(nif_rd *r, nif_block *b)
 {
     nif_skininst *s = &b->u.inst;
@@ -57,7 +59,13 @@ int nif_read_skin_data(nif_rd *r, nif_block *b)
             return 0;
         for (uint32_t k = 0; k < n; k++) {
             vks_cur_u16(&r->c, &vi[k]);
+            vks_cursor at = r->c;
             vks_cur_f32(&r->c, &w[k]);
+            if (!isfinite(w[k])) { /* refused like a non-finite position, not dropped */
+                r->c = at;         /* so that the error's offset is the weight's */
+                return nif_fail(r, VKS_ERR_FORMAT, "bone_list/vertex_weights",
+                                "bone %u weight %u (vertex %u) is %g, not finite", i, k, vi[k], w[k]);
+            }
         }
         bd->weight_count = n, bd->vertex = vi, bd->weight = w;
     }
@@ -111,7 +119,15 @@ static int partition(nif_rd *r, nif_partition *p)
         float *w = nif_alloc(r, n, sizeof *w, "partition/vertex_weights");
         if (!w)
             return 0;
+        vks_cursor at = r->c;
         vks_cur_f32n(&r->c, w, (size_t)n);
+        for (uint64_t i = 0; i < n; i++)
+            if (!isfinite(w[i])) { /* refused like a non-finite position, not dropped */
+                r->c = at;
+                vks_cur_skip(&r->c, (size_t)i * 4); /* the error's offset is the weight's */
+                return nif_fail(r, VKS_ERR_FORMAT, "partition/vertex_weights", "vertex %u weight %u is %g, not finite",
+                                (unsigned)(i / nw), (unsigned)(i % nw), w[i]);
+            }
         p->weights = w;
     }
     if (!u16_array(r, ns, &lens, "partition/strip_lengths"))

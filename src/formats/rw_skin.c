@@ -5,6 +5,7 @@
  * renderware.md 6. */
 #include "rw_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* 4x4 RwMatrix rows right/up/at/pos (each with a junk 4th float) -> column-major affine. */
@@ -35,11 +36,15 @@ static vks_result read_vertex_data(rw_ctx *ctx, vks_cursor *c, uint32_t nv, uint
             vks_cur_u8(c, &b);
             s->bone[v][k] = b;
         }
+    uint64_t weight_at = vks_cur_offset(c);
     for (uint32_t v = 0; v < nv; v++)
         vks_cur_f32n(c, s->weight[v], 4);
     uint32_t maxw = 0;
     for (uint32_t v = 0; v < nv; v++)
         for (uint32_t k = 0; k < 4; k++) {
+            if (!isfinite(s->weight[v][k])) /* refused like a non-finite position, not dropped */
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, weight_at + ((uint64_t)v * 4 + k) * 4, path,
+                                     "vertex %u slot %u: weight %g is not finite", v, k, s->weight[v][k]);
             if (!(s->weight[v][k] > 0))
                 continue; /* zero-weight slots may carry any index */
             if (s->bone[v][k] >= nb)
