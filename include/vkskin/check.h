@@ -28,6 +28,17 @@ typedef struct vks_skin vks_skin;
  * inverse-bind translations). Pass it as `radius` to the diff for the default tolerances. */
 double vks_skin_error_scale(const vks_skin *skin);
 
+/* The scale of one posed instance: model_scale (vks_skin_error_scale), or more when the pose
+ * takes the skeleton or the vertices farther out: the largest world translation of a bone's
+ * node or a mesh's skin-space node (the skin matrices cancel those against each other) and
+ * the largest deformed position. A pose that moves a node by 1e38 makes the engines handle
+ * numbers of 1e38, whose float32 spacing is 1e31: measured against the model alone, a correct
+ * engine would fail. Judge by the reference, never by the engine under test (a wrong engine
+ * must not widen its own tolerance): world from vks_cpu_world_d, positions the reference's
+ * (skin->vertex_count vec3). O(nodes + vertices). */
+double vks_posed_error_scale(const vks_skin *skin, double model_scale, const vks_affine_d *world,
+                             const float *positions);
+
 /* Defaults derived from float32 error bounds; the reasoning is in src/check/tolerance.c.
  * scale is left 0 (the radius); callers set it from vks_skin_error_scale. */
 vks_diff_tolerance vks_diff_default_tolerance(void);
@@ -35,12 +46,15 @@ vks_diff_tolerance vks_diff_default_normal_tolerance(void);
 
 typedef struct vks_diff_report {
     double max_abs;       /* largest |a-b| over components */
-    double max_rel;       /* max_abs / radius */
+    double max_rel;       /* largest |a-b| / scale of its instance (max_abs / radius when
+                             every instance uses the radius) */
     double nmse;          /* sum (a-b)^2 / sum b^2 (0 when both are 0) */
     uint64_t over;        /* components over tolerance (including non-finite ones) */
     uint64_t compared;    /* components compared */
     uint32_t worst_instance, worst_vertex;
     double radius;
+    double max_scale;     /* largest scale a tolerance was taken of (per-instance scales can
+                             exceed the radius) */
     vks_diff_tolerance tolerance;
     int pass;
 } vks_diff_report;
@@ -55,6 +69,10 @@ typedef struct vks_diff_acc {
 void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *tol);
 void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
                   uint32_t instances, uint32_t vertices);
+/* The same with a scale per instance (instance_scale[i] for a's i-th instance, e.g. from
+ * vks_posed_error_scale) in place of the tolerance's; NULL: vks_diff_add. */
+void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                         uint32_t instances, uint32_t vertices, const double *instance_scale);
 void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out);
 
 /* One-shot form of the three calls above. */

@@ -32,10 +32,18 @@ vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *e
 
 /* Bind-pose check: deform with the bind pose and compare with the stored vertices (except in
  * rigid groups, whose stored vertices are bone-local).
- * Reports the largest position error, absolute and relative to the bounding radius. */
+ * Reports the largest position error, absolute and relative to the bounding radius, and the
+ * verdict: pass when the position error is within the diff's position tolerance (tolerance.c:
+ * abs_radius x vks_skin_error_scale), the same float32 noise bound validate uses. A model that
+ * fails does not reproduce its own vertices at bind: wrong inverse binds, weights that do not
+ * sum to 1, or a file stored in another pose than its bind pose. Normals are reported, not
+ * judged: formats quantise them (Skyrim SE stores 8 bits, 4e-3 off in the samples). */
 typedef struct vks_bind_check {
-    double max_error;          /* absolute, in the mesh's units */
+    double max_error;          /* absolute, in the mesh's units; NaN/inf when the model gives one */
     double max_error_relative; /* max_error / bounding radius */
+    double tolerance;          /* absolute: the diff's abs_radius x error_scale */
+    double error_scale;        /* vks_skin_error_scale(skin) */
+    int pass;                  /* max_error <= tolerance (a NaN fails) */
     double max_normal_error;   /* largest |n' - n| where the mesh has normals */
     uint32_t worst_vertex;     /* global vertex index */
     uint32_t worst_mesh;

@@ -1,6 +1,7 @@
 /* Diff metrics between an engine's output and the reference: pure functions over flat
- * float arrays. A component fails when |a - b| > abs_radius * radius + rel * |b| or when
- * either value is not finite. */
+ * float arrays. A component fails when |a - b| > abs_radius * scale + rel * |b| or when
+ * either value is not finite; scale is the tolerance's, else the radius, else (larger) the
+ * instance's own (vks_diff_add_scaled). */
 #include "vkskin/check.h"
 
 #include <math.h>
@@ -11,16 +12,28 @@ void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *
     memset(acc, 0, sizeof *acc);
     acc->r.radius = radius > 0 ? radius : 1e-6;
     acc->r.tolerance = tol ? *tol : vks_diff_default_tolerance();
+    acc->r.max_scale = acc->r.tolerance.scale > 0 ? acc->r.tolerance.scale : acc->r.radius;
 }
 
 void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance, uint32_t instances,
                   uint32_t vertices)
 {
+    vks_diff_add_scaled(acc, a, b, first_instance, instances, vertices, NULL);
+}
+
+void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                         uint32_t instances, uint32_t vertices, const double *instance_scale)
+{
     vks_diff_report *r = &acc->r;
-    double scale = r->tolerance.scale > 0 ? r->tolerance.scale : r->radius;
-    double abs_tol = r->tolerance.abs_radius * scale, rel = r->tolerance.rel;
+    double rel = r->tolerance.rel;
     double worst = r->max_abs;
-    for (uint32_t i = 0; i < instances; i++)
+    for (uint32_t i = 0; i < instances; i++) {
+        double scale = r->tolerance.scale > 0 ? r->tolerance.scale : r->radius, rel_to = r->radius;
+        if (instance_scale && instance_scale[i] > scale) /* never below the model's own */
+            scale = rel_to = instance_scale[i];
+        if (scale > r->max_scale)
+            r->max_scale = scale;
+        double abs_tol = r->tolerance.abs_radius * scale, per_scale = 1.0 / rel_to;
         for (uint32_t v = 0; v < vertices; v++) {
             size_t at = ((size_t)i * vertices + v) * 3;
             for (int k = 0; k < 3; k++) {
@@ -28,6 +41,7 @@ void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t fi
                 r->compared++;
                 if (!isfinite(x) || !isfinite(y)) {
                     r->over++;
+                    r->max_rel = INFINITY;
                     if (worst < INFINITY) {
                         worst = INFINITY;
                         r->worst_instance = first_instance + i;
@@ -39,6 +53,8 @@ void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t fi
                 acc->sum_sq_ref += y * y;
                 if (d > abs_tol + rel * fabs(y))
                     r->over++;
+                if (d * per_scale > r->max_rel)
+                    r->max_rel = d * per_scale;
                 if (d > worst) {
                     worst = d;
                     r->worst_instance = first_instance + i;
@@ -46,13 +62,13 @@ void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t fi
                 }
             }
         }
+    }
     r->max_abs = worst;
 }
 
 void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out)
 {
     *out = acc->r;
-    out->max_rel = out->max_abs / out->radius;
     out->nmse = acc->sum_sq_ref > 0 ? acc->sum_sq_diff / acc->sum_sq_ref : (acc->sum_sq_diff > 0 ? INFINITY : 0);
     out->pass = out->over == 0 && out->nmse <= out->tolerance.nmse;
 }

@@ -1,6 +1,7 @@
 /* The scale float32 errors grow with (see tolerance.c): the larger of the bounding radius
  * and the magnitudes of the bind-pose world translations and skin-space transforms, since
- * the skin matrices cancel those large translations against each other. */
+ * the skin matrices cancel those large translations against each other; for one posed
+ * instance, also the posed world translations and deformed positions. */
 #include "vkskin/check.h"
 #include "vkskin/skin.h"
 
@@ -28,5 +29,37 @@ double vks_skin_error_scale(const vks_skin *s)
             scale = t;
     }
     free(world);
+    return scale;
+}
+
+/* Length of a translation; 0 when not finite (such values fail the diff on their own and must
+   not widen its tolerance). */
+static double length3(const double *t)
+{
+    double d = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    return isfinite(d) ? d : 0.0;
+}
+
+double vks_posed_error_scale(const vks_skin *s, double model_scale, const vks_affine_d *world, const float *positions)
+{
+    double scale = model_scale;
+    for (uint32_t b = 0; b < s->bone_count; b++) {
+        double t = length3(&world[s->bones[b].node].m[9]);
+        if (t > scale)
+            scale = t;
+    }
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        if (s->meshes[m].space_node >= 0) {
+            double t = length3(&world[s->meshes[m].space_node].m[9]);
+            if (t > scale)
+                scale = t;
+        }
+    for (uint32_t v = 0; v < s->vertex_count; v++) {
+        const float *p = positions + (size_t)v * 3;
+        double q[3] = {p[0], p[1], p[2]};
+        double d = length3(q);
+        if (d > scale)
+            scale = d;
+    }
     return scale;
 }
