@@ -2,7 +2,8 @@
  *   {"nodes": [{"name": "Bip01 Pelvis", "matrix": [16 numbers, column-major]},
  *              {"index": 3, "rotation": [x,y,z,w], "translation": [x,y,z], "scale": [x,y,z]}]}
  * or {"frames": [{"nodes": [...]}, ...]}. Each entry replaces one node's bind local with an
- * absolute local; rotation/translation/scale alone keep the bind values of the others. */
+ * absolute local; rotation/translation/scale alone keep the bind values of the others. A node
+ * set twice in one frame is an error naming both entries: which one should win is a guess. */
 #include "vkskin/pose.h"
 
 #include <cjson/cJSON.h>
@@ -33,7 +34,7 @@ static int read_numbers(const cJSON *arr, double *out, int n)
 }
 
 static vks_result parse_entry(const vks_skin *skin, const cJSON *e, const char *path, vks_affine *locals,
-                              vks_error *err)
+                              int32_t *node_out, vks_error *err)
 {
     if (!cJSON_IsObject(e))
         return fail(err, path, "entry is not an object%s", "");
@@ -57,6 +58,7 @@ static vks_result parse_entry(const vks_skin *skin, const cJSON *e, const char *
     } else {
         return fail(err, path, "entry has neither \"name\" nor \"index\"%s", "");
     }
+    *node_out = node;
     const cJSON *mat = cJSON_GetObjectItemCaseSensitive(e, "matrix");
     const cJSON *rot = cJSON_GetObjectItemCaseSensitive(e, "rotation");
     const cJSON *tra = cJSON_GetObjectItemCaseSensitive(e, "translation");
@@ -103,22 +105,37 @@ static vks_result parse_entry(const vks_skin *skin, const cJSON *e, const char *
     return VKS_OK;
 }
 
+/* set_by: node_count scratch entries, the entry that set each node in this frame. */
 static vks_result parse_nodes(const vks_skin *skin, const cJSON *nodes, const char *prefix, vks_affine *locals,
-                              vks_error *err)
+                              int32_t *set_by, vks_error *err)
 {
     char path[96];
     snprintf(path, sizeof path, "%snodes", prefix);
     if (!cJSON_IsArray(nodes))
         return fail(err, path, "\"nodes\" must be an array%s", "");
-    int i = 0;
+    int32_t i = 0;
     const cJSON *e;
     vks_pose_bind(skin, locals);
+    for (uint32_t n = 0; n < skin->node_count; n++)
+        set_by[n] = -1;
     cJSON_ArrayForEach(e, nodes)
     {
-        snprintf(path, sizeof path, "%snodes[%d]", prefix, i++);
-        vks_result r = parse_entry(skin, e, path, locals, err);
+        snprintf(path, sizeof path, "%snodes[%d]", prefix, (int)i);
+        int32_t node = -1;
+        vks_result r = parse_entry(skin, e, path, locals, &node, err);
         if (r != VKS_OK)
             return r;
+        if (set_by[node] >= 0) {
+            char label[96], msg[160];
+            const char *name = skin->nodes[node].name;
+            if (name[0])
+                snprintf(label, sizeof label, "\"%.80s\"", name);
+            else
+                snprintf(label, sizeof label, "%d", (int)node); /* an unnamed node: its index */
+            snprintf(msg, sizeof msg, "node %s already set by %snodes[%d]", label, prefix, (int)set_by[node]);
+            return fail(err, path, "%s", msg);
+        }
+        set_by[node] = i++;
     }
     return VKS_OK;
 }
@@ -134,6 +151,7 @@ vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t si
         return vks_error_set(err, VKS_ERR_FORMAT, at, "pose", "malformed JSON");
     }
     vks_result r = VKS_OK;
+    int32_t *set_by = NULL;
     const cJSON *frames = cJSON_GetObjectItemCaseSensitive(root, "frames");
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
     uint32_t count = 1;
@@ -155,8 +173,13 @@ vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t si
     }
     out->node_count = skin->node_count;
     out->frame_count = count;
+    set_by = malloc(per * sizeof *set_by);
+    if (!set_by) {
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "pose", "out of memory for %u nodes", skin->node_count);
+        goto done;
+    }
     if (!frames) {
-        r = parse_nodes(skin, nodes, "", out->locals, err);
+        r = parse_nodes(skin, nodes, "", out->locals, set_by, err);
     } else {
         uint32_t f = 0;
         const cJSON *fr;
@@ -171,13 +194,14 @@ vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t si
                 r = fail(err, path, "frame must be an object with \"nodes\"%s", "");
                 break;
             }
-            r = parse_nodes(skin, fn, prefix, out->locals + (size_t)f * per, err);
+            r = parse_nodes(skin, fn, prefix, out->locals + (size_t)f * per, set_by, err);
             if (r != VKS_OK)
                 break;
             f++;
         }
     }
 done:
+    free(set_by);
     cJSON_Delete(root);
     if (r != VKS_OK)
         vks_pose_set_free(out);
