@@ -1,5 +1,8 @@
-/* vkskin inspect FILE [--json]: the skin model as read (counts, skeleton, meshes, groups with
- * their palettes, influence histogram) and the bind-pose check. */
+/* vkskin inspect FILE [--json] [--allow-bind-mismatch]: the skin model as read (counts,
+ * skeleton, meshes, groups with their palettes, influence histogram), the weights as stored
+ * with what was repaired, and the bind-pose check. A failed check is a finding, not just a
+ * number: FAILED in text and JSON and exit 6 (unless --allow-bind-mismatch), so that scripts
+ * notice a model that does not reproduce its own vertices. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,20 +11,24 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: vkskin inspect FILE... [--json] [P3D options]\n\n"
+    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [P3D options]\n\n"
                "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
                "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
-               "node), the influence histogram, and the bind-pose check: the largest error of deforming\n"
-               "with the bind pose against the stored vertices (absolute and relative to the bounding\n"
-               "radius).\n\n"
+               "node), the influence histogram, the weights as stored (sums, and how many vertices were\n"
+               "repaired and how), and the bind-pose check: the largest error of deforming with the bind\n"
+               "pose against the stored vertices (absolute and relative to the bounding radius), passed\n"
+               "or FAILED against the tolerance of src/check/tolerance.c.\n\n"
                "  --json               machine-readable output on stdout (one object per file; an array\n"
                "                       when several files are given)\n"
+               "  --allow-bind-mismatch  a failed bind-pose check is still reported but does not fail\n"
+               "                       (files known not to be stored in their bind pose)\n"
                "  --model-cfg FILE     P3D: model.cfg with CfgSkeletons (default: found beside the model)\n"
                "  --model-name NAME    P3D: CfgModels class (default: the file's stem)\n"
                "  --lod X              P3D: LOD to read (default: the first visual LOD)\n"
                "  --bones a,b,...      P3D: bone selections when there is no skeleton\n"
                "  --bone-limit N       P3D: bones per section palette (default 64)\n\n"
-               "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage\n");
+               "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
+               "            6 bind-pose check failed; with several files, the most severe\n");
 }
 
 static const char *node_name(const vks_skin *s, uint32_t node)
@@ -29,7 +36,8 @@ static const char *node_name(const vks_skin *s, uint32_t node)
     return node < s->node_count ? s->nodes[node].name : "?";
 }
 
-static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st)
+static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st,
+                         int allow_mismatch)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", path);
@@ -89,13 +97,14 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     cJSON *h = cJSON_AddArrayToObject(o, "influence_histogram");
     for (int k = 0; k <= VKS_MAX_INFLUENCES; k++)
         cJSON_AddItemToArray(h, cJSON_CreateNumber(st->influence_histogram[k]));
-    cJSON *w = cJSON_AddObjectToObject(o, "weight_sums");
+    cJSON *w = cJSON_AddObjectToObject(o, "weight_sums"); /* as deformed, after any repair */
     cJSON_AddNumberToObject(w, "min", st->min_weight_sum);
     cJSON_AddNumberToObject(w, "max", st->max_weight_sum);
     cJSON_AddNumberToObject(w, "vertices_off_by_more_than_1e-3", st->weight_sum_off);
+    if (s->weights.vertices)
+        vks_cli_weights_json(cJSON_AddObjectToObject(o, "weights_as_stored"), &s->weights);
     cJSON *b = cJSON_AddObjectToObject(o, "bind_check");
-    cJSON_AddNumberToObject(b, "max_error", bc->max_error);
-    cJSON_AddNumberToObject(b, "max_error_relative", bc->max_error_relative);
+    vks_cli_bind_json(b, bc, allow_mismatch);
     cJSON_AddNumberToObject(b, "max_normal_error", bc->max_normal_error);
     cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
     cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);
@@ -104,7 +113,8 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     return o;
 }
 
-static void print_text(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st)
+static void print_text(const char *path, const vks_skin *s, const vks_bind_check *bc, const vks_skin_stats *st,
+                       int allow_mismatch)
 {
     printf("%s: %s %s\n", path, s->format, s->format_detail);
     printf("  %u nodes, %u skinned mesh(es), %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
@@ -141,15 +151,17 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
         printf(" %d:%u", k, st->influence_histogram[k]);
     printf("  (weight sums %.6g..%.6g, %u off by > 1e-3)\n", st->min_weight_sum, st->max_weight_sum,
            st->weight_sum_off);
-    printf("  bind-pose check: max error %.3g (%.3g of the bounding radius %.4g), normals %.3g\n", bc->max_error,
-           bc->max_error_relative, vks_skin_bounding_radius(s), bc->max_normal_error);
+    vks_cli_weights_text(stdout, &s->weights);
+    printf("  bind-pose check: %s, max error %.3g (%.3g of the bounding radius %.4g; tolerance %.3g), normals %.3g\n",
+           bc->pass ? "passed" : allow_mismatch ? "FAILED (allowed by --allow-bind-mismatch)" : "FAILED",
+           bc->max_error, bc->max_error_relative, vks_skin_bounding_radius(s), bc->tolerance, bc->max_normal_error);
     if (bc->rigid_skipped)
         printf("  (%u vertices of rigid groups are stored bone-local and not compared)\n", bc->rigid_skipped);
 }
 
 int vks_cmd_inspect(int argc, char **argv)
 {
-    int json = 0, rc = VKS_EXIT_OK, nfiles = 0;
+    int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0;
     vks_read_options opt = {0};
     char *cfg = NULL;
     char **files = calloc((size_t)argc, sizeof *files);
@@ -164,6 +176,8 @@ int vks_cmd_inspect(int argc, char **argv)
             return VKS_EXIT_OK;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--allow-bind-mismatch")) {
+            allow_mismatch = 1;
         } else if ((t = vks_cli_read_option(&opt, &cfg, argc, argv, &i)) != 0) {
             if (t < 0) {
                 free(files);
@@ -190,24 +204,22 @@ int vks_cmd_inspect(int argc, char **argv)
     for (int f = 0; f < nfiles; f++) {
         vks_skin *s = vks_cli_load_skin(files[f], &opt);
         if (!s) {
-            rc = VKS_EXIT_INPUT;
+            rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
         vks_bind_check bc;
         vks_skin_stats st;
-        vks_error err = {0};
-        if (vks_cpu_bind_check(s, &bc, &err) != VKS_OK) {
-            char msg[512];
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, files[f], msg, sizeof msg));
-            rc = VKS_EXIT_RUNTIME;
+        int found = vks_cli_bind_check(files[f], s, allow_mismatch, &bc);
+        rc = vks_cli_worse_exit(rc, found);
+        if (found == VKS_EXIT_RUNTIME) {
             vks_skin_free(s);
             continue;
         }
         vks_skin_stats_compute(s, &st);
         if (json)
-            cJSON_AddItemToArray(all, json_model(files[f], s, &bc, &st));
+            cJSON_AddItemToArray(all, json_model(files[f], s, &bc, &st, allow_mismatch));
         else
-            print_text(files[f], s, &bc, &st);
+            print_text(files[f], s, &bc, &st, allow_mismatch);
         vks_skin_free(s);
     }
     if (json) {

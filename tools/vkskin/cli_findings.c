@@ -1,0 +1,73 @@
+/* What inspect and validate report about a model besides its contents: the bind-pose check's
+ * verdict (DESIGN.md 4: deforming with the bind pose must reproduce the stored vertices) and
+ * the weights as the file stores them, with what was repaired. Both commands say the same
+ * thing in the same words, so the wording lives here. */
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+
+int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out)
+{
+    vks_error err = {0};
+    if (vks_cpu_bind_check(skin, out, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        return VKS_EXIT_RUNTIME;
+    }
+    if (out->pass)
+        return VKS_EXIT_OK;
+    uint32_t v = out->worst_vertex, m = out->worst_mesh;
+    const char *mesh = m < skin->mesh_count ? skin->meshes[m].name : "?";
+    uint32_t file_vertex = v < skin->vertex_count ? skin->source_vertex[v] : 0;
+    fprintf(stderr,
+            "vkskin: %s: bind-pose check failed%s: max error %.3g at mesh %u \"%.60s\" vertex %u, %.3g of the "
+            "bounding radius %.4g, over the tolerance %.3g (%.3g x error scale %.4g): the bind pose does not "
+            "reproduce the stored vertices (inverse binds, weights, or a file stored in another pose)%s\n",
+            path, allow_mismatch ? " (allowed by --allow-bind-mismatch)" : "", out->max_error, m, mesh, file_vertex,
+            out->max_error_relative, vks_skin_bounding_radius(skin), out->tolerance,
+            vks_diff_default_tolerance().abs_radius, out->error_scale,
+            allow_mismatch ? "" : "; --allow-bind-mismatch accepts such files");
+    return allow_mismatch ? VKS_EXIT_OK : VKS_EXIT_BIND;
+}
+
+void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int allow_mismatch)
+{
+    cJSON_AddNumberToObject(o, "max_error", bc->max_error);
+    cJSON_AddNumberToObject(o, "max_error_relative", bc->max_error_relative);
+    cJSON_AddNumberToObject(o, "tolerance", bc->tolerance);
+    cJSON_AddNumberToObject(o, "error_scale", bc->error_scale);
+    cJSON_AddBoolToObject(o, "pass", bc->pass);
+    cJSON_AddStringToObject(o, "status", bc->pass ? "passed" : allow_mismatch ? "FAILED (allowed)" : "FAILED");
+}
+
+void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
+{
+    if (w->vertices == 0)
+        return; /* a model not made by the builder has no record of its stored weights */
+    fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; repaired: ", w->stored_min_sum,
+            w->stored_max_sum, w->stored_sum_off, w->vertices);
+    if (!w->all_zero && !w->negative && !w->renormalised) {
+        fprintf(f, "none\n");
+        return;
+    }
+    const char *sep = "";
+    if (w->all_zero)
+        fprintf(f, "%u with no positive weight (bound to their group's first bone)", w->all_zero), sep = ", ";
+    if (w->negative)
+        fprintf(f, "%s%u with a negative weight (dropped)", sep, w->negative), sep = ", ";
+    if (w->renormalised)
+        fprintf(f, "%s%u renormalised to sum 1 by the format's rule", sep, w->renormalised);
+    fprintf(f, "\n");
+}
+
+void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
+{
+    cJSON_AddNumberToObject(o, "vertices", w->vertices);
+    cJSON_AddNumberToObject(o, "min_sum", w->stored_min_sum);
+    cJSON_AddNumberToObject(o, "max_sum", w->stored_max_sum);
+    cJSON_AddNumberToObject(o, "off_by_more_than_1e-3", w->stored_sum_off);
+    cJSON *r = cJSON_AddObjectToObject(o, "repaired");
+    cJSON_AddNumberToObject(r, "all_zero", w->all_zero);
+    cJSON_AddNumberToObject(r, "negative", w->negative);
+    cJSON_AddNumberToObject(r, "renormalised", w->renormalised);
+}
