@@ -5,3 +5,7 @@ vks_add_test(NAME test_output_file SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test
 add_test(NAME cli_outputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_outputs.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_outputs PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+
+add_test(NAME cli_exit_codes COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_exit_codes.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_exit_codes PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
