@@ -352,7 +352,8 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
     float (*pos)[3] = p3d_alloc(&pool, nv, sizeof *pos);
     uint16_t (*vb)[4] = p3d_alloc(&pool, nv, sizeof *vb);
     float (*vw)[4] = p3d_alloc(&pool, nv, sizeof *vw);
-    if (!pos || !vb || !vw)
+    float *stored_sum = p3d_alloc(&pool, nv, sizeof *stored_sum);
+    if (!pos || !vb || !vw || !stored_sum)
         NOMEM();
     for (uint32_t v = 0; v < nv; v++) {
         uint32_t p = lod->vertex_point[v];
@@ -360,12 +361,14 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         if (pb[p][0] < 0) {
             vb[v][0] = 0; /* the static node */
             vw[v][0] = 1.0f;
+            stored_sum[v] = 1.0f;
             continue;
         }
         float sum = 0;
         for (int k = 0; k < 4; k++)
             if (pb[p][k] >= 0)
                 sum += pw[p][k];
+        stored_sum[v] = sum; /* the selections' weights as decoded, before Arma's renormalisation */
         for (int k = 0; k < 4; k++) {
             if (pb[p][k] < 0)
                 continue;
@@ -381,6 +384,7 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
     m.normals = (const float(*)[3])lod->vertex_normal;
     m.bone = (const uint16_t(*)[4])vb;
     m.weight = (const float(*)[4])vw;
+    m.stored_weight_sum = stored_sum;
     m.triangle_count = lod->tri_count;
     m.triangles = (const uint32_t(*)[3])lod->tris;
     m.triangle_material = lod->material_count > 1 ? lod->tri_material : NULL;
