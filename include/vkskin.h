@@ -11,10 +11,14 @@
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      outputs never destroy what they replace                             (output.h)
  *   7. free:     vks_skin_free(skin)
+ *
+ * Versions: VKSKIN_VERSION_MAJOR/MINOR/PATCH and vks_version() (version.h). Every function is
+ * marked VKS_API (api.h); nothing else is exported from the shared library.
  */
 #ifndef VKSKIN_H
 #define VKSKIN_H
 
+#include "vkskin/version.h"
 #include "vkskin/core.h"
 #include "vkskin/skin.h"
 #include "vkskin/formats.h"

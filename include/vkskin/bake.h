@@ -36,34 +36,34 @@ extern "C" {
 typedef enum vks_bake_format { VKS_BAKE_CSV, VKS_BAKE_RAW, VKS_BAKE_PC2, VKS_BAKE_OBJ } vks_bake_format;
 
 /* Parses "csv", "raw", "pc2", "obj"; -1 when unknown. */
-int vks_bake_format_parse(const char *name);
+VKS_API int vks_bake_format_parse(const char *name);
 /* From a file name's extension; CSV when unknown. */
-vks_bake_format vks_bake_format_from_path(const char *path);
+VKS_API vks_bake_format vks_bake_format_from_path(const char *path);
 /* "csv", "raw", "pc2", "obj". */
-const char *vks_bake_format_name(vks_bake_format format);
+VKS_API const char *vks_bake_format_name(vks_bake_format format);
 
 /* Bytes the output will take at least (exact for RAW and PC2), saturating at UINT64_MAX. */
-uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint32_t instances,
+VKS_API uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint32_t instances,
                              uint32_t frames);
 /* Everything vks_bake_open checks before it creates a file: the format's limits (OBJ: one
  * frame; PC2: sample and point counts in signed 32 bits: VKS_ERR_LIMIT or VKS_ERR_INVALID)
  * and vks_output_check with the size bound (VKS_ERR_IO). */
-vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_skin *skin,
+VKS_API vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_skin *skin,
                           uint32_t instances, uint32_t frames, vks_error *err);
 
 typedef struct vks_bake vks_bake;
 
-vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format format,
+VKS_API vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format format,
                          const vks_skin *skin, uint32_t instances, uint32_t frames, vks_error *err);
 /* positions/normals: one instance's skin->vertex_count vec3 (model order); normals may be NULL.
  * Calls must come in order: instance-major, then frame. */
-vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
+VKS_API vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
                           const float *normals, vks_error *err);
 /* The temporary being written (NULL for a stream): for hosts that track their outputs. */
-const char *vks_bake_temp_path(const vks_bake *b);
+VKS_API const char *vks_bake_temp_path(const vks_bake *b);
 /* commit != 0: flush, close and rename into place; otherwise remove the temporary. Write
  * failures report the errno of the call that failed. */
-vks_result vks_bake_close(vks_bake *b, int commit, vks_error *err);
+VKS_API vks_result vks_bake_close(vks_bake *b, int commit, vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -71,16 +71,16 @@ typedef struct vks_mesh_source {
 
 typedef struct vks_skin_builder vks_skin_builder;
 
-vks_skin_builder *vks_builder_create(vks_skin *skin);
+VKS_API vks_skin_builder *vks_builder_create(vks_skin *skin);
 /* Checks every index of the source (bone slots, triangle indices) and weight (finite) and
  * reports bad ones with the mesh's name; the source's arrays are copied, so they may be freed
  * after the call. Counts stored weight sums and repairs into the skin's weight report. */
-vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err);
+VKS_API vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err);
 /* Moves the built arrays into the skin (replacing its mesh, group, bone, palette, vertex and
    triangle arrays) and frees the builder, also when it fails. */
-vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err);
+VKS_API vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err);
 /* Frees the builder without touching the skin. NULL is fine. */
-void vks_builder_destroy(vks_skin_builder *b);
+VKS_API void vks_builder_destroy(vks_skin_builder *b);
 
 #ifdef __cplusplus
 }

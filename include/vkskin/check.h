@@ -26,7 +26,7 @@ typedef struct vks_diff_tolerance {
 typedef struct vks_skin vks_skin;
 /* The scale a model's float32 errors grow with: max(bounding radius, bind world translations,
  * inverse-bind translations). Pass it as `radius` to the diff for the default tolerances. */
-double vks_skin_error_scale(const vks_skin *skin);
+VKS_API double vks_skin_error_scale(const vks_skin *skin);
 
 /* The scale of one posed instance: model_scale (vks_skin_error_scale), or more when the pose
  * takes the skeleton or the vertices farther out: the largest world translation of a bone's
@@ -36,13 +36,13 @@ double vks_skin_error_scale(const vks_skin *skin);
  * engine would fail. Judge by the reference, never by the engine under test (a wrong engine
  * must not widen its own tolerance): world from vks_cpu_world_d, positions the reference's
  * (skin->vertex_count vec3). O(nodes + vertices). */
-double vks_posed_error_scale(const vks_skin *skin, double model_scale, const vks_affine_d *world,
+VKS_API double vks_posed_error_scale(const vks_skin *skin, double model_scale, const vks_affine_d *world,
                              const float *positions);
 
 /* Defaults derived from float32 error bounds; the reasoning is in src/check/tolerance.c.
  * scale is left 0 (the radius); callers set it from vks_skin_error_scale. */
-vks_diff_tolerance vks_diff_default_tolerance(void);
-vks_diff_tolerance vks_diff_default_normal_tolerance(void);
+VKS_API vks_diff_tolerance vks_diff_default_tolerance(void);
+VKS_API vks_diff_tolerance vks_diff_default_normal_tolerance(void);
 
 typedef struct vks_diff_report {
     double max_abs;       /* largest |a-b| over components */
@@ -66,17 +66,17 @@ typedef struct vks_diff_acc {
     vks_diff_report r;
     double sum_sq_diff, sum_sq_ref;
 } vks_diff_acc;
-void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *tol);
-void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+VKS_API void vks_diff_begin(vks_diff_acc *acc, double radius, const vks_diff_tolerance *tol);
+VKS_API void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
                   uint32_t instances, uint32_t vertices);
 /* The same with a scale per instance (instance_scale[i] for a's i-th instance, e.g. from
  * vks_posed_error_scale) in place of the tolerance's; NULL: vks_diff_add. */
-void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+VKS_API void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
                          uint32_t instances, uint32_t vertices, const double *instance_scale);
-void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out);
+VKS_API void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out);
 
 /* One-shot form of the three calls above. */
-void vks_diff(const float *a, const float *b, uint32_t instances, uint32_t vertices, double radius,
+VKS_API void vks_diff(const float *a, const float *b, uint32_t instances, uint32_t vertices, double radius,
               const vks_diff_tolerance *tol, vks_diff_report *out);
 
 #ifdef __cplusplus

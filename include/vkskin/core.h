@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,7 +34,7 @@ typedef enum vks_result {
     VKS_ERR_NO_DEVICE    /* no Vulkan device (callers map this to exit 77 in tests) */
 } vks_result;
 
-const char *vks_result_str(vks_result r);
+VKS_API const char *vks_result_str(vks_result r);
 
 /* Where and why something failed. offset is the byte offset in the input (UINT64_MAX when it
  * does not apply); path is the structure path ("clump/geometry[2]/skin"); msg says what was
@@ -53,7 +55,7 @@ typedef struct vks_error {
 /* Records the first failure only (later calls keep the original cause), as one about the
  * input (file and line cleared). err may be NULL.
  * Returns code so callers can `return vks_error_set(...)`. */
-vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const char *path,
+VKS_API vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const char *path,
                          const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
@@ -63,7 +65,7 @@ vks_result vks_error_set(vks_error *err, vks_result code, uint64_t offset, const
 /* "file:0x1a2c: path: msg (result)" into buf; returns buf. file (the input's name) may be NULL.
  * An error about another file names that one and its line instead of file and offset:
  * "tube.model.cfg:4: CfgSkeletons/Default: entry name expected (format error)". */
-const char *vks_error_format(const vks_error *err, const char *file, char *buf, size_t size);
+VKS_API const char *vks_error_format(const vks_error *err, const char *file, char *buf, size_t size);
 
 /* Allocator: zeroed means malloc/free. */
 typedef struct vks_allocator {
@@ -73,7 +75,7 @@ typedef struct vks_allocator {
 } vks_allocator;
 
 /* a with malloc/free filled in where it has no alloc or no free (a may be NULL). */
-vks_allocator vks_allocator_or_default(const vks_allocator *a);
+VKS_API vks_allocator vks_allocator_or_default(const vks_allocator *a);
 
 /* ---- affine math (float storage) ---- */
 typedef struct vks_affine {
@@ -84,27 +86,27 @@ typedef struct vks_affine_d {
     double m[12]; /* same layout in double, for the CPU reference */
 } vks_affine_d;
 
-vks_affine vks_affine_identity(void);
+VKS_API vks_affine vks_affine_identity(void);
 /* a * b (apply b first). */
-vks_affine vks_affine_mul(const vks_affine *a, const vks_affine *b);
+VKS_API vks_affine vks_affine_mul(const vks_affine *a, const vks_affine *b);
 /* General 3x3 inverse plus translation; returns 0 when singular (|det| tiny), out then identity. */
-int vks_affine_inverse(const vks_affine *a, vks_affine *out);
-void vks_affine_apply(const vks_affine *a, const float p[3], float out[3]);
+VKS_API int vks_affine_inverse(const vks_affine *a, vks_affine *out);
+VKS_API void vks_affine_apply(const vks_affine *a, const float p[3], float out[3]);
 /* T * R(q) * S with q = (x, y, z, w), normalised here. */
-vks_affine vks_affine_from_trs(const float t[3], const float q[4], const float s[3]);
+VKS_API vks_affine vks_affine_from_trs(const float t[3], const float q[4], const float s[3]);
 /* Splits the 3x3 of a into per-axis scale s and an orthonormal rotation given as its columns
  * cols[k][i] (no shear; a reflection is carried by a negative x scale). */
-void vks_affine_split_scale(const vks_affine *a, double cols[3][3], float s[3]);
+VKS_API void vks_affine_split_scale(const vks_affine *a, double cols[3][3], float s[3]);
 /* Best-effort decomposition into translation, rotation (x,y,z,w) and per-axis scale (no shear). */
-void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3]);
-int vks_affine_is_finite(const vks_affine *a);
+VKS_API void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3]);
+VKS_API int vks_affine_is_finite(const vks_affine *a);
 
-vks_affine_d vks_affine_d_from(const vks_affine *a);
-vks_affine_d vks_affine_d_identity(void);
-vks_affine_d vks_affine_d_mul(const vks_affine_d *a, const vks_affine_d *b);
-int vks_affine_d_inverse(const vks_affine_d *a, vks_affine_d *out);
+VKS_API vks_affine_d vks_affine_d_from(const vks_affine *a);
+VKS_API vks_affine_d vks_affine_d_identity(void);
+VKS_API vks_affine_d vks_affine_d_mul(const vks_affine_d *a, const vks_affine_d *b);
+VKS_API int vks_affine_d_inverse(const vks_affine_d *a, vks_affine_d *out);
 /* Largest |a - b| over the 12 entries. */
-double vks_affine_d_max_diff(const vks_affine_d *a, const vks_affine_d *b);
+VKS_API double vks_affine_d_max_diff(const vks_affine_d *a, const vks_affine_d *b);
 
 #ifdef __cplusplus
 }

@@ -18,17 +18,17 @@ extern "C" {
 #endif
 
 /* World transforms (double) of every node for one instance's locals. out: node_count. */
-void vks_cpu_world_d(const vks_skin *skin, const vks_affine *locals, vks_affine_d *out);
+VKS_API void vks_cpu_world_d(const vks_skin *skin, const vks_affine *locals, vks_affine_d *out);
 
 /* Skin matrices K_b (double) of every bone for one instance (see skin.h). world: from
  * vks_cpu_world_d. out: skin->bone_count. */
-void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vks_affine_d *out);
+VKS_API void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vks_affine_d *out);
 
 /* Deforms every instance of the job in double; writes float32 outputs. */
-vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
+VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
 
 /* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). */
-vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
+VKS_API vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
 
 /* Bind-pose check: deform with the bind pose and compare with the stored vertices (except in
  * rigid groups, whose stored vertices are bone-local).
@@ -51,7 +51,7 @@ typedef struct vks_bind_check {
     uint32_t rigid_skipped;    /* vertices of VKS_GROUP_RIGID groups: stored bone-local, so the
                                   bind pose moves them by design; not compared */
 } vks_bind_check;
-vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_error *err);
+VKS_API vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ typedef struct vks_deform_job {
 } vks_deform_job;
 
 /* O(1): non-NULL spans, counts that fit size_t. */
-vks_result vks_deform_validate(const vks_deform_job *job, vks_error *err);
+VKS_API vks_result vks_deform_validate(const vks_deform_job *job, vks_error *err);
 
 /* Output element index of (instance, vertex). */
 static inline size_t vks_deform_index(const vks_skin *s, uint32_t instance, uint32_t vertex)

@@ -41,27 +41,27 @@ typedef struct vks_read_options {
 } vks_read_options;
 
 /* Applies the defaults to a copy of opt (opt may be NULL). */
-vks_read_options vks_read_options_defaults(const vks_read_options *opt);
+VKS_API vks_read_options vks_read_options_defaults(const vks_read_options *opt);
 
 typedef vks_result (*vks_reader_fn)(const vks_read_options *opt, const void *bytes, size_t size,
                                     vks_skin **out, vks_error *err);
 
-vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+VKS_API vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                        vks_error *err);
-vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+VKS_API vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err);
-vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t size,
+VKS_API vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t size,
                          vks_skin **out, vks_error *err);
-vks_result vks_p3d_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+VKS_API vks_result vks_p3d_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err);
 
 /* The reader for these bytes (by magic, then by the file name's extension), or NULL.
  * name may be NULL. *format_name gets "renderware", "nif", "nw4c", "p3d" when not NULL. */
-vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name,
+VKS_API vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name,
                                 const char **format_name);
 
 /* Detects the format and reads. An unknown format is VKS_ERR_FORMAT naming what was seen. */
-vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t size,
+VKS_API vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t size,
                         const char *name, vks_skin **out, vks_error *err);
 
 /* ---- writers (fixtures for tests, datasets and benchmarks) ----
@@ -72,13 +72,13 @@ typedef struct vks_write_options {
     int quantize;        /* NW4C: quantized vertex streams */
 } vks_write_options;
 
-vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+VKS_API vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                         size_t *out_size, vks_error *err);
-vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+VKS_API vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                          size_t *out_size, vks_error *err);
-vks_result vks_cmdl_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+VKS_API vks_result vks_cmdl_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                           size_t *out_size, vks_error *err);
-vks_result vks_p3d_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+VKS_API vks_result vks_p3d_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                          size_t *out_size, vks_error *err);
 
 /* P3D extras. vks_p3d_write writes an MLOD (one visual LOD per mesh plus a memory LOD with a
@@ -87,9 +87,9 @@ vks_result vks_p3d_write(const vks_skin *skin, const vks_write_options *opt, uin
  * vks_p3d_parse_model_cfg parses model.cfg text and resolves the skeleton of CfgModels class
  * model_name (NULL: the only model class); *bone_count (may be NULL) gets its bone count, 0
  * when no class matched. */
-vks_result vks_p3d_write_model_cfg(const vks_skin *skin, const char *model_name, uint8_t **out_bytes,
+VKS_API vks_result vks_p3d_write_model_cfg(const vks_skin *skin, const char *model_name, uint8_t **out_bytes,
                                    size_t *out_size, vks_error *err);
-vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *model_name,
+VKS_API vks_result vks_p3d_parse_model_cfg(const char *text, size_t size, const char *model_name,
                                    uint32_t *bone_count, vks_error *err);
 
 #ifdef __cplusplus

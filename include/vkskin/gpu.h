@@ -87,20 +87,20 @@ typedef struct vks_gpu_device_info {
 
 /* Lists up to cap devices into out (may be NULL with cap 0) and the total in *count.
  * VKS_ERR_NO_DEVICE when there is no loader or no device. */
-vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
+VKS_API vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
                                 vks_error *err);
 
-vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
-void vks_gpu_destroy(vks_gpu *gpu);
+VKS_API vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
+VKS_API void vks_gpu_destroy(vks_gpu *gpu);
 /* Warnings and errors the validation layer reported (0 when validation is off). */
-uint32_t vks_gpu_validation_messages(const vks_gpu *gpu);
-const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu);
+VKS_API uint32_t vks_gpu_validation_messages(const vks_gpu *gpu);
+VKS_API const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu);
 
 /* Uploads count validated skins as static buffers (bind vertices, packed influences, group
  * table, palettes, inverse binds, mesh spaces, parents). */
-vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
+VKS_API vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
                           vks_gpu_models **out, vks_error *err);
-void vks_gpu_models_free(vks_gpu_models *models);
+VKS_API void vks_gpu_models_free(vks_gpu_models *models);
 
 typedef struct vks_gpu_batch_entry {
     uint32_t model;          /* index into the uploaded set */
@@ -135,13 +135,13 @@ typedef struct vks_gpu_stats {
     uint64_t vertex_instances;
 } vks_gpu_stats;
 
-vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
+VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
 
 /* Runs a deform job (deform.h) whose skin was uploaded as `model` of models: the job's outputs
  * are filled exactly as vks_cpu_reference_run fills them. stats may be NULL. */
 struct vks_deform_job;
-vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model,
+VKS_API vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model,
                            const struct vks_deform_job *job, vks_gpu_stats *stats, vks_error *err);
 
 #ifdef __cplusplus

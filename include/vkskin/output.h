@@ -47,27 +47,27 @@ typedef struct vks_output vks_output;
 /* Checks, without creating anything, that path can be written as described above and that
  * its file system has at least min_bytes free (0: no space check; never for streams).
  * VKS_ERR_IO with a message saying what stands in the way. */
-vks_result vks_output_check(const char *path, uint64_t min_bytes, vks_error *err);
+VKS_API vks_result vks_output_check(const char *path, uint64_t min_bytes, vks_error *err);
 
-vks_result vks_output_open(vks_output **out, const char *path, vks_error *err);
+VKS_API vks_result vks_output_open(vks_output **out, const char *path, vks_error *err);
 /* The stream to write to (buffered; the caller may setvbuf it before the first write). */
-FILE *vks_output_stream(vks_output *o);
+VKS_API FILE *vks_output_stream(vks_output *o);
 /* The path written to while the output is open: the temporary, or the stream's target. */
-const char *vks_output_write_path(const vks_output *o);
+VKS_API const char *vks_output_write_path(const vks_output *o);
 /* Non-zero when the output is streamed into its target (no temporary, no rename). */
-int vks_output_is_stream(const vks_output *o);
+VKS_API int vks_output_is_stream(const vks_output *o);
 /* Records errno of a failed write so close reports the call that failed, not a later one. */
-void vks_output_note_error(vks_output *o, int errnum);
+VKS_API void vks_output_note_error(vks_output *o, int errnum);
 /* commit != 0: flush, close and rename into place; otherwise remove the temporary (a stream
  * keeps what reached it). Returns the first write, flush, close or rename failure. */
-vks_result vks_output_close(vks_output *o, int commit, vks_error *err);
+VKS_API vks_result vks_output_close(vks_output *o, int commit, vks_error *err);
 
 /* Unlinks every temporary currently being written. Async-signal-safe. */
-void vks_output_discard_temporaries(void);
+VKS_API void vks_output_discard_temporaries(void);
 
 /* 1 when writing path would write the file named by other (same device and inode after
  * following symlinks, or the same resolved path where either does not exist yet). */
-int vks_output_same_file(const char *path, const char *other);
+VKS_API int vks_output_same_file(const char *path, const char *other);
 
 #ifdef __cplusplus
 }

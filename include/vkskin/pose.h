@@ -19,13 +19,13 @@ extern "C" {
 #endif
 
 /* The skeleton's bind locals. out: skin->node_count entries. */
-void vks_pose_bind(const vks_skin *skin, vks_affine *out);
+VKS_API void vks_pose_bind(const vks_skin *skin, vks_affine *out);
 
 /* Deterministic procedural pose: each node is its bind local followed by a rotation about a
  * node-specific axis (through the node's origin) whose angle swings with time, within
  * +-max_angle radians (<= 0: the default 0.6). Roots are not moved. Same numbers on every
  * machine for the same (seed, instance, time). out: skin->node_count entries. */
-void vks_pose_procedural(const vks_skin *skin, uint64_t seed, uint32_t instance, float time,
+VKS_API void vks_pose_procedural(const vks_skin *skin, uint64_t seed, uint32_t instance, float time,
                          float max_angle, vks_affine *out);
 
 /* Frames of locals parsed from a pose file (JSON contract of DESIGN.md section 6). */
@@ -37,9 +37,9 @@ typedef struct vks_pose_set {
 
 /* Parses {"nodes": [...]} or {"frames": [{"nodes": [...]}, ...]}. Errors name the entry
  * ("frames[2].nodes[5]: unknown node name \"Bip01 Foo\""). */
-vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size,
+VKS_API vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size,
                                vks_pose_set *out, vks_error *err);
-void vks_pose_set_free(vks_pose_set *set);
+VKS_API void vks_pose_set_free(vks_pose_set *set);
 
 #ifdef __cplusplus
 }

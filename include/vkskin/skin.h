@@ -134,14 +134,14 @@ typedef struct vks_skin {
 } vks_skin;
 
 /* An empty model whose arrays come from an arena over the allocator (NULL: malloc). */
-vks_skin *vks_skin_create(const vks_allocator *allocator);
+VKS_API vks_skin *vks_skin_create(const vks_allocator *allocator);
 /* Frees the model and everything allocated through it. NULL is fine. */
-void vks_skin_free(vks_skin *skin);
+VKS_API void vks_skin_free(vks_skin *skin);
 /* Zeroed memory owned by the skin; NULL on overflow or exhaustion. */
-void *vks_skin_alloc(vks_skin *skin, size_t size);
-void *vks_skin_alloc_array(vks_skin *skin, size_t count, size_t elem);
+VKS_API void *vks_skin_alloc(vks_skin *skin, size_t size);
+VKS_API void *vks_skin_alloc_array(vks_skin *skin, size_t count, size_t elem);
 /* A NUL-terminated copy of len bytes (len may be 0; s may be NULL when len is 0). */
-const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
+VKS_API const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
 
 /* Checks every cross-reference and value: parents in order, bone nodes, group ranges
  * contiguous and covering each mesh, palette entries inside the mesh's bones, influence
@@ -150,27 +150,27 @@ const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
  * float32: its inverse bind (and, for rigid groups, its node's bind world) neither singular
  * nor scaling outside vks_float32_scale_ok's range (the error names the bone and its node).
  * O(vertices + triangles + nodes); allocates O(nodes) only when the model has rigid groups. */
-vks_result vks_skin_validate(const vks_skin *skin, vks_error *err);
+VKS_API vks_result vks_skin_validate(const vks_skin *skin, vks_error *err);
 
 /* The float32 part of vks_skin_validate, on a model whose indices are already known good
  * (the builder runs it when it finishes, so every reader refuses such bones). */
-vks_result vks_skin_check_float32(const vks_skin *skin, vks_error *err);
+VKS_API vks_result vks_skin_check_float32(const vks_skin *skin, vks_error *err);
 
 /* How the 3x3 part of a scales, in double: *lo and *hi bracket its singular values by
  * root-mean-square (lo = sqrt(3) / |inverse|_F, hi = |a|_F / sqrt(3): both 1 for a rotation,
  * s for a uniform scale s; lo >= the smallest singular value, hi <= the largest). Returns 0
  * (lo = 0) when the 3x3 is singular or not finite. O(1). */
-int vks_affine_scale_range(const vks_affine *a, double *lo, double *hi);
+VKS_API int vks_affine_scale_range(const vks_affine *a, double *lo, double *hi);
 /* Whether float32 deformers can use a matrix that scales by lo..hi (see math.c for the
  * derivation): lo and hi within [2^-48, 2^48] and hi / lo <= 2^9. */
-int vks_float32_scale_ok(double lo, double hi);
+VKS_API int vks_float32_scale_ok(double lo, double hi);
 
 /* Index of the node named name (exact match first, then case-insensitive), or -1. */
-int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
+VKS_API int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
 
 /* Largest distance of any bind position from the origin of its mesh's space (>= 1e-6);
  * the scale that relative errors are measured against. */
-double vks_skin_bounding_radius(const vks_skin *skin);
+VKS_API double vks_skin_bounding_radius(const vks_skin *skin);
 
 /* Summary statistics for inspect. */
 typedef struct vks_skin_stats {
@@ -179,7 +179,7 @@ typedef struct vks_skin_stats {
     double min_weight_sum, max_weight_sum;
     uint32_t max_palette;
 } vks_skin_stats;
-void vks_skin_stats_compute(const vks_skin *skin, vks_skin_stats *out);
+VKS_API void vks_skin_stats_compute(const vks_skin *skin, vks_skin_stats *out);
 
 #ifdef __cplusplus
 }

@@ -42,7 +42,9 @@ int main(int argc, char **argv)
         return VKS_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("vkskin 0.1.0\n");
+        /* include/vkskin/version.h, the one place the version is written */
+        printf("vkskin %s%s\n", vks_version_string(),
+               vks_has_gpu() ? "" : " (built without GPU support)");
         return VKS_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
