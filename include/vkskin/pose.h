@@ -1,10 +1,16 @@
 /* vkskin poses: local transforms for every skeleton node, per instance (DESIGN.md section 6).
  *
  * STEP BY STEP
- *   vks_affine *locals = malloc(n * skin->node_count * sizeof *locals);
+ *   vks_pose_source src = {0};                  // zeroed: procedural, seed 0, 30 fps
+ *   src.kind = VKS_POSE_PROCEDURAL; src.seed = 7;
+ *   // or: vks_pose_file_parse(skin, json, len, &set, &err); src.kind = VKS_POSE_FRAMES;
+ *   //     src.frames = &set;
  *   for (i = 0; i < n; i++)
- *       vks_pose_procedural(skin, seed, i, time, locals + (size_t)i * skin->node_count);
- *   // or: vks_pose_file_parse(skin, json, len, &set, &err); set.locals + frame * node_count
+ *       vks_pose_source_locals(&src, skin, i, frame, locals + (size_t)i * skin->node_count);
+ *
+ * A pose source is what every engine consumes: the CPU engines get the locals it fills, the
+ * GPU crowd evaluates the procedural source itself from (seed, instance, time). Clips will be
+ * one more kind.
  *
  * Every source produces float32 absolute local transforms (bind locals replaced), so the
  * CPU reference and the GPU start from the same numbers.
@@ -40,6 +46,29 @@ typedef struct vks_pose_set {
 VKS_API vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size,
                                vks_pose_set *out, vks_error *err);
 VKS_API void vks_pose_set_free(vks_pose_set *set);
+
+/* ---- pose sources: (instance, frame) -> locals, whatever made them ---- */
+
+typedef enum vks_pose_kind {
+    VKS_POSE_PROCEDURAL = 0, /* vks_pose_procedural at time frame / fps, per instance */
+    VKS_POSE_BIND,           /* the bind locals, every instance and frame */
+    VKS_POSE_FRAMES          /* a pose set: frame f is the set's frame f % frame_count, the same
+                                for every instance */
+} vks_pose_kind;
+
+typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default angle */
+    vks_pose_kind kind;
+    uint64_t seed;              /* procedural */
+    float fps;                  /* procedural: time of frame f is f / fps (<= 0: 30) */
+    float max_angle;            /* procedural: see vks_pose_procedural (<= 0: 0.6 rad) */
+    const vks_pose_set *frames; /* VKS_POSE_FRAMES: not owned; its node_count must be the skin's */
+} vks_pose_source;
+
+/* The time of a frame for a source (procedural: frame / fps). */
+VKS_API float vks_pose_source_time(const vks_pose_source *src, uint32_t frame);
+/* Fills skin->node_count locals for (instance, frame). Thread-safe: reads src and skin only. */
+VKS_API void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,
+                                    uint32_t frame, vks_affine *out);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* Affine math and poses: products, inverses, TRS round trips; the procedural pose is
- * deterministic and leaves roots alone; the JSON pose file contract of DESIGN.md section 6,
+ * deterministic and leaves roots alone; pose sources give each kind's locals; the JSON pose file contract of DESIGN.md section 6,
  * including every error it must name. */
 #include <math.h>
 #include <string.h>
@@ -61,6 +61,15 @@ int main(void)
     double c0 = p1[2].m[0] * p1[2].m[0] + p1[2].m[1] * p1[2].m[1] + p1[2].m[2] * p1[2].m[2];
     CHECK_NEAR(c0, 1.0, 1e-6);
 
+    /* pose sources: procedural at frame / fps, bind, a set's frames modulo its count */
+    vks_pose_source src = {0};
+    src.seed = 42, src.fps = 2.0f;
+    vks_pose_source_locals(&src, s, 3, 1, p2); /* frame 1 at 2 fps: time 0.5 */
+    CHECK(memcmp(p1, p2, sizeof p1) == 0);
+    src.kind = VKS_POSE_BIND;
+    vks_pose_source_locals(&src, s, 3, 1, p2);
+    CHECK(max_diff(&p2[2], &s->nodes[2].bind_local) == 0);
+
     /* pose files */
     vks_pose_set set;
     vks_error err;
@@ -70,6 +79,9 @@ int main(void)
     CHECK_NEAR(set.locals[2].m[9], 0.0, 0);
     CHECK_NEAR(set.locals[2].m[0], 1.0, 1e-7); /* rotation and scale kept from bind */
     CHECK(max_diff(&set.locals[1], &s->nodes[1].bind_local) == 0); /* unlisted: bind */
+    src.kind = VKS_POSE_FRAMES, src.frames = &set;
+    vks_pose_source_locals(&src, s, 9, 5, p2); /* one frame: every frame and instance is it */
+    CHECK(memcmp(p2, set.locals, sizeof p2) == 0);
     vks_pose_set_free(&set);
     CHECK(parse(s, "{\"frames\": [{\"nodes\": [{\"index\": 1, \"matrix\": [1,0,0,0, 0,1,0,0, 0,0,1,0, 7,8,9,1]}]},"
                    "{\"nodes\": [{\"index\": 2, \"rotation\": [0, 0, 1, 0], \"scale\": [2, 2, 2]}]}]}",

@@ -77,12 +77,12 @@ typedef struct vks_cli_pose {
 int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i);
 void vks_cli_pose_defaults(vks_cli_pose *p);
 
-/* The pose source made concrete for one skin: fills locals for (instance, frame).
- * For a pose file, frame f uses the file's frame f (every instance the same). */
+/* The pose options made into the library's pose source (pose.h) for one skin: procedural,
+ * or a pose file's frames (frame f uses the file's frame f, every instance the same). */
 typedef struct vks_cli_poser {
     const vks_skin *skin;
-    vks_cli_pose opt;
-    vks_pose_set set; /* when a pose file is used */
+    vks_pose_source source;
+    vks_pose_set set; /* when a pose file is used; source.frames points here */
 } vks_cli_poser;
 int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt);
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);

@@ -327,13 +327,11 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
 {
     memset(ps, 0, sizeof *ps);
     ps->skin = skin;
-    ps->opt = *opt;
+    ps->source.kind = VKS_POSE_PROCEDURAL;
+    ps->source.seed = opt->seed;
+    ps->source.fps = opt->fps;
     if (!opt->pose_file)
         return 1;
-    if (opt->procedural) {
-        fprintf(stderr, "vkskin: --pose and --procedural exclude each other\n");
-        return 0;
-    }
     size_t size = 0;
     char *json = (char *)vks_cli_read_file(opt->pose_file, &size);
     if (!json)
@@ -346,18 +344,14 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, opt->pose_file, msg, sizeof msg));
         return 0;
     }
+    ps->source.kind = VKS_POSE_FRAMES;
+    ps->source.frames = &ps->set;
     return 1;
 }
 
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out)
 {
-    const vks_skin *s = ps->skin;
-    if (ps->set.locals) {
-        uint32_t f = frame % ps->set.frame_count;
-        memcpy(out, ps->set.locals + (size_t)f * s->node_count, s->node_count * sizeof *out);
-        return;
-    }
-    vks_pose_procedural(s, ps->opt.seed, instance, (float)frame / ps->opt.fps, 0.0f, out);
+    vks_pose_source_locals(&ps->source, ps->skin, instance, frame, out);
 }
 
 void vks_cli_poser_free(vks_cli_poser *ps)

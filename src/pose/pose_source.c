@@ -1,0 +1,34 @@
+/* Pose sources (include/vkskin/pose.h): one question, "the locals of instance i at frame f",
+ * answered the same way for every engine, so the CPU reference, the fast CPU path and the GPU
+ * batch start from identical float32 numbers. */
+#include <string.h>
+
+#include "vkskin/pose.h"
+
+float vks_pose_source_time(const vks_pose_source *src, uint32_t frame)
+{
+    float fps = src->fps > 0 ? src->fps : 30.0f;
+    return (float)frame / fps;
+}
+
+void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance, uint32_t frame,
+                            vks_affine *out)
+{
+    switch (src->kind) {
+    case VKS_POSE_FRAMES:
+        if (src->frames && src->frames->frame_count && src->frames->node_count == skin->node_count) {
+            uint32_t f = frame % src->frames->frame_count;
+            memcpy(out, src->frames->locals + (size_t)f * skin->node_count, skin->node_count * sizeof *out);
+            return;
+        }
+        /* an empty or mismatched set: the bind pose, as if no entry were listed */
+        vks_pose_bind(skin, out);
+        return;
+    case VKS_POSE_BIND:
+        vks_pose_bind(skin, out);
+        return;
+    case VKS_POSE_PROCEDURAL:
+        break;
+    }
+    vks_pose_procedural(skin, src->seed, instance, vks_pose_source_time(src, frame), src->max_angle, out);
+}
