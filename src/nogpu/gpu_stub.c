@@ -1,0 +1,68 @@
+/* The GPU engine of a library built with -DVKSKIN_GPU=OFF (no Vulkan, volk or glslc needed):
+ * every function of gpu.h exists and behaves as on a machine without a Vulkan device, so a
+ * host compiles and links the same code against either build and handles VKS_ERR_NO_DEVICE
+ * once (vks_has_gpu() tells the two cases apart). Only one of src/gpu and src/nogpu is built.
+ * A function added to gpu.h needs its stub here: the package_symbols test fails on a public
+ * declaration the library does not define. */
+#include "vkskin/gpu.h"
+
+#include <stddef.h>
+
+static vks_result no_gpu(vks_error *err)
+{
+    return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan",
+                         "vkskin was built without GPU support (VKSKIN_GPU=OFF)");
+}
+
+vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
+                                vks_error *err)
+{
+    if (count)
+        *count = 0;
+    return no_gpu(err);
+}
+
+vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err)
+{
+    if (out)
+        *out = NULL;
+    return no_gpu(err);
+}
+
+void vks_gpu_destroy(vks_gpu *gpu)
+{
+}
+
+uint32_t vks_gpu_validation_messages(const vks_gpu *gpu)
+{
+    return 0;
+}
+
+const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu)
+{
+    return NULL;
+}
+
+vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
+                          vks_gpu_models **out, vks_error *err)
+{
+    if (out)
+        *out = NULL;
+    return no_gpu(err);
+}
+
+void vks_gpu_models_free(vks_gpu_models *models)
+{
+}
+
+vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
+                       vks_gpu_stats *stats, vks_error *err)
+{
+    return no_gpu(err);
+}
+
+vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model,
+                           const struct vks_deform_job *job, vks_gpu_stats *stats, vks_error *err)
+{
+    return no_gpu(err);
+}
