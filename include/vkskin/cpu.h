@@ -27,8 +27,16 @@ VKS_API void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *w
 /* Deforms every instance of the job in double; writes float32 outputs. */
 VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
 
-/* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). */
+/* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). Its vertex
+ * kernel is chosen once by CPU features: "avx2" (AVX2 + FMA) where the CPU has them, else
+ * "baseline" (SSE2 on x86-64); VKSKIN_CPU_PATH=baseline in the environment forces the baseline.
+ * Results of both stay within the validation tolerances of the reference. */
 VKS_API vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
+/* The kernel in use: "avx2" or "baseline". */
+VKS_API const char *vks_cpu_fast_path(void);
+/* Forces a kernel: "auto", "baseline" or "avx2". Returns 0 (and changes nothing) when this CPU
+ * or build has no such kernel. Affects runs that start afterwards, in every thread. */
+VKS_API int vks_cpu_fast_set_path(const char *path);
 
 /* Bind-pose check: deform with the bind pose and compare with the stored vertices (except in
  * rigid groups, whose stored vertices are bone-local).

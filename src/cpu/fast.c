@@ -1,20 +1,22 @@
-/* The fast CPU deformer: float arithmetic, all cores, loops the compiler vectorises.
+/* The fast CPU deformer: float arithmetic, all cores, loops the compiler vectorises, the
+ * vertex kernel chosen by CPU features at run time (fast_kernel.h: baseline SSE2, AVX2+FMA).
  *
  * The batch is cut into items of (instance, vertex slice); each thread takes a contiguous
  * run of items, computes the instance's pose in float (world through the parents, then
  * K_b = S_mesh W IB, as skin.h defines) when the instance changes, then walks the groups
  * overlapping its slice: the group's palette is gathered through the remap into a local
- * table of column vectors, and the vertex loop is specialised by the group's influence count
- * (1..4). Like ozz-animation's SkinningJob it blends the matrices first, then transforms the
- * position and the normal. Empty slots are clamped into the palette with weight 0, so the loops
- * carry no branch per slot. */
+ * table of column vectors, and the kernel's vertex loop, specialised by the group's influence
+ * count (1..4), blends and transforms its vertices. */
 #include "vkskin/cpu.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fast_internal.h"
 
 typedef struct fast_shared {
     const vks_deform_job *job;
@@ -22,22 +24,14 @@ typedef struct fast_shared {
     uint64_t items;         /* instance_count * slices */
     uint32_t threads;
     uint32_t max_palette;
+    vks__fast_group_fn kernel;
 } fast_shared;
-
-/* Four lanes of float (GCC and clang vector extensions): one matrix column per vector, so
- * the blend and the transform are whole-vector multiply-adds with no shuffles. */
-typedef float f4 __attribute__((vector_size(16)));
-
-/* A palette matrix as four columns (x axis, y axis, z axis, translation), lane 3 unused. */
-typedef struct pal_mat {
-    f4 c[4];
-} pal_mat;
 
 typedef struct fast_thread {
     const fast_shared *sh;
     uint32_t index;
     vks_affine *world, *skin; /* node_count, bone_count */
-    pal_mat *pal;             /* max_palette */
+    vks__pal_mat *pal;        /* max_palette */
     int failed;
 } fast_thread;
 
@@ -62,54 +56,50 @@ static void pose(const vks_skin *s, const vks_affine *locals, vks_affine *world,
     }
 }
 
-/* One vertex range of one group, K influences: blend the columns, transform, (re)normalise. */
-static inline void deform_range(const vks_skin *s, const pal_mat *pal, uint32_t pal_last, uint32_t v0,
-                                uint32_t v1, int k_inf, int has_n, int renorm, float *restrict pos,
-                                float *restrict nrm)
+/* ---- the kernel for this CPU: chosen once by cpuid, or forced (tests, benchmarks) ---- */
+
+static _Atomic(vks__fast_group_fn) kernel;
+
+static int cpu_has_avx2_fma(void)
 {
-    for (uint32_t v = v0; v < v1; v++) {
-        const vks_influence *in = &s->influences[v];
-        f4 c0 = {0, 0, 0, 0}, c1 = c0, c2 = c0, c3 = c0;
-        for (int k = 0; k < k_inf; k++) {
-            uint32_t idx = in->index[k] < pal_last ? in->index[k] : pal_last;
-            float w = in->weight[k] > 0 ? in->weight[k] : 0.0f;
-            const pal_mat *K = &pal[idx];
-            c0 += w * K->c[0];
-            c1 += w * K->c[1];
-            c2 += w * K->c[2];
-            c3 += w * K->c[3];
-        }
-        const float *p = s->positions[v];
-        f4 pp = c0 * p[0] + c1 * p[1] + c2 * p[2] + c3;
-        float *po = pos + (size_t)v * 3;
-        po[0] = pp[0], po[1] = pp[1], po[2] = pp[2];
-        if (nrm) {
-            float *no = nrm + (size_t)v * 3;
-            f4 nn = {0, 0, 0, 0};
-            if (has_n) {
-                const float *n = s->normals[v];
-                nn = c0 * n[0] + c1 * n[1] + c2 * n[2];
-                if (renorm) {
-                    float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
-                    if (len > 0)
-                        nn /= len;
-                }
-            }
-            no[0] = nn[0], no[1] = nn[1], no[2] = nn[2];
-        }
-    }
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
 }
 
-/* The influence count as a constant, so each loop is unrolled and vectorised for it. */
-static void deform_group(const vks_skin *s, const pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
-                         int k_inf, int has_n, int renorm, float *pos, float *nrm)
+static vks__fast_group_fn pick_kernel(void)
 {
-    switch (k_inf) {
-    case 1: deform_range(s, pal, pal_last, v0, v1, 1, has_n, renorm, pos, nrm); break;
-    case 2: deform_range(s, pal, pal_last, v0, v1, 2, has_n, renorm, pos, nrm); break;
-    case 3: deform_range(s, pal, pal_last, v0, v1, 3, has_n, renorm, pos, nrm); break;
-    default: deform_range(s, pal, pal_last, v0, v1, 4, has_n, renorm, pos, nrm); break;
-    }
+    vks__fast_group_fn k = atomic_load(&kernel);
+    if (k)
+        return k;
+    const char *env = getenv("VKSKIN_CPU_PATH"); /* "baseline" forces the SSE2 loop */
+    if (!(env && !strcmp(env, "baseline") && vks_cpu_fast_set_path("baseline")))
+        vks_cpu_fast_set_path("auto");
+    return atomic_load(&kernel);
+}
+
+int vks_cpu_fast_set_path(const char *path)
+{
+    int avx2 = vks__fast_group_avx2 && cpu_has_avx2_fma();
+    vks__fast_group_fn k;
+    if (!path || !strcmp(path, "auto"))
+        k = avx2 ? vks__fast_group_avx2 : vks__fast_group_baseline;
+    else if (!strcmp(path, "baseline"))
+        k = vks__fast_group_baseline;
+    else if (!strcmp(path, "avx2") && avx2)
+        k = vks__fast_group_avx2;
+    else
+        return 0;
+    atomic_store(&kernel, k);
+    return 1;
+}
+
+const char *vks_cpu_fast_path(void)
+{
+    return pick_kernel() == vks__fast_group_avx2 ? "avx2" : "baseline";
 }
 
 static void *worker(void *arg)
@@ -139,10 +129,10 @@ static void *worker(void *arg)
             for (uint32_t j = 0; j < gr->palette_count; j++) {
                 const float *m = t->skin[s->palette[gr->first_palette + j]].m;
                 for (int c = 0; c < 4; c++)
-                    t->pal[j].c[c] = (f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], 0.0f};
+                    t->pal[j].c[c] = (vks__f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], 0.0f};
             }
             const vks_mesh *me = &s->meshes[gr->mesh];
-            deform_group(s, t->pal, gr->palette_count - 1, a, b, (int)gr->max_influences,
+            sh->kernel(s, t->pal, gr->palette_count - 1, a, b, (int)gr->max_influences,
                          (me->flags & VKS_MESH_HAS_NORMALS) != 0, (me->flags & VKS_MESH_RENORMALIZE) != 0, pos, nrm);
         }
     }
@@ -161,7 +151,7 @@ vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *e
     }
     if (threads > 256)
         threads = 256;
-    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1};
+    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel()};
     for (uint32_t g = 0; g < s->group_count; g++)
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;

@@ -1,11 +1,13 @@
 /* The fast CPU deformer against the reference: bind and procedural poses, 1..4 influences,
  * one and several groups, few instances (vertex slices) and many (instance split), 1 and 3
- * threads; and a zeroed job is refused. */
+ * threads, on every kernel this CPU has (baseline always; AVX2+FMA where present, so both
+ * paths are covered on any AVX2 machine); and a zeroed job is refused. */
 #include "testutil.h"
 
 #include "character.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void compare(const vks_skin *s, uint32_t instances, int bind, int threads)
 {
@@ -40,6 +42,15 @@ int main(void)
     vks_deform_job zero = {0};
     vks_error err = {0};
     CHECK(vks_cpu_fast_run(&zero, 1, &err) != VKS_OK);
+    CHECK(!vks_cpu_fast_set_path("no such kernel"));
+    static const char *paths[] = {"baseline", "avx2"};
+    for (int pi = 0; pi < 2; pi++) {
+        if (!vks_cpu_fast_set_path(paths[pi])) {
+            fprintf(stderr, "kernel %s: not on this CPU or build, skipped\n", paths[pi]);
+            continue;
+        }
+        CHECK(!strcmp(vks_cpu_fast_path(), paths[pi]));
+        fprintf(stderr, "kernel %s\n", paths[pi]);
     for (uint32_t k = 1; k <= 4; k++) {
         vks_gen_params p = {0};
         p.vertices = 3000, p.max_influences = k, p.palette_limit = k % 2 ? 0 : 12, p.seed = k;
@@ -53,6 +64,7 @@ int main(void)
         compare(s, 13, 0, 1);
         compare(s, 13, 0, 0);
         vks_skin_free(s);
+    }
     }
     return vks_test_finish("test_cpu_fast");
 }
