@@ -1,5 +1,5 @@
-/* The fast CPU deformer's vertex loop, compiled once per instruction set: fast_baseline.c
- * (x86-64 SSE2, or any target) and fast_avx2.c (AVX2 + FMA). The includer defines
+/* The fast CPU deformer's portable vertex loop (fast_baseline.c; fast_avx2.c has its own
+ * eight-lane loop). The includer defines
  *   FAST_MADD(a, b, c)  a * b + c on vks__f4 (fused where the target has FMA)
  *   FAST_GROUP          the name of the kernel it exports
  * Like ozz-animation's SkinningJob it blends the matrices first, then transforms the position
