@@ -1,4 +1,5 @@
 #include "bytebuf.h"
+#include "vec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,22 +10,13 @@ void vks_buf_reserve(vks_bytebuf *b, size_t more)
 {
     if (b->failed)
         return;
-    if (more > SIZE_MAX / 2 - b->size) {
-        b->failed = 1;
-        return;
-    }
-    if (b->size + more <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + more)
-        cap *= 2;
-    uint8_t *p = realloc(b->data, cap);
+    /* malloc/free (no allocator): the writers hand b->data to callers who free() it */
+    uint8_t *p = vks__grow_array(NULL, b->data, b->size, &b->cap, more, 1, 4096);
     if (!p) {
         b->failed = 1;
         return;
     }
     b->data = p;
-    b->cap = cap;
 }
 
 void vks_buf_put(vks_bytebuf *b, const void *src, size_t n)

@@ -2,6 +2,8 @@
  * the finished arrays are copied into the skin's arena. */
 #include "vkskin/build.h"
 
+#include "core/vec.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,55 +11,23 @@
 
 #define MAX_PALETTE 65535u
 
-typedef struct vec_t {
-    void *data;
-    size_t count, cap, elem;
-} vec_t;
-
 struct vks_skin_builder {
     vks_skin *skin;
-    vec_t meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
+    vks_vec meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
     int has_normals, has_materials;
     int failed;
     vks_weight_report report; /* over every mesh added; copied into the skin by finish */
 };
 
-static void *vec_push(vks_skin_builder *b, vec_t *v, size_t n)
+/* Appends n zeroed elements to one of the model's arrays; a failure marks the builder failed. */
+static void *vec_push(vks_skin_builder *b, vks_vec *v, size_t n)
 {
     if (b->failed)
         return NULL;
-    if (n > SIZE_MAX / 4 / v->elem - v->count) {
+    void *r = vks__vec_push(v, &b->skin->allocator, n);
+    if (!r)
         b->failed = 1;
-        return NULL;
-    }
-    if (v->count + n > v->cap) {
-        size_t cap = v->cap ? v->cap : 64;
-        while (cap < v->count + n)
-            cap *= 2;
-        vks_allocator *a = &b->skin->allocator;
-        void *p = a->alloc(a->user, cap * v->elem);
-        if (!p) {
-            b->failed = 1;
-            return NULL;
-        }
-        if (v->count)
-            memcpy(p, v->data, v->count * v->elem);
-        if (v->data)
-            a->free(a->user, v->data);
-        v->data = p;
-        v->cap = cap;
-    }
-    void *r = (char *)v->data + v->count * v->elem;
-    memset(r, 0, n * v->elem);
-    v->count += n;
     return r;
-}
-
-static void vec_free(vks_skin_builder *b, vec_t *v)
-{
-    if (v->data)
-        b->skin->allocator.free(b->skin->allocator.user, v->data);
-    memset(v, 0, sizeof *v);
 }
 
 static void *tmp_alloc(vks_skin_builder *b, size_t count, size_t elem)
@@ -83,16 +53,17 @@ vks_skin_builder *vks_builder_create(vks_skin *skin)
         return NULL;
     memset(b, 0, sizeof *b);
     b->skin = skin;
-    b->meshes.elem = sizeof(vks_mesh);
-    b->groups.elem = sizeof(vks_group);
-    b->bones.elem = sizeof(vks_bone);
-    b->palette.elem = sizeof(uint16_t);
-    b->positions.elem = sizeof(float[3]);
-    b->normals.elem = sizeof(float[3]);
-    b->influences.elem = sizeof(vks_influence);
-    b->source.elem = sizeof(uint32_t);
-    b->triangles.elem = sizeof(uint32_t[3]);
-    b->materials.elem = sizeof(uint16_t);
+    /* the model's arrays start at 64 elements and double */
+    b->meshes = (vks_vec)VKS_VEC_INIT(sizeof(vks_mesh), 64);
+    b->groups = (vks_vec)VKS_VEC_INIT(sizeof(vks_group), 64);
+    b->bones = (vks_vec)VKS_VEC_INIT(sizeof(vks_bone), 64);
+    b->palette = (vks_vec)VKS_VEC_INIT(sizeof(uint16_t), 64);
+    b->positions = (vks_vec)VKS_VEC_INIT(sizeof(float[3]), 64);
+    b->normals = (vks_vec)VKS_VEC_INIT(sizeof(float[3]), 64);
+    b->influences = (vks_vec)VKS_VEC_INIT(sizeof(vks_influence), 64);
+    b->source = (vks_vec)VKS_VEC_INIT(sizeof(uint32_t), 64);
+    b->triangles = (vks_vec)VKS_VEC_INIT(sizeof(uint32_t[3]), 64);
+    b->materials = (vks_vec)VKS_VEC_INIT(sizeof(uint16_t), 64);
     return b;
 }
 
@@ -100,25 +71,28 @@ void vks_builder_destroy(vks_skin_builder *b)
 {
     if (!b)
         return;
-    vec_t *all[] = {&b->meshes, &b->groups, &b->bones, &b->palette, &b->positions,
+    vks_vec *all[] = {&b->meshes, &b->groups, &b->bones, &b->palette, &b->positions,
                     &b->normals, &b->influences, &b->source, &b->triangles, &b->materials};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        vec_free(b, all[i]);
+        vks__vec_free(all[i], &b->skin->allocator);
     b->skin->allocator.free(b->skin->allocator.user, b);
 }
 
 /* A group while it is being planned: its palette (mesh bone indices) and triangle list. */
 typedef struct plan_group {
     uint16_t *palette;
-    uint32_t palette_count, palette_cap;
+    uint32_t palette_count;
+    size_t palette_cap;
     uint32_t *tris; /* indices into the plan's triangle source */
-    uint32_t tri_count, tri_cap;
+    uint32_t tri_count;
+    size_t tri_cap;
     const uint32_t (*tri_src)[3];
     const uint16_t *mat_src;
     const uint32_t *extra;
     uint32_t extra_count;
     uint32_t *extra_own; /* leftover vertices placed here by the builder */
-    uint32_t extra_own_count, extra_own_cap;
+    uint32_t extra_own_count;
+    size_t extra_own_cap;
     const uint16_t (*bone)[4];
     const float (*weight)[4];
     uint32_t flags;
@@ -133,20 +107,14 @@ static int palette_has(const plan_group *g, uint16_t bone)
     return 0;
 }
 
-static int grow_u32(vks_skin_builder *b, uint32_t **arr, uint32_t *count, uint32_t *cap, uint32_t v)
+/* Appends v to a group's triangle or vertex list (16 first, then doubling). */
+static int grow_u32(vks_skin_builder *b, uint32_t **arr, uint32_t *count, size_t *cap, uint32_t v)
 {
-    if (*count == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 16;
-        uint32_t *p = tmp_alloc(b, nc, sizeof *p);
-        if (!p)
-            return 0;
-        if (*count)
-            memcpy(p, *arr, *count * sizeof *p);
-        tmp_free(b, *arr);
-        *arr = p;
-        *cap = nc;
-    }
-    (*arr)[(*count)++] = v;
+    uint32_t *p = vks__grow_array(&b->skin->allocator, *arr, *count, cap, 1, sizeof *p, 16);
+    if (!p)
+        return 0;
+    *arr = p;
+    p[(*count)++] = v;
     return 1;
 }
 
@@ -154,17 +122,10 @@ static int palette_add(vks_skin_builder *b, plan_group *g, uint16_t bone)
 {
     if (palette_has(g, bone))
         return 1;
-    if (g->palette_count == g->palette_cap) {
-        uint32_t nc = g->palette_cap ? g->palette_cap * 2 : 16;
-        uint16_t *p = tmp_alloc(b, nc, sizeof *p);
-        if (!p)
-            return 0;
-        if (g->palette_count)
-            memcpy(p, g->palette, g->palette_count * sizeof *p);
-        tmp_free(b, g->palette);
-        g->palette = p;
-        g->palette_cap = nc;
-    }
+    uint16_t *p = vks__grow_array(&b->skin->allocator, g->palette, g->palette_count, &g->palette_cap, 1, sizeof *p, 16);
+    if (!p)
+        return 0;
+    g->palette = p;
     g->palette[g->palette_count++] = bone;
     return 1;
 }
@@ -748,7 +709,7 @@ vks_result vks_builder_add_mesh(vks_skin_builder *b, const vks_mesh_source *m, v
     return rc;
 }
 
-static void *to_arena(vks_skin *s, const vec_t *v)
+static void *to_arena(vks_skin *s, const vks_vec *v)
 {
     void *p = vks_skin_alloc_array(s, v->count ? v->count : 1, v->elem);
     if (p && v->count)
