@@ -43,14 +43,15 @@ static inline void fast_range(const vks_skin *s, const vks__pal_mat *pal, uint32
             c3 = FAST_MADD(w, K->c[3], c3);
         }
         const float *p = s->positions[v];
-        vks__f4 pp = FAST_MADD(c0, fast_splat(p[0]), FAST_MADD(c1, fast_splat(p[1]), FAST_MADD(c2, fast_splat(p[2]), c3)));
+        /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in */
+        vks__f4 pp = FAST_MADD(c2, fast_splat(p[2]), FAST_MADD(c1, fast_splat(p[1]), c0 * fast_splat(p[0]))) + c3;
         int whole = v + 1 < v1;
         fast_store3(pos + (size_t)v * 3, pp, whole);
         if (nrm) {
             vks__f4 nn = fast_splat(0);
             if (has_n) {
                 const float *n = s->normals[v];
-                nn = FAST_MADD(c0, fast_splat(n[0]), FAST_MADD(c1, fast_splat(n[1]), c2 * fast_splat(n[2])));
+                nn = FAST_MADD(c2, fast_splat(n[2]), FAST_MADD(c1, fast_splat(n[1]), c0 * fast_splat(n[0])));
                 if (renorm) {
                     float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
                     if (len > 0)

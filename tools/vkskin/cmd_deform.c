@@ -1,6 +1,8 @@
 /* vkskin deform FILE... --cpu|--cpu-fast|--gpu [pose options] --out FILE [--format F]:
  * deforms every (instance, frame) pose and writes the vertices in the file's own vertex order.
- * Poses are processed in chunks so memory stays bounded whatever the instance count. */
+ * Poses are processed in chunks so memory stays bounded whatever the instance count; a chunk is
+ * written by a thread of its own while the engine deforms the next one. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +77,60 @@ static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job,
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
 }
 
+/* One chunk's results on their way to the output, written by a thread of its own while the
+ * engine deforms the next chunk into the other buffer (so the disk and the engine overlap). */
+typedef struct chunk_write {
+    vks_bake *bake;
+    const vks_skin *skin;
+    uint32_t frames;
+    const float *pos, *nrm;
+    uint64_t first; /* pose index of the chunk's first pose (instance * frames + frame) */
+    uint32_t count;
+    vks_result result;
+    vks_error err;
+} chunk_write;
+
+static void *write_chunk(void *arg)
+{
+    chunk_write *w = arg;
+    w->result = VKS_OK;
+    for (uint32_t k = 0; k < w->count && w->result == VKS_OK; k++) {
+        uint64_t p = w->first + k;
+        size_t at = vks_deform_index(w->skin, k, 0) * 3;
+        w->result = vks_bake_write(w->bake, (uint32_t)(p / w->frames), (uint32_t)(p % w->frames), w->pos + at,
+                                   w->nrm + at, &w->err);
+    }
+    return NULL;
+}
+
+/* The writer of the previous chunk, if one runs: waits for it and takes its result. */
+typedef struct writer {
+    pthread_t thread;
+    int running, threaded;
+    chunk_write job;
+} writer;
+
+static vks_result writer_finish(writer *w, vks_error *err)
+{
+    if (!w->running)
+        return VKS_OK;
+    if (w->threaded)
+        pthread_join(w->thread, NULL);
+    w->running = 0;
+    if (w->job.result != VKS_OK && err && err->code == VKS_OK)
+        *err = w->job.err;
+    return w->job.result;
+}
+
+static void writer_start(writer *w, const chunk_write *job)
+{
+    w->job = *job;
+    w->running = 1;
+    w->threaded = pthread_create(&w->thread, NULL, write_chunk, &w->job) == 0;
+    if (!w->threaded)
+        write_chunk(&w->job); /* no thread to be had: write it here */
+}
+
 static int deform_one(const char *path, const char *out_path, int format, engine e, const vks_cli_pose *pose,
                       const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
@@ -99,14 +155,16 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     if (chunk > total)
         chunk = total;
     vks_affine *locals = malloc(chunk * (s->node_count ? s->node_count : 1) * sizeof *locals);
-    float *pos = malloc(chunk * per_pose / 2);
-    float *nrm = malloc(chunk * per_pose / 2);
+    /* two buffers: the engine fills one while the writer drains the other */
+    float *pos[2] = {malloc(chunk * per_pose / 2), malloc(chunk * per_pose / 2)};
+    float *nrm[2] = {malloc(chunk * per_pose / 2), malloc(chunk * per_pose / 2)};
+    writer wr = {0};
     vks_bake *bake = NULL;
     vks_error err = {0};
     char msg[512];
     vks_result r = VKS_OK;
     gpu_engine g = {0};
-    if (!locals || !pos || !nrm) {
+    if (!locals || !pos[0] || !nrm[0] || !pos[1] || !nrm[1]) {
         fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
         rc = VKS_EXIT_RUNTIME;
         goto done;
@@ -126,26 +184,21 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double t0 = now_seconds(), engine_time = 0, last_report = t0;
-    for (uint64_t first = 0; first < total; first += chunk) {
+    for (uint64_t first = 0, c = 0; first < total; first += chunk, c++) {
         uint32_t n = (uint32_t)(total - first < chunk ? total - first : chunk);
         for (uint32_t k = 0; k < n; k++) {
             uint64_t p = first + k;
             vks_cli_poser_locals(&ps, (uint32_t)(p / frames), (uint32_t)(p % frames),
                                  locals + (size_t)k * s->node_count);
         }
-        vks_deform_job job = {s, locals, n, pos, nrm};
+        vks_deform_job job = {s, locals, n, pos[c & 1], nrm[c & 1]};
         double te = now_seconds();
         r = run_engine(e, &g, &job, &err);
         engine_time += now_seconds() - te;
-        if (r != VKS_OK)
+        vks_result rw = writer_finish(&wr, &err); /* the previous chunk is on its way out */
+        if (r != VKS_OK || (r = rw) != VKS_OK)
             goto fail;
-        for (uint32_t k = 0; k < n && r == VKS_OK; k++) {
-            uint64_t p = first + k;
-            size_t at = vks_deform_index(s, k, 0) * 3;
-            r = vks_bake_write(bake, (uint32_t)(p / frames), (uint32_t)(p % frames), pos + at, nrm + at, &err);
-        }
-        if (r != VKS_OK)
-            goto fail;
+        writer_start(&wr, &(chunk_write){bake, s, frames, pos[c & 1], nrm[c & 1], first, n, VKS_OK, {0}});
         double t = now_seconds();
         if (t - last_report > 2.0) {
             fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", path, (unsigned long long)(first + n),
@@ -153,6 +206,8 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             last_report = t;
         }
     }
+    if ((r = writer_finish(&wr, &err)) != VKS_OK)
+        goto fail;
     r = vks_bake_close(bake, 1, &err);
     bake = NULL;
     if (r != VKS_OK)
@@ -165,16 +220,18 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             engine_time > 0 ? (double)total * s->vertex_count / engine_time : 0.0, out_path);
     goto done;
 fail: /* an output error names the output; any other names the model */
+    writer_finish(&wr, NULL);
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : path, msg, sizeof msg));
     rc = vks_cli_exit_code(r);
 done:
+    writer_finish(&wr, NULL);
     vks_gpu_models_free(g.models);
     vks_gpu_destroy(g.gpu);
     if (bake)
         vks_bake_close(bake, 0, NULL);
     free(locals);
-    free(pos);
-    free(nrm);
+    for (int k = 0; k < 2; k++)
+        free(pos[k]), free(nrm[k]);
     vks_cli_poser_free(&ps);
     vks_skin_free(s);
     return rc;
