@@ -244,13 +244,13 @@ static void report_vertex(vks_weight_report *r, const float w[4], const float *s
     r->renormalised += (uint32_t)(stored_sum && off && positive);
 }
 
-static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
+/* The checks of a mesh as a whole, before anything is allocated: its bones within the model's
+   limits and naming nodes that exist, and every influence slot in use naming one of its bones.
+   The mesh's influences may only be absent when every file group brings its own. */
+static vks_result check_mesh(const vks_skin_builder *b, const vks_mesh_source *m, const char *mname,
+                             vks_error *err)
 {
-    vks_skin *s = b->skin;
-    const char *mname = m->name ? m->name : "";
-    vks_result rc = VKS_OK;
-    if (b->failed)
-        return fail(err, VKS_ERR_INVALID, mname, "an earlier step of building the model failed", 0, 0, 0);
+    const vks_skin *s = b->skin;
     if (m->bone_count > MAX_PALETTE || m->bone_count == 0)
         return fail(err, VKS_ERR_LIMIT, mname, "bone count %llu outside 1..%llu", m->bone_count, MAX_PALETTE, 0);
     /* palette[] holds global bone indices as uint16: the whole model has at most 65536 bones */
@@ -265,8 +265,6 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
         return fail(err, VKS_ERR_FORMAT, mname, "skin-space node %llu >= node count %llu",
                     (unsigned long long)(long long)m->space_node, s->node_count, 0);
 
-    /* Every influence slot in use must name one of the mesh's bones. The mesh's influences
-       may only be absent when every file group brings its own. */
     const uint16_t (*mb)[4] = m->bone;
     const float (*mw)[4] = m->weight;
     if (!mb != !mw)
@@ -282,246 +280,329 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
             if (mw[v][k] > 0 && mb[v][k] >= m->bone_count)
                 return fail(err, VKS_ERR_FORMAT, mname, "vertex %llu names bone %llu, bone count %llu", v,
                             mb[v][k], m->bone_count);
+    return VKS_OK;
+}
 
-    uint32_t limit = m->palette_limit ? m->palette_limit : m->bone_count;
-    if (limit > MAX_PALETTE)
-        limit = MAX_PALETTE;
-    uint32_t cap = m->group_count + 64, count = 0;
-    plan_group *gs = tmp_alloc(b, cap, sizeof *gs);
-    uint32_t *group_of = tmp_alloc(b, m->vertex_count, sizeof *group_of); /* first group reaching v, +1 */
-    uint32_t *model_index = tmp_alloc(b, m->vertex_count, sizeof *model_index);
-    uint8_t *used = tmp_alloc(b, m->vertex_count, 1);
-    int32_t *home = tmp_alloc(b, m->bone_count, sizeof *home); /* bone -> latest group holding it */
-    if (!gs || !group_of || !model_index || !used || !home) {
-        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices", m->vertex_count, 0, 0);
-        goto done;
-    }
+/* One mesh on its way into the model: the groups planned for it and the tables the steps share. */
+typedef struct mesh_plan {
+    const vks_mesh_source *m;
+    const char *name;        /* m->name or "", for messages */
+    const uint16_t (*mb)[4]; /* the mesh's own influences (NULL when every file group has its own) */
+    const float (*mw)[4];
+    uint32_t limit;          /* bones per group the builder makes */
+    vks_vec groups;          /* plan_group: the file's, then the builder's from first_auto on */
+    uint32_t first_auto;
+    uint32_t *group_of;      /* vertex -> first group reaching it, + 1 (0: none yet) */
+    uint32_t *model_index;   /* vertex -> its index in the laid-out mesh (its latest copy) */
+    uint8_t *used;           /* vertex -> reached by the group being laid out */
+    int32_t *home;           /* bone -> latest group holding it, -1 none */
+    /* where the mesh starts in the model's arrays (step 4) */
+    uint32_t mesh_index, first_vertex, first_bone;
+} mesh_plan;
 
-    /* 1. The file's own groups. */
-    for (uint32_t gi = 0; gi < m->group_count; gi++) {
-        const vks_group_source *src = &m->groups[gi];
-        plan_group *g = &gs[count++];
-        g->tri_src = src->triangles;
-        g->mat_src = src->triangle_material;
-        g->bone = src->bone ? src->bone : mb;
-        g->weight = src->weight ? src->weight : mw;
-        g->extra = src->vertices;
-        g->extra_count = src->vertex_count;
-        g->flags = src->flags;
-        if (!src->bone != !src->weight) {
-            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has bone indices or weights, not both", gi, 0, 0);
-            goto done;
-        }
-        if (!g->bone || !g->weight) {
-            rc = fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences", gi, 0, 0);
-            goto done;
-        }
-        for (uint32_t t = 0; t < src->triangle_count; t++) {
-            for (int k = 0; k < 3; k++)
-                if (src->triangles[t][k] >= m->vertex_count) {
-                    rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu triangle %llu: vertex index %llu out of range",
-                              gi, t, src->triangles[t][k]);
-                    goto done;
-                }
-            if (!grow_u32(b, &g->tris, &g->tri_count, &g->tri_cap, t)) {
-                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                goto done;
-            }
-        }
-        for (uint32_t i = 0; i < src->vertex_count; i++)
-            if (src->vertices[i] >= m->vertex_count) {
-                rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu out of range %llu", gi,
-                          src->vertices[i], m->vertex_count);
-                goto done;
-            }
-        if (src->weight && first_non_finite(src->weight, m->vertex_count, &bad_v, &bad_k)) {
-            rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu: weight is not finite", gi, bad_v, 0);
-            goto done;
-        }
-        if (src->bone)
-            for (uint32_t v = 0; v < m->vertex_count; v++)
-                for (int k = 0; k < 4; k++)
-                    if (src->weight[v][k] > 0 && src->bone[v][k] >= m->bone_count) {
-                        rc = fail(err, VKS_ERR_FORMAT, mname, "group vertex %llu names bone %llu, bone count %llu",
-                                  v, src->bone[v][k], m->bone_count);
-                        goto done;
-                    }
-        if (src->palette) {
-            g->fixed_palette = 1;
-            for (uint32_t i = 0; i < src->palette_count; i++) {
-                if (src->palette[i] >= m->bone_count) {
-                    rc = fail(err, VKS_ERR_FORMAT, mname, "group %llu palette names bone %llu, bone count %llu",
-                              gi, src->palette[i], m->bone_count);
-                    goto done;
-                }
-                if (!palette_add(b, g, src->palette[i])) {
-                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                    goto done;
-                }
-            }
+static vks_result plan_nomem(const mesh_plan *p, vks_error *err)
+{
+    return fail(err, VKS_ERR_NOMEM, p->name, "out of memory", 0, 0, 0);
+}
+static vks_result layout_nomem(const mesh_plan *p, vks_error *err)
+{
+    return fail(err, VKS_ERR_NOMEM, p->name, "out of memory building the model", 0, 0, 0);
+}
+
+/* A new zeroed group at the end of the plan (the array may move); NULL when out of memory. */
+static plan_group *new_group(vks_skin_builder *b, mesh_plan *p)
+{
+    return vks__vec_push(&p->groups, &b->skin->allocator, 1);
+}
+
+/* The plan's tables, all allocated up front so one message covers them. Room for the file's
+   groups and 64 more first: most meshes never need the group array to grow. */
+static vks_result plan_begin(vks_skin_builder *b, const vks_mesh_source *m, const char *mname, mesh_plan *p,
+                             vks_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->name = mname;
+    p->mb = m->bone;
+    p->mw = m->weight;
+    p->limit = m->palette_limit ? m->palette_limit : m->bone_count;
+    if (p->limit > MAX_PALETTE)
+        p->limit = MAX_PALETTE;
+    p->groups = (vks_vec)VKS_VEC_INIT(sizeof(plan_group), m->group_count + 64);
+    int groups_ok = vks__vec_reserve(&p->groups, &b->skin->allocator, m->group_count + 64);
+    p->group_of = tmp_alloc(b, m->vertex_count, sizeof *p->group_of);
+    p->model_index = tmp_alloc(b, m->vertex_count, sizeof *p->model_index);
+    p->used = tmp_alloc(b, m->vertex_count, 1);
+    p->home = tmp_alloc(b, m->bone_count, sizeof *p->home);
+    if (!groups_ok || !p->group_of || !p->model_index || !p->used || !p->home)
+        return fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices", m->vertex_count, 0, 0);
+    return VKS_OK;
+}
+
+static void plan_free(vks_skin_builder *b, mesh_plan *p)
+{
+    plan_group *gs = p->groups.data;
+    for (size_t gi = 0; gi < p->groups.count; gi++) {
+        tmp_free(b, gs[gi].palette);
+        tmp_free(b, gs[gi].tris);
+        tmp_free(b, gs[gi].extra_own);
+    }
+    vks__vec_free(&p->groups, &b->skin->allocator);
+    tmp_free(b, p->group_of);
+    tmp_free(b, p->model_index);
+    tmp_free(b, p->used);
+    tmp_free(b, p->home);
+}
+
+/* Step 1, one of the file's own groups: its triangles, listed vertices, influences and palette
+   as the file gives them, each checked against the mesh. A group without a palette gets the
+   bones its vertices use in step 4, once they are known. */
+static vks_result plan_file_group(vks_skin_builder *b, mesh_plan *p, uint32_t gi, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    const char *mname = p->name;
+    const vks_group_source *src = &m->groups[gi];
+    plan_group *g = new_group(b, p);
+    if (!g)
+        return plan_nomem(p, err);
+    g->tri_src = src->triangles;
+    g->mat_src = src->triangle_material;
+    g->bone = src->bone ? src->bone : p->mb;
+    g->weight = src->weight ? src->weight : p->mw;
+    g->extra = src->vertices;
+    g->extra_count = src->vertex_count;
+    g->flags = src->flags;
+    if (!src->bone != !src->weight)
+        return fail(err, VKS_ERR_INVALID, mname, "group %llu has bone indices or weights, not both", gi, 0, 0);
+    if (!g->bone || !g->weight)
+        return fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences", gi, 0, 0);
+    for (uint32_t t = 0; t < src->triangle_count; t++) {
+        for (int k = 0; k < 3; k++)
+            if (src->triangles[t][k] >= m->vertex_count)
+                return fail(err, VKS_ERR_FORMAT, mname, "group %llu triangle %llu: vertex index %llu out of range",
+                            gi, t, src->triangles[t][k]);
+        if (!grow_u32(b, &g->tris, &g->tri_count, &g->tri_cap, t))
+            return plan_nomem(p, err);
+    }
+    for (uint32_t i = 0; i < src->vertex_count; i++)
+        if (src->vertices[i] >= m->vertex_count)
+            return fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu out of range %llu", gi,
+                        src->vertices[i], m->vertex_count);
+    uint32_t bad_v, bad_k;
+    if (src->weight && first_non_finite(src->weight, m->vertex_count, &bad_v, &bad_k))
+        return fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu: weight is not finite", gi, bad_v, 0);
+    if (src->bone)
+        for (uint32_t v = 0; v < m->vertex_count; v++)
+            for (int k = 0; k < 4; k++)
+                if (src->weight[v][k] > 0 && src->bone[v][k] >= m->bone_count)
+                    return fail(err, VKS_ERR_FORMAT, mname, "group vertex %llu names bone %llu, bone count %llu",
+                                v, src->bone[v][k], m->bone_count);
+    if (src->palette) {
+        g->fixed_palette = 1;
+        for (uint32_t i = 0; i < src->palette_count; i++) {
+            if (src->palette[i] >= m->bone_count)
+                return fail(err, VKS_ERR_FORMAT, mname, "group %llu palette names bone %llu, bone count %llu",
+                            gi, src->palette[i], m->bone_count);
+            if (!palette_add(b, g, src->palette[i]))
+                return plan_nomem(p, err);
         }
     }
-    /* (palettes of the file's groups are filled in step 3, once their vertices are known) */
+    return VKS_OK;
+}
+
+/* home[bone]: the first file group whose palette holds the bone, so that later steps can try
+   the groups a bone already lives in instead of every group. */
+static void home_from_file_palettes(mesh_plan *p)
+{
+    const vks_mesh_source *m = p->m;
+    const plan_group *gs = p->groups.data;
     for (uint32_t k = 0; k < m->bone_count; k++)
-        home[k] = -1;
-    for (uint32_t gi = 0; gi < count; gi++)
+        p->home[k] = -1;
+    for (uint32_t gi = 0; gi < p->groups.count; gi++)
         if (gs[gi].fixed_palette)
             for (uint32_t i = 0; i < m->groups[gi].palette_count; i++)
-                if (home[m->groups[gi].palette[i]] < 0)
-                    home[m->groups[gi].palette[i]] = (int32_t)gi;
+                if (p->home[m->groups[gi].palette[i]] < 0)
+                    p->home[m->groups[gi].palette[i]] = (int32_t)gi;
+}
 
-    /* 2. Auto groups from the mesh's triangles (only when the file gives none). */
-    uint32_t first_auto = count;
-    if (m->group_count == 0) {
-        if (!m->palette_limit) {
-            plan_group *g = &gs[count++];
-            g->tri_src = m->triangles;
-            g->mat_src = m->triangle_material;
-            g->bone = mb;
-            g->weight = mw;
-            g->fixed_palette = 2; /* all bones in order */
-        }
-        for (uint32_t t = 0; t < m->triangle_count; t++) {
-            for (int k = 0; k < 3; k++)
-                if (m->triangles[t][k] >= m->vertex_count) {
-                    rc = fail(err, VKS_ERR_FORMAT, mname, "triangle %llu: vertex index %llu >= vertex count %llu", t,
-                              m->triangles[t][k], m->vertex_count);
-                    goto done;
-                }
-            int gi = m->palette_limit ? -2 : (int)first_auto;
-            if (gi == -2) {
-                uint16_t need[12];
-                uint32_t nn = bones_of(m, mb, mw, m->triangles[t], 3, need);
-                if (nn > limit) {
-                    rc = fail(err, VKS_ERR_LIMIT, mname, "triangle %llu needs %llu bones, palette limit %llu", t, nn, limit);
-                    goto done;
-                }
-                gi = find_fit(gs, first_auto, count, count ? count - 1 : 0, home, need, nn, limit);
-                if (gi < 0) {
-                    if (count == cap) {
-                        plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
-                        if (!ng) {
-                            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                            goto done;
-                        }
-                        memcpy(ng, gs, cap * sizeof *gs);
-                        tmp_free(b, gs);
-                        gs = ng;
-                        cap *= 2;
-                    }
-                    gi = (int)count++;
-                    gs[gi].tri_src = m->triangles;
-                    gs[gi].mat_src = m->triangle_material;
-                    gs[gi].bone = mb;
-                    gs[gi].weight = mw;
-                }
-                for (uint32_t k = 0; k < nn; k++) {
-                    if (!palette_add(b, &gs[gi], need[k])) {
-                        rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                        goto done;
-                    }
-                    home[need[k]] = gi;
-                }
-            }
-            if (!grow_u32(b, &gs[gi].tris, &gs[gi].tri_count, &gs[gi].tri_cap, t)) {
-                rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                goto done;
-            }
-        }
+/* Step 2 under a palette limit: the auto group triangle t joins (the first with room for its
+   bones, else a new one), with those bones added to its palette. */
+static vks_result group_for_triangle(vks_skin_builder *b, mesh_plan *p, uint32_t t, int *out, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    uint16_t need[12];
+    uint32_t nn = bones_of(m, p->mb, p->mw, m->triangles[t], 3, need);
+    if (nn > p->limit)
+        return fail(err, VKS_ERR_LIMIT, p->name, "triangle %llu needs %llu bones, palette limit %llu", t, nn,
+                    p->limit);
+    uint32_t count = (uint32_t)p->groups.count;
+    int gi = find_fit(p->groups.data, p->first_auto, count, count ? count - 1 : 0, p->home, need, nn, p->limit);
+    if (gi < 0) {
+        plan_group *g = new_group(b, p);
+        if (!g)
+            return plan_nomem(p, err);
+        gi = (int)count;
+        g->tri_src = m->triangles;
+        g->mat_src = m->triangle_material;
+        g->bone = p->mb;
+        g->weight = p->mw;
     }
+    plan_group *g = (plan_group *)p->groups.data + gi;
+    for (uint32_t k = 0; k < nn; k++) {
+        if (!palette_add(b, g, need[k]))
+            return plan_nomem(p, err);
+        p->home[need[k]] = gi;
+    }
+    *out = gi;
+    return VKS_OK;
+}
 
-    /* 3. Which vertices each group reaches; leftovers go to a group with room. */
-    for (uint32_t gi = 0; gi < count; gi++) {
-        plan_group *g = &gs[gi];
+/* Step 2, only when the file gives no groups: the builder groups the mesh's triangles. Without
+   a palette limit one group takes them all with every bone in order; with one, each triangle
+   goes where its bones fit. */
+static vks_result plan_auto_groups(vks_skin_builder *b, mesh_plan *p, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    p->first_auto = (uint32_t)p->groups.count;
+    if (m->group_count != 0)
+        return VKS_OK;
+    if (!m->palette_limit) {
+        plan_group *g = new_group(b, p);
+        if (!g)
+            return plan_nomem(p, err);
+        g->tri_src = m->triangles;
+        g->mat_src = m->triangle_material;
+        g->bone = p->mb;
+        g->weight = p->mw;
+        g->fixed_palette = 2; /* all bones in order */
+    }
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        for (int k = 0; k < 3; k++)
+            if (m->triangles[t][k] >= m->vertex_count)
+                return fail(err, VKS_ERR_FORMAT, p->name, "triangle %llu: vertex index %llu >= vertex count %llu", t,
+                            m->triangles[t][k], m->vertex_count);
+        int gi = (int)p->first_auto;
+        if (m->palette_limit) {
+            vks_result rc = group_for_triangle(b, p, t, &gi, err);
+            if (rc != VKS_OK)
+                return rc;
+        }
+        plan_group *g = (plan_group *)p->groups.data + gi;
+        if (!grow_u32(b, &g->tris, &g->tri_count, &g->tri_cap, t))
+            return plan_nomem(p, err);
+    }
+    return VKS_OK;
+}
+
+/* Step 3 begins: group_of[v] = the first group (+ 1) whose triangles or listed vertices reach
+   v; that group lays out v's first copy. */
+static void mark_reached(mesh_plan *p)
+{
+    const plan_group *gs = p->groups.data;
+    for (uint32_t gi = 0; gi < p->groups.count; gi++) {
+        const plan_group *g = &gs[gi];
         for (uint32_t i = 0; i < g->tri_count; i++)
             for (int k = 0; k < 3; k++) {
                 uint32_t v = g->tri_src[g->tris[i]][k];
-                if (!group_of[v])
-                    group_of[v] = gi + 1;
+                if (!p->group_of[v])
+                    p->group_of[v] = gi + 1;
             }
         for (uint32_t i = 0; i < g->extra_count; i++)
-            if (!group_of[g->extra[i]])
-                group_of[g->extra[i]] = gi + 1;
+            if (!p->group_of[g->extra[i]])
+                p->group_of[g->extra[i]] = gi + 1;
     }
+}
+
+/* An existing group that takes a leftover vertex with these bones, or -1. A file group or the
+   all-bones group takes it as it is when the bones are in its palette: every group is tried
+   while they are few, else only the groups its bones live in. Then an auto group with room. */
+static int leftover_group(const mesh_plan *p, const uint16_t *need, uint32_t nn)
+{
+    const plan_group *gs = p->groups.data;
+    uint32_t count = (uint32_t)p->groups.count, first_auto = p->first_auto;
+    int gi = -1;
+    if (count <= FULL_SCAN_GROUPS) {
+        for (uint32_t c = 0; c < count && gi < 0; c++)
+            if (takes_as_is(&gs[c], gs[c].fixed_palette || c >= first_auto, p->mb, need, nn))
+                gi = (int)c;
+    } else {
+        if (first_auto < count && gs[first_auto].fixed_palette == 2)
+            gi = (int)first_auto; /* the all-bones group takes anything */
+        for (uint32_t k = 0; k < nn && gi < 0; k++) {
+            int32_t c = p->home[need[k]];
+            if (c >= 0 && takes_as_is(&gs[c], gs[c].fixed_palette || (uint32_t)c >= first_auto, p->mb, need, nn))
+                gi = c;
+        }
+    }
+    if (gi < 0 && count > first_auto)
+        gi = find_fit(p->groups.data, first_auto, count, count - 1, p->home, need, nn, p->limit);
+    return gi;
+}
+
+/* Step 3, the vertices no group reaches (a file's loose vertices): each goes to a group that
+   takes its bones, else to a new group, so that every file vertex is in the model. */
+static vks_result place_leftovers(vks_skin_builder *b, mesh_plan *p, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        if (group_of[v])
+        if (p->group_of[v])
             continue;
-        if (!mb) {
-            rc = fail(err, VKS_ERR_INVALID, mname,
-                      "vertex %llu is in no group and the mesh has no influences of its own", v, 0, 0);
-            goto done;
-        }
+        if (!p->mb)
+            return fail(err, VKS_ERR_INVALID, p->name,
+                        "vertex %llu is in no group and the mesh has no influences of its own", v, 0, 0);
         uint16_t need[4];
-        uint32_t nn = bones_of(m, mb, mw, &v, 1, need);
-        int gi = -1;
-        /* a file group or the all-bones group may take it when the bones are in its palette:
-           every group while they are few, else the groups its bones live in */
-        if (count <= FULL_SCAN_GROUPS) {
-            for (uint32_t c = 0; c < count && gi < 0; c++)
-                if (takes_as_is(&gs[c], gs[c].fixed_palette || c >= first_auto, mb, need, nn))
-                    gi = (int)c;
-        } else {
-            if (first_auto < count && gs[first_auto].fixed_palette == 2)
-                gi = (int)first_auto; /* the all-bones group takes anything */
-            for (uint32_t k = 0; k < nn && gi < 0; k++) {
-                int32_t c = home[need[k]];
-                if (c >= 0 && takes_as_is(&gs[c], gs[c].fixed_palette || (uint32_t)c >= first_auto, mb, need, nn))
-                    gi = c;
-            }
-        }
-        if (gi < 0 && count > first_auto)
-            gi = find_fit(gs, first_auto, count, count - 1, home, need, nn, limit);
+        uint32_t nn = bones_of(m, p->mb, p->mw, &v, 1, need);
+        int gi = leftover_group(p, need, nn);
         if (gi < 0) {
-            if (count == cap) {
-                plan_group *ng = tmp_alloc(b, cap * 2, sizeof *ng);
-                if (!ng) {
-                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                    goto done;
-                }
-                memcpy(ng, gs, cap * sizeof *gs);
-                tmp_free(b, gs);
-                gs = ng;
-                cap *= 2;
-            }
-            gi = (int)count++;
-            gs[gi].bone = mb;
-            gs[gi].weight = mw;
-            if (first_auto > (uint32_t)gi)
-                first_auto = (uint32_t)gi;
+            plan_group *ng = new_group(b, p);
+            if (!ng)
+                return plan_nomem(p, err);
+            gi = (int)p->groups.count - 1;
+            ng->bone = p->mb;
+            ng->weight = p->mw;
+            if (p->first_auto > (uint32_t)gi)
+                p->first_auto = (uint32_t)gi;
         }
-        if (!gs[gi].fixed_palette)
+        plan_group *g = (plan_group *)p->groups.data + gi;
+        if (!g->fixed_palette)
             for (uint32_t k = 0; k < nn; k++) {
-                if (!palette_add(b, &gs[gi], need[k])) {
-                    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-                    goto done;
-                }
-                home[need[k]] = gi;
+                if (!palette_add(b, g, need[k]))
+                    return plan_nomem(p, err);
+                p->home[need[k]] = gi;
             }
-        if (!grow_u32(b, &gs[gi].extra_own, &gs[gi].extra_own_count, &gs[gi].extra_own_cap, v)) {
-            rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory", 0, 0, 0);
-            goto done;
-        }
-        group_of[v] = (uint32_t)gi + 1;
+        if (!grow_u32(b, &g->extra_own, &g->extra_own_count, &g->extra_own_cap, v))
+            return plan_nomem(p, err);
+        p->group_of[v] = (uint32_t)gi + 1;
     }
+    return VKS_OK;
+}
 
-    /* The weight report, per file vertex, from the table of the first group that reaches it
-       (the one its first copy is laid out with). */
+/* The weight report, per file vertex, from the table of the first group that reaches it
+   (the one its first copy is laid out with). */
+static void report_weights(vks_skin_builder *b, const mesh_plan *p)
+{
+    const vks_mesh_source *m = p->m;
+    const plan_group *gs = p->groups.data;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        const float (*tw)[4] = gs[group_of[v] - 1].weight;
-        report_vertex(&b->report, tw[v], tw == mw && m->stored_weight_sum ? &m->stored_weight_sum[v] : NULL);
+        const float (*tw)[4] = gs[p->group_of[v] - 1].weight;
+        report_vertex(&b->report, tw[v], tw == p->mw && m->stored_weight_sum ? &m->stored_weight_sum[v] : NULL);
     }
+}
 
-    /* 4. Lay the groups out: vertices ascending by file index, triangles re-indexed. */
-    uint32_t mesh_first_vertex = (uint32_t)b->positions.count;
+/* Step 4 begins: the mesh's record and its bones in the model's arrays. */
+static vks_result lay_out_mesh_record(vks_skin_builder *b, mesh_plan *p, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    p->first_vertex = (uint32_t)b->positions.count;
     vks_mesh *me = vec_push(b, &b->meshes, 1);
     if (!me)
-        goto nomem;
-    uint32_t mesh_index = (uint32_t)b->meshes.count - 1;
-    me->name = vks_skin_strndup(s, mname, strlen(mname));
-    me->first_vertex = mesh_first_vertex;
+        return layout_nomem(p, err);
+    p->mesh_index = (uint32_t)b->meshes.count - 1;
+    me->name = vks_skin_strndup(b->skin, p->name, strlen(p->name));
+    me->first_vertex = p->first_vertex;
     me->first_triangle = (uint32_t)b->triangles.count;
     me->first_group = (uint32_t)b->groups.count;
-    me->first_bone = (uint32_t)b->bones.count;
+    me->first_bone = p->first_bone = (uint32_t)b->bones.count;
     me->bone_count = m->bone_count;
     me->source_vertex_count = m->vertex_count;
     me->space_node = m->space_node;
@@ -531,166 +612,231 @@ static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_er
     me->space_pre = pre_zero ? vks_affine_identity() : m->space_pre;
     me->flags = m->flags | (m->normals ? VKS_MESH_HAS_NORMALS : 0);
     if (!me->name)
-        goto nomem;
+        return layout_nomem(p, err);
     if (m->normals)
         b->has_normals = 1;
     vks_bone *bo = vec_push(b, &b->bones, m->bone_count);
     if (!bo)
-        goto nomem;
+        return layout_nomem(p, err);
     memcpy(bo, m->bones, m->bone_count * sizeof *bo);
     for (uint32_t i = 0; i < m->bone_count; i++)
         bo[i].node = m->bones[i].node;
+    return VKS_OK;
+}
 
-    for (uint32_t gi = 0; gi < count; gi++) {
-        plan_group *g = &gs[gi];
-        memset(used, 0, m->vertex_count);
-        for (uint32_t i = 0; i < g->tri_count; i++)
-            for (int k = 0; k < 3; k++)
-                used[g->tri_src[g->tris[i]][k]] = 1;
-        for (uint32_t i = 0; i < g->extra_count; i++)
-            used[g->extra[i]] = 1;
-        for (uint32_t i = 0; i < g->extra_own_count; i++)
-            used[g->extra_own[i]] = 1;
-        /* palette: the file's, all bones, or the sorted bones in use */
-        uint16_t *pal = NULL;
-        uint32_t npal = 0;
-        if (g->fixed_palette == 2) {
-            npal = m->bone_count;
-        } else if (gi < m->group_count && m->groups[gi].palette) {
-            npal = m->groups[gi].palette_count;
-        } else {
-            for (uint32_t v = 0; v < m->vertex_count; v++)
-                if (used[v])
-                    for (int k = 0; k < 4; k++)
-                        if (g->weight[v][k] > 0 && !palette_add(b, g, g->bone[v][k]))
-                            goto nomem;
-            /* vertices without any positive weight follow slot 0; give such a group bone 0 */
-            if (g->palette_count == 0 && !palette_add(b, g, 0))
-                goto nomem;
-            qsort(g->palette, g->palette_count, sizeof *g->palette, cmp_u16);
-            npal = g->palette_count;
-        }
-        if (npal > MAX_PALETTE || npal == 0) {
-            rc = fail(err, VKS_ERR_LIMIT, mname, "group %llu palette of %llu bones outside 1..%llu", gi, npal, MAX_PALETTE);
-            goto done;
-        }
-        uint32_t first_palette = (uint32_t)b->palette.count;
-        pal = vec_push(b, &b->palette, npal);
-        if (!pal)
-            goto nomem;
-        for (uint32_t i = 0; i < npal; i++) {
-            uint32_t mbone = g->fixed_palette == 2 ? i
-                             : (gi < m->group_count && m->groups[gi].palette) ? m->groups[gi].palette[i]
-                                                                               : g->palette[i];
-            pal[i] = (uint16_t)(me->first_bone + mbone);
-        }
-        /* slot lookup: mesh bone -> palette slot (first occurrence) */
-        uint32_t *slot = tmp_alloc(b, m->bone_count, sizeof *slot);
-        if (!slot)
-            goto nomem;
-        for (uint32_t i = 0; i < m->bone_count; i++)
-            slot[i] = UINT32_MAX;
-        for (uint32_t i = npal; i-- > 0;)
-            slot[pal[i] - me->first_bone] = i;
+/* used[v] = 1 for the vertices group g lays out: those its triangles reach, the ones the file
+   lists for it and the leftovers placed in it. */
+static void mark_used(mesh_plan *p, const plan_group *g)
+{
+    memset(p->used, 0, p->m->vertex_count);
+    for (uint32_t i = 0; i < g->tri_count; i++)
+        for (int k = 0; k < 3; k++)
+            p->used[g->tri_src[g->tris[i]][k]] = 1;
+    for (uint32_t i = 0; i < g->extra_count; i++)
+        p->used[g->extra[i]] = 1;
+    for (uint32_t i = 0; i < g->extra_own_count; i++)
+        p->used[g->extra_own[i]] = 1;
+}
 
-        vks_group *gr = vec_push(b, &b->groups, 1);
-        if (!gr) {
-            tmp_free(b, slot);
-            goto nomem;
-        }
-        gr->mesh = mesh_index;
-        gr->first_vertex = (uint32_t)b->positions.count;
-        gr->first_palette = first_palette;
-        gr->palette_count = npal;
-        gr->flags = g->flags;
-        gr->max_influences = 1;
-        for (uint32_t v = 0; v < m->vertex_count; v++) {
-            if (!used[v])
-                continue;
-            float *p = vec_push(b, &b->positions, 1);
-            float *n = vec_push(b, &b->normals, 1);
-            vks_influence *in = vec_push(b, &b->influences, 1);
-            uint32_t *sv = vec_push(b, &b->source, 1);
-            if (!p || !n || !in || !sv) {
-                tmp_free(b, slot);
-                goto nomem;
-            }
-            memcpy(p, m->positions[v], 12);
-            if (m->normals)
-                memcpy(n, m->normals[v], 12);
-            *sv = v;
-            model_index[v] = (uint32_t)(b->positions.count - 1 - mesh_first_vertex);
-            uint32_t u = 0;
-            for (int k = 0; k < 4; k++) {
-                float w = g->weight[v][k];
-                if (!(w > 0))
-                    continue;
-                uint32_t sl = slot[g->bone[v][k]];
-                if (sl == UINT32_MAX) {
-                    tmp_free(b, slot);
-                    rc = fail(err, VKS_ERR_FORMAT, mname,
-                              "vertex %llu uses bone %llu, which is not in its group's palette (group %llu)", v,
-                              g->bone[v][k], gi);
-                    goto done;
-                }
-                in->index[u] = (uint16_t)sl;
-                in->weight[u] = w;
-                u++;
-            }
-            if (u == 0) {
-                /* no positive weight: follow the palette's first bone with weight 1 so the
-                   vertex stays where the file puts it at bind (counted in skin->weights as
-                   all_zero, reported by inspect) */
-                in->index[0] = 0;
-                in->weight[0] = 1.0f;
-                u = 1;
-            }
-            if (u > gr->max_influences)
-                gr->max_influences = u;
-        }
-        tmp_free(b, slot);
-        gr->vertex_count = (uint32_t)b->positions.count - gr->first_vertex;
-        gr->first_triangle = (uint32_t)b->triangles.count;
-        for (uint32_t i = 0; i < g->tri_count; i++) {
-            uint32_t *t = vec_push(b, &b->triangles, 1);
-            if (!t)
-                goto nomem;
-            for (int k = 0; k < 3; k++)
-                t[k] = model_index[g->tri_src[g->tris[i]][k]];
-            uint16_t *mat = vec_push(b, &b->materials, 1);
-            if (!mat)
-                goto nomem;
-            if (g->mat_src) {
-                *mat = g->mat_src[g->tris[i]];
-                b->has_materials = 1;
-            }
-        }
-        gr->triangle_count = (uint32_t)b->triangles.count - gr->first_triangle;
-        me = (vks_mesh *)b->meshes.data + mesh_index; /* vec_push may have moved nothing here, but stay safe */
+/* Group gi's palette into the model (as model bone indices): the file's, all bones, or the
+   sorted bones its vertices use. *first is where it starts in the model's palette array. */
+static vks_result lay_out_palette(vks_skin_builder *b, mesh_plan *p, uint32_t gi, uint32_t *first,
+                                  uint32_t *count, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    plan_group *g = (plan_group *)p->groups.data + gi;
+    const uint16_t *file_palette = gi < m->group_count ? m->groups[gi].palette : NULL;
+    uint32_t npal;
+    if (g->fixed_palette == 2) {
+        npal = m->bone_count;
+    } else if (file_palette) {
+        npal = m->groups[gi].palette_count;
+    } else {
+        for (uint32_t v = 0; v < m->vertex_count; v++)
+            if (p->used[v])
+                for (int k = 0; k < 4; k++)
+                    if (g->weight[v][k] > 0 && !palette_add(b, g, g->bone[v][k]))
+                        return layout_nomem(p, err);
+        /* vertices without any positive weight follow slot 0; give such a group bone 0 */
+        if (g->palette_count == 0 && !palette_add(b, g, 0))
+            return layout_nomem(p, err);
+        qsort(g->palette, g->palette_count, sizeof *g->palette, cmp_u16);
+        npal = g->palette_count;
     }
-    me = (vks_mesh *)b->meshes.data + mesh_index;
-    me->vertex_count = (uint32_t)b->positions.count - mesh_first_vertex;
+    if (npal > MAX_PALETTE || npal == 0)
+        return fail(err, VKS_ERR_LIMIT, p->name, "group %llu palette of %llu bones outside 1..%llu", gi, npal,
+                    MAX_PALETTE);
+    *first = (uint32_t)b->palette.count;
+    uint16_t *pal = vec_push(b, &b->palette, npal);
+    if (!pal)
+        return layout_nomem(p, err);
+    for (uint32_t i = 0; i < npal; i++) {
+        uint32_t mbone = g->fixed_palette == 2 ? i : file_palette ? file_palette[i] : g->palette[i];
+        pal[i] = (uint16_t)(p->first_bone + mbone);
+    }
+    *count = npal;
+    return VKS_OK;
+}
+
+/* Group g's vertices into the model, ascending by file index: position, normal, source
+   vertex, and influences as palette slots (slot: mesh bone -> its first slot). */
+static vks_result lay_out_vertices(vks_skin_builder *b, mesh_plan *p, const plan_group *g, uint32_t gi,
+                                   const uint32_t *slot, vks_group *gr, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        if (!p->used[v])
+            continue;
+        float *pos = vec_push(b, &b->positions, 1);
+        float *n = vec_push(b, &b->normals, 1);
+        vks_influence *in = vec_push(b, &b->influences, 1);
+        uint32_t *sv = vec_push(b, &b->source, 1);
+        if (!pos || !n || !in || !sv)
+            return layout_nomem(p, err);
+        memcpy(pos, m->positions[v], 12);
+        if (m->normals)
+            memcpy(n, m->normals[v], 12);
+        *sv = v;
+        p->model_index[v] = (uint32_t)(b->positions.count - 1 - p->first_vertex);
+        uint32_t u = 0;
+        for (int k = 0; k < 4; k++) {
+            float w = g->weight[v][k];
+            if (!(w > 0))
+                continue;
+            uint32_t sl = slot[g->bone[v][k]];
+            if (sl == UINT32_MAX)
+                return fail(err, VKS_ERR_FORMAT, p->name,
+                            "vertex %llu uses bone %llu, which is not in its group's palette (group %llu)", v,
+                            g->bone[v][k], gi);
+            in->index[u] = (uint16_t)sl;
+            in->weight[u] = w;
+            u++;
+        }
+        if (u == 0) {
+            /* no positive weight: follow the palette's first bone with weight 1 so the
+               vertex stays where the file puts it at bind (counted in skin->weights as
+               all_zero, reported by inspect) */
+            in->index[0] = 0;
+            in->weight[0] = 1.0f;
+            u = 1;
+        }
+        if (u > gr->max_influences)
+            gr->max_influences = u;
+    }
+    return VKS_OK;
+}
+
+/* Group g's triangles into the model, re-indexed to the mesh's laid-out vertices, with their
+   materials. */
+static vks_result lay_out_triangles(vks_skin_builder *b, mesh_plan *p, const plan_group *g, vks_error *err)
+{
+    for (uint32_t i = 0; i < g->tri_count; i++) {
+        uint32_t *t = vec_push(b, &b->triangles, 1);
+        if (!t)
+            return layout_nomem(p, err);
+        for (int k = 0; k < 3; k++)
+            t[k] = p->model_index[g->tri_src[g->tris[i]][k]];
+        uint16_t *mat = vec_push(b, &b->materials, 1);
+        if (!mat)
+            return layout_nomem(p, err);
+        if (g->mat_src) {
+            *mat = g->mat_src[g->tris[i]];
+            b->has_materials = 1;
+        }
+    }
+    return VKS_OK;
+}
+
+/* Step 4, one group: its palette, its record, its vertices and its triangles. */
+static vks_result lay_out_group(vks_skin_builder *b, mesh_plan *p, uint32_t gi, vks_error *err)
+{
+    const vks_mesh_source *m = p->m;
+    plan_group *g = (plan_group *)p->groups.data + gi;
+    mark_used(p, g);
+    uint32_t first_palette = 0, npal = 0;
+    vks_result rc = lay_out_palette(b, p, gi, &first_palette, &npal, err);
+    if (rc != VKS_OK)
+        return rc;
+    /* slot lookup: mesh bone -> palette slot (first occurrence) */
+    uint32_t *slot = tmp_alloc(b, m->bone_count, sizeof *slot);
+    if (!slot)
+        return layout_nomem(p, err);
+    const uint16_t *pal = (const uint16_t *)b->palette.data + first_palette;
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        slot[i] = UINT32_MAX;
+    for (uint32_t i = npal; i-- > 0;)
+        slot[pal[i] - p->first_bone] = i;
+
+    vks_group *gr = vec_push(b, &b->groups, 1);
+    if (!gr) {
+        tmp_free(b, slot);
+        return layout_nomem(p, err);
+    }
+    gr->mesh = p->mesh_index;
+    gr->first_vertex = (uint32_t)b->positions.count;
+    gr->first_palette = first_palette;
+    gr->palette_count = npal;
+    gr->flags = g->flags;
+    gr->max_influences = 1;
+    rc = lay_out_vertices(b, p, g, gi, slot, gr, err);
+    tmp_free(b, slot);
+    if (rc != VKS_OK)
+        return rc;
+    gr->vertex_count = (uint32_t)b->positions.count - gr->first_vertex;
+    gr->first_triangle = (uint32_t)b->triangles.count;
+    rc = lay_out_triangles(b, p, g, err);
+    if (rc != VKS_OK)
+        return rc;
+    gr->triangle_count = (uint32_t)b->triangles.count - gr->first_triangle;
+    return VKS_OK;
+}
+
+/* Step 4: the groups laid out one after another, each with its vertices ascending by file
+   index (a vertex several groups reach is copied into each) and its triangles re-indexed. */
+static vks_result lay_out_mesh(vks_skin_builder *b, mesh_plan *p, vks_error *err)
+{
+    vks_result rc = lay_out_mesh_record(b, p, err);
+    for (uint32_t gi = 0; rc == VKS_OK && gi < p->groups.count; gi++)
+        rc = lay_out_group(b, p, gi, err);
+    if (rc != VKS_OK)
+        return rc;
+    vks_mesh *me = (vks_mesh *)b->meshes.data + p->mesh_index;
+    me->vertex_count = (uint32_t)b->positions.count - p->first_vertex;
     me->triangle_count = (uint32_t)b->triangles.count - me->first_triangle;
     me->group_count = (uint32_t)b->groups.count - me->first_group;
-    if (b->positions.count > UINT32_MAX / 2) {
-        rc = fail(err, VKS_ERR_LIMIT, mname, "model has %llu vertices", b->positions.count, 0, 0);
-        goto done;
+    if (b->positions.count > UINT32_MAX / 2)
+        return fail(err, VKS_ERR_LIMIT, p->name, "model has %llu vertices", b->positions.count, 0, 0);
+    return VKS_OK;
+}
+
+/* One mesh into the model: checked whole, then planned as groups (the file's own, then the
+   builder's under the palette limit, then a home for every vertex no group reaches), then
+   laid out group by group. Any failure marks the builder failed. */
+static vks_result add_mesh(vks_skin_builder *b, const vks_mesh_source *m, vks_error *err)
+{
+    const char *mname = m->name ? m->name : "";
+    if (b->failed)
+        return fail(err, VKS_ERR_INVALID, mname, "an earlier step of building the model failed", 0, 0, 0);
+    vks_result rc = check_mesh(b, m, mname, err);
+    if (rc != VKS_OK)
+        return rc;
+    mesh_plan p;
+    rc = plan_begin(b, m, mname, &p, err);
+    for (uint32_t gi = 0; rc == VKS_OK && gi < m->group_count; gi++)
+        rc = plan_file_group(b, &p, gi, err);
+    if (rc == VKS_OK) {
+        home_from_file_palettes(&p);
+        rc = plan_auto_groups(b, &p, err);
     }
-    goto done;
-nomem:
-    rc = fail(err, VKS_ERR_NOMEM, mname, "out of memory building the model", 0, 0, 0);
-done:
-    if (gs)
-        for (uint32_t gi = 0; gi < count; gi++) {
-            tmp_free(b, gs[gi].palette);
-            tmp_free(b, gs[gi].tris);
-            tmp_free(b, gs[gi].extra_own);
-        }
-    tmp_free(b, gs);
-    tmp_free(b, group_of);
-    tmp_free(b, model_index);
-    tmp_free(b, used);
-    tmp_free(b, home);
+    if (rc == VKS_OK) {
+        mark_reached(&p);
+        rc = place_leftovers(b, &p, err);
+    }
+    if (rc == VKS_OK) {
+        report_weights(b, &p);
+        rc = lay_out_mesh(b, &p, err);
+    }
+    plan_free(b, &p);
     if (rc != VKS_OK)
         b->failed = 1;
     return rc;
