@@ -1,0 +1,34 @@
+# The library as hosts use it (label package):
+#   package_symbols   what libvkskin (this build's vkskin::vkskin) exports: vks_* only, and every
+#                     public declaration marked VKS_API and defined (stubs in a no-GPU build)
+#   package_install   static and shared builds installed into a temporary prefix, consumers
+#                     built with find_package and with pkg-config (one also links libvulkan),
+#                     and add_subdirectory with -DVKSKIN_GPU=OFF (tests/package/package_test.sh;
+#                     about a minute: three library builds). Runs in the plain build only: under
+#                     sanitizers or without the GPU it would repeat the same uninstrumented builds.
+#   package_no_vulkan -DVKSKIN_GPU=OFF builds: no object included a Vulkan or volk header, and
+#                     the installed headers and library need no Vulkan either
+find_program(VKSKIN_NM NAMES ${CMAKE_NM} nm)
+set(VKSKIN_SYMBOLS_FLAGS)
+if(NOT VKSKIN_GPU)
+  set(VKSKIN_SYMBOLS_FLAGS --no-gpu)
+endif()
+add_test(NAME package_symbols
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_symbols.sh ${VKSKIN_SYMBOLS_FLAGS} $<TARGET_FILE:vkskin_library>
+          ${PROJECT_SOURCE_DIR}/include ${CMAKE_C_COMPILER} ${VKSKIN_NM})
+set_tests_properties(package_symbols PROPERTIES LABELS package)
+
+if(VKSKIN_SANITIZE OR VKSKIN_FUZZ OR NOT VKSKIN_GPU)
+  add_test(NAME package_install COMMAND sh -c "echo 'package_install: runs in the plain build (tools/scripts/test.sh)'; exit 77")
+else()
+  add_test(NAME package_install
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/package_test.sh ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER})
+endif()
+set_tests_properties(package_install PROPERTIES LABELS package SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+if(NOT VKSKIN_GPU AND CMAKE_GENERATOR MATCHES "Ninja")
+  add_test(NAME package_no_vulkan
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_no_vulkan.sh ${PROJECT_BINARY_DIR} ${CMAKE_MAKE_PROGRAM}
+            ${CMAKE_C_COMPILER})
+  set_tests_properties(package_no_vulkan PROPERTIES LABELS package)
+endif()

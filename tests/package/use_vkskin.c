@@ -1,0 +1,13 @@
+/* The pkg-config consumer: cc $(pkg-config --cflags vkskin) use_vkskin.c consumer_common.c
+ *                            $(pkg-config [--static] --libs vkskin)
+ * EXPECTED_VERSION comes from pkg-config --modversion vkskin. */
+#include "consumer_common.h"
+
+#ifndef EXPECTED_VERSION
+#define EXPECTED_VERSION ""
+#endif
+
+int main(int argc, char **argv)
+{
+    return consumer_run(argc, argv, EXPECTED_VERSION);
+}
