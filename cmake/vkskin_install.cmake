@@ -16,8 +16,22 @@ install(TARGETS vkskin_library EXPORT vkskinTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Headers that name Vulkan types (they include a Vulkan or volk header, e.g. crowd.h) belong to
+# the GPU engine: a -DVKSKIN_GPU=OFF library neither defines their functions nor installs them.
+# gpu.h itself is Vulkan-free and always installed (its functions are stubs without the GPU).
+file(GLOB VKSKIN_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/vkskin/*.h)
+set(VKSKIN_HEADER_EXCLUDES)
+if(NOT VKSKIN_GPU)
+  foreach(h ${VKSKIN_PUBLIC_HEADERS})
+    file(STRINGS ${h} VKSKIN_VULKAN_INCLUDE REGEX "^#[ \t]*include[ \t]*[<\"](vulkan/|volk\\.h)")
+    if(VKSKIN_VULKAN_INCLUDE)
+      get_filename_component(name ${h} NAME)
+      list(APPEND VKSKIN_HEADER_EXCLUDES PATTERN ${name} EXCLUDE)
+    endif()
+  endforeach()
+endif()
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" ${VKSKIN_HEADER_EXCLUDES})
 install(EXPORT vkskinTargets NAMESPACE vkskin:: DESTINATION ${VKSKIN_CMAKE_DIR})
 
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/vkskinConfig.cmake.in
