@@ -2,6 +2,8 @@
 # The README's test command: sets up, builds and runs every test with CTest.
 #   tools/scripts/test.sh              plain build (build/)
 #   tools/scripts/test.sh --sanitize   AddressSanitizer + UBSan build (build-asan/)
+#   tools/scripts/test.sh --no-gpu     -DVKSKIN_GPU=OFF build (build-nogpu/): no Vulkan, volk or
+#                                      glslc; GPU tests skipped, the build checked for Vulkan headers
 # GPU tests run on the Vulkan device found (lavapipe where there is no GPU) with the Khronos
 # validation layer, and are skipped (CTest "Not Run", exit 77) where there is no Vulkan device.
 set -euo pipefail
@@ -13,6 +15,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/lsan.supp:print_suppressions=0}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   cd "$root/build-asan"
+elif [ "${1:-}" = "--no-gpu" ]; then
+  "$root/tools/scripts/build.sh" build-nogpu -DVKSKIN_GPU=OFF
+  cd "$root/build-nogpu"
 else
   "$root/tools/scripts/build.sh" build
   cd "$root/build"
