@@ -5,19 +5,14 @@
 // as src/cpu/reference.c, blending the matrices first (ozz style). Outputs are vec3 arrays,
 // instance-major, consecutive invocations writing consecutive vertices.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per vertex
 layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
 // 0: no shared palette and no barrier (CPU devices such as lavapipe run barrier-free shaders
 // far faster, and their "global" memory is as fast as shared memory anyway)
 
-struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, pad0, pad1; };
-struct Infl { uint idx01, idx23; float w[4]; };
-struct Inst { uint model, locals_off, skin_off, out_off; };
-struct Work { uint group, vstart, vcount, inst_first, inst_count, pad0, pad1, pad2; };
-
-const uint FLAG_RENORMALIZE = 1u;
-const uint FLAG_HAS_NORMALS = 2u;
+#include "tables.glsl"
 
 layout(std430, binding = 0) readonly buffer Groups { Group groups[]; };
 layout(std430, binding = 1) readonly buffer Palette { uint palette[]; };

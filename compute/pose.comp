@@ -1,15 +1,19 @@
-// Pose pass: one invocation per instance of a chunk. Locals -> world (through the parents,
-// which come before their children) -> skin matrices K_b = S_mesh * W(node_b) * IB_b with
-// S_mesh = space_pre * inverse(W(space_node)), in the order of src/cpu/reference.c (float
+// Pose pass: one invocation per instance of a chunk or crowd part. Locals -> world (through the
+// parents, which come before their children) -> skin matrices K_b = S_mesh * W(node_b) * IB_b
+// with S_mesh = space_pre * inverse(W(space_node)), in the order of src/cpu/reference.c (float
 // here, double there). Locals and world are 3x4 column-major, 12 floats (x, y, z axes,
 // translation); skin matrices are written as three vec4 rows for the deform pass.
+//
+// Where locals come from is the instance's pose source: the locals table (a batch always; a
+// crowd instance the host poses), or the procedural pose evaluated here from (seed, instance,
+// node, time), so a crowd frame costs the host nothing per instance. A crowd instance's root
+// transform is folded into its skin matrices (K' = root K): free per vertex.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
 
-struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };
-struct Bone { uint node, mesh, pad0, pad1; float ib[12]; };
-struct Mesh { int space_node; uint pad0, pad1, pad2; float pre[12]; };
-struct Inst { uint model, locals_off, skin_off, out_off; };
+#include "tables.glsl"
+#include "procedural.glsl"
 
 layout(std430, binding = 0) readonly buffer Models { Model models[]; };
 layout(std430, binding = 1) readonly buffer Parents { int parents[]; };
@@ -19,8 +23,10 @@ layout(std430, binding = 4) readonly buffer Insts { Inst insts[]; };
 layout(std430, binding = 5) readonly buffer Locals { float locals[]; };
 layout(std430, binding = 6) buffer World { float world[]; };
 layout(std430, binding = 7) writeonly buffer Skin { vec4 skin[]; }; // 3 rows per matrix
+layout(std430, binding = 8) readonly buffer Params { PoseParam params[]; }; // read when use_params
+layout(std430, binding = 9) readonly buffer Binds { float binds[]; };       // bind locals, 12 per node
 
-layout(push_constant) uniform Push { uint instance_count; } pc;
+layout(push_constant) uniform Push { uint instance_count, use_params; float time; uint pad; } pc;
 
 struct Aff { vec3 c[4]; };
 
@@ -58,6 +64,15 @@ Aff load_locals(uint at)
     return r;
 }
 
+Aff load_bind(uint node)
+{
+    Aff r;
+    uint at = node * 12u;
+    for (int j = 0; j < 4; j++)
+        r.c[j] = vec3(binds[at + 3 * j], binds[at + 3 * j + 1], binds[at + 3 * j + 2]);
+    return r;
+}
+
 Aff load_world(uint at)
 {
     Aff r;
@@ -73,6 +88,14 @@ void store_world(uint at, Aff a)
     }
 }
 
+Aff root_of(PoseParam pp)
+{
+    Aff r;
+    for (int j = 0; j < 4; j++)
+        r.c[j] = vec3(pp.root[3 * j], pp.root[3 * j + 1], pp.root[3 * j + 2]);
+    return r;
+}
+
 void main()
 {
     uint i = gl_GlobalInvocationID.x;
@@ -80,10 +103,23 @@ void main()
         return;
     Inst inst = insts[i];
     Model mo = models[inst.model];
+    PoseParam pp;
+    uint source = SOURCE_LOCALS;
+    if (pc.use_params != 0u) {
+        pp = params[i];
+        source = pp.source;
+    }
     uint lbase = inst.locals_off * 12u; // world scratch shares the locals layout
     for (uint n = 0; n < mo.node_count; n++) {
-        Aff l = load_locals(lbase + n * 12u);
         int p = parents[mo.node_base + n];
+        Aff l;
+        if (source == SOURCE_PROCEDURAL) {
+            l = load_bind(mo.node_base + n);
+            if (p >= 0) // roots keep their bind local
+                procedural_local(uvec2(pp.seed_lo, pp.seed_hi), pp.pose_instance, pp.max_angle, n, pc.time, l.c);
+        } else {
+            l = load_locals(lbase + n * 12u);
+        }
         store_world(lbase + n * 12u, p < 0 ? l : mul(load_world(lbase + uint(p) * 12u), l));
     }
     for (uint b = 0; b < mo.bone_count; b++) {
@@ -97,6 +133,8 @@ void main()
         if (me.space_node >= 0)
             space = mul(space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
         Aff k = mul(space, mul(load_world(lbase + bo.node * 12u), ib));
+        if (pc.use_params != 0u)
+            k = mul(root_of(pp), k);
         // rows, so the deform pass transforms with three dot products
         uint at = (inst.skin_off + b) * 3u;
         skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);

@@ -12,8 +12,16 @@
  *   6. vks_gpu_validation_messages(gpu)            validation-layer warnings/errors seen so far
  *   7. vks_gpu_destroy(gpu)                        last; NULL is fine
  *
- * Vulkan is loaded through volk; the device's functions live in a VolkDeviceTable inside the
- * context (no globals beyond volk's loader entry points), so two contexts may coexist.
+ * The context can also adopt the host application's instance, device and queue
+ * (vks_gpu_options.host: gpu_vulkan.h, with everything else that names a Vulkan type), and a
+ * persistent crowd (crowd.h) records its passes into the host's command buffers every frame;
+ * vks_gpu_run is the batch client of the same pass core.
+ *
+ * Vulkan is loaded through volk; the instance's and the device's functions live in tables
+ * inside the context, loaded through its own vkGetInstanceProcAddr (the loader's, or the
+ * host's), so two contexts may coexist. The only volk global vkskin sets is the loader, opened
+ * once per process (thread-safe). A context, its models and crowds are used from one thread
+ * at a time; vks_gpu_create and vks_gpu_list_devices may run on several threads at once.
  *
  * Work split. A batch is many instances of several models. It is cut into chunks of whole
  * instances sized under maxStorageBufferRange, a device-memory budget, a host-memory budget and
@@ -39,6 +47,7 @@ extern "C" {
 #endif
 
 typedef struct vks_gpu vks_gpu;
+struct vks_gpu_host; /* gpu_vulkan.h */
 typedef struct vks_gpu_models vks_gpu_models;
 
 /* Deliberate faults on the GPU side, for tests that prove validation can fail. */
@@ -67,6 +76,10 @@ typedef struct vks_gpu_options {
     uint32_t fail_allocation_nth;   /* nonzero: the nth allocation of each vks_gpu_run fails (once) */
     uint32_t limit_storage_range;   /* testing only: nonzero and below the device's: used as
                                        maxStorageBufferRange everywhere (upload checks, chunks) */
+    /* Non-NULL: adopt the host's instance, physical device, device and queue (gpu_vulkan.h) instead
+     * of creating them; device_index, use_device_index, device_name and validation are then
+     * ignored. NULL (default): vkskin makes its own. */
+    const struct vks_gpu_host *host;
 } vks_gpu_options;
 
 typedef struct vks_gpu_device_info {
@@ -92,6 +105,18 @@ VKS_API vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, 
 
 VKS_API vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
 VKS_API void vks_gpu_destroy(vks_gpu *gpu);
+/* Vulkan objects this context has made since vks_gpu_create (its pipelines, uploads, batches
+ * and crowds): what "no allocation in the steady state" is checked against. */
+typedef struct vks_gpu_counters {
+    uint64_t memory_allocations; /* vkAllocateMemory */
+    uint64_t buffers;            /* vkCreateBuffer */
+    uint64_t descriptor_sets;    /* sets allocated */
+    uint64_t command_buffers;    /* vkAllocateCommandBuffers (buffers) */
+    uint64_t pipelines;          /* compute pipelines */
+    uint64_t submissions;        /* vkQueueSubmit */
+} vks_gpu_counters;
+VKS_API void vks_gpu_get_counters(const vks_gpu *gpu, vks_gpu_counters *out);
+
 /* Warnings and errors the validation layer reported (0 when validation is off). */
 VKS_API uint32_t vks_gpu_validation_messages(const vks_gpu *gpu);
 VKS_API const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu);

@@ -1,5 +1,6 @@
-/* The batch scheduler: cuts a heterogeneous batch into chunks of whole instances, records one
- * command buffer per chunk (pose pass, deform pass per influence variant, readback copies),
+/* The batch scheduler, a client of the pass core (passes.c): cuts a heterogeneous batch into
+ * chunks of whole instances, records one command buffer per chunk (the core's pose pass and
+ * deform pass per influence variant, then readback copies),
  * and keeps a ring of buffer sets in flight so the GPU deforms chunk k+1 while the host
  * consumes chunk k. Chunk size: one output stream under maxStorageBufferRange, all slots
  * under a share of device memory and a host-memory budget, and under the caller's cap;
@@ -28,18 +29,15 @@ typedef struct segment {
 } segment;
 
 typedef struct slot {
-    vks__buf insts, locals, world, skin, works, out_pos, out_nrm, stage_pos, stage_nrm;
-    VkCommandBuffer cmd;
-    VkFence fence;
-    VkDescriptorSet pose_set, deform_set;
+    vks__passes p;               /* the pass core's buffers and sets, refilled per chunk */
+    vks__buf stage_pos, stage_nrm;
+    vks__oneshot run;            /* its command buffer and fence */
     segment *segs;
     uint32_t nseg, busy;
     uint64_t out_vertices;
 } slot;
 
-typedef struct caps {
-    uint64_t vertices, matrices, instances, works;
-} caps;
+typedef vks__caps caps;
 
 typedef struct sched {
     vks_gpu *gpu;
@@ -48,7 +46,6 @@ typedef struct sched {
     caps cap;
     uint32_t ring;
     slot slots[MAX_RING];
-    VkCommandPool pool;
     VkDescriptorPool dpool;
     VkQueryPool qpool;
     /* cursor */
@@ -65,56 +62,27 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static uint32_t blocks_of(const vks_gpu_models *ms, const vks__gpu_model *m, uint32_t wg)
-{
-    uint32_t n = 0;
-    for (uint32_t g = 0; g < m->group_count; g++)
-        n += (ms->groups[m->first_group + g].vertex_count + wg - 1) / wg;
-    return n;
-}
-
 static void slots_free(sched *s)
 {
     vks_gpu *gpu = s->gpu;
     for (uint32_t i = 0; i < MAX_RING; i++) {
         slot *sl = &s->slots[i];
-        vks__buf *bufs[] = {&sl->insts, &sl->locals, &sl->world, &sl->skin, &sl->works,
-                            &sl->out_pos, &sl->out_nrm, &sl->stage_pos, &sl->stage_nrm};
-        for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
-            vks__buf_destroy(gpu, bufs[k]);
-        if (sl->fence)
-            gpu->vk.vkDestroyFence(gpu->device, sl->fence, NULL);
+        vks__passes_destroy(gpu, &sl->p);
+        vks__buf_destroy(gpu, &sl->stage_pos);
+        vks__buf_destroy(gpu, &sl->stage_nrm);
+        vks__oneshot_destroy(gpu, &sl->run);
         free(sl->segs);
         memset(sl, 0, sizeof *sl);
     }
     if (s->dpool)
         gpu->vk.vkDestroyDescriptorPool(gpu->device, s->dpool, NULL);
-    if (s->pool)
-        gpu->vk.vkDestroyCommandPool(gpu->device, s->pool, NULL);
     if (s->qpool)
         gpu->vk.vkDestroyQueryPool(gpu->device, s->qpool, NULL);
-    s->dpool = VK_NULL_HANDLE, s->pool = VK_NULL_HANDLE, s->qpool = VK_NULL_HANDLE;
+    s->dpool = VK_NULL_HANDLE, s->qpool = VK_NULL_HANDLE;
     for (int k = 0; k < 4; k++) {
         free(s->wl[k]);
         s->wl[k] = NULL;
     }
-}
-
-static void write_set(vks_gpu *gpu, VkDescriptorSet set, vks__buf *const *bufs, uint32_t n)
-{
-    VkDescriptorBufferInfo bi[16];
-    VkWriteDescriptorSet w[16];
-    memset(w, 0, sizeof w);
-    for (uint32_t i = 0; i < n; i++) {
-        bi[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, VK_WHOLE_SIZE};
-        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = set;
-        w[i].dstBinding = i;
-        w[i].descriptorCount = 1;
-        w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w[i].pBufferInfo = &bi[i];
-    }
-    gpu->vk.vkUpdateDescriptorSets(gpu->device, n, w, 0, NULL);
 }
 
 /* Allocates every slot for the capacities in s->cap. */
@@ -124,79 +92,38 @@ static vks_result slots_create(sched *s, vks_error *err)
     const vks_gpu_batch *b = s->b;
     int readback = !b->kernel_only;
     int staging = readback && !gpu->unified;
-    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pi.queueFamilyIndex = gpu->queue_family;
-    pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &s->pool);
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkCreateCommandPool");
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 18 * s->ring};
-    VkDescriptorPoolCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    di.maxSets = 2 * s->ring;
-    di.poolSizeCount = 1;
-    di.pPoolSizes = &ps;
-    r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, NULL, &s->dpool);
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkCreateDescriptorPool");
+    vks_result res = vks__passes_pool(gpu, s->ring, &s->dpool, err);
+    if (res != VKS_OK)
+        return res;
     if (gpu->timestamps) {
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qi.queryCount = QUERIES_PER_SLOT * s->ring;
-        r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &s->qpool);
+        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &s->qpool);
         if (r != VK_SUCCESS)
             return vks__vk_fail(err, r, "vkCreateQueryPool");
     }
     for (int k = 0; k < 4; k++)
         if (!(s->wl[k] = malloc(s->cap.works * sizeof *s->wl[k])))
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory for work lists");
-    const vks_gpu_models *ms = s->ms;
+    vks__passes_desc pd = {0};
+    pd.cap = s->cap;
+    pd.out_kind = gpu->unified && readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
+    pd.normals = b->want_normals;
+    uint64_t out_bytes = s->cap.vertices * 12;
     for (uint32_t i = 0; i < s->ring; i++) {
         slot *sl = &s->slots[i];
-        vks_result res = VKS_OK;
-        uint64_t out_bytes = s->cap.vertices * 12;
-        int out_kind = gpu->unified && readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
         if (!(sl->segs = malloc(s->cap.instances * sizeof *sl->segs)))
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory");
-#define TRY(x)                                                                                            \
-    if (res == VKS_OK)                                                                                    \
-    res = (x)
-        TRY(vks__buf_create(gpu, s->cap.instances * sizeof(vks__gpu_inst), VKS__MEM_UPLOAD, &sl->insts, err));
-        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_UPLOAD, &sl->locals, err));
-        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_DEVICE, &sl->world, err));
-        TRY(vks__buf_create(gpu, s->cap.matrices * 48, VKS__MEM_DEVICE, &sl->skin, err));
-        TRY(vks__buf_create(gpu, s->cap.works * sizeof(vks__gpu_work), VKS__MEM_UPLOAD, &sl->works, err));
-        TRY(vks__buf_create(gpu, out_bytes, out_kind, &sl->out_pos, err));
-        TRY(vks__buf_create(gpu, b->want_normals ? out_bytes : 16, out_kind, &sl->out_nrm, err));
-        if (staging) {
-            TRY(vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_pos, err));
-            if (b->want_normals)
-                TRY(vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_nrm, err));
-        }
-#undef TRY
+        res = vks__passes_create(gpu, s->ms, &pd, s->dpool, &sl->p, err);
+        if (res == VKS_OK && staging)
+            res = vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_pos, err);
+        if (res == VKS_OK && staging && b->want_normals)
+            res = vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_nrm, err);
+        if (res == VKS_OK)
+            res = vks__oneshot_create(gpu, &sl->run, err);
         if (res != VKS_OK)
             return res;
-        VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, s->pool,
-                                          VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-        if ((r = gpu->vk.vkAllocateCommandBuffers(gpu->device, &ai, &sl->cmd)) != VK_SUCCESS)
-            return vks__vk_fail(err, r, "vkAllocateCommandBuffers");
-        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        if ((r = gpu->vk.vkCreateFence(gpu->device, &fi, NULL, &sl->fence)) != VK_SUCCESS)
-            return vks__vk_fail(err, r, "vkCreateFence");
-        VkDescriptorSetLayout layouts[2] = {gpu->pose_dsl, gpu->deform_dsl};
-        VkDescriptorSet sets[2];
-        VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, s->dpool, 2, layouts};
-        if ((r = gpu->vk.vkAllocateDescriptorSets(gpu->device, &dai, sets)) != VK_SUCCESS)
-            return vks__vk_fail(err, r, "vkAllocateDescriptorSets");
-        sl->pose_set = sets[0], sl->deform_set = sets[1];
-        vks__buf *pose_bufs[8] = {(vks__buf *)&ms->models_buf, (vks__buf *)&ms->parents, (vks__buf *)&ms->bones,
-                                  (vks__buf *)&ms->meshes,     &sl->insts,                &sl->locals,
-                                  &sl->world,                  &sl->skin};
-        write_set(gpu, sl->pose_set, pose_bufs, 8);
-        vks__buf *deform_bufs[10] = {(vks__buf *)&ms->groups_buf, (vks__buf *)&ms->palette, (vks__buf *)&ms->pos,
-                                     (vks__buf *)&ms->nrm,        (vks__buf *)&ms->infl,    &sl->insts,
-                                     &sl->skin,                   &sl->out_pos,             &sl->out_nrm,
-                                     &sl->works};
-        write_set(gpu, sl->deform_set, deform_bufs, 10);
     }
     return VKS_OK;
 }
@@ -206,8 +133,8 @@ static int fill_chunk(sched *s, slot *sl)
 {
     const vks_gpu_batch *b = s->b;
     const vks_gpu_models *ms = s->ms;
-    vks__gpu_inst *insts = sl->insts.mapped;
-    float *locals = sl->locals.mapped;
+    vks__gpu_inst *insts = sl->p.insts.mapped;
+    float *locals = sl->p.locals.mapped;
     uint64_t nv = 0, nm = 0, ni = 0, nw = 0;
     uint32_t wg = s->gpu->deform_wg, tile = s->gpu->instance_tile;
     memset(s->wn, 0, sizeof s->wn);
@@ -220,7 +147,7 @@ static int fill_chunk(sched *s, slot *sl)
             continue;
         }
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-        uint32_t blocks = blocks_of(ms, m, wg);
+        uint32_t blocks = vks__blocks_of(ms, e->model, wg);
         uint32_t count = 0;
         /* Grow the segment one instance at a time while everything fits (work items are
          * counted per started run of gpu->instance_tile instances). */
@@ -246,18 +173,7 @@ static int fill_chunk(sched *s, slot *sl)
             insts[ni + i] = (vks__gpu_inst){e->model, (uint32_t)(nm + (uint64_t)i * mats),
                                             (uint32_t)(nm + (uint64_t)i * mats), (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
         }
-        for (uint32_t g = 0; g < m->group_count; g++) {
-            uint32_t gi = m->first_group + g;
-            const vks__gpu_group *gr = &ms->groups[gi];
-            uint32_t var = ms->group_influences[gi] - 1;
-            for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
-                for (uint32_t t = 0; t < count; t += tile) {
-                    uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;
-                    uint32_t ic = count - t < tile ? count - t : tile;
-                    s->wl[var][s->wn[var]++] = (vks__gpu_work){gi, v0, vc, (uint32_t)ni + t, ic, 0, 0, 0};
-                    nw++;
-                }
-        }
+        nw += vks__works_append(s->gpu, ms, e->model, (uint32_t)ni, count, s->wl, s->wn);
         nv += (uint64_t)count * m->vertex_count;
         nm += (uint64_t)count * (mats ? mats : 1);
         ni += count;
@@ -267,90 +183,40 @@ static int fill_chunk(sched *s, slot *sl)
     return sl->nseg > 0;
 }
 
-static void barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
-                    VkPipelineStageFlags dst, VkAccessFlags da)
-{
-    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, sa, da};
-    gpu->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
-}
-
 static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
 {
     vks_gpu *gpu = s->gpu;
     slot *sl = &s->slots[slot_index];
     const vks_gpu_batch *b = s->b;
-    /* The work table: variants one after the other, each one dispatch. */
-    uint32_t base[4], at = 0, ninst = 0;
-    for (int k = 0; k < 4; k++) {
-        base[k] = at;
-        memcpy((vks__gpu_work *)sl->works.mapped + at, s->wl[k], s->wn[k] * sizeof(vks__gpu_work));
-        at += s->wn[k];
-    }
+    uint32_t ninst = 0;
     for (uint32_t i = 0; i < sl->nseg; i++)
         ninst += sl->segs[i].count;
-    vks__buf_flush(gpu, &sl->works), vks__buf_flush(gpu, &sl->insts), vks__buf_flush(gpu, &sl->locals);
+    sl->p.instance_count = ninst;
+    vks__works_commit(gpu, &sl->p, s->wl, s->wn);
+    vks__buf_flush(gpu, &sl->p.insts), vks__buf_flush(gpu, &sl->p.locals);
 
-    VkCommandBuffer cmd = sl->cmd;
-    gpu->vk.vkResetCommandBuffer(cmd, 0);
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    gpu->vk.vkBeginCommandBuffer(cmd, &bi);
-    uint32_t q0 = slot_index * QUERIES_PER_SLOT;
-    if (s->qpool) {
-        gpu->vk.vkCmdResetQueryPool(cmd, s->qpool, q0, QUERIES_PER_SLOT);
-        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s->qpool, q0);
-    }
+    VkCommandBuffer cmd = sl->run.cmd;
+    vks__oneshot_begin(gpu, &sl->run);
     /* host writes of the tables are visible to the shaders through the submission itself */
-    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline);
-    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &sl->pose_set, 0, NULL);
-    gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &ninst);
-    gpu->vk.vkCmdDispatch(cmd, (ninst + gpu->pose_wg - 1) / gpu->pose_wg, 1, 1);
-    barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    if (s->qpool)
-        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->qpool, q0 + 1);
-    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_layout, 0, 1, &sl->deform_set, 0,
-                                    NULL);
-    uint32_t max_x = gpu->props.limits.maxComputeWorkGroupCount[0];
-    if (max_x > 65535)
-        max_x = 65535;
-    for (int k = 0; k < 4; k++) {
-        if (!s->wn[k])
-            continue;
-        uint32_t gx = s->wn[k] < max_x ? s->wn[k] : max_x, gy = (s->wn[k] + gx - 1) / gx;
-        uint32_t push[4] = {base[k], s->wn[k], gx, (uint32_t)(b->want_normals != 0)};
-        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_pipeline[k]);
-        gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
-        gpu->vk.vkCmdDispatch(cmd, gx, gy, 1);
-    }
-    if (s->qpool)
-        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->qpool, q0 + 2);
+    vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->qpool, slot_index * QUERIES_PER_SLOT);
     if (!b->kernel_only) {
         if (sl->stage_pos.buffer) {
-            barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+            vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
             VkBufferCopy c = {0, 0, sl->out_vertices > 0 ? sl->out_vertices * 12 : 16};
-            gpu->vk.vkCmdCopyBuffer(cmd, sl->out_pos.buffer, sl->stage_pos.buffer, 1, &c);
+            gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_pos.buffer, sl->stage_pos.buffer, 1, &c);
             if (b->want_normals)
-                gpu->vk.vkCmdCopyBuffer(cmd, sl->out_nrm.buffer, sl->stage_nrm.buffer, 1, &c);
-            barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                    VK_ACCESS_HOST_READ_BIT);
+                gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_nrm.buffer, sl->stage_nrm.buffer, 1, &c);
+            vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         } else {
-            barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+            vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         }
     }
-    VkResult r = gpu->vk.vkEndCommandBuffer(cmd);
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkEndCommandBuffer");
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, sl->fence);
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkQueueSubmit");
-    sl->busy = 1;
-    return VKS_OK;
+    vks_result res = vks__oneshot_send(gpu, &sl->run, err);
+    sl->busy = res == VKS_OK;
+    return res;
 }
 
 /* Waits for the slot's chunk, adds its pass times, hands its outputs to the caller. */
@@ -359,14 +225,13 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
     vks_gpu *gpu = s->gpu;
     slot *sl = &s->slots[slot_index];
     const vks_gpu_batch *b = s->b;
-    VkResult r = gpu->vk.vkWaitForFences(gpu->device, 1, &sl->fence, VK_TRUE, UINT64_MAX);
+    vks_result res = vks__oneshot_wait(gpu, &sl->run, err);
     sl->busy = 0;
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkWaitForFences");
-    gpu->vk.vkResetFences(gpu->device, 1, &sl->fence);
+    if (res != VKS_OK)
+        return res;
     if (s->qpool) {
         uint64_t t[QUERIES_PER_SLOT];
-        r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
+        VkResult r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
                                           sizeof t, t, sizeof t[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r == VK_SUCCESS) {
             uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
@@ -379,8 +244,8 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
     st->vertex_instances += sl->out_vertices;
     if (b->kernel_only || !b->deliver)
         return VKS_OK;
-    vks__buf *pb = sl->stage_pos.buffer ? &sl->stage_pos : &sl->out_pos;
-    vks__buf *nb = sl->stage_nrm.buffer ? &sl->stage_nrm : &sl->out_nrm;
+    vks__buf *pb = sl->stage_pos.buffer ? &sl->stage_pos : &sl->p.out_pos;
+    vks__buf *nb = sl->stage_nrm.buffer ? &sl->stage_nrm : &sl->p.out_nrm;
     vks__buf_invalidate(gpu, pb);
     if (b->want_normals)
         vks__buf_invalidate(gpu, nb);
@@ -403,7 +268,7 @@ static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t 
         const vks__gpu_model *m = &ms->models[b->entries[i].model];
         uint64_t n = b->entries[i].instance_count;
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-        uint64_t blocks = blocks_of(ms, m, wg);
+        uint64_t blocks = vks__blocks_of(ms, b->entries[i].model, wg);
         tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
         tw += (n + tile - 1) / tile * blocks; /* an entry has at most one segment per chunk */
         if (m->vertex_count > max_v)
@@ -475,7 +340,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         const vks__gpu_model *m = &ms->models[e->model];
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
         uint64_t need[3] = {(uint64_t)m->vertex_count * 12, mats * 48,
-                            (uint64_t)blocks_of(ms, m, gpu->deform_wg) * sizeof(vks__gpu_work)};
+                            (uint64_t)vks__blocks_of(ms, e->model, gpu->deform_wg) * sizeof(vks__gpu_work)};
         const char *what[3] = {"output vertices", "node/bone matrices", "work items"};
         for (int k = 0; k < 3; k++)
             if (need[k] > gpu->props.limits.maxStorageBufferRange)
@@ -564,7 +429,11 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     if (res == VKS_OK && s.entry < b->entry_count) /* an instance that fits no chunk: never silently short */
         res = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
                             "entry %u: instance %u does not fit an empty chunk", s.entry, s.next);
-    gpu->vk.vkDeviceWaitIdle(gpu->device);
+    /* a failed run may leave chunks in flight: wait for them by their own fences (the device
+     * and queue may be the host's, busy with its own work) */
+    for (uint32_t j = 0; j < s.ring; j++)
+        if (s.slots[j].busy)
+            vks__oneshot_wait(gpu, &s.slots[j].run, NULL);
     slots_free(&s);
     st->total_ms = now_ms() - t0;
     return res;

@@ -29,14 +29,22 @@ static int allocation_fails(vks_gpu *gpu, VkDeviceSize size)
 
 vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)
 {
+    return vks__buf_create_usage(gpu, size, kind, 0, out, err);
+}
+
+vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage,
+                                 vks__buf *out, vks_error *err)
+{
     memset(out, 0, sizeof *out);
     if (size < 16)
         size = 16;
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bi.size = size;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.usage = usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkResult r = gpu->vk.vkCreateBuffer(gpu->device, &bi, NULL, &out->buffer);
+    gpu->counters.buffers++;
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateBuffer");
     VkMemoryRequirements req;
@@ -58,8 +66,10 @@ vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = (uint32_t)type;
     r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    if (!gpu->hooks_armed || !allocation_fails(gpu, ai.allocationSize))
+    if (!gpu->hooks_armed || !allocation_fails(gpu, ai.allocationSize)) {
         r = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, &out->memory);
+        gpu->counters.memory_allocations++;
+    }
     if (r != VK_SUCCESS) {
         vks__buf_destroy(gpu, out);
         return vks__vk_fail(err, r, "vkAllocateMemory");

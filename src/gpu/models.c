@@ -1,6 +1,6 @@
 /* Upload of a set of models as static device buffers: model table, parents, bones (node,
  * mesh, inverse bind), mesh spaces, group table, palettes (the remaps), bind positions and
- * normals, packed influences. Also where test faults are injected (vks_gpu_fault): the GPU
+ * normals, packed influences, bind locals (the procedural pose starts from them). Also where test faults are injected (vks_gpu_fault): the GPU
  * copy is corrupted, never the caller's skin. */
 #include "gpu_internal.h"
 
@@ -10,7 +10,7 @@
 
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
-static vks_result upload(vks_gpu *gpu, VkCommandPool pool, const char *what, const void *data, size_t size,
+static vks_result upload(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                          vks__buf *out, vks_error *err)
 {
     if (size > gpu->props.limits.maxStorageBufferRange)
@@ -27,31 +27,18 @@ static vks_result upload(vks_gpu *gpu, VkCommandPool pool, const char *what, con
     }
     vks__buf stage;
     res = vks__buf_create(gpu, size, VKS__MEM_UPLOAD, &stage, err);
-    if (res != VKS_OK)
-        return res;
-    memcpy(stage.mapped, data, size);
-    vks__buf_flush(gpu, &stage);
-    VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
-                                      VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-    VkCommandBuffer cmd;
-    VkResult r = gpu->vk.vkAllocateCommandBuffers(gpu->device, &ai, &cmd);
-    if (r == VK_SUCCESS) {
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        gpu->vk.vkBeginCommandBuffer(cmd, &bi);
+    if (res == VKS_OK && !once->cmd)
+        res = vks__oneshot_create(gpu, once, err);
+    if (res == VKS_OK) {
+        memcpy(stage.mapped, data, size);
+        vks__buf_flush(gpu, &stage);
+        vks__oneshot_begin(gpu, once);
         VkBufferCopy c = {0, 0, size};
-        gpu->vk.vkCmdCopyBuffer(cmd, stage.buffer, out->buffer, 1, &c);
-        gpu->vk.vkEndCommandBuffer(cmd);
-        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        si.commandBufferCount = 1;
-        si.pCommandBuffers = &cmd;
-        r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, VK_NULL_HANDLE);
-        if (r == VK_SUCCESS)
-            r = gpu->vk.vkQueueWaitIdle(gpu->queue);
-        gpu->vk.vkFreeCommandBuffers(gpu->device, pool, 1, &cmd);
+        gpu->vk.vkCmdCopyBuffer(once->cmd, stage.buffer, out->buffer, 1, &c);
+        res = vks__oneshot_submit(gpu, once, err);
     }
     vks__buf_destroy(gpu, &stage);
-    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "static upload");
+    return res;
 }
 
 static uint32_t mesh_of_bone(const vks_skin *s, uint32_t b)
@@ -94,13 +81,14 @@ typedef struct tables {
     uint32_t *palette;
     float *pos, *nrm;
     vks__gpu_infl *infl;
+    vks_affine *binds;
     uint64_t nodes, bones_n, meshes_n, groups_n, palette_n, verts;
 } tables;
 
 static void tables_free(tables *t)
 {
     free(t->models), free(t->parents), free(t->bones), free(t->meshes), free(t->groups);
-    free(t->palette), free(t->pos), free(t->nrm), free(t->infl);
+    free(t->palette), free(t->pos), free(t->nrm), free(t->infl), free(t->binds);
 }
 
 static void inject(const vks_skin *s, tables *t, vks_gpu_fault fault)
@@ -156,9 +144,10 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     t.pos = calloc(t.verts * 3 + 1, sizeof *t.pos);
     t.nrm = calloc(t.verts * 3 + 1, sizeof *t.nrm);
     t.infl = calloc(t.verts + 1, sizeof *t.infl);
+    t.binds = calloc(t.nodes + 1, sizeof *t.binds);
     vks_result res = VKS_OK;
     if (!ms->models || !ms->groups || !ms->group_influences || !t.models || !t.parents || !t.bones ||
-        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl) {
+        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl || !t.binds) {
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
         goto done;
     }
@@ -166,9 +155,11 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     for (uint32_t i = 0; i < count; i++) {
         const vks_skin *s = skins[i];
         t.models[i] = (vks__gpu_model_info){nb, s->node_count, bb, s->bone_count, mb, s->mesh_count, vb, s->vertex_count};
-        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, 0};
-        for (uint32_t n = 0; n < s->node_count; n++)
+        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, nb};
+        for (uint32_t n = 0; n < s->node_count; n++) {
             t.parents[nb + n] = s->nodes[n].parent;
+            t.binds[nb + n] = s->nodes[n].bind_local;
+        }
         for (uint32_t b = 0; b < s->bone_count; b++) {
             vks__gpu_bone *o = &t.bones[bb + b];
             o->node = s->bones[b].node;
@@ -214,33 +205,34 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     }
     ms->group_count = gb;
 
-    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pi.queueFamilyIndex = gpu->queue_family;
-    pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    VkCommandPool pool;
-    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &pool);
-    if (r != VK_SUCCESS) {
-        res = vks__vk_fail(err, r, "vkCreateCommandPool");
-        goto done;
+    vks__oneshot once = {0}; /* made by the first staged upload, if any */
+    res = upload(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "position", t.pos, t.verts * 12, &ms->pos, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
+    if (res == VKS_OK)
+        res = upload(gpu, &once, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
+    /* Only crowds read the bind locals (the procedural pose starts from them): a table over
+     * the storage range is left out here, and refused by vks_crowd_create, so batches of the
+     * same models still run. */
+    if (res == VKS_OK && t.nodes * sizeof *t.binds <= gpu->props.limits.maxStorageBufferRange)
+        res = upload(gpu, &once, "bind local", t.binds, t.nodes * sizeof *t.binds, &ms->binds, err);
+    vks__oneshot_destroy(gpu, &once);
+    if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
+        ms->bind_locals = t.binds;
+        t.binds = NULL;
     }
-    res = upload(gpu, pool, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "position", t.pos, t.verts * 12, &ms->pos, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
-    if (res == VKS_OK)
-        res = upload(gpu, pool, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
-    gpu->vk.vkDestroyCommandPool(gpu->device, pool, NULL);
 done:
     tables_free(&t);
     if (res != VKS_OK) {
@@ -257,9 +249,9 @@ void vks_gpu_models_free(vks_gpu_models *ms)
         return;
     vks_gpu *gpu = ms->gpu;
     vks__buf *bufs[] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes, &ms->groups_buf,
-                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl};
+                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         vks__buf_destroy(gpu, bufs[i]);
-    free(ms->models), free(ms->groups), free(ms->group_influences);
+    free(ms->models), free(ms->groups), free(ms->group_influences), free(ms->bind_locals);
     free(ms);
 }

@@ -63,6 +63,7 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     ci.stage.pSpecializationInfo = &si;
     ci.layout = pl;
     VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    gpu->counters.pipelines++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
 
@@ -91,9 +92,10 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     if (res == VKS_OK)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);
     if (res == VKS_OK)
-        res = layout(gpu, 8, 4, &gpu->pose_dsl, &gpu->pose_layout, err);
+        res = layout(gpu, VKS__POSE_BINDINGS, sizeof(vks__pose_push), &gpu->pose_dsl, &gpu->pose_layout, err);
     if (res == VKS_OK)
-        res = layout(gpu, 10, 16, &gpu->deform_dsl, &gpu->deform_layout, err);
+        res = layout(gpu, VKS__DEFORM_BINDINGS, sizeof(vks__deform_push), &gpu->deform_dsl, &gpu->deform_layout,
+                     err);
     if (res == VKS_OK) {
         uint32_t c[1] = {gpu->pose_wg};
         res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, c, 1, &gpu->pose_pipeline, err);

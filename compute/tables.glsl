@@ -1,0 +1,27 @@
+// The tables both passes read, std430. Their C twins are in src/gpu/gpu_internal.h, tied to
+// these by _Static_assert on size and offsets: change both together.
+
+struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };
+struct Bone { uint node, mesh, pad0, pad1; float ib[12]; };
+struct Mesh { int space_node; uint pad0, pad1, pad2; float pre[12]; };
+struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, pad0, pad1; };
+struct Infl { uint idx01, idx23; float w[4]; };
+struct Inst { uint model, locals_off, skin_off, out_off; };
+struct Work { uint group, vstart, vcount, inst_first, inst_count, pad0, pad1, pad2; };
+
+// Per instance of a crowd: where its locals come from and where it stands (root, applied to
+// the skin matrices). Read only when the pose pass's use_params is set.
+struct PoseParam {
+    uint source;                 // SOURCE_*
+    uint seed_lo, seed_hi, pose_instance;
+    float max_angle;
+    uint pad0, pad1, pad2;
+    float root[12];
+};
+
+const uint SOURCE_LOCALS = 0u;     // the locals table (the host's, or the batch's)
+const uint SOURCE_PROCEDURAL = 1u; // vks_pose_procedural, evaluated here
+// clips will be the next source: sampled here from keys uploaded once
+
+const uint FLAG_RENORMALIZE = 1u;
+const uint FLAG_HAS_NORMALS = 2u;

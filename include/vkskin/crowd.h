@@ -1,0 +1,117 @@
+/* vkskin crowd: a persistent batch of posed instances on the GPU, made once and run every
+ * frame (DESIGN.md sections 2, 7). This header names no Vulkan type; gpu_vulkan.h adds what
+ * does: adopting the host's device, recording a frame into the host's command buffer (with
+ * the barrier contract), and the output buffers to draw from.
+ *
+ * STEP BY STEP (each call says when it may be made, the way volk.h does)
+ *   1. vks_gpu_create(&opt, &gpu, &err)           its own device, or the host's (gpu_vulkan.h)
+ *   2. vks_gpu_upload(gpu, skins, m, &models, &err)
+ *   3. vks_crowd_desc d = {0}; d.models = models; d.instances = inst; d.instance_count = n;
+ *      vks_crowd_create(gpu, &d, &crowd, &err)   every buffer, descriptor set and table, once
+ *   4. every frame:  vks_crowd_record(crowd, cmd, time) into the host's command buffer and
+ *                    draw from vks_crowd_get_output (gpu_vulkan.h),
+ *      or, without a command buffer of one's own: vks_crowd_run_frame(crowd, time, NULL, &err)
+ *      and vks_crowd_read(crowd, first, n, positions, normals, &err) for the vertices
+ *   5. between frames, when the host moves or re-poses instances: vks_crowd_set_instance,
+ *      vks_crowd_set_locals (host writes: see the barrier contract in gpu_vulkan.h)
+ *   6. vks_crowd_destroy(crowd); vks_gpu_models_free(models); vks_gpu_destroy(gpu)
+ *      after every submission that used them has completed
+ *
+ * A frame costs the host nothing per instance: procedural instances are posed on the GPU from
+ * (seed, instance, node, time) exactly as vks_pose_procedural poses them on the CPU, the time
+ * being a push constant; host-posed instances read the locals last written. Pose sources are
+ * per instance (clips will be one more kind, sampled in the same pose pass).
+ *
+ * THREADS. A context, its models and its crowds are used from one thread at a time; separate
+ * contexts may be used from separate threads.
+ */
+#ifndef VKSKIN_CROWD_H
+#define VKSKIN_CROWD_H
+
+#include "gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vks_crowd vks_crowd;
+
+/* Where an instance's locals come from each frame. */
+typedef enum vks_crowd_pose {
+    VKS_CROWD_POSE_PROCEDURAL = 0, /* vks_pose_procedural(skin, seed, pose_instance, frame time,
+                                      max_angle), evaluated on the GPU in the pose pass */
+    VKS_CROWD_POSE_LOCALS          /* the locals last given by vks_crowd_set_locals (at first the
+                                      bind pose); clips will be the next kind */
+} vks_crowd_pose;
+
+typedef struct vks_crowd_instance {
+    uint32_t model;          /* index into the uploaded set; fixed for the crowd's life */
+    vks_crowd_pose pose;
+    uint64_t seed;           /* procedural */
+    uint32_t pose_instance;  /* procedural: the instance number vks_pose_procedural hashes */
+    float max_angle;         /* procedural: <= 0: 0.6 rad */
+    vks_affine root;         /* where the instance stands: its skin matrices become root * K,
+                                so positions and normals come out as root applied to the
+                                deformed ones (normals by root's 3x3, renormalised where the
+                                format does; for weights summing to 1). Zeroed: identity */
+} vks_crowd_instance;
+
+typedef struct vks_crowd_desc {
+    const vks_gpu_models *models;          /* uploaded to the same context */
+    const vks_crowd_instance *instances;   /* instance_count entries, copied */
+    uint32_t instance_count;               /* >= 1 */
+    int no_normals;                        /* nonzero: positions only */
+    uint32_t consumer_stages;              /* VkPipelineStageFlags: who reads the outputs after a
+                                              frame (0: see the barrier contract, gpu_vulkan.h) */
+    uint32_t consumer_access;              /* VkAccessFlags: how (0: the reads those stages make) */
+} vks_crowd_desc;
+
+/* Creates every buffer (device-local outputs; host-visible instance, pose-parameter and
+ * locals tables, written here), descriptor set, command buffer and query the crowd will use,
+ * cut into parts under maxStorageBufferRange. Nothing is allocated after this call (except
+ * vks_crowd_read's staging buffer, once). VKS_ERR_INVALID for a bad desc, VKS_ERR_LIMIT when
+ * one instance exceeds maxStorageBufferRange, VKS_ERR_NOMEM when the device is full. */
+VKS_API vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *desc, vks_crowd **out,
+                                   vks_error *err);
+/* Frees everything the crowd made; NULL is fine. Its own submissions are complete when
+ * vks_crowd_run_frames returns; frames recorded into the host's command buffers must have
+ * completed before this call. */
+VKS_API void vks_crowd_destroy(vks_crowd *crowd);
+VKS_API uint32_t vks_crowd_instance_count(const vks_crowd *crowd);
+
+/* Replaces instance i's pose source, seed, pose_instance, max_angle and root (its model must
+ * stay the same: VKS_ERR_INVALID otherwise). A host write: make it while no submitted frame of
+ * the crowd is executing, before submitting the frame that must see it. O(1). */
+VKS_API vks_result vks_crowd_set_instance(vks_crowd *crowd, uint32_t i, const vks_crowd_instance *inst,
+                                         vks_error *err);
+/* The locals (node_count of the instance's model, finite) a VKS_CROWD_POSE_LOCALS instance
+ * uses from the next submitted frame on. A host write, as vks_crowd_set_instance's. */
+VKS_API vks_result vks_crowd_set_locals(vks_crowd *crowd, uint32_t i, const vks_affine *locals,
+                                       vks_error *err);
+
+typedef struct vks_crowd_stats {
+    uint32_t frames;
+    double wall_ms;  /* host time of the call: record, submit, wait */
+    double gpu_ms;   /* timestamps around the recorded frames (0 without timestamps) */
+} vks_crowd_stats;
+
+/* Convenience for programs without a command buffer of their own (the CLI): records `count`
+ * frames, at times[0..count), one after the other into the crowd's own command buffer,
+ * submits it on the context's queue and waits for it. Allocates nothing. stats may be NULL. */
+VKS_API vks_result vks_crowd_run_frames(vks_crowd *crowd, const float *times, uint32_t count,
+                                       vks_crowd_stats *stats, vks_error *err);
+VKS_API vks_result vks_crowd_run_frame(vks_crowd *crowd, float time, vks_crowd_stats *stats,
+                                      vks_error *err);
+
+/* Copies the outputs of instances [first, first + count) into host arrays: positions (and
+ * normals: may be NULL, untouched when the crowd has none) receive each instance's
+ * vertex_count * 3 floats, one instance after the other. Call after the frame's submission
+ * (on the context's queue, or completed). Goes through a staging buffer made on the first
+ * call and kept; for tests and tools. */
+VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t count, float *positions,
+                                 float *normals, vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

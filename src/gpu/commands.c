@@ -1,0 +1,78 @@
+/* Synchronous work on the context's queue (uploads, readback, the crowd's own frames): a
+ * command buffer and a fence of vkskin's own, waited on by fence, never by vkQueueWaitIdle or
+ * vkDeviceWaitIdle, since the queue and device may be the host's with its own work in flight.
+ * And the one memory barrier the passes use. */
+#include "gpu_internal.h"
+
+#include <string.h>
+
+vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    memset(o, 0, sizeof *o);
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.queueFamilyIndex = gpu->queue_family;
+    pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &o->pool);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkCreateCommandPool");
+    VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, o->pool,
+                                      VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    r = gpu->vk.vkAllocateCommandBuffers(gpu->device, &ai, &o->cmd);
+    gpu->counters.command_buffers++;
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    r = gpu->vk.vkCreateFence(gpu->device, &fi, NULL, &o->fence);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateFence");
+}
+
+void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o)
+{
+    gpu->vk.vkResetCommandBuffer(o->cmd, 0);
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    gpu->vk.vkBeginCommandBuffer(o->cmd, &bi);
+}
+
+vks_result vks__oneshot_send(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    VkResult r = gpu->vk.vkEndCommandBuffer(o->cmd);
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkEndCommandBuffer");
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &o->cmd;
+    r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, o->fence);
+    gpu->counters.submissions++;
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkQueueSubmit");
+}
+
+vks_result vks__oneshot_wait(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    /* our own fence: the queue may be the host's, with its own work in flight */
+    VkResult r = gpu->vk.vkWaitForFences(gpu->device, 1, &o->fence, VK_TRUE, UINT64_MAX);
+    gpu->vk.vkResetFences(gpu->device, 1, &o->fence);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkWaitForFences");
+}
+
+vks_result vks__oneshot_submit(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    vks_result res = vks__oneshot_send(gpu, o, err);
+    return res == VKS_OK ? vks__oneshot_wait(gpu, o, err) : res;
+}
+
+void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o)
+{
+    if (o->fence)
+        gpu->vk.vkDestroyFence(gpu->device, o->fence, NULL);
+    if (o->pool) /* frees its command buffer */
+        gpu->vk.vkDestroyCommandPool(gpu->device, o->pool, NULL);
+    memset(o, 0, sizeof *o);
+}
+
+void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
+                  VkPipelineStageFlags dst, VkAccessFlags da)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, sa, da};
+    gpu->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
+}

@@ -1,0 +1,331 @@
+/* The persistent crowd (crowd.h): everything a frame needs is made here once, for the shape of
+ * the instance table, through the pass core (passes.c): the instances are cut into parts whose
+ * tables each fit one storage binding, and each part gets its buffers, descriptor sets and
+ * deform work list, filled once. A frame then only records (crowd_frame.c). */
+#include "crowd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mats_of(const vks__gpu_model *m)
+{
+    uint64_t n = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+    return n ? n : 1;
+}
+
+static int is_zero(const vks_affine *a)
+{
+    for (int k = 0; k < 12; k++)
+        if (a->m[k] != 0.0f)
+            return 0;
+    return 1;
+}
+
+static vks__gpu_pose_param param_of(const vks_crowd_instance *in)
+{
+    vks__gpu_pose_param p;
+    memset(&p, 0, sizeof p);
+    p.source = in->pose == VKS_CROWD_POSE_PROCEDURAL ? VKS__SOURCE_PROCEDURAL : VKS__SOURCE_LOCALS;
+    p.seed_lo = (uint32_t)in->seed, p.seed_hi = (uint32_t)(in->seed >> 32);
+    p.pose_instance = in->pose_instance;
+    p.max_angle = in->max_angle;
+    vks_affine root = is_zero(&in->root) ? vks_affine_identity() : in->root;
+    memcpy(p.root, root.m, sizeof p.root);
+    return p;
+}
+
+static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_models *ms, uint32_t i, vks_error *err)
+{
+    if (in->model >= ms->count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: model %u of %u", i,
+                             in->model, ms->count);
+    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: unknown pose source %d",
+                             i, (int)in->pose);
+    if (!vks_affine_is_finite(&in->root) || !(in->max_angle == in->max_angle))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "instance %u: non-finite root transform or max_angle", i);
+    return VKS_OK;
+}
+
+/* Who reads the outputs after a frame, when the desc does not say (crowd.h). */
+static void consumers(vks_crowd *c, const vks_crowd_desc *d)
+{
+    VkPipelineStageFlags st = d->consumer_stages;
+    if (!st) {
+        st = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+        if (c->gpu->queue_flags & VK_QUEUE_GRAPHICS_BIT)
+            st |= VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT;
+    }
+    VkAccessFlags ac = d->consumer_stages ? d->consumer_access : 0;
+    if (!ac) { /* the reads those stages can make */
+        const VkPipelineStageFlags shaders =
+            VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT |
+            VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT | VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT |
+            VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+        if (st & (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT))
+            ac = VK_ACCESS_MEMORY_READ_BIT;
+        if (st & VK_PIPELINE_STAGE_VERTEX_INPUT_BIT)
+            ac |= VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+        if (st & shaders)
+            ac |= VK_ACCESS_SHADER_READ_BIT;
+        if (st & VK_PIPELINE_STAGE_TRANSFER_BIT)
+            ac |= VK_ACCESS_TRANSFER_READ_BIT;
+    }
+    c->consumer_stages = st, c->consumer_access = ac;
+}
+
+/* Cuts the instances into parts: whole instances, in order, while every table of the part
+ * stays within budget bytes. starts[p] is part p's first instance, caps[p] what it holds.
+ * Work items are counted as the deform pass will cut them: a run of consecutive instances of
+ * one model shares items per started tile of gpu->instance_tile instances. */
+static vks_result plan(vks_crowd *c, uint64_t budget, uint32_t *starts, vks__caps *caps, vks_error *err)
+{
+    const vks_gpu_models *ms = c->ms;
+    uint32_t tile = c->gpu->instance_tile, wg = c->gpu->deform_wg, run = 0, parts = 0;
+    vks__caps cur = {0};
+    for (uint32_t i = 0; i < c->count; i++) {
+        const vks__gpu_model *m = &ms->models[c->inst[i].model];
+        int same_run = cur.instances > 0 && c->inst[i - 1].model == c->inst[i].model;
+        uint64_t blocks = vks__blocks_of(ms, c->inst[i].model, wg);
+        uint64_t add_w = same_run && run % tile != 0 ? 0 : blocks;
+        vks__caps next = {cur.vertices + m->vertex_count, cur.matrices + mats_of(m), cur.instances + 1,
+                          cur.works + add_w};
+        int fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
+                   next.instances * sizeof(vks__gpu_pose_param) <= budget && next.works * 32 <= budget;
+        if (!fits && cur.instances > 0) { /* close the part, start the next with this instance */
+            caps[parts++] = cur;
+            cur = (vks__caps){0};
+            same_run = 0;
+            next = (vks__caps){m->vertex_count, mats_of(m), 1, blocks};
+            fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
+                   next.instances * sizeof(vks__gpu_pose_param) <= budget && next.works * 32 <= budget;
+        }
+        if (!fits)
+            return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/crowd",
+                                 "instance %u: one instance of model %u needs more than maxStorageBufferRange %llu "
+                                 "in a table (%u vertices, %llu matrices, %llu work items)",
+                                 i, c->inst[i].model, (unsigned long long)budget, m->vertex_count,
+                                 (unsigned long long)mats_of(m), (unsigned long long)blocks);
+        if (cur.instances == 0)
+            starts[parts] = i;
+        run = same_run ? run + 1 : 1;
+        cur = next;
+    }
+    caps[parts++] = cur;
+    c->part_count = parts;
+    return VKS_OK;
+}
+
+/* Fills part p (instances [first, first + n)): instance table, pose parameters, locals (the
+ * bind pose), work list. */
+static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n, const vks__caps *cap,
+                            vks_error *err)
+{
+    vks_gpu *gpu = c->gpu;
+    const vks_gpu_models *ms = c->ms;
+    vks__passes *ps = &c->parts[p];
+    vks__gpu_work *wl[4] = {0};
+    uint32_t wn[4] = {0};
+    for (int k = 0; k < 4; k++)
+        if (!(wl[k] = malloc((cap->works ? cap->works : 1) * sizeof *wl[k]))) {
+            for (int j = 0; j < k; j++)
+                free(wl[j]);
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory for work lists");
+        }
+    uint32_t mat = 0, vert = 0, run_first = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = first + j;
+        const vks__gpu_model *m = &ms->models[c->inst[i].model];
+        c->part_of[i] = p, c->slot_of[i] = j;
+        c->where[i] = (vks__gpu_inst){c->inst[i].model, mat, mat, vert};
+        ((vks__gpu_inst *)ps->insts.mapped)[j] = c->where[i];
+        ((vks__gpu_pose_param *)ps->params.mapped)[j] = param_of(&c->inst[i]);
+        memcpy((vks_affine *)ps->locals.mapped + mat, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
+        mat += (uint32_t)mats_of(m), vert += m->vertex_count;
+        if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
+            vks__works_append(gpu, ms, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
+            run_first = j + 1;
+        }
+    }
+    ps->instance_count = n;
+    vks__works_commit(gpu, ps, wl, wn);
+    vks__buf_flush(gpu, &ps->insts), vks__buf_flush(gpu, &ps->params), vks__buf_flush(gpu, &ps->locals);
+    for (int k = 0; k < 4; k++)
+        free(wl[k]);
+    return VKS_OK;
+}
+
+/* Zeroes every output once, so a frame never finds untouched pages (the first write to fresh
+ * memory is what costs on CPU devices) and a draw before the first frame reads zeros. */
+static vks_result clear_outputs(vks_crowd *c, vks_error *err)
+{
+    vks_gpu *gpu = c->gpu;
+    vks__oneshot_begin(gpu, &c->own);
+    for (uint32_t p = 0; p < c->part_count; p++) {
+        gpu->vk.vkCmdFillBuffer(c->own.cmd, c->parts[p].out_pos.buffer, 0, VK_WHOLE_SIZE, 0);
+        gpu->vk.vkCmdFillBuffer(c->own.cmd, c->parts[p].out_nrm.buffer, 0, VK_WHOLE_SIZE, 0);
+    }
+    /* the fills before the first frame's passes (and before the host's reads) */
+    vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | c->consumer_stages,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | c->consumer_access);
+    return vks__oneshot_submit(gpu, &c->own, err);
+}
+
+static vks_result create_parts(vks_crowd *c, vks_error *err)
+{
+    vks_gpu *gpu = c->gpu;
+    uint32_t *starts = malloc(c->count * sizeof *starts);
+    vks__caps *caps = malloc(c->count * sizeof *caps);
+    vks_result res = starts && caps ? VKS_OK
+                                    : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    if (res == VKS_OK)
+        res = plan(c, gpu->props.limits.maxStorageBufferRange, starts, caps, err);
+    if (res == VKS_OK && !(c->parts = calloc(c->part_count, sizeof *c->parts)))
+        res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    if (res == VKS_OK)
+        res = vks__passes_pool(gpu, c->part_count, &c->dpool, err);
+    vks__passes_desc pd = {0};
+    pd.out_kind = VKS__MEM_DEVICE;
+    pd.out_usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+    pd.params = 1;
+    pd.normals = c->normals;
+    for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
+        pd.cap = caps[p];
+        res = vks__passes_create(gpu, c->ms, &pd, c->dpool, &c->parts[p], err);
+        uint32_t end = p + 1 < c->part_count ? starts[p + 1] : c->count;
+        if (res == VKS_OK)
+            res = fill_part(c, p, starts[p], end - starts[p], &caps[p], err);
+    }
+    free(starts), free(caps);
+    return res;
+}
+
+vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **out, vks_error *err)
+{
+    *out = NULL;
+    if (!gpu || !d || !d->models || !d->instances || d->instance_count == 0)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "a crowd needs a context, uploaded models and at least one instance");
+    if (d->models->gpu != gpu)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "the models were uploaded to another context");
+    if (!d->models->binds.buffer)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/crowd",
+                             "the models' bind locals together exceed maxStorageBufferRange %u: upload fewer "
+                             "models for a crowd", gpu->props.limits.maxStorageBufferRange);
+    for (uint32_t i = 0; i < d->instance_count; i++) {
+        vks_result r = check_instance(&d->instances[i], d->models, i, err);
+        if (r != VKS_OK)
+            return r;
+    }
+    vks_crowd *c = calloc(1, sizeof *c);
+    if (!c)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    c->gpu = gpu, c->ms = d->models, c->count = d->instance_count, c->normals = !d->no_normals;
+    consumers(c, d);
+    c->inst = malloc(c->count * sizeof *c->inst);
+    c->part_of = malloc(c->count * sizeof *c->part_of);
+    c->slot_of = malloc(c->count * sizeof *c->slot_of);
+    c->where = malloc(c->count * sizeof *c->where);
+    vks_result res = c->inst && c->part_of && c->slot_of && c->where
+                         ? VKS_OK
+                         : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    if (res == VKS_OK) {
+        memcpy(c->inst, d->instances, c->count * sizeof *c->inst);
+        res = vks__oneshot_create(gpu, &c->own, err);
+    }
+    if (res == VKS_OK && gpu->timestamps) {
+        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = 2;
+        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &c->qpool);
+        if (r != VK_SUCCESS)
+            res = vks__vk_fail(err, r, "vkCreateQueryPool");
+    }
+    if (res == VKS_OK)
+        res = create_parts(c, err);
+    if (res == VKS_OK)
+        res = clear_outputs(c, err);
+    if (res != VKS_OK) {
+        vks_crowd_destroy(c);
+        return res;
+    }
+    *out = c;
+    return VKS_OK;
+}
+
+void vks_crowd_destroy(vks_crowd *c)
+{
+    if (!c)
+        return;
+    vks_gpu *gpu = c->gpu;
+    for (uint32_t p = 0; c->parts && p < c->part_count; p++)
+        vks__passes_destroy(gpu, &c->parts[p]);
+    if (c->dpool)
+        gpu->vk.vkDestroyDescriptorPool(gpu->device, c->dpool, NULL);
+    if (c->qpool)
+        gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, NULL);
+    vks__oneshot_destroy(gpu, &c->own);
+    vks__buf_destroy(gpu, &c->stage);
+    free(c->parts), free(c->inst), free(c->part_of), free(c->slot_of), free(c->where);
+    free(c);
+}
+
+uint32_t vks_crowd_instance_count(const vks_crowd *c)
+{
+    return c ? c->count : 0;
+}
+
+vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_instance *in, vks_error *err)
+{
+    if (!c || !in || i >= c->count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u of %u", i,
+                             c ? c->count : 0);
+    vks_result r = check_instance(in, c->ms, i, err);
+    if (r != VKS_OK)
+        return r;
+    if (in->model != c->inst[i].model)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "instance %u: its model is fixed at creation (%u), not %u: the buffers are sized for it",
+                             i, c->inst[i].model, in->model);
+    c->inst[i] = *in;
+    vks__passes *ps = &c->parts[c->part_of[i]];
+    vks__gpu_pose_param pp = param_of(in);
+    vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)c->slot_of[i] * sizeof pp, &pp, sizeof pp);
+    vks__buf_flush(c->gpu, &ps->params);
+    return VKS_OK;
+}
+
+vks_result vks_crowd_set_locals(vks_crowd *c, uint32_t i, const vks_affine *locals, vks_error *err)
+{
+    if (!c || !locals || i >= c->count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u of %u, or no locals", i,
+                             c ? c->count : 0);
+    uint32_t nodes = c->ms->models[c->inst[i].model].node_count;
+    for (uint32_t n = 0; n < nodes; n++)
+        if (!vks_affine_is_finite(&locals[n]))
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                                 "instance %u: local of node %u is not finite", i, n);
+    vks__passes *ps = &c->parts[c->part_of[i]];
+    vks__buf_write(c->gpu, &ps->locals, (VkDeviceSize)c->where[i].locals_off * sizeof *locals, locals,
+                   nodes * sizeof *locals);
+    vks__buf_flush(c->gpu, &ps->locals);
+    return VKS_OK;
+}
+
+vks_result vks_crowd_get_output(const vks_crowd *c, uint32_t i, vks_crowd_output *out, vks_error *err)
+{
+    if (!c || !out || i >= c->count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u of %u", i,
+                             c ? c->count : 0);
+    const vks__passes *ps = &c->parts[c->part_of[i]];
+    VkDeviceSize at = (VkDeviceSize)c->where[i].out_off * 12;
+    memset(out, 0, sizeof *out);
+    out->vertex_count = c->ms->models[c->inst[i].model].vertex_count;
+    out->position = (vks_crowd_stream){ps->out_pos.buffer, at, 12, VK_FORMAT_R32G32B32_SFLOAT};
+    if (c->normals)
+        out->normal = (vks_crowd_stream){ps->out_nrm.buffer, at, 12, VK_FORMAT_R32G32B32_SFLOAT};
+    return VKS_OK;
+}

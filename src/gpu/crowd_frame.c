@@ -1,0 +1,129 @@
+/* A crowd frame: recording into any command buffer with the barriers of crowd.h's contract,
+ * the crowd's own submission for programs without one (vks_crowd_run_frames), and readback
+ * for tests and tools. Nothing here allocates, except vks_crowd_read's staging buffer once. */
+#include "crowd_internal.h"
+
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void vks_crowd_record(vks_crowd *c, VkCommandBuffer cmd, float time)
+{
+    vks_gpu *gpu = c->gpu;
+    /* 1. acquire: the previous frame's writes and its consumers' reads are over */
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | c->consumer_stages, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    /* 2. the passes of every part (parts share no buffer, so no barrier between them) */
+    for (uint32_t p = 0; p < c->part_count; p++)
+        vks__passes_record(gpu, cmd, &c->parts[p], time, VK_NULL_HANDLE, 0);
+    /* 3. release: the outputs to whoever reads them next */
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, c->consumer_stages,
+                 c->consumer_access);
+}
+
+vks_result vks_crowd_run_frames(vks_crowd *c, const float *times, uint32_t count, vks_crowd_stats *stats,
+                                vks_error *err)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (!c || (count && !times))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "no crowd, or no frame times");
+    vks_gpu *gpu = c->gpu;
+    double t0 = now_ms();
+    vks__oneshot_begin(gpu, &c->own);
+    if (c->qpool) {
+        gpu->vk.vkCmdResetQueryPool(c->own.cmd, c->qpool, 0, 2);
+        gpu->vk.vkCmdWriteTimestamp(c->own.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->qpool, 0);
+    }
+    for (uint32_t k = 0; k < count; k++)
+        vks_crowd_record(c, c->own.cmd, times[k]);
+    if (c->qpool)
+        gpu->vk.vkCmdWriteTimestamp(c->own.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->qpool, 1);
+    vks_result res = vks__oneshot_submit(gpu, &c->own, err);
+    if (res != VKS_OK || !stats)
+        return res;
+    stats->frames = count;
+    stats->wall_ms = now_ms() - t0;
+    uint64_t t[2];
+    if (c->qpool && gpu->vk.vkGetQueryPoolResults(gpu->device, c->qpool, 0, 2, sizeof t, t, sizeof t[0],
+                                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS) {
+        uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
+        stats->gpu_ms = (double)((t[1] - t[0]) & mask) * gpu->props.limits.timestampPeriod / 1e6;
+    }
+    return VKS_OK;
+}
+
+vks_result vks_crowd_run_frame(vks_crowd *c, float time, vks_crowd_stats *stats, vks_error *err)
+{
+    return vks_crowd_run_frames(c, &time, 1, stats, err);
+}
+
+/* Bytes of instance i's outputs (both streams). */
+static uint64_t instance_bytes(const vks_crowd *c, uint32_t i)
+{
+    return (uint64_t)c->ms->models[c->inst[i].model].vertex_count * 12 * (c->normals ? 2 : 1);
+}
+
+/* The staging buffer: a few tens of MiB at most, and at least the largest instance. */
+static vks_result make_stage(vks_crowd *c, vks_error *err)
+{
+    uint64_t total = 0, largest = 16;
+    for (uint32_t i = 0; i < c->count; i++) {
+        uint64_t b = instance_bytes(c, i);
+        total += b;
+        largest = b > largest ? b : largest;
+    }
+    uint64_t size = total < (32ull << 20) ? total : (32ull << 20);
+    return vks__buf_create(c->gpu, size > largest ? size : largest, VKS__MEM_READBACK, &c->stage, err);
+}
+
+vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *positions, float *normals,
+                          vks_error *err)
+{
+    if (!c || !positions || first > c->count || count > c->count - first)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instances [%u, +%u) of %u", first,
+                             count, c ? c->count : 0);
+    vks_gpu *gpu = c->gpu;
+    vks_result res = c->stage.buffer ? VKS_OK : make_stage(c, err);
+    uint64_t out_at = 0; /* floats written to each out array so far */
+    for (uint32_t i = first; res == VKS_OK && i < first + count;) {
+        /* as many whole instances as the staging buffer holds: positions, then normals */
+        uint32_t end = i;
+        uint64_t bytes = 0;
+        while (end < first + count && bytes + instance_bytes(c, end) <= c->stage.size)
+            bytes += instance_bytes(c, end++);
+        uint64_t half = c->normals ? bytes / 2 : bytes, at = 0;
+        vks__oneshot_begin(gpu, &c->own);
+        vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | c->consumer_stages,
+                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        for (uint32_t k = i; k < end; k++) {
+            vks_crowd_output o;
+            vks_crowd_get_output(c, k, &o, NULL);
+            VkBufferCopy cp = {o.position.offset, at, (VkDeviceSize)o.vertex_count * 12};
+            gpu->vk.vkCmdCopyBuffer(c->own.cmd, o.position.buffer, c->stage.buffer, 1, &cp);
+            if (c->normals) {
+                cp.dstOffset = half + at;
+                gpu->vk.vkCmdCopyBuffer(c->own.cmd, o.normal.buffer, c->stage.buffer, 1, &cp);
+            }
+            at += cp.size;
+        }
+        vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        res = vks__oneshot_submit(gpu, &c->own, err);
+        if (res != VKS_OK)
+            break;
+        vks__buf_invalidate(gpu, &c->stage);
+        memcpy(positions + out_at, c->stage.mapped, half);
+        if (normals && c->normals)
+            memcpy(normals + out_at, (const char *)c->stage.mapped + half, half);
+        out_at += half / sizeof(float);
+        i = end;
+    }
+    return res;
+}

@@ -1,0 +1,27 @@
+/* Private to the crowd (crowd.c: creation, instance table; crowd_frame.c: recording, frames,
+ * readback). */
+#ifndef VKS_CROWD_INTERNAL_H
+#define VKS_CROWD_INTERNAL_H
+
+#include "gpu_internal.h"
+
+struct vks_crowd {
+    vks_gpu *gpu;
+    const vks_gpu_models *ms;
+    uint32_t count;
+    vks_crowd_instance *inst; /* host copy of the instance table */
+    uint32_t *part_of;        /* per instance: its part */
+    vks__gpu_inst *where;     /* per instance: its entry in its part's instance table */
+    uint32_t *slot_of;        /* per instance: its index in that table */
+    uint32_t part_count;
+    vks__passes *parts;       /* each bound whole under maxStorageBufferRange */
+    VkDescriptorPool dpool;
+    vks__oneshot own;         /* vks_crowd_run_frames and vks_crowd_read */
+    VkQueryPool qpool;        /* two timestamps around vks_crowd_run_frames' frames */
+    VkPipelineStageFlags consumer_stages;
+    VkAccessFlags consumer_access;
+    int normals;
+    vks__buf stage;           /* vks_crowd_read's, made on its first call */
+};
+
+#endif

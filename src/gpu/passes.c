@@ -1,0 +1,167 @@
+/* The pass core shared by the batch scheduler (batch.c) and the crowd (crowd.c): the buffers
+ * and descriptor sets of one set of instances, its deform work list, and the recording of the
+ * pose pass and the deform pass into a command buffer. What differs between the two clients
+ * is only who fills the tables and when: per chunk for a batch, once for a crowd part. */
+#include "gpu_internal.h"
+
+#include <string.h>
+
+vks_result vks__passes_pool(vks_gpu *gpu, uint32_t sets, VkDescriptorPool *out, vks_error *err)
+{
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (VKS__POSE_BINDINGS + VKS__DEFORM_BINDINGS) * sets};
+    VkDescriptorPoolCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    di.maxSets = 2 * sets;
+    di.poolSizeCount = 1;
+    di.pPoolSizes = &ps;
+    VkResult r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, NULL, out);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateDescriptorPool");
+}
+
+static void write_set(vks_gpu *gpu, VkDescriptorSet set, const vks__buf *const *bufs, uint32_t n)
+{
+    VkDescriptorBufferInfo bi[16];
+    VkWriteDescriptorSet w[16];
+    memset(w, 0, sizeof w);
+    for (uint32_t i = 0; i < n; i++) {
+        bi[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, VK_WHOLE_SIZE};
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+        w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[i].pBufferInfo = &bi[i];
+    }
+    gpu->vk.vkUpdateDescriptorSets(gpu->device, n, w, 0, NULL);
+}
+
+vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks__passes_desc *d,
+                              VkDescriptorPool pool, vks__passes *p, vks_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->normals = d->normals != 0;
+    p->use_params = d->params != 0;
+    uint64_t out_bytes = d->cap.vertices * 12, mats = d->cap.matrices * 48;
+    vks_result res = VKS_OK;
+#define TRY(x)                                                                                            \
+    if (res == VKS_OK)                                                                                    \
+    res = (x)
+    TRY(vks__buf_create(gpu, d->cap.instances * sizeof(vks__gpu_inst), VKS__MEM_UPLOAD, &p->insts, err));
+    TRY(vks__buf_create(gpu, mats, VKS__MEM_UPLOAD, &p->locals, err));
+    TRY(vks__buf_create(gpu, mats, VKS__MEM_DEVICE, &p->world, err));
+    TRY(vks__buf_create(gpu, mats, VKS__MEM_DEVICE, &p->skin, err));
+    TRY(vks__buf_create(gpu, d->cap.works * sizeof(vks__gpu_work), VKS__MEM_UPLOAD, &p->works, err));
+    TRY(vks__buf_create_usage(gpu, out_bytes, d->out_kind, d->out_usage, &p->out_pos, err));
+    TRY(vks__buf_create_usage(gpu, d->normals ? out_bytes : 16, d->out_kind, d->out_usage, &p->out_nrm, err));
+    if (d->params)
+        TRY(vks__buf_create(gpu, d->cap.instances * sizeof(vks__gpu_pose_param), VKS__MEM_UPLOAD, &p->params, err));
+#undef TRY
+    if (res != VKS_OK)
+        return res;
+    VkDescriptorSetLayout layouts[2] = {gpu->pose_dsl, gpu->deform_dsl};
+    VkDescriptorSet sets[2];
+    VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, pool, 2, layouts};
+    VkResult r = gpu->vk.vkAllocateDescriptorSets(gpu->device, &dai, sets);
+    gpu->counters.descriptor_sets += 2;
+    if (r != VK_SUCCESS)
+        return vks__vk_fail(err, r, "vkAllocateDescriptorSets");
+    p->pose_set = sets[0], p->deform_set = sets[1];
+    /* Without pose parameters (a batch) the shader never reads bindings 8 and 9 (use_params 0),
+     * but a statically used binding must hold a valid buffer: the instance table stands in for
+     * the parameters, the parents for bind locals a large model set has none of. */
+    const vks__buf *pose_bufs[VKS__POSE_BINDINGS] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes,
+                                                     &p->insts,       &p->locals,   &p->world,  &p->skin,
+                                                     d->params ? &p->params : &p->insts,
+                                                     ms->binds.buffer ? &ms->binds : &ms->parents};
+    write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
+    const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
+                                                         &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
+                                                         &p->out_nrm,     &p->works};
+    write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
+    return VKS_OK;
+}
+
+void vks__passes_destroy(vks_gpu *gpu, vks__passes *p)
+{
+    vks__buf *bufs[] = {&p->insts, &p->params, &p->locals, &p->world, &p->skin, &p->works, &p->out_pos, &p->out_nrm};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
+        vks__buf_destroy(gpu, bufs[k]);
+    memset(p, 0, sizeof *p);
+}
+
+uint32_t vks__blocks_of(const vks_gpu_models *ms, uint32_t model, uint32_t wg)
+{
+    const vks__gpu_model *m = &ms->models[model];
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < m->group_count; g++)
+        n += (ms->groups[m->first_group + g].vertex_count + wg - 1) / wg;
+    return n;
+}
+
+uint32_t vks__works_append(const vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint32_t inst_first,
+                           uint32_t count, vks__gpu_work *const wl[4], uint32_t wn[4])
+{
+    const vks__gpu_model *m = &ms->models[model];
+    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile, added = 0;
+    for (uint32_t g = 0; g < m->group_count; g++) {
+        uint32_t gi = m->first_group + g;
+        const vks__gpu_group *gr = &ms->groups[gi];
+        uint32_t var = ms->group_influences[gi] - 1;
+        for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
+            for (uint32_t t = 0; t < count; t += tile) {
+                uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;
+                uint32_t ic = count - t < tile ? count - t : tile;
+                wl[var][wn[var]++] = (vks__gpu_work){gi, v0, vc, inst_first + t, ic, 0, 0, 0};
+                added++;
+            }
+    }
+    return added;
+}
+
+void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[4], const uint32_t wn[4])
+{
+    uint32_t at = 0;
+    for (int k = 0; k < 4; k++) {
+        p->work_base[k] = at, p->work_count[k] = wn[k];
+        memcpy((vks__gpu_work *)p->works.mapped + at, wl[k], wn[k] * sizeof(vks__gpu_work));
+        at += wn[k];
+    }
+    vks__buf_flush(gpu, &p->works);
+}
+
+void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, VkQueryPool qpool,
+                        uint32_t q0)
+{
+    if (qpool) {
+        gpu->vk.vkCmdResetQueryPool(cmd, qpool, q0, 3);
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qpool, q0);
+    }
+    vks__pose_push pp = {p->instance_count, p->use_params, time, 0};
+    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline);
+    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &p->pose_set, 0, NULL);
+    gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pp, &pp);
+    if (p->instance_count)
+        gpu->vk.vkCmdDispatch(cmd, (p->instance_count + gpu->pose_wg - 1) / gpu->pose_wg, 1, 1);
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    if (qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 1);
+    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_layout, 0, 1, &p->deform_set, 0,
+                                    NULL);
+    /* work items beyond one grid row go to further rows (maxComputeWorkGroupCount[0] may be
+     * as low as 65535) */
+    uint32_t max_x = gpu->props.limits.maxComputeWorkGroupCount[0];
+    if (max_x > 65535)
+        max_x = 65535;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = p->work_count[k];
+        if (!n)
+            continue;
+        uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
+        vks__deform_push dp = {p->work_base[k], n, gx, p->normals};
+        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_pipeline[k]);
+        gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
+        gpu->vk.vkCmdDispatch(cmd, gx, gy, 1);
+    }
+    if (qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 2);
+}
