@@ -1,5 +1,8 @@
 /* See gpu_check.h. */
 #include "gpu_check.h"
+#include "testutil.h"
+
+#include "character.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,4 +121,14 @@ vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check
                 (unsigned long long)out->pos[i].over, out->nrm[i].max_abs, (unsigned long long)out->nrm[i].over);
     }
     return VKS_OK;
+}
+
+vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette, uint64_t seed)
+{
+    vks_gen_params p = {0};
+    p.vertices = vertices, p.bones = bones, p.max_influences = influences, p.palette_limit = palette, p.seed = seed;
+    vks_error err = {0};
+    vks_skin *s = vks_gen_character(&p, &err);
+    CHECK(s != NULL);
+    return s;
 }

@@ -27,6 +27,10 @@ vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging);
 /* The same with the caller's options (validation is turned on). */
 vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt);
 
+/* A generated character (tools/gen) for GPU tests; counts a failed check when it cannot be made. */
+vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette,
+                              uint64_t seed);
+
 vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
                          uint64_t max_chunk_bytes, gpu_check_result *out);
 

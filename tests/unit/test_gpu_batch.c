@@ -5,25 +5,14 @@
 #include "gpu_check.h"
 #include "testutil.h"
 
-#include "character.h"
-
-static vks_skin *character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette, uint64_t seed)
-{
-    vks_gen_params p = {0};
-    p.vertices = vertices, p.bones = bones, p.max_influences = influences, p.palette_limit = palette, p.seed = seed;
-    vks_error err = {0};
-    vks_skin *s = vks_gen_character(&p, &err);
-    CHECK(s != NULL);
-    return s;
-}
 
 int main(void)
 {
     vks_gpu *gpu = gpu_check_context(VKS_GPU_FAULT_NONE, 0);
     fprintf(stderr, "device: %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
-    vks_skin *a = character(2000, 32, 4, 12, 1); /* several groups, 4 influences */
-    vks_skin *b = character(600, 24, 1, 0, 2);   /* one group, rigid */
-    vks_skin *c = character(900, 40, 2, 20, 3);  /* 2 influences */
+    vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* several groups, 4 influences */
+    vks_skin *b = gpu_check_character(600, 24, 1, 0, 2);   /* one group, rigid */
+    vks_skin *c = gpu_check_character(900, 40, 2, 20, 3);  /* 2 influences */
     if (!a || !b || !c)
         return vks_test_finish("test_gpu_batch");
     CHECK(a->group_count > 1);

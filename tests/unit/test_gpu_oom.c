@@ -14,19 +14,8 @@
 #include "gpu_check.h"
 #include "testutil.h"
 
-#include "character.h"
 
 #include <string.h>
-
-static vks_skin *character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette, uint64_t seed)
-{
-    vks_gen_params p = {0};
-    p.vertices = vertices, p.bones = bones, p.max_influences = influences, p.palette_limit = palette, p.seed = seed;
-    vks_error err = {0};
-    vks_skin *s = vks_gen_character(&p, &err);
-    CHECK(s != NULL);
-    return s;
-}
 
 /* A chain of `nodes` nodes, one mesh with one bone on the last node and one group of
  * `vertices` rigid vertices (vertices may be 0: a zero-vertex mesh with an empty group). */
@@ -112,8 +101,8 @@ static int stop_after_first(void *user, uint32_t entry, uint32_t first, uint32_t
 
 int main(void)
 {
-    vks_skin *a = character(2000, 32, 4, 12, 1); /* the big model: 24 KB of output per instance */
-    vks_skin *c = character(300, 20, 2, 0, 2);   /* a small one */
+    vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* the big model: 24 KB of output per instance */
+    vks_skin *c = gpu_check_character(300, 20, 2, 0, 2);   /* a small one */
     vks_skin *t = chain(1, 4);                   /* tiny: 4 vertices */
     vks_skin *z = chain(3, 0);                   /* zero vertices */
     vks_skin *n = chain(1400, 3);                /* many nodes: 67 KB of matrices per instance */
@@ -217,7 +206,7 @@ int main(void)
     CHECK(r.stats.chunk_output_bytes <= 65536);
     vks_gpu_models_free(ms);
     const vks_skin *big_set[1] = {a}; /* 2000 vertices of 24-byte influences: 48 KB */
-    vks_skin *huge = character(4000, 32, 4, 12, 3);
+    vks_skin *huge = gpu_check_character(4000, 32, 4, 12, 3);
     const vks_skin *huge_set[2] = {a, huge};
     CHECK(vks_gpu_upload(gpu, big_set, 1, &ms, &err) == VKS_OK);
     vks_gpu_models_free(ms);

@@ -1,0 +1,15 @@
+# The persistent crowd and adopted devices (crowd.h, gpu_vulkan.h), with the validation layer
+# on; the embedding example; bench --crowd. GPU tests exit 77 (skipped) without a device; a
+# -DVKSKIN_GPU=OFF build has none of them (they include Vulkan headers).
+if(NOT VKSKIN_GPU)
+  return()
+endif()
+add_library(vks_crowd_check STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/crowd_check.c)
+target_link_libraries(vks_crowd_check PUBLIC vks_testutil)
+foreach(t test_gpu_crowd test_gpu_adopt)
+  vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS gpu)
+  target_link_libraries(${t} PRIVATE vks_crowd_check vks_gpu_check)
+  # leaked Vulkan objects are reported by the layer only when the device is destroyed
+  set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+endforeach()
+target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
