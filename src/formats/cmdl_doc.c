@@ -37,36 +37,17 @@ char *vks__cmdl_strdup(cmdl_ctx *c, const char *s)
     return p;
 }
 
-void *vks__cmdl_push(cmdl_ctx *c, cmdl_vec *v, size_t n)
+void *vks__cmdl_push(cmdl_ctx *c, vks_vec *v, size_t n)
 {
-    if (n > SIZE_MAX / 4 / v->elem - v->count) {
+    void *r = vks__vec_push(v, &c->opt.allocator, n);
+    if (!r)
         c->nomem = 1;
-        return NULL;
-    }
-    if (v->count + n > v->cap) {
-        size_t cap = v->cap ? v->cap : 16;
-        while (cap < v->count + n)
-            cap *= 2;
-        void *p = vks__cmdl_alloc(c, cap, v->elem);
-        if (!p)
-            return NULL;
-        if (v->count)
-            memcpy(p, v->data, v->count * v->elem);
-        vks__cmdl_free(c, v->data);
-        v->data = p;
-        v->cap = cap;
-    }
-    void *r = (char *)v->data + v->count * v->elem;
-    memset(r, 0, n * v->elem);
-    v->count += n;
     return r;
 }
 
-void vks__cmdl_vec_free(cmdl_ctx *c, cmdl_vec *v)
+void vks__cmdl_vec_free(cmdl_ctx *c, vks_vec *v)
 {
-    vks__cmdl_free(c, v->data);
-    v->data = NULL;
-    v->count = v->cap = 0;
+    vks__vec_free(v, &c->opt.allocator);
 }
 
 vks_result vks__cmdl_fail_at(cmdl_ctx *c, vks_result code, const cmdl_where *at, const char *fmt, ...)

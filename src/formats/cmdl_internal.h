@@ -13,6 +13,7 @@
 #ifndef VKS_FORMATS_CMDL_INTERNAL_H
 #define VKS_FORMATS_CMDL_INTERNAL_H
 
+#include "core/vec.h"
 #include "vkskin/build.h"
 #include "vkskin/formats.h"
 
@@ -26,17 +27,12 @@ typedef struct cmdl_where {
     char path[128];
 } cmdl_where;
 
-/* ---- growable arrays over the read options' allocator ---- */
-typedef struct cmdl_vec {
-    void *data;
-    size_t count, cap, elem;
-} cmdl_vec;
-
+/* ---- growable arrays (core/vec.h) over the read options' allocator ---- */
 typedef struct cmdl_ctx cmdl_ctx;
 
 /* Appends n zeroed elements; NULL on overflow or exhaustion (the context is then marked). */
-void *vks__cmdl_push(cmdl_ctx *c, cmdl_vec *v, size_t n);
-void vks__cmdl_vec_free(cmdl_ctx *c, cmdl_vec *v);
+void *vks__cmdl_push(cmdl_ctx *c, vks_vec *v, size_t n);
+void vks__cmdl_vec_free(cmdl_ctx *c, vks_vec *v);
 void *vks__cmdl_alloc(cmdl_ctx *c, size_t count, size_t elem); /* zeroed; NULL on overflow */
 void vks__cmdl_free(cmdl_ctx *c, void *p);
 char *vks__cmdl_strdup(cmdl_ctx *c, const char *s);
@@ -70,14 +66,14 @@ typedef struct cmdl_set {
     int skinning; /* enum cmdl_skinning */
     uint32_t *table;
     uint32_t table_count;
-    cmdl_vec tris; /* uint32_t[3]: shape vertex indices */
+    vks_vec tris; /* uint32_t[3]: shape vertex indices */
 } cmdl_set;
 
 typedef struct cmdl_shape {
     cmdl_where at;
     float offset[3];
-    cmdl_vec streams; /* cmdl_stream */
-    cmdl_vec sets;    /* cmdl_set */
+    vks_vec streams; /* cmdl_stream */
+    vks_vec sets;    /* cmdl_set */
     int material;     /* index into the model's materials, -1 none */
 } cmdl_shape;
 
@@ -102,10 +98,10 @@ typedef struct cmdl_doc {
     int skeletal;    /* SkeletalModel (1) or Model (0); -1 none seen */
     int maya_scaling; /* Skeleton ScalingRule="Maya" */
     uint32_t model_count; /* model elements seen (only the first is read) */
-    cmdl_vec shapes; /* cmdl_shape */
-    cmdl_vec bones;  /* cmdl_bone */
-    cmdl_vec materials; /* char* names */
-    cmdl_vec meshes;    /* cmdl_meshref */
+    vks_vec shapes; /* cmdl_shape */
+    vks_vec bones;  /* cmdl_bone */
+    vks_vec materials; /* char* names */
+    vks_vec meshes;    /* cmdl_meshref */
     uint32_t index_total; /* triangles over all sets (limit check) */
     uint64_t vertex_total;
 } cmdl_doc;

@@ -40,7 +40,7 @@ typedef struct parser {
     unsigned long skip; /* > 0: inside a skipped subtree */
     char path[512];
     size_t path_len;
-    cmdl_vec text; /* character data of the collecting element */
+    vks_vec text; /* character data of the collecting element */
     int failed;
     /* the index stream being read */
     int index_mode, index_ushort;
@@ -134,7 +134,7 @@ static int attr_bool(const XML_Char **atts, const char *name)
 
 static void *top_shape(parser *p)
 {
-    cmdl_vec *v = &p->c->doc.shapes;
+    vks_vec *v = &p->c->doc.shapes;
     return v->count ? (cmdl_shape *)v->data + v->count - 1 : NULL;
 }
 
@@ -492,7 +492,7 @@ static void XMLCALL on_text(void *user, const XML_Char *s, int len)
 
 typedef struct num_sink {
     parser *p;
-    cmdl_vec *out; /* double values, or NULL to count only */
+    vks_vec *out; /* double values, or NULL to count only */
     uint64_t count;
     double lo, hi; /* allowed stored range (integers only when integral) */
     int integral;
@@ -534,7 +534,7 @@ static void end_stream(parser *p)
 {
     cmdl_stream *st = top_stream(p);
     num_sink s = {0};
-    cmdl_vec vals = {.elem = sizeof(double)};
+    vks_vec vals = {.elem = sizeof(double)};
     int keep = st->usage != CMDL_USAGE_OTHER;
     s.out = keep ? &vals : NULL;
     quant_range(st->quant, &s.lo, &s.hi, &s.integral);
@@ -594,7 +594,7 @@ static void end_table(parser *p)
 {
     cmdl_set *set = top_set(p);
     num_sink s = {.lo = 0, .hi = 65535, .integral = 1};
-    cmdl_vec vals = {.elem = sizeof(double)};
+    vks_vec vals = {.elem = sizeof(double)};
     s.out = &vals;
     char bad[32];
     s.p = p;
@@ -646,7 +646,7 @@ static void end_index_stream(parser *p)
 {
     cmdl_set *set = top_set(p);
     num_sink s = {.lo = 0, .hi = p->index_ushort ? 65535 : 255, .integral = 1};
-    cmdl_vec vals = {.elem = sizeof(double)};
+    vks_vec vals = {.elem = sizeof(double)};
     s.out = &vals;
     char bad[32];
     s.p = p;

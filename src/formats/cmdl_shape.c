@@ -42,7 +42,7 @@ typedef struct set_plan {
 
 typedef struct mesh_bones {
     int32_t *smooth_of, *rigid_of; /* node -> mesh bone, -1 none */
-    cmdl_vec bones;                /* vks_bone */
+    vks_vec bones;                /* vks_bone */
 } mesh_bones;
 
 static int32_t mesh_bone(cmdl_ctx *c, mesh_bones *mb, uint32_t node, int rigid, const vks_affine *inverse_bind)

@@ -30,7 +30,8 @@ struct cfg_entry {
     cfg_entry *parent, *first, *last, *next;
     const char *value; /* ENT_VALUE */
     const char **items; /* ENT_ARRAY, flattened */
-    uint32_t item_count, item_cap;
+    uint32_t item_count;
+    size_t item_cap;
 };
 
 enum { TOK_EOF, TOK_WORD, TOK_STRING, TOK_PUNCT };
@@ -231,16 +232,11 @@ static cfg_entry *new_entry(cfg_parser *ps, cfg_entry *parent, int kind, const c
 
 static int add_item(cfg_parser *ps, cfg_entry *e, const char *s, size_t n)
 {
-    if (e->item_count == e->item_cap) {
-        uint32_t cap = e->item_cap ? e->item_cap * 2 : 8;
-        const char **items = p3d_alloc(ps->pool, cap, sizeof *items);
-        if (!items)
-            return fail_at(ps, ps->p, VKS_ERR_NOMEM, "out of memory");
-        if (e->item_count)
-            memcpy(items, e->items, e->item_count * sizeof *items);
-        e->items = items;
-        e->item_cap = cap;
-    }
+    vks_allocator a = p3d_pool_allocator(ps->pool);
+    const char **items = vks__grow_array(&a, e->items, e->item_count, &e->item_cap, 1, sizeof *items, 8);
+    if (!items)
+        return fail_at(ps, ps->p, VKS_ERR_NOMEM, "out of memory");
+    e->items = items;
     const char *d = p3d_strndup(ps->pool, s, n);
     if (!d)
         return fail_at(ps, ps->p, VKS_ERR_NOMEM, "out of memory");
@@ -446,21 +442,17 @@ static const char *lookup_str(const cfg_entry *cls, const char *name)
 
 typedef struct str_list {
     const char **v;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
 } str_list;
 
 static int list_add(p3d_pool *pool, str_list *l, const char *s)
 {
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? l->cap * 2 : 16;
-        const char **v = p3d_alloc(pool, cap, sizeof *v);
-        if (!v)
-            return 0;
-        if (l->n)
-            memcpy(v, l->v, l->n * sizeof *v);
-        l->v = v;
-        l->cap = cap;
-    }
+    vks_allocator a = p3d_pool_allocator(pool);
+    const char **v = vks__grow_array(&a, l->v, l->n, &l->cap, 1, sizeof *v, 16);
+    if (!v)
+        return 0;
+    l->v = v;
     l->v[l->n++] = s;
     return 1;
 }

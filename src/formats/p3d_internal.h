@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/cursor.h"
+#include "core/vec.h"
 #include "vkskin/formats.h"
 
 /* ---- allocation pool ---- */
@@ -47,6 +48,9 @@ p3d_pool p3d_pool_make(const vks_allocator *allocator);
 void *p3d_alloc(p3d_pool *pool, size_t count, size_t elem);
 char *p3d_strndup(p3d_pool *pool, const char *s, size_t n);
 void p3d_pool_free(p3d_pool *pool);
+/* The pool as an allocator for growable arrays (core/vec.h): blocks come from p3d_alloc, and
+ * its free does nothing, so an outgrown block stays in the pool until p3d_pool_free. */
+vks_allocator p3d_pool_allocator(p3d_pool *pool);
 
 /* ---- common helpers ---- */
 int p3d_stricmp(const char *a, const char *b);

@@ -131,7 +131,8 @@ static vks_result read_taggs(p3d_pool *pool, vks_cursor *c, const lod_head *h, c
         if (memcmp(magic, "TAGG", 4))
             return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(c) - 4, path, "TAGG magic expected");
     }
-    uint32_t cap = 0;
+    size_t cap = 0; /* of lod->sels */
+    vks_allocator pool_alloc = p3d_pool_allocator(pool);
     for (uint32_t t = 0;; t++) {
         snprintf(path, sizeof path, "%s/tagg[%u]", lpath, t);
         const char *name;
@@ -166,16 +167,10 @@ static vks_result read_taggs(p3d_pool *pool, vks_cursor *c, const lod_head *h, c
                                      "selection '%.40s': %u bytes, expected points + faces = %llu", name, len,
                                      (unsigned long long)want);
             if (lod) {
-                if (lod->sel_count == cap) {
-                    uint32_t nc = cap ? cap * 2 : 16;
-                    p3d_sel *s = p3d_alloc(pool, nc, sizeof *s);
-                    if (!s)
-                        return failc(c, err, VKS_ERR_NOMEM, path, "out of memory");
-                    if (lod->sel_count)
-                        memcpy(s, lod->sels, lod->sel_count * sizeof *s);
-                    lod->sels = s;
-                    cap = nc;
-                }
+                p3d_sel *sels = vks__grow_array(&pool_alloc, lod->sels, lod->sel_count, &cap, 1, sizeof *sels, 16);
+                if (!sels)
+                    return failc(c, err, VKS_ERR_NOMEM, path, "out of memory");
+                lod->sels = sels;
                 p3d_sel *s = &lod->sels[lod->sel_count++];
                 s->name = p3d_strndup(pool, name, nl);
                 s->weight = p3d_alloc(pool, h->points, sizeof *s->weight);

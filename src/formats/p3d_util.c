@@ -62,6 +62,19 @@ char *p3d_strndup(p3d_pool *pool, const char *s, size_t n)
     return d;
 }
 
+static void *pool_alloc(void *user, size_t size) { return p3d_alloc(user, size, 1); }
+static void pool_keep(void *user, void *ptr)
+{
+    (void)user;
+    (void)ptr; /* p3d_pool_free releases it with the rest */
+}
+
+vks_allocator p3d_pool_allocator(p3d_pool *pool)
+{
+    vks_allocator a = {pool_alloc, pool_keep, pool};
+    return a;
+}
+
 void p3d_pool_free(p3d_pool *pool)
 {
     p3d_block *b = pool->head;
