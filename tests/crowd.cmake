@@ -13,3 +13,6 @@ foreach(t test_gpu_crowd test_gpu_adopt)
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endforeach()
 target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
+
+# examples/: built against vkskin::vkskin and run here
+add_subdirectory(${PROJECT_SOURCE_DIR}/examples ${PROJECT_BINARY_DIR}/examples)
