@@ -7,6 +7,8 @@
  *   2. check:    vks_skin_validate(skin, &err)                            (skin.h)
  *   3. pose:     vks_pose_procedural / vks_pose_file_parse                (pose.h)
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
+ *                a persistent GPU crowd, frame after frame                (crowd.h)
+ *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
  *   5. compare:  vks_diff                                                 (check.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      outputs never destroy what they replace                             (output.h)
@@ -26,6 +28,7 @@
 #include "vkskin/pose.h"
 #include "vkskin/cpu.h"
 #include "vkskin/gpu.h"
+#include "vkskin/crowd.h"
 #include "vkskin/check.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"

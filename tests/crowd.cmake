@@ -16,3 +16,9 @@ target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
 
 # examples/: built against vkskin::vkskin and run here
 add_subdirectory(${PROJECT_SOURCE_DIR}/examples ${PROJECT_BINARY_DIR}/examples)
+
+# bench --crowd on a small workload: runs both paths and prints the ratio (4: no device)
+add_test(NAME test_bench_crowd
+  COMMAND vkskin bench --crowd --instances 12 --vertices 600 --bones 24 --frames 3 --json --validation)
+set_tests_properties(test_bench_crowd PROPERTIES LABELS gpu SKIP_RETURN_CODE 4 TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "\"per_call_over_crowd\":" FAIL_REGULAR_EXPRESSION "vkskin: validation")

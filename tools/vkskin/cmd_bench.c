@@ -15,6 +15,7 @@
 enum { BENCH_REPEATS = 3 };
 #include <unistd.h>
 
+#include "bench_crowd.h"
 #include "character.h"
 #include "cli_gpu.h"
 
@@ -37,7 +38,8 @@ static void help(FILE *f)
                "run counts. The GPU kernel figure comes from timestamp queries around the pose and deform\n"
                "passes; on lavapipe those include the driver's per-pass synchronisation, so end to end can\n"
                "come out faster than the kernel there. FILE takes the read options of inspect (P3D\n"
-               "options, --max-input-mb N). V, B, K, N and R must be at least 1.\n"
+               "options, --max-input-mb N). V, B, K, N and R must be at least 1. --crowd: a persistent crowd\n"
+               "against the per-call path instead (vkskin bench --crowd --help).\n"
                "exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
 }
 
@@ -67,6 +69,8 @@ static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 
 int vks_cmd_bench(int argc, char **argv)
 {
+    if (vks_bench_crowd_wanted(argc, argv)) /* the crowd against the per-call path: bench_crowd.c */
+        return vks_cmd_bench_crowd(argc, argv);
     vks_gen_params gp = {0};
     gp.vertices = 10000, gp.bones = 32, gp.max_influences = 4;
     uint32_t instances = 100, ref_instances = 0;

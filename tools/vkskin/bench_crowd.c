@@ -1,0 +1,221 @@
+/* vkskin bench --crowd [--json] [--vertices V] [--bones B] [--instances N] [--frames F]
+ *                      [--device N|NAME] [--validation]
+ * A crowd frame with persistent resources against today's per-call path, in one run, on one
+ * workload (DESIGN.md section 11): a generated character (default 10k vertices, 32 bones,
+ * 4 influences), N instances (1000) posed procedurally, F frames (100).
+ *   crowd, frame by frame:  vks_crowd_run_frame once per frame: the pose evaluated on the GPU,
+ *                           every buffer and set made once; the first frame is reported apart
+ *                           (shader compilation, first touch of pages), the others are the steady
+ *                           state;
+ *   crowd, one submission:  vks_crowd_run_frames with all F frames in one command buffer;
+ *   per call:               vks_gpu_run in kernel_only mode once per frame, the way every batch
+ *                           runs today: locals uploaded from the host (computed beforehand, not
+ *                           timed), buffers, pools and sets made and freed by each call.
+ * Prints ms per frame (host wall time; timestamps where the device has them) and the ratio. */
+#include "bench_crowd.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "character.h"
+#include "cli_gpu.h"
+
+int vks_bench_crowd_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--crowd"))
+            return 1;
+    return 0;
+}
+
+static void help(FILE *f)
+{
+    fprintf(f, "usage: vkskin bench --crowd [--json] [--vertices V] [--bones B] [--instances N] [--frames F]\n"
+               "                            [--device N|NAME] [--validation]\n\n"
+               "Time per frame of a persistent crowd (buffers, descriptor sets and command buffer made once,\n"
+               "procedural poses evaluated on the GPU) against the per-call path (vks_gpu_run, kernel only,\n"
+               "buffers made per call, locals uploaded), on N instances (default 1000) of a generated\n"
+               "character (default 10000 vertices, 32 bones, 4 influences) over F frames (default 100).\n"
+               "The crowd's first frame is reported apart; the steady state is the mean of the others.\n"
+               "exit codes: 0 ok, 2 usage, 4 no Vulkan device, 5 runtime\n");
+}
+
+typedef struct crowd_bench {
+    uint32_t frames, instances, vertices;
+    double first_ms, steady_ms, steady_gpu_ms, batched_ms, batched_gpu_ms; /* per frame */
+    double percall_ms, percall_kernel_ms, percall_first_ms;                /* per frame */
+    uint32_t percall_chunks, parts;
+} crowd_bench;
+
+static float frame_time(uint32_t f)
+{
+    return (float)f / 30.0f;
+}
+
+/* The crowd: frame by frame, then all frames in one command buffer. */
+static vks_result run_crowd(vks_gpu *gpu, const vks_gpu_models *ms, crowd_bench *b, vks_error *err)
+{
+    vks_crowd_instance *in = calloc(b->instances, sizeof *in);
+    float *times = malloc(b->frames * sizeof *times);
+    vks_crowd *crowd = NULL;
+    vks_result r = in && times ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    for (uint32_t i = 0; r == VKS_OK && i < b->instances; i++)
+        in[i].seed = 1, in[i].pose_instance = i;
+    vks_crowd_desc d = {0};
+    d.models = ms, d.instances = in, d.instance_count = b->instances;
+    if (r == VKS_OK)
+        r = vks_crowd_create(gpu, &d, &crowd, err);
+    vks_crowd_stats st;
+    double sum = 0, sum_gpu = 0;
+    for (uint32_t f = 0; r == VKS_OK && f < b->frames; f++) {
+        times[f] = frame_time(f);
+        r = vks_crowd_run_frame(crowd, times[f], &st, err);
+        if (f == 0)
+            b->first_ms = st.wall_ms;
+        else
+            sum += st.wall_ms, sum_gpu += st.gpu_ms;
+    }
+    uint32_t steady = b->frames > 1 ? b->frames - 1 : 1;
+    b->steady_ms = b->frames > 1 ? sum / steady : b->first_ms;
+    b->steady_gpu_ms = sum_gpu / steady;
+    if (r == VKS_OK)
+        r = vks_crowd_run_frames(crowd, times, b->frames, &st, err);
+    b->batched_ms = st.wall_ms / b->frames, b->batched_gpu_ms = st.gpu_ms / b->frames;
+    vks_crowd_destroy(crowd);
+    free(in), free(times);
+    return r;
+}
+
+/* Today's per-call path: one vks_gpu_run per frame, kernel only. */
+static vks_result run_percall(vks_gpu *gpu, const vks_gpu_models *ms, const vks_skin *s, crowd_bench *b,
+                              vks_error *err)
+{
+    vks_affine *locals = malloc((size_t)b->instances * (s->node_count ? s->node_count : 1) * sizeof *locals);
+    if (!locals)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    for (uint32_t i = 0; i < b->instances; i++)
+        vks_pose_procedural(s, 1, i, frame_time(0), 0.0f, locals + (size_t)i * s->node_count);
+    vks_gpu_batch_entry e = {0, b->instances, locals};
+    vks_gpu_batch batch = {0};
+    batch.entries = &e, batch.entry_count = 1, batch.want_normals = 1, batch.kernel_only = 1;
+    vks_gpu_stats st;
+    vks_result r = VKS_OK;
+    double sum = 0, sum_kernel = 0;
+    for (uint32_t f = 0; r == VKS_OK && f <= b->frames; f++) { /* frame 0 warms up, as the crowd's first */
+        r = vks_gpu_run(gpu, ms, &batch, &st, err);
+        if (f == 0)
+            b->percall_first_ms = st.total_ms;
+        else
+            sum += st.total_ms, sum_kernel += st.pose_ms + st.deform_ms;
+    }
+    b->percall_ms = sum / b->frames, b->percall_kernel_ms = sum_kernel / b->frames;
+    b->percall_chunks = st.chunks;
+    free(locals);
+    return r;
+}
+
+static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, int json)
+{
+    double vi = (double)b->instances * b->vertices;
+    double ratio = b->steady_ms > 0 ? b->percall_ms / b->steady_ms : 0;
+    if (json) {
+        cJSON *o = cJSON_CreateObject(), *c = cJSON_AddObjectToObject(o, "crowd");
+        cJSON_AddStringToObject(o, "device", vks_gpu_device(gpu)->name);
+        cJSON_AddStringToObject(o, "device_type", vks_gpu_device(gpu)->type);
+        cJSON_AddNumberToObject(o, "vertices", b->vertices);
+        cJSON_AddNumberToObject(o, "bones", s->bone_count);
+        cJSON_AddNumberToObject(o, "instances", b->instances);
+        cJSON_AddNumberToObject(o, "frames", b->frames);
+        cJSON_AddNumberToObject(c, "first_frame_ms", b->first_ms);
+        cJSON_AddNumberToObject(c, "steady_ms_per_frame", b->steady_ms);
+        cJSON_AddNumberToObject(c, "steady_gpu_ms_per_frame", b->steady_gpu_ms);
+        cJSON_AddNumberToObject(c, "one_submission_ms_per_frame", b->batched_ms);
+        cJSON_AddNumberToObject(c, "one_submission_gpu_ms_per_frame", b->batched_gpu_ms);
+        cJSON_AddNumberToObject(c, "steady_vertex_instances_per_second", b->steady_ms > 0 ? vi / (b->steady_ms / 1e3) : 0);
+        cJSON *p = cJSON_AddObjectToObject(o, "per_call");
+        cJSON_AddNumberToObject(p, "first_call_ms", b->percall_first_ms);
+        cJSON_AddNumberToObject(p, "ms_per_frame", b->percall_ms);
+        cJSON_AddNumberToObject(p, "kernel_ms_per_frame", b->percall_kernel_ms);
+        cJSON_AddNumberToObject(p, "chunks_per_frame", b->percall_chunks);
+        cJSON_AddNumberToObject(o, "per_call_over_crowd", ratio);
+        char *txt = cJSON_Print(o);
+        if (txt)
+            printf("%s\n", txt);
+        free(txt);
+        cJSON_Delete(o);
+        return;
+    }
+    printf("workload: %u instances of %u vertices, %u bones, procedural poses, %u frames\n", b->instances, b->vertices,
+           s->bone_count, b->frames);
+    printf("device:   %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
+    printf("  crowd, first frame        %10.2f ms\n", b->first_ms);
+    printf("  crowd, steady state       %10.2f ms/frame   (gpu %.2f ms)   %.2f M vertex-instances/s\n", b->steady_ms,
+           b->steady_gpu_ms, b->steady_ms > 0 ? vi / (b->steady_ms / 1e3) / 1e6 : 0);
+    printf("  crowd, one submission     %10.2f ms/frame   (gpu %.2f ms)\n", b->batched_ms, b->batched_gpu_ms);
+    printf("  per call (vks_gpu_run)    %10.2f ms/frame   (kernel %.2f ms, %u chunk(s))\n", b->percall_ms,
+           b->percall_kernel_ms, b->percall_chunks);
+    printf("  per call / crowd steady   x%.2f\n", ratio);
+}
+
+int vks_cmd_bench_crowd(int argc, char **argv)
+{
+    vks_gen_params gp = {0};
+    gp.vertices = 10000, gp.bones = 32, gp.max_influences = 4;
+    crowd_bench b = {0};
+    b.frames = 100, b.instances = 1000;
+    int json = 0, t;
+    vks_cli_gpu_opts gopt = {0};
+    struct {
+        const char *name;
+        uint32_t *value;
+    } counts[] = {{"--vertices", &gp.vertices}, {"--bones", &gp.bones}, {"--instances", &b.instances},
+                  {"--frames", &b.frames}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        uint32_t *count = NULL;
+        for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+            if (!strcmp(a, counts[k].name) && i + 1 < argc)
+                count = counts[k].value;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return VKS_EXIT_OK;
+        } else if (count) { /* zero would silently mean the generator's default */
+            if (!vks_cli_parse_u32(a, argv[++i], count) || *count == 0) {
+                fprintf(stderr, "vkskin bench --crowd: %s takes a count of at least 1\n", a);
+                return VKS_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--crowd")) {
+            json |= !strcmp(a, "--json");
+        } else if ((t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0) {
+            if (t < 0)
+                return VKS_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "vkskin bench --crowd: unknown option or missing value '%s'\n", a);
+            return VKS_EXIT_USAGE;
+        }
+    }
+    vks_error err = {0};
+    char msg[512];
+    vks_skin *s = vks_gen_character(&gp, &err);
+    if (!s) {
+        fprintf(stderr, "vkskin bench: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        return VKS_EXIT_INPUT;
+    }
+    b.vertices = s->vertex_count;
+    vks_gpu *gpu = NULL;
+    vks_gpu_models *ms = NULL;
+    int rc = vks_cli_gpu_open(&gopt, &gpu);
+    const vks_skin *one[1] = {s};
+    if (rc == VKS_EXIT_OK && (vks_gpu_upload(gpu, one, 1, &ms, &err) != VKS_OK || run_crowd(gpu, ms, &b, &err) != VKS_OK ||
+                              run_percall(gpu, ms, s, &b, &err) != VKS_OK)) {
+        fprintf(stderr, "vkskin bench: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        rc = vks_cli_exit_code(err.code);
+    } else if (rc == VKS_EXIT_OK) {
+        report(&b, gpu, s, json);
+    }
+    vks_gpu_models_free(ms);
+    vks_gpu_destroy(gpu);
+    vks_skin_free(s);
+    return rc;
+}
