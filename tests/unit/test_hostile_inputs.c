@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "character.h"
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin.h"
 

@@ -4,7 +4,7 @@
  * 20.2.0.7 header with an unknown version byte. */
 #include <string.h>
 
-#include "formats/nif_internal.h"
+#include "formats/nif/nif_internal.h"
 #include "testutil.h"
 
 static void strips(void)

@@ -3,7 +3,7 @@
  * clear error for each malformed case; every prefix of the samples parses or fails cleanly. */
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 
 typedef struct parsed {

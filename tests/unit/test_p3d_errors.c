@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "character.h"
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 
 static void check_str(const char *got, const char *want)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin/bake.h"
 #include "vkskin/cpu.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 
 static uint8_t *load(const char *rel, size_t *n)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin/cpu.h"
 

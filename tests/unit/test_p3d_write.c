@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "character.h"
-#include "formats/p3d_internal.h"
+#include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin/cpu.h"
 

@@ -1,4 +1,4 @@
-/* Private to the NIF reader (src/formats/nif_*.c): the parsed file (header, string table,
+/* Private to the NIF reader (src/formats/nif/): the parsed file (header, string table,
  * blocks), the bounded block reader with error paths, and the per-block structures the
  * model builder needs. Layouts follow ../shared/formats/nif.md and nif_blocks.md; versions
  * are compared as integers (NIF_V). Matrices are kept as the file stores them (9 floats,

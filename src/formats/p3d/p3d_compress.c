@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 #define LZO_MAX_RATIO 300u  /* an M4 run adds 255 bytes per input byte */
 #define LZSS_MAX_RATIO 9u   /* 17 input bytes give at most 8 * 18 output bytes */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 struct p3d_block {
     p3d_block *next;

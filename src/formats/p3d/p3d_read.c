@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 #define RES_MEMORY 1e15
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/bytebuf.h"
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 /* Unique, config-safe names for every node (malloc'ed array of malloc'ed strings). */
 static char **node_names(const vks_skin *s)

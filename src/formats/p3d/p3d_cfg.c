@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 #define CFG_MAX_DEPTH 64
 #define CFG_MAX_INHERIT 32

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 #define ODOL_MIN 28u
 #define ODOL_MAX 75u

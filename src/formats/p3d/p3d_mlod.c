@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 
 #define MLOD_VERSION 0x101u
 

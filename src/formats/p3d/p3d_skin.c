@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/p3d_internal.h"
+#include "p3d_internal.h"
 #include "vkskin/build.h"
 
 /* A LOD's selections by name (the first of a name wins): looked up once per bone and
