@@ -517,56 +517,88 @@ static int uvset(odol_rd *r)
     return p3d_read_compressed(r->pool, &r->c, r->v, (size_t)n * elem, &d, r->path, r->err) == VKS_OK;
 }
 
-vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, const vks_read_options *opt,
-                        p3d_lod *lod, vks_error *err)
-{
-    odol_rd rd = {vks_cur_make(file->bytes, file->size), file->version, pool, err, "", 0};
-    rd.max_count = opt->max_vertices > opt->max_triangles ? opt->max_vertices : opt->max_triangles;
-    if (rd.max_count > ODOL_MAX_COUNT)
-        rd.max_count = ODOL_MAX_COUNT;
-    odol_rd *r = &rd;
-    uint32_t v = file->version;
-    int wide = v >= 69;
-    size_t isz = wide ? 4 : 2;
-    memset(lod, 0, sizeof *lod);
-    lod->resolution = file->lods[index].resolution;
-    vks_cur_skip(&r->c, (size_t)file->lods[index].offset);
-    r->c.end = r->c.base + file->lods[index].end; /* a LOD never reads past its recorded end */
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]", index);
+/* ---- one LOD: parsed in file order into an odol_lod_raw, then built into the p3d_lod ---- */
+
+/* In the LOD steps: a read that failed has set r->err; pass its code on. */
 #define TRY(x)                                                                                               \
     do {                                                                                                     \
         if (!(x))                                                                                            \
-            return err->code ? err->code : VKS_ERR_FORMAT;                                                   \
+            return r->err->code ? r->err->code : VKS_ERR_FORMAT;                                             \
     } while (0)
 
-    uint32_t n;
+/* rfail for the LOD steps, which return a vks_result. */
+static vks_result lod_fail(odol_rd *r, vks_result code, const char *what)
+{
+    rfail(r, code, what);
+    return r->err->code;
+}
+
+/* Whether n elements of at least elem bytes can still be in the LOD (else what is truncated). */
+static int rd_fits(odol_rd *r, uint32_t n, size_t elem, const char *what)
+{
+    return vks_cur_fits(&r->c, n, elem) ? 1 : rfail(r, VKS_ERR_TRUNCATED, what);
+}
+
+typedef struct raw_sel {
+    const char *name;
+    const uint8_t *faces, *verts, *weights;
+    uint32_t nf, nv, nw;
+} raw_sel;
+
+/* What parsing one LOD found, for the build steps: pointers into the file or into blocks
+   decompressed into the pool, with their counts. Nothing is decoded until the whole LOD has
+   parsed and ended where the LOD table says. */
+typedef struct odol_lod_raw {
+    uint32_t index; /* in the LOD table, for paths */
+    int wide;       /* v69+: 32-bit vertex indexes */
+    size_t isz;     /* bytes per vertex index */
+    const uint8_t *sub; /* sub-skeleton -> stored bone, nsub x i32 */
+    uint32_t nsub;
+    uint32_t vcount; /* the vertex count the LOD declares (v50+) */
+    uint64_t vcount_at;
+    const uint8_t *faces; /* nfaces x (u8 corner count, 3 or 4 vertex indexes) */
+    uint32_t nfaces;
+    size_t ntri;
+    int32_t (*secr)[2]; /* each section's face range in allocation units */
+    uint32_t nsec;
+    raw_sel *rs;
+    uint32_t nsel;
+    const uint8_t *pos, *nrm, *ref; /* positions, normals (one when nfill), bone references */
+    uint32_t np, nref;
+    int nfill;
+} odol_lod_raw;
+
+static void lod_path(odol_rd *r, const odol_lod_raw *x, const char *part)
+{
+    snprintf(r->path, sizeof r->path, "odol/lod[%u]%s", x->index, part);
+}
+
+/* The LOD's head: proxies (skipped), the sub-skeleton map (kept: vertex bone references go
+   through it), the declared vertex count, textures, embedded materials, point/vertex maps. */
+static vks_result lod_head(odol_rd *r, const p3d_file *file, odol_lod_raw *x)
+{
+    uint32_t v = r->v, n;
     TRY(rd_u32(r, &n, "proxy count"));
-    if (!vks_cur_fits(&r->c, n, 61))
-        return rfail(r, VKS_ERR_TRUNCATED, "proxies do not fit"), err->code;
+    TRY(rd_fits(r, n, 61, "proxies do not fit"));
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_str(r, NULL, "proxy model") && rd_skip(r, 48 + 12 + (v >= 40 ? 4 : 0), "proxy"));
-    /* sub-skeleton -> skeleton bone */
-    uint32_t nsub;
-    TRY(rd_u32(r, &nsub, "sub-skeleton count"));
-    if (!vks_cur_fits(&r->c, nsub, 4))
-        return rfail(r, VKS_ERR_TRUNCATED, "sub-skeleton map does not fit"), err->code;
-    const uint8_t *sub = r->c.p;
-    vks_cur_skip(&r->c, (size_t)nsub * 4);
-    for (uint32_t i = 0; i < nsub; i++) {
-        int32_t b = (int32_t)vks_le32(sub + 4 * (size_t)i);
+    TRY(rd_u32(r, &x->nsub, "sub-skeleton count"));
+    TRY(rd_fits(r, x->nsub, 4, "sub-skeleton map does not fit"));
+    x->sub = r->c.p;
+    vks_cur_skip(&r->c, (size_t)x->nsub * 4);
+    for (uint32_t i = 0; i < x->nsub; i++) {
+        int32_t b = (int32_t)vks_le32(x->sub + 4 * (size_t)i);
         if (b < 0 || (uint32_t)b >= file->stored_bones)
-            return vks_error_set(err, VKS_ERR_FORMAT, (uint64_t)(sub - r->c.base) + 4 * i, r->path,
+            return vks_error_set(r->err, VKS_ERR_FORMAT, (uint64_t)(x->sub - r->c.base) + 4 * i, r->path,
                                  "sub-skeleton %u maps to bone %d of %u", i, b, file->stored_bones);
     }
     TRY(rd_u32(r, &n, "skeleton to sub-skeleton count"));
-    if (!vks_cur_fits(&r->c, n, 4))
-        return rfail(r, VKS_ERR_TRUNCATED, "skeleton to sub-skeleton sets do not fit"), err->code;
+    TRY(rd_fits(r, n, 4, "skeleton to sub-skeleton sets do not fit"));
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_array_skip(r, 4, NULL, "sub-skeleton index set"));
-    uint32_t vcount = 0;
-    uint64_t vcount_at = vks_cur_offset(&r->c);
+    x->vcount_at = vks_cur_offset(&r->c);
     if (v >= 50) {
-        TRY(rd_u32(r, &vcount, "vertex count"));
+        TRY(rd_u32(r, &x->vcount, "vertex count"));
     } else {
         const uint8_t *d;
         int fill;
@@ -576,51 +608,56 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
         TRY(rd_skip(r, 4, "face area"));
     TRY(rd_skip(r, 8 + 36 + 4, "hints and bounds"));
     TRY(rd_u32(r, &n, "texture count"));
-    if (!vks_cur_fits(&r->c, n, 1))
-        return rfail(r, VKS_ERR_TRUNCATED, "textures do not fit"), err->code;
+    TRY(rd_fits(r, n, 1, "textures do not fit"));
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_str(r, NULL, "texture name"));
     TRY(rd_u32(r, &n, "material count"));
-    if (!vks_cur_fits(&r->c, n, 100))
-        return rfail(r, VKS_ERR_TRUNCATED, "materials do not fit"), err->code;
+    TRY(rd_fits(r, n, 100, "materials do not fit"));
     for (uint32_t i = 0; i < n; i++) {
-        snprintf(r->path, sizeof r->path, "odol/lod[%u]/material[%u]", index, i);
+        snprintf(r->path, sizeof r->path, "odol/lod[%u]/material[%u]", x->index, i);
         TRY(embedded_material(r));
     }
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]", index);
+    lod_path(r, x, "");
     const uint8_t *d;
-    TRY(rd_compressed(r, isz, &n, &d, "point to vertex map"));
-    TRY(rd_compressed(r, isz, &n, &d, "vertex to point map"));
+    TRY(rd_compressed(r, x->isz, &n, &d, "point to vertex map"));
+    TRY(rd_compressed(r, x->isz, &n, &d, "vertex to point map"));
+    return VKS_OK;
+}
 
-    /* polygons */
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]/polygons", index);
-    uint32_t nfaces;
-    TRY(rd_u32(r, &nfaces, "face count") && rd_skip(r, 6, "allocation size"));
-    if (nfaces > opt->max_triangles / 2 || !vks_cur_fits(&r->c, nfaces, 1 + 3 * isz))
-        return rfail(r, VKS_ERR_TRUNCATED, "faces do not fit"), err->code;
-    const uint8_t *faces = r->c.p;
-    size_t ntri = 0;
-    for (uint32_t f = 0; f < nfaces; f++) {
+/* The polygons: walked here for their corner counts (so the triangle count is known),
+   decoded by lod_triangles. */
+static vks_result lod_polygons(odol_rd *r, const vks_read_options *opt, odol_lod_raw *x)
+{
+    lod_path(r, x, "/polygons");
+    TRY(rd_u32(r, &x->nfaces, "face count") && rd_skip(r, 6, "allocation size"));
+    if (x->nfaces > opt->max_triangles / 2 || !vks_cur_fits(&r->c, x->nfaces, 1 + 3 * x->isz))
+        return lod_fail(r, VKS_ERR_TRUNCATED, "faces do not fit");
+    x->faces = r->c.p;
+    for (uint32_t f = 0; f < x->nfaces; f++) {
         uint8_t k;
         TRY(rd_u8(r, &k, "face corner count"));
         if (k != 3 && k != 4)
-            return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(&r->c) - 1, r->path,
+            return vks_error_set(r->err, VKS_ERR_FORMAT, vks_cur_offset(&r->c) - 1, r->path,
                                  "face %u has %u corners, 3 or 4 expected", f, k);
-        TRY(rd_skip(r, k * isz, "face corners"));
-        ntri += k - 2u;
+        TRY(rd_skip(r, k * x->isz, "face corners"));
+        x->ntri += k - 2u;
     }
-    /* sections: face ranges in allocation units */
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]/sections", index);
-    uint32_t nsec;
-    TRY(rd_u32(r, &nsec, "section count"));
-    if (!vks_cur_fits(&r->c, nsec, 30))
-        return rfail(r, VKS_ERR_TRUNCATED, "sections do not fit"), err->code;
-    int32_t (*secr)[2] = p3d_alloc(pool, nsec, sizeof *secr);
-    if (!secr)
-        return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-    for (uint32_t i = 0; i < nsec; i++) {
+    return VKS_OK;
+}
+
+/* The sections: face ranges in allocation units (a face's material is its section's). */
+static vks_result lod_sections(odol_rd *r, odol_lod_raw *x)
+{
+    uint32_t v = r->v;
+    lod_path(r, x, "/sections");
+    TRY(rd_u32(r, &x->nsec, "section count"));
+    TRY(rd_fits(r, x->nsec, 30, "sections do not fit"));
+    x->secr = p3d_alloc(r->pool, x->nsec, sizeof *x->secr);
+    if (!x->secr)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->nsec; i++) {
         int32_t mat;
-        TRY(rd_i32(r, &secr[i][0], "face lower") && rd_i32(r, &secr[i][1], "face upper"));
+        TRY(rd_i32(r, &x->secr[i][0], "face lower") && rd_i32(r, &x->secr[i][1], "face upper"));
         TRY(rd_skip(r, 4 + 4 + 4 + 2 + 4, "bones, texture, flags") && rd_i32(r, &mat, "material index"));
         if (mat == -1)
             TRY(rd_str(r, NULL, "material name"));
@@ -636,130 +673,133 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
             TRY(rd_skip(r, 4, "area over texture"));
         }
     }
-    /* named selections */
-    uint32_t nsel;
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]/selections", index);
-    TRY(rd_u32(r, &nsel, "selection count"));
-    if (!vks_cur_fits(&r->c, nsel, 20))
-        return rfail(r, VKS_ERR_TRUNCATED, "selections do not fit"), err->code;
-    typedef struct raw_sel {
-        const char *name;
-        const uint8_t *faces, *verts, *weights;
-        uint32_t nf, nv, nw;
-    } raw_sel;
-    raw_sel *rs = p3d_alloc(pool, nsel, sizeof *rs);
-    if (!rs)
-        return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-    for (uint32_t i = 0; i < nsel; i++) {
-        snprintf(r->path, sizeof r->path, "odol/lod[%u]/selection[%u]", index, i);
+    return VKS_OK;
+}
+
+/* The named selections as stored (faces, vertices, weight bytes); lod_selection decodes them. */
+static vks_result lod_selections(odol_rd *r, odol_lod_raw *x)
+{
+    lod_path(r, x, "/selections");
+    TRY(rd_u32(r, &x->nsel, "selection count"));
+    TRY(rd_fits(r, x->nsel, 20, "selections do not fit"));
+    x->rs = p3d_alloc(r->pool, x->nsel, sizeof *x->rs);
+    if (!x->rs)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->nsel; i++) {
+        raw_sel *s = &x->rs[i];
+        snprintf(r->path, sizeof r->path, "odol/lod[%u]/selection[%u]", x->index, i);
         uint8_t sectional;
-        uint32_t ns, nw;
-        TRY(rd_str(r, &rs[i].name, "name"));
-        TRY(rd_compressed(r, isz, &rs[i].nf, &rs[i].faces, "selected faces"));
+        uint32_t ns;
+        const uint8_t *d;
+        TRY(rd_str(r, &s->name, "name"));
+        TRY(rd_compressed(r, x->isz, &s->nf, &s->faces, "selected faces"));
         TRY(rd_skip(r, 4, "unused") && rd_u8(r, &sectional, "sectional flag"));
         TRY(rd_compressed(r, 4, &ns, &d, "sections"));
-        TRY(rd_compressed(r, isz, &rs[i].nv, &rs[i].verts, "selected vertices"));
-        TRY(rd_u32(r, &nw, "weight count"));
-        if (over_count(r, nw, "weight count"))
-            return err->code;
-        rs[i].nw = nw;
-        if (p3d_read_compressed(pool, &r->c, v, nw, &rs[i].weights, r->path, err))
-            return err->code;
+        TRY(rd_compressed(r, x->isz, &s->nv, &s->verts, "selected vertices"));
+        TRY(rd_u32(r, &s->nw, "weight count"));
+        if (over_count(r, s->nw, "weight count"))
+            return r->err->code;
+        if (p3d_read_compressed(r->pool, &r->c, r->v, s->nw, &s->weights, r->path, r->err))
+            return r->err->code;
     }
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]", index);
+    lod_path(r, x, "");
+    return VKS_OK;
+}
+
+/* Properties and keyframes (skipped) up to the "size of rest" word; from there on every
+   array has one element per vertex, so the count limit tightens to what the LOD's size can
+   hold. LZO lets a few bytes stand for millions of vertices, each costing some 200 bytes
+   once read: a LOD must hold at least ODOL_MIN_VERTEX_BYTES per vertex (the real files seen
+   take 14 or more). */
+static vks_result lod_rest_limits(odol_rd *r, const p3d_file *file, const vks_read_options *opt,
+                                  const odol_lod_raw *x, uint32_t *rest, uint64_t *rest_at)
+{
+    uint32_t n;
     TRY(rd_u32(r, &n, "property count"));
-    if (!vks_cur_fits(&r->c, n, 2))
-        return rfail(r, VKS_ERR_TRUNCATED, "properties do not fit"), err->code;
+    TRY(rd_fits(r, n, 2, "properties do not fit"));
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_str(r, NULL, "property name") && rd_str(r, NULL, "property value"));
     TRY(rd_u32(r, &n, "keyframe count"));
-    if (!vks_cur_fits(&r->c, n, 8))
-        return rfail(r, VKS_ERR_TRUNCATED, "keyframes do not fit"), err->code;
+    TRY(rd_fits(r, n, 8, "keyframes do not fit"));
     for (uint32_t i = 0; i < n; i++)
         TRY(rd_skip(r, 4, "keyframe time") && rd_array_skip(r, 12, NULL, "keyframe points"));
     TRY(rd_skip(r, 12, "colours and flags"));
     TRY(rd_skip(r, 1, "simple bone reference flag"));
-    uint32_t rest;
-    TRY(rd_u32(r, &rest, "size of rest"));
-    uint64_t rest_at = vks_cur_offset(&r->c);
-    /* From here every array has one element per vertex. LZO lets a few bytes stand for
-       millions of vertices, each costing some 200 bytes once read: a LOD must hold at least
-       ODOL_MIN_VERTEX_BYTES per vertex (the real files seen take 14 or more). */
-    uint64_t lod_bytes = file->lods[index].end - file->lods[index].offset;
+    TRY(rd_u32(r, rest, "size of rest"));
+    *rest_at = vks_cur_offset(&r->c);
+    uint64_t lod_bytes = file->lods[x->index].end - file->lods[x->index].offset;
     uint64_t by_size = lod_bytes / ODOL_MIN_VERTEX_BYTES;
-    if (v >= 50 && vcount > by_size)
-        return vks_error_set(err, VKS_ERR_LIMIT, vcount_at, r->path,
+    if (r->v >= 50 && x->vcount > by_size)
+        return vks_error_set(r->err, VKS_ERR_LIMIT, x->vcount_at, r->path,
                              "a LOD of %llu bytes declares %u vertices: fewer than %u bytes per vertex",
-                             (unsigned long long)lod_bytes, vcount, ODOL_MIN_VERTEX_BYTES);
-    if (opt->max_vertices && opt->max_vertices < rd.max_count)
-        rd.max_count = opt->max_vertices;
-    if (by_size < rd.max_count)
-        rd.max_count = by_size ? (uint32_t)by_size : 1;
+                             (unsigned long long)lod_bytes, x->vcount, ODOL_MIN_VERTEX_BYTES);
+    if (opt->max_vertices && opt->max_vertices < r->max_count)
+        r->max_count = opt->max_vertices;
+    if (by_size < r->max_count)
+        r->max_count = by_size ? (uint32_t)by_size : 1;
+    return VKS_OK;
+}
+
+/* The per-vertex arrays after "size of rest": clip flags and UV sets (skipped), positions,
+   normals, ST coordinates (skipped), bone references; they must fill exactly the size of
+   rest, and the LOD must end where its table entry says. */
+static vks_result lod_vertex_arrays(odol_rd *r, const p3d_file *file, const vks_read_options *opt,
+                                    odol_lod_raw *x, uint32_t rest, uint64_t rest_at)
+{
+    uint32_t v = r->v, n;
+    const uint8_t *d;
     if (v >= 50) {
         int fill;
         TRY(rd_condensed(r, 4, &n, &d, &fill, "clip flags"));
     }
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]/uv", index);
+    lod_path(r, x, "/uv");
     TRY(uvset(r));
     uint32_t nuv;
     TRY(rd_u32(r, &nuv, "UV set count"));
     if (nuv > 64)
-        return rfail(r, VKS_ERR_LIMIT, "more than 64 UV sets"), err->code;
+        return lod_fail(r, VKS_ERR_LIMIT, "more than 64 UV sets");
     for (uint32_t i = 1; i < nuv; i++)
         TRY(uvset(r));
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]/vertices", index);
-    uint32_t np;
-    const uint8_t *pos;
-    TRY(rd_compressed(r, 12, &np, &pos, "positions"));
-    if (np > opt->max_vertices)
-        return rfail(r, VKS_ERR_LIMIT, "vertex count over the limit"), err->code;
-    if (v >= 50 && np != vcount)
-        return vks_error_set(err, VKS_ERR_FORMAT, rest_at, r->path, "%u positions, the LOD says %u vertices", np,
-                             vcount);
+    lod_path(r, x, "/vertices");
+    TRY(rd_compressed(r, 12, &x->np, &x->pos, "positions"));
+    if (x->np > opt->max_vertices)
+        return lod_fail(r, VKS_ERR_LIMIT, "vertex count over the limit");
+    if (v >= 50 && x->np != x->vcount)
+        return vks_error_set(r->err, VKS_ERR_FORMAT, rest_at, r->path, "%u positions, the LOD says %u vertices",
+                             x->np, x->vcount);
     uint32_t nn;
-    int nfill;
-    const uint8_t *nrm;
-    TRY(rd_condensed(r, v >= 45 ? 4 : 12, &nn, &nrm, &nfill, "normals"));
-    if (nn != np)
-        return rfail(r, VKS_ERR_FORMAT, "normal count differs from the position count"), err->code;
+    TRY(rd_condensed(r, v >= 45 ? 4 : 12, &nn, &x->nrm, &x->nfill, "normals"));
+    if (nn != x->np)
+        return lod_fail(r, VKS_ERR_FORMAT, "normal count differs from the position count");
     TRY(rd_compressed(r, v >= 45 ? 8 : 24, &n, &d, "ST coordinates"));
-    uint32_t nref;
-    const uint8_t *ref;
-    TRY(rd_compressed(r, 12, &nref, &ref, "vertex bone references"));
-    if (nref && nref != np)
-        return rfail(r, VKS_ERR_FORMAT, "bone reference count differs from the vertex count"), err->code;
+    TRY(rd_compressed(r, 12, &x->nref, &x->ref, "vertex bone references"));
+    if (x->nref && x->nref != x->np)
+        return lod_fail(r, VKS_ERR_FORMAT, "bone reference count differs from the vertex count");
     TRY(rd_compressed(r, 32, &n, &d, "neighbour bone references"));
     if (v >= 67)
         TRY(rd_skip(r, 4, "unknown"));
     if (vks_cur_offset(&r->c) - rest_at != rest)
-        return vks_error_set(err, VKS_ERR_FORMAT, rest_at - 4, r->path, "size of rest %u, the data took %llu", rest,
-                             (unsigned long long)(vks_cur_offset(&r->c) - rest_at));
+        return vks_error_set(r->err, VKS_ERR_FORMAT, rest_at - 4, r->path, "size of rest %u, the data took %llu",
+                             rest, (unsigned long long)(vks_cur_offset(&r->c) - rest_at));
     if (v >= 68)
         TRY(rd_skip(r, 1, "unknown byte"));
-    if (vks_cur_offset(&r->c) != file->lods[index].end)
-        return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(&r->c), r->path,
+    if (vks_cur_offset(&r->c) != file->lods[x->index].end)
+        return vks_error_set(r->err, VKS_ERR_FORMAT, vks_cur_offset(&r->c), r->path,
                              "LOD data ends here, the LOD table says 0x%llx",
-                             (unsigned long long)file->lods[index].end);
+                             (unsigned long long)file->lods[x->index].end);
+    return VKS_OK;
+}
 
-    /* ---- into the intermediate LOD ---- */
-    snprintf(r->path, sizeof r->path, "odol/lod[%u]", index);
-    lod->point_count = lod->vertex_count = np;
-    lod->face_count = nfaces;
-    lod->points = p3d_alloc(pool, np, sizeof *lod->points);
-    lod->vertex_point = p3d_alloc(pool, np, sizeof *lod->vertex_point);
-    lod->vertex_normal = p3d_alloc(pool, np, sizeof *lod->vertex_normal);
-    lod->tris = p3d_alloc(pool, ntri, sizeof *lod->tris);
-    lod->tri_face = p3d_alloc(pool, ntri, sizeof *lod->tri_face);
-    lod->tri_material = p3d_alloc(pool, ntri, sizeof *lod->tri_material);
-    lod->sels = p3d_alloc(pool, nsel, sizeof *lod->sels);
-    if (!lod->points || !lod->vertex_point || !lod->vertex_normal || !lod->tris || !lod->tri_face ||
-        !lod->tri_material || !lod->sels)
-        return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-    for (uint32_t i = 0; i < np; i++) {
+/* Points (one per vertex, moved by the BoundingCenter the binariser took off) and outward
+   normals. */
+static void lod_vertices(const odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
+{
+    uint32_t v = r->v;
+    for (uint32_t i = 0; i < x->np; i++) {
         lod->vertex_point[i] = i;
         for (int k = 0; k < 3; k++)
-            lod->points[i][k] = vks_lef32(pos + 12 * (size_t)i + 4 * k) + file->bounding_center[k];
-        const uint8_t *nd = nrm + (nfill ? 0 : (v >= 45 ? 4 : 12) * (size_t)i);
+            lod->points[i][k] = vks_lef32(x->pos + 12 * (size_t)i + 4 * k) + file->bounding_center[k];
+        const uint8_t *nd = x->nrm + (x->nfill ? 0 : (v >= 45 ? 4 : 12) * (size_t)i);
         if (v >= 45) {
             /* 10:10:10 signed fields, x lowest; stored = -511 * inward normal, so outward = field / 511 */
             uint32_t w = vks_le32(nd);
@@ -774,31 +814,36 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
                 lod->vertex_normal[i][k] = -vks_lef32(nd + 4 * k);
         }
     }
-    /* faces: stored order is already reversed from MLOD (section 4.5), i.e. outward */
+}
+
+/* Faces into triangles (a quad as two), each with its face and its section as material. The
+   stored order is already reversed from MLOD (section 4.5), i.e. outward. */
+static vks_result lod_triangles(odol_rd *r, const odol_lod_raw *x, p3d_lod *lod)
+{
     size_t t = 0, unit = 0;
-    const uint8_t *fp = faces;
-    section_sweep sweep = {(const int32_t(*)[2])secr, NULL, NULL, nsec < 65535 ? nsec : 65535, 0, 0};
-    sweep.by_start = p3d_alloc(pool, sweep.count, sizeof *sweep.by_start);
-    sweep.heap = p3d_alloc(pool, sweep.count, sizeof *sweep.heap);
+    const uint8_t *fp = x->faces;
+    section_sweep sweep = {(const int32_t(*)[2])x->secr, NULL, NULL, x->nsec < 65535 ? x->nsec : 65535, 0, 0};
+    sweep.by_start = p3d_alloc(r->pool, sweep.count, sizeof *sweep.by_start);
+    sweep.heap = p3d_alloc(r->pool, sweep.count, sizeof *sweep.heap);
     if (!sweep.by_start || !sweep.heap)
-        return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
     for (uint32_t s = 0; s < sweep.count; s++) {
-        sweep.by_start[s].start = secr[s][0];
+        sweep.by_start[s].start = x->secr[s][0];
         sweep.by_start[s].index = s;
     }
     qsort(sweep.by_start, sweep.count, sizeof *sweep.by_start, cmp_section);
-    for (uint32_t f = 0; f < nfaces; f++) {
+    for (uint32_t f = 0; f < x->nfaces; f++) {
         uint8_t k = *fp++;
         uint32_t c[4];
         for (int j = 0; j < k; j++) {
-            c[j] = vidx(fp, (uint32_t)j, wide);
-            if (c[j] >= np)
-                return vks_error_set(err, VKS_ERR_FORMAT, (uint64_t)(fp - r->c.base), r->path,
-                                     "face %u corner %d: vertex %u of %u", f, j, c[j], np);
+            c[j] = vidx(fp, (uint32_t)j, x->wide);
+            if (c[j] >= x->np)
+                return vks_error_set(r->err, VKS_ERR_FORMAT, (uint64_t)(fp - r->c.base), r->path,
+                                     "face %u corner %d: vertex %u of %u", f, j, c[j], x->np);
         }
-        fp += k * isz;
+        fp += k * x->isz;
         uint16_t m = section_of(&sweep, (int64_t)unit);
-        unit += (wide ? 4 : 2) + k * isz;
+        unit += (x->wide ? 4 : 2) + k * x->isz;
         lod->tris[t][0] = c[0], lod->tris[t][1] = c[1], lod->tris[t][2] = c[2];
         lod->tri_face[t] = f;
         lod->tri_material[t++] = m;
@@ -809,82 +854,150 @@ vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, co
         }
     }
     lod->tri_count = (uint32_t)t;
-    lod->material_count = nsec > 65535 ? 65535 : nsec;
-    /* Selections stay sparse (their lists, sorted, each point once with its last weight):
-       spread over every point, a 20-byte selection of one vertex of a 200000-point LOD
-       cost 800 KB, and the skin pass then visited every point once per bone. */
-    for (uint32_t i = 0; i < nsel; i++) {
-        p3d_sel *s = &lod->sels[lod->sel_count++];
-        s->name = rs[i].name;
-        uint32_t nv = rs[i].nv, nf = rs[i].nf;
-        sel_entry *e = p3d_alloc(pool, nv, sizeof *e);
-        uint32_t *pt = p3d_alloc(pool, nv, sizeof *pt);
-        float *pw = p3d_alloc(pool, nv, sizeof *pw);
-        uint32_t *fl = p3d_alloc(pool, nf, sizeof *fl);
-        if (!e || !pt || !pw || !fl)
-            return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-        for (uint32_t j = 0; j < nv; j++) {
-            uint32_t vi = vidx(rs[i].verts, j, wide);
-            if (vi >= np)
-                return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
-                                     "selection '%.40s' names vertex %u of %u", s->name, vi, np);
-            uint8_t w8 = rs[i].nw == rs[i].nv ? rs[i].weights[j] : 255;
-            e[j].index = vi;
-            e[j].order = j;
-            e[j].weight = w8 ? (float)w8 / 255.0f : 1.0f;
-        }
-        if (nv > 1)
-            qsort(e, nv, sizeof *e, cmp_sel_entry);
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < nv; j++) {
-            if (j + 1 < nv && e[j + 1].index == e[j].index)
-                continue; /* a later entry for the same point wins */
-            pt[k] = e[j].index;
-            pw[k++] = e[j].weight;
-        }
-        s->point = pt;
-        s->point_weight = pw;
-        s->sparse_points = k;
-        k = 0;
-        for (uint32_t j = 0; j < nf; j++) {
-            uint32_t fi = vidx(rs[i].faces, j, wide);
-            if (fi < nfaces)
-                fl[k++] = fi;
-        }
-        if (k > 1)
-            qsort(fl, k, sizeof *fl, cmp_u32);
-        uint32_t m = 0;
-        for (uint32_t j = 0; j < k; j++)
-            if (m == 0 || fl[m - 1] != fl[j])
-                fl[m++] = fl[j];
-        s->face = fl;
-        s->sparse_faces = m;
+    lod->material_count = x->nsec > 65535 ? 65535 : x->nsec;
+    return VKS_OK;
+}
+
+/* One selection, kept sparse: its points sorted, each once with its last weight, and its
+   faces sorted and distinct. Spread over every point, a 20-byte selection of one vertex of
+   a 200000-point LOD cost 800 KB, and the skin pass then visited every point once per bone. */
+static vks_result lod_selection(odol_rd *r, const odol_lod_raw *x, const raw_sel *rs, p3d_sel *s)
+{
+    s->name = rs->name;
+    uint32_t nv = rs->nv, nf = rs->nf;
+    sel_entry *e = p3d_alloc(r->pool, nv, sizeof *e);
+    uint32_t *pt = p3d_alloc(r->pool, nv, sizeof *pt);
+    float *pw = p3d_alloc(r->pool, nv, sizeof *pw);
+    uint32_t *fl = p3d_alloc(r->pool, nf, sizeof *fl);
+    if (!e || !pt || !pw || !fl)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t j = 0; j < nv; j++) {
+        uint32_t vi = vidx(rs->verts, j, x->wide);
+        if (vi >= x->np)
+            return vks_error_set(r->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
+                                 "selection '%.40s' names vertex %u of %u", s->name, vi, x->np);
+        uint8_t w8 = rs->nw == rs->nv ? rs->weights[j] : 255;
+        e[j].index = vi;
+        e[j].order = j;
+        e[j].weight = w8 ? (float)w8 / 255.0f : 1.0f;
     }
-    if (nref) {
-        lod->inf_bone = p3d_alloc(pool, np, sizeof *lod->inf_bone);
-        lod->inf_weight = p3d_alloc(pool, np, sizeof *lod->inf_weight);
-        if (!lod->inf_bone || !lod->inf_weight)
-            return rfail(r, VKS_ERR_NOMEM, "out of memory"), err->code;
-        for (uint32_t i = 0; i < np; i++) {
-            const uint8_t *e = ref + 12 * (size_t)i;
-            int32_t cnt = (int32_t)vks_le32(e);
-            if (cnt < 0 || cnt > 4)
-                return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
-                                     "vertex %u has %d bone references, 0..4 expected", i, cnt);
-            for (int k = 0; k < 4; k++) {
-                lod->inf_bone[i][k] = -1;
-                if (k >= cnt)
-                    continue;
-                uint8_t si = e[4 + 2 * k], w8 = e[5 + 2 * k];
-                if (si >= nsub)
-                    return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
-                                         "vertex %u references sub-skeleton bone %u of %u", i, si, nsub);
-                int32_t stored = (int32_t)vks_le32(sub + 4 * (size_t)si);
-                lod->inf_bone[i][k] = file->bone_order[stored];
-                lod->inf_weight[i][k] = (float)w8 / 255.0f;
-            }
+    if (nv > 1)
+        qsort(e, nv, sizeof *e, cmp_sel_entry);
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < nv; j++) {
+        if (j + 1 < nv && e[j + 1].index == e[j].index)
+            continue; /* a later entry for the same point wins */
+        pt[k] = e[j].index;
+        pw[k++] = e[j].weight;
+    }
+    s->point = pt;
+    s->point_weight = pw;
+    s->sparse_points = k;
+    k = 0;
+    for (uint32_t j = 0; j < nf; j++) {
+        uint32_t fi = vidx(rs->faces, j, x->wide);
+        if (fi < x->nfaces)
+            fl[k++] = fi;
+    }
+    if (k > 1)
+        qsort(fl, k, sizeof *fl, cmp_u32);
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < k; j++)
+        if (m == 0 || fl[m - 1] != fl[j])
+            fl[m++] = fl[j];
+    s->face = fl;
+    s->sparse_faces = m;
+    return VKS_OK;
+}
+
+/* Each vertex's up to four bone references (sub-skeleton bone, weight byte) as skeleton
+   bones through the sub-skeleton map and the stored bone order. */
+static vks_result lod_bone_refs(odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
+{
+    lod->inf_bone = p3d_alloc(r->pool, x->np, sizeof *lod->inf_bone);
+    lod->inf_weight = p3d_alloc(r->pool, x->np, sizeof *lod->inf_weight);
+    if (!lod->inf_bone || !lod->inf_weight)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->np; i++) {
+        const uint8_t *e = x->ref + 12 * (size_t)i;
+        int32_t cnt = (int32_t)vks_le32(e);
+        if (cnt < 0 || cnt > 4)
+            return vks_error_set(r->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
+                                 "vertex %u has %d bone references, 0..4 expected", i, cnt);
+        for (int k = 0; k < 4; k++) {
+            lod->inf_bone[i][k] = -1;
+            if (k >= cnt)
+                continue;
+            uint8_t si = e[4 + 2 * k], w8 = e[5 + 2 * k];
+            if (si >= x->nsub)
+                return vks_error_set(r->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, r->path,
+                                     "vertex %u references sub-skeleton bone %u of %u", i, si, x->nsub);
+            int32_t stored = (int32_t)vks_le32(x->sub + 4 * (size_t)si);
+            lod->inf_bone[i][k] = file->bone_order[stored];
+            lod->inf_weight[i][k] = (float)w8 / 255.0f;
         }
     }
     return VKS_OK;
-#undef TRY
 }
+
+/* The intermediate LOD from the parsed parts: vertices, triangles, selections and, when the
+   file has them, per-vertex bone references. */
+static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
+{
+    lod_path(r, x, "");
+    lod->point_count = lod->vertex_count = x->np;
+    lod->face_count = x->nfaces;
+    lod->points = p3d_alloc(r->pool, x->np, sizeof *lod->points);
+    lod->vertex_point = p3d_alloc(r->pool, x->np, sizeof *lod->vertex_point);
+    lod->vertex_normal = p3d_alloc(r->pool, x->np, sizeof *lod->vertex_normal);
+    lod->tris = p3d_alloc(r->pool, x->ntri, sizeof *lod->tris);
+    lod->tri_face = p3d_alloc(r->pool, x->ntri, sizeof *lod->tri_face);
+    lod->tri_material = p3d_alloc(r->pool, x->ntri, sizeof *lod->tri_material);
+    lod->sels = p3d_alloc(r->pool, x->nsel, sizeof *lod->sels);
+    if (!lod->points || !lod->vertex_point || !lod->vertex_normal || !lod->tris || !lod->tri_face ||
+        !lod->tri_material || !lod->sels)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    lod_vertices(r, file, x, lod);
+    vks_result rc = lod_triangles(r, x, lod);
+    for (uint32_t i = 0; rc == VKS_OK && i < x->nsel; i++)
+        rc = lod_selection(r, x, &x->rs[i], &lod->sels[lod->sel_count++]);
+    if (rc == VKS_OK && x->nref)
+        rc = lod_bone_refs(r, file, x, lod);
+    return rc;
+}
+
+vks_result p3d_odol_lod(p3d_pool *pool, const p3d_file *file, uint32_t index, const vks_read_options *opt,
+                        p3d_lod *lod, vks_error *err)
+{
+    odol_rd rd = {vks_cur_make(file->bytes, file->size), file->version, pool, err, "", 0};
+    rd.max_count = opt->max_vertices > opt->max_triangles ? opt->max_vertices : opt->max_triangles;
+    if (rd.max_count > ODOL_MAX_COUNT)
+        rd.max_count = ODOL_MAX_COUNT;
+    odol_rd *r = &rd;
+    odol_lod_raw x = {0};
+    x.index = index;
+    x.wide = file->version >= 69;
+    x.isz = x.wide ? 4 : 2;
+    memset(lod, 0, sizeof *lod);
+    lod->resolution = file->lods[index].resolution;
+    vks_cur_skip(&r->c, (size_t)file->lods[index].offset);
+    r->c.end = r->c.base + file->lods[index].end; /* a LOD never reads past its recorded end */
+    lod_path(r, &x, "");
+    uint32_t rest = 0;
+    uint64_t rest_at = 0;
+    vks_result rc = lod_head(r, file, &x);
+    if (rc == VKS_OK)
+        rc = lod_polygons(r, opt, &x);
+    if (rc == VKS_OK)
+        rc = lod_sections(r, &x);
+    if (rc == VKS_OK)
+        rc = lod_selections(r, &x);
+    if (rc == VKS_OK)
+        rc = lod_rest_limits(r, file, opt, &x, &rest, &rest_at);
+    if (rc == VKS_OK)
+        rc = lod_vertex_arrays(r, file, opt, &x, rest, rest_at);
+    if (rc == VKS_OK)
+        rc = lod_build(r, file, &x, lod);
+    return rc;
+}
+#undef TRY
