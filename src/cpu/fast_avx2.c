@@ -1,5 +1,6 @@
 /* The fast CPU kernel for x86-64 CPUs with AVX2 and FMA, chosen at run time by fast.c (cpuid).
- * Built with a target pragma, so the rest of the library keeps the baseline instruction set.
+ * Its functions carry a target attribute (GCC and clang alike), so the rest of the library keeps
+ * the baseline instruction set.
  *
  * Eight lanes hold two matrix columns: a = (x axis | y axis), b = (z axis | translation), so
  * blending an influence is two fused multiply-adds instead of four, and a transform is one
@@ -10,21 +11,21 @@
 #include "fast_internal.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
 #include <immintrin.h>
 #include <math.h>
 #include <string.h>
 
+#define AVX2 __attribute__((target("avx2,fma")))
+
 /* (v[0] x4 | v[1] x4), reading exactly 8 bytes */
-static inline __m256 splat_xy(const float *v)
+AVX2 static inline __m256 splat_xy(const float *v)
 {
     __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)v));
     return _mm256_permutevar8x32_ps(_mm256_castps128_ps256(xy), _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
 }
 
 /* a * xy + b * zw, halves summed: the 3-vector in lanes 0..2 */
-static inline __m128 apply(__m256 a, __m256 b, __m256 xy, __m256 zw)
+AVX2 static inline __m128 apply(__m256 a, __m256 b, __m256 xy, __m256 zw)
 {
     __m256 t = _mm256_fmadd_ps(a, xy, _mm256_mul_ps(b, zw));
     return _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
@@ -32,7 +33,7 @@ static inline __m128 apply(__m256 a, __m256 b, __m256 xy, __m256 zw)
 
 /* lanes 0..2; a 16-byte store where a later vertex of the range overwrites the fourth lane
  * (the range's last vertex writes 12 bytes: nothing outside the range is touched) */
-static inline void store3(float *dst, __m128 v, int whole)
+AVX2 static inline void store3(float *dst, __m128 v, int whole)
 {
     if (whole) {
         _mm_storeu_ps(dst, v);
@@ -43,7 +44,7 @@ static inline void store3(float *dst, __m128 v, int whole)
     }
 }
 
-static inline void range(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
+AVX2 static inline void range(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
                          int k_inf, int has_n, int renorm, float *restrict pos, float *restrict nrm)
 {
     const float *palf = (const float *)pal; /* 16 floats per matrix: columns 0..3 */
@@ -79,7 +80,7 @@ static inline void range(const vks_skin *s, const vks__pal_mat *pal, uint32_t pa
     }
 }
 
-static void fast_group_avx2(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
+AVX2 static void fast_group_avx2(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
                             int k_inf, int has_n, int renorm, float *pos, float *nrm)
 {
     switch (k_inf) { /* the influence count as a constant: each loop unrolled for it */
@@ -89,7 +90,6 @@ static void fast_group_avx2(const vks_skin *s, const vks__pal_mat *pal, uint32_t
     default: range(s, pal, pal_last, v0, v1, 4, has_n, renorm, pos, nrm); break;
     }
 }
-#pragma GCC pop_options
 
 const vks__fast_group_fn vks__fast_group_avx2 = fast_group_avx2;
 #else
