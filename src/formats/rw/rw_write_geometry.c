@@ -47,68 +47,65 @@ static void put_strip(vks_bytebuf *b, uint32_t *idx, uint32_t *n, const uint32_t
     (void)b;
 }
 
-vks_result vks__rw_write_geometry(rw_wctx *w, uint32_t mi)
-{
-    const vks_skin *s = w->skin;
-    const vks_mesh *me = &s->meshes[mi];
-    vks_bytebuf *b = w->b;
-    uint32_t st = w->stamp, nv = me->vertex_count, nt = me->triangle_count, H = w->hier_count;
-    int old_layout = w->version < 0x34000, strips = w->opt && w->opt->triangle_strips;
-    int normals = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
+/* One Geometry being written: the mesh, where its chunks go, and the triangle order the Bin
+   Mesh and the split data share. */
+typedef struct geo_w {
+    rw_wctx *w;
+    const vks_skin *s;
+    const vks_mesh *me;
+    vks_bytebuf *b;
     char path[64];
-    snprintf(path, sizeof path, "mesh[%u]", mi);
-    if (nv > 65535)
-        return vks_error_set(w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path,
-                             "%u vertices, a RenderWare geometry holds at most 65535", nv);
-    const uint32_t (*tri)[3] = (const uint32_t (*)[3])s->triangles + me->first_triangle;
+    uint32_t st, nv, nt, H, nmat;
+    int old_layout, strips, normals;
+    const uint32_t (*tri)[3];
+    uint32_t *order;  /* mesh triangles sorted by (group, material) */
+    bin_mesh_w *bm;   /* one Bin Mesh mesh per (group, material) in use */
+    uint32_t nbm;
+    uint32_t *idx;    /* one Bin Mesh mesh's indices (strips take up to 6 per triangle) */
+    uint8_t *used;    /* hierarchy node -> some vertex uses it */
+} geo_w;
+
+static vks_result geo_nomem(const geo_w *g)
+{
+    return vks_error_set(g->w->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, g->path, "out of memory");
+}
+
+/* Materials the mesh needs: one past the highest triangle material (1 without materials). */
+static uint32_t material_count(const vks_skin *s, const vks_mesh *me)
+{
     uint32_t nmat = 1;
     if (s->triangle_material)
-        for (uint32_t t = 0; t < nt; t++)
+        for (uint32_t t = 0; t < me->triangle_count; t++)
             if (s->triangle_material[me->first_triangle + t] + 1u > nmat)
                 nmat = s->triangle_material[me->first_triangle + t] + 1u;
+    return nmat;
+}
 
-    /* Bin Mesh meshes: per group, per material in use (ascending) */
-    uint32_t *order = malloc(sizeof *order * (nt ? nt : 1));
-    bin_mesh_w *bm = malloc(sizeof *bm * ((size_t)me->group_count * nmat + 1));
-    uint32_t *idx = malloc(sizeof *idx * ((size_t)nt * 6 + 4));
-    uint8_t *used = calloc(H ? H : 1, 1);
-    if (!order || !bm || !idx || !used) {
-        free(order), free(bm), free(idx), free(used);
-        return vks_error_set(w->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-    }
-    uint32_t nbm = 0, no = 0;
-    for (uint32_t g = 0; g < me->group_count; g++) {
-        const vks_group *gr = &s->groups[me->first_group + g];
-        for (uint32_t m = 0; m < nmat; m++) {
+/* Bin Mesh meshes: per group, per material in use (ascending), each a range of g->order. */
+static void plan_bin_meshes(geo_w *g)
+{
+    const vks_skin *s = g->s;
+    uint32_t no = 0;
+    for (uint32_t gi = 0; gi < g->me->group_count; gi++) {
+        const vks_group *gr = &s->groups[g->me->first_group + gi];
+        for (uint32_t m = 0; m < g->nmat; m++) {
             uint32_t first = no;
             for (uint32_t t = gr->first_triangle; t < gr->first_triangle + gr->triangle_count; t++) {
                 uint32_t tm = s->triangle_material ? s->triangle_material[t] : 0;
                 if (tm == m)
-                    order[no++] = t - me->first_triangle;
+                    g->order[no++] = t - g->me->first_triangle;
             }
             if (no > first)
-                bm[nbm++] = (bin_mesh_w){g, m, first, no - first};
+                g->bm[g->nbm++] = (bin_mesh_w){gi, m, first, no - first};
         }
     }
+}
 
-    size_t geo = vks__rw_begin(b, RW_GEOMETRY, st);
-    /* struct */
-    size_t ss = vks__rw_begin(b, RW_STRUCT, st);
-    vks_buf_u32(b, RW_GEO_POSITIONS | RW_GEO_LIGHT | (normals ? RW_GEO_NORMALS : 0) | (strips ? RW_GEO_TRISTRIP : 0));
-    vks_buf_u32(b, nt);
-    vks_buf_u32(b, nv);
-    vks_buf_u32(b, 1);
-    if (w->version < 0x34000) {
-        vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f);
-    }
-    for (uint32_t t = 0; t < nt; t++) {
-        vks_buf_u16(b, (uint16_t)tri[t][1]);
-        vks_buf_u16(b, (uint16_t)tri[t][0]);
-        vks_buf_u16(b, s->triangle_material ? s->triangle_material[me->first_triangle + t] : 0);
-        vks_buf_u16(b, (uint16_t)tri[t][2]);
-    }
-    const float (*pos)[3] = (const float (*)[3])s->positions + me->first_vertex;
-    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, c[3], r = 0;
+/* The bounding sphere RenderWare stores: the centre of the bounding box and the largest
+   distance from it. */
+static void bounding_sphere(const float (*pos)[3], uint32_t nv, float c[3], float *r)
+{
+    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (uint32_t v = 0; v < nv; v++)
         for (int k = 0; k < 3; k++) {
             if (v == 0 || pos[v][k] < lo[k])
@@ -118,119 +115,145 @@ vks_result vks__rw_write_geometry(rw_wctx *w, uint32_t mi)
         }
     for (int k = 0; k < 3; k++)
         c[k] = 0.5f * (lo[k] + hi[k]);
+    *r = 0;
     for (uint32_t v = 0; v < nv; v++) {
         float d = sqrtf((pos[v][0] - c[0]) * (pos[v][0] - c[0]) + (pos[v][1] - c[1]) * (pos[v][1] - c[1]) +
                         (pos[v][2] - c[2]) * (pos[v][2] - c[2]));
-        if (d > r)
-            r = d;
+        if (d > *r)
+            *r = d;
     }
+}
+
+/* The Geometry's struct: flags, counts, triangles (v1, v0, material, v2), the bounding
+   sphere, positions and normals. */
+static void put_geometry_struct(const geo_w *g)
+{
+    const vks_skin *s = g->s;
+    const vks_mesh *me = g->me;
+    vks_bytebuf *b = g->b;
+    size_t ss = vks__rw_begin(b, RW_STRUCT, g->st);
+    vks_buf_u32(b, RW_GEO_POSITIONS | RW_GEO_LIGHT | (g->normals ? RW_GEO_NORMALS : 0) |
+                       (g->strips ? RW_GEO_TRISTRIP : 0));
+    vks_buf_u32(b, g->nt);
+    vks_buf_u32(b, g->nv);
+    vks_buf_u32(b, 1);
+    if (g->w->version < 0x34000) {
+        vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f);
+    }
+    for (uint32_t t = 0; t < g->nt; t++) {
+        vks_buf_u16(b, (uint16_t)g->tri[t][1]);
+        vks_buf_u16(b, (uint16_t)g->tri[t][0]);
+        vks_buf_u16(b, s->triangle_material ? s->triangle_material[me->first_triangle + t] : 0);
+        vks_buf_u16(b, (uint16_t)g->tri[t][2]);
+    }
+    const float (*pos)[3] = (const float (*)[3])s->positions + me->first_vertex;
+    float c[3], r;
+    bounding_sphere(pos, g->nv, c, &r);
     vks_buf_f32(b, c[0]), vks_buf_f32(b, c[1]), vks_buf_f32(b, c[2]), vks_buf_f32(b, r);
     vks_buf_u32(b, 1);
-    vks_buf_u32(b, normals ? 1 : 0);
-    for (uint32_t v = 0; v < nv; v++)
+    vks_buf_u32(b, g->normals ? 1 : 0);
+    for (uint32_t v = 0; v < g->nv; v++)
         for (int k = 0; k < 3; k++)
             vks_buf_f32(b, pos[v][k]);
-    if (normals)
-        for (uint32_t v = 0; v < nv; v++)
+    if (g->normals)
+        for (uint32_t v = 0; v < g->nv; v++)
             for (int k = 0; k < 3; k++)
                 vks_buf_f32(b, s->normals[me->first_vertex + v][k]);
     vks__rw_end(b, ss);
+}
 
-    /* material list: one plain material per index in use */
-    size_t ml = vks__rw_begin(b, RW_MATERIAL_LIST, st);
-    size_t mls = vks__rw_begin(b, RW_STRUCT, st);
-    vks_buf_u32(b, nmat);
-    for (uint32_t m = 0; m < nmat; m++)
+/* The material list: one plain white untextured material per index in use. */
+static void put_material_list(const geo_w *g)
+{
+    vks_bytebuf *b = g->b;
+    size_t ml = vks__rw_begin(b, RW_MATERIAL_LIST, g->st);
+    size_t mls = vks__rw_begin(b, RW_STRUCT, g->st);
+    vks_buf_u32(b, g->nmat);
+    for (uint32_t m = 0; m < g->nmat; m++)
         vks_buf_i32(b, -1);
     vks__rw_end(b, mls);
-    for (uint32_t m = 0; m < nmat; m++) {
-        size_t mat = vks__rw_begin(b, RW_MATERIAL, st);
-        size_t ms = vks__rw_begin(b, RW_STRUCT, st);
+    for (uint32_t m = 0; m < g->nmat; m++) {
+        size_t mat = vks__rw_begin(b, RW_MATERIAL, g->st);
+        size_t ms = vks__rw_begin(b, RW_STRUCT, g->st);
         vks_buf_u32(b, 0);
         vks_buf_u32(b, 0xFFFFFFFFu); /* rgba white */
         vks_buf_u32(b, 0);
         vks_buf_u32(b, 0); /* not textured */
-        if (w->version >= 0x30400)
+        if (g->w->version >= 0x30400)
             vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f);
         vks__rw_end(b, ms);
-        vks__rw_end(b, vks__rw_begin(b, RW_EXTENSION, st));
+        vks__rw_end(b, vks__rw_begin(b, RW_EXTENSION, g->st));
         vks__rw_end(b, mat);
     }
     vks__rw_end(b, ml);
+}
 
-    size_t ext = vks__rw_begin(b, RW_EXTENSION, st);
-    /* Bin Mesh */
-    size_t bin = vks__rw_begin(b, RW_BIN_MESH, st);
-    vks_buf_u32(b, strips ? 1 : 0);
-    vks_buf_u32(b, nbm);
+/* The Bin Mesh: each (group, material) mesh's indices as a list or as one strip. */
+static void put_bin_mesh(geo_w *g)
+{
+    vks_bytebuf *b = g->b;
+    size_t bin = vks__rw_begin(b, RW_BIN_MESH, g->st);
+    vks_buf_u32(b, g->strips ? 1 : 0);
+    vks_buf_u32(b, g->nbm);
     size_t total_at = b->size;
     vks_buf_u32(b, 0);
     uint32_t total = 0;
-    for (uint32_t i = 0; i < nbm; i++) {
+    for (uint32_t i = 0; i < g->nbm; i++) {
         uint32_t n = 0;
-        for (uint32_t k = 0; k < bm[i].count; k++) {
-            const uint32_t *t = tri[order[bm[i].first + k]];
-            if (strips)
-                put_strip(b, idx, &n, t);
+        for (uint32_t k = 0; k < g->bm[i].count; k++) {
+            const uint32_t *t = g->tri[g->order[g->bm[i].first + k]];
+            if (g->strips)
+                put_strip(b, g->idx, &n, t);
             else
                 for (int j = 0; j < 3; j++)
-                    idx[n++] = t[j];
+                    g->idx[n++] = t[j];
         }
         vks_buf_u32(b, n);
-        vks_buf_u32(b, bm[i].material);
+        vks_buf_u32(b, g->bm[i].material);
         for (uint32_t k = 0; k < n; k++)
-            vks_buf_u32(b, idx[k]);
+            vks_buf_u32(b, g->idx[k]);
         total += n;
     }
     vks_buf_patch_u32(b, total_at, total);
     vks__rw_end(b, bin);
+}
 
-    /* Skin PLG: bones are the H hierarchy nodes; slot indices resolved through the palettes */
-    size_t sk = vks__rw_begin(b, RW_SKIN, st);
-    uint8_t (*vi)[4] = calloc(nv ? nv : 1, 4);
-    float (*vw)[4] = calloc(nv ? nv : 1, 16);
-    if (!vi || !vw) {
-        free(vi), free(vw), free(order), free(bm), free(idx), free(used);
-        return vks_error_set(w->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-    }
+/* Each vertex's influences as hierarchy nodes (slot indices resolved through its group's
+   palette) and weights; marks the nodes used. Returns the most influences of a vertex. */
+static uint32_t skin_influences(geo_w *g, uint8_t (*vi)[4], float (*vw)[4])
+{
+    const vks_skin *s = g->s;
     uint32_t maxw = 1;
-    for (uint32_t g = 0; g < me->group_count; g++) {
-        const vks_group *gr = &s->groups[me->first_group + g];
+    for (uint32_t gi = 0; gi < g->me->group_count; gi++) {
+        const vks_group *gr = &s->groups[g->me->first_group + gi];
         for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
             const vks_influence *in = &s->influences[v];
-            uint32_t lv = v - me->first_vertex, u = 0;
+            uint32_t lv = v - g->me->first_vertex, u = 0;
             for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
                 if (!(in->weight[k] > 0))
                     continue;
-                uint32_t h = bone_hier(w, s->palette[gr->first_palette + in->index[k]]);
+                uint32_t h = bone_hier(g->w, s->palette[gr->first_palette + in->index[k]]);
                 vi[lv][u] = (uint8_t)h;
                 vw[lv][u] = in->weight[k];
-                used[h] = 1;
+                g->used[h] = 1;
                 u++;
             }
             if (u > maxw)
                 maxw = u;
         }
     }
-    uint32_t nused = 0;
-    for (uint32_t h = 0; h < H; h++)
-        nused += used[h];
-    vks_buf_u8(b, (uint8_t)H);
-    vks_buf_u8(b, old_layout ? 0 : (uint8_t)nused);
-    vks_buf_u8(b, old_layout ? 0 : (uint8_t)maxw);
-    vks_buf_u8(b, 0);
-    if (!old_layout)
-        for (uint32_t h = 0; h < H; h++)
-            if (used[h])
-                vks_buf_u8(b, (uint8_t)h);
-    vks_buf_put(b, vi, (size_t)nv * 4);
-    for (uint32_t v = 0; v < nv; v++)
-        for (int k = 0; k < 4; k++)
-            vks_buf_f32(b, vw[v][k]);
-    /* inverse matrices: the mesh's inverse binds for its bones; for hierarchy nodes that are
-       not its bones, the bind-consistent value inverse(W(H)) * W(A) */
+    return maxw;
+}
+
+/* One inverse matrix per hierarchy node: the mesh's inverse bind for its bones; for nodes
+   that are not its bones, the bind-consistent value inverse(W(H)) * W(A). */
+static void put_skin_matrices(const geo_w *g)
+{
+    const vks_skin *s = g->s;
+    const vks_mesh *me = g->me;
+    const rw_wctx *w = g->w;
     int32_t afr = me->space_node >= 0 ? me->space_node : 0;
-    for (uint32_t h = 0; h < H; h++) {
+    for (uint32_t h = 0; h < g->H; h++) {
         vks_affine S;
         int found = 0;
         for (uint32_t bi = 0; bi < me->bone_count && !found; bi++)
@@ -245,110 +268,212 @@ vks_result vks__rw_write_geometry(rw_wctx *w, uint32_t mi)
             vks_affine_inverse(&w->world[w->hier_frame[h]], &inv);
             S = vks_affine_mul(&inv, &w->world[afr]);
         }
-        if (old_layout)
-            vks_buf_u32(b, 0xDEADDEADu);
-        put_rw_matrix(b, &S);
+        if (g->old_layout)
+            vks_buf_u32(g->b, 0xDEADDEADu);
+        put_rw_matrix(g->b, &S);
     }
-    if (!old_layout) {
-        int split = me->group_count > 1;
-        if (me->group_count == 1) {
-            const vks_group *gr = &s->groups[me->first_group];
-            split = gr->palette_count != H;
-            for (uint32_t i = 0; i < gr->palette_count && !split; i++)
-                split = bone_hier(w, s->palette[gr->first_palette + i]) != i;
+}
+
+/* Whether the groups need split data: several groups, or one whose palette is not the
+   hierarchy in order. */
+static int needs_split(const geo_w *g)
+{
+    const vks_skin *s = g->s;
+    if (g->me->group_count != 1)
+        return g->me->group_count > 1;
+    const vks_group *gr = &s->groups[g->me->first_group];
+    int split = gr->palette_count != g->H;
+    for (uint32_t i = 0; i < gr->palette_count && !split; i++)
+        split = bone_hier(g->w, s->palette[gr->first_palette + i]) != i;
+    return split;
+}
+
+/* RtSkinSplit's scheme: a bone shared by several groups gets the lowest slot free in all of
+   them (first pass), then each group's own bones fill its free slots (second pass).
+   in[g * H + h]: group g uses node h; taken[g * 256 + slot]. *limit: slots used. */
+static vks_result assign_split_slots(const geo_w *g, const uint8_t *in, uint8_t *taken, uint8_t *remap,
+                                     uint32_t *limit)
+{
+    uint32_t G = g->me->group_count, H = g->H;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t h = 0; h < H; h++) {
+            uint32_t users = 0;
+            for (uint32_t gi = 0; gi < G; gi++)
+                users += in[(size_t)gi * H + h];
+            if (users == 0 || (pass == 0) != (users > 1))
+                continue;
+            uint32_t slot = 0;
+            for (;; slot++) {
+                int free_all = 1;
+                for (uint32_t gi = 0; gi < G && free_all; gi++)
+                    if (in[(size_t)gi * H + h] && taken[(size_t)gi * 256 + slot])
+                        free_all = 0;
+                if (free_all || slot == 255)
+                    break;
+            }
+            if (slot >= 255)
+                return vks_error_set(g->w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, g->path,
+                                     "split data: no free matrix slot below 255 for bone %u", h);
+            remap[h] = (uint8_t)slot;
+            if (slot + 1 > *limit)
+                *limit = slot + 1;
+            for (uint32_t gi = 0; gi < G; gi++)
+                if (in[(size_t)gi * H + h])
+                    taken[(size_t)gi * 256 + slot] = 1;
         }
-        if (!split) {
-            vks_buf_u32(b, 0), vks_buf_u32(b, 0), vks_buf_u32(b, 0);
-        } else {
-            /* RtSkinSplit's scheme: a bone shared by several groups gets the lowest slot free
-               in all of them, then each group's own bones fill its free slots; a mesh's RLE
-               runs cover its bones as contiguous global ranges */
-            uint32_t G = me->group_count;
-            uint8_t *in = calloc((size_t)G * H + 1, 1);
-            uint8_t *taken = calloc((size_t)G * 256 + 1, 1);
-            uint8_t *remap = malloc(H + 1);
-            uint8_t *runs = malloc((size_t)G * H * 2 + 2);
-            uint32_t *nruns = calloc(G + 1, sizeof *nruns);
-            if (!in || !taken || !remap || !runs || !nruns) {
-                free(in), free(taken), free(remap), free(runs), free(nruns);
-                free(vi), free(vw), free(order), free(bm), free(idx), free(used);
-                return vks_error_set(w->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-            }
-            memset(remap, 0xFF, H + 1);
-            for (uint32_t g = 0; g < G; g++) {
-                const vks_group *gr = &s->groups[me->first_group + g];
-                for (uint32_t i = 0; i < gr->palette_count; i++)
-                    in[(size_t)g * H + bone_hier(w, s->palette[gr->first_palette + i])] = 1;
-            }
-            uint32_t limit = 0;
-            vks_result rc = VKS_OK;
-            for (int pass = 0; pass < 2 && rc == VKS_OK; pass++)
-                for (uint32_t h = 0; h < H && rc == VKS_OK; h++) {
-                    uint32_t users = 0;
-                    for (uint32_t g = 0; g < G; g++)
-                        users += in[(size_t)g * H + h];
-                    if (users == 0 || (pass == 0) != (users > 1))
-                        continue;
-                    uint32_t slot = 0;
-                    for (;; slot++) {
-                        int free_all = 1;
-                        for (uint32_t g = 0; g < G && free_all; g++)
-                            if (in[(size_t)g * H + h] && taken[(size_t)g * 256 + slot])
-                                free_all = 0;
-                        if (free_all || slot == 255)
-                            break;
-                    }
-                    if (slot >= 255) {
-                        rc = vks_error_set(w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path,
-                                           "split data: no free matrix slot below 255 for bone %u", h);
-                        break;
-                    }
-                    remap[h] = (uint8_t)slot;
-                    if (slot + 1 > limit)
-                        limit = slot + 1;
-                    for (uint32_t g = 0; g < G; g++)
-                        if (in[(size_t)g * H + h])
-                            taken[(size_t)g * 256 + slot] = 1;
-                }
-            uint32_t nrle = 0;
-            for (uint32_t g = 0; g < G; g++)
-                for (uint32_t h = 0; h < H; h++)
-                    if (in[(size_t)g * H + h] && (h == 0 || !in[(size_t)g * H + h - 1])) {
-                        uint32_t n = 0;
-                        while (h + n < H && in[(size_t)g * H + h + n])
-                            n++;
-                        runs[(size_t)g * H * 2 + nruns[g] * 2] = (uint8_t)h;
-                        runs[(size_t)g * H * 2 + nruns[g] * 2 + 1] = (uint8_t)n;
-                        nruns[g]++;
-                    }
-            for (uint32_t i = 0; i < nbm; i++)
-                nrle += nruns[bm[i].group];
-            if (rc == VKS_OK && nrle > 255)
-                rc = vks_error_set(w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path,
-                                   "split data needs %u RLE runs, the format holds 255", nrle);
-            if (rc != VKS_OK) {
-                free(in), free(taken), free(remap), free(runs), free(nruns);
-                free(vi), free(vw), free(order), free(bm), free(idx), free(used);
-                return rc;
-            }
-            vks_buf_u32(b, limit);
-            vks_buf_u32(b, nbm);
-            vks_buf_u32(b, nrle);
-            vks_buf_put(b, remap, H);
-            uint32_t first = 0;
-            for (uint32_t i = 0; i < nbm; i++) {
-                vks_buf_u8(b, (uint8_t)first);
-                vks_buf_u8(b, (uint8_t)nruns[bm[i].group]);
-                first += nruns[bm[i].group];
-            }
-            for (uint32_t i = 0; i < nbm; i++)
-                vks_buf_put(b, runs + (size_t)bm[i].group * H * 2, (size_t)nruns[bm[i].group] * 2);
-            free(in), free(taken), free(remap), free(runs), free(nruns);
-        }
-    }
-    vks__rw_end(b, sk);
-    vks__rw_end(b, ext);
-    vks__rw_end(b, geo);
-    free(vi), free(vw), free(order), free(bm), free(idx), free(used);
     return VKS_OK;
+}
+
+/* Each group's bones as RLE runs of contiguous hierarchy nodes: runs[g * H * 2 + 2 * i] is
+   run i's first node, the next byte its length; nruns[g] runs. */
+static void split_runs(const geo_w *g, const uint8_t *in, uint8_t *runs, uint32_t *nruns)
+{
+    uint32_t G = g->me->group_count, H = g->H;
+    for (uint32_t gi = 0; gi < G; gi++)
+        for (uint32_t h = 0; h < H; h++)
+            if (in[(size_t)gi * H + h] && (h == 0 || !in[(size_t)gi * H + h - 1])) {
+                uint32_t n = 0;
+                while (h + n < H && in[(size_t)gi * H + h + n])
+                    n++;
+                runs[(size_t)gi * H * 2 + nruns[gi] * 2] = (uint8_t)h;
+                runs[(size_t)gi * H * 2 + nruns[gi] * 2 + 1] = (uint8_t)n;
+                nruns[gi]++;
+            }
+}
+
+/* The Skin PLG's split data (3.4 layout): zeros when not needed, else the bone remap to
+   matrix slots and, per Bin Mesh mesh, its group's RLE runs. */
+static vks_result put_split_data(const geo_w *g)
+{
+    vks_bytebuf *b = g->b;
+    if (!needs_split(g)) {
+        vks_buf_u32(b, 0), vks_buf_u32(b, 0), vks_buf_u32(b, 0);
+        return VKS_OK;
+    }
+    const vks_skin *s = g->s;
+    uint32_t G = g->me->group_count, H = g->H;
+    uint8_t *in = calloc((size_t)G * H + 1, 1);
+    uint8_t *taken = calloc((size_t)G * 256 + 1, 1);
+    uint8_t *remap = malloc(H + 1);
+    uint8_t *runs = malloc((size_t)G * H * 2 + 2);
+    uint32_t *nruns = calloc(G + 1, sizeof *nruns);
+    vks_result rc = VKS_OK;
+    if (!in || !taken || !remap || !runs || !nruns) {
+        rc = geo_nomem(g);
+        goto out;
+    }
+    memset(remap, 0xFF, H + 1);
+    for (uint32_t gi = 0; gi < G; gi++) {
+        const vks_group *gr = &s->groups[g->me->first_group + gi];
+        for (uint32_t i = 0; i < gr->palette_count; i++)
+            in[(size_t)gi * H + bone_hier(g->w, s->palette[gr->first_palette + i])] = 1;
+    }
+    uint32_t limit = 0;
+    rc = assign_split_slots(g, in, taken, remap, &limit);
+    if (rc != VKS_OK)
+        goto out;
+    split_runs(g, in, runs, nruns);
+    uint32_t nrle = 0;
+    for (uint32_t i = 0; i < g->nbm; i++)
+        nrle += nruns[g->bm[i].group];
+    if (nrle > 255) {
+        rc = vks_error_set(g->w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, g->path,
+                           "split data needs %u RLE runs, the format holds 255", nrle);
+        goto out;
+    }
+    vks_buf_u32(b, limit);
+    vks_buf_u32(b, g->nbm);
+    vks_buf_u32(b, nrle);
+    vks_buf_put(b, remap, H);
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < g->nbm; i++) {
+        vks_buf_u8(b, (uint8_t)first);
+        vks_buf_u8(b, (uint8_t)nruns[g->bm[i].group]);
+        first += nruns[g->bm[i].group];
+    }
+    for (uint32_t i = 0; i < g->nbm; i++)
+        vks_buf_put(b, runs + (size_t)g->bm[i].group * H * 2, (size_t)nruns[g->bm[i].group] * 2);
+out:
+    free(in), free(taken), free(remap), free(runs), free(nruns);
+    return rc;
+}
+
+/* The Skin PLG: bones are the H hierarchy nodes. Counts, the nodes used (3.4 layout), each
+   vertex's node indices and weights, the inverse matrices, then the split data. */
+static vks_result put_skin(geo_w *g)
+{
+    vks_bytebuf *b = g->b;
+    size_t sk = vks__rw_begin(b, RW_SKIN, g->st);
+    uint8_t (*vi)[4] = calloc(g->nv ? g->nv : 1, 4);
+    float (*vw)[4] = calloc(g->nv ? g->nv : 1, 16);
+    if (!vi || !vw) {
+        free(vi), free(vw);
+        return geo_nomem(g);
+    }
+    uint32_t maxw = skin_influences(g, vi, vw);
+    uint32_t nused = 0;
+    for (uint32_t h = 0; h < g->H; h++)
+        nused += g->used[h];
+    vks_buf_u8(b, (uint8_t)g->H);
+    vks_buf_u8(b, g->old_layout ? 0 : (uint8_t)nused);
+    vks_buf_u8(b, g->old_layout ? 0 : (uint8_t)maxw);
+    vks_buf_u8(b, 0);
+    if (!g->old_layout)
+        for (uint32_t h = 0; h < g->H; h++)
+            if (g->used[h])
+                vks_buf_u8(b, (uint8_t)h);
+    vks_buf_put(b, vi, (size_t)g->nv * 4);
+    for (uint32_t v = 0; v < g->nv; v++)
+        for (int k = 0; k < 4; k++)
+            vks_buf_f32(b, vw[v][k]);
+    free(vi), free(vw);
+    put_skin_matrices(g);
+    vks_result rc = g->old_layout ? VKS_OK : put_split_data(g);
+    if (rc == VKS_OK)
+        vks__rw_end(b, sk);
+    return rc;
+}
+
+vks_result vks__rw_write_geometry(rw_wctx *w, uint32_t mi)
+{
+    geo_w g = {0};
+    g.w = w;
+    g.s = w->skin;
+    g.me = &g.s->meshes[mi];
+    g.b = w->b;
+    g.st = w->stamp;
+    g.nv = g.me->vertex_count;
+    g.nt = g.me->triangle_count;
+    g.H = w->hier_count;
+    g.old_layout = w->version < 0x34000;
+    g.strips = w->opt && w->opt->triangle_strips;
+    g.normals = g.s->normals && (g.me->flags & VKS_MESH_HAS_NORMALS);
+    snprintf(g.path, sizeof g.path, "mesh[%u]", mi);
+    if (g.nv > 65535)
+        return vks_error_set(w->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, g.path,
+                             "%u vertices, a RenderWare geometry holds at most 65535", g.nv);
+    g.tri = (const uint32_t (*)[3])g.s->triangles + g.me->first_triangle;
+    g.nmat = material_count(g.s, g.me);
+    g.order = malloc(sizeof *g.order * (g.nt ? g.nt : 1));
+    g.bm = malloc(sizeof *g.bm * ((size_t)g.me->group_count * g.nmat + 1));
+    g.idx = malloc(sizeof *g.idx * ((size_t)g.nt * 6 + 4));
+    g.used = calloc(g.H ? g.H : 1, 1);
+    vks_result rc = VKS_OK;
+    if (!g.order || !g.bm || !g.idx || !g.used) {
+        rc = geo_nomem(&g);
+    } else {
+        plan_bin_meshes(&g);
+        size_t geo = vks__rw_begin(g.b, RW_GEOMETRY, g.st);
+        put_geometry_struct(&g);
+        put_material_list(&g);
+        size_t ext = vks__rw_begin(g.b, RW_EXTENSION, g.st);
+        put_bin_mesh(&g);
+        rc = put_skin(&g);
+        if (rc == VKS_OK) {
+            vks__rw_end(g.b, ext);
+            vks__rw_end(g.b, geo);
+        }
+    }
+    free(g.order), free(g.bm), free(g.idx), free(g.used);
+    return rc;
 }
