@@ -291,39 +291,49 @@ static vks_result resolve_shape(model_ctx *m, uint32_t i, shape_in *s)
     return VKS_OK;
 }
 
-static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
+static vks_result shape_nomem(model_ctx *m)
 {
-    const nif_file *f = m->f;
-    shape_in s;
-    vks_result rc = resolve_shape(m, i, &s);
-    if (rc != VKS_OK)
-        return rc;
-    uint32_t nv = s.vertex_count, nbones = s.inst->bone_count;
-    if (!finite3(&s.positions[0][0], (size_t)nv * 3) || (s.normals && !finite3(&s.normals[0][0], (size_t)nv * 3)))
+    return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
+}
+
+/* A shape's numbers must be finite: vertices, normals, the overall skin transform and each
+   bone's skin-to-bone transform. */
+static vks_result check_shape_finite(model_ctx *m, uint32_t i, const shape_in *s)
+{
+    uint32_t nv = s->vertex_count;
+    if (!finite3(&s->positions[0][0], (size_t)nv * 3) || (s->normals && !finite3(&s->normals[0][0], (size_t)nv * 3)))
         return fail_block(m, VKS_ERR_FORMAT, i, "vertices", "a vertex position or normal is not finite%llu%llu%llu", 0,
                           0, 0);
-    if (!finite_xform(&s.data->overall))
-        return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s.inst->data, "skin_transform", "not finite%llu%llu%llu", 0, 0, 0);
-    for (uint32_t k = 0; k < nbones; k++)
-        if (!finite_xform(&s.data->bones[k].s2b))
-            return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s.inst->data, "bone_list/skin_transform",
+    if (!finite_xform(&s->data->overall))
+        return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s->inst->data, "skin_transform", "not finite%llu%llu%llu", 0, 0,
+                          0);
+    for (uint32_t k = 0; k < s->inst->bone_count; k++)
+        if (!finite_xform(&s->data->bones[k].s2b))
+            return fail_block(m, VKS_ERR_FORMAT, (uint32_t)s->inst->data, "bone_list/skin_transform",
                               "bone %llu: not finite%llu%llu", k, 0, 0);
-    uint32_t skin_block = (uint32_t)f->blocks[i].u.shape.skin;
+    return VKS_OK;
+}
+
+/* Counts what the shape adds to the model against the read limits. Shapes may share their
+   data: each becomes a mesh with its own copy, so a short shape block must not buy a whole
+   mesh over and over; the model may draw at most NIF_MAX_SHARING times what the file holds. */
+static vks_result count_shape_draws(model_ctx *m, uint32_t i, const shape_in *s, uint32_t *total_vertices)
+{
+    const nif_file *f = m->f;
+    uint32_t nv = s->vertex_count;
     if (nv > f->opt.max_vertices - *total_vertices)
         return fail_block(m, VKS_ERR_LIMIT, i, "vertices", "%llu more vertices go over the limit %llu%llu", nv,
                           f->opt.max_vertices, 0);
     *total_vertices += nv;
-    /* shapes may share their data: each becomes a mesh with its own copy, so a short shape
-       block must not buy a whole mesh over and over */
     if (*total_vertices > NIF_MAX_SHARING * (uint64_t)m->file_vertices + 65536u)
         return fail_block(m, VKS_ERR_LIMIT, i, "data",
                           "skinned shapes draw %llu vertices, more than %llu times the %llu the file's geometry "
                           "blocks hold (data shared by too many shapes)",
                           *total_vertices, NIF_MAX_SHARING, m->file_vertices);
     uint64_t part_tris = 0;
-    for (uint32_t pi = 0; s.part && pi < s.part->part_count; pi++)
-        part_tris += s.part->parts[pi].triangle_count;
-    m->drawn_triangles += s.triangle_count > part_tris ? s.triangle_count : part_tris;
+    for (uint32_t pi = 0; s->part && pi < s->part->part_count; pi++)
+        part_tris += s->part->parts[pi].triangle_count;
+    m->drawn_triangles += s->triangle_count > part_tris ? s->triangle_count : part_tris;
     if (m->drawn_triangles > f->opt.max_triangles)
         return fail_block(m, VKS_ERR_LIMIT, i, "triangles",
                           "skinned shapes draw %llu triangles, over the limit %llu%llu", m->drawn_triangles,
@@ -333,10 +343,222 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
                           "skinned shapes draw %llu triangles, more than %llu times the %llu the file's geometry "
                           "blocks hold (data shared by too many shapes)",
                           m->drawn_triangles, NIF_MAX_SHARING, m->file_triangles);
+    return VKS_OK;
+}
 
-    /* bones and skin space */
-    const nif_block *root = ref(f, s.inst->root, NIF_K_NODE);
-    if (!root)
+/* The mesh's bones: NiSkinInstance.Bones[k] (nodes) with NiSkinData's skin-to-bone
+   transform as inverse bind. */
+static vks_result shape_bones(model_ctx *m, const shape_in *s, uint32_t skin_block, vks_bone *bones)
+{
+    for (uint32_t k = 0; k < s->inst->bone_count; k++) {
+        int32_t nb = s->inst->bones[k];
+        if (!ref(m->f, nb, NIF_K_NODE))
+            return fail_block(m, VKS_ERR_FORMAT, skin_block, "bones", "bone %llu: ref %lld is not a node%llu", k,
+                              (unsigned long long)(long long)nb, 0);
+        bones[k].node = (uint32_t)m->node_of[nb];
+        bones[k].inverse_bind = to_affine(&s->data->bones[k].s2b);
+    }
+    return VKS_OK;
+}
+
+/* Weights from NiSkinData's per-bone (vertex, weight) lists. */
+static vks_result weights_from_skin_data(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4])
+{
+    uint32_t nv = s->vertex_count, data_block = (uint32_t)s->inst->data;
+    for (uint32_t k = 0; k < s->inst->bone_count; k++) {
+        const nif_bonedata *bd = &s->data->bones[k];
+        for (uint32_t j = 0; j < bd->weight_count; j++) {
+            if (bd->vertex[j] >= nv)
+                return fail_block(m, VKS_ERR_FORMAT, data_block, "bone_list/vertex_weights",
+                                  "bone %llu weights vertex %llu, vertex count %llu", k, bd->vertex[j], nv);
+            add_influence(vb[bd->vertex[j]], vw[bd->vertex[j]], (uint16_t)k, bd->weight[j]);
+        }
+    }
+    return VKS_OK;
+}
+
+/* Weights from the partitions: each vertex from the first partition that maps it. */
+static vks_result weights_from_partitions(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4])
+{
+    uint32_t nv = s->vertex_count;
+    uint8_t *seen = tmp(m->f, nv, 1);
+    if (!seen)
+        return shape_nomem(m);
+    for (uint32_t pi = 0; pi < s->part->part_count; pi++) {
+        const nif_partition *p = &s->part->parts[pi];
+        for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
+            uint32_t fv = p->vertex_map ? p->vertex_map[lv] : lv;
+            if (fv >= nv)
+                return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
+                                     "partition %u maps to vertex %u, vertex count %u", pi, fv, nv);
+            if (seen[fv])
+                continue;
+            seen[fv] = 1;
+            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv]))
+                return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
+                                     "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+        }
+    }
+    return VKS_OK;
+}
+
+/* Weights from the SSE vertex buffer the partition carries. */
+static vks_result weights_from_sse(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4])
+{
+    uint32_t nbones = s->inst->bone_count;
+    for (uint32_t v = 0; v < s->vertex_count; v++)
+        for (int k = 0; k < 4; k++) {
+            if (s->part->sse_weights[v][k] > 0 && s->part->sse_bones[v][k] >= nbones)
+                return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_data",
+                                     "vertex %u uses bone %u, bone count %u", v, s->part->sse_bones[v][k], nbones);
+            add_influence(vb[v], vw[v], s->part->sse_bones[v][k], s->part->sse_weights[v][k]);
+        }
+    return VKS_OK;
+}
+
+/* The shape's weights: NiSkinData's when it stores any, else the partitions', else the SSE
+   vertex buffer's; then the rule (4 largest, sum 1), keeping the sums as stored. */
+static vks_result shape_weights(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4],
+                                float *stored_sum)
+{
+    uint64_t stored = 0;
+    for (uint32_t k = 0; k < s->inst->bone_count && s->data->has_weights; k++)
+        stored += s->data->bones[k].weight_count;
+    vks_result rc = VKS_OK;
+    if (stored > 0)
+        rc = weights_from_skin_data(m, s, vb, vw);
+    else if (s->part && s->part->part_count > 0)
+        rc = weights_from_partitions(m, s, vb, vw);
+    else if (s->part && s->part->sse_weights && s->part->vertex_count == s->vertex_count)
+        rc = weights_from_sse(m, s, vb, vw);
+    if (rc == VKS_OK)
+        normalise(vb, vw, s->vertex_count, stored_sum);
+    return rc;
+}
+
+/* Whether every weighted bone of the partition's vertices is in its palette. */
+static int palette_covers(const nif_partition *p, const uint32_t *verts, const uint16_t (*vb)[4],
+                          const float (*vw)[4])
+{
+    for (uint32_t lv = 0; lv < p->vertex_count; lv++)
+        for (int k = 0; k < 4; k++) {
+            if (!(vw[verts[lv]][k] > 0))
+                continue;
+            int in = 0;
+            for (uint32_t q = 0; q < p->bone_count && !in; q++)
+                in = p->bones[q] == vb[verts[lv]][k];
+            if (!in)
+                return 0;
+        }
+    return 1;
+}
+
+/* A group that cannot use the mesh's weights takes the partition's own, normalised by the
+   same rule. *own counts the vertices such tables cost, bounded on hostile files. */
+static vks_result partition_own_weights(model_ctx *m, const shape_in *s, uint32_t pi, const uint32_t *verts,
+                                        uint64_t *own, vks_group_source *g)
+{
+    const nif_partition *p = &s->part->parts[pi];
+    uint32_t nv = s->vertex_count;
+    *own += nv;
+    if (*own > (1u << 21)) /* bounds memory on hostile files (~48 MiB) */
+        return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
+                             "too many partitions with their own weights");
+    uint16_t (*gb)[4] = tmp(m->f, nv, sizeof *gb);
+    float (*gw)[4] = tmp(m->f, nv, sizeof *gw);
+    if (!gb || !gw)
+        return shape_nomem(m);
+    for (uint32_t lv = 0; lv < p->vertex_count; lv++)
+        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]]))
+            return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
+                                 "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+    normalise(gb, gw, nv, NULL);
+    g->bone = (const uint16_t (*)[4])gb;
+    g->weight = (const float (*)[4])gw;
+    return VKS_OK;
+}
+
+/* Partition pi as a group: its vertex map, palette and triangles (as shape vertices, written
+   at *tris, which moves past them). */
+static vks_result partition_group(model_ctx *m, const shape_in *s, uint32_t pi, const uint16_t (*vb)[4],
+                                  const float (*vw)[4], uint32_t (**tris)[3], uint64_t *own, vks_group_source *g)
+{
+    const nif_partition *p = &s->part->parts[pi];
+    uint32_t nv = s->vertex_count, nbones = s->inst->bone_count;
+    uint32_t *verts = tmp(m->f, p->vertex_count, sizeof *verts);
+    if (!verts)
+        return shape_nomem(m);
+    for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
+        verts[lv] = p->vertex_map ? p->vertex_map[lv] : lv;
+        if (verts[lv] >= nv)
+            return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
+                                 "partition %u maps to vertex %u, vertex count %u", pi, verts[lv], nv);
+    }
+    for (uint32_t k = 0; k < p->bone_count; k++)
+        if (p->bones[k] >= nbones)
+            return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/bones",
+                                 "partition %u palette entry %u names bone %u, bone count %u", pi, k, p->bones[k],
+                                 nbones);
+    uint32_t (*t3)[3] = *tris;
+    g->triangles = (const uint32_t (*)[3])t3;
+    for (uint32_t t = 0; t < p->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            t3[t][k] = verts[p->triangles[t][k]];
+    *tris = t3 + p->triangle_count;
+    g->triangle_count = p->triangle_count;
+    g->vertices = verts;
+    g->vertex_count = p->vertex_count;
+    g->palette = p->bones;
+    g->palette_count = p->bone_count;
+    /* a vertex whose weights name a bone outside this palette: the group takes the
+       partition's own weights */
+    if (palette_covers(p, verts, vb, vw))
+        return VKS_OK;
+    return partition_own_weights(m, s, pi, verts, own, g);
+}
+
+/* One group per NiSkinPartition partition (none without partitions). */
+static vks_result partition_groups(model_ctx *m, const shape_in *s, const uint16_t (*vb)[4], const float (*vw)[4],
+                                   vks_group_source **groups, uint32_t *ngroups)
+{
+    const nif_file *f = m->f;
+    if (!s->part || s->part->part_count == 0)
+        return VKS_OK;
+    *ngroups = s->part->part_count;
+    *groups = tmp(f, *ngroups, sizeof **groups);
+    uint64_t tri_total = 0, own = 0;
+    for (uint32_t pi = 0; pi < *ngroups; pi++)
+        tri_total += s->part->parts[pi].triangle_count;
+    if (tri_total > f->opt.max_triangles)
+        return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
+                             "%llu triangles over the limit %u", (unsigned long long)tri_total, f->opt.max_triangles);
+    uint32_t (*all_tris)[3] = tmp(f, tri_total, sizeof *all_tris);
+    if (!*groups || !all_tris)
+        return shape_nomem(m);
+    for (uint32_t pi = 0; pi < *ngroups; pi++) {
+        vks_result rc = partition_group(m, s, pi, vb, vw, &all_tris, &own, &(*groups)[pi]);
+        if (rc != VKS_OK)
+            return rc;
+    }
+    return VKS_OK;
+}
+
+/* One skinned shape as a mesh: checked and counted against the limits, its bones, weights
+   and partition groups, skin space at the skeleton root with NiSkinData's overall transform. */
+static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
+{
+    const nif_file *f = m->f;
+    shape_in s;
+    vks_result rc = resolve_shape(m, i, &s);
+    if (rc == VKS_OK)
+        rc = check_shape_finite(m, i, &s);
+    if (rc == VKS_OK)
+        rc = count_shape_draws(m, i, &s, total_vertices);
+    if (rc != VKS_OK)
+        return rc;
+    uint32_t nv = s.vertex_count, nbones = s.inst->bone_count;
+    uint32_t skin_block = (uint32_t)f->blocks[i].u.shape.skin;
+    if (!ref(f, s.inst->root, NIF_K_NODE))
         return fail_block(m, VKS_ERR_FORMAT, skin_block, "skeleton_root", "ref %lld is not a node%llu%llu",
                           (unsigned long long)(long long)s.inst->root, 0, 0);
     vks_bone *bones = tmp(f, nbones, sizeof *bones);
@@ -344,135 +566,16 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     float (*vw)[4] = tmp(f, nv, sizeof *vw);
     float *stored_sum = tmp(f, nv, sizeof *stored_sum);
     if (!bones || !vb || !vw || !stored_sum)
-        return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
-    for (uint32_t k = 0; k < nbones; k++) {
-        int32_t nb = s.inst->bones[k];
-        if (!ref(f, nb, NIF_K_NODE))
-            return fail_block(m, VKS_ERR_FORMAT, skin_block, "bones", "bone %llu: ref %lld is not a node%llu", k,
-                              (unsigned long long)(long long)nb, 0);
-        bones[k].node = (uint32_t)m->node_of[nb];
-        bones[k].inverse_bind = to_affine(&s.data->bones[k].s2b);
-    }
-
-    /* weights: NiSkinData, else the partitions, else the SSE vertex buffer */
-    uint64_t stored = 0;
-    for (uint32_t k = 0; k < nbones && s.data->has_weights; k++)
-        stored += s.data->bones[k].weight_count;
-    uint32_t data_block = (uint32_t)s.inst->data;
-    if (stored > 0) {
-        for (uint32_t k = 0; k < nbones; k++) {
-            const nif_bonedata *bd = &s.data->bones[k];
-            for (uint32_t j = 0; j < bd->weight_count; j++) {
-                if (bd->vertex[j] >= nv)
-                    return fail_block(m, VKS_ERR_FORMAT, data_block, "bone_list/vertex_weights",
-                                      "bone %llu weights vertex %llu, vertex count %llu", k, bd->vertex[j], nv);
-                add_influence(vb[bd->vertex[j]], vw[bd->vertex[j]], (uint16_t)k, bd->weight[j]);
-            }
-        }
-    } else if (s.part && s.part->part_count > 0) {
-        uint8_t *seen = tmp(f, nv, 1);
-        if (!seen)
-            return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
-        for (uint32_t pi = 0; pi < s.part->part_count; pi++) {
-            const nif_partition *p = &s.part->parts[pi];
-            for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
-                uint32_t fv = p->vertex_map ? p->vertex_map[lv] : lv;
-                if (fv >= nv)
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
-                                         "partition %u maps to vertex %u, vertex count %u", pi, fv, nv);
-                if (seen[fv])
-                    continue;
-                seen[fv] = 1;
-                if (!partition_vertex(p, lv, nbones, vb[fv], vw[fv]))
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
-                                         "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
-            }
-        }
-    } else if (s.part && s.part->sse_weights && s.part->vertex_count == nv) {
-        for (uint32_t v = 0; v < nv; v++)
-            for (int k = 0; k < 4; k++) {
-                if (s.part->sse_weights[v][k] > 0 && s.part->sse_bones[v][k] >= nbones)
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_data",
-                                         "vertex %u uses bone %u, bone count %u", v, s.part->sse_bones[v][k], nbones);
-                add_influence(vb[v], vw[v], s.part->sse_bones[v][k], s.part->sse_weights[v][k]);
-            }
-    }
-    normalise(vb, vw, nv, stored_sum);
-
-    /* groups from the partitions */
+        return shape_nomem(m);
     vks_group_source *groups = NULL;
     uint32_t ngroups = 0;
-    uint32_t (*all_tris)[3] = NULL;
-    uint32_t all_count = 0;
-    if (s.part && s.part->part_count > 0) {
-        ngroups = s.part->part_count;
-        groups = tmp(f, ngroups, sizeof *groups);
-        uint64_t tri_total = 0, own = 0;
-        for (uint32_t pi = 0; pi < ngroups; pi++)
-            tri_total += s.part->parts[pi].triangle_count;
-        if (tri_total > f->opt.max_triangles)
-            return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
-                                 "%llu triangles over the limit %u", (unsigned long long)tri_total, f->opt.max_triangles);
-        all_tris = tmp(f, tri_total, sizeof *all_tris);
-        if (!groups || !all_tris)
-            return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
-        for (uint32_t pi = 0; pi < ngroups; pi++) {
-            const nif_partition *p = &s.part->parts[pi];
-            vks_group_source *g = &groups[pi];
-            uint32_t *verts = tmp(f, p->vertex_count, sizeof *verts);
-            if (!verts)
-                return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
-            for (uint32_t lv = 0; lv < p->vertex_count; lv++) {
-                verts[lv] = p->vertex_map ? p->vertex_map[lv] : lv;
-                if (verts[lv] >= nv)
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/vertex_map",
-                                         "partition %u maps to vertex %u, vertex count %u", pi, verts[lv], nv);
-            }
-            for (uint32_t k = 0; k < p->bone_count; k++)
-                if (p->bones[k] >= nbones)
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition/bones",
-                                         "partition %u palette entry %u names bone %u, bone count %u", pi, k,
-                                         p->bones[k], nbones);
-            g->triangles = (const uint32_t (*)[3])(all_tris + all_count);
-            for (uint32_t t = 0; t < p->triangle_count; t++, all_count++)
-                for (int k = 0; k < 3; k++)
-                    all_tris[all_count][k] = verts[p->triangles[t][k]];
-            g->triangle_count = p->triangle_count;
-            g->vertices = verts;
-            g->vertex_count = p->vertex_count;
-            g->palette = p->bones;
-            g->palette_count = p->bone_count;
-            /* a vertex whose weights name a bone outside this palette: the group takes the
-               partition's own weights */
-            int conflict = 0;
-            for (uint32_t lv = 0; lv < p->vertex_count && !conflict; lv++)
-                for (int k = 0; k < 4 && !conflict; k++) {
-                    if (!(vw[verts[lv]][k] > 0))
-                        continue;
-                    int in = 0;
-                    for (uint32_t q = 0; q < p->bone_count && !in; q++)
-                        in = p->bones[q] == vb[verts[lv]][k];
-                    conflict = !in;
-                }
-            if (!conflict)
-                continue;
-            own += nv;
-            if (own > (1u << 21)) /* bounds memory on hostile files (~48 MiB) */
-                return vks_error_set(m->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/skin_partition",
-                                     "too many partitions with their own weights");
-            uint16_t (*gb)[4] = tmp(f, nv, sizeof *gb);
-            float (*gw)[4] = tmp(f, nv, sizeof *gw);
-            if (!gb || !gw)
-                return vks_error_set(m->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shape", "out of memory");
-            for (uint32_t lv = 0; lv < p->vertex_count; lv++)
-                if (!partition_vertex(p, lv, nbones, gb[verts[lv]], gw[verts[lv]]))
-                    return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
-                                         "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
-            normalise(gb, gw, nv, NULL);
-            g->bone = (const uint16_t (*)[4])gb;
-            g->weight = (const float (*)[4])gw;
-        }
-    }
+    rc = shape_bones(m, &s, skin_block, bones);
+    if (rc == VKS_OK)
+        rc = shape_weights(m, &s, vb, vw, stored_sum);
+    if (rc == VKS_OK)
+        rc = partition_groups(m, &s, (const uint16_t (*)[4])vb, (const float (*)[4])vw, &groups, &ngroups);
+    if (rc != VKS_OK)
+        return rc;
     if (!groups && !s.triangles && s.triangle_count == 0 && f->blocks[i].kind == NIF_K_BSTRISHAPE)
         return fail_block(m, VKS_ERR_FORMAT, i, "triangles", "no triangles in the shape nor in a partition%llu%llu%llu",
                           0, 0, 0);
