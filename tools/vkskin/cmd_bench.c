@@ -67,17 +67,24 @@ static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     return 0;
 }
 
-int vks_cmd_bench(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct bench_opts {
+    vks_gen_params gp;
+    uint32_t instances, ref_instances; /* ref_instances 0: chosen from the workload */
+    int json, no_gpu;
+    const char *file;
+    vks_cli_gpu_opts gopt;
+    vks_read_options ropt;
+} bench_opts;
+
+enum { BENCH_GO_ON = -1 };
+
+/* Parses the options into o; BENCH_GO_ON, or the exit code to stop with (--help, usage). */
+static int parse_options(int argc, char **argv, bench_opts *o)
 {
-    if (vks_bench_crowd_wanted(argc, argv)) /* the crowd against the per-call path: bench_crowd.c */
-        return vks_cmd_bench_crowd(argc, argv);
-    vks_gen_params gp = {0};
-    gp.vertices = 10000, gp.bones = 32, gp.max_influences = 4;
-    uint32_t instances = 100, ref_instances = 0;
-    int json = 0, no_gpu = 0, rc = VKS_EXIT_OK;
-    const char *file = NULL;
-    vks_cli_gpu_opts gopt = {0};
-    vks_read_options ropt = {0};
+    memset(o, 0, sizeof *o);
+    o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
+    o->instances = 100;
     char *cfg = NULL; /* stays NULL: vks_cli_load_skin reads --model-cfg itself */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -86,9 +93,9 @@ int vks_cmd_bench(int argc, char **argv)
             help(stdout);
             return VKS_EXIT_OK;
         } else if (!strcmp(a, "--json")) {
-            json = 1;
+            o->json = 1;
         } else if (!strcmp(a, "--no-gpu")) {
-            no_gpu = 1;
+            o->no_gpu = 1;
         } else if (i + 1 < argc && (!strcmp(a, "--vertices") || !strcmp(a, "--bones") || !strcmp(a, "--instances") ||
                                     !strcmp(a, "--influences") || !strcmp(a, "--ref-instances"))) {
             uint32_t v;
@@ -99,202 +106,279 @@ int vks_cmd_bench(int argc, char **argv)
                 return VKS_EXIT_USAGE;
             }
             if (!strcmp(a, "--vertices"))
-                gp.vertices = v;
+                o->gp.vertices = v;
             else if (!strcmp(a, "--bones"))
-                gp.bones = v;
+                o->gp.bones = v;
             else if (!strcmp(a, "--instances"))
-                instances = v;
+                o->instances = v;
             else if (!strcmp(a, "--influences"))
-                gp.max_influences = v;
+                o->gp.max_influences = v;
             else
-                ref_instances = v;
-        } else if ((t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
+                o->ref_instances = v;
+        } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_read_option(&o->ropt, &cfg, argc, argv, &i)) != 0) {
             if (t < 0)
                 return VKS_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "vkskin bench: unknown option or missing value '%s'\n", a);
             return VKS_EXIT_USAGE;
         } else {
-            file = a;
+            o->file = a;
         }
     }
-    if (instances == 0) {
+    if (o->instances == 0) {
         fprintf(stderr, "vkskin bench: --instances must be > 0\n");
         return VKS_EXIT_USAGE;
     }
-    vks_error err = {0};
+    return BENCH_GO_ON;
+}
+
+/* The error's message on stderr and its exit code. */
+static int bench_fail(const vks_error *err)
+{
     char msg[512];
-    vks_skin *s = NULL;
-    if (file) {
-        s = vks_cli_load_skin(file, &ropt);
-    } else {
-        s = vks_gen_character(&gp, &err);
-        if (!s)
-            fprintf(stderr, "vkskin bench: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+    fprintf(stderr, "vkskin bench: %s\n", vks_error_format(err, NULL, msg, sizeof msg));
+    return vks_cli_exit_code(err->code);
+}
+
+/* The model: FILE, or a generated character. NULL after a message. */
+static vks_skin *load_model(const bench_opts *o)
+{
+    if (o->file)
+        return vks_cli_load_skin(o->file, &o->ropt);
+    vks_error err = {0};
+    vks_skin *s = vks_gen_character(&o->gp, &err);
+    if (!s)
+        bench_fail(&err);
+    return s;
+}
+
+/* The workload every engine runs: the poses of every instance, computed once so all engines
+   start from the same locals, and output buffers for one chunk of instances. */
+typedef struct bench_work {
+    const vks_skin *s;
+    uint32_t V, instances;
+    vks_affine *locals;
+    float *pos, *nrm;
+    uint32_t chunk; /* instances per CPU run: outputs of about 64 MiB */
+} bench_work;
+
+static int prepare_work(bench_work *w, const vks_skin *s, uint32_t instances)
+{
+    w->s = s, w->V = s->vertex_count, w->instances = instances;
+    w->locals = malloc((size_t)instances * (s->node_count ? s->node_count : 1) * sizeof *w->locals);
+    w->chunk = (uint32_t)((64ull << 20) / ((uint64_t)(w->V ? w->V : 1) * 12));
+    if (w->chunk < 1)
+        w->chunk = 1;
+    if (w->chunk > instances)
+        w->chunk = instances;
+    size_t bytes = (size_t)w->chunk * w->V * 12 + 16;
+    w->pos = malloc(bytes), w->nrm = malloc(bytes);
+    if (!w->locals || !w->pos || !w->nrm)
+        return 0;
+    for (uint32_t i = 0; i < instances; i++)
+        vks_pose_procedural(s, 1, i, 0.5f, 0.0f, w->locals + (size_t)i * s->node_count);
+    /* Touch every output page once, so no engine's time includes the kernel's first-touch
+     * page faults (tens of milliseconds for a 64 MiB chunk). */
+    memset(w->pos, 0, bytes);
+    memset(w->nrm, 0, bytes);
+    return 1;
+}
+
+static vks_result reference_engine(const vks_deform_job *j, vks_error *err) { return vks_cpu_reference_run(j, err); }
+static vks_result fast_engine(const vks_deform_job *j, vks_error *err) { return vks_cpu_fast_run(j, 0, err); }
+
+/* Vertex-instances per second of a CPU engine over the first `count` instances, chunk by
+   chunk: the best of BENCH_REPEATS runs (the least disturbed by the rest of the machine). */
+static vks_result time_cpu(const bench_work *w, uint32_t count,
+                           vks_result (*engine)(const vks_deform_job *, vks_error *), double *rate, vks_error *err)
+{
+    const vks_skin *s = w->s;
+    double best = 1e300;
+    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+        double t0 = now_s();
+        for (uint32_t f = 0; f < count; f += w->chunk) {
+            uint32_t n = count - f < w->chunk ? count - f : w->chunk;
+            vks_deform_job j = {s, w->locals + (size_t)f * s->node_count, n, w->pos, w->nrm};
+            vks_result r = engine(&j, err);
+            if (r != VKS_OK)
+                return r;
+        }
+        if (now_s() - t0 < best)
+            best = now_s() - t0;
     }
+    *rate = (double)count * w->V / best;
+    return VKS_OK;
+}
+
+/* The figures, for the report. */
+typedef struct bench_result {
+    uint32_t ref_instances;
+    int threads;
+    double ref_rate, fast_rate, kernel_rate, e2e_rate, kernel_ms, e2e_ms;
+    uint32_t chunks;
+    const char *device, *device_type;
+} bench_result;
+
+/* The GPU and what lives on it; released after the report (the device name is the GPU's). */
+typedef struct bench_gpu {
+    vks_gpu *gpu;
+    vks_gpu_models *ms;
+    sink sk;
+} bench_gpu;
+
+/* The GPU kernel alone (timestamps, no readback) and end to end (upload, dispatch, readback
+   into host memory), each the best of BENCH_REPEATS after a warm-up dispatch, which pays
+   the shader JIT on lavapipe. An exit code; errors are reported here. */
+static int time_gpu(const bench_opts *o, const bench_work *w, bench_gpu *g, bench_result *r)
+{
+    vks_error err = {0};
+    int rc = vks_cli_gpu_open(&o->gopt, &g->gpu);
+    if (rc != VKS_EXIT_OK)
+        return rc;
+    r->device = vks_gpu_device(g->gpu)->name, r->device_type = vks_gpu_device(g->gpu)->type;
+    const vks_skin *one[1] = {w->s};
+    if (vks_gpu_upload(g->gpu, one, 1, &g->ms, &err) != VKS_OK)
+        return bench_fail(&err);
+    vks_gpu_batch_entry e = {0, w->instances, w->locals};
+    vks_gpu_batch b = {0};
+    b.entries = &e, b.entry_count = 1;
+    b.want_normals = 1;
+    b.max_chunk_bytes = o->gopt.max_chunk_bytes;
+    vks_gpu_stats st;
+    vks_gpu_batch_entry we = {0, 1, w->locals};
+    vks_gpu_batch wb = b;
+    wb.entries = &we, wb.kernel_only = 1;
+    if (vks_gpu_run(g->gpu, g->ms, &wb, &st, &err) != VKS_OK)
+        return bench_fail(&err);
+    b.kernel_only = 1;
+    r->kernel_ms = 1e300;
+    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+        if (vks_gpu_run(g->gpu, g->ms, &b, &st, &err) != VKS_OK)
+            return bench_fail(&err);
+        if (st.pose_ms + st.deform_ms < r->kernel_ms)
+            r->kernel_ms = st.pose_ms + st.deform_ms;
+    }
+    r->kernel_rate = r->kernel_ms > 0 ? (double)w->instances * w->V / (r->kernel_ms / 1e3) : 0;
+    b.kernel_only = 0;
+    g->sk.vertices = w->V;
+    b.deliver = consume, b.user = &g->sk;
+    r->e2e_ms = 1e300;
+    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
+        if (vks_gpu_run(g->gpu, g->ms, &b, &st, &err) != VKS_OK)
+            return bench_fail(&err);
+        if (st.total_ms < r->e2e_ms)
+            r->e2e_ms = st.total_ms;
+    }
+    r->chunks = st.chunks;
+    r->e2e_rate = (double)w->instances * w->V / (r->e2e_ms / 1e3);
+    return VKS_EXIT_OK;
+}
+
+static void print_json(const bench_work *w, const bench_result *r)
+{
+    const vks_skin *s = w->s;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "device", r->device);
+    cJSON_AddStringToObject(o, "device_type", r->device_type);
+    cJSON_AddNumberToObject(o, "vertices", w->V);
+    cJSON_AddNumberToObject(o, "bones", s->bone_count);
+    cJSON_AddNumberToObject(o, "groups", s->group_count);
+    cJSON_AddNumberToObject(o, "instances", w->instances);
+    cJSON_AddNumberToObject(o, "reference_instances", r->ref_instances);
+    cJSON_AddNumberToObject(o, "cpu_threads", r->threads);
+    cJSON_AddNumberToObject(o, "bytes_written_per_vertex_instance", 24);
+    cJSON *v = cJSON_AddObjectToObject(o, "vertex_instances_per_second");
+    cJSON_AddNumberToObject(v, "cpu_reference", r->ref_rate);
+    cJSON_AddNumberToObject(v, "cpu_fast", r->fast_rate);
+    cJSON_AddNumberToObject(v, "gpu_kernel", r->kernel_rate);
+    cJSON_AddNumberToObject(v, "gpu_end_to_end", r->e2e_rate);
+    cJSON *q = cJSON_AddObjectToObject(o, "ratios");
+    cJSON_AddNumberToObject(q, "cpu_fast_over_reference", r->fast_rate / r->ref_rate);
+    cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", r->kernel_rate / r->fast_rate);
+    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_cpu_fast", r->e2e_rate / r->fast_rate);
+    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_kernel", r->kernel_rate > 0 ? r->e2e_rate / r->kernel_rate : 0);
+    cJSON_AddNumberToObject(o, "gpu_kernel_ms", r->kernel_ms);
+    cJSON_AddNumberToObject(o, "gpu_end_to_end_ms", r->e2e_ms);
+    cJSON_AddNumberToObject(o, "gpu_chunks", r->chunks);
+    char *txt = cJSON_Print(o);
+    if (txt)
+        printf("%s\n", txt);
+    free(txt);
+    cJSON_Delete(o);
+}
+
+static void print_text(const bench_work *w, const bench_result *r, int no_gpu)
+{
+    const vks_skin *s = w->s;
+    printf("workload: %u vertices, %u bones, %u group(s), %u instances (reference: %u), pos+normal, "
+           "24 B written per vertex-instance\n",
+           w->V, s->bone_count, s->group_count, w->instances, r->ref_instances);
+    printf("device:   %s (%s); CPU threads %d\n", r->device, r->device_type, r->threads);
+    printf("  cpu reference   %10.3f M vertex-instances/s\n", r->ref_rate / 1e6);
+    printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference\n", r->fast_rate / 1e6,
+           r->fast_rate / r->ref_rate);
+    if (!no_gpu) {
+        printf("  gpu kernel      %10.3f M vertex-instances/s   x%.2f cpu fast   (%.2f ms, timestamps)\n",
+               r->kernel_rate / 1e6, r->kernel_rate / r->fast_rate, r->kernel_ms);
+        printf("  gpu end to end  %10.3f M vertex-instances/s   x%.2f cpu fast   x%.2f kernel (%.2f ms, %u chunk(s))\n",
+               r->e2e_rate / 1e6, r->e2e_rate / r->fast_rate, r->kernel_rate > 0 ? r->e2e_rate / r->kernel_rate : 0,
+               r->e2e_ms, r->chunks);
+    }
+}
+
+/* Every engine on one workload: the CPU reference on ref_instances (default: enough for
+   ~2M vertex-instances, at most N), the fast CPU deformer after a warm-up chunk, then the GPU
+   unless --no-gpu; then the report. */
+int vks_cmd_bench(int argc, char **argv)
+{
+    if (vks_bench_crowd_wanted(argc, argv)) /* the crowd against the per-call path: bench_crowd.c */
+        return vks_cmd_bench_crowd(argc, argv);
+    bench_opts o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != BENCH_GO_ON)
+        return rc;
+    vks_skin *s = load_model(&o);
     if (!s)
         return VKS_EXIT_INPUT;
-    uint32_t V = s->vertex_count;
-    if (!ref_instances) {
-        uint64_t r = 2000000ull / (V ? V : 1);
-        ref_instances = r < 1 ? 1 : r > instances ? instances : (uint32_t)r;
+    bench_result r = {0};
+    r.device = "none", r.device_type = "";
+    r.ref_instances = o.ref_instances;
+    if (!r.ref_instances) {
+        uint64_t n = 2000000ull / (s->vertex_count ? s->vertex_count : 1);
+        r.ref_instances = n < 1 ? 1 : n > o.instances ? o.instances : (uint32_t)n;
     }
-    /* Poses for every instance, computed once: every engine starts from the same locals. */
-    vks_affine *locals = malloc((size_t)instances * (s->node_count ? s->node_count : 1) * sizeof *locals);
-    /* CPU engines run in chunks whose outputs fit in about 64 MiB each. */
-    uint32_t chunk = (uint32_t)((64ull << 20) / ((uint64_t)(V ? V : 1) * 12));
-    if (chunk < 1)
-        chunk = 1;
-    if (chunk > instances)
-        chunk = instances;
-    float *pos = malloc((size_t)chunk * V * 12 + 16), *nrm = malloc((size_t)chunk * V * 12 + 16);
-    vks_gpu *gpu = NULL;
-    vks_gpu_models *ms = NULL;
-    sink sk = {0};
-    if (!locals || !pos || !nrm) {
+    bench_work w = {0};
+    bench_gpu g = {0};
+    vks_error err = {0};
+    rc = VKS_EXIT_OK;
+    if (!prepare_work(&w, s, o.instances)) {
         fprintf(stderr, "vkskin bench: out of memory\n");
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
-    for (uint32_t i = 0; i < instances; i++)
-        vks_pose_procedural(s, 1, i, 0.5f, 0.0f, locals + (size_t)i * s->node_count);
-    /* Touch every output page once, so no engine's time includes the kernel's first-touch
-     * page faults (tens of milliseconds for a 64 MiB chunk). */
-    memset(pos, 0, (size_t)chunk * V * 12 + 16);
-    memset(nrm, 0, (size_t)chunk * V * 12 + 16);
-
-    /* Each engine runs BENCH_REPEATS times; the best run counts (the least disturbed by the
-       rest of the machine). */
-    double t0, best;
-    /* CPU reference */
-    best = 1e300;
-    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-        t0 = now_s();
-        for (uint32_t f = 0; f < ref_instances; f += chunk) {
-            uint32_t n = ref_instances - f < chunk ? ref_instances - f : chunk;
-            vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
-            if (vks_cpu_reference_run(&j, &err) != VKS_OK)
-                goto fail;
-        }
-        if (now_s() - t0 < best)
-            best = now_s() - t0;
+    if (time_cpu(&w, r.ref_instances, reference_engine, &r.ref_rate, &err) != VKS_OK) {
+        rc = bench_fail(&err);
+        goto out;
     }
-    double ref_rate = (double)ref_instances * V / best;
-    /* fast CPU: one warm-up chunk, then the whole batch */
-    int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    vks_deform_job warm = {s, locals, 1, pos, nrm};
+    r.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    vks_deform_job warm = {s, w.locals, 1, w.pos, w.nrm};
     vks_cpu_fast_run(&warm, 0, &err);
-    best = 1e300;
-    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-        t0 = now_s();
-        for (uint32_t f = 0; f < instances; f += chunk) {
-            uint32_t n = instances - f < chunk ? instances - f : chunk;
-            vks_deform_job j = {s, locals + (size_t)f * s->node_count, n, pos, nrm};
-            if (vks_cpu_fast_run(&j, 0, &err) != VKS_OK)
-                goto fail;
-        }
-        if (now_s() - t0 < best)
-            best = now_s() - t0;
+    if (time_cpu(&w, o.instances, fast_engine, &r.fast_rate, &err) != VKS_OK) {
+        rc = bench_fail(&err);
+        goto out;
     }
-    double fast_rate = (double)instances * V / best;
-
-    double kernel_rate = 0, e2e_rate = 0, kernel_ms = 0, e2e_ms = 0;
-    uint32_t chunks = 0;
-    const char *device = "none", *device_type = "";
-    if (!no_gpu) {
-        if ((rc = vks_cli_gpu_open(&gopt, &gpu)) != VKS_EXIT_OK)
-            goto out;
-        device = vks_gpu_device(gpu)->name, device_type = vks_gpu_device(gpu)->type;
-        const vks_skin *one[1] = {s};
-        if (vks_gpu_upload(gpu, one, 1, &ms, &err) != VKS_OK)
-            goto fail;
-        vks_gpu_batch_entry e = {0, instances, locals};
-        vks_gpu_batch b = {0};
-        b.entries = &e, b.entry_count = 1;
-        b.want_normals = 1;
-        b.max_chunk_bytes = gopt.max_chunk_bytes;
-        vks_gpu_stats st;
-        /* warm-up: the first dispatch pays the shader JIT on lavapipe */
-        vks_gpu_batch_entry we = {0, 1, locals};
-        vks_gpu_batch wb = b;
-        wb.entries = &we, wb.kernel_only = 1;
-        if (vks_gpu_run(gpu, ms, &wb, &st, &err) != VKS_OK)
-            goto fail;
-        b.kernel_only = 1;
-        kernel_ms = 1e300;
-        for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-            if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
-                goto fail;
-            if (st.pose_ms + st.deform_ms < kernel_ms)
-                kernel_ms = st.pose_ms + st.deform_ms;
-        }
-        kernel_rate = kernel_ms > 0 ? (double)instances * V / (kernel_ms / 1e3) : 0;
-        b.kernel_only = 0;
-        sk.vertices = V;
-        b.deliver = consume, b.user = &sk;
-        e2e_ms = 1e300;
-        for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-            if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK)
-                goto fail;
-            if (st.total_ms < e2e_ms)
-                e2e_ms = st.total_ms;
-        }
-        chunks = st.chunks;
-        e2e_rate = (double)instances * V / (e2e_ms / 1e3);
-    }
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "device", device);
-        cJSON_AddStringToObject(o, "device_type", device_type);
-        cJSON_AddNumberToObject(o, "vertices", V);
-        cJSON_AddNumberToObject(o, "bones", s->bone_count);
-        cJSON_AddNumberToObject(o, "groups", s->group_count);
-        cJSON_AddNumberToObject(o, "instances", instances);
-        cJSON_AddNumberToObject(o, "reference_instances", ref_instances);
-        cJSON_AddNumberToObject(o, "cpu_threads", threads);
-        cJSON_AddNumberToObject(o, "bytes_written_per_vertex_instance", 24);
-        cJSON *r = cJSON_AddObjectToObject(o, "vertex_instances_per_second");
-        cJSON_AddNumberToObject(r, "cpu_reference", ref_rate);
-        cJSON_AddNumberToObject(r, "cpu_fast", fast_rate);
-        cJSON_AddNumberToObject(r, "gpu_kernel", kernel_rate);
-        cJSON_AddNumberToObject(r, "gpu_end_to_end", e2e_rate);
-        cJSON *q = cJSON_AddObjectToObject(o, "ratios");
-        cJSON_AddNumberToObject(q, "cpu_fast_over_reference", fast_rate / ref_rate);
-        cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", kernel_rate / fast_rate);
-        cJSON_AddNumberToObject(q, "gpu_end_to_end_over_cpu_fast", e2e_rate / fast_rate);
-        cJSON_AddNumberToObject(q, "gpu_end_to_end_over_kernel", kernel_rate > 0 ? e2e_rate / kernel_rate : 0);
-        cJSON_AddNumberToObject(o, "gpu_kernel_ms", kernel_ms);
-        cJSON_AddNumberToObject(o, "gpu_end_to_end_ms", e2e_ms);
-        cJSON_AddNumberToObject(o, "gpu_chunks", chunks);
-        char *txt = cJSON_Print(o);
-        if (txt)
-            printf("%s\n", txt);
-        free(txt);
-        cJSON_Delete(o);
-    } else {
-        printf("workload: %u vertices, %u bones, %u group(s), %u instances (reference: %u), pos+normal, "
-               "24 B written per vertex-instance\n",
-               V, s->bone_count, s->group_count, instances, ref_instances);
-        printf("device:   %s (%s); CPU threads %d\n", device, device_type, threads);
-        printf("  cpu reference   %10.3f M vertex-instances/s\n", ref_rate / 1e6);
-        printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference\n", fast_rate / 1e6, fast_rate / ref_rate);
-        if (!no_gpu) {
-            printf("  gpu kernel      %10.3f M vertex-instances/s   x%.2f cpu fast   (%.2f ms, timestamps)\n",
-                   kernel_rate / 1e6, kernel_rate / fast_rate, kernel_ms);
-            printf("  gpu end to end  %10.3f M vertex-instances/s   x%.2f cpu fast   x%.2f kernel (%.2f ms, %u chunk(s))\n",
-                   e2e_rate / 1e6, e2e_rate / fast_rate, kernel_rate > 0 ? e2e_rate / kernel_rate : 0, e2e_ms, chunks);
-        }
-    }
-    goto out;
-fail:
-    fprintf(stderr, "vkskin bench: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
-    rc = vks_cli_exit_code(err.code);
+    if (!o.no_gpu && (rc = time_gpu(&o, &w, &g, &r)) != VKS_EXIT_OK)
+        goto out;
+    if (o.json)
+        print_json(&w, &r);
+    else
+        print_text(&w, &r, o.no_gpu);
 out:
-    vks_gpu_models_free(ms);
-    vks_gpu_destroy(gpu);
-    free(sk.buf);
-    free(locals), free(pos), free(nrm);
+    vks_gpu_models_free(g.ms);
+    vks_gpu_destroy(g.gpu);
+    free(g.sk.buf);
+    free(w.locals), free(w.pos), free(w.nrm);
     vks_skin_free(s);
     return rc;
 }
