@@ -1,5 +1,6 @@
-/* The .cmdl reader's document tree: growable arrays over the read options' allocator, the
- * error helper that puts expat's line and column into the message, and the tree's free. */
+/* The .cmdl reader's document tree: allocation and growable arrays (core/vec.h) over the
+ * read options' allocator, marking the context on exhaustion; the error helper that puts
+ * expat's line and column into the message; and the tree's free. */
 #include "cmdl_internal.h"
 
 #include <stdarg.h>

@@ -7,7 +7,8 @@
  *   cmdl_shape.c     shapes -> builder meshes (streams decoded, strips triangulated, per
  *                    primitive-set palettes and influences)
  * cmdl_read.c ties them together; cmdl_text.c holds the number and reference scanners and
- * cmdl_doc.c the growable arrays and the error helper. The format notes are
+ * cmdl_doc.c the allocation helpers (growable arrays are core/vec.h's, over the read
+ * options' allocator) and the error helper. The format notes are
  * ../shared/formats/nw4c_cmdl.md (sections cited as "notes §n").
  */
 #ifndef VKS_FORMATS_CMDL_INTERNAL_H

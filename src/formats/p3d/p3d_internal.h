@@ -1,6 +1,7 @@
 /* Bohemia P3D reader, private pieces shared by its files (see ../shared/formats/p3d.md).
  *
- *   p3d_util.c      allocation pool (one per read, freed by one call), names, weight bytes
+ *   p3d_util.c      allocation pool (one per read, freed by one call; also the allocator of
+ *                   its growable arrays), names, weight bytes
  *   p3d_cfg.c       model.cfg text: class tree, CfgSkeletons / CfgModels resolution
  *   p3d_mlod.c      MLOD (P3DM / SP3X LODs) into a p3d_lod
  *   p3d_compress.c  ODOL arrays: BI LZSS by hand, LZO1X through liblzo2
