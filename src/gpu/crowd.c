@@ -4,6 +4,7 @@
  * deform work list, filled once. A frame then only records (crowd_frame.c). */
 #include "crowd_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
     if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: unknown pose source %d",
                              i, (int)in->pose);
-    if (!vks_affine_is_finite(&in->root) || !(in->max_angle == in->max_angle))
+    if (!vks_affine_is_finite(&in->root) || !isfinite(in->max_angle))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: non-finite root transform or max_angle", i);
     return VKS_OK;
