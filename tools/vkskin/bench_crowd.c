@@ -5,13 +5,13 @@
  * 4 influences), N instances (1000) posed procedurally, F frames (100).
  *   crowd, frame by frame:  vks_crowd_run_frame once per frame: the pose evaluated on the GPU,
  *                           every buffer and set made once; the first frame is reported apart
- *                           (shader compilation, first touch of pages), the others are the steady
- *                           state;
- *   crowd, one submission:  vks_crowd_run_frames with all F frames in one command buffer;
+ *                           (pipeline warm-up), the F after it are the steady state;
  *   per call:               vks_gpu_run in kernel_only mode once per frame, the way every batch
  *                           runs today: locals uploaded from the host (computed beforehand, not
- *                           timed), buffers, pools and sets made and freed by each call.
- * Prints ms per frame (host wall time; timestamps where the device has them) and the ratio. */
+ *                           timed), buffers, pools and sets made and freed by each call;
+ *   crowd, one submission:  vks_crowd_run_frames with F frames in one command buffer.
+ * The first two alternate frame by frame, so both see the same machine. Prints ms per frame
+ * (host wall time; timestamps where the device has them) and the ratio. */
 #include "bench_crowd.h"
 
 #include <cjson/cJSON.h>
@@ -37,7 +37,8 @@ static void help(FILE *f)
                "procedural poses evaluated on the GPU) against the per-call path (vks_gpu_run, kernel only,\n"
                "buffers made per call, locals uploaded), on N instances (default 1000) of a generated\n"
                "character (default 10000 vertices, 32 bones, 4 influences) over F frames (default 100).\n"
-               "The crowd's first frame is reported apart; the steady state is the mean of the others.\n"
+               "The two paths alternate frame by frame after one warm-up frame each; the steady state is\n"
+               "the mean over F frames.\n"
                "exit codes: 0 ok, 2 usage, 4 no Vulkan device, 5 runtime\n");
 }
 
@@ -53,65 +54,73 @@ static float frame_time(uint32_t f)
     return (float)f / 30.0f;
 }
 
-/* The crowd: frame by frame, then all frames in one command buffer. */
-static vks_result run_crowd(vks_gpu *gpu, const vks_gpu_models *ms, crowd_bench *b, vks_error *err)
+/* The per-call path's batch: every instance with its locals, computed once on the host (their
+ * values do not change the cost), kernel only. */
+static vks_gpu_batch percall_batch(const vks_skin *s, uint32_t instances, vks_affine *locals,
+                                   vks_gpu_batch_entry *e)
+{
+    for (uint32_t i = 0; i < instances; i++)
+        vks_pose_procedural(s, 1, i, frame_time(0), 0.0f, locals + (size_t)i * s->node_count);
+    *e = (vks_gpu_batch_entry){0, instances, locals};
+    vks_gpu_batch b = {0};
+    b.entries = e, b.entry_count = 1, b.want_normals = 1, b.kernel_only = 1;
+    return b;
+}
+
+/* Frame f of both paths, one after the other, so that both see the same machine: the crowd's
+ * frame (record, submit, wait) and one vks_gpu_run. Frame 0 of each is its warm-up. */
+static vks_result run_interleaved(vks_gpu *gpu, const vks_gpu_models *ms, vks_crowd *crowd,
+                                  const vks_gpu_batch *batch, crowd_bench *b, vks_error *err)
+{
+    double sum = 0, sum_gpu = 0, sum_call = 0, sum_kernel = 0;
+    vks_crowd_stats cs;
+    vks_gpu_stats gs;
+    vks_result r = VKS_OK;
+    for (uint32_t f = 0; r == VKS_OK && f <= b->frames; f++) {
+        r = vks_crowd_run_frame(crowd, frame_time(f), &cs, err);
+        if (r == VKS_OK)
+            r = vks_gpu_run(gpu, ms, batch, &gs, err);
+        if (f == 0) {
+            b->first_ms = cs.wall_ms, b->percall_first_ms = gs.total_ms;
+            continue;
+        }
+        sum += cs.wall_ms, sum_gpu += cs.gpu_ms;
+        sum_call += gs.total_ms, sum_kernel += gs.pose_ms + gs.deform_ms;
+    }
+    b->steady_ms = sum / b->frames, b->steady_gpu_ms = sum_gpu / b->frames;
+    b->percall_ms = sum_call / b->frames, b->percall_kernel_ms = sum_kernel / b->frames;
+    b->percall_chunks = gs.chunks;
+    return r;
+}
+
+/* Both paths, then the crowd's frames all in one command buffer. */
+static vks_result run_bench(vks_gpu *gpu, const vks_gpu_models *ms, const vks_skin *s, crowd_bench *b,
+                            vks_error *err)
 {
     vks_crowd_instance *in = calloc(b->instances, sizeof *in);
     float *times = malloc(b->frames * sizeof *times);
+    vks_affine *locals = malloc((size_t)b->instances * (s->node_count ? s->node_count : 1) * sizeof *locals);
     vks_crowd *crowd = NULL;
-    vks_result r = in && times ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    vks_result r = in && times && locals ? VKS_OK
+                                         : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
     for (uint32_t i = 0; r == VKS_OK && i < b->instances; i++)
         in[i].seed = 1, in[i].pose_instance = i;
     vks_crowd_desc d = {0};
     d.models = ms, d.instances = in, d.instance_count = b->instances;
     if (r == VKS_OK)
         r = vks_crowd_create(gpu, &d, &crowd, err);
-    vks_crowd_stats st;
-    double sum = 0, sum_gpu = 0;
-    for (uint32_t f = 0; r == VKS_OK && f < b->frames; f++) {
-        times[f] = frame_time(f);
-        r = vks_crowd_run_frame(crowd, times[f], &st, err);
-        if (f == 0)
-            b->first_ms = st.wall_ms;
-        else
-            sum += st.wall_ms, sum_gpu += st.gpu_ms;
-    }
-    uint32_t steady = b->frames > 1 ? b->frames - 1 : 1;
-    b->steady_ms = b->frames > 1 ? sum / steady : b->first_ms;
-    b->steady_gpu_ms = sum_gpu / steady;
+    vks_gpu_batch_entry e;
+    vks_gpu_batch batch = r == VKS_OK ? percall_batch(s, b->instances, locals, &e) : (vks_gpu_batch){0};
+    if (r == VKS_OK)
+        r = run_interleaved(gpu, ms, crowd, &batch, b, err);
+    for (uint32_t f = 0; r == VKS_OK && f < b->frames; f++)
+        times[f] = frame_time(f + 1);
+    vks_crowd_stats st = {0};
     if (r == VKS_OK)
         r = vks_crowd_run_frames(crowd, times, b->frames, &st, err);
     b->batched_ms = st.wall_ms / b->frames, b->batched_gpu_ms = st.gpu_ms / b->frames;
     vks_crowd_destroy(crowd);
-    free(in), free(times);
-    return r;
-}
-
-/* Today's per-call path: one vks_gpu_run per frame, kernel only. */
-static vks_result run_percall(vks_gpu *gpu, const vks_gpu_models *ms, const vks_skin *s, crowd_bench *b,
-                              vks_error *err)
-{
-    vks_affine *locals = malloc((size_t)b->instances * (s->node_count ? s->node_count : 1) * sizeof *locals);
-    if (!locals)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
-    for (uint32_t i = 0; i < b->instances; i++)
-        vks_pose_procedural(s, 1, i, frame_time(0), 0.0f, locals + (size_t)i * s->node_count);
-    vks_gpu_batch_entry e = {0, b->instances, locals};
-    vks_gpu_batch batch = {0};
-    batch.entries = &e, batch.entry_count = 1, batch.want_normals = 1, batch.kernel_only = 1;
-    vks_gpu_stats st;
-    vks_result r = VKS_OK;
-    double sum = 0, sum_kernel = 0;
-    for (uint32_t f = 0; r == VKS_OK && f <= b->frames; f++) { /* frame 0 warms up, as the crowd's first */
-        r = vks_gpu_run(gpu, ms, &batch, &st, err);
-        if (f == 0)
-            b->percall_first_ms = st.total_ms;
-        else
-            sum += st.total_ms, sum_kernel += st.pose_ms + st.deform_ms;
-    }
-    b->percall_ms = sum / b->frames, b->percall_kernel_ms = sum_kernel / b->frames;
-    b->percall_chunks = st.chunks;
-    free(locals);
+    free(in), free(times), free(locals);
     return r;
 }
 
@@ -207,8 +216,7 @@ int vks_cmd_bench_crowd(int argc, char **argv)
     vks_gpu_models *ms = NULL;
     int rc = vks_cli_gpu_open(&gopt, &gpu);
     const vks_skin *one[1] = {s};
-    if (rc == VKS_EXIT_OK && (vks_gpu_upload(gpu, one, 1, &ms, &err) != VKS_OK || run_crowd(gpu, ms, &b, &err) != VKS_OK ||
-                              run_percall(gpu, ms, s, &b, &err) != VKS_OK)) {
+    if (rc == VKS_EXIT_OK && (vks_gpu_upload(gpu, one, 1, &ms, &err) != VKS_OK || run_bench(gpu, ms, s, &b, &err) != VKS_OK)) {
         fprintf(stderr, "vkskin bench: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = vks_cli_exit_code(err.code);
     } else if (rc == VKS_EXIT_OK) {
