@@ -29,7 +29,7 @@ static double now_s(void)
 static void help(FILE *f)
 {
     fprintf(f, "usage: vkskin bench [--json] [--vertices V] [--bones B] [--influences K] [--instances N]\n"
-               "                    [--ref-instances R] [--device N|NAME] [--no-gpu] [FILE]\n\n"
+               "                    [--ref-instances R] [--threads T] [--device N|NAME] [--no-gpu] [FILE]\n\n"
                "Measures vertex-instances per second (position + normal) of the CPU reference, the fast\n"
                "CPU deformer, the GPU kernel alone and the GPU end to end, on one workload: FILE, or a\n"
                "generated character (default 10000 vertices, 32 bones, 4 influences), N instances\n"
@@ -38,7 +38,9 @@ static void help(FILE *f)
                "run counts. The GPU kernel figure comes from timestamp queries around the pose and deform\n"
                "passes; on lavapipe those include the driver's per-pass synchronisation, so end to end can\n"
                "come out faster than the kernel there. FILE takes the read options of inspect (P3D\n"
-               "options, --max-input-mb N). V, B, K, N and R must be at least 1. --crowd: a persistent crowd\n"
+               "options, --max-input-mb N). The fast CPU deformer runs on T threads (default: every core),\n"
+               "then on one thread with each kernel this CPU has (baseline; AVX2+FMA): the per-core\n"
+               "figures. V, B, K, N, R and T must be at least 1. --crowd: a persistent crowd\n"
                "against the per-call path instead (vkskin bench --crowd --help).\n"
                "exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
 }
@@ -71,6 +73,7 @@ static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 typedef struct bench_opts {
     vks_gen_params gp;
     uint32_t instances, ref_instances; /* ref_instances 0: chosen from the workload */
+    uint32_t threads;                  /* --threads: the fast CPU engine's threads (0: all cores) */
     int json, no_gpu;
     const char *file;
     vks_cli_gpu_opts gopt;
@@ -97,7 +100,8 @@ static int parse_options(int argc, char **argv, bench_opts *o)
         } else if (!strcmp(a, "--no-gpu")) {
             o->no_gpu = 1;
         } else if (i + 1 < argc && (!strcmp(a, "--vertices") || !strcmp(a, "--bones") || !strcmp(a, "--instances") ||
-                                    !strcmp(a, "--influences") || !strcmp(a, "--ref-instances"))) {
+                                    !strcmp(a, "--influences") || !strcmp(a, "--ref-instances") ||
+                                    !strcmp(a, "--threads"))) {
             uint32_t v;
             if (!vks_cli_parse_u32(a, argv[++i], &v))
                 return VKS_EXIT_USAGE;
@@ -113,6 +117,8 @@ static int parse_options(int argc, char **argv, bench_opts *o)
                 o->instances = v;
             else if (!strcmp(a, "--influences"))
                 o->gp.max_influences = v;
+            else if (!strcmp(a, "--threads"))
+                o->threads = v;
             else
                 o->ref_instances = v;
         } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
@@ -185,13 +191,22 @@ static int prepare_work(bench_work *w, const vks_skin *s, uint32_t instances)
     return 1;
 }
 
-static vks_result reference_engine(const vks_deform_job *j, vks_error *err) { return vks_cpu_reference_run(j, err); }
-static vks_result fast_engine(const vks_deform_job *j, vks_error *err) { return vks_cpu_fast_run(j, 0, err); }
+/* A CPU engine with its thread count (the reference runs on one). */
+typedef vks_result (*cpu_engine)(const vks_deform_job *j, int threads, vks_error *err);
+static vks_result reference_engine(const vks_deform_job *j, int threads, vks_error *err)
+{
+    (void)threads;
+    return vks_cpu_reference_run(j, err);
+}
+static vks_result fast_engine(const vks_deform_job *j, int threads, vks_error *err)
+{
+    return vks_cpu_fast_run(j, threads, err);
+}
 
 /* Vertex-instances per second of a CPU engine over the first `count` instances, chunk by
    chunk: the best of BENCH_REPEATS runs (the least disturbed by the rest of the machine). */
-static vks_result time_cpu(const bench_work *w, uint32_t count,
-                           vks_result (*engine)(const vks_deform_job *, vks_error *), double *rate, vks_error *err)
+static vks_result time_cpu(const bench_work *w, uint32_t count, cpu_engine engine, int threads, double *rate,
+                           vks_error *err)
 {
     const vks_skin *s = w->s;
     double best = 1e300;
@@ -200,7 +215,7 @@ static vks_result time_cpu(const bench_work *w, uint32_t count,
         for (uint32_t f = 0; f < count; f += w->chunk) {
             uint32_t n = count - f < w->chunk ? count - f : w->chunk;
             vks_deform_job j = {s, w->locals + (size_t)f * s->node_count, n, w->pos, w->nrm};
-            vks_result r = engine(&j, err);
+            vks_result r = engine(&j, threads, err);
             if (r != VKS_OK)
                 return r;
         }
@@ -216,6 +231,8 @@ typedef struct bench_result {
     uint32_t ref_instances;
     int threads;
     double ref_rate, fast_rate, kernel_rate, e2e_rate, kernel_ms, e2e_ms;
+    const char *fast_kernel;   /* the fast engine's kernel in use ("avx2", "baseline") */
+    double per_core[2];        /* fast engine on one thread: [0] baseline, [1] avx2 (0: absent) */
     uint32_t chunks;
     const char *device, *device_type;
 } bench_result;
@@ -293,6 +310,12 @@ static void print_json(const bench_work *w, const bench_result *r)
     cJSON_AddNumberToObject(v, "cpu_fast", r->fast_rate);
     cJSON_AddNumberToObject(v, "gpu_kernel", r->kernel_rate);
     cJSON_AddNumberToObject(v, "gpu_end_to_end", r->e2e_rate);
+    cJSON_AddStringToObject(o, "cpu_fast_kernel", r->fast_kernel);
+    cJSON *pc = cJSON_AddObjectToObject(o, "cpu_fast_per_core");
+    if (r->per_core[0] > 0)
+        cJSON_AddNumberToObject(pc, "baseline", r->per_core[0]);
+    if (r->per_core[1] > 0)
+        cJSON_AddNumberToObject(pc, "avx2", r->per_core[1]);
     cJSON *q = cJSON_AddObjectToObject(o, "ratios");
     cJSON_AddNumberToObject(q, "cpu_fast_over_reference", r->fast_rate / r->ref_rate);
     cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", r->kernel_rate / r->fast_rate);
@@ -316,8 +339,12 @@ static void print_text(const bench_work *w, const bench_result *r, int no_gpu)
            w->V, s->bone_count, s->group_count, w->instances, r->ref_instances);
     printf("device:   %s (%s); CPU threads %d\n", r->device, r->device_type, r->threads);
     printf("  cpu reference   %10.3f M vertex-instances/s\n", r->ref_rate / 1e6);
-    printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference\n", r->fast_rate / 1e6,
-           r->fast_rate / r->ref_rate);
+    printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference (%s kernel, %d threads)\n",
+           r->fast_rate / 1e6, r->fast_rate / r->ref_rate, r->fast_kernel, r->threads);
+    for (int k = 0; k < 2; k++)
+        if (r->per_core[k] > 0)
+            printf("  cpu fast, 1 core%9.3f M vertex-instances/s   (%s kernel)\n", r->per_core[k] / 1e6,
+                   k ? "avx2" : "baseline");
     if (!no_gpu) {
         printf("  gpu kernel      %10.3f M vertex-instances/s   x%.2f cpu fast   (%.2f ms, timestamps)\n",
                r->kernel_rate / 1e6, r->kernel_rate / r->fast_rate, r->kernel_ms);
@@ -357,17 +384,27 @@ int vks_cmd_bench(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
-    if (time_cpu(&w, r.ref_instances, reference_engine, &r.ref_rate, &err) != VKS_OK) {
+    if (time_cpu(&w, r.ref_instances, reference_engine, 1, &r.ref_rate, &err) != VKS_OK) {
         rc = bench_fail(&err);
         goto out;
     }
-    r.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    r.threads = o.threads ? (int)o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    r.fast_kernel = vks_cpu_fast_path();
     vks_deform_job warm = {s, w.locals, 1, w.pos, w.nrm};
-    vks_cpu_fast_run(&warm, 0, &err);
-    if (time_cpu(&w, o.instances, fast_engine, &r.fast_rate, &err) != VKS_OK) {
+    vks_cpu_fast_run(&warm, r.threads, &err);
+    if (time_cpu(&w, o.instances, fast_engine, r.threads, &r.fast_rate, &err) != VKS_OK) {
         rc = bench_fail(&err);
         goto out;
     }
+    /* per core, on every kernel this CPU has, then back to the automatic choice */
+    static const char *kernels[2] = {"baseline", "avx2"};
+    for (int k = 0; k < 2; k++)
+        if (vks_cpu_fast_set_path(kernels[k]) &&
+            time_cpu(&w, r.ref_instances, fast_engine, 1, &r.per_core[k], &err) != VKS_OK) {
+            rc = bench_fail(&err);
+            goto out;
+        }
+    vks_cpu_fast_set_path(r.fast_kernel);
     if (!o.no_gpu && (rc = time_gpu(&o, &w, &g, &r)) != VKS_EXIT_OK)
         goto out;
     if (o.json)

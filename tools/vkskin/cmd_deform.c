@@ -15,12 +15,12 @@ typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: vkskin deform FILE... [--cpu | --cpu-fast | --gpu] [--pose FILE | --procedural\n"
+            "usage: vkskin deform FILE... [--cpu | --cpu-fast [--threads N] | --gpu] [--pose FILE | --procedural\n"
             "                     --instances N --frames F --seed S --fps R] --out PATH [--format F]\n\n"
             "Deforms every instance and frame of each model and writes positions and normals in the\n"
             "mesh's own space, in the file's own vertex order.\n\n"
             "  --cpu            the CPU reference deformer (double precision; the default)\n"
-            "  --cpu-fast       the fast CPU deformer (float, all cores)\n"
+            "  --cpu-fast       the fast CPU deformer (float, all cores; --threads N for fewer)\n"
             "  --gpu            the Vulkan compute deformer (lavapipe where there is no GPU)\n"
             "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); also\n"
             "                   --validation (Khronos validation layer) and --max-chunk-mb N\n"
@@ -60,10 +60,12 @@ static const char *engine_name(engine e)
     return e == ENGINE_GPU ? "gpu" : e == ENGINE_CPU_FAST ? "cpu-fast" : "cpu reference";
 }
 
-/* The GPU engine of one file: the context and the model uploaded once. */
+/* What the engine of one file keeps: the GPU context and the model uploaded once, or the
+ * fast CPU engine's thread count. */
 typedef struct gpu_engine {
     vks_gpu *gpu;
     vks_gpu_models *models;
+    int threads; /* --threads: the fast CPU engine (0: every core) */
 } gpu_engine;
 
 /* Runs one chunk of poses on the chosen engine. */
@@ -71,7 +73,7 @@ static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job,
 {
     switch (e) {
     case ENGINE_CPU: return vks_cpu_reference_run(job, err);
-    case ENGINE_CPU_FAST: return vks_cpu_fast_run(job, 0, err);
+    case ENGINE_CPU_FAST: return vks_cpu_fast_run(job, g->threads, err);
     case ENGINE_GPU: return vks_gpu_run_job(g->gpu, g->models, 0, job, NULL, err);
     }
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
@@ -131,7 +133,7 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
-static int deform_one(const char *path, const char *out_path, int format, engine e, const vks_cli_pose *pose,
+static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, const vks_cli_pose *pose,
                       const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
@@ -164,6 +166,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     char msg[512];
     vks_result r = VKS_OK;
     gpu_engine g = {0};
+    g.threads = threads;
     if (!locals || !pos[0] || !nrm[0] || !pos[1] || !nrm[1]) {
         fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
         rc = VKS_EXIT_RUNTIME;
@@ -247,6 +250,7 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
     engine e = ENGINE_CPU;
+    uint32_t threads = 0;
     vks_cli_outputs plan = {0};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
@@ -263,6 +267,12 @@ int vks_cmd_deform(int argc, char **argv)
             e = ENGINE_CPU_FAST;
         } else if (!strcmp(a, "--gpu")) {
             e = ENGINE_GPU;
+        } else if (!strcmp(a, "--threads")) {
+            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &threads) || threads == 0) {
+                fprintf(stderr, "vkskin deform: --threads needs a number of at least 1\n");
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
         } else if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
@@ -307,7 +317,7 @@ int vks_cmd_deform(int argc, char **argv)
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int f = 0; f < nfiles; f++) /* a bad input does not stop the others; the worst code wins */
-        rc = vks_cli_worse_exit(rc, deform_one(files[f], plan.paths[f], format, e, &pose, &ropt, &gopt));
+        rc = vks_cli_worse_exit(rc, deform_one(files[f], plan.paths[f], format, e, (int)threads, &pose, &ropt, &gopt));
 out:
     vks_cli_outputs_free(&plan);
     free(files);
