@@ -29,6 +29,7 @@
 #include "vkskin/cpu.h"
 #include "vkskin/gpu.h"
 #include "vkskin/crowd.h"
+#include "vkskin/render.h"
 #include "vkskin/check.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"

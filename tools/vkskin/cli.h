@@ -34,6 +34,7 @@ int vks_cmd_validate(int argc, char **argv);
 int vks_cmd_bench(int argc, char **argv);
 int vks_cmd_devices(int argc, char **argv);
 int vks_cmd_generate(int argc, char **argv);
+int vks_cmd_render(int argc, char **argv);
 
 /* ---- shared helpers (cli_common.c) ---- */
 

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"bench", vks_cmd_bench, "measure vertex-instances per second for every engine"},
     {"devices", vks_cmd_devices, "list the Vulkan devices and the limits that matter"},
     {"generate", vks_cmd_generate, "write procedural skinned characters (test and bench data)"},
+    {"render", vks_cmd_render, "draw posed instances on the GPU into a PNG contact sheet"},
 };
 
 static void usage(FILE *f)

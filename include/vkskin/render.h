@@ -1,0 +1,85 @@
+/* vkskin render: a contact sheet of deformed instances drawn with a Vulkan graphics pipeline
+ * (DESIGN.md section 3, src/render/). Each instance gets a cell of a grid, lit by one
+ * directional light plus ambient on its deformed normals, seen by a fixed camera per model
+ * fitted to the model's bind-pose bounds. The crowd's output buffers are bound as vertex
+ * buffers as they are: no vertex comes back to the host, only the finished image.
+ *
+ * STEP BY STEP
+ *   1. vks_gpu_create, vks_gpu_upload(gpu, skins, m, &models), vks_crowd_create (crowd.h);
+ *      the crowd's consumer stages must include vertex input (the default on a queue family
+ *      with graphics) and its instances should have no root (a cell shows the instance where
+ *      its outputs are, with its model's camera)
+ *   2. vks_render_desc d = {0}; d.skins = skins; d.skin_count = m; d.width = 640; d.height = 360;
+ *      vks_render_create(gpu, &d, &r, &err)     pipeline, targets, index buffers: once
+ *   3. vks_render_crowd(r, crowd, time, &err)    records the crowd's frame and the sheet into
+ *                                                one command buffer, submits it, waits
+ *      or vks_render_host(r, models, n, positions, normals, &err): the same sheet from vertices
+ *      the host has (the CPU reference's, say), uploaded into a plain vertex buffer
+ *   4. vks_render_pixels(r, &w, &h): RGBA8 rows, top row first (write a PNG from them: the
+ *      vkskin program does, through output.h)
+ *   5. vks_render_destroy(r) before vks_gpu_destroy
+ *
+ * The image: R8G8B8A8 color with a D16 depth buffer, rendered offscreen (no window, no
+ * swapchain: it runs on lavapipe). Cell i of n sits at column i % columns, row i / columns;
+ * cells are the image cut into equal integer rectangles, each with its own viewport.
+ *
+ * THREADS. As the context: one thread at a time per context and everything made from it.
+ */
+#ifndef VKSKIN_RENDER_H
+#define VKSKIN_RENDER_H
+
+#include "crowd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vks_render vks_render;
+
+typedef struct vks_render_desc {
+    const vks_skin *const *skins; /* the uploaded models, in vks_gpu_upload's order: their
+                                     triangles become index buffers (uploaded once) and their
+                                     bind positions fit the cameras; must outlive the renderer */
+    uint32_t skin_count;          /* >= 1 */
+    uint32_t width, height;       /* the image (default 640 x 360; at most 8192 each) */
+    uint32_t columns;             /* cells per row (0: the count that makes cells largest for
+                                     the cell count of each draw, see vks_render_grid) */
+    uint32_t background;          /* 0xRRGGBBAA (0: 0x262a30ff, a dark slate) */
+} vks_render_desc;
+
+/* Makes the render pass, the pipeline, the color and depth images, the readback buffer and one
+ * index buffer per model. VKS_ERR_UNSUPPORTED when the context's queue family has no graphics
+ * (vkskin prefers one that has), VKS_ERR_INVALID for a bad desc, VKS_ERR_NOMEM / VKS_ERR_VULKAN
+ * from the driver. */
+VKS_API vks_result vks_render_create(vks_gpu *gpu, const vks_render_desc *desc, vks_render **out,
+                                    vks_error *err);
+/* Frees everything the renderer made (its submissions have completed); NULL is fine. */
+VKS_API void vks_render_destroy(vks_render *r);
+
+/* Records one frame of the crowd at `time` (vks_crowd_record), then the sheet drawn from the
+ * crowd's output buffers (cell i: instance i), then the copy of the image into host-visible
+ * memory; submits on the context's queue and waits. VKS_ERR_INVALID when an instance's model
+ * is not one of desc.skins (vertex counts differ) or the crowd's outputs are not readable by
+ * vertex input. Allocates nothing after the first call. */
+VKS_API vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_error *err);
+
+/* The same sheet from host vertices: cell i shows models[i] with the positions (and normals,
+ * may be NULL) of instance i, instances one after the other, vertex_count * 3 floats each
+ * (vks_crowd_read's layout, and the CPU engines'). They are copied into a host-visible vertex
+ * buffer, grown when needed. */
+VKS_API vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count,
+                                  const float *positions, const float *normals, vks_error *err);
+
+/* The last image: width * height RGBA8 pixels, rows top to bottom, width * 4 bytes apart.
+ * Valid until the next draw or vks_render_destroy; NULL before the first draw. */
+VKS_API const uint8_t *vks_render_pixels(const vks_render *r, uint32_t *width, uint32_t *height);
+
+/* The grid for count cells in a width x height image when columns is 0: the column count that
+ * makes the smaller side of a cell largest (16 cells in 640 x 360: 6 x 3). */
+VKS_API void vks_render_grid(uint32_t count, uint32_t width, uint32_t height, uint32_t *columns,
+                             uint32_t *rows);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,61 @@
+/* Private to src/render: the renderer object (render.c makes it, sheet.c draws with it) and
+ * the camera math (camera.c). */
+#ifndef VKS_RENDER_INTERNAL_H
+#define VKS_RENDER_INTERNAL_H
+
+#include "gpu/gpu_internal.h"
+#include "vkskin/render.h"
+
+/* A model's fixed camera: fitted to its bind-pose bounds, looking at it from the front,
+ * a little to the side and above. */
+typedef struct vks__camera {
+    float eye[3], center[3], up[3];
+    float radius; /* of the bounds' sphere */
+} vks__camera;
+
+/* Fits a camera to a skin's bind positions: up is +Y unless the bounds are clearly taller
+ * along Z (Z-up formats); the front is +Z for Y-up, -Y for Z-up. */
+void vks__camera_fit(const vks_skin *skin, vks__camera *out);
+/* Column-major matrices for the shaders: clip_from_model (Vulkan clip space, y down, depth
+ * 0..1) and view_from_model, for a cell of the given aspect (width / height). */
+void vks__camera_matrices(const vks__camera *c, float aspect, float clip[16], float view[16]);
+
+/* Where a model's indices are in the shared index buffer. */
+typedef struct vks__render_model {
+    uint32_t first_index, index_count, vertex_count;
+    vks__camera camera;
+} vks__render_model;
+
+struct vks_render {
+    vks_gpu *gpu;
+    vks_render_desc desc; /* defaults applied */
+    uint32_t model_count;
+    vks__render_model *models;
+    vks__buf indices;     /* device-local, every model's triangles (global vertex numbers) */
+    vks__buf zeros;       /* zero normals for models or crowds without them */
+    vks__buf host_pos, host_nrm; /* vks_render_host's vertex buffers, grown when needed */
+    vks__buf readback;    /* the image, copied here after each draw */
+    VkImage color, depth;
+    VkDeviceMemory color_mem, depth_mem;
+    VkImageView color_view, depth_view;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    VkShaderModule vert, frag;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    vks__oneshot own;
+    int drawn;            /* an image is in readback */
+};
+
+/* One cell to draw: a model and the vertex streams it reads. */
+typedef struct vks__cell {
+    uint32_t model;
+    VkBuffer pos, nrm;
+    VkDeviceSize pos_offset, nrm_offset;
+} vks__cell;
+
+/* Records the render pass over every cell and the copy of the image into the readback buffer
+ * (then made visible to the host) into cmd. */
+void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t count);
+
+#endif

@@ -1,0 +1,227 @@
+/* vkskin render FILE... --instances N [pose options] --out PNG [--size WxH]: a contact sheet
+ * of posed instances drawn on the GPU from the crowd's own buffers (render.h), written as PNG.
+ * Several files make one sheet with a row of N cells per file, so characters compare side by
+ * side; one file fills the image with the grid that makes cells largest. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_gpu.h"
+#include "cli_png.h"
+#include "vkskin/render.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: vkskin render FILE... [--instances N] [--pose FILE | --procedural --seed S\n"
+            "                     --frames F --fps R] --out PNG [--size WxH] [--columns C]\n\n"
+            "Draws N posed instances of each model on the GPU (a Vulkan graphics pipeline reading\n"
+            "the crowd's deformed vertices where the compute passes left them) into a contact sheet:\n"
+            "each instance in its own cell, lit, seen by one camera per model fitted to its bind pose.\n\n"
+            "  --instances N    instances per file (default 1)\n"
+            "  --procedural     deterministic procedural poses (the default): --seed S (1); the\n"
+            "                   picture shows the last of --frames F frames (1), at time (F-1) / --fps (30)\n"
+            "  --pose FILE      JSON pose file: every instance shows its frame 0, or frame F-1 with --frames F\n"
+            "  --out PNG        the image (written to a temporary and renamed; - for standard output)\n"
+            "  --size WxH       image size in pixels (default 640x360, at most 8192 each)\n"
+            "  --columns C      cells per row (default: one row per file with several files, else the\n"
+            "                   grid that makes cells largest)\n"
+            "  --device N|NAME  the Vulkan device (see vkskin devices); --validation: Khronos layer\n"
+            "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n\n"
+            "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also an\n"
+            "output that cannot be written)\n");
+}
+
+static int parse_size(const char *text, uint32_t *w, uint32_t *h)
+{
+    char *end = NULL;
+    unsigned long a = strtoul(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X'))
+        return 0;
+    const char *rest = end + 1;
+    unsigned long b = strtoul(rest, &end, 10);
+    if (end == rest || *end || a == 0 || b == 0 || a > 8192 || b > 8192)
+        return 0;
+    *w = (uint32_t)a, *h = (uint32_t)b;
+    return 1;
+}
+
+/* What the sheet is drawn from: every file's model, uploaded together. */
+typedef struct sheet {
+    vks_skin **skins;
+    int count;
+    vks_gpu *gpu;
+    vks_gpu_models *models;
+    vks_crowd *crowd;
+    vks_render *render;
+} sheet;
+
+static void sheet_free(sheet *s)
+{
+    vks_render_destroy(s->render);
+    vks_crowd_destroy(s->crowd);
+    vks_gpu_models_free(s->models);
+    vks_gpu_destroy(s->gpu);
+    for (int f = 0; f < s->count; f++)
+        vks_skin_free(s->skins[f]);
+    free(s->skins);
+}
+
+/* The crowd: file f's instance j is crowd instance f * N + j, procedural on the GPU, or the
+ * pose file's locals set from the host once. */
+static vks_result make_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame, vks_error *err)
+{
+    uint32_t n = pose->instances, total = n * (uint32_t)s->count;
+    vks_crowd_instance *inst = calloc(total, sizeof *inst);
+    if (!inst)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the crowd");
+    for (uint32_t i = 0; i < total; i++) {
+        inst[i].model = i / n;
+        inst[i].pose = pose->pose_file ? VKS_CROWD_POSE_LOCALS : VKS_CROWD_POSE_PROCEDURAL;
+        inst[i].seed = pose->seed;
+        inst[i].pose_instance = i % n;
+    }
+    vks_crowd_desc d = {.models = s->models, .instances = inst, .instance_count = total};
+    vks_result r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
+    free(inst);
+    for (int f = 0; r == VKS_OK && pose->pose_file && f < s->count; f++) {
+        vks_cli_poser ps;
+        if (!vks_cli_poser_init(&ps, s->skins[f], pose))
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+        vks_affine *locals = malloc((s->skins[f]->node_count ? s->skins[f]->node_count : 1) * sizeof *locals);
+        if (!locals)
+            r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the locals");
+        for (uint32_t j = 0; r == VKS_OK && j < n; j++) {
+            uint32_t last = ps.set.frame_count ? ps.set.frame_count - 1 : 0;
+            vks_cli_poser_locals(&ps, j, frame < last ? frame : last, locals);
+            r = vks_crowd_set_locals(s->crowd, (uint32_t)f * n + j, locals, err);
+        }
+        free(locals);
+        vks_cli_poser_free(&ps);
+    }
+    return r;
+}
+
+static int render_sheet(char **files, int nfiles, const char *out, uint32_t w, uint32_t h, uint32_t columns,
+                        const vks_cli_pose *pose, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
+{
+    sheet s = {0};
+    vks_error err = {0};
+    char msg[512];
+    int rc = VKS_EXIT_OK;
+    if (!(s.skins = calloc((size_t)nfiles, sizeof *s.skins)))
+        return VKS_EXIT_RUNTIME;
+    for (; s.count < nfiles; s.count++)
+        if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt))) {
+            sheet_free(&s);
+            return VKS_EXIT_INPUT;
+        }
+    if ((rc = vks_cli_gpu_open(gopt, &s.gpu)) != VKS_EXIT_OK) {
+        sheet_free(&s);
+        return rc;
+    }
+    uint32_t frame = pose->frames ? pose->frames - 1 : 0;
+    float time = (float)frame / (pose->fps > 0 ? pose->fps : 30.0f);
+    vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
+                         .height = h, .columns = columns ? columns : nfiles > 1 ? pose->instances : 0};
+    vks_result r;
+    if ((r = vks_gpu_upload(s.gpu, (const vks_skin *const *)s.skins, (uint32_t)nfiles, &s.models, &err)) == VKS_OK &&
+        (r = make_crowd(&s, pose, frame, &err)) == VKS_OK &&
+        (r = vks_render_create(s.gpu, &d, &s.render, &err)) == VKS_OK &&
+        (r = vks_render_crowd(s.render, s.crowd, time, &err)) == VKS_OK) {
+        uint32_t pw, ph;
+        const uint8_t *px = vks_render_pixels(s.render, &pw, &ph);
+        r = vks_cli_write_png(out, px, pw, ph, &err);
+    }
+    if (r != VKS_OK) {
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        rc = r == VKS_ERR_INVALID ? VKS_EXIT_INPUT : vks_cli_exit_code(r);
+    } else {
+        fprintf(stderr, "vkskin: %d file(s) x %u instance(s) drawn on %s at t=%g -> %s (%ux%u)\n", nfiles,
+                pose->instances, vks_gpu_device(s.gpu)->name, (double)time, out, d.width ? d.width : 640,
+                d.height ? d.height : 360);
+        if (vks_gpu_validation_messages(s.gpu))
+            rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */
+    }
+    sheet_free(&s);
+    return rc;
+}
+
+int vks_cmd_render(int argc, char **argv)
+{
+    vks_cli_pose pose;
+    vks_cli_pose_defaults(&pose);
+    vks_read_options ropt = {0};
+    char *cfg = NULL;
+    const char *out = NULL;
+    vks_cli_gpu_opts gopt = {0};
+    uint32_t w = 640, h = 360, columns = 0;
+    int nfiles = 0, rc = VKS_EXIT_OK;
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (!files)
+        return VKS_EXIT_RUNTIME;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int t;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            goto done;
+        } else if (!strcmp(a, "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--size") && i + 1 < argc) {
+            if (!parse_size(argv[++i], &w, &h)) {
+                fprintf(stderr, "vkskin render: --size needs WxH, 1 to 8192 each (got '%s')\n", argv[i]);
+                rc = VKS_EXIT_USAGE;
+                goto done;
+            }
+        } else if (!strcmp(a, "--columns") && i + 1 < argc) {
+            if (!vks_cli_parse_u32(a, argv[++i], &columns) || columns == 0) {
+                rc = VKS_EXIT_USAGE;
+                goto done;
+            }
+        } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
+            if (t < 0) {
+                rc = VKS_EXIT_USAGE;
+                goto done;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "vkskin render: unknown option or missing value '%s'\n", a);
+            rc = VKS_EXIT_USAGE;
+            goto done;
+        } else {
+            files[nfiles++] = argv[i];
+        }
+    }
+    if (!nfiles || !out) {
+        fprintf(stderr, "vkskin render: needs at least one FILE and --out PNG\n");
+        help(stderr);
+        rc = VKS_EXIT_USAGE;
+        goto done;
+    }
+    if ((uint64_t)pose.instances * (uint64_t)nfiles > 1u << 20) {
+        fprintf(stderr, "vkskin render: at most 1048576 cells (asked for %d x %u)\n", nfiles, pose.instances);
+        rc = VKS_EXIT_USAGE;
+        goto done;
+    }
+    /* the output is checked before any work, and may not be one of the inputs */
+    for (int f = 0; f < nfiles; f++)
+        if (vks_output_same_file(out, files[f]) || (pose.pose_file && vks_output_same_file(out, pose.pose_file))) {
+            fprintf(stderr, "vkskin render: --out %s would overwrite an input\n", out);
+            rc = VKS_EXIT_USAGE;
+            goto done;
+        }
+    vks_error err = {0};
+    if (vks_output_check(out, 0, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        rc = VKS_EXIT_RUNTIME;
+        goto done;
+    }
+    rc = render_sheet(files, nfiles, out, w, h, columns, &pose, &ropt, &gopt);
+done:
+    free(files);
+    free(cfg);
+    return rc;
+}
