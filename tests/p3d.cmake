@@ -1,7 +1,7 @@
 # Bohemia P3D reader and writer tests (issue 6; formats/p3d.md). Real samples are read in
 # place from ${VKSKIN_REAL_DATASETS}/p3d; tests that need them are skipped (77) without it.
 vks_add_test(NAME test_p3d_samples SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_p3d_samples.c LABELS p3d)
-foreach(t test_p3d_cfg test_p3d_write test_p3d_robust test_p3d_errors test_p3d_points)
+foreach(t test_p3d_cfg test_p3d_write test_p3d_robust test_p3d_errors test_p3d_points test_read_file)
   if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c)
     vks_add_test(NAME ${t} SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c LABELS p3d)
   endif()

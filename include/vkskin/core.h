@@ -77,6 +77,27 @@ typedef struct vks_allocator {
 /* a with malloc/free filled in where it has no alloc or no free (a may be NULL). */
 VKS_API vks_allocator vks_allocator_or_default(const vks_allocator *a);
 
+/* Logger (sokol style): where the library's notes and warnings go. Zeroed means silent: a
+ * library prints nothing unless its host asks (errors still come back as vks_error). The
+ * message has no trailing newline and no "vkskin:" prefix; it is valid during the call only.
+ * func may be called from any thread that calls the library (and, for GPU validation
+ * messages, from the driver's thread): make it thread-safe when the host runs vkskin on
+ * several threads. */
+typedef enum vks_log_level {
+    VKS_LOG_ERROR = 0,   /* a failure the host may want to show (validation-layer errors) */
+    VKS_LOG_WARNING = 1, /* something suspicious that did not stop the call */
+    VKS_LOG_INFO = 2     /* a note: which skeleton config was used, and the like */
+} vks_log_level;
+
+typedef struct vks_logger {
+    void (*func)(void *user, vks_log_level level, const char *msg);
+    void *user;
+} vks_logger;
+
+/* Prints "vkskin: <msg>" on stderr, whatever the level (messages say what they are: "validation
+ * error: ..."): the logger the CLI installs, for hosts that want its output. user is ignored. */
+VKS_API void vks_log_stderr(void *user, vks_log_level level, const char *msg);
+
 /* ---- affine math (float storage) ---- */
 typedef struct vks_affine {
     float m[12]; /* column-major 3x4: m[0..2] x axis, m[3..5] y axis, m[6..8] z axis, m[9..11] translation */

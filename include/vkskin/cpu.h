@@ -38,6 +38,24 @@ VKS_API const char *vks_cpu_fast_path(void);
  * or build has no such kernel. Affects runs that start afterwards, in every thread. */
 VKS_API int vks_cpu_fast_set_path(const char *path);
 
+/* Options of the CPU engines; zeroed: defaults. */
+typedef struct vks_cpu_options {
+    int threads;             /* fast engine: threads (<= 0, default: all cores); reference: unused */
+    vks_allocator allocator; /* the engines' temporaries (per-thread matrices and palettes), all
+                                allocated before any work on the calling thread; default
+                                malloc/free; blocks must be aligned like malloc's */
+} vks_cpu_options;
+/* vks_cpu_reference_run and vks_cpu_fast_run with options (opt may be NULL). A failed
+ * allocation is VKS_ERR_NOMEM with nothing written to the outputs and nothing leaked. */
+VKS_API vks_result vks_cpu_reference_run_opt(const vks_deform_job *job, const vks_cpu_options *opt,
+                                             vks_error *err);
+VKS_API vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options *opt, vks_error *err);
+
+/* THREADS: every function here may run on several threads at once on different jobs (they
+ * share only read-only skins and inputs); vks_cpu_fast_run starts and joins its own worker
+ * threads within the call. vks_cpu_fast_set_path changes a process-wide choice (atomically)
+ * and affects runs that start afterwards. */
+
 /* Bind-pose check: deform with the bind pose and compare with the stored vertices (except in
  * rigid groups, whose stored vertices are bone-local).
  * Reports the largest position error, absolute and relative to the bounding radius, and the

@@ -7,10 +7,18 @@
  *   if (vks_read_any(&opt, bytes, size, "hero.dff", &skin, &err) != VKS_OK) ... report err
  *   ... vks_skin_free(skin);
  *
- * Readers take bytes and a length, never open files, never trust a count: each count is
+ * Readers take bytes and a length and never trust a count: each count is
  * checked against the bytes left (and the limits below) before anything is allocated.
  * *out is written only on success; a failing reader frees its partial result.
  * Format knowledge ends here: nothing after a reader asks which format a skin came from.
+ * Only vks_read_file touches files, and only through the read options' file callbacks.
+ *
+ * THREADS
+ *   Every call here is reentrant: readers, vks_read_file, detection and writers keep no
+ *   global state, so any number may run at once on different threads (each with its own
+ *   output; options and input bytes may be shared, read-only). The callbacks in the options
+ *   (allocator, file, logger) are called on the calling thread and must be safe to call from
+ *   every thread that reads at once.
  */
 #ifndef VKSKIN_FORMATS_H
 #define VKSKIN_FORMATS_H
@@ -21,8 +29,33 @@
 extern "C" {
 #endif
 
+/* File access for vks_read_file (cgltf_file_options style). read gets a whole file: on
+ * success *bytes and *size hold it until release(user, *bytes). It must refuse a file larger
+ * than max_size with VKS_ERR_LIMIT (before reading it where the size is known), and answer
+ * VKS_ERR_IO for a file that cannot be opened (a P3D's model.cfg search goes on past those,
+ * and stops at any other failure). err may be NULL; record the cause with vks_error_set.
+ * Zeroed (read NULL): the library's own, vks_file_read_default over the read options'
+ * allocator (release must then be NULL too). */
+typedef struct vks_file_options {
+    vks_result (*read)(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
+                       vks_error *err);
+    void (*release)(void *user, void *bytes);
+    void *user;
+    uint64_t max_size; /* largest file read, model or config; default 2 GiB */
+} vks_file_options;
+
+/* The default read: the file system through open/read. A regular file over max_size is
+ * refused by its size before a byte is read; anything else (a pipe, a device) is read until
+ * it ends or passes max_size. A folder is VKS_ERR_IO. user: a const vks_allocator * for the
+ * bytes (NULL: malloc); release with vks_file_release_default and the same user. */
+VKS_API vks_result vks_file_read_default(void *user, const char *path, uint64_t max_size, void **bytes,
+                                 size_t *size, vks_error *err);
+VKS_API void vks_file_release_default(void *user, void *bytes);
+
 typedef struct vks_read_options {
     vks_allocator allocator;   /* default: malloc/free */
+    vks_file_options file;     /* vks_read_file's file access; default: the file system */
+    vks_logger logger;         /* notes ("using skeleton config X"); default: silent */
     uint32_t max_vertices;     /* default: 1 << 24, over all meshes */
     uint32_t max_triangles;    /* default: 1 << 25 */
     uint32_t max_nodes;        /* default: 1 << 16 */
@@ -30,10 +63,14 @@ typedef struct vks_read_options {
 
     /* P3D only. */
     struct {
-        const char *model_cfg;    /* model.cfg text (not a path); NULL: no config */
+        const char *model_cfg;    /* model.cfg text (not a path); NULL: no config (vks_read_file:
+                                     model_cfg_name, else the one vks_p3d_find_model_cfg finds) */
         size_t model_cfg_size;
-        const char *model_cfg_name; /* the config's file name, for errors in it; default "model.cfg" */
-        const char *model_name;   /* CfgModels class to use; default: the file's base name */
+        const char *model_cfg_name; /* the config's file name, for errors in it; default "model.cfg".
+                                       vks_read_file without model_cfg: the config file to read
+                                       (through file.read; a missing one is an error) */
+        const char *model_name;   /* CfgModels class to use; default: the file's base name
+                                     (vks_read_file: the model path's file name without extension) */
         const char *lod;          /* LOD to read ("1", "shadow", resolution text); default: first visual */
         const char *bones;        /* comma-separated bone selections when there is no skeleton */
         uint32_t bone_limit;      /* palette size per section; default 64 */
@@ -63,6 +100,25 @@ VKS_API vks_reader_fn vks_detect_format(const void *bytes, size_t size, const ch
 /* Detects the format and reads. An unknown format is VKS_ERR_FORMAT naming what was seen. */
 VKS_API vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t size,
                         const char *name, vks_skin **out, vks_error *err);
+
+/* Reads the file at path through opt->file (zeroed: the file system, max_size applied),
+ * detects its format and reads it, like cgltf_parse_file. A P3D finds its skeleton config
+ * itself when opt->p3d.model_cfg is NULL: the file opt->p3d.model_cfg_name, else the one
+ * vks_p3d_find_model_cfg finds (noted through opt->logger at VKS_LOG_INFO: "<path>: using
+ * skeleton config <cfg>"). A failure to read the model has err->path "file"; one in or about
+ * the config names it in err->file (with err->line for its text). Every file read is released
+ * before the call returns. Same contract as the readers otherwise. */
+VKS_API vks_result vks_read_file(const vks_read_options *opt, const char *path, vks_skin **out,
+                         vks_error *err);
+
+/* Which model.cfg the P3D reader would use for the model at model_path when neither
+ * opt->p3d.model_cfg nor opt->p3d.model_cfg_name is given: "<stem>.model.cfg" beside the
+ * model (how the project's samples pair them), then "model.cfg" in the model's folder and in
+ * each parent folder up to the top of the path given (binarize walks up the same way).
+ * Candidates are tried through opt->file (opt may be NULL: the file system); the first that
+ * reads wins. Writes its path (NUL-terminated) into out and returns 1; returns 0 when there is
+ * none or cap is under strlen(model_path) + 16. Allocates through opt->allocator. */
+VKS_API int vks_p3d_find_model_cfg(const vks_read_options *opt, const char *model_path, char *out, size_t cap);
 
 /* ---- writers (fixtures for tests, datasets and benchmarks) ----
  * Each writes a whole file into a growable buffer. The caller frees *out_bytes with free(). */

@@ -66,7 +66,7 @@ typedef struct vks_gpu_options {
     int validation;          /* enable VK_LAYER_KHRONOS_validation and count its messages */
     vks_gpu_fault inject_fault; /* testing only; applied by vks_gpu_upload */
     int force_staging;       /* read back through staging copies even on unified memory */
-    int quiet;               /* do not print validation messages to stderr */
+    int quiet;               /* do not pass validation messages to the logger (still counted) */
     int shared_palette;      /* 0: by device (shared memory on GPUs, none on CPU devices, where
                                 barriers are slow); 1: always; -1: never */
     /* Testing only, like inject_fault: make the batch scheduler's allocations fail. Both count
@@ -80,6 +80,10 @@ typedef struct vks_gpu_options {
      * of creating them; device_index, use_device_index, device_name and validation are then
      * ignored. NULL (default): vkskin makes its own. */
     const struct vks_gpu_host *host;
+    /* Validation-layer warnings (VKS_LOG_WARNING) and errors (VKS_LOG_ERROR), as "validation
+     * warning: <text>". Called from the thread the driver reports on. Default: silent (the
+     * messages are still counted: vks_gpu_validation_messages). */
+    vks_logger logger;
 } vks_gpu_options;
 
 typedef struct vks_gpu_device_info {

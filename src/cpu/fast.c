@@ -141,6 +141,14 @@ static void *worker(void *arg)
 
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
 {
+    vks_cpu_options o = {0};
+    o.threads = threads;
+    return vks_cpu_fast_run_opt(job, &o, err);
+}
+
+vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options *opt, vks_error *err)
+{
+    int threads = opt ? opt->threads : 0;
     vks_result r = vks_deform_validate(job, err);
     if (r != VKS_OK)
         return r;
@@ -167,14 +175,19 @@ vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *e
     sh.items = (uint64_t)job->instance_count * sh.slices;
     if (sh.items < (uint64_t)threads)
         sh.threads = sh.items ? (uint32_t)sh.items : 1;
-    fast_thread *t = calloc(sh.threads, sizeof *t);
-    pthread_t *ids = calloc(sh.threads, sizeof *ids);
+    /* every temporary through the job's allocator (all allocated here, before the threads) */
+    vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
+    fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
+    pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
     int ok = t && ids;
+    if (t)
+        memset(t, 0, sh.threads * sizeof *t);
     for (uint32_t i = 0; ok && i < sh.threads; i++) {
         t[i].sh = &sh, t[i].index = i;
-        t[i].world = malloc((s->node_count ? s->node_count : 1) * sizeof *t[i].world);
-        t[i].skin = malloc((s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
-        t[i].pal = aligned_alloc(16, sh.max_palette * sizeof *t[i].pal);
+        t[i].world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *t[i].world);
+        t[i].skin = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
+        /* malloc's alignment (16 on x86-64) is what the SSE/AVX2 kernels' aligned loads need */
+        t[i].pal = a.alloc(a.user, (sh.max_palette ? sh.max_palette : 1) * sizeof *t[i].pal);
         ok = t[i].world && t[i].skin && t[i].pal;
     }
     uint32_t started = 0;
@@ -187,9 +200,18 @@ vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *e
         pthread_join(ids[i], NULL);
     for (uint32_t i = 1 + started; ok && i < sh.threads; i++)
         worker(&t[i]); /* threads that could not start: run their share here */
-    for (uint32_t i = 0; t && i < sh.threads; i++)
-        free(t[i].world), free(t[i].skin), free(t[i].pal);
-    free(t), free(ids);
+    for (uint32_t i = 0; t && i < sh.threads; i++) {
+        if (t[i].world)
+            a.free(a.user, t[i].world);
+        if (t[i].skin)
+            a.free(a.user, t[i].skin);
+        if (t[i].pal)
+            a.free(a.user, t[i].pal);
+    }
+    if (t)
+        a.free(a.user, t);
+    if (ids)
+        a.free(a.user, ids);
     if (!ok)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu fast", "out of memory for %u threads", sh.threads);
     return VKS_OK;

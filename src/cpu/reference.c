@@ -81,15 +81,23 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, float *pos
 
 vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)
 {
+    return vks_cpu_reference_run_opt(job, NULL, err);
+}
+
+vks_result vks_cpu_reference_run_opt(const vks_deform_job *job, const vks_cpu_options *opt, vks_error *err)
+{
     vks_result r = vks_deform_validate(job, err);
     if (r != VKS_OK)
         return r;
     const vks_skin *s = job->skin;
-    vks_affine_d *world = malloc((s->node_count ? s->node_count : 1) * sizeof *world);
-    vks_affine_d *K = malloc((s->bone_count ? s->bone_count : 1) * sizeof *K);
+    vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
+    vks_affine_d *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
+    vks_affine_d *K = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *K);
     if (!world || !K) {
-        free(world);
-        free(K);
+        if (world)
+            a.free(a.user, world);
+        if (K)
+            a.free(a.user, K);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu reference", "out of memory for %u nodes",
                              s->node_count);
     }
@@ -99,7 +107,7 @@ vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)
         size_t at = vks_deform_index(s, i, 0) * 3;
         deform_instance(s, K, job->positions + at, job->normals ? job->normals + at : NULL);
     }
-    free(world);
-    free(K);
+    a.free(a.user, world);
+    a.free(a.user, K);
     return VKS_OK;
 }

@@ -18,6 +18,8 @@ vks_read_options vks_read_options_defaults(const vks_read_options *opt)
         o.max_meshes = 4096;
     if (!o.p3d.bone_limit)
         o.p3d.bone_limit = 64;
+    if (!o.file.max_size)
+        o.file.max_size = 2048ull << 20;
     return o;
 }
 

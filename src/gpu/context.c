@@ -5,6 +5,8 @@
  * never destroyed or waited idle on here. */
 #include "gpu_internal.h"
 
+#include "core/log.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +37,10 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     (void)type;
     if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
         gpu->validation_messages++;
+        int error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
         if (!gpu->opt.quiet)
-            fprintf(stderr, "vkskin: validation %s: %s\n",
-                    severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning",
-                    data && data->pMessage ? data->pMessage : "(no message)");
+            vks__log(&gpu->opt.logger, error ? VKS_LOG_ERROR : VKS_LOG_WARNING, "validation %s: %s",
+                     error ? "error" : "warning", data && data->pMessage ? data->pMessage : "(no message)");
     }
     return VK_FALSE;
 }

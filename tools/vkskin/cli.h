@@ -47,10 +47,6 @@ extern uint64_t vks_cli_max_input_bytes;
  * returns NULL on failure. */
 uint8_t *vks_cli_read_file(const char *path, size_t *size);
 
-/* Where a P3D model's model.cfg is found when --model-cfg is not given (caller frees; NULL
- * when there is none): <stem>.model.cfg beside it, then model.cfg in its folder and above. */
-char *vks_cli_find_model_cfg(const char *model_path);
-
 /* Reads and validates a model (any format; P3D options from opt). Prints one clear error line
  * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);

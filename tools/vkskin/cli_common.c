@@ -105,116 +105,23 @@ int vks_cli_exit_code(vks_result r)
     }
 }
 
-static int file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
-/* Where the engine would find a P3D model's config: <stem>.model.cfg beside it first (how the
- * project's samples pair them), then model.cfg in the model's folder and in each parent folder
- * up to the top of the path given (binarize walks up the same way). */
-char *vks_cli_find_model_cfg(const char *model_path)
-{
-    size_t n = strlen(model_path);
-    char *buf = malloc(n + 32), *dir = malloc(n + 1);
-    if (!buf || !dir) {
-        free(buf);
-        free(dir);
-        return NULL;
-    }
-    memcpy(buf, model_path, n + 1);
-    char *dot = strrchr(buf, '.'), *slash = strrchr(buf, '/');
-    if (dot && (!slash || dot > slash)) {
-        strcpy(dot, ".model.cfg");
-        if (file_exists(buf)) {
-            free(dir);
-            return buf;
-        }
-    }
-    memcpy(dir, model_path, n + 1);
-    for (;;) {
-        slash = strrchr(dir, '/');
-        if (!slash) {
-            snprintf(buf, n + 32, "model.cfg");
-            int found = file_exists(buf);
-            free(dir);
-            if (found)
-                return buf;
-            free(buf);
-            return NULL;
-        }
-        *slash = 0; /* dir is now the folder above what it named */
-        snprintf(buf, n + 32, "%s/model.cfg", dir);
-        if (file_exists(buf)) {
-            free(dir);
-            return buf;
-        }
-        if (dir[0] == 0) { /* reached the root of an absolute path */
-            free(dir);
-            free(buf);
-            return NULL;
-        }
-    }
-}
-
+/* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
+ * only adds its input limit and prints the library's notes as it always did. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
 {
-    size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(path, &size);
-    if (!bytes)
-        return NULL;
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
-    char *cfg_text = NULL, *stem = NULL;
-    const char *fmt = NULL;
-    vks_detect_format(bytes, size, path, &fmt);
-    char *cfg_path = NULL;
-    if (fmt && !strcmp(fmt, "p3d")) {
-        /* --model-cfg FILE names the config (read here, so a missing one is an input error);
-         * otherwise it is looked for beside the model */
-        if (!opt.p3d.model_cfg) {
-            cfg_path = opt.p3d.model_cfg_name ? strdup(opt.p3d.model_cfg_name) : vks_cli_find_model_cfg(path);
-            if (cfg_path) {
-                size_t cfg_size = 0;
-                cfg_text = (char *)vks_cli_read_file(cfg_path, &cfg_size);
-                if (!cfg_text) {
-                    free(cfg_path);
-                    free(bytes);
-                    return NULL;
-                }
-                opt.p3d.model_cfg = cfg_text;
-                opt.p3d.model_cfg_size = cfg_size;
-                opt.p3d.model_cfg_name = cfg_path;
-                if (!opt_in || !opt_in->p3d.model_cfg_name)
-                    fprintf(stderr, "vkskin: %s: using skeleton config %s\n", path, cfg_path);
-            }
-        }
-        if (!opt.p3d.model_name) {
-            const char *base = strrchr(path, '/');
-            base = base ? base + 1 : path;
-            stem = strdup(base);
-            if (stem) {
-                char *dot = strrchr(stem, '.');
-                if (dot)
-                    *dot = 0;
-                opt.p3d.model_name = stem;
-            }
-        }
-    }
+    opt.file.max_size = vks_cli_max_input_bytes;
+    if (!opt.logger.func)
+        opt.logger.func = vks_log_stderr;
     vks_skin *skin = NULL;
     vks_error err = {0};
-    vks_result r = vks_read_any(&opt, bytes, size, path, &skin, &err);
+    vks_result r = vks_read_file(&opt, path, &skin, &err);
     if (r == VKS_OK)
         r = vks_skin_validate(skin, &err);
-    free(bytes);
-    free(cfg_text);
-    free(cfg_path);
-    free(stem);
     if (r != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        fprintf(stderr, "vkskin: %s%s\n", vks_error_format(&err, path, msg, sizeof msg),
+                r == VKS_ERR_LIMIT && !strcmp(err.path, "file") ? " (--max-input-mb N)" : "");
         vks_skin_free(skin);
         return NULL;
     }

@@ -67,7 +67,15 @@ static int check_not_input(const char *out, const vks_cli_output_inputs *in)
 {
     for (int f = 0; f < in->file_count; f++) {
         const char *what = NULL, *name = in->files[f];
-        char *cfg = vks_cli_find_model_cfg(in->files[f]);
+        /* the config the reader would find for this input (the same search, in the library) */
+        vks_read_options ro = {0};
+        ro.file.max_size = vks_cli_max_input_bytes;
+        size_t cap = strlen(in->files[f]) + 32;
+        char *cfg = malloc(cap);
+        if (cfg && !vks_p3d_find_model_cfg(&ro, in->files[f], cfg, cap)) {
+            free(cfg);
+            cfg = NULL;
+        }
         if (vks_output_same_file(out, in->files[f]))
             what = "the input";
         else if (cfg && vks_output_same_file(out, cfg))

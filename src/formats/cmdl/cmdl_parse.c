@@ -2,6 +2,7 @@
  * skinning needs (notes §3) in a cmdl_doc. Elements outside that tree are skipped whole.
  * Every element the later steps may blame remembers its line, column, byte index and
  * structure path ("GraphicsContentCtr/Models/SkeletalModel[0]/Shapes/SeparateDataShapeCtr[2]"). */
+#include "cmdl_xml_alloc.h"
 #include "cmdl_internal.h"
 
 #include <expat.h>
@@ -771,9 +772,12 @@ vks_result vks__cmdl_parse(cmdl_ctx *c, const void *bytes, size_t size)
     c->doc.skeletal = -1;
     if (size > (size_t)INT32_MAX)
         return vks_error_set(c->err, VKS_ERR_LIMIT, 0, "cmdl", "file of %zu bytes is too large for the XML parser", size);
-    p.xp = XML_ParserCreate(NULL);
-    if (!p.xp)
+    /* expat allocates through the read options' allocator (cmdl_xml_alloc.c) */
+    p.xp = XML_ParserCreate_MM(NULL, cmdl_xml_alloc_begin(&c->opt.allocator), NULL);
+    if (!p.xp) {
+        cmdl_xml_alloc_end();
         return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl", "out of memory creating the XML parser");
+    }
     XML_SetUserData(p.xp, &p);
     XML_SetElementHandler(p.xp, on_start, on_end);
     XML_SetCharacterDataHandler(p.xp, on_text);
@@ -795,6 +799,7 @@ vks_result vks__cmdl_parse(cmdl_ctx *c, const void *bytes, size_t size)
         vks__cmdl_fail_at(c, rc, &w, "malformed XML: %s", XML_ErrorString(e));
     }
     XML_ParserFree(p.xp);
+    cmdl_xml_alloc_end();
     vks__cmdl_vec_free(c, &p.text);
     return rc;
 }
