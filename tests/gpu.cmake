@@ -11,6 +11,10 @@ endforeach()
 # the last count a test can read: fail on any validation line.
 set_tests_properties(test_gpu_oom PROPERTIES FAIL_REGULAR_EXPRESSION "vkskin: validation")
 
+# The context as an embedded library: the host's logger and VkAllocationCallbacks.
+vks_add_test(NAME test_gpu_library SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_library.c LABELS gpu)
+set_tests_properties(test_gpu_library PROPERTIES TIMEOUT 120)
+
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
 
 add_test(NAME test_gpu_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_cli.sh $<TARGET_FILE:vkskin>)

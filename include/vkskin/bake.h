@@ -22,6 +22,9 @@
  *        Points are all meshes' file vertices in order. Instances are written as consecutive
  *        samples: sample = instance * frames + frame. Normals are not stored.
  *   OBJ  one frame of one instance (frames * instances must be 1): v, vn, f per mesh (o).
+ *
+ * THREADS
+ *   A writer belongs to one thread at a time; separate writers may run on separate threads.
  */
 #ifndef VKSKIN_BAKE_H
 #define VKSKIN_BAKE_H

@@ -9,6 +9,10 @@
  *   vks_skin_builder *b = vks_builder_create(s);
  *   vks_mesh_source m = {0}; ... fill ...; vks_builder_add_mesh(b, &m, &err);
  *   vks_builder_finish(b, &err);        // writes the arrays into s and frees b (also on error)
+ *
+ * THREADS
+ *   A builder and the skin it makes belong to one thread until the build is finished; separate
+ *   builds may run on separate threads.
  */
 #ifndef VKSKIN_BUILD_H
 #define VKSKIN_BUILD_H

@@ -5,6 +5,10 @@
  *   vks_diff_report r;
  *   vks_diff(gpu_pos, ref_pos, instances, skin->vertex_count, radius, &tol, &r);
  *   if (!r.pass) ...
+ *
+ * THREADS
+ *   Pure functions over the caller's arrays: safe on several threads at once, each with its
+ *   own report.
  */
 #ifndef VKSKIN_CHECK_H
 #define VKSKIN_CHECK_H

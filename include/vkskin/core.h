@@ -8,6 +8,12 @@
  * Conventions (DESIGN.md section 4): column vectors, matrices column-major in memory,
  * radians, float32 storage. An affine transform is 3x4: four columns of three floats
  * (x axis, y axis, z axis, translation), so p' = c0*x + c1*y + c2*z + c3.
+ *
+ * THREADS
+ *   Everything here is reentrant and keeps no global state: results, errors (each vks_error is
+ *   the caller's) and the math may be used from any number of threads. The logger and
+ *   allocator callbacks a host installs are called on the threads that call the library (and
+ *   a GPU context's logger on the driver's): make them thread-safe when vkskin runs on several.
  */
 #ifndef VKSKIN_CORE_H
 #define VKSKIN_CORE_H

@@ -6,6 +6,10 @@
  *   j.skin = skin; j.locals = locals; j.instance_count = n;
  *   j.positions = pos; j.normals = nrm;          // n * skin->vertex_count * 3 floats each
  *   if (vks_deform_validate(&j, &err) == VKS_OK) vks_cpu_reference_run(&j, &err);
+ *
+ * THREADS
+ *   A job owns nothing and is only read by the engines: one job may be validated and run on
+ *   several threads at once as long as their outputs do not overlap.
  */
 #ifndef VKSKIN_DEFORM_H
 #define VKSKIN_DEFORM_H

@@ -20,8 +20,15 @@
  * Vulkan is loaded through volk; the instance's and the device's functions live in tables
  * inside the context, loaded through its own vkGetInstanceProcAddr (the loader's, or the
  * host's), so two contexts may coexist. The only volk global vkskin sets is the loader, opened
- * once per process (thread-safe). A context, its models and crowds are used from one thread
- * at a time; vks_gpu_create and vks_gpu_list_devices may run on several threads at once.
+ * once per process (thread-safe).
+ *
+ * THREADS
+ *   A context, its models and crowds are used from one thread at a time; separate contexts
+ *   may be used from separate threads. vks_gpu_create and vks_gpu_list_devices may run on
+ *   several threads at once: the loader is opened once under pthread_once (volk_impl.c) and
+ *   nothing else global is written (test_gpu_adopt creates contexts from two threads). The
+ *   logger may be called from the driver's thread; the VkAllocationCallbacks from any thread
+ *   that calls into the context.
  *
  * Work split. A batch is many instances of several models. It is cut into chunks of whole
  * instances sized under maxStorageBufferRange, a device-memory budget, a host-memory budget and
@@ -84,6 +91,10 @@ typedef struct vks_gpu_options {
      * warning: <text>". Called from the thread the driver reports on. Default: silent (the
      * messages are still counted: vks_gpu_validation_messages). */
     vks_logger logger;
+    /* Host-memory callbacks passed to every vkCreate*, vkAllocateMemory, vkDestroy* and vkFree*
+     * the context makes (its own instance and device included; not the throwaway instance of
+     * vks_gpu_list_devices). Must outlive the context. Default NULL: the driver's. */
+    const struct VkAllocationCallbacks *vk_allocator;
 } vks_gpu_options;
 
 typedef struct vks_gpu_device_info {

@@ -28,7 +28,7 @@
  * host's SIGINT/SIGTERM handler may call it (the vkskin program does). The library installs
  * no handler itself.
  *
- * Thread safety: different outputs may be opened, written and closed from different threads;
+ * THREADS: different outputs may be opened, written and closed from different threads;
  * one vks_output belongs to one thread at a time.
  */
 #ifndef VKSKIN_OUTPUT_H

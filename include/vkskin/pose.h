@@ -14,6 +14,11 @@
  *
  * Every source produces float32 absolute local transforms (bind locals replaced), so the
  * CPU reference and the GPU start from the same numbers.
+ *
+ * THREADS
+ *   Every function here is reentrant; vks_pose_source_locals and vks_pose_procedural only read
+ *   their source, set and skin, so many threads may fill locals from one source at once. A pose
+ *   set is freed by one thread when no other reads it.
  */
 #ifndef VKSKIN_POSE_H
 #define VKSKIN_POSE_H
@@ -39,12 +44,19 @@ typedef struct vks_pose_set {
     uint32_t node_count;
     uint32_t frame_count;
     vks_affine *locals; /* frame_count * node_count, frame-major; free with vks_pose_set_free */
+    vks_allocator allocator; /* the one locals came from, used by vks_pose_set_free */
 } vks_pose_set;
 
 /* Parses {"nodes": [...]} or {"frames": [{"nodes": [...]}, ...]}. Errors name the entry
  * ("frames[2].nodes[5]: unknown node name \"Bip01 Foo\""). */
 VKS_API vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size,
                                vks_pose_set *out, vks_error *err);
+/* The same, with the set's locals and the parse's temporaries through allocator (NULL:
+ * malloc/free). The JSON tree itself is cJSON's: cJSON has only process-wide hooks
+ * (cJSON_InitHooks), which one call cannot set without racing other threads, so the tree
+ * lives in cJSON's default malloc for the length of the call and nothing of it outlives it. */
+VKS_API vks_result vks_pose_file_parse_with(const vks_skin *skin, const char *json, size_t size,
+                                            const vks_allocator *allocator, vks_pose_set *out, vks_error *err);
 VKS_API void vks_pose_set_free(vks_pose_set *set);
 
 /* ---- pose sources: (instance, frame) -> locals, whatever made them ---- */

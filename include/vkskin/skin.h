@@ -22,6 +22,11 @@
  *   K_b = S_mesh * W(bones[b].node) * bones[b].inverse_bind
  *   S_mesh = mesh.space_pre * inverse(W(mesh.space_node))   (space_node < 0: identity)
  * Deformed vertex in group g: p' = sum_k w_k K_{palette[g.first_palette + idx_k]} p.
+ *
+ * THREADS
+ *   A vks_skin is immutable once read or built: any number of threads may read one skin at
+ *   once (deform, validate, diff, upload). vks_skin_free, and building through build.h, need
+ *   the skin to themselves.
  */
 #ifndef VKSKIN_SKIN_H
 #define VKSKIN_SKIN_H

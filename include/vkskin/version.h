@@ -11,6 +11,9 @@
  * and nowhere else. Versions compare as integers: VKSKIN_MAKE_VERSION(0, 1, 0) == 0x000100.
  * Compatibility: before 1.0 the same major and minor version is compatible; from 1.0 the same
  * major version (the CMake version file says the same).
+ *
+ * THREADS
+ *   Constant data: safe from any thread.
  */
 #ifndef VKSKIN_VERSION_H
 #define VKSKIN_VERSION_H

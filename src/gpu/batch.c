@@ -75,9 +75,9 @@ static void slots_free(sched *s)
         memset(sl, 0, sizeof *sl);
     }
     if (s->dpool)
-        gpu->vk.vkDestroyDescriptorPool(gpu->device, s->dpool, NULL);
+        gpu->vk.vkDestroyDescriptorPool(gpu->device, s->dpool, VKS_VK_ALLOC(gpu));
     if (s->qpool)
-        gpu->vk.vkDestroyQueryPool(gpu->device, s->qpool, NULL);
+        gpu->vk.vkDestroyQueryPool(gpu->device, s->qpool, VKS_VK_ALLOC(gpu));
     s->dpool = VK_NULL_HANDLE, s->qpool = VK_NULL_HANDLE;
     for (int k = 0; k < 4; k++) {
         free(s->wl[k]);
@@ -99,7 +99,7 @@ static vks_result slots_create(sched *s, vks_error *err)
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qi.queryCount = QUERIES_PER_SLOT * s->ring;
-        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &s->qpool);
+        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &s->qpool);
         if (r != VK_SUCCESS)
             return vks__vk_fail(err, r, "vkCreateQueryPool");
     }

@@ -43,7 +43,7 @@ vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBu
     bi.usage = usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VkResult r = gpu->vk.vkCreateBuffer(gpu->device, &bi, NULL, &out->buffer);
+    VkResult r = gpu->vk.vkCreateBuffer(gpu->device, &bi, VKS_VK_ALLOC(gpu), &out->buffer);
     gpu->counters.buffers++;
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateBuffer");
@@ -67,7 +67,7 @@ vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBu
     ai.memoryTypeIndex = (uint32_t)type;
     r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
     if (!gpu->hooks_armed || !allocation_fails(gpu, ai.allocationSize)) {
-        r = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, &out->memory);
+        r = gpu->vk.vkAllocateMemory(gpu->device, &ai, VKS_VK_ALLOC(gpu), &out->memory);
         gpu->counters.memory_allocations++;
     }
     if (r != VK_SUCCESS) {
@@ -90,9 +90,9 @@ vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBu
 void vks__buf_destroy(vks_gpu *gpu, vks__buf *b)
 {
     if (b->buffer)
-        gpu->vk.vkDestroyBuffer(gpu->device, b->buffer, NULL);
+        gpu->vk.vkDestroyBuffer(gpu->device, b->buffer, VKS_VK_ALLOC(gpu));
     if (b->memory)
-        gpu->vk.vkFreeMemory(gpu->device, b->memory, NULL); /* unmaps too */
+        gpu->vk.vkFreeMemory(gpu->device, b->memory, VKS_VK_ALLOC(gpu)); /* unmaps too */
     memset(b, 0, sizeof *b);
 }
 

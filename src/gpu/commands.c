@@ -12,7 +12,7 @@ vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pi.queueFamilyIndex = gpu->queue_family;
     pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, NULL, &o->pool);
+    VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, VKS_VK_ALLOC(gpu), &o->pool);
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateCommandPool");
     VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, o->pool,
@@ -22,7 +22,7 @@ vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkAllocateCommandBuffers");
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    r = gpu->vk.vkCreateFence(gpu->device, &fi, NULL, &o->fence);
+    r = gpu->vk.vkCreateFence(gpu->device, &fi, VKS_VK_ALLOC(gpu), &o->fence);
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateFence");
 }
 
@@ -64,9 +64,9 @@ vks_result vks__oneshot_submit(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
 void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o)
 {
     if (o->fence)
-        gpu->vk.vkDestroyFence(gpu->device, o->fence, NULL);
+        gpu->vk.vkDestroyFence(gpu->device, o->fence, VKS_VK_ALLOC(gpu));
     if (o->pool) /* frees its command buffer */
-        gpu->vk.vkDestroyCommandPool(gpu->device, o->pool, NULL);
+        gpu->vk.vkDestroyCommandPool(gpu->device, o->pool, VKS_VK_ALLOC(gpu));
     memset(o, 0, sizeof *o);
 }
 

@@ -94,7 +94,7 @@ vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f
         ci.enabledExtensionCount = 1, ci.ppEnabledExtensionNames = exts;
         ci.pNext = &dm; /* messages from instance creation too */
     }
-    VkResult r = create(&ci, NULL, out);
+    VkResult r = create(&ci, VKS_VK_ALLOC(gpu), out);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
         return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan", "no Vulkan driver (ICD) found");
     if (r != VK_SUCCESS)
@@ -103,8 +103,8 @@ vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f
     if (!missing && validation && gpu) {
         if (!f->vkCreateDebugUtilsMessengerEXT)
             missing = "vkCreateDebugUtilsMessengerEXT";
-        else if ((r = f->vkCreateDebugUtilsMessengerEXT(*out, &dm, NULL, &gpu->messenger)) != VK_SUCCESS) {
-            f->vkDestroyInstance(*out, NULL);
+        else if ((r = f->vkCreateDebugUtilsMessengerEXT(*out, &dm, VKS_VK_ALLOC(gpu), &gpu->messenger)) != VK_SUCCESS) {
+            f->vkDestroyInstance(*out, VKS_VK_ALLOC(gpu));
             *out = VK_NULL_HANDLE;
             return vks__vk_fail(err, r, "vkCreateDebugUtilsMessengerEXT");
         }
@@ -135,7 +135,7 @@ static vks_result create_own(vks_gpu *gpu, vks_error *err)
     VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
-    VkResult r = gpu->inst.vkCreateDevice(gpu->physical, &di, NULL, &gpu->device);
+    VkResult r = gpu->inst.vkCreateDevice(gpu->physical, &di, VKS_VK_ALLOC(gpu), &gpu->device);
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateDevice");
     gpu->queue_index = 0;
@@ -240,11 +240,11 @@ void vks_gpu_destroy(vks_gpu *gpu)
     }
     if (!gpu->adopted) {
         if (gpu->device) /* its table is loaded as soon as it exists */
-            gpu->vk.vkDestroyDevice(gpu->device, NULL);
+            gpu->vk.vkDestroyDevice(gpu->device, VKS_VK_ALLOC(gpu));
         if (gpu->messenger && gpu->inst.vkDestroyDebugUtilsMessengerEXT)
-            gpu->inst.vkDestroyDebugUtilsMessengerEXT(gpu->instance, gpu->messenger, NULL);
+            gpu->inst.vkDestroyDebugUtilsMessengerEXT(gpu->instance, gpu->messenger, VKS_VK_ALLOC(gpu));
         if (gpu->instance)
-            gpu->inst.vkDestroyInstance(gpu->instance, NULL);
+            gpu->inst.vkDestroyInstance(gpu->instance, VKS_VK_ALLOC(gpu));
     }
     free(gpu);
 }

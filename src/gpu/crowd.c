@@ -241,7 +241,7 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qi.queryCount = 2;
-        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, NULL, &c->qpool);
+        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &c->qpool);
         if (r != VK_SUCCESS)
             res = vks__vk_fail(err, r, "vkCreateQueryPool");
     }
@@ -265,9 +265,9 @@ void vks_crowd_destroy(vks_crowd *c)
     for (uint32_t p = 0; c->parts && p < c->part_count; p++)
         vks__passes_destroy(gpu, &c->parts[p]);
     if (c->dpool)
-        gpu->vk.vkDestroyDescriptorPool(gpu->device, c->dpool, NULL);
+        gpu->vk.vkDestroyDescriptorPool(gpu->device, c->dpool, VKS_VK_ALLOC(gpu));
     if (c->qpool)
-        gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, NULL);
+        gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, VKS_VK_ALLOC(gpu));
     vks__oneshot_destroy(gpu, &c->own);
     vks__buf_destroy(gpu, &c->stage);
     free(c->parts), free(c->inst), free(c->part_of), free(c->slot_of), free(c->where);

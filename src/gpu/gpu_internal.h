@@ -66,6 +66,10 @@ typedef struct vks__buf {
 
 enum { VKS__MEM_DEVICE = 0, VKS__MEM_UPLOAD = 1, VKS__MEM_READBACK = 2 };
 
+/* The pAllocator of every Vulkan create/destroy of a context (vks_gpu_options.vk_allocator);
+ * gpu may be NULL (vks_gpu_list_devices' own instance): the driver's. */
+#define VKS_VK_ALLOC(gpu) ((gpu) ? (gpu)->opt.vk_allocator : NULL)
+
 struct vks_gpu {
     vks_gpu_options opt;
     int adopted;               /* instance and device belong to the host: never destroyed here */

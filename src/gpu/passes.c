@@ -13,7 +13,7 @@ vks_result vks__passes_pool(vks_gpu *gpu, uint32_t sets, VkDescriptorPool *out, 
     di.maxSets = 2 * sets;
     di.poolSizeCount = 1;
     di.pPoolSizes = &ps;
-    VkResult r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, NULL, out);
+    VkResult r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, VKS_VK_ALLOC(gpu), out);
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateDescriptorPool");
 }
 

@@ -17,7 +17,7 @@ static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShad
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = size;
     ci.pCode = code;
-    VkResult r = gpu->vk.vkCreateShaderModule(gpu->device, &ci, NULL, out);
+    VkResult r = gpu->vk.vkCreateShaderModule(gpu->device, &ci, VKS_VK_ALLOC(gpu), out);
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateShaderModule");
 }
 
@@ -35,7 +35,7 @@ static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t push_bytes, V
     VkDescriptorSetLayoutCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     di.bindingCount = bindings;
     di.pBindings = b;
-    VkResult r = gpu->vk.vkCreateDescriptorSetLayout(gpu->device, &di, NULL, dsl);
+    VkResult r = gpu->vk.vkCreateDescriptorSetLayout(gpu->device, &di, VKS_VK_ALLOC(gpu), dsl);
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateDescriptorSetLayout");
     VkPushConstantRange pr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
@@ -44,7 +44,7 @@ static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t push_bytes, V
     li.pSetLayouts = dsl;
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &pr;
-    r = gpu->vk.vkCreatePipelineLayout(gpu->device, &li, NULL, pl);
+    r = gpu->vk.vkCreatePipelineLayout(gpu->device, &li, VKS_VK_ALLOC(gpu), pl);
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreatePipelineLayout");
 }
 
@@ -62,7 +62,7 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = &si;
     ci.layout = pl;
-    VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, VKS_VK_ALLOC(gpu), out);
     gpu->counters.pipelines++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
@@ -112,19 +112,19 @@ void vks__pipelines_destroy(vks_gpu *gpu)
     VkDevice d = gpu->device;
     for (int k = 0; k < 4; k++)
         if (gpu->deform_pipeline[k])
-            gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], NULL);
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
     if (gpu->pose_pipeline)
-        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, NULL);
+        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, VKS_VK_ALLOC(gpu));
     if (gpu->pose_layout)
-        gpu->vk.vkDestroyPipelineLayout(d, gpu->pose_layout, NULL);
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->pose_layout, VKS_VK_ALLOC(gpu));
     if (gpu->deform_layout)
-        gpu->vk.vkDestroyPipelineLayout(d, gpu->deform_layout, NULL);
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->deform_layout, VKS_VK_ALLOC(gpu));
     if (gpu->pose_dsl)
-        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->pose_dsl, NULL);
+        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->pose_dsl, VKS_VK_ALLOC(gpu));
     if (gpu->deform_dsl)
-        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->deform_dsl, NULL);
+        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->deform_dsl, VKS_VK_ALLOC(gpu));
     if (gpu->pose_module)
-        gpu->vk.vkDestroyShaderModule(d, gpu->pose_module, NULL);
+        gpu->vk.vkDestroyShaderModule(d, gpu->pose_module, VKS_VK_ALLOC(gpu));
     if (gpu->deform_module)
-        gpu->vk.vkDestroyShaderModule(d, gpu->deform_module, NULL);
+        gpu->vk.vkDestroyShaderModule(d, gpu->deform_module, VKS_VK_ALLOC(gpu));
 }

@@ -143,7 +143,15 @@ static vks_result parse_nodes(const vks_skin *skin, const cJSON *nodes, const ch
 vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size, vks_pose_set *out,
                                vks_error *err)
 {
+    return vks_pose_file_parse_with(skin, json, size, NULL, out, err);
+}
+
+vks_result vks_pose_file_parse_with(const vks_skin *skin, const char *json, size_t size,
+                                    const vks_allocator *allocator, vks_pose_set *out, vks_error *err)
+{
     memset(out, 0, sizeof *out);
+    vks_allocator a = vks_allocator_or_default(allocator);
+    out->allocator = a;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, 0);
     if (!root) {
@@ -166,14 +174,14 @@ vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t si
         goto done;
     }
     size_t per = skin->node_count ? skin->node_count : 1;
-    out->locals = malloc(count * per * sizeof *out->locals);
+    out->locals = a.alloc(a.user, count * per * sizeof *out->locals);
     if (!out->locals) {
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "pose", "out of memory for %u frames", count);
         goto done;
     }
     out->node_count = skin->node_count;
     out->frame_count = count;
-    set_by = malloc(per * sizeof *set_by);
+    set_by = a.alloc(a.user, per * sizeof *set_by);
     if (!set_by) {
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "pose", "out of memory for %u nodes", skin->node_count);
         goto done;
@@ -201,7 +209,8 @@ vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t si
         }
     }
 done:
-    free(set_by);
+    if (set_by)
+        a.free(a.user, set_by);
     cJSON_Delete(root);
     if (r != VKS_OK)
         vks_pose_set_free(out);
@@ -212,6 +221,10 @@ void vks_pose_set_free(vks_pose_set *set)
 {
     if (!set)
         return;
-    free(set->locals);
+    if (set->locals) {
+        /* a set zeroed by hand (or from before the allocator field) has malloc's locals */
+        vks_allocator a = vks_allocator_or_default(&set->allocator);
+        a.free(a.user, set->locals);
+    }
     memset(set, 0, sizeof *set);
 }

@@ -68,6 +68,8 @@ vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt)
 {
     vks_gpu_options o = *opt;
     o.validation = 1;
+    if (!o.logger.func) /* the library is silent by default; ctest fails on these lines */
+        o.logger.func = vks_log_stderr;
     vks_gpu *gpu = NULL;
     vks_error err = {0};
     vks_result r = vks_gpu_create(&o, &gpu, &err);

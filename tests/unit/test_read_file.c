@@ -233,6 +233,31 @@ static void test_allocator_cpu(const vks_skin *s)
     free(pos);
 }
 
+/* pose files: the set and the parse's temporaries through the allocator (cJSON's tree stays
+ * in cJSON's own malloc: it has only process-wide hooks) */
+static void test_allocator_pose(const vks_skin *s)
+{
+    static const char json[] = "{\"frames\": [{\"nodes\": [{\"index\": 0, \"translation\": [1, 2, 3]}]},"
+                               " {\"nodes\": []}]}";
+    counter c = {0};
+    vks_allocator a = {count_alloc, count_free, &c};
+    vks_pose_set set;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_pose_file_parse_with(s, json, sizeof json - 1, &a, &set, &err), VKS_OK);
+    CHECK_EQ_INT(set.frame_count, 2);
+    CHECK_EQ_INT(c.calls, 2);
+    CHECK_EQ_INT(c.live, 1); /* the set's locals, until it is freed */
+    vks_pose_set_free(&set);
+    CHECK_EQ_INT(c.live, 0);
+    for (long k = 1; k <= 2; k++) {
+        c = (counter){0, 0, k};
+        memset(&err, 0, sizeof err);
+        CHECK_EQ_INT(vks_pose_file_parse_with(s, json, sizeof json - 1, &a, &set, &err), VKS_ERR_NOMEM);
+        CHECK_EQ_INT(c.live, 0);
+        vks_pose_set_free(&set); /* harmless after a failure */
+    }
+}
+
 int main(void)
 {
     vks_gen_params p = {0};
@@ -245,6 +270,7 @@ int main(void)
     test_default_limit();
     test_allocator_xml();
     test_allocator_cpu(c);
+    test_allocator_pose(c);
     vks_skin_free(c);
     return vks_test_finish("test_read_file");
 }
