@@ -120,8 +120,10 @@ vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
         r = vks_skin_validate(skin, &err);
     if (r != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: %s%s\n", vks_error_format(&err, path, msg, sizeof msg),
-                r == VKS_ERR_LIMIT && !strcmp(err.path, "file") ? " (--max-input-mb N)" : "");
+        if (!strcmp(err.path, "file") && !err.file[0]) /* the model could not be read: say so plainly */
+            fprintf(stderr, "vkskin: %s: %s%s\n", path, err.msg, r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
+        else
+            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
         vks_skin_free(skin);
         return NULL;
     }
