@@ -9,17 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "vkskin/formats.h"
-
-static void *grow(const vks_allocator *a, void *old, size_t old_size, size_t size)
-{
-    void *p = a->alloc(a->user, size);
-    if (p && old)
-        memcpy(p, old, old_size);
-    if (old)
-        a->free(a->user, old);
-    return p; /* old is gone either way: the caller stops on NULL */
-}
 
 static vks_result too_large(vks_error *err, const char *what, uint64_t max_size)
 {
@@ -59,8 +50,10 @@ vks_result vks_file_read_default(void *user, const char *path, uint64_t max_size
                 r = too_large(err, "it goes on past the limit", max_size);
                 break;
             }
-            buf = grow(&a, buf, n, cap * 2);
-            cap *= 2;
+            uint8_t *more = vks__grow_array(&a, buf, n, &cap, 1, 1, 0); /* cap doubles */
+            if (!more)
+                a.free(a.user, buf); /* reported as out of memory just below */
+            buf = more;
         }
         if (!buf) {
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "file", "out of memory reading the file");
