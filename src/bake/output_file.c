@@ -259,6 +259,13 @@ static void sweep_stale(const char *target)
     free(dir);
 }
 
+static void output_free(vks_output *o)
+{
+    free(o->tmp);
+    free(o->target);
+    free(o);
+}
+
 vks_result vks_output_open(vks_output **out, const char *path, vks_error *err)
 {
     *out = NULL;
@@ -308,9 +315,7 @@ vks_result vks_output_open(vks_output **out, const char *path, vks_error *err)
         if (o->tmp && fd >= 0)
             unlink(o->tmp);
         temp_forget(o->slot);
-        free(o->tmp);
-        free(o->target);
-        free(o);
+        output_free(o);
         return r;
     }
     *out = o;
@@ -361,9 +366,7 @@ vks_result vks_output_close(vks_output *o, int commit, vks_error *err)
             unlink(o->tmp);
         temp_forget(o->slot);
     }
-    free(o->tmp);
-    free(o->target);
-    free(o);
+    output_free(o);
     return r;
 }
 
