@@ -32,18 +32,3 @@ const uint8_t *vks_render_pixels(const vks_render *r, uint32_t *width, uint32_t 
     return NULL;
 }
 
-/* Pure arithmetic, the same as the GPU build's (src/render/sheet.c). */
-void vks_render_grid(uint32_t count, uint32_t width, uint32_t height, uint32_t *columns, uint32_t *rows)
-{
-    uint32_t best = 1;
-    double best_side = -1;
-    for (uint32_t c = 1; c <= (count ? count : 1); c++) {
-        uint32_t rw = (count + c - 1) / c;
-        double w = (double)width / c, h = (double)height / (rw ? rw : 1);
-        double side = w < h ? w : h;
-        if (side > best_side)
-            best_side = side, best = c;
-    }
-    *columns = best;
-    *rows = count ? (count + best - 1) / best : 1;
-}

@@ -14,20 +14,6 @@ static vks_result fail(vks_error *err, vks_result code, const char *msg)
     return vks_error_set(err, code, VKS_NO_OFFSET, "render", msg);
 }
 
-void vks_render_grid(uint32_t count, uint32_t width, uint32_t height, uint32_t *columns, uint32_t *rows)
-{
-    uint32_t best = 1;
-    double best_side = -1;
-    for (uint32_t c = 1; c <= (count ? count : 1); c++) {
-        uint32_t rw = (count + c - 1) / c;
-        double w = (double)width / c, h = (double)height / (rw ? rw : 1);
-        double side = w < h ? w : h;
-        if (side > best_side)
-            best_side = side, best = c;
-    }
-    *columns = best;
-    *rows = count ? (count + best - 1) / best : 1;
-}
 
 void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t count)
 {

@@ -87,8 +87,8 @@ void vks_cli_poser_free(vks_cli_poser *ps);
 
 /* Read options: P3D's --model-cfg FILE (read with each P3D model by vks_cli_load_skin),
  * --model-name, --lod X, --bones a,b, --bone-limit N, and --max-input-mb N. Same contract as
- * vks_cli_pose_option. *cfg_text is left NULL (kept for the callers that free it). */
-int vks_cli_read_option(vks_read_options *opt, char **cfg_text, int argc, char **argv, int *i);
+ * vks_cli_pose_option. */
+int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i);
 
 /* ---- model findings (cli_findings.c), shared by inspect and validate ---- */
 

@@ -268,7 +268,7 @@ void vks_cli_poser_free(vks_cli_poser *ps)
     vks_pose_set_free(&ps->set);
 }
 
-int vks_cli_read_option(vks_read_options *opt, char **cfg_text, int argc, char **argv, int *i)
+int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     if (!strcmp(a, "--model-cfg")) {

@@ -72,3 +72,14 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
     return VKS_EXIT_RUNTIME;
 }
+
+int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_options *read, int argc, char **argv,
+                       int *i)
+{
+    int t = vks_cli_pose_option(pose, argc, argv, i);
+    if (t == 0)
+        t = vks_cli_gpu_option(gpu, argc, argv, i);
+    if (t == 0)
+        t = vks_cli_read_option(read, argc, argv, i);
+    return t;
+}

@@ -16,6 +16,12 @@ typedef struct vks_cli_gpu_opts {
  * vks_cli_pose_option. */
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i);
 
+/* The options every command that runs an engine takes: pose (vks_cli_pose_option), GPU
+ * (vks_cli_gpu_option) and read options (vks_cli_read_option), tried in that order. Same
+ * contract: 1 taken, 0 not one of them, -1 bad value (message printed). */
+int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_options *read, int argc, char **argv,
+                       int *i);
+
 /* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
  * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);

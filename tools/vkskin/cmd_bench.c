@@ -88,7 +88,6 @@ static int parse_options(int argc, char **argv, bench_opts *o)
     memset(o, 0, sizeof *o);
     o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
     o->instances = 100;
-    char *cfg = NULL; /* stays NULL: vks_cli_load_skin reads --model-cfg itself */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int t;
@@ -122,7 +121,7 @@ static int parse_options(int argc, char **argv, bench_opts *o)
             else
                 o->ref_instances = v;
         } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&o->ropt, &cfg, argc, argv, &i)) != 0) {
+                   (t = vks_cli_read_option(&o->ropt, argc, argv, &i)) != 0) {
             if (t < 0)
                 return VKS_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {

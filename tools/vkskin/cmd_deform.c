@@ -245,7 +245,6 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_pose pose;
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
-    char *cfg = NULL;
     const char *out = NULL;
     vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
@@ -282,9 +281,7 @@ int vks_cmd_deform(int argc, char **argv)
                 rc = VKS_EXIT_USAGE;
                 goto out;
             }
-        } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
+        } else if ((t = vks_cli_run_option(&pose, &gopt, &ropt, argc, argv, &i)) != 0) {
             if (t < 0) {
                 rc = VKS_EXIT_USAGE;
                 goto out;
@@ -321,6 +318,5 @@ int vks_cmd_deform(int argc, char **argv)
 out:
     vks_cli_outputs_free(&plan);
     free(files);
-    free(cfg);
     return rc;
 }

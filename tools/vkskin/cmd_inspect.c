@@ -163,7 +163,6 @@ int vks_cmd_inspect(int argc, char **argv)
 {
     int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0;
     vks_read_options opt = {0};
-    char *cfg = NULL;
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return VKS_EXIT_RUNTIME;
@@ -172,23 +171,20 @@ int vks_cmd_inspect(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             free(files);
-            free(cfg);
             return VKS_EXIT_OK;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
         } else if (!strcmp(argv[i], "--allow-bind-mismatch")) {
             allow_mismatch = 1;
-        } else if ((t = vks_cli_read_option(&opt, &cfg, argc, argv, &i)) != 0) {
+        } else if ((t = vks_cli_read_option(&opt, argc, argv, &i)) != 0) {
             if (t < 0) {
                 free(files);
-                free(cfg);
-                return VKS_EXIT_USAGE;
+                    return VKS_EXIT_USAGE;
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "vkskin inspect: unknown option '%s'\n", argv[i]);
             help(stderr);
             free(files);
-            free(cfg);
             return VKS_EXIT_USAGE;
         } else {
             files[nfiles++] = argv[i];
@@ -197,7 +193,6 @@ int vks_cmd_inspect(int argc, char **argv)
     if (!nfiles) {
         help(stderr);
         free(files);
-        free(cfg);
         return VKS_EXIT_USAGE;
     }
     cJSON *all = json ? cJSON_CreateArray() : NULL;
@@ -233,6 +228,5 @@ int vks_cmd_inspect(int argc, char **argv)
         cJSON_Delete(all);
     }
     free(files);
-    free(cfg);
     return rc;
 }

@@ -152,7 +152,6 @@ int vks_cmd_render(int argc, char **argv)
     vks_cli_pose pose;
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
-    char *cfg = NULL;
     const char *out = NULL;
     vks_cli_gpu_opts gopt = {0};
     uint32_t w = 640, h = 360, columns = 0;
@@ -179,9 +178,7 @@ int vks_cmd_render(int argc, char **argv)
                 rc = VKS_EXIT_USAGE;
                 goto done;
             }
-        } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
+        } else if ((t = vks_cli_run_option(&pose, &gopt, &ropt, argc, argv, &i)) != 0) {
             if (t < 0) {
                 rc = VKS_EXIT_USAGE;
                 goto done;
@@ -222,6 +219,5 @@ int vks_cmd_render(int argc, char **argv)
     rc = render_sheet(files, nfiles, out, w, h, columns, &pose, &ropt, &gopt);
 done:
     free(files);
-    free(cfg);
     return rc;
 }

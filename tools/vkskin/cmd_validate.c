@@ -166,7 +166,6 @@ int vks_cmd_validate(int argc, char **argv)
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
     vks_cli_gpu_opts gopt = {0};
-    char *cfg = NULL;
     int json = 0, nfiles = 0, npaths = 0, rc = VKS_EXIT_OK, allow_mismatch = 0;
     vfile *files = calloc((size_t)argc, sizeof *files); /* the inputs that could be read */
     const char **paths = calloc((size_t)argc, sizeof *paths);
@@ -189,9 +188,7 @@ int vks_cmd_validate(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--allow-bind-mismatch")) {
             allow_mismatch = 1;
-        } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&ropt, &cfg, argc, argv, &i)) != 0) {
+        } else if ((t = vks_cli_run_option(&pose, &gopt, &ropt, argc, argv, &i)) != 0) {
             if (t < 0) {
                 rc = VKS_EXIT_USAGE;
                 goto out;
@@ -352,6 +349,6 @@ out:
             vks_skin_free(files[f].skin);
         }
     free(c.locals), free(c.rp), free(c.rn), free(c.world), free(c.scales);
-    free(files), free(paths), free(skins), free(entries), free(cfg);
+    free(files), free(paths), free(skins), free(entries);
     return rc;
 }
