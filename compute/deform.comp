@@ -54,6 +54,11 @@ void main()
         idx[k] = min(idx[k], max(g.palette_count, 1u) - 1u);
     }
     bool shared_pal = PALETTE_CAP > 0 && g.palette_count <= PALETTE_CAP;
+    // The remap is the vertex's, not the instance's: look each slot's bone up once here, so
+    // the loop over instances reads only skin matrices.
+    uint bone[4];
+    for (uint k = 0; k < INFLUENCES; k++)
+        bone[k] = shared_pal ? 0u : palette[g.first_palette + idx[k]];
     uint out_v = v - g.vert_base;
 
     for (uint ii = 0; ii < w.inst_count; ii++) {
@@ -74,7 +79,7 @@ void main()
                 at = idx[k] * 3u;
                 r0 += s * pal[at]; r1 += s * pal[at + 1u]; r2 += s * pal[at + 2u];
             } else {
-                at = (inst.skin_off + palette[g.first_palette + idx[k]]) * 3u;
+                at = (inst.skin_off + bone[k]) * 3u;
                 r0 += s * skin[at]; r1 += s * skin[at + 1u]; r2 += s * skin[at + 2u];
             }
         }
