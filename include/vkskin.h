@@ -26,6 +26,7 @@
 #include "vkskin/formats.h"
 #include "vkskin/deform.h"
 #include "vkskin/pose.h"
+#include "vkskin/clip.h"
 #include "vkskin/cpu.h"
 #include "vkskin/gpu.h"
 #include "vkskin/crowd.h"

@@ -17,3 +17,7 @@ if(TARGET fuzz_pose)
 elseif(TARGET fuzz_pose_replay)
   target_link_libraries(fuzz_pose_replay PRIVATE vks_fixture)
 endif()
+
+# Clip model: sampling, cycles, binding, spaces (clip.h).
+vks_add_test(NAME test_clip_sample SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_sample.c LABELS core anim)
+target_link_libraries(test_clip_sample PRIVATE vks_fixture)

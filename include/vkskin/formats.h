@@ -75,6 +75,15 @@ typedef struct vks_read_options {
         const char *bones;        /* comma-separated bone selections when there is no skeleton */
         uint32_t bone_limit;      /* palette size per section; default 64 */
     } p3d;
+
+    /* Clip readers (clip.h). */
+    struct {
+        float duration;           /* seconds, for formats that store none (RTM); <= 0: 1 s */
+        float fps;                /* frames per second for frame-based formats that store none
+                                     (pose JSON, .cskla); <= 0: 30 */
+        uint32_t max_keys;        /* keys in one file over all tracks; default 1 << 24 */
+        uint32_t max_clips;       /* clips in one file; default 65536 */
+    } clip;
 } vks_read_options;
 
 /* Applies the defaults to a copy of opt (opt may be NULL). */

@@ -43,6 +43,13 @@ typedef struct vks_node {
     const char *name;     /* never NULL; may be "" */
     int32_t parent;       /* -1 for a root; always < own index */
     vks_affine bind_local;
+    int32_t tag;          /* the format's numeric node ID (RenderWare HAnim node ID, which GTA
+                             clips call the bone tag), clips bind by it; valid when has_tag */
+    int32_t has_tag;
+    int32_t anim_index;   /* the node's place in the format's animation order (RenderWare: the
+                             HAnim hierarchy's node list, which .anm keys follow); valid when
+                             has_anim_index */
+    int32_t has_anim_index;
 } vks_node;
 
 typedef struct vks_bone {

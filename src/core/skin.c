@@ -2,20 +2,12 @@
  * allocate as it parses and a single vks_skin_free releases everything, on success or failure. */
 #include "vkskin/skin.h"
 
+#include "arena.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct vks_arena_block {
-    struct vks_arena_block *next;
-    size_t size, used;
-    max_align_t data[]; /* keeps every allocation aligned for any type */
-} vks_arena_block;
-
-struct vks_skin_arena {
-    vks_arena_block *head;
-};
 
 static void *default_alloc(void *user, size_t size)
 {
@@ -41,18 +33,13 @@ vks_allocator vks_allocator_or_default(const vks_allocator *allocator)
 
 vks_skin *vks_skin_create(const vks_allocator *allocator)
 {
-    vks_allocator a = vks_allocator_or_default(allocator);
-    vks_skin *s = a.alloc(a.user, sizeof *s);
+    vks_allocator a;
+    vks_skin_arena *arena;
+    vks_skin *s = vks__arena_owner_create(allocator, sizeof *s, &a, &arena);
     if (!s)
         return NULL;
-    memset(s, 0, sizeof *s);
     s->allocator = a;
-    s->arena = a.alloc(a.user, sizeof *s->arena);
-    if (!s->arena) {
-        a.free(a.user, s);
-        return NULL;
-    }
-    s->arena->head = NULL;
+    s->arena = arena;
     s->format = "";
     s->format_detail = "";
     return s;
@@ -60,72 +47,23 @@ vks_skin *vks_skin_create(const vks_allocator *allocator)
 
 void vks_skin_free(vks_skin *skin)
 {
-    if (!skin)
-        return;
-    vks_allocator a = skin->allocator;
-    if (skin->arena) {
-        vks_arena_block *b = skin->arena->head;
-        while (b) {
-            vks_arena_block *next = b->next;
-            a.free(a.user, b);
-            b = next;
-        }
-        a.free(a.user, skin->arena);
-    }
-    a.free(a.user, skin);
+    if (skin)
+        vks__arena_owner_free(skin, &skin->allocator, skin->arena);
 }
 
 void *vks_skin_alloc(vks_skin *skin, size_t size)
 {
-    const size_t align = sizeof(max_align_t);
-    if (!skin || size > SIZE_MAX / 2)
-        return NULL;
-    size_t need = (size + align - 1) / align * align;
-    if (need == 0)
-        need = align;
-    vks_arena_block *b = skin->arena->head;
-    if (!b || b->size - b->used < need) {
-        /* Small requests share 64 KiB blocks; large ones get a block of their own. */
-        size_t cap = need > 65536 ? need : 65536;
-        if (cap > SIZE_MAX - sizeof *b)
-            return NULL;
-        vks_arena_block *nb = skin->allocator.alloc(skin->allocator.user, sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        nb->size = cap;
-        nb->used = 0;
-        if (b && need > 65536) {
-            /* keep the partly used block at the head for later small requests */
-            nb->next = b->next;
-            b->next = nb;
-        } else {
-            nb->next = b;
-            skin->arena->head = nb;
-        }
-        b = nb;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += need;
-    memset(p, 0, size);
-    return p;
+    return skin ? vks__arena_alloc(skin->arena, &skin->allocator, size) : NULL;
 }
 
 void *vks_skin_alloc_array(vks_skin *skin, size_t count, size_t elem)
 {
-    if (elem && count > SIZE_MAX / 2 / elem)
-        return NULL;
-    return vks_skin_alloc(skin, count * elem);
+    return vks__arena_alloc_array(skin->arena, &skin->allocator, count, elem);
 }
 
 const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len)
 {
-    char *p = vks_skin_alloc(skin, len + 1);
-    if (!p)
-        return NULL;
-    if (len)
-        memcpy(p, s, len);
-    p[len] = 0;
-    return p;
+    return vks__arena_strndup(skin->arena, &skin->allocator, s, len);
 }
 
 int32_t vks_skin_find_node(const vks_skin *skin, const char *name)

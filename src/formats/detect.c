@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "file_internal.h"
+
 vks_read_options vks_read_options_defaults(const vks_read_options *opt)
 {
     vks_read_options o = opt ? *opt : (vks_read_options){0};
@@ -20,10 +22,18 @@ vks_read_options vks_read_options_defaults(const vks_read_options *opt)
         o.p3d.bone_limit = 64;
     if (!o.file.max_size)
         o.file.max_size = 2048ull << 20;
+    if (!(o.clip.duration > 0)) /* also NaN */
+        o.clip.duration = 1.0f;
+    if (!(o.clip.fps > 0))
+        o.clip.fps = 30.0f;
+    if (!o.clip.max_keys)
+        o.clip.max_keys = 1u << 24;
+    if (!o.clip.max_clips)
+        o.clip.max_clips = 65536;
     return o;
 }
 
-static int has_ext(const char *name, const char *ext)
+int vks__name_has_ext(const char *name, const char *ext)
 {
     if (!name)
         return 0;
@@ -69,13 +79,13 @@ vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name
         fn = vks_rw_read, fmt = "renderware"; /* a Clump chunk header */
     else if (looks_cmdl(bytes, size))
         fn = vks_cmdl_read, fmt = "nw4c";
-    else if (has_ext(name, ".dff"))
+    else if (vks__name_has_ext(name, ".dff"))
         fn = vks_rw_read, fmt = "renderware";
-    else if (has_ext(name, ".nif"))
+    else if (vks__name_has_ext(name, ".nif"))
         fn = vks_nif_read, fmt = "nif";
-    else if (has_ext(name, ".cmdl"))
+    else if (vks__name_has_ext(name, ".cmdl"))
         fn = vks_cmdl_read, fmt = "nw4c";
-    else if (has_ext(name, ".p3d"))
+    else if (vks__name_has_ext(name, ".p3d"))
         fn = vks_p3d_read, fmt = "p3d";
     if (format_name)
         *format_name = fmt;

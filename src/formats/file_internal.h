@@ -21,4 +21,7 @@ typedef struct vks__p3d_files {
 vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__p3d_files *keep, vks_error *err);
 void vks__p3d_files_release(const vks_read_options *o, vks__p3d_files *keep);
 
+/* Whether name ends with ext (lower-case, with its dot), ignoring case. name may be NULL. */
+int vks__name_has_ext(const char *name, const char *ext);
+
 #endif

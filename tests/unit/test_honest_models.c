@@ -173,7 +173,7 @@ static void test_non_finite_weights(void)
 
     /* the builder's own guard, for any path a reader might leave open */
     vks_skin *t = vks_skin_create(NULL);
-    vks_node nodes[1] = {{"root", -1, vks_affine_identity()}};
+    vks_node nodes[1] = {{.name = "root", .parent = -1, .bind_local = vks_affine_identity()}};
     t->nodes = nodes, t->node_count = 1;
     float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, w[3][4] = {{1}, {NAN}, {1}};
     uint16_t bone[3][4] = {{0}};
@@ -356,8 +356,8 @@ static vks_result build_rigid(float node_scale, vks_error *err)
     vks_skin *t = vks_skin_create(NULL);
     t->node_count = 2;
     t->nodes = vks_skin_alloc_array(t, 2, sizeof *t->nodes);
-    t->nodes[0] = (vks_node){"root", -1, vks_affine_identity()};
-    t->nodes[1] = (vks_node){"hand", 0, scaled(node_scale, node_scale, node_scale)};
+    t->nodes[0] = (vks_node){.name = "root", .parent = -1, .bind_local = vks_affine_identity()};
+    t->nodes[1] = (vks_node){.name = "hand", .parent = 0, .bind_local = scaled(node_scale, node_scale, node_scale)};
     float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, w[3][4] = {{1}, {1}, {1}};
     uint16_t bone[3][4] = {{0}};
     uint32_t tri[1][3] = {{0, 1, 2}};

@@ -407,6 +407,8 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
         skin->nodes[i].name = cl.frames.name[i];
         skin->nodes[i].parent = cl.frames.parent[i];
         skin->nodes[i].bind_local = cl.frames.local[i];
+        skin->nodes[i].tag = cl.frames.hanim_id[i]; /* clips bind by HAnim node ID */
+        skin->nodes[i].has_tag = cl.frames.has_hanim[i];
     }
 
     vks_skin_builder *b = vks_builder_create(skin);

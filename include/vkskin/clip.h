@@ -1,0 +1,239 @@
+/* vkskin clips: animation in one format-free model, bound to a skin by node and sampled at
+ * any time (DESIGN.md section 6; shared/formats/animation.md).
+ *
+ * STEP BY STEP
+ *   vks_clip_set *set = NULL; vks_error err = {0};
+ *   if (vks_clip_read_any(&opt, bytes, size, "walk.rtm", &set, &err) != VKS_OK) ... report err
+ *   vks_clip_binding b;                              // which track drives which skin node
+ *   vks_clip_bind(&set->clips[0], skin, &b, &err);
+ *   float t = vks_clip_local_time(&set->clips[0], set->clips[0].cycle, seconds);
+ *   vks_clip_sample_locals(&set->clips[0], &b, skin, t, locals);     // float, the fast path
+ *   vks_clip_sample_locals_d(&set->clips[0], &b, skin, t, locals);   // double math, the reference
+ *   vks_clip_binding_free(&b); vks_clip_set_free(set);
+ *
+ * The model. A clip is a set of tracks, each driving one node by name (and, where the format
+ * has one, a numeric tag: RenderWare HAnim node ID / GTA bone tag). A track has up to three
+ * channels, translation (3), rotation (quaternion x,y,z,w, or three Euler angle curves) and
+ * scale (3); each channel is a curve of keys with its own interpolation. A channel without
+ * keys keeps the bind local's component; a node without a track keeps its bind local. Times
+ * are seconds from the clip's start. Frame-based formats are converted at load (their frame
+ * rate kept in fps). Everything a reader makes lives in the set's arena: one
+ * vks_clip_set_free releases it.
+ *
+ * Space. VKS_CLIP_LOCAL tracks hold absolute local transforms (what the bind locals are).
+ * VKS_CLIP_MODEL_DELTA tracks (plain Arma RTM) hold each node's model-space deformation D
+ * relative to the bind pose, the skinning matrix itself: W(n) = D(n) * W_bind(n); nodes
+ * without a track get D = identity. VKS_CLIP_PARENT_DELTA tracks (binarised RTM) hold L(n),
+ * composed down the bound skin's hierarchy into D(n) = D(parent) * L(n) (no track: L = I).
+ * Sampling turns every space into locals, so every engine consumes the same thing.
+ *
+ * THREADS: sets and bindings are immutable once made; any number of threads may sample one.
+ */
+#ifndef VKSKIN_CLIP_H
+#define VKSKIN_CLIP_H
+
+#include "formats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vks_interp {
+    VKS_INTERP_STEP = 0, /* hold a key's value until the next key */
+    VKS_INTERP_LINEAR,   /* lerp; rotations: slerp along the shorter arc */
+    VKS_INTERP_HERMITE,  /* cubic Hermite from in/out tangents in value per second (TCB keys
+                            are turned into these at load); rotations normalised after */
+    VKS_INTERP_BSPLINE   /* clamped uniform cubic B-spline: values are key_count control points
+                            spread over [start, stop] (Gamebryo NiBSpline*); times unused */
+} vks_interp;
+
+typedef enum vks_cycle {
+    VKS_CYCLE_LOOP = 0, /* t mod duration */
+    VKS_CYCLE_CLAMP,    /* held at 0 before and at duration after */
+    VKS_CYCLE_MIRROR,   /* forward, then backward (Gamebryo "reverse") */
+    VKS_CYCLE_RESET     /* librw: past the end plays as t = 0 (overshoot dropped) */
+} vks_cycle;
+
+typedef enum vks_clip_space {
+    VKS_CLIP_LOCAL = 0,   /* tracks are absolute local transforms */
+    VKS_CLIP_MODEL_DELTA, /* tracks are model-space deformations D from the bind pose (plain RTM) */
+    VKS_CLIP_PARENT_DELTA /* tracks are parent-relative deformations L (binarised RTM):
+                             D(n) = D(parent(n)) * L(n) through the bound skin's hierarchy */
+} vks_clip_space;
+
+typedef struct vks_curve {
+    uint32_t key_count;       /* 0: not animated (the bind component is kept) */
+    uint32_t components;      /* 3 translation/scale, 4 quaternion, 1 Euler angle */
+    vks_interp interp;
+    const float *times;       /* key_count seconds, non-decreasing (BSPLINE: NULL) */
+    const float *values;      /* key_count * components */
+    const float *in_tangents; /* HERMITE: key_count * components, per second; else NULL */
+    const float *out_tangents;
+    float start, stop;        /* BSPLINE: the span of the control points (start < stop) */
+} vks_curve;
+
+typedef struct vks_track {
+    const char *node_name; /* never NULL */
+    int32_t node_tag;      /* HAnim node ID / bone tag; meaningful when has_tag */
+    int32_t has_tag;
+    int32_t node_index;    /* place in the skin's animation order (vks_node.anim_index: a .anm
+                              track has no name, only its place); meaningful when has_index */
+    int32_t has_index;
+    vks_curve translation; /* 3 components */
+    vks_curve rotation;    /* 4: x, y, z, w (Hamilton) */
+    vks_curve euler[3];    /* 1 each, radians about x, y, z, used where rotation has no keys
+                              and any of them has: R = Rz * Ry * Rx (x applied first); a missing
+                              angle curve is 0 */
+    vks_curve scale;       /* 3 (uniform scales stored as three equal components) */
+} vks_track;
+
+typedef struct vks_clip_event {
+    float time;        /* seconds */
+    const char *name;  /* never NULL */
+    const char *value; /* never NULL; may be "" */
+} vks_clip_event;
+
+typedef struct vks_clip {
+    const char *name;        /* never NULL; may be "" */
+    float duration;          /* seconds, > 0 */
+    float fps;               /* frame rate of a frame-based source, 0 when times are native */
+    vks_cycle cycle;         /* what the file asks for (a player may override it) */
+    vks_clip_space space;
+    vks_track *tracks;
+    uint32_t track_count;
+    vks_clip_event *events;  /* text keys, footsteps: kept and shown, not played */
+    uint32_t event_count;
+    int32_t root_track;      /* the track whose translation is root motion, -1: none */
+    float motion[3];         /* whole-cycle displacement the format stores (RTM), else 0 */
+} vks_clip;
+
+typedef struct vks_skin_arena vks_skin_arena;
+
+typedef struct vks_clip_set {
+    const char *format;        /* "rtm", "renderware-anm", "ifp", "pose-json", ... */
+    const char *format_detail; /* "RTM_0101", "BMTR v4", "ANP3", ... */
+    vks_clip *clips;
+    uint32_t clip_count;
+    vks_allocator allocator;
+    vks_skin_arena *arena;
+} vks_clip_set;
+
+/* An empty set whose arrays come from an arena over allocator (NULL: malloc). */
+VKS_API vks_clip_set *vks_clip_set_create(const vks_allocator *allocator);
+VKS_API void vks_clip_set_free(vks_clip_set *set);
+/* Zeroed memory owned by the set; NULL on overflow or exhaustion. */
+VKS_API void *vks_clip_set_alloc(vks_clip_set *set, size_t count, size_t elem);
+VKS_API const char *vks_clip_set_strndup(vks_clip_set *set, const char *s, size_t len);
+
+/* Checks every clip: duration > 0 and finite, curve components right for their channel,
+ * times finite and non-decreasing within [0, duration] (BSPLINE: start < stop, at least 4
+ * control points), values and tangents finite, quaternions not zero, events inside the
+ * clip, root_track in range. Errors name the clip, track and channel. Readers call it. */
+VKS_API vks_result vks_clip_set_validate(const vks_clip_set *set, vks_error *err);
+
+/* Index of the clip named name (exact, then case-insensitive), or of the number name is
+ * ("2"), or -1. NULL or "": clip 0. */
+VKS_API int32_t vks_clip_set_find(const vks_clip_set *set, const char *name);
+
+/* ---- binding a clip to a skin ---- */
+
+typedef struct vks_clip_binding {
+    uint32_t node_count;       /* the skin's */
+    int32_t *track_of_node;    /* per skin node: track index, -1 none */
+    uint32_t bound_tracks;     /* tracks that drive a node */
+    uint32_t unmatched_tracks; /* tracks naming no node of the skin */
+    int32_t *unmatched;        /* their indices, unmatched_tracks entries */
+    uint32_t untouched_nodes;  /* skin nodes no track drives (they keep the bind local, or for
+                                  delta clips D = identity) */
+    float (*bind_trs)[10];     /* per node: its bind local as t[3], q[4] (x,y,z,w), s[3]
+                                  (vks_affine_to_trs): what a track's missing channels keep */
+    vks_affine_d *bind_world;  /* per node: bind world and its inverse, for delta clips */
+    vks_affine_d *bind_world_inv;
+    vks_allocator allocator;
+} vks_clip_binding;
+
+/* Each track binds to the skin node with the same tag when both have one, else to the node
+ * with its animation index when both have one, else by name: exact first, then
+ * case-insensitive (RTM and RenderWare names differ in case between files).
+ * Two tracks on one node: the first wins and the second counts as unmatched. */
+VKS_API vks_result vks_clip_bind(const vks_clip *clip, const vks_skin *skin, vks_clip_binding *out,
+                                 vks_error *err);
+VKS_API vks_result vks_clip_bind_with(const vks_clip *clip, const vks_skin *skin, const vks_allocator *a,
+                                      vks_clip_binding *out, vks_error *err);
+VKS_API void vks_clip_binding_free(vks_clip_binding *b);
+
+/* ---- sampling ---- */
+
+/* Time t (seconds, any value) mapped into [0, duration] by cycle. */
+VKS_API double vks_clip_local_time(const vks_clip *clip, vks_cycle cycle, double t);
+
+/* One curve at local time t (already cycled), components floats into out; quaternions come
+ * out normalised. Float math (the fast path) and double math (the reference). */
+VKS_API void vks_curve_sample(const vks_curve *c, float t, float *out);
+VKS_API void vks_curve_sample_d(const vks_curve *c, double t, double *out);
+
+/* The skin's node_count locals at local time t: every bound track's channels replacing the
+ * bind local's components (MODEL_DELTA: converted to locals through the bind worlds).
+ * The float version is the fast engines'; the _d version samples and composes in double and
+ * rounds once, and is what the CPU reference poses with. O(nodes + tracks * log keys);
+ * allocates nothing. */
+VKS_API void vks_clip_sample_locals(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,
+                                    float t, vks_affine *out);
+VKS_API void vks_clip_sample_locals_d(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,
+                                      double t, vks_affine *out);
+
+/* ---- readers ---- */
+
+/* Every clip reader has this shape. opt: allocator, logger and limits (max_nodes bounds the
+ * tracks of a clip). Errors name the offset and the structure, as the model readers' do. */
+typedef vks_result (*vks_clip_reader_fn)(const vks_read_options *opt, const void *bytes, size_t size,
+                                         vks_clip_set **out, vks_error *err);
+
+/* Arma RTM, plain (RTM_0101, with RTM_MDAT events: MODEL_DELTA) and binarised (BMTR 3-5,
+ * LZO arrays: PARENT_DELTA, composed through the P3D skin's model.cfg skeleton when bound).
+ * RTM stores no duration: opt->clip.duration (<= 0: 1 s); phases become times. */
+VKS_API vks_result vks_rtm_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                vks_clip_set **out, vks_error *err);
+/* RenderWare .anm (chunk 0x1B, standard and compressed keys) and legacy .ska. */
+VKS_API vks_result vks_rw_anm_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                   vks_clip_set **out, vks_error *err);
+VKS_API vks_result vks_rw_ska_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                   vks_clip_set **out, vks_error *err);
+/* GTA .ifp: ANPK (III/VC), ANP2, ANP3 (San Andreas). */
+VKS_API vks_result vks_ifp_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                vks_clip_set **out, vks_error *err);
+/* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
+ * the skin's nodes named in it become tracks (names resolved against skin, as the pose
+ * file parser does). */
+VKS_API vks_result vks_pose_json_clip_read(const vks_skin *skin, const vks_read_options *opt, const void *bytes,
+                                           size_t size, vks_clip_set **out, vks_error *err);
+
+/* ---- writers (fixtures, the generator's clips) ----
+ * Each writes a whole file into a growable buffer; the caller frees *out_bytes with free().
+ * The skin gives the node order, names and tags the format wants, and the bind pose where
+ * the format's space differs from the clip's (a LOCAL clip written as RTM deltas). */
+typedef struct vks_clip_write_options {
+    uint32_t version;  /* RTM: 0 plain RTM_0101, 3..5 binarised BMTR; IFP: 1 ANPK, 2 ANP2,
+                          3 ANP3 (0: ANP3); .anm: 0 standard */
+    int compressed;    /* .anm: compressed keys; BMTR: LZO arrays; IFP ANP3: int16 keys */
+    uint32_t frames;   /* formats that store frames (RTM): frames over the clip, 0: 30 per
+                          second of duration plus one */
+} vks_clip_write_options;
+
+VKS_API vks_result vks_rtm_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
+                                 uint8_t **out_bytes, size_t *out_size, vks_error *err);
+VKS_API vks_result vks_rw_anm_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
+                                    uint8_t **out_bytes, size_t *out_size, vks_error *err);
+VKS_API vks_result vks_rw_ska_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
+                                    uint8_t **out_bytes, size_t *out_size, vks_error *err);
+VKS_API vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
+                                 uint8_t **out_bytes, size_t *out_size, vks_error *err);
+
+/* The clip reader for these bytes (by magic, then by extension), or NULL. */
+VKS_API vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const char *name,
+                                                  const char **format_name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

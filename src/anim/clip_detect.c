@@ -1,0 +1,32 @@
+/* Which clip reader takes these bytes: by magic first, then by the file name's extension
+ * (legacy .ska has no magic). Pose JSON needs a skin and is chosen by the caller. */
+#include <string.h>
+
+#include "formats/file_internal.h"
+#include "vkskin/clip.h"
+
+vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const char *name, const char **format_name)
+{
+    const unsigned char *b = bytes;
+    const char *f = NULL;
+    vks_clip_reader_fn fn = NULL;
+    if (size >= 8 && (memcmp(b, "RTM_0101", 8) == 0 || memcmp(b, "RTM_MDAT", 8) == 0))
+        fn = vks_rtm_read, f = "rtm";
+    else if (size >= 4 && memcmp(b, "BMTR", 4) == 0)
+        fn = vks_rtm_read, f = "rtm";
+    else if (size >= 4 && (memcmp(b, "ANPK", 4) == 0 || memcmp(b, "ANP2", 4) == 0 || memcmp(b, "ANP3", 4) == 0))
+        fn = vks_ifp_read, f = "ifp";
+    else if (size >= 4 && b[0] == 0x1B && b[1] == 0 && b[2] == 0 && b[3] == 0)
+        fn = vks_rw_anm_read, f = "renderware-anm";
+    else if (vks__name_has_ext(name, ".ska"))
+        fn = vks_rw_ska_read, f = "renderware-ska";
+    else if (vks__name_has_ext(name, ".rtm"))
+        fn = vks_rtm_read, f = "rtm";
+    else if (vks__name_has_ext(name, ".ifp"))
+        fn = vks_ifp_read, f = "ifp";
+    else if (vks__name_has_ext(name, ".anm"))
+        fn = vks_rw_anm_read, f = "renderware-anm";
+    if (format_name)
+        *format_name = f;
+    return fn;
+}
