@@ -88,6 +88,8 @@ void store_world(uint at, Aff a)
     }
 }
 
+#include "clip.glsl"
+
 Aff root_of(PoseParam pp)
 {
     Aff r;
@@ -110,10 +112,39 @@ void main()
         source = pp.source;
     }
     uint lbase = inst.locals_off * 12u; // world scratch shares the locals layout
+    uint ce = 0u, cm = 0u, space = SPACE_LOCAL, tracks = 0u;
+    float tl = 0.0;
+    if ((source & 255u) == SOURCE_CLIP) { // the clip's time for this instance, once
+        ce = pp.clip_entry;
+        uint cc = cw[ce];
+        cm = cw[ce + 1u];
+        space = cw[cc + 1u];
+        tracks = cw[cc + 3u];
+        tl = clip_local_time(cf(cc), source >> 8, pp.clip_start + pp.clip_speed * pc.time);
+        source = SOURCE_CLIP;
+    }
     for (uint n = 0; n < mo.node_count; n++) {
         int p = parents[mo.node_base + n];
         Aff l;
-        if (source == SOURCE_PROCEDURAL) {
+        if (source == SOURCE_CLIP) {
+            uint tr = cw[ce + 2u + n], nd = cm + n * NODE_WORDS;
+            if (space == SPACE_LOCAL) {
+                if (tr == 0xFFFFFFFFu)
+                    l = load_bind(mo.node_base + n);
+                else
+                    l = track_transform(tracks + tr * TRACK_WORDS, tl, load_n(nd, 3u).xyz, load_n(nd + 3u, 4u),
+                                        load_n(nd + 7u, 3u).xyz);
+            } else { // W(n) = D(n) Wb(n); PARENT_DELTA: D(n) = D(p) L(n), so W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
+                Aff m = tr == 0xFFFFFFFFu ? identity_aff()
+                                          : track_transform(tracks + tr * TRACK_WORDS, tl, vec3(0.0), vec4(0, 0, 0, 1),
+                                                            vec3(1.0));
+                Aff w = mul(m, load_aff_words(nd + 10u));
+                if (space == SPACE_PARENT_DELTA && p >= 0)
+                    w = mul(load_world(lbase + uint(p) * 12u), mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w));
+                store_world(lbase + n * 12u, w);
+                continue;
+            }
+        } else if (source == SOURCE_PROCEDURAL) {
             l = load_bind(mo.node_base + n);
             if (p >= 0) // roots keep their bind local
                 procedural_local(uvec2(pp.seed_lo, pp.seed_hi), pp.pose_instance, pp.max_angle, n, pc.time, l.c);

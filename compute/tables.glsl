@@ -12,16 +12,17 @@ struct Work { uint group, vstart, vcount, inst_first, inst_count, pad0, pad1, pa
 // Per instance of a crowd: where its locals come from and where it stands (root, applied to
 // the skin matrices). Read only when the pose pass's use_params is set.
 struct PoseParam {
-    uint source;                 // SOURCE_*
+    uint source;                 // SOURCE_* | cycle << 8 (clips)
     uint seed_lo, seed_hi, pose_instance;
     float max_angle;
-    uint pad0, pad1, pad2;
+    uint clip_entry;             // clips: word offset of the (model, clip) entry (clip.glsl)
+    float clip_start, clip_speed;
     float root[12];
 };
 
 const uint SOURCE_LOCALS = 0u;     // the locals table (the host's, or the batch's)
 const uint SOURCE_PROCEDURAL = 1u; // vks_pose_procedural, evaluated here
-// clips will be the next source: sampled here from keys uploaded once
+const uint SOURCE_CLIP = 2u;       // a clip sampled here from keys uploaded once (clip.glsl)
 
 const uint FLAG_RENORMALIZE = 1u;
 const uint FLAG_HAS_NORMALS = 2u;

@@ -33,6 +33,7 @@
 #define VKSKIN_CLIP_H
 
 #include "formats.h"
+#include "pose.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,10 @@ VKS_API void vks_clip_binding_free(vks_clip_binding *b);
 
 /* Time t (seconds, any value) mapped into [0, duration] by cycle. */
 VKS_API double vks_clip_local_time(const vks_clip *clip, vks_cycle cycle, double t);
+
+/* The clip time a playback shows at source time T: local time of start + speed * T under the
+ * play's cycle (pose.h's vks_clip_play). The GPU pose pass computes the same in float. */
+VKS_API double vks_clip_play_time(const struct vks_clip_play *play, double T);
 
 /* One curve at local time t (already cycled), components floats into out; quaternions come
  * out normalised. Float math (the fast path) and double math (the reference). */

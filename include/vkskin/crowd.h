@@ -28,6 +28,7 @@
 #ifndef VKSKIN_CROWD_H
 #define VKSKIN_CROWD_H
 
+#include "clip.h"
 #include "gpu.h"
 
 #ifdef __cplusplus
@@ -36,12 +37,26 @@ extern "C" {
 
 typedef struct vks_crowd vks_crowd;
 
+/* Clips on the GPU: keys and times, uploaded once (never pre-baked frames), each bound to every
+ * uploaded model by node (vks_clip_bind), so that an instance can play any clip on its model.
+ * skins[m] must be the skin uploaded as model m. The crowd samples them in its pose pass
+ * exactly as vks_clip_sample_locals does on the CPU (float). VKS_ERR_LIMIT when the keys of
+ * all clips together exceed maxStorageBufferRange. Free after every crowd using them. */
+typedef struct vks_gpu_clips vks_gpu_clips;
+VKS_API vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *models, const vks_skin *const *skins,
+                                        const vks_clip *const *clips, uint32_t clip_count, vks_gpu_clips **out,
+                                        vks_error *err);
+VKS_API void vks_gpu_clips_free(vks_gpu_clips *clips);
+
 /* Where an instance's locals come from each frame. */
 typedef enum vks_crowd_pose {
     VKS_CROWD_POSE_PROCEDURAL = 0, /* vks_pose_procedural(skin, seed, pose_instance, frame time,
                                       max_angle), evaluated on the GPU in the pose pass */
-    VKS_CROWD_POSE_LOCALS          /* the locals last given by vks_crowd_set_locals (at first the
-                                      bind pose); clips will be the next kind */
+    VKS_CROWD_POSE_LOCALS,         /* the locals last given by vks_crowd_set_locals (at first the
+                                      bind pose) */
+    VKS_CROWD_POSE_CLIP            /* clip `clip` of the crowd's vks_gpu_clips, sampled on the GPU at
+                                      local time of clip_start + clip_speed * frame time under
+                                      clip_cycle (vks_clip_play_time) */
 } vks_crowd_pose;
 
 typedef struct vks_crowd_instance {
@@ -54,11 +69,17 @@ typedef struct vks_crowd_instance {
                                 so positions and normals come out as root applied to the
                                 deformed ones (normals by root's 3x3, renormalised where the
                                 format does; for weights summing to 1). Zeroed: identity */
+    uint32_t clip;           /* VKS_CROWD_POSE_CLIP: index into the crowd's clips */
+    float clip_start;        /* clip seconds at time 0 */
+    float clip_speed;        /* clip seconds per second */
+    vks_cycle clip_cycle;
 } vks_crowd_instance;
 
 typedef struct vks_crowd_desc {
     const vks_gpu_models *models;          /* uploaded to the same context */
     const vks_crowd_instance *instances;   /* instance_count entries, copied */
+    const vks_gpu_clips *clips;            /* what VKS_CROWD_POSE_CLIP instances play (uploaded to
+                                              the same context for the same models); may be NULL */
     uint32_t instance_count;               /* >= 1 */
     int no_normals;                        /* nonzero: positions only */
     uint32_t consumer_stages;              /* VkPipelineStageFlags: who reads the outputs after a

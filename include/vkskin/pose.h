@@ -9,8 +9,8 @@
  *       vks_pose_source_locals(&src, skin, i, frame, locals + (size_t)i * skin->node_count);
  *
  * A pose source is what every engine consumes: the CPU engines get the locals it fills, the
- * GPU crowd evaluates the procedural source itself from (seed, instance, time). Clips will be
- * one more kind.
+ * GPU crowd evaluates the procedural source and clips itself from (seed, instance, time) and
+ * (clip, start, speed, cycle, time).
  *
  * Every source produces float32 absolute local transforms (bind locals replaced), so the
  * CPU reference and the GPU start from the same numbers.
@@ -64,9 +64,23 @@ VKS_API void vks_pose_set_free(vks_pose_set *set);
 typedef enum vks_pose_kind {
     VKS_POSE_PROCEDURAL = 0, /* vks_pose_procedural at time frame / fps, per instance */
     VKS_POSE_BIND,           /* the bind locals, every instance and frame */
-    VKS_POSE_FRAMES          /* a pose set: frame f is the set's frame f % frame_count, the same
+    VKS_POSE_FRAMES,         /* a pose set: frame f is the set's frame f % frame_count, the same
                                 for every instance */
+    VKS_POSE_CLIP            /* clips (clip.h): instance i plays plays[i % play_count] */
 } vks_pose_kind;
+
+struct vks_clip;
+struct vks_clip_binding;
+
+/* One instance's playback of a clip: at source time T (frame / fps + start_time) the
+ * instance shows the clip at vks_clip_local_time(clip, cycle, start + speed * T). */
+typedef struct vks_clip_play {
+    const struct vks_clip *clip;            /* NULL: the bind pose */
+    const struct vks_clip_binding *binding; /* clip bound to the skin being posed */
+    float start;                            /* clip seconds at T = 0 */
+    float speed;                            /* clip seconds per second (1: as authored) */
+    int cycle;                              /* vks_cycle */
+} vks_clip_play;
 
 typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default angle */
     vks_pose_kind kind;
@@ -74,9 +88,14 @@ typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default
     float fps;                  /* procedural: time of frame f is f / fps (<= 0: 30) */
     float max_angle;            /* procedural: see vks_pose_procedural (<= 0: 0.6 rad) */
     const vks_pose_set *frames; /* VKS_POSE_FRAMES: not owned; its node_count must be the skin's */
+    const vks_clip_play *plays; /* VKS_POSE_CLIP: not owned; play_count >= 1 */
+    uint32_t play_count;
+    float start_time;           /* added to every frame's time (procedural and clips) */
+    int fast_sampling;          /* clips: the float sampler (the fast engine's) instead of the
+                                   double one the CPU reference poses with */
 } vks_pose_source;
 
-/* The time of a frame for a source (procedural: frame / fps). */
+/* The time of a frame for a source: start_time + frame / fps. */
 VKS_API float vks_pose_source_time(const vks_pose_source *src, uint32_t frame);
 /* Fills skin->node_count locals for (instance, frame). Thread-safe: reads src and skin only. */
 VKS_API void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,

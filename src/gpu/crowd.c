@@ -22,11 +22,16 @@ static int is_zero(const vks_affine *a)
     return 1;
 }
 
-static vks__gpu_pose_param param_of(const vks_crowd_instance *in)
+static vks__gpu_pose_param param_of(const vks_crowd *c, const vks_crowd_instance *in)
 {
     vks__gpu_pose_param p;
     memset(&p, 0, sizeof p);
     p.source = in->pose == VKS_CROWD_POSE_PROCEDURAL ? VKS__SOURCE_PROCEDURAL : VKS__SOURCE_LOCALS;
+    if (in->pose == VKS_CROWD_POSE_CLIP) {
+        p.source = VKS__SOURCE_CLIP | (uint32_t)in->clip_cycle << 8;
+        p.clip_entry = c->clips->entry[(size_t)in->model * c->clips->clip_count + in->clip];
+        p.clip_start = in->clip_start, p.clip_speed = in->clip_speed;
+    }
     p.seed_lo = (uint32_t)in->seed, p.seed_hi = (uint32_t)(in->seed >> 32);
     p.pose_instance = in->pose_instance;
     p.max_angle = in->max_angle;
@@ -35,14 +40,21 @@ static vks__gpu_pose_param param_of(const vks_crowd_instance *in)
     return p;
 }
 
-static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_models *ms, uint32_t i, vks_error *err)
+static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_models *ms, const vks_gpu_clips *clips,
+                                 uint32_t i, vks_error *err)
 {
     if (in->model >= ms->count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: model %u of %u", i,
                              in->model, ms->count);
-    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS)
+    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS && in->pose != VKS_CROWD_POSE_CLIP)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: unknown pose source %d",
                              i, (int)in->pose);
+    if (in->pose == VKS_CROWD_POSE_CLIP &&
+        (!clips || in->clip >= clips->clip_count || !isfinite(in->clip_start) || !isfinite(in->clip_speed) ||
+         (unsigned)in->clip_cycle > VKS_CYCLE_RESET))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "instance %u: clip %u of %u, or a non-finite start or speed, or an unknown cycle", i,
+                             in->clip, clips ? clips->clip_count : 0);
     if (!vks_affine_is_finite(&in->root) || !isfinite(in->max_angle))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: non-finite root transform or max_angle", i);
@@ -141,7 +153,7 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         c->part_of[i] = p, c->slot_of[i] = j;
         c->where[i] = (vks__gpu_inst){c->inst[i].model, mat, mat, vert};
         ((vks__gpu_inst *)ps->insts.mapped)[j] = c->where[i];
-        ((vks__gpu_pose_param *)ps->params.mapped)[j] = param_of(&c->inst[i]);
+        ((vks__gpu_pose_param *)ps->params.mapped)[j] = param_of(c, &c->inst[i]);
         memcpy((vks_affine *)ps->locals.mapped + mat, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
         mat += (uint32_t)mats_of(m), vert += m->vertex_count;
         if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
@@ -192,6 +204,7 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     pd.out_usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
     pd.params = 1;
     pd.normals = c->normals;
+    pd.clip_words = c->clips ? &c->clips->words : NULL;
     for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
         pd.cap = caps[p];
         res = vks__passes_create(gpu, c->ms, &pd, c->dpool, &c->parts[p], err);
@@ -216,15 +229,18 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/crowd",
                              "the models' bind locals together exceed maxStorageBufferRange %u: upload fewer "
                              "models for a crowd", gpu->props.limits.maxStorageBufferRange);
+    if (d->clips && (d->clips->gpu != gpu || d->clips->ms != d->models))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "the clips were uploaded for another context or model set");
     for (uint32_t i = 0; i < d->instance_count; i++) {
-        vks_result r = check_instance(&d->instances[i], d->models, i, err);
+        vks_result r = check_instance(&d->instances[i], d->models, d->clips, i, err);
         if (r != VKS_OK)
             return r;
     }
     vks_crowd *c = calloc(1, sizeof *c);
     if (!c)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
-    c->gpu = gpu, c->ms = d->models, c->count = d->instance_count, c->normals = !d->no_normals;
+    c->gpu = gpu, c->ms = d->models, c->clips = d->clips, c->count = d->instance_count, c->normals = !d->no_normals;
     consumers(c, d);
     c->inst = malloc(c->count * sizeof *c->inst);
     c->part_of = malloc(c->count * sizeof *c->part_of);
@@ -284,7 +300,7 @@ vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_inst
     if (!c || !in || i >= c->count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u of %u", i,
                              c ? c->count : 0);
-    vks_result r = check_instance(in, c->ms, i, err);
+    vks_result r = check_instance(in, c->ms, c->clips, i, err);
     if (r != VKS_OK)
         return r;
     if (in->model != c->inst[i].model)
@@ -293,7 +309,7 @@ vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_inst
                              i, c->inst[i].model, in->model);
     c->inst[i] = *in;
     vks__passes *ps = &c->parts[c->part_of[i]];
-    vks__gpu_pose_param pp = param_of(in);
+    vks__gpu_pose_param pp = param_of(c, in);
     vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)c->slot_of[i] * sizeof pp, &pp, sizeof pp);
     vks__buf_flush(c->gpu, &ps->params);
     return VKS_OK;

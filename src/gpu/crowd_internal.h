@@ -5,9 +5,19 @@
 
 #include "gpu_internal.h"
 
+/* Clips uploaded for a model set (clips.c; layout in compute/clip.glsl). */
+struct vks_gpu_clips {
+    vks_gpu *gpu;
+    const vks_gpu_models *ms;
+    uint32_t clip_count;
+    uint32_t *entry;  /* [model * clip_count + clip]: word offset of that pair's entry */
+    vks__buf words;
+};
+
 struct vks_crowd {
     vks_gpu *gpu;
     const vks_gpu_models *ms;
+    const vks_gpu_clips *clips; /* may be NULL */
     uint32_t count;
     vks_crowd_instance *inst; /* host copy of the instance table */
     uint32_t *part_of;        /* per instance: its part */

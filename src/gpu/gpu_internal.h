@@ -149,16 +149,19 @@ VKS__AT(vks__gpu_work, inst_count, 16);
 
 /* Per instance of a crowd: where its pose comes from, and where it stands. */
 typedef struct vks__gpu_pose_param {
-    uint32_t source;        /* VKS__SOURCE_* */
+    uint32_t source;        /* VKS__SOURCE_* | cycle << 8 (clips) */
     uint32_t seed_lo, seed_hi, pose_instance;
     float max_angle;
-    uint32_t pad0, pad1, pad2;
+    uint32_t clip_entry;    /* clips: word offset of the (model, clip) entry (src/gpu/clips.c) */
+    float clip_start, clip_speed;
     float root[12];         /* applied to the skin matrices: K' = root K */
 } vks__gpu_pose_param;
 VKS__TWIN(vks__gpu_pose_param, 80);
 VKS__AT(vks__gpu_pose_param, seed_lo, 4);
 VKS__AT(vks__gpu_pose_param, pose_instance, 12);
 VKS__AT(vks__gpu_pose_param, max_angle, 16);
+VKS__AT(vks__gpu_pose_param, clip_entry, 20);
+VKS__AT(vks__gpu_pose_param, clip_speed, 28);
 VKS__AT(vks__gpu_pose_param, root, 32);
 
 /* Push constants of the two passes. */
@@ -170,8 +173,8 @@ VKS__TWIN(vks__deform_push, 16);
 
 enum { VKS__GROUP_RENORMALIZE = 1u, VKS__GROUP_HAS_NORMALS = 2u };
 /* Pose sources of vks__gpu_pose_param.source (the numbers are compute/tables.glsl's). */
-enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u };
-enum { VKS__POSE_BINDINGS = 10, VKS__DEFORM_BINDINGS = 10 };
+enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 2u };
+enum { VKS__POSE_BINDINGS = 11, VKS__DEFORM_BINDINGS = 10 };
 
 /* A model as the scheduler needs it on the host. */
 typedef struct vks__gpu_model {
@@ -222,6 +225,11 @@ vks_result vks__oneshot_send(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 vks_result vks__oneshot_wait(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 vks_result vks__oneshot_submit(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
+/* A device buffer holding size bytes of data (models.c): written in place where the memory is
+ * host-visible, else through a staging buffer and a copy on once (made when needed). what names
+ * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
+vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
+                             vks__buf *out, vks_error *err);
 
 void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
                   VkPipelineStageFlags dst, VkAccessFlags da);
@@ -244,6 +252,7 @@ typedef struct vks__passes {
     uint32_t work_base[4], work_count[4];/* per influence variant, in the works buffer */
     uint32_t normals;                    /* 1: the deform pass writes normals */
     uint32_t use_params;                 /* 1: pose sources and roots from params */
+    const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
 } vks__passes;
 
 typedef struct vks__passes_desc {
@@ -252,6 +261,7 @@ typedef struct vks__passes_desc {
     VkBufferUsageFlags out_usage; /* added to the outputs' storage | transfer usage */
     int params;                   /* a pose-parameter table, one entry per instance (crowds) */
     int normals;
+    const vks__buf *clip_words;   /* the crowd's clips (vks_gpu_clips), not owned; may be NULL */
 } vks__passes_desc;
 
 /* A descriptor pool for `sets` pass sets (a pose and a deform set each). */

@@ -10,8 +10,8 @@
 
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
-static vks_result upload(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
-                         vks__buf *out, vks_error *err)
+vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
+                              vks__buf *out, vks_error *err)
 {
     if (size > gpu->props.limits.maxStorageBufferRange)
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
@@ -206,28 +206,28 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     ms->group_count = gb;
 
     vks__oneshot once = {0}; /* made by the first staged upload, if any */
-    res = upload(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
+    res = vks__upload_table(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
+        res = vks__upload_table(gpu, &once, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
+        res = vks__upload_table(gpu, &once, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
+        res = vks__upload_table(gpu, &once, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
+        res = vks__upload_table(gpu, &once, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
+        res = vks__upload_table(gpu, &once, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "position", t.pos, t.verts * 12, &ms->pos, err);
+        res = vks__upload_table(gpu, &once, "position", t.pos, t.verts * 12, &ms->pos, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
+        res = vks__upload_table(gpu, &once, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
     if (res == VKS_OK)
-        res = upload(gpu, &once, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
+        res = vks__upload_table(gpu, &once, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
     /* Only crowds read the bind locals (the procedural pose starts from them): a table over
      * the storage range is left out here, and refused by vks_crowd_create, so batches of the
      * same models still run. */
     if (res == VKS_OK && t.nodes * sizeof *t.binds <= gpu->props.limits.maxStorageBufferRange)
-        res = upload(gpu, &once, "bind local", t.binds, t.nodes * sizeof *t.binds, &ms->binds, err);
+        res = vks__upload_table(gpu, &once, "bind local", t.binds, t.nodes * sizeof *t.binds, &ms->binds, err);
     vks__oneshot_destroy(gpu, &once);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
         ms->bind_locals = t.binds;

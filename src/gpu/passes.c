@@ -40,6 +40,7 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     memset(p, 0, sizeof *p);
     p->normals = d->normals != 0;
     p->use_params = d->params != 0;
+    p->clip_words = d->clip_words && d->clip_words->buffer ? d->clip_words : NULL;
     uint64_t out_bytes = d->cap.vertices * 12, mats = d->cap.matrices * 48;
     vks_result res = VKS_OK;
 #define TRY(x)                                                                                            \
@@ -67,11 +68,13 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     p->pose_set = sets[0], p->deform_set = sets[1];
     /* Without pose parameters (a batch) the shader never reads bindings 8 and 9 (use_params 0),
      * but a statically used binding must hold a valid buffer: the instance table stands in for
-     * the parameters, the parents for bind locals a large model set has none of. */
+     * the parameters, the parents for bind locals a large model set has none of and for the
+     * clip table of a pass without clips (binding 10, read only by clip instances). */
     const vks__buf *pose_bufs[VKS__POSE_BINDINGS] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes,
                                                      &p->insts,       &p->locals,   &p->world,  &p->skin,
                                                      d->params ? &p->params : &p->insts,
-                                                     ms->binds.buffer ? &ms->binds : &ms->parents};
+                                                     ms->binds.buffer ? &ms->binds : &ms->parents,
+                                                     p->clip_words ? p->clip_words : &ms->parents};
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
     const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,

@@ -56,3 +56,16 @@ vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t count, floa
 {
     return no_gpu(err);
 }
+
+vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *models, const vks_skin *const *skins,
+                                const vks_clip *const *clips, uint32_t clip_count, vks_gpu_clips **out,
+                                vks_error *err)
+{
+    if (out)
+        *out = NULL;
+    return no_gpu(err);
+}
+
+void vks_gpu_clips_free(vks_gpu_clips *clips)
+{
+}

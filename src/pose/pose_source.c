@@ -3,12 +3,13 @@
  * batch start from identical float32 numbers. */
 #include <string.h>
 
+#include "vkskin/clip.h"
 #include "vkskin/pose.h"
 
 float vks_pose_source_time(const vks_pose_source *src, uint32_t frame)
 {
     float fps = src->fps > 0 ? src->fps : 30.0f;
-    return (float)frame / fps;
+    return src->start_time + (float)frame / fps;
 }
 
 void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance, uint32_t frame,
@@ -27,6 +28,19 @@ void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, ui
     case VKS_POSE_BIND:
         vks_pose_bind(skin, out);
         return;
+    case VKS_POSE_CLIP: {
+        const vks_clip_play *pl = src->plays && src->play_count ? &src->plays[instance % src->play_count] : NULL;
+        if (!pl || !pl->clip || !pl->binding || pl->binding->node_count != skin->node_count) {
+            vks_pose_bind(skin, out);
+            return;
+        }
+        double t = vks_clip_play_time(pl, vks_pose_source_time(src, frame));
+        if (src->fast_sampling)
+            vks_clip_sample_locals(pl->clip, pl->binding, skin, (float)t, out);
+        else
+            vks_clip_sample_locals_d(pl->clip, pl->binding, skin, t, out);
+        return;
+    }
     case VKS_POSE_PROCEDURAL:
         break;
     }

@@ -1,0 +1,205 @@
+// Clip sampling in the pose pass: the float sampler of src/anim/clip_sample_impl.h, step for
+// step, over the clip words uploaded once by src/gpu/clips.c (layout there, and below). Each
+// instance samples its own clip at its own time: a frame uploads nothing per instance.
+//
+// Words (uint, floats as bits), offsets in words:
+//   entry (model x clip) at E: clip offset, model offset, then per node its track or ~0u
+//   clip at C: duration, space, track count, tracks offset
+//   track: 6 curves (translation, rotation, euler x, y, z, scale) of 8 words:
+//          key count, components | interp << 8, times, values, in tangents, out tangents,
+//          start, stop
+//   model at M: per node 34 floats: bind t, q, s (10), bind world (12), its inverse (12)
+
+layout(std430, binding = 10) readonly buffer ClipWords { uint cw[]; };
+
+const uint INTERP_STEP = 0u;
+const uint INTERP_LINEAR = 1u;
+const uint INTERP_HERMITE = 2u;
+const uint INTERP_BSPLINE = 3u;
+const uint CYCLE_LOOP = 0u;
+const uint CYCLE_CLAMP = 1u;
+const uint CYCLE_MIRROR = 2u;
+const uint CYCLE_RESET = 3u;
+const uint SPACE_LOCAL = 0u;
+const uint SPACE_MODEL_DELTA = 1u;
+const uint SPACE_PARENT_DELTA = 2u;
+const uint CURVE_WORDS = 8u;
+const uint TRACK_WORDS = 48u;
+const uint NODE_WORDS = 34u;
+
+float cf(uint at) { return uintBitsToFloat(cw[at]); }
+
+float clip_local_time(float d, uint cycle, float t)
+{
+    if (!(d > 0.0) || isnan(t) || isinf(t))
+        return 0.0;
+    if (cycle == CYCLE_CLAMP)
+        return clamp(t, 0.0, d);
+    if (cycle == CYCLE_RESET)
+        return (t < 0.0 || t > d) ? 0.0 : t;
+    if (cycle == CYCLE_MIRROR) {
+        float p = mod(t, 2.0 * d);
+        return p > d ? 2.0 * d - p : p;
+    }
+    float p = mod(t, d);
+    return p >= d ? 0.0 : p; // mod of a tiny negative can round up to d
+}
+
+vec4 normalize4(vec4 q)
+{
+    float l = length(q);
+    return l > 0.0 ? q / l : q;
+}
+
+vec4 load_n(uint at, uint dim)
+{
+    vec4 v = vec4(0.0);
+    for (uint i = 0u; i < dim; i++)
+        v[i] = cf(at + i);
+    return v;
+}
+
+vec4 slerp4(vec4 a, vec4 b, float u)
+{
+    float d = dot(a, b);
+    float sgn = 1.0;
+    if (d < 0.0) {
+        d = -d;
+        sgn = -1.0;
+    }
+    float wa = 1.0 - u, wb = u;
+    if (d < 0.9995) {
+        float theta = acos(d), s = sin(theta);
+        wa = sin((1.0 - u) * theta) / s;
+        wb = sin(u * theta) / s;
+    }
+    return normalize4(wa * a + sgn * wb * b);
+}
+
+float knot(int j, int n) { return float(clamp(j - 3, 0, n - 3)); }
+
+vec4 bspline(uint c, float t, uint dim)
+{
+    int n = int(cw[c]);
+    uint vals = cw[c + 3u];
+    float start = cf(c + 6u), stop = cf(c + 7u);
+    float u = (t - start) / (stop - start) * float(n - 3);
+    if (!(u > 0.0))
+        u = 0.0;
+    if (u >= float(n - 3))
+        return load_n(vals + uint(n - 1) * dim, dim);
+    int i = int(u) + 3;
+    vec4 d[4];
+    for (int j = 0; j < 4; j++)
+        d[j] = load_n(vals + uint(j + i - 3) * dim, dim);
+    for (int r = 1; r <= 3; r++)
+        for (int j = 3; j >= r; j--) {
+            float k0 = knot(j + i - 3, n), k1 = knot(j + 1 + i - r, n);
+            float alpha = k1 > k0 ? (u - k0) / (k1 - k0) : 0.0;
+            d[j] = (1.0 - alpha) * d[j - 1] + alpha * d[j];
+        }
+    return d[3];
+}
+
+// One curve at local time t; the caller checked it has keys.
+vec4 sample_curve(uint c, float t)
+{
+    uint n = cw[c], dim = cw[c + 1u] & 255u, interp = cw[c + 1u] >> 8;
+    if (interp == INTERP_BSPLINE) {
+        vec4 v = bspline(c, t, dim);
+        return dim == 4u ? normalize4(v) : v;
+    }
+    uint times = cw[c + 2u], vals = cw[c + 3u];
+    uint k = 0xFFFFFFFFu;
+    if (n == 1u || t <= cf(times))
+        k = 0u;
+    else if (t >= cf(times + n - 1u))
+        k = n - 1u;
+    if (k != 0xFFFFFFFFu) {
+        vec4 v = load_n(vals + k * dim, dim);
+        return dim == 4u ? normalize4(v) : v;
+    }
+    uint lo = 0u, hi = n - 1u;
+    while (hi - lo > 1u) {
+        uint mid = lo + (hi - lo) / 2u;
+        if (cf(times + mid) <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    k = lo;
+    vec4 a = load_n(vals + k * dim, dim), b = load_n(vals + (k + 1u) * dim, dim), v;
+    float t0 = cf(times + k), dt = cf(times + k + 1u) - t0;
+    float u = dt > 0.0 ? (t - t0) / dt : 1.0;
+    if (interp == INTERP_STEP)
+        v = a;
+    else if (interp == INTERP_HERMITE) {
+        vec4 mo = load_n(cw[c + 5u] + k * dim, dim), mi = load_n(cw[c + 4u] + (k + 1u) * dim, dim);
+        float u2 = u * u, u3 = u2 * u;
+        float h00 = 2.0 * u3 - 3.0 * u2 + 1.0, h10 = u3 - 2.0 * u2 + u, h01 = -2.0 * u3 + 3.0 * u2, h11 = u3 - u2;
+        v = h00 * a + h10 * dt * mo + h01 * b + h11 * dt * mi;
+    } else {
+        if (dim == 4u)
+            return slerp4(a, b, u);
+        v = a + (b - a) * u;
+    }
+    return dim == 4u ? normalize4(v) : v;
+}
+
+// q = qz qy qx: R = Rz Ry Rx, x applied first.
+vec4 euler_quat(vec3 e)
+{
+    float cx = cos(e.x / 2.0), sx = sin(e.x / 2.0);
+    float cy = cos(e.y / 2.0), sy = sin(e.y / 2.0);
+    float cz = cos(e.z / 2.0), sz = sin(e.z / 2.0);
+    return vec4(sx * cy * cz - cx * sy * sz, cx * sy * cz + sx * cy * sz, cx * cy * sz - sx * sy * cz,
+                cx * cy * cz + sx * sy * sz);
+}
+
+// The track's T * R * S; channels without keys take base (the bind local's, or identity).
+Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
+{
+    vec3 tt = bt, ss = bs;
+    vec4 q = bq;
+    if (cw[tr] != 0u)
+        tt = sample_curve(tr, t).xyz;
+    uint rc = tr + CURVE_WORDS;
+    if (cw[rc] != 0u)
+        q = sample_curve(rc, t);
+    else if (cw[rc + CURVE_WORDS] != 0u || cw[rc + 2u * CURVE_WORDS] != 0u || cw[rc + 3u * CURVE_WORDS] != 0u) {
+        vec3 e = vec3(0.0);
+        for (uint k = 0u; k < 3u; k++) {
+            uint ec = rc + (k + 1u) * CURVE_WORDS;
+            if (cw[ec] != 0u)
+                e[k] = sample_curve(ec, t).x;
+        }
+        q = euler_quat(e);
+    }
+    uint sc = tr + 5u * CURVE_WORDS;
+    if (cw[sc] != 0u)
+        ss = sample_curve(sc, t).xyz;
+    float l = length(q);
+    q = l > 0.0 ? q / l : vec4(0, 0, 0, 1);
+    float x = q.x, y = q.y, z = q.z, w = q.w;
+    Aff a;
+    a.c[0] = vec3(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + z * w), 2.0 * (x * z - y * w)) * ss.x;
+    a.c[1] = vec3(2.0 * (x * y - z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + x * w)) * ss.y;
+    a.c[2] = vec3(2.0 * (x * z + y * w), 2.0 * (y * z - x * w), 1.0 - 2.0 * (x * x + y * y)) * ss.z;
+    a.c[3] = tt;
+    return a;
+}
+
+Aff load_aff_words(uint at)
+{
+    Aff r;
+    for (int j = 0; j < 4; j++)
+        r.c[j] = vec3(cf(at + 3u * uint(j)), cf(at + 3u * uint(j) + 1u), cf(at + 3u * uint(j) + 2u));
+    return r;
+}
+
+Aff identity_aff()
+{
+    Aff r;
+    r.c[0] = vec3(1, 0, 0); r.c[1] = vec3(0, 1, 0); r.c[2] = vec3(0, 0, 1); r.c[3] = vec3(0);
+    return r;
+}
