@@ -1,0 +1,5 @@
+# RenderWare .anm / .ska and GTA .ifp clip readers and writers (formats/animation.md 1).
+set(VKS_RWA_UTIL ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_anim_util.c)
+vks_add_test(NAME test_rw_anim
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_anim.c ${VKS_RWA_UTIL}
+  LABELS rw anim)
