@@ -3,3 +3,6 @@ set(VKS_RWA_UTIL ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_anim_util.c)
 vks_add_test(NAME test_rw_anim
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_anim.c ${VKS_RWA_UTIL}
   LABELS rw anim)
+vks_add_test(NAME test_rw_anim_ifp
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_anim_ifp.c ${VKS_RWA_UTIL}
+  LABELS rw anim)
