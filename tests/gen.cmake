@@ -7,3 +7,4 @@ vks_add_test(NAME test_build_character SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/te
 vks_add_test(NAME test_gen_cli SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_cli.c LABELS gen)
 vks_add_test(NAME test_gen_split SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_split.c LABELS gen)
 vks_add_test(NAME test_gen_clips SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_clips.c LABELS gen anim)
+vks_add_test(NAME test_gen_clip_files SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_clip_files.c LABELS gen anim)

@@ -152,6 +152,16 @@ static vks_result write_p3d_cfg(const char *p3d_path, const vks_skin *model, vks
     return rc;
 }
 
+/* The file name of path without folder and extension (a P3D's CfgModels class). */
+static void stem_of(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(out, cap, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot)
+        *dot = 0;
+}
+
 /* Appends to a growable text buffer (the manifest). */
 typedef struct text {
     char *data;
@@ -196,6 +206,23 @@ static void text_add(text *t, const char *fmt, ...)
     }
 }
 
+/* The datasets' clip files: a manifest row and a log line each. */
+typedef struct clip_rows {
+    text *rows;
+    FILE *log;
+    const char *dir;
+    const char *model;
+} clip_rows;
+
+static void clip_row(void *user, const char *path, size_t size, const char *what)
+{
+    clip_rows *c = user;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    text_add(c->rows, "| %s | %s | %s | %zu |\n", base, c->model, what, size);
+    if (c->log)
+        fprintf(c->log, "wrote %s (%zu bytes)\n", path, size);
+}
+
 vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FILE *log, int *written,
                                   vks_error *err)
 {
@@ -217,7 +244,7 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
         return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, dir, "cannot create the folder: %s", strerror(errno));
 
     vks_result rc = VKS_OK;
-    text man = {0}, skipped = {0};
+    text man = {0}, skipped = {0}, clips = {0};
     text_add(&man,
              "# Generated datasets\n\n"
              "Small procedural skinned characters written by vkskin's own generator (`tools/gen`), for\n"
@@ -268,6 +295,11 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
                 if (rc == VKS_OK && is_p3d)
                     rc = write_p3d_cfg(path, model, err);
+                if (rc == VKS_OK) { /* pose JSON at 10 fps keeps the folder small */
+                    clip_rows cr = {&clips, log, dir, name};
+                    vks_gen_clip_log cl = {clip_row, &cr};
+                    rc = vks_gen_write_clip_files(path, fmt, model, bytes, size, d->stem, 10.0f, &cl, err);
+                }
                 free(path);
                 if (rc == VKS_OK) {
                     count++;
@@ -284,10 +316,22 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
             vks_skin_free(model);
         }
     }
+    if (clips.len)
+        text_add(&man,
+                 "\n## Clips\n\n"
+                 "Beside each model, its walk (1 s) and wave (2 s) loops (`tools/gen/character_clips.c`) in\n"
+                 "the clip formats vkskin reads for it: RenderWare `.anm` (standard and compressed keys),\n"
+                 "legacy `.ska` and a GTA `.ifp` beside each `.dff`; Arma RTM, plain and binarised, beside\n"
+                 "each `.p3d`; pose JSON frames (10 fps) beside `.nif` and `.cmdl` until their own clip\n"
+                 "formats are read. Every file plays on its model as the clip plays on the generated skin\n"
+                 "(`tests/unit/test_gen_clip_files.c`). Play one with\n\n"
+                 "    vkskin validate datasets/char_b24_pl8.dff --clip datasets/char_b24_pl8.dff.walk.anm --frames 8\n\n"
+                 "| file | plays on | holds | bytes |\n|---|---|---|---|\n%s",
+                 clips.data);
     if (skipped.len)
         text_add(&man, "\nNot written (the writer answered \"unsupported\" when this folder was generated):\n\n%s",
                  skipped.data);
-    if (rc == VKS_OK && (man.failed || skipped.failed))
+    if (rc == VKS_OK && (man.failed || skipped.failed || clips.failed))
         rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
     if (rc == VKS_OK) {
         char *path = join(dir, "MANIFEST.md");
@@ -297,9 +341,16 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
     }
     free(man.data);
     free(skipped.data);
+    free(clips.data);
     if (written)
         *written = count;
     return rc;
+}
+
+static void print_clip_file(void *user, const char *path, size_t size, const char *what)
+{
+    (void)user;
+    printf("wrote %s (%zu bytes): %s\n", path, size, what);
 }
 
 static void usage(const char *prog, FILE *f)
@@ -327,6 +378,10 @@ static void usage(const char *prog, FILE *f)
             "  --strips              triangle strips where the format has them\n"
             "  --version V           format version to write (0x... accepted; default: the writer's)\n"
             "  --quantize            NW4C: quantized vertex streams\n"
+            "  --no-clips            do not write the walk and wave clips beside the model (by default:\n"
+            "                        FILE.walk.anm, FILE.wave.anm, FILE.walk.ska, FILE.ifp beside a .dff;\n"
+            "                        FILE.walk.rtm, FILE.wave.rtm beside a .p3d; FILE.walk.json,\n"
+            "                        FILE.wave.json pose frames at 30 fps beside a .nif or .cmdl)\n"
             "  --datasets DIR        write the standard small set in every available format and\n"
             "                        DIR/MANIFEST.md (files whose writer says unsupported are skipped)\n"
             "  --formats LIST        with --datasets: only these formats (e.g. dff,p3d)\n"
@@ -364,6 +419,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
 {
     vks_gen_params p = {0};
     vks_write_options wo = {0};
+    int no_clips = 0;
     const char *out = NULL, *format = NULL, *datasets_dir = NULL, *only_formats = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -373,6 +429,10 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
         }
         if (!strcmp(a, "--strips")) {
             wo.triangle_strips = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-clips")) {
+            no_clips = 1;
             continue;
         }
         if (!strcmp(a, "--quantize")) {
@@ -506,6 +566,12 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
         rc = vks_gen_write_file(out, bytes, size, &err);
     if (rc == VKS_OK && !strcmp(fmt->name, "p3d"))
         rc = write_p3d_cfg(out, s, &err);
+    if (rc == VKS_OK && !no_clips) {
+        char stem[256];
+        stem_of(out, stem, sizeof stem);
+        vks_gen_clip_log cl = {print_clip_file, NULL};
+        rc = vks_gen_write_clip_files(out, fmt, s, bytes, size, stem, 30.0f, &cl, &err);
+    }
     free(bytes);
     if (rc != VKS_OK) {
         fprintf(stderr, "%s: %s\n", prog, vks_error_format(&err, out, buf, sizeof buf));

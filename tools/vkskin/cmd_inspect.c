@@ -8,16 +8,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inspect_clip.h"
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [P3D options]\n\n"
+    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [P3D options]\n\n"
                "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
                "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
                "node), the influence histogram, the weights as stored (sums, and how many vertices were\n"
                "repaired and how), and the bind-pose check: the largest error of deforming with the bind\n"
                "pose against the stored vertices (absolute and relative to the bounding radius), passed\n"
                "or FAILED against the tolerance of src/check/tolerance.c.\n\n"
+               "A clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp; a pose JSON with --model) prints\n"
+               "its clips instead: duration, frame rate, cycle, space, events, and each track's node with\n"
+               "its channels' key counts and interpolation; with --model, which tracks bind to that\n"
+               "model, which name no node, and which nodes keep their bind pose.\n\n"
+               "  --model MODEL        the model clip files are bound to\n"
+               "  --clip-duration S    RTM: the clip's length in seconds (the file stores none; default 1)\n"
                "  --json               machine-readable output on stdout (one object per file; an array\n"
                "                       when several files are given)\n"
                "  --allow-bind-mismatch  a failed bind-pose check is still reported but does not fail\n"
@@ -162,6 +169,7 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
 int vks_cmd_inspect(int argc, char **argv)
 {
     int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0;
+    const char *model = NULL;
     vks_read_options opt = {0};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
@@ -176,6 +184,16 @@ int vks_cmd_inspect(int argc, char **argv)
             json = 1;
         } else if (!strcmp(argv[i], "--allow-bind-mismatch")) {
             allow_mismatch = 1;
+        } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
+            model = argv[++i];
+        } else if (!strcmp(argv[i], "--clip-duration") && i + 1 < argc) {
+            char *end = NULL;
+            opt.clip.duration = strtof(argv[++i], &end);
+            if (!end || *end || !(opt.clip.duration > 0)) {
+                fprintf(stderr, "vkskin inspect: --clip-duration wants seconds > 0, not '%s'\n", argv[i]);
+                free(files);
+                return VKS_EXIT_USAGE;
+            }
         } else if ((t = vks_cli_read_option(&opt, argc, argv, &i)) != 0) {
             if (t < 0) {
                 free(files);
@@ -196,7 +214,17 @@ int vks_cmd_inspect(int argc, char **argv)
         return VKS_EXIT_USAGE;
     }
     cJSON *all = json ? cJSON_CreateArray() : NULL;
+    vks_skin *bound_to = model ? vks_cli_load_skin(model, &opt) : NULL;
+    if (model && !bound_to) {
+        cJSON_Delete(all);
+        free(files);
+        return VKS_EXIT_INPUT;
+    }
     for (int f = 0; f < nfiles; f++) {
+        if (vks_cli_is_clip_file(files[f], bound_to != NULL)) {
+            rc = vks_cli_worse_exit(rc, vks_cli_inspect_clips(files[f], &opt, bound_to, model, all));
+            continue;
+        }
         vks_skin *s = vks_cli_load_skin(files[f], &opt);
         if (!s) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
@@ -227,6 +255,7 @@ int vks_cmd_inspect(int argc, char **argv)
             cJSON_Delete(out);
         cJSON_Delete(all);
     }
+    vks_skin_free(bound_to);
     free(files);
     return rc;
 }

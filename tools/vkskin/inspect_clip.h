@@ -1,0 +1,19 @@
+/* vkskin inspect on clip files (inspect_clip.c). */
+#ifndef VKS_CLI_INSPECT_CLIP_H
+#define VKS_CLI_INSPECT_CLIP_H
+
+#include <cjson/cJSON.h>
+
+#include "vkskin.h"
+
+/* Whether path holds a clip rather than a model: no model reader takes it and a clip reader
+ * does (or, with a model to bind to, it is JSON: pose frames). 0 when it cannot be read (the
+ * model path then reports why). */
+int vks_cli_is_clip_file(const char *path, int have_model);
+
+/* Prints (or, with json_out, appends one object to that array) the clips of path; with skin,
+ * how each binds to it (model: its file name). Returns an exit code (cli.h). */
+int vks_cli_inspect_clips(const char *path, const vks_read_options *opt, const vks_skin *skin, const char *model,
+                          cJSON *json_out);
+
+#endif
