@@ -97,6 +97,8 @@ static vks_result read_anm(const tb *b, const vks_read_options *opt, vks_clip_se
     return vks_rw_anm_read(opt, b->data, b->size, out, err);
 }
 
+static const char *seeds;
+
 static void test_standard(void)
 {
     /* the first keys' prevs must not matter: librw's junk, zero, offsets that look valid */
@@ -116,6 +118,7 @@ static void test_standard(void)
         vks_buf_free(&b);
     }
     tb b = make_std(std_keys, 6, (int32_t)0xF4A50000, (int32_t)0xF4A50000, 1.0f);
+    rwa_write_seed(seeds, "hand_std.anm", b.data, b.size);
     CHECK_EQ_INT(rwa_truncations(vks_rw_anm_read, NULL, b.data, b.size, "anm std"), 0);
     CHECK_EQ_INT(rwa_corruptions(vks_rw_anm_read, NULL, b.data, b.size, "anm std"), 0);
     /* bytes after the chunk are ignored */
@@ -127,19 +130,9 @@ static void test_standard(void)
 }
 
 /* One error case: the fixture with a change, the code and the offset expected. */
-static void expect_error(const tb *b, const vks_read_options *opt, vks_result code, uint64_t offset, const char *what)
+static void expect_error(const tb *b, const vks_read_options *opt, vks_result code, uint64_t at, const char *what)
 {
-    vks_clip_set *s = NULL;
-    vks_error err = {0};
-    vks_result r = read_anm(b, opt, &s, &err);
-    if (r != code || s || (offset != VKS_NO_OFFSET && err.offset != offset) || !err.msg[0])
-        fprintf(stderr, "%s: got %d at %llu (%s: %s), expected %d at %llu\n", what, (int)r,
-                (unsigned long long)err.offset, err.path, err.msg, (int)code, (unsigned long long)offset);
-    CHECK_EQ_INT(r, code);
-    CHECK(s == NULL);
-    if (offset != VKS_NO_OFFSET)
-        CHECK_EQ_INT(err.offset, offset);
-    vks_clip_set_free(s);
+    rwa_expect(vks_rw_anm_read, b->data, b->size, opt, code, at, what);
 }
 
 /* One broken key: field 0 time, 1..4 q, 5..7 t, 8 prev (value as an int); where the error
@@ -266,6 +259,7 @@ static void test_compressed(void)
         vks_buf_f32(&b, scalar[i]);
     vks_buf_patch_u32(&b, 4, (uint32_t)(b.size - 12));
     CHECK_EQ_INT(b.size, 12 + 20 + 4 * 22 + 24);
+    rwa_write_seed(seeds, "hand_compressed.anm", b.data, b.size);
 
     vks_clip_set *s = NULL;
     vks_error err = {0};
@@ -345,6 +339,7 @@ static void test_ska(void)
         vks_buf_f32(&b, keys[k].time);
         vks_buf_u32(&b, (uint32_t)(k < 2 ? 0x12345678 : keys[k].prev));
     }
+    rwa_write_seed(seeds, "hand.ska", b.data, b.size);
     vks_clip_set *s = NULL;
     vks_error err = {0};
     CHECK_EQ_INT(vks_rw_ska_read(NULL, b.data, b.size, &s, &err), VKS_OK);
@@ -381,8 +376,9 @@ static void test_ska(void)
     vks_buf_free(&b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    seeds = rwa_seed_dir(argc, argv);
     test_standard();
     test_standard_errors();
     test_compressed();

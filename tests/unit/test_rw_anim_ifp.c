@@ -110,9 +110,12 @@ static vks_result read_ifp(const tb *b, const vks_read_options *opt, vks_clip_se
     return vks_ifp_read(opt, b->data, b->size, s, err);
 }
 
+static const char *seeds;
+
 static void test_anpk(void)
 {
     tb b = make_anpk();
+    rwa_write_seed(seeds, "hand_anpk.ifp", b.data, b.size);
     vks_clip_set *s = NULL;
     vks_error err = {0};
     CHECK_EQ_INT(read_ifp(&b, NULL, &s, &err), VKS_OK);
@@ -224,6 +227,7 @@ static tb make_anp2(void)
 static void test_anp3(void)
 {
     tb b = make_anp3();
+    rwa_write_seed(seeds, "hand_anp3.ifp", b.data, b.size);
     vks_clip_set *s = NULL;
     vks_error err = {0};
     CHECK_EQ_INT(read_ifp(&b, NULL, &s, &err), VKS_OK);
@@ -258,6 +262,7 @@ static void test_anp3(void)
     vks_buf_free(&b);
 
     b = make_anp2();
+    rwa_write_seed(seeds, "hand_anp2.ifp", b.data, b.size);
     s = NULL;
     CHECK_EQ_INT(read_ifp(&b, NULL, &s, &err), VKS_OK);
     if (s) {
@@ -281,17 +286,7 @@ static void test_anp3(void)
 
 static void expect(const tb *b, const vks_read_options *opt, vks_result code, uint64_t at, const char *what)
 {
-    vks_clip_set *s = NULL;
-    vks_error err = {0};
-    vks_result r = read_ifp(b, opt, &s, &err);
-    if (r != code || s || (at != VKS_NO_OFFSET && err.offset != at) || !err.msg[0])
-        fprintf(stderr, "%s: got %d at %llu (%s: %s), expected %d at %llu\n", what, (int)r,
-                (unsigned long long)err.offset, err.path, err.msg, (int)code, (unsigned long long)at);
-    CHECK_EQ_INT(r, code);
-    CHECK(s == NULL);
-    if (at != VKS_NO_OFFSET)
-        CHECK_EQ_INT(err.offset, at);
-    vks_clip_set_free(s);
+    rwa_expect(vks_ifp_read, b->data, b->size, opt, code, at, what);
 }
 
 /* Offset of the nth occurrence of a 4-byte ident. */
@@ -380,8 +375,9 @@ static void test_errors(void)
     vks_buf_free(&b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    seeds = rwa_seed_dir(argc, argv);
     test_anpk();
     test_anp3();
     test_errors();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "character.h"
+#include "testutil.h"
 
 void tb_str(tb *b, const char *s, size_t field)
 {
@@ -14,6 +15,22 @@ void tb_str(tb *b, const char *s, size_t field)
     size_t n = strlen(s);
     memcpy(buf, s, n < field ? n : field);
     vks_buf_put(b, buf, field);
+}
+
+void rwa_expect(vks_clip_reader_fn fn, const uint8_t *bytes, size_t size, const vks_read_options *opt,
+                vks_result code, uint64_t at, const char *what)
+{
+    vks_clip_set *s = NULL;
+    vks_error err = {0};
+    vks_result r = fn(opt, bytes, size, &s, &err);
+    if (r != code || s || (at != VKS_NO_OFFSET && err.offset != at) || !err.msg[0])
+        fprintf(stderr, "%s: got %d at %llu (%s: %s), expected %d at %llu\n", what, (int)r,
+                (unsigned long long)err.offset, err.path, err.msg, (int)code, (unsigned long long)at);
+    CHECK_EQ_INT(r, code);
+    CHECK(s == NULL && err.msg[0]);
+    if (at != VKS_NO_OFFSET)
+        CHECK_EQ_INT(err.offset, at);
+    vks_clip_set_free(s);
 }
 
 int rwa_sample_all(const vks_clip_set *set)
@@ -93,7 +110,7 @@ int rwa_corruptions(vks_clip_reader_fn fn, const vks_read_options *opt, const ui
     return bad;
 }
 
-double rwa_locals_diff(const vks_clip *a, const vks_clip *b, const vks_skin *skin, int n)
+double rwa_locals_diff_at(const vks_clip *a, const vks_clip *b, const vks_skin *skin, const float *times, int n)
 {
     vks_clip_binding ba, bb;
     vks_error err = {0};
@@ -105,10 +122,9 @@ double rwa_locals_diff(const vks_clip *a, const vks_clip *b, const vks_skin *ski
     }
     vks_affine *la = malloc(skin->node_count * sizeof *la), *lb = malloc(skin->node_count * sizeof *lb);
     double worst = 0;
-    for (int i = 0; i <= n; i++) {
-        float t = a->duration * (float)i / (float)n;
-        vks_clip_sample_locals(a, &ba, skin, t, la);
-        vks_clip_sample_locals(b, &bb, skin, t, lb);
+    for (int i = 0; i < n; i++) {
+        vks_clip_sample_locals(a, &ba, skin, times[i], la);
+        vks_clip_sample_locals(b, &bb, skin, times[i], lb);
         for (uint32_t k = 0; k < skin->node_count; k++)
             for (int e = 0; e < 12; e++) {
                 double d = fabs((double)la[k].m[e] - lb[k].m[e]);
@@ -120,6 +136,37 @@ double rwa_locals_diff(const vks_clip *a, const vks_clip *b, const vks_skin *ski
     vks_clip_binding_free(&ba);
     vks_clip_binding_free(&bb);
     return worst;
+}
+
+double rwa_locals_diff(const vks_clip *a, const vks_clip *b, const vks_skin *skin, int n)
+{
+    float *t = malloc((size_t)(n + 1) * sizeof *t);
+    for (int i = 0; i <= n; i++)
+        t[i] = a->duration * (float)i / (float)n;
+    double d = rwa_locals_diff_at(a, b, skin, t, n + 1);
+    free(t);
+    return d;
+}
+
+const char *rwa_seed_dir(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--write-seeds") == 0)
+            return argv[i + 1];
+    return NULL;
+}
+
+void rwa_write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t size)
+{
+    if (!dir)
+        return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(bytes, 1, size, f) != size)
+        fprintf(stderr, "cannot write %s\n", path);
+    if (f)
+        fclose(f);
 }
 
 vks_skin *rwa_dff_character(uint8_t **dff, size_t *dff_size)

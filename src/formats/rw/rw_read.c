@@ -410,6 +410,11 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
         skin->nodes[i].tag = cl.frames.hanim_id[i]; /* clips bind by HAnim node ID */
         skin->nodes[i].has_tag = cl.frames.has_hanim[i];
     }
+    /* each hierarchy node's place in the HAnim node list: the order .anm keys follow */
+    for (uint32_t i = 0; cl.frames.hier_frame >= 0 && i < cl.frames.node_count; i++) {
+        skin->nodes[cl.frames.node_frame[i]].anim_index = (int32_t)i;
+        skin->nodes[cl.frames.node_frame[i]].has_anim_index = 1;
+    }
 
     vks_skin_builder *b = vks_builder_create(skin);
     if (!b)
