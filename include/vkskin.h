@@ -8,6 +8,7 @@
  *   3. pose:     vks_pose_procedural / vks_pose_file_parse                (pose.h)
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
  *                a persistent GPU crowd, frame after frame                (crowd.h)
+ *                crowds from JSON or CSV files                            (crowd_file.h)
  *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
  *   5. compare:  vks_diff                                                 (check.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
@@ -30,6 +31,7 @@
 #include "vkskin/cpu.h"
 #include "vkskin/gpu.h"
 #include "vkskin/crowd.h"
+#include "vkskin/crowd_file.h"
 #include "vkskin/render.h"
 #include "vkskin/check.h"
 #include "vkskin/output.h"

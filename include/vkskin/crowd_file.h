@@ -1,0 +1,118 @@
+/* vkskin crowd files: many instances, each with its own model, clip, start time, speed, cycle
+ * and root transform, written by hand or by other tools in JSON or CSV (DESIGN.md section 6,
+ * "crowds"). The parser only reads text: it opens no file, so a host resolves the model and
+ * clip paths it gives (made relative to the crowd file's folder) as it likes.
+ *
+ * STEP BY STEP
+ *   vks_crowd_spec *spec = NULL; vks_error err = {0};
+ *   if (vks_crowd_file_parse(text, size, "crowds/street.csv", &spec, &err) != VKS_OK)
+ *       ... vks_error_format(&err, NULL, buf, sizeof buf)
+ *           // "crowds/street.csv:12: speed: expected a finite number, got \"fast\" (format error)"
+ *   for (uint32_t i = 0; i < spec->instance_count; i++) {
+ *       const vks_crowd_entry *e = &spec->instances[i];
+ *       // model: e->model < 0 ? the host's own default : spec->models[e->model].path
+ *       // clip:  e->clip < 0 ? the bind pose : spec->clips[e->clip].path, .name (or index)
+ *   }
+ *   vks_crowd_spec_free(spec);
+ *
+ * JSON: an object with "instances", an array of objects, every key optional:
+ *   {"instances": [
+ *     {"model": "hero.dff", "clip": "hero.walk.anm#walk", "start": 0.25, "speed": 1.1, "cycle": "loop",
+ *      "root": {"translation": [2, 0, 0], "rotation": [0, 0.7071068, 0, 0.7071068], "scale": [1, 1, 1]}},
+ *     {"clip": "moves.ifp#3", "root": {"matrix": [1,0,0, 0,1,0, 0,0,1, 4,0,0]}}
+ *   ]}
+ *   Errors name the entry and key: "street.json: instances[12].speed: ..."; malformed JSON
+ *   names the line where the parser stopped.
+ *
+ * CSV: a header row naming the columns (any order, any subset), then one row per instance.
+ * Lines whose first non-blank character is '#' are comments, blank lines are skipped, cells
+ * may be double-quoted ("a,b.dff", "" for a quote) and are trimmed of blanks otherwise; an
+ * empty cell takes the default. Columns: model, clip, start, speed, cycle, and for the root
+ * tx, ty, tz (translation), qx, qy, qz, qw (rotation quaternion), sx, sy, sz (scale).
+ *   # street corner
+ *   model,clip,start,speed,cycle,tx,tz,qy,qw
+ *   hero.dff,hero.walk.anm#walk,0,1,loop,0,0,,
+ *   hero.dff,hero.walk.anm#walk,0.5,1.2,,2,0,0.7071068,0.7071068
+ *   Errors name the line (err->line, 1-based) and the column.
+ *
+ * Values, in both forms:
+ *   model  a model file (default: the host's default model, the command's FILE in vkskin)
+ *   clip   "FILE#name" or "FILE#index": a clip of a clip file (split at the last '#'; "FILE"
+ *          or "FILE#" is its clip 0, so a file whose name has a '#' is written "a#b.anm#");
+ *          default: no clip, the bind pose
+ *   start  clip seconds at time 0 (default 0): where this instance is in its clip
+ *   speed  clip seconds per second (default 1; negative plays backwards)
+ *   cycle  "loop", "clamp", "mirror" or "reset" (default: the clip's own)
+ *   root   translation, rotation (x, y, z, w; normalised) and scale (defaults 0, identity, 1),
+ *          or a 3x4 column-major matrix (JSON "matrix": 12 numbers, or 16 of a 4x4 whose last
+ *          row is 0 0 0 1); its 3x3 must be invertible with scales float32 can deform
+ *          (vks_float32_scale_ok)
+ * Relative model and clip paths are resolved against the crowd file's folder (name's folder).
+ * Numbers must be finite and within float range. At most VKS_CROWD_MAX_INSTANCES instances.
+ *
+ * THREADS: reentrant; a spec is immutable once parsed and may be read by any number of threads.
+ */
+#ifndef VKSKIN_CROWD_FILE_H
+#define VKSKIN_CROWD_FILE_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VKS_CROWD_MAX_INSTANCES (1u << 24)
+
+/* A model or clip file the crowd names (each distinct one once). */
+typedef struct vks_crowd_source {
+    const char *path;        /* resolved against the crowd file's folder */
+    const char *name;        /* clips: the text after the last '#', a clip name or index ("": clip 0);
+                                models: "" */
+    const char *text;        /* as written in the crowd file */
+    uint32_t first_instance; /* the first instance that names it, for messages */
+} vks_crowd_source;
+
+typedef struct vks_crowd_entry {
+    int32_t model;   /* index into spec->models; -1: the host's default model */
+    int32_t clip;    /* index into spec->clips; -1: no clip (the bind pose) */
+    float start;     /* clip seconds at time 0 */
+    float speed;     /* clip seconds per second */
+    int32_t cycle;   /* vks_cycle (clip.h), or -1: the clip's own */
+    vks_affine root; /* where the instance stands (identity by default) */
+    uint32_t line;   /* CSV: the 1-based line it came from; JSON: 0 */
+} vks_crowd_entry;
+
+typedef struct vks_crowd_spec {
+    const char *name;             /* the crowd file's name as given to the parser ("crowd": none) */
+    const char *format;           /* "json" or "csv" */
+    vks_crowd_entry *instances;   /* instance_count entries, in file order */
+    uint32_t instance_count;      /* >= 1 */
+    vks_crowd_source *models;     /* distinct model paths, in order of first use */
+    uint32_t model_count;
+    vks_crowd_source *clips;      /* distinct clip sources (path and name), in order of first use */
+    uint32_t clip_count;
+    vks_allocator allocator;      /* what everything above came from */
+    struct vks_skin_arena *arena; /* strings */
+} vks_crowd_spec;
+
+/* Parses a crowd file: JSON when its first non-blank character is '{', CSV otherwise. name is
+ * the file's path (may be NULL): errors name it (err->file) with the CSV line (err->line) or
+ * the JSON entry (err->path "instances[12].speed"), and relative paths are resolved against
+ * its folder. VKS_ERR_FORMAT for what the format does not allow, VKS_ERR_LIMIT past
+ * VKS_CROWD_MAX_INSTANCES, VKS_ERR_NOMEM. *out is written only on success. */
+VKS_API vks_result vks_crowd_file_parse(const char *text, size_t size, const char *name, vks_crowd_spec **out,
+                                        vks_error *err);
+/* The same, with every block through allocator (NULL: malloc/free). cJSON's tree, for JSON,
+ * lives in cJSON's own malloc for the length of the call (see vks_pose_file_parse_with). */
+VKS_API vks_result vks_crowd_file_parse_with(const char *text, size_t size, const char *name,
+                                             const vks_allocator *allocator, vks_crowd_spec **out, vks_error *err);
+VKS_API void vks_crowd_spec_free(vks_crowd_spec *spec);
+
+/* Where instance i was written, for messages about it: "street.csv:12" or
+ * "street.json: instances[3]". Returns buf. */
+VKS_API const char *vks_crowd_spec_where(const vks_crowd_spec *spec, uint32_t i, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,258 @@
+/* Crowd files (crowd_file.h): JSON and CSV crowds read value by value (defaults, roots in
+ * every form, paths resolved against the crowd file's folder, sources stored once), and bad
+ * files refused with the line (CSV) or the entry and key (JSON) and what was expected. Also:
+ * every prefix of a good file parses or fails cleanly, and allocations go through the
+ * allocator given. */
+#include "testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "vkskin/clip.h"
+#include "vkskin/crowd_file.h"
+
+static vks_crowd_spec *parse(const char *text, const char *name, vks_error *err)
+{
+    vks_crowd_spec *s = NULL;
+    memset(err, 0, sizeof *err);
+    vks_crowd_file_parse(text, strlen(text), name, &s, err);
+    return s;
+}
+
+/* Parses text, which must fail with code; checks that the message has want (and the line). */
+static void bad(const char *what, const char *text, vks_result code, uint32_t line, const char *path, const char *want)
+{
+    vks_error err;
+    vks_crowd_spec *s = parse(text, "dir/c.x", &err);
+    char msg[512];
+    vks_error_format(&err, NULL, msg, sizeof msg);
+    int ok = !s && err.code == code && err.line == line && !strcmp(err.file, "dir/c.x") &&
+             (!path || !strcmp(err.path, path)) && strstr(msg, want);
+    if (!ok)
+        fprintf(stderr, "  %s: got \"%s\" (code %d line %u path \"%s\")\n", what, msg, (int)err.code, err.line,
+                err.path);
+    CHECK(ok);
+    vks_crowd_spec_free(s);
+}
+
+static int near_affine(const vks_affine *a, const vks_affine *b)
+{
+    for (int k = 0; k < 12; k++)
+        if (fabsf(a->m[k] - b->m[k]) > 1e-6f)
+            return 0;
+    return 1;
+}
+
+static void test_json(void)
+{
+    const char *text = "{\"instances\": [\n"
+                       "  {\"model\": \"hero.dff\", \"clip\": \"clips/walk.anm#walk\", \"start\": 0.25, \"speed\": -1.5,\n"
+                       "   \"cycle\": \"mirror\", \"root\": {\"translation\": [1, 2, 3], \"rotation\": [0, 0, 2, 0],\n"
+                       "   \"scale\": [2, 2, 2]}},\n"
+                       "  {\"clip\": \"clips/walk.anm#walk\", \"root\": {\"matrix\": [0,1,0, -1,0,0, 0,0,1, 4,5,6]}},\n"
+                       "  {\"model\": \"/abs/other.nif\", \"clip\": \"moves.ifp#3\", \"cycle\": \"RESET\",\n"
+                       "   \"root\": {\"matrix\": [1,0,0,0, 0,1,0,0, 0,0,1,0, 7,8,9,1]}},\n"
+                       "  {}\n"
+                       "]}\n";
+    vks_error err;
+    vks_crowd_spec *s = parse(text, "crowds/street.json", &err);
+    CHECK(s != NULL);
+    if (!s) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return;
+    }
+    CHECK(!strcmp(s->format, "json"));
+    CHECK_EQ_INT(s->instance_count, 4);
+    CHECK_EQ_INT(s->model_count, 2);
+    CHECK_EQ_INT(s->clip_count, 2);
+    CHECK(!strcmp(s->models[0].path, "crowds/hero.dff"));
+    CHECK(!strcmp(s->models[1].path, "/abs/other.nif")); /* absolute: as written */
+    CHECK(!strcmp(s->clips[0].path, "crowds/clips/walk.anm") && !strcmp(s->clips[0].name, "walk"));
+    CHECK(!strcmp(s->clips[0].text, "clips/walk.anm#walk"));
+    CHECK(!strcmp(s->clips[1].path, "crowds/moves.ifp") && !strcmp(s->clips[1].name, "3"));
+    CHECK_EQ_INT(s->clips[1].first_instance, 2);
+    const vks_crowd_entry *e = s->instances;
+    CHECK(e[0].model == 0 && e[0].clip == 0 && e[0].start == 0.25f && e[0].speed == -1.5f);
+    CHECK_EQ_INT(e[0].cycle, VKS_CYCLE_MIRROR);
+    float t[3] = {1, 2, 3}, q[4] = {0, 0, 1, 0}, sc[3] = {2, 2, 2};
+    vks_affine want = vks_affine_from_trs(t, q, sc);
+    CHECK(near_affine(&e[0].root, &want));
+    CHECK(e[1].model == -1 && e[1].clip == 0 && e[1].speed == 1 && e[1].cycle == -1 && e[1].start == 0);
+    vks_affine m1 = {{0, 1, 0, -1, 0, 0, 0, 0, 1, 4, 5, 6}};
+    CHECK(near_affine(&e[1].root, &m1));
+    CHECK(e[2].model == 1 && e[2].clip == 1 && e[2].cycle == VKS_CYCLE_RESET);
+    vks_affine m2 = {{1, 0, 0, 0, 1, 0, 0, 0, 1, 7, 8, 9}};
+    CHECK(near_affine(&e[2].root, &m2));
+    vks_affine id = vks_affine_identity();
+    CHECK(e[3].model == -1 && e[3].clip == -1 && near_affine(&e[3].root, &id));
+    char where[64];
+    CHECK(!strcmp(vks_crowd_spec_where(s, 2, where, sizeof where), "crowds/street.json: instances[2]"));
+    vks_crowd_spec_free(s);
+}
+
+static void test_csv(void)
+{
+    const char *text = "\xEF\xBB\xBF# a street corner\r\n"
+                       "\n"
+                       "Model, clip ,start,speed,cycle,tx,tz,qy,qw,sx,sy,sz\r\n"
+                       "hero.dff,walk.anm#walk,0,1,loop,,,,,,,\r\n"
+                       "  # an indented comment\n"
+                       "hero.dff, walk.anm#walk ,0.5,1.25,,2,-3,0.7071068,0.7071068,1,1,1\n"
+                       "\"a,b.dff\",\"odd\"\"#name.anm#\",,,clamp,,,,,,,\n"
+                       ",,,,,,,,,,,"; /* no newline at the end: still a row */
+    vks_error err;
+    vks_crowd_spec *s = parse(text, "c.csv", &err);
+    CHECK(s != NULL);
+    if (!s) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return;
+    }
+    CHECK(!strcmp(s->format, "csv"));
+    CHECK_EQ_INT(s->instance_count, 4);
+    CHECK_EQ_INT(s->model_count, 2);
+    CHECK_EQ_INT(s->clip_count, 2);
+    CHECK(!strcmp(s->models[0].path, "hero.dff")); /* no folder in the name: as written */
+    CHECK(!strcmp(s->models[1].path, "a,b.dff"));
+    CHECK(!strcmp(s->clips[1].path, "odd\"#name.anm") && !strcmp(s->clips[1].name, "")); /* last '#' */
+    const vks_crowd_entry *e = s->instances;
+    CHECK_EQ_INT(e[0].line, 4);
+    CHECK_EQ_INT(e[1].line, 6);
+    CHECK_EQ_INT(e[3].line, 8);
+    CHECK(e[0].cycle == VKS_CYCLE_LOOP && e[1].cycle == -1 && e[2].cycle == VKS_CYCLE_CLAMP);
+    CHECK(e[1].start == 0.5f && e[1].speed == 1.25f && e[1].clip == 0 && e[1].model == 0);
+    float t[3] = {2, 0, -3}, q[4] = {0, 0.7071068f, 0, 0.7071068f}, sc[3] = {1, 1, 1};
+    vks_affine want = vks_affine_from_trs(t, q, sc);
+    CHECK(near_affine(&e[1].root, &want));
+    CHECK(e[3].model == -1 && e[3].clip == -1 && e[3].speed == 1);
+    char where[64];
+    CHECK(!strcmp(vks_crowd_spec_where(s, 1, where, sizeof where), "c.csv:6"));
+    vks_crowd_spec_free(s);
+
+    /* a header with only some columns: everything else defaults; '#' lines are comments */
+    s = parse("clip\n#walk.anm\nw.anm#1\nw.anm#1\n", "x/y/c.csv", &err);
+    CHECK(s && s->instance_count == 2 && s->clip_count == 1 && s->model_count == 0);
+    if (s)
+        CHECK(!strcmp(s->clips[0].path, "x/y/w.anm") && !strcmp(s->clips[0].name, "1"));
+    vks_crowd_spec_free(s);
+}
+
+static void test_bad(void)
+{
+    /* CSV: the line and the column */
+    bad("bad number", "clip,speed\nw.anm,1\n\nw.anm,fast\n", VKS_ERR_FORMAT, 4, "speed", "expected a finite number, got \"fast\"");
+    bad("nan", "speed\nnan\n", VKS_ERR_FORMAT, 2, "speed", "finite number");
+    bad("huge", "start\n1e39\n", VKS_ERR_FORMAT, 2, "start", "finite number");
+    bad("unknown column", "# c\nclip,sped\n", VKS_ERR_FORMAT, 2, "header", "unknown column \"sped\"");
+    bad("twice", "clip,CLIP\n", VKS_ERR_FORMAT, 1, "header", "named twice");
+    bad("cells", "clip,speed\nw.anm\n", VKS_ERR_FORMAT, 2, "", "expected 2 cells as the header names, got 1");
+    bad("more cells", "clip,speed\nw.anm,1,2\n", VKS_ERR_FORMAT, 2, "", "expected at most 2 cells");
+    bad("cycle", "cycle\nloop\nforever\n", VKS_ERR_FORMAT, 3, "cycle", "expected loop, clamp, mirror or reset, got \"forever\"");
+    bad("quote", "clip\n\"w.anm\n", VKS_ERR_FORMAT, 2, "", "closing '\"'");
+    bad("after quote", "clip\n\"w.anm\"x\n", VKS_ERR_FORMAT, 2, "", "expected ','");
+    bad("no file 2", "clip\n\"#walk\"\n", VKS_ERR_FORMAT, 2, "clip", "no file before '#'");
+    bad("zero q", "qx,qy,qz,qw\n0,0,0,0\n", VKS_ERR_FORMAT, 2, "qx..qw", "zero one");
+    bad("flat root", "sx\n0\n", VKS_ERR_FORMAT, 2, "root", "invertible");
+    bad("stretched root", "sx,sy\n10000,1\n", VKS_ERR_FORMAT, 2, "root", "stretches");
+    bad("empty", "", VKS_ERR_FORMAT, 0, "", "header row");
+    bad("header only", "# x\nclip,speed\n", VKS_ERR_FORMAT, 2, "", "at least one instance");
+    {
+        vks_crowd_spec *s = NULL;
+        vks_error err = {0};
+        CHECK(vks_crowd_file_parse("clip\nw.a\0nm\n", 12, "c.csv", &s, &err) == VKS_ERR_FORMAT && !s);
+        CHECK(err.line == 2 && strstr(err.msg, "NUL"));
+    }
+    /* JSON: the entry and the key */
+    bad("json speed", "{\"instances\": [{}, {\"speed\": \"fast\"}]}", VKS_ERR_FORMAT, 0, "instances[1].speed",
+        "expected a finite number, got a string");
+    bad("json key", "{\"instances\": [{\"sped\": 1}]}", VKS_ERR_FORMAT, 0, "instances[0].sped", "unknown key");
+    bad("json top", "{\"instance\": []}", VKS_ERR_FORMAT, 0, "instance", "unknown key");
+    bad("json empty", "{\"instances\": []}", VKS_ERR_FORMAT, 0, "instances", "non-empty array");
+    bad("json clip", "{\"instances\": [{\"clip\": 3}]}", VKS_ERR_FORMAT, 0, "instances[0].clip", "FILE#name");
+    bad("json empty clip", "{\"instances\": [{\"clip\": \"\"}]}", VKS_ERR_FORMAT, 0, "instances[0].clip", "empty");
+    bad("json cycle", "{\"instances\": [{\"cycle\": \"spin\"}]}", VKS_ERR_FORMAT, 0, "instances[0].cycle", "\"spin\"");
+    bad("json matrix", "{\"instances\": [{\"root\": {\"matrix\": [1, 2]}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root.matrix", "12 or 16 numbers");
+    bad("json 4x4", "{\"instances\": [{\"root\": {\"matrix\": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,2]}}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].root.matrix", "last row");
+    bad("json matrix and t", "{\"instances\": [{\"root\": {\"matrix\": [], \"scale\": [1,1,1]}}]}", VKS_ERR_FORMAT,
+        0, "instances[0].root.matrix", "alone");
+    bad("json rotation", "{\"instances\": [{\"root\": {\"rotation\": [0, 0, 0, 0]}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root.rotation", "zero one");
+    bad("json root key", "{\"instances\": [{\"root\": {\"pos\": [0, 0, 0]}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root", "unknown key \"pos\"");
+    bad("json inf", "{\"instances\": [{\"root\": {\"translation\": [0, 1e999, 0]}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root.translation", "element 1");
+    bad("json malformed", "{\"instances\": [\n{},\n{\"speed\": }\n]}", VKS_ERR_FORMAT, 3, "", "malformed JSON");
+    bad("json not object", "{\"instances\": [{}, 3]}", VKS_ERR_FORMAT, 0, "instances[1]", "expected an object, got a number");
+}
+
+/* Every prefix of a good file, in an allocation of its own size: a clean result either way. */
+static void test_prefixes(void)
+{
+    const char *texts[2] = {"model,clip,start,tx,qw\nhero.dff,\"w.anm#walk\",0.5,1,1\nhero.dff,w.anm#2,1,2,1\n",
+                            "{\"instances\": [{\"model\": \"a.dff\", \"clip\": \"w.anm#1\", \"root\": {\"scale\": "
+                            "[1,2,1]}}, {\"speed\": 2}]}"};
+    for (int t = 0; t < 2; t++) {
+        size_t n = strlen(texts[t]);
+        for (size_t k = 0; k <= n; k++) {
+            char *buf = malloc(k ? k : 1);
+            memcpy(buf, texts[t], k);
+            vks_crowd_spec *s = NULL;
+            vks_error err = {0};
+            vks_result r = vks_crowd_file_parse(buf, k, "p.csv", &s, &err);
+            CHECK((r == VKS_OK) == (s != NULL));
+            CHECK(r == VKS_OK || err.msg[0]);
+            vks_crowd_spec_free(s);
+            free(buf);
+        }
+    }
+}
+
+/* A counting allocator: everything the parser takes it gives back. */
+static long live;
+static void *count_alloc(void *user, size_t n)
+{
+    (void)user;
+    live++;
+    return malloc(n);
+}
+static void count_free(void *user, void *p)
+{
+    (void)user;
+    if (p)
+        live--;
+    free(p);
+}
+
+static void test_allocator(void)
+{
+    vks_allocator a = {count_alloc, count_free, NULL};
+    char *text = malloc(64 * 40 + 64);
+    size_t n = (size_t)sprintf(text, "model,clip,speed\n");
+    for (int i = 0; i < 64; i++) /* enough sources to grow the tables */
+        n += (size_t)sprintf(text + n, "m%d.dff,c%d.anm#%d,%d\n", i % 40, i, i % 3, i);
+    vks_crowd_spec *s = NULL;
+    vks_error err = {0};
+    CHECK(vks_crowd_file_parse_with(text, n, "c.csv", &a, &s, &err) == VKS_OK);
+    CHECK(s && s->instance_count == 64 && s->model_count == 40 && s->clip_count == 64);
+    if (s)
+        CHECK(s->instances[63].model == 23 && s->instances[63].clip == 63 && s->instances[63].speed == 63);
+    CHECK(live > 0);
+    vks_crowd_spec_free(s);
+    CHECK_EQ_INT(live, 0);
+    /* a failure frees as much */
+    strcpy(text + n, "x,y,z\n");
+    CHECK(vks_crowd_file_parse_with(text, n + 6, "c.csv", &a, &s, &err) != VKS_OK && !s);
+    CHECK_EQ_INT(live, 0);
+    free(text);
+}
+
+int main(void)
+{
+    test_json();
+    test_csv();
+    test_bad();
+    test_prefixes();
+    test_allocator();
+    return vks_test_finish("test_crowd_file");
+}
