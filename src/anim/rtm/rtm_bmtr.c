@@ -11,11 +11,14 @@
  * says where it ended). Version 5 puts a flag byte before each array (0 plain, 2 LZO in
  * armaio's LZO sample; any non-zero is taken as LZO, as the ODOL reader does); versions 3 and
  * 4 compress an array when it holds 1024 bytes or more. The sources disagree about version 4:
- * the wiki gives it the size rule (the flag came with version 5, "1024 byte compression rule
- * changed to prefixed flag"), armaio reads a flag from version 4 on, though all of its
- * samples are version 5. The reader tries the wiki's layout first and armaio's when that one
- * does not read to the end of the file; the two cannot both fit one file in practice (the
- * flag bytes shift everything after them). The writer follows the wiki.
+ * the wiki gives it the properties and the size rule (the flag came with version 5, "1024
+ * byte compression rule changed to prefixed flag"); armaio's code asks for a flag from
+ * version 4 on, but its reader never stores the version it reads (the default, 5, stays), so
+ * it in fact reads flags in every version, and all of its samples are version 5; Arma 3
+ * Object Builder reads neither properties nor flags before version 5. The reader tries the
+ * wiki's layout first and armaio's when that one does not read to the end of the file; the
+ * two cannot both fit one file in practice (the flag bytes shift everything after them). The
+ * writer follows the wiki.
  *
  * Transforms are parent-relative, converted as rtm_internal.h says: quaternion
  * (qx, -qy, qz, qw) and translation (-tx, ty, -tz) of a column-vector transform L, with
