@@ -172,8 +172,8 @@ static void test_standard_errors(void)
         else
             m->prev = (int32_t)c->value;
         tb b = make_std(k, 6, 0, 0, 1); /* junk 0 prevs: a wrong count is tried first */
-        expect_error(&b, NULL, VKS_ERR_FORMAT, c->at < 0 ? VKS_NO_OFFSET : key0 + 36 * (uint64_t)c->key + (uint64_t)c->at,
-                     c->what);
+        uint64_t at = c->at < 0 ? VKS_NO_OFFSET : key0 + 36 * (uint64_t)c->key + (uint64_t)c->at;
+        expect_error(&b, NULL, VKS_ERR_FORMAT, at, c->what);
         vks_buf_free(&b);
     }
     kspec k[6];

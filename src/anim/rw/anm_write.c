@@ -1,9 +1,10 @@
 /* RenderWare .anm and legacy .ska writers: a LOCAL clip bound to a skin as one HAnim key
  * stream over the skin's HAnim nodes (those with an anim_index, in that order).
  *
- * Each node gets keys at the union of its track's key times, with one at 0 and one at the
- * duration always (librw interpolates between a node's current and next key and would run
- * past a node's last key); a node no track drives keeps its bind local (two keys). The stream
+ * Each node gets keys at the union of its track's key times (curves that linear keys cannot
+ * follow resampled: rw_anim_internal.h), with one at 0 and one at the duration always (librw
+ * interpolates between a node's current and next key and would run past a node's last key);
+ * a node no track drives keeps its bind local (two keys). The stream
  * is in librw's order: every node's first key in hierarchy order, every node's second key,
  * then the rest sorted by the time of their previous key (ties by node), each key's prev the
  * byte offset of its node's previous key, the first keys' prevs junk as in real files. */
@@ -101,7 +102,8 @@ static vks_result build_stream(anm_job *j, const vks_skin *skin, vks_error *err)
     for (uint32_t i = 0; i < j->nodes; i++) {
         uint32_t node = j->order[i];
         int32_t t = j->b.track_of_node[node];
-        r = vks__rwa_sample_node(j->clip, t >= 0 ? &j->clip->tracks[t] : NULL, j->b.bind_trs[node], &j->keys[i], err);
+        r = vks__rwa_sample_node(j->clip, t >= 0 ? &j->clip->tracks[t] : NULL, j->b.bind_trs[node], RWA_RATE, 0,
+                                 &j->keys[i], err);
         if (r != VKS_OK)
             return r;
         j->base[i] = (uint32_t)total;

@@ -110,8 +110,8 @@ static vks_result info_count(ifp_ctx *x, const ifp_section *info, vks_cursor *bo
 {
     int32_t n;
     if (!vks_cur_i32(body, &n))
-        return vks_error_set(x->err, VKS_ERR_FORMAT, info->offset + 4, path, "INFO holds %u bytes, the %s count needs 4",
-                             info->size, what);
+        return vks_error_set(x->err, VKS_ERR_FORMAT, info->offset + 4, path,
+                             "INFO holds %u bytes, the %s count needs 4", info->size, what);
     if (n < 0)
         return vks_error_set(x->err, VKS_ERR_FORMAT, info->offset + 8, path, "%s count %d is negative", what, n);
     if ((uint32_t)n > limit)

@@ -5,10 +5,12 @@
  * One sequence per skin node a track drives, in node order (parents first), named after the
  * node and tagged with its tag (ANPK: a 44-byte ANIM; ANP2/3: bone tag, -1 without one).
  * Keys at the union of the track's key times plus 0 and the duration (the games loop each
- * sequence at its own last key); a track without translation keys becomes an untranslated
- * sequence (KR00, type 1 or 3). Names longer than the fields (ANIM 27, ANP2/3 23 characters)
- * are cut. int16 keys: time in 60ths of a second (clips up to 546 s), quaternions times 4096,
- * translations times 1024 (within +-32 units, else VKS_ERR_UNSUPPORTED). */
+ * sequence at its own last key), curves that linear keys cannot follow resampled at 120 keys
+ * a second (rw_anim_internal.h); int16 keys all on the 60-a-second grid their times can hold.
+ * A track without translation keys becomes an untranslated sequence (KR00, type 1 or 3).
+ * Names longer than the fields (ANIM 27, ANP2/3 23 characters) are cut. int16 keys: time in
+ * 60ths of a second (clips up to 546 s), quaternions times 4096, translations times 1024
+ * (within +-32 units, else VKS_ERR_UNSUPPORTED). */
 #include "rw_anim_internal.h"
 
 #include <math.h>
@@ -61,7 +63,7 @@ static int to_i16(float v, float scale, int16_t *out)
     return 1;
 }
 
-static vks_result sample_clip(const vks_clip *clip, const vks_skin *skin, ifp_wclip *w, vks_error *err)
+static vks_result sample_clip(const vks_clip *clip, const vks_skin *skin, int packed, ifp_wclip *w, vks_error *err)
 {
     vks_clip_binding b;
     vks_result r = vks__rwa_writer_bind(clip, skin, "ifp", &b, err);
@@ -79,7 +81,9 @@ static vks_result sample_clip(const vks_clip *clip, const vks_skin *skin, ifp_wc
             continue;
         ifp_seq *s = &w->seqs[w->count++];
         s->node = n;
-        r = vks__rwa_sample_node(clip, &clip->tracks[t], b.bind_trs[n], &s->keys, err);
+        /* int16 times count 60ths of a second: every key on that grid, where it can be exact */
+        r = vks__rwa_sample_node(clip, &clip->tracks[t], b.bind_trs[n], packed ? 60.0f : RWA_RATE, packed, &s->keys,
+                                 err);
     }
     vks_clip_binding_free(&b);
     return r;
@@ -228,7 +232,7 @@ vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vk
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "ifp", "out of memory");
     vks_result r = VKS_OK;
     for (uint32_t c = 0; c < set->clip_count && r == VKS_OK; c++)
-        r = sample_clip(&set->clips[c], skin, &w[c], err);
+        r = sample_clip(&set->clips[c], skin, packed, &w[c], err);
     vks_bytebuf b;
     memset(&b, 0, sizeof b);
     if (r == VKS_OK)

@@ -89,7 +89,9 @@ void vks__rwa_tmp_free(const vks_allocator *a, void *p);
 /* ---- rw_anim_sample.c (writers) ---- */
 /* Keys of one skin node for a key-frame writer: distinct sorted times over [0, duration]
  * (0 and the duration always among them), the rotation (x, y, z, w, normalised, sign kept
- * continuous) and translation at each. */
+ * continuous) and translation at each. RWA_RATE: the resampling grid's keys a second, a
+ * multiple of 24, 30 and 60 fps and of 8 a second, so that common frame times fall on keys. */
+#define RWA_RATE 120.0f
 typedef struct rwa_node_keys {
     uint32_t count;
     float *time;
@@ -98,14 +100,16 @@ typedef struct rwa_node_keys {
     int translated; /* the track has translation keys (an IFP sequence with translation) */
 } rwa_node_keys;
 
-/* tr may be NULL (the node keeps its bind local: two keys). Times: the union of the track's
- * translation, rotation and Euler key times (a B-spline curve adds 30 samples a second).
- * Rotation from the quaternion curve, else the Euler curves, else the bind; translation from
- * its curve, else the bind. A scale curve off 1 is VKS_ERR_UNSUPPORTED (none of these formats
- * plays scale). bind_trs: the node's bind local as t[3], q[4], s[3]. Free with
- * vks__rwa_node_keys_free. */
-vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const float bind_trs[10],
-                                rwa_node_keys *out, vks_error *err);
+/* tr may be NULL (the node keeps its bind local: two keys). Times: the key times of its
+ * linear curves, and what linear keys need to follow the others: a STEP curve's keys each with
+ * an instant before it (0.1 ms), a grid of rate keys a second for Hermite and B-spline curves
+ * and for Euler angles (which slerp does not follow); grid_only: the grid alone, for times
+ * quantised to it (int16 .ifp keys). Rotation from the quaternion curve, else
+ * the Euler curves, else the bind; translation from its curve, else the bind. A scale curve
+ * off 1 is VKS_ERR_UNSUPPORTED (none of these formats plays scale). bind_trs: the node's bind
+ * local as t[3], q[4], s[3]. Free with vks__rwa_node_keys_free. */
+vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const float bind_trs[10], float rate,
+                                int grid_only, rwa_node_keys *out, vks_error *err);
 void vks__rwa_node_keys_free(rwa_node_keys *k);
 
 /* Common writer checks: a clip with a positive duration in LOCAL space, and its binding to

@@ -59,23 +59,39 @@ static void quat_mul(const float a[4], const float b[4], float out[4])
 
 static int curve_has_keys(const vks_curve *c) { return c->key_count > 0; }
 
-/* Times a curve contributes: its keys, or 30 a second for a B-spline (it has no key times). */
-static size_t curve_times(const vks_curve *c, float duration, float *out)
+/* The times at which linear keys reproduce a curve: a LINEAR curve's keys; a STEP curve's keys
+ * and an instant before each (the held value, so the ramp lasts RWA_STEP_EDGE); a Hermite or
+ * B-spline curve, or any Euler angle curve (angles are not slerped), a grid of rate per
+ * second over the clip plus its keys. grid_only: the grid alone (a format whose times are
+ * quantised to it). out NULL: only the count. */
+#define RWA_STEP_EDGE 1e-4f
+static size_t curve_times(const vks_curve *c, int euler, int grid_only, float duration, float rate, float *out)
 {
     if (!c->key_count)
         return 0;
-    if (c->interp == VKS_INTERP_BSPLINE) {
-        double want = ceil((double)duration * 30.0) + 1;
-        size_t n = want < (double)(1u << 20) ? (size_t)want : (size_t)1 << 20;
-        if (out)
-            for (size_t i = 0; i < n; i++)
-                out[i] = duration * (float)i / (float)(n - 1);
-        return n;
+    size_t n = 0;
+    int grid = grid_only || euler || c->interp == VKS_INTERP_HERMITE || c->interp == VKS_INTERP_BSPLINE;
+    if (grid) {
+        double want = ceil((double)duration * rate) + 1;
+        size_t g = want < (double)(1u << 20) ? (size_t)want : (size_t)1 << 20;
+        for (size_t i = 0; i < g; i++, n++)
+            if (out) /* i / rate as a float division: k / 120 lands on k / 8, k / 30, ... exactly */
+                out[n] = i + 1 == g ? duration : (float)i / rate;
     }
-    if (out)
-        for (uint32_t i = 0; i < c->key_count; i++)
-            out[i] = c->times[i] < 0 ? 0 : c->times[i] > duration ? duration : c->times[i];
-    return c->key_count;
+    if (grid_only || c->interp == VKS_INTERP_BSPLINE)
+        return n; /* times on the grid only, or no key times */
+    for (uint32_t i = 0; i < c->key_count; i++) {
+        float t = c->times[i] < 0 ? 0 : c->times[i] > duration ? duration : c->times[i];
+        if (out)
+            out[n] = t;
+        n++;
+        if (c->interp == VKS_INTERP_STEP && i > 0) {
+            if (out)
+                out[n] = t - RWA_STEP_EDGE > c->times[i - 1] ? t - RWA_STEP_EDGE : c->times[i - 1];
+            n++;
+        }
+    }
+    return n;
 }
 
 static vks_result check_scale(const vks_track *tr, vks_error *err)
@@ -92,8 +108,8 @@ static vks_result check_scale(const vks_track *tr, vks_error *err)
     return VKS_OK;
 }
 
-vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const float bind_trs[10],
-                                rwa_node_keys *out, vks_error *err)
+vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const float bind_trs[10], float rate,
+                                int grid_only, rwa_node_keys *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
     float duration = clip->duration;
@@ -103,12 +119,13 @@ vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const
         if (r != VKS_OK)
             return r;
         curves[0] = &tr->translation, curves[1] = &tr->rotation;
-        curves[2] = &tr->euler[0], curves[3] = &tr->euler[1], curves[4] = &tr->euler[2];
+        if (!tr->rotation.key_count) /* Euler angles count only without quaternion keys */
+            curves[2] = &tr->euler[0], curves[3] = &tr->euler[1], curves[4] = &tr->euler[2];
     }
     size_t n = 2;
     for (int i = 0; i < 5; i++)
         if (curves[i])
-            n += curve_times(curves[i], duration, NULL);
+            n += curve_times(curves[i], i >= 2, grid_only, duration, rate, NULL);
     float *time = malloc(n * sizeof *time);
     if (!time)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clip writer", "out of memory for %zu keys", n);
@@ -116,7 +133,7 @@ vks_result vks__rwa_sample_node(const vks_clip *clip, const vks_track *tr, const
     size_t at = 2;
     for (int i = 0; i < 5; i++)
         if (curves[i])
-            at += curve_times(curves[i], duration, time + at);
+            at += curve_times(curves[i], i >= 2, grid_only, duration, rate, time + at);
     qsort(time, n, sizeof *time, cmp_float);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
