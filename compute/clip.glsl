@@ -8,7 +8,8 @@
 //   track: 6 curves (translation, rotation, euler x, y, z, scale) of 8 words:
 //          key count, components | interp << 8, times, values, in tangents, out tangents,
 //          start, stop
-//   model at M: per node 34 floats: bind t, q, s (10), bind world (12), its inverse (12)
+//   model at M: per node 34 floats: bind t, q, s (10), bind world in skin space (12), its
+//          inverse (12); the 12 words before M: the skin space's inverse (roots of delta clips)
 
 layout(std430, binding = 10) readonly buffer ClipWords { uint cw[]; };
 

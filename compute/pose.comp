@@ -134,13 +134,15 @@ void main()
                 else
                     l = track_transform(tracks + tr * TRACK_WORDS, tl, load_n(nd, 3u).xyz, load_n(nd + 3u, 4u),
                                         load_n(nd + 7u, 3u).xyz);
-            } else { // W(n) = D(n) Wb(n); PARENT_DELTA: D(n) = D(p) L(n), so W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
+            } else { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
                 Aff m = tr == 0xFFFFFFFFu ? identity_aff()
                                           : track_transform(tracks + tr * TRACK_WORDS, tl, vec3(0.0), vec4(0, 0, 0, 1),
                                                             vec3(1.0));
                 Aff w = mul(m, load_aff_words(nd + 10u));
                 if (space == SPACE_PARENT_DELTA && p >= 0)
                     w = mul(load_world(lbase + uint(p) * 12u), mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w));
+                else
+                    w = mul(load_aff_words(cm - 12u), w);
                 store_world(lbase + n * 12u, w);
                 continue;
             }

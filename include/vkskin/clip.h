@@ -22,8 +22,9 @@
  *
  * Space. VKS_CLIP_LOCAL tracks hold absolute local transforms (what the bind locals are).
  * VKS_CLIP_MODEL_DELTA tracks (plain Arma RTM) hold each node's model-space deformation D
- * relative to the bind pose, the skinning matrix itself: W(n) = D(n) * W_bind(n); nodes
- * without a track get D = identity. VKS_CLIP_PARENT_DELTA tracks (binarised RTM) hold L(n),
+ * relative to the bind pose, the skinning matrix itself, acting in the skin space of the skin's
+ * first mesh (S_b, at bind): W(n) = S_b^-1 D(n) S_b W_bind(n), so that K = D; nodes without a
+ * track get D = identity. VKS_CLIP_PARENT_DELTA tracks (binarised RTM) hold L(n),
  * composed down the bound skin's hierarchy into D(n) = D(parent) * L(n) (no track: L = I).
  * Sampling turns every space into locals, so every engine consumes the same thing.
  *
@@ -148,8 +149,10 @@ typedef struct vks_clip_binding {
                                   delta clips D = identity) */
     float (*bind_trs)[10];     /* per node: its bind local as t[3], q[4] (x,y,z,w), s[3]
                                   (vks_affine_to_trs): what a track's missing channels keep */
-    vks_affine_d *bind_world;  /* per node: bind world and its inverse, for delta clips */
+    vks_affine_d *bind_world;  /* per node: bind world in the skin space of the skin's first mesh
+                                  (S_b Wb: where a delta clip's matrices act) and its inverse */
     vks_affine_d *bind_world_inv;
+    vks_affine_d skin_space_inv; /* S_b^-1: from that skin space back to the skeleton's */
     vks_allocator allocator;
 } vks_clip_binding;
 

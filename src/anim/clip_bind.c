@@ -81,6 +81,22 @@ vks_result vks_clip_bind_with(const vks_clip *clip, const vks_skin *skin, const 
         vks_affine_to_trs(&node->bind_local, b.bind_trs[n], b.bind_trs[n] + 3, b.bind_trs[n] + 7);
         vks_affine_d l = vks_affine_d_from(&node->bind_local);
         b.bind_world[n] = node->parent >= 0 ? vks_affine_d_mul(&b.bind_world[node->parent], &l) : l;
+    }
+    /* delta clips act in the first mesh's skin space at bind: S_b = space_pre W(space_node)^-1 */
+    vks_affine_d space = vks_affine_d_identity(), inv;
+    if (skin->mesh_count) {
+        const vks_mesh *m = &skin->meshes[0];
+        space = vks_affine_d_from(&m->space_pre);
+        if (m->space_node >= 0 && (uint32_t)m->space_node < skin->node_count &&
+            vks_affine_d_inverse(&b.bind_world[m->space_node], &inv))
+            space = vks_affine_d_mul(&space, &inv);
+    }
+    if (!vks_affine_d_inverse(&space, &b.skin_space_inv)) {
+        space = vks_affine_d_identity();
+        b.skin_space_inv = space;
+    }
+    for (uint32_t n = 0; n < skin->node_count; n++) {
+        b.bind_world[n] = vks_affine_d_mul(&space, &b.bind_world[n]);
         if (!vks_affine_d_inverse(&b.bind_world[n], &b.bind_world_inv[n]))
             b.bind_world_inv[n] = vks_affine_d_identity();
     }

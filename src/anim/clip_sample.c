@@ -106,9 +106,9 @@ static void sample_locals(const vks_clip *clip, const vks_clip_binding *b, const
             }
             continue;
         }
-        /* W(n) = D(n) Wb(n); local(n) = W(p)^-1 W(n).
-           MODEL_DELTA: = Wb(p)^-1 D(p)^-1 D(n) Wb(n).
-           PARENT_DELTA: D(n) = D(p) L(n), so local(n) = Wb(p)^-1 L(n) Wb(n). */
+        /* With Wb the bind worlds in skin space (S_b Wb) and W(n) = S_b^-1 D(n) Wb(n):
+           local(n) = W(p)^-1 W(n); MODEL_DELTA: = Wb(p)^-1 D(p)^-1 D(n) Wb(n);
+           PARENT_DELTA: D(n) = D(p) L(n), so local(n) = Wb(p)^-1 L(n) Wb(n); a root: S_b^-1 D Wb. */
         vks_affine_d m;
         if (clip->space == VKS_CLIP_PARENT_DELTA)
             m = model_delta(clip, b, n, precise, t); /* L(n): same lookup */
@@ -123,7 +123,7 @@ static void sample_locals(const vks_clip *clip, const vks_clip_binding *b, const
                 m = dn;
         }
         vks_affine_d w = vks_affine_d_mul(&m, &b->bind_world[n]);
-        vks_affine_d l = p >= 0 ? vks_affine_d_mul(&b->bind_world_inv[p], &w) : w;
+        vks_affine_d l = vks_affine_d_mul(p >= 0 ? &b->bind_world_inv[p] : &b->skin_space_inv, &w);
         out[n] = round_affine(&l);
     }
 }

@@ -85,10 +85,16 @@ static uint32_t put_clip(words *b, const vks_clip *clip)
     return (uint32_t)at;
 }
 
-/* Per node: the binding's bind t, q, s and bind world with its inverse, in float. */
+/* The skin space's inverse (12 floats), then per node the binding's bind t, q, s and bind world
+ * with its inverse, in float. */
 static uint32_t put_model(words *b, const vks_clip_binding *bd)
 {
-    size_t at = reserve(b, (size_t)bd->node_count * NODE_WORDS);
+    size_t at = reserve(b, 12 + (size_t)bd->node_count * NODE_WORDS);
+    for (int k = 0; k < 12 && !b->failed; k++) {
+        float f = (float)bd->skin_space_inv.m[k];
+        memcpy(b->w + at + k, &f, sizeof f);
+    }
+    at += 12;
     for (uint32_t n = 0; n < bd->node_count && !b->failed; n++) {
         float f[NODE_WORDS];
         memcpy(f, bd->bind_trs[n], 10 * sizeof *f);

@@ -2,8 +2,8 @@
  * generated skin: for each format, the file is read by its reader, bound to the model as read
  * back, posed at the clip's key times and deformed by the CPU reference; each vertex must land
  * where the authored clip puts the same vertex of the generated skin (matched by bind
- * position). Float formats agree to float precision; lossy keys (compressed .anm: half floats)
- * within their quantisation. A clip bound to the wrong nodes, a wrong space, a conjugated
+ * position). Float formats agree to float precision; lossy keys (compressed .anm: half floats;
+ * BMTR: int16 quaternions) and P3D's byte weights within their quantisation. A clip bound to the wrong nodes, a wrong space, a conjugated
  * quaternion or a frame off by one moves vertices by centimetres. */
 #include <math.h>
 #include <stdlib.h>
@@ -173,8 +173,10 @@ int main(void)
         check_file(gen, dff, wave, "c.dff.ifp", 1, 1.0 / 8, 1e-5);
     }
     if (p3d) {
-        check_file(gen, p3d, walk, "c.p3d.walk.rtm", 0, 1.0 / 30, 1e-5);
-        check_file(gen, p3d, wave, "c.p3d.wave.rtm", 0, 1.0 / 30, 1e-3); /* int16 quaternions, half translations */
+        /* P3D stores weights as bytes (up to 0.006 off the generator's), which alone moves a
+           vertex up to 0.9 mm here; the matrices themselves agree to 1e-7 (test_rtm) */
+        check_file(gen, p3d, walk, "c.p3d.walk.rtm", 0, 1.0 / 30, 2e-3);
+        check_file(gen, p3d, wave, "c.p3d.wave.rtm", 0, 1.0 / 30, 2.5e-3); /* + int16 quaternions, half floats */
     }
     if (nif) {
         check_file(gen, nif, walk, "c.nif.walk.json", 0, 1.0 / 30, 1e-5);
