@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkskin.h"
+#include "fuzz_clip_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,25 +37,6 @@ static vks_skin *skeleton(void)
         n->anim_index = i, n->has_anim_index = 1;
     }
     return s;
-}
-
-static vks_clip_set *read_checked(vks_clip_reader_fn read, const uint8_t *data, size_t size)
-{
-    vks_read_options opt = {0};
-    opt.max_nodes = 1024;
-    opt.clip.max_keys = 1u << 16;
-    opt.clip.max_clips = 256;
-    vks_clip_set *set = NULL;
-    vks_error err = {0};
-    if (read(&opt, data, size, &set, &err) != VKS_OK) {
-        if (!err.msg[0] || set)
-            abort(); /* every failure says why, and returns nothing */
-        return NULL;
-    }
-    vks_error e2 = {0};
-    if (!set || vks_clip_set_validate(set, &e2) != VKS_OK)
-        abort(); /* a set the reader returns must validate */
-    return set;
 }
 
 static void sample(const vks_clip *clip, const vks_skin *skin)
@@ -86,13 +67,13 @@ static void reread(vks_result r, const vks_error *err, uint8_t *bytes, size_t n,
             abort();
         return;
     }
-    vks_clip_set_free(read_checked(read, bytes, n));
+    vks_clip_set_free(vks_fuzz_clip_read(read, bytes, n));
     free(bytes);
 }
 
 static void check(vks_clip_reader_fn read, const vks_skin *skin, const uint8_t *data, size_t size)
 {
-    vks_clip_set *set = read_checked(read, data, size);
+    vks_clip_set *set = vks_fuzz_clip_read(read, data, size);
     if (!set)
         return;
     for (uint32_t c = 0; c < set->clip_count; c++)
