@@ -210,6 +210,13 @@ VKS_API vks_result vks_rw_ska_read(const vks_read_options *opt, const void *byte
 /* GTA .ifp: ANPK (III/VC), ANP2, ANP3 (San Andreas). */
 VKS_API vks_result vks_ifp_read(const vks_read_options *opt, const void *bytes, size_t size,
                                 vks_clip_set **out, vks_error *err);
+/* Gamebryo / NetImmerse animation (formats/animation.md section 2): .kf files (one clip per
+ * NiControllerSequence root, 10.1.0.0 .. 20.2.0.7; a Morrowind NiSequenceStreamHelper file as
+ * one clip) and the animation inside a .nif (the sequences of an NiControllerManager, or one
+ * clip of the NiKeyframeControllers on its nodes, as in Morrowind models). LOCAL tracks named
+ * by node; linear, quadratic, TBC, XYZ Euler, constant and B-spline keys; text keys as events. */
+VKS_API vks_result vks_nif_kf_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                   vks_clip_set **out, vks_error *err);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */
@@ -237,7 +244,10 @@ VKS_API vks_result vks_rw_ska_write(const vks_clip *clip, const vks_skin *skin, 
 VKS_API vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
                                  uint8_t **out_bytes, size_t *out_size, vks_error *err);
 
-/* The clip reader for these bytes (by magic, then by extension), or NULL. */
+/* The clip reader for these bytes (by magic, then by extension), or NULL. A NIF (the header
+ * text "NetImmerse File Format" / "Gamebryo File Format") and a ".kf" name give
+ * vks_nif_kf_read: a .nif is a model file to vks_detect_format and a clip file here, for a
+ * caller that asks for clips (a .nif with keyframe controllers is both). */
 VKS_API vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const char *name,
                                                   const char **format_name);
 

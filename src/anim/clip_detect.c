@@ -1,5 +1,8 @@
 /* Which clip reader takes these bytes: by magic first, then by the file name's extension
- * (legacy .ska has no magic). Pose JSON needs a skin and is chosen by the caller. */
+ * (legacy .ska has no magic). Pose JSON needs a skin and is chosen by the caller. A NIF's
+ * header text (a .kf's, and a .nif's: it may hold keyframes too) picks the NIF clip reader:
+ * vks_detect_format calls the same bytes a model, and a caller that asks for clips gets the
+ * clip reader. */
 #include <string.h>
 
 #include "formats/file_internal.h"
@@ -18,6 +21,9 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
         fn = vks_ifp_read, f = "ifp";
     else if (size >= 4 && b[0] == 0x1B && b[1] == 0 && b[2] == 0 && b[3] == 0)
         fn = vks_rw_anm_read, f = "renderware-anm";
+    else if ((size >= 22 && memcmp(b, "NetImmerse File Format", 22) == 0) ||
+             (size >= 20 && memcmp(b, "Gamebryo File Format", 20) == 0))
+        fn = vks_nif_kf_read, f = "nif";
     else if (vks__name_has_ext(name, ".ska"))
         fn = vks_rw_ska_read, f = "renderware-ska";
     else if (vks__name_has_ext(name, ".rtm"))
@@ -26,6 +32,8 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
         fn = vks_ifp_read, f = "ifp";
     else if (vks__name_has_ext(name, ".anm"))
         fn = vks_rw_anm_read, f = "renderware-anm";
+    else if (vks__name_has_ext(name, ".kf"))
+        fn = vks_nif_kf_read, f = "nif";
     if (format_name)
         *format_name = f;
     return fn;

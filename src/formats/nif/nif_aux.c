@@ -1,7 +1,9 @@
 /* Auxiliary blocks that files without block sizes (before 20.2.0.5) force a reader to walk:
- * properties, textures, extra data, keyframe controllers, interpolators and their data, LOD
- * data (nif_blocks.md Part B; version conditions from nif.xml as summarised there). Nothing
- * here is kept: each reader only consumes its block's exact span. */
+ * properties, textures, extra data, the controllers, interpolators and key data that are no
+ * transform animation, LOD data (nif_blocks.md Part B; version conditions from nif.xml as
+ * summarised there). Nothing here is kept: each reader only consumes its block's exact span.
+ * Transform animation and text keys are the clip reader's (src/anim/nif/nif_kf_blocks.c),
+ * which the walk asks first. */
 #include "nif_internal.h"
 
 #include <string.h>
@@ -159,24 +161,6 @@ static int extra_base(nif_rd *r)
     return v > V(4, 2, 2, 0) || nif_skip(r, 1, 4, "next_extra_data");
 }
 
-static int string_extra(nif_rd *r, nif_block *b)
-{
-    return extra_base(r) && (r->f->ver > V(4, 2, 2, 0) || nif_skip(r, 1, 4, "num_bytes")) &&
-           nif_string(r, NULL, "string_data");
-}
-
-static int text_key_extra(nif_rd *r, nif_block *b)
-{
-    uint32_t n;
-    if (!extra_base(r) || (r->f->ver <= V(4, 2, 2, 0) && !nif_skip(r, 1, 4, "num_bytes")) ||
-        !nif_count32(r, &n, 8, "num_text_keys"))
-        return 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (!nif_skip(r, 1, 4, "text_keys/time") || !nif_string(r, NULL, "text_keys/value"))
-            return 0;
-    return 1;
-}
-
 static int binary_extra(nif_rd *r, nif_block *b)
 {
     uint32_t n;
@@ -202,8 +186,8 @@ static int time_controller(nif_rd *r)
            nif_skip(r, 4, 4, "frequency_phase_start_stop") && nif_skip(r, 1, 4, "target");
 }
 
-/* NiKeyframeController, NiTransformController, NiVisController, NiAlphaController: a data
-   ref until 10.1.0.103, an interpolator ref from 10.1.0.104. */
+/* NiVisController, NiAlphaController: a data ref until 10.1.0.103, an interpolator ref from
+   10.1.0.104. */
 static int single_interp_controller(nif_rd *r, nif_block *b)
 {
     uint32_t v = r->f->ver;
@@ -236,31 +220,6 @@ static int key_group(nif_rd *r, size_t value_size, const char *field)
     return nif_skip(r, n, key, field);
 }
 
-static int keyframe_data(nif_rd *r, nif_block *b)
-{
-    uint32_t n, type = 0;
-    if (!nif_count32(r, &n, 4, "num_rotation_keys"))
-        return 0;
-    if (n != 0 && !nif_u32(r, &type, "rotation_type"))
-        return 0;
-    if (n != 0 && type == 4) {
-        if (r->f->ver <= V(10, 1, 0, 0) && !nif_skip(r, 1, 4, "order"))
-            return 0;
-        for (int i = 0; i < 3; i++)
-            if (!key_group(r, 4, "xyz_rotations"))
-                return 0;
-    } else if (n != 0) {
-        size_t key = 20;
-        if (type == 3)
-            key += 12;
-        else if (type != 1 && type != 2 && type != 5)
-            return nif_fail(r, VKS_ERR_FORMAT, "rotation_type", "key type %u is not 1..5", type);
-        if (!nif_skip(r, n, key, "quaternion_keys"))
-            return 0;
-    }
-    return key_group(r, 12, "translations") && key_group(r, 4, "scales");
-}
-
 static int float_data(nif_rd *r, nif_block *b) { return key_group(r, 4, "keys"); }
 static int pos_data(nif_rd *r, nif_block *b) { return key_group(r, 12, "keys"); }
 static int bool_data(nif_rd *r, nif_block *b) { return key_group(r, 1, "keys"); }
@@ -269,16 +228,6 @@ static int vis_data(nif_rd *r, nif_block *b)
 {
     uint32_t n;
     return nif_count32(r, &n, 5, "num_keys") && nif_skip(r, n, 5, "keys");
-}
-
-static int transform_interp(nif_rd *r, nif_block *b)
-{
-    uint32_t v = r->f->ver;
-    if (!nif_skip(r, 8, 4, "transform"))
-        return 0;
-    if (v >= V(10, 1, 0, 104) && v <= V(10, 1, 0, 108) && !nif_skip(r, 1, 1, "unknown"))
-        return 0;
-    return nif_skip(r, 1, 4, "data");
 }
 
 static int float_interp(nif_rd *r, nif_block *b) { return nif_skip(r, 2, 4, "value_data"); }
@@ -312,8 +261,6 @@ static const struct {
     {"NiStencilProperty", stencil_prop},
     {"NiTexturingProperty", texturing_prop},
     {"NiSourceTexture", source_texture},
-    {"NiStringExtraData", string_extra},
-    {"NiTextKeyExtraData", text_key_extra},
     {"NiBinaryExtraData", binary_extra},
     {"NiIntegerExtraData", int_extra},
     {"BSXFlags", int_extra},
@@ -324,17 +271,12 @@ static const struct {
     {"NiIntegersExtraData", ints_extra},
     {"NiFloatsExtraData", ints_extra},
     {"BSBound", bsbound_extra},
-    {"NiKeyframeController", single_interp_controller},
-    {"NiTransformController", single_interp_controller},
     {"NiVisController", single_interp_controller},
     {"NiAlphaController", single_interp_controller},
-    {"NiKeyframeData", keyframe_data},
-    {"NiTransformData", keyframe_data},
     {"NiFloatData", float_data},
     {"NiPosData", pos_data},
     {"NiBoolData", bool_data},
     {"NiVisData", vis_data},
-    {"NiTransformInterpolator", transform_interp},
     {"NiFloatInterpolator", float_interp},
     {"NiPoint3Interpolator", point3_interp},
     {"NiBoolInterpolator", bool_interp},

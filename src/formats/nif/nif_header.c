@@ -19,6 +19,16 @@ static int is_supported(uint32_t v)
     return 0;
 }
 
+void nif_version_detail(const nif_file *f, char *buf, size_t cap)
+{
+    uint32_t v = f->ver;
+    if (f->bsver || f->user)
+        snprintf(buf, cap, "NIF %u.%u.%u.%u (user %u, bs %u)", v >> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255,
+                 f->user, f->bsver);
+    else
+        snprintf(buf, cap, "NIF %u.%u.%u.%u", v >> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255);
+}
+
 /* ExportString: u8 length including the trailing NUL, then the bytes. */
 static int export_string(nif_rd *r, const char *field)
 {

@@ -30,7 +30,8 @@ typedef enum nif_kind {
     NIF_K_GEOMDATA,  /* NiTriShapeData / NiTriStripsData */
     NIF_K_SKININST,  /* NiSkinInstance / BSDismemberSkinInstance */
     NIF_K_SKINDATA,
-    NIF_K_SKINPART
+    NIF_K_SKINPART,
+    NIF_K_ANIM       /* an animation block, parsed by src/anim/nif (u.anim) */
 } nif_kind;
 
 typedef struct nif_node {
@@ -114,6 +115,10 @@ typedef struct nif_block {
         nif_skininst inst;
         nif_skindata data;
         nif_skinpart part;
+        struct {
+            uint32_t tag;     /* which of the animation module's structures data is */
+            const void *data; /* in the scratch arena */
+        } anim;
     } u;
 } nif_block;
 
@@ -131,6 +136,9 @@ typedef struct nif_file {
     nif_block *blocks;
     uint32_t root_count;
     const int32_t *roots;
+    int want_anim;      /* parse animation blocks even where block sizes let the walk skip
+                           them (the clip reader); without sizes they are always parsed */
+    uint64_t key_total; /* animation keys read so far, against opt.clip.max_keys */
 } nif_file;
 
 /* Reads one block's fields; the error path names the block, its type and the field. */
@@ -174,6 +182,8 @@ float nif_half(uint16_t h);
 
 /* ---- nif_header.c ---- */
 vks_result nif_read_header(nif_file *f, vks_cursor *c, vks_error *err);
+/* "NIF 20.2.0.7 (user 12, bs 83)", or without the brackets where both are 0. */
+void nif_version_detail(const nif_file *f, char *buf, size_t cap);
 
 /* ---- block parsers (nif_avobject.c, nif_geomdata.c, nif_skinblocks.c, nif_aux.c) ----
  * Each reads the block body at r->c into b; returns 1 or 0 with err set. */
@@ -192,12 +202,18 @@ int nif_read_skin_data(nif_rd *r, nif_block *b);
 int nif_read_skin_partition(nif_rd *r, nif_block *b);
 /* Auxiliary blocks a file without sizes forces us to walk (nif_aux.c); NULL if unknown. */
 nif_block_fn nif_aux_reader(const char *type);
+/* Animation blocks (src/anim/nif/nif_kf_blocks.c: sequences, controllers, interpolators, key
+ * data, text keys, palettes), kept as NIF_K_ANIM; NULL if the type is not one of them. */
+nif_block_fn nif_anim_reader(const char *type);
 /* Readers of the model's own blocks (nif_walk.c); NULL if the type is not one of them. */
 nif_block_fn nif_model_reader(const char *type);
 
 /* Reads an NiAVObject prefix (name, transform, refs) — nif_avobject.c. */
 int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf);
 int nif_read_objectnet(nif_rd *r, const char **name);
+/* NiObjectNET with its links: the first extra data (the 4.x chain's head, or the first of the
+ * 10.0.1.0+ list; NIF_NONE without one) and the first controller. */
+int nif_read_objectnet_links(nif_rd *r, const char **name, int32_t *extra, int32_t *controller);
 /* SSE packed vertices (BSVertexDataSSE): positions, optional normals, skin bones/weights. */
 int nif_read_sse_vertices(nif_rd *r, uint64_t desc, uint32_t count, uint32_t stride, float (**pos)[3],
                           float (**nrm)[3], uint8_t (**bones)[4], float (**weights)[4]);
@@ -205,11 +221,24 @@ int nif_read_sse_vertices(nif_rd *r, uint64_t desc, uint32_t count, uint32_t str
 /* ---- nif_walk.c: the header, every block, the footer ---- */
 vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err);
 
+/* ---- nif_read.c: a parse in its own scratch arena, for the model and the clip readers ----
+ * nif_open applies opt's defaults, makes the arena and parses (want_anim: see nif_file);
+ * nif_close frees the arena (also after a failed open). */
+vks_result nif_open(nif_file *f, const vks_read_options *opt, int want_anim, const void *bytes, size_t size,
+                    vks_error *err);
+void nif_close(nif_file *f);
+
 /* ---- nif_model.c: blocks -> vks_skin through the builder ---- */
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err);
 
 /* ---- the writer (nif_write.c: layout, header, footer; nif_write_blocks.c: block bodies) ---- */
 
+/* Shared with the .kf writer (src/anim/nif): the header from its first line through the
+ * block type index (20.x: endian byte and a BS stream header with bsver; the caller writes
+ * sizes, strings and groups after it), and a SizedString. */
+void nif_w_file_header(vks_bytebuf *o, uint32_t ver, uint32_t user, uint32_t bsver, const char *const *types,
+                       uint16_t type_count, const uint16_t *block_types, uint32_t block_count);
+void nif_w_sized(vks_bytebuf *o, const char *s);
 
 typedef struct nif_wmesh {
     uint32_t mesh;               /* index in skin->meshes */

@@ -1,8 +1,9 @@
 /* The block walk (nif.md 3.3-3.4): for every block its type (a name in front of the block
  * before 5.0.0.1, the type table after), the zero separator of 10.0.x-10.1.x, and its body.
- * With block sizes (20.2.0.5+) unknown types are skipped by size and the model's blocks must
- * consume exactly their size; without sizes every block must be understood, and an unknown
- * type stops the read with an error naming it. Then the footer's root list. */
+ * With block sizes (20.2.0.5+) unknown types are skipped by size and the model's blocks (and,
+ * for the clip reader, the animation blocks) must consume exactly their size; without sizes
+ * every block must be understood, and an unknown type stops the read with an error naming
+ * it. Then the footer's root list. */
 #include "nif_internal.h"
 
 #include <stdio.h>
@@ -118,18 +119,20 @@ vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err
         }
         b->offset = vks_cur_offset(&r.c);
         const model_type *mt = find_model_type(f, b->type);
+        nif_block_fn anim = mt ? NULL : nif_anim_reader(b->type);
         if (f->block_size) {
             vks_cursor body;
             if (!vks_cur_sub(&r.c, f->block_size[i], &body))
                 return nif_fail(&r, VKS_ERR_TRUNCATED, "size", "block size %u exceeds the %zu bytes left",
                                 f->block_size[i], vks_cur_left(&r.c)),
                        err->code;
-            if (mt) {
+            nif_block_fn fn = mt ? mt->fn : f->want_anim ? anim : NULL;
+            if (fn) {
                 nif_rd br = r;
                 br.c = body;
-                if (!mt->fn(&br, b))
+                if (!fn(&br, b))
                     return err->code;
-                if (!mt->prefix && vks_cur_left(&br.c) != 0)
+                if (!(mt && mt->prefix) && vks_cur_left(&br.c) != 0)
                     return nif_fail(&br, VKS_ERR_FORMAT, "size",
                                     "the block's fields end %zu byte(s) before its size %u says",
                                     vks_cur_left(&br.c), f->block_size[i]),
@@ -138,7 +141,7 @@ vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err
             vks_cur_skip(&r.c, f->block_size[i]);
             continue;
         }
-        nif_block_fn fn = mt && !mt->prefix ? mt->fn : nif_aux_reader(b->type);
+        nif_block_fn fn = mt && !mt->prefix ? mt->fn : anim ? anim : nif_aux_reader(b->type);
         if (!fn)
             return nif_fail(&r, VKS_ERR_UNSUPPORTED, "type",
                             "unknown block type \"%s\" at index %u in a NIF %s file without block sizes: "

@@ -33,7 +33,7 @@ static const char *block_name(const nif_writer *w, uint32_t b)
     return "";
 }
 
-static void sized(vks_bytebuf *o, const char *s)
+void nif_w_sized(vks_bytebuf *o, const char *s)
 {
     uint32_t n = (uint32_t)strlen(s);
     vks_buf_u32(o, n);
@@ -208,28 +208,41 @@ static vks_result layout(nif_writer *w, vks_error *err)
     return VKS_OK;
 }
 
-static void header(nif_writer *w)
+void nif_w_file_header(vks_bytebuf *o, uint32_t ver, uint32_t user, uint32_t bsver, const char *const *types,
+                       uint16_t type_count, const uint16_t *block_types, uint32_t block_count)
 {
-    vks_bytebuf *o = w->out;
-    int v20 = w->ver >= NIF_V(20, 1, 0, 1);
-    const char *const *types = w->strips ? strip_names : type_names;
-    vks_buf_printf(o, "Gamebryo File Format, Version %s\n", v20 ? "20.2.0.7" : "10.1.0.0");
-    vks_buf_u32(o, w->ver);
+    int v20 = ver >= NIF_V(20, 1, 0, 1);
+    vks_buf_printf(o, "Gamebryo File Format, Version %u.%u.%u.%u\n", ver >> 24, (ver >> 16) & 255, (ver >> 8) & 255,
+                   ver & 255);
+    vks_buf_u32(o, ver);
     if (v20)
         vks_buf_u8(o, 1); /* little endian */
-    vks_buf_u32(o, w->user);
-    vks_buf_u32(o, w->block_count);
+    vks_buf_u32(o, user);
+    vks_buf_u32(o, block_count);
     if (v20) { /* BS stream header: bsver, author, process script, export script */
-        vks_buf_u32(o, w->bsver);
+        vks_buf_u32(o, bsver);
         export_string(o, "vkskin");
         export_string(o, "");
         export_string(o, "");
     }
-    vks_buf_u16(o, 6);
-    for (int i = 0; i < 6; i++)
-        sized(o, types[i]);
+    vks_buf_u16(o, type_count);
+    for (uint16_t i = 0; i < type_count; i++)
+        nif_w_sized(o, types[i]);
+    for (uint32_t b = 0; b < block_count; b++)
+        vks_buf_u16(o, block_types[b]);
+}
+
+static vks_result header(nif_writer *w, vks_error *err)
+{
+    uint16_t *index = malloc((w->block_count ? w->block_count : 1) * sizeof *index);
+    if (!index)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/write", "out of memory");
     for (uint32_t b = 0; b < w->block_count; b++)
-        vks_buf_u16(o, block_type(w, b));
+        index[b] = block_type(w, b);
+    nif_w_file_header(w->out, w->ver, w->user, w->bsver, w->strips ? strip_names : type_names, 6, index,
+                      w->block_count);
+    free(index);
+    return VKS_OK;
 }
 
 vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
@@ -266,12 +279,14 @@ vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uin
         rc = layout(&w, err);
     if (rc == VKS_OK && w.block_count > 0x7FFF0000u)
         rc = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/write", "too many blocks");
+    if (rc == VKS_OK)
+        rc = header(&w, err);
     if (rc != VKS_OK) {
         free_writer(&w);
+        vks_buf_free(&out);
         return rc;
     }
 
-    header(&w);
     size_t sizes_at = out.size;
     int v20 = version >= NIF_V(20, 1, 0, 1);
     if (v20) {
@@ -286,7 +301,7 @@ vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uin
         vks_buf_u32(&out, w.block_count);
         vks_buf_u32(&out, maxlen);
         for (uint32_t b = 0; b < w.block_count; b++)
-            sized(&out, block_name(&w, b));
+            nif_w_sized(&out, block_name(&w, b));
     }
     vks_buf_u32(&out, 0); /* groups */
     for (uint32_t b = 0; b < w.block_count; b++) {

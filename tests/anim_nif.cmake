@@ -1,0 +1,7 @@
+# Gamebryo / NetImmerse clips (.kf, and keyframes in a .nif; formats/animation.md section 2):
+# the reader on the real samples (${VKSKIN_REAL_DATASETS}/anim/nif and nif/dance.nif, skipped
+# with 77 where absent) and every key type against hand-computed values.
+set(VKS_NIF_KF_UTIL ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_nif_kf_util.c)
+foreach(t test_nif_kf test_nif_kf_keys)
+  vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c ${VKS_NIF_KF_UTIL} LABELS nif anim)
+endforeach()
