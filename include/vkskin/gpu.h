@@ -8,6 +8,8 @@
  *                                                  (vks_skin_validate) and may be freed afterwards
  *   4. vks_gpu_run(gpu, &batch, &stats, &err)      as often as needed; outputs reach batch.deliver
  *                                                  chunk by chunk, on the calling thread
+ *      vks_gpu_trim(gpu)                           any time between runs: frees the buffers
+ *                                                  vks_gpu_run keeps (see BUFFER LIFETIME)
  *   5. vks_gpu_models_free(models)                 before destroy
  *   6. vks_gpu_validation_messages(gpu)            validation-layer warnings/errors seen so far
  *   7. vks_gpu_destroy(gpu)                        last; NULL is fine
@@ -43,6 +45,19 @@
  * be allocated vks_gpu_run fails with VKS_ERR_NOMEM ("smallest chunk ... still out of memory").
  * A model one instance of which needs more than maxStorageBufferRange in any per-chunk table
  * is refused up front with VKS_ERR_LIMIT.
+ *
+ * BUFFER LIFETIME
+ *   The buffer sets of the ring (per-chunk tables, outputs, staging), their descriptor sets,
+ *   command buffers, fences and timestamp query pool belong to the context, not to one call:
+ *   the first vks_gpu_run makes them, and later runs reuse them whenever they are big enough
+ *   (chunk capacities, ring length, readback and normals), so a steady stream of batches of
+ *   one shape allocates nothing and never writes to a fresh page (the first write to a fresh
+ *   page costs a page fault on the host, and on CPU devices inside the kernel). A run that
+ *   needs more replaces them once with a set big enough for both shapes (grow-only). Their
+ *   host-visible memory is written once when they are made. They stay until vks_gpu_trim or
+ *   vks_gpu_destroy: up to a ring of chunks (by default 2 x (2 output streams of at most
+ *   maxStorageBufferRange + tables)) of device and host memory between runs. The descriptor
+ *   sets are rewritten at the start of each run, so each run may use other models.
  */
 #ifndef VKSKIN_GPU_H
 #define VKSKIN_GPU_H
@@ -148,6 +163,16 @@ typedef struct vks_gpu_batch_entry {
     const vks_affine *locals; /* instance_count * node_count, instance-major; NULL: get_locals */
 } vks_gpu_batch_entry;
 
+/* The deform pass's kernel. The plain one is the baseline that `vkskin bench` measures the
+ * project's kernel against on the device at hand; it is checked against the CPU reference
+ * like any engine (a wrong baseline proves nothing). */
+typedef enum vks_gpu_kernel {
+    VKS_GPU_KERNEL_DEFAULT = 0, /* compute/deform.comp: a vertex's loads and remap shared by a
+                                   run of instances (BENCHMARKS.md has the ratio) */
+    VKS_GPU_KERNEL_PLAIN = 1    /* compute/plain.comp: one invocation per vertex-instance,
+                                   everything (remap, matrices) read from global memory */
+} vks_gpu_kernel;
+
 typedef struct vks_gpu_batch {
     const vks_gpu_batch_entry *entries;
     uint32_t entry_count;
@@ -164,6 +189,7 @@ typedef struct vks_gpu_batch {
     uint64_t max_chunk_bytes; /* cap on one chunk's output bytes (0: automatic) */
     uint32_t ring;            /* buffer sets in flight (0: 2) */
     int kernel_only;          /* no readback: for timing the passes alone */
+    vks_gpu_kernel kernel;    /* the deform kernel (default: the project's) */
 } vks_gpu_batch;
 
 typedef struct vks_gpu_stats {
@@ -173,10 +199,15 @@ typedef struct vks_gpu_stats {
     double pose_ms, deform_ms;   /* summed timestamp-query times of the passes */
     double total_ms;             /* wall time of vks_gpu_run */
     uint64_t vertex_instances;
+    uint32_t buffers_made;       /* buffers this run created (the kept set made or grown);
+                                    0 in the steady state */
 } vks_gpu_stats;
 
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
+/* Frees the buffer set vks_gpu_run keeps between runs (BUFFER LIFETIME above); the next run
+ * makes a new one. Not during a run. NULL is fine. */
+VKS_API void vks_gpu_trim(vks_gpu *gpu);
 
 /* Runs a deform job (deform.h) whose skin was uploaded as `model` of models: the job's outputs
  * are filled exactly as vks_cpu_reference_run fills them. stats may be NULL. */

@@ -2,7 +2,10 @@
  * chunks of whole instances, records one command buffer per chunk (the core's pose pass and
  * deform pass per influence variant, then readback copies),
  * and keeps a ring of buffer sets in flight so the GPU deforms chunk k+1 while the host
- * consumes chunk k. Chunk size: one output stream under maxStorageBufferRange, all slots
+ * consumes chunk k. The ring (buffers, descriptor sets, command buffers, fences, query pool)
+ * stays in the context between runs and is reused whenever it is big enough, replaced by a
+ * bigger one otherwise (grow-only), its host-visible pages written once when made: a steady
+ * stream of runs allocates nothing and faults no page in. Chunk size: one output stream under maxStorageBufferRange, all slots
  * under a share of device memory and a host-memory budget, and under the caller's cap;
  * VK_ERROR_OUT_OF_DEVICE_MEMORY (or _HOST_MEMORY) while allocating halves the bytes the
  * capacities actually use and tries again, down to one instance of the largest model, then with
@@ -39,19 +42,35 @@ typedef struct slot {
 
 typedef vks__caps caps;
 
+/* What a buffer set can serve: chunk capacities, ring length, and the optional parts. */
+typedef struct cache_need {
+    caps cap;
+    uint32_t ring;
+    int readback; /* outputs the host can read (in place on unified memory) */
+    int staging;  /* staging copies for readback */
+    int normals;  /* a full-size normal stream */
+} cache_need;
+
+/* The buffer sets of the ring, their descriptor sets, command buffers, fences and query pool,
+ * kept by the context between runs (gpu->batch_cache; include/vkskin/gpu.h, BUFFER LIFETIME). */
+struct vks__batch_cache {
+    cache_need has;
+    slot slots[MAX_RING];
+    VkDescriptorPool dpool;
+    VkQueryPool qpool;
+    vks__gpu_work *wl[4]; /* per-variant work lists while filling a chunk */
+};
+typedef struct vks__batch_cache cache;
+
 typedef struct sched {
     vks_gpu *gpu;
     const vks_gpu_models *ms;
     const vks_gpu_batch *b;
-    caps cap;
-    uint32_t ring;
-    slot slots[MAX_RING];
-    VkDescriptorPool dpool;
-    VkQueryPool qpool;
+    caps cap;      /* this run's chunk capacities (the kept set holds at least these) */
+    uint32_t ring; /* slots this run uses (the kept set has at least these) */
+    cache *c;
     /* cursor */
     uint32_t entry, next;
-    /* per-variant work lists while filling a chunk */
-    vks__gpu_work *wl[4];
     uint32_t wn[4];
 } sched;
 
@@ -62,69 +81,114 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void slots_free(sched *s)
+static void cache_free(vks_gpu *gpu, cache *c)
 {
-    vks_gpu *gpu = s->gpu;
+    if (!c)
+        return;
     for (uint32_t i = 0; i < MAX_RING; i++) {
-        slot *sl = &s->slots[i];
+        slot *sl = &c->slots[i];
         vks__passes_destroy(gpu, &sl->p);
         vks__buf_destroy(gpu, &sl->stage_pos);
         vks__buf_destroy(gpu, &sl->stage_nrm);
         vks__oneshot_destroy(gpu, &sl->run);
         free(sl->segs);
-        memset(sl, 0, sizeof *sl);
     }
-    if (s->dpool)
-        gpu->vk.vkDestroyDescriptorPool(gpu->device, s->dpool, VKS_VK_ALLOC(gpu));
-    if (s->qpool)
-        gpu->vk.vkDestroyQueryPool(gpu->device, s->qpool, VKS_VK_ALLOC(gpu));
-    s->dpool = VK_NULL_HANDLE, s->qpool = VK_NULL_HANDLE;
-    for (int k = 0; k < 4; k++) {
-        free(s->wl[k]);
-        s->wl[k] = NULL;
-    }
+    if (c->dpool)
+        gpu->vk.vkDestroyDescriptorPool(gpu->device, c->dpool, VKS_VK_ALLOC(gpu));
+    if (c->qpool)
+        gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, VKS_VK_ALLOC(gpu));
+    for (int k = 0; k < 4; k++)
+        free(c->wl[k]);
+    free(c);
 }
 
-/* Allocates every slot for the capacities in s->cap. */
-static vks_result slots_create(sched *s, vks_error *err)
+void vks__batch_cache_free(vks_gpu *gpu)
 {
-    vks_gpu *gpu = s->gpu;
-    const vks_gpu_batch *b = s->b;
-    int readback = !b->kernel_only;
-    int staging = readback && !gpu->unified;
-    vks_result res = vks__passes_pool(gpu, s->ring, &s->dpool, err);
-    if (res != VKS_OK)
-        return res;
-    if (gpu->timestamps) {
+    cache_free(gpu, gpu->batch_cache);
+    gpu->batch_cache = NULL;
+}
+
+void vks_gpu_trim(vks_gpu *gpu)
+{
+    if (gpu)
+        vks__batch_cache_free(gpu);
+}
+
+static int cache_fits(const cache *c, const cache_need *n)
+{
+    return c && c->has.ring >= n->ring && c->has.cap.vertices >= n->cap.vertices &&
+           c->has.cap.matrices >= n->cap.matrices && c->has.cap.instances >= n->cap.instances &&
+           c->has.cap.works >= n->cap.works && (c->has.readback || !n->readback) &&
+           (c->has.staging || !n->staging) && (c->has.normals || !n->normals);
+}
+
+/* A set that serves both a and b (grow-only: what the kept set did, it still does). */
+static cache_need need_union(const cache_need *a, const cache_need *b)
+{
+    cache_need u = *a;
+#define VKS_MAX_INTO(f) u.f = b->f > u.f ? b->f : u.f
+    VKS_MAX_INTO(cap.vertices);
+    VKS_MAX_INTO(cap.matrices);
+    VKS_MAX_INTO(cap.instances);
+    VKS_MAX_INTO(cap.works);
+    VKS_MAX_INTO(ring);
+    VKS_MAX_INTO(readback);
+    VKS_MAX_INTO(staging);
+    VKS_MAX_INTO(normals);
+#undef VKS_MAX_INTO
+    return u;
+}
+
+/* Makes a buffer set for n; its host-visible memory is written once here, so no chunk ever
+ * writes to a fresh page. On failure nothing is left. */
+static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cache_need *n, cache **out,
+                               vks_error *err)
+{
+    cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory");
+    c->has = *n;
+    vks_result res = vks__passes_pool(gpu, n->ring, &c->dpool, err);
+    if (res == VKS_OK && gpu->timestamps) {
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qi.queryCount = QUERIES_PER_SLOT * s->ring;
-        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &s->qpool);
+        qi.queryCount = QUERIES_PER_SLOT * n->ring;
+        VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &c->qpool);
         if (r != VK_SUCCESS)
-            return vks__vk_fail(err, r, "vkCreateQueryPool");
+            res = vks__vk_fail(err, r, "vkCreateQueryPool");
     }
-    for (int k = 0; k < 4; k++)
-        if (!(s->wl[k] = malloc(s->cap.works * sizeof *s->wl[k])))
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory for work lists");
+    for (int k = 0; k < 4 && res == VKS_OK; k++)
+        if (!(c->wl[k] = malloc(n->cap.works * sizeof *c->wl[k])))
+            res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory for work lists");
     vks__passes_desc pd = {0};
-    pd.cap = s->cap;
-    pd.out_kind = gpu->unified && readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
-    pd.normals = b->want_normals;
-    uint64_t out_bytes = s->cap.vertices * 12;
-    for (uint32_t i = 0; i < s->ring; i++) {
-        slot *sl = &s->slots[i];
-        if (!(sl->segs = malloc(s->cap.instances * sizeof *sl->segs)))
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory");
-        res = vks__passes_create(gpu, s->ms, &pd, s->dpool, &sl->p, err);
-        if (res == VKS_OK && staging)
+    pd.cap = n->cap;
+    pd.out_kind = gpu->unified && n->readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
+    pd.normals = n->normals;
+    uint64_t out_bytes = n->cap.vertices * 12;
+    for (uint32_t i = 0; i < n->ring && res == VKS_OK; i++) {
+        slot *sl = &c->slots[i];
+        if (!(sl->segs = malloc(n->cap.instances * sizeof *sl->segs)))
+            res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory");
+        if (res == VKS_OK)
+            res = vks__passes_create(gpu, ms, &pd, c->dpool, &sl->p, err);
+        if (res == VKS_OK && n->staging)
             res = vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_pos, err);
-        if (res == VKS_OK && staging && b->want_normals)
+        if (res == VKS_OK && n->staging && n->normals)
             res = vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_nrm, err);
         if (res == VKS_OK)
             res = vks__oneshot_create(gpu, &sl->run, err);
-        if (res != VKS_OK)
-            return res;
+        if (res == VKS_OK) {
+            vks__buf *touch[] = {&sl->p.insts, &sl->p.locals, &sl->p.world,   &sl->p.skin,    &sl->p.works,
+                                 &sl->p.out_pos, &sl->p.out_nrm, &sl->stage_pos, &sl->stage_nrm};
+            for (size_t k = 0; k < sizeof touch / sizeof *touch; k++)
+                vks__buf_touch(gpu, touch[k]);
+        }
     }
+    if (res != VKS_OK) {
+        cache_free(gpu, c);
+        return res;
+    }
+    *out = c;
     return VKS_OK;
 }
 
@@ -173,7 +237,7 @@ static int fill_chunk(sched *s, slot *sl)
             insts[ni + i] = (vks__gpu_inst){e->model, (uint32_t)(nm + (uint64_t)i * mats),
                                             (uint32_t)(nm + (uint64_t)i * mats), (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
         }
-        nw += vks__works_append(s->gpu, ms, e->model, (uint32_t)ni, count, s->wl, s->wn);
+        nw += vks__works_append(s->gpu, ms, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
         nv += (uint64_t)count * m->vertex_count;
         nm += (uint64_t)count * (mats ? mats : 1);
         ni += count;
@@ -186,19 +250,19 @@ static int fill_chunk(sched *s, slot *sl)
 static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
 {
     vks_gpu *gpu = s->gpu;
-    slot *sl = &s->slots[slot_index];
+    slot *sl = &s->c->slots[slot_index];
     const vks_gpu_batch *b = s->b;
     uint32_t ninst = 0;
     for (uint32_t i = 0; i < sl->nseg; i++)
         ninst += sl->segs[i].count;
     sl->p.instance_count = ninst;
-    vks__works_commit(gpu, &sl->p, s->wl, s->wn);
+    vks__works_commit(gpu, &sl->p, s->c->wl, s->wn);
     vks__buf_flush(gpu, &sl->p.insts), vks__buf_flush(gpu, &sl->p.locals);
 
     VkCommandBuffer cmd = sl->run.cmd;
     vks__oneshot_begin(gpu, &sl->run);
     /* host writes of the tables are visible to the shaders through the submission itself */
-    vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->qpool, slot_index * QUERIES_PER_SLOT);
+    vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, slot_index * QUERIES_PER_SLOT);
     if (!b->kernel_only) {
         if (sl->stage_pos.buffer) {
             vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -223,15 +287,15 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
 static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st, vks_error *err)
 {
     vks_gpu *gpu = s->gpu;
-    slot *sl = &s->slots[slot_index];
+    slot *sl = &s->c->slots[slot_index];
     const vks_gpu_batch *b = s->b;
     vks_result res = vks__oneshot_wait(gpu, &sl->run, err);
     sl->busy = 0;
     if (res != VKS_OK)
         return res;
-    if (s->qpool) {
+    if (s->c->qpool) {
         uint64_t t[QUERIES_PER_SLOT];
-        VkResult r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
+        VkResult r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->c->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
                                           sizeof t, t, sizeof t[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r == VK_SUCCESS) {
             uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
@@ -320,6 +384,69 @@ static uint64_t chunk_bytes(const caps *c)
     return m;
 }
 
+/* Points s->c at a buffer set for this run's capacities (s->cap from the budget): the kept
+ * one when it is big enough, else a new one big enough for it and the kept one's shapes.
+ * VK_ERROR_OUT_OF_*_MEMORY while making it: the kept shapes are dropped first, then the
+ * capacities halve down to one instance of the largest model, then the ring drops to one set;
+ * past that VKS_ERR_NOMEM. The testing hooks are armed around these allocations only. */
+static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks_error *err)
+{
+    vks_gpu *gpu = s->gpu;
+    const vks_gpu_batch *b = s->b;
+    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
+    const caps least = caps_for(s->ms, b, 0, wg, tile); /* one instance of the largest model */
+    s->cap = caps_for(s->ms, b, budget, wg, tile);
+    cache_need need = {s->cap, s->ring, !b->kernel_only, !b->kernel_only && !gpu->unified, b->want_normals != 0};
+    gpu->run_allocations = 0;
+    if (cache_fits(gpu->batch_cache, &need)) {
+        s->c = gpu->batch_cache;
+        return VKS_OK;
+    }
+    cache_need want = gpu->batch_cache ? need_union(&gpu->batch_cache->has, &need) : need;
+    vks__batch_cache_free(gpu);
+    for (;;) {
+        gpu->hooks_armed = 1;
+        vks_result res = cache_create(gpu, s->ms, &want, &gpu->batch_cache, err);
+        gpu->hooks_armed = 0;
+        if (res == VKS_OK)
+            break;
+        if (res != VKS_ERR_NOMEM)
+            return res;
+        if (memcmp(&want, &need, sizeof want) != 0) {
+            /* the union with the kept shapes did not fit: this run's own */
+        } else if (caps_equal(&s->cap, &least)) {
+            if (s->ring > 1) {
+                s->ring = 1; /* the smallest chunks: one buffer set instead of a ring */
+            } else {
+                vks_error cause = err ? *err : (vks_error){0};
+                if (err)
+                    memset(err, 0, sizeof *err);
+                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch",
+                                     "smallest chunk (%llu output bytes) still out of memory after %u retries: %s",
+                                     (unsigned long long)(s->cap.vertices * 12), st->oom_retries, cause.msg);
+            }
+        } else {
+            /* Out of memory: half the bytes the capacities actually use (the budget may be far
+             * above a small batch), skipping budgets that would give the same capacities. */
+            uint64_t used = chunk_bytes(&s->cap);
+            caps prev = s->cap;
+            if (used < budget)
+                budget = used;
+            do { /* at budget 0 the capacities are `least`, which prev is not */
+                budget /= 2;
+                s->cap = caps_for(s->ms, b, budget, wg, tile);
+            } while (budget && caps_equal(&s->cap, &prev));
+        }
+        need.cap = s->cap, need.ring = s->ring;
+        want = need;
+        st->oom_retries++;
+        if (err)
+            memset(err, 0, sizeof *err);
+    }
+    s->c = gpu->batch_cache;
+    return VKS_OK;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
                        vks_error *err)
 {
@@ -367,62 +494,32 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         budget = HOST_BUDGET / (2ull * s.ring);
     if (b->max_chunk_bytes && b->max_chunk_bytes < budget)
         budget = b->max_chunk_bytes;
-    vks_result res;
-    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
-    const caps least = caps_for(ms, b, 0, wg, tile); /* one instance of the largest model */
-    s.cap = caps_for(ms, b, budget, wg, tile);
-    gpu->run_allocations = 0;
-    for (;;) {
-        gpu->hooks_armed = 1;
-        res = slots_create(&s, err);
-        gpu->hooks_armed = 0;
-        if (res == VKS_OK)
-            break;
-        slots_free(&s);
-        if (res != VKS_ERR_NOMEM)
-            return res;
-        if (caps_equal(&s.cap, &least)) {
-            if (s.ring > 1) {
-                s.ring = 1; /* the smallest chunks: one buffer set instead of a ring */
-            } else {
-                vks_error cause = err ? *err : (vks_error){0};
-                if (err)
-                    memset(err, 0, sizeof *err);
-                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch",
-                                     "smallest chunk (%llu output bytes) still out of memory after %u retries: %s",
-                                     (unsigned long long)(s.cap.vertices * 12), st->oom_retries, cause.msg);
-            }
-        } else {
-            /* Out of memory: half the bytes the capacities actually use (the budget may be far
-             * above a small batch), skipping budgets that would give the same capacities. */
-            uint64_t used = chunk_bytes(&s.cap);
-            caps prev = s.cap;
-            if (used < budget)
-                budget = used;
-            do { /* at budget 0 the capacities are `least`, which prev is not */
-                budget /= 2;
-                s.cap = caps_for(ms, b, budget, wg, tile);
-            } while (budget && caps_equal(&s.cap, &prev));
-        }
-        st->oom_retries++;
-        if (err)
-            memset(err, 0, sizeof *err);
-    }
+    uint64_t buffers0 = gpu->counters.buffers;
+    vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
+    if (res == VKS_OK)
+        res = keep_buffers(&s, budget, st, err);
+    st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);
+    if (res != VKS_OK)
+        return res;
     st->chunk_output_bytes = s.cap.vertices * 12;
-    res = VKS_OK;
+    /* the kept sets may have served other models: point them at this run's */
+    for (uint32_t j = 0; j < s.ring; j++) {
+        vks__passes_bind(gpu, ms, &s.c->slots[j].p);
+        s.c->slots[j].p.plain = b->kernel == VKS_GPU_KERNEL_PLAIN;
+    }
     for (uint32_t k = 0; res == VKS_OK; k++) {
         uint32_t i = k % s.ring;
-        if (s.slots[i].busy)
+        if (s.c->slots[i].busy)
             res = finish_chunk(&s, i, st, err);
         if (res != VKS_OK)
             break;
-        if (fill_chunk(&s, &s.slots[i])) {
+        if (fill_chunk(&s, &s.c->slots[i])) {
             res = submit_chunk(&s, i, err);
             continue;
         }
         int busy = 0;
         for (uint32_t j = 0; j < s.ring; j++)
-            busy |= s.slots[j].busy;
+            busy |= s.c->slots[j].busy;
         if (!busy)
             break;
     }
@@ -430,11 +527,12 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         res = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/batch",
                             "entry %u: instance %u does not fit an empty chunk", s.entry, s.next);
     /* a failed run may leave chunks in flight: wait for them by their own fences (the device
-     * and queue may be the host's, busy with its own work) */
+     * and queue may be the host's, busy with its own work); the set stays for the next run */
     for (uint32_t j = 0; j < s.ring; j++)
-        if (s.slots[j].busy)
-            vks__oneshot_wait(gpu, &s.slots[j].run, NULL);
-    slots_free(&s);
+        if (s.c->slots[j].busy) {
+            vks__oneshot_wait(gpu, &s.c->slots[j].run, NULL);
+            s.c->slots[j].busy = 0;
+        }
     st->total_ms = now_ms() - t0;
     return res;
 }

@@ -112,6 +112,14 @@ void vks__buf_invalidate(vks_gpu *gpu, vks__buf *b)
     }
 }
 
+void vks__buf_touch(vks_gpu *gpu, vks__buf *b)
+{
+    if (!b->mapped)
+        return;
+    memset(b->mapped, 0, b->size);
+    vks__buf_flush(gpu, b);
+}
+
 void vks__buf_write(vks_gpu *gpu, vks__buf *b, VkDeviceSize at, const void *src, size_t size)
 {
     memcpy((char *)b->mapped + at, src, size);

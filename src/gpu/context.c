@@ -236,6 +236,7 @@ void vks_gpu_destroy(vks_gpu *gpu)
          * host's to wait for (its other work must not stall here). */
         if (!gpu->adopted)
             gpu->vk.vkDeviceWaitIdle(gpu->device);
+        vks__batch_cache_free(gpu); /* every chunk of every run was waited for by its fence */
         vks__pipelines_destroy(gpu);
     }
     if (!gpu->adopted) {

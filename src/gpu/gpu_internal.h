@@ -96,12 +96,16 @@ struct vks_gpu {
     VkPipelineLayout pose_layout, deform_layout;
     VkPipeline pose_pipeline;
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
+    VkShaderModule plain_module;
+    VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */
     int hooks_armed;
     uint32_t run_allocations;
+    /* the batch scheduler's buffer set, kept between runs (batch.c; NULL until the first run) */
+    struct vks__batch_cache *batch_cache;
 };
 
 /* ---- the tables the shaders read: std430 twins of compute/tables.glsl ---- */
@@ -203,9 +207,13 @@ void vks__buf_destroy(vks_gpu *gpu, vks__buf *b);
 void vks__buf_write(vks_gpu *gpu, vks__buf *b, VkDeviceSize at, const void *src, size_t size);
 void vks__buf_flush(vks_gpu *gpu, vks__buf *b);
 void vks__buf_invalidate(vks_gpu *gpu, vks__buf *b);
+/* Writes zeros over a host-visible buffer once, so no later write finds a fresh page. */
+void vks__buf_touch(vks_gpu *gpu, vks__buf *b);
 vks_result vks__vk_fail(vks_error *err, VkResult r, const char *what);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
+/* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN). */
+vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 
 /* One command buffer and fence of the context's own, with their pool, for work on its queue
@@ -253,6 +261,7 @@ typedef struct vks__passes {
     uint32_t normals;                    /* 1: the deform pass writes normals */
     uint32_t use_params;                 /* 1: pose sources and roots from params */
     const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
+    uint32_t plain;                      /* 1: the plain baseline kernel (batch only) */
 } vks__passes;
 
 typedef struct vks__passes_desc {
@@ -270,8 +279,12 @@ vks_result vks__passes_pool(vks_gpu *gpu, uint32_t sets, VkDescriptorPool *out, 
  * failure what was made stays in p for vks__passes_destroy. */
 vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks__passes_desc *d,
                               VkDescriptorPool pool, vks__passes *p, vks_error *err);
+/* (Re)writes p's descriptor sets for the model set ms (sets not in use by the device). */
+void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p);
 /* Frees the buffers (the sets go with their pool). */
 void vks__passes_destroy(vks_gpu *gpu, vks__passes *p);
+/* Frees the batch scheduler's kept buffer set (vks_gpu_trim; vks_gpu_destroy). */
+void vks__batch_cache_free(vks_gpu *gpu);
 /* Deform work items of one instance of a model: a block of up to wg vertices per group. */
 uint32_t vks__blocks_of(const vks_gpu_models *ms, uint32_t model, uint32_t wg);
 /* Appends the work items of `count` instances of model, the first being instance inst_first

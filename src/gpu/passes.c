@@ -66,13 +66,19 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkAllocateDescriptorSets");
     p->pose_set = sets[0], p->deform_set = sets[1];
+    vks__passes_bind(gpu, ms, p);
+    return VKS_OK;
+}
+
+void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
+{
     /* Without pose parameters (a batch) the shader never reads bindings 8 and 9 (use_params 0),
      * but a statically used binding must hold a valid buffer: the instance table stands in for
      * the parameters, the parents for bind locals a large model set has none of and for the
      * clip table of a pass without clips (binding 10, read only by clip instances). */
     const vks__buf *pose_bufs[VKS__POSE_BINDINGS] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes,
                                                      &p->insts,       &p->locals,   &p->world,  &p->skin,
-                                                     d->params ? &p->params : &p->insts,
+                                                     p->use_params ? &p->params : &p->insts,
                                                      ms->binds.buffer ? &ms->binds : &ms->parents,
                                                      p->clip_words ? p->clip_words : &ms->parents};
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
@@ -80,7 +86,6 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
                                                          &p->out_nrm,     &p->works};
     write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
-    return VKS_OK;
 }
 
 void vks__passes_destroy(vks_gpu *gpu, vks__passes *p)
@@ -161,9 +166,11 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
             continue;
         uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
         vks__deform_push dp = {p->work_base[k], n, gx, p->normals};
-        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_pipeline[k]);
+        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                                  p->plain ? gpu->plain_pipeline[k] : gpu->deform_pipeline[k]);
         gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
-        gpu->vk.vkCmdDispatch(cmd, gx, gy, 1);
+        /* the plain kernel: one workgroup per work item and instance of its run (z) */
+        gpu->vk.vkCmdDispatch(cmd, gx, gy, p->plain ? gpu->instance_tile : 1);
     }
     if (qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 2);

@@ -1,6 +1,8 @@
 /* Compute pipelines from the SPIR-V that glslc compiled at build time (compute/NAME.comp ->
  * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
- * count of the deform pass (1..4) and the palette slots that fit in shared memory. */
+ * count of the deform pass (1..4) and the palette slots that fit in shared memory. The plain
+ * baseline kernel takes the first two and the deform pass's layout; its pipelines are made
+ * by the first run that asks for it (most contexts never do). */
 #include "gpu_internal.h"
 
 #include <string.h>
@@ -10,6 +12,9 @@ static const uint32_t pose_spv[] =
     ;
 static const uint32_t deform_spv[] =
 #include "deform.spv.inc"
+    ;
+static const uint32_t plain_spv[] =
+#include "plain.spv.inc"
     ;
 
 static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
@@ -91,6 +96,7 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     vks_result res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
     if (res == VKS_OK)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);
+
     if (res == VKS_OK)
         res = layout(gpu, VKS__POSE_BINDINGS, sizeof(vks__pose_push), &gpu->pose_dsl, &gpu->pose_layout, err);
     if (res == VKS_OK)
@@ -107,12 +113,28 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     return res;
 }
 
+vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
+{
+    vks_result res = VKS_OK;
+    if (!gpu->plain_module)
+        res = module(gpu, plain_spv, sizeof plain_spv, &gpu->plain_module, err);
+    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
+        if (!gpu->plain_pipeline[k]) {
+            uint32_t c[2] = {gpu->deform_wg, k + 1};
+            res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 2, &gpu->plain_pipeline[k], err);
+        }
+    return res;
+}
+
 void vks__pipelines_destroy(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         if (gpu->deform_pipeline[k])
             gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->plain_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
+    }
     if (gpu->pose_pipeline)
         gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, VKS_VK_ALLOC(gpu));
     if (gpu->pose_layout)
@@ -127,4 +149,6 @@ void vks__pipelines_destroy(vks_gpu *gpu)
         gpu->vk.vkDestroyShaderModule(d, gpu->pose_module, VKS_VK_ALLOC(gpu));
     if (gpu->deform_module)
         gpu->vk.vkDestroyShaderModule(d, gpu->deform_module, VKS_VK_ALLOC(gpu));
+    if (gpu->plain_module)
+        gpu->vk.vkDestroyShaderModule(d, gpu->plain_module, VKS_VK_ALLOC(gpu));
 }

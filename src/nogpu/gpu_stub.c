@@ -50,6 +50,10 @@ const vks_gpu_device_info *vks_gpu_device(const vks_gpu *gpu)
     return NULL;
 }
 
+void vks_gpu_trim(vks_gpu *gpu)
+{
+}
+
 vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
                           vks_gpu_models **out, vks_error *err)
 {

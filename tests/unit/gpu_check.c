@@ -89,6 +89,12 @@ vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt)
 vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
                          uint64_t max_chunk_bytes, gpu_check_result *out)
 {
+    return gpu_check_run_kernel(gpu, ms, e, n, max_chunk_bytes, VKS_GPU_KERNEL_DEFAULT, out);
+}
+
+vks_result gpu_check_run_kernel(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
+                                uint64_t max_chunk_bytes, vks_gpu_kernel kernel, gpu_check_result *out)
+{
     ctx c;
     memset(&c, 0, sizeof c);
     memset(out, 0, sizeof *out);
@@ -105,6 +111,7 @@ vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check
     b.get_locals = get_locals, b.deliver = deliver, b.user = &c;
     b.want_normals = 1;
     b.max_chunk_bytes = max_chunk_bytes;
+    b.kernel = kernel;
     vks_error err = {0};
     vks_result r = vks_gpu_run(gpu, ms, &b, &out->stats, &err);
     if (r != VKS_OK) {
@@ -123,6 +130,22 @@ vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check
                 (unsigned long long)out->pos[i].over, out->nrm[i].max_abs, (unsigned long long)out->nrm[i].over);
     }
     return VKS_OK;
+}
+
+int gpu_check_made_nothing(const vks_gpu_counters *before, const vks_gpu_counters *after)
+{
+    const char *names[5] = {"memory allocations", "buffers", "descriptor sets", "command buffers", "pipelines"};
+    uint64_t b[5] = {before->memory_allocations, before->buffers, before->descriptor_sets, before->command_buffers,
+                     before->pipelines};
+    uint64_t a[5] = {after->memory_allocations, after->buffers, after->descriptor_sets, after->command_buffers,
+                     after->pipelines};
+    int same = 1;
+    for (int k = 0; k < 5; k++)
+        if (a[k] != b[k]) {
+            fprintf(stderr, "  %s: %llu made\n", names[k], (unsigned long long)(a[k] - b[k]));
+            same = 0;
+        }
+    return same;
 }
 
 vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette, uint64_t seed)

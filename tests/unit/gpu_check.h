@@ -33,5 +33,12 @@ vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influe
 
 vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
                          uint64_t max_chunk_bytes, gpu_check_result *out);
+/* 1 when no Vulkan object was made between two counter readings (allocations, buffers,
+ * descriptor sets, command buffers, pipelines); names each count that moved on stderr. */
+int gpu_check_made_nothing(const vks_gpu_counters *before, const vks_gpu_counters *after);
+
+/* The same on a chosen deform kernel (the plain baseline is an engine too: checked the same way). */
+vks_result gpu_check_run_kernel(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
+                                uint64_t max_chunk_bytes, vks_gpu_kernel kernel, gpu_check_result *out);
 
 #endif

@@ -1,7 +1,9 @@
 /* GPU batch deformer against the CPU reference on generated characters, with the Khronos
  * validation layer on (any message fails): bind pose, procedural poses, 1 and many
  * instances, several models in one batch, a batch forced into many chunks, readback through
- * staging copies. Exits 77 where there is no Vulkan device. */
+ * staging copies; the plain baseline kernel on the same batches; the buffer set kept between
+ * runs (a run of a shape already served makes no Vulkan object, a bigger one grows the set
+ * once, vks_gpu_trim lets it go). Exits 77 where there is no Vulkan device. */
 #include "gpu_check.h"
 #include "testutil.h"
 
@@ -44,6 +46,41 @@ int main(void)
     CHECK(r.stats.chunks >= 8);
     fprintf(stderr, "  %u chunks\n", r.stats.chunks);
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
+
+    fprintf(stderr, "the plain baseline kernel: three models, then chunked\n");
+    CHECK(gpu_check_run_kernel(gpu, ms, mix, 3, 0, VKS_GPU_KERNEL_PLAIN, &r) == VKS_OK && r.pass);
+    CHECK(gpu_check_run_kernel(gpu, ms, many, 2, (uint64_t)a->vertex_count * 12 * 3, VKS_GPU_KERNEL_PLAIN, &r) ==
+              VKS_OK &&
+          r.pass);
+    CHECK(r.stats.chunks >= 8);
+
+    fprintf(stderr, "the steady state: a run of a shape already served makes nothing\n");
+    vks_gpu_counters before, after;
+    vks_gpu_get_counters(gpu, &before);
+    for (int k = 0; k < 2; k++) {
+        CHECK(gpu_check_run_kernel(gpu, ms, many, 2, (uint64_t)a->vertex_count * 12 * 3, (vks_gpu_kernel)k, &r) ==
+                  VKS_OK &&
+              r.pass);
+        CHECK_EQ_INT(r.stats.buffers_made, 0);
+    }
+    CHECK(gpu_check_run(gpu, ms, proc, 2, 0, &r) == VKS_OK && r.pass); /* smaller than the kept set */
+    CHECK_EQ_INT(r.stats.buffers_made, 0);
+    vks_gpu_get_counters(gpu, &after);
+    CHECK(gpu_check_made_nothing(&before, &after));
+    CHECK(after.submissions > before.submissions);
+    fprintf(stderr, "  a bigger batch grows the kept set once; vks_gpu_trim lets it go\n");
+    gpu_check_entry big[1] = {{a, 0, 60, 0, 23}};
+    CHECK(gpu_check_run(gpu, ms, big, 1, 0, &r) == VKS_OK && r.pass);
+    CHECK(r.stats.buffers_made > 0);
+    CHECK(gpu_check_run(gpu, ms, big, 1, 0, &r) == VKS_OK && r.pass);
+    CHECK_EQ_INT(r.stats.buffers_made, 0);
+    CHECK(gpu_check_run(gpu, ms, many, 2, (uint64_t)a->vertex_count * 12 * 3, &r) == VKS_OK && r.pass);
+    CHECK_EQ_INT(r.stats.buffers_made, 0); /* grow-only: the earlier shape still fits */
+    vks_gpu_trim(gpu);
+    vks_gpu_trim(gpu); /* twice is fine */
+    CHECK(gpu_check_run(gpu, ms, mix, 3, 0, &r) == VKS_OK && r.pass);
+    CHECK(r.stats.buffers_made > 0);
+    CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
 
@@ -53,6 +90,11 @@ int main(void)
     gpu_check_entry st[2] = {{b, 1, 10, 0, 31}, {a, 0, 6, 0, 32}};
     CHECK(gpu_check_run(gpu, ms, st, 2, (uint64_t)a->vertex_count * 12 * 2, &r) == VKS_OK && r.pass);
     CHECK(r.stats.chunks >= 3);
+    CHECK(gpu_check_run_kernel(gpu, ms, st, 2, (uint64_t)a->vertex_count * 12 * 2, VKS_GPU_KERNEL_PLAIN, &r) ==
+              VKS_OK &&
+          r.pass);
+    gpu_check_entry mix2[3] = {{a, 0, 5, 0, 33}, {b, 1, 9, 0, 34}, {c, 2, 4, 0, 35}}; /* one chunk, blocks staged */
+    CHECK(gpu_check_run(gpu, ms, mix2, 3, 0, &r) == VKS_OK && r.pass);
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
