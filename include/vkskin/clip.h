@@ -244,6 +244,19 @@ VKS_API vks_result vks_rw_ska_write(const vks_clip *clip, const vks_skin *skin, 
 VKS_API vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
                                  uint8_t **out_bytes, size_t *out_size, vks_error *err);
 
+/* Every clip of set as one .kf: an NiControllerSequence root per clip, NiTransformData keys
+ * (LINEAR, STEP -> constant, HERMITE -> quadratic with per-segment tangents; Euler curves as
+ * XYZ rotation keys) and text keys from the events ("name: value" where a value is set).
+ * opt->version: 0 or 0x14020007 writes 20.2.0.7 (string table, NiTransformInterpolators;
+ * B-spline tracks as NiBSplineTransformInterpolator, or with opt->compressed the compact
+ * NiBSplineCompTransformInterpolator), 0x0A010000 writes 10.1.0.0 (inline names,
+ * NiKeyframeController + NiKeyframeData per track, timing on the controllers; no B-splines).
+ * Hermite quaternions are written as quadratic quaternion keys, which carry no tangents (read
+ * back with Catmull-Rom ones). LOCAL clips only; skin (may be NULL) names each track after the
+ * node it binds to. */
+VKS_API vks_result vks_nif_kf_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
+                                    uint8_t **out_bytes, size_t *out_size, vks_error *err);
+
 /* The clip reader for these bytes (by magic, then by extension), or NULL. A NIF (the header
  * text "NetImmerse File Format" / "Gamebryo File Format") and a ".kf" name give
  * vks_nif_kf_read: a .nif is a model file to vks_detect_format and a clip file here, for a
