@@ -2,18 +2,22 @@
  *
  * The reader works in three steps, one file each:
  *   cmdl_parse.c     expat callbacks fill a cmdl_doc (structure only, numbers decoded, every
- *                    element remembers where it started for later error messages)
+ *                    element remembers where it started for later error messages), over the
+ *                    element walk in cmdl_xml.c
  *   cmdl_skeleton.c  bones -> skin nodes (parents by name, cycles, bind locals, inverse binds)
  *   cmdl_shape.c     shapes -> builder meshes (streams decoded, strips triangulated, per
  *                    primitive-set palettes and influences)
  * cmdl_read.c ties them together; cmdl_text.c holds the number and reference scanners and
  * cmdl_doc.c the allocation helpers (growable arrays are core/vec.h's, over the read
- * options' allocator) and the error helper. The format notes are
+ * options' allocator) and the error helper. The .cskla clip reader and writer
+ * (src/anim/cskla/) use the same helpers: the document context, the scanners, the error
+ * helper, the element walk (cmdl_xml.h) and the writer's pieces below. The format notes are
  * ../shared/formats/nw4c_cmdl.md (sections cited as "notes §n").
  */
 #ifndef VKS_FORMATS_CMDL_INTERNAL_H
 #define VKS_FORMATS_CMDL_INTERNAL_H
 
+#include "core/bytebuf.h"
 #include "core/vec.h"
 #include "vkskin/build.h"
 #include "vkskin/formats.h"
@@ -149,5 +153,16 @@ int vks__cmdl_number(const char *s, double *out);
 int vks__cmdl_ref_index(const char *text, size_t len, const char *prefix, uint32_t *out);
 /* Materials["name"] (optionally followed by @file:...) -> name copied into buf. */
 int vks__cmdl_ref_name(const char *text, size_t len, const char *prefix, char *buf, size_t size);
+
+/* ---- writer pieces (cmdl_write.c) ---- */
+/* s with & < > " and control characters escaped for an attribute or text. */
+void vks__cmdl_put_escaped(vks_bytebuf *b, const char *s);
+/* <el X="..." Y="..." Z="..." /> (%.9g: floats round-trip). */
+void vks__cmdl_put_xyz(vks_bytebuf *b, const char *el, const float v[3]);
+/* Euler XYZ radians (R = Rz * Ry * Rx, as a bone's Rotate) of the rotation whose columns are
+ * c[0..2]; at gimbal lock (|cos y| <= 1e-6) x is 0. */
+void vks__cmdl_euler_xyz(const double c[3][3], double r[3]);
+/* Scale, Rotate (vks__cmdl_euler_xyz) and Translate of a bind local without shear. */
+void vks__cmdl_decompose(const vks_affine *a, float s[3], float r[3], float t[3]);
 
 #endif

@@ -2,12 +2,10 @@
  * skinning needs (notes §3) in a cmdl_doc. Elements outside that tree are skipped whole.
  * Every element the later steps may blame remembers its line, column, byte index and
  * structure path ("GraphicsContentCtr/Models/SkeletalModel[0]/Shapes/SeparateDataShapeCtr[2]"). */
-#include "cmdl_xml_alloc.h"
 #include "cmdl_internal.h"
+#include "cmdl_xml.h"
 
-#include <expat.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,24 +23,8 @@ static int is_list(int kind)
            kind == K_BONES;
 }
 
-#define MAX_DEPTH 16
-
-typedef struct frame {
-    int kind;
-    uint32_t children;
-    size_t path_len; /* path length before this element's component */
-} frame;
-
 typedef struct parser {
-    cmdl_ctx *c;
-    XML_Parser xp;
-    frame stack[MAX_DEPTH];
-    int depth;
-    unsigned long skip; /* > 0: inside a skipped subtree */
-    char path[512];
-    size_t path_len;
-    vks_vec text; /* character data of the collecting element */
-    int failed;
+    cmdl_xml x; /* the shared walk (cmdl_xml.h): stack, path, text, errors */
     /* the index stream being read */
     int index_mode, index_ushort;
     uint32_t index_size;
@@ -51,60 +33,26 @@ typedef struct parser {
 
 /* ---- helpers ---- */
 
-static void where_now(parser *p, cmdl_where *w)
-{
-    w->offset = (uint64_t)XML_GetCurrentByteIndex(p->xp);
-    w->line = (unsigned long)XML_GetCurrentLineNumber(p->xp);
-    w->column = (unsigned long)XML_GetCurrentColumnNumber(p->xp);
-    /* keep the tail of long paths: the innermost elements say the most */
-    size_t n = p->path_len;
-    if (n < sizeof w->path)
-        memcpy(w->path, p->path, n + 1);
-    else
-        snprintf(w->path, sizeof w->path, "...%s", p->path + n - (sizeof w->path - 4));
-}
+static void where_now(parser *p, cmdl_where *w) { vks__cmdl_xml_where(&p->x, w); }
 
 static void stop(parser *p)
 {
-    if (!p->failed) {
-        p->failed = 1;
-        XML_StopParser(p->xp, XML_FALSE);
+    if (!p->x.failed) {
+        p->x.failed = 1;
+        XML_StopParser(p->x.xp, XML_FALSE);
     }
 }
 
 /* An error at the element being started or ended (expat's current position). */
-static void fail(parser *p, vks_result code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void fail(parser *p, vks_result code, const char *fmt, ...)
-{
-    char msg[192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cmdl_where w;
-    where_now(p, &w);
-    vks__cmdl_fail_at(p->c, code, &w, "%s", msg);
-    stop(p);
-}
+#define fail(p, ...) vks__cmdl_xml_fail(&(p)->x, __VA_ARGS__)
 
 static void fail_nomem(parser *p)
 {
     fail(p, VKS_ERR_NOMEM, "out of memory");
 }
 
-static const char *attr(const XML_Char **atts, const char *name)
-{
-    for (int i = 0; atts[i]; i += 2)
-        if (strcmp(atts[i], name) == 0)
-            return atts[i + 1];
-    return NULL;
-}
+#define attr vks__cmdl_xml_attr
 
-/* A float attribute (absent: def). Returns 0 (and fails) when malformed. */
 static int attr_float(parser *p, const XML_Char **atts, const char *name, float def, float *out)
 {
     const char *v = attr(atts, name);
@@ -135,7 +83,7 @@ static int attr_bool(const XML_Char **atts, const char *name)
 
 static void *top_shape(parser *p)
 {
-    vks_vec *v = &p->c->doc.shapes;
+    vks_vec *v = &p->x.c->doc.shapes;
     return v->count ? (cmdl_shape *)v->data + v->count - 1 : NULL;
 }
 
@@ -208,7 +156,7 @@ static const name_value skinning_modes[] = {{"None", CMDL_SKIN_NONE},
 static int start_stream(parser *p, const XML_Char **atts, int components, int constant)
 {
     cmdl_shape *sh = top_shape(p);
-    cmdl_stream *st = vks__cmdl_push(p->c, &sh->streams, 1);
+    cmdl_stream *st = vks__cmdl_push(p->x.c, &sh->streams, 1);
     if (!st)
         return fail_nomem(p), 0;
     where_now(p, &st->at);
@@ -233,8 +181,8 @@ static int start_stream(parser *p, const XML_Char **atts, int components, int co
             return fail(p, VKS_ERR_FORMAT, "vertex stream has no VertexSize attribute"), 0;
         if (!vks__cmdl_number(vs, &d) || d < 0 || d != floor(d) || d > 4294967295.0)
             return fail(p, VKS_ERR_FORMAT, "VertexSize \"%.40s\" is not a vertex count", vs), 0;
-        if (d > p->c->opt.max_vertices)
-            return fail(p, VKS_ERR_LIMIT, "VertexSize %.0f exceeds the vertex limit %u", d, p->c->opt.max_vertices), 0;
+        if (d > p->x.c->opt.max_vertices)
+            return fail(p, VKS_ERR_LIMIT, "VertexSize %.0f exceeds the vertex limit %u", d, p->x.c->opt.max_vertices), 0;
     }
     st->vertex_size = (uint32_t)d;
     return 1;
@@ -259,9 +207,10 @@ static int start_index_stream(parser *p, const XML_Char **atts, int ushort)
 }
 
 /* The kind of a child element, or -1 to skip it (and its subtree). May fail. */
-static int child_kind(parser *p, int parent, const char *name, const XML_Char **atts)
+static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char **atts)
 {
-    cmdl_ctx *c = p->c;
+    parser *p = (parser *)x;
+    cmdl_ctx *c = p->x.c;
     cmdl_doc *d = &c->doc;
     switch (parent) {
     case K_ROOT:
@@ -416,77 +365,16 @@ static int child_kind(parser *p, int parent, const char *name, const XML_Char **
     }
 }
 
+static int numbered(int parent, const char *name)
+{
+    (void)name;
+    return is_list(parent);
+}
+
 static int collects(int kind)
 {
     return kind == K_TABLE || kind == K_INDEX_STREAM || kind == K_STREAM || kind == K_SHAPE_REF ||
            kind == K_MAT_REF;
-}
-
-static void XMLCALL on_start(void *user, const XML_Char *name, const XML_Char **atts)
-{
-    parser *p = user;
-    if (p->failed)
-        return;
-    if (p->skip) {
-        p->skip++;
-        return;
-    }
-    int kind;
-    uint32_t index = 0;
-    int numbered = 0;
-    if (p->depth == 0) {
-        if (strcmp(name, "NintendoWareIntermediateFile") != 0) {
-            fail(p, VKS_ERR_FORMAT, "root element is <%.60s>, expected <NintendoWareIntermediateFile>", name);
-            return;
-        }
-        kind = K_ROOT;
-    } else {
-        frame *parent = &p->stack[p->depth - 1];
-        index = parent->children++;
-        numbered = is_list(parent->kind);
-        /* the path names the element before child_kind, so its errors point at it */
-        size_t len = p->path_len;
-        int n = numbered ? snprintf(p->path + len, sizeof p->path - len, "%s%.48s[%u]", len ? "/" : "", name, index)
-                         : snprintf(p->path + len, sizeof p->path - len, "%s%.48s", len ? "/" : "", name);
-        if (n > 0)
-            p->path_len = len + (size_t)n < sizeof p->path ? len + (size_t)n : sizeof p->path - 1;
-        kind = child_kind(p, parent->kind, name, atts);
-        p->path_len = len;
-        p->path[len] = 0;
-        if (p->failed)
-            return;
-        if (kind < 0) {
-            p->skip = 1;
-            return;
-        }
-        if (p->depth >= MAX_DEPTH) { /* cannot happen with the fixed tree above; stay safe */
-            p->skip = 1;
-            return;
-        }
-    }
-    frame *f = &p->stack[p->depth++];
-    f->kind = kind;
-    f->children = 0;
-    f->path_len = p->path_len;
-    if (kind != K_ROOT) {
-        size_t len = p->path_len;
-        int n = numbered ? snprintf(p->path + len, sizeof p->path - len, "%s%.48s[%u]", len ? "/" : "", name, index)
-                         : snprintf(p->path + len, sizeof p->path - len, "%s%.48s", len ? "/" : "", name);
-        if (n > 0)
-            p->path_len = len + (size_t)n < sizeof p->path ? len + (size_t)n : sizeof p->path - 1;
-    }
-    p->text.count = 0;
-}
-
-static void XMLCALL on_text(void *user, const XML_Char *s, int len)
-{
-    parser *p = user;
-    if (p->failed || p->skip || p->depth == 0 || !collects(p->stack[p->depth - 1].kind) || len <= 0)
-        return;
-    char *dst = vks__cmdl_push(p->c, &p->text, (size_t)len);
-    if (!dst)
-        return fail_nomem(p);
-    memcpy(dst, s, (size_t)len);
 }
 
 /* ---- element ends: decode the collected text ---- */
@@ -510,7 +398,7 @@ static int sink_add(void *user, double v)
         return 0;
     }
     if (s->out) {
-        double *d = vks__cmdl_push(s->p->c, s->out, 1);
+        double *d = vks__cmdl_push(s->p->x.c, s->out, 1);
         if (!d)
             return 0;
     *d = v;
@@ -541,46 +429,46 @@ static void end_stream(parser *p)
     quant_range(st->quant, &s.lo, &s.hi, &s.integral);
     char bad[32];
     s.p = p;
-    if (!vks__cmdl_numbers(p->text.data, p->text.count, sink_add, &s, bad)) {
+    if (!vks__cmdl_numbers(p->x.text.data, p->x.text.count, sink_add, &s, bad)) {
         cmdl_where *w = &st->at;
-        if (p->c->nomem)
+        if (p->x.c->nomem)
             fail_nomem(p);
         else if (s.bad_range)
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, w, "value %.9g does not fit QuantizedMode %s", s.bad_value,
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, w, "value %.9g does not fit QuantizedMode %s", s.bad_value,
                               st->quant == CMDL_Q_BYTE ? "Byte" : st->quant == CMDL_Q_UBYTE ? "Ubyte"
                               : st->quant == CMDL_Q_SHORT ? "Short" : st->quant == CMDL_Q_USHORT ? "Ushort" : "Float");
         else
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, w, "\"%s\" is not a number", bad);
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, w, "\"%s\" is not a number", bad);
         stop(p);
-        vks__cmdl_vec_free(p->c, &vals);
+        vks__cmdl_vec_free(p->x.c, &vals);
         return;
     }
     uint64_t want = (uint64_t)(st->constant ? 1 : st->vertex_size) * (uint64_t)st->components;
     if (s.count != want) {
         if (st->constant)
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &st->at, "constant attribute has %llu values, expected %d",
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &st->at, "constant attribute has %llu values, expected %d",
                               (unsigned long long)s.count, st->components);
         else
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &st->at,
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &st->at,
                               "stream has %llu values, VertexSize %u x %d components needs %llu",
                               (unsigned long long)s.count, st->vertex_size, st->components,
                               (unsigned long long)want);
         stop(p);
-        vks__cmdl_vec_free(p->c, &vals);
+        vks__cmdl_vec_free(p->x.c, &vals);
         return;
     }
     st->count = st->constant ? 1 : st->vertex_size;
     if (keep) {
-        st->values = vks__cmdl_alloc(p->c, s.count, sizeof(float));
+        st->values = vks__cmdl_alloc(p->x.c, s.count, sizeof(float));
         if (!st->values) {
-            vks__cmdl_vec_free(p->c, &vals);
+            vks__cmdl_vec_free(p->x.c, &vals);
             return fail_nomem(p);
         }
         const double *dv = vals.data;
         for (uint64_t i = 0; i < s.count; i++) {
             double v = dv[i] * st->scale;
             if (!(fabs(v) <= 3.0e38)) {
-                vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &st->at, "value %.9g x Scale %.9g overflows a float",
+                vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &st->at, "value %.9g x Scale %.9g overflows a float",
                                   dv[i], st->scale);
                 stop(p);
                 break;
@@ -588,7 +476,7 @@ static void end_stream(parser *p)
             st->values[i] = (float)v;
         }
     }
-    vks__cmdl_vec_free(p->c, &vals);
+    vks__cmdl_vec_free(p->x.c, &vals);
 }
 
 static void end_table(parser *p)
@@ -599,20 +487,20 @@ static void end_table(parser *p)
     s.out = &vals;
     char bad[32];
     s.p = p;
-    if (!vks__cmdl_numbers(p->text.data, p->text.count, sink_add, &s, bad)) {
-        if (p->c->nomem)
+    if (!vks__cmdl_numbers(p->x.text.data, p->x.text.count, sink_add, &s, bad)) {
+        if (p->x.c->nomem)
             fail_nomem(p);
         else if (s.bad_range)
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &set->at, "BoneIndexTable entry %.9g is not a bone index",
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &set->at, "BoneIndexTable entry %.9g is not a bone index",
                               s.bad_value);
         else
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &set->at, "BoneIndexTable: \"%s\" is not a number", bad);
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &set->at, "BoneIndexTable: \"%s\" is not a number", bad);
         stop(p);
     } else if (set->table) {
-        vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &set->at, "two BoneIndexTable elements in one primitive set");
+        vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &set->at, "two BoneIndexTable elements in one primitive set");
         stop(p);
     } else {
-        set->table = vks__cmdl_alloc(p->c, s.count, sizeof(uint32_t));
+        set->table = vks__cmdl_alloc(p->x.c, s.count, sizeof(uint32_t));
         if (!set->table)
             fail_nomem(p);
         else {
@@ -621,19 +509,19 @@ static void end_table(parser *p)
             set->table_count = (uint32_t)s.count;
         }
     }
-    vks__cmdl_vec_free(p->c, &vals);
+    vks__cmdl_vec_free(p->x.c, &vals);
 }
 
 static int add_tri(parser *p, cmdl_set *set, uint32_t a, uint32_t b, uint32_t c)
 {
-    cmdl_doc *d = &p->c->doc;
-    if (d->index_total >= p->c->opt.max_triangles) {
-        vks__cmdl_fail_at(p->c, VKS_ERR_LIMIT, &p->index_at, "more than %u triangles (limit)",
-                          p->c->opt.max_triangles);
+    cmdl_doc *d = &p->x.c->doc;
+    if (d->index_total >= p->x.c->opt.max_triangles) {
+        vks__cmdl_fail_at(p->x.c, VKS_ERR_LIMIT, &p->index_at, "more than %u triangles (limit)",
+                          p->x.c->opt.max_triangles);
         stop(p);
         return 0;
     }
-    uint32_t *t = vks__cmdl_push(p->c, &set->tris, 1);
+    uint32_t *t = vks__cmdl_push(p->x.c, &set->tris, 1);
     if (!t)
         return fail_nomem(p), 0;
     t[0] = a, t[1] = b, t[2] = c;
@@ -651,24 +539,24 @@ static void end_index_stream(parser *p)
     s.out = &vals;
     char bad[32];
     s.p = p;
-    if (!vks__cmdl_numbers(p->text.data, p->text.count, sink_add, &s, bad)) {
-        if (p->c->nomem)
+    if (!vks__cmdl_numbers(p->x.text.data, p->x.text.count, sink_add, &s, bad)) {
+        if (p->x.c->nomem)
             fail_nomem(p);
         else if (s.bad_range)
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &p->index_at, "index %.9g does not fit a %s index stream",
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &p->index_at, "index %.9g does not fit a %s index stream",
                               s.bad_value, p->index_ushort ? "Ushort" : "Ubyte");
         else
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &p->index_at, "\"%s\" is not an index", bad);
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &p->index_at, "\"%s\" is not an index", bad);
         stop(p);
-        vks__cmdl_vec_free(p->c, &vals);
+        vks__cmdl_vec_free(p->x.c, &vals);
         return;
     }
     if (s.count != p->index_size) {
-        vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &p->index_at, "index stream has %llu indices, Size says %u",
+        vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &p->index_at, "index stream has %llu indices, Size says %u",
                           (unsigned long long)s.count, p->index_size);
         stop(p);
     } else if (p->index_mode == CMDL_PRIM_TRIANGLES && s.count % 3) {
-        vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &p->index_at, "Triangles stream of %llu indices is not a multiple of 3",
+        vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &p->index_at, "Triangles stream of %llu indices is not a multiple of 3",
                           (unsigned long long)s.count);
         stop(p);
     } else {
@@ -695,111 +583,58 @@ static void end_index_stream(parser *p)
             }
         }
     }
-    vks__cmdl_vec_free(p->c, &vals);
+    vks__cmdl_vec_free(p->x.c, &vals);
 }
 
 static void end_ref(parser *p, int kind)
 {
-    cmdl_doc *d = &p->c->doc;
+    cmdl_doc *d = &p->x.c->doc;
     cmdl_meshref *m = (cmdl_meshref *)d->meshes.data + d->meshes.count - 1;
-    const char *t = p->text.data ? p->text.data : "";
+    const char *t = p->x.text.data ? p->x.text.data : "";
     if (kind == K_SHAPE_REF) {
         uint32_t i;
-        if (!vks__cmdl_ref_index(t, p->text.count, "Shapes", &i)) {
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &m->at, "SeparateShapeReference is not Shapes[<index>]");
+        if (!vks__cmdl_ref_index(t, p->x.text.count, "Shapes", &i)) {
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &m->at, "SeparateShapeReference is not Shapes[<index>]");
             stop(p);
             return;
         }
         m->shape = i;
     } else {
         char name[256];
-        if (!vks__cmdl_ref_name(t, p->text.count, "Materials", name, sizeof name)) {
-            vks__cmdl_fail_at(p->c, VKS_ERR_FORMAT, &m->at, "MaterialReference is not Materials[\"<name>\"]");
+        if (!vks__cmdl_ref_name(t, p->x.text.count, "Materials", name, sizeof name)) {
+            vks__cmdl_fail_at(p->x.c, VKS_ERR_FORMAT, &m->at, "MaterialReference is not Materials[\"<name>\"]");
             stop(p);
             return;
         }
-        vks__cmdl_free(p->c, m->material);
-        if (!(m->material = vks__cmdl_strdup(p->c, name)))
+        vks__cmdl_free(p->x.c, m->material);
+        if (!(m->material = vks__cmdl_strdup(p->x.c, name)))
             fail_nomem(p);
     }
 }
 
-static void XMLCALL on_end(void *user, const XML_Char *name)
+static void on_end(cmdl_xml *x, int kind)
 {
-    parser *p = user;
-    (void)name;
-    if (p->failed)
-        return;
-    if (p->skip) {
-        p->skip--;
-        return;
-    }
-    frame *f = &p->stack[p->depth - 1];
-    switch (f->kind) {
+    parser *p = (parser *)x;
+    switch (kind) {
     case K_STREAM: end_stream(p); break;
     case K_TABLE: end_table(p); break;
     case K_INDEX_STREAM: end_index_stream(p); break;
     case K_SHAPE_REF:
-    case K_MAT_REF: end_ref(p, f->kind); break;
+    case K_MAT_REF: end_ref(p, kind); break;
     default: break;
     }
-    p->text.count = 0;
-    p->depth--;
-    p->path_len = f->path_len;
-    p->path[p->path_len] = 0;
 }
 
-/* Entity declarations are refused: .cmdl files have none, and refusing them closes the door
- * on entity expansion attacks whatever expat's own protections. */
-static void XMLCALL on_entity(void *user, const XML_Char *name, int pe, const XML_Char *value, int vlen,
-                              const XML_Char *base, const XML_Char *sysid, const XML_Char *pubid,
-                              const XML_Char *notation)
-{
-    parser *p = user;
-    (void)pe, (void)value, (void)vlen, (void)base, (void)sysid, (void)pubid, (void)notation;
-    fail(p, VKS_ERR_UNSUPPORTED, "entity declaration \"%.40s\" is not allowed in a .cmdl file", name);
-}
+static const cmdl_xml_schema schema = {"cmdl", child_kind, numbered, collects, on_end};
 
 vks_result vks__cmdl_parse(cmdl_ctx *c, const void *bytes, size_t size)
 {
-    parser p = {0};
-    p.c = c;
-    p.text.elem = 1;
     c->doc.shapes.elem = sizeof(cmdl_shape);
     c->doc.bones.elem = sizeof(cmdl_bone);
     c->doc.materials.elem = sizeof(char *);
     c->doc.meshes.elem = sizeof(cmdl_meshref);
     c->doc.skeletal = -1;
-    if (size > (size_t)INT32_MAX)
-        return vks_error_set(c->err, VKS_ERR_LIMIT, 0, "cmdl", "file of %zu bytes is too large for the XML parser", size);
-    /* expat allocates through the read options' allocator (cmdl_xml_alloc.c) */
-    p.xp = XML_ParserCreate_MM(NULL, cmdl_xml_alloc_begin(&c->opt.allocator), NULL);
-    if (!p.xp) {
-        cmdl_xml_alloc_end();
-        return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl", "out of memory creating the XML parser");
-    }
-    XML_SetUserData(p.xp, &p);
-    XML_SetElementHandler(p.xp, on_start, on_end);
-    XML_SetCharacterDataHandler(p.xp, on_text);
-    XML_SetEntityDeclHandler(p.xp, on_entity);
-    enum XML_Status st = XML_Parse(p.xp, bytes, (int)size, XML_TRUE);
-    vks_result rc = VKS_OK;
-    if (p.failed) {
-        rc = c->err && c->err->code ? c->err->code : VKS_ERR_FORMAT;
-        if (!c->err || !c->err->code)
-            vks_error_set(c->err, rc, VKS_NO_OFFSET, "cmdl", "parse failed");
-    } else if (st != XML_STATUS_OK) {
-        enum XML_Error e = XML_GetErrorCode(p.xp);
-        cmdl_where w;
-        where_now(&p, &w);
-        rc = (e == XML_ERROR_NO_ELEMENTS || e == XML_ERROR_UNCLOSED_TOKEN || e == XML_ERROR_PARTIAL_CHAR ||
-              e == XML_ERROR_UNCLOSED_CDATA_SECTION)
-                 ? VKS_ERR_TRUNCATED
-                 : VKS_ERR_FORMAT;
-        vks__cmdl_fail_at(c, rc, &w, "malformed XML: %s", XML_ErrorString(e));
-    }
-    XML_ParserFree(p.xp);
-    cmdl_xml_alloc_end();
-    vks__cmdl_vec_free(c, &p.text);
-    return rc;
+    parser p;
+    memset(&p, 0, sizeof p);
+    return vks__cmdl_xml_parse(&p.x, c, &schema, bytes, size);
 }

@@ -15,6 +15,7 @@
  * Ubyte weights in percent (0.01) and Ubyte bone indices; triangle_strips writes each group
  * as greedy TriangleStrip index streams. Materials: names "material<i>"; a shape's Mesh
  * references the material of its first triangle (NW4C has one material per mesh). */
+#include "cmdl_internal.h"
 #include "core/bytebuf.h"
 #include "vkskin/formats.h"
 
@@ -25,7 +26,7 @@
 
 #define CMDL_PALETTE_LIMIT 20u
 
-static void put_escaped(vks_bytebuf *b, const char *s)
+void vks__cmdl_put_escaped(vks_bytebuf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -57,16 +58,13 @@ static int cmp_wname(const void *a, const void *b)
 
 static void put_bone_name(vks_bytebuf *b, const vks_skin *s, const uint8_t *renamed, uint32_t n)
 {
-    put_escaped(b, s->nodes[n].name);
+    vks__cmdl_put_escaped(b, s->nodes[n].name);
     if (renamed[n])
         vks_buf_printf(b, "#%u", n);
 }
 
-/* Scale, Euler XYZ (R = Rz * Ry * Rx) and translation of a bind local (no shear). */
-static void decompose(const vks_affine *a, float s[3], float r[3], float t[3])
+void vks__cmdl_euler_xyz(const double c[3][3], double r[3])
 {
-    double c[3][3];
-    vks_affine_split_scale(a, c, s);
     /* R[row][col] = c[col][row] */
     double r20 = c[0][2], sb = -r20;
     if (sb > 1)
@@ -81,7 +79,15 @@ static void decompose(const vks_affine *a, float s[3], float r[3], float t[3])
         aa = 0;
         cc = atan2(-c[1][0], c[1][1]); /* -R01, R11 */
     }
-    r[0] = (float)aa, r[1] = (float)bb, r[2] = (float)cc;
+    r[0] = aa, r[1] = bb, r[2] = cc;
+}
+
+void vks__cmdl_decompose(const vks_affine *a, float s[3], float r[3], float t[3])
+{
+    double c[3][3], e[3];
+    vks_affine_split_scale(a, c, s);
+    vks__cmdl_euler_xyz(c, e);
+    r[0] = (float)e[0], r[1] = (float)e[1], r[2] = (float)e[2];
     t[0] = a->m[9], t[1] = a->m[10], t[2] = a->m[11];
 }
 
@@ -162,7 +168,7 @@ static int put_triangles_strips(vks_bytebuf *b, const uint32_t (*tri)[3], uint32
     return 1;
 }
 
-static void put_xyz(vks_bytebuf *b, const char *el, const float v[3])
+void vks__cmdl_put_xyz(vks_bytebuf *b, const char *el, const float v[3])
 {
     vks_buf_printf(b, "<%s X=\"%.9g\" Y=\"%.9g\" Z=\"%.9g\" />", el, (double)v[0], (double)v[1], (double)v[2]);
 }
@@ -258,7 +264,7 @@ static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, co
         scale = ext > 0 ? ext / 32760.0 : 1.0;
     }
     vks_buf_printf(b, "            ");
-    put_xyz(b, "PositionOffset", offset);
+    vks__cmdl_put_xyz(b, "PositionOffset", offset);
     vks_buf_printf(b, "\n            <PrimitiveSets>\n");
     for (uint32_t gi = 0; gi < me->group_count; gi++) {
         const vks_group *g = &s->groups[me->first_group + gi];
@@ -420,7 +426,7 @@ vks_result vks_cmdl_write(const vks_skin *s, const vks_write_options *opt, uint8
     vks_buf_printf(&b, "\" ScalingRule=\"Standard\" IsTranslateAnimationEnabled=\"true\">\n          <Bones>\n");
     for (uint32_t n = 0; n < s->node_count; n++) {
         float sc[3], r[3], t[3];
-        decompose(&s->nodes[n].bind_local, sc, r, t);
+        vks__cmdl_decompose(&s->nodes[n].bind_local, sc, r, t);
         vks_buf_printf(&b, "            <Bone Name=\"");
         put_bone_name(&b, s, renamed, n);
         vks_buf_printf(&b, "\" ParentBoneName=\"");
@@ -428,9 +434,9 @@ vks_result vks_cmdl_write(const vks_skin *s, const vks_write_options *opt, uint8
             put_bone_name(&b, s, renamed, (uint32_t)s->nodes[n].parent);
         vks_buf_printf(&b, "\" IsSegmentScaleCompensate=\"false\" IsCompressible=\"false\" IsNeededRendering=\"true\""
                            " HasSkinningMatrix=\"true\" BillboardMode=\"Off\">\n              <Transform>");
-        put_xyz(&b, "Scale", sc);
-        put_xyz(&b, "Rotate", r);
-        put_xyz(&b, "Translate", t);
+        vks__cmdl_put_xyz(&b, "Scale", sc);
+        vks__cmdl_put_xyz(&b, "Rotate", r);
+        vks__cmdl_put_xyz(&b, "Translate", t);
         vks_buf_printf(&b, "</Transform>\n            </Bone>\n");
     }
     vks_buf_printf(&b, "          </Bones>\n        </Skeleton>\n      </SkeletalModel>\n    </Models>\n"
