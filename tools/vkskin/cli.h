@@ -59,30 +59,86 @@ int vks_cli_worse_exit(int a, int b);
 /* Maps a library result to the exit codes above. */
 int vks_cli_exit_code(vks_result r);
 
-/* Pose options shared by deform, validate and bench. */
+struct vks_cli_anim;
+
+/* Pose options shared by deform, validate and render: procedural poses, a pose file, or clips
+ * (--clip for N instances of one clip per FILE, --crowd for a crowd file). */
 typedef struct vks_cli_pose {
     const char *pose_file; /* --pose FILE */
     int procedural;        /* --procedural (default when no --pose) */
     uint32_t instances;    /* --instances N (default 1) */
     uint32_t frames;       /* --frames F (default 1) */
     uint64_t seed;         /* --seed S (default 1) */
-    float fps;             /* --fps (default 30): time of frame f is f / fps */
+    float fps;             /* --fps (default 30): time of frame f is --time + f / fps */
+    float time;            /* --time T (default 0): the first frame's time */
+    int instances_given, time_given;
+    /* clips (issue 12; cli_anim.c) */
+    const char *clip;      /* --clip FILE[#name]: clip `name` (or index) of FILE, default its clip 0 */
+    const char *crowd;     /* --crowd FILE: JSON or CSV crowd (crowd_file.h) */
+    int stagger;           /* --stagger: instance i of N starts at i * duration / N */
+    float clip_speed;      /* --clip-speed S (default 1) */
+    int clip_cycle;        /* --clip-cycle loop|clamp|mirror|reset (-1: the clip's own) */
+    int clip_speed_given;
+    float clip_duration;   /* --clip-duration S: RTM stores none (vks_read_options.clip.duration) */
+    float clip_fps;        /* --clip-fps R: frame rate of clips that store none (pose JSON) */
+    /* what vks_cli_anim_load made: the models the run deforms (the command's FILEs, or with
+       --crowd the crowd's models too) and, for clips, the clip files read once */
+    const char **models;
+    uint32_t model_count;
+    struct vks_cli_anim *anim; /* NULL without --clip or --crowd */
 } vks_cli_pose;
 
 /* Consumes a pose option at argv[*i] (advancing *i past its value). Returns 1 when taken,
  * 0 when argv[*i] is not a pose option, -1 on a bad value (message printed). */
 int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i);
 void vks_cli_pose_defaults(vks_cli_pose *p);
+/* After the options: refuses combinations that mean nothing (--clip with --pose or --crowd,
+ * --stagger without --clip, --instances with --crowd, ...), one line on stderr. Returns
+ * VKS_EXIT_OK or VKS_EXIT_USAGE. */
+int vks_cli_pose_check(const vks_cli_pose *p);
 
-/* The pose options made into the library's pose source (pose.h) for one skin: procedural,
- * or a pose file's frames (frame f uses the file's frame f, every instance the same). */
+/* Reads the crowd file and the clip files (each once, under --max-input-mb; the format by
+ * vks_detect_clip_format, a .json one is pose JSON read per model) and decides the models:
+ * the command's FILEs, then the models the crowd names that are not among them. An instance
+ * that names no model takes the command's FILE (there must be exactly one); a FILE that no
+ * instance uses is refused. Without --clip or --crowd the models are the FILEs. Prints one
+ * line per problem and returns an exit code (1 bad crowd or clip file, 2 usage). */
+int vks_cli_anim_load(vks_cli_pose *p, char **files, int nfiles, const vks_read_options *ropt);
+void vks_cli_anim_free(vks_cli_pose *p);
+/* How many instances model m (an index into p->models) has: the crowd's rows that pose it,
+ * else --instances. */
+uint32_t vks_cli_model_instances(const vks_cli_pose *p, uint32_t m);
+/* The clip and crowd files the run reads (for output planning): up to cap paths into out;
+ * returns how many. */
+int vks_cli_anim_inputs(const vks_cli_pose *p, const char **out, int cap);
+
+/* The pose options made into the library's pose source (pose.h) for model m (an index into
+ * opt->models) read as skin: procedural, a pose file's frames (frame f uses the file's frame
+ * f, every instance the same), or clips (VKS_POSE_CLIP: each instance's clip bound to this
+ * skin, its start, speed and cycle; the CPU reference samples in double, --cpu-fast sets
+ * fast_sampling). */
 typedef struct vks_cli_poser {
     const vks_skin *skin;
     vks_pose_source source;
-    vks_pose_set set; /* when a pose file is used; source.frames points here */
+    vks_pose_set set;      /* when a pose file is used; source.frames points here */
+    uint32_t model;
+    uint32_t instances;    /* this model's instance count */
+    uint32_t frames;       /* frames per instance (a pose file's own count unless --frames) */
+    /* clips: per instance its play (source.plays; one shared play when all are alike), root
+       (NULL: no instance has one) and clip source (index into the run's clip sources) */
+    vks_clip_play *plays;
+    vks_affine *roots;
+    int32_t *refs;         /* NULL: every instance plays source 0 */
+    const vks_clip **clips;           /* per clip source: its clip for this skin (NULL: unused) */
+    vks_clip_binding *bindings;       /* per clip source */
+    vks_clip_set **json_sets;         /* per clip source: pose JSON read for this skin */
+    uint32_t ref_count;
 } vks_cli_poser;
-int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt);
+int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model);
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);
+/* Instance's root applied to its deformed vertices (positions, and normals by the 3x3,
+ * renormalised where the mesh's format does), as the GPU crowd applies it. No-op without. */
+void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm);
 void vks_cli_poser_free(vks_cli_poser *ps);
 
 /* Read options: P3D's --model-cfg FILE (read with each P3D model by vks_cli_load_skin),
@@ -117,6 +173,8 @@ typedef struct vks_cli_output_inputs {
     int file_count;
     const char *pose_file; /* may be NULL */
     const char *model_cfg; /* --model-cfg; each input's own model.cfg is found as the reader would */
+    const char **others;   /* more files the run reads (the crowd file, clip files) */
+    int other_count;
 } vks_cli_output_inputs;
 
 typedef struct vks_cli_outputs {
@@ -132,6 +190,9 @@ typedef struct vks_cli_outputs {
 int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_inputs *in,
                          vks_cli_outputs *plan);
 void vks_cli_outputs_free(vks_cli_outputs *plan);
+
+/* The value of option argv[*i] (advancing *i), or NULL with "vkskin: --x needs a value". */
+const char *vks_cli_value(int argc, char **argv, int *i);
 
 /* Parses an unsigned number option value; prints a message and returns 0 on failure. */
 int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out);

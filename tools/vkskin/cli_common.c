@@ -1,5 +1,5 @@
-/* Helpers shared by the vkskin commands: file loading with one clear error line, pose options,
- * read options, number parsing. */
+/* Helpers shared by the vkskin commands: file loading with one clear error line, read options,
+ * number parsing. Pose options are in cli_pose.c, clips and crowds in cli_anim.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -160,16 +160,7 @@ int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out)
     return 1;
 }
 
-void vks_cli_pose_defaults(vks_cli_pose *p)
-{
-    memset(p, 0, sizeof *p);
-    p->instances = 1;
-    p->frames = 1;
-    p->seed = 1;
-    p->fps = 30.0f;
-}
-
-static const char *value(int argc, char **argv, int *i)
+const char *vks_cli_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
         fprintf(stderr, "vkskin: %s needs a value\n", argv[*i]);
@@ -178,108 +169,18 @@ static const char *value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i)
-{
-    const char *a = argv[*i], *v;
-    if (!strcmp(a, "--procedural") || !strcmp(a, "--pose")) {
-        if (!strcmp(a, "--pose")) {
-            if (!(v = value(argc, argv, i)))
-                return -1;
-            p->pose_file = v;
-        } else {
-            p->procedural = 1;
-        }
-        if (p->procedural && p->pose_file) {
-            fprintf(stderr, "vkskin: --pose and --procedural exclude each other\n");
-            return -1;
-        }
-        return 1;
-    }
-    if (!strcmp(a, "--instances")) {
-        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u32(a, v, &p->instances))
-            return -1;
-        if (p->instances == 0) {
-            fprintf(stderr, "vkskin: --instances must be at least 1\n");
-            return -1;
-        }
-        return 1;
-    }
-    if (!strcmp(a, "--frames")) {
-        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u32(a, v, &p->frames))
-            return -1;
-        if (p->frames == 0) {
-            fprintf(stderr, "vkskin: --frames must be at least 1\n");
-            return -1;
-        }
-        return 1;
-    }
-    if (!strcmp(a, "--seed")) {
-        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u64(a, v, &p->seed))
-            return -1;
-        return 1;
-    }
-    if (!strcmp(a, "--fps")) {
-        if (!(v = value(argc, argv, i)))
-            return -1;
-        char *end;
-        p->fps = strtof(v, &end);
-        if (*end || !(p->fps > 0) || p->fps > 1e6f) {
-            fprintf(stderr, "vkskin: --fps: '%s' is not a positive number\n", v);
-            return -1;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt)
-{
-    memset(ps, 0, sizeof *ps);
-    ps->skin = skin;
-    ps->source.kind = VKS_POSE_PROCEDURAL;
-    ps->source.seed = opt->seed;
-    ps->source.fps = opt->fps;
-    if (!opt->pose_file)
-        return 1;
-    size_t size = 0;
-    char *json = (char *)vks_cli_read_file(opt->pose_file, &size);
-    if (!json)
-        return 0;
-    vks_error err = {0};
-    vks_result r = vks_pose_file_parse(skin, json, size, &ps->set, &err);
-    free(json);
-    if (r != VKS_OK) {
-        char msg[512];
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, opt->pose_file, msg, sizeof msg));
-        return 0;
-    }
-    ps->source.kind = VKS_POSE_FRAMES;
-    ps->source.frames = &ps->set;
-    return 1;
-}
-
-void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out)
-{
-    vks_pose_source_locals(&ps->source, ps->skin, instance, frame, out);
-}
-
-void vks_cli_poser_free(vks_cli_poser *ps)
-{
-    vks_pose_set_free(&ps->set);
-}
-
 int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     if (!strcmp(a, "--model-cfg")) {
-        if (!(v = value(argc, argv, i)))
+        if (!(v = vks_cli_value(argc, argv, i)))
             return -1;
         opt->p3d.model_cfg_name = v; /* read with each P3D model, where a failure is an input error */
         return 1;
     }
     if (!strcmp(a, "--max-input-mb")) {
         uint64_t mb;
-        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u64(a, v, &mb))
+        if (!(v = vks_cli_value(argc, argv, i)) || !vks_cli_parse_u64(a, v, &mb))
             return -1;
         if (mb == 0 || mb > (UINT64_MAX >> 20)) {
             fprintf(stderr, "vkskin: --max-input-mb must be between 1 and %llu\n",
@@ -290,25 +191,25 @@ int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i)
         return 1;
     }
     if (!strcmp(a, "--model-name")) {
-        if (!(v = value(argc, argv, i)))
+        if (!(v = vks_cli_value(argc, argv, i)))
             return -1;
         opt->p3d.model_name = v;
         return 1;
     }
     if (!strcmp(a, "--lod")) {
-        if (!(v = value(argc, argv, i)))
+        if (!(v = vks_cli_value(argc, argv, i)))
             return -1;
         opt->p3d.lod = v;
         return 1;
     }
     if (!strcmp(a, "--bones")) {
-        if (!(v = value(argc, argv, i)))
+        if (!(v = vks_cli_value(argc, argv, i)))
             return -1;
         opt->p3d.bones = v;
         return 1;
     }
     if (!strcmp(a, "--bone-limit")) {
-        if (!(v = value(argc, argv, i)) || !vks_cli_parse_u32(a, v, &opt->p3d.bone_limit))
+        if (!(v = vks_cli_value(argc, argv, i)) || !vks_cli_parse_u32(a, v, &opt->p3d.bone_limit))
             return -1;
         return 1;
     }

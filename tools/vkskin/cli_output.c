@@ -94,6 +94,11 @@ static int check_not_input(const char *out, const vks_cli_output_inputs *in)
             fprintf(stderr, "vkskin: %s: the output is %s %s; refusing to overwrite it\n", out, label[k], others[k]);
             return VKS_EXIT_USAGE;
         }
+    for (int k = 0; k < in->other_count; k++)
+        if (in->others[k] && vks_output_same_file(out, in->others[k])) {
+            fprintf(stderr, "vkskin: %s: the output is the input %s; refusing to overwrite it\n", out, in->others[k]);
+            return VKS_EXIT_USAGE;
+        }
     return VKS_EXIT_OK;
 }
 

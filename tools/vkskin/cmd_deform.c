@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_crowd.h"
 #include "cli_gpu.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
@@ -16,7 +17,8 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: vkskin deform FILE... [--cpu | --cpu-fast [--threads N] | --gpu] [--pose FILE | --procedural\n"
-            "                     --instances N --frames F --seed S --fps R] --out PATH [--format F]\n\n"
+            "                     --instances N --seed S | --clip FILE[#name] --instances N [--stagger] |\n"
+            "                     --crowd FILE] [--frames F --fps R] [--time T] --out PATH [--format F]\n\n"
             "Deforms every instance and frame of each model and writes positions and normals in the\n"
             "mesh's own space, in the file's own vertex order.\n\n"
             "  --cpu            the CPU reference deformer (double precision; the default)\n"
@@ -26,7 +28,20 @@ static void help(FILE *f)
             "                   --validation (Khronos validation layer) and --max-chunk-mb N\n"
             "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
             "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
-            "                   --instances N (1), --frames F (1), time of frame f = f / --fps (30)\n"
+            "                   --instances N (1), --frames F (1), time of frame f = --time + f / --fps (30)\n"
+            "  --clip FILE[#name]  play clip `name` (or its index; default clip 0) of a clip file on\n"
+            "                   --instances N of each FILE: RenderWare .anm/.ska and GTA .ifp for .dff,\n"
+            "                   Arma .rtm for .p3d, pose JSON (.json) for every format. --stagger: instance\n"
+            "                   i starts at i x duration / N; --clip-speed S (1), --clip-cycle\n"
+            "                   loop|clamp|mirror|reset (the clip's own), --clip-duration S (RTM stores\n"
+            "                   none: 1), --clip-fps R (pose JSON frames per second: 30)\n"
+            "  --crowd FILE     a crowd file (JSON or CSV, see README): per instance its model, clip,\n"
+            "                   start, speed, cycle and root transform. Models: the FILEs given, then those\n"
+            "                   the crowd names; an instance naming no model takes the one FILE given.\n"
+            "                   Each model's instances, in crowd order, go to its own output\n"
+            "  --time T         the first frame's time in seconds (default 0)\n"
+            "                   With clips every engine samples them: --cpu in double, --cpu-fast in float,\n"
+            "                   --gpu in the crowd's pose pass on the GPU (chunks of instances)\n"
             "  --out PATH       output file, or - for standard output; with several input files,\n"
             "                   an existing folder that receives <input file name>.<format> for\n"
             "                   each (a.dff -> a.dff.csv, so a.dff and a.nif do not collide)\n"
@@ -133,22 +148,94 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
+/* deform --gpu with clips: the clips sampled on the GPU by crowds of instances (cli_crowd.h),
+ * each chunk's frames held until its instances can be written in the output's order
+ * (instance, then frame); a chunk of one instance whose frames would not fit is written
+ * frame by frame as they come. */
+typedef struct crowd_sink {
+    vks_bake *bake;
+    uint32_t frames;
+    size_t per; /* floats per instance and frame */
+    float *pos, *nrm;
+    int stream;
+    vks_result result;
+    vks_error err;
+} crowd_sink;
+
+static int sink_frame(void *user, uint32_t m, uint32_t first, uint32_t count, uint32_t f, const float *pos,
+                      const float *nrm)
+{
+    crowd_sink *k = user;
+    (void)m;
+    if (k->stream) {
+        k->result = vks_bake_write(k->bake, first, f, pos, nrm, &k->err);
+        return k->result != VKS_OK;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        size_t at = ((size_t)i * k->frames + f) * k->per;
+        memcpy(k->pos + at, pos + (size_t)i * k->per, k->per * sizeof *pos);
+        memcpy(k->nrm + at, nrm + (size_t)i * k->per, k->per * sizeof *nrm);
+    }
+    for (uint32_t i = 0; f + 1 == k->frames && i < count && k->result == VKS_OK; i++)
+        for (uint32_t g = 0; g < k->frames && k->result == VKS_OK; g++) {
+            size_t at = ((size_t)i * k->frames + g) * k->per;
+            k->result = vks_bake_write(k->bake, first + i, g, k->pos + at, k->nrm + at, &k->err);
+        }
+    return k->result != VKS_OK;
+}
+
+static vks_result deform_crowd(const char *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
+                               double *engine_time, vks_error *err)
+{
+    const vks_skin *s = ps->skin;
+    uint64_t budget = 64ull << 20, per_frame = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
+    crowd_sink k = {bake, ps->frames, (size_t)s->vertex_count * 3, NULL, NULL, 0, VKS_OK, {0}};
+    uint64_t chunk = budget / ((uint64_t)ps->frames * per_frame); /* instances whose frames fit */
+    k.stream = chunk < 1;
+    if (!k.stream) {
+        size_t floats = (size_t)(chunk < ps->instances ? chunk : ps->instances) * ps->frames * k.per;
+        k.pos = malloc((floats + 3) * sizeof *k.pos);
+        k.nrm = malloc((floats + 3) * sizeof *k.nrm);
+        if (!k.pos || !k.nrm) {
+            free(k.pos), free(k.nrm);
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory for a chunk");
+        }
+    }
+    vks_cli_gpu_clips gc;
+    const vks_cli_poser *one[1] = {ps};
+    vks_result r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
+    if (r == VKS_OK) {
+        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, k.stream ? per_frame : chunk * per_frame,
+                                 0, path, sink_frame, &k};
+        double t0 = now_seconds();
+        r = vks_cli_crowd_run(&job, NULL, err);
+        *engine_time += now_seconds() - t0;
+        if (k.result != VKS_OK) { /* the output failed: its error, not the consumer's stop */
+            *err = k.err;
+            r = k.result;
+        }
+        vks_cli_gpu_clips_free(&gc);
+    }
+    free(k.pos), free(k.nrm);
+    return r;
+}
+
 static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, const vks_cli_pose *pose,
-                      const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
+                      uint32_t model, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
     if (!s)
         return VKS_EXIT_INPUT;
     int rc = VKS_EXIT_OK;
     vks_cli_poser ps;
-    if (!vks_cli_poser_init(&ps, s, pose)) {
+    if (!vks_cli_poser_init(&ps, s, pose, model)) {
+        vks_cli_poser_free(&ps);
         vks_skin_free(s);
         return VKS_EXIT_INPUT;
     }
-    uint32_t frames = pose->frames;
-    if (pose->pose_file && frames == 1)
-        frames = ps.set.frame_count; /* a pose file's frames are the frames */
-    uint64_t total = (uint64_t)pose->instances * frames;
+    ps.source.fast_sampling = e == ENGINE_CPU_FAST; /* clips: the fast engine's float sampler */
+    uint32_t frames = ps.frames, instances = ps.instances;
+    uint64_t total = (uint64_t)instances * frames;
     /* chunks of poses whose outputs fit in about 64 MiB */
     uint64_t per_pose = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
     uint64_t chunk = (64ull << 20) / per_pose;
@@ -173,7 +260,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         goto done;
     }
     /* the output first: its limits and free space are known now, before minutes of work */
-    r = vks_bake_open(&bake, out_path, (vks_bake_format)format, s, pose->instances, frames, &err);
+    r = vks_bake_open(&bake, out_path, (vks_bake_format)format, s, instances, frames, &err);
     if (r != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_RUNTIME; /* the output cannot be written */
@@ -187,6 +274,11 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double t0 = now_seconds(), engine_time = 0, last_report = t0;
+    if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
+        if ((r = deform_crowd(path, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
+            goto fail;
+        total = 0; /* written */
+    }
     for (uint64_t first = 0, c = 0; first < total; first += chunk, c++) {
         uint32_t n = (uint32_t)(total - first < chunk ? total - first : chunk);
         for (uint32_t k = 0; k < n; k++) {
@@ -198,6 +290,9 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         double te = now_seconds();
         r = run_engine(e, &g, &job, &err);
         engine_time += now_seconds() - te;
+        for (uint32_t k = 0; ps.roots && k < n; k++) /* where each instance stands, as the GPU crowd does */
+            vks_cli_poser_apply_root(&ps, (uint32_t)((first + k) / frames), pos[c & 1] + (size_t)k * s->vertex_count * 3,
+                                     nrm[c & 1] + (size_t)k * s->vertex_count * 3);
         vks_result rw = writer_finish(&wr, &err); /* the previous chunk is on its way out */
         if (r != VKS_OK || (r = rw) != VKS_OK)
             goto fail;
@@ -219,8 +314,8 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     fprintf(stderr,
             "vkskin: %s: %u instance(s) x %u frame(s) x %u vertices deformed on the %s in %.3f s "
             "(%.3g vertex-instances/s in the engine) -> %s\n",
-            path, pose->instances, frames, s->vertex_count, engine_name(e), dt,
-            engine_time > 0 ? (double)total * s->vertex_count / engine_time : 0.0, out_path);
+            path, instances, frames, s->vertex_count, engine_name(e), dt,
+            engine_time > 0 ? (double)instances * frames * s->vertex_count / engine_time : 0.0, out_path);
     goto done;
 fail: /* an output error names the output; any other names the model */
     writer_finish(&wr, NULL);
@@ -294,28 +389,39 @@ int vks_cmd_deform(int argc, char **argv)
             files[nfiles++] = argv[i];
         }
     }
-    if (!nfiles || !out) {
-        fprintf(stderr, "vkskin deform: needs at least one FILE and --out PATH\n");
+    if ((!nfiles && !pose.crowd) || !out) {
+        fprintf(stderr, "vkskin deform: needs at least one FILE (or --crowd FILE) and --out PATH\n");
         help(stderr);
         rc = VKS_EXIT_USAGE;
         goto out;
     }
-    if (format < 0)
-        format = nfiles > 1 ? VKS_BAKE_CSV : (int)vks_bake_format_from_path(out);
-    if (format == VKS_BAKE_OBJ && ((uint64_t)pose.instances * pose.frames != 1)) {
-        fprintf(stderr, "vkskin deform: OBJ holds one frame of one instance (asked for %u x %u)\n", pose.instances,
-                pose.frames);
-        rc = VKS_EXIT_USAGE;
+    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK)
         goto out;
-    }
+    /* the crowd and clip files: read once, before any model (their errors name their lines) */
+    if ((rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
+        goto out;
+    int nmodels = (int)pose.model_count;
+    if (format < 0)
+        format = nmodels > 1 ? VKS_BAKE_CSV : (int)vks_bake_format_from_path(out);
+    for (int m = 0; format == VKS_BAKE_OBJ && m < nmodels; m++)
+        if ((uint64_t)vks_cli_model_instances(&pose, (uint32_t)m) * pose.frames != 1) {
+            fprintf(stderr, "vkskin deform: OBJ holds one frame of one instance (asked for %u x %u of %s)\n",
+                    vks_cli_model_instances(&pose, (uint32_t)m), pose.frames, pose.models[m]);
+            rc = VKS_EXIT_USAGE;
+            goto out;
+        }
     /* every output decided and checked before the first model is read */
-    vks_cli_output_inputs in = {files, nfiles, pose.pose_file, ropt.p3d.model_cfg_name};
+    const char *others[64];
+    vks_cli_output_inputs in = {(char **)pose.models, nmodels, pose.pose_file, ropt.p3d.model_cfg_name, others,
+                                vks_cli_anim_inputs(&pose, others, 64)};
     rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), &in, &plan);
     if (rc != VKS_EXIT_OK)
         goto out;
-    for (int f = 0; f < nfiles; f++) /* a bad input does not stop the others; the worst code wins */
-        rc = vks_cli_worse_exit(rc, deform_one(files[f], plan.paths[f], format, e, (int)threads, &pose, &ropt, &gopt));
+    for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */
+        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], format, e, (int)threads, &pose,
+                                               (uint32_t)m, &ropt, &gopt));
 out:
+    vks_cli_anim_free(&pose);
     vks_cli_outputs_free(&plan);
     free(files);
     return rc;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_crowd.h"
 #include "cli_gpu.h"
 #include "cli_png.h"
 #include "vkskin/render.h"
@@ -13,15 +14,22 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: vkskin render FILE... [--instances N] [--pose FILE | --procedural --seed S\n"
-            "                     --frames F --fps R] --out PNG [--size WxH] [--columns C]\n\n"
+            "usage: vkskin render FILE... [--instances N] [--pose FILE | --procedural --seed S |\n"
+            "                     --clip FILE[#name] [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
+            "                     --out PNG [--size WxH] [--columns C]\n\n"
             "Draws N posed instances of each model on the GPU (a Vulkan graphics pipeline reading\n"
             "the crowd's deformed vertices where the compute passes left them) into a contact sheet:\n"
             "each instance in its own cell, lit, seen by one camera per model fitted to its bind pose.\n\n"
             "  --instances N    instances per file (default 1)\n"
             "  --procedural     deterministic procedural poses (the default): --seed S (1); the\n"
-            "                   picture shows the last of --frames F frames (1), at time (F-1) / --fps (30)\n"
+            "                   picture shows the last of --frames F frames (1), at time --time + (F-1) / --fps\n"
             "  --pose FILE      JSON pose file: every instance shows its frame 0, or frame F-1 with --frames F\n"
+            "  --clip FILE[#name]  a clip played by every instance, sampled on the GPU in the crowd's pose\n"
+            "                   pass (--stagger, --clip-speed, --clip-cycle, --clip-duration, --clip-fps as in\n"
+            "                   vkskin deform --help)\n"
+            "  --crowd FILE     a JSON or CSV crowd file: one cell per instance, grouped by model; each plays\n"
+            "                   its clip at its start, speed and cycle. Root transforms are not drawn: each\n"
+            "                   cell shows its instance where its model's camera looks\n"
             "  --out PNG        the image (written to a temporary and renamed; - for standard output)\n"
             "  --size WxH       image size in pixels (default 640x360, at most 8192 each)\n"
             "  --columns C      cells per row (default: one row per file with several files, else the\n"
@@ -46,7 +54,8 @@ static int parse_size(const char *text, uint32_t *w, uint32_t *h)
     return 1;
 }
 
-/* What the sheet is drawn from: every file's model, uploaded together. */
+/* What the sheet is drawn from: every file's model, uploaded together (and with clips, the
+ * posers that bound them and the clips uploaded for the crowd). */
 typedef struct sheet {
     vks_skin **skins;
     int count;
@@ -54,17 +63,46 @@ typedef struct sheet {
     vks_gpu_models *models;
     vks_crowd *crowd;
     vks_render *render;
+    vks_cli_poser *posers;
+    vks_cli_gpu_clips clips;
 } sheet;
 
 static void sheet_free(sheet *s)
 {
     vks_render_destroy(s->render);
     vks_crowd_destroy(s->crowd);
+    vks_cli_gpu_clips_free(&s->clips);
     vks_gpu_models_free(s->models);
     vks_gpu_destroy(s->gpu);
+    for (int f = 0; s->posers && f < s->count; f++)
+        vks_cli_poser_free(&s->posers[f]);
     for (int f = 0; f < s->count; f++)
         vks_skin_free(s->skins[f]);
+    free(s->posers);
     free(s->skins);
+}
+
+/* Clips: each model's instances play their clips, sampled on the GPU (cli_crowd.h); cells in
+ * model order. */
+static vks_result make_clip_crowd(sheet *s, vks_error *err)
+{
+    const vks_cli_poser **ps = malloc((size_t)s->count * sizeof *ps);
+    uint32_t total = 0;
+    for (int f = 0; ps && f < s->count; f++)
+        ps[f] = &s->posers[f], total += s->posers[f].instances;
+    vks_crowd_instance *inst = calloc(total ? total : 1, sizeof *inst);
+    vks_result r = ps && inst ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory");
+    if (r == VKS_OK)
+        r = vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err);
+    for (uint32_t f = 0, k = 0; r == VKS_OK && f < (uint32_t)s->count; f++)
+        for (uint32_t j = 0; j < s->posers[f].instances; j++)
+            vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, &inst[k++]);
+    if (r == VKS_OK) {
+        vks_crowd_desc d = {.models = s->models, .instances = inst, .instance_count = total, .clips = s->clips.gc};
+        r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
+    }
+    free(ps), free(inst);
+    return r;
 }
 
 /* The crowd: file f's instance j is crowd instance f * N + j, procedural on the GPU, or the
@@ -86,8 +124,10 @@ static vks_result make_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame,
     free(inst);
     for (int f = 0; r == VKS_OK && pose->pose_file && f < s->count; f++) {
         vks_cli_poser ps;
-        if (!vks_cli_poser_init(&ps, s->skins[f], pose))
+        if (!vks_cli_poser_init(&ps, s->skins[f], pose, (uint32_t)f)) {
+            vks_cli_poser_free(&ps);
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+        }
         vks_affine *locals = malloc((s->skins[f]->node_count ? s->skins[f]->node_count : 1) * sizeof *locals);
         if (!locals)
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the locals");
@@ -102,31 +142,37 @@ static vks_result make_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame,
     return r;
 }
 
-static int render_sheet(char **files, int nfiles, const char *out, uint32_t w, uint32_t h, uint32_t columns,
-                        const vks_cli_pose *pose, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
+static int render_sheet(const char *const *files, int nfiles, const char *out, uint32_t w, uint32_t h,
+                        uint32_t columns, const vks_cli_pose *pose, const vks_read_options *ropt,
+                        const vks_cli_gpu_opts *gopt)
 {
     sheet s = {0};
     vks_error err = {0};
     char msg[512];
     int rc = VKS_EXIT_OK;
-    if (!(s.skins = calloc((size_t)nfiles, sizeof *s.skins)))
+    if (!(s.skins = calloc((size_t)nfiles, sizeof *s.skins)) || !(s.posers = calloc((size_t)nfiles, sizeof *s.posers))) {
+        free(s.skins);
         return VKS_EXIT_RUNTIME;
-    for (; s.count < nfiles; s.count++)
-        if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt))) {
+    }
+    for (; s.count < nfiles; s.count++) {
+        if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt)) ||
+            (pose->anim && !vks_cli_poser_init(&s.posers[s.count], s.skins[s.count], pose, (uint32_t)s.count))) {
+            s.count += s.skins[s.count] != NULL; /* freed with the others */
             sheet_free(&s);
             return VKS_EXIT_INPUT;
         }
+    }
     if ((rc = vks_cli_gpu_open(gopt, &s.gpu)) != VKS_EXIT_OK) {
         sheet_free(&s);
         return rc;
     }
     uint32_t frame = pose->frames ? pose->frames - 1 : 0;
-    float time = (float)frame / (pose->fps > 0 ? pose->fps : 30.0f);
+    float time = pose->time + (float)frame / (pose->fps > 0 ? pose->fps : 30.0f); /* vks_pose_source_time's sum */
     vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
-                         .height = h, .columns = columns ? columns : nfiles > 1 ? pose->instances : 0};
+                         .height = h, .columns = columns ? columns : nfiles > 1 && !pose->crowd ? pose->instances : 0};
     vks_result r;
     if ((r = vks_gpu_upload(s.gpu, (const vks_skin *const *)s.skins, (uint32_t)nfiles, &s.models, &err)) == VKS_OK &&
-        (r = make_crowd(&s, pose, frame, &err)) == VKS_OK &&
+        (r = pose->anim ? make_clip_crowd(&s, &err) : make_crowd(&s, pose, frame, &err)) == VKS_OK &&
         (r = vks_render_create(s.gpu, &d, &s.render, &err)) == VKS_OK &&
         (r = vks_render_crowd(s.render, s.crowd, time, &err)) == VKS_OK) {
         uint32_t pw, ph;
@@ -137,9 +183,12 @@ static int render_sheet(char **files, int nfiles, const char *out, uint32_t w, u
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_INPUT : vks_cli_exit_code(r);
     } else {
-        fprintf(stderr, "vkskin: %d file(s) x %u instance(s) drawn on %s at t=%g -> %s (%ux%u)\n", nfiles,
-                pose->instances, vks_gpu_device(s.gpu)->name, (double)time, out, d.width ? d.width : 640,
-                d.height ? d.height : 360);
+        uint32_t cells = 0;
+        for (int f = 0; f < nfiles; f++)
+            cells += vks_cli_model_instances(pose, (uint32_t)f);
+        fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s at t=%g%s -> %s (%ux%u)\n", nfiles, cells,
+                vks_gpu_device(s.gpu)->name, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
+                d.width ? d.width : 640, d.height ? d.height : 360);
         if (vks_gpu_validation_messages(s.gpu))
             rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */
     }
@@ -191,20 +240,29 @@ int vks_cmd_render(int argc, char **argv)
             files[nfiles++] = argv[i];
         }
     }
-    if (!nfiles || !out) {
-        fprintf(stderr, "vkskin render: needs at least one FILE and --out PNG\n");
+    if ((!nfiles && !pose.crowd) || !out) {
+        fprintf(stderr, "vkskin render: needs at least one FILE (or --crowd FILE) and --out PNG\n");
         help(stderr);
         rc = VKS_EXIT_USAGE;
         goto done;
     }
-    if ((uint64_t)pose.instances * (uint64_t)nfiles > 1u << 20) {
-        fprintf(stderr, "vkskin render: at most 1048576 cells (asked for %d x %u)\n", nfiles, pose.instances);
+    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK || (rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
+        goto done;
+    uint64_t cells = 0;
+    for (uint32_t m = 0; m < pose.model_count; m++)
+        cells += vks_cli_model_instances(&pose, m);
+    if (cells > 1u << 20) {
+        fprintf(stderr, "vkskin render: at most 1048576 cells (asked for %llu)\n", (unsigned long long)cells);
         rc = VKS_EXIT_USAGE;
         goto done;
     }
     /* the output is checked before any work, and may not be one of the inputs */
-    for (int f = 0; f < nfiles; f++)
-        if (vks_output_same_file(out, files[f]) || (pose.pose_file && vks_output_same_file(out, pose.pose_file))) {
+    const char *others[64];
+    int nothers = vks_cli_anim_inputs(&pose, others, 64);
+    if (pose.pose_file && nothers < 64)
+        others[nothers++] = pose.pose_file;
+    for (int f = 0; f < (int)pose.model_count + nothers; f++)
+        if (vks_output_same_file(out, f < (int)pose.model_count ? pose.models[f] : others[f - (int)pose.model_count])) {
             fprintf(stderr, "vkskin render: --out %s would overwrite an input\n", out);
             rc = VKS_EXIT_USAGE;
             goto done;
@@ -216,8 +274,9 @@ int vks_cmd_render(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto done;
     }
-    rc = render_sheet(files, nfiles, out, w, h, columns, &pose, &ropt, &gopt);
+    rc = render_sheet(pose.models, (int)pose.model_count, out, w, h, columns, &pose, &ropt, &gopt);
 done:
+    vks_cli_anim_free(&pose);
     free(files);
     return rc;
 }

@@ -17,9 +17,14 @@
  * file's bind-pose check is a finding too (exit 6, "bind-pose check failed: ..."), unless
  * --allow-bind-mismatch. With several findings the exit code is the most severe. */
 #include <cjson/cJSON.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "cli_crowd.h"
 #include "cli_gpu.h"
 
 typedef struct vfile {
@@ -46,12 +51,20 @@ typedef struct vctx {
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: vkskin validate FILE... [--instances N --frames F --seed S --fps R | --pose FILE]\n"
+    fprintf(f, "usage: vkskin validate FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
+               "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
                "                       [--json] [--device N|NAME] [--validation] [--max-chunk-mb N]\n"
                "                       [--inject-fault remap|weight|matrix] [--allow-bind-mismatch]\n\n"
                "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
                "checks that each model reproduces its stored vertices in its bind pose.\n"
                "  --validation      enable the Khronos validation layer; any message fails\n"
+               "  --clip FILE[#name]  play a clip (name or index; default clip 0) on --instances N of each\n"
+               "                    FILE (--stagger, --clip-speed S, --clip-cycle C, --clip-duration S,\n"
+               "                    --clip-fps R: as in vkskin deform --help)\n"
+               "  --crowd FILE      a JSON or CSV crowd file: per instance model, clip, start, speed, cycle, root\n"
+               "                    With clips the GPU samples them itself (a crowd per chunk of instances,\n"
+               "                    run at each frame's time: --time T + f / --fps) and the CPU reference\n"
+               "                    samples the same keys in double\n"
                "  --allow-bind-mismatch  report a failed bind-pose check without failing (files known\n"
                "                    not to be stored in their bind pose)\n"
                "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
@@ -112,6 +125,147 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     return 0;
 }
 
+/* ---- clips: the GPU samples them in crowds (cli_crowd.h), the reference in double ---- */
+
+/* The largest singular value of a root's 3x3 (power iteration on its Gram matrix): how much
+ * it can stretch the error scale. */
+static double root_stretch(const vks_affine *r)
+{
+    double v[3] = {1, 0.7, 0.3}, len = 0;
+    for (int it = 0; it < 64; it++) {
+        double a[3], g[3];
+        for (int i = 0; i < 3; i++)
+            a[i] = r->m[i] * v[0] + r->m[3 + i] * v[1] + r->m[6 + i] * v[2];
+        for (int j = 0; j < 3; j++)
+            g[j] = r->m[3 * j] * a[0] + r->m[3 * j + 1] * a[1] + r->m[3 * j + 2] * a[2];
+        len = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (!(len > 0))
+            return 1;
+        for (int i = 0; i < 3; i++)
+            v[i] = g[i] / len;
+    }
+    return sqrt(len);
+}
+
+/* One thread's share of a frame's instances: locals from the poser (double sampler), the
+ * reference, its error scale, the root, and the diff against the GPU's vertices into
+ * accumulators of its own (merged into the file's after). */
+typedef struct ref_slice {
+    const vfile *f;
+    uint32_t first, count, frame; /* instances [first, first + count) of the model */
+    const float *gp, *gn;         /* the GPU's vertices of these instances */
+    vks_affine *locals;           /* count * node_count */
+    vks_affine_d *world;          /* node_count */
+    float *rp, *rn;               /* count * vertex_count * 3 */
+    double *scales;
+    vks_diff_acc pos, nrm;
+    int failed;
+} ref_slice;
+
+/* Adds a thread's accumulator into the file's: sums add, extremes keep the larger (with its
+ * vertex and instance). */
+static void diff_merge(vks_diff_acc *into, const vks_diff_acc *part)
+{
+    vks_diff_report *a = &into->r;
+    const vks_diff_report *b = &part->r;
+    into->sum_sq_diff += part->sum_sq_diff, into->sum_sq_ref += part->sum_sq_ref;
+    a->compared += b->compared, a->over += b->over;
+    if (b->max_abs > a->max_abs)
+        a->max_abs = b->max_abs, a->worst_vertex = b->worst_vertex, a->worst_instance = b->worst_instance;
+    if (b->max_rel > a->max_rel)
+        a->max_rel = b->max_rel;
+    if (b->max_scale > a->max_scale)
+        a->max_scale = b->max_scale;
+}
+
+static void *ref_run(void *arg)
+{
+    ref_slice *r = arg;
+    const vks_skin *s = r->f->skin;
+    for (uint32_t i = 0; i < r->count; i++)
+        vks_cli_poser_locals(&r->f->ps, r->first + i, r->frame, r->locals + (size_t)i * s->node_count);
+    vks_deform_job job = {s, r->locals, r->count, r->rp, r->rn};
+    vks_error err = {0};
+    r->failed = vks_cpu_reference_run(&job, &err) != VKS_OK;
+    for (uint32_t i = 0; i < r->count; i++) {
+        size_t at = (size_t)i * s->vertex_count * 3;
+        vks_cpu_world_d(s, r->locals + (size_t)i * s->node_count, r->world);
+        r->scales[i] = vks_posed_error_scale(s, r->f->model_scale, r->world, r->rp + at);
+        if (r->f->ps.roots) { /* float errors grow with what the root makes of that scale */
+            const vks_affine *root = &r->f->ps.roots[r->first + i];
+            const float *t = root->m + 9;
+            r->scales[i] = r->scales[i] * root_stretch(root) + sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+            vks_cli_poser_apply_root(&r->f->ps, r->first + i, r->rp + at, r->rn + at);
+        }
+        uint32_t pose = (r->first + i) * r->f->frames + r->frame; /* numbered as the batch path does */
+        vks_diff_add_scaled(&r->pos, r->gp + at, r->rp + at, pose, 1, s->vertex_count, &r->scales[i]);
+        vks_diff_add(&r->nrm, r->gn + at, r->rn + at, pose, 1, s->vertex_count);
+    }
+    return NULL;
+}
+
+enum { MAX_REF_THREADS = 16 };
+
+static int ref_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_REF_THREADS ? MAX_REF_THREADS : (int)n;
+}
+
+/* A frame of a run of one model's instances, as the crowd read them back: the reference of the
+ * same instances and the diff, on every core. */
+static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count, uint32_t frame, const float *p,
+                         const float *n)
+{
+    vctx *c = user;
+    vfile *f = &c->files[m];
+    const vks_skin *s = f->skin;
+    int threads = ref_threads();
+    if ((uint32_t)threads > count)
+        threads = (int)count;
+    size_t nodes = s->node_count ? s->node_count : 1;
+    size_t nl = (size_t)count * nodes * sizeof *c->locals, nf = (size_t)count * s->vertex_count * 3 * sizeof(float);
+    size_t nw = (size_t)threads * nodes * sizeof *c->world, oc = c->out_cap;
+    if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
+        !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
+        !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales)) {
+        fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
+        return 1;
+    }
+    ref_slice sl[MAX_REF_THREADS];
+    pthread_t th[MAX_REF_THREADS];
+    int started[MAX_REF_THREADS] = {0};
+    for (int t = 0; t < threads; t++) {
+        uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
+        size_t v = (size_t)a * s->vertex_count * 3;
+        sl[t] = (ref_slice){.f = f, .first = first + a, .count = b - a, .frame = frame, .gp = p + v, .gn = n + v,
+                            .locals = c->locals + (size_t)a * nodes, .world = c->world + (size_t)t * nodes,
+                            .rp = c->rp + v, .rn = c->rn + v, .scales = c->scales + a};
+        vks_diff_begin(&sl[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
+        vks_diff_begin(&sl[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
+        started[t] = t > 0 && pthread_create(&th[t], NULL, ref_run, &sl[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++)
+        if (!started[t])
+            ref_run(&sl[t]); /* the first share here, and any a thread could not take */
+    for (int t = 0; t < threads; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        f->ref_failed |= sl[t].failed;
+        diff_merge(&f->pos, &sl[t].pos);
+        diff_merge(&f->nrm, &sl[t].nrm);
+    }
+    f->delivered += count;
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 static void print_stream(const char *name, const vks_diff_report *r)
 {
     printf("  %-9s max abs %.3g  max rel %.3g  NMSE %.3g  over tolerance %llu of %llu  worst vertex %u "
@@ -167,14 +321,16 @@ int vks_cmd_validate(int argc, char **argv)
     vks_read_options ropt = {0};
     vks_cli_gpu_opts gopt = {0};
     int json = 0, nfiles = 0, npaths = 0, rc = VKS_EXIT_OK, allow_mismatch = 0;
-    vfile *files = calloc((size_t)argc, sizeof *files); /* the inputs that could be read */
-    const char **paths = calloc((size_t)argc, sizeof *paths);
-    const vks_skin **skins = calloc((size_t)argc, sizeof *skins);
-    vks_gpu_batch_entry *entries = calloc((size_t)argc, sizeof *entries);
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    vfile *files = NULL; /* the inputs that could be read */
+    const vks_skin **skins = NULL;
+    const vks_cli_poser **posers = NULL;
+    vks_gpu_batch_entry *entries = NULL;
     vks_gpu *gpu = NULL;
     vks_gpu_models *ms = NULL;
+    vks_cli_gpu_clips gclips = {0};
     vctx c = {0};
-    if (!files || !paths || !skins || !entries) {
+    if (!paths) {
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
@@ -198,25 +354,37 @@ int vks_cmd_validate(int argc, char **argv)
             rc = VKS_EXIT_USAGE;
             goto out;
         } else {
-            paths[npaths++] = a;
+            paths[npaths++] = argv[i];
         }
     }
-    if (!npaths) {
-        fprintf(stderr, "vkskin validate: needs at least one FILE\n");
+    if (!npaths && !pose.crowd) {
+        fprintf(stderr, "vkskin validate: needs at least one FILE (or --crowd FILE)\n");
         help(stderr);
         rc = VKS_EXIT_USAGE;
+        goto out;
+    }
+    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK || (rc = vks_cli_anim_load(&pose, paths, npaths, &ropt)) != VKS_EXIT_OK)
+        goto out;
+    npaths = (int)pose.model_count; /* with --crowd, the models it names too */
+    files = calloc((size_t)npaths + 1, sizeof *files);
+    skins = calloc((size_t)npaths + 1, sizeof *skins);
+    posers = calloc((size_t)npaths + 1, sizeof *posers);
+    entries = calloc((size_t)npaths + 1, sizeof *entries);
+    if (!files || !skins || !posers || !entries) {
+        rc = VKS_EXIT_RUNTIME;
         goto out;
     }
     /* An input that cannot be read (or posed) is reported and left out; the others are still
        validated, and the exit code is the most severe of all. */
     for (int p = 0; p < npaths; p++) {
         vfile *vf = &files[nfiles];
-        vf->path = paths[p];
+        vf->path = pose.models[p];
         if (!(vf->skin = vks_cli_load_skin(vf->path, &ropt))) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        if (!vks_cli_poser_init(&vf->ps, vf->skin, &pose)) {
+        if (!vks_cli_poser_init(&vf->ps, vf->skin, &pose, (uint32_t)p)) {
+            vks_cli_poser_free(&vf->ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
@@ -229,16 +397,15 @@ int vks_cmd_validate(int argc, char **argv)
             goto out;
         }
         rc = vks_cli_worse_exit(rc, vf->bind_exit);
-        vf->frames = pose.frames;
-        if (pose.pose_file && vf->frames == 1)
-            vf->frames = vf->ps.set.frame_count;
-        uint64_t n = (uint64_t)pose.instances * vf->frames;
+        vf->frames = vf->ps.frames;
+        uint64_t n = (uint64_t)vf->ps.instances * vf->frames;
         if (n > UINT32_MAX) {
             fprintf(stderr, "vkskin validate: %llu poses is too many\n", (unsigned long long)n);
             rc = VKS_EXIT_USAGE;
             goto out;
         }
         skins[f] = vf->skin;
+        posers[f] = &vf->ps;
         entries[f] = (vks_gpu_batch_entry){(uint32_t)f, (uint32_t)n, NULL};
         vks_diff_tolerance tp = vks_diff_default_tolerance(), tn = vks_diff_default_normal_tolerance();
         vf->model_scale = vks_skin_error_scale(vf->skin);
@@ -260,13 +427,29 @@ int vks_cmd_validate(int argc, char **argv)
         goto out;
     }
     c.files = files;
-    vks_gpu_batch b = {0};
-    b.entries = entries, b.entry_count = (uint32_t)nfiles;
-    b.get_locals = get_locals, b.deliver = deliver, b.user = &c;
-    b.want_normals = 1;
-    b.max_chunk_bytes = gopt.max_chunk_bytes;
-    vks_gpu_stats st;
-    if (vks_gpu_run(gpu, ms, &b, &st, &err) != VKS_OK) {
+    vks_gpu_stats st = {0};
+    vks_result run;
+    if (pose.anim) { /* clips: sampled on the GPU by crowds of instances, chunk by chunk */
+        double t0 = now_ms();
+        vks_cli_crowd_stats cs = {0};
+        run = vks_cli_gpu_clips_upload(gpu, ms, posers, (uint32_t)nfiles, &gclips, &err);
+        if (run == VKS_OK) {
+            vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)nfiles, pose.frames, gopt.max_chunk_bytes,
+                                     0, NULL, crowd_deliver, &c};
+            job.progress = json ? NULL : "validate";
+            run = vks_cli_crowd_run(&job, &cs, &err);
+        }
+        st.chunks = cs.chunks, st.vertex_instances = cs.vertex_instances;
+        st.pose_ms = cs.gpu_ms, st.total_ms = now_ms() - t0;
+    } else {
+        vks_gpu_batch b = {0};
+        b.entries = entries, b.entry_count = (uint32_t)nfiles;
+        b.get_locals = get_locals, b.deliver = deliver, b.user = &c;
+        b.want_normals = 1;
+        b.max_chunk_bytes = gopt.max_chunk_bytes;
+        run = vks_gpu_run(gpu, ms, &b, &st, &err);
+    }
+    if (run != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = vks_cli_worse_exit(rc, err.code == VKS_ERR_INVALID ? VKS_EXIT_RUNTIME : vks_cli_exit_code(err.code));
         goto out;
@@ -319,8 +502,14 @@ int vks_cmd_validate(int argc, char **argv)
     if (json) {
         cJSON_AddNumberToObject(root, "chunks", st.chunks);
         cJSON_AddNumberToObject(root, "vertex_instances", vi);
-        cJSON_AddNumberToObject(root, "gpu_pose_ms", st.pose_ms);
-        cJSON_AddNumberToObject(root, "gpu_deform_ms", st.deform_ms);
+        if (pose.anim) { /* a crowd's frame times pose and deform together */
+            cJSON_AddStringToObject(root, "gpu_path", "crowd");
+            cJSON_AddNumberToObject(root, "gpu_frames_ms", st.pose_ms);
+        } else {
+            cJSON_AddStringToObject(root, "gpu_path", "batch");
+            cJSON_AddNumberToObject(root, "gpu_pose_ms", st.pose_ms);
+            cJSON_AddNumberToObject(root, "gpu_deform_ms", st.deform_ms);
+        }
         cJSON_AddNumberToObject(root, "total_ms", st.total_ms);
         cJSON_AddNumberToObject(root, "validation_messages", vmsgs);
         cJSON_AddBoolToObject(root, "bind_check_failed", bind_failed);
@@ -331,6 +520,11 @@ int vks_cmd_validate(int argc, char **argv)
             printf("%s\n", s);
         free(s);
         cJSON_Delete(root);
+    } else if (pose.anim) {
+        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU frames %.2f ms (clips sampled in the crowd's "
+               "pose pass), total with the reference %.0f ms%s\n",
+               pass && !bind_failed && all_read ? "PASS" : "FAIL", nfiles, vi, st.chunks, st.pose_ms, st.total_ms,
+               gopt.validation ? (vmsgs ? ", validation-layer messages" : ", validation layer clean") : "");
     } else {
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU passes %.2f ms (pose %.2f, deform %.2f), "
                "total with the reference %.0f ms%s\n",
@@ -341,14 +535,16 @@ int vks_cmd_validate(int argc, char **argv)
     if (!pass)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);
 out:
+    vks_cli_gpu_clips_free(&gclips);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
-    for (int f = 0; f < nfiles; f++)
+    for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
             vks_cli_poser_free(&files[f].ps);
             vks_skin_free(files[f].skin);
         }
     free(c.locals), free(c.rp), free(c.rn), free(c.world), free(c.scales);
-    free(files), free(paths), free(skins), free(entries);
+    free(files), free(paths), free(skins), free(posers), free(entries);
+    vks_cli_anim_free(&pose);
     return rc;
 }

@@ -1,0 +1,371 @@
+/* Clips and crowds for deform, validate and render (cli_anim.h): --clip FILE[#name] plays one
+ * clip on N instances of each FILE, --crowd FILE gives every instance its model, clip, start,
+ * speed, cycle and root. Each clip file is read once (pose JSON once per model, since its node
+ * names are resolved against the model); each model binds the clips its instances play. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli_anim.h"
+
+static char *dup_text(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+static int is_json(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
+}
+
+/* The index of the clip file at path, read now when new; -1 when it cannot be read (said). */
+static int32_t clip_file(vks_cli_anim *an, const char *path, size_t n)
+{
+    for (uint32_t k = 0; k < an->file_count; k++)
+        if (strlen(an->files[k].path) == n && !memcmp(an->files[k].path, path, n))
+            return (int32_t)k;
+    vks_cli_clip_file f = {dup_text(path, n), NULL, 0, NULL};
+    if (!f.path) {
+        fprintf(stderr, "vkskin: out of memory\n");
+        return -1;
+    }
+    size_t size = 0;
+    uint8_t *bytes = vks_cli_read_file(f.path, &size);
+    if (!bytes) {
+        free(f.path);
+        return -1;
+    }
+    if (is_json(f.path)) {
+        f.bytes = bytes, f.size = size; /* read against each model's node names */
+    } else {
+        const char *format = NULL;
+        vks_clip_reader_fn read = vks_detect_clip_format(bytes, size, f.path, &format);
+        vks_error err = {0};
+        vks_result r = read ? read(&an->ropt, bytes, size, &f.set, &err) : VKS_ERR_FORMAT;
+        free(bytes);
+        if (r != VKS_OK) {
+            char msg[512];
+            if (!read)
+                fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
+                                "or pose JSON named .json)\n", f.path);
+            else
+                fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, f.path, msg, sizeof msg));
+            free(f.path);
+            return -1;
+        }
+    }
+    an->files[an->file_count] = f;
+    return (int32_t)an->file_count++;
+}
+
+/* Finds the clip a source names in its file; says which ones there are when it is not there. */
+static int find_clip(vks_cli_anim *an, vks_cli_clip_ref *r, const char *name)
+{
+    const vks_cli_clip_file *f = &an->files[r->file];
+    if (!f->set) {
+        r->clip = 0;
+        if (!name[0] || !strcmp(name, "0") || !strcasecmp(name, "frames"))
+            return 1;
+        fprintf(stderr, "vkskin: %s %s: %s is pose JSON, whose one clip is \"frames\" (#0), not \"%s\"\n", r->where,
+                r->label, f->path, name);
+        return 0;
+    }
+    r->clip = vks_clip_set_find(f->set, name);
+    if (r->clip >= 0)
+        return 1;
+    char names[160] = "";
+    size_t at = 0;
+    for (uint32_t c = 0; c < f->set->clip_count && at + 1 < sizeof names; c++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s\"%s\"", c ? ", " : "", f->set->clips[c].name);
+    fprintf(stderr, "vkskin: %s %s: %s has no clip \"%s\" (its %u clip(s): %s; or give an index, #0 to #%u)\n",
+            r->where, r->label, f->path, name, f->set->clip_count, names,
+            f->set->clip_count ? f->set->clip_count - 1 : 0);
+    return 0;
+}
+
+/* One clip source: its file read (or found), its clip found. */
+static int add_ref(vks_cli_anim *an, const char *path, size_t path_len, const char *name, const char *label,
+                   const char *where)
+{
+    vks_cli_clip_ref *r = &an->refs[an->ref_count];
+    r->label = strdup(label);
+    r->where = strdup(where);
+    if (!r->label || !r->where) {
+        free(r->label), free(r->where);
+        fprintf(stderr, "vkskin: out of memory\n");
+        return 0;
+    }
+    an->ref_count++;
+    int32_t f = clip_file(an, path, path_len);
+    if (f < 0) {
+        if (strcmp(where, "--clip"))
+            fprintf(stderr, "vkskin: %s %s: the clip file could not be read\n", where, label);
+        return 0;
+    }
+    r->file = (uint32_t)f;
+    return find_clip(an, r, name);
+}
+
+/* --crowd: the models (the command's FILEs first, then the crowd's others), each instance's
+ * model, the instances grouped by model, and the clip sources. Returns an exit code. */
+static int crowd_models(vks_cli_anim *an, char **files, int nfiles, const char *crowd, uint32_t *model_count)
+{
+    const vks_crowd_spec *s = an->spec;
+    uint32_t cap = (uint32_t)nfiles + s->model_count, mc = 0;
+    int32_t *map = malloc((s->model_count + 1) * sizeof *map);
+    uint32_t *model_of = malloc(s->instance_count * sizeof *model_of), *fill = calloc(cap + 1, sizeof *fill);
+    an->models = malloc((cap + 1) * sizeof *an->models);
+    an->first = calloc(cap + 1, sizeof *an->first);
+    an->count = calloc(cap + 1, sizeof *an->count);
+    an->order = malloc(s->instance_count * sizeof *an->order);
+    an->refs = calloc(s->clip_count + 1, sizeof *an->refs);
+    an->files = calloc(s->clip_count + 1, sizeof *an->files);
+    int rc = VKS_EXIT_OK;
+    if (!map || !model_of || !fill || !an->models || !an->first || !an->count || !an->order || !an->refs || !an->files) {
+        fprintf(stderr, "vkskin: out of memory for a crowd of %u instances\n", s->instance_count);
+        rc = VKS_EXIT_RUNTIME;
+        goto done;
+    }
+    for (int f = 0; f < nfiles; f++)
+        an->models[mc++] = files[f];
+    for (uint32_t k = 0; k < s->model_count; k++) { /* the same file as a FILE is that model */
+        map[k] = -1;
+        for (uint32_t m = 0; m < mc && map[k] < 0; m++)
+            if (!strcmp(an->models[m], s->models[k].path) || vks_output_same_file(an->models[m], s->models[k].path))
+                map[k] = (int32_t)m;
+        if (map[k] < 0) {
+            map[k] = (int32_t)mc;
+            an->models[mc++] = s->models[k].path;
+        }
+    }
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        const vks_crowd_entry *e = &s->instances[i];
+        if (e->model < 0 && nfiles != 1) {
+            char where[256];
+            fprintf(stderr, "vkskin: %s: the instance names no model, and %s; name it in the crowd's \"model\"\n",
+                    vks_crowd_spec_where(s, i, where, sizeof where),
+                    nfiles ? "the command gives several FILEs to take it from" : "the command gives no FILE");
+            rc = VKS_EXIT_USAGE;
+            goto done;
+        }
+        model_of[i] = e->model < 0 ? 0 : (uint32_t)map[e->model];
+        an->count[model_of[i]]++;
+    }
+    for (int f = 0; f < nfiles; f++)
+        if (!an->count[f]) {
+            fprintf(stderr, "vkskin: %s: no instance of %s plays this model (instances that name no model take the "
+                            "command's FILE)\n", files[f], crowd);
+            rc = VKS_EXIT_USAGE;
+            goto done;
+        }
+    for (uint32_t m = 1; m < mc; m++) /* instances grouped by model, crowd order within each */
+        an->first[m] = an->first[m - 1] + an->count[m - 1];
+    for (uint32_t i = 0; i < s->instance_count; i++)
+        an->order[an->first[model_of[i]] + fill[model_of[i]]++] = i;
+    for (uint32_t k = 0; k < s->clip_count && rc == VKS_EXIT_OK; k++) {
+        const vks_crowd_source *c = &s->clips[k];
+        char where[300];
+        vks_crowd_spec_where(s, c->first_instance, where, sizeof where - 8);
+        strcat(where, ": clip");
+        if (!add_ref(an, c->path, strlen(c->path), c->name, c->text, where))
+            rc = VKS_EXIT_INPUT;
+    }
+    *model_count = mc;
+done:
+    free(map), free(model_of), free(fill);
+    return rc;
+}
+
+int vks_cli_anim_load(vks_cli_pose *p, char **files, int nfiles, const vks_read_options *ropt)
+{
+    p->models = (const char **)files;
+    p->model_count = (uint32_t)nfiles;
+    if (!p->clip && !p->crowd)
+        return VKS_EXIT_OK;
+    vks_cli_anim *an = calloc(1, sizeof *an);
+    if (!an)
+        return VKS_EXIT_RUNTIME;
+    p->anim = an;
+    an->ropt = ropt ? *ropt : (vks_read_options){0};
+    an->ropt.file.max_size = vks_cli_max_input_bytes;
+    an->ropt.logger.func = vks_log_stderr;
+    an->ropt.clip.duration = p->clip_duration;
+    an->ropt.clip.fps = p->clip_fps;
+    if (p->clip) {
+        const char *hash = strrchr(p->clip, '#');
+        size_t n = hash ? (size_t)(hash - p->clip) : strlen(p->clip);
+        an->refs = calloc(1, sizeof *an->refs);
+        an->files = calloc(1, sizeof *an->files);
+        if (!an->refs || !an->files)
+            return VKS_EXIT_RUNTIME;
+        if (n == 0) {
+            fprintf(stderr, "vkskin: --clip %s: expected FILE#name or FILE#index, got no file before '#'\n", p->clip);
+            return VKS_EXIT_USAGE;
+        }
+        return add_ref(an, p->clip, n, hash ? hash + 1 : "", p->clip, "--clip") ? VKS_EXIT_OK : VKS_EXIT_INPUT;
+    }
+    size_t size = 0;
+    char *text = (char *)vks_cli_read_file(p->crowd, &size);
+    if (!text)
+        return VKS_EXIT_INPUT;
+    vks_error err = {0};
+    vks_result r = vks_crowd_file_parse(text, size, p->crowd, &an->spec, &err);
+    free(text);
+    if (r != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, p->crowd, msg, sizeof msg));
+        return vks_cli_exit_code(r);
+    }
+    uint32_t mc = 0;
+    int rc = crowd_models(an, files, nfiles, p->crowd, &mc);
+    if (rc == VKS_EXIT_OK)
+        p->models = an->models, p->model_count = mc;
+    return rc;
+}
+
+void vks_cli_anim_free(vks_cli_pose *p)
+{
+    vks_cli_anim *an = p->anim;
+    if (!an)
+        return;
+    for (uint32_t k = 0; k < an->file_count; k++) {
+        free(an->files[k].path), free(an->files[k].bytes);
+        vks_clip_set_free(an->files[k].set);
+    }
+    for (uint32_t k = 0; k < an->ref_count; k++)
+        free(an->refs[k].label), free(an->refs[k].where);
+    vks_crowd_spec_free(an->spec);
+    free(an->files), free(an->refs), free(an->models), free(an->order), free(an->first), free(an->count);
+    free(an);
+    p->anim = NULL;
+    p->models = NULL;
+    p->model_count = 0;
+}
+
+uint32_t vks_cli_model_instances(const vks_cli_pose *p, uint32_t m)
+{
+    return p->anim && p->anim->spec ? p->anim->count[m] : p->instances;
+}
+
+int vks_cli_anim_inputs(const vks_cli_pose *p, const char **out, int cap)
+{
+    int n = 0;
+    if (p->crowd && n < cap)
+        out[n++] = p->crowd;
+    for (uint32_t k = 0; p->anim && k < p->anim->file_count && n < cap; k++)
+        out[n++] = p->anim->files[k].path;
+    return n;
+}
+
+/* ---- one model's instances ---- */
+
+/* Clip source k bound to the poser's skin: a note for tracks that drive nothing here, an
+ * error when no track does. */
+static int bind_ref(vks_cli_poser *ps, const vks_cli_anim *an, uint32_t k, const char *model)
+{
+    const vks_cli_clip_ref *r = &an->refs[k];
+    const vks_cli_clip_file *f = &an->files[r->file];
+    const vks_clip *clip;
+    vks_error err = {0};
+    char msg[512];
+    if (!f->set) { /* pose JSON: its node names are this model's */
+        if (vks_pose_json_clip_read(ps->skin, &an->ropt, f->bytes, f->size, &ps->json_sets[k], &err) != VKS_OK) {
+            fprintf(stderr, "vkskin: %s (the clip %s on the model %s)\n", vks_error_format(&err, f->path, msg, sizeof msg),
+                    r->label, model);
+            return 0;
+        }
+        clip = &ps->json_sets[k]->clips[0];
+    } else {
+        clip = &f->set->clips[r->clip];
+    }
+    if (vks_clip_bind(clip, ps->skin, &ps->bindings[k], &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s: %s\n", model, vks_error_format(&err, NULL, msg, sizeof msg));
+        return 0;
+    }
+    const vks_clip_binding *b = &ps->bindings[k];
+    if (b->bound_tracks == 0) {
+        fprintf(stderr, "vkskin: %s: the clip %s drives none of the model's nodes: %s\n", model, r->label,
+                clip->track_count ? "no track matches a node by tag, animation index or name" : "it has no tracks");
+        return 0;
+    }
+    if (b->unmatched_tracks) {
+        char names[200] = "";
+        size_t at = 0;
+        for (uint32_t u = 0; u < b->unmatched_tracks && u < 4 && at + 1 < sizeof names; u++)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s\"%s\"", u ? ", " : "",
+                                   clip->tracks[b->unmatched[u]].node_name);
+        fprintf(stderr, "vkskin: %s: note: %u of the %u tracks of the clip %s drive no node of this model and are "
+                        "ignored (%s%s)\n", model, b->unmatched_tracks, clip->track_count, r->label, names,
+                b->unmatched_tracks > 4 ? ", ..." : "");
+    }
+    ps->clips[k] = clip;
+    return 1;
+}
+
+static int is_identity(const vks_affine *a)
+{
+    vks_affine id = vks_affine_identity();
+    return memcmp(a, &id, sizeof id) == 0;
+}
+
+int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
+{
+    const vks_cli_anim *an = opt->anim;
+    const vks_crowd_spec *spec = an->spec;
+    uint32_t m = ps->model, n = spec ? an->count[m] : opt->instances;
+    const char *model = an->models ? an->models[m] : opt->models[m];
+    ps->instances = n;
+    ps->ref_count = an->ref_count;
+    ps->clips = calloc(an->ref_count + 1, sizeof *ps->clips);
+    ps->bindings = calloc(an->ref_count + 1, sizeof *ps->bindings);
+    ps->json_sets = calloc(an->ref_count + 1, sizeof *ps->json_sets);
+    uint8_t *used = calloc(an->ref_count + 1, 1);
+    uint32_t plays = spec || opt->stagger ? n : 1;
+    ps->plays = calloc(plays, sizeof *ps->plays);
+    ps->refs = spec ? malloc(n * sizeof *ps->refs) : NULL;
+    int ok = ps->clips && ps->bindings && ps->json_sets && used && ps->plays && (!spec || ps->refs);
+    if (!ok)
+        fprintf(stderr, "vkskin: %s: out of memory for %u instances\n", model, n);
+    const vks_crowd_entry *e = NULL;
+    for (uint32_t j = 0; ok && spec && j < n; j++) {
+        e = &spec->instances[an->order[an->first[m] + j]];
+        if (e->clip >= 0)
+            used[e->clip] = 1;
+        if (!ps->roots && !is_identity(&e->root) && !(ps->roots = calloc(n, sizeof *ps->roots)))
+            ok = 0;
+    }
+    if (!spec)
+        used[0] = 1;
+    for (uint32_t k = 0; ok && k < an->ref_count; k++)
+        if (used[k])
+            ok = bind_ref(ps, an, k, model);
+    for (uint32_t j = 0; ok && j < plays; j++) {
+        vks_clip_play *pl = &ps->plays[j];
+        if (spec) {
+            e = &spec->instances[an->order[an->first[m] + j]];
+            ps->refs[j] = e->clip;
+            if (e->clip >= 0)
+                pl->clip = ps->clips[e->clip], pl->binding = &ps->bindings[e->clip];
+            pl->start = e->start, pl->speed = e->speed;
+            pl->cycle = e->cycle >= 0 ? e->cycle : pl->clip ? (int)pl->clip->cycle : VKS_CYCLE_LOOP;
+            if (ps->roots)
+                ps->roots[j] = is_identity(&e->root) ? vks_affine_identity() : e->root;
+        } else { /* --clip: instance j of N starts j / N of the way through with --stagger */
+            pl->clip = ps->clips[0], pl->binding = &ps->bindings[0];
+            pl->start = opt->stagger ? (float)((double)j * pl->clip->duration / n) : 0.0f;
+            pl->speed = opt->clip_speed;
+            pl->cycle = opt->clip_cycle >= 0 ? opt->clip_cycle : (int)pl->clip->cycle;
+        }
+    }
+    free(used);
+    ps->source.kind = VKS_POSE_CLIP;
+    ps->source.plays = ps->plays;
+    ps->source.play_count = plays;
+    return ok;
+}
