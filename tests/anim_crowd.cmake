@@ -6,3 +6,14 @@ vks_add_fuzz(NAME fuzz_crowd_file SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_
 if(TEST fuzz_crowd_file_replay)
   set_tests_properties(fuzz_crowd_file_replay PROPERTIES LABELS anim)
 endif()
+
+# Clips and crowds through the program: deform (every engine), validate and render with
+# --clip and --crowd, and their errors. The GPU half runs with the validation layer on (any
+# line from it fails the test) and is skipped without a device or in a -DVKSKIN_GPU=OFF build.
+if(VKSKIN_GPU)
+  set(VKS_CLI_CLIPS_PNG $<TARGET_FILE:check_png>)
+else()
+  set(VKS_CLI_CLIPS_PNG "")
+endif()
+add_test(NAME cli_clips COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_clips.sh $<TARGET_FILE:vkskin> ${VKS_CLI_CLIPS_PNG})
+set_tests_properties(cli_clips PROPERTIES LABELS "cli;anim" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "vkskin: validation")
