@@ -217,6 +217,12 @@ VKS_API vks_result vks_ifp_read(const vks_read_options *opt, const void *bytes, 
  * by node; linear, quadratic, TBC, XYZ Euler, constant and B-spline keys; text keys as events. */
 VKS_API vks_result vks_nif_kf_read(const vks_read_options *opt, const void *bytes, size_t size,
                                    vks_clip_set **out, vks_error *err);
+/* NintendoWare CTR skeletal animation XML (.cskla): one clip per SkeletalAnimationData,
+ * frames at opt->clip.fps (<= 0: 30; the file stores no rate). The schema is probable (no
+ * public sample); the variants read and the rules are listed in src/anim/cskla/cskla_read.c.
+ * Errors name the line and column. */
+VKS_API vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                  vks_clip_set **out, vks_error *err);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */
@@ -243,6 +249,13 @@ VKS_API vks_result vks_rw_ska_write(const vks_clip *clip, const vks_skin *skin, 
                                     uint8_t **out_bytes, size_t *out_size, vks_error *err);
 VKS_API vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
                                  uint8_t **out_bytes, size_t *out_size, vks_error *err);
+/* NintendoWare .cskla: every LOCAL clip of the set, its tracks on the skin's nodes, with the
+ * skin's bind pose as the file's <Skeleton>. Frames at the first clip's fps (0: 30), which the
+ * reader must be given as opt->clip.fps. Step, linear and Hermite curves keep their keys;
+ * quaternion rotations and B-splines become Hermite Euler keys at every frame (opt->frames
+ * samples over the clip when given) and at their own keys. */
+VKS_API vks_result vks_cskla_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
+                                   uint8_t **out_bytes, size_t *out_size, vks_error *err);
 
 /* Every clip of set as one .kf: an NiControllerSequence root per clip, NiTransformData keys
  * (LINEAR, STEP -> constant, HERMITE -> quadratic with per-segment tangents; Euler curves as

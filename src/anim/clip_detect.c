@@ -8,6 +8,15 @@
 #include "formats/file_internal.h"
 #include "vkskin/clip.h"
 
+static int contains(const void *bytes, size_t size, size_t within, const char *needle)
+{
+    size_t n = size < within ? size : within, k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp((const char *)bytes + i, needle, k) == 0)
+            return 1;
+    return 0;
+}
+
 vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const char *name, const char **format_name)
 {
     const unsigned char *b = bytes;
@@ -24,6 +33,11 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
     else if ((size >= 22 && memcmp(b, "NetImmerse File Format", 22) == 0) ||
              (size >= 20 && memcmp(b, "Gamebryo File Format", 20) == 0))
         fn = vks_nif_kf_read, f = "nif";
+    /* NW4C XML: the root in the first 4 KiB (as the .cmdl detection looks), a skeletal
+       animation in the first 64 KiB (EditData may come first) */
+    else if (contains(bytes, size, 4096, "NintendoWareIntermediateFile") &&
+             contains(bytes, size, 65536, "<SkeletalAnimationData"))
+        fn = vks_cskla_read, f = "cskla";
     else if (vks__name_has_ext(name, ".ska"))
         fn = vks_rw_ska_read, f = "renderware-ska";
     else if (vks__name_has_ext(name, ".rtm"))
@@ -32,6 +46,8 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
         fn = vks_ifp_read, f = "ifp";
     else if (vks__name_has_ext(name, ".anm"))
         fn = vks_rw_anm_read, f = "renderware-anm";
+    else if (vks__name_has_ext(name, ".cskla"))
+        fn = vks_cskla_read, f = "cskla";
     else if (vks__name_has_ext(name, ".kf"))
         fn = vks_nif_kf_read, f = "nif";
     if (format_name)
