@@ -15,6 +15,16 @@
  *   }
  *   vks_crowd_spec_free(spec);
  *
+ * On the GPU crowd (crowd.h), after reading each model and clip file the spec names, uploading
+ * the models (vks_gpu_upload) and the clips (vks_gpu_upload_clips), an entry e becomes
+ *   vks_crowd_instance in = {0};
+ *   in.model = <the uploaded index of e->model's file>; in.root = e->root;
+ *   in.pose = e->clip < 0 ? VKS_CROWD_POSE_LOCALS (bind) : VKS_CROWD_POSE_CLIP;
+ *   in.clip = <the uploaded index of the clip spec->clips[e->clip] names>;
+ *   in.clip_start = e->start; in.clip_speed = e->speed;
+ *   in.clip_cycle = e->cycle >= 0 ? e->cycle : that clip's own cycle;
+ * (the vkskin program does this in tools/vkskin/cli_anim.c and cli_crowd.c).
+ *
  * JSON: an object with "instances", an array of objects, every key optional:
  *   {"instances": [
  *     {"model": "hero.dff", "clip": "hero.walk.anm#walk", "start": 0.25, "speed": 1.1, "cycle": "loop",

@@ -108,9 +108,9 @@ void vks_cli_anim_free(vks_cli_pose *p);
 /* How many instances model m (an index into p->models) has: the crowd's rows that pose it,
  * else --instances. */
 uint32_t vks_cli_model_instances(const vks_cli_pose *p, uint32_t m);
-/* The clip and crowd files the run reads (for output planning): up to cap paths into out;
- * returns how many. */
-int vks_cli_anim_inputs(const vks_cli_pose *p, const char **out, int cap);
+/* The crowd and clip files the run reads, so that no output is planned over them: a malloc'ed
+ * array (free it) of *count paths; NULL with *count 0 when there are none (or no memory). */
+const char **vks_cli_anim_inputs(const vks_cli_pose *p, int *count);
 
 /* The pose options made into the library's pose source (pose.h) for model m (an index into
  * opt->models) read as skin: procedural, a pose file's frames (frame f uses the file's frame

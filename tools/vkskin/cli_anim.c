@@ -253,14 +253,17 @@ uint32_t vks_cli_model_instances(const vks_cli_pose *p, uint32_t m)
     return p->anim && p->anim->spec ? p->anim->count[m] : p->instances;
 }
 
-int vks_cli_anim_inputs(const vks_cli_pose *p, const char **out, int cap)
+const char **vks_cli_anim_inputs(const vks_cli_pose *p, int *count)
 {
+    uint32_t files = p->anim ? p->anim->file_count : 0;
+    const char **out = p->crowd || files ? malloc((files + 1) * sizeof *out) : NULL;
     int n = 0;
-    if (p->crowd && n < cap)
+    if (out && p->crowd)
         out[n++] = p->crowd;
-    for (uint32_t k = 0; p->anim && k < p->anim->file_count && n < cap; k++)
+    for (uint32_t k = 0; out && k < files; k++)
         out[n++] = p->anim->files[k].path;
-    return n;
+    *count = n;
+    return out;
 }
 
 /* ---- one model's instances ---- */

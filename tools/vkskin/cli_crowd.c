@@ -67,9 +67,9 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
     memset(out, 0, sizeof *out);
     out->model = m;
     out->pose = VKS_CROWD_POSE_LOCALS; /* no clip: the bind locals the crowd starts from */
-    const vks_clip_play *pl = &ps->plays[j % ps->source.play_count];
+    const vks_clip_play *pl = ps->source.play_count ? &ps->plays[j % ps->source.play_count] : NULL;
     int32_t ref = ps->refs ? ps->refs[j] : 0;
-    if (pl->clip && ref >= 0 && c->index[m][ref] >= 0) {
+    if (pl && pl->clip && ref >= 0 && c->index[m][ref] >= 0) {
         out->pose = VKS_CROWD_POSE_CLIP;
         out->clip = (uint32_t)c->index[m][ref];
         out->clip_start = pl->start;

@@ -411,10 +411,12 @@ int vks_cmd_deform(int argc, char **argv)
             goto out;
         }
     /* every output decided and checked before the first model is read */
-    const char *others[64];
+    int nothers = 0;
+    const char **others = vks_cli_anim_inputs(&pose, &nothers);
     vks_cli_output_inputs in = {(char **)pose.models, nmodels, pose.pose_file, ropt.p3d.model_cfg_name, others,
-                                vks_cli_anim_inputs(&pose, others, 64)};
+                                nothers};
     rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), &in, &plan);
+    free(others);
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */

@@ -257,16 +257,16 @@ int vks_cmd_render(int argc, char **argv)
         goto done;
     }
     /* the output is checked before any work, and may not be one of the inputs */
-    const char *others[64];
-    int nothers = vks_cli_anim_inputs(&pose, others, 64);
-    if (pose.pose_file && nothers < 64)
-        others[nothers++] = pose.pose_file;
-    for (int f = 0; f < (int)pose.model_count + nothers; f++)
-        if (vks_output_same_file(out, f < (int)pose.model_count ? pose.models[f] : others[f - (int)pose.model_count])) {
-            fprintf(stderr, "vkskin render: --out %s would overwrite an input\n", out);
-            rc = VKS_EXIT_USAGE;
-            goto done;
-        }
+    int nothers = 0, clash = pose.pose_file && vks_output_same_file(out, pose.pose_file);
+    const char **others = vks_cli_anim_inputs(&pose, &nothers);
+    for (int f = 0; f < (int)pose.model_count + nothers && !clash; f++)
+        clash = vks_output_same_file(out, f < (int)pose.model_count ? pose.models[f] : others[f - (int)pose.model_count]);
+    free(others);
+    if (clash) {
+        fprintf(stderr, "vkskin render: --out %s would overwrite an input\n", out);
+        rc = VKS_EXIT_USAGE;
+        goto done;
+    }
     vks_error err = {0};
     if (vks_output_check(out, 0, &err) != VKS_OK) {
         char msg[512];
