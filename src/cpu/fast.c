@@ -1,16 +1,25 @@
 /* The fast CPU deformer: float arithmetic, all cores, loops the compiler vectorises, the
  * vertex kernel chosen by CPU features at run time (fast_kernel.h: baseline SSE2, AVX2+FMA).
  *
+ * The kernels read one 64-byte record per vertex (fast_internal.h), made from the skin by the
+ * kernel's own prepare: position and normal with their homogeneous lanes, the weights, and
+ * each slot's palette offset, checked there once, so the vertex loops clamp nothing. With more
+ * instances than threads the records are made once per run into one table, block by block, by
+ * the first thread to reach each block (block_ready); with at most one instance per thread,
+ * where each record would be read about once, each thread makes the records of its slice in
+ * small chunks into its own scratch, just before the kernel reads them from L1.
+ *
  * The batch is cut into items of (instance, vertex slice); each thread takes a contiguous
  * run of items, computes the instance's pose in float (world through the parents, then
  * K_b = S_mesh W IB, as skin.h defines) when the instance changes, then walks the groups
  * overlapping its slice: the group's palette is gathered through the remap into a local
  * table of column vectors, and the kernel's vertex loop, specialised by the group's influence
- * count (1..4), blends and transforms its vertices. */
+ * count (1..4) and what it does with normals, blends and transforms its vertices. */
 #include "vkskin/cpu.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +27,97 @@
 
 #include "fast_internal.h"
 
+/* Vertices per block of the shared records: each block is made once per run, by the first
+ * thread that needs it, so the records are made in parallel. */
+#define PREP_BLOCK 1024u
+/* Vertices per chunk of a thread's own records when each vertex is deformed about once per
+ * thread (few instances): made and read while in L1 (16 KiB). */
+#define STREAM_CHUNK 256u
+
 typedef struct fast_shared {
     const vks_deform_job *job;
     uint32_t slices;        /* vertex slices per instance */
     uint64_t items;         /* instance_count * slices */
     uint32_t threads;
     uint32_t max_palette;
-    vks__fast_group_fn kernel;
+    const vks__fast_kernel *kernel;
+    int stream;             /* 1: each thread makes records chunk by chunk in its scratch, every
+                               time (instance_count <= threads); 0: shared records, once */
+    vks__fast_vertex *rec;  /* shared: vertex_count records */
+    _Atomic int *state;     /* shared: per block of PREP_BLOCK records: 0 to make, 1 being made,
+                               2 ready */
+    uint32_t blocks;
 } fast_shared;
 
 typedef struct fast_thread {
     const fast_shared *sh;
     uint32_t index;
-    vks_affine *world, *skin; /* node_count, bone_count */
-    vks__pal_mat *pal;        /* max_palette */
-    int failed;
+    vks_affine *world, *skin;   /* node_count, bone_count */
+    vks__pal_mat *pal;          /* max_palette, 64-byte aligned inside block */
+    vks__fast_vertex *scratch;  /* stream: STREAM_CHUNK records after the palette */
+    void *block;
 } fast_thread;
+
+/* The influence count the kernels are specialised by: the group's max_influences, where a model
+ * not validated says 0 or more than 4, all four slots. */
+static int group_influences(const vks_group *gr)
+{
+    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? (int)gr->max_influences : VKS_MAX_INFLUENCES;
+}
+
+/* The records of group gr's vertices [a, b) into rec[0 .. b - a) (fast_internal.h): the one
+ * place that reads the skin's influences, so the one place that checks them. */
+static void prepare_group(const fast_shared *sh, const vks_group *gr, vks__fast_vertex *rec, uint32_t a, uint32_t b)
+{
+    const vks_skin *s = sh->job->skin;
+    const vks_mesh *me = &s->meshes[gr->mesh];
+    sh->kernel->prepare(rec, (const float(*)[3])s->positions,
+                        (me->flags & VKS_MESH_HAS_NORMALS) ? (const float(*)[3])s->normals : NULL, s->influences,
+                        a, b, s->vertex_count - 1, (uint32_t)group_influences(gr), gr->palette_count - 1);
+}
+
+/* The shared records of vertices [v0, v1), group by group. */
+static void prepare(const fast_shared *sh, uint32_t v0, uint32_t v1)
+{
+    const vks_skin *s = sh->job->skin;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
+        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
+        if (a < b && gr->palette_count)
+            prepare_group(sh, gr, sh->rec + a, a, b);
+    }
+}
+
+/* Makes block blk's records when nobody has started them; 1 when they are ready (made here or
+ * before), 0 while another thread is making them. */
+static int block_try(const fast_shared *sh, uint32_t blk)
+{
+    if (atomic_load_explicit(&sh->state[blk], memory_order_acquire) == 2)
+        return 1;
+    int expect = 0;
+    if (!atomic_compare_exchange_strong_explicit(&sh->state[blk], &expect, 1, memory_order_acquire,
+                                                 memory_order_acquire))
+        return 0;
+    uint32_t v0 = blk * PREP_BLOCK, V = sh->job->skin->vertex_count;
+    prepare(sh, v0, V - v0 < PREP_BLOCK ? V : v0 + PREP_BLOCK);
+    atomic_store_explicit(&sh->state[blk], 2, memory_order_release);
+    return 1;
+}
+
+/* Block blk's records are ready once this returns. Each block is made by the first thread that
+ * needs it, just before its kernel reads it (still in cache); a thread that finds it being made
+ * makes the next blocks nobody has started meanwhile, then waits (the thread making blk runs:
+ * it never waits itself). */
+static void block_ready(const fast_shared *sh, uint32_t blk)
+{
+    if (block_try(sh, blk))
+        return;
+    for (uint32_t b = blk + 1; b < sh->blocks && atomic_load_explicit(&sh->state[blk], memory_order_acquire) != 2; b++)
+        block_try(sh, b);
+    while (atomic_load_explicit(&sh->state[blk], memory_order_acquire) != 2)
+        sched_yield();
+}
 
 static void pose(const vks_skin *s, const vks_affine *locals, vks_affine *world, vks_affine *K)
 {
@@ -58,7 +142,7 @@ static void pose(const vks_skin *s, const vks_affine *locals, vks_affine *world,
 
 /* ---- the kernel for this CPU: chosen once by cpuid, or forced (tests, benchmarks) ---- */
 
-static _Atomic(vks__fast_group_fn) kernel;
+static _Atomic(const vks__fast_kernel *) kernel;
 
 static int cpu_has_avx2_fma(void)
 {
@@ -70,9 +154,9 @@ static int cpu_has_avx2_fma(void)
 #endif
 }
 
-static vks__fast_group_fn pick_kernel(void)
+static const vks__fast_kernel *pick_kernel(void)
 {
-    vks__fast_group_fn k = atomic_load(&kernel);
+    const vks__fast_kernel *k = atomic_load(&kernel);
     if (k)
         return k;
     const char *env = getenv("VKSKIN_CPU_PATH"); /* "baseline" forces the SSE2 loop */
@@ -83,14 +167,14 @@ static vks__fast_group_fn pick_kernel(void)
 
 int vks_cpu_fast_set_path(const char *path)
 {
-    int avx2 = vks__fast_group_avx2 && cpu_has_avx2_fma();
-    vks__fast_group_fn k;
+    int avx2 = vks__fast_avx2 && cpu_has_avx2_fma();
+    const vks__fast_kernel *k;
     if (!path || !strcmp(path, "auto"))
-        k = avx2 ? vks__fast_group_avx2 : vks__fast_group_baseline;
+        k = avx2 ? vks__fast_avx2 : &vks__fast_baseline;
     else if (!strcmp(path, "baseline"))
-        k = vks__fast_group_baseline;
+        k = &vks__fast_baseline;
     else if (!strcmp(path, "avx2") && avx2)
-        k = vks__fast_group_avx2;
+        k = vks__fast_avx2;
     else
         return 0;
     atomic_store(&kernel, k);
@@ -99,7 +183,7 @@ int vks_cpu_fast_set_path(const char *path)
 
 const char *vks_cpu_fast_path(void)
 {
-    return pick_kernel() == vks__fast_group_avx2 ? "avx2" : "baseline";
+    return pick_kernel()->name;
 }
 
 static void *worker(void *arg)
@@ -129,14 +213,43 @@ static void *worker(void *arg)
             for (uint32_t j = 0; j < gr->palette_count; j++) {
                 const float *m = t->skin[s->palette[gr->first_palette + j]].m;
                 for (int c = 0; c < 4; c++)
-                    t->pal[j].c[c] = (vks__f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], 0.0f};
+                    t->pal[j].c[c] = (vks__f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], c < 3 ? m[9 + c] : 0.0f};
             }
             const vks_mesh *me = &s->meshes[gr->mesh];
-            sh->kernel(s, t->pal, gr->palette_count - 1, a, b, (int)gr->max_influences,
-                         (me->flags & VKS_MESH_HAS_NORMALS) != 0, (me->flags & VKS_MESH_RENORMALIZE) != 0, pos, nrm);
+            int nmode = VKS__FAST_NRM_NONE;
+            if (nrm && !((me->flags & VKS_MESH_HAS_NORMALS) && s->normals))
+                memset(nrm + (size_t)a * 3, 0, (size_t)(b - a) * 3 * sizeof *nrm); /* no normals: zeros */
+            else if (nrm)
+                nmode = me->flags & VKS_MESH_RENORMALIZE ? VKS__FAST_NRM_RENORM : VKS__FAST_NRM;
+            float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
+            if (sh->stream) {
+                /* chunk by chunk: this thread's records, made and read while in L1 */
+                for (uint32_t c0 = a, n; c0 < b; c0 += n) {
+                    n = b - c0 < STREAM_CHUNK ? b - c0 : STREAM_CHUNK;
+                    prepare_group(sh, gr, t->scratch, c0, c0 + n);
+                    sh->kernel->deform(t->scratch, t->pal, n, group_influences(gr), nmode,
+                                       pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+                }
+                continue;
+            }
+            /* block by block: the first pass over a block makes its records, and the kernel
+             * reads them while they are still in cache */
+            for (uint32_t c0 = a, c1; c0 < b; c0 = c1) {
+                uint32_t blk = c0 / PREP_BLOCK;
+                c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
+                block_ready(sh, blk);
+                sh->kernel->deform(sh->rec + c0, t->pal, c1 - c0, group_influences(gr), nmode,
+                                   pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+            }
         }
     }
     return NULL;
+}
+
+/* p rounded up to a multiple of 64 (blocks are allocated 63 bytes longer) */
+static void *align64(void *p)
+{
+    return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
@@ -159,7 +272,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     }
     if (threads > 256)
         threads = 256;
-    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel()};
+    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0};
     for (uint32_t g = 0; g < s->group_count; g++)
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
@@ -179,15 +292,34 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
+    /* The records: with at most one instance per thread each thread makes its own, chunk by
+     * chunk, as it goes (a shared table would be made and read once, from further away); with
+     * more, one table for the run, one cache line per vertex, and its blocks' states. */
+    sh.stream = job->instance_count <= (uint32_t)threads;
+    void *rec_block = NULL;
     int ok = t && ids;
+    if (!sh.stream) {
+        sh.blocks = (s->vertex_count + PREP_BLOCK - 1) / PREP_BLOCK;
+        if ((uint64_t)s->vertex_count * sizeof *sh.rec < SIZE_MAX - 64)
+            rec_block = a.alloc(a.user, (s->vertex_count ? s->vertex_count : 1) * sizeof *sh.rec + 63);
+        sh.rec = rec_block ? align64(rec_block) : NULL;
+        sh.state = a.alloc(a.user, (sh.blocks ? sh.blocks : 1) * sizeof *sh.state);
+        ok = ok && rec_block && sh.state;
+        for (uint32_t b = 0; sh.state && b < sh.blocks; b++)
+            atomic_init(&sh.state[b], 0);
+    }
     if (t)
         memset(t, 0, sh.threads * sizeof *t);
+    size_t pal_bytes = (sh.max_palette ? sh.max_palette : 1) * sizeof *t->pal;
     for (uint32_t i = 0; ok && i < sh.threads; i++) {
         t[i].sh = &sh, t[i].index = i;
         t[i].world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *t[i].world);
         t[i].skin = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
-        /* malloc's alignment (16 on x86-64) is what the SSE/AVX2 kernels' aligned loads need */
-        t[i].pal = a.alloc(a.user, (sh.max_palette ? sh.max_palette : 1) * sizeof *t[i].pal);
+        /* 64-byte aligned: a matrix is one cache line, its halves the AVX2 kernel's aligned
+         * loads; the scratch records after the palette */
+        t[i].block = a.alloc(a.user, pal_bytes + (sh.stream ? STREAM_CHUNK * sizeof *t->scratch : 0) + 63);
+        t[i].pal = t[i].block ? align64(t[i].block) : NULL;
+        t[i].scratch = t[i].pal && sh.stream ? (vks__fast_vertex *)((char *)t[i].pal + pal_bytes) : NULL;
         ok = t[i].world && t[i].skin && t[i].pal;
     }
     uint32_t started = 0;
@@ -205,13 +337,17 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
             a.free(a.user, t[i].world);
         if (t[i].skin)
             a.free(a.user, t[i].skin);
-        if (t[i].pal)
-            a.free(a.user, t[i].pal);
+        if (t[i].block)
+            a.free(a.user, t[i].block);
     }
     if (t)
         a.free(a.user, t);
     if (ids)
         a.free(a.user, ids);
+    if (rec_block)
+        a.free(a.user, rec_block);
+    if (sh.state)
+        a.free(a.user, sh.state);
     if (!ok)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu fast", "out of memory for %u threads", sh.threads);
     return VKS_OK;

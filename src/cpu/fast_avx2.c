@@ -3,95 +3,145 @@
  * the baseline instruction set.
  *
  * Eight lanes hold two matrix columns: a = (x axis | y axis), b = (z axis | translation), so
- * blending an influence is two fused multiply-adds instead of four, and a transform is one
- * multiply, one multiply-add and one add of the two halves:
- *   a * (p.x x4 | p.y x4) + b * (p.z x4 | 1 x4) = (x p.x + z p.z | y p.y + t), halves summed.
- * Same results as the baseline within float rounding (the tests run both against the
- * reference). */
+ * blending an influence is two fused multiply-adds with the matrix read from memory, and a
+ * transform is a multiply and a multiply-add:
+ *   a * (p.x x4 | p.y x4) + b * (p.z x4 | 1 x4) = (x p.x + z p.z | y p.y + t),
+ * whose halves summed are the position. The operand vectors come from the prepared record
+ * (position, 1, normal, 0) by one lane permute each, and the position's and the normal's halves
+ * are summed in one eight-lane add: (pos lo | nrm lo) + (pos hi | nrm hi). Lane 3 of each sum
+ * is not a result (the palette keeps the translation there for the baseline kernel): it is
+ * stored only where the next vertex overwrites it. Same results as the baseline within float
+ * rounding (the tests run both against the reference). */
 #include "fast_internal.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-#include <math.h>
-#include <string.h>
 
 #define AVX2 __attribute__((target("avx2,fma")))
 
-/* (v[0] x4 | v[1] x4), reading exactly 8 bytes */
-AVX2 static inline __m256 splat_xy(const float *v)
-{
-    __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)v));
-    return _mm256_permutevar8x32_ps(_mm256_castps128_ps256(xy), _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
-}
-
-/* a * xy + b * zw, halves summed: the 3-vector in lanes 0..2 */
-AVX2 static inline __m128 apply(__m256 a, __m256 b, __m256 xy, __m256 zw)
-{
-    __m256 t = _mm256_fmadd_ps(a, xy, _mm256_mul_ps(b, zw));
-    return _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
-}
-
-/* lanes 0..2; a 16-byte store where a later vertex of the range overwrites the fourth lane
- * (the range's last vertex writes 12 bytes: nothing outside the range is touched) */
+/* lanes 0..2 of v to dst: 16 bytes where the next vertex overwrites the fourth lane, else 12 */
 AVX2 static inline void store3(float *dst, __m128 v, int whole)
 {
     if (whole) {
         _mm_storeu_ps(dst, v);
     } else {
-        float tmp[4];
-        _mm_storeu_ps(tmp, v);
-        memcpy(dst, tmp, 3 * sizeof *tmp);
+        _mm_storel_pi((__m64 *)dst, v);
+        _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
     }
 }
 
-AVX2 static inline void range(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
-                         int k_inf, int has_n, int renorm, float *restrict pos, float *restrict nrm)
+AVX2 static inline void vertex(const vks__fast_vertex *r, const char *pal, int k_inf, int nmode, float *pos,
+                               float *nrm, int whole, __m256i ixy, __m256i izw, __m256i inxy, __m256i inz)
 {
-    const float *palf = (const float *)pal; /* 16 floats per matrix: columns 0..3 */
-    const __m256 ones_hi = _mm256_setr_ps(0, 0, 0, 0, 1, 1, 1, 1);
-    for (uint32_t v = v0; v < v1; v++) {
-        const vks_influence *in = &s->influences[v];
-        __m256 a = _mm256_setzero_ps(), b = a;
-        for (int k = 0; k < k_inf; k++) {
-            uint32_t idx = in->index[k] < pal_last ? in->index[k] : pal_last;
-            __m256 w = _mm256_set1_ps(in->weight[k] > 0 ? in->weight[k] : 0.0f);
-            const float *m = palf + (size_t)idx * 16;
-            a = _mm256_fmadd_ps(w, _mm256_loadu_ps(m), a);
-            b = _mm256_fmadd_ps(w, _mm256_loadu_ps(m + 8), b);
-        }
-        const float *p = s->positions[v];
-        __m256 pz1 = _mm256_blend_ps(_mm256_set1_ps(p[2]), ones_hi, 0xF0);
-        int whole = v + 1 < v1;
-        store3(pos + (size_t)v * 3, apply(a, b, splat_xy(p), pz1), whole);
-        if (nrm) {
-            __m128 nn = _mm_setzero_ps();
-            if (has_n) {
-                const float *n = s->normals[v];
-                __m256 nz0 = _mm256_blend_ps(_mm256_set1_ps(n[2]), _mm256_setzero_ps(), 0xF0);
-                nn = apply(a, b, splat_xy(n), nz0);
-                if (renorm) {
-                    float len = sqrtf(_mm_cvtss_f32(_mm_dp_ps(nn, nn, 0x71)));
-                    if (len > 0)
-                        nn = _mm_div_ps(nn, _mm_set1_ps(len));
-                }
-            }
-            store3(nrm + (size_t)v * 3, nn, whole);
-        }
+    const float *m = (const float *)(pal + r->off[0]);
+    __m256 w = _mm256_broadcast_ss(&r->w[0]);
+    __m256 a = _mm256_mul_ps(w, _mm256_load_ps(m)), b = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
+    for (int k = 1; k < k_inf; k++) {
+        m = (const float *)(pal + r->off[k]);
+        w = _mm256_broadcast_ss(&r->w[k]);
+        a = _mm256_fmadd_ps(w, _mm256_load_ps(m), a);
+        b = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), b);
     }
+    __m256 pn = _mm256_loadu_ps(r->pn);
+    __m256 tp = _mm256_fmadd_ps(a, _mm256_permutevar8x32_ps(pn, ixy),
+                                _mm256_mul_ps(b, _mm256_permutevar8x32_ps(pn, izw)));
+    if (nmode == VKS__FAST_NRM_NONE) {
+        store3(pos, _mm_add_ps(_mm256_castps256_ps128(tp), _mm256_extractf128_ps(tp, 1)), whole);
+        return;
+    }
+    __m256 tn = _mm256_fmadd_ps(a, _mm256_permutevar8x32_ps(pn, inxy),
+                                _mm256_mul_ps(b, _mm256_permutevar8x32_ps(pn, inz)));
+    /* (pos lo | nrm lo) + (pos hi | nrm hi) */
+    __m256 s = _mm256_add_ps(_mm256_insertf128_ps(tp, _mm256_castps256_ps128(tn), 1),
+                             _mm256_permute2f128_ps(tp, tn, 0x31));
+    __m128 nn = _mm256_extractf128_ps(s, 1);
+    if (nmode == VKS__FAST_NRM_RENORM) {
+        __m128 len2 = _mm_dp_ps(nn, nn, 0x7F); /* x^2 + y^2 + z^2 (lanes 0..2) in every lane */
+        if (_mm_cvtss_f32(len2) > 0)
+            nn = _mm_div_ps(nn, _mm_sqrt_ps(len2));
+    }
+    store3(pos, _mm256_castps256_ps128(s), whole);
+    store3(nrm, nn, whole);
 }
 
-AVX2 static void fast_group_avx2(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
-                            int k_inf, int has_n, int renorm, float *pos, float *nrm)
+AVX2 static inline void range(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
+                              int nmode, float *pos, float *nrm)
 {
-    switch (k_inf) { /* the influence count as a constant: each loop unrolled for it */
-    case 1: range(s, pal, pal_last, v0, v1, 1, has_n, renorm, pos, nrm); break;
-    case 2: range(s, pal, pal_last, v0, v1, 2, has_n, renorm, pos, nrm); break;
-    case 3: range(s, pal, pal_last, v0, v1, 3, has_n, renorm, pos, nrm); break;
-    default: range(s, pal, pal_last, v0, v1, 4, has_n, renorm, pos, nrm); break;
+    const __m256i ixy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), izw = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    const __m256i inxy = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5), inz = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
+    const char *pb = (const char *)pal;
+    if (count == 0)
+        return;
+    uint32_t i = 0;
+    for (; i + 1 < count; i++)
+        vertex(rec + i, pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1, ixy, izw, inxy, inz);
+    vertex(rec + i, pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0, ixy, izw, inxy, inz);
+}
+
+#define CASE(k, m)                                                                                                 \
+    case (k) * 4 + (m): range(rec, pal, count, (k), (m), pos, nrm); break
+
+AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
+                                 int nmode, float *pos, float *nrm)
+{
+    if (nmode == VKS__FAST_NRM_NONE)
+        nrm = pos; /* never written through */
+    /* the influence count and the normal mode as constants: each loop unrolled for them */
+    switch ((k_inf < 1 ? 1 : k_inf > 4 ? 4 : k_inf) * 4 + nmode) {
+        CASE(1, VKS__FAST_NRM_NONE);
+        CASE(1, VKS__FAST_NRM);
+        CASE(1, VKS__FAST_NRM_RENORM);
+        CASE(2, VKS__FAST_NRM_NONE);
+        CASE(2, VKS__FAST_NRM);
+        CASE(2, VKS__FAST_NRM_RENORM);
+        CASE(3, VKS__FAST_NRM_NONE);
+        CASE(3, VKS__FAST_NRM);
+        CASE(3, VKS__FAST_NRM_RENORM);
+        CASE(4, VKS__FAST_NRM_NONE);
+        CASE(4, VKS__FAST_NRM);
+        CASE(4, VKS__FAST_NRM_RENORM);
+    default: break;
     }
 }
 
-const vks__fast_group_fn vks__fast_group_avx2 = fast_group_avx2;
+/* The records (fast_internal.h) in a dozen instructions a vertex: 16-byte reads with the fourth
+ * lane blended, the slots' checks as lane masks, the index widened, clamped and scaled in lanes. */
+_Static_assert(sizeof(vks__pal_mat) == 64, "palette offsets are slot << 6");
+
+AVX2 static void prepare_avx2(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
+                              const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide, uint32_t k_max,
+                              uint32_t last_slot)
+{
+    const __m128 zero = _mm_setzero_ps(), w1 = _mm_setr_ps(0, 0, 0, 1.0f);
+    const __m128i live = _mm_cmpgt_epi32(_mm_set1_epi32((int)k_max), _mm_setr_epi32(0, 1, 2, 3));
+    const __m128i last = _mm_set1_epi32((int)last_slot);
+    for (uint32_t v = a; v < b; v++) {
+        vks__fast_vertex *r = &rec[v - a];
+        __m128 p, n = zero;
+        if (v < wide) { /* 12 bytes and 4 of the next vertex, the fourth lane replaced */
+            p = _mm_blend_ps(_mm_loadu_ps(positions[v]), w1, 8);
+            if (normals)
+                n = _mm_blend_ps(_mm_loadu_ps(normals[v]), zero, 8);
+        } else {
+            p = _mm_setr_ps(positions[v][0], positions[v][1], positions[v][2], 1.0f);
+            if (normals)
+                n = _mm_setr_ps(normals[v][0], normals[v][1], normals[v][2], 0.0f);
+        }
+        const vks_influence *in = &influences[v];
+        __m128 w = _mm_loadu_ps(in->weight);
+        /* empty slots (weight <= 0 or NaN, or past k_max) may carry any index: weight 0 at
+         * slot 0; an index past the palette (a model not validated) to the last slot */
+        __m128i keep = _mm_and_si128(_mm_castps_si128(_mm_cmp_ps(w, zero, _CMP_GT_OQ)), live);
+        __m128i idx = _mm_min_epu32(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)in->index)), last);
+        _mm_store_ps(r->pn, p);
+        _mm_store_ps(r->pn + 4, n);
+        _mm_store_ps(r->w, _mm_and_ps(w, _mm_castsi128_ps(keep)));
+        _mm_store_si128((__m128i *)r->off, _mm_and_si128(_mm_slli_epi32(idx, 6), keep));
+    }
+}
+
+static const vks__fast_kernel avx2_kernel = {"avx2", prepare_avx2, fast_group_avx2};
+const vks__fast_kernel *const vks__fast_avx2 = &avx2_kernel;
 #else
-const vks__fast_group_fn vks__fast_group_avx2 = 0;
+const vks__fast_kernel *const vks__fast_avx2 = 0;
 #endif

@@ -1,27 +1,68 @@
 /* Shared by the fast CPU deformer's driver (fast.c) and its kernels (fast_baseline.c,
- * fast_avx2.c): the palette layout and the signature every kernel has. */
+ * fast_avx2.c): the palette layout, the prepared vertex record and what every kernel provides. */
 #ifndef VKS_FAST_INTERNAL_H
 #define VKS_FAST_INTERNAL_H
 
 #include "vkskin/skin.h"
 
 /* Four lanes of float (GCC and clang vector extensions): one matrix column per vector, so
- * the blend and the transform are whole-vector multiply-adds with no shuffles. */
+ * the blend and the transform are whole-vector multiply-adds. */
 typedef float vks__f4 __attribute__((vector_size(16)));
 
-/* A palette matrix as four columns (x axis, y axis, z axis, translation), lane 3 unused. */
+/* A palette matrix as four columns (x axis, y axis, z axis, translation t) whose lane 3 holds
+ * t.x, t.y, t.z and 0: the AVX2 kernel reads all four columns, the baseline kernel the first
+ * three (the twelve floats of the matrix) and takes t from their fourth lanes. */
 typedef struct vks__pal_mat {
     vks__f4 c[4];
 } vks__pal_mat;
 
-/* Deforms model vertices [v0, v1) of one group whose palette is pal[0..pal_last] with k_inf
- * influences: positions into pos, normals into nrm (NULL: none), both indexed by model vertex. */
-typedef void (*vks__fast_group_fn)(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0,
-                                   uint32_t v1, int k_inf, int has_n, int renorm, float *pos, float *nrm);
+/* One vertex as the kernels read it, made once per run from the skin's positions, normals and
+ * influences (fast.c, prepare): one 64-byte cache line, 16-byte aligned at least.
+ *   pn   position, 1, normal, 0: the transform's operands with their homogeneous lane (the
+ *        normal is zero where the mesh has none)
+ *   w    the weights of slots 0..3; 0 for an empty slot (weight <= 0 or NaN) and for slots past
+ *        the group's max_influences
+ *   off  byte offset of each slot's matrix in the group's palette (slot x sizeof(vks__pal_mat)),
+ *        always inside the palette: an empty slot points at slot 0, an index past the palette
+ *        (a model that was not validated) at the last one, so the kernels read no index twice
+ *        and clamp nothing. */
+typedef struct vks__fast_vertex {
+    float pn[8];
+    float w[4];
+    uint32_t off[4];
+} vks__fast_vertex;
 
-void vks__fast_group_baseline(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1,
-                              int k_inf, int has_n, int renorm, float *pos, float *nrm);
+/* What a kernel does with normals. */
+enum {
+    VKS__FAST_NRM_NONE = 0,  /* no normal output */
+    VKS__FAST_NRM = 1,       /* blended 3x3 times the normal */
+    VKS__FAST_NRM_RENORM = 2 /* the same, renormalised (a zero-length result stays zero) */
+};
+
+/* Makes the records rec[a..b) of one group's vertices from the skin's arrays: normals NULL
+ * where the mesh has none (zeros), k_max the group's max_influences, last its last palette
+ * slot. Vertices below wide may be read 16 bytes at a time (a position's or normal's 12 and 4
+ * past them: every vertex but the skin's last). */
+typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
+                                  const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide,
+                                  uint32_t k_max, uint32_t last);
+
+/* Deforms count consecutive prepared vertices rec[0..count) with the group palette pal (64-byte
+ * aligned) and k_inf influences (1..4): positions to pos[0 .. 3 count), normals to nrm (nmode
+ * one of the above; nrm unused for VKS__FAST_NRM_NONE). Writes exactly those floats: the last
+ * vertex of the range stores 12 bytes, so another thread's slice next to it is never touched. */
+typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
+                                   int nmode, float *pos, float *nrm);
+
+/* A kernel: its records and its vertex loop. */
+typedef struct vks__fast_kernel {
+    const char *name; /* "baseline", "avx2" */
+    vks__fast_prep_fn prepare;
+    vks__fast_group_fn deform;
+} vks__fast_kernel;
+
+extern const vks__fast_kernel vks__fast_baseline;
 /* NULL where the build has no AVX2 kernel (not x86-64, or a compiler without target pragmas). */
-extern const vks__fast_group_fn vks__fast_group_avx2;
+extern const vks__fast_kernel *const vks__fast_avx2;
 
 #endif

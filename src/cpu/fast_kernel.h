@@ -3,21 +3,31 @@
  *   FAST_MADD(a, b, c)  a * b + c on vks__f4 (fused where the target has FMA)
  *   FAST_GROUP          the name of the kernel it exports
  * Like ozz-animation's SkinningJob it blends the matrices first, then transforms the position
- * and the normal; the influence count is a constant per instantiation, so each loop is
- * unrolled for it. Empty slots are clamped into the palette with weight 0: no branch per slot. */
+ * and the normal with the one blend. It reads the prepared records of fast_internal.h (weights,
+ * palette offsets already checked, position and normal side by side), so the loop has no
+ * clamp and no branch per vertex; the influence count and the normal mode are constants per
+ * instantiation, so each loop is unrolled for them. */
 #include <math.h>
 #include <string.h>
 
 #include "fast_internal.h"
 
-static inline vks__f4 fast_splat(float x)
-{
-    return (vks__f4){x, x, x, x};
-}
+/* Lane i of v in every lane, and (a[i], a[j], b[k], b[l]). The splat shuffles an integer view:
+ * on x86 that is one pshufd, which reads its source and writes another register. */
+typedef int fast_i4 __attribute__((vector_size(16)));
+#if defined(__clang__)
+#define FAST_LANE(v, i) ((vks__f4)__builtin_shufflevector((fast_i4)(v), (fast_i4)(v), (i), (i), (i), (i)))
+#define FAST_MIX(a, b, i, j, k, l) __builtin_shufflevector((a), (b), (i), (j), (k) + 4, (l) + 4)
+#else
+#define FAST_LANE(v, i) ((vks__f4)__builtin_shuffle((fast_i4)(v), (fast_i4){(i), (i), (i), (i)}))
+#define FAST_MIX(a, b, i, j, k, l) __builtin_shuffle((a), (b), (fast_i4){(i), (j), (k) + 4, (l) + 4})
+#endif
 
-/* Stores lanes 0..2. Where a later vertex of the same range follows, one 16-byte store whose
- * fourth lane that vertex overwrites; the range's last vertex stores exactly 12 bytes, so no
- * byte outside the range (another thread's slice) is touched. */
+/* The palette matrix of slot k of r: its byte offset was made at preparation. */
+#define FAST_MAT(pal, r, k) ((const vks__pal_mat *)((const char *)(pal) + (r)->off[k]))
+
+/* Lanes 0..2 to dst. whole: one 16-byte store whose fourth lane the next vertex overwrites;
+ * else exactly 12 bytes (the range's last vertex). */
 static inline void fast_store3(float *dst, vks__f4 v, int whole)
 {
     if (whole)
@@ -26,50 +36,126 @@ static inline void fast_store3(float *dst, vks__f4 v, int whole)
         dst[0] = v[0], dst[1] = v[1], dst[2] = v[2];
 }
 
-static inline void fast_range(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0,
-                              uint32_t v1, int k_inf, int has_n, int renorm, float *restrict pos,
-                              float *restrict nrm)
+/* The palette's columns carry the translation in lane 3 (fast_internal.h), so this loop blends
+ * three vectors per influence, twelve useful floats, and takes the translation back out of
+ * their fourth lanes with two shuffles. */
+static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__pal_mat *restrict pal, int k_inf,
+                               int nmode, float *restrict pos, float *restrict nrm, int whole)
 {
-    for (uint32_t v = v0; v < v1; v++) {
-        const vks_influence *in = &s->influences[v];
-        vks__f4 c0 = fast_splat(0), c1 = c0, c2 = c0, c3 = c0;
-        for (int k = 0; k < k_inf; k++) {
-            uint32_t idx = in->index[k] < pal_last ? in->index[k] : pal_last;
-            vks__f4 w = fast_splat(in->weight[k] > 0 ? in->weight[k] : 0.0f);
-            const vks__pal_mat *K = &pal[idx];
-            c0 = FAST_MADD(w, K->c[0], c0);
-            c1 = FAST_MADD(w, K->c[1], c1);
-            c2 = FAST_MADD(w, K->c[2], c2);
-            c3 = FAST_MADD(w, K->c[3], c3);
+    const vks__f4 wv = *(const vks__f4 *)r->w;
+    const vks__pal_mat *K = FAST_MAT(pal, r, 0);
+    vks__f4 w = FAST_LANE(wv, 0);
+    vks__f4 c0 = w * K->c[0], c1 = w * K->c[1], c2 = w * K->c[2];
+    if (k_inf > 1) {
+        K = FAST_MAT(pal, r, 1), w = FAST_LANE(wv, 1);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+    }
+    if (k_inf > 2) {
+        K = FAST_MAT(pal, r, 2), w = FAST_LANE(wv, 2);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+    }
+    if (k_inf > 3) {
+        K = FAST_MAT(pal, r, 3), w = FAST_LANE(wv, 3);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+    }
+    /* (t.x, t.y, t.z, t.z) from the fourth lanes */
+    const vks__f4 t = FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);
+    const vks__f4 p = *(const vks__f4 *)r->pn;
+    /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in; lane 3 is never kept */
+    vks__f4 pp = FAST_MADD(c2, FAST_LANE(p, 2), FAST_MADD(c1, FAST_LANE(p, 1), c0 * FAST_LANE(p, 0))) + t;
+    fast_store3(pos, pp, whole);
+    if (nmode != VKS__FAST_NRM_NONE) {
+        const vks__f4 n = *(const vks__f4 *)(r->pn + 4);
+        vks__f4 nn = FAST_MADD(c2, FAST_LANE(n, 2), FAST_MADD(c1, FAST_LANE(n, 1), c0 * FAST_LANE(n, 0)));
+        if (nmode == VKS__FAST_NRM_RENORM) {
+            float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+            if (len > 0)
+                nn /= (vks__f4){len, len, len, len};
         }
-        const float *p = s->positions[v];
-        /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in */
-        vks__f4 pp = FAST_MADD(c2, fast_splat(p[2]), FAST_MADD(c1, fast_splat(p[1]), c0 * fast_splat(p[0]))) + c3;
-        int whole = v + 1 < v1;
-        fast_store3(pos + (size_t)v * 3, pp, whole);
-        if (nrm) {
-            vks__f4 nn = fast_splat(0);
-            if (has_n) {
-                const float *n = s->normals[v];
-                nn = FAST_MADD(c2, fast_splat(n[2]), FAST_MADD(c1, fast_splat(n[1]), c0 * fast_splat(n[0])));
-                if (renorm) {
-                    float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
-                    if (len > 0)
-                        nn /= fast_splat(len);
-                }
-            }
-            fast_store3(nrm + (size_t)v * 3, nn, whole);
-        }
+        fast_store3(nrm, nn, whole);
     }
 }
 
-void FAST_GROUP(const vks_skin *s, const vks__pal_mat *pal, uint32_t pal_last, uint32_t v0, uint32_t v1, int k_inf,
-                int has_n, int renorm, float *pos, float *nrm)
+static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__pal_mat *restrict pal, uint32_t count,
+                              int k_inf, int nmode, float *restrict pos, float *restrict nrm)
 {
-    switch (k_inf) {
-    case 1: fast_range(s, pal, pal_last, v0, v1, 1, has_n, renorm, pos, nrm); break;
-    case 2: fast_range(s, pal, pal_last, v0, v1, 2, has_n, renorm, pos, nrm); break;
-    case 3: fast_range(s, pal, pal_last, v0, v1, 3, has_n, renorm, pos, nrm); break;
-    default: fast_range(s, pal, pal_last, v0, v1, 4, has_n, renorm, pos, nrm); break;
+    if (count == 0)
+        return;
+    uint32_t i = 0;
+    for (; i + 1 < count; i++)
+        fast_vertex(rec + i, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1);
+    fast_vertex(rec + i, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0);
+}
+
+#define FAST_CASE(k, m)                                                                                            \
+    case (k) * 4 + (m): fast_range(rec, pal, count, (k), (m), pos, nrm); break
+
+static void fast_deform(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf, int nmode,
+                        float *pos, float *nrm)
+{
+    if (nmode == VKS__FAST_NRM_NONE)
+        nrm = pos; /* never written through; keeps the pointer arithmetic defined */
+    switch ((k_inf < 1 ? 1 : k_inf > 4 ? 4 : k_inf) * 4 + nmode) {
+        FAST_CASE(1, VKS__FAST_NRM_NONE);
+        FAST_CASE(1, VKS__FAST_NRM);
+        FAST_CASE(1, VKS__FAST_NRM_RENORM);
+        FAST_CASE(2, VKS__FAST_NRM_NONE);
+        FAST_CASE(2, VKS__FAST_NRM);
+        FAST_CASE(2, VKS__FAST_NRM_RENORM);
+        FAST_CASE(3, VKS__FAST_NRM_NONE);
+        FAST_CASE(3, VKS__FAST_NRM);
+        FAST_CASE(3, VKS__FAST_NRM_RENORM);
+        FAST_CASE(4, VKS__FAST_NRM_NONE);
+        FAST_CASE(4, VKS__FAST_NRM);
+        FAST_CASE(4, VKS__FAST_NRM_RENORM);
+    default: break;
     }
 }
+
+/* The records (fast_internal.h): four slots at a time in vector lanes, no branch per vertex, as
+ * it runs once per vertex per run (as often as the loop above for one instance). */
+typedef uint16_t fast_h4 __attribute__((vector_size(8)));
+
+static void fast_prepare(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
+                         const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide, uint32_t k_max,
+                         uint32_t last_slot)
+{
+    /* slots past k_max are empty; indices are below 65536, so signed lanes compare them */
+    const fast_i4 slot = {0, 1, 2, 3}, zero = {0, 0, 0, 0};
+    const fast_i4 live = slot < zero + (int32_t)k_max, last = zero + (int32_t)last_slot;
+    const fast_i4 xyz = {-1, -1, -1, 0};
+    const vks__f4 w1 = {0, 0, 0, 1.0f};
+    for (uint32_t v = a; v < b; v++) {
+        vks__fast_vertex *r = &rec[v - a];
+        vks__f4 pv, nv = {0, 0, 0, 0};
+        if (v < wide) { /* 16 bytes, the fourth lane masked off */
+            memcpy(&pv, positions[v], sizeof pv);
+            pv = (vks__f4)((fast_i4)pv & xyz) + w1;
+            if (normals) {
+                memcpy(&nv, normals[v], sizeof nv);
+                nv = (vks__f4)((fast_i4)nv & xyz);
+            }
+        } else {
+            pv = (vks__f4){positions[v][0], positions[v][1], positions[v][2], 1.0f};
+            if (normals)
+                nv = (vks__f4){normals[v][0], normals[v][1], normals[v][2], 0.0f};
+        }
+        const vks_influence *in = &influences[v];
+        vks__f4 w;
+        fast_h4 ih;
+        memcpy(&w, in->weight, sizeof w);
+        memcpy(&ih, in->index, sizeof ih);
+        fast_i4 idx = __builtin_convertvector(ih, fast_i4);
+        /* empty slots (weight <= 0 or NaN, or past k_max) may carry any index: weight 0 at
+         * slot 0; an index past the palette (a model not validated) to the last slot */
+        fast_i4 keep = (w > 0) & live, over = idx > last;
+        idx = (idx & ~over) | (last & over);
+        fast_i4 wk = (fast_i4)w & keep, off = (idx * (int32_t)sizeof(vks__pal_mat)) & keep;
+        memcpy(r->pn, &pv, sizeof pv);
+        memcpy(r->pn + 4, &nv, sizeof nv);
+        memcpy(r->w, &wk, sizeof wk);
+        memcpy(r->off, &off, sizeof off);
+    }
+}
+
+const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform};
