@@ -100,6 +100,7 @@ struct vks_gpu {
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
+    uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */
     int hooks_armed;
@@ -178,6 +179,9 @@ VKS__TWIN(vks__deform_push, 16);
 enum { VKS__GROUP_RENORMALIZE = 1u, VKS__GROUP_HAS_NORMALS = 2u };
 /* Pose sources of vks__gpu_pose_param.source (the numbers are compute/tables.glsl's). */
 enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 2u };
+/* The deform set's binding after its storage buffers: the skin matrices as a uniform texel
+ * buffer (an RGBA32F view of vks__passes.skin, read by compute/deform.comp on CPU devices). */
+enum { VKS__DEFORM_SKIN_TEXELS = 10 };
 enum { VKS__POSE_BINDINGS = 11, VKS__DEFORM_BINDINGS = 10 };
 
 /* A model as the scheduler needs it on the host. */
@@ -256,6 +260,7 @@ typedef struct vks__caps {
 typedef struct vks__passes {
     vks__buf insts, params, locals, world, skin, works, out_pos, out_nrm;
     VkDescriptorSet pose_set, deform_set;
+    VkBufferView skin_view;              /* skin as RGBA32F texels (binding 10 of deform_set) */
     uint32_t instance_count;             /* instances the pose pass runs over */
     uint32_t work_base[4], work_count[4];/* per influence variant, in the works buffer */
     uint32_t normals;                    /* 1: the deform pass writes normals */

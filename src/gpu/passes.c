@@ -8,11 +8,12 @@
 
 vks_result vks__passes_pool(vks_gpu *gpu, uint32_t sets, VkDescriptorPool *out, vks_error *err)
 {
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (VKS__POSE_BINDINGS + VKS__DEFORM_BINDINGS) * sets};
+    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (VKS__POSE_BINDINGS + VKS__DEFORM_BINDINGS) * sets},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, sets}};
     VkDescriptorPoolCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     di.maxSets = 2 * sets;
-    di.poolSizeCount = 1;
-    di.pPoolSizes = &ps;
+    di.poolSizeCount = 2;
+    di.pPoolSizes = ps;
     VkResult r = gpu->vk.vkCreateDescriptorPool(gpu->device, &di, VKS_VK_ALLOC(gpu), out);
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateDescriptorPool");
 }
@@ -49,7 +50,19 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     TRY(vks__buf_create(gpu, d->cap.instances * sizeof(vks__gpu_inst), VKS__MEM_UPLOAD, &p->insts, err));
     TRY(vks__buf_create(gpu, mats, VKS__MEM_UPLOAD, &p->locals, err));
     TRY(vks__buf_create(gpu, mats, VKS__MEM_DEVICE, &p->world, err));
-    TRY(vks__buf_create(gpu, mats, VKS__MEM_DEVICE, &p->skin, err));
+    TRY(vks__buf_create_usage(gpu, mats, VKS__MEM_DEVICE, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, &p->skin, err));
+    if (res == VKS_OK) {
+        /* binding 10: the same matrices as texels (the view spans the buffer whenever
+         * gpu->skin_texels, the only case in which the kernel reads it) */
+        VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+        uint64_t texels = p->skin.size / 16, cap = gpu->props.limits.maxTexelBufferElements;
+        vi.buffer = p->skin.buffer;
+        vi.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        vi.range = (texels < cap ? texels : cap) * 16;
+        VkResult vr = gpu->vk.vkCreateBufferView(gpu->device, &vi, VKS_VK_ALLOC(gpu), &p->skin_view);
+        if (vr != VK_SUCCESS)
+            res = vks__vk_fail(err, vr, "vkCreateBufferView");
+    }
     TRY(vks__buf_create(gpu, d->cap.works * sizeof(vks__gpu_work), VKS__MEM_UPLOAD, &p->works, err));
     TRY(vks__buf_create_usage(gpu, out_bytes, d->out_kind, d->out_usage, &p->out_pos, err));
     TRY(vks__buf_create_usage(gpu, d->normals ? out_bytes : 16, d->out_kind, d->out_usage, &p->out_nrm, err));
@@ -86,11 +99,20 @@ void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
                                                          &p->out_nrm,     &p->works};
     write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
+    VkWriteDescriptorSet tw = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    tw.dstSet = p->deform_set;
+    tw.dstBinding = VKS__DEFORM_SKIN_TEXELS;
+    tw.descriptorCount = 1;
+    tw.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    tw.pTexelBufferView = &p->skin_view;
+    gpu->vk.vkUpdateDescriptorSets(gpu->device, 1, &tw, 0, NULL);
 }
 
 void vks__passes_destroy(vks_gpu *gpu, vks__passes *p)
 {
     vks__buf *bufs[] = {&p->insts, &p->params, &p->locals, &p->world, &p->skin, &p->works, &p->out_pos, &p->out_nrm};
+    if (p->skin_view)
+        gpu->vk.vkDestroyBufferView(gpu->device, p->skin_view, VKS_VK_ALLOC(gpu));
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
         vks__buf_destroy(gpu, bufs[k]);
     memset(p, 0, sizeof *p);

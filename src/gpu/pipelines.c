@@ -26,19 +26,20 @@ static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShad
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateShaderModule");
 }
 
-static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t push_bytes, VkDescriptorSetLayout *dsl,
-                         VkPipelineLayout *pl, vks_error *err)
+/* `bindings` storage buffers, then `texels` uniform texel buffers. */
+static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t texels, uint32_t push_bytes,
+                         VkDescriptorSetLayout *dsl, VkPipelineLayout *pl, vks_error *err)
 {
     VkDescriptorSetLayoutBinding b[16];
     memset(b, 0, sizeof b);
-    for (uint32_t i = 0; i < bindings; i++) {
+    for (uint32_t i = 0; i < bindings + texels; i++) {
         b[i].binding = i;
-        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorType = i < bindings ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
         b[i].descriptorCount = 1;
         b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
     VkDescriptorSetLayoutCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    di.bindingCount = bindings;
+    di.bindingCount = bindings + texels;
     di.pBindings = b;
     VkResult r = gpu->vk.vkCreateDescriptorSetLayout(gpu->device, &di, VKS_VK_ALLOC(gpu), dsl);
     if (r != VK_SUCCESS)
@@ -89,6 +90,10 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
         gpu->palette_cap = 0;
         gpu->instance_tile = 32;
     }
+    /* Skin matrices through a texel buffer wherever its view can span any skin buffer: on
+     * lavapipe a texel fetch is a branch-free gather, about twice as fast as a storage-buffer
+     * load (BENCHMARKS.md, 2026-11-24); GPUs read them once per workgroup either way. */
+    gpu->skin_texels = (uint64_t)gpu->props.limits.maxTexelBufferElements * 16 >= gpu->props.limits.maxStorageBufferRange;
     if (gpu->opt.shared_palette > 0)
         gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
     else if (gpu->opt.shared_palette < 0)
@@ -98,17 +103,17 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);
 
     if (res == VKS_OK)
-        res = layout(gpu, VKS__POSE_BINDINGS, sizeof(vks__pose_push), &gpu->pose_dsl, &gpu->pose_layout, err);
+        res = layout(gpu, VKS__POSE_BINDINGS, 0, sizeof(vks__pose_push), &gpu->pose_dsl, &gpu->pose_layout, err);
     if (res == VKS_OK)
-        res = layout(gpu, VKS__DEFORM_BINDINGS, sizeof(vks__deform_push), &gpu->deform_dsl, &gpu->deform_layout,
+        res = layout(gpu, VKS__DEFORM_BINDINGS, 1, sizeof(vks__deform_push), &gpu->deform_dsl, &gpu->deform_layout,
                      err);
     if (res == VKS_OK) {
         uint32_t c[1] = {gpu->pose_wg};
         res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, c, 1, &gpu->pose_pipeline, err);
     }
     for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
-        uint32_t c[3] = {gpu->deform_wg, k + 1, gpu->palette_cap};
-        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 3, &gpu->deform_pipeline[k], err);
+        uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
+        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
     }
     return res;
 }
