@@ -2,7 +2,8 @@
  * generated skin: for each format, the file is read by its reader, bound to the model as read
  * back, posed at the clip's key times and deformed by the CPU reference; each vertex must land
  * where the authored clip puts the same vertex of the generated skin (matched by bind
- * position). Float formats agree to float precision; lossy keys (compressed .anm: half floats;
+ * position; a .cmdl, whose vertices read back in NW4C's own layout, by each bone's world
+ * transform). Float formats agree to float precision; lossy keys (compressed .anm: half floats;
  * BMTR: int16 quaternions) and P3D's byte weights within their quantisation. A clip bound to the wrong nodes, a wrong space, a conjugated
  * quaternion or a frame off by one moves vertices by centimetres. */
 #include <math.h>
@@ -104,6 +105,51 @@ static void check_file(const vks_skin *gen, const vks_skin *model, const vks_cli
     vks_clip_set_free(set);
 }
 
+/* The file's first clip against the authored clip by the world transform of each bone of
+   the model (by name: the generated skin's node of that name), every step seconds: the
+   largest difference of any entry (the axes and the origin, in metres). */
+static void check_worlds(const vks_skin *gen, const vks_skin *model, const vks_clip *authored, const char *file,
+                         double step, double tol)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    vks_clip_set *set = read_clips(path, model, authored->duration);
+    if (!set)
+        return;
+    const vks_clip *c = &set->clips[0];
+    vks_clip_binding ba, bb;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(authored, gen, &ba, &err) == VKS_OK && vks_clip_bind(c, model, &bb, &err) == VKS_OK);
+    CHECK_EQ_INT(bb.bound_tracks, c->track_count);
+    vks_affine *la = calloc(gen->node_count, sizeof *la), *lb = calloc(model->node_count, sizeof *lb);
+    vks_affine_d *wa = calloc(gen->node_count, sizeof *wa), *wb = calloc(model->node_count, sizeof *wb);
+    double worst = 0;
+    uint32_t matched = 0;
+    for (int k = 0; k * step <= authored->duration + 1e-9; k++) {
+        double t = vks_clip_local_time(authored, VKS_CYCLE_CLAMP, k * step);
+        vks_clip_sample_locals_d(authored, &ba, gen, t, la);
+        vks_clip_sample_locals_d(c, &bb, model, t, lb);
+        vks_cpu_world_d(gen, la, wa);
+        vks_cpu_world_d(model, lb, wb);
+        for (uint32_t n = 0; n < model->node_count; n++) {
+            int32_t g = vks_skin_find_node(gen, model->nodes[n].name);
+            if (g < 0)
+                continue;
+            matched += k == 0;
+            for (int m = 0; m < 12; m++)
+                worst = fmax(worst, fabs(wa[g].m[m] - wb[n].m[m]));
+        }
+    }
+    CHECK_EQ_INT(matched, gen->node_count);
+    fprintf(stderr, "  %-26s clip 0 \"%s\": worst bone world entry %.3g (tolerance %.0e)\n", file, authored->name,
+            worst, tol);
+    CHECK(worst <= tol);
+    free(la), free(lb), free(wa), free(wb);
+    vks_clip_binding_free(&ba);
+    vks_clip_binding_free(&bb);
+    vks_clip_set_free(set);
+}
+
 static vks_skin *read_model(const char *file, const char *cfg)
 {
     char path[256], cpath[256];
@@ -182,14 +228,13 @@ int main(void)
         check_file(gen, nif, walk, "c.nif.walk.json", 0, 1.0 / 30, 1e-5);
         check_file(gen, nif, wave, "c.nif.wave.json", 0, 1.0 / 30, 1e-5);
     }
-    /* .cmdl gets the same pose JSON as .nif (checked there); its model reads back with
-       NW4C's own vertex layout, so only that the files came out is checked here */
+    /* .cmdl: its model reads back with NW4C's own vertex layout (no bind position to match
+       vertices by), so the .cskla clips are checked by every bone's world transform */
     CHECK(cmdl != NULL);
-    char cj[256];
-    snprintf(cj, sizeof cj, "%s/c.cmdl.walk.json", dir);
-    vks_clip_set *cs = cmdl ? read_clips(cj, cmdl, 1) : NULL;
-    CHECK(cs && cs->clip_count == 1);
-    vks_clip_set_free(cs);
+    if (cmdl) {
+        check_worlds(gen, cmdl, walk, "c.cmdl.walk.cskla", 1.0 / 97, 1e-5); /* between frames too */
+        check_worlds(gen, cmdl, wave, "c.cmdl.wave.cskla", 1.0 / 97, 1e-5);
+    }
     vks_skin_free(dff), vks_skin_free(p3d), vks_skin_free(nif), vks_skin_free(cmdl);
     vks_clip_set_free(set);
     vks_skin_free(gen);

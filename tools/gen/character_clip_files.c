@@ -1,8 +1,9 @@
 /* The clip files the generator writes beside a model (character_clips.h): each format's own
  * clip files where vkskin writes them (RenderWare .anm, .ska and a GTA .ifp beside a .dff; Arma
- * RTM, plain and binarised, beside a .p3d), and pose JSON frames beside the formats whose clip
- * files come later (.nif, .cmdl). Clips are written against the model as it reads back, so a
- * file plays on the model beside it exactly as the clip plays on the generated skin. */
+ * RTM, plain and binarised, beside a .p3d; NW4C .cskla beside a .cmdl), and pose JSON frames
+ * beside the formats whose clip files come later (.nif). Clips are written against the model
+ * as it reads back, so a file plays on the model beside it exactly as the clip plays on the
+ * generated skin. */
 #include "character_clips.h"
 
 #include <stdio.h>
@@ -40,6 +41,14 @@ static vks_result write_clip(const char *model_path, const char *suffix, clip_wr
         r = write_one(model_path, suffix, bytes, size, log, what, err);
     free(bytes);
     return r;
+}
+
+/* vks_cskla_write takes a set: a set of this one clip. */
+static vks_result cskla_one(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
+                            uint8_t **out, size_t *size, vks_error *err)
+{
+    vks_clip_set one = {.format = "generated", .format_detail = "", .clips = (vks_clip *)clip, .clip_count = 1};
+    return vks_cskla_write(&one, skin, opt, out, size, err);
 }
 
 static vks_result write_json(const char *model_path, const vks_clip *clip, const vks_skin *skin, float fps,
@@ -124,6 +133,13 @@ vks_result vks_gen_write_clip_files(const char *model_path, const vks_gen_format
         if (r == VKS_OK)
             r = write_clip(model_path, "wave.rtm", vks_rtm_write, wave, authored, &o, log,
                            "Arma BMTR v4, LZO arrays: wave", err);
+    } else if (!strcmp(fmt->name, "cmdl")) {
+        /* NW4C .cskla: Paths and Skeleton name the read-back model's bones; frames at 30 per
+           second (the clips' fps is 0), the reader's default: the file stores no rate */
+        r = write_clip(model_path, "walk.cskla", cskla_one, walk, model, &o, log, "NW4C .cskla (30 fps): walk", err);
+        if (r == VKS_OK)
+            r = write_clip(model_path, "wave.cskla", cskla_one, wave, model, &o, log, "NW4C .cskla (30 fps): wave",
+                           err);
     } else {
         r = write_json(model_path, walk, model, json_fps, log, err);
         if (r == VKS_OK)
