@@ -128,7 +128,12 @@ static vks_clip_set *make_clips(const vks_skin *s)
     cl->tracks[0].node_name = s->nodes[5].name;
     cl->tracks[0].rotation = curve(set, VKS_INTERP_BSPLINE, 4, 5, NULL, bq, NULL, NULL);
     cl->tracks[0].rotation.start = 0, cl->tracks[0].rotation.stop = 0.5f;
-    cl->track_count = 1;
+    /* and a B-spline Euler angle (the others of its track written as one-key 0 curves) */
+    static const float be[5] = {0, 0.2f, -0.1f, 0.3f, 0.25f};
+    cl->tracks[1].node_name = s->nodes[6].name;
+    cl->tracks[1].euler[1] = curve(set, VKS_INTERP_BSPLINE, 1, 5, NULL, be, NULL, NULL);
+    cl->tracks[1].euler[1].start = 0, cl->tracks[1].euler[1].stop = 0.5f;
+    cl->track_count = 2;
     vks_error err = {0};
     CHECK(vks_clip_set_validate(set, &err) == VKS_OK);
     return set;

@@ -14,8 +14,10 @@
  *   - quaternion rotations become three Euler angle curves (R = Rz Ry Rx, radians; each angle
  *     unwrapped to the nearest turn of the key before): stepped keys key by key, the others
  *     (slerp, Hermite, B-spline) as Hermite keys at every frame (opt->frames samples over the
- *     clip when given) and at their own keys, with one-sided slopes from the double sampler
- *     (a slerp's kink at a key stays a kink). B-spline translations and scales likewise.
+ *     clip when given) and at their own keys (a B-spline's knots), with one-sided slopes from
+ *     the double sampler (a slerp's kink at a key stays a kink). B-spline translations, scales
+ *     and Euler angles likewise (exact up to the slopes: one cubic between knots).
+ *   - curves that resampling finds still (an angle of a turn about one axis) are one key.
  * The <Skeleton> holds every node's bind local (Scale, Euler Rotate, Translate, as the .cmdl
  * writer decomposes it), which the reader uses as the base of components without a curve.
  * Names are the skin's; a name used twice, or holding '"', cannot be a Path and is refused.
@@ -145,13 +147,22 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sample times: the grid (frames, or opt->frames over the clip) and the curve's own keys. */
+/* The curve's own key times, or a B-spline's knots (where its cubic pieces meet: between
+   them a 1- or 3-component B-spline is one cubic, which Hermite keys at the knots hold). */
+static double own_time(const vks_curve *cv, size_t k)
+{
+    if (cv->interp != VKS_INTERP_BSPLINE)
+        return cv->times[k];
+    return cv->start + ((double)cv->stop - cv->start) * (double)k / (double)(cv->key_count - 3);
+}
+
+/* Sample times: the grid (frames, or opt->frames over the clip) and the curve's own. */
 static double *sample_times(const writer *w, const vks_curve *cv, double duration, size_t *count)
 {
     size_t grid = w->frames >= 2 ? w->frames : (size_t)floor(duration * w->rate + 0.5) + 1;
     if (grid < 2)
         grid = 2;
-    size_t own = cv->interp == VKS_INTERP_BSPLINE ? 0 : cv->key_count;
+    size_t own = cv->interp == VKS_INTERP_BSPLINE ? cv->key_count - 2 : cv->key_count;
     if (grid + own > CSKLA_WRITE_MAX_SAMPLES)
         return NULL;
     double *t = malloc((grid + own) * sizeof *t);
@@ -161,13 +172,15 @@ static double *sample_times(const writer *w, const vks_curve *cv, double duratio
     for (size_t j = 0; j < grid; j++)
         t[n++] = duration * (double)j / (double)(grid - 1);
     for (size_t k = 0; k < own; k++)
-        t[n++] = cv->times[k];
+        t[n++] = own_time(cv, k);
     qsort(t, n, sizeof *t, cmp_double);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
+        if (t[i] < 0 || t[i] > duration) /* a B-spline's span may pass the clip's ends */
+            continue;
         if (m && t[i] - t[m - 1] <= 1e-9 * fmax(1.0, duration)) {
             for (size_t k = 0; k < own; k++) /* a key's own time wins over a grid point beside it */
-                if ((double)cv->times[k] == t[i])
+                if (own_time(cv, k) == t[i])
                     t[m - 1] = t[i];
             continue;
         }
