@@ -3,7 +3,9 @@
  * a message naming an offset inside it; corrupted bytes fail with a message or read into a set
  * that validates; chosen damage gives the error it should (code, offset, structure); hostile
  * counts are refused before anything is allocated; the limits (keys, nodes, clips); odd
- * timing (frequency 0, stop before start) is read sensibly. */
+ * timing (frequency 0, stop before start) is read sensibly.
+ * `test_nif_kf_robust --write-seeds DIR` also writes the fixture and its written forms into DIR
+ * (the fuzz target's seeds, tests/fuzz/nif_kf). */
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,16 +160,30 @@ static void test_sample_damage(void)
     }
 }
 
+static void write_seed(const char *dir, const char *name, const uint8_t *bytes, size_t size)
+{
+    if (!dir)
+        return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(bytes, 1, size, f) == size);
+    if (f)
+        fclose(f);
+}
+
 static void sweep(const uint8_t *b, size_t size, size_t step, const char *label)
 {
     CHECK_EQ_INT(kfx_truncations(b, size, step, label), 0);
     CHECK_EQ_INT(kfx_corruptions(b, size, step, label), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *seeds = argc == 3 && !strcmp(argv[1], "--write-seeds") ? argv[2] : NULL;
     size_t size = 0;
     uint8_t *fx = kfx_keys_fixture(NAMES, &size);
+    write_seed(seeds, "every_key_type.kf", fx, size);
     test_chosen_damage(fx, size);
     test_sample_damage();
     sweep(fx, size, 1, "every-key fixture");
@@ -177,8 +193,10 @@ int main(void)
     static const struct {
         uint32_t version;
         int compressed;
-        const char *label;
-    } forms[] = {{0x14020007u, 0, "written 20.2.0.7"}, {0x14020007u, 1, "written 20.2.0.7, compact"}, {0x0A010000u, 0, "written 10.1.0.0"}};
+        const char *label, *seed;
+    } forms[] = {{0x14020007u, 0, "written 20.2.0.7", "written_20207.kf"},
+                 {0x14020007u, 1, "written 20.2.0.7, compact", "written_20207_compact.kf"},
+                 {0x0A010000u, 0, "written 10.1.0.0", "written_10100.kf"}};
     for (size_t i = 0; set && i < sizeof forms / sizeof forms[0]; i++) {
         vks_clip_write_options o = {forms[i].version, forms[i].compressed, 0};
         uint32_t tracks = set->clips[0].track_count;
@@ -188,8 +206,10 @@ int main(void)
         size_t wn = 0;
         CHECK(vks_nif_kf_write(set, NULL, &o, &w, &wn, &err) == VKS_OK);
         set->clips[0].track_count = tracks;
-        if (w)
+        if (w) {
+            write_seed(seeds, forms[i].seed, w, wn);
             sweep(w, wn, 1, forms[i].label);
+        }
         free(w);
     }
     vks_clip_set_free(set);
