@@ -13,3 +13,12 @@ vks_add_fuzz(NAME fuzz_nif_kf SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_nif_
 if(TEST fuzz_nif_kf_replay)
   set_tests_properties(fuzz_nif_kf_replay PROPERTIES LABELS "nif;anim")
 endif()
+# vkskin inspect on NIF clips: a .kf is a clip file; a .nif with keyframes is a model, and
+# its clips show with --clips, or with --model naming a model (here itself)
+set(VKS_DANCE ${VKSKIN_REAL_DATASETS}/nif/niftools_bna_4.0.0.2_dance.nif)
+set(VKS_MW_KF ${VKSKIN_REAL_DATASETS}/anim/nif/nifly_TestNifFile_Sequence_MW.kf)
+add_test(NAME cli_inspect_nif_clips COMMAND sh -c
+  "test -f \"$1\" && test -f \"$2\" || exit 77; \"$0\" inspect \"$2\" && \"$0\" inspect --clips \"$1\" && \"$0\" inspect --model \"$1\" \"$1\""
+  $<TARGET_FILE:vkskin> ${VKS_DANCE} ${VKS_MW_KF})
+set_tests_properties(cli_inspect_nif_clips PROPERTIES LABELS "nif;anim;cli" SKIP_RETURN_CODE 77
+  PASS_REGULAR_EXPRESSION "NiSequenceStreamHelper, 1 clip.*\"Box01\": translation 2 keys linear.*clip 0 \"Dance\": 1.533 s, cycle clamp, space local, 35 tracks, 2 events.*35 of 35 tracks bind")

@@ -12,18 +12,21 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [P3D options]\n\n"
+    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [--clips] [P3D options]\n\n"
                "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
                "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
                "node), the influence histogram, the weights as stored (sums, and how many vertices were\n"
                "repaired and how), and the bind-pose check: the largest error of deforming with the bind\n"
                "pose against the stored vertices (absolute and relative to the bounding radius), passed\n"
                "or FAILED against the tolerance of src/check/tolerance.c.\n\n"
-               "A clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp; a pose JSON with --model) prints\n"
-               "its clips instead: duration, frame rate, cycle, space, events, and each track's node with\n"
-               "its channels' key counts and interpolation; with --model, which tracks bind to that\n"
-               "model, which name no node, and which nodes keep their bind pose.\n\n"
+               "A clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp, NIF .kf; a pose JSON with --model)\n"
+               "prints its clips instead: duration, frame rate, cycle, space, events, and each track's node\n"
+               "with its channels' key counts and interpolation; with --model, which tracks bind to that\n"
+               "model, which name no node, and which nodes keep their bind pose. A .nif is a model and may\n"
+               "hold clips too (keyframe controllers, sequences): --clips shows them, and so does --model\n"
+               "for a .nif that holds any (vkskin inspect --model dance.nif dance.nif).\n\n"
                "  --model MODEL        the model clip files are bound to\n"
+               "  --clips              show the clips of files that are models too (.nif)\n"
                "  --clip-duration S    RTM: the clip's length in seconds (the file stores none; default 1)\n"
                "  --json               machine-readable output on stdout (one object per file; an array\n"
                "                       when several files are given)\n"
@@ -168,7 +171,7 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
 
 int vks_cmd_inspect(int argc, char **argv)
 {
-    int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0;
+    int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0, clips = 0;
     const char *model = NULL;
     vks_read_options opt = {0};
     char **files = calloc((size_t)argc, sizeof *files);
@@ -184,6 +187,8 @@ int vks_cmd_inspect(int argc, char **argv)
             json = 1;
         } else if (!strcmp(argv[i], "--allow-bind-mismatch")) {
             allow_mismatch = 1;
+        } else if (!strcmp(argv[i], "--clips")) {
+            clips = 1;
         } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
             model = argv[++i];
         } else if (!strcmp(argv[i], "--clip-duration") && i + 1 < argc) {
@@ -221,7 +226,7 @@ int vks_cmd_inspect(int argc, char **argv)
         return VKS_EXIT_INPUT;
     }
     for (int f = 0; f < nfiles; f++) {
-        if (vks_cli_is_clip_file(files[f], bound_to != NULL)) {
+        if (vks_cli_is_clip_file(files[f], &opt, bound_to != NULL, clips)) {
             rc = vks_cli_worse_exit(rc, vks_cli_inspect_clips(files[f], &opt, bound_to, model, all));
             continue;
         }

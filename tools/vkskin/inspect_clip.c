@@ -147,14 +147,27 @@ static cJSON *json_clip(const vks_clip *clip, uint32_t index, const vks_skin *sk
     return o;
 }
 
-int vks_cli_is_clip_file(const char *path, int have_model)
+int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have_model, int want_clips)
 {
     size_t size = 0;
     uint8_t *bytes = vks_cli_read_file(path, &size);
     if (!bytes)
         return 0;
-    int clip = !vks_detect_format(bytes, size, path, NULL) &&
-               (vks_detect_clip_format(bytes, size, path, NULL) || (have_model && size && bytes[0] == '{'));
+    vks_reader_fn model = vks_detect_format(bytes, size, path, NULL);
+    vks_clip_reader_fn clips = vks_detect_clip_format(bytes, size, path, NULL);
+    int clip = clips != NULL;
+    if (model && clips && !want_clips) {
+        /* both readers take it (a NIF): with a model to bind to, clips when it holds some;
+           else clips when it holds no model */
+        vks_skin *s = NULL;
+        vks_clip_set *set = NULL;
+        vks_error err = {0};
+        clip = have_model ? clips(opt, bytes, size, &set, &err) == VKS_OK : model(opt, bytes, size, &s, &err) != VKS_OK;
+        vks_skin_free(s);
+        vks_clip_set_free(set);
+    } else if (!clip) {
+        clip = !model && have_model && size && bytes[0] == '{';
+    }
     free(bytes);
     return clip;
 }

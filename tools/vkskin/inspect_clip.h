@@ -7,9 +7,11 @@
 #include "vkskin.h"
 
 /* Whether path holds a clip rather than a model: no model reader takes it and a clip reader
- * does (or, with a model to bind to, it is JSON: pose frames). 0 when it cannot be read (the
- * model path then reports why). */
-int vks_cli_is_clip_file(const char *path, int have_model);
+ * does (or, with a model to bind to, it is JSON: pose frames). A file both take (a NIF: a .kf,
+ * or a .nif with keyframes) is a clip file when want_clips is set, with a model when the clip
+ * reader takes it, else when the model reader refuses it (read with opt). 0 when it cannot be
+ * read (the model path then reports why). */
+int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have_model, int want_clips);
 
 /* Prints (or, with json_out, appends one object to that array) the clips of path; with skin,
  * how each binds to it (model: its file name). Returns an exit code (cli.h). */
