@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Clips and crowds through the vkskin program (issue 12): --clip with every clip reader the
-# generator writes for (RenderWare .anm / .ska, GTA .ifp, Arma .rtm plain and binarised, pose
-# JSON for .nif), --stagger / --clip-speed / --clip-cycle / --time, JSON and CSV crowds of
+# generator writes for (RenderWare .anm / .ska, GTA .ifp, Arma .rtm plain and binarised, NIF
+# .kf for .nif), --stagger / --clip-speed / --clip-cycle / --time, JSON and CSV crowds of
 # several models with roots, on deform (every engine), validate (clips sampled on the GPU in
 # crowds, against the reference's double sampler) and render; and the errors: a bad CSV line
 # and a missing clip name are named, no bound track is bad input (1), nonsense combinations
@@ -30,11 +30,11 @@ expect() {
 has() { grep -q -- "$2" err || { echo "FAIL: $1: stderr lacks '$2': $(head -c 600 err)"; fail=1; }; }
 
 # characters with their clips beside them: hero.dff.walk.anm, .wave.anm, .walk.ska, .ifp;
-# b.nif.walk.json, .wave.json; p.p3d.walk.rtm (RTM_0101), .wave.rtm (BMTR)
+# b.nif.walk.kf, .wave.kf; p.p3d.walk.rtm (RTM_0101), .wave.rtm (BMTR)
 "$vk" generate --out hero.dff --vertices 1200 > /dev/null 2>&1 || { echo "FAIL: generate dff"; exit 1; }
 "$vk" generate --out b.nif --format nif --vertices 900 --bones 40 > /dev/null 2>&1 || { echo "FAIL: generate nif"; exit 1; }
 "$vk" generate --out p.p3d --format p3d --vertices 900 > /dev/null 2>&1 || { echo "FAIL: generate p3d"; exit 1; }
-for f in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska hero.dff.ifp b.nif.walk.json p.p3d.walk.rtm p.p3d.wave.rtm; do
+for f in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska hero.dff.ifp b.nif.walk.kf b.nif.wave.kf p.p3d.walk.rtm p.p3d.wave.rtm; do
   [ -s "$f" ] || { echo "FAIL: vkskin generate wrote no $f"; exit 1; }
 done
 
@@ -57,7 +57,7 @@ tail -n "$n" t16.csv | cut -d, -f3- > a.txt
 tail -n "$n" t05.csv | cut -d, -f3- > b.txt
 cmp -s a.txt b.txt || { echo "FAIL: --time 0.5 is not frame 15 at 30 fps"; fail=1; }
 expect 0 "deform --cpu-fast --clip .ska" "$vk" deform hero.dff --cpu-fast --clip hero.dff.walk.ska --instances 2 --frames 2 --format raw --out fast.raw
-expect 0 "deform pose JSON clip on a .nif" "$vk" deform b.nif --cpu --clip b.nif.walk.json#frames --clip-fps 10 --clip-cycle mirror --clip-speed 0.5 --frames 3 --out j.csv
+expect 0 "deform .kf clip on a .nif" "$vk" deform b.nif --cpu --clip b.nif.walk.kf#walk --clip-cycle mirror --clip-speed 0.5 --frames 3 --out j.csv
 expect 0 "deform .rtm on a .p3d" "$vk" deform p.p3d --cpu --clip p.p3d.wave.rtm --clip-duration 2 --frames 2 --out r.csv
 
 # crowds: JSON and CSV, two models, roots, a bind-pose instance; paths relative to the crowd
@@ -67,7 +67,7 @@ cat > crowds/c.json <<'EOF'
   {"model": "../hero.dff", "clip": "../hero.dff.walk.anm", "start": 0.25, "cycle": "loop"},
   {"model": "../hero.dff", "clip": "../hero.dff.ifp#wave", "speed": -1.5, "cycle": "mirror",
    "root": {"translation": [2, 0, 1], "rotation": [0, 0.7071068, 0, 0.7071068], "scale": [1.5, 1.5, 1.5]}},
-  {"model": "../b.nif", "clip": "../b.nif.wave.json", "start": 0.3,
+  {"model": "../b.nif", "clip": "../b.nif.wave.kf", "start": 0.3,
    "root": {"matrix": [0,0,-1, 0,1,0, 1,0,0, 4,0,0]}},
   {"model": "../b.nif"}
 ]}
@@ -125,7 +125,7 @@ for c in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska 'hero.dff.ifp#wav
   expect 0 "validate --clip $c" "$vk" validate hero.dff --clip "$c" --instances 5 --stagger --frames 3 --validation
   grep -q "crowd's pose pass), .*validation layer clean" out || { echo "FAIL: validate --clip $c: $(tail -1 out)"; fail=1; }
 done
-expect 0 "validate pose JSON clip (.nif)" "$vk" validate b.nif --clip b.nif.wave.json --clip-fps 10 --instances 3 --frames 3 --fps 7 --validation
+expect 0 "validate .kf clip (.nif)" "$vk" validate b.nif --clip b.nif.wave.kf --instances 3 --frames 3 --fps 7 --validation
 expect 0 "validate RTM_0101 (.p3d)" "$vk" validate p.p3d --clip p.p3d.walk.rtm --instances 3 --clip-speed 1.7 --clip-cycle clamp --frames 3 --validation
 expect 0 "validate BMTR (.p3d)" "$vk" validate p.p3d --clip p.p3d.wave.rtm --clip-duration 2 --instances 3 --stagger --frames 2 --time -0.4 --validation
 expect 0 "validate a JSON crowd of two models with roots" "$vk" validate --crowd crowds/c.json --frames 4 --validation --json

@@ -225,8 +225,8 @@ int main(void)
         check_file(gen, p3d, wave, "c.p3d.wave.rtm", 0, 1.0 / 30, 2.5e-3); /* + int16 quaternions, half floats */
     }
     if (nif) {
-        check_file(gen, nif, walk, "c.nif.walk.json", 0, 1.0 / 30, 1e-5);
-        check_file(gen, nif, wave, "c.nif.wave.json", 0, 1.0 / 30, 1e-5);
+        check_file(gen, nif, walk, "c.nif.walk.kf", 0, 1.0 / 30, 1e-5);
+        check_file(gen, nif, wave, "c.nif.wave.kf", 0, 1.0 / 30, 1e-5);
     }
     /* .cmdl: its model reads back with NW4C's own vertex layout (no bind position to match
        vertices by), so the .cskla clips are checked by every bone's world transform */

@@ -1,9 +1,9 @@
 /* The clip files the generator writes beside a model (character_clips.h): each format's own
  * clip files where vkskin writes them (RenderWare .anm, .ska and a GTA .ifp beside a .dff; Arma
- * RTM, plain and binarised, beside a .p3d; NW4C .cskla beside a .cmdl), and pose JSON frames
- * beside the formats whose clip files come later (.nif). Clips are written against the model
- * as it reads back, so a file plays on the model beside it exactly as the clip plays on the
- * generated skin. */
+ * RTM, plain and binarised, beside a .p3d; NW4C .cskla beside a .cmdl; NIF .kf beside a .nif),
+ * and pose JSON frames beside a format without clip files of its own. Clips are written
+ * against the model as it reads back, so a file plays on the model beside it exactly as the
+ * clip plays on the generated skin. */
 #include "character_clips.h"
 
 #include <stdio.h>
@@ -49,6 +49,14 @@ static vks_result cskla_one(const vks_clip *clip, const vks_skin *skin, const vk
 {
     vks_clip_set one = {.format = "generated", .format_detail = "", .clips = (vks_clip *)clip, .clip_count = 1};
     return vks_cskla_write(&one, skin, opt, out, size, err);
+}
+
+/* vks_nif_kf_write takes a set: a set of this one clip. */
+static vks_result kf_one(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt, uint8_t **out,
+                         size_t *size, vks_error *err)
+{
+    vks_clip_set one = {.format = "generated", .format_detail = "", .clips = (vks_clip *)clip, .clip_count = 1};
+    return vks_nif_kf_write(&one, skin, opt, out, size, err);
 }
 
 static vks_result write_json(const char *model_path, const vks_clip *clip, const vks_skin *skin, float fps,
@@ -140,6 +148,15 @@ vks_result vks_gen_write_clip_files(const char *model_path, const vks_gen_format
         if (r == VKS_OK)
             r = write_clip(model_path, "wave.cskla", cskla_one, wave, model, &o, log, "NW4C .cskla (30 fps): wave",
                            err);
+    } else if (!strcmp(fmt->name, "nif")) {
+        /* both .kf layouts: the walk as 10.1.0.0 (NiKeyframeController + NiKeyframeData, inline
+           names), the wave as 20.2.0.7 (its head nods on a B-spline, which 10.1.0.0 cannot hold) */
+        o.version = 0x0A010000u;
+        r = write_clip(model_path, "walk.kf", kf_one, walk, model, &o, log, "NIF .kf 10.1.0.0: walk", err);
+        o.version = 0x14020007u;
+        if (r == VKS_OK)
+            r = write_clip(model_path, "wave.kf", kf_one, wave, model, &o, log,
+                           "NIF .kf 20.2.0.7 (transform and B-spline interpolators): wave", err);
     } else {
         r = write_json(model_path, walk, model, json_fps, log, err);
         if (r == VKS_OK)
