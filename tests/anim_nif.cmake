@@ -22,3 +22,11 @@ add_test(NAME cli_inspect_nif_clips COMMAND sh -c
   $<TARGET_FILE:vkskin> ${VKS_DANCE} ${VKS_MW_KF})
 set_tests_properties(cli_inspect_nif_clips PROPERTIES LABELS "nif;anim;cli" SKIP_RETURN_CODE 77
   PASS_REGULAR_EXPRESSION "NiSequenceStreamHelper, 1 clip.*\"Box01\": translation 2 keys linear.*clip 0 \"Dance\": 1.533 s, cycle clamp, space local, 35 tracks, 2 events.*35 of 35 tracks bind")
+# The decoded curves through the GPU crowd's pose pass against the reference (crowd_check;
+# the validation layer on; 77 without a device; none in a -DVKSKIN_GPU=OFF build).
+if(VKSKIN_GPU)
+  vks_add_test(NAME test_gpu_clip_nif SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_clip_nif.c ${VKS_NIF_KF_UTIL}
+    LABELS gpu nif anim)
+  target_link_libraries(test_gpu_clip_nif PRIVATE vks_crowd_check vks_gpu_check)
+  set_tests_properties(test_gpu_clip_nif PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+endif()
