@@ -1,8 +1,7 @@
 /* vkskin deform FILE... --cpu|--cpu-fast|--gpu [pose options] --out FILE [--format F]:
  * deforms every (instance, frame) pose and writes the vertices in the file's own vertex order.
  * Poses are processed in chunks so memory stays bounded whatever the instance count; a chunk is
- * written by a thread of its own while the engine deforms the next one. */
-#include <pthread.h>
+ * written by a thread of its own while the engine deforms the next one (deform_chunks.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +9,7 @@
 #include "cli.h"
 #include "cli_crowd.h"
 #include "cli_gpu.h"
+#include "deform_chunks.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
 
@@ -94,58 +94,34 @@ static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job,
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
 }
 
-/* One chunk's results on their way to the output, written by a thread of its own while the
- * engine deforms the next chunk into the other buffer (so the disk and the engine overlap). */
-typedef struct chunk_write {
-    vks_bake *bake;
-    const vks_skin *skin;
-    uint32_t frames;
-    const float *pos, *nrm;
-    uint64_t first; /* pose index of the chunk's first pose (instance * frames + frame) */
-    uint32_t count;
-    vks_result result;
-    vks_error err;
-} chunk_write;
+/* One file's chunks (deform_chunks.c): the poser's locals, the engine, then the roots. */
+typedef struct deform_ctx {
+    engine e;
+    gpu_engine *g;
+    const vks_cli_poser *ps;
+} deform_ctx;
 
-static void *write_chunk(void *arg)
+static void chunk_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
 {
-    chunk_write *w = arg;
-    w->result = VKS_OK;
-    for (uint32_t k = 0; k < w->count && w->result == VKS_OK; k++) {
-        uint64_t p = w->first + k;
-        size_t at = vks_deform_index(w->skin, k, 0) * 3;
-        w->result = vks_bake_write(w->bake, (uint32_t)(p / w->frames), (uint32_t)(p % w->frames), w->pos + at,
-                                   w->nrm + at, &w->err);
+    const deform_ctx *d = user;
+    uint32_t frames = d->ps->frames;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t p = first + k;
+        vks_cli_poser_locals(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames),
+                             out + (size_t)k * d->ps->skin->node_count);
     }
-    return NULL;
 }
 
-/* The writer of the previous chunk, if one runs: waits for it and takes its result. */
-typedef struct writer {
-    pthread_t thread;
-    int running, threaded;
-    chunk_write job;
-} writer;
-
-static vks_result writer_finish(writer *w, vks_error *err)
+static vks_result chunk_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
 {
-    if (!w->running)
-        return VKS_OK;
-    if (w->threaded)
-        pthread_join(w->thread, NULL);
-    w->running = 0;
-    if (w->job.result != VKS_OK && err && err->code == VKS_OK)
-        *err = w->job.err;
-    return w->job.result;
-}
-
-static void writer_start(writer *w, const chunk_write *job)
-{
-    w->job = *job;
-    w->running = 1;
-    w->threaded = pthread_create(&w->thread, NULL, write_chunk, &w->job) == 0;
-    if (!w->threaded)
-        write_chunk(&w->job); /* no thread to be had: write it here */
+    deform_ctx *d = user;
+    vks_result r = run_engine(d->e, d->g, job, err);
+    size_t per = (size_t)job->skin->vertex_count * 3;
+    for (uint32_t k = 0; r == VKS_OK && d->ps->roots && k < job->instance_count; k++) /* where each instance
+                                                                                        stands, as the GPU crowd does */
+        vks_cli_poser_apply_root(d->ps, (uint32_t)((first + k) / d->ps->frames), job->positions + k * per,
+                                 job->normals + k * per);
+    return r;
 }
 
 /* deform --gpu with clips: the clips sampled on the GPU by crowds of instances (cli_crowd.h),
@@ -236,29 +212,12 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     ps.source.fast_sampling = e == ENGINE_CPU_FAST; /* clips: the fast engine's float sampler */
     uint32_t frames = ps.frames, instances = ps.instances;
     uint64_t total = (uint64_t)instances * frames;
-    /* chunks of poses whose outputs fit in about 64 MiB */
-    uint64_t per_pose = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
-    uint64_t chunk = (64ull << 20) / per_pose;
-    if (chunk < 1)
-        chunk = 1;
-    if (chunk > total)
-        chunk = total;
-    vks_affine *locals = malloc(chunk * (s->node_count ? s->node_count : 1) * sizeof *locals);
-    /* two buffers: the engine fills one while the writer drains the other */
-    float *pos[2] = {malloc(chunk * per_pose / 2), malloc(chunk * per_pose / 2)};
-    float *nrm[2] = {malloc(chunk * per_pose / 2), malloc(chunk * per_pose / 2)};
-    writer wr = {0};
     vks_bake *bake = NULL;
     vks_error err = {0};
     char msg[512];
     vks_result r = VKS_OK;
     gpu_engine g = {0};
     g.threads = threads;
-    if (!locals || !pos[0] || !nrm[0] || !pos[1] || !nrm[1]) {
-        fprintf(stderr, "vkskin: %s: out of memory for a chunk of %llu poses\n", path, (unsigned long long)chunk);
-        rc = VKS_EXIT_RUNTIME;
-        goto done;
-    }
     /* the output first: its limits and free space are known now, before minutes of work */
     r = vks_bake_open(&bake, out_path, (vks_bake_format)format, s, instances, frames, &err);
     if (r != VKS_OK) {
@@ -273,38 +232,17 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         if ((r = vks_gpu_upload(g.gpu, one, 1, &g.models, &err)) != VKS_OK)
             goto fail;
     }
-    double t0 = now_seconds(), engine_time = 0, last_report = t0;
+    double t0 = now_seconds(), engine_time = 0;
     if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
         if ((r = deform_crowd(path, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
             goto fail;
         total = 0; /* written */
     }
-    for (uint64_t first = 0, c = 0; first < total; first += chunk, c++) {
-        uint32_t n = (uint32_t)(total - first < chunk ? total - first : chunk);
-        for (uint32_t k = 0; k < n; k++) {
-            uint64_t p = first + k;
-            vks_cli_poser_locals(&ps, (uint32_t)(p / frames), (uint32_t)(p % frames),
-                                 locals + (size_t)k * s->node_count);
-        }
-        vks_deform_job job = {s, locals, n, pos[c & 1], nrm[c & 1]};
-        double te = now_seconds();
-        r = run_engine(e, &g, &job, &err);
-        engine_time += now_seconds() - te;
-        for (uint32_t k = 0; ps.roots && k < n; k++) /* where each instance stands, as the GPU crowd does */
-            vks_cli_poser_apply_root(&ps, (uint32_t)((first + k) / frames), pos[c & 1] + (size_t)k * s->vertex_count * 3,
-                                     nrm[c & 1] + (size_t)k * s->vertex_count * 3);
-        vks_result rw = writer_finish(&wr, &err); /* the previous chunk is on its way out */
-        if (r != VKS_OK || (r = rw) != VKS_OK)
-            goto fail;
-        writer_start(&wr, &(chunk_write){bake, s, frames, pos[c & 1], nrm[c & 1], first, n, VKS_OK, {0}});
-        double t = now_seconds();
-        if (t - last_report > 2.0) {
-            fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", path, (unsigned long long)(first + n),
-                    (unsigned long long)total);
-            last_report = t;
-        }
-    }
-    if ((r = writer_finish(&wr, &err)) != VKS_OK)
+    deform_ctx dc = {e, &g, &ps};
+    vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, &dc, path, 0};
+    r = vks_cli_chunks_run(&chunks, &err);
+    engine_time += chunks.engine_s;
+    if (r != VKS_OK)
         goto fail;
     r = vks_bake_close(bake, 1, &err);
     bake = NULL;
@@ -318,18 +256,13 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             engine_time > 0 ? (double)instances * frames * s->vertex_count / engine_time : 0.0, out_path);
     goto done;
 fail: /* an output error names the output; any other names the model */
-    writer_finish(&wr, NULL);
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : path, msg, sizeof msg));
     rc = vks_cli_exit_code(r);
 done:
-    writer_finish(&wr, NULL);
     vks_gpu_models_free(g.models);
     vks_gpu_destroy(g.gpu);
     if (bake)
         vks_bake_close(bake, 0, NULL);
-    free(locals);
-    for (int k = 0; k < 2; k++)
-        free(pos[k]), free(nrm[k]);
     vks_cli_poser_free(&ps);
     vks_skin_free(s);
     return rc;
