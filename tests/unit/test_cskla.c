@@ -402,9 +402,8 @@ static void test_detect(void)
 }
 
 /* On a .cmdl model: a two-bone model (root, arm one unit along x) and a clip turning the
- * root a quarter turn about z over 10 frames (Hermite, flat ends) while arm stretches its
- * x scale to 2 (step at frame 5): at frame 10 the arm's tip vertex (2, 0, 0), skinned to
- * arm, sits at (0, 1 + 2 * 1, 0) = (0, 3, 0)... see below for the arithmetic. */
+ * root a quarter turn about z over 10 frames (Hermite, flat ends) while arm's x scale steps
+ * to 2 at frame 5; the deformed vertices worked out below. */
 static void test_on_cmdl(void)
 {
     static const char model[] =
