@@ -23,3 +23,7 @@ vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cp
 add_test(NAME test_gpu_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120
   ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")
+
+# bench's GPU engines: both kernels, first and steady runs, --end-to-end into a raw file
+add_test(NAME test_bench_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cli.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120)

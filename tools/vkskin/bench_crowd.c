@@ -7,8 +7,9 @@
  *                           every buffer and set made once; the first frame is reported apart
  *                           (pipeline warm-up), the F after it are the steady state;
  *   per call:               vks_gpu_run in kernel_only mode once per frame, the way every batch
- *                           runs today: locals uploaded from the host (computed beforehand, not
- *                           timed), buffers, pools and sets made and freed by each call;
+ *                           runs: locals uploaded from the host (computed beforehand, not
+ *                           timed), the buffer set the context keeps between runs reused (made
+ *                           by the warm-up call);
  *   crowd, one submission:  vks_crowd_run_frames with F frames in one command buffer.
  * The first two alternate frame by frame, so both see the same machine. Prints ms per frame
  * (host wall time; timestamps where the device has them) and the ratio. */
@@ -35,7 +36,7 @@ static void help(FILE *f)
                "                            [--device N|NAME] [--validation]\n\n"
                "Time per frame of a persistent crowd (buffers, descriptor sets and command buffer made once,\n"
                "procedural poses evaluated on the GPU) against the per-call path (vks_gpu_run, kernel only,\n"
-               "buffers made per call, locals uploaded), on N instances (default 1000) of a generated\n"
+               "the context's kept buffers, locals uploaded), on N instances (default 1000) of a generated\n"
                "character (default 10000 vertices, 32 bones, 4 influences) over F frames (default 100).\n"
                "The two paths alternate frame by frame after one warm-up frame each; the steady state is\n"
                "the mean over F frames.\n"

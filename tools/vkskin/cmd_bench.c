@@ -1,10 +1,12 @@
 /* vkskin bench [--json] [--vertices V --bones B --instances N --influences K] [FILE]
- *              [--device D] [--ref-instances R]
+ *              [--device D] [--ref-instances R] [--repeats R] [--end-to-end FILE]
  * One workload through every engine in one process: the CPU reference (double), the fast CPU
- * deformer (float, all cores), the GPU kernel alone (timestamp queries around the pose and
- * deform passes, no readback) and the GPU end to end (locals upload, dispatch, readback of
- * positions and normals into host memory). Prints vertex-instances per second for each and
- * the ratios between them, the device and the sizes (DESIGN.md section 11).
+ * deformer (float, all cores), and the GPU engines of bench_gpu.c: the context's creation, the
+ * project's kernel and the plain baseline kernel (timestamp queries around the pose and deform
+ * passes, no readback; first run apart from the steady state, their ratio from interleaved
+ * pairs), the end to end into host memory, and with --end-to-end FILE the deform path into a
+ * raw file against a plain write to the same disk. Prints vertex-instances per second for
+ * each and the ratios between them, the device and the sizes (DESIGN.md section 11).
  * Default workload: a generated 10k-vertex, 32-bone, 4-influence character, 100 instances,
  * procedural poses. */
 #include <cjson/cJSON.h>
@@ -16,8 +18,8 @@ enum { BENCH_REPEATS = 3 };
 #include <unistd.h>
 
 #include "bench_crowd.h"
+#include "bench_gpu.h"
 #include "character.h"
-#include "cli_gpu.h"
 
 static double now_s(void)
 {
@@ -29,44 +31,28 @@ static double now_s(void)
 static void help(FILE *f)
 {
     fprintf(f, "usage: vkskin bench [--json] [--vertices V] [--bones B] [--influences K] [--instances N]\n"
-               "                    [--ref-instances R] [--threads T] [--device N|NAME] [--no-gpu] [FILE]\n\n"
+               "                    [--ref-instances R] [--threads T] [--repeats P] [--device N|NAME] [--no-gpu]\n"
+               "                    [--end-to-end OUT] [FILE]\n\n"
                "Measures vertex-instances per second (position + normal) of the CPU reference, the fast\n"
-               "CPU deformer, the GPU kernel alone and the GPU end to end, on one workload: FILE, or a\n"
-               "generated character (default 10000 vertices, 32 bones, 4 influences), N instances\n"
-               "(default 100) with procedural poses. The CPU reference runs R instances (default: enough\n"
-               "for ~2M vertex-instances, at most N). Each engine runs 3 times after a warm-up; the best\n"
-               "run counts. The GPU kernel figure comes from timestamp queries around the pose and deform\n"
-               "passes; on lavapipe those include the driver's per-pass synchronisation, so end to end can\n"
-               "come out faster than the kernel there. FILE takes the read options of inspect (P3D\n"
-               "options, --max-input-mb N). The fast CPU deformer runs on T threads (default: every core),\n"
-               "then on one thread with each kernel this CPU has (baseline; AVX2+FMA): the per-core\n"
-               "figures. V, B, K, N, R and T must be at least 1. --crowd: a persistent crowd\n"
+               "CPU deformer and the GPU engines, on one workload: FILE, or a generated character\n"
+               "(default 10000 vertices, 32 bones, 4 influences), N instances (default 100) with\n"
+               "procedural poses. The CPU reference runs R instances (default: enough for ~2M\n"
+               "vertex-instances, at most N). The CPU engines run 3 times after a warm-up; the best run\n"
+               "counts. The fast CPU deformer runs on T threads (default: every core), then on one thread\n"
+               "with each kernel this CPU has (baseline; AVX2+FMA): the per-core figures.\n"
+               "GPU: the context's creation and the model's upload are timed; the project's kernel and the\n"
+               "plain baseline kernel (one invocation per vertex-instance) run once each (the first run:\n"
+               "buffers made and touched, shaders compiled), then P times each (default 5), alternating,\n"
+               "and the kernel / plain ratio is the median of the pairs' deform-pass times; the steady\n"
+               "figures are medians. Kernel figures come from timestamp queries around the pose and deform\n"
+               "passes (on lavapipe they include the driver's per-pass synchronisation). The end to end\n"
+               "reads every chunk back into host memory. --end-to-end OUT also writes the deform output to\n"
+               "OUT as deform --gpu --format raw does (temporary and rename), fdatasync'd, against a plain\n"
+               "write of as many bytes to OUT with fdatasync (the disk), min(P, 3) times each; OUT is left\n"
+               "holding the raw output. FILE takes the read options of inspect (P3D options,\n"
+               "--max-input-mb N). V, B, K, N, R, T and P must be at least 1. --crowd: a persistent crowd\n"
                "against the per-call path instead (vkskin bench --crowd --help).\n"
-               "exit codes: 0 ok, 1 bad input, 2 usage, 5 runtime\n");
-}
-
-typedef struct sink {
-    float *buf;
-    size_t cap;
-    uint32_t vertices;
-} sink;
-
-/* End to end means the outputs reach memory the caller owns: copy each delivered range. */
-static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
-{
-    sink *s = user;
-    (void)entry, (void)first;
-    size_t bytes = (size_t)count * s->vertices * 12;
-    if (bytes > s->cap) {
-        float *b = realloc(s->buf, bytes);
-        if (!b)
-            return 1;
-        s->buf = b, s->cap = bytes;
-    }
-    memcpy(s->buf, p, bytes);
-    if (n)
-        memcpy(s->buf, n, bytes);
-    return 0;
+               "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime\n");
 }
 
 /* What the command line asked for. */
@@ -74,8 +60,9 @@ typedef struct bench_opts {
     vks_gen_params gp;
     uint32_t instances, ref_instances; /* ref_instances 0: chosen from the workload */
     uint32_t threads;                  /* --threads: the fast CPU engine's threads (0: all cores) */
+    uint32_t repeats;                  /* --repeats: steady runs of each GPU engine */
     int json, no_gpu;
-    const char *file;
+    const char *file, *e2e_file;
     vks_cli_gpu_opts gopt;
     vks_read_options ropt;
 } bench_opts;
@@ -88,6 +75,7 @@ static int parse_options(int argc, char **argv, bench_opts *o)
     memset(o, 0, sizeof *o);
     o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
     o->instances = 100;
+    o->repeats = 5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int t;
@@ -98,9 +86,11 @@ static int parse_options(int argc, char **argv, bench_opts *o)
             o->json = 1;
         } else if (!strcmp(a, "--no-gpu")) {
             o->no_gpu = 1;
+        } else if (!strcmp(a, "--end-to-end") && i + 1 < argc) {
+            o->e2e_file = argv[++i];
         } else if (i + 1 < argc && (!strcmp(a, "--vertices") || !strcmp(a, "--bones") || !strcmp(a, "--instances") ||
                                     !strcmp(a, "--influences") || !strcmp(a, "--ref-instances") ||
-                                    !strcmp(a, "--threads"))) {
+                                    !strcmp(a, "--threads") || !strcmp(a, "--repeats"))) {
             uint32_t v;
             if (!vks_cli_parse_u32(a, argv[++i], &v))
                 return VKS_EXIT_USAGE;
@@ -118,6 +108,8 @@ static int parse_options(int argc, char **argv, bench_opts *o)
                 o->gp.max_influences = v;
             else if (!strcmp(a, "--threads"))
                 o->threads = v;
+            else if (!strcmp(a, "--repeats"))
+                o->repeats = v;
             else
                 o->ref_instances = v;
         } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
@@ -229,74 +221,19 @@ static vks_result time_cpu(const bench_work *w, uint32_t count, cpu_engine engin
 typedef struct bench_result {
     uint32_t ref_instances;
     int threads;
-    double ref_rate, fast_rate, kernel_rate, e2e_rate, kernel_ms, e2e_ms;
+    double ref_rate, fast_rate;
     const char *fast_kernel;   /* the fast engine's kernel in use ("avx2", "baseline") */
     double per_core[2];        /* fast engine on one thread: [0] baseline, [1] avx2 (0: absent) */
-    uint32_t chunks;
-    const char *device, *device_type;
 } bench_result;
 
-/* The GPU and what lives on it; released after the report (the device name is the GPU's). */
-typedef struct bench_gpu {
-    vks_gpu *gpu;
-    vks_gpu_models *ms;
-    sink sk;
-} bench_gpu;
-
-/* The GPU kernel alone (timestamps, no readback) and end to end (upload, dispatch, readback
-   into host memory), each the best of BENCH_REPEATS after a warm-up dispatch, which pays
-   the shader JIT on lavapipe. An exit code; errors are reported here. */
-static int time_gpu(const bench_opts *o, const bench_work *w, bench_gpu *g, bench_result *r)
-{
-    vks_error err = {0};
-    int rc = vks_cli_gpu_open(&o->gopt, &g->gpu);
-    if (rc != VKS_EXIT_OK)
-        return rc;
-    r->device = vks_gpu_device(g->gpu)->name, r->device_type = vks_gpu_device(g->gpu)->type;
-    const vks_skin *one[1] = {w->s};
-    if (vks_gpu_upload(g->gpu, one, 1, &g->ms, &err) != VKS_OK)
-        return bench_fail(&err);
-    vks_gpu_batch_entry e = {0, w->instances, w->locals};
-    vks_gpu_batch b = {0};
-    b.entries = &e, b.entry_count = 1;
-    b.want_normals = 1;
-    b.max_chunk_bytes = o->gopt.max_chunk_bytes;
-    vks_gpu_stats st;
-    vks_gpu_batch_entry we = {0, 1, w->locals};
-    vks_gpu_batch wb = b;
-    wb.entries = &we, wb.kernel_only = 1;
-    if (vks_gpu_run(g->gpu, g->ms, &wb, &st, &err) != VKS_OK)
-        return bench_fail(&err);
-    b.kernel_only = 1;
-    r->kernel_ms = 1e300;
-    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-        if (vks_gpu_run(g->gpu, g->ms, &b, &st, &err) != VKS_OK)
-            return bench_fail(&err);
-        if (st.pose_ms + st.deform_ms < r->kernel_ms)
-            r->kernel_ms = st.pose_ms + st.deform_ms;
-    }
-    r->kernel_rate = r->kernel_ms > 0 ? (double)w->instances * w->V / (r->kernel_ms / 1e3) : 0;
-    b.kernel_only = 0;
-    g->sk.vertices = w->V;
-    b.deliver = consume, b.user = &g->sk;
-    r->e2e_ms = 1e300;
-    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-        if (vks_gpu_run(g->gpu, g->ms, &b, &st, &err) != VKS_OK)
-            return bench_fail(&err);
-        if (st.total_ms < r->e2e_ms)
-            r->e2e_ms = st.total_ms;
-    }
-    r->chunks = st.chunks;
-    r->e2e_rate = (double)w->instances * w->V / (r->e2e_ms / 1e3);
-    return VKS_EXIT_OK;
-}
-
-static void print_json(const bench_work *w, const bench_result *r)
+static void print_json(const bench_work *w, const bench_result *r, const vks_bench_gpu *g)
 {
     const vks_skin *s = w->s;
+    double kernel = g ? vks_bench_gpu_rate(g, g->kernel.steady_ms) : 0;
+    double e2e = g ? vks_bench_gpu_rate(g, g->e2e.steady_ms) : 0;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "device", r->device);
-    cJSON_AddStringToObject(o, "device_type", r->device_type);
+    cJSON_AddStringToObject(o, "device", g ? g->device : "none");
+    cJSON_AddStringToObject(o, "device_type", g ? g->device_type : "");
     cJSON_AddNumberToObject(o, "vertices", w->V);
     cJSON_AddNumberToObject(o, "bones", s->bone_count);
     cJSON_AddNumberToObject(o, "groups", s->group_count);
@@ -307,8 +244,8 @@ static void print_json(const bench_work *w, const bench_result *r)
     cJSON *v = cJSON_AddObjectToObject(o, "vertex_instances_per_second");
     cJSON_AddNumberToObject(v, "cpu_reference", r->ref_rate);
     cJSON_AddNumberToObject(v, "cpu_fast", r->fast_rate);
-    cJSON_AddNumberToObject(v, "gpu_kernel", r->kernel_rate);
-    cJSON_AddNumberToObject(v, "gpu_end_to_end", r->e2e_rate);
+    cJSON_AddNumberToObject(v, "gpu_kernel", kernel); /* steady state */
+    cJSON_AddNumberToObject(v, "gpu_end_to_end", e2e);
     cJSON_AddStringToObject(o, "cpu_fast_kernel", r->fast_kernel);
     cJSON *pc = cJSON_AddObjectToObject(o, "cpu_fast_per_core");
     if (r->per_core[0] > 0)
@@ -317,12 +254,15 @@ static void print_json(const bench_work *w, const bench_result *r)
         cJSON_AddNumberToObject(pc, "avx2", r->per_core[1]);
     cJSON *q = cJSON_AddObjectToObject(o, "ratios");
     cJSON_AddNumberToObject(q, "cpu_fast_over_reference", r->fast_rate / r->ref_rate);
-    cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", r->kernel_rate / r->fast_rate);
-    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_cpu_fast", r->e2e_rate / r->fast_rate);
-    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_kernel", r->kernel_rate > 0 ? r->e2e_rate / r->kernel_rate : 0);
-    cJSON_AddNumberToObject(o, "gpu_kernel_ms", r->kernel_ms);
-    cJSON_AddNumberToObject(o, "gpu_end_to_end_ms", r->e2e_ms);
-    cJSON_AddNumberToObject(o, "gpu_chunks", r->chunks);
+    cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", kernel / r->fast_rate);
+    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_cpu_fast", e2e / r->fast_rate);
+    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_kernel", kernel > 0 ? e2e / kernel : 0);
+    cJSON_AddNumberToObject(q, "gpu_kernel_over_plain_kernel", g ? g->ratio : 0);
+    cJSON_AddNumberToObject(o, "gpu_kernel_ms", g ? g->kernel.steady_ms : 0);
+    cJSON_AddNumberToObject(o, "gpu_end_to_end_ms", g ? g->e2e.steady_ms : 0);
+    cJSON_AddNumberToObject(o, "gpu_chunks", g ? g->chunks : 0);
+    if (g)
+        vks_bench_gpu_json(o, g);
     char *txt = cJSON_Print(o);
     if (txt)
         printf("%s\n", txt);
@@ -330,13 +270,13 @@ static void print_json(const bench_work *w, const bench_result *r)
     cJSON_Delete(o);
 }
 
-static void print_text(const bench_work *w, const bench_result *r, int no_gpu)
+static void print_text(const bench_work *w, const bench_result *r, const vks_bench_gpu *g)
 {
     const vks_skin *s = w->s;
     printf("workload: %u vertices, %u bones, %u group(s), %u instances (reference: %u), pos+normal, "
            "24 B written per vertex-instance\n",
            w->V, s->bone_count, s->group_count, w->instances, r->ref_instances);
-    printf("device:   %s (%s); CPU threads %d\n", r->device, r->device_type, r->threads);
+    printf("device:   %s (%s); CPU threads %d\n", g ? g->device : "none", g ? g->device_type : "", r->threads);
     printf("  cpu reference   %10.3f M vertex-instances/s\n", r->ref_rate / 1e6);
     printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference (%s kernel, %d threads)\n",
            r->fast_rate / 1e6, r->fast_rate / r->ref_rate, r->fast_kernel, r->threads);
@@ -344,12 +284,9 @@ static void print_text(const bench_work *w, const bench_result *r, int no_gpu)
         if (r->per_core[k] > 0)
             printf("  cpu fast, 1 core%9.3f M vertex-instances/s   (%s kernel)\n", r->per_core[k] / 1e6,
                    k ? "avx2" : "baseline");
-    if (!no_gpu) {
-        printf("  gpu kernel      %10.3f M vertex-instances/s   x%.2f cpu fast   (%.2f ms, timestamps)\n",
-               r->kernel_rate / 1e6, r->kernel_rate / r->fast_rate, r->kernel_ms);
-        printf("  gpu end to end  %10.3f M vertex-instances/s   x%.2f cpu fast   x%.2f kernel (%.2f ms, %u chunk(s))\n",
-               r->e2e_rate / 1e6, r->e2e_rate / r->fast_rate, r->kernel_rate > 0 ? r->e2e_rate / r->kernel_rate : 0,
-               r->e2e_ms, r->chunks);
+    if (g) {
+        printf("  gpu kernel / cpu fast x%.2f (steady)\n", vks_bench_gpu_rate(g, g->kernel.steady_ms) / r->fast_rate);
+        vks_bench_gpu_text(stdout, g);
     }
 }
 
@@ -368,14 +305,14 @@ int vks_cmd_bench(int argc, char **argv)
     if (!s)
         return VKS_EXIT_INPUT;
     bench_result r = {0};
-    r.device = "none", r.device_type = "";
     r.ref_instances = o.ref_instances;
     if (!r.ref_instances) {
         uint64_t n = 2000000ull / (s->vertex_count ? s->vertex_count : 1);
         r.ref_instances = n < 1 ? 1 : n > o.instances ? o.instances : (uint32_t)n;
     }
     bench_work w = {0};
-    bench_gpu g = {0};
+    vks_bench_gpu g = {0};
+    vks_cli_gpu_opts gopt = o.gopt;
     vks_error err = {0};
     rc = VKS_EXIT_OK;
     if (!prepare_work(&w, s, o.instances)) {
@@ -404,16 +341,16 @@ int vks_cmd_bench(int argc, char **argv)
             goto out;
         }
     vks_cpu_fast_set_path(r.fast_kernel);
-    if (!o.no_gpu && (rc = time_gpu(&o, &w, &g, &r)) != VKS_EXIT_OK)
+    g.skin = s, g.locals = w.locals, g.instances = o.instances, g.repeats = o.repeats;
+    g.gopt = &gopt, g.file = o.e2e_file;
+    if (!o.no_gpu && (rc = vks_bench_gpu_run(&g)) != VKS_EXIT_OK)
         goto out;
     if (o.json)
-        print_json(&w, &r);
+        print_json(&w, &r, o.no_gpu ? NULL : &g);
     else
-        print_text(&w, &r, o.no_gpu);
+        print_text(&w, &r, o.no_gpu ? NULL : &g);
 out:
-    vks_gpu_models_free(g.ms);
-    vks_gpu_destroy(g.gpu);
-    free(g.sk.buf);
+    vks_bench_gpu_free(&g);
     free(w.locals), free(w.pos), free(w.nrm);
     vks_skin_free(s);
     return rc;

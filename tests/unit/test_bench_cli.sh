@@ -1,0 +1,33 @@
+#!/bin/sh
+# vkskin bench's GPU engines on a small workload with the validation layer on (any message
+# fails): the project's and the plain kernel (their ratio), first run apart from the steady
+# state (which makes no buffer), the end to end, and --end-to-end OUT, which must leave OUT
+# holding the raw deform output (instances x file vertices x 24 bytes) and no temporary.
+# Exit 77 without a Vulkan device.
+V="$1"
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+"$V" bench --instances 6 --vertices 600 --bones 24 --repeats 2 --validation --json --end-to-end "$T/out.raw" \
+    >"$T/b.json" 2>"$T/b.err"
+rc=$?
+if [ $rc -eq 4 ]; then echo "skipped: no Vulkan device"; exit 77; fi
+[ $rc -eq 0 ] || { echo "bench: exit $rc"; cat "$T/b.err"; exit 1; }
+fail=0
+if grep -q "validation" "$T/b.err"; then echo "validation-layer messages:"; cat "$T/b.err"; fail=1; fi
+# a number of the JSON report by key (the first one of that name)
+num() { sed -n "s/.*\"$1\":[[:space:]]*\([-0-9.e+]*\).*/\1/p" "$T/b.json" | head -1; }
+positive() { awk -v x="$1" 'BEGIN { exit !(x + 0 > 0) }'; }
+[ "$(grep -c '"steady_buffers_made":[[:space:]]*0,\{0,1\}$' "$T/b.json")" -eq 3 ] ||
+    { echo "a steady run made buffers"; fail=1; }
+positive "$(num first_buffers_made)" || { echo "the first run made no buffer"; fail=1; }
+positive "$(num gpu_kernel_over_plain_kernel)" || { echo "no kernel / plain ratio"; fail=1; }
+for k in steady_ms first_ms plain_write_ms deform_over_slower_of_kernel_and_disk; do
+    positive "$(num $k)" || { echo "no $k"; fail=1; }
+done
+bytes=$(num bytes)
+size=$(wc -c <"$T/out.raw")
+[ "$size" -eq "$bytes" ] && [ $((size % (6 * 24))) -eq 0 ] ||
+    { echo "the raw output holds $size bytes, the report says $bytes"; fail=1; }
+[ "$(ls "$T" | grep -c tmp)" -eq 0 ] || { echo "a temporary was left beside the output"; ls "$T"; fail=1; }
+[ $fail -eq 0 ] || cat "$T/b.json"
+exit $fail

@@ -1,0 +1,395 @@
+/* The GPU engines of vkskin bench (bench_gpu.h). Order of a run:
+ *   1. the context (vks_gpu_create) and the model's upload, timed;
+ *   2. the project's kernel, then the plain kernel, each once: their first runs (the context
+ *      makes and touches the buffer set it keeps, lavapipe compiles the shaders);
+ *   3. R pairs of steady runs, project and plain alternating (the order flips every pair),
+ *      kernel only: the ratio of each pair's deform-pass times, and its median;
+ *   4. the end to end into host memory (vks_gpu_run delivering every chunk into a buffer of
+ *      the caller's): first run (the kept set grows for readback) and R steady runs;
+ *   5. with --end-to-end FILE, min(R, 3) times: a plain write of the output's bytes to FILE
+ *      with fdatasync, then the deform path (deform_chunks.c on the GPU engine, raw format,
+ *      through the output module: temporary and rename) into FILE, then fdatasync of FILE. */
+#include "bench_gpu.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "deform_chunks.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n values (sorted in place). */
+static double median(double *v, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int gpu_fail(const char *what, const vks_error *err)
+{
+    char msg[512];
+    fprintf(stderr, "vkskin bench: %s: %s\n", what, vks_error_format(err, NULL, msg, sizeof msg));
+    return vks_cli_exit_code(err->code);
+}
+
+/* End to end means the outputs reach memory the caller owns: each delivered range is copied
+ * into a buffer made (and touched) before the first run. */
+typedef struct sink {
+    float *pos, *nrm;
+    size_t floats; /* per stream */
+    uint32_t vertices;
+} sink;
+
+static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
+{
+    sink *s = user;
+    size_t at = (size_t)first * s->vertices * 3, floats = (size_t)count * s->vertices * 3;
+    (void)entry;
+    if (at + floats > s->floats)
+        return 1;
+    memcpy(s->pos + at, p, floats * sizeof *p);
+    if (n)
+        memcpy(s->nrm + at, n, floats * sizeof *n);
+    return 0;
+}
+
+/* One vks_gpu_run of the whole workload; kernel_only: timestamps, no readback. */
+static vks_result run_once(vks_bench_gpu *b, vks_gpu_kernel kernel, int kernel_only, sink *sk, vks_gpu_stats *st,
+                           vks_error *err)
+{
+    vks_gpu_batch_entry e = {0, b->instances, b->locals};
+    vks_gpu_batch batch = {0};
+    batch.entries = &e, batch.entry_count = 1;
+    batch.want_normals = 1;
+    batch.max_chunk_bytes = b->gopt->max_chunk_bytes;
+    batch.kernel = kernel;
+    batch.kernel_only = kernel_only;
+    if (!kernel_only)
+        batch.deliver = consume, batch.user = sk;
+    vks_result r = vks_gpu_run(b->gpu, b->models, &batch, st, err);
+    b->chunks = st->chunks;
+    return r;
+}
+
+static void first_run(vks_bench_gpu_engine *g, const vks_gpu_stats *st)
+{
+    g->first_ms = st->pose_ms + st->deform_ms;
+    g->first_wall_ms = st->total_ms;
+    g->first_buffers = st->buffers_made;
+}
+
+/* Steps 2 and 3: both kernels' first runs, then R interleaved pairs. */
+static vks_result time_kernels(vks_bench_gpu *b, vks_error *err)
+{
+    uint32_t R = b->repeats;
+    vks_gpu_stats st;
+    vks_bench_gpu_engine *eng[2] = {&b->kernel, &b->plain};
+    for (int k = 0; k < 2; k++) {
+        vks_result r = run_once(b, (vks_gpu_kernel)k, 1, NULL, &st, err);
+        if (r != VKS_OK)
+            return r;
+        first_run(eng[k], &st);
+    }
+    double *v = calloc((size_t)R * 9, sizeof *v);
+    if (!v)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    double *ms[2] = {v, v + R}, *wall[2] = {v + 2 * R, v + 3 * R}, *pose[2] = {v + 4 * R, v + 5 * R};
+    double *deform[2] = {v + 6 * R, v + 7 * R}, *ratio = v + 8 * R;
+    vks_result r = VKS_OK;
+    for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
+        for (int q = 0; q < 2 && r == VKS_OK; q++) {
+            int k = (i & 1) ? 1 - q : q; /* project first, then plain first, ... */
+            r = run_once(b, (vks_gpu_kernel)k, 1, NULL, &st, err);
+            ms[k][i] = st.pose_ms + st.deform_ms, wall[k][i] = st.total_ms;
+            pose[k][i] = st.pose_ms, deform[k][i] = st.deform_ms;
+            eng[k]->steady_buffers += st.buffers_made;
+        }
+        ratio[i] = deform[0][i] > 0 ? deform[1][i] / deform[0][i] : 0;
+    }
+    if (r == VKS_OK) {
+        for (int k = 0; k < 2; k++) {
+            eng[k]->steady_ms = median(ms[k], R), eng[k]->steady_wall_ms = median(wall[k], R);
+            eng[k]->pose_ms = median(pose[k], R), eng[k]->deform_ms = median(deform[k], R);
+        }
+        b->ratio = median(ratio, R); /* sorted: */
+        b->ratio_min = ratio[0], b->ratio_max = ratio[R - 1];
+    }
+    free(v);
+    return r;
+}
+
+/* Step 4: into host memory. */
+static vks_result time_e2e(vks_bench_gpu *b, vks_error *err)
+{
+    uint32_t V = b->skin->vertex_count, R = b->repeats;
+    sink sk = {0};
+    sk.vertices = V, sk.floats = (size_t)b->instances * V * 3;
+    sk.pos = malloc(sk.floats * sizeof(float) + 16), sk.nrm = malloc(sk.floats * sizeof(float) + 16);
+    double *wall = calloc(R, sizeof *wall);
+    vks_result r = sk.pos && sk.nrm && wall ? VKS_OK
+                                            : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    if (r == VKS_OK) { /* the caller's pages touched, so the runs time the copies, not faults */
+        memset(sk.pos, 0, sk.floats * sizeof(float));
+        memset(sk.nrm, 0, sk.floats * sizeof(float));
+    }
+    vks_gpu_stats st;
+    if (r == VKS_OK && (r = run_once(b, VKS_GPU_KERNEL_DEFAULT, 0, &sk, &st, err)) == VKS_OK) {
+        first_run(&b->e2e, &st);
+        b->e2e.first_ms = st.total_ms;
+    }
+    for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
+        r = run_once(b, VKS_GPU_KERNEL_DEFAULT, 0, &sk, &st, err);
+        wall[i] = st.total_ms;
+        b->e2e.steady_buffers += st.buffers_made;
+    }
+    if (r == VKS_OK)
+        b->e2e.steady_ms = b->e2e.steady_wall_ms = median(wall, R);
+    free(sk.pos), free(sk.nrm), free(wall);
+    return r;
+}
+
+/* ---- step 5: --end-to-end FILE ---- */
+
+static void file_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
+{
+    const vks_bench_gpu *b = user;
+    size_t nodes = b->skin->node_count;
+    memcpy(out, b->locals + first * nodes, (size_t)n * nodes * sizeof *out);
+}
+
+static vks_result file_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
+{
+    const vks_bench_gpu *b = user;
+    (void)first;
+    return vks_gpu_run_job(b->gpu, b->models, 0, job, NULL, err);
+}
+
+/* fdatasync of the file at path; ms spent. */
+static vks_result sync_file(const char *path, double *ms, vks_error *err)
+{
+    double t0 = now_ms();
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fdatasync(fd) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot fdatasync: %s", strerror(e));
+    }
+    close(fd);
+    *ms = now_ms() - t0;
+    return VKS_OK;
+}
+
+/* A plain write(2) of bytes bytes to path in 8 MiB pieces, then fdatasync: the disk's figure. */
+static vks_result plain_write(const char *path, uint64_t bytes, double *ms, vks_error *err)
+{
+    size_t piece = 8u << 20;
+    float *buf = malloc(piece);
+    if (!buf)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
+    for (size_t i = 0; i < piece / sizeof *buf; i++) /* numbers like the output's, not zeros */
+        buf[i] = (float)(i % 1000) * 0.001f - 0.5f;
+    double t0 = now_ms();
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    vks_result r = fd >= 0 ? VKS_OK : vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+    for (uint64_t done = 0; r == VKS_OK && done < bytes;) {
+        size_t n = bytes - done < piece ? (size_t)(bytes - done) : piece;
+        ssize_t w = write(fd, buf, n);
+        if (w <= 0)
+            r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot write: %s", strerror(errno));
+        else
+            done += (uint64_t)w;
+    }
+    if (r == VKS_OK && fdatasync(fd) != 0)
+        r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "cannot fdatasync: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    *ms = now_ms() - t0;
+    free(buf);
+    return r;
+}
+
+/* The deform path into FILE (as deform --gpu --format raw); its times. */
+static vks_result deform_to_file(vks_bench_gpu *b, double *ms, double *engine_ms, vks_error *err)
+{
+    vks_bake *bake = NULL;
+    double t0 = now_ms();
+    vks_result r = vks_bake_open(&bake, b->file, VKS_BAKE_RAW, b->skin, b->instances, 1, err);
+    if (r != VKS_OK)
+        return r;
+    vks_cli_chunks c = {b->skin, bake, 1, b->instances, file_locals, file_deform, b, NULL, 0};
+    r = vks_cli_chunks_run(&c, err);
+    vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);
+    *ms = now_ms() - t0;
+    *engine_ms = c.engine_s * 1e3;
+    return r != VKS_OK ? r : rc;
+}
+
+static vks_result time_file(vks_bench_gpu *b, vks_error *err)
+{
+    vks_bench_gpu_file *d = &b->disk;
+    d->bytes = vks_bake_size_bound(VKS_BAKE_RAW, b->skin, b->instances, 1);
+    d->runs = b->repeats < 3 ? b->repeats : 3;
+    double v[4][3];
+    vks_result r = vks_bake_check(b->file, VKS_BAKE_RAW, b->skin, b->instances, 1, err);
+    for (uint32_t i = 0; i < d->runs && r == VKS_OK; i++) {
+        r = plain_write(b->file, d->bytes, &v[0][i], err);
+        if (r == VKS_OK && unlink(b->file) != 0)
+            r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, b->file, "cannot remove: %s", strerror(errno));
+        if (r == VKS_OK)
+            r = deform_to_file(b, &v[1][i], &v[3][i], err);
+        if (r == VKS_OK)
+            r = sync_file(b->file, &v[2][i], err);
+    }
+    if (r == VKS_OK) {
+        d->disk_ms = median(v[0], d->runs), d->deform_ms = median(v[1], d->runs);
+        d->sync_ms = median(v[2], d->runs), d->engine_ms = median(v[3], d->runs);
+    }
+    return r;
+}
+
+int vks_bench_gpu_run(vks_bench_gpu *b)
+{
+    vks_error err = {0};
+    double t0 = now_ms();
+    int rc = vks_cli_gpu_open(b->gopt, &b->gpu);
+    if (rc != VKS_EXIT_OK)
+        return rc;
+    b->context_ms = now_ms() - t0;
+    b->device = vks_gpu_device(b->gpu)->name, b->device_type = vks_gpu_device(b->gpu)->type;
+    const vks_skin *one[1] = {b->skin};
+    t0 = now_ms();
+    if (vks_gpu_upload(b->gpu, one, 1, &b->models, &err) != VKS_OK)
+        return gpu_fail("upload", &err);
+    b->upload_ms = now_ms() - t0;
+    if (b->repeats < 1)
+        b->repeats = 1;
+    if (time_kernels(b, &err) != VKS_OK)
+        return gpu_fail("gpu kernel", &err);
+    if (time_e2e(b, &err) != VKS_OK)
+        return gpu_fail("gpu end to end", &err);
+    if (b->file && time_file(b, &err) != VKS_OK)
+        return gpu_fail("--end-to-end", &err);
+    return VKS_EXIT_OK;
+}
+
+double vks_bench_gpu_rate(const vks_bench_gpu *b, double ms)
+{
+    return ms > 0 ? (double)b->instances * b->skin->vertex_count / (ms / 1e3) : 0;
+}
+
+/* The slower of the kernel and the disk, and the deform path's share of it. */
+static void file_limit(const vks_bench_gpu *b, double *e2e, double *disk, double *limit)
+{
+    *e2e = vks_bench_gpu_rate(b, b->disk.deform_ms + b->disk.sync_ms);
+    *disk = vks_bench_gpu_rate(b, b->disk.disk_ms);
+    double kernel = vks_bench_gpu_rate(b, b->kernel.steady_ms);
+    *limit = kernel < *disk ? kernel : *disk;
+}
+
+void vks_bench_gpu_text(FILE *f, const vks_bench_gpu *b)
+{
+    const vks_bench_gpu_engine *k = &b->kernel, *p = &b->plain, *e = &b->e2e;
+    fprintf(f, "  gpu context     %10.1f ms to create, %.1f ms to upload the model\n", b->context_ms, b->upload_ms);
+    fprintf(f, "  gpu kernel      %10.3f M vertex-instances/s   steady, median of %u (%.2f ms: pose %.2f ms = %.2f us "
+               "per instance, deform %.2f ms)\n",
+            vks_bench_gpu_rate(b, k->steady_ms) / 1e6, b->repeats, k->steady_ms, k->pose_ms,
+            k->pose_ms * 1e3 / b->instances, k->deform_ms);
+    fprintf(f, "                  %10.3f M vertex-instances/s   first run (%.2f ms; %.2f ms wall, %u buffers made; "
+               "steady runs made %u)\n",
+            vks_bench_gpu_rate(b, k->first_ms) / 1e6, k->first_ms, k->first_wall_ms, k->first_buffers, k->steady_buffers);
+    fprintf(f, "  gpu plain kernel%10.3f M vertex-instances/s   steady (%.2f ms, deform %.2f ms); first run %.2f ms\n",
+            vks_bench_gpu_rate(b, p->steady_ms) / 1e6, p->steady_ms, p->deform_ms, p->first_ms);
+    fprintf(f, "  kernel / plain  %10.2fx                        deform pass, median of %u interleaved pairs "
+               "(%.2f..%.2f)\n",
+            b->ratio, b->repeats, b->ratio_min, b->ratio_max);
+    fprintf(f, "  gpu end to end  %10.3f M vertex-instances/s   steady (%.2f ms, %u chunk(s)), x%.2f kernel; first run "
+               "%.2f ms\n",
+            vks_bench_gpu_rate(b, e->steady_ms) / 1e6, e->steady_ms, b->chunks,
+            k->steady_ms > 0 ? k->steady_ms / e->steady_ms : 0, e->first_ms);
+    if (!b->file)
+        return;
+    double e2e, disk, limit;
+    file_limit(b, &e2e, &disk, &limit);
+    fprintf(f, "  to %s: %.1f MB, median of %u\n", b->file, b->disk.bytes / 1e6, b->disk.runs);
+    fprintf(f, "    deform path   %10.3f M vertex-instances/s   %.1f MB/s (%.2f ms + fdatasync %.2f ms; engine %.2f "
+               "ms)\n",
+            e2e / 1e6, b->disk.bytes / 1e3 / (b->disk.deform_ms + b->disk.sync_ms), b->disk.deform_ms, b->disk.sync_ms,
+            b->disk.engine_ms);
+    fprintf(f, "    plain write   %10.3f M vertex-instances/s   %.1f MB/s (%.2f ms with fdatasync)\n", disk / 1e6,
+            b->disk.bytes / 1e3 / b->disk.disk_ms, b->disk.disk_ms);
+    fprintf(f, "    deform / min(kernel, disk) x%.2f (target 0.8)\n", limit > 0 ? e2e / limit : 0);
+}
+
+static void engine_json(cJSON *o, const char *name, const vks_bench_gpu *b, const vks_bench_gpu_engine *g)
+{
+    cJSON *e = cJSON_AddObjectToObject(o, name);
+    cJSON_AddNumberToObject(e, "first_ms", g->first_ms);
+    cJSON_AddNumberToObject(e, "first_wall_ms", g->first_wall_ms);
+    cJSON_AddNumberToObject(e, "first_vertex_instances_per_second", vks_bench_gpu_rate(b, g->first_ms));
+    cJSON_AddNumberToObject(e, "first_buffers_made", g->first_buffers);
+    cJSON_AddNumberToObject(e, "steady_ms", g->steady_ms);
+    cJSON_AddNumberToObject(e, "steady_wall_ms", g->steady_wall_ms);
+    cJSON_AddNumberToObject(e, "steady_vertex_instances_per_second", vks_bench_gpu_rate(b, g->steady_ms));
+    cJSON_AddNumberToObject(e, "steady_buffers_made", g->steady_buffers);
+    if (g->deform_ms > 0) {
+        cJSON_AddNumberToObject(e, "pose_ms", g->pose_ms);
+        cJSON_AddNumberToObject(e, "pose_us_per_instance", g->pose_ms * 1e3 / b->instances);
+        cJSON_AddNumberToObject(e, "deform_ms", g->deform_ms);
+    }
+}
+
+void vks_bench_gpu_json(cJSON *o, const vks_bench_gpu *b)
+{
+    cJSON *g = cJSON_AddObjectToObject(o, "gpu");
+    cJSON_AddNumberToObject(g, "context_ms", b->context_ms);
+    cJSON_AddNumberToObject(g, "upload_ms", b->upload_ms);
+    cJSON_AddNumberToObject(g, "repeats", b->repeats);
+    engine_json(g, "kernel", b, &b->kernel);
+    engine_json(g, "plain_kernel", b, &b->plain);
+    engine_json(g, "end_to_end", b, &b->e2e);
+    cJSON *q = cJSON_AddObjectToObject(g, "kernel_over_plain");
+    cJSON_AddNumberToObject(q, "median", b->ratio);
+    cJSON_AddNumberToObject(q, "min", b->ratio_min);
+    cJSON_AddNumberToObject(q, "max", b->ratio_max);
+    if (!b->file)
+        return;
+    double e2e, disk, limit;
+    file_limit(b, &e2e, &disk, &limit);
+    cJSON *f = cJSON_AddObjectToObject(g, "end_to_end_file");
+    cJSON_AddStringToObject(f, "path", b->file);
+    cJSON_AddNumberToObject(f, "bytes", (double)b->disk.bytes);
+    cJSON_AddNumberToObject(f, "runs", b->disk.runs);
+    cJSON_AddNumberToObject(f, "deform_ms", b->disk.deform_ms);
+    cJSON_AddNumberToObject(f, "fdatasync_ms", b->disk.sync_ms);
+    cJSON_AddNumberToObject(f, "engine_ms", b->disk.engine_ms);
+    cJSON_AddNumberToObject(f, "plain_write_ms", b->disk.disk_ms);
+    cJSON_AddNumberToObject(f, "deform_vertex_instances_per_second", e2e);
+    cJSON_AddNumberToObject(f, "plain_write_vertex_instances_per_second", disk);
+    cJSON_AddNumberToObject(f, "deform_over_slower_of_kernel_and_disk", limit > 0 ? e2e / limit : 0);
+}
+
+void vks_bench_gpu_free(vks_bench_gpu *b)
+{
+    vks_gpu_models_free(b->models);
+    vks_gpu_destroy(b->gpu);
+    b->models = NULL, b->gpu = NULL;
+}
