@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Clips and crowds through the vkskin program (issue 12): --clip with every clip reader the
 # generator writes for (RenderWare .anm / .ska, GTA .ifp, Arma .rtm plain and binarised, NIF
-# .kf for .nif), --stagger / --clip-speed / --clip-cycle / --time, JSON and CSV crowds of
+# .kf for .nif) and pose JSON, --stagger / --clip-speed / --clip-cycle / --time, JSON and CSV crowds of
 # several models with roots, on deform (every engine), validate (clips sampled on the GPU in
 # crowds, against the reference's double sampler) and render; and the errors: a bad CSV line
 # and a missing clip name are named, no bound track is bad input (1), nonsense combinations
@@ -37,6 +37,14 @@ has() { grep -q -- "$2" err || { echo "FAIL: $1: stderr lacks '$2': $(head -c 60
 for f in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska hero.dff.ifp b.nif.walk.kf b.nif.wave.kf p.p3d.walk.rtm p.p3d.wave.rtm; do
   [ -s "$f" ] || { echo "FAIL: vkskin generate wrote no $f"; exit 1; }
 done
+# a pose JSON clip: frames of joints every generated character has
+cat > nod.json <<'EOF'
+{"frames": [
+  {"nodes": [{"name": "head", "rotation": [0, 0, 0, 1]}, {"name": "upperarm_l", "rotation": [0, 0, 0, 1]}]},
+  {"nodes": [{"name": "head", "rotation": [0.258819, 0, 0, 0.9659258]}, {"name": "upperarm_l", "rotation": [0, 0, 0.5, 0.8660254]}]},
+  {"nodes": [{"name": "head", "rotation": [0, 0.258819, 0, 0.9659258]}, {"name": "upperarm_l", "rotation": [0, 0.3826834, 0, 0.9238795]}]}
+]}
+EOF
 
 # ---- CPU: every engine samples the clips ----
 expect 0 "deform --clip .anm" "$vk" deform hero.dff --cpu --clip hero.dff.walk.anm --instances 3 --stagger --frames 4 --out a.csv
@@ -58,6 +66,7 @@ tail -n "$n" t05.csv | cut -d, -f3- > b.txt
 cmp -s a.txt b.txt || { echo "FAIL: --time 0.5 is not frame 15 at 30 fps"; fail=1; }
 expect 0 "deform --cpu-fast --clip .ska" "$vk" deform hero.dff --cpu-fast --clip hero.dff.walk.ska --instances 2 --frames 2 --format raw --out fast.raw
 expect 0 "deform .kf clip on a .nif" "$vk" deform b.nif --cpu --clip b.nif.walk.kf#walk --clip-cycle mirror --clip-speed 0.5 --frames 3 --out j.csv
+expect 0 "deform a pose JSON clip" "$vk" deform hero.dff --cpu --clip nod.json#frames --clip-fps 10 --clip-cycle mirror --frames 3 --out pj.csv
 expect 0 "deform .rtm on a .p3d" "$vk" deform p.p3d --cpu --clip p.p3d.wave.rtm --clip-duration 2 --frames 2 --out r.csv
 
 # crowds: JSON and CSV, two models, roots, a bind-pose instance; paths relative to the crowd
@@ -103,7 +112,7 @@ echo '{"frames": [{"nodes": [{"name": "Tail", "rotation": [0, 0, 0, 1]}]}]}' > t
 expect 1 "a pose JSON clip naming a node the model lacks" "$vk" deform p.p3d --cpu --clip tail.json --out x.csv
 has "the unknown node" 'tail.json: frames\[0\].nodes\[0\]: unknown node name "Tail"
 expect 2 "--clip with --crowd" "$vk" deform hero.dff --clip hero.dff.walk.anm --crowd crowds/c.csv --out x.csv
-expect 2 "--clip with --pose" "$vk" validate hero.dff --clip hero.dff.walk.anm --pose b.nif.walk.json
+expect 2 "--clip with --pose" "$vk" validate hero.dff --clip hero.dff.walk.anm --pose nod.json
 expect 2 "--stagger without --clip" "$vk" validate hero.dff --stagger
 expect 2 "--instances with --crowd" "$vk" validate hero.dff --crowd crowds/c.csv --instances 3
 expect 2 "--clip-cycle without clips" "$vk" deform hero.dff --clip-cycle loop --out x.csv
@@ -126,6 +135,7 @@ for c in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska 'hero.dff.ifp#wav
   grep -q "crowd's pose pass), .*validation layer clean" out || { echo "FAIL: validate --clip $c: $(tail -1 out)"; fail=1; }
 done
 expect 0 "validate .kf clip (.nif)" "$vk" validate b.nif --clip b.nif.wave.kf --instances 3 --frames 3 --fps 7 --validation
+expect 0 "validate a pose JSON clip" "$vk" validate p.p3d hero.dff --clip nod.json --clip-fps 10 --instances 3 --stagger --frames 3 --validation
 expect 0 "validate RTM_0101 (.p3d)" "$vk" validate p.p3d --clip p.p3d.walk.rtm --instances 3 --clip-speed 1.7 --clip-cycle clamp --frames 3 --validation
 expect 0 "validate BMTR (.p3d)" "$vk" validate p.p3d --clip p.p3d.wave.rtm --clip-duration 2 --instances 3 --stagger --frames 2 --time -0.4 --validation
 expect 0 "validate a JSON crowd of two models with roots" "$vk" validate --crowd crowds/c.json --frames 4 --validation --json

@@ -53,7 +53,7 @@ static int32_t clip_file(vks_cli_anim *an, const char *path, size_t n)
             char msg[512];
             if (!read)
                 fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                                "or pose JSON named .json)\n", f.path);
+                                "NIF .kf or .nif, NW4C .cskla, or pose JSON named .json)\n", f.path);
             else
                 fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, f.path, msg, sizeof msg));
             free(f.path);
