@@ -150,9 +150,12 @@ static cJSON *json_clip(const vks_clip *clip, uint32_t index, const vks_skin *sk
 int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have_model, int want_clips)
 {
     size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(path, &size);
-    if (!bytes)
+    void *data = NULL;
+    /* quietly: a file that cannot be read is reported once, by the model path */
+    if (vks_file_read_default(NULL, path, opt->file.max_size ? opt->file.max_size : 2048ull << 20, &data, &size,
+                              NULL) != VKS_OK)
         return 0;
+    uint8_t *bytes = data;
     vks_reader_fn model = vks_detect_format(bytes, size, path, NULL);
     vks_clip_reader_fn clips = vks_detect_clip_format(bytes, size, path, NULL);
     int clip = clips != NULL;
@@ -168,7 +171,7 @@ int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have
     } else if (!clip) {
         clip = !model && have_model && size && bytes[0] == '{';
     }
-    free(bytes);
+    vks_file_release_default(NULL, bytes);
     return clip;
 }
 
