@@ -82,26 +82,35 @@ int main(void)
         uint8_t *got = vks_test_read_file(out, &got_size);
         CHECK(got && got_size == want_size && !memcmp(got, want, want_size));
         free(got);
-        CHECK_EQ_INT(count_files(dir), 1); /* no temporary left */
+        CHECK_EQ_INT(count_files(dir), 5); /* the model and its 4 clip files, no temporary left */
         CHECK(vks_detect_format(want, want_size, NULL, NULL) == vks_rw_read);
     }
     free(want);
     vks_skin_free(s);
     remove(out);
+    static const char *const clip_files[] = {"walk.anm", "wave.anm", "walk.ska", "ifp"};
+    for (int k = 0; k < 4; k++) {
+        char cp[1300];
+        snprintf(cp, sizeof cp, "%s.%s", out, clip_files[k]);
+        CHECK(remove(cp) == 0 || wr == VKS_ERR_UNSUPPORTED);
+    }
 
     /* --datasets with a format list writes only those files and the manifest */
     char ds[1200];
     snprintf(ds, sizeof ds, "%s/ds", dir);
     CHECK_EQ_INT(run("generate", "--datasets", ds, "--formats", "dff", NULL), 0);
     int n = count_files(ds);
-    CHECK(n == 1 || n == 1 + VKS_GEN_DATASET_COUNT); /* manifest alone when the DFF writer is missing */
+    CHECK(n == 1 || n == 1 + 5 * VKS_GEN_DATASET_COUNT); /* manifest alone when the DFF writer is missing; else
+                                                              each model and its 4 clip files */
     DIR *d = opendir(ds);
     struct dirent *e;
     while (d && (e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
         size_t len = strlen(e->d_name);
-        CHECK(!strcmp(e->d_name, "MANIFEST.md") || (len > 4 && !strcmp(e->d_name + len - 4, ".dff")));
+        /* the models and the clips written beside them (x.dff.walk.anm, x.dff.ifp, ...) */
+        CHECK(!strcmp(e->d_name, "MANIFEST.md") || (len > 4 && !strcmp(e->d_name + len - 4, ".dff")) ||
+              strstr(e->d_name, ".dff.") != NULL);
         char p[1500];
         snprintf(p, sizeof p, "%s/%s", ds, e->d_name);
         remove(p);

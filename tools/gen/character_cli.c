@@ -295,7 +295,7 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
                 if (rc == VKS_OK && is_p3d)
                     rc = write_p3d_cfg(path, model, err);
-                if (rc == VKS_OK) { /* pose JSON at 10 fps keeps the folder small */
+                if (rc == VKS_OK) { /* RTM frames at 10 a second keep the folder small */
                     clip_rows cr = {&clips, log, dir, name};
                     vks_gen_clip_log cl = {clip_row, &cr};
                     rc = vks_gen_write_clip_files(path, fmt, model, bytes, size, d->stem, 10.0f, &cl, err);
@@ -321,9 +321,10 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
                  "\n## Clips\n\n"
                  "Beside each model, its walk (1 s) and wave (2 s) loops (`tools/gen/character_clips.c`) in\n"
                  "the clip formats vkskin reads for it: RenderWare `.anm` (standard and compressed keys),\n"
-                 "legacy `.ska` and a GTA `.ifp` beside each `.dff`; Arma RTM, plain and binarised, beside\n"
-                 "each `.p3d`; pose JSON frames (10 fps) beside `.nif` and `.cmdl` until their own clip\n"
-                 "formats are read. Every file plays on its model as the clip plays on the generated skin\n"
+                 "legacy `.ska` and a GTA `.ifp` beside each `.dff`; Arma RTM, plain and binarised (10\n"
+                 "frames a second), beside each `.p3d`; Gamebryo `.kf` (10.1.0.0 and 20.2.0.7 layouts)\n"
+                 "beside each `.nif`; NintendoWare `.cskla` (30 fps) beside each `.cmdl`. Every file plays\n"
+                 "on its model as the clip plays on the generated skin\n"
                  "(`tests/unit/test_gen_clip_files.c`). Play one with\n\n"
                  "    vkskin validate datasets/char_b24_pl8.dff --clip datasets/char_b24_pl8.dff.walk.anm --frames 8\n\n"
                  "| file | plays on | holds | bytes |\n|---|---|---|---|\n%s",
@@ -381,8 +382,8 @@ static void usage(const char *prog, FILE *f)
             "  --no-clips            do not write the walk and wave clips beside the model (by default:\n"
             "                        FILE.walk.anm, FILE.wave.anm, FILE.walk.ska, FILE.ifp beside a .dff;\n"
             "                        FILE.walk.rtm, FILE.wave.rtm beside a .p3d; FILE.walk.kf,\n"
-            "                        FILE.wave.kf beside a .nif; FILE.walk.json, FILE.wave.json\n"
-            "                        pose frames at 30 fps beside a .cmdl)\n"
+            "                        FILE.wave.kf beside a .nif; FILE.walk.cskla, FILE.wave.cskla\n"
+            "                        beside a .cmdl)\n"
             "  --datasets DIR        write the standard small set in every available format and\n"
             "                        DIR/MANIFEST.md (files whose writer says unsupported are skipped)\n"
             "  --formats LIST        with --datasets: only these formats (e.g. dff,p3d)\n"
