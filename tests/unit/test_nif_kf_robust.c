@@ -153,6 +153,19 @@ static void test_sample_damage(void)
         expect(b, size, 0x99, &nan, 4, NULL, VKS_ERR_FORMAT, 0x99, "NiTextKeyExtraData/text_keys/time", "not finite");
         free(b);
     }
+    b = sample("nif/niftools_bna_4.0.0.2_dance.nif", &size);
+    if (b) { /* NiKeyframeData block 5: its second rotation key's time at 623 + 8 + 20 */
+        float back = -1;
+        expect(b, size, 651, &back, 4, NULL, VKS_ERR_FORMAT, 651, "block[5] NiKeyframeData/quaternion_keys",
+               "comes before key 0");
+        /* the model reader only walks the animation: keys it does not play spoil no model */
+        memcpy(b + 651, &back, 4);
+        vks_skin *skin = NULL;
+        vks_error err = {0};
+        CHECK(vks_nif_read(NULL, b, size, &skin, &err) == VKS_OK);
+        vks_skin_free(skin);
+        free(b);
+    }
     b = sample("nif/niftools_bna_10.1.0.0_lodtest-skinned.nif", &size);
     if (b) {
         expect(b, size, 0, NULL, 0, NULL, VKS_ERR_FORMAT, 0, "nif/clip", "no animation");

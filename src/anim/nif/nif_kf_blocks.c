@@ -1,10 +1,11 @@
 /* The animation blocks of a NIF walk (nif_kf_internal.h): what the NIF walk (nif_walk.c) asks
  * for each block before its auxiliary skip-readers, for the model reader as for the clip
  * reader. Layouts from nif.xml, version conditions inclusive ("since"/"until"). Every count
- * is checked against the bytes left before anything is allocated; keys add up against
- * opt.clip.max_keys and controlled blocks against opt.max_nodes. Values are checked as they
- * are read (finite, times non-decreasing, quaternions not zero), so an error names the key's
- * offset. */
+ * is checked against the bytes left before anything is allocated. For the clip reader
+ * (want_anim) keys also add up against opt.clip.max_keys, controlled blocks against
+ * opt.max_nodes, and values are checked as they are read (finite, times non-decreasing,
+ * quaternions not zero), so an error names the key's offset; the model reader only walks
+ * these blocks, and animation it does not play cannot make a model unreadable. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -35,10 +36,13 @@ static void *keep(nif_rd *r, nif_block *b, nif_anim_tag tag, size_t size)
 /* Fails with the cursor put back at `at` (so the offset is the field's, not the one after). */
 #define FAIL_AT(r, at, code, field, ...) ((r)->c.p = (at), nif_fail((r), (code), (field), __VA_ARGS__))
 
+/* Whether values are checked and limits applied: the clip reader's walk. */
+static int strict(const nif_rd *r) { return r->f->want_anim; }
+
 static int add_keys(nif_rd *r, const uint8_t *at, uint64_t n, const char *field)
 {
     r->f->key_total += n;
-    if (r->f->key_total > r->f->opt.clip.max_keys)
+    if (strict(r) && r->f->key_total > r->f->opt.clip.max_keys)
         return FAIL_AT(r, at, VKS_ERR_LIMIT, field, "%llu keys in the file pass the key limit %u",
                        (unsigned long long)r->f->key_total, r->f->opt.clip.max_keys);
     return 1;
@@ -49,7 +53,7 @@ static int floats_at(nif_rd *r, float *v, uint32_t n, const char *field)
     const uint8_t *at = r->c.p;
     if (!vks_cur_f32n(&r->c, v, n))
         return nif_fail(r, VKS_ERR_TRUNCATED, field, "needs %u bytes, %zu left", 4 * n, vks_cur_left(&r->c));
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; strict(r) && i < n; i++)
         if (!isfinite(v[i]))
             return FAIL_AT(r, at, VKS_ERR_FORMAT, field, "value %u is %g, not finite", i, (double)v[i]);
     return 1;
@@ -88,11 +92,11 @@ static int keys(nif_rd *r, nif_keygroup *g, int quat, const char *field)
         float val[4];
         if (!floats_at(r, &t[k], 1, field) || !floats_at(r, val, dim, field))
             return 0;
-        if (k && t[k] < t[k - 1])
+        if (strict(r) && k && t[k] < t[k - 1])
             return FAIL_AT(r, at, VKS_ERR_FORMAT, field, "key %u at %g s comes before key %u at %g s", k,
                            (double)t[k], k - 1, (double)t[k - 1]);
         if (quat) {
-            if (zero_quat(val))
+            if (strict(r) && zero_quat(val))
                 return FAIL_AT(r, at, VKS_ERR_FORMAT, field, "key %u: zero quaternion", k);
             wxyz(val, v + 4 * (size_t)k);
         } else {
@@ -175,7 +179,7 @@ static int quat_xform(nif_rd *r, nif_quat_xform *x)
     const uint8_t *at = r->c.p;
     if (!vks_cur_f32n(&r->c, v, 8))
         return nif_fail(r, VKS_ERR_TRUNCATED, "transform", "needs 32 bytes, %zu left", vks_cur_left(&r->c));
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; strict(r) && i < 8; i++)
         if (!isfinite(v[i]))
             return FAIL_AT(r, at, VKS_ERR_FORMAT, "transform", "component %d is %g, not finite", i, (double)v[i]);
     memcpy(x->t, v, 12);
@@ -184,7 +188,7 @@ static int quat_xform(nif_rd *r, nif_quat_xform *x)
     x->has_t = !is_marker(v[0]) && !is_marker(v[1]) && !is_marker(v[2]);
     x->has_q = !is_marker(v[3]) && !is_marker(v[4]) && !is_marker(v[5]) && !is_marker(v[6]);
     x->has_s = !is_marker(v[7]);
-    if (x->has_q && zero_quat(x->q))
+    if (strict(r) && x->has_q && zero_quat(x->q))
         return FAIL_AT(r, at + 12, VKS_ERR_FORMAT, "transform", "zero rotation quaternion");
     if (r->f->ver <= V(10, 1, 0, 109)) {
         int valid[3];
@@ -373,7 +377,7 @@ static int controller_sequence(nif_rd *r, nif_block *b)
     const uint8_t *at = r->c.p;
     if (!nif_count32(r, &n, 8, "num_controlled_blocks"))
         return 0;
-    if (n > r->f->opt.max_nodes)
+    if (strict(r) && n > r->f->opt.max_nodes)
         return FAIL_AT(r, at, VKS_ERR_LIMIT, "num_controlled_blocks", "%u controlled blocks pass the node limit %u", n,
                        r->f->opt.max_nodes);
     if (v >= V(10, 1, 0, 106) && !nif_u32(r, &grow, "array_grow_by"))
