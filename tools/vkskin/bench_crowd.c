@@ -12,8 +12,11 @@
  *                           by the warm-up call);
  *   crowd, one submission:  vks_crowd_run_frames with F frames in one command buffer.
  * The first two alternate frame by frame, so both see the same machine. Prints ms per frame
- * (host wall time; timestamps where the device has them) and the ratio. */
+ * (host wall time; timestamps where the device has them) and the ratio. Then the clip workload
+ * (bench_clips.c): the crowd playing clips sampled in the pose pass against the same crowd posed
+ * by the host (clips sampled on the CPU, locals uploaded every frame). */
 #include "bench_crowd.h"
+#include "bench_clips.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -48,6 +51,7 @@ typedef struct crowd_bench {
     double first_ms, steady_ms, steady_gpu_ms, batched_ms, batched_gpu_ms; /* per frame */
     double percall_ms, percall_kernel_ms, percall_first_ms;                /* per frame */
     uint32_t percall_chunks, parts;
+    vks_bench_clip_result clips;
 } crowd_bench;
 
 static float frame_time(uint32_t f)
@@ -121,6 +125,9 @@ static vks_result run_bench(vks_gpu *gpu, const vks_gpu_models *ms, const vks_sk
         r = vks_crowd_run_frames(crowd, times, b->frames, &st, err);
     b->batched_ms = st.wall_ms / b->frames, b->batched_gpu_ms = st.gpu_ms / b->frames;
     vks_crowd_destroy(crowd);
+    crowd = NULL;
+    if (r == VKS_OK)
+        r = vks_bench_clips(gpu, ms, s, b->instances, b->frames, &b->clips, err);
     free(in), free(times), free(locals);
     return r;
 }
@@ -149,6 +156,16 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
         cJSON_AddNumberToObject(p, "kernel_ms_per_frame", b->percall_kernel_ms);
         cJSON_AddNumberToObject(p, "chunks_per_frame", b->percall_chunks);
         cJSON_AddNumberToObject(o, "per_call_over_crowd", ratio);
+        const vks_bench_clip_result *k = &b->clips;
+        cJSON *cl = cJSON_AddObjectToObject(o, "clips");
+        cJSON_AddNumberToObject(cl, "gpu_sampled_ms_per_frame", k->gpu_sampled_ms);
+        cJSON_AddNumberToObject(cl, "gpu_sampled_gpu_ms_per_frame", k->gpu_sampled_gpu_ms);
+        cJSON_AddNumberToObject(cl, "uploaded_ms_per_frame", k->uploaded_ms);
+        cJSON_AddNumberToObject(cl, "uploaded_gpu_ms_per_frame", k->uploaded_gpu_ms);
+        cJSON_AddNumberToObject(cl, "uploaded_host_ms_per_frame", k->uploaded_host_ms);
+        cJSON_AddNumberToObject(cl, "uploaded_bytes_per_frame", k->uploaded_bytes_per_frame);
+        cJSON_AddNumberToObject(cl, "clip_keys_uploaded_once", (double)k->clip_keys);
+        cJSON_AddNumberToObject(cl, "uploaded_over_gpu_sampled", k->gpu_sampled_ms > 0 ? k->uploaded_ms / k->gpu_sampled_ms : 0);
         char *txt = cJSON_Print(o);
         if (txt)
             printf("%s\n", txt);
@@ -166,6 +183,13 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
     printf("  per call (vks_gpu_run)    %10.2f ms/frame   (kernel %.2f ms, %u chunk(s))\n", b->percall_ms,
            b->percall_kernel_ms, b->percall_chunks);
     printf("  per call / crowd steady   x%.2f\n", ratio);
+    const vks_bench_clip_result *k = &b->clips;
+    printf("clips (walk and wave, each instance its own clip, start and speed):\n");
+    printf("  sampled in the pose pass  %10.2f ms/frame   (gpu %.2f ms)   %llu keys uploaded once\n", k->gpu_sampled_ms,
+           k->gpu_sampled_gpu_ms, (unsigned long long)k->clip_keys);
+    printf("  sampled on the host       %10.2f ms/frame   (gpu %.2f ms, host sampling + upload %.2f ms, %.1f MB)\n",
+           k->uploaded_ms, k->uploaded_gpu_ms, k->uploaded_host_ms, k->uploaded_bytes_per_frame / 1e6);
+    printf("  host-sampled / GPU-sampled x%.2f\n", k->gpu_sampled_ms > 0 ? k->uploaded_ms / k->gpu_sampled_ms : 0);
 }
 
 int vks_cmd_bench_crowd(int argc, char **argv)
