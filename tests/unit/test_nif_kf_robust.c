@@ -99,6 +99,13 @@ static void test_chosen_damage(const uint8_t *fx, size_t size)
     opt.max_nodes = 6;
     expect(fx, size, 0, NULL, 0, &opt, VKS_ERR_LIMIT, seq + 4, "num_controlled_blocks", "node limit 6");
 
+    /* frequency 2e-6 (accepted) puts a key at 3e38 s past what a float holds */
+    uint8_t *slow = malloc(size);
+    memcpy(slow, fx, size);
+    float tiny = 2e-6f, far = 3e38f;
+    memcpy(slow + seq + 220, &tiny, 4);
+    expect(slow, size, d0 + 48, &far, 4, NULL, VKS_ERR_FORMAT, d0, "block[3] NiTransformData", "overflows a float");
+    free(slow);
     /* timing: frequency 0 is taken as 1; a stop before the start leaves the keys' span */
     float zero = 0;
     vks_clip_set *s = read_patched(fx, size, seq + 220, &zero, 4);

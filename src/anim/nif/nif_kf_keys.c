@@ -209,6 +209,8 @@ static vks_result group_curve(kf_ctx *k, int32_t block, const nif_keygroup *g, u
         return VKS_ERR_NOMEM;
     for (uint32_t i = 0; i < n; i++) {
         t[i] = (float)clip_time(clk, g->times[i]);
+        if (!isfinite(t[i]))
+            return fail(k, block, VKS_ERR_FORMAT, "%s", "a key whose time on the clip's clock overflows a float");
         for (uint32_t j = 0; j < out_dim; j++)
             v[(size_t)i * out_dim + j] = g->values[(size_t)i * dim + j / rep];
     }
