@@ -5,10 +5,12 @@
  * B-splines, text keys, and the sequence's frequency and start. Each curve is sampled by the
  * float sampler (the fast engines') and the double one (the reference), and the whole clip
  * through vks_clip_sample_locals and _d on a skin whose bind pose shows in the channels the
- * file leaves unset. */
+ * file leaves unset; and the sequence cut shorter than its keys, whose cut keys become
+ * boundary keys. */
 #include <math.h>
 #include <string.h>
 
+#include "anim/nif/nif_kf_internal.h"
 #include "test_nif_kf_util.h"
 #include "testutil.h"
 #include "vkskin/clip.h"
@@ -165,6 +167,60 @@ static void check_locals(const vks_clip *c, const vks_skin *skin)
     vks_clip_binding_free(&b);
 }
 
+/* The sequence cut to 1.0 .. 2.0 s of file time: keys before and after become boundary keys
+   holding the curves' values and slopes there, so the shorter clip plays exactly the middle
+   of the long one (clip time u is the fixture's 0.25 + u). */
+static void check_trimmed(const uint8_t *bytes, size_t size, const vks_skin *skin)
+{
+    nif_file f;
+    vks_error err = {0};
+    CHECK(nif_open(&f, NULL, 1, bytes, size, &err) == VKS_OK);
+    uint64_t seq = f.block_count ? f.blocks[0].offset : 0;
+    nif_close(&f);
+    uint8_t *cut = malloc(size);
+    memcpy(cut, bytes, size);
+    float start = 1.0f, stop = 2.0f;
+    memcpy(cut + seq + 224, &start, 4);
+    memcpy(cut + seq + 228, &stop, 4);
+    vks_clip_set *set = NULL;
+    CHECK(vks_nif_kf_read(NULL, cut, size, &set, &err) == VKS_OK);
+    free(cut);
+    if (!set)
+        return;
+    const vks_clip *c = &set->clips[0];
+    CHECK_NEAR(c->duration, 0.5, 0);
+    const vks_track *t0 = &c->tracks[0];
+    /* rotation keys at file 1.5 inside, 0.5 and 2.5 cut: boundary keys at 0 and 0.5 */
+    CHECK(t0->rotation.key_count == 3 && t0->rotation.times[0] == 0.0f && t0->rotation.times[1] == 0.25f &&
+          t0->rotation.times[2] == 0.5f);
+    CHECK(t0->scale.key_count == 3 && t0->scale.times[1] == 0.0f); /* the scale key at file 1.0 is the start */
+    vks_clip_binding b;
+    CHECK(vks_clip_bind(c, skin, &b, &err) == VKS_OK);
+    vks_affine l[KFX_TRACKS];
+    double worst = 0;
+    for (int k = 0; k <= 20; k++) {
+        double u = 0.5 * k / 20;
+        vks_clip_sample_locals_d(c, &b, skin, u, l);
+        for (int tr = 0; tr < KFX_TRACKS; tr++) {
+            kfx_expect e;
+            kfx_keys_expected(tr, 0.25 + u, &e);
+            float bt[3], bq[4], bs[3], t[3], q[4], sc[3];
+            vks_affine_to_trs(&skin->nodes[tr].bind_local, bt, bq, bs);
+            for (int i = 0; i < 3; i++)
+                t[i] = e.has_t ? (float)e.t[i] : bt[i], sc[i] = e.has_s ? (float)e.s[i] : bs[i];
+            for (int i = 0; i < 4; i++)
+                q[i] = e.has_q ? (float)e.q[i] : bq[i];
+            vks_affine want = vks_affine_from_trs(t, q, sc);
+            for (int i = 0; i < 12; i++)
+                worst = fmax(worst, fabs(l[tr].m[i] - want.m[i]));
+        }
+    }
+    printf("cut to 1.0 .. 2.0 s: locals against the hand values %.3g\n", worst);
+    CHECK(worst < 1e-5);
+    vks_clip_binding_free(&b);
+    vks_clip_set_free(set);
+}
+
 int main(void)
 {
     size_t size = 0;
@@ -182,6 +238,7 @@ int main(void)
             vks_skin *skin = node_skin();
             check_curves(&set->clips[0]);
             check_locals(&set->clips[0], skin);
+            check_trimmed(bytes, size, skin);
             vks_skin_free(skin);
         }
     }

@@ -247,10 +247,13 @@ static vks_result group_curve(kf_ctx *k, int32_t block, const nif_keygroup *g, u
     default:
         return fail(k, block, VKS_ERR_FORMAT, "key type %s in a key group", "4 (XYZ)");
     }
-    for (uint32_t i = 0; i < (size_t)n * out_dim; i++)
+    vks_result r = trim(k, c, clk->duration); /* boundary keys: values and slopes computed here */
+    if (r != VKS_OK)
+        return r;
+    for (size_t i = 0; i < (size_t)c->key_count * out_dim; i++)
         if (!isfinite(c->values[i]) || (c->in_tangents && (!isfinite(c->in_tangents[i]) || !isfinite(c->out_tangents[i]))))
-            return fail(k, block, VKS_ERR_FORMAT, "%s", "keys whose tangents or times overflow a float");
-    return trim(k, c, clk->duration);
+            return fail(k, block, VKS_ERR_FORMAT, "%s", "keys whose values or tangents overflow a float");
+    return VKS_OK;
 }
 
 /* A one-key curve holding v (dim components). */
