@@ -395,8 +395,14 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     const vks_gpu_batch *b = s->b;
     uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
     const caps least = caps_for(s->ms, b, 0, wg, tile); /* one instance of the largest model */
+    const caps whole = caps_for(s->ms, b, UINT64_MAX / 2, wg, tile); /* the batch in one chunk */
     s->cap = caps_for(s->ms, b, budget, wg, tile);
-    cache_need need = {s->cap, s->ring, !b->kernel_only, !b->kernel_only && !gpu->unified, b->want_normals != 0};
+    if (caps_equal(&s->cap, &whole))
+        s->ring = 1; /* one chunk: a second buffer set would only cost memory and page faults */
+    /* Outputs the host can read in place (unified memory) serve kernel-only runs as well, so
+     * the two kinds of run share one set instead of each replacing the other's. */
+    cache_need need = {s->cap, s->ring, !b->kernel_only || gpu->unified, !b->kernel_only && !gpu->unified,
+                       b->want_normals != 0};
     gpu->run_allocations = 0;
     if (cache_fits(gpu->batch_cache, &need)) {
         s->c = gpu->batch_cache;
@@ -436,6 +442,8 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
                 budget /= 2;
                 s->cap = caps_for(s->ms, b, budget, wg, tile);
             } while (budget && caps_equal(&s->cap, &prev));
+            if (s->ring == 1 && b->ring != 1) /* several chunks now: the ring again */
+                s->ring = b->ring ? (b->ring > MAX_RING ? MAX_RING : b->ring) : 2;
         }
         need.cap = s->cap, need.ring = s->ring;
         want = need;

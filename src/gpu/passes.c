@@ -191,8 +191,10 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
         gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                   p->plain ? gpu->plain_pipeline[k] : gpu->deform_pipeline[k]);
         gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
-        /* the plain kernel: one workgroup per work item and instance of its run (z) */
-        gpu->vk.vkCmdDispatch(cmd, gx, gy, p->plain ? gpu->instance_tile : 1);
+        /* the plain kernel: one workgroup per work item and instance of its run (z; a run has
+         * at most instance_tile instances, and no more than the set) */
+        uint32_t gz = gpu->instance_tile < p->instance_count ? gpu->instance_tile : p->instance_count;
+        gpu->vk.vkCmdDispatch(cmd, gx, gy, p->plain && gz ? gz : 1);
     }
     if (qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 2);

@@ -80,6 +80,11 @@ int main(void)
     vks_gpu_trim(gpu); /* twice is fine */
     CHECK(gpu_check_run(gpu, ms, mix, 3, 0, &r) == VKS_OK && r.pass);
     CHECK(r.stats.buffers_made > 0);
+    CHECK_EQ_INT(r.stats.chunks, 1);
+    uint32_t one_set = r.stats.buffers_made; /* a batch in one chunk: one buffer set, no ring */
+    vks_gpu_trim(gpu);
+    CHECK(gpu_check_run(gpu, ms, many, 2, (uint64_t)a->vertex_count * 12 * 3, &r) == VKS_OK && r.pass);
+    CHECK_EQ_INT(r.stats.buffers_made, 2 * one_set);
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);

@@ -165,23 +165,26 @@ int main(void)
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
 
-    /* Each allocation of a run fails once in turn: every error path of slots_create frees what
-     * it made (the layer reports leaks at destroy), and the retry completes the batch. */
+    /* Each allocation of a run fails once in turn: every error path of cache_create frees what
+     * it made (the layer reports leaks at destroy), and the retry completes the batch (in
+     * chunks of 4 instances of a, so the run makes a ring of two buffer sets). */
     fprintf(stderr, "the nth allocation of each run fails, n = 1..19\n");
     uint32_t retried = 0;
     for (uint32_t nth = 1; nth <= 19; nth++) {
         gpu = context(0, nth, 0);
         CHECK(vks_gpu_upload(gpu, skins, 2, &ms, &err) == VKS_OK);
-        CHECK(gpu_check_run(gpu, ms, mix, 2, 0, &r) == VKS_OK && r.pass);
+        CHECK(gpu_check_run(gpu, ms, mix, 2, 4 * one_a, &r) == VKS_OK && r.pass);
         CHECK(r.stats.oom_retries <= 1);
         retried += r.stats.oom_retries;
         if (nth == 1) {
-            /* already the smallest chunk: the retry drops to one buffer set (after the kept
-             * set of the first run is let go, so this run allocates again) */
+            /* already the smallest chunk (one instance, two chunks): the retry drops to one
+             * buffer set (after the kept set of the first run is let go, so this run
+             * allocates again) */
             vks_gpu_trim(gpu);
-            gpu_check_entry one[1] = {{a, 0, 1, 0, 44}};
-            CHECK(gpu_check_run(gpu, ms, one, 1, 0, &r) == VKS_OK && r.pass);
+            gpu_check_entry two[1] = {{a, 0, 2, 0, 44}};
+            CHECK(gpu_check_run(gpu, ms, two, 1, one_a, &r) == VKS_OK && r.pass);
             CHECK_EQ_INT(r.stats.oom_retries, 1);
+            CHECK_EQ_INT(r.stats.chunks, 2);
         }
         CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
         vks_gpu_models_free(ms);
