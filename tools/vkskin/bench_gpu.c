@@ -7,8 +7,9 @@
  *   4. the end to end into host memory (vks_gpu_run delivering every chunk into a buffer of
  *      the caller's): first run (the kept set grows for readback) and R steady runs;
  *   5. with --end-to-end FILE, min(R, 3) times: a plain write of the output's bytes to FILE
- *      with fdatasync, then the deform path (deform_chunks.c on the GPU engine, raw format,
- *      through the output module: temporary and rename) into FILE, then fdatasync of FILE. */
+ *      with fdatasync, then the deform path (deform_chunks.c with the GPU, as deform --gpu:
+ *      raw format, through the output module: temporary and rename) into FILE, then fdatasync
+ *      of FILE. */
 #include "bench_gpu.h"
 
 #include <cjson/cJSON.h>
@@ -175,13 +176,6 @@ static void file_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
     memcpy(out, b->locals + first * nodes, (size_t)n * nodes * sizeof *out);
 }
 
-static vks_result file_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
-{
-    const vks_bench_gpu *b = user;
-    (void)first;
-    return vks_gpu_run_job(b->gpu, b->models, 0, job, NULL, err);
-}
-
 /* fdatasync of the file at path; ms spent. */
 static vks_result sync_file(const char *path, double *ms, vks_error *err)
 {
@@ -235,7 +229,8 @@ static vks_result deform_to_file(vks_bench_gpu *b, double *ms, double *engine_ms
     vks_result r = vks_bake_open(&bake, b->file, VKS_BAKE_RAW, b->skin, b->instances, 1, err);
     if (r != VKS_OK)
         return r;
-    vks_cli_chunks c = {b->skin, bake, 1, b->instances, file_locals, file_deform, b, NULL, 0};
+    vks_cli_chunks c = {b->skin, bake, 1, b->instances, file_locals, NULL, NULL, b,
+                        b->gpu, b->models, b->gopt->max_chunk_bytes, NULL, 0};
     r = vks_cli_chunks_run(&c, err);
     vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);
     *ms = now_ms() - t0;

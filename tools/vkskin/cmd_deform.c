@@ -89,7 +89,7 @@ static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job,
     switch (e) {
     case ENGINE_CPU: return vks_cpu_reference_run(job, err);
     case ENGINE_CPU_FAST: return vks_cpu_fast_run(job, g->threads, err);
-    case ENGINE_GPU: return vks_gpu_run_job(g->gpu, g->models, 0, job, NULL, err);
+    case ENGINE_GPU: break; /* deform_chunks.c runs the GPU over every pose at once */
     }
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
 }
@@ -115,13 +115,15 @@ static void chunk_locals(void *user, uint64_t first, uint32_t n, vks_affine *out
 static vks_result chunk_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
 {
     deform_ctx *d = user;
-    vks_result r = run_engine(d->e, d->g, job, err);
-    size_t per = (size_t)job->skin->vertex_count * 3;
-    for (uint32_t k = 0; r == VKS_OK && d->ps->roots && k < job->instance_count; k++) /* where each instance
-                                                                                        stands, as the GPU crowd does */
-        vks_cli_poser_apply_root(d->ps, (uint32_t)((first + k) / d->ps->frames), job->positions + k * per,
-                                 job->normals + k * per);
-    return r;
+    (void)first;
+    return run_engine(d->e, d->g, job, err);
+}
+
+/* Where each instance stands, as the GPU crowd does. */
+static void chunk_root(void *user, uint64_t pose, float *positions, float *normals)
+{
+    const deform_ctx *d = user;
+    vks_cli_poser_apply_root(d->ps, (uint32_t)(pose / d->ps->frames), positions, normals);
 }
 
 /* deform --gpu with clips: the clips sampled on the GPU by crowds of instances (cli_crowd.h),
@@ -239,7 +241,10 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         total = 0; /* written */
     }
     deform_ctx dc = {e, &g, &ps};
-    vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, &dc, path, 0};
+    vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
+                             NULL, NULL, 0, path, 0};
+    if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
+        chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     r = vks_cli_chunks_run(&chunks, &err);
     engine_time += chunks.engine_s;
     if (r != VKS_OK)

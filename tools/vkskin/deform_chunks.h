@@ -1,5 +1,5 @@
-/* Poses deformed chunk by chunk and written to a bake output (deform_chunks.c): the path of
- * vkskin deform, and of vkskin bench --end-to-end, which times it. */
+/* Poses deformed and written to a bake output (deform_chunks.c): the path of vkskin deform,
+ * and of vkskin bench --end-to-end, which times it. */
 #ifndef VKSKIN_DEFORM_CHUNKS_H
 #define VKSKIN_DEFORM_CHUNKS_H
 
@@ -12,16 +12,26 @@ typedef struct vks_cli_chunks {
     uint64_t total;  /* poses */
     /* Fills the node_count locals of each pose of [first, first + n) into out. */
     void (*locals)(void *user, uint64_t first, uint32_t n, vks_affine *out);
-    /* Deforms the chunk whose first pose is first into the job's outputs. */
+    /* CPU engines: deforms the chunk whose first pose is first into the job's outputs. */
     vks_result (*deform)(void *user, uint64_t first, const vks_deform_job *job, vks_error *err);
+    /* Optional: changes one pose's deformed vertices before they are written (roots). */
+    void (*finish)(void *user, uint64_t pose, float *positions, float *normals);
     void *user;
+    /* The GPU engine instead of deform: the skin uploaded as model 0 of models. */
+    vks_gpu *gpu;
+    const vks_gpu_models *models;
+    uint64_t max_chunk_bytes; /* the GPU's chunks (0: automatic, at most 64 MiB a stream) */
     const char *progress; /* non-NULL: "vkskin: PROGRESS: P of T poses" on stderr every 2 s */
-    double engine_s;      /* out: seconds spent in deform */
+    double engine_s;      /* out: seconds spent deforming (not writing) */
 } vks_cli_chunks;
 
-/* Chunks of poses whose outputs fit in about 64 MiB, two buffer sets made (and their pages
- * touched) once: the engine deforms chunk k + 1 into one while a thread of its own writes
- * chunk k from the other, so the engine and the disk overlap. Does not close the bake. */
+/* Deforms every pose and writes it, in order, to the bake (which it does not close).
+ * CPU engines: chunks of poses whose outputs fit in about 16 MiB, two buffer sets made (and
+ * their pages touched) once; the engine deforms chunk k + 1 into one while a thread of its
+ * own writes chunk k from the other, so the engine and the disk overlap.
+ * GPU: one vks_gpu_run over every pose; each chunk is written straight from the memory it was
+ * read back into while the GPU deforms the next chunk into the other buffer set of its ring
+ * (no copy, no thread: the batch scheduler's ring is the double buffer). */
 vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err);
 
 #endif
