@@ -142,6 +142,25 @@ expect 0 "validate a JSON crowd of two models with roots" "$vk" validate --crowd
 grep -q '"gpu_path":\s*"crowd"' out || { echo "FAIL: validate --crowd did not take the crowd path"; fail=1; }
 grep -q '"validation_messages":\s*0' out || { echo "FAIL: validation-layer messages"; fail=1; }
 expect 0 "validate a CSV crowd" "$vk" validate hero.dff --crowd crowds/c.csv --frames 3 --validation
+# every format playing its own clips in one crowd (issue 13): .dff with .anm/.ifp, .p3d with
+# RTM and BMTR, .nif with both .kf layouts, .cmdl with .cskla; roots, cycles, starts, speeds
+"$vk" generate --out n.cmdl --format cmdl --vertices 700 --palette-limit 20 > /dev/null 2>&1 || { echo "FAIL: generate cmdl"; fail=1; }
+cat > crowds/mixed.json <<'EOF2'
+{"instances": [
+  {"model": "../hero.dff", "clip": "../hero.dff.walk.anm", "start": 0.1},
+  {"model": "../hero.dff", "clip": "../hero.dff.ifp#wave", "speed": 1.3},
+  {"model": "../p.p3d", "clip": "../p.p3d.walk.rtm", "start": 0.4},
+  {"model": "../p.p3d", "clip": "../p.p3d.wave.rtm", "cycle": "mirror"},
+  {"model": "../b.nif", "clip": "../b.nif.walk.kf", "speed": 0.7},
+  {"model": "../b.nif", "clip": "../b.nif.wave.kf", "start": 1.1},
+  {"model": "../n.cmdl", "clip": "../n.cmdl.walk.cskla", "cycle": "clamp"},
+  {"model": "../n.cmdl", "clip": "../n.cmdl.wave.cskla", "start": 0.5,
+   "root": {"translation": [1, 0, 0], "rotation": [0, 0.3826834, 0, 0.9238795], "scale": [1, 1, 1]}}
+]}
+EOF2
+expect 0 "validate a crowd of all four formats playing their own clips" "$vk" validate --crowd crowds/mixed.json --frames 5 --clip-duration 2 --validation
+grep -q "PASS: 4 file(s).*clips sampled in the crowd's pose pass.*validation layer clean" out ||
+  { echo "FAIL: mixed crowd: $(tail -1 out)"; fail=1; }
 expect 0 "validate clips in several chunks" "$vk" validate hero.dff --clip hero.dff.wave.anm --instances 90 --stagger --frames 2 --max-chunk-mb 1 --validation
 grep -q "in [2-9] chunk" out || { echo "FAIL: --max-chunk-mb 1 gave one chunk: $(tail -1 out)"; fail=1; }
 # the check can fail on the crowd path too
