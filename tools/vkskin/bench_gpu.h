@@ -21,8 +21,9 @@ typedef struct vks_bench_gpu_engine {
     uint32_t steady_buffers;        /* buffers made by all the steady runs together (0) */
 } vks_bench_gpu_engine;
 
-/* --end-to-end FILE: the deform path (vks_cli_chunks, as deform --gpu --format raw) into FILE
- * against a plain write of as many bytes to FILE with fdatasync; each the median of its runs. */
+/* --end-to-end FILE: the deform path (vks_cli_chunks, as deform --gpu --format raw) into FILE,
+ * as deform runs it and then fdatasync'd, against a plain write of as many bytes to FILE with
+ * fdatasync (the disk); each the median of its runs. */
 typedef struct vks_bench_gpu_file {
     uint64_t bytes;
     double deform_ms;   /* deform path: output opened to renamed into place */
