@@ -55,8 +55,9 @@ vec4 normalize4(vec4 q)
 vec4 load_n(uint at, uint dim)
 {
     vec4 v = vec4(0.0);
-    for (uint i = 0u; i < dim; i++)
-        v[i] = cf(at + i);
+    [[unroll]] for (uint i = 0u; i < 4u; i++)
+        if (i < dim)
+            v[i] = cf(at + i);
     return v;
 }
 
@@ -91,10 +92,10 @@ vec4 bspline(uint c, float t, uint dim)
         return load_n(vals + uint(n - 1) * dim, dim);
     int i = int(u) + 3;
     vec4 d[4];
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         d[j] = load_n(vals + uint(j + i - 3) * dim, dim);
-    for (int r = 1; r <= 3; r++)
-        for (int j = 3; j >= r; j--) {
+    [[unroll]] for (int r = 1; r <= 3; r++)
+        [[unroll]] for (int j = 3; j >= r; j--) {
             float k0 = knot(j + i - 3, n), k1 = knot(j + 1 + i - r, n);
             float alpha = k1 > k0 ? (u - k0) / (k1 - k0) : 0.0;
             d[j] = (1.0 - alpha) * d[j - 1] + alpha * d[j];
@@ -169,7 +170,7 @@ Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
         q = sample_curve(rc, t);
     else if (cw[rc + CURVE_WORDS] != 0u || cw[rc + 2u * CURVE_WORDS] != 0u || cw[rc + 3u * CURVE_WORDS] != 0u) {
         vec3 e = vec3(0.0);
-        for (uint k = 0u; k < 3u; k++) {
+        [[unroll]] for (uint k = 0u; k < 3u; k++) {
             uint ec = rc + (k + 1u) * CURVE_WORDS;
             if (cw[ec] != 0u)
                 e[k] = sample_curve(ec, t).x;
@@ -193,7 +194,7 @@ Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
 Aff load_aff_words(uint at)
 {
     Aff r;
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         r.c[j] = vec3(cf(at + 3u * uint(j)), cf(at + 3u * uint(j) + 1u), cf(at + 3u * uint(j) + 2u));
     return r;
 }

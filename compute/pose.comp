@@ -10,6 +10,7 @@
 // transform is folded into its skin matrices (K' = root K): free per vertex.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;
 
 #include "tables.glsl"
@@ -33,7 +34,7 @@ struct Aff { vec3 c[4]; };
 Aff mul(Aff a, Aff b)
 {
     Aff r;
-    for (int j = 0; j < 4; j++) {
+    [[unroll]] for (int j = 0; j < 4; j++) {
         vec3 v = a.c[0] * b.c[j].x + a.c[1] * b.c[j].y + a.c[2] * b.c[j].z;
         r.c[j] = j == 3 ? v + a.c[3] : v;
     }
@@ -59,7 +60,7 @@ Aff inverse_aff(Aff a)
 Aff load_locals(uint at)
 {
     Aff r;
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         r.c[j] = vec3(locals[at + 3 * j], locals[at + 3 * j + 1], locals[at + 3 * j + 2]);
     return r;
 }
@@ -68,7 +69,7 @@ Aff load_bind(uint node)
 {
     Aff r;
     uint at = node * 12u;
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         r.c[j] = vec3(binds[at + 3 * j], binds[at + 3 * j + 1], binds[at + 3 * j + 2]);
     return r;
 }
@@ -76,14 +77,14 @@ Aff load_bind(uint node)
 Aff load_world(uint at)
 {
     Aff r;
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         r.c[j] = vec3(world[at + 3 * j], world[at + 3 * j + 1], world[at + 3 * j + 2]);
     return r;
 }
 
 void store_world(uint at, Aff a)
 {
-    for (int j = 0; j < 4; j++) {
+    [[unroll]] for (int j = 0; j < 4; j++) {
         world[at + 3 * j] = a.c[j].x; world[at + 3 * j + 1] = a.c[j].y; world[at + 3 * j + 2] = a.c[j].z;
     }
 }
@@ -93,7 +94,7 @@ void store_world(uint at, Aff a)
 Aff root_of(PoseParam pp)
 {
     Aff r;
-    for (int j = 0; j < 4; j++)
+    [[unroll]] for (int j = 0; j < 4; j++)
         r.c[j] = vec3(pp.root[3 * j], pp.root[3 * j + 1], pp.root[3 * j + 2]);
     return r;
 }
@@ -159,7 +160,7 @@ void main()
         Bone bo = bones[mo.bone_base + b];
         Mesh me = meshes[bo.mesh];
         Aff space, ib;
-        for (int j = 0; j < 4; j++) {
+        [[unroll]] for (int j = 0; j < 4; j++) {
             space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
             ib.c[j] = vec3(bo.ib[3 * j], bo.ib[3 * j + 1], bo.ib[3 * j + 2]);
         }

@@ -3,6 +3,7 @@
  * on the host, uploaded once; a frame adds nothing. */
 #include "crowd_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,26 @@ static uint32_t put_model(words *b, const vks_clip_binding *bd)
     return (uint32_t)at;
 }
 
+/* The key searches' iterations when every bound track samples every curve it has: a binary
+ * search over n keys runs at most ceil(log2(n)) times (compute/clip.glsl, sample_curve). */
+static uint64_t search_loops(const vks_clip *clip, const vks_clip_binding *bd)
+{
+    uint64_t loops = 0;
+    for (uint32_t n = 0; n < bd->node_count; n++) {
+        if (bd->track_of_node[n] < 0)
+            continue;
+        const vks_track *t = &clip->tracks[bd->track_of_node[n]];
+        const vks_curve *cv[6] = {&t->translation, &t->rotation, &t->euler[0], &t->euler[1], &t->euler[2], &t->scale};
+        for (int k = 0; k < 6; k++) {
+            uint32_t keys = cv[k]->key_count, steps = 1; /* + the loop's exit */
+            while (keys > 2 && ((uint64_t)1 << (steps - 1)) < keys - 1)
+                steps++;
+            loops += keys > 1 ? steps : 0;
+        }
+    }
+    return loops;
+}
+
 vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vks_skin *const *skins,
                                 const vks_clip *const *clips, uint32_t clip_count, vks_gpu_clips **out,
                                 vks_error *err)
@@ -141,6 +162,14 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
             res = vks_clip_bind(clips[c], skins[m], &bd, err);
             if (res != VKS_OK)
                 break;
+            char what[48];
+            snprintf(what, sizeof what, "model %u playing clip %u", m, c);
+            res = vks__check_pose_loops(gpu, what, skins[m]->node_count, skins[m]->bone_count,
+                                        search_loops(clips[c], &bd), err);
+            if (res != VKS_OK) {
+                vks_clip_binding_free(&bd);
+                break;
+            }
             if (c == 0)
                 model_at = put_model(&b, &bd);
             size_t e = reserve(&b, 2 + (size_t)bd.node_count);

@@ -101,6 +101,7 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
+    uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */
     int hooks_armed;
@@ -240,6 +241,10 @@ void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
 /* A device buffer holding size bytes of data (models.c): written in place where the memory is
  * host-visible, else through a staging buffer and a copy on once (made when needed). what names
  * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
+/* The pose pass's loop iterations for one instance of a model with these counts, plus extra
+ * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over. */
+vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones, uint64_t extra,
+                                 vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 

@@ -5,11 +5,24 @@
 #include "gpu_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
+vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones, uint64_t extra,
+                                 vks_error *err)
+{
+    uint64_t loops = (uint64_t)nodes + bones + extra + 2; /* + 2: the loops' exits */
+    if (!gpu->loop_limit || loops <= gpu->loop_limit)
+        return VKS_OK;
+    return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
+                         "%s: %llu pose-pass loop iterations per instance (%u nodes, %u bones, %llu clip key "
+                         "steps) exceed the %u llvmpipe runs per invocation (it would stop early: wrong poses)",
+                         what, (unsigned long long)loops, nodes, bones, (unsigned long long)extra, gpu->loop_limit);
+}
+
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                               vks__buf *out, vks_error *err)
 {
@@ -126,6 +139,13 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     ms->count = count;
     for (uint32_t i = 0; i < count; i++) {
         const vks_skin *s = skins[i];
+        char what[32];
+        snprintf(what, sizeof what, "model %u", i);
+        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, 0, err);
+        if (lr != VKS_OK) {
+            free(ms);
+            return lr;
+        }
         t.nodes += s->node_count, t.bones_n += s->bone_count, t.meshes_n += s->mesh_count;
         t.groups_n += s->group_count, t.palette_n += s->palette_count, t.verts += s->vertex_count;
     }

@@ -90,6 +90,11 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
         gpu->palette_cap = 0;
         gpu->instance_tile = 32;
     }
+    /* llvmpipe counts the iterations of every loop of an invocation together and leaves all of
+     * them once 65535 have run (LP_MAX_TGSI_LOOP_ITERATIONS), so a pose pass over a longer
+     * skeleton would silently stop early. The shaders unroll their fixed loops; the node, bone
+     * and key-search loops are bounded per model (vks__check_pose_loops). */
+    gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
     /* Skin matrices through a texel buffer wherever its view can span any skin buffer: on
      * lavapipe a texel fetch is a branch-free gather, about twice as fast as a storage-buffer
      * load (BENCHMARKS.md, 2026-11-24); GPUs read them once per workgroup either way. */

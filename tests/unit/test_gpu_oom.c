@@ -241,6 +241,24 @@ int main(void)
         if (capped)
             CHECK(r.stats.chunks >= 5);
     }
+    /* llvmpipe leaves every loop of an invocation once 65535 iterations have run in all: a
+     * longer skeleton would be posed wrong without a word, so its upload is refused instead
+     * (the 1400-node chain above is well under and checked against the reference). */
+    fprintf(stderr, "a skeleton longer than llvmpipe's loop limit\n");
+    {
+        vks_skin *longest = chain(70000, 3);
+        const vks_skin *ls[1] = {longest};
+        vks_gpu_models *lm = NULL;
+        memset(&err, 0, sizeof err);
+        vks_result lr = vks_gpu_upload(gpu, ls, 1, &lm, &err);
+        fprintf(stderr, "  %s\n", lr == VKS_OK ? "uploaded" : vks_error_format(&err, NULL, buf, sizeof buf));
+        if (strstr(vks_gpu_device(gpu)->name, "llvmpipe")) {
+            CHECK_EQ_INT(lr, VKS_ERR_LIMIT);
+            CHECK(strstr(err.msg, "model 0") && strstr(err.msg, "70000 nodes") && strstr(err.msg, "loop iterations"));
+        }
+        vks_gpu_models_free(lm);
+        vks_skin_free(longest);
+    }
     fprintf(stderr, "the caller stops the batch while chunks are in flight\n");
     vks_gpu_batch_entry se = {0, 40, NULL};
     static vks_affine stop_locals[40 * 64];
