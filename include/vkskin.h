@@ -13,6 +13,7 @@
  *   5. compare:  vks_diff                                                 (check.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      outputs never destroy what they replace                             (output.h)
+ *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
  *   7. free:     vks_skin_free(skin)
  *
  * Versions: VKSKIN_VERSION_MAJOR/MINOR/PATCH and vks_version() (version.h). Every function is
@@ -36,5 +37,6 @@
 #include "vkskin/check.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
+#include "vkskin/gltf.h"
 
 #endif

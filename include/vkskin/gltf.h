@@ -1,0 +1,100 @@
+/* vkskin glTF 2.0 writer: any skin vkskin reads, with its clips, as a .glb or .gltf that
+ * Blender, three.js and every glTF viewer open (issue 14).
+ *
+ * STEP BY STEP
+ *   vks_gltf_clip clips[1] = {{clip, &binding, NULL}};  // bound with vks_clip_bind (clip.h)
+ *   vks_gltf_options o = {0};                          // zeroed: defaults (container from path)
+ *   vks_gltf_report rep;
+ *   if (vks_gltf_write_skin("hero.glb", skin, clips, 1, &o, &rep, &err) != VKS_OK) ... report err
+ *
+ * What is written
+ *   - One mesh per skinned mesh of the model, one triangle primitive with POSITION, NORMAL
+ *     (where the mesh has normals), JOINTS_0, WEIGHTS_0 and unsigned int indices, in the file's
+ *     own vertex order (vertices the model duplicated for its groups collapse back to the file's
+ *     vertex, as the bake writers do), so vertex i of mesh m is vertex i of `deform`'s outputs.
+ *   - One skin per mesh: the groups' palettes resolved to the mesh's bones, so JOINTS_0 index the
+ *     skin's joints (a node that is two bones of one mesh, NW4C rigid and smooth, gets a child
+ *     node with an identity transform for its second inverse bind). Weights are written
+ *     normalised (glTF requires it); the report counts vertices whose stored sum was off 1.
+ *   - The skeleton's nodes with their bind locals as TRS, under a root node that carries
+ *     C * S: S the mesh's skin-space transform at bind (skin.h: space_pre * inverse world of
+ *     space_node), so that glTF's joint matrices equal vkskin's skin matrices, and C the axis
+ *     correction to glTF's right-handed Y-up frame (vks_gltf_correction). Vertex data stay as the
+ *     source stores them; the skinned mesh nodes sit at the scene root with no transform (the
+ *     spec ignores it). Meshes whose S differ get a skeleton copy each. The asset's
+ *     extras.vkskin.correction holds C (16 numbers, column-major): a posed vertex in glTF
+ *     equals C times vkskin's deformation of the source at the same pose.
+ *   - One animation per clip. Tracks of LOCAL clips whose curves glTF can play keep their keys:
+ *     STEP -> STEP, LINEAR -> LINEAR (rotations slerp), HERMITE -> CUBICSPLINE (vkskin's
+ *     tangents are glTF's, value per second). Everything else is resampled at opt.fps (30)
+ *     into LINEAR translation/rotation/scale of the node's sampled local: Euler-angle tracks,
+ *     B-splines, key times that repeat, Hermite rotations with non-unit keys, and every node of a
+ *     delta-space clip (Arma RTM). Each channel ends with a key at the clip's duration, so
+ *     players loop over the clip's own length. Resampled channels match the source exactly at
+ *     multiples of 1 / fps and interpolate linearly between.
+ *   - Containers: .glb (JSON and BIN chunks, 4-byte aligned), or .gltf with the buffer
+ *     embedded as a base64 data URI (one file, so the temporary-and-rename of output.h covers
+ *     it whole). Written through vks_output: temporary name, renamed when complete.
+ *
+ * Limitations: a mesh's skin space is taken at bind; a clip that moves the space node
+ * (RenderWare's atomic frame) moves the glTF mesh, where vkskin's deformation stays in mesh
+ * space. Node transforms with shear are written as their nearest TRS.
+ *
+ * THREADS: reentrant; the skin, clips and bindings are only read.
+ */
+#ifndef VKSKIN_GLTF_H
+#define VKSKIN_GLTF_H
+
+#include "clip.h"
+#include "skin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vks_gltf_container {
+    VKS_GLTF_FROM_PATH = 0, /* .gltf: embedded; anything else: GLB */
+    VKS_GLTF_GLB,
+    VKS_GLTF_EMBEDDED
+} vks_gltf_container;
+
+typedef struct vks_gltf_clip {
+    const vks_clip *clip;
+    const vks_clip_binding *binding; /* the clip bound to the skin written */
+    const char *name;                /* the animation's name; NULL: the clip's own */
+} vks_gltf_clip;
+
+typedef struct vks_gltf_options {
+    vks_gltf_container container; /* default: from the path */
+    float fps;                    /* resampling rate (default 30) */
+    const char *generator;        /* asset.generator (default "vkskin <version>") */
+} vks_gltf_options;
+
+typedef struct vks_gltf_report {
+    uint32_t nodes, meshes, skins, joints, animations;
+    uint32_t channels_kept;        /* channels written with the source's own keys */
+    uint32_t channels_resampled;   /* channels sampled at opt.fps */
+    uint32_t weights_normalised;   /* file vertices whose stored weights did not sum to 1 */
+    uint32_t normals_replaced;     /* zero or non-finite normals written as +Y (glTF needs unit) */
+    uint32_t skeleton_copies;      /* distinct skin spaces (1 for most files) */
+    uint64_t bytes;                /* the file's size */
+} vks_gltf_report;
+
+/* .gltf -> VKS_GLTF_EMBEDDED, anything else VKS_GLTF_GLB. */
+VKS_API vks_gltf_container vks_gltf_container_from_path(const char *path);
+
+/* The axis correction from the format's space to glTF's (right-handed, Y up, metres):
+ * RenderWare and NIF are Z-up: (x, y, z) -> (x, z, -y); P3D is left-handed Y-up:
+ * (x, y, z) -> (x, y, -z) (formats/p3d.md); NW4C is already Y-up right-handed: identity. */
+VKS_API vks_affine vks_gltf_correction(const vks_skin *skin);
+
+/* Writes skin (validated) and its clips (each bound to it) to path. err names the path
+ * and what could not be written. O(vertices + keys + clips * nodes * duration * fps). */
+VKS_API vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks_gltf_clip *clips,
+                                       uint32_t clip_count, const vks_gltf_options *opt, vks_gltf_report *report,
+                                       vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

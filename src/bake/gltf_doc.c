@@ -1,0 +1,287 @@
+/* The glTF document builder and its two containers (gltf_internal.h): typed arrays appended to
+ * one binary buffer as views and accessors, the JSON tree, and the GLB or data-URI output. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+#include "vkskin/output.h"
+#include "vkskin/version.h"
+
+static cJSON *add_array(vks__gltf *g, const char *name)
+{
+    cJSON *a = cJSON_AddArrayToObject(g->root, name);
+    if (!a)
+        g->failed = 1;
+    return a;
+}
+
+int vks__gltf_init(vks__gltf *g, const char *generator)
+{
+    memset(g, 0, sizeof *g);
+    g->root = cJSON_CreateObject();
+    if (!g->root)
+        return 0;
+    cJSON *asset = cJSON_AddObjectToObject(g->root, "asset");
+    char gen[64];
+    snprintf(gen, sizeof gen, "vkskin %s", vks_version_string());
+    if (!asset || !cJSON_AddStringToObject(asset, "version", "2.0") ||
+        !cJSON_AddStringToObject(asset, "generator", generator ? generator : gen) ||
+        !cJSON_AddNumberToObject(g->root, "scene", 0))
+        g->failed = 1;
+    cJSON *scenes = add_array(g, "scenes"), *scene = cJSON_CreateObject();
+    if (!scenes || !scene || !cJSON_AddItemToArray(scenes, scene)) {
+        cJSON_Delete(scenes ? NULL : scene);
+        g->failed = 1;
+        return 0;
+    }
+    g->scene_nodes = cJSON_AddArrayToObject(scene, "nodes");
+    g->nodes = add_array(g, "nodes");
+    g->meshes = add_array(g, "meshes");
+    g->skins = add_array(g, "skins");
+    g->animations = add_array(g, "animations");
+    g->accessors = add_array(g, "accessors");
+    g->views = add_array(g, "bufferViews");
+    return !g->failed && g->scene_nodes;
+}
+
+void vks__gltf_free(vks__gltf *g)
+{
+    cJSON_Delete(g->root);
+    vks_buf_free(&g->bin);
+    memset(g, 0, sizeof *g);
+}
+
+uint32_t vks__gltf_push(vks__gltf *g, cJSON *array, cJSON *item)
+{
+    if (!item || !array || !cJSON_AddItemToArray(array, item)) {
+        cJSON_Delete(item);
+        g->failed = 1;
+        return 0;
+    }
+    return (uint32_t)cJSON_GetArraySize(array) - 1;
+}
+
+cJSON *vks__gltf_numbers(const float *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++)
+        if (!cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* A view over the bytes appended since start (4-byte aligned, as accessors need). */
+static uint32_t add_view(vks__gltf *g, size_t start, int target)
+{
+    cJSON *v = cJSON_CreateObject();
+    if (v) {
+        cJSON_AddNumberToObject(v, "buffer", 0);
+        cJSON_AddNumberToObject(v, "byteOffset", (double)start);
+        cJSON_AddNumberToObject(v, "byteLength", (double)(g->bin.size - start));
+        if (target)
+            cJSON_AddNumberToObject(v, "target", target);
+    }
+    while (g->bin.size % 4)
+        vks_buf_u8(&g->bin, 0);
+    return vks__gltf_push(g, g->views, v);
+}
+
+static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_t count, const char *type)
+{
+    cJSON *a = cJSON_CreateObject();
+    if (a) {
+        cJSON_AddNumberToObject(a, "bufferView", view);
+        cJSON_AddNumberToObject(a, "componentType", component);
+        cJSON_AddNumberToObject(a, "count", count);
+        cJSON_AddStringToObject(a, "type", type);
+    }
+    return vks__gltf_push(g, g->accessors, a);
+}
+
+static const char *type_of(int comps)
+{
+    return comps == 1 ? "SCALAR" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
+}
+
+uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax)
+{
+    size_t start = g->bin.size, n = (size_t)count * (size_t)comps;
+    vks_buf_reserve(&g->bin, n * 4 + 4);
+    for (size_t i = 0; i < n; i++)
+        vks_buf_f32(&g->bin, v[i]);
+    uint32_t view = add_view(g, start, target);
+    uint32_t acc = add_accessor(g, view, 5126, count, type_of(comps));
+    if (minmax && count && !g->failed) {
+        float lo[16], hi[16];
+        for (int c = 0; c < comps; c++)
+            lo[c] = hi[c] = v[c];
+        for (size_t i = 0; i < n; i++) {
+            int c = (int)(i % (size_t)comps);
+            lo[c] = v[i] < lo[c] ? v[i] : lo[c];
+            hi[c] = v[i] > hi[c] ? v[i] : hi[c];
+        }
+        cJSON *a = cJSON_GetArrayItem(g->accessors, (int)acc);
+        cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
+        if (!jl || !jh || !cJSON_AddItemToObject(a, "min", jl) || !cJSON_AddItemToObject(a, "max", jh))
+            g->failed = 1;
+    }
+    return acc;
+}
+
+uint32_t vks__gltf_joints(vks__gltf *g, const uint16_t (*j)[4], uint32_t count)
+{
+    int wide = 0;
+    for (uint32_t i = 0; i < count; i++)
+        for (int k = 0; k < 4; k++)
+            wide |= j[i][k] > 255;
+    size_t start = g->bin.size;
+    vks_buf_reserve(&g->bin, (size_t)count * (wide ? 8 : 4) + 4);
+    for (uint32_t i = 0; i < count; i++)
+        for (int k = 0; k < 4; k++) {
+            if (wide)
+                vks_buf_u16(&g->bin, j[i][k]);
+            else
+                vks_buf_u8(&g->bin, (uint8_t)j[i][k]);
+        }
+    uint32_t view = add_view(g, start, VKS__GL_ARRAY_BUFFER);
+    return add_accessor(g, view, wide ? 5123 : 5121, count, "VEC4");
+}
+
+uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
+{
+    size_t start = g->bin.size;
+    vks_buf_reserve(&g->bin, (size_t)count * 4 + 4);
+    for (uint32_t i = 0; i < count; i++)
+        vks_buf_u32(&g->bin, idx[i]);
+    uint32_t view = add_view(g, start, VKS__GL_ELEMENT_ARRAY_BUFFER);
+    return add_accessor(g, view, 5125, count, "SCALAR");
+}
+
+void vks__gltf_node_trs(cJSON *node, const vks_affine *a)
+{
+    float t[3], q[4], s[3];
+    vks_affine_to_trs(a, t, q, s);
+    double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+    for (int k = 0; k < 4 && l > 0; k++)
+        q[k] = (float)(q[k] / l);
+    if (t[0] != 0 || t[1] != 0 || t[2] != 0)
+        cJSON_AddItemToObject(node, "translation", vks__gltf_numbers(t, 3));
+    if (q[0] != 0 || q[1] != 0 || q[2] != 0 || q[3] != 1)
+        cJSON_AddItemToObject(node, "rotation", vks__gltf_numbers(q, 4));
+    if (s[0] != 1 || s[1] != 1 || s[2] != 1)
+        cJSON_AddItemToObject(node, "scale", vks__gltf_numbers(s, 3));
+}
+
+/* Drops the arrays nothing was added to (the schema wants them absent rather than empty). */
+static void drop_empty(cJSON *root)
+{
+    static const char *names[] = {"meshes", "skins", "animations", "nodes", "accessors", "bufferViews"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        cJSON *a = cJSON_GetObjectItemCaseSensitive(root, names[i]);
+        if (a && cJSON_GetArraySize(a) == 0)
+            cJSON_DeleteItemFromObjectCaseSensitive(root, names[i]);
+    }
+}
+
+static int put_u32(FILE *f, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    return fwrite(x, 1, 4, f) == 4;
+}
+
+static char *base64(const uint8_t *p, size_t n)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        *o++ = tab[v >> 18 & 63];
+        *o++ = tab[v >> 12 & 63];
+        *o++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? tab[v & 63] : '=';
+    }
+    *o = 0;
+    return out;
+}
+
+int vks__gltf_emit(vks__gltf *g, FILE *f, vks_gltf_container container)
+{
+    if (g->failed || g->bin.failed)
+        return 0;
+    drop_empty(g->root);
+    cJSON *buffers = cJSON_AddArrayToObject(g->root, "buffers"), *buf = cJSON_CreateObject();
+    if (!buffers || !buf || !cJSON_AddItemToArray(buffers, buf)) {
+        cJSON_Delete(buffers ? NULL : buf);
+        return 0;
+    }
+    cJSON_AddNumberToObject(buf, "byteLength", (double)g->bin.size);
+    if (container == VKS_GLTF_EMBEDDED) {
+        char *b64 = base64(g->bin.data, g->bin.size);
+        size_t n = b64 ? strlen(b64) : 0;
+        char *uri = b64 ? malloc(n + 64) : NULL;
+        if (uri) {
+            memcpy(uri, "data:application/octet-stream;base64,", 37);
+            memcpy(uri + 37, b64, n + 1);
+        }
+        free(b64);
+        if (!uri || !cJSON_AddStringToObject(buf, "uri", uri)) {
+            free(uri);
+            return 0;
+        }
+        free(uri);
+        char *text = cJSON_PrintUnformatted(g->root);
+        int ok = text && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+        free(text);
+        return ok;
+    }
+    if (g->bin.size == 0) /* a GLB buffer without a BIN chunk would need a uri */
+        cJSON_DeleteItemFromObjectCaseSensitive(g->root, "buffers");
+    char *text = cJSON_PrintUnformatted(g->root);
+    if (!text)
+        return 0;
+    size_t jn = strlen(text), jpad = (4 - jn % 4) % 4, bpad = (4 - g->bin.size % 4) % 4;
+    uint64_t total = 12 + 8 + jn + jpad + (g->bin.size ? 8 + g->bin.size + bpad : 0);
+    if (total > UINT32_MAX) {
+        free(text);
+        errno = EFBIG;
+        return 0;
+    }
+    int ok = fwrite("glTF", 1, 4, f) == 4 && put_u32(f, 2) && put_u32(f, (uint32_t)total) &&
+             put_u32(f, (uint32_t)(jn + jpad)) && fwrite("JSON", 1, 4, f) == 4 && fwrite(text, 1, jn, f) == jn &&
+             fwrite("    ", 1, jpad, f) == jpad; /* the JSON chunk pads with spaces */
+    free(text);
+    if (ok && g->bin.size)
+        ok = put_u32(f, (uint32_t)(g->bin.size + bpad)) && fwrite("BIN\0", 1, 4, f) == 4 &&
+             fwrite(g->bin.data, 1, g->bin.size, f) == g->bin.size && fwrite("\0\0\0", 1, bpad, f) == bpad;
+    return ok && !ferror(f);
+}
+
+vks_result vks__gltf_save(vks__gltf *g, const char *path, vks_gltf_container container, uint64_t *bytes,
+                          vks_error *err)
+{
+    if (g->failed || g->bin.failed)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory building the glTF document");
+    vks_output *o = NULL;
+    vks_result r = vks_output_open(&o, path, err);
+    if (r != VKS_OK)
+        return r;
+    FILE *f = vks_output_stream(o);
+    errno = 0;
+    if (!vks__gltf_emit(g, f, container)) {
+        int e = errno ? errno : ENOMEM;
+        vks_output_note_error(o, e);
+        vks_output_close(o, 0, NULL);
+        return vks_error_set(err, e == ENOMEM ? VKS_ERR_NOMEM : VKS_ERR_IO, VKS_NO_OFFSET, path,
+                             "cannot write the glTF: %s", strerror(e));
+    }
+    long end = ftell(f);
+    if (bytes)
+        *bytes = end > 0 ? (uint64_t)end : 0;
+    return vks_output_close(o, 1, err);
+}

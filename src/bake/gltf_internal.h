@@ -1,0 +1,53 @@
+/* The glTF 2.0 document the writers fill (gltf_doc.c): a JSON tree (cJSON) and one binary
+ * buffer, with helpers that append a typed array as a buffer view plus an accessor (with the
+ * exact min/max the validator checks), and a writer for .glb or .gltf with the buffer
+ * embedded as a base64 data URI. Private to src/bake. */
+#ifndef VKS_BAKE_GLTF_INTERNAL_H
+#define VKS_BAKE_GLTF_INTERNAL_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/bytebuf.h"
+#include "vkskin/gltf.h"
+
+enum { VKS__GL_ARRAY_BUFFER = 34962, VKS__GL_ELEMENT_ARRAY_BUFFER = 34963 };
+
+typedef struct vks__gltf {
+    cJSON *root;
+    cJSON *nodes, *meshes, *skins, *animations, *accessors, *views, *scene_nodes;
+    vks_bytebuf bin;
+    uint32_t accessor_count, view_count;
+    int failed; /* sticky: an allocation failed somewhere */
+} vks__gltf;
+
+/* An empty document (asset, one scene). Returns 0 without memory. */
+int vks__gltf_init(vks__gltf *g, const char *generator);
+void vks__gltf_free(vks__gltf *g);
+
+/* Appends count elements of comps float32 each (comps 1, 3, 4 or 16) as a view and an
+ * accessor; minmax adds the per-component min and max. Returns the accessor index. */
+uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax);
+/* Joint indices (VEC4): unsigned byte when every index < 256, else unsigned short. */
+uint32_t vks__gltf_joints(vks__gltf *g, const uint16_t (*j)[4], uint32_t count);
+/* Triangle indices (SCALAR unsigned int). */
+uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count);
+
+/* Adds an object to an array and returns its index. */
+uint32_t vks__gltf_push(vks__gltf *g, cJSON *array, cJSON *item);
+/* Number arrays as JSON, float values exactly as stored in float32. */
+cJSON *vks__gltf_numbers(const float *v, int n);
+
+/* Serialises the document to f: GLB (JSON and BIN chunks, 4-byte aligned) or .gltf with the
+ * buffer as a data URI. Returns 0 on a write failure or without memory. */
+int vks__gltf_emit(vks__gltf *g, FILE *f, vks_gltf_container container);
+
+/* Writes the document to path through vks_output (temporary, renamed when complete). */
+vks_result vks__gltf_save(vks__gltf *g, const char *path, vks_gltf_container container, uint64_t *bytes,
+                          vks_error *err);
+
+/* Node TRS properties from an affine (decomposed; identity parts left out). */
+void vks__gltf_node_trs(cJSON *node, const vks_affine *a);
+
+#endif

@@ -1,0 +1,325 @@
+/* vks_gltf_write_skin (include/vkskin/gltf.h): the skin's skeleton, meshes and skins as glTF
+ * nodes, meshes and skins; the clips follow in gltf_anim.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+#include "gltf_layout.h"
+
+vks_gltf_container vks_gltf_container_from_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && !strcmp(path + n - 5, ".gltf") ? VKS_GLTF_EMBEDDED : VKS_GLTF_GLB;
+}
+
+vks_affine vks_gltf_correction(const vks_skin *skin)
+{
+    vks_affine c = vks_affine_identity();
+    const char *f = skin->format ? skin->format : "";
+    if (!strcmp(f, "renderware") || !strcmp(f, "nif")) { /* Z up: x stays, z becomes y, y becomes -z */
+        c.m[4] = 0, c.m[5] = -1; /* image of the y axis: (0, 0, -1) */
+        c.m[7] = 1, c.m[8] = 0;  /* image of the z axis: (0, 1, 0) */
+    } else if (!strcmp(f, "p3d")) { /* left-handed Y up: mirror z */
+        c.m[8] = -1;
+    }
+    return c;
+}
+
+static vks_affine round_affine(const vks_affine_d *a)
+{
+    vks_affine r;
+    for (int i = 0; i < 12; i++)
+        r.m[i] = (float)a->m[i];
+    return r;
+}
+
+/* Per mesh its skin space at bind (S = space_pre * inverse world of space_node), and meshes
+ * with the same S sharing one skeleton copy. */
+static int plan_copies(vks__gltf_layout *L, const vks_skin *s)
+{
+    vks_affine_d *world = malloc(((size_t)s->node_count + 1) * sizeof *world);
+    L->copy_of_mesh = calloc((size_t)s->mesh_count + 1, sizeof *L->copy_of_mesh);
+    L->copy_space = malloc(((size_t)s->mesh_count + 1) * sizeof *L->copy_space);
+    if (!world || !L->copy_of_mesh || !L->copy_space) {
+        free(world);
+        return 0;
+    }
+    for (uint32_t n = 0; n < s->node_count; n++) {
+        vks_affine_d l = vks_affine_d_from(&s->nodes[n].bind_local);
+        world[n] = s->nodes[n].parent < 0 ? l : vks_affine_d_mul(&world[s->nodes[n].parent], &l);
+    }
+    L->copies = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        vks_affine_d S = vks_affine_d_from(&me->space_pre), inv;
+        if (me->space_node >= 0 && (uint32_t)me->space_node < s->node_count &&
+            vks_affine_d_inverse(&world[me->space_node], &inv))
+            S = vks_affine_d_mul(&S, &inv);
+        uint32_t c = 0;
+        while (c < L->copies && vks_affine_d_max_diff(&L->copy_space[c], &S) > 1e-7)
+            c++;
+        if (c == L->copies)
+            L->copy_space[L->copies++] = S;
+        L->copy_of_mesh[m] = c;
+    }
+    if (L->copies == 0) /* a model without meshes still gets its skeleton */
+        L->copy_space[L->copies++] = vks_affine_d_identity();
+    free(world);
+    return 1;
+}
+
+static cJSON *name_item(cJSON *o, const char *name)
+{
+    if (o && name && name[0])
+        cJSON_AddStringToObject(o, "name", name);
+    return o;
+}
+
+static void add_child(vks__gltf *g, uint32_t parent, uint32_t child)
+{
+    cJSON *p = cJSON_GetArrayItem(g->nodes, (int)parent);
+    cJSON *c = p ? cJSON_GetObjectItemCaseSensitive(p, "children") : NULL;
+    if (p && !c)
+        c = cJSON_AddArrayToObject(p, "children");
+    if (!c || !cJSON_AddItemToArray(c, cJSON_CreateNumber(child)))
+        g->failed = 1;
+}
+
+/* Every copy: its root (C * S) and the skeleton's nodes under it, in skin order. */
+static void write_skeletons(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, const vks_affine *C)
+{
+    vks_affine_d Cd = vks_affine_d_from(C);
+    for (uint32_t c = 0; c < L->copies; c++) {
+        vks_affine_d root = vks_affine_d_mul(&Cd, &L->copy_space[c]);
+        vks_affine ra = round_affine(&root);
+        char name[48];
+        snprintf(name, sizeof name, L->copies > 1 ? "vkskin root %u" : "vkskin root", c);
+        cJSON *r = name_item(cJSON_CreateObject(), name);
+        if (r)
+            vks__gltf_node_trs(r, &ra);
+        uint32_t ri = vks__gltf_push(g, g->nodes, r);
+        vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(ri));
+        for (uint32_t n = 0; n < s->node_count; n++) {
+            cJSON *o = name_item(cJSON_CreateObject(), s->nodes[n].name);
+            if (o)
+                vks__gltf_node_trs(o, &s->nodes[n].bind_local);
+            uint32_t ni = vks__gltf_push(g, g->nodes, o);
+            add_child(g, s->nodes[n].parent < 0 ? ri : vks__gltf_node(L, c, (uint32_t)s->nodes[n].parent), ni);
+        }
+    }
+}
+
+static void ibm16(const vks_affine *a, float *o)
+{
+    for (int col = 0; col < 4; col++) {
+        for (int r = 0; r < 3; r++)
+            o[col * 4 + r] = a->m[col * 3 + r];
+        o[col * 4 + 3] = col == 3 ? 1.0f : 0.0f;
+    }
+}
+
+/* The group that holds model vertex v (groups are contiguous per mesh). */
+static const vks_group *group_of(const vks_skin *s, const vks_mesh *me, uint32_t v)
+{
+    for (uint32_t gi = me->first_group; gi < me->first_group + me->group_count; gi++) {
+        const vks_group *gr = &s->groups[gi];
+        if (v >= gr->first_vertex && v < gr->first_vertex + gr->vertex_count)
+            return gr;
+    }
+    return NULL;
+}
+
+/* One file vertex's influences as skin joints: duplicate joints merged, weights normalised
+ * (the last one 1 - the others, so float sums are as close to 1 as float allows). */
+static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint16_t j[4], float w[4])
+{
+    double acc[4] = {0, 0, 0, 0}, sum = 0;
+    int n = 0;
+    memset(j, 0, 4 * sizeof *j);
+    const vks_group *gr = v == UINT32_MAX ? NULL : group_of(s, me, v);
+    for (int k = 0; gr && k < VKS_MAX_INFLUENCES; k++) {
+        float wk = s->influences[v].weight[k];
+        if (!(wk > 0) || s->influences[v].index[k] >= gr->palette_count)
+            continue;
+        uint32_t bone = s->palette[gr->first_palette + s->influences[v].index[k]];
+        uint16_t joint = (uint16_t)(bone - me->first_bone);
+        int at = 0;
+        while (at < n && j[at] != joint)
+            at++;
+        if (at == n)
+            j[n++] = joint;
+        acc[at] += wk;
+        sum += wk;
+    }
+    if (n == 0 || !(sum > 0)) {
+        j[0] = 0, w[0] = 1, w[1] = w[2] = w[3] = 0;
+        return 1;
+    }
+    float rest = 1.0f;
+    for (int k = 0; k < 4; k++) {
+        w[k] = k < n - 1 ? (float)(acc[k] / sum) : 0.0f;
+        rest -= w[k];
+    }
+    w[n - 1] = rest;
+    return fabs(sum - 1.0) > 1e-3;
+}
+
+static void unit_normal(const float *in, float *out, uint32_t *replaced)
+{
+    double x = in ? in[0] : 0, y = in ? in[1] : 0, z = in ? in[2] : 0, l = sqrt(x * x + y * y + z * z);
+    if (!(l > 1e-12) || !isfinite(l)) {
+        out[0] = 0, out[1] = 1, out[2] = 0;
+        (*replaced)++;
+        return;
+    }
+    out[0] = (float)(x / l), out[1] = (float)(y / l), out[2] = (float)(z / l);
+}
+
+/* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
+static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
+                      vks_gltf_report *rep)
+{
+    const vks_mesh *me = &s->meshes[m];
+    uint32_t nv = me->source_vertex_count, c = L->copy_of_mesh[m];
+    float (*pos)[3] = malloc(((size_t)nv + 1) * sizeof *pos), (*nrm)[3] = malloc(((size_t)nv + 1) * sizeof *nrm);
+    float (*wts)[4] = malloc(((size_t)nv + 1) * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
+    uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * sizeof *jts);
+    uint32_t *idx = malloc(((size_t)me->triangle_count * 3 + 1) * sizeof *idx);
+    int ok = pos && nrm && wts && ibm && jts && idx;
+    int has_n = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
+    for (uint32_t j = 0; ok && j < nv; j++) {
+        uint32_t v = file_to_model[j];
+        for (int k = 0; k < 3; k++)
+            pos[j][k] = v == UINT32_MAX ? 0.0f : s->positions[v][k];
+        if (has_n)
+            unit_normal(v == UINT32_MAX ? NULL : s->normals[v], nrm[j], &rep->normals_replaced);
+        rep->weights_normalised += (uint32_t)vertex_joints(s, me, v, jts[j], wts[j]);
+    }
+    for (uint32_t t = 0; ok && t < me->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            idx[t * 3 + k] = s->source_vertex[me->first_vertex + s->triangles[me->first_triangle + t][k]];
+    if (ok) {
+        cJSON *prim = cJSON_CreateObject(), *attr = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+        if (attr) {
+            cJSON_AddNumberToObject(attr, "POSITION", vks__gltf_floats(g, &pos[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 1));
+            if (has_n)
+                cJSON_AddNumberToObject(attr, "NORMAL", vks__gltf_floats(g, &nrm[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 0));
+            cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
+            cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
+            if (me->triangle_count)
+                cJSON_AddNumberToObject(prim, "indices", vks__gltf_indices(g, idx, me->triangle_count * 3));
+        }
+        cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
+        if (!prims || !attr || !cJSON_AddItemToArray(prims, prim)) {
+            cJSON_Delete(attr ? NULL : prim);
+            g->failed = 1;
+        }
+        uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
+        /* the skin: the mesh's bones in order; a node that is two bones gets a helper child */
+        cJSON *skin = cJSON_CreateObject(), *joints = skin ? cJSON_AddArrayToObject(skin, "joints") : NULL;
+        for (uint32_t b = 0; joints && b < me->bone_count; b++) {
+            const vks_bone *bo = &s->bones[me->first_bone + b];
+            uint32_t node = vks__gltf_node(L, c, bo->node);
+            for (uint32_t e = 0; e < b; e++)
+                if (s->bones[me->first_bone + e].node == bo->node) {
+                    char name[160];
+                    snprintf(name, sizeof name, "%s (bone %u)", s->nodes[bo->node].name, b);
+                    uint32_t h = vks__gltf_push(g, g->nodes, name_item(cJSON_CreateObject(), name));
+                    add_child(g, node, h);
+                    node = h;
+                    break;
+                }
+            cJSON_AddItemToArray(joints, cJSON_CreateNumber(node));
+            ibm16(&bo->inverse_bind, ibm + (size_t)b * 16);
+        }
+        if (skin && me->bone_count) {
+            cJSON_AddNumberToObject(skin, "inverseBindMatrices", vks__gltf_floats(g, ibm, me->bone_count, 16, 0, 0));
+            cJSON_AddNumberToObject(skin, "skeleton", L->copy_root[c]);
+        }
+        name_item(skin, me->name);
+        uint32_t skin_index = vks__gltf_push(g, g->skins, skin);
+        rep->joints += me->bone_count;
+        cJSON *node = name_item(cJSON_CreateObject(), me->name);
+        if (node) {
+            cJSON_AddNumberToObject(node, "mesh", mesh_index);
+            if (me->bone_count)
+                cJSON_AddNumberToObject(node, "skin", skin_index);
+        }
+        vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(vks__gltf_push(g, g->nodes, node)));
+    }
+    free(pos), free(nrm), free(wts), free(ibm), free(jts), free(idx);
+    return ok;
+}
+
+/* file vertex order (meshes in order) -> the first model vertex that came from it (as bake.c) */
+static uint32_t *file_vertex_map(const vks_skin *s, uint32_t m)
+{
+    const vks_mesh *me = &s->meshes[m];
+    uint32_t *map = malloc(((size_t)me->source_vertex_count + 1) * sizeof *map);
+    if (!map)
+        return NULL;
+    for (uint32_t j = 0; j < me->source_vertex_count; j++)
+        map[j] = UINT32_MAX;
+    for (uint32_t v = me->vertex_count; v-- > 0;) {
+        uint32_t sv = s->source_vertex[me->first_vertex + v];
+        if (sv < me->source_vertex_count)
+            map[sv] = me->first_vertex + v;
+    }
+    return map;
+}
+
+vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks_gltf_clip *clips, uint32_t clip_count,
+                               const vks_gltf_options *opt, vks_gltf_report *report, vks_error *err)
+{
+    vks_gltf_options o = opt ? *opt : (vks_gltf_options){0};
+    if (!(o.fps > 0) || !isfinite(o.fps))
+        o.fps = 30;
+    if (o.container == VKS_GLTF_FROM_PATH)
+        o.container = vks_gltf_container_from_path(path);
+    vks_gltf_report rep;
+    memset(&rep, 0, sizeof rep);
+    vks__gltf g;
+    vks__gltf_layout L;
+    memset(&L, 0, sizeof L);
+    L.node_count = skin->node_count;
+    int ok = vks__gltf_init(&g, o.generator) && plan_copies(&L, skin);
+    L.copy_root = ok ? malloc(((size_t)L.copies + 1) * sizeof *L.copy_root) : NULL;
+    ok = ok && L.copy_root;
+    for (uint32_t c = 0; ok && c < L.copies; c++)
+        L.copy_root[c] = c * (skin->node_count + 1);
+    vks_affine C = vks_gltf_correction(skin);
+    if (ok) {
+        write_skeletons(&g, &L, skin, &C);
+        float c16[16];
+        ibm16(&C, c16);
+        cJSON *extras = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(g.root, "asset"), "extras");
+        cJSON *vk = extras ? cJSON_AddObjectToObject(extras, "vkskin") : NULL;
+        if (!vk || !cJSON_AddItemToObject(vk, "correction", vks__gltf_numbers(c16, 16)) ||
+            !cJSON_AddStringToObject(vk, "source_format", skin->format ? skin->format : ""))
+            g.failed = 1;
+    }
+    for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {
+        uint32_t *map = file_vertex_map(skin, m);
+        ok = map && write_mesh(&g, &L, skin, m, map, &rep);
+        free(map);
+    }
+    vks_result r = VKS_OK;
+    if (ok)
+        r = vks__gltf_animations(&g, &L, skin, clips, clip_count, o.fps, &rep, err);
+    if (r == VKS_OK && !ok)
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory building the glTF document");
+    if (r == VKS_OK) {
+        rep.nodes = (uint32_t)cJSON_GetArraySize(g.nodes);
+        rep.meshes = (uint32_t)cJSON_GetArraySize(g.meshes);
+        rep.skins = (uint32_t)cJSON_GetArraySize(g.skins);
+        rep.animations = (uint32_t)cJSON_GetArraySize(g.animations);
+        rep.skeleton_copies = L.copies;
+        r = vks__gltf_save(&g, path, o.container, &rep.bytes, err);
+    }
+    vks__gltf_free(&g);
+    free(L.copy_of_mesh), free(L.copy_space), free(L.copy_root);
+    if (report)
+        *report = rep;
+    return r;
+}

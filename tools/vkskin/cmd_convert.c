@@ -1,0 +1,283 @@
+/* vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...]: the model (any format vkskin
+ * reads) and its clips as glTF 2.0 (include/vkskin/gltf.h), for Blender, three.js and any
+ * glTF viewer. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]\n\n"
+            "Writes the skinned model IN (RenderWare .dff, NIF, NW4C .cmdl, P3D, glTF) and the clips\n"
+            "given as glTF 2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 and indices in the\n"
+            "file's own vertex order, one skin per mesh (the groups' palettes resolved to the mesh's\n"
+            "bones), the skeleton under a root node that carries the axis correction to glTF's Y-up\n"
+            "right-handed frame (RenderWare and NIF are Z-up, P3D left-handed; vertex data stay as the\n"
+            "source stores them), and one animation per clip.\n\n"
+            "  --clip FILE[#name]  a clip file bound to IN as deform binds it (.anm/.ska/.ifp, .kf or\n"
+            "                   .nif, .cskla, .rtm, pose JSON): every clip of the file, or the one\n"
+            "                   named (or numbered); repeat for more files\n"
+            "  --fps R          rate at which tracks glTF cannot play as stored are sampled (Euler\n"
+            "                   angles, B-splines, RTM deltas; default 30). Step, linear and Hermite\n"
+            "                   tracks keep their keys (STEP, LINEAR, CUBICSPLINE)\n"
+            "  --clip-duration S  RTM: the clip's length in seconds (the file stores none; default 1)\n"
+            "  --clip-fps R     frame rate of clips that store none (pose JSON, .cskla; default 30)\n"
+            "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n"
+            "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
+            "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is\n"
+            "written to a temporary name and renamed when complete.\n"
+            "exit codes: 0 ok, 1 bad input, 2 usage, 5 the output cannot be written\n");
+}
+
+typedef struct convert_clips {
+    vks_clip_set **sets;
+    vks_gltf_clip *list;
+    vks_clip_binding *bindings;
+    uint32_t set_count, count, cap;
+} convert_clips;
+
+static int is_json(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
+}
+
+static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label)
+{
+    if (cc->count == cc->cap) {
+        uint32_t cap = cc->cap ? cc->cap * 2 : 8;
+        vks_gltf_clip *l = realloc(cc->list, cap * sizeof *l);
+        if (l)
+            cc->list = l;
+        vks_clip_binding *b = realloc(cc->bindings, cap * sizeof *b);
+        if (b)
+            cc->bindings = b;
+        if (!l || !b) {
+            fprintf(stderr, "vkskin: out of memory\n");
+            return 0;
+        }
+        cc->cap = cap;
+    }
+    vks_error err = {0};
+    char msg[512];
+    vks_clip_binding *b = &cc->bindings[cc->count];
+    if (vks_clip_bind(clip, skin, b, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s: %s\n", label, vks_error_format(&err, NULL, msg, sizeof msg));
+        return 0;
+    }
+    if (b->bound_tracks == 0) {
+        fprintf(stderr, "vkskin: %s: the clip drives none of the model's nodes\n", label);
+        vks_clip_binding_free(b);
+        return 0;
+    }
+    if (b->unmatched_tracks)
+        fprintf(stderr, "vkskin: %s: note: %u of the %u tracks drive no node of this model and are left out\n", label,
+                b->unmatched_tracks, clip->track_count);
+    cc->list[cc->count++] = (vks_gltf_clip){clip, b, NULL};
+    return 1;
+}
+
+/* Reads one --clip FILE[#name] and binds its clips (or the one named) to skin. */
+static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *skin, const vks_read_options *ropt)
+{
+    char path[4096];
+    const char *hash = strrchr(arg, '#'), *name = NULL;
+    size_t n = hash ? (size_t)(hash - arg) : strlen(arg);
+    if (n >= sizeof path) {
+        fprintf(stderr, "vkskin convert: clip path too long\n");
+        return 0;
+    }
+    memcpy(path, arg, n);
+    path[n] = 0;
+    if (hash)
+        name = hash + 1;
+    size_t size = 0;
+    uint8_t *bytes = vks_cli_read_file(path, &size);
+    if (!bytes)
+        return 0;
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    char msg[512];
+    vks_result r;
+    const char *format = NULL;
+    vks_clip_reader_fn read = is_json(path) ? NULL : vks_detect_clip_format(bytes, size, path, &format);
+    if (is_json(path))
+        r = vks_pose_json_clip_read(skin, ropt, bytes, size, &set, &err);
+    else
+        r = read ? read(ropt, bytes, size, &set, &err) : VKS_ERR_FORMAT;
+    free(bytes);
+    if (r != VKS_OK) {
+        if (!read && !is_json(path))
+            fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
+                            "NIF .kf or .nif, NW4C .cskla, or pose JSON named .json)\n", path);
+        else
+            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        return 0;
+    }
+    vks_clip_set **sets = realloc(cc->sets, (cc->set_count + 1) * sizeof *sets);
+    if (!sets) {
+        vks_clip_set_free(set);
+        return 0;
+    }
+    cc->sets = sets;
+    cc->sets[cc->set_count++] = set;
+    if (name) {
+        int32_t k = vks_clip_set_find(set, name);
+        if (k < 0) {
+            fprintf(stderr, "vkskin: %s: no clip named '%s' (the file has %u)\n", path, name, set->clip_count);
+            return 0;
+        }
+        return add_clip(cc, &set->clips[k], skin, arg);
+    }
+    for (uint32_t k = 0; k < set->clip_count; k++) {
+        char label[4200];
+        snprintf(label, sizeof label, "%s#%s", path, set->clips[k].name[0] ? set->clips[k].name : "0");
+        if (!add_clip(cc, &set->clips[k], skin, label))
+            return 0;
+    }
+    return 1;
+}
+
+static void free_clips(convert_clips *cc)
+{
+    for (uint32_t i = 0; i < cc->count; i++)
+        vks_clip_binding_free(&cc->bindings[i]);
+    for (uint32_t i = 0; i < cc->set_count; i++)
+        vks_clip_set_free(cc->sets[i]);
+    free(cc->sets), free(cc->list), free(cc->bindings);
+}
+
+static int parse_positive(const char *opt, const char *text, float *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (*end || !(v > 0) || v > 1e6) {
+        fprintf(stderr, "vkskin convert: %s wants a number > 0, not '%s'\n", opt, text);
+        return 0;
+    }
+    *out = (float)v;
+    return 1;
+}
+
+int vks_cmd_convert(int argc, char **argv)
+{
+    vks_read_options ropt = {0};
+    vks_gltf_options gopt = {0};
+    const char *files[2] = {NULL, NULL};
+    int nfiles = 0, rc = VKS_EXIT_OK;
+    const char **clip_args = calloc((size_t)argc + 1, sizeof *clip_args);
+    uint32_t nclips = 0;
+    convert_clips cc = {0};
+    vks_skin *skin = NULL;
+    if (!clip_args)
+        return VKS_EXIT_RUNTIME;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int t;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            goto out;
+        } else if (!strcmp(a, "--clip") && i + 1 < argc) {
+            clip_args[nclips++] = argv[++i];
+        } else if (!strcmp(a, "--fps") && i + 1 < argc) {
+            if (!parse_positive(a, argv[++i], &gopt.fps)) {
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+        } else if (!strcmp(a, "--clip-duration") && i + 1 < argc) {
+            if (!parse_positive(a, argv[++i], &ropt.clip.duration)) {
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+        } else if (!strcmp(a, "--clip-fps") && i + 1 < argc) {
+            if (!parse_positive(a, argv[++i], &ropt.clip.fps)) {
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+        } else if ((t = vks_cli_read_option(&ropt, argc, argv, &i)) != 0) {
+            if (t < 0) {
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "vkskin convert: unknown option or missing value '%s'\n", a);
+            rc = VKS_EXIT_USAGE;
+            goto out;
+        } else if (nfiles < 2) {
+            files[nfiles++] = a;
+        } else {
+            fprintf(stderr, "vkskin convert: one input and one output, not '%s' too\n", a);
+            rc = VKS_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (nfiles != 2) {
+        fprintf(stderr, "vkskin convert: needs IN and OUT.glb or OUT.gltf\n");
+        help(stderr);
+        rc = VKS_EXIT_USAGE;
+        goto out;
+    }
+    const char *in = files[0], *outp = files[1];
+    size_t on = strlen(outp);
+    if (!(on >= 4 && !strcasecmp(outp + on - 4, ".glb")) && !(on >= 5 && !strcasecmp(outp + on - 5, ".gltf")) &&
+        strcmp(outp, "-")) {
+        fprintf(stderr, "vkskin convert: the output's name must end in .glb or .gltf: %s\n", outp);
+        rc = VKS_EXIT_USAGE;
+        goto out;
+    }
+    if (!strcasecmp(outp + (on >= 5 ? on - 5 : 0), ".gltf"))
+        gopt.container = VKS_GLTF_EMBEDDED;
+    else
+        gopt.container = VKS_GLTF_GLB;
+    /* refuse to write over what the run reads, before any work */
+    for (uint32_t k = 0; k <= nclips; k++) {
+        const char *src = k == 0 ? in : clip_args[k - 1];
+        if (strcmp(outp, "-") && vks_output_same_file(outp, src)) {
+            fprintf(stderr, "vkskin convert: the output %s is one of the inputs\n", outp);
+            rc = VKS_EXIT_USAGE;
+            goto out;
+        }
+    }
+    vks_error err = {0};
+    char msg[512];
+    if (vks_output_check(outp, 0, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+        rc = VKS_EXIT_RUNTIME;
+        goto out;
+    }
+    if (!(skin = vks_cli_load_skin(in, &ropt))) {
+        rc = VKS_EXIT_INPUT;
+        goto out;
+    }
+    for (uint32_t k = 0; k < nclips; k++)
+        if (!load_clip_file(&cc, clip_args[k], skin, &ropt)) {
+            rc = VKS_EXIT_INPUT;
+            goto out;
+        }
+    vks_gltf_report rep;
+    vks_result r = vks_gltf_write_skin(outp, skin, cc.list, cc.count, &gopt, &rep, &err);
+    if (r != VKS_OK) {
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : in, msg, sizeof msg));
+        rc = vks_cli_exit_code(r);
+        goto out;
+    }
+    fprintf(stderr,
+            "vkskin: %s -> %s: %u mesh(es), %u joint(s), %u node(s), %u animation(s) (%u channel(s) with their own "
+            "keys, %u sampled at %g fps)%s, %llu bytes\n",
+            in, outp, rep.meshes, rep.joints, rep.nodes, rep.animations, rep.channels_kept, rep.channels_resampled,
+            gopt.fps > 0 ? gopt.fps : 30.0, rep.skeleton_copies > 1 ? ", one skeleton per skin space" : "",
+            (unsigned long long)rep.bytes);
+    if (rep.weights_normalised)
+        fprintf(stderr, "vkskin: note: %u vertices' stored weights did not sum to 1; glTF's are normalised\n",
+                rep.weights_normalised);
+    if (rep.normals_replaced)
+        fprintf(stderr, "vkskin: note: %u zero normals written as +Y (glTF normals are unit)\n", rep.normals_replaced);
+out:
+    free_clips(&cc);
+    vks_skin_free(skin);
+    free(clip_args);
+    return rc;
+}
