@@ -76,6 +76,13 @@ typedef struct vks_read_options {
         uint32_t bone_limit;      /* palette size per section; default 64 */
     } p3d;
 
+    /* glTF only (model and clips). */
+    struct {
+        const char *path;         /* the .gltf's own path: relative buffer URIs are read from its
+                                     folder through file.read; NULL: only data: URIs and a .glb's
+                                     BIN chunk (vks_read_file sets it) */
+    } gltf;
+
     /* Clip readers (clip.h). */
     struct {
         float duration;           /* seconds, for formats that store none (RTM); <= 0: 1 s */
@@ -100,9 +107,14 @@ VKS_API vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes,
                          vks_skin **out, vks_error *err);
 VKS_API vks_result vks_p3d_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err);
+/* glTF 2.0, .gltf (JSON; external buffers through opt->gltf.path and opt->file) or .glb: every
+ * skinned mesh node of the scene, one mesh per primitive; skin space is the scene root's (the
+ * mesh node's own transform is ignored, as the specification says). */
+VKS_API vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+                                 vks_error *err);
 
 /* The reader for these bytes (by magic, then by the file name's extension), or NULL.
- * name may be NULL. *format_name gets "renderware", "nif", "nw4c", "p3d" when not NULL. */
+ * name may be NULL. *format_name gets "renderware", "nif", "nw4c", "p3d", "gltf" when not NULL. */
 VKS_API vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name,
                                 const char **format_name);
 

@@ -112,10 +112,12 @@ typedef struct vks_weight_report {
     uint32_t renormalised;           /* stored sum off 1 by more than 1e-3, scaled to 1 by the
                                         format's rule (NIF top 4, .cmdl); formats that keep
                                         weights as stored (RW) are not renormalised */
+    uint32_t over_four;              /* more than 4 non-zero weights (glTF JOINTS_1/WEIGHTS_1 and
+                                        on): kept to the 4 largest, renormalised; set by the reader */
 } vks_weight_report;
 
 typedef struct vks_skin {
-    const char *format;        /* "renderware", "nif", "nw4c", "p3d" */
+    const char *format;        /* "renderware", "nif", "nw4c", "p3d", "gltf" */
     const char *format_detail; /* "RW 3.6.0.3", "NIF 20.2.0.7 (user 12, bs 83)", ... */
 
     vks_node *nodes;

@@ -77,6 +77,8 @@ vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name
         fn = vks_p3d_read, fmt = "p3d";
     else if (size >= 12 && b[0] == 0x10 && b[1] == 0 && b[2] == 0 && b[3] == 0)
         fn = vks_rw_read, fmt = "renderware"; /* a Clump chunk header */
+    else if (starts(bytes, size, "glTF"))
+        fn = vks_gltf_read, fmt = "gltf"; /* .glb */
     else if (looks_cmdl(bytes, size))
         fn = vks_cmdl_read, fmt = "nw4c";
     else if (vks__name_has_ext(name, ".dff"))
@@ -87,6 +89,8 @@ vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name
         fn = vks_cmdl_read, fmt = "nw4c";
     else if (vks__name_has_ext(name, ".p3d"))
         fn = vks_p3d_read, fmt = "p3d";
+    else if (vks__name_has_ext(name, ".gltf") || vks__name_has_ext(name, ".glb"))
+        fn = vks_gltf_read, fmt = "gltf";
     if (format_name)
         *format_name = fmt;
     return fn;
@@ -99,7 +103,7 @@ vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t s
     if (!fn) {
         const uint8_t *b = bytes;
         return vks_error_set(err, VKS_ERR_FORMAT, 0, "file",
-                             "not a DFF, NIF, .cmdl or P3D file (first bytes %02x %02x %02x %02x)",
+                             "not a DFF, NIF, .cmdl, P3D or glTF file (first bytes %02x %02x %02x %02x)",
                              size > 0 ? b[0] : 0, size > 1 ? b[1] : 0, size > 2 ? b[2] : 0,
                              size > 3 ? b[3] : 0);
     }

@@ -44,6 +44,8 @@ vks_result vks_read_file(const vks_read_options *opt, const char *path, vks_skin
     memset(&keep, 0, sizeof keep);
     if (fmt && !strcmp(fmt, "p3d"))
         r = vks__p3d_prepare(&o, path, &keep, err);
+    if (fmt && !strcmp(fmt, "gltf") && !o.gltf.path)
+        o.gltf.path = path; /* external buffers beside the .gltf */
     if (r == VKS_OK)
         r = vks_read_any(&o, bytes, size, path, out, err);
     vks__p3d_files_release(&o, &keep);

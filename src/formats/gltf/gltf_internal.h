@@ -1,0 +1,119 @@
+/* glTF 2.0 reader internals: the document (JSON from a .gltf or a .glb's JSON chunk), its
+ * buffers (a .glb's BIN chunk, base64 data: URIs, external files through the read options'
+ * file callback), typed accessor decoding, and the node forest. The model reader
+ * (gltf_read.c) and the clip reader (gltf_clips.c) both start from a gltf_doc.
+ *
+ * Errors name the JSON path ("meshes[2].primitives[0].attributes.JOINTS_0") and, for bytes of
+ * a .glb's header and chunks, the byte offset; numbers from the file are never trusted: every
+ * index, count, offset and stride is checked against what it refers to before it is used.
+ * Every temporary goes through the read options' allocator and is listed in the document, so
+ * one gltf_doc_free releases it all, on success or failure. */
+#ifndef VKS_FORMATS_GLTF_INTERNAL_H
+#define VKS_FORMATS_GLTF_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "core/vec.h"
+#include "formats/file_internal.h"
+#include "vkskin/clip.h"
+#include "vkskin/formats.h"
+
+/* componentType values of the specification */
+enum {
+    GLTF_BYTE = 5120,
+    GLTF_UNSIGNED_BYTE = 5121,
+    GLTF_SHORT = 5122,
+    GLTF_UNSIGNED_SHORT = 5123,
+    GLTF_UNSIGNED_INT = 5125,
+    GLTF_FLOAT = 5126
+};
+
+typedef struct gltf_buffer {
+    const uint8_t *data; /* NULL until loaded */
+    size_t size;         /* bytes available (>= the buffer's byteLength once loaded) */
+    uint64_t byte_length;
+    void *file_bytes;    /* an external file's bytes, released through the file callback */
+} gltf_buffer;
+
+typedef struct gltf_doc {
+    vks_read_options opt; /* defaults applied */
+    vks_error *err;
+    cJSON *json;
+    const cJSON *nodes, *meshes, *skins, *accessors, *views, *animations;
+    uint32_t node_count;
+    int32_t *parent;       /* per node: its parent, -1 for a root */
+    const char **names;    /* per node: the name tracks and skin nodes share (see gltf_doc.c) */
+    gltf_buffer *buffers;
+    uint32_t buffer_count;
+    const uint8_t *bin;    /* a .glb's BIN chunk */
+    size_t bin_size;
+    int glb;
+    int quantized;         /* KHR_mesh_quantization: integer POSITION / NORMAL allowed */
+    char detail[96];       /* "glTF 2.0 (.glb, generator ...)" */
+    vks_vec temps;         /* every temporary block, freed by gltf_doc_free */
+} gltf_doc;
+
+/* Parses bytes as a .glb or a .gltf (opt->gltf.path: where external buffers are found),
+ * checks the top-level arrays and the node forest (indices, one parent each, no cycle). */
+vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err);
+void gltf_doc_free(gltf_doc *d);
+
+/* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
+void *gltf_alloc(gltf_doc *d, size_t count, size_t elem);
+/* err with the JSON path built from fmt (printf), the message from msg_fmt. Returns code. */
+vks_result gltf_fail(gltf_doc *d, vks_result code, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+vks_result gltf_nomem(gltf_doc *d, const char *path);
+
+/* Members with the specification's types. Each returns VKS_OK with *out set (or left at its
+ * default when the member is absent and not required), or an error naming path.name. */
+vks_result gltf_get_index(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+                          uint32_t limit, const char *what, int32_t *out);
+vks_result gltf_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+                         uint64_t max, uint64_t *out);
+vks_result gltf_get_floats(gltf_doc *d, const cJSON *obj, const char *path, const char *name, uint32_t n,
+                           float *out);
+/* The element at index i of array arr (an object), or NULL. */
+const cJSON *gltf_item(const cJSON *arr, uint32_t i);
+
+/* A decoded accessor: count elements of comps components each. */
+typedef struct gltf_values {
+    uint32_t count, comps;
+    int type;       /* componentType */
+    int normalized;
+} gltf_values;
+
+/* Accessor rules the caller asks for: which component types, which element sizes. */
+typedef struct gltf_accessor_want {
+    const char *type;      /* "SCALAR", "VEC3", ... (NULL: any) */
+    uint32_t types;        /* bit (componentType - 5120) per allowed type */
+    int normalized;        /* 1: integer types must be normalized; 0: must not be; -1: either */
+    int no_stride;         /* index accessors: the bufferView must have no byteStride */
+} gltf_accessor_want;
+#define GLTF_BIT(t) (1u << ((t) - GLTF_BYTE))
+
+/* Decodes accessor index as where asks (path names the referring member, e.g.
+ * "meshes[0].primitives[1].attributes.POSITION"): floats (normalized integers by the
+ * specification's formulas) or integers. Sparse substitution applied; min/max ignored. */
+vks_result gltf_accessor_floats(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+                                gltf_values *info, float **out);
+vks_result gltf_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+                               gltf_values *info, uint32_t **out);
+
+/* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
+int gltf_matrix_affine(const float m[16], vks_affine *out);
+/* Local transform of node n (TRS or matrix), checked. */
+vks_result gltf_node_local(gltf_doc *d, uint32_t n, vks_affine *out);
+
+/* Buffer i (< buffer_count) loaded on first use; holds at least its byteLength. */
+vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out);
+
+/* Base64 (RFC 4648, padding optional) into out (cap bytes); returns bytes written, or -1 on a
+ * character outside the alphabet or misplaced padding. */
+int64_t gltf_base64_decode(const char *text, size_t len, uint8_t *out, size_t cap);
+
+#endif

@@ -1,0 +1,588 @@
+/* glTF 2.0 model reader: every skinned mesh node of the scene becomes meshes of the skin model
+ * (one per primitive), the skeleton is every node the skins' joints need (the joints and
+ * their ancestors up to the scene roots) in topological order, and the bones of each mesh are
+ * its skin's joints with their inverse bind matrices (identity where the skin has none).
+ *
+ * Skin space. The specification ignores a skinned mesh node's own transform: joint worlds are
+ * in the scene root's space and so is the skinned result. That is the skin model with
+ * space_node = -1 and space_pre = identity (K = W(joint) * IB).
+ *
+ * Weights. The specification asks for weights that sum to 1; viewers (three.js's GLTFLoader)
+ * normalise them anyway, and so does this reader: per vertex, the 4 largest of all weight sets
+ * (JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ...) are kept and scaled to sum 1. Vertices with
+ * more than 4 non-zero weights are counted in skin->weights.over_four.
+ *
+ * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
+ * to; consistent with the other readers, which read skinned geometry only), points and lines
+ * primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
+ * unset): the reader does not invent data the file does not hold. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "gltf_internal.h"
+#include "vkskin/build.h"
+
+typedef struct skin_info {
+    int loaded;
+    uint32_t joint_count;
+    int32_t *joints;      /* glTF node per joint */
+    vks_affine *inverse;  /* per joint */
+    vks_bone *bones;      /* per joint, skeleton node indices */
+} skin_info;
+
+typedef struct reader {
+    gltf_doc d;
+    skin_info *skins;
+    uint32_t skin_count;
+    int32_t *node_of;     /* glTF node -> skeleton node, -1 */
+    uint8_t *needed;
+    uint32_t vertices, triangles, over_four;
+    uint32_t skipped_primitives, unskinned_nodes, morphs;
+} reader;
+
+static const cJSON *member(const cJSON *o, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+/* Preorder walk of the forest from the roots given (all roots when roots is NULL), children
+ * in file order: each node reached gets order[count++] when keep is NULL or keep[node]. */
+static vks_result walk(reader *R, const uint32_t *roots, uint32_t root_count, const uint8_t *keep, uint32_t *order,
+                       uint32_t *count)
+{
+    gltf_doc *d = &R->d;
+    uint32_t n = d->node_count;
+    const cJSON **stack = gltf_alloc(d, n + 1, sizeof *stack);
+    if (!stack)
+        return gltf_nomem(d, "nodes");
+    *count = 0;
+    uint32_t loops = roots ? root_count : n;
+    for (uint32_t i = 0; i < loops; i++) {
+        uint32_t root = roots ? roots[i] : i;
+        if (!roots && d->parent[root] >= 0)
+            continue;
+        uint32_t sp = 0, k = root;
+        for (;;) {
+            if (!keep || keep[k])
+                order[(*count)++] = k;
+            const cJSON *ch = member(gltf_item(d->nodes, k), "children");
+            stack[sp++] = ch ? ch->child : NULL;
+            while (sp && !stack[sp - 1])
+                sp--;
+            if (!sp)
+                break;
+            const cJSON *c = stack[sp - 1];
+            stack[sp - 1] = c->next;
+            k = (uint32_t)c->valuedouble; /* checked by the forest walk in gltf_doc_open */
+        }
+    }
+    return VKS_OK;
+}
+
+/* The nodes of the scene that the file asks for (scene, else scenes[0]); a file without
+ * scenes shows all its nodes. reach[n] = 1 for each node of it. */
+static vks_result scene_nodes(reader *R, uint8_t *reach)
+{
+    gltf_doc *d = &R->d;
+    const cJSON *scenes = member(d->json, "scenes");
+    uint32_t n = d->node_count, count = 0;
+    uint32_t *order = gltf_alloc(d, n, sizeof *order);
+    if (!order)
+        return gltf_nomem(d, "scenes");
+    if (scenes && (!cJSON_IsArray(scenes) || cJSON_GetArraySize(scenes) == 0))
+        return gltf_fail(d, VKS_ERR_FORMAT, "scenes", "must be a non-empty array");
+    if (!scenes) {
+        if (member(d->json, "scene"))
+            return gltf_fail(d, VKS_ERR_FORMAT, "scene", "is set, but the file has no scenes");
+        memset(reach, 1, n);
+        return VKS_OK;
+    }
+    int32_t s = 0;
+    vks_result r = gltf_get_index(d, d->json, "", "scene", 0, (uint32_t)cJSON_GetArraySize(scenes), "scenes", &s);
+    if (r != VKS_OK)
+        return r;
+    char path[40];
+    snprintf(path, sizeof path, "scenes[%d].nodes", s);
+    const cJSON *sn = member(gltf_item(scenes, (uint32_t)s), "nodes");
+    if (sn && !cJSON_IsArray(sn))
+        return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an array");
+    uint32_t rc = 0;
+    uint32_t *roots = gltf_alloc(d, n, sizeof *roots);
+    if (!roots)
+        return gltf_nomem(d, path);
+    uint32_t k = 0;
+    for (const cJSON *e = sn ? sn->child : NULL; e; e = e->next, k++) {
+        double x = e->valuedouble;
+        if (!cJSON_IsNumber(e) || !(x >= 0) || x >= n || x != (double)(uint32_t)x)
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u] is not a node index (the file has %u nodes)", k, n);
+        uint32_t root = (uint32_t)x;
+        if (d->parent[root] >= 0)
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is a child of node %d, not a root", k, root,
+                             d->parent[root]);
+        if (reach[root])
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is listed twice", k, root);
+        reach[root] = 1;
+        roots[rc++] = root;
+    }
+    if ((r = walk(R, roots, rc, NULL, order, &count)) != VKS_OK)
+        return r;
+    for (uint32_t i = 0; i < count; i++)
+        reach[order[i]] = 1;
+    return VKS_OK;
+}
+
+/* Skin s's joints and inverse binds, checked; its joints and their ancestors marked needed. */
+static vks_result load_skin(reader *R, int32_t s)
+{
+    gltf_doc *d = &R->d;
+    skin_info *si = &R->skins[s];
+    if (si->loaded)
+        return VKS_OK;
+    char path[48];
+    snprintf(path, sizeof path, "skins[%d]", s);
+    const cJSON *o = gltf_item(d->skins, (uint32_t)s);
+    const cJSON *joints = member(o, "joints");
+    int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : 0;
+    if (n < 1 || n > 65535)
+        return gltf_fail(d, VKS_ERR_FORMAT, path, "joints must be an array of 1..65535 node indices");
+    si->joint_count = (uint32_t)n;
+    si->joints = gltf_alloc(d, (size_t)n, sizeof *si->joints);
+    si->inverse = gltf_alloc(d, (size_t)n, sizeof *si->inverse);
+    si->bones = gltf_alloc(d, (size_t)n, sizeof *si->bones);
+    if (!si->joints || !si->inverse || !si->bones)
+        return gltf_nomem(d, path);
+    int k = 0;
+    for (const cJSON *e = joints->child; e; e = e->next, k++) {
+        double x = e->valuedouble;
+        if (!cJSON_IsNumber(e) || !(x >= 0) || x >= d->node_count || x != (double)(uint32_t)x)
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "joints[%d] is not a node index (the file has %u nodes)", k,
+                             d->node_count);
+        si->joints[k] = (int32_t)x;
+        for (int32_t a = si->joints[k]; a >= 0 && !R->needed[a]; a = d->parent[a])
+            R->needed[a] = 1;
+        si->inverse[k] = vks_affine_identity();
+    }
+    int32_t ibm = -1;
+    vks_result r = gltf_get_index(d, o, path, "inverseBindMatrices", 0, (uint32_t)cJSON_GetArraySize(d->accessors),
+                                  "accessors", &ibm);
+    if (r != VKS_OK || ibm < 0) {
+        si->loaded = r == VKS_OK;
+        return r;
+    }
+    char ap[96];
+    snprintf(ap, sizeof ap, "%s.inverseBindMatrices", path);
+    gltf_accessor_want want = {"MAT4", GLTF_BIT(GLTF_FLOAT), -1, 0};
+    gltf_values info;
+    float *m = NULL;
+    if ((r = gltf_accessor_floats(d, ibm, ap, &want, &info, &m)) != VKS_OK)
+        return r;
+    /* the specification: at least as many matrices as joints */
+    if (info.count < si->joint_count)
+        return gltf_fail(d, VKS_ERR_FORMAT, ap, "accessor %d has %u matrices for %u joints", ibm, info.count,
+                         si->joint_count);
+    for (uint32_t j = 0; j < si->joint_count; j++)
+        if (!gltf_matrix_affine(m + 16 * j, &si->inverse[j]))
+            return gltf_fail(d, VKS_ERR_FORMAT, ap, "matrix %u's last row is not (0, 0, 0, 1)", j);
+    si->loaded = 1;
+    return VKS_OK;
+}
+
+/* The skeleton: needed nodes in preorder, with names and bind locals. */
+static vks_result skeleton(reader *R, vks_skin *skin)
+{
+    gltf_doc *d = &R->d;
+    uint32_t n = d->node_count, count = 0;
+    uint32_t *order = gltf_alloc(d, n, sizeof *order);
+    R->node_of = gltf_alloc(d, n, sizeof *R->node_of);
+    if (!order || !R->node_of)
+        return gltf_nomem(d, "nodes");
+    vks_result r = walk(R, NULL, 0, R->needed, order, &count);
+    if (r != VKS_OK)
+        return r;
+    skin->nodes = vks_skin_alloc_array(skin, count, sizeof *skin->nodes);
+    if (!skin->nodes)
+        return gltf_nomem(d, "nodes");
+    skin->node_count = count;
+    for (uint32_t i = 0; i < n; i++)
+        R->node_of[i] = -1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t g = order[i];
+        R->node_of[g] = (int32_t)i;
+        vks_node *nd = &skin->nodes[i];
+        nd->name = vks_skin_strndup(skin, d->names[g], strlen(d->names[g]));
+        if (!nd->name)
+            return gltf_nomem(d, "nodes");
+        nd->parent = d->parent[g] >= 0 ? R->node_of[d->parent[g]] : -1; /* ancestors of needed are needed */
+        if ((r = gltf_node_local(d, g, &nd->bind_local)) != VKS_OK)
+            return r;
+    }
+    for (uint32_t s = 0; s < R->skin_count; s++)
+        for (uint32_t j = 0; R->skins[s].loaded && j < R->skins[s].joint_count; j++) {
+            R->skins[s].bones[j].node = (uint32_t)R->node_of[R->skins[s].joints[j]];
+            R->skins[s].bones[j].inverse_bind = R->skins[s].inverse[j];
+        }
+    return VKS_OK;
+}
+
+/* Triangles of a primitive from its indices (or 0..count-1) by mode. Strips alternate their
+ * winding as the specification writes them; degenerate strip and fan triangles are dropped. */
+static vks_result triangles(reader *R, const char *path, int mode, const uint32_t *idx, uint32_t n, uint32_t vcount,
+                            uint32_t (**out)[3], uint32_t *tcount)
+{
+    gltf_doc *d = &R->d;
+    *tcount = 0;
+    if (mode == 4 && n % 3)
+        return gltf_fail(d, VKS_ERR_FORMAT, path, "%u indices do not make whole triangles", n);
+    uint32_t max = mode == 4 ? n / 3 : n >= 3 ? n - 2 : 0;
+    uint32_t(*t)[3] = gltf_alloc(d, max, sizeof *t);
+    if (!t)
+        return gltf_nomem(d, path);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = idx ? idx[i] : i;
+        if (v >= vcount)
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "index %u is %u, but POSITION has %u vertices", i, v, vcount);
+    }
+    for (uint32_t k = 0; k < max; k++) {
+        uint32_t a, b, c;
+        if (mode == 4)
+            a = 3 * k, b = 3 * k + 1, c = 3 * k + 2;
+        else if (mode == 5)
+            a = k, b = k + 1 + k % 2, c = k + 2 - k % 2;
+        else
+            a = k + 1, b = k + 2, c = 0;
+        uint32_t A = idx ? idx[a] : a, B = idx ? idx[b] : b, C = idx ? idx[c] : c;
+        if (mode != 4 && (A == B || B == C || A == C))
+            continue;
+        t[*tcount][0] = A, t[*tcount][1] = B, t[*tcount][2] = C;
+        (*tcount)++;
+    }
+    *out = t;
+    return VKS_OK;
+}
+
+typedef struct influence_sets {
+    uint32_t sets;
+    uint32_t *joints[8];
+    float *weights[8];
+} influence_sets;
+
+/* JOINTS_n / WEIGHTS_n pairs, n = 0.. while present (both or neither). */
+static vks_result read_influences(reader *R, const char *ppath, const cJSON *attrs, uint32_t vcount,
+                                  uint32_t joint_count, influence_sets *is)
+{
+    gltf_doc *d = &R->d;
+    memset(is, 0, sizeof *is);
+    for (uint32_t s = 0; s < 8; s++) {
+        char jn[16], wn[16], jp[160], wp[160];
+        snprintf(jn, sizeof jn, "JOINTS_%u", s);
+        snprintf(wn, sizeof wn, "WEIGHTS_%u", s);
+        snprintf(jp, sizeof jp, "%s.attributes.%s", ppath, jn);
+        snprintf(wp, sizeof wp, "%s.attributes.%s", ppath, wn);
+        const cJSON *j = member(attrs, jn), *w = member(attrs, wn);
+        if (!j && !w) {
+            if (s == 0)
+                return gltf_fail(d, VKS_ERR_FORMAT, ppath, "the node has a skin, so the primitive needs JOINTS_0 and "
+                                 "WEIGHTS_0");
+            break;
+        }
+        if (!j || !w)
+            return gltf_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
+        gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0};
+        gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
+                                 GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0};
+        gltf_values ji, wi;
+        double ja = j->valuedouble, wa = w->valuedouble;
+        if (!cJSON_IsNumber(j) || ja != (double)(int32_t)ja)
+            return gltf_fail(d, VKS_ERR_FORMAT, jp, "must be an accessor index");
+        if (!cJSON_IsNumber(w) || wa != (double)(int32_t)wa)
+            return gltf_fail(d, VKS_ERR_FORMAT, wp, "must be an accessor index");
+        vks_result r = gltf_accessor_uints(d, (int32_t)ja, jp, &wj, &ji, &is->joints[s]);
+        if (r == VKS_OK)
+            r = gltf_accessor_floats(d, (int32_t)wa, wp, &ww, &wi, &is->weights[s]);
+        if (r != VKS_OK)
+            return r;
+        if (ji.count != vcount || wi.count != vcount)
+            return gltf_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
+                             ji.count != vcount ? (int32_t)ja : (int32_t)wa, ji.count != vcount ? ji.count : wi.count,
+                             vcount);
+        for (uint32_t v = 0; v < vcount; v++)
+            for (uint32_t k = 0; k < 4; k++)
+                if (is->joints[s][4 * v + k] >= joint_count)
+                    return gltf_fail(d, VKS_ERR_FORMAT, jp, "vertex %u slot %u: joint %u, but the skin has %u joints", v,
+                                     k, is->joints[s][4 * v + k], joint_count);
+        is->sets = s + 1;
+    }
+    return VKS_OK;
+}
+
+/* Per vertex: the 4 largest weights of all sets, scaled to sum 1 (see the file comment). */
+static void combine(reader *R, const influence_sets *is, uint32_t vcount, uint16_t (*bone)[4], float (*weight)[4],
+                    float *stored)
+{
+    for (uint32_t v = 0; v < vcount; v++) {
+        uint32_t jj[32];
+        float ww[32];
+        uint32_t n = 0, positive = 0;
+        double sum = 0;
+        for (uint32_t s = 0; s < is->sets; s++)
+            for (uint32_t k = 0; k < 4; k++) {
+                float w = is->weights[s][4 * v + k];
+                if (w == 0)
+                    continue;
+                /* insertion by weight, largest first (stable: earlier sets and slots win ties) */
+                uint32_t at = n;
+                while (at > 0 && ww[at - 1] < w) {
+                    ww[at] = ww[at - 1], jj[at] = jj[at - 1];
+                    at--;
+                }
+                ww[at] = w, jj[at] = is->joints[s][4 * v + k];
+                n++;
+                if (w > 0)
+                    sum += w, positive++;
+            }
+        stored[v] = (float)sum;
+        R->over_four += positive > 4;
+        double kept = 0;
+        for (uint32_t k = 0; k < 4 && k < n; k++)
+            kept += ww[k] > 0 ? ww[k] : 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            bone[v][k] = k < n ? (uint16_t)jj[k] : 0;
+            weight[v][k] = k < n ? (ww[k] > 0 && kept > 0 ? (float)(ww[k] / kept) : ww[k]) : 0;
+        }
+    }
+}
+
+static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *prim, const char *ppath,
+                                const char *name, const skin_info *si)
+{
+    gltf_doc *d = &R->d;
+    if (!cJSON_IsObject(prim))
+        return gltf_fail(d, VKS_ERR_FORMAT, ppath, "must be an object");
+    uint64_t mode = 4;
+    vks_result r = gltf_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
+    if (r != VKS_OK)
+        return r;
+    if (mode < 4) {
+        vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: mode %u (points or lines) is not skinned geometry: skipped", ppath,
+                 (unsigned)mode);
+        R->skipped_primitives++;
+        return VKS_OK;
+    }
+    if (member(prim, "targets"))
+        R->morphs++;
+    const cJSON *attrs = member(prim, "attributes");
+    char path[160];
+    snprintf(path, sizeof path, "%s.attributes", ppath);
+    if (!cJSON_IsObject(attrs))
+        return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an object");
+    uint32_t accessors = (uint32_t)cJSON_GetArraySize(d->accessors);
+    int32_t pos = -1, nrm = -1, ind = -1;
+    r = gltf_get_index(d, attrs, path, "POSITION", 1, accessors, "accessors", &pos);
+    if (r == VKS_OK)
+        r = gltf_get_index(d, attrs, path, "NORMAL", 0, accessors, "accessors", &nrm);
+    if (r == VKS_OK)
+        r = gltf_get_index(d, prim, ppath, "indices", 0, accessors, "accessors", &ind);
+    if (r != VKS_OK)
+        return r;
+    uint32_t geo = GLTF_BIT(GLTF_FLOAT);
+    if (d->quantized) /* KHR_mesh_quantization: integer positions and normals */
+        geo |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
+    gltf_accessor_want wp = {"VEC3", geo, -1, 0};
+    gltf_values pi, ni, ii;
+    float *positions = NULL, *normals = NULL;
+    uint32_t *indices = NULL;
+    snprintf(path, sizeof path, "%s.attributes.POSITION", ppath);
+    if ((r = gltf_accessor_floats(d, pos, path, &wp, &pi, &positions)) != VKS_OK)
+        return r;
+    uint32_t vcount = pi.count;
+    if (vcount > d->opt.max_vertices - R->vertices)
+        return gltf_fail(d, VKS_ERR_LIMIT, path, "%u more vertices pass the limit of %u", vcount, d->opt.max_vertices);
+    if (nrm >= 0) {
+        snprintf(path, sizeof path, "%s.attributes.NORMAL", ppath);
+        if ((r = gltf_accessor_floats(d, nrm, path, &wp, &ni, &normals)) != VKS_OK)
+            return r;
+        if (ni.count != vcount)
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d has %u elements, POSITION %u", nrm, ni.count, vcount);
+    }
+    uint32_t icount = vcount;
+    if (ind >= 0) {
+        snprintf(path, sizeof path, "%s.indices", ppath);
+        gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
+                                 GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1};
+        if ((r = gltf_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
+            return r;
+        icount = ii.count;
+    } else {
+        snprintf(path, sizeof path, "%s", ppath);
+    }
+    uint32_t(*tris)[3] = NULL, tcount = 0;
+    if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &tris, &tcount)) != VKS_OK)
+        return r;
+    if (tcount > d->opt.max_triangles - R->triangles)
+        return gltf_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
+    influence_sets is;
+    if ((r = read_influences(R, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+        return r;
+    uint16_t(*bone)[4] = gltf_alloc(d, vcount, sizeof *bone);
+    float(*weight)[4] = gltf_alloc(d, vcount, sizeof *weight);
+    float *stored = gltf_alloc(d, vcount, sizeof *stored);
+    if (!bone || !weight || !stored)
+        return gltf_nomem(d, ppath);
+    combine(R, &is, vcount, bone, weight, stored);
+    if (tcount == 0) {
+        vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
+        R->skipped_primitives++;
+        return VKS_OK;
+    }
+    vks_mesh_source m = {0};
+    m.name = name;
+    m.vertex_count = vcount;
+    m.positions = (const float(*)[3])positions;
+    m.normals = (const float(*)[3])normals;
+    m.bone = (const uint16_t(*)[4])bone;
+    m.weight = (const float(*)[4])weight;
+    m.stored_weight_sum = stored;
+    m.triangle_count = tcount;
+    m.triangles = (const uint32_t(*)[3])tris;
+    m.bone_count = si->joint_count;
+    m.bones = si->bones;
+    m.space_node = -1; /* skin space = the scene root's: the mesh node's transform is ignored */
+    m.flags = VKS_MESH_RENORMALIZE;
+    r = vks_builder_add_mesh(b, &m, d->err);
+    R->vertices += vcount;
+    R->triangles += tcount;
+    return r;
+}
+
+static vks_result add_node_meshes(reader *R, vks_skin_builder *b, uint32_t n, int32_t mesh, int32_t s)
+{
+    gltf_doc *d = &R->d;
+    char mpath[48];
+    snprintf(mpath, sizeof mpath, "meshes[%d]", mesh);
+    const cJSON *mo = gltf_item(d->meshes, (uint32_t)mesh);
+    const cJSON *prims = member(mo, "primitives");
+    int np = cJSON_IsArray(prims) ? cJSON_GetArraySize(prims) : 0;
+    if (np < 1)
+        return gltf_fail(d, VKS_ERR_FORMAT, mpath, "primitives must be a non-empty array");
+    const cJSON *nm = member(mo, "name");
+    const char *base = cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring : mpath;
+    int p = 0;
+    for (const cJSON *prim = prims->child; prim; prim = prim->next, p++) {
+        char ppath[80], name[160];
+        snprintf(ppath, sizeof ppath, "%s.primitives[%d]", mpath, p);
+        if (np == 1)
+            snprintf(name, sizeof name, "%.100s", base);
+        else
+            snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
+        (void)n;
+        vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s]);
+        if (r != VKS_OK)
+            return r;
+    }
+    return VKS_OK;
+}
+
+vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
+{
+    reader R;
+    memset(&R, 0, sizeof R);
+    vks_skin *skin = NULL;
+    gltf_doc *d = &R.d;
+    vks_result r = gltf_doc_open(d, opt, bytes, size, err);
+    if (r != VKS_OK)
+        goto done;
+    uint32_t n = d->node_count;
+    R.skin_count = (uint32_t)cJSON_GetArraySize(d->skins);
+    R.skins = gltf_alloc(d, R.skin_count, sizeof *R.skins);
+    R.needed = gltf_alloc(d, n, 1);
+    uint8_t *reach = gltf_alloc(d, n, 1);
+    int32_t *mesh_of = gltf_alloc(d, n, sizeof *mesh_of), *skin_of = gltf_alloc(d, n, sizeof *skin_of);
+    if (!R.skins || !R.needed || !reach || !mesh_of || !skin_of) {
+        r = gltf_nomem(d, "nodes");
+        goto done;
+    }
+    if ((r = scene_nodes(&R, reach)) != VKS_OK)
+        goto done;
+    uint32_t skinned = 0, meshes = (uint32_t)cJSON_GetArraySize(d->meshes);
+    for (uint32_t i = 0; i < n; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "nodes[%u]", i);
+        const cJSON *o = gltf_item(d->nodes, i);
+        mesh_of[i] = skin_of[i] = -1;
+        if ((r = gltf_get_index(d, o, path, "mesh", 0, meshes, "meshes", &mesh_of[i])) != VKS_OK ||
+            (r = gltf_get_index(d, o, path, "skin", 0, R.skin_count, "skins", &skin_of[i])) != VKS_OK)
+            goto done;
+        if (skin_of[i] >= 0 && mesh_of[i] < 0) {
+            r = gltf_fail(d, VKS_ERR_FORMAT, path, "has a skin but no mesh");
+            goto done;
+        }
+        if (!reach[i] || mesh_of[i] < 0)
+            continue;
+        if (skin_of[i] < 0) {
+            R.unskinned_nodes++;
+            continue;
+        }
+        if ((r = load_skin(&R, skin_of[i])) != VKS_OK)
+            goto done;
+        skinned++;
+    }
+    if (!skinned) {
+        r = gltf_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with both a mesh and a skin%s",
+                      R.unskinned_nodes ? " (its meshes are not skinned)" : "");
+        goto done;
+    }
+    skin = vks_skin_create(&d->opt.allocator);
+    if (!skin) {
+        r = gltf_nomem(d, "nodes");
+        goto done;
+    }
+    if ((r = skeleton(&R, skin)) != VKS_OK)
+        goto done;
+    vks_skin_builder *b = vks_builder_create(skin);
+    if (!b) {
+        r = gltf_nomem(d, "meshes");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (reach[i] && mesh_of[i] >= 0 && skin_of[i] >= 0 &&
+            (r = add_node_meshes(&R, b, i, mesh_of[i], skin_of[i])) != VKS_OK) {
+            vks_builder_destroy(b);
+            goto done;
+        }
+    if ((r = vks_builder_finish(b, err)) != VKS_OK)
+        goto done;
+    if (skin->mesh_count == 0) {
+        r = gltf_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
+        goto done;
+    }
+    skin->weights.over_four = R.over_four;
+    if (R.unskinned_nodes)
+        vks__log(&d->opt.logger, VKS_LOG_INFO, "%u mesh node(s) without a skin are not read (only skinned meshes are)",
+                 R.unskinned_nodes);
+    if (R.morphs)
+        vks__log(&d->opt.logger, VKS_LOG_INFO, "%u primitive(s) have morph targets, which are not applied", R.morphs);
+    char detail[192];
+    int len = snprintf(detail, sizeof detail, "%s", d->detail);
+    if (R.unskinned_nodes && len > 0 && (size_t)len < sizeof detail)
+        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u unskinned mesh node(s) not read",
+                        R.unskinned_nodes);
+    if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
+        snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
+                 R.skipped_primitives);
+    skin->format = "gltf";
+    skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
+    if (!skin->format_detail)
+        r = gltf_nomem(d, "asset");
+done:
+    gltf_doc_free(d);
+    if (r != VKS_OK) {
+        vks_skin_free(skin);
+        if (err && err->code == VKS_OK)
+            vks_error_set(err, r, VKS_NO_OFFSET, "gltf", "read failed");
+        return r;
+    }
+    *out = skin;
+    return VKS_OK;
+}
