@@ -11,6 +11,7 @@
  *                crowds from JSON or CSV files                            (crowd_file.h)
  *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
  *   5. compare:  vks_diff                                                 (check.h)
+ *                per-vertex error maps, JUnit and HTML reports             (report.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      outputs never destroy what they replace                             (output.h)
  *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
@@ -35,6 +36,7 @@
 #include "vkskin/crowd_file.h"
 #include "vkskin/render.h"
 #include "vkskin/check.h"
+#include "vkskin/report.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
 #include "vkskin/gltf.h"

@@ -70,6 +70,14 @@ VKS_API vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time,
 VKS_API vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count,
                                   const float *positions, const float *normals, vks_error *err);
 
+/* vks_render_host with a colour per vertex: colors holds RGBA8 bytes, vertex_count * 4 per
+ * instance in the same order as positions (NULL: the base colour, as vks_render_host). Each
+ * vertex's colour replaces the base colour under the same light, interpolated across
+ * triangles: heat maps of per-vertex errors are drawn this way (vkskin validate --report). */
+VKS_API vks_result vks_render_host_colored(vks_render *r, const uint32_t *models, uint32_t count,
+                                          const float *positions, const float *normals, const uint8_t *colors,
+                                          vks_error *err);
+
 /* The last image: width * height RGBA8 pixels, rows top to bottom, width * 4 bytes apart.
  * Valid until the next draw or vks_render_destroy; NULL before the first draw. */
 VKS_API const uint8_t *vks_render_pixels(const vks_render *r, uint32_t *width, uint32_t *height);

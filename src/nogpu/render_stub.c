@@ -27,6 +27,12 @@ vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count
     return vks_render_create(NULL, NULL, NULL, err);
 }
 
+vks_result vks_render_host_colored(vks_render *r, const uint32_t *models, uint32_t count, const float *positions,
+                                   const float *normals, const uint8_t *colors, vks_error *err)
+{
+    return vks_render_create(NULL, NULL, NULL, err);
+}
+
 const uint8_t *vks_render_pixels(const vks_render *r, uint32_t *width, uint32_t *height)
 {
     return NULL;

@@ -167,12 +167,15 @@ static vks_result pipeline(vks_render *r, vks_error *err)
                                              {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
     st[0].stage = VK_SHADER_STAGE_VERTEX_BIT, st[0].module = r->vert, st[0].pName = "main";
     st[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT, st[1].module = r->frag, st[1].pName = "main";
-    VkVertexInputBindingDescription vb[2] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX}};
-    VkVertexInputAttributeDescription va[2] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                                               {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0}};
+    /* binding 2: a colour per vertex (RGBA8, heat maps); alpha 0 (the zeros buffer) keeps the base */
+    VkVertexInputBindingDescription vb[3] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                             {2, 4, VK_VERTEX_INPUT_RATE_VERTEX}};
+    VkVertexInputAttributeDescription va[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                               {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                               {2, 2, VK_FORMAT_R8G8B8A8_UNORM, 0}};
     VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    vi.vertexBindingDescriptionCount = 2, vi.pVertexBindingDescriptions = vb;
-    vi.vertexAttributeDescriptionCount = 2, vi.pVertexAttributeDescriptions = va;
+    vi.vertexBindingDescriptionCount = 3, vi.pVertexBindingDescriptions = vb;
+    vi.vertexAttributeDescriptionCount = 3, vi.pVertexAttributeDescriptions = va;
     VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     VkPipelineViewportStateCreateInfo vp = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
@@ -325,6 +328,7 @@ void vks_render_destroy(vks_render *r)
     vks__buf_destroy(gpu, &r->zeros);
     vks__buf_destroy(gpu, &r->host_pos);
     vks__buf_destroy(gpu, &r->host_nrm);
+    vks__buf_destroy(gpu, &r->host_col);
     vks__buf_destroy(gpu, &r->readback);
     vks__oneshot_destroy(gpu, &r->own);
     free(r->models);

@@ -34,6 +34,7 @@ struct vks_render {
     vks__buf indices;     /* device-local, every model's triangles (global vertex numbers) */
     vks__buf zeros;       /* zero normals for models or crowds without them */
     vks__buf host_pos, host_nrm; /* vks_render_host's vertex buffers, grown when needed */
+    vks__buf host_col;    /* vks_render_host_colored's RGBA8 colours, grown when needed */
     vks__buf readback;    /* the image, copied here after each draw */
     VkImage color, depth;
     VkDeviceMemory color_mem, depth_mem;
@@ -52,6 +53,8 @@ typedef struct vks__cell {
     uint32_t model;
     VkBuffer pos, nrm;
     VkDeviceSize pos_offset, nrm_offset;
+    VkBuffer col;            /* RGBA8 per vertex; VK_NULL_HANDLE: none (zeros: the base colour) */
+    VkDeviceSize col_offset;
 } vks__cell;
 
 /* Records the render pass over every cell and the copy of the image into the readback buffer

@@ -54,9 +54,9 @@ void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cell
         float push[32];
         vks__camera_matrices(&m->camera, vp.width / vp.height, push, push + 16);
         vk->vkCmdPushConstants(cmd, r->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, push);
-        VkBuffer bufs[2] = {cells[i].pos, cells[i].nrm};
-        VkDeviceSize offs[2] = {cells[i].pos_offset, cells[i].nrm_offset};
-        vk->vkCmdBindVertexBuffers(cmd, 0, 2, bufs, offs);
+        VkBuffer bufs[3] = {cells[i].pos, cells[i].nrm, cells[i].col ? cells[i].col : r->zeros.buffer};
+        VkDeviceSize offs[3] = {cells[i].pos_offset, cells[i].nrm_offset, cells[i].col ? cells[i].col_offset : 0};
+        vk->vkCmdBindVertexBuffers(cmd, 0, 3, bufs, offs);
         vk->vkCmdDrawIndexed(cmd, m->index_count, 1, m->first_index, 0, 0);
     }
     vk->vkCmdEndRenderPass(cmd);
@@ -101,7 +101,7 @@ vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_err
                  (o.normal.buffer && o.normal.stride != 12))
             res = fail(err, VKS_ERR_UNSUPPORTED, "the crowd's vertex streams are not packed float3");
         cells[i] = (vks__cell){model, o.position.buffer, o.normal.buffer ? o.normal.buffer : r->zeros.buffer,
-                               o.position.offset, o.normal.buffer ? o.normal.offset : 0};
+                               o.position.offset, o.normal.buffer ? o.normal.offset : 0, VK_NULL_HANDLE, 0};
     }
     if (res == VKS_OK) {
         /* the crowd's frame ends with its release barrier to vertex input: drawn right after */
@@ -126,6 +126,12 @@ static vks_result host_buffer(vks_render *r, vks__buf *b, VkDeviceSize bytes, vk
 vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count, const float *positions,
                            const float *normals, vks_error *err)
 {
+    return vks_render_host_colored(r, models, count, positions, normals, NULL, err);
+}
+
+vks_result vks_render_host_colored(vks_render *r, const uint32_t *models, uint32_t count, const float *positions,
+                                   const float *normals, const uint8_t *colors, vks_error *err)
+{
     if (count && (!models || !positions))
         return fail(err, VKS_ERR_INVALID, "vks_render_host needs models and positions");
     uint64_t floats = 0;
@@ -141,14 +147,18 @@ vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count
     vks_result res = host_buffer(r, &r->host_pos, bytes, err);
     if (res == VKS_OK && normals)
         res = host_buffer(r, &r->host_nrm, bytes, err);
+    if (res == VKS_OK && colors)
+        res = host_buffer(r, &r->host_col, bytes / 3, err);
     if (res == VKS_OK) {
+        if (colors)
+            vks__buf_write(r->gpu, &r->host_col, 0, colors, (size_t)(bytes / 3));
         vks__buf_write(r->gpu, &r->host_pos, 0, positions, (size_t)bytes);
         if (normals)
             vks__buf_write(r->gpu, &r->host_nrm, 0, normals, (size_t)bytes);
         VkDeviceSize at = 0;
         for (uint32_t i = 0; i < count; i++) {
             cells[i] = (vks__cell){models[i], r->host_pos.buffer, normals ? r->host_nrm.buffer : r->zeros.buffer, at,
-                                   normals ? at : 0};
+                                   normals ? at : 0, colors ? r->host_col.buffer : VK_NULL_HANDLE, at / 3};
             at += (VkDeviceSize)r->models[models[i]].vertex_count * 12;
         }
         vks__oneshot_begin(r->gpu, &r->own);

@@ -5,6 +5,7 @@
 // its 3x3 turns normals into view space as it turns positions).
 layout(location = 0) in vec3 in_pos;
 layout(location = 1) in vec3 in_nrm; // all zero when the model or the crowd has no normals
+layout(location = 2) in vec4 in_col; // a heat map's colour; alpha 0 (no colours given): the base
 
 layout(push_constant) uniform Cell {
     mat4 clip_from_model;
@@ -13,10 +14,12 @@ layout(push_constant) uniform Cell {
 
 layout(location = 0) out vec3 v_nrm;
 layout(location = 1) out vec3 v_pos;
+layout(location = 2) out vec4 v_col;
 
 void main()
 {
     gl_Position = cell.clip_from_model * vec4(in_pos, 1.0);
     v_nrm = mat3(cell.view_from_model) * in_nrm;
     v_pos = (cell.view_from_model * vec4(in_pos, 1.0)).xyz;
+    v_col = in_col;
 }

@@ -1,0 +1,159 @@
+/* JUnit XML of a validation run, in the shape Jenkins (junit plugin) and GitLab (artifacts:
+ * reports:junit) read: <testsuites> holding one <testsuite> per device, each with
+ * <properties> and <testcase classname name time> elements; a failing case holds
+ * <failure message type>, one that could not run <error message type>, and the metrics of a
+ * passing one go to <system-out>. tests/data/junit.xsd is the schema the tests hold it to.
+ *
+ * The cases of a device: per file "positions" and "normals" (GPU against the CPU reference),
+ * "golden positions" and "golden normals" with --against, and "bind pose". The tolerance
+ * scale and the NMSE bound are properties of every suite and part of every message, so a
+ * loosened run can never pass unnoticed. */
+#include <errno.h>
+#include <string.h>
+
+#include "report_internal.h"
+
+typedef struct counts {
+    unsigned tests, failures, errors;
+} counts;
+
+static void count_stream(counts *c, int pass, int error)
+{
+    c->tests++;
+    c->failures += !pass && !error;
+    c->errors += error;
+}
+
+static counts device_counts(const vks_report_device *d)
+{
+    counts c = {0, 0, 0};
+    if (d->error) {
+        count_stream(&c, 0, 1);
+        return c;
+    }
+    for (uint32_t i = 0; i < d->file_count; i++) {
+        const vks_report_file *f = &d->files[i];
+        count_stream(&c, f->positions.pass, f->run_error != NULL);
+        count_stream(&c, f->normals.pass, f->run_error != NULL);
+        if (f->has_golden) {
+            count_stream(&c, f->golden_positions.pass, f->golden_error != NULL);
+            count_stream(&c, f->golden_normals.pass, f->golden_error != NULL);
+        }
+        count_stream(&c, f->bind_pass || f->bind_allowed, 0);
+    }
+    if (d->validation_layer)
+        count_stream(&c, d->validation_messages == 0, 0);
+    return c;
+}
+
+static void property(FILE *f, const char *name, const char *value)
+{
+    fputs("      <property name=\"", f);
+    vks__report_escape(f, name);
+    fputs("\" value=\"", f);
+    vks__report_escape(f, value ? value : "");
+    fputs("\"/>\n", f);
+}
+
+/* One <testcase>: message is the one-line verdict; detail (may be "") the text under it. */
+static void testcase(FILE *f, const char *classname, const char *name, int pass, int error, const char *message,
+                     const char *detail)
+{
+    fputs("    <testcase classname=\"", f);
+    vks__report_escape(f, classname);
+    fputs("\" name=\"", f);
+    vks__report_escape(f, name);
+    fputs("\" time=\"0\">\n", f);
+    if (pass && !error) {
+        fputs("      <system-out>", f);
+        vks__report_escape(f, message);
+        fputs("</system-out>\n", f);
+    } else {
+        const char *el = error ? "error" : "failure";
+        fprintf(f, "      <%s message=\"", el);
+        vks__report_escape(f, message);
+        fprintf(f, "\" type=\"%s\">", error ? "run" : "validation");
+        vks__report_escape(f, message);
+        if (detail && *detail) {
+            fputc('\n', f);
+            vks__report_escape(f, detail);
+        }
+        fprintf(f, "</%s>\n", el);
+    }
+    fputs("    </testcase>\n", f);
+}
+
+static void stream_case(FILE *f, const char *cls, const char *name, const vks_diff_report *r,
+                        const vks_error_map *m, const char *error, const vks_report *rep)
+{
+    char metrics[512], over[512], msg[1200];
+    if (error) {
+        testcase(f, cls, name, 0, 1, error, "");
+        return;
+    }
+    vks__report_metrics(metrics, sizeof metrics, r);
+    vks__report_over(over, sizeof over, m);
+    snprintf(msg, sizeof msg, "%s; tolerance scale %g, NMSE bound %g", metrics, rep->tolerance_scale, rep->nmse);
+    testcase(f, cls, name, r->pass, 0, msg, over);
+}
+
+vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
+{
+    counts all = {0, 0, 0};
+    for (uint32_t d = 0; d < r->device_count; d++) {
+        counts c = device_counts(&r->devices[d]);
+        all.tests += c.tests, all.failures += c.failures, all.errors += c.errors;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"0\">\n",
+            all.tests, all.failures, all.errors);
+    char num[64], cls[600];
+    for (uint32_t di = 0; di < r->device_count; di++) {
+        const vks_report_device *d = &r->devices[di];
+        counts c = device_counts(d);
+        fputs("  <testsuite name=\"vkskin validate on ", f);
+        vks__report_escape(f, d->name);
+        fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"0\">\n", c.tests, c.failures,
+                c.errors);
+        fputs("    <properties>\n", f);
+        property(f, "vkskin.version", r->version);
+        property(f, "device", d->name);
+        property(f, "device.type", d->type);
+        snprintf(num, sizeof num, "%g", r->tolerance_scale);
+        property(f, "tolerance_scale", num);
+        snprintf(num, sizeof num, "%g", r->nmse);
+        property(f, "nmse", num);
+        if (r->against)
+            property(f, "against", r->against);
+        if (r->command)
+            property(f, "command", r->command);
+        fputs("    </properties>\n", f);
+        if (d->error) {
+            snprintf(cls, sizeof cls, "validate.%s", d->name);
+            testcase(f, cls, "device", 0, 1, d->error, "");
+        }
+        for (uint32_t i = 0; !d->error && i < d->file_count; i++) {
+            const vks_report_file *fi = &d->files[i];
+            snprintf(cls, sizeof cls, "validate.%s.%s", d->name, fi->path);
+            stream_case(f, cls, "positions", &fi->positions, fi->position_errors, fi->run_error, r);
+            stream_case(f, cls, "normals", &fi->normals, fi->normal_errors, fi->run_error, r);
+            if (fi->has_golden) {
+                stream_case(f, cls, "golden positions", &fi->golden_positions, fi->golden_errors, fi->golden_error, r);
+                stream_case(f, cls, "golden normals", &fi->golden_normals, NULL, fi->golden_error, r);
+            }
+            char bind[400];
+            vks__report_bind(bind, sizeof bind, fi);
+            testcase(f, cls, "bind pose", fi->bind_pass || fi->bind_allowed, 0, bind, "");
+        }
+        if (d->validation_layer) {
+            snprintf(cls, sizeof cls, "validate.%s", d->name);
+            snprintf(num, sizeof num, "%u message(s) from the Khronos validation layer", d->validation_messages);
+            testcase(f, cls, "validation layer", d->validation_messages == 0, 0, num, "");
+        }
+        fputs("  </testsuite>\n", f);
+    }
+    fputs("</testsuites>\n", f);
+    if (fflush(f) != 0 || ferror(f))
+        return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, "report/junit", "write failed: %s", strerror(errno));
+    return VKS_OK;
+}

@@ -1,0 +1,126 @@
+/* vkskin validate's parts: the run on one device (validate_run.c), golden results
+ * (validate_golden.c) and the reports written from the results (validate_report.c);
+ * cmd_validate.c parses the options and runs every device. */
+#ifndef VKSKIN_VALIDATE_H
+#define VKSKIN_VALIDATE_H
+
+#include "cli_crowd.h"
+#include "cli_gpu.h"
+#include "vkskin/report.h"
+
+/* A golden's raw file of one model: per pose (numbered instance * frames + frame), its
+ * positions then its normals, vertex_count * 3 float32 each, little-endian as the host. */
+typedef struct vgold {
+    int fd;               /* the raw file being written (--save-golden) or read (--against); -1: none */
+    struct vks_output *out; /* --save-golden: the output the raw goes through */
+    int io_failed;        /* a read or write of the raw failed (errno kept in io_errno) */
+    int io_errno;
+    const char *mismatch; /* --against: why this file cannot be compared (NULL: it can) */
+    float *buf;           /* one chunk of stored poses */
+    size_t buf_cap;
+} vgold;
+
+typedef struct vfile {
+    const char *path;
+    vks_skin *skin;
+    vks_cli_poser ps;
+    uint32_t frames;
+    uint32_t poses;
+    vks_diff_tolerance tp, tn; /* the tolerances as this run applies them */
+    vks_diff_acc pos, nrm;
+    double model_scale; /* vks_skin_error_scale: the floor of every instance's scale */
+    uint32_t delivered;
+    int ref_failed;
+    vks_bind_check bind;
+    int bind_exit; /* VKS_EXIT_OK or VKS_EXIT_BIND */
+    uint64_t hash; /* FNV-1a 64 of the file's bytes: the golden's model hash */
+    /* the current device's error maps (owned by its vdevice) and golden comparison */
+    vks_error_map *pmap, *nmap, *gmap;
+    vks_diff_acc gpos, gnrm;
+    vgold gold;
+} vfile;
+
+typedef struct vctx {
+    vfile *files;
+    vks_affine *locals; /* scratch for the reference */
+    float *rp, *rn;
+    vks_affine_d *world; /* one instance's world transforms, for its error scale */
+    double *scales;      /* per instance of a chunk */
+    size_t locals_cap, out_cap, world_cap, scales_cap;
+    int save_golden, against;
+} vctx;
+
+/* What the run of one device found, kept for the reports written at the end. */
+typedef struct vdevice {
+    char name[256], type[32];
+    char error[512];       /* the device could not run ("": it ran) */
+    int exit_code;
+    int ran;               /* the GPU run completed and the files below are filled */
+    int validation_layer;
+    uint32_t validation_messages;
+    vks_report_file *files; /* one per vfile */
+    vks_error_map *maps;    /* 3 per vfile: positions, normals, golden positions */
+    char **heatmaps;        /* per vfile: the heat map's file name in the report folder, or NULL */
+    char **run_errors;      /* per vfile: why its run failed, or NULL */
+    char **golden_errors;
+    /* what the text and JSON output print */
+    vks_gpu_stats st;
+    int crowd_path;
+} vdevice;
+
+typedef struct vrun {
+    vfile *files;
+    int nfiles;
+    const vks_cli_pose *pose;
+    vks_cli_gpu_opts gopt;   /* with the device of this run */
+    int json, allow_mismatch;
+    const char *report_dir;  /* --report: heat maps are drawn into it per device */
+    int device_number;       /* for heat map names */
+    vctx c;
+} vrun;
+
+/* Runs every file on the device of r->gopt into d: the GPU in one batch (or crowds for clips),
+ * the reference chunk by chunk, diffs, error maps, golden writes or comparisons, and with a
+ * report folder the heat maps. Returns the device's exit code (0 when everything passed). */
+int vks_validate_device(vrun *r, vdevice *d);
+void vks_validate_device_free(vdevice *d, int nfiles);
+
+/* ---- golden results (validate_golden.c) ---- */
+
+/* Opens DIR/<k>.raw of every file for writing; 0 on success (else prints why, exit code). */
+int vks_golden_begin_save(const char *dir, vfile *files, int nfiles);
+/* Commits the raws and writes DIR/golden.json: each file's name, model hash, format, vertex
+ * and pose counts, the pose spec, the engine, the device and vkskin's version. */
+int vks_golden_finish_save(const char *dir, vfile *files, int nfiles, const char *pose_spec, const char *engine,
+                           const char *device, int commit);
+/* Reads DIR/golden.json and opens each file's raw for the comparison; a file the golden does
+ * not hold (other model hash, pose count or spec) gets gold.mismatch. Exit code (1: the golden
+ * cannot be read at all). */
+int vks_golden_begin_against(const char *dir, vfile *files, int nfiles, const char *pose_spec);
+/* Stores or compares poses [first, first + count) of file f: p and n the GPU's vertices,
+ * scales the per-pose scales (as the reference diff used). */
+void vks_golden_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count, const float *p, const float *n,
+                      const double *scales);
+void vks_golden_close(vfile *files, int nfiles);
+
+/* ---- reports (validate_report.c) ---- */
+
+typedef struct vreport_opts {
+    const char *junit;       /* --junit FILE */
+    const char *report_dir;  /* --report DIR */
+    const char *against;
+    const char *command;
+    double tolerance_scale, nmse;
+    int exit_code;
+} vreport_opts;
+
+/* Writes the JUnit file and the HTML report from every device's results; a failure to write
+ * is printed and returned as VKS_EXIT_RUNTIME. */
+int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *files, int nfiles);
+/* Makes the folder an option names unless it exists; prints why not (exit 5). */
+int vks_validate_make_dir(const char *option, const char *dir);
+/* Draws the heat map of file f's worst instance into the report folder (name in d->heatmaps);
+ * prints why not when it cannot. */
+void vks_validate_heatmap(vrun *r, vks_gpu *gpu, vdevice *d, int f);
+
+#endif

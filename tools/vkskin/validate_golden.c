@@ -1,0 +1,268 @@
+/* Golden results for regression runs (validate --save-golden DIR, --against DIR).
+ *
+ * DIR/golden.json says what produced the results: per file its name, model hash (FNV-1a 64 of
+ * the file's bytes), format, vertex and pose counts and raw file, and for the run the pose spec
+ * (the pose and read options as given), the engine, the device and vkskin's version. DIR/<k>.raw
+ * holds file k's GPU results, per pose its positions then its normals (float32).
+ * --against deforms the same poses again and compares the new GPU results with the stored ones
+ * by the same metrics and tolerances as the reference comparison (the per-instance scales come
+ * from the reference of this run), so a result that moved on another device, driver or vkskin
+ * version is named per file, down to its vertices. A golden made of other models, poses or
+ * pose counts is refused per file, never compared. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "validate.h"
+
+static size_t pose_floats(const vfile *f)
+{
+    return (size_t)f->skin->vertex_count * 6;
+}
+
+static char *raw_path(const char *dir, int k)
+{
+    size_t n = strlen(dir) + 32;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%d.raw", dir, k);
+    return p;
+}
+
+int vks_golden_begin_save(const char *dir, vfile *files, int nfiles)
+{
+    if (vks_validate_make_dir("--save-golden", dir) != VKS_EXIT_OK)
+        return VKS_EXIT_RUNTIME;
+    for (int k = 0; k < nfiles; k++) {
+        vgold *g = &files[k].gold;
+        char *path = raw_path(dir, k);
+        vks_error err = {0};
+        if (!path || vks_output_open(&g->out, path, &err) != VKS_OK) {
+            fprintf(stderr, "vkskin validate: --save-golden: %s\n", path ? err.msg : "out of memory");
+            free(path);
+            return VKS_EXIT_RUNTIME;
+        }
+        free(path);
+        g->fd = fileno(vks_output_stream(g->out)); /* written by offset, never through the stream */
+    }
+    return VKS_EXIT_OK;
+}
+
+int vks_golden_finish_save(const char *dir, vfile *files, int nfiles, const char *pose_spec, const char *engine,
+                           const char *device, int commit)
+{
+    int rc = VKS_EXIT_OK;
+    for (int k = 0; k < nfiles; k++) {
+        vgold *g = &files[k].gold;
+        vks_error err = {0};
+        if (g->io_failed && commit) {
+            fprintf(stderr, "vkskin validate: --save-golden: writing %s/%d.raw failed: %s\n", dir, k,
+                    strerror(g->io_errno));
+            commit = 0, rc = VKS_EXIT_RUNTIME;
+        }
+        if (g->out && vks_output_close(g->out, commit, &err) != VKS_OK) {
+            fprintf(stderr, "vkskin validate: --save-golden: %s\n", err.msg);
+            commit = 0, rc = VKS_EXIT_RUNTIME;
+        }
+        g->out = NULL, g->fd = -1;
+    }
+    if (!commit)
+        return rc;
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "files");
+    cJSON_AddStringToObject(root, "vkskin_version", vks_version_string());
+    cJSON_AddStringToObject(root, "engine", engine);
+    cJSON_AddStringToObject(root, "device", device);
+    cJSON_AddStringToObject(root, "pose_spec", pose_spec);
+    cJSON_AddStringToObject(root, "layout", "per pose: positions then normals, vertices x 3 float32 each");
+    for (int k = 0; k < nfiles; k++) {
+        const vfile *f = &files[k];
+        cJSON *o = cJSON_CreateObject();
+        char hash[32], raw[32];
+        snprintf(hash, sizeof hash, "%016" PRIx64, f->hash);
+        snprintf(raw, sizeof raw, "%d.raw", k);
+        cJSON_AddStringToObject(o, "file", f->path);
+        cJSON_AddStringToObject(o, "model_hash", hash);
+        cJSON_AddStringToObject(o, "format", f->skin->format ? f->skin->format : "");
+        cJSON_AddNumberToObject(o, "vertices", f->skin->vertex_count);
+        cJSON_AddNumberToObject(o, "poses", f->poses);
+        cJSON_AddStringToObject(o, "raw", raw);
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    size_t n = strlen(dir) + 16;
+    char *path = malloc(n);
+    vks_output *out = NULL;
+    vks_error err = {0};
+    if (!text || !path) {
+        rc = VKS_EXIT_RUNTIME;
+    } else {
+        snprintf(path, n, "%s/golden.json", dir);
+        if (vks_output_open(&out, path, &err) != VKS_OK) {
+            fprintf(stderr, "vkskin validate: --save-golden: %s\n", err.msg);
+            rc = VKS_EXIT_RUNTIME;
+        } else {
+            fprintf(vks_output_stream(out), "%s\n", text);
+            if (vks_output_close(out, 1, &err) != VKS_OK) {
+                fprintf(stderr, "vkskin validate: --save-golden: %s\n", err.msg);
+                rc = VKS_EXIT_RUNTIME;
+            }
+        }
+    }
+    free(text), free(path);
+    return rc;
+}
+
+/* The golden's entry for file k, or why there is none fit to compare. */
+static const char *match(const cJSON *entry, const vfile *f, int k, const char *dir, int *fd_out)
+{
+    static char why[512];
+    const cJSON *hash = cJSON_GetObjectItemCaseSensitive(entry, "model_hash");
+    const cJSON *poses = cJSON_GetObjectItemCaseSensitive(entry, "poses");
+    const cJSON *verts = cJSON_GetObjectItemCaseSensitive(entry, "vertices");
+    const cJSON *raw = cJSON_GetObjectItemCaseSensitive(entry, "raw");
+    char want[32];
+    snprintf(want, sizeof want, "%016" PRIx64, f->hash);
+    if (!cJSON_IsString(hash) || !cJSON_IsNumber(poses) || !cJSON_IsNumber(verts) || !cJSON_IsString(raw) ||
+        strchr(raw->valuestring, '/')) {
+        snprintf(why, sizeof why, "golden.json: files[%d]: expected model_hash, poses, vertices and raw", k);
+        return why;
+    }
+    if (strcmp(hash->valuestring, want)) {
+        snprintf(why, sizeof why, "golden.json: files[%d]: model hash %s, this file's is %s (another model)", k,
+                 hash->valuestring, want);
+        return why;
+    }
+    if (poses->valuedouble != f->poses || verts->valuedouble != f->skin->vertex_count) {
+        snprintf(why, sizeof why, "golden.json: files[%d]: %g poses of %g vertices, this run has %u of %u", k,
+                 poses->valuedouble, verts->valuedouble, f->poses, f->skin->vertex_count);
+        return why;
+    }
+    size_t n = strlen(dir) + strlen(raw->valuestring) + 2;
+    char *path = malloc(n);
+    if (!path)
+        return "out of memory";
+    snprintf(path, n, "%s/%s", dir, raw->valuestring);
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    uint64_t need = (uint64_t)f->poses * pose_floats(f) * sizeof(float);
+    if (fd < 0 || fstat(fd, &st) != 0 || (uint64_t)st.st_size != need) {
+        snprintf(why, sizeof why, "%s: %s (expected %" PRIu64 " bytes)", path,
+                 fd < 0 ? strerror(errno) : "not the size the golden's poses make", need);
+        if (fd >= 0)
+            close(fd);
+        free(path);
+        return why;
+    }
+    free(path);
+    *fd_out = fd;
+    return NULL;
+}
+
+int vks_golden_begin_against(const char *dir, vfile *files, int nfiles, const char *pose_spec)
+{
+    size_t n = strlen(dir) + 16;
+    char *path = malloc(n);
+    if (!path)
+        return VKS_EXIT_RUNTIME;
+    snprintf(path, n, "%s/golden.json", dir);
+    size_t size = 0;
+    uint8_t *bytes = vks_cli_read_file(path, &size); /* prints why it cannot */
+    cJSON *root = bytes ? cJSON_ParseWithLength((const char *)bytes, size) : NULL;
+    free(bytes);
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "files");
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(root, "pose_spec");
+    if (!cJSON_IsArray(arr) || !cJSON_IsString(spec)) {
+        if (root || !bytes)
+            fprintf(stderr, "vkskin validate: --against: %s: expected a golden.json with \"files\" and \"pose_spec\"\n",
+                    path);
+        else
+            fprintf(stderr, "vkskin validate: --against: %s: not JSON\n", path);
+        cJSON_Delete(root);
+        free(path);
+        return VKS_EXIT_INPUT;
+    }
+    static char spec_why[512];
+    int spec_ok = !strcmp(spec->valuestring, pose_spec);
+    if (!spec_ok)
+        snprintf(spec_why, sizeof spec_why, "the golden was made with the pose options \"%.200s\", this run has \"%.200s\"",
+                 spec->valuestring, pose_spec);
+    int entries = cJSON_GetArraySize(arr);
+    for (int k = 0; k < nfiles; k++) {
+        vgold *g = &files[k].gold;
+        if (!spec_ok)
+            g->mismatch = spec_why;
+        else if (k >= entries)
+            g->mismatch = "the golden holds fewer files than this run";
+        else
+            g->mismatch = match(cJSON_GetArrayItem(arr, k), &files[k], k, dir, &g->fd);
+        if (g->mismatch) { /* match's buffer is reused: keep a copy */
+            g->mismatch = strdup(g->mismatch);
+            fprintf(stderr, "vkskin validate: --against %s: %s: %s\n", dir, files[k].path, g->mismatch);
+        }
+    }
+    cJSON_Delete(root);
+    free(path);
+    return VKS_EXIT_OK;
+}
+
+void vks_golden_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count, const float *p, const float *n,
+                      const double *scales)
+{
+    vgold *g = &f->gold;
+    if ((!c->save_golden && !c->against) || g->fd < 0 || g->io_failed || g->mismatch)
+        return;
+    size_t per = pose_floats(f), half = per / 2;
+    size_t bytes = (size_t)count * per * sizeof(float);
+    if (bytes > g->buf_cap) {
+        float *b = realloc(g->buf, bytes);
+        if (!b) {
+            g->io_failed = 1, g->io_errno = ENOMEM;
+            return;
+        }
+        g->buf = b, g->buf_cap = bytes;
+    }
+    off_t at = (off_t)first * (off_t)(per * sizeof(float));
+    if (c->save_golden) {
+        for (uint32_t i = 0; i < count; i++) {
+            memcpy(g->buf + i * per, p + i * half, half * sizeof(float));
+            memcpy(g->buf + i * per + half, n + i * half, half * sizeof(float));
+        }
+        if (pwrite(g->fd, g->buf, bytes, at) != (ssize_t)bytes)
+            g->io_failed = 1, g->io_errno = errno ? errno : EIO;
+        return;
+    }
+    if (pread(g->fd, g->buf, bytes, at) != (ssize_t)bytes) {
+        g->io_failed = 1, g->io_errno = errno ? errno : EIO;
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++) { /* the stored poses are the reference now */
+        const float *gp = g->buf + i * per, *gn = gp + half;
+        vks_diff_add_scaled(&f->gpos, p + i * half, gp, first + i, 1, f->skin->vertex_count, scales + i);
+        vks_diff_add(&f->gnrm, n + i * half, gn, first + i, 1, f->skin->vertex_count);
+        vks_error_map_add(f->gmap, &f->tp, f->gpos.r.radius, p + i * half, gp, first + i, 1, scales + i, gp, gn);
+    }
+}
+
+void vks_golden_close(vfile *files, int nfiles)
+{
+    for (int k = 0; k < nfiles; k++) {
+        vgold *g = &files[k].gold;
+        if (g->out) {
+            vks_error err = {0};
+            vks_output_close(g->out, 0, &err);
+        } else if (g->fd >= 0) {
+            close(g->fd);
+        }
+        g->out = NULL, g->fd = -1;
+        free(g->buf);
+        g->buf = NULL;
+        free((char *)g->mismatch);
+        g->mismatch = NULL;
+    }
+}
