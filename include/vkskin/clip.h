@@ -223,6 +223,12 @@ VKS_API vks_result vks_nif_kf_read(const vks_read_options *opt, const void *byte
  * Errors name the line and column. */
 VKS_API vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t size,
                                   vks_clip_set **out, vks_error *err);
+/* glTF 2.0 animations (.gltf or .glb; external buffers through opt->gltf.path and opt->file):
+ * one LOCAL clip per animation, named by the animation (its index when unnamed), tracks named
+ * as vks_gltf_read names nodes (unnamed: "nodes[3]"); LINEAR, STEP and CUBICSPLINE (Hermite)
+ * translation / rotation / scale; `weights` channels counted in format_detail, not played. */
+VKS_API vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, size_t size,
+                                      vks_clip_set **out, vks_error *err);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */

@@ -38,6 +38,8 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
     else if (contains(bytes, size, 4096, "NintendoWareIntermediateFile") &&
              contains(bytes, size, 65536, "<SkeletalAnimationData"))
         fn = vks_cskla_read, f = "cskla";
+    else if (size >= 4 && memcmp(b, "glTF", 4) == 0)
+        fn = vks_gltf_clip_read, f = "gltf"; /* .glb */
     else if (vks__name_has_ext(name, ".ska"))
         fn = vks_rw_ska_read, f = "renderware-ska";
     else if (vks__name_has_ext(name, ".rtm"))
@@ -50,6 +52,8 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
         fn = vks_cskla_read, f = "cskla";
     else if (vks__name_has_ext(name, ".kf"))
         fn = vks_nif_kf_read, f = "nif";
+    else if (vks__name_has_ext(name, ".gltf") || vks__name_has_ext(name, ".glb"))
+        fn = vks_gltf_clip_read, f = "gltf";
     if (format_name)
         *format_name = f;
     return fn;

@@ -47,13 +47,15 @@ static int32_t clip_file(vks_cli_anim *an, const char *path, size_t n)
         const char *format = NULL;
         vks_clip_reader_fn read = vks_detect_clip_format(bytes, size, f.path, &format);
         vks_error err = {0};
-        vks_result r = read ? read(&an->ropt, bytes, size, &f.set, &err) : VKS_ERR_FORMAT;
+        vks_read_options ro = an->ropt;
+        ro.gltf.path = f.path; /* a .gltf's external buffers sit beside it */
+        vks_result r = read ? read(&ro, bytes, size, &f.set, &err) : VKS_ERR_FORMAT;
         free(bytes);
         if (r != VKS_OK) {
             char msg[512];
             if (!read)
                 fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                                "NIF .kf or .nif, NW4C .cskla, or pose JSON named .json)\n", f.path);
+                                "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)\n", f.path);
             else
                 fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, f.path, msg, sizeof msg));
             free(f.path);

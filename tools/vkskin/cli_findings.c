@@ -46,6 +46,8 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
         return; /* a model not made by the builder has no record of its stored weights */
     fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; repaired: ", w->stored_min_sum,
             w->stored_max_sum, w->stored_sum_off, w->vertices);
+    if (w->over_four)
+        fprintf(f, "%u with more than 4 weights (JOINTS_1 and on) kept to the 4 largest and renormalised; ", w->over_four);
     if (!w->all_zero && !w->negative && !w->renormalised) {
         fprintf(f, "none\n");
         return;
@@ -70,4 +72,5 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
     cJSON_AddNumberToObject(r, "all_zero", w->all_zero);
     cJSON_AddNumberToObject(r, "negative", w->negative);
     cJSON_AddNumberToObject(r, "renormalised", w->renormalised);
+    cJSON_AddNumberToObject(o, "over_four_kept_to_largest_4", w->over_four);
 }

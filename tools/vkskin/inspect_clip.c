@@ -165,7 +165,9 @@ int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have
         vks_skin *s = NULL;
         vks_clip_set *set = NULL;
         vks_error err = {0};
-        clip = have_model ? clips(opt, bytes, size, &set, &err) == VKS_OK : model(opt, bytes, size, &s, &err) != VKS_OK;
+        vks_read_options ro = *opt;
+        ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
+        clip = have_model ? clips(&ro, bytes, size, &set, &err) == VKS_OK : model(&ro, bytes, size, &s, &err) != VKS_OK;
         vks_skin_free(s);
         vks_clip_set_free(set);
     } else if (!clip) {
@@ -185,7 +187,9 @@ int vks_cli_inspect_clips(const char *path, const vks_read_options *opt, const v
     vks_clip_set *set = NULL;
     vks_error err = {0};
     vks_clip_reader_fn reader = vks_detect_clip_format(bytes, size, path, NULL);
-    vks_result r = reader ? reader(opt, bytes, size, &set, &err)
+    vks_read_options ro = *opt;
+    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
+    vks_result r = reader ? reader(&ro, bytes, size, &set, &err)
                    : skin ? vks_pose_json_clip_read(skin, opt, bytes, size, &set, &err)
                           : vks_error_set(&err, VKS_ERR_UNSUPPORTED, 0, "file", "not a clip file vkskin reads");
     free(bytes);
