@@ -35,6 +35,7 @@ int vks_cmd_bench(int argc, char **argv);
 int vks_cmd_devices(int argc, char **argv);
 int vks_cmd_generate(int argc, char **argv);
 int vks_cmd_render(int argc, char **argv);
+int vks_cmd_bake(int argc, char **argv);
 int vks_cmd_convert(int argc, char **argv);
 
 /* ---- shared helpers (cli_common.c) ---- */

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"devices", vks_cmd_devices, "list the Vulkan devices and the limits that matter"},
     {"generate", vks_cmd_generate, "write procedural skinned characters (test and bench data)"},
     {"render", vks_cmd_render, "draw posed instances on the GPU into a PNG contact sheet"},
+    {"bake", vks_cmd_bake, "bake a manifest of characters and clips into VAT textures, bone atlases and caches"},
     {"convert", vks_cmd_convert, "write a model and its clips as glTF 2.0 (.glb or .gltf)"},
 };
 

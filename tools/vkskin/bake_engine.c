@@ -1,0 +1,341 @@
+/* What a bake job deforms: its model and clips read (vks_bake_load), every frame of every
+ * clip deformed by the GPU crowd or a CPU engine (vks_bake_deform), and the bones' skin
+ * matrices for the atlas from the reference pose. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bake_job.h"
+
+const char *vks_bake_engine_name(vks_bake_engine e)
+{
+    return e == VKS_BAKE_GPU ? "gpu" : e == VKS_BAKE_CPU ? "cpu-reference" : "cpu-fast";
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+static vks_clip_set *read_clips(const vks_bake_job *job, const vks_bake_clip_spec *spec, const vks_skin *skin)
+{
+    size_t size = 0;
+    uint8_t *bytes = vks_cli_read_file(spec->file, &size);
+    if (!bytes)
+        return NULL;
+    vks_read_options o = {0};
+    o.clip.duration = spec->duration;
+    o.clip.fps = spec->fps;
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    vks_result r;
+    vks_clip_reader_fn read = NULL;
+    if (ends_with(spec->file, ".json")) {
+        r = vks_pose_json_clip_read(skin, &o, bytes, size, &set, &err);
+    } else {
+        read = vks_detect_clip_format(bytes, size, spec->file, NULL);
+        r = read ? read(&o, bytes, size, &set, &err) : VKS_ERR_FORMAT;
+        if (!read)
+            vks_error_set(&err, VKS_ERR_FORMAT, VKS_NO_OFFSET, NULL, "not a clip file vkskin reads");
+    }
+    free(bytes);
+    if (r != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s: %s\n", spec->where, vks_error_format(&err, spec->file, msg, sizeof msg));
+        return NULL;
+    }
+    return set;
+}
+
+static char *label_of(const vks_clip *c, uint32_t index)
+{
+    char buf[32];
+    const char *s = c->name;
+    if (!s[0]) {
+        snprintf(buf, sizeof buf, "%u", index);
+        s = buf;
+    }
+    char *d = malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
+{
+    memset(l, 0, sizeof *l);
+    l->skin = vks_cli_load_skin(job->model, &job->ropt);
+    if (!l->skin) {
+        fprintf(stderr, "vkskin: %s: the model %s could not be read (above)\n", job->where, job->model_given);
+        return 0;
+    }
+    l->sets = calloc(job->clip_count, sizeof *l->sets);
+    if (!l->sets)
+        return 0;
+    l->set_count = job->clip_count;
+    uint32_t total = 0;
+    for (uint32_t s = 0; s < job->clip_count; s++) {
+        if (!(l->sets[s] = read_clips(job, &job->clips[s], l->skin)))
+            return 0;
+        if (job->clips[s].name && vks_clip_set_find(l->sets[s], job->clips[s].name) < 0) {
+            fprintf(stderr, "vkskin: %s: %s has no clip named \"%s\" (it has %u:", job->clips[s].where,
+                    job->clips[s].file_given, job->clips[s].name, l->sets[s]->clip_count);
+            for (uint32_t c = 0; c < l->sets[s]->clip_count && c < 8; c++)
+                fprintf(stderr, " \"%s\"", l->sets[s]->clips[c].name);
+            fprintf(stderr, ")\n");
+            return 0;
+        }
+        total += job->clips[s].name ? 1 : l->sets[s]->clip_count;
+    }
+    l->clips = calloc(total, sizeof *l->clips);
+    if (!l->clips)
+        return 0;
+    uint64_t frames = 0;
+    for (uint32_t s = 0; s < job->clip_count; s++) {
+        const vks_clip_set *set = l->sets[s];
+        uint32_t first = 0, count = set->clip_count;
+        if (job->clips[s].name)
+            first = (uint32_t)vks_clip_set_find(set, job->clips[s].name), count = 1;
+        for (uint32_t k = first; k < first + count; k++) {
+            vks_bake_clip *c = &l->clips[l->clip_count++];
+            const vks_clip *clip = &set->clips[k];
+            vks_clip_binding b;
+            vks_error err = {0};
+            if (vks_clip_bind(clip, l->skin, &b, &err) != VKS_OK || !b.bound_tracks) {
+                fprintf(stderr, "vkskin: %s: clip \"%s\" of %s drives no node of %s\n", job->clips[s].where,
+                        clip->name, job->clips[s].file_given, job->model_given);
+                if (err.code == VKS_OK)
+                    vks_clip_binding_free(&b);
+                return 0;
+            }
+            vks_clip_binding_free(&b);
+            c->clip = clip;
+            c->file = job->clips[s].file_given;
+            c->label = label_of(clip, k);
+            c->t0 = job->has_range ? job->range[0] : 0.0f;
+            c->t1 = job->has_range ? job->range[1] : clip->duration;
+            if (c->t1 > clip->duration)
+                c->t1 = clip->duration;
+            if (c->t0 > c->t1) {
+                fprintf(stderr, "vkskin: %s: \"range\" starts at %g s, past clip \"%s\"'s %g s\n", job->where,
+                        (double)c->t0, clip->name, (double)clip->duration);
+                return 0;
+            }
+            /* both ends included: 1 s at 30 fps is 31 frames, the last one the clip's end */
+            double n = floor(((double)c->t1 - c->t0) * job->fps + 1e-3) + 1.0;
+            if (n > 1e6) {
+                fprintf(stderr, "vkskin: %s: clip \"%s\" would make %.0f frames (limit 1000000)\n", job->where,
+                        clip->name, n);
+                return 0;
+            }
+            c->frames = (uint32_t)n;
+            c->first_frame = (uint32_t)frames;
+            frames += c->frames;
+        }
+    }
+    if (frames > (1u << 24)) {
+        fprintf(stderr, "vkskin: %s: %llu frames in all (limit %u)\n", job->where, (unsigned long long)frames, 1u << 24);
+        return 0;
+    }
+    l->frames = (uint32_t)frames;
+    return 1;
+}
+
+void vks_bake_loaded_free(vks_bake_loaded *l)
+{
+    for (uint32_t c = 0; l->clips && c < l->clip_count; c++)
+        free(l->clips[c].label);
+    free(l->clips);
+    for (uint32_t s = 0; l->sets && s < l->set_count; s++)
+        vks_clip_set_free(l->sets[s]);
+    free(l->sets);
+    vks_skin_free(l->skin);
+    memset(l, 0, sizeof *l);
+}
+
+double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f)
+{
+    double t = (double)c->t0 + (double)f / job->fps;
+    return t < c->t1 ? t : c->t1;
+}
+
+/* Every frame's locals, clip by clip, sampled in double (reference) or float (fast). */
+static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_affine *out,
+                        vks_affine_d *matrices_src_world, float *matrices)
+{
+    const vks_skin *s = l->skin;
+    vks_affine *tmp = malloc(sizeof *tmp * s->node_count);
+    vks_affine_d *world = malloc(sizeof *world * s->node_count), *k = malloc(sizeof *k * (s->bone_count + 1));
+    int ok = tmp && world && k;
+    for (uint32_t c = 0; ok && c < l->clip_count; c++) {
+        const vks_bake_clip *bc = &l->clips[c];
+        vks_clip_binding b;
+        vks_error err = {0};
+        if (vks_clip_bind(bc->clip, s, &b, &err) != VKS_OK) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t f = 0; f < bc->frames; f++) {
+            uint32_t g = bc->first_frame + f;
+            double t = vks_bake_frame_time(job, bc, f);
+            /* the atlas and the reference engine use the double sampler */
+            vks_clip_sample_locals_d(bc->clip, &b, s, t, tmp);
+            if (matrices) {
+                vks_cpu_world_d(s, tmp, world);
+                vks_cpu_skin_matrices_d(s, world, k);
+                for (uint32_t bone = 0; bone < s->bone_count; bone++)
+                    for (int r = 0; r < 3; r++)
+                        for (int col = 0; col < 4; col++)
+                            matrices[((size_t)g * s->bone_count + bone) * 12 + (size_t)r * 4 + (size_t)col] =
+                                (float)k[bone].m[col * 3 + r];
+            }
+            if (out) {
+                if (fast)
+                    vks_clip_sample_locals(bc->clip, &b, s, (float)t, out + (size_t)g * s->node_count);
+                else
+                    memcpy(out + (size_t)g * s->node_count, tmp, sizeof *tmp * s->node_count);
+            }
+        }
+        vks_clip_binding_free(&b);
+    }
+    (void)matrices_src_world;
+    free(tmp);
+    free(world);
+    free(k);
+    return ok;
+}
+
+static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
+{
+    const vks_skin *s = l->skin;
+    vks_affine *locals = malloc(sizeof *locals * s->node_count * (size_t)l->frames);
+    if (!locals || !frame_locals(job, l, fast, locals, NULL, NULL)) {
+        free(locals);
+        fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
+        return 0;
+    }
+    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals};
+    vks_error err = {0};
+    vks_result r = fast ? vks_cpu_fast_run(&dj, 0, &err) : vks_cpu_reference_run(&dj, &err);
+    free(locals);
+    if (r != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
+        return 0;
+    }
+    return 1;
+}
+
+/* One crowd instance per frame: instance g plays its clip from the frame's time at speed 0,
+ * so one frame of the crowd is every frame of the job. Instances go in chunks whose outputs
+ * stay under 64 MiB; the crowd is made once and its instances re-aimed per chunk. */
+static int deform_gpu(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu *gpu, vks_bake_frames *fr)
+{
+    const vks_skin *s = l->skin;
+    vks_error err = {0};
+    vks_gpu_models *models = NULL;
+    vks_gpu_clips *gc = NULL;
+    vks_crowd *crowd = NULL;
+    const vks_clip **clips = malloc(sizeof *clips * l->clip_count);
+    uint64_t per = (uint64_t)s->vertex_count * 24;
+    uint32_t chunk = (uint32_t)((64ull << 20) / (per ? per : 1));
+    if (chunk < 1)
+        chunk = 1;
+    if (chunk > l->frames)
+        chunk = l->frames;
+    vks_crowd_instance *inst = calloc(chunk, sizeof *inst);
+    vks_result r = clips && inst ? VKS_OK : VKS_ERR_NOMEM;
+    for (uint32_t c = 0; clips && c < l->clip_count; c++)
+        clips[c] = l->clips[c].clip;
+    if (r == VKS_OK)
+        r = vks_gpu_upload(gpu, (const vks_skin *const *)&l->skin, 1, &models, &err);
+    if (r == VKS_OK)
+        r = vks_gpu_upload_clips(gpu, models, (const vks_skin *const *)&l->skin, clips, l->clip_count, &gc, &err);
+    /* frame g -> (clip, time) */
+    uint32_t *clip_of = malloc(sizeof *clip_of * l->frames);
+    if (r == VKS_OK && !clip_of)
+        r = VKS_ERR_NOMEM;
+    for (uint32_t c = 0; r == VKS_OK && c < l->clip_count; c++)
+        for (uint32_t f = 0; f < l->clips[c].frames; f++)
+            clip_of[l->clips[c].first_frame + f] = c;
+    for (uint32_t first = 0; r == VKS_OK && first < l->frames; first += chunk) {
+        uint32_t n = l->frames - first < chunk ? l->frames - first : chunk;
+        for (uint32_t i = 0; i < chunk; i++) {
+            uint32_t g = first + (i < n ? i : n - 1); /* a short last chunk repeats its last frame */
+            const vks_bake_clip *bc = &l->clips[clip_of[g]];
+            vks_crowd_instance *ci = &inst[i];
+            memset(ci, 0, sizeof *ci);
+            ci->model = 0;
+            ci->pose = VKS_CROWD_POSE_CLIP;
+            ci->clip = clip_of[g];
+            ci->clip_start = (float)vks_bake_frame_time(job, bc, g - bc->first_frame);
+            ci->clip_speed = 0.0f;
+            ci->clip_cycle = VKS_CYCLE_CLAMP;
+        }
+        if (!crowd) {
+            vks_crowd_desc d = {0};
+            d.models = models;
+            d.instances = inst;
+            d.instance_count = chunk;
+            d.clips = gc;
+            d.no_normals = !fr->normals;
+            r = vks_crowd_create(gpu, &d, &crowd, &err);
+        } else {
+            for (uint32_t i = 0; r == VKS_OK && i < chunk; i++)
+                r = vks_crowd_set_instance(crowd, i, &inst[i], &err);
+        }
+        if (r == VKS_OK)
+            r = vks_crowd_run_frame(crowd, 0.0f, NULL, &err);
+        size_t off = (size_t)first * s->vertex_count * 3;
+        if (r == VKS_OK)
+            r = vks_crowd_read(crowd, 0, n, fr->positions + off, fr->normals ? fr->normals + off : NULL, &err);
+    }
+    vks_crowd_destroy(crowd);
+    vks_gpu_clips_free(gc);
+    vks_gpu_models_free(models);
+    free(clips);
+    free(inst);
+    free(clip_of);
+    if (r != VKS_OK) {
+        char msg[512];
+        if (!err.msg[0])
+            vks_error_set(&err, r, VKS_NO_OFFSET, NULL, "%s", vks_result_str(r));
+        fprintf(stderr, "vkskin: %s: GPU: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
+        return 0;
+    }
+    return 1;
+}
+
+int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
+                    vks_bake_frames *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = (size_t)l->frames * l->skin->vertex_count * 3;
+    out->positions = malloc(sizeof(float) * n);
+    out->normals = job->normals ? malloc(sizeof(float) * n) : NULL;
+    if (job->outputs & VKS_BAKE_OUT_ATLAS)
+        out->matrices = malloc(sizeof(float) * 12 * (size_t)l->frames * (l->skin->bone_count + 1));
+    if (!out->positions || (job->normals && !out->normals) || ((job->outputs & VKS_BAKE_OUT_ATLAS) && !out->matrices)) {
+        fprintf(stderr, "vkskin: %s: no memory for %u frames of %u vertices\n", job->where, l->frames,
+                l->skin->vertex_count);
+        return 0;
+    }
+    if (out->matrices && !frame_locals(job, l, 0, NULL, NULL, out->matrices))
+        return 0;
+    int need_vertices = (job->outputs & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0 || job->contact_sheet;
+    if (!need_vertices)
+        return 1;
+    if (e == VKS_BAKE_GPU)
+        return deform_gpu(job, l, gpu, out);
+    return deform_cpu(job, l, e == VKS_BAKE_CPU_FAST, out);
+}
+
+void vks_bake_frames_free(vks_bake_frames *f)
+{
+    free(f->positions);
+    free(f->normals);
+    free(f->matrices);
+    memset(f, 0, sizeof *f);
+}

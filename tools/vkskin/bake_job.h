@@ -1,0 +1,159 @@
+/* vkskin bake (cmd_bake.c): the manifest's jobs (bake_manifest.c), the frames a job bakes
+ * (bake_engine.c: GPU crowd or CPU engines), the files it writes with their sidecars
+ * (bake_write.c), sharding (bake_shard.c) and progress and report (bake_progress.c).
+ * Private to the program. */
+#ifndef VKSKIN_BAKE_JOB_H
+#define VKSKIN_BAKE_JOB_H
+
+#include "cli.h"
+
+struct cJSON;
+
+/* Output kinds a job may ask for (manifest "outputs"). */
+enum {
+    VKS_BAKE_OUT_VAT_EXR_FLOAT = 1u << 0, /* "vat-exr-float" */
+    VKS_BAKE_OUT_VAT_EXR_HALF = 1u << 1,  /* "vat-exr-half" */
+    VKS_BAKE_OUT_VAT_PNG16 = 1u << 2,     /* "vat-png16" */
+    VKS_BAKE_OUT_ATLAS = 1u << 3,         /* "atlas" */
+    VKS_BAKE_OUT_PC2 = 1u << 4,           /* "pc2" */
+    VKS_BAKE_OUT_RAW = 1u << 5,           /* "raw" */
+    VKS_BAKE_OUT_KINDS = 6
+};
+/* "vat-exr-float", ... for bit k; NULL past the last. */
+const char *vks_bake_out_name(int k);
+
+typedef struct vks_bake_clip_spec {
+    char *file;     /* resolved against the manifest's folder */
+    char *file_given;
+    char *name;     /* NULL: every clip of the file */
+    float duration; /* read option for formats that store none (RTM); 0: the reader's default */
+    float fps;      /* read option for frame formats that store no rate (.cskla); 0: default */
+    char where[40]; /* "jobs[3].clips[1]" */
+} vks_bake_clip_spec;
+
+typedef struct vks_bake_job {
+    uint32_t index;
+    char where[24];         /* "jobs[3]" */
+    char *name;             /* output base name (default: the model's file name) */
+    char *model;            /* resolved path */
+    char *model_given;      /* as the manifest writes it (sidecars name this) */
+    vks_read_options ropt;  /* P3D options from "read" (strings owned here) */
+    char *ropt_strings[4];
+    vks_bake_clip_spec *clips;
+    uint32_t clip_count;
+    float fps;              /* frames per second sampled (default 30) */
+    int has_range;
+    float range[2];         /* seconds of each clip's local time; default [0, duration] */
+    uint32_t outputs;       /* VKS_BAKE_OUT_* bits */
+    int normals;            /* bake normals too (default 1) */
+    uint32_t max_width;     /* VAT row width (default VKS_VAT_DEFAULT_MAX_WIDTH) */
+    int contact_sheet;      /* a PNG per clip (--contact-sheet or "contact_sheet": true) */
+    char hash[17];          /* FNV-1a 64 of the entry as baked (defaults applied), hex */
+    uint64_t work;          /* estimated vertices x frames (bake_shard.c) */
+} vks_bake_job;
+
+typedef struct vks_bake_manifest {
+    char *path;
+    char *dir;              /* the manifest's folder: relative paths start here */
+    char *out;              /* "out" (resolved), NULL: none given */
+    vks_bake_job *jobs;
+    uint32_t job_count;
+} vks_bake_manifest;
+
+/* Reads and checks the manifest. Errors name the file and the entry ("bake.json: jobs[3].clips[1]:
+ * no clip named \"run\""); returns an exit code (1 bad manifest). contact_sheet: the command
+ * line's --contact-sheet, applied to every job. */
+int vks_bake_manifest_read(const char *path, int contact_sheet, vks_bake_manifest *out);
+void vks_bake_manifest_free(vks_bake_manifest *m);
+
+/* One clip of a job as baked. */
+typedef struct vks_bake_clip {
+    const vks_clip *clip;
+    char *file;           /* as given */
+    char *label;          /* "walk" or the clip's index when it has no name */
+    uint32_t first_frame; /* among the job's frames, clips stacked */
+    uint32_t frames;
+    float t0;             /* local time of frame 0; frame f at t0 + f / fps, the last held at t1 */
+    float t1;
+} vks_bake_clip;
+
+/* A job loaded: its model, clips and frames. */
+typedef struct vks_bake_loaded {
+    vks_skin *skin;
+    vks_clip_set **sets;  /* per clip spec */
+    uint32_t set_count;
+    vks_bake_clip *clips;
+    uint32_t clip_count;
+    uint32_t frames;      /* all clips' */
+} vks_bake_loaded;
+
+/* Reads the model and clip files, picks the clips and counts their frames. One line on
+ * stderr naming the entry and 0 on failure. */
+int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *out);
+void vks_bake_loaded_free(vks_bake_loaded *l);
+/* Time (clip seconds) of the job's frame f of clip c. */
+double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f);
+
+/* Which engine deforms. */
+typedef enum vks_bake_engine { VKS_BAKE_GPU, VKS_BAKE_CPU, VKS_BAKE_CPU_FAST } vks_bake_engine;
+const char *vks_bake_engine_name(vks_bake_engine e);
+
+/* Deformed frames of a loaded job: frames x vertex_count vec3, frame-major (clips stacked). */
+typedef struct vks_bake_frames {
+    float *positions;
+    float *normals;       /* NULL without normals */
+    float *matrices;      /* atlas: frames x bone_count x 12 (3 rows of 4) from the reference pose */
+} vks_bake_frames;
+
+/* gpu: the run's context (VKS_BAKE_GPU). Returns 0 with a line on stderr on failure. */
+int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
+                    vks_bake_frames *out);
+void vks_bake_frames_free(vks_bake_frames *f);
+
+/* Per job, what was written or skipped (report and summary). */
+typedef struct vks_bake_result {
+    int done;             /* 1 baked, 2 skipped (up to date), -1 failed */
+    uint32_t outputs_written, outputs_skipped;
+    uint64_t bytes;       /* written by this run */
+    uint32_t frames, vertices;
+    double seconds;       /* load + deform + write */
+    double deform_seconds;
+    struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
+} vks_bake_result;
+
+/* Output kinds of the job whose sidecar is up to date (same hash and tool version, files
+ * present with their recorded sizes), as VKS_BAKE_OUT_* bits. */
+uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJSON *files);
+
+/* Writes every output kind of the job in `kinds`, each with its sidecar (written last, so a
+ * sidecar means its files are complete). Returns 0 with a line on stderr on failure. */
+int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                           const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
+
+/* Contact sheets: one PNG per clip (bake_sheet.c); 0 with a line on stderr on failure. */
+int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu *gpu, const char *dir,
+                            vks_bake_result *res);
+
+/* Which jobs shard i of n takes: jobs sorted by estimated work (largest first, then by index)
+ * go one by one to the shard with the least work so far (lowest number on ties). mine[j] = 1
+ * for shard i's. Loads every job's model and clips to estimate (vertices x frames); an
+ * unreadable job gets work 1 so every shard agrees. */
+void vks_bake_shard(vks_bake_manifest *m, uint32_t i, uint32_t n, uint8_t *mine);
+
+/* Progress on a terminal; the summary table and the report. */
+typedef struct vks_bake_progress {
+    int tty;
+    double start;
+    uint32_t jobs, jobs_done;
+    uint64_t frames_done;
+    double last_print;
+} vks_bake_progress;
+double vks_bake_now(void);
+void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final);
+void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
+                      double seconds);
+/* Writes the report JSON (through vks_output); an exit code. */
+int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
+                    const char *engine, const char *shard, double seconds);
+
+#endif

@@ -1,0 +1,126 @@
+/* Following a bake: a progress line on a terminal (jobs done, frames per second, ETA), only a
+ * final summary when stderr is not a terminal; the summary table; the JSON report. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bake_job.h"
+
+double vks_bake_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final)
+{
+    if (!p->tty)
+        return;
+    double now = vks_bake_now(), el = now - p->start;
+    if (!final && now - p->last_print < 0.2)
+        return;
+    p->last_print = now;
+    double fps = el > 0 ? (double)p->frames_done / el : 0;
+    char eta[32] = "--";
+    /* frames are known only as jobs load, so the ETA goes by the jobs' share done */
+    if (p->jobs_done && p->jobs > p->jobs_done)
+        snprintf(eta, sizeof eta, "%.0f s", el / p->jobs_done * (p->jobs - p->jobs_done));
+    else if (p->jobs_done >= p->jobs)
+        snprintf(eta, sizeof eta, "0 s");
+    fprintf(stderr, "\r\033[Kbake: %u/%u jobs  %llu frames  %.0f frames/s  ETA %s  %s", p->jobs_done, p->jobs,
+            (unsigned long long)p->frames_done, fps, eta, final ? "" : current);
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static const char *state(const vks_bake_result *r)
+{
+    return r->done == 1 ? "baked" : r->done == 2 ? "up to date" : r->done < 0 ? "FAILED" : "-";
+}
+
+void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
+                      double seconds)
+{
+    fprintf(f, "%-8s %-28s %-10s %7s %8s %7s %7s %10s %8s\n", "entry", "name", "state", "frames", "vertices",
+            "written", "skipped", "bytes", "seconds");
+    uint64_t bytes = 0, frames = 0;
+    uint32_t failed = 0, baked = 0, skipped = 0;
+    for (uint32_t j = 0; j < m->job_count; j++) {
+        if (!mine[j])
+            continue;
+        const vks_bake_result *r = &res[j];
+        fprintf(f, "%-8s %-28.28s %-10s %7u %8u %7u %7u %10llu %8.2f\n", m->jobs[j].where, m->jobs[j].name, state(r),
+                r->frames, r->vertices, r->outputs_written, r->outputs_skipped, (unsigned long long)r->bytes,
+                r->seconds);
+        bytes += r->bytes;
+        if (r->done == 1)
+            frames += r->frames, baked++;
+        skipped += r->done == 2;
+        failed += r->done < 0;
+    }
+    fprintf(f, "bake: %u baked, %u up to date, %u failed; %llu frames, %.1f MB written in %.2f s (%.0f frames/s, "
+               "%.1f MB/s)\n",
+            baked, skipped, failed, (unsigned long long)frames, bytes / 1e6, seconds,
+            seconds > 0 ? frames / seconds : 0, seconds > 0 ? bytes / 1e6 / seconds : 0);
+}
+
+int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
+                    const char *engine, const char *shard, double seconds)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "tool", "vkskin bake");
+    cJSON_AddStringToObject(o, "tool_version", vks_version_string());
+    cJSON_AddStringToObject(o, "manifest", m->path);
+    cJSON_AddStringToObject(o, "engine", engine);
+    cJSON_AddStringToObject(o, "shard", shard);
+    cJSON_AddNumberToObject(o, "seconds", seconds);
+    cJSON *jobs = cJSON_AddArrayToObject(o, "jobs");
+    uint64_t bytes = 0, frames = 0;
+    int failed = 0;
+    for (uint32_t j = 0; j < m->job_count; j++) {
+        if (!mine[j])
+            continue;
+        const vks_bake_result *r = &res[j];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "entry", m->jobs[j].where);
+        cJSON_AddStringToObject(e, "name", m->jobs[j].name);
+        cJSON_AddStringToObject(e, "entry_hash", m->jobs[j].hash);
+        cJSON_AddStringToObject(e, "state", state(r));
+        cJSON_AddNumberToObject(e, "frames", r->frames);
+        cJSON_AddNumberToObject(e, "vertices", r->vertices);
+        cJSON_AddNumberToObject(e, "estimated_work", (double)m->jobs[j].work);
+        cJSON_AddNumberToObject(e, "seconds", r->seconds);
+        cJSON_AddNumberToObject(e, "deform_seconds", r->deform_seconds);
+        cJSON_AddNumberToObject(e, "bytes_written", (double)r->bytes);
+        cJSON_AddItemToObject(e, "outputs", cJSON_Duplicate(r->files, 1));
+        cJSON_AddItemToArray(jobs, e);
+        bytes += r->bytes;
+        frames += r->done == 1 ? r->frames : 0;
+        failed += r->done < 0;
+    }
+    cJSON_AddNumberToObject(o, "frames_baked", (double)frames);
+    cJSON_AddNumberToObject(o, "bytes_written", (double)bytes);
+    cJSON_AddNumberToObject(o, "frames_per_second", seconds > 0 ? frames / seconds : 0);
+    cJSON_AddNumberToObject(o, "mb_per_second", seconds > 0 ? bytes / 1e6 / seconds : 0);
+    cJSON_AddNumberToObject(o, "failed", failed);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    vks_error err = {0};
+    vks_output *out = NULL;
+    vks_result r = text ? vks_output_open(&out, path, &err) : VKS_ERR_NOMEM;
+    if (r == VKS_OK) {
+        size_t n = strlen(text);
+        int ok = fwrite(text, 1, n, vks_output_stream(out)) == n && fputc('\n', vks_output_stream(out)) != EOF;
+        r = vks_output_close(out, ok, &err);
+    }
+    free(text);
+    if (r != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        return VKS_EXIT_RUNTIME;
+    }
+    return VKS_EXIT_OK;
+}

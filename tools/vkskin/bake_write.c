@@ -1,0 +1,415 @@
+/* A bake job's outputs (README "Batch baking"): VAT textures (OpenEXR float and half, 16-bit
+ * PNG), the rest mesh that addresses them, the bone-matrix atlas, PC2 and raw caches; each
+ * output kind with a JSON sidecar written last, so that a sidecar on disk means its files are
+ * complete, and a re-run can tell what is up to date from the sidecars alone. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bake_job.h"
+#include "bake_textures.h"
+#include "vkskin/vat.h"
+
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+    size_t a = strlen(dir), b = strlen(name), c = strlen(suffix);
+    char *p = malloc(a + b + c + 2);
+    if (p)
+        snprintf(p, a + b + c + 2, "%s/%s%s", dir, name, suffix);
+    return p;
+}
+
+static uint64_t file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static const char *sidecar_suffix(int k)
+{
+    static const char *const s[VKS_BAKE_OUT_KINDS] = {".vat-exr-float.json", ".vat-exr-half.json", ".vat-png16.json",
+                                                      ".atlas.json", ".pc2.json", ".raw.json"};
+    return s[k];
+}
+
+uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *files)
+{
+    uint32_t bits = 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
+        if (!(job->outputs & (1u << k)))
+            continue;
+        char *path = join(dir, job->name, sidecar_suffix(k));
+        size_t size = 0;
+        FILE *f = path ? fopen(path, "rb") : NULL;
+        char *text = NULL;
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            text = n > 0 && n < (1l << 26) ? malloc((size_t)n + 1) : NULL;
+            if (text && (size = fread(text, 1, (size_t)n, f)) == (size_t)n)
+                text[size] = 0;
+            else
+                free(text), text = NULL;
+            fclose(f);
+        }
+        cJSON *sc = text ? cJSON_ParseWithLength(text, size) : NULL;
+        free(text);
+        const cJSON *hash = cJSON_GetObjectItemCaseSensitive(sc, "entry_hash");
+        const cJSON *ver = cJSON_GetObjectItemCaseSensitive(sc, "tool_version");
+        const cJSON *fl = cJSON_GetObjectItemCaseSensitive(sc, "files");
+        int ok = cJSON_IsString(hash) && !strcmp(hash->valuestring, job->hash) && cJSON_IsString(ver) &&
+                 !strcmp(ver->valuestring, vks_version_string()) && cJSON_IsArray(fl);
+        /* every file it lists still there with the size it had */
+        for (const cJSON *it = ok ? fl->child : NULL; it && ok; it = it->next) {
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(it, "bytes");
+            char *fp = cJSON_IsString(p) && !strchr(p->valuestring, '/') ? join(dir, p->valuestring, "") : NULL;
+            struct stat st;
+            ok = fp && cJSON_IsNumber(b) && stat(fp, &st) == 0 && (double)st.st_size == b->valuedouble;
+            free(fp);
+        }
+        if (ok) {
+            bits |= 1u << k;
+            for (const cJSON *it = fl->child; files && it; it = it->next) {
+                cJSON *e = cJSON_Duplicate(it, 1);
+                cJSON_AddStringToObject(e, "kind", vks_bake_out_name(k));
+                cJSON_AddBoolToObject(e, "skipped", 1);
+                cJSON_AddItemToArray(files, e);
+            }
+        }
+        cJSON_Delete(sc);
+        free(path);
+    }
+    return bits;
+}
+
+/* ---- what every sidecar says ---- */
+
+typedef struct sidecar {
+    cJSON *root, *files;
+    const char *dir;
+    uint64_t bytes;
+} sidecar;
+
+static void add_floats(cJSON *o, const char *key, const float *v, int n)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+}
+
+static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir, int kind,
+                             const char *encoding, vks_bake_engine e)
+{
+    sidecar s = {cJSON_CreateObject(), NULL, dir, 0};
+    cJSON *o = s.root;
+    cJSON_AddStringToObject(o, "tool", "vkskin bake");
+    cJSON_AddStringToObject(o, "tool_version", vks_version_string());
+    cJSON_AddStringToObject(o, "kind", vks_bake_out_name(kind));
+    cJSON_AddStringToObject(o, "entry", job->where);
+    cJSON_AddStringToObject(o, "entry_hash", job->hash);
+    cJSON_AddStringToObject(o, "engine", vks_bake_engine_name(e));
+    cJSON_AddStringToObject(o, "model", job->model_given);
+    cJSON_AddStringToObject(o, "model_format", l->skin->format);
+    cJSON_AddNumberToObject(o, "vertex_count", l->skin->vertex_count);
+    cJSON_AddStringToObject(o, "vertex_order", kind == 4 || kind == 5 ? "file" : "model");
+    cJSON_AddNumberToObject(o, "bone_count", l->skin->bone_count);
+    cJSON_AddNumberToObject(o, "frame_count", l->frames);
+    cJSON_AddNumberToObject(o, "fps", job->fps);
+    cJSON_AddStringToObject(o, "encoding", encoding);
+    s.files = cJSON_AddArrayToObject(o, "files");
+    return s;
+}
+
+/* The clip table: where every clip and frame is, in texture rows (or cache samples). */
+static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded *l, uint32_t rows_per_frame)
+{
+    cJSON *a = cJSON_AddArrayToObject(s->root, "clips");
+    for (uint32_t c = 0; c < l->clip_count; c++) {
+        const vks_bake_clip *bc = &l->clips[c];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", bc->label);
+        cJSON_AddStringToObject(o, "file", bc->file);
+        cJSON_AddNumberToObject(o, "duration", bc->clip->duration);
+        cJSON_AddNumberToObject(o, "start", bc->t0);
+        cJSON_AddNumberToObject(o, "end", bc->t1);
+        cJSON_AddNumberToObject(o, "first_frame", bc->first_frame);
+        cJSON_AddNumberToObject(o, "frame_count", bc->frames);
+        cJSON_AddNumberToObject(o, "row", (double)bc->first_frame * rows_per_frame);
+        cJSON_AddNumberToObject(o, "rows", (double)bc->frames * rows_per_frame);
+        cJSON *fa = cJSON_AddArrayToObject(o, "frames");
+        for (uint32_t f = 0; f < bc->frames; f++) {
+            cJSON *fo = cJSON_CreateObject();
+            cJSON_AddNumberToObject(fo, "time", (float)vks_bake_frame_time(job, bc, f));
+            cJSON_AddNumberToObject(fo, "row", (double)(bc->first_frame + f) * rows_per_frame);
+            cJSON_AddItemToArray(fa, fo);
+        }
+        cJSON_AddItemToArray(a, o);
+    }
+}
+
+static void add_file(sidecar *s, const char *name, const char *role)
+{
+    char *p = join(s->dir, name, "");
+    uint64_t n = p ? file_bytes(p) : 0;
+    free(p);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", name);
+    cJSON_AddStringToObject(o, "role", role);
+    cJSON_AddNumberToObject(o, "bytes", (double)n);
+    cJSON_AddItemToArray(s->files, o);
+    s->bytes += n;
+}
+
+/* Writes the sidecar (last), records the kind's files in the run's result. */
+static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_result *res)
+{
+    char *path = join(s->dir, job->name, sidecar_suffix(kind));
+    char *text = cJSON_Print(s->root);
+    vks_error err = {0};
+    vks_output *o = NULL;
+    vks_result r = path && text ? vks_output_open(&o, path, &err) : VKS_ERR_NOMEM;
+    if (r == VKS_OK) {
+        size_t n = strlen(text);
+        int ok = fwrite(text, 1, n, vks_output_stream(o)) == n && fputc('\n', vks_output_stream(o)) != EOF;
+        r = vks_output_close(o, ok, &err);
+    }
+    if (r == VKS_OK) {
+        for (const cJSON *it = s->files->child; it; it = it->next) {
+            cJSON *e = cJSON_Duplicate(it, 1);
+            cJSON_AddStringToObject(e, "kind", vks_bake_out_name(kind));
+            cJSON_AddItemToArray(res->files, e);
+        }
+        res->bytes += s->bytes + file_bytes(path);
+        res->outputs_written++;
+    } else {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+    }
+    free(text);
+    free(path);
+    cJSON_Delete(s->root);
+    return r == VKS_OK;
+}
+
+static int report(const vks_bake_job *job, vks_result r, const vks_error *err)
+{
+    if (r == VKS_OK)
+        return 1;
+    char msg[512];
+    fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(err, NULL, msg, sizeof msg));
+    return 0;
+}
+
+/* ---- the rest mesh: bind pose, each vertex's UV its texel in frame 0 ---- */
+
+static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
+                          const char *path)
+{
+    const vks_skin *s = l->skin;
+    vks_error err = {0};
+    vks_output *o = NULL;
+    vks_result r = vks_output_open(&o, path, &err);
+    if (r != VKS_OK)
+        return report(job, r, &err);
+    FILE *f = vks_output_stream(o);
+    fprintf(f, "# vkskin bake: rest mesh of %s; vt addresses each vertex's texel in frame 0 of the VAT\n"
+               "# (v from the first row: a shader adds frame * rows_per_frame / height)\n",
+            job->model_given);
+    for (uint32_t v = 0; v < s->vertex_count; v++)
+        fprintf(f, "v %.9g %.9g %.9g\n", s->positions[v][0], s->positions[v][1], s->positions[v][2]);
+    for (uint32_t v = 0; v < s->vertex_count; v++) {
+        float uv[2];
+        vks_vat_uv(lay, v, uv);
+        fprintf(f, "vt %.9g %.9g\n", uv[0], 1.0f - uv[1]); /* OBJ's v = 0 is the bottom row */
+    }
+    for (uint32_t v = 0; s->normals && v < s->vertex_count; v++)
+        fprintf(f, "vn %.9g %.9g %.9g\n", s->normals[v][0], s->normals[v][1], s->normals[v][2]);
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        fprintf(f, "o %s\n", me->name[0] ? me->name : "mesh");
+        for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++) {
+            fputc('f', f);
+            for (int k = 0; k < 3; k++) {
+                uint32_t i = me->first_vertex + s->triangles[t][k] + 1;
+                if (s->normals)
+                    fprintf(f, " %u/%u/%u", i, i, i);
+                else
+                    fprintf(f, " %u/%u", i, i);
+            }
+            fputc('\n', f);
+        }
+    }
+    r = vks_output_close(o, !ferror(f), &err);
+    return report(job, r, &err);
+}
+
+/* Frame-major vertices into the VAT layout's texels (3 floats each); unused texels of a
+ * wrapped frame's last row stay 0. */
+static float *to_texels(const float *src, const vks_vat_layout *lay)
+{
+    float *t = calloc((size_t)lay->width * lay->height * 3 + 1, sizeof *t);
+    if (!t)
+        return NULL;
+    for (uint32_t g = 0; g < lay->frames; g++)
+        for (uint32_t v = 0; v < lay->vertex_count; v++) {
+            size_t dst = ((size_t)vks_vat_row(lay, g, v) * lay->width + vks_vat_column(lay, v)) * 3;
+            memcpy(t + dst, src + ((size_t)g * lay->vertex_count + v) * 3, 12);
+        }
+    return t;
+}
+
+static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                     const char *dir, int kind, vks_bake_engine e, int *mesh_written, vks_bake_result *res)
+{
+    vks_vat_layout lay;
+    vks_error err = {0};
+    if (!report(job, vks_vat_layout_make(l->skin->vertex_count, l->frames, job->max_width, &lay, &err), &err))
+        return 0;
+    static const char *const enc[3] = {"float32", "float16", "unorm16"};
+    static const char *const suf[3] = {".f32.exr", ".f16.exr", ".png"};
+    int k = kind; /* 0, 1, 2: the VAT kinds */
+    sidecar s = sidecar_begin(job, l, dir, kind, enc[k], e);
+    float bmin[3], bmax[3];
+    size_t count = (size_t)l->frames * l->skin->vertex_count;
+    vks_vat_bounds(fr->positions, count, bmin, bmax);
+    cJSON *b = cJSON_AddObjectToObject(s.root, "bounds");
+    add_floats(b, "min", bmin, 3);
+    add_floats(b, "max", bmax, 3);
+    cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
+    cJSON_AddNumberToObject(lo, "width", lay.width);
+    cJSON_AddNumberToObject(lo, "height", lay.height);
+    cJSON_AddNumberToObject(lo, "rows_per_frame", lay.rows_per_frame);
+    cJSON_AddStringToObject(lo, "texel", "column = vertex % width, row = frame * rows_per_frame + vertex / width");
+    if (k == 2)
+        cJSON_AddStringToObject(s.root, "decode",
+                                "position = min + code / 65535 * (max - min); normal = code / 65535 * 2 - 1");
+    add_clips(&s, job, l, lay.rows_per_frame);
+
+    int ok = 1;
+    for (int stream = 0; stream < (fr->normals ? 2 : 1) && ok; stream++) {
+        const float *src = stream ? fr->normals : fr->positions;
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, ".vat.%s%s", stream ? "nrm" : "pos", k == 2 ? ".png" : suf[k]);
+        char *name = join("", job->name, suffix) , *path = join(dir, job->name, suffix);
+        float *tex = to_texels(src, &lay);
+        vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+        if (r == VKS_OK && k < 2) {
+            r = vks_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_TEXEL_HALF : VKS_TEXEL_FLOAT, &err);
+        } else if (r == VKS_OK) {
+            size_t n = (size_t)lay.width * lay.height * 3;
+            uint16_t *q = malloc(n * 2 + 2);
+            float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
+            const float *mn = stream ? nlo : bmin, *mx = stream ? nhi : bmax;
+            for (size_t i = 0; q && i < n; i++)
+                q[i] = vks_vat_quantize16(tex[i], mn[i % 3], mx[i % 3]);
+            r = q ? vks_png16_write(path, q, lay.width, lay.height, &err)
+                  : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+            free(q);
+        }
+        ok = report(job, r, &err);
+        if (ok)
+            add_file(&s, name + 1, stream ? "normal" : "position");
+        free(tex);
+        free(name);
+        free(path);
+    }
+    char *mesh = join(dir, job->name, ".vat.obj");
+    if (ok && !*mesh_written)
+        ok = mesh && write_rest_obj(job, l, &lay, mesh);
+    if (ok) {
+        *mesh_written = 1;
+        char *name = join("", job->name, ".vat.obj");
+        add_file(&s, name + 1, "rest mesh (OBJ, vt = texel)");
+        free(name);
+    }
+    free(mesh);
+    if (!ok) {
+        cJSON_Delete(s.root);
+        return 0;
+    }
+    return sidecar_end(&s, job, kind, res);
+}
+
+static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                       const char *dir, vks_bake_engine e, vks_bake_result *res)
+{
+    const vks_skin *sk = l->skin;
+    sidecar s = sidecar_begin(job, l, dir, 3, "float32", e);
+    cJSON_ReplaceItemInObject(s.root, "engine", cJSON_CreateString("cpu-reference"));
+    cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
+    cJSON_AddNumberToObject(lo, "width", (double)sk->bone_count * 3);
+    cJSON_AddNumberToObject(lo, "height", l->frames);
+    cJSON_AddNumberToObject(lo, "rows_per_frame", 1);
+    cJSON_AddStringToObject(lo, "texel", "bone b of frame f: texels 3b, 3b+1, 3b+2 of row f hold rows x, y, z "
+                                         "of its 3x4 skin matrix (RGBA = m0 m1 m2 m3)");
+    cJSON *bones = cJSON_AddArrayToObject(s.root, "bones");
+    for (uint32_t b = 0; b < sk->bone_count; b++)
+        cJSON_AddItemToArray(bones, cJSON_CreateString(sk->nodes[sk->bones[b].node].name));
+    add_clips(&s, job, l, 1);
+    char *name = join("", job->name, ".atlas.exr"), *path = join(dir, job->name, ".atlas.exr");
+    vks_error err = {0};
+    vks_result r = name && path ? vks_exr_write(path, fr->matrices, sk->bone_count * 3, l->frames, 4, VKS_TEXEL_FLOAT, &err)
+                                : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    int ok = report(job, r, &err);
+    if (ok)
+        add_file(&s, name + 1, "bone matrices");
+    free(name);
+    free(path);
+    if (!ok) {
+        cJSON_Delete(s.root);
+        return 0;
+    }
+    return sidecar_end(&s, job, 3, res);
+}
+
+static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                       const char *dir, int kind, vks_bake_engine e, vks_bake_result *res)
+{
+    vks_bake_format fmt = kind == 4 ? VKS_BAKE_PC2 : VKS_BAKE_RAW;
+    const char *suffix = kind == 4 ? ".pc2" : ".raw";
+    sidecar s = sidecar_begin(job, l, dir, kind, kind == 4 ? "pc2 float32 xyz, sample = frame" :
+                                                             "float32 x y z nx ny nz per file vertex, frame-major", e);
+    add_clips(&s, job, l, 1);
+    char *name = join("", job->name, suffix), *path = join(dir, job->name, suffix);
+    vks_error err = {0};
+    vks_bake *b = NULL;
+    vks_result r = name && path ? vks_bake_open(&b, path, fmt, l->skin, 1, l->frames, &err)
+                                : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    size_t per = (size_t)l->skin->vertex_count * 3;
+    for (uint32_t g = 0; r == VKS_OK && g < l->frames; g++)
+        r = vks_bake_write(b, 0, g, fr->positions + g * per, fr->normals ? fr->normals + g * per : NULL, &err);
+    if (b) {
+        vks_result rc = vks_bake_close(b, r == VKS_OK, r == VKS_OK ? &err : NULL);
+        if (r == VKS_OK)
+            r = rc;
+    }
+    int ok = report(job, r, &err);
+    if (ok)
+        add_file(&s, name + 1, kind == 4 ? "point cache" : "raw positions and normals");
+    free(name);
+    free(path);
+    if (!ok) {
+        cJSON_Delete(s.root);
+        return 0;
+    }
+    return sidecar_end(&s, job, kind, res);
+}
+
+int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                           const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res)
+{
+    int mesh_written = 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
+        if (!(kinds & (1u << k)))
+            continue;
+        int ok = k < 3   ? write_vat(job, l, fr, dir, k, e, &mesh_written, res)
+                 : k == 3 ? write_atlas(job, l, fr, dir, e, res)
+                          : write_cache(job, l, fr, dir, k, e, res);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
