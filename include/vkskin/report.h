@@ -57,6 +57,8 @@ VKS_API void vks_error_map_merge(vks_error_map *into, const vks_error_map *part)
 /* The vertices whose largest error is over 1, largest first: up to cap into out; returns how
  * many there are in all. */
 VKS_API uint32_t vks_error_map_over(const vks_error_map *m, uint32_t *out, uint32_t cap);
+/* The same for the worst instance alone (the one a heat map draws). */
+VKS_API uint32_t vks_error_map_worst_over(const vks_error_map *m, uint32_t *out, uint32_t cap);
 /* Empties the map for another run of the same model. */
 VKS_API void vks_error_map_reset(vks_error_map *m);
 VKS_API void vks_error_map_free(vks_error_map *m);

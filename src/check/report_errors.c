@@ -134,18 +134,19 @@ void vks_error_map_merge(vks_error_map *into, const vks_error_map *part)
     }
 }
 
-uint32_t vks_error_map_over(const vks_error_map *m, uint32_t *out, uint32_t cap)
+/* The vertices whose error e[v] is over 1, largest first, up to cap; returns how many. */
+static uint32_t over(const float *e, uint32_t vertices, uint32_t *out, uint32_t cap)
 {
     uint32_t total = 0, kept = 0;
-    if (!m->max_error)
+    if (!e)
         return 0;
-    for (uint32_t v = 0; v < m->vertices; v++) {
-        if (!(m->max_error[v] > 1.0f))
+    for (uint32_t v = 0; v < vertices; v++) {
+        if (!(e[v] > 1.0f))
             continue;
         total++;
         /* insertion into the kept list, largest first (cap is small: a report's list) */
         uint32_t at = kept < cap ? kept++ : cap;
-        while (at > 0 && m->max_error[out[at - 1]] < m->max_error[v]) {
+        while (at > 0 && e[out[at - 1]] < e[v]) {
             if (at < cap)
                 out[at] = out[at - 1];
             at--;
@@ -154,6 +155,16 @@ uint32_t vks_error_map_over(const vks_error_map *m, uint32_t *out, uint32_t cap)
             out[at] = v;
     }
     return total;
+}
+
+uint32_t vks_error_map_over(const vks_error_map *m, uint32_t *out, uint32_t cap)
+{
+    return over(m->max_error, m->vertices, out, cap);
+}
+
+uint32_t vks_error_map_worst_over(const vks_error_map *m, uint32_t *out, uint32_t cap)
+{
+    return over(m->error, m->vertices, out, cap);
 }
 
 void vks_report_error_color(double e, uint8_t rgb[3])

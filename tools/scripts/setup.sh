@@ -7,6 +7,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev
+  libxml2-utils chromium nodejs npm # validate's reports: xmllint, the page in a browser, three.js
 )
 missing=()
 for p in "${packages[@]}"; do

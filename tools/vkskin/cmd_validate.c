@@ -157,29 +157,30 @@ static void append_word(char *buf, size_t cap, const char *w)
         snprintf(buf + at, cap - at, "%s%s", at ? " " : "", w);
 }
 
-static void print_golden(const vfile *vf, const vks_report_file *o, const char *dir)
+/* The golden comparison of a file: text lines (with text), and on stderr why it failed. */
+static void print_golden(const vfile *vf, const vks_report_file *o, const char *dir, int text)
 {
     if (o->golden_error) {
-        printf("  golden    not compared: %s\n", o->golden_error);
+        if (text)
+            printf("  golden    not compared: %s\n", o->golden_error);
         fprintf(stderr, "vkskin: %s: regression against %s: not compared: %s\n", vf->path, dir, o->golden_error);
         return;
     }
-    print_stream("golden positions", &o->golden_positions);
-    print_stream("golden normals", &o->golden_normals);
+    if (text) {
+        print_stream("golden positions", &o->golden_positions);
+        print_stream("golden normals", &o->golden_normals);
+    }
     char over[1024] = "";
-    vks_report_file tmp = *o;
-    (void)tmp;
-    if (o->golden_errors) {
-        uint32_t v[12];
-        uint32_t n = vks_error_map_over(o->golden_errors, v, 12);
-        if (n) {
-            size_t at = (size_t)snprintf(over, sizeof over, "%u vertices moved over tolerance (largest first:", n);
-            for (uint32_t i = 0; i < n && i < 12 && at < sizeof over; i++)
-                at += (size_t)snprintf(over + at, sizeof over - at, " %u", v[i]);
-            if (at < sizeof over)
-                snprintf(over + at, sizeof over - at, "%s)", n > 12 ? " ..." : "");
+    uint32_t v[12];
+    uint32_t n = o->golden_errors ? vks_error_map_over(o->golden_errors, v, 12) : 0;
+    if (n) {
+        size_t at = (size_t)snprintf(over, sizeof over, "%u vertices moved over tolerance (largest first:", n);
+        for (uint32_t i = 0; i < n && i < 12 && at < sizeof over; i++)
+            at += (size_t)snprintf(over + at, sizeof over - at, " %u", v[i]);
+        if (at < sizeof over)
+            snprintf(over + at, sizeof over - at, "%s)", n > 12 ? " ..." : "");
+        if (text)
             printf("  moved     %s\n", over);
-        }
     }
     if (!o->golden_positions.pass || !o->golden_normals.pass)
         fprintf(stderr, "vkskin: %s: regression against %s: positions moved by up to %.3g (%.3g of the scale), "
@@ -274,8 +275,18 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, o->allow_mismatch);
             if (rf->has_golden)
                 cJSON_AddItemToObject(j, "golden", golden_json(rf));
-            if (d->heatmaps[f])
-                cJSON_AddStringToObject(j, "heatmap", d->heatmaps[f]);
+            if (d->heatmaps[f]) { /* what the picture shows: whose vertices, and the reddest of them */
+                cJSON *h = cJSON_AddObjectToObject(j, "heatmap");
+                cJSON_AddStringToObject(h, "file", d->heatmaps[f]);
+                cJSON_AddNumberToObject(h, "instance", rf->position_errors->worst_instance);
+                cJSON_AddNumberToObject(h, "worst_error", rf->position_errors->worst);
+                uint32_t v[64];
+                uint32_t n = vks_error_map_worst_over(rf->position_errors, v, 64);
+                cJSON *a = cJSON_AddArrayToObject(h, "vertices_over");
+                for (uint32_t i = 0; i < n && i < 64; i++)
+                    cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+                cJSON_AddNumberToObject(h, "vertices_over_count", n);
+            }
             cJSON_AddBoolToObject(j, "pass", ok);
             cJSON_AddItemToArray(jfiles, j);
         } else {
@@ -286,10 +297,8 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                    vf->bind.max_error_relative, vf->bind.tolerance,
                    vf->bind.pass ? "PASS" : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
         }
-        if (rf->has_golden && !root)
-            print_golden(vf, rf, o->against);
-        else if (rf->has_golden && !golden_ok)
-            print_golden(vf, rf, o->against), fflush(stdout);
+        if (rf->has_golden)
+            print_golden(vf, rf, o->against, !root);
     }
     if (d->validation_layer && d->validation_messages) {
         fprintf(stderr, "vkskin: validation failed: the Vulkan validation layer reported %u message(s)\n",

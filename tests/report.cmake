@@ -1,0 +1,25 @@
+# Validation reports (issue 16, report.h): error maps and the JUnit / HTML writers on numbers
+# worked out by hand; vkskin validate's --junit (checked with xmllint against tests/data/junit.xsd),
+# --report, --device all, --save-golden / --against and the tolerance options end to end, with
+# a fault injected whose vertices are worked out from the model (report_fault_vertices); and the
+# page opened in headless Chromium (skipped where Chromium or three.js is absent).
+vks_add_test(NAME test_report SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_report.c LABELS core)
+
+add_executable(report_fault_vertices ${CMAKE_CURRENT_SOURCE_DIR}/unit/report_fault_vertices.c)
+target_link_libraries(report_fault_vertices PRIVATE vks_testutil)
+
+if(NOT VKSKIN_GPU)
+  return()
+endif()
+find_package(PNG REQUIRED)
+if(NOT TARGET check_png)
+  add_executable(check_png ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_png.c)
+  target_link_libraries(check_png PRIVATE PNG::PNG)
+endif()
+add_test(NAME cli_report COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_report.sh $<TARGET_FILE:vkskin>
+  $<TARGET_FILE:report_fault_vertices> $<TARGET_FILE:check_png> ${CMAKE_CURRENT_SOURCE_DIR}/data/junit.xsd)
+set_tests_properties(cli_report PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 180
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}" FAIL_REGULAR_EXPRESSION "vkskin: validation failed: the Vulkan")
+if(VKSKIN_SANITIZE) # lavapipe's graphics path (the heat maps), as test_render_cli: see render.cmake
+  set_property(TEST cli_report APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+endif()
