@@ -249,7 +249,7 @@ static int bspline_data(nif_rd *r, nif_block *b)
     if (!sh)
         return 0;
     for (uint32_t i = 0; i < d->short_count; i++) {
-        uint16_t u;
+        uint16_t u = 0;
         vks_cur_u16(&r->c, &u); /* fits: counted above */
         memcpy(&sh[i], &u, 2);
     }

@@ -229,9 +229,9 @@ static void finish_clip(vks_clip *clip)
 static vks_result anpk_sequence(ifp_ctx *x, vks_cursor *c, vks_track *tr, const char *clip_path, uint32_t si)
 {
     char path[RWA_PATH_MAX];
-    snprintf(path, sizeof path, "%s/sequence[%u]", clip_path, si);
+    snprintf(path, sizeof path, "%.96s/sequence[%u]", clip_path, si);
     ifp_section anim, kb;
-    vks_cursor body;
+    vks_cursor body = {0};
     vks_result r = nested(x, c, "CPAN", "ANIM", &anim, &body, path);
     if (r != VKS_OK)
         return r;
@@ -241,7 +241,7 @@ static vks_result anpk_sequence(ifp_ctx *x, vks_cursor *c, vks_track *tr, const 
     tr->node_name = name_at(x, body.p, 28);
     if (!tr->node_name)
         return nomem(x, path);
-    snprintf(path, sizeof path, "%s/sequence[%u] \"%.28s\"", clip_path, si, tr->node_name);
+    snprintf(path, sizeof path, "%.96s/sequence[%u] \"%.28s\"", clip_path, si, tr->node_name);
     int32_t n = (int32_t)vks_le32(body.p + 28);
     if (anim.size == 44) { /* VC: the bone tag */
         int32_t tag = (int32_t)vks_le32(body.p + 40);
@@ -298,7 +298,7 @@ static vks_result anpk_clip(ifp_ctx *x, vks_cursor *c, vks_clip *clip, uint32_t 
     char path[RWA_PATH_MAX];
     snprintf(path, sizeof path, "ifp/clip[%u]", ci);
     ifp_section name, info;
-    vks_cursor body;
+    vks_cursor body = {0};
     vks_result r = section(x, c, "NAME", &name, path);
     if (r == VKS_OK)
         r = payload(x, c, &name, &body, path);
@@ -331,7 +331,7 @@ static vks_result anpk_clip(ifp_ctx *x, vks_cursor *c, vks_clip *clip, uint32_t 
 static vks_result read_anpk(ifp_ctx *x, vks_cursor *c)
 {
     ifp_section info;
-    vks_cursor body;
+    vks_cursor body = {0};
     uint32_t n = 0;
     vks_result r = nested(x, c, "ANPK", "INFO", &info, &body, "ifp/info");
     if (r == VKS_OK) /* each: NAME, DGAN and INFO headers and a sequence count */
@@ -357,7 +357,7 @@ static vks_result anp3_sequence(ifp_ctx *x, vks_cursor *c, vks_track *tr, const 
                                 int *int16_keys)
 {
     char path[RWA_PATH_MAX];
-    snprintf(path, sizeof path, "%s/sequence[%u]", clip_path, si);
+    snprintf(path, sizeof path, "%.96s/sequence[%u]", clip_path, si);
     uint64_t at = vks_cur_offset(c);
     uint8_t name[24];
     uint32_t type, n;
@@ -369,7 +369,7 @@ static vks_result anp3_sequence(ifp_ctx *x, vks_cursor *c, vks_track *tr, const 
     tr->node_name = name_at(x, name, 24);
     if (!tr->node_name)
         return nomem(x, path);
-    snprintf(path, sizeof path, "%s/sequence[%u] \"%.24s\"", clip_path, si, tr->node_name);
+    snprintf(path, sizeof path, "%.96s/sequence[%u] \"%.24s\"", clip_path, si, tr->node_name);
     tr->node_tag = tag;
     tr->has_tag = tag != -1; /* -1: bind by name */
     static const size_t strides[5] = {0, 20, 32, 10, 16};
