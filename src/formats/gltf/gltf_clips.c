@@ -8,10 +8,14 @@
  *                  + (-2s^3 + 3s^2) v_k+1 + td (s^3 - s^2) a_k+1 (td the key interval) is the
  *                  clip model's Hermite with tangents in value per second: b_k is key k's out
  *                  tangent and a_k+1 key k+1's in tangent, copied unscaled.
- * Rotation outputs may be normalized integers (decoded by the specification's formulas; the
- * sampler normalises quaternions). `weights` (morph) channels are counted and not played.
+ * Rotation outputs may be normalized integers (decoded by the specification's formulas).
+ * LINEAR and STEP rotation keys are normalised at load: the specification stores unit
+ * quaternions, and a key off unit length (integer rounding, sloppy exporters) would make slerp
+ * turn unevenly; CUBICSPLINE keys stay as stored, since their tangents refer to them (the
+ * sampler normalises the result). `weights` (morph) channels are counted and not played.
  * Duration: the largest input time of the animation (an animation whose keys all sit at 0
  * lasts opt->clip.duration). Names: the animation's name, or its index ("0") when unnamed. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +118,13 @@ static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info 
     c->values = v;
     if (!si->cubic) {
         memcpy(v, si->values, (size_t)n * m * sizeof *v);
+        if (m == 4) /* unit keys, so that slerp turns at a steady rate between them */
+            for (uint32_t k = 0; k < n; k++) {
+                float *q = v + 4 * k;
+                double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+                for (int i = 0; len > 0 && i < 4; i++)
+                    q[i] = (float)(q[i] / len);
+            }
         return VKS_OK;
     }
     float *a = vks_clip_set_alloc(set, (size_t)n * m, sizeof *a), *b = vks_clip_set_alloc(set, (size_t)n * m, sizeof *b);

@@ -575,6 +575,8 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)
         r = gltf_nomem(d, "asset");
+    if (r == VKS_OK) /* a model this reader returns is always deformable */
+        r = vks_skin_validate(skin, err);
 done:
     gltf_doc_free(d);
     if (r != VKS_OK) {
