@@ -12,7 +12,14 @@
  * mesh node's transform ignored, K = W(joint) * IB) every bone's K at bind is the same matrix,
  * a quarter turn (their inverse binds leave out the Z_UP root's rotation), so the stored
  * vertices come out turned as a whole. The test requires exactly that: the bind check fails,
- * and K at bind agrees across bones to float precision (a wrong bone or matrix would not). */
+ * and K at bind agrees across bones to float precision (a wrong bone or matrix would not).
+ *
+ * Clips: names, durations (the input accessors' declared max, which the reader does not
+ * read: it takes the largest time it decodes), tracks = distinct target nodes, keys = the
+ * largest input count. SimpleSkin deformed at t = 1 s against values worked out by hand.
+ * Truncations at the .glb chunk boundaries and sampled positions, corrupted bytes. Where
+ * Debian's assimp-testmodels is installed, its glTF2 files too (an older SimpleSkin whose
+ * inverse binds shift the strip by -0.5 in x; a node cycle; Draco; unskinned meshes). */
 #include <math.h>
 #include <string.h>
 
@@ -24,15 +31,191 @@ typedef struct expect {
     int normals;
     const char *first_node, *mesh;
     int bind_consistent;
+    uint32_t clips, tracks[3], keys[3];
+    const char *names[3];
+    double duration[3];
 } expect;
 
 static const expect samples[] = {
-    {"gltf/SimpleSkin/SimpleSkin.gltf", 2, 10, 8, 2, 0, "nodes[1]", "meshes[0]", 1},
-    {"gltf/RiggedSimple/RiggedSimple.gltf", 4, 160, 188, 2, 1, "Z_UP", "Cylinder", 0},
-    {"gltf/RiggedFigure/RiggedFigure.gltf", 21, 370, 256, 19, 1, "Z_UP", "Proxy", 0},
-    {"gltf/CesiumMan/CesiumMan.glb", 21, 3273, 4672, 19, 1, "Z_UP", "Cesium_Man", 0},
-    {"gltf/Fox/Fox.glb", 25, 1728, 576, 24, 0, "root", "fox1", 1},
+    {"gltf/SimpleSkin/SimpleSkin.gltf", 2, 10, 8, 2, 0, "nodes[1]", "meshes[0]", 1, 1, {1}, {12}, {"0"}, {5.5}},
+    {"gltf/RiggedSimple/RiggedSimple.gltf", 4, 160, 188, 2, 1, "Z_UP", "Cylinder", 0, 1, {1}, {50}, {"0"}, {2.083333015441895}},
+    {"gltf/RiggedFigure/RiggedFigure.gltf", 21, 370, 256, 19, 1, "Z_UP", "Proxy", 0, 1, {19}, {2}, {"0"}, {1.25}},
+    {"gltf/CesiumMan/CesiumMan.glb", 21, 3273, 4672, 19, 1, "Z_UP", "Cesium_Man", 0, 1, {19}, {48}, {"0"}, {2}},
+    {"gltf/Fox/Fox.glb", 25, 1728, 576, 24, 0, "root", "fox1", 1, 3, {20, 20, 20}, {83, 18, 25}, {"Survey", "Walk", "Run"},
+     {3.4166667461395264, 0.7083333134651184, 1.1583333015441895}},
 };
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    uint8_t *b = vks_test_read_file(path, n);
+    if (!b) {
+        fprintf(stderr, "cannot read %s\n", path);
+        CHECK(0);
+    }
+    return b;
+}
+
+static void check_clips(const expect *e, const char *path, const vks_skin *s)
+{
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    if (!b)
+        return;
+    vks_read_options opt = {0};
+    opt.gltf.path = path;
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    vks_result r = vks_gltf_clip_read(&opt, b, n, &set, &err);
+    if (r != VKS_OK)
+        fprintf(stderr, "%s: %s: %s\n", e->file, err.path, err.msg);
+    CHECK(r == VKS_OK);
+    if (r == VKS_OK) {
+        CHECK_EQ_INT(set->clip_count, e->clips);
+        for (uint32_t c = 0; c < set->clip_count && c < e->clips; c++) {
+            const vks_clip *cl = &set->clips[c];
+            CHECK(!strcmp(cl->name, e->names[c]));
+            CHECK_NEAR(cl->duration, e->duration[c], 1e-7);
+            CHECK_EQ_INT(cl->track_count, e->tracks[c]);
+            uint32_t keys = 0;
+            for (uint32_t t = 0; t < cl->track_count; t++) {
+                keys = cl->tracks[t].rotation.key_count > keys ? cl->tracks[t].rotation.key_count : keys;
+                keys = cl->tracks[t].translation.key_count > keys ? cl->tracks[t].translation.key_count : keys;
+                keys = cl->tracks[t].scale.key_count > keys ? cl->tracks[t].scale.key_count : keys;
+            }
+            CHECK_EQ_INT(keys, e->keys[c]);
+            vks_clip_binding bind = {0};
+            CHECK(vks_clip_bind(cl, s, &bind, &err) == VKS_OK);
+            CHECK_EQ_INT(bind.unmatched_tracks, 0); /* every track finds its node */
+            vks_clip_binding_free(&bind);
+        }
+    }
+    vks_clip_set_free(set);
+    free(b);
+}
+
+/* SimpleSkin at t = 1 s: node 2 turned 90 degrees about z (key 2, (0, 0, 0.707, 0.707)) about
+ * its origin (0, 1, 0); K0 = I, K1 = T(0,1,0) Rz90 T(0,-1,0). Vertex 8 (-0.5, 2, 0), all on
+ * joint 1: (-0.5, 1) turned -> (-1, -0.5), + (0, 1) = (-1, 0.5, 0). Vertex 4 (-0.5, 1, 0),
+ * half and half: 0.5 (-0.5, 1, 0) + 0.5 (0, 0.5, 0) = (-0.25, 0.75, 0). Vertex 2 (-0.5, 0.5),
+ * 0.75 / 0.25: 0.75 (-0.5, 0.5) + 0.25 ((0.5, 1) turned = (-0.5, 0.5) + (0, 1) = (0.5, 0.5)...
+ * worked per joint: K1 (-0.5, 0.5) = Rz90 (-0.5, -0.5) + (0, 1) = (0.5, -0.5) + (0, 1) =
+ * (0.5, 0.5); so 0.75 (-0.5, 0.5) + 0.25 (0.5, 0.5) = (-0.25, 0.5, 0). */
+static void simple_skin_by_hand(const char *path)
+{
+    vks_skin *s = NULL;
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    if (!b || vks_read_file(NULL, path, &s, &err) != VKS_OK || vks_gltf_clip_read(NULL, b, n, &set, &err) != VKS_OK) {
+        CHECK(0);
+        free(b);
+        vks_skin_free(s);
+        return;
+    }
+    vks_clip_binding bind = {0};
+    CHECK(vks_clip_bind(&set->clips[0], s, &bind, &err) == VKS_OK);
+    vks_affine locals[2];
+    vks_clip_sample_locals_d(&set->clips[0], &bind, s, 1.0, locals);
+    float pos[10][3], nrm[10][3];
+    vks_deform_job j = {s, locals, 1, &pos[0][0], &nrm[0][0]};
+    CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
+    static const struct {
+        uint32_t v;
+        float x, y;
+    } want[] = {{8, -1, 0.5f}, {4, -0.25f, 0.75f}, {2, -0.25f, 0.5f}, {0, -0.5f, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        uint32_t v = 0;
+        while (v < s->vertex_count && s->source_vertex[v] != want[i].v)
+            v++;
+        CHECK(v < s->vertex_count);
+        if (v < s->vertex_count) {
+            CHECK_NEAR(pos[v][0], want[i].x, 1e-6);
+            CHECK_NEAR(pos[v][1], want[i].y, 1e-6);
+            CHECK_NEAR(pos[v][2], 0, 1e-6);
+        }
+    }
+    vks_clip_binding_free(&bind);
+    vks_clip_set_free(set);
+    vks_skin_free(s);
+    free(b);
+}
+
+/* Prefixes at the .glb's chunk boundaries and 200 sampled lengths; 300 corrupted bytes at
+ * sampled positions (the header and chunk headers always). A .gltf: every prefix up to 12 KiB,
+ * else boundaries between its top-level members and samples. */
+static void robustness(const char *path)
+{
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    if (!b)
+        return;
+    vks_read_options opt = {0};
+    opt.gltf.path = path;
+    size_t cuts[8] = {0, 12, 20}, nc = 3;
+    if (n >= 20 && !memcmp(b, "glTF", 4)) {
+        size_t j = (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16;
+        cuts[nc++] = 20 + j, cuts[nc++] = 28 + j, cuts[nc++] = n - 1;
+    }
+    int bad = vks_test_truncations(vks_gltf_read, &opt, b, n, 12 * 1024, cuts, nc, 200);
+    size_t pos[300];
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (size_t i = 0; i < 300; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        pos[i] = i < nc ? cuts[i] : (size_t)(x % n);
+    }
+    bad += vks_test_corruptions(vks_gltf_read, &opt, b, n, pos, 300, 4);
+    if (bad)
+        fprintf(stderr, "%s: %d prefixes or corruptions not refused cleanly\n", path, bad);
+    CHECK_EQ_INT(bad, 0);
+    free(b);
+}
+
+/* assimp-testmodels' glTF2 files, where installed. */
+static void assimp_models(void)
+{
+    static const char *dir = "/usr/share/assimp/models/glTF2";
+    char path[256];
+    snprintf(path, sizeof path, "%s/simple_skin/simple_skin.gltf", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("assimp-testmodels not installed (%s): its files not read\n", dir);
+        return;
+    }
+    fclose(f);
+    vks_skin *s = NULL;
+    vks_error err = {0};
+    CHECK(vks_read_file(NULL, path, &s, &err) == VKS_OK);
+    if (s) {
+        /* joints under the mesh node: it joins the skeleton as their ancestor */
+        CHECK_EQ_INT(s->node_count, 3);
+        CHECK_EQ_INT(s->vertex_count, 10);
+        vks_bind_check bc;
+        CHECK(vks_cpu_bind_check(s, &bc, &err) == VKS_OK);
+        CHECK(!bc.pass);
+        CHECK_NEAR(bc.max_error, 0.5, 1e-6); /* both inverse binds carry x -0.5 */
+        vks_skin_free(s);
+    }
+    static const struct {
+        const char *file, *path, *msg;
+    } bad[] = {
+        {"RecursiveNodes/RecursiveNodes.gltf", "nodes[0]", "cycle"},
+        {"draco/2CylinderEngine.gltf", "extensionsRequired[0]", "KHR_draco_mesh_compression"},
+        {"glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_05.gltf", "nodes", "no node with both a mesh and a skin"},
+        {"BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", "nodes", "no node with both a mesh and a skin"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, bad[i].file);
+        s = NULL;
+        memset(&err, 0, sizeof err);
+        vks_result r = vks_read_file(NULL, path, &s, &err);
+        int ok = r != VKS_OK && !s && !strcmp(err.path, bad[i].path) && strstr(err.msg, bad[i].msg);
+        if (!ok)
+            fprintf(stderr, "%s: got %s [%s] %s\n", bad[i].file, vks_result_str(r), err.path, err.msg);
+        CHECK(ok);
+        vks_skin_free(s);
+    }
+}
 
 int main(void)
 {
@@ -85,7 +268,11 @@ int main(void)
         CHECK(spread < 1e-5);
         if (e->bind_consistent)
             CHECK(off_identity < 1e-4);
+        check_clips(e, path, s);
+        robustness(path);
         vks_skin_free(s);
     }
+    simple_skin_by_hand(vks_test_dataset("gltf/SimpleSkin/SimpleSkin.gltf"));
+    assimp_models();
     return vks_test_finish("test_gltf_samples");
 }

@@ -8,6 +8,7 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev
   libxml2-utils chromium nodejs npm # validate's reports: xmllint, the page in a browser, three.js
+  assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
 )
 missing=()
 for p in "${packages[@]}"; do
