@@ -22,6 +22,16 @@
  *        Points are all meshes' file vertices in order. Instances are written as consecutive
  *        samples: sample = instance * frames + frame. Normals are not stored.
  *   OBJ  one frame of one instance (frames * instances must be 1): v, vn, f per mesh (o).
+ *   GLB, GLTF  glTF 2.0 (binary, or JSON with the buffer embedded as base64) of one instance,
+ *        so a bake previews in any glTF viewer: per mesh one node under a root carrying the
+ *        axis correction of vks_gltf_correction (gltf.h), the file's vertices and triangles.
+ *        One frame: a plain mesh of the deformed positions and normals. Several: the mesh holds
+ *        frame 0 and one morph target per frame (POSITION and NORMAL deltas from frame 0), and
+ *        a STEP animation of the morph weights, one-hot per frame, frame f at f / fps (the
+ *        fps of vks_bake_set_times; the first frame's time is kept in extras.vkskin) and a last
+ *        key at frames / fps, so each frame shows for 1 / fps (extras.targetNames name them).
+ *        Frames are kept in memory until close (24 bytes per vertex and frame, at most
+ *        2 GiB); more than one instance is refused (bake one file per instance).
  *
  * THREADS
  *   A writer belongs to one thread at a time; separate writers may run on separate threads.
@@ -36,20 +46,28 @@
 extern "C" {
 #endif
 
-typedef enum vks_bake_format { VKS_BAKE_CSV, VKS_BAKE_RAW, VKS_BAKE_PC2, VKS_BAKE_OBJ } vks_bake_format;
+typedef enum vks_bake_format {
+    VKS_BAKE_CSV,
+    VKS_BAKE_RAW,
+    VKS_BAKE_PC2,
+    VKS_BAKE_OBJ,
+    VKS_BAKE_GLB,
+    VKS_BAKE_GLTF
+} vks_bake_format;
 
-/* Parses "csv", "raw", "pc2", "obj"; -1 when unknown. */
+/* Parses "csv", "raw", "pc2", "obj", "glb", "gltf"; -1 when unknown. */
 VKS_API int vks_bake_format_parse(const char *name);
 /* From a file name's extension; CSV when unknown. */
 VKS_API vks_bake_format vks_bake_format_from_path(const char *path);
-/* "csv", "raw", "pc2", "obj". */
+/* "csv", "raw", "pc2", "obj", "glb", "gltf". */
 VKS_API const char *vks_bake_format_name(vks_bake_format format);
 
 /* Bytes the output will take at least (exact for RAW and PC2), saturating at UINT64_MAX. */
 VKS_API uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint32_t instances,
                              uint32_t frames);
 /* Everything vks_bake_open checks before it creates a file: the format's limits (OBJ: one
- * frame; PC2: sample and point counts in signed 32 bits: VKS_ERR_LIMIT or VKS_ERR_INVALID)
+ * frame; PC2: sample and point counts in signed 32 bits; glTF: one instance, 2 GiB of frames:
+ * VKS_ERR_LIMIT or VKS_ERR_INVALID)
  * and vks_output_check with the size bound (VKS_ERR_IO). */
 VKS_API vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_skin *skin,
                           uint32_t instances, uint32_t frames, vks_error *err);
@@ -62,6 +80,9 @@ VKS_API vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_form
  * Calls must come in order: instance-major, then frame. */
 VKS_API vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
                           const float *normals, vks_error *err);
+/* glTF bakes: frame f is shown at start + f / fps seconds (default 0 and 30), as deform's
+ * --time and --fps say. Call before the first write; ignored by the other formats. */
+VKS_API void vks_bake_set_times(vks_bake *b, double start, double fps);
 /* The temporary being written (NULL for a stream): for hosts that track their outputs. */
 VKS_API const char *vks_bake_temp_path(const vks_bake *b);
 /* commit != 0: flush, close and rename into place; otherwise remove the temporary. Write

@@ -3,6 +3,7 @@
  * the output appear complete or not at all. Sizes and format limits are checked at open, before
  * the caller deforms anything. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,10 @@ int vks_bake_format_parse(const char *name)
         return VKS_BAKE_PC2;
     if (!strcmp(name, "obj"))
         return VKS_BAKE_OBJ;
+    if (!strcmp(name, "glb"))
+        return VKS_BAKE_GLB;
+    if (!strcmp(name, "gltf"))
+        return VKS_BAKE_GLTF;
     return -1;
 }
 
@@ -28,6 +33,8 @@ const char *vks_bake_format_name(vks_bake_format format)
     case VKS_BAKE_RAW: return "raw";
     case VKS_BAKE_PC2: return "pc2";
     case VKS_BAKE_OBJ: return "obj";
+    case VKS_BAKE_GLB: return "glb";
+    case VKS_BAKE_GLTF: return "gltf";
     }
     return "csv";
 }
@@ -64,6 +71,8 @@ uint64_t vks_bake_size_bound(vks_bake_format format, const vks_skin *skin, uint3
     }
     case VKS_BAKE_CSV: return mul_sat(verts, 20);  /* 10 numbers, 9 commas and a newline at least */
     case VKS_BAKE_OBJ: return mul_sat(verts, 8);   /* "v x y z\n" */
+    case VKS_BAKE_GLB:
+    case VKS_BAKE_GLTF: return mul_sat(verts, 24); /* positions and normals of every frame */
     }
     return 0;
 }
@@ -81,6 +90,13 @@ vks_result vks_bake_check(const char *path, vks_bake_format format, const vks_sk
                              "PC2 stores its sample and point counts in 32 bits: %llu samples (instances x frames) "
                              "of %llu points is over %d",
                              (unsigned long long)samples, (unsigned long long)verts, INT32_MAX);
+    if ((format == VKS_BAKE_GLB || format == VKS_BAKE_GLTF) && instances != 1)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path,
+                             "a glTF bake holds one instance (asked for %u): bake one file per instance", instances);
+    if ((format == VKS_BAKE_GLB || format == VKS_BAKE_GLTF) && mul_sat(samples, verts) > (2ull << 30) / 24)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path,
+                             "a glTF bake keeps its frames in memory: %llu frames of %llu vertices is over 2 GiB",
+                             (unsigned long long)samples, (unsigned long long)verts);
     if (verts > UINT32_MAX / 2)
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, path, "%llu file vertices", (unsigned long long)verts);
     return vks_output_check(path, vks_bake_size_bound(format, skin, instances, frames), err);
@@ -96,6 +112,7 @@ static void bake_free(vks_bake *b)
     free(b->mesh_of_file);
     free(b->iobuf);
     free(b->frame);
+    free(b->kept);
     free(b);
 }
 
@@ -121,7 +138,11 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
     b->mesh_of_file = malloc((total ? total : 1) * sizeof *b->mesh_of_file);
     b->iobuf = malloc(1 << 20);
     b->frame = malloc((total ? total : 1) * 6 * sizeof *b->frame);
-    if (!b->path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame) {
+    b->fps = 30;
+    int gltf = format == VKS_BAKE_GLB || format == VKS_BAKE_GLTF;
+    if (gltf) /* vks_bake_check bounded frames * total * 24 bytes */
+        b->kept = malloc(((size_t)frames * total + 1) * 6 * sizeof *b->kept);
+    if (!b->path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame || (gltf && !b->kept)) {
         bake_free(b);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     }
@@ -157,6 +178,14 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
     return VKS_OK;
 }
 
+void vks_bake_set_times(vks_bake *b, double start, double fps)
+{
+    if (b && isfinite(start))
+        b->start = start;
+    if (b && fps > 0 && isfinite(fps))
+        b->fps = fps;
+}
+
 const char *vks_bake_temp_path(const vks_bake *b)
 {
     return b && b->out && !vks_output_is_stream(b->out) ? vks_output_write_path(b->out) : NULL;
@@ -189,6 +218,15 @@ vks_result vks_bake_close(vks_bake *b, int commit, vks_error *err)
         r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, b->path, "only %llu of %llu frames were written",
                           (unsigned long long)b->written, (unsigned long long)b->instances * b->frames);
         commit = 0;
+    }
+    if (commit && (b->format == VKS_BAKE_GLB || b->format == VKS_BAKE_GLTF)) {
+        errno = 0;
+        if (!vks__bake_gltf_finish(b)) { /* the whole document is written now */
+            int e = errno ? errno : ENOMEM;
+            vks_output_note_error(b->out, e);
+            r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, b->path, "cannot write the glTF: %s", strerror(e));
+            commit = 0;
+        }
     }
     vks_result rc = vks_output_close(b->out, commit, err);
     b->out = NULL;

@@ -1,4 +1,5 @@
-/* The output encoders: CSV, raw float32, PC2 point cache, OBJ (see include/vkskin/bake.h). */
+/* The output encoders: CSV, raw float32, PC2 point cache, OBJ; glTF keeps its frames here and
+ * is written at close by gltf_bake.c (see include/vkskin/bake.h). */
 #include <stdint.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ int vks__bake_header(vks_bake *b)
     case VKS_BAKE_OBJ:
         return fprintf(b->f, "# vkskin: deformed vertices in the mesh's own space\n") > 0;
     case VKS_BAKE_RAW:
+    case VKS_BAKE_GLB:
+    case VKS_BAKE_GLTF:
         return 1;
     }
     return 0;
@@ -97,20 +100,22 @@ int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float 
     FILE *f = b->f;
     if (b->format == VKS_BAKE_OBJ)
         return write_obj(b, pos, nrm);
-    if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2) {
-        int raw = b->format == VKS_BAKE_RAW;
+    int gltf = b->format == VKS_BAKE_GLB || b->format == VKS_BAKE_GLTF;
+    if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2 || gltf) {
+        int raw = b->format != VKS_BAKE_PC2;
         size_t per = raw ? 6 : 3;
+        float *dst = gltf ? b->kept + (size_t)frame * b->file_vertex_count * 6 : b->frame;
         for (uint32_t j = 0; j < b->file_vertex_count; j++) {
             uint32_t mv = b->file_to_model[j];
             const float *p = vec_at(pos, mv);
-            float *o = b->frame + (size_t)j * per;
+            float *o = dst + (size_t)j * per;
             o[0] = p[0], o[1] = p[1], o[2] = p[2];
             if (raw) {
                 const float *n = vec_at(nrm, mv);
                 o[3] = n[0], o[4] = n[1], o[5] = n[2];
             }
         }
-        return put_f32_array(f, b->frame, (size_t)b->file_vertex_count * per);
+        return gltf || put_f32_array(f, b->frame, (size_t)b->file_vertex_count * per);
     }
     uint32_t local = 0, mesh = UINT32_MAX;
     for (uint32_t j = 0; j < b->file_vertex_count; j++) {

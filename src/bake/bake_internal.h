@@ -19,10 +19,16 @@ struct vks_bake {
     uint64_t written; /* (instance, frame) pairs written */
     char *iobuf;
     float *frame;     /* RAW/PC2: one frame assembled here, then written at once */
+    float *kept;      /* GLB/GLTF: every frame, file vertex order, xyz then normal xyz, written
+                         at close (gltf_bake.c) */
+    double start, fps; /* GLB/GLTF: frame f shows at start + f / fps */
 };
 
 /* Encoders (bake_formats.c). Each returns 0 on a write error. */
 int vks__bake_header(vks_bake *b);
 int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm);
+/* glTF (gltf_bake.c): the frames kept so far written as one document to b->f. Returns 0 on a
+ * write failure or without memory. */
+int vks__bake_gltf_finish(vks_bake *b);
 
 #endif

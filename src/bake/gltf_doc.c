@@ -161,6 +161,55 @@ uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
     return add_accessor(g, view, 5125, count, "SCALAR");
 }
 
+uint32_t vks__gltf_mesh_indices(vks__gltf *g, const vks_skin *s, uint32_t m)
+{
+    const vks_mesh *me = &s->meshes[m];
+    uint32_t *idx = malloc(((size_t)me->triangle_count * 3 + 1) * sizeof *idx);
+    if (!idx) {
+        g->failed = 1;
+        return 0;
+    }
+    for (uint32_t t = 0; t < me->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            idx[t * 3 + k] = s->source_vertex[me->first_vertex + s->triangles[me->first_triangle + t][k]];
+    uint32_t acc = vks__gltf_indices(g, idx, me->triangle_count * 3);
+    free(idx);
+    return acc;
+}
+
+int vks__gltf_unit(double x, double y, double z, float out[3])
+{
+    double l = sqrt(x * x + y * y + z * z);
+    if (!(l > 1e-12) || !isfinite(l)) {
+        out[0] = 0, out[1] = 1, out[2] = 0;
+        return 0;
+    }
+    out[0] = (float)(x / l), out[1] = (float)(y / l), out[2] = (float)(z / l);
+    return 1;
+}
+
+void vks__gltf_mat4(const vks_affine *a, float o[16])
+{
+    for (int col = 0; col < 4; col++) {
+        for (int r = 0; r < 3; r++)
+            o[col * 4 + r] = a->m[col * 3 + r];
+        o[col * 4 + 3] = col == 3 ? 1.0f : 0.0f;
+    }
+}
+
+cJSON *vks__gltf_extras(vks__gltf *g, const vks_affine *correction)
+{
+    float c16[16];
+    vks__gltf_mat4(correction, c16);
+    cJSON *extras = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(g->root, "asset"), "extras");
+    cJSON *vk = extras ? cJSON_AddObjectToObject(extras, "vkskin") : NULL;
+    if (!vk || !cJSON_AddItemToObject(vk, "correction", vks__gltf_numbers(c16, 16))) {
+        g->failed = 1;
+        return NULL;
+    }
+    return vk;
+}
+
 void vks__gltf_node_trs(cJSON *node, const vks_affine *a)
 {
     float t[3], q[4], s[3];

@@ -47,6 +47,16 @@ int vks__gltf_emit(vks__gltf *g, FILE *f, vks_gltf_container container);
 vks_result vks__gltf_save(vks__gltf *g, const char *path, vks_gltf_container container, uint64_t *bytes,
                           vks_error *err);
 
+/* Mesh m's triangles as an index accessor in file vertex numbers (as the bake writers number
+ * vertices); returns 0 and sets g->failed without memory. */
+uint32_t vks__gltf_mesh_indices(vks__gltf *g, const vks_skin *s, uint32_t m);
+/* (x, y, z) made unit into out; 0 when it has no direction (out is then +Y). */
+int vks__gltf_unit(double x, double y, double z, float out[3]);
+/* An affine as a glTF 4x4 (column-major, last row 0 0 0 1). */
+void vks__gltf_mat4(const vks_affine *a, float o[16]);
+/* asset.extras.vkskin with the axis correction (16 numbers): what every vkskin glTF records so
+ * that a checker maps vkskin's mesh-space results into the glTF's frame. NULL without memory. */
+cJSON *vks__gltf_extras(vks__gltf *g, const vks_affine *correction);
 /* Node TRS properties from an affine (decomposed; identity parts left out). */
 void vks__gltf_node_trs(cJSON *node, const vks_affine *a);
 

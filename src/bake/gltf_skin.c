@@ -110,15 +110,6 @@ static void write_skeletons(vks__gltf *g, const vks__gltf_layout *L, const vks_s
     }
 }
 
-static void ibm16(const vks_affine *a, float *o)
-{
-    for (int col = 0; col < 4; col++) {
-        for (int r = 0; r < 3; r++)
-            o[col * 4 + r] = a->m[col * 3 + r];
-        o[col * 4 + 3] = col == 3 ? 1.0f : 0.0f;
-    }
-}
-
 /* The group that holds model vertex v (groups are contiguous per mesh). */
 static const vks_group *group_of(const vks_skin *s, const vks_mesh *me, uint32_t v)
 {
@@ -156,24 +147,26 @@ static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint
         j[0] = 0, w[0] = 1, w[1] = w[2] = w[3] = 0;
         return 1;
     }
+    /* float weights, those that round to 0 dropped (the validator refuses a joint used with
+       weight 0), the largest taking 1 - the others so that the sum is 1 as near as float gets */
+    int kept = 0, big = 0;
+    uint16_t jj[4] = {0, 0, 0, 0};
+    float ww[4] = {0, 0, 0, 0};
+    for (int k = 0; k < n; k++) {
+        float f = (float)(acc[k] / sum);
+        if (f > 0) {
+            jj[kept] = j[k], ww[kept] = f;
+            big = ww[kept] > ww[big] ? kept : big;
+            kept++;
+        }
+    }
     float rest = 1.0f;
-    for (int k = 0; k < 4; k++) {
-        w[k] = k < n - 1 ? (float)(acc[k] / sum) : 0.0f;
-        rest -= w[k];
-    }
-    w[n - 1] = rest;
+    for (int k = 0; k < kept; k++)
+        rest -= k == big ? 0.0f : ww[k];
+    ww[big] = rest;
+    memcpy(j, jj, sizeof jj);
+    memcpy(w, ww, sizeof ww);
     return fabs(sum - 1.0) > 1e-3;
-}
-
-static void unit_normal(const float *in, float *out, uint32_t *replaced)
-{
-    double x = in ? in[0] : 0, y = in ? in[1] : 0, z = in ? in[2] : 0, l = sqrt(x * x + y * y + z * z);
-    if (!(l > 1e-12) || !isfinite(l)) {
-        out[0] = 0, out[1] = 1, out[2] = 0;
-        (*replaced)++;
-        return;
-    }
-    out[0] = (float)(x / l), out[1] = (float)(y / l), out[2] = (float)(z / l);
 }
 
 /* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
@@ -185,20 +178,17 @@ static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint
     float (*pos)[3] = malloc(((size_t)nv + 1) * sizeof *pos), (*nrm)[3] = malloc(((size_t)nv + 1) * sizeof *nrm);
     float (*wts)[4] = malloc(((size_t)nv + 1) * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
     uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * sizeof *jts);
-    uint32_t *idx = malloc(((size_t)me->triangle_count * 3 + 1) * sizeof *idx);
-    int ok = pos && nrm && wts && ibm && jts && idx;
+    int ok = pos && nrm && wts && ibm && jts;
     int has_n = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
     for (uint32_t j = 0; ok && j < nv; j++) {
         uint32_t v = file_to_model[j];
         for (int k = 0; k < 3; k++)
             pos[j][k] = v == UINT32_MAX ? 0.0f : s->positions[v][k];
-        if (has_n)
-            unit_normal(v == UINT32_MAX ? NULL : s->normals[v], nrm[j], &rep->normals_replaced);
+        if (has_n && !vks__gltf_unit(v == UINT32_MAX ? 0 : s->normals[v][0], v == UINT32_MAX ? 0 : s->normals[v][1],
+                                     v == UINT32_MAX ? 0 : s->normals[v][2], nrm[j]))
+            rep->normals_replaced++;
         rep->weights_normalised += (uint32_t)vertex_joints(s, me, v, jts[j], wts[j]);
     }
-    for (uint32_t t = 0; ok && t < me->triangle_count; t++)
-        for (int k = 0; k < 3; k++)
-            idx[t * 3 + k] = s->source_vertex[me->first_vertex + s->triangles[me->first_triangle + t][k]];
     if (ok) {
         cJSON *prim = cJSON_CreateObject(), *attr = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
         if (attr) {
@@ -208,7 +198,7 @@ static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint
             cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
             cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
             if (me->triangle_count)
-                cJSON_AddNumberToObject(prim, "indices", vks__gltf_indices(g, idx, me->triangle_count * 3));
+                cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices(g, s, m));
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
         if (!prims || !attr || !cJSON_AddItemToArray(prims, prim)) {
@@ -231,7 +221,7 @@ static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint
                     break;
                 }
             cJSON_AddItemToArray(joints, cJSON_CreateNumber(node));
-            ibm16(&bo->inverse_bind, ibm + (size_t)b * 16);
+            vks__gltf_mat4(&bo->inverse_bind, ibm + (size_t)b * 16);
         }
         if (skin && me->bone_count) {
             cJSON_AddNumberToObject(skin, "inverseBindMatrices", vks__gltf_floats(g, ibm, me->bone_count, 16, 0, 0));
@@ -248,7 +238,7 @@ static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint
         }
         vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(vks__gltf_push(g, g->nodes, node)));
     }
-    free(pos), free(nrm), free(wts), free(ibm), free(jts), free(idx);
+    free(pos), free(nrm), free(wts), free(ibm), free(jts);
     return ok;
 }
 
@@ -291,12 +281,8 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
     vks_affine C = vks_gltf_correction(skin);
     if (ok) {
         write_skeletons(&g, &L, skin, &C);
-        float c16[16];
-        ibm16(&C, c16);
-        cJSON *extras = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(g.root, "asset"), "extras");
-        cJSON *vk = extras ? cJSON_AddObjectToObject(extras, "vkskin") : NULL;
-        if (!vk || !cJSON_AddItemToObject(vk, "correction", vks__gltf_numbers(c16, 16)) ||
-            !cJSON_AddStringToObject(vk, "source_format", skin->format ? skin->format : ""))
+        cJSON *vk = vks__gltf_extras(&g, &C);
+        if (!vk || !cJSON_AddStringToObject(vk, "source_format", skin->format ? skin->format : ""))
             g.failed = 1;
     }
     for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {

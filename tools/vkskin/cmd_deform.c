@@ -45,7 +45,8 @@ static void help(FILE *f)
             "  --out PATH       output file, or - for standard output; with several input files,\n"
             "                   an existing folder that receives <input file name>.<format> for\n"
             "                   each (a.dff -> a.dff.csv, so a.dff and a.nif do not collide)\n"
-            "  --format F       csv | raw | pc2 | obj (default: from the output's extension, else csv)\n"
+            "  --format F       csv | raw | pc2 | obj | glb | gltf (default: from the output's extension,\n"
+            "                   else csv)\n"
             "                   csv: instance,frame,mesh,vertex,x,y,z,nx,ny,nz (mesh = skinned mesh in\n"
             "                        file order, vertex = the file's vertex number in that mesh)\n"
             "                   raw: float32 x y z nx ny nz per vertex, ordered instance, frame, mesh,\n"
@@ -53,6 +54,8 @@ static void help(FILE *f)
             "                   pc2: point cache (Blender Mesh Cache, 3ds Max); instances are written as\n"
             "                        consecutive samples: sample = instance * frames + frame\n"
             "                   obj: one frame of one instance\n"
+            "                   glb, gltf: glTF 2.0 of one instance: one frame as a plain mesh, several\n"
+            "                        as morph targets (one per frame) with a STEP weights animation\n"
             "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n\n"
             "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
             "Outputs are written to a temporary name and renamed when complete; a character device\n"
@@ -227,6 +230,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_RUNTIME; /* the output cannot be written */
         goto done;
     }
+    vks_bake_set_times(bake, pose->time, pose->fps); /* glTF bakes show each frame at its time */
     if (e == ENGINE_GPU) {
         if ((rc = vks_cli_gpu_open(gopt, &g.gpu)) != VKS_EXIT_OK)
             goto done;
@@ -310,7 +314,7 @@ int vks_cmd_deform(int argc, char **argv)
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
             format = vks_bake_format_parse(argv[++i]);
             if (format < 0) {
-                fprintf(stderr, "vkskin deform: unknown format '%s' (csv, raw, pc2, obj)\n", argv[i]);
+                fprintf(stderr, "vkskin deform: unknown format '%s' (csv, raw, pc2, obj, glb, gltf)\n", argv[i]);
                 rc = VKS_EXIT_USAGE;
                 goto out;
             }

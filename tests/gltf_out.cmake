@@ -1,0 +1,6 @@
+# glTF out (issue 14): vkskin convert and deform --format glb|gltf, checked by the Khronos
+# glTF validator and by three.js in Node (tests/node: installed once into <repo>/.cache/node
+# by tests/node/install.sh; skipped with the reason printed where npm is unreachable).
+add_test(NAME gltf_out COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/node/gltf_out.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(gltf_out PROPERTIES LABELS "cli;gltf" SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# glTF out (issue 14): every generated character of every format converted with its clips,
+# every real sample that converts, and deform's glTF bakes, checked by the Khronos validator
+# (zero errors, zero warnings) and by three.js in Node against vkskin's CPU reference of the
+# source file (threejs_check.mjs).
+#   gltf_out.sh VKSKIN
+# Exit 77 where node/npm are missing or npm cannot install the helpers (said on stderr).
+set -uo pipefail
+vkskin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+real=${VKSKIN_REAL_DATASETS:-$here/../../../shared/datasets}
+cache=$("$here/install.sh") || exit $?
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$here"/*.mjs "$work"/ && ln -s "$cache/node_modules" "$work/node_modules"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# 1. generated characters: each model with all its clip files (.glb and .gltf), and each clip
+#    file on its own for the three.js check (animation a = clip a of that file)
+"$vkskin" generate --datasets "$work/gen" >/dev/null 2>&1 || fail "generate --datasets"
+: >"$work/jobs.txt"
+files=()
+for m in "$work"/gen/char_*.{dff,nif,cmdl,p3d}; do
+  clips=()
+  for c in "$m".*; do
+    clips+=(--clip "$c")
+    o="$work/$(basename "$c").glb"
+    "$vkskin" convert "$m" "$o" --clip "$c" 2>"$work/err" || { cat "$work/err"; fail "convert $m --clip $c"; }
+    printf '%s\t%s\t%s\n' "$o" "$m" "$c" >>"$work/jobs.txt"
+  done
+  for ext in glb gltf; do
+    o="$work/$(basename "$m").$ext"
+    "$vkskin" convert "$m" "$o" "${clips[@]}" 2>"$work/err" || { cat "$work/err"; fail "convert $m"; }
+    files+=("$o")
+  done
+done
+[ ${#files[@]} -eq 32 ] || fail "expected 16 characters in two containers, got ${#files[@]} files"
+
+# 2. real samples that convert (a sample vkskin cannot read is not this test's business)
+converted=0
+if [ -d "$real" ]; then
+  for m in "$real"/renderware/*.dff "$real"/nif/*.nif "$real"/p3d/*.p3d "$real"/p3d/odol/*.p3d; do
+    [ -f "$m" ] || continue
+    o="$work/real_$(basename "$m").glb"
+    if "$vkskin" convert "$m" "$o" 2>"$work/err"; then
+      files+=("$o"); converted=$((converted + 1))
+    else
+      echo "note: $(basename "$m") does not convert: $(head -c 300 "$work/err")"
+    fi
+  done
+  echo "real samples converted: $converted"
+else
+  echo "note: no real datasets at $real; generated characters only"
+fi
+
+# 3. deform's glTF bakes: one frame (a plain mesh) and several (morph targets, STEP weights)
+m="$work/gen/char_b24_pl8.dff"
+"$vkskin" deform "$m" --cpu --clip "$m.walk.anm" --out "$work/bake1.glb" 2>/dev/null || fail "deform --format glb, 1 frame"
+"$vkskin" deform "$m" --cpu --clip "$m.walk.anm" --frames 6 --fps 10 --out "$work/bake6.glb" 2>/dev/null ||
+  fail "deform --format glb, 6 frames"
+"$vkskin" deform "$work/gen/char_b24_pl8.p3d" --cpu --procedural --frames 3 --format gltf --out "$work/bake3.gltf" \
+  2>/dev/null || fail "deform --format gltf"
+"$vkskin" deform "$m" --cpu --clip "$m.walk.anm" --frames 6 --fps 10 --format raw --out "$work/bake6.raw" 2>/dev/null ||
+  fail "deform --format raw"
+printf 'BAKE\t%s\t%s\t10\n' "$work/bake6.glb" "$work/bake6.raw" >>"$work/jobs.txt"
+files+=("$work/bake1.glb" "$work/bake6.glb" "$work/bake3.gltf")
+
+(cd "$work" && node validate.mjs "${files[@]}") || fail "gltf-validator reported errors or warnings"
+(cd "$work" && node threejs_check.mjs "$vkskin" jobs.txt) || fail "three.js disagrees with vkskin"
+echo "ok: ${#files[@]} files valid, three.js agrees on $(grep -vc ^BAKE "$work/jobs.txt") converted clip files and a bake"
