@@ -6,7 +6,7 @@ packages=(
   cmake ninja-build gcc clang libclang-rt-14-dev pkg-config
   libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
-  libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev
+  libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
   libxml2-utils chromium nodejs npm # validate's reports: xmllint, the page in a browser, three.js
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
 )

@@ -157,8 +157,10 @@ void vks_bake_loaded_free(vks_bake_loaded *l)
 
 double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f)
 {
+    /* rounded to float: the time the GPU samples at and the sidecar records, so a reader
+       of the sidecar samples the very same pose */
     double t = (double)c->t0 + (double)f / job->fps;
-    return t < c->t1 ? t : c->t1;
+    return (double)(float)(t < c->t1 ? t : c->t1);
 }
 
 /* Every frame's locals, clip by clip, sampled in double (reference) or float (fast). */

@@ -1,0 +1,22 @@
+# vkskin bake (README "Batch baking"): texture layouts and encodings, the decode test over a
+# bake of every generated character and clip, resume after kill -9, shards, and a Slurm job
+# array on a one-node cluster brought up by the test.
+vks_add_test(NAME test_vat SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat.c LABELS bake)
+
+# The decode test reads the textures with the program's own readers (OpenEXR, libpng).
+add_executable(test_vat_decode ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_decode.c
+               ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_exr.c ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_png16.c)
+target_include_directories(test_vat_decode PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+target_link_libraries(test_vat_decode PRIVATE vks_testutil PNG::PNG vkskin_deps::cjson)
+if(VKSKIN_OPENEXR_INCLUDE_DIR AND VKSKIN_OPENEXR_LIBRARY)
+  target_include_directories(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_INCLUDE_DIR})
+  target_link_libraries(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_LIBRARY})
+  target_compile_definitions(test_vat_decode PRIVATE VKSKIN_HAVE_OPENEXR)
+endif()
+
+foreach(t cli_bake cli_bake_resume)
+  add_test(NAME ${t} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/${t}.sh $<TARGET_FILE:vkskin>
+           $<TARGET_FILE:test_vat_decode>)
+  set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
+    ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endforeach()

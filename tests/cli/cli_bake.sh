@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# vkskin bake (README "Batch baking") over every generated character and clip
+# (tools/slurm/all_characters.json) into every output kind: the decode test reproduces the CPU
+# reference from the textures and sidecars alone (CPU reference bake, and GPU bake under the
+# validation layer where there is a device); a second run skips everything, --force redoes it
+# byte for byte; four shards together make the same files as one run; manifest errors name
+# the entry. Exit 77 when this vkskin was built without OpenEXR.
+set -u
+vk=$1
+decode=$2
+src=${VKSKIN_SOURCE_DIR:?}
+manifest=$src/tools/slurm/all_characters.json
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
+same_files() { # same names, same bytes (sidecars and textures; no temporaries)
+    [ "$(cd "$1" && ls | sort)" = "$(cd "$2" && ls | sort)" ] || return 1
+    for f in "$1"/*; do cmp -s "$f" "$2/$(basename "$f")" || { echo "differs: $(basename "$f")"; return 1; }; done
+}
+cd "$tmp"
+
+cat > probe.json <<JSON
+{"jobs": [{"model": "$src/datasets/char_b24_pl8.cmdl", "clips": ["$src/datasets/char_b24_pl8.cmdl.walk.cskla"],
+           "range": [0, 0.1], "outputs": ["vat-exr-float"]}]}
+JSON
+if "$vk" bake probe.json --cpu --out probe 2>&1 | grep -q "without OpenEXR"; then
+    echo "skipped: vkskin was built without OpenEXR (install libopenexr-dev)"
+    exit 77
+fi
+
+# 1. the whole library on the CPU reference; the decode test on every output
+"$vk" bake "$manifest" --cpu --out ref --report ref.json 2> ref.log; rc=$?
+check "bake --cpu exits 0" "[ $rc -eq 0 ]"
+check "16 jobs baked" "grep -q '16 baked, 0 up to date, 0 failed' ref.log"
+check "6 sidecars per job" "[ $(ls ref/*.json | wc -l) -eq 96 ]"
+check "no temporaries left" "[ -z \"\$(find ref -name '*.tmp.*')\" ]"
+check "the report lists every job" "[ $(grep -c '\"entry_hash\"' ref.json) -eq 16 ]"
+check "the summary is the only output without a terminal" "! grep -q 'ETA' ref.log"
+"$decode" ref "$src/tools/slurm"; rc=$?
+check "decode test of the CPU bake" "[ $rc -eq 0 ]"
+
+# 2. up to date: nothing redone; --force: everything redone, the same bytes
+cp -a ref ref0
+"$vk" bake "$manifest" --cpu --out ref 2> again.log; rc=$?
+check "re-run exits 0" "[ $rc -eq 0 ]"
+check "re-run skips all 16 jobs" "grep -q '0 baked, 16 up to date' again.log"
+rm ref/char_b24_pl8.nif.vat.pos.f16.exr
+"$vk" bake "$manifest" --cpu --out ref 2> again.log
+check "a missing texture redoes its job" "grep -q '1 baked, 15 up to date' again.log"
+"$vk" bake "$manifest" --cpu-fast --force --out fast 2> /dev/null
+"$vk" bake "$manifest" --cpu --force --out ref 2> force.log
+check "--force redoes every job" "grep -q '16 baked, 0 up to date' force.log"
+check "--force writes the same bytes" "same_files ref ref0"
+"$decode" fast "$src/tools/slurm" > /dev/null; rc=$?
+check "decode test of the fast CPU bake" "[ $rc -eq 0 ]"
+
+# 3. four shards make exactly the single run's files
+for i in 0 1 2 3; do "$vk" bake "$manifest" --cpu --shard $i/4 --out shards --report shard$i.json 2> /dev/null; done
+check "shards together == one run" "same_files shards ref"
+check "every job in exactly one shard" "[ $(cat shard?.json | grep -c '\"entry_hash\"') -eq 16 ]"
+for i in 0 1 2 3; do check "shard $i has work" "grep -q '\"state\":\s*\"baked\"' shard$i.json"; done
+
+# 4. the GPU crowd path under the validation layer, where there is a device
+if "$vk" devices > /dev/null 2>&1; then
+    "$vk" bake "$manifest" --validation --jobs 2 --out gpu 2> gpu.log; rc=$?
+    check "GPU bake exits 0 with no validation message" "[ $rc -eq 0 ]"
+    "$decode" gpu "$src/tools/slurm"; rc=$?
+    check "decode test of the GPU bake" "[ $rc -eq 0 ]"
+else
+    echo "note: no Vulkan device: the GPU bake is not tested here"
+fi
+
+# 5. errors name the manifest entry
+bad() { # manifest text, expected message part, expected exit code
+    printf '%s' "$1" > bad.json
+    "$vk" bake bad.json --cpu --out badout 2> bad.log; rc=$?
+    check "bad manifest ($2) exits $3" "[ $rc -eq $3 ]"
+    check "bad manifest names '$2'" "grep -qF -- '$2' bad.log"
+}
+m="$src/datasets/char_b24_pl8.dff"
+bad '{"jobs": [' 'bad.json:0x' 1
+bad '{"jobs": []}' 'jobs: must be a non-empty array' 1
+bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [\"$m.ifp\"], \"outputs\": [\"vat-exr-float\", \"gif\"]}]}" 'jobs[0].outputs[1]: unknown output "gif"' 1
+bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [\"$m.ifp\", \"$m.ifp#run\"], \"outputs\": [\"raw\"]}]}" 'jobs[0].clips[1]: ' 1
+bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [\"$m.ifp#run\"], \"outputs\": [\"raw\"]}]}" 'has no clip named "run"' 1
+bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [3], \"outputs\": [\"raw\"]}]}" 'jobs[0].clips[0]: a clip is' 1
+bad "{\"jobs\": [{\"model\": \"$m\", \"clip\": [], \"outputs\": [\"raw\"]}]}" 'jobs[0]: unknown key "clip"' 1
+bad "{\"jobs\": [{\"model\": \"nothere.dff\", \"clips\": [\"$m.ifp\"], \"outputs\": [\"raw\"]}]}" 'jobs[0]: the model nothere.dff' 1
+"$vk" bake "$manifest" --shard 4/4 --cpu > /dev/null 2>&1; rc=$?
+check "--shard 4/4 is a usage error" "[ $rc -eq 2 ]"
+
+exit $fail

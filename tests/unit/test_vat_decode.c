@@ -1,0 +1,300 @@
+/* The bake decode test: every texture a bake wrote, read back through its sidecar alone, must
+ * reproduce the CPU reference within its encoding's bound: float32 1e-6 of the model's extent
+ * (its largest coordinate; positions near 0 carry the cancellation of larger terms), half the
+ * half-precision step of the bounds (|x| * 2^-11), 16-bit PNG (max - min) / 65535 per axis;
+ * the atlas's matrices as float32 of the reference's; the rest mesh's UVs on their texels.
+ * A bake by the GPU or the fast CPU engine adds the float engines' noise to each bound.
+ *
+ * usage: test_vat_decode OUTDIR BASEDIR   (BASEDIR: the manifest's folder, where the
+ *        sidecars' model and clip paths start). Every *.json in OUTDIR that a bake wrote. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <string.h>
+
+#include "bake_textures.h"
+#include "testutil.h"
+#include "vkskin/vat.h"
+
+static const char *base;
+
+static char *path2(const char *a, const char *b)
+{
+    static char buf[2][4096];
+    static int k;
+    k ^= 1;
+    if (b[0] == '/')
+        snprintf(buf[k], sizeof buf[k], "%s", b);
+    else
+        snprintf(buf[k], sizeof buf[k], "%s/%s", a, b);
+    return buf[k];
+}
+
+/* A file as a NUL-terminated string (testutil's reader gives bytes). */
+static char *slurp(const char *path, size_t *size)
+{
+    uint8_t *b = vks_test_read_file(path, size);
+    char *t = b ? realloc(b, *size + 1) : NULL;
+    if (!t) {
+        free(b);
+        return NULL;
+    }
+    t[*size] = 0;
+    return t;
+}
+
+static double num(const cJSON *o, const char *k) { return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k)); }
+static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k)); }
+
+/* The reference: per frame of the sidecar's clip table, positions, normals and skin matrices. */
+typedef struct reference {
+    vks_skin *skin;
+    uint32_t frames;
+    float *pos, *nrm;
+    double *mat; /* frames x bones x 12 */
+} reference;
+
+static int make_reference(const cJSON *sc, reference *r)
+{
+    memset(r, 0, sizeof *r);
+    vks_error err = {0};
+    if (vks_read_file(NULL, path2(base, str(sc, "model")), &r->skin, &err) != VKS_OK) {
+        fprintf(stderr, "cannot read %s: %s\n", str(sc, "model"), err.msg);
+        return 0;
+    }
+    const vks_skin *s = r->skin;
+    r->frames = (uint32_t)num(sc, "frame_count");
+    size_t n = (size_t)r->frames * s->vertex_count * 3;
+    r->pos = malloc(n * 4);
+    r->nrm = malloc(n * 4);
+    r->mat = malloc(sizeof(double) * 12 * r->frames * (s->bone_count + 1));
+    vks_affine *locals = malloc(sizeof *locals * s->node_count);
+    vks_affine_d *world = malloc(sizeof *world * s->node_count), *k = malloc(sizeof *k * (s->bone_count + 1));
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(sc, "clips"), *c;
+    int ok = 1;
+    cJSON_ArrayForEach(c, clips)
+    {
+        size_t size = 0;
+        char *bytes = slurp(path2(base, str(c, "file")), &size);
+        vks_read_options o = {0};
+        o.clip.duration = (float)num(c, "duration");
+        vks_clip_set *set = NULL;
+        vks_clip_reader_fn rd = bytes ? vks_detect_clip_format(bytes, size, str(c, "file"), NULL) : NULL;
+        if (!rd || rd(&o, bytes, size, &set, &err) != VKS_OK) {
+            fprintf(stderr, "cannot read clip %s\n", str(c, "file"));
+            free(bytes);
+            ok = 0;
+            break;
+        }
+        free(bytes);
+        int32_t ci = vks_clip_set_find(set, str(c, "name"));
+        CHECK(ci >= 0);
+        vks_clip_binding b;
+        CHECK(vks_clip_bind(&set->clips[ci < 0 ? 0 : ci], s, &b, &err) == VKS_OK);
+        const cJSON *f;
+        uint32_t g = (uint32_t)num(c, "first_frame");
+        cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(c, "frames"))
+        {
+            vks_clip_sample_locals_d(&set->clips[ci < 0 ? 0 : ci], &b, s, num(f, "time"), locals);
+            vks_deform_job j = {s, locals, 1, r->pos + (size_t)g * s->vertex_count * 3,
+                                r->nrm + (size_t)g * s->vertex_count * 3};
+            CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
+            vks_cpu_world_d(s, locals, world);
+            vks_cpu_skin_matrices_d(s, world, k);
+            for (uint32_t bone = 0; bone < s->bone_count; bone++)
+                for (int row = 0; row < 3; row++)
+                    for (int col = 0; col < 4; col++)
+                        r->mat[((size_t)g * s->bone_count + bone) * 12 + row * 4 + col] = k[bone].m[col * 3 + row];
+            g++;
+        }
+        vks_clip_binding_free(&b);
+        vks_clip_set_free(set);
+    }
+    free(locals);
+    free(world);
+    free(k);
+    return ok;
+}
+
+static void free_reference(reference *r)
+{
+    free(r->pos);
+    free(r->nrm);
+    free(r->mat);
+    vks_skin_free(r->skin);
+}
+
+static int failures_before;
+static double worst_ratio; /* largest error / bound seen over everything */
+
+static void compare(const char *what, double got, double want, double bound)
+{
+    double e = fabs(got - want);
+    if (bound > 0 && e / bound > worst_ratio)
+        worst_ratio = e / bound;
+    if (!(e <= bound)) {
+        if (vks_test_failures - failures_before < 5)
+            fprintf(stderr, "%s: %.9g, reference %.9g, error %.3g over the bound %.3g\n", what, got, want, e, bound);
+        vks_test_failures++;
+    }
+}
+
+/* The rest mesh's vt lines: vertex v's UV must land on v's texel of frame 0. */
+static void check_obj(const char *path, const vks_vat_layout *l)
+{
+    size_t size = 0;
+    char *t = slurp(path, &size);
+    CHECK(t != NULL);
+    uint32_t v = 0;
+    for (char *line = t ? strtok(t, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        float u, w;
+        if (sscanf(line, "vt %f %f", &u, &w) != 2)
+            continue;
+        CHECK_EQ_INT((uint32_t)floorf(u * l->width), vks_vat_column(l, v));
+        CHECK_EQ_INT((uint32_t)floorf((1.0f - w) * l->height), vks_vat_row(l, 0, v));
+        v++;
+    }
+    CHECK_EQ_INT(v, l->vertex_count);
+    free(t);
+}
+
+static void check_vat(const char *dir, const cJSON *sc, const reference *r, double engine_rel)
+{
+    const char *enc = str(sc, "encoding");
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(sc, "layout");
+    vks_vat_layout l;
+    vks_error err = {0};
+    CHECK(vks_vat_layout_make(r->skin->vertex_count, r->frames, (uint32_t)num(lo, "width"), &l, &err) == VKS_OK);
+    CHECK_EQ_INT(l.height, num(lo, "height"));
+    CHECK_EQ_INT(l.rows_per_frame, num(lo, "rows_per_frame"));
+    const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(sc, "bounds");
+    float mn[3], mx[3];
+    for (int k = 0; k < 3; k++) {
+        mn[k] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bounds, "min"), k)->valuedouble;
+        mx[k] = (float)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bounds, "max"), k)->valuedouble;
+    }
+    double extent = 0; /* the error scale of the engines' noise: the largest coordinate */
+    for (int k = 0; k < 3; k++)
+        extent = fmax(extent, fmax(fabs(mn[k]), fabs(mx[k])));
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(sc, "files"))
+    {
+        const char *role = str(f, "role"), *p = path2(dir, str(f, "path"));
+        if (!strncmp(role, "rest mesh", 9)) {
+            check_obj(p, &l);
+            continue;
+        }
+        int normal = !strcmp(role, "normal");
+        const float *want = normal ? r->nrm : r->pos;
+        float *tex = NULL;
+        uint32_t w = 0, h = 0;
+        uint16_t *q = NULL;
+        if (!strcmp(enc, "unorm16"))
+            CHECK(vks_png16_read(p, &q, &w, &h, &err) == VKS_OK);
+        else
+            CHECK(vks_exr_read(p, 3, &tex, &w, &h, &err) == VKS_OK);
+        if (!tex && !q) {
+            fprintf(stderr, "%s: %s\n", p, err.msg);
+            continue;
+        }
+        CHECK_EQ_INT(w, l.width);
+        CHECK_EQ_INT(h, l.height);
+        double scale = normal ? 1.0 : extent;
+        for (uint32_t g = 0; g < r->frames; g++)
+            for (uint32_t v = 0; v < l.vertex_count; v++)
+                for (int k = 0; k < 3; k++) {
+                    size_t at = ((size_t)vks_vat_row(&l, g, v) * l.width + vks_vat_column(&l, v)) * 3 + (size_t)k;
+                    double ref = want[((size_t)g * l.vertex_count + v) * 3 + (size_t)k], got, bound;
+                    if (q) {
+                        float lo_ = normal ? -1.0f : mn[k], hi_ = normal ? 1.0f : mx[k];
+                        got = vks_vat_dequantize16(q[at], lo_, hi_);
+                        bound = ((double)hi_ - lo_) / 65535.0;
+                    } else if (!strcmp(enc, "float16")) {
+                        got = tex[at];
+                        bound = scale * ldexp(1.0, -11) + ldexp(1.0, -25);
+                    } else {
+                        got = tex[at];
+                        bound = 1e-6 * scale; /* relative to the model's extent, as the diff's errors */
+                    }
+                    compare(p, got, ref, bound + engine_rel * scale);
+                }
+        free(tex);
+        free(q);
+    }
+}
+
+static void check_atlas(const char *dir, const cJSON *sc, const reference *r)
+{
+    const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sc, "files"), 0);
+    float *tex = NULL;
+    uint32_t w = 0, h = 0, bones = r->skin->bone_count;
+    vks_error err = {0};
+    const char *p = path2(dir, str(f, "path"));
+    if (vks_exr_read(p, 4, &tex, &w, &h, &err) != VKS_OK) {
+        fprintf(stderr, "%s: %s\n", p, err.msg);
+        vks_test_failures++;
+        return;
+    }
+    CHECK_EQ_INT(w, bones * 3);
+    CHECK_EQ_INT(h, r->frames);
+    for (size_t i = 0; w == bones * 3 && h == r->frames && i < (size_t)r->frames * bones * 12; i++)
+        compare(p, tex[i], r->mat[i], 1e-6 * fmax(fabs(r->mat[i]), 1.0));
+    free(tex);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_vat_decode OUTDIR BASEDIR\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    base = argv[2];
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "%s: cannot open\n", dir);
+        return 1;
+    }
+    struct dirent *e;
+    int checked = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
+            continue;
+        size_t size = 0;
+        char *text = slurp(path2(dir, e->d_name), &size);
+        cJSON *sc = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        const char *kind = str(sc, "kind");
+        if (!kind || strcmp(str(sc, "tool"), "vkskin bake")) {
+            cJSON_Delete(sc);
+            continue;
+        }
+        failures_before = vks_test_failures;
+        reference r;
+        if (!strcmp(kind, "pc2") || !strcmp(kind, "raw")) { /* the existing writers, tested on their own */
+            cJSON_Delete(sc);
+            continue;
+        }
+        if (!make_reference(sc, &r)) {
+            vks_test_failures++;
+        } else {
+            const char *engine = str(sc, "engine");
+            /* float engines against the double reference: a few float32 steps of the extent */
+            double engine_rel = !strcmp(engine, "cpu-reference") ? 0.0 : 2e-5;
+            if (!strcmp(kind, "atlas"))
+                check_atlas(dir, sc, &r);
+            else
+                check_vat(dir, sc, &r, engine_rel);
+            checked++;
+        }
+        if (vks_test_failures != failures_before)
+            fprintf(stderr, "FAILED: %s\n", e->d_name);
+        free_reference(&r);
+        cJSON_Delete(sc);
+    }
+    closedir(d);
+    printf("test_vat_decode: %d outputs decoded, worst error %.3f of its bound\n", checked, worst_ratio);
+    CHECK(checked > 0);
+    return vks_test_failures ? 1 : 0;
+}
