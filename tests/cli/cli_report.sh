@@ -96,6 +96,20 @@ bad=$(sort -u moved | comm -23 - <(sort -u touched) | head -5)
 run 3 "--against with other poses" a.dff --instances 3 --frames 2 --against gold
 grep -q "pose options" err || no "another pose spec is not named: $(head -c 300 err)"
 run 1 "--against a folder without a golden" a.dff --instances 2 --against rep_pass
+grep -q "rep_pass/golden.json" err || no "a missing golden.json is not named: $(head -c 300 err)"
+cp -r gold broken
+echo '{"files": [' > broken/golden.json
+run 1 "--against a golden.json that is not JSON" a.dff --instances 2 --frames 2 --against broken
+grep -q "broken/golden.json: not JSON" err || no "a broken golden.json is not named: $(head -c 300 err)"
+cp gold/golden.json broken/golden.json
+head -c 1000 gold/0.raw > broken/0.raw
+run 3 "--against a truncated raw" a.dff b.nif --instances 2 --frames 2 --against broken --junit broken.xml
+grep -q "broken/0.raw: not the size" err || no "a truncated raw is not named: $(head -c 300 err)"
+[ "$(xmllint --xpath 'count(//testcase[error])' broken.xml)" = 2 ] || no "broken.xml: the truncated raw's golden cases are not errors"
+python3 -c "import json; g=json.load(open('gold/golden.json')); g['files'][1]['model_hash']='0'*16; json.dump(g, open('broken/golden.json','w'))"
+cp gold/0.raw broken/0.raw
+run 3 "--against a golden of another model" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q "files\[1\]: model hash 0000000000000000" err || no "another model's golden is not named: $(head -c 300 err)"
 run 2 "--save-golden with --against" a.dff --save-golden g2 --against gold
 
 # ---- every device: one report per device, the exit code the worst
