@@ -11,3 +11,14 @@ if(NOT VKSKIN_FUZZ)
 endif()
 vks_add_test(NAME test_gltf_hand SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gltf_hand.c
              ${CMAKE_SOURCE_DIR}/tests/unit/gltf_fixture.c LABELS gltf)
+# The program on the samples: inspect, deform, validate (validation layer on: any line from it
+# fails the test), render and a crowd; the GPU half is skipped without a device.
+if(VKSKIN_GPU)
+  set(VKS_CLI_GLTF_PNG $<TARGET_FILE:check_png>)
+else()
+  set(VKS_CLI_GLTF_PNG "")
+endif()
+add_test(NAME cli_gltf COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_gltf.sh $<TARGET_FILE:vkskin> ${VKSKIN_REAL_DATASETS}
+  ${VKS_CLI_GLTF_PNG})
+set_tests_properties(cli_gltf PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gltf" TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")

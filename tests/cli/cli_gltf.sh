@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# glTF through the vkskin program (issue 14, the reader): inspect (text, JSON, --clips),
+# deform playing a file's own clips on the CPU engines (SimpleSkin at 1 s against vertices
+# worked out by hand), a .gltf read through a relative path from another folder and one whose
+# .bin is missing (named in the error), a clip name the file lacks (its clips listed); with a
+# Vulkan device: validate with the validation layer (Fox's three clips, CesiumMan and
+# RiggedFigure, whose inverse binds leave out their Z_UP turn, with --allow-bind-mismatch),
+# deform --gpu, render and a crowd mixing glTF models.
+# Usage: cli_gltf.sh VKSKIN DATASETS [CHECK_PNG]
+set -u
+vk=$1
+data=$2/gltf
+check_png=${3:-}
+[ -f "$data/Fox/Fox.glb" ] || { echo "glTF samples not found in $data: skipped"; exit 77; }
+data=$(cd "$data" && pwd)
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+expect() {
+  local want=$1 what=$2; shift 2
+  "$@" > out 2> err; local rc=$?
+  if [ $rc -ne "$want" ]; then
+    echo "FAIL: $what: exit $rc, expected $want ($(head -c 600 err))"; fail=1
+  elif [ "$want" -ne 0 ] && [ ! -s err ]; then
+    echo "FAIL: $what: exit $rc with no message"; fail=1
+  fi
+}
+has() { grep -q -- "$3" "$2" || { echo "FAIL: $1: $2 lacks '$3': $(head -c 600 "$2")"; fail=1; }; }
+
+fox=$data/Fox/Fox.glb
+simple=$data/SimpleSkin/SimpleSkin.gltf
+
+# ---- inspect ----
+expect 0 "inspect .glb" "$vk" inspect "$fox"
+has "inspect .glb" out "gltf glTF 2.0 (.glb)"
+has "inspect .glb" out "25 nodes, 1 skinned mesh(es), 24 bones, 1 groups, 1728 vertices, 576 triangles"
+expect 0 "inspect --json" "$vk" inspect --json "$fox"
+has "inspect --json" out '"format":[[:space:]]*"gltf"'
+expect 0 "inspect --clips" "$vk" inspect --clips "$fox"
+has "inspect --clips" out "3 clips"
+has "inspect --clips" out 'clip 1 "Walk": 0.7083 s'
+# a relative path from another folder: the .bin is found beside the .gltf
+expect 0 "inspect .gltf by a relative path" bash -c "cd '$data/..' && '$vk' inspect --allow-bind-mismatch gltf/RiggedSimple/RiggedSimple.gltf"
+has "inspect .gltf" out "160 vertices, 188 triangles"
+# without its .bin: the error names the buffer and the file
+cp "$data/RiggedSimple/RiggedSimple.gltf" lonely.gltf
+expect 5 "a .gltf without its .bin (an i/o error)" "$vk" inspect lonely.gltf
+has "a .gltf without its .bin" err "buffers\[0\]"
+has "a .gltf without its .bin" err "RiggedSimple0.bin"
+
+# ---- CPU: the file's own clips ----
+# SimpleSkin at 1 s (node 2 turned 90 degrees about z): vertex 8 (-0.5, 2, 0) -> (-1, 0.5, 0),
+# vertex 4 (-0.5, 1, 0), half on each joint -> (-0.25, 0.75, 0)
+expect 0 "deform SimpleSkin at 1 s" "$vk" deform "$simple" --clip "$simple" --time 1 --out s.csv
+has "SimpleSkin at 1 s" s.csv "^0,0,0,8,-1,0.5,0,"
+has "SimpleSkin at 1 s" s.csv "^0,0,0,4,-0.25,0.75,0,"
+expect 0 "deform --clip .glb#Walk" "$vk" deform "$fox" --cpu --clip "$fox#Walk" --instances 2 --stagger --frames 3 --out fox.csv
+rows=$(($(wc -l < fox.csv) - 1))
+[ "$rows" -eq $((2 * 3 * 1728)) ] || { echo "FAIL: deform --clip Fox wrote $rows rows"; fail=1; }
+expect 0 "deform --cpu-fast --clip #2" "$vk" deform "$fox" --cpu-fast --clip "$fox#2" --instances 2 --frames 2 --out run.csv
+expect 1 "a clip the file lacks" "$vk" deform "$fox" --clip "$fox#Jump" --out x.csv
+has "a clip the file lacks" err '"Survey", "Walk", "Run"'
+
+# ---- GPU ----
+if ! "$vk" devices > /dev/null 2>&1; then
+  echo "no Vulkan device: the GPU checks skipped"
+  [ $fail -eq 0 ] && echo "cli_gltf: all CPU checks passed"
+  exit $fail
+fi
+for clip in Survey Walk Run; do
+  expect 0 "validate Fox #$clip" "$vk" validate "$fox" --clip "$fox#$clip" --instances 12 --stagger --frames 3 --validation
+  grep -q "^PASS: 1 file(s).*clips sampled in the crowd's pose pass.*validation layer clean" out ||
+    { echo "FAIL: validate Fox #$clip: $(tail -1 out)"; fail=1; }
+done
+for f in CesiumMan/CesiumMan.glb RiggedFigure/RiggedFigure.gltf RiggedSimple/RiggedSimple.gltf; do
+  expect 0 "validate $f" "$vk" validate "$data/$f" --clip "$data/$f" --instances 6 --stagger --frames 2 --allow-bind-mismatch --validation
+  grep -q "^PASS" out || { echo "FAIL: validate $f: $(tail -1 out)"; fail=1; }
+done
+expect 0 "deform --gpu --clip" "$vk" deform "$fox" --gpu --clip "$fox#Walk" --instances 2 --stagger --frames 3 --out fox_gpu.csv --validation
+[ "$(wc -l < fox_gpu.csv)" -eq "$(wc -l < fox.csv)" ] || { echo "FAIL: deform --gpu wrote another row count"; fail=1; }
+cat > crowd.json <<EOF2
+{"instances": [
+  {"model": "$fox", "clip": "$fox#Run", "start": 0.2},
+  {"model": "$fox", "clip": "$fox#Survey", "speed": 1.5, "cycle": "mirror"},
+  {"model": "$simple", "clip": "$simple", "start": 1.0,
+   "root": {"translation": [2, 0, 0], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1]}}
+]}
+EOF2
+expect 0 "validate a glTF crowd" "$vk" validate --crowd crowd.json --frames 3 --validation
+grep -q "^PASS: 2 file(s).*validation layer clean" out || { echo "FAIL: glTF crowd: $(tail -1 out)"; fail=1; }
+norender_leaks="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see cli_clips.sh
+expect 0 "render --clip" env "$norender_leaks" "$vk" render "$fox" --clip "$fox#Walk" --instances 4 --stagger --out fox.png --validation
+if [ -n "$check_png" ]; then
+  "$check_png" fox.png 640 360 || fail=1
+fi
+[ $fail -eq 0 ] && echo "cli_gltf: all checks passed"
+exit $fail
