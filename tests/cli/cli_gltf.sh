@@ -49,6 +49,11 @@ cp "$data/RiggedSimple/RiggedSimple.gltf" lonely.gltf
 expect 5 "a .gltf without its .bin (an i/o error)" "$vk" inspect lonely.gltf
 has "a .gltf without its .bin" err "buffers\[0\]"
 has "a .gltf without its .bin" err "RiggedSimple0.bin"
+# a glTF with neither a skinned mesh nor an animation: the model's error, not the clips'
+echo '{"asset":{"version":"2.0"},"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"accessors":[{"componentType":5126,"count":3,"type":"VEC3"}]}' > rigid.gltf
+expect 1 "an unskinned glTF" "$vk" inspect rigid.gltf
+has "an unskinned glTF" err "nodes: the scene has no node with both a mesh and a skin"
 
 # ---- CPU: the file's own clips ----
 # SimpleSkin at 1 s (node 2 turned 90 degrees about z): vertex 8 (-0.5, 2, 0) -> (-1, 0.5, 0),

@@ -168,6 +168,9 @@ int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have
         vks_read_options ro = *opt;
         ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
         clip = have_model ? clips(&ro, bytes, size, &set, &err) == VKS_OK : model(&ro, bytes, size, &s, &err) != VKS_OK;
+        /* a glTF that is neither (no skinned mesh, no animation): its model error says more */
+        if (clip && !have_model && model == vks_gltf_read)
+            clip = clips(&ro, bytes, size, &set, &err) == VKS_OK;
         vks_skin_free(s);
         vks_clip_set_free(set);
     } else if (!clip) {
