@@ -53,7 +53,20 @@ else
   echo "note: no real datasets at $real; generated characters only"
 fi
 
-# 3. deform's glTF bakes: one frame (a plain mesh) and several (morph targets, STEP weights)
+# 3. the Khronos samples (read by vkskin's glTF reader): each as it is against vkskin's reading,
+#    and converted back to glTF with its own animations
+samples=0
+for m in "$real"/gltf/*/*.gltf "$real"/gltf/*/*.glb; do
+  [ -f "$m" ] || continue
+  printf 'SAMPLE\t%s\n' "$m" >>"$work/jobs.txt"
+  o="$work/sample_$(basename "$m").glb"
+  "$vkskin" convert "$m" "$o" --clip "$m" 2>"$work/err" || { cat "$work/err"; fail "convert $m"; }
+  printf '%s\t%s\t%s\n' "$o" "$m" "$m" >>"$work/jobs.txt"
+  files+=("$o"); samples=$((samples + 1))
+done
+echo "Khronos samples: $samples"
+
+# 4. deform's glTF bakes: one frame (a plain mesh) and several (morph targets, STEP weights)
 m="$work/gen/char_b24_pl8.dff"
 "$vkskin" deform "$m" --cpu --clip "$m.walk.anm" --out "$work/bake1.glb" 2>/dev/null || fail "deform --format glb, 1 frame"
 "$vkskin" deform "$m" --cpu --clip "$m.walk.anm" --frames 6 --fps 10 --out "$work/bake6.glb" 2>/dev/null ||
@@ -67,4 +80,10 @@ files+=("$work/bake1.glb" "$work/bake6.glb" "$work/bake3.gltf")
 
 (cd "$work" && node validate.mjs "${files[@]}") || fail "gltf-validator reported errors or warnings"
 (cd "$work" && node threejs_check.mjs "$vkskin" jobs.txt) || fail "three.js disagrees with vkskin"
-echo "ok: ${#files[@]} files valid, three.js agrees on $(grep -vc ^BAKE "$work/jobs.txt") converted clip files and a bake"
+# the check can fail: a walk converted, compared with the model playing its wave
+m="$work/gen/char_b24_pl8.nif"
+printf '%s\t%s\t%s\n' "$work/char_b24_pl8.nif.walk.kf.glb" "$m" "$m.wave.kf" >"$work/wrong.txt"
+if (cd "$work" && node threejs_check.mjs "$vkskin" wrong.txt >"$work/wrong.log" 2>&1); then
+  cat "$work/wrong.log"; fail "three.js check passed a walk against a wave"
+fi
+echo "ok: ${#files[@]} files valid; three.js agrees on $(grep -c . "$work/jobs.txt") files (converted clip files, samples, a bake)"

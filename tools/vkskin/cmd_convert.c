@@ -103,11 +103,13 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
     char msg[512];
     vks_result r;
     const char *format = NULL;
+    vks_read_options o = *ropt;
+    o.gltf.path = path; /* a .gltf's external buffers are found beside it */
     vks_clip_reader_fn read = is_json(path) ? NULL : vks_detect_clip_format(bytes, size, path, &format);
     if (is_json(path))
-        r = vks_pose_json_clip_read(skin, ropt, bytes, size, &set, &err);
+        r = vks_pose_json_clip_read(skin, &o, bytes, size, &set, &err);
     else
-        r = read ? read(ropt, bytes, size, &set, &err) : VKS_ERR_FORMAT;
+        r = read ? read(&o, bytes, size, &set, &err) : VKS_ERR_FORMAT;
     free(bytes);
     if (r != VKS_OK) {
         if (!read && !is_json(path))
