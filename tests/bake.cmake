@@ -14,9 +14,11 @@ if(VKSKIN_OPENEXR_INCLUDE_DIR AND VKSKIN_OPENEXR_LIBRARY)
   target_compile_definitions(test_vat_decode PRIVATE VKSKIN_HAVE_OPENEXR)
 endif()
 
-foreach(t cli_bake cli_bake_resume)
+foreach(t cli_bake cli_bake_resume cli_bake_slurm)
   add_test(NAME ${t} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/${t}.sh $<TARGET_FILE:vkskin>
            $<TARGET_FILE:test_vat_decode>)
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
     ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endforeach()
+# brings up a one-node cluster (munged, slurmctld, slurmd) of its own; ~15 s on 2 vCPUs
+set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)

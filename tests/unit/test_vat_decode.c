@@ -265,8 +265,8 @@ int main(int argc, char **argv)
         char *text = slurp(path2(dir, e->d_name), &size);
         cJSON *sc = text ? cJSON_Parse(text) : NULL;
         free(text);
-        const char *kind = str(sc, "kind");
-        if (!kind || strcmp(str(sc, "tool"), "vkskin bake")) {
+        const char *kind = str(sc, "kind"), *tool = str(sc, "tool");
+        if (!kind || !tool || strcmp(tool, "vkskin bake")) {
             cJSON_Delete(sc);
             continue;
         }

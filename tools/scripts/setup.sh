@@ -7,6 +7,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
+  slurm-wlm munge # vkskin bake's job-array test brings up a one-node cluster (tests/cli/cli_bake_slurm.sh)
   libxml2-utils chromium nodejs npm # validate's reports: xmllint, the page in a browser, three.js
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
 )

@@ -130,6 +130,14 @@ uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJ
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
 
+/* A JSON document written through the output module (temporary, then renamed). */
+vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);
+
+/* --check [--merge DIR]: every job's outputs must be up to date in out (one line per missing
+ * one); the shard reports in merge_dir (may be NULL) merged into report (may be NULL).
+ * Returns 0, or 1 when an output is missing. */
+int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const char *merge_dir, const char *report);
+
 /* Contact sheets: one PNG per clip (bake_sheet.c); 0 with a line on stderr on failure. */
 int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu *gpu, const char *dir,
                             vks_bake_result *res);

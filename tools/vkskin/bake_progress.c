@@ -106,17 +106,9 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
     cJSON_AddNumberToObject(o, "frames_per_second", seconds > 0 ? frames / seconds : 0);
     cJSON_AddNumberToObject(o, "mb_per_second", seconds > 0 ? bytes / 1e6 / seconds : 0);
     cJSON_AddNumberToObject(o, "failed", failed);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
     vks_error err = {0};
-    vks_output *out = NULL;
-    vks_result r = text ? vks_output_open(&out, path, &err) : VKS_ERR_NOMEM;
-    if (r == VKS_OK) {
-        size_t n = strlen(text);
-        int ok = fwrite(text, 1, n, vks_output_stream(out)) == n && fputc('\n', vks_output_stream(out)) != EOF;
-        r = vks_output_close(out, ok, &err);
-    }
-    free(text);
+    vks_result r = vks_bake_write_json(path, o, &err);
+    cJSON_Delete(o);
     if (r != VKS_OK) {
         char msg[512];
         fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, path, msg, sizeof msg));

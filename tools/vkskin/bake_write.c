@@ -163,19 +163,28 @@ static void add_file(sidecar *s, const char *name, const char *role)
     s->bytes += n;
 }
 
+vks_result vks_bake_write_json(const char *path, const cJSON *o, vks_error *err)
+{
+    char *text = cJSON_Print(o);
+    vks_output *out = NULL;
+    vks_result r = text ? vks_output_open(&out, path, err)
+                        : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory for %s", path);
+    if (r == VKS_OK) {
+        size_t n = strlen(text);
+        int ok = fwrite(text, 1, n, vks_output_stream(out)) == n && fputc('\n', vks_output_stream(out)) != EOF;
+        r = vks_output_close(out, ok, err);
+    }
+    free(text);
+    return r;
+}
+
 /* Writes the sidecar (last), records the kind's files in the run's result. */
 static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_result *res)
 {
     char *path = join(s->dir, job->name, sidecar_suffix(kind));
-    char *text = cJSON_Print(s->root);
     vks_error err = {0};
-    vks_output *o = NULL;
-    vks_result r = path && text ? vks_output_open(&o, path, &err) : VKS_ERR_NOMEM;
-    if (r == VKS_OK) {
-        size_t n = strlen(text);
-        int ok = fwrite(text, 1, n, vks_output_stream(o)) == n && fputc('\n', vks_output_stream(o)) != EOF;
-        r = vks_output_close(o, ok, &err);
-    }
+    vks_result r = path ? vks_bake_write_json(path, s->root, &err)
+                        : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
     if (r == VKS_OK) {
         for (const cJSON *it = s->files->child; it; it = it->next) {
             cJSON *e = cJSON_Duplicate(it, 1);
@@ -188,7 +197,6 @@ static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_r
         char msg[512];
         fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
     }
-    free(text);
     free(path);
     cJSON_Delete(s->root);
     return r == VKS_OK;
