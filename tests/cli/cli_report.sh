@@ -112,6 +112,16 @@ run 3 "--against a golden of another model" a.dff b.nif --instances 2 --frames 2
 grep -q "files\[1\]: model hash 0000000000000000" err || no "another model's golden is not named: $(head -c 300 err)"
 run 2 "--save-golden with --against" a.dff --save-golden g2 --against gold
 
+# the same through the crowd path: clips sampled on the GPU, poses numbered instance x frame
+cp "$src/datasets/char_b24_pl8.dff.walk.anm" walk.anm
+run 0 "--save-golden of a clip" a.dff --clip walk.anm --instances 5 --frames 3 --save-golden gclip
+run 0 "--against of a clip" a.dff --clip walk.anm --instances 5 --frames 3 --against gclip
+run 3 "--against of a clip with a fault" a.dff --clip walk.anm --instances 5 --frames 3 --against gclip \
+  --inject-fault matrix --json
+js "'\n'.join(str(v) for v in j['files'][0]['golden']['moved_vertices'])" > moved
+bad=$(sort -u moved | comm -23 - <(sort -u touched) | head -5)
+[ -s moved ] && [ -z "$bad" ] || no "a clip's regression names no vertex or one the fault does not touch: $bad"
+
 # ---- every device: one report per device, the exit code the worst
 ndev=$("$vk" devices --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
 run 0 "--device all" a.dff --instances 2 --device all --json --junit all.xml

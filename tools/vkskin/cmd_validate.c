@@ -550,6 +550,8 @@ int vks_cmd_validate(int argc, char **argv)
         run.c.save_golden = save_golden != NULL, run.c.against = vo.against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);
         free(run.c.locals), free(run.c.rp), free(run.c.rn), free(run.c.world), free(run.c.scales);
+        for (int t = 0; t < 2 * MAX_REF_THREADS; t++)
+            vks_error_map_free(&run.c.thread_maps[t]);
         worst = vks_cli_worse_exit(worst, drc);
         cJSON *j = report_device(&vo, files, &devs[k]);
         if (jdevs)

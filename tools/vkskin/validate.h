@@ -40,6 +40,8 @@ typedef struct vfile {
     vgold gold;
 } vfile;
 
+enum { MAX_REF_THREADS = 16 }; /* the crowd path's reference threads */
+
 typedef struct vctx {
     vfile *files;
     vks_affine *locals; /* scratch for the reference */
@@ -48,6 +50,7 @@ typedef struct vctx {
     double *scales;      /* per instance of a chunk */
     size_t locals_cap, out_cap, world_cap, scales_cap;
     int save_golden, against;
+    vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
 } vctx;
 
 /* What the run of one device found, kept for the reports written at the end. */

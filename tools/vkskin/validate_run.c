@@ -97,6 +97,7 @@ typedef struct ref_slice {
     float *rp, *rn;               /* count * vertex_count * 3 */
     double *scales;
     vks_diff_acc pos, nrm;
+    vks_error_map *pmap, *nmap;   /* this thread's, merged into the file's after */
     int failed;
 } ref_slice;
 
@@ -138,11 +139,13 @@ static void *ref_run(void *arg)
         uint32_t pose = (r->first + i) * r->f->frames + r->frame; /* numbered as the batch path does */
         vks_diff_add_scaled(&r->pos, r->gp + at, r->rp + at, pose, 1, s->vertex_count, &r->scales[i]);
         vks_diff_add(&r->nrm, r->gn + at, r->rn + at, pose, 1, s->vertex_count);
+        vks_error_map_add(r->pmap, &r->f->tp, r->pos.r.radius, r->gp + at, r->rp + at, pose, 1, &r->scales[i],
+                          r->rp + at, r->rn + at);
+        vks_error_map_add(r->nmap, &r->f->tn, r->nrm.r.radius, r->gn + at, r->rn + at, pose, 1, NULL, NULL, NULL);
     }
     return NULL;
 }
 
-enum { MAX_REF_THREADS = 16 };
 
 static int ref_threads(void)
 {
@@ -170,6 +173,18 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
         fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
         return 1;
     }
+    for (int t = 0; t < threads * 2; t++) { /* each thread's maps, sized for this model */
+        vks_error_map *tm = &c->thread_maps[t];
+        if (tm->vertices == s->vertex_count && tm->error) {
+            vks_error_map_reset(tm);
+            continue;
+        }
+        vks_error_map_free(tm);
+        if (vks_error_map_init(tm, s->vertex_count) != VKS_OK) {
+            fprintf(stderr, "vkskin validate: out of memory for the error maps of a chunk\n");
+            return 1;
+        }
+    }
     ref_slice sl[MAX_REF_THREADS];
     pthread_t th[MAX_REF_THREADS];
     int started[MAX_REF_THREADS] = {0};
@@ -178,7 +193,8 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
         size_t v = (size_t)a * s->vertex_count * 3;
         sl[t] = (ref_slice){.f = f, .first = first + a, .count = b - a, .frame = frame, .gp = p + v, .gn = n + v,
                             .locals = c->locals + (size_t)a * nodes, .world = c->world + (size_t)t * nodes,
-                            .rp = c->rp + v, .rn = c->rn + v, .scales = c->scales + a};
+                            .rp = c->rp + v, .rn = c->rn + v, .scales = c->scales + a,
+                            .pmap = &c->thread_maps[2 * t], .nmap = &c->thread_maps[2 * t + 1]};
         vks_diff_begin(&sl[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
         vks_diff_begin(&sl[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
         started[t] = t > 0 && pthread_create(&th[t], NULL, ref_run, &sl[t]) == 0;
@@ -192,14 +208,13 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
         f->ref_failed |= sl[t].failed;
         diff_merge(&f->pos, &sl[t].pos);
         diff_merge(&f->nrm, &sl[t].nrm);
+        vks_error_map_merge(f->pmap, sl[t].pmap);
+        vks_error_map_merge(f->nmap, sl[t].nmap);
     }
-    /* the maps and the golden on this thread, from the buffers the slices filled */
-    for (uint32_t i = 0; i < count; i++) {
+    /* the golden on this thread (file offsets, in pose order), from the buffers the slices filled */
+    for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
         size_t at = (size_t)i * s->vertex_count * 3;
         uint32_t pose = (first + i) * f->frames + frame;
-        vks_error_map_add(f->pmap, &f->tp, f->pos.r.radius, p + at, c->rp + at, pose, 1, &c->scales[i], c->rp + at,
-                          c->rn + at);
-        vks_error_map_add(f->nmap, &f->tn, f->nrm.r.radius, n + at, c->rn + at, pose, 1, NULL, NULL, NULL);
         vks_golden_chunk(c, f, pose, 1, p + at, n + at, &c->scales[i]);
     }
     f->delivered += count;
