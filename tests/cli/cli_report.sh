@@ -30,11 +30,13 @@ run() {
 js() { python3 -c "import json,sys; j=json.load(open('out')); print($1)"; }
 
 # ---- a passing run: JUnit valid, counts per file x stream x device + bind pose
-run 0 "two good files" a.dff b.nif --instances 3 --junit pass.xml --report rep_pass --tolerance-scale 1.5 --nmse 2e-9
+run 0 "two good files" a.dff b.nif --instances 3 --junit pass.xml --report rep_pass --tolerance-scale 1.5 --nmse 2e-9 \
+  --validation
 xmllint --noout --schema "$xsd" pass.xml 2> xerr || no "pass.xml against the JUnit schema: $(cat xerr)"
 ncase=$(xmllint --xpath 'count(//testcase)' pass.xml)
-[ "$ncase" = 6 ] || no "pass.xml: $ncase test cases, expected 6 (2 files x positions, normals, bind pose)"
-[ "$(xmllint --xpath 'string(/testsuites/@tests)' pass.xml)" = 6 ] || no "pass.xml: testsuites tests= is not 6"
+[ "$ncase" = 7 ] || no "pass.xml: $ncase test cases, expected 7 (2 files x positions, normals, bind pose; the layer)"
+[ "$(xmllint --xpath 'string(/testsuites/@tests)' pass.xml)" = 7 ] || no "pass.xml: testsuites tests= is not 7"
+[ "$(xmllint --xpath 'count(//testcase[@name="validation layer"])' pass.xml)" = 1 ] || no "pass.xml: no validation layer case"
 [ "$(xmllint --xpath 'count(//failure)' pass.xml)" = 0 ] || no "pass.xml has failures"
 [ "$(xmllint --xpath 'string(//property[@name="tolerance_scale"]/@value)' pass.xml)" = 1.5 ] || no "pass.xml: tolerance_scale property"
 [ "$(xmllint --xpath 'string(//property[@name="nmse"]/@value)' pass.xml)" = 2e-09 ] || no "pass.xml: nmse property"
@@ -53,7 +55,8 @@ run 0 "JSON prints the tolerances" a.dff --instances 2 --json --tolerance-scale 
 
 # ---- a fault: a failing case, a red row, and the heat map's vertices are the fault's
 "$fault_vertices" a.dff > touched || no "report_fault_vertices failed"
-run 3 "--inject-fault matrix" a.dff b.nif --instances 3 --inject-fault matrix --junit fault.xml --report rep_fault --json
+run 3 "--inject-fault matrix" a.dff b.nif --instances 3 --inject-fault matrix --junit fault.xml --report rep_fault --json \
+  --validation
 xmllint --noout --schema "$xsd" fault.xml 2> xerr || no "fault.xml against the JUnit schema: $(cat xerr)"
 failing=$(xmllint --xpath 'string(//testcase[failure]/@name)' fault.xml)
 [ "$failing" = positions ] || no "fault.xml: the failing case is '$failing', expected positions"
