@@ -607,6 +607,52 @@ static void test_errors(void)
     free(glb);
 }
 
+/* A chain of 60000 nodes with the skin on the last: read in linear time (lookups by index, the
+ * cycle check walking each node's way up once); closed into a ring, it is refused. */
+static void test_long_chain(void)
+{
+    enum { N = 60000 };
+    gltf_fixture *g = fx();
+    static const float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    static const uint8_t joints[3][4] = {{0}, {0}, {0}};
+    static const float weights[3][4] = {{1}, {1}, {1}};
+    int p = gltf_fx_accessor(g, gltf_fx_view(g, pos, sizeof pos, 0), 0, FLOAT, 3, "VEC3", NULL);
+    int j = gltf_fx_accessor(g, gltf_fx_view(g, joints, sizeof joints, 0), 0, UBYTE, 3, "VEC4", NULL);
+    int w = gltf_fx_accessor(g, gltf_fx_view(g, weights, sizeof weights, 0), 0, FLOAT, 3, "VEC4", NULL);
+    size_t cap = (size_t)N * 40 + 1024, at = 0;
+    char *body = malloc(cap);
+    at += (size_t)snprintf(body + at, cap - at, "\"nodes\":[");
+    for (int i = 0; i < N - 1; i++)
+        at += (size_t)snprintf(body + at, cap - at, "{\"name\":\"n%d\",\"children\":[%d]},", i, i + 1);
+    at += (size_t)snprintf(body + at, cap - at,
+                           "{\"name\":\"last\"},{\"mesh\":0,\"skin\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                           "{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}}]}],\"skins\":[{\"joints\":[%d]}]",
+                           p, j, w, N - 1);
+    size_t n = 0;
+    uint8_t *b = gltf_fx_build(g, body, 0, &n);
+    vks_skin *s = read_ok(b, n, NULL);
+    CHECK(s && s->node_count == N && s->nodes[N - 1].parent == N - 2);
+    vks_skin_free(s);
+    /* the last node's children: [0] closes the ring */
+    char *ring = malloc(n + 16);
+    char *last = strstr((char *)b, "{\"name\":\"last\"}");
+    CHECK(last != NULL);
+    if (last) {
+        size_t pre = (size_t)(last - (char *)b);
+        memcpy(ring, b, pre);
+        int k = sprintf(ring + pre, "{\"name\":\"last\",\"children\":[0]}");
+        strcpy(ring + pre + k, last + strlen("{\"name\":\"last\"}"));
+        vks_error err = {0};
+        s = NULL;
+        CHECK(vks_gltf_read(NULL, ring, strlen(ring), &s, &err) == VKS_ERR_FORMAT && !s);
+        CHECK(strstr(err.msg, "cycle") != NULL);
+    }
+    free(ring);
+    free(b);
+    free(body);
+    free(g);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--write-seeds"))
@@ -617,5 +663,6 @@ int main(int argc, char **argv)
     test_external();
     test_clips();
     test_errors();
+    test_long_chain();
     return vks_test_finish("test_gltf_hand");
 }

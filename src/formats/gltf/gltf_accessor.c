@@ -79,7 +79,7 @@ static vks_result view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint
 {
     char path[40];
     snprintf(path, sizeof path, "bufferViews[%d]", v);
-    const cJSON *o = gltf_item(d->views, (uint32_t)v);
+    const cJSON *o = d->view_at[v];
     int32_t buf = -1;
     uint64_t off = 0, len = 0, st = 0;
     vks_result r = gltf_get_index(d, o, path, "buffer", 1, d->buffer_count, "buffers", &buf);
@@ -131,7 +131,7 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
 {
     char ap[40];
     snprintf(ap, sizeof ap, "accessors[%d]", index);
-    const cJSON *o = gltf_item(d->accessors, (uint32_t)index);
+    const cJSON *o = d->accessor_at[index];
     uint64_t ctype = 0, count = 0, off = 0;
     int32_t view = -1;
     vks_result r = gltf_get_uint(d, o, ap, "componentType", 1, 0xFFFF, &ctype);
@@ -140,7 +140,7 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
     if (r == VKS_OK)
         r = gltf_get_uint(d, o, ap, "byteOffset", 0, UINT64_MAX / 4, &off);
     if (r == VKS_OK)
-        r = gltf_get_index(d, o, ap, "bufferView", 0, (uint32_t)cJSON_GetArraySize(d->views), "bufferViews", &view);
+        r = gltf_get_index(d, o, ap, "bufferView", 0, d->view_count, "bufferViews", &view);
     if (r != VKS_OK)
         return r;
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
@@ -237,7 +237,7 @@ static vks_result apply_sparse(gltf_doc *d, const layout *L, const cJSON *s, int
     const cJSON *si = cJSON_GetObjectItemCaseSensitive(s, "indices"), *sv = cJSON_GetObjectItemCaseSensitive(s, "values");
     uint64_t n = 0, it = 0, ioff = 0, voff = 0;
     int32_t iview = -1, vview = -1;
-    uint32_t views = (uint32_t)cJSON_GetArraySize(d->views);
+    uint32_t views = d->view_count;
     if (!cJSON_IsObject(s) || !cJSON_IsObject(si) || !cJSON_IsObject(sv))
         return gltf_fail(d, VKS_ERR_FORMAT, sp, "must be an object with indices and values objects");
     vks_result r = gltf_get_uint(d, s, sp, "count", 1, L->count, &n);
@@ -287,9 +287,9 @@ static vks_result apply_sparse(gltf_doc *d, const layout *L, const cJSON *s, int
 static vks_result decode(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                          gltf_values *info, float **fo, uint32_t **uo)
 {
-    if (index < 0 || index >= cJSON_GetArraySize(d->accessors))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d is out of range (the file has %d accessors)", index,
-                         cJSON_GetArraySize(d->accessors));
+    if (index < 0 || (uint32_t)index >= d->accessor_count)
+        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d is out of range (the file has %u accessors)", index,
+                         d->accessor_count);
     layout L;
     const cJSON *sparse = NULL;
     vks_result r = accessor_layout(d, index, path, want, &L, &sparse);

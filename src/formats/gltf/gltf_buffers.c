@@ -131,7 +131,7 @@ vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out)
         return VKS_OK;
     char path[40];
     snprintf(path, sizeof path, "buffers[%u]", i);
-    const cJSON *o = gltf_item(cJSON_GetObjectItemCaseSensitive(d->json, "buffers"), i);
+    const cJSON *o = d->buffer_at[i];
     uint64_t len = 0;
     vks_result r = gltf_get_uint(d, o, path, "byteLength", 1, UINT64_MAX / 2, &len);
     if (r != VKS_OK)

@@ -32,12 +32,12 @@ typedef struct sampler_info {
     uint32_t comps;
 } sampler_info;
 
-static vks_result read_sampler(gltf_doc *d, const cJSON *samplers, uint32_t a, uint32_t s, const char *target_path,
+static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, uint32_t s, const char *target_path,
                                uint32_t comps, int rotation, sampler_info *out, float *max_time, uint32_t *keys_total)
 {
     char path[64];
     snprintf(path, sizeof path, "animations[%u].samplers[%u]", a, s);
-    const cJSON *o = gltf_item(samplers, s);
+    const cJSON *o = samplers[s];
     if (!cJSON_IsObject(o))
         return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an object");
     const cJSON *ip = cJSON_GetObjectItemCaseSensitive(o, "interpolation");
@@ -52,7 +52,7 @@ static vks_result read_sampler(gltf_doc *d, const cJSON *samplers, uint32_t a, u
         kind = VKS_INTERP_HERMITE, cubic = 1;
     else
         return gltf_fail(d, VKS_ERR_FORMAT, path, "interpolation \"%.20s\" is not LINEAR, STEP or CUBICSPLINE", interp);
-    uint32_t accessors = (uint32_t)cJSON_GetArraySize(d->accessors);
+    uint32_t accessors = d->accessor_count;
     int32_t in = -1, outp = -1;
     vks_result r = gltf_get_index(d, o, path, "input", 1, accessors, "accessors", &in);
     if (r == VKS_OK)
@@ -153,9 +153,13 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
     if (nc < 1 || ns < 1)
         return gltf_fail(d, VKS_ERR_FORMAT, path, "channels and samplers must be non-empty arrays");
     sampler_info *si = gltf_alloc(d, (size_t)ns, sizeof *si);
+    const cJSON **sampler_at = gltf_alloc(d, (size_t)ns, sizeof *sampler_at);
     vks_track *tracks = vks_clip_set_alloc(set, (size_t)nc, sizeof *tracks);
-    if (!si || !tracks)
+    if (!si || !sampler_at || !tracks)
         return gltf_nomem(d, path);
+    int k = 0;
+    for (const cJSON *e = samplers->child; e; e = e->next)
+        sampler_at[k++] = e;
     for (uint32_t n = 0; n < d->node_count; n++)
         track_of[n] = -1;
     uint32_t count = 0;
@@ -186,7 +190,7 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
         char what[160];
         snprintf(what, sizeof what, "%s (%s of node %d)", tp, p, node);
         if (!si[s].decoded &&
-            (r = read_sampler(d, samplers, a, (uint32_t)s, what, comps, comps == 4, &si[s], &max_time, keys_total)) !=
+            (r = read_sampler(d, sampler_at, a, (uint32_t)s, what, comps, comps == 4, &si[s], &max_time, keys_total)) !=
                 VKS_OK)
             return r;
         if (si[s].comps != comps)

@@ -167,12 +167,14 @@ static vks_result glb_split(gltf_doc *d, const uint8_t *b, size_t size, const ch
     return VKS_OK;
 }
 
-static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, uint32_t *count)
+static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, uint32_t *count, const cJSON ***at)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(d->json, name);
     *out = NULL;
     if (count)
         *count = 0;
+    if (at)
+        *at = NULL;
     if (!v)
         return VKS_OK;
     if (!cJSON_IsArray(v))
@@ -184,6 +186,13 @@ static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, 
     *out = v;
     if (count)
         *count = (uint32_t)i;
+    if (at) {
+        if (!(*at = gltf_alloc(d, (size_t)i, sizeof **at)))
+            return gltf_nomem(d, name);
+        i = 0;
+        for (const cJSON *e = v->child; e; e = e->next)
+            (*at)[i++] = e;
+    }
     return VKS_OK;
 }
 
@@ -211,8 +220,8 @@ static vks_result check_extensions(gltf_doc *d)
 }
 
 /* Parents from the children lists: each child index in range, not the node itself, and no
- * node a child twice; then every node walked to its root within node_count steps (a cycle
- * never reaches one). */
+ * node a child twice; then no cycle (one parent each, so a cycle is a way up that never
+ * reaches a root). */
 static vks_result node_forest(gltf_doc *d)
 {
     uint32_t n = d->node_count;
@@ -221,10 +230,9 @@ static vks_result node_forest(gltf_doc *d)
         return gltf_nomem(d, "nodes");
     for (uint32_t i = 0; i < n; i++)
         d->parent[i] = -1;
-    uint32_t i = 0;
     char path[48];
-    for (const cJSON *node = d->nodes ? d->nodes->child : NULL; node; node = node->next, i++) {
-        const cJSON *ch = cJSON_GetObjectItemCaseSensitive(node, "children");
+    for (uint32_t i = 0; i < n; i++) {
+        const cJSON *ch = cJSON_GetObjectItemCaseSensitive(d->node_at[i], "children");
         if (!ch)
             continue;
         snprintf(path, sizeof path, "nodes[%u].children", i);
@@ -244,13 +252,23 @@ static vks_result node_forest(gltf_doc *d)
             d->parent[child] = (int32_t)i;
         }
     }
+    /* each node's way up, marked as walked (1) until it meets a root or a node already known
+       to reach one (2): meeting a 1 again is a cycle. O(nodes) in all. */
+    uint8_t *state = gltf_alloc(d, n, 1);
+    if (!state)
+        return gltf_nomem(d, "nodes");
     for (uint32_t s = 0; s < n; s++) {
-        uint32_t steps = 0;
-        for (int32_t p = d->parent[s]; p >= 0; p = d->parent[p])
-            if (++steps > n) {
-                snprintf(path, sizeof path, "nodes[%u]", s);
-                return gltf_fail(d, VKS_ERR_FORMAT, path, "is in a cycle of children (the nodes must form a forest)");
-            }
+        int32_t p = (int32_t)s;
+        while (p >= 0 && state[p] == 0) {
+            state[p] = 1;
+            p = d->parent[p];
+        }
+        if (p >= 0 && state[p] == 1) {
+            snprintf(path, sizeof path, "nodes[%d]", p);
+            return gltf_fail(d, VKS_ERR_FORMAT, path, "is in a cycle of children (the nodes must form a forest)");
+        }
+        for (p = (int32_t)s; p >= 0 && state[p] == 1; p = d->parent[p])
+            state[p] = 2;
     }
     return VKS_OK;
 }
@@ -367,19 +385,19 @@ vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *b
     vks_result r = check_extensions(d);
     const cJSON *buffers = NULL;
     if (r == VKS_OK)
-        r = check_array(d, "nodes", &d->nodes, &d->node_count);
+        r = check_array(d, "nodes", &d->nodes, &d->node_count, &d->node_at);
     if (r == VKS_OK)
-        r = check_array(d, "meshes", &d->meshes, NULL);
+        r = check_array(d, "meshes", &d->meshes, &d->mesh_count, &d->mesh_at);
     if (r == VKS_OK)
-        r = check_array(d, "skins", &d->skins, NULL);
+        r = check_array(d, "skins", &d->skins, &d->skin_count, &d->skin_at);
     if (r == VKS_OK)
-        r = check_array(d, "accessors", &d->accessors, NULL);
+        r = check_array(d, "accessors", &d->accessors, &d->accessor_count, &d->accessor_at);
     if (r == VKS_OK)
-        r = check_array(d, "bufferViews", &d->views, NULL);
+        r = check_array(d, "bufferViews", &d->views, &d->view_count, &d->view_at);
     if (r == VKS_OK)
-        r = check_array(d, "animations", &d->animations, NULL);
+        r = check_array(d, "animations", &d->animations, NULL, NULL);
     if (r == VKS_OK)
-        r = check_array(d, "buffers", &buffers, &d->buffer_count);
+        r = check_array(d, "buffers", &buffers, &d->buffer_count, &d->buffer_at);
     if (r != VKS_OK)
         return r;
     if (d->node_count > d->opt.max_nodes)

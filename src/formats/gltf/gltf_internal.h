@@ -41,7 +41,10 @@ typedef struct gltf_doc {
     vks_error *err;
     cJSON *json;
     const cJSON *nodes, *meshes, *skins, *accessors, *views, *animations;
-    uint32_t node_count;
+    uint32_t node_count, mesh_count, skin_count, accessor_count, view_count;
+    /* the arrays' elements by index (cJSON lists are linked: walking one per lookup would make
+       a file of n nodes cost n^2) */
+    const cJSON **node_at, **mesh_at, **skin_at, **accessor_at, **view_at, **buffer_at;
     int32_t *parent;       /* per node: its parent, -1 for a root */
     const char **names;    /* per node: the name tracks and skin nodes share (see gltf_doc.c) */
     gltf_buffer *buffers;

@@ -21,7 +21,7 @@ vks_result gltf_node_local(gltf_doc *d, uint32_t n, vks_affine *out)
 {
     char path[32];
     snprintf(path, sizeof path, "nodes[%u]", n);
-    const cJSON *o = gltf_item(d->nodes, n);
+    const cJSON *o = d->node_at[n];
     float m[16], t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     if (cJSON_GetObjectItemCaseSensitive(o, "matrix")) {
         if (cJSON_GetObjectItemCaseSensitive(o, "translation") || cJSON_GetObjectItemCaseSensitive(o, "rotation") ||

@@ -67,7 +67,7 @@ static vks_result walk(reader *R, const uint32_t *roots, uint32_t root_count, co
         for (;;) {
             if (!keep || keep[k])
                 order[(*count)++] = k;
-            const cJSON *ch = member(gltf_item(d->nodes, k), "children");
+            const cJSON *ch = member(d->node_at[k], "children");
             stack[sp++] = ch ? ch->child : NULL;
             while (sp && !stack[sp - 1])
                 sp--;
@@ -142,7 +142,7 @@ static vks_result load_skin(reader *R, int32_t s)
         return VKS_OK;
     char path[48];
     snprintf(path, sizeof path, "skins[%d]", s);
-    const cJSON *o = gltf_item(d->skins, (uint32_t)s);
+    const cJSON *o = d->skin_at[s];
     const cJSON *joints = member(o, "joints");
     int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : 0;
     if (n < 1 || n > 65535)
@@ -165,7 +165,7 @@ static vks_result load_skin(reader *R, int32_t s)
         si->inverse[k] = vks_affine_identity();
     }
     int32_t ibm = -1;
-    vks_result r = gltf_get_index(d, o, path, "inverseBindMatrices", 0, (uint32_t)cJSON_GetArraySize(d->accessors),
+    vks_result r = gltf_get_index(d, o, path, "inverseBindMatrices", 0, d->accessor_count,
                                   "accessors", &ibm);
     if (r != VKS_OK || ibm < 0) {
         si->loaded = r == VKS_OK;
@@ -377,7 +377,7 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     snprintf(path, sizeof path, "%s.attributes", ppath);
     if (!cJSON_IsObject(attrs))
         return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an object");
-    uint32_t accessors = (uint32_t)cJSON_GetArraySize(d->accessors);
+    uint32_t accessors = d->accessor_count;
     int32_t pos = -1, nrm = -1, ind = -1;
     r = gltf_get_index(d, attrs, path, "POSITION", 1, accessors, "accessors", &pos);
     if (r == VKS_OK)
@@ -461,7 +461,7 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, uint32_t n, in
     gltf_doc *d = &R->d;
     char mpath[48];
     snprintf(mpath, sizeof mpath, "meshes[%d]", mesh);
-    const cJSON *mo = gltf_item(d->meshes, (uint32_t)mesh);
+    const cJSON *mo = d->mesh_at[mesh];
     const cJSON *prims = member(mo, "primitives");
     int np = cJSON_IsArray(prims) ? cJSON_GetArraySize(prims) : 0;
     if (np < 1)
@@ -494,7 +494,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if (r != VKS_OK)
         goto done;
     uint32_t n = d->node_count;
-    R.skin_count = (uint32_t)cJSON_GetArraySize(d->skins);
+    R.skin_count = d->skin_count;
     R.skins = gltf_alloc(d, R.skin_count, sizeof *R.skins);
     R.needed = gltf_alloc(d, n, 1);
     uint8_t *reach = gltf_alloc(d, n, 1);
@@ -505,11 +505,11 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     }
     if ((r = scene_nodes(&R, reach)) != VKS_OK)
         goto done;
-    uint32_t skinned = 0, meshes = (uint32_t)cJSON_GetArraySize(d->meshes);
+    uint32_t skinned = 0, meshes = d->mesh_count;
     for (uint32_t i = 0; i < n; i++) {
         char path[32];
         snprintf(path, sizeof path, "nodes[%u]", i);
-        const cJSON *o = gltf_item(d->nodes, i);
+        const cJSON *o = d->node_at[i];
         mesh_of[i] = skin_of[i] = -1;
         if ((r = gltf_get_index(d, o, path, "mesh", 0, meshes, "meshes", &mesh_of[i])) != VKS_OK ||
             (r = gltf_get_index(d, o, path, "skin", 0, R.skin_count, "skins", &skin_of[i])) != VKS_OK)
