@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "golden_json.h"
 #include "validate.h"
 
 static size_t pose_floats(const vfile *f)
@@ -118,41 +119,30 @@ int vks_golden_finish_save(const char *dir, vfile *files, int nfiles, const char
     return rc;
 }
 
-/* The golden's entry for file k, or why there is none fit to compare. */
-static const char *match(const cJSON *entry, const vfile *f, int k, const char *dir, int *fd_out)
+/* Opens the raw of golden entry e for file f, or says why the file cannot be compared. */
+static const char *match(const vgold_entry *e, const vfile *f, int k, const char *dir, int *fd_out, char *why,
+                         size_t why_size)
 {
-    static char why[512];
-    const cJSON *hash = cJSON_GetObjectItemCaseSensitive(entry, "model_hash");
-    const cJSON *poses = cJSON_GetObjectItemCaseSensitive(entry, "poses");
-    const cJSON *verts = cJSON_GetObjectItemCaseSensitive(entry, "vertices");
-    const cJSON *raw = cJSON_GetObjectItemCaseSensitive(entry, "raw");
-    char want[32];
-    snprintf(want, sizeof want, "%016" PRIx64, f->hash);
-    if (!cJSON_IsString(hash) || !cJSON_IsNumber(poses) || !cJSON_IsNumber(verts) || !cJSON_IsString(raw) ||
-        strchr(raw->valuestring, '/')) {
-        snprintf(why, sizeof why, "golden.json: files[%d]: expected model_hash, poses, vertices and raw", k);
+    if (e->hash != f->hash) {
+        snprintf(why, why_size, "golden.json: files[%d]: model hash %016" PRIx64 ", this file's is %016" PRIx64
+                                " (another model)", k, e->hash, f->hash);
         return why;
     }
-    if (strcmp(hash->valuestring, want)) {
-        snprintf(why, sizeof why, "golden.json: files[%d]: model hash %s, this file's is %s (another model)", k,
-                 hash->valuestring, want);
+    if (e->poses != f->poses || e->vertices != f->skin->vertex_count) {
+        snprintf(why, why_size, "golden.json: files[%d]: %u poses of %u vertices, this run has %u of %u", k, e->poses,
+                 e->vertices, f->poses, f->skin->vertex_count);
         return why;
     }
-    if (poses->valuedouble != f->poses || verts->valuedouble != f->skin->vertex_count) {
-        snprintf(why, sizeof why, "golden.json: files[%d]: %g poses of %g vertices, this run has %u of %u", k,
-                 poses->valuedouble, verts->valuedouble, f->poses, f->skin->vertex_count);
-        return why;
-    }
-    size_t n = strlen(dir) + strlen(raw->valuestring) + 2;
+    size_t n = strlen(dir) + strlen(e->raw) + 2;
     char *path = malloc(n);
     if (!path)
         return "out of memory";
-    snprintf(path, n, "%s/%s", dir, raw->valuestring);
+    snprintf(path, n, "%s/%s", dir, e->raw);
     int fd = open(path, O_RDONLY);
     struct stat st;
     uint64_t need = (uint64_t)f->poses * pose_floats(f) * sizeof(float);
     if (fd < 0 || fstat(fd, &st) != 0 || (uint64_t)st.st_size != need) {
-        snprintf(why, sizeof why, "%s: %s (expected %" PRIu64 " bytes)", path,
+        snprintf(why, why_size, "%s: %s (expected %" PRIu64 " bytes)", path,
                  fd < 0 ? strerror(errno) : "not the size the golden's poses make", need);
         if (fd >= 0)
             close(fd);
@@ -167,46 +157,36 @@ static const char *match(const cJSON *entry, const vfile *f, int k, const char *
 int vks_golden_begin_against(const char *dir, vfile *files, int nfiles, const char *pose_spec)
 {
     size_t n = strlen(dir) + 16;
-    char *path = malloc(n);
+    char *path = malloc(n), why[600];
     if (!path)
         return VKS_EXIT_RUNTIME;
     snprintf(path, n, "%s/golden.json", dir);
     size_t size = 0;
     uint8_t *bytes = vks_cli_read_file(path, &size); /* prints why it cannot */
-    cJSON *root = bytes ? cJSON_ParseWithLength((const char *)bytes, size) : NULL;
-    free(bytes);
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "files");
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(root, "pose_spec");
-    if (!cJSON_IsArray(arr) || !cJSON_IsString(spec)) {
-        if (root || !bytes)
-            fprintf(stderr, "vkskin validate: --against: %s: expected a golden.json with \"files\" and \"pose_spec\"\n",
-                    path);
-        else
-            fprintf(stderr, "vkskin validate: --against: %s: not JSON\n", path);
-        cJSON_Delete(root);
-        free(path);
+    vgold_doc doc;
+    if (!bytes || !vks_golden_parse((const char *)bytes, size, &doc, why, sizeof why)) {
+        if (bytes)
+            fprintf(stderr, "vkskin validate: --against: %s: %s\n", path, why);
+        free(bytes), free(path);
         return VKS_EXIT_INPUT;
     }
-    static char spec_why[512];
-    int spec_ok = !strcmp(spec->valuestring, pose_spec);
-    if (!spec_ok)
-        snprintf(spec_why, sizeof spec_why, "the golden was made with the pose options \"%.200s\", this run has \"%.200s\"",
-                 spec->valuestring, pose_spec);
-    int entries = cJSON_GetArraySize(arr);
+    free(bytes);
     for (int k = 0; k < nfiles; k++) {
         vgold *g = &files[k].gold;
-        if (!spec_ok)
-            g->mismatch = spec_why;
-        else if (k >= entries)
-            g->mismatch = "the golden holds fewer files than this run";
+        const char *m = NULL;
+        if (strcmp(doc.pose_spec, pose_spec))
+            m = why, snprintf(why, sizeof why, "the golden was made with the pose options \"%.200s\", this run has "
+                                               "\"%.200s\"", doc.pose_spec, pose_spec);
+        else if (k >= doc.count)
+            m = "the golden holds fewer files than this run";
         else
-            g->mismatch = match(cJSON_GetArrayItem(arr, k), &files[k], k, dir, &g->fd);
-        if (g->mismatch) { /* match's buffer is reused: keep a copy */
-            g->mismatch = strdup(g->mismatch);
-            fprintf(stderr, "vkskin validate: --against %s: %s: %s\n", dir, files[k].path, g->mismatch);
+            m = match(&doc.files[k], &files[k], k, dir, &g->fd, why, sizeof why);
+        if (m) { /* kept as the file's reason in every report */
+            g->mismatch = strdup(m);
+            fprintf(stderr, "vkskin validate: --against %s: %s: %s\n", dir, files[k].path, m);
         }
     }
-    cJSON_Delete(root);
+    vks_golden_doc_free(&doc);
     free(path);
     return VKS_EXIT_OK;
 }
