@@ -92,6 +92,7 @@ typedef struct vks_report_device {
     int validation_layer;          /* the Khronos layer was on */
     uint32_t validation_messages;
     int exit_code;                 /* this device's verdict, as vkskin validate's exit codes */
+    double seconds;                /* how long its run took (the suite's time; 0: not measured) */
     const vks_report_file *files;
     uint32_t file_count;
 } vks_report_device;

@@ -100,21 +100,23 @@ static void stream_case(FILE *f, const char *cls, const char *name, const vks_di
 vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
 {
     counts all = {0, 0, 0};
+    double seconds = 0;
     for (uint32_t d = 0; d < r->device_count; d++) {
         counts c = device_counts(&r->devices[d]);
         all.tests += c.tests, all.failures += c.failures, all.errors += c.errors;
+        seconds += r->devices[d].seconds > 0 && r->devices[d].seconds < 1e9 ? r->devices[d].seconds : 0.0;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-    fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"0\">\n",
-            all.tests, all.failures, all.errors);
+    fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
+            all.tests, all.failures, all.errors, seconds);
     char num[64], cls[600];
     for (uint32_t di = 0; di < r->device_count; di++) {
         const vks_report_device *d = &r->devices[di];
         counts c = device_counts(d);
         fputs("  <testsuite name=\"vkskin validate on ", f);
         vks__report_escape(f, d->name);
-        fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"0\">\n", c.tests, c.failures,
-                c.errors);
+        fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"%.3f\">\n", c.tests,
+                c.failures, c.errors, d->seconds > 0 && d->seconds < 1e9 ? d->seconds : 0.0);
         fputs("    <properties>\n", f);
         property(f, "vkskin.version", r->version);
         property(f, "device", d->name);

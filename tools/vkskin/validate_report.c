@@ -135,6 +135,7 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
         rd[k].validation_layer = d->validation_layer;
         rd[k].validation_messages = d->validation_messages;
         rd[k].exit_code = d->exit_code;
+        rd[k].seconds = d->st.total_ms / 1e3;
         rd[k].files = d->files;
         rd[k].file_count = d->ran ? (uint32_t)nfiles : 0;
         for (int f = 0; d->ran && f < nfiles; f++)
