@@ -8,6 +8,16 @@ vks_add_test(NAME test_report SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_repo
 add_executable(report_fault_vertices ${CMAKE_CURRENT_SOURCE_DIR}/unit/report_fault_vertices.c)
 target_link_libraries(report_fault_vertices PRIVATE vks_testutil)
 
+# golden.json's reader (validate --against), a CLI file built into the harness with cJSON
+vks_add_fuzz(NAME fuzz_golden SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_golden.c
+  ${PROJECT_SOURCE_DIR}/tools/vkskin/golden_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
+foreach(t fuzz_golden fuzz_golden_replay)
+  if(TARGET ${t})
+    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+    target_link_libraries(${t} PRIVATE ${CJSON_LIBRARY})
+  endif()
+endforeach()
+
 if(NOT VKSKIN_GPU)
   return()
 endif()
@@ -31,13 +41,3 @@ set_tests_properties(cli_report_browser PROPERTIES SKIP_RETURN_CODE 77 LABELS gp
 if(VKSKIN_SANITIZE)
   set_property(TEST cli_report_browser APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
 endif()
-
-# golden.json's reader (validate --against), a CLI file built into the harness with cJSON
-vks_add_fuzz(NAME fuzz_golden SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_golden.c
-  ${PROJECT_SOURCE_DIR}/tools/vkskin/golden_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
-foreach(t fuzz_golden fuzz_golden_replay)
-  if(TARGET ${t})
-    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
-    target_link_libraries(${t} PRIVATE ${CJSON_LIBRARY})
-  endif()
-endforeach()
