@@ -146,6 +146,13 @@ done
 run 2 "--junit without a value" a.dff --junit
 run 5 "--junit into a folder that does not exist" a.dff --instances 1 --junit missing/j.xml
 [ -s fault.xml ] && [ -s rep_fault/index.html ] || no "a failing run did not write its reports"
+# no device at all: exit 4 as documented, and the reports say so as an error case
+env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json \
+  "$vk" validate a.dff --junit nodev.xml --report nodev > out 2> err
+[ $? -eq 4 ] || no "no Vulkan device: expected exit 4"
+xmllint --noout --schema "$xsd" nodev.xml 2> /dev/null || no "nodev.xml against the JUnit schema"
+[ "$(xmllint --xpath 'count(//testcase/error)' nodev.xml)" = 1 ] || no "nodev.xml: the missing device is not an error case"
+grep -q "could not run" nodev/index.html || no "the page of a run without a device does not say so"
 
 [ $fail -eq 0 ] && echo "cli_report: all checks passed"
 exit $fail
