@@ -14,9 +14,14 @@ if(VKSKIN_OPENEXR_INCLUDE_DIR AND VKSKIN_OPENEXR_LIBRARY)
   target_compile_definitions(test_vat_decode PRIVATE VKSKIN_HAVE_OPENEXR)
 endif()
 
-foreach(t cli_bake cli_bake_resume cli_bake_slurm)
-  add_test(NAME ${t} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/${t}.sh $<TARGET_FILE:vkskin>
-           $<TARGET_FILE:test_vat_decode>)
+foreach(t cli_bake cli_bake_engines cli_bake_resume cli_bake_slurm)
+  string(REPLACE "cli_bake_engines" "cli_bake" script ${t})
+  set(part core)
+  if(t STREQUAL "cli_bake_engines")
+    set(part engines)
+  endif()
+  add_test(NAME ${t} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/${script}.sh $<TARGET_FILE:vkskin>
+           $<TARGET_FILE:test_vat_decode> ${part})
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
     ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endforeach()

@@ -169,12 +169,43 @@ static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint
     return fabs(sum - 1.0) > 1e-3;
 }
 
+/* Mesh m's skin: its bones in order as joints (so JOINTS_0 are mesh-local bone numbers), with
+ * their inverse binds; a node that is two bones of the mesh gets a helper child with an
+ * identity transform for its second inverse bind. ibm: room for 16 floats per bone. */
+static uint32_t write_skin(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m, float *ibm)
+{
+    const vks_mesh *me = &s->meshes[m];
+    uint32_t c = L->copy_of_mesh[m];
+    cJSON *skin = cJSON_CreateObject(), *joints = skin ? cJSON_AddArrayToObject(skin, "joints") : NULL;
+    for (uint32_t b = 0; joints && b < me->bone_count; b++) {
+        const vks_bone *bo = &s->bones[me->first_bone + b];
+        uint32_t node = vks__gltf_node(L, c, bo->node);
+        for (uint32_t e = 0; e < b; e++)
+            if (s->bones[me->first_bone + e].node == bo->node) {
+                char name[160];
+                snprintf(name, sizeof name, "%s (bone %u)", s->nodes[bo->node].name, b);
+                uint32_t h = vks__gltf_push(g, g->nodes, name_item(cJSON_CreateObject(), name));
+                add_child(g, node, h);
+                node = h;
+                break;
+            }
+        if (!cJSON_AddItemToArray(joints, cJSON_CreateNumber(node)))
+            g->failed = 1;
+        vks__gltf_mat4(&bo->inverse_bind, ibm + (size_t)b * 16);
+    }
+    if (skin) {
+        cJSON_AddNumberToObject(skin, "inverseBindMatrices", vks__gltf_floats(g, ibm, me->bone_count, 16, 0, 0));
+        cJSON_AddNumberToObject(skin, "skeleton", L->copy_root[c]);
+    }
+    return vks__gltf_push(g, g->skins, name_item(skin, me->name));
+}
+
 /* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
-static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
+static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
                       vks_gltf_report *rep)
 {
     const vks_mesh *me = &s->meshes[m];
-    uint32_t nv = me->source_vertex_count, c = L->copy_of_mesh[m];
+    uint32_t nv = me->source_vertex_count;
     float (*pos)[3] = malloc(((size_t)nv + 1) * sizeof *pos), (*nrm)[3] = malloc(((size_t)nv + 1) * sizeof *nrm);
     float (*wts)[4] = malloc(((size_t)nv + 1) * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
     uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * sizeof *jts);
@@ -195,45 +226,25 @@ static int write_mesh(vks__gltf *g, vks__gltf_layout *L, const vks_skin *s, uint
             cJSON_AddNumberToObject(attr, "POSITION", vks__gltf_floats(g, &pos[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 1));
             if (has_n)
                 cJSON_AddNumberToObject(attr, "NORMAL", vks__gltf_floats(g, &nrm[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 0));
-            cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
-            cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
+            if (me->bone_count) {
+                cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
+                cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
+            }
             if (me->triangle_count)
                 cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices(g, s, m));
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
         if (!prims || !attr || !cJSON_AddItemToArray(prims, prim)) {
-            cJSON_Delete(attr ? NULL : prim);
+            cJSON_Delete(prim);
             g->failed = 1;
         }
         uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
-        /* the skin: the mesh's bones in order; a node that is two bones gets a helper child */
-        cJSON *skin = cJSON_CreateObject(), *joints = skin ? cJSON_AddArrayToObject(skin, "joints") : NULL;
-        for (uint32_t b = 0; joints && b < me->bone_count; b++) {
-            const vks_bone *bo = &s->bones[me->first_bone + b];
-            uint32_t node = vks__gltf_node(L, c, bo->node);
-            for (uint32_t e = 0; e < b; e++)
-                if (s->bones[me->first_bone + e].node == bo->node) {
-                    char name[160];
-                    snprintf(name, sizeof name, "%s (bone %u)", s->nodes[bo->node].name, b);
-                    uint32_t h = vks__gltf_push(g, g->nodes, name_item(cJSON_CreateObject(), name));
-                    add_child(g, node, h);
-                    node = h;
-                    break;
-                }
-            cJSON_AddItemToArray(joints, cJSON_CreateNumber(node));
-            vks__gltf_mat4(&bo->inverse_bind, ibm + (size_t)b * 16);
-        }
-        if (skin && me->bone_count) {
-            cJSON_AddNumberToObject(skin, "inverseBindMatrices", vks__gltf_floats(g, ibm, me->bone_count, 16, 0, 0));
-            cJSON_AddNumberToObject(skin, "skeleton", L->copy_root[c]);
-        }
-        name_item(skin, me->name);
-        uint32_t skin_index = vks__gltf_push(g, g->skins, skin);
+        int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
         rep->joints += me->bone_count;
         cJSON *node = name_item(cJSON_CreateObject(), me->name);
         if (node) {
             cJSON_AddNumberToObject(node, "mesh", mesh_index);
-            if (me->bone_count)
+            if (skin_index >= 0) /* a mesh without bones is written unskinned */
                 cJSON_AddNumberToObject(node, "skin", skin_index);
         }
         vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(vks__gltf_push(g, g->nodes, node)));

@@ -28,7 +28,7 @@ for delay in 0.3 1.0 1.8; do
     kill -9 $pid 2> /dev/null && interrupted=$((interrupted + 1))
     wait $pid 2> /dev/null
     sidecars=$(ls cut/*.json 2> /dev/null | wc -l)
-    echo "killed after ${delay}s: $sidecars of 96 sidecars written"
+    echo "killed after ${delay}s: $sidecars of 112 sidecars written"
     "$vk" bake "$manifest" --cpu --out cut 2> resume.log; rc=$?
     check "re-run after kill -9 at ${delay}s exits 0" "[ $rc -eq 0 ]"
     check "no temporary left after ${delay}s" "[ -z \"\$(find cut -name '*.tmp.*')\" ]"

@@ -158,6 +158,41 @@ static void check_obj(const char *path, const vks_vat_layout *l)
     free(t);
 }
 
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* The rest mesh's .glb: TEXCOORD_0 of vertex v on v's texel of frame 0 (glTF's v from the top). */
+static void check_glb(const char *path, const vks_vat_layout *l)
+{
+    size_t size = 0;
+    uint8_t *b = vks_test_read_file(path, &size);
+    CHECK(b && size > 28 && !memcmp(b, "glTF", 4));
+    if (!b || size <= 28) {
+        free(b);
+        return;
+    }
+    uint32_t jl = le32(b + 12);
+    CHECK((size_t)jl + 28 <= size);
+    cJSON *doc = (size_t)jl + 28 <= size ? cJSON_ParseWithLength((const char *)b + 20, jl) : NULL;
+    const uint8_t *bin = b + 28 + jl;
+    const cJSON *prim = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "meshes"), 0),
+                                         "primitives"), 0);
+    int a = (int)num(cJSON_GetObjectItemCaseSensitive(prim, "attributes"), "TEXCOORD_0");
+    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "accessors"), a);
+    const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bufferViews"), (int)num(acc, "bufferView"));
+    size_t off = (size_t)num(view, "byteOffset");
+    CHECK_EQ_INT(num(acc, "count"), l->vertex_count);
+    CHECK(off + (size_t)l->vertex_count * 8 + 28 + jl <= size);
+    for (uint32_t v = 0; doc && off + (size_t)l->vertex_count * 8 + 28 + jl <= size && v < l->vertex_count; v++) {
+        float uv[2];
+        memcpy(uv, bin + off + (size_t)v * 8, 8);
+        CHECK_EQ_INT((uint32_t)floorf(uv[0] * l->width), vks_vat_column(l, v));
+        CHECK_EQ_INT((uint32_t)floorf(uv[1] * l->height), vks_vat_row(l, 0, v));
+    }
+    cJSON_Delete(doc);
+    free(b);
+}
+
 static void check_vat(const char *dir, const cJSON *sc, const reference *r, double engine_rel)
 {
     const char *enc = str(sc, "encoding");
@@ -180,8 +215,12 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(sc, "files"))
     {
         const char *role = str(f, "role"), *p = path2(dir, str(f, "path"));
-        if (!strncmp(role, "rest mesh", 9)) {
+        if (!strncmp(role, "rest mesh (OBJ", 14)) {
             check_obj(p, &l);
+            continue;
+        }
+        if (!strncmp(role, "rest mesh (glTF", 15)) {
+            check_glb(p, &l);
             continue;
         }
         int normal = !strcmp(role, "normal");
@@ -272,7 +311,7 @@ int main(int argc, char **argv)
         }
         failures_before = vks_test_failures;
         reference r;
-        if (!strcmp(kind, "pc2") || !strcmp(kind, "raw")) { /* the existing writers, tested on their own */
+        if (!strcmp(kind, "pc2") || !strcmp(kind, "raw") || !strcmp(kind, "gltf-morph")) { /* the existing writers, tested on their own */
             cJSON_Delete(sc);
             continue;
         }

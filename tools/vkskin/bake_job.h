@@ -17,7 +17,8 @@ enum {
     VKS_BAKE_OUT_ATLAS = 1u << 3,         /* "atlas" */
     VKS_BAKE_OUT_PC2 = 1u << 4,           /* "pc2" */
     VKS_BAKE_OUT_RAW = 1u << 5,           /* "raw" */
-    VKS_BAKE_OUT_KINDS = 6
+    VKS_BAKE_OUT_GLTF_MORPH = 1u << 6,    /* "gltf-morph" */
+    VKS_BAKE_OUT_KINDS = 7
 };
 /* "vat-exr-float", ... for bit k; NULL past the last. */
 const char *vks_bake_out_name(int k);
@@ -129,6 +130,12 @@ uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJ
  * sidecar means its files are complete). Returns 0 with a line on stderr on failure. */
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
+
+/* The VAT's rest mesh as .glb (bake_vat_gltf.c): model vertex order, TEXCOORD_0 on each
+ * vertex's texel of frame 0, the node carrying the axis correction to glTF's frame. */
+struct vks_vat_layout;
+vks_result vks_bake_write_vat_glb(const char *path, const vks_skin *s, const struct vks_vat_layout *lay,
+                                  vks_error *err);
 
 /* A JSON document written through the output module (temporary, then renamed). */
 vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);

@@ -10,7 +10,7 @@
 #include "vkskin/vat.h"
 
 static const char *const out_names[VKS_BAKE_OUT_KINDS] = {"vat-exr-float", "vat-exr-half", "vat-png16",
-                                                          "atlas", "pc2", "raw"};
+                                                          "atlas", "pc2", "raw", "gltf-morph"};
 
 const char *vks_bake_out_name(int k) { return k >= 0 && k < VKS_BAKE_OUT_KINDS ? out_names[k] : NULL; }
 
@@ -108,8 +108,9 @@ static int known_keys(const char *file, const char *where, const cJSON *o, const
 static int parse_outputs(const char *file, const char *where, const cJSON *v, uint32_t *out)
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
-        return fail(file, where, "\"outputs\" must be a non-empty array of names (%s, %s, %s, %s, %s, %s)",
-                    out_names[0], out_names[1], out_names[2], out_names[3], out_names[4], out_names[5]);
+        return fail(file, where, "\"outputs\" must be a non-empty array of names (%s, %s, %s, %s, %s, %s, %s)",
+                    out_names[0], out_names[1], out_names[2], out_names[3], out_names[4], out_names[5],
+                    out_names[6]);
     uint32_t bits = 0, i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
         int k = -1;
@@ -119,10 +120,10 @@ static int parse_outputs(const char *file, const char *where, const cJSON *v, ui
         if (k < 0) {
             char w[64];
             snprintf(w, sizeof w, "%s.outputs[%u]", where, i);
-            return fail(file, w, "unknown output %s%s%s (one of %s, %s, %s, %s, %s, %s)",
+            return fail(file, w, "unknown output %s%s%s (one of %s, %s, %s, %s, %s, %s, %s)",
                         cJSON_IsString(it) ? "\"" : "", cJSON_IsString(it) ? it->valuestring : "(not a string)",
                         cJSON_IsString(it) ? "\"" : "", out_names[0], out_names[1], out_names[2], out_names[3],
-                        out_names[4], out_names[5]);
+                        out_names[4], out_names[5], out_names[6]);
         }
         bits |= 1u << k;
     }

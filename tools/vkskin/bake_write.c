@@ -9,6 +9,7 @@
 
 #include "bake_job.h"
 #include "bake_textures.h"
+#include "vkskin/gltf.h"
 #include "vkskin/vat.h"
 
 static char *join(const char *dir, const char *name, const char *suffix)
@@ -29,7 +30,8 @@ static uint64_t file_bytes(const char *path)
 static const char *sidecar_suffix(int k)
 {
     static const char *const s[VKS_BAKE_OUT_KINDS] = {".vat-exr-float.json", ".vat-exr-half.json", ".vat-png16.json",
-                                                      ".atlas.json", ".pc2.json", ".raw.json"};
+                                                      ".atlas.json", ".pc2.json", ".raw.json",
+                                                      ".gltf-morph.json"};
     return s[k];
 }
 
@@ -114,7 +116,7 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     cJSON_AddStringToObject(o, "model", job->model_given);
     cJSON_AddStringToObject(o, "model_format", l->skin->format);
     cJSON_AddNumberToObject(o, "vertex_count", l->skin->vertex_count);
-    cJSON_AddStringToObject(o, "vertex_order", kind == 4 || kind == 5 ? "file" : "model");
+    cJSON_AddStringToObject(o, "vertex_order", kind >= 4 ? "file" : "model");
     cJSON_AddNumberToObject(o, "bone_count", l->skin->bone_count);
     cJSON_AddNumberToObject(o, "frame_count", l->frames);
     cJSON_AddNumberToObject(o, "fps", job->fps);
@@ -327,12 +329,22 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     char *mesh = join(dir, job->name, ".vat.obj");
     if (ok && !*mesh_written)
         ok = mesh && write_rest_obj(job, l, &lay, mesh);
+    char *glb = join(dir, job->name, ".vat.glb");
+    if (ok && !*mesh_written) {
+        vks_result r = glb ? vks_bake_write_vat_glb(glb, l->skin, &lay, &err)
+                           : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+        ok = report(job, r, &err);
+    }
     if (ok) {
         *mesh_written = 1;
         char *name = join("", job->name, ".vat.obj");
         add_file(&s, name + 1, "rest mesh (OBJ, vt = texel)");
         free(name);
+        name = join("", job->name, ".vat.glb");
+        add_file(&s, name + 1, "rest mesh (glTF, TEXCOORD_0 = texel)");
+        free(name);
     }
+    free(glb);
     free(mesh);
     if (!ok) {
         cJSON_Delete(s.root);
@@ -366,6 +378,32 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
         add_file(&s, name + 1, "bone matrices");
     free(name);
     free(path);
+    /* the mesh that plays it: joints and weights in glTF (file vertex order), JOINTS_0 of mesh m
+       being atlas bone meshes[m].first_bone + joint */
+    name = join("", job->name, ".atlas.glb");
+    path = join(dir, job->name, ".atlas.glb");
+    cJSON *meshes = cJSON_AddArrayToObject(s.root, "meshes");
+    for (uint32_t m = 0; m < sk->mesh_count; m++) {
+        cJSON *mo = cJSON_CreateObject();
+        cJSON_AddStringToObject(mo, "name", sk->meshes[m].name);
+        cJSON_AddNumberToObject(mo, "first_bone", sk->meshes[m].first_bone);
+        cJSON_AddNumberToObject(mo, "bone_count", sk->meshes[m].bone_count);
+        cJSON_AddItemToArray(meshes, mo);
+    }
+    cJSON_AddStringToObject(s.root, "mesh_joints", "glTF JOINTS_0 j of mesh m is atlas bone meshes[m].first_bone + j; "
+                                                   "vertices as the source stores them (the glTF root node's "
+                                                   "transform holds the axis correction)");
+    if (ok) {
+        vks_gltf_options go = {0};
+        go.generator = "vkskin bake";
+        r = name && path ? vks_gltf_write_skin(path, sk, NULL, 0, &go, NULL, &err)
+                         : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+        ok = report(job, r, &err);
+        if (ok)
+            add_file(&s, name + 1, "mesh with joints and weights (glTF)");
+    }
+    free(name);
+    free(path);
     if (!ok) {
         cJSON_Delete(s.root);
         return 0;
@@ -376,10 +414,13 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
 static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                        const char *dir, int kind, vks_bake_engine e, vks_bake_result *res)
 {
-    vks_bake_format fmt = kind == 4 ? VKS_BAKE_PC2 : VKS_BAKE_RAW;
-    const char *suffix = kind == 4 ? ".pc2" : ".raw";
-    sidecar s = sidecar_begin(job, l, dir, kind, kind == 4 ? "pc2 float32 xyz, sample = frame" :
-                                                             "float32 x y z nx ny nz per file vertex, frame-major", e);
+    vks_bake_format fmt = kind == 4 ? VKS_BAKE_PC2 : kind == 5 ? VKS_BAKE_RAW : VKS_BAKE_GLB;
+    const char *suffix = kind == 4 ? ".pc2" : kind == 5 ? ".raw" : ".morph.glb";
+    sidecar s = sidecar_begin(job, l, dir, kind,
+                              kind == 4   ? "pc2 float32 xyz, sample = frame"
+                              : kind == 5 ? "float32 x y z nx ny nz per file vertex, frame-major"
+                                          : "glTF: frame 0 as the mesh, one morph target per frame, STEP weights",
+                              e);
     add_clips(&s, job, l, 1);
     char *name = join("", job->name, suffix), *path = join(dir, job->name, suffix);
     vks_error err = {0};
@@ -396,7 +437,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
     }
     int ok = report(job, r, &err);
     if (ok)
-        add_file(&s, name + 1, kind == 4 ? "point cache" : "raw positions and normals");
+        add_file(&s, name + 1, kind == 4 ? "point cache" : kind == 5 ? "raw positions and normals" : "morph targets");
     free(name);
     free(path);
     if (!ok) {
