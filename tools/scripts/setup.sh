@@ -8,13 +8,16 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
   slurm-wlm munge # vkskin bake's job-array test brings up a one-node cluster (tests/cli/cli_bake_slurm.sh)
-  libxml2-utils chromium nodejs npm # validate's reports: xmllint, the page in a browser, three.js
+  libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm: Debian's nodejs comes without it, but a nodejs from NodeSource bundles it and conflicts
+# with Debian's npm package, so it is asked for only where the command is missing.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
