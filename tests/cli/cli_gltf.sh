@@ -8,6 +8,7 @@
 # deform --gpu, render and a crowd mixing glTF models.
 # Usage: cli_gltf.sh VKSKIN DATASETS [CHECK_PNG]
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 vk=$1
 data=$2/gltf
 check_png=${3:-}
@@ -49,6 +50,10 @@ cp "$data/RiggedSimple/RiggedSimple.gltf" lonely.gltf
 expect 1 "a .gltf without its .bin" "$vk" inspect lonely.gltf
 has "a .gltf without its .bin" err "buffers\[0\]"
 has "a .gltf without its .bin" err "RiggedSimple0.bin"
+# JOINTS_1/WEIGHTS_1: the test's hand-made file with one vertex of 8 weights
+two_sets=$here/../fuzz/gltf/two_sets.gltf
+expect 0 "inspect two weight sets" "$vk" inspect "$two_sets"
+has "inspect two weight sets" out "1 with more than 4 weights (glTF JOINTS_1 and on) kept to the 4 largest"
 # a glTF with neither a skinned mesh nor an animation: the model's error, not the clips'
 echo '{"asset":{"version":"2.0"},"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
 "accessors":[{"componentType":5126,"count":3,"type":"VEC3"}]}' > rigid.gltf

@@ -44,10 +44,12 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
 {
     if (w->vertices == 0)
         return; /* a model not made by the builder has no record of its stored weights */
-    fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; repaired: ", w->stored_min_sum,
+    fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; ", w->stored_min_sum,
             w->stored_max_sum, w->stored_sum_off, w->vertices);
     if (w->over_four)
-        fprintf(f, "%u with more than 4 weights (JOINTS_1 and on) kept to the 4 largest and renormalised; ", w->over_four);
+        fprintf(f, "%u with more than 4 weights (glTF JOINTS_1 and on) kept to the 4 largest and renormalised; ",
+                w->over_four);
+    fprintf(f, "repaired: ");
     if (!w->all_zero && !w->negative && !w->renormalised) {
         fprintf(f, "none\n");
         return;
