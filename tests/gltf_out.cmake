@@ -9,3 +9,8 @@ set_tests_properties(gltf_out PROPERTIES LABELS "cli;gltf" SKIP_RETURN_CODE 77 T
 # through vkskin's own glTF reader for a character of every format with a clip.
 vks_add_test(NAME test_gltf_write SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gltf_write.c LABELS gltf)
 target_link_libraries(test_gltf_write PRIVATE vkskin_deps::cjson)
+
+# vkskin convert and deform's glTF formats through the program, without Node: usage and input
+# errors with their exit codes and messages, no output or temporary left by a failed run.
+add_test(NAME cli_convert COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_convert.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_convert PROPERTIES LABELS "cli;gltf" TIMEOUT 120)

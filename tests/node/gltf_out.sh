@@ -42,7 +42,11 @@ if [ -d "$real" ]; then
   for m in "$real"/renderware/*.dff "$real"/nif/*.nif "$real"/p3d/*.p3d "$real"/p3d/odol/*.p3d; do
     [ -f "$m" ] || continue
     o="$work/real_$(basename "$m").glb"
-    if "$vkskin" convert "$m" "$o" 2>"$work/err"; then
+    # a .nif with keyframes of its own (dance.nif) is converted with them and played in three.js
+    if [ "${m##*.}" = nif ] && "$vkskin" convert "$m" "$o" --clip "$m" 2>/dev/null; then
+      files+=("$o"); converted=$((converted + 1))
+      printf '%s\t%s\t%s\n' "$o" "$m" "$m" >>"$work/jobs.txt"
+    elif "$vkskin" convert "$m" "$o" 2>"$work/err"; then
       files+=("$o"); converted=$((converted + 1))
     else
       echo "note: $(basename "$m") does not convert: $(head -c 300 "$work/err")"

@@ -143,6 +143,25 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
     return 1;
 }
 
+/* A clip that moves a mesh's skin-space node (RenderWare's atomic frame) or one of its
+ * ancestors: vkskin's deformation takes that motion out (the skin space follows the node), the
+ * glTF, whose skin space is fixed at bind, shows it (gltf.h). Said once per clip. */
+static void note_space_motion(const vks_skin *skin, const convert_clips *cc)
+{
+    for (uint32_t i = 0; i < cc->count; i++)
+        for (uint32_t m = 0; m < skin->mesh_count; m++) {
+            int32_t n = skin->meshes[m].space_node;
+            while (n >= 0 && cc->bindings[i].track_of_node[n] < 0 && cc->list[i].clip->space == VKS_CLIP_LOCAL)
+                n = skin->nodes[n].parent;
+            if (n >= 0) {
+                fprintf(stderr, "vkskin: note: the clip \"%s\" moves node \"%s\", which carries the skin space of mesh "
+                                "%u: glTF players show that motion, vkskin's deform takes it out\n",
+                        cc->list[i].clip->name, skin->nodes[n].name, m);
+                break;
+            }
+        }
+}
+
 static void free_clips(convert_clips *cc)
 {
     for (uint32_t i = 0; i < cc->count; i++)
@@ -259,6 +278,7 @@ int vks_cmd_convert(int argc, char **argv)
             rc = VKS_EXIT_INPUT;
             goto out;
         }
+    note_space_motion(skin, &cc);
     vks_gltf_report rep;
     vks_result r = vks_gltf_write_skin(outp, skin, cc.list, cc.count, &gopt, &rep, &err);
     if (r != VKS_OK) {
