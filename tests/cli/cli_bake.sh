@@ -25,7 +25,7 @@ cd "$tmp"
 
 cat > probe.json <<JSON
 {"jobs": [{"model": "$src/datasets/char_b24_pl8.cmdl", "clips": ["$src/datasets/char_b24_pl8.cmdl.walk.cskla"],
-           "range": [0, 0.1], "outputs": ["vat-exr-float"]}]}
+           "range": [0, 0.5], "outputs": ["vat-exr-float"]}]}
 JSON
 if "$vk" bake probe.json --cpu --out probe 2>&1 | grep -q "without OpenEXR"; then
     echo "skipped: vkskin was built without OpenEXR (install libopenexr-dev)"
@@ -95,6 +95,9 @@ if "$vk" devices > /dev/null 2>&1; then
     check "GPU bake exits 0 with no validation message" "[ $rc -eq 0 ]"
     "$decode" gpu "$src/tools/slurm"; rc=$?
     check "decode test of the GPU bake" "[ $rc -eq 0 ]"
+    "$vk" bake probe.json --contact-sheet --validation --out sheet 2> sheet.log; rc=$?
+    check "--contact-sheet exits 0" "[ $rc -eq 0 ]"
+    check "--contact-sheet writes a PNG per clip" "head -c 8 sheet/char_b24_pl8.cmdl.walk.sheet.png | grep -q PNG"
 else
     echo "note: no Vulkan device: the GPU bake is not tested here"
 fi

@@ -87,7 +87,7 @@ static void run_job(bake_run *run, uint32_t j)
             pthread_mutex_lock(&run->lock);
         ok = vks_bake_deform(&only, &l, run->engine, run->gpu, &fr);
         if (ok && job->contact_sheet)
-            ok = vks_bake_contact_sheets(job, &l, run->gpu, run->out, res);
+            ok = vks_bake_contact_sheets(job, &l, &fr, run->gpu, run->out, res);
         if (run->engine == VKS_BAKE_GPU)
             pthread_mutex_unlock(&run->lock);
         res->deform_seconds = vks_bake_now() - d0;
