@@ -14,3 +14,12 @@ target_link_libraries(test_gltf_write PRIVATE vkskin_deps::cjson)
 # errors with their exit codes and messages, no output or temporary left by a failed run.
 add_test(NAME cli_convert COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_convert.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_convert PROPERTIES LABELS "cli;gltf" TIMEOUT 120)
+
+# The writer's fuzz harness (any model the readers accept, with the clips the same bytes hold,
+# written as .glb, .gltf and a glTF bake), replayed over the glTF reader's seeds and the
+# repository's generated characters.
+vks_add_fuzz(NAME fuzz_gltf_write SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_gltf_write.c
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/gltf ${PROJECT_SOURCE_DIR}/datasets)
+if(TEST fuzz_gltf_write_replay)
+  set_tests_properties(fuzz_gltf_write_replay PROPERTIES LABELS gltf)
+endif()
