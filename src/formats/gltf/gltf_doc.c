@@ -76,7 +76,8 @@ vks_result gltf_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const 
         return VKS_OK;
     }
     double x = v->valuedouble;
-    if (!cJSON_IsNumber(v) || !(x >= 0) || x != (double)(uint64_t)x || x > (double)max)
+    /* range before the cast: a double past uint64_t does not convert */
+    if (!cJSON_IsNumber(v) || !(x >= 0) || x > (double)max || x != (double)(uint64_t)x)
         return gltf_fail(d, VKS_ERR_FORMAT, path, "%s must be an integer in 0..%llu (found %s%s%.17g)", name,
                          (unsigned long long)max, kind(v), cJSON_IsNumber(v) ? " " : "", cJSON_IsNumber(v) ? x : 0.0);
     *out = (uint64_t)x;

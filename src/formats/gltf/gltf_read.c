@@ -293,20 +293,21 @@ static vks_result read_influences(reader *R, const char *ppath, const cJSON *att
         gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
                                  GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0};
         gltf_values ji, wi;
-        double ja = j->valuedouble, wa = w->valuedouble;
-        if (!cJSON_IsNumber(j) || ja != (double)(int32_t)ja)
-            return gltf_fail(d, VKS_ERR_FORMAT, jp, "must be an accessor index");
-        if (!cJSON_IsNumber(w) || wa != (double)(int32_t)wa)
-            return gltf_fail(d, VKS_ERR_FORMAT, wp, "must be an accessor index");
-        vks_result r = gltf_accessor_uints(d, (int32_t)ja, jp, &wj, &ji, &is->joints[s]);
+        char ap[160];
+        snprintf(ap, sizeof ap, "%s.attributes", ppath);
+        int32_t ja = -1, wa = -1;
+        vks_result r = gltf_get_index(d, attrs, ap, jn, 1, d->accessor_count, "accessors", &ja);
         if (r == VKS_OK)
-            r = gltf_accessor_floats(d, (int32_t)wa, wp, &ww, &wi, &is->weights[s]);
+            r = gltf_get_index(d, attrs, ap, wn, 1, d->accessor_count, "accessors", &wa);
+        if (r == VKS_OK)
+            r = gltf_accessor_uints(d, ja, jp, &wj, &ji, &is->joints[s]);
+        if (r == VKS_OK)
+            r = gltf_accessor_floats(d, wa, wp, &ww, &wi, &is->weights[s]);
         if (r != VKS_OK)
             return r;
         if (ji.count != vcount || wi.count != vcount)
             return gltf_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
-                             ji.count != vcount ? (int32_t)ja : (int32_t)wa, ji.count != vcount ? ji.count : wi.count,
-                             vcount);
+                             ji.count != vcount ? ja : wa, ji.count != vcount ? ji.count : wi.count, vcount);
         for (uint32_t v = 0; v < vcount; v++)
             for (uint32_t k = 0; k < 4; k++)
                 if (is->joints[s][4 * v + k] >= joint_count)
@@ -456,7 +457,7 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     return r;
 }
 
-static vks_result add_node_meshes(reader *R, vks_skin_builder *b, uint32_t n, int32_t mesh, int32_t s)
+static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, int32_t s)
 {
     gltf_doc *d = &R->d;
     char mpath[48];
@@ -476,7 +477,6 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, uint32_t n, in
             snprintf(name, sizeof name, "%.100s", base);
         else
             snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
-        (void)n;
         vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s]);
         if (r != VKS_OK)
             return r;
@@ -547,7 +547,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     }
     for (uint32_t i = 0; i < n; i++)
         if (reach[i] && mesh_of[i] >= 0 && skin_of[i] >= 0 &&
-            (r = add_node_meshes(&R, b, i, mesh_of[i], skin_of[i])) != VKS_OK) {
+            (r = add_node_meshes(&R, b, mesh_of[i], skin_of[i])) != VKS_OK) {
             vks_builder_destroy(b);
             goto done;
         }
