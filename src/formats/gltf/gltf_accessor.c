@@ -82,25 +82,25 @@ static vks_result view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint
     const cJSON *o = d->view_at[v];
     int32_t buf = -1;
     uint64_t off = 0, len = 0, st = 0;
-    vks_result r = gltf_get_index(d, o, path, "buffer", 1, d->buffer_count, "buffers", &buf);
+    vks_result r = vks__gltfr_get_index(d, o, path, "buffer", 1, d->buffer_count, "buffers", &buf);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, o, path, "byteOffset", 0, UINT64_MAX / 4, &off);
+        r = vks__gltfr_get_uint(d, o, path, "byteOffset", 0, UINT64_MAX / 4, &off);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, o, path, "byteLength", 1, UINT64_MAX / 4, &len);
+        r = vks__gltfr_get_uint(d, o, path, "byteLength", 1, UINT64_MAX / 4, &len);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, o, path, "byteStride", 0, 252, &st);
+        r = vks__gltfr_get_uint(d, o, path, "byteStride", 0, 252, &st);
     if (r != VKS_OK)
         return r;
     if (len == 0)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "byteLength must be at least 1");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteLength must be at least 1");
     if (st && (st < 4 || st % 4))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "byteStride %llu must be 4..252 and a multiple of 4",
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteStride %llu must be 4..252 and a multiple of 4",
                          (unsigned long long)st);
     const gltf_buffer *b = NULL;
-    if ((r = gltf_buffer_get(d, (uint32_t)buf, &b)) != VKS_OK)
+    if ((r = vks__gltfr_buffer_get(d, (uint32_t)buf, &b)) != VKS_OK)
         return r;
     if (off > b->byte_length || len > b->byte_length - off)
-        return gltf_fail(d, VKS_ERR_FORMAT, path,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path,
                          "byteOffset %llu + byteLength %llu pass the end of buffers[%d] (byteLength %llu)",
                          (unsigned long long)off, (unsigned long long)len, buf, (unsigned long long)b->byte_length);
     *bytes = b->data + off;
@@ -134,13 +134,13 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
     const cJSON *o = d->accessor_at[index];
     uint64_t ctype = 0, count = 0, off = 0;
     int32_t view = -1;
-    vks_result r = gltf_get_uint(d, o, ap, "componentType", 1, 0xFFFF, &ctype);
+    vks_result r = vks__gltfr_get_uint(d, o, ap, "componentType", 1, 0xFFFF, &ctype);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, o, ap, "count", 1, UINT32_MAX, &count);
+        r = vks__gltfr_get_uint(d, o, ap, "count", 1, UINT32_MAX, &count);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, o, ap, "byteOffset", 0, UINT64_MAX / 4, &off);
+        r = vks__gltfr_get_uint(d, o, ap, "byteOffset", 0, UINT64_MAX / 4, &off);
     if (r == VKS_OK)
-        r = gltf_get_index(d, o, ap, "bufferView", 0, d->view_count, "bufferViews", &view);
+        r = vks__gltfr_get_index(d, o, ap, "bufferView", 0, d->view_count, "bufferViews", &view);
     if (r != VKS_OK)
         return r;
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
@@ -150,30 +150,30 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
     L->csize = comp_size(L->ctype);
     L->normalized = cJSON_IsTrue(norm);
     if (!cJSON_IsString(type) || !(L->comps = type_comps(type->valuestring, &L->rows)))
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "type must be SCALAR, VEC2..VEC4 or MAT2..MAT4");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "type must be SCALAR, VEC2..VEC4 or MAT2..MAT4");
     if (!L->csize)
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "componentType %d is not one of the specification's", L->ctype);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "componentType %d is not one of the specification's", L->ctype);
     if (norm && !cJSON_IsBool(norm))
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "normalized must be a boolean");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "normalized must be a boolean");
     if (L->normalized && (L->ctype == GLTF_FLOAT || L->ctype == GLTF_UNSIGNED_INT))
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "normalized is only for byte and short components");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "normalized is only for byte and short components");
     if (count == 0)
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "count must be at least 1");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "count must be at least 1");
     L->count = (uint32_t)count;
     /* what the referring member allows */
     char allowed[96];
     type_list(want, allowed, sizeof allowed);
     if (want->type && strcmp(want->type, type->valuestring))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d has type %.8s, expected %s", index,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d has type %.8s, expected %s", index,
                          type->valuestring, want->type);
     if (!type_allowed(want, L->ctype))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d has componentType %d, expected %s", index, L->ctype,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d has componentType %d, expected %s", index, L->ctype,
                          allowed);
     if (L->ctype != GLTF_FLOAT && want->normalized >= 0 && L->normalized != want->normalized)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d: integer components must %sbe normalized", index,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d: integer components must %sbe normalized", index,
                          want->normalized ? "" : "not ");
     if ((uint64_t)L->count * L->comps > (view >= 0 ? UINT32_MAX : (uint64_t)d->opt.max_vertices))
-        return gltf_fail(d, VKS_ERR_LIMIT, ap, "count %u is over the reader's limit", L->count);
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, ap, "count %u is over the reader's limit", L->count);
     uint32_t cols = L->comps / L->rows;
     L->col_stride = cols > 1 ? ((uint64_t)L->rows * L->csize + 3) / 4 * 4 : (uint64_t)L->rows * L->csize;
     uint64_t elem = L->col_stride * cols;
@@ -183,23 +183,23 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
         if ((r = view_bytes(d, view, &bytes, &len, &st, &voff)) != VKS_OK)
             return r;
         if (st && want->no_stride)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d: bufferViews[%d] has a byteStride, which index "
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d: bufferViews[%d] has a byteStride, which index "
                              "and animation data must not", index, view);
         if (st && st < elem)
-            return gltf_fail(d, VKS_ERR_FORMAT, ap, "byteStride %llu of bufferViews[%d] is less than an element (%llu bytes)",
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "byteStride %llu of bufferViews[%d] is less than an element (%llu bytes)",
                              (unsigned long long)st, view, (unsigned long long)elem);
         L->stride = st ? st : elem;
         if ((voff + off) % L->csize || L->stride % L->csize)
-            return gltf_fail(d, VKS_ERR_FORMAT, ap, "byteOffset %llu (+ bufferViews[%d].byteOffset %llu) or stride %llu is "
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "byteOffset %llu (+ bufferViews[%d].byteOffset %llu) or stride %llu is "
                              "not a multiple of the component size %u", (unsigned long long)off, view,
                              (unsigned long long)voff, (unsigned long long)L->stride, L->csize);
         if (off > len || elem > len - off || (uint64_t)(L->count - 1) > (len - off - elem) / L->stride)
-            return gltf_fail(d, VKS_ERR_FORMAT, ap, "%u elements of %llu bytes (stride %llu) from byteOffset %llu pass "
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "%u elements of %llu bytes (stride %llu) from byteOffset %llu pass "
                              "the end of bufferViews[%d] (byteLength %llu)", L->count, (unsigned long long)elem,
                              (unsigned long long)L->stride, (unsigned long long)off, view, (unsigned long long)len);
         L->base = bytes + off;
     } else if (off) {
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "byteOffset without a bufferView");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "byteOffset without a bufferView");
     }
     *sparse = cJSON_GetObjectItemCaseSensitive(o, "sparse");
     if (!L->base && !*sparse)
@@ -218,7 +218,7 @@ static vks_result put(gltf_doc *d, const layout *L, const uint8_t *p, uint32_t i
         if (f) {
             f[at] = (float)v;
             if (!isfinite(f[at]))
-                return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d element %u component %u is not finite", index,
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d element %u component %u is not finite", index,
                                  i, k);
         } else {
             u[at] = (uint32_t)v;
@@ -239,24 +239,24 @@ static vks_result apply_sparse(gltf_doc *d, const layout *L, const cJSON *s, int
     int32_t iview = -1, vview = -1;
     uint32_t views = d->view_count;
     if (!cJSON_IsObject(s) || !cJSON_IsObject(si) || !cJSON_IsObject(sv))
-        return gltf_fail(d, VKS_ERR_FORMAT, sp, "must be an object with indices and values objects");
-    vks_result r = gltf_get_uint(d, s, sp, "count", 1, L->count, &n);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, sp, "must be an object with indices and values objects");
+    vks_result r = vks__gltfr_get_uint(d, s, sp, "count", 1, L->count, &n);
     if (r == VKS_OK)
-        r = gltf_get_index(d, si, ip, "bufferView", 1, views, "bufferViews", &iview);
+        r = vks__gltfr_get_index(d, si, ip, "bufferView", 1, views, "bufferViews", &iview);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, si, ip, "byteOffset", 0, UINT64_MAX / 4, &ioff);
+        r = vks__gltfr_get_uint(d, si, ip, "byteOffset", 0, UINT64_MAX / 4, &ioff);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, si, ip, "componentType", 1, 0xFFFF, &it);
+        r = vks__gltfr_get_uint(d, si, ip, "componentType", 1, 0xFFFF, &it);
     if (r == VKS_OK)
-        r = gltf_get_index(d, sv, vp, "bufferView", 1, views, "bufferViews", &vview);
+        r = vks__gltfr_get_index(d, sv, vp, "bufferView", 1, views, "bufferViews", &vview);
     if (r == VKS_OK)
-        r = gltf_get_uint(d, sv, vp, "byteOffset", 0, UINT64_MAX / 4, &voff);
+        r = vks__gltfr_get_uint(d, sv, vp, "byteOffset", 0, UINT64_MAX / 4, &voff);
     if (r != VKS_OK)
         return r;
     if (n == 0)
-        return gltf_fail(d, VKS_ERR_FORMAT, sp, "count must be at least 1");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, sp, "count must be at least 1");
     if (it != GLTF_UNSIGNED_BYTE && it != GLTF_UNSIGNED_SHORT && it != GLTF_UNSIGNED_INT)
-        return gltf_fail(d, VKS_ERR_FORMAT, ip, "componentType %llu must be an unsigned byte, short or int",
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ip, "componentType %llu must be an unsigned byte, short or int",
                          (unsigned long long)it);
     uint32_t isz = comp_size((int)it);
     uint64_t elem = L->col_stride * (L->comps / L->rows);
@@ -266,16 +266,16 @@ static vks_result apply_sparse(gltf_doc *d, const layout *L, const cJSON *s, int
         (r = view_bytes(d, vview, &vb, &vlen, &st, &vo)) != VKS_OK)
         return r;
     if (ioff > ilen || n > (ilen - ioff) / isz)
-        return gltf_fail(d, VKS_ERR_FORMAT, ip, "%llu indices pass the end of bufferViews[%d]", (unsigned long long)n,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ip, "%llu indices pass the end of bufferViews[%d]", (unsigned long long)n,
                          iview);
     if (voff > vlen || n > (vlen - voff) / elem)
-        return gltf_fail(d, VKS_ERR_FORMAT, vp, "%llu values pass the end of bufferViews[%d]", (unsigned long long)n,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, vp, "%llu values pass the end of bufferViews[%d]", (unsigned long long)n,
                          vview);
     int64_t last = -1;
     for (uint64_t k = 0; k < n; k++) {
         uint32_t at = (uint32_t)comp_value(ib + ioff + k * isz, (int)it, 0);
         if ((int64_t)at <= last || at >= L->count)
-            return gltf_fail(d, VKS_ERR_FORMAT, ip, "index %llu is %u: indices must increase strictly and stay below "
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ip, "index %llu is %u: indices must increase strictly and stay below "
                              "count %u", (unsigned long long)k, at, L->count);
         last = at;
         if ((r = put(d, L, vb + voff + k * elem, at, f, u, index, path)) != VKS_OK)
@@ -288,16 +288,16 @@ static vks_result decode(gltf_doc *d, int32_t index, const char *path, const glt
                          gltf_values *info, float **fo, uint32_t **uo)
 {
     if (index < 0 || (uint32_t)index >= d->accessor_count)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d is out of range (the file has %u accessors)", index,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d is out of range (the file has %u accessors)", index,
                          d->accessor_count);
     layout L;
     const cJSON *sparse = NULL;
     vks_result r = accessor_layout(d, index, path, want, &L, &sparse);
     if (r != VKS_OK)
         return r;
-    void *out = gltf_alloc(d, (size_t)L.count * L.comps, 4);
+    void *out = vks__gltfr_alloc(d, (size_t)L.count * L.comps, 4);
     if (!out)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     float *f = fo ? out : NULL;
     uint32_t *u = fo ? NULL : out;
     for (uint32_t i = 0; i < L.count; i++)
@@ -316,13 +316,13 @@ static vks_result decode(gltf_doc *d, int32_t index, const char *path, const glt
     return VKS_OK;
 }
 
-vks_result gltf_accessor_floats(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+vks_result vks__gltfr_accessor_floats(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                 gltf_values *info, float **out)
 {
     return decode(d, index, path, want, info, out, NULL);
 }
 
-vks_result gltf_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+vks_result vks__gltfr_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                gltf_values *info, uint32_t **out)
 {
     return decode(d, index, path, want, info, NULL, out);

@@ -22,7 +22,7 @@ static int b64_value(unsigned char ch)
     return -1;
 }
 
-int64_t gltf_base64_decode(const char *text, size_t len, uint8_t *out, size_t cap)
+int64_t vks__gltfr_base64_decode(const char *text, size_t len, uint8_t *out, size_t cap)
 {
     while (len && text[len - 1] == '=' && len % 4 != 1) /* padding only at the end */
         len--;
@@ -73,16 +73,16 @@ static vks_result load_data_uri(gltf_doc *d, gltf_buffer *b, const char *uri, co
 {
     const char *comma = strchr(uri, ',');
     if (!comma || comma - uri < 7 || memcmp(comma - 7, ";base64", 7))
-        return gltf_fail(d, VKS_ERR_UNSUPPORTED, path, "data URI is not base64 (\"%.40s\")", uri);
+        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "data URI is not base64 (\"%.40s\")", uri);
     const char *text = comma + 1;
     size_t len = strlen(text);
     size_t cap = len / 4 * 3 + 3;
-    uint8_t *bytes = gltf_alloc(d, cap, 1);
+    uint8_t *bytes = vks__gltfr_alloc(d, cap, 1);
     if (!bytes)
-        return gltf_nomem(d, path);
-    int64_t n = gltf_base64_decode(text, len, bytes, cap);
+        return vks__gltfr_nomem(d, path);
+    int64_t n = vks__gltfr_base64_decode(text, len, bytes, cap);
     if (n < 0)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "data URI: malformed base64");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "data URI: malformed base64");
     b->data = bytes;
     b->size = (size_t)n;
     return VKS_OK;
@@ -91,21 +91,21 @@ static vks_result load_data_uri(gltf_doc *d, gltf_buffer *b, const char *uri, co
 static vks_result load_file(gltf_doc *d, gltf_buffer *b, const char *uri, const char *path)
 {
     if (strchr(uri, ':') || uri[0] == '/' || uri[0] == '\\')
-        return gltf_fail(d, VKS_ERR_UNSUPPORTED, path, "\"%.60s\": only relative file URIs and data: URIs are read",
+        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "\"%.60s\": only relative file URIs and data: URIs are read",
                          uri);
     if (!d->opt.gltf.path)
-        return gltf_fail(d, VKS_ERR_INVALID, path,
+        return vks__gltfr_fail(d, VKS_ERR_INVALID, path,
                          "external buffer \"%.60s\" needs the .gltf's own path (read_options.gltf.path)", uri);
     const char *base = d->opt.gltf.path;
     const char *slash = strrchr(base, '/');
     size_t dir = slash ? (size_t)(slash - base) + 1 : 0;
     size_t cap = dir + strlen(uri) + 1;
-    char *file = gltf_alloc(d, cap, 1);
+    char *file = vks__gltfr_alloc(d, cap, 1);
     if (!file)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     memcpy(file, base, dir);
     if (!percent_decode(uri, file + dir, cap - dir))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "malformed URI \"%.60s\"", uri);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "malformed URI \"%.60s\"", uri);
     void *bytes = NULL;
     size_t size = 0;
     vks_error e = {0};
@@ -123,7 +123,7 @@ static vks_result load_file(gltf_doc *d, gltf_buffer *b, const char *uri, const 
 }
 
 /* Buffer i loaded, holding at least its byteLength. */
-vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out)
+vks_result vks__gltfr_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out)
 {
     gltf_buffer *b = &d->buffers[i];
     *out = b;
@@ -133,24 +133,24 @@ vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out)
     snprintf(path, sizeof path, "buffers[%u]", i);
     const cJSON *o = d->buffer_at[i];
     uint64_t len = 0;
-    vks_result r = gltf_get_uint(d, o, path, "byteLength", 1, UINT64_MAX / 2, &len);
+    vks_result r = vks__gltfr_get_uint(d, o, path, "byteLength", 1, UINT64_MAX / 2, &len);
     if (r != VKS_OK)
         return r;
     if (len == 0)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "byteLength must be at least 1");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteLength must be at least 1");
     b->byte_length = len;
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(o, "uri");
     if (uri && !cJSON_IsString(uri))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "uri must be a string");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "uri must be a string");
     if (!uri) {
         if (i != 0 || !d->glb)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "has no uri (only a .glb's first buffer may use the BIN chunk)");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "has no uri (only a .glb's first buffer may use the BIN chunk)");
         if (!d->bin)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "refers to the BIN chunk, but the .glb has none");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "refers to the BIN chunk, but the .glb has none");
         b->data = d->bin;
         b->size = d->bin_size;
         if (b->size < len || b->size - len > 3)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "byteLength %llu, but the BIN chunk has %zu bytes",
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteLength %llu, but the BIN chunk has %zu bytes",
                              (unsigned long long)len, b->size);
         return VKS_OK;
     }
@@ -161,7 +161,7 @@ vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out)
     if (r != VKS_OK)
         return r;
     if (b->size < len)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "byteLength %llu, but the buffer holds only %zu bytes",
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteLength %llu, but the buffer holds only %zu bytes",
                          (unsigned long long)len, b->size);
     return VKS_OK;
 }

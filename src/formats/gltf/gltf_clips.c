@@ -39,7 +39,7 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     snprintf(path, sizeof path, "animations[%u].samplers[%u]", a, s);
     const cJSON *o = samplers[s];
     if (!cJSON_IsObject(o))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an object");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "must be an object");
     const cJSON *ip = cJSON_GetObjectItemCaseSensitive(o, "interpolation");
     const char *interp = ip ? (cJSON_IsString(ip) ? ip->valuestring : "") : "LINEAR";
     vks_interp kind;
@@ -51,12 +51,12 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     else if (!strcmp(interp, "CUBICSPLINE"))
         kind = VKS_INTERP_HERMITE, cubic = 1;
     else
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "interpolation \"%.20s\" is not LINEAR, STEP or CUBICSPLINE", interp);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "interpolation \"%.20s\" is not LINEAR, STEP or CUBICSPLINE", interp);
     uint32_t accessors = d->accessor_count;
     int32_t in = -1, outp = -1;
-    vks_result r = gltf_get_index(d, o, path, "input", 1, accessors, "accessors", &in);
+    vks_result r = vks__gltfr_get_index(d, o, path, "input", 1, accessors, "accessors", &in);
     if (r == VKS_OK)
-        r = gltf_get_index(d, o, path, "output", 1, accessors, "accessors", &outp);
+        r = vks__gltfr_get_index(d, o, path, "output", 1, accessors, "accessors", &outp);
     if (r != VKS_OK)
         return r;
     char ipath[80], opath[80];
@@ -65,15 +65,15 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_FLOAT), -1, 0};
     gltf_values ii, oi;
     float *times = NULL, *values = NULL;
-    if ((r = gltf_accessor_floats(d, in, ipath, &wi, &ii, &times)) != VKS_OK)
+    if ((r = vks__gltfr_accessor_floats(d, in, ipath, &wi, &ii, &times)) != VKS_OK)
         return r;
     if (ii.count > d->opt.clip.max_keys - *keys_total)
-        return gltf_fail(d, VKS_ERR_LIMIT, ipath, "%u keys pass the limit of %u in a file", ii.count,
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, ipath, "%u keys pass the limit of %u in a file", ii.count,
                          d->opt.clip.max_keys);
     *keys_total += ii.count;
     for (uint32_t k = 0; k < ii.count; k++) {
         if (times[k] < 0 || (k && !(times[k] > times[k - 1])))
-            return gltf_fail(d, VKS_ERR_FORMAT, ipath, "time %u is %g: times must be >= 0 and strictly increasing", k,
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ipath, "time %u is %g: times must be >= 0 and strictly increasing", k,
                              times[k]);
         if (times[k] > *max_time)
             *max_time = times[k];
@@ -82,15 +82,15 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     if (rotation)
         types |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
     gltf_accessor_want wo = {comps == 4 ? "VEC4" : comps == 3 ? "VEC3" : "SCALAR", types, 1, 0};
-    if ((r = gltf_accessor_floats(d, outp, opath, &wo, &oi, &values)) != VKS_OK)
+    if ((r = vks__gltfr_accessor_floats(d, outp, opath, &wo, &oi, &values)) != VKS_OK)
         return r;
     uint64_t want = (uint64_t)ii.count * (cubic ? 3 : 1);
     if (comps == 1) { /* weights: count = keys x targets; only the multiple is checked */
         if (oi.count % want)
-            return gltf_fail(d, VKS_ERR_FORMAT, opath, "%u values are not a multiple of %llu keys (%s)", oi.count,
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, opath, "%u values are not a multiple of %llu keys (%s)", oi.count,
                              (unsigned long long)want, target_path);
     } else if (oi.count != want) {
-        return gltf_fail(d, VKS_ERR_FORMAT, opath, "accessor %d has %u elements, %s needs %llu for %u %s keys", outp,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, opath, "accessor %d has %u elements, %s needs %llu for %u %s keys", outp,
                          oi.count, target_path, (unsigned long long)want, ii.count, interp);
     }
     out->decoded = 1;
@@ -109,7 +109,7 @@ static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info 
     uint32_t n = si->keys, m = si->comps;
     float *t = vks_clip_set_alloc(set, n, sizeof *t), *v = vks_clip_set_alloc(set, (size_t)n * m, sizeof *v);
     if (!t || !v)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     memcpy(t, si->times, n * sizeof *t);
     c->key_count = n;
     c->components = m;
@@ -129,7 +129,7 @@ static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info 
     }
     float *a = vks_clip_set_alloc(set, (size_t)n * m, sizeof *a), *b = vks_clip_set_alloc(set, (size_t)n * m, sizeof *b);
     if (!a || !b)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     for (uint32_t k = 0; k < n; k++) /* per key: in-tangent, value, out-tangent */
         for (uint32_t i = 0; i < m; i++) {
             a[k * m + i] = si->values[(3 * k + 0) * m + i];
@@ -151,12 +151,12 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
     int nc = cJSON_IsArray(channels) ? cJSON_GetArraySize(channels) : 0;
     int ns = cJSON_IsArray(samplers) ? cJSON_GetArraySize(samplers) : 0;
     if (nc < 1 || ns < 1)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "channels and samplers must be non-empty arrays");
-    sampler_info *si = gltf_alloc(d, (size_t)ns, sizeof *si);
-    const cJSON **sampler_at = gltf_alloc(d, (size_t)ns, sizeof *sampler_at);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "channels and samplers must be non-empty arrays");
+    sampler_info *si = vks__gltfr_alloc(d, (size_t)ns, sizeof *si);
+    const cJSON **sampler_at = vks__gltfr_alloc(d, (size_t)ns, sizeof *sampler_at);
     vks_track *tracks = vks_clip_set_alloc(set, (size_t)nc, sizeof *tracks);
     if (!si || !sampler_at || !tracks)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     int k = 0;
     for (const cJSON *e = samplers->child; e; e = e->next)
         sampler_at[k++] = e;
@@ -171,11 +171,11 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
         snprintf(tp, sizeof tp, "%s.target", cp);
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
         if (!cJSON_IsObject(ch) || !cJSON_IsObject(target))
-            return gltf_fail(d, VKS_ERR_FORMAT, cp, "must be an object with a target object");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, cp, "must be an object with a target object");
         int32_t s = -1, node = -1;
-        vks_result r = gltf_get_index(d, ch, cp, "sampler", 1, (uint32_t)ns, "samplers in the animation", &s);
+        vks_result r = vks__gltfr_get_index(d, ch, cp, "sampler", 1, (uint32_t)ns, "samplers in the animation", &s);
         if (r == VKS_OK)
-            r = gltf_get_index(d, target, tp, "node", 0, d->node_count, "nodes", &node);
+            r = vks__gltfr_get_index(d, target, tp, "node", 0, d->node_count, "nodes", &node);
         if (r != VKS_OK)
             return r;
         const cJSON *pj = cJSON_GetObjectItemCaseSensitive(target, "path");
@@ -184,7 +184,7 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
                          : !strcmp(p, "weights")                                                         ? 1
                                                                                                          : 0;
         if (!comps)
-            return gltf_fail(d, VKS_ERR_FORMAT, tp, "path \"%.20s\" is not translation, rotation, scale or weights", p);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, tp, "path \"%.20s\" is not translation, rotation, scale or weights", p);
         if (node < 0) /* a target without a node belongs to an extension: nothing to play */
             continue;
         char what[160];
@@ -194,7 +194,7 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
                 VKS_OK)
             return r;
         if (si[s].comps != comps)
-            return gltf_fail(d, VKS_ERR_FORMAT, cp, "sampler %d also drives a channel of another kind", s);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, cp, "sampler %d also drives a channel of another kind", s);
         if (comps == 1) {
             (*weights_channels)++;
             continue;
@@ -203,13 +203,13 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
             track_of[node] = (int32_t)count;
             tracks[count].node_name = vks_clip_set_strndup(set, d->names[node], strlen(d->names[node]));
             if (!tracks[count].node_name)
-                return gltf_nomem(d, cp);
+                return vks__gltfr_nomem(d, cp);
             count++;
         }
         vks_track *t = &tracks[track_of[node]];
         vks_curve *cv = comps == 4 ? &t->rotation : !strcmp(p, "translation") ? &t->translation : &t->scale;
         if (cv->key_count)
-            return gltf_fail(d, VKS_ERR_FORMAT, tp, "node %d's %s is already the target of another channel", node, p);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, tp, "node %d's %s is already the target of another channel", node, p);
         if ((r = make_curve(d, set, &si[s], cv, cp)) != VKS_OK)
             return r;
     }
@@ -219,7 +219,7 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
     const char *name = cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring : index;
     clip->name = vks_clip_set_strndup(set, name, strlen(name));
     if (!clip->name)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     clip->duration = max_time > 0 ? max_time : d->opt.clip.duration;
     clip->cycle = VKS_CYCLE_LOOP;
     clip->space = VKS_CLIP_LOCAL;
@@ -234,29 +234,29 @@ vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, si
 {
     gltf_doc d;
     vks_clip_set *set = NULL;
-    vks_result r = gltf_doc_open(&d, opt, bytes, size, err);
+    vks_result r = vks__gltfr_doc_open(&d, opt, bytes, size, err);
     uint32_t count = (uint32_t)cJSON_GetArraySize(d.animations);
     uint32_t weights = 0, keys = 0;
     if (r != VKS_OK)
         goto done;
     if (count == 0) {
-        r = gltf_fail(&d, VKS_ERR_FORMAT, "animations", "the file has no animations");
+        r = vks__gltfr_fail(&d, VKS_ERR_FORMAT, "animations", "the file has no animations");
         goto done;
     }
     if (count > d.opt.clip.max_clips) {
-        r = gltf_fail(&d, VKS_ERR_LIMIT, "animations", "%u animations pass the limit of %u", count,
+        r = vks__gltfr_fail(&d, VKS_ERR_LIMIT, "animations", "%u animations pass the limit of %u", count,
                       d.opt.clip.max_clips);
         goto done;
     }
-    int32_t *track_of = gltf_alloc(&d, d.node_count, sizeof *track_of);
+    int32_t *track_of = vks__gltfr_alloc(&d, d.node_count, sizeof *track_of);
     set = vks_clip_set_create(&d.opt.allocator);
     if (!set || !track_of) {
-        r = gltf_nomem(&d, "animations");
+        r = vks__gltfr_nomem(&d, "animations");
         goto done;
     }
     set->clips = vks_clip_set_alloc(set, count, sizeof *set->clips);
     if (!set->clips) {
-        r = gltf_nomem(&d, "animations");
+        r = vks__gltfr_nomem(&d, "animations");
         goto done;
     }
     set->clip_count = count;
@@ -274,12 +274,12 @@ vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, si
     set->format = "gltf";
     set->format_detail = vks_clip_set_strndup(set, detail, strlen(detail));
     if (!set->format_detail) {
-        r = gltf_nomem(&d, "animations");
+        r = vks__gltfr_nomem(&d, "animations");
         goto done;
     }
     r = vks_clip_set_validate(set, err);
 done:
-    gltf_doc_free(&d);
+    vks__gltfr_doc_free(&d);
     if (r != VKS_OK) {
         vks_clip_set_free(set);
         if (err && err->code == VKS_OK)

@@ -8,7 +8,7 @@
 
 #include "gltf_internal.h"
 
-void *gltf_alloc(gltf_doc *d, size_t count, size_t elem)
+void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem)
 {
     const vks_allocator *a = &d->opt.allocator;
     if (count == 0)
@@ -28,7 +28,7 @@ void *gltf_alloc(gltf_doc *d, size_t count, size_t elem)
     return p;
 }
 
-vks_result gltf_fail(gltf_doc *d, vks_result code, const char *path, const char *fmt, ...)
+vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const char *fmt, ...)
 {
     char msg[192];
     va_list ap;
@@ -38,12 +38,12 @@ vks_result gltf_fail(gltf_doc *d, vks_result code, const char *path, const char 
     return vks_error_set(d->err, code, VKS_NO_OFFSET, path, "%s", msg);
 }
 
-vks_result gltf_nomem(gltf_doc *d, const char *path)
+vks_result vks__gltfr_nomem(gltf_doc *d, const char *path)
 {
-    return gltf_fail(d, VKS_ERR_NOMEM, path, "out of memory");
+    return vks__gltfr_fail(d, VKS_ERR_NOMEM, path, "out of memory");
 }
 
-const cJSON *gltf_item(const cJSON *arr, uint32_t i)
+const cJSON *vks__gltfr_item(const cJSON *arr, uint32_t i)
 {
     const cJSON *it = arr ? arr->child : NULL;
     for (uint32_t k = 0; it && k < i; k++)
@@ -66,50 +66,50 @@ static const char *kind(const cJSON *v)
     return "null";
 }
 
-vks_result gltf_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+vks_result vks__gltfr_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
                          uint64_t max, uint64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!v) {
         if (required)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "required member \"%s\" is missing", name);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "required member \"%s\" is missing", name);
         return VKS_OK;
     }
     double x = v->valuedouble;
     /* range before the cast: a double past uint64_t does not convert */
     if (!cJSON_IsNumber(v) || !(x >= 0) || x > (double)max || x != (double)(uint64_t)x)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "%s must be an integer in 0..%llu (found %s%s%.17g)", name,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%s must be an integer in 0..%llu (found %s%s%.17g)", name,
                          (unsigned long long)max, kind(v), cJSON_IsNumber(v) ? " " : "", cJSON_IsNumber(v) ? x : 0.0);
     *out = (uint64_t)x;
     return VKS_OK;
 }
 
-vks_result gltf_get_index(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+vks_result vks__gltfr_get_index(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
                           uint32_t limit, const char *what, int32_t *out)
 {
     uint64_t v = UINT64_MAX;
-    vks_result r = gltf_get_uint(d, obj, path, name, required, UINT32_MAX, &v);
+    vks_result r = vks__gltfr_get_uint(d, obj, path, name, required, UINT32_MAX, &v);
     if (r != VKS_OK || v == UINT64_MAX)
         return r;
     if (v >= limit)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "%s %llu is out of range (the file has %u %s)", name,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%s %llu is out of range (the file has %u %s)", name,
                          (unsigned long long)v, limit, what);
     *out = (int32_t)v;
     return VKS_OK;
 }
 
-vks_result gltf_get_floats(gltf_doc *d, const cJSON *obj, const char *path, const char *name, uint32_t n, float *out)
+vks_result vks__gltfr_get_floats(gltf_doc *d, const cJSON *obj, const char *path, const char *name, uint32_t n, float *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!v)
         return VKS_OK;
     if (!cJSON_IsArray(v) || (uint32_t)cJSON_GetArraySize(v) != n)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "%s must be an array of %u numbers", name, n);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%s must be an array of %u numbers", name, n);
     uint32_t i = 0;
     for (const cJSON *e = v->child; e; e = e->next, i++) {
         float f = (float)e->valuedouble;
         if (!cJSON_IsNumber(e) || f - f != 0)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "%s[%u] must be a finite number", name, i);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%s[%u] must be a finite number", name, i);
         out[i] = f;
     }
     return VKS_OK;
@@ -179,17 +179,17 @@ static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, 
     if (!v)
         return VKS_OK;
     if (!cJSON_IsArray(v))
-        return gltf_fail(d, VKS_ERR_FORMAT, name, "must be an array (found %s)", kind(v));
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "must be an array (found %s)", kind(v));
     int i = 0;
     for (const cJSON *e = v->child; e; e = e->next, i++)
         if (!cJSON_IsObject(e))
-            return gltf_fail(d, VKS_ERR_FORMAT, name, "element %d must be an object (found %s)", i, kind(e));
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "element %d must be an object (found %s)", i, kind(e));
     *out = v;
     if (count)
         *count = (uint32_t)i;
     if (at) {
-        if (!(*at = gltf_alloc(d, (size_t)i, sizeof **at)))
-            return gltf_nomem(d, name);
+        if (!(*at = vks__gltfr_alloc(d, (size_t)i, sizeof **at)))
+            return vks__gltfr_nomem(d, name);
         i = 0;
         for (const cJSON *e = v->child; e; e = e->next)
             (*at)[i++] = e;
@@ -215,7 +215,7 @@ static vks_result check_extensions(gltf_doc *d)
             continue;
         char path[48];
         snprintf(path, sizeof path, "extensionsRequired[%d]", i);
-        return gltf_fail(d, VKS_ERR_UNSUPPORTED, path, "required extension \"%.60s\" is not supported", s);
+        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "required extension \"%.60s\" is not supported", s);
     }
     return VKS_OK;
 }
@@ -226,9 +226,9 @@ static vks_result check_extensions(gltf_doc *d)
 static vks_result node_forest(gltf_doc *d)
 {
     uint32_t n = d->node_count;
-    d->parent = gltf_alloc(d, n, sizeof *d->parent);
+    d->parent = vks__gltfr_alloc(d, n, sizeof *d->parent);
     if (!d->parent)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     for (uint32_t i = 0; i < n; i++)
         d->parent[i] = -1;
     char path[48];
@@ -238,26 +238,26 @@ static vks_result node_forest(gltf_doc *d)
             continue;
         snprintf(path, sizeof path, "nodes[%u].children", i);
         if (!cJSON_IsArray(ch))
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an array");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "must be an array");
         uint32_t k = 0;
         for (const cJSON *c = ch->child; c; c = c->next, k++) {
             double x = c->valuedouble;
             if (!cJSON_IsNumber(c) || !(x >= 0) || x >= n || x != (double)(uint32_t)x)
-                return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u] is not a node index (the file has %u nodes)", k, n);
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u] is not a node index (the file has %u nodes)", k, n);
             uint32_t child = (uint32_t)x;
             if (child == i)
-                return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is its own child", k, i);
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is its own child", k, i);
             if (d->parent[child] >= 0)
-                return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u already has parent %d (the nodes must form a forest)",
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u already has parent %d (the nodes must form a forest)",
                                  k, child, d->parent[child]);
             d->parent[child] = (int32_t)i;
         }
     }
     /* each node's way up, marked as walked (1) until it meets a root or a node already known
        to reach one (2): meeting a 1 again is a cycle. O(nodes) in all. */
-    uint8_t *state = gltf_alloc(d, n, 1);
+    uint8_t *state = vks__gltfr_alloc(d, n, 1);
     if (!state)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     for (uint32_t s = 0; s < n; s++) {
         int32_t p = (int32_t)s;
         while (p >= 0 && state[p] == 0) {
@@ -266,7 +266,7 @@ static vks_result node_forest(gltf_doc *d)
         }
         if (p >= 0 && state[p] == 1) {
             snprintf(path, sizeof path, "nodes[%d]", p);
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "is in a cycle of children (the nodes must form a forest)");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "is in a cycle of children (the nodes must form a forest)");
         }
         for (p = (int32_t)s; p >= 0 && state[p] == 1; p = d->parent[p])
             state[p] = 2;
@@ -307,19 +307,19 @@ static void sort_by_name(uint32_t *idx, uint32_t *tmp, uint32_t n, const char **
 static vks_result node_names(gltf_doc *d)
 {
     uint32_t n = d->node_count;
-    d->names = gltf_alloc(d, n, sizeof *d->names);
-    uint32_t *idx = gltf_alloc(d, n, sizeof *idx), *tmp = gltf_alloc(d, n, sizeof *tmp);
+    d->names = vks__gltfr_alloc(d, n, sizeof *d->names);
+    uint32_t *idx = vks__gltfr_alloc(d, n, sizeof *idx), *tmp = vks__gltfr_alloc(d, n, sizeof *tmp);
     if (!d->names || !idx || !tmp)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     uint32_t i = 0;
     for (const cJSON *node = d->nodes ? d->nodes->child : NULL; node; node = node->next, i++) {
         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(node, "name");
         if (nm && cJSON_IsString(nm) && nm->valuestring[0]) {
             d->names[i] = nm->valuestring;
         } else {
-            char *s = gltf_alloc(d, 24, 1);
+            char *s = vks__gltfr_alloc(d, 24, 1);
             if (!s)
-                return gltf_nomem(d, "nodes");
+                return vks__gltfr_nomem(d, "nodes");
             snprintf(s, 24, "nodes[%u]", i);
             d->names[i] = s;
         }
@@ -330,16 +330,16 @@ static vks_result node_names(gltf_doc *d)
         if (strcmp(d->names[idx[k]], d->names[idx[k - 1]]))
             continue;
         size_t len = strlen(d->names[idx[k]]) + 24;
-        char *s = gltf_alloc(d, len, 1);
+        char *s = vks__gltfr_alloc(d, len, 1);
         if (!s)
-            return gltf_nomem(d, "nodes");
+            return vks__gltfr_nomem(d, "nodes");
         snprintf(s, len, "%s (nodes[%u])", d->names[idx[k]], idx[k]);
         d->names[idx[k]] = s;
     }
     return VKS_OK;
 }
 
-vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err)
+vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err)
 {
     memset(d, 0, sizeof *d);
     d->opt = vks_read_options_defaults(opt);
@@ -360,9 +360,9 @@ vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *b
     if (json_size >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3)) /* a BOM the specification forbids, harmless */
         json += 3, json_size -= 3, json_at += 3;
     /* parsed from a NUL-terminated copy, so that no parser path can look past the chunk */
-    char *text = gltf_alloc(d, json_size + 1, 1);
+    char *text = vks__gltfr_alloc(d, json_size + 1, 1);
     if (!text)
-        return gltf_nomem(d, "json");
+        return vks__gltfr_nomem(d, "json");
     memcpy(text, json, json_size);
     const char *end = NULL;
     d->json = cJSON_ParseWithLengthOpts(text, json_size, &end, 0);
@@ -372,13 +372,13 @@ vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *b
                              "not valid JSON%s", end ? " (parse stopped here)" : "");
     }
     if (!cJSON_IsObject(d->json))
-        return gltf_fail(d, VKS_ERR_FORMAT, "json", "the document must be a JSON object");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, "json", "the document must be a JSON object");
     const cJSON *asset = cJSON_GetObjectItemCaseSensitive(d->json, "asset");
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(asset, "version");
     if (!cJSON_IsObject(asset) || !cJSON_IsString(ver))
-        return gltf_fail(d, VKS_ERR_FORMAT, "asset", "required asset.version is missing");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, "asset", "required asset.version is missing");
     if (strncmp(ver->valuestring, "2.", 2))
-        return gltf_fail(d, VKS_ERR_UNSUPPORTED, "asset.version", "\"%.20s\", vkskin reads glTF 2.x",
+        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, "asset.version", "\"%.20s\", vkskin reads glTF 2.x",
                          ver->valuestring);
     const cJSON *gen = cJSON_GetObjectItemCaseSensitive(asset, "generator");
     snprintf(d->detail, sizeof d->detail, "glTF %.8s%s%s%.48s%s", ver->valuestring, d->glb ? " (.glb" : " (.gltf",
@@ -402,16 +402,16 @@ vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *b
     if (r != VKS_OK)
         return r;
     if (d->node_count > d->opt.max_nodes)
-        return gltf_fail(d, VKS_ERR_LIMIT, "nodes", "%u nodes exceed the limit %u", d->node_count, d->opt.max_nodes);
-    d->buffers = gltf_alloc(d, d->buffer_count, sizeof *d->buffers);
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, "nodes", "%u nodes exceed the limit %u", d->node_count, d->opt.max_nodes);
+    d->buffers = vks__gltfr_alloc(d, d->buffer_count, sizeof *d->buffers);
     if (!d->buffers)
-        return gltf_nomem(d, "buffers");
+        return vks__gltfr_nomem(d, "buffers");
     if ((r = node_forest(d)) != VKS_OK)
         return r;
     return node_names(d);
 }
 
-void gltf_doc_free(gltf_doc *d)
+void vks__gltfr_doc_free(gltf_doc *d)
 {
     const vks_allocator *a = &d->opt.allocator;
     for (uint32_t i = 0; d->buffers && i < d->buffer_count; i++)

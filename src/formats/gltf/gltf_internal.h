@@ -7,7 +7,8 @@
  * a .glb's header and chunks, the byte offset; numbers from the file are never trusted: every
  * index, count, offset and stride is checked against what it refers to before it is used.
  * Every temporary goes through the read options' allocator and is listed in the document, so
- * one gltf_doc_free releases it all, on success or failure. */
+ * one vks__gltfr_doc_free releases it all, on success or failure. Internal functions are
+ * vks__gltfr_* (the reader's; the writer in src/bake has vks__gltf_*). */
 #ifndef VKS_FORMATS_GLTF_INTERNAL_H
 #define VKS_FORMATS_GLTF_INTERNAL_H
 
@@ -59,29 +60,29 @@ typedef struct gltf_doc {
 
 /* Parses bytes as a .glb or a .gltf (opt->gltf.path: where external buffers are found),
  * checks the top-level arrays and the node forest (indices, one parent each, no cycle). */
-vks_result gltf_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err);
-void gltf_doc_free(gltf_doc *d);
+vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err);
+void vks__gltfr_doc_free(gltf_doc *d);
 
 /* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
-void *gltf_alloc(gltf_doc *d, size_t count, size_t elem);
+void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem);
 /* err with the JSON path built from fmt (printf), the message from msg_fmt. Returns code. */
-vks_result gltf_fail(gltf_doc *d, vks_result code, const char *path, const char *fmt, ...)
+vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-vks_result gltf_nomem(gltf_doc *d, const char *path);
+vks_result vks__gltfr_nomem(gltf_doc *d, const char *path);
 
 /* Members with the specification's types. Each returns VKS_OK with *out set (or left at its
  * default when the member is absent and not required), or an error naming path.name. */
-vks_result gltf_get_index(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+vks_result vks__gltfr_get_index(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
                           uint32_t limit, const char *what, int32_t *out);
-vks_result gltf_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
+vks_result vks__gltfr_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
                          uint64_t max, uint64_t *out);
-vks_result gltf_get_floats(gltf_doc *d, const cJSON *obj, const char *path, const char *name, uint32_t n,
+vks_result vks__gltfr_get_floats(gltf_doc *d, const cJSON *obj, const char *path, const char *name, uint32_t n,
                            float *out);
 /* The element at index i of array arr (an object), or NULL. */
-const cJSON *gltf_item(const cJSON *arr, uint32_t i);
+const cJSON *vks__gltfr_item(const cJSON *arr, uint32_t i);
 
 /* A decoded accessor: count elements of comps components each. */
 typedef struct gltf_values {
@@ -102,21 +103,21 @@ typedef struct gltf_accessor_want {
 /* Decodes accessor index as where asks (path names the referring member, e.g.
  * "meshes[0].primitives[1].attributes.POSITION"): floats (normalized integers by the
  * specification's formulas) or integers. Sparse substitution applied; min/max ignored. */
-vks_result gltf_accessor_floats(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+vks_result vks__gltfr_accessor_floats(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                 gltf_values *info, float **out);
-vks_result gltf_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
+vks_result vks__gltfr_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                gltf_values *info, uint32_t **out);
 
 /* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
-int gltf_matrix_affine(const float m[16], vks_affine *out);
+int vks__gltfr_matrix_affine(const float m[16], vks_affine *out);
 /* Local transform of node n (TRS or matrix), checked. */
-vks_result gltf_node_local(gltf_doc *d, uint32_t n, vks_affine *out);
+vks_result vks__gltfr_node_local(gltf_doc *d, uint32_t n, vks_affine *out);
 
 /* Buffer i (< buffer_count) loaded on first use; holds at least its byteLength. */
-vks_result gltf_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out);
+vks_result vks__gltfr_buffer_get(gltf_doc *d, uint32_t i, const gltf_buffer **out);
 
 /* Base64 (RFC 4648, padding optional) into out (cap bytes); returns bytes written, or -1 on a
  * character outside the alphabet or misplaced padding. */
-int64_t gltf_base64_decode(const char *text, size_t len, uint8_t *out, size_t cap);
+int64_t vks__gltfr_base64_decode(const char *text, size_t len, uint8_t *out, size_t cap);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "gltf_internal.h"
 
-int gltf_matrix_affine(const float m[16], vks_affine *out)
+int vks__gltfr_matrix_affine(const float m[16], vks_affine *out)
 {
     if (fabsf(m[3]) > 1e-5f || fabsf(m[7]) > 1e-5f || fabsf(m[11]) > 1e-5f || fabsf(m[15] - 1.0f) > 1e-5f)
         return 0;
@@ -17,7 +17,7 @@ int gltf_matrix_affine(const float m[16], vks_affine *out)
     return 1;
 }
 
-vks_result gltf_node_local(gltf_doc *d, uint32_t n, vks_affine *out)
+vks_result vks__gltfr_node_local(gltf_doc *d, uint32_t n, vks_affine *out)
 {
     char path[32];
     snprintf(path, sizeof path, "nodes[%u]", n);
@@ -26,25 +26,25 @@ vks_result gltf_node_local(gltf_doc *d, uint32_t n, vks_affine *out)
     if (cJSON_GetObjectItemCaseSensitive(o, "matrix")) {
         if (cJSON_GetObjectItemCaseSensitive(o, "translation") || cJSON_GetObjectItemCaseSensitive(o, "rotation") ||
             cJSON_GetObjectItemCaseSensitive(o, "scale"))
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "has both a matrix and translation/rotation/scale");
-        vks_result r = gltf_get_floats(d, o, path, "matrix", 16, m);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "has both a matrix and translation/rotation/scale");
+        vks_result r = vks__gltfr_get_floats(d, o, path, "matrix", 16, m);
         if (r != VKS_OK)
             return r;
-        if (!gltf_matrix_affine(m, out))
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "matrix's last row is (%g, %g, %g, %g), not (0, 0, 0, 1)", m[3],
+        if (!vks__gltfr_matrix_affine(m, out))
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "matrix's last row is (%g, %g, %g, %g), not (0, 0, 0, 1)", m[3],
                              m[7], m[11], m[15]);
         return VKS_OK;
     }
-    vks_result r = gltf_get_floats(d, o, path, "translation", 3, t);
+    vks_result r = vks__gltfr_get_floats(d, o, path, "translation", 3, t);
     if (r == VKS_OK)
-        r = gltf_get_floats(d, o, path, "rotation", 4, q);
+        r = vks__gltfr_get_floats(d, o, path, "rotation", 4, q);
     if (r == VKS_OK)
-        r = gltf_get_floats(d, o, path, "scale", 3, s);
+        r = vks__gltfr_get_floats(d, o, path, "scale", 3, s);
     if (r != VKS_OK)
         return r;
     double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
     if (!(len > 1e-6))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "rotation is a zero quaternion");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "rotation is a zero quaternion");
     *out = vks_affine_from_trs(t, q, s);
     return VKS_OK;
 }

@@ -54,9 +54,9 @@ static vks_result walk(reader *R, const uint32_t *roots, uint32_t root_count, co
 {
     gltf_doc *d = &R->d;
     uint32_t n = d->node_count;
-    const cJSON **stack = gltf_alloc(d, n + 1, sizeof *stack);
+    const cJSON **stack = vks__gltfr_alloc(d, n + 1, sizeof *stack);
     if (!stack)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     *count = 0;
     uint32_t loops = roots ? root_count : n;
     for (uint32_t i = 0; i < loops; i++) {
@@ -88,41 +88,41 @@ static vks_result scene_nodes(reader *R, uint8_t *reach)
     gltf_doc *d = &R->d;
     const cJSON *scenes = member(d->json, "scenes");
     uint32_t n = d->node_count, count = 0;
-    uint32_t *order = gltf_alloc(d, n, sizeof *order);
+    uint32_t *order = vks__gltfr_alloc(d, n, sizeof *order);
     if (!order)
-        return gltf_nomem(d, "scenes");
+        return vks__gltfr_nomem(d, "scenes");
     if (scenes && (!cJSON_IsArray(scenes) || cJSON_GetArraySize(scenes) == 0))
-        return gltf_fail(d, VKS_ERR_FORMAT, "scenes", "must be a non-empty array");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, "scenes", "must be a non-empty array");
     if (!scenes) {
         if (member(d->json, "scene"))
-            return gltf_fail(d, VKS_ERR_FORMAT, "scene", "is set, but the file has no scenes");
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, "scene", "is set, but the file has no scenes");
         memset(reach, 1, n);
         return VKS_OK;
     }
     int32_t s = 0;
-    vks_result r = gltf_get_index(d, d->json, "", "scene", 0, (uint32_t)cJSON_GetArraySize(scenes), "scenes", &s);
+    vks_result r = vks__gltfr_get_index(d, d->json, "", "scene", 0, (uint32_t)cJSON_GetArraySize(scenes), "scenes", &s);
     if (r != VKS_OK)
         return r;
     char path[40];
     snprintf(path, sizeof path, "scenes[%d].nodes", s);
-    const cJSON *sn = member(gltf_item(scenes, (uint32_t)s), "nodes");
+    const cJSON *sn = member(vks__gltfr_item(scenes, (uint32_t)s), "nodes");
     if (sn && !cJSON_IsArray(sn))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an array");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "must be an array");
     uint32_t rc = 0;
-    uint32_t *roots = gltf_alloc(d, n, sizeof *roots);
+    uint32_t *roots = vks__gltfr_alloc(d, n, sizeof *roots);
     if (!roots)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     uint32_t k = 0;
     for (const cJSON *e = sn ? sn->child : NULL; e; e = e->next, k++) {
         double x = e->valuedouble;
         if (!cJSON_IsNumber(e) || !(x >= 0) || x >= n || x != (double)(uint32_t)x)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u] is not a node index (the file has %u nodes)", k, n);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u] is not a node index (the file has %u nodes)", k, n);
         uint32_t root = (uint32_t)x;
         if (d->parent[root] >= 0)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is a child of node %d, not a root", k, root,
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is a child of node %d, not a root", k, root,
                              d->parent[root]);
         if (reach[root])
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is listed twice", k, root);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "[%u]: node %u is listed twice", k, root);
         reach[root] = 1;
         roots[rc++] = root;
     }
@@ -146,18 +146,18 @@ static vks_result load_skin(reader *R, int32_t s)
     const cJSON *joints = member(o, "joints");
     int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : 0;
     if (n < 1 || n > 65535)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "joints must be an array of 1..65535 node indices");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "joints must be an array of 1..65535 node indices");
     si->joint_count = (uint32_t)n;
-    si->joints = gltf_alloc(d, (size_t)n, sizeof *si->joints);
-    si->inverse = gltf_alloc(d, (size_t)n, sizeof *si->inverse);
-    si->bones = gltf_alloc(d, (size_t)n, sizeof *si->bones);
+    si->joints = vks__gltfr_alloc(d, (size_t)n, sizeof *si->joints);
+    si->inverse = vks__gltfr_alloc(d, (size_t)n, sizeof *si->inverse);
+    si->bones = vks__gltfr_alloc(d, (size_t)n, sizeof *si->bones);
     if (!si->joints || !si->inverse || !si->bones)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     int k = 0;
     for (const cJSON *e = joints->child; e; e = e->next, k++) {
         double x = e->valuedouble;
         if (!cJSON_IsNumber(e) || !(x >= 0) || x >= d->node_count || x != (double)(uint32_t)x)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "joints[%d] is not a node index (the file has %u nodes)", k,
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "joints[%d] is not a node index (the file has %u nodes)", k,
                              d->node_count);
         si->joints[k] = (int32_t)x;
         for (int32_t a = si->joints[k]; a >= 0 && !R->needed[a]; a = d->parent[a])
@@ -165,7 +165,7 @@ static vks_result load_skin(reader *R, int32_t s)
         si->inverse[k] = vks_affine_identity();
     }
     int32_t ibm = -1;
-    vks_result r = gltf_get_index(d, o, path, "inverseBindMatrices", 0, d->accessor_count,
+    vks_result r = vks__gltfr_get_index(d, o, path, "inverseBindMatrices", 0, d->accessor_count,
                                   "accessors", &ibm);
     if (r != VKS_OK || ibm < 0) {
         si->loaded = r == VKS_OK;
@@ -176,15 +176,15 @@ static vks_result load_skin(reader *R, int32_t s)
     gltf_accessor_want want = {"MAT4", GLTF_BIT(GLTF_FLOAT), -1, 0};
     gltf_values info;
     float *m = NULL;
-    if ((r = gltf_accessor_floats(d, ibm, ap, &want, &info, &m)) != VKS_OK)
+    if ((r = vks__gltfr_accessor_floats(d, ibm, ap, &want, &info, &m)) != VKS_OK)
         return r;
     /* the specification: at least as many matrices as joints */
     if (info.count < si->joint_count)
-        return gltf_fail(d, VKS_ERR_FORMAT, ap, "accessor %d has %u matrices for %u joints", ibm, info.count,
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "accessor %d has %u matrices for %u joints", ibm, info.count,
                          si->joint_count);
     for (uint32_t j = 0; j < si->joint_count; j++)
-        if (!gltf_matrix_affine(m + 16 * j, &si->inverse[j]))
-            return gltf_fail(d, VKS_ERR_FORMAT, ap, "matrix %u's last row is not (0, 0, 0, 1)", j);
+        if (!vks__gltfr_matrix_affine(m + 16 * j, &si->inverse[j]))
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "matrix %u's last row is not (0, 0, 0, 1)", j);
     si->loaded = 1;
     return VKS_OK;
 }
@@ -194,16 +194,16 @@ static vks_result skeleton(reader *R, vks_skin *skin)
 {
     gltf_doc *d = &R->d;
     uint32_t n = d->node_count, count = 0;
-    uint32_t *order = gltf_alloc(d, n, sizeof *order);
-    R->node_of = gltf_alloc(d, n, sizeof *R->node_of);
+    uint32_t *order = vks__gltfr_alloc(d, n, sizeof *order);
+    R->node_of = vks__gltfr_alloc(d, n, sizeof *R->node_of);
     if (!order || !R->node_of)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     vks_result r = walk(R, NULL, 0, R->needed, order, &count);
     if (r != VKS_OK)
         return r;
     skin->nodes = vks_skin_alloc_array(skin, count, sizeof *skin->nodes);
     if (!skin->nodes)
-        return gltf_nomem(d, "nodes");
+        return vks__gltfr_nomem(d, "nodes");
     skin->node_count = count;
     for (uint32_t i = 0; i < n; i++)
         R->node_of[i] = -1;
@@ -213,9 +213,9 @@ static vks_result skeleton(reader *R, vks_skin *skin)
         vks_node *nd = &skin->nodes[i];
         nd->name = vks_skin_strndup(skin, d->names[g], strlen(d->names[g]));
         if (!nd->name)
-            return gltf_nomem(d, "nodes");
+            return vks__gltfr_nomem(d, "nodes");
         nd->parent = d->parent[g] >= 0 ? R->node_of[d->parent[g]] : -1; /* ancestors of needed are needed */
-        if ((r = gltf_node_local(d, g, &nd->bind_local)) != VKS_OK)
+        if ((r = vks__gltfr_node_local(d, g, &nd->bind_local)) != VKS_OK)
             return r;
     }
     for (uint32_t s = 0; s < R->skin_count; s++)
@@ -234,15 +234,15 @@ static vks_result triangles(reader *R, const char *path, int mode, const uint32_
     gltf_doc *d = &R->d;
     *tcount = 0;
     if (mode == 4 && n % 3)
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "%u indices do not make whole triangles", n);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%u indices do not make whole triangles", n);
     uint32_t max = mode == 4 ? n / 3 : n >= 3 ? n - 2 : 0;
-    uint32_t(*t)[3] = gltf_alloc(d, max, sizeof *t);
+    uint32_t(*t)[3] = vks__gltfr_alloc(d, max, sizeof *t);
     if (!t)
-        return gltf_nomem(d, path);
+        return vks__gltfr_nomem(d, path);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = idx ? idx[i] : i;
         if (v >= vcount)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "index %u is %u, but POSITION has %u vertices", i, v, vcount);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "index %u is %u, but POSITION has %u vertices", i, v, vcount);
     }
     for (uint32_t k = 0; k < max; k++) {
         uint32_t a, b, c;
@@ -283,12 +283,12 @@ static vks_result read_influences(reader *R, const char *ppath, const cJSON *att
         const cJSON *j = member(attrs, jn), *w = member(attrs, wn);
         if (!j && !w) {
             if (s == 0)
-                return gltf_fail(d, VKS_ERR_FORMAT, ppath, "the node has a skin, so the primitive needs JOINTS_0 and "
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, ppath, "the node has a skin, so the primitive needs JOINTS_0 and "
                                  "WEIGHTS_0");
             break;
         }
         if (!j || !w)
-            return gltf_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
         gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0};
         gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
                                  GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0};
@@ -296,22 +296,22 @@ static vks_result read_influences(reader *R, const char *ppath, const cJSON *att
         char ap[160];
         snprintf(ap, sizeof ap, "%s.attributes", ppath);
         int32_t ja = -1, wa = -1;
-        vks_result r = gltf_get_index(d, attrs, ap, jn, 1, d->accessor_count, "accessors", &ja);
+        vks_result r = vks__gltfr_get_index(d, attrs, ap, jn, 1, d->accessor_count, "accessors", &ja);
         if (r == VKS_OK)
-            r = gltf_get_index(d, attrs, ap, wn, 1, d->accessor_count, "accessors", &wa);
+            r = vks__gltfr_get_index(d, attrs, ap, wn, 1, d->accessor_count, "accessors", &wa);
         if (r == VKS_OK)
-            r = gltf_accessor_uints(d, ja, jp, &wj, &ji, &is->joints[s]);
+            r = vks__gltfr_accessor_uints(d, ja, jp, &wj, &ji, &is->joints[s]);
         if (r == VKS_OK)
-            r = gltf_accessor_floats(d, wa, wp, &ww, &wi, &is->weights[s]);
+            r = vks__gltfr_accessor_floats(d, wa, wp, &ww, &wi, &is->weights[s]);
         if (r != VKS_OK)
             return r;
         if (ji.count != vcount || wi.count != vcount)
-            return gltf_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
                              ji.count != vcount ? ja : wa, ji.count != vcount ? ji.count : wi.count, vcount);
         for (uint32_t v = 0; v < vcount; v++)
             for (uint32_t k = 0; k < 4; k++)
                 if (is->joints[s][4 * v + k] >= joint_count)
-                    return gltf_fail(d, VKS_ERR_FORMAT, jp, "vertex %u slot %u: joint %u, but the skin has %u joints", v,
+                    return vks__gltfr_fail(d, VKS_ERR_FORMAT, jp, "vertex %u slot %u: joint %u, but the skin has %u joints", v,
                                      k, is->joints[s][4 * v + k], joint_count);
         is->sets = s + 1;
     }
@@ -360,9 +360,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
 {
     gltf_doc *d = &R->d;
     if (!cJSON_IsObject(prim))
-        return gltf_fail(d, VKS_ERR_FORMAT, ppath, "must be an object");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, ppath, "must be an object");
     uint64_t mode = 4;
-    vks_result r = gltf_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
+    vks_result r = vks__gltfr_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
     if (r != VKS_OK)
         return r;
     if (mode < 4) {
@@ -377,14 +377,14 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     char path[160];
     snprintf(path, sizeof path, "%s.attributes", ppath);
     if (!cJSON_IsObject(attrs))
-        return gltf_fail(d, VKS_ERR_FORMAT, path, "must be an object");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "must be an object");
     uint32_t accessors = d->accessor_count;
     int32_t pos = -1, nrm = -1, ind = -1;
-    r = gltf_get_index(d, attrs, path, "POSITION", 1, accessors, "accessors", &pos);
+    r = vks__gltfr_get_index(d, attrs, path, "POSITION", 1, accessors, "accessors", &pos);
     if (r == VKS_OK)
-        r = gltf_get_index(d, attrs, path, "NORMAL", 0, accessors, "accessors", &nrm);
+        r = vks__gltfr_get_index(d, attrs, path, "NORMAL", 0, accessors, "accessors", &nrm);
     if (r == VKS_OK)
-        r = gltf_get_index(d, prim, ppath, "indices", 0, accessors, "accessors", &ind);
+        r = vks__gltfr_get_index(d, prim, ppath, "indices", 0, accessors, "accessors", &ind);
     if (r != VKS_OK)
         return r;
     uint32_t geo = GLTF_BIT(GLTF_FLOAT);
@@ -395,24 +395,24 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     float *positions = NULL, *normals = NULL;
     uint32_t *indices = NULL;
     snprintf(path, sizeof path, "%s.attributes.POSITION", ppath);
-    if ((r = gltf_accessor_floats(d, pos, path, &wp, &pi, &positions)) != VKS_OK)
+    if ((r = vks__gltfr_accessor_floats(d, pos, path, &wp, &pi, &positions)) != VKS_OK)
         return r;
     uint32_t vcount = pi.count;
     if (vcount > d->opt.max_vertices - R->vertices)
-        return gltf_fail(d, VKS_ERR_LIMIT, path, "%u more vertices pass the limit of %u", vcount, d->opt.max_vertices);
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more vertices pass the limit of %u", vcount, d->opt.max_vertices);
     if (nrm >= 0) {
         snprintf(path, sizeof path, "%s.attributes.NORMAL", ppath);
-        if ((r = gltf_accessor_floats(d, nrm, path, &wp, &ni, &normals)) != VKS_OK)
+        if ((r = vks__gltfr_accessor_floats(d, nrm, path, &wp, &ni, &normals)) != VKS_OK)
             return r;
         if (ni.count != vcount)
-            return gltf_fail(d, VKS_ERR_FORMAT, path, "accessor %d has %u elements, POSITION %u", nrm, ni.count, vcount);
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d has %u elements, POSITION %u", nrm, ni.count, vcount);
     }
     uint32_t icount = vcount;
     if (ind >= 0) {
         snprintf(path, sizeof path, "%s.indices", ppath);
         gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
                                  GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1};
-        if ((r = gltf_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
+        if ((r = vks__gltfr_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
             return r;
         icount = ii.count;
     } else {
@@ -422,15 +422,15 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &tris, &tcount)) != VKS_OK)
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
-        return gltf_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
     influence_sets is;
     if ((r = read_influences(R, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
         return r;
-    uint16_t(*bone)[4] = gltf_alloc(d, vcount, sizeof *bone);
-    float(*weight)[4] = gltf_alloc(d, vcount, sizeof *weight);
-    float *stored = gltf_alloc(d, vcount, sizeof *stored);
+    uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
+    float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
+    float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
     if (!bone || !weight || !stored)
-        return gltf_nomem(d, ppath);
+        return vks__gltfr_nomem(d, ppath);
     combine(R, &is, vcount, bone, weight, stored);
     if (tcount == 0) {
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
@@ -466,7 +466,7 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
     const cJSON *prims = member(mo, "primitives");
     int np = cJSON_IsArray(prims) ? cJSON_GetArraySize(prims) : 0;
     if (np < 1)
-        return gltf_fail(d, VKS_ERR_FORMAT, mpath, "primitives must be a non-empty array");
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, mpath, "primitives must be a non-empty array");
     const cJSON *nm = member(mo, "name");
     const char *base = cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring : mpath;
     int p = 0;
@@ -490,17 +490,17 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     memset(&R, 0, sizeof R);
     vks_skin *skin = NULL;
     gltf_doc *d = &R.d;
-    vks_result r = gltf_doc_open(d, opt, bytes, size, err);
+    vks_result r = vks__gltfr_doc_open(d, opt, bytes, size, err);
     if (r != VKS_OK)
         goto done;
     uint32_t n = d->node_count;
     R.skin_count = d->skin_count;
-    R.skins = gltf_alloc(d, R.skin_count, sizeof *R.skins);
-    R.needed = gltf_alloc(d, n, 1);
-    uint8_t *reach = gltf_alloc(d, n, 1);
-    int32_t *mesh_of = gltf_alloc(d, n, sizeof *mesh_of), *skin_of = gltf_alloc(d, n, sizeof *skin_of);
+    R.skins = vks__gltfr_alloc(d, R.skin_count, sizeof *R.skins);
+    R.needed = vks__gltfr_alloc(d, n, 1);
+    uint8_t *reach = vks__gltfr_alloc(d, n, 1);
+    int32_t *mesh_of = vks__gltfr_alloc(d, n, sizeof *mesh_of), *skin_of = vks__gltfr_alloc(d, n, sizeof *skin_of);
     if (!R.skins || !R.needed || !reach || !mesh_of || !skin_of) {
-        r = gltf_nomem(d, "nodes");
+        r = vks__gltfr_nomem(d, "nodes");
         goto done;
     }
     if ((r = scene_nodes(&R, reach)) != VKS_OK)
@@ -511,11 +511,11 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         snprintf(path, sizeof path, "nodes[%u]", i);
         const cJSON *o = d->node_at[i];
         mesh_of[i] = skin_of[i] = -1;
-        if ((r = gltf_get_index(d, o, path, "mesh", 0, meshes, "meshes", &mesh_of[i])) != VKS_OK ||
-            (r = gltf_get_index(d, o, path, "skin", 0, R.skin_count, "skins", &skin_of[i])) != VKS_OK)
+        if ((r = vks__gltfr_get_index(d, o, path, "mesh", 0, meshes, "meshes", &mesh_of[i])) != VKS_OK ||
+            (r = vks__gltfr_get_index(d, o, path, "skin", 0, R.skin_count, "skins", &skin_of[i])) != VKS_OK)
             goto done;
         if (skin_of[i] >= 0 && mesh_of[i] < 0) {
-            r = gltf_fail(d, VKS_ERR_FORMAT, path, "has a skin but no mesh");
+            r = vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "has a skin but no mesh");
             goto done;
         }
         if (!reach[i] || mesh_of[i] < 0)
@@ -529,20 +529,20 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         skinned++;
     }
     if (!skinned) {
-        r = gltf_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with both a mesh and a skin%s",
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with both a mesh and a skin%s",
                       R.unskinned_nodes ? " (its meshes are not skinned)" : "");
         goto done;
     }
     skin = vks_skin_create(&d->opt.allocator);
     if (!skin) {
-        r = gltf_nomem(d, "nodes");
+        r = vks__gltfr_nomem(d, "nodes");
         goto done;
     }
     if ((r = skeleton(&R, skin)) != VKS_OK)
         goto done;
     vks_skin_builder *b = vks_builder_create(skin);
     if (!b) {
-        r = gltf_nomem(d, "meshes");
+        r = vks__gltfr_nomem(d, "meshes");
         goto done;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -554,7 +554,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
-        r = gltf_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
         goto done;
     }
     skin->weights.over_four = R.over_four;
@@ -574,11 +574,11 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     skin->format = "gltf";
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)
-        r = gltf_nomem(d, "asset");
+        r = vks__gltfr_nomem(d, "asset");
     if (r == VKS_OK) /* a model this reader returns is always deformable */
         r = vks_skin_validate(skin, err);
 done:
-    gltf_doc_free(d);
+    vks__gltfr_doc_free(d);
     if (r != VKS_OK) {
         vks_skin_free(skin);
         if (err && err->code == VKS_OK)
