@@ -27,3 +27,16 @@ foreach(t cli_bake cli_bake_engines cli_bake_resume cli_bake_slurm)
 endforeach()
 # brings up a one-node cluster (munged, slurmctld, slurmd) of its own; ~15 s on 2 vCPUs
 set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
+
+# The manifest parser on arbitrary bytes (a libFuzzer target with -DVKSKIN_FUZZ=ON, otherwise a
+# replay of the seeds).
+vks_add_fuzz(NAME fuzz_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_bake_manifest.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c
+             SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/bake_manifest/seeds)
+if(VKSKIN_FUZZ)
+  set(fuzz_bake_target fuzz_bake_manifest)
+else()
+  set(fuzz_bake_target fuzz_bake_manifest_replay)
+endif()
+target_include_directories(${fuzz_bake_target} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)

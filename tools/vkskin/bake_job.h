@@ -61,10 +61,12 @@ typedef struct vks_bake_manifest {
     uint32_t job_count;
 } vks_bake_manifest;
 
-/* Reads and checks the manifest. Errors name the file and the entry ("bake.json: jobs[3].clips[1]:
- * no clip named \"run\""); returns an exit code (1 bad manifest). contact_sheet: the command
- * line's --contact-sheet, applied to every job. */
-int vks_bake_manifest_read(const char *path, int contact_sheet, vks_bake_manifest *out);
+/* Parses and checks a manifest's bytes (path: for messages and as the folder relative paths
+ * start in; nothing is read here). Errors name the file and the entry ("bake.json:
+ * jobs[3].clips[1]: ..."); returns an exit code (1 bad manifest), *out zeroed on failure.
+ * contact_sheet: the command line's --contact-sheet, applied to every job. */
+int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, int contact_sheet,
+                            vks_bake_manifest *out);
 void vks_bake_manifest_free(vks_bake_manifest *m);
 
 /* One clip of a job as baked. */

@@ -304,25 +304,26 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     return 1;
 }
 
-int vks_bake_manifest_read(const char *path, int contact_sheet, vks_bake_manifest *m)
+int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, int contact_sheet,
+                            vks_bake_manifest *m)
 {
     memset(m, 0, sizeof *m);
-    size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(path, &size);
-    if (!bytes)
-        return VKS_EXIT_INPUT;
     cJSON *root = cJSON_ParseWithLength((const char *)bytes, size);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         long off = at && at >= (const char *)bytes && at <= (const char *)bytes + size ? (long)(at - (const char *)bytes) : -1;
         fprintf(stderr, "vkskin: %s:0x%lx: not valid JSON\n", path, off < 0 ? 0 : off);
-        free(bytes);
         return VKS_EXIT_INPUT;
     }
-    free(bytes);
     m->path = dup_str(path);
     const char *slash = strrchr(path, '/');
     m->dir = slash ? malloc((size_t)(slash - path) + 1) : dup_str("");
+    if (!m->path || !m->dir) {
+        cJSON_Delete(root);
+        vks_bake_manifest_free(m);
+        fprintf(stderr, "vkskin: %s: out of memory\n", path);
+        return VKS_EXIT_INPUT;
+    }
     if (slash && m->dir) {
         memcpy(m->dir, path, (size_t)(slash - path));
         m->dir[slash - path] = 0;

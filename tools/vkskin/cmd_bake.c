@@ -147,6 +147,18 @@ static int make_dirs(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int read_manifest(const char *path, int contact_sheet, vks_bake_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    size_t size = 0;
+    uint8_t *bytes = vks_cli_read_file(path, &size);
+    if (!bytes)
+        return VKS_EXIT_INPUT;
+    int rc = vks_bake_manifest_parse(path, bytes, size, contact_sheet, m);
+    free(bytes);
+    return rc;
+}
+
 static int parse_shard(const char *text, uint32_t *i, uint32_t *n)
 {
     char *end = NULL;
@@ -234,7 +246,7 @@ int vks_cmd_bake(int argc, char **argv)
         return VKS_EXIT_USAGE;
     }
     vks_bake_manifest m;
-    int rc = vks_bake_manifest_read(manifest, sheet, &m);
+    int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)
         return rc;
     for (uint32_t j = 0; j < m.job_count && engine != VKS_BAKE_GPU; j++)
