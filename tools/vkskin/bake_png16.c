@@ -26,6 +26,11 @@ static int encode(png16_job *j)
         return -1;
     }
     png_init_io(png, j->f);
+    /* zlib's fastest level and the UP filter alone (a texture's rows are the next frame of the
+       same vertices, so UP is the filter that pays): at the default level the PNG took 60% of a
+       bake's time for files 4% smaller (measured over the all-characters manifest) */
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
     png_set_IHDR(png, info, j->width, j->height, 16, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
