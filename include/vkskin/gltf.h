@@ -21,7 +21,8 @@
  *     space_node), so that glTF's joint matrices equal vkskin's skin matrices, and C the axis
  *     correction to glTF's right-handed Y-up frame (vks_gltf_correction). Vertex data stay as the
  *     source stores them; the skinned mesh nodes sit at the scene root with no transform (the
- *     spec ignores it). Meshes whose S differ get a skeleton copy each. The asset's
+ *     spec ignores it). Meshes whose S differ get a skeleton copy each (its nodes named
+ *     "<name> (skin space c)", so tools that bind by name tell the copies apart). The asset's
  *     extras.vkskin.correction holds C (16 numbers, column-major): a posed vertex in glTF
  *     equals C times vkskin's deformation of the source at the same pose.
  *   - One animation per clip. Tracks of LOCAL clips whose curves glTF can play keep their keys:

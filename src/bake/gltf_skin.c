@@ -101,7 +101,11 @@ static void write_skeletons(vks__gltf *g, const vks__gltf_layout *L, const vks_s
         uint32_t ri = vks__gltf_push(g, g->nodes, r);
         vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(ri));
         for (uint32_t n = 0; n < s->node_count; n++) {
-            cJSON *o = name_item(cJSON_CreateObject(), s->nodes[n].name);
+            /* a copy's nodes get names of their own, so that tools binding by name (vkskin's
+               clips, Blender) tell the copies apart */
+            char copy_name[192];
+            snprintf(copy_name, sizeof copy_name, "%s (skin space %u)", s->nodes[n].name, c);
+            cJSON *o = name_item(cJSON_CreateObject(), c ? copy_name : s->nodes[n].name);
             if (o)
                 vks__gltf_node_trs(o, &s->nodes[n].bind_local);
             uint32_t ni = vks__gltf_push(g, g->nodes, o);

@@ -11,6 +11,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "character.h"
+#include "character_clips.h"
 #include "testutil.h"
 
 static uint32_t le32(const uint8_t *p)
@@ -77,13 +79,71 @@ static void check_skins(cJSON *j, const vks_skin *s)
     }
 }
 
-/* The round trip of one model and clip file: written, read back by vkskin's glTF readers,
- * both deformed at times on the 30 fps grid. Returns the worst error over the bounding radius. */
+/* src with clip (bound by b) written to out, read back by vkskin's glTF readers, and both
+ * deformed at 8 times on the 30 fps grid: the worst error over the bounding radius. */
+static double write_and_compare(const vks_skin *src, const vks_clip *clip, const vks_clip_binding *b, const char *out,
+                                vks_gltf_report *rep)
+{
+    vks_read_options ro = {0};
+    vks_skin *back = NULL;
+    vks_clip_set *back_set = NULL;
+    vks_error err = {0};
+    double worst = 0;
+    vks_gltf_clip gc = {clip, b, NULL};
+    CHECK(vks_gltf_write_skin(out, src, &gc, 1, NULL, rep, &err) == VKS_OK);
+    size_t n = 0;
+    uint8_t *glb = vks_test_read_file(out, &n);
+    cJSON *j = glb ? check_glb(glb, n) : NULL;
+    if (j)
+        check_skins(j, src);
+    cJSON_Delete(j);
+    /* vkskin's own glTF reader: the model and the animation as a clip */
+    CHECK(vks_read_file(&ro, out, &back, &err) == VKS_OK);
+    vks_clip_reader_fn read = glb ? vks_detect_clip_format(glb, n, out, NULL) : NULL;
+    CHECK(read && read(&ro, glb, n, &back_set, &err) == VKS_OK);
+    free(glb);
+    if (back && back_set && back_set->clip_count == 1) {
+        CHECK_EQ_INT(back->mesh_count, src->mesh_count);
+        CHECK_NEAR(back_set->clips[0].duration, clip->duration, 1e-6);
+        vks_clip_binding bb;
+        CHECK(vks_clip_bind(&back_set->clips[0], back, &bb, &err) == VKS_OK);
+        float *p1 = malloc(src->vertex_count * 12), *p2 = malloc(back->vertex_count * 12);
+        vks_affine C = vks_gltf_correction(src);
+        double radius = vks_skin_bounding_radius(src);
+        for (int k = 0; k < 8; k++) {
+            double t = fmin(k * 4.0 / 30.0, clip->duration * 0.999);
+            deform_at(src, clip, b, t, p1);
+            deform_at(back, &back_set->clips[0], &bb, t, p2);
+            for (uint32_t m = 0; m < src->mesh_count && m < back->mesh_count; m++) {
+                CHECK_EQ_INT(back->meshes[m].source_vertex_count, src->meshes[m].source_vertex_count);
+                for (uint32_t v = 0; v < src->meshes[m].source_vertex_count; v++) {
+                    uint32_t a = model_vertex(src, m, v), c = model_vertex(back, m, v);
+                    if (a == UINT32_MAX || c == UINT32_MAX)
+                        continue;
+                    float want[3];
+                    vks_affine_apply(&C, p1 + (size_t)a * 3, want);
+                    double e = 0;
+                    for (int i = 0; i < 3; i++)
+                        e = fmax(e, fabs(want[i] - p2[(size_t)c * 3 + i]));
+                    worst = fmax(worst, e / radius);
+                }
+            }
+        }
+        free(p1), free(p2);
+        vks_clip_binding_free(&bb);
+    } else
+        worst = 1;
+    vks_clip_set_free(back_set);
+    vks_skin_free(back);
+    return worst;
+}
+
+/* The round trip of one model and clip file of the repository's datasets. */
 static double round_trip(const char *model, const char *clip_file, const char *out)
 {
     vks_read_options ro = {0};
-    vks_skin *src = NULL, *back = NULL;
-    vks_clip_set *set = NULL, *back_set = NULL;
+    vks_skin *src = NULL;
+    vks_clip_set *set = NULL;
     vks_error err = {0};
     char msg[512];
     double worst = 0;
@@ -103,55 +163,47 @@ static double round_trip(const char *model, const char *clip_file, const char *o
     }
     vks_clip_binding b;
     CHECK(vks_clip_bind(&set->clips[0], src, &b, &err) == VKS_OK);
-    vks_gltf_clip gc = {&set->clips[0], &b, NULL};
     vks_gltf_report rep;
-    CHECK(vks_gltf_write_skin(out, src, &gc, 1, NULL, &rep, &err) == VKS_OK);
+    worst = write_and_compare(src, &set->clips[0], &b, out, &rep);
     CHECK_EQ_INT(rep.animations, 1);
     CHECK(rep.channels_kept + rep.channels_resampled > 0);
-    uint8_t *glb = vks_test_read_file(out, &n);
-    cJSON *j = glb ? check_glb(glb, n) : NULL;
-    if (j)
-        check_skins(j, src);
-    cJSON_Delete(j);
-    /* vkskin's own glTF reader: the model and the animation as a clip */
-    CHECK(vks_read_file(&ro, out, &back, &err) == VKS_OK);
-    read = glb ? vks_detect_clip_format(glb, n, out, NULL) : NULL;
-    CHECK(read && read(&ro, glb, n, &back_set, &err) == VKS_OK);
-    free(glb);
-    if (back && back_set && back_set->clip_count == 1) {
-        CHECK_EQ_INT(back->mesh_count, src->mesh_count);
-        CHECK_NEAR(back_set->clips[0].duration, set->clips[0].duration, 1e-6);
-        vks_clip_binding bb;
-        CHECK(vks_clip_bind(&back_set->clips[0], back, &bb, &err) == VKS_OK);
-        float *p1 = malloc(src->vertex_count * 12), *p2 = malloc(back->vertex_count * 12);
-        vks_affine C = vks_gltf_correction(src);
-        double radius = vks_skin_bounding_radius(src);
-        for (int k = 0; k < 8; k++) {
-            double t = fmin(k * 4.0 / 30.0, set->clips[0].duration * 0.999);
-            deform_at(src, &set->clips[0], &b, t, p1);
-            deform_at(back, &back_set->clips[0], &bb, t, p2);
-            for (uint32_t m = 0; m < src->mesh_count; m++) {
-                CHECK_EQ_INT(back->meshes[m].source_vertex_count, src->meshes[m].source_vertex_count);
-                for (uint32_t v = 0; v < src->meshes[m].source_vertex_count; v++) {
-                    uint32_t a = model_vertex(src, m, v), c = model_vertex(back, m, v);
-                    if (a == UINT32_MAX || c == UINT32_MAX)
-                        continue;
-                    float want[3];
-                    vks_affine_apply(&C, p1 + (size_t)a * 3, want);
-                    double e = 0;
-                    for (int i = 0; i < 3; i++)
-                        e = fmax(e, fabs(want[i] - p2[(size_t)c * 3 + i]));
-                    worst = fmax(worst, e / radius);
-                }
-            }
-        }
-        free(p1), free(p2);
-        vks_clip_binding_free(&bb);
-    }
     vks_clip_binding_free(&b);
-    vks_clip_set_free(set), vks_clip_set_free(back_set);
-    vks_skin_free(src), vks_skin_free(back);
+    vks_clip_set_free(set);
+    vks_skin_free(src);
     return worst;
+}
+
+/* Meshes whose skin spaces differ get a skeleton copy each: a generated character split into
+ * limb meshes, two of them given their own space_pre, played with the generator's walk. */
+static void check_copies(const char *out)
+{
+    vks_gen_params p = {0};
+    p.max_mesh_vertices = 600;
+    vks_error err = {0};
+    vks_skin *s = vks_gen_character(&p, &err);
+    vks_clip_set *clips = NULL;
+    CHECK(s && s->mesh_count >= 3);
+    CHECK(s && vks_gen_clips(s, &clips, &err) == VKS_OK);
+    if (!s || !clips || s->mesh_count < 3) {
+        vks_skin_free(s), vks_clip_set_free(clips);
+        return;
+    }
+    const float t1[3] = {0.5f, -1, 2}, q1[4] = {0, 0.6f, 0, 0.8f}, s1[3] = {1, 1, 1};
+    const float t2[3] = {0, 0, -3}, q2[4] = {0.28f, 0, 0, 0.96f}, s2[3] = {2, 2, 2};
+    s->meshes[1].space_pre = vks_affine_from_trs(t1, q1, s1);
+    s->meshes[2].space_pre = vks_affine_from_trs(t2, q2, s2);
+    CHECK(vks_skin_validate(s, &err) == VKS_OK);
+    vks_clip_binding b;
+    CHECK(vks_clip_bind(&clips->clips[0], s, &b, &err) == VKS_OK);
+    vks_gltf_report rep;
+    double worst = write_and_compare(s, &clips->clips[0], &b, out, &rep);
+    printf("%u meshes in 3 skin spaces: %u skeleton copies, worst %.3g of the bounding radius\n", s->mesh_count,
+           rep.skeleton_copies, worst);
+    CHECK_EQ_INT(rep.skeleton_copies, 3);
+    CHECK(worst < 1e-5);
+    vks_clip_binding_free(&b);
+    vks_clip_set_free(clips);
+    vks_skin_free(s);
 }
 
 /* .gltf: one JSON file whose buffer is a base64 data URI of the GLB's BIN chunk. */
@@ -206,6 +258,10 @@ int main(void)
         printf("%s with %s: worst %.3g of the bounding radius after the round trip\n", cases[i][0], cases[i][1], worst);
         CHECK(worst < 1e-5);
     }
+
+    snprintf(out, sizeof out, "%s/copies.glb", dir);
+    check_copies(out);
+    unlink(out);
 
     vks_read_options ro = {0};
     vks_skin *s = NULL;
