@@ -540,6 +540,8 @@ static const broken cases[] = {
     {"bad base64", "base64,", "base64,*", VKS_ERR_FORMAT, "buffers[0]", "malformed base64"},
     {"index not integer", "\"mesh\":0", "\"mesh\":0.5", VKS_ERR_FORMAT, "nodes[0]", "mesh must be an integer"},
     {"not JSON", "\"asset\"", "asset", VKS_ERR_FORMAT, "json", "not valid JSON"},
+    {"list of 4 vertices", "\"mode\":5,", "", VKS_ERR_FORMAT, "meshes[0].primitives[0]",
+     "4 vertices (no indices) do not make whole triangles"},
 };
 
 static void test_errors(void)
@@ -607,6 +609,68 @@ static void test_errors(void)
     free(glb);
 }
 
+static void count_notes(void *user, vks_log_level level, const char *msg)
+{
+    (void)level;
+    if (strstr(msg, "not read") || strstr(msg, "skipped") || strstr(msg, "morph"))
+        (*(int *)user)++;
+}
+
+/* One mesh of four primitives on a skinned node: triangles, points (skipped), a strip, and
+ * triangles with morph targets (read, targets noted); an unskinned mesh node (not read, noted);
+ * a joint given by a matrix; and a second scene, not the file's, with another skinned node that
+ * must not be read. */
+static void test_primitives_scenes(void)
+{
+    gltf_fixture *g = fx();
+    static const float pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    static const uint8_t joints[4][4] = {{0}, {0}, {0}, {0}};
+    static const float weights[4][4] = {{1}, {1}, {1}, {1}};
+    static const float ibm[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -2, -3, -4, 1};
+    int p = gltf_fx_accessor(g, gltf_fx_view(g, pos, sizeof pos, 0), 0, FLOAT, 4, "VEC3", NULL);
+    int j = gltf_fx_accessor(g, gltf_fx_view(g, joints, sizeof joints, 0), 0, UBYTE, 4, "VEC4", NULL);
+    int w = gltf_fx_accessor(g, gltf_fx_view(g, weights, sizeof weights, 0), 0, FLOAT, 4, "VEC4", NULL);
+    int m = gltf_fx_accessor(g, gltf_fx_view(g, ibm, sizeof ibm, 0), 0, FLOAT, 1, "MAT4", NULL);
+    static const uint8_t tri[4] = {0, 1, 2, 0};
+    int t = gltf_fx_accessor(g, gltf_fx_view(g, tri, sizeof tri, 0), 0, UBYTE, 3, "SCALAR", NULL);
+    char attrs[128], body[2048];
+    snprintf(attrs, sizeof attrs, "\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}", p, j, w);
+    snprintf(body, sizeof body,
+             "\"scenes\":[{\"nodes\":[0,1,2]},{\"nodes\":[3]}],"
+             "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"mesh\":1},"
+             "{\"name\":\"bone\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,2,3,4,1]},{\"mesh\":0,\"skin\":0}],"
+             "\"meshes\":[{\"name\":\"m\",\"primitives\":[{\"indices\":%d,%s},{\"mode\":0,%s},{\"mode\":5,%s},"
+             "{\"indices\":%d,%s,\"targets\":[{\"POSITION\":%d}]}]},{\"primitives\":[{\"attributes\":{\"POSITION\":%d}}]}],"
+             "\"skins\":[{\"joints\":[2],\"inverseBindMatrices\":%d}]",
+             t, attrs, attrs, attrs, t, attrs, p, p, m);
+    size_t n = 0;
+    uint8_t *b = gltf_fx_build(g, body, 0, &n);
+    seed("primitives.gltf", b, n);
+    int notes = 0;
+    vks_read_options opt = {0};
+    opt.logger.func = count_notes;
+    opt.logger.user = &notes;
+    vks_skin *s = read_ok(b, n, &opt);
+    if (s) {
+        CHECK_EQ_INT(s->mesh_count, 3); /* node 3 is in scenes[1] only: not read */
+        CHECK(!strcmp(s->meshes[0].name, "m/primitives[0]") && !strcmp(s->meshes[1].name, "m/primitives[2]") &&
+              !strcmp(s->meshes[2].name, "m/primitives[3]"));
+        CHECK_EQ_INT(s->meshes[0].triangle_count, 1); /* 3 indices: 1 triangle, vertex 3 unused */
+        CHECK_EQ_INT(s->meshes[1].triangle_count, 2);
+        CHECK(strstr(s->format_detail, "1 unskinned mesh node(s) not read") &&
+              strstr(s->format_detail, "1 primitive(s) without triangles skipped"));
+        CHECK_EQ_INT(notes, 3); /* the points, the unskinned node, the morph targets */
+        CHECK_EQ_INT(s->node_count, 1);
+        CHECK(s->nodes[0].bind_local.m[9] == 2 && s->nodes[0].bind_local.m[10] == 3 && s->nodes[0].bind_local.m[11] == 4);
+        vks_bind_check bc;
+        vks_error err = {0};
+        CHECK(vks_cpu_bind_check(s, &bc, &err) == VKS_OK && bc.pass);
+    }
+    vks_skin_free(s);
+    free(b);
+    free(g);
+}
+
 /* A chain of 60000 nodes with the skin on the last: read in linear time (lookups by index, the
  * cycle check walking each node's way up once); closed into a ring, it is refused. */
 static void test_long_chain(void)
@@ -664,5 +728,6 @@ int main(int argc, char **argv)
     test_clips();
     test_errors();
     test_long_chain();
+    test_primitives_scenes();
     return vks_test_finish("test_gltf_hand");
 }

@@ -234,7 +234,8 @@ static vks_result triangles(reader *R, const char *path, int mode, const uint32_
     gltf_doc *d = &R->d;
     *tcount = 0;
     if (mode == 4 && n % 3)
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%u indices do not make whole triangles", n);
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%u %s do not make whole triangles", n,
+                               idx ? "indices" : "vertices (no indices)");
     uint32_t max = mode == 4 ? n / 3 : n >= 3 ? n - 2 : 0;
     uint32_t(*t)[3] = vks__gltfr_alloc(d, max, sizeof *t);
     if (!t)
