@@ -17,7 +17,8 @@
  * Clips: names, durations (the input accessors' declared max, which the reader does not
  * read: it takes the largest time it decodes), tracks = distinct target nodes, keys = the
  * largest input count. SimpleSkin deformed at t = 1 s against values worked out by hand.
- * Truncations at the .glb chunk boundaries and sampled positions, corrupted bytes. Where
+ * Truncations at the .glb chunk boundaries and sampled positions, corrupted bytes; RiggedSimple's
+ * external .bin served through the file callback cut short and with bytes overwritten. Where
  * Debian's assimp-testmodels is installed, its glTF2 files too (an older SimpleSkin whose
  * inverse binds shift the strip by -0.5 in x; a node cycle; Draco; unskinned meshes). */
 #include <math.h>
@@ -171,6 +172,80 @@ static void robustness(const char *path)
     free(b);
 }
 
+/* A .gltf's external .bin served through the file callback cut short or with bytes overwritten:
+ * the read fails naming the buffer, or gives a model that validates. */
+typedef struct bin_server {
+    const uint8_t *bytes;
+    size_t size;      /* served length */
+    size_t at, width; /* overwritten with 0xFF (width 0: none) */
+} bin_server;
+
+static vks_result serve_bin(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
+                            vks_error *err)
+{
+    bin_server *b = user;
+    (void)max_size;
+    if (!strstr(path, ".bin"))
+        return vks_file_read_default(NULL, path, max_size, bytes, size, err);
+    uint8_t *copy = malloc(b->size ? b->size : 1); /* exact size: ASan sees any over-read */
+    memcpy(copy, b->bytes, b->size);
+    for (size_t k = 0; k < b->width && b->at + k < b->size; k++)
+        copy[b->at + k] = 0xFF;
+    *bytes = copy;
+    *size = b->size;
+    return VKS_OK;
+}
+
+static void release_bin(void *user, void *bytes)
+{
+    (void)user;
+    free(bytes);
+}
+
+static void external_buffer(const char *gltf_path, const char *bin_path)
+{
+    size_t n = 0, m = 0;
+    uint8_t *text = slurp(gltf_path, &n), *bin = slurp(bin_path, &m);
+    if (!text || !bin) {
+        free(text), free(bin);
+        return;
+    }
+    bin_server sv = {bin, m, 0, 0};
+    vks_read_options opt = {0};
+    opt.file.read = serve_bin;
+    opt.file.release = release_bin;
+    opt.file.user = &sv;
+    opt.gltf.path = gltf_path;
+    int bad = 0, refused = 0, read = 0;
+    for (size_t cut = 0; cut < m; cut += cut < 256 ? 1 : 61) {
+        sv.size = cut;
+        vks_skin *s = NULL;
+        vks_error err = {0};
+        if (vks_gltf_read(&opt, text, n, &s, &err) == VKS_OK || s || strcmp(err.path, "buffers[0]"))
+            bad++;
+        vks_skin_free(s);
+    }
+    sv.size = m;
+    sv.width = 4;
+    for (size_t at = 0; at < m; at += 37) {
+        sv.at = at;
+        vks_skin *s = NULL;
+        vks_error err = {0}, e2 = {0};
+        if (vks_gltf_read(&opt, text, n, &s, &err) == VKS_OK) {
+            read++;
+            bad += vks_skin_validate(s, &e2) != VKS_OK;
+        } else {
+            refused++;
+            bad += !err.msg[0] || s != NULL;
+        }
+        vks_skin_free(s);
+    }
+    printf("%s: .bin cut short at every length to 256, then every 61 bytes: refused; %d corrupted copies refused, "
+           "%d read and valid\n", bin_path, refused, read);
+    CHECK_EQ_INT(bad, 0);
+    free(text), free(bin);
+}
+
 /* assimp-testmodels' glTF2 files, where installed. */
 static void assimp_models(void)
 {
@@ -273,6 +348,9 @@ int main(void)
         vks_skin_free(s);
     }
     simple_skin_by_hand(vks_test_dataset("gltf/SimpleSkin/SimpleSkin.gltf"));
+    char gltf[512];
+    snprintf(gltf, sizeof gltf, "%s", vks_test_dataset("gltf/RiggedSimple/RiggedSimple.gltf"));
+    external_buffer(gltf, vks_test_dataset("gltf/RiggedSimple/RiggedSimple0.bin"));
     assimp_models();
     return vks_test_finish("test_gltf_samples");
 }
