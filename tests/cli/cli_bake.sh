@@ -74,6 +74,14 @@ bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [\"$m.ifp#run\"], \"outputs\": [
 bad "{\"jobs\": [{\"model\": \"$m\", \"clips\": [3], \"outputs\": [\"raw\"]}]}" 'jobs[0].clips[0]: a clip is' 1
 bad "{\"jobs\": [{\"model\": \"$m\", \"clip\": [], \"outputs\": [\"raw\"]}]}" 'jobs[0]: unknown key "clip"' 1
 bad "{\"jobs\": [{\"model\": \"nothere.dff\", \"clips\": [\"$m.ifp\"], \"outputs\": [\"raw\"]}]}" 'jobs[0]: the model nothere.dff' 1
+# an output that cannot be written fails its job (exit 5), naming the entry, and nothing else
+mkdir rw && touch rw/char_b24_pl8.cmdl.vat.obj && chmod 444 rw/char_b24_pl8.cmdl.vat.obj
+"$vk" bake probe.json --cpu --out rw 2> rw.log; rc=$?
+check "a read-only output fails the bake with exit 5" "[ $rc -eq 5 ]"
+check "the failure names the entry and the file" "grep -q 'jobs\[0\]: rw/char_b24_pl8.cmdl.vat.obj' rw.log"
+check "the read-only file is kept" "[ ! -s rw/char_b24_pl8.cmdl.vat.obj ]"
+check "no sidecar for the failed kind" "[ ! -e rw/char_b24_pl8.cmdl.vat-exr-float.json ]"
+chmod 644 rw/char_b24_pl8.cmdl.vat.obj
 "$vk" bake "$manifest" --shard 4/4 --cpu > /dev/null 2>&1; rc=$?
 check "--shard 4/4 is a usage error" "[ $rc -eq 2 ]"
 

@@ -116,6 +116,7 @@ void vks_bake_frames_free(vks_bake_frames *f);
 /* Per job, what was written or skipped (report and summary). */
 typedef struct vks_bake_result {
     int done;             /* 1 baked, 2 skipped (up to date), -1 failed */
+    int exit_code;        /* when failed: 1 an input could not be read, 5 deforming or writing failed */
     uint32_t outputs_written, outputs_skipped;
     uint64_t bytes;       /* written by this run */
     uint32_t frames, vertices;

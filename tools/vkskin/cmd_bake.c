@@ -77,6 +77,7 @@ static void run_job(bake_run *run, uint32_t j)
     vks_bake_loaded l;
     vks_bake_frames fr = {0};
     int ok = vks_bake_load(job, &l);
+    res->exit_code = ok ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT; /* past the inputs, a failure is the run's */
     if (ok) {
         res->frames = l.frames;
         res->vertices = l.skin->vertex_count;
@@ -120,7 +121,7 @@ static void *worker(void *arg)
         if (run->res[j].done == 1)
             run->progress.frames_done += run->res[j].frames;
         if (run->res[j].done < 0)
-            run->exit_code = VKS_EXIT_INPUT;
+            run->exit_code = vks_cli_worse_exit(run->exit_code, run->res[j].exit_code);
         vks_bake_progress_update(&run->progress, "", 0);
         pthread_mutex_unlock(&run->lock);
     }
