@@ -498,6 +498,21 @@ static void test_clips(void)
     free(b);
 }
 
+/* doc (n bytes) with its first `find` replaced by `repl`, NUL-terminated; NULL when absent. */
+static char *replace_once(const uint8_t *doc, size_t n, const char *find, const char *repl)
+{
+    const char *at = strstr((const char *)doc, find);
+    if (!at)
+        return NULL;
+    size_t pre = (size_t)(at - (const char *)doc), fl = strlen(find), rl = strlen(repl);
+    char *out = malloc(n - fl + rl + 1);
+    memcpy(out, doc, pre);
+    memcpy(out + pre, repl, rl);
+    memcpy(out + pre + rl, doc + pre + fl, n - pre - fl);
+    out[n - fl + rl] = 0;
+    return out;
+}
+
 /* One broken file per rule: the error's code, JSON path (or offset) and a word of the message. */
 typedef struct broken {
     const char *what;
@@ -550,18 +565,12 @@ static void test_errors(void)
     uint8_t *base = strip_model(0, &n);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const broken *c = &cases[i];
-        const char *at = strstr((const char *)base, c->find);
-        if (!at) {
+        char *doc = replace_once(base, n, c->find, c->replace);
+        if (!doc) {
             fprintf(stderr, "%s: pattern not in the fixture\n", c->what);
             CHECK(0);
             continue;
         }
-        size_t pre = (size_t)(at - (const char *)base), fl = strlen(c->find), rl = strlen(c->replace);
-        char *doc = malloc(n - fl + rl + 1);
-        memcpy(doc, base, pre);
-        memcpy(doc + pre, c->replace, rl);
-        memcpy(doc + pre + rl, base + pre + fl, n - pre - fl);
-        doc[n - fl + rl] = 0;
         vks_skin *s = NULL;
         vks_error err = {0};
         vks_result r = vks_gltf_read(NULL, doc, strlen(doc), &s, &err);
@@ -607,6 +616,35 @@ static void test_errors(void)
     CHECK_EQ_INT(vks_test_truncations(vks_gltf_read, NULL, glb, n, 1u << 16, NULL, 0, 0), 0);
     CHECK_EQ_INT(vks_test_corruptions(vks_gltf_read, NULL, glb, n, NULL, 0, 1), 0);
     free(glb);
+}
+
+/* Two nodes named alike: the second is called "root (nodes[2])" by the model and the clip
+ * reader both, so the file's clip still drives the node it targets. */
+static void test_duplicate_names(void)
+{
+    size_t n = 0;
+    uint8_t *b = clip_file(0, &n);
+    char *doc = replace_once(b, n, "{\"name\":\"tip\"", "{\"name\":\"root\"");
+    CHECK(doc != NULL);
+    if (doc) {
+        vks_skin *s = read_ok((const uint8_t *)doc, strlen(doc), NULL);
+        vks_clip_set *set = NULL;
+        vks_error err = {0};
+        CHECK(vks_gltf_clip_read(NULL, doc, strlen(doc), &set, &err) == VKS_OK);
+        if (s && set) {
+            CHECK(!strcmp(s->nodes[0].name, "root") && !strcmp(s->nodes[1].name, "root (nodes[2])"));
+            vks_clip_binding bind = {0};
+            CHECK(vks_clip_bind(&set->clips[0], s, &bind, &err) == VKS_OK);
+            CHECK(bind.bound_tracks == 2 && bind.track_of_node[0] >= 0 && bind.track_of_node[1] >= 0);
+            CHECK(bind.track_of_node[1] >= 0 &&
+                  !strcmp(set->clips[0].tracks[bind.track_of_node[1]].node_name, "root (nodes[2])"));
+            vks_clip_binding_free(&bind);
+        }
+        vks_clip_set_free(set);
+        vks_skin_free(s);
+    }
+    free(doc);
+    free(b);
 }
 
 static void count_notes(void *user, vks_log_level level, const char *msg)
@@ -729,5 +767,6 @@ int main(int argc, char **argv)
     test_errors();
     test_long_chain();
     test_primitives_scenes();
+    test_duplicate_names();
     return vks_test_finish("test_gltf_hand");
 }
