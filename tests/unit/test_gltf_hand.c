@@ -705,6 +705,12 @@ static void test_primitives_scenes(void)
         CHECK(vks_cpu_bind_check(s, &bc, &err) == VKS_OK && bc.pass);
     }
     vks_skin_free(s);
+    /* three skinned primitives over a limit of two meshes */
+    opt.max_meshes = 2;
+    vks_error err = {0};
+    s = NULL;
+    CHECK(vks_gltf_read(&opt, b, n, &s, &err) == VKS_ERR_LIMIT && !s);
+    CHECK(!strcmp(err.path, "meshes[0].primitives[3]") && strstr(err.msg, "mesh limit"));
     free(b);
     free(g);
 }

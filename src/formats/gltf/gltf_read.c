@@ -38,7 +38,7 @@ typedef struct reader {
     uint32_t skin_count;
     int32_t *node_of;     /* glTF node -> skeleton node, -1 */
     uint8_t *needed;
-    uint32_t vertices, triangles, over_four;
+    uint32_t vertices, triangles, meshes, over_four;
     uint32_t skipped_primitives, unskinned_nodes, morphs;
 } reader;
 
@@ -438,6 +438,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         R->skipped_primitives++;
         return VKS_OK;
     }
+    if (R->meshes >= d->opt.max_meshes)
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, ppath, "more than %u skinned primitives (the mesh limit)",
+                               d->opt.max_meshes);
+    R->meshes++;
     vks_mesh_source m = {0};
     m.name = name;
     m.vertex_count = vcount;
