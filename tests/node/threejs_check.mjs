@@ -165,6 +165,13 @@ function engines(first) {
 
 async function checkSample(file) {
   const model = await load(file);
+  // Another known disagreement, which does not touch this comparison: the COLLADA2GLTF samples'
+  // inverse binds do not take their stored vertices to the bind pose (vkskin inspect's bind
+  // check fails, exit 6). Both sides skin with the file's inverse binds, so it is only said.
+  const inspect = spawnSync(vkskin, ['inspect', file]);
+  if (inspect.status === 6)
+    console.log(`note ${file}: its bind pose does not reproduce its stored vertices (vkskin inspect); three.js and ` +
+      'vkskin both skin with its inverse binds, so the comparison is unaffected');
   model.gltf.animations.forEach((clip, a) => {
     const label = `${file} animation ${a} "${clip.name}"`;
     normaliseRotations(label, clip);
