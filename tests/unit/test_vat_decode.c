@@ -2,7 +2,8 @@
  * reproduce the CPU reference within its encoding's bound: float32 1e-6 of the model's extent
  * (its largest coordinate; positions near 0 carry the cancellation of larger terms), half the
  * half-precision step of the bounds (|x| * 2^-11), 16-bit PNG (max - min) / 65535 per axis;
- * the atlas's matrices as float32 of the reference's; the rest mesh's UVs on their texels.
+ * the atlas's matrices as float32 of the reference's; the rest mesh's UVs on their texels
+ * (OBJ and glTF); PC2 and raw caches' positions at each vertex's file vertex.
  * A bake by the GPU or the fast CPU engine adds the float engines' noise to each bound.
  *
  * usage: test_vat_decode OUTDIR BASEDIR   (BASEDIR: the manifest's folder, where the
@@ -281,6 +282,45 @@ static void check_atlas(const char *dir, const cJSON *sc, const reference *r)
     free(tex);
 }
 
+/* PC2 and raw caches (file vertex order, sample = frame): every model vertex's position at
+ * its file vertex (duplicates share their file vertex's position) against the reference. */
+static void check_cache(const char *dir, const cJSON *sc, const reference *r, int pc2, double engine_rel)
+{
+    const vks_skin *s = r->skin;
+    const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sc, "files"), 0);
+    const char *p = path2(dir, str(f, "path"));
+    size_t size = 0;
+    uint8_t *b = vks_test_read_file(p, &size);
+    uint32_t points = 0, *first = calloc(s->mesh_count + 1, sizeof *first);
+    for (uint32_t m = 0; first && m < s->mesh_count; m++)
+        first[m + 1] = first[m] + s->meshes[m].source_vertex_count;
+    points = first ? first[s->mesh_count] : 0;
+    size_t header = pc2 ? 32 : 0, stride = pc2 ? 3 : 6;
+    size_t want = header + (size_t)r->frames * points * stride * 4;
+    CHECK(b != NULL);
+    CHECK_EQ_INT(size, want);
+    if (b && pc2 && size >= 32) {
+        CHECK(!memcmp(b, "POINTCACHE2", 12));
+        CHECK_EQ_INT(le32(b + 16), points);
+        CHECK_EQ_INT(le32(b + 28), r->frames);
+    }
+    double extent = 0;
+    for (size_t i = 0; i < (size_t)r->frames * s->vertex_count * 3; i++)
+        extent = fmax(extent, fabs(r->pos[i]));
+    for (uint32_t m = 0; b && first && size == want && m < s->mesh_count; m++)
+        for (uint32_t v = s->meshes[m].first_vertex; v < s->meshes[m].first_vertex + s->meshes[m].vertex_count; v++)
+            for (uint32_t g = 0; g < r->frames; g++)
+                for (int k = 0; k < 3; k++) {
+                    float got;
+                    size_t at = header + (((size_t)g * points + first[m] + s->source_vertex[v]) * stride + (size_t)k) * 4;
+                    memcpy(&got, b + at, 4);
+                    compare(p, got, r->pos[((size_t)g * s->vertex_count + v) * 3 + (size_t)k],
+                            (1e-6 + engine_rel) * extent);
+                }
+    free(first);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -311,7 +351,7 @@ int main(int argc, char **argv)
         }
         failures_before = vks_test_failures;
         reference r;
-        if (!strcmp(kind, "pc2") || !strcmp(kind, "raw") || !strcmp(kind, "gltf-morph")) { /* the existing writers, tested on their own */
+        if (!strcmp(kind, "gltf-morph")) { /* deform's glTF writer, validated by the glTF tests */
             cJSON_Delete(sc);
             continue;
         }
@@ -323,6 +363,8 @@ int main(int argc, char **argv)
             double engine_rel = !strcmp(engine, "cpu-reference") ? 0.0 : 2e-5;
             if (!strcmp(kind, "atlas"))
                 check_atlas(dir, sc, &r);
+            else if (!strcmp(kind, "pc2") || !strcmp(kind, "raw"))
+                check_cache(dir, sc, &r, !strcmp(kind, "pc2"), engine_rel);
             else
                 check_vat(dir, sc, &r, engine_rel);
             checked++;
