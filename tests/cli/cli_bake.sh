@@ -46,6 +46,17 @@ if [ "$part" = core ]; then
 fi
 
 if [ "$part" = core ]; then
+# 1b. a vertex list longer than a row wraps: 1562 vertices in rows of 256 are 7 rows a frame
+cat > wrap.json <<JSON
+{"jobs": [{"model": "$src/datasets/char_b24_pl8.nif", "clips": ["$src/datasets/char_b24_pl8.nif.wave.kf"],
+           "max_width": 256, "outputs": ["vat-exr-float", "vat-exr-half", "vat-png16"]}]}
+JSON
+"$vk" bake wrap.json --cpu --out wrap 2> /dev/null; rc=$?
+check "a wrapped bake exits 0" "[ $rc -eq 0 ]"
+check "the sidecar says 7 rows a frame" "grep -q '\"rows_per_frame\":\s*7' wrap/char_b24_pl8.nif.vat-exr-float.json"
+"$decode" wrap "$src/tools/slurm" > /dev/null; rc=$?
+check "decode test of the wrapped layout" "[ $rc -eq 0 ]"
+
 # 2. up to date: nothing redone; --force: everything redone, the same bytes
 cp -a ref ref0
 "$vk" bake "$manifest" --cpu --out ref 2> again.log; rc=$?
