@@ -555,6 +555,9 @@ static const broken cases[] = {
     {"bad base64", "base64,", "base64,*", VKS_ERR_FORMAT, "buffers[0]", "malformed base64"},
     {"index not integer", "\"mesh\":0", "\"mesh\":0.5", VKS_ERR_FORMAT, "nodes[0]", "mesh must be an integer"},
     {"not JSON", "\"asset\"", "asset", VKS_ERR_FORMAT, "json", "not valid JSON"},
+    {"attribute off 4 bytes", "\"bufferView\":1,\"byteOffset\":0,\"componentType\":5121,\"count\":4",
+     "\"bufferView\":1,\"byteOffset\":1,\"componentType\":5121,\"count\":3", VKS_ERR_FORMAT,
+     "meshes[0].primitives[0].attributes.JOINTS_0", "not a multiple of 4, as vertex attributes must be"},
     {"list of 4 vertices", "\"mode\":5,", "", VKS_ERR_FORMAT, "meshes[0].primitives[0]",
      "4 vertices (no indices) do not make whole triangles"},
 };

@@ -2,7 +2,7 @@
  * component type and element type the referring member allows, byteOffset aligned to the
  * component size, byteStride 4..252 and a multiple of 4 and no smaller than an element, the
  * last element inside the bufferView and the bufferView inside its buffer, matrix columns
- * starting on 4-byte boundaries, sparse indices strictly increasing below count. Normalized
+ * starting on 4-byte boundaries, vertex attribute elements too, sparse indices strictly increasing below count. Normalized
  * integers decode by the specification's formulas (signed: max(c / (2^(b-1) - 1), -1),
  * unsigned: c / (2^b - 1)); min and max are not read, so nothing trusts them. */
 #include <math.h>
@@ -193,6 +193,11 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
             return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "byteOffset %llu (+ bufferViews[%d].byteOffset %llu) or stride %llu is "
                              "not a multiple of the component size %u", (unsigned long long)off, view,
                              (unsigned long long)voff, (unsigned long long)L->stride, L->csize);
+        if (want->attribute && ((voff + off) % 4 || L->stride % 4))
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d: byteOffset %llu (+ bufferViews[%d].byteOffset "
+                                   "%llu) or stride %llu is not a multiple of 4, as vertex attributes must be", index,
+                                   (unsigned long long)off, view, (unsigned long long)voff,
+                                   (unsigned long long)L->stride);
         if (off > len || elem > len - off || (uint64_t)(L->count - 1) > (len - off - elem) / L->stride)
             return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "%u elements of %llu bytes (stride %llu) from byteOffset %llu pass "
                              "the end of bufferViews[%d] (byteLength %llu)", L->count, (unsigned long long)elem,

@@ -62,7 +62,7 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     char ipath[80], opath[80];
     snprintf(ipath, sizeof ipath, "%s.input", path);
     snprintf(opath, sizeof opath, "%s.output", path);
-    gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_FLOAT), -1, 0};
+    gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_FLOAT), -1, 0, 0};
     gltf_values ii, oi;
     float *times = NULL, *values = NULL;
     if ((r = vks__gltfr_accessor_floats(d, in, ipath, &wi, &ii, &times)) != VKS_OK)
@@ -81,7 +81,7 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     uint32_t types = GLTF_BIT(GLTF_FLOAT);
     if (rotation)
         types |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
-    gltf_accessor_want wo = {comps == 4 ? "VEC4" : comps == 3 ? "VEC3" : "SCALAR", types, 1, 0};
+    gltf_accessor_want wo = {comps == 4 ? "VEC4" : comps == 3 ? "VEC3" : "SCALAR", types, 1, 0, 0};
     if ((r = vks__gltfr_accessor_floats(d, outp, opath, &wo, &oi, &values)) != VKS_OK)
         return r;
     uint64_t want = (uint64_t)ii.count * (cubic ? 3 : 1);

@@ -97,6 +97,7 @@ typedef struct gltf_accessor_want {
     uint32_t types;        /* bit (componentType - 5120) per allowed type */
     int normalized;        /* 1: integer types must be normalized; 0: must not be; -1: either */
     int no_stride;         /* index accessors: the bufferView must have no byteStride */
+    int attribute;         /* vertex attributes: every element starts on a 4-byte boundary */
 } gltf_accessor_want;
 #define GLTF_BIT(t) (1u << ((t) - GLTF_BYTE))
 

@@ -173,7 +173,7 @@ static vks_result load_skin(reader *R, int32_t s)
     }
     char ap[96];
     snprintf(ap, sizeof ap, "%s.inverseBindMatrices", path);
-    gltf_accessor_want want = {"MAT4", GLTF_BIT(GLTF_FLOAT), -1, 0};
+    gltf_accessor_want want = {"MAT4", GLTF_BIT(GLTF_FLOAT), -1, 0, 0};
     gltf_values info;
     float *m = NULL;
     if ((r = vks__gltfr_accessor_floats(d, ibm, ap, &want, &info, &m)) != VKS_OK)
@@ -290,9 +290,9 @@ static vks_result read_influences(reader *R, const char *ppath, const cJSON *att
         }
         if (!j || !w)
             return vks__gltfr_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
-        gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0};
+        gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0, 1};
         gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
-                                 GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0};
+                                 GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0, 1};
         gltf_values ji, wi;
         char ap[160];
         snprintf(ap, sizeof ap, "%s.attributes", ppath);
@@ -391,7 +391,7 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     uint32_t geo = GLTF_BIT(GLTF_FLOAT);
     if (d->quantized) /* KHR_mesh_quantization: integer positions and normals */
         geo |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
-    gltf_accessor_want wp = {"VEC3", geo, -1, 0};
+    gltf_accessor_want wp = {"VEC3", geo, -1, 0, 1};
     gltf_values pi, ni, ii;
     float *positions = NULL, *normals = NULL;
     uint32_t *indices = NULL;
@@ -412,7 +412,7 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (ind >= 0) {
         snprintf(path, sizeof path, "%s.indices", ppath);
         gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
-                                 GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1};
+                                 GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1, 0};
         if ((r = vks__gltfr_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
             return r;
         icount = ii.count;
