@@ -165,7 +165,7 @@ double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint
 
 /* Every frame's locals, clip by clip, sampled in double (reference) or float (fast). */
 static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_affine *out,
-                        vks_affine_d *matrices_src_world, float *matrices)
+                        float *matrices)
 {
     const vks_skin *s = l->skin;
     vks_affine *tmp = malloc(sizeof *tmp * s->node_count);
@@ -202,7 +202,6 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
         }
         vks_clip_binding_free(&b);
     }
-    (void)matrices_src_world;
     free(tmp);
     free(world);
     free(k);
@@ -213,7 +212,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
 {
     const vks_skin *s = l->skin;
     vks_affine *locals = malloc(sizeof *locals * s->node_count * (size_t)l->frames);
-    if (!locals || !frame_locals(job, l, fast, locals, NULL, NULL)) {
+    if (!locals || !frame_locals(job, l, fast, locals, NULL)) {
         free(locals);
         fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
         return 0;
@@ -230,49 +229,75 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
     return 1;
 }
 
-/* One crowd instance per frame: instance g plays its clip from the frame's time at speed 0,
- * so one frame of the crowd is every frame of the job. Instances go in chunks whose outputs
- * stay under 64 MiB; the crowd is made once and its instances re-aimed per chunk. */
-static int deform_gpu(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu *gpu, vks_bake_frames *fr)
+/* Where crowd instance i of a group comes from: its job, and the job's frame. */
+typedef struct group_map {
+    uint32_t *job_of, *frame_of;
+    uint32_t *base;      /* per job: its first instance */
+    uint32_t *clip_base; /* per job: its first clip among the group's uploaded clips */
+} group_map;
+
+/* One crowd instance per frame: instance i plays its clip from the frame's time at speed 0, so
+ * one frame of the crowd is every frame of every job of the group: all the group's models and
+ * clips in one submission. A group of several jobs fits one crowd (the caller keeps its
+ * outputs under VKS_BAKE_GROUP_BYTES); a single job larger than that goes in chunks of
+ * instances, the crowd made once and its instances re-aimed per chunk. */
+int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
+                              vks_gpu *gpu, vks_bake_frames *const *frs)
 {
-    const vks_skin *s = l->skin;
     vks_error err = {0};
     vks_gpu_models *models = NULL;
     vks_gpu_clips *gc = NULL;
     vks_crowd *crowd = NULL;
-    const vks_clip **clips = malloc(sizeof *clips * l->clip_count);
-    uint64_t per = (uint64_t)s->vertex_count * 24;
-    uint32_t chunk = (uint32_t)((64ull << 20) / (per ? per : 1));
-    if (chunk < 1)
-        chunk = 1;
-    if (chunk > l->frames)
-        chunk = l->frames;
+    uint32_t total = 0, clip_total = 0, max_vertices = 0;
+    int normals = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        total += ls[j]->frames;
+        clip_total += ls[j]->clip_count;
+        if (ls[j]->skin->vertex_count > max_vertices)
+            max_vertices = ls[j]->skin->vertex_count;
+        normals |= frs[j]->normals != NULL;
+    }
+    uint32_t chunk = total;
+    if (count == 1) {
+        uint64_t per = (uint64_t)max_vertices * 24;
+        uint64_t fit = VKS_BAKE_GROUP_BYTES / (per ? per : 1);
+        chunk = fit < 1 ? 1 : fit < total ? (uint32_t)fit : total;
+    }
+    const vks_skin **skins = malloc(sizeof *skins * count);
+    const vks_clip **clips = malloc(sizeof *clips * clip_total);
     vks_crowd_instance *inst = calloc(chunk, sizeof *inst);
-    vks_result r = clips && inst ? VKS_OK : VKS_ERR_NOMEM;
-    for (uint32_t c = 0; clips && c < l->clip_count; c++)
-        clips[c] = l->clips[c].clip;
+    group_map gm = {malloc(sizeof(uint32_t) * total), malloc(sizeof(uint32_t) * total), malloc(sizeof(uint32_t) * count),
+                    malloc(sizeof(uint32_t) * count)};
+    vks_result r = skins && clips && inst && gm.job_of && gm.frame_of && gm.base && gm.clip_base
+                       ? VKS_OK
+                       : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory for %u frames", total);
+    for (uint32_t j = 0, at = 0, ca = 0; r == VKS_OK && j < count; j++) {
+        skins[j] = ls[j]->skin;
+        gm.base[j] = at;
+        gm.clip_base[j] = ca;
+        for (uint32_t c = 0; c < ls[j]->clip_count; c++)
+            clips[ca++] = ls[j]->clips[c].clip;
+        for (uint32_t g = 0; g < ls[j]->frames; g++, at++)
+            gm.job_of[at] = j, gm.frame_of[at] = g;
+    }
     if (r == VKS_OK)
-        r = vks_gpu_upload(gpu, (const vks_skin *const *)&l->skin, 1, &models, &err);
+        r = vks_gpu_upload(gpu, skins, count, &models, &err);
     if (r == VKS_OK)
-        r = vks_gpu_upload_clips(gpu, models, (const vks_skin *const *)&l->skin, clips, l->clip_count, &gc, &err);
-    /* frame g -> (clip, time) */
-    uint32_t *clip_of = malloc(sizeof *clip_of * l->frames);
-    if (r == VKS_OK && !clip_of)
-        r = VKS_ERR_NOMEM;
-    for (uint32_t c = 0; r == VKS_OK && c < l->clip_count; c++)
-        for (uint32_t f = 0; f < l->clips[c].frames; f++)
-            clip_of[l->clips[c].first_frame + f] = c;
-    for (uint32_t first = 0; r == VKS_OK && first < l->frames; first += chunk) {
-        uint32_t n = l->frames - first < chunk ? l->frames - first : chunk;
+        r = vks_gpu_upload_clips(gpu, models, skins, clips, clip_total, &gc, &err);
+    for (uint32_t first = 0; r == VKS_OK && first < total; first += chunk) {
+        uint32_t n = total - first < chunk ? total - first : chunk;
         for (uint32_t i = 0; i < chunk; i++) {
-            uint32_t g = first + (i < n ? i : n - 1); /* a short last chunk repeats its last frame */
-            const vks_bake_clip *bc = &l->clips[clip_of[g]];
+            uint32_t at = first + (i < n ? i : n - 1); /* a short last chunk repeats its last frame */
+            uint32_t j = gm.job_of[at], g = gm.frame_of[at], c = 0;
+            const vks_bake_loaded *l = ls[j];
+            while (c + 1 < l->clip_count && l->clips[c + 1].first_frame <= g)
+                c++;
             vks_crowd_instance *ci = &inst[i];
             memset(ci, 0, sizeof *ci);
-            ci->model = 0;
+            ci->model = j;
             ci->pose = VKS_CROWD_POSE_CLIP;
-            ci->clip = clip_of[g];
-            ci->clip_start = (float)vks_bake_frame_time(job, bc, g - bc->first_frame);
+            ci->clip = gm.clip_base[j] + c;
+            ci->clip_start = (float)vks_bake_frame_time(jobs[j], &l->clips[c], g - l->clips[c].first_frame);
             ci->clip_speed = 0.0f;
             ci->clip_cycle = VKS_CYCLE_CLAMP;
         }
@@ -282,7 +307,7 @@ static int deform_gpu(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu
             d.instances = inst;
             d.instance_count = chunk;
             d.clips = gc;
-            d.no_normals = !fr->normals;
+            d.no_normals = !normals;
             r = vks_crowd_create(gpu, &d, &crowd, &err);
         } else {
             for (uint32_t i = 0; r == VKS_OK && i < chunk; i++)
@@ -290,28 +315,39 @@ static int deform_gpu(const vks_bake_job *job, const vks_bake_loaded *l, vks_gpu
         }
         if (r == VKS_OK)
             r = vks_crowd_run_frame(crowd, 0.0f, NULL, &err);
-        size_t off = (size_t)first * s->vertex_count * 3;
-        if (r == VKS_OK)
-            r = vks_crowd_read(crowd, 0, n, fr->positions + off, fr->normals ? fr->normals + off : NULL, &err);
+        /* each job's instances within the chunk, read into its frames */
+        for (uint32_t j = 0; r == VKS_OK && j < count; j++) {
+            uint32_t lo = gm.base[j] > first ? gm.base[j] : first;
+            uint32_t hi = gm.base[j] + ls[j]->frames < first + n ? gm.base[j] + ls[j]->frames : first + n;
+            if (lo >= hi)
+                continue;
+            size_t off = (size_t)(lo - gm.base[j]) * ls[j]->skin->vertex_count * 3;
+            r = vks_crowd_read(crowd, lo - first, hi - lo, frs[j]->positions + off,
+                               frs[j]->normals ? frs[j]->normals + off : NULL, &err);
+        }
     }
     vks_crowd_destroy(crowd);
     vks_gpu_clips_free(gc);
     vks_gpu_models_free(models);
+    free(skins);
     free(clips);
     free(inst);
-    free(clip_of);
+    free(gm.job_of);
+    free(gm.frame_of);
+    free(gm.base);
+    free(gm.clip_base);
     if (r != VKS_OK) {
         char msg[512];
         if (!err.msg[0])
             vks_error_set(&err, r, VKS_NO_OFFSET, NULL, "%s", vks_result_str(r));
-        fprintf(stderr, "vkskin: %s: GPU: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
+        for (uint32_t j = 0; j < count; j++)
+            fprintf(stderr, "vkskin: %s: GPU: %s\n", jobs[j]->where, vks_error_format(&err, jobs[j]->model_given, msg, sizeof msg));
         return 0;
     }
     return 1;
 }
 
-int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
-                    vks_bake_frames *out)
+int vks_bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_frames *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = (size_t)l->frames * l->skin->vertex_count * 3;
@@ -324,13 +360,31 @@ int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_
                 l->skin->vertex_count);
         return 0;
     }
-    if (out->matrices && !frame_locals(job, l, 0, NULL, NULL, out->matrices))
+    /* the atlas: skin matrices from the reference pose, whatever engine deforms */
+    return !out->matrices || frame_locals(job, l, 0, NULL, out->matrices);
+}
+
+int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
+{
+    return deform_cpu(job, l, fast, fr);
+}
+
+int vks_bake_needs_vertices(const vks_bake_job *job)
+{
+    return (job->outputs & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0 || job->contact_sheet;
+}
+
+int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
+                    vks_bake_frames *out)
+{
+    if (!vks_bake_frames_alloc(job, l, out))
         return 0;
-    int need_vertices = (job->outputs & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0 || job->contact_sheet;
-    if (!need_vertices)
+    if (!vks_bake_needs_vertices(job))
         return 1;
-    if (e == VKS_BAKE_GPU)
-        return deform_gpu(job, l, gpu, out);
+    if (e == VKS_BAKE_GPU) {
+        vks_bake_frames *f = out;
+        return vks_bake_deform_gpu_group(&job, &l, 1, gpu, &f);
+    }
     return deform_cpu(job, l, e == VKS_BAKE_CPU_FAST, out);
 }
 

@@ -56,11 +56,39 @@ typedef struct bake_run {
     int exit_code;
 } bake_run;
 
-static void run_job(bake_run *run, uint32_t j)
+/* A job between its steps: read, deformed, written. */
+typedef struct job_slot {
+    uint32_t j;
+    vks_bake_job only;  /* the job with the outputs to redo only */
+    vks_bake_loaded l;
+    vks_bake_frames fr;
+    double t0;
+} job_slot;
+
+#define GROUP_MAX_JOBS 16u
+
+/* Progress, and the run's exit code, after job j. */
+static void account(bake_run *run, uint32_t j)
+{
+    pthread_mutex_lock(&run->lock);
+    run->progress.jobs_done++;
+    if (run->res[j].done == 1)
+        run->progress.frames_done += run->res[j].frames;
+    if (run->res[j].done < 0)
+        run->exit_code = vks_cli_worse_exit(run->exit_code, run->res[j].exit_code);
+    vks_bake_progress_update(&run->progress, "", 0);
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* Decides what job j must redo, reads it and makes its frames' arrays. Returns 1 when it is to
+ * be deformed and written; 0 when it is finished already (up to date, or failed). */
+static int prepare(bake_run *run, uint32_t j, job_slot *s)
 {
     const vks_bake_job *job = &run->m->jobs[j];
     vks_bake_result *res = &run->res[j];
-    double t0 = vks_bake_now();
+    memset(s, 0, sizeof *s);
+    s->j = j;
+    s->t0 = vks_bake_now();
     res->files = cJSON_CreateArray();
     uint32_t todo = job->outputs;
     if (!run->force) {
@@ -71,39 +99,73 @@ static void run_job(bake_run *run, uint32_t j)
     }
     if (!todo && !job->contact_sheet) {
         res->done = 2;
-        res->seconds = vks_bake_now() - t0;
-        return;
+        res->seconds = vks_bake_now() - s->t0;
+        return 0;
     }
-    vks_bake_loaded l;
-    vks_bake_frames fr = {0};
-    int ok = vks_bake_load(job, &l);
+    s->only = *job;
+    s->only.outputs = todo;
+    int ok = vks_bake_load(job, &s->l);
     res->exit_code = ok ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT; /* past the inputs, a failure is the run's */
     if (ok) {
-        res->frames = l.frames;
-        res->vertices = l.skin->vertex_count;
-        vks_bake_job only = *job; /* deform what the outputs to redo need */
-        only.outputs = todo;
-        double d0 = vks_bake_now();
-        if (run->engine == VKS_BAKE_GPU)
-            pthread_mutex_lock(&run->lock);
-        ok = vks_bake_deform(&only, &l, run->engine, run->gpu, &fr);
-        if (ok && job->contact_sheet)
-            ok = vks_bake_contact_sheets(job, &l, &fr, run->gpu, run->out, res);
-        if (run->engine == VKS_BAKE_GPU)
-            pthread_mutex_unlock(&run->lock);
-        res->deform_seconds = vks_bake_now() - d0;
+        res->frames = s->l.frames;
+        res->vertices = s->l.skin->vertex_count;
+        ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
     }
+    if (!ok) {
+        vks_bake_frames_free(&s->fr);
+        vks_bake_loaded_free(&s->l);
+        res->done = -1;
+        res->seconds = vks_bake_now() - s->t0;
+    }
+    return ok;
+}
+
+/* Writes a deformed job (ok: its deformation succeeded) and frees it. */
+static void finish(bake_run *run, job_slot *s, int ok)
+{
+    const vks_bake_job *job = &run->m->jobs[s->j];
+    vks_bake_result *res = &run->res[s->j];
     if (ok)
-        ok = vks_bake_write_outputs(job, &l, &fr, run->out, todo, run->engine, res);
-    vks_bake_frames_free(&fr);
-    vks_bake_loaded_free(&l);
-    res->done = ok ? (todo ? 1 : 2) : -1;
-    res->seconds = vks_bake_now() - t0;
+        ok = vks_bake_write_outputs(job, &s->l, &s->fr, run->out, s->only.outputs, run->engine, res);
+    vks_bake_frames_free(&s->fr);
+    vks_bake_loaded_free(&s->l);
+    res->done = ok ? (s->only.outputs ? 1 : 2) : -1;
+    res->seconds = vks_bake_now() - s->t0;
+    account(run, s->j);
+}
+
+/* The GPU's group: every job's frames deformed by one crowd in one submission (the context is
+ * taken for it, and for the contact sheets), then each job written. */
+static void flush_group(bake_run *run, job_slot *g, uint32_t n)
+{
+    if (!n)
+        return;
+    const vks_bake_job *jobs[GROUP_MAX_JOBS];
+    const vks_bake_loaded *ls[GROUP_MAX_JOBS];
+    vks_bake_frames *frs[GROUP_MAX_JOBS];
+    for (uint32_t i = 0; i < n; i++)
+        jobs[i] = &g[i].only, ls[i] = &g[i].l, frs[i] = &g[i].fr;
+    double d0 = vks_bake_now();
+    pthread_mutex_lock(&run->lock);
+    int ok = vks_bake_deform_gpu_group(jobs, ls, n, run->gpu, frs);
+    int sheet_ok[GROUP_MAX_JOBS];
+    for (uint32_t i = 0; i < n; i++)
+        sheet_ok[i] = !ok || !jobs[i]->contact_sheet ||
+                      vks_bake_contact_sheets(&run->m->jobs[g[i].j], ls[i], frs[i], run->gpu, run->out, &run->res[g[i].j]);
+    pthread_mutex_unlock(&run->lock);
+    double share = (vks_bake_now() - d0) / n;
+    for (uint32_t i = 0; i < n; i++) {
+        run->res[g[i].j].deform_seconds = share;
+        finish(run, &g[i], ok && sheet_ok[i]);
+    }
 }
 
 static void *worker(void *arg)
 {
     bake_run *run = arg;
+    job_slot group[GROUP_MAX_JOBS];
+    uint32_t n = 0;
+    uint64_t bytes = 0;
     for (;;) {
         pthread_mutex_lock(&run->lock);
         uint32_t j = run->next;
@@ -113,17 +175,31 @@ static void *worker(void *arg)
         if (j < run->m->job_count)
             vks_bake_progress_update(&run->progress, run->m->jobs[j].name, 0);
         pthread_mutex_unlock(&run->lock);
-        if (j >= run->m->job_count)
+        if (j >= run->m->job_count) {
+            flush_group(run, group, n);
             return NULL;
-        run_job(run, j);
-        pthread_mutex_lock(&run->lock);
-        run->progress.jobs_done++;
-        if (run->res[j].done == 1)
-            run->progress.frames_done += run->res[j].frames;
-        if (run->res[j].done < 0)
-            run->exit_code = vks_cli_worse_exit(run->exit_code, run->res[j].exit_code);
-        vks_bake_progress_update(&run->progress, "", 0);
-        pthread_mutex_unlock(&run->lock);
+        }
+        job_slot s;
+        if (!prepare(run, j, &s)) {
+            account(run, j);
+            continue;
+        }
+        if (run->engine != VKS_BAKE_GPU || !vks_bake_needs_vertices(&s.only)) {
+            double d0 = vks_bake_now();
+            int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s.only) ||
+                     vks_bake_deform_cpu(&s.only, &s.l, run->engine == VKS_BAKE_CPU_FAST, &s.fr);
+            run->res[j].deform_seconds = vks_bake_now() - d0;
+            finish(run, &s, ok);
+            continue;
+        }
+        /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
+        uint64_t b = (uint64_t)s.l.frames * s.l.skin->vertex_count * 24;
+        if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == GROUP_MAX_JOBS)) {
+            flush_group(run, group, n);
+            n = 0, bytes = 0;
+        }
+        group[n++] = s;
+        bytes += b;
     }
 }
 
