@@ -40,3 +40,9 @@ else()
 endif()
 target_include_directories(${fuzz_bake_target} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
+
+# The manifest's parser and entry hash (compiled from the program's source, as the fuzz target).
+vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c LABELS bake)
+target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
