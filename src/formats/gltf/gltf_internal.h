@@ -109,6 +109,22 @@ vks_result vks__gltfr_accessor_floats(gltf_doc *d, int32_t index, const char *pa
 vks_result vks__gltfr_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                gltf_values *info, uint32_t **out);
 
+/* A primitive's weight sets (gltf_influences.c). */
+typedef struct gltf_influence_sets {
+    uint32_t sets;
+    uint32_t *joints[8];
+    float *weights[8];
+} gltf_influence_sets;
+/* JOINTS_n / WEIGHTS_n pairs, n = 0.. while present (both or neither; JOINTS_0 required), each
+ * with vcount elements and every joint < joint_count; ppath names the primitive. */
+vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *attrs, uint32_t vcount,
+                                 uint32_t joint_count, gltf_influence_sets *is);
+/* Per vertex: the 4 largest weights of all sets (ties: earlier sets and slots first), scaled to
+ * sum 1; stored gets the sum of the positive weights as stored. Returns the vertices that had
+ * more than 4 positive weights. */
+uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount, uint16_t (*bone)[4],
+                                  float (*weight)[4], float *stored);
+
 /* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
 int vks__gltfr_matrix_affine(const float m[16], vks_affine *out);
 /* Local transform of node n (TRS or matrix), checked. */

@@ -7,10 +7,9 @@
  * in the scene root's space and so is the skinned result. That is the skin model with
  * space_node = -1 and space_pre = identity (K = W(joint) * IB).
  *
- * Weights. The specification asks for weights that sum to 1; viewers (three.js's GLTFLoader)
- * normalise them anyway, and so does this reader: per vertex, the 4 largest of all weight sets
- * (JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ...) are kept and scaled to sum 1. Vertices with
- * more than 4 non-zero weights are counted in skin->weights.over_four.
+ * Weights (gltf_influences.c): per vertex, the 4 largest of all weight sets (JOINTS_0/WEIGHTS_0,
+ * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
+ * counted in skin->weights.over_four.
  *
  * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
  * to; consistent with the other readers, which read skinned geometry only), points and lines
@@ -263,99 +262,6 @@ static vks_result triangles(reader *R, const char *path, int mode, const uint32_
     return VKS_OK;
 }
 
-typedef struct influence_sets {
-    uint32_t sets;
-    uint32_t *joints[8];
-    float *weights[8];
-} influence_sets;
-
-/* JOINTS_n / WEIGHTS_n pairs, n = 0.. while present (both or neither). */
-static vks_result read_influences(reader *R, const char *ppath, const cJSON *attrs, uint32_t vcount,
-                                  uint32_t joint_count, influence_sets *is)
-{
-    gltf_doc *d = &R->d;
-    memset(is, 0, sizeof *is);
-    for (uint32_t s = 0; s < 8; s++) {
-        char jn[16], wn[16], jp[160], wp[160];
-        snprintf(jn, sizeof jn, "JOINTS_%u", s);
-        snprintf(wn, sizeof wn, "WEIGHTS_%u", s);
-        snprintf(jp, sizeof jp, "%s.attributes.%s", ppath, jn);
-        snprintf(wp, sizeof wp, "%s.attributes.%s", ppath, wn);
-        const cJSON *j = member(attrs, jn), *w = member(attrs, wn);
-        if (!j && !w) {
-            if (s == 0)
-                return vks__gltfr_fail(d, VKS_ERR_FORMAT, ppath, "the node has a skin, so the primitive needs JOINTS_0 and "
-                                 "WEIGHTS_0");
-            break;
-        }
-        if (!j || !w)
-            return vks__gltfr_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
-        gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0, 1};
-        gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
-                                 GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0, 1};
-        gltf_values ji, wi;
-        char ap[160];
-        snprintf(ap, sizeof ap, "%s.attributes", ppath);
-        int32_t ja = -1, wa = -1;
-        vks_result r = vks__gltfr_get_index(d, attrs, ap, jn, 1, d->accessor_count, "accessors", &ja);
-        if (r == VKS_OK)
-            r = vks__gltfr_get_index(d, attrs, ap, wn, 1, d->accessor_count, "accessors", &wa);
-        if (r == VKS_OK)
-            r = vks__gltfr_accessor_uints(d, ja, jp, &wj, &ji, &is->joints[s]);
-        if (r == VKS_OK)
-            r = vks__gltfr_accessor_floats(d, wa, wp, &ww, &wi, &is->weights[s]);
-        if (r != VKS_OK)
-            return r;
-        if (ji.count != vcount || wi.count != vcount)
-            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
-                             ji.count != vcount ? ja : wa, ji.count != vcount ? ji.count : wi.count, vcount);
-        for (uint32_t v = 0; v < vcount; v++)
-            for (uint32_t k = 0; k < 4; k++)
-                if (is->joints[s][4 * v + k] >= joint_count)
-                    return vks__gltfr_fail(d, VKS_ERR_FORMAT, jp, "vertex %u slot %u: joint %u, but the skin has %u joints", v,
-                                     k, is->joints[s][4 * v + k], joint_count);
-        is->sets = s + 1;
-    }
-    return VKS_OK;
-}
-
-/* Per vertex: the 4 largest weights of all sets, scaled to sum 1 (see the file comment). */
-static void combine(reader *R, const influence_sets *is, uint32_t vcount, uint16_t (*bone)[4], float (*weight)[4],
-                    float *stored)
-{
-    for (uint32_t v = 0; v < vcount; v++) {
-        uint32_t jj[32];
-        float ww[32];
-        uint32_t n = 0, positive = 0;
-        double sum = 0;
-        for (uint32_t s = 0; s < is->sets; s++)
-            for (uint32_t k = 0; k < 4; k++) {
-                float w = is->weights[s][4 * v + k];
-                if (w == 0)
-                    continue;
-                /* insertion by weight, largest first (stable: earlier sets and slots win ties) */
-                uint32_t at = n;
-                while (at > 0 && ww[at - 1] < w) {
-                    ww[at] = ww[at - 1], jj[at] = jj[at - 1];
-                    at--;
-                }
-                ww[at] = w, jj[at] = is->joints[s][4 * v + k];
-                n++;
-                if (w > 0)
-                    sum += w, positive++;
-            }
-        stored[v] = (float)sum;
-        R->over_four += positive > 4;
-        double kept = 0;
-        for (uint32_t k = 0; k < 4 && k < n; k++)
-            kept += ww[k] > 0 ? ww[k] : 0;
-        for (uint32_t k = 0; k < 4; k++) {
-            bone[v][k] = k < n ? (uint16_t)jj[k] : 0;
-            weight[v][k] = k < n ? (ww[k] > 0 && kept > 0 ? (float)(ww[k] / kept) : ww[k]) : 0;
-        }
-    }
-}
-
 static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *prim, const char *ppath,
                                 const char *name, const skin_info *si)
 {
@@ -424,15 +330,15 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
         return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
-    influence_sets is;
-    if ((r = read_influences(R, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+    gltf_influence_sets is;
+    if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
         return r;
     uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
     float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
     float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
     if (!bone || !weight || !stored)
         return vks__gltfr_nomem(d, ppath);
-    combine(R, &is, vcount, bone, weight, stored);
+    R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
     if (tcount == 0) {
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
         R->skipped_primitives++;

@@ -1,0 +1,95 @@
+/* glTF skin weights: the JOINTS_n / WEIGHTS_n sets of a primitive, read and checked (u8 / u16
+ * joints inside the skin, float or normalized u8 / u16 weights, one element per vertex), then
+ * merged per vertex into the 4 largest weights of all sets, scaled to sum 1. The specification
+ * asks for weights that sum to 1; viewers (three.js's GLTFLoader) normalise them anyway, and
+ * so does this reader, which also keeps the sum as stored for inspect's report. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *attrs, uint32_t vcount,
+                                 uint32_t joint_count, gltf_influence_sets *is)
+{
+    memset(is, 0, sizeof *is);
+    for (uint32_t s = 0; s < 8; s++) {
+        char jn[16], wn[16], jp[160], wp[160];
+        snprintf(jn, sizeof jn, "JOINTS_%u", s);
+        snprintf(wn, sizeof wn, "WEIGHTS_%u", s);
+        snprintf(jp, sizeof jp, "%s.attributes.%s", ppath, jn);
+        snprintf(wp, sizeof wp, "%s.attributes.%s", ppath, wn);
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(attrs, jn), *w = cJSON_GetObjectItemCaseSensitive(attrs, wn);
+        if (!j && !w) {
+            if (s == 0)
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, ppath, "the node has a skin, so the primitive needs JOINTS_0 and "
+                                 "WEIGHTS_0");
+            break;
+        }
+        if (!j || !w)
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, j ? wp : jp, "is missing while %s is present", j ? jn : wn);
+        gltf_accessor_want wj = {"VEC4", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT), 0, 0, 1};
+        gltf_accessor_want ww = {"VEC4", GLTF_BIT(GLTF_FLOAT) | GLTF_BIT(GLTF_UNSIGNED_BYTE) |
+                                 GLTF_BIT(GLTF_UNSIGNED_SHORT), 1, 0, 1};
+        gltf_values ji, wi;
+        char ap[160];
+        snprintf(ap, sizeof ap, "%s.attributes", ppath);
+        int32_t ja = -1, wa = -1;
+        vks_result r = vks__gltfr_get_index(d, attrs, ap, jn, 1, d->accessor_count, "accessors", &ja);
+        if (r == VKS_OK)
+            r = vks__gltfr_get_index(d, attrs, ap, wn, 1, d->accessor_count, "accessors", &wa);
+        if (r == VKS_OK)
+            r = vks__gltfr_accessor_uints(d, ja, jp, &wj, &ji, &is->joints[s]);
+        if (r == VKS_OK)
+            r = vks__gltfr_accessor_floats(d, wa, wp, &ww, &wi, &is->weights[s]);
+        if (r != VKS_OK)
+            return r;
+        if (ji.count != vcount || wi.count != vcount)
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, ji.count != vcount ? jp : wp, "accessor %d has %u elements, POSITION %u",
+                             ji.count != vcount ? ja : wa, ji.count != vcount ? ji.count : wi.count, vcount);
+        for (uint32_t v = 0; v < vcount; v++)
+            for (uint32_t k = 0; k < 4; k++)
+                if (is->joints[s][4 * v + k] >= joint_count)
+                    return vks__gltfr_fail(d, VKS_ERR_FORMAT, jp, "vertex %u slot %u: joint %u, but the skin has %u joints", v,
+                                     k, is->joints[s][4 * v + k], joint_count);
+        is->sets = s + 1;
+    }
+    return VKS_OK;
+}
+
+uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount, uint16_t (*bone)[4],
+                                  float (*weight)[4], float *stored)
+{
+    uint32_t over_four = 0;
+    for (uint32_t v = 0; v < vcount; v++) {
+        uint32_t jj[32];
+        float ww[32];
+        uint32_t n = 0, positive = 0;
+        double sum = 0;
+        for (uint32_t s = 0; s < is->sets; s++)
+            for (uint32_t k = 0; k < 4; k++) {
+                float w = is->weights[s][4 * v + k];
+                if (w == 0)
+                    continue;
+                /* insertion by weight, largest first (stable: earlier sets and slots win ties) */
+                uint32_t at = n;
+                while (at > 0 && ww[at - 1] < w) {
+                    ww[at] = ww[at - 1], jj[at] = jj[at - 1];
+                    at--;
+                }
+                ww[at] = w, jj[at] = is->joints[s][4 * v + k];
+                n++;
+                if (w > 0)
+                    sum += w, positive++;
+            }
+        stored[v] = (float)sum;
+        over_four += positive > 4;
+        double kept = 0;
+        for (uint32_t k = 0; k < 4 && k < n; k++)
+            kept += ww[k] > 0 ? ww[k] : 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            bone[v][k] = k < n ? (uint16_t)jj[k] : 0;
+            weight[v][k] = k < n ? (ww[k] > 0 && kept > 0 ? (float)(ww[k] / kept) : ww[k]) : 0;
+        }
+    }
+    return over_four;
+}
