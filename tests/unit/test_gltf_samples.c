@@ -1,7 +1,8 @@
 /* Every glTF sample in ../shared/datasets/gltf reads with the counts of its JSON, validates,
  * and passes the bind-pose check (deforming with the bind pose gives the stored vertices).
  *
- * Where the numbers come from: the files' own JSON, read independently of this reader (a
+ * Where the numbers come from: ../shared/datasets/README.md (gltf/: joints, vertices, indices,
+ * animations and their channels) and the files' own JSON, read independently of this reader (a
  * short Python walk of accessors, skins and the node tree): vertices = the POSITION
  * accessor's count, triangles = the indices accessor's count / 3 (Fox has no indices: its
  * 1728 vertices / 3), bones = skins[0].joints, nodes = the joints and their ancestors, first
@@ -32,18 +33,18 @@ typedef struct expect {
     int normals;
     const char *first_node, *mesh;
     int bind_consistent;
-    uint32_t clips, tracks[3], keys[3];
+    uint32_t clips, tracks[3], keys[3], channels[3];
     const char *names[3];
     double duration[3];
 } expect;
 
 static const expect samples[] = {
-    {"gltf/SimpleSkin/SimpleSkin.gltf", 2, 10, 8, 2, 0, "nodes[1]", "meshes[0]", 1, 1, {1}, {12}, {"0"}, {5.5}},
-    {"gltf/RiggedSimple/RiggedSimple.gltf", 4, 160, 188, 2, 1, "Z_UP", "Cylinder", 0, 1, {1}, {50}, {"0"}, {2.083333015441895}},
-    {"gltf/RiggedFigure/RiggedFigure.gltf", 21, 370, 256, 19, 1, "Z_UP", "Proxy", 0, 1, {19}, {2}, {"0"}, {1.25}},
-    {"gltf/CesiumMan/CesiumMan.glb", 21, 3273, 4672, 19, 1, "Z_UP", "Cesium_Man", 0, 1, {19}, {48}, {"0"}, {2}},
+    {"gltf/SimpleSkin/SimpleSkin.gltf", 2, 10, 8, 2, 0, "nodes[1]", "meshes[0]", 1, 1, {1}, {12}, {"0"}, {5.5}, {1}},
+    {"gltf/RiggedSimple/RiggedSimple.gltf", 4, 160, 188, 2, 1, "Z_UP", "Cylinder", 0, 1, {1}, {50}, {"0"}, {2.083333015441895}, {3}},
+    {"gltf/RiggedFigure/RiggedFigure.gltf", 21, 370, 256, 19, 1, "Z_UP", "Proxy", 0, 1, {19}, {2}, {"0"}, {1.25}, {57}},
+    {"gltf/CesiumMan/CesiumMan.glb", 21, 3273, 4672, 19, 1, "Z_UP", "Cesium_Man", 0, 1, {19}, {48}, {"0"}, {2}, {57}},
     {"gltf/Fox/Fox.glb", 25, 1728, 576, 24, 0, "root", "fox1", 1, 3, {20, 20, 20}, {83, 18, 25}, {"Survey", "Walk", "Run"},
-     {3.4166667461395264, 0.7083333134651184, 1.1583333015441895}},
+     {3.4166667461395264, 0.7083333134651184, 1.1583333015441895}, {21, 21, 21}},
 };
 
 static uint8_t *slurp(const char *path, size_t *n)
@@ -77,13 +78,16 @@ static void check_clips(const expect *e, const char *path, const vks_skin *s)
             CHECK(!strcmp(cl->name, e->names[c]));
             CHECK_NEAR(cl->duration, e->duration[c], 1e-7);
             CHECK_EQ_INT(cl->track_count, e->tracks[c]);
-            uint32_t keys = 0;
+            uint32_t keys = 0, channels = 0;
             for (uint32_t t = 0; t < cl->track_count; t++) {
+                channels += (cl->tracks[t].rotation.key_count > 0) + (cl->tracks[t].translation.key_count > 0) +
+                            (cl->tracks[t].scale.key_count > 0);
                 keys = cl->tracks[t].rotation.key_count > keys ? cl->tracks[t].rotation.key_count : keys;
                 keys = cl->tracks[t].translation.key_count > keys ? cl->tracks[t].translation.key_count : keys;
                 keys = cl->tracks[t].scale.key_count > keys ? cl->tracks[t].scale.key_count : keys;
             }
             CHECK_EQ_INT(keys, e->keys[c]);
+            CHECK_EQ_INT(channels, e->channels[c]);
             vks_clip_binding bind = {0};
             CHECK(vks_clip_bind(cl, s, &bind, &err) == VKS_OK);
             CHECK_EQ_INT(bind.unmatched_tracks, 0); /* every track finds its node */
