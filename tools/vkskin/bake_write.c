@@ -12,12 +12,13 @@
 #include "vkskin/gltf.h"
 #include "vkskin/vat.h"
 
+/* "dir/namesuffix"; with dir NULL, "namesuffix" (the name a sidecar records). */
 static char *join(const char *dir, const char *name, const char *suffix)
 {
-    size_t a = strlen(dir), b = strlen(name), c = strlen(suffix);
-    char *p = malloc(a + b + c + 2);
+    size_t a = dir ? strlen(dir) + 1 : 0, b = strlen(name), c = strlen(suffix);
+    char *p = malloc(a + b + c + 1);
     if (p)
-        snprintf(p, a + b + c + 2, "%s/%s%s", dir, name, suffix);
+        snprintf(p, a + b + c + 1, "%s%s%s%s", dir ? dir : "", dir ? "/" : "", name, suffix);
     return p;
 }
 
@@ -303,7 +304,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         const float *src = stream ? fr->normals : fr->positions;
         char suffix[32];
         snprintf(suffix, sizeof suffix, ".vat.%s%s", stream ? "nrm" : "pos", k == 2 ? ".png" : suf[k]);
-        char *name = join("", job->name, suffix) , *path = join(dir, job->name, suffix);
+        char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
         float *tex = to_texels(src, &lay);
         vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
         if (r == VKS_OK && k < 2) {
@@ -321,7 +322,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         }
         ok = report(job, r, &err);
         if (ok)
-            add_file(&s, name + 1, stream ? "normal" : "position");
+            add_file(&s, name, stream ? "normal" : "position");
         free(tex);
         free(name);
         free(path);
@@ -337,11 +338,11 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     }
     if (ok) {
         *mesh_written = 1;
-        char *name = join("", job->name, ".vat.obj");
-        add_file(&s, name + 1, "rest mesh (OBJ, vt = texel)");
+        char *name = join(NULL, job->name, ".vat.obj");
+        add_file(&s, name, "rest mesh (OBJ, vt = texel)");
         free(name);
-        name = join("", job->name, ".vat.glb");
-        add_file(&s, name + 1, "rest mesh (glTF, TEXCOORD_0 = texel)");
+        name = join(NULL, job->name, ".vat.glb");
+        add_file(&s, name, "rest mesh (glTF, TEXCOORD_0 = texel)");
         free(name);
     }
     free(glb);
@@ -369,18 +370,18 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
     for (uint32_t b = 0; b < sk->bone_count; b++)
         cJSON_AddItemToArray(bones, cJSON_CreateString(sk->nodes[sk->bones[b].node].name));
     add_clips(&s, job, l, 1);
-    char *name = join("", job->name, ".atlas.exr"), *path = join(dir, job->name, ".atlas.exr");
+    char *name = join(NULL, job->name, ".atlas.exr"), *path = join(dir, job->name, ".atlas.exr");
     vks_error err = {0};
     vks_result r = name && path ? vks_exr_write(path, fr->matrices, sk->bone_count * 3, l->frames, 4, VKS_TEXEL_FLOAT, &err)
                                 : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
     int ok = report(job, r, &err);
     if (ok)
-        add_file(&s, name + 1, "bone matrices");
+        add_file(&s, name, "bone matrices");
     free(name);
     free(path);
     /* the mesh that plays it: joints and weights in glTF (file vertex order), JOINTS_0 of mesh m
        being atlas bone meshes[m].first_bone + joint */
-    name = join("", job->name, ".atlas.glb");
+    name = join(NULL, job->name, ".atlas.glb");
     path = join(dir, job->name, ".atlas.glb");
     cJSON *meshes = cJSON_AddArrayToObject(s.root, "meshes");
     for (uint32_t m = 0; m < sk->mesh_count; m++) {
@@ -400,7 +401,7 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
                          : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
         ok = report(job, r, &err);
         if (ok)
-            add_file(&s, name + 1, "mesh with joints and weights (glTF)");
+            add_file(&s, name, "mesh with joints and weights (glTF)");
     }
     free(name);
     free(path);
@@ -422,7 +423,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
                                           : "glTF: frame 0 as the mesh, one morph target per frame, STEP weights",
                               e);
     add_clips(&s, job, l, 1);
-    char *name = join("", job->name, suffix), *path = join(dir, job->name, suffix);
+    char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
     vks_error err = {0};
     vks_bake *b = NULL;
     vks_result r = name && path ? vks_bake_open(&b, path, fmt, l->skin, 1, l->frames, &err)
@@ -437,7 +438,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
     }
     int ok = report(job, r, &err);
     if (ok)
-        add_file(&s, name + 1, kind == 4 ? "point cache" : kind == 5 ? "raw positions and normals" : "morph targets");
+        add_file(&s, name, kind == 4 ? "point cache" : kind == 5 ? "raw positions and normals" : "morph targets");
     free(name);
     free(path);
     if (!ok) {
