@@ -33,9 +33,10 @@ typedef struct expect {
     int normals;
     const char *first_node, *mesh;
     int bind_consistent;
-    uint32_t clips, tracks[3], keys[3], channels[3];
+    uint32_t clips, tracks[3], keys[3];
     const char *names[3];
     double duration[3];
+    uint32_t channels[3];
 } expect;
 
 static const expect samples[] = {
