@@ -30,14 +30,8 @@ add_test(NAME cli_report COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_report.sh $
   $<TARGET_FILE:report_fault_vertices> $<TARGET_FILE:check_png> ${CMAKE_CURRENT_SOURCE_DIR}/data/junit.xsd)
 set_tests_properties(cli_report PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 180
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}" FAIL_REGULAR_EXPRESSION "vkskin: validation failed: the Vulkan")
-if(VKSKIN_SANITIZE) # lavapipe's graphics path (the heat maps), as test_render_cli: see render.cmake
-  set_property(TEST cli_report APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
-endif()
 
 add_test(NAME cli_report_browser COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_report_browser.sh $<TARGET_FILE:vkskin>
   $<TARGET_FILE:check_png>)
 set_tests_properties(cli_report_browser PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 240
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
-if(VKSKIN_SANITIZE)
-  set_property(TEST cli_report_browser APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
-endif()

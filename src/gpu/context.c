@@ -99,6 +99,7 @@ vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f
         return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan", "no Vulkan driver (ICD) found");
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateInstance");
+    vks__keep_drivers_loaded();
     const char *missing = vks__load_instance_fns(f, gipa, *out);
     if (!missing && validation && gpu) {
         if (!f->vkCreateDebugUtilsMessengerEXT)
@@ -158,6 +159,7 @@ static vks_result adopt(vks_gpu *gpu, const vks_gpu_host *h, vks_error *err)
                              VK_API_VERSION_MAJOR(h->api_version), VK_API_VERSION_MINOR(h->api_version));
     gpu->adopted = 1;
     gpu->instance = h->instance, gpu->physical = h->physical_device, gpu->device = h->device;
+    vks__keep_drivers_loaded(); /* the host's instance outlives this context, not the process */
     const char *missing = vks__load_instance_fns(&gpu->inst, h->get_instance_proc_addr, h->instance);
     if (missing)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/host",

@@ -243,6 +243,9 @@ void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
  * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
 /* The pose pass's loop iterations for one instance of a model with these counts, plus extra
  * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over. */
+/* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
+ * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
+void vks__keep_drivers_loaded(void);
 vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones, uint64_t extra,
                                  vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,

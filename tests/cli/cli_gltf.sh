@@ -74,11 +74,8 @@ expect 1 "a clip the file lacks" "$vk" deform "$fox" --clip "$fox#Jump" --out x.
 has "a clip the file lacks" err '"Survey", "Walk", "Run"'
 
 # ---- GPU ----
-# Under the sanitizers lavapipe leaks from code LeakSanitizer cannot name (no module to
-# suppress; see tests/render.cmake), in validate and deform --gpu as in render: the GPU
-# commands run without the leak check (the CPU commands above keep it, and the validation
-# layer still checks every Vulkan object).
-gpu="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# (the leak check stays on under the sanitizers: src/gpu/keep_drivers.c)
+gpu="ASAN_OPTIONS=${ASAN_OPTIONS:-}"
 if ! env "$gpu" "$vk" devices > /dev/null 2>&1; then
   echo "no Vulkan device: the GPU checks skipped"
   [ $fail -eq 0 ] && echo "cli_gltf: all CPU checks passed"

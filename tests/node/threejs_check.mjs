@@ -82,11 +82,7 @@ async function load(file) {
 function deform(src, clip, frames, fps, start, extra, engine) {
   const args = ['deform', src, `--${engine}`, ...(engine === 'gpu' ? ['--validation'] : []), '--clip', clip,
     '--frames', String(frames), '--fps', String(fps), '--time', String(start), '--format', 'raw', '--out', '-', ...extra];
-  // lavapipe leaks from driver code LeakSanitizer cannot name (tests/render.cmake): no leak
-  // check for the GPU runs of a sanitizer build; the validation layer still checks every object
-  const env = { ...process.env };
-  if (engine === 'gpu') env.ASAN_OPTIONS = `${env.ASAN_OPTIONS ? env.ASAN_OPTIONS + ':' : ''}detect_leaks=0`;
-  const r = spawnSync(vkskin, args, { maxBuffer: 1 << 30, env });
+  const r = spawnSync(vkskin, args, { maxBuffer: 1 << 30 });
   const err = r.stderr?.toString() ?? '';
   if (r.status !== 0) throw new Error(`vkskin ${args.join(' ')} failed (${r.status}): ${err}`);
   if (engine === 'gpu' && /validation/i.test(err)) throw new Error(`vkskin ${args.join(' ')}: ${err}`);
