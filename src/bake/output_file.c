@@ -299,9 +299,11 @@ vks_result vks_output_open(vks_output **out, const char *path, vks_error *err)
         else
             snprintf(o->tmp, n, "%s.tmp.%ld.%u", o->target, (long)getpid(), k);
         sweep_stale(o->target);
+        /* recorded before it exists: a signal between the open and the record would leave
+         * the temporary behind (cli_outputs kills a run as soon as its temporary appears) */
+        o->slot = temp_record(o->tmp);
         fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            o->slot = temp_record(o->tmp);
             if (o->kind == TARGET_REGULAR)
                 fchmod(fd, mode); /* the replaced file's permissions, not the umask's */
         }
