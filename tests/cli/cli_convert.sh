@@ -52,6 +52,15 @@ expect 0 "convert to .gltf" "$vk" convert gen/char_b24_pl8.p3d out.gltf --clip g
 says "sampled at 10 fps"
 grep -q '"uri":"data:application/octet-stream;base64,' out.gltf || { echo "FAIL: out.gltf has no embedded buffer"; fail=1; }
 ls ./*.tmp.* >/dev/null 2>&1 && { echo "FAIL: temporaries left: $(ls ./*.tmp.*)"; fail=1; }
+# what convert writes, vkskin reads back without flags: the Z-up (RenderWare) and left-handed
+# (P3D) corrections above the skeleton pass the bind check as placed, NW4C needs none
+expect 0 "inspect the converted .glb" "$vk" inspect out.glb
+says "one rigid transform"
+expect 0 "inspect the converted .gltf" "$vk" inspect out.gltf
+says "one rigid transform"
+"$vk" convert gen/char_b24_pl8.cmdl nw.glb >/dev/null 2>&1
+expect 0 "inspect a converted .cmdl" "$vk" inspect nw.glb
+grep -q "one rigid transform" err && { echo "FAIL: an NW4C conversion has no correction to place"; fail=1; }
 
 expect 2 "a glTF bake of two instances" "$vk" deform "$m" --cpu --instances 2 --format glb --out bake.glb
 says "one instance"

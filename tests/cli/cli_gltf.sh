@@ -4,7 +4,7 @@
 # worked out by hand), a .gltf read through a relative path from another folder and one whose
 # .bin is missing (named in the error), a clip name the file lacks (its clips listed); with a
 # Vulkan device: validate with the validation layer (Fox's three clips, CesiumMan and
-# RiggedFigure, whose inverse binds leave out their Z_UP turn, with --allow-bind-mismatch),
+# RiggedFigure, whose inverse binds leave out their Z_UP turn: passed as placed, no flag),
 # deform --gpu, render and a crowd mixing glTF models.
 # Usage: cli_gltf.sh VKSKIN DATASETS [CHECK_PNG]
 set -u
@@ -43,7 +43,7 @@ expect 0 "inspect --clips" "$vk" inspect --clips "$fox"
 has "inspect --clips" out "3 clips"
 has "inspect --clips" out 'clip 1 "Walk": 0.7083 s'
 # a relative path from another folder: the .bin is found beside the .gltf
-expect 0 "inspect .gltf by a relative path" bash -c "cd '$data/..' && '$vk' inspect --allow-bind-mismatch gltf/RiggedSimple/RiggedSimple.gltf"
+expect 0 "inspect .gltf by a relative path" bash -c "cd '$data/..' && '$vk' inspect gltf/RiggedSimple/RiggedSimple.gltf"
 has "inspect .gltf" out "160 vertices, 188 triangles"
 # without its .bin: the error names the buffer and the file
 cp "$data/RiggedSimple/RiggedSimple.gltf" lonely.gltf
@@ -87,8 +87,10 @@ for clip in Survey Walk Run; do
     { echo "FAIL: validate Fox #$clip: $(tail -1 out)"; fail=1; }
 done
 for f in CesiumMan/CesiumMan.glb RiggedFigure/RiggedFigure.gltf RiggedSimple/RiggedSimple.gltf; do
-  expect 0 "validate $f" env "$gpu" "$vk" validate "$data/$f" --clip "$data/$f" --instances 6 --stagger --frames 2 --allow-bind-mismatch --validation
+  expect 0 "validate $f" env "$gpu" "$vk" validate "$data/$f" --clip "$data/$f" --instances 6 --stagger --frames 2 --validation
   grep -q "^PASS" out || { echo "FAIL: validate $f: $(tail -1 out)"; fail=1; }
+  grep -q "bind pose .*PASS (placed" out || { echo "FAIL: validate $f: the placement not said"; fail=1; }
+  grep -q "note: every bone's bind skin matrix is one rigid transform" err || { echo "FAIL: validate $f: no placement note"; fail=1; }
 done
 expect 0 "deform --gpu --clip" env "$gpu" "$vk" deform "$fox" --gpu --clip "$fox#Walk" --instances 2 --stagger --frames 3 --out fox_gpu.csv --validation
 [ "$(wc -l < fox_gpu.csv)" -eq "$(wc -l < fox.csv)" ] || { echo "FAIL: deform --gpu wrote another row count"; fail=1; }

@@ -14,6 +14,14 @@ int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatc
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
         return VKS_EXIT_RUNTIME;
     }
+    if (out->pass && out->placed) {
+        const float *t = out->placement.m + 9;
+        fprintf(stderr,
+                "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
+                "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
+                "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
+                path, t[0], t[1], t[2], out->max_error);
+    }
     if (out->pass)
         return VKS_EXIT_OK;
     uint32_t v = out->worst_vertex, m = out->worst_mesh;
@@ -37,6 +45,9 @@ void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int allow_mism
     cJSON_AddNumberToObject(o, "tolerance", bc->tolerance);
     cJSON_AddNumberToObject(o, "error_scale", bc->error_scale);
     cJSON_AddBoolToObject(o, "pass", bc->pass);
+    cJSON_AddBoolToObject(o, "placed", bc->placed);
+    if (bc->placed)
+        cJSON_AddItemToObject(o, "placement", cJSON_CreateFloatArray(bc->placement.m, 12));
     cJSON_AddStringToObject(o, "status", bc->pass ? "passed" : allow_mismatch ? "FAILED (allowed)" : "FAILED");
 }
 

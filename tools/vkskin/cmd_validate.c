@@ -295,7 +295,7 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             print_stream("normals", &rf->normals);
             printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
                    vf->bind.max_error_relative, vf->bind.tolerance,
-                   vf->bind.pass ? "PASS" : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
+                   vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS") : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
         }
         if (rf->has_golden)
             print_golden(vf, rf, o->against, !root);
