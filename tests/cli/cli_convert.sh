@@ -50,6 +50,8 @@ says "3 animation(s)"
 [ "$(head -c 4 out.glb)" = glTF ] || { echo "FAIL: out.glb is not a GLB"; fail=1; }
 expect 0 "convert to .gltf" "$vk" convert gen/char_b24_pl8.p3d out.gltf --clip gen/char_b24_pl8.p3d.walk.rtm --fps 10
 says "sampled at 10 fps"
+# clips without a name of their own (.anm, .rtm) are named after their file
+grep -q '"name":"char_b24_pl8.p3d.walk"' out.gltf || { echo "FAIL: the .rtm's animation is not named after its file"; fail=1; }
 grep -q '"uri":"data:application/octet-stream;base64,' out.gltf || { echo "FAIL: out.gltf has no embedded buffer"; fail=1; }
 ls ./*.tmp.* >/dev/null 2>&1 && { echo "FAIL: temporaries left: $(ls ./*.tmp.*)"; fail=1; }
 # what convert writes, vkskin reads back without flags: the Z-up (RenderWare) and left-handed

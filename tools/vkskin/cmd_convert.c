@@ -36,6 +36,7 @@ typedef struct convert_clips {
     vks_clip_set **sets;
     vks_gltf_clip *list;
     vks_clip_binding *bindings;
+    char **names; /* per entry: the animation's name when the clip has none (owned), or NULL */
     uint32_t set_count, count, cap;
 } convert_clips;
 
@@ -45,7 +46,24 @@ static int is_json(const char *path)
     return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
 }
 
-static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label)
+/* The name of an unnamed clip (RenderWare .anm and .ska, Arma .rtm): its file's name without
+ * the extension ("hero.dff.walk"), and its place when the file holds several. NULL: no memory. */
+static char *unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    char *name = malloc((size_t)n + 16);
+    if (name && clips > 1)
+        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
+    else if (name)
+        snprintf(name, (size_t)n + 16, "%.*s", n, base);
+    return name;
+}
+
+/* name: the animation's name for a clip without one (taken over), or NULL. */
+static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label, char *name)
 {
     if (cc->count == cc->cap) {
         uint32_t cap = cc->cap ? cc->cap * 2 : 8;
@@ -55,7 +73,11 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
         vks_clip_binding *b = realloc(cc->bindings, cap * sizeof *b);
         if (b)
             cc->bindings = b;
-        if (!l || !b) {
+        char **nm = realloc(cc->names, cap * sizeof *nm);
+        if (nm)
+            cc->names = nm;
+        if (!l || !b || !nm) {
+            free(name);
             fprintf(stderr, "vkskin: out of memory\n");
             return 0;
         }
@@ -66,17 +88,20 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
     vks_clip_binding *b = &cc->bindings[cc->count];
     if (vks_clip_bind(clip, skin, b, &err) != VKS_OK) {
         fprintf(stderr, "vkskin: %s: %s\n", label, vks_error_format(&err, NULL, msg, sizeof msg));
+        free(name);
         return 0;
     }
     if (b->bound_tracks == 0) {
         fprintf(stderr, "vkskin: %s: the clip drives none of the model's nodes\n", label);
         vks_clip_binding_free(b);
+        free(name);
         return 0;
     }
     if (b->unmatched_tracks)
         fprintf(stderr, "vkskin: %s: note: %u of the %u tracks drive no node of this model and are left out\n", label,
                 b->unmatched_tracks, clip->track_count);
-    cc->list[cc->count++] = (vks_gltf_clip){clip, b, NULL};
+    cc->names[cc->count] = name;
+    cc->list[cc->count++] = (vks_gltf_clip){clip, b, name};
     return 1;
 }
 
@@ -132,12 +157,14 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
             fprintf(stderr, "vkskin: %s: no clip named '%s' (the file has %u)\n", path, name, set->clip_count);
             return 0;
         }
-        return add_clip(cc, &set->clips[k], skin, arg);
+        return add_clip(cc, &set->clips[k], skin, arg,
+                        set->clips[k].name[0] ? NULL : unnamed_clip_name(path, (uint32_t)k, set->clip_count));
     }
     for (uint32_t k = 0; k < set->clip_count; k++) {
         char label[4200];
         snprintf(label, sizeof label, "%s#%s", path, set->clips[k].name[0] ? set->clips[k].name : "0");
-        if (!add_clip(cc, &set->clips[k], skin, label))
+        if (!add_clip(cc, &set->clips[k], skin, label,
+                      set->clips[k].name[0] ? NULL : unnamed_clip_name(path, k, set->clip_count)))
             return 0;
     }
     return 1;
@@ -156,7 +183,7 @@ static void note_space_motion(const vks_skin *skin, const convert_clips *cc)
             if (n >= 0) {
                 fprintf(stderr, "vkskin: note: the clip \"%s\" moves node \"%s\", which carries the skin space of mesh "
                                 "%u: glTF players show that motion, vkskin's deform takes it out\n",
-                        cc->list[i].clip->name, skin->nodes[n].name, m);
+                        cc->list[i].name ? cc->list[i].name : cc->list[i].clip->name, skin->nodes[n].name, m);
                 break;
             }
         }
@@ -165,10 +192,10 @@ static void note_space_motion(const vks_skin *skin, const convert_clips *cc)
 static void free_clips(convert_clips *cc)
 {
     for (uint32_t i = 0; i < cc->count; i++)
-        vks_clip_binding_free(&cc->bindings[i]);
+        vks_clip_binding_free(&cc->bindings[i]), free(cc->names[i]);
     for (uint32_t i = 0; i < cc->set_count; i++)
         vks_clip_set_free(cc->sets[i]);
-    free(cc->sets), free(cc->list), free(cc->bindings);
+    free(cc->sets), free(cc->list), free(cc->bindings), free(cc->names);
 }
 
 static int parse_positive(const char *opt, const char *text, float *out)
