@@ -95,6 +95,15 @@ VKS_API vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, c
                                        uint32_t clip_count, const vks_gltf_options *opt, vks_gltf_report *report,
                                        vks_error *err);
 
+/* Writes skin's bind mesh, unskinned, to path: every model vertex in model order (the order of
+ * inspect and of vertex textures) with POSITION, NORMAL where the model has normals (as
+ * stored) and TEXCOORD_0 when texcoords is given (2 floats a vertex, glTF's v from the top),
+ * every mesh's triangles in one primitive, under a node carrying vks_gltf_correction. What
+ * vkskin bake writes beside a vertex animation texture; opt as for vks_gltf_write_skin
+ * (container, generator; fps unused). */
+VKS_API vks_result vks_gltf_write_bind_mesh(const char *path, const vks_skin *skin, const float *texcoords,
+                                            const vks_gltf_options *opt, vks_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,7 +104,7 @@ static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_
 
 static const char *type_of(int comps)
 {
-    return comps == 1 ? "SCALAR" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
+    return comps == 1 ? "SCALAR" : comps == 2 ? "VEC2" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
 }
 
 uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax)

@@ -26,7 +26,7 @@ typedef struct vks__gltf {
 int vks__gltf_init(vks__gltf *g, const char *generator);
 void vks__gltf_free(vks__gltf *g);
 
-/* Appends count elements of comps float32 each (comps 1, 3, 4 or 16) as a view and an
+/* Appends count elements of comps float32 each (comps 1, 2, 3, 4 or 16) as a view and an
  * accessor; minmax adds the per-component min and max. Returns the accessor index. */
 uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax);
 /* Joint indices (VEC4): unsigned byte when every index < 256, else unsigned short. */

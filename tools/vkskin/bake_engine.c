@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bake_job.h"
 
@@ -13,13 +12,7 @@ const char *vks_bake_engine_name(vks_bake_engine e)
     return e == VKS_BAKE_GPU ? "gpu" : e == VKS_BAKE_CPU ? "cpu-reference" : "cpu-fast";
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcasecmp(s + a - b, suffix);
-}
-
-static vks_clip_set *read_clips(const vks_bake_job *job, const vks_bake_clip_spec *spec, const vks_skin *skin)
+static vks_clip_set *read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
 {
     size_t size = 0;
     uint8_t *bytes = vks_cli_read_file(spec->file, &size);
@@ -28,24 +21,8 @@ static vks_clip_set *read_clips(const vks_bake_job *job, const vks_bake_clip_spe
     vks_read_options o = {0};
     o.clip.duration = spec->duration;
     o.clip.fps = spec->fps;
-    vks_clip_set *set = NULL;
-    vks_error err = {0};
-    vks_result r;
-    vks_clip_reader_fn read = NULL;
-    if (ends_with(spec->file, ".json")) {
-        r = vks_pose_json_clip_read(skin, &o, bytes, size, &set, &err);
-    } else {
-        read = vks_detect_clip_format(bytes, size, spec->file, NULL);
-        r = read ? read(&o, bytes, size, &set, &err) : VKS_ERR_FORMAT;
-        if (!read)
-            vks_error_set(&err, VKS_ERR_FORMAT, VKS_NO_OFFSET, NULL, "not a clip file vkskin reads");
-    }
+    vks_clip_set *set = vks_cli_read_clips(spec->where, spec->file, bytes, size, skin, &o);
     free(bytes);
-    if (r != VKS_OK) {
-        char msg[512];
-        fprintf(stderr, "vkskin: %s: %s\n", spec->where, vks_error_format(&err, spec->file, msg, sizeof msg));
-        return NULL;
-    }
     return set;
 }
 
@@ -77,7 +54,7 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
     l->set_count = job->clip_count;
     uint32_t total = 0;
     for (uint32_t s = 0; s < job->clip_count; s++) {
-        if (!(l->sets[s] = read_clips(job, &job->clips[s], l->skin)))
+        if (!(l->sets[s] = read_clips(&job->clips[s], l->skin)))
             return 0;
         if (job->clips[s].name && vks_clip_set_find(l->sets[s], job->clips[s].name) < 0) {
             fprintf(stderr, "vkskin: %s: %s has no clip named \"%s\" (it has %u:", job->clips[s].where,

@@ -146,12 +146,6 @@ uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJ
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
 
-/* The VAT's rest mesh as .glb (bake_vat_gltf.c): model vertex order, TEXCOORD_0 on each
- * vertex's texel of frame 0, the node carrying the axis correction to glTF's frame. */
-struct vks_vat_layout;
-vks_result vks_bake_write_vat_glb(const char *path, const vks_skin *s, const struct vks_vat_layout *lay,
-                                  vks_error *err);
-
 /* A JSON document written through the output module (temporary, then renamed). */
 vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);
 

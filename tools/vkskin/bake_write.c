@@ -257,6 +257,26 @@ static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, con
     return report(job, r, &err);
 }
 
+/* The rest mesh as .glb: the library's bind mesh with each vertex's texel as TEXCOORD_0. */
+static int write_rest_glb(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
+                          const char *path)
+{
+    uint32_t nv = l->skin->vertex_count;
+    float *uv = malloc(((size_t)nv + 1) * 2 * sizeof *uv);
+    vks_error err = {0};
+    vks_result r = VKS_OK;
+    if (!uv || !path) {
+        r = vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    } else {
+        for (uint32_t v = 0; v < nv; v++)
+            vks_vat_uv(lay, v, uv + (size_t)v * 2);
+        vks_gltf_options o = {VKS_GLTF_GLB, 0, "vkskin bake (VAT rest mesh)"};
+        r = vks_gltf_write_bind_mesh(path, l->skin, uv, &o, &err);
+    }
+    free(uv);
+    return report(job, r, &err);
+}
+
 /* Frame-major vertices into the VAT layout's texels (3 floats each); unused texels of a
  * wrapped frame's last row stay 0. */
 static float *to_texels(const float *src, const vks_vat_layout *lay)
@@ -331,11 +351,8 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     if (ok && !*mesh_written)
         ok = mesh && write_rest_obj(job, l, &lay, mesh);
     char *glb = join(dir, job->name, ".vat.glb");
-    if (ok && !*mesh_written) {
-        vks_result r = glb ? vks_bake_write_vat_glb(glb, l->skin, &lay, &err)
-                           : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-        ok = report(job, r, &err);
-    }
+    if (ok && !*mesh_written)
+        ok = write_rest_glb(job, l, &lay, glb);
     if (ok) {
         *mesh_written = 1;
         char *name = join(NULL, job->name, ".vat.obj");

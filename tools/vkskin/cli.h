@@ -53,6 +53,15 @@ uint8_t *vks_cli_read_file(const char *path, size_t *size);
  * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);
 
+/* The clips of the clip file path, whose bytes the caller read: its format detected (RenderWare
+ * .anm/.ska, GTA .ifp, Arma .rtm, NIF .kf/.nif, NW4C .cskla, glTF, whose external buffers are
+ * found beside path), or pose JSON for a .json, read against json_skin's node names. Prints one
+ * line, after "where: " when where is given, and returns NULL when it cannot (cli_anim.c). */
+vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
+                                 const vks_skin *json_skin, const vks_read_options *ropt);
+/* 1 when path names a pose JSON (.json, any case). */
+int vks_cli_is_json(const char *path);
+
 /* The more severe of two exit codes, for commands that run several inputs: runtime failure
  * (5) > no device (4) > validation failed (3) > bind-pose check failed (6) > bad input (1) >
  * usage (2) > ok (0). */

@@ -18,10 +18,34 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-static int is_json(const char *path)
+int vks_cli_is_json(const char *path)
 {
     size_t n = strlen(path);
     return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
+}
+
+vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
+                                 const vks_skin *json_skin, const vks_read_options *ropt)
+{
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    vks_read_options ro = *ropt;
+    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
+    int json = json_skin && vks_cli_is_json(path);
+    vks_clip_reader_fn read = json ? NULL : vks_detect_clip_format(bytes, size, path, NULL);
+    vks_result r = read ? read(&ro, bytes, size, &set, &err)
+                   : json ? vks_pose_json_clip_read(json_skin, &ro, bytes, size, &set, &err)
+                          : VKS_ERR_FORMAT;
+    if (r == VKS_OK)
+        return set;
+    char msg[512];
+    if (!read && !json)
+        fprintf(stderr, "vkskin: %s%s%s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
+                        "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)\n",
+                where ? where : "", where ? ": " : "", path);
+    else
+        fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "", vks_error_format(&err, path, msg, sizeof msg));
+    return NULL;
 }
 
 /* The index of the clip file at path, read now when new; -1 when it cannot be read (said). */
@@ -41,23 +65,12 @@ static int32_t clip_file(vks_cli_anim *an, const char *path, size_t n)
         free(f.path);
         return -1;
     }
-    if (is_json(f.path)) {
+    if (vks_cli_is_json(f.path)) {
         f.bytes = bytes, f.size = size; /* read against each model's node names */
     } else {
-        const char *format = NULL;
-        vks_clip_reader_fn read = vks_detect_clip_format(bytes, size, f.path, &format);
-        vks_error err = {0};
-        vks_read_options ro = an->ropt;
-        ro.gltf.path = f.path; /* a .gltf's external buffers sit beside it */
-        vks_result r = read ? read(&ro, bytes, size, &f.set, &err) : VKS_ERR_FORMAT;
+        f.set = vks_cli_read_clips(NULL, f.path, bytes, size, NULL, &an->ropt);
         free(bytes);
-        if (r != VKS_OK) {
-            char msg[512];
-            if (!read)
-                fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                                "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)\n", f.path);
-            else
-                fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, f.path, msg, sizeof msg));
+        if (!f.set) {
             free(f.path);
             return -1;
         }

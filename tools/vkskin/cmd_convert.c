@@ -40,12 +40,6 @@ typedef struct convert_clips {
     uint32_t set_count, count, cap;
 } convert_clips;
 
-static int is_json(const char *path)
-{
-    size_t n = strlen(path);
-    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
-}
-
 /* The name of an unnamed clip (RenderWare .anm and .ska, Arma .rtm): its file's name without
  * the extension ("hero.dff.walk"), and its place when the file holds several. NULL: no memory. */
 static char *unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
@@ -123,27 +117,10 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
     uint8_t *bytes = vks_cli_read_file(path, &size);
     if (!bytes)
         return 0;
-    vks_clip_set *set = NULL;
-    vks_error err = {0};
-    char msg[512];
-    vks_result r;
-    const char *format = NULL;
-    vks_read_options o = *ropt;
-    o.gltf.path = path; /* a .gltf's external buffers are found beside it */
-    vks_clip_reader_fn read = is_json(path) ? NULL : vks_detect_clip_format(bytes, size, path, &format);
-    if (is_json(path))
-        r = vks_pose_json_clip_read(skin, &o, bytes, size, &set, &err);
-    else
-        r = read ? read(&o, bytes, size, &set, &err) : VKS_ERR_FORMAT;
+    vks_clip_set *set = vks_cli_read_clips(NULL, path, bytes, size, skin, ropt);
     free(bytes);
-    if (r != VKS_OK) {
-        if (!read && !is_json(path))
-            fprintf(stderr, "vkskin: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                            "NIF .kf or .nif, NW4C .cskla, or pose JSON named .json)\n", path);
-        else
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+    if (!set)
         return 0;
-    }
     vks_clip_set **sets = realloc(cc->sets, (cc->set_count + 1) * sizeof *sets);
     if (!sets) {
         vks_clip_set_free(set);
