@@ -25,20 +25,11 @@ static int fail(const char *file, const char *where, const char *fmt, ...)
     return 0;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* path as written, or joined to the manifest's folder when relative. */
 static char *resolve(const char *dir, const char *path)
 {
     if (path[0] == '/' || !dir[0])
-        return dup_str(path);
+        return strdup(path);
     size_t a = strlen(dir), b = strlen(path);
     char *r = malloc(a + b + 2);
     if (r) {
@@ -145,7 +136,7 @@ static int parse_clip(const char *file, const char *dir, const cJSON *v, vks_bak
         memcpy(c->file_given, v->valuestring, n);
         c->file_given[n] = 0;
         if (hash && hash[1])
-            c->name = dup_str(hash + 1);
+            c->name = strdup(hash + 1);
     } else if (cJSON_IsObject(v)) {
         int all = 0;
         double d = 0, fps = 0;
@@ -158,9 +149,9 @@ static int parse_clip(const char *file, const char *dir, const cJSON *v, vks_bak
             return fail(file, c->where, "\"file\" is missing");
         if (all && name)
             return fail(file, c->where, "\"all\" and \"name\" exclude each other");
-        c->file_given = dup_str(path);
+        c->file_given = strdup(path);
         if (name)
-            c->name = dup_str(name);
+            c->name = strdup(name);
         c->duration = (float)d;
         c->fps = (float)fps;
     } else {
@@ -227,9 +218,9 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
         return fail(file, j->where, "\"model\" is missing");
     if (name && (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")))
         return fail(file, j->where, "\"name\" \"%s\" must be a file name, not a path", name);
-    j->model_given = dup_str(model);
+    j->model_given = strdup(model);
     j->model = resolve(dir, model);
-    j->name = dup_str(name ? name : base_name(model));
+    j->name = strdup(name ? name : base_name(model));
 
     /* defaults first, then the job's own values */
     double fps = 30, width = VKS_VAT_DEFAULT_MAX_WIDTH;
@@ -279,7 +270,7 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
             return cJSON_IsObject(read) ? 0 : fail(file, w, "must be an object");
         for (int k = 0; k < 4; k++)
             if (s[k])
-                j->ropt_strings[k] = k == 0 ? resolve(dir, s[k]) : dup_str(s[k]);
+                j->ropt_strings[k] = k == 0 ? resolve(dir, s[k]) : strdup(s[k]);
         j->ropt.p3d.model_cfg_name = j->ropt_strings[0];
         j->ropt.p3d.model_name = j->ropt_strings[1];
         j->ropt.p3d.lod = j->ropt_strings[2];
@@ -315,9 +306,9 @@ int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, in
         fprintf(stderr, "vkskin: %s:0x%lx: not valid JSON\n", path, off < 0 ? 0 : off);
         return VKS_EXIT_INPUT;
     }
-    m->path = dup_str(path);
+    m->path = strdup(path);
     const char *slash = strrchr(path, '/');
-    m->dir = slash ? malloc((size_t)(slash - path) + 1) : dup_str("");
+    m->dir = slash ? malloc((size_t)(slash - path) + 1) : strdup("");
     if (!m->path || !m->dir) {
         cJSON_Delete(root);
         vks_bake_manifest_free(m);
