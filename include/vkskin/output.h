@@ -28,6 +28,16 @@
  * host's SIGINT/SIGTERM handler may call it (the vkskin program does). The library installs
  * no handler itself.
  *
+ * LARGE OUTPUTS (vertex caches of gigabytes), without copies: instead of the stream, ask for
+ * room at the output's end, fill it and hand it over:
+ *   float *v = vks_output_reserve(o, n);  ...fill n bytes...  vks_output_commit(o, n);
+ * A thread of the output writes what was committed while the caller fills the next room, so
+ * the caller's conversion and the copy into the page cache overlap, and the bytes go from the
+ * room to the file with no copy in between. The room's address is aligned (modulo 4096) as
+ * its offset in the file is, in a stream as its offset from the first reserved byte: after a
+ * header of 32 bytes, floats are aligned. Once reserve is called the stream is not written
+ * again (what it held is flushed first); close writes the rest.
+ *
  * THREADS: different outputs may be opened, written and closed from different threads;
  * one vks_output belongs to one thread at a time.
  */
@@ -61,6 +71,17 @@ VKS_API void vks_output_note_error(vks_output *o, int errnum);
 /* commit != 0: flush, close and rename into place; otherwise remove the temporary (a stream
  * keeps what reached it). Returns the first write, flush, close or rename failure. */
 VKS_API vks_result vks_output_close(vks_output *o, int commit, vks_error *err);
+
+/* The largest room one vks_output_reserve gives. */
+#define VKS_OUTPUT_RESERVE_MAX ((size_t)4 << 20)
+/* Room for n (at most VKS_OUTPUT_RESERVE_MAX) bytes at the end of the output, valid until the
+ * next reserve, write or close. NULL with errno set when a write failed earlier (close reports
+ * it as well) or memory ran out. */
+VKS_API void *vks_output_reserve(vks_output *o, size_t n);
+/* The first n bytes of the last reserved room are the output's next bytes. */
+VKS_API void vks_output_commit(vks_output *o, size_t n);
+/* n bytes from data through reserve and commit, in pieces; 0, or errno of a failed write. */
+VKS_API int vks_output_write(vks_output *o, const void *data, size_t n);
 
 /* Unlinks every temporary currently being written. Async-signal-safe. */
 VKS_API void vks_output_discard_temporaries(void);

@@ -161,6 +161,9 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
         }
         base += me->source_vertex_count;
     }
+    b->in_file_order = total == skin->vertex_count;
+    for (uint32_t j = 0; j < total && b->in_file_order; j++)
+        b->in_file_order = b->file_to_model[j] == j;
     if ((r = vks_output_open(&b->out, path, err)) != VKS_OK) {
         bake_free(b);
         return r;

@@ -1,5 +1,6 @@
 /* The output encoders: CSV, raw float32, PC2 point cache, OBJ; glTF keeps its frames here and
  * is written at close by gltf_bake.c (see include/vkskin/bake.h). */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -79,8 +80,8 @@ static int write_obj(vks_bake *b, const float *pos, const float *nrm)
     return !ferror(b->f);
 }
 
-/* Writes n floats as little-endian float32 in one call (byte-swapped on big-endian hosts). */
-static int put_f32_array(FILE *f, float *v, size_t n)
+/* Little-endian float32 in place (a no-op on little-endian hosts). */
+static void f32_to_le(float *v, size_t n)
 {
     const uint32_t one = 1;
     uint8_t first;
@@ -92,7 +93,36 @@ static int put_f32_array(FILE *f, float *v, size_t n)
             u = (u >> 24) | ((u >> 8) & 0xFF00u) | ((u << 8) & 0xFF0000u) | (u << 24);
             memcpy(&v[i], &u, 4);
         }
-    return fwrite(v, sizeof *v, n, f) == n;
+}
+
+/* Positions (and normals when raw) of every file vertex in file order into dst, 3 or 6
+ * floats each. The usual model, whose vertices are the file's in order (b->in_file_order),
+ * takes a loop without the map's lookups: it runs once per output byte of a vertex cache. */
+static void gather_frame(const vks_bake *b, float *dst, int raw, const float *pos, const float *nrm)
+{
+    size_t n = b->file_vertex_count;
+    if (b->in_file_order && pos && (nrm || !raw)) {
+        if (!raw) {
+            memcpy(dst, pos, n * 3 * sizeof *dst);
+            return;
+        }
+        for (size_t j = 0; j < n; j++) {
+            float *o = dst + j * 6;
+            const float *p = pos + j * 3, *q = nrm + j * 3;
+            o[0] = p[0], o[1] = p[1], o[2] = p[2], o[3] = q[0], o[4] = q[1], o[5] = q[2];
+        }
+        return;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t mv = b->file_to_model[j];
+        const float *p = vec_at(pos, mv);
+        float *o = dst + (size_t)j * (raw ? 6 : 3);
+        o[0] = p[0], o[1] = p[1], o[2] = p[2];
+        if (raw) {
+            const float *q = vec_at(nrm, mv);
+            o[3] = q[0], o[4] = q[1], o[5] = q[2];
+        }
+    }
 }
 
 int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm)
@@ -103,19 +133,25 @@ int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float 
     int gltf = b->format == VKS_BAKE_GLB || b->format == VKS_BAKE_GLTF;
     if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2 || gltf) {
         int raw = b->format != VKS_BAKE_PC2;
-        size_t per = raw ? 6 : 3;
-        float *dst = gltf ? b->kept + (size_t)frame * b->file_vertex_count * 6 : b->frame;
-        for (uint32_t j = 0; j < b->file_vertex_count; j++) {
-            uint32_t mv = b->file_to_model[j];
-            const float *p = vec_at(pos, mv);
-            float *o = dst + (size_t)j * per;
-            o[0] = p[0], o[1] = p[1], o[2] = p[2];
-            if (raw) {
-                const float *n = vec_at(nrm, mv);
-                o[3] = n[0], o[4] = n[1], o[5] = n[2];
-            }
+        size_t bytes = (size_t)b->file_vertex_count * (raw ? 6 : 3) * sizeof(float);
+        /* RAW and PC2 frames are assembled in the output's own room (no copy on the way out);
+         * a frame larger than a room goes through b->frame */
+        float *dst = gltf ? b->kept + (size_t)frame * b->file_vertex_count * 6
+                     : bytes <= VKS_OUTPUT_RESERVE_MAX ? vks_output_reserve(b->out, bytes)
+                                                       : b->frame;
+        if (!dst)
+            return 0;
+        gather_frame(b, dst, raw, pos, nrm);
+        if (gltf)
+            return 1;
+        f32_to_le(dst, bytes / sizeof(float));
+        if (dst == b->frame) {
+            int e = vks_output_write(b->out, dst, bytes);
+            errno = e;
+            return !e;
         }
-        return gltf || put_f32_array(f, b->frame, (size_t)b->file_vertex_count * per);
+        vks_output_commit(b->out, bytes);
+        return 1;
     }
     uint32_t local = 0, mesh = UINT32_MAX;
     for (uint32_t j = 0; j < b->file_vertex_count; j++) {

@@ -3,7 +3,7 @@
  * and missing folders refused before any byte is written, and temporaries recorded so that a
  * signal handler can remove them. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "vkskin/output.h"
+#include "output_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,16 +21,6 @@
 #define PATH_MAX 4096
 #endif
 
-typedef enum target_kind { TARGET_NEW, TARGET_REGULAR, TARGET_STREAM, TARGET_STDOUT } target_kind;
-
-struct vks_output {
-    FILE *f;
-    char *target;  /* the file that finally holds the output (symlinks followed) */
-    char *tmp;     /* NULL for streams */
-    int slot;      /* index in the temporaries table, -1 when not recorded */
-    int write_errno;
-    target_kind kind;
-};
 
 /* ---- the temporaries table: what a signal handler may unlink ---- */
 
@@ -351,6 +341,9 @@ vks_result vks_output_close(vks_output *o, int commit, vks_error *err)
         return VKS_OK;
     vks_result r = VKS_OK;
     const char *where = vks_output_write_path(o);
+    int spans_errno = vks__spans_finish(o, commit);
+    if (spans_errno)
+        vks_output_note_error(o, spans_errno);
     if (fflush(o->f) != 0)
         vks_output_note_error(o, errno);
     if (ferror(o->f))

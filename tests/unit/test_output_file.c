@@ -1,8 +1,11 @@
 /* The library's output files (include/vkskin/output.h) and the bake writer's checks before it
- * creates anything: every rule of "what is written how", one case each, in a private folder. */
+ * creates anything: every rule of "what is written how", one case each, in a private folder;
+ * the reserved writes of large outputs byte for byte, into a file, a FIFO and a full device. */
 #define _XOPEN_SOURCE 700 /* mknod, makedev */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -148,6 +151,137 @@ static void streams_and_links(void)
     CHECK(!vks_output_same_file("-", at("target.txt")));
 }
 
+/* Byte k of the reserved-writes outputs: a pattern in which every offset is told apart. */
+static uint8_t pattern(uint64_t k)
+{
+    return (uint8_t)((k * 2654435761u) >> 11 ^ k >> 17);
+}
+
+/* Writes through vks_output_reserve/commit and vks_output_write after a header of
+ * header_bytes through the stream: rooms of every size from 1 byte to the largest, one
+ * committed only in part, and a block larger than a room, about 30 MB in all so the writer
+ * thread takes many buffers. Returns the bytes the output must hold (0 when a call failed). */
+static uint64_t write_reserved(vks_output *o, size_t header_bytes, int stream)
+{
+    uint64_t k = 0;
+    for (; k < header_bytes; k++)
+        fputc(pattern(k), vks_output_stream(o));
+    static const size_t sizes[] = {1, 7, 4096, 240000, VKS_OUTPUT_RESERVE_MAX, 100003, 12, 1 << 20};
+    for (int i = 0; i < 48; i++) {
+        size_t n = sizes[i % 8];
+        uint8_t *room = vks_output_reserve(o, n);
+        if (!room)
+            return 0;
+        /* aligned as the file offset is (floats after a 32-byte header are aligned), in a
+         * stream as the offset from the first reserved byte */
+        CHECK_EQ_INT((uintptr_t)room % 4096, (stream ? k - header_bytes : k) % 4096);
+        size_t keep = i == 5 ? n / 2 : n; /* a room committed in part */
+        for (size_t j = 0; j < n; j++)
+            room[j] = j < keep ? pattern(k + j) : 0xEE;
+        vks_output_commit(o, keep);
+        k += keep;
+    }
+    size_t big = 9u << 20;
+    uint8_t *block = malloc(big);
+    if (!block)
+        return 0;
+    for (size_t j = 0; j < big; j++)
+        block[j] = pattern(k + j);
+    int e = vks_output_write(o, block, big);
+    free(block);
+    CHECK_EQ_INT(e, 0);
+    CHECK(vks_output_reserve(o, VKS_OUTPUT_RESERVE_MAX + 1) == NULL && errno == EINVAL);
+    return e ? 0 : k + big;
+}
+
+/* 1 when fd gives exactly the pattern's first `bytes` bytes, then its end. */
+static int reads_pattern(int fd, uint64_t bytes)
+{
+    static uint8_t buf[1 << 16];
+    uint64_t k = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n == 0 && k == bytes;
+        for (ssize_t j = 0; j < n; j++, k++)
+            if (k >= bytes || buf[j] != pattern(k))
+                return 0;
+    }
+}
+
+static void reserved_writes(void)
+{
+    /* a regular file, with headers that leave the rooms at every kind of offset */
+    const size_t headers[] = {0, 13, 32, 4095};
+    for (int h = 0; h < 4; h++) {
+        vks_output *o = NULL;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_output_open(&o, at("reserved.raw"), &err), VKS_OK);
+        if (!o)
+            return;
+        uint64_t bytes = write_reserved(o, headers[h], 0);
+        CHECK(bytes > 30000000);
+        CHECK_EQ_INT(vks_output_close(o, 1, &err), VKS_OK);
+        int fd = open(at("reserved.raw"), O_RDONLY);
+        CHECK(fd >= 0 && reads_pattern(fd, bytes));
+        if (fd >= 0)
+            close(fd);
+    }
+    /* discarded: nothing of it appears, the file before stays */
+    vks_output *o = NULL;
+    CHECK_EQ_INT(vks_output_open(&o, at("reserved.raw"), NULL), VKS_OK);
+    struct stat before, after;
+    CHECK(stat(at("reserved.raw"), &before) == 0);
+    if (o)
+        write_reserved(o, 5, 0);
+    CHECK_EQ_INT(vks_output_close(o, 0, NULL), VKS_OK);
+    CHECK(stat(at("reserved.raw"), &after) == 0 && after.st_ino == before.st_ino);
+    CHECK(!temporaries_left());
+    /* a FIFO: streamed in order by the writer thread, read by another process that knows
+     * how many bytes come (the same calls as the file with the 13-byte header) */
+    CHECK(mkfifo(at("reserved.fifo"), 0600) == 0);
+    vks_output *probe = NULL;
+    uint64_t expect = 0;
+    if (vks_output_open(&probe, at("probe.raw"), NULL) == VKS_OK) {
+        expect = write_reserved(probe, 13, 0);
+        vks_output_close(probe, 0, NULL);
+    }
+    fflush(NULL);
+    pid_t reader = fork();
+    if (reader == 0) {
+        int fd = open(at("reserved.fifo"), O_RDONLY);
+        _exit(fd >= 0 && reads_pattern(fd, expect) ? 0 : 1);
+    }
+    o = NULL;
+    CHECK_EQ_INT(vks_output_open(&o, at("reserved.fifo"), NULL), VKS_OK);
+    if (o) {
+        CHECK_EQ_INT(write_reserved(o, 13, 1), expect);
+        CHECK_EQ_INT(vks_output_close(o, 1, NULL), VKS_OK);
+    }
+    int status = -1;
+    while (waitpid(reader, &status, 0) < 0 && errno == EINTR) {
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* a write failure in the writer thread: the next reserve or the close names its errno */
+    if (geteuid() != 0 || mknod(at("full2"), S_IFCHR | 0600, makedev(1, 7)) != 0) {
+        fprintf(stderr, "no private /dev/full: its reserved-write case skipped\n");
+        return;
+    }
+    vks_error err = {0};
+    o = NULL;
+    CHECK_EQ_INT(vks_output_open(&o, at("full2"), &err), VKS_OK);
+    if (o) {
+        void *room = NULL;
+        for (int i = 0; i < 16 && (room = vks_output_reserve(o, 1 << 20)) != NULL; i++)
+            memset(room, 1, 1 << 20), vks_output_commit(o, 1 << 20);
+        CHECK(room == NULL && errno == ENOSPC); /* 16 MiB is past a buffer or two */
+        CHECK_EQ_INT(vks_output_close(o, 1, &err), VKS_ERR_IO);
+        CHECK(strstr(err.msg, strerror(ENOSPC)) != NULL);
+    }
+}
+
 static void temporaries(void)
 {
     /* discard: what a signal handler calls; the temporary goes, the target never appears */
@@ -217,6 +351,7 @@ int main(void)
     regular_files();
     refusals();
     streams_and_links();
+    reserved_writes();
     temporaries();
     bake_checks();
     char cmd[192];
