@@ -2,7 +2,8 @@
 # vkskin bench's GPU engines on a small workload with the validation layer on (any message
 # fails): the project's and the plain kernel (their ratio), first run apart from the steady
 # state (which makes no buffer), the end to end, and --end-to-end OUT, which must leave OUT
-# holding the raw deform output (instances x file vertices x 24 bytes) and no temporary.
+# holding the raw deform output (instances x file vertices x 24 bytes) and no temporary, after
+# one round per repeat of kernel, plain write and deform path.
 # Exit 77 without a Vulkan device.
 V="$1"
 T=$(mktemp -d) || exit 1
@@ -21,9 +22,11 @@ positive() { awk -v x="$1" 'BEGIN { exit !(x + 0 > 0) }'; }
     { echo "a steady run made buffers"; fail=1; }
 positive "$(num first_buffers_made)" || { echo "the first run made no buffer"; fail=1; }
 positive "$(num gpu_kernel_over_plain_kernel)" || { echo "no kernel / plain ratio"; fail=1; }
-for k in steady_ms first_ms plain_write_ms deform_over_slower_of_kernel_and_disk; do
+for k in steady_ms first_ms plain_write_ms kernel_ms first_deform_ms deform_over_slower_of_kernel_and_disk \
+    deform_over_slower_min deform_over_slower_max; do
     positive "$(num $k)" || { echo "no $k"; fail=1; }
 done
+[ "$(num runs)" = 2 ] || { echo "--end-to-end ran $(num runs) rounds, not --repeats 2"; fail=1; }
 bytes=$(num bytes)
 size=$(wc -c <"$T/out.raw")
 [ "$size" -eq "$bytes" ] && [ $((size % (6 * 24))) -eq 0 ] ||

@@ -27,13 +27,14 @@ done
 
 f="$out/bench_e2e.json"
 file="$out/end_to_end.raw"
-"$vkskin" bench --json --vertices 10000 --instances 1000 --ref-instances 20 --repeats 3 --end-to-end "$file" >"$f"
+"$vkskin" bench --json --vertices 10000 --instances 1000 --ref-instances 20 --repeats 5 --end-to-end "$file" >"$f"
 rm -f "$file"
 echo
 echo "| to a file, $(m '"\(.vertices) vertices x \(.instances) instances"' "$f") (raw, $(m '.gpu.end_to_end_file.bytes / 1e6 | round' "$f") MB) | M vertex-instances/s | ms |"
 echo "|---|---:|---:|"
-m '"| GPU kernel, steady | \(.gpu.kernel.steady_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.kernel.steady_ms | round) |"' "$f"
+m '"| GPU kernel, steady (its own step) | \(.gpu.kernel.steady_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.kernel.steady_ms | round) |"' "$f"
+m '"| GPU kernel, in the rounds | \(.gpu.end_to_end_file.kernel_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.end_to_end_file.kernel_ms | round) |"' "$f"
 m '"| deform path (complete, renamed into place) | \(.gpu.end_to_end_file.deform_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.end_to_end_file.deform_ms | round) (engine \(.gpu.end_to_end_file.engine_ms | round)) |"' "$f"
 m '"| deform path + fdatasync | \(.gpu.end_to_end_file.durable_deform_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.end_to_end_file.deform_ms + .gpu.end_to_end_file.fdatasync_ms | round) |"' "$f"
 m '"| plain write + fdatasync (the disk) | \(.gpu.end_to_end_file.plain_write_vertex_instances_per_second / 1e6 * 10 | round / 10) | \(.gpu.end_to_end_file.plain_write_ms | round) |"' "$f"
-m '"| **deform / min(kernel, disk)** | x\(.gpu.end_to_end_file.deform_over_slower_of_kernel_and_disk * 100 | round / 100) (with fdatasync x\(.gpu.end_to_end_file.durable_deform_over_slower_of_kernel_and_disk * 100 | round / 100)) | |"' "$f"
+m '"| **deform / min(kernel, disk)**, medians of \(.gpu.end_to_end_file.runs) rounds | x\(.gpu.end_to_end_file.deform_over_slower_of_kernel_and_disk * 100 | round / 100) (rounds \(.gpu.end_to_end_file.deform_over_slower_min * 100 | round / 100)..\(.gpu.end_to_end_file.deform_over_slower_max * 100 | round / 100); with fdatasync x\(.gpu.end_to_end_file.durable_deform_over_slower_of_kernel_and_disk * 100 | round / 100)) | |"' "$f"

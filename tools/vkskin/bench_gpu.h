@@ -23,13 +23,18 @@ typedef struct vks_bench_gpu_engine {
 
 /* --end-to-end FILE: the deform path (vks_cli_chunks, as deform --gpu --format raw) into FILE,
  * as deform runs it and then fdatasync'd, against a plain write of as many bytes to FILE with
- * fdatasync (the disk); each the median of its runs. */
+ * fdatasync (the disk) and the kernel, in rounds; each the median of its rounds. */
 typedef struct vks_bench_gpu_file {
     uint64_t bytes;
     double deform_ms;   /* deform path: output opened to renamed into place */
     double sync_ms;     /* then fdatasync of the file: both figures are durable writes */
     double disk_ms;     /* plain write(2) of the same bytes, then fdatasync */
     double engine_ms;   /* of deform_ms: in the engine (vks_gpu_run_job) */
+    double kernel_ms;   /* the project's kernel, kernel only, in the same rounds */
+    double first_ms;    /* the deform path's first run, before the rounds */
+    double ratio;                       /* max(kernel, disk) / deform, of the medians */
+    double ratio_min, ratio_max;        /* the same of each round alone: the spread */
+    double durable_ratio;               /* ratio with the deform path's fdatasync */
     uint32_t runs;
 } vks_bench_gpu_file;
 
