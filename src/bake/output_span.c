@@ -5,9 +5,10 @@
  * before write(2) copied it again.
  *
  * Measured choices (BENCHMARKS.md, the end to end into a file; 2-vCPU VM, lavapipe):
- *   - Hand-overs of about HAND_OVER bytes. Both buffers stay in the caches, and the page cache
- *     takes them at dd's speed; hand-overs of 4 MiB made the same deform 1.8x slower (the
- *     kernel's copy into the page cache, 30% of all samples, against 2.5% at 1 MiB).
+ *   - Hand-overs of about HAND_OVER bytes: both buffers stay in the caches, and the page cache
+ *     takes them at dd's speed. Hand-overs of 4 MiB made the same deform 1.8x slower: the
+ *     kernel's copy of larger writes into the page cache ran at a fraction of that speed (30%
+ *     of all samples in one run of 8 MiB hand-overs, 2.5% with 1 MiB writes).
  *   - Writes through the page cache, not O_DIRECT: around the page cache, a 240 MB output
  *     reached the disk during the run and the deform path took 10-20% longer (the disk's work
  *     on the same machine), where a buffered output is on its way to the disk when close
