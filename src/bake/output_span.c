@@ -107,14 +107,20 @@ static int wait_idle(vks__spans *s)
     return e;
 }
 
-/* Hands n bytes at p (file offset off) to the writer thread, started on first use with every
- * signal blocked (the host's handlers run on its own threads); written here when no thread
- * can be had. The writer is idle (wait_idle) when this is called. */
+/* Hands n bytes at p (file offset off) to the writer thread, started on first use with the
+ * asynchronous signals blocked (the host's handlers run on its own threads) but not those its
+ * own calls raise: a write into a pipe whose reader has gone raises SIGPIPE on the writer, and
+ * the process ends as it did when the caller wrote (quietly, `vkskin deform --out - | head`),
+ * or, where the host ignores SIGPIPE, gets EPIPE. Written here when no thread can be had. The
+ * writer is idle (wait_idle) when this is called. */
 static void hand_over(vks__spans *s, const uint8_t *p, size_t n, uint64_t off)
 {
     if (!s->thread_started) {
         sigset_t all, old;
         sigfillset(&all);
+        static const int raised_by_the_thread[] = {SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+        for (size_t i = 0; i < sizeof raised_by_the_thread / sizeof *raised_by_the_thread; i++)
+            sigdelset(&all, raised_by_the_thread[i]);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         s->thread_started = pthread_create(&s->thread, NULL, writer_main, s) == 0;
         pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -44,6 +44,17 @@ fi
 check "a write failure exits 5" "[ $rc -eq 5 ]"
 check "a write failure says why (errno of the failing call)" "grep -q 'No space left on device' err"
 check "the full device is still a device" "[ -c $full ]"
+# raw frames go through the output's writer thread (vks_output_reserve): its failures too
+"$vk" deform a.dff --cpu-fast --instances 400 --format raw --out $full 2> err; rc=$?
+check "a failure in the output's writer thread exits 5" "[ $rc -eq 5 ] && grep -q 'No space left on device' err"
+# a reader that goes away: the process ends of SIGPIPE as a Unix filter does (exit 128 + 13),
+# quietly; where SIGPIPE is ignored, the write's EPIPE is a write failure (exit 5)
+"$vk" deform a.dff --cpu-fast --instances 400 --format raw --out - 2> err | head -c 100 > /dev/null
+rc=${PIPESTATUS[0]}
+check "a closed pipe ends the process by SIGPIPE, quietly" "[ $rc -eq 141 ] && [ ! -s err ]"
+(trap '' PIPE; "$vk" deform a.dff --cpu-fast --instances 400 --format raw --out - 2> err | head -c 100 > /dev/null
+ exit "${PIPESTATUS[0]}"); rc=$?
+check "with SIGPIPE ignored, a closed pipe exits 5 naming EPIPE" "[ $rc -eq 5 ] && grep -q 'Broken pipe' err"
 echo old > real.csv
 ln -s real.csv link.csv
 ln -s sub/new.csv dangling.csv; mkdir sub
