@@ -69,6 +69,30 @@ check "a missing texture redoes its job" "grep -q '1 baked, 15 up to date' again
 check "--force redoes every job" "grep -q '16 baked, 0 up to date' force.log"
 check "--force writes the same bytes" "same_files ref ref0"
 
+# 2b. a changed input redoes its job: the hash covers each input file's size and time
+cp "$src/datasets/char_b24_pl8.dff" in.dff
+cp "$src/datasets/char_b24_pl8.dff.walk.anm" in.walk.anm
+cp "$src/datasets/char_b24_pl8.p3d" in.p3d
+cp "$src/datasets/char_b24_pl8.model.cfg" in.model.cfg
+cp "$src/datasets/char_b24_pl8.p3d.walk.rtm" in.walk.rtm
+cat > inputs.json <<JSON
+{"jobs": [{"model": "in.dff", "clips": ["in.walk.anm"], "range": [0, 0.2], "outputs": ["raw"]},
+          {"model": "in.p3d", "read": {"model_name": "char_b24_pl8"}, "clips": ["in.walk.rtm"], "range": [0, 0.2], "outputs": ["raw"]}]}
+JSON
+"$vk" bake inputs.json --cpu --out inout 2> in.log
+check "two input jobs baked" "grep -q '2 baked, 0 up to date' in.log"
+"$vk" bake inputs.json --cpu --out inout 2> in.log
+check "unchanged inputs: both up to date" "grep -q '0 baked, 2 up to date' in.log"
+touch -d '2001-02-03 04:05:06' in.walk.anm
+"$vk" bake inputs.json --cpu --out inout 2> in.log
+check "a clip file changed since: its job redone" "grep -q '1 baked, 1 up to date' in.log"
+printf '\n' >> in.model.cfg
+"$vk" bake inputs.json --cpu --out inout 2> in.log
+check "the P3D model's model.cfg changed: its job redone" "grep -q '1 baked, 1 up to date' in.log"
+cp "$src/datasets/char_b24_pl8.dff" in.dff
+"$vk" bake inputs.json --cpu --out inout 2> in.log
+check "a model copied over: its job redone" "grep -q '1 baked, 1 up to date' in.log"
+
 # 5. errors name the manifest entry
 bad() { # manifest text, expected message part, expected exit code
     printf '%s' "$1" > bad.json

@@ -5,8 +5,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "bake_job.h"
+#include "vkskin/formats.h"
 #include "vkskin/vat.h"
 
 static const char *const out_names[VKS_BAKE_OUT_KINDS] = {"vat-exr-float", "vat-exr-half", "vat-png16",
@@ -162,7 +165,33 @@ static int parse_clip(const char *file, const char *dir, const cJSON *v, vks_bak
     return c->file ? 1 : fail(file, c->where, "no memory");
 }
 
-/* The job as baked, defaults applied, as canonical JSON: what its hash covers. */
+static int is_p3d(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return dot && !strchr(dot, '/') && !strcasecmp(dot, ".p3d");
+}
+
+/* An input file as the hash sees it: its size and modification time, so a re-run redoes the
+ * job when the file was changed since (as make does); given names, so every node of a cluster
+ * that mounts the manifest elsewhere agrees. A file that cannot be read counts as missing: the
+ * bake reports it. */
+static void add_input(cJSON *inputs, const char *given, const char *path)
+{
+    cJSON *e = cJSON_CreateObject();
+    struct stat st;
+    cJSON_AddStringToObject(e, "file", given);
+    if (path && stat(path, &st) == 0) {
+        cJSON_AddNumberToObject(e, "bytes", (double)st.st_size);
+        cJSON_AddNumberToObject(e, "mtime_s", (double)st.st_mtim.tv_sec);
+        cJSON_AddNumberToObject(e, "mtime_ns", (double)st.st_mtim.tv_nsec);
+    } else {
+        cJSON_AddBoolToObject(e, "missing", 1);
+    }
+    cJSON_AddItemToArray(inputs, e);
+}
+
+/* The job as baked, defaults applied, as canonical JSON: what its hash covers, with the state
+ * of every file it reads (the model, a P3D model's skeleton config, the clip files). */
 static void job_hash(vks_bake_job *j)
 {
     cJSON *o = cJSON_CreateObject();
@@ -191,6 +220,15 @@ static void job_hash(vks_bake_job *j)
     }
     cJSON_AddNumberToObject(o, "normals", j->normals);
     cJSON_AddNumberToObject(o, "max_width", j->max_width);
+    cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
+    add_input(inputs, j->model_given, j->model);
+    char cfg[4096];
+    if (j->ropt_strings[0])
+        add_input(inputs, j->ropt_strings[0], j->ropt_strings[0]);
+    else if (is_p3d(j->model) && vks_p3d_find_model_cfg(NULL, j->model, cfg, sizeof cfg) == 1)
+        add_input(inputs, "model.cfg", cfg);
+    for (uint32_t c = 0; c < j->clip_count; c++)
+        add_input(inputs, j->clips[c].file_given, j->clips[c].file);
     char *text = cJSON_PrintUnformatted(o);
     snprintf(j->hash, sizeof j->hash, "%016llx", (unsigned long long)(text ? fnv1a(text) : 0));
     free(text);
