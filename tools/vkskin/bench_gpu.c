@@ -6,10 +6,11 @@
  *      kernel only: the ratio of each pair's deform-pass times, and its median;
  *   4. the end to end into host memory (vks_gpu_run delivering every chunk into a buffer of
  *      the caller's): first run (the kept set grows for readback) and R steady runs;
- *   5. with --end-to-end FILE, the deform path's first run, then R rounds of: a plain write of the output's bytes to FILE with
- *      fdatasync, the project's kernel (kernel only), then the deform path (deform_chunks.c
- *      with the GPU, as deform --gpu: raw format, through the output module: temporary and
- *      rename) into FILE, then fdatasync of FILE; the ratio per round. */
+ *   5. with --end-to-end FILE, the deform path's first run, then R rounds of: the project's
+ *      kernel (kernel only), a plain write of the output's bytes to FILE with fdatasync, the
+ *      deform path (deform_chunks.c with the GPU, as deform --gpu: raw format, through the
+ *      output module: temporary and rename) into FILE, fdatasync of FILE; the ratio of the
+ *      medians, and each round's for the spread. */
 #include "bench_gpu.h"
 
 #include <cjson/cJSON.h>
