@@ -78,7 +78,8 @@ VKS_API vks_result vks_output_close(vks_output *o, int commit, vks_error *err);
  * next reserve, write or close. NULL with errno set when a write failed earlier (close reports
  * it as well) or memory ran out. */
 VKS_API void *vks_output_reserve(vks_output *o, size_t n);
-/* The first n bytes of the last reserved room are the output's next bytes. */
+/* The first n bytes of the last reserved room are the output's next bytes. Committing more
+ * than was reserved, or twice, commits nothing and makes the output fail (EINVAL). */
 VKS_API void vks_output_commit(vks_output *o, size_t n);
 /* n bytes from data through reserve and commit, in pieces; 0, or errno of a failed write. */
 VKS_API int vks_output_write(vks_output *o, const void *data, size_t n);

@@ -39,6 +39,7 @@ struct vks__spans {
     int cur;         /* the buffer being filled */
     size_t head;     /* its bytes start at buf[cur] + head, head == offset % ALIGN */
     size_t used;     /* bytes committed after head */
+    size_t room;     /* bytes the last reserve gave, not committed yet */
     uint64_t offset; /* file offset of buf[cur] + head */
     int fd;
     int seekable; /* a regular file (pwrite), not a stream (write) */
@@ -185,6 +186,7 @@ void *vks_output_reserve(vks_output *o, size_t n)
         errno = failed;
         return NULL;
     }
+    s->room = n;
     if (s->used < HAND_OVER) /* then head + used + n fits BUFFER_BYTES */
         return s->buf[s->cur] + s->head + s->used;
     /* Hand this buffer over and fill the other once the writer is done with it. */
@@ -206,8 +208,16 @@ void *vks_output_reserve(vks_output *o, size_t n)
 
 void vks_output_commit(vks_output *o, size_t n)
 {
-    if (o && o->spans)
-        o->spans->used += n;
+    vks__spans *s = o ? o->spans : NULL;
+    if (!s)
+        return;
+    if (n > s->room) { /* more than was reserved: nothing of it, and the output fails */
+        if (!atomic_load(&s->err))
+            atomic_store(&s->err, EINVAL);
+        return;
+    }
+    s->used += n;
+    s->room = 0;
 }
 
 int vks_output_write(vks_output *o, const void *data, size_t n)

@@ -239,6 +239,18 @@ static void reserved_writes(void)
     CHECK_EQ_INT(vks_output_close(o, 0, NULL), VKS_OK);
     CHECK(stat(at("reserved.raw"), &after) == 0 && after.st_ino == before.st_ino);
     CHECK(!temporaries_left());
+    /* committing more than was reserved fails the output instead of writing past the room */
+    o = NULL;
+    CHECK_EQ_INT(vks_output_open(&o, at("overcommit.raw"), NULL), VKS_OK);
+    if (o) {
+        vks_error err = {0};
+        CHECK(vks_output_reserve(o, 16) != NULL);
+        vks_output_commit(o, 17);
+        CHECK(vks_output_reserve(o, 16) == NULL && errno == EINVAL);
+        CHECK_EQ_INT(vks_output_close(o, 1, &err), VKS_ERR_IO);
+        CHECK(strstr(err.msg, strerror(EINVAL)) != NULL);
+        CHECK(access(at("overcommit.raw"), F_OK) != 0 && !temporaries_left());
+    }
     /* a FIFO: streamed in order by the writer thread, read by another process that knows
      * how many bytes come (the same calls as the file with the 13-byte header) */
     CHECK(mkfifo(at("reserved.fifo"), 0600) == 0);
