@@ -353,6 +353,62 @@ static void bake_checks(void)
     vks_skin_free(s);
 }
 
+/* Frames larger than one room of the output (raw over VKS_OUTPUT_RESERVE_MAX bytes) go
+ * through the bake's own frame buffer and vks_output_write; smaller PC2 frames of the same
+ * model through reserve. Both byte for byte, on a model whose vertices are the file's. */
+static void large_frames(void)
+{
+    vks_gen_params p = {0};
+    p.bones = 20, p.vertices = 180000;
+    vks_error err = {0};
+    vks_skin *s = vks_gen_character(&p, &err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    uint32_t V = s->vertex_count;
+    int in_order = s->mesh_count == 1 && s->meshes[0].source_vertex_count == V;
+    for (uint32_t v = 0; in_order && v < V; v++)
+        in_order = s->source_vertex[v] == v;
+    CHECK(in_order); /* what the expected bytes below assume */
+    CHECK((size_t)V * 24 > VKS_OUTPUT_RESERVE_MAX && (size_t)V * 12 <= VKS_OUTPUT_RESERVE_MAX);
+    float *pos = malloc((size_t)V * 12), *nrm = malloc((size_t)V * 12);
+    if (!in_order || !pos || !nrm) {
+        free(pos), free(nrm), vks_skin_free(s);
+        return;
+    }
+    const vks_bake_format formats[2] = {VKS_BAKE_RAW, VKS_BAKE_PC2};
+    const char *names[2] = {"large.raw", "large.pc2"};
+    for (int k = 0; k < 2; k++) {
+        vks_bake *b = NULL;
+        CHECK_EQ_INT(vks_bake_open(&b, at(names[k]), formats[k], s, 1, 2, &err), VKS_OK);
+        for (uint32_t f = 0; b && f < 2; f++) {
+            for (uint32_t i = 0; i < V * 3; i++)
+                pos[i] = (float)i + 0.25f * (float)f, nrm[i] = -(float)i - 0.5f * (float)f;
+            CHECK_EQ_INT(vks_bake_write(b, 0, f, pos, nrm, &err), VKS_OK);
+        }
+        CHECK_EQ_INT(vks_bake_close(b, 1, &err), VKS_OK);
+        int fd = open(at(names[k]), O_RDONLY);
+        size_t head = k ? 32 : 0, per = k ? 3 : 6, bad = 0, got = 0;
+        float buf[6];
+        CHECK(fd >= 0 && lseek(fd, (off_t)head, SEEK_SET) == (off_t)head);
+        for (uint32_t f = 0; fd >= 0 && f < 2; f++)
+            for (uint32_t v = 0; v < V; v++) {
+                got += read(fd, buf, per * 4) == (ssize_t)(per * 4);
+                for (uint32_t c = 0; c < 3; c++) {
+                    bad += buf[c] != (float)(v * 3 + c) + 0.25f * (float)f;
+                    bad += per == 6 && buf[3 + c] != -(float)(v * 3 + c) - 0.5f * (float)f;
+                }
+            }
+        CHECK_EQ_INT(got, 2 * (size_t)V);
+        CHECK_EQ_INT(bad, 0);
+        CHECK(fd >= 0 && read(fd, buf, 1) == 0); /* and nothing after */
+        if (fd >= 0)
+            close(fd);
+    }
+    free(pos), free(nrm);
+    vks_skin_free(s);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/vks_output_XXXXXX");
@@ -366,6 +422,7 @@ int main(void)
     reserved_writes();
     temporaries();
     bake_checks();
+    large_frames();
     char cmd[192];
     snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
     if (system(cmd) != 0)
