@@ -111,7 +111,6 @@ static void bake_free(vks_bake *b)
     free(b->file_to_model);
     free(b->mesh_of_file);
     free(b->iobuf);
-    free(b->frame);
     free(b->kept);
     free(b);
 }
@@ -137,12 +136,11 @@ vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format forma
     b->file_to_model = malloc((total ? total : 1) * sizeof *b->file_to_model);
     b->mesh_of_file = malloc((total ? total : 1) * sizeof *b->mesh_of_file);
     b->iobuf = malloc(1 << 20);
-    b->frame = malloc((total ? total : 1) * 6 * sizeof *b->frame);
     b->fps = 30;
     int gltf = format == VKS_BAKE_GLB || format == VKS_BAKE_GLTF;
     if (gltf) /* vks_bake_check bounded frames * total * 24 bytes */
         b->kept = malloc(((size_t)frames * total + 1) * 6 * sizeof *b->kept);
-    if (!b->path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || !b->frame || (gltf && !b->kept)) {
+    if (!b->path || !b->file_to_model || !b->mesh_of_file || !b->iobuf || (gltf && !b->kept)) {
         bake_free(b);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     }

@@ -1,6 +1,5 @@
 /* The output encoders: CSV, raw float32, PC2 point cache, OBJ; glTF keeps its frames here and
  * is written at close by gltf_bake.c (see include/vkskin/bake.h). */
-#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -95,32 +94,31 @@ static void f32_to_le(float *v, size_t n)
         }
 }
 
-/* Positions (and normals when raw) of every file vertex in file order into dst, 3 or 6
+/* Positions (and normals when raw) of file vertices [j0, j1) in file order into dst, 3 or 6
  * floats each. The usual model, whose vertices are the file's in order (b->in_file_order),
  * takes a loop without the map's lookups: it runs once per output byte of a vertex cache. */
-static void gather_frame(const vks_bake *b, float *dst, int raw, const float *pos, const float *nrm)
+static void gather(const vks_bake *b, float *dst, int raw, const float *pos, const float *nrm, uint32_t j0,
+                   uint32_t j1)
 {
-    size_t n = b->file_vertex_count;
+    size_t per = raw ? 6 : 3;
     if (b->in_file_order && pos && (nrm || !raw)) {
         if (!raw) {
-            memcpy(dst, pos, n * 3 * sizeof *dst);
+            memcpy(dst, pos + (size_t)j0 * 3, (size_t)(j1 - j0) * 3 * sizeof *dst);
             return;
         }
-        for (size_t j = 0; j < n; j++) {
-            float *o = dst + j * 6;
+        for (size_t j = j0; j < j1; j++, dst += 6) {
             const float *p = pos + j * 3, *q = nrm + j * 3;
-            o[0] = p[0], o[1] = p[1], o[2] = p[2], o[3] = q[0], o[4] = q[1], o[5] = q[2];
+            dst[0] = p[0], dst[1] = p[1], dst[2] = p[2], dst[3] = q[0], dst[4] = q[1], dst[5] = q[2];
         }
         return;
     }
-    for (uint32_t j = 0; j < n; j++) {
+    for (uint32_t j = j0; j < j1; j++, dst += per) {
         uint32_t mv = b->file_to_model[j];
         const float *p = vec_at(pos, mv);
-        float *o = dst + (size_t)j * (raw ? 6 : 3);
-        o[0] = p[0], o[1] = p[1], o[2] = p[2];
+        dst[0] = p[0], dst[1] = p[1], dst[2] = p[2];
         if (raw) {
             const float *q = vec_at(nrm, mv);
-            o[3] = q[0], o[4] = q[1], o[5] = q[2];
+            dst[3] = q[0], dst[4] = q[1], dst[5] = q[2];
         }
     }
 }
@@ -130,27 +128,27 @@ int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float 
     FILE *f = b->f;
     if (b->format == VKS_BAKE_OBJ)
         return write_obj(b, pos, nrm);
-    int gltf = b->format == VKS_BAKE_GLB || b->format == VKS_BAKE_GLTF;
-    if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2 || gltf) {
-        int raw = b->format != VKS_BAKE_PC2;
-        size_t bytes = (size_t)b->file_vertex_count * (raw ? 6 : 3) * sizeof(float);
-        /* RAW and PC2 frames are assembled in the output's own room (no copy on the way out);
-         * a frame larger than a room goes through b->frame */
-        float *dst = gltf ? b->kept + (size_t)frame * b->file_vertex_count * 6
-                     : bytes <= VKS_OUTPUT_RESERVE_MAX ? vks_output_reserve(b->out, bytes)
-                                                       : b->frame;
-        if (!dst)
-            return 0;
-        gather_frame(b, dst, raw, pos, nrm);
-        if (gltf)
-            return 1;
-        f32_to_le(dst, bytes / sizeof(float));
-        if (dst == b->frame) {
-            int e = vks_output_write(b->out, dst, bytes);
-            errno = e;
-            return !e;
+    uint32_t count = b->file_vertex_count;
+    if (b->format == VKS_BAKE_GLB || b->format == VKS_BAKE_GLTF) { /* kept for close */
+        gather(b, b->kept + (size_t)frame * count * 6, 1, pos, nrm, 0, count);
+        return 1;
+    }
+    if (b->format == VKS_BAKE_RAW || b->format == VKS_BAKE_PC2) {
+        /* assembled in the output's own room, as many vertices as one room holds at a time,
+         * so nothing is copied on the way out */
+        int raw = b->format == VKS_BAKE_RAW;
+        size_t per = raw ? 6 : 3;
+        uint32_t most = (uint32_t)(VKS_OUTPUT_RESERVE_MAX / (per * sizeof(float)));
+        for (uint32_t j0 = 0; j0 < count; j0 += most) {
+            uint32_t j1 = count - j0 < most ? count : j0 + most;
+            size_t bytes = (size_t)(j1 - j0) * per * sizeof(float);
+            float *dst = vks_output_reserve(b->out, bytes);
+            if (!dst)
+                return 0;
+            gather(b, dst, raw, pos, nrm, j0, j1);
+            f32_to_le(dst, bytes / sizeof(float));
+            vks_output_commit(b->out, bytes);
         }
-        vks_output_commit(b->out, bytes);
         return 1;
     }
     uint32_t local = 0, mesh = UINT32_MAX;

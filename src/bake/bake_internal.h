@@ -19,7 +19,6 @@ struct vks_bake {
     int in_file_order;       /* file_to_model[j] == j for every j */
     uint64_t written; /* (instance, frame) pairs written */
     char *iobuf;
-    float *frame;     /* RAW/PC2: a frame larger than the output's room is assembled here */
     float *kept;      /* GLB/GLTF: every frame, file vertex order, xyz then normal xyz, written
                          at close (gltf_bake.c) */
     double start, fps; /* GLB/GLTF: frame f shows at start + f / fps */
