@@ -37,10 +37,9 @@ enum { ALIGN = 4096 };
 struct vks__spans {
     uint8_t *buf[2]; /* BUFFER_BYTES each, ALIGN-aligned; the second made on first use */
     int cur;         /* the buffer being filled */
-    size_t head;     /* its bytes start at buf[cur] + head, head == offset % ALIGN */
-    size_t used;     /* bytes committed after head */
+    size_t used;     /* bytes committed in it (from start(s) on) */
     size_t room;     /* bytes the last reserve gave, not committed yet */
-    uint64_t offset; /* file offset of buf[cur] + head */
+    uint64_t offset; /* file offset of its first byte, at offset % ALIGN into it */
     int fd;
     int seekable; /* a regular file (pwrite), not a stream (write) */
     atomic_int err; /* errno of the first failed write; every later call reports it */
@@ -53,6 +52,13 @@ struct vks__spans {
     size_t job_len;
     uint64_t job_off;
 };
+
+/* Records the first failure (errno e); later ones keep it. Either thread may call it. */
+static void fail(vks__spans *s, int e)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&s->err, &none, e);
+}
 
 /* Writes n bytes of p that belong at file offset off; 0 or errno. */
 static int write_at(vks__spans *s, const uint8_t *p, size_t n, uint64_t off)
@@ -86,8 +92,8 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&s->mu);
         int e = failed ? 0 : write_at(s, p, n, off);
         pthread_mutex_lock(&s->mu);
-        if (e && !atomic_load(&s->err))
-            atomic_store(&s->err, e);
+        if (e)
+            fail(s, e);
         s->busy = 0;
         pthread_cond_broadcast(&s->cv);
     }
@@ -128,8 +134,8 @@ static void hand_over(vks__spans *s, const uint8_t *p, size_t n, uint64_t off)
     }
     if (!s->thread_started) {
         int e = write_at(s, p, n, off);
-        if (e && !atomic_load(&s->err))
-            atomic_store(&s->err, e);
+        if (e)
+            fail(s, e);
         return;
     }
     pthread_mutex_lock(&s->mu);
@@ -137,6 +143,13 @@ static void hand_over(vks__spans *s, const uint8_t *p, size_t n, uint64_t off)
     s->busy = 1;
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
+}
+
+/* The first byte of the buffer being filled: as far into it as its file offset is into a
+ * block, so rooms are aligned as their file offsets are. */
+static uint8_t *start(const vks__spans *s)
+{
+    return s->buf[s->cur] + s->offset % ALIGN;
 }
 
 static uint8_t *buffer_new(void)
@@ -167,7 +180,6 @@ static vks__spans *spans_start(vks_output *o)
     s->seekable = o->tmp != NULL;
     off_t at = s->seekable ? lseek(s->fd, 0, SEEK_CUR) : 0;
     s->offset = at > 0 ? (uint64_t)at : 0;
-    s->head = (size_t)(s->offset % ALIGN);
     o->spans = s;
     return s;
 }
@@ -187,23 +199,22 @@ void *vks_output_reserve(vks_output *o, size_t n)
         return NULL;
     }
     s->room = n;
-    if (s->used < HAND_OVER) /* then head + used + n fits BUFFER_BYTES */
-        return s->buf[s->cur] + s->head + s->used;
+    if (s->used < HAND_OVER) /* then offset % ALIGN + used + n fits BUFFER_BYTES */
+        return start(s) + s->used;
     /* Hand this buffer over and fill the other once the writer is done with it. */
     int e = wait_idle(s);
     int next = s->cur ^ 1;
     if (!e && !s->buf[next] && !(s->buf[next] = buffer_new()))
         e = ENOMEM;
     if (e) {
-        if (!atomic_load(&s->err))
-            atomic_store(&s->err, e);
+        fail(s, e);
         errno = e;
         return NULL;
     }
-    hand_over(s, s->buf[s->cur] + s->head, s->used, s->offset);
+    hand_over(s, start(s), s->used, s->offset);
     s->offset += s->used;
-    s->cur = next, s->head = (size_t)(s->offset % ALIGN), s->used = 0;
-    return s->buf[s->cur] + s->head;
+    s->cur = next, s->used = 0;
+    return start(s);
 }
 
 void vks_output_commit(vks_output *o, size_t n)
@@ -212,8 +223,7 @@ void vks_output_commit(vks_output *o, size_t n)
     if (!s)
         return;
     if (n > s->room) { /* more than was reserved: nothing of it, and the output fails */
-        if (!atomic_load(&s->err))
-            atomic_store(&s->err, EINVAL);
+        fail(s, EINVAL);
         return;
     }
     s->used += n;
@@ -249,7 +259,7 @@ int vks__spans_finish(vks_output *o, int write_rest)
         pthread_join(s->thread, NULL);
     }
     if (write_rest && !e && s->used)
-        e = write_at(s, s->buf[s->cur] + s->head, s->used, s->offset);
+        e = write_at(s, start(s), s->used, s->offset);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s->buf[0]);
