@@ -353,9 +353,9 @@ static void bake_checks(void)
     vks_skin_free(s);
 }
 
-/* Frames larger than one room of the output (raw over VKS_OUTPUT_RESERVE_MAX bytes) go
- * through the bake's own frame buffer and vks_output_write; smaller PC2 frames of the same
- * model through reserve. Both byte for byte, on a model whose vertices are the file's. */
+/* Frames larger than one room of the output (raw over VKS_OUTPUT_RESERVE_MAX bytes) are
+ * written a room's worth of vertices at a time; smaller PC2 frames of the same model in one
+ * room. Both byte for byte, on a model whose vertices are the file's. */
 static void large_frames(void)
 {
     vks_gen_params p = {0};
