@@ -50,6 +50,7 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     vks_gpu_options o = {0};
     o.validation = g->validation;
     o.inject_fault = g->fault;
+    o.will_render = g->render;
     o.logger.func = vks_log_stderr; /* validation messages on stderr, as the CLI always printed */
     if (g->device) {
         char *end = NULL;

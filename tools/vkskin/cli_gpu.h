@@ -10,6 +10,9 @@ typedef struct vks_cli_gpu_opts {
     int validation;           /* --validation */
     vks_gpu_fault fault;      /* --inject-fault KIND (testing) */
     uint64_t max_chunk_bytes; /* --max-chunk-mb N */
+    int render;               /* the command draws (render, validate --report, bake's sheets):
+                                 a queue family with graphics where the device has one
+                                 (vks_gpu_options.will_render) */
 } vks_cli_gpu_opts;
 
 /* Consumes --device, --validation, --inject-fault, --max-chunk-mb. Same contract as

@@ -162,7 +162,9 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
             return VKS_EXIT_INPUT;
         }
     }
-    if ((rc = vks_cli_gpu_open(gopt, &s.gpu)) != VKS_EXIT_OK) {
+    vks_cli_gpu_opts draws = *gopt;
+    draws.render = 1;
+    if ((rc = vks_cli_gpu_open(&draws, &s.gpu)) != VKS_EXIT_OK) {
         sheet_free(&s);
         return rc;
     }

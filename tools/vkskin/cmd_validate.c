@@ -543,6 +543,7 @@ int vks_cmd_validate(int argc, char **argv)
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
         run.files = files, run.nfiles = nfiles, run.pose = &pose, run.gopt = gopt;
+        run.gopt.render = ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
         run.json = vo.json, run.allow_mismatch = vo.allow_mismatch;
