@@ -177,6 +177,8 @@ static vks_result adopt(vks_gpu *gpu, const vks_gpu_host *h, vks_error *err)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/host",
                              "queue family %u of \"%s\" %s", h->queue_family, p.deviceName,
                              queues == 0 ? "does not exist" : "has no VK_QUEUE_COMPUTE_BIT");
+    /* What can be checked: the family offers that many queues. How many the host created there
+     * (VkDeviceQueueCreateInfo.queueCount) no Vulkan call tells; that is the host's promise. */
     if (h->queue_index >= queues)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/host",
                              "queue_index %u: family %u has %u queue(s)", h->queue_index, h->queue_family, queues);
