@@ -1,8 +1,15 @@
 /* See cli_gpu.h. */
 #include "cli_gpu.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+
+void vks_cli_queue_json(cJSON *o, uint32_t family, uint32_t index)
+{
+    cJSON_AddNumberToObject(o, "queue_family", family);
+    cJSON_AddNumberToObject(o, "queue_index", index);
+}
 
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 {

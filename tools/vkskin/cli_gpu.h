@@ -29,4 +29,9 @@ int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_optio
  * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
 
+/* Adds "queue_family" and "queue_index" (the queue the context submits to) to a JSON object
+ * that names the device: on a GPU with several families, which one did the work. */
+struct cJSON;
+void vks_cli_queue_json(struct cJSON *o, uint32_t family, uint32_t index);
+
 #endif

@@ -188,8 +188,10 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         uint32_t cells = 0;
         for (int f = 0; f < nfiles; f++)
             cells += vks_cli_model_instances(pose, (uint32_t)f);
-        fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s at t=%g%s -> %s (%ux%u)\n", nfiles, cells,
-                vks_gpu_device(s.gpu)->name, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
+        fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s (queue family %u, queue %u) at t=%g%s -> %s "
+                        "(%ux%u)\n",
+                nfiles, cells, vks_gpu_device(s.gpu)->name, vks_gpu_device(s.gpu)->queue_family,
+                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
                 d.width ? d.width : 640, d.height ? d.height : 360);
         if (vks_gpu_validation_messages(s.gpu))
             rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */

@@ -245,6 +245,7 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
     if (root) {
         cJSON_AddStringToObject(root, "device", d->name);
         cJSON_AddStringToObject(root, "device_type", d->type);
+        vks_cli_queue_json(root, d->queue_family, d->queue_index);
         cJSON_AddNumberToObject(root, "tolerance_scale", o->tolerance_scale);
         cJSON_AddNumberToObject(root, "nmse", o->nmse);
         jfiles = cJSON_AddArrayToObject(root, "files");

@@ -56,6 +56,7 @@ typedef struct vctx {
 /* What the run of one device found, kept for the reports written at the end. */
 typedef struct vdevice {
     char name[256], type[32];
+    uint32_t queue_family, queue_index; /* the queue the device's run submitted to */
     char error[512];       /* the device could not run ("": it ran) */
     int exit_code;
     int ran;               /* the GPU run completed and the files below are filled */

@@ -333,6 +333,7 @@ int vks_validate_device(vrun *r, vdevice *d)
     }
     snprintf(d->name, sizeof d->name, "%s", vks_gpu_device(gpu)->name);
     snprintf(d->type, sizeof d->type, "%s", vks_gpu_device(gpu)->type);
+    d->queue_family = vks_gpu_device(gpu)->queue_family, d->queue_index = vks_gpu_device(gpu)->queue_index;
     if (vks_gpu_upload(gpu, skins, (uint32_t)r->nfiles, &ms, &err) != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         snprintf(d->error, sizeof d->error, "upload: %.480s", msg);
