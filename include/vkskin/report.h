@@ -84,6 +84,9 @@ typedef struct vks_report_file {
     /* the page's 3D view draws position_errors' worst instance with this model's triangles
        (NULL: no view for this file) */
     const vks_skin *skin;
+    /* why there is no heat map (heatmap NULL), said on the page: e.g. the device's queue
+       family cannot draw. NULL: none was asked for */
+    const char *heatmap_missing;
 } vks_report_file;
 
 typedef struct vks_report_device {

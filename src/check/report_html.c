@@ -197,6 +197,10 @@ static void file_section(FILE *f, const vks_report *r, uint32_t di, uint32_t i, 
         fprintf(f, "\"><br><span class=\"note\">heat map: instance %u, the worst, drawn by vkskin's renderer; "
                    "colour = error / tolerance</span></div>",
                 fi->position_errors ? fi->position_errors->worst_instance : 0);
+    } else if (fi->heatmap_missing) { /* a picture that cannot be drawn is said so */
+        fputs("<div><p class=\"note heatmap-missing\">No heat map: ", f);
+        vks__report_escape(f, fi->heatmap_missing);
+        fputs("</p></div>", f);
     }
     if (fi->skin && fi->position_errors && fi->position_errors->vertices == fi->skin->vertex_count) {
         fputs("<div>", f);

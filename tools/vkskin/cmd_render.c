@@ -184,6 +184,8 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
     if (r != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_INPUT : vks_cli_exit_code(r);
+        if (r == VKS_ERR_UNSUPPORTED && !s.render && s.crowd)
+            rc = VKS_EXIT_NO_DEVICE; /* the device cannot draw (no queue family with graphics) */
     } else {
         uint32_t cells = 0;
         for (int f = 0; f < nfiles; f++)

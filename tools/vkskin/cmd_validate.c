@@ -287,6 +287,10 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 for (uint32_t i = 0; i < n && i < 64; i++)
                     cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
                 cJSON_AddNumberToObject(h, "vertices_over_count", n);
+            } else if (d->heatmap_missing[f]) { /* --report asked for one: why there is none */
+                cJSON *h = cJSON_AddObjectToObject(j, "heatmap");
+                cJSON_AddNullToObject(h, "file");
+                cJSON_AddStringToObject(h, "missing", d->heatmap_missing[f]);
             }
             cJSON_AddBoolToObject(j, "pass", ok);
             cJSON_AddItemToArray(jfiles, j);

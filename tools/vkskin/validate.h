@@ -65,6 +65,7 @@ typedef struct vdevice {
     vks_report_file *files; /* one per vfile */
     vks_error_map *maps;    /* 3 per vfile: positions, normals, golden positions */
     char **heatmaps;        /* per vfile: the heat map's file name in the report folder, or NULL */
+    char **heatmap_missing; /* per vfile: why it has none (--report only), or NULL */
     char **run_errors;      /* per vfile: why its run failed, or NULL */
     char **golden_errors;
     /* what the text and JSON output print */

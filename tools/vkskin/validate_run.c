@@ -235,9 +235,10 @@ static int begin_device(vrun *r, vdevice *d)
     d->files = calloc(n, sizeof *d->files);
     d->maps = calloc(n * 3, sizeof *d->maps);
     d->heatmaps = calloc(n, sizeof *d->heatmaps);
+    d->heatmap_missing = calloc(n, sizeof *d->heatmap_missing);
     d->run_errors = calloc(n, sizeof *d->run_errors);
     d->golden_errors = calloc(n, sizeof *d->golden_errors);
-    if (!d->files || !d->maps || !d->heatmaps || !d->run_errors || !d->golden_errors)
+    if (!d->files || !d->maps || !d->heatmaps || !d->heatmap_missing || !d->run_errors || !d->golden_errors)
         return 0;
     for (int f = 0; f < r->nfiles; f++) {
         vfile *vf = &r->files[f];
@@ -395,10 +396,13 @@ void vks_validate_device_free(vdevice *d, int nfiles)
                 vks_error_map_free(&d->maps[f * 3 + k]);
         if (d->heatmaps)
             free(d->heatmaps[f]);
+        if (d->heatmap_missing)
+            free(d->heatmap_missing[f]);
         if (d->run_errors)
             free(d->run_errors[f]);
         if (d->golden_errors)
             free(d->golden_errors[f]);
     }
-    free(d->files), free(d->maps), free(d->heatmaps), free(d->run_errors), free(d->golden_errors);
+    free(d->files), free(d->maps), free(d->heatmaps), free(d->heatmap_missing), free(d->run_errors),
+        free(d->golden_errors);
 }
