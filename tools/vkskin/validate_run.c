@@ -266,6 +266,16 @@ static char *dup_printf(const char *fmt, ...)
     return strdup(buf);
 }
 
+/* Why the model has no normals stream, or NULL when a mesh has normals: the engines then
+ * write zeros that trivially match, which must read as absent, not as a pass. */
+static const char *normals_absent(const vks_skin *s)
+{
+    for (uint32_t m = 0; s->normals && m < s->mesh_count; m++)
+        if (s->meshes[m].flags & VKS_MESH_HAS_NORMALS)
+            return NULL;
+    return "the model has no normals";
+}
+
 /* The device's verdict per file, into d->files (the report's view of it). */
 static int collect(vrun *r, vdevice *d)
 {
@@ -279,6 +289,7 @@ static int collect(vrun *r, vdevice *d)
         vks_diff_end(&vf->pos, &o->positions);
         vks_diff_end(&vf->nrm, &o->normals);
         o->position_errors = vf->pmap, o->normal_errors = vf->nmap;
+        o->normals_absent = normals_absent(vf->skin);
         if (vf->ref_failed)
             d->run_errors[f] = dup_printf("the CPU reference could not deform a chunk");
         else if (vf->delivered != vf->poses)
