@@ -27,3 +27,9 @@ set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIME
 # bench's GPU engines: both kernels, first and steady runs, --end-to-end into a raw file
 add_test(NAME test_bench_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120)
+
+# Which queue family batch work and rendering use, against the tables of real devices (the
+# H100's vulkaninfo, lavapipe, RADV, ANV): a pure function, no device needed.
+if(VKSKIN_GPU)
+  vks_add_test(NAME test_queue_choice SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_queue_choice.c LABELS cpu)
+endif()

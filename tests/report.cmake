@@ -35,3 +35,11 @@ add_test(NAME cli_report_browser COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_rep
   $<TARGET_FILE:check_png>)
 set_tests_properties(cli_report_browser PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 240
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+
+# No silent gaps (issue 22): a heat map that cannot be drawn (a queue family without graphics,
+# simulated) is said so in the page, the JSON and on stderr; a stream the model lacks is absent.
+add_test(NAME cli_report_gaps COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_report_gaps.sh $<TARGET_FILE:vkskin>
+  $<TARGET_FILE:check_png> ${CMAKE_CURRENT_SOURCE_DIR}/data/junit.xsd)
+set_tests_properties(cli_report_gaps PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR};VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}"
+  FAIL_REGULAR_EXPRESSION "vkskin: validation failed: the Vulkan")

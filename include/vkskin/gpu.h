@@ -110,7 +110,37 @@ typedef struct vks_gpu_options {
      * the context makes (its own instance and device included; not the throwaway instance of
      * vks_gpu_list_devices). Must outlive the context. Default NULL: the driver's. */
     const struct VkAllocationCallbacks *vk_allocator;
+    /* Nonzero: this context will render (render.h; vkskin render, validate --report's heat maps,
+     * bake's sheets): its queue is of a family with graphics and compute (a device without one
+     * still gets a context for batch work, and vks_render_create says why it cannot draw).
+     * 0 (default): batch work only, for which vkskin prefers a compute-only family where the
+     * device has one (the asynchronous compute queue of AMD and NVIDIA GPUs); vks_render_create
+     * then fails with VKS_ERR_UNSUPPORTED on such a device. Ignored with host (the host chose
+     * the queue). Added last, so every field above keeps its offset. */
+    int will_render;
 } vks_gpu_options;
+
+/* Queue family capabilities, the values of Vulkan's VkQueueFlagBits (gpu.h names no Vulkan
+ * type). */
+enum {
+    VKS_QUEUE_GRAPHICS = 0x1,
+    VKS_QUEUE_COMPUTE = 0x2,
+    VKS_QUEUE_TRANSFER = 0x4,
+    VKS_QUEUE_SPARSE_BINDING = 0x8,
+    VKS_QUEUE_PROTECTED = 0x10,
+    VKS_QUEUE_VIDEO_DECODE = 0x20,
+    VKS_QUEUE_VIDEO_ENCODE = 0x40,
+    VKS_QUEUE_OPTICAL_FLOW = 0x100
+};
+
+/* One queue family as vkGetPhysicalDeviceQueueFamilyProperties reports it. */
+typedef struct vks_gpu_queue_family {
+    uint32_t flags;          /* VKS_QUEUE_* */
+    uint32_t count;          /* queues in the family */
+    uint32_t timestamp_bits; /* timestampValidBits (0: no timestamps) */
+} vks_gpu_queue_family;
+
+enum { VKS_GPU_MAX_QUEUE_FAMILIES = 16 };
 
 typedef struct vks_gpu_device_info {
     char name[256];
@@ -126,6 +156,15 @@ typedef struct vks_gpu_device_info {
     int heap_device_local[8];
     int has_compute;
     float timestamp_period_ns;     /* 0: no timestamps on the compute queue */
+    /* Every queue family (the first VKS_GPU_MAX_QUEUE_FAMILIES), as vulkaninfo lists them. */
+    uint32_t queue_family_count;
+    vks_gpu_queue_family queue_families[VKS_GPU_MAX_QUEUE_FAMILIES];
+    /* The family a context of vkskin's own uses (its queue 0) for batch work (will_render 0)
+     * and for rendering (will_render 1); UINT32_MAX where the device has none that fits. */
+    uint32_t batch_family, render_family;
+    /* vks_gpu_device: the family and queue this context submits to. vks_gpu_list_devices:
+     * batch_family and 0, what a default context would use. */
+    uint32_t queue_family, queue_index;
 } vks_gpu_device_info;
 
 /* Lists up to cap devices into out (may be NULL with cap 0) and the total in *count.

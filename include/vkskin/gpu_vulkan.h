@@ -24,7 +24,13 @@
  * creates only its own objects on that device (buffers and memory, shader modules, pipelines,
  * descriptor and command pools, fences, query pools) and destroys them in vks_crowd_destroy,
  * vks_gpu_models_free and vks_gpu_destroy. Requirements: Vulkan 1.1 instance and device, a
- * queue family with compute; timestamps are used where the family has timestampValidBits.
+ * queue family with compute (and graphics for render.h); timestamps are used where the
+ * family has timestampValidBits. vks_gpu_create checks what the physical device
+ * can tell: the API version, that the family exists and has those capabilities, and that
+ * queue_index is below the family's queueCount. That the device was created with that queue
+ * (VkDeviceQueueCreateInfo.queueCount above queue_index) is the host's promise: Vulkan offers
+ * no call to check it, and a queue the device lacks is undefined behaviour in
+ * vkGetDeviceQueue (the validation layer reports it).
  * vkskin submits to the given queue in vks_gpu_upload, vks_gpu_run, vks_gpu_run_job,
  * vks_crowd_run_frame(s) and vks_crowd_read, and waits on its own fences only: the host must
  * not use that queue from another thread during those calls (Vulkan's external
@@ -75,8 +81,13 @@ typedef struct vks_gpu_host {
     VkInstance instance;              /* created with apiVersion >= 1.1 */
     VkPhysicalDevice physical_device;
     VkDevice device;                  /* created from physical_device */
-    uint32_t queue_family;            /* a family with VK_QUEUE_COMPUTE_BIT */
-    uint32_t queue_index;             /* < the queue count the device was created with there */
+    uint32_t queue_family;            /* a family with VK_QUEUE_COMPUTE_BIT (and
+                                         VK_QUEUE_GRAPHICS_BIT to render: render.h) */
+    uint32_t queue_index;             /* < the queue count the device was created with there:
+                                         the host's promise (no Vulkan call tells how many
+                                         queues a device was created with); vks_gpu_create
+                                         checks only that the family offers that many
+                                         (VkQueueFamilyProperties.queueCount) */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* the host's: the loader's, volk's, or a
                                                          wrapper (everything is loaded through it) */
     uint32_t api_version;             /* the instance's apiVersion (0: taken to be 1.1) */

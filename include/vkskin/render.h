@@ -5,7 +5,8 @@
  * buffers as they are: no vertex comes back to the host, only the finished image.
  *
  * STEP BY STEP
- *   1. vks_gpu_create, vks_gpu_upload(gpu, skins, m, &models), vks_crowd_create (crowd.h);
+ *   1. vks_gpu_create with options.will_render = 1 (a queue family with graphics),
+ *      vks_gpu_upload(gpu, skins, m, &models), vks_crowd_create (crowd.h);
  *      the crowd's consumer stages must include vertex input (the default on a queue family
  *      with graphics) and its instances should have no root (a cell shows the instance where
  *      its outputs are, with its model's camera)
@@ -49,8 +50,9 @@ typedef struct vks_render_desc {
 
 /* Makes the render pass, the pipeline, the color and depth images, the readback buffer and one
  * index buffer per model. VKS_ERR_UNSUPPORTED when the context's queue family has no graphics
- * (vkskin prefers one that has), VKS_ERR_INVALID for a bad desc, VKS_ERR_NOMEM / VKS_ERR_VULKAN
- * from the driver. */
+ * (create the context with vks_gpu_options.will_render: otherwise vkskin prefers a compute-only
+ * family where the device has one, as NVIDIA and AMD GPUs do), VKS_ERR_INVALID for a bad desc,
+ * VKS_ERR_NOMEM / VKS_ERR_VULKAN from the driver. */
 VKS_API vks_result vks_render_create(vks_gpu *gpu, const vks_render_desc *desc, vks_render **out,
                                     vks_error *err);
 /* Frees everything the renderer made (its submissions have completed); NULL is fine. */

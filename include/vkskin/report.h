@@ -84,6 +84,13 @@ typedef struct vks_report_file {
     /* the page's 3D view draws position_errors' worst instance with this model's triangles
        (NULL: no view for this file) */
     const vks_skin *skin;
+    /* why there is no heat map (heatmap NULL), said on the page: e.g. the device's queue
+       family cannot draw. NULL: none was asked for */
+    const char *heatmap_missing;
+    /* why the model has no normals stream (no mesh has normals), or NULL: then the normals and
+       golden normals are reported absent (a skipped JUnit case), never as a PASS on zeros (an
+       engine that wrote other than zeros still fails: the verdict is the numbers') */
+    const char *normals_absent;
 } vks_report_file;
 
 typedef struct vks_report_device {
@@ -114,7 +121,7 @@ typedef struct vks_report {
 /* JUnit XML as Jenkins and GitLab read it: one <testsuite> per device, one <testcase> per
  * file x stream (positions, normals; golden-positions, golden-normals with --against) and the
  * bind-pose check of each file, the metrics in the message, failures as <failure>, a device
- * that could not run as an <error>. VKS_ERR_IO when the stream reports a write error. */
+ * that could not run as an <error>, a stream the model does not have as <skipped>. VKS_ERR_IO when the stream reports a write error. */
 VKS_API vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err);
 /* One HTML page: the tolerances, a summary table per device and file (failing rows red), per
  * file an inline SVG histogram of the errors, its heat map (an <img> of file->heatmap) and a

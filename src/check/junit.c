@@ -5,7 +5,8 @@
  * passing one go to <system-out>. tests/data/junit.xsd is the schema the tests hold it to.
  *
  * The cases of a device: per file "positions" and "normals" (GPU against the CPU reference),
- * "golden positions" and "golden normals" with --against, and "bind pose". The tolerance
+ * "golden positions" and "golden normals" with --against, and "bind pose"; a stream the model
+ * does not have (normals) is a <skipped> case saying why, never a pass on zeros. The tolerance
  * scale and the NMSE bound are properties of every suite and part of every message, so a
  * loosened run can never pass unnoticed. */
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include "report_internal.h"
 
 typedef struct counts {
-    unsigned tests, failures, errors;
+    unsigned tests, failures, errors, skipped;
 } counts;
 
 static void count_stream(counts *c, int pass, int error)
@@ -26,18 +27,23 @@ static void count_stream(counts *c, int pass, int error)
 
 static counts device_counts(const vks_report_device *d)
 {
-    counts c = {0, 0, 0};
+    counts c = {0, 0, 0, 0};
     if (d->error) {
         count_stream(&c, 0, 1);
         return c;
     }
     for (uint32_t i = 0; i < d->file_count; i++) {
         const vks_report_file *f = &d->files[i];
+        /* an absent stream is a skipped case, unless the run's error covers it */
+        int skip_n = f->normals_absent && f->normals.pass && !f->run_error;
+        int skip_gn = f->normals_absent && f->golden_normals.pass && !f->golden_error;
         count_stream(&c, f->positions.pass, f->run_error != NULL);
-        count_stream(&c, f->normals.pass, f->run_error != NULL);
+        count_stream(&c, f->normals.pass || skip_n, f->run_error != NULL);
+        c.skipped += skip_n;
         if (f->has_golden) {
             count_stream(&c, f->golden_positions.pass, f->golden_error != NULL);
-            count_stream(&c, f->golden_normals.pass, f->golden_error != NULL);
+            count_stream(&c, f->golden_normals.pass || skip_gn, f->golden_error != NULL);
+            c.skipped += skip_gn;
         }
         count_stream(&c, f->bind_pass || f->bind_allowed, 0);
     }
@@ -83,6 +89,20 @@ static void testcase(FILE *f, const char *classname, const char *name, int pass,
     fputs("    </testcase>\n", f);
 }
 
+/* A stream the model does not have: <skipped> with why, never a pass on zeros. */
+static void absent_case(FILE *f, const char *classname, const char *name, const char *why)
+{
+    char msg[300];
+    vks__report_absent(msg, sizeof msg, why);
+    fputs("    <testcase classname=\"", f);
+    vks__report_escape(f, classname);
+    fputs("\" name=\"", f);
+    vks__report_escape(f, name);
+    fputs("\" time=\"0\">\n      <skipped message=\"", f);
+    vks__report_escape(f, msg);
+    fputs("\" type=\"absent\"/>\n    </testcase>\n", f);
+}
+
 static void stream_case(FILE *f, const char *cls, const char *name, const vks_diff_report *r,
                         const vks_error_map *m, const char *error, const vks_report *rep)
 {
@@ -99,24 +119,25 @@ static void stream_case(FILE *f, const char *cls, const char *name, const vks_di
 
 vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
 {
-    counts all = {0, 0, 0};
+    counts all = {0, 0, 0, 0};
     double seconds = 0;
     for (uint32_t d = 0; d < r->device_count; d++) {
         counts c = device_counts(&r->devices[d]);
-        all.tests += c.tests, all.failures += c.failures, all.errors += c.errors;
+        all.tests += c.tests, all.failures += c.failures, all.errors += c.errors, all.skipped += c.skipped;
         seconds += r->devices[d].seconds > 0 && r->devices[d].seconds < 1e9 ? r->devices[d].seconds : 0.0;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-    fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
-            all.tests, all.failures, all.errors, seconds);
+    fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
+               "time=\"%.3f\">\n",
+            all.tests, all.failures, all.errors, all.skipped, seconds);
     char num[64], cls[600];
     for (uint32_t di = 0; di < r->device_count; di++) {
         const vks_report_device *d = &r->devices[di];
         counts c = device_counts(d);
         fputs("  <testsuite name=\"vkskin validate on ", f);
         vks__report_escape(f, d->name);
-        fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"0\" time=\"%.3f\">\n", c.tests,
-                c.failures, c.errors, d->seconds > 0 && d->seconds < 1e9 ? d->seconds : 0.0);
+        fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\">\n", c.tests,
+                c.failures, c.errors, c.skipped, d->seconds > 0 && d->seconds < 1e9 ? d->seconds : 0.0);
         fputs("    <properties>\n", f);
         property(f, "vkskin.version", r->version);
         property(f, "device", d->name);
@@ -138,10 +159,16 @@ vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
             const vks_report_file *fi = &d->files[i];
             snprintf(cls, sizeof cls, "validate.%s.%s", d->name, fi->path);
             stream_case(f, cls, "positions", &fi->positions, fi->position_errors, fi->run_error, r);
-            stream_case(f, cls, "normals", &fi->normals, fi->normal_errors, fi->run_error, r);
+            if (fi->normals_absent && fi->normals.pass && !fi->run_error)
+                absent_case(f, cls, "normals", fi->normals_absent);
+            else
+                stream_case(f, cls, "normals", &fi->normals, fi->normal_errors, fi->run_error, r);
             if (fi->has_golden) {
                 stream_case(f, cls, "golden positions", &fi->golden_positions, fi->golden_errors, fi->golden_error, r);
-                stream_case(f, cls, "golden normals", &fi->golden_normals, NULL, fi->golden_error, r);
+                if (fi->normals_absent && fi->golden_normals.pass && !fi->golden_error)
+                    absent_case(f, cls, "golden normals", fi->normals_absent);
+                else
+                    stream_case(f, cls, "golden normals", &fi->golden_normals, NULL, fi->golden_error, r);
             }
             char bind[400];
             vks__report_bind(bind, sizeof bind, fi);

@@ -50,11 +50,16 @@ static void summary_table(FILE *f, const vks_report_device *d, uint32_t di, int 
         fputs("</a></td><td>", f);
         vks__report_escape(f, fi->format);
         fprintf(f, "</td><td>%u</td><td>%u</td>", fi->vertices, fi->poses);
+        char absent[300] = "";
+        if (fi->normals_absent)
+            vks__report_absent(absent, sizeof absent, fi->normals_absent);
+        const char *n_absent = fi->normals_absent && fi->normals.pass ? absent : NULL;
+        const char *gn_absent = fi->normals_absent && fi->golden_normals.pass ? absent : NULL;
         stream_cell(f, &fi->positions, fi->run_error);
-        stream_cell(f, &fi->normals, fi->run_error);
+        stream_cell(f, &fi->normals, fi->run_error ? fi->run_error : n_absent);
         if (golden && fi->has_golden) {
             stream_cell(f, &fi->golden_positions, fi->golden_error);
-            stream_cell(f, &fi->golden_normals, fi->golden_error);
+            stream_cell(f, &fi->golden_normals, fi->golden_error ? fi->golden_error : gn_absent);
         } else if (golden) {
             fputs("<td>-</td><td>-</td>", f);
         }
@@ -169,6 +174,9 @@ static void file_section(FILE *f, const vks_report *r, uint32_t di, uint32_t i, 
         fprintf(f, "<li><b>%s</b>: ", names[k]);
         if (error) {
             vks__report_escape(f, error);
+        } else if (fi->normals_absent && (k == 1 || k == 3) && rs[k]->pass) {
+            vks__report_absent(line, sizeof line, fi->normals_absent);
+            vks__report_escape(f, line);
         } else {
             vks__report_metrics(line, sizeof line, rs[k]);
             vks__report_escape(f, line);
@@ -187,7 +195,7 @@ static void file_section(FILE *f, const vks_report *r, uint32_t di, uint32_t i, 
     if (fi->position_errors) {
         fputs("<div>", f);
         histogram(f, "positions", fi->position_errors);
-        if (fi->normal_errors)
+        if (fi->normal_errors && !(fi->normals_absent && fi->normals.pass))
             histogram(f, "normals", fi->normal_errors);
         fputs("</div>", f);
     }
@@ -197,6 +205,10 @@ static void file_section(FILE *f, const vks_report *r, uint32_t di, uint32_t i, 
         fprintf(f, "\"><br><span class=\"note\">heat map: instance %u, the worst, drawn by vkskin's renderer; "
                    "colour = error / tolerance</span></div>",
                 fi->position_errors ? fi->position_errors->worst_instance : 0);
+    } else if (fi->heatmap_missing) { /* a picture that cannot be drawn is said so */
+        fputs("<div><p class=\"note heatmap-missing\">No heat map: ", f);
+        vks__report_escape(f, fi->heatmap_missing);
+        fputs("</p></div>", f);
     }
     if (fi->skin && fi->position_errors && fi->position_errors->vertices == fi->skin->vertex_count) {
         fputs("<div>", f);

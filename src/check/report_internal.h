@@ -29,4 +29,9 @@ const char *vks__report_base(const char *path);
  * not comparable, or a bind-pose check that failed without being allowed. */
 int vks__report_file_fails(const vks_report_file *f);
 
+/* The words for a stream the model does not have: "absent: <why> (not compared)". Used where
+ * the stream's zeros matched (a mismatch on zeros stays a failure: the verdict is the
+ * numbers'). */
+void vks__report_absent(char *buf, size_t size, const char *why);
+
 #endif

@@ -62,3 +62,8 @@ int vks__report_file_fails(const vks_report_file *f)
     int golden_bad = f->has_golden && (f->golden_error || !f->golden_positions.pass || !f->golden_normals.pass);
     return f->run_error || !f->positions.pass || !f->normals.pass || golden_bad || (!f->bind_pass && !f->bind_allowed);
 }
+
+void vks__report_absent(char *buf, size_t size, const char *why)
+{
+    snprintf(buf, size, "absent: %s (not compared)", why);
+}

@@ -1,7 +1,9 @@
-/* Physical devices: what each offers (vks_gpu_device_info), the compute queue family, and the
- * choice of one for a context of vkskin's own (discrete, integrated, virtual, then CPU such as
+/* Physical devices: what each offers (vks_gpu_device_info: limits, heaps, every queue family and
+ * the one batch work and rendering would use, queue_choice.h), and the choice of one for a
+ * context of vkskin's own (discrete, integrated, virtual, then CPU such as
  * lavapipe; or by index or name). Every call goes through the context's instance table. */
 #include "gpu_internal.h"
+#include "queue_choice.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -51,24 +53,27 @@ uint32_t vks__queue_family_info(const vks__instance_fns *f, VkPhysicalDevice pd,
     return count;
 }
 
-/* Compute queue family: a compute-only one if there is one (less contention), else any with
- * compute. Returns UINT32_MAX when none. */
-static uint32_t compute_family(const vks__instance_fns *f, VkPhysicalDevice pd)
+/* The device's queue family table (calloc'd; *n families), NULL when out of memory. */
+static VkQueueFamilyProperties *family_table(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t *n)
 {
-    uint32_t n = 0, best = UINT32_MAX;
-    f->vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
-    VkQueueFamilyProperties *q = calloc(n ? n : 1, sizeof *q);
-    if (!q)
-        return UINT32_MAX;
-    f->vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
-    for (uint32_t i = 0; i < n; i++) {
-        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[i].queueCount == 0)
-            continue;
-        if (best == UINT32_MAX || !(q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
-            best = i;
-    }
+    *n = 0;
+    f->vkGetPhysicalDeviceQueueFamilyProperties(pd, n, NULL);
+    VkQueueFamilyProperties *q = calloc(*n ? *n : 1, sizeof *q);
+    if (q)
+        f->vkGetPhysicalDeviceQueueFamilyProperties(pd, n, q);
+    else
+        *n = 0;
+    return q;
+}
+
+/* The family a context of vkskin's own would use (queue_choice.h); UINT32_MAX when none. */
+static uint32_t choose_family(const vks__instance_fns *f, VkPhysicalDevice pd, int needs_graphics)
+{
+    uint32_t n = 0;
+    VkQueueFamilyProperties *q = family_table(f, pd, &n);
+    uint32_t family = q ? vks__choose_queue_family(q, n, needs_graphics) : UINT32_MAX;
     free(q);
-    return best;
+    return family;
 }
 
 void vks__describe(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t family, vks_gpu_device_info *d)
@@ -94,8 +99,17 @@ void vks__describe(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t fam
         d->heap_size[h] = mp.memoryHeaps[h].size;
         d->heap_device_local[h] = (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0;
     }
+    uint32_t nq = 0;
+    VkQueueFamilyProperties *q = family_table(f, pd, &nq);
+    d->batch_family = q ? vks__choose_queue_family(q, nq, 0) : UINT32_MAX;
+    d->render_family = q ? vks__choose_queue_family(q, nq, 1) : UINT32_MAX;
+    d->queue_family_count = nq < VKS_GPU_MAX_QUEUE_FAMILIES ? nq : VKS_GPU_MAX_QUEUE_FAMILIES;
+    for (uint32_t i = 0; i < d->queue_family_count; i++)
+        d->queue_families[i] = (vks_gpu_queue_family){q[i].queueFlags, q[i].queueCount, q[i].timestampValidBits};
+    free(q);
     if (family == UINT32_MAX)
-        family = compute_family(f, pd);
+        family = d->batch_family;
+    d->queue_family = family, d->queue_index = 0;
     uint32_t ts = 0;
     d->has_compute = family != UINT32_MAX;
     if (d->has_compute)
@@ -170,7 +184,7 @@ vks_result vks__pick_device(vks_gpu *gpu, vks_error *err)
     for (uint32_t i = 0; i < n; i++) {
         VkPhysicalDeviceProperties p;
         f->vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (compute_family(f, pds[i]) == UINT32_MAX || p.apiVersion < VK_API_VERSION_1_1)
+        if (choose_family(f, pds[i], 0) == UINT32_MAX || p.apiVersion < VK_API_VERSION_1_1)
             continue;
         if (gpu->opt.device_name) {
             if (name_matches(p.deviceName, gpu->opt.device_name)) {
@@ -200,7 +214,10 @@ vks_result vks__pick_device(vks_gpu *gpu, vks_error *err)
         return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan", "no Vulkan 1.1 device with a compute queue");
     }
     gpu->physical = pds[chosen];
-    gpu->queue_family = compute_family(f, gpu->physical);
+    /* A context that will render takes a family with graphics; on a device without one it
+     * still runs batches, and vks_render_create says why it cannot draw. */
+    uint32_t render = gpu->opt.will_render ? choose_family(f, gpu->physical, 1) : UINT32_MAX;
+    gpu->queue_family = render != UINT32_MAX ? render : choose_family(f, gpu->physical, 0);
     free(pds);
     return VKS_OK;
 }

@@ -254,8 +254,20 @@ static vks_result index_buffer(vks_render *r, vks_error *err)
 
 static vks_result check_desc(const vks_gpu *gpu, const vks_render_desc *d, vks_error *err)
 {
-    if (!(gpu->queue_flags & VK_QUEUE_GRAPHICS_BIT))
-        return fail(err, VKS_ERR_UNSUPPORTED, "the context's queue family has no graphics");
+    if (!(gpu->queue_flags & VK_QUEUE_GRAPHICS_BIT)) {
+        if (gpu->adopted)
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
+                                 "the host's queue family %u of \"%s\" has no graphics", gpu->queue_family,
+                                 gpu->info.name);
+        if (gpu->info.render_family == UINT32_MAX)
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
+                                 "\"%s\" has no queue family with graphics (the context's, %u, computes only)",
+                                 gpu->info.name, gpu->queue_family);
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
+                             "the context's queue family %u of \"%s\" has no graphics (family %u has: create the "
+                             "context with vks_gpu_options.will_render)", gpu->queue_family, gpu->info.name,
+                             gpu->info.render_family);
+    }
     if (!d->skins || d->skin_count == 0)
         return fail(err, VKS_ERR_INVALID, "vks_render_desc.skins must name at least one model");
     for (uint32_t m = 0; m < d->skin_count; m++)

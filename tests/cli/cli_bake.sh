@@ -141,6 +141,13 @@ if "$vk" devices > /dev/null 2>&1; then
     "$vk" bake probe.json --contact-sheet --validation --out sheet 2> sheet.log; rc=$?
     check "--contact-sheet exits 0" "[ $rc -eq 0 ]"
     check "--contact-sheet writes a PNG per clip" "head -c 8 sheet/char_b24_pl8.cmdl.walk.sheet.png | grep -q PNG"
+    # a device whose queue family cannot draw (simulated): the sheet's cause on stderr and in
+    # the report, never a job that just reads FAILED
+    VKSKIN_TEST_NO_GRAPHICS_QUEUE=1 "$vk" bake probe.json --contact-sheet --out nosheet --report nosheet.json \
+        2> nosheet.log; rc=$?
+    check "--contact-sheet that cannot be drawn fails (5)" "[ $rc -eq 5 ]"
+    check "... and says why on stderr" "grep -q 'contact sheet: render: .* has no queue family with graphics' nosheet.log"
+    check "... and in the report" "grep -q '\"error\":.*contact sheet: render: .* has no queue family with graphics' nosheet.json"
 else
     echo "note: no Vulkan device: the GPU bake is not tested here"
 fi

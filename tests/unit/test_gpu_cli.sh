@@ -12,6 +12,25 @@ fail=0
 rc=$?
 if [ $rc -eq 4 ]; then echo "skipped: no Vulkan device"; exit 77; fi
 [ $rc -eq 0 ] || { echo "devices: exit $rc"; cat "$T/devices.txt"; fail=1; }
+# every queue family listed, and the family and queue of each job (issue 22: on an H100 batch
+# work takes the compute-only family 2 and rendering family 0)
+grep -q '^     queue family 0: .*compute.*; [0-9]* queues\{0,1\}, timestamps [0-9]* bits$' "$T/devices.txt" &&
+    grep -q '^     batch work: family [0-9]*, queue 0; rendering: family [0-9]*, queue 0$' "$T/devices.txt" ||
+    { echo "devices: no queue families or jobs' queues"; cat "$T/devices.txt"; fail=1; }
+"$V" devices --json >"$T/devices.json" 2>&1 || { echo "devices --json failed"; fail=1; }
+python3 - "$T/devices.json" <<'PY' || fail=1
+import json, sys
+for d in json.load(open(sys.argv[1])):
+    fams = d["queue_families"]
+    assert fams and [f["index"] for f in fams] == list(range(len(fams))), d["name"]
+    b, r = d["batch_queue"], d["render_queue"]
+    assert "compute" in fams[b["family"]]["flags"] and b["queue"] < fams[b["family"]]["queue_count"], d
+    if r is not None:
+        assert {"graphics", "compute"} <= set(fams[r["family"]]["flags"]), d
+    # batch work keeps a compute-only family where the device has one
+    only = [f["index"] for f in fams if "compute" in f["flags"] and "graphics" not in f["flags"]]
+    assert not only or b["family"] in only, d
+PY
 
 "$V" generate --datasets "$T/gen" >/dev/null 2>&1 || { echo "generate failed"; exit 1; }
 set -- "$T"/gen/*.dff "$T"/gen/*.nif "$T"/gen/*.cmdl "$T"/gen/*.p3d
@@ -34,6 +53,13 @@ fi
 rc=$?
 [ $rc -eq 0 ] || { echo "validate: exit $rc"; cat "$T/v.err"; grep -B2 -A2 '"pass":\s*false' "$T/v.json" | head -40; fail=1; }
 grep -q '"validation_messages":\s*0' "$T/v.json" || { echo "validation-layer messages"; fail=1; }
+# the JSON that names the device says which queue did the work: the batch family of devices
+python3 - "$T/v.json" "$T/devices.json" <<'PY' || { echo "validate --json: queue_family is not the batch family"; fail=1; }
+import json, sys
+v, devs = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+d = [d for d in devs if d["default"]][0]
+assert v["queue_family"] == d["batch_queue"]["family"] and v["queue_index"] == 0, (v.get("queue_family"), d)
+PY
 # files not in their bind pose: the GPU still matches the reference, the bind check is the
 # finding (exit 6) unless --allow-bind-mismatch
 if [ -n "$off_bind" ]; then

@@ -135,6 +135,8 @@ typedef struct vks_bake_result {
     double seconds;       /* load + deform + write */
     double deform_seconds;
     struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
+    char error[320];      /* why a part could not be made, for the report ("": nothing said;
+                             today the contact sheet's reason) */
 } vks_bake_result;
 
 /* Output kinds of the job whose sidecar is up to date (same hash and tool version, files

@@ -96,6 +96,8 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
         cJSON_AddNumberToObject(e, "deform_seconds", r->deform_seconds);
         cJSON_AddNumberToObject(e, "bytes_written", (double)r->bytes);
         cJSON_AddItemToObject(e, "outputs", cJSON_Duplicate(r->files, 1));
+        if (r->error[0])
+            cJSON_AddStringToObject(e, "error", r->error);
         cJSON_AddItemToArray(jobs, e);
         bytes += r->bytes;
         frames += r->done == 1 ? r->frames : 0;

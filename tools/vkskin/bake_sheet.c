@@ -68,6 +68,7 @@ int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, c
     if (rc != VKS_OK) {
         char msg[512];
         fprintf(stderr, "vkskin: %s: contact sheet: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+        snprintf(res->error, sizeof res->error, "contact sheet: %.300s", msg); /* and in the report */
         return 0;
     }
     return 1;

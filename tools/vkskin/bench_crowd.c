@@ -140,6 +140,7 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
         cJSON *o = cJSON_CreateObject(), *c = cJSON_AddObjectToObject(o, "crowd");
         cJSON_AddStringToObject(o, "device", vks_gpu_device(gpu)->name);
         cJSON_AddStringToObject(o, "device_type", vks_gpu_device(gpu)->type);
+        vks_cli_queue_json(o, vks_gpu_device(gpu)->queue_family, vks_gpu_device(gpu)->queue_index);
         cJSON_AddNumberToObject(o, "vertices", b->vertices);
         cJSON_AddNumberToObject(o, "bones", s->bone_count);
         cJSON_AddNumberToObject(o, "instances", b->instances);

@@ -49,6 +49,7 @@ typedef struct vks_bench_gpu {
     vks_gpu *gpu;
     vks_gpu_models *models;
     const char *device, *device_type;
+    uint32_t queue_family, queue_index; /* the queue the context submits to */
     double context_ms, upload_ms;
     vks_bench_gpu_engine kernel, plain, e2e;
     double ratio, ratio_min, ratio_max; /* plain / project deform-pass time, median of the pairs */

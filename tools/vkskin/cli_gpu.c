@@ -1,8 +1,15 @@
 /* See cli_gpu.h. */
 #include "cli_gpu.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+
+void vks_cli_queue_json(cJSON *o, uint32_t family, uint32_t index)
+{
+    cJSON_AddNumberToObject(o, "queue_family", family);
+    cJSON_AddNumberToObject(o, "queue_index", index);
+}
 
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 {
@@ -50,6 +57,7 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     vks_gpu_options o = {0};
     o.validation = g->validation;
     o.inject_fault = g->fault;
+    o.will_render = g->render;
     o.logger.func = vks_log_stderr; /* validation messages on stderr, as the CLI always printed */
     if (g->device) {
         char *end = NULL;

@@ -10,6 +10,9 @@ typedef struct vks_cli_gpu_opts {
     int validation;           /* --validation */
     vks_gpu_fault fault;      /* --inject-fault KIND (testing) */
     uint64_t max_chunk_bytes; /* --max-chunk-mb N */
+    int render;               /* the command draws (render, validate --report, bake's sheets):
+                                 a queue family with graphics where the device has one
+                                 (vks_gpu_options.will_render) */
 } vks_cli_gpu_opts;
 
 /* Consumes --device, --validation, --inject-fault, --max-chunk-mb. Same contract as
@@ -25,5 +28,10 @@ int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_optio
 /* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
  * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
+
+/* Adds "queue_family" and "queue_index" (the queue the context submits to) to a JSON object
+ * that names the device: on a GPU with several families, which one did the work. */
+struct cJSON;
+void vks_cli_queue_json(struct cJSON *o, uint32_t family, uint32_t index);
 
 #endif

@@ -370,6 +370,8 @@ int vks_cmd_bake(int argc, char **argv)
     for (uint32_t j = 0; j < m.job_count; j++)
         run.progress.jobs += mine[j];
     if (engine == VKS_BAKE_GPU && run.progress.jobs) {
+        for (uint32_t j = 0; j < m.job_count; j++)
+            gopt.render |= mine[j] && m.jobs[j].contact_sheet; /* a queue family that can draw the sheets */
         rc = vks_cli_gpu_open(&gopt, &run.gpu);
         if (rc != VKS_EXIT_OK) {
             pthread_mutex_destroy(&run.lock);

@@ -235,6 +235,8 @@ static void print_json(const bench_work *w, const bench_result *r, const vks_ben
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "device", g ? g->device : "none");
     cJSON_AddStringToObject(o, "device_type", g ? g->device_type : "");
+    if (g)
+        vks_cli_queue_json(o, g->queue_family, g->queue_index);
     cJSON_AddNumberToObject(o, "vertices", w->V);
     cJSON_AddNumberToObject(o, "bones", s->bone_count);
     cJSON_AddNumberToObject(o, "groups", s->group_count);

@@ -1,6 +1,8 @@
 /* vkskin devices [--json]: the Vulkan devices this machine sees, with the limits that size
- * the GPU batches (storage binding range, shared memory, subgroup size, memory heaps) and
- * which one `--gpu` picks by default. Exit 4 when there is none. */
+ * the GPU batches (storage binding range, shared memory, subgroup size, memory heaps), every
+ * queue family (flags, queue count, timestamp bits, as vulkaninfo lists them), the family and
+ * queue batch work and rendering use on each, and which device `--gpu` picks by default.
+ * Exit 4 when there is none. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,56 @@ static int rank(const char *type)
          : !strcmp(type, "cpu")      ? 3 : 4;
 }
 
+/* A family's capabilities in vulkaninfo's words, lower case: "graphics compute transfer". */
+static void flag_words(uint32_t flags, char *buf, size_t cap, cJSON *array)
+{
+    static const struct {
+        uint32_t bit;
+        const char *word;
+    } words[] = {{VKS_QUEUE_GRAPHICS, "graphics"},         {VKS_QUEUE_COMPUTE, "compute"},
+                 {VKS_QUEUE_TRANSFER, "transfer"},         {VKS_QUEUE_SPARSE_BINDING, "sparse_binding"},
+                 {VKS_QUEUE_PROTECTED, "protected"},       {VKS_QUEUE_VIDEO_DECODE, "video_decode"},
+                 {VKS_QUEUE_VIDEO_ENCODE, "video_encode"}, {VKS_QUEUE_OPTICAL_FLOW, "optical_flow"}};
+    size_t at = 0;
+    buf[0] = 0;
+    uint32_t known = 0;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        known |= words[k].bit;
+        if (!(flags & words[k].bit))
+            continue;
+        if (at < cap)
+            at += (size_t)snprintf(buf + at, cap - at, "%s%s", at ? " " : "", words[k].word);
+        if (array)
+            cJSON_AddItemToArray(array, cJSON_CreateString(words[k].word));
+    }
+    if ((flags & ~known) && at < cap) /* a bit newer than this list: shown, not dropped */
+        snprintf(buf + at, cap - at, "%s0x%x", at ? " " : "", flags & ~known);
+    if ((flags & ~known) && array) {
+        char hex[16];
+        snprintf(hex, sizeof hex, "0x%x", flags & ~known);
+        cJSON_AddItemToArray(array, cJSON_CreateString(hex));
+    }
+}
+
+/* {"family": F, "queue": 0} of a job, or null where the device has no family for it. */
+static cJSON *job_queue_json(uint32_t family)
+{
+    if (family == UINT32_MAX)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "family", family);
+    cJSON_AddNumberToObject(o, "queue", 0);
+    return o;
+}
+
+static void print_job(const char *job, uint32_t family, const char *needs)
+{
+    if (family == UINT32_MAX)
+        printf("%s: none (no family with %s)", job, needs);
+    else
+        printf("%s: family %u, queue 0", job, family);
+}
+
 int vks_cmd_devices(int argc, char **argv)
 {
     int json = 0;
@@ -21,7 +73,8 @@ int vks_cmd_devices(int argc, char **argv)
             json = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: vkskin devices [--json]\n\nLists the Vulkan devices with the limits that size GPU "
-                   "batches; '*' marks the one --gpu uses by default.\nexit codes: 0 ok, 4 no Vulkan device\n");
+                   "batches, every queue family and the family and queue batch work and rendering use;\n"
+                   "'*' marks the one --gpu uses by default.\nexit codes: 0 ok, 4 no Vulkan device\n");
             return VKS_EXIT_OK;
         } else {
             fprintf(stderr, "vkskin devices: unknown option '%s'\n", argv[i]);
@@ -68,6 +121,19 @@ int vks_cmd_devices(int argc, char **argv)
                 cJSON_AddBoolToObject(ho, "device_local", d[i].heap_device_local[h]);
                 cJSON_AddItemToArray(heaps, ho);
             }
+            cJSON *fams = cJSON_AddArrayToObject(o, "queue_families");
+            for (uint32_t q = 0; q < d[i].queue_family_count; q++) {
+                const vks_gpu_queue_family *qf = &d[i].queue_families[q];
+                cJSON *fo = cJSON_CreateObject();
+                char words[160];
+                cJSON_AddNumberToObject(fo, "index", q);
+                flag_words(qf->flags, words, sizeof words, cJSON_AddArrayToObject(fo, "flags"));
+                cJSON_AddNumberToObject(fo, "queue_count", qf->count);
+                cJSON_AddNumberToObject(fo, "timestamp_bits", qf->timestamp_bits);
+                cJSON_AddItemToArray(fams, fo);
+            }
+            cJSON_AddItemToObject(o, "batch_queue", job_queue_json(d[i].batch_family));
+            cJSON_AddItemToObject(o, "render_queue", job_queue_json(d[i].render_family));
             cJSON_AddItemToArray(root, o);
         } else {
             printf("%c %u: %s (%s, Vulkan %u.%u.%u)\n", (int)i == best ? '*' : ' ', i, d[i].name, d[i].type,
@@ -77,6 +143,18 @@ int vks_cmd_devices(int argc, char **argv)
                    d[i].max_workgroup_invocations);
             printf("     memory: %.2f GiB device-local, %.2f GiB other; timestamps %s\n", local / 1073741824.0,
                    host / 1073741824.0, d[i].timestamp_period_ns > 0 ? "yes" : "no");
+            for (uint32_t q = 0; q < d[i].queue_family_count; q++) {
+                const vks_gpu_queue_family *qf = &d[i].queue_families[q];
+                char words[160];
+                flag_words(qf->flags, words, sizeof words, NULL);
+                printf("     queue family %u: %s; %u queue%s, timestamps %u bits\n", q, *words ? words : "(none)",
+                       qf->count, qf->count == 1 ? "" : "s", qf->timestamp_bits);
+            }
+            printf("     ");
+            print_job("batch work", d[i].batch_family, "compute");
+            printf("; ");
+            print_job("rendering", d[i].render_family, "graphics and compute");
+            printf("\n");
             if (!d[i].has_compute)
                 printf("     (no compute queue: not usable)\n");
         }

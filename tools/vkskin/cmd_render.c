@@ -162,7 +162,9 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
             return VKS_EXIT_INPUT;
         }
     }
-    if ((rc = vks_cli_gpu_open(gopt, &s.gpu)) != VKS_EXIT_OK) {
+    vks_cli_gpu_opts draws = *gopt;
+    draws.render = 1;
+    if ((rc = vks_cli_gpu_open(&draws, &s.gpu)) != VKS_EXIT_OK) {
         sheet_free(&s);
         return rc;
     }
@@ -182,12 +184,16 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
     if (r != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_INPUT : vks_cli_exit_code(r);
+        if (r == VKS_ERR_UNSUPPORTED && !s.render && s.crowd)
+            rc = VKS_EXIT_NO_DEVICE; /* the device cannot draw (no queue family with graphics) */
     } else {
         uint32_t cells = 0;
         for (int f = 0; f < nfiles; f++)
             cells += vks_cli_model_instances(pose, (uint32_t)f);
-        fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s at t=%g%s -> %s (%ux%u)\n", nfiles, cells,
-                vks_gpu_device(s.gpu)->name, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
+        fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s (queue family %u, queue %u) at t=%g%s -> %s "
+                        "(%ux%u)\n",
+                nfiles, cells, vks_gpu_device(s.gpu)->name, vks_gpu_device(s.gpu)->queue_family,
+                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
                 d.width ? d.width : 640, d.height ? d.height : 360);
         if (vks_gpu_validation_messages(s.gpu))
             rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */

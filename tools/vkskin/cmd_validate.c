@@ -80,6 +80,26 @@ static void print_stream(const char *name, const vks_diff_report *r)
            r->worst_vertex, r->worst_instance, r->pass ? "PASS" : "FAIL");
 }
 
+/* A stream the model does not have (normals, NULL why: it has them), printed or as JSON in
+ * place of the metrics of zeros against zeros; a mismatch on zeros stays a failure. */
+static int absent(const char *why, const vks_diff_report *r)
+{
+    return why && r->pass;
+}
+
+static void print_absent(const char *name, const char *why)
+{
+    printf("  %-9s absent: %s (not compared)\n", name, why);
+}
+
+static cJSON *absent_json(const char *why)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "absent", 1);
+    cJSON_AddStringToObject(o, "why", why);
+    return o;
+}
+
 /* One stderr line per way a file failed, so that exit 3 always says why. */
 static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_report *rn, uint32_t instances)
 {
@@ -168,7 +188,10 @@ static void print_golden(const vfile *vf, const vks_report_file *o, const char *
     }
     if (text) {
         print_stream("golden positions", &o->golden_positions);
-        print_stream("golden normals", &o->golden_normals);
+        if (absent(o->normals_absent, &o->golden_normals))
+            print_absent("golden normals", o->normals_absent);
+        else
+            print_stream("golden normals", &o->golden_normals);
     }
     char over[1024] = "";
     uint32_t v[12];
@@ -198,7 +221,8 @@ static cJSON *golden_json(const vks_report_file *o)
         return g;
     }
     cJSON_AddItemToObject(g, "positions", stream_json(&o->golden_positions));
-    cJSON_AddItemToObject(g, "normals", stream_json(&o->golden_normals));
+    cJSON_AddItemToObject(g, "normals", absent(o->normals_absent, &o->golden_normals) ? absent_json(o->normals_absent)
+                                                                                      : stream_json(&o->golden_normals));
     cJSON *moved = cJSON_AddArrayToObject(g, "moved_vertices");
     uint32_t v[64];
     uint32_t n = o->golden_errors ? vks_error_map_over(o->golden_errors, v, 64) : 0;
@@ -245,6 +269,7 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
     if (root) {
         cJSON_AddStringToObject(root, "device", d->name);
         cJSON_AddStringToObject(root, "device_type", d->type);
+        vks_cli_queue_json(root, d->queue_family, d->queue_index);
         cJSON_AddNumberToObject(root, "tolerance_scale", o->tolerance_scale);
         cJSON_AddNumberToObject(root, "nmse", o->nmse);
         jfiles = cJSON_AddArrayToObject(root, "files");
@@ -267,9 +292,11 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             cJSON_AddStringToObject(j, "format", rf->format);
             cJSON_AddNumberToObject(j, "vertices", rf->vertices);
             cJSON_AddNumberToObject(j, "instances", rf->poses);
-            cJSON *jp = stream_json(&rf->positions), *jn = stream_json(&rf->normals);
+            int n_absent = absent(rf->normals_absent, &rf->normals);
+            cJSON *jp = stream_json(&rf->positions), *jn = n_absent ? absent_json(rf->normals_absent) : stream_json(&rf->normals);
             cJSON_AddItemToObject(jp, "vertices_over", over_json(rf->position_errors));
-            cJSON_AddItemToObject(jn, "vertices_over", over_json(rf->normal_errors));
+            if (!n_absent)
+                cJSON_AddItemToObject(jn, "vertices_over", over_json(rf->normal_errors));
             cJSON_AddItemToObject(j, "positions", jp);
             cJSON_AddItemToObject(j, "normals", jn);
             vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, o->allow_mismatch);
@@ -286,13 +313,20 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 for (uint32_t i = 0; i < n && i < 64; i++)
                     cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
                 cJSON_AddNumberToObject(h, "vertices_over_count", n);
+            } else if (d->heatmap_missing[f]) { /* --report asked for one: why there is none */
+                cJSON *h = cJSON_AddObjectToObject(j, "heatmap");
+                cJSON_AddNullToObject(h, "file");
+                cJSON_AddStringToObject(h, "missing", d->heatmap_missing[f]);
             }
             cJSON_AddBoolToObject(j, "pass", ok);
             cJSON_AddItemToArray(jfiles, j);
         } else {
             printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->name);
             print_stream("positions", &rf->positions);
-            print_stream("normals", &rf->normals);
+            if (absent(rf->normals_absent, &rf->normals))
+                print_absent("normals", rf->normals_absent);
+            else
+                print_stream("normals", &rf->normals);
             printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
                    vf->bind.max_error_relative, vf->bind.tolerance,
                    vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS") : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
@@ -543,6 +577,7 @@ int vks_cmd_validate(int argc, char **argv)
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
         run.files = files, run.nfiles = nfiles, run.pose = &pose, run.gopt = gopt;
+        run.gopt.render = ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
         run.json = vo.json, run.allow_mismatch = vo.allow_mismatch;

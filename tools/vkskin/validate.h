@@ -56,6 +56,7 @@ typedef struct vctx {
 /* What the run of one device found, kept for the reports written at the end. */
 typedef struct vdevice {
     char name[256], type[32];
+    uint32_t queue_family, queue_index; /* the queue the device's run submitted to */
     char error[512];       /* the device could not run ("": it ran) */
     int exit_code;
     int ran;               /* the GPU run completed and the files below are filled */
@@ -64,6 +65,7 @@ typedef struct vdevice {
     vks_report_file *files; /* one per vfile */
     vks_error_map *maps;    /* 3 per vfile: positions, normals, golden positions */
     char **heatmaps;        /* per vfile: the heat map's file name in the report folder, or NULL */
+    char **heatmap_missing; /* per vfile: why it has none (--report only), or NULL */
     char **run_errors;      /* per vfile: why its run failed, or NULL */
     char **golden_errors;
     /* what the text and JSON output print */

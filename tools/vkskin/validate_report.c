@@ -17,8 +17,11 @@ void vks_validate_heatmap(vrun *r, vks_gpu *gpu, vdevice *d, int f)
 {
     const vfile *vf = &r->files[f];
     const vks_error_map *m = vf->pmap;
-    if (!m || m->worst < 0 || !vf->skin->vertex_count)
+    if (!m || m->worst < 0 || !vf->skin->vertex_count) { /* the page says why (nothing is drawn) */
+        d->heatmap_missing[f] = strdup(!vf->skin->vertex_count ? "the model has no vertices"
+                                                                : "no instance of it was compared");
         return;
+    }
     uint8_t *colors = malloc((size_t)m->vertices * 4);
     if (!colors)
         return;
@@ -44,11 +47,13 @@ void vks_validate_heatmap(vrun *r, vks_gpu *gpu, vdevice *d, int f)
         const uint8_t *px = vks_render_pixels(rd, &w, &h);
         res = vks_cli_write_png(path, px, w, h, &err);
     }
-    if (res == VKS_OK)
+    if (res == VKS_OK) {
         d->heatmaps[f] = strdup(name);
-    else
+    } else { /* on stderr and on the page */
         fprintf(stderr, "vkskin validate: %s: no heat map: %s\n", vf->path,
                 vks_error_format(&err, NULL, msg, sizeof msg));
+        d->heatmap_missing[f] = strdup(msg);
+    }
     vks_render_destroy(rd);
     free(path), free(colors);
 }
@@ -139,7 +144,7 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
         rd[k].files = d->files;
         rd[k].file_count = d->ran ? (uint32_t)nfiles : 0;
         for (int f = 0; d->ran && f < nfiles; f++)
-            d->files[f].heatmap = d->heatmaps[f];
+            d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     }
     vks_report rep = {0};
     rep.version = vks_version_string();

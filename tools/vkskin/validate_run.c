@@ -235,9 +235,10 @@ static int begin_device(vrun *r, vdevice *d)
     d->files = calloc(n, sizeof *d->files);
     d->maps = calloc(n * 3, sizeof *d->maps);
     d->heatmaps = calloc(n, sizeof *d->heatmaps);
+    d->heatmap_missing = calloc(n, sizeof *d->heatmap_missing);
     d->run_errors = calloc(n, sizeof *d->run_errors);
     d->golden_errors = calloc(n, sizeof *d->golden_errors);
-    if (!d->files || !d->maps || !d->heatmaps || !d->run_errors || !d->golden_errors)
+    if (!d->files || !d->maps || !d->heatmaps || !d->heatmap_missing || !d->run_errors || !d->golden_errors)
         return 0;
     for (int f = 0; f < r->nfiles; f++) {
         vfile *vf = &r->files[f];
@@ -265,6 +266,16 @@ static char *dup_printf(const char *fmt, ...)
     return strdup(buf);
 }
 
+/* Why the model has no normals stream, or NULL when a mesh has normals: the engines then
+ * write zeros that trivially match, which must read as absent, not as a pass. */
+static const char *normals_absent(const vks_skin *s)
+{
+    for (uint32_t m = 0; s->normals && m < s->mesh_count; m++)
+        if (s->meshes[m].flags & VKS_MESH_HAS_NORMALS)
+            return NULL;
+    return "the model has no normals";
+}
+
 /* The device's verdict per file, into d->files (the report's view of it). */
 static int collect(vrun *r, vdevice *d)
 {
@@ -278,6 +289,7 @@ static int collect(vrun *r, vdevice *d)
         vks_diff_end(&vf->pos, &o->positions);
         vks_diff_end(&vf->nrm, &o->normals);
         o->position_errors = vf->pmap, o->normal_errors = vf->nmap;
+        o->normals_absent = normals_absent(vf->skin);
         if (vf->ref_failed)
             d->run_errors[f] = dup_printf("the CPU reference could not deform a chunk");
         else if (vf->delivered != vf->poses)
@@ -333,6 +345,7 @@ int vks_validate_device(vrun *r, vdevice *d)
     }
     snprintf(d->name, sizeof d->name, "%s", vks_gpu_device(gpu)->name);
     snprintf(d->type, sizeof d->type, "%s", vks_gpu_device(gpu)->type);
+    d->queue_family = vks_gpu_device(gpu)->queue_family, d->queue_index = vks_gpu_device(gpu)->queue_index;
     if (vks_gpu_upload(gpu, skins, (uint32_t)r->nfiles, &ms, &err) != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         snprintf(d->error, sizeof d->error, "upload: %.480s", msg);
@@ -394,10 +407,13 @@ void vks_validate_device_free(vdevice *d, int nfiles)
                 vks_error_map_free(&d->maps[f * 3 + k]);
         if (d->heatmaps)
             free(d->heatmaps[f]);
+        if (d->heatmap_missing)
+            free(d->heatmap_missing[f]);
         if (d->run_errors)
             free(d->run_errors[f]);
         if (d->golden_errors)
             free(d->golden_errors[f]);
     }
-    free(d->files), free(d->maps), free(d->heatmaps), free(d->run_errors), free(d->golden_errors);
+    free(d->files), free(d->maps), free(d->heatmaps), free(d->heatmap_missing), free(d->run_errors),
+        free(d->golden_errors);
 }
