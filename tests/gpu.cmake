@@ -27,3 +27,12 @@ set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIME
 # bench's GPU engines: both kernels, first and steady runs, --end-to-end into a raw file
 add_test(NAME test_bench_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120)
+
+# The launch-shape table (src/gpu/tuning.c) against real device tables, and every shape a GPU
+# would take forced on the device at hand and checked against the CPU reference.
+if(VKSKIN_GPU)
+  vks_add_test(NAME test_tuning SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tuning.c LABELS unit)
+  vks_add_test(NAME test_gpu_shapes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_shapes.c LABELS gpu)
+  target_link_libraries(test_gpu_shapes PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_shapes PROPERTIES TIMEOUT 300)
+endif()

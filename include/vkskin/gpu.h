@@ -110,7 +110,29 @@ typedef struct vks_gpu_options {
      * the context makes (its own instance and device included; not the throwaway instance of
      * vks_gpu_list_devices). Must outlive the context. Default NULL: the driver's. */
     const struct VkAllocationCallbacks *vk_allocator;
+    /* Launch-shape override of the compute passes, comma-separated key=value pairs:
+     * "wg=256,run=8,palette=off,texels=on" (wg, pose_wg: workgroup sizes, powers of two;
+     * run: instances a deform work item loops over, 1..256; palette: on, off or a slot count
+     * of the shared skin-matrix palette; texels: skin matrices through a texel buffer).
+     * Applied after shared_palette. NULL or "": the tuning table's shape for the device
+     * (src/gpu/tuning.c). A shape the device cannot run fails vks_gpu_create with
+     * VKS_ERR_INVALID, saying why. Results are the same for every shape (tested). */
+    const char *launch_shape;
 } vks_gpu_options;
+
+/* The launch shape a context runs its passes with, and where it came from. */
+typedef struct vks_gpu_shape_info {
+    uint32_t deform_workgroup;     /* vertices of a group per deform work item */
+    uint32_t pose_workgroup;       /* instances per pose workgroup */
+    uint32_t instance_run;         /* instances a deform work item loops over */
+    uint32_t shared_palette_slots; /* 0: skin matrices read from global memory */
+    int skin_texels;               /* skin matrices through a texel buffer view */
+    char text[96];                 /* "wg=256,pose_wg=64,run=8,palette=off,texels=on" */
+    const char *source;            /* "table" or "forced" */
+    const char *reason;            /* the table row or override that gave it */
+} vks_gpu_shape_info;
+/* Fills *out (zeroes it for a NULL context). */
+VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
 
 typedef struct vks_gpu_device_info {
     char name[256];

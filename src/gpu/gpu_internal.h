@@ -10,6 +10,7 @@
 
 #include "vkskin/gpu.h"
 #include "vkskin/gpu_vulkan.h"
+#include "tuning.h"
 
 /* ---- loading: nothing below mutates volk's globals except the one-time loader open ---- */
 
@@ -101,6 +102,7 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
+    vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */

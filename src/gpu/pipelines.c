@@ -2,7 +2,8 @@
  * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
  * count of the deform pass (1..4) and the palette slots that fit in shared memory. The plain
  * baseline kernel takes the first two and the deform pass's layout; its pipelines are made
- * by the first run that asks for it (most contexts never do). */
+ * by the first run that asks for it (most contexts never do). The launch shape (workgroup
+ * sizes, instance run, shared palette, matrix path) comes from src/gpu/tuning.c. */
 #include "gpu_internal.h"
 
 #include <string.h>
@@ -73,36 +74,72 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
 
+/* The facts of this context's device that the tuning table reads. */
+static vks__device_facts device_facts(const vks_gpu *gpu)
+{
+    const VkPhysicalDeviceLimits *l = &gpu->props.limits;
+    return (vks__device_facts){
+        .vendor_id = gpu->props.vendorID,
+        .device_id = gpu->props.deviceID,
+        .device_type = (uint32_t)gpu->props.deviceType,
+        .subgroup_size = gpu->info.subgroup_size,
+        .max_shared_memory = l->maxComputeSharedMemorySize,
+        .max_workgroup_invocations = l->maxComputeWorkGroupInvocations,
+        .max_workgroup_size_x = l->maxComputeWorkGroupSize[0],
+        .max_texel_buffer_elements = l->maxTexelBufferElements,
+        .max_storage_range = l->maxStorageBufferRange,
+    };
+}
+
+/* The launch shape: the tuning table's, then vks_gpu_options.shared_palette, then the
+ * launch_shape override (src/gpu/tuning.c says why each device gets what it gets). */
+static vks_result choose_shape(vks_gpu *gpu, vks_error *err)
+{
+    vks__device_facts f = device_facts(gpu);
+    vks__launch_shape s = vks__tuning_pick(&f);
+    char why[256];
+    if (gpu->opt.shared_palette != 0 &&
+        !vks__launch_shape_apply(gpu->opt.shared_palette > 0 ? "palette=on" : "palette=off", &f, &s, why, sizeof why))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
+    if (gpu->opt.launch_shape && !vks__launch_shape_apply(gpu->opt.launch_shape, &f, &s, why, sizeof why))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
+    gpu->shape = s;
+    gpu->deform_wg = s.deform_wg;
+    gpu->pose_wg = s.pose_wg;
+    gpu->instance_tile = s.instance_run;
+    gpu->palette_cap = s.palette_cap;
+    gpu->skin_texels = s.skin_texels;
+    return VKS_OK;
+}
+
+void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!gpu)
+        return;
+    const vks__launch_shape *s = &gpu->shape;
+    out->deform_workgroup = s->deform_wg;
+    out->pose_workgroup = s->pose_wg;
+    out->instance_run = s->instance_run;
+    out->shared_palette_slots = s->palette_cap;
+    out->skin_texels = (int)s->skin_texels;
+    vks__launch_shape_format(s, out->text, sizeof out->text);
+    out->source = s->source;
+    out->reason = s->reason;
+}
+
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
 {
-    gpu->pose_wg = 64;
-    gpu->deform_wg = 64;
-    if (gpu->props.limits.maxComputeWorkGroupInvocations < 64)
-        gpu->pose_wg = gpu->deform_wg = gpu->props.limits.maxComputeWorkGroupInvocations;
-    /* Half the shared memory for the palette (48 B a slot), at most 512 slots. */
-    uint32_t cap = gpu->props.limits.maxComputeSharedMemorySize / 2 / 48;
-    gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
-    gpu->instance_tile = 8;
-    if (gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-        /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
-         * workgroup has a fixed cost: no shared palette, longer instance runs (measured on
-         * Mesa 22.3: 2.8 -> 7 M vertex-instances/s on 2 cores). */
-        gpu->palette_cap = 0;
-        gpu->instance_tile = 32;
-    }
     /* llvmpipe counts the iterations of every loop of an invocation together and leaves all of
      * them once 65535 have run (LP_MAX_TGSI_LOOP_ITERATIONS), so a pose pass over a longer
      * skeleton would silently stop early. The shaders unroll their fixed loops; the node, bone
      * and key-search loops are bounded per model (vks__check_pose_loops). */
     gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
-    /* Skin matrices through a texel buffer wherever its view can span any skin buffer: on
-     * lavapipe a texel fetch is a branch-free gather, about twice as fast as a storage-buffer
-     * load (BENCHMARKS.md, 2026-11-24); GPUs read them once per workgroup either way. */
-    gpu->skin_texels = (uint64_t)gpu->props.limits.maxTexelBufferElements * 16 >= gpu->props.limits.maxStorageBufferRange;
-    if (gpu->opt.shared_palette > 0)
-        gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
-    else if (gpu->opt.shared_palette < 0)
-        gpu->palette_cap = 0;
+    vks_result shaped = choose_shape(gpu, err);
+    if (shaped != VKS_OK)
+        return shaped;
     vks_result res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
     if (res == VKS_OK)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);

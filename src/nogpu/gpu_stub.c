@@ -54,6 +54,12 @@ void vks_gpu_trim(vks_gpu *gpu)
 {
 }
 
+void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+}
+
 vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
                           vks_gpu_models **out, vks_error *err)
 {
