@@ -336,6 +336,9 @@ void vks_bench_gpu_text(FILE *f, const vks_bench_gpu *b)
 {
     const vks_bench_gpu_engine *k = &b->kernel, *p = &b->plain, *e = &b->e2e;
     fprintf(f, "  gpu context     %10.1f ms to create, %.1f ms to upload the model\n", b->context_ms, b->upload_ms);
+    vks_gpu_shape_info shape;
+    vks_gpu_launch_shape(b->gpu, &shape);
+    fprintf(f, "  launch shape    %s (%s: %s)\n", shape.text, shape.source, shape.reason);
     fprintf(f, "  gpu kernel      %10.3f M vertex-instances/s   steady, median of %u (%.2f ms: pose %.2f ms = %.2f us "
                "per instance, deform %.2f ms)\n",
             vks_bench_gpu_rate(b, k->steady_ms) / 1e6, b->repeats, k->steady_ms, k->pose_ms,
@@ -394,6 +397,17 @@ void vks_bench_gpu_json(cJSON *o, const vks_bench_gpu *b)
 {
     cJSON *g = cJSON_AddObjectToObject(o, "gpu");
     cJSON_AddNumberToObject(g, "context_ms", b->context_ms);
+    vks_gpu_shape_info shape;
+    vks_gpu_launch_shape(b->gpu, &shape);
+    cJSON *ls = cJSON_AddObjectToObject(g, "launch_shape");
+    cJSON_AddStringToObject(ls, "shape", shape.text);
+    cJSON_AddNumberToObject(ls, "deform_workgroup", shape.deform_workgroup);
+    cJSON_AddNumberToObject(ls, "pose_workgroup", shape.pose_workgroup);
+    cJSON_AddNumberToObject(ls, "instance_run", shape.instance_run);
+    cJSON_AddNumberToObject(ls, "shared_palette_slots", shape.shared_palette_slots);
+    cJSON_AddBoolToObject(ls, "skin_texels", shape.skin_texels);
+    cJSON_AddStringToObject(ls, "source", shape.source ? shape.source : "");
+    cJSON_AddStringToObject(ls, "reason", shape.reason ? shape.reason : "");
     cJSON_AddNumberToObject(g, "upload_ms", b->upload_ms);
     cJSON_AddNumberToObject(g, "repeats", b->repeats);
     engine_json(g, "kernel", b, &b->kernel);

@@ -10,10 +10,11 @@ typedef struct vks_cli_gpu_opts {
     int validation;           /* --validation */
     vks_gpu_fault fault;      /* --inject-fault KIND (testing) */
     uint64_t max_chunk_bytes; /* --max-chunk-mb N */
+    const char *launch_shape; /* --launch-shape SPEC (NULL: $VKSKIN_LAUNCH_SHAPE, else the table) */
 } vks_cli_gpu_opts;
 
-/* Consumes --device, --validation, --inject-fault, --max-chunk-mb. Same contract as
- * vks_cli_pose_option. */
+/* Consumes --device, --validation, --inject-fault, --max-chunk-mb, --launch-shape. Same
+ * contract as vks_cli_pose_option. */
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i);
 
 /* The options every command that runs an engine takes: pose (vks_cli_pose_option), GPU
@@ -23,7 +24,8 @@ int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_optio
                        int *i);
 
 /* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
- * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
+ * VKS_EXIT_USAGE for a launch shape the device cannot run, or VKS_EXIT_RUNTIME on other
+ * failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
 
 #endif
