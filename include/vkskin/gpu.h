@@ -118,6 +118,11 @@ typedef struct vks_gpu_options {
      * (src/gpu/tuning.c). A shape the device cannot run fails vks_gpu_create with
      * VKS_ERR_INVALID, saying why. Results are the same for every shape (tested). */
     const char *launch_shape;
+    /* Folder of the measured launch shapes (vks_gpu_tune) and of the compiled pipelines, keyed
+     * by device, driver and vkskin version. NULL: $XDG_CACHE_HOME/vkskin, else
+     * $HOME/.cache/vkskin; "": no cache. Never required: an absent, unwritable or damaged cache
+     * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
+    const char *cache_dir;
 } vks_gpu_options;
 
 /* The launch shape a context runs its passes with, and where it came from. */
@@ -128,11 +133,43 @@ typedef struct vks_gpu_shape_info {
     uint32_t shared_palette_slots; /* 0: skin matrices read from global memory */
     int skin_texels;               /* skin matrices through a texel buffer view */
     char text[96];                 /* "wg=256,pose_wg=64,run=8,palette=off,texels=on" */
-    const char *source;            /* "table" or "forced" */
+    const char *source;            /* "table", "cache" (measured by vks_gpu_tune before),
+                                      "calibration" (measured by vks_gpu_tune now) or "forced" */
     const char *reason;            /* the table row or override that gave it */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
+
+/* Calibration: times candidate launch shapes on this context's device with one model (the
+ * deform pass's timestamps, median of repeats after a first run) and switches the context to
+ * the fastest, whose source is then "calibration"; with store, the winner goes into the cache
+ * so later contexts on this device and driver start with it (source "cache"). */
+typedef struct vks_gpu_tune_options {
+    const char *const *candidates; /* override strings (vks_gpu_options.launch_shape); NULL: the
+                                      built-in list (the table's shape and the GPU shapes) */
+    uint32_t candidate_count;
+    uint32_t instances;            /* 0: 64 */
+    uint32_t repeats;              /* timed runs per candidate after a first one; 0: 3 */
+    int store;                     /* write the winner into the cache */
+} vks_gpu_tune_options;
+
+#define VKS_GPU_TUNE_MAX 32
+typedef struct vks_gpu_tune_result {
+    uint32_t count;                /* candidates measured */
+    uint32_t best;                 /* index of the fastest */
+    struct {
+        char shape[96];            /* the shape as run (vks_gpu_shape_info.text) */
+        double deform_ms;          /* median deform-pass time */
+        double vertex_instances_per_second;
+    } candidate[VKS_GPU_TUNE_MAX];
+    int stored;                    /* the winner was written to the cache */
+    char cache_path[512];          /* where (empty: no cache) */
+} vks_gpu_tune_result;
+/* A candidate the device cannot run fails the call (VKS_ERR_INVALID, naming it) before any
+ * timing; the context keeps its shape then. Needs timestamps on the context's queue
+ * (VKS_ERR_UNSUPPORTED otherwise). */
+VKS_API vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
+                                vks_gpu_tune_result *out, vks_error *err);
 
 typedef struct vks_gpu_device_info {
     char name[256];

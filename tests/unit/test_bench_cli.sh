@@ -32,7 +32,7 @@ size=$(wc -c <"$T/out.raw")
 [ "$size" -eq "$bytes" ] && [ $((size % (6 * 24))) -eq 0 ] ||
     { echo "the raw output holds $size bytes, the report says $bytes"; fail=1; }
 [ "$(ls "$T" | grep -c tmp)" -eq 0 ] || { echo "a temporary was left beside the output"; ls "$T"; fail=1; }
-grep -q '"launch_shape"' "$T/b.json" && grep -q '"source":[[:space:]]*"table"' "$T/b.json" ||
+grep -q '"launch_shape"' "$T/b.json" && grep -Eq '"source":[[:space:]]*"(table|cache)"' "$T/b.json" ||
     { echo "the JSON does not say which launch shape ran and why"; fail=1; }
 # A forced launch shape is the one that runs, and says so; one the device cannot run is a
 # usage error naming the problem, before any work.

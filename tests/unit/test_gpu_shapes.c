@@ -23,7 +23,9 @@ static const char *const shapes[] = {
 
 int main(void)
 {
-    vks_gpu *probe = gpu_check_context(VKS_GPU_FAULT_NONE, 0);
+    vks_gpu_options po = {0};
+    po.cache_dir = ""; /* the table, whatever vkskin tune stored on this machine */
+    vks_gpu *probe = gpu_check_context_opt(&po);
     fprintf(stderr, "device: %s (%s)\n", vks_gpu_device(probe)->name, vks_gpu_device(probe)->type);
     vks_gpu_shape_info info;
     vks_gpu_launch_shape(probe, &info);
