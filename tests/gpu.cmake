@@ -44,3 +44,10 @@ endif()
 # vkskin tune: the calibration from the command line, the cache it writes, bench starting with it
 add_test(NAME test_tune_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tune_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_tune_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
+
+# The device's own ceilings and the readback copies' timing (what bench holds passes against)
+if(VKSKIN_GPU)
+  vks_add_test(NAME test_gpu_ceilings SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_ceilings.c LABELS gpu)
+  target_link_libraries(test_gpu_ceilings PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_ceilings PROPERTIES TIMEOUT 120)
+endif()

@@ -260,7 +260,25 @@ typedef struct vks_gpu_stats {
     uint64_t vertex_instances;
     uint32_t buffers_made;       /* buffers this run created (the kept set made or grown);
                                     0 in the steady state */
+    double readback_ms;          /* summed timestamp-query times of the readback copies into
+                                    host memory (0 where outputs are read in place) */
+    uint64_t readback_bytes;     /* bytes those copies moved */
 } vks_gpu_stats;
+
+/* The device's own ceilings, measured on the context's queue with timestamp queries (median
+ * of repeats after a first run), on buffers of `bytes` each: what bench holds each pass
+ * against. Rates are bytes per second. */
+typedef struct vks_gpu_ceilings {
+    uint64_t bytes;                   /* the size measured (clipped to what the device allows) */
+    double fill_bytes_per_second;     /* vkCmdFillBuffer over a device-local buffer: bytes written */
+    double copy_bytes_per_second;     /* vkCmdCopyBuffer device-local to device-local: bytes read
+                                         + bytes written, as CUDA's bandwidth tests count them */
+    double readback_bytes_per_second; /* vkCmdCopyBuffer device-local to the host memory the
+                                         readback stages into: bytes moved */
+} vks_gpu_ceilings;
+/* VKS_ERR_UNSUPPORTED without timestamps on the context's queue. repeats 0: 5. */
+VKS_API vks_result vks_gpu_measure_ceilings(vks_gpu *gpu, uint64_t bytes, uint32_t repeats, vks_gpu_ceilings *out,
+                                            vks_error *err);
 
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
