@@ -159,27 +159,31 @@ vec4 euler_quat(vec3 e)
 }
 
 // The track's T * R * S; channels without keys take base (the bind local's, or identity).
+// The six curves are sampled by one call site in a loop that is not unrolled: LLVM (lavapipe)
+// inlines sample_curve at every call site, and six of them made the pose shader's compile on a
+// cold shader cache take seconds. The loop's iterations count against llvmpipe's loop budget
+// (search_loops in src/gpu/clips.c counts them).
 Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
 {
+    vec4 got[6];
+    [[dont_unroll]] for (uint k = 0u; k < 6u; k++) {
+        uint c = tr + k * CURVE_WORDS;
+        got[k] = vec4(0.0);
+        if (cw[c] != 0u)
+            got[k] = sample_curve(c, t);
+    }
     vec3 tt = bt, ss = bs;
     vec4 q = bq;
     if (cw[tr] != 0u)
-        tt = sample_curve(tr, t).xyz;
+        tt = got[0].xyz;
     uint rc = tr + CURVE_WORDS;
     if (cw[rc] != 0u)
-        q = sample_curve(rc, t);
-    else if (cw[rc + CURVE_WORDS] != 0u || cw[rc + 2u * CURVE_WORDS] != 0u || cw[rc + 3u * CURVE_WORDS] != 0u) {
-        vec3 e = vec3(0.0);
-        [[unroll]] for (uint k = 0u; k < 3u; k++) {
-            uint ec = rc + (k + 1u) * CURVE_WORDS;
-            if (cw[ec] != 0u)
-                e[k] = sample_curve(ec, t).x;
-        }
-        q = euler_quat(e);
-    }
+        q = got[1];
+    else if (cw[rc + CURVE_WORDS] != 0u || cw[rc + 2u * CURVE_WORDS] != 0u || cw[rc + 3u * CURVE_WORDS] != 0u)
+        q = euler_quat(vec3(got[2].x, got[3].x, got[4].x));
     uint sc = tr + 5u * CURVE_WORDS;
     if (cw[sc] != 0u)
-        ss = sample_curve(sc, t).xyz;
+        ss = got[5].xyz;
     float l = length(q);
     q = l > 0.0 ? q / l : vec4(0, 0, 0, 1);
     float x = q.x, y = q.y, z = q.z, w = q.w;

@@ -128,18 +128,20 @@ void main()
         int p = parents[mo.node_base + n];
         Aff l;
         if (source == SOURCE_CLIP) {
+            // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
+            // site of the key search and the rotation paths, and two sites doubled the pose
+            // shader's compile on a cold cache. A world-space track starts from identity.
             uint tr = cw[ce + 2u + n], nd = cm + n * NODE_WORDS;
-            if (space == SPACE_LOCAL) {
-                if (tr == 0xFFFFFFFFu)
-                    l = load_bind(mo.node_base + n);
-                else
-                    l = track_transform(tracks + tr * TRACK_WORDS, tl, load_n(nd, 3u).xyz, load_n(nd + 3u, 4u),
-                                        load_n(nd + 7u, 3u).xyz);
-            } else { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
-                Aff m = tr == 0xFFFFFFFFu ? identity_aff()
-                                          : track_transform(tracks + tr * TRACK_WORDS, tl, vec3(0.0), vec4(0, 0, 0, 1),
-                                                            vec3(1.0));
-                Aff w = mul(m, load_aff_words(nd + 10u));
+            bool local_space = space == SPACE_LOCAL;
+            if (tr == 0xFFFFFFFFu)
+                l = local_space ? load_bind(mo.node_base + n) : identity_aff();
+            else
+                l = track_transform(tracks + tr * TRACK_WORDS, tl,
+                                    local_space ? load_n(nd, 3u).xyz : vec3(0.0),
+                                    local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1),
+                                    local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0));
+            if (!local_space) { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
+                Aff w = mul(l, load_aff_words(nd + 10u));
                 if (space == SPACE_PARENT_DELTA && p >= 0)
                     w = mul(load_world(lbase + uint(p) * 12u), mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w));
                 else

@@ -32,4 +32,23 @@ set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TI
 # H100's vulkaninfo, lavapipe, RADV, ANV): a pure function, no device needed.
 if(VKSKIN_GPU)
   vks_add_test(NAME test_queue_choice SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_queue_choice.c LABELS cpu)
+  vks_add_test(NAME test_tuning SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tuning.c LABELS unit)
+  vks_add_test(NAME test_tuning_cache SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tuning_cache.c LABELS unit)
+  vks_add_test(NAME test_gpu_tune SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_tune.c LABELS gpu)
+  target_link_libraries(test_gpu_tune PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_tune PROPERTIES TIMEOUT 300)
+  vks_add_test(NAME test_gpu_shapes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_shapes.c LABELS gpu)
+  target_link_libraries(test_gpu_shapes PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_shapes PROPERTIES TIMEOUT 300)
+endif()
+
+# vkskin tune: the calibration from the command line, the cache it writes, bench starting with it
+add_test(NAME test_tune_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tune_cli.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(test_tune_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
+
+# The device's own ceilings and the readback copies' timing (what bench holds passes against)
+if(VKSKIN_GPU)
+  vks_add_test(NAME test_gpu_ceilings SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_ceilings.c LABELS gpu)
+  target_link_libraries(test_gpu_ceilings PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_ceilings PROPERTIES TIMEOUT 120)
 endif()

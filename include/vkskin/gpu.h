@@ -118,6 +118,19 @@ typedef struct vks_gpu_options {
      * then fails with VKS_ERR_UNSUPPORTED on such a device. Ignored with host (the host chose
      * the queue). Added last, so every field above keeps its offset. */
     int will_render;
+    /* Launch-shape override of the compute passes, comma-separated key=value pairs:
+     * "wg=256,run=8,palette=off,texels=on" (wg, pose_wg: workgroup sizes, powers of two;
+     * run: instances a deform work item loops over, 1..256; palette: on, off or a slot count
+     * of the shared skin-matrix palette; texels: skin matrices through a texel buffer).
+     * Applied after shared_palette. NULL or "": the tuning table's shape for the device
+     * (src/gpu/tuning.c). A shape the device cannot run fails vks_gpu_create with
+     * VKS_ERR_INVALID, saying why. Results are the same for every shape (tested). */
+    const char *launch_shape;
+    /* Folder of the measured launch shapes (vks_gpu_tune) and of the compiled pipelines, keyed
+     * by device, driver and vkskin version. NULL: $XDG_CACHE_HOME/vkskin, else
+     * $HOME/.cache/vkskin; "": no cache. Never required: an absent, unwritable or damaged cache
+     * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
+    const char *cache_dir;
 } vks_gpu_options;
 
 /* Queue family capabilities, the values of Vulkan's VkQueueFlagBits (gpu.h names no Vulkan
@@ -141,6 +154,52 @@ typedef struct vks_gpu_queue_family {
 } vks_gpu_queue_family;
 
 enum { VKS_GPU_MAX_QUEUE_FAMILIES = 16 };
+
+/* The launch shape a context runs its passes with, and where it came from. */
+typedef struct vks_gpu_shape_info {
+    uint32_t deform_workgroup;     /* vertices of a group per deform work item */
+    uint32_t pose_workgroup;       /* instances per pose workgroup */
+    uint32_t instance_run;         /* instances a deform work item loops over */
+    uint32_t shared_palette_slots; /* 0: skin matrices read from global memory */
+    int skin_texels;               /* skin matrices through a texel buffer view */
+    char text[96];                 /* "wg=256,pose_wg=64,run=8,palette=off,texels=on" */
+    const char *source;            /* "table", "cache" (measured by vks_gpu_tune before),
+                                      "calibration" (measured by vks_gpu_tune now) or "forced" */
+    const char *reason;            /* the table row or override that gave it */
+} vks_gpu_shape_info;
+/* Fills *out (zeroes it for a NULL context). */
+VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
+
+/* Calibration: times candidate launch shapes on this context's device with one model (the
+ * deform pass's timestamps, median of repeats after a first run) and switches the context to
+ * the fastest, whose source is then "calibration"; with store, the winner goes into the cache
+ * so later contexts on this device and driver start with it (source "cache"). */
+typedef struct vks_gpu_tune_options {
+    const char *const *candidates; /* override strings (vks_gpu_options.launch_shape); NULL: the
+                                      built-in list (the table's shape and the GPU shapes) */
+    uint32_t candidate_count;
+    uint32_t instances;            /* 0: 64 */
+    uint32_t repeats;              /* timed runs per candidate after a first one; 0: 3 */
+    int store;                     /* write the winner into the cache */
+} vks_gpu_tune_options;
+
+#define VKS_GPU_TUNE_MAX 32
+typedef struct vks_gpu_tune_result {
+    uint32_t count;                /* candidates measured */
+    uint32_t best;                 /* index of the fastest */
+    struct {
+        char shape[96];            /* the shape as run (vks_gpu_shape_info.text) */
+        double deform_ms;          /* median deform-pass time */
+        double vertex_instances_per_second;
+    } candidate[VKS_GPU_TUNE_MAX];
+    int stored;                    /* the winner was written to the cache */
+    char cache_path[512];          /* where (empty: no cache) */
+} vks_gpu_tune_result;
+/* A candidate the device cannot run fails the call (VKS_ERR_INVALID, naming it) before any
+ * timing; the context keeps its shape then. Needs timestamps on the context's queue
+ * (VKS_ERR_UNSUPPORTED otherwise). */
+VKS_API vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
+                                vks_gpu_tune_result *out, vks_error *err);
 
 typedef struct vks_gpu_device_info {
     char name[256];
@@ -240,7 +299,25 @@ typedef struct vks_gpu_stats {
     uint64_t vertex_instances;
     uint32_t buffers_made;       /* buffers this run created (the kept set made or grown);
                                     0 in the steady state */
+    double readback_ms;          /* summed timestamp-query times of the readback copies into
+                                    host memory (0 where outputs are read in place) */
+    uint64_t readback_bytes;     /* bytes those copies moved */
 } vks_gpu_stats;
+
+/* The device's own ceilings, measured on the context's queue with timestamp queries (median
+ * of repeats after a first run), on buffers of `bytes` each: what bench holds each pass
+ * against. Rates are bytes per second. */
+typedef struct vks_gpu_ceilings {
+    uint64_t bytes;                   /* the size measured (clipped to what the device allows) */
+    double fill_bytes_per_second;     /* vkCmdFillBuffer over a device-local buffer: bytes written */
+    double copy_bytes_per_second;     /* vkCmdCopyBuffer device-local to device-local: bytes read
+                                         + bytes written, as CUDA's bandwidth tests count them */
+    double readback_bytes_per_second; /* vkCmdCopyBuffer device-local to the host memory the
+                                         readback stages into: bytes moved */
+} vks_gpu_ceilings;
+/* VKS_ERR_UNSUPPORTED without timestamps on the context's queue. repeats 0: 5. */
+VKS_API vks_result vks_gpu_measure_ceilings(vks_gpu *gpu, uint64_t bytes, uint32_t repeats, vks_gpu_ceilings *out,
+                                            vks_error *err);
 
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);

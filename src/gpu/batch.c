@@ -20,7 +20,7 @@
 
 enum {
     MAX_RING = 4,
-    QUERIES_PER_SLOT = 3
+    QUERIES_PER_SLOT = 4 /* before the pose pass, after it, after the deform pass, after the readback copy */
 };
 /* Host memory for the readback buffers of all slots together (outputs are consumed chunk by
  * chunk, so this bounds the process whatever the batch size). */
@@ -38,6 +38,7 @@ typedef struct slot {
     segment *segs;
     uint32_t nseg, busy;
     uint64_t out_vertices;
+    uint64_t copied;             /* bytes the chunk's readback copies moved (0: read in place) */
 } slot;
 
 typedef vks__caps caps;
@@ -262,7 +263,11 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
     VkCommandBuffer cmd = sl->run.cmd;
     vks__oneshot_begin(gpu, &sl->run);
     /* host writes of the tables are visible to the shaders through the submission itself */
-    vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, slot_index * QUERIES_PER_SLOT);
+    uint32_t q0 = slot_index * QUERIES_PER_SLOT;
+    if (s->c->qpool)
+        gpu->vk.vkCmdResetQueryPool(cmd, s->c->qpool, q0 + 3, 1);
+    vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, q0);
+    sl->copied = 0;
     if (!b->kernel_only) {
         if (sl->stage_pos.buffer) {
             vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -271,6 +276,7 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
             gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_pos.buffer, sl->stage_pos.buffer, 1, &c);
             if (b->want_normals)
                 gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_nrm.buffer, sl->stage_nrm.buffer, 1, &c);
+            sl->copied = c.size * (b->want_normals ? 2 : 1);
             vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         } else {
@@ -278,6 +284,9 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         }
     }
+    /* the readback copy's end, timed on the queue that did it (stats.readback_ms) */
+    if (s->c->qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, s->c->qpool, q0 + 3);
     vks_result res = vks__oneshot_send(gpu, &sl->run, err);
     sl->busy = res == VKS_OK;
     return res;
@@ -302,10 +311,13 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
             double period = gpu->props.limits.timestampPeriod;
             st->pose_ms += (double)((t[1] - t[0]) & mask) * period / 1e6;
             st->deform_ms += (double)((t[2] - t[1]) & mask) * period / 1e6;
+            if (sl->copied)
+                st->readback_ms += (double)((t[3] - t[2]) & mask) * period / 1e6;
         }
     }
     st->chunks++;
     st->vertex_instances += sl->out_vertices;
+    st->readback_bytes += sl->copied;
     if (b->kernel_only || !b->deliver)
         return VKS_OK;
     vks__buf *pb = sl->stage_pos.buffer ? &sl->stage_pos : &sl->p.out_pos;

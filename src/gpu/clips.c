@@ -116,6 +116,7 @@ static uint64_t search_loops(const vks_clip *clip, const vks_clip_binding *bd)
             continue;
         const vks_track *t = &clip->tracks[bd->track_of_node[n]];
         const vks_curve *cv[6] = {&t->translation, &t->rotation, &t->euler[0], &t->euler[1], &t->euler[2], &t->scale};
+        loops += 7; /* compute/clip.glsl's loop over the track's six curves, and its exit */
         for (int k = 0; k < 6; k++) {
             uint32_t keys = cv[k]->key_count, steps = 1; /* + the loop's exit */
             while (keys > 2 && ((uint64_t)1 << (steps - 1)) < keys - 1)

@@ -10,6 +10,8 @@
 
 #include "vkskin/gpu.h"
 #include "vkskin/gpu_vulkan.h"
+#include "tuning.h"
+#include "tuning_cache.h"
 
 /* ---- loading: nothing below mutates volk's globals except the one-time loader open ---- */
 
@@ -101,6 +103,11 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
+    vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
+    char cache_dir[512];     /* the tuning and pipeline cache ("" none: tuning_cache.h) */
+    vks__cache_key cache_key;
+    VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: compile without one */
+    size_t pipeline_cache_loaded;   /* bytes read from the cache: written back only if it grew */
     uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */
@@ -220,6 +227,11 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
 /* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN). */
 vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
+/* The facts of the context's device that the tuning table reads (tuning.h). */
+vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
+/* Rebuilds the shape-dependent pipelines for shape s (the queue idle, the kept batch buffers
+ * dropped): vks_gpu_tune's switch between candidates. */
+vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
 
 /* One command buffer and fence of the context's own, with their pool, for work on its queue
  * (uploads, readback, a crowd's frames, a batch's chunks): waited for by its fence, never by

@@ -2,10 +2,15 @@
  * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
  * count of the deform pass (1..4) and the palette slots that fit in shared memory. The plain
  * baseline kernel takes the first two and the deform pass's layout; its pipelines are made
- * by the first run that asks for it (most contexts never do). */
+ * by the first run that asks for it (most contexts never do). The launch shape (workgroup
+ * sizes, instance run, shared palette, matrix path) comes from src/gpu/tuning.c. */
 #include "gpu_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/log.h"
+#include "vkskin/version.h"
 
 static const uint32_t pose_spv[] =
 #include "pose.spv.inc"
@@ -68,58 +73,197 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = &si;
     ci.layout = pl;
-    VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, VKS_VK_ALLOC(gpu), out);
+    VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, VKS_VK_ALLOC(gpu), out);
     gpu->counters.pipelines++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
 
+/* The facts of this context's device that the tuning table reads. */
+vks__device_facts vks__gpu_facts(const vks_gpu *gpu)
+{
+    const VkPhysicalDeviceLimits *l = &gpu->props.limits;
+    return (vks__device_facts){
+        .vendor_id = gpu->props.vendorID,
+        .device_id = gpu->props.deviceID,
+        .device_type = (uint32_t)gpu->props.deviceType,
+        .subgroup_size = gpu->info.subgroup_size,
+        .max_shared_memory = l->maxComputeSharedMemorySize,
+        .max_workgroup_invocations = l->maxComputeWorkGroupInvocations,
+        .max_workgroup_size_x = l->maxComputeWorkGroupSize[0],
+        .max_texel_buffer_elements = l->maxTexelBufferElements,
+        .max_storage_range = l->maxStorageBufferRange,
+    };
+}
+
+static void set_shape(vks_gpu *gpu, const vks__launch_shape *s)
+{
+    gpu->shape = *s;
+    gpu->deform_wg = s->deform_wg;
+    gpu->pose_wg = s->pose_wg;
+    gpu->instance_tile = s->instance_run;
+    gpu->palette_cap = s->palette_cap;
+    gpu->skin_texels = s->skin_texels;
+}
+
+/* The launch shape: the tuning table's, then a shape vks_gpu_tune measured on this device and
+ * driver (the cache), then vks_gpu_options.shared_palette, then the launch_shape override
+ * (src/gpu/tuning.c says why each device gets what it gets). */
+static vks_result choose_shape(vks_gpu *gpu, vks_error *err)
+{
+    vks__device_facts f = vks__gpu_facts(gpu);
+    vks__launch_shape s = vks__tuning_pick(&f);
+    char why[512], stored[128];
+    double rate = 0;
+    if (gpu->cache_dir[0]) {
+        int got = vks__cache_read_shape(gpu->cache_dir, &gpu->cache_key, stored, sizeof stored, &rate, why, sizeof why);
+        if (got < 0)
+            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
+        vks__launch_shape c = s;
+        if (got > 0 && vks__launch_shape_apply(stored, &f, &c, why, sizeof why)) {
+            s = c;
+            s.source = "cache";
+            s.reason = "measured on this device and driver by vks_gpu_tune (vkskin tune)";
+        } else if (got > 0) {
+            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "the cached launch shape '%s' is ignored: %s", stored, why);
+        }
+    }
+    if (gpu->opt.shared_palette != 0 &&
+        !vks__launch_shape_apply(gpu->opt.shared_palette > 0 ? "palette=on" : "palette=off", &f, &s, why, sizeof why))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
+    if (gpu->opt.launch_shape && !vks__launch_shape_apply(gpu->opt.launch_shape, &f, &s, why, sizeof why))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
+    set_shape(gpu, &s);
+    return VKS_OK;
+}
+
+/* The pipelines that depend on the launch shape: pose (its workgroup) and deform (workgroup,
+ * palette slots, matrix path); the plain kernel's are made again on demand. */
+static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
+{
+    uint32_t pc[1] = {gpu->pose_wg};
+    vks_result res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, pc, 1, &gpu->pose_pipeline, err);
+    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
+        uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
+        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
+    }
+    return res;
+}
+
+static void destroy_shaped(vks_gpu *gpu)
+{
+    VkDevice d = gpu->device;
+    for (int k = 0; k < 4; k++) {
+        if (gpu->deform_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->plain_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
+        gpu->deform_pipeline[k] = gpu->plain_pipeline[k] = VK_NULL_HANDLE;
+    }
+    if (gpu->pose_pipeline)
+        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, VKS_VK_ALLOC(gpu));
+    gpu->pose_pipeline = VK_NULL_HANDLE;
+}
+
+vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err)
+{
+    gpu->vk.vkQueueWaitIdle(gpu->queue);
+    vks__batch_cache_free(gpu); /* its work tables were sized for the old workgroup and run */
+    destroy_shaped(gpu);
+    set_shape(gpu, s);
+    return shaped_pipelines(gpu, err);
+}
+
+/* The driver's compiled pipelines from an earlier process (never required: a missing or
+ * foreign blob only costs the compile; the driver checks the header it wrote). */
+static void pipeline_cache_open(vks_gpu *gpu)
+{
+    VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    void *blob = NULL;
+    size_t size = 0;
+    if (gpu->cache_dir[0]) {
+        char path[4200];
+        vks__cache_path(gpu->cache_dir, &gpu->cache_key, "pipelines.bin", path, sizeof path);
+        blob = vks__cache_read_blob(path, (size_t)256 << 20, &size);
+        /* Vulkan's header: its length, version 1, then vendor, device and the cache UUID. */
+        if (blob && (size < 32 || memcmp((const char *)blob + 16, gpu->props.pipelineCacheUUID, 16) != 0)) {
+            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s: not this driver's pipeline cache (ignored)", path);
+            free(blob);
+            blob = NULL, size = 0;
+        }
+    }
+    ci.initialDataSize = size;
+    ci.pInitialData = blob;
+    if (gpu->vk.vkCreatePipelineCache(gpu->device, &ci, VKS_VK_ALLOC(gpu), &gpu->pipeline_cache) != VK_SUCCESS)
+        gpu->pipeline_cache = VK_NULL_HANDLE; /* compile without one */
+    gpu->pipeline_cache_loaded = size;
+    free(blob);
+}
+
+/* Writes the pipeline cache back when the driver's copy grew (temporary and rename). */
+static void pipeline_cache_close(vks_gpu *gpu)
+{
+    if (!gpu->pipeline_cache)
+        return;
+    size_t size = 0;
+    if (gpu->cache_dir[0] && gpu->vk.vkGetPipelineCacheData(gpu->device, gpu->pipeline_cache, &size, NULL) ==
+                                 VK_SUCCESS &&
+        size > gpu->pipeline_cache_loaded) {
+        void *data = malloc(size);
+        if (data && gpu->vk.vkGetPipelineCacheData(gpu->device, gpu->pipeline_cache, &size, data) == VK_SUCCESS) {
+            char path[4200];
+            vks__cache_path(gpu->cache_dir, &gpu->cache_key, "pipelines.bin", path, sizeof path);
+            vks__cache_write_blob(gpu->cache_dir, path, data, size);
+        }
+        free(data);
+    }
+    gpu->vk.vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, VKS_VK_ALLOC(gpu));
+    gpu->pipeline_cache = VK_NULL_HANDLE;
+}
+
+void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!gpu)
+        return;
+    const vks__launch_shape *s = &gpu->shape;
+    out->deform_workgroup = s->deform_wg;
+    out->pose_workgroup = s->pose_wg;
+    out->instance_run = s->instance_run;
+    out->shared_palette_slots = s->palette_cap;
+    out->skin_texels = (int)s->skin_texels;
+    vks__launch_shape_format(s, out->text, sizeof out->text);
+    out->source = s->source;
+    out->reason = s->reason;
+}
+
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
 {
-    gpu->pose_wg = 64;
-    gpu->deform_wg = 64;
-    if (gpu->props.limits.maxComputeWorkGroupInvocations < 64)
-        gpu->pose_wg = gpu->deform_wg = gpu->props.limits.maxComputeWorkGroupInvocations;
-    /* Half the shared memory for the palette (48 B a slot), at most 512 slots. */
-    uint32_t cap = gpu->props.limits.maxComputeSharedMemorySize / 2 / 48;
-    gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
-    gpu->instance_tile = 8;
-    if (gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-        /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
-         * workgroup has a fixed cost: no shared palette, longer instance runs (measured on
-         * Mesa 22.3: 2.8 -> 7 M vertex-instances/s on 2 cores). */
-        gpu->palette_cap = 0;
-        gpu->instance_tile = 32;
-    }
     /* llvmpipe counts the iterations of every loop of an invocation together and leaves all of
      * them once 65535 have run (LP_MAX_TGSI_LOOP_ITERATIONS), so a pose pass over a longer
      * skeleton would silently stop early. The shaders unroll their fixed loops; the node, bone
      * and key-search loops are bounded per model (vks__check_pose_loops). */
     gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
-    /* Skin matrices through a texel buffer wherever its view can span any skin buffer: on
-     * lavapipe a texel fetch is a branch-free gather, about twice as fast as a storage-buffer
-     * load (BENCHMARKS.md, 2026-11-24); GPUs read them once per workgroup either way. */
-    gpu->skin_texels = (uint64_t)gpu->props.limits.maxTexelBufferElements * 16 >= gpu->props.limits.maxStorageBufferRange;
-    if (gpu->opt.shared_palette > 0)
-        gpu->palette_cap = cap > 512 ? 512 : cap < 1 ? 1 : cap;
-    else if (gpu->opt.shared_palette < 0)
-        gpu->palette_cap = 0;
-    vks_result res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
+    if (!vks__cache_dir(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir))
+        gpu->cache_dir[0] = '\0';
+    gpu->cache_key = (vks__cache_key){gpu->props.vendorID, gpu->props.deviceID, gpu->props.driverVersion, {0},
+                                      vks_version_string()};
+    memcpy(gpu->cache_key.uuid, gpu->props.pipelineCacheUUID, 16);
+    vks_result res = choose_shape(gpu, err);
+    if (res != VKS_OK)
+        return res;
+    pipeline_cache_open(gpu);
+    res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
     if (res == VKS_OK)
         res = module(gpu, deform_spv, sizeof deform_spv, &gpu->deform_module, err);
-
     if (res == VKS_OK)
         res = layout(gpu, VKS__POSE_BINDINGS, 0, sizeof(vks__pose_push), &gpu->pose_dsl, &gpu->pose_layout, err);
     if (res == VKS_OK)
         res = layout(gpu, VKS__DEFORM_BINDINGS, 1, sizeof(vks__deform_push), &gpu->deform_dsl, &gpu->deform_layout,
                      err);
-    if (res == VKS_OK) {
-        uint32_t c[1] = {gpu->pose_wg};
-        res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, c, 1, &gpu->pose_pipeline, err);
-    }
-    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
-        uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
-        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
-    }
+    if (res == VKS_OK)
+        res = shaped_pipelines(gpu, err);
     return res;
 }
 
@@ -139,14 +283,8 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
 void vks__pipelines_destroy(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
-    for (int k = 0; k < 4; k++) {
-        if (gpu->deform_pipeline[k])
-            gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
-        if (gpu->plain_pipeline[k])
-            gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
-    }
-    if (gpu->pose_pipeline)
-        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, VKS_VK_ALLOC(gpu));
+    destroy_shaped(gpu);
+    pipeline_cache_close(gpu);
     if (gpu->pose_layout)
         gpu->vk.vkDestroyPipelineLayout(d, gpu->pose_layout, VKS_VK_ALLOC(gpu));
     if (gpu->deform_layout)

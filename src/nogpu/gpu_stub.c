@@ -54,6 +54,28 @@ void vks_gpu_trim(vks_gpu *gpu)
 {
 }
 
+void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+}
+
+vks_result vks_gpu_measure_ceilings(vks_gpu *gpu, uint64_t bytes, uint32_t repeats, vks_gpu_ceilings *out,
+                                    vks_error *err)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    return no_gpu(err);
+}
+
+vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
+                        vks_gpu_tune_result *out, vks_error *err)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    return no_gpu(err);
+}
+
 vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count,
                           vks_gpu_models **out, vks_error *err)
 {

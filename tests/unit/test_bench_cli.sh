@@ -32,5 +32,23 @@ size=$(wc -c <"$T/out.raw")
 [ "$size" -eq "$bytes" ] && [ $((size % (6 * 24))) -eq 0 ] ||
     { echo "the raw output holds $size bytes, the report says $bytes"; fail=1; }
 [ "$(ls "$T" | grep -c tmp)" -eq 0 ] || { echo "a temporary was left beside the output"; ls "$T"; fail=1; }
+# the device's own ceilings, measured in the same run, and the deform pass as a fraction of fill
+for k in fill_bytes_per_second copy_bytes_per_second device_to_host_bytes_per_second deform_over_fill; do
+    positive "$(num $k)" || { echo "no $k"; fail=1; }
+done
+grep -q '"readback_over_device_to_host"' "$T/b.json" || { echo "no readback fraction (or its null)"; fail=1; }
+grep -q '"launch_shape"' "$T/b.json" && grep -Eq '"source":[[:space:]]*"(table|cache)"' "$T/b.json" ||
+    { echo "the JSON does not say which launch shape ran and why"; fail=1; }
+# A forced launch shape is the one that runs, and says so; one the device cannot run is a
+# usage error naming the problem, before any work.
+"$V" bench --instances 2 --vertices 300 --bones 24 --repeats 1 --launch-shape wg=128,run=4,palette=on --validation \
+    >"$T/f.out" 2>"$T/f.err" || { echo "bench with a forced shape failed"; cat "$T/f.err"; fail=1; }
+grep -q "launch shape    wg=128,pose_wg=[0-9]*,run=4,palette=[0-9]*,texels=o[nf]* (forced" "$T/f.out" ||
+    { echo "the forced shape is not the one reported:"; grep "launch shape" "$T/f.out"; fail=1; }
+if grep -q "validation" "$T/f.err"; then echo "validation-layer messages:"; cat "$T/f.err"; fail=1; fi
+VKSKIN_LAUNCH_SHAPE=wg=3 "$V" bench --instances 2 --vertices 300 --bones 24 --repeats 1 >"$T/x.out" 2>"$T/x.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "launch shape: 'wg=3'" "$T/x.err" ||
+    { echo "VKSKIN_LAUNCH_SHAPE=wg=3: exit $rc"; cat "$T/x.err"; fail=1; }
 [ $fail -eq 0 ] || cat "$T/b.json"
 exit $fail

@@ -157,13 +157,21 @@ static vks_result time_e2e(vks_bench_gpu *b, vks_error *err)
         first_run(&b->e2e, &st);
         b->e2e.first_ms = st.total_ms;
     }
+    double *copy = calloc(R, sizeof *copy);
+    if (!copy && r == VKS_OK)
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
     for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
         r = run_once(b, VKS_GPU_KERNEL_DEFAULT, 0, &sk, &st, err);
         wall[i] = st.total_ms;
+        copy[i] = st.readback_ms;
+        b->readback_bytes = st.readback_bytes;
         b->e2e.steady_buffers += st.buffers_made;
     }
-    if (r == VKS_OK)
+    if (r == VKS_OK) {
         b->e2e.steady_ms = b->e2e.steady_wall_ms = median(wall, R);
+        b->readback_ms = median(copy, R);
+    }
+    free(copy);
     free(sk.pos), free(sk.nrm), free(wall);
     return r;
 }
@@ -302,6 +310,12 @@ int vks_bench_gpu_run(vks_bench_gpu *b)
     b->upload_ms = now_ms() - t0;
     if (b->repeats < 1)
         b->repeats = 1;
+    /* The device's ceilings first, on buffers as large as the deform output (24 B a
+     * vertex-instance; clipped to the device's limits), so every pass has its fraction. */
+    vks_result cr = vks_gpu_measure_ceilings(b->gpu, (uint64_t)b->instances * b->skin->vertex_count * 24,
+                                             b->repeats, &b->ceilings, &err);
+    if (cr != VKS_OK && cr != VKS_ERR_UNSUPPORTED)
+        return gpu_fail("ceilings", &err);
     if (time_kernels(b, &err) != VKS_OK)
         return gpu_fail("gpu kernel", &err);
     if (time_e2e(b, &err) != VKS_OK)
@@ -337,6 +351,9 @@ void vks_bench_gpu_text(FILE *f, const vks_bench_gpu *b)
 {
     const vks_bench_gpu_engine *k = &b->kernel, *p = &b->plain, *e = &b->e2e;
     fprintf(f, "  gpu context     %10.1f ms to create, %.1f ms to upload the model\n", b->context_ms, b->upload_ms);
+    vks_gpu_shape_info shape;
+    vks_gpu_launch_shape(b->gpu, &shape);
+    fprintf(f, "  launch shape    %s (%s: %s)\n", shape.text, shape.source, shape.reason);
     fprintf(f, "  gpu kernel      %10.3f M vertex-instances/s   steady, median of %u (%.2f ms: pose %.2f ms = %.2f us "
                "per instance, deform %.2f ms)\n",
             vks_bench_gpu_rate(b, k->steady_ms) / 1e6, b->repeats, k->steady_ms, k->pose_ms,
@@ -353,6 +370,25 @@ void vks_bench_gpu_text(FILE *f, const vks_bench_gpu *b)
                "%.2f ms\n",
             vks_bench_gpu_rate(b, e->steady_ms) / 1e6, e->steady_ms, b->chunks,
             k->steady_ms > 0 ? k->steady_ms / e->steady_ms : 0, e->first_ms);
+    const vks_gpu_ceilings *c = &b->ceilings;
+    if (c->fill_bytes_per_second > 0) {
+        double deform_rate = k->deform_ms > 0 ? (double)b->instances * b->skin->vertex_count * 24 / (k->deform_ms / 1e3)
+                                              : 0;
+        fprintf(f, "  ceilings        fill %.1f GB/s, copy %.1f GB/s (read + write), device to host %.1f GB/s "
+                   "(buffers of %.1f MB, same run, timestamps)\n",
+                c->fill_bytes_per_second / 1e9, c->copy_bytes_per_second / 1e9, c->readback_bytes_per_second / 1e9,
+                c->bytes / 1e6);
+        fprintf(f, "  deform / fill   %10.2f                        the deform pass writes %.1f GB/s (24 B a "
+                   "vertex-instance)\n",
+                deform_rate / c->fill_bytes_per_second, deform_rate / 1e9);
+        if (b->readback_bytes && b->readback_ms > 0)
+            fprintf(f, "  readback / d2h  %10.2f                        the readback copies move %.1f GB/s\n",
+                    b->readback_bytes / (b->readback_ms / 1e3) / c->readback_bytes_per_second,
+                    b->readback_bytes / (b->readback_ms / 1e3) / 1e9);
+        else
+            fprintf(f, "  readback / d2h       -                        outputs read in place (unified memory): "
+                       "no copy\n");
+    }
     if (!b->file)
         return;
     file_rates r = file_limit(b);
@@ -395,11 +431,43 @@ void vks_bench_gpu_json(cJSON *o, const vks_bench_gpu *b)
 {
     cJSON *g = cJSON_AddObjectToObject(o, "gpu");
     cJSON_AddNumberToObject(g, "context_ms", b->context_ms);
+    vks_gpu_shape_info shape;
+    vks_gpu_launch_shape(b->gpu, &shape);
+    cJSON *ls = cJSON_AddObjectToObject(g, "launch_shape");
+    cJSON_AddStringToObject(ls, "shape", shape.text);
+    cJSON_AddNumberToObject(ls, "deform_workgroup", shape.deform_workgroup);
+    cJSON_AddNumberToObject(ls, "pose_workgroup", shape.pose_workgroup);
+    cJSON_AddNumberToObject(ls, "instance_run", shape.instance_run);
+    cJSON_AddNumberToObject(ls, "shared_palette_slots", shape.shared_palette_slots);
+    cJSON_AddBoolToObject(ls, "skin_texels", shape.skin_texels);
+    cJSON_AddStringToObject(ls, "source", shape.source ? shape.source : "");
+    cJSON_AddStringToObject(ls, "reason", shape.reason ? shape.reason : "");
     cJSON_AddNumberToObject(g, "upload_ms", b->upload_ms);
     cJSON_AddNumberToObject(g, "repeats", b->repeats);
     engine_json(g, "kernel", b, &b->kernel);
     engine_json(g, "plain_kernel", b, &b->plain);
     engine_json(g, "end_to_end", b, &b->e2e);
+    const vks_gpu_ceilings *c = &b->ceilings;
+    if (c->fill_bytes_per_second > 0) {
+        cJSON *cj = cJSON_AddObjectToObject(g, "ceilings");
+        cJSON_AddNumberToObject(cj, "buffer_bytes", (double)c->bytes);
+        cJSON_AddNumberToObject(cj, "fill_bytes_per_second", c->fill_bytes_per_second);
+        cJSON_AddNumberToObject(cj, "copy_bytes_per_second", c->copy_bytes_per_second);
+        cJSON_AddNumberToObject(cj, "device_to_host_bytes_per_second", c->readback_bytes_per_second);
+        double deform_rate = b->kernel.deform_ms > 0
+                                 ? (double)b->instances * b->skin->vertex_count * 24 / (b->kernel.deform_ms / 1e3)
+                                 : 0;
+        cJSON *fr = cJSON_AddObjectToObject(g, "fractions");
+        cJSON_AddNumberToObject(fr, "deform_bytes_per_second", deform_rate);
+        cJSON_AddNumberToObject(fr, "deform_over_fill", deform_rate / c->fill_bytes_per_second);
+        if (b->readback_bytes && b->readback_ms > 0) {
+            double rb = b->readback_bytes / (b->readback_ms / 1e3);
+            cJSON_AddNumberToObject(fr, "readback_bytes_per_second", rb);
+            cJSON_AddNumberToObject(fr, "readback_over_device_to_host", rb / c->readback_bytes_per_second);
+        } else {
+            cJSON_AddNullToObject(fr, "readback_over_device_to_host"); /* read in place: no copy */
+        }
+    }
     cJSON *q = cJSON_AddObjectToObject(g, "kernel_over_plain");
     cJSON_AddNumberToObject(q, "median", b->ratio);
     cJSON_AddNumberToObject(q, "min", b->ratio_min);

@@ -55,6 +55,10 @@ typedef struct vks_bench_gpu {
     double ratio, ratio_min, ratio_max; /* plain / project deform-pass time, median of the pairs */
     uint32_t chunks;
     vks_bench_gpu_file disk;
+    /* the device's own ceilings, measured in the same run (0 where it has no timestamps) */
+    vks_gpu_ceilings ceilings;
+    double readback_ms;       /* end to end: the readback copies' timestamps (median run) */
+    uint64_t readback_bytes;  /* and the bytes they moved (0: outputs read in place) */
 } vks_bench_gpu;
 
 /* Runs every GPU engine on b's workload; an exit code (messages printed here). */

@@ -37,6 +37,7 @@ int vks_cmd_generate(int argc, char **argv);
 int vks_cmd_render(int argc, char **argv);
 int vks_cmd_bake(int argc, char **argv);
 int vks_cmd_convert(int argc, char **argv);
+int vks_cmd_tune(int argc, char **argv);
 
 /* ---- shared helpers (cli_common.c) ---- */
 

@@ -18,7 +18,8 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
         g->validation = 1;
         return 1;
     }
-    int takes = !strcmp(a, "--device") || !strcmp(a, "--inject-fault") || !strcmp(a, "--max-chunk-mb");
+    int takes = !strcmp(a, "--device") || !strcmp(a, "--inject-fault") || !strcmp(a, "--max-chunk-mb") ||
+                !strcmp(a, "--launch-shape");
     if (!takes)
         return 0;
     if (*i + 1 >= argc) {
@@ -28,6 +29,8 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
     const char *v = argv[++*i];
     if (!strcmp(a, "--device")) {
         g->device = v;
+    } else if (!strcmp(a, "--launch-shape")) {
+        g->launch_shape = v; /* checked against the device when the context is made */
     } else if (!strcmp(a, "--inject-fault")) {
         if (!strcmp(v, "remap"))
             g->fault = VKS_GPU_FAULT_REMAP;
@@ -59,6 +62,9 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     o.inject_fault = g->fault;
     o.will_render = g->render;
     o.logger.func = vks_log_stderr; /* validation messages on stderr, as the CLI always printed */
+    /* The environment variable lets scripts and test bundles force a shape on every command
+     * without changing their command lines; the flag wins over it. */
+    o.launch_shape = g->launch_shape ? g->launch_shape : getenv("VKSKIN_LAUNCH_SHAPE");
     if (g->device) {
         char *end = NULL;
         long n = strtol(g->device, &end, 10);
@@ -78,6 +84,8 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
         return VKS_EXIT_NO_DEVICE;
     }
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+    if (r == VKS_ERR_INVALID && o.launch_shape && strstr(err.msg, "launch shape"))
+        return VKS_EXIT_USAGE;
     return VKS_EXIT_RUNTIME;
 }
 

@@ -13,10 +13,11 @@ typedef struct vks_cli_gpu_opts {
     int render;               /* the command draws (render, validate --report, bake's sheets):
                                  a queue family with graphics where the device has one
                                  (vks_gpu_options.will_render) */
+    const char *launch_shape; /* --launch-shape SPEC (NULL: $VKSKIN_LAUNCH_SHAPE, else the table) */
 } vks_cli_gpu_opts;
 
-/* Consumes --device, --validation, --inject-fault, --max-chunk-mb. Same contract as
- * vks_cli_pose_option. */
+/* Consumes --device, --validation, --inject-fault, --max-chunk-mb, --launch-shape. Same
+ * contract as vks_cli_pose_option. */
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i);
 
 /* The options every command that runs an engine takes: pose (vks_cli_pose_option), GPU
@@ -26,7 +27,8 @@ int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_optio
                        int *i);
 
 /* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
- * or VKS_EXIT_RUNTIME on other failures; VKS_EXIT_OK with *out set on success. */
+ * VKS_EXIT_USAGE for a launch shape the device cannot run, or VKS_EXIT_RUNTIME on other
+ * failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
 
 /* Adds "queue_family" and "queue_index" (the queue the context submits to) to a JSON object

@@ -63,6 +63,8 @@ static void help(FILE *f)
                "  --allow-bind-mismatch  report a failed bind-pose check without failing (files known\n"
                "                    not to be stored in their bind pose)\n"
                "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
+               "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
+               "                    (README: Launch shapes; default: the device's row of the table)\n"
                "  --inject-fault K  testing: corrupt the GPU copy of a remap entry, a weight or a skin\n"
                "                    matrix; validate must then fail (exit 3)\n"
                "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed\n"

@@ -17,6 +17,7 @@ static const command commands[] = {
     {"validate", vks_cmd_validate, "deform on the GPU and the CPU reference and compare"},
     {"bench", vks_cmd_bench, "measure vertex-instances per second for every engine"},
     {"devices", vks_cmd_devices, "list the Vulkan devices and the limits that matter"},
+    {"tune", vks_cmd_tune, "time the launch shapes on this device and keep the fastest"},
     {"generate", vks_cmd_generate, "write procedural skinned characters (test and bench data)"},
     {"render", vks_cmd_render, "draw posed instances on the GPU into a PNG contact sheet"},
     {"bake", vks_cmd_bake, "bake a manifest of characters and clips into VAT textures, bone atlases and caches"},

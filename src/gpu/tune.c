@@ -1,0 +1,139 @@
+/* vks_gpu_tune: the calibration of launch shapes on the device at hand (gpu.h). Each candidate
+ * rebuilds the shape-dependent pipelines, runs the same batch of procedural poses once (buffers
+ * made, pages touched) and then `repeats` times with readback off, and is scored by the median
+ * of its deform-pass timestamps: the pass the shape changes. The pose pass's shape (pose_wg)
+ * is measured with it where a candidate sets one. */
+#include "gpu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+/* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's. */
+static const char *const builtin[] = {
+    "wg=64,run=32,palette=off",  "wg=256,run=8,palette=off",  "wg=128,run=8,palette=off",
+    "wg=256,run=16,palette=off", "wg=256,run=4,palette=off",  "wg=512,run=8,palette=off",
+    "wg=64,run=8,palette=off",   "wg=256,run=8,palette=on",   "wg=64,run=8,palette=on",
+};
+
+typedef struct tune_poses {
+    const vks_skin *skin;
+} tune_poses;
+
+static void procedural_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+{
+    (void)entry;
+    const tune_poses *t = user;
+    vks_pose_procedural(t->skin, 1, instance, 0.25f, 0.0f, out);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median deform-pass time of the batch on the current shape. */
+static vks_result time_shape(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, uint32_t repeats,
+                             double *deform_ms, vks_error *err)
+{
+    double t[64];
+    vks_gpu_stats st;
+    vks_result res = vks_gpu_run(gpu, ms, b, &st, err); /* the first run: buffers made, pages touched */
+    for (uint32_t i = 0; i < repeats && res == VKS_OK; i++) {
+        res = vks_gpu_run(gpu, ms, b, &st, err);
+        t[i] = st.deform_ms;
+    }
+    if (res != VKS_OK)
+        return res;
+    qsort(t, repeats, sizeof *t, cmp_double);
+    *deform_ms = t[repeats / 2];
+    return VKS_OK;
+}
+
+vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
+                        vks_gpu_tune_result *out, vks_error *err)
+{
+    vks_gpu_tune_options o = {0};
+    if (opt)
+        o = *opt;
+    if (!gpu || !skin || !out)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "NULL context, skin or result");
+    memset(out, 0, sizeof *out);
+    if (!gpu->timestamps)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/tune",
+                             "the context's queue has no timestamps: nothing to time the shapes with");
+    const char *const *cand = o.candidates ? o.candidates : builtin;
+    uint32_t count = o.candidates ? o.candidate_count : (uint32_t)(sizeof builtin / sizeof *builtin);
+    if (count == 0 || count > VKS_GPU_TUNE_MAX)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "%u candidates (1 to %u)", count,
+                             VKS_GPU_TUNE_MAX);
+    uint32_t instances = o.instances ? o.instances : 64;
+    uint32_t repeats = o.repeats ? (o.repeats > 63 ? 63 : o.repeats) : 3;
+
+    /* Every candidate is checked against the device before anything is timed. */
+    vks__device_facts f = vks__gpu_facts(gpu);
+    vks__launch_shape base = vks__tuning_pick(&f), *shapes = calloc(count, sizeof *shapes);
+    if (!shapes)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/tune", "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        char why[256];
+        shapes[i] = base;
+        if (!vks__launch_shape_apply(cand[i], &f, &shapes[i], why, sizeof why)) {
+            free(shapes);
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "candidate %u: %s", i, why);
+        }
+    }
+    vks__launch_shape before = gpu->shape;
+    const vks_skin *one[1] = {skin};
+    vks_gpu_models *ms = NULL;
+    vks_result res = vks_gpu_upload(gpu, one, 1, &ms, err);
+    tune_poses poses = {skin};
+    vks_gpu_batch_entry e = {0, instances, NULL};
+    vks_gpu_batch b = {0};
+    b.entries = &e, b.entry_count = 1, b.get_locals = procedural_locals, b.user = &poses;
+    b.want_normals = 1, b.kernel_only = 1;
+    double best = 0;
+    for (uint32_t i = 0; i < count && res == VKS_OK; i++) {
+        res = vks__pipelines_reshape(gpu, &shapes[i], err);
+        double ms_deform = 0;
+        if (res == VKS_OK)
+            res = time_shape(gpu, ms, &b, repeats, &ms_deform, err);
+        if (res != VKS_OK)
+            break;
+        vks__launch_shape_format(&shapes[i], out->candidate[i].shape, sizeof out->candidate[i].shape);
+        out->candidate[i].deform_ms = ms_deform;
+        out->candidate[i].vertex_instances_per_second =
+            ms_deform > 0 ? (double)skin->vertex_count * instances / (ms_deform * 1e-3) : 0;
+        if (i == 0 || out->candidate[i].vertex_instances_per_second > best)
+            best = out->candidate[i].vertex_instances_per_second, out->best = i;
+        out->count = i + 1;
+    }
+    vks_gpu_models_free(ms);
+    if (res != VKS_OK) {
+        vks_error keep = err ? *err : (vks_error){0};
+        vks__pipelines_reshape(gpu, &before, NULL); /* the context as it was */
+        if (err)
+            *err = keep;
+        free(shapes);
+        return res;
+    }
+    vks__launch_shape won = shapes[out->best];
+    won.source = "calibration";
+    won.reason = "the fastest of the candidates vks_gpu_tune timed on this device";
+    res = vks__pipelines_reshape(gpu, &won, err);
+    if (res == VKS_OK && gpu->cache_dir[0]) {
+        vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
+        char why[512];
+        if (o.store) {
+            out->stored = vks__cache_write_shape(gpu->cache_dir, &gpu->cache_key, out->candidate[out->best].shape,
+                                                 best, why, sizeof why);
+            if (!out->stored)
+                vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
+        }
+    }
+    free(shapes);
+    return res;
+}

@@ -1,0 +1,195 @@
+/* The launch-shape table and its overrides (tuning.h). Every row names the measurement it
+ * rests on; a device the table does not know gets the best shape measured on any GPU so far. */
+#include "tuning.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEVICE_TYPE_CPU = 4 };
+enum { VENDOR_NVIDIA = 0x10DE };
+
+static uint32_t pow2_floor(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p <= x / 2)
+        p *= 2;
+    return x ? p : 0;
+}
+
+/* The largest workgroup the device takes, at most want. */
+static uint32_t fit_wg(const vks__device_facts *f, uint32_t want)
+{
+    uint32_t lim = f->max_workgroup_invocations;
+    if (f->max_workgroup_size_x && f->max_workgroup_size_x < lim)
+        lim = f->max_workgroup_size_x;
+    if (lim == 0)
+        lim = 64; /* Vulkan guarantees 128 invocations and 128 in x */
+    return pow2_floor(want < lim ? want : lim);
+}
+
+uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_wg)
+{
+    /* compute/deform.comp: shared vec4 pal[cap * 3] and float stage[wg * 6] */
+    uint64_t staging = (uint64_t)deform_wg * 24;
+    if (f->max_shared_memory <= staging)
+        return 0;
+    uint64_t slots = (f->max_shared_memory - staging) / 48;
+    return slots > 512 ? 512u : (uint32_t)slots;
+}
+
+static uint32_t texels_span(const vks__device_facts *f)
+{
+    /* A texel view must be able to span any skin buffer the storage binding can. */
+    return f->max_texel_buffer_elements * 16 >= f->max_storage_range;
+}
+
+vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
+{
+    vks__launch_shape s = {0};
+    s.source = "table";
+    s.pose_wg = fit_wg(f, 64);
+    s.skin_texels = texels_span(f);
+    if (f->device_type == DEVICE_TYPE_CPU) {
+        /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
+         * workgroup has a fixed cost: no shared palette, long instance runs (Mesa 22.3 on 2
+         * cores: 2.8 -> 7 M vertex-instances/s, BENCHMARKS.md 2026-11-24). */
+        s.deform_wg = fit_wg(f, 64);
+        s.instance_run = 32;
+        s.palette_cap = 0;
+        s.reason = "CPU device: no shared palette (barriers are coroutines there), runs of 32 instances";
+    } else if (f->vendor_id == VENDOR_NVIDIA) {
+        /* H100, 2026-11-27 (the project's GPU notes): wg 256, runs of 8, no shared palette wrote
+         * 2.08-2.24 TB/s (65-70 % of fill); the shared palette at wg 64 wrote 0.51 TB/s. */
+        s.deform_wg = fit_wg(f, 256);
+        s.instance_run = 8;
+        s.palette_cap = 0;
+        s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette (measured best on an H100)";
+    } else {
+        /* No measurement on this vendor yet: the shape that was best on the one GPU measured.
+         * The shared palette lost there at every workgroup size. */
+        s.deform_wg = fit_wg(f, 256);
+        s.instance_run = 8;
+        s.palette_cap = 0;
+        s.reason = "GPU of a vendor not measured yet: the shape measured best on an H100";
+    }
+    return s;
+}
+
+static int parse_u32(const char *v, size_t len, uint32_t *out)
+{
+    if (len == 0 || len > 9)
+        return 0;
+    uint32_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return 0;
+        x = x * 10 + (uint32_t)(v[i] - '0');
+    }
+    *out = x;
+    return 1;
+}
+
+static int is_word(const char *v, size_t len, const char *w)
+{
+    return strlen(w) == len && memcmp(v, w, len) == 0;
+}
+
+int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
+                            size_t n)
+{
+    vks__launch_shape s = *shape;
+    int palette_on = -1; /* -1: as it was; 0 off; 1 on */
+    uint32_t palette_slots = 0;
+    const char *p = spec ? spec : "";
+    if (*p == '\0')
+        return 1;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        int len = (int)(end ? (size_t)(end - p) : strlen(p));
+        const char *eq = memchr(p, '=', (size_t)len);
+        if (!eq) {
+            snprintf(why, n, "launch shape: '%.*s' is not key=value", len, p);
+            return 0;
+        }
+        size_t klen = (size_t)(eq - p), vlen = (size_t)len - klen - 1;
+        const char *v = eq + 1;
+        uint32_t x = 0;
+        if (is_word(p, klen, "wg") || is_word(p, klen, "pose_wg")) {
+            uint32_t lim = fit_wg(f, 1u << 30);
+            if (!parse_u32(v, vlen, &x) || x == 0 || (x & (x - 1)) || x > lim) {
+                snprintf(why, n, "launch shape: '%.*s': %.*s must be a power of two from 1 to %u", len, p, (int)klen,
+                         p, lim);
+                return 0;
+            }
+            if (klen == 2)
+                s.deform_wg = x;
+            else
+                s.pose_wg = x;
+        } else if (is_word(p, klen, "run")) {
+            if (!parse_u32(v, vlen, &x) || x == 0 || x > 256) {
+                snprintf(why, n, "launch shape: '%.*s': run must be from 1 to 256", len, p);
+                return 0;
+            }
+            s.instance_run = x;
+        } else if (is_word(p, klen, "palette")) {
+            if (is_word(v, vlen, "off"))
+                palette_on = 0;
+            else if (is_word(v, vlen, "on"))
+                palette_on = 1;
+            else if (parse_u32(v, vlen, &x) && x > 0)
+                palette_on = 1, palette_slots = x;
+            else {
+                snprintf(why, n, "launch shape: '%.*s': palette must be on, off or a slot count", len, p);
+                return 0;
+            }
+        } else if (is_word(p, klen, "texels")) {
+            if (is_word(v, vlen, "off"))
+                s.skin_texels = 0;
+            else if (is_word(v, vlen, "on") && texels_span(f))
+                s.skin_texels = 1;
+            else {
+                snprintf(why, n, "launch shape: '%.*s': texels must be on or off (on only where a texel buffer can "
+                                 "span the storage range)", len, p);
+                return 0;
+            }
+        } else {
+            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, run, palette, texels)", len, p);
+            return 0;
+        }
+        if (end && end[1] == '\0') {
+            snprintf(why, n, "launch shape: '%s' ends with a comma", spec);
+            return 0;
+        }
+        p = end ? end + 1 : p + len;
+    }
+    /* The palette's room depends on the workgroup size, so it is sized after every key. */
+    if (palette_on == 1 || (palette_on == -1 && s.palette_cap)) {
+        uint32_t room = vks__tuning_palette_slots(f, s.deform_wg);
+        uint32_t want = palette_slots ? palette_slots : room;
+        if (want == 0 || want > room) {
+            snprintf(why, n, "launch shape: a shared palette of %u slots does not fit beside wg %u in %u bytes of "
+                             "shared memory (at most %u slots)",
+                     want, s.deform_wg, f->max_shared_memory, room);
+            return 0;
+        }
+        s.palette_cap = want;
+    } else if (palette_on == 0) {
+        s.palette_cap = 0;
+    }
+    s.source = "forced";
+    s.reason = "forced by a launch-shape override";
+    *shape = s;
+    return 1;
+}
+
+void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)
+{
+    char pal[24];
+    if (s->palette_cap)
+        snprintf(pal, sizeof pal, "%u", s->palette_cap);
+    else
+        snprintf(pal, sizeof pal, "off");
+    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s", s->deform_wg, s->pose_wg, s->instance_run, pal,
+             s->skin_texels ? "on" : "off");
+}

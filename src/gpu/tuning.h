@@ -1,0 +1,57 @@
+/* Launch shapes of the compute passes, chosen per device: the one place that says which
+ * workgroup size, instance run, shared palette and matrix path a device gets, and why.
+ *
+ * Pure functions over plain facts of a device (no Vulkan call), so the choice is unit-tested
+ * against real device tables (tests/unit/test_tuning.c: the H100's vulkaninfo, lavapipe and
+ * others) and every shape a GPU would take can be forced on lavapipe and checked against the
+ * CPU reference (tests/unit/test_gpu_shapes.c). */
+#ifndef VKS_GPU_TUNING_H
+#define VKS_GPU_TUNING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the choice reads of a device. device_type uses VkPhysicalDeviceType's values
+ * (0 other, 1 integrated GPU, 2 discrete GPU, 3 virtual GPU, 4 CPU). */
+typedef struct vks__device_facts {
+    uint32_t vendor_id, device_id, device_type;
+    uint32_t subgroup_size;
+    uint32_t max_shared_memory;         /* maxComputeSharedMemorySize, bytes */
+    uint32_t max_workgroup_invocations; /* maxComputeWorkGroupInvocations */
+    uint32_t max_workgroup_size_x;      /* maxComputeWorkGroupSize[0] */
+    uint64_t max_texel_buffer_elements;
+    uint64_t max_storage_range;         /* maxStorageBufferRange, bytes */
+} vks__device_facts;
+
+/* A launch shape of the pose and deform passes. */
+typedef struct vks__launch_shape {
+    uint32_t deform_wg;    /* deform workgroup size: vertices of a group per work item */
+    uint32_t pose_wg;      /* pose workgroup size: instances per workgroup */
+    uint32_t instance_run; /* instances one deform work item loops over */
+    uint32_t palette_cap;  /* skin matrices gathered into shared memory; 0: no shared palette */
+    uint32_t skin_texels;  /* 1: skin matrices read through a texel buffer view */
+    const char *source;    /* "table" or "forced" */
+    const char *reason;    /* the table row or the override that gave it (static text) */
+} vks__launch_shape;
+
+/* The shape the table of known devices gives: the start before any measurement. */
+vks__launch_shape vks__tuning_pick(const vks__device_facts *f);
+
+/* The shared-palette slots (48 B each) that fit beside the deform kernel's output staging
+ * (24 B an invocation) in the device's shared memory with the given workgroup size, at most
+ * 512; 0 when none fit. */
+uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_wg);
+
+/* Applies an override written as comma-separated key=value pairs to *shape:
+ *   wg=N (deform workgroup, a power of two from 1 to the device's limit), pose_wg=N,
+ *   run=N (instances a work item loops over, 1..256), palette=on|off|N (N: slots),
+ *   texels=on|off
+ * e.g. "wg=256,run=8,palette=off". Unknown keys, bad numbers and values the device cannot
+ * run are refused: returns 0 and writes why into why[n]. An empty string changes nothing. */
+int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
+                            size_t n);
+
+/* One line describing the shape ("wg=256 run=8 palette=off texels=on"), into out[n]. */
+void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n);
+
+#endif

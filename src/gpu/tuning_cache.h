@@ -1,0 +1,42 @@
+/* The cache of measured launch shapes and compiled pipelines: one folder
+ * ($XDG_CACHE_HOME/vkskin, else $HOME/.cache/vkskin, or vks_gpu_options.cache_dir), never
+ * required: an absent, unreadable or read-only folder only costs the measurement and the
+ * compile again. Entries are keyed by device (vendor, device id, the driver's pipeline-cache
+ * UUID), driver version and vkskin version, checked when read, and written to a temporary name
+ * and renamed, so parallel processes never see half a file. File I/O only, no Vulkan call. */
+#ifndef VKS_GPU_TUNING_CACHE_H
+#define VKS_GPU_TUNING_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct vks__cache_key {
+    uint32_t vendor_id, device_id, driver_version;
+    uint8_t uuid[16]; /* VkPhysicalDeviceProperties.pipelineCacheUUID */
+    const char *vkskin_version;
+} vks__cache_key;
+
+/* The cache folder for an option value: NULL the default, "" none (returns 0). 1 with the
+ * folder in out[n]. */
+int vks__cache_dir(const char *option, char *out, size_t n);
+
+/* The path of one kind of entry ("launch-shape.txt", "pipelines.bin") for key in dir. */
+void vks__cache_path(const char *dir, const vks__cache_key *key, const char *kind, char *out, size_t n);
+
+/* Reads a stored launch shape for key: 1 with the shape's override text in shape[n] (and its
+ * measured rate, vertex-instances per second, in *rate when not NULL); 0 when there is none or
+ * it is for another device, driver or vkskin version; -1 when the file is there but corrupt
+ * (why[wn] says what), so the caller can warn. */
+int vks__cache_read_shape(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
+                          char *why, size_t wn);
+
+/* Stores a launch shape for key (folder made if need be). 1 on success; 0 with why[wn]. */
+int vks__cache_write_shape(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
+                           size_t wn);
+
+/* Whole-file read of at most max bytes (NULL when absent, unreadable or larger); the caller frees. */
+void *vks__cache_read_blob(const char *path, size_t max, size_t *size);
+/* Temporary-and-rename write of a blob, making the folder. 1 on success. */
+int vks__cache_write_blob(const char *dir, const char *path, const void *data, size_t size);
+
+#endif

@@ -1,0 +1,95 @@
+/* Every launch shape a GPU takes, forced on the device at hand (lavapipe in CI) through
+ * vks_gpu_options.launch_shape and checked against the CPU reference with the validation
+ * layer on, so no GPU path runs first on a GPU: the shared palette on (whole, and smaller than
+ * some groups' palettes so both paths meet in one pass), workgroups from 32 to 1024, instance
+ * runs of 1, 3, 8, 32 and 256, matrices through the texel buffer or the storage buffer, batches
+ * in one chunk and forced into many, both deform kernels. A shape the device cannot run is
+ * refused by vks_gpu_create with a message. Exits 77 where there is no Vulkan device. */
+#include "gpu_check.h"
+#include "testutil.h"
+
+#include <string.h>
+
+static const char *const shapes[] = {
+    "wg=256,run=8,palette=off,texels=off", /* NVIDIA's table row (the H100) */
+    "wg=256,run=8,palette=off,texels=on",  /* other GPUs' row where texels span the range */
+    "wg=64,run=8,palette=on",              /* the GPU default before the table */
+    "wg=256,run=32,palette=on",
+    "wg=1024,run=8,palette=on",
+    "wg=32,run=3,palette=16,texels=off",   /* groups of 12 and 20 slots: shared and global */
+    "wg=128,run=256,palette=off",
+    "wg=256,run=1,palette=off,pose_wg=32",
+};
+
+int main(void)
+{
+    vks_gpu_options po = {0};
+    po.cache_dir = ""; /* the table, whatever vkskin tune stored on this machine */
+    vks_gpu *probe = gpu_check_context_opt(&po);
+    fprintf(stderr, "device: %s (%s)\n", vks_gpu_device(probe)->name, vks_gpu_device(probe)->type);
+    vks_gpu_shape_info info;
+    vks_gpu_launch_shape(probe, &info);
+    fprintf(stderr, "the table's shape here: %s (%s: %s)\n", info.text, info.source, info.reason);
+    CHECK(strcmp(info.source, "table") == 0);
+    CHECK(info.deform_workgroup > 0 && info.instance_run > 0);
+    int texels_here = info.skin_texels;
+    vks_gpu_destroy(probe);
+
+    vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* several groups of 12 slots */
+    vks_skin *b = gpu_check_character(600, 24, 1, 0, 2);   /* one group, rigid */
+    vks_skin *c = gpu_check_character(900, 40, 2, 20, 3);  /* groups of 20 slots */
+    if (!a || !b || !c)
+        return vks_test_finish("test_gpu_shapes");
+    const vks_skin *skins[3] = {a, b, c};
+
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (strstr(shapes[i], "texels=on") && !texels_here) {
+            fprintf(stderr, "%s: this device's texel buffers cannot span its storage range, skipped\n", shapes[i]);
+            continue;
+        }
+        vks_gpu_options opt = {0};
+        opt.launch_shape = shapes[i];
+        vks_gpu *gpu = gpu_check_context_opt(&opt);
+        vks_gpu_launch_shape(gpu, &info);
+        fprintf(stderr, "%s -> %s\n", shapes[i], info.text);
+        CHECK(strcmp(info.source, "forced") == 0);
+        vks_gpu_models *ms = NULL;
+        vks_error err = {0};
+        CHECK(vks_gpu_upload(gpu, skins, 3, &ms, &err) == VKS_OK);
+        if (!ms) {
+            vks_gpu_destroy(gpu);
+            continue;
+        }
+        gpu_check_result r;
+        gpu_check_entry mix[4] = {{a, 0, 1, 1, 0}, {a, 0, 37, 0, 8}, {b, 1, 9, 0, 12}, {c, 2, 5, 0, 13}};
+        CHECK(gpu_check_run(gpu, ms, mix, 4, 0, &r) == VKS_OK && r.pass);
+        CHECK_EQ_INT(r.pos[1].compared, 37ull * a->vertex_count * 3);
+        gpu_check_entry many[2] = {{a, 0, 20, 0, 21}, {c, 2, 7, 0, 22}};
+        CHECK(gpu_check_run(gpu, ms, many, 2, (uint64_t)a->vertex_count * 12 * 3, &r) == VKS_OK && r.pass);
+        CHECK(r.stats.chunks >= 8);
+        CHECK(gpu_check_run_kernel(gpu, ms, mix, 4, 0, VKS_GPU_KERNEL_PLAIN, &r) == VKS_OK && r.pass);
+        CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
+        vks_gpu_models_free(ms);
+        vks_gpu_destroy(gpu);
+    }
+
+    /* Shapes the device cannot run are refused before any pipeline is made. */
+    const char *bad[] = {"wg=4096", "palette=100000", "run=0", "colour=blue"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        vks_gpu_options opt = {0};
+        opt.launch_shape = bad[i];
+        vks_gpu *gpu = NULL;
+        vks_error err = {0};
+        vks_result res = vks_gpu_create(&opt, &gpu, &err);
+        fprintf(stderr, "%s -> %s: %s\n", bad[i], vks_result_str(res), err.msg);
+        CHECK(res == VKS_ERR_INVALID);
+        CHECK(gpu == NULL);
+        CHECK(strstr(err.msg, "launch shape") != NULL);
+        if (gpu)
+            vks_gpu_destroy(gpu);
+    }
+    vks_skin_free(a);
+    vks_skin_free(b);
+    vks_skin_free(c);
+    return vks_test_finish("test_gpu_shapes");
+}

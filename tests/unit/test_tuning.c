@@ -1,0 +1,157 @@
+/* The launch-shape table and its overrides (src/gpu/tuning.c) against real device tables:
+ * the H100 the project's GPU figures were measured on (its facts checked against
+ * ../shared/gpu/h100-vulkaninfo.txt when that file is there), lavapipe as Mesa 22.3 reports
+ * it, an AMD GPU on RADV and an Intel GPU on ANV as their public vulkaninfo reports give
+ * them, and the smallest device Vulkan allows. Pure functions: no device needed. */
+#include "gpu/tuning.h"
+#include "testutil.h"
+
+#include <string.h>
+
+/* H100 80GB HBM3, driver 580.159 (vulkaninfo: vendorID, deviceID, deviceType, subgroupSize,
+ * maxComputeSharedMemorySize, maxComputeWorkGroupInvocations, maxComputeWorkGroupSize[0],
+ * maxTexelBufferElements, maxStorageBufferRange). */
+static const vks__device_facts h100 = {0x10de, 0x2330, 2, 32, 49152, 1024, 1024, 134217728ull, 4294967295ull};
+/* lavapipe, Mesa 22.3.6 (LLVM 15, 256 bits) */
+static const vks__device_facts lavapipe = {0x10005, 0, 4, 8, 32768, 1024, 1024, 134217728ull, 134217728ull};
+/* AMD Radeon RX 6800 (RDNA2) on RADV: wave64 by default, 64 KiB LDS */
+static const vks__device_facts radv = {0x1002, 0x73bf, 2, 64, 65536, 1024, 1024, 4294967295ull, 4294967295ull};
+/* Intel UHD 630 on ANV: SIMD32 subgroups, 64 KiB shared, 1 GiB storage range */
+static const vks__device_facts anv = {0x8086, 0x3e92, 1, 32, 65536, 1024, 1024, 134217728ull, 1073741824ull};
+/* The least Vulkan 1.0 requires: 16 KiB shared memory, 128 invocations */
+static const vks__device_facts minimal = {0x1234, 1, 1, 4, 16384, 128, 128, 65536ull, 134217728ull};
+
+/* The value of "name = value" in vulkaninfo's text (the first occurrence), or -1. */
+static long long vulkaninfo_value(const char *text, const char *name)
+{
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        const char *q = p + strlen(name);
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q != '=')
+            continue;
+        return strtoll(q + 1, NULL, 0);
+    }
+    return -1;
+}
+
+static void h100_matches_its_vulkaninfo(void)
+{
+    const char *path = vks_test_source_path("../shared/gpu/h100-vulkaninfo.txt");
+    size_t n = 0;
+    char *text = (char *)vks_test_read_file(path, &n);
+    if (!text) {
+        fprintf(stderr, "note: %s absent; the H100's facts are checked as transcribed\n", path);
+        return;
+    }
+    char *z = realloc(text, n + 1);
+    CHECK(z != NULL);
+    if (!z) {
+        free(text);
+        return;
+    }
+    z[n] = '\0';
+    CHECK_EQ_INT(vulkaninfo_value(z, "vendorID"), h100.vendor_id);
+    CHECK_EQ_INT(vulkaninfo_value(z, "deviceID"), h100.device_id);
+    CHECK(strstr(z, "PHYSICAL_DEVICE_TYPE_DISCRETE_GPU") != NULL);
+    CHECK_EQ_INT(vulkaninfo_value(z, "subgroupSize"), h100.subgroup_size);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeSharedMemorySize"), h100.max_shared_memory);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeWorkGroupInvocations"), h100.max_workgroup_invocations);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxTexelBufferElements"), (long long)h100.max_texel_buffer_elements);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxStorageBufferRange"), (long long)h100.max_storage_range);
+    free(z);
+}
+
+static void check_pick(const char *what, const vks__device_facts *f, uint32_t wg, uint32_t run, uint32_t palette,
+                       uint32_t texels)
+{
+    vks__launch_shape s = vks__tuning_pick(f);
+    char text[96];
+    vks__launch_shape_format(&s, text, sizeof text);
+    fprintf(stderr, "%-9s %s (%s: %s)\n", what, text, s.source, s.reason);
+    CHECK_EQ_INT(s.deform_wg, wg);
+    CHECK_EQ_INT(s.instance_run, run);
+    CHECK_EQ_INT(s.palette_cap, palette);
+    CHECK_EQ_INT(s.skin_texels, texels);
+    CHECK(s.pose_wg >= 1 && s.pose_wg <= 64);
+    CHECK(strcmp(s.source, "table") == 0);
+    CHECK(s.reason && *s.reason);
+}
+
+static int applies(const vks__device_facts *f, const char *spec, vks__launch_shape *out)
+{
+    *out = vks__tuning_pick(f);
+    char why[256] = "";
+    int ok = vks__launch_shape_apply(spec, f, out, why, sizeof why);
+    if (!ok)
+        fprintf(stderr, "  refused '%s': %s\n", spec, why);
+    CHECK(ok || strstr(why, "launch shape") != NULL); /* a refusal says why */
+    return ok;
+}
+
+int main(void)
+{
+    h100_matches_its_vulkaninfo();
+
+    /* The table: the H100's measured best (wg 256, runs of 8, no shared palette); its texel
+     * buffers span 2 GiB of a 4 GiB storage range, so matrices come from the storage buffer. */
+    check_pick("h100", &h100, 256, 8, 0, 0);
+    check_pick("lavapipe", &lavapipe, 64, 32, 0, 1);
+    check_pick("radv", &radv, 256, 8, 0, 1);
+    check_pick("anv", &anv, 256, 8, 0, 1);
+    check_pick("minimal", &minimal, 128, 8, 0, 0);
+    CHECK(strstr(vks__tuning_pick(&h100).reason, "NVIDIA") != NULL);
+    CHECK(strstr(vks__tuning_pick(&lavapipe).reason, "CPU") != NULL);
+
+    /* Shared-palette room: 24 B of output staging an invocation, 48 B a slot, at most 512. */
+    CHECK_EQ_INT(vks__tuning_palette_slots(&h100, 64), 512);
+    CHECK_EQ_INT(vks__tuning_palette_slots(&h100, 1024), 512); /* (49152 - 24576) / 48 */
+    CHECK_EQ_INT(vks__tuning_palette_slots(&lavapipe, 1024), 170);
+    CHECK_EQ_INT(vks__tuning_palette_slots(&minimal, 128), 277);
+    vks__device_facts tiny = minimal;
+    tiny.max_shared_memory = 1024;
+    CHECK_EQ_INT(vks__tuning_palette_slots(&tiny, 64), 0);
+
+    /* Overrides: what a GPU takes, forced anywhere it fits. */
+    vks__launch_shape s;
+    char text[96];
+    CHECK(applies(&h100, "", &s) && strcmp(s.source, "table") == 0);
+    CHECK(applies(&h100, "wg=64,run=8,palette=on", &s));
+    CHECK_EQ_INT(s.deform_wg, 64);
+    CHECK_EQ_INT(s.palette_cap, 512);
+    CHECK(strcmp(s.source, "forced") == 0);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strcmp(text, "wg=64,pose_wg=64,run=8,palette=512,texels=off") == 0);
+    CHECK(applies(&lavapipe, "wg=1024,palette=on,run=3,texels=off,pose_wg=32", &s));
+    CHECK_EQ_INT(s.palette_cap, 170);
+    CHECK_EQ_INT(s.instance_run, 3);
+    CHECK_EQ_INT(s.pose_wg, 32);
+    CHECK_EQ_INT(s.skin_texels, 0);
+    CHECK(applies(&lavapipe, "palette=16", &s) && s.palette_cap == 16);
+    CHECK(applies(&lavapipe, "palette=16,palette=off", &s) && s.palette_cap == 0);
+    /* the printed form reads back as the same shape */
+    CHECK(applies(&h100, "wg=128,run=32,palette=100", &s));
+    vks__launch_shape_format(&s, text, sizeof text);
+    vks__launch_shape back;
+    CHECK(applies(&h100, text, &back));
+    CHECK(back.deform_wg == 128 && back.instance_run == 32 && back.palette_cap == 100 && back.skin_texels == 0);
+
+    /* Refused, saying why, and the shape left as it was. */
+    const char *bad[] = {"wg=100",        "wg=2048",     "wg=0",        "wg=",         "run=0",
+                         "run=257",       "run=-1",      "palette=yes", "palette=600", "texels=on",
+                         "bogus=1",       "wg",          "wg=64,",      ",wg=64",      "wg=64 ",
+                         "wg=+64",        "wg=64,run=x", "pose_wg=3",   "palette=0"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        vks__launch_shape keep = vks__tuning_pick(&h100), t = keep;
+        char why[256] = "";
+        int ok = vks__launch_shape_apply(bad[i], &h100, &t, why, sizeof why);
+        if (ok)
+            fprintf(stderr, "accepted '%s'\n", bad[i]);
+        CHECK(!ok);
+        CHECK(strstr(why, "launch shape") != NULL);
+        CHECK(memcmp(&t, &keep, sizeof t) == 0);
+    }
+    /* a palette that does not fit beside a large workgroup on a small device */
+    CHECK(!applies(&tiny, "palette=on", &s));
+    return vks_test_finish("test_tuning");
+}
