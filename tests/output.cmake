@@ -9,3 +9,7 @@ set_tests_properties(cli_outputs PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
 add_test(NAME cli_exit_codes COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_exit_codes.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_exit_codes PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+
+add_test(NAME cli_outputs_inputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_outputs_inputs.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_outputs_inputs PROPERTIES LABELS cli TIMEOUT 300
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

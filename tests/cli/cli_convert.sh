@@ -30,7 +30,7 @@ expect 2 "an unknown option" "$vk" convert "$m" out.glb --frobnicate
 expect 2 "--fps 0" "$vk" convert "$m" out.glb --fps 0
 cp "$m" same.glb
 expect 2 "the output is the input" "$vk" convert same.glb same.glb
-says "is one of the inputs"
+says "one of the inputs; refusing to overwrite it"
 expect 1 "a missing input" "$vk" convert missing.dff out.glb
 head -c 700 "$m" >truncated.dff
 expect 1 "a truncated model" "$vk" convert truncated.dff out.glb

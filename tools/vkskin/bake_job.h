@@ -139,6 +139,17 @@ typedef struct vks_bake_result {
                              today the contact sheet's reason) */
 } vks_bake_result;
 
+/* The files output kind k writes, as suffixes of the job's name ("NAME.vat.pos.png"), its
+ * sidecar last: what vks_bake_write_outputs writes for it at most. Returns how many. */
+int vks_bake_out_files(int k, const char *suffixes[6]);
+
+/* Before any work: refuses (vks_cli_refuse_input, exit 2) every output the run would write
+ * in dir (each job's files, sidecars and contact sheets; none with check) and the report, when
+ * it is one of the inputs: the manifest, each job's model, model.cfg and clip files, and the
+ * shard reports in merge_dir. report and merge_dir may be NULL. */
+int vks_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
+                           int check);
+
 /* Output kinds of the job whose sidecar is up to date (same hash and tool version, files
  * present with their recorded sizes), as VKS_BAKE_OUT_* bits. */
 uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJSON *files);

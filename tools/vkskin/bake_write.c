@@ -36,6 +36,24 @@ static const char *sidecar_suffix(int k)
     return s[k];
 }
 
+int vks_bake_out_files(int k, const char *suffixes[6])
+{
+    static const char *const vat[3][2] = {{".vat.pos.f32.exr", ".vat.nrm.f32.exr"},
+                                          {".vat.pos.f16.exr", ".vat.nrm.f16.exr"},
+                                          {".vat.pos.png", ".vat.nrm.png"}};
+    int n = 0;
+    if (k < 3) { /* write_vat: both streams (normals when the job has them), the rest meshes */
+        suffixes[n++] = vat[k][0], suffixes[n++] = vat[k][1];
+        suffixes[n++] = ".vat.obj", suffixes[n++] = ".vat.glb";
+    } else if (k == 3) { /* write_atlas */
+        suffixes[n++] = ".atlas.exr", suffixes[n++] = ".atlas.glb";
+    } else { /* write_cache */
+        suffixes[n++] = k == 4 ? ".pc2" : k == 5 ? ".raw" : ".morph.glb";
+    }
+    suffixes[n++] = sidecar_suffix(k);
+    return n;
+}
+
 uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *files)
 {
     uint32_t bits = 0;

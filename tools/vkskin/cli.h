@@ -179,28 +179,49 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);
  * then dies of the same signal. Called once by main. */
 void vks_cli_install_signal_cleanup(void);
 
-/* What a run reads, so that no output is planned over it. */
-typedef struct vks_cli_output_inputs {
-    char **files;          /* the model files */
-    int file_count;
-    const char *pose_file; /* may be NULL */
-    const char *model_cfg; /* --model-cfg; each input's own model.cfg is found as the reader would */
-    const char **others;   /* more files the run reads (the crowd file, clip files) */
-    int other_count;
-} vks_cli_output_inputs;
+/* What a run reads (cli_inputs.c), so that no output is written over it: each file that exists,
+ * with how messages name it ("the model", "the clip file of jobs[2].clips[0]"). */
+typedef struct vks_cli_input {
+    char *path;
+    char *label;
+} vks_cli_input;
+typedef struct vks_cli_inputs {
+    vks_cli_input *items;
+    int count, cap;
+    int nomem; /* an input could not be listed: every check then fails (exit 5) */
+} vks_cli_inputs;
+/* Lists path (a missing one, or "-", is skipped: it cannot be overwritten); label is printf. */
+void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A model and the config it reads: ro's model_cfg_name, else the model.cfg the P3D reader
+ * would find beside it (vks_p3d_find_model_cfg). ro may be NULL. */
+void vks_cli_inputs_add_model(vks_cli_inputs *in, const char *path, const vks_read_options *ro, const char *label);
+/* Everything a posed run reads once vks_cli_anim_load has run: its models (with their
+ * model.cfg), --model-cfg, the pose file, the crowd file and the clip files. */
+void vks_cli_inputs_add_run(vks_cli_inputs *in, const vks_cli_pose *p, const vks_read_options *ro);
+void vks_cli_inputs_free(vks_cli_inputs *in);
+/* The rule for every output of every command, applied before any work: when out is one of the
+ * inputs (the same file after following symlinks; the same resolved path where out does not
+ * exist yet), prints "vkskin: [OPTION ]OUT: the output is INPUT (LABEL), one of the inputs;
+ * refusing to overwrite it" and returns VKS_EXIT_USAGE; VKS_EXIT_OK otherwise. */
+int vks_cli_refuse_input(const vks_cli_inputs *in, const char *option, const char *out);
+/* The same for outputs whose names are only known during the run (a clip's contact sheet, a
+ * heat map per device): every file in dir named prefix...suffix. */
+int vks_cli_refuse_input_like(const vks_cli_inputs *in, const char *option, const char *dir, const char *prefix,
+                              const char *suffix);
 
 typedef struct vks_cli_outputs {
     char **paths; /* one per input file */
     int count;
 } vks_cli_outputs;
 
-/* Plans one output per input before any work: with one input, out itself; with several, out
- * must be a folder and receives "<input file name>.<ext>" (a.dff -> a.dff.csv). Refuses (one
- * line on stderr) names shared by two inputs (exit 2), an output that is one of the inputs,
- * the pose file or a model.cfg (exit 2), and outputs that vks_output_check refuses (exit 5).
- * Returns an exit code; free the plan with vks_cli_outputs_free whatever it returns. */
-int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_inputs *in,
-                         vks_cli_outputs *plan);
+/* Plans one output per model before any work: with one, out itself; with several, out must be
+ * a folder and receives "<model's file name>.<ext>" (a.dff -> a.dff.csv). Refuses (one line on
+ * stderr) names shared by two models (exit 2), an output that is one of the inputs
+ * (vks_cli_refuse_input, exit 2), and outputs that vks_output_check refuses (exit 5). Returns
+ * an exit code; free the plan with vks_cli_outputs_free whatever it returns. */
+int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *models, int model_count,
+                         const vks_cli_inputs *in, vks_cli_outputs *plan);
 void vks_cli_outputs_free(vks_cli_outputs *plan);
 
 /* The value of option argv[*i] (advancing *i), or NULL with "vkskin: --x needs a value". */

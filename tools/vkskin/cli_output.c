@@ -1,6 +1,6 @@
-/* Where the program's outputs go, decided before any work: one name per input that no other
- * input shares, never one of the inputs, a folder that exists and can be written; and the
- * signal handlers that remove temporaries when a run is interrupted. */
+/* Where the program's outputs go, decided before any work: one name per model that no other
+ * model shares, never one of the inputs (cli_inputs.c), a folder that exists and can be
+ * written; and the signal handlers that remove temporaries when a run is interrupted. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,50 +62,11 @@ static char *name_in_folder(const char *folder, const char *input, const char *e
     return p;
 }
 
-/* Refuses an output that would write over one of the files the run reads. */
-static int check_not_input(const char *out, const vks_cli_output_inputs *in)
-{
-    for (int f = 0; f < in->file_count; f++) {
-        const char *what = NULL, *name = in->files[f];
-        /* the config the reader would find for this input (the same search, in the library) */
-        vks_read_options ro = {0};
-        ro.file.max_size = vks_cli_max_input_bytes;
-        size_t cap = strlen(in->files[f]) + 32;
-        char *cfg = malloc(cap);
-        if (cfg && !vks_p3d_find_model_cfg(&ro, in->files[f], cfg, cap)) {
-            free(cfg);
-            cfg = NULL;
-        }
-        if (vks_output_same_file(out, in->files[f]))
-            what = "the input";
-        else if (cfg && vks_output_same_file(out, cfg))
-            what = "the model.cfg of the input", name = cfg;
-        if (what) {
-            fprintf(stderr, "vkskin: %s: the output is %s %s; refusing to overwrite it\n", out, what, name);
-            free(cfg);
-            return VKS_EXIT_USAGE;
-        }
-        free(cfg);
-    }
-    const char *others[] = {in->pose_file, in->model_cfg};
-    const char *label[] = {"the pose file", "the --model-cfg file"};
-    for (int k = 0; k < 2; k++)
-        if (others[k] && vks_output_same_file(out, others[k])) {
-            fprintf(stderr, "vkskin: %s: the output is %s %s; refusing to overwrite it\n", out, label[k], others[k]);
-            return VKS_EXIT_USAGE;
-        }
-    for (int k = 0; k < in->other_count; k++)
-        if (in->others[k] && vks_output_same_file(out, in->others[k])) {
-            fprintf(stderr, "vkskin: %s: the output is the input %s; refusing to overwrite it\n", out, in->others[k]);
-            return VKS_EXIT_USAGE;
-        }
-    return VKS_EXIT_OK;
-}
-
-int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_inputs *in, vks_cli_outputs *plan)
+int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *models, int model_count,
+                         const vks_cli_inputs *in, vks_cli_outputs *plan)
 {
     memset(plan, 0, sizeof *plan);
-    int n = in->file_count, rc = VKS_EXIT_OK;
+    int n = model_count, rc = VKS_EXIT_OK;
     plan->paths = calloc((size_t)n, sizeof *plan->paths);
     if (!plan->paths)
         return VKS_EXIT_RUNTIME;
@@ -124,7 +85,7 @@ int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_
         }
     }
     for (int f = 0; f < n; f++) {
-        plan->paths[f] = n > 1 ? name_in_folder(out, in->files[f], ext) : strdup(out);
+        plan->paths[f] = n > 1 ? name_in_folder(out, models[f], ext) : strdup(out);
         if (!plan->paths[f])
             return VKS_EXIT_RUNTIME;
     }
@@ -140,9 +101,9 @@ int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_
             for (int g = 0; g < n; g++)
                 if (!strcmp(plan->paths[g], sorted[f])) {
                     if (!first)
-                        first = in->files[g];
+                        first = models[g];
                     else if (!second)
-                        second = in->files[g];
+                        second = models[g];
                 }
             fprintf(stderr, "vkskin: inputs %s and %s would both be written to %s; give them different file names\n",
                     first, second ? second : first, sorted[f]);
@@ -150,7 +111,7 @@ int vks_cli_plan_outputs(const char *out, const char *ext, const vks_cli_output_
         }
     free(sorted);
     for (int f = 0; f < n && rc == VKS_EXIT_OK; f++)
-        rc = check_not_input(plan->paths[f], in);
+        rc = vks_cli_refuse_input(in, NULL, plan->paths[f]);
     for (int f = 0; f < n && rc == VKS_EXIT_OK; f++) {
         vks_error err = {0};
         if (vks_output_check(plan->paths[f], 0, &err) != VKS_OK) {

@@ -341,6 +341,11 @@ int vks_cmd_bake(int argc, char **argv)
             snprintf(dflt, n, "%s%sbake", m.dir, m.dir[0] ? "/" : "");
     }
     const char *dir = out ? out : m.out ? m.out : dflt ? dflt : "bake";
+    if ((rc = vks_bake_refuse_inputs(&m, dir, report, merge, check)) != VKS_EXIT_OK) {
+        free(dflt);
+        vks_bake_manifest_free(&m);
+        return rc;
+    }
     uint8_t *mine = calloc(m.job_count, 1);
     vks_bake_result *res = calloc(m.job_count, sizeof *res);
     if (!mine || !res || !make_dirs(dir)) {

@@ -306,6 +306,14 @@ int vks_cmd_bench(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc != BENCH_GO_ON)
         return rc;
+    if (o.e2e_file) { /* the deform output may not be the model it reads (checked before any work) */
+        vks_cli_inputs in = {0};
+        vks_cli_inputs_add_model(&in, o.file, &o.ropt, "the model");
+        rc = vks_cli_refuse_input(&in, "--end-to-end", o.e2e_file);
+        vks_cli_inputs_free(&in);
+        if (rc != VKS_EXIT_OK)
+            return rc;
+    }
     vks_skin *s = load_model(&o);
     if (!s)
         return VKS_EXIT_INPUT;

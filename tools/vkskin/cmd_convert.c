@@ -258,14 +258,21 @@ int vks_cmd_convert(int argc, char **argv)
     else
         gopt.container = VKS_GLTF_GLB;
     /* refuse to write over what the run reads, before any work */
-    for (uint32_t k = 0; k <= nclips; k++) {
-        const char *src = k == 0 ? in : clip_args[k - 1];
-        if (strcmp(outp, "-") && vks_output_same_file(outp, src)) {
-            fprintf(stderr, "vkskin convert: the output %s is one of the inputs\n", outp);
-            rc = VKS_EXIT_USAGE;
-            goto out;
-        }
+    vks_cli_inputs ins = {0};
+    vks_cli_inputs_add_model(&ins, in, &ropt, "the model");
+    for (uint32_t k = 0; k < nclips; k++) { /* FILE#name reads FILE */
+        const char *hash = strrchr(clip_args[k], '#');
+        vks_cli_inputs_add(&ins, clip_args[k], "the clip file");
+        char *file = hash ? strndup(clip_args[k], (size_t)(hash - clip_args[k])) : NULL;
+        if (hash && !file)
+            ins.nomem = 1;
+        vks_cli_inputs_add(&ins, file, "the clip file");
+        free(file);
     }
+    rc = vks_cli_refuse_input(&ins, NULL, outp);
+    vks_cli_inputs_free(&ins);
+    if (rc != VKS_EXIT_OK)
+        goto out;
     vks_error err = {0};
     char msg[512];
     if (vks_output_check(outp, 0, &err) != VKS_OK) {

@@ -354,12 +354,10 @@ int vks_cmd_deform(int argc, char **argv)
             goto out;
         }
     /* every output decided and checked before the first model is read */
-    int nothers = 0;
-    const char **others = vks_cli_anim_inputs(&pose, &nothers);
-    vks_cli_output_inputs in = {(char **)pose.models, nmodels, pose.pose_file, ropt.p3d.model_cfg_name, others,
-                                nothers};
-    rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), &in, &plan);
-    free(others);
+    vks_cli_inputs in = {0};
+    vks_cli_inputs_add_run(&in, &pose, &ropt);
+    rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), pose.models, nmodels, &in, &plan);
+    vks_cli_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */

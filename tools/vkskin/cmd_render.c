@@ -263,16 +263,12 @@ int vks_cmd_render(int argc, char **argv)
         goto done;
     }
     /* the output is checked before any work, and may not be one of the inputs */
-    int nothers = 0, clash = pose.pose_file && vks_output_same_file(out, pose.pose_file);
-    const char **others = vks_cli_anim_inputs(&pose, &nothers);
-    for (int f = 0; f < (int)pose.model_count + nothers && !clash; f++)
-        clash = vks_output_same_file(out, f < (int)pose.model_count ? pose.models[f] : others[f - (int)pose.model_count]);
-    free(others);
-    if (clash) {
-        fprintf(stderr, "vkskin render: --out %s would overwrite an input\n", out);
-        rc = VKS_EXIT_USAGE;
+    vks_cli_inputs in = {0};
+    vks_cli_inputs_add_run(&in, &pose, &ropt);
+    rc = vks_cli_refuse_input(&in, "--out", out);
+    vks_cli_inputs_free(&in);
+    if (rc != VKS_EXIT_OK)
         goto done;
-    }
     vks_error err = {0};
     if (vks_output_check(out, 0, &err) != VKS_OK) {
         char msg[512];

@@ -507,6 +507,17 @@ int vks_cmd_validate(int argc, char **argv)
                         "1e-9)\n",
                 vo.tolerance_scale, vo.nmse);
     npaths = (int)pose.model_count; /* with --crowd, the models it names too */
+    /* no report or golden file may be one of the inputs: checked before any model is read */
+    vks_cli_inputs in = {0};
+    vks_cli_inputs_add_run(&in, &pose, &ropt);
+    if (vo.against)
+        vks_golden_add_inputs(vo.against, &in);
+    rc = vks_validate_reports_refuse_inputs(&ro, &in);
+    if (rc == VKS_EXIT_OK && save_golden)
+        rc = vks_golden_refuse_inputs(save_golden, npaths, &in);
+    vks_cli_inputs_free(&in);
+    if (rc != VKS_EXIT_OK)
+        goto out;
     files = calloc((size_t)npaths + 1, sizeof *files);
     if (!files) {
         rc = VKS_EXIT_RUNTIME;

@@ -94,6 +94,12 @@ void vks_validate_device_free(vdevice *d, int nfiles);
 
 /* Opens DIR/<k>.raw of every file for writing; 0 on success (else prints why, exit code). */
 int vks_golden_begin_save(const char *dir, vfile *files, int nfiles);
+/* Before any work: refuses (vks_cli_refuse_input, exit 2) a file --save-golden DIR would write
+ * for nfiles files that is one of the inputs. */
+int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_cli_inputs *in);
+/* The files of a golden folder (--against DIR reads golden.json and the raws it names, all in
+ * DIR) as inputs. */
+void vks_golden_add_inputs(const char *dir, vks_cli_inputs *in);
 /* Commits the raws and writes DIR/golden.json: each file's name, model hash, format, vertex
  * and pose counts, the pose spec, the engine, the device and vkskin's version. */
 int vks_golden_finish_save(const char *dir, vfile *files, int nfiles, const char *pose_spec, const char *engine,
@@ -122,6 +128,9 @@ typedef struct vreport_opts {
 /* Writes the JUnit file and the HTML report from every device's results; a failure to write
  * is printed and returned as VKS_EXIT_RUNTIME. */
 int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *files, int nfiles);
+/* Before any work: refuses (vks_cli_refuse_input, exit 2) a report file that is one of the
+ * inputs: the JUnit file, and in the report folder index.html, three.min.js and the heat maps. */
+int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_cli_inputs *in);
 /* Makes the folder an option names unless it exists; prints why not (exit 5). */
 int vks_validate_make_dir(const char *option, const char *dir);
 /* Draws the heat map of file f's worst instance into the report folder (name in d->heatmaps);

@@ -10,6 +10,7 @@
  * version is named per file, down to its vertices. A golden made of other models, poses or
  * pose counts is refused per file, never compared. */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -33,6 +34,49 @@ static char *raw_path(const char *dir, int k)
     if (p)
         snprintf(p, n, "%s/%d.raw", dir, k);
     return p;
+}
+
+int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_cli_inputs *in)
+{
+    int rc = VKS_EXIT_OK;
+    for (int k = 0; k < nfiles && rc == VKS_EXIT_OK; k++) {
+        char *path = raw_path(dir, k);
+        rc = path ? vks_cli_refuse_input(in, "--save-golden", path) : VKS_EXIT_RUNTIME;
+        free(path);
+    }
+    size_t n = strlen(dir) + 16;
+    char *path = rc == VKS_EXIT_OK ? malloc(n) : NULL;
+    if (path) {
+        snprintf(path, n, "%s/golden.json", dir);
+        rc = vks_cli_refuse_input(in, "--save-golden", path);
+    } else if (rc == VKS_EXIT_OK) {
+        rc = VKS_EXIT_RUNTIME;
+    }
+    free(path);
+    return rc;
+}
+
+void vks_golden_add_inputs(const char *dir, vks_cli_inputs *in)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(n);
+        struct stat st;
+        if (!path) {
+            in->nomem = 1;
+            break;
+        }
+        snprintf(path, n, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            vks_cli_inputs_add(in, path, "a file of the --against golden");
+        free(path);
+    }
+    if (d)
+        closedir(d);
 }
 
 int vks_golden_begin_save(const char *dir, vfile *files, int nfiles)

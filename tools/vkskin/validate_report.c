@@ -176,6 +176,24 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
     return rc;
 }
 
+int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_cli_inputs *in)
+{
+    int rc = o->junit ? vks_cli_refuse_input(in, "--junit", o->junit) : VKS_EXIT_OK;
+    static const char *const pages[] = {"index.html", "three.min.js"};
+    for (int k = 0; k < 2 && o->report_dir && rc == VKS_EXIT_OK; k++) {
+        size_t n = strlen(o->report_dir) + strlen(pages[k]) + 2;
+        char *path = malloc(n);
+        if (!path)
+            return VKS_EXIT_RUNTIME;
+        snprintf(path, n, "%s/%s", o->report_dir, pages[k]);
+        rc = vks_cli_refuse_input(in, "--report", path);
+        free(path);
+    }
+    if (o->report_dir && rc == VKS_EXIT_OK) /* heatmap_d<device>_f<file>.png (vks_validate_heatmap) */
+        rc = vks_cli_refuse_input_like(in, "--report", o->report_dir, "heatmap_d", ".png");
+    return rc;
+}
+
 int vks_validate_make_dir(const char *option, const char *dir)
 {
     struct stat st;
