@@ -3,6 +3,8 @@
  * reference's vertices for the same procedural poses uploaded as a plain vertex buffer. The
  * pictures may differ only where float rounding moves a triangle edge over a pixel centre or
  * tips a shade by one step: at most 0.1 % of the covered pixels, and no validation message.
+ * The crowd's sheet drawn again in two parts (vks_render_crowd_part, a crowd per part, as
+ * vkskin render draws large sheets) must be the very same picture.
  * Exit 77 without a Vulkan device. */
 #include "gpu_check.h"
 #include "testutil.h"
@@ -60,6 +62,25 @@ int main(void)
     CHECK(px && w == W && h == H);
     uint8_t *from_crowd = malloc((size_t)W * H * 4);
     memcpy(from_crowd, px, (size_t)W * H * 4);
+
+    /* 1b. the same sheet in two parts, each from a crowd of its own cells */
+    {
+        enum { FIRST = 5 };
+        vks_crowd *a = NULL, *b = NULL;
+        vks_crowd_desc da = {.models = models, .instances = inst, .instance_count = FIRST};
+        vks_crowd_desc db = {.models = models, .instances = inst + FIRST, .instance_count = INSTANCES - FIRST};
+        CHECK(vks_crowd_create(gpu, &da, &a, &err) == VKS_OK);
+        CHECK(vks_crowd_create(gpu, &db, &b, &err) == VKS_OK);
+        /* a part past cell 0 continues the last sheet drawn (12 cells), and stays inside it */
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST, INSTANCES + 1, &err) == VKS_ERR_INVALID);
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST + 1, INSTANCES, &err) == VKS_ERR_INVALID); /* past the end */
+        CHECK(vks_render_crowd_part(r, a, TIME, 0, INSTANCES, &err) == VKS_OK);
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST, INSTANCES, &err) == VKS_OK);
+        px = vks_render_pixels(r, &w, &h);
+        CHECK(px && memcmp(px, from_crowd, (size_t)W * H * 4) == 0);
+        vks_crowd_destroy(a);
+        vks_crowd_destroy(b);
+    }
 
     /* 2. from the CPU reference's vertices, same poses */
     size_t floats = (size_t)INSTANCES * skin->vertex_count * 3;
