@@ -26,6 +26,13 @@ foreach(t cli_bake cli_bake_engines cli_bake_resume cli_bake_slurm)
   set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
     ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endforeach()
+# A job over --max-memory-mb is refused before its frames are made; peaks measured by max_rss.
+if(NOT TARGET max_rss) # render.cmake makes it too
+  add_executable(max_rss ${CMAKE_CURRENT_SOURCE_DIR}/unit/max_rss.c)
+endif()
+add_test(NAME cli_bake_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_memory.sh $<TARGET_FILE:vkskin>
+         $<TARGET_FILE:max_rss>)
+set_tests_properties(cli_bake_memory PROPERTIES LABELS "cli;bake" ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # brings up a one-node cluster (munged, slurmctld, slurmd) of its own; ~15 s on 2 vCPUs
 set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
 

@@ -17,5 +17,13 @@ add_test(NAME test_render_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rend
 set_tests_properties(test_render_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
 
+# vkskin render's peak memory is one part's, whatever --instances asks for (README "Safety").
+if(NOT TARGET max_rss) # bake.cmake makes it too
+  add_executable(max_rss ${CMAKE_CURRENT_SOURCE_DIR}/unit/max_rss.c)
+endif()
+add_test(NAME test_render_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_render_memory.sh $<TARGET_FILE:vkskin>
+  $<TARGET_FILE:max_rss> ${PROJECT_SOURCE_DIR}/datasets)
+set_tests_properties(test_render_memory PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
+
 # Under the sanitizers the leak check stays on: sanitizer builds keep the Vulkan drivers loaded
 # (src/gpu/keep_drivers.c), so what lavapipe keeps is attributed to it (tests/lsan.supp).

@@ -14,6 +14,7 @@
  *      vks_render_create(gpu, &d, &r, &err)     pipeline, targets, index buffers: once
  *   3. vks_render_crowd(r, crowd, time, &err)    records the crowd's frame and the sheet into
  *                                                one command buffer, submits it, waits
+ *      (vks_render_crowd_part: a large sheet drawn a part of its cells, one crowd, at a time)
  *      or vks_render_host(r, models, n, positions, normals, &err): the same sheet from vertices
  *      the host has (the CPU reference's, say), uploaded into a plain vertex buffer
  *   4. vks_render_pixels(r, &w, &h): RGBA8 rows, top row first (write a PNG from them: the
@@ -64,6 +65,16 @@ VKS_API void vks_render_destroy(vks_render *r);
  * is not one of desc.skins (vertex counts differ) or the crowd's outputs are not readable by
  * vertex input. Allocates nothing after the first call. */
 VKS_API vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_error *err);
+
+/* vks_render_crowd for a sheet larger than one crowd should be: crowd instance i is drawn
+ * into cell first_cell + i of a sheet of cell_count cells (the grid is cell_count's). With
+ * first_cell 0 the image is cleared first; a later part keeps what the earlier parts drew, so
+ * a sheet drawn part by part, each part's crowd made (or re-aimed with vks_crowd_set_instance)
+ * for its cells, is the very picture drawn at once, while the outputs held on the device are
+ * only one part's (vkskin render draws this way). A part past cell 0 must continue a sheet of
+ * the same cell_count drawn last (VKS_ERR_INVALID otherwise, as for cells past cell_count). */
+VKS_API vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, uint32_t first_cell,
+                                        uint32_t cell_count, vks_error *err);
 
 /* The same sheet from host vertices: cell i shows models[i] with the positions (and normals,
  * may be NULL) of instance i, instances one after the other, vertex_count * 3 floats each

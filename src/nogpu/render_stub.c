@@ -21,6 +21,12 @@ vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_err
     return vks_render_create(NULL, NULL, NULL, err);
 }
 
+vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, uint32_t first_cell,
+                                 uint32_t cell_count, vks_error *err)
+{
+    return vks_render_create(NULL, NULL, NULL, err);
+}
+
 vks_result vks_render_host(vks_render *r, const uint32_t *models, uint32_t count, const float *positions,
                            const float *normals, vks_error *err)
 {

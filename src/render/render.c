@@ -76,21 +76,26 @@ static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateImageView");
 }
 
-/* Color cleared then kept and left ready for the copy; depth cleared and dropped. */
-static vks_result render_pass(vks_render *r, vks_error *err)
+/* Color cleared (or, keep: loaded as the previous draw left it for its copy) then kept and
+ * left ready for the copy; depth cleared and dropped. The two passes differ only in load
+ * operations and the color's initial layout, so they are compatible: one framebuffer and one
+ * pipeline serve both. */
+static vks_result make_pass(vks_render *r, int keep, VkRenderPass *out, vks_error *err)
 {
     VkAttachmentDescription at[2] = {{0}, {0}};
     at[0].format = COLOR_FORMAT;
     at[0].samples = VK_SAMPLE_COUNT_1_BIT;
-    at[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    at[0].loadOp = keep ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
     at[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     at[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     at[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    at[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    at[0].initialLayout = keep ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
     at[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     at[1] = at[0];
     at[1].format = DEPTH_FORMAT;
+    at[1].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     at[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    at[1].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     at[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
     VkAttachmentReference color = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     VkAttachmentReference depth = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
@@ -99,16 +104,18 @@ static vks_result render_pass(vks_render *r, vks_error *err)
     sub.colorAttachmentCount = 1;
     sub.pColorAttachments = &color;
     sub.pDepthStencilAttachment = &depth;
-    /* in: the previous draw's copy (transfer read) and depth tests are over before the
-     * clears; out: the color writes are done before the copy */
+    /* in: the previous draw's color writes and copy (transfer read) and depth tests are over
+     * before the clears or the load; out: the color writes are done before the copy. The same
+     * in both passes: the validation layer counts dependencies in the passes' compatibility */
     VkSubpassDependency dep[2] = {{0}, {0}};
     dep[0].srcSubpass = VK_SUBPASS_EXTERNAL;
     dep[0].dstSubpass = 0;
-    dep[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    dep[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                          VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
     dep[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT;
-    dep[0].srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-    dep[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
-                           VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+    dep[0].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    dep[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                           VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
     dep[1].srcSubpass = 0;
     dep[1].dstSubpass = VK_SUBPASS_EXTERNAL;
     dep[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -122,9 +129,17 @@ static vks_result render_pass(vks_render *r, vks_error *err)
     ci.pSubpasses = &sub;
     ci.dependencyCount = 2;
     ci.pDependencies = dep;
-    VkResult vr = r->gpu->vk.vkCreateRenderPass(r->gpu->device, &ci, NULL, &r->pass);
-    if (vr != VK_SUCCESS)
-        return vks__vk_fail(err, vr, "vkCreateRenderPass");
+    VkResult vr = r->gpu->vk.vkCreateRenderPass(r->gpu->device, &ci, NULL, out);
+    return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateRenderPass");
+}
+
+static vks_result render_pass(vks_render *r, vks_error *err)
+{
+    vks_result res = make_pass(r, 0, &r->pass, err);
+    if (res == VKS_OK)
+        res = make_pass(r, 1, &r->pass_keep, err);
+    if (res != VKS_OK)
+        return res;
     VkImageView views[2] = {r->color_view, r->depth_view};
     VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fi.renderPass = r->pass;
@@ -133,7 +148,7 @@ static vks_result render_pass(vks_render *r, vks_error *err)
     fi.width = r->desc.width;
     fi.height = r->desc.height;
     fi.layers = 1;
-    vr = r->gpu->vk.vkCreateFramebuffer(r->gpu->device, &fi, NULL, &r->framebuffer);
+    VkResult vr = r->gpu->vk.vkCreateFramebuffer(r->gpu->device, &fi, NULL, &r->framebuffer);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateFramebuffer");
 }
 
@@ -330,6 +345,7 @@ void vks_render_destroy(vks_render *r)
     vk->vkDestroyShaderModule(gpu->device, r->frag, NULL);
     vk->vkDestroyFramebuffer(gpu->device, r->framebuffer, NULL);
     vk->vkDestroyRenderPass(gpu->device, r->pass, NULL);
+    vk->vkDestroyRenderPass(gpu->device, r->pass_keep, NULL);
     vk->vkDestroyImageView(gpu->device, r->color_view, NULL);
     vk->vkDestroyImageView(gpu->device, r->depth_view, NULL);
     vk->vkDestroyImage(gpu->device, r->color, NULL);

@@ -39,13 +39,15 @@ struct vks_render {
     VkImage color, depth;
     VkDeviceMemory color_mem, depth_mem;
     VkImageView color_view, depth_view;
-    VkRenderPass pass;
+    VkRenderPass pass;       /* clears the image: a new sheet */
+    VkRenderPass pass_keep;  /* keeps it: the next part of a sheet drawn in parts */
     VkFramebuffer framebuffer;
     VkShaderModule vert, frag;
     VkPipelineLayout layout;
     VkPipeline pipeline;
     vks__oneshot own;
     int drawn;            /* an image is in readback */
+    uint32_t sheet_cells; /* the cell count of the sheet the last draw was part of */
 };
 
 /* One cell to draw: a model and the vertex streams it reads. */
@@ -57,8 +59,10 @@ typedef struct vks__cell {
     VkDeviceSize col_offset;
 } vks__cell;
 
-/* Records the render pass over every cell and the copy of the image into the readback buffer
- * (then made visible to the host) into cmd. */
-void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t count);
+/* Records the render pass over cells [first, first + count) of a sheet of total cells (cells[i]
+ * is cell first + i) and the copy of the image into the readback buffer (then made visible to
+ * the host) into cmd. first == 0 clears the image; a later part keeps what is drawn. */
+void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t first, uint32_t count,
+                       uint32_t total);
 
 #endif

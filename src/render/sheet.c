@@ -15,14 +15,15 @@ static vks_result fail(vks_error *err, vks_result code, const char *msg)
 }
 
 
-void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t count)
+void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t first, uint32_t count,
+                       uint32_t total)
 {
     const struct VolkDeviceTable *vk = &r->gpu->vk;
     uint32_t w = r->desc.width, h = r->desc.height, cols = r->desc.columns, rows;
     if (cols)
-        rows = (count + cols - 1) / cols;
+        rows = (total + cols - 1) / cols;
     else
-        vks_render_grid(count, w, h, &cols, &rows);
+        vks_render_grid(total, w, h, &cols, &rows);
     if (rows == 0)
         rows = 1;
     uint32_t bg = r->desc.background;
@@ -31,7 +32,7 @@ void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cell
         clear[0].color.float32[k] = (float)(bg >> (24 - 8 * k) & 0xffu) / 255.0f;
     clear[1].depthStencil = (VkClearDepthStencilValue){1.0f, 0};
     VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    bi.renderPass = r->pass;
+    bi.renderPass = first ? r->pass_keep : r->pass;
     bi.framebuffer = r->framebuffer;
     bi.renderArea.extent = (VkExtent2D){w, h};
     bi.clearValueCount = 2;
@@ -40,8 +41,9 @@ void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cell
     vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->pipeline);
     vk->vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     for (uint32_t i = 0; i < count; i++) {
-        /* integer cell edges, so neighbouring cells share no pixel and leave no gap */
-        uint32_t c = i % cols, rw = i / cols;
+        /* integer cell edges, so neighbouring cells share no pixel and leave no gap (and a
+           sheet drawn in parts is the sheet drawn at once) */
+        uint32_t c = (first + i) % cols, rw = (first + i) / cols;
         int32_t x0 = (int32_t)((uint64_t)c * w / cols), x1 = (int32_t)((uint64_t)(c + 1) * w / cols);
         int32_t y0 = (int32_t)((uint64_t)rw * h / rows), y1 = (int32_t)((uint64_t)(rw + 1) * h / rows);
         if (x1 <= x0 || y1 <= y0)
@@ -82,8 +84,23 @@ static vks_result finish(vks_render *r, vks_error *err)
 
 vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_error *err)
 {
+    return vks_render_crowd_part(r, crowd, time, 0, crowd ? crowd->count : 0, err);
+}
+
+vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, uint32_t first_cell,
+                                 uint32_t cell_count, vks_error *err)
+{
+    if (!r || !crowd)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "render", "no renderer or no crowd");
     if (crowd->gpu != r->gpu)
         return fail(err, VKS_ERR_INVALID, "the crowd belongs to another context");
+    if (first_cell > cell_count || crowd->count > cell_count - first_cell)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "render",
+                             "cells %u to %u of a sheet of %u cells", first_cell, first_cell + crowd->count,
+                             cell_count);
+    if (first_cell && (!r->drawn || r->sheet_cells != cell_count))
+        return fail(err, VKS_ERR_INVALID,
+                    "a part of a sheet past its first cell continues a sheet of that many cells drawn last");
     if (!(crowd->consumer_stages & VK_PIPELINE_STAGE_VERTEX_INPUT_BIT))
         return fail(err, VKS_ERR_INVALID, "the crowd's consumer stages do not include vertex input");
     vks__cell *cells = malloc((size_t)(crowd->count ? crowd->count : 1) * sizeof *cells);
@@ -107,8 +124,9 @@ vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_err
         /* the crowd's frame ends with its release barrier to vertex input: drawn right after */
         vks__oneshot_begin(r->gpu, &r->own);
         vks_crowd_record(crowd, r->own.cmd, time);
-        vks__sheet_record(r, r->own.cmd, cells, crowd->count);
+        vks__sheet_record(r, r->own.cmd, cells, first_cell, crowd->count, cell_count);
         res = finish(r, err);
+        r->sheet_cells = res == VKS_OK ? cell_count : 0;
     }
     free(cells);
     return res;
@@ -162,8 +180,9 @@ vks_result vks_render_host_colored(vks_render *r, const uint32_t *models, uint32
             at += (VkDeviceSize)r->models[models[i]].vertex_count * 12;
         }
         vks__oneshot_begin(r->gpu, &r->own);
-        vks__sheet_record(r, r->own.cmd, cells, count);
+        vks__sheet_record(r, r->own.cmd, cells, 0, count, count);
         res = finish(r, err);
+        r->sheet_cells = res == VKS_OK ? count : 0;
     }
     free(cells);
     return res;

@@ -5,6 +5,8 @@
  * tips a shade by one step: at most 0.1 % of the covered pixels, and no validation message.
  * The context is made with will_render, so its family has graphics on every device; one whose
  * family cannot draw (simulated) is refused with a message naming the cause.
+ * The crowd's sheet drawn again in two parts (vks_render_crowd_part, a crowd per part, as
+ * vkskin render draws large sheets) must be the very same picture.
  * Exit 77 without a Vulkan device. */
 #include "gpu_check.h"
 #include "testutil.h"
@@ -65,6 +67,25 @@ int main(void)
     uint8_t *from_crowd = malloc((size_t)W * H * 4);
     memcpy(from_crowd, px, (size_t)W * H * 4);
 
+    /* 1b. the same sheet in two parts, each from a crowd of its own cells */
+    {
+        enum { FIRST = 5 };
+        vks_crowd *a = NULL, *b = NULL;
+        vks_crowd_desc da = {.models = models, .instances = inst, .instance_count = FIRST};
+        vks_crowd_desc db = {.models = models, .instances = inst + FIRST, .instance_count = INSTANCES - FIRST};
+        CHECK(vks_crowd_create(gpu, &da, &a, &err) == VKS_OK);
+        CHECK(vks_crowd_create(gpu, &db, &b, &err) == VKS_OK);
+        /* a part past cell 0 continues the last sheet drawn (12 cells), and stays inside it */
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST, INSTANCES + 1, &err) == VKS_ERR_INVALID);
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST + 1, INSTANCES, &err) == VKS_ERR_INVALID); /* past the end */
+        CHECK(vks_render_crowd_part(r, a, TIME, 0, INSTANCES, &err) == VKS_OK);
+        CHECK(vks_render_crowd_part(r, b, TIME, FIRST, INSTANCES, &err) == VKS_OK);
+        px = vks_render_pixels(r, &w, &h);
+        CHECK(px && memcmp(px, from_crowd, (size_t)W * H * 4) == 0);
+        vks_crowd_destroy(a);
+        vks_crowd_destroy(b);
+    }
+
     /* 2. from the CPU reference's vertices, same poses */
     size_t floats = (size_t)INSTANCES * skin->vertex_count * 3;
     float *pos = malloc(floats * sizeof *pos), *nrm = malloc(floats * sizeof *nrm);
@@ -108,6 +129,7 @@ int main(void)
     setenv("VKSKIN_TEST_NO_GRAPHICS_QUEUE", "1", 1);
     gpu = gpu_check_context_opt(&o);
     r = NULL;
+    err = (vks_error){0}; /* the error of the refused part above stays in err otherwise */
     CHECK_EQ_INT(vks_render_create(gpu, &rd, &r, &err), VKS_ERR_UNSUPPORTED);
     CHECK(r == NULL && strstr(err.msg, "has no queue family with graphics") != NULL);
     fprintf(stderr, "refused as expected: %s\n", err.msg);

@@ -125,6 +125,13 @@ int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int f
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
                               vks_gpu *gpu, vks_bake_frames *const *frs);
 
+/* The host memory (bytes) baking a loaded job takes at its peak with engine e: its frames,
+ * the atlas's matrices, and the largest of the engine's and the writers' buffers
+ * (bake_memory.c). A job over the run's budget, --max-memory-mb (default
+ * VKS_BAKE_DEFAULT_MAX_MEMORY_MB), is refused before its frames are made. */
+#define VKS_BAKE_DEFAULT_MAX_MEMORY_MB 4096ull
+uint64_t vks_bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e);
+
 /* Per job, what was written or skipped (report and summary). */
 typedef struct vks_bake_result {
     int done;             /* 1 baked, 2 skipped (up to date), -1 failed */

@@ -19,6 +19,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N]\n"
             "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
+            "                   [--max-memory-mb N]\n"
             "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
             "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
             "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
@@ -32,6 +33,9 @@ static void help(FILE *f)
             "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
             "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
             "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
+            "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
+            "                    N MB (default 4096; with --jobs J, J jobs at once) is refused before\n"
+            "                    it is deformed (exit 5); split its clips or lower its fps or range\n"
             "  --device N|NAME   the Vulkan device; --validation: the Khronos validation layer\n"
             "  --check           bake nothing: exit 1 unless every output of every job is up to date\n"
             "                    (the merge step after a sharded bake); with --merge DIR the shards'\n"
@@ -48,6 +52,7 @@ typedef struct bake_run {
     vks_bake_result *res;
     const char *out;
     int force;
+    uint64_t max_memory;  /* bytes a job may take (--max-memory-mb) */
     vks_bake_engine engine;
     vks_gpu *gpu;
     pthread_mutex_t lock; /* the next job, progress, and the GPU (one thread at a time) */
@@ -109,8 +114,19 @@ static int prepare(bake_run *run, uint32_t j, job_slot *s)
     if (ok) {
         res->frames = s->l.frames;
         res->vertices = s->l.skin->vertex_count;
-        ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
+        /* refused before its frames are made: the whole job is held in memory at once */
+        uint64_t need = vks_bake_job_memory(&s->only, &s->l, run->engine);
+        if (need > run->max_memory) {
+            fprintf(stderr,
+                    "vkskin: %s: %s: baking %u frames of %u vertices takes about %llu MB of memory, over the "
+                    "budget of %llu MB (--max-memory-mb N; or split its clips, lower its fps or range)\n",
+                    run->m->path, job->where, s->l.frames, s->l.skin->vertex_count,
+                    (unsigned long long)((need + (1u << 20) - 1) >> 20), (unsigned long long)(run->max_memory >> 20));
+            ok = 0;
+        }
     }
+    if (ok)
+        ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
     if (!ok) {
         vks_bake_frames_free(&s->fr);
         vks_bake_loaded_free(&s->l);
@@ -255,6 +271,7 @@ int vks_cmd_bake(int argc, char **argv)
 {
     const char *manifest = NULL, *out = NULL, *report = NULL, *shard = NULL, *merge = NULL;
     uint32_t shard_i = 0, shard_n = 1, jobs = 1;
+    uint64_t max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
     int force = 0, sheet = 0, check = 0;
     vks_bake_engine engine = VKS_BAKE_GPU;
     vks_cli_gpu_opts gopt = {0};
@@ -289,6 +306,15 @@ int vks_cmd_bake(int argc, char **argv)
                 fprintf(stderr, "vkskin: --jobs %u: expected 1 to 256\n", jobs);
                 return VKS_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--max-memory-mb")) {
+            uint32_t mb = 0;
+            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &mb))
+                return VKS_EXIT_USAGE;
+            if (mb < 1 || mb > (1u << 24)) {
+                fprintf(stderr, "vkskin: --max-memory-mb %u: expected 1 to %u\n", mb, 1u << 24);
+                return VKS_EXIT_USAGE;
+            }
+            max_memory_mb = mb;
         } else if (!strcmp(a, "--merge")) {
             if (!(merge = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
@@ -368,6 +394,7 @@ int vks_cmd_bake(int argc, char **argv)
     run.res = res;
     run.out = dir;
     run.force = force;
+    run.max_memory = max_memory_mb << 20;
     run.engine = engine;
     pthread_mutex_init(&run.lock, NULL);
     run.progress.tty = isatty(2);

@@ -54,14 +54,26 @@ static int parse_size(const char *text, uint32_t *w, uint32_t *h)
     return 1;
 }
 
-/* What the sheet is drawn from: every file's model, uploaded together (and with clips, the
- * posers that bound them and the clips uploaded for the crowd). */
+/* A sheet is drawn a part of its cells at a time, one crowd holding one part's instances
+ * (vks_render_crowd_part), so the memory the crowd takes (its outputs are 24 bytes a vertex,
+ * host memory on a CPU device such as lavapipe) stays that of one part whatever --instances
+ * asks for: a part holds at most PART_BYTES of outputs (at least one instance) and
+ * PART_CELLS cells. The picture is the same as drawn at once. */
+#define PART_BYTES (32ull << 20)
+#define PART_CELLS 4096u
+
+/* What the sheet is drawn from: every file's model, uploaded together, the posers (clips or
+ * the pose file) and the clips uploaded for the crowd; the crowd of the part being drawn. */
 typedef struct sheet {
     vks_skin **skins;
     int count;
     vks_gpu *gpu;
     vks_gpu_models *models;
     vks_crowd *crowd;
+    uint32_t crowd_n;         /* its instance count */
+    uint32_t *crowd_models;   /* its instances' models: a part with the same ones re-aims it */
+    vks_crowd_instance *inst; /* the part's instances */
+    vks_affine *locals;       /* a pose file's locals of one instance */
     vks_render *render;
     vks_cli_poser *posers;
     vks_cli_gpu_clips clips;
@@ -78,66 +90,113 @@ static void sheet_free(sheet *s)
         vks_cli_poser_free(&s->posers[f]);
     for (int f = 0; f < s->count; f++)
         vks_skin_free(s->skins[f]);
+    free(s->crowd_models), free(s->inst), free(s->locals);
     free(s->posers);
     free(s->skins);
 }
 
-/* Clips: each model's instances play their clips, sampled on the GPU (cli_crowd.h); cells in
- * model order. */
-static vks_result make_clip_crowd(sheet *s, vks_error *err)
+/* Clips: each model's instances play their clips, sampled on the GPU (cli_crowd.h). A pose
+ * file: each model's poser, whose frame sets the locals from the host. */
+static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *err)
 {
-    const vks_cli_poser **ps = malloc((size_t)s->count * sizeof *ps);
-    uint32_t total = 0;
-    for (int f = 0; ps && f < s->count; f++)
-        ps[f] = &s->posers[f], total += s->posers[f].instances;
-    vks_crowd_instance *inst = calloc(total ? total : 1, sizeof *inst);
-    vks_result r = ps && inst ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory");
-    if (r == VKS_OK)
-        r = vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err);
-    for (uint32_t f = 0, k = 0; r == VKS_OK && f < (uint32_t)s->count; f++)
-        for (uint32_t j = 0; j < s->posers[f].instances; j++)
-            vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, &inst[k++]);
-    if (r == VKS_OK) {
-        vks_crowd_desc d = {.models = s->models, .instances = inst, .instance_count = total, .clips = s->clips.gc};
-        r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
+    if (pose->anim) {
+        const vks_cli_poser **ps = malloc((size_t)s->count * sizeof *ps);
+        for (int f = 0; ps && f < s->count; f++)
+            ps[f] = &s->posers[f];
+        vks_result r = ps ? vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
+                          : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory");
+        free(ps);
+        return r;
     }
-    free(ps), free(inst);
+    if (!pose->pose_file)
+        return VKS_OK;
+    uint32_t most = 1;
+    for (int f = 0; f < s->count; f++) {
+        if (!vks_cli_poser_init(&s->posers[f], s->skins[f], pose, (uint32_t)f))
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+        most = s->skins[f]->node_count > most ? s->skins[f]->node_count : most;
+    }
+    if (!(s->locals = malloc(most * sizeof *s->locals)))
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the locals");
+    return VKS_OK;
+}
+
+/* Cell g of the sheet: file f's instance j, files one after the other. */
+static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_crowd_instance *in)
+{
+    if (pose->anim) {
+        vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
+        return;
+    }
+    memset(in, 0, sizeof *in);
+    in->model = f;
+    in->pose = pose->pose_file ? VKS_CROWD_POSE_LOCALS : VKS_CROWD_POSE_PROCEDURAL;
+    in->seed = pose->seed;
+    in->pose_instance = j;
+}
+
+/* The crowd of cells [g0, g0 + n): the last part's crowd re-aimed when its instances have the
+ * same models (no new buffers), else a new one; a pose file's locals set from the host. */
+static vks_result part_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame, uint32_t f0, uint32_t j0, uint32_t n,
+                             vks_error *err)
+{
+    for (uint32_t k = 0, f = f0, j = j0; k < n; k++, j++) {
+        while (j >= vks_cli_model_instances(pose, f))
+            f++, j = 0;
+        cell_instance(s, pose, f, j, &s->inst[k]);
+    }
+    int reuse = s->crowd && s->crowd_n == n;
+    for (uint32_t k = 0; reuse && k < n; k++)
+        reuse = s->crowd_models[k] == s->inst[k].model;
+    vks_result r = VKS_OK;
+    for (uint32_t k = 0; reuse && r == VKS_OK && k < n; k++)
+        r = vks_crowd_set_instance(s->crowd, k, &s->inst[k], err);
+    if (!reuse) {
+        vks_crowd_destroy(s->crowd);
+        s->crowd = NULL;
+        vks_crowd_desc d = {.models = s->models, .instances = s->inst, .instance_count = n,
+                            .clips = pose->anim ? s->clips.gc : NULL};
+        r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
+        s->crowd_n = r == VKS_OK ? n : 0;
+        for (uint32_t k = 0; k < n; k++)
+            s->crowd_models[k] = s->inst[k].model;
+    }
+    for (uint32_t k = 0, f = f0, j = j0; r == VKS_OK && pose->pose_file && !pose->anim && k < n; k++, j++) {
+        while (j >= vks_cli_model_instances(pose, f))
+            f++, j = 0;
+        const vks_cli_poser *ps = &s->posers[f];
+        uint32_t last = ps->set.frame_count ? ps->set.frame_count - 1 : 0;
+        vks_cli_poser_locals(ps, j, frame < last ? frame : last, s->locals);
+        r = vks_crowd_set_locals(s->crowd, k, s->locals, err);
+    }
     return r;
 }
 
-/* The crowd: file f's instance j is crowd instance f * N + j, procedural on the GPU, or the
- * pose file's locals set from the host once. */
-static vks_result make_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame, vks_error *err)
+/* Every cell, a part at a time: cell g is file f's instance j, files one after the other. */
+static vks_result draw_parts(sheet *s, const vks_cli_pose *pose, uint32_t frame, float time, uint32_t cells,
+                             vks_error *err)
 {
-    uint32_t n = pose->instances, total = n * (uint32_t)s->count;
-    vks_crowd_instance *inst = calloc(total, sizeof *inst);
-    if (!inst)
+    uint32_t cap = cells < PART_CELLS ? cells : PART_CELLS;
+    s->inst = malloc((size_t)cap * sizeof *s->inst);
+    s->crowd_models = malloc((size_t)cap * sizeof *s->crowd_models);
+    if (!s->inst || !s->crowd_models)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the crowd");
-    for (uint32_t i = 0; i < total; i++) {
-        inst[i].model = i / n;
-        inst[i].pose = pose->pose_file ? VKS_CROWD_POSE_LOCALS : VKS_CROWD_POSE_PROCEDURAL;
-        inst[i].seed = pose->seed;
-        inst[i].pose_instance = i % n;
-    }
-    vks_crowd_desc d = {.models = s->models, .instances = inst, .instance_count = total};
-    vks_result r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
-    free(inst);
-    for (int f = 0; r == VKS_OK && pose->pose_file && f < s->count; f++) {
-        vks_cli_poser ps;
-        if (!vks_cli_poser_init(&ps, s->skins[f], pose, (uint32_t)f)) {
-            vks_cli_poser_free(&ps);
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+    vks_result r = VKS_OK;
+    uint32_t f = 0, j = 0; /* the part's first cell */
+    for (uint32_t g0 = 0; r == VKS_OK && g0 < cells;) {
+        uint32_t n = 0, pf = f, pj = j;
+        for (uint64_t bytes = 0; g0 + n < cells && n < cap; n++, pj++) {
+            while (pj >= vks_cli_model_instances(pose, pf))
+                pf++, pj = 0;
+            uint64_t b = (uint64_t)s->skins[pf]->vertex_count * 24;
+            if (n && bytes + b > PART_BYTES)
+                break;
+            bytes += b;
         }
-        vks_affine *locals = malloc((s->skins[f]->node_count ? s->skins[f]->node_count : 1) * sizeof *locals);
-        if (!locals)
-            r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the locals");
-        for (uint32_t j = 0; r == VKS_OK && j < n; j++) {
-            uint32_t last = ps.set.frame_count ? ps.set.frame_count - 1 : 0;
-            vks_cli_poser_locals(&ps, j, frame < last ? frame : last, locals);
-            r = vks_crowd_set_locals(s->crowd, (uint32_t)f * n + j, locals, err);
-        }
-        free(locals);
-        vks_cli_poser_free(&ps);
+        r = part_crowd(s, pose, frame, f, j, n, err);
+        if (r == VKS_OK)
+            r = vks_render_crowd_part(s->render, s->crowd, time, g0, cells, err);
+        g0 += n, f = pf, j = pj;
     }
     return r;
 }
@@ -172,24 +231,27 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
     float time = pose->time + (float)frame / (pose->fps > 0 ? pose->fps : 30.0f); /* vks_pose_source_time's sum */
     vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
                          .height = h, .columns = columns ? columns : nfiles > 1 && !pose->crowd ? pose->instances : 0};
+    uint32_t cells = 0;
+    for (int f = 0; f < nfiles; f++)
+        cells += vks_cli_model_instances(pose, (uint32_t)f);
     vks_result r;
+    int cannot_draw = 0;
     if ((r = vks_gpu_upload(s.gpu, (const vks_skin *const *)s.skins, (uint32_t)nfiles, &s.models, &err)) == VKS_OK &&
-        (r = pose->anim ? make_clip_crowd(&s, &err) : make_crowd(&s, pose, frame, &err)) == VKS_OK &&
-        (r = vks_render_create(s.gpu, &d, &s.render, &err)) == VKS_OK &&
-        (r = vks_render_crowd(s.render, s.crowd, time, &err)) == VKS_OK) {
-        uint32_t pw, ph;
-        const uint8_t *px = vks_render_pixels(s.render, &pw, &ph);
-        r = vks_cli_write_png(out, px, pw, ph, &err);
+        (r = prepare_poses(&s, pose, &err)) == VKS_OK) {
+        r = vks_render_create(s.gpu, &d, &s.render, &err);
+        cannot_draw = r == VKS_ERR_UNSUPPORTED; /* no queue family with graphics */
+        if (r == VKS_OK && (r = draw_parts(&s, pose, frame, time, cells, &err)) == VKS_OK) {
+            uint32_t pw, ph;
+            const uint8_t *px = vks_render_pixels(s.render, &pw, &ph);
+            r = vks_cli_write_png(out, px, pw, ph, &err);
+        }
     }
     if (r != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_INPUT : vks_cli_exit_code(r);
-        if (r == VKS_ERR_UNSUPPORTED && !s.render && s.crowd)
+        if (cannot_draw)
             rc = VKS_EXIT_NO_DEVICE; /* the device cannot draw (no queue family with graphics) */
     } else {
-        uint32_t cells = 0;
-        for (int f = 0; f < nfiles; f++)
-            cells += vks_cli_model_instances(pose, (uint32_t)f);
         fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s (queue family %u, queue %u) at t=%g%s -> %s "
                         "(%ux%u)\n",
                 nfiles, cells, vks_gpu_device(s.gpu)->name, vks_gpu_device(s.gpu)->queue_family,
