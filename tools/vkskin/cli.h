@@ -52,6 +52,9 @@ uint8_t *vks_cli_read_file(const char *path, size_t *size);
 /* Reads and validates a model (any format; P3D options from opt). Prints one clear error line
  * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);
+/* The same for a model whose bytes the caller read already (path: for messages, and where a
+ * P3D's model.cfg or a .gltf's buffers are looked for). */
+vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt);
 
 /* The clips of the clip file path, whose bytes the caller read: its format detected (RenderWare
  * .anm/.ska, GTA .ifp, Arma .rtm, NIF .kf/.nif, NW4C .cskla, glTF, whose external buffers are
