@@ -141,6 +141,23 @@ if "$vk" devices > /dev/null 2>&1; then
     "$vk" bake probe.json --contact-sheet --validation --out sheet 2> sheet.log; rc=$?
     check "--contact-sheet exits 0" "[ $rc -eq 0 ]"
     check "--contact-sheet writes a PNG per clip" "head -c 8 sheet/char_b24_pl8.cmdl.walk.sheet.png | grep -q PNG"
+    # clips without a name are drawn under their file's name (walk.anm, wave.anm and walk.ska
+    # are three sheets, not one "0"), and two clips with one sheet name are refused up front
+    d=$src/datasets/char_b24_pl8.dff
+    cat > sheets.json <<JSON
+{"jobs": [{"model": "$d", "clips": ["$d.walk.anm", "$d.wave.anm", "$d.walk.ska", "$d.ifp"],
+           "range": [0, 0.2], "outputs": ["raw"]}]}
+JSON
+    "$vk" bake sheets.json --contact-sheet --validation --out sheets --report sheets.report 2> sheets.log; rc=$?
+    check "five clips make five contact sheets" "[ $rc -eq 0 ] && [ \$(ls sheets/*.sheet.png | wc -l) -eq 5 ]"
+    check "the report names five different sheets" \
+        "[ \$(grep -o '[^\"]*\.sheet\.png' sheets.report | sort -u | wc -l) -eq 5 ]"
+    cat > twice.json <<JSON
+{"jobs": [{"model": "$d", "clips": ["$d.walk.anm", "$d.walk.anm"], "range": [0, 0.2], "outputs": ["raw"]}]}
+JSON
+    "$vk" bake twice.json --contact-sheet --out twice 2> twice.log; rc=$?
+    check "two clips with one sheet name exit 1" "[ $rc -eq 1 ] && grep -q 'would both be drawn' twice.log"
+    check "nothing baked for them" "[ -z \"\$(ls twice)\" ]"
 else
     echo "note: no Vulkan device: the GPU bake is not tested here"
 fi

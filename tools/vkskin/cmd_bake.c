@@ -105,6 +105,8 @@ static int prepare(bake_run *run, uint32_t j, job_slot *s)
     s->only = *job;
     s->only.outputs = todo;
     int ok = vks_bake_load(job, &s->l);
+    if (ok && job->contact_sheet) /* refused before any work, not found while writing */
+        ok = vks_bake_sheet_names_check(job, &s->l);
     res->exit_code = ok ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT; /* past the inputs, a failure is the run's */
     if (ok) {
         res->frames = s->l.frames;
