@@ -117,6 +117,11 @@ check "the failure names the entry and the file" "grep -q 'jobs\[0\]: rw/char_b2
 check "the read-only file is kept" "[ ! -s rw/char_b24_pl8.cmdl.vat.obj ]"
 check "no sidecar for the failed kind" "[ ! -e rw/char_b24_pl8.cmdl.vat-exr-float.json ]"
 chmod 644 rw/char_b24_pl8.cmdl.vat.obj
+# an output that is a folder is named as such, without deform's hint about several inputs
+mkdir -p rwd/char_b24_pl8.cmdl.vat.obj
+"$vk" bake probe.json --cpu --out rwd 2> rwd.log; rc=$?
+check "an output that is a folder fails the bake with exit 5" "[ $rc -eq 5 ] && grep -q 'vat.obj: is a folder' rwd.log"
+check "and says nothing about several inputs" "! grep -q 'several inputs' rwd.log"
 "$vk" bake "$manifest" --shard 4/4 --cpu > /dev/null 2>&1; rc=$?
 check "--shard 4/4 is a usage error" "[ $rc -eq 2 ]"
 
