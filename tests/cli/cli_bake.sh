@@ -124,6 +124,13 @@ check "an output that is a folder fails the bake with exit 5" "[ $rc -eq 5 ] && 
 check "and says nothing about several inputs" "! grep -q 'several inputs' rwd.log"
 "$vk" bake "$manifest" --shard 4/4 --cpu > /dev/null 2>&1; rc=$?
 check "--shard 4/4 is a usage error" "[ $rc -eq 2 ]"
+# I/N in digits, with the cap named
+for v in " 0/2" "+0/2" "-0/2" "0/+2" "0/ 2" "0/2 "; do
+    "$vk" bake "$manifest" --shard "$v" --cpu --check > /dev/null 2>&1; rc=$?
+    check "--shard '$v' is a usage error" "[ $rc -eq 2 ]"
+done
+"$vk" bake "$manifest" --shard 0/100001 --cpu > /dev/null 2> shard.log; rc=$?
+check "--shard 0/100001 is a usage error naming the cap" "[ $rc -eq 2 ] && grep -q '100000' shard.log"
 
 else
 # the fast CPU engine's bake, decoded
