@@ -117,6 +117,14 @@ check "the failure names the entry and the file" "grep -q 'jobs\[0\]: rw/char_b2
 check "the read-only file is kept" "[ ! -s rw/char_b24_pl8.cmdl.vat.obj ]"
 check "no sidecar for the failed kind" "[ ! -e rw/char_b24_pl8.cmdl.vat-exr-float.json ]"
 chmod 644 rw/char_b24_pl8.cmdl.vat.obj
+# a full disk during an EXR write names ENOSPC, not OpenEXR's "Error writing to stream"
+# (/dev/full answers every write with ENOSPC; the output follows the link and streams into it)
+if [ -c /dev/full ]; then
+    mkdir full && ln -s /dev/full full/char_b24_pl8.cmdl.vat.pos.f32.exr
+    "$vk" bake probe.json --cpu --out full 2> full.log; rc=$?
+    check "an EXR written to a full disk fails with exit 5" "[ $rc -eq 5 ]"
+    check "and names ENOSPC" "grep -q 'No space left on device' full.log && ! grep -q 'Error writing to stream' full.log"
+fi
 # an output that is a folder is named as such, without deform's hint about several inputs
 mkdir -p rwd/char_b24_pl8.cmdl.vat.obj
 "$vk" bake probe.json --cpu --out rwd 2> rwd.log; rc=$?
