@@ -113,6 +113,14 @@ python3 -c "import json; g=json.load(open('gold/golden.json')); g['files'][1]['m
 cp gold/0.raw broken/0.raw
 run 3 "--against a golden of another model" a.dff b.nif --instances 2 --frames 2 --against broken
 grep -q "files\[1\]: model hash 0000000000000000" err || no "another model's golden is not named: $(head -c 300 err)"
+# a key given twice is refused (cJSON would read the first)
+cp gold/golden.json broken/golden.json
+python3 -c "
+import re
+t = re.sub(r'(\"pose_spec\":\\s*\"[^\"]*\")', r'\\1, \"pose_spec\": \"--instances 9\"', open('gold/golden.json').read(), 1)
+open('broken/golden.json', 'w').write(t)"
+run 1 "--against a golden.json with a key given twice" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q 'the key "pose_spec" is given twice' err || no "a key given twice is not named: $(head -c 300 err)"
 run 2 "--save-golden with --against" a.dff --save-golden g2 --against gold
 
 # the same through the crowd path: clips sampled on the GPU, poses numbered instance x frame
