@@ -36,6 +36,8 @@ fi
 "$vk" bake "$manifest" --cpu --out ref --report ref.json 2> ref.log; rc=$?
 check "bake --cpu exits 0" "[ $rc -eq 0 ]"
 check "16 jobs baked" "grep -q '16 baked, 0 up to date, 0 failed' ref.log"
+check "a clip that drives some of the nodes is noted" \
+    "grep -q 'note: the clip \"wave\" of .*char_b24_pl8.dff.ifp animates [0-9]* of the model.s [0-9]* nodes' ref.log"
 check "7 sidecars per job" "[ $(ls ref/*.json | wc -l) -eq 112 ]"
 check "no temporaries left" "[ -z \"\$(find ref -name '*.tmp.*')\" ]"
 check "the report lists every job" "[ $(grep -c '\"entry_hash\"' ref.json) -eq 16 ]"

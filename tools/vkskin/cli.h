@@ -64,6 +64,10 @@ vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint
                                  const vks_skin *json_skin, const vks_read_options *ropt);
 /* 1 when path names a pose JSON (.json, any case). */
 int vks_cli_is_json(const char *path);
+/* A note on stderr when the clip (label: as the user named it) bound to model leaves some of
+ * its nodes undriven: they keep their bind pose, which inspect --model shows and a deform of
+ * a clip meant for another rig would otherwise hide. Nothing when it drives every node. */
+void vks_cli_note_untouched(const char *where, const char *model, const char *label, const vks_clip_binding *b);
 
 /* The more severe of two exit codes, for commands that run several inputs: runtime failure
  * (5) > no device (4) > validation failed (3) > bind-pose check failed (6) > bad input (1) >
