@@ -62,22 +62,43 @@ static void sheet_name(const vks_bake_job *job, const vks_bake_loaded *l, uint32
     snprintf(out, cap, "%s.%s.sheet.png", job->name, label);
 }
 
+typedef struct named_clip {
+    char name[SHEET_NAME_MAX];
+    uint32_t clip;
+} named_clip;
+
+static int by_name(const void *a, const void *b)
+{
+    const named_clip *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->clip > y->clip) - (x->clip < y->clip);
+}
+
 int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l)
 {
-    char a[SHEET_NAME_MAX], b[SHEET_NAME_MAX];
-    for (uint32_t i = 0; i < l->clip_count; i++) {
-        sheet_name(job, l, i, a, sizeof a);
-        for (uint32_t j = i + 1; j < l->clip_count; j++) {
-            sheet_name(job, l, j, b, sizeof b);
-            if (strcmp(a, b))
-                continue;
-            fprintf(stderr, "vkskin: %s: clip \"%s\" of %s and clip \"%s\" of %s would both be drawn to the contact "
-                            "sheet %s; give the clips different names or files, or leave one out\n",
-                    job->where, l->clips[i].label, l->clips[i].file, l->clips[j].label, l->clips[j].file, a);
-            return 0;
-        }
+    /* sorted, so that a file of thousands of clips is not compared pair by pair */
+    named_clip *all = malloc(((size_t)l->clip_count + 1) * sizeof *all);
+    if (!all) {
+        fprintf(stderr, "vkskin: %s: out of memory naming the contact sheets\n", job->where);
+        return 0;
     }
-    return 1;
+    for (uint32_t c = 0; c < l->clip_count; c++) {
+        sheet_name(job, l, c, all[c].name, sizeof all[c].name);
+        all[c].clip = c;
+    }
+    qsort(all, l->clip_count, sizeof *all, by_name);
+    int ok = 1;
+    for (uint32_t k = 1; k < l->clip_count && ok; k++) {
+        if (strcmp(all[k - 1].name, all[k].name))
+            continue;
+        const vks_bake_clip *x = &l->clips[all[k - 1].clip], *y = &l->clips[all[k].clip];
+        fprintf(stderr, "vkskin: %s: clip \"%s\" of %s and clip \"%s\" of %s would both be drawn to the contact "
+                        "sheet %s; give the clips different names or files, or leave one out\n",
+                job->where, x->label, x->file, y->label, y->file, all[k].name);
+        ok = 0;
+    }
+    free(all);
+    return ok;
 }
 
 int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,

@@ -1,12 +1,9 @@
 /* Helpers shared by the vkskin commands: file loading with one clear error line, read options,
  * number parsing. Pose options are in cli_pose.c, clips and crowds in cli_anim.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
