@@ -39,7 +39,7 @@ set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
 # The manifest parser on arbitrary bytes (a libFuzzer target with -DVKSKIN_FUZZ=ON, otherwise a
 # replay of the seeds).
 vks_add_fuzz(NAME fuzz_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
              SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/bake_manifest/seeds)
 if(VKSKIN_FUZZ)
   set(fuzz_bake_target fuzz_bake_manifest)
@@ -51,6 +51,7 @@ target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
 
 # The manifest's parser and entry hash (compiled from the program's source, as the fuzz target).
 vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c LABELS bake)
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
+             LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)

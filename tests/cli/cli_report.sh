@@ -113,6 +113,23 @@ python3 -c "import json; g=json.load(open('gold/golden.json')); g['files'][1]['m
 cp gold/0.raw broken/0.raw
 run 3 "--against a golden of another model" a.dff b.nif --instances 2 --frames 2 --against broken
 grep -q "files\[1\]: model hash 0000000000000000" err || no "another model's golden is not named: $(head -c 300 err)"
+# a key given twice is refused (cJSON would read the first), and a raw holding a NaN is no
+# golden: before, it compared as "moved by inf" with an NMSE of 0
+cp gold/golden.json broken/golden.json
+python3 -c "
+import re
+t = re.sub(r'(\"pose_spec\":\\s*\"[^\"]*\")', r'\\1, \"pose_spec\": \"--instances 9\"', open('gold/golden.json').read(), 1)
+open('broken/golden.json', 'w').write(t)"
+run 1 "--against a golden.json with a key given twice" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q 'the key "pose_spec" is given twice' err || no "a key given twice is not named: $(head -c 300 err)"
+cp gold/golden.json broken/golden.json
+python3 -c "
+import struct
+b = bytearray(open('gold/0.raw', 'rb').read()); b[400:404] = struct.pack('<f', float('nan'))
+open('broken/0.raw', 'wb').write(b)"
+run 3 "--against a raw holding a NaN" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q "non-finite value (position of vertex 33 in pose 0)" err || no "a NaN in the golden is not named: $(head -c 300 err)"
+grep -q "max abs inf" out && no "a NaN in the golden is compared as moved by inf"
 run 2 "--save-golden with --against" a.dff --save-golden g2 --against gold
 
 # the same through the crowd path: clips sampled on the GPU, poses numbered instance x frame

@@ -177,6 +177,9 @@ int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const ch
 /* Contact sheets: one PNG per clip (bake_sheet.c); 0 with a line on stderr on failure. */
 int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                             vks_gpu *gpu, const char *dir, vks_bake_result *res);
+/* 1 when every clip of the loaded job has a sheet name of its own, else 0 with a line on
+ * stderr naming two clips and their sheet (checked before the job is baked). */
+int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l);
 
 /* Which jobs shard i of n takes: jobs sorted by estimated work (largest first, then by index)
  * go one by one to the shard with the least work so far (lowest number on ties). mine[j] = 1

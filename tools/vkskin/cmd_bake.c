@@ -110,6 +110,8 @@ static int prepare(bake_run *run, uint32_t j, job_slot *s)
     s->only = *job;
     s->only.outputs = todo;
     int ok = vks_bake_load(job, &s->l);
+    if (ok && job->contact_sheet) /* refused before any work, not found while writing */
+        ok = vks_bake_sheet_names_check(job, &s->l);
     res->exit_code = ok ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT; /* past the inputs, a failure is the run's */
     if (ok) {
         res->frames = s->l.frames;
@@ -252,15 +254,27 @@ static int read_manifest(const char *path, int contact_sheet, vks_bake_manifest 
     return rc;
 }
 
+#define SHARD_MAX 100000u
+
+/* Digits only: strtoul alone would take " 0", "+0" and "-0" (which it wraps to 0) too. */
+static int parse_shard_number(const char *text, const char **end, unsigned long *out)
+{
+    if (*text < '0' || *text > '9')
+        return 0;
+    char *e = NULL;
+    errno = 0;
+    *out = strtoul(text, &e, 10);
+    *end = e;
+    return errno == 0;
+}
+
 static int parse_shard(const char *text, uint32_t *i, uint32_t *n)
 {
-    char *end = NULL;
-    unsigned long a = strtoul(text, &end, 10);
-    if (end == text || *end != '/')
+    const char *end = NULL;
+    unsigned long a, b;
+    if (!parse_shard_number(text, &end, &a) || *end != '/')
         return 0;
-    const char *rest = end + 1;
-    unsigned long b = strtoul(rest, &end, 10);
-    if (end == rest || *end || b < 1 || b > 100000 || a >= b)
+    if (!parse_shard_number(end + 1, &end, &b) || *end || b < 1 || b > SHARD_MAX || a >= b)
         return 0;
     *i = (uint32_t)a;
     *n = (uint32_t)b;
@@ -295,7 +309,7 @@ int vks_cmd_bake(int argc, char **argv)
             if (!(v = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
             if (!parse_shard(v, &shard_i, &shard_n)) {
-                fprintf(stderr, "vkskin: --shard %s: expected I/N with 0 <= I < N\n", v);
+                fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
                 return VKS_EXIT_USAGE;
             }
             shard = v;
