@@ -3,6 +3,8 @@
  * output kind with a JSON sidecar written last, so that a sidecar on disk means its files are
  * complete, and a re-run can tell what is up to date from the sidecars alone. */
 #include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -483,10 +485,36 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
     return sidecar_end(&s, job, kind, res);
 }
 
+/* No output holds an inf or a NaN: a clip's keys are bounded (src/anim/clip_float32.c), but a
+ * hierarchy composes them, so the frames the outputs are made of are scanned once first. */
+static int frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr, uint32_t kinds)
+{
+    size_t per = (size_t)l->skin->vertex_count * 3, vertices = per * l->frames;
+    int deformed = (kinds & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0;
+    const struct {
+        const float *v;
+        size_t n, per;
+        const char *what;
+    } arrays[3] = {{deformed ? fr->positions : NULL, vertices, per, "a deformed position"},
+                   {deformed ? fr->normals : NULL, vertices, per, "a deformed normal"},
+                   {kinds & VKS_BAKE_OUT_ATLAS ? fr->matrices : NULL, (size_t)12 * l->skin->bone_count * l->frames,
+                    (size_t)12 * l->skin->bone_count, "a skin matrix"}};
+    for (int a = 0; a < 3; a++)
+        for (size_t i = 0; arrays[a].v && i < arrays[a].n; i++)
+            if (!isfinite(arrays[a].v[i])) {
+                fprintf(stderr, "vkskin: %s: frame %zu: %s is %g, beyond float32 (the clip takes the model too far); "
+                        "no output written\n", job->where, i / arrays[a].per, arrays[a].what, (double)arrays[a].v[i]);
+                return 0;
+            }
+    return 1;
+}
+
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res)
 {
     int mesh_written = 0;
+    if (!frames_finite(job, l, fr, kinds))
+        return 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
         if (!(kinds & (1u << k)))
             continue;
