@@ -39,9 +39,16 @@ trap 'rm -rf "$work"' EXIT
 stage=$work/vkskin-gpu
 mkdir -p "$stage/lib"
 
-# CTest's GPU tests, rewritten to run from the bundle, and the files they name
-(cd "$build" && ctest --show-only=json-v1 -L '^gpu$') > "$work/tests.json"
-cmake -DJSON="$work/tests.json" -DSRC="$src" -DBIN="$build" -DOUT="$stage" -P "$root/tools/scripts/gpu_bundle_tests.cmake"
+# CTest's GPU tests, rewritten to run from the bundle, and the files they name. ctest reads a
+# copy of the build's test files: run in the build itself it would write the build's
+# Testing/Temporary/LastTest.log, the log of any ctest running there (this script's own test).
+(cd "$build" && find . -name CTestTestfile.cmake) | while read -r f; do
+  mkdir -p "$work/ctest/$(dirname "$f")"
+  cp "$build/$f" "$work/ctest/$f"
+done
+(cd "$work/ctest" && ctest --show-only=json-v1 -L '^gpu$') > "$work/tests.json"
+cmake -DJSON="$work/tests.json" -DSRC="$src" -DBIN="$build" -DCTEST_COPY="$work/ctest" -DOUT="$stage" \
+  -P "$root/tools/scripts/gpu_bundle_tests.cmake"
 { sort -u "$stage/files.txt"; echo build/vkskin; echo src/datasets; echo src/tests/data; } | sort -u |
   while read -r f; do
     case $f in build/*) from=$build/${f#build/} ;; *) from=$src/${f#src/} ;; esac

@@ -12,8 +12,10 @@
 # A path of either tree that does not start an argument (inside an `sh -c` script, say)
 # cannot be rewritten: the script stops and names the test. The real-sample folder
 # (VKSKIN_REAL_DATASETS) is not carried: it stays the caller's, or a folder that does not
-# exist, where those tests skip.
-#   cmake -DJSON=tests.json -DSRC=SOURCE_DIR -DBIN=BUILD_DIR -DOUT=STAGE -P gpu_bundle_tests.cmake
+# exist, where those tests skip. CTEST_COPY: where ctest read a copy of the build's test files;
+# the working directories it gives (its folders by default) are the build's.
+#   cmake -DJSON=tests.json -DSRC=SOURCE_DIR -DBIN=BUILD_DIR [-DCTEST_COPY=DIR] -DOUT=STAGE
+#         -P gpu_bundle_tests.cmake
 cmake_minimum_required(VERSION 3.19) # string(JSON)
 foreach(v JSON SRC BIN OUT)
   if(NOT DEFINED ${v})
@@ -21,6 +23,10 @@ foreach(v JSON SRC BIN OUT)
   endif()
 endforeach()
 file(READ "${JSON}" json)
+if(DEFINED CTEST_COPY)
+  string(REPLACE "\"${CTEST_COPY}/" "\"${BIN}/" json "${json}")
+  string(REPLACE "\"${CTEST_COPY}\"" "\"${BIN}\"" json "${json}")
+endif()
 file(MAKE_DIRECTORY "${OUT}/gpu-tests")
 set(files "")
 
