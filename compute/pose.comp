@@ -121,7 +121,7 @@ void main()
         cm = cw[ce + 1u];
         space = cw[cc + 1u];
         tracks = cw[cc + 3u];
-        tl = clip_local_time(cf(cc), source >> 8, pp.clip_start + pp.clip_speed * pc.time);
+        tl = clip_play_time(cf(cc), source >> 8, pp.clip_start, pp.clip_speed, pc.time);
         source = SOURCE_CLIP;
     }
     for (uint n = 0; n < mo.node_count; n++) {

@@ -21,3 +21,5 @@ endif()
 # Clip model: sampling, cycles, binding, spaces (clip.h).
 vks_add_test(NAME test_clip_sample SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_sample.c LABELS core anim)
 target_link_libraries(test_clip_sample PRIVATE vks_fixture)
+# the float clip time both the GPU and the CPU reference sample at (issue 22)
+vks_add_test(NAME test_clip_time SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_time.c LABELS core anim)

@@ -180,8 +180,16 @@ VKS_API void vks_clip_binding_free(vks_clip_binding *b);
 /* Time t (seconds, any value) mapped into [0, duration] by cycle. */
 VKS_API double vks_clip_local_time(const vks_clip *clip, vks_cycle cycle, double t);
 
-/* The clip time a playback shows at source time T: local time of start + speed * T under the
- * play's cycle (pose.h's vks_clip_play). The GPU pose pass computes the same in float. */
+/* The clip time an instance playing clip from start at speed shows at source time T:
+ * start + speed * T mapped into [0, duration] by cycle, as vks_clip_local_time does, but
+ * computed in float, operation for operation as the GPU's pose pass computes it (the crowd,
+ * crowd.h). It is the one definition of a playing clip's time: the CPU reference samples
+ * and poses in double at this float time, so both sides sample the same keys (a time
+ * computed in double can fall on the other side of a STEP key). Loop and mirror take the
+ * largest whole number of periods k with t - period * k >= 0 in float; beyond 2^24 periods
+ * from 0 the time is 0. */
+VKS_API float vks_clip_play_time_f(const vks_clip *clip, vks_cycle cycle, float start, float speed, float T);
+/* The same for a playback (pose.h's vks_clip_play) at source time T (taken as a float). */
 VKS_API double vks_clip_play_time(const struct vks_clip_play *play, double T);
 
 /* One curve at local time t (already cycled), components floats into out; quaternions come

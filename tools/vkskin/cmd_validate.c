@@ -541,7 +541,9 @@ int vks_cmd_validate(int argc, char **argv)
             continue;
         }
         nfiles++;
+        double bind_start = vks_validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, vo.allow_mismatch, &vf->bind);
+        vf->bind_ms = vks_validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             rc = VKS_EXIT_RUNTIME;
             goto out;

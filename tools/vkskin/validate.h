@@ -38,6 +38,9 @@ typedef struct vfile {
     vks_error_map *pmap, *nmap, *gmap;
     vks_diff_acc gpos, gnrm;
     vgold gold;
+    /* where the time went, for the JUnit cases: the bind-pose check, and on the current
+       device the reference and comparison of this file's chunks and their golden work */
+    double bind_ms, check_ms, golden_ms;
 } vfile;
 
 enum { MAX_REF_THREADS = 16 }; /* the crowd path's reference threads */
@@ -83,6 +86,9 @@ typedef struct vrun {
     int device_number;       /* for heat map names */
     vctx c;
 } vrun;
+
+/* A monotonic clock in milliseconds, for the JUnit cases' times. */
+double vks_validate_now_ms(void);
 
 /* Runs every file on the device of r->gopt into d: the GPU in one batch (or crowds for clips),
  * the reference chunk by chunk, diffs, error maps, golden writes or comparisons, and with a

@@ -12,6 +12,13 @@
 
 #include "validate.h"
 
+double vks_validate_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
 {
     vfile *f = &((vctx *)user)->files[entry];
@@ -34,6 +41,7 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     vctx *c = user;
     vfile *f = &c->files[entry];
     const vks_skin *s = f->skin;
+    double t0 = vks_validate_now_ms();
     size_t nl = (size_t)count * (s->node_count ? s->node_count : 1) * sizeof *c->locals;
     size_t nf = (size_t)count * s->vertex_count * 3 * sizeof(float);
     size_t nw = (s->node_count ? s->node_count : 1) * sizeof *c->world;
@@ -58,7 +66,10 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     vks_diff_add(&f->nrm, n, c->rn, first, count, s->vertex_count);
     vks_error_map_add(f->pmap, &f->tp, f->pos.r.radius, p, c->rp, first, count, c->scales, c->rp, c->rn);
     vks_error_map_add(f->nmap, &f->tn, f->nrm.r.radius, n, c->rn, first, count, NULL, NULL, NULL);
+    double t1 = vks_validate_now_ms();
     vks_golden_chunk(c, f, first, count, p, n, c->scales);
+    double t2 = vks_validate_now_ms();
+    f->check_ms += t1 - t0, f->golden_ms += t2 - t1;
     f->delivered += count;
     return 0;
 }
@@ -161,6 +172,7 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
     vctx *c = user;
     vfile *f = &c->files[m];
     const vks_skin *s = f->skin;
+    double t0 = vks_validate_now_ms();
     int threads = ref_threads();
     if ((uint32_t)threads > count)
         threads = (int)count;
@@ -212,20 +224,16 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
         vks_error_map_merge(f->nmap, sl[t].nmap);
     }
     /* the golden on this thread (file offsets, in pose order), from the buffers the slices filled */
+    double t1 = vks_validate_now_ms();
     for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
         size_t at = (size_t)i * s->vertex_count * 3;
         uint32_t pose = (first + i) * f->frames + frame;
         vks_golden_chunk(c, f, pose, 1, p + at, n + at, &c->scales[i]);
     }
+    double t2 = vks_validate_now_ms();
+    f->check_ms += t1 - t0, f->golden_ms += t2 - t1;
     f->delivered += count;
     return 0;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
 /* Empties every file's accumulators and points them at this device's maps. */
@@ -251,6 +259,7 @@ static int begin_device(vrun *r, vdevice *d)
         vks_diff_begin(&vf->gpos, vf->model_scale, &vf->tp);
         vks_diff_begin(&vf->gnrm, 1.0, &vf->tn);
         vf->delivered = 0, vf->ref_failed = 0;
+        vf->check_ms = 0, vf->golden_ms = 0;
     }
     return 1;
 }
@@ -276,10 +285,30 @@ static const char *normals_absent(const vks_skin *s)
     return "the model has no normals";
 }
 
+/* Each file's seconds for the JUnit cases: its own checking time, and the rest of the device's
+ * run (the GPU's work, shared by every file's chunks) by its share of the vertex-instances. */
+static void file_seconds(vrun *r, vdevice *d)
+{
+    double own = 0, work = 0;
+    for (int f = 0; f < r->nfiles; f++) {
+        own += r->files[f].check_ms + r->files[f].golden_ms;
+        work += (double)r->files[f].skin->vertex_count * r->files[f].poses;
+    }
+    double rest = d->st.total_ms > own ? d->st.total_ms - own : 0;
+    for (int f = 0; f < r->nfiles; f++) {
+        const vfile *vf = &r->files[f];
+        double share = work > 0 ? rest * ((double)vf->skin->vertex_count * vf->poses / work) : 0;
+        d->files[f].seconds = (vf->check_ms + share) / 1e3;
+        d->files[f].golden_seconds = vf->golden_ms / 1e3;
+        d->files[f].bind_seconds = vf->bind_ms / 1e3;
+    }
+}
+
 /* The device's verdict per file, into d->files (the report's view of it). */
 static int collect(vrun *r, vdevice *d)
 {
     int rc = VKS_EXIT_OK;
+    file_seconds(r, d);
     for (int f = 0; f < r->nfiles; f++) {
         vfile *vf = &r->files[f];
         vks_report_file *o = &d->files[f];
@@ -355,7 +384,7 @@ int vks_validate_device(vrun *r, vdevice *d)
     r->c.files = r->files;
     vks_result run;
     if (r->pose->anim) { /* clips: sampled on the GPU by crowds of instances, chunk by chunk */
-        double t0 = now_ms();
+        double t0 = vks_validate_now_ms();
         vks_cli_crowd_stats cs = {0};
         run = vks_cli_gpu_clips_upload(gpu, ms, posers, (uint32_t)r->nfiles, &gclips, &err);
         if (run == VKS_OK) {
@@ -365,7 +394,7 @@ int vks_validate_device(vrun *r, vdevice *d)
             run = vks_cli_crowd_run(&job, &cs, &err);
         }
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
-        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = now_ms() - t0;
+        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
         d->crowd_path = 1;
     } else {
         vks_gpu_batch b = {0};
