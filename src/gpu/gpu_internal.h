@@ -102,6 +102,8 @@ struct vks_gpu {
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
+    uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
+                                 has k + 1 influences (only those are compiled, on upload) */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     char cache_dir[512];     /* the tuning and pipeline cache ("" none: tuning_cache.h) */
@@ -224,7 +226,11 @@ void vks__buf_touch(vks_gpu *gpu, vks__buf *b);
 vks_result vks__vk_fail(vks_error *err, VkResult r, const char *what);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
-/* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN). */
+/* The deform pipelines of the influence variants in mask (bit k: k + 1 influences) that are
+ * not made yet: vks_gpu_upload asks for its groups' variants, so a context compiles only the
+ * deform kernels its models use (each is an LLVM compile on lavapipe's cold cache). */
+vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err);
+/* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN), for the same variants. */
 vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 /* The facts of the context's device that the tuning table reads (tuning.h). */

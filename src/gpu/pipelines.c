@@ -142,10 +142,18 @@ static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 {
     uint32_t pc[1] = {gpu->pose_wg};
     vks_result res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, pc, 1, &gpu->pose_pipeline, err);
-    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
-        uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
-        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
-    }
+    return res == VKS_OK ? vks__deform_pipelines(gpu, gpu->deform_variants, err) : res;
+}
+
+vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
+{
+    gpu->deform_variants |= mask & 15u;
+    vks_result res = VKS_OK;
+    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
+        if ((gpu->deform_variants >> k & 1u) && !gpu->deform_pipeline[k]) {
+            uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
+            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
+        }
     return res;
 }
 
@@ -273,7 +281,7 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
     if (!gpu->plain_module)
         res = module(gpu, plain_spv, sizeof plain_spv, &gpu->plain_module, err);
     for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
-        if (!gpu->plain_pipeline[k]) {
+        if ((gpu->deform_variants >> k & 1u) && !gpu->plain_pipeline[k]) {
             uint32_t c[2] = {gpu->deform_wg, k + 1};
             res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 2, &gpu->plain_pipeline[k], err);
         }
