@@ -33,6 +33,10 @@ endif()
 add_test(NAME cli_bake_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_memory.sh $<TARGET_FILE:vkskin>
          $<TARGET_FILE:max_rss>)
 set_tests_properties(cli_bake_memory PROPERTIES LABELS "cli;bake" ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+# The pool of encoding threads and the split across devices: the same bytes as one thread.
+add_test(NAME cli_bake_threads COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_threads.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_bake_threads PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake" TIMEOUT 300
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # brings up a one-node cluster (munged, slurmctld, slurmd) of its own; ~15 s on 2 vCPUs
 set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
 

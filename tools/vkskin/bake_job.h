@@ -162,9 +162,22 @@ int vks_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const ch
 uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJSON *files);
 
 /* Writes every output kind of the job in `kinds`, each with its sidecar (written last, so a
- * sidecar means its files are complete). Returns 0 with a line on stderr on failure. */
+ * sidecar means its files are complete), one after the other on this thread. Returns 0 with a
+ * line on stderr on failure. */
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
+/* Its parts, which threads of a pool may run at once for the kinds of one job (each kind's
+ * files are its own, and res one per kind): the rest mesh (.vat.obj, .vat.glb) that every
+ * VAT kind lists, written before any of them; and output kind k with its sidecar. Each
+ * returns 0 with a line on stderr on failure; nothing in them depends on what else runs. */
+#define VKS_BAKE_OUT_VAT_KINDS (VKS_BAKE_OUT_VAT_EXR_FLOAT | VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)
+/* 1 when no frame the outputs of kinds are made of holds an inf or a NaN; else 0, the frame
+ * named on stderr (a clip's bounded keys can still compose past float32 in a hierarchy). */
+int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                           uint32_t kinds);
+int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir);
+int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                        const char *dir, int k, vks_bake_engine e, vks_bake_result *res);
 
 /* A JSON document written through the output module (temporary, then renamed). */
 vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);
