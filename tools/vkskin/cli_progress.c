@@ -47,7 +47,9 @@ static void print_line(vks_cli_progress *p, double now, int final)
     char left[48];
     if (final)
         snprintf(left, sizeof left, "done in %.1f s", el);
-    else if (p->done && p->total > p->done)
+    else if (p->done >= p->total)
+        snprintf(left, sizeof left, "0 s left");
+    else if (p->done)
         snprintf(left, sizeof left, "%.0f s left", el / (double)p->done * (double)(p->total - p->done));
     else
         snprintf(left, sizeof left, "time left unknown");

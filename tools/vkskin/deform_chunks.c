@@ -9,6 +9,7 @@
  * ms for 1000 poses of 10k vertices on lavapipe, this 183 ms (2 vCPUs shared by the device's
  * threads and the writer: less work is what overlaps best). */
 #include "deform_chunks.h"
+#include "cli_progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -87,14 +88,10 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
-static void progress(const vks_cli_chunks *c, uint64_t done, double *last_report)
+static void progress(const vks_cli_chunks *c, uint64_t done)
 {
-    double t = now_seconds();
-    if (c->progress && t - *last_report > 2.0) {
-        fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", c->progress, (unsigned long long)done,
-                (unsigned long long)c->total);
-        *last_report = t;
-    }
+    if (c->progress)
+        vks_cli_progress_set(c->progress, done, NULL);
 }
 
 /* ---- the GPU: one run, chunks written as they are read back ---- */
@@ -104,7 +101,7 @@ enum { ENTRY_POSES = 1u << 30 }; /* poses per batch entry (instance counts are 3
 typedef struct gpu_stream {
     vks_cli_chunks *c;
     float *scratch; /* a pose's positions and normals, when finish changes them */
-    double write_s, last_report;
+    double write_s;
     vks_result result; /* of the output */
     vks_error err;
 } gpu_stream;
@@ -133,14 +130,14 @@ static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t c
         g->result = vks_bake_write(c->bake, (uint32_t)(pose / c->frames), (uint32_t)(pose % c->frames), pp, nn,
                                    &g->err);
     }
-    progress(c, (uint64_t)entry * ENTRY_POSES + first + count, &g->last_report);
+    progress(c, (uint64_t)entry * ENTRY_POSES + first + count);
     g->write_s += now_seconds() - t0;
     return g->result != VKS_OK;
 }
 
 static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
 {
-    gpu_stream g = {c, NULL, 0, now_seconds(), VKS_OK, {0}};
+    gpu_stream g = {c, NULL, 0, VKS_OK, {0}};
     uint32_t entries = (uint32_t)((c->total + ENTRY_POSES - 1) / ENTRY_POSES);
     vks_gpu_batch_entry *e = calloc(entries, sizeof *e);
     if (c->finish)
@@ -205,7 +202,6 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory for a chunk of %llu poses",
                           (unsigned long long)chunk);
     writer wr = {0};
-    double last_report = now_seconds();
     for (uint64_t first = 0, n_c = 0; r == VKS_OK && first < c->total; first += chunk, n_c++) {
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
@@ -224,7 +220,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
             break;
         writer_start(&wr, &(chunk_write){c->bake, s, c->frames, pos[n_c % sets], nrm[n_c % sets], first, n, VKS_OK,
                                          {0}});
-        progress(c, first + n, &last_report);
+        progress(c, first + n);
     }
     vks_result rw = writer_finish(&wr, r == VKS_OK ? err : NULL);
     if (r == VKS_OK)
