@@ -6,6 +6,7 @@
 #define VKSKIN_BAKE_JOB_H
 
 #include "cli.h"
+#include "cli_progress.h"
 
 struct cJSON;
 
@@ -200,13 +201,16 @@ int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l
  * unreadable job gets work 1 so every shard agrees. */
 void vks_bake_shard(vks_bake_manifest *m, uint32_t i, uint32_t n, uint8_t *mine);
 
-/* Progress on a terminal; the summary table and the report. */
+/* Progress (cli_progress.h: lines on stderr over a long run, a bar on a terminal); the
+ * summary table and the report. */
 typedef struct vks_bake_progress {
     int tty;
     double start;
     uint32_t jobs, jobs_done;
     uint64_t frames_done;
     double last_print;
+    vks_cli_progress line; /* begun at the first update, ended by the final one */
+    int line_begun;
 } vks_bake_progress;
 double vks_bake_now(void);
 void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final);

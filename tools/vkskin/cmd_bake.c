@@ -20,7 +20,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
             "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
-            "                   [--max-memory-mb N]\n"
+            "                   [--max-memory-mb N] [--quiet]\n"
             "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
             "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
             "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
@@ -51,7 +51,8 @@ static void help(FILE *f)
             "                    reports in DIR become one --report\n\n"
             "Outputs are written to a temporary name and renamed; a sidecar is written after its files,\n"
             "so a re-run skips what is complete (same manifest entry and vkskin version) and redoes\n"
-            "the rest. A progress line shows on a terminal; otherwise only the summary.\n\n"
+            "the rest. Over a long bake a progress line on stderr every 2 s (a bar on a terminal;\n"
+            "--quiet: none), then the summary.\n\n"
             "exit codes: 0 ok, 1 bad manifest or input, 2 usage, 4 no Vulkan device, 5 runtime failure\n");
 }
 
@@ -491,6 +492,8 @@ int vks_cmd_bake(int argc, char **argv)
                 return VKS_EXIT_USAGE;
         } else if (!strcmp(a, "--check")) {
             check = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--force")) {
             force = 1;
         } else if (!strcmp(a, "--contact-sheet")) {

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_crowd.h"
 #include "cli_gpu.h"
+#include "cli_progress.h"
 #include "deform_chunks.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
@@ -28,6 +29,7 @@ static void help(FILE *f)
             "                   layout on a thread of its own while the GPU gets the next (CSV, OBJ,\n"
             "                   glTF; raw and PC2 are a copy into the output's buffers, written by its\n"
             "                   writer thread); 0 converts on the thread that feeds the GPU. Same bytes\n"
+            "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
             "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); also\n"
             "                   --validation (Khronos validation layer), --max-chunk-mb N and\n"
             "                   --launch-shape SPEC (README: Launch shapes)\n"
@@ -170,7 +172,7 @@ static int sink_frame(void *user, uint32_t m, uint32_t first, uint32_t count, ui
     return k->result != VKS_OK;
 }
 
-static vks_result deform_crowd(const char *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
+static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
                                double *engine_time, vks_error *err)
 {
     const vks_skin *s = ps->skin;
@@ -244,19 +246,23 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double t0 = now_seconds(), engine_time = 0;
+    vks_cli_progress progress;
+    vks_cli_progress_begin(&progress, "deform", "poses", total);
+    vks_cli_progress_set(&progress, 0, path);
     if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
-        if ((r = deform_crowd(path, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
+        if ((r = deform_crowd(&progress, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
             goto fail;
         total = 0; /* written */
     }
     deform_ctx dc = {e, &g, &ps};
     vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
-                             NULL, NULL, 0, path, 0, 0};
+                             NULL, NULL, 0, &progress, 0, 0};
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
     r = vks_cli_chunks_run(&chunks, &err);
     engine_time += chunks.engine_s;
+    vks_cli_progress_end(&progress);
     if (r != VKS_OK)
         goto fail;
     r = vks_bake_close(bake, 1, &err);
@@ -309,6 +315,8 @@ int vks_cmd_deform(int argc, char **argv)
             e = ENGINE_CPU_FAST;
         } else if (!strcmp(a, "--gpu")) {
             e = ENGINE_GPU;
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--threads")) {
             if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &threads) || threads == 0) {
                 fprintf(stderr, "vkskin deform: --threads needs a number of at least 1\n");

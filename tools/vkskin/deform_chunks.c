@@ -11,6 +11,7 @@
  * for 1000 poses of 10k vertices on lavapipe against 183 ms for one run writing from the
  * ring: the per-call submissions and the fresh pages cost that, not the copy.) */
 #include "deform_chunks.h"
+#include "cli_progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,14 +90,10 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
-static void progress(const vks_cli_chunks *c, uint64_t done, double *last_report)
+static void progress(const vks_cli_chunks *c, uint64_t done)
 {
-    double t = now_seconds();
-    if (c->progress && t - *last_report > 2.0) {
-        fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", c->progress, (unsigned long long)done,
-                (unsigned long long)c->total);
-        *last_report = t;
-    }
+    if (c->progress)
+        vks_cli_progress_set(c->progress, done, NULL);
 }
 
 /* ---- the GPU: one run, chunks converted and written by a thread of their own ---- */
@@ -132,7 +129,7 @@ typedef struct gpu_stream {
     int quit;
     pthread_t thread;
     int threaded;
-    double write_s, last_report;
+    double write_s;
     vks_result result; /* of the output; set by the converter, read under mu */
     vks_error err;
 } gpu_stream;
@@ -233,7 +230,7 @@ static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t c
         b->first = pose0, b->count = m;
         block_give(g);
     }
-    progress(c, (uint64_t)entry * ENTRY_POSES + first + count, &g->last_report);
+    progress(c, (uint64_t)entry * ENTRY_POSES + first + count);
     g->write_s += now_seconds() - t0;
     return stop;
 }
@@ -241,7 +238,7 @@ static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t c
 static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
 {
     gpu_stream g = {0};
-    g.c = c, g.last_report = now_seconds(), g.result = VKS_OK;
+    g.c = c, g.result = VKS_OK;
     g.per = (size_t)c->skin->vertex_count * 3;
     size_t pose_bytes = g.per * sizeof(float) + 16;
     g.block_poses = (uint32_t)(BLOCK_BYTES / pose_bytes < 1 ? 1 : BLOCK_BYTES / pose_bytes);
@@ -331,7 +328,6 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory for a chunk of %llu poses",
                           (unsigned long long)chunk);
     writer wr = {0};
-    double last_report = now_seconds();
     for (uint64_t first = 0, n_c = 0; r == VKS_OK && first < c->total; first += chunk, n_c++) {
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
@@ -350,7 +346,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
             break;
         writer_start(&wr, &(chunk_write){c->bake, s, c->frames, pos[n_c % sets], nrm[n_c % sets], first, n, VKS_OK,
                                          {0}});
-        progress(c, first + n, &last_report);
+        progress(c, first + n);
     }
     vks_result rw = writer_finish(&wr, r == VKS_OK ? err : NULL);
     if (r == VKS_OK)

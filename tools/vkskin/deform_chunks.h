@@ -21,7 +21,7 @@ typedef struct vks_cli_chunks {
     vks_gpu *gpu;
     const vks_gpu_models *models;
     uint64_t max_chunk_bytes; /* the GPU's chunks (0: automatic, at most 64 MiB a stream) */
-    const char *progress; /* non-NULL: "vkskin: PROGRESS: P of T poses" on stderr every 2 s */
+    struct vks_cli_progress *progress; /* poses written so far (cli_progress.h); NULL: none */
     double engine_s;      /* out: seconds spent deforming (not writing) */
     /* GPU: the output's conversion is a copy into its own buffers (raw, PC2), which its writer
      * thread writes: chunks go to it straight from the readback memory, as a copy into a
