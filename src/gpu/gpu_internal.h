@@ -314,6 +314,12 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
 void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p);
 /* Frees the buffers (the sets go with their pool). */
 void vks__passes_destroy(vks_gpu *gpu, vks__passes *p);
+/* The output bytes of one stream in one chunk of vks_gpu_run: under the storage-binding range
+ * (each table is bound whole), an eighth of the device-local heap per ring slot (two output
+ * streams and tables of similar size: half the heap left free), half the host budget per slot
+ * (1 GiB in all), and the caller's cap (0: none). Pure: tested against real devices' limits
+ * (tests/unit/test_chunk_budget.c). */
+uint64_t vks__chunk_budget(uint64_t storage_range, uint64_t device_heap, uint32_t ring, uint64_t cap);
 /* Frees the batch scheduler's kept buffer set (vks_gpu_trim; vks_gpu_destroy). */
 void vks__batch_cache_free(vks_gpu *gpu);
 /* Deform work items of one instance of a model: a block of up to wg vertices per group. */
