@@ -110,6 +110,7 @@ struct vks_gpu {
     vks__cache_key cache_key;
     VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: compile without one */
     size_t pipeline_cache_loaded;   /* bytes read from the cache: written back only if it grew */
+    double pipeline_ms;             /* wall time in vkCreateComputePipelines so far */
     uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/log.h"
 #include "vkskin/version.h"
@@ -73,7 +74,11 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = &si;
     ci.layout = pl;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, VKS_VK_ALLOC(gpu), out);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    gpu->pipeline_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
     gpu->counters.pipelines++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
@@ -244,6 +249,7 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     vks__launch_shape_format(s, out->text, sizeof out->text);
     out->source = s->source;
     out->reason = s->reason;
+    out->pipeline_ms = gpu->pipeline_ms;
 }
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
