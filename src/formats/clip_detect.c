@@ -5,7 +5,7 @@
  * clip reader. */
 #include <string.h>
 
-#include "formats/file_internal.h"
+#include "file_internal.h"
 #include "vkskin/clip.h"
 
 static int contains(const void *bytes, size_t size, size_t within, const char *needle)
