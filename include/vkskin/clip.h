@@ -246,6 +246,13 @@ VKS_API vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes
  * translation / rotation / scale; `weights` channels counted in format_detail, not played. */
 VKS_API vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, size_t size,
                                       vks_clip_set **out, vks_error *err);
+/* Reads the clip file at path through opt->file (zeroed: the file system, max_size applied),
+ * detects its clip format (vks_detect_clip_format) and reads it: what vks_read_file is for
+ * models. A .gltf's external buffers are read beside it through opt->file (opt->gltf.path
+ * NULL: path). A failure to read the file has err->path "file"; bytes no clip reader takes are
+ * VKS_ERR_FORMAT. Pose JSON needs a skin: vks_pose_json_clip_read. */
+VKS_API vks_result vks_read_clips(const vks_read_options *opt, const char *path, vks_clip_set **out,
+                                  vks_error *err);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */
