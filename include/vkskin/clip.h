@@ -132,7 +132,7 @@ VKS_API const char *vks_clip_set_strndup(vks_clip_set *set, const char *s, size_
  * control points), values and tangents finite, events inside the clip, root_track in range;
  * and what the float32 engines need to agree with the double reference: quaternion keys
  * with a norm in 2^-60..2^60 (not zero), Euler angles within +-128 rad, translations, scales,
- * tangents and motion within +-2^48 (src/anim/clip_float32.c has the reasoning). Errors name
+ * tangents and motion within +-2^48 (src/core/clip_float32.c has the reasoning). Errors name
  * the clip, track, channel and key. */
 VKS_API vks_result vks_clip_set_validate(const vks_clip_set *set, vks_error *err);
 /* What readers call on the set they made, its arrays in its arena: conditions the keys in
@@ -236,7 +236,7 @@ VKS_API vks_result vks_nif_kf_read(const vks_read_options *opt, const void *byte
                                    vks_clip_set **out, vks_error *err);
 /* NintendoWare CTR skeletal animation XML (.cskla): one clip per SkeletalAnimationData,
  * frames at opt->clip.fps (<= 0: 30; the file stores no rate). The schema is probable (no
- * public sample); the variants read and the rules are listed in src/anim/cskla/cskla_read.c.
+ * public sample); the variants read and the rules are listed in src/formats/cmdl/cskla_read.c.
  * Errors name the line and column. */
 VKS_API vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t size,
                                   vks_clip_set **out, vks_error *err);
@@ -246,6 +246,13 @@ VKS_API vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes
  * translation / rotation / scale; `weights` channels counted in format_detail, not played. */
 VKS_API vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, size_t size,
                                       vks_clip_set **out, vks_error *err);
+/* Reads the clip file at path through opt->file (zeroed: the file system, max_size applied),
+ * detects its clip format (vks_detect_clip_format) and reads it: what vks_read_file is for
+ * models. A .gltf's external buffers are read beside it through opt->file (opt->gltf.path
+ * NULL: path). A failure to read the file has err->path "file"; bytes no clip reader takes are
+ * VKS_ERR_FORMAT. Pose JSON needs a skin: vks_pose_json_clip_read. */
+VKS_API vks_result vks_read_clips(const vks_read_options *opt, const char *path, vks_clip_set **out,
+                                  vks_error *err);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */

@@ -149,6 +149,30 @@ typedef struct vks_write_options {
     int quantize;        /* NW4C: quantized vertex streams */
 } vks_write_options;
 
+/* ---- the formats this build reads (the registry) ----
+ * One record per format, always in this order: RenderWare, Gamebryo NIF, NintendoWare CTR,
+ * Bohemia P3D, glTF. Detection, vks_read_file and vks_read_clips go through the same records;
+ * a program that lists formats (the CLI's help, the generator) loops over them too. */
+typedef vks_result (*vks_writer_fn)(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
+                                    size_t *out_size, vks_error *err);
+
+typedef struct vks_format_info {
+    const char *name;                    /* vks_detect_format's format_name: "renderware", "nif", ... */
+    const char *title;                   /* for people: "RenderWare", "Gamebryo", ... */
+    const char *const *model_extensions; /* lower case with the dot, NULL-terminated: ".dff" */
+    const char *const *clip_extensions;  /* the clip files of the format (vks_detect_clip_format) */
+    const char *side_file;               /* what vks_read_file reads beside a model ("model.cfg"), or NULL */
+    vks_reader_fn read;                  /* the model reader */
+    vks_writer_fn write;                 /* the model writer, NULL when there is none */
+} vks_format_info;
+
+VKS_API uint32_t vks_format_count(void);
+/* The record at index (0 .. vks_format_count() - 1), NULL past the end. */
+VKS_API const vks_format_info *vks_format_at(uint32_t index);
+/* The record whose name is name, or one of whose model extensions is name with or without its
+ * dot ("nif", "dff", ".p3d"; case ignored), or NULL. */
+VKS_API const vks_format_info *vks_format_find(const char *name);
+
 VKS_API vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                         size_t *out_size, vks_error *err);
 VKS_API vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,

@@ -1,10 +1,11 @@
-/* Format detection by magic bytes, then by extension, and the read-any entry point. */
+/* Format detection through the registry (registry.h): by content, then by extension; the
+ * read-any entry point and the read options' defaults. */
 #include "vkskin/formats.h"
 
 #include <ctype.h>
 #include <string.h>
 
-#include "file_internal.h"
+#include "registry.h"
 
 vks_read_options vks_read_options_defaults(const vks_read_options *opt)
 {
@@ -33,67 +34,25 @@ vks_read_options vks_read_options_defaults(const vks_read_options *opt)
     return o;
 }
 
-int vks__name_has_ext(const char *name, const char *ext)
-{
-    if (!name)
-        return 0;
-    size_t n = strlen(name), e = strlen(ext);
-    if (n < e)
-        return 0;
-    for (size_t i = 0; i < e; i++)
-        if (tolower((unsigned char)name[n - e + i]) != ext[i])
-            return 0;
-    return 1;
-}
-
-static int starts(const void *bytes, size_t size, const char *magic)
-{
-    size_t n = strlen(magic);
-    return size >= n && memcmp(bytes, magic, n) == 0;
-}
-
-/* An XML document whose first element is NintendoWareIntermediateFile (after an optional
-   BOM, XML declaration and comments): look for the name in the first 4 KiB. */
-static int looks_cmdl(const void *bytes, size_t size)
-{
-    const char *p = bytes;
-    size_t n = size < 4096 ? size : 4096;
-    const char *needle = "NintendoWareIntermediateFile";
-    size_t k = strlen(needle);
-    for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(p + i, needle, k) == 0)
-            return 1;
-    return 0;
-}
-
+/* The one detection chain (registry.h): every format's probe, then the extensions. */
 vks_reader_fn vks_detect_format(const void *bytes, size_t size, const char *name, const char **format_name)
 {
-    const uint8_t *b = bytes;
-    const char *fmt = NULL;
-    vks_reader_fn fn = NULL;
-    if (starts(bytes, size, "NetImmerse File Format") || starts(bytes, size, "Gamebryo File Format"))
-        fn = vks_nif_read, fmt = "nif";
-    else if (starts(bytes, size, "MLOD") || starts(bytes, size, "ODOL"))
-        fn = vks_p3d_read, fmt = "p3d";
-    else if (size >= 12 && b[0] == 0x10 && b[1] == 0 && b[2] == 0 && b[3] == 0)
-        fn = vks_rw_read, fmt = "renderware"; /* a Clump chunk header */
-    else if (starts(bytes, size, "glTF"))
-        fn = vks_gltf_read, fmt = "gltf"; /* .glb */
-    else if (looks_cmdl(bytes, size))
-        fn = vks_cmdl_read, fmt = "nw4c";
-    else if (vks__name_has_ext(name, ".dff"))
-        fn = vks_rw_read, fmt = "renderware";
-    else if (vks__name_has_ext(name, ".nif"))
-        fn = vks_nif_read, fmt = "nif";
-    else if (vks__name_has_ext(name, ".cmdl"))
-        fn = vks_cmdl_read, fmt = "nw4c";
-    else if (vks__name_has_ext(name, ".p3d"))
-        fn = vks_p3d_read, fmt = "p3d";
-    else if (vks__name_has_ext(name, ".gltf") || vks__name_has_ext(name, ".glb"))
-        fn = vks_gltf_read, fmt = "gltf";
+    const vks__format *f = vks__format_of_model(bytes, size, name);
     if (format_name)
-        *format_name = fmt;
-    return fn;
+        *format_name = f ? f->info.name : NULL;
+    return f ? f->info.read : NULL;
+}
+
+/* Which clip reader takes these bytes, by the same chain over the formats' clip readers. A
+ * NIF's header text (a .kf's, and a .nif's: it may hold keyframes too) picks the NIF clip
+ * reader: vks_detect_format calls the same bytes a model, and a caller that asks for clips
+ * gets the clip reader. Pose JSON needs a skin and is chosen by the caller. */
+vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const char *name, const char **format_name)
+{
+    const vks__clip_kind *k = vks__clip_kind_of(bytes, size, name, NULL);
+    if (format_name)
+        *format_name = k ? k->name : NULL;
+    return k ? k->read : NULL;
 }
 
 vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t size, const char *name,

@@ -6,6 +6,13 @@
 #include "vkskin/clip.h"
 #include "vkskin/pose.h"
 
+/* A playback's clip time (clip.h): the float rule of vks_clip_play_time_f (src/core/clip_time.c)
+ * applied to a vks_clip_play, which is a pose source's notion and so lives here, not in core. */
+double vks_clip_play_time(const vks_clip_play *play, double T)
+{
+    return vks_clip_play_time_f(play->clip, (vks_cycle)play->cycle, play->start, play->speed, (float)T);
+}
+
 float vks_pose_source_time(const vks_pose_source *src, uint32_t frame)
 {
     float fps = src->fps > 0 ? src->fps : 30.0f;

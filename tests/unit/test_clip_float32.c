@@ -1,4 +1,4 @@
-/* Clip keys the float32 engines can use (issue 21, point 3; src/anim/clip_float32.c). A clip
+/* Clip keys the float32 engines can use (issue 21, point 3; src/core/clip_float32.c). A clip
  * file's keys may be finite and still beyond what --cpu-fast and the GPU compute in float32:
  * those engines then disagree with the double reference, or write inf and NaN. Each case is
  * either conditioned at load in double, so that every engine agrees, or refused, naming the

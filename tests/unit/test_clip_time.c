@@ -1,4 +1,4 @@
-/* The clip time a playing instance shows (vks_clip_play_time_f, src/anim/clip_time.c): the
+/* The clip time a playing instance shows (vks_clip_play_time_f, src/core/clip_time.c): the
  * float time both the GPU's pose pass and the CPU reference sample at. The crowd row that
  * failed validate (issue 22: start 0.839, speed 0.69, frame 7 at 30 fps lands on 1.0 in float
  * but 0.99999998609 in double, either side of a STEP key), every cycle against hand-computed
@@ -6,7 +6,7 @@
  * division is not correctly rounded). */
 #include <math.h>
 
-#include "anim/clip_time_internal.h"
+#include "core/clip_time_internal.h"
 #include "testutil.h"
 #include "vkskin/pose.h"
 

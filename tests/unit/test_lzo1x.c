@@ -1,4 +1,5 @@
-/* The RTM reader's own LZO1X decoder: streams written by hand for each instruction kind and
+/* The P3D folder's LZO1X decoder (src/formats/p3d/lzo1x.c: BMTR and ODOL arrays): streams
+ * written by hand for each instruction kind and
  * each failure (a literal run, matches near and far, an overlapping match, a cut stream, a
  * match before the start, a bad end marker, too much or too little output), then liblzo2's
  * compressors as the reference: whatever lzo1x_1 and lzo1x_999 write must decode to the
@@ -8,7 +9,7 @@
 #include <lzo/lzo1x.h>
 #include <string.h>
 
-#include "anim/rtm/rtm_internal.h"
+#include "formats/p3d/lzo1x.h"
 #include "testutil.h"
 
 static int decode(const uint8_t *stream, size_t n, size_t out_size, uint8_t *out, size_t *used)

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "anim/nif/nif_kf_internal.h"
+#include "formats/nif/nif_kf_internal.h"
 #include "test_nif_kf_util.h"
 #include "testutil.h"
 #include "vkskin/clip.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "anim/rw/rw_anim_internal.h"
+#include "formats/rw/rw_anim_internal.h"
 #include "test_rw_anim_util.h"
 #include "testutil.h"
 

@@ -493,7 +493,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
     return sidecar_end(&s, job, kind, res);
 }
 
-/* No output holds an inf or a NaN: a clip's keys are bounded (src/anim/clip_float32.c), but a
+/* No output holds an inf or a NaN: a clip's keys are bounded (src/core/clip_float32.c), but a
  * hierarchy composes them, so the frames the outputs are made of are scanned once first. */
 int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr, uint32_t kinds)
 {

@@ -29,8 +29,21 @@ static void usage(FILE *f)
     fprintf(f, "usage: vkskin COMMAND [options]   (vkskin COMMAND --help for each)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nformats: RenderWare .dff, Gamebryo .nif, NintendoWare CTR .cmdl, Bohemia .p3d\n"
-               "\nexit codes: 0 ok, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device,\n"
+    /* the library's format registry: a format added there shows here */
+    fprintf(f, "\nformats (model files; clip files; pose JSON plays on every model):\n");
+    for (uint32_t i = 0; i < vks_format_count(); i++) {
+        const vks_format_info *fi = vks_format_at(i);
+        int col = fprintf(f, "  %-17s", fi->title);
+        for (const char *const *e = fi->model_extensions; *e; e++)
+            col += fprintf(f, " %s", *e);
+        if (fi->side_file)
+            col += fprintf(f, " (+ %s)", fi->side_file);
+        fprintf(f, "%*s", col < 40 ? 40 - col : 1, "");
+        for (const char *const *e = fi->clip_extensions; e && *e; e++)
+            fprintf(f, "%s%s", e == fi->clip_extensions ? "" : " ", *e);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\nexit codes: 0 ok, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device,\n"
                "            5 runtime failure (Vulkan, memory, output), 6 bind-pose check failed\n");
 }
 

@@ -10,7 +10,7 @@
  * cmdl_read.c ties them together; cmdl_text.c holds the number and reference scanners and
  * cmdl_doc.c the allocation helpers (growable arrays are core/vec.h's, over the read
  * options' allocator) and the error helper. The .cskla clip reader and writer
- * (src/anim/cskla/) use the same helpers: the document context, the scanners, the error
+ * (src/formats/cmdl/cskla_*.c) use the same helpers: the document context, the scanners, the error
  * helper, the element walk (cmdl_xml.h) and the writer's pieces below. The format notes are
  * ../shared/formats/nw4c_cmdl.md (sections cited as "notes §n").
  */

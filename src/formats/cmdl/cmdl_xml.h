@@ -1,5 +1,5 @@
 /* The expat walk both NintendoWare intermediate-file readers share (the .cmdl model reader here
- * and the .cskla clip reader, src/anim/cskla/): the element stack with its structure path
+ * and the .cskla clip reader, src/formats/cmdl/cskla_*.c): the element stack with its structure path
  * ("GraphicsContentCtr/Models/SkeletalModel[0]/Shapes/SeparateDataShapeCtr[2]"), skipped
  * subtrees, the position of the element being read for errors ("line L, column C: ..."),
  * the text of collecting elements, refused entity declarations, and the parse call with its

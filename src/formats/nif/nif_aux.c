@@ -2,7 +2,7 @@
  * properties, textures, extra data, the controllers, interpolators and key data that are no
  * transform animation, LOD data (nif_blocks.md Part B; version conditions from nif.xml as
  * summarised there). Nothing here is kept: each reader only consumes its block's exact span.
- * Transform animation and text keys are the clip reader's (src/anim/nif/nif_kf_blocks.c),
+ * Transform animation and text keys are the clip reader's (nif_kf_blocks.c),
  * which the walk asks first. */
 #include "nif_internal.h"
 

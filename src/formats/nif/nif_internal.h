@@ -31,7 +31,7 @@ typedef enum nif_kind {
     NIF_K_SKININST,  /* NiSkinInstance / BSDismemberSkinInstance */
     NIF_K_SKINDATA,
     NIF_K_SKINPART,
-    NIF_K_ANIM       /* an animation block, parsed by src/anim/nif (u.anim) */
+    NIF_K_ANIM       /* an animation block, parsed by nif_kf_*.c (u.anim) */
 } nif_kind;
 
 typedef struct nif_node {
@@ -202,7 +202,7 @@ int nif_read_skin_data(nif_rd *r, nif_block *b);
 int nif_read_skin_partition(nif_rd *r, nif_block *b);
 /* Auxiliary blocks a file without sizes forces us to walk (nif_aux.c); NULL if unknown. */
 nif_block_fn nif_aux_reader(const char *type);
-/* Animation blocks (src/anim/nif/nif_kf_blocks.c: sequences, controllers, interpolators, key
+/* Animation blocks (nif_kf_blocks.c: sequences, controllers, interpolators, key
  * data, text keys, palettes), kept as NIF_K_ANIM; NULL if the type is not one of them. */
 nif_block_fn nif_anim_reader(const char *type);
 /* Readers of the model's own blocks (nif_walk.c); NULL if the type is not one of them. */
@@ -233,7 +233,7 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err);
 
 /* ---- the writer (nif_write.c: layout, header, footer; nif_write_blocks.c: block bodies) ---- */
 
-/* Shared with the .kf writer (src/anim/nif): the header from its first line through the
+/* Shared with the .kf writer (nif_kf_*.c): the header from its first line through the
  * block type index (20.x: endian byte and a BS stream header with bsver; the caller writes
  * sizes, strings and groups after it), and a SizedString. */
 void nif_w_file_header(vks_bytebuf *o, uint32_t ver, uint32_t user, uint32_t bsver, const char *const *types,

@@ -2,7 +2,7 @@
  * nif_header.c (header), nif_walk.c (block walk and footer), nif_avobject.c / nif_geomdata.c /
  * nif_skinblocks.c / nif_aux.c (block layouts), nif_model.c (blocks -> model). Everything
  * parsed lives in a scratch arena freed here; the model gets its own copies. nif_open and
- * nif_close are the same parse for the clip reader (src/anim/nif). */
+ * nif_close are the same parse for the clip reader (nif_kf_*.c). */
 #include "nif_internal.h"
 
 #include <stdio.h>

@@ -1,20 +1,17 @@
 /* ODOL compressed blocks (notes section 4.4). From v64 a flag byte says whether a block is
  * compressed; before v64 a block is compressed when it holds 1024 bytes or more. v44 and
- * later use LZO1X (liblzo2); earlier files use BI's LZSS, decoded here by hand.
- *
- * liblzo2 does not report how many input bytes a stream used, and ODOL does not store it, so
- * the end is found from the stream's end marker (0x11 0x00 0x00): one decode of all the input
- * left says whether the block decodes, then the shortest prefix that decodes the same ends it. Output sizes are
- * bounded by the largest ratio each codec can reach before anything is allocated. */
-#include <lzo/lzo1x.h>
+ * later use LZO1X, earlier files BI's LZSS, both decoded here by hand: ODOL does not store a
+ * compressed size, and the LZO1X decoder the RTM reader shares (lzo1x.h) says where a stream
+ * ended, in one pass. Output sizes are bounded by the largest ratio each codec can reach
+ * before anything is allocated. */
 #include <stdio.h>
 #include <string.h>
 
+#include "lzo1x.h"
 #include "p3d_internal.h"
 
 #define LZO_MAX_RATIO 300u  /* an M4 run adds 255 bytes per input byte */
 #define LZSS_MAX_RATIO 9u   /* 17 input bytes give at most 8 * 18 output bytes */
-#define LZO_QUICK_CANDIDATES 4 /* end-marker candidates tried in turn before bisecting */
 
 int p3d_lzss_decode(vks_cursor *c, uint8_t *out, size_t out_size)
 {
@@ -58,63 +55,12 @@ int p3d_lzss_decode(vks_cursor *c, uint8_t *out, size_t out_size)
     return check == sum;
 }
 
-/* Decodes the first `len` input bytes; 1 when that reaches the end marker with exactly
- * out_size bytes of output (whether or not input is left after the marker). */
-static int lzo_ends_within(const uint8_t *in, size_t len, uint8_t *out, size_t out_size, int *exact)
-{
-    lzo_uint dst_len = (lzo_uint)out_size;
-    int rc = lzo1x_decompress_safe(in, (lzo_uint)len, out, &dst_len, NULL);
-    *exact = rc == LZO_E_OK;
-    return (rc == LZO_E_OK || rc == LZO_E_INPUT_NOT_CONSUMED) && dst_len == out_size;
-}
-
 int p3d_lzo_decode(vks_cursor *c, uint8_t *out, size_t out_size)
 {
-    static int initialised;
-    if (!initialised) {
-        if (lzo_init() != LZO_E_OK)
-            return 0;
-        initialised = 1;
-    }
-    const uint8_t *start = c->p;
-    size_t left = vks_cur_left(c);
-    int exact;
-    /* One decode of everything left: the decoder stops at the stream's end marker, so this
-       says whether the block decodes at all (trying each 0x11 0 0 in turn would redo the
-       whole output once per candidate: a crafted block with hundreds of them took a minute). */
-    if (!lzo_ends_within(start, left, out, out_size, &exact))
+    size_t used = 0;
+    if (vks__lzo1x_decode(c->p, vks_cur_left(c), out, out_size, &used) != VKS__LZO_OK)
         return 0;
-    if (exact) {
-        c->p = start + left;
-        return 1;
-    }
-    /* The end is the shortest prefix that still reaches the marker (a shorter one runs out of
-       input, a longer one stops at the same marker). Usually the first candidate or so: try
-       a few, then bisect, so the work stays a bounded number of decodes. */
-    size_t lo = 0, hi = left; /* prefix lo does not reach the end, prefix hi does */
-    int tries = 0;
-    for (size_t i = 0; i + 3 <= left && tries < LZO_QUICK_CANDIDATES; i++) {
-        const uint8_t *q = memchr(start + i, 0x11, left - i - 2);
-        if (!q)
-            break;
-        i = (size_t)(q - start);
-        if (q[1] != 0 || q[2] != 0)
-            continue;
-        tries++;
-        if (lzo_ends_within(start, i + 3, out, out_size, &exact)) {
-            hi = i + 3;
-            break;
-        }
-        lo = i + 3;
-    }
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lzo_ends_within(start, mid, out, out_size, &exact))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    c->p = start + hi;
+    c->p += used;
     return 1;
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "formats/file_internal.h"
+#include "p3d_format.h"
 
 /* Tries one candidate: 1 and the bytes kept when it reads; 0 when it is not there (VKS_ERR_IO);
  * -1 on any other failure (over the size limit, out of memory), recorded in err. */
@@ -86,7 +86,7 @@ int vks_p3d_find_model_cfg(const vks_read_options *opt, const char *model_path, 
     return found == 1;
 }
 
-vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__p3d_files *keep, vks_error *err)
+vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__side_files *keep, vks_error *err)
 {
     const vks_allocator *a = &o->allocator;
     size_t n = strlen(path);
@@ -94,13 +94,13 @@ vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__p3d_file
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
         size_t len = strlen(base);
-        if (!(keep->stem = alloc_str(a, len + 1)))
+        if (!(keep->name = alloc_str(a, len + 1)))
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d", "out of memory");
-        memcpy(keep->stem, base, len + 1);
-        char *dot = strrchr(keep->stem, '.');
+        memcpy(keep->name, base, len + 1);
+        char *dot = strrchr(keep->name, '.');
         if (dot)
             *dot = 0;
-        o->p3d.model_name = keep->stem;
+        o->p3d.model_name = keep->name;
     }
     if (o->p3d.model_cfg)
         return VKS_OK; /* the host gave the text itself */
@@ -108,7 +108,7 @@ vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__p3d_file
     if (o->p3d.model_cfg_name) {
         /* named explicitly: a missing one is an error, not a reason to search */
         vks_error e = {0};
-        vks_result r = vks__file_read(o, o->p3d.model_cfg_name, &keep->cfg_bytes, &size, &e);
+        vks_result r = vks__file_read(o, o->p3d.model_cfg_name, &keep->bytes, &size, &e);
         if (r != VKS_OK) {
             if (err && err->code == VKS_OK) {
                 *err = e;
@@ -123,33 +123,22 @@ vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__p3d_file
     } else {
         size_t cap = n + 32;
         char *dir = alloc_str(a, n + 1);
-        keep->cfg_path = alloc_str(a, cap);
-        if (!dir || !keep->cfg_path) {
+        keep->path = alloc_str(a, cap);
+        if (!dir || !keep->path) {
             if (dir)
                 a->free(a->user, dir);
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d", "out of memory");
         }
-        int found = search(o, path, keep->cfg_path, cap, dir, &keep->cfg_bytes, &size, err);
+        int found = search(o, path, keep->path, cap, dir, &keep->bytes, &size, err);
         a->free(a->user, dir);
         if (found < 0)
             return err && err->code ? err->code : VKS_ERR_IO;
         if (!found)
             return VKS_OK; /* no config: the reader uses the ODOL skeleton or the bones option */
-        o->p3d.model_cfg_name = keep->cfg_path;
-        vks__log(&o->logger, VKS_LOG_INFO, "%s: using skeleton config %s", path, keep->cfg_path);
+        o->p3d.model_cfg_name = keep->path;
+        vks__log(&o->logger, VKS_LOG_INFO, "%s: using skeleton config %s", path, keep->path);
     }
-    o->p3d.model_cfg = keep->cfg_bytes;
+    o->p3d.model_cfg = keep->bytes;
     o->p3d.model_cfg_size = size;
     return VKS_OK;
-}
-
-void vks__p3d_files_release(const vks_read_options *o, vks__p3d_files *keep)
-{
-    const vks_allocator *a = &o->allocator;
-    vks__file_release(o, keep->cfg_bytes);
-    if (keep->cfg_path)
-        a->free(a->user, keep->cfg_path);
-    if (keep->stem)
-        a->free(a->user, keep->stem);
-    memset(keep, 0, sizeof keep[0]);
 }

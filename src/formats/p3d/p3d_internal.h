@@ -4,7 +4,7 @@
  *                   its growable arrays), names, weight bytes
  *   p3d_cfg.c       model.cfg text: class tree, CfgSkeletons / CfgModels resolution
  *   p3d_mlod.c      MLOD (P3DM / SP3X LODs) into a p3d_lod
- *   p3d_compress.c  ODOL arrays: BI LZSS by hand, LZO1X through liblzo2
+ *   p3d_compress.c  ODOL arrays: BI LZSS and LZO1X (lzo1x.c, shared with the RTM reader)
  *   p3d_odol.c      ODOL (binarised) into a p3d_lod plus the skeleton of its model info
  *   p3d_skin.c      a p3d_lod plus a skeleton into the canonical model through the builder
  *   p3d_read.c      vks_p3d_read: format dispatch, LOD choice
@@ -180,7 +180,7 @@ vks_result p3d_read_compressed(p3d_pool *pool, vks_cursor *c, uint32_t version, 
                                const uint8_t **out, const char *path, vks_error *err);
 /* BI LZSS: decodes exactly out_size bytes plus the u32 checksum; advances c. */
 int p3d_lzss_decode(vks_cursor *c, uint8_t *out, size_t out_size);
-/* LZO1X through liblzo2; finds the stream's end; advances c. */
+/* LZO1X (lzo1x.h) into exactly out_size bytes; advances c past the stream's end marker. */
 int p3d_lzo_decode(vks_cursor *c, uint8_t *out, size_t out_size);
 
 /* ---- model building (p3d_skin.c) ---- */

@@ -8,7 +8,7 @@
  * their line and column; EditData, UserData and MetaData are skipped anywhere. */
 #include "core/log.h"
 #include "cskla_internal.h"
-#include "formats/cmdl/cmdl_xml.h"
+#include "cmdl_xml.h"
 
 #include <math.h>
 #include <stdio.h>

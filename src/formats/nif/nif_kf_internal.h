@@ -1,5 +1,5 @@
 /* Gamebryo / NetImmerse animation (.kf, and keyframes inside a .nif): private pieces shared by
- * the files of src/anim/nif (animation.md section 2; layouts from nif.xml).
+ * the nif_kf_*.c files (animation.md section 2; layouts from nif.xml).
  *
  *   nif_kf_blocks.c  the animation blocks, parsed during the NIF walk (src/formats/nif) into
  *                    the structures below (NIF_K_ANIM blocks, u.anim.tag saying which)
@@ -17,7 +17,7 @@
 #ifndef VKS_NIF_KF_INTERNAL_H
 #define VKS_NIF_KF_INTERNAL_H
 
-#include "formats/nif/nif_internal.h"
+#include "nif_internal.h"
 #include "vkskin/clip.h"
 
 /* KeyType (nif.xml) */

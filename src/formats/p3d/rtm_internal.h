@@ -1,7 +1,7 @@
 /* Bohemia Arma RTM reader and writer, private pieces shared by its files (animation.md
  * section 4).
  *
- *   lzo1x.c       LZO1X decoder that reports the input it used; literal-only encoder
+ *   (lzo1x.h      the LZO1X decoder the ODOL reader uses too; literal-only encoder)
  *   rtm_clip.c    the clip under construction: one clip, one track per bone, shared key
  *                 times; half floats
  *   rtm_read.c    vks_rtm_read: dispatch by magic, plain RTM_0101 (with RTM_MDAT events)
@@ -26,31 +26,13 @@
 
 #include "core/bytebuf.h"
 #include "core/cursor.h"
+#include "lzo1x.h"
 #include "vkskin/clip.h"
 
 #define RTM_NAME_FIELD 32     /* plain RTM bone names: char[32], NUL-terminated */
 #define RTM_LZO_THRESHOLD 1024 /* BMTR 3/4: arrays of this many bytes or more are LZO1X */
 #define RTM_BMTR_BONE_BYTES 14 /* s16 q[4], f16 t[3] */
 #define RTM_LZO_MAX_RATIO 300u /* output bytes per input byte an LZO1X stream can reach */
-
-/* ---- LZO1X (lzo1x.c) ---- */
-enum {
-    VKS__LZO_OK = 0,
-    VKS__LZO_INPUT_OVERRUN = -1,  /* the input ends before the end marker */
-    VKS__LZO_OUTPUT_OVERRUN = -2, /* the stream makes more than out_size bytes */
-    VKS__LZO_LOOKBEHIND = -3,     /* a match reaches before the output's start */
-    VKS__LZO_BAD_END = -4,        /* an end marker whose length is not 3 */
-    VKS__LZO_OUTPUT_SHORT = -5    /* the end marker comes before out_size bytes */
-};
-
-/* Decodes one LZO1X stream at in (in_size bytes available, more than the stream may follow)
- * into exactly out_size bytes of out. Returns VKS__LZO_OK or a negative code; *in_used (may
- * be NULL) gets the stream's length, end marker included, or where decoding stopped on a
- * failure. Reads nothing past in + in_size, writes nothing past out + out_size. */
-int vks__lzo1x_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, size_t *in_used);
-const char *vks__lzo1x_error_str(int code);
-/* Appends a stream of n literal bytes and the end marker (about n + 4 bytes). */
-void vks__lzo1x_encode_literals(vks_bytebuf *b, const uint8_t *src, size_t n);
 
 /* ---- half floats ---- */
 float rtm_half_to_float(uint16_t h);

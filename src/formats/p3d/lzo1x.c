@@ -1,6 +1,6 @@
-/* LZO1X, decoded by hand (animation.md section 4): BMTR stores no compressed sizes, so the
- * reader must learn from the decoder where a stream ended, which liblzo2's
- * lzo1x_decompress_safe does not say. The encoder writes literal runs only: a valid stream
+/* LZO1X, decoded by hand (animation.md section 4; p3d.md section 4.4): BMTR and ODOL store no
+ * compressed sizes, so their readers must learn from the decoder where a stream ended, which
+ * liblzo2's lzo1x_decompress_safe does not say. The encoder writes literal runs only: a valid stream
  * that any LZO1X decoder reads, enough for the writer's fixtures.
  *
  * The stream is a sequence of instructions, each a first byte x and its operands. What x < 16
@@ -21,7 +21,7 @@
  * (distance < length repeats a pattern), so they copy byte by byte. */
 #include <string.h>
 
-#include "rtm_internal.h"
+#include "lzo1x.h"
 
 const char *vks__lzo1x_error_str(int code)
 {

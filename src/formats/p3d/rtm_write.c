@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "rtm_internal.h"
-#include "vkskin/cpu.h"
 
 #define RTM_WRITE_MAX_KEYS (1u << 26) /* frames x bones in one written file */
 
@@ -68,12 +67,23 @@ static int skin_space(const vks_skin *s, const vks_affine_d *world, vks_affine_d
     return 1;
 }
 
+/* Every node's world in double from its locals (parents first), as the CPU reference composes
+ * them: a writer of the formats layer does not borrow from the engine it feeds. */
+static void compose_world_d(const vks_skin *skin, const vks_affine *locals, vks_affine_d *out)
+{
+    for (uint32_t i = 0; i < skin->node_count; i++) {
+        vks_affine_d local = vks_affine_d_from(&locals[i]);
+        int32_t p = skin->nodes[i].parent;
+        out[i] = p < 0 ? local : vks_affine_d_mul(&out[p], &local);
+    }
+}
+
 /* Every node's D for the frame at phase p (w->bind_inv and w->space_bind_inv are ready). */
 static vks_result frame_deltas(rtm_writer *w, double p, vks_error *err)
 {
     double t = p * w->clip->duration;
     vks_clip_sample_locals_d(w->clip, &w->binding, w->skin, t, w->locals);
-    vks_cpu_world_d(w->skin, w->locals, w->world);
+    compose_world_d(w->skin, w->locals, w->world);
     vks_affine_d S;
     if (!skin_space(w->skin, w->world, &S))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rtm write",
@@ -364,7 +374,7 @@ vks_result vks_rtm_write(const vks_clip *clip, const vks_skin *skin, const vks_c
     /* the bind worlds' inverses, once */
     for (uint32_t n = 0; n < nodes; n++)
         w.locals[n] = skin->nodes[n].bind_local;
-    vks_cpu_world_d(skin, w.locals, w.world);
+    compose_world_d(skin, w.locals, w.world);
     for (uint32_t n = 0; n < nodes; n++)
         if (!vks_affine_d_inverse(&w.world[n], &w.bind_inv[n])) {
             writer_free(&w);

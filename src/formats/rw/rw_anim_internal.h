@@ -1,4 +1,4 @@
-/* RenderWare and GTA clip readers and writers, internals shared by the files of src/anim/rw
+/* RenderWare and GTA clip readers and writers, internals shared by the .anm, .ska and .ifp files
  * (shared/formats/animation.md section 1).
  *
  * Readers decode their keys through the bounded cursor into plain arrays, then build the

@@ -13,7 +13,6 @@
 #include <math.h>
 
 #include "clip_time_internal.h"
-#include "vkskin/pose.h"
 
 float vks__clip_wrap_f(float t, float period, float k)
 {
@@ -60,9 +59,4 @@ float vks_clip_play_time_f(const vks_clip *clip, vks_cycle cycle, float start, f
         return p >= d ? 0.0f : p;
     }
     }
-}
-
-double vks_clip_play_time(const vks_clip_play *play, double T)
-{
-    return vks_clip_play_time_f(play->clip, (vks_cycle)play->cycle, play->start, play->speed, (float)T);
 }

@@ -16,7 +16,7 @@
 #ifndef VKS_ANIM_CSKLA_INTERNAL_H
 #define VKS_ANIM_CSKLA_INTERNAL_H
 
-#include "formats/cmdl/cmdl_internal.h"
+#include "cmdl_internal.h"
 #include "vkskin/clip.h"
 
 /* Segment kinds; the values are vks_interp's for the same interpolation. */
