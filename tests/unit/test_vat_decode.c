@@ -88,7 +88,9 @@ static int make_reference(const cJSON *sc, reference *r)
             break;
         }
         free(bytes);
-        int32_t ci = vks_clip_set_find(set, str(c, "name"));
+        /* by its place in the file: an unnamed clip's name is its file's (as convert names it) */
+        double index = num(c, "index");
+        int32_t ci = index >= 0 && index < set->clip_count ? (int32_t)index : -1;
         CHECK(ci >= 0);
         vks_clip_binding b;
         CHECK(vks_clip_bind(&set->clips[ci < 0 ? 0 : ci], s, &b, &err) == VKS_OK);
