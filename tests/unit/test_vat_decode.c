@@ -203,6 +203,14 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
     vks_vat_layout l;
     vks_error err = {0};
     CHECK(vks_vat_layout_make(r->skin->vertex_count, r->frames, (uint32_t)num(lo, "width"), &l, &err) == VKS_OK);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "pow2"))) {
+        /* padded: the sidecar's powers of two, at least the rows and columns the frames need;
+           the texel formula is the same */
+        uint32_t w = (uint32_t)num(lo, "width"), h = (uint32_t)num(lo, "height");
+        CHECK(w >= l.width && !(w & (w - 1)) && h >= l.height && !(h & (h - 1)));
+        l.width = w, l.height = h;
+        l.rows_per_frame = (l.vertex_count + w - 1) / w;
+    }
     CHECK_EQ_INT(l.height, num(lo, "height"));
     CHECK_EQ_INT(l.rows_per_frame, num(lo, "rows_per_frame"));
     const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(sc, "bounds");

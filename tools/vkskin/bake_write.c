@@ -302,12 +302,12 @@ int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, con
         }
         if (lay.height > mh) {
             fprintf(stderr,
-                    "vkskin: %s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u rows per frame%s), "
+                    "vkskin: %s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u row%s per frame%s), "
                     "over \"max_height\" %u: lower \"fps\" or \"range\", split its clips into jobs, raise "
                     "\"max_width\" (now %u) for fewer rows per frame, or raise \"max_height\" if the engine "
                     "takes it\n",
                     manifest, job->where, l->skin->vertex_count, l->frames, lay.width, lay.height,
-                    lay.rows_per_frame, job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
+                    lay.rows_per_frame, lay.rows_per_frame == 1 ? "" : "s", job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
             return 0;
         }
     }
