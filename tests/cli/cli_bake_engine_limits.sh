@@ -95,6 +95,16 @@ check "per clip its cycle, loop flag and fps" \
     "grep -q '\"cycle\":' $sc && grep -q '\"loop\":\s*\(true\|false\)' $sc && grep -q '\"fps\":\s*30' $sc"
 check "the textures are said to be linear" "grep -q '\"color_space\":\s*\"linear\"' $sc"
 
+# 3b. a sidecar written before these fields (same entry and version) is not up to date
+python3 - pow2/char_b24_pl8.p3d.vat-png16.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); del s['up_axis']
+open(sys.argv[1], 'w').write(json.dumps(s, indent=1) + '\n')
+PY
+"$vk" bake pow2.json --cpu --out pow2 2> again.log; rc=$?
+check "a sidecar without up_axis is baked again, the others are up to date" \
+    "[ $rc -eq 0 ] && grep -q '1 baked, 1 up to date, 0 failed' again.log && grep -q '\"up_axis\"' pow2/char_b24_pl8.p3d.vat-png16.json"
+
 # 4. the 16-bit PNGs: a gAMA chunk of 1.0 (100000) before IDAT, no sRGB, iCCP or cHRM chunk
 png_chunks() { # chunk types in file order, "gAMA=N" for gAMA
     python3 - "$1" <<'PY'

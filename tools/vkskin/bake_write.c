@@ -83,7 +83,10 @@ uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *fi
         const cJSON *ver = cJSON_GetObjectItemCaseSensitive(sc, "tool_version");
         const cJSON *fl = cJSON_GetObjectItemCaseSensitive(sc, "files");
         int ok = cJSON_IsString(hash) && !strcmp(hash->valuestring, job->hash) && cJSON_IsString(ver) &&
-                 !strcmp(ver->valuestring, vks_version_string()) && cJSON_IsArray(fl);
+                 !strcmp(ver->valuestring, vks_version_string()) && cJSON_IsArray(fl) &&
+                 /* a sidecar from before the space and clip fields (same version, same entry)
+                    cannot be trusted by an engine script: redone */
+                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sc, "up_axis"));
         /* every file it lists still there with the size it had */
         for (const cJSON *it = ok ? fl->child : NULL; it && ok; it = it->next) {
             const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
