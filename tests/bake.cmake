@@ -59,3 +59,9 @@ vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/te
              LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
+# Engine limits ("max_height", "pow2": refused before any work) and what the sidecars say
+# (space, colour space, clip names, cycle), checked against docs/schema/bake_sidecar.schema.json.
+add_test(NAME cli_bake_engine_limits COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_engine_limits.sh
+         $<TARGET_FILE:vkskin> $<TARGET_FILE:test_vat_decode>)
+set_tests_properties(cli_bake_engine_limits PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")

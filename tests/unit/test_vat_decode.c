@@ -88,7 +88,9 @@ static int make_reference(const cJSON *sc, reference *r)
             break;
         }
         free(bytes);
-        int32_t ci = vks_clip_set_find(set, str(c, "name"));
+        /* by its place in the file: an unnamed clip's name is its file's (as convert names it) */
+        double index = num(c, "index");
+        int32_t ci = index >= 0 && index < set->clip_count ? (int32_t)index : -1;
         CHECK(ci >= 0);
         vks_clip_binding b;
         CHECK(vks_clip_bind(&set->clips[ci < 0 ? 0 : ci], s, &b, &err) == VKS_OK);
@@ -201,6 +203,14 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
     vks_vat_layout l;
     vks_error err = {0};
     CHECK(vks_vat_layout_make(r->skin->vertex_count, r->frames, (uint32_t)num(lo, "width"), &l, &err) == VKS_OK);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "pow2"))) {
+        /* padded: the sidecar's powers of two, at least the rows and columns the frames need;
+           the texel formula is the same */
+        uint32_t w = (uint32_t)num(lo, "width"), h = (uint32_t)num(lo, "height");
+        CHECK(w >= l.width && !(w & (w - 1)) && h >= l.height && !(h & (h - 1)));
+        l.width = w, l.height = h;
+        l.rows_per_frame = (l.vertex_count + w - 1) / w;
+    }
     CHECK_EQ_INT(l.height, num(lo, "height"));
     CHECK_EQ_INT(l.rows_per_frame, num(lo, "rows_per_frame"));
     const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(sc, "bounds");

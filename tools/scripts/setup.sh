@@ -9,6 +9,7 @@ packages=(
   libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
   slurm-wlm munge # vkskin bake's job-array test brings up a one-node cluster (tests/cli/cli_bake_slurm.sh)
   libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
+  python3-jsonschema # bake sidecars checked against docs/schema/bake_sidecar.schema.json
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
 )
 missing=()

@@ -26,18 +26,24 @@ static vks_clip_set *read_clips(const vks_bake_clip_spec *spec, const vks_skin *
     return set;
 }
 
-static char *label_of(const vks_clip *c, uint32_t index)
+/* The clip's name, or for a clip without one (RenderWare .anm and .ska, Arma .rtm) the name
+ * convert gives it (cmd_convert.c): its file's name without the extension ("hero.dff.walk"),
+ * with its place when the file holds several ("char_b24_pl8.dff 2"), so that a bake's and a
+ * convert's names for a clip agree and no two unnamed clips are all "0". */
+static char *label_of(const vks_clip *c, const char *path, uint32_t index, uint32_t clips)
 {
-    char buf[32];
-    const char *s = c->name;
-    if (!s[0]) {
-        snprintf(buf, sizeof buf, "%u", index);
-        s = buf;
-    }
-    char *d = malloc(strlen(s) + 1);
-    if (d)
-        strcpy(d, s);
-    return d;
+    if (c->name[0])
+        return strdup(c->name);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    char *name = malloc((size_t)n + 16);
+    if (name && clips > 1)
+        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, index);
+    else if (name)
+        snprintf(name, (size_t)n + 16, "%.*s", n, base);
+    return name;
 }
 
 int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
@@ -96,7 +102,8 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
             vks_clip_binding_free(&b);
             c->clip = clip;
             c->file = job->clips[s].file_given;
-            c->label = label_of(clip, k);
+            c->label = label_of(clip, job->clips[s].file_given, k, set->clip_count);
+            c->index = k;
             c->t0 = job->has_range ? job->range[0] : 0.0f;
             c->t1 = job->has_range ? job->range[1] : clip->duration;
             if (c->t1 > clip->duration)

@@ -49,6 +49,8 @@ typedef struct vks_bake_job {
     uint32_t outputs;       /* VKS_BAKE_OUT_* bits */
     int normals;            /* bake normals too (default 1) */
     uint32_t max_width;     /* VAT row width (default VKS_VAT_DEFAULT_MAX_WIDTH) */
+    uint32_t max_height;    /* rows a texture may have (default VKS_BAKE_DEFAULT_MAX_HEIGHT) */
+    int pow2;               /* VAT width and height padded to powers of two ("pow2") */
     int contact_sheet;      /* a PNG per clip (--contact-sheet or "contact_sheet": true) */
     char hash[17];          /* FNV-1a 64 of the entry as baked (defaults applied), hex */
     uint64_t work;          /* estimated vertices x frames (bake_shard.c) */
@@ -74,7 +76,8 @@ void vks_bake_manifest_free(vks_bake_manifest *m);
 typedef struct vks_bake_clip {
     const vks_clip *clip;
     char *file;           /* as given */
-    char *label;          /* "walk" or the clip's index when it has no name */
+    uint32_t index;       /* its place among the file's clips */
+    char *label;          /* "walk", or when it has none its file's name as convert gives it */
     uint32_t first_frame; /* among the job's frames, clips stacked */
     uint32_t frames;
     float t0;             /* local time of frame 0; frame f at t0 + f / fps, the last held at t1 */
@@ -97,6 +100,22 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *out);
 void vks_bake_loaded_free(vks_bake_loaded *l);
 /* Time (clip seconds) of the job's frame f of clip c. */
 double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f);
+
+/* Most rows a texture may have unless the manifest says otherwise ("max_height"): the
+ * 16384 x 16384 that engines and most GPUs take at most. */
+#define VKS_BAKE_DEFAULT_MAX_HEIGHT 16384u
+#define VKS_BAKE_MAX_TEXTURE_SIDE 16384u
+
+/* The job's VAT layout (bake_write.c): vks_vat_layout_make with its max_width; with pow2 the
+ * widest power of two within max_width, and width and height rounded up to powers of two
+ * (rows past the last frame's stay 0). VKS_ERR_LIMIT as vks_vat_layout_make. */
+struct vks_vat_layout;
+vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames,
+                               struct vks_vat_layout *out, vks_error *err);
+/* Before any work: 1 when every texture the job writes (VATs, the atlas) fits max_width x
+ * max_height; else 0 with one line on stderr naming the texture, its size, the limit and the
+ * manifest keys that help. */
+int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, const char *manifest);
 
 /* Which engine deforms. */
 typedef enum vks_bake_engine { VKS_BAKE_GPU, VKS_BAKE_CPU, VKS_BAKE_CPU_FAST } vks_bake_engine;

@@ -225,6 +225,11 @@ static void job_hash(vks_bake_job *j)
     }
     cJSON_AddNumberToObject(o, "normals", j->normals);
     cJSON_AddNumberToObject(o, "max_width", j->max_width);
+    /* only when not the defaults, so entries baked before these keys keep their hash */
+    if (j->max_height != VKS_BAKE_DEFAULT_MAX_HEIGHT)
+        cJSON_AddNumberToObject(o, "max_height", j->max_height);
+    if (j->pow2)
+        cJSON_AddBoolToObject(o, "pow2", 1);
     cJSON *inputs = cJSON_AddArrayToObject(o, "inputs");
     add_input(inputs, j->model_given, j->model);
     char cfg[4096];
@@ -249,7 +254,7 @@ static const char *base_name(const char *p)
 static int parse_job(const char *file, const char *dir, const cJSON *v, const cJSON *defaults, vks_bake_job *j)
 {
     static const char *const keys[] = {"name", "model", "read", "clips", "fps", "range", "outputs", "normals",
-                                       "max_width", "contact_sheet", NULL};
+                                       "max_width", "max_height", "pow2", "contact_sheet", NULL};
     if (!cJSON_IsObject(v))
         return fail(file, j->where, "a job is an object with \"model\" and \"clips\"");
     if (!known_keys(file, j->where, v, keys))
@@ -266,7 +271,7 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     j->name = strdup(name ? name : base_name(model));
 
     /* defaults first, then the job's own values */
-    double fps = 30, width = VKS_VAT_DEFAULT_MAX_WIDTH;
+    double fps = 30, width = VKS_VAT_DEFAULT_MAX_WIDTH, height = VKS_BAKE_DEFAULT_MAX_HEIGHT;
     j->normals = 1;
     j->outputs = 0;
     const cJSON *srcs[2] = {defaults, v};
@@ -276,6 +281,7 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
             continue;
         const char *w = s ? j->where : "defaults";
         if (!num_field(file, w, o, "fps", 1e-3, 1e4, &fps) || !num_field(file, w, o, "max_width", 1, 16384, &width) ||
+            !num_field(file, w, o, "max_height", 1, INT32_MAX, &height) || !bool_field(file, w, o, "pow2", &j->pow2) ||
             !bool_field(file, w, o, "normals", &j->normals) || !bool_field(file, w, o, "contact_sheet", &j->contact_sheet))
             return 0;
         const cJSON *outs = cJSON_GetObjectItemCaseSensitive(o, "outputs");
@@ -284,6 +290,7 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     }
     j->fps = (float)fps;
     j->max_width = (uint32_t)width;
+    j->max_height = (uint32_t)height;
     if (!j->outputs)
         return fail(file, j->where, "no \"outputs\" (in the job or in \"defaults\")");
 
@@ -381,7 +388,8 @@ int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, in
     else if (!cJSON_IsArray(jobs) || !cJSON_GetArraySize(jobs))
         ok = fail(path, "jobs", "must be a non-empty array");
     if (ok && defaults) {
-        static const char *const dkeys[] = {"fps", "outputs", "normals", "max_width", "contact_sheet", NULL};
+        static const char *const dkeys[] = {"fps", "outputs", "normals", "max_width", "max_height", "pow2",
+                                            "contact_sheet", NULL};
         ok = known_keys(path, "defaults", defaults, dkeys);
     }
     if (ok && out)

@@ -39,7 +39,7 @@ uint64_t vks_bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, 
         /* per VAT kind, one stream's texels as floats at a time (write_vat) */
         vks_vat_layout lay;
         vks_error err = {0};
-        uint64_t texels = vks_vat_layout_make(s->vertex_count, l->frames, job->max_width, &lay, &err) == VKS_OK
+        uint64_t texels = vks_bake_vat_layout(job, s->vertex_count, l->frames, &lay, &err) == VKS_OK
                               ? (uint64_t)lay.width * lay.height
                               : F * V;
         for (int k = 0; k < 3; k++) /* float: the texels; half and PNG: and their 16-bit copy */

@@ -83,7 +83,10 @@ uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *fi
         const cJSON *ver = cJSON_GetObjectItemCaseSensitive(sc, "tool_version");
         const cJSON *fl = cJSON_GetObjectItemCaseSensitive(sc, "files");
         int ok = cJSON_IsString(hash) && !strcmp(hash->valuestring, job->hash) && cJSON_IsString(ver) &&
-                 !strcmp(ver->valuestring, vks_version_string()) && cJSON_IsArray(fl);
+                 !strcmp(ver->valuestring, vks_version_string()) && cJSON_IsArray(fl) &&
+                 /* a sidecar from before the space and clip fields (same version, same entry)
+                    cannot be trusted by an engine script: redone */
+                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(sc, "up_axis"));
         /* every file it lists still there with the size it had */
         for (const cJSON *it = ok ? fl->child : NULL; it && ok; it = it->next) {
             const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
@@ -123,6 +126,19 @@ static void add_floats(cJSON *o, const char *key, const float *v, int n)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
 }
 
+/* The model's space as the file stores it (vertices and matrices are not converted; the
+ * glTF outputs' root node holds the correction, vks_gltf_correction): RenderWare and NIF
+ * are Z-up right-handed, P3D Y-up left-handed, NW4C and glTF Y-up right-handed. One unit is
+ * taken as one metre, as convert does when it writes glTF. */
+static void add_space(cJSON *o, const vks_skin *skin)
+{
+    const char *f = skin->format ? skin->format : "";
+    int zup = !strcmp(f, "renderware") || !strcmp(f, "nif"), left = !strcmp(f, "p3d");
+    cJSON_AddStringToObject(o, "up_axis", zup ? "+z" : "+y");
+    cJSON_AddStringToObject(o, "handedness", left ? "left" : "right");
+    cJSON_AddStringToObject(o, "unit", "metre");
+}
+
 static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir, int kind,
                              const char *encoding, vks_bake_engine e)
 {
@@ -142,6 +158,7 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     cJSON_AddNumberToObject(o, "frame_count", l->frames);
     cJSON_AddNumberToObject(o, "fps", job->fps);
     cJSON_AddStringToObject(o, "encoding", encoding);
+    add_space(o, l->skin);
     s.files = cJSON_AddArrayToObject(o, "files");
     return s;
 }
@@ -155,7 +172,14 @@ static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", bc->label);
         cJSON_AddStringToObject(o, "file", bc->file);
+        cJSON_AddNumberToObject(o, "index", bc->index); /* in its file: what finds an unnamed clip */
         cJSON_AddNumberToObject(o, "duration", bc->clip->duration);
+        /* how the file asks the clip to play past its end; loop: whether the engine should wrap */
+        static const char *const cycles[4] = {"loop", "clamp", "mirror", "reset"};
+        unsigned cy = (unsigned)bc->clip->cycle;
+        cJSON_AddStringToObject(o, "cycle", cy < 4 ? cycles[cy] : "loop");
+        cJSON_AddBoolToObject(o, "loop", bc->clip->cycle == VKS_CYCLE_LOOP);
+        cJSON_AddNumberToObject(o, "fps", job->fps);
         cJSON_AddNumberToObject(o, "start", bc->t0);
         cJSON_AddNumberToObject(o, "end", bc->t1);
         cJSON_AddNumberToObject(o, "first_frame", bc->first_frame);
@@ -234,6 +258,79 @@ static int report(const vks_bake_job *job, vks_result r, const vks_error *err)
     return 0;
 }
 
+/* ---- engine limits ---- */
+
+static uint32_t pow2_up(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p < x && p < (1u << 31))
+        p <<= 1;
+    return p;
+}
+
+vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
+                               vks_error *err)
+{
+    uint32_t mw = job->max_width;
+    if (job->pow2 && mw) /* the widest power of two the limit allows */
+        for (uint32_t p = 1u << 31; p; p >>= 1)
+            if (p <= mw) {
+                mw = p;
+                break;
+            }
+    vks_result r = vks_vat_layout_make(vertices, frames, mw, out, err);
+    if (r != VKS_OK || !job->pow2)
+        return r;
+    /* columns past the last vertex and rows past the last frame are padding, left 0: the
+       texel formula (row = frame * rows_per_frame + vertex / width) is unchanged */
+    uint64_t h = pow2_up(out->height);
+    if (h < out->height || h > INT32_MAX)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "vat", "%u rows padded to a power of two exceed an "
+                             "image's %d rows", out->height, INT32_MAX);
+    out->width = pow2_up(out->width);
+    out->height = (uint32_t)h;
+    return VKS_OK;
+}
+
+int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, const char *manifest)
+{
+    uint32_t mh = job->max_height ? job->max_height : VKS_BAKE_DEFAULT_MAX_HEIGHT;
+    if (job->outputs & VKS_BAKE_OUT_VAT_KINDS) {
+        vks_vat_layout lay;
+        vks_error err = {0};
+        if (vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err) != VKS_OK) {
+            char msg[400];
+            fprintf(stderr, "vkskin: %s: %s: %s\n", manifest, job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+            return 0;
+        }
+        if (lay.height > mh) {
+            fprintf(stderr,
+                    "vkskin: %s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u row%s per frame%s), "
+                    "over \"max_height\" %u: lower \"fps\" or \"range\", split its clips into jobs, raise "
+                    "\"max_width\" (now %u) for fewer rows per frame, or raise \"max_height\" if the engine "
+                    "takes it\n",
+                    manifest, job->where, l->skin->vertex_count, l->frames, lay.width, lay.height,
+                    lay.rows_per_frame, lay.rows_per_frame == 1 ? "" : "s", job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
+            return 0;
+        }
+    }
+    if (job->outputs & VKS_BAKE_OUT_ATLAS) {
+        uint64_t w = (uint64_t)l->skin->bone_count * 3;
+        if (l->frames > mh || w > VKS_BAKE_MAX_TEXTURE_SIDE) {
+            fprintf(stderr,
+                    "vkskin: %s: %s: the bone atlas of %u bones x %u frames is %llu x %u texels, over %s %u: %s\n",
+                    manifest, job->where, l->skin->bone_count, l->frames, (unsigned long long)w, l->frames,
+                    l->frames > mh ? "\"max_height\"" : "the widest texture,",
+                    l->frames > mh ? mh : VKS_BAKE_MAX_TEXTURE_SIDE,
+                    l->frames > mh ? "lower \"fps\" or \"range\", split its clips into jobs, or raise \"max_height\" "
+                                     "if the engine takes it"
+                                   : "the model has too many bones for one atlas row; bake a VAT instead");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ---- the rest mesh: bind pose, each vertex's UV its texel in frame 0 ---- */
 
 static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
@@ -247,7 +344,8 @@ static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, con
         return report(job, r, &err);
     FILE *f = vks_output_stream(o);
     fprintf(f, "# vkskin bake: rest mesh of %s; vt addresses each vertex's texel in frame 0 of the VAT\n"
-               "# (v from the first row: a shader adds frame * rows_per_frame / height)\n",
+               "# (v counts from the bottom, the first row at the top: a shader subtracts\n"
+               "# frame * rows_per_frame / height from v to reach frame `frame`)\n",
             job->model_given);
     for (uint32_t v = 0; v < s->vertex_count; v++)
         fprintf(f, "v %.9g %.9g %.9g\n", s->positions[v][0], s->positions[v][1], s->positions[v][2]);
@@ -318,7 +416,7 @@ int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, 
 {
     vks_vat_layout lay;
     vks_error err = {0};
-    if (!report(job, vks_vat_layout_make(l->skin->vertex_count, l->frames, job->max_width, &lay, &err), &err))
+    if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     char *mesh = join(dir, job->name, ".vat.obj"), *glb = join(dir, job->name, ".vat.glb");
     int ok = mesh && write_rest_obj(job, l, &lay, mesh) && write_rest_glb(job, l, &lay, glb);
@@ -334,7 +432,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
 {
     vks_vat_layout lay;
     vks_error err = {0};
-    if (!report(job, vks_vat_layout_make(l->skin->vertex_count, l->frames, job->max_width, &lay, &err), &err))
+    if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     static const char *const enc[3] = {"float32", "float16", "unorm16"};
     static const char *const suf[3] = {".f32.exr", ".f16.exr", ".png"};
@@ -351,6 +449,9 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     cJSON_AddNumberToObject(lo, "height", lay.height);
     cJSON_AddNumberToObject(lo, "rows_per_frame", lay.rows_per_frame);
     cJSON_AddStringToObject(lo, "texel", "column = vertex % width, row = frame * rows_per_frame + vertex / width");
+    cJSON_AddBoolToObject(lo, "pow2", job->pow2); /* padded: texels past the last vertex and frame are 0 */
+    /* texels are data: linear, never sRGB (the PNGs say so with gAMA 1.0) */
+    cJSON_AddStringToObject(s.root, "color_space", "linear");
     if (k == 2)
         cJSON_AddStringToObject(s.root, "decode",
                                 "position = min + code / 65535 * (max - min); normal = code / 65535 * 2 - 1");
@@ -405,6 +506,7 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
     const vks_skin *sk = l->skin;
     sidecar s = sidecar_begin(job, l, dir, 3, "float32", e);
     cJSON_ReplaceItemInObject(s.root, "engine", cJSON_CreateString("cpu-reference"));
+    cJSON_AddStringToObject(s.root, "color_space", "linear");
     cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
     cJSON_AddNumberToObject(lo, "width", (double)sk->bone_count * 3);
     cJSON_AddNumberToObject(lo, "height", l->frames);

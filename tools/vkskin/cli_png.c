@@ -31,6 +31,8 @@ static int encode(const png_job *j)
     }
     png_set_IHDR(png, info, im->width, im->height, im->depth, im->channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (im->linear) /* gAMA 1.0 and no sRGB chunk: the samples are data, not sRGB colour */
+        png_set_gAMA_fixed(png, info, PNG_GAMMA_LINEAR);
     png_write_info(png, info);
     const uint16_t one = 1;
     if (im->depth == 16 && *(const uint8_t *)&one == 1)
@@ -59,6 +61,6 @@ vks_result vks_cli_png_write(const char *path, const vks_cli_png_image *img, vks
 
 vks_result vks_cli_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height, vks_error *err)
 {
-    vks_cli_png_image im = {rgba, width, height, 8, 4, 0};
+    vks_cli_png_image im = {rgba, width, height, 8, 4, 0, 0};
     return vks_cli_png_write(path, &im, err);
 }

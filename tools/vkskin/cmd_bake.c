@@ -179,6 +179,11 @@ static job_slot *prepare(bake_run *run, uint32_t j)
                     (unsigned long long)((need + (1u << 20) - 1) >> 20), (unsigned long long)(run->max_memory >> 20));
             ok = 0;
         }
+        /* and so is a texture the engine could not load: the manifest names the way out */
+        if (ok && !vks_bake_limits_check(&s->only, &s->l, run->m->path)) {
+            res->exit_code = VKS_EXIT_INPUT;
+            ok = 0;
+        }
     }
     if (ok)
         ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
