@@ -238,28 +238,32 @@ void main()
             sync_worlds();
         }
     }
-    // S_mesh once per mesh and invocation, not per bone: the bones of a mesh are consecutive
-    uint space_of = 0xFFFFFFFFu;
-    Aff mesh_space;
-    for (uint b = lane; b < mo.bone_count; b += stride) {
-        uint node, mesh;
-        Aff ib;
-        load_bone(mo.bone_base + b, node, mesh, ib);
-        if (mesh != space_of) {
-            Mesh me = meshes[mesh];
-            [[unroll]] for (int j = 0; j < 4; j++)
-                mesh_space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
-            if (me.space_node >= 0)
-                mesh_space = mul(mesh_space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
-            space_of = mesh;
+    // S_mesh once per run of a mesh's bones (a mesh's bones are consecutive), not once per
+    // bone, and outside the bone loop: llvmpipe runs the body of a branch under a mask whether
+    // or not a lane takes it, so a "mesh changed" test in the loop cost its body every bone.
+    uint b = lane;
+    while (b < mo.bone_count) {
+        uint mesh = floatBitsToUint(bones4[(mo.bone_base + b) * 4u].y);
+        Mesh me = meshes[mesh];
+        Aff mesh_space;
+        [[unroll]] for (int j = 0; j < 4; j++)
+            mesh_space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
+        if (me.space_node >= 0)
+            mesh_space = mul(mesh_space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
+        for (; b < mo.bone_count; b += stride) {
+            uint node, bone_mesh;
+            Aff ib;
+            load_bone(mo.bone_base + b, node, bone_mesh, ib);
+            if (bone_mesh != mesh)
+                break; // the next run
+            Aff k = mul(mesh_space, mul(load_world(lbase + node * 12u), ib));
+            if (USE_PARAMS != 0u)
+                k = mul(root_of(pp), k);
+            // rows, so the deform pass transforms with three dot products
+            uint at = (inst.skin_off + b) * 3u;
+            skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
+            skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
+            skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
         }
-        Aff k = mul(mesh_space, mul(load_world(lbase + node * 12u), ib));
-        if (USE_PARAMS != 0u)
-            k = mul(root_of(pp), k);
-        // rows, so the deform pass transforms with three dot products
-        uint at = (inst.skin_off + b) * 3u;
-        skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
-        skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
-        skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
     }
 }

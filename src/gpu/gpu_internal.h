@@ -257,12 +257,13 @@ void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
  * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
 /* The pose pass's loop iterations for one instance of a model with these counts, plus extra
  * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over.
- * levels: the skeleton's depth levels, which the nodes variant loops over (vks__gpu_model). */
+ * meshes: the bone loop runs once per mesh; levels: the skeleton's depth levels, which the
+ * nodes variant loops over (vks__gpu_model). */
 /* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
  * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
 void vks__keep_drivers_loaded(void);
 vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
-                                 uint32_t levels, uint64_t extra, vks_error *err);
+                                 uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err);
 /* The pose pipeline for a pass set with pose parameters (a crowd), made on first use. */
 vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,

@@ -12,14 +12,17 @@
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
 vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
-                                 uint32_t levels, uint64_t extra, vks_error *err)
+                                 uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err)
 {
-    uint64_t loops = (uint64_t)nodes + bones + extra + 2; /* + 2: the loops' exits */
+    /* the node loop, the bone loop run by run of a mesh's bones (a run's last step meets the
+     * next mesh; a model's bones past its meshes' ranges take mesh 0: one more run), exits */
+    uint64_t runs = (uint64_t)meshes + 1;
+    uint64_t loops = (uint64_t)nodes + bones + 2 * runs + extra + 3;
     if (gpu->shape.pose_nodes) {
         /* an invocation's share of the nodes and bones (a subgroup shares an instance), and the
          * level loop: each level's share of its nodes (at most nodes / sg + 1 a level), exits */
         uint64_t wg = gpu->info.subgroup_size ? gpu->info.subgroup_size : 1;
-        loops = 2 * ((nodes + wg - 1) / wg) + (bones + wg - 1) / wg + 3 * (uint64_t)levels + extra + 3;
+        loops = 2 * ((nodes + wg - 1) / wg) + (bones + wg - 1) / wg + 2 * runs + 3 * (uint64_t)levels + extra + 4;
     }
     if (!gpu->loop_limit || loops <= gpu->loop_limit)
         return VKS_OK;
@@ -195,7 +198,8 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         snprintf(what, sizeof what, "model %u", i);
         levels[i] = depths_of(s, depth);
         level_words += (uint64_t)levels[i] + 2 + s->node_count;
-        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, levels[i], 0, err);
+        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, s->mesh_count, levels[i], 0,
+                                              err);
         if (lr != VKS_OK) {
             free(depth), free(levels), free(ms);
             return lr;
