@@ -38,9 +38,8 @@ layout(std430, binding = 1) readonly buffer Parents { int parents[]; };
 layout(std430, binding = 2) readonly buffer Bones { vec4 bones4[]; }; // Bone, 4 vec4 each: see load_bone
 layout(std430, binding = 3) readonly buffer Meshes { Mesh meshes[]; };
 layout(std430, binding = 4) readonly buffer Insts { Inst insts[]; };
-// Matrices of 12 floats (48 bytes) as three vec4: one load a vec4, not one a float (llvmpipe
-// gathers lane by lane, so this is two thirds of the serial pass's cost there; on GPUs wider
-// loads too). The floats are the same.
+// Matrices of 12 floats (48 bytes) as three vec4: a load a vec4, not a float (wider loads on
+// GPUs; llvmpipe gathers lane by lane either way). The floats are the same.
 layout(std430, binding = 5) readonly buffer Locals { vec4 locals4[]; };
 layout(std430, binding = 6) buffer World { vec4 world4[]; };
 // The same buffer, for the nodes variant, whose invocations read the worlds others wrote.
