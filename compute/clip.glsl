@@ -30,20 +30,50 @@ const uint NODE_WORDS = 34u;
 
 float cf(uint at) { return uintBitsToFloat(cw[at]); }
 
-float clip_local_time(float d, uint cycle, float t)
+// The clip time of an instance at frame time T, operation for operation as
+// src/anim/clip_time.c computes it for the CPU reference (vks_clip_play_time_f): both sides
+// must sample the same keys, and a STEP key turns an ulp of time into a whole key. Add,
+// subtract and multiply are correctly rounded in Vulkan and `precise` keeps them unfused;
+// division is not, so it only guesses the whole periods, which the steps then settle.
+float clip_wrap(float t, float period, float k)
 {
+    if (!(abs(k) < 16777216.0))
+        return 0.0;
+    for (int i = 0; i < 4; i++) { // VKS__CLIP_WRAP_STEPS
+        precise float p = t - period * k;
+        if (p >= 0.0)
+            break;
+        k -= 1.0;
+    }
+    for (int i = 0; i < 4; i++) {
+        precise float q = t - period * (k + 1.0);
+        if (q < 0.0)
+            break;
+        k += 1.0;
+    }
+    precise float r = t - period * k;
+    return r;
+}
+
+float clip_play_time(float d, uint cycle, float start, float speed, float T)
+{
+    precise float t = start + speed * T;
     if (!(d > 0.0) || isnan(t) || isinf(t))
         return 0.0;
     if (cycle == CYCLE_CLAMP)
-        return clamp(t, 0.0, d);
+        return t < 0.0 ? 0.0 : t > d ? d : t;
     if (cycle == CYCLE_RESET)
         return (t < 0.0 || t > d) ? 0.0 : t;
     if (cycle == CYCLE_MIRROR) {
-        float p = mod(t, 2.0 * d);
-        return p > d ? 2.0 * d - p : p;
+        float d2 = 2.0 * d;
+        float p = clip_wrap(t, d2, floor(t / d2));
+        if (p >= d2)
+            p = 0.0;
+        precise float back = d2 - p;
+        return p > d ? back : p;
     }
-    float p = mod(t, d);
-    return p >= d ? 0.0 : p; // mod of a tiny negative can round up to d
+    float p = clip_wrap(t, d, floor(t / d));
+    return p >= d ? 0.0 : p;
 }
 
 vec4 normalize4(vec4 q)

@@ -183,7 +183,7 @@ void main()
         cm = cw[ce + 1u];
         space = cw[cc + 1u];
         tracks = cw[cc + 3u];
-        tl = clip_local_time(cf(cc), source >> 8, pp.clip_start + pp.clip_speed * pc.time);
+        tl = clip_play_time(cf(cc), source >> 8, pp.clip_start, pp.clip_speed, pc.time);
         source = SOURCE_CLIP;
     }
     // Which nodes take their parent's world: W(n) = W(p) X(n). Model-space clips give worlds.

@@ -17,3 +17,12 @@ else()
 endif()
 add_test(NAME cli_clips COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_clips.sh $<TARGET_FILE:vkskin> ${VKS_CLI_CLIPS_PNG})
 set_tests_properties(cli_clips PROPERTIES LABELS "cli;anim" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+
+# The crowd row whose clip time lands on a STEP key change (tests/data/crowd_step_key.csv):
+# the GPU and the reference must sample the same float time (4: no device)
+if(VKSKIN_GPU)
+  add_test(NAME cli_crowd_step_key COMMAND vkskin validate --crowd ${CMAKE_CURRENT_SOURCE_DIR}/data/crowd_step_key.csv
+    --frames 8 --fps 30 --validation)
+  set_tests_properties(cli_crowd_step_key PROPERTIES LABELS "gpu;anim;cli" SKIP_RETURN_CODE 4 TIMEOUT 120
+    FAIL_REGULAR_EXPRESSION "vkskin: validation")
+endif()

@@ -33,13 +33,17 @@ endif()
 add_test(NAME cli_bake_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_memory.sh $<TARGET_FILE:vkskin>
          $<TARGET_FILE:max_rss>)
 set_tests_properties(cli_bake_memory PROPERTIES LABELS "cli;bake" ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+# The pool of encoding threads and the split across devices: the same bytes as one thread.
+add_test(NAME cli_bake_threads COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_threads.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_bake_threads PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake" TIMEOUT 300
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # brings up a one-node cluster (munged, slurmctld, slurmd) of its own; ~15 s on 2 vCPUs
 set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
 
 # The manifest parser on arbitrary bytes (a libFuzzer target with -DVKSKIN_FUZZ=ON, otherwise a
 # replay of the seeds).
 vks_add_fuzz(NAME fuzz_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
              SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/bake_manifest/seeds)
 if(VKSKIN_FUZZ)
   set(fuzz_bake_target fuzz_bake_manifest)
@@ -51,6 +55,7 @@ target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
 
 # The manifest's parser and entry hash (compiled from the program's source, as the fuzz target).
 vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c LABELS bake)
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
+             LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)

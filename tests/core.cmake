@@ -1,7 +1,7 @@
 # Core, pose, CPU reference, diff and output tests, and the command-line checks.
 add_library(vks_fixture STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/skin_fixture.c)
 target_link_libraries(vks_fixture PUBLIC vks_testutil)
-foreach(t test_cpu_reference test_math_pose test_diff_bake)
+foreach(t test_cpu_reference test_math_pose test_diff_bake test_diff_split)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS core)
   target_link_libraries(${t} PRIVATE vks_fixture)
 endforeach()
@@ -21,3 +21,5 @@ endif()
 # Clip model: sampling, cycles, binding, spaces (clip.h).
 vks_add_test(NAME test_clip_sample SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_sample.c LABELS core anim)
 target_link_libraries(test_clip_sample PRIVATE vks_fixture)
+# the float clip time both the GPU and the CPU reference sample at (issue 22)
+vks_add_test(NAME test_clip_time SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_time.c LABELS core anim)

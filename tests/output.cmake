@@ -13,3 +13,7 @@ set_tests_properties(cli_exit_codes PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
 add_test(NAME cli_outputs_inputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_outputs_inputs.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_outputs_inputs PROPERTIES LABELS cli TIMEOUT 300
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# deform --gpu converts on a thread of its own: the same bytes as on the feeding thread.
+add_test(NAME cli_deform_encode COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_deform_encode.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_deform_encode PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu"
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")

@@ -79,6 +79,22 @@ VKS_API void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float 
                          uint32_t instances, uint32_t vertices, const double *instance_scale);
 VKS_API void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out);
 
+/* The same comparison split for threads. The counts and extremes of vks_diff_add_scaled do not
+ * depend on the order they are taken in, the two sums of squares (NMSE) do: so a range cut in
+ * parts can be compared part by part on several threads (vks_diff_add_extremes into an
+ * accumulator of each part's own, begun with the same radius and tolerance) and merged in the
+ * parts' order (vks_diff_merge: later parts win only a strictly larger extreme, as one pass
+ * would), while the sums are taken on one thread in the order of the components
+ * (vks_diff_add_sums). Together they give the report one vks_diff_add_scaled over the range
+ * gives, bit for bit, whatever the cut. */
+VKS_API void vks_diff_add_extremes(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                                   uint32_t instances, uint32_t vertices, const double *instance_scale);
+/* Adds the squares of components [0, components) of a - b and of b, in order (non-finite
+ * components skipped, as vks_diff_add_scaled does). */
+VKS_API void vks_diff_add_sums(vks_diff_acc *acc, const float *a, const float *b, size_t components);
+/* Adds part, a range compared after acc's, into acc: counts and sums add, extremes as above. */
+VKS_API void vks_diff_merge(vks_diff_acc *acc, const vks_diff_acc *part);
+
 /* One-shot form of the three calls above. */
 VKS_API void vks_diff(const float *a, const float *b, uint32_t instances, uint32_t vertices, double radius,
               const vks_diff_tolerance *tol, vks_diff_report *out);

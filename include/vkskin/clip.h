@@ -129,9 +129,18 @@ VKS_API const char *vks_clip_set_strndup(vks_clip_set *set, const char *s, size_
 
 /* Checks every clip: duration > 0 and finite, curve components right for their channel,
  * times finite and non-decreasing within [0, duration] (BSPLINE: start < stop, at least 4
- * control points), values and tangents finite, quaternions not zero, events inside the
- * clip, root_track in range. Errors name the clip, track and channel. Readers call it. */
+ * control points), values and tangents finite, events inside the clip, root_track in range;
+ * and what the float32 engines need to agree with the double reference: quaternion keys
+ * with a norm in 2^-60..2^60 (not zero), Euler angles within +-128 rad, translations, scales,
+ * tangents and motion within +-2^48 (src/anim/clip_float32.c has the reasoning). Errors name
+ * the clip, track, channel and key. */
 VKS_API vks_result vks_clip_set_validate(const vks_clip_set *set, vks_error *err);
+/* What readers call on the set they made, its arrays in its arena: conditions the keys in
+ * double where float32 needs it, then vks_clip_set_validate. Quaternion keys with a norm
+ * outside 2^-8..2^8 are normalised (step, linear) or their curve scaled by a common power of
+ * two (Hermite, B-spline: the same rotations); an Euler curve that leaves +-128 rad is reduced
+ * to -pi..pi, keeping the turns between keys where it can. Other keys are left bit for bit. */
+VKS_API vks_result vks_clip_set_finish(vks_clip_set *set, vks_error *err);
 
 /* Index of the clip named name (exact, then case-insensitive), or of the number name is
  * ("2"), or -1. NULL or "": clip 0. */
@@ -171,8 +180,16 @@ VKS_API void vks_clip_binding_free(vks_clip_binding *b);
 /* Time t (seconds, any value) mapped into [0, duration] by cycle. */
 VKS_API double vks_clip_local_time(const vks_clip *clip, vks_cycle cycle, double t);
 
-/* The clip time a playback shows at source time T: local time of start + speed * T under the
- * play's cycle (pose.h's vks_clip_play). The GPU pose pass computes the same in float. */
+/* The clip time an instance playing clip from start at speed shows at source time T:
+ * start + speed * T mapped into [0, duration] by cycle, as vks_clip_local_time does, but
+ * computed in float, operation for operation as the GPU's pose pass computes it (the crowd,
+ * crowd.h). It is the one definition of a playing clip's time: the CPU reference samples
+ * and poses in double at this float time, so both sides sample the same keys (a time
+ * computed in double can fall on the other side of a STEP key). Loop and mirror take the
+ * largest whole number of periods k with t - period * k >= 0 in float; beyond 2^24 periods
+ * from 0 the time is 0. */
+VKS_API float vks_clip_play_time_f(const vks_clip *clip, vks_cycle cycle, float start, float speed, float T);
+/* The same for a playback (pose.h's vks_clip_play) at source time T (taken as a float). */
 VKS_API double vks_clip_play_time(const struct vks_clip_play *play, double T);
 
 /* One curve at local time t (already cycled), components floats into out; quaternions come

@@ -56,7 +56,7 @@ typedef enum vks_crowd_pose {
                                       bind pose) */
     VKS_CROWD_POSE_CLIP            /* clip `clip` of the crowd's vks_gpu_clips, sampled on the GPU at
                                       local time of clip_start + clip_speed * frame time under
-                                      clip_cycle (vks_clip_play_time) */
+                                      clip_cycle, in float (vks_clip_play_time_f) */
 } vks_crowd_pose;
 
 typedef struct vks_crowd_instance {

@@ -166,6 +166,8 @@ typedef struct vks_gpu_shape_info {
     const char *source;            /* "table", "cache" (measured by vks_gpu_tune before),
                                       "calibration" (measured by vks_gpu_tune now) or "forced" */
     const char *reason;            /* the table row or override that gave it */
+    double pipeline_ms;            /* wall time the context spent creating compute pipelines so
+                                      far (the driver's compile, or its cache's hit) */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);

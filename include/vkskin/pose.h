@@ -73,7 +73,8 @@ struct vks_clip;
 struct vks_clip_binding;
 
 /* One instance's playback of a clip: at source time T (frame / fps + start_time) the
- * instance shows the clip at vks_clip_local_time(clip, cycle, start + speed * T). */
+ * instance shows the clip at vks_clip_play_time_f(clip, cycle, start, speed, T) (clip.h:
+ * start + speed * T under the cycle, in float as the GPU computes it). */
 typedef struct vks_clip_play {
     const struct vks_clip *clip;            /* NULL: the bind pose */
     const struct vks_clip_binding *binding; /* clip bound to the skin being posed */

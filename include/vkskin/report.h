@@ -91,6 +91,10 @@ typedef struct vks_report_file {
        golden normals are reported absent (a skipped JUnit case), never as a PASS on zeros (an
        engine that wrote other than zeros still fails: the verdict is the numbers') */
     const char *normals_absent;
+    /* seconds spent on this file (the JUnit cases' time; 0: not measured): comparing its
+       poses with the engines' (its share of the device's run), comparing them with the
+       golden, and its bind-pose check */
+    double seconds, golden_seconds, bind_seconds;
 } vks_report_file;
 
 typedef struct vks_report_device {
@@ -121,7 +125,11 @@ typedef struct vks_report {
 /* JUnit XML as Jenkins and GitLab read it: one <testsuite> per device, one <testcase> per
  * file x stream (positions, normals; golden-positions, golden-normals with --against) and the
  * bind-pose check of each file, the metrics in the message, failures as <failure>, a device
- * that could not run as an <error>, a stream the model does not have as <skipped>. VKS_ERR_IO when the stream reports a write error. */
+ * that could not run as an <error>, a stream the model does not have as <skipped>. Class names are "validate.DEVICE.FILE" with every '.'
+ * inside the device's name and the file's path written '_' (CI servers split a class name
+ * at its dots: the package is validate.DEVICE, the class FILE); times come from the file's
+ * seconds (shared by positions and normals), golden_seconds (by the two golden streams) and
+ * bind_seconds. VKS_ERR_IO when the stream reports a write error. */
 VKS_API vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err);
 /* One HTML page: the tolerances, a summary table per device and file (failing rows red), per
  * file an inline SVG histogram of the errors, its heat map (an <img> of file->heatmap) and a

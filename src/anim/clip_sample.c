@@ -41,11 +41,6 @@ double vks_clip_local_time(const vks_clip *clip, vks_cycle cycle, double t)
     }
 }
 
-double vks_clip_play_time(const vks_clip_play *play, double T)
-{
-    return vks_clip_local_time(play->clip, (vks_cycle)play->cycle, (double)play->start + (double)play->speed * T);
-}
-
 void vks_curve_sample(const vks_curve *c, float t, float *out)
 {
     if (c->key_count)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip_float32.h"
 #include "core/arena.h"
 #include "vkskin/clip.h"
 
@@ -48,7 +49,7 @@ static int all_finite(const float *v, size_t n)
 }
 
 static vks_result check_curve(const vks_clip *clip, const vks_curve *c, uint32_t want_components,
-                              const char *path, vks_error *err)
+                              vks_channel channel, const char *path, vks_error *err)
 {
     if (c->key_count == 0)
         return VKS_OK;
@@ -94,7 +95,7 @@ static vks_result check_curve(const vks_clip *clip, const vks_curve *c, uint32_t
             if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
                 return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "key %u: zero quaternion", (unsigned)k);
         }
-    return VKS_OK;
+    return vks__clip_curve_float32(c, channel, path, err);
 }
 
 static vks_result check_clip(const vks_clip *clip, uint32_t ci, vks_error *err)
@@ -115,18 +116,24 @@ static vks_result check_clip(const vks_clip *clip, uint32_t ci, vks_error *err)
                              (int)clip->root_track, (unsigned)clip->track_count);
     if (!all_finite(clip->motion, 3))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "motion not finite");
+    for (int i = 0; i < 3; i++)
+        if (fabs(clip->motion[i]) > VKS_CLIP_MAX_MAGNITUDE)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path,
+                                 "motion %g, beyond the +-2^48 float32 engines can compose", (double)clip->motion[i]);
     for (uint32_t t = 0; t < clip->track_count; t++) {
         const vks_track *tr = &clip->tracks[t];
         static const char *const names[] = {"translation", "rotation", "euler x", "euler y", "euler z", "scale"};
         const vks_curve *curves[] = {&tr->translation, &tr->rotation, &tr->euler[0], &tr->euler[1], &tr->euler[2],
                                      &tr->scale};
         static const uint32_t comps[] = {3, 4, 1, 1, 1, 3};
+        static const vks_channel channels[] = {VKS_CHANNEL_TRANSLATION, VKS_CHANNEL_ROTATION, VKS_CHANNEL_EULER,
+                                               VKS_CHANNEL_EULER,       VKS_CHANNEL_EULER,    VKS_CHANNEL_SCALE};
         if (!tr->node_name)
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "track %u has no node name", (unsigned)t);
         for (int k = 0; k < 6; k++) {
             char cpath[128];
             snprintf(cpath, sizeof cpath, "%.60s/track[%u] \"%.24s\"/%s", path, (unsigned)t, tr->node_name, names[k]);
-            vks_result r = check_curve(clip, curves[k], comps[k], cpath, err);
+            vks_result r = check_curve(clip, curves[k], comps[k], channels[k], cpath, err);
             if (r != VKS_OK)
                 return r;
         }
@@ -151,6 +158,13 @@ vks_result vks_clip_set_validate(const vks_clip_set *set, vks_error *err)
             return r;
     }
     return VKS_OK;
+}
+
+vks_result vks_clip_set_finish(vks_clip_set *set, vks_error *err)
+{
+    for (uint32_t c = 0; set && set->clips && c < set->clip_count; c++)
+        vks__clip_condition(&set->clips[c]);
+    return vks_clip_set_validate(set, err);
 }
 
 static int same_nocase(const char *a, const char *b)

@@ -269,6 +269,17 @@ static vks_result json_numbers(parser *p, const cJSON *v, const char *path, doub
     return VKS_OK;
 }
 
+/* Whether item's key came before it in object: cJSON keeps both, and a lookup would read one
+ * of them as if the other were not there. Each loop below stops at the first unknown key, so
+ * this scan never passes more siblings than the object has known keys. */
+static int key_seen_before(const cJSON *object, const cJSON *item)
+{
+    for (const cJSON *s = object->child; s && s != item; s = s->next)
+        if (s->string && item->string && !strcmp(s->string, item->string))
+            return 1;
+    return 0;
+}
+
 static vks_result json_root(parser *p, const cJSON *root, const char *prefix, vks_affine *out)
 {
     char path[128];
@@ -281,6 +292,8 @@ static vks_result json_root(parser *p, const cJSON *root, const char *prefix, vk
     cJSON_ArrayForEach(e, root)
     {
         const char *k = e->string ? e->string : "";
+        if (key_seen_before(root, e))
+            return fail(p, VKS_ERR_FORMAT, 0, path, "the key \"%.40s\" is given twice", k);
         if (!strcmp(k, "matrix"))
             mat = e;
         else if (!strcmp(k, "translation"))
@@ -351,6 +364,8 @@ static vks_result json_instance(parser *p, const cJSON *o, uint32_t i)
         const char *k = v->string ? v->string : "";
         snprintf(path, sizeof path, "%s.%.40s", where, k);
         vks_result r = VKS_OK;
+        if (key_seen_before(o, v))
+            return fail(p, VKS_ERR_FORMAT, 0, path, "the key is given twice");
         if (!strcmp(k, "model") || !strcmp(k, "clip")) {
             int clip = k[0] == 'c';
             if (!cJSON_IsString(v) || !v->valuestring[0])
@@ -406,7 +421,10 @@ static vks_result parse_json(parser *p, const char *text, size_t size)
     }
     cJSON_ArrayForEach(v, root)
     {
-        if (v->string && !strcmp(v->string, "instances")) {
+        if (key_seen_before(root, v)) {
+            r = fail(p, VKS_ERR_FORMAT, 0, v->string, "the key is given twice");
+            goto done;
+        } else if (v->string && !strcmp(v->string, "instances")) {
             inst = v;
         } else {
             r = fail(p, VKS_ERR_FORMAT, 0, v->string ? v->string : "", "unknown key (expected \"instances\")");

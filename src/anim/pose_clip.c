@@ -70,7 +70,7 @@ vks_result vks_pose_json_clip_read(const vks_skin *skin, const vks_read_options 
         }
     }
     vks_pose_set_free(&ps);
-    r = vks_clip_set_validate(set, err);
+    r = vks_clip_set_finish(set, err);
     if (r != VKS_OK) {
         vks_clip_set_free(set);
         return r;

@@ -4,6 +4,7 @@
  * the caller deforms anything. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +193,45 @@ const char *vks_bake_temp_path(const vks_bake *b)
     return b && b->out && !vks_output_is_stream(b->out) ? vks_output_write_path(b->out) : NULL;
 }
 
+/* The first non-finite float of v[0..n), or n. The exponent test is integer work the compiler
+ * vectorises, so a frame costs about a copy of it; isfinite only finds the culprit. */
+static size_t first_non_finite(const float *v, size_t n)
+{
+    enum { BLOCK = 1024 };
+    for (size_t at = 0; at < n; at += BLOCK) {
+        size_t end = n - at < BLOCK ? n : at + BLOCK;
+        uint32_t bad = 0;
+        for (size_t i = at; i < end; i++) {
+            uint32_t u;
+            memcpy(&u, v + i, sizeof u);
+            bad |= (u & 0x7f800000u) == 0x7f800000u;
+        }
+        for (size_t i = at; bad && i < end; i++)
+            if (!isfinite(v[i]))
+                return i;
+    }
+    return n;
+}
+
+/* The last guard before bytes go out: a pose can take a model beyond float32 (bones and clip
+ * keys are bounded, but a hierarchy composes them), and no output holds an inf or a NaN. */
+static vks_result check_finite(const vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
+                               const float *normals, vks_error *err)
+{
+    size_t n = (size_t)b->skin->vertex_count * 3, at = first_non_finite(positions, n);
+    const float *bad = at < n ? positions : NULL;
+    if (!bad && normals && (at = first_non_finite(normals, n)) < n)
+        bad = normals;
+    if (!bad)
+        return VKS_OK;
+    char where[64];
+    snprintf(where, sizeof where, "instance %u frame %u", instance, frame);
+    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, where,
+                         "vertex %u: deformed %s is %g, beyond float32 (the pose is too large to deform); "
+                         "nothing more is written",
+                         (unsigned)(at / 3), bad == positions ? "position" : "normal", (double)bad[at]);
+}
+
 vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const float *positions,
                           const float *normals, vks_error *err)
 {
@@ -199,6 +239,9 @@ vks_result vks_bake_write(vks_bake *b, uint32_t instance, uint32_t frame, const 
     if (instance >= b->instances || frame >= b->frames || (uint64_t)instance * b->frames + frame != expect)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, b->path,
                              "frames must come in order: got instance %u frame %u", instance, frame);
+    vks_result r = check_finite(b, instance, frame, positions, normals, err);
+    if (r != VKS_OK)
+        return r;
     errno = 0;
     if (!vks__bake_frame(b, instance, frame, positions, normals)) {
         int e = errno ? errno : EIO;

@@ -160,7 +160,7 @@ static vks_result classify(const char *path, uint64_t min_bytes, char **target_o
     if (stat(target, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path,
-                              "is a folder; name the output file (a folder is taken with several inputs)");
+                              "is a folder, not a file");
         } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
             *kind = TARGET_STREAM;
             if (access(target, W_OK) != 0)

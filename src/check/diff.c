@@ -21,8 +21,10 @@ void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t fi
     vks_diff_add_scaled(acc, a, b, first_instance, instances, vertices, NULL);
 }
 
-void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
-                         uint32_t instances, uint32_t vertices, const double *instance_scale)
+/* One pass over the components; with_sums 0 leaves the order-bound sums to vks_diff_add_sums.
+ * Inlined into both callers, so the one with sums is the loop it always was. */
+static inline void add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                              uint32_t instances, uint32_t vertices, const double *instance_scale, int with_sums)
 {
     vks_diff_report *r = &acc->r;
     double rel = r->tolerance.rel;
@@ -49,8 +51,10 @@ void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint
                     }
                     continue;
                 }
-                acc->sum_sq_diff += d * d;
-                acc->sum_sq_ref += y * y;
+                if (with_sums) {
+                    acc->sum_sq_diff += d * d;
+                    acc->sum_sq_ref += y * y;
+                }
                 if (d > abs_tol + rel * fabs(y))
                     r->over++;
                 if (d * per_scale > r->max_rel)
@@ -64,6 +68,46 @@ void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint
         }
     }
     r->max_abs = worst;
+}
+
+void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                         uint32_t instances, uint32_t vertices, const double *instance_scale)
+{
+    add_scaled(acc, a, b, first_instance, instances, vertices, instance_scale, 1);
+}
+
+void vks_diff_add_extremes(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
+                           uint32_t instances, uint32_t vertices, const double *instance_scale)
+{
+    add_scaled(acc, a, b, first_instance, instances, vertices, instance_scale, 0);
+}
+
+void vks_diff_add_sums(vks_diff_acc *acc, const float *a, const float *b, size_t components)
+{
+    double sd = acc->sum_sq_diff, sr = acc->sum_sq_ref;
+    for (size_t i = 0; i < components; i++) {
+        double x = a[i], y = b[i], d = fabs(x - y);
+        if (!isfinite(x) || !isfinite(y))
+            continue;
+        sd += d * d;
+        sr += y * y;
+    }
+    acc->sum_sq_diff = sd, acc->sum_sq_ref = sr;
+}
+
+void vks_diff_merge(vks_diff_acc *acc, const vks_diff_acc *part)
+{
+    vks_diff_report *a = &acc->r;
+    const vks_diff_report *b = &part->r;
+    acc->sum_sq_diff += part->sum_sq_diff, acc->sum_sq_ref += part->sum_sq_ref;
+    a->compared += b->compared, a->over += b->over;
+    /* strictly larger: on a tie the earlier range keeps the worst, as a single pass does */
+    if (b->max_abs > a->max_abs)
+        a->max_abs = b->max_abs, a->worst_vertex = b->worst_vertex, a->worst_instance = b->worst_instance;
+    if (b->max_rel > a->max_rel)
+        a->max_rel = b->max_rel;
+    if (b->max_scale > a->max_scale)
+        a->max_scale = b->max_scale;
 }
 
 void vks_diff_end(const vks_diff_acc *acc, vks_diff_report *out)

@@ -8,7 +8,16 @@
  * "golden positions" and "golden normals" with --against, and "bind pose"; a stream the model
  * does not have (normals) is a <skipped> case saying why, never a pass on zeros. The tolerance
  * scale and the NMSE bound are properties of every suite and part of every message, so a
- * loosened run can never pass unnoticed. */
+ * loosened run can never pass unnoticed.
+ *
+ * Names: Jenkins splits a class name at its last dot into package and class, so a file
+ * "datasets/char.dff" of class "validate.DEVICE.datasets/char.dff" showed as class "dff". The
+ * class name is "validate." DEVICE "." FILE with every '.' inside a part written '_'
+ * ("validate.llvmpipe (LLVM 15_0_6, 256 bits).datasets/char_dff"): package validate.DEVICE,
+ * class FILE, test the stream. Times: a case's seconds are those the run spent on it: a file's
+ * comparison time shared by its positions and normals, its golden comparison's by the two
+ * golden streams, its bind-pose check's; the device's when it could not run; the validation
+ * layer's case has none of its own (0). */
 #include <errno.h>
 #include <string.h>
 
@@ -61,15 +70,32 @@ static void property(FILE *f, const char *name, const char *value)
     fputs("\"/>\n", f);
 }
 
+/* A time as the schema's non-negative decimal (unmeasured, negative or absurd: 0). */
+static double seconds_or_0(double s) { return s > 0 && s < 1e9 ? s : 0.0; }
+
+/* "validate." then each part with its dots written '_' (see the top of this file), into out. */
+static void class_name(char *out, size_t size, const char *device, const char *file)
+{
+    const char *parts[2] = {device, file};
+    size_t n = (size_t)snprintf(out, size, "validate");
+    for (int p = 0; p < 2 && parts[p] && n + 1 < size; p++) {
+        out[n++] = '.';
+        for (const char *c = parts[p]; *c && n + 1 < size; c++)
+            out[n++] = *c == '.' ? '_' : *c;
+        out[n] = 0;
+    }
+}
+
 /* One <testcase>: message is the one-line verdict; detail (may be "") the text under it. */
-static void testcase(FILE *f, const char *classname, const char *name, int pass, int error, const char *message,
-                     const char *detail)
+static void testcase(FILE *f, const char *classname, const char *name, double seconds, int pass, int error,
+                     const char *message, const char *detail)
 {
     fputs("    <testcase classname=\"", f);
     vks__report_escape(f, classname);
     fputs("\" name=\"", f);
     vks__report_escape(f, name);
-    fputs("\" time=\"0\">\n", f);
+    /* to the microsecond: a bind-pose check takes less than a millisecond */
+    fprintf(f, "\" time=\"%.6f\">\n", seconds_or_0(seconds));
     if (pass && !error) {
         fputs("      <system-out>", f);
         vks__report_escape(f, message);
@@ -90,7 +116,7 @@ static void testcase(FILE *f, const char *classname, const char *name, int pass,
 }
 
 /* A stream the model does not have: <skipped> with why, never a pass on zeros. */
-static void absent_case(FILE *f, const char *classname, const char *name, const char *why)
+static void absent_case(FILE *f, const char *classname, const char *name, double seconds, const char *why)
 {
     char msg[300];
     vks__report_absent(msg, sizeof msg, why);
@@ -98,23 +124,23 @@ static void absent_case(FILE *f, const char *classname, const char *name, const 
     vks__report_escape(f, classname);
     fputs("\" name=\"", f);
     vks__report_escape(f, name);
-    fputs("\" time=\"0\">\n      <skipped message=\"", f);
+    fprintf(f, "\" time=\"%.6f\">\n      <skipped message=\"", seconds);
     vks__report_escape(f, msg);
     fputs("\" type=\"absent\"/>\n    </testcase>\n", f);
 }
 
-static void stream_case(FILE *f, const char *cls, const char *name, const vks_diff_report *r,
+static void stream_case(FILE *f, const char *cls, const char *name, double seconds, const vks_diff_report *r,
                         const vks_error_map *m, const char *error, const vks_report *rep)
 {
     char metrics[512], over[512], msg[1200];
     if (error) {
-        testcase(f, cls, name, 0, 1, error, "");
+        testcase(f, cls, name, seconds, 0, 1, error, "");
         return;
     }
     vks__report_metrics(metrics, sizeof metrics, r);
     vks__report_over(over, sizeof over, m);
     snprintf(msg, sizeof msg, "%s; tolerance scale %g, NMSE bound %g", metrics, rep->tolerance_scale, rep->nmse);
-    testcase(f, cls, name, r->pass, 0, msg, over);
+    testcase(f, cls, name, seconds, r->pass, 0, msg, over);
 }
 
 vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
@@ -124,7 +150,7 @@ vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
     for (uint32_t d = 0; d < r->device_count; d++) {
         counts c = device_counts(&r->devices[d]);
         all.tests += c.tests, all.failures += c.failures, all.errors += c.errors, all.skipped += c.skipped;
-        seconds += r->devices[d].seconds > 0 && r->devices[d].seconds < 1e9 ? r->devices[d].seconds : 0.0;
+        seconds += seconds_or_0(r->devices[d].seconds);
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fprintf(f, "<testsuites name=\"vkskin validate\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
@@ -137,7 +163,7 @@ vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
         fputs("  <testsuite name=\"vkskin validate on ", f);
         vks__report_escape(f, d->name);
         fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.3f\">\n", c.tests,
-                c.failures, c.errors, c.skipped, d->seconds > 0 && d->seconds < 1e9 ? d->seconds : 0.0);
+                c.failures, c.errors, c.skipped, seconds_or_0(d->seconds));
         fputs("    <properties>\n", f);
         property(f, "vkskin.version", r->version);
         property(f, "device", d->name);
@@ -152,32 +178,35 @@ vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
             property(f, "command", r->command);
         fputs("    </properties>\n", f);
         if (d->error) {
-            snprintf(cls, sizeof cls, "validate.%s", d->name);
-            testcase(f, cls, "device", 0, 1, d->error, "");
+            class_name(cls, sizeof cls, d->name, NULL);
+            testcase(f, cls, "device", d->seconds, 0, 1, d->error, "");
         }
         for (uint32_t i = 0; !d->error && i < d->file_count; i++) {
             const vks_report_file *fi = &d->files[i];
-            snprintf(cls, sizeof cls, "validate.%s.%s", d->name, fi->path);
-            stream_case(f, cls, "positions", &fi->positions, fi->position_errors, fi->run_error, r);
+            double half = seconds_or_0(fi->seconds) / 2, golden_half = seconds_or_0(fi->golden_seconds) / 2;
+            class_name(cls, sizeof cls, d->name, fi->path);
+            stream_case(f, cls, "positions", half, &fi->positions, fi->position_errors, fi->run_error, r);
             if (fi->normals_absent && fi->normals.pass && !fi->run_error)
-                absent_case(f, cls, "normals", fi->normals_absent);
+                absent_case(f, cls, "normals", half, fi->normals_absent);
             else
-                stream_case(f, cls, "normals", &fi->normals, fi->normal_errors, fi->run_error, r);
+                stream_case(f, cls, "normals", half, &fi->normals, fi->normal_errors, fi->run_error, r);
             if (fi->has_golden) {
-                stream_case(f, cls, "golden positions", &fi->golden_positions, fi->golden_errors, fi->golden_error, r);
+                stream_case(f, cls, "golden positions", golden_half, &fi->golden_positions, fi->golden_errors,
+                            fi->golden_error, r);
                 if (fi->normals_absent && fi->golden_normals.pass && !fi->golden_error)
-                    absent_case(f, cls, "golden normals", fi->normals_absent);
+                    absent_case(f, cls, "golden normals", golden_half, fi->normals_absent);
                 else
-                    stream_case(f, cls, "golden normals", &fi->golden_normals, NULL, fi->golden_error, r);
+                    stream_case(f, cls, "golden normals", golden_half, &fi->golden_normals, NULL, fi->golden_error,
+                                r);
             }
             char bind[400];
             vks__report_bind(bind, sizeof bind, fi);
-            testcase(f, cls, "bind pose", fi->bind_pass || fi->bind_allowed, 0, bind, "");
+            testcase(f, cls, "bind pose", fi->bind_seconds, fi->bind_pass || fi->bind_allowed, 0, bind, "");
         }
         if (d->validation_layer) {
-            snprintf(cls, sizeof cls, "validate.%s", d->name);
+            class_name(cls, sizeof cls, d->name, NULL);
             snprintf(num, sizeof num, "%u message(s) from the Khronos validation layer", d->validation_messages);
-            testcase(f, cls, "validation layer", d->validation_messages == 0, 0, num, "");
+            testcase(f, cls, "validation layer", 0, d->validation_messages == 0, 0, num, "");
         }
         fputs("  </testsuite>\n", f);
     }

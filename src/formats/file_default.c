@@ -4,18 +4,28 @@
  * library gets the same protection from a hostile path. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/vec.h"
 #include "vkskin/formats.h"
 
 static vks_result too_large(vks_error *err, const char *what, uint64_t max_size)
 {
     return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "file", "%s, over the input limit of %llu MB", what,
                          (unsigned long long)(max_size >> 20));
+}
+
+/* A block of cap bytes holding buf's first n, buf freed (also when that fails: NULL). */
+static uint8_t *grow_to(const vks_allocator *a, uint8_t *buf, size_t n, size_t cap)
+{
+    uint8_t *more = a->alloc(a->user, cap);
+    if (more)
+        memcpy(more, buf, n);
+    a->free(a->user, buf);
+    return more;
 }
 
 vks_result vks_file_read_default(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
@@ -41,19 +51,22 @@ vks_result vks_file_read_default(void *user, const char *path, uint64_t max_size
         close(fd);
         return too_large(err, what, max_size);
     }
+    /* One byte past the limit tells a stream that goes on past it from one that ends at it,
+     * so neither the buffer nor the reads ever go further than that. */
+    size_t limit = max_size < SIZE_MAX ? (size_t)max_size + 1 : SIZE_MAX;
     size_t cap = regular ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
+    if (cap > limit)
+        cap = limit;
     uint8_t *buf = a.alloc(a.user, cap);
     vks_result r = VKS_OK;
     for (;;) {
         if (buf && n == cap) {
-            if (n > max_size) {
+            if (n >= limit) {
                 r = too_large(err, "it goes on past the limit", max_size);
                 break;
             }
-            uint8_t *more = vks__grow_array(&a, buf, n, &cap, 1, 1, 0); /* cap doubles */
-            if (!more)
-                a.free(a.user, buf); /* reported as out of memory just below */
-            buf = more;
+            cap = cap > limit / 2 ? limit : cap * 2;
+            buf = grow_to(&a, buf, n, cap);
         }
         if (!buf) {
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "file", "out of memory reading the file");

@@ -467,6 +467,19 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     return VKS_OK;
 }
 
+uint64_t vks__chunk_budget(uint64_t storage_range, uint64_t device_heap, uint32_t ring, uint64_t cap)
+{
+    uint64_t budget = storage_range;
+    /* per slot about 2 output streams + tables of similar size: leave half the heap free */
+    if (device_heap && device_heap / (8ull * ring) < budget)
+        budget = device_heap / (8ull * ring);
+    if (HOST_BUDGET / (2ull * ring) < budget)
+        budget = HOST_BUDGET / (2ull * ring);
+    if (cap && cap < budget)
+        budget = cap;
+    return budget;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
                        vks_error *err)
 {
@@ -501,19 +514,11 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     memset(&s, 0, sizeof s);
     s.gpu = gpu, s.ms = ms, s.b = b;
     s.ring = b->ring ? (b->ring > MAX_RING ? MAX_RING : b->ring) : 2;
-    /* The budget of one output stream in one slot. */
-    uint64_t budget = gpu->props.limits.maxStorageBufferRange;
     uint64_t heap = 0;
     for (uint32_t h = 0; h < gpu->mem.memoryHeapCount; h++)
         if ((gpu->mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && gpu->mem.memoryHeaps[h].size > heap)
             heap = gpu->mem.memoryHeaps[h].size;
-    /* per slot about 2 output streams + tables of similar size: leave half the heap free */
-    if (heap && heap / (8ull * s.ring) < budget)
-        budget = heap / (8ull * s.ring);
-    if (HOST_BUDGET / (2ull * s.ring) < budget)
-        budget = HOST_BUDGET / (2ull * s.ring);
-    if (b->max_chunk_bytes && b->max_chunk_bytes < budget)
-        budget = b->max_chunk_bytes;
+    uint64_t budget = vks__chunk_budget(gpu->props.limits.maxStorageBufferRange, heap, s.ring, b->max_chunk_bytes);
     uint64_t buffers0 = gpu->counters.buffers;
     vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
     if (res == VKS_OK)

@@ -102,12 +102,15 @@ struct vks_gpu {
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
+    uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
+                                 has k + 1 influences (only those are compiled, on upload) */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     char cache_dir[512];     /* the tuning and pipeline cache ("" none: tuning_cache.h) */
     vks__cache_key cache_key;
     VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: compile without one */
     size_t pipeline_cache_loaded;   /* bytes read from the cache: written back only if it grew */
+    double pipeline_ms;             /* wall time in vkCreateComputePipelines so far */
     uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
     /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
      * vks_gpu_run around its own allocations only; run_allocations counts them */
@@ -226,7 +229,11 @@ void vks__buf_touch(vks_gpu *gpu, vks__buf *b);
 vks_result vks__vk_fail(vks_error *err, VkResult r, const char *what);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
-/* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN). */
+/* The deform pipelines of the influence variants in mask (bit k: k + 1 influences) that are
+ * not made yet: vks_gpu_upload asks for its groups' variants, so a context compiles only the
+ * deform kernels its models use (each is an LLVM compile on lavapipe's cold cache). */
+vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err);
+/* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN), for the same variants. */
 vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 /* The facts of the context's device that the tuning table reads (tuning.h). */
@@ -314,6 +321,12 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
 void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p);
 /* Frees the buffers (the sets go with their pool). */
 void vks__passes_destroy(vks_gpu *gpu, vks__passes *p);
+/* The output bytes of one stream in one chunk of vks_gpu_run: under the storage-binding range
+ * (each table is bound whole), an eighth of the device-local heap per ring slot (two output
+ * streams and tables of similar size: half the heap left free), half the host budget per slot
+ * (1 GiB in all), and the caller's cap (0: none). Pure: tested against real devices' limits
+ * (tests/unit/test_chunk_budget.c). */
+uint64_t vks__chunk_budget(uint64_t storage_range, uint64_t device_heap, uint32_t ring, uint64_t cap);
 /* Frees the batch scheduler's kept buffer set (vks_gpu_trim; vks_gpu_destroy). */
 void vks__batch_cache_free(vks_gpu *gpu);
 /* Deform work items of one instance of a model: a block of up to wg vertices per group. */

@@ -286,8 +286,14 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     }
     ms->group_count = gb;
 
+    uint32_t variants = 0; /* the deform kernels these groups need: compiled now, if not yet */
+    for (uint32_t g = 0; g < gb; g++)
+        variants |= 1u << (ms->group_influences[g] - 1);
+    res = vks__deform_pipelines(gpu, variants, err);
+
     vks__oneshot once = {0}; /* made by the first staged upload, if any */
-    res = vks__upload_table(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
     if (res == VKS_OK)
         res = vks__upload_table(gpu, &once, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
     if (res == VKS_OK)

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/log.h"
 #include "vkskin/version.h"
@@ -73,7 +74,11 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = &si;
     ci.layout = pl;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     VkResult r = gpu->vk.vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, VKS_VK_ALLOC(gpu), out);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    gpu->pipeline_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
     gpu->counters.pipelines++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
@@ -155,10 +160,18 @@ vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err)
 static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 {
     vks_result res = pose_pipeline(gpu, 0, err);
-    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++) {
-        uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
-        res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
-    }
+    return res == VKS_OK ? vks__deform_pipelines(gpu, gpu->deform_variants, err) : res;
+}
+
+vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
+{
+    gpu->deform_variants |= mask & 15u;
+    vks_result res = VKS_OK;
+    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
+        if ((gpu->deform_variants >> k & 1u) && !gpu->deform_pipeline[k]) {
+            uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
+            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
+        }
     return res;
 }
 
@@ -253,6 +266,7 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     vks__launch_shape_format(s, out->text, sizeof out->text);
     out->source = s->source;
     out->reason = s->reason;
+    out->pipeline_ms = gpu->pipeline_ms;
 }
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
@@ -290,7 +304,7 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
     if (!gpu->plain_module)
         res = module(gpu, plain_spv, sizeof plain_spv, &gpu->plain_module, err);
     for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
-        if (!gpu->plain_pipeline[k]) {
+        if ((gpu->deform_variants >> k & 1u) && !gpu->plain_pipeline[k]) {
             uint32_t c[2] = {gpu->deform_wg, k + 1};
             res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 2, &gpu->plain_pipeline[k], err);
         }

@@ -36,6 +36,8 @@ fi
 "$vk" bake "$manifest" --cpu --out ref --report ref.json 2> ref.log; rc=$?
 check "bake --cpu exits 0" "[ $rc -eq 0 ]"
 check "16 jobs baked" "grep -q '16 baked, 0 up to date, 0 failed' ref.log"
+check "a clip that drives some of the nodes is noted" \
+    "grep -q 'note: the clip \"wave\" of .*char_b24_pl8.dff.ifp animates [0-9]* of the model.s [0-9]* nodes' ref.log"
 check "7 sidecars per job" "[ $(ls ref/*.json | wc -l) -eq 112 ]"
 check "no temporaries left" "[ -z \"\$(find ref -name '*.tmp.*')\" ]"
 check "the report lists every job" "[ $(grep -c '\"entry_hash\"' ref.json) -eq 16 ]"
@@ -117,8 +119,28 @@ check "the failure names the entry and the file" "grep -q 'jobs\[0\]: rw/char_b2
 check "the read-only file is kept" "[ ! -s rw/char_b24_pl8.cmdl.vat.obj ]"
 check "no sidecar for the failed kind" "[ ! -e rw/char_b24_pl8.cmdl.vat-exr-float.json ]"
 chmod 644 rw/char_b24_pl8.cmdl.vat.obj
+# a full disk during an EXR write names ENOSPC, not OpenEXR's "Error writing to stream"
+# (/dev/full answers every write with ENOSPC; the output follows the link and streams into it)
+if [ -c /dev/full ]; then
+    mkdir full && ln -s /dev/full full/char_b24_pl8.cmdl.vat.pos.f32.exr
+    "$vk" bake probe.json --cpu --out full 2> full.log; rc=$?
+    check "an EXR written to a full disk fails with exit 5" "[ $rc -eq 5 ]"
+    check "and names ENOSPC" "grep -q 'No space left on device' full.log && ! grep -q 'Error writing to stream' full.log"
+fi
+# an output that is a folder is named as such, without deform's hint about several inputs
+mkdir -p rwd/char_b24_pl8.cmdl.vat.obj
+"$vk" bake probe.json --cpu --out rwd 2> rwd.log; rc=$?
+check "an output that is a folder fails the bake with exit 5" "[ $rc -eq 5 ] && grep -q 'vat.obj: is a folder' rwd.log"
+check "and says nothing about several inputs" "! grep -q 'several inputs' rwd.log"
 "$vk" bake "$manifest" --shard 4/4 --cpu > /dev/null 2>&1; rc=$?
 check "--shard 4/4 is a usage error" "[ $rc -eq 2 ]"
+# I/N in digits, with the cap named
+for v in " 0/2" "+0/2" "-0/2" "0/+2" "0/ 2" "0/2 "; do
+    "$vk" bake "$manifest" --shard "$v" --cpu --check > /dev/null 2>&1; rc=$?
+    check "--shard '$v' is a usage error" "[ $rc -eq 2 ]"
+done
+"$vk" bake "$manifest" --shard 0/100001 --cpu > /dev/null 2> shard.log; rc=$?
+check "--shard 0/100001 is a usage error naming the cap" "[ $rc -eq 2 ] && grep -q '100000' shard.log"
 
 else
 # the fast CPU engine's bake, decoded
@@ -148,6 +170,23 @@ if "$vk" devices > /dev/null 2>&1; then
     check "--contact-sheet that cannot be drawn fails (5)" "[ $rc -eq 5 ]"
     check "... and says why on stderr" "grep -q 'contact sheet: render: .* has no queue family with graphics' nosheet.log"
     check "... and in the report" "grep -q '\"error\":.*contact sheet: render: .* has no queue family with graphics' nosheet.json"
+    # clips without a name are drawn under their file's name (walk.anm, wave.anm and walk.ska
+    # are three sheets, not one "0"), and two clips with one sheet name are refused up front
+    d=$src/datasets/char_b24_pl8.dff
+    cat > sheets.json <<JSON
+{"jobs": [{"model": "$d", "clips": ["$d.walk.anm", "$d.wave.anm", "$d.walk.ska", "$d.ifp"],
+           "range": [0, 0.2], "outputs": ["raw"]}]}
+JSON
+    "$vk" bake sheets.json --contact-sheet --validation --out sheets --report sheets.report 2> sheets.log; rc=$?
+    check "five clips make five contact sheets" "[ $rc -eq 0 ] && [ \$(ls sheets/*.sheet.png | wc -l) -eq 5 ]"
+    check "the report names five different sheets" \
+        "[ \$(grep -o '[^\"]*\.sheet\.png' sheets.report | sort -u | wc -l) -eq 5 ]"
+    cat > twice.json <<JSON
+{"jobs": [{"model": "$d", "clips": ["$d.walk.anm", "$d.walk.anm"], "range": [0, 0.2], "outputs": ["raw"]}]}
+JSON
+    "$vk" bake twice.json --contact-sheet --out twice 2> twice.log; rc=$?
+    check "two clips with one sheet name exit 1" "[ $rc -eq 1 ] && grep -q 'would both be drawn' twice.log"
+    check "nothing baked for them" "[ -z \"\$(ls twice)\" ]"
 else
     echo "note: no Vulkan device: the GPU bake is not tested here"
 fi

@@ -68,6 +68,11 @@ expect 0 "deform --cpu-fast --clip .ska" "$vk" deform hero.dff --cpu-fast --clip
 expect 0 "deform .kf clip on a .nif" "$vk" deform b.nif --cpu --clip b.nif.walk.kf#walk --clip-cycle mirror --clip-speed 0.5 --frames 3 --out j.csv
 expect 0 "deform a pose JSON clip" "$vk" deform hero.dff --cpu --clip nod.json#frames --clip-fps 10 --clip-cycle mirror --frames 3 --out pj.csv
 expect 0 "deform .rtm on a .p3d" "$vk" deform p.p3d --cpu --clip p.p3d.wave.rtm --clip-duration 2 --frames 2 --out r.csv
+# a clip that drives only some of the model's nodes says so (the rest keep their bind pose),
+# not only in inspect --model
+expect 0 "deform a clip of a few nodes" "$vk" deform hero.dff --cpu --clip 'hero.dff.ifp#wave' --out w.csv
+has "deform notes the nodes the clip leaves alone" \
+  "note: the clip hero.dff.ifp#wave animates [0-9]* of the model's [0-9]* nodes; the other [0-9]* keep their bind pose"
 
 # crowds: JSON and CSV, two models, roots, a bind-pose instance; paths relative to the crowd
 mkdir crowds
@@ -134,6 +139,8 @@ for c in hero.dff.walk.anm hero.dff.wave.anm hero.dff.walk.ska 'hero.dff.ifp#wav
   expect 0 "validate --clip $c" "$vk" validate hero.dff --clip "$c" --instances 5 --stagger --frames 3 --validation
   grep -q "crowd's pose pass), .*validation layer clean" out || { echo "FAIL: validate --clip $c: $(tail -1 out)"; fail=1; }
 done
+expect 0 "validate a clip of a few nodes" "$vk" validate hero.dff --clip 'hero.dff.ifp#wave' --instances 1
+has "validate notes the nodes the clip leaves alone" "note: the clip hero.dff.ifp#wave animates [0-9]* of the model's"
 expect 0 "validate .kf clip (.nif)" "$vk" validate b.nif --clip b.nif.wave.kf --instances 3 --frames 3 --fps 7 --validation
 expect 0 "validate a pose JSON clip" "$vk" validate p.p3d hero.dff --clip nod.json --clip-fps 10 --instances 3 --stagger --frames 3 --validation
 expect 0 "validate RTM_0101 (.p3d)" "$vk" validate p.p3d --clip p.p3d.walk.rtm --instances 3 --clip-speed 1.7 --clip-cycle clamp --frames 3 --validation

@@ -28,6 +28,12 @@ expect() {
 expect 0 "inspect a good model" "$vk" inspect a.dff
 expect 1 "inspect garbage" "$vk" inspect garbage.dff
 expect 1 "inspect a missing file" "$vk" inspect missing.dff
+# NW4C XML is taken by both the .cmdl and the .cskla reader: a broken clip given to bind to a
+# model is reported by the clip reader, not as a model without a Model element
+cp "$src/datasets/char_b24_pl8.cmdl" c.cmdl
+printf '<?xml version="1.0"?>\n<NintendoWareIntermediateFile></NintendoWareIntermediateFile>\n' > bad.cskla
+expect 1 "inspect --model of a broken .cskla" "$vk" inspect --model c.cmdl bad.cskla
+grep -q 'SkeletalAnimationData' err || { echo "FAIL: the broken .cskla's error is not the clip's: $(cat err)"; fail=1; }
 expect 1 "a missing --model-cfg file is bad input" "$vk" inspect m.p3d --model-cfg missing.cfg
 expect 1 "a pose file that names no node of the model" \
   "$vk" deform a.dff --cpu --pose <(echo '{"nodes": [{"name": "nope", "rotation": [0, 0, 0, 1]}]}') --out x.csv

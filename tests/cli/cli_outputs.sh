@@ -143,6 +143,14 @@ check "the read-only file is untouched" "[ \"\$(cat ro.csv)\" = precious ]"
 timeout 60 "$vk" inspect /dev/zero --max-input-mb 1 2> err; rc=$?
 check "/dev/zero is refused past --max-input-mb with exit 1" "[ $rc -eq 1 ] && grep -q 'input limit' err"
 check "one line" "[ \$(wc -l < err) -eq 1 ]"
+# each input is read once, and never past the limit: a pipe that ends between the limit and
+# twice it is refused, and a pipe (which cannot be read twice) is inspected
+head -c 1572864 /dev/zero | "$vk" inspect /dev/stdin --max-input-mb 1 2> err; rc=$?
+check "a 1.5 MB pipe is refused past --max-input-mb 1" "[ $rc -eq 1 ] && grep -q 'past the limit' err"
+"$vk" inspect <(cat a.dff) > piped.txt 2> err; rc=$?
+check "inspect reads a model from a pipe" "[ $rc -eq 0 ] && grep -q renderware piped.txt"
+"$vk" inspect --model a.dff <(cat "$src/datasets/char_b24_pl8.dff.walk.anm") > piped.txt 2> err; rc=$?
+check "inspect --model reads a clip from a pipe" "[ $rc -eq 0 ] && grep -q renderware-anm piped.txt"
 truncate -s 3G sparse.dff
 timeout 60 "$vk" inspect sparse.dff 2> err; rc=$?
 check "a 3 GB file is refused by its size (default 2048 MB)" "[ $rc -eq 1 ] && grep -q '2048 MB' err"

@@ -41,6 +41,17 @@ ncase=$(xmllint --xpath 'count(//testcase)' pass.xml)
 [ "$(xmllint --xpath 'string(//property[@name="tolerance_scale"]/@value)' pass.xml)" = 1.5 ] || no "pass.xml: tolerance_scale property"
 [ "$(xmllint --xpath 'string(//property[@name="nmse"]/@value)' pass.xml)" = 2e-09 ] || no "pass.xml: nmse property"
 grep -q "tolerance scale 1.5, NMSE bound 2e-09" pass.xml || no "pass.xml: the tolerances are not in the messages"
+# class names as CI servers split them (at dots): validate.DEVICE.FILE, no dot inside a part
+# (llvmpipe's "LLVM 15.0.6" and the files' extensions are written with '_'); every case timed
+dots='string-length(@classname) - string-length(translate(@classname, ".", ""))'
+[ "$(xmllint --xpath "count(//testcase[@name='positions' and $dots != 2])" pass.xml)" = 0 ] ||
+  no "pass.xml: a file's class name has a dot inside a part: $(xmllint --xpath 'string(//testcase/@classname)' pass.xml)"
+[ "$(xmllint --xpath "count(//testcase[@name='validation layer' and $dots != 1])" pass.xml)" = 0 ] ||
+  no "pass.xml: the device's class name has a dot inside a part"
+[ "$(xmllint --xpath 'count(//testcase[@classname=concat("validate.", translate(/testsuites/testsuite/properties/property[@name="device"]/@value, ".", "_"), ".a_dff")])' pass.xml)" = 3 ] ||
+  no "pass.xml: a.dff's cases are not of class validate.DEVICE.a_dff"
+[ "$(xmllint --xpath 'count(//testcase[not(@time)])' pass.xml)" = 0 ] || no "pass.xml: a test case without a time"
+[ "$(xmllint --xpath 'sum(//testcase/@time) > 0' pass.xml)" = true ] || no "pass.xml: no time in any test case"
 grep -q "1.5 x the derived bounds, NMSE <= 2e-09" out || no "text output: the tolerances are not printed"
 grep -q "tolerances loosened" err || no "a loosened run does not say so on stderr"
 [ -s rep_pass/index.html ] || no "rep_pass/index.html missing"
@@ -62,7 +73,7 @@ failing=$(xmllint --xpath 'string(//testcase[failure]/@name)' fault.xml)
 [ "$failing" = positions ] || no "fault.xml: the failing case is '$failing', expected positions"
 [ "$(xmllint --xpath 'count(//failure)' fault.xml)" = 1 ] || no "fault.xml: expected one failure"
 [ "$(xmllint --xpath 'string(/testsuites/@failures)' fault.xml)" = 1 ] || no "fault.xml: testsuites failures= is not 1"
-xmllint --xpath 'string(//testcase[failure]/@classname)' fault.xml | grep -q 'a\.dff$' || no "fault.xml: the failing case is not a.dff's"
+xmllint --xpath 'string(//testcase[failure]/@classname)' fault.xml | grep -q '\.a_dff$' || no "fault.xml: the failing case is not a.dff's"
 [ "$(grep -c '<tr class="fail">' rep_fault/index.html)" = 1 ] || no "index.html: expected one red row"
 "$check_png" rep_fault/heatmap_d0_f0.png 480 360 > /dev/null || no "the fault's heat map is not a drawn PNG"
 js "'\n'.join(str(v) for v in j['files'][0]['heatmap']['vertices_over'])" > heat
@@ -113,6 +124,23 @@ python3 -c "import json; g=json.load(open('gold/golden.json')); g['files'][1]['m
 cp gold/0.raw broken/0.raw
 run 3 "--against a golden of another model" a.dff b.nif --instances 2 --frames 2 --against broken
 grep -q "files\[1\]: model hash 0000000000000000" err || no "another model's golden is not named: $(head -c 300 err)"
+# a key given twice is refused (cJSON would read the first), and a raw holding a NaN is no
+# golden: before, it compared as "moved by inf" with an NMSE of 0
+cp gold/golden.json broken/golden.json
+python3 -c "
+import re
+t = re.sub(r'(\"pose_spec\":\\s*\"[^\"]*\")', r'\\1, \"pose_spec\": \"--instances 9\"', open('gold/golden.json').read(), 1)
+open('broken/golden.json', 'w').write(t)"
+run 1 "--against a golden.json with a key given twice" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q 'the key "pose_spec" is given twice' err || no "a key given twice is not named: $(head -c 300 err)"
+cp gold/golden.json broken/golden.json
+python3 -c "
+import struct
+b = bytearray(open('gold/0.raw', 'rb').read()); b[400:404] = struct.pack('<f', float('nan'))
+open('broken/0.raw', 'wb').write(b)"
+run 3 "--against a raw holding a NaN" a.dff b.nif --instances 2 --frames 2 --against broken
+grep -q "non-finite value (position of vertex 33 in pose 0)" err || no "a NaN in the golden is not named: $(head -c 300 err)"
+grep -q "max abs inf" out && no "a NaN in the golden is compared as moved by inf"
 run 2 "--save-golden with --against" a.dff --save-golden g2 --against gold
 
 # the same through the crowd path: clips sampled on the GPU, poses numbered instance x frame

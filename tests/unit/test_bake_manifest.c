@@ -96,5 +96,14 @@ int main(void)
     CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}, "
                 "{\"model\": \"x/h.dff\", \"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}]}", &m)); /* same name */
     CHECK(parse("{\"version\": 2, \"jobs\": [{\"model\": \"h.dff\", \"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}]}", &m));
+    /* a key given twice: cJSON would read the first and drop the second without a word */
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"], \"fps\": 24, "
+                "\"fps\": 60}]}", &m));
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}], \"out\": \"a\", "
+                "\"out\": \"b\"}", &m));
+    CHECK(parse("{\"defaults\": {\"normals\": true, \"normals\": false}, \"jobs\": [{\"model\": \"h.dff\", "
+                "\"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}]}", &m));
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"clips\": [{\"file\": \"x\", \"file\": \"y\"}], "
+                "\"outputs\": [\"raw\"]}]}", &m));
     return vks_test_failures ? 1 : 0;
 }

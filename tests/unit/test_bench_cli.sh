@@ -33,7 +33,7 @@ size=$(wc -c <"$T/out.raw")
     { echo "the raw output holds $size bytes, the report says $bytes"; fail=1; }
 [ "$(ls "$T" | grep -c tmp)" -eq 0 ] || { echo "a temporary was left beside the output"; ls "$T"; fail=1; }
 # the device's own ceilings, measured in the same run, and the deform pass as a fraction of fill
-for k in fill_bytes_per_second copy_bytes_per_second device_to_host_bytes_per_second deform_over_fill; do
+for k in fill_bytes_per_second copy_bytes_per_second device_to_host_bytes_per_second deform_over_fill pipeline_ms; do
     positive "$(num $k)" || { echo "no $k"; fail=1; }
 done
 grep -q '"readback_over_device_to_host"' "$T/b.json" || { echo "no readback fraction (or its null)"; fail=1; }

@@ -166,6 +166,13 @@ static void test_bad(void)
         "expected a finite number, got a string");
     bad("json key", "{\"instances\": [{\"sped\": 1}]}", VKS_ERR_FORMAT, 0, "instances[0].sped", "unknown key");
     bad("json top", "{\"instance\": []}", VKS_ERR_FORMAT, 0, "instance", "unknown key");
+    /* a key given twice: one of the two would be read as if the other were not there */
+    bad("json twice", "{\"instances\": [{\"speed\": 1, \"speed\": 2}]}", VKS_ERR_FORMAT, 0, "instances[0].speed",
+        "given twice");
+    bad("json top twice", "{\"instances\": [{}], \"instances\": [{}, {}]}", VKS_ERR_FORMAT, 0, "instances",
+        "given twice");
+    bad("json root twice", "{\"instances\": [{\"root\": {\"scale\": [1, 1, 1], \"scale\": [2, 2, 2]}}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].root", "\"scale\" is given twice");
     bad("json empty", "{\"instances\": []}", VKS_ERR_FORMAT, 0, "instances", "non-empty array");
     bad("json clip", "{\"instances\": [{\"clip\": 3}]}", VKS_ERR_FORMAT, 0, "instances[0].clip", "FILE#name");
     bad("json empty clip", "{\"instances\": [{\"clip\": \"\"}]}", VKS_ERR_FORMAT, 0, "instances[0].clip", "empty");

@@ -66,6 +66,24 @@ int main(void)
         return vks_test_finish("test_gpu_shapes");
     const vks_skin *skins[3] = {a, b, c};
 
+    /* Only the deform kernels the uploaded groups need are compiled: a context that uploads
+     * a rigid model (one influence) makes the pose pipeline and one deform pipeline. */
+    {
+        vks_gpu_options o = {0};
+        o.cache_dir = "";
+        vks_gpu *g = gpu_check_context_opt(&o);
+        vks_gpu_counters k;
+        vks_gpu_get_counters(g, &k);
+        CHECK_EQ_INT(k.pipelines, 1);
+        vks_gpu_models *rigid = NULL;
+        vks_error e = {0};
+        CHECK(vks_gpu_upload(g, &skins[1], 1, &rigid, &e) == VKS_OK);
+        vks_gpu_get_counters(g, &k);
+        CHECK_EQ_INT(k.pipelines, 2);
+        vks_gpu_models_free(rigid);
+        vks_gpu_destroy(g);
+    }
+
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         if (strstr(shapes[i], "texels=on") && !texels_here) {
             fprintf(stderr, "%s: this device's texel buffers cannot span its storage range, skipped\n", shapes[i]);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "character.h"
@@ -167,6 +168,59 @@ static void count_free(void *user, void *p)
     free(p);
 }
 
+/* A stream is read up to one byte past the limit, never further (issue 21): no block larger
+ * than limit + 1 is asked for, and a pipe that ends between the limit and twice it is refused
+ * (reading on by doubling took it whole). */
+static void *largest_alloc(void *user, size_t size)
+{
+    size_t *largest = user;
+    if (size > *largest)
+        *largest = size;
+    return malloc(size);
+}
+
+static void largest_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+static void test_stream_limit(void)
+{
+    const uint64_t limit = 1 << 20;
+    size_t largest = 0;
+    vks_allocator a = {largest_alloc, largest_free, &largest};
+    void *bytes = NULL;
+    size_t size = 0;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_file_read_default(&a, "/dev/zero", limit, &bytes, &size, &err), VKS_ERR_LIMIT);
+    CHECK(largest <= limit + 1);
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    pid_t child = fork();
+    if (child == 0) { /* 1.5 MB, then the end of the stream */
+        close(fds[0]);
+        static char block[1 << 16];
+        for (int i = 0; i < 24; i++)
+            if (write(fds[1], block, sizeof block) != (ssize_t)sizeof block)
+                _exit(1);
+        _exit(0);
+    }
+    close(fds[1]);
+    char path[32];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    memset(&err, 0, sizeof err);
+    largest = 0;
+    CHECK_EQ_INT(vks_file_read_default(&a, path, limit, &bytes, &size, &err), VKS_ERR_LIMIT);
+    CHECK(strstr(err.msg, "goes on past the limit") != NULL);
+    CHECK(largest <= limit + 1);
+    if (bytes)
+        free(bytes), bytes = NULL;
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0); /* killed by SIGPIPE once the reader stopped: expected */
+}
+
 static void test_allocator_xml(void)
 {
     size_t n = 0;
@@ -268,6 +322,7 @@ int main(void)
         return vks_test_finish("test_read_file");
     test_p3d_from_memory(c);
     test_default_limit();
+    test_stream_limit();
     test_allocator_xml();
     test_allocator_cpu(c);
     test_allocator_pose(c);

@@ -112,10 +112,12 @@ static void test_writers(void)
     files[0].positions = bad, files[0].normals = good, files[0].position_errors = &m, files[0].bind_pass = 1;
     files[1].path = "c.nif", files[1].format = "nif", files[1].positions = good, files[1].normals = good;
     files[1].bind_pass = 0, files[1].bind_allowed = 0; /* a bind-pose failure is its own failing case */
+    files[0].seconds = 0.5, files[0].bind_seconds = 0.125, files[1].seconds = -1; /* -1: not measured */
     vks_report_device devs[2] = {{0}, {0}};
-    devs[0].name = "llvmpipe", devs[0].type = "cpu", devs[0].files = files, devs[0].file_count = 2;
+    devs[0].name = "llvmpipe (LLVM 15.0.6, 256 bits)", devs[0].type = "cpu", devs[0].files = files, devs[0].file_count = 2;
     devs[0].validation_layer = 1, devs[0].exit_code = 6;
-    devs[1].name = "other", devs[1].type = "discrete", devs[1].error = "device lost", devs[1].exit_code = 5;
+    devs[1].name = "other 1.2", devs[1].type = "discrete", devs[1].error = "device lost", devs[1].exit_code = 5;
+    devs[1].seconds = 2;
     vks_report r = {0};
     r.version = "9.9.9", r.tolerance_scale = 2.5, r.nmse = 3e-9, r.devices = devs, r.device_count = 2;
     r.exit_code = 6, r.three_js_missing = "no three here";
@@ -129,12 +131,26 @@ static void test_writers(void)
         CHECK_EQ_INT(count(x, "<testcase "), 8);
         CHECK_EQ_INT(count(x, "<failure "), 2);
         CHECK_EQ_INT(count(x, "<error "), 1);
-        CHECK(strstr(x, "a&lt;&amp;&gt;&quot;b&#39;.dff") != NULL);
+        CHECK(strstr(x, "a&lt;&amp;&gt;&quot;b&#39;_dff") != NULL);
         CHECK(strstr(x, "a<&") == NULL);
         CHECK(strstr(x, "<property name=\"tolerance_scale\" value=\"2.5\"/>") != NULL);
         CHECK(strstr(x, "<property name=\"nmse\" value=\"3e-09\"/>") != NULL);
         CHECK(strstr(x, "tolerance scale 2.5, NMSE bound 3e-09") != NULL);
         CHECK(strstr(x, "worst vertex 7") != NULL);
+        /* no dot inside a part of a class name (CI servers split class names at dots): package
+           validate.DEVICE, class FILE */
+        CHECK(strstr(x, "classname=\"validate.llvmpipe (LLVM 15_0_6, 256 bits).a&lt;&amp;&gt;&quot;b&#39;_dff\" "
+                        "name=\"positions\"") != NULL);
+        CHECK(strstr(x, "classname=\"validate.llvmpipe (LLVM 15_0_6, 256 bits).c_nif\" name=\"bind pose\"") != NULL);
+        CHECK(strstr(x, "classname=\"validate.llvmpipe (LLVM 15_0_6, 256 bits)\" name=\"validation layer\"") != NULL);
+        CHECK(strstr(x, "classname=\"validate.other 1_2\" name=\"device\" time=\"2.000000\"") != NULL);
+        /* each case's time: a file's seconds shared by positions and normals, its bind check's */
+        CHECK(strstr(x, "b&#39;_dff\" name=\"positions\" time=\"0.250000\"") != NULL);
+        CHECK(strstr(x, "b&#39;_dff\" name=\"normals\" time=\"0.250000\"") != NULL);
+        CHECK(strstr(x, "b&#39;_dff\" name=\"bind pose\" time=\"0.125000\"") != NULL);
+        CHECK(strstr(x, "c_nif\" name=\"positions\" time=\"0.000000\"") != NULL);
+        CHECK(strstr(x, "name=\"validation layer\" time=\"0.000000\"") != NULL);
+        CHECK_EQ_INT(count(x, " time=\""), 8 + 3); /* every case, every suite, the suites' root */
     }
     char *h = written(vks_report_html, &r);
     CHECK(h != NULL);

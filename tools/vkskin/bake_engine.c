@@ -87,6 +87,12 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
                     vks_clip_binding_free(&b);
                 return 0;
             }
+            char label[600];
+            if (clip->name[0])
+                snprintf(label, sizeof label, "\"%s\" of %s", clip->name, job->clips[s].file_given);
+            else
+                snprintf(label, sizeof label, "%s", job->clips[s].file_given);
+            vks_cli_note_untouched(job->clips[s].where, job->model_given, label, &b);
             vks_clip_binding_free(&b);
             c->clip = clip;
             c->file = job->clips[s].file_given;

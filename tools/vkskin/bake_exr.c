@@ -131,8 +131,12 @@ vks_result vks_exr_write(const char *path, const float *texels, uint32_t width, 
         rv = fin;
     free(halfs);
     int ok = rv == EXR_ERR_SUCCESS && !sink.errnum;
-    if (sink.errnum)
+    if (sink.errnum) {
+        /* a failed write: OpenEXR only says "Error writing to stream"; the output names the
+           call's error (No space left on device) and removes the temporary */
         vks_output_note_error(o, sink.errnum);
+        return vks_output_close(o, 1, err);
+    }
     r = vks_output_close(o, ok, err);
     if (r == VKS_OK && !ok)
         r = vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, path, "OpenEXR could not write the image: %s",

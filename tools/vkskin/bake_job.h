@@ -6,6 +6,7 @@
 #define VKSKIN_BAKE_JOB_H
 
 #include "cli.h"
+#include "cli_progress.h"
 
 struct cJSON;
 
@@ -162,9 +163,22 @@ int vks_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const ch
 uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJSON *files);
 
 /* Writes every output kind of the job in `kinds`, each with its sidecar (written last, so a
- * sidecar means its files are complete). Returns 0 with a line on stderr on failure. */
+ * sidecar means its files are complete), one after the other on this thread. Returns 0 with a
+ * line on stderr on failure. */
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
+/* Its parts, which threads of a pool may run at once for the kinds of one job (each kind's
+ * files are its own, and res one per kind): the rest mesh (.vat.obj, .vat.glb) that every
+ * VAT kind lists, written before any of them; and output kind k with its sidecar. Each
+ * returns 0 with a line on stderr on failure; nothing in them depends on what else runs. */
+#define VKS_BAKE_OUT_VAT_KINDS (VKS_BAKE_OUT_VAT_EXR_FLOAT | VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)
+/* 1 when no frame the outputs of kinds are made of holds an inf or a NaN; else 0, the frame
+ * named on stderr (a clip's bounded keys can still compose past float32 in a hierarchy). */
+int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                           uint32_t kinds);
+int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir);
+int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                        const char *dir, int k, vks_bake_engine e, vks_bake_result *res);
 
 /* A JSON document written through the output module (temporary, then renamed). */
 vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);
@@ -177,6 +191,9 @@ int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const ch
 /* Contact sheets: one PNG per clip (bake_sheet.c); 0 with a line on stderr on failure. */
 int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                             vks_gpu *gpu, const char *dir, vks_bake_result *res);
+/* 1 when every clip of the loaded job has a sheet name of its own, else 0 with a line on
+ * stderr naming two clips and their sheet (checked before the job is baked). */
+int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l);
 
 /* Which jobs shard i of n takes: jobs sorted by estimated work (largest first, then by index)
  * go one by one to the shard with the least work so far (lowest number on ties). mine[j] = 1
@@ -184,13 +201,16 @@ int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, c
  * unreadable job gets work 1 so every shard agrees. */
 void vks_bake_shard(vks_bake_manifest *m, uint32_t i, uint32_t n, uint8_t *mine);
 
-/* Progress on a terminal; the summary table and the report. */
+/* Progress (cli_progress.h: lines on stderr over a long run, a bar on a terminal); the
+ * summary table and the report. */
 typedef struct vks_bake_progress {
     int tty;
     double start;
     uint32_t jobs, jobs_done;
     uint64_t frames_done;
     double last_print;
+    vks_cli_progress line; /* begun at the first update, ended by the final one */
+    int line_begun;
 } vks_bake_progress;
 double vks_bake_now(void);
 void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final);

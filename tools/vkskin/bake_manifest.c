@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "bake_job.h"
+#include "cli_json.h"
 #include "vkskin/formats.h"
 #include "vkskin/vat.h"
 
@@ -86,9 +87,13 @@ static int bool_field(const char *file, const char *where, const cJSON *o, const
     return 1;
 }
 
-/* Refuses keys the schema does not have: a misspelt option must not be silently ignored. */
+/* Refuses keys the schema does not have: a misspelt option must not be silently ignored; nor
+ * a key given twice, whose second value would be. */
 static int known_keys(const char *file, const char *where, const cJSON *o, const char *const *keys)
 {
+    const char *dup = vks_cli_json_duplicate_key(o);
+    if (dup)
+        return fail(file, where, "the key \"%s\" is given twice", dup);
     for (const cJSON *it = o->child; it; it = it->next) {
         int ok = 0;
         for (const char *const *k = keys; *k; k++)

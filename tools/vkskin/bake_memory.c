@@ -28,27 +28,30 @@ uint64_t vks_bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, 
     uint64_t held = F * V * 12 * (job->normals ? 2 : 1);
     if (job->outputs & VKS_BAKE_OUT_ATLAS)
         held += F * ((uint64_t)s->bone_count + 1) * 48;
-    /* the largest of what comes and goes beside them */
-    uint64_t peak = 0;
+    /* the largest of what comes and goes beside them: the engine's buffers while it deforms,
+       then the writers', which the run's pool of threads may run all at once (one output kind
+       each), so theirs add up */
+    uint64_t peak = 0, writers = 0;
     if (vks_bake_needs_vertices(job))
         peak = e == VKS_BAKE_GPU ? F * 8                         /* the group's instance map */
                                  : F * (uint64_t)s->node_count * 48; /* every frame's locals */
-    if (job->outputs & (VKS_BAKE_OUT_VAT_EXR_FLOAT | VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)) {
-        /* one stream's texels as floats, and its half or 16-bit copy (write_vat) */
+    if (job->outputs & VKS_BAKE_OUT_VAT_KINDS) {
+        /* per VAT kind, one stream's texels as floats at a time (write_vat) */
         vks_vat_layout lay;
         vks_error err = {0};
         uint64_t texels = vks_vat_layout_make(s->vertex_count, l->frames, job->max_width, &lay, &err) == VKS_OK
                               ? (uint64_t)lay.width * lay.height
                               : F * V;
-        int copy = (job->outputs & (VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)) != 0;
-        peak = max64(peak, texels * (12 + (copy ? 6 : 0)));
+        for (int k = 0; k < 3; k++) /* float: the texels; half and PNG: and their 16-bit copy */
+            if (job->outputs & (1u << k))
+                writers += texels * (12 + (k ? 6 : 0));
     }
     if (job->outputs & VKS_BAKE_OUT_GLTF_MORPH) {
         /* the writer keeps every frame (file vertex order); the document's buffer holds them
            again as morph targets with the weights, frames x frames floats, and grows by
            doubling, so up to twice that */
         uint64_t FV = F * file_vertices(s);
-        peak = max64(peak, FV * 24 + 2 * (FV * 24 + (F + 1) * F * 4));
+        writers += FV * 24 + 2 * (FV * 24 + (F + 1) * F * 4);
     }
-    return held + peak;
+    return held + max64(peak, writers);
 }

@@ -1,5 +1,6 @@
-/* Following a bake: a progress line on a terminal (jobs done, frames per second, ETA), only a
- * final summary when stderr is not a terminal; the summary table; the JSON report. */
+/* Following a bake: progress lines (cli_progress.c: jobs done, the rate and the time left, the
+ * frames and the job at hand; a bar on a terminal, plain lines in a log, none for a bake of a
+ * few seconds); the summary table; the JSON report. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +17,20 @@ double vks_bake_now(void)
 
 void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final)
 {
-    if (!p->tty)
-        return;
-    double now = vks_bake_now(), el = now - p->start;
-    if (!final && now - p->last_print < 0.2)
-        return;
-    p->last_print = now;
-    double fps = el > 0 ? (double)p->frames_done / el : 0;
-    char eta[32] = "--";
-    /* frames are known only as jobs load, so the ETA goes by the jobs' share done */
-    if (p->jobs_done && p->jobs > p->jobs_done)
-        snprintf(eta, sizeof eta, "%.0f s", el / p->jobs_done * (p->jobs - p->jobs_done));
-    else if (p->jobs_done >= p->jobs)
-        snprintf(eta, sizeof eta, "0 s");
-    fprintf(stderr, "\r\033[Kbake: %u/%u jobs  %llu frames  %.0f frames/s  ETA %s  %s", p->jobs_done, p->jobs,
-            (unsigned long long)p->frames_done, fps, eta, final ? "" : current);
-    if (final)
-        fputc('\n', stderr);
-    fflush(stderr);
+    if (!p->line_begun) { /* frames are known only as jobs load: the time left goes by jobs */
+        vks_cli_progress_begin(&p->line, "bake", "jobs", p->jobs);
+        p->line_begun = 1;
+    }
+    double el = vks_bake_now() - p->start;
+    char detail[160];
+    snprintf(detail, sizeof detail, "%llu frames, %.0f frames/s%s%.100s", (unsigned long long)p->frames_done,
+             el > 0 ? (double)p->frames_done / el : 0, current && *current && !final ? "; " : "",
+             final ? "" : current);
+    vks_cli_progress_set(&p->line, p->jobs_done, detail);
+    if (final) {
+        vks_cli_progress_end(&p->line);
+        p->line_begun = 0;
+    }
 }
 
 static const char *state(const vks_bake_result *r)

@@ -1,7 +1,11 @@
 /* --contact-sheet: one PNG per baked clip, up to 16 of its frames spread over it in a grid,
  * drawn by the GPU renderer (render.h) from the very vertices the bake wrote, so a person
- * sees what was baked. NAME.CLIP.sheet.png beside the outputs (CLIP: the clip's name with
- * anything but letters, digits, '-' and '_' made '_'). */
+ * sees what was baked. NAME.CLIP.sheet.png beside the outputs. CLIP is the clip's name, or
+ * for a clip without one the clip file's name, as convert names such a clip but with the
+ * file's extension kept (walk.anm and walk.ska are two clips), followed by its place when
+ * the file holds several ("hero.dff.walk.anm 1"); anything but letters, digits, '-' and '_'
+ * made '_', so no dot in CLIP and sheets of different jobs never meet. Two clips of a job with
+ * one sheet name are refused before the job is baked. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,89 @@
 #include "vkskin/render.h"
 
 #define SHEET_CELLS 16u
+
+#define SHEET_NAME_MAX 512
+
+/* The clip file of the job's clip c (as the manifest gives it), its place in that file and
+ * the file's clip count. */
+static const char *clip_source(const vks_bake_job *job, const vks_bake_loaded *l, uint32_t c, uint32_t *index,
+                               uint32_t *count)
+{
+    const vks_clip *clip = l->clips[c].clip;
+    for (uint32_t s = 0; s < l->set_count; s++) {
+        const vks_clip_set *set = l->sets[s];
+        if (set && clip >= set->clips && clip < set->clips + set->clip_count) {
+            *index = (uint32_t)(clip - set->clips);
+            *count = set->clip_count;
+            return job->clips[s].file_given;
+        }
+    }
+    *index = 0, *count = 1;
+    return l->clips[c].file;
+}
+
+/* "NAME.CLIP.sheet.png" of the job's clip c (see the top of the file). */
+static void sheet_name(const vks_bake_job *job, const vks_bake_loaded *l, uint32_t c, char *out, size_t cap)
+{
+    char clip[256], label[256];
+    const vks_clip *cl = l->clips[c].clip;
+    if (cl->name[0]) {
+        snprintf(clip, sizeof clip, "%s", cl->name);
+    } else {
+        uint32_t index, count;
+        const char *file = clip_source(job, l, c, &index, &count);
+        const char *base = strrchr(file, '/');
+        base = base ? base + 1 : file;
+        if (count > 1)
+            snprintf(clip, sizeof clip, "%s %u", base, index);
+        else
+            snprintf(clip, sizeof clip, "%s", base);
+    }
+    size_t k = 0;
+    for (const char *p = clip; *p && k + 1 < sizeof label; p++)
+        label[k++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
+    label[k] = 0;
+    snprintf(out, cap, "%s.%s.sheet.png", job->name, label);
+}
+
+typedef struct named_clip {
+    char name[SHEET_NAME_MAX];
+    uint32_t clip;
+} named_clip;
+
+static int by_name(const void *a, const void *b)
+{
+    const named_clip *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->clip > y->clip) - (x->clip < y->clip);
+}
+
+int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l)
+{
+    /* sorted, so that a file of thousands of clips is not compared pair by pair */
+    named_clip *all = malloc(((size_t)l->clip_count + 1) * sizeof *all);
+    if (!all) {
+        fprintf(stderr, "vkskin: %s: out of memory naming the contact sheets\n", job->where);
+        return 0;
+    }
+    for (uint32_t c = 0; c < l->clip_count; c++) {
+        sheet_name(job, l, c, all[c].name, sizeof all[c].name);
+        all[c].clip = c;
+    }
+    qsort(all, l->clip_count, sizeof *all, by_name);
+    int ok = 1;
+    for (uint32_t k = 1; k < l->clip_count && ok; k++) {
+        if (strcmp(all[k - 1].name, all[k].name))
+            continue;
+        const vks_bake_clip *x = &l->clips[all[k - 1].clip], *y = &l->clips[all[k].clip];
+        fprintf(stderr, "vkskin: %s: clip \"%s\" of %s and clip \"%s\" of %s would both be drawn to the contact "
+                        "sheet %s; give the clips different names or files, or leave one out\n",
+                job->where, x->label, x->file, y->label, y->file, all[k].name);
+        ok = 0;
+    }
+    free(all);
+    return ok;
+}
 
 int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                             vks_gpu *gpu, const char *dir, vks_bake_result *res)
@@ -46,12 +133,8 @@ int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, c
         rc = vks_render_host(r, models, n, pos, nrm, &err);
         uint32_t w = 0, h = 0;
         const uint8_t *px = rc == VKS_OK ? vks_render_pixels(r, &w, &h) : NULL;
-        char label[64], name[512], path[4096];
-        size_t k = 0;
-        for (const char *p = bc->label; *p && k + 1 < sizeof label; p++)
-            label[k++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
-        label[k] = 0;
-        snprintf(name, sizeof name, "%s.%s.sheet.png", job->name, label);
+        char name[SHEET_NAME_MAX], path[4096];
+        sheet_name(job, l, c, name, sizeof name);
         snprintf(path, sizeof path, "%s/%s", dir, name);
         if (px)
             rc = vks_cli_write_png(path, px, w, h, &err);

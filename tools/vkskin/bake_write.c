@@ -3,6 +3,8 @@
  * output kind with a JSON sidecar written last, so that a sidecar on disk means its files are
  * complete, and a re-run can tell what is up to date from the sidecars alone. */
 #include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -310,8 +312,25 @@ static float *to_texels(const float *src, const vks_vat_layout *lay)
     return t;
 }
 
+/* The rest mesh every VAT kind of the job lists (its sidecar records the files' sizes, so they
+ * are written before any VAT sidecar). The same bytes whichever kind asks for it. */
+int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
+{
+    vks_vat_layout lay;
+    vks_error err = {0};
+    if (!report(job, vks_vat_layout_make(l->skin->vertex_count, l->frames, job->max_width, &lay, &err), &err))
+        return 0;
+    char *mesh = join(dir, job->name, ".vat.obj"), *glb = join(dir, job->name, ".vat.glb");
+    int ok = mesh && write_rest_obj(job, l, &lay, mesh) && write_rest_glb(job, l, &lay, glb);
+    free(glb);
+    free(mesh);
+    return ok;
+}
+
+/* The rest mesh is written already (vks_bake_write_rest_mesh); this kind's streams, then its
+ * sidecar listing them and the mesh. */
 static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                     const char *dir, int kind, vks_bake_engine e, int *mesh_written, vks_bake_result *res)
+                     const char *dir, int kind, vks_bake_engine e, vks_bake_result *res)
 {
     vks_vat_layout lay;
     vks_error err = {0};
@@ -365,14 +384,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         free(name);
         free(path);
     }
-    char *mesh = join(dir, job->name, ".vat.obj");
-    if (ok && !*mesh_written)
-        ok = mesh && write_rest_obj(job, l, &lay, mesh);
-    char *glb = join(dir, job->name, ".vat.glb");
-    if (ok && !*mesh_written)
-        ok = write_rest_glb(job, l, &lay, glb);
     if (ok) {
-        *mesh_written = 1;
         char *name = join(NULL, job->name, ".vat.obj");
         add_file(&s, name, "rest mesh (OBJ, vt = texel)");
         free(name);
@@ -380,8 +392,6 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         add_file(&s, name, "rest mesh (glTF, TEXCOORD_0 = texel)");
         free(name);
     }
-    free(glb);
-    free(mesh);
     if (!ok) {
         cJSON_Delete(s.root);
         return 0;
@@ -483,18 +493,47 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
     return sidecar_end(&s, job, kind, res);
 }
 
+/* No output holds an inf or a NaN: a clip's keys are bounded (src/anim/clip_float32.c), but a
+ * hierarchy composes them, so the frames the outputs are made of are scanned once first. */
+int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr, uint32_t kinds)
+{
+    size_t per = (size_t)l->skin->vertex_count * 3, vertices = per * l->frames;
+    int deformed = (kinds & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0;
+    const struct {
+        const float *v;
+        size_t n, per;
+        const char *what;
+    } arrays[3] = {{deformed ? fr->positions : NULL, vertices, per, "a deformed position"},
+                   {deformed ? fr->normals : NULL, vertices, per, "a deformed normal"},
+                   {kinds & VKS_BAKE_OUT_ATLAS ? fr->matrices : NULL, (size_t)12 * l->skin->bone_count * l->frames,
+                    (size_t)12 * l->skin->bone_count, "a skin matrix"}};
+    for (int a = 0; a < 3; a++)
+        for (size_t i = 0; arrays[a].v && i < arrays[a].n; i++)
+            if (!isfinite(arrays[a].v[i])) {
+                fprintf(stderr, "vkskin: %s: frame %zu: %s is %g, beyond float32 (the clip takes the model too far); "
+                        "no output written\n", job->where, i / arrays[a].per, arrays[a].what, (double)arrays[a].v[i]);
+                return 0;
+            }
+    return 1;
+}
+
+int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                        const char *dir, int k, vks_bake_engine e, vks_bake_result *res)
+{
+    return k < 3   ? write_vat(job, l, fr, dir, k, e, res)
+           : k == 3 ? write_atlas(job, l, fr, dir, e, res)
+                    : write_cache(job, l, fr, dir, k, e, res);
+}
+
 int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res)
 {
-    int mesh_written = 0;
-    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
-        if (!(kinds & (1u << k)))
-            continue;
-        int ok = k < 3   ? write_vat(job, l, fr, dir, k, e, &mesh_written, res)
-                 : k == 3 ? write_atlas(job, l, fr, dir, e, res)
-                          : write_cache(job, l, fr, dir, k, e, res);
-        if (!ok)
+    if (!vks_bake_frames_finite(job, l, fr, kinds))
+        return 0;
+    if ((kinds & VKS_BAKE_OUT_VAT_KINDS) && !vks_bake_write_rest_mesh(job, l, dir))
+        return 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
+        if ((kinds & (1u << k)) && !vks_bake_write_kind(job, l, fr, dir, k, e, res))
             return 0;
-    }
     return 1;
 }

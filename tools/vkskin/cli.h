@@ -53,6 +53,9 @@ uint8_t *vks_cli_read_file(const char *path, size_t *size);
 /* Reads and validates a model (any format; P3D options from opt). Prints one clear error line
  * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);
+/* The same for a model whose bytes the caller read already (path: for messages, and where a
+ * P3D's model.cfg or a .gltf's buffers are looked for). */
+vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt);
 
 /* The clips of the clip file path, whose bytes the caller read: its format detected (RenderWare
  * .anm/.ska, GTA .ifp, Arma .rtm, NIF .kf/.nif, NW4C .cskla, glTF, whose external buffers are
@@ -62,6 +65,10 @@ vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint
                                  const vks_skin *json_skin, const vks_read_options *ropt);
 /* 1 when path names a pose JSON (.json, any case). */
 int vks_cli_is_json(const char *path);
+/* A note on stderr when the clip (label: as the user named it) bound to model leaves some of
+ * its nodes undriven: they keep their bind pose, which inspect --model shows and a deform of
+ * a clip meant for another rig would otherwise hide. Nothing when it drives every node. */
+void vks_cli_note_untouched(const char *where, const char *model, const char *label, const vks_clip_binding *b);
 
 /* The more severe of two exit codes, for commands that run several inputs: runtime failure
  * (5) > no device (4) > validation failed (3) > bind-pose check failed (6) > bad input (1) >

@@ -281,6 +281,16 @@ const char **vks_cli_anim_inputs(const vks_cli_pose *p, int *count)
     return out;
 }
 
+void vks_cli_note_untouched(const char *where, const char *model, const char *label, const vks_clip_binding *b)
+{
+    if (!b->untouched_nodes)
+        return;
+    uint32_t n = b->node_count, rest = b->untouched_nodes;
+    fprintf(stderr, "vkskin: %s%s%s: note: the clip %s animates %u of the model's %u nodes; the other %u %s bind "
+                    "pose\n", where ? where : "", where ? ": " : "", model, label, n - rest, n, rest,
+            rest == 1 ? "keeps its" : "keep their");
+}
+
 /* ---- one model's instances ---- */
 
 /* Clip source k bound to the poser's skin: a note for tracks that drive nothing here, an
@@ -322,6 +332,7 @@ static int bind_ref(vks_cli_poser *ps, const vks_cli_anim *an, uint32_t k, const
                         "ignored (%s%s)\n", model, b->unmatched_tracks, clip->track_count, r->label, names,
                 b->unmatched_tracks > 4 ? ", ..." : "");
     }
+    vks_cli_note_untouched(NULL, model, r->label, b);
     ps->clips[k] = clip;
     return 1;
 }

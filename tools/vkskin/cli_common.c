@@ -1,82 +1,27 @@
 /* Helpers shared by the vkskin commands: file loading with one clear error line, read options,
  * number parsing. Pose options are in cli_pose.c, clips and crowds in cli_anim.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 uint64_t vks_cli_max_input_bytes = VKS_CLI_DEFAULT_MAX_INPUT_MB << 20;
 
-static void too_large(const char *path, const char *size)
-{
-    fprintf(stderr, "vkskin: %s: %s, over the input limit of %llu MB (--max-input-mb N)\n", path, size,
-            (unsigned long long)(vks_cli_max_input_bytes >> 20));
-}
-
+/* The library's reader, so the CLI and every host of the library read an input the same way:
+ * a large regular file refused by its size before a byte is read, anything else read until it
+ * ends or passes the limit, and never further. */
 uint8_t *vks_cli_read_file(const char *path, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "vkskin: %s: cannot open: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    void *bytes = NULL;
+    vks_error err = {0};
+    vks_result r = vks_file_read_default(NULL, path, vks_cli_max_input_bytes, &bytes, size, &err);
+    if (r != VKS_OK) {
+        fprintf(stderr, "vkskin: %s: %s%s\n", path, err.msg, r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
         return NULL;
     }
-    if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "vkskin: %s: is a folder, not a file\n", path);
-        close(fd);
-        return NULL;
-    }
-    /* A regular file says its size: refuse a large one before reading a byte. Anything else
-     * (a pipe, /dev/zero) is read until it ends or passes the limit. */
-    int regular = S_ISREG(st.st_mode);
-    if (regular && (uint64_t)st.st_size > vks_cli_max_input_bytes) {
-        char what[64];
-        snprintf(what, sizeof what, "%.1f MB", (double)st.st_size / (1 << 20));
-        too_large(path, what);
-        close(fd);
-        return NULL;
-    }
-    size_t cap = regular ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (buf && n == cap) {
-            if (n > vks_cli_max_input_bytes) {
-                too_large(path, "it goes on past the limit");
-                break;
-            }
-            uint8_t *p = realloc(buf, cap * 2);
-            if (!p)
-                free(buf);
-            buf = p, cap *= 2;
-        }
-        if (!buf) {
-            fprintf(stderr, "vkskin: %s: out of memory reading the file\n", path);
-            break;
-        }
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            fprintf(stderr, "vkskin: %s: read error: %s\n", path, strerror(errno));
-            break;
-        }
-        if (got == 0) {
-            close(fd);
-            *size = n;
-            return buf;
-        }
-        n += (size_t)got;
-    }
-    free(buf);
-    close(fd);
-    return NULL;
+    return bytes; /* the default allocator's: free() releases it */
 }
 
 static int exit_rank(int code)
@@ -105,12 +50,45 @@ int vks_cli_exit_code(vks_result r)
     }
 }
 
+/* A model already read (inspect reads each input once, to tell a clip from a model): the
+ * library's file callback hands it these bytes for its own path, and reads any other file it
+ * asks for (a P3D's model.cfg, a .gltf's buffers) from the file system as usual. */
+typedef struct held_file {
+    const char *path;
+    const uint8_t *bytes;
+    size_t size;
+} held_file;
+
+static vks_result held_read(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
+                            vks_error *err)
+{
+    const held_file *h = user;
+    if (!strcmp(path, h->path)) {
+        *bytes = (void *)h->bytes;
+        *size = h->size;
+        return VKS_OK;
+    }
+    return vks_file_read_default(NULL, path, max_size, bytes, size, err);
+}
+
+static void held_release(void *user, void *bytes)
+{
+    const held_file *h = user;
+    if (bytes != (const void *)h->bytes)
+        vks_file_release_default(NULL, bytes);
+}
+
 /* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
  * only adds its input limit and prints the library's notes as it always did. */
-vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
+static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const held_file *held)
 {
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
     opt.file.max_size = vks_cli_max_input_bytes;
+    if (held) {
+        opt.file.read = held_read;
+        opt.file.release = held_release;
+        opt.file.user = (void *)held;
+    }
     if (!opt.logger.func)
         opt.logger.func = vks_log_stderr;
     vks_skin *skin = NULL;
@@ -128,6 +106,17 @@ vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt_in)
         return NULL;
     }
     return skin;
+}
+
+vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt)
+{
+    return load_skin(path, opt, NULL);
+}
+
+vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt)
+{
+    held_file held = {path, bytes, size};
+    return load_skin(path, opt, &held);
 }
 
 int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out)

@@ -1,5 +1,6 @@
 /* See cli_crowd.h. */
 #include "cli_crowd.h"
+#include "cli_progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,6 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
     uint64_t g0 = 0;
     uint32_t m = 0;
     uint64_t base = 0;
-    double last_report = now_ms();
     while (g0 < total && r == VKS_OK) {
         /* the chunk: instances while their outputs fit the budget (at least one) */
         uint32_t n = 0;
@@ -203,13 +203,8 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
             if (r == VKS_OK && consume_chunk(job, g0, n, f, pos, nrm))
                 r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "stopped by the consumer");
             st->vertex_instances += floats / 3;
-            double t2 = now_ms();
-            if (job->progress && r == VKS_OK && t2 - last_report > 5000) {
-                fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", job->progress,
-                        (unsigned long long)(g0 * job->frames + (uint64_t)n * (f + 1)),
-                        (unsigned long long)(total * job->frames));
-                last_report = t2;
-            }
+            if (job->progress && r == VKS_OK)
+                vks_cli_progress_set(job->progress, g0 * job->frames + (uint64_t)n * (f + 1), NULL);
         }
         st->chunks++;
         g0 += n, m = mm, base = bb;

@@ -36,8 +36,7 @@ typedef struct vks_cli_crowd_job {
     uint64_t chunk_bytes;               /* one chunk's outputs for one frame (0: 64 MiB; at
                                            least one instance) */
     int no_normals;
-    const char *progress;               /* non-NULL: "vkskin: PROGRESS: n of m poses" on stderr
-                                           every few seconds */
+    struct vks_cli_progress *progress;  /* poses consumed so far (cli_progress.h); NULL: none */
     /* Instances [first, first + count) of model m at frame f, their vertices one instance
        after the other (nrm NULL with no_normals). Called chunk by chunk, frame by frame within
        a chunk, model by model within a frame. Nonzero stops the run (VKS_ERR_INVALID). */

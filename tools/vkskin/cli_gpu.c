@@ -11,6 +11,70 @@ void vks_cli_queue_json(cJSON *o, uint32_t family, uint32_t index)
     cJSON_AddNumberToObject(o, "queue_index", index);
 }
 
+/* "0,1,1": numbers and commas only, at least one comma. */
+static int is_number_list(const char *s)
+{
+    int commas = 0, digits = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == ',') {
+            if (!digits)
+                return 0;
+            commas++, digits = 0;
+        } else if (*p >= '0' && *p <= '9') {
+            digits++;
+        } else {
+            return 0;
+        }
+    }
+    return commas && digits;
+}
+
+int vks_cli_gpu_spec_is_list(const char *spec)
+{
+    return spec && (!strcmp(spec, "all") || is_number_list(spec));
+}
+
+int vks_cli_gpu_devices(const char *spec, char (*out)[16], const char **single, int *count)
+{
+    *count = 0;
+    *single = NULL;
+    if (!vks_cli_gpu_spec_is_list(spec)) {
+        *single = spec;
+        *count = 1;
+        return VKS_EXIT_OK;
+    }
+    if (strcmp(spec, "all")) {
+        for (const char *p = spec; *p;) {
+            size_t n = strcspn(p, ",");
+            if (*count == VKS_CLI_MAX_DEVICES || n >= 16) {
+                fprintf(stderr, "vkskin: --device %s: at most %d devices of numbers up to 15 digits\n", spec,
+                        VKS_CLI_MAX_DEVICES);
+                return VKS_EXIT_USAGE;
+            }
+            memcpy(out[*count], p, n);
+            out[(*count)++][n] = 0;
+            p += n + (p[n] == ',');
+        }
+        return VKS_EXIT_OK;
+    }
+    vks_gpu_device_info info[VKS_CLI_MAX_DEVICES];
+    uint32_t n = 0;
+    vks_error err = {0};
+    if (vks_gpu_list_devices(info, VKS_CLI_MAX_DEVICES, &n, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: no Vulkan device: %s (exit %d; install mesa-vulkan-drivers for lavapipe)\n", err.msg,
+                VKS_EXIT_NO_DEVICE);
+        return err.code == VKS_ERR_NO_DEVICE ? VKS_EXIT_NO_DEVICE : VKS_EXIT_RUNTIME;
+    }
+    for (uint32_t i = 0; i < n && i < VKS_CLI_MAX_DEVICES; i++)
+        if (info[i].has_compute)
+            snprintf(out[(*count)++], 16, "%u", i);
+    if (!*count) {
+        fprintf(stderr, "vkskin: no Vulkan device with compute (exit %d)\n", VKS_EXIT_NO_DEVICE);
+        return VKS_EXIT_NO_DEVICE;
+    }
+    return VKS_EXIT_OK;
+}
+
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];

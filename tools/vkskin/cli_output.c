@@ -116,7 +116,12 @@ int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *mo
         vks_error err = {0};
         if (vks_output_check(plan->paths[f], 0, &err) != VKS_OK) {
             char msg[512];
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+            /* the hint belongs to this command's --out, not to the library's check */
+            if (n == 1 && stat(plan->paths[f], &st) == 0 && S_ISDIR(st.st_mode))
+                fprintf(stderr, "vkskin: %s: is a folder; name the output file (--out takes a folder with several "
+                                "inputs)\n", plan->paths[f]);
+            else
+                fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
             rc = VKS_EXIT_RUNTIME;
         }
     }

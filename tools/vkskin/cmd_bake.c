@@ -13,13 +13,14 @@
 
 #include "bake_job.h"
 #include "cli_gpu.h"
+#include "work_pool.h"
 
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N]\n"
+            "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
             "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
-            "                   [--max-memory-mb N]\n"
+            "                   [--max-memory-mb N] [--quiet]\n"
             "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
             "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
             "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
@@ -29,22 +30,37 @@ static void help(FILE *f)
             "  --out DIR         where outputs go (default: the manifest's \"out\", else \"bake\" beside it)\n"
             "  --shard I/N       bake only share I (0-based) of N, balanced by vertices x frames\n"
             "  --force           redo outputs even when their sidecar says they are up to date\n"
-            "  --jobs N          jobs in flight at once (default 1; the GPU is shared between them)\n"
+            "  --jobs N          jobs in flight at once (default 1, and at least one per device): each\n"
+            "                    reads its jobs and deforms them (GPU: in groups), then hands them to the\n"
+            "                    threads below and reads the next group while they are written\n"
+            "  --threads N       threads that encode and write outputs, shared by every job in flight\n"
+            "                    (default: one per core); each takes one output kind of one job at a\n"
+            "                    time. The files are the same bytes whatever N\n"
             "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
             "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
             "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
             "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
-            "                    N MB (default 4096; with --jobs J, J jobs at once) is refused before\n"
+            "                    N MB (default 4096; with --jobs J, up to 2 J jobs at once: one group\n"
+            "                    written while the next is deformed) is refused before\n"
             "                    it is deformed (exit 5); split its clips or lower its fps or range\n"
             "  --device N|NAME   the Vulkan device; --validation: the Khronos validation layer\n"
+            "  --device all|N,M  several devices, one context each: the jobs are split between them\n"
+            "                    (a job in flight per device at least); the same bytes as one device\n"
             "  --check           bake nothing: exit 1 unless every output of every job is up to date\n"
             "                    (the merge step after a sharded bake); with --merge DIR the shards'\n"
             "                    reports in DIR become one --report\n\n"
             "Outputs are written to a temporary name and renamed; a sidecar is written after its files,\n"
             "so a re-run skips what is complete (same manifest entry and vkskin version) and redoes\n"
-            "the rest. A progress line shows on a terminal; otherwise only the summary.\n\n"
+            "the rest. Over a long bake a progress line on stderr every 2 s (a bar on a terminal;\n"
+            "--quiet: none), then the summary.\n\n"
             "exit codes: 0 ok, 1 bad manifest or input, 2 usage, 4 no Vulkan device, 5 runtime failure\n");
 }
+
+/* A Vulkan context of the run and the lock that gives it to one thread at a time. */
+typedef struct bake_device {
+    vks_gpu *gpu;
+    pthread_mutex_t lock;
+} bake_device;
 
 typedef struct bake_run {
     vks_bake_manifest *m;
@@ -54,26 +70,52 @@ typedef struct bake_run {
     int force;
     uint64_t max_memory;  /* bytes a job may take (--max-memory-mb) */
     vks_bake_engine engine;
-    vks_gpu *gpu;
-    pthread_mutex_t lock; /* the next job, progress, and the GPU (one thread at a time) */
+    bake_device *devs;    /* --device: one context per device (GPU engine) */
+    uint32_t dev_count;
+    vks_work_pool *pool;  /* encodes and writes the outputs (--threads) */
+    pthread_mutex_t lock; /* the next job, progress, the exit code and the workers' pending counts */
+    pthread_cond_t written; /* a job's outputs are all written */
     uint32_t next;
     vks_bake_progress progress;
     int exit_code;
 } bake_run;
 
-/* A job between its steps: read, deformed, written. */
+/* One job in flight (--jobs): it reads jobs, deforms them on its device and hands them to the
+ * pool; pending counts its jobs the pool has not finished writing. */
+typedef struct bake_worker {
+    bake_run *run;
+    bake_device *dev;
+    uint32_t pending;
+} bake_worker;
+
+struct job_slot;
+typedef struct kind_task {
+    struct job_slot *s;
+    int k;
+} kind_task;
+
+/* A job between its steps: read, deformed, written (one pool task per output kind). */
 typedef struct job_slot {
     uint32_t j;
     vks_bake_job only;  /* the job with the outputs to redo only */
     vks_bake_loaded l;
     vks_bake_frames fr;
     double t0;
+    bake_worker *w;
+    int ok;             /* deformed (and contact sheets drawn) */
+    pthread_mutex_t mu; /* tasks_left and mesh */
+    uint32_t tasks_left;
+    int mesh;           /* the rest mesh: 0 not yet, 1 written, -1 failed */
+    kind_task tasks[VKS_BAKE_OUT_KINDS];
+    vks_bake_result parts[VKS_BAKE_OUT_KINDS]; /* each kind's files and bytes, merged in order */
+    int part_ok[VKS_BAKE_OUT_KINDS];
 } job_slot;
 
 #define GROUP_MAX_JOBS 16u
 
-/* Progress, and the run's exit code, after job j. */
-static void account(bake_run *run, uint32_t j)
+/* Progress, and the run's exit code, after job j; w (may be NULL): the worker whose job the
+ * pool has finished writing. */
+static void account(bake_run *run, uint32_t j, bake_worker *w)
 {
     pthread_mutex_lock(&run->lock);
     run->progress.jobs_done++;
@@ -82,18 +124,20 @@ static void account(bake_run *run, uint32_t j)
     if (run->res[j].done < 0)
         run->exit_code = vks_cli_worse_exit(run->exit_code, run->res[j].exit_code);
     vks_bake_progress_update(&run->progress, "", 0);
+    if (w) {
+        w->pending--;
+        pthread_cond_broadcast(&run->written);
+    }
     pthread_mutex_unlock(&run->lock);
 }
 
-/* Decides what job j must redo, reads it and makes its frames' arrays. Returns 1 when it is to
- * be deformed and written; 0 when it is finished already (up to date, or failed). */
-static int prepare(bake_run *run, uint32_t j, job_slot *s)
+/* Decides what job j must redo, reads it and makes its frames' arrays. Returns the slot when
+ * it is to be deformed and written; NULL when it is finished already (up to date, or failed). */
+static job_slot *prepare(bake_run *run, uint32_t j)
 {
     const vks_bake_job *job = &run->m->jobs[j];
     vks_bake_result *res = &run->res[j];
-    memset(s, 0, sizeof *s);
-    s->j = j;
-    s->t0 = vks_bake_now();
+    double t0 = vks_bake_now();
     res->files = cJSON_CreateArray();
     uint32_t todo = job->outputs;
     if (!run->force) {
@@ -104,12 +148,23 @@ static int prepare(bake_run *run, uint32_t j, job_slot *s)
     }
     if (!todo && !job->contact_sheet) {
         res->done = 2;
-        res->seconds = vks_bake_now() - s->t0;
-        return 0;
+        res->seconds = vks_bake_now() - t0;
+        return NULL;
     }
+    job_slot *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "vkskin: %s: out of memory\n", job->where);
+        res->exit_code = VKS_EXIT_RUNTIME;
+        res->done = -1;
+        return NULL;
+    }
+    s->j = j;
+    s->t0 = t0;
     s->only = *job;
     s->only.outputs = todo;
     int ok = vks_bake_load(job, &s->l);
+    if (ok && job->contact_sheet) /* refused before any work, not found while writing */
+        ok = vks_bake_sheet_names_check(job, &s->l);
     res->exit_code = ok ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT; /* past the inputs, a failure is the run's */
     if (ok) {
         res->frames = s->l.frames;
@@ -130,56 +185,150 @@ static int prepare(bake_run *run, uint32_t j, job_slot *s)
     if (!ok) {
         vks_bake_frames_free(&s->fr);
         vks_bake_loaded_free(&s->l);
+        free(s);
         res->done = -1;
-        res->seconds = vks_bake_now() - s->t0;
+        res->seconds = vks_bake_now() - t0;
+        return NULL;
     }
-    return ok;
+    return s;
 }
 
-/* Writes a deformed job (ok: its deformation succeeded) and frees it. */
-static void finish(bake_run *run, job_slot *s, int ok)
+/* The job's last output is written (or it had none to write): its kinds' files and bytes
+ * merged in kind order, so the report reads as when one thread wrote them; its memory freed. */
+static void job_written(job_slot *s)
 {
-    const vks_bake_job *job = &run->m->jobs[s->j];
+    bake_run *run = s->w->run;
     vks_bake_result *res = &run->res[s->j];
-    if (ok)
-        ok = vks_bake_write_outputs(job, &s->l, &s->fr, run->out, s->only.outputs, run->engine, res);
+    int ok = s->ok;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
+        if (!(s->only.outputs & (1u << k)) || !s->ok)
+            continue;
+        ok = ok && s->part_ok[k];
+        vks_bake_result *p = &s->parts[k];
+        for (cJSON *it = p->files ? p->files->child : NULL; it;) {
+            cJSON *next = it->next;
+            cJSON_AddItemToArray(res->files, cJSON_DetachItemViaPointer(p->files, it));
+            it = next;
+        }
+        cJSON_Delete(p->files);
+        res->bytes += p->bytes;
+        res->outputs_written += p->outputs_written;
+    }
     vks_bake_frames_free(&s->fr);
     vks_bake_loaded_free(&s->l);
     res->done = ok ? (s->only.outputs ? 1 : 2) : -1;
     res->seconds = vks_bake_now() - s->t0;
-    account(run, s->j);
+    bake_worker *w = s->w;
+    uint32_t j = s->j;
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+    account(run, j, w);
 }
 
-/* The GPU's group: every job's frames deformed by one crowd in one submission (the context is
- * taken for it, and for the contact sheets), then each job written. */
-static void flush_group(bake_run *run, job_slot *g, uint32_t n)
+/* A pool task: one output kind of a job, the VAT kinds after the job's rest mesh (the first
+ * of them to run writes it; the others wait on the slot's lock, held by a running task). */
+static void write_kind_task(void *arg)
+{
+    kind_task *t = arg;
+    job_slot *s = t->s;
+    bake_run *run = s->w->run;
+    const vks_bake_job *job = &run->m->jobs[s->j];
+    int ok = 1;
+    s->parts[t->k].files = cJSON_CreateArray();
+    if ((1u << t->k) & VKS_BAKE_OUT_VAT_KINDS) {
+        pthread_mutex_lock(&s->mu);
+        if (!s->mesh)
+            s->mesh = vks_bake_write_rest_mesh(job, &s->l, run->out) ? 1 : -1;
+        ok = s->mesh > 0;
+        pthread_mutex_unlock(&s->mu);
+    }
+    s->part_ok[t->k] = ok && vks_bake_write_kind(job, &s->l, &s->fr, run->out, t->k, run->engine, &s->parts[t->k]);
+    pthread_mutex_lock(&s->mu);
+    int last = --s->tasks_left == 0;
+    pthread_mutex_unlock(&s->mu);
+    if (last)
+        job_written(s);
+}
+
+/* A deformed job (ok: its deformation succeeded) to the pool, one task per output kind; the
+ * slot is the pool's from here on. */
+static void hand_to_pool(job_slot *s, int ok)
+{
+    bake_run *run = s->w->run;
+    /* no output of an inf or a NaN: checked once, before any kind is written */
+    s->ok = ok = ok && vks_bake_frames_finite(&run->m->jobs[s->j], &s->l, &s->fr, s->only.outputs);
+    pthread_mutex_init(&s->mu, NULL);
+    uint32_t kinds = ok ? s->only.outputs : 0, n = 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
+        n += (kinds >> k) & 1u;
+    s->tasks_left = n; /* all counted before the first task can finish */
+    pthread_mutex_lock(&run->lock);
+    s->w->pending++;
+    pthread_mutex_unlock(&run->lock);
+    if (!n) {
+        job_written(s);
+        return;
+    }
+    kind_task *tasks = s->tasks; /* s may be freed once its last task is queued */
+    uint32_t queued = 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS && queued < n; k++)
+        if (kinds & (1u << k)) {
+            tasks[k] = (kind_task){s, k};
+            queued++;
+        }
+    queued = 0;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS && queued < n; k++)
+        if (kinds & (1u << k)) {
+            queued++;
+            vks_work_pool_run(run->pool, write_kind_task, &tasks[k]);
+        }
+}
+
+/* Waits until the worker's jobs still being written are at most `most`: the group it has just
+ * handed over may be written while it reads and deforms the next, no more (memory). */
+static void wait_written(bake_worker *w, uint32_t most)
+{
+    bake_run *run = w->run;
+    pthread_mutex_lock(&run->lock);
+    while (w->pending > most)
+        pthread_cond_wait(&run->written, &run->lock);
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* The GPU's group: every job's frames deformed by one crowd in one submission (the worker's
+ * context is taken for it, and for the contact sheets), then each job handed to the pool. */
+static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
 {
     if (!n)
         return;
+    bake_run *run = w->run;
     const vks_bake_job *jobs[GROUP_MAX_JOBS];
     const vks_bake_loaded *ls[GROUP_MAX_JOBS];
     vks_bake_frames *frs[GROUP_MAX_JOBS];
     for (uint32_t i = 0; i < n; i++)
-        jobs[i] = &g[i].only, ls[i] = &g[i].l, frs[i] = &g[i].fr;
+        jobs[i] = &g[i]->only, ls[i] = &g[i]->l, frs[i] = &g[i]->fr;
     double d0 = vks_bake_now();
-    pthread_mutex_lock(&run->lock);
-    int ok = vks_bake_deform_gpu_group(jobs, ls, n, run->gpu, frs);
+    pthread_mutex_lock(&w->dev->lock);
+    int ok = vks_bake_deform_gpu_group(jobs, ls, n, w->dev->gpu, frs);
     int sheet_ok[GROUP_MAX_JOBS];
     for (uint32_t i = 0; i < n; i++)
         sheet_ok[i] = !ok || !jobs[i]->contact_sheet ||
-                      vks_bake_contact_sheets(&run->m->jobs[g[i].j], ls[i], frs[i], run->gpu, run->out, &run->res[g[i].j]);
-    pthread_mutex_unlock(&run->lock);
+                      vks_bake_contact_sheets(&run->m->jobs[g[i]->j], ls[i], frs[i], w->dev->gpu, run->out,
+                                              &run->res[g[i]->j]);
+    pthread_mutex_unlock(&w->dev->lock);
     double share = (vks_bake_now() - d0) / n;
     for (uint32_t i = 0; i < n; i++) {
-        run->res[g[i].j].deform_seconds = share;
-        finish(run, &g[i], ok && sheet_ok[i]);
+        run->res[g[i]->j].deform_seconds = share;
+        hand_to_pool(g[i], ok && sheet_ok[i]);
     }
+    wait_written(w, n);
 }
 
 static void *worker(void *arg)
 {
-    bake_run *run = arg;
-    job_slot group[GROUP_MAX_JOBS];
+    bake_worker *w = arg;
+    bake_run *run = w->run;
+    job_slot *group[GROUP_MAX_JOBS];
     uint32_t n = 0;
     uint64_t bytes = 0;
     for (;;) {
@@ -192,26 +341,28 @@ static void *worker(void *arg)
             vks_bake_progress_update(&run->progress, run->m->jobs[j].name, 0);
         pthread_mutex_unlock(&run->lock);
         if (j >= run->m->job_count) {
-            flush_group(run, group, n);
+            flush_group(w, group, n);
             return NULL;
         }
-        job_slot s;
-        if (!prepare(run, j, &s)) {
-            account(run, j);
+        job_slot *s = prepare(run, j);
+        if (!s) {
+            account(run, j, NULL);
             continue;
         }
-        if (run->engine != VKS_BAKE_GPU || !vks_bake_needs_vertices(&s.only)) {
+        s->w = w;
+        if (run->engine != VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only)) {
             double d0 = vks_bake_now();
-            int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s.only) ||
-                     vks_bake_deform_cpu(&s.only, &s.l, run->engine == VKS_BAKE_CPU_FAST, &s.fr);
+            int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only) ||
+                     vks_bake_deform_cpu(&s->only, &s->l, run->engine == VKS_BAKE_CPU_FAST, &s->fr);
             run->res[j].deform_seconds = vks_bake_now() - d0;
-            finish(run, &s, ok);
+            hand_to_pool(s, ok);
+            wait_written(w, 1);
             continue;
         }
         /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
-        uint64_t b = (uint64_t)s.l.frames * s.l.skin->vertex_count * 24;
+        uint64_t b = (uint64_t)s->l.frames * s->l.skin->vertex_count * 24;
         if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == GROUP_MAX_JOBS)) {
-            flush_group(run, group, n);
+            flush_group(w, group, n);
             n = 0, bytes = 0;
         }
         group[n++] = s;
@@ -252,15 +403,27 @@ static int read_manifest(const char *path, int contact_sheet, vks_bake_manifest 
     return rc;
 }
 
+#define SHARD_MAX 100000u
+
+/* Digits only: strtoul alone would take " 0", "+0" and "-0" (which it wraps to 0) too. */
+static int parse_shard_number(const char *text, const char **end, unsigned long *out)
+{
+    if (*text < '0' || *text > '9')
+        return 0;
+    char *e = NULL;
+    errno = 0;
+    *out = strtoul(text, &e, 10);
+    *end = e;
+    return errno == 0;
+}
+
 static int parse_shard(const char *text, uint32_t *i, uint32_t *n)
 {
-    char *end = NULL;
-    unsigned long a = strtoul(text, &end, 10);
-    if (end == text || *end != '/')
+    const char *end = NULL;
+    unsigned long a, b;
+    if (!parse_shard_number(text, &end, &a) || *end != '/')
         return 0;
-    const char *rest = end + 1;
-    unsigned long b = strtoul(rest, &end, 10);
-    if (end == rest || *end || b < 1 || b > 100000 || a >= b)
+    if (!parse_shard_number(end + 1, &end, &b) || *end || b < 1 || b > SHARD_MAX || a >= b)
         return 0;
     *i = (uint32_t)a;
     *n = (uint32_t)b;
@@ -271,6 +434,8 @@ int vks_cmd_bake(int argc, char **argv)
 {
     const char *manifest = NULL, *out = NULL, *report = NULL, *shard = NULL, *merge = NULL;
     uint32_t shard_i = 0, shard_n = 1, jobs = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t threads = cores < 1 ? 1 : cores > 64 ? 64 : (uint32_t)cores; /* --threads */
     uint64_t max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
     int force = 0, sheet = 0, check = 0;
     vks_bake_engine engine = VKS_BAKE_GPU;
@@ -295,7 +460,7 @@ int vks_cmd_bake(int argc, char **argv)
             if (!(v = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
             if (!parse_shard(v, &shard_i, &shard_n)) {
-                fprintf(stderr, "vkskin: --shard %s: expected I/N with 0 <= I < N\n", v);
+                fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
                 return VKS_EXIT_USAGE;
             }
             shard = v;
@@ -304,6 +469,13 @@ int vks_cmd_bake(int argc, char **argv)
                 return VKS_EXIT_USAGE;
             if (jobs < 1 || jobs > 256) {
                 fprintf(stderr, "vkskin: --jobs %u: expected 1 to 256\n", jobs);
+                return VKS_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--threads")) {
+            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &threads))
+                return VKS_EXIT_USAGE;
+            if (threads < 1 || threads > 256) {
+                fprintf(stderr, "vkskin: --threads %u: expected 1 to 256\n", threads);
                 return VKS_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--max-memory-mb")) {
@@ -320,6 +492,8 @@ int vks_cmd_bake(int argc, char **argv)
                 return VKS_EXIT_USAGE;
         } else if (!strcmp(a, "--check")) {
             check = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--force")) {
             force = 1;
         } else if (!strcmp(a, "--contact-sheet")) {
@@ -389,6 +563,7 @@ int vks_cmd_bake(int argc, char **argv)
         memset(mine, 1, m.job_count);
 
     bake_run run = {0};
+    double seconds = 0;
     run.m = &m;
     run.mine = mine;
     run.res = res;
@@ -397,37 +572,68 @@ int vks_cmd_bake(int argc, char **argv)
     run.max_memory = max_memory_mb << 20;
     run.engine = engine;
     pthread_mutex_init(&run.lock, NULL);
+    pthread_cond_init(&run.written, NULL);
     run.progress.tty = isatty(2);
     run.progress.start = vks_bake_now();
     for (uint32_t j = 0; j < m.job_count; j++)
         run.progress.jobs += mine[j];
+    bake_device devs[VKS_CLI_MAX_DEVICES];
     if (engine == VKS_BAKE_GPU && run.progress.jobs) {
         for (uint32_t j = 0; j < m.job_count; j++)
             gopt.render |= mine[j] && m.jobs[j].contact_sheet; /* a queue family that can draw the sheets */
-        rc = vks_cli_gpu_open(&gopt, &run.gpu);
-        if (rc != VKS_EXIT_OK) {
-            pthread_mutex_destroy(&run.lock);
-            goto done;
+        char ids[VKS_CLI_MAX_DEVICES][16];
+        const char *single = NULL;
+        int count = 0;
+        rc = vks_cli_gpu_devices(gopt.device, ids, &single, &count);
+        for (int d = 0; rc == VKS_EXIT_OK && d < count; d++) {
+            vks_cli_gpu_opts o = gopt;
+            o.device = count > 1 ? ids[d] : single;
+            rc = vks_cli_gpu_open(&o, &devs[d].gpu);
+            if (rc == VKS_EXIT_OK) {
+                pthread_mutex_init(&devs[d].lock, NULL);
+                run.dev_count++;
+            }
         }
+        run.devs = devs;
     }
+    if (rc != VKS_EXIT_OK)
+        goto close_run;
+    /* at least one job in flight per device, each worker on device (its number mod devices) */
     if (jobs > run.progress.jobs)
         jobs = run.progress.jobs ? run.progress.jobs : 1;
-    pthread_t threads[256];
+    if (jobs < run.dev_count)
+        jobs = run.dev_count;
+    run.pool = vks_work_pool_start(threads);
+    bake_worker workers[256];
+    pthread_t tids[256];
     uint32_t started = 0;
+    for (uint32_t t = 0; t < jobs; t++)
+        workers[t] = (bake_worker){&run, run.dev_count ? &run.devs[t % run.dev_count] : NULL, 0};
     for (uint32_t t = 1; t < jobs; t++)
-        if (pthread_create(&threads[started], NULL, worker, &run) == 0)
+        if (pthread_create(&tids[started], NULL, worker, &workers[t]) == 0)
             started++;
-    worker(&run);
+    worker(&workers[0]);
     for (uint32_t t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
-    double seconds = vks_bake_now() - run.progress.start;
+        pthread_join(tids[t], NULL);
+    vks_work_pool_finish(run.pool); /* every job's outputs written */
+    seconds = vks_bake_now() - run.progress.start;
     vks_bake_progress_update(&run.progress, "", 1);
-    if (run.gpu && vks_gpu_validation_messages(run.gpu)) {
-        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", vks_gpu_validation_messages(run.gpu));
+    uint32_t messages = 0;
+    for (uint32_t d = 0; d < run.dev_count; d++)
+        messages += vks_gpu_validation_messages(run.devs[d].gpu);
+    if (messages) {
+        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", messages);
         run.exit_code = VKS_EXIT_RUNTIME;
     }
-    vks_gpu_destroy(run.gpu);
+close_run:
+    for (uint32_t d = 0; d < run.dev_count; d++) {
+        vks_gpu_destroy(run.devs[d].gpu);
+        pthread_mutex_destroy(&run.devs[d].lock);
+    }
+    pthread_cond_destroy(&run.written);
     pthread_mutex_destroy(&run.lock);
+    if (rc != VKS_EXIT_OK)
+        goto done;
     vks_bake_summary(stderr, &m, mine, res, seconds);
     rc = run.exit_code;
     if (report) {

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_crowd.h"
 #include "cli_gpu.h"
+#include "cli_progress.h"
 #include "deform_chunks.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
@@ -24,6 +25,11 @@ static void help(FILE *f)
             "  --cpu            the CPU reference deformer (double precision; the default)\n"
             "  --cpu-fast       the fast CPU deformer (float, all cores; --threads N for fewer)\n"
             "  --gpu            the Vulkan compute deformer (lavapipe where there is no GPU)\n"
+            "  --encode-threads 0|1  with --gpu: 1 (the default) converts each chunk into the file's\n"
+            "                   layout on a thread of its own while the GPU gets the next (CSV, OBJ,\n"
+            "                   glTF; raw and PC2 are a copy into the output's buffers, written by its\n"
+            "                   writer thread); 0 converts on the thread that feeds the GPU. Same bytes\n"
+            "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
             "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); also\n"
             "                   --validation (Khronos validation layer), --max-chunk-mb N and\n"
             "                   --launch-shape SPEC (README: Launch shapes)\n"
@@ -166,7 +172,7 @@ static int sink_frame(void *user, uint32_t m, uint32_t first, uint32_t count, ui
     return k->result != VKS_OK;
 }
 
-static vks_result deform_crowd(const char *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
+static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
                                double *engine_time, vks_error *err)
 {
     const vks_skin *s = ps->skin;
@@ -202,8 +208,8 @@ static vks_result deform_crowd(const char *path, gpu_engine *g, const vks_cli_po
     return r;
 }
 
-static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, const vks_cli_pose *pose,
-                      uint32_t model, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
+static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, int encode_threads,
+                      const vks_cli_pose *pose, uint32_t model, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
     if (!s)
@@ -240,18 +246,23 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double t0 = now_seconds(), engine_time = 0;
+    vks_cli_progress progress;
+    vks_cli_progress_begin(&progress, "deform", "poses", total);
+    vks_cli_progress_set(&progress, 0, path);
     if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
-        if ((r = deform_crowd(path, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
+        if ((r = deform_crowd(&progress, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
             goto fail;
         total = 0; /* written */
     }
     deform_ctx dc = {e, &g, &ps};
     vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
-                             NULL, NULL, 0, path, 0};
+                             NULL, NULL, 0, &progress, 0, 0};
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
+    chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
     r = vks_cli_chunks_run(&chunks, &err);
     engine_time += chunks.engine_s;
+    vks_cli_progress_end(&progress);
     if (r != VKS_OK)
         goto fail;
     r = vks_bake_close(bake, 1, &err);
@@ -287,7 +298,7 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
     engine e = ENGINE_CPU;
-    uint32_t threads = 0;
+    uint32_t threads = 0, encode_threads = 1;
     vks_cli_outputs plan = {0};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
@@ -304,9 +315,17 @@ int vks_cmd_deform(int argc, char **argv)
             e = ENGINE_CPU_FAST;
         } else if (!strcmp(a, "--gpu")) {
             e = ENGINE_GPU;
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--threads")) {
             if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &threads) || threads == 0) {
                 fprintf(stderr, "vkskin deform: --threads needs a number of at least 1\n");
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+        } else if (!strcmp(a, "--encode-threads")) {
+            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &encode_threads) || encode_threads > 1) {
+                fprintf(stderr, "vkskin deform: --encode-threads takes 0 or 1\n");
                 rc = VKS_EXIT_USAGE;
                 goto out;
             }
@@ -361,8 +380,8 @@ int vks_cmd_deform(int argc, char **argv)
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */
-        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], format, e, (int)threads, &pose,
-                                               (uint32_t)m, &ropt, &gopt));
+        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], format, e, (int)threads,
+                                               (int)encode_threads, &pose, (uint32_t)m, &ropt, &gopt));
 out:
     vks_cli_anim_free(&pose);
     vks_cli_outputs_free(&plan);

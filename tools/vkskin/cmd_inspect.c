@@ -226,11 +226,20 @@ int vks_cmd_inspect(int argc, char **argv)
         return VKS_EXIT_INPUT;
     }
     for (int f = 0; f < nfiles; f++) {
-        if (vks_cli_is_clip_file(files[f], &opt, bound_to != NULL, clips)) {
-            rc = vks_cli_worse_exit(rc, vks_cli_inspect_clips(files[f], &opt, bound_to, model, all));
+        /* read once, within --max-input-mb: a pipe cannot be read twice */
+        size_t size = 0;
+        uint8_t *bytes = vks_cli_read_file(files[f], &size);
+        if (!bytes) {
+            rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        vks_skin *s = vks_cli_load_skin(files[f], &opt);
+        if (vks_cli_is_clip_file(files[f], bytes, size, &opt, bound_to != NULL, clips)) {
+            rc = vks_cli_worse_exit(rc, vks_cli_inspect_clips(files[f], bytes, size, &opt, bound_to, model, all));
+            free(bytes);
+            continue;
+        }
+        vks_skin *s = vks_cli_load_skin_bytes(files[f], bytes, size, &opt);
+        free(bytes);
         if (!s) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;

@@ -9,6 +9,7 @@
 #include "cli_crowd.h"
 #include "cli_gpu.h"
 #include "cli_png.h"
+#include "cli_progress.h"
 #include "vkskin/render.h"
 
 static void help(FILE *f)
@@ -16,7 +17,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin render FILE... [--instances N] [--pose FILE | --procedural --seed S |\n"
             "                     --clip FILE[#name] [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
-            "                     --out PNG [--size WxH] [--columns C]\n\n"
+            "                     --out PNG [--size WxH] [--columns C] [--quiet]\n\n"
             "Draws N posed instances of each model on the GPU (a Vulkan graphics pipeline reading\n"
             "the crowd's deformed vertices where the compute passes left them) into a contact sheet:\n"
             "each instance in its own cell, lit, seen by one camera per model fitted to its bind pose.\n\n"
@@ -31,6 +32,7 @@ static void help(FILE *f)
             "                   its clip at its start, speed and cycle. Root transforms are not drawn: each\n"
             "                   cell shows its instance where its model's camera looks\n"
             "  --out PNG        the image (written to a temporary and renamed; - for standard output)\n"
+            "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
             "  --size WxH       image size in pixels (default 640x360, at most 8192 each)\n"
             "  --columns C      cells per row (default: one row per file with several files, else the\n"
             "                   grid that makes cells largest)\n"
@@ -181,6 +183,8 @@ static vks_result draw_parts(sheet *s, const vks_cli_pose *pose, uint32_t frame,
     s->crowd_models = malloc((size_t)cap * sizeof *s->crowd_models);
     if (!s->inst || !s->crowd_models)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the crowd");
+    vks_cli_progress progress; /* a sheet of many instances draws for a while */
+    vks_cli_progress_begin(&progress, "render", "instances", cells);
     vks_result r = VKS_OK;
     uint32_t f = 0, j = 0; /* the part's first cell */
     for (uint32_t g0 = 0; r == VKS_OK && g0 < cells;) {
@@ -197,7 +201,9 @@ static vks_result draw_parts(sheet *s, const vks_cli_pose *pose, uint32_t frame,
         if (r == VKS_OK)
             r = vks_render_crowd_part(s->render, s->crowd, time, g0, cells, err);
         g0 += n, f = pf, j = pj;
+        vks_cli_progress_set(&progress, g0, NULL);
     }
+    vks_cli_progress_end(&progress);
     return r;
 }
 
@@ -284,6 +290,8 @@ int vks_cmd_render(int argc, char **argv)
             goto done;
         } else if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--size") && i + 1 < argc) {
             if (!parse_size(argv[++i], &w, &h)) {
                 fprintf(stderr, "vkskin render: --size needs WxH, 1 to 8192 each (got '%s')\n", argv[i]);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_progress.h"
 #include "validate.h"
 
 static void help(FILE *f)
@@ -35,6 +36,7 @@ static void help(FILE *f)
     fprintf(f, "usage: vkskin validate FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
                "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
                "                       [--json] [--device N|NAME|all] [--validation] [--max-chunk-mb N]\n"
+               "                       [--threads N] [--quiet]\n"
                "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
                "                       [--tolerance-scale K] [--nmse X]\n"
                "                       [--inject-fault remap|weight|matrix] [--allow-bind-mismatch]\n\n"
@@ -62,6 +64,9 @@ static void help(FILE *f)
                "                    samples the same keys in double\n"
                "  --allow-bind-mismatch  report a failed bind-pose check without failing (files known\n"
                "                    not to be stored in their bind pose)\n"
+               "  --threads N       the CPU reference and the comparison on N threads (default: every\n"
+               "                    core); the results are the same, bit for bit, for any N\n"
+               "  --quiet           no progress lines (otherwise one on stderr every 2 s of a long run)\n"
                "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
                "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
                "                    (README: Launch shapes; default: the device's row of the table)\n"
@@ -415,7 +420,7 @@ int vks_cmd_validate(int argc, char **argv)
     vo.tolerance_scale = 1.0, vo.nmse = vks_diff_default_tolerance().nmse;
     vreport_opts ro = {0};
     const char *save_golden = NULL;
-    int nfiles = 0, npaths = 0, rc = VKS_EXIT_OK, ndev = 0;
+    int nfiles = 0, npaths = 0, rc = VKS_EXIT_OK, ndev = 0, threads = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
     vfile *files = NULL; /* the inputs that could be read */
     vdevice *devs = NULL;
@@ -444,6 +449,16 @@ int vks_cmd_validate(int argc, char **argv)
             vo.json = 1;
         } else if (!strcmp(a, "--allow-bind-mismatch")) {
             vo.allow_mismatch = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            vks_cli_progress_quiet(1);
+        } else if (!strcmp(a, "--threads")) {
+            uint32_t n = 0;
+            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &n) || n == 0 || n > MAX_REF_THREADS) {
+                fprintf(stderr, "vkskin validate: --threads needs a number from 1 to %d\n", MAX_REF_THREADS);
+                rc = VKS_EXIT_USAGE;
+                goto out;
+            }
+            threads = (int)n;
         } else if (takes) {
             const char *v = argv[++i];
             append_word(command, sizeof command, v);
@@ -541,7 +556,9 @@ int vks_cmd_validate(int argc, char **argv)
             continue;
         }
         nfiles++;
+        double bind_start = vks_validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, vo.allow_mismatch, &vf->bind);
+        vf->bind_ms = vks_validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             rc = VKS_EXIT_RUNTIME;
             goto out;
@@ -593,7 +610,7 @@ int vks_cmd_validate(int argc, char **argv)
         run.gopt.render = ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
-        run.json = vo.json, run.allow_mismatch = vo.allow_mismatch;
+        run.json = vo.json, run.allow_mismatch = vo.allow_mismatch, run.threads = threads;
         run.report_dir = ro.report_dir, run.device_number = k;
         run.c.save_golden = save_golden != NULL, run.c.against = vo.against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);

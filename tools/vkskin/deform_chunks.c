@@ -3,12 +3,15 @@
  * fresh page costs ~11 us on a VM: 64 MiB chunks spent 0.4 s of a 0.6 s run faulting theirs
  * in), the second set only when there is a second chunk, and written once before the first
  * chunk, so no chunk's engine or writer pays for fresh pages.
- * GPU: one vks_gpu_run; deliver writes each chunk from the readback memory of its ring slot,
- * which the context keeps (gpu.h, BUFFER LIFETIME), while the next chunk is deformed. Per
- * chunk vks_gpu_run_job calls with a copy into the buffers above and a writer thread took 335
- * ms for 1000 poses of 10k vertices on lavapipe, this 183 ms (2 vCPUs shared by the device's
- * threads and the writer: less work is what overlaps best). */
+ * GPU: one vks_gpu_run; deliver copies each chunk out of the readback memory of its ring
+ * slot (valid only during the delivery) into a ring of small blocks, and a converter thread
+ * puts them into the file's layout and hands them to the output (whose writer thread writes
+ * them), so the thread that feeds the GPU neither converts nor writes. (Per chunk
+ * vks_gpu_run_job calls with a copy into 16 MiB buffers and a writer thread once took 335 ms
+ * for 1000 poses of 10k vertices on lavapipe against 183 ms for one run writing from the
+ * ring: the per-call submissions and the fresh pages cost that, not the copy.) */
 #include "deform_chunks.h"
+#include "cli_progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -87,25 +90,47 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
-static void progress(const vks_cli_chunks *c, uint64_t done, double *last_report)
+static void progress(const vks_cli_chunks *c, uint64_t done)
 {
-    double t = now_seconds();
-    if (c->progress && t - *last_report > 2.0) {
-        fprintf(stderr, "vkskin: %s: %llu of %llu poses\n", c->progress, (unsigned long long)done,
-                (unsigned long long)c->total);
-        *last_report = t;
-    }
+    if (c->progress)
+        vks_cli_progress_set(c->progress, done, NULL);
 }
 
-/* ---- the GPU: one run, chunks written as they are read back ---- */
+/* ---- the GPU: one run, chunks converted and written by a thread of their own ---- */
 
 enum { ENTRY_POSES = 1u << 30 }; /* poses per batch entry (instance counts are 32-bit) */
 
+/* The readback memory a chunk is delivered in is the ring's, valid only during the delivery,
+ * and the thread that delivers is the one that feeds the GPU its next chunk. So a delivery
+ * only copies the poses into blocks (at memory speed) and a converter thread puts them into
+ * the file's layout (CSV text, file vertex order, glTF's kept frames) and hands them to the
+ * output, whose own writer thread writes them: feeding, conversion and writing overlap. A
+ * block holds about BLOCK_BYTES of positions and as much of normals (whole poses, one at
+ * least), and BLOCKS of them go round, so the copy stays in the caches and memory is bounded
+ * whatever the chunk size. */
+#define BLOCK_BYTES ((size_t)2 << 20)
+enum { BLOCKS = 4 };
+
+typedef struct pose_block {
+    float *pos, *nrm;
+    uint64_t first; /* its first pose */
+    uint32_t count;
+} pose_block;
+
 typedef struct gpu_stream {
     vks_cli_chunks *c;
-    float *scratch; /* a pose's positions and normals, when finish changes them */
-    double write_s, last_report;
-    vks_result result; /* of the output */
+    size_t per;       /* floats of one pose's positions */
+    uint32_t block_poses;
+    pose_block blocks[BLOCKS];
+    /* the ring of blocks: [head, head + filled) hold poses to convert, in pose order */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint32_t head, filled;
+    int quit;
+    pthread_t thread;
+    int threaded;
+    double write_s;
+    vks_result result; /* of the output; set by the converter, read under mu */
     vks_error err;
 } gpu_stream;
 
@@ -115,44 +140,131 @@ static void stream_locals(void *user, uint32_t entry, uint32_t instance, vks_aff
     g->c->locals(g->c->user, (uint64_t)entry * ENTRY_POSES + instance, 1, out);
 }
 
+/* Converts and writes one block's poses, in order; the output's result. */
+static vks_result convert_block(gpu_stream *g, const pose_block *b, vks_error *err)
+{
+    vks_cli_chunks *c = g->c;
+    vks_result r = VKS_OK;
+    for (uint32_t k = 0; k < b->count && r == VKS_OK; k++) {
+        uint64_t pose = b->first + k;
+        r = vks_bake_write(c->bake, (uint32_t)(pose / c->frames), (uint32_t)(pose % c->frames), b->pos + k * g->per,
+                           b->nrm + k * g->per, err);
+    }
+    return r;
+}
+
+static void *converter_main(void *arg)
+{
+    gpu_stream *g = arg;
+    pthread_mutex_lock(&g->mu);
+    for (;;) {
+        while (!g->filled && !g->quit)
+            pthread_cond_wait(&g->cv, &g->mu);
+        if (!g->filled)
+            break;
+        pose_block *b = &g->blocks[g->head];
+        int failed = g->result != VKS_OK;
+        pthread_mutex_unlock(&g->mu);
+        vks_error e = {0};
+        vks_result r = failed ? VKS_OK : convert_block(g, b, &e);
+        pthread_mutex_lock(&g->mu);
+        if (r != VKS_OK && g->result == VKS_OK)
+            g->result = r, g->err = e;
+        g->head = (g->head + 1) % BLOCKS;
+        g->filled--;
+        pthread_cond_broadcast(&g->cv);
+    }
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+/* A free block (waiting for the converter while all are full); NULL once the output failed. */
+static pose_block *block_take(gpu_stream *g)
+{
+    pthread_mutex_lock(&g->mu);
+    while (g->filled == BLOCKS && g->result == VKS_OK)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pose_block *b = g->result == VKS_OK ? &g->blocks[(g->head + g->filled) % BLOCKS] : NULL;
+    pthread_mutex_unlock(&g->mu);
+    return b;
+}
+
+static void block_give(gpu_stream *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->filled++;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
 static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
     gpu_stream *g = user;
     vks_cli_chunks *c = g->c;
     double t0 = now_seconds();
-    size_t per = (size_t)c->skin->vertex_count * 3;
-    for (uint32_t k = 0; k < count && g->result == VKS_OK; k++) {
+    int stop = 0;
+    for (uint32_t k = 0; !g->threaded && k < count && !stop; k++) { /* direct, or no thread to be had */
         uint64_t pose = (uint64_t)entry * ENTRY_POSES + first + k;
-        const float *pp = p + k * per, *nn = n + k * per;
+        const float *pp = p + k * g->per, *nn = n + k * g->per;
         if (c->finish) { /* the readback memory is the ring's: change a copy */
-            memcpy(g->scratch, pp, per * sizeof *pp);
-            memcpy(g->scratch + per, nn, per * sizeof *nn);
-            c->finish(c->user, pose, g->scratch, g->scratch + per);
-            pp = g->scratch, nn = g->scratch + per;
+            memcpy(g->blocks[0].pos, pp, g->per * sizeof *pp);
+            memcpy(g->blocks[0].nrm, nn, g->per * sizeof *nn);
+            c->finish(c->user, pose, g->blocks[0].pos, g->blocks[0].nrm);
+            pp = g->blocks[0].pos, nn = g->blocks[0].nrm;
         }
-        g->result = vks_bake_write(c->bake, (uint32_t)(pose / c->frames), (uint32_t)(pose % c->frames), pp, nn,
-                                   &g->err);
+        g->result = vks_bake_write(c->bake, (uint32_t)(pose / c->frames), (uint32_t)(pose % c->frames), pp, nn, &g->err);
+        stop = g->result != VKS_OK;
     }
-    progress(c, (uint64_t)entry * ENTRY_POSES + first + count, &g->last_report);
+    for (uint32_t k0 = 0; g->threaded && k0 < count && !stop; k0 += g->block_poses) {
+        uint32_t m = count - k0 < g->block_poses ? count - k0 : g->block_poses;
+        uint64_t pose0 = (uint64_t)entry * ENTRY_POSES + first + k0;
+        pose_block *b = block_take(g);
+        if (!b) {
+            stop = 1;
+            break;
+        }
+        memcpy(b->pos, p + (size_t)k0 * g->per, (size_t)m * g->per * sizeof *p);
+        memcpy(b->nrm, n + (size_t)k0 * g->per, (size_t)m * g->per * sizeof *n);
+        for (uint32_t k = 0; c->finish && k < m; k++) /* the roots, on the copy */
+            c->finish(c->user, pose0 + k, b->pos + k * g->per, b->nrm + k * g->per);
+        b->first = pose0, b->count = m;
+        block_give(g);
+    }
+    progress(c, (uint64_t)entry * ENTRY_POSES + first + count);
     g->write_s += now_seconds() - t0;
-    return g->result != VKS_OK;
+    return stop;
 }
 
 static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
 {
-    gpu_stream g = {c, NULL, 0, now_seconds(), VKS_OK, {0}};
+    gpu_stream g = {0};
+    g.c = c, g.result = VKS_OK;
+    g.per = (size_t)c->skin->vertex_count * 3;
+    size_t pose_bytes = g.per * sizeof(float) + 16;
+    g.block_poses = (uint32_t)(BLOCK_BYTES / pose_bytes < 1 ? 1 : BLOCK_BYTES / pose_bytes);
+    if (g.block_poses > c->total)
+        g.block_poses = (uint32_t)c->total;
     uint32_t entries = (uint32_t)((c->total + ENTRY_POSES - 1) / ENTRY_POSES);
     vks_gpu_batch_entry *e = calloc(entries, sizeof *e);
-    if (c->finish)
-        g.scratch = malloc((size_t)c->skin->vertex_count * 6 * sizeof *g.scratch + 16);
-    if (!e || (c->finish && !g.scratch)) {
-        free(e), free(g.scratch);
+    int ok = e != NULL;
+    for (int k = 0; k < (c->direct ? 1 : BLOCKS) && ok; k++) {
+        g.blocks[k].pos = malloc((size_t)g.block_poses * g.per * sizeof(float) + 16);
+        g.blocks[k].nrm = malloc((size_t)g.block_poses * g.per * sizeof(float) + 16);
+        ok = g.blocks[k].pos && g.blocks[k].nrm;
+    }
+    if (!ok) {
+        free(e);
+        for (int k = 0; k < BLOCKS; k++)
+            free(g.blocks[k].pos), free(g.blocks[k].nrm);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
     }
     for (uint32_t i = 0; i < entries; i++) {
         uint64_t left = c->total - (uint64_t)i * ENTRY_POSES;
         e[i] = (vks_gpu_batch_entry){0, (uint32_t)(left < ENTRY_POSES ? left : ENTRY_POSES), NULL};
     }
+    pthread_mutex_init(&g.mu, NULL);
+    pthread_cond_init(&g.cv, NULL);
+    g.threaded = !c->direct && pthread_create(&g.thread, NULL, converter_main, &g) == 0;
     vks_gpu_batch b = {0};
     b.entries = e, b.entry_count = entries;
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;
@@ -163,12 +275,23 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
     double t0 = now_seconds();
     vks_result r = vks_gpu_run(c->gpu, c->models, &b, NULL, err);
     c->engine_s = now_seconds() - t0 - g.write_s;
+    if (g.threaded) { /* the converter drains what is left, then ends */
+        pthread_mutex_lock(&g.mu);
+        g.quit = 1;
+        pthread_cond_broadcast(&g.cv);
+        pthread_mutex_unlock(&g.mu);
+        pthread_join(g.thread, NULL);
+    }
     if (g.result != VKS_OK) { /* the output failed: its error, not the batch's "stopped" */
         if (err)
             *err = g.err;
         r = g.result;
     }
-    free(e), free(g.scratch);
+    pthread_mutex_destroy(&g.mu);
+    pthread_cond_destroy(&g.cv);
+    free(e);
+    for (int k = 0; k < BLOCKS; k++)
+        free(g.blocks[k].pos), free(g.blocks[k].nrm);
     return r;
 }
 
@@ -205,7 +328,6 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory for a chunk of %llu poses",
                           (unsigned long long)chunk);
     writer wr = {0};
-    double last_report = now_seconds();
     for (uint64_t first = 0, n_c = 0; r == VKS_OK && first < c->total; first += chunk, n_c++) {
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
@@ -224,7 +346,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
             break;
         writer_start(&wr, &(chunk_write){c->bake, s, c->frames, pos[n_c % sets], nrm[n_c % sets], first, n, VKS_OK,
                                          {0}});
-        progress(c, first + n, &last_report);
+        progress(c, first + n);
     }
     vks_result rw = writer_finish(&wr, r == VKS_OK ? err : NULL);
     if (r == VKS_OK)

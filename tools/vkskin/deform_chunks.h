@@ -21,17 +21,21 @@ typedef struct vks_cli_chunks {
     vks_gpu *gpu;
     const vks_gpu_models *models;
     uint64_t max_chunk_bytes; /* the GPU's chunks (0: automatic, at most 64 MiB a stream) */
-    const char *progress; /* non-NULL: "vkskin: PROGRESS: P of T poses" on stderr every 2 s */
+    struct vks_cli_progress *progress; /* poses written so far (cli_progress.h); NULL: none */
     double engine_s;      /* out: seconds spent deforming (not writing) */
+    /* GPU: the output's conversion is a copy into its own buffers (raw, PC2), which its writer
+     * thread writes: chunks go to it straight from the readback memory, as a copy into a
+     * converter thread's blocks would cost as much as the conversion it moves. */
+    int direct;
 } vks_cli_chunks;
 
 /* Deforms every pose and writes it, in order, to the bake (which it does not close).
  * CPU engines: chunks of poses whose outputs fit in about 16 MiB, two buffer sets made (and
  * their pages touched) once; the engine deforms chunk k + 1 into one while a thread of its
  * own writes chunk k from the other, so the engine and the disk overlap.
- * GPU: one vks_gpu_run over every pose; each chunk is written straight from the memory it was
- * read back into while the GPU deforms the next chunk into the other buffer set of its ring
- * (no copy, no thread: the batch scheduler's ring is the double buffer). */
+ * GPU: one vks_gpu_run over every pose; each chunk is copied out of the memory it was read
+ * back into, and a converter thread of its own puts it into the file's layout and hands it to
+ * the output, while the thread that feeds the GPU goes on to the next chunk. */
 vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err);
 
 #endif

@@ -147,46 +147,48 @@ static cJSON *json_clip(const vks_clip *clip, uint32_t index, const vks_skin *sk
     return o;
 }
 
-int vks_cli_is_clip_file(const char *path, const vks_read_options *opt, int have_model, int want_clips)
+/* Whether the file's name is a clip format's and no model format's (a .kf, a .cskla): of two
+ * readers that both refuse it, the clip reader's error is the one that says what is wrong. */
+static int named_as_clip(const char *path)
 {
-    size_t size = 0;
-    void *data = NULL;
-    /* quietly: a file that cannot be read is reported once, by the model path */
-    if (vks_file_read_default(NULL, path, opt->file.max_size ? opt->file.max_size : 2048ull << 20, &data, &size,
-                              NULL) != VKS_OK)
-        return 0;
-    uint8_t *bytes = data;
+    return vks_detect_clip_format(NULL, 0, path, NULL) && !vks_detect_format(NULL, 0, path, NULL);
+}
+
+int vks_cli_is_clip_file(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt,
+                         int have_model, int want_clips)
+{
     vks_reader_fn model = vks_detect_format(bytes, size, path, NULL);
     vks_clip_reader_fn clips = vks_detect_clip_format(bytes, size, path, NULL);
     int clip = clips != NULL;
     if (model && clips && !want_clips) {
-        /* both readers take it (a NIF): with a model to bind to, clips when it holds some;
-           else clips when it holds no model */
+        /* both readers take it (a NIF, NW4C XML): with a model to bind to, clips when it holds
+           some, else a model when it is one, else what its name says; without, clips when it
+           holds no model */
         vks_skin *s = NULL;
         vks_clip_set *set = NULL;
         vks_error err = {0};
         vks_read_options ro = *opt;
         ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
-        clip = have_model ? clips(&ro, bytes, size, &set, &err) == VKS_OK : model(&ro, bytes, size, &s, &err) != VKS_OK;
-        /* a glTF that is neither (no skinned mesh, no animation): its model error says more */
-        if (clip && !have_model && model == vks_gltf_read)
-            clip = clips(&ro, bytes, size, &set, &err) == VKS_OK;
+        if (have_model) {
+            clip = clips(&ro, bytes, size, &set, &err) == VKS_OK ||
+                   (model(&ro, bytes, size, &s, &err) != VKS_OK && named_as_clip(path));
+        } else {
+            clip = model(&ro, bytes, size, &s, &err) != VKS_OK;
+            /* a glTF that is neither (no skinned mesh, no animation): its model error says more */
+            if (clip && model == vks_gltf_read)
+                clip = clips(&ro, bytes, size, &set, &err) == VKS_OK;
+        }
         vks_skin_free(s);
         vks_clip_set_free(set);
     } else if (!clip) {
         clip = !model && have_model && size && bytes[0] == '{';
     }
-    vks_file_release_default(NULL, bytes);
     return clip;
 }
 
-int vks_cli_inspect_clips(const char *path, const vks_read_options *opt, const vks_skin *skin, const char *model,
-                          cJSON *json_out)
+int vks_cli_inspect_clips(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt,
+                          const vks_skin *skin, const char *model, cJSON *json_out)
 {
-    size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(path, &size);
-    if (!bytes)
-        return VKS_EXIT_INPUT;
     vks_clip_set *set = NULL;
     vks_error err = {0};
     vks_clip_reader_fn reader = vks_detect_clip_format(bytes, size, path, NULL);
@@ -195,7 +197,6 @@ int vks_cli_inspect_clips(const char *path, const vks_read_options *opt, const v
     vks_result r = reader ? reader(&ro, bytes, size, &set, &err)
                    : skin ? vks_pose_json_clip_read(skin, opt, bytes, size, &set, &err)
                           : vks_error_set(&err, VKS_ERR_UNSUPPORTED, 0, "file", "not a clip file vkskin reads");
-    free(bytes);
     if (r != VKS_OK) {
         char buf[512];
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, buf, sizeof buf));

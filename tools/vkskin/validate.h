@@ -38,9 +38,12 @@ typedef struct vfile {
     vks_error_map *pmap, *nmap, *gmap;
     vks_diff_acc gpos, gnrm;
     vgold gold;
+    /* where the time went, for the JUnit cases: the bind-pose check, and on the current
+       device the reference and comparison of this file's chunks and their golden work */
+    double bind_ms, check_ms, golden_ms;
 } vfile;
 
-enum { MAX_REF_THREADS = 16 }; /* the crowd path's reference threads */
+enum { MAX_REF_THREADS = 64 }; /* the reference's threads (--threads N, default every core) */
 
 typedef struct vctx {
     vfile *files;
@@ -50,8 +53,27 @@ typedef struct vctx {
     double *scales;      /* per instance of a chunk */
     size_t locals_cap, out_cap, world_cap, scales_cap;
     int save_golden, against;
+    int threads;         /* --threads: the reference's (0: every core) */
     vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
+    struct vks_cli_progress *progress; /* poses compared so far (NULL: none) */
 } vctx;
+
+/* A chunk the GPU delivered, for the reference and the comparison (validate_ref.c). */
+typedef struct vref_chunk {
+    vfile *f;
+    uint32_t first, count; /* batch: poses [first, first + count); crowd: instances at frame */
+    uint32_t frame;
+    int crowd;             /* instances of a crowd at one frame: roots applied, poses numbered
+                              instance * frames + frame */
+    const float *gp, *gn;  /* the GPU's vertices, count * vertex_count * 3 each */
+} vref_chunk;
+
+/* The reference of the chunk's poses and their comparison, diffs and error maps into the
+ * file's, golden stored or compared, on c->threads threads; the result is bit-identical for
+ * every thread count. Nonzero (printed) when memory runs out. */
+int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
+/* The threads --threads N asks for (0: every core), at most MAX_REF_THREADS. */
+int vks_validate_threads(int asked);
 
 /* What the run of one device found, kept for the reports written at the end. */
 typedef struct vdevice {
@@ -79,10 +101,14 @@ typedef struct vrun {
     const vks_cli_pose *pose;
     vks_cli_gpu_opts gopt;   /* with the device of this run */
     int json, allow_mismatch;
+    int threads;             /* --threads N for the reference (0: every core) */
     const char *report_dir;  /* --report: heat maps are drawn into it per device */
     int device_number;       /* for heat map names */
     vctx c;
 } vrun;
+
+/* A monotonic clock in milliseconds, for the JUnit cases' times. */
+double vks_validate_now_ms(void);
 
 /* Runs every file on the device of r->gopt into d: the GPU in one batch (or crowds for clips),
  * the reference chunk by chunk, diffs, error maps, golden writes or comparisons, and with a

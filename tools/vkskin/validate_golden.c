@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -265,6 +266,20 @@ void vks_golden_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count, const f
         g->io_failed = 1, g->io_errno = errno ? errno : EIO;
         return;
     }
+    /* a NaN or infinity is no pose vkskin stored: compared, it read as "moved by inf" with an
+       NMSE of 0; the file cannot be compared, and says where */
+    for (size_t k = 0; k < (size_t)count * per; k++)
+        if (!isfinite(g->buf[k])) {
+            size_t pose = first + k / per, v = (k % per) % half / 3;
+            char why[200];
+            snprintf(why, sizeof why, "the golden's raw holds a non-finite value (%s of vertex %zu in pose %zu); "
+                     "it is no golden vkskin writes", k % per < half ? "position" : "normal", v, pose);
+            g->mismatch = strdup(why);
+            fprintf(stderr, "vkskin validate: --against: %s: %s\n", f->path, why);
+            if (!g->mismatch)
+                g->io_failed = 1, g->io_errno = ENOMEM;
+            return;
+        }
     for (uint32_t i = 0; i < count; i++) { /* the stored poses are the reference now */
         const float *gp = g->buf + i * per, *gn = gp + half;
         vks_diff_add_scaled(&f->gpos, p + i * half, gp, first + i, 1, f->skin->vertex_count, scales + i);

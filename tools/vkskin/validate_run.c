@@ -10,7 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_progress.h"
 #include "validate.h"
+
+double vks_validate_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
 {
@@ -18,214 +26,27 @@ static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine
     vks_cli_poser_locals(&f->ps, instance / f->frames, instance % f->frames, out);
 }
 
-static int grow(void **p, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return 1;
-    void *q = realloc(*p, need);
-    if (!q)
-        return 0;
-    *p = q, *cap = need;
-    return 1;
-}
-
+/* A chunk of the batch, as it comes back while the GPU deforms the next. */
 static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
     vctx *c = user;
-    vfile *f = &c->files[entry];
-    const vks_skin *s = f->skin;
-    size_t nl = (size_t)count * (s->node_count ? s->node_count : 1) * sizeof *c->locals;
-    size_t nf = (size_t)count * s->vertex_count * 3 * sizeof(float);
-    size_t nw = (s->node_count ? s->node_count : 1) * sizeof *c->world;
-    size_t oc = c->out_cap;
-    if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
-        !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
-        !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales)) {
-        fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
-        return 1;
-    }
-    for (uint32_t i = 0; i < count; i++)
-        get_locals(user, entry, first + i, c->locals + (size_t)i * s->node_count);
-    vks_deform_job job = {s, c->locals, count, c->rp, c->rn};
-    vks_error err = {0};
-    if (vks_cpu_reference_run(&job, &err) != VKS_OK)
-        f->ref_failed = 1;
-    for (uint32_t i = 0; i < count; i++) { /* each instance's scale, from its pose and the reference */
-        vks_cpu_world_d(s, c->locals + (size_t)i * s->node_count, c->world);
-        c->scales[i] = vks_posed_error_scale(s, f->model_scale, c->world, c->rp + (size_t)i * s->vertex_count * 3);
-    }
-    vks_diff_add_scaled(&f->pos, p, c->rp, first, count, s->vertex_count, c->scales);
-    vks_diff_add(&f->nrm, n, c->rn, first, count, s->vertex_count);
-    vks_error_map_add(f->pmap, &f->tp, f->pos.r.radius, p, c->rp, first, count, c->scales, c->rp, c->rn);
-    vks_error_map_add(f->nmap, &f->tn, f->nrm.r.radius, n, c->rn, first, count, NULL, NULL, NULL);
-    vks_golden_chunk(c, f, first, count, p, n, c->scales);
-    f->delivered += count;
-    return 0;
+    vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
+    int stop = vks_validate_ref_chunk(c, &ch);
+    if (c->progress)
+        vks_cli_progress_add(c->progress, count);
+    return stop;
 }
 
-/* ---- clips: the GPU samples them in crowds (cli_crowd.h), the reference in double ---- */
-
-/* The largest singular value of a root's 3x3 (power iteration on its Gram matrix): how much
- * it can stretch the error scale. */
-static double root_stretch(const vks_affine *r)
-{
-    double v[3] = {1, 0.7, 0.3}, len = 0;
-    for (int it = 0; it < 64; it++) {
-        double a[3], g[3];
-        for (int i = 0; i < 3; i++)
-            a[i] = r->m[i] * v[0] + r->m[3 + i] * v[1] + r->m[6 + i] * v[2];
-        for (int j = 0; j < 3; j++)
-            g[j] = r->m[3 * j] * a[0] + r->m[3 * j + 1] * a[1] + r->m[3 * j + 2] * a[2];
-        len = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        if (!(len > 0))
-            return 1;
-        for (int i = 0; i < 3; i++)
-            v[i] = g[i] / len;
-    }
-    return sqrt(len);
-}
-
-/* One thread's share of a frame's instances: locals from the poser (double sampler), the
- * reference, its error scale, the root, and the diff against the GPU's vertices into
- * accumulators of its own (merged into the file's after). */
-typedef struct ref_slice {
-    const vfile *f;
-    uint32_t first, count, frame; /* instances [first, first + count) of the model */
-    const float *gp, *gn;         /* the GPU's vertices of these instances */
-    vks_affine *locals;           /* count * node_count */
-    vks_affine_d *world;          /* node_count */
-    float *rp, *rn;               /* count * vertex_count * 3 */
-    double *scales;
-    vks_diff_acc pos, nrm;
-    vks_error_map *pmap, *nmap;   /* this thread's, merged into the file's after */
-    int failed;
-} ref_slice;
-
-/* Adds a thread's accumulator into the file's: sums add, extremes keep the larger (with its
- * vertex and instance). */
-static void diff_merge(vks_diff_acc *into, const vks_diff_acc *part)
-{
-    vks_diff_report *a = &into->r;
-    const vks_diff_report *b = &part->r;
-    into->sum_sq_diff += part->sum_sq_diff, into->sum_sq_ref += part->sum_sq_ref;
-    a->compared += b->compared, a->over += b->over;
-    if (b->max_abs > a->max_abs)
-        a->max_abs = b->max_abs, a->worst_vertex = b->worst_vertex, a->worst_instance = b->worst_instance;
-    if (b->max_rel > a->max_rel)
-        a->max_rel = b->max_rel;
-    if (b->max_scale > a->max_scale)
-        a->max_scale = b->max_scale;
-}
-
-static void *ref_run(void *arg)
-{
-    ref_slice *r = arg;
-    const vks_skin *s = r->f->skin;
-    for (uint32_t i = 0; i < r->count; i++)
-        vks_cli_poser_locals(&r->f->ps, r->first + i, r->frame, r->locals + (size_t)i * s->node_count);
-    vks_deform_job job = {s, r->locals, r->count, r->rp, r->rn};
-    vks_error err = {0};
-    r->failed = vks_cpu_reference_run(&job, &err) != VKS_OK;
-    for (uint32_t i = 0; i < r->count; i++) {
-        size_t at = (size_t)i * s->vertex_count * 3;
-        vks_cpu_world_d(s, r->locals + (size_t)i * s->node_count, r->world);
-        r->scales[i] = vks_posed_error_scale(s, r->f->model_scale, r->world, r->rp + at);
-        if (r->f->ps.roots) { /* float errors grow with what the root makes of that scale */
-            const vks_affine *root = &r->f->ps.roots[r->first + i];
-            const float *t = root->m + 9;
-            r->scales[i] = r->scales[i] * root_stretch(root) + sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
-            vks_cli_poser_apply_root(&r->f->ps, r->first + i, r->rp + at, r->rn + at);
-        }
-        uint32_t pose = (r->first + i) * r->f->frames + r->frame; /* numbered as the batch path does */
-        vks_diff_add_scaled(&r->pos, r->gp + at, r->rp + at, pose, 1, s->vertex_count, &r->scales[i]);
-        vks_diff_add(&r->nrm, r->gn + at, r->rn + at, pose, 1, s->vertex_count);
-        vks_error_map_add(r->pmap, &r->f->tp, r->pos.r.radius, r->gp + at, r->rp + at, pose, 1, &r->scales[i],
-                          r->rp + at, r->rn + at);
-        vks_error_map_add(r->nmap, &r->f->tn, r->nrm.r.radius, r->gn + at, r->rn + at, pose, 1, NULL, NULL, NULL);
-    }
-    return NULL;
-}
-
-
-static int ref_threads(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_REF_THREADS ? MAX_REF_THREADS : (int)n;
-}
-
-/* A frame of a run of one model's instances, as the crowd read them back: the reference of the
- * same instances and the diff, on every core. */
+/* A frame of a run of one model's instances, as the crowd read them back. */
 static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count, uint32_t frame, const float *p,
                          const float *n)
 {
     vctx *c = user;
-    vfile *f = &c->files[m];
-    const vks_skin *s = f->skin;
-    int threads = ref_threads();
-    if ((uint32_t)threads > count)
-        threads = (int)count;
-    size_t nodes = s->node_count ? s->node_count : 1;
-    size_t nl = (size_t)count * nodes * sizeof *c->locals, nf = (size_t)count * s->vertex_count * 3 * sizeof(float);
-    size_t nw = (size_t)threads * nodes * sizeof *c->world, oc = c->out_cap;
-    if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
-        !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
-        !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales)) {
-        fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
-        return 1;
-    }
-    for (int t = 0; t < threads * 2; t++) { /* each thread's maps, sized for this model */
-        vks_error_map *tm = &c->thread_maps[t];
-        if (tm->vertices == s->vertex_count && tm->error) {
-            vks_error_map_reset(tm);
-            continue;
-        }
-        vks_error_map_free(tm);
-        if (vks_error_map_init(tm, s->vertex_count) != VKS_OK) {
-            fprintf(stderr, "vkskin validate: out of memory for the error maps of a chunk\n");
-            return 1;
-        }
-    }
-    ref_slice sl[MAX_REF_THREADS];
-    pthread_t th[MAX_REF_THREADS];
-    int started[MAX_REF_THREADS] = {0};
-    for (int t = 0; t < threads; t++) {
-        uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
-        size_t v = (size_t)a * s->vertex_count * 3;
-        sl[t] = (ref_slice){.f = f, .first = first + a, .count = b - a, .frame = frame, .gp = p + v, .gn = n + v,
-                            .locals = c->locals + (size_t)a * nodes, .world = c->world + (size_t)t * nodes,
-                            .rp = c->rp + v, .rn = c->rn + v, .scales = c->scales + a,
-                            .pmap = &c->thread_maps[2 * t], .nmap = &c->thread_maps[2 * t + 1]};
-        vks_diff_begin(&sl[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
-        vks_diff_begin(&sl[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
-        started[t] = t > 0 && pthread_create(&th[t], NULL, ref_run, &sl[t]) == 0;
-    }
-    for (int t = 0; t < threads; t++)
-        if (!started[t])
-            ref_run(&sl[t]); /* the first share here, and any a thread could not take */
-    for (int t = 0; t < threads; t++) {
-        if (started[t])
-            pthread_join(th[t], NULL);
-        f->ref_failed |= sl[t].failed;
-        diff_merge(&f->pos, &sl[t].pos);
-        diff_merge(&f->nrm, &sl[t].nrm);
-        vks_error_map_merge(f->pmap, sl[t].pmap);
-        vks_error_map_merge(f->nmap, sl[t].nmap);
-    }
-    /* the golden on this thread (file offsets, in pose order), from the buffers the slices filled */
-    for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
-        size_t at = (size_t)i * s->vertex_count * 3;
-        uint32_t pose = (first + i) * f->frames + frame;
-        vks_golden_chunk(c, f, pose, 1, p + at, n + at, &c->scales[i]);
-    }
-    f->delivered += count;
-    return 0;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    vref_chunk ch = {&c->files[m], first, count, frame, 1, p, n};
+    int stop = vks_validate_ref_chunk(c, &ch);
+    if (c->progress)
+        vks_cli_progress_add(c->progress, count);
+    return stop;
 }
 
 /* Empties every file's accumulators and points them at this device's maps. */
@@ -251,6 +72,7 @@ static int begin_device(vrun *r, vdevice *d)
         vks_diff_begin(&vf->gpos, vf->model_scale, &vf->tp);
         vks_diff_begin(&vf->gnrm, 1.0, &vf->tn);
         vf->delivered = 0, vf->ref_failed = 0;
+        vf->check_ms = 0, vf->golden_ms = 0;
     }
     return 1;
 }
@@ -276,10 +98,30 @@ static const char *normals_absent(const vks_skin *s)
     return "the model has no normals";
 }
 
+/* Each file's seconds for the JUnit cases: its own checking time, and the rest of the device's
+ * run (the GPU's work, shared by every file's chunks) by its share of the vertex-instances. */
+static void file_seconds(vrun *r, vdevice *d)
+{
+    double own = 0, work = 0;
+    for (int f = 0; f < r->nfiles; f++) {
+        own += r->files[f].check_ms + r->files[f].golden_ms;
+        work += (double)r->files[f].skin->vertex_count * r->files[f].poses;
+    }
+    double rest = d->st.total_ms > own ? d->st.total_ms - own : 0;
+    for (int f = 0; f < r->nfiles; f++) {
+        const vfile *vf = &r->files[f];
+        double share = work > 0 ? rest * ((double)vf->skin->vertex_count * vf->poses / work) : 0;
+        d->files[f].seconds = (vf->check_ms + share) / 1e3;
+        d->files[f].golden_seconds = vf->golden_ms / 1e3;
+        d->files[f].bind_seconds = vf->bind_ms / 1e3;
+    }
+}
+
 /* The device's verdict per file, into d->files (the report's view of it). */
 static int collect(vrun *r, vdevice *d)
 {
     int rc = VKS_EXIT_OK;
+    file_seconds(r, d);
     for (int f = 0; f < r->nfiles; f++) {
         vfile *vf = &r->files[f];
         vks_report_file *o = &d->files[f];
@@ -353,19 +195,32 @@ int vks_validate_device(vrun *r, vdevice *d)
         goto out;
     }
     r->c.files = r->files;
+    r->c.threads = r->threads;
+    /* Chunks of at most 32 MiB a stream unless --max-chunk-mb says: the host compares chunk k
+       while the GPU deforms chunk k + 1, which overlaps only over several chunks (a run of two
+       waits for the first whole), and progress comes a chunk at a time. The results do not
+       depend on the chunks. */
+    if (!r->gopt.max_chunk_bytes)
+        r->gopt.max_chunk_bytes = (uint64_t)32 << 20;
+    uint64_t poses = 0;
+    for (int f = 0; f < r->nfiles; f++)
+        poses += r->files[f].poses;
+    vks_cli_progress progress;
+    vks_cli_progress_begin(&progress, "validate", "poses", poses);
+    r->c.progress = &progress;
     vks_result run;
     if (r->pose->anim) { /* clips: sampled on the GPU by crowds of instances, chunk by chunk */
-        double t0 = now_ms();
+        double t0 = vks_validate_now_ms();
         vks_cli_crowd_stats cs = {0};
         run = vks_cli_gpu_clips_upload(gpu, ms, posers, (uint32_t)r->nfiles, &gclips, &err);
         if (run == VKS_OK) {
             vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
                                      r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c};
-            job.progress = r->json ? NULL : "validate";
+            job.progress = NULL; /* crowd_deliver reports it */
             run = vks_cli_crowd_run(&job, &cs, &err);
         }
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
-        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = now_ms() - t0;
+        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
         d->crowd_path = 1;
     } else {
         vks_gpu_batch b = {0};
@@ -375,6 +230,8 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
     }
+    vks_cli_progress_end(&progress);
+    r->c.progress = NULL;
     if (run != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
         snprintf(d->error, sizeof d->error, "%s", msg);

@@ -258,7 +258,7 @@ static vks_result make_set(cskla_ctx *x, double fps, vks_clip_set **out)
     if (r == VKS_OK && !(set->format_detail = vks_clip_set_strndup(set, detail, strlen(detail))))
         r = vks_error_set(x->c.err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cskla", "out of memory");
     if (r == VKS_OK)
-        r = vks_clip_set_validate(set, x->c.err);
+        r = vks_clip_set_finish(set, x->c.err);
     if (r != VKS_OK) {
         vks_clip_set_free(set);
         return r;

@@ -479,7 +479,7 @@ vks_result vks_nif_kf_read(const vks_read_options *opt, const void *bytes, size_
         rc = build(&b);
     }
     if (rc == VKS_OK)
-        rc = vks_clip_set_validate(set, err);
+        rc = vks_clip_set_finish(set, err);
     nif_close(&f);
     if (rc != VKS_OK) {
         if (err->code == VKS_OK)

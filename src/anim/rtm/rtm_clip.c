@@ -230,7 +230,7 @@ vks_result rtm_finish(rtm_build *b, vks_clip_set **out, vks_error *err)
                 }
         }
     }
-    vks_result r = vks_clip_set_validate(b->set, err);
+    vks_result r = vks_clip_set_finish(b->set, err);
     if (r != VKS_OK) {
         rtm_abort(b);
         return r;

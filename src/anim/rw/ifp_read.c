@@ -513,7 +513,7 @@ vks_result vks_ifp_read(const vks_read_options *opt, const void *bytes, size_t s
     vks_cursor c = vks_cur_make(bytes, size);
     vks_result r = kind == 1 ? read_anpk(&x, &c) : read_anp3(&x, &c, kind == 3);
     if (r == VKS_OK)
-        r = vks_clip_set_validate(x.set, err);
+        r = vks_clip_set_finish(x.set, err);
     if (r != VKS_OK) {
         vks_clip_set_free(x.set);
         return r;

@@ -306,7 +306,7 @@ vks_result vks__rwa_stream_set(const rwa_stream *s, const vks_read_options *opt,
     clip->root_track = -1;         /* HAnim extracts no root motion */
     vks_result r = vks__rwa_rebuild(set, clip, s, opt, err);
     if (r == VKS_OK)
-        r = vks_clip_set_validate(set, err);
+        r = vks_clip_set_finish(set, err);
     if (r != VKS_OK) {
         vks_clip_set_free(set);
         return r;

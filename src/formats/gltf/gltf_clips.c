@@ -277,7 +277,7 @@ vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, si
         r = vks__gltfr_nomem(&d, "animations");
         goto done;
     }
-    r = vks_clip_set_validate(set, err);
+    r = vks_clip_set_finish(set, err);
 done:
     vks__gltfr_doc_free(&d);
     if (r != VKS_OK) {

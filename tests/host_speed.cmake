@@ -1,0 +1,20 @@
+# Host speed (issue 25): validate's reference on every core with results the same for any
+# --threads N, and progress lines on long runs of validate, bake, deform and render.
+add_test(NAME cli_validate_threads COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_threads.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_validate_threads PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
+add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
+
+# ThreadSanitizer (not a CTest: it needs its own build). Run on 2026-11-27 with lavapipe, clean
+# (no report, no suppression needed for the driver):
+#   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+#         -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread
+#   ninja -C build-tsan vkskin
+#   build-tsan/vkskin validate hero.dff --instances 40 --frames 2 --max-chunk-mb 1 --threads 4
+#   VKSKIN_PROGRESS_INTERVAL_MS=0 build-tsan/vkskin validate hero.dff --clip hero.dff.wave.anm \
+#         --instances 29 --stagger --frames 3 --max-chunk-mb 1 --threads 3
+#   VKSKIN_PROGRESS_INTERVAL_MS=0 build-tsan/vkskin bake bake.json [--cpu] --jobs 3 --force --out baked
+# (hero.dff from vkskin generate --vertices 3000; bake.json: three pc2/raw jobs of its clips.)
+# Should a Mesa version report races inside its own threads, suppress them by library
+# (TSAN_OPTIONS=suppressions=FILE with "race:libvulkan_lvp.so" and "race:libLLVM"), never
+# vkskin's frames.

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The GPU test bundle end to end (issue 22): gpu_bundle_test.sh SOURCE_DIR BUILD_DIR
+# tools/scripts/gpu_bundle.sh packs this build; the archive is unpacked into a fresh folder
+# elsewhere and its run.sh runs there with --quick on the device found (lavapipe in CI). It
+# must exit 0 with every GPU test of this build passing in the bundle (cli_report_browser may
+# skip where Chromium is not installed, as it does in the build tree), and leave junit.xml
+# (valid against tests/data/junit.xsd, every case passed, one per GPU test), bench.json (the
+# three bench runs) and run.log. Nothing the runner reads may name this build's folders.
+# Skipped (77) without a Vulkan device.
+set -uo pipefail
+src=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+"$build/vkskin" devices > /dev/null 2>&1
+[ $? -eq 4 ] && { echo "no Vulkan device: skipped"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/vkskin-bundle-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+"$src/tools/scripts/gpu_bundle.sh" "$work/vkskin-gpu.tar.xz" "$build" || { echo "FAIL: gpu_bundle.sh"; exit 1; }
+mkdir "$work/elsewhere"
+tar -C "$work/elsewhere" -xJf "$work/vkskin-gpu.tar.xz" || { echo "FAIL: the archive does not unpack"; exit 1; }
+b=$work/elsewhere/vkskin-gpu
+[ -x "$b/run.sh" ] || { echo "FAIL: no run.sh in the bundle"; exit 1; }
+if grep -rlsF -e "$build" -e "$src/" "$b/run.sh" "$b/gpu-tests" "$b/BUNDLE.txt" "$b/layers"; then
+  no "the files above name the build's folders"
+fi
+
+out=$work/results
+(cd "$work" && "$b/run.sh" --quick -j2 "$out") > "$work/run.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || no "run.sh exit $rc: $(grep -E '^(failure|== )' "$work/run.out" | tail -8)"
+for f in junit.xml bench.json run.log validate.xml; do
+  [ -s "$out/$f" ] || no "run.sh left no $f"
+done
+cmp -s "$work/run.out" "$out/run.log" || no "run.log is not what run.sh printed"
+
+# one test case per GPU test of this build (read from its test files: ctest run in the build
+# would write the log of the ctest running this test), each passed
+expected=$(find "$build" -name CTestTestfile.cmake -exec cat {} + |
+  sed -n 's/^set_tests_properties(\[=\[\([^]]*\)\]=\] PROPERTIES .* LABELS "\([^"]*\)".*/\1 \2/p' |
+  awk '{ n = split($2, l, ";"); for (i = 1; i <= n; i++) if (l[i] == "gpu") print $1 }' | sort)
+got=$(sed -n 's/.*classname="gpu_bundle.ctest" name="\([^"]*\)".*/\1/p' "$out/junit.xml" | sort)
+[ -n "$expected" ] && [ "$expected" = "$got" ] ||
+  no "the bundle's GPU tests ($(tr '\n' ' ' <<< "$got")) are not the build's ($(tr '\n' ' ' <<< "$expected"))"
+browser=$(command -v chromium || command -v chromium-browser || true)
+for r in "$out"/tests/*.result; do
+  name=$(basename "$r" .result)
+  status=$(cut -f1 "$r")
+  if [ "$status" = skipped ] && [ "$name" = cli_report_browser ] && [ -z "$browser" ]; then
+    continue
+  fi
+  [ "$status" = pass ] || no "$name: $status ($(cut -f3 "$r")); its log: $(tail -n 5 "$out/tests/$name.log")"
+done
+
+if command -v xmllint > /dev/null; then
+  xmllint --noout --schema "$src/tests/data/junit.xsd" "$out/junit.xml" 2> "$work/xerr" ||
+    no "junit.xml against the JUnit schema: $(head -5 "$work/xerr")"
+  [ "$(xmllint --xpath 'count(//failure | //error)' "$out/junit.xml")" = 0 ] || no "junit.xml has failures or errors"
+  # validate's own cases are in it, named by the bundled files
+  [ "$(xmllint --xpath 'count(//testcase[contains(@classname, ".datasets/char_b24_pl8_dff") and @name="positions"])' \
+    "$out/junit.xml")" = 1 ] || no "junit.xml: no validate case for datasets/char_b24_pl8.dff"
+  [ "$(xmllint --xpath 'count(//testcase[@name="validation layer"])' "$out/junit.xml")" = 1 ] ||
+    no "junit.xml: validate did not run with the validation layer"
+  [ "$(xmllint --xpath 'count(//testcase) = /testsuites/@tests' "$out/junit.xml")" = true ] ||
+    no "junit.xml: the root's tests= does not count its cases"
+fi
+[ "$(grep -c '"vertex_instances_per_second"' "$out/bench.json")" = 3 ] || no "bench.json does not hold three bench runs"
+if command -v python3 > /dev/null; then
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [x['instances'] for x in r] == [8, 32, 128], r" \
+    "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
+fi
+[ $fail -eq 0 ] && echo "gpu_bundle: the bundle ran from $b: $(tail -n 2 "$out/run.log" | head -1)"
+exit $fail

@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# run.sh of a vkskin GPU test bundle (made by tools/scripts/gpu_bundle.sh; README.md, "Testing a
+# build on GPU machines"). From the folder the bundle was unpacked in, wherever that is:
+#   ./run.sh [--quick] [-j N] OUTDIR
+# runs, with the bundle's libraries (lib/) and validation layer (layers/, VK_ADD_LAYER_PATH):
+#   1. vkskin devices
+#   2. the GPU-labelled CTest tests (gpu-tests/: each test's command, judged as CTest judges
+#      it: its skip exit code, pass and fail expressions and timeout), N at a time
+#   3. vkskin validate of every bundled character (src/datasets) with the validation layer
+#   4. vkskin bench --json at three sizes (instances of a generated character)
+# and writes into OUTDIR: junit.xml (every step a test case, validate's own cases included;
+# validate.xml is validate's JUnit alone), bench.json (the three bench runs, an array),
+# run.log (everything printed) and tests/NAME.log (each test's output).
+# --quick: sizes for a CPU Vulkan driver (lavapipe in CI). The sizes can be set with
+#   VKSKIN_BUNDLE_INSTANCES   validate's instances per character (default 100; --quick 8)
+#   VKSKIN_BUNDLE_BENCH       bench's three instance counts (default "100 1000 10000" of the
+#                             default 10000-vertex character; --quick "8 32 128")
+#   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
+#                             --quick "--vertices 2000 --ref-instances 8 --repeats 1")
+# VKSKIN_REAL_DATASETS names the real samples for the tests that read them (they skip
+# without). Exit: 0 every step passed (tests may skip), 1 one failed, 2 usage.
+set -o pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+usage() {
+  sed -n '2,/^set -o pipefail/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit "$1"
+}
+quick=0
+jobs=$(nproc 2>/dev/null || echo 2)
+outdir=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    -j) [ $# -ge 2 ] || usage 2; jobs=$2; shift ;;
+    -j*) jobs=${1#-j} ;;
+    -h | --help) usage 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
+    *) [ -z "$outdir" ] || usage 2 >&2; outdir=$1 ;;
+  esac
+  shift
+done
+[ -n "$outdir" ] || { echo "run.sh: OUTDIR missing" >&2; usage 2 >&2; }
+case $jobs in '' | *[!0-9]* | 0) echo "run.sh: -j takes a whole number >= 1" >&2; exit 2 ;; esac
+mkdir -p "$outdir/tests" "$outdir/bench" || exit 2
+out=$(cd "$outdir" && pwd)
+
+export VKSKIN_BUNDLE=$here
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d "$here/layers" ]; then
+  export VK_ADD_LAYER_PATH="$here/layers${VK_ADD_LAYER_PATH:+:$VK_ADD_LAYER_PATH}"
+fi
+# validate --report's three.js: the bundle's copy (vkskin would name the build tree's)
+if [ -z "${VKSKIN_THREE_JS+set}" ]; then
+  if [ -f "$here/assets/three.min.js" ]; then export VKSKIN_THREE_JS=$here/assets/three.min.js; else export VKSKIN_THREE_JS=; fi
+fi
+if [ $quick = 1 ]; then
+  instances=${VKSKIN_BUNDLE_INSTANCES:-8}
+  bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128}
+  bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
+else
+  instances=${VKSKIN_BUNDLE_INSTANCES:-100}
+  bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000}
+  bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---ref-instances 20 --repeats 5}
+fi
+vk=$here/build/vkskin
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+# text for an XML attribute or element: no control characters, valid UTF-8, escaped
+xml_text() {
+  LC_ALL=C tr -d '\000-\010\013\014\016-\037' | iconv -c -f UTF-8 -t UTF-8 2>/dev/null |
+    sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&#39;/g"
+}
+
+# run_test NAME: the test's command, judged as CTest judges it; its verdict into
+# tests/NAME.result as "status<TAB>seconds<TAB>message" (status pass, failure or skipped)
+run_test() {
+  local name=$1 timeout=1500 line re rc secs status=pass msg t0
+  local log=$out/tests/$name.log skips=() pass=() fail=()
+  while IFS= read -r line; do
+    case $line in
+      "timeout "*) timeout=${line#timeout } ;;
+      "skip "*) skips+=("${line#skip }") ;;
+      "pass "*) pass+=("${line#pass }") ;;
+      "fail "*) fail+=("${line#fail }") ;;
+    esac
+  done < "$here/gpu-tests/$name.props"
+  t0=$(now)
+  timeout -k 10 "$timeout" bash "$here/gpu-tests/$name.sh" > "$log" 2>&1 < /dev/null
+  rc=$?
+  secs=$(since "$t0")
+  msg="exit $rc"
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    status=failure msg="timed out after $timeout s"
+  elif [ ${#skips[@]} -gt 0 ] && printf '%s\n' "${skips[@]}" | grep -qx "$rc"; then
+    status=skipped msg="skipped (exit $rc): $(tail -n 1 "$log")"
+  else
+    for re in "${fail[@]}"; do
+      if grep -Eq -e "$re" "$log"; then status=failure msg="exit $rc; the output matches /$re/"; break; fi
+    done
+    if [ $status = pass ] && [ ${#pass[@]} -gt 0 ]; then
+      status=failure msg="exit $rc; the output matches none of /${pass[*]}/"
+      for re in "${pass[@]}"; do
+        if grep -Eq -e "$re" "$log"; then status=pass msg="exit $rc; the output matches /$re/"; break; fi
+      done
+    elif [ $status = pass ] && [ $rc -ne 0 ]; then
+      status=failure
+    fi
+  fi
+  printf '%s\t%s\t%s\n' "$status" "$secs" "$msg" > "$out/tests/$name.result"
+  printf '%-8s %s (%s s): %s\n' "$status" "$name" "$secs" "$msg"
+}
+
+# case_xml CLASS NAME STATUS SECONDS MESSAGE [LOG]: one <testcase>, the log's last lines as its output
+case_xml() {
+  printf '    <testcase classname="%s" name="%s" time="%s">\n' "$1" "$(printf '%s' "$2" | xml_text)" "$4"
+  local m
+  m=$(printf '%s' "$5" | xml_text)
+  case $3 in
+    failure) printf '      <failure message="%s" type="%s">%s</failure>\n' "$m" "$1" "$m" ;;
+    skipped) printf '      <skipped message="%s"/>\n' "$m" ;;
+  esac
+  if [ -n "${6:-}" ] && [ -f "$6" ]; then
+    printf '      <system-out>'
+    tail -n 200 "$6" | xml_text
+    printf '</system-out>\n'
+  fi
+  printf '    </testcase>\n'
+}
+
+main() {
+  local started t0 rc secs status name n failed=0
+  started=$(now)
+  echo "== vkskin GPU bundle: $(sed -n 's/^version: //p' "$here/BUNDLE.txt"), in $here"
+  echo "== results into $out ($([ $quick = 1 ] && echo quick sizes || echo full sizes), $jobs test(s) at a time)"
+  [ -d "$here/layers" ] && echo "== validation layer: the bundle's ($here/layers)"
+
+  echo "== vkskin devices"
+  t0=$(now)
+  "$vk" devices 2>&1 | tee "$out/devices.txt"
+  rc=${PIPESTATUS[0]}
+  secs=$(since "$t0")
+  if [ "$rc" -eq 0 ]; then status=pass; else status=failure failed=1; fi
+  printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin devices: exit $rc" > "$out/devices.result"
+
+  echo "== GPU tests ($(wc -l < "$here/gpu-tests/list"))"
+  while read -r name; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run_test "$name" &
+  done < "$here/gpu-tests/list"
+  wait
+
+  echo "== vkskin validate of every bundled character ($instances instances each, validation layer on)"
+  t0=$(now)
+  (cd "$here/src" && "$vk" validate datasets/*.dff datasets/*.nif datasets/*.cmdl datasets/*.p3d \
+    --instances "$instances" --validation --junit "$out/validate.xml") > "$out/validate.log" 2>&1
+  rc=$?
+  secs=$(since "$t0")
+  tail -n 3 "$out/validate.log"
+  if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
+  printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin validate: exit $rc" > "$out/validate.result"
+
+  echo "== vkskin bench --json at instances $bench_sizes ($bench_args)"
+  local parts=()
+  for n in $bench_sizes; do
+    t0=$(now)
+    # shellcheck disable=SC2086 # bench_args is a list of options
+    "$vk" bench --json --instances "$n" $bench_args > "$out/bench/instances_$n.json" 2> "$out/bench/instances_$n.log"
+    rc=$?
+    secs=$(since "$t0")
+    if [ $rc -eq 0 ] && [ -s "$out/bench/instances_$n.json" ]; then
+      status=pass
+      parts+=("$out/bench/instances_$n.json")
+    else
+      status=failure failed=1
+    fi
+    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --instances $n $bench_args: exit $rc" \
+      > "$out/bench/instances_$n.result"
+    printf '%-8s bench, %s instances (%s s)\n' "$status" "$n" "$secs"
+  done
+  { # the runs that completed, as one JSON array
+    echo "["
+    local first=1 f
+    for f in "${parts[@]}"; do
+      [ $first = 1 ] || echo ","
+      first=0
+      cat "$f"
+    done
+    echo "]"
+  } > "$out/bench.json.tmp" && mv "$out/bench.json.tmp" "$out/bench.json"
+
+  write_junit "$(since "$started")" > "$out/junit.xml.tmp" && mv "$out/junit.xml.tmp" "$out/junit.xml"
+  local t=0 f=0 s=0 steps=("$out/devices.result" "$out/validate.result")
+  while read -r name; do
+    t=$((t + 1))
+    case $(cut -f1 "$out/tests/$name.result") in failure) f=$((f + 1)) ;; skipped) s=$((s + 1)) ;; esac
+  done < "$here/gpu-tests/list"
+  for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
+  [ $f -eq 0 ] || failed=1
+  echo "== $t GPU tests: $((t - f - s)) passed, $f failed, $s skipped; devices, validate and bench:$(
+    cut -f1 "${steps[@]}" | sort | uniq -c | tr -s ' \n' ' ')"
+  echo "== $([ $failed = 0 ] && echo PASS || echo FAIL): $out/junit.xml, $out/bench.json, $out/run.log"
+  return $failed
+}
+
+# read_result FILE: sets r_status, r_secs, r_msg
+read_result() { IFS=$'\t' read -r r_status r_secs r_msg < "$1"; }
+
+write_junit() {
+  local total=$1 name r_status r_secs r_msg tests=0 failures=0 skipped=0 secs=0 vt=0 vf=0 ve=0 n
+  local body
+  body=$(
+    while read -r name; do
+      read_result "$out/tests/$name.result"
+      case_xml gpu_bundle.ctest "$name" "$r_status" "$r_secs" "$r_msg" "$out/tests/$name.log"
+    done < "$here/gpu-tests/list"
+  )
+  while read -r name; do
+    read_result "$out/tests/$name.result"
+    tests=$((tests + 1))
+    case $r_status in failure) failures=$((failures + 1)) ;; skipped) skipped=$((skipped + 1)) ;; esac
+    secs=$(awk -v a="$secs" -v b="$r_secs" 'BEGIN { printf "%.3f", a + b }')
+  done < "$here/gpu-tests/list"
+  local steps=("$out/devices.result" "$out/validate.result")
+  for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
+  local sbody stests=0 sfail=0 ssecs=0 r
+  sbody=$(
+    read_result "$out/devices.result"
+    case_xml gpu_bundle.vkskin devices "$r_status" "$r_secs" "$r_msg" "$out/devices.txt"
+    read_result "$out/validate.result"
+    case_xml gpu_bundle.vkskin validate "$r_status" "$r_secs" "$r_msg" "$out/validate.log"
+    for n in $bench_sizes; do
+      read_result "$out/bench/instances_$n.result"
+      case_xml gpu_bundle.vkskin "bench_instances_$n" "$r_status" "$r_secs" "$r_msg" "$out/bench/instances_$n.log"
+    done
+  )
+  for r in "${steps[@]}"; do
+    read_result "$r"
+    stests=$((stests + 1))
+    [ "$r_status" = failure ] && sfail=$((sfail + 1))
+    ssecs=$(awk -v a="$ssecs" -v b="$r_secs" 'BEGIN { printf "%.3f", a + b }')
+  done
+  # validate's own suites (its JUnit, tests/data/junit.xsd's shape): every line but the
+  # declaration and the <testsuites> element around them
+  local vbody=""
+  if [ -s "$out/validate.xml" ]; then
+    read -r vt vf ve < <(sed -n '2s/.* tests="\([0-9]*\)" failures="\([0-9]*\)" errors="\([0-9]*\)".*/\1 \2 \3/p' "$out/validate.xml")
+    vbody=$(sed '1,2d;$d' "$out/validate.xml")
+  fi
+  echo '<?xml version="1.0" encoding="UTF-8"?>'
+  printf '<testsuites name="vkskin GPU bundle" tests="%s" failures="%s" errors="%s" time="%s">\n' \
+    $((tests + stests + ${vt:-0})) $((failures + sfail + ${vf:-0})) "${ve:-0}" "$total"
+  printf '  <testsuite name="GPU tests (CTest label gpu)" tests="%s" failures="%s" errors="0" skipped="%s" time="%s">\n' \
+    "$tests" "$failures" "$skipped" "$secs"
+  printf '    <properties>\n      <property name="bundle" value="%s"/>\n    </properties>\n' \
+    "$(sed -n 's/^version: //p; s/^commit: / commit /p' "$here/BUNDLE.txt" | tr -d '\n' | xml_text)"
+  [ -z "$body" ] || printf '%s\n' "$body"
+  echo '  </testsuite>'
+  printf '  <testsuite name="vkskin devices, validate and bench" tests="%s" failures="%s" errors="0" skipped="0" time="%s">\n' \
+    "$stests" "$sfail" "$ssecs"
+  printf '%s\n' "$sbody"
+  echo '  </testsuite>'
+  [ -z "$vbody" ] || printf '%s\n' "$vbody"
+  echo '</testsuites>'
+}
+
+main 2>&1 | tee "$out/run.log"
+exit "${PIPESTATUS[0]}"

@@ -1,0 +1,228 @@
+/* vkskin validate's host half of a chunk, on every core (--threads N): the CPU reference of the
+ * chunk's poses and their comparison with the GPU's vertices. It runs inside the batch's (or
+ * the crowd's) delivery, while the GPU already deforms the next chunk.
+ *
+ * The report must not depend on the thread count, bit for bit: each thread takes a contiguous
+ * share of the chunk into accumulators and error maps of its own (counts and extremes, which
+ * do not depend on order), merged in the shares' order so that a tie keeps the earlier pose as
+ * one pass would; the sums of squares behind NMSE, which do depend on order, are then taken
+ * over the whole chunk in the order of its components (vks_diff_add_sums), positions and
+ * normals on two threads. The reference itself is per instance, double, no contraction. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "validate.h"
+
+/* The largest singular value of a root's 3x3 (power iteration on its Gram matrix): how much
+ * it can stretch the error scale. */
+static double root_stretch(const vks_affine *r)
+{
+    double v[3] = {1, 0.7, 0.3}, len = 0;
+    for (int it = 0; it < 64; it++) {
+        double a[3], g[3];
+        for (int i = 0; i < 3; i++)
+            a[i] = r->m[i] * v[0] + r->m[3 + i] * v[1] + r->m[6 + i] * v[2];
+        for (int j = 0; j < 3; j++)
+            g[j] = r->m[3 * j] * a[0] + r->m[3 * j + 1] * a[1] + r->m[3 * j + 2] * a[2];
+        len = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (!(len > 0))
+            return 1;
+        for (int i = 0; i < 3; i++)
+            v[i] = g[i] / len;
+    }
+    return sqrt(len);
+}
+
+/* One thread's share [a, b) of a chunk, into buffers and accumulators of its own. */
+typedef struct share {
+    const vref_chunk *ch;
+    uint32_t a, b;
+    vks_affine *locals;  /* the chunk's, from item a */
+    vks_affine_d *world; /* this thread's: one instance's */
+    float *rp, *rn;      /* the chunk's reference, from item a */
+    double *scales;      /* the chunk's, from item a */
+    vks_diff_acc pos, nrm;
+    vks_error_map *pmap, *nmap;
+    int failed;
+} share;
+
+/* Item i of the chunk: the pose it is numbered as in the reports, and its locals. */
+static uint32_t pose_of(const vref_chunk *ch, uint32_t i)
+{
+    return ch->crowd ? (ch->first + i) * ch->f->frames + ch->frame : ch->first + i;
+}
+
+static void locals_of(const vref_chunk *ch, uint32_t i, vks_affine *out)
+{
+    const vfile *f = ch->f;
+    if (ch->crowd)
+        vks_cli_poser_locals(&f->ps, ch->first + i, ch->frame, out);
+    else
+        vks_cli_poser_locals(&f->ps, (ch->first + i) / f->frames, (ch->first + i) % f->frames, out);
+}
+
+static void *run_share(void *arg)
+{
+    share *sh = arg;
+    const vref_chunk *ch = sh->ch;
+    const vfile *f = ch->f;
+    const vks_skin *s = f->skin;
+    uint32_t n = sh->b - sh->a;
+    size_t per = (size_t)s->vertex_count * 3;
+    for (uint32_t i = 0; i < n; i++)
+        locals_of(ch, sh->a + i, sh->locals + (size_t)i * s->node_count);
+    vks_deform_job job = {s, sh->locals, n, sh->rp, sh->rn};
+    vks_error err = {0};
+    sh->failed = vks_cpu_reference_run(&job, &err) != VKS_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = (size_t)i * per;
+        vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world);
+        sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, sh->rp + at);
+        if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
+            const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
+            const float *t = root->m + 9;
+            sh->scales[i] = sh->scales[i] * root_stretch(root) +
+                            sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+            vks_cli_poser_apply_root(&f->ps, ch->first + sh->a + i, sh->rp + at, sh->rn + at);
+        }
+    }
+    const float *gp = ch->gp + (size_t)sh->a * per, *gn = ch->gn + (size_t)sh->a * per;
+    if (!ch->crowd) { /* poses numbered consecutively: the share in one call */
+        vks_diff_add_extremes(&sh->pos, gp, sh->rp, ch->first + sh->a, n, s->vertex_count, sh->scales);
+        vks_diff_add_extremes(&sh->nrm, gn, sh->rn, ch->first + sh->a, n, s->vertex_count, NULL);
+        vks_error_map_add(sh->pmap, &f->tp, f->pos.r.radius, gp, sh->rp, ch->first + sh->a, n, sh->scales, sh->rp,
+                          sh->rn);
+        vks_error_map_add(sh->nmap, &f->tn, f->nrm.r.radius, gn, sh->rn, ch->first + sh->a, n, NULL, NULL, NULL);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = (size_t)i * per;
+        uint32_t pose = pose_of(ch, sh->a + i);
+        vks_diff_add_extremes(&sh->pos, gp + at, sh->rp + at, pose, 1, s->vertex_count, &sh->scales[i]);
+        vks_diff_add_extremes(&sh->nrm, gn + at, sh->rn + at, pose, 1, s->vertex_count, NULL);
+        vks_error_map_add(sh->pmap, &f->tp, f->pos.r.radius, gp + at, sh->rp + at, pose, 1, &sh->scales[i],
+                          sh->rp + at, sh->rn + at);
+        vks_error_map_add(sh->nmap, &f->tn, f->nrm.r.radius, gn + at, sh->rn + at, pose, 1, NULL, NULL, NULL);
+    }
+    return NULL;
+}
+
+/* The normals' sums on a thread of their own while the positions' are taken. */
+typedef struct sums {
+    vks_diff_acc *acc;
+    const float *a, *b;
+    size_t n;
+} sums;
+
+static void *run_sums(void *arg)
+{
+    sums *s = arg;
+    vks_diff_add_sums(s->acc, s->a, s->b, s->n);
+    return NULL;
+}
+
+int vks_validate_threads(int asked)
+{
+    long n = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_REF_THREADS ? MAX_REF_THREADS : (int)n;
+}
+
+static int grow(void **p, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 1;
+    void *q = realloc(*p, need);
+    if (!q)
+        return 0;
+    *p = q, *cap = need;
+    return 1;
+}
+
+/* Below this many vertex-instances a chunk runs on one thread: a thread start would cost more
+   than its share (the result is the same either way). */
+enum { MIN_SHARE_VERTICES = 16384 };
+
+int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
+{
+    vfile *f = ch->f;
+    const vks_skin *s = f->skin;
+    uint32_t count = ch->count;
+    double t0 = vks_validate_now_ms(); /* the file's check and golden times (its JUnit cases') */
+    int threads = vks_validate_threads(c->threads);
+    uint64_t work = (uint64_t)count * (s->vertex_count ? s->vertex_count : 1);
+    if ((uint64_t)threads * MIN_SHARE_VERTICES > work)
+        threads = (int)(work / MIN_SHARE_VERTICES) + 1;
+    if ((uint32_t)threads > count)
+        threads = count ? (int)count : 1;
+    size_t nodes = s->node_count ? s->node_count : 1, per = (size_t)s->vertex_count * 3;
+    size_t nl = (size_t)count * nodes * sizeof *c->locals, nf = (size_t)count * per * sizeof(float) + 1;
+    size_t nw = (size_t)threads * nodes * sizeof *c->world, oc = c->out_cap;
+    if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
+        !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
+        !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales + 1)) {
+        fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
+        return 1;
+    }
+    for (int t = 0; t < threads * 2; t++) { /* each thread's maps, sized for this model */
+        vks_error_map *tm = &c->thread_maps[t];
+        if (tm->vertices == s->vertex_count && tm->error) {
+            vks_error_map_reset(tm);
+            continue;
+        }
+        vks_error_map_free(tm);
+        if (vks_error_map_init(tm, s->vertex_count) != VKS_OK) {
+            fprintf(stderr, "vkskin validate: out of memory for the error maps of a chunk\n");
+            return 1;
+        }
+    }
+    share sh[MAX_REF_THREADS];
+    pthread_t th[MAX_REF_THREADS];
+    int started[MAX_REF_THREADS] = {0};
+    for (int t = 0; t < threads; t++) {
+        uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
+        sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
+                        .world = c->world + (size_t)t * nodes, .rp = c->rp + (size_t)a * per,
+                        .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],
+                        .nmap = &c->thread_maps[2 * t + 1]};
+        vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
+        vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
+        started[t] = t > 0 && pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++)
+        if (!started[t])
+            run_share(&sh[t]); /* the first share here, and any a thread could not take */
+    for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
+        if (started[t])
+            pthread_join(th[t], NULL);
+        f->ref_failed |= sh[t].failed;
+        vks_diff_merge(&f->pos, &sh[t].pos);
+        vks_diff_merge(&f->nrm, &sh[t].nrm);
+        vks_error_map_merge(f->pmap, sh[t].pmap);
+        vks_error_map_merge(f->nmap, sh[t].nmap);
+    }
+    /* NMSE's sums in the components' order, one stream per thread */
+    sums ns = {&f->nrm, ch->gn, c->rn, (size_t)count * per};
+    pthread_t nt;
+    int helper = threads > 1 && pthread_create(&nt, NULL, run_sums, &ns) == 0;
+    vks_diff_add_sums(&f->pos, ch->gp, c->rp, (size_t)count * per);
+    if (helper)
+        pthread_join(nt, NULL);
+    else
+        run_sums(&ns);
+    /* the golden on this thread (file offsets, in pose order) */
+    double t1 = vks_validate_now_ms();
+    for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
+        if (!ch->crowd) {
+            vks_golden_chunk(c, f, ch->first, count, ch->gp, ch->gn, c->scales);
+            break;
+        }
+        size_t at = (size_t)i * per;
+        vks_golden_chunk(c, f, pose_of(ch, i), 1, ch->gp + at, ch->gn + at, &c->scales[i]);
+    }
+    double t2 = vks_validate_now_ms();
+    f->check_ms += t1 - t0, f->golden_ms += t2 - t1;
+    f->delivered += count;
+    return 0;
+}

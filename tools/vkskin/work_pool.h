@@ -1,0 +1,21 @@
+/* A pool of threads that run tasks in the order they were given (work_pool.c): bake encodes
+ * and writes its outputs on one while the GPU deforms the next group. Private to the program. */
+#ifndef VKSKIN_WORK_POOL_H
+#define VKSKIN_WORK_POOL_H
+
+#include <stdint.h>
+
+typedef struct vks_work_pool vks_work_pool;
+
+/* Starts `threads` threads (at least 1; fewer when the system gives fewer). NULL without
+ * memory or without a single thread: vks_work_pool_run then runs each task on the caller. */
+vks_work_pool *vks_work_pool_start(uint32_t threads);
+/* How many threads it runs (0 for NULL). */
+uint32_t vks_work_pool_threads(const vks_work_pool *p);
+/* Queues fn(arg); tasks start in the order given. With p NULL (or no memory for the queue's
+ * entry) fn runs here, now. */
+void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg);
+/* Waits for every queued task to finish, then ends the threads and frees the pool. */
+void vks_work_pool_finish(vks_work_pool *p);
+
+#endif
