@@ -1,33 +1,57 @@
-// Pose pass: one invocation per instance of a chunk or crowd part. Locals -> world (through the
-// parents, which come before their children) -> skin matrices K_b = S_mesh * W(node_b) * IB_b
-// with S_mesh = space_pre * inverse(W(space_node)), in the order of src/cpu/reference.c (float
-// here, double there). Locals and world are 3x4 column-major, 12 floats (x, y, z axes,
-// translation); skin matrices are written as three vec4 rows for the deform pass.
+// Pose pass: locals -> world (through the parents, which come before their children) -> skin
+// matrices K_b = S_mesh * W(node_b) * IB_b with S_mesh = space_pre * inverse(W(space_node)), in
+// the order of src/cpu/reference.c (float here, double there). Locals and world are 3x4
+// column-major, 12 floats (x, y, z axes, translation); skin matrices are written as three vec4
+// rows for the deform pass.
+//
+// Two launch variants of the same arithmetic (POSE_NODES, the launch shape's pose=):
+//   serial: one invocation per instance walks its skeleton: W(n) = W(p) L(n) as it goes.
+//   nodes:  a subgroup per instance: its invocations evaluate the nodes' locals side by side
+//           (the costly part: clip keys, procedural hashes), then compose the worlds level by
+//           level of depth (a node order sorted by depth, uploaded with the models), a subgroup
+//           barrier between levels, then the bones side by side. Every world is the same
+//           W(p) L(n) of the same floats, so both variants give the same bits. A subgroup, not
+//           a workgroup: its barrier costs next to nothing (a warp's on NVIDIA; llvmpipe runs a
+//           subgroup as one SIMD row, where a workgroup barrier makes coroutines), and the
+//           workgroup holds several instances, so llvmpipe's per-workgroup cost is shared. The
+//           workgroup (pose_wg) is a multiple of the subgroup size (src/gpu/tuning.c).
 //
 // Where locals come from is the instance's pose source: the locals table (a batch always; a
 // crowd instance the host poses), or the procedural pose evaluated here from (seed, instance,
 // node, time), so a crowd frame costs the host nothing per instance. A crowd instance's root
-// transform is folded into its skin matrices (K' = root K): free per vertex.
+// transform is folded into its skin matrices (K' = root K): free per vertex. A batch's pipeline
+// is made with USE_PARAMS 0, which compiles the other sources out: llvmpipe runs both sides of a
+// branch under a mask, so code no instance takes still cost a batch two thirds of its pose pass.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
 layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint POSE_NODES = 0u; // 1: the nodes variant (a subgroup per instance)
+layout(constant_id = 2) const uint USE_PARAMS = 1u; // 0: a batch (locals only, no roots)
 
 #include "tables.glsl"
 #include "procedural.glsl"
 
 layout(std430, binding = 0) readonly buffer Models { Model models[]; };
 layout(std430, binding = 1) readonly buffer Parents { int parents[]; };
-layout(std430, binding = 2) readonly buffer Bones { Bone bones[]; };
+layout(std430, binding = 2) readonly buffer Bones { vec4 bones4[]; }; // Bone, 4 vec4 each: see load_bone
 layout(std430, binding = 3) readonly buffer Meshes { Mesh meshes[]; };
 layout(std430, binding = 4) readonly buffer Insts { Inst insts[]; };
-layout(std430, binding = 5) readonly buffer Locals { float locals[]; };
-layout(std430, binding = 6) buffer World { float world[]; };
+// Matrices of 12 floats (48 bytes) as three vec4: a load a vec4, not a float (wider loads on
+// GPUs; llvmpipe gathers lane by lane either way). The floats are the same.
+layout(std430, binding = 5) readonly buffer Locals { vec4 locals4[]; };
+layout(std430, binding = 6) buffer World { vec4 world4[]; };
+// The same buffer, for the nodes variant, whose invocations read the worlds others wrote.
+layout(std430, binding = 6) coherent buffer WorldShared { vec4 world4_c[]; };
 layout(std430, binding = 7) writeonly buffer Skin { vec4 skin[]; }; // 3 rows per matrix
 layout(std430, binding = 8) readonly buffer Params { PoseParam params[]; }; // read when use_params
-layout(std430, binding = 9) readonly buffer Binds { float binds[]; };       // bind locals, 12 per node
+layout(std430, binding = 9) readonly buffer Binds { vec4 binds4[]; };       // bind locals, 3 vec4 per node
+// Per model: levels[model] = B; at B the level count L, L + 1 starts, then the model's nodes
+// sorted by depth (src/gpu/models.c). Read by the nodes variant only.
+layout(std430, binding = 11) readonly buffer Levels { uint levels[]; };
 
-layout(push_constant) uniform Push { uint instance_count, use_params; float time; uint pad; } pc;
+layout(push_constant) uniform Push { uint instance_count, use_params; float time; uint pad; } pc; // use_params == USE_PARAMS
 
 struct Aff { vec3 c[4]; };
 
@@ -57,36 +81,56 @@ Aff inverse_aff(Aff a)
     return r;
 }
 
-Aff load_locals(uint at)
+// (x0 y0 z0 x1) (y1 z1 x2 y2) (z2 x3 y3 z3): the columns of a 12-float matrix from three vec4
+Aff unpack_aff(vec4 a, vec4 b, vec4 c)
 {
     Aff r;
-    [[unroll]] for (int j = 0; j < 4; j++)
-        r.c[j] = vec3(locals[at + 3 * j], locals[at + 3 * j + 1], locals[at + 3 * j + 2]);
+    r.c[0] = a.xyz;
+    r.c[1] = vec3(a.w, b.xy);
+    r.c[2] = vec3(b.zw, c.x);
+    r.c[3] = c.yzw;
     return r;
+}
+
+// at: the matrix's first float (a multiple of 12)
+Aff load_locals(uint at)
+{
+    uint q = at / 4u;
+    return unpack_aff(locals4[q], locals4[q + 1u], locals4[q + 2u]);
 }
 
 Aff load_bind(uint node)
 {
-    Aff r;
-    uint at = node * 12u;
-    [[unroll]] for (int j = 0; j < 4; j++)
-        r.c[j] = vec3(binds[at + 3 * j], binds[at + 3 * j + 1], binds[at + 3 * j + 2]);
-    return r;
+    uint q = node * 3u;
+    return unpack_aff(binds4[q], binds4[q + 1u], binds4[q + 2u]);
 }
 
 Aff load_world(uint at)
 {
-    Aff r;
-    [[unroll]] for (int j = 0; j < 4; j++)
-        r.c[j] = vec3(world[at + 3 * j], world[at + 3 * j + 1], world[at + 3 * j + 2]);
-    return r;
+    uint q = at / 4u;
+    if (POSE_NODES != 0u)
+        return unpack_aff(world4_c[q], world4_c[q + 1u], world4_c[q + 2u]);
+    return unpack_aff(world4[q], world4[q + 1u], world4[q + 2u]);
 }
 
-void store_world(uint at, Aff a)
+void store_world(uint at, Aff m)
 {
-    [[unroll]] for (int j = 0; j < 4; j++) {
-        world[at + 3 * j] = a.c[j].x; world[at + 3 * j + 1] = a.c[j].y; world[at + 3 * j + 2] = a.c[j].z;
+    uint q = at / 4u;
+    vec4 a = vec4(m.c[0], m.c[1].x), b = vec4(m.c[1].yz, m.c[2].xy), c = vec4(m.c[2].z, m.c[3]);
+    if (POSE_NODES != 0u) {
+        world4_c[q] = a; world4_c[q + 1u] = b; world4_c[q + 2u] = c;
+    } else {
+        world4[q] = a; world4[q + 1u] = b; world4[q + 2u] = c;
     }
+}
+
+// Bone b as four vec4: (node, mesh, pad, pad) as bits, then its inverse bind (12 floats).
+void load_bone(uint b, out uint node, out uint mesh, out Aff ib)
+{
+    uvec4 h = floatBitsToUint(bones4[b * 4u]);
+    node = h.x;
+    mesh = h.y;
+    ib = unpack_aff(bones4[b * 4u + 1u], bones4[b * 4u + 2u], bones4[b * 4u + 3u]);
 }
 
 #include "clip.glsl"
@@ -99,23 +143,41 @@ Aff root_of(PoseParam pp)
     return r;
 }
 
+// The nodes variant: every invocation of the subgroup has written its nodes' worlds (or
+// locals) before any reads another's.
+void sync_worlds()
+{
+    if (POSE_NODES != 0u) {
+        subgroupMemoryBarrierBuffer();
+        subgroupBarrier();
+    }
+}
+
 void main()
 {
-    uint i = gl_GlobalInvocationID.x;
+    // serial: instance i is this invocation's, which takes every node (lane 0, stride 1);
+    // nodes: instance i is this subgroup's, its invocations take every stride-th node and bone
+    // from their lane.
+    uint i = gl_GlobalInvocationID.x, lane = 0u, stride = 1u;
+    if (POSE_NODES != 0u) {
+        i = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID;
+        lane = gl_SubgroupInvocationID;
+        stride = gl_SubgroupSize;
+    }
     if (i >= pc.instance_count)
-        return;
+        return; // the whole subgroup in the nodes variant: its barriers stay uniform
     Inst inst = insts[i];
     Model mo = models[inst.model];
     PoseParam pp;
     uint source = SOURCE_LOCALS;
-    if (pc.use_params != 0u) {
+    if (USE_PARAMS != 0u) {
         pp = params[i];
         source = pp.source;
     }
     uint lbase = inst.locals_off * 12u; // world scratch shares the locals layout
     uint ce = 0u, cm = 0u, space = SPACE_LOCAL, tracks = 0u;
     float tl = 0.0;
-    if ((source & 255u) == SOURCE_CLIP) { // the clip's time for this instance, once
+    if (USE_PARAMS != 0u && (source & 255u) == SOURCE_CLIP) { // the clip's time for this instance, once
         ce = pp.clip_entry;
         uint cc = cw[ce];
         cm = cw[ce + 1u];
@@ -124,10 +186,12 @@ void main()
         tl = clip_play_time(cf(cc), source >> 8, pp.clip_start, pp.clip_speed, pc.time);
         source = SOURCE_CLIP;
     }
-    for (uint n = 0; n < mo.node_count; n++) {
+    // Which nodes take their parent's world: W(n) = W(p) X(n). Model-space clips give worlds.
+    bool parent_composes = source != SOURCE_CLIP || space == SPACE_LOCAL || space == SPACE_PARENT_DELTA;
+    for (uint n = lane; n < mo.node_count; n += stride) {
         int p = parents[mo.node_base + n];
         Aff l;
-        if (source == SOURCE_CLIP) {
+        if (USE_PARAMS != 0u && source == SOURCE_CLIP) {
             // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
             // site of the key search and the rotation paths, and two sites doubled the pose
             // shader's compile on a cold cache. A world-space track starts from identity.
@@ -143,38 +207,62 @@ void main()
             if (!local_space) { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
                 Aff w = mul(l, load_aff_words(nd + 10u));
                 if (space == SPACE_PARENT_DELTA && p >= 0)
-                    w = mul(load_world(lbase + uint(p) * 12u), mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w));
+                    l = mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w);
                 else
-                    w = mul(load_aff_words(cm - 12u), w);
-                store_world(lbase + n * 12u, w);
-                continue;
+                    l = mul(load_aff_words(cm - 12u), w);
             }
-        } else if (source == SOURCE_PROCEDURAL) {
+        } else if (USE_PARAMS != 0u && source == SOURCE_PROCEDURAL) {
             l = load_bind(mo.node_base + n);
             if (p >= 0) // roots keep their bind local
                 procedural_local(uvec2(pp.seed_lo, pp.seed_hi), pp.pose_instance, pp.max_angle, n, pc.time, l.c);
         } else {
             l = load_locals(lbase + n * 12u);
         }
-        store_world(lbase + n * 12u, p < 0 ? l : mul(load_world(lbase + uint(p) * 12u), l));
+        // the nodes variant stores the local: the levels below compose it
+        bool compose = POSE_NODES == 0u && p >= 0 && parent_composes;
+        store_world(lbase + n * 12u, compose ? mul(load_world(lbase + uint(p) * 12u), l) : l);
     }
-    for (uint b = 0; b < mo.bone_count; b++) {
-        Bone bo = bones[mo.bone_base + b];
-        Mesh me = meshes[bo.mesh];
-        Aff space, ib;
-        [[unroll]] for (int j = 0; j < 4; j++) {
-            space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
-            ib.c[j] = vec3(bo.ib[3 * j], bo.ib[3 * j + 1], bo.ib[3 * j + 2]);
+    if (POSE_NODES != 0u) {
+        // Level 0 holds the roots; each later level's parents are all in the levels before.
+        uint lb = levels[inst.model], level_count = levels[lb], order = lb + level_count + 2u;
+        sync_worlds();
+        for (uint d = 1u; d < level_count; d++) {
+            uint end = levels[lb + 2u + d];
+            for (uint k = levels[lb + 1u + d] + lane; k < end; k += stride) {
+                uint n = levels[order + k];
+                int p = parents[mo.node_base + n];
+                if (parent_composes)
+                    store_world(lbase + n * 12u, mul(load_world(lbase + uint(p) * 12u), load_world(lbase + n * 12u)));
+            }
+            sync_worlds();
         }
+    }
+    // S_mesh once per run of a mesh's bones (a mesh's bones are consecutive), not once per
+    // bone, and outside the bone loop: llvmpipe runs the body of a branch under a mask whether
+    // or not a lane takes it, so a "mesh changed" test in the loop cost its body every bone.
+    uint b = lane;
+    while (b < mo.bone_count) {
+        uint mesh = floatBitsToUint(bones4[(mo.bone_base + b) * 4u].y);
+        Mesh me = meshes[mesh];
+        Aff mesh_space;
+        [[unroll]] for (int j = 0; j < 4; j++)
+            mesh_space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
         if (me.space_node >= 0)
-            space = mul(space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
-        Aff k = mul(space, mul(load_world(lbase + bo.node * 12u), ib));
-        if (pc.use_params != 0u)
-            k = mul(root_of(pp), k);
-        // rows, so the deform pass transforms with three dot products
-        uint at = (inst.skin_off + b) * 3u;
-        skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
-        skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
-        skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
+            mesh_space = mul(mesh_space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
+        for (; b < mo.bone_count; b += stride) {
+            uint node, bone_mesh;
+            Aff ib;
+            load_bone(mo.bone_base + b, node, bone_mesh, ib);
+            if (bone_mesh != mesh)
+                break; // the next run
+            Aff k = mul(mesh_space, mul(load_world(lbase + node * 12u), ib));
+            if (USE_PARAMS != 0u)
+                k = mul(root_of(pp), k);
+            // rows, so the deform pass transforms with three dot products
+            uint at = (inst.skin_off + b) * 3u;
+            skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
+            skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
+            skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
+        }
     }
 }

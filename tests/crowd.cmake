@@ -13,6 +13,18 @@ foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip)
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endforeach()
 target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
+# The same checks with the pose pass's nodes variant (a subgroup per instance, worlds by depth
+# level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
+# and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).
+foreach(shape "pose=nodes" "pose=nodes,pose_wg=256")
+  string(REGEX REPLACE "[^a-z0-9]+" "_" suffix "${shape}")
+  foreach(t test_gpu_crowd test_gpu_clip)
+    add_test(NAME ${t}_${suffix} COMMAND ${t})
+    set_tests_properties(${t}_${suffix} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
+      ENVIRONMENT "VKS_TEST_LAUNCH_SHAPE=${shape};VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"
+      FAIL_REGULAR_EXPRESSION "vkskin: validation")
+  endforeach()
+endforeach()
 
 # examples/: built against vkskin::vkskin and run here
 add_subdirectory(${PROJECT_SOURCE_DIR}/examples ${PROJECT_BINARY_DIR}/examples)

@@ -165,7 +165,8 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
                 break;
             char what[48];
             snprintf(what, sizeof what, "model %u playing clip %u", m, c);
-            res = vks__check_pose_loops(gpu, what, skins[m]->node_count, skins[m]->bone_count,
+            res = vks__check_pose_loops(gpu, what, skins[m]->node_count, skins[m]->bone_count, skins[m]->mesh_count,
+                                        ms->models[m].levels,
                                         search_loops(clips[c], &bd), err);
             if (res != VKS_OK) {
                 vks_clip_binding_free(&bd);

@@ -96,7 +96,7 @@ struct vks_gpu {
     VkShaderModule pose_module, deform_module;
     VkDescriptorSetLayout pose_dsl, deform_dsl;
     VkPipelineLayout pose_layout, deform_layout;
-    VkPipeline pose_pipeline;
+    VkPipeline pose_pipeline[2];   /* [0] a batch's (locals only), [1] a crowd's (made on first use) */
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
     VkShaderModule plain_module;
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
@@ -193,13 +193,14 @@ enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 
 /* The deform set's binding after its storage buffers: the skin matrices as a uniform texel
  * buffer (an RGBA32F view of vks__passes.skin, read by compute/deform.comp on CPU devices). */
 enum { VKS__DEFORM_SKIN_TEXELS = 10 };
-enum { VKS__POSE_BINDINGS = 11, VKS__DEFORM_BINDINGS = 10 };
+enum { VKS__POSE_BINDINGS = 12, VKS__DEFORM_BINDINGS = 10 };
 
 /* A model as the scheduler needs it on the host. */
 typedef struct vks__gpu_model {
     uint32_t node_count, bone_count, vertex_count;
     uint32_t first_group, group_count; /* in the set's group table */
     uint32_t node_base;                /* in the set's node tables (bind_locals) */
+    uint32_t levels;                   /* depth levels of its skeleton (the pose pass's nodes variant) */
 } vks__gpu_model;
 
 struct vks_gpu_models {
@@ -211,6 +212,7 @@ struct vks_gpu_models {
     uint32_t group_count;
     vks_affine *bind_locals;   /* host copy of every node's bind local (a crowd starts from it) */
     vks__buf models_buf, parents, bones, meshes, groups_buf, palette, pos, nrm, infl, binds;
+    vks__buf levels; /* per model its nodes sorted by depth, with level starts (compute/pose.comp) */
 };
 
 vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err);
@@ -261,12 +263,16 @@ void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
  * host-visible, else through a staging buffer and a copy on once (made when needed). what names
  * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
 /* The pose pass's loop iterations for one instance of a model with these counts, plus extra
- * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over. */
+ * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over.
+ * meshes: the bone loop runs once per mesh; levels: the skeleton's depth levels, which the
+ * nodes variant loops over (vks__gpu_model). */
 /* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
  * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
 void vks__keep_drivers_loaded(void);
-vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones, uint64_t extra,
-                                 vks_error *err);
+vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
+                                 uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err);
+/* The pose pipeline for a pass set with pose parameters (a crowd), made on first use. */
+vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 

@@ -11,16 +11,60 @@
 
 /* Creates a device buffer holding size bytes of data: written in place when the memory is
  * host-visible (unified memory, lavapipe), else through a staging buffer and a copy. */
-vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones, uint64_t extra,
-                                 vks_error *err)
+vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
+                                 uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err)
 {
-    uint64_t loops = (uint64_t)nodes + bones + extra + 2; /* + 2: the loops' exits */
+    /* the node loop, the bone loop run by run of a mesh's bones (a run's last step meets the
+     * next mesh; a model's bones past its meshes' ranges take mesh 0: one more run), exits */
+    uint64_t runs = (uint64_t)meshes + 1;
+    uint64_t loops = (uint64_t)nodes + bones + 2 * runs + extra + 3;
+    if (gpu->shape.pose_nodes) {
+        /* an invocation's share of the nodes and bones (a subgroup shares an instance), and the
+         * level loop: each level's share of its nodes (at most nodes / sg + 1 a level), exits */
+        uint64_t wg = gpu->info.subgroup_size ? gpu->info.subgroup_size : 1;
+        loops = 2 * ((nodes + wg - 1) / wg) + (bones + wg - 1) / wg + 2 * runs + 3 * (uint64_t)levels + extra + 4;
+    }
     if (!gpu->loop_limit || loops <= gpu->loop_limit)
         return VKS_OK;
     return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
                          "%s: %llu pose-pass loop iterations per instance (%u nodes, %u bones, %llu clip key "
                          "steps) exceed the %u llvmpipe runs per invocation (it would stop early: wrong poses)",
                          what, (unsigned long long)loops, nodes, bones, (unsigned long long)extra, gpu->loop_limit);
+}
+
+/* Each node's depth into depth[] (parents come before their children: one pass); returns the
+ * skeleton's level count. */
+static uint32_t depths_of(const vks_skin *s, uint32_t *depth)
+{
+    uint32_t levels = 0;
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        int32_t p = s->nodes[i].parent;
+        depth[i] = p >= 0 && (uint32_t)p < i ? depth[p] + 1 : 0;
+        if (depth[i] + 1 > levels)
+            levels = depth[i] + 1;
+    }
+    return levels;
+}
+
+/* The levels table of compute/pose.comp's nodes variant for one model at w: the level count
+ * L, L + 1 starts into the order, then the nodes sorted by depth (stable: a level keeps the
+ * nodes' order). depth is scratch of node_count words. Returns the words written. */
+static uint32_t put_levels(const vks_skin *s, uint32_t *w, uint32_t *depth)
+{
+    uint32_t n = s->node_count, levels = depths_of(s, depth);
+    uint32_t *start = w + 1, *order = w + levels + 2;
+    memset(start, 0, (levels + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; i++)
+        start[depth[i] + 1]++;
+    for (uint32_t l = 0; l < levels; l++)
+        start[l + 1] += start[l];
+    for (uint32_t i = 0; i < n; i++) /* moves each level's start to its end */
+        order[start[depth[i]]++] = i;
+    for (uint32_t l = levels; l > 0; l--)
+        start[l] = start[l - 1];
+    start[0] = 0;
+    w[0] = levels;
+    return levels + 2 + n;
 }
 
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
@@ -95,13 +139,14 @@ typedef struct tables {
     float *pos, *nrm;
     vks__gpu_infl *infl;
     vks_affine *binds;
+    uint32_t *levels; /* compute/pose.comp's Levels: per model a word offset, then the blocks */
     uint64_t nodes, bones_n, meshes_n, groups_n, palette_n, verts;
 } tables;
 
 static void tables_free(tables *t)
 {
     free(t->models), free(t->parents), free(t->bones), free(t->meshes), free(t->groups);
-    free(t->palette), free(t->pos), free(t->nrm), free(t->infl), free(t->binds);
+    free(t->palette), free(t->pos), free(t->nrm), free(t->infl), free(t->binds), free(t->levels);
 }
 
 static void inject(const vks_skin *s, tables *t, vks_gpu_fault fault)
@@ -137,20 +182,33 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
     ms->gpu = gpu;
     ms->count = count;
+    uint32_t most_nodes = 0;
+    for (uint32_t i = 0; i < count; i++)
+        most_nodes = skins[i]->node_count > most_nodes ? skins[i]->node_count : most_nodes;
+    uint32_t *depth = malloc(((size_t)most_nodes + 1) * sizeof *depth);
+    uint32_t *levels = malloc(((size_t)count + 1) * sizeof *levels);
+    if (!depth || !levels) {
+        free(depth), free(levels), free(ms);
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
+    }
+    uint64_t level_words = count;
     for (uint32_t i = 0; i < count; i++) {
         const vks_skin *s = skins[i];
         char what[32];
         snprintf(what, sizeof what, "model %u", i);
-        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, 0, err);
+        levels[i] = depths_of(s, depth);
+        level_words += (uint64_t)levels[i] + 2 + s->node_count;
+        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, s->mesh_count, levels[i], 0,
+                                              err);
         if (lr != VKS_OK) {
-            free(ms);
+            free(depth), free(levels), free(ms);
             return lr;
         }
         t.nodes += s->node_count, t.bones_n += s->bone_count, t.meshes_n += s->mesh_count;
         t.groups_n += s->group_count, t.palette_n += s->palette_count, t.verts += s->vertex_count;
     }
     if (t.verts > UINT32_MAX / 4 || t.nodes > UINT32_MAX / 16 || t.bones_n > UINT32_MAX / 16) {
-        free(ms);
+        free(depth), free(levels), free(ms);
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload", "models too large for 32-bit indices");
     }
     ms->models = calloc(count ? count : 1, sizeof *ms->models);
@@ -165,17 +223,20 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     t.nrm = calloc(t.verts * 3 + 1, sizeof *t.nrm);
     t.infl = calloc(t.verts + 1, sizeof *t.infl);
     t.binds = calloc(t.nodes + 1, sizeof *t.binds);
+    t.levels = calloc(level_words + 1, sizeof *t.levels);
     vks_result res = VKS_OK;
     if (!ms->models || !ms->groups || !ms->group_influences || !t.models || !t.parents || !t.bones ||
-        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl || !t.binds) {
+        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl || !t.binds || !t.levels) {
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
         goto done;
     }
-    uint32_t nb = 0, bb = 0, mb = 0, gb = 0, pb = 0, vb = 0;
+    uint32_t nb = 0, bb = 0, mb = 0, gb = 0, pb = 0, vb = 0, lw = count;
     for (uint32_t i = 0; i < count; i++) {
         const vks_skin *s = skins[i];
         t.models[i] = (vks__gpu_model_info){nb, s->node_count, bb, s->bone_count, mb, s->mesh_count, vb, s->vertex_count};
-        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, nb};
+        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, nb, levels[i]};
+        t.levels[i] = lw;
+        lw += put_levels(s, t.levels + lw, depth);
         for (uint32_t n = 0; n < s->node_count; n++) {
             t.parents[nb + n] = s->nodes[n].parent;
             t.binds[nb + n] = s->nodes[n].bind_local;
@@ -254,6 +315,8 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
      * same models still run. */
     if (res == VKS_OK && t.nodes * sizeof *t.binds <= gpu->props.limits.maxStorageBufferRange)
         res = vks__upload_table(gpu, &once, "bind local", t.binds, t.nodes * sizeof *t.binds, &ms->binds, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "level", t.levels, lw * sizeof *t.levels, &ms->levels, err);
     vks__oneshot_destroy(gpu, &once);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
         ms->bind_locals = t.binds;
@@ -261,6 +324,7 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     }
 done:
     tables_free(&t);
+    free(depth), free(levels);
     if (res != VKS_OK) {
         vks_gpu_models_free(ms);
         return res;
@@ -275,7 +339,7 @@ void vks_gpu_models_free(vks_gpu_models *ms)
         return;
     vks_gpu *gpu = ms->gpu;
     vks__buf *bufs[] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes, &ms->groups_buf,
-                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds};
+                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds, &ms->levels};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         vks__buf_destroy(gpu, bufs[i]);
     free(ms->models), free(ms->groups), free(ms->group_influences), free(ms->bind_locals);

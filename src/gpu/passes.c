@@ -42,6 +42,11 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     p->normals = d->normals != 0;
     p->use_params = d->params != 0;
     p->clip_words = d->clip_words && d->clip_words->buffer ? d->clip_words : NULL;
+    if (d->params) {
+        vks_result pr = vks__pose_params_pipeline(gpu, err);
+        if (pr != VKS_OK)
+            return pr;
+    }
     uint64_t out_bytes = d->cap.vertices * 12, mats = d->cap.matrices * 48;
     vks_result res = VKS_OK;
 #define TRY(x)                                                                                            \
@@ -88,12 +93,14 @@ void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
     /* Without pose parameters (a batch) the shader never reads bindings 8 and 9 (use_params 0),
      * but a statically used binding must hold a valid buffer: the instance table stands in for
      * the parameters, the parents for bind locals a large model set has none of and for the
-     * clip table of a pass without clips (binding 10, read only by clip instances). */
+     * clip table of a pass without clips (binding 10, read only by clip instances), and for the
+     * levels of a set without nodes (binding 11, read by the nodes variant only). */
     const vks__buf *pose_bufs[VKS__POSE_BINDINGS] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes,
                                                      &p->insts,       &p->locals,   &p->world,  &p->skin,
                                                      p->use_params ? &p->params : &p->insts,
                                                      ms->binds.buffer ? &ms->binds : &ms->parents,
-                                                     p->clip_words ? p->clip_words : &ms->parents};
+                                                     p->clip_words ? p->clip_words : &ms->parents,
+                                                     ms->levels.buffer ? &ms->levels : &ms->parents};
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
     const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
@@ -166,11 +173,15 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qpool, q0);
     }
     vks__pose_push pp = {p->instance_count, p->use_params, time, 0};
-    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline);
+    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline[p->use_params ? 1 : 0]);
     gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &p->pose_set, 0, NULL);
     gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pp, &pp);
+    /* serial: an invocation per instance; nodes: a subgroup per instance (compute/pose.comp) */
+    uint32_t per_group = gpu->pose_wg;
+    if (gpu->shape.pose_nodes)
+        per_group = gpu->pose_wg / gpu->info.subgroup_size;
     if (p->instance_count)
-        gpu->vk.vkCmdDispatch(cmd, (p->instance_count + gpu->pose_wg - 1) / gpu->pose_wg, 1, 1);
+        gpu->vk.vkCmdDispatch(cmd, (p->instance_count + per_group - 1) / per_group, 1, 1);
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     if (qpool)

@@ -141,12 +141,25 @@ static vks_result choose_shape(vks_gpu *gpu, vks_error *err)
     return VKS_OK;
 }
 
-/* The pipelines that depend on the launch shape: pose (its workgroup) and deform (workgroup,
- * palette slots, matrix path); the plain kernel's are made again on demand. */
+/* A pose pipeline: the shape's workgroup and variant; use_params 0 (a batch) compiles every pose
+ * source but the locals table out (compute/pose.comp). */
+static vks_result pose_pipeline(vks_gpu *gpu, uint32_t use_params, vks_error *err)
+{
+    uint32_t pc[3] = {gpu->pose_wg, gpu->shape.pose_nodes, use_params};
+    return pipeline(gpu, gpu->pose_module, gpu->pose_layout, pc, 3, &gpu->pose_pipeline[use_params], err);
+}
+
+vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err)
+{
+    return gpu->pose_pipeline[1] ? VKS_OK : pose_pipeline(gpu, 1, err);
+}
+
+/* The pipelines that depend on the launch shape: the batch's pose pass (its workgroup and
+ * variant) and deform (workgroup, palette slots, matrix path); the crowds' pose pass and the
+ * plain kernel's are made again on demand. */
 static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 {
-    uint32_t pc[1] = {gpu->pose_wg};
-    vks_result res = pipeline(gpu, gpu->pose_module, gpu->pose_layout, pc, 1, &gpu->pose_pipeline, err);
+    vks_result res = pose_pipeline(gpu, 0, err);
     return res == VKS_OK ? vks__deform_pipelines(gpu, gpu->deform_variants, err) : res;
 }
 
@@ -172,18 +185,22 @@ static void destroy_shaped(vks_gpu *gpu)
             gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
         gpu->deform_pipeline[k] = gpu->plain_pipeline[k] = VK_NULL_HANDLE;
     }
-    if (gpu->pose_pipeline)
-        gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline, VKS_VK_ALLOC(gpu));
-    gpu->pose_pipeline = VK_NULL_HANDLE;
+    for (int k = 0; k < 2; k++) {
+        if (gpu->pose_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline[k], VKS_VK_ALLOC(gpu));
+        gpu->pose_pipeline[k] = VK_NULL_HANDLE;
+    }
 }
 
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err)
 {
     gpu->vk.vkQueueWaitIdle(gpu->queue);
     vks__batch_cache_free(gpu); /* its work tables were sized for the old workgroup and run */
+    int crowds = gpu->pose_pipeline[1] != VK_NULL_HANDLE; /* a crowd may record with it again */
     destroy_shaped(gpu);
     set_shape(gpu, s);
-    return shaped_pipelines(gpu, err);
+    vks_result res = shaped_pipelines(gpu, err);
+    return res == VKS_OK && crowds ? vks__pose_params_pipeline(gpu, err) : res;
 }
 
 /* The driver's compiled pipelines from an earlier process (never required: a missing or

@@ -53,7 +53,9 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
     if (f->device_type == DEVICE_TYPE_CPU) {
         /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
          * workgroup has a fixed cost: no shared palette, long instance runs (Mesa 22.3 on 2
-         * cores: 2.8 -> 7 M vertex-instances/s, BENCHMARKS.md 2026-11-24). */
+         * cores: 2.8 -> 7 M vertex-instances/s, BENCHMARKS.md 2026-11-24). The serial pose
+         * pass: its 8-wide rows hold 8 instances, where the nodes variant leaves lanes idle
+         * in the upper levels of a skeleton (2-3x slower there, BENCHMARKS.md 2026-11-28). */
         s.deform_wg = fit_wg(f, 64);
         s.instance_run = 32;
         s.palette_cap = 0;
@@ -64,7 +66,8 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.deform_wg = fit_wg(f, 256);
         s.instance_run = 8;
         s.palette_cap = 0;
-        s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette (measured best on an H100)";
+        s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette (measured best on an H100); pose pass by "
+                   "nodes (design arithmetic, BENCHMARKS.md)";
     } else {
         /* No measurement on this vendor yet: the shape that was best on the one GPU measured.
          * The shared palette lost there at every workgroup size. */
@@ -72,6 +75,18 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.instance_run = 8;
         s.palette_cap = 0;
         s.reason = "GPU of a vendor not measured yet: the shape measured best on an H100";
+    }
+    if (f->device_type != DEVICE_TYPE_CPU) {
+        /* GPUs: the pose pass by nodes, a subgroup per instance (a warp of 32 for a skeleton of
+         * ~32 nodes). The serial pass gives 100,000 instances 3,125 warps that each walk 32
+         * nodes one after the other: 72-80 ns an instance on an H100 (the project's GPU notes);
+         * by nodes the same work spreads over 32x the lanes (BENCHMARKS.md 2026-11-28: the
+         * arithmetic, not yet a measurement). Two subgroups or more a workgroup. */
+        s.pose_nodes = 1;
+        uint32_t sg = f->subgroup_size ? f->subgroup_size : 32;
+        s.pose_wg = fit_wg(f, sg * 2 > 64 ? sg * 2 : 64);
+        if (s.pose_wg < sg) /* a device whose workgroup cannot hold a subgroup: serial */
+            s.pose_nodes = 0, s.pose_wg = fit_wg(f, 64);
     }
     return s;
 }
@@ -126,6 +141,15 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
                 s.deform_wg = x;
             else
                 s.pose_wg = x;
+        } else if (is_word(p, klen, "pose")) {
+            if (is_word(v, vlen, "serial"))
+                s.pose_nodes = 0;
+            else if (is_word(v, vlen, "nodes"))
+                s.pose_nodes = 1;
+            else {
+                snprintf(why, n, "launch shape: '%.*s': pose must be serial or nodes", len, p);
+                return 0;
+            }
         } else if (is_word(p, klen, "run")) {
             if (!parse_u32(v, vlen, &x) || x == 0 || x > 256) {
                 snprintf(why, n, "launch shape: '%.*s': run must be from 1 to 256", len, p);
@@ -154,7 +178,7 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
                 return 0;
             }
         } else {
-            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, run, palette, texels)", len, p);
+            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels)", len, p);
             return 0;
         }
         if (end && end[1] == '\0') {
@@ -162,6 +186,12 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
             return 0;
         }
         p = end ? end + 1 : p + len;
+    }
+    /* The nodes variant gives each instance a subgroup, so a workgroup holds whole ones. */
+    if (s.pose_nodes && f->subgroup_size && s.pose_wg < f->subgroup_size) {
+        snprintf(why, n, "launch shape: pose=nodes needs pose_wg of at least the subgroup size %u (a subgroup per "
+                         "instance)", f->subgroup_size);
+        return 0;
     }
     /* The palette's room depends on the workgroup size, so it is sized after every key. */
     if (palette_on == 1 || (palette_on == -1 && s.palette_cap)) {
@@ -190,6 +220,6 @@ void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)
         snprintf(pal, sizeof pal, "%u", s->palette_cap);
     else
         snprintf(pal, sizeof pal, "off");
-    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s", s->deform_wg, s->pose_wg, s->instance_run, pal,
-             s->skin_texels ? "on" : "off");
+    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s,pose=%s", s->deform_wg, s->pose_wg,
+             s->instance_run, pal, s->skin_texels ? "on" : "off", s->pose_nodes ? "nodes" : "serial");
 }

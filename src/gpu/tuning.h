@@ -26,7 +26,10 @@ typedef struct vks__device_facts {
 /* A launch shape of the pose and deform passes. */
 typedef struct vks__launch_shape {
     uint32_t deform_wg;    /* deform workgroup size: vertices of a group per work item */
-    uint32_t pose_wg;      /* pose workgroup size: instances per workgroup */
+    uint32_t pose_wg;      /* pose workgroup size: instances per workgroup (serial), invocations
+                            * sharing one instance's nodes and bones (nodes) */
+    uint32_t pose_nodes;   /* pose pass variant: 0 serial (an invocation walks an instance's
+                            * skeleton), 1 nodes (a workgroup per instance, by depth levels) */
     uint32_t instance_run; /* instances one deform work item loops over */
     uint32_t palette_cap;  /* skin matrices gathered into shared memory; 0: no shared palette */
     uint32_t skin_texels;  /* 1: skin matrices read through a texel buffer view */
@@ -44,6 +47,7 @@ uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_w
 
 /* Applies an override written as comma-separated key=value pairs to *shape:
  *   wg=N (deform workgroup, a power of two from 1 to the device's limit), pose_wg=N,
+ *   pose=serial|nodes (the pose pass's variant; compute/pose.comp),
  *   run=N (instances a work item loops over, 1..256), palette=on|off|N (N: slots),
  *   texels=on|off
  * e.g. "wg=256,run=8,palette=off". Unknown keys, bad numbers and values the device cannot
@@ -51,7 +55,8 @@ uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_w
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
                             size_t n);
 
-/* One line describing the shape ("wg=256 run=8 palette=off texels=on"), into out[n]. */
+/* One line describing the shape ("wg=256,pose_wg=32,run=8,palette=off,texels=on,pose=nodes"),
+ * into out[n]. */
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n);
 
 #endif

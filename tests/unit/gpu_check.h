@@ -24,7 +24,8 @@ typedef struct gpu_check_result {
 /* Creates a context with the validation layer on; exits 77 when there is no device or no
  * layer. */
 vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging);
-/* The same with the caller's options (validation is turned on). */
+/* The same with the caller's options (validation is turned on; a launch shape the options do
+ * not force comes from $VKS_TEST_LAUNCH_SHAPE when set). */
 vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt);
 
 /* A generated character (tools/gen) for GPU tests; counts a failed check when it cannot be made. */

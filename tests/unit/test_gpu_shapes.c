@@ -3,8 +3,11 @@
  * layer on, so no GPU path runs first on a GPU: the shared palette on (whole, and smaller than
  * some groups' palettes so both paths meet in one pass), workgroups from 32 to 1024, instance
  * runs of 1, 3, 8, 32 and 256, matrices through the texel buffer or the storage buffer, batches
- * in one chunk and forced into many, both deform kernels. A shape the device cannot run is
- * refused by vks_gpu_create with a message. Exits 77 where there is no Vulkan device. */
+ * in one chunk and forced into many, both deform kernels, both pose-pass variants (serial, and
+ * nodes: a subgroup per instance, worlds by depth level; one subgroup a workgroup and many).
+ * The nodes variant gives the serial one's bits: the same batch under both differs from the
+ * reference by the very same amounts. A shape the device cannot run is refused by
+ * vks_gpu_create with a message. Exits 77 where there is no Vulkan device. */
 #include "gpu_check.h"
 #include "testutil.h"
 
@@ -19,7 +22,27 @@ static const char *const shapes[] = {
     "wg=32,run=3,palette=16,texels=off",   /* groups of 12 and 20 slots: shared and global */
     "wg=128,run=256,palette=off",
     "wg=256,run=1,palette=off,pose_wg=32",
+    "wg=256,run=8,palette=off,texels=off,pose=nodes", /* a GPU's pose pass */
+    "wg=64,run=32,palette=off,pose=nodes,pose_wg=256",
+    "wg=64,run=32,palette=off,pose=nodes,pose_wg=8",  /* one subgroup a workgroup where it is 8 wide */
 };
+
+/* The batch mix under one shape: its reports against the reference. */
+static void run_mix(const char *shape, const vks_skin *const *skins, const gpu_check_entry *mix, gpu_check_result *r)
+{
+    vks_gpu_options opt = {0};
+    opt.launch_shape = shape;
+    vks_gpu *gpu = gpu_check_context_opt(&opt);
+    vks_gpu_models *ms = NULL;
+    vks_error err = {0};
+    memset(r, 0, sizeof *r);
+    CHECK(vks_gpu_upload(gpu, skins, 3, &ms, &err) == VKS_OK);
+    if (ms)
+        CHECK(gpu_check_run(gpu, ms, mix, 4, 0, r) == VKS_OK && r->pass);
+    CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
+    vks_gpu_models_free(ms);
+    vks_gpu_destroy(gpu);
+}
 
 int main(void)
 {
@@ -33,6 +56,7 @@ int main(void)
     CHECK(strcmp(info.source, "table") == 0);
     CHECK(info.deform_workgroup > 0 && info.instance_run > 0);
     int texels_here = info.skin_texels;
+    uint32_t subgroup = vks_gpu_device(probe)->subgroup_size;
     vks_gpu_destroy(probe);
 
     vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* several groups of 12 slots */
@@ -65,6 +89,10 @@ int main(void)
             fprintf(stderr, "%s: this device's texel buffers cannot span its storage range, skipped\n", shapes[i]);
             continue;
         }
+        if (strstr(shapes[i], "pose_wg=8") && subgroup > 8) {
+            fprintf(stderr, "%s: this device's subgroups are %u wide, skipped\n", shapes[i], subgroup);
+            continue;
+        }
         vks_gpu_options opt = {0};
         opt.launch_shape = shapes[i];
         vks_gpu *gpu = gpu_check_context_opt(&opt);
@@ -91,8 +119,21 @@ int main(void)
         vks_gpu_destroy(gpu);
     }
 
+    /* The pose pass's variants agree to the bit: the same outputs give the same errors. */
+    gpu_check_entry mix[4] = {{a, 0, 1, 1, 0}, {a, 0, 37, 0, 8}, {b, 1, 9, 0, 12}, {c, 2, 5, 0, 13}};
+    gpu_check_result serial, nodes;
+    run_mix("wg=64,run=8,palette=off,pose=serial", skins, mix, &serial);
+    run_mix("wg=64,run=8,palette=off,pose=nodes", skins, mix, &nodes);
+    for (int k = 0; k < 4; k++) {
+        fprintf(stderr, "entry %d: serial max %.9g nmse %.9g, nodes max %.9g nmse %.9g\n", k, serial.pos[k].max_abs,
+                serial.pos[k].nmse, nodes.pos[k].max_abs, nodes.pos[k].nmse);
+        CHECK(serial.pos[k].compared > 0 && serial.pos[k].compared == nodes.pos[k].compared);
+        CHECK(serial.pos[k].max_abs == nodes.pos[k].max_abs && serial.pos[k].nmse == nodes.pos[k].nmse);
+        CHECK(serial.nrm[k].max_abs == nodes.nrm[k].max_abs && serial.nrm[k].nmse == nodes.nrm[k].nmse);
+    }
+
     /* Shapes the device cannot run are refused before any pipeline is made. */
-    const char *bad[] = {"wg=4096", "palette=100000", "run=0", "colour=blue"};
+    const char *bad[] = {"wg=4096", "palette=100000", "run=0", "colour=blue", "pose=parallel", "pose=nodes,pose_wg=1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         vks_gpu_options opt = {0};
         opt.launch_shape = bad[i];

@@ -73,7 +73,10 @@ static void check_pick(const char *what, const vks__device_facts *f, uint32_t wg
     CHECK_EQ_INT(s.instance_run, run);
     CHECK_EQ_INT(s.palette_cap, palette);
     CHECK_EQ_INT(s.skin_texels, texels);
-    CHECK(s.pose_wg >= 1 && s.pose_wg <= 64);
+    CHECK(s.pose_wg >= 1 && s.pose_wg <= 128);
+    /* the pose pass: serial on CPU devices (faster there), by nodes on GPUs, whole subgroups */
+    CHECK_EQ_INT(s.pose_nodes, f->device_type != 4);
+    CHECK(!s.pose_nodes || (f->subgroup_size && s.pose_wg % f->subgroup_size == 0));
     CHECK(strcmp(s.source, "table") == 0);
     CHECK(s.reason && *s.reason);
 }
@@ -121,7 +124,7 @@ int main(void)
     CHECK_EQ_INT(s.palette_cap, 512);
     CHECK(strcmp(s.source, "forced") == 0);
     vks__launch_shape_format(&s, text, sizeof text);
-    CHECK(strcmp(text, "wg=64,pose_wg=64,run=8,palette=512,texels=off") == 0);
+    CHECK(strcmp(text, "wg=64,pose_wg=64,run=8,palette=512,texels=off,pose=nodes") == 0);
     CHECK(applies(&lavapipe, "wg=1024,palette=on,run=3,texels=off,pose_wg=32", &s));
     CHECK_EQ_INT(s.palette_cap, 170);
     CHECK_EQ_INT(s.instance_run, 3);
@@ -135,12 +138,19 @@ int main(void)
     vks__launch_shape back;
     CHECK(applies(&h100, text, &back));
     CHECK(back.deform_wg == 128 && back.instance_run == 32 && back.palette_cap == 100 && back.skin_texels == 0);
+    CHECK(back.pose_nodes == 1 && back.pose_wg == s.pose_wg);
+    /* the pose pass's variant: nodes needs a workgroup of whole subgroups */
+    CHECK(applies(&lavapipe, "pose=nodes,pose_wg=8", &s) && s.pose_nodes == 1 && s.pose_wg == 8);
+    CHECK(applies(&h100, "pose=serial,pose_wg=1", &s) && s.pose_nodes == 0 && s.pose_wg == 1);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strstr(text, ",pose=serial") != NULL);
 
     /* Refused, saying why, and the shape left as it was. */
     const char *bad[] = {"wg=100",        "wg=2048",     "wg=0",        "wg=",         "run=0",
                          "run=257",       "run=-1",      "palette=yes", "palette=600", "texels=on",
                          "bogus=1",       "wg",          "wg=64,",      ",wg=64",      "wg=64 ",
-                         "wg=+64",        "wg=64,run=x", "pose_wg=3",   "palette=0"};
+                         "wg=+64",        "wg=64,run=x", "pose_wg=3",   "palette=0",   "pose=",
+                         "pose=parallel", "pose=nodes,pose_wg=16"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         vks__launch_shape keep = vks__tuning_pick(&h100), t = keep;
         char why[256] = "";
