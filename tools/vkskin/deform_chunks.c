@@ -329,8 +329,9 @@ static void *split_main(void *arg)
     return NULL;
 }
 
-/* The batch across c->gpu_count contexts; the first failure in context order. */
-static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, vks_error *err)
+/* The batch across g->count contexts; the first failure in context order. *single set (and
+ * nothing written): the threads could not be had, the caller runs on the first context. */
+static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single, vks_error *err)
 {
     vks_cli_chunks *c = g->c;
     int n = g->count;
@@ -366,18 +367,25 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, vks_error *
         for (uint32_t e = 0; e < p->nentries; e++)
             p->entries[e] = (vks_gpu_batch_entry){0, piece_size(p, piece_of(p, e)), NULL};
     }
+    int all_started = 1;
     for (int k = 1; r == VKS_OK && k < n; k++)
-        started[k] = pthread_create(&th[k], NULL, split_main, &parts[k]) == 0;
-    if (r == VKS_OK) {
+        all_started &= started[k] = pthread_create(&th[k], NULL, split_main, &parts[k]) == 0;
+    if (r == VKS_OK && !all_started) {
+        /* the pieces are interleaved, so one context without its thread would hold back all the
+           others: those started stop before writing anything (piece 0 is this thread's) and
+           the caller runs on the first context alone */
+        pthread_mutex_lock(&t.mu);
+        t.abort = 1;
+        pthread_cond_broadcast(&t.cv);
+        pthread_mutex_unlock(&t.mu);
+        *single = 1;
+    } else if (r == VKS_OK) {
         split_main(&parts[0]);
-        for (int k = 1; k < n; k++)
-            if (!started[k])
-                split_main(&parts[k]); /* no thread to be had: its pieces wait for none after them */
     }
     for (int k = 1; k < n; k++)
         if (started[k])
             pthread_join(th[k], NULL);
-    for (int k = 0; r == VKS_OK && k < n; k++)
+    for (int k = 0; r == VKS_OK && !*single && k < n; k++)
         if (parts[k].r != VKS_OK)
             r = parts[k].r, *err = parts[k].err;
     for (int k = 0; k < n; k++)
@@ -428,8 +436,10 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
                                                                       : CPU_DEVICE_CHUNK_BYTES;
     double t0 = now_seconds();
     vks_error local = {0};
-    vks_result r = count > 1 ? run_split(&g, b.max_chunk_bytes, err ? err : &local)
-                                    : vks_gpu_run(gpus[0], models[0], &b, NULL, err);
+    int single = count <= 1;
+    vks_result r = single ? VKS_OK : run_split(&g, b.max_chunk_bytes, &single, err ? err : &local);
+    if (single) /* one context, or no threads to be had for the others */
+        r = vks_gpu_run(gpus[0], models[0], &b, NULL, err);
     c->engine_s = now_seconds() - t0 - g.write_s;
     if (g.threaded) { /* the converter drains what is left, then ends */
         pthread_mutex_lock(&g.mu);
