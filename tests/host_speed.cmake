@@ -2,6 +2,12 @@
 # --threads N, and progress lines on long runs of validate, bake, deform and render.
 add_test(NAME cli_validate_threads COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_threads.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_validate_threads PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
+# Several devices: validate's poses split across contexts give one device's verdict, bit for bit.
+add_test(NAME cli_validate_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_devices.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_validate_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
+# and deform --gpu's poses split across contexts write one device's bytes.
+add_test(NAME cli_deform_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_deform_devices.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_deform_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
 add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 

@@ -153,16 +153,16 @@ js "'\n'.join(str(v) for v in j['files'][0]['golden']['moved_vertices'])" > move
 bad=$(sort -u moved | comm -23 - <(sort -u touched) | head -5)
 [ -s moved ] && [ -z "$bad" ] || no "a clip's regression names no vertex or one the fault does not touch: $bad"
 
-# ---- every device: one report per device, the exit code the worst
+# ---- every device (--each): one report per device, the exit code the worst
 ndev=$("$vk" devices --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")
-run 0 "--device all" a.dff --instances 2 --device all --json --junit all.xml
+run 0 "--device all --each" a.dff --instances 2 --device all --each --json --junit all.xml
 if [ "$ndev" -gt 1 ]; then
   [ "$(js "len(j['devices'])")" -ge 1 ] || no "--device all: no device in the JSON"
 else
   [ "$(js "j['device']")" != "" ] || no "--device all with one device: no device named"
 fi
 [ "$(xmllint --xpath 'count(//testsuite)' all.xml)" -ge 1 ] || no "all.xml: no suite per device"
-run 3 "--device all with a fault" a.dff --instances 2 --device all --inject-fault matrix --junit allf.xml
+run 3 "--device all --each with a fault" a.dff --instances 2 --device all --each --inject-fault matrix --junit allf.xml
 [ "$(xmllint --xpath 'count(//testsuite[@failures > 0])' allf.xml)" = "$(xmllint --xpath 'count(//testsuite)' allf.xml)" ] ||
   no "--device all with a fault: a device's suite has no failure"
 

@@ -30,7 +30,10 @@ static void help(FILE *f)
             "                   glTF; raw and PC2 are a copy into the output's buffers, written by its\n"
             "                   writer thread); 0 converts on the thread that feeds the GPU. Same bytes\n"
             "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
-            "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); also\n"
+            "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); all or\n"
+            "                   N,M,... splits the poses across every device or those numbered, a\n"
+            "                   context each (a number may repeat), the same bytes as one device\n"
+            "                   (clips: on the first device only); also\n"
             "                   --validation (Khronos validation layer), --max-chunk-mb N and\n"
             "                   --launch-shape SPEC (README: Launch shapes)\n"
             "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
@@ -90,6 +93,10 @@ static const char *engine_name(engine e)
 typedef struct gpu_engine {
     vks_gpu *gpu;
     vks_gpu_models *models;
+    /* --device all or a list: the other contexts the poses are split across (gpus[0] is gpu) */
+    vks_gpu *gpus[VKS_CLI_MAX_DEVICES];
+    vks_gpu_models *gpu_models[VKS_CLI_MAX_DEVICES];
+    int count;
     int threads; /* --threads: the fast CPU engine (0: every core) */
 } gpu_engine;
 
@@ -239,11 +246,22 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     }
     vks_bake_set_times(bake, pose->time, pose->fps); /* glTF bakes show each frame at its time */
     if (e == ENGINE_GPU) {
-        if ((rc = vks_cli_gpu_open(gopt, &g.gpu)) != VKS_EXIT_OK)
+        char ids[VKS_CLI_MAX_DEVICES][16];
+        const char *single = NULL;
+        if ((rc = vks_cli_gpu_devices(gopt->device, ids, &single, &g.count)) != VKS_EXIT_OK)
             goto done;
+        if (pose->anim) /* clips go through the crowd, which is not split yet: the first device */
+            g.count = 1;
         const vks_skin *one[1] = {s};
-        if ((r = vks_gpu_upload(g.gpu, one, 1, &g.models, &err)) != VKS_OK)
-            goto fail;
+        for (int k = 0; k < g.count; k++) {
+            vks_cli_gpu_opts o = *gopt;
+            o.device = vks_cli_gpu_spec_is_list(gopt->device) ? ids[k] : single; /* NULL: the best */
+            if ((rc = vks_cli_gpu_open(&o, &g.gpus[k])) != VKS_EXIT_OK)
+                goto done;
+            if ((r = vks_gpu_upload(g.gpus[k], one, 1, &g.gpu_models[k], &err)) != VKS_OK)
+                goto fail;
+        }
+        g.gpu = g.gpus[0], g.models = g.gpu_models[0];
     }
     double t0 = now_seconds(), engine_time = 0;
     vks_cli_progress progress;
@@ -260,7 +278,10 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
-    r = vks_cli_chunks_run(&chunks, &err);
+    if (g.count > 1) /* the poses split across the contexts, written in pose order */
+        r = vks_cli_chunks_run_split(&chunks, g.gpus, (const vks_gpu_models *const *)g.gpu_models, g.count, &err);
+    else
+        r = vks_cli_chunks_run(&chunks, &err);
     engine_time += chunks.engine_s;
     vks_cli_progress_end(&progress);
     if (r != VKS_OK)
@@ -280,8 +301,10 @@ fail: /* an output error names the output; any other names the model */
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : path, msg, sizeof msg));
     rc = vks_cli_exit_code(r);
 done:
-    vks_gpu_models_free(g.models);
-    vks_gpu_destroy(g.gpu);
+    for (int k = 0; k < g.count; k++) {
+        vks_gpu_models_free(g.gpu_models[k]);
+        vks_gpu_destroy(g.gpus[k]);
+    }
     if (bake)
         vks_bake_close(bake, 0, NULL);
     vks_cli_poser_free(&ps);

@@ -35,7 +35,8 @@ static void help(FILE *f)
 {
     fprintf(f, "usage: vkskin validate FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
                "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
-               "                       [--json] [--device N|NAME|all] [--validation] [--max-chunk-mb N]\n"
+               "                       [--json] [--device N|NAME|all|N,M,...] [--each] [--validation]\n"
+               "                       [--max-chunk-mb N]\n"
                "                       [--threads N] [--quiet]\n"
                "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
                "                       [--tolerance-scale K] [--nmse X]\n"
@@ -43,8 +44,11 @@ static void help(FILE *f)
                "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
                "checks that each model reproduces its stored vertices in its bind pose.\n"
                "  --validation      enable the Khronos validation layer; any message fails\n"
-               "  --device all      validate on every Vulkan device (vkskin devices lists them), each\n"
-               "                    reported on its own; the exit code is the worst\n"
+               "  --device all|N,M  split the instances across every Vulkan device (vkskin devices lists\n"
+               "                    them) or those numbered, a context each (a number may repeat);\n"
+               "                    one verdict, identical to one device's\n"
+               "  --each            with --device all or a list: validate the same work on each device\n"
+               "                    in turn, each reported on its own; the exit code is the worst\n"
                "  --junit FILE      JUnit XML (Jenkins, GitLab): a test case per file x stream x device\n"
                "                    and per file's bind-pose check, metrics in the messages\n"
                "  --report DIR      an HTML report DIR/index.html: summary per device and file, error\n"
@@ -382,34 +386,6 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
     return root;
 }
 
-/* The devices to run: the one --device names (or the best), or with --device all every
- * device with compute, as "N" strings for vks_cli_gpu_open. */
-static int plan_devices(const char *device, char (*out)[16], int cap, int *count)
-{
-    *count = 0;
-    if (!device || strcmp(device, "all")) {
-        out[0][0] = 0; /* "": as given */
-        *count = 1;
-        return VKS_EXIT_OK;
-    }
-    vks_gpu_device_info info[16];
-    uint32_t n = 0;
-    vks_error err = {0};
-    if (vks_gpu_list_devices(info, 16, &n, &err) != VKS_OK) {
-        fprintf(stderr, "vkskin: no Vulkan device: %s (exit %d; install mesa-vulkan-drivers for lavapipe)\n", err.msg,
-                VKS_EXIT_NO_DEVICE);
-        return err.code == VKS_ERR_NO_DEVICE ? VKS_EXIT_NO_DEVICE : VKS_EXIT_RUNTIME;
-    }
-    for (uint32_t i = 0; i < n && i < 16 && *count < cap; i++)
-        if (info[i].has_compute)
-            snprintf(out[(*count)++], 16, "%u", i);
-    if (!*count) {
-        fprintf(stderr, "vkskin: no Vulkan device with compute (exit %d)\n", VKS_EXIT_NO_DEVICE);
-        return VKS_EXIT_NO_DEVICE;
-    }
-    return VKS_EXIT_OK;
-}
-
 int vks_cmd_validate(int argc, char **argv)
 {
     vks_cli_pose pose;
@@ -424,7 +400,8 @@ int vks_cmd_validate(int argc, char **argv)
     char **paths = calloc((size_t)argc, sizeof *paths);
     vfile *files = NULL; /* the inputs that could be read */
     vdevice *devs = NULL;
-    char dev_ids[16][16];
+    char dev_ids[VKS_CLI_MAX_DEVICES][16];
+    int each = 0; /* --each: every device of the list validates all the work, reported apart */
     char spec[2048] = "", command[4096] = "vkskin validate";
     cJSON *jdevs = NULL;
     if (!paths) {
@@ -447,6 +424,8 @@ int vks_cmd_validate(int argc, char **argv)
             goto out;
         } else if (!strcmp(a, "--json")) {
             vo.json = 1;
+        } else if (!strcmp(a, "--each")) {
+            each = 1;
         } else if (!strcmp(a, "--allow-bind-mismatch")) {
             vo.allow_mismatch = 1;
         } else if (!strcmp(a, "--quiet")) {
@@ -510,8 +489,8 @@ int vks_cmd_validate(int argc, char **argv)
         rc = VKS_EXIT_USAGE;
         goto out;
     }
-    if (save_golden && gopt.device && !strcmp(gopt.device, "all")) {
-        fprintf(stderr, "vkskin validate: --save-golden stores one device's results: name it with --device N|NAME\n");
+    if (save_golden && each && vks_cli_gpu_spec_is_list(gopt.device)) {
+        fprintf(stderr, "vkskin validate: --save-golden stores one run's results: not with --each\n");
         rc = VKS_EXIT_USAGE;
         goto out;
     }
@@ -584,7 +563,13 @@ int vks_cmd_validate(int argc, char **argv)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
         goto out;
     }
-    int planned = plan_devices(gopt.device, dev_ids, 16, &ndev);
+    const char *single = NULL;
+    int planned = vks_cli_gpu_devices(gopt.device, dev_ids, &single, &ndev);
+    if (planned == VKS_EXIT_OK && single)
+        dev_ids[0][0] = 0; /* "": --device as given (NULL: the best) */
+    int nsplit = 0; /* without --each the list is one run split across its contexts */
+    if (planned == VKS_EXIT_OK && !single && !each)
+        nsplit = ndev, ndev = 1;
     if (planned != VKS_EXIT_OK) {
         rc = vks_cli_worse_exit(rc, planned);
         goto out;
@@ -610,6 +595,7 @@ int vks_cmd_validate(int argc, char **argv)
         run.gopt.render = ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
+        run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
         run.json = vo.json, run.allow_mismatch = vo.allow_mismatch, run.threads = threads;
         run.report_dir = ro.report_dir, run.device_number = k;
         run.c.save_golden = save_golden != NULL, run.c.against = vo.against != NULL;

@@ -119,6 +119,9 @@ typedef struct pose_block {
 
 typedef struct gpu_stream {
     vks_cli_chunks *c;
+    vks_gpu *const *gpus; /* the contexts the poses are split across (count > 1) */
+    const vks_gpu_models *const *models;
+    int count;
     size_t per;       /* floats of one pose's positions */
     uint32_t block_poses;
     pose_block blocks[BLOCKS];
@@ -197,14 +200,14 @@ static void block_give(gpu_stream *g)
     pthread_mutex_unlock(&g->mu);
 }
 
-static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
+/* Poses [pose_first, pose_first + count) to the output, the next ones in pose order. */
+static int stream_put(gpu_stream *g, uint64_t pose_first, uint32_t count, const float *p, const float *n)
 {
-    gpu_stream *g = user;
     vks_cli_chunks *c = g->c;
     double t0 = now_seconds();
     int stop = 0;
     for (uint32_t k = 0; !g->threaded && k < count && !stop; k++) { /* direct, or no thread to be had */
-        uint64_t pose = (uint64_t)entry * ENTRY_POSES + first + k;
+        uint64_t pose = pose_first + k;
         const float *pp = p + k * g->per, *nn = n + k * g->per;
         if (c->finish) { /* the readback memory is the ring's: change a copy */
             memcpy(g->blocks[0].pos, pp, g->per * sizeof *pp);
@@ -217,7 +220,7 @@ static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t c
     }
     for (uint32_t k0 = 0; g->threaded && k0 < count && !stop; k0 += g->block_poses) {
         uint32_t m = count - k0 < g->block_poses ? count - k0 : g->block_poses;
-        uint64_t pose0 = (uint64_t)entry * ENTRY_POSES + first + k0;
+        uint64_t pose0 = pose_first + k0;
         pose_block *b = block_take(g);
         if (!b) {
             stop = 1;
@@ -230,15 +233,174 @@ static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t c
         b->first = pose0, b->count = m;
         block_give(g);
     }
-    progress(c, (uint64_t)entry * ENTRY_POSES + first + count);
+    progress(c, pose_first + count);
     g->write_s += now_seconds() - t0;
     return stop;
 }
 
-static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
+static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
+{
+    return stream_put(user, (uint64_t)entry * ENTRY_POSES + first, count, p, n);
+}
+
+/* Several contexts (--device all or a list): the poses are cut into pieces of about a chunk,
+ * dealt round-robin (piece i to context i mod n), and every context deforms its pieces on a
+ * thread of its own. A piece goes to the output only in its turn, after the pieces before it,
+ * so the file is the bytes one context writes; while a context waits for its turn its GPU keeps
+ * its ring of chunks in flight, and all of them deform at once. */
+typedef struct split_turns {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t turn;      /* the piece being written */
+    uint32_t turn_done; /* its poses written so far */
+    int abort;          /* a context or the output failed: every waiter stops */
+} split_turns;
+
+typedef struct split_part {
+    gpu_stream *g;
+    split_turns *t;
+    int k, n;
+    uint64_t piece_poses, pieces;
+    vks_gpu *gpu;
+    const vks_gpu_models *models;
+    vks_gpu_batch_entry *entries;
+    uint32_t nentries;
+    uint64_t max_chunk_bytes;
+    vks_result r;
+    vks_error err;
+} split_part;
+
+static uint64_t piece_of(const split_part *p, uint32_t entry)
+{
+    return (uint64_t)entry * p->n + p->k;
+}
+
+static uint32_t piece_size(const split_part *p, uint64_t piece)
+{
+    uint64_t left = p->g->c->total - piece * p->piece_poses;
+    return (uint32_t)(left < p->piece_poses ? left : p->piece_poses);
+}
+
+static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+{
+    split_part *p = user;
+    p->g->c->locals(p->g->c->user, piece_of(p, entry) * p->piece_poses + instance, 1, out);
+}
+
+static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
+                         const float *nn)
+{
+    split_part *p = user;
+    split_turns *t = p->t;
+    uint64_t piece = piece_of(p, entry);
+    pthread_mutex_lock(&t->mu);
+    while (t->turn != piece && !t->abort)
+        pthread_cond_wait(&t->cv, &t->mu);
+    int stop = t->abort;
+    pthread_mutex_unlock(&t->mu);
+    if (stop)
+        return 1;
+    stop = stream_put(p->g, piece * p->piece_poses + first, count, pp, nn);
+    pthread_mutex_lock(&t->mu);
+    t->abort |= stop;
+    t->turn_done += count;
+    if (t->turn_done == piece_size(p, piece))
+        t->turn++, t->turn_done = 0;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    return stop;
+}
+
+static void *split_main(void *arg)
+{
+    split_part *p = arg;
+    vks_gpu_batch b = {0};
+    b.entries = p->entries, b.entry_count = p->nentries;
+    b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
+    b.want_normals = 1;
+    b.max_chunk_bytes = p->max_chunk_bytes;
+    p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, NULL, &p->err) : VKS_OK;
+    if (p->r != VKS_OK) { /* the contexts after this one would wait for its pieces forever */
+        pthread_mutex_lock(&p->t->mu);
+        p->t->abort = 1;
+        pthread_cond_broadcast(&p->t->cv);
+        pthread_mutex_unlock(&p->t->mu);
+    }
+    return NULL;
+}
+
+/* The batch across g->count contexts; the first failure in context order. *single set (and
+ * nothing written): the threads could not be had, the caller runs on the first context. */
+static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single, vks_error *err)
+{
+    vks_cli_chunks *c = g->c;
+    int n = g->count;
+    split_turns t = {.turn = 0};
+    split_part parts[VKS_CLI_CHUNKS_MAX_GPUS];
+    pthread_t th[VKS_CLI_CHUNKS_MAX_GPUS];
+    int started[VKS_CLI_CHUNKS_MAX_GPUS] = {0};
+    /* a piece of about a chunk: fewer would make chunks smaller, more would make turns longer */
+    uint64_t per = (g->per ? g->per : 1) * sizeof(float);
+    uint64_t piece = max_chunk_bytes / per;
+    if (piece < 1)
+        piece = 1;
+    if (piece > ENTRY_POSES)
+        piece = ENTRY_POSES;
+    uint64_t pieces = (c->total + piece - 1) / piece;
+    if (pieces / n + 1 > UINT32_MAX)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "too many chunks for the devices");
+    vks_result r = VKS_OK;
+    pthread_mutex_init(&t.mu, NULL);
+    pthread_cond_init(&t.cv, NULL);
+    for (int k = 0; k < n; k++) {
+        split_part *p = &parts[k];
+        *p = (split_part){.g = g, .t = &t, .k = k, .n = n, .piece_poses = piece, .pieces = pieces,
+                          .gpu = g->gpus[k], .models = g->models[k], .max_chunk_bytes = max_chunk_bytes,
+                          .r = VKS_OK};
+        p->nentries = (uint32_t)(pieces > (uint64_t)k ? (pieces - k + n - 1) / n : 0);
+        p->entries = calloc(p->nentries + 1, sizeof *p->entries);
+        if (!p->entries) {
+            r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
+            n = k;
+            break;
+        }
+        for (uint32_t e = 0; e < p->nentries; e++)
+            p->entries[e] = (vks_gpu_batch_entry){0, piece_size(p, piece_of(p, e)), NULL};
+    }
+    int all_started = 1;
+    for (int k = 1; r == VKS_OK && k < n; k++)
+        all_started &= started[k] = pthread_create(&th[k], NULL, split_main, &parts[k]) == 0;
+    if (r == VKS_OK && !all_started) {
+        /* the pieces are interleaved, so one context without its thread would hold back all the
+           others: those started stop before writing anything (piece 0 is this thread's) and
+           the caller runs on the first context alone */
+        pthread_mutex_lock(&t.mu);
+        t.abort = 1;
+        pthread_cond_broadcast(&t.cv);
+        pthread_mutex_unlock(&t.mu);
+        *single = 1;
+    } else if (r == VKS_OK) {
+        split_main(&parts[0]);
+    }
+    for (int k = 1; k < n; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+    for (int k = 0; r == VKS_OK && !*single && k < n; k++)
+        if (parts[k].r != VKS_OK)
+            r = parts[k].r, *err = parts[k].err;
+    for (int k = 0; k < n; k++)
+        free(parts[k].entries);
+    pthread_mutex_destroy(&t.mu);
+    pthread_cond_destroy(&t.cv);
+    return r;
+}
+
+static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                          vks_error *err)
 {
     gpu_stream g = {0};
     g.c = c, g.result = VKS_OK;
+    g.gpus = gpus, g.models = models, g.count = count;
     g.per = (size_t)c->skin->vertex_count * 3;
     size_t pose_bytes = g.per * sizeof(float) + 16;
     g.block_poses = (uint32_t)(BLOCK_BYTES / pose_bytes < 1 ? 1 : BLOCK_BYTES / pose_bytes);
@@ -270,10 +432,14 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_error *err)
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;
     b.want_normals = 1;
     b.max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes
-                        : strcmp(vks_gpu_device(c->gpu)->type, "cpu") ? GPU_CHUNK_BYTES
+                        : strcmp(vks_gpu_device(gpus[0])->type, "cpu") ? GPU_CHUNK_BYTES
                                                                       : CPU_DEVICE_CHUNK_BYTES;
     double t0 = now_seconds();
-    vks_result r = vks_gpu_run(c->gpu, c->models, &b, NULL, err);
+    vks_error local = {0};
+    int single = count <= 1;
+    vks_result r = single ? VKS_OK : run_split(&g, b.max_chunk_bytes, &single, err ? err : &local);
+    if (single) /* one context, or no threads to be had for the others */
+        r = vks_gpu_run(gpus[0], models[0], &b, NULL, err);
     c->engine_s = now_seconds() - t0 - g.write_s;
     if (g.threaded) { /* the converter drains what is left, then ends */
         pthread_mutex_lock(&g.mu);
@@ -304,7 +470,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     if (c->total == 0)
         return VKS_OK;
     if (c->gpu)
-        return run_gpu(c, err);
+        return run_gpu(c, &c->gpu, &c->models, 1, err);
     uint64_t per_pose = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
     uint64_t chunk = CHUNK_BYTES / per_pose;
     if (chunk < 1)
@@ -355,4 +521,15 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     for (int k = 0; k < 2; k++)
         free(pos[k]), free(nrm[k]);
     return r;
+}
+
+vks_result vks_cli_chunks_run_split(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu_models *const *models,
+                                    int count, vks_error *err)
+{
+    c->engine_s = 0;
+    if (c->total == 0)
+        return VKS_OK;
+    if (count > VKS_CLI_CHUNKS_MAX_GPUS)
+        count = VKS_CLI_CHUNKS_MAX_GPUS;
+    return run_gpu(c, gpus, models, count, err);
 }

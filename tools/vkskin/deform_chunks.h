@@ -5,6 +5,8 @@
 
 #include "cli.h"
 
+enum { VKS_CLI_CHUNKS_MAX_GPUS = 16 };
+
 typedef struct vks_cli_chunks {
     const vks_skin *skin;
     vks_bake *bake;
@@ -37,5 +39,11 @@ typedef struct vks_cli_chunks {
  * back into, and a converter thread of its own puts it into the file's layout and hands it to
  * the output, while the thread that feeds the GPU goes on to the next chunk. */
 vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err);
+
+/* The same on several contexts (--device all or a list): the poses are split across gpus[k],
+ * each with the skin uploaded as model 0 of models[k] (c->gpu and c->models are ignored), and
+ * the file is the bytes one context writes. count 1: vks_cli_chunks_run on gpus[0]. */
+vks_result vks_cli_chunks_run_split(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu_models *const *models,
+                                    int count, vks_error *err);
 
 #endif

@@ -104,6 +104,11 @@ typedef struct vrun {
     int threads;             /* --threads N for the reference (0: every core) */
     const char *report_dir;  /* --report: heat maps are drawn into it per device */
     int device_number;       /* for heat map names */
+    /* --device all or a list without --each: the contexts the batch's poses are split across
+       (split[0] is gopt.device); nsplit <= 1: the one device of gopt */
+    const char (*split)[16];
+    int nsplit;
+    uint32_t validation_messages; /* the other contexts' validation messages */
     vctx c;
 } vrun;
 
@@ -115,6 +120,13 @@ double vks_validate_now_ms(void);
  * report folder the heat maps. Returns the device's exit code (0 when everything passed). */
 int vks_validate_device(vrun *r, vdevice *d);
 void vks_validate_device_free(vdevice *d, int nfiles);
+
+/* The batch of every file across r->nsplit contexts (validate_split.c): gpu0 and ms0 the first
+ * context's, the others opened here. The verdict is bit-identical to one context's. Returns
+ * VKS_EXIT_OK, an exit code (a context could not be opened: printed), or -1 with *err set when
+ * a run failed; st gets the contexts' summed stats (total_ms left to the caller). */
+int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
+                             vks_gpu_stats *st, vks_error *err);
 
 /* ---- golden results (validate_golden.c) ---- */
 

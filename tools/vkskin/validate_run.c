@@ -222,6 +222,20 @@ int vks_validate_device(vrun *r, vdevice *d)
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
         d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
         d->crowd_path = 1;
+    } else if (r->nsplit > 1) { /* poses split across contexts, compared in pose order */
+        double t0 = vks_validate_now_ms();
+        int src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &err);
+        d->st.total_ms = vks_validate_now_ms() - t0;
+        if (src > 0) {
+            vks_cli_progress_end(&progress);
+            r->c.progress = NULL;
+            snprintf(d->error, sizeof d->error, "a Vulkan device of the list could not be opened (exit %d)", src);
+            rc = src;
+            goto out;
+        }
+        if (src && err.code == VKS_OK)
+            err.code = VKS_ERR_INVALID;
+        run = src ? err.code : VKS_OK;
     } else {
         vks_gpu_batch b = {0};
         b.entries = entries, b.entry_count = (uint32_t)r->nfiles;
@@ -240,7 +254,7 @@ int vks_validate_device(vrun *r, vdevice *d)
     }
     d->ran = 1;
     d->validation_layer = r->gopt.validation;
-    d->validation_messages = vks_gpu_validation_messages(gpu);
+    d->validation_messages = vks_gpu_validation_messages(gpu) + r->validation_messages;
     rc = collect(r, d);
     if (r->gopt.validation && d->validation_messages)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);

@@ -1,0 +1,208 @@
+/* vkskin validate's batch across several contexts (--device all or a list, without --each):
+ * each file's poses are cut into one contiguous span per context, every context deforms its
+ * spans on a thread of its own, and the chunks are compared in pose order.
+ *
+ * One verdict must equal one device's, bit for bit. The counts, extremes and error maps would
+ * merge in any order that keeps the earlier pose on a tie, but the sums of squares behind NMSE
+ * are sequential over the components, so a file's chunks must reach its accumulators in pose
+ * order: a context compares its span of file f only once the contexts before it finished
+ * theirs (a turn per file). Files are independent, so while context 1 waits for file 0,
+ * context 0 goes on to file 1: the contexts take turns like a pipeline, and a context's GPU
+ * keeps a chunk in flight while it waits. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_progress.h"
+#include "validate.h"
+
+typedef struct vturns {
+    pthread_mutex_t lock;
+    pthread_cond_t moved;
+    int *turn;  /* per file: the context whose span is compared now */
+    int abort;  /* a context failed: every waiter stops */
+} vturns;
+
+typedef struct vpart {
+    vrun *r;
+    int k, n;
+    vks_gpu *gpu;
+    vks_gpu_models *ms;
+    vctx c;                      /* this context's scratch; the files' accumulators are shared */
+    uint32_t *first, *count;     /* per file: this context's span */
+    uint32_t *done;              /* per file: poses compared */
+    int *entry_file;             /* per batch entry: the file */
+    vks_gpu_batch_entry *entries;
+    uint32_t nentries;
+    vturns *t;
+    struct vpart *parts;
+    vks_gpu_stats st;
+    vks_result run;
+    vks_error err;
+} vpart;
+
+/* The context after k with poses of file f (n: none). */
+static int next_owner(const vpart *parts, int k, int f)
+{
+    for (k++; k < parts[0].n; k++)
+        if (parts[k].count[f])
+            break;
+    return k;
+}
+
+static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+{
+    vpart *p = user;
+    int f = p->entry_file[entry];
+    vfile *vf = &p->r->files[f];
+    uint32_t pose = p->first[f] + instance;
+    vks_cli_poser_locals(&vf->ps, pose / vf->frames, pose % vf->frames, out);
+}
+
+static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
+                         const float *nn)
+{
+    vpart *p = user;
+    int f = p->entry_file[entry];
+    vturns *t = p->t;
+    pthread_mutex_lock(&t->lock);
+    while (t->turn[f] != p->k && !t->abort)
+        pthread_cond_wait(&t->moved, &t->lock);
+    int stop = t->abort;
+    pthread_mutex_unlock(&t->lock);
+    if (stop)
+        return 1;
+    vref_chunk ch = {&p->r->files[f], p->first[f] + first, count, 0, 0, pp, nn};
+    stop = vks_validate_ref_chunk(&p->c, &ch);
+    if (p->c.progress)
+        vks_cli_progress_add(p->c.progress, count);
+    pthread_mutex_lock(&t->lock);
+    if (stop)
+        t->abort = 1;
+    p->done[f] += count;
+    if (p->done[f] == p->count[f])
+        t->turn[f] = next_owner(p->parts, p->k, f);
+    pthread_cond_broadcast(&t->moved);
+    pthread_mutex_unlock(&t->lock);
+    return stop;
+}
+
+static void *run_part(void *arg)
+{
+    vpart *p = arg;
+    vks_gpu_batch b = {0};
+    b.entries = p->entries, b.entry_count = p->nentries;
+    b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
+    b.want_normals = 1;
+    b.max_chunk_bytes = p->r->gopt.max_chunk_bytes;
+    p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &b, &p->st, &p->err) : VKS_OK;
+    if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
+        pthread_mutex_lock(&p->t->lock);
+        p->t->abort = 1;
+        pthread_cond_broadcast(&p->t->moved);
+        pthread_mutex_unlock(&p->t->lock);
+    }
+    return NULL;
+}
+
+int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
+                             vks_gpu_stats *st, vks_error *err_out)
+{
+    int n = r->nsplit, nf = r->nfiles, rc = VKS_EXIT_OK;
+    vpart *parts = calloc((size_t)n, sizeof *parts);
+    vturns t = {.turn = calloc((size_t)nf, sizeof(int))};
+    pthread_t th[VKS_CLI_MAX_DEVICES];
+    int started[VKS_CLI_MAX_DEVICES] = {0};
+    char msg[512];
+    if (!parts || !t.turn) {
+        free(parts), free(t.turn);
+        err_out->code = VKS_ERR_NOMEM;
+        snprintf(err_out->msg, sizeof err_out->msg, "out of memory for the contexts");
+        return VKS_EXIT_RUNTIME;
+    }
+    pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.moved, NULL);
+    for (int k = 0; k < n && rc == VKS_EXIT_OK; k++) {
+        vpart *p = &parts[k];
+        p->r = r, p->k = k, p->n = n, p->t = &t, p->parts = parts;
+        p->c = r->c; /* the options; the scratch is this context's own */
+        p->c.locals = NULL, p->c.rp = p->c.rn = NULL, p->c.world = NULL, p->c.scales = NULL;
+        p->c.locals_cap = p->c.out_cap = p->c.world_cap = p->c.scales_cap = 0;
+        memset(p->c.thread_maps, 0, sizeof p->c.thread_maps);
+        p->first = calloc((size_t)nf, sizeof *p->first);
+        p->count = calloc((size_t)nf, sizeof *p->count);
+        p->done = calloc((size_t)nf, sizeof *p->done);
+        p->entry_file = calloc((size_t)nf, sizeof *p->entry_file);
+        p->entries = calloc((size_t)nf, sizeof *p->entries);
+        if (!p->first || !p->count || !p->done || !p->entry_file || !p->entries) {
+            rc = VKS_EXIT_RUNTIME;
+            break;
+        }
+        for (int f = 0; f < nf; f++) {
+            uint64_t poses = r->files[f].poses;
+            p->first[f] = (uint32_t)(poses * k / n);
+            p->count[f] = (uint32_t)(poses * (k + 1) / n) - p->first[f];
+            if (p->count[f]) {
+                p->entry_file[p->nentries] = f;
+                p->entries[p->nentries++] = (vks_gpu_batch_entry){(uint32_t)f, p->count[f], NULL};
+            }
+        }
+        if (k == 0) {
+            p->gpu = gpu0, p->ms = ms0;
+            continue;
+        }
+        vks_cli_gpu_opts g = r->gopt;
+        g.device = r->split[k];
+        if ((rc = vks_cli_gpu_open(&g, &p->gpu)) != VKS_EXIT_OK)
+            break;
+        vks_error err = {0};
+        if (vks_gpu_upload(p->gpu, skins, (uint32_t)nf, &p->ms, &err) != VKS_OK) {
+            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+            *err_out = err;
+            rc = vks_cli_exit_code(err.code);
+        }
+    }
+    for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
+        t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);
+    for (int k = 1; rc == VKS_EXIT_OK && k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, run_part, &parts[k]) == 0;
+    if (rc == VKS_EXIT_OK) {
+        run_part(&parts[0]);
+        for (int k = 1; k < n; k++)
+            if (!started[k])
+                run_part(&parts[k]); /* a context no thread could take: after the others' turns */
+    }
+    for (int k = 1; k < n; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+    /* the first failure in context order, and the stats summed (the wall time is the caller's) */
+    for (int k = 0; rc == VKS_EXIT_OK && k < n; k++) {
+        vpart *p = &parts[k];
+        if (p->run != VKS_OK && p->err.code != VKS_OK) {
+            *err_out = p->err;
+            rc = -1; /* the caller prints the error */
+        }
+        st->chunks += p->st.chunks, st->oom_retries += p->st.oom_retries;
+        st->pose_ms += p->st.pose_ms, st->deform_ms += p->st.deform_ms;
+        st->vertex_instances += p->st.vertex_instances, st->buffers_made += p->st.buffers_made;
+        st->readback_ms += p->st.readback_ms, st->readback_bytes += p->st.readback_bytes;
+        if (p->st.chunk_output_bytes > st->chunk_output_bytes)
+            st->chunk_output_bytes = p->st.chunk_output_bytes;
+    }
+    for (int k = 0; k < n; k++) {
+        vpart *p = &parts[k];
+        if (k > 0) {
+            r->validation_messages += p->gpu ? vks_gpu_validation_messages(p->gpu) : 0;
+            vks_gpu_models_free(p->ms);
+            vks_gpu_destroy(p->gpu);
+        }
+        free(p->c.locals), free(p->c.rp), free(p->c.rn), free(p->c.world), free(p->c.scales);
+        for (int i = 0; i < 2 * MAX_REF_THREADS; i++)
+            vks_error_map_free(&p->c.thread_maps[i]);
+        free(p->first), free(p->count), free(p->done), free(p->entry_file), free(p->entries);
+    }
+    pthread_mutex_destroy(&t.lock);
+    pthread_cond_destroy(&t.moved);
+    free(parts), free(t.turn);
+    return rc;
+}
