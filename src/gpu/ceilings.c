@@ -4,14 +4,8 @@
  * a device-to-device copy, and a copy into the host memory the readback stages into. */
 #include "gpu_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 enum { OP_FILL, OP_COPY, OP_READBACK };
 
@@ -44,8 +38,7 @@ static vks_result time_op(vks_gpu *gpu, vks__oneshot *once, VkQueryPool qp, int 
         if (i > 0) /* the first run touches the pages and warms the clocks */
             t[i - 1] = (double)((q[1] - q[0]) & mask) * gpu->props.limits.timestampPeriod / 1e6;
     }
-    qsort(t, repeats, sizeof *t, cmp_double);
-    *ms = t[repeats / 2];
+    *ms = vks__median(t, repeats);
     return VKS_OK;
 }
 

@@ -276,6 +276,9 @@ vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 
+/* The median of v[0..n) (n > 0; v is sorted in place): timings of repeated runs (tune, ceilings). */
+double vks__median(double *v, uint32_t n);
+
 void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
                   VkPipelineStageFlags dst, VkAccessFlags da);
 

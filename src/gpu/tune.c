@@ -29,11 +29,6 @@ static void procedural_locals(void *user, uint32_t entry, uint32_t instance, vks
     vks_pose_procedural(t->skin, 1, instance, 0.25f, 0.0f, out);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median deform-pass time of the batch on the current shape. */
 static vks_result time_shape(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, uint32_t repeats,
@@ -48,8 +43,7 @@ static vks_result time_shape(vks_gpu *gpu, const vks_gpu_models *ms, const vks_g
     }
     if (res != VKS_OK)
         return res;
-    qsort(t, repeats, sizeof *t, cmp_double);
-    *deform_ms = t[repeats / 2];
+    *deform_ms = vks__median(t, repeats);
     return VKS_OK;
 }
 

@@ -26,24 +26,11 @@ static vks_clip_set *read_clips(const vks_bake_clip_spec *spec, const vks_skin *
     return set;
 }
 
-/* The clip's name, or for a clip without one (RenderWare .anm and .ska, Arma .rtm) the name
- * convert gives it (cmd_convert.c): its file's name without the extension ("hero.dff.walk"),
- * with its place when the file holds several ("char_b24_pl8.dff 2"), so that a bake's and a
+/* The clip's name, or the one convert gives a clip without one, so that a bake's and a
  * convert's names for a clip agree and no two unnamed clips are all "0". */
 static char *label_of(const vks_clip *c, const char *path, uint32_t index, uint32_t clips)
 {
-    if (c->name[0])
-        return strdup(c->name);
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
-    char *name = malloc((size_t)n + 16);
-    if (name && clips > 1)
-        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, index);
-    else if (name)
-        snprintf(name, (size_t)n + 16, "%.*s", n, base);
-    return name;
+    return c->name[0] ? strdup(c->name) : vks_cli_unnamed_clip_name(path, index, clips);
 }
 
 int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)

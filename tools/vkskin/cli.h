@@ -63,6 +63,10 @@ vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t
  * line, after "where: " when where is given, and returns NULL when it cannot (cli_anim.c). */
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
                                  const vks_skin *json_skin, const vks_read_options *ropt);
+/* The name convert and bake give a clip without one of its own (RenderWare .anm and .ska,
+ * Arma .rtm): its file's name without the extension ("hero.dff.walk"), with its place k when
+ * the file holds several ("char_b24_pl8.dff 2"). Malloc'ed; NULL: no memory. */
+char *vks_cli_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips);
 /* 1 when path names a pose JSON (.json, any case). */
 int vks_cli_is_json(const char *path);
 /* A note on stderr when the clip (label: as the user named it) bound to model leaves some of

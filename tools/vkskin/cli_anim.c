@@ -24,6 +24,20 @@ int vks_cli_is_json(const char *path)
     return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
 }
 
+char *vks_cli_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    char *name = malloc((size_t)n + 16);
+    if (name && clips > 1)
+        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
+    else if (name)
+        snprintf(name, (size_t)n + 16, "%.*s", n, base);
+    return name;
+}
+
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
                                  const vks_skin *json_skin, const vks_read_options *ropt)
 {

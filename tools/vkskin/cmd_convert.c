@@ -40,22 +40,6 @@ typedef struct convert_clips {
     uint32_t set_count, count, cap;
 } convert_clips;
 
-/* The name of an unnamed clip (RenderWare .anm and .ska, Arma .rtm): its file's name without
- * the extension ("hero.dff.walk"), and its place when the file holds several. NULL: no memory. */
-static char *unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
-    char *name = malloc((size_t)n + 16);
-    if (name && clips > 1)
-        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
-    else if (name)
-        snprintf(name, (size_t)n + 16, "%.*s", n, base);
-    return name;
-}
-
 /* name: the animation's name for a clip without one (taken over), or NULL. */
 static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label, char *name)
 {
@@ -135,13 +119,13 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
             return 0;
         }
         return add_clip(cc, &set->clips[k], skin, arg,
-                        set->clips[k].name[0] ? NULL : unnamed_clip_name(path, (uint32_t)k, set->clip_count));
+                        set->clips[k].name[0] ? NULL : vks_cli_unnamed_clip_name(path, (uint32_t)k, set->clip_count));
     }
     for (uint32_t k = 0; k < set->clip_count; k++) {
         char label[4200];
         snprintf(label, sizeof label, "%s#%s", path, set->clips[k].name[0] ? set->clips[k].name : "0");
         if (!add_clip(cc, &set->clips[k], skin, label,
-                      set->clips[k].name[0] ? NULL : unnamed_clip_name(path, k, set->clip_count)))
+                      set->clips[k].name[0] ? NULL : vks_cli_unnamed_clip_name(path, k, set->clip_count)))
             return 0;
     }
     return 1;
