@@ -6,12 +6,14 @@
 # unsplit bake (a job with a max_height that fits) that its frames had: EXR float and half
 # scanlines byte for byte, 16-bit PNG rows code for code, plain and padded to powers of two with
 # rows wrapped. The sidecar says which frames each part holds, its height and files, each clip
-# frame's part and row, and validates against docs/schema/bake_sidecar.schema.json. A frame
+# frame's part and row, and validates against docs/schema/bake_sidecar.schema.json; the decode
+# test reads every part back through the sidecar alone against the CPU reference. A frame
 # whose own rows are over max_height is refused even split.
 # Exit 77 without OpenEXR, or (after every other check passed) without python3's jsonschema.
-#   cli_bake_split.sh VKSKIN
+#   cli_bake_split.sh VKSKIN TEST_VAT_DECODE
 set -u
 vk=$1
+decode=$2
 src=${VKSKIN_SOURCE_DIR:?}
 d=$src/datasets
 fail=0
@@ -189,16 +191,22 @@ cat texels.log
 check "every part's texels are the unsplit bake's rows; the sidecars say where (and follow the schema)" \
     "[ $rc -eq 0 ] && grep -q '^93 part textures compared' texels.log"
 
-# 4. the rest mesh addresses frame 0 of a part: vertex 0's vt is 1 - 0.5 / 40 in the OBJ
+# 4. the decode test reads the parts through the sidecars alone (the rest meshes' UVs on frame
+#    0 of a part 40 or 32 rows tall)
+"$decode" split "$tmp" > decode.log 2>&1; rc=$?
+check "the decode test reads every split output: $(tail -n 1 decode.log)" \
+    "[ $rc -eq 0 ] && grep -q 'test_vat_decode: 7 outputs decoded' decode.log"
+
+# 5. the rest mesh addresses frame 0 of a part: vertex 0's vt is 1 - 0.5 / 40 in the OBJ
 v0=$(grep -m1 '^vt ' split/flat.vat.obj | cut -d' ' -f3)
 check "the rest mesh's v is that of a part 40 rows tall ($v0)" \
     "python3 -c 'import sys; sys.exit(abs($v0 - (1 - 0.5 / 40)) > 1e-6)'"
 
-# 5. a re-run is up to date
+# 6. a re-run is up to date
 "$vk" bake split.json --cpu --out split 2> again.log; rc=$?
 check "a split bake run again is up to date" "[ $rc -eq 0 ] && grep -q '0 baked, 3 up to date, 0 failed' again.log"
 
-# 6. a frame taller than max_height alone: refused even split
+# 7. a frame taller than max_height alone: refused even split
 cat > narrow.json <<JSON
 {"jobs": [{"model": "$d/char_b24_pl8.nif", "clips": ["$d/char_b24_pl8.nif.wave.kf"], "max_width": 100,
            "max_height": 10, "split": true, "outputs": ["vat-exr-half"]}]}
