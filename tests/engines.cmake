@@ -3,6 +3,11 @@
 # reference; Godot 3 under Xvfb renders a baked frame that matches vkskin's own render by
 # silhouette; the Unity and Unreal HLSL compile with glslang's HLSL front end. Each is skipped
 # (77) where its tool is absent.
+add_test(NAME engines_hlsl COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/engines_hlsl.sh)
+set_tests_properties(engines_hlsl PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;engines" TIMEOUT 60
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+
+# the others bake with the vkskin program
 if(NOT TARGET vkskin)
   return()
 endif()

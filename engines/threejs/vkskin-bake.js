@@ -299,7 +299,8 @@ export function clipFrame(clip, seconds) {
 }
 
 // The matrix that brings the bake's space (as the model file stores it: the sidecar's up_axis
-// and handedness) to three.js's (+Y up, right-handed).
+// and handedness) to three.js's (+Y up, right-handed), for the atlas's plain meshes. A VAT needs
+// none: its rest mesh's glTF node carries the same correction.
 export function bakeSpace(sidecar) {
   const m = new THREE.Matrix4();
   if (sidecar.up_axis === '+z') m.makeRotationX(-Math.PI / 2);
