@@ -16,3 +16,6 @@ add_test(NAME engines_threejs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/engines_th
          ${VKSKIN_THREE_DIR})
 set_tests_properties(engines_threejs PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake;engines" TIMEOUT 180
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+add_test(NAME engines_godot COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/engines_godot.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(engines_godot PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake;engines" TIMEOUT 180
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
