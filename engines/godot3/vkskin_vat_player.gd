@@ -5,8 +5,9 @@
 # puts vkskin_vat.shader on it and sets the same uniforms (set_clip below).
 #
 # From the command line (all after --):
-#   godot3 --path engines/godot3 -- --bake=baked/hero.vat-exr-float.json --clip=1 [--frame=8]
-#          [--out=shot.png]
+#   godot3 --path engines/godot3 -- --bake=$PWD/baked/hero.vat-exr-float.json --clip=1 [--frame=8]
+#          [--out=$PWD/shot.png]
+# (absolute paths: Godot runs in its project's folder).
 # --frame shows that frame still (otherwise the clip plays at its fps); --out writes the picture
 # of the first frames drawn to a PNG and quits (the test engines_godot does so). The camera is
 # vkskin render's: fitted to the bind pose's bounds, 30 degrees to the side, 12 above.
