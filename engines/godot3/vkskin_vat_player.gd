@@ -48,7 +48,8 @@ func _ready():
 func _process(delta):
 	if still_frame < 0.0 and not materials.empty():
 		elapsed += delta
-		set_clip(clip_index, elapsed * float(sidecar.clips[clip_index].fps))
+		var c = sidecar.clips[clamp(clip_index, 0, sidecar.clips.size() - 1)]
+		set_clip(clip_index, elapsed * float(c.fps))
 
 # Clip `index` of the sidecar at `frame` (fractional: the shader interpolates).
 func set_clip(index, frame):
@@ -111,9 +112,12 @@ func build_vat(dir, gltf):
 		arrays[Mesh.ARRAY_VERTEX] = prim.POSITION
 		if prim.has("NORMAL"):
 			arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
-		arrays[Mesh.ARRAY_TEX_UV] = prim.TEXCOORD_0
 		# the lookup: the second UV set where there is one (TEXCOORD_1), else the first
+		if prim.has("TEXCOORD_0"):
+			arrays[Mesh.ARRAY_TEX_UV] = prim.TEXCOORD_0
 		var two_sets = prim.has("TEXCOORD_1")
+		if not two_sets and not prim.has("TEXCOORD_0"):
+			return "the rest mesh has no UV set holding the VAT lookup"
 		if two_sets:
 			arrays[Mesh.ARRAY_TEX_UV2] = prim.TEXCOORD_1
 		arrays[Mesh.ARRAY_INDEX] = prim.indices
