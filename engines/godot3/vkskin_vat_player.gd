@@ -122,7 +122,7 @@ func build_vat(dir, gltf):
 			arrays[Mesh.ARRAY_TEX_UV2] = prim.TEXCOORD_1
 		arrays[Mesh.ARRAY_INDEX] = prim.indices
 		var m = prim_material(mat, two_sets)
-		add_mesh(arrays, m, Mesh.ARRAY_FORMAT_VERTEX)
+		add_mesh(arrays, m)
 		all_positions.append_array(prim.POSITION)
 	var bounds = AABB(Vector3(b.min[0], b.min[1], b.min[2]), Vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]))
 	for child in get_children():
@@ -140,7 +140,7 @@ func prim_material(mat, two_sets):
 	materials.append(m)
 	return m
 
-func add_mesh(arrays, mat, _fmt):
+func add_mesh(arrays, mat):
 	var mesh = ArrayMesh.new()
 	# no compression: UVs as half floats would address the wrong texel in a wide VAT
 	mesh.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, arrays, [], 0)
@@ -182,7 +182,7 @@ func build_atlas(dir, gltf):
 		arrays[Mesh.ARRAY_TEX_UV2] = uv2
 		arrays[Mesh.ARRAY_COLOR] = col
 		arrays[Mesh.ARRAY_INDEX] = prim.indices
-		var mi = add_mesh(arrays, mat, 0)
+		var mi = add_mesh(arrays, mat)
 		mi.extra_cull_margin = 16384.0 # the rest pose's bounds are not the animation's
 		all_positions.append_array(prim.POSITION)
 	fit_camera(all_positions)
