@@ -1,7 +1,7 @@
 /* The streaming engine (stream.h) with the validation layer on: every pose source (bind, host
  * locals changing per frame, procedural, clip) on two models with roots, in chunks whose
  * crowd is re-aimed (a slot that held host locals goes back to the bind pose), checked
- * against the CPU reference at every frame; deliveries come chunk by chunk, frame by frame,
+ * against the CPU reference at every frame (two of them a crowd file's entries); deliveries come chunk by chunk, frame by frame,
  * each (instance, frame) once; the ring gives the very bits the synchronous crowd path gives
  * (vks_crowd_run_frame + vks_crowd_read), whatever its depth, the chunks, or whether
  * instances come as a list or a callback; a consumer's stop, bad descs, and a stream into a
@@ -177,6 +177,34 @@ static int same_bits(const got *a, const got *b)
     return !memcmp(a->pos, b->pos, n * sizeof(float)) && !memcmp(a->nrm, b->nrm, n * sizeof(float));
 }
 
+/* Two instances from a crowd file (crowd_file.h) through vks_stream_instance_from_crowd: one
+ * playing the clip mirrored at its own start and speed with a root, one without a clip (the
+ * bind pose), with the cycle the entry leaves to the clip. */
+static int crowd_instances(void)
+{
+    static const char csv[] = "clip,start,speed,cycle,tx\nsway.anm,0.3,1.5,mirror,2\n,,,,1\nsway.anm,,,,\n";
+    vks_crowd_spec *spec = NULL;
+    vks_error err = {0};
+    if (vks_crowd_file_parse(csv, sizeof csv - 1, "street.csv", &spec, &err) != VKS_OK) {
+        fprintf(stderr, "crowd: %s\n", err.msg);
+        return 0;
+    }
+    int ok = spec->instance_count == 3;
+    for (uint32_t k = 0; ok && k < 2; k++) {
+        uint32_t i = 16 + k;
+        const vks_crowd_entry *e = &spec->instances[k];
+        vks_stream_instance_from_crowd(e, inst[i].model, e->clip < 0 ? -1 : 0, VKS_CYCLE_LOOP, &inst[i]);
+    }
+    vks_stream_instance own;
+    vks_stream_instance_from_crowd(&spec->instances[2], 1, 0, VKS_CYCLE_CLAMP, &own);
+    ok = ok && inst[16].pose == VKS_STREAM_CLIP && inst[16].clip_cycle == VKS_CYCLE_MIRROR &&
+         inst[16].clip_start == 0.3f && inst[16].clip_speed == 1.5f && inst[16].root.m[9] == 2.0f &&
+         inst[17].pose == VKS_STREAM_BIND && inst[17].root.m[9] == 1.0f && own.clip_cycle == VKS_CYCLE_CLAMP &&
+         own.model == 1 && own.clip_speed == 1.0f;
+    vks_crowd_spec_free(spec);
+    return ok;
+}
+
 static void make_instances(void)
 {
     for (int k = 0; k < 3; k++) {
@@ -220,6 +248,7 @@ int main(void)
         return vks_test_finish("test_gpu_stream");
     skins[0] = a, skins[1] = b;
     make_instances();
+    CHECK(crowd_instances());
     vks_error err = {0};
     for (int m = 0; m < 2; m++)
         CHECK(vks_clip_bind(&clip, skins[m], &binding[m], &err) == VKS_OK);
