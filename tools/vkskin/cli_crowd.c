@@ -76,7 +76,9 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
 /* The stream's view of the job: instance g of the models one after the other. */
 typedef struct crowd_stream {
     const vks_cli_crowd_job *job;
-    uint64_t *base; /* per model: its first global instance */
+    uint64_t *base;       /* per model: its first global instance */
+    const vks_skin **skins;
+    float *times;         /* the job's frame times */
 } crowd_stream;
 
 static uint32_t model_of(const crowd_stream *cs, uint64_t g)
@@ -124,39 +126,76 @@ static int consume_chunk(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
+/* Progress only: the bake takes the vertices (vks_stream_to_bake). */
+static int progress_only(void *user, const vks_stream_delivery *d)
+{
+    const crowd_stream *cs = user;
+    if (cs->job->progress)
+        vks_cli_progress_set(cs->job->progress,
+                             (uint64_t)d->first * cs->job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
+    return 0;
+}
+
+/* The job as a stream: its instances (by callback, so memory stays bounded), frame times and
+ * chunk budget. The three arrays are allocated; free them with stream_end. */
+static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
+{
+    memset(d, 0, sizeof *d);
+    cs->job = job;
+    cs->base = calloc(job->model_count + 1, sizeof *cs->base);
+    cs->skins = calloc(job->model_count + 1, sizeof *cs->skins);
+    cs->times = malloc(sizeof *cs->times * (job->frames ? job->frames : 1));
+    if (!cs->base || !cs->skins || !cs->times)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
+    uint64_t total = 0;
+    for (uint32_t m = 0; m < job->model_count; m++)
+        cs->base[m] = total, total += job->posers[m]->instances, cs->skins[m] = job->posers[m]->skin;
+    if (total > UINT32_MAX)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "crowd", "%llu instances (at most %u)",
+                             (unsigned long long)total, UINT32_MAX);
+    for (uint32_t f = 0; f < job->frames; f++)
+        cs->times[f] = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
+    d->models = job->ms, d->skins = cs->skins, d->model_count = job->model_count;
+    d->gpu_clips = job->clips ? job->clips->gc : NULL;
+    d->get_instance = stream_instance, d->instance_count = (uint32_t)total;
+    d->times = cs->times, d->frame_count = job->frames;
+    d->no_normals = job->no_normals;
+    d->chunk_bytes = job->chunk_bytes;
+    d->deliver = consume_chunk, d->user = cs;
+    return VKS_OK;
+}
+
+static void stream_end(crowd_stream *cs)
+{
+    free(cs->base), free(cs->skins), free(cs->times);
+}
+
 vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *st, vks_error *err)
 {
     vks_cli_crowd_stats local = {0};
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
-    crowd_stream cs = {job, calloc(job->model_count + 1, sizeof *cs.base)};
-    const vks_skin **skins = calloc(job->model_count + 1, sizeof *skins);
-    float *times = malloc(sizeof *times * (job->frames ? job->frames : 1));
-    if (!cs.base || !skins || !times) {
-        free(cs.base), free(skins), free(times);
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
-    }
-    uint64_t total = 0;
-    for (uint32_t m = 0; m < job->model_count; m++)
-        cs.base[m] = total, total += job->posers[m]->instances, skins[m] = job->posers[m]->skin;
-    for (uint32_t f = 0; f < job->frames; f++)
-        times[f] = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
-    vks_stream_desc d = {0};
-    d.models = job->ms, d.skins = skins, d.model_count = job->model_count;
-    d.gpu_clips = job->clips ? job->clips->gc : NULL;
-    d.get_instance = stream_instance, d.instance_count = (uint32_t)total;
-    d.times = times, d.frame_count = job->frames;
-    d.no_normals = job->no_normals;
-    d.chunk_bytes = job->chunk_bytes;
-    d.deliver = consume_chunk, d.user = &cs;
+    crowd_stream cs = {0};
+    vks_stream_desc d;
     vks_stream_stats ss = {0};
-    vks_result r = total > UINT32_MAX ? vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "crowd",
-                                                      "%llu instances (at most %u)", (unsigned long long)total,
-                                                      UINT32_MAX)
-                                      : vks_stream_run(job->gpu, &d, &ss, err);
+    vks_result r = stream_begin(job, &cs, &d, err);
+    if (r == VKS_OK)
+        r = vks_stream_run(job->gpu, &d, &ss, err);
     st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
     st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
-    free(cs.base), free(skins), free(times);
+    stream_end(&cs);
+    return r;
+}
+
+vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err)
+{
+    crowd_stream cs = {0};
+    vks_stream_desc d;
+    vks_result r = stream_begin(job, &cs, &d, err);
+    d.deliver = progress_only;
+    if (r == VKS_OK)
+        r = vks_stream_to_bake(job->gpu, &d, bake, memory_bytes, NULL, err);
+    stream_end(&cs);
     return r;
 }

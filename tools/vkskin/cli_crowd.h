@@ -55,4 +55,9 @@ typedef struct vks_cli_crowd_stats {
 
 vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *stats, vks_error *err);
 
+/* The job (one model: the bake's) written to bake by vks_stream_to_bake: the frames of as many
+ * instances as fit memory_bytes held and written instance by instance; consume is not called,
+ * progress is. */
+vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err);
+
 #endif
