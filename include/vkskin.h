@@ -9,6 +9,8 @@
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
  *                a persistent GPU crowd, frame after frame                (crowd.h)
  *                crowds from JSON or CSV files                            (crowd_file.h)
+                any pose source over a list of frames, read back through a
+                ring into a callback or a bake                            (stream.h)
  *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
  *   5. compare:  vks_diff                                                 (check.h)
  *                per-vertex error maps, JUnit and HTML reports             (report.h)
@@ -34,6 +36,7 @@
 #include "vkskin/gpu.h"
 #include "vkskin/crowd.h"
 #include "vkskin/crowd_file.h"
+#include "vkskin/stream.h"
 #include "vkskin/render.h"
 #include "vkskin/check.h"
 #include "vkskin/report.h"

@@ -5,11 +5,10 @@ vks_add_test(NAME test_vat SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat.c L
 
 # The decode test reads the textures with the program's own readers (OpenEXR, libpng).
 add_executable(test_vat_decode ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_decode.c
-               ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_exr.c ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_png16.c
-               ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_png.c)
+               ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_exr.c ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_png16_read.c)
 target_include_directories(test_vat_decode PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_vat_decode PRIVATE vks_testutil PNG::PNG vkskin_deps::cjson)
-if(VKSKIN_OPENEXR_INCLUDE_DIR AND VKSKIN_OPENEXR_LIBRARY)
+if(VKSKIN_HAVE_OPENEXR)
   target_include_directories(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_INCLUDE_DIR})
   target_link_libraries(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_LIBRARY})
   target_compile_definitions(test_vat_decode PRIVATE VKSKIN_HAVE_OPENEXR)

@@ -206,113 +206,92 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
     return 1;
 }
 
-/* Where crowd instance i of a group comes from: its job, and the job's frame. */
+/* Where stream instance i of a group comes from: its job, and the job's frame. */
 typedef struct group_map {
     uint32_t *job_of, *frame_of;
-    uint32_t *base;      /* per job: its first instance */
-    uint32_t *clip_base; /* per job: its first clip among the group's uploaded clips */
+    const vks_bake_loaded *const *ls;
+    vks_bake_frames *const *frs;
 } group_map;
 
-/* One crowd instance per frame: instance i plays its clip from the frame's time at speed 0, so
- * one frame of the crowd is every frame of every job of the group: all the group's models and
- * clips in one submission. A group of several jobs fits one crowd (the caller keeps its
- * outputs under VKS_BAKE_GROUP_BYTES); a single job larger than that goes in chunks of
- * instances, the crowd made once and its instances re-aimed per chunk. */
+/* Each instance's vertices into its job's frame. */
+static int group_take(void *user, const vks_stream_delivery *d)
+{
+    const group_map *gm = user;
+    size_t at = 0;
+    for (uint32_t i = d->first; i < d->first + d->count; i++) {
+        uint32_t j = gm->job_of[i];
+        size_t per = (size_t)gm->ls[j]->skin->vertex_count * 3, off = (size_t)gm->frame_of[i] * per;
+        memcpy(gm->frs[j]->positions + off, d->positions + at, per * sizeof(float));
+        if (gm->frs[j]->normals && d->normals)
+            memcpy(gm->frs[j]->normals + off, d->normals + at, per * sizeof(float));
+        at += per;
+    }
+    return 0;
+}
+
+/* One stream instance per frame: instance i plays its clip from the frame's time at speed 0, so
+ * the stream's one frame (time 0) is every frame of every job of the group: all the group's
+ * models and clips in one submission. A group of several jobs is one chunk (the caller keeps
+ * its outputs under VKS_BAKE_GROUP_BYTES); a single job larger than that goes in chunks of
+ * instances of that size (vks_stream_run). */
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
                               vks_gpu *gpu, vks_bake_frames *const *frs)
 {
     vks_error err = {0};
     vks_gpu_models *models = NULL;
-    vks_gpu_clips *gc = NULL;
-    vks_crowd *crowd = NULL;
-    uint32_t total = 0, clip_total = 0, max_vertices = 0;
+    uint32_t total = 0, clip_total = 0;
     int normals = 0;
     for (uint32_t j = 0; j < count; j++) {
         total += ls[j]->frames;
         clip_total += ls[j]->clip_count;
-        if (ls[j]->skin->vertex_count > max_vertices)
-            max_vertices = ls[j]->skin->vertex_count;
         normals |= frs[j]->normals != NULL;
     }
-    uint32_t chunk = total;
-    if (count == 1) {
-        uint64_t per = (uint64_t)max_vertices * 24;
-        uint64_t fit = VKS_BAKE_GROUP_BYTES / (per ? per : 1);
-        chunk = fit < 1 ? 1 : fit < total ? (uint32_t)fit : total;
-    }
     const vks_skin **skins = malloc(sizeof *skins * count);
-    const vks_clip **clips = malloc(sizeof *clips * clip_total);
-    vks_crowd_instance *inst = calloc(chunk, sizeof *inst);
-    group_map gm = {malloc(sizeof(uint32_t) * total), malloc(sizeof(uint32_t) * total), malloc(sizeof(uint32_t) * count),
-                    malloc(sizeof(uint32_t) * count)};
-    vks_result r = skins && clips && inst && gm.job_of && gm.frame_of && gm.base && gm.clip_base
+    const vks_clip **clips = malloc(sizeof *clips * (clip_total ? clip_total : 1));
+    vks_stream_instance *inst = calloc(total ? total : 1, sizeof *inst);
+    group_map gm = {malloc(sizeof(uint32_t) * (total ? total : 1)), malloc(sizeof(uint32_t) * (total ? total : 1)),
+                    ls, frs};
+    vks_result r = skins && clips && inst && gm.job_of && gm.frame_of
                        ? VKS_OK
                        : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory for %u frames", total);
     for (uint32_t j = 0, at = 0, ca = 0; r == VKS_OK && j < count; j++) {
-        skins[j] = ls[j]->skin;
-        gm.base[j] = at;
-        gm.clip_base[j] = ca;
-        for (uint32_t c = 0; c < ls[j]->clip_count; c++)
-            clips[ca++] = ls[j]->clips[c].clip;
-        for (uint32_t g = 0; g < ls[j]->frames; g++, at++)
-            gm.job_of[at] = j, gm.frame_of[at] = g;
+        const vks_bake_loaded *l = ls[j];
+        skins[j] = l->skin;
+        for (uint32_t c = 0; c < l->clip_count; c++) {
+            clips[ca + c] = l->clips[c].clip;
+            for (uint32_t f = 0; f < l->clips[c].frames; f++, at++) {
+                vks_stream_instance *si = &inst[at];
+                gm.job_of[at] = j, gm.frame_of[at] = l->clips[c].first_frame + f;
+                si->model = j;
+                si->pose = VKS_STREAM_CLIP;
+                si->clip = ca + c;
+                si->clip_start = (float)vks_bake_frame_time(jobs[j], &l->clips[c], f);
+                si->clip_speed = 0.0f;
+                si->clip_cycle = VKS_CYCLE_CLAMP;
+            }
+        }
+        ca += l->clip_count;
     }
     if (r == VKS_OK)
         r = vks_gpu_upload(gpu, skins, count, &models, &err);
-    if (r == VKS_OK)
-        r = vks_gpu_upload_clips(gpu, models, skins, clips, clip_total, &gc, &err);
-    for (uint32_t first = 0; r == VKS_OK && first < total; first += chunk) {
-        uint32_t n = total - first < chunk ? total - first : chunk;
-        for (uint32_t i = 0; i < chunk; i++) {
-            uint32_t at = first + (i < n ? i : n - 1); /* a short last chunk repeats its last frame */
-            uint32_t j = gm.job_of[at], g = gm.frame_of[at], c = 0;
-            const vks_bake_loaded *l = ls[j];
-            while (c + 1 < l->clip_count && l->clips[c + 1].first_frame <= g)
-                c++;
-            vks_crowd_instance *ci = &inst[i];
-            memset(ci, 0, sizeof *ci);
-            ci->model = j;
-            ci->pose = VKS_CROWD_POSE_CLIP;
-            ci->clip = gm.clip_base[j] + c;
-            ci->clip_start = (float)vks_bake_frame_time(jobs[j], &l->clips[c], g - l->clips[c].first_frame);
-            ci->clip_speed = 0.0f;
-            ci->clip_cycle = VKS_CYCLE_CLAMP;
-        }
-        if (!crowd) {
-            vks_crowd_desc d = {0};
-            d.models = models;
-            d.instances = inst;
-            d.instance_count = chunk;
-            d.clips = gc;
-            d.no_normals = !normals;
-            r = vks_crowd_create(gpu, &d, &crowd, &err);
-        } else {
-            for (uint32_t i = 0; r == VKS_OK && i < chunk; i++)
-                r = vks_crowd_set_instance(crowd, i, &inst[i], &err);
-        }
-        if (r == VKS_OK)
-            r = vks_crowd_run_frame(crowd, 0.0f, NULL, &err);
-        /* each job's instances within the chunk, read into its frames */
-        for (uint32_t j = 0; r == VKS_OK && j < count; j++) {
-            uint32_t lo = gm.base[j] > first ? gm.base[j] : first;
-            uint32_t hi = gm.base[j] + ls[j]->frames < first + n ? gm.base[j] + ls[j]->frames : first + n;
-            if (lo >= hi)
-                continue;
-            size_t off = (size_t)(lo - gm.base[j]) * ls[j]->skin->vertex_count * 3;
-            r = vks_crowd_read(crowd, lo - first, hi - lo, frs[j]->positions + off,
-                               frs[j]->normals ? frs[j]->normals + off : NULL, &err);
-        }
+    if (r == VKS_OK && total) {
+        static const float time0 = 0.0f;
+        vks_stream_desc d = {0};
+        d.models = models, d.skins = skins, d.model_count = count;
+        d.clips = clips, d.clip_count = clip_total;
+        d.instances = inst, d.instance_count = total;
+        d.times = &time0, d.frame_count = 1;
+        d.no_normals = !normals;
+        d.chunk_bytes = count == 1 ? VKS_BAKE_GROUP_BYTES : UINT64_MAX;
+        d.deliver = group_take, d.user = &gm;
+        r = vks_stream_run(gpu, &d, NULL, &err);
     }
-    vks_crowd_destroy(crowd);
-    vks_gpu_clips_free(gc);
     vks_gpu_models_free(models);
     free(skins);
     free(clips);
     free(inst);
     free(gm.job_of);
     free(gm.frame_of);
-    free(gm.base);
-    free(gm.clip_base);
     if (r != VKS_OK) {
         char msg[512];
         if (!err.msg[0])

@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 
 #include "bake_job.h"
-#include "bake_textures.h"
 #include "vkskin/gltf.h"
-#include "vkskin/vat.h"
+#include "vkskin/vat_write.h"
 
 /* "dir/namesuffix"; with dir NULL, "namesuffix" (the name a sidecar records). */
 static char *join(const char *dir, const char *name, const char *suffix)
@@ -118,13 +117,6 @@ typedef struct sidecar {
     const char *dir;
     uint64_t bytes;
 } sidecar;
-
-static void add_floats(cJSON *o, const char *key, const float *v, int n)
-{
-    cJSON *a = cJSON_AddArrayToObject(o, key);
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-}
 
 /* The model's space as the file stores it (vertices and matrices are not converted; the
  * glTF outputs' root node holds the correction, vks_gltf_correction): RenderWare and NIF
@@ -374,80 +366,12 @@ int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, con
 
 /* ---- the rest mesh: bind pose, each vertex's UV its texel in frame 0 ---- */
 
-static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
-                          const char *path)
-{
-    const vks_skin *s = l->skin;
-    vks_error err = {0};
-    vks_output *o = NULL;
-    vks_result r = vks_output_open(&o, path, &err);
-    if (r != VKS_OK)
-        return report(job, r, &err);
-    FILE *f = vks_output_stream(o);
-    fprintf(f, "# vkskin bake: rest mesh of %s; vt addresses each vertex's texel in frame 0 of the VAT\n"
-               "# (v counts from the bottom, the first row at the top: a shader subtracts\n"
-               "# frame * rows_per_frame / height from v to reach frame `frame`)\n",
-            job->model_given);
-    for (uint32_t v = 0; v < s->vertex_count; v++)
-        fprintf(f, "v %.9g %.9g %.9g\n", s->positions[v][0], s->positions[v][1], s->positions[v][2]);
-    for (uint32_t v = 0; v < s->vertex_count; v++) {
-        float uv[2];
-        vks_vat_uv(lay, v, uv);
-        fprintf(f, "vt %.9g %.9g\n", uv[0], 1.0f - uv[1]); /* OBJ's v = 0 is the bottom row */
-    }
-    for (uint32_t v = 0; s->normals && v < s->vertex_count; v++)
-        fprintf(f, "vn %.9g %.9g %.9g\n", s->normals[v][0], s->normals[v][1], s->normals[v][2]);
-    for (uint32_t m = 0; m < s->mesh_count; m++) {
-        const vks_mesh *me = &s->meshes[m];
-        fprintf(f, "o %s\n", me->name[0] ? me->name : "mesh");
-        for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++) {
-            fputc('f', f);
-            for (int k = 0; k < 3; k++) {
-                uint32_t i = me->first_vertex + s->triangles[t][k] + 1;
-                if (s->normals)
-                    fprintf(f, " %u/%u/%u", i, i, i);
-                else
-                    fprintf(f, " %u/%u", i, i);
-            }
-            fputc('\n', f);
-        }
-    }
-    r = vks_output_close(o, !ferror(f), &err);
-    return report(job, r, &err);
-}
-
-/* The rest mesh as .glb: the library's bind mesh with each vertex's texel as TEXCOORD_0. */
-static int write_rest_glb(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
-                          const char *path)
-{
-    uint32_t nv = l->skin->vertex_count;
-    float *uv = malloc(((size_t)nv + 1) * 2 * sizeof *uv);
-    vks_error err = {0};
-    vks_result r = VKS_OK;
-    if (!uv || !path) {
-        r = vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-    } else {
-        for (uint32_t v = 0; v < nv; v++)
-            vks_vat_uv(lay, v, uv + (size_t)v * 2);
-        vks_gltf_options o = {VKS_GLTF_GLB, 0, "vkskin bake (VAT rest mesh)"};
-        r = vks_gltf_write_bind_mesh(path, l->skin, uv, &o, &err);
-    }
-    free(uv);
-    return report(job, r, &err);
-}
-
-/* Frame-major vertices into the VAT layout's texels (3 floats each); unused texels of a
- * wrapped frame's last row stay 0. */
+/* Frame-major vertices into the VAT layout's texels (vks_vat_texels), malloc'ed. */
 static float *to_texels(const float *src, const vks_vat_layout *lay)
 {
-    float *t = calloc((size_t)lay->width * lay->height * 3 + 1, sizeof *t);
-    if (!t)
-        return NULL;
-    for (uint32_t g = 0; g < lay->frames; g++)
-        for (uint32_t v = 0; v < lay->vertex_count; v++) {
-            size_t dst = ((size_t)vks_vat_row(lay, g, v) * lay->width + vks_vat_column(lay, v)) * 3;
-            memcpy(t + dst, src + ((size_t)g * lay->vertex_count + v) * 3, 12);
-        }
+    float *t = malloc((vks_vat_texel_floats(lay) + 1) * sizeof *t);
+    if (t)
+        vks_vat_texels(src, lay, t);
     return t;
 }
 
@@ -460,10 +384,58 @@ int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, 
     if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     char *mesh = join(dir, job->name, ".vat.obj"), *glb = join(dir, job->name, ".vat.glb");
-    int ok = mesh && write_rest_obj(job, l, &lay, mesh) && write_rest_glb(job, l, &lay, glb);
+    int ok = mesh && glb && report(job, vks_vat_write_rest_obj(mesh, l->skin, &lay, job->model_given, &err), &err) &&
+             report(job, vks_vat_write_rest_glb(glb, l->skin, &lay, &err), &err);
     free(glb);
     free(mesh);
     return ok;
+}
+
+/* The library's sidecar (vks_vat_sidecar_write) with the job's entry, hash and engine, its
+ * clip table (frame times as the GPU samples them); then the kind's files in the run's result. */
+static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir, int kind, vks_bake_engine e,
+                       vks_vat_sidecar *sd, vks_bake_result *res)
+{
+    const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e), NULL};
+    vks_vat_sidecar_clip *sc = calloc(l->clip_count + 1, sizeof *sc);
+    char *path = join(dir, job->name, sidecar_suffix(kind));
+    vks_error err = {0};
+    vks_result r = sc && path ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    for (uint32_t c = 0; r == VKS_OK && c < l->clip_count; c++) {
+        const vks_bake_clip *bc = &l->clips[c];
+        float *t = malloc(sizeof *t * (bc->frames + 1));
+        if (!t) {
+            r = vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+            break;
+        }
+        for (uint32_t f = 0; f < bc->frames; f++)
+            t[f] = (float)vks_bake_frame_time(job, bc, f);
+        sc[c] = (vks_vat_sidecar_clip){bc->label, bc->file, bc->index, bc->clip, bc->t0, bc->t1, bc->first_frame,
+                                       bc->frames, t};
+    }
+    sd->tool = "vkskin bake", sd->kind = vks_bake_out_name(kind), sd->extra = extra;
+    sd->model = job->model_given, sd->skin = l->skin, sd->frame_count = l->frames, sd->fps = job->fps;
+    sd->clips = sc, sd->clip_count = l->clip_count;
+    if (r == VKS_OK)
+        r = vks_vat_sidecar_write(path, sd, &err);
+    if (r == VKS_OK) {
+        for (uint32_t i = 0; i < sd->file_count; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "path", sd->files[i].path);
+            cJSON_AddStringToObject(o, "role", sd->files[i].role);
+            cJSON_AddNumberToObject(o, "bytes", (double)sd->files[i].bytes);
+            cJSON_AddStringToObject(o, "kind", vks_bake_out_name(kind));
+            cJSON_AddItemToArray(res->files, o);
+            res->bytes += sd->files[i].bytes;
+        }
+        res->bytes += file_bytes(path);
+        res->outputs_written++;
+    }
+    for (uint32_t c = 0; sc && c < l->clip_count; c++)
+        free((void *)sc[c].times);
+    free(sc);
+    free(path);
+    return report(job, r, &err);
 }
 
 /* The rest mesh is written already (vks_bake_write_rest_mesh); this kind's streams, then its
@@ -477,52 +449,29 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         return 0;
     static const char *const enc[3] = {"float32", "float16", "unorm16"};
     int k = kind; /* 0, 1, 2: the VAT kinds */
-    sidecar s = sidecar_begin(job, l, dir, kind, enc[k], e);
-    float bmin[3], bmax[3];
+    vks_vat_sidecar sd = {0};
+    sd.encoding = enc[k], sd.layout = &lay, sd.pow2 = job->pow2;
     size_t count = (size_t)l->frames * l->skin->vertex_count;
-    vks_vat_bounds(fr->positions, count, bmin, bmax);
-    cJSON *b = cJSON_AddObjectToObject(s.root, "bounds");
-    add_floats(b, "min", bmin, 3);
-    add_floats(b, "max", bmax, 3);
+    vks_vat_bounds(fr->positions, count, sd.bounds_min, sd.bounds_max);
     /* split (lay.frames < the job's): part p holds frames [p * per, (p + 1) * per), each part
        lay.height rows, the last one's rows past its frames 0 */
     const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per;
-    cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
-    cJSON_AddNumberToObject(lo, "width", lay.width);
-    cJSON_AddNumberToObject(lo, "height", lay.height);
-    cJSON_AddNumberToObject(lo, "rows_per_frame", lay.rows_per_frame);
-    cJSON_AddStringToObject(lo, "texel", parts > 1 ? "part = frame / frames_per_part; column = vertex % width, "
-                                                     "row = (frame % frames_per_part) * rows_per_frame + vertex / width"
-                                                   : "column = vertex % width, row = frame * rows_per_frame + vertex / width");
-    cJSON_AddBoolToObject(lo, "pow2", job->pow2); /* padded: texels past the last vertex and frame are 0 */
-    cJSON *pa = NULL;
-    if (parts > 1) {
-        cJSON_AddNumberToObject(lo, "frames_per_part", per);
-        pa = cJSON_AddArrayToObject(lo, "parts");
-    }
-    /* texels are data: linear, never sRGB (the PNGs say so with gAMA 1.0) */
-    cJSON_AddStringToObject(s.root, "color_space", "linear");
-    if (k == 2)
-        cJSON_AddStringToObject(s.root, "decode",
-                                "position = min + code / 65535 * (max - min); normal = code / 65535 * 2 - 1");
-    add_clips(&s, job, l, lay.rows_per_frame, parts > 1 ? per : 0);
-
-    int ok = 1;
+    vks_vat_sidecar_part *pv = parts > 1 ? calloc(parts, sizeof *pv) : NULL;
+    uint32_t cap = 2 * parts + 2, nf = 0;
+    vks_vat_sidecar_file *files = calloc(cap, sizeof *files);
+    char **names = calloc(cap, sizeof *names);
+    int ok = files && names && (parts < 2 || pv);
+    if (!ok)
+        report(job, vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory"), &err);
     for (uint32_t p = 0; p < parts && ok; p++) {
-        cJSON *po = NULL;
-        if (pa) {
-            po = cJSON_CreateObject();
-            cJSON_AddNumberToObject(po, "first_frame", (double)p * per);
-            cJSON_AddNumberToObject(po, "frame_count", p + 1 < parts ? per : l->frames - p * per);
-            cJSON_AddNumberToObject(po, "height", lay.height);
-            cJSON_AddItemToArray(pa, po);
-        }
         vks_vat_layout pl = lay; /* this part's frames */
         pl.frames = p + 1 < parts ? per : l->frames - p * per;
+        if (pv)
+            pv[p] = (vks_vat_sidecar_part){p * per, pl.frames, lay.height, NULL, NULL};
         for (int stream = 0; stream < (fr->normals ? 2 : 1) && ok; stream++) {
             const float *src = (stream ? fr->normals : fr->positions) + (size_t)p * per * lay.vertex_count * 3;
             char suffix[48], part[24] = "";
-            if (pa)
+            if (pv)
                 snprintf(part, sizeof part, "_part%u", p);
             snprintf(suffix, sizeof suffix, ".vat.%s%s%s", stream ? "nrm" : "pos",
                      k == 2 ? part : (k ? ".f16" : ".f32"), k == 2 ? ".png" : "");
@@ -532,41 +481,47 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
             float *tex = to_texels(src, &pl);
             vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
             if (r == VKS_OK && k < 2) {
-                r = vks_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_TEXEL_HALF : VKS_TEXEL_FLOAT, &err);
+                r = vks_vat_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_VAT_TEXEL_HALF : VKS_VAT_TEXEL_FLOAT,
+                                      &err);
             } else if (r == VKS_OK) {
                 size_t n = (size_t)lay.width * lay.height * 3;
                 uint16_t *q = malloc(n * 2 + 2);
                 float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
-                const float *mn = stream ? nlo : bmin, *mx = stream ? nhi : bmax;
-                for (size_t i = 0; q && i < n; i++)
-                    q[i] = vks_vat_quantize16(tex[i], mn[i % 3], mx[i % 3]);
-                r = q ? vks_png16_write(path, q, lay.width, lay.height, &err)
+                if (q)
+                    vks_vat_quantize_texels(tex, n / 3, stream ? nlo : sd.bounds_min, stream ? nhi : sd.bounds_max, q);
+                r = q ? vks_vat_png16_write(path, q, lay.width, lay.height, &err)
                       : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
                 free(q);
             }
             ok = report(job, r, &err);
-            if (ok)
-                add_file(&s, name, stream ? "normal" : "position");
-            if (ok && po)
-                cJSON_AddStringToObject(po, stream ? "normal" : "position", name);
+            if (ok) {
+                files[nf] = (vks_vat_sidecar_file){name, stream ? "normal" : "position", file_bytes(path)};
+                if (pv)
+                    *(stream ? &pv[p].normal : &pv[p].position) = name;
+                names[nf++] = name, name = NULL;
+            }
             free(tex);
             free(name);
             free(path);
         }
     }
-    if (ok) {
-        char *name = join(NULL, job->name, ".vat.obj");
-        add_file(&s, name, "rest mesh (OBJ, vt = texel)");
-        free(name);
-        name = join(NULL, job->name, ".vat.glb");
-        add_file(&s, name, "rest mesh (glTF, TEXCOORD_0 = texel)");
-        free(name);
+    static const char *const mesh_suffix[2] = {".vat.obj", ".vat.glb"};
+    static const char *const mesh_role[2] = {"rest mesh (OBJ, vt = texel)", "rest mesh (glTF, TEXCOORD_0 = texel)"};
+    for (int m = 0; ok && m < 2; m++) {
+        char *name = join(NULL, job->name, mesh_suffix[m]), *path = join(dir, job->name, mesh_suffix[m]);
+        files[nf] = (vks_vat_sidecar_file){name ? name : "", mesh_role[m], path ? file_bytes(path) : 0};
+        names[nf++] = name;
+        free(path);
     }
-    if (!ok) {
-        cJSON_Delete(s.root);
-        return 0;
-    }
-    return sidecar_end(&s, job, kind, res);
+    sd.files = files, sd.file_count = nf;
+    sd.parts = pv, sd.part_count = pv ? parts : 0, sd.frames_per_part = pv ? per : 0;
+    ok = ok && vat_sidecar(job, l, dir, kind, e, &sd, res);
+    for (uint32_t i = 0; names && i < nf; i++)
+        free(names[i]);
+    free(names);
+    free(files);
+    free(pv);
+    return ok;
 }
 
 static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
@@ -611,7 +566,7 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
         if (count < per && (padded = calloc((size_t)per * row, sizeof *padded)))
             memcpy(padded, rows, (size_t)count * row * sizeof *padded);
         r = name && path && (count == per || padded)
-                ? vks_exr_write(path, padded ? padded : rows, sk->bone_count * 3, per, 4, VKS_TEXEL_FLOAT, &err)
+                ? vks_vat_exr_write(path, padded ? padded : rows, sk->bone_count * 3, per, 4, VKS_VAT_TEXEL_FLOAT, &err)
                 : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
         ok = report(job, r, &err);
         if (ok)

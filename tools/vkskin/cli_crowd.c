@@ -4,14 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c)
 {
@@ -81,41 +73,101 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
         out->root = ps->roots[j];
 }
 
-/* The instances of one chunk, from global instance g0 on (models one after the other). */
-static void chunk_instances(const vks_cli_crowd_job *job, uint64_t g0, uint32_t n, vks_crowd_instance *in)
+/* The stream's view of the job: instance g of the models one after the other. */
+typedef struct crowd_stream {
+    const vks_cli_crowd_job *job;
+    uint64_t *base;       /* per model: its first global instance */
+    const vks_skin **skins;
+    float *times;         /* the job's frame times */
+} crowd_stream;
+
+static uint32_t model_of(const crowd_stream *cs, uint64_t g)
 {
     uint32_t m = 0;
-    uint64_t base = 0;
-    while (g0 >= base + job->posers[m]->instances)
-        base += job->posers[m]->instances, m++;
-    for (uint32_t k = 0; k < n; k++) {
-        uint64_t g = g0 + k;
-        while (g >= base + job->posers[m]->instances)
-            base += job->posers[m]->instances, m++;
-        vks_cli_crowd_instance(job->clips, job->posers[m], m, (uint32_t)(g - base), 1, &in[k]);
-    }
+    while (m + 1 < cs->job->model_count && g >= cs->base[m + 1])
+        m++;
+    return m;
 }
 
-/* Hands a frame of the chunk to the consumer, model by model. */
-static int consume_chunk(const vks_cli_crowd_job *job, uint64_t g0, uint32_t n, uint32_t f, const float *pos,
-                         const float *nrm)
+static void stream_instance(void *user, uint32_t g, vks_stream_instance *out)
 {
-    uint32_t m = 0;
-    uint64_t base = 0;
+    const crowd_stream *cs = user;
+    uint32_t m = model_of(cs, g);
+    vks_crowd_instance ci;
+    vks_cli_crowd_instance(cs->job->clips, cs->job->posers[m], m, (uint32_t)(g - cs->base[m]), 1, &ci);
+    memset(out, 0, sizeof *out);
+    out->model = m;
+    out->root = ci.root;
+    if (ci.pose == VKS_CROWD_POSE_CLIP) {
+        out->pose = VKS_STREAM_CLIP;
+        out->clip = ci.clip, out->clip_start = ci.clip_start, out->clip_speed = ci.clip_speed;
+        out->clip_cycle = ci.clip_cycle;
+    } /* else the bind pose */
+}
+
+/* Hands a frame of a chunk to the consumer, model by model. */
+static int consume_chunk(void *user, const vks_stream_delivery *d)
+{
+    const crowd_stream *cs = user;
+    const vks_cli_crowd_job *job = cs->job;
+    uint64_t g0 = d->first;
+    uint32_t n = d->count, m = model_of(cs, g0);
     size_t at = 0;
     while (n) {
         const vks_cli_poser *ps = job->posers[m];
-        if (g0 >= base + ps->instances) {
-            base += ps->instances, m++;
-            continue;
-        }
-        uint32_t first = (uint32_t)(g0 - base), count = ps->instances - first < n ? ps->instances - first : n;
-        if (job->consume(job->user, m, first, count, f, pos + at, nrm ? nrm + at : NULL))
+        uint32_t first = (uint32_t)(g0 - cs->base[m]), count = ps->instances - first < n ? ps->instances - first : n;
+        if (job->consume(job->user, m, first, count, d->frame, d->positions + at, d->normals ? d->normals + at : NULL))
             return 1;
         at += (size_t)count * ps->skin->vertex_count * 3;
-        g0 += count, n -= count;
+        g0 += count, n -= count, m++;
     }
+    if (job->progress)
+        vks_cli_progress_set(job->progress, (uint64_t)d->first * job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
     return 0;
+}
+
+/* Progress only: the bake takes the vertices (vks_stream_to_bake). */
+static int progress_only(void *user, const vks_stream_delivery *d)
+{
+    const crowd_stream *cs = user;
+    if (cs->job->progress)
+        vks_cli_progress_set(cs->job->progress,
+                             (uint64_t)d->first * cs->job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
+    return 0;
+}
+
+/* The job as a stream: its instances (by callback, so memory stays bounded), frame times and
+ * chunk budget. The three arrays are allocated; free them with stream_end. */
+static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
+{
+    memset(d, 0, sizeof *d);
+    cs->job = job;
+    cs->base = calloc(job->model_count + 1, sizeof *cs->base);
+    cs->skins = calloc(job->model_count + 1, sizeof *cs->skins);
+    cs->times = malloc(sizeof *cs->times * (job->frames ? job->frames : 1));
+    if (!cs->base || !cs->skins || !cs->times)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
+    uint64_t total = 0;
+    for (uint32_t m = 0; m < job->model_count; m++)
+        cs->base[m] = total, total += job->posers[m]->instances, cs->skins[m] = job->posers[m]->skin;
+    if (total > UINT32_MAX)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "crowd", "%llu instances (at most %u)",
+                             (unsigned long long)total, UINT32_MAX);
+    for (uint32_t f = 0; f < job->frames; f++)
+        cs->times[f] = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
+    d->models = job->ms, d->skins = cs->skins, d->model_count = job->model_count;
+    d->gpu_clips = job->clips ? job->clips->gc : NULL;
+    d->get_instance = stream_instance, d->instance_count = (uint32_t)total;
+    d->times = cs->times, d->frame_count = job->frames;
+    d->no_normals = job->no_normals;
+    d->chunk_bytes = job->chunk_bytes;
+    d->deliver = consume_chunk, d->user = cs;
+    return VKS_OK;
+}
+
+static void stream_end(crowd_stream *cs)
+{
+    free(cs->base), free(cs->skins), free(cs->times);
 }
 
 vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *st, vks_error *err)
@@ -124,94 +176,26 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
-    uint64_t budget = job->chunk_bytes ? job->chunk_bytes : 64ull << 20, total = 0;
-    for (uint32_t m = 0; m < job->model_count; m++)
-        total += job->posers[m]->instances;
-    size_t floats_cap = 0;
-    float *pos = NULL, *nrm = NULL;
-    vks_crowd_instance *inst = NULL;
-    uint32_t inst_cap = 0, *models = NULL, crowd_n = 0;
-    vks_crowd *crowd = NULL; /* kept from chunk to chunk while the chunks have the same models */
-    vks_result r = VKS_OK;
-    uint64_t g0 = 0;
-    uint32_t m = 0;
-    uint64_t base = 0;
-    while (g0 < total && r == VKS_OK) {
-        /* the chunk: instances while their outputs fit the budget (at least one) */
-        uint32_t n = 0;
-        uint64_t bytes = 0;
-        size_t floats = 0;
-        uint32_t mm = m;
-        uint64_t bb = base;
-        for (uint64_t g = g0; g < total; g++) {
-            while (g >= bb + job->posers[mm]->instances)
-                bb += job->posers[mm]->instances, mm++;
-            uint64_t v = job->posers[mm]->skin->vertex_count, b = v * (job->no_normals ? 12 : 24);
-            if (n && (bytes + b > budget || n == UINT32_MAX))
-                break;
-            bytes += b, floats += (size_t)v * 3, n++;
-        }
-        if (floats + 3 > floats_cap) {
-            free(pos), free(nrm);
-            floats_cap = floats + 3;
-            pos = malloc(floats_cap * sizeof *pos);
-            nrm = job->no_normals ? NULL : malloc(floats_cap * sizeof *nrm);
-        }
-        if (n > inst_cap) {
-            free(inst), free(models);
-            inst = malloc((size_t)n * sizeof *inst);
-            models = malloc((size_t)n * sizeof *models);
-            inst_cap = inst && models ? n : 0;
-        }
-        if (!pos || (!job->no_normals && !nrm) || !inst || !models) {
-            r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory for a chunk of %u instances", n);
-            break;
-        }
-        chunk_instances(job, g0, n, inst);
-        /* the previous chunk's crowd takes these instances when its slots hold the same models
-           (a crowd's buffers are sized for its models): no new buffers, no new pages */
-        int reuse = crowd && crowd_n == n;
-        for (uint32_t k = 0; reuse && k < n; k++)
-            reuse = models[k] == inst[k].model;
-        double t0 = now_ms();
-        for (uint32_t k = 0; reuse && r == VKS_OK && k < n; k++)
-            r = vks_crowd_set_instance(crowd, k, &inst[k], err);
-        if (!reuse && r == VKS_OK) {
-            vks_crowd_destroy(crowd);
-            crowd = NULL;
-            vks_crowd_desc d = {0};
-            d.models = job->ms;
-            d.instances = inst;
-            d.instance_count = n;
-            d.clips = job->clips ? job->clips->gc : NULL;
-            d.no_normals = job->no_normals;
-            r = vks_crowd_create(job->gpu, &d, &crowd, err);
-            crowd_n = n;
-            for (uint32_t k = 0; k < n; k++)
-                models[k] = inst[k].model;
-        }
-        st->create_ms += now_ms() - t0;
-        for (uint32_t f = 0; r == VKS_OK && f < job->frames; f++) {
-            vks_crowd_stats cs = {0};
-            float time = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
-            r = vks_crowd_run_frame(crowd, time, &cs, err);
-            double t1 = now_ms();
-            if (r == VKS_OK)
-                r = vks_crowd_read(crowd, 0, n, pos, nrm, err);
-            st->read_ms += now_ms() - t1;
-            st->gpu_ms += cs.gpu_ms;
-            if (r == VKS_OK && consume_chunk(job, g0, n, f, pos, nrm))
-                r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "stopped by the consumer");
-            st->vertex_instances += floats / 3;
-            if (job->progress && r == VKS_OK)
-                vks_cli_progress_set(job->progress, g0 * job->frames + (uint64_t)n * (f + 1), NULL);
-        }
-        st->chunks++;
-        g0 += n, m = mm, base = bb;
-        while (m < job->model_count && g0 >= base + job->posers[m]->instances)
-            base += job->posers[m]->instances, m++;
-    }
-    vks_crowd_destroy(crowd);
-    free(pos), free(nrm), free(inst), free(models);
+    crowd_stream cs = {0};
+    vks_stream_desc d;
+    vks_stream_stats ss = {0};
+    vks_result r = stream_begin(job, &cs, &d, err);
+    if (r == VKS_OK)
+        r = vks_stream_run(job->gpu, &d, &ss, err);
+    st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
+    st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
+    stream_end(&cs);
+    return r;
+}
+
+vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err)
+{
+    crowd_stream cs = {0};
+    vks_stream_desc d;
+    vks_result r = stream_begin(job, &cs, &d, err);
+    d.deliver = progress_only;
+    if (r == VKS_OK)
+        r = vks_stream_to_bake(job->gpu, &d, bake, memory_bytes, NULL, err);
+    stream_end(&cs);
     return r;
 }

@@ -1,8 +1,8 @@
 /* Clips sampled on the GPU for validate, render and deform --gpu (cli_crowd.c): the clips the
  * models' posers play, uploaded once (vks_gpu_upload_clips); each instance made into a crowd
- * instance (VKS_CROWD_POSE_CLIP, or the bind pose); and instances run through one GPU crowd
- * per chunk, the chunk's crowd reused for every frame, so memory stays bounded whatever the
- * instance count. */
+ * instance (VKS_CROWD_POSE_CLIP, or the bind pose); and instances streamed through the
+ * library's engine (vks_stream_run, stream.h): one GPU crowd per chunk, reused for every frame,
+ * read back through its ring, so memory stays bounded whatever the instance count. */
 #ifndef VKSKIN_CLI_CROWD_H
 #define VKSKIN_CLI_CROWD_H
 
@@ -54,5 +54,10 @@ typedef struct vks_cli_crowd_stats {
 } vks_cli_crowd_stats;
 
 vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *stats, vks_error *err);
+
+/* The job (one model: the bake's) written to bake by vks_stream_to_bake: the frames of as many
+ * instances as fit memory_bytes held and written instance by instance; consume is not called,
+ * progress is. */
+vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err);
 
 #endif

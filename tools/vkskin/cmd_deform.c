@@ -147,71 +147,21 @@ static void chunk_root(void *user, uint64_t pose, float *positions, float *norma
  * each chunk's frames held until its instances can be written in the output's order
  * (instance, then frame); a chunk of one instance whose frames would not fit is written
  * frame by frame as they come. */
-typedef struct crowd_sink {
-    vks_bake *bake;
-    uint32_t frames;
-    size_t per; /* floats per instance and frame */
-    float *pos, *nrm;
-    int stream;
-    vks_result result;
-    vks_error err;
-} crowd_sink;
-
-static int sink_frame(void *user, uint32_t m, uint32_t first, uint32_t count, uint32_t f, const float *pos,
-                      const float *nrm)
-{
-    crowd_sink *k = user;
-    (void)m;
-    if (k->stream) {
-        k->result = vks_bake_write(k->bake, first, f, pos, nrm, &k->err);
-        return k->result != VKS_OK;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        size_t at = ((size_t)i * k->frames + f) * k->per;
-        memcpy(k->pos + at, pos + (size_t)i * k->per, k->per * sizeof *pos);
-        memcpy(k->nrm + at, nrm + (size_t)i * k->per, k->per * sizeof *nrm);
-    }
-    for (uint32_t i = 0; f + 1 == k->frames && i < count && k->result == VKS_OK; i++)
-        for (uint32_t g = 0; g < k->frames && k->result == VKS_OK; g++) {
-            size_t at = ((size_t)i * k->frames + g) * k->per;
-            k->result = vks_bake_write(k->bake, first + i, g, k->pos + at, k->nrm + at, &k->err);
-        }
-    return k->result != VKS_OK;
-}
-
+/* Clips on the GPU: the poser's instances streamed into the bake (vks_stream_to_bake), the
+ * frames of the instances that fit 64 MiB held and written instance by instance. */
 static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
                                double *engine_time, vks_error *err)
 {
-    const vks_skin *s = ps->skin;
-    uint64_t budget = 64ull << 20, per_frame = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
-    crowd_sink k = {bake, ps->frames, (size_t)s->vertex_count * 3, NULL, NULL, 0, VKS_OK, {0}};
-    uint64_t chunk = budget / ((uint64_t)ps->frames * per_frame); /* instances whose frames fit */
-    k.stream = chunk < 1;
-    if (!k.stream) {
-        size_t floats = (size_t)(chunk < ps->instances ? chunk : ps->instances) * ps->frames * k.per;
-        k.pos = malloc((floats + 3) * sizeof *k.pos);
-        k.nrm = malloc((floats + 3) * sizeof *k.nrm);
-        if (!k.pos || !k.nrm) {
-            free(k.pos), free(k.nrm);
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory for a chunk");
-        }
-    }
     vks_cli_gpu_clips gc;
     const vks_cli_poser *one[1] = {ps};
     vks_result r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
     if (r == VKS_OK) {
-        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, k.stream ? per_frame : chunk * per_frame,
-                                 0, path, sink_frame, &k};
+        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL};
         double t0 = now_seconds();
-        r = vks_cli_crowd_run(&job, NULL, err);
+        r = vks_cli_crowd_to_bake(&job, bake, 64ull << 20, err);
         *engine_time += now_seconds() - t0;
-        if (k.result != VKS_OK) { /* the output failed: its error, not the consumer's stop */
-            *err = k.err;
-            r = k.result;
-        }
         vks_cli_gpu_clips_free(&gc);
     }
-    free(k.pos), free(k.nrm);
     return r;
 }
 

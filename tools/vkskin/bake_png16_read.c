@@ -1,22 +1,12 @@
-/* 16-bit RGB PNG textures (bake_textures.h): written by the program's PNG writer (cli_png.c),
- * read back with libpng for the decode test. libpng reports errors by longjmp: what must
+/* 16-bit RGB PNG textures (bake_textures.h) read back with libpng for the decode test (the
+ * library writes them: vks_vat_png16_write, vat_write.h). libpng reports errors by longjmp: what must
  * survive it lives in a struct outside the function that calls setjmp. */
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 
 #include "bake_textures.h"
-#include "cli_png.h"
-
-vks_result vks_png16_write(const char *path, const uint16_t *rgb, uint32_t width, uint32_t height, vks_error *err)
-{
-    /* zlib's fastest level and the UP filter alone (a texture's rows are the next frame of the
-       same vertices, so UP is the filter that pays): at the default level the PNG took 60% of a
-       bake's time for files 4% smaller (measured over the all-characters manifest); linear:
-       the codes are positions and normals, not sRGB colour */
-    vks_cli_png_image im = {rgb, width, height, 16, 3, 1, 1};
-    return vks_cli_png_write(path, &im, err);
-}
+#include <stdio.h>
 
 typedef struct png16_read_job {
     FILE *f;

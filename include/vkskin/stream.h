@@ -1,0 +1,144 @@
+/* vkskin stream: the application engine (DESIGN.md sections 2, 7). Instances of uploaded models,
+ * each with its own pose source (bind, host locals, procedural, clip; a crowd file's entry
+ * becomes one), posed and deformed on the GPU at a list of frame times, and handed back to a
+ * callback frame by frame through a ring of readback slots, so that the host consumes frame N
+ * while the GPU deforms frame N + 1. What the vkskin program's deform, validate and bake run on.
+ *
+ * STEP BY STEP
+ *   1. vks_gpu_create(&opt, &gpu, &err); vks_gpu_upload(gpu, skins, m, &models, &err)
+ *   2. vks_stream_instance in[n] = {{0}};         zeroed: model 0, the bind pose, no root
+ *      in[i].pose = VKS_STREAM_CLIP; in[i].clip = 0; in[i].clip_speed = 1;  (or procedural, ...)
+ *      or, from a crowd file: vks_stream_instance_from_crowd(&spec->instances[i], model, clip,
+ *                                                            clip_cycle, &in[i])
+ *   3. vks_stream_desc d = {0}; d.models = models; d.skins = skins; d.model_count = m;
+ *      d.clips = clips; d.clip_count = c; d.instances = in; d.instance_count = n;
+ *      d.times = times; d.frame_count = f; d.deliver = my_callback; d.user = me;
+ *      vks_stream_run(gpu, &d, &stats, &err)       or vks_stream_to_bake(gpu, &d, bake, ...)
+ *   4. vks_gpu_models_free(models); vks_gpu_destroy(gpu)
+ *
+ * ORDER. Instances go in chunks (consecutive instances whose outputs for one frame fit
+ * chunk_bytes, at least one); each chunk runs every frame before the next chunk starts. The
+ * callback sees chunk by chunk, frame by frame within a chunk (frames in the order of times),
+ * exactly once each; it runs on the calling thread. Every chunk's crowd (crowd.h) is made
+ * once and re-aimed for the next chunk when it holds the same models.
+ *
+ * THE RING. Each frame is recorded (pose pass, deform pass, a copy of the chunk's outputs into
+ * a readback slot) into the slot's own command buffer and submitted with its own fence; the
+ * callback for frame N reads slot N % ring while frames N + 1 .. N + ring - 1 are already
+ * submitted. Host locals that change per frame (VKS_STREAM_LOCALS with locals_frames > 1) are
+ * written between frames, so such a chunk keeps one frame in flight (still overlapping the
+ * callback of the frame before). The numbers do not depend on the ring or the chunks: frame N
+ * is what vks_crowd_run_frame at times[N] and vks_crowd_read give.
+ *
+ * THREADS. One stream at a time per context (it submits to the context's queue, see
+ * gpu_vulkan.h); separate contexts may stream from separate threads.
+ */
+#ifndef VKSKIN_STREAM_H
+#define VKSKIN_STREAM_H
+
+#include "bake.h"
+#include "crowd.h"
+#include "crowd_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where an instance's locals come from at each frame. */
+typedef enum vks_stream_pose {
+    VKS_STREAM_BIND = 0,   /* the model's bind locals (vks_pose_bind) */
+    VKS_STREAM_LOCALS,     /* host locals: frame k uses locals + (k % locals_frames) * node_count */
+    VKS_STREAM_PROCEDURAL, /* vks_pose_procedural(skin, seed, pose_instance, time, max_angle) */
+    VKS_STREAM_CLIP        /* clip `clip` of the stream's clips at vks_clip_play_time_f(clip,
+                              clip_cycle, clip_start, clip_speed, time) */
+} vks_stream_pose;
+
+typedef struct vks_stream_instance { /* zeroed: model 0, the bind pose, identity root */
+    uint32_t model;            /* index into the uploaded models */
+    vks_stream_pose pose;
+    vks_affine root;           /* where the instance stands (vks_crowd_instance.root); zeroed:
+                                  identity */
+    const vks_affine *locals;  /* VKS_STREAM_LOCALS: locals_frames * node_count, finite; not
+                                  owned, read while the stream runs */
+    uint32_t locals_frames;    /* VKS_STREAM_LOCALS: 0 is taken as 1 */
+    uint64_t seed;             /* procedural */
+    uint32_t pose_instance;    /* procedural: the instance number vks_pose_procedural hashes */
+    float max_angle;           /* procedural: <= 0: 0.6 rad */
+    uint32_t clip;             /* VKS_STREAM_CLIP: index into the stream's clips */
+    float clip_start;          /* clip seconds at time 0 */
+    float clip_speed;          /* clip seconds per second */
+    vks_cycle clip_cycle;
+} vks_stream_instance;
+
+/* A crowd file's entry (crowd_file.h) as a stream instance: model is the uploaded index of the
+ * entry's model; clip the stream's index of the clip it names (< 0: none, the bind pose);
+ * clip_cycle the cycle of that clip, used where the entry gives none. */
+VKS_API void vks_stream_instance_from_crowd(const vks_crowd_entry *entry, uint32_t model, int32_t clip,
+                                            vks_cycle clip_cycle, vks_stream_instance *out);
+
+/* One frame of one chunk of instances. */
+typedef struct vks_stream_delivery {
+    uint32_t first, count;  /* instances [first, first + count) of the stream */
+    uint32_t frame;         /* index into times */
+    float time;             /* times[frame] */
+    const float *positions; /* each instance's vertex_count * 3 floats, one after the other,
+                               valid during the call */
+    const float *normals;   /* the same for normals; NULL with no_normals */
+} vks_stream_delivery;
+
+/* Nonzero stops the stream: vks_stream_run returns VKS_ERR_INVALID, "stopped by the consumer". */
+typedef int (*vks_stream_deliver_fn)(void *user, const vks_stream_delivery *d);
+
+typedef struct vks_stream_desc {
+    const vks_gpu_models *models;        /* uploaded to the context */
+    const vks_skin *const *skins;        /* skins[m]: the skin uploaded as model m */
+    uint32_t model_count;
+    const vks_clip *const *clips;        /* what VKS_STREAM_CLIP instances play, uploaded by the
+                                            stream (vks_gpu_upload_clips); may be NULL */
+    uint32_t clip_count;
+    const vks_gpu_clips *gpu_clips;      /* or clips already uploaded for these models (then
+                                            clips is ignored) */
+    const vks_stream_instance *instances; /* instance_count entries, or: */
+    /* instance i, asked for chunk by chunk (for crowds too large to list at once); used when
+       instances is NULL */
+    void (*get_instance)(void *user, uint32_t i, vks_stream_instance *out);
+    uint32_t instance_count;             /* >= 1 */
+    const float *times;                  /* frame_count frame times, seconds */
+    uint32_t frame_count;                /* >= 1 */
+    int no_normals;                      /* nonzero: positions only */
+    uint64_t chunk_bytes;                /* one chunk's outputs for one frame (0: 64 MiB) */
+    uint32_t ring;                       /* readback slots, 2..8 (0: 2) */
+    vks_stream_deliver_fn deliver;       /* required by vks_stream_run */
+    void *user;                          /* for deliver and get_instance */
+} vks_stream_desc;
+
+typedef struct vks_stream_stats {
+    uint32_t chunks;
+    uint64_t frames;           /* chunk frames delivered */
+    uint64_t vertex_instances; /* vertices delivered, over all frames */
+    double create_ms;          /* making and re-aiming the chunks' crowds */
+    double gpu_ms;             /* timestamps around the frames' passes (0 without timestamps) */
+    double wait_ms;            /* host time waiting for slots to complete */
+    double deliver_ms;         /* host time in the callback */
+} vks_stream_stats;
+
+/* Streams every instance through every frame (see ORDER and THE RING). VKS_ERR_INVALID for a
+ * bad desc (naming the field), what vks_crowd_create or the submission report, or the
+ * consumer's stop. stats may be NULL. */
+VKS_API vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *desc, vks_stream_stats *stats,
+                                  vks_error *err);
+
+/* The stream written to a bake (bake.h) opened for instance_count instances and frame_count
+ * frames of one model (every instance's model must have the bake's vertex count): instance
+ * by instance as vks_bake_write wants them. The frames of as many instances as fit
+ * memory_bytes (0: 64 MiB) are held and written when their last frame arrives; an instance
+ * whose frames do not fit goes alone, written frame by frame. desc->deliver, when set, is
+ * called after each delivery is taken (progress); desc->chunk_bytes is set here. The bake is
+ * not closed. */
+VKS_API vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bake *bake,
+                                      uint64_t memory_bytes, vks_stream_stats *stats, vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

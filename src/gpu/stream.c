@@ -1,0 +1,311 @@
+/* The streaming engine (stream.h): instances cut into chunks whose outputs for one frame fit
+ * the budget, each chunk's crowd made once (or re-aimed when the previous chunk's holds the
+ * same models), and every frame of the chunk run through the readback ring (stream_ring.c)
+ * with the callback of frame N overlapping the GPU work of the frames after it. */
+#include "stream_ring.h"
+#include "vkskin/pose.h"
+#include "vkskin/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+typedef struct stream_run {
+    vks_gpu *gpu;
+    const vks_stream_desc *d;
+    const vks_gpu_clips *clips; /* the desc's, or own_clips */
+    vks_gpu_clips *own_clips;
+    vks_stream_instance *si;    /* the chunk's instances, as given */
+    vks_crowd_instance *ci;     /* the same, as the crowd takes them */
+    uint32_t *slot_model;       /* per slot of the crowd: its model (a crowd's buffers fit them) */
+    uint8_t *dirty;             /* per slot: locals other than the bind pose were written */
+    uint32_t cap;               /* entries of the four arrays */
+    vks_affine *bind;           /* scratch: one skeleton's bind locals */
+    vks_crowd *crowd;
+    uint32_t crowd_n;
+    vks__ring ring;
+    vks_stream_stats *st;
+} stream_run;
+
+static vks_result invalid(vks_error *err, const char *what)
+{
+    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "%s", what);
+}
+
+static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, vks_error *err)
+{
+    if (!gpu || !d || !d->models || !d->skins || !d->model_count)
+        return invalid(err, "no context, models or skins");
+    if (!d->instance_count || (!d->instances && !d->get_instance))
+        return invalid(err, "no instances");
+    if (!d->frame_count || !d->times)
+        return invalid(err, "no frame times");
+    if (d->ring > VKS__RING_MAX)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "ring of %u slots (at most %u)",
+                             d->ring, (unsigned)VKS__RING_MAX);
+    for (uint32_t m = 0; m < d->model_count; m++)
+        if (!d->skins[m])
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "skins[%u] is NULL", m);
+    return VKS_OK;
+}
+
+static vks_result check_instance(const stream_run *r, uint32_t i, const vks_stream_instance *in, vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    if (in->model >= d->model_count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: model %u of %u", i,
+                             in->model, d->model_count);
+    if (in->pose == VKS_STREAM_LOCALS && !in->locals)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: no locals", i);
+    if (in->pose == VKS_STREAM_CLIP && !r->clips)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u plays a clip, the stream has none", i);
+    if (in->pose == VKS_STREAM_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
+                             in->clip, d->clip_count);
+    if ((unsigned)in->pose > VKS_STREAM_CLIP)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
+                             (int)in->pose);
+    return VKS_OK;
+}
+
+static void to_crowd(const vks_stream_instance *in, vks_crowd_instance *out)
+{
+    memset(out, 0, sizeof *out);
+    out->model = in->model;
+    out->root = in->root;
+    out->pose = VKS_CROWD_POSE_LOCALS; /* bind and host locals: the locals table */
+    if (in->pose == VKS_STREAM_PROCEDURAL) {
+        out->pose = VKS_CROWD_POSE_PROCEDURAL;
+        out->seed = in->seed;
+        out->pose_instance = in->pose_instance;
+        out->max_angle = in->max_angle;
+    } else if (in->pose == VKS_STREAM_CLIP) {
+        out->pose = VKS_CROWD_POSE_CLIP;
+        out->clip = in->clip;
+        out->clip_start = in->clip_start;
+        out->clip_speed = in->clip_speed;
+        out->clip_cycle = in->clip_cycle;
+    }
+}
+
+static vks_result grow(stream_run *r, uint32_t n, vks_error *err)
+{
+    if (n <= r->cap)
+        return VKS_OK;
+    uint32_t cap = r->cap ? r->cap : 64;
+    while (cap < n)
+        cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+    void *a = realloc(r->si, (size_t)cap * sizeof *r->si), *b = a ? realloc(r->ci, (size_t)cap * sizeof *r->ci) : NULL;
+    if (a)
+        r->si = a;
+    if (b)
+        r->ci = b;
+    void *c = b ? realloc(r->slot_model, (size_t)cap * sizeof *r->slot_model) : NULL;
+    if (c)
+        r->slot_model = c;
+    void *e = c ? realloc(r->dirty, (size_t)cap) : NULL;
+    if (e)
+        r->dirty = e;
+    if (!e)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory for %u instances", cap);
+    r->cap = cap;
+    return VKS_OK;
+}
+
+static uint64_t instance_bytes(const stream_run *r, const vks_stream_instance *in)
+{
+    return (uint64_t)r->d->skins[in->model]->vertex_count * (r->d->no_normals ? 12 : 24);
+}
+
+/* The chunk from instance g0 on: instances while their outputs fit the budget (at least one).
+ * *full: it ended because the next one would not fit. */
+static vks_result plan_chunk(stream_run *r, uint32_t g0, uint32_t *n_out, uint64_t *bytes_out, int *full,
+                             vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    uint64_t budget = d->chunk_bytes ? d->chunk_bytes : 64ull << 20, bytes = 0;
+    uint32_t n = 0;
+    *full = 0;
+    for (uint32_t g = g0; g < d->instance_count; g++) {
+        vks_result res = grow(r, n + 1, err);
+        if (res != VKS_OK)
+            return res;
+        vks_stream_instance *in = &r->si[n];
+        if (d->instances)
+            *in = d->instances[g];
+        else
+            d->get_instance(d->user, g, in);
+        if ((res = check_instance(r, g, in, err)) != VKS_OK)
+            return res;
+        uint64_t b = instance_bytes(r, in);
+        if (n && bytes + b > budget) {
+            *full = 1;
+            break;
+        }
+        bytes += b, n++;
+    }
+    *n_out = n, *bytes_out = bytes;
+    return VKS_OK;
+}
+
+static const vks_affine *locals_at(const vks_stream_desc *d, const vks_stream_instance *in, uint32_t frame)
+{
+    uint32_t lf = in->locals_frames ? in->locals_frames : 1;
+    return in->locals + (size_t)(frame % lf) * d->skins[in->model]->node_count;
+}
+
+/* The crowd for the chunk's n instances: the previous one re-aimed when its slots hold the same
+ * models, else a new one; then the locals the bind and host-locals instances start from. */
+static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    for (uint32_t k = 0; k < n; k++)
+        to_crowd(&r->si[k], &r->ci[k]);
+    int reuse = r->crowd && r->crowd_n == n;
+    for (uint32_t k = 0; reuse && k < n; k++)
+        reuse = r->slot_model[k] == r->ci[k].model;
+    vks_result res = VKS_OK;
+    for (uint32_t k = 0; reuse && res == VKS_OK && k < n; k++)
+        res = vks_crowd_set_instance(r->crowd, k, &r->ci[k], err);
+    if (!reuse) {
+        vks_crowd_destroy(r->crowd);
+        r->crowd = NULL;
+        vks_crowd_desc cd = {0};
+        cd.models = d->models;
+        cd.instances = r->ci;
+        cd.instance_count = n;
+        cd.clips = r->clips;
+        cd.no_normals = d->no_normals;
+        res = vks_crowd_create(r->gpu, &cd, &r->crowd, err);
+        r->crowd_n = res == VKS_OK ? n : 0;
+        for (uint32_t k = 0; k < n; k++)
+            r->slot_model[k] = r->ci[k].model, r->dirty[k] = 0;
+    }
+    for (uint32_t k = 0; res == VKS_OK && k < n; k++) {
+        const vks_stream_instance *in = &r->si[k];
+        if (in->pose == VKS_STREAM_LOCALS) {
+            res = vks_crowd_set_locals(r->crowd, k, locals_at(d, in, 0), err);
+            r->dirty[k] = 1;
+        } else if (r->dirty[k]) { /* a slot that held host locals: back to the bind pose */
+            const vks_skin *s = d->skins[in->model];
+            vks_affine *b = realloc(r->bind, sizeof *b * (s->node_count ? s->node_count : 1));
+            if (!b)
+                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
+            r->bind = b;
+            vks_pose_bind(s, b);
+            res = vks_crowd_set_locals(r->crowd, k, b, err);
+            r->dirty[k] = 0;
+        }
+    }
+    return res;
+}
+
+/* Host locals that change per frame: written between frames, with no frame in flight. */
+static vks_result frame_locals(stream_run *r, uint32_t n, uint32_t frame, vks_error *err)
+{
+    vks_result res = VKS_OK;
+    for (uint32_t k = 0; res == VKS_OK && k < n; k++)
+        if (r->si[k].pose == VKS_STREAM_LOCALS && r->si[k].locals_frames > 1)
+            res = vks_crowd_set_locals(r->crowd, k, locals_at(r->d, &r->si[k], frame), err);
+    return res;
+}
+
+static vks_result ensure_ring(stream_run *r, uint64_t bytes, vks_error *err)
+{
+    if (r->ring.gpu && r->ring.slot_bytes >= bytes)
+        return VKS_OK;
+    vks__ring_destroy(&r->ring);
+    return vks__ring_create(r->gpu, r->d->ring ? r->d->ring : 2, bytes, &r->ring, err);
+}
+
+/* Every frame of the chunk [g0, g0 + n): submitted up to the ring's depth ahead (one frame when
+ * host locals change per frame), each delivered once its slot's fence has signalled. */
+static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t pos_bytes, int host_writes,
+                             vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    uint32_t frames = d->frame_count, depth = r->ring.count, s = 0;
+    vks_result res = VKS_OK;
+    while (res == VKS_OK && s < frames && s < depth && (!host_writes || s == 0)) {
+        res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+        s++;
+    }
+    for (uint32_t f = 0; res == VKS_OK && f < frames; f++) {
+        const void *data = NULL;
+        double gpu_ms = 0, t0 = now_ms();
+        res = vks__ring_wait(&r->ring, f % depth, &data, &gpu_ms, err);
+        r->st->wait_ms += now_ms() - t0;
+        r->st->gpu_ms += gpu_ms;
+        while (res == VKS_OK && s < frames && s - f < depth && (!host_writes || s == f + 1)) {
+            if (host_writes)
+                res = frame_locals(r, n, s, err);
+            if (res == VKS_OK)
+                res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+            s++;
+        }
+        if (res != VKS_OK)
+            break;
+        vks_stream_delivery dv = {g0, n, f, d->times[f], data,
+                                  d->no_normals ? NULL : (const float *)((const char *)data + pos_bytes)};
+        t0 = now_ms();
+        int stop = d->deliver(d->user, &dv);
+        r->st->deliver_ms += now_ms() - t0;
+        r->st->frames++;
+        r->st->vertex_instances += pos_bytes / 12;
+        if (stop)
+            res = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "stopped by the consumer");
+    }
+    vks__ring_drain(&r->ring);
+    return res;
+}
+
+vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_stats *stats, vks_error *err)
+{
+    vks_stream_stats local;
+    stream_run r = {0};
+    r.st = stats ? stats : &local;
+    memset(r.st, 0, sizeof *r.st);
+    vks_result res = check_desc(gpu, d, err);
+    if (res == VKS_OK && !d->deliver)
+        res = invalid(err, "no deliver callback");
+    if (res != VKS_OK)
+        return res;
+    r.gpu = gpu, r.d = d, r.clips = d->gpu_clips;
+    if (!r.clips && d->clips && d->clip_count) {
+        res = vks_gpu_upload_clips(gpu, d->models, d->skins, d->clips, d->clip_count, &r.own_clips, err);
+        r.clips = r.own_clips;
+    }
+    for (uint32_t g0 = 0; res == VKS_OK && g0 < d->instance_count;) {
+        uint32_t n = 0;
+        uint64_t bytes = 0;
+        int full = 0;
+        if ((res = plan_chunk(&r, g0, &n, &bytes, &full, err)) != VKS_OK)
+            break;
+        double t0 = now_ms();
+        res = aim_crowd(&r, n, err);
+        r.st->create_ms += now_ms() - t0;
+        /* a full chunk's slot fits any later chunk of several instances: sized once */
+        uint64_t budget = d->chunk_bytes ? d->chunk_bytes : 64ull << 20;
+        if (res == VKS_OK)
+            res = ensure_ring(&r, full && budget > bytes ? budget : bytes, err);
+        int host_writes = 0;
+        for (uint32_t k = 0; k < n; k++)
+            host_writes |= r.si[k].pose == VKS_STREAM_LOCALS && r.si[k].locals_frames > 1;
+        if (res == VKS_OK)
+            res = run_frames(&r, g0, n, d->no_normals ? bytes : bytes / 2, host_writes, err);
+        r.st->chunks++;
+        g0 += n;
+    }
+    vks__ring_destroy(&r.ring);
+    vks_crowd_destroy(r.crowd);
+    vks_gpu_clips_free(r.own_clips);
+    free(r.si), free(r.ci), free(r.slot_model), free(r.dirty), free(r.bind);
+    return res;
+}

@@ -1,0 +1,39 @@
+/* The stream's readback ring (stream.c): slots of a command buffer, a fence, a host-visible
+ * staging buffer and a timestamp pair each. A slot records one crowd frame and the copy of
+ * the chunk's outputs into its staging buffer, is submitted without waiting, and is waited
+ * for by its own fence when its frame is delivered, so the GPU runs the next frames while the
+ * host consumes this one. Vulkan stays in here; stream.c plans chunks and frames. */
+#ifndef VKSKIN_GPU_STREAM_RING_H
+#define VKSKIN_GPU_STREAM_RING_H
+
+#include "gpu_internal.h"
+
+enum { VKS__RING_MAX = 8 };
+
+typedef struct vks__ring_slot {
+    vks__oneshot os;
+    vks__buf stage;
+    VkQueryPool qpool; /* VK_NULL_HANDLE without timestamps */
+    int busy;          /* submitted, not yet waited for */
+} vks__ring_slot;
+
+typedef struct vks__ring {
+    vks_gpu *gpu;
+    uint32_t count;
+    uint64_t slot_bytes;
+    vks__ring_slot slot[VKS__RING_MAX];
+} vks__ring;
+
+/* count slots (2..VKS__RING_MAX) of slot_bytes each. */
+vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, vks__ring *ring, vks_error *err);
+/* Records the crowd's frame at time and the copy of instances [0, count) (positions at 0, then
+ * normals at positions' end when the crowd has them) into slot s, and submits it. */
+vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float time, uint32_t count,
+                            int normals, vks_error *err);
+/* Waits for slot s and makes its staging memory visible; *gpu_ms gets its passes' time. */
+vks_result vks__ring_wait(vks__ring *ring, uint32_t s, const void **data, double *gpu_ms, vks_error *err);
+/* Waits for every busy slot (errors ignored: the stream is being torn down or moving on). */
+void vks__ring_drain(vks__ring *ring);
+void vks__ring_destroy(vks__ring *ring);
+
+#endif
