@@ -188,6 +188,8 @@ vec4 euler_quat(vec3 e)
                 cx * cy * cz + sx * sy * sz);
 }
 
+Aff compose_trs(vec3 tt, vec4 q, vec3 ss);
+
 // The track's T * R * S; channels without keys take base (the bind local's, or identity).
 // The six curves are sampled by one call site in a loop that is not unrolled: LLVM (lavapipe)
 // inlines sample_curve at every call site, and six of them made the pose shader's compile on a
@@ -214,6 +216,12 @@ Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
     uint sc = tr + 5u * CURVE_WORDS;
     if (cw[sc] != 0u)
         ss = got[5].xyz;
+    return compose_trs(tt, q, ss);
+}
+
+// T * R(q) * S, q normalised here (identity when zero), as src/core/clip_sample_impl.h's compose.
+Aff compose_trs(vec3 tt, vec4 q, vec3 ss)
+{
     float l = length(q);
     q = l > 0.0 ? q / l : vec4(0, 0, 0, 1);
     float x = q.x, y = q.y, z = q.z, w = q.w;

@@ -1,0 +1,174 @@
+// Layered instances in the pose pass (USE_PARAMS 2): up to four clips, each at its own time,
+// blended per node by the rule written in include/vkskin/pose.h, in float, step for step as
+// src/core/clip_layers.c does in double: each layer's local split into T, R, S; normal layers
+// by renormalised weights (rotations: normalised weighted quaternion sum, each flipped into the
+// first one's hemisphere); additive layers' deltas from their clip's first frame on top; the
+// transition's smoothstep ramp on the weights; root motion's ground-plane translation taken
+// out of the motion node. A crowd without layered instances never compiles this (USE_PARAMS 1).
+
+// The same binding as Params, read with the layered stride.
+layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
+
+// src/core/clip_layers.c's vks_clip_fade_ramp.
+float fade_ramp(float start, float dur, float T)
+{
+    if (!(dur > 0.0) || isinf(dur))
+        return T >= start ? 1.0 : 0.0;
+    precise float x = (T - start) / dur;
+    x = x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+    precise float r = x * x * (3.0 - 2.0 * x);
+    return r;
+}
+
+bool in_mask(int mask_node, uint node_base, uint n)
+{
+    if (mask_node < 0)
+        return true;
+    for (int k = int(n); k >= 0; k = parents[node_base + uint(k)])
+        if (k == mask_node)
+            return true;
+    return false;
+}
+
+// Node n's local under the clip of entry ce at clip time t: src/core/clip_sample.c's
+// node_local. A model-delta clip needs its parent's delta too: one call site of
+// track_transform in a loop (LLVM inlines every call site; see clip.glsl).
+Aff layer_local(uint ce, uint node_base, uint n, int p, float t)
+{
+    uint cc = cw[ce], cm = cw[ce + 1u], space = cw[cc + 1u], tracks = cw[cc + 3u];
+    bool local_space = space == SPACE_LOCAL;
+    uint samples = space == SPACE_MODEL_DELTA && p >= 0 ? 2u : 1u;
+    Aff d0 = identity_aff(), d1 = identity_aff();
+    [[dont_unroll]] for (uint j = 0u; j < samples; j++) {
+        uint node = j == 0u ? n : uint(p);
+        uint tr = cw[ce + 2u + node], nd = cm + node * NODE_WORDS;
+        Aff x;
+        if (tr == 0xFFFFFFFFu)
+            x = local_space ? load_bind(node_base + node) : identity_aff();
+        else
+            x = track_transform(tracks + tr * TRACK_WORDS, t, local_space ? load_n(nd, 3u).xyz : vec3(0.0),
+                                local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1),
+                                local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0));
+        if (j == 0u)
+            d0 = x;
+        else
+            d1 = x;
+    }
+    if (local_space)
+        return d0;
+    Aff m = samples == 2u ? mul(inverse_aff(d1), d0) : d0;
+    Aff w = mul(m, load_aff_words(cm + n * NODE_WORDS + 10u));
+    return mul(p >= 0 ? load_aff_words(cm + uint(p) * NODE_WORDS + 22u) : load_aff_words(cm - 12u), w);
+}
+
+// vks_affine_to_trs's rule: scales from the columns (a reflection on x), Shepperd's quaternion.
+void split_trs(Aff a, out vec3 t, out vec4 q, out vec3 s)
+{
+    vec3 c[3];
+    [[unroll]] for (int k = 0; k < 3; k++) {
+        vec3 v = a.c[k];
+        float len = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        s[k] = len;
+        vec3 unit = vec3(k == 0 ? 1.0 : 0.0, k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0);
+        c[k] = len > 0.0 ? v / len : unit;
+    }
+    if (dot(c[0], cross(c[1], c[2])) < 0.0) {
+        s.x = -s.x;
+        c[0] = -c[0];
+    }
+    float m00 = c[0].x, m11 = c[1].y, m22 = c[2].z, tr = m00 + m11 + m22, S;
+    if (tr > 0.0) {
+        S = sqrt(tr + 1.0) * 2.0;
+        q = vec4((c[1].z - c[2].y) / S, (c[2].x - c[0].z) / S, (c[0].y - c[1].x) / S, 0.25 * S);
+    } else if (m00 > m11 && m00 > m22) {
+        S = sqrt(1.0 + m00 - m11 - m22) * 2.0;
+        q = vec4(0.25 * S, (c[1].x + c[0].y) / S, (c[2].x + c[0].z) / S, (c[1].z - c[2].y) / S);
+    } else if (m11 > m22) {
+        S = sqrt(1.0 + m11 - m00 - m22) * 2.0;
+        q = vec4((c[1].x + c[0].y) / S, 0.25 * S, (c[2].y + c[1].z) / S, (c[2].x - c[0].z) / S);
+    } else {
+        S = sqrt(1.0 + m22 - m00 - m11) * 2.0;
+        q = vec4((c[2].x + c[0].z) / S, (c[2].y + c[1].z) / S, 0.25 * S, (c[0].y - c[1].x) / S);
+    }
+    t = a.c[3];
+}
+
+vec4 unit_q(vec4 q)
+{
+    float l = length(q);
+    return l > 0.0 ? q / l : vec4(0, 0, 0, 1);
+}
+
+// a b (Hamilton: R(a b) = R(a) R(b))
+vec4 qmul(vec4 a, vec4 b)
+{
+    return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
+}
+
+// Node n of layered instance i; tl and wl: each layer's clip time and weight at this frame.
+Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4])
+{
+    uint count = lparams[i].count & 7u, up = (lparams[i].count >> 8) & 3u;
+    uint cm = cw[lparams[i].layers[0].entry + 1u], nd = cm + n * NODE_WORDS;
+    vec3 at = vec3(0.0), as = vec3(0.0), t = vec3(0.0), s = vec3(1.0), kt = vec3(0.0), ks = vec3(1.0);
+    vec4 aq = vec4(0.0), ref = vec4(0.0), q = vec4(0, 0, 0, 1), kq = vec4(0, 0, 0, 1);
+    float wsum = 0.0;
+    bool have_ref = false, based = false;
+    // j even: layer j/2 at its time; j odd: an additive layer at its clip's first frame
+    [[dont_unroll]] for (uint j = 0u; j < 2u * count; j++) {
+        uint k = j >> 1u;
+        bool additive = ((lparams[i].layers[k].flags >> 8) & 3u) == 1u, first = (j & 1u) != 0u;
+        float w = wl[k];
+        if ((first && !additive) || !(w > 0.0) || !in_mask(lparams[i].layers[k].mask_node, node_base, n))
+            continue;
+        if (additive && !based) { // every normal layer is in: the base pose
+            based = true;
+            if (wsum > 0.0) {
+                t = at / wsum, s = as / wsum, q = unit_q(aq);
+            } else {
+                t = load_n(nd, 3u).xyz, q = load_n(nd + 3u, 4u), s = load_n(nd + 7u, 3u).xyz;
+            }
+        }
+        Aff a = layer_local(lparams[i].layers[k].entry, node_base, n, p, first ? 0.0 : tl[k]);
+        vec3 lt, ls;
+        vec4 lq;
+        split_trs(a, lt, lq, ls);
+        if (!additive) {
+            if (!have_ref) {
+                ref = lq;
+                have_ref = true;
+            } else if (dot(lq, ref) < 0.0)
+                lq = -lq;
+            at += w * lt, as += w * ls, aq += w * lq;
+            wsum += w;
+        } else if (!first) {
+            kt = lt, kq = lq, ks = ls;
+        } else { // lt, lq, ls: the first frame
+            vec4 dq = qmul(kq, vec4(-lq.xyz, lq.w));
+            if (dq.w < 0.0)
+                dq = -dq;
+            dq = unit_q(vec4(dq.xyz * w, 1.0 + w * (dq.w - 1.0)));
+            q = unit_q(qmul(dq, q));
+            t += w * (kt - lt);
+            [[unroll]] for (int c = 0; c < 3; c++)
+                if (ls[c] != 0.0)
+                    s[c] *= 1.0 + w * (ks[c] / ls[c] - 1.0);
+        }
+    }
+    if (!based) {
+        if (wsum > 0.0) {
+            t = at / wsum, s = as / wsum, q = unit_q(aq);
+        } else {
+            t = load_n(nd, 3u).xyz, q = load_n(nd + 3u, 4u), s = load_n(nd + 7u, 3u).xyz;
+        }
+    }
+    if (up != 0u && int(n) == lparams[i].motion_node) { // in place: the ground plane's back to the bind's
+        vec3 bt = load_n(nd, 3u).xyz;
+        t.x = bt.x;
+        if (up == 1u)
+            t.z = bt.z;
+        else
+            t.y = bt.y;
+    }
+    return compose_trs(t, q, s);
+}
