@@ -77,6 +77,21 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
         out->clip_speed = pl->speed;
         out->clip_cycle = (vks_cycle)pl->cycle;
     }
+    const vks_clip_layers *ly = ps->layers && j < ps->instances ? &ps->layers[j] : NULL;
+    if (ly && ly->count) { /* every layer's clip is uploaded: the poser bound them all */
+        out->pose = VKS_CROWD_POSE_LAYERS;
+        out->layer_count = ly->count;
+        out->fade_start = ly->fade_start, out->fade_duration = ly->fade_duration;
+        out->root_motion = ly->root_motion;
+        for (uint32_t k = 0; k < ly->count; k++) {
+            const vks_clip_layer *y = &ly->layer[k];
+            vks_crowd_layer *o = &out->layers[k];
+            o->clip = (uint32_t)c->index[m][ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k]];
+            o->start = y->play.start, o->speed = y->play.speed, o->cycle = (vks_cycle)y->play.cycle;
+            o->weight = y->weight, o->mode = (vks_layer_mode)y->mode, o->fade = (vks_layer_fade)y->fade;
+            o->mask = y->mask;
+        }
+    }
     if (with_root && ps->roots)
         out->root = ps->roots[j];
 }
