@@ -8,6 +8,8 @@
 
 // The same binding as Params, read with the layered stride.
 layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
+// ... and where the root motion is written (a field nothing else reads or writes on the GPU).
+layout(std430, binding = 8) writeonly buffer LParamsOut { LayeredParam lparams_out[]; };
 
 // src/core/clip_layers.c's vks_clip_fade_ramp.
 float fade_ramp(float start, float dur, float T)
@@ -164,6 +166,13 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
     }
     if (up != 0u && int(n) == lparams[i].motion_node) { // in place: the ground plane's back to the bind's
         vec3 bt = load_n(nd, 3u).xyz;
+        vec3 motion = t - bt;
+        if (up == 1u)
+            motion.y = 0.0;
+        else
+            motion.z = 0.0;
+        lparams_out[i].motion[0] = motion.x, lparams_out[i].motion[1] = motion.y, lparams_out[i].motion[2] = motion.z;
+        lparams_out[i].motion[3] = 1.0;
         t.x = bt.x;
         if (up == 1u)
             t.z = bt.z;

@@ -35,6 +35,7 @@ struct LayeredParam {
     float fade_start, fade_duration;
     int motion_node;
     LayerParam layers[4];        // normal layers first, then additive ones
+    float motion[4];             // written here: root motion (x, y, z, 1) at the frame's time
 };
 
 const uint SOURCE_LOCALS = 0u;     // the locals table (the host's, or the batch's)

@@ -159,6 +159,16 @@ VKS_API vks_result vks_crowd_run_frame(vks_crowd *crowd, float time, vks_crowd_s
 VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t count, float *positions,
                                  float *normals, vks_error *err);
 
+/* Root motion (issue 27): the motion of instances [first, first + count) at the last frame
+ * run, 3 floats (x, y, z) each into out: for a VKS_CROWD_POSE_LAYERS instance with
+ * root_motion, its motion node's ground-plane translation from its bind local, taken out of
+ * the pose (clip.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
+ * for the others and before the first frame. A crowd system moves its agents by the change
+ * from frame to frame. Call after the frame's submission (on the context's queue, or
+ * completed); it submits a barrier to the host and waits for it. */
+VKS_API vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
+                                             vks_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,3 +127,33 @@ vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *p
     }
     return res;
 }
+
+vks_result vks_crowd_read_root_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, vks_error *err)
+{
+    if (!c || !out || first > c->count || count > c->count - first)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instances [%u, +%u) of %u", first,
+                             count, c ? c->count : 0);
+    memset(out, 0, (size_t)count * 3 * sizeof *out);
+    if (!c->layered)
+        return VKS_OK;
+    /* the pose passes' writes to the parameter tables, made visible to the host */
+    vks_gpu *gpu = c->gpu;
+    vks__oneshot_begin(gpu, &c->own);
+    vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    vks_result r = vks__oneshot_submit(gpu, &c->own, err);
+    if (r != VKS_OK)
+        return r;
+    for (uint32_t p = 0; p < c->part_count; p++)
+        vks__buf_invalidate(gpu, &c->parts[p].params);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = first + k;
+        if (c->inst[i].pose != VKS_CROWD_POSE_LAYERS || !c->inst[i].root_motion)
+            continue;
+        const vks__gpu_layered_param *lp =
+            (const vks__gpu_layered_param *)c->parts[c->part_of[i]].params.mapped + c->slot_of[i];
+        if (lp->motion[3] == 1.0f) /* written by a frame */
+            memcpy(out + 3 * (size_t)k, lp->motion, 3 * sizeof *out);
+    }
+    return VKS_OK;
+}

@@ -200,8 +200,10 @@ typedef struct vks__gpu_layered_param {
     float fade_start, fade_duration;
     int32_t motion_node;        /* root motion's node, -1: none */
     vks__gpu_layer_param layer[4];
+    float motion[4];            /* written by the pose pass: the root motion at the last frame */
 } vks__gpu_layered_param;
-VKS__TWIN(vks__gpu_layered_param, 224);
+VKS__TWIN(vks__gpu_layered_param, 240);
+VKS__AT(vks__gpu_layered_param, motion, 224);
 VKS__AT(vks__gpu_layered_param, count, 80);
 VKS__AT(vks__gpu_layered_param, motion_node, 92);
 VKS__AT(vks__gpu_layered_param, layer, 96);

@@ -48,6 +48,20 @@ crowd=$src/tests/data/crowd_layers.json
 expect 0 "validate a layered crowd of the four bundled formats" "$vk" validate --crowd "$crowd" --frames 8 --fps 30 --validation
 expect 0 "the same with the nodes variant of the pose pass" env VKSKIN_LAUNCH_SHAPE=pose=nodes "$vk" validate --crowd "$crowd" --frames 4 --time 0.2 --validation
 
+# root motion beside the vertex output: one row per instance and frame, the same for every engine
+mkdir cpu gpu
+expect 0 "deform --crowd --cpu with root motion" "$vk" deform --crowd "$crowd" --cpu --frames 4 --format raw --out cpu
+rm_csv=cpu/char_b24_pl8.nif.raw.root_motion.csv
+[ -s "$rm_csv" ] && [ "$(head -1 "$rm_csv")" = "instance,frame,time,x,y,z" ] && [ "$(wc -l < "$rm_csv")" -eq 5 ] ||
+  { echo "FAIL: root motion CSV: $(ls cpu; head -3 "$rm_csv" 2>/dev/null)"; fail=1; }
+[ -e cpu/char_b24_pl8.p3d.raw.root_motion.csv ] || { echo "FAIL: no root motion CSV for the p3d instances"; fail=1; }
+"$vk" deform --crowd "$crowd" --gpu --frames 4 --format raw --out gpu --validation > out 2> err; rc=$?
+if [ $rc -eq 0 ]; then
+  cmp -s "$rm_csv" gpu/char_b24_pl8.nif.raw.root_motion.csv || { echo "FAIL: root motion differs between engines"; fail=1; }
+elif [ $rc -ne 4 ]; then
+  echo "FAIL: deform --crowd --gpu: exit $rc ($(head -c 600 err))"; fail=1
+fi
+
 # errors name the entry
 m=$src/datasets/char_b24_pl8.dff
 printf '{"instances": [{"model": "%s", "layers": [{"clip": "%s.walk.anm"}, {"clip": "%s.wave.anm", "mask": "tail"}]}]}\n' "$m" "$m" "$m" > badmask.json

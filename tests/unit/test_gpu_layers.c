@@ -186,6 +186,31 @@ int main(void)
         }
         CHECK(vks_crowd_run_frame(crowd, times[k], NULL, &err) == VKS_OK);
         CHECK(crowd_check(crowd, skins, in, N, times[k], lp, "layers"));
+        /* root motion, read back, against the reference's (zeros where there is none) */
+        float motion[N * 3];
+        CHECK(vks_crowd_read_root_motion(crowd, 0, N, motion, &err) == VKS_OK);
+        int moving = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            double want[3] = {0, 0, 0};
+            if (in[i].pose == VKS_CROWD_POSE_LAYERS) {
+                vks_clip_layers l = {0};
+                l.count = in[i].layer_count, l.root_motion = in[i].root_motion;
+                l.fade_start = in[i].fade_start, l.fade_duration = in[i].fade_duration;
+                for (uint32_t y = 0; y < l.count; y++) {
+                    const vks_crowd_layer *c = &in[i].layers[y];
+                    l.layer[y].play = (vks_clip_play){&clips[c->clip], &bind[in[i].model][c->clip], c->start, c->speed,
+                                                      (int)c->cycle};
+                    l.layer[y].weight = c->weight, l.layer[y].mode = c->mode, l.layer[y].fade = c->fade;
+                    l.layer[y].mask = c->mask;
+                }
+                vks_clip_layers_root_motion(&l, skins[in[i].model], times[k], want);
+            }
+            for (int c = 0; c < 3; c++) {
+                CHECK(fabs(motion[3 * i + c] - want[c]) < 1e-4);
+                moving += want[c] != 0;
+            }
+        }
+        CHECK(moving > 0);
     }
 
     /* weight 1 / 0 of a two-layer blend is the clip alone: the layered instance against a plain
