@@ -32,37 +32,6 @@ bool in_mask(int mask_node, uint node_base, uint n)
     return false;
 }
 
-// Node n's local under the clip of entry ce at clip time t: src/core/clip_sample.c's
-// node_local. A model-delta clip needs its parent's delta too: one call site of
-// track_transform in a loop (LLVM inlines every call site; see clip.glsl).
-Aff layer_local(uint ce, uint node_base, uint n, int p, float t)
-{
-    uint cc = cw[ce], cm = cw[ce + 1u], space = cw[cc + 1u], tracks = cw[cc + 3u];
-    bool local_space = space == SPACE_LOCAL;
-    uint samples = space == SPACE_MODEL_DELTA && p >= 0 ? 2u : 1u;
-    Aff d0 = identity_aff(), d1 = identity_aff();
-    [[dont_unroll]] for (uint j = 0u; j < samples; j++) {
-        uint node = j == 0u ? n : uint(p);
-        uint tr = cw[ce + 2u + node], nd = cm + node * NODE_WORDS;
-        Aff x;
-        if (tr == 0xFFFFFFFFu)
-            x = local_space ? load_bind(node_base + node) : identity_aff();
-        else
-            x = track_transform(tracks + tr * TRACK_WORDS, t, local_space ? load_n(nd, 3u).xyz : vec3(0.0),
-                                local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1),
-                                local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0));
-        if (j == 0u)
-            d0 = x;
-        else
-            d1 = x;
-    }
-    if (local_space)
-        return d0;
-    Aff m = samples == 2u ? mul(inverse_aff(d1), d0) : d0;
-    Aff w = mul(m, load_aff_words(cm + n * NODE_WORDS + 10u));
-    return mul(p >= 0 ? load_aff_words(cm + uint(p) * NODE_WORDS + 22u) : load_aff_words(cm - 12u), w);
-}
-
 // vks_affine_to_trs's rule: scales from the columns (a reflection on x), Shepperd's quaternion.
 void split_trs(Aff a, out vec3 t, out vec4 q, out vec3 s)
 {
@@ -107,6 +76,37 @@ vec4 qmul(vec4 a, vec4 b)
     return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
 }
 
+// Node n's T, R, S under the clip of entry ce at clip time t (src/core/clip_layers.c's
+// node_trs): a local clip's sampled channels over the bind's, directly; a delta clip's local
+// (src/core/clip_sample.c's node_local; a model-delta clip needs its parent's delta too)
+// split. One call site of track_trs, in a loop (LLVM inlines every call site; see clip.glsl).
+void layer_trs(uint ce, uint node_base, uint n, int p, float t, out vec3 lt, out vec4 lq, out vec3 ls)
+{
+    uint cc = cw[ce], cm = cw[ce + 1u], space = cw[cc + 1u], tracks = cw[cc + 3u];
+    bool local_space = space == SPACE_LOCAL;
+    uint samples = space == SPACE_MODEL_DELTA && p >= 0 ? 2u : 1u;
+    Aff d0 = identity_aff(), d1 = identity_aff();
+    [[dont_unroll]] for (uint j = 0u; j < samples; j++) {
+        uint node = j == 0u ? n : uint(p);
+        uint tr = cw[ce + 2u + node], nd = cm + node * NODE_WORDS;
+        vec3 tt = local_space ? load_n(nd, 3u).xyz : vec3(0.0), ss = local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0);
+        vec4 q = local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1);
+        if (tr != 0xFFFFFFFFu)
+            track_trs(tracks + tr * TRACK_WORDS, t, tt, q, ss);
+        if (local_space) {
+            lt = tt, lq = unit_q(q), ls = ss;
+            return;
+        }
+        if (j == 0u)
+            d0 = compose_trs(tt, q, ss);
+        else
+            d1 = compose_trs(tt, q, ss);
+    }
+    Aff m = samples == 2u ? mul(inverse_aff(d1), d0) : d0;
+    Aff w = mul(m, load_aff_words(cm + n * NODE_WORDS + 10u));
+    split_trs(mul(p >= 0 ? load_aff_words(cm + uint(p) * NODE_WORDS + 22u) : load_aff_words(cm - 12u), w), lt, lq, ls);
+}
+
 // Node n of layered instance i; tl and wl: each layer's clip time and weight at this frame.
 Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4])
 {
@@ -131,10 +131,9 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
                 t = load_n(nd, 3u).xyz, q = load_n(nd + 3u, 4u), s = load_n(nd + 7u, 3u).xyz;
             }
         }
-        Aff a = layer_local(lparams[i].layers[k].entry, node_base, n, p, first ? 0.0 : tl[k]);
         vec3 lt, ls;
         vec4 lq;
-        split_trs(a, lt, lq, ls);
+        layer_trs(lparams[i].layers[k].entry, node_base, n, p, first ? 0.0 : tl[k], lt, lq, ls);
         if (!additive) {
             if (!have_ref) {
                 ref = lq;

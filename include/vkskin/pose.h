@@ -85,8 +85,10 @@ typedef struct vks_clip_play {
 
 /* Layers (issue 27): an instance may play up to VKS_MAX_LAYERS clips at once, blended per node
  * in local transform space (src/core/clip_layers.c; the GPU pose pass does the same in float):
- *   1. each layer's local of the node is sampled at the layer's own clip time (its play) and
- *      split into translation, rotation quaternion and scale (vks_affine_to_trs's rule);
+ *   1. each layer's translation, rotation quaternion and scale of the node at the layer's own
+ *      clip time (its play): a LOCAL clip's sampled channels over the bind local's; a delta
+ *      clip's local split by vks_affine_to_trs's rule (quaternion signs do not matter: step 2
+ *      aligns them and step 3 takes the shorter arc);
  *   2. NORMAL layers that reach the node (weight > 0, the node inside the mask) are blended
  *      with their weights renormalised over those layers: translations and scales by weighted
  *      sum, rotations by the normalised weighted quaternion sum, each quaternion first flipped

@@ -118,6 +118,22 @@ int32_t vks_clip_layers_motion_node(const vks_clip_layers *l, const vks_skin *sk
     return -1;
 }
 
+/* Node n's T, R (unit), S under layer y at clip time t: a LOCAL clip's sampled channels over
+ * the bind's, directly; a delta clip's local split (the GPU does the same). */
+static void node_trs(const vks_clip_layer *y, const vks_skin *skin, uint32_t n, double t, double lt[3], double lq[4],
+                     double ls[3])
+{
+    if (y->play.clip->space == VKS_CLIP_LOCAL) {
+        double trs[10];
+        vks__clip_node_trs_d(y->play.clip, y->play.binding, n, t, trs);
+        memcpy(lt, trs, 3 * sizeof *lt), memcpy(lq, trs + 3, 4 * sizeof *lq), memcpy(ls, trs + 7, 3 * sizeof *ls);
+        normalize4(lq);
+        return;
+    }
+    vks_affine_d a = vks__clip_node_local_d(y->play.clip, y->play.binding, skin, n, t);
+    split_trs(&a, lt, lq, ls);
+}
+
 /* The blended T, R, S of node n (steps 1-3 of pose.h's rule); times[k] each layer's clip time. */
 static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t n, const double *times,
                        const float *weights, double t[3], double q[4], double s[3])
@@ -128,9 +144,8 @@ static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t 
         const vks_clip_layer *y = &l->layer[k];
         if (y->mode != VKS_LAYER_NORMAL || !(weights[k] > 0) || !in_mask(skin, y->mask, n))
             continue;
-        vks_affine_d a = vks__clip_node_local_d(y->play.clip, y->play.binding, skin, n, times[k]);
         double lt[3], lq[4], ls[3], w = weights[k];
-        split_trs(&a, lt, lq, ls);
+        node_trs(y, skin, n, times[k], lt, lq, ls);
         if (!have_ref)
             memcpy(ref, lq, sizeof ref), have_ref = 1;
         else if (lq[0] * ref[0] + lq[1] * ref[1] + lq[2] * ref[2] + lq[3] * ref[3] < 0)
@@ -155,11 +170,9 @@ static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t 
         const vks_clip_layer *y = &l->layer[k];
         if (y->mode != VKS_LAYER_ADDITIVE || !(weights[k] > 0) || !in_mask(skin, y->mask, n))
             continue;
-        vks_affine_d a = vks__clip_node_local_d(y->play.clip, y->play.binding, skin, n, times[k]);
-        vks_affine_d a0 = vks__clip_node_local_d(y->play.clip, y->play.binding, skin, n, 0.0);
         double kt[3], kq[4], ks[3], ft[3], fq[4], fs[3], w = weights[k];
-        split_trs(&a, kt, kq, ks);
-        split_trs(&a0, ft, fq, fs);
+        node_trs(y, skin, n, times[k], kt, kq, ks);
+        node_trs(y, skin, n, 0.0, ft, fq, fs);
         double inv[4] = {-fq[0], -fq[1], -fq[2], fq[3]}, dq[4];
         qmul(kq, inv, dq);
         if (dq[3] < 0)

@@ -125,6 +125,16 @@ vks_affine_d vks__clip_node_local_d(const vks_clip *clip, const vks_clip_binding
     return node_local(clip, b, skin, n, t, 1);
 }
 
+void vks__clip_node_trs_d(const vks_clip *clip, const vks_clip_binding *b, uint32_t n, double t, double trs[10])
+{
+    if (b->track_of_node[n] < 0) {
+        for (int i = 0; i < 10; i++)
+            trs[i] = b->bind_trs[n][i];
+        return;
+    }
+    track_trs_d(&clip->tracks[b->track_of_node[n]], b->bind_trs[n], t, trs);
+}
+
 static void sample_locals(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin, double t,
                           int precise, vks_affine *out)
 {

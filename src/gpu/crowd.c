@@ -333,7 +333,7 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
     if (res == VKS_OK && gpu->timestamps) {
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qi.queryCount = 2;
+        qi.queryCount = 5; /* around the frames, and part 0's passes of the last (pose_gpu_ms) */
         VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &c->qpool);
         if (r != VK_SUCCESS)
             res = vks__vk_fail(err, r, "vkCreateQueryPool");
