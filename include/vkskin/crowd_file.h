@@ -23,6 +23,10 @@
  *   in.clip = <the uploaded index of the clip spec->clips[e->clip] names>;
  *   in.clip_start = e->start; in.clip_speed = e->speed;
  *   in.clip_cycle = e->cycle >= 0 ? e->cycle : that clip's own cycle;
+ * and a layered entry (e->layer_count > 0) becomes VKS_CROWD_POSE_LAYERS with
+ *   in.layers[k] from spec->layers[e->first_layer + k] (clip uploaded, cycle defaulted as
+ *   above, mask: the model's node of that name + 1), in.fade_start/fade_duration/root_motion
+ *   from e;
  * (the vkskin program does this in tools/vkskin/cli_anim.c and cli_crowd.c).
  *
  * JSON: an object with "instances", an array of objects, every key optional:

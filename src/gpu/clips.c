@@ -170,13 +170,14 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
             char what[48];
             snprintf(what, sizeof what, "model %u playing clip %u", m, c);
             size_t mc = (size_t)m * clip_count + c;
-            gc->loops[mc] = search_loops(clips[c], &bd);
+            /* a layered instance samples a model-delta clip's parent too (compute/layers.glsl) */
+            gc->loops[mc] = search_loops(clips[c], &bd) * (clips[c]->space == VKS_CLIP_MODEL_DELTA ? 2 : 1);
             gc->motion[mc] = -1;
             for (uint32_t n = 0; n < bd.node_count && gc->motion[mc] < 0; n++)
                 if (bd.track_of_node[n] >= 0)
                     gc->motion[mc] = (int32_t)n;
             res = vks__check_pose_loops(gpu, what, skins[m]->node_count, skins[m]->bone_count, skins[m]->mesh_count,
-                                        ms->models[m].levels, gc->loops[mc], err);
+                                        ms->models[m].levels, search_loops(clips[c], &bd), err);
             if (res != VKS_OK) {
                 vks_clip_binding_free(&bd);
                 break;

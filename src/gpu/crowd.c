@@ -100,9 +100,10 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
                                      "instance %u: layer %u: clip %u of %u, a non-finite start, speed or weight, a "
                                      "negative weight, an unknown cycle, mode or fade, or a mask past the nodes",
                                      i, k, y->clip, clips->clip_count);
-            /* each layer samples its keys at its time (and at 0 when additive), a model-delta
-               clip its parent's too (compute/layers.glsl) */
-            loops += clips->loops[(size_t)in->model * clips->clip_count + y->clip] * 4 + 8;
+            /* each layer samples its keys at its time (and at 0 when additive; loops[] counts a
+               model-delta clip's parent), compute/layers.glsl */
+            loops += clips->loops[(size_t)in->model * clips->clip_count + y->clip] *
+                         (y->mode == VKS_LAYER_ADDITIVE ? 2 : 1) + 8;
         }
         const vks__gpu_model *m = &ms->models[in->model];
         loops += (uint64_t)m->node_count * (2 * in->layer_count + 2) + (uint64_t)m->node_count * m->levels;

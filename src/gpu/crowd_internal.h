@@ -13,7 +13,8 @@ struct vks_gpu_clips {
     uint32_t *entry;  /* [model * clip_count + clip]: word offset of that pair's entry */
     int32_t *motion;  /* [model * clip_count + clip]: the first node the clip drives, -1 none
                          (root motion's node, vks_clip_layers_motion_node) */
-    uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count (clips.c) */
+    uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count as a layer
+                         (clips.c; a model-delta clip's twice, for its parent's delta) */
     vks__buf words;
 };
 

@@ -48,6 +48,15 @@ crowd=$src/tests/data/crowd_layers.json
 expect 0 "validate a layered crowd of the four bundled formats" "$vk" validate --crowd "$crowd" --frames 8 --fps 30 --validation
 expect 0 "the same with the nodes variant of the pose pass" env VKSKIN_LAUNCH_SHAPE=pose=nodes "$vk" validate --crowd "$crowd" --frames 4 --time 0.2 --validation
 
+# chunks: a first chunk of plain instances, then as many layered ones (27 of 1562 vertices a
+# MiB), so the first chunk's crowd is reused for the layered ones
+m=$src/datasets/char_b24_pl8.dff
+{ echo "model,clip,start,weight,clip2,weight2,blend2"
+  for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.0$i,,,,"; done
+  for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.$i,0.5,$m.wave.anm,0.5,additive"; done; } > chunks.csv
+expect 0 "validate plain then layered instances in several chunks" "$vk" validate --crowd chunks.csv --frames 2 --max-chunk-mb 1 --validation
+grep -q "in 2 chunk" out || [ ! -s out ] || { echo "FAIL: --max-chunk-mb 1 gave one chunk: $(tail -1 out)"; fail=1; }
+
 # root motion beside the vertex output: one row per instance and frame, the same for every engine
 mkdir cpu gpu
 expect 0 "deform --crowd --cpu with root motion" "$vk" deform --crowd "$crowd" --cpu --frames 4 --format raw --out cpu

@@ -140,8 +140,9 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
         st = &local;
     memset(st, 0, sizeof *st);
     uint64_t budget = job->chunk_bytes ? job->chunk_bytes : 64ull << 20, total = 0;
+    int layers = 0; /* any layered instance: every chunk's crowd takes them (one crowd reused) */
     for (uint32_t m = 0; m < job->model_count; m++)
-        total += job->posers[m]->instances;
+        total += job->posers[m]->instances, layers |= job->posers[m]->layers != NULL;
     size_t floats_cap = 0;
     float *pos = NULL, *nrm = NULL;
     vks_crowd_instance *inst = NULL;
@@ -200,6 +201,7 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
             d.instance_count = n;
             d.clips = job->clips ? job->clips->gc : NULL;
             d.no_normals = job->no_normals;
+            d.layers = layers;
             r = vks_crowd_create(job->gpu, &d, &crowd, err);
             crowd_n = n;
             for (uint32_t k = 0; k < n; k++)
