@@ -80,17 +80,20 @@ vec4 qmul(vec4 a, vec4 b)
 // node_trs): a local clip's sampled channels over the bind's, directly; a delta clip's local
 // (src/core/clip_sample.c's node_local; a model-delta clip needs its parent's delta too)
 // split. One call site of track_trs, in a loop (LLVM inlines every call site; see clip.glsl).
-void layer_trs(uint ce, uint node_base, uint n, int p, float t, out vec3 lt, out vec4 lq, out vec3 ls)
+// head: the layer's entry, model words, space and tracks offset (LayerHead, once an instance).
+// bt, bq, bs: node n's bind T, R, S (the same words for every layer of the model).
+void layer_trs(uvec4 head, uint node_base, uint n, int p, float t, vec3 bt, vec4 bq, vec3 bs, out vec3 lt,
+               out vec4 lq, out vec3 ls)
 {
-    uint cc = cw[ce], cm = cw[ce + 1u], space = cw[cc + 1u], tracks = cw[cc + 3u];
+    uint ce = head.x, cm = head.y, space = head.z, tracks = head.w;
     bool local_space = space == SPACE_LOCAL;
     uint samples = space == SPACE_MODEL_DELTA && p >= 0 ? 2u : 1u;
     Aff d0 = identity_aff(), d1 = identity_aff();
     [[dont_unroll]] for (uint j = 0u; j < samples; j++) {
         uint node = j == 0u ? n : uint(p);
         uint tr = cw[ce + 2u + node], nd = cm + node * NODE_WORDS;
-        vec3 tt = local_space ? load_n(nd, 3u).xyz : vec3(0.0), ss = local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0);
-        vec4 q = local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1);
+        vec3 tt = local_space ? bt : vec3(0.0), ss = local_space ? bs : vec3(1.0);
+        vec4 q = local_space ? bq : vec4(0, 0, 0, 1);
         if (tr != 0xFFFFFFFFu)
             track_trs(tracks + tr * TRACK_WORDS, t, tt, q, ss);
         if (local_space) {
@@ -107,11 +110,22 @@ void layer_trs(uint ce, uint node_base, uint n, int p, float t, out vec3 lt, out
     split_trs(mul(p >= 0 ? load_aff_words(cm + uint(p) * NODE_WORDS + 22u) : load_aff_words(cm - 12u), w), lt, lq, ls);
 }
 
-// Node n of layered instance i; tl and wl: each layer's clip time and weight at this frame.
-Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4])
+// What a layer's samples read of its clip entry: (entry, model words, space, tracks offset).
+uvec4 layer_head(uint ce)
+{
+    uint cc = cw[ce];
+    return uvec4(ce, cw[ce + 1u], cw[cc + 1u], cw[cc + 3u]);
+}
+
+// Node n of layered instance i; tl and wl: each layer's clip time and weight at this frame,
+// head its layer_head, lflags its flags and lmask its mask node (read once an instance).
+Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4], uvec4 head[4], uint lflags[4],
+                  int lmask[4])
 {
     uint count = lparams[i].count & 7u, up = (lparams[i].count >> 8) & 3u;
-    uint cm = cw[lparams[i].layers[0].entry + 1u], nd = cm + n * NODE_WORDS;
+    uint cm = head[0].y, nd = cm + n * NODE_WORDS;
+    vec3 bt = load_n(nd, 3u).xyz, bs = load_n(nd + 7u, 3u).xyz;
+    vec4 bq = load_n(nd + 3u, 4u);
     vec3 at = vec3(0.0), as = vec3(0.0), t = vec3(0.0), s = vec3(1.0), kt = vec3(0.0), ks = vec3(1.0);
     vec4 aq = vec4(0.0), ref = vec4(0.0), q = vec4(0, 0, 0, 1), kq = vec4(0, 0, 0, 1);
     float wsum = 0.0;
@@ -119,21 +133,21 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
     // j even: layer j/2 at its time; j odd: an additive layer at its clip's first frame
     [[dont_unroll]] for (uint j = 0u; j < 2u * count; j++) {
         uint k = j >> 1u;
-        bool additive = ((lparams[i].layers[k].flags >> 8) & 3u) == 1u, first = (j & 1u) != 0u;
+        bool additive = ((lflags[k] >> 8) & 3u) == 1u, first = (j & 1u) != 0u;
         float w = wl[k];
-        if ((first && !additive) || !(w > 0.0) || !in_mask(lparams[i].layers[k].mask_node, node_base, n))
+        if ((first && !additive) || !(w > 0.0) || !in_mask(lmask[k], node_base, n))
             continue;
         if (additive && !based) { // every normal layer is in: the base pose
             based = true;
             if (wsum > 0.0) {
                 t = at / wsum, s = as / wsum, q = unit_q(aq);
             } else {
-                t = load_n(nd, 3u).xyz, q = load_n(nd + 3u, 4u), s = load_n(nd + 7u, 3u).xyz;
+                t = bt, q = bq, s = bs;
             }
         }
         vec3 lt, ls;
         vec4 lq;
-        layer_trs(lparams[i].layers[k].entry, node_base, n, p, first ? 0.0 : tl[k], lt, lq, ls);
+        layer_trs(head[k], node_base, n, p, first ? 0.0 : tl[k], bt, bq, bs, lt, lq, ls);
         if (!additive) {
             if (!have_ref) {
                 ref = lq;
@@ -160,11 +174,10 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
         if (wsum > 0.0) {
             t = at / wsum, s = as / wsum, q = unit_q(aq);
         } else {
-            t = load_n(nd, 3u).xyz, q = load_n(nd + 3u, 4u), s = load_n(nd + 7u, 3u).xyz;
+            t = bt, q = bq, s = bs;
         }
     }
     if (up != 0u && int(n) == lparams[i].motion_node) { // in place: the ground plane's back to the bind's
-        vec3 bt = load_n(nd, 3u).xyz;
         vec3 motion = t - bt;
         if (up == 1u)
             motion.y = 0.0;

@@ -190,15 +190,21 @@ void main()
         tl = clip_play_time(cf(cc), source >> 8, pp.clip_start, pp.clip_speed, pc.time);
         source = SOURCE_CLIP;
     }
-    float ltime[4], lweight[4]; // a layered instance's: each layer's clip time and weight, once
+    // a layered instance's, once: each layer's clip time, weight, clip words, flags and mask
+    float ltime[4], lweight[4];
+    uvec4 lhead[4];
+    uint lflags[4];
+    int lmask[4];
     if (USE_PARAMS == 2u && (source & 255u) == SOURCE_LAYERS) {
         uint count = lparams[i].count & 7u;
         float s = fade_ramp(lparams[i].fade_start, lparams[i].fade_duration, pc.time);
         [[dont_unroll]] for (uint k = 0u; k < 4u; k++) {
-            ltime[k] = 0.0, lweight[k] = 0.0;
+            ltime[k] = 0.0, lweight[k] = 0.0, lhead[k] = uvec4(0u), lflags[k] = 0u, lmask[k] = -1;
             if (k >= count)
                 continue;
             uint flags = lparams[i].layers[k].flags, fade = (flags >> 10) & 3u;
+            lhead[k] = layer_head(lparams[i].layers[k].entry);
+            lflags[k] = flags, lmask[k] = lparams[i].layers[k].mask_node;
             ltime[k] = clip_play_time(cf(cw[lparams[i].layers[k].entry]), flags & 255u, lparams[i].layers[k].start,
                                       lparams[i].layers[k].speed, pc.time);
             float w = lparams[i].layers[k].weight;
@@ -212,7 +218,7 @@ void main()
         int p = parents[mo.node_base + n];
         Aff l;
         if (USE_PARAMS == 2u && source == SOURCE_LAYERS) {
-            l = layered_local(i, mo.node_base, n, p, ltime, lweight);
+            l = layered_local(i, mo.node_base, n, p, ltime, lweight, lhead, lflags, lmask);
         } else if (USE_PARAMS != 0u && source == SOURCE_CLIP) {
             // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
             // site of the key search and the rotation paths, and two sites doubled the pose
