@@ -188,12 +188,23 @@ vec4 euler_quat(vec3 e)
                 cx * cy * cz + sx * sy * sz);
 }
 
+Aff compose_trs(vec3 tt, vec4 q, vec3 ss);
+void track_trs(uint tr, float t, inout vec3 tt, inout vec4 q, inout vec3 ss);
+
 // The track's T * R * S; channels without keys take base (the bind local's, or identity).
 // The six curves are sampled by one call site in a loop that is not unrolled: LLVM (lavapipe)
 // inlines sample_curve at every call site, and six of them made the pose shader's compile on a
 // cold shader cache take seconds. The loop's iterations count against llvmpipe's loop budget
 // (search_loops in src/gpu/clips.c counts them).
 Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
+{
+    track_trs(tr, t, bt, bq, bs);
+    return compose_trs(bt, bq, bs);
+}
+
+// The track's T, R, S over the base's (tt, q, ss in: the base; out: the sample), q as sampled
+// (compose_trs normalises it).
+void track_trs(uint tr, float t, inout vec3 tt, inout vec4 q, inout vec3 ss)
 {
     vec4 got[6];
     [[dont_unroll]] for (uint k = 0u; k < 6u; k++) {
@@ -202,8 +213,6 @@ Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
         if (cw[c] != 0u)
             got[k] = sample_curve(c, t);
     }
-    vec3 tt = bt, ss = bs;
-    vec4 q = bq;
     if (cw[tr] != 0u)
         tt = got[0].xyz;
     uint rc = tr + CURVE_WORDS;
@@ -214,6 +223,11 @@ Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
     uint sc = tr + 5u * CURVE_WORDS;
     if (cw[sc] != 0u)
         ss = got[5].xyz;
+}
+
+// T * R(q) * S, q normalised here (identity when zero), as src/core/clip_sample_impl.h's compose.
+Aff compose_trs(vec3 tt, vec4 q, vec3 ss)
+{
     float l = length(q);
     q = l > 0.0 ? q / l : vec4(0, 0, 0, 1);
     float x = q.x, y = q.y, z = q.z, w = q.w;

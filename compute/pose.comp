@@ -28,7 +28,8 @@
 #extension GL_KHR_shader_subgroup_basic : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint POSE_NODES = 0u; // 1: the nodes variant (a subgroup per instance)
-layout(constant_id = 2) const uint USE_PARAMS = 1u; // 0: a batch (locals only, no roots)
+layout(constant_id = 2) const uint USE_PARAMS = 1u; // 0: a batch (locals only, no roots); 2: a crowd
+                                                    // with layered instances (layers.glsl)
 
 #include "tables.glsl"
 #include "procedural.glsl"
@@ -134,6 +135,7 @@ void load_bone(uint b, out uint node, out uint mesh, out Aff ib)
 }
 
 #include "clip.glsl"
+#include "layers.glsl"
 
 Aff root_of(PoseParam pp)
 {
@@ -170,10 +172,12 @@ void main()
     Model mo = models[inst.model];
     PoseParam pp;
     uint source = SOURCE_LOCALS;
-    if (USE_PARAMS != 0u) {
+    if (USE_PARAMS == 1u)
         pp = params[i];
+    if (USE_PARAMS == 2u)
+        pp = lparams[i].base;
+    if (USE_PARAMS != 0u)
         source = pp.source;
-    }
     uint lbase = inst.locals_off * 12u; // world scratch shares the locals layout
     uint ce = 0u, cm = 0u, space = SPACE_LOCAL, tracks = 0u;
     float tl = 0.0;
@@ -186,12 +190,36 @@ void main()
         tl = clip_play_time(cf(cc), source >> 8, pp.clip_start, pp.clip_speed, pc.time);
         source = SOURCE_CLIP;
     }
+    // a layered instance's, once: each layer's clip time, weight, clip words, flags and mask
+    float ltime[4], lweight[4];
+    uvec4 lhead[4];
+    uint lflags[4];
+    int lmask[4];
+    if (USE_PARAMS == 2u && (source & 255u) == SOURCE_LAYERS) {
+        uint count = lparams[i].count & 7u;
+        float s = fade_ramp(lparams[i].fade_start, lparams[i].fade_duration, pc.time);
+        [[dont_unroll]] for (uint k = 0u; k < 4u; k++) {
+            ltime[k] = 0.0, lweight[k] = 0.0, lhead[k] = uvec4(0u), lflags[k] = 0u, lmask[k] = -1;
+            if (k >= count)
+                continue;
+            uint flags = lparams[i].layers[k].flags, fade = (flags >> 10) & 3u;
+            lhead[k] = layer_head(lparams[i].layers[k].entry);
+            lflags[k] = flags, lmask[k] = lparams[i].layers[k].mask_node;
+            ltime[k] = clip_play_time(cf(cw[lparams[i].layers[k].entry]), flags & 255u, lparams[i].layers[k].start,
+                                      lparams[i].layers[k].speed, pc.time);
+            float w = lparams[i].layers[k].weight;
+            lweight[k] = fade == 0u ? w : w * (fade == 2u ? s : 1.0 - s);
+        }
+        source = SOURCE_LAYERS;
+    }
     // Which nodes take their parent's world: W(n) = W(p) X(n). Model-space clips give worlds.
     bool parent_composes = source != SOURCE_CLIP || space == SPACE_LOCAL || space == SPACE_PARENT_DELTA;
     for (uint n = lane; n < mo.node_count; n += stride) {
         int p = parents[mo.node_base + n];
         Aff l;
-        if (USE_PARAMS != 0u && source == SOURCE_CLIP) {
+        if (USE_PARAMS == 2u && source == SOURCE_LAYERS) {
+            l = layered_local(i, mo.node_base, n, p, ltime, lweight, lhead, lflags, lmask);
+        } else if (USE_PARAMS != 0u && source == SOURCE_CLIP) {
             // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
             // site of the key search and the rotation paths, and two sites doubled the pose
             // shader's compile on a cold cache. A world-space track starts from identity.

@@ -20,9 +20,28 @@ struct PoseParam {
     float root[12];
 };
 
+// A layered instance (src/gpu/gpu_internal.h's vks__gpu_layered_param; compute/layers.glsl):
+// in a crowd with any, every instance's entry has this stride (pose pipeline USE_PARAMS 2).
+struct LayerParam {
+    uint entry;                  // word offset of the (model, clip) entry
+    uint flags;                  // cycle | mode << 8 (1: additive) | fade << 10 (1 out, 2 in)
+    float start, speed, weight;
+    int mask_node;               // -1: every node
+    uint pad0, pad1;
+};
+struct LayeredParam {
+    PoseParam base;
+    uint count;                  // layers | root motion's up axis << 8 (0 off, 1 y, 2 z)
+    float fade_start, fade_duration;
+    int motion_node;
+    LayerParam layers[4];        // normal layers first, then additive ones
+    float motion[4];             // written here: root motion (x, y, z, 1) at the frame's time
+};
+
 const uint SOURCE_LOCALS = 0u;     // the locals table (the host's, or the batch's)
 const uint SOURCE_PROCEDURAL = 1u; // vks_pose_procedural, evaluated here
 const uint SOURCE_CLIP = 2u;       // a clip sampled here from keys uploaded once (clip.glsl)
+const uint SOURCE_LAYERS = 3u;     // up to four clips blended here (layers.glsl)
 
 const uint FLAG_RENORMALIZE = 1u;
 const uint FLAG_HAS_NORMALS = 2u;

@@ -26,3 +26,12 @@ if(VKSKIN_GPU)
   set_tests_properties(cli_crowd_step_key PROPERTIES LABELS "gpu;anim;cli" SKIP_RETURN_CODE 4 TIMEOUT 120
     FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endif()
+
+# Layered crowds (issue 27): validate on the bundled characters of the four formats and Fox.glb
+# (skipped where the real datasets are absent), root motion's CSV, the errors naming the entry
+add_test(NAME cli_crowd_layers COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_layers.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR})
+add_test(NAME cli_crowd_layers_fox COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_layers.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR} ${VKSKIN_REAL_DATASETS})
+set_tests_properties(cli_crowd_layers cli_crowd_layers_fox PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
+  SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "vkskin: validation")

@@ -21,6 +21,8 @@ endif()
 # Clip model: sampling, cycles, binding, spaces (clip.h).
 vks_add_test(NAME test_clip_sample SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_sample.c LABELS core anim)
 target_link_libraries(test_clip_sample PRIVATE vks_fixture)
+vks_add_test(NAME test_clip_layers SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_layers.c LABELS core anim)
+target_link_libraries(test_clip_layers PRIVATE vks_fixture)
 # the float clip time both the GPU and the CPU reference sample at (issue 22)
 vks_add_test(NAME test_clip_time SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_time.c LABELS core anim)
 # The format registry: detection, vks_read_file and vks_read_clips through one list (issue 23).

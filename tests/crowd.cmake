@@ -6,7 +6,7 @@ if(NOT VKSKIN_GPU)
 endif()
 add_library(vks_crowd_check STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/crowd_check.c)
 target_link_libraries(vks_crowd_check PUBLIC vks_testutil)
-foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream)
+foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_layers)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS gpu)
   target_link_libraries(${t} PRIVATE vks_crowd_check vks_gpu_check)
   # leaked Vulkan objects are reported by the layer only when the device is destroyed
@@ -18,7 +18,7 @@ target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).
 foreach(shape "pose=nodes" "pose=nodes,pose_wg=256")
   string(REGEX REPLACE "[^a-z0-9]+" "_" suffix "${shape}")
-  foreach(t test_gpu_crowd test_gpu_clip)
+  foreach(t test_gpu_crowd test_gpu_clip test_gpu_layers)
     add_test(NAME ${t}_${suffix} COMMAND ${t})
     set_tests_properties(${t}_${suffix} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
       ENVIRONMENT "VKS_TEST_LAUNCH_SHAPE=${shape};VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"

@@ -207,6 +207,33 @@ VKS_API void vks_clip_sample_locals(const vks_clip *clip, const vks_clip_binding
 VKS_API void vks_clip_sample_locals_d(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,
                                       double t, vks_affine *out);
 
+/* ---- layers (pose.h's vks_clip_layers: the blend rule is written there) ---- */
+
+/* The transition ramp at source time T: smoothstep of clamp((T - start) / duration, 0, 1),
+ * in float, operation for operation as the GPU pose pass computes it; duration <= 0 (or not
+ * finite): 0 before start, 1 from start on. */
+VKS_API float vks_clip_fade_ramp(float fade_start, float fade_duration, float T);
+/* Layer k's weight at source time T: its weight times its fade (1, 1 - s or s), in float. */
+VKS_API float vks_clip_layer_weight(const vks_clip_layers *l, uint32_t k, float T);
+/* The skin's node_count locals of a layered instance at source time T: each layer's clip time
+ * by vks_clip_play_time_f (float, as the GPU), then sampled, split, blended and composed in
+ * double and rounded once: the CPU reference's rule. Every layer's binding must be for skin.
+ * With root_motion, the motion node's translation is taken out (vks_clip_layers_root_motion).
+ * Allocates nothing. */
+VKS_API void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *skin, float T, vks_affine *out);
+
+/* Root motion (in-place playback). The motion node is the first skin node (parents come
+ * first) that the first layer's clip drives; root_motion names the up axis
+ * (VKS_ROOT_MOTION_Y_UP or _Z_UP). The motion at T is the node's blended local translation
+ * minus its bind local translation, with the up component zeroed (a walk's bob stays in the
+ * pose), in the node's parent space; in-place playback subtracts it from the node's
+ * translation. Over a loop the motion at the end minus the motion at the start is the clip's
+ * own root displacement. */
+enum { VKS_ROOT_MOTION_OFF = 0, VKS_ROOT_MOTION_Y_UP = 1, VKS_ROOT_MOTION_Z_UP = 2 };
+VKS_API int32_t vks_clip_layers_motion_node(const vks_clip_layers *l, const vks_skin *skin);
+/* The motion at T in double (zero without root_motion or a motion node). */
+VKS_API void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3]);
+
 /* ---- readers ---- */
 
 /* Every clip reader has this shape. opt: allocator, logger and limits (max_nodes bounds the

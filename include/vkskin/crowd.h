@@ -54,10 +54,25 @@ typedef enum vks_crowd_pose {
                                       max_angle), evaluated on the GPU in the pose pass */
     VKS_CROWD_POSE_LOCALS,         /* the locals last given by vks_crowd_set_locals (at first the
                                       bind pose) */
-    VKS_CROWD_POSE_CLIP            /* clip `clip` of the crowd's vks_gpu_clips, sampled on the GPU at
+    VKS_CROWD_POSE_CLIP,           /* clip `clip` of the crowd's vks_gpu_clips, sampled on the GPU at
                                       local time of clip_start + clip_speed * frame time under
                                       clip_cycle, in float (vks_clip_play_time_f) */
+    VKS_CROWD_POSE_LAYERS          /* layers[0..layer_count) of the crowd's clips, each at its own
+                                      time, blended in the pose pass by pose.h's rule (layers,
+                                      additive deltas, masks, a transition, root motion) */
 } vks_crowd_pose;
+
+/* One layer of a VKS_CROWD_POSE_LAYERS instance (pose.h's vks_clip_layer, by clip index). */
+typedef struct vks_crowd_layer {
+    uint32_t clip;           /* index into the crowd's clips */
+    float start;             /* clip seconds at time 0 */
+    float speed;             /* clip seconds per second */
+    vks_cycle cycle;
+    float weight;            /* >= 0 */
+    vks_layer_mode mode;     /* normal (zeroed) or additive */
+    vks_layer_fade fade;     /* none (zeroed), out or in: the transition's sets */
+    uint32_t mask;           /* 0: every node; n + 1: only node n of the model and its descendants */
+} vks_crowd_layer;
 
 typedef struct vks_crowd_instance {
     uint32_t model;          /* index into the uploaded set; fixed for the crowd's life */
@@ -73,6 +88,13 @@ typedef struct vks_crowd_instance {
     float clip_start;        /* clip seconds at time 0 */
     float clip_speed;        /* clip seconds per second */
     vks_cycle clip_cycle;
+    /* VKS_CROWD_POSE_LAYERS (zeroed otherwise): */
+    uint32_t layer_count;    /* 1..VKS_MAX_LAYERS */
+    vks_crowd_layer layers[VKS_MAX_LAYERS];
+    float fade_start;        /* the transition's start, frame time in seconds */
+    float fade_duration;     /* its length (<= 0: a cut) */
+    int root_motion;         /* VKS_ROOT_MOTION_* (clip.h): in-place playback, the motion node
+                                being the first node the first layer's clip drives */
 } vks_crowd_instance;
 
 typedef struct vks_crowd_desc {
@@ -85,6 +107,11 @@ typedef struct vks_crowd_desc {
     uint32_t consumer_stages;              /* VkPipelineStageFlags: who reads the outputs after a
                                               frame (0: see the barrier contract, gpu_vulkan.h) */
     uint32_t consumer_access;              /* VkAccessFlags: how (0: the reads those stages make) */
+    int layers;                            /* nonzero: instances may be made layered later by
+                                              vks_crowd_set_instance (a crowd with a layered
+                                              instance at creation allows it anyway). Layered
+                                              crowds use a larger parameter table and pose
+                                              pipeline; the others are unchanged */
 } vks_crowd_desc;
 
 /* Creates every buffer (device-local outputs; host-visible instance, pose-parameter and
@@ -114,6 +141,8 @@ typedef struct vks_crowd_stats {
     uint32_t frames;
     double wall_ms;  /* host time of the call: record, submit, wait */
     double gpu_ms;   /* timestamps around the recorded frames (0 without timestamps) */
+    double pose_gpu_ms; /* the last frame's pose pass alone, where the crowd is one part (its
+                           tables fit one binding) and the device has timestamps; else 0 */
 } vks_crowd_stats;
 
 /* Convenience for programs without a command buffer of their own (the CLI): records `count`
@@ -131,6 +160,16 @@ VKS_API vks_result vks_crowd_run_frame(vks_crowd *crowd, float time, vks_crowd_s
  * call and kept; for tests and tools. */
 VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t count, float *positions,
                                  float *normals, vks_error *err);
+
+/* Root motion (issue 27): the motion of instances [first, first + count) at the last frame
+ * run, 3 floats (x, y, z) each into out: for a VKS_CROWD_POSE_LAYERS instance with
+ * root_motion, its motion node's ground-plane translation from its bind local, taken out of
+ * the pose (clip.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
+ * for the others and before the first frame. A crowd system moves its agents by the change
+ * from frame to frame. Call after the frame's submission (on the context's queue, or
+ * completed); it submits a barrier to the host and waits for it. */
+VKS_API vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
+                                             vks_error *err);
 
 #ifdef __cplusplus
 }

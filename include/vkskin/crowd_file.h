@@ -23,6 +23,10 @@
  *   in.clip = <the uploaded index of the clip spec->clips[e->clip] names>;
  *   in.clip_start = e->start; in.clip_speed = e->speed;
  *   in.clip_cycle = e->cycle >= 0 ? e->cycle : that clip's own cycle;
+ * and a layered entry (e->layer_count > 0) becomes VKS_CROWD_POSE_LAYERS with
+ *   in.layers[k] from spec->layers[e->first_layer + k] (clip uploaded, cycle defaulted as
+ *   above, mask: the model's node of that name + 1), in.fade_start/fade_duration/root_motion
+ *   from e;
  * (the vkskin program does this in tools/vkskin/cli_anim.c and cli_crowd.c).
  *
  * JSON: an object with "instances", an array of objects, every key optional:
@@ -57,6 +61,24 @@
  *          or a 3x4 column-major matrix (JSON "matrix": 12 numbers, or 16 of a 4x4 whose last
  *          row is 0 0 0 1); its 3x3 must be invertible with scales float32 can deform
  *          (vks_float32_scale_ok)
+ *
+ * Layers, transitions and root motion (issue 27; pose.h has the blend rule). JSON:
+ *   {"model": "hero.dff",
+ *    "layers": [{"clip": "walk.anm", "start": 0.1, "speed": 1, "cycle": "loop", "weight": 0.7},
+ *               {"clip": "run.anm", "weight": 0.3},
+ *               {"clip": "wave.anm", "blend": "additive", "mask": "Bip01 Spine1"}],
+ *    "transition": {"start": 2.0, "duration": 0.5, "to": [{"clip": "idle.anm"}]},
+ *    "root_motion": "y"}
+ *   A layer's keys: clip (required), start, speed, cycle, weight (>= 0, default 1), blend
+ *   ("normal" or "additive"), mask (a node name: it and its descendants). "layers" replaces
+ *   clip/start/speed/cycle; with "transition" and no "layers", the plain clip is the set left.
+ *   The layers left fade out, the "to" layers fade in, over [start, start + duration] of frame
+ *   time; all together at most VKS_MAX_LAYERS. root_motion: true or "y" (y up), "z", false.
+ * CSV: layer 1 is the clip, start, speed and cycle columns with weight, blend, mask and fade;
+ *   layers 2..4 the same names suffixed 2, 3, 4 (clip2, weight3, ...); transition_start,
+ *   transition_duration and root_motion (0/1/y/z/true/false) per row. With a transition the
+ *   layers whose fade is "in" are the set entered, the others the set left.
+ * A file without these keys and columns parses as it always has.
  * Relative model and clip paths are resolved against the crowd file's folder (name's folder).
  * Numbers must be finite and within float range. At most VKS_CROWD_MAX_INSTANCES instances.
  *
@@ -66,6 +88,7 @@
 #define VKSKIN_CROWD_FILE_H
 
 #include "core.h"
+#include "pose.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +105,19 @@ typedef struct vks_crowd_source {
     uint32_t first_instance; /* the first instance that names it, for messages */
 } vks_crowd_source;
 
+/* One layer of a layered entry (pose.h's vks_clip_layer, by clip source). */
+typedef struct vks_crowd_entry_layer {
+    int32_t clip;      /* index into spec->clips */
+    float start;       /* clip seconds at time 0 (default 0) */
+    float speed;       /* clip seconds per second (default 1) */
+    int32_t cycle;     /* vks_cycle, or -1: the clip's own */
+    float weight;      /* >= 0 (default 1) */
+    int32_t mode;      /* vks_layer_mode: "normal" (default) or "additive" */
+    int32_t fade;      /* vks_layer_fade: with a transition, its "to" layers fade in and the
+                          others out; VKS_FADE_NONE without one */
+    const char *mask;  /* a node name: only it and its descendants (NULL: every node) */
+} vks_crowd_entry_layer;
+
 typedef struct vks_crowd_entry {
     int32_t model;   /* index into spec->models; -1: the host's default model */
     int32_t clip;    /* index into spec->clips; -1: no clip (the bind pose) */
@@ -90,6 +126,12 @@ typedef struct vks_crowd_entry {
     int32_t cycle;   /* vks_cycle (clip.h), or -1: the clip's own */
     vks_affine root; /* where the instance stands (identity by default) */
     uint32_t line;   /* CSV: the 1-based line it came from; JSON: 0 */
+    /* layers (issue 27; zero for a plain entry, which then plays clip as before): */
+    uint32_t first_layer;  /* index into spec->layers */
+    uint32_t layer_count;  /* 0: not layered; 1..VKS_MAX_LAYERS (clip is then layer 0's clip) */
+    float fade_start;      /* the transition's start (frame time, seconds) */
+    float fade_duration;   /* its length (0: a cut) */
+    int32_t root_motion;   /* VKS_ROOT_MOTION_* (clip.h): 0 off, 1 y up, 2 z up */
 } vks_crowd_entry;
 
 typedef struct vks_crowd_spec {
@@ -101,6 +143,8 @@ typedef struct vks_crowd_spec {
     uint32_t model_count;
     vks_crowd_source *clips;      /* distinct clip sources (path and name), in order of first use */
     uint32_t clip_count;
+    vks_crowd_entry_layer *layers; /* every layered entry's layers, entry by entry */
+    uint32_t layer_count;
     vks_allocator allocator;      /* what everything above came from */
     struct vks_skin_arena *arena; /* strings */
 } vks_crowd_spec;

@@ -83,6 +83,54 @@ typedef struct vks_clip_play {
     int cycle;                              /* vks_cycle */
 } vks_clip_play;
 
+/* Layers (issue 27): an instance may play up to VKS_MAX_LAYERS clips at once, blended per node
+ * in local transform space (src/core/clip_layers.c; the GPU pose pass does the same in float):
+ *   1. each layer's translation, rotation quaternion and scale of the node at the layer's own
+ *      clip time (its play): a LOCAL clip's sampled channels over the bind local's; a delta
+ *      clip's local split by vks_affine_to_trs's rule (quaternion signs do not matter: step 2
+ *      aligns them and step 3 takes the shorter arc);
+ *   2. NORMAL layers that reach the node (weight > 0, the node inside the mask) are blended
+ *      with their weights renormalised over those layers: translations and scales by weighted
+ *      sum, rotations by the normalised weighted quaternion sum, each quaternion first flipped
+ *      into the hemisphere of the first such layer's (dot >= 0). No such layer: the bind local;
+ *   3. ADDITIVE layers, in order, then add their delta from their clip's first frame (clip time
+ *      0) scaled by their weight w: rotation q = nlerp(identity, q(t) q(0)^-1, w) * q (the delta
+ *      pre-multiplied, taken on the shorter arc), translation t += w (t(t) - t(0)), scale
+ *      s *= 1 + w (s(t) / s(0) - 1) (a zero s(0) adds nothing);
+ *   4. the result is composed back as T R S.
+ * A transition crossfades between two layer sets over [fade_start, fade_start + fade_duration]
+ * of source time T: with x = clamp((T - fade_start) / fade_duration, 0, 1) and the smoothstep
+ * ramp s = x x (3 - 2 x) (computed in float on every engine), a FADE_OUT layer's weight is
+ * multiplied by 1 - s and a FADE_IN layer's by s; both sets share the instance's layers. */
+#define VKS_MAX_LAYERS 4
+
+typedef enum vks_layer_mode {
+    VKS_LAYER_NORMAL = 0,   /* blended with the other normal layers */
+    VKS_LAYER_ADDITIVE = 1  /* its delta from its clip's first frame added on top */
+} vks_layer_mode;
+
+typedef enum vks_layer_fade {
+    VKS_FADE_NONE = 0, /* full weight at every time */
+    VKS_FADE_OUT = 1,  /* the set a transition leaves: weight * (1 - s) */
+    VKS_FADE_IN = 2    /* the set a transition enters: weight * s */
+} vks_layer_fade;
+
+typedef struct vks_clip_layer {
+    vks_clip_play play;   /* clip (not NULL), binding, start, speed, cycle */
+    float weight;         /* >= 0, finite */
+    int mode;             /* vks_layer_mode */
+    int fade;             /* vks_layer_fade */
+    uint32_t mask;        /* 0: every node; n + 1: only skin node n and its descendants */
+} vks_clip_layer;
+
+typedef struct vks_clip_layers {
+    vks_clip_layer layer[VKS_MAX_LAYERS];
+    uint32_t count;       /* 1..VKS_MAX_LAYERS; 0: not layered (the plain play is used) */
+    float fade_start;     /* source seconds where a transition starts */
+    float fade_duration;  /* seconds (<= 0: a cut at fade_start) */
+    int root_motion;      /* nonzero: in-place playback (see vks_clip_root_motion, clip.h) */
+} vks_clip_layers;
+
 typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default angle */
     vks_pose_kind kind;
     uint64_t seed;              /* procedural */
@@ -94,6 +142,9 @@ typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default
     float start_time;           /* added to every frame's time (procedural and clips) */
     int fast_sampling;          /* clips: the float sampler (the fast engine's) instead of the
                                    double one the CPU reference poses with */
+    const vks_clip_layers *layers; /* VKS_POSE_CLIP (may be NULL): instance i plays
+                                   layers[i % play_count] instead of its play when that has
+                                   count >= 1 (always sampled in double) */
 } vks_pose_source;
 
 /* The time of a frame for a source: start_time + frame / fps. */

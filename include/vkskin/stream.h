@@ -49,8 +49,10 @@ typedef enum vks_stream_pose {
     VKS_STREAM_BIND = 0,   /* the model's bind locals (vks_pose_bind) */
     VKS_STREAM_LOCALS,     /* host locals: frame k uses locals + (k % locals_frames) * node_count */
     VKS_STREAM_PROCEDURAL, /* vks_pose_procedural(skin, seed, pose_instance, time, max_angle) */
-    VKS_STREAM_CLIP        /* clip `clip` of the stream's clips at vks_clip_play_time_f(clip,
+    VKS_STREAM_CLIP,       /* clip `clip` of the stream's clips at vks_clip_play_time_f(clip,
                               clip_cycle, clip_start, clip_speed, time) */
+    VKS_STREAM_LAYERS      /* layers of the stream's clips, blended as VKS_CROWD_POSE_LAYERS
+                              (crowd.h); the stream's desc must say layers */
 } vks_stream_pose;
 
 typedef struct vks_stream_instance { /* zeroed: model 0, the bind pose, identity root */
@@ -68,6 +70,11 @@ typedef struct vks_stream_instance { /* zeroed: model 0, the bind pose, identity
     float clip_start;          /* clip seconds at time 0 */
     float clip_speed;          /* clip seconds per second */
     vks_cycle clip_cycle;
+    /* VKS_STREAM_LAYERS: as vks_crowd_instance's fields of the same names */
+    uint32_t layer_count;
+    vks_crowd_layer layers[VKS_MAX_LAYERS];
+    float fade_start, fade_duration;
+    int root_motion;
 } vks_stream_instance;
 
 /* A crowd file's entry (crowd_file.h) as a stream instance: model is the uploaded index of the
@@ -108,6 +115,8 @@ typedef struct vks_stream_desc {
     int no_normals;                      /* nonzero: positions only */
     uint64_t chunk_bytes;                /* one chunk's outputs for one frame (0: 64 MiB) */
     uint32_t ring;                       /* readback slots, 2..8 (0: 2) */
+    int layers;                          /* nonzero: instances may be VKS_STREAM_LAYERS (the
+                                            crowds take the larger layered tables) */
     vks_stream_deliver_fn deliver;       /* required by vks_stream_run */
     void *user;                          /* for deliver and get_instance */
 } vks_stream_desc;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vkskin/clip.h"
+#include "clip_layers_internal.h"
 
 #define REAL float
 #define SFX(name) name##_f
@@ -87,38 +88,62 @@ static vks_affine_d model_delta(const vks_clip *clip, const vks_clip_binding *b,
     return track_transform(clip, b, node, precise, t);
 }
 
+/* Node n's local at clip time t, unrounded: what sample_locals rounds, and what the layer
+ * blend (clip_layers.c) splits into T, R, S. */
+static vks_affine_d node_local(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin, uint32_t n,
+                               double t, int precise)
+{
+    int32_t p = skin->nodes[n].parent;
+    if (clip->space == VKS_CLIP_LOCAL) {
+        if (b->track_of_node[n] < 0)
+            return vks_affine_d_from(&skin->nodes[n].bind_local);
+        return track_transform(clip, b, n, precise, t);
+    }
+    /* With Wb the bind worlds in skin space (S_b Wb) and W(n) = S_b^-1 D(n) Wb(n):
+       local(n) = W(p)^-1 W(n); MODEL_DELTA: = Wb(p)^-1 D(p)^-1 D(n) Wb(n);
+       PARENT_DELTA: D(n) = D(p) L(n), so local(n) = Wb(p)^-1 L(n) Wb(n); a root: S_b^-1 D Wb. */
+    vks_affine_d m;
+    if (clip->space == VKS_CLIP_PARENT_DELTA)
+        m = model_delta(clip, b, n, precise, t); /* L(n): same lookup */
+    else {
+        vks_affine_d dn = model_delta(clip, b, n, precise, t);
+        if (p >= 0) {
+            vks_affine_d dp = model_delta(clip, b, (uint32_t)p, precise, t), dpi;
+            if (!vks_affine_d_inverse(&dp, &dpi))
+                dpi = vks_affine_d_identity();
+            m = vks_affine_d_mul(&dpi, &dn);
+        } else
+            m = dn;
+    }
+    vks_affine_d w = vks_affine_d_mul(&m, &b->bind_world[n]);
+    return vks_affine_d_mul(p >= 0 ? &b->bind_world_inv[p] : &b->skin_space_inv, &w);
+}
+
+vks_affine_d vks__clip_node_local_d(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,
+                                    uint32_t n, double t)
+{
+    return node_local(clip, b, skin, n, t, 1);
+}
+
+void vks__clip_node_trs_d(const vks_clip *clip, const vks_clip_binding *b, uint32_t n, double t, double trs[10])
+{
+    if (b->track_of_node[n] < 0) {
+        for (int i = 0; i < 10; i++)
+            trs[i] = b->bind_trs[n][i];
+        return;
+    }
+    track_trs_d(&clip->tracks[b->track_of_node[n]], b->bind_trs[n], t, trs);
+}
+
 static void sample_locals(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin, double t,
                           int precise, vks_affine *out)
 {
     for (uint32_t n = 0; n < skin->node_count; n++) {
-        int32_t p = skin->nodes[n].parent;
-        if (clip->space == VKS_CLIP_LOCAL) {
-            if (b->track_of_node[n] < 0)
-                out[n] = skin->nodes[n].bind_local;
-            else {
-                vks_affine_d l = track_transform(clip, b, n, precise, t);
-                out[n] = round_affine(&l);
-            }
+        if (clip->space == VKS_CLIP_LOCAL && b->track_of_node[n] < 0) {
+            out[n] = skin->nodes[n].bind_local;
             continue;
         }
-        /* With Wb the bind worlds in skin space (S_b Wb) and W(n) = S_b^-1 D(n) Wb(n):
-           local(n) = W(p)^-1 W(n); MODEL_DELTA: = Wb(p)^-1 D(p)^-1 D(n) Wb(n);
-           PARENT_DELTA: D(n) = D(p) L(n), so local(n) = Wb(p)^-1 L(n) Wb(n); a root: S_b^-1 D Wb. */
-        vks_affine_d m;
-        if (clip->space == VKS_CLIP_PARENT_DELTA)
-            m = model_delta(clip, b, n, precise, t); /* L(n): same lookup */
-        else {
-            vks_affine_d dn = model_delta(clip, b, n, precise, t);
-            if (p >= 0) {
-                vks_affine_d dp = model_delta(clip, b, (uint32_t)p, precise, t), dpi;
-                if (!vks_affine_d_inverse(&dp, &dpi))
-                    dpi = vks_affine_d_identity();
-                m = vks_affine_d_mul(&dpi, &dn);
-            } else
-                m = dn;
-        }
-        vks_affine_d w = vks_affine_d_mul(&m, &b->bind_world[n]);
-        vks_affine_d l = vks_affine_d_mul(p >= 0 ? &b->bind_world_inv[p] : &b->skin_space_inv, &w);
+        vks_affine_d l = node_local(clip, b, skin, n, t, precise);
         out[n] = round_affine(&l);
     }
 }

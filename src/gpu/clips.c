@@ -144,9 +144,13 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
     gc->gpu = gpu, gc->ms = ms, gc->clip_count = clip_count;
     gc->entry = calloc((size_t)ms->count * (clip_count ? clip_count : 1), sizeof *gc->entry);
+    gc->motion = calloc((size_t)ms->count * (clip_count ? clip_count : 1), sizeof *gc->motion);
+    gc->loops = calloc((size_t)ms->count * (clip_count ? clip_count : 1), sizeof *gc->loops);
     words b = {0};
     reserve(&b, 4); /* word 0..3: a valid empty entry for crowds without clips */
-    vks_result res = gc->entry ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
+    vks_result res = gc->entry && gc->motion && gc->loops
+                         ? VKS_OK
+                         : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
     uint32_t *clip_at = calloc(clip_count ? clip_count : 1, sizeof *clip_at);
     if (!clip_at && res == VKS_OK)
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
@@ -165,9 +169,15 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
                 break;
             char what[48];
             snprintf(what, sizeof what, "model %u playing clip %u", m, c);
+            size_t mc = (size_t)m * clip_count + c;
+            /* a layered instance samples a model-delta clip's parent too (compute/layers.glsl) */
+            gc->loops[mc] = search_loops(clips[c], &bd) * (clips[c]->space == VKS_CLIP_MODEL_DELTA ? 2 : 1);
+            gc->motion[mc] = -1;
+            for (uint32_t n = 0; n < bd.node_count && gc->motion[mc] < 0; n++)
+                if (bd.track_of_node[n] >= 0)
+                    gc->motion[mc] = (int32_t)n;
             res = vks__check_pose_loops(gpu, what, skins[m]->node_count, skins[m]->bone_count, skins[m]->mesh_count,
-                                        ms->models[m].levels,
-                                        search_loops(clips[c], &bd), err);
+                                        ms->models[m].levels, search_loops(clips[c], &bd), err);
             if (res != VKS_OK) {
                 vks_clip_binding_free(&bd);
                 break;
@@ -204,6 +214,6 @@ void vks_gpu_clips_free(vks_gpu_clips *gc)
     if (!gc)
         return;
     vks__buf_destroy(gc->gpu, &gc->words);
-    free(gc->entry);
+    free(gc->entry), free(gc->motion), free(gc->loops);
     free(gc);
 }

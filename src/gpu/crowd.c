@@ -22,6 +22,33 @@ static int is_zero(const vks_affine *a)
     return 1;
 }
 
+/* A layered instance's table entry: normal layers first, then the additive ones, each kind in
+ * the given order (the blend applies every normal layer before any additive one; the pose pass
+ * walks the layers once). */
+static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const vks__gpu_pose_param *base,
+                       vks__gpu_layered_param *out)
+{
+    memset(out, 0, sizeof *out);
+    out->base = *base;
+    out->base.source = VKS__SOURCE_LAYERS;
+    uint32_t n = in->layer_count, k = 0;
+    out->count = n | (uint32_t)in->root_motion << 8;
+    out->fade_start = in->fade_start, out->fade_duration = in->fade_duration;
+    size_t row = (size_t)in->model * c->clips->clip_count;
+    out->motion_node = in->root_motion ? c->clips->motion[row + in->layers[0].clip] : -1;
+    for (int additive = 0; additive < 2; additive++)
+        for (uint32_t j = 0; j < n; j++) {
+            const vks_crowd_layer *y = &in->layers[j];
+            if ((y->mode == VKS_LAYER_ADDITIVE) != additive)
+                continue;
+            vks__gpu_layer_param *g = &out->layer[k++];
+            g->entry = c->clips->entry[row + y->clip];
+            g->flags = (uint32_t)y->cycle | (uint32_t)y->mode << 8 | (uint32_t)y->fade << 10;
+            g->start = y->start, g->speed = y->speed, g->weight = y->weight;
+            g->mask_node = (int32_t)y->mask - 1;
+        }
+}
+
 static vks__gpu_pose_param param_of(const vks_crowd *c, const vks_crowd_instance *in)
 {
     vks__gpu_pose_param p;
@@ -46,7 +73,8 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
     if (in->model >= ms->count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: model %u of %u", i,
                              in->model, ms->count);
-    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS && in->pose != VKS_CROWD_POSE_CLIP)
+    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS && in->pose != VKS_CROWD_POSE_CLIP &&
+        in->pose != VKS_CROWD_POSE_LAYERS)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: unknown pose source %d",
                              i, (int)in->pose);
     if (in->pose == VKS_CROWD_POSE_CLIP &&
@@ -55,6 +83,35 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: clip %u of %u, or a non-finite start or speed, or an unknown cycle", i,
                              in->clip, clips ? clips->clip_count : 0);
+    if (in->pose == VKS_CROWD_POSE_LAYERS) {
+        if (!clips || in->layer_count < 1 || in->layer_count > VKS_MAX_LAYERS || !isfinite(in->fade_start) ||
+            !isfinite(in->fade_duration) || in->root_motion < 0 || in->root_motion > VKS_ROOT_MOTION_Z_UP)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                                 "instance %u: %u layers (1..%d), no clips, a non-finite transition or an unknown "
+                                 "root motion", i, in->layer_count, VKS_MAX_LAYERS);
+        uint64_t loops = 0;
+        for (uint32_t k = 0; k < in->layer_count; k++) {
+            const vks_crowd_layer *y = &in->layers[k];
+            if (y->clip >= clips->clip_count || !isfinite(y->start) || !isfinite(y->speed) ||
+                (unsigned)y->cycle > VKS_CYCLE_RESET || !isfinite(y->weight) || y->weight < 0 ||
+                (unsigned)y->mode > VKS_LAYER_ADDITIVE || (unsigned)y->fade > VKS_FADE_IN ||
+                y->mask > ms->models[in->model].node_count)
+                return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                                     "instance %u: layer %u: clip %u of %u, a non-finite start, speed or weight, a "
+                                     "negative weight, an unknown cycle, mode or fade, or a mask past the nodes",
+                                     i, k, y->clip, clips->clip_count);
+            /* each layer samples its keys at its time (and at 0 when additive; loops[] counts a
+               model-delta clip's parent), compute/layers.glsl */
+            loops += clips->loops[(size_t)in->model * clips->clip_count + y->clip] *
+                         (y->mode == VKS_LAYER_ADDITIVE ? 2 : 1) + 8;
+        }
+        const vks__gpu_model *m = &ms->models[in->model];
+        loops += (uint64_t)m->node_count * (2 * in->layer_count + 2) + (uint64_t)m->node_count * m->levels;
+        vks_result lr = vks__check_pose_loops(clips->gpu, "a layered instance", m->node_count, m->bone_count, 0,
+                                              m->levels, loops, err);
+        if (lr != VKS_OK)
+            return lr;
+    }
     if (!vks_affine_is_finite(&in->root) || !isfinite(in->max_angle))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: non-finite root transform or max_angle", i);
@@ -95,6 +152,7 @@ static void consumers(vks_crowd *c, const vks_crowd_desc *d)
 static vks_result plan(vks_crowd *c, uint64_t budget, uint32_t *starts, vks__caps *caps, vks_error *err)
 {
     const vks_gpu_models *ms = c->ms;
+    uint64_t stride = c->layered ? sizeof(vks__gpu_layered_param) : sizeof(vks__gpu_pose_param);
     uint32_t tile = c->gpu->instance_tile, wg = c->gpu->deform_wg, run = 0, parts = 0;
     vks__caps cur = {0};
     for (uint32_t i = 0; i < c->count; i++) {
@@ -105,14 +163,14 @@ static vks_result plan(vks_crowd *c, uint64_t budget, uint32_t *starts, vks__cap
         vks__caps next = {cur.vertices + m->vertex_count, cur.matrices + mats_of(m), cur.instances + 1,
                           cur.works + add_w};
         int fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
-                   next.instances * sizeof(vks__gpu_pose_param) <= budget && next.works * 32 <= budget;
+                   next.instances * stride <= budget && next.works * 32 <= budget;
         if (!fits && cur.instances > 0) { /* close the part, start the next with this instance */
             caps[parts++] = cur;
             cur = (vks__caps){0};
             same_run = 0;
             next = (vks__caps){m->vertex_count, mats_of(m), 1, blocks};
             fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
-                   next.instances * sizeof(vks__gpu_pose_param) <= budget && next.works * 32 <= budget;
+                   next.instances * stride <= budget && next.works * 32 <= budget;
         }
         if (!fits)
             return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/crowd",
@@ -128,6 +186,23 @@ static vks_result plan(vks_crowd *c, uint64_t budget, uint32_t *starts, vks__cap
     caps[parts++] = cur;
     c->part_count = parts;
     return VKS_OK;
+}
+
+/* Instance in's parameters into slot j of part ps's table (not flushed). */
+static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const vks_crowd_instance *in)
+{
+    vks__gpu_pose_param pp = param_of(c, in);
+    if (!c->layered) {
+        vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)j * sizeof pp, &pp, sizeof pp);
+        return;
+    }
+    vks__gpu_layered_param lp;
+    memset(&lp, 0, sizeof lp);
+    if (in->pose == VKS_CROWD_POSE_LAYERS)
+        layered_of(c, in, &pp, &lp);
+    else
+        lp.base = pp;
+    vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)j * sizeof lp, &lp, sizeof lp);
 }
 
 /* Fills part p (instances [first, first + n)): instance table, pose parameters, locals (the
@@ -153,7 +228,7 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         c->part_of[i] = p, c->slot_of[i] = j;
         c->where[i] = (vks__gpu_inst){c->inst[i].model, mat, mat, vert};
         ((vks__gpu_inst *)ps->insts.mapped)[j] = c->where[i];
-        ((vks__gpu_pose_param *)ps->params.mapped)[j] = param_of(c, &c->inst[i]);
+        write_param(c, ps, j, &c->inst[i]);
         memcpy((vks_affine *)ps->locals.mapped + mat, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
         mat += (uint32_t)mats_of(m), vert += m->vertex_count;
         if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
@@ -202,7 +277,7 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     vks__passes_desc pd = {0};
     pd.out_kind = VKS__MEM_DEVICE;
     pd.out_usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
-    pd.params = 1;
+    pd.params = c->layered ? 2 : 1;
     pd.normals = c->normals;
     pd.clip_words = c->clips ? &c->clips->words : NULL;
     for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
@@ -241,6 +316,9 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
     if (!c)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     c->gpu = gpu, c->ms = d->models, c->clips = d->clips, c->count = d->instance_count, c->normals = !d->no_normals;
+    c->layered = d->layers != 0;
+    for (uint32_t i = 0; i < c->count && !c->layered; i++)
+        c->layered = d->instances[i].pose == VKS_CROWD_POSE_LAYERS;
     consumers(c, d);
     c->inst = malloc(c->count * sizeof *c->inst);
     c->part_of = malloc(c->count * sizeof *c->part_of);
@@ -256,7 +334,7 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
     if (res == VKS_OK && gpu->timestamps) {
         VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qi.queryCount = 2;
+        qi.queryCount = 5; /* around the frames, and part 0's passes of the last (pose_gpu_ms) */
         VkResult r = gpu->vk.vkCreateQueryPool(gpu->device, &qi, VKS_VK_ALLOC(gpu), &c->qpool);
         if (r != VK_SUCCESS)
             res = vks__vk_fail(err, r, "vkCreateQueryPool");
@@ -307,10 +385,12 @@ vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_inst
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: its model is fixed at creation (%u), not %u: the buffers are sized for it",
                              i, c->inst[i].model, in->model);
+    if (in->pose == VKS_CROWD_POSE_LAYERS && !c->layered)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                             "instance %u: layered, in a crowd made without layers (vks_crowd_desc.layers)", i);
     c->inst[i] = *in;
     vks__passes *ps = &c->parts[c->part_of[i]];
-    vks__gpu_pose_param pp = param_of(c, in);
-    vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)c->slot_of[i] * sizeof pp, &pp, sizeof pp);
+    write_param(c, ps, c->slot_of[i], in);
     vks__buf_flush(c->gpu, &ps->params);
     return VKS_OK;
 }

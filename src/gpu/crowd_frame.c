@@ -13,7 +13,8 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-void vks_crowd_record(vks_crowd *c, VkCommandBuffer cmd, float time)
+/* A frame; with pose_queries, part 0's passes write timestamps 2..4 of the crowd's pool. */
+static void record_frame(vks_crowd *c, VkCommandBuffer cmd, float time, int pose_queries)
 {
     vks_gpu *gpu = c->gpu;
     /* 1. acquire: the previous frame's writes and its consumers' reads are over */
@@ -21,10 +22,15 @@ void vks_crowd_record(vks_crowd *c, VkCommandBuffer cmd, float time)
                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     /* 2. the passes of every part (parts share no buffer, so no barrier between them) */
     for (uint32_t p = 0; p < c->part_count; p++)
-        vks__passes_record(gpu, cmd, &c->parts[p], time, VK_NULL_HANDLE, 0);
+        vks__passes_record(gpu, cmd, &c->parts[p], time, pose_queries && p == 0 ? c->qpool : VK_NULL_HANDLE, 2);
     /* 3. release: the outputs to whoever reads them next */
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, c->consumer_stages,
                  c->consumer_access);
+}
+
+void vks_crowd_record(vks_crowd *c, VkCommandBuffer cmd, float time)
+{
+    record_frame(c, cmd, time, 0);
 }
 
 vks_result vks_crowd_run_frames(vks_crowd *c, const float *times, uint32_t count, vks_crowd_stats *stats,
@@ -41,8 +47,9 @@ vks_result vks_crowd_run_frames(vks_crowd *c, const float *times, uint32_t count
         gpu->vk.vkCmdResetQueryPool(c->own.cmd, c->qpool, 0, 2);
         gpu->vk.vkCmdWriteTimestamp(c->own.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->qpool, 0);
     }
+    int pose_queries = c->qpool && c->part_count == 1;
     for (uint32_t k = 0; k < count; k++)
-        vks_crowd_record(c, c->own.cmd, times[k]);
+        record_frame(c, c->own.cmd, times[k], pose_queries && k + 1 == count);
     if (c->qpool)
         gpu->vk.vkCmdWriteTimestamp(c->own.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->qpool, 1);
     vks_result res = vks__oneshot_submit(gpu, &c->own, err);
@@ -50,11 +57,14 @@ vks_result vks_crowd_run_frames(vks_crowd *c, const float *times, uint32_t count
         return res;
     stats->frames = count;
     stats->wall_ms = now_ms() - t0;
-    uint64_t t[2];
-    if (c->qpool && gpu->vk.vkGetQueryPoolResults(gpu->device, c->qpool, 0, 2, sizeof t, t, sizeof t[0],
+    uint64_t t[5];
+    uint32_t nq = pose_queries && count ? 5 : 2;
+    if (c->qpool && gpu->vk.vkGetQueryPoolResults(gpu->device, c->qpool, 0, nq, sizeof t, t, sizeof t[0],
                                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS) {
         uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
         stats->gpu_ms = (double)((t[1] - t[0]) & mask) * gpu->props.limits.timestampPeriod / 1e6;
+        if (nq == 5)
+            stats->pose_gpu_ms = (double)((t[3] - t[2]) & mask) * gpu->props.limits.timestampPeriod / 1e6;
     }
     return VKS_OK;
 }
@@ -126,4 +136,34 @@ vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *p
         i = end;
     }
     return res;
+}
+
+vks_result vks_crowd_read_root_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, vks_error *err)
+{
+    if (!c || !out || first > c->count || count > c->count - first)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instances [%u, +%u) of %u", first,
+                             count, c ? c->count : 0);
+    memset(out, 0, (size_t)count * 3 * sizeof *out);
+    if (!c->layered)
+        return VKS_OK;
+    /* the pose passes' writes to the parameter tables, made visible to the host */
+    vks_gpu *gpu = c->gpu;
+    vks__oneshot_begin(gpu, &c->own);
+    vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    vks_result r = vks__oneshot_submit(gpu, &c->own, err);
+    if (r != VKS_OK)
+        return r;
+    for (uint32_t p = 0; p < c->part_count; p++)
+        vks__buf_invalidate(gpu, &c->parts[p].params);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = first + k;
+        if (c->inst[i].pose != VKS_CROWD_POSE_LAYERS || !c->inst[i].root_motion)
+            continue;
+        const vks__gpu_layered_param *lp =
+            (const vks__gpu_layered_param *)c->parts[c->part_of[i]].params.mapped + c->slot_of[i];
+        if (lp->motion[3] == 1.0f) /* written by a frame */
+            memcpy(out + 3 * (size_t)k, lp->motion, 3 * sizeof *out);
+    }
+    return VKS_OK;
 }

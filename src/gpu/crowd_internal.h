@@ -11,6 +11,10 @@ struct vks_gpu_clips {
     const vks_gpu_models *ms;
     uint32_t clip_count;
     uint32_t *entry;  /* [model * clip_count + clip]: word offset of that pair's entry */
+    int32_t *motion;  /* [model * clip_count + clip]: the first node the clip drives, -1 none
+                         (root motion's node, vks_clip_layers_motion_node) */
+    uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count as a layer
+                         (clips.c; a model-delta clip's twice, for its parent's delta) */
     vks__buf words;
 };
 
@@ -31,6 +35,7 @@ struct vks_crowd {
     VkPipelineStageFlags consumer_stages;
     VkAccessFlags consumer_access;
     int normals;
+    int layered;              /* the parameter table holds vks__gpu_layered_param entries */
     vks__buf stage;           /* vks_crowd_read's, made on its first call */
 };
 

@@ -96,7 +96,8 @@ struct vks_gpu {
     VkShaderModule pose_module, deform_module;
     VkDescriptorSetLayout pose_dsl, deform_dsl;
     VkPipelineLayout pose_layout, deform_layout;
-    VkPipeline pose_pipeline[2];   /* [0] a batch's (locals only), [1] a crowd's (made on first use) */
+    VkPipeline pose_pipeline[3];   /* [0] a batch's (locals only), [1] a crowd's, [2] a crowd's with
+                                      layered instances (both made on first use) */
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
     VkShaderModule plain_module;
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
@@ -180,6 +181,33 @@ VKS__AT(vks__gpu_pose_param, clip_entry, 20);
 VKS__AT(vks__gpu_pose_param, clip_speed, 28);
 VKS__AT(vks__gpu_pose_param, root, 32);
 
+/* A layered crowd instance (VKS__SOURCE_LAYERS, compute/layers.glsl): the same parameters,
+ * then its layers. A crowd with layered instances gives every instance this stride (its pose
+ * pipeline is the USE_PARAMS 2 variant), so the plain ones pay nothing in other crowds. */
+typedef struct vks__gpu_layer_param {
+    uint32_t entry;         /* word offset of the (model, clip) entry */
+    uint32_t flags;         /* cycle | mode << 8 | fade << 10 */
+    float start, speed, weight;
+    int32_t mask_node;      /* -1: every node */
+    uint32_t loops_pad, pad;
+} vks__gpu_layer_param;
+VKS__TWIN(vks__gpu_layer_param, 32);
+VKS__AT(vks__gpu_layer_param, weight, 16);
+VKS__AT(vks__gpu_layer_param, mask_node, 20);
+typedef struct vks__gpu_layered_param {
+    vks__gpu_pose_param base;   /* source VKS__SOURCE_LAYERS; root, seed, ... as for any */
+    uint32_t count;             /* layers | up axis << 8 (root motion: 0 off, 1 y, 2 z) */
+    float fade_start, fade_duration;
+    int32_t motion_node;        /* root motion's node, -1: none */
+    vks__gpu_layer_param layer[4];
+    float motion[4];            /* written by the pose pass: the root motion at the last frame */
+} vks__gpu_layered_param;
+VKS__TWIN(vks__gpu_layered_param, 240);
+VKS__AT(vks__gpu_layered_param, motion, 224);
+VKS__AT(vks__gpu_layered_param, count, 80);
+VKS__AT(vks__gpu_layered_param, motion_node, 92);
+VKS__AT(vks__gpu_layered_param, layer, 96);
+
 /* Push constants of the two passes. */
 typedef struct vks__pose_push { uint32_t instance_count, use_params; float time; uint32_t pad; } vks__pose_push;
 VKS__TWIN(vks__pose_push, 16);
@@ -189,7 +217,7 @@ VKS__TWIN(vks__deform_push, 16);
 
 enum { VKS__GROUP_RENORMALIZE = 1u, VKS__GROUP_HAS_NORMALS = 2u };
 /* Pose sources of vks__gpu_pose_param.source (the numbers are compute/tables.glsl's). */
-enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 2u };
+enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 2u, VKS__SOURCE_LAYERS = 3u };
 /* The deform set's binding after its storage buffers: the skin matrices as a uniform texel
  * buffer (an RGBA32F view of vks__passes.skin, read by compute/deform.comp on CPU devices). */
 enum { VKS__DEFORM_SKIN_TEXELS = 10 };
@@ -272,7 +300,8 @@ void vks__keep_drivers_loaded(void);
 vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
                                  uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err);
 /* The pose pipeline for a pass set with pose parameters (a crowd), made on first use. */
-vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err);
+/* The crowd pose pipeline of variant use_params (1 plain, 2 with layers), made on first use. */
+vks_result vks__pose_params_pipeline(vks_gpu *gpu, uint32_t use_params, vks_error *err);
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 
@@ -300,7 +329,8 @@ typedef struct vks__passes {
     uint32_t instance_count;             /* instances the pose pass runs over */
     uint32_t work_base[4], work_count[4];/* per influence variant, in the works buffer */
     uint32_t normals;                    /* 1: the deform pass writes normals */
-    uint32_t use_params;                 /* 1: pose sources and roots from params */
+    uint32_t use_params;                 /* 1: pose sources and roots from params; 2: the same
+                                            with layered instances (vks__gpu_layered_param) */
     const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
     uint32_t plain;                      /* 1: the plain baseline kernel (batch only) */
 } vks__passes;
@@ -309,7 +339,8 @@ typedef struct vks__passes_desc {
     vks__caps cap;
     int out_kind;                 /* VKS__MEM_DEVICE or VKS__MEM_READBACK */
     VkBufferUsageFlags out_usage; /* added to the outputs' storage | transfer usage */
-    int params;                   /* a pose-parameter table, one entry per instance (crowds) */
+    int params;                   /* a pose-parameter table, one entry per instance (crowds);
+                                     2: layered entries (vks__gpu_layered_param) */
     int normals;
     const vks__buf *clip_words;   /* the crowd's clips (vks_gpu_clips), not owned; may be NULL */
 } vks__passes_desc;

@@ -40,10 +40,10 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
 {
     memset(p, 0, sizeof *p);
     p->normals = d->normals != 0;
-    p->use_params = d->params != 0;
+    p->use_params = d->params == 2 ? 2u : d->params != 0;
     p->clip_words = d->clip_words && d->clip_words->buffer ? d->clip_words : NULL;
     if (d->params) {
-        vks_result pr = vks__pose_params_pipeline(gpu, err);
+        vks_result pr = vks__pose_params_pipeline(gpu, p->use_params, err);
         if (pr != VKS_OK)
             return pr;
     }
@@ -72,7 +72,10 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     TRY(vks__buf_create_usage(gpu, out_bytes, d->out_kind, d->out_usage, &p->out_pos, err));
     TRY(vks__buf_create_usage(gpu, d->normals ? out_bytes : 16, d->out_kind, d->out_usage, &p->out_nrm, err));
     if (d->params)
-        TRY(vks__buf_create(gpu, d->cap.instances * sizeof(vks__gpu_pose_param), VKS__MEM_UPLOAD, &p->params, err));
+        TRY(vks__buf_create(gpu,
+                            d->cap.instances * (p->use_params == 2 ? sizeof(vks__gpu_layered_param)
+                                                                   : sizeof(vks__gpu_pose_param)),
+                            VKS__MEM_UPLOAD, &p->params, err));
 #undef TRY
     if (res != VKS_OK)
         return res;
@@ -173,7 +176,7 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qpool, q0);
     }
     vks__pose_push pp = {p->instance_count, p->use_params, time, 0};
-    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline[p->use_params ? 1 : 0]);
+    gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline[p->use_params]);
     gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &p->pose_set, 0, NULL);
     gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pp, &pp);
     /* serial: an invocation per instance; nodes: a subgroup per instance (compute/pose.comp) */

@@ -149,9 +149,9 @@ static vks_result pose_pipeline(vks_gpu *gpu, uint32_t use_params, vks_error *er
     return pipeline(gpu, gpu->pose_module, gpu->pose_layout, pc, 3, &gpu->pose_pipeline[use_params], err);
 }
 
-vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err)
+vks_result vks__pose_params_pipeline(vks_gpu *gpu, uint32_t use_params, vks_error *err)
 {
-    return gpu->pose_pipeline[1] ? VKS_OK : pose_pipeline(gpu, 1, err);
+    return gpu->pose_pipeline[use_params] ? VKS_OK : pose_pipeline(gpu, use_params, err);
 }
 
 /* The pipelines that depend on the launch shape: the batch's pose pass (its workgroup and
@@ -185,7 +185,7 @@ static void destroy_shaped(vks_gpu *gpu)
             gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
         gpu->deform_pipeline[k] = gpu->plain_pipeline[k] = VK_NULL_HANDLE;
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (gpu->pose_pipeline[k])
             gpu->vk.vkDestroyPipeline(d, gpu->pose_pipeline[k], VKS_VK_ALLOC(gpu));
         gpu->pose_pipeline[k] = VK_NULL_HANDLE;
@@ -196,11 +196,14 @@ vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_
 {
     gpu->vk.vkQueueWaitIdle(gpu->queue);
     vks__batch_cache_free(gpu); /* its work tables were sized for the old workgroup and run */
-    int crowds = gpu->pose_pipeline[1] != VK_NULL_HANDLE; /* a crowd may record with it again */
+    /* a crowd may record with them again */
+    int crowds = gpu->pose_pipeline[1] != VK_NULL_HANDLE, layered = gpu->pose_pipeline[2] != VK_NULL_HANDLE;
     destroy_shaped(gpu);
     set_shape(gpu, s);
     vks_result res = shaped_pipelines(gpu, err);
-    return res == VKS_OK && crowds ? vks__pose_params_pipeline(gpu, err) : res;
+    if (res == VKS_OK && crowds)
+        res = vks__pose_params_pipeline(gpu, 1, err);
+    return res == VKS_OK && layered ? vks__pose_params_pipeline(gpu, 2, err) : res;
 }
 
 /* The driver's compiled pipelines from an earlier process (never required: a missing or

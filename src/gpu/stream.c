@@ -64,12 +64,17 @@ static vks_result check_instance(const stream_run *r, uint32_t i, const vks_stre
                              in->model, d->model_count);
     if (in->pose == VKS_STREAM_LOCALS && !in->locals)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: no locals", i);
+    if (in->pose == VKS_STREAM_LAYERS && (!d->layers || !r->clips || !in->layer_count ||
+                                          in->layer_count > VKS_MAX_LAYERS))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream",
+                             "instance %u: %u layers (1..%u, with clips and a desc that says layers)", i,
+                             in->layer_count, VKS_MAX_LAYERS);
     if (in->pose == VKS_STREAM_CLIP && !r->clips)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u plays a clip, the stream has none", i);
     if (in->pose == VKS_STREAM_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
                              in->clip, d->clip_count);
-    if ((unsigned)in->pose > VKS_STREAM_CLIP)
+    if ((unsigned)in->pose > VKS_STREAM_LAYERS)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
                              (int)in->pose);
     return VKS_OK;
@@ -92,6 +97,12 @@ static void to_crowd(const vks_stream_instance *in, vks_crowd_instance *out)
         out->clip_start = in->clip_start;
         out->clip_speed = in->clip_speed;
         out->clip_cycle = in->clip_cycle;
+    } else if (in->pose == VKS_STREAM_LAYERS) {
+        out->pose = VKS_CROWD_POSE_LAYERS;
+        out->layer_count = in->layer_count;
+        memcpy(out->layers, in->layers, sizeof out->layers);
+        out->fade_start = in->fade_start, out->fade_duration = in->fade_duration;
+        out->root_motion = in->root_motion;
     }
 }
 
@@ -183,6 +194,7 @@ static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
         cd.instance_count = n;
         cd.clips = r->clips;
         cd.no_normals = d->no_normals;
+        cd.layers = d->layers;
         res = vks_crowd_create(r->gpu, &cd, &r->crowd, err);
         r->crowd_n = res == VKS_OK ? n : 0;
         for (uint32_t k = 0; k < n; k++)

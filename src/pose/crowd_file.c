@@ -31,7 +31,7 @@ typedef struct parser {
     vks_allocator a;
     const char *name; /* for errors */
     size_t dir_len;   /* name's folder, up to and including its last '/' */
-    size_t inst_cap, model_cap, clip_cap;
+    size_t inst_cap, model_cap, clip_cap, layer_cap;
     table models, clips;
     vks_error *err;
 } parser;
@@ -221,6 +221,55 @@ static vks_crowd_entry *add_instance(parser *p, uint32_t line, const char *path)
     return e;
 }
 
+/* ---- layers, shared by both forms ---- */
+
+static vks_crowd_entry_layer default_layer(void)
+{
+    vks_crowd_entry_layer y = {0};
+    y.clip = -1, y.speed = 1, y.cycle = -1, y.weight = 1;
+    return y;
+}
+
+static int parse_blend(const char *s, size_t n)
+{
+    if (n == 6 && strncasecmp(s, "normal", 6) == 0)
+        return VKS_LAYER_NORMAL;
+    if (n == 8 && strncasecmp(s, "additive", 8) == 0)
+        return VKS_LAYER_ADDITIVE;
+    return -1;
+}
+
+/* root_motion's text: 1 / true / y, z, 0 / false; -1 otherwise. */
+static int parse_root_motion(const char *s, size_t n)
+{
+    static const struct {
+        const char *text;
+        int value;
+    } words[] = {{"0", 0}, {"false", 0}, {"no", 0}, {"1", 1}, {"true", 1}, {"yes", 1}, {"y", 1}, {"z", 2}};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k].text) == n && strncasecmp(s, words[k].text, n) == 0)
+            return words[k].value;
+    return -1;
+}
+
+/* Stores entry e's n layers (ys) in the spec; the entry plays layer 0's clip where a host
+ * knows no layers. */
+static vks_result add_layers(parser *p, vks_crowd_entry *e, const vks_crowd_entry_layer *ys, uint32_t n,
+                             uint32_t line, const char *path)
+{
+    vks_crowd_spec *s = p->spec;
+    vks_crowd_entry_layer *grown = vks__grow_array(&p->a, s->layers, s->layer_count, &p->layer_cap, n,
+                                                   sizeof *grown, 64);
+    if (!grown)
+        return nomem(p, line, path);
+    s->layers = grown;
+    memcpy(grown + s->layer_count, ys, n * sizeof *ys);
+    e->first_layer = s->layer_count, e->layer_count = n;
+    s->layer_count += n;
+    e->clip = ys[0].clip, e->start = ys[0].start, e->speed = ys[0].speed, e->cycle = ys[0].cycle;
+    return VKS_OK;
+}
+
 /* ---- JSON ---- */
 
 static const char *json_kind(const cJSON *v)
@@ -349,6 +398,140 @@ static vks_result json_root(parser *p, const cJSON *root, const char *prefix, vk
     return check_root(p, out, 0, prefix);
 }
 
+static vks_result json_string(parser *p, const cJSON *v, const char *path, const char *what)
+{
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return fail(p, VKS_ERR_FORMAT, 0, path, "expected %s, got %s%s", what, json_kind(v),
+                    cJSON_IsString(v) ? " that is empty" : "");
+    if (strlen(v->valuestring) > MAX_TEXT)
+        return fail(p, VKS_ERR_FORMAT, 0, path, "longer than %d bytes", MAX_TEXT);
+    return VKS_OK;
+}
+
+static vks_result json_cycle(parser *p, const cJSON *v, const char *path, int32_t *out)
+{
+    int c = cJSON_IsString(v) ? parse_cycle(v->valuestring, strlen(v->valuestring)) : -1;
+    if (c < 0)
+        return fail(p, VKS_ERR_FORMAT, 0, path, "expected \"loop\", \"clamp\", \"mirror\" or \"reset\", got %s%s%.40s%s",
+                    json_kind(v), cJSON_IsString(v) ? " \"" : "", cJSON_IsString(v) ? v->valuestring : "",
+                    cJSON_IsString(v) ? "\"" : "");
+    *out = c;
+    return VKS_OK;
+}
+
+/* One layer object at path ("instances[3].layers[1]"). */
+static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint32_t i, vks_crowd_entry_layer *y)
+{
+    char path[192];
+    *y = default_layer();
+    if (!cJSON_IsObject(o))
+        return fail(p, VKS_ERR_FORMAT, 0, where, "expected a layer object with \"clip\", got %s", json_kind(o));
+    const cJSON *v;
+    cJSON_ArrayForEach(v, o)
+    {
+        const char *k = v->string ? v->string : "";
+        snprintf(path, sizeof path, "%.120s.%.40s", where, k);
+        vks_result r = VKS_OK;
+        if (key_seen_before(o, v))
+            return fail(p, VKS_ERR_FORMAT, 0, path, "the key is given twice");
+        if (!strcmp(k, "clip")) {
+            if ((r = json_string(p, v, path, "a clip source \"FILE#name\" or \"FILE#index\"")) != VKS_OK)
+                return r;
+            y->clip = intern(p, 1, v->valuestring, strlen(v->valuestring), i, 0, path);
+            if (y->clip < 0)
+                return p->err ? p->err->code : VKS_ERR_NOMEM;
+        } else if (!strcmp(k, "start")) {
+            r = json_number(p, v, path, &y->start);
+        } else if (!strcmp(k, "speed")) {
+            r = json_number(p, v, path, &y->speed);
+        } else if (!strcmp(k, "cycle")) {
+            r = json_cycle(p, v, path, &y->cycle);
+        } else if (!strcmp(k, "weight")) {
+            r = json_number(p, v, path, &y->weight);
+            if (r == VKS_OK && !(y->weight >= 0))
+                return fail(p, VKS_ERR_FORMAT, 0, path, "expected a weight >= 0, got %g", (double)y->weight);
+        } else if (!strcmp(k, "blend")) {
+            y->mode = cJSON_IsString(v) ? parse_blend(v->valuestring, strlen(v->valuestring)) : -1;
+            if (y->mode < 0)
+                return fail(p, VKS_ERR_FORMAT, 0, path, "expected \"normal\" or \"additive\", got %s", json_kind(v));
+        } else if (!strcmp(k, "mask")) {
+            if ((r = json_string(p, v, path, "a node name")) != VKS_OK)
+                return r;
+            if (!(y->mask = vks__arena_strndup(p->spec->arena, &p->a, v->valuestring, strlen(v->valuestring))))
+                return nomem(p, 0, path);
+        } else {
+            return fail(p, VKS_ERR_FORMAT, 0, path,
+                        "unknown key (expected clip, start, speed, cycle, weight, blend or mask)");
+        }
+        if (r != VKS_OK)
+            return r;
+    }
+    if (y->clip < 0)
+        return fail(p, VKS_ERR_FORMAT, 0, where, "expected a layer with \"clip\", got none");
+    return VKS_OK;
+}
+
+/* The layers of array v (at path) after the *n already in ys, each with fade. */
+static vks_result json_layers(parser *p, const cJSON *v, const char *path, uint32_t i, vks_crowd_entry_layer *ys,
+                              uint32_t *n, int fade)
+{
+    int size = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+    if (size < 1)
+        return fail(p, VKS_ERR_FORMAT, 0, path, "expected a non-empty array of layers, got %s", json_kind(v));
+    if ((uint32_t)size > VKS_MAX_LAYERS - *n)
+        return fail(p, VKS_ERR_FORMAT, 0, path, "%d layers here and %u before: more than %d in all", size, *n,
+                    VKS_MAX_LAYERS);
+    const cJSON *e;
+    int k = 0;
+    cJSON_ArrayForEach(e, v)
+    {
+        char where[160];
+        snprintf(where, sizeof where, "%.120s[%d]", path, k++);
+        vks_result r = json_layer(p, e, where, i, &ys[*n]);
+        if (r != VKS_OK)
+            return r;
+        ys[(*n)++].fade = fade;
+    }
+    return VKS_OK;
+}
+
+/* "transition": {"start", "duration", "to"}: the layers entered after the *n left. */
+static vks_result json_transition(parser *p, const cJSON *v, const char *path, uint32_t i, vks_crowd_entry *e,
+                                  vks_crowd_entry_layer *ys, uint32_t *n)
+{
+    char at[160];
+    if (!cJSON_IsObject(v))
+        return fail(p, VKS_ERR_FORMAT, 0, path, "expected an object with \"start\", \"duration\" and \"to\", got %s",
+                    json_kind(v));
+    const cJSON *to = NULL, *c;
+    cJSON_ArrayForEach(c, v)
+    {
+        const char *k = c->string ? c->string : "";
+        snprintf(at, sizeof at, "%.120s.%.30s", path, k);
+        vks_result r = VKS_OK;
+        if (key_seen_before(v, c))
+            return fail(p, VKS_ERR_FORMAT, 0, at, "the key is given twice");
+        if (!strcmp(k, "start"))
+            r = json_number(p, c, at, &e->fade_start);
+        else if (!strcmp(k, "duration")) {
+            r = json_number(p, c, at, &e->fade_duration);
+            if (r == VKS_OK && !(e->fade_duration >= 0))
+                return fail(p, VKS_ERR_FORMAT, 0, at, "expected a duration >= 0, got %g", (double)e->fade_duration);
+        } else if (!strcmp(k, "to"))
+            to = c;
+        else
+            return fail(p, VKS_ERR_FORMAT, 0, at, "unknown key (expected start, duration or to)");
+        if (r != VKS_OK)
+            return r;
+    }
+    if (!to)
+        return fail(p, VKS_ERR_FORMAT, 0, path, "expected \"to\": the layers the transition enters");
+    for (uint32_t k = 0; k < *n; k++)
+        ys[k].fade = VKS_FADE_OUT;
+    snprintf(at, sizeof at, "%.120s.to", path);
+    return json_layers(p, to, at, i, ys, n, VKS_FADE_IN);
+}
+
 static vks_result json_instance(parser *p, const cJSON *o, uint32_t i)
 {
     char where[48], path[128];
@@ -358,7 +541,8 @@ static vks_result json_instance(parser *p, const cJSON *o, uint32_t i)
     vks_crowd_entry *e = add_instance(p, 0, where);
     if (!e)
         return p->err ? p->err->code : VKS_ERR_NOMEM;
-    const cJSON *v;
+    const cJSON *v, *layers = NULL, *transition = NULL;
+    int plain_keys = 0;
     cJSON_ArrayForEach(v, o)
     {
         const char *k = v->string ? v->string : "";
@@ -384,22 +568,51 @@ static vks_result json_instance(parser *p, const cJSON *o, uint32_t i)
         } else if (!strcmp(k, "speed")) {
             r = json_number(p, v, path, &e->speed);
         } else if (!strcmp(k, "cycle")) {
-            int c = cJSON_IsString(v) ? parse_cycle(v->valuestring, strlen(v->valuestring)) : -1;
-            if (c < 0)
-                return fail(p, VKS_ERR_FORMAT, 0, path, "expected \"loop\", \"clamp\", \"mirror\" or \"reset\", got %s%s%.40s%s",
-                            json_kind(v), cJSON_IsString(v) ? " \"" : "", cJSON_IsString(v) ? v->valuestring : "",
-                            cJSON_IsString(v) ? "\"" : "");
-            e->cycle = c;
+            r = json_cycle(p, v, path, &e->cycle);
         } else if (!strcmp(k, "root")) {
             r = json_root(p, v, path, &e->root);
+        } else if (!strcmp(k, "layers")) {
+            layers = v;
+        } else if (!strcmp(k, "transition")) {
+            transition = v;
+        } else if (!strcmp(k, "root_motion")) {
+            int rm = cJSON_IsBool(v) ? cJSON_IsTrue(v)
+                                     : cJSON_IsString(v) ? parse_root_motion(v->valuestring, strlen(v->valuestring)) : -1;
+            if (rm < 0)
+                return fail(p, VKS_ERR_FORMAT, 0, path, "expected true, false, \"y\" or \"z\" (the up axis), got %s",
+                            json_kind(v));
+            e->root_motion = rm;
         } else {
             return fail(p, VKS_ERR_FORMAT, 0, path,
-                        "unknown key (expected model, clip, start, speed, cycle or root)");
+                        "unknown key (expected model, clip, start, speed, cycle, root, layers, transition or "
+                        "root_motion)");
         }
         if (r != VKS_OK)
             return r;
+        plain_keys |= !strcmp(k, "clip") || !strcmp(k, "start") || !strcmp(k, "speed") || !strcmp(k, "cycle");
     }
-    return VKS_OK;
+    if (!layers && !transition && !e->root_motion)
+        return VKS_OK; /* a plain entry, as before layers */
+    vks_crowd_entry_layer ys[VKS_MAX_LAYERS];
+    uint32_t n = 0;
+    vks_result r = VKS_OK;
+    if (layers) {
+        snprintf(path, sizeof path, "%s.layers", where);
+        if (plain_keys)
+            return fail(p, VKS_ERR_FORMAT, 0, path, "expected \"layers\" or clip, start, speed and cycle, not both");
+        r = json_layers(p, layers, path, i, ys, &n, VKS_FADE_NONE);
+    } else if (e->clip >= 0) { /* the plain clip is the one layer (the set a transition leaves) */
+        ys[0] = default_layer();
+        ys[0].clip = e->clip, ys[0].start = e->start, ys[0].speed = e->speed, ys[0].cycle = e->cycle;
+        n = 1;
+    }
+    if (r == VKS_OK && transition) {
+        snprintf(path, sizeof path, "%s.transition", where);
+        r = json_transition(p, transition, path, i, e, ys, &n);
+    }
+    if (r == VKS_OK && n == 0)
+        return fail(p, VKS_ERR_FORMAT, 0, where, "expected a clip or layers for root_motion, got none");
+    return r == VKS_OK ? add_layers(p, e, ys, n, 0, where) : r;
 }
 
 static vks_result parse_json(parser *p, const char *text, size_t size)
@@ -454,13 +667,37 @@ done:
 
 /* ---- CSV ---- */
 
+/* Layer 1's clip, start, speed and cycle are the plain columns; its other fields and layers
+ * 2..4 follow the root's columns, LAYER_FIELDS a layer (names suffixed 2, 3, 4). */
+enum { F_CLIP, F_START, F_SPEED, F_CYCLE, F_WEIGHT, F_BLEND, F_MASK, F_FADE, LAYER_FIELDS };
 enum {
     COL_MODEL, COL_CLIP, COL_START, COL_SPEED, COL_CYCLE,
     COL_TX, COL_TY, COL_TZ, COL_QX, COL_QY, COL_QZ, COL_QW, COL_SX, COL_SY, COL_SZ,
+    COL_WEIGHT, COL_BLEND, COL_MASK, COL_FADE,
+    COL_LAYER2, /* LAYER_FIELDS columns for each of layers 2..4 */
+    COL_TSTART = COL_LAYER2 + 3 * LAYER_FIELDS, COL_TDURATION, COL_ROOT_MOTION,
     COL_COUNT
 };
-static const char *const col_names[COL_COUNT] = {"model", "clip", "start", "speed", "cycle", "tx", "ty", "tz",
-                                                 "qx", "qy", "qz", "qw", "sx", "sy", "sz"};
+static const char *const col_names[COL_COUNT] = {
+    "model", "clip", "start", "speed", "cycle", "tx", "ty", "tz", "qx", "qy", "qz", "qw", "sx", "sy", "sz",
+    "weight", "blend", "mask", "fade",
+    "clip2", "start2", "speed2", "cycle2", "weight2", "blend2", "mask2", "fade2",
+    "clip3", "start3", "speed3", "cycle3", "weight3", "blend3", "mask3", "fade3",
+    "clip4", "start4", "speed4", "cycle4", "weight4", "blend4", "mask4", "fade4",
+    "transition_start", "transition_duration", "root_motion"};
+
+/* The layer (0..3) and field of a layer column, or 0 for other columns. */
+static int layer_column(int col, int *layer, int *field)
+{
+    static const int first[4] = {F_CLIP, F_START, F_SPEED, F_CYCLE};
+    if (col >= COL_CLIP && col <= COL_CYCLE)
+        return *layer = 0, *field = first[col - COL_CLIP], 1;
+    if (col >= COL_WEIGHT && col <= COL_FADE)
+        return *layer = 0, *field = F_WEIGHT + (col - COL_WEIGHT), 1;
+    if (col >= COL_LAYER2 && col < COL_TSTART)
+        return *layer = 1 + (col - COL_LAYER2) / LAYER_FIELDS, *field = (col - COL_LAYER2) % LAYER_FIELDS, 1;
+    return 0;
+}
 
 typedef struct cell {
     const char *s; /* unquoted text (into the line, or into buf for a quoted cell) */
@@ -543,6 +780,80 @@ static vks_result csv_number(parser *p, const cell *c, uint32_t line, const char
     return VKS_OK;
 }
 
+/* A layer column's cell into y (layer 0's clip, start, speed and cycle: the plain columns). */
+static vks_result csv_layer_cell(parser *p, const cell *c, int field, uint32_t i, uint32_t line, const char *name,
+                                 vks_crowd_entry_layer *y)
+{
+    switch (field) {
+    case F_CLIP:
+        y->clip = intern(p, 1, c->s, c->n, i, line, name);
+        return y->clip < 0 ? (p->err ? p->err->code : VKS_ERR_NOMEM) : VKS_OK;
+    case F_START: return csv_number(p, c, line, name, &y->start);
+    case F_SPEED: return csv_number(p, c, line, name, &y->speed);
+    case F_CYCLE:
+        y->cycle = parse_cycle(c->s, c->n);
+        if (y->cycle < 0)
+            return fail(p, VKS_ERR_FORMAT, line, name, "expected loop, clamp, mirror or reset, got \"%.*s\"",
+                        (int)(c->n < 40 ? c->n : 40), c->s);
+        return VKS_OK;
+    case F_WEIGHT: {
+        vks_result r = csv_number(p, c, line, name, &y->weight);
+        if (r == VKS_OK && !(y->weight >= 0))
+            return fail(p, VKS_ERR_FORMAT, line, name, "expected a weight >= 0, got %g", (double)y->weight);
+        return r;
+    }
+    case F_BLEND:
+        y->mode = parse_blend(c->s, c->n);
+        if (y->mode < 0)
+            return fail(p, VKS_ERR_FORMAT, line, name, "expected normal or additive, got \"%.*s\"",
+                        (int)(c->n < 40 ? c->n : 40), c->s);
+        return VKS_OK;
+    case F_MASK:
+        y->mask = vks__arena_strndup(p->spec->arena, &p->a, c->s, c->n);
+        return y->mask ? VKS_OK : nomem(p, line, name);
+    default: /* F_FADE */
+        if (c->n == 2 && strncasecmp(c->s, "in", 2) == 0)
+            y->fade = VKS_FADE_IN;
+        else if (c->n == 3 && strncasecmp(c->s, "out", 3) == 0)
+            y->fade = VKS_FADE_OUT;
+        else
+            return fail(p, VKS_ERR_FORMAT, line, name, "expected in or out, got \"%.*s\"",
+                        (int)(c->n < 40 ? c->n : 40), c->s);
+        return VKS_OK;
+    }
+}
+
+/* The layers a row's layer columns gave (layered: any column beyond the plain ones). */
+static vks_result csv_layers(parser *p, vks_crowd_entry *e, vks_crowd_entry_layer *ys, const int *given,
+                             int transition, uint32_t line)
+{
+    uint32_t n = 0;
+    int fades_in = 0;
+    for (int k = 0; k < VKS_MAX_LAYERS; k++) {
+        if (!given[k])
+            continue;
+        if (ys[k].clip < 0)
+            return fail(p, VKS_ERR_FORMAT, line, k ? col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS] : "clip",
+                        "expected the clip of layer %d, whose other columns are given", k + 1);
+        if (n != (uint32_t)k)
+            return fail(p, VKS_ERR_FORMAT, line, col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS],
+                        "expected layers in order: layer %d is given without layer %u", k + 1, n + 1);
+        fades_in += ys[k].fade == VKS_FADE_IN;
+        n++;
+    }
+    if (n == 0)
+        return fail(p, VKS_ERR_FORMAT, line, "clip", "expected a clip for the layer, transition or root motion columns");
+    if (transition && !fades_in)
+        return fail(p, VKS_ERR_FORMAT, line, "fade", "expected a layer with fade \"in\": the set the transition enters");
+    for (uint32_t k = 0; k < n; k++)
+        if (transition && ys[k].fade == VKS_FADE_NONE)
+            ys[k].fade = VKS_FADE_OUT; /* the set left */
+        else if (!transition && ys[k].fade != VKS_FADE_NONE)
+            return fail(p, VKS_ERR_FORMAT, line, k ? col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS + F_FADE] : "fade",
+                        "expected transition_start with a fade");
+    return add_layers(p, e, ys, n, line, "");
+}
+
 static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *cells, uint32_t line)
 {
     vks_crowd_entry *e = add_instance(p, line, "");
@@ -550,34 +861,56 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
         return p->err ? p->err->code : VKS_ERR_NOMEM;
     uint32_t i = p->spec->instance_count - 1;
     float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
-    int has_root = 0, has_q = 0;
+    int has_root = 0, has_q = 0, layered = 0, transition = 0, given[VKS_MAX_LAYERS] = {0};
+    vks_crowd_entry_layer ys[VKS_MAX_LAYERS];
+    for (int k = 0; k < VKS_MAX_LAYERS; k++)
+        ys[k] = default_layer();
     for (int k = 0; k < cols; k++) {
         const cell *c = &cells[k];
-        int col = col_of[k];
+        int col = col_of[k], layer, field;
         const char *name = col_names[col];
         if (c->n == 0)
             continue; /* empty: the default */
         vks_result r = VKS_OK;
         if (memchr(c->s, 0, c->n))
             return fail(p, VKS_ERR_FORMAT, line, name, "expected text, got a NUL byte");
+        if (layer_column(col, &layer, &field)) {
+            r = csv_layer_cell(p, c, field, i, line, name, &ys[layer]);
+            given[layer] = 1;
+            layered |= layer > 0 || field >= F_WEIGHT;
+            if (r != VKS_OK)
+                return r;
+        }
         switch (col) {
-        case COL_MODEL:
-        case COL_CLIP: {
-            int32_t idx = intern(p, col == COL_CLIP, c->s, c->n, i, line, name);
+        case COL_MODEL: {
+            int32_t idx = intern(p, 0, c->s, c->n, i, line, name);
             if (idx < 0)
                 return p->err ? p->err->code : VKS_ERR_NOMEM;
-            *(col == COL_CLIP ? &e->clip : &e->model) = idx;
+            e->model = idx;
             break;
         }
-        case COL_START: r = csv_number(p, c, line, name, &e->start); break;
-        case COL_SPEED: r = csv_number(p, c, line, name, &e->speed); break;
-        case COL_CYCLE:
-            e->cycle = parse_cycle(c->s, c->n);
-            if (e->cycle < 0)
-                return fail(p, VKS_ERR_FORMAT, line, name, "expected loop, clamp, mirror or reset, got \"%.*s\"",
+        case COL_CLIP: e->clip = ys[0].clip; break;
+        case COL_START: e->start = ys[0].start; break;
+        case COL_SPEED: e->speed = ys[0].speed; break;
+        case COL_CYCLE: e->cycle = ys[0].cycle; break;
+        case COL_TSTART:
+        case COL_TDURATION:
+            r = csv_number(p, c, line, name, col == COL_TSTART ? &e->fade_start : &e->fade_duration);
+            if (r == VKS_OK && col == COL_TDURATION && !(e->fade_duration >= 0))
+                return fail(p, VKS_ERR_FORMAT, line, name, "expected a duration >= 0, got %g", (double)e->fade_duration);
+            transition |= col == COL_TSTART;
+            layered = 1;
+            break;
+        case COL_ROOT_MOTION:
+            e->root_motion = parse_root_motion(c->s, c->n);
+            if (e->root_motion < 0)
+                return fail(p, VKS_ERR_FORMAT, line, name, "expected 0, 1, y, z, true or false, got \"%.*s\"",
                             (int)(c->n < 40 ? c->n : 40), c->s);
+            layered |= e->root_motion != 0;
             break;
         default: {
+            if (col >= COL_WEIGHT)
+                break; /* a layer's, taken above */
             float *dst = col <= COL_TZ ? &t[col - COL_TX] : col <= COL_QW ? &q[col - COL_QX] : &s[col - COL_SX];
             r = csv_number(p, c, line, name, dst);
             has_root = 1;
@@ -592,9 +925,15 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
         return fail(p, VKS_ERR_FORMAT, line, "qx..qw", "expected a rotation quaternion, got a zero one");
     if (has_root) {
         e->root = vks_affine_from_trs(t, q, s);
-        return check_root(p, &e->root, line, "root");
+        vks_result r = check_root(p, &e->root, line, "root");
+        if (r != VKS_OK)
+            return r;
     }
-    return VKS_OK;
+    if (!layered && e->fade_duration == 0)
+        return VKS_OK; /* a plain row, as before layers */
+    if (e->fade_duration != 0 && !transition)
+        return fail(p, VKS_ERR_FORMAT, line, "transition_duration", "expected transition_start with it");
+    return csv_layers(p, e, ys, given, transition, line);
 }
 
 static vks_result parse_csv(parser *p, const char *text, size_t size)
@@ -641,7 +980,8 @@ static vks_result parse_csv(parser *p, const char *text, size_t size)
                 if (col < 0)
                     r = fail(p, VKS_ERR_FORMAT, line, "header",
                              "unknown column \"%.*s\" (expected model, clip, start, speed, cycle, tx, ty, tz, qx, qy, "
-                             "qz, qw, sx, sy, sz)", (int)(cells[k].n < 40 ? cells[k].n : 40), cells[k].s);
+                             "qz, qw, sx, sy, sz, the layer columns or root_motion)",
+                             (int)(cells[k].n < 40 ? cells[k].n : 40), cells[k].s);
                 else if (seen[col]++)
                     r = fail(p, VKS_ERR_FORMAT, line, "header", "column \"%s\" named twice", col_names[col]);
                 col_of[k] = col;
@@ -732,6 +1072,8 @@ void vks_crowd_spec_free(vks_crowd_spec *spec)
         a.free(a.user, spec->models);
     if (spec->clips)
         a.free(a.user, spec->clips);
+    if (spec->layers)
+        a.free(a.user, spec->layers);
     vks__arena_owner_free(spec, &a, spec->arena);
 }
 

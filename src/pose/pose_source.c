@@ -37,6 +37,11 @@ void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, ui
         return;
     case VKS_POSE_CLIP: {
         const vks_clip_play *pl = src->plays && src->play_count ? &src->plays[instance % src->play_count] : NULL;
+        const vks_clip_layers *ly = src->layers && src->play_count ? &src->layers[instance % src->play_count] : NULL;
+        if (ly && ly->count) {
+            vks_clip_layers_locals_d(ly, skin, vks_pose_source_time(src, frame), out);
+            return;
+        }
         if (!pl || !pl->clip || !pl->binding || pl->binding->node_count != skin->node_count) {
             vks_pose_bind(skin, out);
             return;

@@ -254,10 +254,94 @@ static void test_allocator(void)
     free(text);
 }
 
+/* Layers, transitions and root motion (issue 27): values in both forms, plain entries beside
+ * them untouched, and bad ones refused naming the entry and key. */
+static void test_layers(void)
+{
+    const char *json = "{\"instances\": [\n"
+                       "  {\"clip\": \"w.anm\"},\n"
+                       "  {\"model\": \"m.dff\", \"layers\": [{\"clip\": \"w.anm\", \"weight\": 0.7, \"start\": 0.5},\n"
+                       "     {\"clip\": \"r.anm#run\", \"cycle\": \"clamp\", \"speed\": 2},\n"
+                       "     {\"clip\": \"wave.anm\", \"blend\": \"additive\", \"mask\": \"Spine 1\"}],\n"
+                       "   \"transition\": {\"start\": 2, \"duration\": 0.5, \"to\": [{\"clip\": \"i.anm\"}]},\n"
+                       "   \"root_motion\": \"z\"},\n"
+                       "  {\"clip\": \"w.anm\", \"start\": 1, \"transition\": {\"start\": 3, \"duration\": 0, \"to\": "
+                       "[{\"clip\": \"r.anm#run\"}]}, \"root_motion\": true}\n"
+                       "]}\n";
+    vks_error err;
+    vks_crowd_spec *s = parse(json, "c.json", &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_INT(s->instance_count, 3);
+        CHECK_EQ_INT(s->instances[0].layer_count, 0);
+        const vks_crowd_entry *e = &s->instances[1];
+        CHECK_EQ_INT(e->layer_count, 4);
+        CHECK_EQ_INT(e->root_motion, VKS_ROOT_MOTION_Z_UP);
+        CHECK(e->fade_start == 2 && e->fade_duration == 0.5f);
+        const vks_crowd_entry_layer *y = s->layers + e->first_layer;
+        CHECK(y[0].weight == 0.7f && y[0].start == 0.5f && y[0].fade == VKS_FADE_OUT && y[0].cycle == -1);
+        CHECK(y[1].cycle == VKS_CYCLE_CLAMP && y[1].speed == 2 && y[1].weight == 1 && !strcmp(s->clips[y[1].clip].name, "run"));
+        CHECK(y[2].mode == VKS_LAYER_ADDITIVE && y[2].mask && !strcmp(y[2].mask, "Spine 1"));
+        CHECK(y[3].fade == VKS_FADE_IN && !strcmp(s->clips[y[3].clip].text, "i.anm"));
+        CHECK(e->clip == y[0].clip && e->start == 0.5f); /* layer 0 for hosts without layers */
+        e = &s->instances[2];
+        CHECK_EQ_INT(e->layer_count, 2);
+        CHECK_EQ_INT(e->root_motion, VKS_ROOT_MOTION_Y_UP);
+        y = s->layers + e->first_layer;
+        CHECK(y[0].start == 1 && y[0].fade == VKS_FADE_OUT && y[1].fade == VKS_FADE_IN && e->fade_start == 3);
+    }
+    vks_crowd_spec_free(s);
+
+    const char *csv = "clip,start,weight,clip2,weight2,blend2,mask2,fade2,transition_start,transition_duration,"
+                      "root_motion\n"
+                      "w.anm,0.5,,,,,,,,,\n"
+                      "w.anm,0.5,0.25,r.anm,3,additive,Hips,in,1.5,0.25,y\n";
+    s = parse(csv, "c.csv", &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_INT(s->instances[0].layer_count, 0);
+        CHECK(s->instances[0].start == 0.5f);
+        const vks_crowd_entry *e = &s->instances[1];
+        CHECK_EQ_INT(e->layer_count, 2);
+        const vks_crowd_entry_layer *y = s->layers + e->first_layer;
+        CHECK(y[0].weight == 0.25f && y[0].start == 0.5f && y[0].fade == VKS_FADE_OUT);
+        CHECK(y[1].weight == 3 && y[1].mode == VKS_LAYER_ADDITIVE && !strcmp(y[1].mask, "Hips") && y[1].fade == VKS_FADE_IN);
+        CHECK(e->fade_start == 1.5f && e->fade_duration == 0.25f && e->root_motion == VKS_ROOT_MOTION_Y_UP);
+    }
+    vks_crowd_spec_free(s);
+
+    bad("json layer weight", "{\"instances\": [{}, {\"layers\": [{\"clip\": \"a\", \"weight\": -1}]}]}", VKS_ERR_FORMAT, 0,
+        "instances[1].layers[0].weight", "expected a weight >= 0");
+    bad("json layer key", "{\"instances\": [{\"layers\": [{\"clip\": \"a\"}, {\"clip\": \"b\", \"blnd\": 1}]}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].layers[1].blnd", "unknown key");
+    bad("json layer clip", "{\"instances\": [{\"layers\": [{\"weight\": 1}]}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].layers[0]", "expected a layer with \"clip\"");
+    bad("json five layers", "{\"instances\": [{\"layers\": [{\"clip\": \"a\"}, {\"clip\": \"a\"}, {\"clip\": \"a\"}], "
+        "\"transition\": {\"start\": 1, \"to\": [{\"clip\": \"b\"}, {\"clip\": \"c\"}]}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].transition.to", "more than 4");
+    bad("json both", "{\"instances\": [{\"clip\": \"a\", \"layers\": [{\"clip\": \"a\"}]}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].layers", "not both");
+    bad("json blend", "{\"instances\": [{\"layers\": [{\"clip\": \"a\", \"blend\": \"mul\"}]}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].layers[0].blend", "\"normal\" or \"additive\"");
+    bad("json transition to", "{\"instances\": [{\"clip\": \"a\", \"transition\": {\"start\": 1}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].transition", "expected \"to\"");
+    bad("json root motion", "{\"instances\": [{\"clip\": \"a\", \"root_motion\": \"x\"}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root_motion", "the up axis");
+    bad("json root motion alone", "{\"instances\": [{\"root_motion\": true}]}", VKS_ERR_FORMAT, 0, "instances[0]",
+        "expected a clip or layers");
+    bad("csv layer without clip", "clip,weight3\na,1\n", VKS_ERR_FORMAT, 2, "clip3", "expected the clip of layer 3");
+    bad("csv layer gap", "clip,clip3\na,b\n", VKS_ERR_FORMAT, 2, "clip3", "without layer 2");
+    bad("csv weight", "clip,weight\na,-2\n", VKS_ERR_FORMAT, 2, "weight", "expected a weight >= 0");
+    bad("csv fade", "clip,clip2,fade2\na,b,in\n", VKS_ERR_FORMAT, 2, "fade2", "expected transition_start");
+    bad("csv transition", "clip,clip2,transition_start\na,b,1\n", VKS_ERR_FORMAT, 2, "fade", "fade \"in\"");
+    bad("csv root motion", "clip,root_motion\na,up\n", VKS_ERR_FORMAT, 2, "root_motion", "expected 0, 1, y, z");
+}
+
 int main(void)
 {
     test_json();
     test_csv();
+    test_layers();
     test_bad();
     test_prefixes();
     test_allocator();

@@ -11,6 +11,11 @@ typedef struct vks_bench_clip_result {
                                                                 sampling and upload (uploaded_host_ms) */
     double uploaded_bytes_per_frame;                          /* the locals the host writes each frame */
     uint64_t clip_keys;                                       /* keys uploaded once for the GPU path */
+    /* layers (issue 27): the same instances playing 1, 2 and 4 normal layers of walk and wave,
+       each layer its own start, speed and weight; per frame: wall, device timestamps, and the
+       pose pass alone (timestamps around it; 0 where the crowd is cut into parts). Also the
+       plain clip crowd's pose pass (gpu_sampled_pose_gpu_ms), the same clips unlayered. */
+    double layers_ms[3], layers_gpu_ms[3], layers_pose_gpu_ms[3], gpu_sampled_pose_gpu_ms;
 } vks_bench_clip_result;
 
 /* Runs both over `frames` frames after a warm-up frame each, on `instances` instances of s

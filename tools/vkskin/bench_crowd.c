@@ -167,6 +167,19 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
         cJSON_AddNumberToObject(cl, "uploaded_bytes_per_frame", k->uploaded_bytes_per_frame);
         cJSON_AddNumberToObject(cl, "clip_keys_uploaded_once", (double)k->clip_keys);
         cJSON_AddNumberToObject(cl, "uploaded_over_gpu_sampled", k->gpu_sampled_ms > 0 ? k->uploaded_ms / k->gpu_sampled_ms : 0);
+        cJSON *ly = cJSON_AddObjectToObject(o, "layers");
+        static const char *const names[3] = {"1", "2", "4"};
+        for (int n = 0; n < 3; n++) {
+            cJSON *e = cJSON_AddObjectToObject(ly, names[n]);
+            double pose = k->layers_pose_gpu_ms[n];
+            cJSON_AddNumberToObject(e, "ms_per_frame", k->layers_ms[n]);
+            cJSON_AddNumberToObject(e, "gpu_ms_per_frame", k->layers_gpu_ms[n]);
+            cJSON_AddNumberToObject(e, "pose_pass_gpu_ms_per_frame", pose);
+            cJSON_AddNumberToObject(e, "pose_pass_gpu_us_per_instance", b->instances ? pose * 1e3 / b->instances : 0);
+        }
+        cJSON_AddNumberToObject(ly, "plain_clip_pose_pass_gpu_ms_per_frame", k->gpu_sampled_pose_gpu_ms);
+        double p1 = k->layers_pose_gpu_ms[0], p4 = k->layers_pose_gpu_ms[2];
+        cJSON_AddNumberToObject(ly, "pose_pass_4_over_1", p1 > 0 ? p4 / p1 : 0);
         char *txt = cJSON_Print(o);
         if (txt)
             printf("%s\n", txt);
@@ -191,6 +204,17 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
     printf("  sampled on the host       %10.2f ms/frame   (gpu %.2f ms, host sampling + upload %.2f ms, %.1f MB)\n",
            k->uploaded_ms, k->uploaded_gpu_ms, k->uploaded_host_ms, k->uploaded_bytes_per_frame / 1e6);
     printf("  host-sampled / GPU-sampled x%.2f\n", k->gpu_sampled_ms > 0 ? k->uploaded_ms / k->gpu_sampled_ms : 0);
+    printf("layers (walk and wave blended, each layer its own start, speed and weight):\n");
+    printf("  plain clip (no layers)    pose pass %.3f ms/frame, %.3f us/instance\n", k->gpu_sampled_pose_gpu_ms,
+           b->instances ? k->gpu_sampled_pose_gpu_ms * 1e3 / b->instances : 0);
+    static const int counts[3] = {1, 2, 4};
+    for (int c = 0; c < 3; c++) {
+        double pose = k->layers_pose_gpu_ms[c];
+        printf("  %d layer(s)                %10.2f ms/frame   (gpu %.2f ms, pose pass %.3f ms, %.3f us/instance)\n",
+               counts[c], k->layers_ms[c], k->layers_gpu_ms[c], pose, b->instances ? pose * 1e3 / b->instances : 0);
+    }
+    double p1 = k->layers_pose_gpu_ms[0], p4 = k->layers_pose_gpu_ms[2];
+    printf("  pose pass, 4 layers / 1   x%.2f\n", p1 > 0 ? p4 / p1 : 0);
 }
 
 int vks_cmd_bench_crowd(int argc, char **argv)

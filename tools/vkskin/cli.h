@@ -156,6 +156,10 @@ typedef struct vks_cli_poser {
     vks_clip_binding *bindings;       /* per clip source */
     vks_clip_set **json_sets;         /* per clip source: pose JSON read for this skin */
     uint32_t ref_count;
+    /* layered instances (issue 27): per instance its layers (count 0: its play), each layer's
+       clip source in layer_refs[instance * VKS_MAX_LAYERS + k]; NULL: none is layered */
+    vks_clip_layers *layers;
+    int32_t *layer_refs;
 } vks_cli_poser;
 int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model);
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);

@@ -357,6 +357,38 @@ static int is_identity(const vks_affine *a)
     return memcmp(a, &id, sizeof id) == 0;
 }
 
+/* Crowd entry e (instance i of the file) as instance j's layers on this model: each layer's clip
+ * bound to it, its cycle (the clip's own by default), its mask node found by name. Returns 1,
+ * or 0 with one line printed. */
+static int layers_of(vks_cli_poser *ps, const vks_crowd_spec *spec, uint32_t i, const vks_crowd_entry *e, uint32_t j,
+                     const char *model)
+{
+    vks_clip_layers *l = &ps->layers[j];
+    memset(l, 0, sizeof *l);
+    l->count = e->layer_count;
+    l->fade_start = e->fade_start, l->fade_duration = e->fade_duration, l->root_motion = e->root_motion;
+    for (uint32_t k = 0; k < e->layer_count; k++) {
+        const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
+        vks_clip_layer *o = &l->layer[k];
+        o->play.clip = ps->clips[y->clip], o->play.binding = &ps->bindings[y->clip];
+        o->play.start = y->start, o->play.speed = y->speed;
+        o->play.cycle = y->cycle >= 0 ? y->cycle : (int)o->play.clip->cycle;
+        o->weight = y->weight, o->mode = y->mode, o->fade = y->fade;
+        ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k] = y->clip;
+        if (y->mask) {
+            int32_t node = vks_skin_find_node(ps->skin, y->mask);
+            if (node < 0) {
+                char where[300];
+                fprintf(stderr, "vkskin: %s: layer %u: mask: the model %s has no node \"%s\"\n",
+                        vks_crowd_spec_where(spec, i, where, sizeof where), k + 1, model, y->mask);
+                return 0;
+            }
+            o->mask = (uint32_t)node + 1;
+        }
+    }
+    return 1;
+}
+
 int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
 {
     const vks_cli_anim *an = opt->anim;
@@ -380,6 +412,12 @@ int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
         e = &spec->instances[an->order[an->first[m] + j]];
         if (e->clip >= 0)
             used[e->clip] = 1;
+        for (uint32_t k = 0; k < e->layer_count; k++)
+            used[spec->layers[e->first_layer + k].clip] = 1;
+        if (e->layer_count && !ps->layers &&
+            (!(ps->layers = calloc(n, sizeof *ps->layers)) ||
+             !(ps->layer_refs = malloc((size_t)n * VKS_MAX_LAYERS * sizeof *ps->layer_refs))))
+            ok = 0;
         if (!ps->roots && !is_identity(&e->root) && !(ps->roots = calloc(n, sizeof *ps->roots)))
             ok = 0;
     }
@@ -399,6 +437,8 @@ int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
             pl->cycle = e->cycle >= 0 ? e->cycle : pl->clip ? (int)pl->clip->cycle : VKS_CYCLE_LOOP;
             if (ps->roots)
                 ps->roots[j] = is_identity(&e->root) ? vks_affine_identity() : e->root;
+            if (e->layer_count && !layers_of(ps, spec, an->order[an->first[m] + j], e, j, model))
+                ok = 0;
         } else { /* --clip: instance j of N starts j / N of the way through with --stagger */
             pl->clip = ps->clips[0], pl->binding = &ps->bindings[0];
             pl->start = opt->stagger ? (float)((double)j * pl->clip->duration / n) : 0.0f;
@@ -408,6 +448,7 @@ int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
     }
     free(used);
     ps->source.kind = VKS_POSE_CLIP;
+    ps->source.layers = ps->layers;
     ps->source.plays = ps->plays;
     ps->source.play_count = plays;
     return ok;

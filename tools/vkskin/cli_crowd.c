@@ -69,6 +69,21 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
         out->clip_speed = pl->speed;
         out->clip_cycle = (vks_cycle)pl->cycle;
     }
+    const vks_clip_layers *ly = ps->layers && j < ps->instances ? &ps->layers[j] : NULL;
+    if (ly && ly->count) { /* every layer's clip is uploaded: the poser bound them all */
+        out->pose = VKS_CROWD_POSE_LAYERS;
+        out->layer_count = ly->count;
+        out->fade_start = ly->fade_start, out->fade_duration = ly->fade_duration;
+        out->root_motion = ly->root_motion;
+        for (uint32_t k = 0; k < ly->count; k++) {
+            const vks_clip_layer *y = &ly->layer[k];
+            vks_crowd_layer *o = &out->layers[k];
+            o->clip = (uint32_t)c->index[m][ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k]];
+            o->start = y->play.start, o->speed = y->play.speed, o->cycle = (vks_cycle)y->play.cycle;
+            o->weight = y->weight, o->mode = (vks_layer_mode)y->mode, o->fade = (vks_layer_fade)y->fade;
+            o->mask = y->mask;
+        }
+    }
     if (with_root && ps->roots)
         out->root = ps->roots[j];
 }
@@ -102,6 +117,12 @@ static void stream_instance(void *user, uint32_t g, vks_stream_instance *out)
         out->pose = VKS_STREAM_CLIP;
         out->clip = ci.clip, out->clip_start = ci.clip_start, out->clip_speed = ci.clip_speed;
         out->clip_cycle = ci.clip_cycle;
+    } else if (ci.pose == VKS_CROWD_POSE_LAYERS) {
+        out->pose = VKS_STREAM_LAYERS;
+        out->layer_count = ci.layer_count;
+        memcpy(out->layers, ci.layers, sizeof out->layers);
+        out->fade_start = ci.fade_start, out->fade_duration = ci.fade_duration;
+        out->root_motion = ci.root_motion;
     } /* else the bind pose */
 }
 
@@ -148,8 +169,11 @@ static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, v
     if (!cs->base || !cs->skins || !cs->times)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
     uint64_t total = 0;
-    for (uint32_t m = 0; m < job->model_count; m++)
+    int layers = 0; /* any layered instance: every chunk's crowd takes them (one crowd reused) */
+    for (uint32_t m = 0; m < job->model_count; m++) {
         cs->base[m] = total, total += job->posers[m]->instances, cs->skins[m] = job->posers[m]->skin;
+        layers |= job->posers[m]->layers != NULL;
+    }
     if (total > UINT32_MAX)
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "crowd", "%llu instances (at most %u)",
                              (unsigned long long)total, UINT32_MAX);
@@ -161,6 +185,7 @@ static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, v
     d->times = cs->times, d->frame_count = job->frames;
     d->no_normals = job->no_normals;
     d->chunk_bytes = job->chunk_bytes;
+    d->layers = layers;
     d->deliver = consume_chunk, d->user = cs;
     return VKS_OK;
 }

@@ -207,5 +207,6 @@ void vks_cli_poser_free(vks_cli_poser *ps)
             vks_clip_set_free(ps->json_sets[k]);
     }
     free(ps->plays), free(ps->roots), free(ps->refs), free(ps->clips), free(ps->bindings), free(ps->json_sets);
+    free(ps->layers), free(ps->layer_refs);
     memset(ps, 0, sizeof *ps);
 }

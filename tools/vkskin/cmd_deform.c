@@ -10,6 +10,7 @@
 #include "cli_crowd.h"
 #include "cli_gpu.h"
 #include "cli_progress.h"
+#include "cli_root_motion.h"
 #include "deform_chunks.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
@@ -240,6 +241,16 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     bake = NULL;
     if (r != VKS_OK)
         goto fail;
+    if (vks_cli_root_motion_wanted(&ps) && strcmp(out_path, "-") != 0) { /* beside the vertices */
+        char *rm = vks_cli_root_motion_path(out_path);
+        r = rm ? vks_cli_root_motion_write(&ps, rm, &err)
+               : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "root motion", "out of memory");
+        if (r == VKS_OK)
+            fprintf(stderr, "vkskin: %s: root motion -> %s\n", path, rm);
+        free(rm);
+        if (r != VKS_OK)
+            goto fail;
+    }
     double dt = now_seconds() - t0;
     fprintf(stderr,
             "vkskin: %s: %u instance(s) x %u frame(s) x %u vertices deformed on the %s in %.3f s "

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Layered crowds through the vkskin program (issue 27): validate (the GPU pose pass against the
+# CPU reference) on a crowd with normal and additive layers, masks, crossfades in progress and
+# root motion on the bundled characters of all four formats and on Fox.glb; deform --crowd's
+# root-motion CSV; and the errors: an unknown mask node and a bad layer name their entry.
+# GPU checks run with the validation layer on and are skipped without a device (exit 4).
+# Usage: cli_crowd_layers.sh VKSKIN SOURCE_DIR            (the bundled characters, the errors)
+#        cli_crowd_layers.sh VKSKIN SOURCE_DIR REAL_DATASETS   (Fox.glb only; 77 where absent)
+set -u
+vk=$1
+src=$2
+real=${3:-}
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+expect() {
+  local want=$1 what=$2; shift 2
+  "$@" > out 2> err; local rc=$?
+  if [ $rc -eq 4 ] && [ "$want" -eq 0 ] && grep -q -i "vulkan" err; then
+    echo "skip: $what: no Vulkan device"; return
+  fi
+  if [ $rc -ne "$want" ]; then
+    echo "FAIL: $what: exit $rc, expected $want ($(head -c 600 err))"; fail=1
+  elif [ "$want" -ne 0 ] && [ ! -s err ]; then
+    echo "FAIL: $what: exit $rc with no message"; fail=1
+  fi
+}
+has() { grep -q -- "$2" err || { echo "FAIL: $1: stderr lacks '$2': $(head -c 600 err)"; fail=1; }; }
+
+if [ -n "$real" ]; then
+  fox=$real/gltf/Fox/Fox.glb
+  [ -s "$fox" ] || { echo "skip: $fox is absent"; exit 77; }
+  cat > fox.json <<EOT
+{"instances": [
+ {"model": "$fox", "layers": [{"clip": "$fox#0", "weight": 0.5}, {"clip": "$fox#1", "weight": 0.5, "start": 0.3},
+   {"clip": "$fox#2", "blend": "additive", "mask": "b_Spine01_02"}],
+  "transition": {"start": 0.05, "duration": 0.2, "to": [{"clip": "$fox#2", "start": 1}]}, "root_motion": "y"},
+ {"model": "$fox", "clip": "$fox#1"}
+]}
+EOT
+  expect 0 "validate a layered Fox.glb crowd" "$vk" validate --crowd fox.json --frames 8 --validation
+  exit $fail
+fi
+
+crowd=$src/tests/data/crowd_layers.json
+expect 0 "validate a layered crowd of the four bundled formats" "$vk" validate --crowd "$crowd" --frames 8 --fps 30 --validation
+expect 0 "the same with the nodes variant of the pose pass" env VKSKIN_LAUNCH_SHAPE=pose=nodes "$vk" validate --crowd "$crowd" --frames 4 --time 0.2 --validation
+
+# chunks: a first chunk of plain instances, then as many layered ones (27 of 1562 vertices a
+# MiB), so the first chunk's crowd is reused for the layered ones
+m=$src/datasets/char_b24_pl8.dff
+{ echo "model,clip,start,weight,clip2,weight2,blend2"
+  for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.0$i,,,,"; done
+  for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.$i,0.5,$m.wave.anm,0.5,additive"; done; } > chunks.csv
+expect 0 "validate plain then layered instances in several chunks" "$vk" validate --crowd chunks.csv --frames 2 --max-chunk-mb 1 --validation
+grep -q "in 2 chunk" out || [ ! -s out ] || { echo "FAIL: --max-chunk-mb 1 gave one chunk: $(tail -1 out)"; fail=1; }
+
+# root motion beside the vertex output: one row per instance and frame, the same for every engine
+mkdir cpu gpu
+expect 0 "deform --crowd --cpu with root motion" "$vk" deform --crowd "$crowd" --cpu --frames 4 --format raw --out cpu
+rm_csv=cpu/char_b24_pl8.nif.raw.root_motion.csv
+[ -s "$rm_csv" ] && [ "$(head -1 "$rm_csv")" = "instance,frame,time,x,y,z" ] && [ "$(wc -l < "$rm_csv")" -eq 5 ] ||
+  { echo "FAIL: root motion CSV: $(ls cpu; head -3 "$rm_csv" 2>/dev/null)"; fail=1; }
+[ -e cpu/char_b24_pl8.p3d.raw.root_motion.csv ] || { echo "FAIL: no root motion CSV for the p3d instances"; fail=1; }
+"$vk" deform --crowd "$crowd" --gpu --frames 4 --format raw --out gpu --validation > out 2> err; rc=$?
+if [ $rc -eq 0 ]; then
+  cmp -s "$rm_csv" gpu/char_b24_pl8.nif.raw.root_motion.csv || { echo "FAIL: root motion differs between engines"; fail=1; }
+elif [ $rc -ne 4 ]; then
+  echo "FAIL: deform --crowd --gpu: exit $rc ($(head -c 600 err))"; fail=1
+fi
+
+# errors name the entry
+m=$src/datasets/char_b24_pl8.dff
+printf '{"instances": [{"model": "%s", "layers": [{"clip": "%s.walk.anm"}, {"clip": "%s.wave.anm", "mask": "tail"}]}]}\n' "$m" "$m" "$m" > badmask.json
+expect 1 "a mask naming no node" "$vk" deform --crowd badmask.json --cpu --out x.raw
+has "the entry and layer of an unknown mask" 'badmask.json: instances\[0\]: layer 2: mask: the model .* has no node "tail"'
+printf 'model,clip,weight2\n%s,%s.walk.anm,1\n' "$m" "$m" > badlayer.csv
+expect 1 "a layer column without its clip" "$vk" deform --crowd badlayer.csv --cpu --out x.raw
+has "the line and column" 'badlayer.csv:2: clip2: expected the clip of layer 2'
+
+exit $fail

@@ -1,0 +1,226 @@
+/* Layered playback on the CPU reference (pose.h's rule, src/core/clip_layers.c) against hand-
+ * computed values: weight 0 / 1 of a two-layer blend is each clip alone, a 50 % blend of two
+ * single-bone clips is the documented rule's value, an additive layer of its own first frame
+ * changes nothing, a mask keeps a layer off the nodes outside it, a crossfade is continuous
+ * at its start and end, and root motion adds up to the clip's own root displacement. */
+#include <math.h>
+#include <string.h>
+
+#include "skin_fixture.h"
+#include "testutil.h"
+
+static float times2[2] = {0, 2};
+
+static vks_curve curve(uint32_t n, uint32_t comps, vks_interp interp, const float *times, const float *values)
+{
+    vks_curve c = {0};
+    c.key_count = n, c.components = comps, c.interp = interp, c.times = times, c.values = values;
+    return c;
+}
+
+static double max_diff(const vks_affine *a, const vks_affine *b, uint32_t n)
+{
+    double d = 0;
+    for (uint32_t k = 0; k < n; k++)
+        for (int i = 0; i < 12; i++)
+            d = fmax(d, fabs((double)a[k].m[i] - b[k].m[i]));
+    return d;
+}
+
+/* clip A: node B turns 0 -> 90 degrees about z and moves along x; clip B: node B turns about
+ * x and scales; both also rotate node A a little (for the mask). */
+static float rot_a[8], rot_b[8], tra_a[6] = {1, 0, 0, 2, 0, 0}, sca_b[6] = {1, 1, 1, 2, 1.5f, 1}, rot_n[8];
+static vks_track tr_a[2], tr_b[2];
+static vks_clip clip_a, clip_b;
+
+static void make_clips(const vks_skin *skin)
+{
+    double s = sin(M_PI / 4), c = cos(M_PI / 4);
+    float ra[8] = {0, 0, 0, 1, 0, 0, (float)s, (float)c}, rb[8] = {0, 0, 0, 1, (float)sin(0.4), 0, 0, (float)cos(0.4)};
+    float rn[8] = {0, 0, 0, 1, 0, (float)sin(0.2), 0, (float)cos(0.2)};
+    memcpy(rot_a, ra, sizeof ra), memcpy(rot_b, rb, sizeof rb), memcpy(rot_n, rn, sizeof rn);
+    tr_a[0].node_name = skin->nodes[2].name;
+    tr_a[0].rotation = curve(2, 4, VKS_INTERP_LINEAR, times2, rot_a);
+    tr_a[0].translation = curve(2, 3, VKS_INTERP_LINEAR, times2, tra_a);
+    tr_a[1].node_name = skin->nodes[1].name;
+    tr_a[1].rotation = curve(2, 4, VKS_INTERP_LINEAR, times2, rot_n);
+    tr_b[0].node_name = skin->nodes[2].name;
+    tr_b[0].rotation = curve(2, 4, VKS_INTERP_LINEAR, times2, rot_b);
+    tr_b[0].scale = curve(2, 3, VKS_INTERP_LINEAR, times2, sca_b);
+    tr_b[1] = tr_a[1];
+    clip_a = (vks_clip){.name = "a", .duration = 2, .tracks = tr_a, .track_count = 2, .root_track = -1};
+    clip_b = (vks_clip){.name = "b", .duration = 2, .tracks = tr_b, .track_count = 2, .root_track = -1};
+}
+
+static vks_clip_layer layer(const vks_clip *c, const vks_clip_binding *b, float start, float weight)
+{
+    vks_clip_layer y = {0};
+    y.play = (vks_clip_play){c, b, start, 1.0f, VKS_CYCLE_LOOP};
+    y.weight = weight;
+    return y;
+}
+
+static void test_weights_and_rule(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_affine got[3], want[3];
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0.3f, 1), l.layer[1] = layer(&clip_b, bb, 0.9f, 0);
+    for (float T = 0; T < 3; T += 0.7f) {
+        vks_clip_layers_locals_d(&l, skin, T, got);
+        vks_clip_sample_locals_d(&clip_a, ba, skin, vks_clip_play_time_f(&clip_a, VKS_CYCLE_LOOP, 0.3f, 1, T), want);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    l.layer[0].weight = 0, l.layer[1].weight = 2.5f; /* renormalised: 2.5 alone is 1 */
+    for (float T = 0; T < 3; T += 0.7f) {
+        vks_clip_layers_locals_d(&l, skin, T, got);
+        vks_clip_sample_locals_d(&clip_b, bb, skin, vks_clip_play_time_f(&clip_b, VKS_CYCLE_LOOP, 0.9f, 1, T), want);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    /* 50 %: at clip time 2, A is 90 degrees about z with t = (2, 0, 0) and B 0.8 rad about x
+       with scale (2, 1.5, 1) over B's bind translation (1, 0, 0): the rule gives
+       q = normalise(qa + qb), t = (1.5, 0, 0), s = (1.5, 1.25, 1) */
+    l.layer[0] = layer(&clip_a, ba, 2, 1), l.layer[1] = layer(&clip_b, bb, 2, 1);
+    l.layer[0].play.speed = l.layer[1].play.speed = 0;
+    l.layer[0].play.cycle = l.layer[1].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers_locals_d(&l, skin, 0, got);
+    double qa[4] = {0, 0, sin(M_PI / 4), cos(M_PI / 4)}, qb[4] = {sin(0.4), 0, 0, cos(0.4)}, q[4], len = 0;
+    for (int i = 0; i < 4; i++)
+        q[i] = qa[i] + qb[i], len += q[i] * q[i];
+    for (int i = 0; i < 4; i++)
+        q[i] /= sqrt(len);
+    float t[3] = {1.5f, 0, 0}, qf[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]}, s[3] = {1.5f, 1.25f, 1};
+    vks_affine w = vks_affine_from_trs(t, qf, s);
+    CHECK(max_diff(&got[2], &w, 1) < 1e-6);
+    /* the same with B's quaternion stored negated: hemisphere alignment gives the same value */
+    float neg[8];
+    for (int i = 0; i < 8; i++)
+        neg[i] = -rot_b[i];
+    tr_b[0].rotation.values = neg;
+    vks_affine again[3];
+    vks_clip_layers_locals_d(&l, skin, 0, again);
+    CHECK(max_diff(&again[2], &w, 1) < 1e-6);
+    tr_b[0].rotation.values = rot_b;
+}
+
+static void test_additive_and_mask(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_affine got[3], want[3];
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0.3f, 1);
+    l.layer[1] = layer(&clip_b, bb, 0, 0.8f); /* clip B's first frame, held: adds nothing */
+    l.layer[1].mode = VKS_LAYER_ADDITIVE;
+    l.layer[1].play.speed = 0;
+    for (float T = 0; T < 3; T += 0.7f) {
+        vks_clip_layers_locals_d(&l, skin, T, got);
+        vks_clip_sample_locals_d(&clip_a, ba, skin, vks_clip_play_time_f(&clip_a, VKS_CYCLE_LOOP, 0.3f, 1, T), want);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    /* additive at clip time 2 over the bind pose (no normal layer): B's delta, weight 1 */
+    l.count = 1;
+    l.layer[0] = l.layer[1];
+    l.layer[0].weight = 1, l.layer[0].play.start = 2, l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers_locals_d(&l, skin, 0, got);
+    vks_clip_sample_locals_d(&clip_b, bb, skin, 2, want);
+    CHECK(max_diff(got, want, 3) < 1e-6); /* B's first frame is the bind rotation and scale */
+    /* a mask on node B: node A keeps layer 0 alone, node B is the 50 % blend */
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 1, 1), l.layer[1] = layer(&clip_b, bb, 1, 1);
+    l.layer[1].mask = 2 + 1;
+    vks_clip_layers_locals_d(&l, skin, 0, got);
+    vks_clip_sample_locals_d(&clip_a, ba, skin, 1, want);
+    CHECK(max_diff(&got[1], &want[1], 1) < 1e-6);
+    CHECK(max_diff(&got[2], &want[2], 1) > 1e-3);
+    l.layer[1].mask = 1 + 1; /* node A and its child B */
+    vks_clip_layers_locals_d(&l, skin, 0, got);
+    CHECK(max_diff(&got[1], &want[1], 1) < 1e-6); /* both clips turn A alike */
+    CHECK(max_diff(&got[2], &want[2], 1) > 1e-3);
+}
+
+static void test_crossfade(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0, 1), l.layer[1] = layer(&clip_b, bb, 0, 1);
+    l.layer[0].fade = VKS_FADE_OUT, l.layer[1].fade = VKS_FADE_IN;
+    l.fade_start = 1.0f, l.fade_duration = 0.5f;
+    CHECK_NEAR(vks_clip_fade_ramp(1, 0.5f, 1.25f), 0.5, 1e-7);
+    CHECK_NEAR(vks_clip_fade_ramp(1, 0.5f, 0.9f), 0, 0);
+    CHECK_NEAR(vks_clip_fade_ramp(1, 0.5f, 2), 1, 0);
+    CHECK_NEAR(vks_clip_fade_ramp(1, 0, 1), 1, 0); /* a cut */
+    vks_affine before[3], after[3], want[3];
+    /* before the start: set A alone; from the end on: set B alone */
+    vks_clip_layers_locals_d(&l, skin, 0.5f, before);
+    vks_clip_sample_locals_d(&clip_a, ba, skin, 0.5, want);
+    CHECK(max_diff(before, want, 3) < 1e-6);
+    vks_clip_layers_locals_d(&l, skin, 1.75f, after);
+    vks_clip_sample_locals_d(&clip_b, bb, skin, 1.75, want);
+    CHECK(max_diff(after, want, 3) < 1e-6);
+    /* continuous at both ends: a step of 1e-4 s moves the pose by about that much */
+    const float ends[2] = {1.0f, 1.5f};
+    for (int e = 0; e < 2; e++) {
+        vks_clip_layers_locals_d(&l, skin, ends[e] - 1e-4f, before);
+        vks_clip_layers_locals_d(&l, skin, ends[e] + 1e-4f, after);
+        double d = max_diff(before, after, 3);
+        fprintf(stderr, "crossfade end %d: step of 2e-4 s moves the locals %.3g\n", e, d);
+        CHECK(d < 2e-3);
+    }
+}
+
+static void test_root_motion(const vks_skin *skin)
+{
+    /* node A walks 3 units along x over the clip, and bobs in y */
+    static float walk[9] = {0, 0, 0, 1.5f, 0.2f, 0, 3, 0, 0}, t3[3] = {0, 1, 2};
+    static vks_track tr;
+    tr.node_name = skin->nodes[1].name;
+    tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
+    vks_clip clip = {.name = "walk", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
+    vks_clip_binding b;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
+    vks_clip_layers l = {0};
+    l.count = 1;
+    l.layer[0] = layer(&clip, &b, 0, 1);
+    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    l.root_motion = VKS_ROOT_MOTION_Y_UP;
+    CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 1);
+    /* the per-frame steps add up to the clip's own displacement over the cycle */
+    double prev[3], sum[3] = {0, 0, 0}, m[3];
+    vks_clip_layers_root_motion(&l, skin, 0, prev);
+    for (int f = 1; f <= 60; f++) {
+        vks_clip_layers_root_motion(&l, skin, (float)f / 30.0f, m);
+        for (int i = 0; i < 3; i++)
+            sum[i] += m[i] - prev[i], prev[i] = m[i];
+    }
+    CHECK_NEAR(sum[0], 3.0, 1e-6);
+    CHECK_NEAR(sum[1], 0.0, 0); /* up: stays in the pose */
+    CHECK_NEAR(sum[2], 0.0, 1e-9);
+    /* in place: node A keeps its bind x and z, the bob stays */
+    vks_affine got[3];
+    vks_clip_layers_locals_d(&l, skin, 1.0f, got);
+    CHECK_NEAR(got[1].m[9], skin->nodes[1].bind_local.m[9], 0);
+    CHECK_NEAR(got[1].m[11], skin->nodes[1].bind_local.m[11], 0);
+    CHECK_NEAR(got[1].m[10], 0.2, 1e-6);
+    vks_clip_binding_free(&b);
+}
+
+int main(void)
+{
+    vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
+    CHECK(skin && skin->node_count == 3);
+    if (!skin || skin->node_count != 3)
+        return vks_test_finish("test_clip_layers");
+    make_clips(skin);
+    vks_clip_binding ba, bb;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip_a, skin, &ba, &err) == VKS_OK);
+    CHECK(vks_clip_bind(&clip_b, skin, &bb, &err) == VKS_OK);
+    test_weights_and_rule(skin, &ba, &bb);
+    test_additive_and_mask(skin, &ba, &bb);
+    test_crossfade(skin, &ba, &bb);
+    test_root_motion(skin);
+    vks_clip_binding_free(&ba), vks_clip_binding_free(&bb);
+    vks_skin_free(skin);
+    return vks_test_finish("test_clip_layers");
+}
