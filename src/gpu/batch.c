@@ -10,7 +10,7 @@
  * VK_ERROR_OUT_OF_DEVICE_MEMORY (or _HOST_MEMORY) while allocating halves the bytes the
  * capacities actually use and tries again, down to one instance of the largest model, then with
  * one buffer set; past that the run fails with VKS_ERR_NOMEM. The testing hooks of
- * vks_gpu_options (fail_allocations_over, fail_allocation_nth) are armed around these
+ * gpu_testing.h (fail_allocations_over, fail_allocation_nth) are armed around these
  * allocations only. */
 #include "gpu_internal.h"
 

@@ -192,8 +192,8 @@ static void describe_context(vks_gpu *gpu)
     vks__describe(&gpu->inst, gpu->physical, gpu->queue_family, &gpu->info);
     gpu->info.queue_index = gpu->queue_index;
     gpu->inst.vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
-    if (gpu->opt.limit_storage_range && gpu->opt.limit_storage_range < gpu->props.limits.maxStorageBufferRange)
-        gpu->props.limits.maxStorageBufferRange = gpu->info.max_storage_buffer_range = gpu->opt.limit_storage_range;
+    if (gpu->test.limit_storage_range && gpu->test.limit_storage_range < gpu->props.limits.maxStorageBufferRange)
+        gpu->props.limits.maxStorageBufferRange = gpu->info.max_storage_buffer_range = gpu->test.limit_storage_range;
     gpu->inst.vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem);
     vks__queue_family_info(&gpu->inst, gpu->physical, gpu->queue_family, &gpu->timestamp_valid_bits,
                            &gpu->queue_flags);
@@ -220,12 +220,20 @@ static void describe_context(vks_gpu *gpu)
 
 vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err)
 {
+    return vks_gpu_create_testing(opt, NULL, out, err);
+}
+
+vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_testing *t, vks_gpu **out,
+                                  vks_error *err)
+{
     *out = NULL;
     vks_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu", "out of memory");
     if (opt)
         gpu->opt = *opt;
+    if (t)
+        gpu->test = *t;
     gpu->opt.host = NULL; /* the caller's struct need not outlive this call */
     vks_result res = opt && opt->host ? adopt(gpu, opt->host, err) : create_own(gpu, err);
     if (res == VKS_OK) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "vkskin/gpu.h"
+#include "vkskin/gpu_testing.h"
 #include "vkskin/gpu_vulkan.h"
 #include "tuning.h"
 #include "tuning_cache.h"
@@ -112,8 +113,10 @@ struct vks_gpu {
     size_t pipeline_cache_loaded;   /* bytes read from the cache: written back only if it grew */
     double pipeline_ms;             /* wall time in vkCreateComputePipelines so far */
     uint32_t loop_limit;    /* llvmpipe: loop iterations one invocation may run in all, 0: none */
-    /* testing hooks of vks_gpu_options (fail_allocations_over, fail_allocation_nth): armed by
-     * vks_gpu_run around its own allocations only; run_allocations counts them */
+    /* testing hooks (gpu_testing.h; zero unless made by vks_gpu_create_testing); its allocation
+     * failures are armed by vks_gpu_run around its own allocations only, run_allocations counts
+     * them */
+    vks_gpu_testing test;
     int hooks_armed;
     uint32_t run_allocations;
     /* the batch scheduler's buffer set, kept between runs (batch.c; NULL until the first run) */

@@ -279,7 +279,7 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
             /* Faults are injected in model 0, in its own slice of the tables. */
             tables local = t;
             local.bones = t.bones + bb, local.palette = t.palette + pb, local.infl = t.infl + vb;
-            inject(s, &local, gpu->opt.inject_fault);
+            inject(s, &local, gpu->test.inject_fault);
         }
         nb += s->node_count, bb += s->bone_count, mb += s->mesh_count;
         gb += s->group_count, pb += s->palette_count, vb += s->vertex_count;

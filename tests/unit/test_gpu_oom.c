@@ -1,7 +1,7 @@
 /* The batch scheduler under memory pressure and at its limits, with the validation layer on
  * (any message fails; leaked Vulkan objects are reported by the layer when the device is
  * destroyed, and ctest fails the test on any "vkskin: validation" line):
- *   - vks_gpu_options.fail_allocations_over below the natural chunk: the batch still matches
+ *   - vks_gpu_testing.fail_allocations_over below the natural chunk: the batch still matches
  *     the CPU reference, in more chunks than without the cap, after out-of-memory retries;
  *   - the cap below one instance of the largest model: VKS_ERR_NOMEM with a clear message,
  *     and the context still runs batches afterwards;
@@ -71,11 +71,11 @@ static vks_skin *chain(uint32_t nodes, uint32_t vertices)
 
 static vks_gpu *context(uint64_t fail_over, uint32_t fail_nth, uint32_t limit_range)
 {
-    vks_gpu_options o = {0};
-    o.fail_allocations_over = fail_over;
-    o.fail_allocation_nth = fail_nth;
-    o.limit_storage_range = limit_range;
-    return gpu_check_context_opt(&o);
+    vks_gpu_testing t = {0};
+    t.fail_allocations_over = fail_over;
+    t.fail_allocation_nth = fail_nth;
+    t.limit_storage_range = limit_range;
+    return gpu_check_context_testing(&(vks_gpu_options){0}, &t);
 }
 
 /* Runs a batch with the error kept (gpu_check_run prints it but does not return it). */
