@@ -241,8 +241,9 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 /* The facts of the context's device that the tuning table reads (tuning.h). */
 vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
-/* Rebuilds the shape-dependent pipelines for shape s (the queue idle, the kept batch buffers
- * dropped): vks_gpu_tune's switch between candidates. */
+/* Rebuilds the shape-dependent pipelines for shape s (waits for the queue to idle first):
+ * vks_gpu_tune's switch between candidates, which drops the kept batch buffers beforehand
+ * (their work tables are sized for the old workgroup and run). */
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
 
 /* One command buffer and fence of the context's own, with their pool, for work on its queue
