@@ -53,7 +53,7 @@ typedef struct vks__gpu_pose_param {
     uint32_t source;        /* VKS__SOURCE_* | cycle << 8 (clips) */
     uint32_t seed_lo, seed_hi, pose_instance;
     float max_angle;
-    uint32_t clip_entry;    /* clips: word offset of the (model, clip) entry (src/gpu/clips.c) */
+    uint32_t clip_entry;    /* clips: word offset of the (model, clip) entry (src/gpu/vulkan/clips.c) */
     float clip_start, clip_speed;
     float root[12];         /* applied to the skin matrices: K' = root K */
 } vks__gpu_pose_param;

@@ -3,7 +3,7 @@
 #ifndef VKS_RENDER_INTERNAL_H
 #define VKS_RENDER_INTERNAL_H
 
-#include "gpu/gpu_internal.h"
+#include "gpu/vulkan/gpu_internal.h"
 #include "vkskin/render.h"
 
 /* A model's fixed camera: fitted to its bind-pose bounds, looking at it from the front,

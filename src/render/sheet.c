@@ -4,7 +4,7 @@
  * read it. Both paths share vks__sheet_record, so their pictures differ only by the vertices. */
 #include "render_internal.h"
 
-#include "gpu/crowd_internal.h"
+#include "gpu/vulkan/crowd_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
