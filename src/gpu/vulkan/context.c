@@ -188,3 +188,9 @@ void vks_gpu_vulkan(const vks_gpu *gpu, vks_gpu_host *out, VkQueue *queue)
     if (queue)
         *queue = gpu->queue;
 }
+
+vks__vk_device vks__device_of(const vks_gpu *gpu)
+{
+    return (vks__vk_device){gpu->device, &gpu->vk, &gpu->mem, &gpu->info, gpu->queue_family, gpu->queue_flags,
+                            gpu->adopted};
+}

@@ -299,3 +299,18 @@ vks_result vks_crowd_get_output(const vks_crowd *c, uint32_t i, vks_crowd_output
         out->normal = (vks_crowd_stream){ps->out_nrm.buffer, at, 12, VK_FORMAT_R32G32B32_SFLOAT};
     return VKS_OK;
 }
+
+vks_gpu *vks__crowd_gpu(const vks_crowd *c)
+{
+    return c->gpu;
+}
+
+uint32_t vks__crowd_model_of(const vks_crowd *c, uint32_t i)
+{
+    return c->inst[i].model;
+}
+
+VkPipelineStageFlags vks__crowd_consumer_stages(const vks_crowd *c)
+{
+    return c->consumer_stages;
+}

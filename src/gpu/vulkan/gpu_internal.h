@@ -1,6 +1,7 @@
-/* Private to src/gpu: the context, its function tables, buffer helpers, the uploaded model
- * set, the tables the shaders read (with their C twins tied to compute/tables.glsl), and the
- * pass core that both the batch scheduler and the crowd record through. */
+/* Private to the Vulkan backend (src/gpu/vulkan): the context, its function tables, the
+ * uploaded model set, the pipelines, and the pass core that both the batch scheduler and the
+ * crowd record through. What the renderer may use of it is in vk_shared.h; the tables the
+ * shaders read and the planning are backend-neutral (gpu/tables.h, gpu/plan.h). */
 #ifndef VKS_GPU_INTERNAL_H
 #define VKS_GPU_INTERNAL_H
 
@@ -11,6 +12,7 @@
 #include "vkskin/gpu.h"
 #include "vkskin/gpu_testing.h"
 #include "vkskin/gpu_vulkan.h"
+#include "vk_shared.h"
 #include "gpu/plan.h"
 #include "gpu/tuning.h"
 #include "gpu/tuning_cache.h"
@@ -56,19 +58,6 @@ void vks__describe(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t fam
 uint32_t vks__queue_family_info(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t family,
                                 uint32_t *ts_bits, VkQueueFlags *flags);
 
-/* ---- buffers ---- */
-
-/* A buffer with its own memory (a handful of big buffers per batch or crowd, well under
- * maxMemoryAllocationCount, so no sub-allocator). mapped is non-NULL for host-visible ones. */
-typedef struct vks__buf {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    void *mapped;
-    int host_coherent;
-} vks__buf;
-
-enum { VKS__MEM_DEVICE = 0, VKS__MEM_UPLOAD = 1, VKS__MEM_READBACK = 2 };
 
 /* The pAllocator of every Vulkan create/destroy of a context (vks_gpu_options.vk_allocator);
  * gpu may be NULL (vks_gpu_list_devices' own instance): the driver's. */
@@ -142,18 +131,6 @@ static inline vks__plan_models vks__plan_of(const vks_gpu_models *ms)
     return (vks__plan_models){ms->count, ms->models, ms->groups, ms->group_influences};
 }
 
-vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err);
-/* The same with usage flags added to storage | transfer src | transfer dst (e.g. vertex). */
-vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage,
-                                 vks__buf *out, vks_error *err);
-void vks__buf_destroy(vks_gpu *gpu, vks__buf *b);
-/* Copies bytes into a host-visible buffer (flushing when not coherent). */
-void vks__buf_write(vks_gpu *gpu, vks__buf *b, VkDeviceSize at, const void *src, size_t size);
-void vks__buf_flush(vks_gpu *gpu, vks__buf *b);
-void vks__buf_invalidate(vks_gpu *gpu, vks__buf *b);
-/* Writes zeros over a host-visible buffer once, so no later write finds a fresh page. */
-void vks__buf_touch(vks_gpu *gpu, vks__buf *b);
-vks_result vks__vk_fail(vks_error *err, VkResult r, const char *what);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
 /* The deform pipelines of the influence variants in mask (bit k: k + 1 influences) that are
@@ -170,43 +147,23 @@ vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
  * (their work tables are sized for the old workgroup and run). */
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
 
-/* One command buffer and fence of the context's own, with their pool, for work on its queue
- * (uploads, readback, a crowd's frames, a batch's chunks): waited for by its fence, never by
- * the queue or the device, which may be the host's. */
-typedef struct vks__oneshot {
-    VkCommandPool pool;
-    VkCommandBuffer cmd;
-    VkFence fence;
-} vks__oneshot;
-vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
-/* Resets and begins o->cmd. */
-void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o);
-/* Ends and submits o->cmd, signalling o->fence (send); waits for that fence and resets it
- * (wait); both (submit). */
-vks_result vks__oneshot_send(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
-vks_result vks__oneshot_wait(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
-vks_result vks__oneshot_submit(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
-void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
-/* A device buffer holding size bytes of data (models.c): written in place where the memory is
- * host-visible, else through a staging buffer and a copy on once (made when needed). what names
- * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
+/* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
+ * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
+void vks__keep_drivers_loaded(void);
 /* The pose pass's loop iterations for one instance of a model with these counts, plus extra
  * (clip sampling), checked against gpu->loop_limit: VKS_ERR_LIMIT naming what when over.
  * meshes: the bone loop runs once per mesh; levels: the skeleton's depth levels, which the
  * nodes variant loops over (vks__gpu_model). */
-/* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
- * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
-void vks__keep_drivers_loaded(void);
 vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t nodes, uint32_t bones,
                                  uint32_t meshes, uint32_t levels, uint64_t extra, vks_error *err);
 /* The pose pipeline for a pass set with pose parameters (a crowd), made on first use. */
 vks_result vks__pose_params_pipeline(vks_gpu *gpu, vks_error *err);
+/* A device buffer holding size bytes of data (models.c): written in place where the memory is
+ * host-visible, else through a staging buffer and a copy on once (made when needed). what names
+ * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 
-
-void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
-                  VkPipelineStageFlags dst, VkAccessFlags da);
 
 /* ---- the pass core (passes.c): one pose pass and one deform pass over a set of instances ---- */
 
