@@ -266,6 +266,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
        several meshes (atomics, shapes), leaving room for the vertices groups duplicate. */
     if (!g.p.max_mesh_vertices && strcmp(fmt->name, "p3d") != 0) /* NIF also counts triangles in 16 bits */
         g.p.max_mesh_vertices = strcmp(fmt->name, "nif") == 0 ? 30000 : 60000;
+    g.p.frame = fmt->frame; /* the format's own axes: the file stands upright where it is opened */
     vks_error err = {0};
     char buf[512];
     vks_skin *s = vks_gen_character(&g.p, &err);

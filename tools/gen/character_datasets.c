@@ -46,6 +46,7 @@ vks_gen_model_facts vks_gen_facts_of(const vks_skin *s)
 vks_gen_params vks_gen_dataset_params(const vks_gen_dataset *d, const vks_gen_format *fmt, char *cmd, size_t size)
 {
     vks_gen_params p = d->params;
+    p.frame = fmt->frame;
     if (fmt->dataset_palette_limit && (p.palette_limit == 0 || p.palette_limit > fmt->dataset_palette_limit))
         p.palette_limit = fmt->dataset_palette_limit;
     if (fmt->dataset_max_vertices && p.vertices > fmt->dataset_max_vertices)
@@ -176,7 +177,9 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
              "vertices (file) before the builder duplicates vertices shared by groups, vertices\n"
              "(model) after; max palette is the largest group palette; influences the most bones\n"
              "any vertex uses. NW4C files keep the hardware's 20-bone palettes, and the CMDL and P3D\n"
-             "files have fewer vertices, so that every file stays under 300 KB.\n\n"
+             "files have fewer vertices, so that every file stays under 300 KB. Each format is written\n"
+             "in its own axes (RenderWare and NIF Z up, P3D left-handed Y up, NW4C Y up), so every\n"
+             "character stands upright where its format is opened and after `vkskin convert`.\n\n"
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");

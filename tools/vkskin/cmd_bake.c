@@ -20,7 +20,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
             "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
-            "                   [--max-memory-mb N] [--quiet]\n"
+            "                   [--max-memory-mb N] [--split] [--quiet]\n"
             "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
             "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
             "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
@@ -39,6 +39,9 @@ static void help(FILE *f)
             "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
             "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
             "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
+            "  --split           a VAT taller than its job's max_height is spread over several\n"
+            "                    textures (NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says\n"
+            "                    which frames each holds) instead of refused; as \"split\": true\n"
             "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
             "                    N MB (default 4096; with --jobs J, up to 2 J jobs at once: one group\n"
             "                    written while the next is deformed) is refused before\n"
@@ -440,7 +443,7 @@ typedef struct bake_args {
     const char *manifest, *out, *report, *shard, *merge;
     uint32_t shard_i, shard_n, jobs, threads;
     uint64_t max_memory_mb;
-    int force, sheet, check;
+    int force, sheet, check, split;
     vks_bake_engine engine;
     vks_cli_gpu_opts gopt;
 } bake_args;
@@ -506,6 +509,8 @@ static int parse_args(bake_args *b, int argc, char **argv)
             b->force = 1;
         } else if (!strcmp(a, "--contact-sheet")) {
             b->sheet = 1;
+        } else if (!strcmp(a, "--split")) {
+            b->split = 1;
         } else if (!strcmp(a, "--cpu") || !strcmp(a, "--cpu-fast")) {
             b->engine = a[5] ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
         } else if (a[0] == '-' && a[1]) {
@@ -548,13 +553,15 @@ int vks_cmd_bake(int argc, char **argv)
     const char *merge = args.merge;
     uint32_t shard_i = args.shard_i, shard_n = args.shard_n, jobs = args.jobs, threads = args.threads;
     uint64_t max_memory_mb = args.max_memory_mb;
-    int force = args.force, sheet = args.sheet, check = args.check;
+    int force = args.force, sheet = args.sheet, check = args.check, split = args.split;
     vks_bake_engine engine = args.engine;
     vks_cli_gpu_opts gopt = args.gopt;
     vks_bake_manifest m;
     int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)
         return rc;
+    for (uint32_t j = 0; j < m.job_count && split; j++)
+        m.jobs[j].split = 1;
     for (uint32_t j = 0; j < m.job_count && engine != VKS_BAKE_GPU; j++)
         if (m.jobs[j].contact_sheet) {
             fprintf(stderr, "vkskin: %s: %s: \"contact_sheet\" needs the GPU renderer: not with --cpu or --cpu-fast\n",
