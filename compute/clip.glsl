@@ -1,5 +1,5 @@
 // Clip sampling in the pose pass: the float sampler of src/anim/clip_sample_impl.h, step for
-// step, over the clip words uploaded once by src/gpu/clips.c (layout there, and below). Each
+// step, over the clip words uploaded once by src/gpu/vulkan/clips.c (layout there, and below). Each
 // instance samples its own clip at its own time: a frame uploads nothing per instance.
 //
 // Words (uint, floats as bits), offsets in words:
@@ -195,7 +195,7 @@ void track_trs(uint tr, float t, inout vec3 tt, inout vec4 q, inout vec3 ss);
 // The six curves are sampled by one call site in a loop that is not unrolled: LLVM (lavapipe)
 // inlines sample_curve at every call site, and six of them made the pose shader's compile on a
 // cold shader cache take seconds. The loop's iterations count against llvmpipe's loop budget
-// (search_loops in src/gpu/clips.c counts them).
+// (search_loops in src/gpu/vulkan/clips.c counts them).
 Aff track_transform(uint tr, float t, vec3 bt, vec4 bq, vec3 bs)
 {
     track_trs(tr, t, bt, bq, bs);

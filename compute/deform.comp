@@ -6,7 +6,7 @@
 // src/cpu/reference.c, blending the matrices first (ozz style). Outputs are vec3 arrays,
 // instance-major (the layout vks_gpu_batch.deliver and the crowd's vertex buffers promise).
 //
-// Two ways through, chosen per device by specialization constants (src/gpu/pipelines.c):
+// Two ways through, chosen per device by specialization constants (src/gpu/vulkan/pipelines.c):
 //   - GPUs (PALETTE_CAP > 0): the group's palette of skin matrices is gathered through its
 //     remap into shared memory once per instance, and the block's outputs are staged in
 //     shared memory and written as whole vec4s, consecutive invocations at consecutive

@@ -49,7 +49,7 @@ layout(std430, binding = 7) writeonly buffer Skin { vec4 skin[]; }; // 3 rows pe
 layout(std430, binding = 8) readonly buffer Params { PoseParam params[]; }; // read when use_params
 layout(std430, binding = 9) readonly buffer Binds { vec4 binds4[]; };       // bind locals, 3 vec4 per node
 // Per model: levels[model] = B; at B the level count L, L + 1 starts, then the model's nodes
-// sorted by depth (src/gpu/models.c). Read by the nodes variant only.
+// sorted by depth (src/gpu/vulkan/models.c). Read by the nodes variant only.
 layout(std430, binding = 11) readonly buffer Levels { uint levels[]; };
 
 layout(push_constant) uniform Push { uint instance_count, use_params; float time; uint pad; } pc; // use_params == USE_PARAMS

@@ -1,4 +1,4 @@
-// The tables both passes read, std430. Their C twins are in src/gpu/gpu_internal.h, tied to
+// The tables both passes read, std430. Their C twins are in src/gpu/tables.h, tied to
 // these by _Static_assert on size and offsets: change both together.
 
 struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };

@@ -33,6 +33,7 @@ set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TI
 if(VKSKIN_GPU)
   vks_add_test(NAME test_queue_choice SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_queue_choice.c LABELS cpu)
   vks_add_test(NAME test_chunk_budget SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_chunk_budget.c LABELS unit)
+  vks_add_test(NAME test_gpu_plan SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_plan.c LABELS unit)
   vks_add_test(NAME test_tuning SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tuning.c LABELS unit)
   vks_add_test(NAME test_tuning_cache SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tuning_cache.c LABELS unit)
   vks_add_test(NAME test_gpu_tune SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_tune.c LABELS gpu)

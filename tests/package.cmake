@@ -18,6 +18,19 @@ add_test(NAME package_symbols
           ${PROJECT_SOURCE_DIR}/include ${CMAKE_C_COMPILER} ${VKSKIN_NM})
 set_tests_properties(package_symbols PROPERTIES LABELS package)
 
+# package_folder_header: <vkskin/vkskin.h> (the folder form some hosts expect) compiles and links
+# alone, with only include/ on the path.
+add_executable(package_folder_header ${CMAKE_CURRENT_SOURCE_DIR}/package/folder_header.c)
+target_link_libraries(package_folder_header PRIVATE vkskin_lib)
+add_test(NAME package_folder_header COMMAND package_folder_header)
+set_tests_properties(package_folder_header PROPERTIES LABELS package)
+
+# package_layering: the seams the compiler does not hold: the GPU planning apart from Vulkan,
+# the backend's private headers used inside it only, no test hook in gpu.h's options
+# (tests/package/check_layering.sh).
+add_test(NAME package_layering COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_layering.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(package_layering PROPERTIES LABELS package)
+
 if(VKSKIN_SANITIZE OR VKSKIN_FUZZ OR NOT VKSKIN_GPU)
   add_test(NAME package_install COMMAND sh -c "echo 'package_install: runs in the plain build (tools/scripts/test.sh)'; exit 77")
 else()

@@ -26,4 +26,4 @@ add_test(NAME test_render_memory COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_r
 set_tests_properties(test_render_memory PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
 
 # Under the sanitizers the leak check stays on: sanitizer builds keep the Vulkan drivers loaded
-# (src/gpu/keep_drivers.c), so what lavapipe keeps is attributed to it (tests/lsan.supp).
+# (src/gpu/vulkan/keep_drivers.c), so what lavapipe keeps is attributed to it (tests/lsan.supp).

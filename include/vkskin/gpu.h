@@ -17,7 +17,8 @@
  * The context can also adopt the host application's instance, device and queue
  * (vks_gpu_options.host: gpu_vulkan.h, with everything else that names a Vulkan type), and a
  * persistent crowd (crowd.h) records its passes into the host's command buffers every frame;
- * vks_gpu_run is the batch client of the same pass core.
+ * vks_gpu_run is the batch client of the same pass core. Deliberate faults and failures, for
+ * tests that prove a check can fail, are in gpu_testing.h, not in these options.
  *
  * Vulkan is loaded through volk; the instance's and the device's functions live in tables
  * inside the context, loaded through its own vkGetInstanceProcAddr (the loader's, or the
@@ -72,32 +73,16 @@ typedef struct vks_gpu vks_gpu;
 struct vks_gpu_host; /* gpu_vulkan.h */
 typedef struct vks_gpu_models vks_gpu_models;
 
-/* Deliberate faults on the GPU side, for tests that prove validation can fail. */
-typedef enum vks_gpu_fault {
-    VKS_GPU_FAULT_NONE = 0,
-    VKS_GPU_FAULT_REMAP,  /* one palette slot of one group points at another bone */
-    VKS_GPU_FAULT_WEIGHT, /* one vertex's first weight is off by 0.25 */
-    VKS_GPU_FAULT_MATRIX  /* one bone's inverse bind is translated by 5% of the model's radius */
-} vks_gpu_fault;
-
 typedef struct vks_gpu_options {
     int device_index;        /* >= 0: that device of vks_gpu_list_devices; default (-1 or 0 with
                                 device_name NULL and use_device_index 0): best by type */
     int use_device_index;    /* nonzero: device_index is meaningful */
     const char *device_name; /* case-insensitive substring of the device name (wins over index) */
     int validation;          /* enable VK_LAYER_KHRONOS_validation and count its messages */
-    vks_gpu_fault inject_fault; /* testing only; applied by vks_gpu_upload */
     int force_staging;       /* read back through staging copies even on unified memory */
     int quiet;               /* do not pass validation messages to the logger (still counted) */
     int shared_palette;      /* 0: by device (shared memory on GPUs, none on CPU devices, where
                                 barriers are slow); 1: always; -1: never */
-    /* Testing only, like inject_fault: make the batch scheduler's allocations fail. Both count
-     * only device-memory allocations made by vks_gpu_run (not vks_gpu_upload), and a failure
-     * returns VK_ERROR_OUT_OF_DEVICE_MEMORY without calling the driver. */
-    uint64_t fail_allocations_over; /* nonzero: every allocation larger than this many bytes fails */
-    uint32_t fail_allocation_nth;   /* nonzero: the nth allocation of each vks_gpu_run fails (once) */
-    uint32_t limit_storage_range;   /* testing only: nonzero and below the device's: used as
-                                       maxStorageBufferRange everywhere (upload checks, chunks) */
     /* Non-NULL: adopt the host's instance, physical device, device and queue (gpu_vulkan.h) instead
      * of creating them; device_index, use_device_index, device_name and validation are then
      * ignored. NULL (default): vkskin makes its own. */
@@ -116,7 +101,7 @@ typedef struct vks_gpu_options {
      * 0 (default): batch work only, for which vkskin prefers a compute-only family where the
      * device has one (the asynchronous compute queue of AMD and NVIDIA GPUs); vks_render_create
      * then fails with VKS_ERR_UNSUPPORTED on such a device. Ignored with host (the host chose
-     * the queue). Added last, so every field above keeps its offset. */
+     * the queue). */
     int will_render;
     /* Launch-shape override of the compute passes, comma-separated key=value pairs:
      * "wg=256,run=8,palette=off,texels=on" (wg, pose_wg: workgroup sizes, powers of two;

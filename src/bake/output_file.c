@@ -331,8 +331,7 @@ int vks_output_is_stream(const vks_output *o)
 
 void vks_output_note_error(vks_output *o, int errnum)
 {
-    if (o && !o->write_errno)
-        o->write_errno = errnum ? errnum : EIO;
+    vks__output_note_error(o, errnum);
 }
 
 vks_result vks_output_close(vks_output *o, int commit, vks_error *err)

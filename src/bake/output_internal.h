@@ -4,6 +4,8 @@
 
 #include "vkskin/output.h"
 
+#include <errno.h>
+
 typedef enum target_kind { TARGET_NEW, TARGET_REGULAR, TARGET_STREAM, TARGET_STDOUT } target_kind;
 
 typedef struct vks__spans vks__spans;
@@ -17,6 +19,14 @@ struct vks_output {
     target_kind kind;
     vks__spans *spans; /* the reserve/commit writes, from the first reserve on */
 };
+
+/* Keeps the first write error of o (errnum 0 counts as EIO): vks_output_note_error's body,
+ * here so that the bulk writes record theirs without calling back into output_file.c. */
+static inline void vks__output_note_error(vks_output *o, int errnum)
+{
+    if (o && !o->write_errno)
+        o->write_errno = errnum ? errnum : EIO;
+}
 
 /* Ends the bulk writes: the rest is written when write_rest, else dropped; the writer thread
  * is stopped and everything freed. Returns errno of the first failed write, 0 when none. */

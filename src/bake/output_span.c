@@ -162,7 +162,7 @@ static uint8_t *buffer_new(void)
 static vks__spans *spans_start(vks_output *o)
 {
     if (fflush(o->f) != 0) {
-        vks_output_note_error(o, errno);
+        vks__output_note_error(o, errno);
         return NULL;
     }
     vks__spans *s = calloc(1, sizeof *s);

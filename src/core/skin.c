@@ -9,28 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *default_alloc(void *user, size_t size)
-{
-    (void)user;
-    return malloc(size);
-}
-static void default_free(void *user, void *ptr)
-{
-    (void)user;
-    free(ptr);
-}
-
-vks_allocator vks_allocator_or_default(const vks_allocator *allocator)
-{
-    vks_allocator a = allocator ? *allocator : (vks_allocator){0};
-    if (!a.alloc || !a.free) {
-        a.alloc = default_alloc;
-        a.free = default_free;
-        a.user = NULL;
-    }
-    return a;
-}
-
 vks_skin *vks_skin_create(const vks_allocator *allocator)
 {
     vks_allocator a;

@@ -5,6 +5,7 @@
  * A function added to gpu.h needs its stub here: the package_symbols test fails on a public
  * declaration the library does not define. */
 #include "vkskin/gpu.h"
+#include "vkskin/gpu_testing.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -28,6 +29,12 @@ vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *
     if (out)
         *out = NULL;
     return no_gpu(err);
+}
+
+vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_testing *t, vks_gpu **out,
+                                  vks_error *err)
+{
+    return vks_gpu_create(opt, out, err);
 }
 
 void vks_gpu_destroy(vks_gpu *gpu)

@@ -24,16 +24,16 @@ static vks_result fail(vks_error *err, vks_result code, const char *msg)
 }
 
 /* A device-local memory type for an image (any type the image accepts when none is). */
-static vks_result image_memory(vks_gpu *gpu, VkImage image, VkDeviceMemory *out, vks_error *err)
+static vks_result image_memory(const vks__vk_device *dev, VkImage image, VkDeviceMemory *out, vks_error *err)
 {
     VkMemoryRequirements req;
-    gpu->vk.vkGetImageMemoryRequirements(gpu->device, image, &req);
+    dev->vk->vkGetImageMemoryRequirements(dev->device, image, &req);
     int type = -1;
-    for (uint32_t i = 0; i < gpu->mem.memoryTypeCount && type < 0; i++)
+    for (uint32_t i = 0; i < dev->mem->memoryTypeCount && type < 0; i++)
         if ((req.memoryTypeBits >> i & 1) &&
-            (gpu->mem.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+            (dev->mem->memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
             type = (int)i;
-    for (uint32_t i = 0; i < gpu->mem.memoryTypeCount && type < 0; i++)
+    for (uint32_t i = 0; i < dev->mem->memoryTypeCount && type < 0; i++)
         if (req.memoryTypeBits >> i & 1)
             type = (int)i;
     if (type < 0)
@@ -41,17 +41,17 @@ static vks_result image_memory(vks_gpu *gpu, VkImage image, VkDeviceMemory *out,
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = (uint32_t)type;
-    VkResult vr = gpu->vk.vkAllocateMemory(gpu->device, &ai, NULL, out);
+    VkResult vr = dev->vk->vkAllocateMemory(dev->device, &ai, NULL, out);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkAllocateMemory (render target)");
-    vr = gpu->vk.vkBindImageMemory(gpu->device, image, *out, 0);
+    vr = dev->vk->vkBindImageMemory(dev->device, image, *out, 0);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkBindImageMemory");
 }
 
 static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
                          VkImage *image, VkDeviceMemory *mem, VkImageView *view, vks_error *err)
 {
-    vks_gpu *gpu = r->gpu;
+    const vks__vk_device *dev = &r->dev;
     VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ii.imageType = VK_IMAGE_TYPE_2D;
     ii.format = format;
@@ -61,10 +61,10 @@ static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage
     ii.tiling = VK_IMAGE_TILING_OPTIMAL;
     ii.usage = usage;
     ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkResult vr = gpu->vk.vkCreateImage(gpu->device, &ii, NULL, image);
+    VkResult vr = dev->vk->vkCreateImage(dev->device, &ii, NULL, image);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkCreateImage");
-    vks_result res = image_memory(gpu, *image, mem, err);
+    vks_result res = image_memory(dev, *image, mem, err);
     if (res != VKS_OK)
         return res;
     VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -72,7 +72,7 @@ static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format;
     vi.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
-    vr = gpu->vk.vkCreateImageView(gpu->device, &vi, NULL, view);
+    vr = dev->vk->vkCreateImageView(dev->device, &vi, NULL, view);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateImageView");
 }
 
@@ -129,7 +129,7 @@ static vks_result make_pass(vks_render *r, int keep, VkRenderPass *out, vks_erro
     ci.pSubpasses = &sub;
     ci.dependencyCount = 2;
     ci.pDependencies = dep;
-    VkResult vr = r->gpu->vk.vkCreateRenderPass(r->gpu->device, &ci, NULL, out);
+    VkResult vr = r->dev.vk->vkCreateRenderPass(r->dev.device, &ci, NULL, out);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateRenderPass");
 }
 
@@ -148,16 +148,16 @@ static vks_result render_pass(vks_render *r, vks_error *err)
     fi.width = r->desc.width;
     fi.height = r->desc.height;
     fi.layers = 1;
-    VkResult vr = r->gpu->vk.vkCreateFramebuffer(r->gpu->device, &fi, NULL, &r->framebuffer);
+    VkResult vr = r->dev.vk->vkCreateFramebuffer(r->dev.device, &fi, NULL, &r->framebuffer);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateFramebuffer");
 }
 
-static vks_result shader(vks_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
+static vks_result shader(const vks__vk_device *dev, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
 {
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = size;
     ci.pCode = code;
-    VkResult vr = gpu->vk.vkCreateShaderModule(gpu->device, &ci, NULL, out);
+    VkResult vr = dev->vk->vkCreateShaderModule(dev->device, &ci, NULL, out);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateShaderModule (render)");
 }
 
@@ -165,17 +165,17 @@ static vks_result shader(vks_gpu *gpu, const uint32_t *code, size_t size, VkShad
  * streams and the host buffers alike); viewport and scissor set per cell. */
 static vks_result pipeline(vks_render *r, vks_error *err)
 {
-    vks_gpu *gpu = r->gpu;
-    vks_result res = shader(gpu, vert_spv, sizeof vert_spv, &r->vert, err);
+    const vks__vk_device *dev = &r->dev;
+    vks_result res = shader(dev, vert_spv, sizeof vert_spv, &r->vert, err);
     if (res == VKS_OK)
-        res = shader(gpu, frag_spv, sizeof frag_spv, &r->frag, err);
+        res = shader(dev, frag_spv, sizeof frag_spv, &r->frag, err);
     if (res != VKS_OK)
         return res;
     VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, 32 * sizeof(float)};
     VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &push;
-    VkResult vr = gpu->vk.vkCreatePipelineLayout(gpu->device, &li, NULL, &r->layout);
+    VkResult vr = dev->vk->vkCreatePipelineLayout(dev->device, &li, NULL, &r->layout);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkCreatePipelineLayout (render)");
     VkPipelineShaderStageCreateInfo st[2] = {{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
@@ -219,7 +219,7 @@ static vks_result pipeline(vks_render *r, vks_error *err)
     ci.pRasterizationState = &rs, ci.pMultisampleState = &ms, ci.pDepthStencilState = &ds;
     ci.pColorBlendState = &cb, ci.pDynamicState = &dy;
     ci.layout = r->layout, ci.renderPass = r->pass, ci.subpass = 0;
-    vr = gpu->vk.vkCreateGraphicsPipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, &r->pipeline);
+    vr = dev->vk->vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &ci, NULL, &r->pipeline);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateGraphicsPipelines");
 }
 
@@ -258,7 +258,7 @@ static vks_result index_buffer(vks_render *r, vks_error *err)
     if (res == VKS_OK) {
         vks__oneshot_begin(r->gpu, &r->own);
         VkBufferCopy copy = {0, 0, bytes};
-        r->gpu->vk.vkCmdCopyBuffer(r->own.cmd, stage.buffer, r->indices.buffer, 1, &copy);
+        r->dev.vk->vkCmdCopyBuffer(r->own.cmd, stage.buffer, r->indices.buffer, 1, &copy);
         vks__barrier(r->gpu, r->own.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                      VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_ACCESS_INDEX_READ_BIT);
         res = vks__oneshot_submit(r->gpu, &r->own, err);
@@ -267,21 +267,21 @@ static vks_result index_buffer(vks_render *r, vks_error *err)
     return res;
 }
 
-static vks_result check_desc(const vks_gpu *gpu, const vks_render_desc *d, vks_error *err)
+static vks_result check_desc(const vks__vk_device *dev, const vks_render_desc *d, vks_error *err)
 {
-    if (!(gpu->queue_flags & VK_QUEUE_GRAPHICS_BIT)) {
-        if (gpu->adopted)
+    if (!(dev->queue_flags & VK_QUEUE_GRAPHICS_BIT)) {
+        if (dev->adopted)
             return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
-                                 "the host's queue family %u of \"%s\" has no graphics", gpu->queue_family,
-                                 gpu->info.name);
-        if (gpu->info.render_family == UINT32_MAX)
+                                 "the host's queue family %u of \"%s\" has no graphics", dev->queue_family,
+                                 dev->info->name);
+        if (dev->info->render_family == UINT32_MAX)
             return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
                                  "\"%s\" has no queue family with graphics (the context's, %u, computes only)",
-                                 gpu->info.name, gpu->queue_family);
+                                 dev->info->name, dev->queue_family);
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "render",
                              "the context's queue family %u of \"%s\" has no graphics (family %u has: create the "
-                             "context with vks_gpu_options.will_render)", gpu->queue_family, gpu->info.name,
-                             gpu->info.render_family);
+                             "context with vks_gpu_options.will_render)", dev->queue_family, dev->info->name,
+                             dev->info->render_family);
     }
     if (!d->skins || d->skin_count == 0)
         return fail(err, VKS_ERR_INVALID, "vks_render_desc.skins must name at least one model");
@@ -296,7 +296,8 @@ static vks_result check_desc(const vks_gpu *gpu, const vks_render_desc *d, vks_e
 vks_result vks_render_create(vks_gpu *gpu, const vks_render_desc *desc, vks_render **out, vks_error *err)
 {
     *out = NULL;
-    vks_result res = check_desc(gpu, desc, err);
+    const vks__vk_device dev = vks__device_of(gpu);
+    vks_result res = check_desc(&dev, desc, err);
     if (res != VKS_OK)
         return res;
     vks_render *r = calloc(1, sizeof *r);
@@ -305,6 +306,7 @@ vks_result vks_render_create(vks_gpu *gpu, const vks_render_desc *desc, vks_rend
         return fail(err, VKS_ERR_NOMEM, "out of memory for the renderer");
     }
     r->gpu = gpu;
+    r->dev = dev;
     r->desc = *desc;
     r->desc.width = desc->width ? desc->width : DEFAULT_WIDTH;
     r->desc.height = desc->height ? desc->height : DEFAULT_HEIGHT;
@@ -338,20 +340,21 @@ void vks_render_destroy(vks_render *r)
     if (!r)
         return;
     vks_gpu *gpu = r->gpu;
-    const struct VolkDeviceTable *vk = &gpu->vk;
-    vk->vkDestroyPipeline(gpu->device, r->pipeline, NULL);
-    vk->vkDestroyPipelineLayout(gpu->device, r->layout, NULL);
-    vk->vkDestroyShaderModule(gpu->device, r->vert, NULL);
-    vk->vkDestroyShaderModule(gpu->device, r->frag, NULL);
-    vk->vkDestroyFramebuffer(gpu->device, r->framebuffer, NULL);
-    vk->vkDestroyRenderPass(gpu->device, r->pass, NULL);
-    vk->vkDestroyRenderPass(gpu->device, r->pass_keep, NULL);
-    vk->vkDestroyImageView(gpu->device, r->color_view, NULL);
-    vk->vkDestroyImageView(gpu->device, r->depth_view, NULL);
-    vk->vkDestroyImage(gpu->device, r->color, NULL);
-    vk->vkDestroyImage(gpu->device, r->depth, NULL);
-    vk->vkFreeMemory(gpu->device, r->color_mem, NULL);
-    vk->vkFreeMemory(gpu->device, r->depth_mem, NULL);
+    const vks__vk_device *dev = &r->dev;
+    const struct VolkDeviceTable *vk = dev->vk;
+    vk->vkDestroyPipeline(dev->device, r->pipeline, NULL);
+    vk->vkDestroyPipelineLayout(dev->device, r->layout, NULL);
+    vk->vkDestroyShaderModule(dev->device, r->vert, NULL);
+    vk->vkDestroyShaderModule(dev->device, r->frag, NULL);
+    vk->vkDestroyFramebuffer(dev->device, r->framebuffer, NULL);
+    vk->vkDestroyRenderPass(dev->device, r->pass, NULL);
+    vk->vkDestroyRenderPass(dev->device, r->pass_keep, NULL);
+    vk->vkDestroyImageView(dev->device, r->color_view, NULL);
+    vk->vkDestroyImageView(dev->device, r->depth_view, NULL);
+    vk->vkDestroyImage(dev->device, r->color, NULL);
+    vk->vkDestroyImage(dev->device, r->depth, NULL);
+    vk->vkFreeMemory(dev->device, r->color_mem, NULL);
+    vk->vkFreeMemory(dev->device, r->depth_mem, NULL);
     vks__buf_destroy(gpu, &r->indices);
     vks__buf_destroy(gpu, &r->zeros);
     vks__buf_destroy(gpu, &r->host_pos);

@@ -3,7 +3,7 @@
 #ifndef VKS_RENDER_INTERNAL_H
 #define VKS_RENDER_INTERNAL_H
 
-#include "gpu/gpu_internal.h"
+#include "gpu/vulkan/vk_shared.h" /* the backend's device, buffers and crowds: nothing private */
 #include "vkskin/render.h"
 
 /* A model's fixed camera: fitted to its bind-pose bounds, looking at it from the front,
@@ -28,6 +28,7 @@ typedef struct vks__render_model {
 
 struct vks_render {
     vks_gpu *gpu;
+    vks__vk_device dev;   /* the context's device (vks__device_of) */
     vks_render_desc desc; /* defaults applied */
     uint32_t model_count;
     vks__render_model *models;

@@ -4,7 +4,7 @@
  * read it. Both paths share vks__sheet_record, so their pictures differ only by the vertices. */
 #include "render_internal.h"
 
-#include "gpu/crowd_internal.h"
+#include "vkskin/gpu_vulkan.h" /* a crowd's output buffers and its recording */
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@ static vks_result fail(vks_error *err, vks_result code, const char *msg)
 void vks__sheet_record(vks_render *r, VkCommandBuffer cmd, const vks__cell *cells, uint32_t first, uint32_t count,
                        uint32_t total)
 {
-    const struct VolkDeviceTable *vk = &r->gpu->vk;
+    const struct VolkDeviceTable *vk = r->dev.vk;
     uint32_t w = r->desc.width, h = r->desc.height, cols = r->desc.columns, rows;
     if (cols)
         rows = (total + cols - 1) / cols;
@@ -84,7 +84,7 @@ static vks_result finish(vks_render *r, vks_error *err)
 
 vks_result vks_render_crowd(vks_render *r, vks_crowd *crowd, float time, vks_error *err)
 {
-    return vks_render_crowd_part(r, crowd, time, 0, crowd ? crowd->count : 0, err);
+    return vks_render_crowd_part(r, crowd, time, 0, crowd ? vks_crowd_instance_count(crowd) : 0, err);
 }
 
 vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, uint32_t first_cell,
@@ -92,24 +92,25 @@ vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, ui
 {
     if (!r || !crowd)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "render", "no renderer or no crowd");
-    if (crowd->gpu != r->gpu)
+    if (vks__crowd_gpu(crowd) != r->gpu)
         return fail(err, VKS_ERR_INVALID, "the crowd belongs to another context");
-    if (first_cell > cell_count || crowd->count > cell_count - first_cell)
+    const uint32_t count = vks_crowd_instance_count(crowd);
+    if (first_cell > cell_count || count > cell_count - first_cell)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "render",
-                             "cells %u to %u of a sheet of %u cells", first_cell, first_cell + crowd->count,
+                             "cells %u to %u of a sheet of %u cells", first_cell, first_cell + count,
                              cell_count);
     if (first_cell && (!r->drawn || r->sheet_cells != cell_count))
         return fail(err, VKS_ERR_INVALID,
                     "a part of a sheet past its first cell continues a sheet of that many cells drawn last");
-    if (!(crowd->consumer_stages & VK_PIPELINE_STAGE_VERTEX_INPUT_BIT))
+    if (!(vks__crowd_consumer_stages(crowd) & VK_PIPELINE_STAGE_VERTEX_INPUT_BIT))
         return fail(err, VKS_ERR_INVALID, "the crowd's consumer stages do not include vertex input");
-    vks__cell *cells = malloc((size_t)(crowd->count ? crowd->count : 1) * sizeof *cells);
+    vks__cell *cells = malloc((size_t)(count ? count : 1) * sizeof *cells);
     if (!cells)
         return fail(err, VKS_ERR_NOMEM, "out of memory for the cells");
     vks_result res = VKS_OK;
-    for (uint32_t i = 0; i < crowd->count && res == VKS_OK; i++) {
+    for (uint32_t i = 0; i < count && res == VKS_OK; i++) {
         vks_crowd_output o;
-        uint32_t model = crowd->inst[i].model;
+        uint32_t model = vks__crowd_model_of(crowd, i);
         if ((res = vks_crowd_get_output(crowd, i, &o, err)) != VKS_OK)
             break;
         if (model >= r->model_count || r->models[model].vertex_count != o.vertex_count)
@@ -124,7 +125,7 @@ vks_result vks_render_crowd_part(vks_render *r, vks_crowd *crowd, float time, ui
         /* the crowd's frame ends with its release barrier to vertex input: drawn right after */
         vks__oneshot_begin(r->gpu, &r->own);
         vks_crowd_record(crowd, r->own.cmd, time);
-        vks__sheet_record(r, r->own.cmd, cells, first_cell, crowd->count, cell_count);
+        vks__sheet_record(r, r->own.cmd, cells, first_cell, count, cell_count);
         res = finish(r, err);
         r->sheet_cells = res == VKS_OK ? cell_count : 0;
     }

@@ -74,7 +74,7 @@ expect 1 "a clip the file lacks" "$vk" deform "$fox" --clip "$fox#Jump" --out x.
 has "a clip the file lacks" err '"Survey", "Walk", "Run"'
 
 # ---- GPU ----
-# (the leak check stays on under the sanitizers: src/gpu/keep_drivers.c)
+# (the leak check stays on under the sanitizers: src/gpu/vulkan/keep_drivers.c)
 gpu="ASAN_OPTIONS=${ASAN_OPTIONS:-}"
 if ! env "$gpu" "$vk" devices > /dev/null 2>&1; then
   echo "no Vulkan device: the GPU checks skipped"

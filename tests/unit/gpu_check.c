@@ -58,13 +58,19 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging)
 {
     vks_gpu_options o = {0};
-    o.inject_fault = fault;
+    vks_gpu_testing t = {0};
+    t.inject_fault = fault;
     o.force_staging = force_staging;
     o.shared_palette = force_staging ? 1 : 0; /* the staging run also covers the shared-memory palette */
-    return gpu_check_context_opt(&o);
+    return gpu_check_context_testing(&o, &t);
 }
 
 vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt)
+{
+    return gpu_check_context_testing(opt, NULL);
+}
+
+vks_gpu *gpu_check_context_testing(const vks_gpu_options *opt, const vks_gpu_testing *testing)
 {
     vks_gpu_options o = *opt;
     o.validation = 1;
@@ -76,7 +82,7 @@ vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt)
         o.logger.func = vks_log_stderr;
     vks_gpu *gpu = NULL;
     vks_error err = {0};
-    vks_result r = vks_gpu_create(&o, &gpu, &err);
+    vks_result r = vks_gpu_create_testing(&o, testing, &gpu, &err);
     if (r == VKS_ERR_NO_DEVICE || r == VKS_ERR_UNSUPPORTED) {
         char buf[512];
         fprintf(stderr, "skipped: %s\n", vks_error_format(&err, NULL, buf, sizeof buf));

@@ -5,6 +5,7 @@
 #define VKS_TEST_GPU_CHECK_H
 
 #include "vkskin.h"
+#include "vkskin/gpu_testing.h"
 
 typedef struct gpu_check_entry {
     const vks_skin *skin;
@@ -27,6 +28,8 @@ vks_gpu *gpu_check_context(vks_gpu_fault fault, int force_staging);
 /* The same with the caller's options (validation is turned on; a launch shape the options do
  * not force comes from $VKS_TEST_LAUNCH_SHAPE when set). */
 vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt);
+/* The same with the testing hooks of gpu_testing.h (NULL: none). */
+vks_gpu *gpu_check_context_testing(const vks_gpu_options *opt, const vks_gpu_testing *testing);
 
 /* A generated character (tools/gen) for GPU tests; counts a failed check when it cannot be made. */
 vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette,

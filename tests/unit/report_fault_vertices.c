@@ -1,7 +1,7 @@
 /* report_fault_vertices FILE: prints, one per line, the vertices (in the model's own order, as
  * validate numbers them) that vkskin validate --inject-fault matrix moves, worked out here from
  * the model alone: the fault translates the inverse bind of the bone of the first influence of
- * the vertex farthest from the origin with a positive first weight (src/gpu/models.c), so it
+ * the vertex farthest from the origin with a positive first weight (src/gpu/vulkan/models.c), so it
  * moves exactly the vertices with a positive weight on that bone. cli_report.sh checks the
  * vertices the reports name against this list. */
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * lavapipe (128 MiB range), a GPU with a small heap, and the caller's cap. Every budget keeps
  * the shaders' 32-bit offsets in range: a chunk's output floats (3 per vertex) and its skin
  * matrix rows (3 per matrix) are indexed with uint in compute/deform.comp. No device needed. */
-#include "gpu/gpu_internal.h"
+#include "gpu/plan.h"
 #include "testutil.h"
 
 static void check_offsets(uint64_t budget)

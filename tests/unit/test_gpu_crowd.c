@@ -172,8 +172,7 @@ int main(void)
     vks_gpu_destroy(gpu);
 
     fprintf(stderr, "a crowd in several parts (maxStorageBufferRange lowered to 256 KiB)\n");
-    o.limit_storage_range = 256 << 10;
-    gpu = gpu_check_context_opt(&o);
+    gpu = gpu_check_context_testing(&o, &(vks_gpu_testing){.limit_storage_range = 256 << 10});
     CHECK(vks_gpu_upload(gpu, skins, 3, &ms, &err) == VKS_OK);
     d.models = ms;
     in[10].pose = VKS_CROWD_POSE_PROCEDURAL;

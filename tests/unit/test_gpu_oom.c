@@ -1,7 +1,7 @@
 /* The batch scheduler under memory pressure and at its limits, with the validation layer on
  * (any message fails; leaked Vulkan objects are reported by the layer when the device is
  * destroyed, and ctest fails the test on any "vkskin: validation" line):
- *   - vks_gpu_options.fail_allocations_over below the natural chunk: the batch still matches
+ *   - vks_gpu_testing.fail_allocations_over below the natural chunk: the batch still matches
  *     the CPU reference, in more chunks than without the cap, after out-of-memory retries;
  *   - the cap below one instance of the largest model: VKS_ERR_NOMEM with a clear message,
  *     and the context still runs batches afterwards;
@@ -71,11 +71,11 @@ static vks_skin *chain(uint32_t nodes, uint32_t vertices)
 
 static vks_gpu *context(uint64_t fail_over, uint32_t fail_nth, uint32_t limit_range)
 {
-    vks_gpu_options o = {0};
-    o.fail_allocations_over = fail_over;
-    o.fail_allocation_nth = fail_nth;
-    o.limit_storage_range = limit_range;
-    return gpu_check_context_opt(&o);
+    vks_gpu_testing t = {0};
+    t.fail_allocations_over = fail_over;
+    t.fail_allocation_nth = fail_nth;
+    t.limit_storage_range = limit_range;
+    return gpu_check_context_testing(&(vks_gpu_options){0}, &t);
 }
 
 /* Runs a batch with the error kept (gpu_check_run prints it but does not return it). */
@@ -99,25 +99,27 @@ static int stop_after_first(void *user, uint32_t entry, uint32_t first, uint32_t
     return ++*(int *)user >= 1;
 }
 
-int main(void)
+/* The models every scenario runs, and what they share. */
+typedef struct fixture {
+    vks_skin *a, *c, *t, *z, *n;
+    const vks_skin *skins[5];
+    uint64_t one_a; /* output bytes of one instance of a */
+    gpu_check_entry mix[2];
+} fixture;
+
+/* No cap: the natural chunk; returns its count. */
+static uint32_t natural_chunk(const fixture *f)
 {
-    vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* the big model: 24 KB of output per instance */
-    vks_skin *c = gpu_check_character(300, 20, 2, 0, 2);   /* a small one */
-    vks_skin *t = chain(1, 4);                   /* tiny: 4 vertices */
-    vks_skin *z = chain(3, 0);                   /* zero vertices */
-    vks_skin *n = chain(1400, 3);                /* many nodes: 67 KB of matrices per instance */
-    if (!a || !c || !t || !z || !n)
-        return vks_test_finish("test_gpu_oom");
-    const vks_skin *skins[5] = {a, c, t, z, n};
-    uint64_t one_a = (uint64_t)a->vertex_count * 12;
+    const vks_skin *const *skins = f->skins;
+    const uint64_t one_a = f->one_a;
+    const gpu_check_entry *mix = f->mix;
     vks_error err = {0};
     gpu_check_result r;
-    gpu_check_entry mix[2] = {{a, 0, 12, 0, 41}, {c, 1, 20, 0, 42}};
-
-    fprintf(stderr, "no cap: the natural chunk\n");
-    vks_gpu *gpu = context(0, 0, 0);
-    fprintf(stderr, "device: %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
     vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
+    fprintf(stderr, "no cap: the natural chunk\n");
+    gpu = context(0, 0, 0);
+    fprintf(stderr, "device: %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
     CHECK(vks_gpu_upload(gpu, skins, 5, &ms, &err) == VKS_OK);
     CHECK(gpu_check_run(gpu, ms, mix, 2, 0, &r) == VKS_OK && r.pass);
     uint32_t natural = r.stats.chunks;
@@ -128,7 +130,19 @@ int main(void)
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+    return natural;
+}
 
+/* Allocations over 3 instances of a fail: retried in smaller chunks than natural. */
+static void over_cap(const fixture *f, uint32_t natural)
+{
+    const vks_skin *const *skins = f->skins;
+    const uint64_t one_a = f->one_a;
+    const gpu_check_entry *mix = f->mix;
+    vks_error err = {0};
+    gpu_check_result r;
+    vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
     fprintf(stderr, "allocations over %llu bytes fail: retried in smaller chunks\n", (unsigned long long)(3 * one_a));
     gpu = context(3 * one_a, 0, 0);
     CHECK(vks_gpu_upload(gpu, skins, 5, &ms, &err) == VKS_OK); /* uploads are not capped */
@@ -144,7 +158,18 @@ int main(void)
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+}
 
+/* Allocations over one instance fail: a clear error, then the context still works. */
+static void over_one_instance(const fixture *f)
+{
+    vks_skin *c = f->c;
+    const vks_skin *const *skins = f->skins;
+    const uint64_t one_a = f->one_a;
+    vks_error err = {0};
+    gpu_check_result r;
+    vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
     fprintf(stderr, "allocations over one instance fail: a clear error, then the context still works\n");
     gpu = context(one_a - 1, 0, 0);
     CHECK(vks_gpu_upload(gpu, skins, 5, &ms, &err) == VKS_OK);
@@ -164,7 +189,19 @@ int main(void)
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+}
 
+/* The nth allocation of each run fails, n = 1..19. */
+static void nth_fails(const fixture *f)
+{
+    vks_skin *a = f->a;
+    const vks_skin *const *skins = f->skins;
+    const uint64_t one_a = f->one_a;
+    const gpu_check_entry *mix = f->mix;
+    vks_error err = {0};
+    gpu_check_result r;
+    vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
     /* Each allocation of a run fails once in turn: every error path of cache_create frees what
      * it made (the layer reports leaks at destroy), and the retry completes the batch (in
      * chunks of 4 instances of a, so the run makes a ring of two buffer sets). */
@@ -192,7 +229,19 @@ int main(void)
     }
     fprintf(stderr, "  %u of 19 runs retried\n", retried);
     CHECK(retried >= 14); /* at least 7 buffers in each of 2 sets */
+}
 
+/* maxStorageBufferRange lowered to 64 KB: a model over it refused, the others chunked. */
+static void lowered_range(const fixture *f)
+{
+    vks_skin *a = f->a, *c = f->c, *t = f->t, *z = f->z, *n = f->n;
+    vks_error err = {0};
+    gpu_check_result r;
+    vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
+    vks_gpu_stats st;
+    vks_result res;
+    char buf[512];
     fprintf(stderr, "maxStorageBufferRange lowered to 64 KB\n");
     gpu = context(0, 0, 65536);
     CHECK_EQ_INT(vks_gpu_device(gpu)->max_storage_buffer_range, 65536);
@@ -223,7 +272,21 @@ int main(void)
     vks_skin_free(huge);
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_destroy(gpu);
+}
 
+/* Zero-vertex meshes and very different models chunked, a skeleton over the loop limit, and
+ * a batch the caller stops, on one context. */
+static void one_context(const fixture *f)
+{
+    vks_skin *a = f->a, *c = f->c, *t = f->t, *z = f->z, *n = f->n;
+    const vks_skin *const *skins = f->skins;
+    const uint64_t one_a = f->one_a;
+    vks_error err = {0};
+    gpu_check_result r;
+    vks_gpu_models *ms = NULL;
+    vks_gpu *gpu;
+    vks_gpu_stats st;
+    char buf[512];
     fprintf(stderr, "zero-vertex meshes and models of very different sizes, chunked\n");
     gpu = context(0, 0, 0);
     CHECK(vks_gpu_upload(gpu, skins, 5, &ms, &err) == VKS_OK);
@@ -277,7 +340,31 @@ int main(void)
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+}
 
-    vks_skin_free(a), vks_skin_free(c), vks_skin_free(t), vks_skin_free(z), vks_skin_free(n);
+int main(void)
+{
+    fixture f = {0};
+    f.a = gpu_check_character(2000, 32, 4, 12, 1); /* the big model: 24 KB of output per instance */
+    f.c = gpu_check_character(300, 20, 2, 0, 2);   /* a small one */
+    f.t = chain(1, 4);                             /* tiny: 4 vertices */
+    f.z = chain(3, 0);                             /* zero vertices */
+    f.n = chain(1400, 3);                          /* many nodes: 67 KB of matrices per instance */
+    if (!f.a || !f.c || !f.t || !f.z || !f.n)
+        return vks_test_finish("test_gpu_oom");
+    const vks_skin *skins[5] = {f.a, f.c, f.t, f.z, f.n};
+    memcpy(f.skins, skins, sizeof skins);
+    f.one_a = (uint64_t)f.a->vertex_count * 12;
+    f.mix[0] = (gpu_check_entry){f.a, 0, 12, 0, 41};
+    f.mix[1] = (gpu_check_entry){f.c, 1, 20, 0, 42};
+
+    uint32_t natural = natural_chunk(&f);
+    over_cap(&f, natural);
+    over_one_instance(&f);
+    nth_fails(&f);
+    lowered_range(&f);
+    one_context(&f);
+
+    vks_skin_free(f.a), vks_skin_free(f.c), vks_skin_free(f.t), vks_skin_free(f.z), vks_skin_free(f.n);
     return vks_test_finish("test_gpu_oom");
 }

@@ -277,50 +277,52 @@ static void check_common(const vks_skin *o, const vks_skin *r, const char *what)
     CHECK(bc.max_error_relative < 1e-5);
 }
 
-int main(void)
+/* 1. one group, lists, 3.6.0.3: no split data; groups as built */
+static void one_group_lists(void)
 {
-    /* 1. one group, lists, 3.6.0.3: no split data; groups as built */
-    {
-        vks_skin *o = make_model(0, 0, 0);
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        vks_skin *r = round_trip(o, 0, 0, &bytes, &size);
-        CHECK(r != NULL);
-        if (r) {
-            check_common(o, r, "lists, one group");
-            CHECK(strcmp(r->format_detail, "RW 3.6.0.3") == 0);
-            CHECK_EQ_INT(r->mesh_count, 1);
-            CHECK_EQ_INT(r->group_count, 1);
-            CHECK_EQ_INT(r->groups[0].palette_count, 4);
-            compare_mesh(o, 0, r, 0, 1);
-            /* bones: HAnim node order b0..b3 with the hierarchy on b0 */
-            for (uint32_t i = 0; i < 4; i++)
-                CHECK_EQ_INT(r->bones[i].node, i + 1);
-        }
-        /* the chunk tree: 12-byte clump struct, skin in the new layout with empty split data */
-        rw_test_chunk ch[256];
-        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
-        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
-        CHECK(cs != (size_t)-1 && ch[cs].size == 12);
-        CHECK_EQ_INT(vks_test_le32(bytes + 8), 0x1803FFFF);
-        size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
-        CHECK(sk != (size_t)-1);
-        if (sk != (size_t)-1) {
-            const uint8_t *p = bytes + ch[sk].offset + 12;
-            CHECK_EQ_INT(p[0], 4);
-            CHECK_EQ_INT(p[1], 4);
-            CHECK_EQ_INT(p[2], 2);
-            CHECK_EQ_INT(ch[sk].size, 4 + 4 + 20 * NV + 64 * 4 + 12);
-        }
-        /* a truncated written file fails cleanly at every byte */
-        vks_read_options opt;
-        memset(&opt, 0, sizeof opt);
-        CHECK_EQ_INT(vks_test_truncations(vks_rw_read, &opt, bytes, size, size, NULL, 0, 0), 0);
-        free(bytes);
-        vks_skin_free(r);
-        vks_skin_free(o);
+    vks_skin *o = make_model(0, 0, 0);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_skin *r = round_trip(o, 0, 0, &bytes, &size);
+    CHECK(r != NULL);
+    if (r) {
+        check_common(o, r, "lists, one group");
+        CHECK(strcmp(r->format_detail, "RW 3.6.0.3") == 0);
+        CHECK_EQ_INT(r->mesh_count, 1);
+        CHECK_EQ_INT(r->group_count, 1);
+        CHECK_EQ_INT(r->groups[0].palette_count, 4);
+        compare_mesh(o, 0, r, 0, 1);
+        /* bones: HAnim node order b0..b3 with the hierarchy on b0 */
+        for (uint32_t i = 0; i < 4; i++)
+            CHECK_EQ_INT(r->bones[i].node, i + 1);
     }
-    /* 2. split groups (palette limit 3) with lists and with strips */
+    /* the chunk tree: 12-byte clump struct, skin in the new layout with empty split data */
+    rw_test_chunk ch[256];
+    size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+    size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+    CHECK(cs != (size_t)-1 && ch[cs].size == 12);
+    CHECK_EQ_INT(vks_test_le32(bytes + 8), 0x1803FFFF);
+    size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
+    CHECK(sk != (size_t)-1);
+    if (sk != (size_t)-1) {
+        const uint8_t *p = bytes + ch[sk].offset + 12;
+        CHECK_EQ_INT(p[0], 4);
+        CHECK_EQ_INT(p[1], 4);
+        CHECK_EQ_INT(p[2], 2);
+        CHECK_EQ_INT(ch[sk].size, 4 + 4 + 20 * NV + 64 * 4 + 12);
+    }
+    /* a truncated written file fails cleanly at every byte */
+    vks_read_options opt;
+    memset(&opt, 0, sizeof opt);
+    CHECK_EQ_INT(vks_test_truncations(vks_rw_read, &opt, bytes, size, size, NULL, 0, 0), 0);
+    free(bytes);
+    vks_skin_free(r);
+    vks_skin_free(o);
+}
+
+/* 2. split groups (palette limit 3) with lists and with strips */
+static void split_groups(void)
+{
     for (int strips = 0; strips < 2; strips++) {
         vks_skin *o = make_model(3, 0, 0);
         CHECK(o->group_count >= 2);
@@ -350,66 +352,74 @@ int main(void)
         vks_skin_free(r);
         vks_skin_free(o);
     }
-    /* 3. old skin layout at 3.3.0.2: 12-byte clump struct, 0xDEADDEAD before each matrix */
-    {
-        vks_skin *o = make_model(0, 0, 0);
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        vks_skin *r = round_trip(o, 0x33002, 0, &bytes, &size);
-        CHECK(r != NULL);
-        if (r) {
-            check_common(o, r, "3.3.0.2 old layout");
-            CHECK(strcmp(r->format_detail, "RW 3.3.0.2") == 0);
-            compare_mesh(o, 0, r, 0, 1);
-        }
-        rw_test_chunk ch[256];
-        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
-        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
-        CHECK(cs != (size_t)-1 && ch[cs].size == 12);
-        size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
-        CHECK(sk != (size_t)-1);
-        if (sk != (size_t)-1) {
-            CHECK_EQ_INT(ch[sk].size, 4 + 20 * NV + 68 * 4);
-            CHECK_EQ_INT(bytes[ch[sk].offset + 13], 0);
-            CHECK_EQ_INT(vks_test_le32(bytes + ch[sk].offset + 12 + 4 + 20 * NV), 0xDEADDEADu);
-        }
-        size_t gs = vks_test_rw_find(ch, nc, 0x01, 0x0F, 0);
-        CHECK(gs != (size_t)-1 && ch[gs].size == 16 + 12 + 8 * NT + 24 + 24 * NV); /* surface props */
-        free(bytes);
-        vks_skin_free(r);
-        vks_skin_free(o);
+}
+
+/* 3. old skin layout at 3.3.0.2: 12-byte clump struct, 0xDEADDEAD before each matrix */
+static void old_skin_layout(void)
+{
+    vks_skin *o = make_model(0, 0, 0);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_skin *r = round_trip(o, 0x33002, 0, &bytes, &size);
+    CHECK(r != NULL);
+    if (r) {
+        check_common(o, r, "3.3.0.2 old layout");
+        CHECK(strcmp(r->format_detail, "RW 3.3.0.2") == 0);
+        compare_mesh(o, 0, r, 0, 1);
     }
-    /* 4. 3.2.0.0 written, then every stamp rewritten to the old form (0x320): 4-byte clump struct */
-    {
-        vks_skin *o = make_model(0, 0, 0);
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        vks_skin *r0 = round_trip(o, 0x32000, 0, &bytes, &size);
-        vks_skin_free(r0);
-        rw_test_chunk ch[256];
-        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
-        for (size_t i = 0; i < nc; i++) {
-            CHECK_EQ_INT(vks_test_le32(bytes + ch[i].offset + 8), 0x0800FFFF);
-            vks_test_put32(bytes + ch[i].offset + 8, 0x320);
-        }
-        size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
-        CHECK(cs != (size_t)-1 && ch[cs].size == 4);
-        vks_skin *r = NULL;
-        vks_error err = {0};
-        CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &r, &err), VKS_OK);
-        if (r) {
-            check_common(o, r, "3.2.0.0 old stamps");
-            CHECK(strcmp(r->format_detail, "RW 3.2.0.0") == 0);
-            compare_mesh(o, 0, r, 0, 1);
-        }
-        free(bytes);
-        vks_skin_free(r);
-        vks_skin_free(o);
+    rw_test_chunk ch[256];
+    size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+    size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+    CHECK(cs != (size_t)-1 && ch[cs].size == 12);
+    size_t sk = vks_test_rw_find(ch, nc, 0x116, 0x03, 0);
+    CHECK(sk != (size_t)-1);
+    if (sk != (size_t)-1) {
+        CHECK_EQ_INT(ch[sk].size, 4 + 20 * NV + 68 * 4);
+        CHECK_EQ_INT(bytes[ch[sk].offset + 13], 0);
+        CHECK_EQ_INT(vks_test_le32(bytes + ch[sk].offset + 12 + 4 + 20 * NV), 0xDEADDEADu);
     }
-    /* 4b. before 3.4 the Geometry sits inside its Atomic (12-byte atomic struct, no geometry
-       list): rebuild a written 3.3.0.2 file into that shape with 3.0.3 old-form stamps; the
-       second pass moves the skin into the atomic's extension in the legacy form (bones as
-       HAnim ID, index, flags, matrix) */
+    size_t gs = vks_test_rw_find(ch, nc, 0x01, 0x0F, 0);
+    CHECK(gs != (size_t)-1 && ch[gs].size == 16 + 12 + 8 * NT + 24 + 24 * NV); /* surface props */
+    free(bytes);
+    vks_skin_free(r);
+    vks_skin_free(o);
+}
+
+/* 4. 3.2.0.0 written, then every stamp rewritten to the old form (0x320): 4-byte clump struct */
+static void old_stamps(void)
+{
+    vks_skin *o = make_model(0, 0, 0);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_skin *r0 = round_trip(o, 0x32000, 0, &bytes, &size);
+    vks_skin_free(r0);
+    rw_test_chunk ch[256];
+    size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+    for (size_t i = 0; i < nc; i++) {
+        CHECK_EQ_INT(vks_test_le32(bytes + ch[i].offset + 8), 0x0800FFFF);
+        vks_test_put32(bytes + ch[i].offset + 8, 0x320);
+    }
+    size_t cs = vks_test_rw_find(ch, nc, 0x01, 0x10, 0);
+    CHECK(cs != (size_t)-1 && ch[cs].size == 4);
+    vks_skin *r = NULL;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &r, &err), VKS_OK);
+    if (r) {
+        check_common(o, r, "3.2.0.0 old stamps");
+        CHECK(strcmp(r->format_detail, "RW 3.2.0.0") == 0);
+        compare_mesh(o, 0, r, 0, 1);
+    }
+    free(bytes);
+    vks_skin_free(r);
+    vks_skin_free(o);
+}
+
+/* 4b. before 3.4 the Geometry sits inside its Atomic (12-byte atomic struct, no geometry
+   list): rebuild a written 3.3.0.2 file into that shape with 3.0.3 old-form stamps; the
+   second pass moves the skin into the atomic's extension in the legacy form (bones as
+   HAnim ID, index, flags, matrix) */
+static void geometry_in_atomic(void)
+{
     for (int legacy = 0; legacy < 2; legacy++) {
         vks_skin *o = make_model(0, 0, 0);
         uint8_t *src = NULL;
@@ -476,65 +486,73 @@ int main(void)
         free(out), free(src);
         vks_skin_free(o);
     }
-    /* 5. two atomics (meshes on different frames, different bone sets), split groups */
-    {
-        vks_skin *o = make_model(3, 1, 0);
-        CHECK_EQ_INT(o->mesh_count, 2);
-        vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
-        CHECK(r != NULL);
-        if (r) {
-            check_common(o, r, "two atomics");
-            CHECK_EQ_INT(r->mesh_count, 2);
-            if (r->mesh_count == 2) {
-                compare_mesh(o, 0, r, 0, 1);
-                /* mesh B's skin covers the whole hierarchy (b0..b3): compare without groups */
-                compare_mesh(o, 1, r, 1, 0);
-                CHECK_EQ_INT(r->meshes[1].space_node, 5);
-                CHECK_EQ_INT(r->meshes[1].bone_count, 4);
-            }
-        }
-        /* LOCALSPACEMATRICES (0x4000) in the hierarchy flags: every skinned atomic is then in
-           the space of the hierarchy frame's parent (root, node 0), whatever its own frame */
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        vks_skin_free(round_trip(o, 0, 0, &bytes, &size));
-        rw_test_chunk ch[256];
-        size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
-        size_t owner = (size_t)-1;
-        for (size_t h = 0; h < 8; h++) {
-            size_t hi = vks_test_rw_find(ch, nc, 0x11E, 0x03, h);
-            if (hi != (size_t)-1 && vks_test_le32(bytes + ch[hi].offset + 12 + 8) > 0)
-                owner = hi;
-        }
-        CHECK(owner != (size_t)-1);
-        if (owner != (size_t)-1) {
-            vks_test_put32(bytes + ch[owner].offset + 12 + 12, 0x4000);
-            vks_skin *l = NULL;
-            vks_error err = {0};
-            CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &l, &err), VKS_OK);
-            if (l && l->mesh_count == 2) {
-                CHECK_EQ_INT(l->meshes[0].space_node, 0);
-                CHECK_EQ_INT(l->meshes[1].space_node, 0);
-            }
-            vks_skin_free(l);
-        }
-        free(bytes);
-        vks_skin_free(r);
-        vks_skin_free(o);
-    }
-    /* 6. space_node -1: the atomic goes on frame 0 and the inverse binds absorb W(0) */
-    {
-        vks_skin *o = make_model(0, 0, -1);
-        vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
-        CHECK(r != NULL);
-        if (r) {
-            check_common(o, r, "space_node -1");
+}
+
+/* 5. two atomics (meshes on different frames, different bone sets), split groups */
+static void two_atomics(void)
+{
+    vks_skin *o = make_model(3, 1, 0);
+    CHECK_EQ_INT(o->mesh_count, 2);
+    vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
+    CHECK(r != NULL);
+    if (r) {
+        check_common(o, r, "two atomics");
+        CHECK_EQ_INT(r->mesh_count, 2);
+        if (r->mesh_count == 2) {
             compare_mesh(o, 0, r, 0, 1);
+            /* mesh B's skin covers the whole hierarchy (b0..b3): compare without groups */
+            compare_mesh(o, 1, r, 1, 0);
+            CHECK_EQ_INT(r->meshes[1].space_node, 5);
+            CHECK_EQ_INT(r->meshes[1].bone_count, 4);
         }
-        vks_skin_free(r);
-        vks_skin_free(o);
     }
-    /* 7. the procedural character (one group, then palette-limited groups) through the writer */
+    /* LOCALSPACEMATRICES (0x4000) in the hierarchy flags: every skinned atomic is then in
+       the space of the hierarchy frame's parent (root, node 0), whatever its own frame */
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_skin_free(round_trip(o, 0, 0, &bytes, &size));
+    rw_test_chunk ch[256];
+    size_t nc = vks_test_rw_chunks(bytes, size, ch, 256);
+    size_t owner = (size_t)-1;
+    for (size_t h = 0; h < 8; h++) {
+        size_t hi = vks_test_rw_find(ch, nc, 0x11E, 0x03, h);
+        if (hi != (size_t)-1 && vks_test_le32(bytes + ch[hi].offset + 12 + 8) > 0)
+            owner = hi;
+    }
+    CHECK(owner != (size_t)-1);
+    if (owner != (size_t)-1) {
+        vks_test_put32(bytes + ch[owner].offset + 12 + 12, 0x4000);
+        vks_skin *l = NULL;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_rw_read(NULL, bytes, size, &l, &err), VKS_OK);
+        if (l && l->mesh_count == 2) {
+            CHECK_EQ_INT(l->meshes[0].space_node, 0);
+            CHECK_EQ_INT(l->meshes[1].space_node, 0);
+        }
+        vks_skin_free(l);
+    }
+    free(bytes);
+    vks_skin_free(r);
+    vks_skin_free(o);
+}
+
+/* 6. space_node -1: the atomic goes on frame 0 and the inverse binds absorb W(0) */
+static void no_space_node(void)
+{
+    vks_skin *o = make_model(0, 0, -1);
+    vks_skin *r = round_trip(o, 0, 0, NULL, NULL);
+    CHECK(r != NULL);
+    if (r) {
+        check_common(o, r, "space_node -1");
+        compare_mesh(o, 0, r, 0, 1);
+    }
+    vks_skin_free(r);
+    vks_skin_free(o);
+}
+
+/* 7. the procedural character (one group, then palette-limited groups) through the writer */
+static void procedural_character(void)
+{
     for (uint32_t limit = 0; limit <= 16; limit += 16) {
         vks_gen_params gp;
         memset(&gp, 0, sizeof gp);
@@ -565,20 +583,35 @@ int main(void)
         }
         vks_skin_free(o);
     }
-    /* 8. refusals: two bones on one node; a version the writer does not write */
-    {
-        vks_skin *o = make_model(0, 0, 0);
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        vks_error err = {0};
-        vks_write_options wo = {0x30000, 0, 0};
-        CHECK_EQ_INT(vks_rw_write(o, &wo, &bytes, &size, &err), VKS_ERR_UNSUPPORTED);
-        CHECK(bytes == NULL && err.msg[0]);
-        o->bones[1].node = o->bones[0].node;
-        memset(&err, 0, sizeof err);
-        CHECK(vks_rw_write(o, NULL, &bytes, &size, &err) != VKS_OK);
-        CHECK(bytes == NULL && err.msg[0]);
-        vks_skin_free(o);
-    }
+}
+
+/* 8. refusals: two bones on one node; a version the writer does not write */
+static void refusals(void)
+{
+    vks_skin *o = make_model(0, 0, 0);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    vks_error err = {0};
+    vks_write_options wo = {0x30000, 0, 0};
+    CHECK_EQ_INT(vks_rw_write(o, &wo, &bytes, &size, &err), VKS_ERR_UNSUPPORTED);
+    CHECK(bytes == NULL && err.msg[0]);
+    o->bones[1].node = o->bones[0].node;
+    memset(&err, 0, sizeof err);
+    CHECK(vks_rw_write(o, NULL, &bytes, &size, &err) != VKS_OK);
+    CHECK(bytes == NULL && err.msg[0]);
+    vks_skin_free(o);
+}
+
+int main(void)
+{
+    one_group_lists();
+    split_groups();
+    old_skin_layout();
+    old_stamps();
+    geometry_in_atomic();
+    two_atomics();
+    no_space_node();
+    procedural_character();
+    refusals();
     return vks_test_finish("test_rw_write");
 }

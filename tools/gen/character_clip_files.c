@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "character_cli.h"
+#include "character_clip_files.h"
 
 typedef vks_result (*clip_writer)(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
                                   uint8_t **out, size_t *size, vks_error *err);

@@ -6,7 +6,8 @@ packages=(
   cmake ninja-build gcc clang libclang-rt-14-dev pkg-config
   libvulkan-dev libvulkan-volk-dev glslc libshaderc-dev spirv-tools
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
-  libexpat1-dev liblzo2-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
+  libexpat1-dev libcjson-dev libcmocka-dev libpng-dev libopenexr-dev
+  liblzo2-dev # tests only: the reference test_lzo1x holds the hand-written LZO1X decoder against
   slurm-wlm munge # vkskin bake's job-array test brings up a one-node cluster (tests/cli/cli_bake_slurm.sh)
   libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
   python3-jsonschema # bake sidecars checked against docs/schema/bake_sidecar.schema.json

@@ -122,8 +122,9 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
 {
     vks_gpu_options o = {0};
+    vks_gpu_testing t = {0};
     o.validation = g->validation;
-    o.inject_fault = g->fault;
+    t.inject_fault = g->fault; /* --inject-fault: validate's proof that it can fail */
     o.will_render = g->render;
     o.logger.func = vks_log_stderr; /* validation messages on stderr, as the CLI always printed */
     /* The environment variable lets scripts and test bundles force a shape on every command
@@ -139,7 +140,7 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     }
     vks_error err = {0};
     char msg[512];
-    vks_result r = vks_gpu_create(&o, out, &err);
+    vks_result r = vks_gpu_create_testing(&o, &t, out, &err);
     if (r == VKS_OK)
         return VKS_EXIT_OK;
     if (r == VKS_ERR_NO_DEVICE) {

@@ -4,6 +4,7 @@
 #define VKSKIN_CLI_GPU_H
 
 #include "cli.h"
+#include "vkskin/gpu_testing.h" /* --inject-fault */
 
 typedef struct vks_cli_gpu_opts {
     const char *device;       /* --device N|NAME (NULL: best) */

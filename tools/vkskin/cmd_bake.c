@@ -438,19 +438,22 @@ static int parse_shard(const char *text, uint32_t *i, uint32_t *n)
     return 1;
 }
 
-int vks_cmd_bake(int argc, char **argv)
+/* What vkskin bake's command line says. */
+typedef struct bake_args {
+    const char *manifest, *out, *report, *shard, *merge;
+    uint32_t shard_i, shard_n, jobs, threads;
+    uint64_t max_memory_mb;
+    int force, sheet, check, split;
+    vks_bake_engine engine;
+    vks_cli_gpu_opts gopt;
+} bake_args;
+
+/* Fills b from argv; returns -1 to go on, else the exit code (--help, a usage error). */
+static int parse_args(bake_args *b, int argc, char **argv)
 {
-    const char *manifest = NULL, *out = NULL, *report = NULL, *shard = NULL, *merge = NULL;
-    uint32_t shard_i = 0, shard_n = 1, jobs = 1;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    uint32_t threads = cores < 1 ? 1 : cores > 64 ? 64 : (uint32_t)cores; /* --threads */
-    uint64_t max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
-    int force = 0, sheet = 0, check = 0, split = 0;
-    vks_bake_engine engine = VKS_BAKE_GPU;
-    vks_cli_gpu_opts gopt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        int taken = vks_cli_gpu_option(&gopt, argc, argv, &i);
+        int taken = vks_cli_gpu_option(&b->gopt, argc, argv, &i);
         if (taken < 0)
             return VKS_EXIT_USAGE;
         if (taken)
@@ -459,31 +462,31 @@ int vks_cmd_bake(int argc, char **argv)
             help(stdout);
             return VKS_EXIT_OK;
         } else if (!strcmp(a, "--out")) {
-            if (!(out = vks_cli_value(argc, argv, &i)))
+            if (!(b->out = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
         } else if (!strcmp(a, "--report")) {
-            if (!(report = vks_cli_value(argc, argv, &i)))
+            if (!(b->report = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
         } else if (!strcmp(a, "--shard")) {
             if (!(v = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
-            if (!parse_shard(v, &shard_i, &shard_n)) {
+            if (!parse_shard(v, &b->shard_i, &b->shard_n)) {
                 fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
                 return VKS_EXIT_USAGE;
             }
-            shard = v;
+            b->shard = v;
         } else if (!strcmp(a, "--jobs")) {
-            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &jobs))
+            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &b->jobs))
                 return VKS_EXIT_USAGE;
-            if (jobs < 1 || jobs > 256) {
-                fprintf(stderr, "vkskin: --jobs %u: expected 1 to 256\n", jobs);
+            if (b->jobs < 1 || b->jobs > 256) {
+                fprintf(stderr, "vkskin: --jobs %u: expected 1 to 256\n", b->jobs);
                 return VKS_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--threads")) {
-            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &threads))
+            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &b->threads))
                 return VKS_EXIT_USAGE;
-            if (threads < 1 || threads > 256) {
-                fprintf(stderr, "vkskin: --threads %u: expected 1 to 256\n", threads);
+            if (b->threads < 1 || b->threads > 256) {
+                fprintf(stderr, "vkskin: --threads %u: expected 1 to 256\n", b->threads);
                 return VKS_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--max-memory-mb")) {
@@ -494,44 +497,65 @@ int vks_cmd_bake(int argc, char **argv)
                 fprintf(stderr, "vkskin: --max-memory-mb %u: expected 1 to %u\n", mb, 1u << 24);
                 return VKS_EXIT_USAGE;
             }
-            max_memory_mb = mb;
+            b->max_memory_mb = mb;
         } else if (!strcmp(a, "--merge")) {
-            if (!(merge = vks_cli_value(argc, argv, &i)))
+            if (!(b->merge = vks_cli_value(argc, argv, &i)))
                 return VKS_EXIT_USAGE;
         } else if (!strcmp(a, "--check")) {
-            check = 1;
+            b->check = 1;
         } else if (!strcmp(a, "--quiet")) {
             vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--force")) {
-            force = 1;
+            b->force = 1;
         } else if (!strcmp(a, "--contact-sheet")) {
-            sheet = 1;
+            b->sheet = 1;
         } else if (!strcmp(a, "--split")) {
-            split = 1;
+            b->split = 1;
         } else if (!strcmp(a, "--cpu") || !strcmp(a, "--cpu-fast")) {
-            engine = a[5] ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
+            b->engine = a[5] ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "vkskin: bake: unknown option %s (see vkskin bake --help)\n", a);
             return VKS_EXIT_USAGE;
-        } else if (manifest) {
-            fprintf(stderr, "vkskin: bake takes one manifest (%s and %s given)\n", manifest, a);
+        } else if (b->manifest) {
+            fprintf(stderr, "vkskin: bake takes one manifest (%s and %s given)\n", b->manifest, a);
             return VKS_EXIT_USAGE;
         } else {
-            manifest = a;
+            b->manifest = a;
         }
     }
-    if (!manifest) {
+    if (!b->manifest) {
         help(stderr);
         return VKS_EXIT_USAGE;
     }
-    if (merge && !check) {
+    if (b->merge && !b->check) {
         fprintf(stderr, "vkskin: --merge goes with --check (the merge step after a sharded bake)\n");
         return VKS_EXIT_USAGE;
     }
-    if (sheet && engine != VKS_BAKE_GPU) {
+    if (b->sheet && b->engine != VKS_BAKE_GPU) {
         fprintf(stderr, "vkskin: --contact-sheet draws with the GPU renderer: not with --cpu or --cpu-fast\n");
         return VKS_EXIT_USAGE;
     }
+    return -1;
+}
+
+int vks_cmd_bake(int argc, char **argv)
+{
+    bake_args args = {0};
+    args.shard_n = 1, args.jobs = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    args.threads = cores < 1 ? 1 : cores > 64 ? 64 : (uint32_t)cores; /* --threads */
+    args.max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
+    args.engine = VKS_BAKE_GPU;
+    int parsed = parse_args(&args, argc, argv);
+    if (parsed >= 0)
+        return parsed;
+    const char *manifest = args.manifest, *out = args.out, *report = args.report, *shard = args.shard;
+    const char *merge = args.merge;
+    uint32_t shard_i = args.shard_i, shard_n = args.shard_n, jobs = args.jobs, threads = args.threads;
+    uint64_t max_memory_mb = args.max_memory_mb;
+    int force = args.force, sheet = args.sheet, check = args.check, split = args.split;
+    vks_bake_engine engine = args.engine;
+    vks_cli_gpu_opts gopt = args.gopt;
     vks_bake_manifest m;
     int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)

@@ -386,264 +386,303 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
     return root;
 }
 
-int vks_cmd_validate(int argc, char **argv)
-{
+/* What vkskin validate's command line says. */
+typedef struct vcmd {
     vks_cli_pose pose;
-    vks_cli_pose_defaults(&pose);
-    vks_read_options ropt = {0};
-    vks_cli_gpu_opts gopt = {0};
-    vopts vo = {0};
-    vo.tolerance_scale = 1.0, vo.nmse = vks_diff_default_tolerance().nmse;
-    vreport_opts ro = {0};
-    const char *save_golden = NULL;
-    int nfiles = 0, npaths = 0, rc = VKS_EXIT_OK, ndev = 0, threads = 0;
-    char **paths = calloc((size_t)argc, sizeof *paths);
-    vfile *files = NULL; /* the inputs that could be read */
-    vdevice *devs = NULL;
-    char dev_ids[VKS_CLI_MAX_DEVICES][16];
-    int each = 0; /* --each: every device of the list validates all the work, reported apart */
-    char spec[2048] = "", command[4096] = "vkskin validate";
-    cJSON *jdevs = NULL;
-    if (!paths) {
-        rc = VKS_EXIT_RUNTIME;
-        goto out;
-    }
+    vks_read_options ropt;
+    vks_cli_gpu_opts gopt;
+    vopts vo;
+    vreport_opts ro;
+    const char *save_golden;
+    char **paths;
+    int npaths, threads;
+    int each; /* --each: every device of the list validates all the work, reported apart */
+    char spec[2048], command[4096];
+} vcmd;
+
+/* Fills v from argv; returns -1 to go on, else the exit code (--help, a usage error). */
+static int parse_args(vcmd *v, int argc, char **argv)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int t, first = i;
         int takes = !strcmp(a, "--junit") || !strcmp(a, "--report") || !strcmp(a, "--save-golden") ||
                     !strcmp(a, "--against") || !strcmp(a, "--tolerance-scale") || !strcmp(a, "--nmse");
-        append_word(command, sizeof command, a);
+        append_word(v->command, sizeof v->command, a);
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "vkskin validate: %s needs a value\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto out;
+            return VKS_EXIT_USAGE;
         }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help(stdout);
-            goto out;
+            return VKS_EXIT_OK;
         } else if (!strcmp(a, "--json")) {
-            vo.json = 1;
+            v->vo.json = 1;
         } else if (!strcmp(a, "--each")) {
-            each = 1;
+            v->each = 1;
         } else if (!strcmp(a, "--allow-bind-mismatch")) {
-            vo.allow_mismatch = 1;
+            v->vo.allow_mismatch = 1;
         } else if (!strcmp(a, "--quiet")) {
             vks_cli_progress_quiet(1);
         } else if (!strcmp(a, "--threads")) {
             uint32_t n = 0;
             if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &n) || n == 0 || n > MAX_REF_THREADS) {
                 fprintf(stderr, "vkskin validate: --threads needs a number from 1 to %d\n", MAX_REF_THREADS);
-                rc = VKS_EXIT_USAGE;
-                goto out;
+                return VKS_EXIT_USAGE;
             }
-            threads = (int)n;
+            v->threads = (int)n;
         } else if (takes) {
-            const char *v = argv[++i];
-            append_word(command, sizeof command, v);
+            const char *val = argv[++i];
+            append_word(v->command, sizeof v->command, val);
             if (!strcmp(a, "--junit"))
-                ro.junit = v;
+                v->ro.junit = val;
             else if (!strcmp(a, "--report"))
-                ro.report_dir = v;
+                v->ro.report_dir = val;
             else if (!strcmp(a, "--save-golden"))
-                save_golden = v;
+                v->save_golden = val;
             else if (!strcmp(a, "--against"))
-                vo.against = v;
-            else if (!parse_bound(a, v, !strcmp(a, "--nmse") ? &vo.nmse : &vo.tolerance_scale)) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if ((t = vks_cli_pose_option(&pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&ropt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
+                v->vo.against = val;
+            else if (!parse_bound(a, val, !strcmp(a, "--nmse") ? &v->vo.nmse : &v->vo.tolerance_scale))
+                return VKS_EXIT_USAGE;
+        } else if ((t = vks_cli_pose_option(&v->pose, argc, argv, &i)) != 0 ||
+                   (t = vks_cli_read_option(&v->ropt, argc, argv, &i)) != 0) {
+            if (t < 0)
+                return VKS_EXIT_USAGE;
             for (int k = first; k <= i; k++) /* what makes the poses: a golden must match it */
-                append_word(spec, sizeof spec, argv[k]);
+                append_word(v->spec, sizeof v->spec, argv[k]);
             for (int k = first + 1; k <= i; k++)
-                append_word(command, sizeof command, argv[k]);
-        } else if ((t = vks_cli_gpu_option(&gopt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
+                append_word(v->command, sizeof v->command, argv[k]);
+        } else if ((t = vks_cli_gpu_option(&v->gopt, argc, argv, &i)) != 0) {
+            if (t < 0)
+                return VKS_EXIT_USAGE;
             for (int k = first + 1; k <= i; k++)
-                append_word(command, sizeof command, argv[k]);
+                append_word(v->command, sizeof v->command, argv[k]);
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "vkskin validate: unknown option or missing value '%s'\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto out;
+            return VKS_EXIT_USAGE;
         } else {
-            paths[npaths++] = argv[i];
+            v->paths[v->npaths++] = argv[i];
         }
     }
-    if (!npaths && !pose.crowd) {
+    return -1;
+}
+
+/* The options that do not go together; VKS_EXIT_OK when none. */
+static int check_args(const vcmd *v)
+{
+    if (!v->npaths && !v->pose.crowd) {
         fprintf(stderr, "vkskin validate: needs at least one FILE (or --crowd FILE)\n");
         help(stderr);
-        rc = VKS_EXIT_USAGE;
-        goto out;
+        return VKS_EXIT_USAGE;
     }
-    if (save_golden && vo.against) {
+    if (v->save_golden && v->vo.against) {
         fprintf(stderr, "vkskin validate: --save-golden and --against: one run stores a golden or compares with one\n");
-        rc = VKS_EXIT_USAGE;
-        goto out;
+        return VKS_EXIT_USAGE;
     }
-    if (save_golden && each && vks_cli_gpu_spec_is_list(gopt.device)) {
+    if (v->save_golden && v->each && vks_cli_gpu_spec_is_list(v->gopt.device)) {
         fprintf(stderr, "vkskin validate: --save-golden stores one run's results: not with --each\n");
-        rc = VKS_EXIT_USAGE;
-        goto out;
+        return VKS_EXIT_USAGE;
     }
-    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK || (rc = vks_cli_anim_load(&pose, paths, npaths, &ropt)) != VKS_EXIT_OK)
-        goto out;
-    if (vo.tolerance_scale > 1.0 || vo.nmse > vks_diff_default_tolerance().nmse)
-        fprintf(stderr, "vkskin validate: note: tolerances loosened: %g x the derived bounds, NMSE <= %g (default 1, "
-                        "1e-9)\n",
-                vo.tolerance_scale, vo.nmse);
-    npaths = (int)pose.model_count; /* with --crowd, the models it names too */
-    /* no report or golden file may be one of the inputs: checked before any model is read */
-    vks_cli_inputs in = {0};
-    vks_cli_inputs_add_run(&in, &pose, &ropt);
-    if (vo.against)
-        vks_golden_add_inputs(vo.against, &in);
-    rc = vks_validate_reports_refuse_inputs(&ro, &in);
-    if (rc == VKS_EXIT_OK && save_golden)
-        rc = vks_golden_refuse_inputs(save_golden, npaths, &in);
-    vks_cli_inputs_free(&in);
-    if (rc != VKS_EXIT_OK)
-        goto out;
-    files = calloc((size_t)npaths + 1, sizeof *files);
-    if (!files) {
-        rc = VKS_EXIT_RUNTIME;
-        goto out;
-    }
-    /* An input that cannot be read (or posed) is reported and left out; the others are still
-       validated, and the exit code is the most severe of all. */
-    for (int p = 0; p < npaths; p++) {
-        vfile *vf = &files[nfiles];
-        vf->path = pose.models[p];
+    return VKS_EXIT_OK;
+}
+
+/* Reads, poses and bind-checks the models into files (an input that cannot be read or posed is
+ * reported and left out; *nfiles counts those read). Returns the worst exit so far; *stop is
+ * set when the run cannot go on. */
+static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *stop)
+{
+    for (int p = 0; p < v->npaths; p++) {
+        vfile *vf = &files[*nfiles];
+        vf->path = v->pose.models[p];
         vf->gold.fd = -1;
-        if (!(vf->skin = vks_cli_load_skin(vf->path, &ropt))) {
+        if (!(vf->skin = vks_cli_load_skin(vf->path, &v->ropt))) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        if (!vks_cli_poser_init(&vf->ps, vf->skin, &pose, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
+        if (!vks_cli_poser_init(&vf->ps, vf->skin, &v->pose, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
             vks_cli_poser_free(&vf->ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        nfiles++;
+        (*nfiles)++;
         double bind_start = vks_validate_now_ms();
-        vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, vo.allow_mismatch, &vf->bind);
+        vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
         vf->bind_ms = vks_validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
-            rc = VKS_EXIT_RUNTIME;
-            goto out;
+            *stop = 1;
+            return VKS_EXIT_RUNTIME;
         }
         rc = vks_cli_worse_exit(rc, vf->bind_exit);
         vf->frames = vf->ps.frames;
         uint64_t n = (uint64_t)vf->ps.instances * vf->frames;
         if (n > UINT32_MAX) {
             fprintf(stderr, "vkskin validate: %llu poses is too many\n", (unsigned long long)n);
-            rc = VKS_EXIT_USAGE;
-            goto out;
+            *stop = 1;
+            return VKS_EXIT_USAGE;
         }
         vf->poses = (uint32_t)n;
         vf->tp = vks_diff_default_tolerance(), vf->tn = vks_diff_default_normal_tolerance();
-        vf->tp.abs_radius *= vo.tolerance_scale, vf->tp.rel *= vo.tolerance_scale, vf->tp.nmse = vo.nmse;
-        vf->tn.abs_radius *= vo.tolerance_scale, vf->tn.rel *= vo.tolerance_scale, vf->tn.nmse = vo.nmse;
+        vf->tp.abs_radius *= v->vo.tolerance_scale, vf->tp.rel *= v->vo.tolerance_scale, vf->tp.nmse = v->vo.nmse;
+        vf->tn.abs_radius *= v->vo.tolerance_scale, vf->tn.rel *= v->vo.tolerance_scale, vf->tn.nmse = v->vo.nmse;
         vf->model_scale = vks_skin_error_scale(vf->skin);
     }
-    vo.nfiles = nfiles, vo.all_read = nfiles == npaths;
-    if (!nfiles)
-        goto out; /* nothing could be read: each input's error is printed */
-    if (ro.report_dir && vks_validate_make_dir("--report", ro.report_dir) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-        goto out;
-    }
-    const char *single = NULL;
-    int planned = vks_cli_gpu_devices(gopt.device, dev_ids, &single, &ndev);
-    if (planned == VKS_EXIT_OK && single)
-        dev_ids[0][0] = 0; /* "": --device as given (NULL: the best) */
-    int nsplit = 0; /* without --each the list is one run split across its contexts */
-    if (planned == VKS_EXIT_OK && !single && !each)
-        nsplit = ndev, ndev = 1;
-    if (planned != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    if (save_golden && (planned = vks_golden_begin_save(save_golden, files, nfiles)) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    if (vo.against && (planned = vks_golden_begin_against(vo.against, files, nfiles, spec)) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    devs = calloc((size_t)ndev, sizeof *devs);
-    jdevs = vo.json && ndev > 1 ? cJSON_CreateArray() : NULL;
-    if (!devs) {
-        rc = VKS_EXIT_RUNTIME;
-        goto out;
-    }
+    return rc;
+}
+
+/* Prints one JSON object on stdout. */
+static void print_json(cJSON *j)
+{
+    char *s = cJSON_Print(j);
+    if (s)
+        printf("%s\n", s);
+    free(s);
+    cJSON_Delete(j);
+}
+
+/* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
+ * contexts of the list) and prints each one's results, then the verdict over all of them.
+ * Returns rc made worse by the runs. */
+static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles, vdevice *devs, int ndev,
+                       char dev_ids[][16], int nsplit, int rc)
+{
+    cJSON *jdevs = vo->json && ndev > 1 ? cJSON_CreateArray() : NULL;
     int worst = VKS_EXIT_OK;
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
-        run.files = files, run.nfiles = nfiles, run.pose = &pose, run.gopt = gopt;
-        run.gopt.render = ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
+        run.files = files, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
+        run.gopt.render = v->ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
-        run.json = vo.json, run.allow_mismatch = vo.allow_mismatch, run.threads = threads;
-        run.report_dir = ro.report_dir, run.device_number = k;
-        run.c.save_golden = save_golden != NULL, run.c.against = vo.against != NULL;
+        run.json = vo->json, run.allow_mismatch = vo->allow_mismatch, run.threads = v->threads;
+        run.report_dir = v->ro.report_dir, run.device_number = k;
+        run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);
         free(run.c.locals), free(run.c.rp), free(run.c.rn), free(run.c.world), free(run.c.scales);
         for (int t = 0; t < 2 * MAX_REF_THREADS; t++)
             vks_error_map_free(&run.c.thread_maps[t]);
         worst = vks_cli_worse_exit(worst, drc);
-        cJSON *j = report_device(&vo, files, &devs[k]);
+        cJSON *j = report_device(vo, files, &devs[k]);
         if (jdevs)
             cJSON_AddItemToArray(jdevs, j);
-        else if (j) {
-            char *s = cJSON_Print(j);
-            if (s)
-                printf("%s\n", s);
-            free(s);
-            cJSON_Delete(j);
-        }
+        else if (j)
+            print_json(j);
     }
     rc = vks_cli_worse_exit(rc, worst);
     if (jdevs) {
         cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "tolerance_scale", vo.tolerance_scale);
-        cJSON_AddNumberToObject(root, "nmse", vo.nmse);
+        cJSON_AddNumberToObject(root, "tolerance_scale", vo->tolerance_scale);
+        cJSON_AddNumberToObject(root, "nmse", vo->nmse);
         cJSON_AddItemToObject(root, "devices", jdevs);
         cJSON_AddNumberToObject(root, "exit_code", rc);
         cJSON_AddBoolToObject(root, "pass", rc == VKS_EXIT_OK);
-        jdevs = NULL;
-        char *s = cJSON_Print(root);
-        if (s)
-            printf("%s\n", s);
-        free(s);
-        cJSON_Delete(root);
+        print_json(root);
     } else if (ndev > 1) {
         printf("%s: %d device(s), exit %d (the worst)\n", rc ? "FAIL" : "PASS", ndev, rc);
     }
-    if (save_golden) {
-        const char *engine = pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
-        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(save_golden, files, nfiles, spec, engine, devs[0].name,
-                                                           devs[0].ran));
+    return rc;
+}
+
+/* No report or golden file may be one of the inputs: checked before any model is read. */
+static int refuse_inputs(vcmd *v)
+{
+    vks_cli_inputs in = {0};
+    vks_cli_inputs_add_run(&in, &v->pose, &v->ropt);
+    if (v->vo.against)
+        vks_golden_add_inputs(v->vo.against, &in);
+    int rc = vks_validate_reports_refuse_inputs(&v->ro, &in);
+    if (rc == VKS_EXIT_OK && v->save_golden)
+        rc = vks_golden_refuse_inputs(v->save_golden, v->npaths, &in);
+    vks_cli_inputs_free(&in);
+    return rc;
+}
+
+int vks_cmd_validate(int argc, char **argv)
+{
+    vcmd cmd = {0}, *v = &cmd;
+    vks_cli_pose_defaults(&v->pose);
+    v->vo.tolerance_scale = 1.0, v->vo.nmse = vks_diff_default_tolerance().nmse;
+    snprintf(v->command, sizeof v->command, "vkskin validate");
+    vopts *vo = &v->vo;
+    int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, stop = 0;
+    v->paths = calloc((size_t)argc, sizeof *v->paths);
+    vfile *files = NULL; /* the inputs that could be read */
+    vdevice *devs = NULL;
+    char dev_ids[VKS_CLI_MAX_DEVICES][16];
+    if (!v->paths) {
+        rc = VKS_EXIT_RUNTIME;
+        goto out;
     }
-    if (ro.junit || ro.report_dir) { /* written whatever the verdict */
-        ro.against = vo.against, ro.command = command;
-        ro.tolerance_scale = vo.tolerance_scale, ro.nmse = vo.nmse, ro.exit_code = rc;
-        rc = vks_cli_worse_exit(rc, vks_validate_reports(&ro, devs, ndev, files, nfiles));
+    int parsed = parse_args(v, argc, argv);
+    if (parsed >= 0) {
+        rc = parsed;
+        goto out;
+    }
+    if ((rc = check_args(v)) != VKS_EXIT_OK || (rc = vks_cli_pose_check(&v->pose)) != VKS_EXIT_OK ||
+        (rc = vks_cli_anim_load(&v->pose, v->paths, v->npaths, &v->ropt)) != VKS_EXIT_OK)
+        goto out;
+    if (vo->tolerance_scale > 1.0 || vo->nmse > vks_diff_default_tolerance().nmse)
+        fprintf(stderr, "vkskin validate: note: tolerances loosened: %g x the derived bounds, NMSE <= %g (default 1, "
+                        "1e-9)\n",
+                vo->tolerance_scale, vo->nmse);
+    v->npaths = (int)v->pose.model_count; /* with --crowd, the models it names too */
+    if ((rc = refuse_inputs(v)) != VKS_EXIT_OK)
+        goto out;
+    files = calloc((size_t)v->npaths + 1, sizeof *files);
+    if (!files) {
+        rc = VKS_EXIT_RUNTIME;
+        goto out;
+    }
+    /* An input that cannot be read (or posed) is reported and left out; the others are still
+       validated, and the exit code is the most severe of all. */
+    rc = read_files(v, files, &nfiles, rc, &stop);
+    if (stop)
+        goto out;
+    vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths;
+    if (!nfiles)
+        goto out; /* nothing could be read: each input's error is printed */
+    if (v->ro.report_dir && vks_validate_make_dir("--report", v->ro.report_dir) != VKS_EXIT_OK) {
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
+        goto out;
+    }
+    const char *single = NULL;
+    int planned = vks_cli_gpu_devices(v->gopt.device, dev_ids, &single, &ndev);
+    if (planned == VKS_EXIT_OK && single)
+        dev_ids[0][0] = 0; /* "": --device as given (NULL: the best) */
+    int nsplit = 0; /* without --each the list is one run split across its contexts */
+    if (planned == VKS_EXIT_OK && !single && !v->each)
+        nsplit = ndev, ndev = 1;
+    if (planned != VKS_EXIT_OK) {
+        rc = vks_cli_worse_exit(rc, planned);
+        goto out;
+    }
+    if (v->save_golden && (planned = vks_golden_begin_save(v->save_golden, files, nfiles)) != VKS_EXIT_OK) {
+        rc = vks_cli_worse_exit(rc, planned);
+        goto out;
+    }
+    if (vo->against && (planned = vks_golden_begin_against(vo->against, files, nfiles, v->spec)) != VKS_EXIT_OK) {
+        rc = vks_cli_worse_exit(rc, planned);
+        goto out;
+    }
+    devs = calloc((size_t)ndev, sizeof *devs);
+    if (!devs) {
+        rc = VKS_EXIT_RUNTIME;
+        goto out;
+    }
+    rc = run_devices(v, vo, files, nfiles, devs, ndev, dev_ids, nsplit, rc);
+    if (v->save_golden) {
+        const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
+        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, files, nfiles, v->spec, engine,
+                                                           devs[0].name, devs[0].ran));
+    }
+    if (v->ro.junit || v->ro.report_dir) { /* written whatever the verdict */
+        v->ro.against = vo->against, v->ro.command = v->command;
+        v->ro.tolerance_scale = vo->tolerance_scale, v->ro.nmse = vo->nmse, v->ro.exit_code = rc;
+        rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, devs, ndev, files, nfiles));
     }
 out:
-    cJSON_Delete(jdevs);
     for (int k = 0; devs && k < ndev; k++)
         vks_validate_device_free(&devs[k], nfiles);
     free(devs);
@@ -654,7 +693,7 @@ out:
             vks_cli_poser_free(&files[f].ps);
             vks_skin_free(files[f].skin);
         }
-    free(files), free(paths);
-    vks_cli_anim_free(&pose);
+    free(files), free(v->paths);
+    vks_cli_anim_free(&v->pose);
     return rc;
 }

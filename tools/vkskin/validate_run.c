@@ -13,13 +13,6 @@
 #include "cli_progress.h"
 #include "validate.h"
 
-double vks_validate_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
 static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
 {
     vfile *f = &((vctx *)user)->files[entry];

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "nif_kf_internal.h"
 
 enum { T_SEQ, T_TEXT, T_TINTERP, T_TDATA, T_BSINTERP, T_BSCOMP, T_BSDATA, T_BSBASIS, T_KFCTRL, T_KFDATA, T_COUNT };
@@ -75,12 +76,12 @@ static vks_result add_string(kf_writer *w, const char *s)
         if (!strcmp(w->strings[i], s))
             return VKS_OK;
     if (w->string_count == w->string_cap) {
-        uint32_t cap = w->string_cap ? 2 * w->string_cap : 64;
-        const char **n = realloc(w->strings, cap * sizeof *n);
+        size_t cap = w->string_cap;
+        const char **n = vks__grow_array(NULL, w->strings, w->string_count, &cap, 1, sizeof *n, 64);
         if (!n)
             return nomem(w);
         w->strings = n;
-        w->string_cap = cap;
+        w->string_cap = (uint32_t)cap;
     }
     w->strings[w->string_count++] = s;
     return VKS_OK;

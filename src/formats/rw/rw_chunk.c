@@ -1,5 +1,6 @@
 /* RenderWare chunk walk: 12-byte headers, both library-ID stamp forms, and librw's
- * findChunk (skip siblings of other types). renderware.md 2.1-2.2. */
+ * findChunk (skip siblings of other types). renderware.md 2.1-2.2. Also the writers' side of
+ * the same headers (vks__rw_begin, vks__rw_end), shared by every part of the .dff writer. */
 #include "rw_internal.h"
 
 #include <stdio.h>
@@ -50,4 +51,19 @@ void *vks__rw_tmp(rw_ctx *ctx, uint64_t count, size_t elem)
     if (count > SIZE_MAX / 8)
         return NULL;
     return vks_skin_alloc_array(ctx->scratch, count ? (size_t)count : 1, elem);
+}
+
+size_t vks__rw_begin(vks_bytebuf *b, uint32_t type, uint32_t stamp)
+{
+    size_t at = b->size;
+    vks_buf_u32(b, type);
+    vks_buf_u32(b, 0);
+    vks_buf_u32(b, stamp);
+    return at;
+}
+
+void vks__rw_end(vks_bytebuf *b, size_t at)
+{
+    if (!b->failed && b->size >= at + 12)
+        vks_buf_patch_u32(b, at + 4, (uint32_t)(b->size - at - 12));
 }

@@ -17,21 +17,6 @@ uint32_t vks__rw_encode_stamp(uint32_t version)
     return (((version - 0x30000u) & 0x3FF00u) << 14) | ((version & 0x3Fu) << 16) | 0xFFFFu;
 }
 
-size_t vks__rw_begin(vks_bytebuf *b, uint32_t type, uint32_t stamp)
-{
-    size_t at = b->size;
-    vks_buf_u32(b, type);
-    vks_buf_u32(b, 0);
-    vks_buf_u32(b, stamp);
-    return at;
-}
-
-void vks__rw_end(vks_bytebuf *b, size_t at)
-{
-    if (!b->failed && b->size >= at + 12)
-        vks_buf_patch_u32(b, at + 4, (uint32_t)(b->size - at - 12));
-}
-
 static int is_ancestor(const vks_skin *s, int32_t a, int32_t n)
 {
     while (n >= 0 && n != a)

@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mats_of(const vks__gpu_model *m)
-{
-    uint64_t n = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-    return n ? n : 1;
-}
-
 static int is_zero(const vks_affine *a)
 {
     for (int k = 0; k < 12; k++)
@@ -145,49 +139,6 @@ static void consumers(vks_crowd *c, const vks_crowd_desc *d)
     c->consumer_stages = st, c->consumer_access = ac;
 }
 
-/* Cuts the instances into parts: whole instances, in order, while every table of the part
- * stays within budget bytes. starts[p] is part p's first instance, caps[p] what it holds.
- * Work items are counted as the deform pass will cut them: a run of consecutive instances of
- * one model shares items per started tile of gpu->instance_tile instances. */
-static vks_result plan(vks_crowd *c, uint64_t budget, uint32_t *starts, vks__caps *caps, vks_error *err)
-{
-    const vks_gpu_models *ms = c->ms;
-    uint64_t stride = c->layered ? sizeof(vks__gpu_layered_param) : sizeof(vks__gpu_pose_param);
-    uint32_t tile = c->gpu->instance_tile, wg = c->gpu->deform_wg, run = 0, parts = 0;
-    vks__caps cur = {0};
-    for (uint32_t i = 0; i < c->count; i++) {
-        const vks__gpu_model *m = &ms->models[c->inst[i].model];
-        int same_run = cur.instances > 0 && c->inst[i - 1].model == c->inst[i].model;
-        uint64_t blocks = vks__blocks_of(ms, c->inst[i].model, wg);
-        uint64_t add_w = same_run && run % tile != 0 ? 0 : blocks;
-        vks__caps next = {cur.vertices + m->vertex_count, cur.matrices + mats_of(m), cur.instances + 1,
-                          cur.works + add_w};
-        int fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
-                   next.instances * stride <= budget && next.works * 32 <= budget;
-        if (!fits && cur.instances > 0) { /* close the part, start the next with this instance */
-            caps[parts++] = cur;
-            cur = (vks__caps){0};
-            same_run = 0;
-            next = (vks__caps){m->vertex_count, mats_of(m), 1, blocks};
-            fits = next.vertices * 12 <= budget && next.matrices * 48 <= budget &&
-                   next.instances * stride <= budget && next.works * 32 <= budget;
-        }
-        if (!fits)
-            return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/crowd",
-                                 "instance %u: one instance of model %u needs more than maxStorageBufferRange %llu "
-                                 "in a table (%u vertices, %llu matrices, %llu work items)",
-                                 i, c->inst[i].model, (unsigned long long)budget, m->vertex_count,
-                                 (unsigned long long)mats_of(m), (unsigned long long)blocks);
-        if (cur.instances == 0)
-            starts[parts] = i;
-        run = same_run ? run + 1 : 1;
-        cur = next;
-    }
-    caps[parts++] = cur;
-    c->part_count = parts;
-    return VKS_OK;
-}
-
 /* Instance in's parameters into slot j of part ps's table (not flushed). */
 static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const vks_crowd_instance *in)
 {
@@ -230,9 +181,9 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         ((vks__gpu_inst *)ps->insts.mapped)[j] = c->where[i];
         write_param(c, ps, j, &c->inst[i]);
         memcpy((vks_affine *)ps->locals.mapped + mat, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
-        mat += (uint32_t)mats_of(m), vert += m->vertex_count;
+        mat += (uint32_t)vks__mats_of(m), vert += m->vertex_count;
         if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
-            vks__works_append(gpu, ms, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
+            vks__works_append(vks__plan_of(ms), gpu->deform_wg, gpu->instance_tile, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
             run_first = j + 1;
         }
     }
@@ -269,7 +220,8 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     vks_result res = starts && caps ? VKS_OK
                                     : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     if (res == VKS_OK)
-        res = plan(c, gpu->props.limits.maxStorageBufferRange, starts, caps, err);
+        res = vks__crowd_layout(vks__plan_of(c->ms), c->inst, c->count, gpu->props.limits.maxStorageBufferRange,
+                               c->layered ? sizeof(vks__gpu_layered_param) : sizeof(vks__gpu_pose_param), gpu->deform_wg, gpu->instance_tile, starts, caps, &c->part_count, err);
     if (res == VKS_OK && !(c->parts = calloc(c->part_count, sizeof *c->parts)))
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     if (res == VKS_OK)
@@ -425,4 +377,19 @@ vks_result vks_crowd_get_output(const vks_crowd *c, uint32_t i, vks_crowd_output
     if (c->normals)
         out->normal = (vks_crowd_stream){ps->out_nrm.buffer, at, 12, VK_FORMAT_R32G32B32_SFLOAT};
     return VKS_OK;
+}
+
+vks_gpu *vks__crowd_gpu(const vks_crowd *c)
+{
+    return c->gpu;
+}
+
+uint32_t vks__crowd_model_of(const vks_crowd *c, uint32_t i)
+{
+    return c->inst[i].model;
+}
+
+VkPipelineStageFlags vks__crowd_consumer_stages(const vks_crowd *c)
+{
+    return c->consumer_stages;
 }

@@ -195,7 +195,6 @@ static void destroy_shaped(vks_gpu *gpu)
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err)
 {
     gpu->vk.vkQueueWaitIdle(gpu->queue);
-    vks__batch_cache_free(gpu); /* its work tables were sized for the old workgroup and run */
     /* a crowd may record with them again */
     int crowds = gpu->pose_pipeline[1] != VK_NULL_HANDLE, layered = gpu->pose_pipeline[2] != VK_NULL_HANDLE;
     destroy_shaped(gpu);

@@ -47,6 +47,15 @@ static vks_result time_shape(vks_gpu *gpu, const vks_gpu_models *ms, const vks_g
     return VKS_OK;
 }
 
+/* Switches the context to shape s: the kept batch buffers go first, once the queue is idle
+ * (their work tables are sized for the old workgroup and run). */
+static vks_result reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err)
+{
+    gpu->vk.vkQueueWaitIdle(gpu->queue);
+    vks__batch_cache_free(gpu);
+    return vks__pipelines_reshape(gpu, s, err);
+}
+
 vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
                         vks_gpu_tune_result *out, vks_error *err)
 {
@@ -91,7 +100,7 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     b.want_normals = 1, b.kernel_only = 1;
     double best = 0;
     for (uint32_t i = 0; i < count && res == VKS_OK; i++) {
-        res = vks__pipelines_reshape(gpu, &shapes[i], err);
+        res = reshape(gpu, &shapes[i], err);
         double ms_deform = 0;
         if (res == VKS_OK)
             res = time_shape(gpu, ms, &b, repeats, &ms_deform, err);
@@ -108,7 +117,7 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     vks_gpu_models_free(ms);
     if (res != VKS_OK) {
         vks_error keep = err ? *err : (vks_error){0};
-        vks__pipelines_reshape(gpu, &before, NULL); /* the context as it was */
+        reshape(gpu, &before, NULL); /* the context as it was */
         if (err)
             *err = keep;
         free(shapes);
@@ -117,7 +126,7 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     vks__launch_shape won = shapes[out->best];
     won.source = "calibration";
     won.reason = "the fastest of the candidates vks_gpu_tune timed on this device";
-    res = vks__pipelines_reshape(gpu, &won, err);
+    res = reshape(gpu, &won, err);
     if (res == VKS_OK && gpu->cache_dir[0]) {
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
         char why[512];

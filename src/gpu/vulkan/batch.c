@@ -10,7 +10,7 @@
  * VK_ERROR_OUT_OF_DEVICE_MEMORY (or _HOST_MEMORY) while allocating halves the bytes the
  * capacities actually use and tries again, down to one instance of the largest model, then with
  * one buffer set; past that the run fails with VKS_ERR_NOMEM. The testing hooks of
- * vks_gpu_options (fail_allocations_over, fail_allocation_nth) are armed around these
+ * gpu_testing.h (fail_allocations_over, fail_allocation_nth) are armed around these
  * allocations only. */
 #include "gpu_internal.h"
 
@@ -22,9 +22,6 @@ enum {
     MAX_RING = 4,
     QUERIES_PER_SLOT = 4 /* before the pose pass, after it, after the deform pass, after the readback copy */
 };
-/* Host memory for the readback buffers of all slots together (outputs are consumed chunk by
- * chunk, so this bounds the process whatever the batch size). */
-#define HOST_BUDGET ((uint64_t)1 << 30)
 
 typedef struct segment {
     uint32_t entry, first, count; /* instances [first, first+count) of entry */
@@ -212,7 +209,7 @@ static int fill_chunk(sched *s, slot *sl)
             continue;
         }
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-        uint32_t blocks = vks__blocks_of(ms, e->model, wg);
+        uint32_t blocks = vks__blocks_of(vks__plan_of(ms), e->model, wg);
         uint32_t count = 0;
         /* Grow the segment one instance at a time while everything fits (work items are
          * counted per started run of gpu->instance_tile instances). */
@@ -238,7 +235,7 @@ static int fill_chunk(sched *s, slot *sl)
             insts[ni + i] = (vks__gpu_inst){e->model, (uint32_t)(nm + (uint64_t)i * mats),
                                             (uint32_t)(nm + (uint64_t)i * mats), (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
         }
-        nw += vks__works_append(s->gpu, ms, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
+        nw += vks__works_append(vks__plan_of(ms), s->gpu->deform_wg, s->gpu->instance_tile, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
         nv += (uint64_t)count * m->vertex_count;
         nm += (uint64_t)count * (mats ? mats : 1);
         ni += count;
@@ -335,67 +332,6 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
     return VKS_OK;
 }
 
-/* Capacities for an output budget of `bytes` per stream, clipped to what the batch needs. */
-static caps caps_for(const vks_gpu_models *ms, const vks_gpu_batch *b, uint64_t bytes, uint32_t wg, uint32_t tile)
-{
-    caps c = {0};
-    uint64_t tv = 0, tm = 0, ti = 0, tw = 0, max_v = 1, max_m = 1, max_w = 1;
-    for (uint32_t i = 0; i < b->entry_count; i++) {
-        const vks__gpu_model *m = &ms->models[b->entries[i].model];
-        uint64_t n = b->entries[i].instance_count;
-        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-        uint64_t blocks = vks__blocks_of(ms, b->entries[i].model, wg);
-        tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
-        tw += (n + tile - 1) / tile * blocks; /* an entry has at most one segment per chunk */
-        if (m->vertex_count > max_v)
-            max_v = m->vertex_count;
-        if (mats > max_m)
-            max_m = mats;
-        if (blocks > max_w)
-            max_w = blocks;
-    }
-    c.vertices = bytes / 12;
-    c.matrices = bytes / 48;
-    c.instances = bytes / 16;
-    c.works = bytes / 32;
-    /* never below one instance of the biggest model, never above the whole batch */
-    if (c.vertices < max_v)
-        c.vertices = max_v;
-    if (c.matrices < max_m)
-        c.matrices = max_m;
-    if (c.works < max_w)
-        c.works = max_w;
-    if (c.instances < 1)
-        c.instances = 1;
-    if (c.vertices > tv)
-        c.vertices = tv ? tv : 1;
-    if (c.matrices > tm)
-        c.matrices = tm ? tm : 1;
-    if (c.instances > ti)
-        c.instances = ti ? ti : 1;
-    if (c.works > tw)
-        c.works = tw ? tw : 1;
-    if (c.instances > 65535ull * 64)
-        c.instances = 65535ull * 64;
-    return c;
-}
-
-static int caps_equal(const caps *a, const caps *b)
-{
-    return a->vertices == b->vertices && a->matrices == b->matrices && a->instances == b->instances &&
-           a->works == b->works;
-}
-
-/* Bytes of the largest per-chunk table at these capacities: a budget that gives them again. */
-static uint64_t chunk_bytes(const caps *c)
-{
-    uint64_t v[4] = {c->vertices * 12, c->matrices * 48, c->instances * sizeof(vks__gpu_inst),
-                     c->works * sizeof(vks__gpu_work)}, m = 0;
-    for (int k = 0; k < 4; k++)
-        m = v[k] > m ? v[k] : m;
-    return m;
-}
-
 /* Points s->c at a buffer set for this run's capacities (s->cap from the budget): the kept
  * one when it is big enough, else a new one big enough for it and the kept one's shapes.
  * VK_ERROR_OUT_OF_*_MEMORY while making it: the kept shapes are dropped first, then the
@@ -406,10 +342,11 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     vks_gpu *gpu = s->gpu;
     const vks_gpu_batch *b = s->b;
     uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
-    const caps least = caps_for(s->ms, b, 0, wg, tile); /* one instance of the largest model */
-    const caps whole = caps_for(s->ms, b, UINT64_MAX / 2, wg, tile); /* the batch in one chunk */
-    s->cap = caps_for(s->ms, b, budget, wg, tile);
-    if (caps_equal(&s->cap, &whole))
+    const vks__plan_models pm = vks__plan_of(s->ms);
+    const caps least = vks__batch_caps(pm, b->entries, b->entry_count, 0, wg, tile); /* one instance of the largest model */
+    const caps whole = vks__batch_caps(pm, b->entries, b->entry_count, UINT64_MAX / 2, wg, tile); /* the batch in one chunk */
+    s->cap = vks__batch_caps(pm, b->entries, b->entry_count, budget, wg, tile);
+    if (vks__caps_equal(&s->cap, &whole))
         s->ring = 1; /* one chunk: a second buffer set would only cost memory and page faults */
     /* Outputs the host can read in place (unified memory) serve kernel-only runs as well, so
      * the two kinds of run share one set instead of each replacing the other's. */
@@ -432,7 +369,7 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
             return res;
         if (memcmp(&want, &need, sizeof want) != 0) {
             /* the union with the kept shapes did not fit: this run's own */
-        } else if (caps_equal(&s->cap, &least)) {
+        } else if (vks__caps_equal(&s->cap, &least)) {
             if (s->ring > 1) {
                 s->ring = 1; /* the smallest chunks: one buffer set instead of a ring */
             } else {
@@ -446,14 +383,14 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
         } else {
             /* Out of memory: half the bytes the capacities actually use (the budget may be far
              * above a small batch), skipping budgets that would give the same capacities. */
-            uint64_t used = chunk_bytes(&s->cap);
+            uint64_t used = vks__caps_bytes(&s->cap);
             caps prev = s->cap;
             if (used < budget)
                 budget = used;
             do { /* at budget 0 the capacities are `least`, which prev is not */
                 budget /= 2;
-                s->cap = caps_for(s->ms, b, budget, wg, tile);
-            } while (budget && caps_equal(&s->cap, &prev));
+                s->cap = vks__batch_caps(pm, b->entries, b->entry_count, budget, wg, tile);
+            } while (budget && vks__caps_equal(&s->cap, &prev));
             if (s->ring == 1 && b->ring != 1) /* several chunks now: the ring again */
                 s->ring = b->ring ? (b->ring > MAX_RING ? MAX_RING : b->ring) : 2;
         }
@@ -465,19 +402,6 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     }
     s->c = gpu->batch_cache;
     return VKS_OK;
-}
-
-uint64_t vks__chunk_budget(uint64_t storage_range, uint64_t device_heap, uint32_t ring, uint64_t cap)
-{
-    uint64_t budget = storage_range;
-    /* per slot about 2 output streams + tables of similar size: leave half the heap free */
-    if (device_heap && device_heap / (8ull * ring) < budget)
-        budget = device_heap / (8ull * ring);
-    if (HOST_BUDGET / (2ull * ring) < budget)
-        budget = HOST_BUDGET / (2ull * ring);
-    if (cap && cap < budget)
-        budget = cap;
-    return budget;
 }
 
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
@@ -500,7 +424,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
         const vks__gpu_model *m = &ms->models[e->model];
         uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
         uint64_t need[3] = {(uint64_t)m->vertex_count * 12, mats * 48,
-                            (uint64_t)vks__blocks_of(ms, e->model, gpu->deform_wg) * sizeof(vks__gpu_work)};
+                            (uint64_t)vks__blocks_of(vks__plan_of(ms), e->model, gpu->deform_wg) * sizeof(vks__gpu_work)};
         const char *what[3] = {"output vertices", "node/bone matrices", "work items"};
         for (int k = 0; k < 3; k++)
             if (need[k] > gpu->props.limits.maxStorageBufferRange)

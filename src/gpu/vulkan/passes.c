@@ -128,35 +128,6 @@ void vks__passes_destroy(vks_gpu *gpu, vks__passes *p)
     memset(p, 0, sizeof *p);
 }
 
-uint32_t vks__blocks_of(const vks_gpu_models *ms, uint32_t model, uint32_t wg)
-{
-    const vks__gpu_model *m = &ms->models[model];
-    uint32_t n = 0;
-    for (uint32_t g = 0; g < m->group_count; g++)
-        n += (ms->groups[m->first_group + g].vertex_count + wg - 1) / wg;
-    return n;
-}
-
-uint32_t vks__works_append(const vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint32_t inst_first,
-                           uint32_t count, vks__gpu_work *const wl[4], uint32_t wn[4])
-{
-    const vks__gpu_model *m = &ms->models[model];
-    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile, added = 0;
-    for (uint32_t g = 0; g < m->group_count; g++) {
-        uint32_t gi = m->first_group + g;
-        const vks__gpu_group *gr = &ms->groups[gi];
-        uint32_t var = ms->group_influences[gi] - 1;
-        for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
-            for (uint32_t t = 0; t < count; t += tile) {
-                uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;
-                uint32_t ic = count - t < tile ? count - t : tile;
-                wl[var][wn[var]++] = (vks__gpu_work){gi, v0, vc, inst_first + t, ic, 0, 0, 0};
-                added++;
-            }
-    }
-    return added;
-}
-
 void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[4], const uint32_t wn[4])
 {
     uint32_t at = 0;

@@ -173,6 +173,148 @@ static void inject(const vks_skin *s, tables *t, vks_gpu_fault fault)
     }
 }
 
+/* Counts what the tables need (t's counts, per model its depth levels into levels[], the level
+ * words into *level_words) and checks every model against the pose pass's loop limit and the
+ * shaders' 32-bit indices. depth: room for the most nodes of any skin. */
+static vks_result count_tables(const vks_gpu *gpu, const vks_skin *const *skins, uint32_t count, uint32_t *depth,
+                               uint32_t *levels, uint64_t *level_words, tables *t, vks_error *err)
+{
+    *level_words = count;
+    for (uint32_t i = 0; i < count; i++) {
+        const vks_skin *s = skins[i];
+        char what[32];
+        snprintf(what, sizeof what, "model %u", i);
+        levels[i] = depths_of(s, depth);
+        *level_words += (uint64_t)levels[i] + 2 + s->node_count;
+        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, s->mesh_count, levels[i], 0,
+                                              err);
+        if (lr != VKS_OK)
+            return lr;
+        t->nodes += s->node_count, t->bones_n += s->bone_count, t->meshes_n += s->mesh_count;
+        t->groups_n += s->group_count, t->palette_n += s->palette_count, t->verts += s->vertex_count;
+    }
+    if (t->verts > UINT32_MAX / 4 || t->nodes > UINT32_MAX / 16 || t->bones_n > UINT32_MAX / 16)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload", "models too large for 32-bit indices");
+    return VKS_OK;
+}
+
+/* The host tables for t's counts and the set's own host copies; 0 when out of memory. */
+static int alloc_tables(vks_gpu_models *ms, uint32_t count, uint64_t level_words, tables *t)
+{
+    ms->models = calloc(count ? count : 1, sizeof *ms->models);
+    ms->groups = calloc(t->groups_n ? t->groups_n : 1, sizeof *ms->groups);
+    ms->group_influences = calloc(t->groups_n ? t->groups_n : 1, sizeof *ms->group_influences);
+    t->models = calloc(count ? count : 1, sizeof *t->models);
+    t->parents = calloc(t->nodes + 1, sizeof *t->parents);
+    t->bones = calloc(t->bones_n + 1, sizeof *t->bones);
+    t->meshes = calloc(t->meshes_n + 1, sizeof *t->meshes);
+    t->palette = calloc(t->palette_n + 1, sizeof *t->palette);
+    t->pos = calloc(t->verts * 3 + 1, sizeof *t->pos);
+    t->nrm = calloc(t->verts * 3 + 1, sizeof *t->nrm);
+    t->infl = calloc(t->verts + 1, sizeof *t->infl);
+    t->binds = calloc(t->nodes + 1, sizeof *t->binds);
+    t->levels = calloc(level_words + 1, sizeof *t->levels);
+    return ms->models && ms->groups && ms->group_influences && t->models && t->parents && t->bones && t->meshes &&
+           t->palette && t->pos && t->nrm && t->infl && t->binds && t->levels;
+}
+
+/* Where the next model starts in each table. */
+typedef struct table_bases {
+    uint32_t nb, bb, mb, gb, pb, vb, lw;
+} table_bases;
+
+/* Writes model i (skin s, its depth levels) into the tables at bases b; moves b.lw past its
+ * level words (advance moves the rest). depth: scratch room for its nodes' depths. */
+static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin *s, uint32_t levels,
+                       uint32_t *depth, table_bases *b)
+{
+    t->models[i] = (vks__gpu_model_info){b->nb, s->node_count, b->bb, s->bone_count, b->mb, s->mesh_count, b->vb,
+                                         s->vertex_count};
+    ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, b->gb, s->group_count, b->nb, levels};
+    t->levels[i] = b->lw;
+    b->lw += put_levels(s, t->levels + b->lw, depth);
+    for (uint32_t n = 0; n < s->node_count; n++) {
+        t->parents[b->nb + n] = s->nodes[n].parent;
+        t->binds[b->nb + n] = s->nodes[n].bind_local;
+    }
+    for (uint32_t k = 0; k < s->bone_count; k++) {
+        vks__gpu_bone *o = &t->bones[b->bb + k];
+        o->node = s->bones[k].node;
+        o->mesh = b->mb + mesh_of_bone(s, k);
+        memcpy(o->ib, s->bones[k].inverse_bind.m, sizeof o->ib);
+    }
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        t->meshes[b->mb + m].space_node = s->meshes[m].space_node;
+        memcpy(t->meshes[b->mb + m].pre, s->meshes[m].space_pre.m, sizeof t->meshes[b->mb + m].pre);
+    }
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        uint32_t mf = s->meshes[gr->mesh].flags, flags = 0;
+        if (mf & VKS_MESH_HAS_NORMALS)
+            flags |= VKS__GROUP_HAS_NORMALS;
+        if (mf & VKS_MESH_RENORMALIZE)
+            flags |= VKS__GROUP_RENORMALIZE;
+        ms->groups[b->gb + g] = (vks__gpu_group){b->vb + gr->first_vertex, gr->vertex_count, b->pb + gr->first_palette,
+                                                 gr->palette_count, flags, b->vb, 0, 0};
+        uint32_t k = gr->max_influences;
+        ms->group_influences[b->gb + g] = k < 1 ? 1 : k > 4 ? 4 : k;
+    }
+    for (uint32_t p = 0; p < s->palette_count; p++)
+        t->palette[b->pb + p] = s->palette[p];
+    memcpy(t->pos + (size_t)b->vb * 3, s->positions, (size_t)s->vertex_count * 12);
+    if (s->normals)
+        memcpy(t->nrm + (size_t)b->vb * 3, s->normals, (size_t)s->vertex_count * 12);
+    for (uint32_t v = 0; v < s->vertex_count; v++) {
+        const vks_influence *in = &s->influences[v];
+        vks__gpu_infl *o = &t->infl[b->vb + v];
+        o->idx01 = in->index[0] | (uint32_t)in->index[1] << 16;
+        o->idx23 = in->index[2] | (uint32_t)in->index[3] << 16;
+        memcpy(o->w, in->weight, sizeof o->w);
+    }
+}
+
+/* Moves b past a model of skin s (its levels words were counted by fill_model). */
+static void advance(table_bases *b, const vks_skin *s)
+{
+    b->nb += s->node_count, b->bb += s->bone_count, b->mb += s->mesh_count;
+    b->gb += s->group_count, b->pb += s->palette_count, b->vb += s->vertex_count;
+}
+
+/* The device copies of the tables (level_words: the levels table's length). */
+static vks_result upload_tables(vks_gpu *gpu, vks_gpu_models *ms, const tables *t, uint32_t count,
+                                uint64_t level_words, vks_error *err)
+{
+    vks__oneshot once = {0}; /* made by the first staged upload, if any */
+    vks_result res = vks__upload_table(gpu, &once, "model", t->models, count * sizeof *t->models, &ms->models_buf, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "parent", t->parents, t->nodes * sizeof *t->parents, &ms->parents, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "bone", t->bones, t->bones_n * sizeof *t->bones, &ms->bones, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "mesh", t->meshes, t->meshes_n * sizeof *t->meshes, &ms->meshes, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "group", ms->groups, t->groups_n * sizeof *ms->groups, &ms->groups_buf,
+                                err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "palette", t->palette, t->palette_n * sizeof *t->palette, &ms->palette,
+                                err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "position", t->pos, t->verts * 12, &ms->pos, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "normal", t->nrm, t->verts * 12, &ms->nrm, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "influence", t->infl, t->verts * sizeof *t->infl, &ms->infl, err);
+    /* Only crowds read the bind locals (the procedural pose starts from them): a table over
+     * the storage range is left out here, and refused by vks_crowd_create, so batches of the
+     * same models still run. */
+    if (res == VKS_OK && t->nodes * sizeof *t->binds <= gpu->props.limits.maxStorageBufferRange)
+        res = vks__upload_table(gpu, &once, "bind local", t->binds, t->nodes * sizeof *t->binds, &ms->binds, err);
+    if (res == VKS_OK)
+        res = vks__upload_table(gpu, &once, "level", t->levels, level_words * sizeof *t->levels, &ms->levels, err);
+    vks__oneshot_destroy(gpu, &once);
+    return res;
+}
+
 vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t count, vks_gpu_models **out,
                           vks_error *err)
 {
@@ -191,133 +333,36 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         free(depth), free(levels), free(ms);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
     }
-    uint64_t level_words = count;
-    for (uint32_t i = 0; i < count; i++) {
-        const vks_skin *s = skins[i];
-        char what[32];
-        snprintf(what, sizeof what, "model %u", i);
-        levels[i] = depths_of(s, depth);
-        level_words += (uint64_t)levels[i] + 2 + s->node_count;
-        vks_result lr = vks__check_pose_loops(gpu, what, s->node_count, s->bone_count, s->mesh_count, levels[i], 0,
-                                              err);
-        if (lr != VKS_OK) {
-            free(depth), free(levels), free(ms);
-            return lr;
-        }
-        t.nodes += s->node_count, t.bones_n += s->bone_count, t.meshes_n += s->mesh_count;
-        t.groups_n += s->group_count, t.palette_n += s->palette_count, t.verts += s->vertex_count;
-    }
-    if (t.verts > UINT32_MAX / 4 || t.nodes > UINT32_MAX / 16 || t.bones_n > UINT32_MAX / 16) {
+    uint64_t level_words = 0;
+    vks_result res = count_tables(gpu, skins, count, depth, levels, &level_words, &t, err);
+    if (res != VKS_OK) {
         free(depth), free(levels), free(ms);
-        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload", "models too large for 32-bit indices");
+        return res;
     }
-    ms->models = calloc(count ? count : 1, sizeof *ms->models);
-    ms->groups = calloc(t.groups_n ? t.groups_n : 1, sizeof *ms->groups);
-    ms->group_influences = calloc(t.groups_n ? t.groups_n : 1, sizeof *ms->group_influences);
-    t.models = calloc(count ? count : 1, sizeof *t.models);
-    t.parents = calloc(t.nodes + 1, sizeof *t.parents);
-    t.bones = calloc(t.bones_n + 1, sizeof *t.bones);
-    t.meshes = calloc(t.meshes_n + 1, sizeof *t.meshes);
-    t.palette = calloc(t.palette_n + 1, sizeof *t.palette);
-    t.pos = calloc(t.verts * 3 + 1, sizeof *t.pos);
-    t.nrm = calloc(t.verts * 3 + 1, sizeof *t.nrm);
-    t.infl = calloc(t.verts + 1, sizeof *t.infl);
-    t.binds = calloc(t.nodes + 1, sizeof *t.binds);
-    t.levels = calloc(level_words + 1, sizeof *t.levels);
-    vks_result res = VKS_OK;
-    if (!ms->models || !ms->groups || !ms->group_influences || !t.models || !t.parents || !t.bones ||
-        !t.meshes || !t.palette || !t.pos || !t.nrm || !t.infl || !t.binds || !t.levels) {
+    if (!alloc_tables(ms, count, level_words, &t)) {
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
         goto done;
     }
-    uint32_t nb = 0, bb = 0, mb = 0, gb = 0, pb = 0, vb = 0, lw = count;
+    table_bases b = {0, 0, 0, 0, 0, 0, count};
     for (uint32_t i = 0; i < count; i++) {
-        const vks_skin *s = skins[i];
-        t.models[i] = (vks__gpu_model_info){nb, s->node_count, bb, s->bone_count, mb, s->mesh_count, vb, s->vertex_count};
-        ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, gb, s->group_count, nb, levels[i]};
-        t.levels[i] = lw;
-        lw += put_levels(s, t.levels + lw, depth);
-        for (uint32_t n = 0; n < s->node_count; n++) {
-            t.parents[nb + n] = s->nodes[n].parent;
-            t.binds[nb + n] = s->nodes[n].bind_local;
-        }
-        for (uint32_t b = 0; b < s->bone_count; b++) {
-            vks__gpu_bone *o = &t.bones[bb + b];
-            o->node = s->bones[b].node;
-            o->mesh = mb + mesh_of_bone(s, b);
-            memcpy(o->ib, s->bones[b].inverse_bind.m, sizeof o->ib);
-        }
-        for (uint32_t m = 0; m < s->mesh_count; m++) {
-            t.meshes[mb + m].space_node = s->meshes[m].space_node;
-            memcpy(t.meshes[mb + m].pre, s->meshes[m].space_pre.m, sizeof t.meshes[mb + m].pre);
-        }
-        for (uint32_t g = 0; g < s->group_count; g++) {
-            const vks_group *gr = &s->groups[g];
-            uint32_t mf = s->meshes[gr->mesh].flags, flags = 0;
-            if (mf & VKS_MESH_HAS_NORMALS)
-                flags |= VKS__GROUP_HAS_NORMALS;
-            if (mf & VKS_MESH_RENORMALIZE)
-                flags |= VKS__GROUP_RENORMALIZE;
-            ms->groups[gb + g] = (vks__gpu_group){vb + gr->first_vertex, gr->vertex_count, pb + gr->first_palette,
-                                                  gr->palette_count, flags, vb, 0, 0};
-            uint32_t k = gr->max_influences;
-            ms->group_influences[gb + g] = k < 1 ? 1 : k > 4 ? 4 : k;
-        }
-        for (uint32_t p = 0; p < s->palette_count; p++)
-            t.palette[pb + p] = s->palette[p];
-        memcpy(t.pos + (size_t)vb * 3, s->positions, (size_t)s->vertex_count * 12);
-        if (s->normals)
-            memcpy(t.nrm + (size_t)vb * 3, s->normals, (size_t)s->vertex_count * 12);
-        for (uint32_t v = 0; v < s->vertex_count; v++) {
-            const vks_influence *in = &s->influences[v];
-            vks__gpu_infl *o = &t.infl[vb + v];
-            o->idx01 = in->index[0] | (uint32_t)in->index[1] << 16;
-            o->idx23 = in->index[2] | (uint32_t)in->index[3] << 16;
-            memcpy(o->w, in->weight, sizeof o->w);
-        }
+        table_bases at = b;
+        fill_model(ms, &t, i, skins[i], levels[i], depth, &b);
         if (i == 0) {
             /* Faults are injected in model 0, in its own slice of the tables. */
             tables local = t;
-            local.bones = t.bones + bb, local.palette = t.palette + pb, local.infl = t.infl + vb;
-            inject(s, &local, gpu->opt.inject_fault);
+            local.bones = t.bones + at.bb, local.palette = t.palette + at.pb, local.infl = t.infl + at.vb;
+            inject(skins[i], &local, gpu->test.inject_fault);
         }
-        nb += s->node_count, bb += s->bone_count, mb += s->mesh_count;
-        gb += s->group_count, pb += s->palette_count, vb += s->vertex_count;
+        advance(&b, skins[i]);
     }
-    ms->group_count = gb;
+    ms->group_count = b.gb;
 
     uint32_t variants = 0; /* the deform kernels these groups need: compiled now, if not yet */
-    for (uint32_t g = 0; g < gb; g++)
+    for (uint32_t g = 0; g < b.gb; g++)
         variants |= 1u << (ms->group_influences[g] - 1);
     res = vks__deform_pipelines(gpu, variants, err);
-
-    vks__oneshot once = {0}; /* made by the first staged upload, if any */
     if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "model", t.models, count * sizeof *t.models, &ms->models_buf, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "parent", t.parents, t.nodes * sizeof *t.parents, &ms->parents, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "bone", t.bones, t.bones_n * sizeof *t.bones, &ms->bones, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "mesh", t.meshes, t.meshes_n * sizeof *t.meshes, &ms->meshes, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "group", ms->groups, t.groups_n * sizeof *ms->groups, &ms->groups_buf, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "palette", t.palette, t.palette_n * sizeof *t.palette, &ms->palette, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "position", t.pos, t.verts * 12, &ms->pos, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "normal", t.nrm, t.verts * 12, &ms->nrm, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "influence", t.infl, t.verts * sizeof *t.infl, &ms->infl, err);
-    /* Only crowds read the bind locals (the procedural pose starts from them): a table over
-     * the storage range is left out here, and refused by vks_crowd_create, so batches of the
-     * same models still run. */
-    if (res == VKS_OK && t.nodes * sizeof *t.binds <= gpu->props.limits.maxStorageBufferRange)
-        res = vks__upload_table(gpu, &once, "bind local", t.binds, t.nodes * sizeof *t.binds, &ms->binds, err);
-    if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "level", t.levels, lw * sizeof *t.levels, &ms->levels, err);
-    vks__oneshot_destroy(gpu, &once);
+        res = upload_tables(gpu, ms, &t, count, b.lw, err);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
         ms->bind_locals = t.binds;
         t.binds = NULL;

@@ -3,7 +3,7 @@
  * context of vkskin's own (discrete, integrated, virtual, then CPU such as
  * lavapipe; or by index or name). Every call goes through the context's instance table. */
 #include "gpu_internal.h"
-#include "queue_choice.h"
+#include "gpu/queue_choice.h"
 
 #include <ctype.h>
 #include <stdio.h>

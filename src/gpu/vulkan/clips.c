@@ -3,6 +3,8 @@
  * on the host, uploaded once; a frame adds nothing. */
 #include "crowd_internal.h"
 
+#include "core/vec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +24,12 @@ static size_t reserve(words *b, size_t n)
         return 0;
     }
     if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + n)
-            cap *= 2;
-        uint32_t *w = realloc(b->w, cap * sizeof *w);
+        uint32_t *w = vks__grow_array(NULL, b->w, b->n, &b->cap, n, sizeof *w, 1024);
         if (!w) {
             b->failed = 1;
             return 0;
         }
-        b->w = w, b->cap = cap;
+        b->w = w;
     }
     size_t at = b->n;
     memset(b->w + at, 0, n * sizeof *b->w);

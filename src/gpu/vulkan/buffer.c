@@ -23,8 +23,8 @@ static int find_type(const vks_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags ne
 static int allocation_fails(vks_gpu *gpu, VkDeviceSize size)
 {
     gpu->run_allocations++;
-    return (gpu->opt.fail_allocations_over && size > gpu->opt.fail_allocations_over) ||
-           gpu->run_allocations == gpu->opt.fail_allocation_nth;
+    return (gpu->test.fail_allocations_over && size > gpu->test.fail_allocations_over) ||
+           gpu->run_allocations == gpu->test.fail_allocation_nth;
 }
 
 vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)

@@ -77,15 +77,3 @@ void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, V
     VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, sa, da};
     gpu->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
 }
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double vks__median(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return v[n / 2];
-}

@@ -11,115 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-vks_result vks__vk_fail(vks_error *err, VkResult r, const char *what)
-{
-    vks_result code = VKS_ERR_VULKAN;
-    const char *name = "error";
-    switch (r) {
-    case VK_ERROR_OUT_OF_HOST_MEMORY: name = "VK_ERROR_OUT_OF_HOST_MEMORY"; code = VKS_ERR_NOMEM; break;
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: name = "VK_ERROR_OUT_OF_DEVICE_MEMORY"; code = VKS_ERR_NOMEM; break;
-    case VK_ERROR_DEVICE_LOST: name = "VK_ERROR_DEVICE_LOST"; break;
-    case VK_ERROR_INITIALIZATION_FAILED: name = "VK_ERROR_INITIALIZATION_FAILED"; break;
-    case VK_ERROR_LAYER_NOT_PRESENT: name = "VK_ERROR_LAYER_NOT_PRESENT"; break;
-    case VK_ERROR_EXTENSION_NOT_PRESENT: name = "VK_ERROR_EXTENSION_NOT_PRESENT"; break;
-    case VK_ERROR_INCOMPATIBLE_DRIVER: name = "VK_ERROR_INCOMPATIBLE_DRIVER"; code = VKS_ERR_NO_DEVICE; break;
-    default: break;
-    }
-    return vks_error_set(err, code, VKS_NO_OFFSET, "vulkan", "%s failed: %s (%d)", what, name, (int)r);
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT type,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                                 void *user)
-{
-    vks_gpu *gpu = user;
-    (void)type;
-    if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
-        gpu->validation_messages++;
-        int error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
-        if (!gpu->opt.quiet)
-            vks__log(&gpu->opt.logger, error ? VKS_LOG_ERROR : VKS_LOG_WARNING, "validation %s: %s",
-                     error ? "error" : "warning", data && data->pMessage ? data->pMessage : "(no message)");
-    }
-    return VK_FALSE;
-}
-
-static int has_layer(PFN_vkEnumerateInstanceLayerProperties enumerate, const char *name)
-{
-    uint32_t n = 0;
-    if (!enumerate || enumerate(&n, NULL) != VK_SUCCESS || n == 0)
-        return 0;
-    VkLayerProperties *l = calloc(n, sizeof *l);
-    int found = 0;
-    if (l && enumerate(&n, l) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n; i++)
-            found |= !strcmp(l[i].layerName, name);
-    free(l);
-    return found;
-}
-
-vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f, VkInstance *out, vks_error *err)
-{
-    PFN_vkGetInstanceProcAddr gipa = vks__loader();
-    if (!gipa)
-        return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan",
-                             "no Vulkan loader (libvulkan.so.1) on this machine");
-    PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
-    PFN_vkEnumerateInstanceVersion version = (PFN_vkEnumerateInstanceVersion)gipa(NULL, "vkEnumerateInstanceVersion");
-    PFN_vkEnumerateInstanceLayerProperties layers_of =
-        (PFN_vkEnumerateInstanceLayerProperties)gipa(NULL, "vkEnumerateInstanceLayerProperties");
-    uint32_t api = VK_API_VERSION_1_0;
-    if (!create || !version || version(&api) != VK_SUCCESS || api < VK_API_VERSION_1_1)
-        return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan",
-                             "the Vulkan loader is older than 1.1");
-    const char *layers[1] = {"VK_LAYER_KHRONOS_validation"};
-    const char *exts[1] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    if (validation && !has_layer(layers_of, layers[0]))
-        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "vulkan",
-                             "validation requested but VK_LAYER_KHRONOS_validation is not installed");
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "vkskin";
-    app.apiVersion = VK_API_VERSION_1_1;
-    VkDebugUtilsMessengerCreateInfoEXT dm = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    dm.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    dm.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    dm.pfnUserCallback = on_message;
-    dm.pUserData = gpu;
-    VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ci.pApplicationInfo = &app;
-    if (validation) {
-        ci.enabledLayerCount = 1, ci.ppEnabledLayerNames = layers;
-        ci.enabledExtensionCount = 1, ci.ppEnabledExtensionNames = exts;
-        ci.pNext = &dm; /* messages from instance creation too */
-    }
-    VkResult r = create(&ci, VKS_VK_ALLOC(gpu), out);
-    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-        return vks_error_set(err, VKS_ERR_NO_DEVICE, VKS_NO_OFFSET, "vulkan", "no Vulkan driver (ICD) found");
-    if (r != VK_SUCCESS)
-        return vks__vk_fail(err, r, "vkCreateInstance");
-    vks__keep_drivers_loaded();
-    const char *missing = vks__load_instance_fns(f, gipa, *out);
-    if (!missing && validation && gpu) {
-        if (!f->vkCreateDebugUtilsMessengerEXT)
-            missing = "vkCreateDebugUtilsMessengerEXT";
-        else if ((r = f->vkCreateDebugUtilsMessengerEXT(*out, &dm, VKS_VK_ALLOC(gpu), &gpu->messenger)) != VK_SUCCESS) {
-            f->vkDestroyInstance(*out, VKS_VK_ALLOC(gpu));
-            *out = VK_NULL_HANDLE;
-            return vks__vk_fail(err, r, "vkCreateDebugUtilsMessengerEXT");
-        }
-    }
-    if (missing) {
-        PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(*out, "vkDestroyInstance");
-        if (destroy)
-            destroy(*out, NULL);
-        *out = VK_NULL_HANDLE;
-        return vks_error_set(err, VKS_ERR_VULKAN, VKS_NO_OFFSET, "vulkan", "the loader has no %s", missing);
-    }
-    return VKS_OK;
-}
-
 /* vkskin's own instance and device, on the device gpu->opt chooses. */
 static vks_result create_own(vks_gpu *gpu, vks_error *err)
 {
@@ -192,8 +83,8 @@ static void describe_context(vks_gpu *gpu)
     vks__describe(&gpu->inst, gpu->physical, gpu->queue_family, &gpu->info);
     gpu->info.queue_index = gpu->queue_index;
     gpu->inst.vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
-    if (gpu->opt.limit_storage_range && gpu->opt.limit_storage_range < gpu->props.limits.maxStorageBufferRange)
-        gpu->props.limits.maxStorageBufferRange = gpu->info.max_storage_buffer_range = gpu->opt.limit_storage_range;
+    if (gpu->test.limit_storage_range && gpu->test.limit_storage_range < gpu->props.limits.maxStorageBufferRange)
+        gpu->props.limits.maxStorageBufferRange = gpu->info.max_storage_buffer_range = gpu->test.limit_storage_range;
     gpu->inst.vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem);
     vks__queue_family_info(&gpu->inst, gpu->physical, gpu->queue_family, &gpu->timestamp_valid_bits,
                            &gpu->queue_flags);
@@ -220,12 +111,20 @@ static void describe_context(vks_gpu *gpu)
 
 vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err)
 {
+    return vks_gpu_create_testing(opt, NULL, out, err);
+}
+
+vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_testing *t, vks_gpu **out,
+                                  vks_error *err)
+{
     *out = NULL;
     vks_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu", "out of memory");
     if (opt)
         gpu->opt = *opt;
+    if (t)
+        gpu->test = *t;
     gpu->opt.host = NULL; /* the caller's struct need not outlive this call */
     vks_result res = opt && opt->host ? adopt(gpu, opt->host, err) : create_own(gpu, err);
     if (res == VKS_OK) {
@@ -288,4 +187,10 @@ void vks_gpu_vulkan(const vks_gpu *gpu, vks_gpu_host *out, VkQueue *queue)
     out->api_version = VK_API_VERSION_1_1;
     if (queue)
         *queue = gpu->queue;
+}
+
+vks__vk_device vks__device_of(const vks_gpu *gpu)
+{
+    return (vks__vk_device){gpu->device, &gpu->vk, &gpu->mem, &gpu->info, gpu->queue_family, gpu->queue_flags,
+                            gpu->adopted};
 }
