@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "inspect_clip.h"
+#include "inspect_surface.h"
 
 static void help(FILE *f)
 {
@@ -80,6 +81,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
         cJSON_AddBoolToObject(jm, "normals", (me->flags & VKS_MESH_HAS_NORMALS) != 0);
         cJSON_AddBoolToObject(jm, "renormalize_normals", (me->flags & VKS_MESH_RENORMALIZE) != 0);
         cJSON_AddNumberToObject(jm, "skin_space_node", me->space_node);
+        vks_cli_mesh_surface_json(jm, s, m);
         if (m < 64)
             cJSON_AddNumberToObject(jm, "bind_max_error", bc->per_mesh_max[m]);
         cJSON *bones = cJSON_AddArrayToObject(jm, "bones");
@@ -104,6 +106,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
         }
         cJSON_AddItemToArray(ms, jm);
     }
+    vks_cli_surface_json(o, s);
     cJSON *h = cJSON_AddArrayToObject(o, "influence_histogram");
     for (int k = 0; k <= VKS_MAX_INFLUENCES; k++)
         cJSON_AddItemToArray(h, cJSON_CreateNumber(st->influence_histogram[k]));
@@ -153,9 +156,11 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
             }
             printf("]\n");
         }
+        vks_cli_mesh_surface_text(stdout, s, m);
         if (m < 64)
             printf("    bind-pose max error %.3g\n", bc->per_mesh_max[m]);
     }
+    vks_cli_surface_text(stdout, s);
     printf("  influences per vertex:");
     for (int k = 1; k <= VKS_MAX_INFLUENCES; k++)
         printf(" %d:%u", k, st->influence_histogram[k]);

@@ -11,6 +11,10 @@
  * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
  * counted in skin->weights.over_four.
  *
+ * Surface (gltf_materials.c): TEXCOORD_0..3 of each primitive, its material (every material of
+ * the file with its base colour and base-colour texture), and the images and samplers the
+ * textures use; embedded image bytes are copied into the skin.
+ *
  * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
  * to; consistent with the other readers, which read skinned geometry only), points and lines
  * primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
@@ -39,6 +43,7 @@ typedef struct reader {
     uint8_t *needed;
     uint32_t vertices, triangles, meshes, over_four;
     uint32_t skipped_primitives, unskinned_nodes, morphs;
+    uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -280,6 +285,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     }
     if (member(prim, "targets"))
         R->morphs++;
+    int32_t material = -1;
+    r = vks__gltfr_get_index(d, prim, ppath, "material", 0, R->material_count, "materials", &material);
+    if (r != VKS_OK)
+        return r;
     const cJSON *attrs = member(prim, "attributes");
     char path[160];
     snprintf(path, sizeof path, "%s.attributes", ppath);
@@ -325,6 +334,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     } else {
         snprintf(path, sizeof path, "%s", ppath);
     }
+    float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
+    uint32_t uv_sets = 0;
+    if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
+        return r;
     uint32_t(*tris)[3] = NULL, tcount = 0;
     if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &tris, &tcount)) != VKS_OK)
         return r;
@@ -362,6 +375,11 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     m.bones = si->bones;
     m.space_node = -1; /* skin space = the scene root's: the mesh node's transform is ignored */
     m.flags = VKS_MESH_RENORMALIZE;
+    for (uint32_t k = 0; k < uv_sets; k++)
+        m.uv[k] = (const float(*)[2])uv[k];
+    m.uv_set_count = uv_sets;
+    if (material >= 0) /* one primitive, one material: the mesh's range is that material */
+        m.first_material = (uint32_t)material, m.material_count = 1;
     r = vks_builder_add_mesh(b, &m, d->err);
     R->vertices += vcount;
     R->triangles += tcount;
@@ -449,8 +467,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_nomem(d, "nodes");
         goto done;
     }
-    if ((r = skeleton(&R, skin)) != VKS_OK)
+    if ((r = skeleton(&R, skin)) != VKS_OK || (r = vks__gltfr_materials(d, skin)) != VKS_OK)
         goto done;
+    R.material_count = skin->material_count;
     vks_skin_builder *b = vks_builder_create(skin);
     if (!b) {
         r = vks__gltfr_nomem(d, "meshes");
