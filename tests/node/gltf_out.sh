@@ -69,6 +69,19 @@ for m in "$real"/gltf/*/*.gltf "$real"/gltf/*/*.glb; do
   files+=("$o"); samples=$((samples + 1))
 done
 echo "Khronos samples: $samples"
+# Fox keeps what it is painted with (issue 26): its UV set, its material's base-colour texture
+# and its PNG, embedded (the validator below checks the references and the image's bytes)
+if [ -f "$work/sample_Fox.glb.glb" ]; then
+  (cd "$work" && node --input-type=module -e "
+    import { readFileSync } from 'node:fs';
+    const b = readFileSync('sample_Fox.glb.glb'), j = JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
+    const p = j.meshes[0].primitives[0], m = j.materials[p.material], t = j.textures[m.pbrMetallicRoughness.baseColorTexture.index];
+    const img = j.images[t.source], v = j.bufferViews[img.bufferView];
+    if (!('TEXCOORD_0' in p.attributes) || j.accessors[p.attributes.TEXCOORD_0].count !== 1728 || m.name !== 'fox_material' ||
+        img.mimeType !== 'image/png' || v.byteLength !== 26764 || j.samplers[t.sampler].magFilter !== 9729)
+      { console.error('Fox lost its surface:', JSON.stringify({ p, m, t, img, v })); process.exit(1); }
+    console.log('Fox: TEXCOORD_0, material fox_material, PNG of 26764 bytes kept');") || fail "Fox.glb converted without its UVs, material or image"
+fi
 
 # 4. deform's glTF bakes: one frame (a plain mesh) and several (morph targets, STEP weights)
 m="$work/gen/char_b24_pl8.dff"

@@ -334,10 +334,6 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     } else {
         snprintf(path, sizeof path, "%s", ppath);
     }
-    float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
-    uint32_t uv_sets = 0;
-    if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
-        return r;
     uint32_t(*tris)[3] = NULL, tcount = 0;
     if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &tris, &tcount)) != VKS_OK)
         return r;
@@ -352,6 +348,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (!bone || !weight || !stored)
         return vks__gltfr_nomem(d, ppath);
     R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
+    float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
+    uint32_t uv_sets = 0;
+    if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
+        return r;
     if (tcount == 0) {
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
         R->skipped_primitives++;
