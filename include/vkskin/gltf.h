@@ -118,12 +118,20 @@ VKS_API vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, c
 
 /* Writes skin's bind mesh, unskinned, to path: every model vertex in model order (the order of
  * inspect and of vertex textures) with POSITION, NORMAL where the model has normals (as
- * stored) and TEXCOORD_0 when texcoords is given (2 floats a vertex, glTF's v from the top),
- * every mesh's triangles in one primitive, under a node carrying vks_gltf_correction. What
+ * stored), the character's UV sets and the texcoords given (2 floats a vertex, glTF's v from
+ * the top: a vertex texture's lookup) as Houdini's VAT and Unreal's AnimToTexture lay them out:
+ * TEXCOORD_0 the character's UV set 0, TEXCOORD_1 the lookup, TEXCOORD_2.. the character's sets
+ * 1..; a character without UVs has the lookup as TEXCOORD_0 (vks_gltf_bind_mesh_lookup_set says
+ * which). One primitive per material of the character (its materials as vks_gltf_write_skin
+ * writes them, texCoord following its set), under a node carrying vks_gltf_correction. What
  * vkskin bake writes beside a vertex animation texture; opt as for vks_gltf_write_skin
  * (container, generator; fps unused). */
 VKS_API vks_result vks_gltf_write_bind_mesh(const char *path, const vks_skin *skin, const float *texcoords,
                                             const vks_gltf_options *opt, vks_error *err);
+
+/* The TEXCOORD set of vks_gltf_write_bind_mesh's texcoords: 1 when the skin has UV sets of
+ * its own (UV0 stays the character's), else 0. */
+VKS_API uint32_t vks_gltf_bind_mesh_lookup_set(const vks_skin *skin);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,9 @@ uint32_t vks__gltf_bytes(vks__gltf *g, const uint8_t *bytes, size_t size);
  * textures, images and samplers they use (gltf_material.c); what glTF core cannot hold stays
  * named in the material's extras.vkskin. Marks g failed without memory. */
 void vks__gltf_materials(vks__gltf *g, const vks_skin *s);
+/* The same where the primitives' TEXCOORD_n are the skin's sets with one inserted at
+ * shift_from (the bind mesh's VAT lookup): a texture on set k >= shift_from reads k + 1. */
+void vks__gltf_materials_shifted(vks__gltf *g, const vks_skin *s, uint32_t shift_from);
 /* TEXCOORD_0.. of one primitive's attributes: per file vertex (file_to_model, UINT32_MAX: none)
  * sets first..first+count-1 of the skin written as TEXCOORD_(at + k). */
 void vks__gltf_texcoords(vks__gltf *g, cJSON *attr, const vks_skin *s, const uint32_t *file_to_model, uint32_t nv,

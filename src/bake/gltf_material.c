@@ -133,6 +133,11 @@ static int32_t write_image(vks__gltf *g, const vks_skin *s, const vks_material *
 
 void vks__gltf_materials(vks__gltf *g, const vks_skin *s)
 {
+    vks__gltf_materials_shifted(g, s, UINT32_MAX);
+}
+
+void vks__gltf_materials_shifted(vks__gltf *g, const vks_skin *s, uint32_t shift_from)
+{
     int32_t *image_done = malloc(((size_t)s->image_count + 1) * sizeof *image_done);
     int32_t *sampler_done = malloc(((size_t)s->sampler_count + 1) * sizeof *sampler_done);
     if (!image_done || !sampler_done) {
@@ -176,8 +181,9 @@ void vks__gltf_materials(vks__gltf *g, const vks_skin *s)
             cJSON *ref = cJSON_AddObjectToObject(pbr, "baseColorTexture");
             if (ref) {
                 cJSON_AddNumberToObject(ref, "index", vks__gltf_push(g, g->textures, t));
-                if (m->base_uv_set)
-                    cJSON_AddNumberToObject(ref, "texCoord", m->base_uv_set);
+                uint32_t set = m->base_uv_set + (m->base_uv_set >= shift_from);
+                if (set)
+                    cJSON_AddNumberToObject(ref, "texCoord", set);
             } else {
                 cJSON_Delete(t);
                 g->failed = 1;

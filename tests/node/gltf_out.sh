@@ -94,6 +94,14 @@ m="$work/gen/char_b24_pl8.dff"
   fail "deform --format raw"
 printf 'BAKE\t%s\t%s\t10\n' "$work/bake6.glb" "$work/bake6.raw" >>"$work/jobs.txt"
 files+=("$work/bake1.glb" "$work/bake6.glb" "$work/bake3.gltf")
+# a VAT rest mesh with the character's UVs (TEXCOORD_0), the lookup (TEXCOORD_1) and its material
+fox=$real/gltf/Fox/Fox.glb
+if [ -f "$fox" ]; then
+  printf '{"jobs": [{"name": "fox", "model": "%s", "clips": ["%s"], "fps": 5, "range": [0, 0.2], "outputs": ["vat-png16"]}]}\n' \
+    "$fox" "$fox" >"$work/fox_bake.json"
+  "$vkskin" bake "$work/fox_bake.json" --cpu --out "$work/fox_bake" >/dev/null 2>&1 || fail "bake Fox.glb"
+  files+=("$work/fox_bake/fox.vat.glb")
+fi
 
 (cd "$work" && node validate.mjs "${files[@]}") || fail "gltf-validator reported errors or warnings"
 # the GPU deformer too where there is a Vulkan device (not in a -DVKSKIN_GPU=OFF build)

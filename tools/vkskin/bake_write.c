@@ -375,7 +375,24 @@ static int write_rest_obj(const vks_bake_job *job, const vks_bake_loaded *l, con
     return report(job, r, &err);
 }
 
-/* The rest mesh as .glb: the library's bind mesh with each vertex's texel as TEXCOORD_0. */
+/* Which UV set of each rest mesh holds the lookup and which the character's own UVs: the .glb
+ * follows Houdini's VAT and AnimToTexture (UV0 the character's, UV1 the lookup; see
+ * vks_gltf_write_bind_mesh), the OBJ holds one set only, the lookup. */
+static void add_rest_mesh_uv(cJSON *root, const vks_skin *s)
+{
+    cJSON *uv = cJSON_AddObjectToObject(root, "rest_mesh_uv");
+    cJSON *glb = cJSON_AddObjectToObject(uv, "glb"), *obj = cJSON_AddObjectToObject(uv, "obj");
+    uint32_t at = vks_gltf_bind_mesh_lookup_set(s);
+    cJSON_AddNumberToObject(glb, "lookup", at);
+    cJSON *own = cJSON_AddArrayToObject(glb, "character");
+    for (uint32_t k = 0; k < s->uv_set_count; k++)
+        cJSON_AddItemToArray(own, cJSON_CreateNumber(k < at ? k : k + 1));
+    cJSON_AddNumberToObject(obj, "lookup", 0);
+    cJSON_AddArrayToObject(obj, "character"); /* OBJ has one vt per vertex: the character's UVs are not in it */
+}
+
+/* The rest mesh as .glb: the library's bind mesh, each vertex's texel as TEXCOORD_1 after the
+ * character's own UV0 (TEXCOORD_0 when the character has no UVs). */
 static int write_rest_glb(const vks_bake_job *job, const vks_bake_loaded *l, const vks_vat_layout *lay,
                           const char *path)
 {
@@ -490,8 +507,10 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         add_file(&s, name, "rest mesh (OBJ, vt = texel)");
         free(name);
         name = join(NULL, job->name, ".vat.glb");
-        add_file(&s, name, "rest mesh (glTF, TEXCOORD_0 = texel)");
+        add_file(&s, name, vks_gltf_bind_mesh_lookup_set(l->skin) ? "rest mesh (glTF, TEXCOORD_1 = texel)"
+                                                                  : "rest mesh (glTF, TEXCOORD_0 = texel)");
         free(name);
+        add_rest_mesh_uv(s.root, l->skin);
     }
     if (!ok) {
         cJSON_Delete(s.root);
