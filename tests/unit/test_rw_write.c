@@ -568,7 +568,8 @@ int main(void)
     /* 9. UV sets and a textured material (issue 26) round trip at 3.6.0.3 and 3.3.0.2 (no surface
           properties in the material struct), lists and strips: u = v / 16, v = 1 - v / 32 in
           set 0 and their swap in set 1; colour (0.5, 0.25, 1, 1) as 8-bit (128, 64, 255, 255),
-          texture "hero_body". The reader has 1/255 steps of colour. */
+          texture "hero_body"; the model's second material (triangles 4..) green, untextured. The
+          reader has 1/255 steps of colour. */
     for (int variant = 0; variant < 2; variant++) {
         vks_skin *o = make_model(0, 0, 0);
         for (uint32_t k = 0; k < 2; k++) {
@@ -579,11 +580,12 @@ int main(void)
             }
         }
         o->uv_set_count = o->meshes[0].uv_set_count = 2;
-        o->materials = vks_skin_alloc_array(o, 1, sizeof *o->materials);
-        o->materials[0] = vks_material_default();
+        o->materials = vks_skin_alloc_array(o, 2, sizeof *o->materials);
+        o->materials[0] = o->materials[1] = vks_material_default();
+        o->materials[1].base_color[0] = o->materials[1].base_color[2] = 0;
         o->materials[0].base_color[0] = 0.5f, o->materials[0].base_color[1] = 0.25f;
         o->materials[0].base_texture = "hero_body";
-        o->material_count = o->meshes[0].material_count = 1;
+        o->material_count = o->meshes[0].material_count = 2;
         vks_error err = {0};
         CHECK_EQ_INT(vks_skin_validate(o, &err), VKS_OK);
         vks_skin *r = round_trip(o, variant ? 0x33002 : 0, variant, NULL, NULL);
@@ -596,7 +598,9 @@ int main(void)
                 for (uint32_t k = 0; k < 2; k++)
                     CHECK(r->uv[k][v][0] == o->uv[k][f][0] && r->uv[k][v][1] == o->uv[k][f][1]);
             }
-            CHECK_EQ_INT(r->material_count, 1);
+            CHECK_EQ_INT(r->material_count, 2);
+            const vks_material *g = vks_skin_triangle_material(r, 0, 4);
+            CHECK(g && g->base_color[0] == 0 && g->base_color[1] == 1 && g->base_color[2] == 0 && !g->base_texture[0]);
             const vks_material *m = vks_skin_triangle_material(r, 0, 0);
             CHECK(m != NULL);
             if (m) {
