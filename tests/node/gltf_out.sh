@@ -53,6 +53,21 @@ if [ -d "$real" ]; then
     fi
   done
   echo "real samples converted: $converted"
+  # a texture glTF core cannot hold (the pyffi biped's body.dds) stays named in its material's
+  # extras, with a warning naming it (issue 26)
+  nif=$real/nif/pyffi_10.1.0.0_test_skincenterradius.nif
+  if [ -f "$nif" ]; then
+    "$vkskin" convert "$nif" "$work/dds.glb" 2>"$work/dds.err" || fail "convert $nif"
+    grep -q 'warning: .*texture "body.dds".*extras.vkskin.base_texture' "$work/dds.err" ||
+      { cat "$work/dds.err"; fail "no warning naming body.dds"; }
+    (cd "$work" && node --input-type=module -e "
+      import { readFileSync } from 'node:fs';
+      const b = readFileSync('dds.glb'), j = JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
+      const m = j.materials[j.meshes[0].primitives[0].material];
+      if (m.extras.vkskin.base_texture !== 'body.dds' || j.images || !('TEXCOORD_0' in j.meshes[0].primitives[0].attributes))
+        { console.error(JSON.stringify(m)); process.exit(1); }") || fail "body.dds not kept in extras"
+    files+=("$work/dds.glb")
+  fi
 else
   echo "note: no real datasets at $real; generated characters only"
 fi
