@@ -14,7 +14,9 @@
 struct vks_skin_builder {
     vks_skin *skin;
     vks_vec meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
-    vks_vec uv[VKS_MAX_UV_SETS]; /* every set pushed for every vertex; finish keeps uv_sets */
+    vks_vec uv[VKS_MAX_UV_SETS]; /* set k grows only when a mesh has it: the vertices of meshes
+                                    before (or without) it are padded with 0 when it does, and
+                                    by finish (no memory for models without UVs) */
     int has_normals, has_materials;
     uint32_t uv_sets;            /* most sets of any mesh */
     int failed;
@@ -712,12 +714,12 @@ static vks_result lay_out_vertices(vks_skin_builder *b, mesh_plan *p, const plan
         memcpy(pos, m->positions[v], 12);
         if (m->normals)
             memcpy(n, m->normals[v], 12);
-        for (uint32_t k = 0; k < VKS_MAX_UV_SETS; k++) {
-            float *uv = vec_push(b, &b->uv[k], 1);
+        for (uint32_t k = 0; k < m->uv_set_count; k++) {
+            size_t pad = b->positions.count - 1 - b->uv[k].count; /* vertices without set k */
+            float *uv = vec_push(b, &b->uv[k], pad + 1);
             if (!uv)
                 return layout_nomem(p, err);
-            if (k < m->uv_set_count)
-                memcpy(uv, m->uv[k][v], 8);
+            memcpy(uv + 2 * pad, m->uv[k][v], 8);
         }
         *sv = v;
         p->model_index[v] = (uint32_t)(b->positions.count - 1 - p->first_vertex);
@@ -906,6 +908,11 @@ vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err)
     s->source_vertex = to_arena(s, &b->source);
     s->triangles = to_arena(s, &b->triangles);
     s->triangle_material = b->has_materials ? to_arena(s, &b->materials) : NULL;
+    for (uint32_t k = 0; k < b->uv_sets; k++) /* the last meshes without set k: 0 */
+        if (b->uv[k].count < b->positions.count && !vec_push(b, &b->uv[k], b->positions.count - b->uv[k].count)) {
+            rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
+            goto out;
+        }
     for (uint32_t k = 0; k < VKS_MAX_UV_SETS; k++)
         s->uv[k] = k < b->uv_sets ? to_arena(s, &b->uv[k]) : NULL;
     s->uv_set_count = b->uv_sets;

@@ -203,6 +203,39 @@ static void test_hand(void)
         vks_skin_free(b);
         free(bad);
     }
+    /* two primitives over the same attributes, materials 1 then 0 (a mesh with two materials,
+       as the writer writes it): one skin mesh, material range 0..1, the strip's 2 triangles
+       with material 1 (local 1), a fan's 2 with material 0 (local 0) */
+    const char *prim = strstr((const char *)doc, "{\"mode\":5,\"material\":1,\"attributes\":");
+    const char *end = prim ? strstr(prim, "}}]") : NULL;
+    CHECK(prim && end);
+    if (prim && end) {
+        size_t pre = (size_t)(prim - (const char *)doc), len = (size_t)(end + 2 - prim);
+        const char *attrs = prim + strlen("{\"mode\":5,\"material\":1,");
+        char *two = malloc(n + len + 64);
+        int w = snprintf(two, n + len + 64, "%.*s%.*s,{\"mode\":6,\"material\":0,%.*s%s", (int)pre, (const char *)doc,
+                         (int)len, prim, (int)(end + 2 - attrs), attrs, end + 2);
+        vks_skin *t = NULL;
+        vks_error e = {0};
+        CHECK(w > 0 && vks_gltf_read(NULL, two, (size_t)w, &t, &e) == VKS_OK);
+        if (t) {
+            CHECK_EQ_INT(t->mesh_count, 1);
+            CHECK_EQ_INT(t->triangle_count, 4);
+            CHECK_EQ_INT(t->meshes[0].first_material, 0);
+            CHECK_EQ_INT(t->meshes[0].material_count, 2);
+            CHECK(!strcmp(t->meshes[0].name, "strip"));
+            int skin = 0, plain = 0;
+            for (uint32_t k = 0; k < 4; k++) {
+                const vks_material *m = vks_skin_triangle_material(t, 0, k);
+                skin += m == &t->materials[1], plain += m == &t->materials[0];
+            }
+            CHECK(skin == 2 && plain == 2);
+        } else {
+            fprintf(stderr, "two primitives: [%s] %s\n", e.path, e.msg);
+        }
+        vks_skin_free(t);
+        free(two);
+    }
     CHECK_EQ_INT(vks_test_truncations(vks_gltf_read, NULL, doc, n, 1u << 16, NULL, 0, 0), 0);
     free(doc);
 }
