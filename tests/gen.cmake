@@ -8,3 +8,4 @@ vks_add_test(NAME test_gen_cli SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_c
 vks_add_test(NAME test_gen_split SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_split.c LABELS gen)
 vks_add_test(NAME test_gen_clips SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_clips.c LABELS gen anim)
 vks_add_test(NAME test_gen_clip_files SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_clip_files.c LABELS gen anim)
+vks_add_test(NAME test_gen_frame SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gen_frame.c LABELS gen)

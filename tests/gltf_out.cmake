@@ -23,3 +23,10 @@ vks_add_fuzz(NAME fuzz_gltf_write SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_
 if(TEST fuzz_gltf_write_replay)
   set_tests_properties(fuzz_gltf_write_replay PROPERTIES LABELS gltf)
 endif()
+
+# Every bundled character (and the real ones beside the repository) stands upright once
+# converted: its glTF bind pose, posed by a script of its own, is tallest along +Y, head up.
+add_test(NAME cli_convert_upright COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_convert_upright.sh
+  $<TARGET_FILE:vkskin> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_convert_upright PROPERTIES LABELS "cli;gltf;gen" TIMEOUT 120
+  ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")

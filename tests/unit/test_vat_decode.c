@@ -3,7 +3,8 @@
  * (its largest coordinate; positions near 0 carry the cancellation of larger terms), half the
  * half-precision step of the bounds (|x| * 2^-11), 16-bit PNG (max - min) / 65535 per axis;
  * the atlas's matrices as float32 of the reference's; the rest mesh's UVs on their texels
- * (OBJ and glTF); PC2 and raw caches' positions at each vertex's file vertex.
+ * (OBJ and glTF); PC2 and raw caches' positions at each vertex's file vertex. A split texture
+ * (layout.parts) is decoded part by part, each file's frames found in the parts' list.
  * A bake by the GPU or the fast CPU engine adds the float engines' noise to each bound.
  *
  * usage: test_vat_decode OUTDIR BASEDIR   (BASEDIR: the manifest's folder, where the
@@ -46,6 +47,24 @@ static char *slurp(const char *path, size_t *size)
 
 static double num(const cJSON *o, const char *k) { return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k)); }
 static const char *str(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k)); }
+
+/* The frames file holds (as key of a part of layout.parts: "position", "normal", "matrices"):
+   [*first, *first + *count); all of them when the texture is not split. */
+static void part_of(const cJSON *layout, const char *key, const char *file, uint32_t frames, uint32_t *first,
+                    uint32_t *count)
+{
+    *first = 0, *count = frames;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(layout, "parts"))
+    {
+        const char *f = str(p, key);
+        if (f && !strcmp(f, file)) {
+            *first = (uint32_t)num(p, "first_frame"), *count = (uint32_t)num(p, "frame_count");
+            return;
+        }
+    }
+    CHECK(!cJSON_GetObjectItemCaseSensitive(layout, "parts")); /* a split texture names every file */
+}
 
 /* The reference: per frame of the sidecar's clip table, positions, normals and skin matrices. */
 typedef struct reference {
@@ -233,7 +252,9 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
     const cJSON *lo = cJSON_GetObjectItemCaseSensitive(sc, "layout");
     vks_vat_layout l;
     vks_error err = {0};
-    CHECK(vks_vat_layout_make(r->skin->vertex_count, r->frames, (uint32_t)num(lo, "width"), &l, &err) == VKS_OK);
+    /* split: each part lays out frames_per_part frames */
+    const uint32_t per = cJSON_GetObjectItemCaseSensitive(lo, "parts") ? (uint32_t)num(lo, "frames_per_part") : r->frames;
+    CHECK(per > 0 && vks_vat_layout_make(r->skin->vertex_count, per, (uint32_t)num(lo, "width"), &l, &err) == VKS_OK);
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "pow2"))) {
         /* padded: the sidecar's powers of two, at least the rows and columns the frames need;
            the texel formula is the same */
@@ -267,6 +288,9 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
         }
         int normal = !strcmp(role, "normal");
         const float *want = normal ? r->nrm : r->pos;
+        uint32_t g0, gn;
+        part_of(lo, normal ? "normal" : "position", str(f, "path"), r->frames, &g0, &gn);
+        CHECK(g0 + gn <= r->frames && gn <= per);
         float *tex = NULL;
         uint32_t w = 0, h = 0;
         uint16_t *q = NULL;
@@ -281,10 +305,10 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
         CHECK_EQ_INT(w, l.width);
         CHECK_EQ_INT(h, l.height);
         double scale = normal ? 1.0 : extent;
-        for (uint32_t g = 0; g < r->frames; g++)
+        for (uint32_t g = g0; w == l.width && h == l.height && g < g0 + gn && g < r->frames && g - g0 < per; g++)
             for (uint32_t v = 0; v < l.vertex_count; v++)
                 for (int k = 0; k < 3; k++) {
-                    size_t at = ((size_t)vks_vat_row(&l, g, v) * l.width + vks_vat_column(&l, v)) * 3 + (size_t)k;
+                    size_t at = ((size_t)vks_vat_row(&l, g - g0, v) * l.width + vks_vat_column(&l, v)) * 3 + (size_t)k;
                     double ref = want[((size_t)g * l.vertex_count + v) * 3 + (size_t)k], got, bound;
                     if (q) {
                         float lo_ = normal ? -1.0f : mn[k], hi_ = normal ? 1.0f : mx[k];
@@ -306,21 +330,34 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
 
 static void check_atlas(const char *dir, const cJSON *sc, const reference *r)
 {
-    const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sc, "files"), 0);
-    float *tex = NULL;
-    uint32_t w = 0, h = 0, bones = r->skin->bone_count;
-    vks_error err = {0};
-    const char *p = path2(dir, str(f, "path"));
-    if (vks_exr_read(p, 4, &tex, &w, &h, &err) != VKS_OK) {
-        fprintf(stderr, "%s: %s\n", p, err.msg);
-        vks_test_failures++;
-        return;
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(sc, "layout"), *f;
+    const uint32_t rows = (uint32_t)num(lo, "height"), bones = r->skin->bone_count;
+    int files = 0;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(sc, "files"))
+    {
+        if (strcmp(str(f, "role"), "bone matrices"))
+            continue;
+        files++;
+        float *tex = NULL;
+        uint32_t w = 0, h = 0, g0, gn;
+        vks_error err = {0};
+        const char *p = path2(dir, str(f, "path"));
+        part_of(lo, "matrices", str(f, "path"), r->frames, &g0, &gn);
+        CHECK(g0 + gn <= r->frames && gn <= rows);
+        if (vks_exr_read(p, 4, &tex, &w, &h, &err) != VKS_OK) {
+            fprintf(stderr, "%s: %s\n", p, err.msg);
+            vks_test_failures++;
+            continue;
+        }
+        CHECK_EQ_INT(w, bones * 3);
+        CHECK_EQ_INT(h, rows);
+        const size_t at = (size_t)g0 * bones * 12; /* the part's first frame in the reference */
+        for (size_t i = 0; w == bones * 3 && h == rows && gn <= rows && g0 + gn <= r->frames &&
+                           i < (size_t)gn * bones * 12; i++)
+            compare(p, tex[i], r->mat[at + i], 1e-6 * fmax(fabs(r->mat[at + i]), 1.0));
+        free(tex);
     }
-    CHECK_EQ_INT(w, bones * 3);
-    CHECK_EQ_INT(h, r->frames);
-    for (size_t i = 0; w == bones * 3 && h == r->frames && i < (size_t)r->frames * bones * 12; i++)
-        compare(p, tex[i], r->mat[i], 1e-6 * fmax(fabs(r->mat[i]), 1.0));
-    free(tex);
+    CHECK(files > 0);
 }
 
 /* PC2 and raw caches (file vertex order, sample = frame): every model vertex's position at

@@ -148,6 +148,10 @@ static int check_params(const vks_gen_params *p, vks_error *err)
                       p->max_influences);
         return 0;
     }
+    if ((unsigned)p->frame >= VKS_GEN_FRAME_COUNT) {
+        vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/frame", "frame %u unknown", (unsigned)p->frame);
+        return 0;
+    }
     if (p->materials > 256) {
         vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/materials", "%u materials outside 1..256",
                       p->materials);
@@ -481,6 +485,7 @@ vks_skin *vks_gen_character(const vks_gen_params *params, vks_error *err)
         goto nomem;
     if (add_meshes(s, &g, bones, err) != VKS_OK)
         goto fail;
+    vks__gen_apply_frame(s, p.frame);
     free_arrays(&g.a);
     free(sk);
     return s;

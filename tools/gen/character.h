@@ -15,6 +15,10 @@
  * the total vertex count close to the target. Weights fall off smoothly near the joints and
  * are sorted descending and normalised; materials follow body regions.
  *
+ * The figure is built Y up, facing +Z, its left on +X (glTF's and NW4C's axes); params.frame
+ * turns or mirrors the finished model into a format's own axes (vks_gen_frame), exactly:
+ * every coordinate and matrix entry is moved or negated, none rounded.
+ *
  * Deterministic: the same params give a byte-identical model on every machine (integer PRNG,
  * no libm beyond sqrt/floor, no FP contraction in the generator's sources).
  */
@@ -33,6 +37,17 @@ extern "C" {
 #define VKS_GEN_MAX_BONES 64u
 #define VKS_GEN_MAX_VERTICES (1u << 24)
 
+/* The axes a model is written in. A file stands upright in its format's own convention, and
+ * vkskin's conversion to glTF (vks_gltf_correction, the inverse of each frame's map below)
+ * gives back the figure as built, whatever the format. */
+typedef enum vks_gen_frame {
+    VKS_GEN_FRAME_Y_UP = 0,  /* right-handed, Y up: as built (NW4C .cmdl, glTF) */
+    VKS_GEN_FRAME_Z_UP,      /* right-handed, Z up (RenderWare, NIF): (x, y, z) -> (x, -z, y) */
+    VKS_GEN_FRAME_LEFT_Y_UP, /* left-handed, Y up (Bohemia P3D): (x, y, z) -> (x, y, -z), the
+                                triangles reversed so that they still face out */
+    VKS_GEN_FRAME_COUNT
+} vks_gen_frame;
+
 typedef struct vks_gen_params { /* zeroed = defaults */
     uint64_t seed;           /* default 1 (0 means default) */
     uint32_t bones;          /* 20..64 (default 32); humanoid core + extra bones (fingers, twist, ...) */
@@ -44,6 +59,7 @@ typedef struct vks_gen_params { /* zeroed = defaults */
     uint32_t max_mesh_vertices; /* split the body into several meshes (whole limb tubes each) of
                                    at most this many file vertices; 0 = one mesh (default).
                                    Formats with 16-bit indices (DFF, NIF, .cmdl) need <= 65535 */
+    vks_gen_frame frame;     /* the axes to write in (default Y up: as built) */
 } vks_gen_params;
 
 /* Builds the character. Returns NULL and fills err on bad params (VKS_ERR_INVALID), a palette

@@ -13,10 +13,10 @@
 #include "../vkskin/cli.h" /* exit codes */
 
 static const vks_gen_format formats[VKS_GEN_FORMAT_COUNT] = {
-    {"dff", "dff", vks_rw_write, 0, 0},
-    {"nif", "nif", vks_nif_write, 0, 0},
-    {"cmdl", "cmdl", vks_cmdl_write, 20, 900},  /* XML text: ~260 bytes per vertex */
-    {"p3d", "p3d", vks_p3d_write, 0, 600},      /* MLOD: one selection byte per bone per point and face */
+    {"dff", "dff", vks_rw_write, 0, 0, VKS_GEN_FRAME_Z_UP},
+    {"nif", "nif", vks_nif_write, 0, 0, VKS_GEN_FRAME_Z_UP},
+    {"cmdl", "cmdl", vks_cmdl_write, 20, 900, VKS_GEN_FRAME_Y_UP},  /* XML text: ~260 bytes per vertex */
+    {"p3d", "p3d", vks_p3d_write, 0, 600, VKS_GEN_FRAME_LEFT_Y_UP}, /* MLOD: one selection byte per bone per point and face */
 };
 
 const vks_gen_format *vks_gen_format_find(const char *name)
@@ -86,6 +86,7 @@ static model_facts facts_of(const vks_skin *s)
 vks_gen_params vks_gen_dataset_params(const vks_gen_dataset *d, const vks_gen_format *fmt, char *cmd, size_t size)
 {
     vks_gen_params p = d->params;
+    p.frame = fmt->frame;
     if (fmt->dataset_palette_limit && (p.palette_limit == 0 || p.palette_limit > fmt->dataset_palette_limit))
         p.palette_limit = fmt->dataset_palette_limit;
     if (fmt->dataset_max_vertices && p.vertices > fmt->dataset_max_vertices)
@@ -256,7 +257,9 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
              "vertices (file) before the builder duplicates vertices shared by groups, vertices\n"
              "(model) after; max palette is the largest group palette; influences the most bones\n"
              "any vertex uses. NW4C files keep the hardware's 20-bone palettes, and the CMDL and P3D\n"
-             "files have fewer vertices, so that every file stays under 300 KB.\n\n"
+             "files have fewer vertices, so that every file stays under 300 KB. Each format is written\n"
+             "in its own axes (RenderWare and NIF Z up, P3D left-handed Y up, NW4C Y up), so every\n"
+             "character stands upright where its format is opened and after `vkskin convert`.\n\n"
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -547,6 +550,7 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
        several meshes (atomics, shapes), leaving room for the vertices groups duplicate. */
     if (!p.max_mesh_vertices && strcmp(fmt->name, "p3d") != 0) /* NIF also counts triangles in 16 bits */
         p.max_mesh_vertices = strcmp(fmt->name, "nif") == 0 ? 30000 : 60000;
+    p.frame = fmt->frame; /* the format's own axes: the file stands upright where it is opened */
     vks_error err = {0};
     char buf[512];
     vks_skin *s = vks_gen_character(&p, &err);

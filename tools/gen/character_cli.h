@@ -26,6 +26,9 @@ typedef struct vks_gen_format {
     /* For the standard set only: the format's palette limit (0: none; NW4C hardware: 20) and
        a vertex budget that keeps its files under 300 KB (0: the set's own counts). */
     uint32_t dataset_palette_limit, dataset_max_vertices;
+    /* The format's axes (RenderWare and NIF Z up, P3D left-handed Y up, NW4C Y up): every
+       character is written in them, so that it stands upright where the format is opened. */
+    vks_gen_frame frame;
 } vks_gen_format;
 
 /* The format named name (or NULL); the table has VKS_GEN_FORMAT_COUNT entries, DFF first. */

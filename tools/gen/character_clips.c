@@ -1,6 +1,9 @@
 /* The generator's walk and wave clips (character_clips.h). Each key is the bind local turned
  * about a skin-space axis through the joint: local' = bind_local * R(axis in the bone's bind
- * frame, angle). */
+ * frame, angle). The axes are the figure's (left, up, forward: +X, +Y, +Z as built), found in
+ * skin space from the joints, so a character turned or mirrored into a format's axes
+ * (vks_gen_frame) moves as the one built: each axis a becomes det(F) F a (a mirror turns the
+ * other way about the mirrored axis), the pelvis bobs along F's up. */
 #include "character_clips.h"
 
 #include <math.h>
@@ -16,8 +19,54 @@ typedef struct gen_clip_ctx {
     const vks_skin *skin;
     vks_clip_set *set;
     vks_affine_d *world; /* bind worlds */
+    double figure[3][3]; /* the figure's left, up and forward axes in skin space (F's columns) */
+    double det;          /* det F: -1 for a mirrored figure */
     int failed;
 } gen_clip_ctx;
+
+/* F from the joints' bind positions: up from the pelvis to the head, left from the right thigh
+ * to the left, forward from the left foot to its ball, each snapped to its nearest signed axis.
+ * A skin without those joints, or whose directions do not make three distinct axes, keeps the
+ * axes as built (F = identity). */
+static void find_figure(gen_clip_ctx *c)
+{
+    static const char *from_to[3][2] = {{"thigh_r", "thigh_l"}, {"pelvis", "head"}, {"foot_l", "ball_l"}};
+    double F[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int used = 0, ok = 1;
+    for (int a = 0; a < 3 && ok; a++) {
+        int32_t n0 = vks_skin_find_node(c->skin, from_to[a][0]), n1 = vks_skin_find_node(c->skin, from_to[a][1]);
+        if (n0 < 0 || n1 < 0) {
+            ok = 0;
+            break;
+        }
+        double d[3];
+        int best = 0;
+        for (int i = 0; i < 3; i++) {
+            d[i] = c->world[n1].m[9 + i] - c->world[n0].m[9 + i];
+            if (fabs(d[i]) > fabs(d[best]))
+                best = i;
+        }
+        ok = d[best] != 0 && !(used & (1 << best));
+        used |= 1 << best;
+        for (int i = 0; i < 3; i++)
+            F[a][i] = i == best ? (d[best] > 0 ? 1 : -1) : 0;
+    }
+    if (!ok)
+        for (int a = 0; a < 3; a++)
+            for (int i = 0; i < 3; i++)
+                F[a][i] = a == i;
+    memcpy(c->figure, F, sizeof F);
+    c->det = F[0][0] * (F[1][1] * F[2][2] - F[1][2] * F[2][1]) - F[1][0] * (F[0][1] * F[2][2] - F[0][2] * F[2][1]) +
+             F[2][0] * (F[0][1] * F[1][2] - F[0][2] * F[1][1]);
+}
+
+/* A figure axis (left, up, forward components) as the skin-space axis to turn about. */
+static void skin_axis(const gen_clip_ctx *c, const double figure_axis[3], double out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = c->det * (c->figure[0][i] * figure_axis[0] + c->figure[1][i] * figure_axis[1] +
+                           c->figure[2][i] * figure_axis[2]);
+}
 
 static void quat_mul(const double a[4], const double b[4], double out[4])
 {
@@ -28,11 +77,12 @@ static void quat_mul(const double a[4], const double b[4], double out[4])
     memcpy(out, r, sizeof r);
 }
 
-/* The bind local's rotation turned by angle about skin-space axis (ax, ay, az) at the joint. */
-static void turned(gen_clip_ctx *c, uint32_t node, const double axis[3], double angle, double q[4])
+/* The bind local's rotation turned by angle about a figure axis (its skin-space axis) at the joint. */
+static void turned(gen_clip_ctx *c, uint32_t node, const double figure_axis[3], double angle, double q[4])
 {
     const vks_affine_d *w = &c->world[node];
-    double a[3];
+    double a[3], axis[3];
+    skin_axis(c, figure_axis, axis);
     for (int i = 0; i < 3; i++) { /* R^T axis: the axis in the bone's bind frame */
         double col[3] = {w->m[3 * i], w->m[3 * i + 1], w->m[3 * i + 2]};
         double l = sqrt(col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
@@ -150,12 +200,16 @@ static void bob(gen_clip_ctx *c, vks_track *tr, int32_t node, uint32_t keys, con
     if (!v || !tan)
         return;
     const float *bt = c->skin->nodes[node].bind_local.m + 9;
+    const double *up = c->figure[1]; /* the pelvis's parent is the skin-space root */
     for (uint32_t k = 0; k < keys; k++) {
         double p = (double)k / (keys - 1);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             v[3 * k + i] = bt[i], tan[3 * k + i] = 0;
-        v[3 * k + 1] = (float)(bt[1] + 0.02 * cos(4 * PI * p));
-        tan[3 * k + 1] = (float)(-0.08 * PI * sin(4 * PI * p)); /* per second: the walk lasts 1 s */
+            if (up[i] != 0) {
+                v[3 * k + i] = (float)(bt[i] + up[i] * (0.02 * cos(4 * PI * p)));
+                tan[3 * k + i] = (float)(up[i] * (-0.08 * PI * sin(4 * PI * p))); /* per second: the walk lasts 1 s */
+            }
+        }
     }
     tr->translation = (vks_curve){.key_count = keys, .components = 3, .interp = VKS_INTERP_HERMITE, .times = times,
                                   .values = v, .in_tangents = tan, .out_tangents = tan};
@@ -185,7 +239,7 @@ static vks_clip *begin_clip(gen_clip_ctx *c, vks_clip *clip, const char *name, d
 
 vks_result vks_gen_clips(const vks_skin *skin, vks_clip_set **out, vks_error *err)
 {
-    gen_clip_ctx c = {skin, vks_clip_set_create(NULL), NULL, 0};
+    gen_clip_ctx c = {skin, vks_clip_set_create(NULL), NULL, {{0}}, 1, 0};
     c.world = calloc(skin->node_count ? skin->node_count : 1, sizeof *c.world);
     vks_clip *clips = c.set ? vks_clip_set_alloc(c.set, 2, sizeof *clips) : NULL;
     if (!clips || !c.world) {
@@ -207,6 +261,7 @@ vks_result vks_gen_clips(const vks_skin *skin, vks_clip_set **out, vks_error *er
         for (uint32_t n = 0; n < skin->node_count; n++)
             c.world[n] = vks_affine_d_mul(&space, &c.world[n]);
     }
+    find_figure(&c);
     c.set->format = "generated";
     c.set->format_detail = "walk and wave";
     c.set->clips = clips;

@@ -16,8 +16,10 @@ extern "C" {
 /* "walk" (1 s loop: legs, arms and spine swing on slerped quaternion keys, the pelvis bobs on
  * Hermite keys) and "wave" (2 s loop: the right arm raised on linear keys, the forearm waving on
  * Euler angle curves with Hermite keys, the hand on stepped keys, the head nodding on a
- * B-spline). Joints turn about skin-space axes through their heads (Y up, facing +Z), so they
- * look the same whatever roll the bind locals have. Nodes the skin lacks are skipped; a skin
+ * B-spline). Joints turn about the figure's axes through their heads (found from the joints:
+ * Y up, facing +Z as built, or the axes a vks_gen_frame turned it into), so they look the same
+ * whatever roll the bind locals have and whatever axes the file uses. Nodes the skin lacks are
+ * skipped; a skin
  * with none of the humanoid's joints gets VKS_ERR_INVALID. Deterministic. */
 vks_result vks_gen_clips(const vks_skin *skin, vks_clip_set **out, vks_error *err);
 

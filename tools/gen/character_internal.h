@@ -43,4 +43,7 @@ void vks__gen_sincos(double a, double *s, double *c);
 /* Plans the skeleton for p (defaults applied, bones in range): bone table, frames, regions. */
 void vks__gen_skeleton(const vks_gen_params *p, gen_rng *rng, gen_skeleton *out);
 
+/* Turns or mirrors a finished character into frame f's axes (character_frame.c). */
+void vks__gen_apply_frame(vks_skin *s, vks_gen_frame f);
+
 #endif

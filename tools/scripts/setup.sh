@@ -11,6 +11,7 @@ packages=(
   libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
   python3-jsonschema # bake sidecars checked against docs/schema/bake_sidecar.schema.json
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
+  godot3 glslang-tools xvfb xauth # the engine kits' tests: Godot 3 under Xvfb, the Unity and Unreal HLSL compiled
 )
 missing=()
 for p in "${packages[@]}"; do

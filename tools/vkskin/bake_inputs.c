@@ -60,6 +60,18 @@ static int refuse_job(const vks_bake_job *job, const char *dir, const vks_cli_in
             free(path);
         }
     }
+    /* a split job's parts (NAME.vat.pos.f32_part0.exr, NAME.atlas_part0.exr, ...): how many, the
+       clips are not read yet to say */
+    static const char *const parts[3][2] = {{".vat.", ".exr"}, {".vat.", ".png"}, {".atlas_part", ".exr"}};
+    for (int p = 0; p < 3 && job->split && rc == VKS_EXIT_OK; p++) {
+        size_t len = strlen(job->name) + strlen(parts[p][0]) + 1;
+        char *prefix = malloc(len);
+        if (!prefix)
+            return VKS_EXIT_RUNTIME;
+        snprintf(prefix, len, "%s%s", job->name, parts[p][0]);
+        rc = vks_cli_refuse_input_like(in, option, dir, prefix, parts[p][1]);
+        free(prefix);
+    }
     if (job->contact_sheet && rc == VKS_EXIT_OK) { /* NAME.CLIP.sheet.png: the clips are not read yet */
         size_t len = strlen(job->name) + 2;
         char *prefix = malloc(len);

@@ -51,6 +51,9 @@ typedef struct vks_bake_job {
     uint32_t max_width;     /* VAT row width (default VKS_VAT_DEFAULT_MAX_WIDTH) */
     uint32_t max_height;    /* rows a texture may have (default VKS_BAKE_DEFAULT_MAX_HEIGHT) */
     int pow2;               /* VAT width and height padded to powers of two ("pow2") */
+    int split;              /* a VAT over max_height spread over several textures ("split",
+                               --split); not in the entry's hash: it changes only jobs that are
+                               refused without it, which leave nothing behind */
     int contact_sheet;      /* a PNG per clip (--contact-sheet or "contact_sheet": true) */
     char hash[17];          /* FNV-1a 64 of the entry as baked (defaults applied), hex */
     uint64_t work;          /* estimated vertices x frames (bake_shard.c) */
@@ -108,7 +111,10 @@ double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint
 
 /* The job's VAT layout (bake_write.c): vks_vat_layout_make with its max_width; with pow2 the
  * widest power of two within max_width, and width and height rounded up to powers of two
- * (rows past the last frame's stay 0). VKS_ERR_LIMIT as vks_vat_layout_make. */
+ * (rows past the last frame's stay 0). With split, a VAT over max_height gets the layout of
+ * one part: as many whole frames (out->frames) as max_height holds, every part as tall (the
+ * last one's rows past its frames 0); the job's frames go to ceil(frames / out->frames)
+ * textures. VKS_ERR_LIMIT as vks_vat_layout_make. */
 struct vks_vat_layout;
 vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames,
                                struct vks_vat_layout *out, vks_error *err);

@@ -254,7 +254,7 @@ static const char *base_name(const char *p)
 static int parse_job(const char *file, const char *dir, const cJSON *v, const cJSON *defaults, vks_bake_job *j)
 {
     static const char *const keys[] = {"name", "model", "read", "clips", "fps", "range", "outputs", "normals",
-                                       "max_width", "max_height", "pow2", "contact_sheet", NULL};
+                                       "max_width", "max_height", "pow2", "split", "contact_sheet", NULL};
     if (!cJSON_IsObject(v))
         return fail(file, j->where, "a job is an object with \"model\" and \"clips\"");
     if (!known_keys(file, j->where, v, keys))
@@ -282,7 +282,8 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
         const char *w = s ? j->where : "defaults";
         if (!num_field(file, w, o, "fps", 1e-3, 1e4, &fps) || !num_field(file, w, o, "max_width", 1, 16384, &width) ||
             !num_field(file, w, o, "max_height", 1, INT32_MAX, &height) || !bool_field(file, w, o, "pow2", &j->pow2) ||
-            !bool_field(file, w, o, "normals", &j->normals) || !bool_field(file, w, o, "contact_sheet", &j->contact_sheet))
+            !bool_field(file, w, o, "normals", &j->normals) || !bool_field(file, w, o, "contact_sheet", &j->contact_sheet) ||
+            !bool_field(file, w, o, "split", &j->split))
             return 0;
         const cJSON *outs = cJSON_GetObjectItemCaseSensitive(o, "outputs");
         if (outs && !parse_outputs(file, w, outs, &j->outputs))
@@ -389,7 +390,7 @@ int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, in
         ok = fail(path, "jobs", "must be a non-empty array");
     if (ok && defaults) {
         static const char *const dkeys[] = {"fps", "outputs", "normals", "max_width", "max_height", "pow2",
-                                            "contact_sheet", NULL};
+                                            "split", "contact_sheet", NULL};
         ok = known_keys(path, "defaults", defaults, dkeys);
     }
     if (ok && out)

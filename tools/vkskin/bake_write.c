@@ -163,8 +163,10 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     return s;
 }
 
-/* The clip table: where every clip and frame is, in texture rows (or cache samples). */
-static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded *l, uint32_t rows_per_frame)
+/* The clip table: where every clip and frame is, in texture rows (or cache samples). A split
+   VAT (per_part: frames a texture, 0 none) gives each frame's part and its row in that part. */
+static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded *l, uint32_t rows_per_frame,
+                      uint32_t per_part)
 {
     cJSON *a = cJSON_AddArrayToObject(s->root, "clips");
     for (uint32_t c = 0; c < l->clip_count; c++) {
@@ -184,13 +186,18 @@ static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded
         cJSON_AddNumberToObject(o, "end", bc->t1);
         cJSON_AddNumberToObject(o, "first_frame", bc->first_frame);
         cJSON_AddNumberToObject(o, "frame_count", bc->frames);
-        cJSON_AddNumberToObject(o, "row", (double)bc->first_frame * rows_per_frame);
+        uint32_t per = per_part ? per_part : UINT32_MAX;
+        if (per_part)
+            cJSON_AddNumberToObject(o, "part", bc->first_frame / per);
+        cJSON_AddNumberToObject(o, "row", (double)(bc->first_frame % per) * rows_per_frame);
         cJSON_AddNumberToObject(o, "rows", (double)bc->frames * rows_per_frame);
         cJSON *fa = cJSON_AddArrayToObject(o, "frames");
         for (uint32_t f = 0; f < bc->frames; f++) {
             cJSON *fo = cJSON_CreateObject();
             cJSON_AddNumberToObject(fo, "time", (float)vks_bake_frame_time(job, bc, f));
-            cJSON_AddNumberToObject(fo, "row", (double)(bc->first_frame + f) * rows_per_frame);
+            if (per_part)
+                cJSON_AddNumberToObject(fo, "part", (bc->first_frame + f) / per);
+            cJSON_AddNumberToObject(fo, "row", (double)((bc->first_frame + f) % per) * rows_per_frame);
             cJSON_AddItemToArray(fa, fo);
         }
         cJSON_AddItemToArray(a, o);
@@ -268,7 +275,16 @@ static uint32_t pow2_up(uint32_t x)
     return p;
 }
 
-vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
+static uint32_t pow2_down(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p <= x / 2)
+        p <<= 1;
+    return p;
+}
+
+/* One texture holding every frame (frames) of the job. */
+static vks_result whole_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
                                vks_error *err)
 {
     uint32_t mw = job->max_width;
@@ -292,6 +308,21 @@ vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint3
     return VKS_OK;
 }
 
+vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
+                               vks_error *err)
+{
+    vks_result r = whole_layout(job, vertices, frames, out, err);
+    uint32_t mh = job->max_height ? job->max_height : VKS_BAKE_DEFAULT_MAX_HEIGHT;
+    if (r != VKS_OK || !job->split || out->height <= mh)
+        return r;
+    /* split: as many whole frames a texture as max_height holds (with pow2, as its padded height
+       must stay within it); every part that tall, so one rest mesh UV addresses frame 0 of each */
+    uint32_t per = (job->pow2 ? pow2_down(mh) : mh) / out->rows_per_frame;
+    if (!per)
+        return r; /* not one frame fits: vks_bake_limits_check refuses the job */
+    return whole_layout(job, vertices, per < frames ? per : frames, out, err);
+}
+
 int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, const char *manifest)
 {
     uint32_t mh = job->max_height ? job->max_height : VKS_BAKE_DEFAULT_MAX_HEIGHT;
@@ -303,12 +334,21 @@ int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, con
             fprintf(stderr, "vkskin: %s: %s: %s\n", manifest, job->where, vks_error_format(&err, NULL, msg, sizeof msg));
             return 0;
         }
+        if (lay.height > mh && job->split) { /* split, and still one frame's rows are too many */
+            fprintf(stderr,
+                    "vkskin: %s: %s: one frame of the VAT of %u vertices is %u rows of %u texels%s, over "
+                    "\"max_height\" %u even split: raise \"max_width\" (now %u) for fewer rows per frame, or "
+                    "raise \"max_height\" if the engine takes it\n",
+                    manifest, job->where, l->skin->vertex_count, lay.rows_per_frame, lay.width,
+                    job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
+            return 0;
+        }
         if (lay.height > mh) {
             fprintf(stderr,
                     "vkskin: %s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u row%s per frame%s), "
                     "over \"max_height\" %u: lower \"fps\" or \"range\", split its clips into jobs, raise "
-                    "\"max_width\" (now %u) for fewer rows per frame, or raise \"max_height\" if the engine "
-                    "takes it\n",
+                    "\"max_width\" (now %u) for fewer rows per frame, raise \"max_height\" if the engine "
+                    "takes it, or set \"split\": true (--split) to spread its frames over several textures\n",
                     manifest, job->where, l->skin->vertex_count, l->frames, lay.width, lay.height,
                     lay.rows_per_frame, lay.rows_per_frame == 1 ? "" : "s", job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
             return 0;
@@ -316,14 +356,15 @@ int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, con
     }
     if (job->outputs & VKS_BAKE_OUT_ATLAS) {
         uint64_t w = (uint64_t)l->skin->bone_count * 3;
-        if (l->frames > mh || w > VKS_BAKE_MAX_TEXTURE_SIDE) {
+        if ((l->frames > mh && !job->split) || w > VKS_BAKE_MAX_TEXTURE_SIDE) {
             fprintf(stderr,
                     "vkskin: %s: %s: the bone atlas of %u bones x %u frames is %llu x %u texels, over %s %u: %s\n",
                     manifest, job->where, l->skin->bone_count, l->frames, (unsigned long long)w, l->frames,
                     l->frames > mh ? "\"max_height\"" : "the widest texture,",
                     l->frames > mh ? mh : VKS_BAKE_MAX_TEXTURE_SIDE,
-                    l->frames > mh ? "lower \"fps\" or \"range\", split its clips into jobs, or raise \"max_height\" "
-                                     "if the engine takes it"
+                    l->frames > mh ? "lower \"fps\" or \"range\", split its clips into jobs, raise \"max_height\" "
+                                     "if the engine takes it, or set \"split\": true (--split) to spread its frames "
+                                     "over several textures"
                                    : "the model has too many bones for one atlas row; bake a VAT instead");
             return 0;
         }
@@ -452,7 +493,6 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     static const char *const enc[3] = {"float32", "float16", "unorm16"};
-    static const char *const suf[3] = {".f32.exr", ".f16.exr", ".png"};
     int k = kind; /* 0, 1, 2: the VAT kinds */
     sidecar s = sidecar_begin(job, l, dir, kind, enc[k], e);
     float bmin[3], bmax[3];
@@ -461,46 +501,75 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     cJSON *b = cJSON_AddObjectToObject(s.root, "bounds");
     add_floats(b, "min", bmin, 3);
     add_floats(b, "max", bmax, 3);
+    /* split (lay.frames < the job's): part p holds frames [p * per, (p + 1) * per), each part
+       lay.height rows, the last one's rows past its frames 0 */
+    const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per;
     cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
     cJSON_AddNumberToObject(lo, "width", lay.width);
     cJSON_AddNumberToObject(lo, "height", lay.height);
     cJSON_AddNumberToObject(lo, "rows_per_frame", lay.rows_per_frame);
-    cJSON_AddStringToObject(lo, "texel", "column = vertex % width, row = frame * rows_per_frame + vertex / width");
+    cJSON_AddStringToObject(lo, "texel", parts > 1 ? "part = frame / frames_per_part; column = vertex % width, "
+                                                     "row = (frame % frames_per_part) * rows_per_frame + vertex / width"
+                                                   : "column = vertex % width, row = frame * rows_per_frame + vertex / width");
     cJSON_AddBoolToObject(lo, "pow2", job->pow2); /* padded: texels past the last vertex and frame are 0 */
+    cJSON *pa = NULL;
+    if (parts > 1) {
+        cJSON_AddNumberToObject(lo, "frames_per_part", per);
+        pa = cJSON_AddArrayToObject(lo, "parts");
+    }
     /* texels are data: linear, never sRGB (the PNGs say so with gAMA 1.0) */
     cJSON_AddStringToObject(s.root, "color_space", "linear");
     if (k == 2)
         cJSON_AddStringToObject(s.root, "decode",
                                 "position = min + code / 65535 * (max - min); normal = code / 65535 * 2 - 1");
-    add_clips(&s, job, l, lay.rows_per_frame);
+    add_clips(&s, job, l, lay.rows_per_frame, parts > 1 ? per : 0);
 
     int ok = 1;
-    for (int stream = 0; stream < (fr->normals ? 2 : 1) && ok; stream++) {
-        const float *src = stream ? fr->normals : fr->positions;
-        char suffix[32];
-        snprintf(suffix, sizeof suffix, ".vat.%s%s", stream ? "nrm" : "pos", k == 2 ? ".png" : suf[k]);
-        char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
-        float *tex = to_texels(src, &lay);
-        vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-        if (r == VKS_OK && k < 2) {
-            r = vks_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_TEXEL_HALF : VKS_TEXEL_FLOAT, &err);
-        } else if (r == VKS_OK) {
-            size_t n = (size_t)lay.width * lay.height * 3;
-            uint16_t *q = malloc(n * 2 + 2);
-            float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
-            const float *mn = stream ? nlo : bmin, *mx = stream ? nhi : bmax;
-            for (size_t i = 0; q && i < n; i++)
-                q[i] = vks_vat_quantize16(tex[i], mn[i % 3], mx[i % 3]);
-            r = q ? vks_png16_write(path, q, lay.width, lay.height, &err)
-                  : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-            free(q);
+    for (uint32_t p = 0; p < parts && ok; p++) {
+        cJSON *po = NULL;
+        if (pa) {
+            po = cJSON_CreateObject();
+            cJSON_AddNumberToObject(po, "first_frame", (double)p * per);
+            cJSON_AddNumberToObject(po, "frame_count", p + 1 < parts ? per : l->frames - p * per);
+            cJSON_AddNumberToObject(po, "height", lay.height);
+            cJSON_AddItemToArray(pa, po);
         }
-        ok = report(job, r, &err);
-        if (ok)
-            add_file(&s, name, stream ? "normal" : "position");
-        free(tex);
-        free(name);
-        free(path);
+        vks_vat_layout pl = lay; /* this part's frames */
+        pl.frames = p + 1 < parts ? per : l->frames - p * per;
+        for (int stream = 0; stream < (fr->normals ? 2 : 1) && ok; stream++) {
+            const float *src = (stream ? fr->normals : fr->positions) + (size_t)p * per * lay.vertex_count * 3;
+            char suffix[48], part[24] = "";
+            if (pa)
+                snprintf(part, sizeof part, "_part%u", p);
+            snprintf(suffix, sizeof suffix, ".vat.%s%s%s", stream ? "nrm" : "pos",
+                     k == 2 ? part : (k ? ".f16" : ".f32"), k == 2 ? ".png" : "");
+            if (k < 2)
+                snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s.exr", part);
+            char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
+            float *tex = to_texels(src, &pl);
+            vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+            if (r == VKS_OK && k < 2) {
+                r = vks_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_TEXEL_HALF : VKS_TEXEL_FLOAT, &err);
+            } else if (r == VKS_OK) {
+                size_t n = (size_t)lay.width * lay.height * 3;
+                uint16_t *q = malloc(n * 2 + 2);
+                float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
+                const float *mn = stream ? nlo : bmin, *mx = stream ? nhi : bmax;
+                for (size_t i = 0; q && i < n; i++)
+                    q[i] = vks_vat_quantize16(tex[i], mn[i % 3], mx[i % 3]);
+                r = q ? vks_png16_write(path, q, lay.width, lay.height, &err)
+                      : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+                free(q);
+            }
+            ok = report(job, r, &err);
+            if (ok)
+                add_file(&s, name, stream ? "normal" : "position");
+            if (ok && po)
+                cJSON_AddStringToObject(po, stream ? "normal" : "position", name);
+            free(tex);
+            free(name);
+            free(path);
+        }
     }
     if (ok) {
         char *name = join(NULL, job->name, ".vat.obj");
@@ -526,25 +595,58 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
     sidecar s = sidecar_begin(job, l, dir, 3, "float32", e);
     cJSON_ReplaceItemInObject(s.root, "engine", cJSON_CreateString("cpu-reference"));
     cJSON_AddStringToObject(s.root, "color_space", "linear");
+    /* split: max_height frames a part, every part that tall (the last one's rows past its frames 0) */
+    const uint32_t mh = job->max_height ? job->max_height : VKS_BAKE_DEFAULT_MAX_HEIGHT;
+    const uint32_t per = job->split && l->frames > mh ? mh : l->frames, parts = (l->frames + per - 1) / per;
     cJSON *lo = cJSON_AddObjectToObject(s.root, "layout");
     cJSON_AddNumberToObject(lo, "width", (double)sk->bone_count * 3);
-    cJSON_AddNumberToObject(lo, "height", l->frames);
+    cJSON_AddNumberToObject(lo, "height", per);
     cJSON_AddNumberToObject(lo, "rows_per_frame", 1);
-    cJSON_AddStringToObject(lo, "texel", "bone b of frame f: texels 3b, 3b+1, 3b+2 of row f hold rows x, y, z "
-                                         "of its 3x4 skin matrix (RGBA = m0 m1 m2 m3)");
+    cJSON_AddStringToObject(lo, "texel", parts > 1 ? "part = frame / frames_per_part; bone b of frame f: texels 3b, "
+                                                     "3b+1, 3b+2 of row f % frames_per_part hold rows x, y, z of its "
+                                                     "3x4 skin matrix (RGBA = m0 m1 m2 m3)"
+                                                   : "bone b of frame f: texels 3b, 3b+1, 3b+2 of row f hold rows x, "
+                                                     "y, z of its 3x4 skin matrix (RGBA = m0 m1 m2 m3)");
+    if (parts > 1)
+        cJSON_AddNumberToObject(lo, "frames_per_part", per);
+    cJSON *pa = parts > 1 ? cJSON_AddArrayToObject(lo, "parts") : NULL;
     cJSON *bones = cJSON_AddArrayToObject(s.root, "bones");
     for (uint32_t b = 0; b < sk->bone_count; b++)
         cJSON_AddItemToArray(bones, cJSON_CreateString(sk->nodes[sk->bones[b].node].name));
-    add_clips(&s, job, l, 1);
-    char *name = join(NULL, job->name, ".atlas.exr"), *path = join(dir, job->name, ".atlas.exr");
+    add_clips(&s, job, l, 1, parts > 1 ? per : 0);
     vks_error err = {0};
-    vks_result r = name && path ? vks_exr_write(path, fr->matrices, sk->bone_count * 3, l->frames, 4, VKS_TEXEL_FLOAT, &err)
-                                : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-    int ok = report(job, r, &err);
-    if (ok)
-        add_file(&s, name, "bone matrices");
-    free(name);
-    free(path);
+    vks_result r = VKS_OK;
+    int ok = 1;
+    char *name, *path;
+    const size_t row = (size_t)sk->bone_count * 3 * 4; /* floats a frame */
+    for (uint32_t p = 0; p < parts && ok; p++) {
+        char suffix[32] = ".atlas.exr";
+        if (pa)
+            snprintf(suffix, sizeof suffix, ".atlas_part%u.exr", p);
+        uint32_t count = p + 1 < parts ? per : l->frames - p * per;
+        name = join(NULL, job->name, suffix), path = join(dir, job->name, suffix);
+        const float *rows = fr->matrices + (size_t)p * per * row;
+        float *padded = NULL; /* the last part, shorter: its rows past its frames 0 */
+        if (count < per && (padded = calloc((size_t)per * row, sizeof *padded)))
+            memcpy(padded, rows, (size_t)count * row * sizeof *padded);
+        r = name && path && (count == per || padded)
+                ? vks_exr_write(path, padded ? padded : rows, sk->bone_count * 3, per, 4, VKS_TEXEL_FLOAT, &err)
+                : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+        ok = report(job, r, &err);
+        if (ok)
+            add_file(&s, name, "bone matrices");
+        if (ok && pa) {
+            cJSON *po = cJSON_CreateObject();
+            cJSON_AddNumberToObject(po, "first_frame", (double)p * per);
+            cJSON_AddNumberToObject(po, "frame_count", count);
+            cJSON_AddNumberToObject(po, "height", per);
+            cJSON_AddStringToObject(po, "matrices", name);
+            cJSON_AddItemToArray(pa, po);
+        }
+        free(padded);
+        free(name);
+        free(path);
+    }
     /* the mesh that plays it: joints and weights in glTF (file vertex order), JOINTS_0 of mesh m
        being atlas bone meshes[m].first_bone + joint */
     name = join(NULL, job->name, ".atlas.glb");
@@ -588,7 +690,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
                               : kind == 5 ? "float32 x y z nx ny nz per file vertex, frame-major"
                                           : "glTF: frame 0 as the mesh, one morph target per frame, STEP weights",
                               e);
-    add_clips(&s, job, l, 1);
+    add_clips(&s, job, l, 1, 0);
     char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
     vks_error err = {0};
     vks_bake *b = NULL;

@@ -20,7 +20,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
             "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
-            "                   [--max-memory-mb N] [--quiet]\n"
+            "                   [--max-memory-mb N] [--split] [--quiet]\n"
             "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
             "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
             "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
@@ -39,6 +39,9 @@ static void help(FILE *f)
             "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
             "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
             "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
+            "  --split           a VAT taller than its job's max_height is spread over several\n"
+            "                    textures (NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says\n"
+            "                    which frames each holds) instead of refused; as \"split\": true\n"
             "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
             "                    N MB (default 4096; with --jobs J, up to 2 J jobs at once: one group\n"
             "                    written while the next is deformed) is refused before\n"
@@ -442,7 +445,7 @@ int vks_cmd_bake(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t threads = cores < 1 ? 1 : cores > 64 ? 64 : (uint32_t)cores; /* --threads */
     uint64_t max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
-    int force = 0, sheet = 0, check = 0;
+    int force = 0, sheet = 0, check = 0, split = 0;
     vks_bake_engine engine = VKS_BAKE_GPU;
     vks_cli_gpu_opts gopt = {0};
     for (int i = 1; i < argc; i++) {
@@ -503,6 +506,8 @@ int vks_cmd_bake(int argc, char **argv)
             force = 1;
         } else if (!strcmp(a, "--contact-sheet")) {
             sheet = 1;
+        } else if (!strcmp(a, "--split")) {
+            split = 1;
         } else if (!strcmp(a, "--cpu") || !strcmp(a, "--cpu-fast")) {
             engine = a[5] ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
         } else if (a[0] == '-' && a[1]) {
@@ -531,6 +536,8 @@ int vks_cmd_bake(int argc, char **argv)
     int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)
         return rc;
+    for (uint32_t j = 0; j < m.job_count && split; j++)
+        m.jobs[j].split = 1;
     for (uint32_t j = 0; j < m.job_count && engine != VKS_BAKE_GPU; j++)
         if (m.jobs[j].contact_sheet) {
             fprintf(stderr, "vkskin: %s: %s: \"contact_sheet\" needs the GPU renderer: not with --cpu or --cpu-fast\n",
