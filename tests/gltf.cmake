@@ -9,6 +9,10 @@ if(NOT VKSKIN_FUZZ)
   add_test(NAME fuzz_gltf_replay_real COMMAND fuzz_gltf_replay ${VKSKIN_REAL_DATASETS}/gltf)
   set_tests_properties(fuzz_gltf_replay_real PROPERTIES SKIP_RETURN_CODE 77 LABELS gltf)
 endif()
+# UV sets, materials, images and samplers read, written and read back (issue 26), hand-made and Fox.glb.
+vks_add_test(NAME test_gltf_surface SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gltf_surface.c
+             ${CMAKE_SOURCE_DIR}/tests/unit/gltf_fixture.c LABELS gltf)
+target_link_libraries(test_gltf_surface PRIVATE vkskin_deps::cjson)
 vks_add_test(NAME test_gltf_hand SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_gltf_hand.c
              ${CMAKE_SOURCE_DIR}/tests/unit/gltf_fixture.c LABELS gltf)
 # The program on the samples: inspect, deform, validate (validation layer on: any line from it

@@ -11,3 +11,7 @@ if(NOT VKSKIN_FUZZ)
   add_test(NAME fuzz_nif_replay_real COMMAND fuzz_nif_replay ${VKSKIN_REAL_DATASETS}/nif)
   set_tests_properties(fuzz_nif_replay_real PROPERTIES SKIP_RETURN_CODE 77 LABELS nif)
 endif()
+
+# UV sets and materials (NiMaterialProperty, NiTexturingProperty's base NiSourceTexture) of the
+# real samples (issue 26); skipped without them.
+vks_add_test(NAME test_nif_surface SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_surface.c LABELS nif)

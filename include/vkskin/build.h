@@ -64,6 +64,13 @@ typedef struct vks_mesh_source {
     int32_t space_node;             /* see vks_mesh */
     vks_affine space_pre;           /* zeroed: identity */
     uint32_t flags;                 /* VKS_MESH_*; HAS_NORMALS is set from normals != NULL */
+    /* optional: UV sets per file vertex (skin.h's convention, v from the top), sets
+       0..uv_set_count-1 non-NULL; copied with the vertices the groups duplicate */
+    const float (*uv[VKS_MAX_UV_SETS])[2];
+    uint32_t uv_set_count;
+    /* the mesh's range in skin->materials (filled by the reader before or after the build;
+       checked by vks_skin_validate); triangle_material indexes it */
+    uint32_t first_material, material_count;
 
     /* Grouping: the file's groups when group_count > 0; otherwise groups are built from the
        triangles under palette_limit bones each (0: one group with all the mesh's bones).

@@ -12,6 +12,11 @@
  *     (where the mesh has normals), JOINTS_0, WEIGHTS_0 and unsigned int indices, in the file's
  *     own vertex order (vertices the model duplicated for its groups collapse back to the file's
  *     vertex, as the bake writers do), so vertex i of mesh m is vertex i of `deform`'s outputs.
+ *   - Each mesh's UV sets as TEXCOORD_0.., and one primitive per material of the mesh (they share
+ *     the attributes), with the skin's materials: base colour, base-colour texture (PNG and
+ *     JPEG images embedded as the source embeds them, or referenced by their relative URI;
+ *     other textures named in the material's extras.vkskin.base_texture, see
+ *     vks_gltf_material_texture), samplers; metallicFactor 0 (the model keeps no metal).
  *   - One skin per mesh: the groups' palettes resolved to the mesh's bones, so JOINTS_0 index the
  *     skin's joints (a node that is two bones of one mesh, NW4C rigid and smooth, gets a child
  *     node with an identity transform for its second inverse bind). Weights are written
@@ -78,8 +83,24 @@ typedef struct vks_gltf_report {
     uint32_t weights_normalised;   /* file vertices whose stored weights did not sum to 1 */
     uint32_t normals_replaced;     /* zero or non-finite normals written as +Y (glTF needs unit) */
     uint32_t skeleton_copies;      /* distinct skin spaces (1 for most files) */
+    uint32_t uv_sets;              /* TEXCOORD sets of the mesh with the most */
+    uint32_t materials, images;    /* glTF materials and images written */
     uint64_t bytes;                /* the file's size */
 } vks_gltf_report;
+
+/* How vks_gltf_write_skin keeps material i's base-colour texture: not at all (the material has
+ * none), as a glTF texture and image (PNG or JPEG, embedded or by a relative URI, read through a
+ * UV set every mesh of the material has), or only by name in the material's
+ * extras.vkskin.base_texture (a .tga, .dds, .paa, a texture dictionary name, an image of another
+ * kind): a caller warns about the last. name (cap bytes) gets the texture's name, or
+ * "image i (type)" for an unnamed embedded image. */
+typedef enum vks_gltf_texture_kept {
+    VKS_GLTF_TEXTURE_NONE = 0,
+    VKS_GLTF_TEXTURE_IMAGE,
+    VKS_GLTF_TEXTURE_BY_NAME
+} vks_gltf_texture_kept;
+VKS_API vks_gltf_texture_kept vks_gltf_material_texture(const vks_skin *skin, uint32_t material, char *name,
+                                                        size_t cap);
 
 /* .gltf -> VKS_GLTF_EMBEDDED, anything else VKS_GLTF_GLB. */
 VKS_API vks_gltf_container vks_gltf_container_from_path(const char *path);
@@ -97,12 +118,20 @@ VKS_API vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, c
 
 /* Writes skin's bind mesh, unskinned, to path: every model vertex in model order (the order of
  * inspect and of vertex textures) with POSITION, NORMAL where the model has normals (as
- * stored) and TEXCOORD_0 when texcoords is given (2 floats a vertex, glTF's v from the top),
- * every mesh's triangles in one primitive, under a node carrying vks_gltf_correction. What
+ * stored), the character's UV sets and the texcoords given (2 floats a vertex, glTF's v from
+ * the top: a vertex texture's lookup) as Houdini's VAT and Unreal's AnimToTexture lay them out:
+ * TEXCOORD_0 the character's UV set 0, TEXCOORD_1 the lookup, TEXCOORD_2.. the character's sets
+ * 1..; a character without UVs has the lookup as TEXCOORD_0 (vks_gltf_bind_mesh_lookup_set says
+ * which). One primitive per material of the character (its materials as vks_gltf_write_skin
+ * writes them, texCoord following its set), under a node carrying vks_gltf_correction. What
  * vkskin bake writes beside a vertex animation texture; opt as for vks_gltf_write_skin
  * (container, generator; fps unused). */
 VKS_API vks_result vks_gltf_write_bind_mesh(const char *path, const vks_skin *skin, const float *texcoords,
                                             const vks_gltf_options *opt, vks_error *err);
+
+/* The TEXCOORD set of vks_gltf_write_bind_mesh's texcoords: 1 when the skin has UV sets of
+ * its own (UV0 stays the character's), else 0. */
+VKS_API uint32_t vks_gltf_bind_mesh_lookup_set(const vks_skin *skin);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,13 @@
  *   palette[]    group-local slot -> bone index (global index into bones[]): the remap
  *   vertices     positions[], normals[], influences[], source_vertex[] over all meshes
  *   triangles[]  3 indices each, relative to the mesh's first vertex
+ *   uv[k][]      per vertex, UV set k (k < uv_set_count <= VKS_MAX_UV_SETS), glTF's convention:
+ *                u to the right, v from the top of the image (readers of formats that count v
+ *                from the bottom flip it)
+ *   materials[]  per mesh, a range (first_material, material_count; meshes may share one):
+ *                triangle t of mesh m has materials[m.first_material + triangle_material[t]]
+ *                (triangle_material NULL: local index 0); images[] and samplers[] are what
+ *                glTF materials point to, and what other formats name stays a texture name
  *
  * Skin matrix of bone b for one posed instance, with W(n) the world transform of node n:
  *   K_b = S_mesh * W(bones[b].node) * bones[b].inverse_bind
@@ -38,6 +45,7 @@ extern "C" {
 #endif
 
 #define VKS_MAX_INFLUENCES 4
+#define VKS_MAX_UV_SETS 4 /* UV sets kept per vertex (glTF TEXCOORD_0..3, RW's 8 sets cut to 4) */
 
 typedef struct vks_node {
     const char *name;     /* never NULL; may be "" */
@@ -90,7 +98,39 @@ typedef struct vks_mesh {
     int32_t space_node;           /* node whose inverse world maps to skin space; -1 none */
     vks_affine space_pre;         /* applied after inverse(W(space_node)) */
     uint32_t flags;
+    uint32_t first_material, material_count; /* range in materials[]; 0 count: none known */
+    uint32_t uv_set_count;                   /* UV sets the file gives this mesh (the model's
+                                                other sets hold 0 for its vertices) */
 } vks_mesh;
+
+/* A texture sampler as glTF states it (the GL enums glTF uses); 0: not given (the viewer's
+ * default: repeat, filtering its choice). */
+typedef struct vks_sampler {
+    uint32_t mag_filter, min_filter, wrap_s, wrap_t;
+} vks_sampler;
+
+/* An image a material points to: the bytes when the file embeds them (a .glb's buffer view, a
+ * data: URI), else the reference as the file gives it (a relative URI or a path). */
+typedef struct vks_image {
+    const char *name;      /* never NULL; may be "" */
+    const char *uri;       /* never NULL; "" when embedded */
+    const char *mime_type; /* never NULL; "image/png", "image/jpeg", ... or "" when unknown */
+    const uint8_t *data;   /* embedded bytes, owned by the skin; NULL when referenced */
+    size_t size;
+} vks_image;
+
+/* A material as far as playing a character back needs it: its name, base colour and
+ * base-colour texture. RenderWare, NIF, NW4C and P3D name their textures (a file name without
+ * path, a path, a .tga or .dds, an .paa): that name is base_texture and base_image is -1;
+ * glTF's textures are images[] (base_texture then repeats the image's URI or name). */
+typedef struct vks_material {
+    const char *name;         /* never NULL; may be "" */
+    float base_color[4];      /* RGBA, linear, 0..1; (1, 1, 1, 1) when the file gives none */
+    const char *base_texture; /* never NULL; the base-colour texture as the file names it, "" none */
+    int32_t base_image;       /* index into images[]; -1 none */
+    int32_t base_sampler;     /* index into samplers[]; -1 the default */
+    uint32_t base_uv_set;     /* the UV set the base-colour texture reads */
+} vks_material;
 
 typedef struct vks_skin_arena vks_skin_arena;
 
@@ -138,8 +178,18 @@ typedef struct vks_skin {
     uint32_t vertex_count;
 
     uint32_t (*triangles)[3];
-    uint16_t *triangle_material; /* per triangle; NULL when the file has no materials */
+    uint16_t *triangle_material; /* per triangle, the mesh-local material (see materials[]);
+                                    NULL when the file has no materials */
     uint32_t triangle_count;
+
+    float (*uv[VKS_MAX_UV_SETS])[2]; /* per vertex; sets past uv_set_count are NULL */
+    uint32_t uv_set_count;
+    vks_material *materials;
+    uint32_t material_count;
+    vks_image *images;
+    uint32_t image_count;
+    vks_sampler *samplers;
+    uint32_t sampler_count;
 
     vks_weight_report weights; /* stored sums and repairs (inspect reports them) */
 
@@ -160,7 +210,8 @@ VKS_API const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len);
 /* Checks every cross-reference and value: parents in order, bone nodes, group ranges
  * contiguous and covering each mesh, palette entries inside the mesh's bones, influence
  * slots inside the palette, weights finite and >= 0 with at least one > 0, triangle indices
- * inside the mesh, finite positions/normals/matrices, and that every bone can be deformed in
+ * inside the mesh, finite positions/normals/matrices, UV sets, material ranges and their image
+ * and sampler indices present and inside, and that every bone can be deformed in
  * float32: its inverse bind (and, for rigid groups, its node's bind world) neither singular
  * nor scaling outside vks_float32_scale_ok's range (the error names the bone and its node).
  * O(vertices + triangles + nodes); allocates O(nodes) only when the model has rigid groups. */
@@ -178,6 +229,11 @@ VKS_API int vks_affine_scale_range(const vks_affine *a, double *lo, double *hi);
 /* Whether float32 deformers can use a matrix that scales by lo..hi (see math.c for the
  * derivation): lo and hi within [2^-48, 2^48] and hi / lo <= 2^9. */
 VKS_API int vks_float32_scale_ok(double lo, double hi);
+
+/* The material of triangle t (global index) of mesh m, or NULL when the mesh has none. */
+VKS_API const vks_material *vks_skin_triangle_material(const vks_skin *skin, uint32_t m, uint32_t t);
+/* A material with the defaults (name "", white, no texture, UV set 0), for readers. */
+VKS_API vks_material vks_material_default(void);
 
 /* Index of the node named name (exact match first, then case-insensitive), or -1. */
 VKS_API int32_t vks_skin_find_node(const vks_skin *skin, const char *name);

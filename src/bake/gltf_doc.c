@@ -43,6 +43,10 @@ int vks__gltf_init(vks__gltf *g, const char *generator)
     g->animations = add_array(g, "animations");
     g->accessors = add_array(g, "accessors");
     g->views = add_array(g, "bufferViews");
+    g->materials = add_array(g, "materials");
+    g->textures = add_array(g, "textures");
+    g->images = add_array(g, "images");
+    g->samplers = add_array(g, "samplers");
     return !g->failed && g->scene_nodes;
 }
 
@@ -163,18 +167,34 @@ uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
 
 uint32_t vks__gltf_mesh_indices(vks__gltf *g, const vks_skin *s, uint32_t m)
 {
+    return vks__gltf_mesh_indices_of(g, s, m, -1);
+}
+
+uint32_t vks__gltf_mesh_indices_of(vks__gltf *g, const vks_skin *s, uint32_t m, int32_t material)
+{
     const vks_mesh *me = &s->meshes[m];
-    uint32_t *idx = malloc(((size_t)me->triangle_count * 3 + 1) * sizeof *idx);
+    uint32_t *idx = malloc(((size_t)me->triangle_count * 3 + 1) * sizeof *idx), n = 0;
     if (!idx) {
         g->failed = 1;
         return 0;
     }
-    for (uint32_t t = 0; t < me->triangle_count; t++)
+    for (uint32_t t = 0; t < me->triangle_count; t++) {
+        uint32_t gt = me->first_triangle + t;
+        if (material >= 0 && (s->triangle_material ? s->triangle_material[gt] : 0) != (uint32_t)material)
+            continue;
         for (int k = 0; k < 3; k++)
-            idx[t * 3 + k] = s->source_vertex[me->first_vertex + s->triangles[me->first_triangle + t][k]];
-    uint32_t acc = vks__gltf_indices(g, idx, me->triangle_count * 3);
+            idx[n++] = s->source_vertex[me->first_vertex + s->triangles[gt][k]];
+    }
+    uint32_t acc = vks__gltf_indices(g, idx, n);
     free(idx);
     return acc;
+}
+
+uint32_t vks__gltf_bytes(vks__gltf *g, const uint8_t *bytes, size_t size)
+{
+    size_t start = g->bin.size;
+    vks_buf_put(&g->bin, bytes, size);
+    return add_view(g, start, 0);
 }
 
 int vks__gltf_unit(double x, double y, double z, float out[3])
@@ -228,7 +248,8 @@ void vks__gltf_node_trs(cJSON *node, const vks_affine *a)
 /* Drops the arrays nothing was added to (the schema wants them absent rather than empty). */
 static void drop_empty(cJSON *root)
 {
-    static const char *names[] = {"meshes", "skins", "animations", "nodes", "accessors", "bufferViews"};
+    static const char *names[] = {"meshes",   "skins",    "animations", "nodes",   "accessors",
+                                  "bufferViews", "materials", "textures",  "images", "samplers"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         cJSON *a = cJSON_GetObjectItemCaseSensitive(root, names[i]);
         if (a && cJSON_GetArraySize(a) == 0)

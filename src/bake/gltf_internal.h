@@ -17,6 +17,7 @@ enum { VKS__GL_ARRAY_BUFFER = 34962, VKS__GL_ELEMENT_ARRAY_BUFFER = 34963 };
 typedef struct vks__gltf {
     cJSON *root;
     cJSON *nodes, *meshes, *skins, *animations, *accessors, *views, *scene_nodes;
+    cJSON *materials, *textures, *images, *samplers;
     vks_bytebuf bin;
     uint32_t accessor_count, view_count;
     int failed; /* sticky: an allocation failed somewhere */
@@ -50,6 +51,21 @@ vks_result vks__gltf_save(vks__gltf *g, const char *path, vks_gltf_container con
 /* Mesh m's triangles as an index accessor in file vertex numbers (as the bake writers number
  * vertices); returns 0 and sets g->failed without memory. */
 uint32_t vks__gltf_mesh_indices(vks__gltf *g, const vks_skin *s, uint32_t m);
+/* The same, only the triangles of mesh-local material `material` (-1: all). */
+uint32_t vks__gltf_mesh_indices_of(vks__gltf *g, const vks_skin *s, uint32_t m, int32_t material);
+/* Raw bytes (an image) as a bufferView without a target; returns its index. */
+uint32_t vks__gltf_bytes(vks__gltf *g, const uint8_t *bytes, size_t size);
+/* The skin's materials as glTF materials (glTF material i = skin material i), with the
+ * textures, images and samplers they use (gltf_material.c); what glTF core cannot hold stays
+ * named in the material's extras.vkskin. Marks g failed without memory. */
+void vks__gltf_materials(vks__gltf *g, const vks_skin *s);
+/* The same where the primitives' TEXCOORD_n are the skin's sets with one inserted at
+ * shift_from (the bind mesh's VAT lookup): a texture on set k >= shift_from reads k + 1. */
+void vks__gltf_materials_shifted(vks__gltf *g, const vks_skin *s, uint32_t shift_from);
+/* TEXCOORD_0.. of one primitive's attributes: per file vertex (file_to_model, UINT32_MAX: none)
+ * sets first..first+count-1 of the skin written as TEXCOORD_(at + k). */
+void vks__gltf_texcoords(vks__gltf *g, cJSON *attr, const vks_skin *s, const uint32_t *file_to_model, uint32_t nv,
+                         uint32_t first, uint32_t count, uint32_t at);
 /* (x, y, z) made unit into out; 0 when it has no direction (out is then +Y). */
 int vks__gltf_unit(double x, double y, double z, float out[3]);
 /* An affine as a glTF 4x4 (column-major, last row 0 0 0 1). */

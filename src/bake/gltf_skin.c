@@ -204,6 +204,32 @@ static uint32_t write_skin(vks__gltf *g, const vks__gltf_layout *L, const vks_sk
     return vks__gltf_push(g, g->skins, name_item(skin, me->name));
 }
 
+/* Mesh m's primitives over the same attributes: one per mesh-local material that has triangles
+ * (glTF gives a primitive one material), or one for all its triangles. */
+static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON *prims, const cJSON *attr)
+{
+    const vks_mesh *me = &s->meshes[m];
+    uint32_t parts = me->material_count > 1 ? me->material_count : 1;
+    for (uint32_t l = 0; l < parts; l++) {
+        uint32_t used = 0;
+        for (uint32_t t = me->first_triangle; parts > 1 && t < me->first_triangle + me->triangle_count; t++)
+            used += (s->triangle_material ? s->triangle_material[t] : 0) == l;
+        if (parts > 1 && !used)
+            continue;
+        cJSON *prim = cJSON_CreateObject(), *a = cJSON_Duplicate(attr, 1);
+        if (!prim || !a || !cJSON_AddItemToObject(prim, "attributes", a)) {
+            cJSON_Delete(prim), cJSON_Delete(a);
+            g->failed = 1;
+            return;
+        }
+        if (me->triangle_count)
+            cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices_of(g, s, m, parts > 1 ? (int32_t)l : -1));
+        if (me->material_count)
+            cJSON_AddNumberToObject(prim, "material", me->first_material + l);
+        vks__gltf_push(g, prims, prim);
+    }
+}
+
 /* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
 static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
                       vks_gltf_report *rep)
@@ -225,23 +251,23 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
         rep->weights_normalised += (uint32_t)vertex_joints(s, me, v, jts[j], wts[j]);
     }
     if (ok) {
-        cJSON *prim = cJSON_CreateObject(), *attr = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
+        cJSON *attr = cJSON_CreateObject();
         if (attr) {
             cJSON_AddNumberToObject(attr, "POSITION", vks__gltf_floats(g, &pos[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 1));
             if (has_n)
                 cJSON_AddNumberToObject(attr, "NORMAL", vks__gltf_floats(g, &nrm[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 0));
+            vks__gltf_texcoords(g, attr, s, file_to_model, nv, 0, me->uv_set_count, 0);
             if (me->bone_count) {
                 cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
                 cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
             }
-            if (me->triangle_count)
-                cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices(g, s, m));
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
-        if (!prims || !attr || !cJSON_AddItemToArray(prims, prim)) {
-            cJSON_Delete(prim);
+        if (!prims || !attr)
             g->failed = 1;
-        }
+        else
+            write_primitives(g, s, m, prims, attr);
+        cJSON_Delete(attr);
         uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
         int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
         rep->joints += me->bone_count;
@@ -300,6 +326,8 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
         if (!vk || !cJSON_AddStringToObject(vk, "source_format", skin->format ? skin->format : ""))
             g.failed = 1;
     }
+    if (ok)
+        vks__gltf_materials(&g, skin);
     for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {
         uint32_t *map = file_vertex_map(skin, m);
         ok = map && write_mesh(&g, &L, skin, m, map, &rep);
@@ -316,6 +344,9 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
         rep.skins = (uint32_t)cJSON_GetArraySize(g.skins);
         rep.animations = (uint32_t)cJSON_GetArraySize(g.animations);
         rep.skeleton_copies = L.copies;
+        rep.uv_sets = skin->uv_set_count;
+        rep.materials = (uint32_t)cJSON_GetArraySize(g.materials);
+        rep.images = (uint32_t)cJSON_GetArraySize(g.images);
         r = vks__gltf_save(&g, path, o.container, &rep.bytes, err);
     }
     vks__gltf_free(&g);

@@ -1,6 +1,7 @@
 /* The VAT sidecar (vat_write.h): what a shader needs to play the textures, as JSON with the
  * keys of the vkskin program's bake (README, "Batch baking"), written through the output
  * module. */
+#include "vkskin/gltf.h"
 #include "vkskin/output.h"
 #include "vkskin/vat_write.h"
 #include "vkskin/version.h"
@@ -67,6 +68,22 @@ static void add_clips(cJSON *root, const vks_vat_sidecar *s)
     }
 }
 
+/* Which UV set of each rest mesh (vks_vat_write_rest_obj, _glb) holds the lookup and which the
+ * character's own UVs: the .glb follows Houdini's VAT and AnimToTexture (UV0 the character's,
+ * UV1 the lookup; vks_gltf_bind_mesh_lookup_set), the OBJ holds one set only, the lookup. */
+static void add_rest_mesh_uv(cJSON *root, const vks_skin *s)
+{
+    cJSON *uv = cJSON_AddObjectToObject(root, "rest_mesh_uv");
+    cJSON *glb = cJSON_AddObjectToObject(uv, "glb"), *obj = cJSON_AddObjectToObject(uv, "obj");
+    uint32_t at = vks_gltf_bind_mesh_lookup_set(s);
+    cJSON_AddNumberToObject(glb, "lookup", at);
+    cJSON *own = cJSON_AddArrayToObject(glb, "character");
+    for (uint32_t k = 0; k < s->uv_set_count; k++)
+        cJSON_AddItemToArray(own, cJSON_CreateNumber(k < at ? k : k + 1));
+    cJSON_AddNumberToObject(obj, "lookup", 0);
+    cJSON_AddArrayToObject(obj, "character"); /* OBJ has one vt per vertex: the character's UVs are not in it */
+}
+
 static cJSON *build(const vks_vat_sidecar *s)
 {
     cJSON *o = cJSON_CreateObject();
@@ -127,6 +144,7 @@ static cJSON *build(const vks_vat_sidecar *s)
         cJSON_AddStringToObject(o, "decode",
                                 "position = min + code / 65535 * (max - min); normal = code / 65535 * 2 - 1");
     add_clips(o, s);
+    add_rest_mesh_uv(o, s->skin);
     return o;
 }
 

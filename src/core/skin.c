@@ -44,6 +44,23 @@ const char *vks_skin_strndup(vks_skin *skin, const char *s, size_t len)
     return vks__arena_strndup(skin->arena, &skin->allocator, s, len);
 }
 
+const vks_material *vks_skin_triangle_material(const vks_skin *skin, uint32_t m, uint32_t t)
+{
+    if (m >= skin->mesh_count)
+        return NULL;
+    const vks_mesh *me = &skin->meshes[m];
+    uint32_t local = skin->triangle_material && t < skin->triangle_count ? skin->triangle_material[t] : 0;
+    if (!skin->materials || local >= me->material_count)
+        return NULL;
+    return &skin->materials[me->first_material + local];
+}
+
+vks_material vks_material_default(void)
+{
+    vks_material m = {"", {1, 1, 1, 1}, "", -1, -1, 0};
+    return m;
+}
+
 int32_t vks_skin_find_node(const vks_skin *skin, const char *name)
 {
     for (uint32_t i = 0; i < skin->node_count; i++)

@@ -14,7 +14,11 @@
 struct vks_skin_builder {
     vks_skin *skin;
     vks_vec meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
+    vks_vec uv[VKS_MAX_UV_SETS]; /* set k grows only when a mesh has it: the vertices of meshes
+                                    before (or without) it are padded with 0 when it does, and
+                                    by finish (no memory for models without UVs) */
     int has_normals, has_materials;
+    uint32_t uv_sets;            /* most sets of any mesh */
     int failed;
     vks_weight_report report; /* over every mesh added; copied into the skin by finish */
 };
@@ -64,6 +68,8 @@ vks_skin_builder *vks_builder_create(vks_skin *skin)
     b->source = (vks_vec)VKS_VEC_INIT(sizeof(uint32_t), 64);
     b->triangles = (vks_vec)VKS_VEC_INIT(sizeof(uint32_t[3]), 64);
     b->materials = (vks_vec)VKS_VEC_INIT(sizeof(uint16_t), 64);
+    for (int k = 0; k < VKS_MAX_UV_SETS; k++)
+        b->uv[k] = (vks_vec)VKS_VEC_INIT(sizeof(float[2]), 64);
     return b;
 }
 
@@ -75,6 +81,8 @@ void vks_builder_destroy(vks_skin_builder *b)
                     &b->normals, &b->influences, &b->source, &b->triangles, &b->materials};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         vks__vec_free(all[i], &b->skin->allocator);
+    for (int k = 0; k < VKS_MAX_UV_SETS; k++)
+        vks__vec_free(&b->uv[k], &b->skin->allocator);
     b->skin->allocator.free(b->skin->allocator.user, b);
 }
 
@@ -264,6 +272,11 @@ static vks_result check_mesh(const vks_skin_builder *b, const vks_mesh_source *m
     if (m->space_node >= (int32_t)s->node_count || m->space_node < -1)
         return fail(err, VKS_ERR_FORMAT, mname, "skin-space node %llu >= node count %llu",
                     (unsigned long long)(long long)m->space_node, s->node_count, 0);
+    if (m->uv_set_count > VKS_MAX_UV_SETS)
+        return fail(err, VKS_ERR_INVALID, mname, "%llu UV sets, at most %llu", m->uv_set_count, VKS_MAX_UV_SETS, 0);
+    for (uint32_t k = 0; k < m->uv_set_count; k++)
+        if (!m->uv[k] && m->vertex_count)
+            return fail(err, VKS_ERR_INVALID, mname, "UV set %llu has no array", k, 0, 0);
 
     const uint16_t (*mb)[4] = m->bone;
     const float (*mw)[4] = m->weight;
@@ -611,6 +624,11 @@ static vks_result lay_out_mesh_record(vks_skin_builder *b, mesh_plan *p, vks_err
         pre_zero &= m->space_pre.m[i] == 0.0f;
     me->space_pre = pre_zero ? vks_affine_identity() : m->space_pre;
     me->flags = m->flags | (m->normals ? VKS_MESH_HAS_NORMALS : 0);
+    me->first_material = m->first_material;
+    me->material_count = m->material_count;
+    me->uv_set_count = m->uv_set_count;
+    if (m->uv_set_count > b->uv_sets)
+        b->uv_sets = m->uv_set_count;
     if (!me->name)
         return layout_nomem(p, err);
     if (m->normals)
@@ -696,6 +714,13 @@ static vks_result lay_out_vertices(vks_skin_builder *b, mesh_plan *p, const plan
         memcpy(pos, m->positions[v], 12);
         if (m->normals)
             memcpy(n, m->normals[v], 12);
+        for (uint32_t k = 0; k < m->uv_set_count; k++) {
+            size_t pad = b->positions.count - 1 - b->uv[k].count; /* vertices without set k */
+            float *uv = vec_push(b, &b->uv[k], pad + 1);
+            if (!uv)
+                return layout_nomem(p, err);
+            memcpy(uv + 2 * pad, m->uv[k][v], 8);
+        }
         *sv = v;
         p->model_index[v] = (uint32_t)(b->positions.count - 1 - p->first_vertex);
         uint32_t u = 0;
@@ -883,6 +908,19 @@ vks_result vks_builder_finish(vks_skin_builder *b, vks_error *err)
     s->source_vertex = to_arena(s, &b->source);
     s->triangles = to_arena(s, &b->triangles);
     s->triangle_material = b->has_materials ? to_arena(s, &b->materials) : NULL;
+    for (uint32_t k = 0; k < b->uv_sets; k++) /* the last meshes without set k: 0 */
+        if (b->uv[k].count < b->positions.count && !vec_push(b, &b->uv[k], b->positions.count - b->uv[k].count)) {
+            rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
+            goto out;
+        }
+    for (uint32_t k = 0; k < VKS_MAX_UV_SETS; k++)
+        s->uv[k] = k < b->uv_sets ? to_arena(s, &b->uv[k]) : NULL;
+    s->uv_set_count = b->uv_sets;
+    for (uint32_t k = 0; k < b->uv_sets; k++)
+        if (!s->uv[k]) {
+            rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "model", "out of memory");
+            goto out;
+        }
     if (!s->meshes || !s->groups || !s->bones || !s->palette || !s->positions ||
         (b->has_normals && !s->normals) || !s->influences || !s->source_vertex || !s->triangles ||
         (b->has_materials && !s->triangle_material)) {

@@ -74,11 +74,47 @@ static vks_result check_rigid_worlds(const vks_skin *s, vks_error *err)
     return r;
 }
 
+/* UV sets, materials, images and samplers: every array present and every index inside. */
+static vks_result check_surface(const vks_skin *s, vks_error *err)
+{
+    char path[64];
+    if (s->uv_set_count > VKS_MAX_UV_SETS)
+        return bad(err, "skin", "%u UV sets, at most %d", s->uv_set_count, VKS_MAX_UV_SETS);
+    for (uint32_t k = 0; k < s->uv_set_count; k++)
+        if (!s->uv[k] && s->vertex_count)
+            return bad(err, "skin", "UV set %u has no array", k);
+    if ((s->material_count && !s->materials) || (s->image_count && !s->images) ||
+        (s->sampler_count && !s->samplers))
+        return bad(err, "skin", "material, image or sampler array missing");
+    for (uint32_t i = 0; i < s->material_count; i++) {
+        const vks_material *m = &s->materials[i];
+        snprintf(path, sizeof path, "materials[%u]", i);
+        if (!m->name || !m->base_texture)
+            return bad(err, path, "material has no name or texture string");
+        if (m->base_image < -1 || m->base_image >= (int64_t)s->image_count)
+            return bad(err, path, "image %d outside the model's %u images", m->base_image, s->image_count);
+        if (m->base_sampler < -1 || m->base_sampler >= (int64_t)s->sampler_count)
+            return bad(err, path, "sampler %d outside the model's %u samplers", m->base_sampler, s->sampler_count);
+        if (m->base_uv_set >= VKS_MAX_UV_SETS)
+            return bad(err, path, "UV set %u, at most %d sets", m->base_uv_set, VKS_MAX_UV_SETS);
+    }
+    for (uint32_t i = 0; i < s->image_count; i++) {
+        const vks_image *im = &s->images[i];
+        snprintf(path, sizeof path, "images[%u]", i);
+        if (!im->name || !im->uri || !im->mime_type || (im->size && !im->data))
+            return bad(err, path, "image has no name, URI or type string, or no bytes for its size");
+    }
+    return VKS_OK;
+}
+
 vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
 {
     char path[64];
     if (!s)
         return bad(err, "skin", "no model");
+    vks_result sr = check_surface(s, err);
+    if (sr != VKS_OK)
+        return sr;
     if (s->vertex_count && (!s->positions || !s->influences || !s->source_vertex))
         return bad(err, "skin", "vertex arrays missing for %lld vertices", (long long)(s->vertex_count));
     for (uint32_t i = 0; i < s->node_count; i++) {
@@ -123,6 +159,18 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
             return bad(err, path, "skin-space transform is not finite");
         if ((me->flags & VKS_MESH_HAS_NORMALS) && !s->normals)
             return bad(err, path, "mesh has normals but the model has no normal array");
+        if (me->uv_set_count > s->uv_set_count)
+            return bad(err, path, "mesh has %u UV sets, the model %u", me->uv_set_count, s->uv_set_count);
+        if (me->first_material > s->material_count || me->material_count > s->material_count - me->first_material)
+            return bad(err, path, "material range %u + %u ends past %u materials", me->first_material,
+                       me->material_count, s->material_count);
+        for (uint32_t t = me->first_triangle; me->material_count && s->triangle_material &&
+                                              t < me->first_triangle + me->triangle_count && t < s->triangle_count; t++)
+            if (s->triangle_material[t] >= me->material_count) {
+                snprintf(path, sizeof path, "meshes[%u].triangles[%u]", m, t - me->first_triangle);
+                return bad(err, path, "material %u >= the mesh's %u materials", s->triangle_material[t],
+                           me->material_count);
+            }
         uint32_t gv = me->first_vertex, gt = me->first_triangle;
         for (uint32_t g = me->first_group; g < me->first_group + me->group_count; g++) {
             const vks_group *gr = &s->groups[g];

@@ -39,6 +39,17 @@ has "inspect .glb" out "gltf glTF 2.0 (.glb)"
 has "inspect .glb" out "25 nodes, 1 skinned mesh(es), 24 bones, 1 groups, 1728 vertices, 576 triangles"
 expect 0 "inspect --json" "$vk" inspect --json "$fox"
 has "inspect --json" out '"format":[[:space:]]*"gltf"'
+# what Fox is painted with (issue 26): its UV set, material, embedded PNG and sampler
+has "inspect --json: the material" out '"name":[[:space:]]*"fox_material"'
+has "inspect --json: the image" out '"mime_type":[[:space:]]*"image/png"'
+has "inspect --json: the image's bytes" out '"bytes":[[:space:]]*26764'
+has "inspect --json: the sampler" out '"mag_filter":[[:space:]]*9729'
+expect 0 "inspect .glb (surface)" "$vk" inspect "$fox"
+has "inspect: the UV set" out "UV sets: 1"
+has "inspect: the UV range" out "\[0\] u 0.02044..0.983, v 0.01976..0.985"
+has "inspect: the material" out '\[0\] "fox_material": base colour (1, 1, 1, 1), texture image 0, sampler 0 on UV set 0'
+has "inspect: the image" out '\[0\] "" image/png, 26764 bytes embedded'
+has "inspect: the mesh's surface" out "1 UV set, material 0"
 expect 0 "inspect --clips" "$vk" inspect --clips "$fox"
 has "inspect --clips" out "3 clips"
 has "inspect --clips" out 'clip 1 "Walk": 0.7083 s'

@@ -53,6 +53,21 @@ if [ -d "$real" ]; then
     fi
   done
   echo "real samples converted: $converted"
+  # a texture glTF core cannot hold (the pyffi biped's body.dds) stays named in its material's
+  # extras, with a warning naming it (issue 26)
+  nif=$real/nif/pyffi_10.1.0.0_test_skincenterradius.nif
+  if [ -f "$nif" ]; then
+    "$vkskin" convert "$nif" "$work/dds.glb" 2>"$work/dds.err" || fail "convert $nif"
+    grep -q 'warning: .*texture "body.dds".*extras.vkskin.base_texture' "$work/dds.err" ||
+      { cat "$work/dds.err"; fail "no warning naming body.dds"; }
+    (cd "$work" && node --input-type=module -e "
+      import { readFileSync } from 'node:fs';
+      const b = readFileSync('dds.glb'), j = JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
+      const m = j.materials[j.meshes[0].primitives[0].material];
+      if (m.extras.vkskin.base_texture !== 'body.dds' || j.images || !('TEXCOORD_0' in j.meshes[0].primitives[0].attributes))
+        { console.error(JSON.stringify(m)); process.exit(1); }") || fail "body.dds not kept in extras"
+    files+=("$work/dds.glb")
+  fi
 else
   echo "note: no real datasets at $real; generated characters only"
 fi
@@ -69,6 +84,19 @@ for m in "$real"/gltf/*/*.gltf "$real"/gltf/*/*.glb; do
   files+=("$o"); samples=$((samples + 1))
 done
 echo "Khronos samples: $samples"
+# Fox keeps what it is painted with (issue 26): its UV set, its material's base-colour texture
+# and its PNG, embedded (the validator below checks the references and the image's bytes)
+if [ -f "$work/sample_Fox.glb.glb" ]; then
+  (cd "$work" && node --input-type=module -e "
+    import { readFileSync } from 'node:fs';
+    const b = readFileSync('sample_Fox.glb.glb'), j = JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
+    const p = j.meshes[0].primitives[0], m = j.materials[p.material], t = j.textures[m.pbrMetallicRoughness.baseColorTexture.index];
+    const img = j.images[t.source], v = j.bufferViews[img.bufferView];
+    if (!('TEXCOORD_0' in p.attributes) || j.accessors[p.attributes.TEXCOORD_0].count !== 1728 || m.name !== 'fox_material' ||
+        img.mimeType !== 'image/png' || v.byteLength !== 26764 || j.samplers[t.sampler].magFilter !== 9729)
+      { console.error('Fox lost its surface:', JSON.stringify({ p, m, t, img, v })); process.exit(1); }
+    console.log('Fox: TEXCOORD_0, material fox_material, PNG of 26764 bytes kept');") || fail "Fox.glb converted without its UVs, material or image"
+fi
 
 # 4. deform's glTF bakes: one frame (a plain mesh) and several (morph targets, STEP weights)
 m="$work/gen/char_b24_pl8.dff"
@@ -81,6 +109,14 @@ m="$work/gen/char_b24_pl8.dff"
   fail "deform --format raw"
 printf 'BAKE\t%s\t%s\t10\n' "$work/bake6.glb" "$work/bake6.raw" >>"$work/jobs.txt"
 files+=("$work/bake1.glb" "$work/bake6.glb" "$work/bake3.gltf")
+# a VAT rest mesh with the character's UVs (TEXCOORD_0), the lookup (TEXCOORD_1) and its material
+fox=$real/gltf/Fox/Fox.glb
+if [ -f "$fox" ]; then
+  printf '{"jobs": [{"name": "fox", "model": "%s", "clips": ["%s"], "fps": 5, "range": [0, 0.2], "outputs": ["vat-png16"]}]}\n' \
+    "$fox" "$fox" >"$work/fox_bake.json"
+  "$vkskin" bake "$work/fox_bake.json" --cpu --out "$work/fox_bake" >/dev/null 2>&1 || fail "bake Fox.glb"
+  files+=("$work/fox_bake/fox.vat.glb")
+fi
 
 (cd "$work" && node validate.mjs "${files[@]}") || fail "gltf-validator reported errors or warnings"
 # the GPU deformer too where there is a Vulkan device (not in a -DVKSKIN_GPU=OFF build)

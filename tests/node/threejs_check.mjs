@@ -63,10 +63,14 @@ function selfContained(file) {
 async function load(file) {
   const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(selfContained(file), '', resolve, reject));
   const model = { gltf, meshes: [], verts: 0, diag: 0, mixer: new THREE.AnimationMixer(gltf.scene) };
-  const box = new THREE.Box3();
+  const box = new THREE.Box3(), seen = new Set();
   gltf.scene.traverse((o) => {
     if (!o.isMesh) return;
     if (o.isSkinnedMesh) o.bind(o.skeleton, new THREE.Matrix4());
+    // a mesh with several materials is one primitive per material over the same vertices:
+    // three.js makes a mesh of each, sharing the position attribute; count the vertices once
+    if (seen.has(o.geometry.attributes.position)) return;
+    seen.add(o.geometry.attributes.position);
     model.meshes.push(o);
     model.verts += o.geometry.attributes.position.count;
     o.geometry.computeBoundingBox();

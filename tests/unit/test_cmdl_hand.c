@@ -331,6 +331,40 @@ static void test_maya_ssc(void)
 
 /* Each malformed document fails with the expected code, a one-line message containing the
    expected words, and leaves *out alone. */
+/* UV sets and materials (issue 26): TextureCoordinate0 as Short x Scale 1/1024 (0, 1024, 512
+   -> u 0, 1, 0.5; v 0, 0, 1024 -> 0, 0, 1), TextureCoordinate1 as floats. NW4C counts v from the
+   bottom, the skin model from the top: v' = 1 - v. The mesh names Materials["skin"], the
+   second of two MaterialCtr, so its triangles have material 1 of the model's two. */
+static void test_texcoords(void)
+{
+    const char *doc = HEAD "<SkeletalModel Name=\"m\"><Shapes><SeparateDataShapeCtr><PrimitiveSets>" SET(
+        "SmoothSkinning", "0", TRIS(3, "0 1 2")) "</PrimitiveSets><VertexAttributes>"
+        STREAM(3, "Position", "Float", "1", 3, "0 0 0  1 0 0  0 1 0")
+        STREAM(2, "TextureCoordinate0", "Short", "0.0009765625", 3, "0 0  1024 0  512 1024")
+        STREAM(2, "TextureCoordinate1", "Float", "1", 3, "0.25 0.75  0.5 0.5  1 0")
+        STREAM(1, "BoneIndex", "Ubyte", "1", 3, "0 0 0")
+        STREAM(1, "BoneWeight", "Ubyte", "0.01", 3, "100 100 100")
+        "</VertexAttributes></SeparateDataShapeCtr></Shapes>"
+        "<Materials><MaterialCtr Name=\"cloth\"/><MaterialCtr Name=\"skin\"/></Materials>"
+        "<Meshes><Mesh><SeparateShapeReference>Shapes[0]</SeparateShapeReference>"
+        "<MaterialReference>Materials[\"skin\"]</MaterialReference></Mesh></Meshes>" SKEL2 "</SkeletalModel>" TAIL;
+    vks_skin *s = read_doc(doc, NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_EQ_INT(s->uv_set_count, 2);
+    static const float want0[3][2] = {{0, 1}, {1, 1}, {0.5f, 0}}, want1[3][2] = {{0.25f, 0.25f}, {0.5f, 0.5f}, {1, 1}};
+    for (uint32_t f = 0; f < 3 && s->uv_set_count == 2; f++) {
+        uint32_t v = vertex_of(s, 0, f);
+        CHECK(s->uv[0][v][0] == want0[f][0] && s->uv[0][v][1] == want0[f][1]);
+        CHECK(s->uv[1][v][0] == want1[f][0] && s->uv[1][v][1] == want1[f][1]);
+    }
+    CHECK_EQ_INT(s->material_count, 2);
+    const vks_material *m = vks_skin_triangle_material(s, 0, 0);
+    CHECK(m && !strcmp(m->name, "skin"));
+    vks_skin_free(s);
+}
+
 static void expect_error(const char *doc, vks_result code, const char *words, const char *path_words)
 {
     vks_skin *s = (vks_skin *)(uintptr_t)1;
@@ -403,6 +437,7 @@ static void test_errors(void)
 
 int main(void)
 {
+    test_texcoords();
     test_euler_and_order();
     test_smooth();
     test_rigid();

@@ -153,8 +153,37 @@ static void test_tube_again(void)
     vks_error err = {0};
     CHECK_EQ_INT(vks_p3d_read(&o, b, n, &s, &err), VKS_OK);
     if (s) {
+        /* surface (issue 26): one UV set from the face records, inside [0, 1]; every face's
+           texture is "#(argb,8,8,3)color(0.5,0.5,0.5,1,co)" (all 64 face records, by a byte
+           search of the file): a procedural colour, kept as the base colour, no texture name */
+        CHECK_EQ_INT(s->uv_set_count, 1);
+        for (uint32_t v = 0; v < s->vertex_count && s->uv[0]; v++)
+            CHECK(s->uv[0][v][0] >= 0 && s->uv[0][v][0] <= 1 && s->uv[0][v][1] >= 0 && s->uv[0][v][1] <= 1);
+        CHECK_EQ_INT(s->material_count, 1);
+        const vks_material *mt = vks_skin_triangle_material(s, 0, 0);
+        CHECK(mt && mt->base_color[0] == 0.5f && mt->base_color[2] == 0.5f && mt->base_color[3] == 1 &&
+              !mt->base_texture[0]);
+        /* a texture name and a UV per corner through the writer: set, written, read back */
+        s->materials[0].base_texture = "data\\tube_co.paa";
+        s->materials[0].name = "data\\tube.rvmat";
         vks_skin *back = round_trip(s, 64);
         if (back) {
+            CHECK_EQ_INT(back->uv_set_count, 1);
+            CHECK_EQ_INT(back->triangle_count, s->triangle_count);
+            for (uint32_t t = 0; t < s->triangle_count && t < back->triangle_count && back->uv[0]; t++) {
+                float a[6], bb[6]; /* the three corners' UVs, compared as sets */
+                for (int k = 0; k < 3; k++)
+                    for (int c = 0; c < 2; c++)
+                        a[2 * k + c] = s->uv[0][s->triangles[t][k]][c], bb[2 * k + c] = back->uv[0][back->triangles[t][k]][c];
+                for (int k = 0; k < 3; k++) {
+                    int found = 0;
+                    for (int j = 0; j < 3; j++)
+                        found |= a[2 * k] == bb[2 * j] && a[2 * k + 1] == bb[2 * j + 1];
+                    CHECK(found);
+                }
+            }
+            const vks_material *bm = vks_skin_triangle_material(back, 0, 0);
+            CHECK(bm && !strcmp(bm->base_texture, "data\\tube_co.paa") && !strcmp(bm->name, "data\\tube.rvmat"));
             compare(s, back, 1);
             /* pivots survive: mid at y 0.5 above root, tip 0.5 above mid */
             CHECK_NEAR(back->nodes[1].bind_local.m[10], 0.5, 1e-6);
@@ -165,6 +194,24 @@ static void test_tube_again(void)
     }
     free(b);
     free(cfg);
+}
+
+/* The real gunbag's first material: texture and material files as its face records name them
+   ("z\\ace\\addons\\gunbag\\data\\gunbag_co.paa" and ".rvmat", by a byte search of the file). */
+static void test_gunbag_material(void)
+{
+    vks_skin *s = NULL;
+    vks_error err = {0};
+    CHECK_EQ_INT(vks_read_file(NULL, vks_test_dataset("p3d/hemtt_ace_gunbag.p3d"), &s, &err), VKS_OK);
+    if (!s)
+        return;
+    int found = 0;
+    for (uint32_t i = 0; i < s->material_count; i++)
+        found |= !strcmp(s->materials[i].base_texture, "z\\ace\\addons\\gunbag\\data\\gunbag_co.paa") &&
+                 !strcmp(s->materials[i].name, "z\\ace\\addons\\gunbag\\data\\gunbag.rvmat");
+    CHECK(found);
+    CHECK_EQ_INT(s->uv_set_count, 1);
+    vks_skin_free(s);
 }
 
 static void test_writer_errors(void)
@@ -191,5 +238,6 @@ int main(void)
     test_writer_errors();
     test_character();
     test_tube_again();
+    test_gunbag_material();
     return vks_test_finish("test_p3d_write");
 }

@@ -121,6 +121,27 @@ static void compare_with_json(const vks_skin *s, const cJSON *j, size_t file_siz
     if (s->triangle_material)
         CHECK_EQ_INT(s->triangle_material[me->first_triangle], cJSON_GetArrayItem(t0, 3)->valueint);
 
+    /* UV set and material (issue 26), values from the file's bytes by a short Python walk: the
+       Geometry Struct's UV array after 130 prelit colours gives vertex 0 (0, 0), vertex 1
+       (0.1, 0), vertex 129 (0.9, 1); the one Material's struct is RGBA ff ff ff ff, untextured */
+    CHECK_EQ_INT(s->uv_set_count, json_int(j, "numTexSets"));
+    CHECK_EQ_INT(me->uv_set_count, 1);
+    for (uint32_t mv = me->first_vertex; s->uv[0] && mv < me->first_vertex + me->vertex_count; mv++) {
+        uint32_t f = s->source_vertex[mv];
+        if (f == 0)
+            CHECK(s->uv[0][mv][0] == 0.0f && s->uv[0][mv][1] == 0.0f);
+        if (f == 1)
+            CHECK(s->uv[0][mv][0] == 0.1f && s->uv[0][mv][1] == 0.0f);
+        if (f == 129)
+            CHECK(s->uv[0][mv][0] == 0.9f && s->uv[0][mv][1] == 1.0f);
+    }
+    CHECK_EQ_INT(s->material_count, 1);
+    CHECK_EQ_INT(me->material_count, 1);
+    const vks_material *mat = vks_skin_triangle_material(s, 0, me->first_triangle);
+    CHECK(mat != NULL);
+    if (mat)
+        CHECK(mat->base_color[0] == 1 && mat->base_color[3] == 1 && !mat->base_texture[0] && mat->base_image == -1);
+
     /* skin facts visible through the model: no split data -> one group with all bones in
        order; used bones = bones with a positive weight; max weights */
     const cJSON *split = cJSON_GetObjectItem(skin, "split");

@@ -585,6 +585,59 @@ static void procedural_character(void)
     }
 }
 
+/* 9. UV sets and a textured material */
+static void uv_sets_and_material(void)
+{
+    /* 9. UV sets and a textured material (issue 26) round trip at 3.6.0.3 and 3.3.0.2 (no surface
+          properties in the material struct), lists and strips: u = v / 16, v = 1 - v / 32 in
+          set 0 and their swap in set 1; colour (0.5, 0.25, 1, 1) as 8-bit (128, 64, 255, 255),
+          texture "hero_body"; the model's second material (triangles 4..) green, untextured. The
+          reader has 1/255 steps of colour. */
+    for (int variant = 0; variant < 2; variant++) {
+        vks_skin *o = make_model(0, 0, 0);
+        for (uint32_t k = 0; k < 2; k++) {
+            o->uv[k] = vks_skin_alloc_array(o, o->vertex_count, sizeof *o->uv[k]);
+            for (uint32_t v = 0; o->uv[k] && v < o->vertex_count; v++) {
+                float a = (float)v / 16, b = 1.0f - (float)v / 32;
+                o->uv[k][v][0] = k ? b : a, o->uv[k][v][1] = k ? a : b;
+            }
+        }
+        o->uv_set_count = o->meshes[0].uv_set_count = 2;
+        o->materials = vks_skin_alloc_array(o, 2, sizeof *o->materials);
+        o->materials[0] = o->materials[1] = vks_material_default();
+        o->materials[1].base_color[0] = o->materials[1].base_color[2] = 0;
+        o->materials[0].base_color[0] = 0.5f, o->materials[0].base_color[1] = 0.25f;
+        o->materials[0].base_texture = "hero_body";
+        o->material_count = o->meshes[0].material_count = 2;
+        vks_error err = {0};
+        CHECK_EQ_INT(vks_skin_validate(o, &err), VKS_OK);
+        vks_skin *r = round_trip(o, variant ? 0x33002 : 0, variant, NULL, NULL);
+        CHECK(r != NULL);
+        if (r) {
+            CHECK_EQ_INT(r->uv_set_count, 2);
+            CHECK_EQ_INT(r->meshes[0].uv_set_count, 2);
+            for (uint32_t v = 0; v < r->vertex_count && r->uv_set_count == 2; v++) {
+                uint32_t f = r->source_vertex[v]; /* the writer writes model vertices in order */
+                for (uint32_t k = 0; k < 2; k++)
+                    CHECK(r->uv[k][v][0] == o->uv[k][f][0] && r->uv[k][v][1] == o->uv[k][f][1]);
+            }
+            CHECK_EQ_INT(r->material_count, 2);
+            const vks_material *g = vks_skin_triangle_material(r, 0, 4);
+            CHECK(g && g->base_color[0] == 0 && g->base_color[1] == 1 && g->base_color[2] == 0 && !g->base_texture[0]);
+            const vks_material *m = vks_skin_triangle_material(r, 0, 0);
+            CHECK(m != NULL);
+            if (m) {
+                CHECK(!strcmp(m->base_texture, "hero_body"));
+                CHECK_NEAR(m->base_color[0], 128 / 255.0, 1e-6);
+                CHECK_NEAR(m->base_color[1], 64 / 255.0, 1e-6);
+                CHECK(m->base_color[2] == 1 && m->base_color[3] == 1 && m->base_image == -1);
+            }
+            vks_skin_free(r);
+        }
+        vks_skin_free(o);
+    }
+}
+
 /* 8. refusals: two bones on one node; a version the writer does not write */
 static void refusals(void)
 {
@@ -612,6 +665,7 @@ int main(void)
     two_atomics();
     no_space_node();
     procedural_character();
+    uv_sets_and_material();
     refusals();
     return vks_test_finish("test_rw_write");
 }

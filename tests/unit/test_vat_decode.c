@@ -182,8 +182,26 @@ static void check_obj(const char *path, const vks_vat_layout *l)
 
 static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
-/* The rest mesh's .glb: TEXCOORD_0 of vertex v on v's texel of frame 0 (glTF's v from the top). */
-static void check_glb(const char *path, const vks_vat_layout *l)
+/* TEXCOORD_n of the first primitive as floats at *off (0: absent); checks its count. */
+static int texcoord(const cJSON *doc, const cJSON *prim, uint32_t n, uint32_t count, size_t bin_size, size_t *off)
+{
+    char name[16];
+    snprintf(name, sizeof name, "TEXCOORD_%u", n);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prim, "attributes"), name);
+    if (!cJSON_IsNumber(a))
+        return 0;
+    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "accessors"), a->valueint);
+    const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bufferViews"), (int)num(acc, "bufferView"));
+    *off = (size_t)num(view, "byteOffset");
+    CHECK_EQ_INT(num(acc, "count"), count);
+    CHECK(*off + (size_t)count * 8 <= bin_size);
+    return *off + (size_t)count * 8 <= bin_size;
+}
+
+/* The rest mesh's .glb: the sidecar's lookup set (rest_mesh_uv.glb.lookup) of vertex v on v's
+ * texel of frame 0 (glTF's v from the top), and the character's own UV sets where the sidecar
+ * says, equal to the model's (issue 26: UV0 the character's, UV1 the lookup). */
+static void check_glb(const char *path, const vks_vat_layout *l, const cJSON *sc, const vks_skin *skin)
 {
     size_t size = 0;
     uint8_t *b = vks_test_read_file(path, &size);
@@ -196,20 +214,33 @@ static void check_glb(const char *path, const vks_vat_layout *l)
     CHECK((size_t)jl + 28 <= size);
     cJSON *doc = (size_t)jl + 28 <= size ? cJSON_ParseWithLength((const char *)b + 20, jl) : NULL;
     const uint8_t *bin = b + 28 + jl;
+    size_t bin_size = size - 28 - jl;
     const cJSON *prim = cJSON_GetArrayItem(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "meshes"), 0),
                                          "primitives"), 0);
-    int a = (int)num(cJSON_GetObjectItemCaseSensitive(prim, "attributes"), "TEXCOORD_0");
-    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "accessors"), a);
-    const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bufferViews"), (int)num(acc, "bufferView"));
-    size_t off = (size_t)num(view, "byteOffset");
-    CHECK_EQ_INT(num(acc, "count"), l->vertex_count);
-    CHECK(off + (size_t)l->vertex_count * 8 + 28 + jl <= size);
-    for (uint32_t v = 0; doc && off + (size_t)l->vertex_count * 8 + 28 + jl <= size && v < l->vertex_count; v++) {
+    const cJSON *glb = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(sc, "rest_mesh_uv"), "glb");
+    uint32_t lookup = (uint32_t)num(glb, "lookup");
+    CHECK_EQ_INT(lookup, skin->uv_set_count ? 1 : 0);
+    size_t off = 0;
+    int have = doc && texcoord(doc, prim, lookup, l->vertex_count, bin_size, &off);
+    CHECK(have);
+    for (uint32_t v = 0; have && v < l->vertex_count; v++) {
         float uv[2];
         memcpy(uv, bin + off + (size_t)v * 8, 8);
         CHECK_EQ_INT((uint32_t)floorf(uv[0] * l->width), vks_vat_column(l, v));
         CHECK_EQ_INT((uint32_t)floorf(uv[1] * l->height), vks_vat_row(l, 0, v));
+    }
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(glb, "character");
+    CHECK_EQ_INT(cJSON_GetArraySize(own), skin->uv_set_count);
+    for (uint32_t k = 0; k < skin->uv_set_count && k < (uint32_t)cJSON_GetArraySize(own); k++) {
+        int ok = doc && texcoord(doc, prim, (uint32_t)cJSON_GetArrayItem(own, (int)k)->valueint, l->vertex_count,
+                                 bin_size, &off);
+        CHECK(ok);
+        for (uint32_t v = 0; ok && v < l->vertex_count; v++) {
+            float uv[2];
+            memcpy(uv, bin + off + (size_t)v * 8, 8);
+            CHECK(uv[0] == skin->uv[k][v][0] && uv[1] == skin->uv[k][v][1]);
+        }
     }
     cJSON_Delete(doc);
     free(b);
@@ -252,7 +283,7 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
             continue;
         }
         if (!strncmp(role, "rest mesh (glTF", 15)) {
-            check_glb(p, &l);
+            check_glb(p, &l, sc, r->skin);
             continue;
         }
         int normal = !strcmp(role, "normal");

@@ -506,7 +506,10 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         }
     }
     static const char *const mesh_suffix[2] = {".vat.obj", ".vat.glb"};
-    static const char *const mesh_role[2] = {"rest mesh (OBJ, vt = texel)", "rest mesh (glTF, TEXCOORD_0 = texel)"};
+    /* the .glb's lookup is TEXCOORD_1 after the character's own UV0 (vks_gltf_bind_mesh_lookup_set) */
+    const char *const mesh_role[2] = {"rest mesh (OBJ, vt = texel)", vks_gltf_bind_mesh_lookup_set(l->skin)
+                                                                         ? "rest mesh (glTF, TEXCOORD_1 = texel)"
+                                                                         : "rest mesh (glTF, TEXCOORD_0 = texel)"};
     for (int m = 0; ok && m < 2; m++) {
         char *name = join(NULL, job->name, mesh_suffix[m]), *path = join(dir, job->name, mesh_suffix[m]);
         files[nf] = (vks_vat_sidecar_file){name ? name : "", mesh_role[m], path ? file_bytes(path) : 0};

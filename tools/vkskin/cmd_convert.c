@@ -171,6 +171,27 @@ static int parse_positive(const char *opt, const char *text, float *out)
     return 1;
 }
 
+/* One warning per texture name the glTF keeps only by name (a .tga, .dds, a dictionary entry):
+ * the file is valid, but a viewer shows the base colour until someone converts the texture. */
+static void warn_textures_by_name(const char *in, const vks_skin *skin)
+{
+    for (uint32_t i = 0; i < skin->material_count; i++) {
+        char name[512], other[512];
+        if (vks_gltf_material_texture(skin, i, name, sizeof name) != VKS_GLTF_TEXTURE_BY_NAME)
+            continue;
+        uint32_t j = 0;
+        while (j < i && !(vks_gltf_material_texture(skin, j, other, sizeof other) == VKS_GLTF_TEXTURE_BY_NAME &&
+                          !strcmp(name, other)))
+            j++;
+        if (j < i)
+            continue;
+        fprintf(stderr,
+                "vkskin: warning: %s: texture \"%s\" (material %u \"%s\") is not a PNG or JPEG image glTF can hold or "
+                "reference: kept by name in the material's extras.vkskin.base_texture\n",
+                in, name, i, skin->materials[i].name);
+    }
+}
+
 int vks_cmd_convert(int argc, char **argv)
 {
     vks_read_options ropt = {0};
@@ -283,15 +304,16 @@ int vks_cmd_convert(int argc, char **argv)
     }
     fprintf(stderr,
             "vkskin: %s -> %s: %u mesh(es), %u joint(s), %u node(s), %u animation(s) (%u channel(s) with their own "
-            "keys, %u sampled at %g fps)%s, %llu bytes\n",
+            "keys, %u sampled at %g fps)%s, %u UV set(s), %u material(s), %u image(s), %llu bytes\n",
             in, outp, rep.meshes, rep.joints, rep.nodes, rep.animations, rep.channels_kept, rep.channels_resampled,
             gopt.fps > 0 ? gopt.fps : 30.0, rep.skeleton_copies > 1 ? ", one skeleton per skin space" : "",
-            (unsigned long long)rep.bytes);
+            rep.uv_sets, rep.materials, rep.images, (unsigned long long)rep.bytes);
     if (rep.weights_normalised)
         fprintf(stderr, "vkskin: note: %u vertices' stored weights did not sum to 1; glTF's are normalised\n",
                 rep.weights_normalised);
     if (rep.normals_replaced)
         fprintf(stderr, "vkskin: note: %u zero normals written as +Y (glTF normals are unit)\n", rep.normals_replaced);
+    warn_textures_by_name(in, skin);
 out:
     free_clips(&cc);
     vks_skin_free(skin);

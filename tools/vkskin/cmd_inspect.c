@@ -9,16 +9,18 @@
 
 #include "cli.h"
 #include "inspect_clip.h"
+#include "inspect_surface.h"
 
 static void help(FILE *f)
 {
     fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [--clips] [P3D options]\n\n"
                "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
                "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
-               "node), the influence histogram, the weights as stored (sums, and how many vertices were\n"
-               "repaired and how), and the bind-pose check: the largest error of deforming with the bind\n"
-               "pose against the stored vertices (absolute and relative to the bounding radius), passed\n"
-               "or FAILED against the tolerance of src/check/tolerance.c.\n\n"
+               "node), the UV sets (with the range each covers) and the materials (name, base colour,\n"
+               "base-colour texture), images and samplers, the influence histogram, the weights as stored\n"
+               "(sums, and how many vertices were repaired and how), and the bind-pose check: the largest\n"
+               "error of deforming with the bind pose against the stored vertices (absolute and relative\n"
+               "to the bounding radius), passed or FAILED against the tolerance of src/check/tolerance.c.\n\n"
                "A clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp, NIF .kf; a pose JSON with --model)\n"
                "prints its clips instead: duration, frame rate, cycle, space, events, and each track's node\n"
                "with its channels' key counts and interpolation; with --model, which tracks bind to that\n"
@@ -80,6 +82,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
         cJSON_AddBoolToObject(jm, "normals", (me->flags & VKS_MESH_HAS_NORMALS) != 0);
         cJSON_AddBoolToObject(jm, "renormalize_normals", (me->flags & VKS_MESH_RENORMALIZE) != 0);
         cJSON_AddNumberToObject(jm, "skin_space_node", me->space_node);
+        vks_cli_mesh_surface_json(jm, s, m);
         if (m < 64)
             cJSON_AddNumberToObject(jm, "bind_max_error", bc->per_mesh_max[m]);
         cJSON *bones = cJSON_AddArrayToObject(jm, "bones");
@@ -104,6 +107,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
         }
         cJSON_AddItemToArray(ms, jm);
     }
+    vks_cli_surface_json(o, s);
     cJSON *h = cJSON_AddArrayToObject(o, "influence_histogram");
     for (int k = 0; k <= VKS_MAX_INFLUENCES; k++)
         cJSON_AddItemToArray(h, cJSON_CreateNumber(st->influence_histogram[k]));
@@ -153,9 +157,11 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
             }
             printf("]\n");
         }
+        vks_cli_mesh_surface_text(stdout, s, m);
         if (m < 64)
             printf("    bind-pose max error %.3g\n", bc->per_mesh_max[m]);
     }
+    vks_cli_surface_text(stdout, s);
     printf("  influences per vertex:");
     for (int k = 1; k <= VKS_MAX_INFLUENCES; k++)
         printf(" %d:%u", k, st->influence_histogram[k]);

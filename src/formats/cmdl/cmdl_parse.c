@@ -136,11 +136,14 @@ static int lookup(const char *s, const name_value *table, int if_absent, int if_
     return if_unknown;
 }
 
-/* Tangent, Color, TextureCoordinate0..2, UserAttribute0..11, ... are kept as "other". */
+/* Tangent, Color, UserAttribute0..11, ... are kept as "other". */
 static const name_value usages[] = {{"Position", CMDL_USAGE_POSITION},
                                     {"Normal", CMDL_USAGE_NORMAL},
                                     {"BoneIndex", CMDL_USAGE_BONE_INDEX},
                                     {"BoneWeight", CMDL_USAGE_BONE_WEIGHT},
+                                    {"TextureCoordinate0", CMDL_USAGE_TEXCOORD0},
+                                    {"TextureCoordinate1", CMDL_USAGE_TEXCOORD1},
+                                    {"TextureCoordinate2", CMDL_USAGE_TEXCOORD2},
                                     {NULL, 0}};
 static const name_value quant_modes[] = {{"Float", CMDL_Q_FLOAT}, {"Byte", CMDL_Q_BYTE},     {"Ubyte", CMDL_Q_UBYTE},
                                          {"Short", CMDL_Q_SHORT}, {"Ushort", CMDL_Q_USHORT}, {NULL, 0}};

@@ -26,6 +26,7 @@
 
 typedef struct shape_streams {
     const cmdl_stream *pos, *nrm, *bidx, *bwt;
+    const cmdl_stream *uv[3]; /* TextureCoordinate0..2 */
 } shape_streams;
 
 static float value(const cmdl_stream *s, uint32_t v, int k)
@@ -129,14 +130,17 @@ static vks_result find_streams(cmdl_ctx *c, const cmdl_shape *sh, shape_streams 
                                    : st[i].usage == CMDL_USAGE_NORMAL      ? &ss->nrm
                                    : st[i].usage == CMDL_USAGE_BONE_INDEX  ? &ss->bidx
                                    : st[i].usage == CMDL_USAGE_BONE_WEIGHT ? &ss->bwt
-                                                                           : NULL;
+                                   : st[i].usage >= CMDL_USAGE_TEXCOORD0 && st[i].usage <= CMDL_USAGE_TEXCOORD2
+                                       ? &ss->uv[st[i].usage - CMDL_USAGE_TEXCOORD0]
+                                       : NULL;
         if (!slot)
             continue;
         if (*slot)
             return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &st[i].at, "a second %s stream in one shape",
                                      st[i].usage == CMDL_USAGE_POSITION ? "Position"
                                      : st[i].usage == CMDL_USAGE_NORMAL ? "Normal"
-                                     : st[i].usage == CMDL_USAGE_BONE_INDEX ? "BoneIndex" : "BoneWeight");
+                                     : st[i].usage == CMDL_USAGE_BONE_INDEX ? "BoneIndex"
+                                     : st[i].usage == CMDL_USAGE_BONE_WEIGHT ? "BoneWeight" : "TextureCoordinate");
         *slot = &st[i];
     }
     if (!ss->pos)
@@ -146,6 +150,10 @@ static vks_result find_streams(cmdl_ctx *c, const cmdl_shape *sh, shape_streams 
                                  "Position must be a Vector2..4 vertex stream, one vector per vertex");
     if (ss->nrm && ss->nrm->components < 3)
         return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &ss->nrm->at, "Normal must have 3 or 4 components");
+    for (int k = 0; k < 3; k++)
+        if (ss->uv[k] && ss->uv[k]->components < 2)
+            return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &ss->uv[k]->at, "TextureCoordinate%d must have 2 or more components",
+                                     k);
     *vertex_count = ss->pos->vertex_size;
     for (size_t i = 0; i < sh->streams.count; i++)
         if (!st[i].constant && st[i].vertex_size != *vertex_count)
@@ -252,6 +260,7 @@ static int32_t material_of(cmdl_ctx *c, const mat_entry *sorted, size_t nsorted,
 typedef struct shape_work {
     float (*positions)[3];
     float (*normals)[3];
+    float (*uv[3])[2]; /* TextureCoordinate0..2 as the skin keeps them */
     uint16_t (*bone)[4];
     float (*weight)[4];
     float *stored_sum; /* per vertex, the mesh table's weights before renormalisation */
@@ -265,6 +274,8 @@ typedef struct shape_work {
 
 static void work_free(cmdl_ctx *c, shape_work *w, size_t nsets)
 {
+    for (int k = 0; k < 3; k++)
+        vks__cmdl_free(c, w->uv[k]);
     vks__cmdl_free(c, w->positions);
     vks__cmdl_free(c, w->normals);
     vks__cmdl_free(c, w->bone);
@@ -341,6 +352,18 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
                 rc = vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &ss.pos->at, "vertex %u: position overflows a float", v);
                 goto done;
             }
+    }
+    /* texture coordinates: stored x Scale; NW4C (the PICA200, OpenGL's convention) counts v from
+       the bottom of the image, the skin model from the top */
+    for (int k = 0; k < 3; k++) {
+        if (!ss.uv[k])
+            continue;
+        if (!(w.uv[k] = vks__cmdl_alloc(c, V, sizeof *w.uv[k]))) {
+            rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory for %u vertices", V);
+            goto done;
+        }
+        for (uint32_t v = 0; v < V; v++)
+            w.uv[k][v][0] = value(ss.uv[k], v, 0), w.uv[k][v][1] = 1.0f - value(ss.uv[k], v, 1);
     }
 
     int32_t material = material_of(c, mats, nmats, si);
@@ -456,6 +479,10 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
     m.flags = VKS_MESH_RENORMALIZE;
     m.groups = w.groups;
     m.group_count = ngroups;
+    for (int k = 0; k < 3 && ss.uv[k]; k++) /* sets numbered without gaps, as the skin keeps them */
+        m.uv[k] = (const float(*)[2])w.uv[k], m.uv_set_count = (uint32_t)k + 1;
+    if (material >= 0) /* triangle_material holds the document's material index */
+        m.first_material = 0, m.material_count = (uint32_t)skin->material_count;
     rc = vks_builder_add_mesh(b, &m, c->err);
 done:
     for (uint32_t g = 0; w.groups && g < ngroups; g++)
@@ -478,6 +505,21 @@ vks_result vks__cmdl_shapes(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, co
         mats[k].index = (int32_t)k;
     }
     qsort(mats, nmats, sizeof *mats, cmp_mat);
+    /* every MaterialCtr by name (texture references are not read: no sample shows their form) */
+    skin->materials = nmats ? vks_skin_alloc_array(skin, nmats, sizeof *skin->materials) : NULL;
+    if (nmats && !skin->materials) {
+        vks__cmdl_free(c, mats);
+        return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl/Materials", "out of memory");
+    }
+    for (size_t k = 0; k < nmats; k++) {
+        skin->materials[k] = vks_material_default();
+        skin->materials[k].name = vks_skin_strndup(skin, names[k] ? names[k] : "", names[k] ? strlen(names[k]) : 0);
+        if (!skin->materials[k].name) {
+            vks__cmdl_free(c, mats);
+            return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl/Materials", "out of memory");
+        }
+    }
+    skin->material_count = (uint32_t)nmats;
     vks_result rc = VKS_OK;
     for (uint32_t si = 0; si < c->doc.shapes.count && rc == VKS_OK; si++)
         rc = one_shape(c, skin, b, si, bone_node, static_node, inverse_bind, singular, &own_entries, mats, nmats);

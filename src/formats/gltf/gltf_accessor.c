@@ -74,8 +74,8 @@ static uint32_t type_comps(const char *s, uint32_t *rows)
 }
 
 /* bufferView v's bytes (its byteOffset applied) and its byteLength and byteStride. */
-static vks_result view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint64_t *length, uint64_t *stride,
-                             uint64_t *offset)
+vks_result vks__gltfr_view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint64_t *length, uint64_t *stride,
+                                 uint64_t *offset)
 {
     char path[40];
     snprintf(path, sizeof path, "bufferViews[%d]", v);
@@ -180,7 +180,7 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
     if (view >= 0) {
         uint64_t len = 0, st = 0, voff = 0;
         const uint8_t *bytes = NULL;
-        if ((r = view_bytes(d, view, &bytes, &len, &st, &voff)) != VKS_OK)
+        if ((r = vks__gltfr_view_bytes(d, view, &bytes, &len, &st, &voff)) != VKS_OK)
             return r;
         if (st && want->no_stride)
             return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d: bufferViews[%d] has a byteStride, which index "
@@ -267,8 +267,8 @@ static vks_result apply_sparse(gltf_doc *d, const layout *L, const cJSON *s, int
     uint64_t elem = L->col_stride * (L->comps / L->rows);
     const uint8_t *ib = NULL, *vb = NULL;
     uint64_t ilen = 0, vlen = 0, st = 0, vo = 0;
-    if ((r = view_bytes(d, iview, &ib, &ilen, &st, &vo)) != VKS_OK ||
-        (r = view_bytes(d, vview, &vb, &vlen, &st, &vo)) != VKS_OK)
+    if ((r = vks__gltfr_view_bytes(d, iview, &ib, &ilen, &st, &vo)) != VKS_OK ||
+        (r = vks__gltfr_view_bytes(d, vview, &vb, &vlen, &st, &vo)) != VKS_OK)
         return r;
     if (ioff > ilen || n > (ilen - ioff) / isz)
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, ip, "%llu indices pass the end of bufferViews[%d]", (unsigned long long)n,

@@ -109,6 +109,19 @@ vks_result vks__gltfr_accessor_floats(gltf_doc *d, int32_t index, const char *pa
 vks_result vks__gltfr_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                gltf_values *info, uint32_t **out);
 
+/* bufferView v's bytes (its byteOffset applied), byteLength, byteStride and byteOffset, checked
+ * against its buffer (loaded on first use). */
+vks_result vks__gltfr_view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint64_t *length, uint64_t *stride,
+                                 uint64_t *offset);
+
+/* The document's materials, textures, images and samplers into the skin's arrays
+ * (gltf_materials.c): images embedded (bufferView, data: URI) are copied, others keep their
+ * URI. Every index checked; a texture without a source (an extension's image) has none. */
+vks_result vks__gltfr_materials(gltf_doc *d, vks_skin *skin);
+/* A primitive's TEXCOORD_0..3 (while present), each with vcount elements; *sets gets how many. */
+vks_result vks__gltfr_texcoords(gltf_doc *d, const char *ppath, const cJSON *attrs, uint32_t vcount,
+                                float (*uv[VKS_MAX_UV_SETS])[2], uint32_t *sets);
+
 /* A primitive's weight sets (gltf_influences.c). */
 typedef struct gltf_influence_sets {
     uint32_t sets;

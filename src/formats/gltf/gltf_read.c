@@ -1,5 +1,7 @@
 /* glTF 2.0 model reader: every skinned mesh node of the scene becomes meshes of the skin model
- * (one per primitive), the skeleton is every node the skins' joints need (the joints and
+ * (one per primitive; consecutive primitives over the same attributes, each with a material,
+ * make one mesh whose triangles keep their primitive's material: a mesh with several
+ * materials, as vkskin's writer writes it), the skeleton is every node the skins' joints need (the joints and
  * their ancestors up to the scene roots) in topological order, and the bones of each mesh are
  * its skin's joints with their inverse bind matrices (identity where the skin has none).
  *
@@ -10,6 +12,10 @@
  * Weights (gltf_influences.c): per vertex, the 4 largest of all weight sets (JOINTS_0/WEIGHTS_0,
  * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
  * counted in skin->weights.over_four.
+ *
+ * Surface (gltf_materials.c): TEXCOORD_0..3 of each primitive, its material (every material of
+ * the file with its base colour and base-colour texture), and the images and samplers the
+ * textures use; embedded image bytes are copied into the skin.
  *
  * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
  * to; consistent with the other readers, which read skinned geometry only), points and lines
@@ -39,6 +45,7 @@ typedef struct reader {
     uint8_t *needed;
     uint32_t vertices, triangles, meshes, over_four;
     uint32_t skipped_primitives, unskinned_nodes, morphs;
+    uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -262,8 +269,54 @@ static vks_result triangles(reader *R, const char *path, int mode, const uint32_
     return VKS_OK;
 }
 
+/* Triangles of primitive prim (another primitive of the same mesh over the same attributes,
+ * so vcount vertices), appended to *all (*count so far, room for cap). */
+static vks_result more_triangles(reader *R, const cJSON *prim, const char *ppath, uint32_t vcount, uint32_t (**all)[3],
+                                 uint32_t *count, uint32_t *cap)
+{
+    gltf_doc *d = &R->d;
+    uint64_t mode = 4;
+    int32_t ind = -1;
+    vks_result r = vks__gltfr_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
+    if (r == VKS_OK)
+        r = vks__gltfr_get_index(d, prim, ppath, "indices", 0, d->accessor_count, "accessors", &ind);
+    if (r != VKS_OK)
+        return r;
+    uint32_t *indices = NULL, icount = vcount;
+    char path[160];
+    snprintf(path, sizeof path, "%s%s", ppath, ind >= 0 ? ".indices" : "");
+    if (ind >= 0) {
+        gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
+                                 GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1, 0};
+        gltf_values ii;
+        if ((r = vks__gltfr_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
+            return r;
+        icount = ii.count;
+    }
+    uint32_t(*t)[3] = NULL, n = 0;
+    if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &t, &n)) != VKS_OK)
+        return r;
+    if (n > d->opt.max_triangles - R->triangles - *count)
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", n, d->opt.max_triangles);
+    if (*count + n > *cap) {
+        uint32_t ncap = (*count + n) * 2;
+        uint32_t(*grown)[3] = vks__gltfr_alloc(d, ncap, sizeof *grown);
+        if (!grown)
+            return vks__gltfr_nomem(d, ppath);
+        memcpy(grown, *all, (size_t)*count * sizeof *grown);
+        *all = grown, *cap = ncap;
+    }
+    memcpy(*all + *count, t, (size_t)n * sizeof *t);
+    *count += n;
+    return VKS_OK;
+}
+
+/* One skin mesh from a primitive, and from the primitives after it that share its attributes
+ * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
+ * many exporters write it); each triangle then has its primitive's material. */
 static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *prim, const char *ppath,
-                                const char *name, const skin_info *si)
+                                const char *name, const skin_info *si, const cJSON *const *more, uint32_t nmore,
+                                const char *mpath, int first_index)
 {
     gltf_doc *d = &R->d;
     if (!cJSON_IsObject(prim))
@@ -280,6 +333,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     }
     if (member(prim, "targets"))
         R->morphs++;
+    int32_t material = -1;
+    r = vks__gltfr_get_index(d, prim, ppath, "material", 0, R->material_count, "materials", &material);
+    if (r != VKS_OK)
+        return r;
     const cJSON *attrs = member(prim, "attributes");
     char path[160];
     snprintf(path, sizeof path, "%s.attributes", ppath);
@@ -339,6 +396,39 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (!bone || !weight || !stored)
         return vks__gltfr_nomem(d, ppath);
     R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
+    float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
+    uint32_t uv_sets = 0;
+    if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
+        return r;
+    /* the primitives that share these attributes: their triangles, each with its material */
+    uint16_t *tmat = NULL;
+    int32_t lo = material, hi = material;
+    if (nmore) {
+        uint32_t cap = tcount, *ends = vks__gltfr_alloc(d, nmore + 1, sizeof *ends);
+        int32_t *mats = vks__gltfr_alloc(d, nmore + 1, sizeof *mats);
+        if (!ends || !mats)
+            return vks__gltfr_nomem(d, ppath);
+        ends[0] = tcount, mats[0] = material;
+        for (uint32_t k = 0; k < nmore; k++) {
+            char qpath[96];
+            snprintf(qpath, sizeof qpath, "%s.primitives[%d]", mpath, first_index + 1 + (int)k);
+            mats[k + 1] = -1;
+            if ((r = vks__gltfr_get_index(d, more[k], qpath, "material", 1, R->material_count, "materials",
+                                          &mats[k + 1])) != VKS_OK ||
+                (r = more_triangles(R, more[k], qpath, vcount, &tris, &tcount, &cap)) != VKS_OK)
+                return r;
+            ends[k + 1] = tcount;
+            lo = mats[k + 1] < lo ? mats[k + 1] : lo;
+            hi = mats[k + 1] > hi ? mats[k + 1] : hi;
+        }
+        if (hi - lo >= 65535)
+            return vks__gltfr_fail(d, VKS_ERR_LIMIT, mpath, "materials %d..%d of one mesh: at most 65535 apart", lo, hi);
+        if (!(tmat = vks__gltfr_alloc(d, tcount, sizeof *tmat)))
+            return vks__gltfr_nomem(d, ppath);
+        for (uint32_t k = 0, t = 0; k <= nmore; k++)
+            for (; t < ends[k]; t++)
+                tmat[t] = (uint16_t)(mats[k] - lo);
+    }
     if (tcount == 0) {
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
         R->skipped_primitives++;
@@ -362,10 +452,27 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     m.bones = si->bones;
     m.space_node = -1; /* skin space = the scene root's: the mesh node's transform is ignored */
     m.flags = VKS_MESH_RENORMALIZE;
+    for (uint32_t k = 0; k < uv_sets; k++)
+        m.uv[k] = (const float(*)[2])uv[k];
+    m.uv_set_count = uv_sets;
+    if (material >= 0) /* the range of the primitives' materials; one primitive: its material */
+        m.first_material = (uint32_t)lo, m.material_count = (uint32_t)(hi - lo + 1);
+    m.triangle_material = tmat;
     r = vks_builder_add_mesh(b, &m, d->err);
     R->vertices += vcount;
     R->triangles += tcount;
     return r;
+}
+
+/* Whether primitive q draws the vertices of primitive p with a material of its own: the same
+ * attributes, both with a material, triangles (mode 4..6), no morph targets. */
+static int shares_vertices(const cJSON *p, const cJSON *q)
+{
+    const cJSON *pm = member(p, "mode"), *qm = member(q, "mode");
+    return cJSON_IsObject(p) && cJSON_IsObject(q) && cJSON_IsNumber(member(p, "material")) &&
+           cJSON_IsNumber(member(q, "material")) && !member(p, "targets") && !member(q, "targets") &&
+           (!pm || (cJSON_IsNumber(pm) && pm->valuedouble >= 4)) && (!qm || (cJSON_IsNumber(qm) && qm->valuedouble >= 4)) &&
+           cJSON_Compare(member(p, "attributes"), member(q, "attributes"), 1);
 }
 
 static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, int32_t s)
@@ -380,17 +487,28 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, mpath, "primitives must be a non-empty array");
     const cJSON *nm = member(mo, "name");
     const char *base = cJSON_IsString(nm) && nm->valuestring[0] ? nm->valuestring : mpath;
+    const cJSON **more = vks__gltfr_alloc(d, (size_t)np, sizeof *more);
+    if (!more)
+        return vks__gltfr_nomem(d, mpath);
     int p = 0;
-    for (const cJSON *prim = prims->child; prim; prim = prim->next, p++) {
+    for (const cJSON *prim = prims->child; prim; p++) {
+        /* the primitives after it over the same attributes, each with a material, none morphed
+           nor points or lines: one mesh (a mesh with several materials) */
+        uint32_t nmore = 0;
+        const cJSON *q = prim->next;
+        while (q && shares_vertices(prim, q))
+            more[nmore++] = q, q = q->next;
         char ppath[80], name[160];
         snprintf(ppath, sizeof ppath, "%s.primitives[%d]", mpath, p);
-        if (np == 1)
+        if (np == 1 || (int)nmore + 1 == np)
             snprintf(name, sizeof name, "%.100s", base);
         else
             snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
-        vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s]);
+        vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s], more, nmore, mpath, p);
         if (r != VKS_OK)
             return r;
+        p += (int)nmore;
+        prim = q;
     }
     return VKS_OK;
 }
@@ -449,8 +567,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_nomem(d, "nodes");
         goto done;
     }
-    if ((r = skeleton(&R, skin)) != VKS_OK)
+    if ((r = skeleton(&R, skin)) != VKS_OK || (r = vks__gltfr_materials(d, skin)) != VKS_OK)
         goto done;
+    R.material_count = skin->material_count;
     vks_skin_builder *b = vks_builder_create(skin);
     if (!b) {
         r = vks__gltfr_nomem(d, "meshes");

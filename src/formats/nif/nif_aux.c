@@ -1,7 +1,9 @@
 /* Auxiliary blocks that files without block sizes (before 20.2.0.5) force a reader to walk:
  * properties, textures, extra data, the controllers, interpolators and key data that are no
  * transform animation, LOD data (nif_blocks.md Part B; version conditions from nif.xml as
- * summarised there). Nothing here is kept: each reader only consumes its block's exact span.
+ * summarised there). Each reader consumes its block's exact span; what the model keeps of a
+ * character's surface is recorded: NiMaterialProperty's name, diffuse colour and alpha,
+ * NiTexturingProperty's base texture (its NiSourceTexture and UV set), NiSourceTexture's file.
  * Transform animation and text keys are the clip reader's (nif_kf_blocks.c),
  * which the walk asks first. */
 #include "nif_internal.h"
@@ -22,14 +24,23 @@ static int material_prop(nif_rd *r, nif_block *b)
 {
     uint16_t fl;
     uint32_t v = r->f->ver;
-    if (!nif_read_objectnet(r, NULL))
+    b->kind = NIF_K_MATPROP;
+    b->u.matprop.diffuse[0] = b->u.matprop.diffuse[1] = b->u.matprop.diffuse[2] = 1;
+    if (!nif_read_objectnet(r, &b->u.matprop.name))
         return 0;
     if (v <= V(10, 0, 1, 2) && !nif_u16(r, &fl, "flags"))
         return 0;
-    if (r->f->bsver < 26 && !nif_skip(r, 6, 4, "ambient_diffuse"))
-        return 0;
-    if (!nif_skip(r, 8, 4, "specular_emissive_gloss_alpha"))
-        return 0;
+    float c[8];
+    if (r->f->bsver < 26) { /* ambient, then diffuse */
+        if (!vks_cur_fits(&r->c, 6, 4))
+            return nif_skip(r, 6, 4, "ambient_diffuse");
+        vks_cur_f32n(&r->c, c, 6);
+        memcpy(b->u.matprop.diffuse, c + 3, sizeof b->u.matprop.diffuse);
+    }
+    if (!vks_cur_fits(&r->c, 8, 4)) /* specular, emissive, glossiness, alpha */
+        return nif_skip(r, 8, 4, "specular_emissive_gloss_alpha");
+    vks_cur_f32n(&r->c, c, 8);
+    b->u.matprop.alpha = c[7];
     return r->f->bsver <= 21 || nif_skip(r, 1, 4, "emissive_mult");
 }
 
@@ -62,20 +73,29 @@ static int stencil_prop(nif_rd *r, nif_block *b)
     return nif_u16(r, &fl, "flags") && nif_skip(r, 2, 4, "ref_mask");
 }
 
-static int tex_desc(nif_rd *r)
+/* A TexDesc; source and uv_set (may be NULL) get its NiSourceTexture ref and UV set. */
+static int tex_desc(nif_rd *r, int32_t *source, uint32_t *uv_set)
 {
     uint32_t v = r->f->ver;
     int has;
-    if (!nif_skip(r, 1, 4, "tex_desc/source"))
+    int32_t src;
+    if (!nif_i32(r, &src, "tex_desc/source"))
         return 0;
+    if (source)
+        *source = src;
     if (v <= V(20, 0, 0, 5) && !nif_skip(r, 2, 4, "tex_desc/clamp_filter"))
         return 0;
     if (v >= V(20, 1, 0, 3) && !nif_skip(r, 1, 2, "tex_desc/flags"))
         return 0;
     if (v >= V(20, 5, 0, 4) && !nif_skip(r, 1, 2, "tex_desc/max_anisotropy"))
         return 0;
-    if (v <= V(20, 0, 0, 5) && !nif_skip(r, 1, 4, "tex_desc/uv_set"))
-        return 0;
+    if (v <= V(20, 0, 0, 5)) {
+        uint32_t set;
+        if (!nif_u32(r, &set, "tex_desc/uv_set"))
+            return 0;
+        if (uv_set)
+            *uv_set = set;
+    }
     if (v <= V(10, 4, 0, 1) && !nif_skip(r, 2, 2, "tex_desc/ps2"))
         return 0;
     if (v <= V(4, 1, 0, 12) && !nif_skip(r, 1, 2, "tex_desc/unknown"))
@@ -94,6 +114,8 @@ static int texturing_prop(nif_rd *r, nif_block *b)
     uint32_t v = r->f->ver, count;
     uint16_t fl;
     int has;
+    b->kind = NIF_K_TEXPROP;
+    b->u.texprop.base_source = -1;
     if (!nif_read_objectnet(r, NULL))
         return 0;
     if ((v <= V(10, 0, 1, 2) || v >= V(20, 1, 0, 2)) && !nif_u16(r, &fl, "flags"))
@@ -109,7 +131,8 @@ static int texturing_prop(nif_rd *r, nif_block *b)
             break;
         if (!nif_bool(r, &has, "texture/has"))
             return 0;
-        if (has && !tex_desc(r))
+        /* slot 0 is the base texture */
+        if (has && !tex_desc(r, slot == 0 ? &b->u.texprop.base_source : NULL, slot == 0 ? &b->u.texprop.uv_set : NULL))
             return 0;
         if (has && slot == 5 && !nif_skip(r, 6, 4, "bump_map/luma_matrix"))
             return 0;
@@ -121,7 +144,7 @@ static int texturing_prop(nif_rd *r, nif_block *b)
         for (uint32_t i = 0; i < n; i++) {
             if (!nif_bool(r, &has, "shader_texture/has"))
                 return 0;
-            if (has && (!tex_desc(r) || !nif_skip(r, 1, 4, "shader_texture/map_id")))
+            if (has && (!tex_desc(r, NULL, NULL) || !nif_skip(r, 1, 4, "shader_texture/map_id")))
                 return 0;
         }
     }
@@ -132,18 +155,22 @@ static int source_texture(nif_rd *r, nif_block *b)
 {
     uint32_t v = r->f->ver;
     uint8_t ext, internal = 0;
+    b->kind = NIF_K_SOURCETEX;
+    b->u.srctex.file = "";
     if (!nif_read_objectnet(r, NULL) || !nif_u8(r, &ext, "use_external"))
         return 0;
     if (v < V(10, 1, 0, 0)) {
         if (ext == 0 && !nif_u8(r, &internal, "use_internal"))
             return 0;
-        if (ext == 1 && !nif_sized_string(r, NULL, "file_name"))
+        if (ext == 1 && !nif_sized_string(r, &b->u.srctex.file, "file_name"))
             return 0;
         if (ext == 0 && internal == 1 && !nif_skip(r, 1, 4, "pixel_data"))
             return 0;
-    } else if (!nif_string(r, NULL, "file_name") || !nif_skip(r, 1, 4, "pixel_data")) {
+    } else if (!nif_string(r, &b->u.srctex.file, "file_name") || !nif_skip(r, 1, 4, "pixel_data")) {
         return 0;
     }
+    if (!b->u.srctex.file)
+        b->u.srctex.file = "";
     if (!nif_skip(r, 3, 4, "format_prefs") || !nif_skip(r, 1, 1, "is_static"))
         return 0;
     if (v >= V(10, 1, 0, 103) && !nif_skip(r, 1, 1, "direct_render"))

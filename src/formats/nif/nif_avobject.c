@@ -58,7 +58,7 @@ static int bounding_volume(nif_rd *r, int depth)
     }
 }
 
-int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf)
+int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf, uint32_t *prop_count, const int32_t **props)
 {
     nif_file *f = r->f;
     uint32_t n;
@@ -78,7 +78,7 @@ int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf)
         return 0;
     if (f->ver <= NIF_V(4, 2, 2, 0) && !nif_skip(r, 3, 4, "velocity"))
         return 0;
-    if (f->bsver <= 34 && !nif_refs(r, &n, NULL, "properties"))
+    if (f->bsver <= 34 && !nif_refs(r, prop_count ? prop_count : &n, props, "properties"))
         return 0;
     if (f->ver <= NIF_V(4, 2, 2, 0)) {
         int has;
@@ -97,7 +97,7 @@ int nif_read_node(nif_rd *r, nif_block *b)
     nif_node *nd = &b->u.node;
     uint32_t n;
     b->kind = NIF_K_NODE;
-    if (!nif_read_avobject(r, &nd->name, &nd->xf) || !nif_refs(r, &nd->child_count, &nd->children, "children"))
+    if (!nif_read_avobject(r, &nd->name, &nd->xf, NULL, NULL) || !nif_refs(r, &nd->child_count, &nd->children, "children"))
         return 0;
     if (r->f->bsver < 130 && !nif_refs(r, &n, NULL, "effects"))
         return 0;
@@ -142,7 +142,7 @@ int nif_read_tri_geometry(nif_rd *r, nif_block *b)
     nif_shape *s = &b->u.shape;
     b->kind = NIF_K_SHAPE;
     s->strips = b->type[5] == 'S'; /* "NiTriStrips" vs "NiTriShape" */
-    if (!nif_read_avobject(r, &s->name, &s->xf) || !nif_i32(r, &s->data, "data") ||
+    if (!nif_read_avobject(r, &s->name, &s->xf, &s->prop_count, &s->props) || !nif_i32(r, &s->data, "data") ||
         !nif_i32(r, &s->skin, "skin_instance"))
         return 0;
     uint32_t v = f->ver;
@@ -230,7 +230,7 @@ int nif_read_bstrishape(nif_rd *r, nif_block *b)
     uint64_t desc;
     uint16_t nt, nv;
     uint32_t data_size, particle_size;
-    if (!nif_read_avobject(r, &s->name, &s->xf) || !nif_skip(r, 4, 4, "bounding_sphere") ||
+    if (!nif_read_avobject(r, &s->name, &s->xf, NULL, NULL) || !nif_skip(r, 4, 4, "bounding_sphere") ||
         !nif_i32(r, &s->skin, "skin") || !nif_skip(r, 2, 4, "shader_alpha_properties"))
         return 0;
     if (!vks_cur_u64(&r->c, &desc))

@@ -57,8 +57,20 @@ static int geometry_data(nif_rd *r, nif_geomdata *g)
         if (!has)
             uv_sets = 0;
     }
-    if (!nif_skip(r, (uint64_t)uv_sets * nv, 8, "uv_sets"))
-        return 0;
+    if (!vks_cur_fits(&r->c, (uint64_t)uv_sets * nv, 8))
+        return nif_skip(r, (uint64_t)uv_sets * nv, 8, "uv_sets"); /* fails with the message */
+    for (uint32_t k = 0; k < uv_sets; k++) { /* Gamebryo's v runs from the top, as the model's */
+        if (k >= VKS_MAX_UV_SETS) {
+            vks_cur_skip(&r->c, (size_t)nv * 8);
+            continue;
+        }
+        float (*uv)[2] = nif_alloc(r, nv, sizeof *uv, "uv_sets");
+        if (!uv)
+            return 0;
+        vks_cur_f32n(&r->c, &uv[0][0], (size_t)nv * 2);
+        g->uv[k] = (const float (*)[2])uv;
+        g->uv_sets = k + 1;
+    }
     if (v >= NIF_V(10, 0, 1, 0) && !nif_skip(r, 1, 2, "consistency_flags"))
         return 0;
     if (v >= NIF_V(20, 0, 0, 4) && !nif_skip(r, 1, 4, "additional_data"))

@@ -31,7 +31,10 @@ typedef enum nif_kind {
     NIF_K_SKININST,  /* NiSkinInstance / BSDismemberSkinInstance */
     NIF_K_SKINDATA,
     NIF_K_SKINPART,
-    NIF_K_ANIM       /* an animation block, parsed by nif_kf_*.c (u.anim) */
+    NIF_K_ANIM,      /* an animation block, parsed by nif_kf_*.c (u.anim) */
+    NIF_K_TEXPROP,   /* NiTexturingProperty: its base texture (u.texprop) */
+    NIF_K_SOURCETEX, /* NiSourceTexture: its file name (u.srctex) */
+    NIF_K_MATPROP    /* NiMaterialProperty: name, diffuse colour, alpha (u.matprop) */
 } nif_kind;
 
 typedef struct nif_node {
@@ -46,6 +49,8 @@ typedef struct nif_shape {
     nif_xform xf;
     int32_t data, skin;
     int strips;
+    uint32_t prop_count;   /* NiAVObject properties (bsver <= 34) */
+    const int32_t *props;
     /* BSTriShape (SSE) only: its own vertex data when DataSize > 0 */
     uint32_t vertex_count, triangle_count;
     const float (*positions)[3];
@@ -60,6 +65,8 @@ typedef struct nif_geomdata {
     uint32_t triangle_count;     /* real triangles (strips converted, degenerates dropped) */
     const uint32_t (*triangles)[3];
     uint32_t stored_triangles;   /* NumTriangles as stored */
+    uint32_t uv_sets;            /* the first VKS_MAX_UV_SETS of the file's */
+    const float (*uv[VKS_MAX_UV_SETS])[2];
 } nif_geomdata;
 
 typedef struct nif_skininst {
@@ -115,6 +122,17 @@ typedef struct nif_block {
         nif_skininst inst;
         nif_skindata data;
         nif_skinpart part;
+        struct {
+            int32_t base_source; /* NiSourceTexture of the base texture slot; -1 none */
+            uint32_t uv_set;
+        } texprop;
+        struct {
+            const char *file; /* "" for an internal texture */
+        } srctex;
+        struct {
+            const char *name;
+            float diffuse[3], alpha;
+        } matprop;
         struct {
             uint32_t tag;     /* which of the animation module's structures data is */
             const void *data; /* in the scratch arena */
@@ -209,7 +227,8 @@ nif_block_fn nif_anim_reader(const char *type);
 nif_block_fn nif_model_reader(const char *type);
 
 /* Reads an NiAVObject prefix (name, transform, refs) — nif_avobject.c. */
-int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf);
+/* props (may be NULL): the property refs (bsver <= 34) */
+int nif_read_avobject(nif_rd *r, const char **name, nif_xform *xf, uint32_t *prop_count, const int32_t **props);
 int nif_read_objectnet(nif_rd *r, const char **name);
 /* NiObjectNET with its links: the first extra data (the 4.x chain's head, or the first of the
  * 10.0.1.0+ list; NIF_NONE without one) and the first controller. */

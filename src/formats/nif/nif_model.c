@@ -17,6 +17,7 @@
  *                  and OpenMW's shaders do.
  * Matrices: R[row][col] = r[3*row + col] (row-major for column vectors, nif.md 5). */
 #include "nif_internal.h"
+#include "core/vec.h"
 #include "vkskin/build.h"
 
 #include <math.h>
@@ -30,6 +31,7 @@ typedef struct model_ctx {
     int32_t *node_of; /* block -> node index or -1 */
     uint64_t file_vertices; /* vertices the geometry blocks hold, each block once */
     uint64_t file_triangles, drawn_triangles; /* the same for triangles; what the meshes draw */
+    vks_vec materials; /* vks_material per shape with a material or texturing property */
 } model_ctx;
 
 /* how many times over the file's own vertices the skinned shapes may draw them */
@@ -236,6 +238,8 @@ typedef struct shape_in {
     const float (*positions)[3];
     const float (*normals)[3];
     const uint32_t (*triangles)[3];
+    uint32_t uv_sets;
+    const float (*const *uv)[2];
 } shape_in;
 
 static vks_result resolve_shape(model_ctx *m, uint32_t i, shape_in *s)
@@ -279,6 +283,7 @@ static vks_result resolve_shape(model_ctx *m, uint32_t i, shape_in *s)
             return fail_block(m, VKS_ERR_UNSUPPORTED, i, "data", "the shape's data stores no vertices%llu%llu%llu", 0, 0, 0);
         s->vertex_count = g->vertex_count, s->positions = g->positions, s->normals = g->normals;
         s->triangle_count = g->triangle_count, s->triangles = g->triangles;
+        s->uv_sets = g->uv_sets, s->uv = g->uv;
     } else if (sh->positions) { /* BSTriShape with its own vertex data */
         s->vertex_count = sh->vertex_count, s->positions = sh->positions, s->normals = sh->normals;
         s->triangle_count = sh->triangle_count, s->triangles = sh->triangles;
@@ -545,6 +550,42 @@ static vks_result partition_groups(model_ctx *m, const shape_in *s, const uint16
 
 /* One skinned shape as a mesh: checked and counted against the limits, its bones, weights
    and partition groups, skin space at the skeleton root with NiSkinData's overall transform. */
+/* The shape's material from its properties (NiMaterialProperty: name, diffuse, alpha;
+ * NiTexturingProperty: the base texture's file and UV set), appended to m->materials; *index
+ * gets its place, or UINT32_MAX when the shape has neither property. */
+static vks_result shape_material(model_ctx *m, const nif_shape *sh, uint32_t *index)
+{
+    const nif_file *f = m->f;
+    const nif_block *mat = NULL, *tex = NULL;
+    *index = UINT32_MAX;
+    for (uint32_t k = 0; k < sh->prop_count; k++) {
+        mat = mat ? mat : ref(f, sh->props[k], NIF_K_MATPROP);
+        tex = tex ? tex : ref(f, sh->props[k], NIF_K_TEXPROP);
+    }
+    if (!mat && !tex)
+        return VKS_OK;
+    vks_material mt = vks_material_default();
+    if (mat) {
+        const char *name = mat->u.matprop.name ? mat->u.matprop.name : "";
+        mt.name = vks_skin_strndup(m->skin, name, strlen(name));
+        memcpy(mt.base_color, mat->u.matprop.diffuse, 3 * sizeof(float));
+        mt.base_color[3] = isfinite(mat->u.matprop.alpha) ? mat->u.matprop.alpha : 1.0f;
+        for (int k = 0; k < 3; k++)
+            mt.base_color[k] = isfinite(mt.base_color[k]) ? mt.base_color[k] : 1.0f;
+    }
+    const nif_block *src = tex ? ref(f, tex->u.texprop.base_source, NIF_K_SOURCETEX) : NULL;
+    if (src) {
+        mt.base_texture = vks_skin_strndup(m->skin, src->u.srctex.file, strlen(src->u.srctex.file));
+        mt.base_uv_set = tex->u.texprop.uv_set < VKS_MAX_UV_SETS ? tex->u.texprop.uv_set : 0;
+    }
+    vks_material *slot = vks__vec_push(&m->materials, &f->opt.allocator, 1);
+    if (!slot || !mt.name || !mt.base_texture)
+        return shape_nomem(m);
+    *slot = mt;
+    *index = (uint32_t)m->materials.count - 1;
+    return VKS_OK;
+}
+
 static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
 {
     const nif_file *f = m->f;
@@ -602,12 +643,20 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     ms.flags = VKS_MESH_RENORMALIZE;
     ms.groups = groups;
     ms.group_count = ngroups;
+    for (uint32_t k = 0; k < s.uv_sets; k++)
+        ms.uv[k] = s.uv[k];
+    ms.uv_set_count = s.uv_sets;
+    uint32_t mat;
+    if ((rc = shape_material(m, &f->blocks[i].u.shape, &mat)) != VKS_OK)
+        return rc;
+    if (mat != UINT32_MAX)
+        ms.first_material = mat, ms.material_count = 1;
     return vks_builder_add_mesh(bld, &ms, m->err);
 }
 
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL, 0, 0, 0};
+    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8)};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
@@ -643,8 +692,20 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
         rc = build_shape(&m, i, &total_vertices, bld);
         if (rc != VKS_OK) {
             vks_builder_destroy(bld);
+            vks__vec_free(&m.materials, &f->opt.allocator);
             return rc;
         }
     }
-    return vks_builder_finish(bld, err);
+    rc = vks_builder_finish(bld, err);
+    if (rc == VKS_OK && m.materials.count) {
+        skin->materials = vks_skin_alloc_array(skin, m.materials.count, sizeof(vks_material));
+        if (skin->materials) {
+            memcpy(skin->materials, m.materials.data, m.materials.count * sizeof(vks_material));
+            skin->material_count = (uint32_t)m.materials.count;
+        } else {
+            rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shapes", "out of memory");
+        }
+    }
+    vks__vec_free(&m.materials, &f->opt.allocator);
+    return rc;
 }

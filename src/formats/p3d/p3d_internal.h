@@ -105,6 +105,10 @@ typedef struct p3d_lod {
     uint32_t *tri_face;        /* the file face each triangle comes from */
     uint16_t *tri_material;    /* per triangle: distinct texture/material pair */
     uint32_t material_count;
+    /* MLOD only (NULL for ODOL): per render vertex its corner's UV (set 0, the face records';
+       origin top left, as the skin model's), per material its face texture and material file */
+    float (*vertex_uv)[2];
+    const char **mat_texture, **mat_name;
 
     uint32_t sel_count;
     p3d_sel *sels;

@@ -300,9 +300,12 @@ static vks_result read_lod(p3d_pool *pool, vks_cursor *c, uint32_t index, const 
     lod->vertex_count = nv;
     lod->vertex_point = p3d_alloc(pool, nv, sizeof *lod->vertex_point);
     lod->vertex_normal = p3d_alloc(pool, nv, sizeof *lod->vertex_normal);
-    if (!lod->vertex_point || !lod->vertex_normal)
+    lod->vertex_uv = p3d_alloc(pool, nv, sizeof *lod->vertex_uv);
+    if (!lod->vertex_point || !lod->vertex_normal || !lod->vertex_uv)
         return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
     for (uint32_t v = 0; v < nv; v++) {
+        /* render vertices are already split by corner UV: a face's own UVs, exactly */
+        lod->vertex_uv[v][0] = vkey[v].u, lod->vertex_uv[v][1] = vkey[v].v;
         lod->vertex_point[v] = vkey[v].point;
         for (int k = 0; k < 3; k++) /* stored normals point inward: negate */
             lod->vertex_normal[v][k] = -vks_lef32(normals + (size_t)vkey[v].normal * 12 + 4 * k);
@@ -338,6 +341,20 @@ static vks_result read_lod(p3d_pool *pool, vks_cursor *c, uint32_t index, const 
         face_mat[f] = m;
     }
     lod->material_count = nmat;
+    lod->mat_texture = p3d_alloc(pool, nmat, sizeof *lod->mat_texture);
+    lod->mat_name = p3d_alloc(pool, nmat, sizeof *lod->mat_name);
+    if (!lod->mat_texture || !lod->mat_name)
+        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    for (uint32_t m = 0; m < nmat; m++) { /* SP3X: a fixed 32-byte texture name, no material */
+        const char *tx = tex[mat_first[m]], *mt = h.sp3x ? "" : mat[mat_first[m]];
+        size_t tl = 0;
+        while (tl < (h.sp3x ? 32u : (size_t)-1) && tx[tl])
+            tl++;
+        lod->mat_texture[m] = p3d_strndup(pool, tx, tl);
+        lod->mat_name[m] = p3d_strndup(pool, mt, strlen(mt));
+        if (!lod->mat_texture[m] || !lod->mat_name[m])
+            return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    }
     uint32_t t = 0;
     for (uint32_t f = 0; f < h.faces; f++) {
         const uint32_t *fv = face_vert[f];

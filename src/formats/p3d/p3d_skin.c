@@ -392,6 +392,32 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
     m.bones = bones;
     m.space_node = -1;
     m.palette_limit = in->bone_limit;
+    if (lod->vertex_uv)
+        m.uv[0] = (const float(*)[2])lod->vertex_uv, m.uv_set_count = 1;
+    if (lod->mat_texture && lod->material_count) { /* texture (.paa) and material (.rvmat) per pair */
+        skin->materials = vks_skin_alloc_array(skin, lod->material_count, sizeof *skin->materials);
+        if (!skin->materials)
+            NOMEM();
+        for (uint32_t k = 0; k < lod->material_count; k++) {
+            vks_material *mt = &skin->materials[k];
+            *mt = vks_material_default();
+            mt->name = vks_skin_strndup(skin, lod->mat_name[k], strlen(lod->mat_name[k]));
+            /* a procedural colour, "#(argb,8,8,3)color(r,g,b,a[,type])", is the base colour itself */
+            float rgba[4];
+            const char *tx = lod->mat_texture[k], *col = strstr(tx, ")color(");
+            int solid = !strncmp(tx, "#(", 2) && col &&
+                        sscanf(col, ")color(%f,%f,%f,%f", &rgba[0], &rgba[1], &rgba[2], &rgba[3]) == 4;
+            for (int c = 0; solid && c < 4; c++)
+                solid = rgba[c] >= 0 && rgba[c] <= 1;
+            if (solid)
+                memcpy(mt->base_color, rgba, sizeof rgba), tx = "";
+            mt->base_texture = vks_skin_strndup(skin, tx, strlen(tx));
+            if (!mt->name || !mt->base_texture)
+                NOMEM();
+        }
+        skin->material_count = lod->material_count;
+        m.first_material = 0, m.material_count = lod->material_count;
+    }
 
     int any_section = 0;
     for (uint32_t s = 0; s < skel->section_count; s++)

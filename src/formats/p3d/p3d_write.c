@@ -176,16 +176,24 @@ static vks_result write_mesh(vks_bytebuf *b, const vks_skin *s, uint32_t mi, vks
         for (int k = 0; k < 3; k++)
             c[k] = s->source_vertex[m->first_vertex + s->triangles[t][k]];
         uint32_t order[4] = {c[0], c[2], c[1], 0};
+        uint32_t corner_vertex[3] = {s->triangles[t][0], s->triangles[t][2], s->triangles[t][1]};
         vks_buf_u32(b, 3);
         for (int k = 0; k < 4; k++) {
             vks_buf_u32(b, k < 3 ? order[k] : 0);
             vks_buf_u32(b, k < 3 ? order[k] : 0);
-            vks_buf_f32(b, 0.0f);
-            vks_buf_f32(b, 0.0f);
+            /* the corner's UV (set 0; P3D's origin is the top left, as the model's) */
+            const float *uv = k < 3 && s->uv_set_count ? s->uv[0][m->first_vertex + corner_vertex[k]] : NULL;
+            vks_buf_f32(b, uv ? uv[0] : 0.0f);
+            vks_buf_f32(b, uv ? uv[1] : 0.0f);
         }
         vks_buf_u32(b, 0);
-        vks_buf_u8(b, 0); /* texture */
-        if (s->triangle_material)
+        const vks_material *mat = vks_skin_triangle_material(s, mi, t);
+        if (mat) /* the model's texture and material names, as the face records hold them */
+            vks_buf_put(b, mat->base_texture, strlen(mat->base_texture));
+        vks_buf_u8(b, 0);
+        if (mat && mat->name[0])
+            vks_buf_put(b, mat->name, strlen(mat->name));
+        else if (s->triangle_material)
             vks_buf_printf(b, "vkskin_material_%u.rvmat", (unsigned)s->triangle_material[t]);
         vks_buf_u8(b, 0);
     }

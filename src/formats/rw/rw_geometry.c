@@ -1,9 +1,12 @@
 /* RenderWare Geometry: the Struct (flags, prelit, UV sets, triangles in v1,v0,mat,v2 order,
- * morph target 0), the Material List (only its size and -1/reuse entries are checked) and
- * the Extension's Bin Mesh PLG (lists and strips) and Skin PLG. renderware.md 5. */
+ * morph target 0), the Material List (its entries, reuse resolved: colour and texture name of
+ * each Material) and the Extension's Bin Mesh PLG (lists and strips) and Skin PLG.
+ * renderware.md 5. UV sets are kept up to VKS_MAX_UV_SETS (RW allows 8); RenderWare's v runs
+ * from the top of the image, as glTF's and the skin model's do. */
 #include "rw_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, const char *gpath)
 {
@@ -39,9 +42,19 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
     g->tex_sets = tex;
     if ((flags & RW_GEO_PRELIT) && !(vks_cur_fits(&c, nv, 4) && vks_cur_skip(&c, (size_t)nv * 4)))
         return vks__rw_truncated(ctx, &c, path, "prelit colours (4 bytes per vertex)");
-    for (uint32_t t = 0; t < tex; t++)
-        if (!(vks_cur_fits(&c, nv, 8) && vks_cur_skip(&c, (size_t)nv * 8)))
+    for (uint32_t t = 0; t < tex; t++) {
+        if (!vks_cur_fits(&c, nv, 8))
             return vks__rw_truncated(ctx, &c, path, "texture coordinates (8 bytes per vertex)");
+        if (t >= VKS_MAX_UV_SETS) {
+            vks_cur_skip(&c, (size_t)nv * 8);
+            continue;
+        }
+        g->uv[t] = vks__rw_tmp(ctx, nv, sizeof *g->uv[t]);
+        if (!g->uv[t])
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u UVs", nv);
+        vks_cur_f32n(&c, &g->uv[t][0][0], (size_t)nv * 2);
+        g->uv_sets = t + 1;
+    }
     if (!vks_cur_fits(&c, nt, 8))
         return vks__rw_truncated(ctx, &c, path, "triangles (8 bytes each)");
     g->triangles = vks__rw_tmp(ctx, nt, sizeof *g->triangles);
@@ -90,6 +103,65 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
     return VKS_OK;
 }
 
+/* A String chunk's text up to its first NUL (the chunk pads it to 4 bytes), copied into the skin. */
+static const char *string_chunk(rw_ctx *ctx, const rw_chunk *ch)
+{
+    const char *p = (const char *)ch->body.p;
+    size_t n = 0, left = vks_cur_left(&ch->body);
+    while (n < left && p[n])
+        n++;
+    return vks_skin_strndup(ctx->skin, p, n);
+}
+
+/* Texture (0x06): Struct (filter and addressing), String name, String mask, Extension. The name
+ * is what the engine looks up in its texture dictionary; the mask (alpha) is not kept. */
+static vks_result read_texture(rw_ctx *ctx, const rw_chunk *tx, vks_material *m, const char *path)
+{
+    vks_cursor c = tx->body;
+    rw_chunk ch;
+    int found = vks__rw_find_child(ctx, &c, RW_STRING, &ch, path);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, tx->offset, path, "texture without a name string");
+    m->base_texture = string_chunk(ctx, &ch);
+    return m->base_texture ? VKS_OK : vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+}
+
+/* Material (0x07): Struct (flags, RGBA, unused, isTextured[, surface properties]) and, when
+ * textured, a Texture. RW materials have no name. */
+static vks_result read_material(rw_ctx *ctx, const rw_chunk *mc, vks_material *m, const char *path)
+{
+    vks_cursor c = mc->body;
+    rw_chunk st;
+    int found = vks__rw_find_child(ctx, &c, RW_STRUCT, &st, path);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, mc->offset, path, "material without a struct");
+    vks_cursor s = st.body;
+    uint32_t flags;
+    uint8_t rgba[4];
+    int32_t unused, textured;
+    if (!vks_cur_u32(&s, &flags) || !vks_cur_bytes(&s, rgba, 4) || !vks_cur_i32(&s, &unused) ||
+        !vks_cur_i32(&s, &textured))
+        return vks__rw_truncated(ctx, &s, path, "material struct (flags, colour, unused, textured)");
+    *m = vks_material_default();
+    for (int k = 0; k < 4; k++)
+        m->base_color[k] = rgba[k] / 255.0f;
+    if (!textured)
+        return VKS_OK;
+    rw_chunk tx;
+    char tp[RW_PATH_MAX + 48];
+    snprintf(tp, sizeof tp, "%s/texture", path);
+    found = vks__rw_find_child(ctx, &c, RW_TEXTURE, &tx, tp);
+    if (found < 0)
+        return ctx->err->code;
+    if (found == 0)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, mc->offset, tp, "textured material without a texture");
+    return read_texture(ctx, &tx, m, tp);
+}
+
 static vks_result read_material_list(rw_ctx *ctx, const rw_chunk *ml, rw_geometry *g, const char *gpath)
 {
     char path[RW_PATH_MAX];
@@ -108,6 +180,12 @@ static vks_result read_material_list(rw_ctx *ctx, const rw_chunk *ml, rw_geometr
     if (!vks_cur_fits(&s, n, 4))
         return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, vks_cur_offset(&s) - 4, path,
                              "%u material indices, %zu bytes left", n, vks_cur_left(&s));
+    if (n > 65536) /* triangles name materials in 16 bits */
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, vks_cur_offset(&s) - 4, path, "%u materials, at most 65536", n);
+    g->first_material = (uint32_t)ctx->materials.count;
+    vks_material *mats = n ? vks__vec_push(&ctx->materials, &ctx->opt.allocator, n) : NULL;
+    if (n && !mats)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u materials", n);
     for (uint32_t i = 0; i < n; i++) {
         int32_t idx = -1;
         vks_cur_i32(&s, &idx);
@@ -115,6 +193,23 @@ static vks_result read_material_list(rw_ctx *ctx, const rw_chunk *ml, rw_geometr
         if (idx != -1 && (idx < 0 || (uint32_t)idx >= i))
             return vks_error_set(ctx->err, VKS_ERR_FORMAT, vks_cur_offset(&s) - 4, path,
                                  "material %u reuses entry %d, which is not an earlier one", i, idx);
+        mats = (vks_material *)ctx->materials.data + g->first_material;
+        if (idx != -1) {
+            mats[i] = mats[idx];
+            continue;
+        }
+        rw_chunk mc;
+        char mp[RW_PATH_MAX + 24];
+        snprintf(mp, sizeof mp, "%s/material[%u]", path, i);
+        found = vks__rw_find_child(ctx, &c, RW_MATERIAL, &mc, mp);
+        if (found < 0)
+            return ctx->err->code;
+        if (found == 0)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, ml->offset, mp, "entry %u is -1, but no Material chunk follows",
+                                 i);
+        vks_result r = read_material(ctx, &mc, &mats[i], mp);
+        if (r != VKS_OK)
+            return r;
     }
     g->material_count = n;
     return VKS_OK;

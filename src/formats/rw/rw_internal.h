@@ -10,6 +10,7 @@
 
 #include "core/bytebuf.h"
 #include "core/cursor.h"
+#include "core/vec.h"
 #include "vkskin/formats.h"
 
 /* Chunk type IDs (renderware.md 2.4). */
@@ -17,6 +18,7 @@ enum {
     RW_STRUCT = 0x01,
     RW_STRING = 0x02,
     RW_EXTENSION = 0x03,
+    RW_TEXTURE = 0x06,
     RW_MATERIAL = 0x07,
     RW_MATERIAL_LIST = 0x08,
     RW_FRAME_LIST = 0x0E,
@@ -68,6 +70,8 @@ typedef struct rw_ctx {
     uint64_t mesh_vertices, mesh_triangles;
     uint64_t total_bin_meshes; /* Bin Mesh meshes over all geometries read */
     uint64_t file_triangles;   /* triangles the geometries read hold (list or Bin Mesh), each once */
+    vks_vec materials;         /* vks_material of every geometry read, strings in skin; moved
+                                  into skin->materials when the read succeeds */
 } rw_ctx;
 
 /* Frame List with the per-frame HAnim data and the clump's hierarchy. */
@@ -122,6 +126,9 @@ typedef struct rw_geometry {
     uint32_t (*triangles)[3];
     uint16_t *triangle_material;
     uint32_t material_count;
+    uint32_t first_material;            /* its materials' place in ctx->materials */
+    float (*uv[VKS_MAX_UV_SETS])[2];    /* the first VKS_MAX_UV_SETS of tex_sets */
+    uint32_t uv_sets;
     int has_bin_mesh;
     uint32_t bin_flags, bin_mesh_count, bin_total;
     rw_bin_mesh *bin_meshes;

@@ -164,6 +164,11 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
     m.space_node = space;
     m.space_pre = vks_affine_identity();
     m.flags = 0; /* RW does not renormalise skinned normals */
+    for (uint32_t k = 0; k < g->uv_sets; k++)
+        m.uv[k] = (const float (*)[2])g->uv[k];
+    m.uv_set_count = g->uv_sets;
+    m.first_material = g->first_material;
+    m.material_count = g->material_count;
     const uint16_t *mat = g->material_count ? g->triangle_material : NULL;
 
     if (s->split_meshes > 0) {
@@ -469,8 +474,19 @@ vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t si
         vks_skin_free(ctx.scratch);
         return vks_error_set(ctx.err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "rw", "out of memory");
     }
+    ctx.materials = (vks_vec)VKS_VEC_INIT(sizeof(vks_material), 16);
     vks_result r = read_clump(&ctx, &clump);
     vks_skin_free(ctx.scratch);
+    if (r == VKS_OK && ctx.materials.count) { /* every geometry's materials, meshes hold ranges */
+        ctx.skin->materials = vks_skin_alloc_array(ctx.skin, ctx.materials.count, sizeof(vks_material));
+        if (ctx.skin->materials) {
+            memcpy(ctx.skin->materials, ctx.materials.data, ctx.materials.count * sizeof(vks_material));
+            ctx.skin->material_count = (uint32_t)ctx.materials.count;
+        } else {
+            r = vks_error_set(ctx.err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "rw", "out of memory");
+        }
+    }
+    vks__vec_free(&ctx.materials, &ctx.opt.allocator);
     if (r == VKS_OK) {
         char detail[48];
         uint32_t v = clump.version;

@@ -132,14 +132,19 @@ static void put_geometry_struct(const geo_w *g)
     const vks_mesh *me = g->me;
     vks_bytebuf *b = g->b;
     size_t ss = vks__rw_begin(b, RW_STRUCT, g->st);
+    uint32_t uv_sets = me->uv_set_count; /* numTexSets in bits 16..23, TEXTURED(2) for old readers */
     vks_buf_u32(b, RW_GEO_POSITIONS | RW_GEO_LIGHT | (g->normals ? RW_GEO_NORMALS : 0) |
-                       (g->strips ? RW_GEO_TRISTRIP : 0));
+                       (g->strips ? RW_GEO_TRISTRIP : 0) | (uv_sets == 1 ? RW_GEO_TEXTURED : 0) |
+                       (uv_sets >= 2 ? RW_GEO_TEXTURED2 : 0) | uv_sets << 16);
     vks_buf_u32(b, g->nt);
     vks_buf_u32(b, g->nv);
     vks_buf_u32(b, 1);
     if (g->w->version < 0x34000) {
         vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f);
     }
+    for (uint32_t k = 0; k < uv_sets; k++) /* RW's v runs from the top, as the model's */
+        for (uint32_t v = 0; v < g->nv; v++)
+            vks_buf_f32(b, s->uv[k][me->first_vertex + v][0]), vks_buf_f32(b, s->uv[k][me->first_vertex + v][1]);
     for (uint32_t t = 0; t < g->nt; t++) {
         vks_buf_u16(b, (uint16_t)g->tri[t][1]);
         vks_buf_u16(b, (uint16_t)g->tri[t][0]);
@@ -162,7 +167,30 @@ static void put_geometry_struct(const geo_w *g)
     vks__rw_end(b, ss);
 }
 
-/* The material list: one plain white untextured material per index in use. */
+/* A String chunk: the text, NUL-terminated, padded with NULs to 4 bytes. */
+static void put_string(const geo_w *g, const char *text)
+{
+    size_t st = vks__rw_begin(g->b, RW_STRING, g->st), n = strlen(text);
+    vks_buf_put(g->b, text, n);
+    for (size_t k = n; k < (n + 4) / 4 * 4; k++)
+        vks_buf_u8(g->b, 0);
+    vks__rw_end(g->b, st);
+}
+
+/* A Texture: filtering (linear, mip-mapped) and wrap addressing, the name, an empty mask. */
+static void put_texture(const geo_w *g, const char *name)
+{
+    size_t tx = vks__rw_begin(g->b, RW_TEXTURE, g->st), ts = vks__rw_begin(g->b, RW_STRUCT, g->st);
+    vks_buf_u32(g->b, 0x1106u); /* filter 6 (linear mip linear) | wrap U << 8 | wrap V << 12 */
+    vks__rw_end(g->b, ts);
+    put_string(g, name);
+    put_string(g, "");
+    vks__rw_end(g->b, vks__rw_begin(g->b, RW_EXTENSION, g->st));
+    vks__rw_end(g->b, tx);
+}
+
+/* The material list: per index in use the model's material (colour, texture name), or plain
+   white untextured where the model has none. */
 static void put_material_list(const geo_w *g)
 {
     vks_bytebuf *b = g->b;
@@ -175,13 +203,19 @@ static void put_material_list(const geo_w *g)
     for (uint32_t m = 0; m < g->nmat; m++) {
         size_t mat = vks__rw_begin(b, RW_MATERIAL, g->st);
         size_t ms = vks__rw_begin(b, RW_STRUCT, g->st);
+        const vks_material *mm = m < g->me->material_count ? &g->s->materials[g->me->first_material + m] : NULL;
         vks_buf_u32(b, 0);
-        vks_buf_u32(b, 0xFFFFFFFFu); /* rgba white */
+        for (int k = 0; k < 4; k++) {
+            float c = mm ? mm->base_color[k] : 1.0f;
+            vks_buf_u8(b, (uint8_t)(c <= 0 ? 0 : c >= 1 ? 255 : c * 255.0f + 0.5f));
+        }
         vks_buf_u32(b, 0);
-        vks_buf_u32(b, 0); /* not textured */
+        vks_buf_u32(b, mm && mm->base_texture[0] ? 1 : 0); /* textured */
         if (g->w->version >= 0x30400)
             vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f), vks_buf_f32(b, 1.0f);
         vks__rw_end(b, ms);
+        if (mm && mm->base_texture[0])
+            put_texture(g, mm->base_texture);
         vks__rw_end(b, vks__rw_begin(b, RW_EXTENSION, g->st));
         vks__rw_end(b, mat);
     }
