@@ -1,8 +1,9 @@
 #!/bin/sh
 # No C function too long to read in one sitting (issue 23): none in src/ over 120 lines, none in
 # tools/, tests/ or examples/ over 150. A function is counted from the first line of its
-# signature to its closing brace, as the tree is formatted (.clang-format: the opening and
-# closing braces of a function in column 0). The shaders in compute/ are GLSL, not measured.
+# signature to its closing brace, as the tree writes functions (the signature, the opening and
+# the closing brace in column 0; a declaration ending in ';' is none). The shaders in compute/
+# are GLSL and tools/ozz is C++: neither is measured.
 # Usage: check_function_length.sh SOURCE_DIR
 src=${1:?usage: check_function_length.sh SOURCE_DIR}
 fail=0
