@@ -31,6 +31,13 @@ set_tests_properties(package_folder_header PROPERTIES LABELS package)
 add_test(NAME package_layering COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_layering.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(package_layering PROPERTIES LABELS package)
 
+# package_function_length: no function in src/ over 120 lines, none in tools/, tests/ or
+# examples/ over 150 (issue 23; tests/package/check_function_length.sh; compute/'s GLSL is not
+# measured).
+add_test(NAME package_function_length
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_function_length.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(package_function_length PROPERTIES LABELS package)
+
 if(VKSKIN_SANITIZE OR VKSKIN_FUZZ OR NOT VKSKIN_GPU)
   add_test(NAME package_install COMMAND sh -c "echo 'package_install: runs in the plain build (tools/scripts/test.sh)'; exit 77")
 else()

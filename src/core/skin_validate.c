@@ -107,6 +107,42 @@ static vks_result check_surface(const vks_skin *s, vks_error *err)
     return VKS_OK;
 }
 
+/* The vertices of group gr of mesh m: weights finite and positive, slots within the group's
+   palette and influence count, finite positions (and normals), a file vertex each. path is the
+   caller's buffer: the message of a later check of the mesh names the last vertex checked. */
+static vks_result check_group_vertices(const vks_skin *s, const vks_mesh *me, uint32_t m, const vks_group *gr,
+                                       char *path, size_t path_size, vks_error *err)
+{
+    for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
+        const vks_influence *in = &s->influences[v];
+        double sum = 0;
+        unsigned used = 0;
+        snprintf(path, path_size, "meshes[%u].vertices[%u]", m, v - me->first_vertex);
+        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+            float w = in->weight[k];
+            if (!isfinite(w) || w < 0)
+                return bad(err, path, "weight in slot %lld is negative or not finite", (long long)(k));
+            if (w > 0) {
+                used = (unsigned)k + 1;
+                if (in->index[k] >= gr->palette_count)
+                    return bad(err, path, "influence slot index %lld >= palette size %lld", (long long)(in->index[k]), (long long)(gr->palette_count));
+            }
+            sum += w;
+        }
+        if (!(sum > 0))
+            return bad(err, path, "vertex has no positive weight");
+        if (used > gr->max_influences)
+            return bad(err, path, "uses %lld influence slots, group allows %lld", (long long)(used), (long long)(gr->max_influences));
+        if (!finite3(s->positions[v]))
+            return bad(err, path, "position is not finite");
+        if ((me->flags & VKS_MESH_HAS_NORMALS) && !finite3(s->normals[v]))
+            return bad(err, path, "normal is not finite");
+        if (s->source_vertex[v] >= me->source_vertex_count)
+            return bad(err, path, "source vertex %lld >= file vertex count %lld", (long long)(s->source_vertex[v]), (long long)(me->source_vertex_count));
+    }
+    return VKS_OK;
+}
+
 vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
 {
     char path[64];
@@ -190,33 +226,9 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
                 if (b < me->first_bone || b >= me->first_bone + me->bone_count)
                     return bad(err, path, "palette slot names bone %lld outside the mesh's bones (slot %lld)", (long long)(b), (long long)(p));
             }
-            for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
-                const vks_influence *in = &s->influences[v];
-                double sum = 0;
-                unsigned used = 0;
-                snprintf(path, sizeof path, "meshes[%u].vertices[%u]", m, v - me->first_vertex);
-                for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
-                    float w = in->weight[k];
-                    if (!isfinite(w) || w < 0)
-                        return bad(err, path, "weight in slot %lld is negative or not finite", (long long)(k));
-                    if (w > 0) {
-                        used = (unsigned)k + 1;
-                        if (in->index[k] >= gr->palette_count)
-                            return bad(err, path, "influence slot index %lld >= palette size %lld", (long long)(in->index[k]), (long long)(gr->palette_count));
-                    }
-                    sum += w;
-                }
-                if (!(sum > 0))
-                    return bad(err, path, "vertex has no positive weight");
-                if (used > gr->max_influences)
-                    return bad(err, path, "uses %lld influence slots, group allows %lld", (long long)(used), (long long)(gr->max_influences));
-                if (!finite3(s->positions[v]))
-                    return bad(err, path, "position is not finite");
-                if ((me->flags & VKS_MESH_HAS_NORMALS) && !finite3(s->normals[v]))
-                    return bad(err, path, "normal is not finite");
-                if (s->source_vertex[v] >= me->source_vertex_count)
-                    return bad(err, path, "source vertex %lld >= file vertex count %lld", (long long)(s->source_vertex[v]), (long long)(me->source_vertex_count));
-            }
+            vks_result vr = check_group_vertices(s, me, m, gr, path, sizeof path, err);
+            if (vr != VKS_OK)
+                return vr;
             gv += gr->vertex_count;
             gt += gr->triangle_count;
         }

@@ -209,6 +209,113 @@ static int start_index_stream(parser *p, const XML_Char **atts, int ushort)
     return 1;
 }
 
+/* A model of <Models>: only the first is read; it says whether it is skeletal. */
+static int start_model(parser *p, const char *name, const XML_Char **atts)
+{
+    cmdl_ctx *c = p->x.c;
+    cmdl_doc *d = &c->doc;
+    int skeletal = strcmp(name, "SkeletalModel") == 0;
+    if (!skeletal && strcmp(name, "Model") != 0)
+        return -1;
+    if (d->model_count++ > 0)
+        return -1; /* only the first model is read */
+    d->skeletal = skeletal;
+    const char *n = attr(atts, "Name");
+    if (!(d->model_name = vks__cmdl_strdup(c, n ? n : "")))
+        return fail_nomem(p), -1;
+    return K_MODEL;
+}
+
+/* A shape of <Shapes>: only SeparateDataShapeCtr, within the shape limit. */
+static int start_shape(parser *p, const char *name, const XML_Char **atts)
+{
+    cmdl_ctx *c = p->x.c;
+    cmdl_doc *d = &c->doc;
+    if (strcmp(name, "SeparateDataShapeCtr") != 0)
+        return fail(p, VKS_ERR_UNSUPPORTED, "shape element %.60s is not supported (only SeparateDataShapeCtr)", name), -1;
+    if (d->shapes.count >= c->opt.max_meshes)
+        return fail(p, VKS_ERR_LIMIT, "more than %u shapes (limit)", c->opt.max_meshes), -1;
+    cmdl_shape *sh = vks__cmdl_push(c, &d->shapes, 1);
+    if (!sh)
+        return fail_nomem(p), -1;
+    sh->streams.elem = sizeof(cmdl_stream);
+    sh->sets.elem = sizeof(cmdl_set);
+    sh->material = -1;
+    where_now(p, &sh->at);
+    return K_SHAPE;
+}
+
+/* A primitive set of a shape, with its skinning mode. */
+static int start_primset(parser *p, const char *name, const XML_Char **atts)
+{
+    cmdl_ctx *c = p->x.c;
+    if (strcmp(name, "PrimitiveSetCtr") != 0)
+        return -1;
+    cmdl_shape *sh = top_shape(p);
+    cmdl_set *set = vks__cmdl_push(c, &sh->sets, 1);
+    if (!set)
+        return fail_nomem(p), -1;
+    set->tris.elem = sizeof(uint32_t[3]);
+    where_now(p, &set->at);
+    const char *m = attr(atts, "SkinningMode");
+    set->skinning = lookup(m, skinning_modes, CMDL_SKIN_NONE, -1);
+    if (set->skinning < 0)
+        return fail(p, VKS_ERR_FORMAT, "unknown SkinningMode \"%.40s\" (expected None, RigidSkinning or SmoothSkinning)", m), -1;
+    return K_PRIMSET;
+}
+
+/* A mesh of <Meshes>: the shape and material references follow as children. */
+static int start_mesh(parser *p, const char *name)
+{
+    cmdl_ctx *c = p->x.c;
+    cmdl_doc *d = &c->doc;
+    if (strcmp(name, "Mesh") != 0)
+        return -1;
+    cmdl_meshref *m = vks__cmdl_push(c, &d->meshes, 1);
+    if (!m)
+        return fail_nomem(p), -1;
+    m->shape = -1;
+    where_now(p, &m->at);
+    return K_MESH;
+}
+
+/* A bone of the skeleton, within the node limit, with its name, parent and flags. */
+static int start_bone(parser *p, const char *name, const XML_Char **atts)
+{
+    cmdl_ctx *c = p->x.c;
+    cmdl_doc *d = &c->doc;
+    if (strcmp(name, "Bone") != 0)
+        return -1;
+    if (d->bones.count >= c->opt.max_nodes)
+        return fail(p, VKS_ERR_LIMIT, "more than %u bones (limit)", c->opt.max_nodes), -1;
+    cmdl_bone *b = vks__cmdl_push(c, &d->bones, 1);
+    if (!b)
+        return fail_nomem(p), -1;
+    where_now(p, &b->at);
+    b->s[0] = b->s[1] = b->s[2] = 1.0f;
+    const char *n = attr(atts, "Name"), *par = attr(atts, "ParentBoneName");
+    if (!(b->name = vks__cmdl_strdup(c, n ? n : "")) || !(b->parent = vks__cmdl_strdup(c, par ? par : "")))
+        return fail_nomem(p), -1;
+    b->segment_scale_compensate = attr_bool(atts, "IsSegmentScaleCompensate");
+    const char *bb = attr(atts, "BillboardMode");
+    b->billboard = bb && strcmp(bb, "Off") != 0;
+    return K_BONE;
+}
+
+/* The Scale, Rotate and Translate of the last bone's Transform. */
+static int bone_transform(parser *p, const char *name, const XML_Char **atts)
+{
+    cmdl_doc *d = &p->x.c->doc;
+    cmdl_bone *b = (cmdl_bone *)d->bones.data + d->bones.count - 1;
+    if (strcmp(name, "Scale") == 0)
+        return attr_xyz(p, atts, 1.0f, b->s) ? K_LEAF : -1;
+    if (strcmp(name, "Rotate") == 0)
+        return attr_xyz(p, atts, 0.0f, b->r) ? K_LEAF : -1;
+    if (strcmp(name, "Translate") == 0)
+        return attr_xyz(p, atts, 0.0f, b->t) ? K_LEAF : -1;
+    return -1;
+}
+
 /* The kind of a child element, or -1 to skip it (and its subtree). May fail. */
 static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char **atts)
 {
@@ -226,18 +333,8 @@ static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char 
         return -1;
     case K_GCC:
         return strcmp(name, "Models") == 0 ? K_MODELS : -1;
-    case K_MODELS: {
-        int skeletal = strcmp(name, "SkeletalModel") == 0;
-        if (!skeletal && strcmp(name, "Model") != 0)
-            return -1;
-        if (d->model_count++ > 0)
-            return -1; /* only the first model is read */
-        d->skeletal = skeletal;
-        const char *n = attr(atts, "Name");
-        if (!(d->model_name = vks__cmdl_strdup(c, n ? n : "")))
-            return fail_nomem(p), -1;
-        return K_MODEL;
-    }
+    case K_MODELS:
+        return start_model(p, name, atts);
     case K_MODEL:
         if (strcmp(name, "Shapes") == 0)
             return K_SHAPES;
@@ -251,20 +348,8 @@ static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char 
             return K_SKELETON;
         }
         return -1;
-    case K_SHAPES: {
-        if (strcmp(name, "SeparateDataShapeCtr") != 0)
-            return fail(p, VKS_ERR_UNSUPPORTED, "shape element %.60s is not supported (only SeparateDataShapeCtr)", name), -1;
-        if (d->shapes.count >= c->opt.max_meshes)
-            return fail(p, VKS_ERR_LIMIT, "more than %u shapes (limit)", c->opt.max_meshes), -1;
-        cmdl_shape *sh = vks__cmdl_push(c, &d->shapes, 1);
-        if (!sh)
-            return fail_nomem(p), -1;
-        sh->streams.elem = sizeof(cmdl_stream);
-        sh->sets.elem = sizeof(cmdl_set);
-        sh->material = -1;
-        where_now(p, &sh->at);
-        return K_SHAPE;
-    }
+    case K_SHAPES:
+        return start_shape(p, name, atts);
     case K_SHAPE:
         if (strcmp(name, "PositionOffset") == 0) {
             cmdl_shape *sh = top_shape(p);
@@ -275,21 +360,8 @@ static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char 
         if (strcmp(name, "VertexAttributes") == 0)
             return K_ATTRS;
         return -1;
-    case K_PRIMSETS: {
-        if (strcmp(name, "PrimitiveSetCtr") != 0)
-            return -1;
-        cmdl_shape *sh = top_shape(p);
-        cmdl_set *set = vks__cmdl_push(c, &sh->sets, 1);
-        if (!set)
-            return fail_nomem(p), -1;
-        set->tris.elem = sizeof(uint32_t[3]);
-        where_now(p, &set->at);
-        const char *m = attr(atts, "SkinningMode");
-        set->skinning = lookup(m, skinning_modes, CMDL_SKIN_NONE, -1);
-        if (set->skinning < 0)
-            return fail(p, VKS_ERR_FORMAT, "unknown SkinningMode \"%.40s\" (expected None, RigidSkinning or SmoothSkinning)", m), -1;
-        return K_PRIMSET;
-    }
+    case K_PRIMSETS:
+        return start_primset(p, name, atts);
     case K_PRIMSET:
         if (strcmp(name, "BoneIndexTable") == 0)
             return K_TABLE;
@@ -317,52 +389,20 @@ static int child_kind(cmdl_xml *x, int parent, const char *name, const XML_Char 
             return fail_nomem(p), -1;
         return -1; /* the material's contents do not matter for deformation */
     }
-    case K_MESHES: {
-        if (strcmp(name, "Mesh") != 0)
-            return -1;
-        cmdl_meshref *m = vks__cmdl_push(c, &d->meshes, 1);
-        if (!m)
-            return fail_nomem(p), -1;
-        m->shape = -1;
-        where_now(p, &m->at);
-        return K_MESH;
-    }
+    case K_MESHES:
+        return start_mesh(p, name);
     case K_MESH:
         if (strcmp(name, "SeparateShapeReference") == 0)
             return K_SHAPE_REF;
         return strcmp(name, "MaterialReference") == 0 ? K_MAT_REF : -1;
     case K_SKELETON:
         return strcmp(name, "Bones") == 0 ? K_BONES : -1;
-    case K_BONES: {
-        if (strcmp(name, "Bone") != 0)
-            return -1;
-        if (d->bones.count >= c->opt.max_nodes)
-            return fail(p, VKS_ERR_LIMIT, "more than %u bones (limit)", c->opt.max_nodes), -1;
-        cmdl_bone *b = vks__cmdl_push(c, &d->bones, 1);
-        if (!b)
-            return fail_nomem(p), -1;
-        where_now(p, &b->at);
-        b->s[0] = b->s[1] = b->s[2] = 1.0f;
-        const char *n = attr(atts, "Name"), *par = attr(atts, "ParentBoneName");
-        if (!(b->name = vks__cmdl_strdup(c, n ? n : "")) || !(b->parent = vks__cmdl_strdup(c, par ? par : "")))
-            return fail_nomem(p), -1;
-        b->segment_scale_compensate = attr_bool(atts, "IsSegmentScaleCompensate");
-        const char *bb = attr(atts, "BillboardMode");
-        b->billboard = bb && strcmp(bb, "Off") != 0;
-        return K_BONE;
-    }
+    case K_BONES:
+        return start_bone(p, name, atts);
     case K_BONE:
         return strcmp(name, "Transform") == 0 ? K_BONE_XFORM : -1;
-    case K_BONE_XFORM: {
-        cmdl_bone *b = (cmdl_bone *)d->bones.data + d->bones.count - 1;
-        if (strcmp(name, "Scale") == 0)
-            return attr_xyz(p, atts, 1.0f, b->s) ? K_LEAF : -1;
-        if (strcmp(name, "Rotate") == 0)
-            return attr_xyz(p, atts, 0.0f, b->r) ? K_LEAF : -1;
-        if (strcmp(name, "Translate") == 0)
-            return attr_xyz(p, atts, 0.0f, b->t) ? K_LEAF : -1;
-        return -1;
-    }
+    case K_BONE_XFORM:
+        return bone_transform(p, name, atts);
     default:
         return -1; /* children of leaves and text elements */
     }

@@ -297,6 +297,154 @@ static void work_free(cmdl_ctx *c, shape_work *w, size_t nsets)
     vks__cmdl_vec_free(c, &w->mb.bones);
 }
 
+/* The shape's per-vertex tables and per-set lists, zeroed. Returns 0 when out of memory. */
+static int work_alloc(cmdl_ctx *c, shape_work *w, const shape_streams *ss, uint32_t V, size_t nsets, uint32_t node_count)
+{
+    w->mb.bones.elem = sizeof(vks_bone);
+    w->positions = vks__cmdl_alloc(c, V, sizeof *w->positions);
+    w->normals = ss->nrm ? vks__cmdl_alloc(c, V, sizeof *w->normals) : NULL;
+    w->bone = vks__cmdl_alloc(c, V, sizeof *w->bone);
+    w->weight = vks__cmdl_alloc(c, V, sizeof *w->weight);
+    w->stored_sum = vks__cmdl_alloc(c, V, sizeof *w->stored_sum);
+    w->assigned = vks__cmdl_alloc(c, V, 1);
+    w->plans = vks__cmdl_alloc(c, nsets, sizeof *w->plans);
+    w->groups = vks__cmdl_alloc(c, nsets, sizeof *w->groups);
+    w->own = vks__cmdl_alloc(c, 2 * nsets, sizeof *w->own);
+    w->mb.smooth_of = vks__cmdl_alloc(c, node_count, sizeof(int32_t));
+    w->mb.rigid_of = vks__cmdl_alloc(c, node_count, sizeof(int32_t));
+    if (!w->positions || (ss->nrm && !w->normals) || !w->bone || !w->weight || !w->stored_sum || !w->assigned ||
+        !w->plans || !w->groups || !w->own || !w->mb.smooth_of || !w->mb.rigid_of)
+        return 0;
+    for (uint32_t n = 0; n < node_count; n++)
+        w->mb.smooth_of[n] = w->mb.rigid_of[n] = -1;
+    return 1;
+}
+
+/* Decoded vertices: stored x Scale (done while parsing) + PositionOffset for positions,
+   normals made unit, texture coordinates flipped to the skin model's v. */
+static vks_result decode_vertices(cmdl_ctx *c, const cmdl_shape *sh, const shape_streams *ss, shape_work *w, uint32_t V)
+{
+    for (uint32_t v = 0; v < V; v++) {
+        for (int k = 0; k < 3; k++)
+            w->positions[v][k] = (k < ss->pos->components ? value(ss->pos, v, k) : 0.0f) + sh->offset[k];
+        if (w->normals) {
+            double n[3], len = 0;
+            for (int k = 0; k < 3; k++)
+                n[k] = value(ss->nrm, v, k), len += n[k] * n[k];
+            len = sqrt(len);
+            for (int k = 0; k < 3; k++)
+                w->normals[v][k] = len > 0 ? (float)(n[k] / len) : 0.0f;
+        }
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(w->positions[v][k]))
+                return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &ss->pos->at, "vertex %u: position overflows a float", v);
+    }
+    /* texture coordinates: stored x Scale; NW4C (the PICA200, OpenGL's convention) counts v from
+       the bottom of the image, the skin model from the top */
+    for (int k = 0; k < 3; k++) {
+        if (!ss->uv[k])
+            continue;
+        if (!(w->uv[k] = vks__cmdl_alloc(c, V, sizeof *w->uv[k])))
+            return vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory for %u vertices", V);
+        for (uint32_t v = 0; v < V; v++)
+            w->uv[k][v][0] = value(ss->uv[k], v, 0), w->uv[k][v][1] = 1.0f - value(ss->uv[k], v, 1);
+    }
+    return VKS_OK;
+}
+
+/* Primitive set s of the shape: its palette planned, its vertices claimed in the mesh table,
+   and one group (*ngroups counts them) with a table of its own when its influences disagree
+   with another set's on a shared vertex. An empty set adds no group. */
+static vks_result one_set(cmdl_ctx *c, const cmdl_set *set, size_t s, shape_work *w, const shape_streams *ss,
+                          uint32_t V, const uint32_t *bone_node, int32_t static_node, const vks_affine *inverse_bind,
+                          const uint8_t *singular, uint64_t *own_entries, int32_t material, uint32_t *ngroups)
+{
+    set_plan *pl = &w->plans[s];
+    vks_result rc;
+    if ((rc = plan_set(c, set, &w->mb, bone_node, static_node, inverse_bind, singular, ss, pl)) != VKS_OK)
+        return rc;
+    const uint32_t(*tris)[3] = set->tris.data;
+    size_t nt = set->tris.count;
+    if (nt == 0)
+        return VKS_OK;
+    for (size_t t = 0; t < nt; t++)
+        for (int k = 0; k < 3; k++)
+            if (tris[t][k] >= V)
+                return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &set->at, "index %u is beyond the shape's %u vertices",
+                                         tris[t][k], V);
+    /* Pass 1: claim unassigned vertices in the mesh table, look for disagreement. */
+    int conflict = 0;
+    uint16_t bo[4];
+    float wt[4], st;
+    for (size_t t = 0; t < nt; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = tris[t][k];
+            if (!influence(c, ss, set, pl, v, bo, wt, &st))
+                return c->err && c->err->code ? c->err->code : VKS_ERR_FORMAT;
+            if (!w->assigned[v]) {
+                memcpy(w->bone[v], bo, sizeof bo);
+                memcpy(w->weight[v], wt, sizeof wt);
+                w->stored_sum[v] = st;
+                w->assigned[v] = 1;
+            } else if (!same_influence(w->bone[v], w->weight[v], bo, wt)) {
+                conflict = 1;
+            }
+        }
+    vks_group_source *g = &w->groups[(*ngroups)++];
+    g->triangles = tris;
+    g->triangle_count = (uint32_t)nt;
+    g->palette = pl->palette;
+    g->palette_count = pl->palette_count;
+    g->flags = pl->flags;
+    if (conflict) {
+        /* Pass 2: this set's own table, its vertices only (the rest stay unused). */
+        *own_entries += V;
+        if (*own_entries > CMDL_MAX_OWN_ENTRIES)
+            return vks__cmdl_fail_at(c, VKS_ERR_LIMIT, &set->at,
+                                     "too many primitive sets with conflicting palettes over %u vertices", V);
+        uint16_t(*ob)[4] = vks__cmdl_alloc(c, V, sizeof *ob);
+        float(*ow)[4] = vks__cmdl_alloc(c, V, sizeof *ow);
+        w->own[2 * s] = ob;
+        w->own[2 * s + 1] = ow;
+        if (!ob || !ow)
+            return vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &set->at, "out of memory");
+        for (size_t t = 0; t < nt; t++)
+            for (int k = 0; k < 3; k++)
+                influence(c, ss, set, pl, tris[t][k], ob[tris[t][k]], ow[tris[t][k]], NULL);
+        g->bone = (const uint16_t(*)[4])ob;
+        g->weight = (const float(*)[4])ow;
+    }
+    if (material >= 0) {
+        uint16_t *mat = vks__cmdl_alloc(c, nt, sizeof *mat);
+        if (!mat)
+            return vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &set->at, "out of memory");
+        for (size_t t = 0; t < nt; t++)
+            mat[t] = (uint16_t)material;
+        g->triangle_material = mat; /* freed after the mesh is added */
+    }
+    return VKS_OK;
+}
+
+/* Vertices no set draws go with the first group (the builder gives them slot 0). */
+static vks_result gather_unreferenced(cmdl_ctx *c, const cmdl_shape *sh, shape_work *w, uint32_t V)
+{
+    uint32_t nun = 0;
+    for (uint32_t v = 0; v < V; v++)
+        nun += !w->assigned[v];
+    if (!nun)
+        return VKS_OK;
+    w->unreferenced = vks__cmdl_alloc(c, nun, sizeof *w->unreferenced);
+    if (!w->unreferenced)
+        return vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory");
+    nun = 0;
+    for (uint32_t v = 0; v < V; v++)
+        if (!w->assigned[v])
+            w->unreferenced[nun++] = v;
+    w->groups[0].vertices = w->unreferenced;
+    w->groups[0].vertex_count = nun;
+    return VKS_OK;
+}
+
 static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, uint32_t si, const uint32_t *bone_node,
                             int32_t static_node, const vks_affine *inverse_bind, const uint8_t *singular,
                             uint64_t *own_entries, const mat_entry *mats, size_t nmats)
@@ -315,153 +463,22 @@ static vks_result one_shape(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, ui
                                  c->opt.max_vertices);
 
     shape_work w = {0};
-    w.mb.bones.elem = sizeof(vks_bone);
-    w.positions = vks__cmdl_alloc(c, V, sizeof *w.positions);
-    w.normals = ss.nrm ? vks__cmdl_alloc(c, V, sizeof *w.normals) : NULL;
-    w.bone = vks__cmdl_alloc(c, V, sizeof *w.bone);
-    w.weight = vks__cmdl_alloc(c, V, sizeof *w.weight);
-    w.stored_sum = vks__cmdl_alloc(c, V, sizeof *w.stored_sum);
-    w.assigned = vks__cmdl_alloc(c, V, 1);
-    w.plans = vks__cmdl_alloc(c, nsets, sizeof *w.plans);
-    w.groups = vks__cmdl_alloc(c, nsets, sizeof *w.groups);
-    w.own = vks__cmdl_alloc(c, 2 * nsets, sizeof *w.own);
-    w.mb.smooth_of = vks__cmdl_alloc(c, skin->node_count, sizeof(int32_t));
-    w.mb.rigid_of = vks__cmdl_alloc(c, skin->node_count, sizeof(int32_t));
-    if (!w.positions || (ss.nrm && !w.normals) || !w.bone || !w.weight || !w.stored_sum || !w.assigned || !w.plans || !w.groups ||
-        !w.own || !w.mb.smooth_of || !w.mb.rigid_of) {
+    if (!work_alloc(c, &w, &ss, V, nsets, skin->node_count)) {
         rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory for %u vertices", V);
         goto done;
     }
-    for (uint32_t n = 0; n < skin->node_count; n++)
-        w.mb.smooth_of[n] = w.mb.rigid_of[n] = -1;
-
-    /* Decoded vertices: stored x Scale (done while parsing) + PositionOffset for positions. */
-    for (uint32_t v = 0; v < V; v++) {
-        for (int k = 0; k < 3; k++)
-            w.positions[v][k] = (k < ss.pos->components ? value(ss.pos, v, k) : 0.0f) + sh->offset[k];
-        if (w.normals) {
-            double n[3], len = 0;
-            for (int k = 0; k < 3; k++)
-                n[k] = value(ss.nrm, v, k), len += n[k] * n[k];
-            len = sqrt(len);
-            for (int k = 0; k < 3; k++)
-                w.normals[v][k] = len > 0 ? (float)(n[k] / len) : 0.0f;
-        }
-        for (int k = 0; k < 3; k++)
-            if (!isfinite(w.positions[v][k])) {
-                rc = vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &ss.pos->at, "vertex %u: position overflows a float", v);
-                goto done;
-            }
-    }
-    /* texture coordinates: stored x Scale; NW4C (the PICA200, OpenGL's convention) counts v from
-       the bottom of the image, the skin model from the top */
-    for (int k = 0; k < 3; k++) {
-        if (!ss.uv[k])
-            continue;
-        if (!(w.uv[k] = vks__cmdl_alloc(c, V, sizeof *w.uv[k]))) {
-            rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory for %u vertices", V);
-            goto done;
-        }
-        for (uint32_t v = 0; v < V; v++)
-            w.uv[k][v][0] = value(ss.uv[k], v, 0), w.uv[k][v][1] = 1.0f - value(ss.uv[k], v, 1);
-    }
+    if ((rc = decode_vertices(c, sh, &ss, &w, V)) != VKS_OK)
+        goto done;
 
     int32_t material = material_of(c, mats, nmats, si);
-    for (size_t s = 0; s < nsets; s++) {
-        const cmdl_set *set = &sets[s];
-        set_plan *pl = &w.plans[s];
-        if ((rc = plan_set(c, set, &w.mb, bone_node, static_node, inverse_bind, singular, &ss, pl)) != VKS_OK)
+    for (size_t s = 0; s < nsets; s++)
+        if ((rc = one_set(c, &sets[s], s, &w, &ss, V, bone_node, static_node, inverse_bind, singular, own_entries,
+                          material, &ngroups)) != VKS_OK)
             goto done;
-        const uint32_t(*tris)[3] = set->tris.data;
-        size_t nt = set->tris.count;
-        if (nt == 0)
-            continue;
-        for (size_t t = 0; t < nt; t++)
-            for (int k = 0; k < 3; k++)
-                if (tris[t][k] >= V) {
-                    rc = vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &set->at, "index %u is beyond the shape's %u vertices",
-                                           tris[t][k], V);
-                    goto done;
-                }
-        /* Pass 1: claim unassigned vertices in the mesh table, look for disagreement. */
-        int conflict = 0;
-        uint16_t bo[4];
-        float wt[4], st;
-        for (size_t t = 0; t < nt; t++)
-            for (int k = 0; k < 3; k++) {
-                uint32_t v = tris[t][k];
-                if (!influence(c, &ss, set, pl, v, bo, wt, &st)) {
-                    rc = c->err && c->err->code ? c->err->code : VKS_ERR_FORMAT;
-                    goto done;
-                }
-                if (!w.assigned[v]) {
-                    memcpy(w.bone[v], bo, sizeof bo);
-                    memcpy(w.weight[v], wt, sizeof wt);
-                    w.stored_sum[v] = st;
-                    w.assigned[v] = 1;
-                } else if (!same_influence(w.bone[v], w.weight[v], bo, wt)) {
-                    conflict = 1;
-                }
-            }
-        vks_group_source *g = &w.groups[ngroups++];
-        g->triangles = tris;
-        g->triangle_count = (uint32_t)nt;
-        g->palette = pl->palette;
-        g->palette_count = pl->palette_count;
-        g->flags = pl->flags;
-        if (conflict) {
-            /* Pass 2: this set's own table, its vertices only (the rest stay unused). */
-            *own_entries += V;
-            if (*own_entries > CMDL_MAX_OWN_ENTRIES) {
-                rc = vks__cmdl_fail_at(c, VKS_ERR_LIMIT, &set->at,
-                                       "too many primitive sets with conflicting palettes over %u vertices", V);
-                goto done;
-            }
-            uint16_t(*ob)[4] = vks__cmdl_alloc(c, V, sizeof *ob);
-            float(*ow)[4] = vks__cmdl_alloc(c, V, sizeof *ow);
-            w.own[2 * s] = ob;
-            w.own[2 * s + 1] = ow;
-            if (!ob || !ow) {
-                rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &set->at, "out of memory");
-                goto done;
-            }
-            for (size_t t = 0; t < nt; t++)
-                for (int k = 0; k < 3; k++)
-                    influence(c, &ss, set, pl, tris[t][k], ob[tris[t][k]], ow[tris[t][k]], NULL);
-            g->bone = (const uint16_t(*)[4])ob;
-            g->weight = (const float(*)[4])ow;
-        }
-        if (material >= 0) {
-            uint16_t *mat = vks__cmdl_alloc(c, nt, sizeof *mat);
-            if (!mat) {
-                rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &set->at, "out of memory");
-                goto done;
-            }
-            for (size_t t = 0; t < nt; t++)
-                mat[t] = (uint16_t)material;
-            g->triangle_material = mat; /* freed after the mesh is added */
-        }
-    }
     if (ngroups == 0)
         goto done; /* nothing drawn: the shape adds no mesh */
-
-    /* Vertices no set draws go with the first group (the builder gives them slot 0). */
-    uint32_t nun = 0;
-    for (uint32_t v = 0; v < V; v++)
-        nun += !w.assigned[v];
-    if (nun) {
-        w.unreferenced = vks__cmdl_alloc(c, nun, sizeof *w.unreferenced);
-        if (!w.unreferenced) {
-            rc = vks__cmdl_fail_at(c, VKS_ERR_NOMEM, &sh->at, "out of memory");
-            goto done;
-        }
-        nun = 0;
-        for (uint32_t v = 0; v < V; v++)
-            if (!w.assigned[v])
-                w.unreferenced[nun++] = v;
-        w.groups[0].vertices = w.unreferenced;
-        w.groups[0].vertex_count = nun;
-    }
+    if ((rc = gather_unreferenced(c, sh, &w, V)) != VKS_OK)
+        goto done;
 
     char name[32];
     snprintf(name, sizeof name, "Shapes[%u]", si);

@@ -58,6 +58,53 @@ static vks_affine bone_local(const cmdl_bone *b, const float pre[3])
     return m;
 }
 
+/* Node order when some parent comes after its child: depth-first from the roots, children in
+   document order (first_child, next_sibling and stack are scratch of nb entries). A bone no root
+   reaches sits on a parent cycle: an error. */
+static vks_result depth_first_order(cmdl_ctx *c, const cmdl_bone *bones, const int32_t *parent, uint32_t nb,
+                                    uint32_t *order, uint32_t *first_child, uint32_t *next_sibling, uint32_t *stack)
+{
+    const uint32_t none = UINT32_MAX;
+    for (uint32_t i = 0; i < nb; i++)
+        first_child[i] = next_sibling[i] = none;
+    for (uint32_t i = nb; i-- > 0;)
+        if (parent[i] >= 0) {
+            next_sibling[i] = first_child[parent[i]];
+            first_child[parent[i]] = i;
+        }
+    uint32_t placed = 0;
+    for (uint32_t r = 0; r < nb; r++) {
+        if (parent[r] >= 0)
+            continue;
+        uint32_t sp = 0;
+        stack[sp++] = r;
+        while (sp) {
+            uint32_t v = stack[--sp];
+            order[placed++] = v;
+            /* push children in reverse so the first child is visited first */
+            uint32_t cnt = 0;
+            for (uint32_t ch = first_child[v]; ch != none; ch = next_sibling[ch])
+                cnt++;
+            uint32_t at = sp + cnt;
+            for (uint32_t ch = first_child[v]; ch != none; ch = next_sibling[ch])
+                stack[--at] = ch;
+            sp += cnt;
+        }
+    }
+    if (placed < nb) {
+        uint8_t *seen = (uint8_t *)first_child; /* reuse: mark placed bones */
+        memset(seen, 0, nb);
+        for (uint32_t i = 0; i < placed; i++)
+            seen[order[i]] = 1;
+        for (uint32_t i = 0; i < nb; i++)
+            if (!seen[i])
+                return vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &bones[i].at,
+                                         "bone \"%.50s\" is on a parent cycle (ParentBoneName \"%.50s\")",
+                                         bones[i].name, bones[i].parent);
+    }
+    return VKS_OK;
+}
+
 vks_result vks__cmdl_skeleton(cmdl_ctx *c, vks_skin *skin, uint32_t **bone_node_out, int need_static,
                               int32_t *static_node)
 {
@@ -106,47 +153,8 @@ vks_result vks__cmdl_skeleton(cmdl_ctx *c, vks_skin *skin, uint32_t **bone_node_
     if (in_order) {
         for (uint32_t i = 0; i < nb; i++)
             order[i] = i;
-    } else {
-        const uint32_t none = UINT32_MAX;
-        for (uint32_t i = 0; i < nb; i++)
-            first_child[i] = next_sibling[i] = none;
-        for (uint32_t i = nb; i-- > 0;)
-            if (parent[i] >= 0) {
-                next_sibling[i] = first_child[parent[i]];
-                first_child[parent[i]] = i;
-            }
-        uint32_t placed = 0;
-        for (uint32_t r = 0; r < nb; r++) {
-            if (parent[r] >= 0)
-                continue;
-            uint32_t sp = 0;
-            stack[sp++] = r;
-            while (sp) {
-                uint32_t v = stack[--sp];
-                order[placed++] = v;
-                /* push children in reverse so the first child is visited first */
-                uint32_t cnt = 0;
-                for (uint32_t ch = first_child[v]; ch != none; ch = next_sibling[ch])
-                    cnt++;
-                uint32_t at = sp + cnt;
-                for (uint32_t ch = first_child[v]; ch != none; ch = next_sibling[ch])
-                    stack[--at] = ch;
-                sp += cnt;
-            }
-        }
-        if (placed < nb) {
-            uint8_t *seen = (uint8_t *)first_child; /* reuse: mark placed bones */
-            memset(seen, 0, nb);
-            for (uint32_t i = 0; i < placed; i++)
-                seen[order[i]] = 1;
-            for (uint32_t i = 0; i < nb; i++)
-                if (!seen[i]) {
-                    rc = vks__cmdl_fail_at(c, VKS_ERR_FORMAT, &bones[i].at,
-                                           "bone \"%.50s\" is on a parent cycle (ParentBoneName \"%.50s\")",
-                                           bones[i].name, bones[i].parent);
-                    goto done;
-                }
-        }
+    } else if ((rc = depth_first_order(c, bones, parent, nb, order, first_child, next_sibling, stack)) != VKS_OK) {
+        goto done;
     }
     for (uint32_t n = 0; n < nb; n++)
         bone_node[order[n]] = n;

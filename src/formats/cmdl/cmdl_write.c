@@ -173,6 +173,105 @@ void vks__cmdl_put_xyz(vks_bytebuf *b, const char *el, const float v[3])
     vks_buf_printf(b, "<%s X=\"%.9g\" Y=\"%.9g\" Z=\"%.9g\" />", el, (double)v[0], (double)v[1], (double)v[2]);
 }
 
+/* The mesh's vertices in model space (pos, nrm), or in their bone's space for the groups that
+   NW4C skins rigidly (rigid[gi]), and the most influences of a smooth group (*comps). */
+static vks_result model_space_vertices(const vks_skin *s, const vks_mesh *me, const vks_affine_d *world,
+                                       const vks_affine_d *to_model, int has_normals, const char *path, float (*pos)[3],
+                                       float (*nrm)[3], uint8_t *rigid, uint32_t *comps, vks_error *err)
+{
+    for (uint32_t gi = 0; gi < me->group_count; gi++) {
+        const vks_group *g = &s->groups[me->first_group + gi];
+        if (g->palette_count > CMDL_PALETTE_LIMIT) {
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, path,
+                                 "group %u has a palette of %u bones; NW4C allows %u", gi, g->palette_count,
+                                 CMDL_PALETTE_LIMIT);
+        }
+        rigid[gi] = (uint8_t)group_is_rigid(s, g);
+        if (!rigid[gi] && g->max_influences > *comps)
+            *comps = g->max_influences;
+        for (uint32_t v = g->first_vertex; v < g->first_vertex + g->vertex_count; v++) {
+            double pm[3], nm[3] = {0, 0, 0};
+            apply_d(to_model, s->positions[v], pm, 1);
+            if (has_normals)
+                apply_d(to_model, s->normals[v], nm, 0);
+            if (rigid[gi]) {
+                /* bone-local: inverse of the bone's bind world */
+                uint32_t node = s->bones[s->palette[g->first_palette + s->influences[v].index[0]]].node;
+                vks_affine_d inv;
+                if (!vks_affine_d_inverse(&world[node], &inv))
+                    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "node %u has a singular bind world",
+                                         node);
+                float pf[3] = {(float)pm[0], (float)pm[1], (float)pm[2]}, nf[3] = {(float)nm[0], (float)nm[1], (float)nm[2]};
+                apply_d(&inv, pf, pm, 1);
+                apply_d(&inv, nf, nm, 0);
+            }
+            double len = sqrt(nm[0] * nm[0] + nm[1] * nm[1] + nm[2] * nm[2]);
+            for (int k = 0; k < 3; k++) {
+                pos[v - me->first_vertex][k] = (float)pm[k];
+                nrm[v - me->first_vertex][k] = len > 0 ? (float)(nm[k] / len) : 0.0f;
+            }
+        }
+    }
+
+    return VKS_OK;
+}
+
+/* Quantized positions are Shorts around the bounding-box centre (offset), scaled so that the
+   largest extent fits (scale). */
+static void quantize_box(const float (*pos)[3], uint32_t V, float offset[3], double *scale)
+{
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; k++)
+        lo[k] = hi[k] = pos[0][k];
+    for (uint32_t v = 1; v < V; v++)
+        for (int k = 0; k < 3; k++) {
+            if (pos[v][k] < lo[k])
+                lo[k] = pos[v][k];
+            if (pos[v][k] > hi[k])
+                hi[k] = pos[v][k];
+        }
+    double ext = 0;
+    for (int k = 0; k < 3; k++) {
+        offset[k] = 0.5f * (lo[k] + hi[k]);
+        double e = fmax(fabs((double)hi[k] - offset[k]), fabs((double)lo[k] - offset[k]));
+        ext = fmax(ext, e);
+    }
+    *scale = ext > 0 ? ext / 32760.0 : 1.0;
+}
+
+/* One PrimitiveSetCtr per group: its skinning mode, its palette as node numbers, its triangles
+   as a list or strips of Ubyte or Ushort indices. */
+static vks_result put_primitive_sets(vks_bytebuf *b, const vks_skin *s, const vks_mesh *me, const uint8_t *rigid,
+                                     const vks_write_options *o, const char *path, vks_error *err)
+{
+    for (uint32_t gi = 0; gi < me->group_count; gi++) {
+        const vks_group *g = &s->groups[me->first_group + gi];
+        vks_buf_printf(b, "              <PrimitiveSetCtr SkinningMode=\"%s\">\n                <BoneIndexTable>",
+                       rigid[gi] ? "RigidSkinning" : "SmoothSkinning");
+        for (uint32_t i = 0; i < g->palette_count; i++)
+            vks_buf_printf(b, "%s%u", i ? " " : "", s->bones[s->palette[g->first_palette + i]].node);
+        vks_buf_printf(b, "</BoneIndexTable>\n                <Primitives>\n                  <PrimitiveCtr>\n"
+                          "                    <IndexStreams>\n");
+        const uint32_t(*tri)[3] = (const uint32_t(*)[3])s->triangles[g->first_triangle];
+        uint32_t maxi = 0;
+        for (uint32_t t = 0; t < g->triangle_count; t++)
+            for (int k = 0; k < 3; k++)
+                if (tri[t][k] > maxi)
+                    maxi = tri[t][k];
+        int ushort = maxi > 255;
+        if (g->triangle_count) {
+            if (o->triangle_strips) {
+                if (!put_triangles_strips(b, tri, g->triangle_count, ushort))
+                    return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+            } else
+                put_triangles_list(b, tri, g->triangle_count, ushort);
+        }
+        vks_buf_printf(b, "                    </IndexStreams>\n                  </PrimitiveCtr>\n"
+                          "                </Primitives>\n              </PrimitiveSetCtr>\n");
+    }
+    return VKS_OK;
+}
+
 static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, const vks_affine_d *world,
                               const vks_write_options *o, vks_error *err)
 {
@@ -204,95 +303,20 @@ static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, co
     int has_normals = (me->flags & VKS_MESH_HAS_NORMALS) && s->normals;
     uint32_t comps = 1;
     vks_result rc = VKS_OK;
-    for (uint32_t gi = 0; gi < me->group_count; gi++) {
-        const vks_group *g = &s->groups[me->first_group + gi];
-        if (g->palette_count > CMDL_PALETTE_LIMIT) {
-            rc = vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, path,
-                               "group %u has a palette of %u bones; NW4C allows %u", gi, g->palette_count,
-                               CMDL_PALETTE_LIMIT);
-            goto out;
-        }
-        rigid[gi] = (uint8_t)group_is_rigid(s, g);
-        if (!rigid[gi] && g->max_influences > comps)
-            comps = g->max_influences;
-        for (uint32_t v = g->first_vertex; v < g->first_vertex + g->vertex_count; v++) {
-            double pm[3], nm[3] = {0, 0, 0};
-            apply_d(&to_model, s->positions[v], pm, 1);
-            if (has_normals)
-                apply_d(&to_model, s->normals[v], nm, 0);
-            if (rigid[gi]) {
-                /* bone-local: inverse of the bone's bind world */
-                uint32_t node = s->bones[s->palette[g->first_palette + s->influences[v].index[0]]].node;
-                vks_affine_d inv;
-                if (!vks_affine_d_inverse(&world[node], &inv)) {
-                    rc = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "node %u has a singular bind world", node);
-                    goto out;
-                }
-                float pf[3] = {(float)pm[0], (float)pm[1], (float)pm[2]}, nf[3] = {(float)nm[0], (float)nm[1], (float)nm[2]};
-                apply_d(&inv, pf, pm, 1);
-                apply_d(&inv, nf, nm, 0);
-            }
-            double len = sqrt(nm[0] * nm[0] + nm[1] * nm[1] + nm[2] * nm[2]);
-            for (int k = 0; k < 3; k++) {
-                pos[v - me->first_vertex][k] = (float)pm[k];
-                nrm[v - me->first_vertex][k] = len > 0 ? (float)(nm[k] / len) : 0.0f;
-            }
-        }
-    }
+    if ((rc = model_space_vertices(s, me, world, &to_model, has_normals, path, pos, nrm, rigid, &comps, err)) != VKS_OK)
+        goto out;
 
     vks_buf_printf(b, "          <SeparateDataShapeCtr>\n");
     /* quantized positions: Short around the bounding-box centre */
     float offset[3] = {0, 0, 0};
     double scale = 1.0;
-    if (o->quantize && V) {
-        float lo[3], hi[3];
-        for (int k = 0; k < 3; k++)
-            lo[k] = hi[k] = pos[0][k];
-        for (uint32_t v = 1; v < V; v++)
-            for (int k = 0; k < 3; k++) {
-                if (pos[v][k] < lo[k])
-                    lo[k] = pos[v][k];
-                if (pos[v][k] > hi[k])
-                    hi[k] = pos[v][k];
-            }
-        double ext = 0;
-        for (int k = 0; k < 3; k++) {
-            offset[k] = 0.5f * (lo[k] + hi[k]);
-            double e = fmax(fabs((double)hi[k] - offset[k]), fabs((double)lo[k] - offset[k]));
-            ext = fmax(ext, e);
-        }
-        scale = ext > 0 ? ext / 32760.0 : 1.0;
-    }
+    if (o->quantize && V)
+        quantize_box((const float(*)[3])pos, V, offset, &scale);
     vks_buf_printf(b, "            ");
     vks__cmdl_put_xyz(b, "PositionOffset", offset);
     vks_buf_printf(b, "\n            <PrimitiveSets>\n");
-    for (uint32_t gi = 0; gi < me->group_count; gi++) {
-        const vks_group *g = &s->groups[me->first_group + gi];
-        vks_buf_printf(b, "              <PrimitiveSetCtr SkinningMode=\"%s\">\n                <BoneIndexTable>",
-                       rigid[gi] ? "RigidSkinning" : "SmoothSkinning");
-        for (uint32_t i = 0; i < g->palette_count; i++)
-            vks_buf_printf(b, "%s%u", i ? " " : "", s->bones[s->palette[g->first_palette + i]].node);
-        vks_buf_printf(b, "</BoneIndexTable>\n                <Primitives>\n                  <PrimitiveCtr>\n"
-                          "                    <IndexStreams>\n");
-        const uint32_t(*tri)[3] = (const uint32_t(*)[3])s->triangles[g->first_triangle];
-        uint32_t maxi = 0;
-        for (uint32_t t = 0; t < g->triangle_count; t++)
-            for (int k = 0; k < 3; k++)
-                if (tri[t][k] > maxi)
-                    maxi = tri[t][k];
-        int ushort = maxi > 255;
-        if (g->triangle_count) {
-            if (o->triangle_strips) {
-                if (!put_triangles_strips(b, tri, g->triangle_count, ushort)) {
-                    rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-                    goto out;
-                }
-            } else
-                put_triangles_list(b, tri, g->triangle_count, ushort);
-        }
-        vks_buf_printf(b, "                    </IndexStreams>\n                  </PrimitiveCtr>\n"
-                          "                </Primitives>\n              </PrimitiveSetCtr>\n");
-    }
+    if ((rc = put_primitive_sets(b, s, me, rigid, o, path, err)) != VKS_OK)
+        goto out;
     vks_buf_printf(b, "            </PrimitiveSets>\n            <VertexAttributes>\n");
 
     /* Position */

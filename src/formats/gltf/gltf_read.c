@@ -311,6 +311,56 @@ static vks_result more_triangles(reader *R, const cJSON *prim, const char *ppath
     return VKS_OK;
 }
 
+/* The accessors of a primitive's POSITION (required), NORMAL and indices (-1: absent). */
+static vks_result attribute_accessors(gltf_doc *d, const cJSON *prim, const char *ppath, const cJSON *attrs,
+                                      const char *apath, int32_t *pos, int32_t *nrm, int32_t *ind)
+{
+    uint32_t accessors = d->accessor_count;
+    vks_result r = vks__gltfr_get_index(d, attrs, apath, "POSITION", 1, accessors, "accessors", pos);
+    if (r == VKS_OK)
+        r = vks__gltfr_get_index(d, attrs, apath, "NORMAL", 0, accessors, "accessors", nrm);
+    if (r == VKS_OK)
+        r = vks__gltfr_get_index(d, prim, ppath, "indices", 0, accessors, "accessors", ind);
+    return r;
+}
+
+/* The primitives after the first that share its attributes (more, nmore): their triangles
+ * appended to tris, and a material per triangle (tmat, relative to *lo; lo..hi the range of
+ * all the primitives' materials). */
+static vks_result shared_primitives(reader *R, const cJSON *const *more, uint32_t nmore, const char *ppath,
+                                    const char *mpath, int first_index, int32_t material, uint32_t vcount,
+                                    uint32_t (**tris)[3], uint32_t *tcount, uint16_t **tmat_out, int32_t *lo, int32_t *hi)
+{
+    gltf_doc *d = &R->d;
+    vks_result r;
+    uint32_t cap = *tcount, *ends = vks__gltfr_alloc(d, nmore + 1, sizeof *ends);
+    int32_t *mats = vks__gltfr_alloc(d, nmore + 1, sizeof *mats);
+    if (!ends || !mats)
+        return vks__gltfr_nomem(d, ppath);
+    ends[0] = *tcount, mats[0] = material;
+    for (uint32_t k = 0; k < nmore; k++) {
+        char qpath[96];
+        snprintf(qpath, sizeof qpath, "%s.primitives[%d]", mpath, first_index + 1 + (int)k);
+        mats[k + 1] = -1;
+        if ((r = vks__gltfr_get_index(d, more[k], qpath, "material", 1, R->material_count, "materials",
+                                      &mats[k + 1])) != VKS_OK ||
+            (r = more_triangles(R, more[k], qpath, vcount, tris, tcount, &cap)) != VKS_OK)
+            return r;
+        ends[k + 1] = *tcount;
+        *lo = mats[k + 1] < *lo ? mats[k + 1] : *lo;
+        *hi = mats[k + 1] > *hi ? mats[k + 1] : *hi;
+    }
+    if (*hi - *lo >= 65535)
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, mpath, "materials %d..%d of one mesh: at most 65535 apart", *lo, *hi);
+    uint16_t *tmat = *tmat_out = vks__gltfr_alloc(d, *tcount, sizeof *tmat);
+    if (!tmat)
+        return vks__gltfr_nomem(d, ppath);
+    for (uint32_t k = 0, t = 0; k <= nmore; k++)
+        for (; t < ends[k]; t++)
+            tmat[t] = (uint16_t)(mats[k] - *lo);
+    return VKS_OK;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -342,14 +392,8 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     snprintf(path, sizeof path, "%s.attributes", ppath);
     if (!cJSON_IsObject(attrs))
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "must be an object");
-    uint32_t accessors = d->accessor_count;
     int32_t pos = -1, nrm = -1, ind = -1;
-    r = vks__gltfr_get_index(d, attrs, path, "POSITION", 1, accessors, "accessors", &pos);
-    if (r == VKS_OK)
-        r = vks__gltfr_get_index(d, attrs, path, "NORMAL", 0, accessors, "accessors", &nrm);
-    if (r == VKS_OK)
-        r = vks__gltfr_get_index(d, prim, ppath, "indices", 0, accessors, "accessors", &ind);
-    if (r != VKS_OK)
+    if ((r = attribute_accessors(d, prim, ppath, attrs, path, &pos, &nrm, &ind)) != VKS_OK)
         return r;
     uint32_t geo = GLTF_BIT(GLTF_FLOAT);
     if (d->quantized) /* KHR_mesh_quantization: integer positions and normals */
@@ -403,32 +447,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     /* the primitives that share these attributes: their triangles, each with its material */
     uint16_t *tmat = NULL;
     int32_t lo = material, hi = material;
-    if (nmore) {
-        uint32_t cap = tcount, *ends = vks__gltfr_alloc(d, nmore + 1, sizeof *ends);
-        int32_t *mats = vks__gltfr_alloc(d, nmore + 1, sizeof *mats);
-        if (!ends || !mats)
-            return vks__gltfr_nomem(d, ppath);
-        ends[0] = tcount, mats[0] = material;
-        for (uint32_t k = 0; k < nmore; k++) {
-            char qpath[96];
-            snprintf(qpath, sizeof qpath, "%s.primitives[%d]", mpath, first_index + 1 + (int)k);
-            mats[k + 1] = -1;
-            if ((r = vks__gltfr_get_index(d, more[k], qpath, "material", 1, R->material_count, "materials",
-                                          &mats[k + 1])) != VKS_OK ||
-                (r = more_triangles(R, more[k], qpath, vcount, &tris, &tcount, &cap)) != VKS_OK)
-                return r;
-            ends[k + 1] = tcount;
-            lo = mats[k + 1] < lo ? mats[k + 1] : lo;
-            hi = mats[k + 1] > hi ? mats[k + 1] : hi;
-        }
-        if (hi - lo >= 65535)
-            return vks__gltfr_fail(d, VKS_ERR_LIMIT, mpath, "materials %d..%d of one mesh: at most 65535 apart", lo, hi);
-        if (!(tmat = vks__gltfr_alloc(d, tcount, sizeof *tmat)))
-            return vks__gltfr_nomem(d, ppath);
-        for (uint32_t k = 0, t = 0; k <= nmore; k++)
-            for (; t < ends[k]; t++)
-                tmat[t] = (uint16_t)(mats[k] - lo);
-    }
+    if (nmore && (r = shared_primitives(R, more, nmore, ppath, mpath, first_index, material, vcount, &tris, &tcount,
+                                        &tmat, &lo, &hi)) != VKS_OK)
+        return r;
     if (tcount == 0) {
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: no triangles: skipped", ppath);
         R->skipped_primitives++;

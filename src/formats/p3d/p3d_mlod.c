@@ -195,6 +195,108 @@ static vks_result read_taggs(p3d_pool *pool, vks_cursor *c, const lod_head *h, c
     return VKS_OK;
 }
 
+/* The LOD's render vertices: one per unique (point, normal, u, v) corner of its faces, found
+   through a hash table; face_vert gives each face corner its vertex. */
+static vks_result lod_vertices(p3d_pool *pool, vks_cursor *c, const lod_head *h, const char *lpath, const corner *corners,
+                               const uint8_t *nverts, const uint8_t *normals, p3d_lod *lod, uint32_t (**face_vert_out)[4],
+                               vks_error *err)
+{
+    size_t ncorner = 0;
+    for (uint32_t f = 0; f < h->faces; f++)
+        ncorner += nverts[f];
+    size_t hcap = 16;
+    while (hcap < ncorner * 2)
+        hcap *= 2;
+    uint32_t *table = p3d_alloc(pool, hcap, sizeof *table); /* vertex + 1, 0 empty */
+    corner *vkey = p3d_alloc(pool, ncorner, sizeof *vkey);
+    uint32_t (*face_vert)[4] = *face_vert_out = p3d_alloc(pool, h->faces, sizeof *face_vert);
+    if (!table || !vkey || !face_vert)
+        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    uint32_t nv = 0;
+    for (uint32_t f = 0; f < h->faces; f++) {
+        for (uint32_t k = 0; k < nverts[f]; k++) {
+            corner cr = corners[(size_t)f * 4 + k];
+            uint32_t ub, vb;
+            memcpy(&ub, &cr.u, 4);
+            memcpy(&vb, &cr.v, 4);
+            uint64_t hash = cr.point * 0x9E3779B97F4A7C15ull ^ cr.normal * 0xC2B2AE3D27D4EB4Full ^
+                            ub * 0x165667B19E3779F9ull ^ (uint64_t)vb * 0x27D4EB2F165667C5ull;
+            size_t slot = (size_t)(hash ^ (hash >> 29)) & (hcap - 1);
+            for (;;) {
+                uint32_t e = table[slot];
+                if (!e) {
+                    vkey[nv] = cr;
+                    table[slot] = ++nv;
+                    face_vert[f][k] = nv - 1;
+                    break;
+                }
+                corner *o = &vkey[e - 1];
+                if (o->point == cr.point && o->normal == cr.normal && !memcmp(&o->u, &cr.u, 4) &&
+                    !memcmp(&o->v, &cr.v, 4)) {
+                    face_vert[f][k] = e - 1;
+                    break;
+                }
+                slot = (slot + 1) & (hcap - 1);
+            }
+        }
+    }
+    lod->vertex_count = nv;
+    lod->vertex_point = p3d_alloc(pool, nv, sizeof *lod->vertex_point);
+    lod->vertex_normal = p3d_alloc(pool, nv, sizeof *lod->vertex_normal);
+    lod->vertex_uv = p3d_alloc(pool, nv, sizeof *lod->vertex_uv);
+    if (!lod->vertex_point || !lod->vertex_normal || !lod->vertex_uv)
+        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    for (uint32_t v = 0; v < nv; v++) {
+        /* render vertices are already split by corner UV: a face's own UVs, exactly */
+        lod->vertex_uv[v][0] = vkey[v].u, lod->vertex_uv[v][1] = vkey[v].v;
+        lod->vertex_point[v] = vkey[v].point;
+        for (int k = 0; k < 3; k++) /* stored normals point inward: negate */
+            lod->vertex_normal[v][k] = -vks_lef32(normals + (size_t)vkey[v].normal * 12 + 4 * k);
+    }
+    return VKS_OK;
+}
+
+/* The LOD's materials: one per distinct (texture, material) pair in order of first use (SP3X:
+   the texture alone); face_mat gives each face its material. */
+static vks_result lod_materials(p3d_pool *pool, vks_cursor *c, const lod_head *h, const char *lpath, const char **tex,
+                                const char **mat, uint32_t *face_mat, uint32_t *mat_first, p3d_lod *lod, vks_error *err)
+{
+    uint32_t nmat = 0;
+    for (uint32_t f = 0; f < h->faces; f++) {
+        uint32_t m = 0;
+        /* few materials per LOD: a linear search over the distinct ones is enough, capped */
+        for (m = 0; m < nmat; m++) {
+            uint32_t g = mat_first[m];
+            int same = h->sp3x ? !strncmp(tex[g], tex[f], 32) : (!strcmp(tex[g], tex[f]) && !strcmp(mat[g], mat[f]));
+            if (same)
+                break;
+        }
+        if (m == nmat) {
+            if (nmat < 65535)
+                mat_first[nmat++] = f;
+            else
+                m = 65534;
+        }
+        face_mat[f] = m;
+    }
+    lod->material_count = nmat;
+    lod->mat_texture = p3d_alloc(pool, nmat, sizeof *lod->mat_texture);
+    lod->mat_name = p3d_alloc(pool, nmat, sizeof *lod->mat_name);
+    if (!lod->mat_texture || !lod->mat_name)
+        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    for (uint32_t m = 0; m < nmat; m++) { /* SP3X: a fixed 32-byte texture name, no material */
+        const char *tx = tex[mat_first[m]], *mt = h->sp3x ? "" : mat[mat_first[m]];
+        size_t tl = 0;
+        while (tl < (h->sp3x ? 32u : (size_t)-1) && tx[tl])
+            tl++;
+        lod->mat_texture[m] = p3d_strndup(pool, tx, tl);
+        lod->mat_name[m] = p3d_strndup(pool, mt, strlen(mt));
+        if (!lod->mat_texture[m] || !lod->mat_name[m])
+            return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
+    }
+    return VKS_OK;
+}
+
 /* Structure walk of one LOD; with lod != NULL also extracts it. */
 static vks_result read_lod(p3d_pool *pool, vks_cursor *c, uint32_t index, const vks_read_options *opt,
                            p3d_lod_info *info, p3d_lod *lod, vks_error *err)
@@ -258,58 +360,10 @@ static vks_result read_lod(p3d_pool *pool, vks_cursor *c, uint32_t index, const 
             lod->points[i][k] = vks_lef32(points + (size_t)i * 16 + 4 * k);
 
     /* render vertices: one per unique (point, normal, u, v) corner, through a hash table */
-    size_t ncorner = 0;
-    for (uint32_t f = 0; f < h.faces; f++)
-        ncorner += nverts[f];
-    size_t hcap = 16;
-    while (hcap < ncorner * 2)
-        hcap *= 2;
-    uint32_t *table = p3d_alloc(pool, hcap, sizeof *table); /* vertex + 1, 0 empty */
-    corner *vkey = p3d_alloc(pool, ncorner, sizeof *vkey);
-    uint32_t (*face_vert)[4] = p3d_alloc(pool, h.faces, sizeof *face_vert);
-    if (!table || !vkey || !face_vert)
-        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
-    uint32_t nv = 0;
-    for (uint32_t f = 0; f < h.faces; f++) {
-        for (uint32_t k = 0; k < nverts[f]; k++) {
-            corner cr = corners[(size_t)f * 4 + k];
-            uint32_t ub, vb;
-            memcpy(&ub, &cr.u, 4);
-            memcpy(&vb, &cr.v, 4);
-            uint64_t hash = cr.point * 0x9E3779B97F4A7C15ull ^ cr.normal * 0xC2B2AE3D27D4EB4Full ^
-                            ub * 0x165667B19E3779F9ull ^ (uint64_t)vb * 0x27D4EB2F165667C5ull;
-            size_t slot = (size_t)(hash ^ (hash >> 29)) & (hcap - 1);
-            for (;;) {
-                uint32_t e = table[slot];
-                if (!e) {
-                    vkey[nv] = cr;
-                    table[slot] = ++nv;
-                    face_vert[f][k] = nv - 1;
-                    break;
-                }
-                corner *o = &vkey[e - 1];
-                if (o->point == cr.point && o->normal == cr.normal && !memcmp(&o->u, &cr.u, 4) &&
-                    !memcmp(&o->v, &cr.v, 4)) {
-                    face_vert[f][k] = e - 1;
-                    break;
-                }
-                slot = (slot + 1) & (hcap - 1);
-            }
-        }
-    }
-    lod->vertex_count = nv;
-    lod->vertex_point = p3d_alloc(pool, nv, sizeof *lod->vertex_point);
-    lod->vertex_normal = p3d_alloc(pool, nv, sizeof *lod->vertex_normal);
-    lod->vertex_uv = p3d_alloc(pool, nv, sizeof *lod->vertex_uv);
-    if (!lod->vertex_point || !lod->vertex_normal || !lod->vertex_uv)
-        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
-    for (uint32_t v = 0; v < nv; v++) {
-        /* render vertices are already split by corner UV: a face's own UVs, exactly */
-        lod->vertex_uv[v][0] = vkey[v].u, lod->vertex_uv[v][1] = vkey[v].v;
-        lod->vertex_point[v] = vkey[v].point;
-        for (int k = 0; k < 3; k++) /* stored normals point inward: negate */
-            lod->vertex_normal[v][k] = -vks_lef32(normals + (size_t)vkey[v].normal * 12 + 4 * k);
-    }
+    uint32_t (*face_vert)[4];
+    r = lod_vertices(pool, c, &h, lpath, corners, nverts, normals, lod, &face_vert, err);
+    if (r)
+        return r;
 
     /* triangles, reversed; materials by distinct (texture, material) pair in order of use */
     size_t ntri = 0;
@@ -322,39 +376,9 @@ static vks_result read_lod(p3d_pool *pool, vks_cursor *c, uint32_t index, const 
     uint32_t *mat_first = p3d_alloc(pool, h.faces, sizeof *mat_first); /* a face using each material */
     if (!lod->tris || !lod->tri_face || !lod->tri_material || !face_mat || !mat_first)
         return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
-    uint32_t nmat = 0;
-    for (uint32_t f = 0; f < h.faces; f++) {
-        uint32_t m = 0;
-        /* few materials per LOD: a linear search over the distinct ones is enough, capped */
-        for (m = 0; m < nmat; m++) {
-            uint32_t g = mat_first[m];
-            int same = h.sp3x ? !strncmp(tex[g], tex[f], 32) : (!strcmp(tex[g], tex[f]) && !strcmp(mat[g], mat[f]));
-            if (same)
-                break;
-        }
-        if (m == nmat) {
-            if (nmat < 65535)
-                mat_first[nmat++] = f;
-            else
-                m = 65534;
-        }
-        face_mat[f] = m;
-    }
-    lod->material_count = nmat;
-    lod->mat_texture = p3d_alloc(pool, nmat, sizeof *lod->mat_texture);
-    lod->mat_name = p3d_alloc(pool, nmat, sizeof *lod->mat_name);
-    if (!lod->mat_texture || !lod->mat_name)
-        return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
-    for (uint32_t m = 0; m < nmat; m++) { /* SP3X: a fixed 32-byte texture name, no material */
-        const char *tx = tex[mat_first[m]], *mt = h.sp3x ? "" : mat[mat_first[m]];
-        size_t tl = 0;
-        while (tl < (h.sp3x ? 32u : (size_t)-1) && tx[tl])
-            tl++;
-        lod->mat_texture[m] = p3d_strndup(pool, tx, tl);
-        lod->mat_name[m] = p3d_strndup(pool, mt, strlen(mt));
-        if (!lod->mat_texture[m] || !lod->mat_name[m])
-            return failc(c, err, VKS_ERR_NOMEM, lpath, "out of memory");
-    }
+    r = lod_materials(pool, c, &h, lpath, tex, mat, face_mat, mat_first, lod, err);
+    if (r)
+        return r;
     uint32_t t = 0;
     for (uint32_t f = 0; f < h.faces; f++) {
         const uint32_t *fv = face_vert[f];

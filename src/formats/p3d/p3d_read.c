@@ -97,6 +97,36 @@ static vks_result choose_lod(const p3d_file *f, const char *want, uint32_t *out,
                          want);
 }
 
+/* The skeleton: the ODOL model info, else model.cfg, else the bones option (named as the
+   LOD's selections spell them); model.cfg's sections are kept whichever gives the bones. */
+static vks_result choose_skeleton(p3d_pool *pool, const vks_read_options *opt, const p3d_file *file,
+                                  const p3d_lod *lod, p3d_skeleton *skel, const char **model_class, vks_error *err)
+{
+    vks_result r;
+    if (opt->p3d.model_cfg) {
+        int found;
+        r = p3d_cfg_skeleton(pool, opt->p3d.model_cfg, opt->p3d.model_cfg_size, opt->p3d.model_cfg_name,
+                             opt->p3d.model_name, skel, model_class, &found, err);
+        if (r)
+            return r;
+    }
+    if (file->skeleton.bone_count) {
+        p3d_skeleton cfg = *skel;
+        *skel = file->skeleton;
+        skel->section_count = cfg.section_count;
+        skel->sections = cfg.sections;
+    }
+    if (!skel->bone_count && opt->p3d.bones && opt->p3d.bones[0]) {
+        if ((r = p3d_bones_option(pool, opt->p3d.bones, skel, err)))
+            return r;
+        for (uint32_t b = 0; b < skel->bone_count; b++) /* the selection's own spelling */
+            for (uint32_t i = 0; i < lod->sel_count; i++)
+                if (!p3d_stricmp(lod->sels[i].name, skel->names[b]))
+                    skel->names[b] = lod->sels[i].name;
+    }
+    return VKS_OK;
+}
+
 vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err)
 {
@@ -150,27 +180,8 @@ vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_
     p3d_skeleton skel;
     memset(&skel, 0, sizeof skel);
     const char *model_class = "";
-    if (opt.p3d.model_cfg) {
-        int found;
-        r = p3d_cfg_skeleton(&pool, opt.p3d.model_cfg, opt.p3d.model_cfg_size, opt.p3d.model_cfg_name,
-                             opt.p3d.model_name, &skel, &model_class, &found, err);
-        if (r)
-            goto done;
-    }
-    if (file.skeleton.bone_count) {
-        p3d_skeleton cfg = skel;
-        skel = file.skeleton;
-        skel.section_count = cfg.section_count;
-        skel.sections = cfg.sections;
-    }
-    if (!skel.bone_count && opt.p3d.bones && opt.p3d.bones[0]) {
-        if ((r = p3d_bones_option(&pool, opt.p3d.bones, &skel, err)))
-            goto done;
-        for (uint32_t b = 0; b < skel.bone_count; b++) /* the selection's own spelling */
-            for (uint32_t i = 0; i < lod.sel_count; i++)
-                if (!p3d_stricmp(lod.sels[i].name, skel.names[b]))
-                    skel.names[b] = lod.sels[i].name;
-    }
+    if ((r = choose_skeleton(&pool, &opt, &file, &lod, &skel, &model_class, err)))
+        goto done;
     if (skel.bone_count + 1 > opt.max_nodes || skel.bone_count > 65000) {
         r = vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/skeleton", "%u bones over the node limit %u",
                           skel.bone_count, opt.max_nodes);

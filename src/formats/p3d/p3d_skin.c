@@ -255,32 +255,19 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
     return VKS_OK;
 }
 
-vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err)
+/* Per point: up to 4 skeleton bones, largest first (one when the skeleton is discrete), from
+   the LOD's own influences when it has them, else from the selections named after the bones.
+   Returns 0 when out of memory. */
+static int point_influences(p3d_pool *pool, const p3d_lod *lod, const p3d_skeleton *skel, const sel_index *lsel,
+                            int32_t (**pb_out)[4], float (**pw_out)[4])
 {
-    p3d_pool pool = p3d_pool_make(&skin->allocator);
-    vks_result r = VKS_OK;
-    const p3d_lod *lod = in->lod;
-    const p3d_skeleton *skel = in->skel;
-    const char *path = "p3d/skin";
-#define NOMEM()                                                                                              \
-    do {                                                                                                     \
-        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");                         \
-        goto done;                                                                                           \
-    } while (0)
-
     uint32_t nb = skel->bone_count;
     uint32_t np = lod->point_count;
-    sel_index lsel, msel;
-    if (!sel_index_build(&pool, &lsel, lod) || !sel_index_build(&pool, &msel, in->memory))
-        NOMEM();
-
-    /* per point: up to 4 skeleton bones, largest first */
-    int discrete = skel->is_discrete;
-    int slots = discrete ? 1 : 4;
-    int32_t (*pb)[4] = p3d_alloc(&pool, np, sizeof *pb);
-    float (*pw)[4] = p3d_alloc(&pool, np, sizeof *pw);
+    int slots = skel->is_discrete ? 1 : 4;
+    int32_t (*pb)[4] = p3d_alloc(pool, np, sizeof *pb);
+    float (*pw)[4] = p3d_alloc(pool, np, sizeof *pw);
     if (!pb || !pw)
-        NOMEM();
+        return 0;
     for (uint32_t i = 0; i < np; i++)
         for (int k = 0; k < 4; k++)
             pb[i][k] = -1;
@@ -291,7 +278,7 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
                     keep_largest(pb[i], pw[i], lod->inf_bone[i][k], lod->inf_weight[i][k], slots);
     } else {
         for (uint32_t b = 0; b < nb; b++) {
-            const p3d_sel *s = find_sel(&lsel, skel->names[b]);
+            const p3d_sel *s = find_sel(lsel, skel->names[b]);
             if (!s)
                 continue;
             if (s->weight)
@@ -302,28 +289,32 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
                     keep_largest(pb[s->point[j]], pw[s->point[j]], (int32_t)b, s->point_weight[j], slots);
         }
     }
-    int need_static = 0;
-    for (uint32_t v = 0; v < lod->vertex_count; v++)
-        if (pb[lod->vertex_point[v]][0] < 0)
-            need_static = 1;
-    if (nb == 0)
-        need_static = 1;
-    uint32_t off = need_static ? 1u : 0u;
-    uint32_t nn = nb + off;
+    *pb_out = pb;
+    *pw_out = pw;
+    return 1;
+}
 
-    /* nodes, with pivots from the memory LOD */
+/* The skin's nodes: a static "(model)" node first when off is 1 (some vertex has no bone, or
+   there is no skeleton), then the skeleton's bones placed at their pivots from the memory LOD
+   (a bone without one sits at its parent's), and one bone per node whose inverse bind undoes
+   that pivot. Returns 0 when out of memory. */
+static int build_nodes(vks_skin *skin, p3d_pool *pool, const p3d_skeleton *skel, const sel_index *msel, uint32_t off,
+                       vks_bone **bones_out)
+{
+    uint32_t nb = skel->bone_count;
+    uint32_t nn = nb + off;
     skin->nodes = vks_skin_alloc_array(skin, nn, sizeof *skin->nodes);
-    vks_bone *bones = p3d_alloc(&pool, nn, sizeof *bones);
-    float (*pivot)[3] = p3d_alloc(&pool, nn, sizeof *pivot);
+    vks_bone *bones = p3d_alloc(pool, nn, sizeof *bones);
+    float (*pivot)[3] = p3d_alloc(pool, nn, sizeof *pivot);
     if (!skin->nodes || !bones || !pivot)
-        NOMEM();
+        return 0;
     skin->node_count = nn;
-    if (need_static) {
+    if (off) {
         skin->nodes[0].name = vks_skin_strndup(skin, "(model)", 7);
         skin->nodes[0].parent = -1;
         skin->nodes[0].bind_local = vks_affine_identity();
         if (!skin->nodes[0].name)
-            NOMEM();
+            return 0;
     }
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t n = b + off;
@@ -331,9 +322,9 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         const char *name = skel->names[b];
         skin->nodes[n].name = vks_skin_strndup(skin, name, strlen(name));
         if (!skin->nodes[n].name)
-            NOMEM();
+            return 0;
         skin->nodes[n].parent = parent;
-        if (!pivot_of(&msel, name, pivot[n]) && parent >= 0)
+        if (!pivot_of(msel, name, pivot[n]) && parent >= 0)
             memcpy(pivot[n], pivot[parent], sizeof pivot[n]);
         vks_affine local = vks_affine_identity();
         for (int k = 0; k < 3; k++)
@@ -346,15 +337,23 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         for (int k = 0; k < 3; k++)
             bones[n].inverse_bind.m[9 + k] = -pivot[n][k];
     }
+    *bones_out = bones;
+    return 1;
+}
 
-    /* render vertices */
+/* The render vertices of m (positions, bones, weights): a vertex takes its point's influences,
+   renormalised, or the static node 0 when the point has none; the sum as decoded is kept for
+   the validator. Returns 0 when out of memory. */
+static int render_vertices(p3d_pool *pool, const p3d_lod *lod, int32_t (*pb)[4], float (*pw)[4], uint32_t off,
+                           vks_mesh_source *m)
+{
     uint32_t nv = lod->vertex_count;
-    float (*pos)[3] = p3d_alloc(&pool, nv, sizeof *pos);
-    uint16_t (*vb)[4] = p3d_alloc(&pool, nv, sizeof *vb);
-    float (*vw)[4] = p3d_alloc(&pool, nv, sizeof *vw);
-    float *stored_sum = p3d_alloc(&pool, nv, sizeof *stored_sum);
+    float (*pos)[3] = p3d_alloc(pool, nv, sizeof *pos);
+    uint16_t (*vb)[4] = p3d_alloc(pool, nv, sizeof *vb);
+    float (*vw)[4] = p3d_alloc(pool, nv, sizeof *vw);
+    float *stored_sum = p3d_alloc(pool, nv, sizeof *stored_sum);
     if (!pos || !vb || !vw || !stored_sum)
-        NOMEM();
+        return 0;
     for (uint32_t v = 0; v < nv; v++) {
         uint32_t p = lod->vertex_point[v];
         memcpy(pos[v], lod->points[p], sizeof pos[v]);
@@ -376,15 +375,82 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
             vw[v][k] = pw[p][k] / sum;
         }
     }
+    m->vertex_count = nv;
+    m->positions = (const float(*)[3])pos;
+    m->bone = (const uint16_t(*)[4])vb;
+    m->weight = (const float(*)[4])vw;
+    m->stored_weight_sum = stored_sum;
+    return 1;
+}
+
+/* The skin's materials, one per texture (.paa) and material (.rvmat) pair of the LOD. Returns
+   0 when out of memory. */
+static int add_materials(vks_skin *skin, const p3d_lod *lod)
+{
+    skin->materials = vks_skin_alloc_array(skin, lod->material_count, sizeof *skin->materials);
+    if (!skin->materials)
+        return 0;
+    for (uint32_t k = 0; k < lod->material_count; k++) {
+        vks_material *mt = &skin->materials[k];
+        *mt = vks_material_default();
+        mt->name = vks_skin_strndup(skin, lod->mat_name[k], strlen(lod->mat_name[k]));
+        /* a procedural colour, "#(argb,8,8,3)color(r,g,b,a[,type])", is the base colour itself */
+        float rgba[4];
+        const char *tx = lod->mat_texture[k], *col = strstr(tx, ")color(");
+        int solid = !strncmp(tx, "#(", 2) && col &&
+                    sscanf(col, ")color(%f,%f,%f,%f", &rgba[0], &rgba[1], &rgba[2], &rgba[3]) == 4;
+        for (int c = 0; solid && c < 4; c++)
+            solid = rgba[c] >= 0 && rgba[c] <= 1;
+        if (solid)
+            memcpy(mt->base_color, rgba, sizeof rgba), tx = "";
+        mt->base_texture = vks_skin_strndup(skin, tx, strlen(tx));
+        if (!mt->name || !mt->base_texture)
+            return 0;
+    }
+    skin->material_count = lod->material_count;
+    return 1;
+}
+
+vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err)
+{
+    p3d_pool pool = p3d_pool_make(&skin->allocator);
+    vks_result r = VKS_OK;
+    const p3d_lod *lod = in->lod;
+    const p3d_skeleton *skel = in->skel;
+    const char *path = "p3d/skin";
+#define NOMEM()                                                                                              \
+    do {                                                                                                     \
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");                         \
+        goto done;                                                                                           \
+    } while (0)
+
+    uint32_t nb = skel->bone_count;
+    sel_index lsel, msel;
+    if (!sel_index_build(&pool, &lsel, lod) || !sel_index_build(&pool, &msel, in->memory))
+        NOMEM();
+
+    int32_t (*pb)[4];
+    float (*pw)[4];
+    if (!point_influences(&pool, lod, skel, &lsel, &pb, &pw))
+        NOMEM();
+    int need_static = 0;
+    for (uint32_t v = 0; v < lod->vertex_count; v++)
+        if (pb[lod->vertex_point[v]][0] < 0)
+            need_static = 1;
+    if (nb == 0)
+        need_static = 1;
+    uint32_t off = need_static ? 1u : 0u;
+    uint32_t nn = nb + off;
+
+    vks_bone *bones;
+    if (!build_nodes(skin, &pool, skel, &msel, off, &bones))
+        NOMEM();
 
     vks_mesh_source m = {0};
     m.name = in->mesh_name;
-    m.vertex_count = nv;
-    m.positions = (const float(*)[3])pos;
+    if (!render_vertices(&pool, lod, pb, pw, off, &m))
+        NOMEM();
     m.normals = (const float(*)[3])lod->vertex_normal;
-    m.bone = (const uint16_t(*)[4])vb;
-    m.weight = (const float(*)[4])vw;
-    m.stored_weight_sum = stored_sum;
     m.triangle_count = lod->tri_count;
     m.triangles = (const uint32_t(*)[3])lod->tris;
     m.triangle_material = lod->material_count > 1 ? lod->tri_material : NULL;
@@ -394,28 +460,9 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
     m.palette_limit = in->bone_limit;
     if (lod->vertex_uv)
         m.uv[0] = (const float(*)[2])lod->vertex_uv, m.uv_set_count = 1;
-    if (lod->mat_texture && lod->material_count) { /* texture (.paa) and material (.rvmat) per pair */
-        skin->materials = vks_skin_alloc_array(skin, lod->material_count, sizeof *skin->materials);
-        if (!skin->materials)
+    if (lod->mat_texture && lod->material_count) {
+        if (!add_materials(skin, lod))
             NOMEM();
-        for (uint32_t k = 0; k < lod->material_count; k++) {
-            vks_material *mt = &skin->materials[k];
-            *mt = vks_material_default();
-            mt->name = vks_skin_strndup(skin, lod->mat_name[k], strlen(lod->mat_name[k]));
-            /* a procedural colour, "#(argb,8,8,3)color(r,g,b,a[,type])", is the base colour itself */
-            float rgba[4];
-            const char *tx = lod->mat_texture[k], *col = strstr(tx, ")color(");
-            int solid = !strncmp(tx, "#(", 2) && col &&
-                        sscanf(col, ")color(%f,%f,%f,%f", &rgba[0], &rgba[1], &rgba[2], &rgba[3]) == 4;
-            for (int c = 0; solid && c < 4; c++)
-                solid = rgba[c] >= 0 && rgba[c] <= 1;
-            if (solid)
-                memcpy(mt->base_color, rgba, sizeof rgba), tx = "";
-            mt->base_texture = vks_skin_strndup(skin, tx, strlen(tx));
-            if (!mt->name || !mt->base_texture)
-                NOMEM();
-        }
-        skin->material_count = lod->material_count;
         m.first_material = 0, m.material_count = lod->material_count;
     }
 
@@ -424,8 +471,7 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         any_section |= find_sel(&lsel, skel->sections[s]) != NULL;
     grouping gr = {0};
     if (any_section) {
-        r = group_sections(&pool, lod, &lsel, skel, (const uint16_t(*)[4])vb, (const float(*)[4])vw, nn, in->bone_limit,
-                           &gr, err);
+        r = group_sections(&pool, lod, &lsel, skel, m.bone, m.weight, nn, in->bone_limit, &gr, err);
         if (r)
             goto done;
         if (!m.triangle_material)

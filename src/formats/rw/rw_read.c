@@ -107,17 +107,14 @@ static vks_result get_geometry(rw_ctx *ctx, rw_clump *cl, uint32_t index, rw_geo
     return VKS_OK;
 }
 
-/* Builds the mesh of one skinned atomic. */
-static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
-                                     const rw_geometry *g, const rw_skin_plg *s, uint64_t offset)
+/* The bones of a skinned atomic, in the skin's order, and the node whose space the skin is in:
+   a legacy atomic skin names its bones by HAnim ID (each goes to the first free frame with
+   it), a current one follows the HAnim hierarchy node by node. */
+static vks_result atomic_bones(rw_ctx *ctx, rw_clump *cl, const rw_skin_plg *s, int32_t frame, const char *path,
+                               uint64_t offset, vks_bone *bones, int32_t *space_out)
 {
-    char path[RW_PATH_MAX];
-    snprintf(path, sizeof path, "clump/atomic[%u]", ai);
     rw_frames *f = &cl->frames;
     uint32_t nb = s->bone_count;
-    vks_bone *bones = vks__rw_tmp(ctx, nb, sizeof *bones);
-    if (!bones)
-        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
     int32_t space = frame;
     if (s->legacy) {
         /* legacy atomic skin: bones carry HAnim IDs; attach each to the first free frame with it */
@@ -151,6 +148,84 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
             space = f->parent[f->hier_frame];
     }
 
+    *space_out = space;
+    return VKS_OK;
+}
+
+/* The groups of a skin with split data (one per Bin Mesh mesh): each with its triangles and a
+   palette of the bones of its runs. */
+static vks_result split_groups(rw_ctx *ctx, const rw_geometry *g, const rw_skin_plg *s, const char *path,
+                               uint64_t offset, vks_group_source **out)
+{
+    uint32_t nb = s->bone_count;
+    if (!g->has_bin_mesh || g->bin_mesh_count != s->split_meshes)
+        return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                             "skin split data names %u meshes, the bin mesh has %u", s->split_meshes,
+                             g->has_bin_mesh ? g->bin_mesh_count : 0);
+    vks_group_source *gs = vks__rw_tmp(ctx, s->split_meshes, sizeof *gs);
+    if (!gs)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    for (uint32_t mi = 0; mi < s->split_meshes; mi++) {
+        const rw_bin_mesh *bm = &g->bin_meshes[mi];
+        uint32_t first = s->rle_count[2 * mi], runs = s->rle_count[2 * mi + 1];
+        if (first + runs > s->split_rle)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                 "split mesh %u: runs %u..%u past the %u RLE entries", mi, first, first + runs,
+                                 s->split_rle);
+        /* palette: the bones of the mesh's runs (global bone indices), ordered by their
+           remapped matrix slot, then by bone */
+        uint16_t *pal = vks__rw_tmp(ctx, nb, sizeof *pal);
+        uint8_t *in = vks__rw_tmp(ctx, nb, 1);
+        uint16_t *tm = vks__rw_tmp(ctx, bm->triangle_count, sizeof *tm);
+        if (!pal || !in || !tm)
+            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+        for (uint32_t r = first; r < first + runs; r++) {
+            uint32_t start = s->rle[2 * r], n = s->rle[2 * r + 1];
+            if (start + n > nb)
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
+                                     "split RLE run %u covers bones %u..%u, %u bones", r, start, start + n, nb);
+            for (uint32_t k = start; k < start + n; k++)
+                in[k] = 1;
+        }
+        /* a counting sort by slot (stable in bone order): O(bones), not 256 x bones */
+        uint32_t np = 0, at[257] = {0};
+        for (uint32_t k = 0; k < nb; k++)
+            at[s->remap[k] + 1u] += in[k];
+        for (uint32_t slot = 0; slot < 256; slot++)
+            at[slot + 1] += at[slot];
+        for (uint32_t k = 0; k < nb; k++)
+            if (in[k]) {
+                pal[at[s->remap[k]]++] = (uint16_t)k;
+                np++;
+            }
+        if (np == 0)
+            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path, "split mesh %u has no bones", mi);
+        for (uint32_t t = 0; t < bm->triangle_count; t++)
+            tm[t] = (uint16_t)(bm->material > 0 ? bm->material : 0);
+        gs[mi].triangles = (const uint32_t (*)[3])bm->triangles;
+        gs[mi].triangle_count = bm->triangle_count;
+        gs[mi].triangle_material = g->material_count ? tm : NULL;
+        gs[mi].palette = pal;
+        gs[mi].palette_count = np;
+    }
+    *out = gs;
+    return VKS_OK;
+}
+
+/* Builds the mesh of one skinned atomic. */
+static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
+                                     const rw_geometry *g, const rw_skin_plg *s, uint64_t offset)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "clump/atomic[%u]", ai);
+    uint32_t nb = s->bone_count;
+    vks_bone *bones = vks__rw_tmp(ctx, nb, sizeof *bones);
+    if (!bones)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    int32_t space = frame;
+    vks_result r = atomic_bones(ctx, cl, s, frame, path, offset, bones, &space);
+    if (r)
+        return r;
     vks_mesh_source m;
     memset(&m, 0, sizeof m);
     m.name = path;
@@ -172,56 +247,9 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
     const uint16_t *mat = g->material_count ? g->triangle_material : NULL;
 
     if (s->split_meshes > 0) {
-        if (!g->has_bin_mesh || g->bin_mesh_count != s->split_meshes)
-            return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
-                                 "skin split data names %u meshes, the bin mesh has %u", s->split_meshes,
-                                 g->has_bin_mesh ? g->bin_mesh_count : 0);
-        vks_group_source *gs = vks__rw_tmp(ctx, s->split_meshes, sizeof *gs);
-        if (!gs)
-            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-        for (uint32_t mi = 0; mi < s->split_meshes; mi++) {
-            const rw_bin_mesh *bm = &g->bin_meshes[mi];
-            uint32_t first = s->rle_count[2 * mi], runs = s->rle_count[2 * mi + 1];
-            if (first + runs > s->split_rle)
-                return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
-                                     "split mesh %u: runs %u..%u past the %u RLE entries", mi, first, first + runs,
-                                     s->split_rle);
-            /* palette: the bones of the mesh's runs (global bone indices), ordered by their
-               remapped matrix slot, then by bone */
-            uint16_t *pal = vks__rw_tmp(ctx, nb, sizeof *pal);
-            uint8_t *in = vks__rw_tmp(ctx, nb, 1);
-            uint16_t *tm = vks__rw_tmp(ctx, bm->triangle_count, sizeof *tm);
-            if (!pal || !in || !tm)
-                return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-            for (uint32_t r = first; r < first + runs; r++) {
-                uint32_t start = s->rle[2 * r], n = s->rle[2 * r + 1];
-                if (start + n > nb)
-                    return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path,
-                                         "split RLE run %u covers bones %u..%u, %u bones", r, start, start + n, nb);
-                for (uint32_t k = start; k < start + n; k++)
-                    in[k] = 1;
-            }
-            /* a counting sort by slot (stable in bone order): O(bones), not 256 x bones */
-            uint32_t np = 0, at[257] = {0};
-            for (uint32_t k = 0; k < nb; k++)
-                at[s->remap[k] + 1u] += in[k];
-            for (uint32_t slot = 0; slot < 256; slot++)
-                at[slot + 1] += at[slot];
-            for (uint32_t k = 0; k < nb; k++)
-                if (in[k]) {
-                    pal[at[s->remap[k]]++] = (uint16_t)k;
-                    np++;
-                }
-            if (np == 0)
-                return vks_error_set(ctx->err, VKS_ERR_FORMAT, offset, path, "split mesh %u has no bones", mi);
-            for (uint32_t t = 0; t < bm->triangle_count; t++)
-                tm[t] = (uint16_t)(bm->material > 0 ? bm->material : 0);
-            gs[mi].triangles = (const uint32_t (*)[3])bm->triangles;
-            gs[mi].triangle_count = bm->triangle_count;
-            gs[mi].triangle_material = g->material_count ? tm : NULL;
-            gs[mi].palette = pal;
-            gs[mi].palette_count = np;
-        }
+        vks_group_source *gs = NULL;
+        if ((r = split_groups(ctx, g, s, path, offset, &gs)) != VKS_OK)
+            return r;
         m.groups = gs;
         m.group_count = s->split_meshes;
     } else if (g->triangle_count == 0 && g->has_bin_mesh) {
