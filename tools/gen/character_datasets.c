@@ -187,8 +187,9 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
              "v = 0 at the top of the head), and one material per region slot, `char_skin_<n>`, with a\n"
              "base colour and the texture name `char_skin` as each format names one (RenderWare:\n"
              "`char_skin`; NIF: `char_skin.dds`; NW4C: `char_skin`; P3D: `char_skin_co.paa`, the material\n"
-             "`char_skin_<n>.rvmat`). Only the name ships, no image. Where a format's writer does not\n"
-             "store UVs or materials yet, the file has none (see README, \"UV sets and materials\").\n\n"
+             "`char_skin_<n>.rvmat`). Only the name ships, no image. A file keeps what its format's\n"
+             "writer writes: the NIF files their UVs but no materials yet, the NW4C files the\n"
+             "materials' names (see README, \"UV sets and materials\").\n\n"
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");
