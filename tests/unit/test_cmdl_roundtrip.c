@@ -57,6 +57,26 @@ static double compare_posed(const vks_skin *orig, const vks_skin *back, uint32_t
     return worst / vks_skin_bounding_radius(back);
 }
 
+/* Issue 26: TextureCoordinate0 gives back UV set 0 (written 1 - v, flipped back: float
+   rounding of the two subtractions apart) and the materials keep the model's names. */
+static void check_surface(const vks_skin *orig, const vks_skin *back)
+{
+    CHECK_EQ_INT(back->uv_set_count, 1);
+    CHECK_EQ_INT(back->meshes[0].uv_set_count, 1);
+    uint32_t bad = 0;
+    const vks_mesh *me = &orig->meshes[0];
+    for (uint32_t v = 0; back->uv_set_count == 1 && v < back->vertex_count; v++) {
+        const float *a = orig->uv[0][me->first_vertex + back->source_vertex[v]], *b = back->uv[0][v];
+        bad += fabsf(a[0] - b[0]) > 0 || fabsf(a[1] - b[1]) > 1e-7f;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(back->material_count, orig->material_count);
+    for (uint32_t m = 0; m < back->material_count && m < orig->material_count; m++)
+        CHECK(!strcmp(back->materials[m].name, orig->materials[m].name));
+    const vks_material *ma = vks_skin_triangle_material(orig, 0, 0), *mb = vks_skin_triangle_material(back, 0, 0);
+    CHECK(ma && mb && !strcmp(ma->name, mb->name));
+}
+
 static void round_trip(uint32_t max_influences, int quantize, int strips)
 {
     vks_gen_params gp = {0};
@@ -112,6 +132,7 @@ static void round_trip(uint32_t max_influences, int quantize, int strips)
                max_influences, quantize, strips, size, back->vertex_count, back->group_count, rigid,
                bc.max_error, bc.max_error_relative, posed);
         CHECK(posed <= tol);
+        check_surface(orig, back);
         if (!rigid)
             CHECK(bc.max_error_relative <= (quantize ? 1e-3 : 1e-5));
         vks_skin_free(back);

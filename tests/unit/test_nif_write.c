@@ -1,7 +1,8 @@
 /* NIF writer round trips: generated characters (several palette limits, 1..4 influences) and
  * a hand-built two-root skin, written as 20.2.0.7 and 10.1.0.0, with triangle lists and
  * strips, read back and compared field by field with the model that was written; writing
- * the read-back model again gives the same bytes. Real samples round-trip too. */
+ * the read-back model again gives the same bytes. Real samples round-trip too. UV sets
+ * round-trip exactly (one set in Skyrim's 20.2.0.7 layout, all in 10.1.0.0). */
 #include <math.h>
 #include <string.h>
 
@@ -56,6 +57,13 @@ static void compare(const vks_skin *a, const vks_skin *b, uint32_t node_shift)
     CHECK(memcmp(a->positions, b->positions, a->vertex_count * sizeof *a->positions) == 0);
     if (a->normals)
         CHECK(b->normals && memcmp(a->normals, b->normals, a->vertex_count * sizeof *a->normals) == 0);
+    /* UV sets (issue 26): NiGeometryData's, exact; Skyrim's layout (20.2.0.7) holds one set */
+    uint32_t sets = a->uv_set_count;
+    if (b->uv_set_count < sets && sets > 1 && b->uv_set_count == 1)
+        sets = 1;
+    CHECK_EQ_INT(b->uv_set_count, sets);
+    for (uint32_t k = 0; k < sets && k < b->uv_set_count; k++)
+        CHECK(b->uv[k] && memcmp(a->uv[k], b->uv[k], a->vertex_count * sizeof *a->uv[k]) == 0);
     uint32_t bad = 0;
     for (uint32_t v = 0; v < a->vertex_count; v++)
         for (int k = 0; k < 4; k++) {
@@ -185,6 +193,26 @@ int main(void)
         snprintf(what, sizeof what, "generated %u bones, limit %u, strips", p.bones, p.palette_limit);
         round_trip(a, 0x14020007u, 1, 0, what);
         vks_skin_free(a);
+    }
+
+    /* two UV sets: both round-trip at 10.1.0.0, the first at 20.2.0.7 (compare's rule) */
+    {
+        vks_gen_params p = {0};
+        p.bones = 24, p.vertices = 600;
+        vks_error e = {0};
+        vks_skin *a = vks_gen_character(&p, &e);
+        CHECK(a != NULL && a->uv_set_count == 1);
+        if (a) {
+            a->uv[1] = vks_skin_alloc_array(a, a->vertex_count, sizeof *a->uv[1]);
+            for (uint32_t v = 0; a->uv[1] && v < a->vertex_count; v++)
+                a->uv[1][v][0] = a->uv[0][v][1], a->uv[1][v][1] = 1.0f - a->uv[0][v][0];
+            a->uv_set_count = 2;
+            for (uint32_t m = 0; m < a->mesh_count; m++)
+                a->meshes[m].uv_set_count = 2;
+            round_trip(a, 0x0A010000u, 0, 0, "generated, two UV sets, 10.1.0.0");
+            round_trip(a, 0, 0, 0, "generated, two UV sets, 20.2.0.7");
+            vks_skin_free(a);
+        }
     }
 
     vks_skin *t = two_root_skin();

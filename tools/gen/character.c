@@ -26,6 +26,10 @@ vks_gen_params vks_gen_params_defaults(const vks_gen_params *p)
         d.materials = 3;
     if (!d.name)
         d.name = "character";
+    if (!d.texture)
+        d.texture = "char_skin";
+    if (!d.material_suffix)
+        d.material_suffix = "";
     return d;
 }
 
@@ -102,6 +106,7 @@ typedef struct gen_arrays {
     float (*weight)[4];
     uint32_t (*tri)[3];
     uint16_t *mat;
+    float (*uv)[2];
 } gen_arrays;
 
 static void free_arrays(gen_arrays *a)
@@ -112,6 +117,7 @@ static void free_arrays(gen_arrays *a)
     free(a->weight);
     free(a->tri);
     free(a->mat);
+    free(a->uv);
 }
 
 static int alloc_arrays(gen_arrays *a, uint64_t nv, uint64_t nt)
@@ -122,7 +128,8 @@ static int alloc_arrays(gen_arrays *a, uint64_t nv, uint64_t nt)
     a->weight = calloc(nv, sizeof *a->weight);
     a->tri = calloc(nt, sizeof *a->tri);
     a->mat = calloc(nt, sizeof *a->mat);
-    return a->pos && a->nrm && a->bone && a->weight && a->tri && a->mat;
+    a->uv = calloc(nv, sizeof *a->uv);
+    return a->pos && a->nrm && a->bone && a->weight && a->tri && a->mat && a->uv;
 }
 
 static vks_result gen_nomem(vks_error *err)
@@ -384,6 +391,7 @@ static int make_tubes(tube_gen *g)
         tube_vertices(g, i);
         tube_faces(g, i, base);
     }
+    vks__gen_uvs((const float(*)[3])g->a.pos, g->v, g->a.uv);
     return 1;
 }
 
@@ -415,6 +423,9 @@ static vks_result add_part(vks_skin_builder *bld, const tube_gen *g, const char 
         m.triangles = (const uint32_t(*)[3])(a->tri + t0);
     }
     m.triangle_material = a->mat + t0;
+    m.uv[0] = (const float(*)[2])(a->uv + v0);
+    m.uv_set_count = 1;
+    m.material_count = g->p->materials;
     m.bone_count = (uint32_t)g->sk->count;
     m.bones = bones;
     m.space_node = 0;
@@ -485,6 +496,8 @@ vks_skin *vks_gen_character(const vks_gen_params *params, vks_error *err)
         goto nomem;
     if (add_meshes(s, &g, bones, err) != VKS_OK)
         goto fail;
+    if (!vks__gen_materials(s, p.materials, p.texture, p.material_suffix))
+        goto nomem;
     vks__gen_apply_frame(s, p.frame);
     free_arrays(&g.a);
     free(sk);

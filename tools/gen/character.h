@@ -15,6 +15,14 @@
  * the total vertex count close to the target. Weights fall off smoothly near the joints and
  * are sorted descending and normalised; materials follow body regions.
  *
+ * Surface: one UV set, a mirrored cylindrical projection of the bind pose about the figure's
+ * vertical axis (character_uv.c): u = (1 - cos a) / 2 with a the angle from the front (+Z)
+ * around the axis through the centre of the bounds, so u runs 0 at the front to 1 at the back
+ * on both sides and has no seam (no vertex is split, the geometry is the same with or without
+ * it); v = (top - y) / height, 0 at the top of the head (glTF's convention). Each material
+ * (one per region, wrapping at params.materials) is "char_skin_<n>" (+ material_suffix) with a base colour from a
+ * fixed table and params.texture as its base-colour texture.
+ *
  * The figure is built Y up, facing +Z, its left on +X (glTF's and NW4C's axes); params.frame
  * turns or mirrors the finished model into a format's own axes (vks_gen_frame), exactly:
  * every coordinate and matrix entry is moved or negated, none rounded.
@@ -60,6 +68,10 @@ typedef struct vks_gen_params { /* zeroed = defaults */
                                    at most this many file vertices; 0 = one mesh (default).
                                    Formats with 16-bit indices (DFF, NIF, .cmdl) need <= 65535 */
     vks_gen_frame frame;     /* the axes to write in (default Y up: as built) */
+    const char *texture;     /* every material's base-colour texture name, a name only (no image
+                                is written); default "char_skin". Formats name textures their own
+                                way: the generator's format table gives e.g. "char_skin.dds" */
+    const char *material_suffix; /* after each material's name (P3D names an .rvmat file); "" */
 } vks_gen_params;
 
 /* Builds the character. Returns NULL and fills err on bad params (VKS_ERR_INVALID), a palette

@@ -267,6 +267,8 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
     if (!g.p.max_mesh_vertices && strcmp(fmt->name, "p3d") != 0) /* NIF also counts triangles in 16 bits */
         g.p.max_mesh_vertices = strcmp(fmt->name, "nif") == 0 ? 30000 : 60000;
     g.p.frame = fmt->frame; /* the format's own axes: the file stands upright where it is opened */
+    g.p.texture = fmt->texture;
+    g.p.material_suffix = fmt->material_suffix;
     vks_error err = {0};
     char buf[512];
     vks_skin *s = vks_gen_character(&g.p, &err);

@@ -47,6 +47,8 @@ vks_gen_params vks_gen_dataset_params(const vks_gen_dataset *d, const vks_gen_fo
 {
     vks_gen_params p = d->params;
     p.frame = fmt->frame;
+    p.texture = fmt->texture;
+    p.material_suffix = fmt->material_suffix;
     if (fmt->dataset_palette_limit && (p.palette_limit == 0 || p.palette_limit > fmt->dataset_palette_limit))
         p.palette_limit = fmt->dataset_palette_limit;
     if (fmt->dataset_max_vertices && p.vertices > fmt->dataset_max_vertices)
@@ -180,6 +182,14 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
              "files have fewer vertices, so that every file stays under 300 KB. Each format is written\n"
              "in its own axes (RenderWare and NIF Z up, P3D left-handed Y up, NW4C Y up), so every\n"
              "character stands upright where its format is opened and after `vkskin convert`.\n\n"
+             "Every character is painted: one UV set, a mirrored cylindrical projection of the bind pose\n"
+             "about the vertical axis (u = (1 - cos a) / 2 from the front, so no seam splits a vertex;\n"
+             "v = 0 at the top of the head), and one material per region slot, `char_skin_<n>`, with a\n"
+             "base colour and the texture name `char_skin` as each format names one (RenderWare:\n"
+             "`char_skin`; NIF: `char_skin.dds`; NW4C: `char_skin`; P3D: `char_skin_co.paa`, the material\n"
+             "`char_skin_<n>.rvmat`). Only the name ships, no image. A file keeps what its format's\n"
+             "writer writes: the NIF files their UVs but no materials yet, the NW4C files the\n"
+             "materials' names (see README, \"UV sets and materials\").\n\n"
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -11,10 +11,12 @@
 #include "vkskin/output.h"
 
 static const vks_gen_format formats[VKS_GEN_FORMAT_COUNT] = {
-    {"dff", "dff", vks_rw_write, 0, 0, VKS_GEN_FRAME_Z_UP},
-    {"nif", "nif", vks_nif_write, 0, 0, VKS_GEN_FRAME_Z_UP},
-    {"cmdl", "cmdl", vks_cmdl_write, 20, 900, VKS_GEN_FRAME_Y_UP},  /* XML text: ~260 bytes per vertex */
-    {"p3d", "p3d", vks_p3d_write, 0, 600, VKS_GEN_FRAME_LEFT_Y_UP}, /* MLOD: one selection byte per bone per point and face */
+    {"dff", "dff", vks_rw_write, 0, 0, VKS_GEN_FRAME_Z_UP, "char_skin", ""},
+    {"nif", "nif", vks_nif_write, 0, 0, VKS_GEN_FRAME_Z_UP, "char_skin.dds", ""},
+    /* .cmdl: XML text, ~260 bytes per vertex */
+    {"cmdl", "cmdl", vks_cmdl_write, 20, 900, VKS_GEN_FRAME_Y_UP, "char_skin", ""},
+    /* .p3d: MLOD, one selection byte per bone per point and face */
+    {"p3d", "p3d", vks_p3d_write, 0, 600, VKS_GEN_FRAME_LEFT_Y_UP, "char_skin_co.paa", ".rvmat"},
 };
 
 const vks_gen_format *vks_gen_format_find(const char *name)

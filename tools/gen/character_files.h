@@ -22,6 +22,10 @@ typedef struct vks_gen_format {
     /* The format's axes (RenderWare and NIF Z up, P3D left-handed Y up, NW4C Y up): every
        character is written in them, so that it stands upright where the format is opened. */
     vks_gen_frame frame;
+    /* The materials' texture name as the format's own files name one (its readers keep it):
+       a RenderWare dictionary name has no extension, NIF and NW4C name image files, P3D a .paa */
+    const char *texture;
+    const char *material_suffix; /* P3D's materials are .rvmat files; "" elsewhere */
 } vks_gen_format;
 
 /* The format named name (or NULL); the table has VKS_GEN_FORMAT_COUNT entries, DFF first. */

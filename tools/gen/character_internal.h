@@ -43,6 +43,12 @@ void vks__gen_sincos(double a, double *s, double *c);
 /* Plans the skeleton for p (defaults applied, bones in range): bone table, frames, regions. */
 void vks__gen_skeleton(const vks_gen_params *p, gen_rng *rng, gen_skeleton *out);
 
+/* The surface (character_surface.c): n bind-pose positions -> UV set 0 by the mirrored
+ * cylindrical projection character.h describes; count materials "char_skin_<n><suffix>" with their
+ * slot's base colour and texture, every mesh given the whole range. 0 when out of memory. */
+void vks__gen_uvs(const float (*pos)[3], uint32_t n, float (*uv)[2]);
+int vks__gen_materials(vks_skin *s, uint32_t count, const char *texture, const char *suffix);
+
 /* Turns or mirrors a finished character into frame f's axes (character_frame.c). */
 void vks__gen_apply_frame(vks_skin *s, vks_gen_frame f);
 

@@ -13,7 +13,8 @@
  * and the skin is assumed to be bind-consistent (K_b = identity at bind).
  * Options: quantize writes Short positions (Scale + PositionOffset), Byte normals (1/127),
  * Ubyte weights in percent (0.01) and Ubyte bone indices; triangle_strips writes each group
- * as greedy TriangleStrip index streams. Materials: names "material<i>"; a shape's Mesh
+ * as greedy TriangleStrip index streams. UV sets: TextureCoordinate0..2 (v flipped).
+ * Materials: the model's names where they are distinct (else "material<i>"); a shape's Mesh
  * references the material of its first triangle (NW4C has one material per mesh). */
 #include "cmdl_internal.h"
 #include "core/bytebuf.h"
@@ -272,6 +273,51 @@ static vks_result put_primitive_sets(vks_bytebuf *b, const vks_skin *s, const vk
     return VKS_OK;
 }
 
+/* TextureCoordinate0..2: the mesh's UV sets (NW4C holds 3), float, Scale 1. NW4C counts v
+   from the bottom of the image (OpenGL's convention), the model from the top: written 1 - v,
+   as the reader flips it back. */
+static void put_uv_streams(vks_bytebuf *b, const vks_skin *s, const vks_mesh *me)
+{
+    uint32_t sets = me->uv_set_count < s->uv_set_count ? me->uv_set_count : s->uv_set_count;
+    for (uint32_t k = 0; k < sets && k < 3; k++) {
+        vks_buf_printf(b, "              <Vector2VertexStreamCtr Usage=\"TextureCoordinate%u\" VertexSize=\"%u\" "
+                          "Scale=\"1\" QuantizedMode=\"Float\">", k, me->vertex_count);
+        for (uint32_t v = 0; v < me->vertex_count; v++) {
+            const float *uv = s->uv[k][me->first_vertex + v];
+            vks_buf_printf(b, "%s%.9g %.9g", v ? " " : "", (double)uv[0], (double)(1.0f - uv[1]));
+        }
+        vks_buf_printf(b, "</Vector2VertexStreamCtr>\n");
+    }
+}
+
+/* Whether the materials can keep the model's names: every mesh's range starts at 0 (so local
+   index i is materials[i]) and covers nmat, each name given and unlike the others (the reader
+   finds a Mesh's MaterialReference by name). Else they are "material<i>". */
+static int model_material_names(const vks_skin *s, uint32_t nmat)
+{
+    if (s->material_count < nmat)
+        return 0;
+    for (uint32_t mi = 0; mi < s->mesh_count; mi++)
+        if (s->meshes[mi].first_material != 0)
+            return 0;
+    for (uint32_t i = 0; i < nmat; i++) {
+        if (!s->materials[i].name[0])
+            return 0;
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(s->materials[i].name, s->materials[j].name))
+                return 0;
+    }
+    return 1;
+}
+
+static void put_material_name(vks_bytebuf *b, const vks_skin *s, int named, uint32_t m)
+{
+    if (named)
+        vks__cmdl_put_escaped(b, s->materials[m].name);
+    else
+        vks_buf_printf(b, "material%u", m);
+}
+
 static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, const vks_affine_d *world,
                               const vks_write_options *o, vks_error *err)
 {
@@ -343,6 +389,7 @@ static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, co
             }
         vks_buf_printf(b, "</Vector3VertexStreamCtr>\n");
     }
+    put_uv_streams(b, s, me);
     /* BoneIndex: palette slots; rigid groups use slot 0 of the stream */
     vks_buf_printf(b, "              <Vector%uVertexStreamCtr Usage=\"BoneIndex\" VertexSize=\"%u\" Scale=\"1\" QuantizedMode=\"Ubyte\">",
                    comps, V);
@@ -434,16 +481,22 @@ vks_result vks_cmdl_write(const vks_skin *s, const vks_write_options *opt, uint8
         for (uint32_t t = 0; t < s->triangle_count; t++)
             if (s->triangle_material[t] + 1u > nmat)
                 nmat = s->triangle_material[t] + 1u;
-    for (uint32_t m = 0; m < nmat; m++)
-        vks_buf_printf(&b, "          <MaterialCtr Name=\"material%u\" />\n", m);
+    const int named = model_material_names(s, nmat);
+    for (uint32_t m = 0; m < nmat; m++) {
+        vks_buf_printf(&b, "          <MaterialCtr Name=\"");
+        put_material_name(&b, s, named, m);
+        vks_buf_printf(&b, "\" />\n");
+    }
     vks_buf_printf(&b, "        </Materials>\n        <Meshes>\n");
     for (uint32_t mi = 0; mi < s->mesh_count; mi++) {
         const vks_mesh *me = &s->meshes[mi];
         uint32_t mat = s->triangle_material && me->triangle_count ? s->triangle_material[me->first_triangle] : 0;
         vks_buf_printf(&b, "          <Mesh IsVisible=\"true\" RenderPriority=\"0\" MeshNodeName=\"\">"
                            "<SeparateShapeReference>Shapes[%u]</SeparateShapeReference>"
-                           "<MaterialReference>Materials[\"material%u\"]</MaterialReference></Mesh>\n",
-                       mi, mat);
+                           "<MaterialReference>Materials[\"",
+                       mi);
+        put_material_name(&b, s, named, mat);
+        vks_buf_printf(&b, "\"]</MaterialReference></Mesh>\n");
     }
     vks_buf_printf(&b, "        </Meshes>\n        <Skeleton RootBoneName=\"");
     put_bone_name(&b, s, renamed, 0);

@@ -264,6 +264,8 @@ typedef struct nif_wmesh {
     uint32_t vertex_count;       /* file (source) vertices */
     const float (*positions)[3]; /* per source vertex */
     const float (*normals)[3];   /* per source vertex, or NULL */
+    float (*uv[VKS_MAX_UV_SETS])[2]; /* per source vertex, sets 0..uv_sets-1 */
+    uint32_t uv_sets;            /* as written: the mesh's sets, 1 at most in the Skyrim profile */
     uint32_t *weight_count;      /* per mesh bone: NiSkinData weights */
     uint16_t **weight_vertex;
     float **weight_value;

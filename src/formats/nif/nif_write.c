@@ -47,6 +47,20 @@ static void export_string(vks_bytebuf *o, const char *s)
     vks_buf_put(o, s, n);
 }
 
+/* The mesh's UV sets, per source vertex (filled with the positions): NiGeometryData's data
+   flags count them, and Skyrim's layout (20.2.0.7, bsver 83) has room for one. 0: no memory. */
+static int gather_uv_alloc(const nif_writer *w, nif_wmesh *wm, const vks_mesh *me)
+{
+    uint32_t sets = me->uv_set_count < w->skin->uv_set_count ? me->uv_set_count : w->skin->uv_set_count;
+    if (w->bsver > 34 && sets > 1)
+        sets = 1;
+    for (uint32_t k = 0; k < sets; k++)
+        if (!(wm->uv[k] = calloc(wm->vertex_count, sizeof *wm->uv[k])))
+            return 0;
+    wm->uv_sets = sets;
+    return 1;
+}
+
 /* Per mesh: source-vertex positions/normals and NiSkinData's per-bone weight lists. */
 static vks_result gather_mesh(nif_writer *w, uint32_t m, vks_error *err)
 {
@@ -65,6 +79,10 @@ static vks_result gather_mesh(nif_writer *w, uint32_t m, vks_error *err)
     uint8_t *seen = calloc(nv, 1);
     wm->positions = (const float (*)[3])pos;
     wm->normals = (const float (*)[3])nrm;
+    if (!gather_uv_alloc(w, wm, me)) {
+        free(seen);
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/write", "out of memory");
+    }
     wm->weight_count = calloc(me->bone_count, sizeof *wm->weight_count);
     wm->weight_vertex = calloc(me->bone_count, sizeof *wm->weight_vertex);
     wm->weight_value = calloc(me->bone_count, sizeof *wm->weight_value);
@@ -94,6 +112,8 @@ static vks_result gather_mesh(nif_writer *w, uint32_t m, vks_error *err)
                     memcpy(pos[sv], s->positions[v], 12);
                     if (nrm)
                         memcpy(nrm[sv], s->normals[v], 12);
+                    for (uint32_t k = 0; k < wm->uv_sets; k++)
+                        memcpy(wm->uv[k][sv], s->uv[k][v], 8);
                 }
                 const vks_influence *in = &s->influences[v];
                 for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
@@ -138,6 +158,8 @@ static void free_writer(nif_writer *w)
             nif_wmesh *wm = &w->meshes[m];
             free((void *)wm->positions);
             free((void *)wm->normals);
+            for (uint32_t k = 0; k < VKS_MAX_UV_SETS; k++)
+                free(wm->uv[k]);
             for (uint32_t b = 0; wm->weight_vertex && b < w->skin->meshes[m].bone_count; b++) {
                 free(wm->weight_vertex[b]);
                 free(wm->weight_value[b]);

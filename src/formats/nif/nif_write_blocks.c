@@ -125,7 +125,7 @@ void nif_w_geomdata(nif_writer *w, uint32_t m)
     vks_buf_u8(w->out, 0); /* compress flags */
     vks_buf_u8(w->out, 1); /* has vertices */
     floats(w, &wm->positions[0][0], (int)(3 * nv));
-    vks_buf_u16(w->out, 0); /* data flags: no UV sets, no tangents */
+    vks_buf_u16(w->out, (uint16_t)wm->uv_sets); /* data flags: the UV set count, no tangents */
     if (is_20(w) && w->bsver > 34)
         vks_buf_u32(w->out, 0); /* material CRC */
     vks_buf_u8(w->out, wm->normals ? 1 : 0);
@@ -140,6 +140,8 @@ void nif_w_geomdata(nif_writer *w, uint32_t m)
     float bound[4] = {0, 0, 0, (float)sqrt(r2)};
     floats(w, bound, 4);
     vks_buf_u8(w->out, 0);  /* has vertex colors */
+    for (uint32_t k = 0; k < wm->uv_sets; k++) /* Gamebryo's v runs from the top, as the model's */
+        floats(w, &wm->uv[k][0][0], (int)(2 * nv));
     vks_buf_u16(w->out, 0); /* consistency: mutable */
     if (is_20(w))
         vks_buf_i32(w->out, -1); /* additional data */
