@@ -38,6 +38,28 @@ check "fade: the bake's frames are deform --crowd's" "cmp -s ref/fade.raw fade.c
 check "the layered bake differs from its first layer alone" "! cmp -s ref/blend.raw ref/plain.raw"
 check "the sidecar names the one baked clip \"layers\"" "grep -q '\"name\":[[:space:]]*\"layers\"' ref/blend.raw.json"
 
+# the sidecar says what was blended, and validates against the schema
+check "the sidecar lists the blend's layers" \
+      "python3 -c 'import json,sys; c=json.load(open(\"ref/blend.raw.json\"))[\"clips\"][0]; y=c[\"layers\"]; sys.exit(not (len(y)==3 and y[1][\"weight\"]==0.4 and y[1][\"index\"]==1 and y[2][\"blend\"]==\"additive\" and y[2][\"mask\"]==\"spine_02\" and \"transition\" not in c))'"
+check "and the fade's transition and fades" \
+      "python3 -c 'import json,sys; c=json.load(open(\"ref/fade.raw.json\"))[\"clips\"][0]; sys.exit(not (c[\"transition\"]=={\"start\":0.1,\"duration\":0.3} and [y[\"fade\"] for y in c[\"layers\"]]==[\"out\",\"in\"]))'"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+    python3 - "$src/docs/schema/bake_sidecar.schema.json" ref/*.json > schema.log 2>&1 <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+bad = 0
+for p in sys.argv[2:]:
+    for e in jsonschema.Draft7Validator(schema).iter_errors(json.load(open(p))):
+        print('%s: %s: %s' % (p, '/'.join(map(str, e.absolute_path)), e.message))
+        bad = 1
+sys.exit(bad)
+PY
+    rc=$?
+    check "the layered sidecars validate against the schema ($(head -c 400 schema.log))" "[ $rc -eq 0 ]"
+else
+    echo "skip: the schema check: no python3 jsonschema"
+fi
+
 # positions and normals within float noise of the reference (1e-5 of the model's extent)
 near() {
     python3 - "$1" "$2" <<'PY'

@@ -116,6 +116,9 @@ vks_clip_set *vks_bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin
  * masks found by node name, and one baked clip labelled "layers" whose frames are [0, layer 1's
  * clip duration] of frame time (or "range", not clamped: layers loop on their own). */
 int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l);
+/* A layered job's sidecar clip object gains "layers" (each layer's file, index, start, speed,
+ * cycle, weight, blend, fade and mask) and, with a crossfade, "transition". */
+void vks_bake_layers_sidecar(struct cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l);
 /* Time (clip seconds) of the job's frame f of clip c. */
 double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f);
 

@@ -2,6 +2,7 @@
  * clips of one crowd entry, and its frames the layered pose at each frame's time, as
  * `deform --crowd` plays that entry. The manifest's keys are parsed by the crowd file's own
  * parser (bake_manifest.c), so they mean what they mean there. */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,7 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
         l->clip_count = 1;
         c->clip = clip_of[y0->clip];
         c->file = job->clips[y0->clip].file_given;
+        c->index = (uint32_t)(c->clip - l->sets[y0->clip]->clips);
         c->label = strdup("layers");
         c->t0 = job->has_range ? job->range[0] : 0.0f;
         c->t1 = job->has_range ? job->range[1] : c->clip->duration;
@@ -91,4 +93,43 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
     }
     free(clip_of);
     return ok;
+}
+
+/* A float as its shortest decimal (0.6, not 0.600000023841858): what the manifest wrote. */
+static double short_decimal(float v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%.7g", (double)v);
+    return strtod(b, NULL);
+}
+
+void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l)
+{
+    static const char *const cycles[4] = {"loop", "clamp", "mirror", "reset"};
+    static const char *const fades[3] = {"none", "out", "in"};
+    const vks_clip_layers *ly = l->layers;
+    cJSON *a = cJSON_AddArrayToObject(clip, "layers");
+    int faded = 0;
+    for (uint32_t k = 0; a && k < ly->count; k++) {
+        const vks_clip_layer *y = &ly->layer[k];
+        uint32_t s = (uint32_t)(y->play.binding - l->bindings);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", job->clips[s].file_given);
+        cJSON_AddNumberToObject(o, "index", (double)(y->play.clip - l->sets[s]->clips));
+        cJSON_AddNumberToObject(o, "start", short_decimal(y->play.start));
+        cJSON_AddNumberToObject(o, "speed", short_decimal(y->play.speed));
+        cJSON_AddStringToObject(o, "cycle", (unsigned)y->play.cycle < 4 ? cycles[y->play.cycle] : "loop");
+        cJSON_AddNumberToObject(o, "weight", short_decimal(y->weight));
+        cJSON_AddStringToObject(o, "blend", y->mode == VKS_LAYER_ADDITIVE ? "additive" : "normal");
+        cJSON_AddStringToObject(o, "fade", (unsigned)y->fade < 3 ? fades[y->fade] : "none");
+        if (y->mask)
+            cJSON_AddStringToObject(o, "mask", l->skin->nodes[y->mask - 1].name);
+        faded |= y->fade != VKS_FADE_NONE;
+        cJSON_AddItemToArray(a, o);
+    }
+    if (faded) {
+        cJSON *t = cJSON_AddObjectToObject(clip, "transition");
+        cJSON_AddNumberToObject(t, "start", short_decimal(ly->fade_start));
+        cJSON_AddNumberToObject(t, "duration", ly->fade_duration > 0 ? short_decimal(ly->fade_duration) : 0);
+    }
 }
