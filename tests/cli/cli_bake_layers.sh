@@ -78,6 +78,11 @@ if "$vk" devices > /dev/null 2>&1; then
     check "the GPU bakes the layered jobs under the validation layer (exit $rc: $(head -c 400 gpu.log))" \
           "[ $rc -eq 0 ] && ! grep -qi 'validation' gpu.log"
     for j in blend fade; do check "$j: the GPU's bake is near the reference" "near ref/$j.raw gpu/$j.raw"; done
+    # a plain job baked beside layered ones (one group, the crowd's layered tables) is the
+    # same bytes as alone
+    printf '{"defaults": {"fps": 30, "outputs": ["raw"]}, "jobs": [{"name": "plain", "model": "%s", "clips": ["%s.walk.anm"], "range": [0, 0.5]}]}\n' "$m" "$m" > plain.json
+    "$vk" bake plain.json --out alone --quiet > /dev/null 2>&1
+    check "a plain job in a group with layered ones is the same bytes as alone" "cmp -s gpu/plain.raw alone/plain.raw"
 else
     echo "skip: the GPU bake: no Vulkan device"
 fi
