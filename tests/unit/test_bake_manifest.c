@@ -105,5 +105,32 @@ int main(void)
                 "\"clips\": [\"h.ifp\"], \"outputs\": [\"raw\"]}]}", &m));
     CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"clips\": [{\"file\": \"x\", \"file\": \"y\"}], "
                 "\"outputs\": [\"raw\"]}]}", &m));
+
+    /* layers (issue 27): the crowd file's keys, its clips the job's, the hash over their values */
+    const char *lay = "{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": "
+                      "\"w.anm\", \"weight\": 0.5}, {\"clip\": \"h.ifp#run\", \"weight\": 0.5}, {\"clip\": "
+                      "\"w.anm\", \"blend\": \"additive\", \"mask\": \"spine\"}]}]}";
+    CHECK(!parse(lay, &m));
+    if (m.job_count == 1) {
+        CHECK(m.jobs[0].layers != NULL);
+        CHECK(m.jobs[0].clip_count == 2); /* w.anm once, h.ifp#run */
+        CHECK(!strcmp(m.jobs[0].clips[1].file_given, "h.ifp") && !strcmp(m.jobs[0].clips[1].name, "run"));
+        vks_bake_manifest_free(&m);
+    }
+    char hl[17];
+    snprintf(hl, sizeof hl, "%s", hash_of(lay));
+    CHECK(hl[0] && strcmp(hl, h0) != 0);
+    CHECK(!strcmp(hl, hash_of("{\"jobs\": [{\"layers\": [{\"weight\": 0.5, \"clip\": \"w.anm\"}, {\"clip\": "
+                              "\"h.ifp#run\", \"weight\": 0.5, \"speed\": 1}, {\"mask\": \"spine\", \"clip\": "
+                              "\"w.anm\", \"blend\": \"additive\"}], \"outputs\": [\"raw\"], \"model\": \"h.dff\"}]}")));
+    CHECK(strcmp(hl, hash_of("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": "
+                             "\"w.anm\", \"weight\": 0.5}, {\"clip\": \"h.ifp#run\", \"weight\": 0.4}, {\"clip\": "
+                             "\"w.anm\", \"blend\": \"additive\", \"mask\": \"spine\"}]}]}")) != 0);
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": \"w.anm\", "
+                "\"weight\": -1}]}]}", &m));
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": \"w.anm\"}], "
+                "\"clips\": [\"w.anm\"]}]}", &m));
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"clips\": [\"w.anm\"], "
+                "\"transition\": {\"start\": 0, \"duration\": 1, \"to\": [{\"clip\": \"x.anm\"}]}}]}", &m));
     return vks_test_failures ? 1 : 0;
 }

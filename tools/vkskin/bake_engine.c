@@ -12,7 +12,7 @@ const char *vks_bake_engine_name(vks_bake_engine e)
     return e == VKS_BAKE_GPU ? "gpu" : e == VKS_BAKE_CPU ? "cpu-reference" : "cpu-fast";
 }
 
-static vks_clip_set *read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
+vks_clip_set *vks_bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
 {
     size_t size = 0;
     uint8_t *bytes = vks_cli_read_file(spec->file, &size);
@@ -41,13 +41,15 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
         fprintf(stderr, "vkskin: %s: the model %s could not be read (above)\n", job->where, job->model_given);
         return 0;
     }
+    if (job->layers)
+        return vks_bake_load_layers(job, l);
     l->sets = calloc(job->clip_count, sizeof *l->sets);
     if (!l->sets)
         return 0;
     l->set_count = job->clip_count;
     uint32_t total = 0;
     for (uint32_t s = 0; s < job->clip_count; s++) {
-        if (!(l->sets[s] = read_clips(&job->clips[s], l->skin)))
+        if (!(l->sets[s] = vks_bake_read_clips(&job->clips[s], l->skin)))
             return 0;
         if (job->clips[s].name && vks_clip_set_find(l->sets[s], job->clips[s].name) < 0) {
             fprintf(stderr, "vkskin: %s: %s has no clip named \"%s\" (it has %u:", job->clips[s].where,
@@ -125,6 +127,10 @@ void vks_bake_loaded_free(vks_bake_loaded *l)
     for (uint32_t c = 0; l->clips && c < l->clip_count; c++)
         free(l->clips[c].label);
     free(l->clips);
+    for (uint32_t s = 0; l->bindings && s < l->set_count; s++)
+        vks_clip_binding_free(&l->bindings[s]);
+    free(l->bindings);
+    free(l->layers);
     for (uint32_t s = 0; l->sets && s < l->set_count; s++)
         vks_clip_set_free(l->sets[s]);
     free(l->sets);
@@ -150,17 +156,21 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
     int ok = tmp && world && k;
     for (uint32_t c = 0; ok && c < l->clip_count; c++) {
         const vks_bake_clip *bc = &l->clips[c];
-        vks_clip_binding b;
+        vks_clip_binding b = {0};
         vks_error err = {0};
-        if (vks_clip_bind(bc->clip, s, &b, &err) != VKS_OK) {
+        if (!l->layers && vks_clip_bind(bc->clip, s, &b, &err) != VKS_OK) {
             ok = 0;
             break;
         }
         for (uint32_t f = 0; f < bc->frames; f++) {
             uint32_t g = bc->first_frame + f;
             double t = vks_bake_frame_time(job, bc, f);
-            /* the atlas and the reference engine use the double sampler */
-            vks_clip_sample_locals_d(bc->clip, &b, s, t, tmp);
+            /* the atlas and the reference engine use the double sampler; layers have only the
+               double one (pose.h), which the fast engine then deforms too */
+            if (l->layers)
+                vks_clip_layers_locals_d(l->layers, s, (float)t, tmp);
+            else
+                vks_clip_sample_locals_d(bc->clip, &b, s, t, tmp);
             if (matrices) {
                 vks_cpu_world_d(s, tmp, world);
                 vks_cpu_skin_matrices_d(s, world, k);
@@ -171,7 +181,7 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
                                 (float)k[bone].m[col * 3 + r];
             }
             if (out) {
-                if (fast)
+                if (fast && !l->layers)
                     vks_clip_sample_locals(bc->clip, &b, s, (float)t, out + (size_t)g * s->node_count);
                 else
                     memcpy(out + (size_t)g * s->node_count, tmp, sizeof *tmp * s->node_count);
@@ -229,6 +239,49 @@ static int group_take(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
+/* The clip of a layered job's spec k (bound for its layers). */
+static const vks_clip *layer_clip(const vks_bake_loaded *l, uint32_t k)
+{
+    for (uint32_t y = 0; y < l->layers->count; y++)
+        if (l->layers->layer[y].play.binding == &l->bindings[k])
+            return l->layers->layer[y].play.clip;
+    return l->clips[0].clip; /* a spec no layer uses: cannot happen, any clip will do */
+}
+
+/* A layered job's frames as stream instances from at on: the stream plays every instance at
+ * time 0, so frame time T moves into each layer's start (start + speed T, in float as the
+ * GPU's clip time) and into the transition's start (fade_start - T). Returns the next at. */
+static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded *l, uint32_t j, uint32_t ca,
+                                  uint32_t at, vks_stream_instance *inst, group_map *gm)
+{
+    const vks_clip_layers *ly = l->layers;
+    const vks_bake_clip *bc = &l->clips[0];
+    for (uint32_t f = 0; f < bc->frames; f++, at++) {
+        vks_stream_instance *si = &inst[at];
+        float T = (float)vks_bake_frame_time(job, bc, f);
+        gm->job_of[at] = j, gm->frame_of[at] = bc->first_frame + f;
+        si->model = j;
+        si->pose = VKS_STREAM_LAYERS;
+        si->layer_count = ly->count;
+        si->fade_start = ly->fade_start - T;
+        si->fade_duration = ly->fade_duration;
+        si->root_motion = ly->root_motion;
+        for (uint32_t k = 0; k < ly->count; k++) {
+            const vks_clip_layer *y = &ly->layer[k];
+            vks_crowd_layer *o = &si->layers[k];
+            o->clip = ca + (uint32_t)(y->play.binding - l->bindings);
+            o->start = y->play.start + y->play.speed * T;
+            o->speed = y->play.speed;
+            o->cycle = (vks_cycle)y->play.cycle;
+            o->weight = y->weight;
+            o->mode = (vks_layer_mode)y->mode;
+            o->fade = (vks_layer_fade)y->fade;
+            o->mask = y->mask;
+        }
+    }
+    return at;
+}
+
 /* One stream instance per frame: instance i plays its clip from the frame's time at speed 0, so
  * the stream's one frame (time 0) is every frame of every job of the group: all the group's
  * models and clips in one submission. A group of several jobs is one chunk (the caller keeps
@@ -240,11 +293,13 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
     vks_error err = {0};
     vks_gpu_models *models = NULL;
     uint32_t total = 0, clip_total = 0;
-    int normals = 0;
+    int normals = 0, layered = 0;
     for (uint32_t j = 0; j < count; j++) {
         total += ls[j]->frames;
-        clip_total += ls[j]->clip_count;
+        /* a layered job's clips are its layer clips, one per spec */
+        clip_total += ls[j]->layers ? ls[j]->set_count : ls[j]->clip_count;
         normals |= frs[j]->normals != NULL;
+        layered |= ls[j]->layers != NULL;
     }
     const vks_skin **skins = malloc(sizeof *skins * count);
     const vks_clip **clips = malloc(sizeof *clips * (clip_total ? clip_total : 1));
@@ -257,6 +312,13 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
     for (uint32_t j = 0, at = 0, ca = 0; r == VKS_OK && j < count; j++) {
         const vks_bake_loaded *l = ls[j];
         skins[j] = l->skin;
+        if (l->layers) {
+            at = layered_instances(jobs[j], l, j, ca, at, inst, &gm);
+            for (uint32_t k = 0; k < l->set_count; k++)
+                clips[ca + k] = layer_clip(l, k);
+            ca += l->set_count;
+            continue;
+        }
         for (uint32_t c = 0; c < l->clip_count; c++) {
             clips[ca + c] = l->clips[c].clip;
             for (uint32_t f = 0; f < l->clips[c].frames; f++, at++) {
@@ -282,6 +344,7 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
         d.instances = inst, d.instance_count = total;
         d.times = &time0, d.frame_count = 1;
         d.no_normals = !normals;
+        d.layers = layered;
         d.chunk_bytes = count == 1 ? VKS_BAKE_GROUP_BYTES : UINT64_MAX;
         d.deliver = group_take, d.user = &gm;
         r = vks_stream_run(gpu, &d, NULL, &err);

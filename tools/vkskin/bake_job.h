@@ -9,6 +9,7 @@
 #include "cli_progress.h"
 
 struct cJSON;
+struct vks_crowd_spec;
 
 /* Output kinds a job may ask for (manifest "outputs"). */
 enum {
@@ -55,6 +56,10 @@ typedef struct vks_bake_job {
                                --split); not in the entry's hash: it changes only jobs that are
                                refused without it, which leave nothing behind */
     int contact_sheet;      /* a PNG per clip (--contact-sheet or "contact_sheet": true) */
+    struct vks_crowd_spec *layers; /* "layers" (and "transition"): one crowd entry, parsed by the
+                               crowd file's parser (crowd_file.h), whose clip sources are then
+                               clips[] (read whole, one clip each); NULL: a job of "clips" */
+    char *layers_json;      /* those keys as given, canonical, for the hash */
     char hash[17];          /* FNV-1a 64 of the entry as baked (defaults applied), hex */
     uint64_t work;          /* estimated vertices x frames (bake_shard.c) */
 } vks_bake_job;
@@ -95,12 +100,25 @@ typedef struct vks_bake_loaded {
     vks_bake_clip *clips;
     uint32_t clip_count;
     uint32_t frames;      /* all clips' */
+    /* a layered job (job->layers): its one baked clip is the layered pose at frame time T
+       (bake_layers.c); the layers' plays point into sets and bindings (one per clips[] spec) */
+    vks_clip_layers *layers;
+    vks_clip_binding *bindings;
 } vks_bake_loaded;
 
 /* Reads the model and clip files, picks the clips and counts their frames. One line on
  * stderr naming the entry and 0 on failure. */
 int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *out);
 void vks_bake_loaded_free(vks_bake_loaded *l);
+/* One clip file of a job read against the job's model; NULL with a line on stderr. */
+vks_clip_set *vks_bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin);
+/* vks_bake_load for a layered job (l->skin read): each layer clip read, bound and found, the
+ * masks found by node name, and one baked clip labelled "layers" whose frames are [0, layer 1's
+ * clip duration] of frame time (or "range", not clamped: layers loop on their own). */
+int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l);
+/* A layered job's sidecar clip object gains "layers" (each layer's file, index, start, speed,
+ * cycle, weight, blend, fade and mask) and, with a crossfade, "transition". */
+void vks_bake_layers_sidecar(struct cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l);
 /* Time (clip seconds) of the job's frame f of clip c. */
 double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f);
 

@@ -10,6 +10,7 @@
 
 #include "bake_job.h"
 #include "cli_json.h"
+#include "vkskin/crowd_file.h"
 #include "vkskin/formats.h"
 #include "vkskin/vat.h"
 
@@ -170,6 +171,79 @@ static int parse_clip(const char *file, const char *dir, const cJSON *v, vks_bak
     return c->file ? 1 : fail(file, c->where, "no memory");
 }
 
+/* "layers" and "transition" of a job: given to the crowd file's parser as the one entry of a
+ * crowd, so that they mean, and are checked, exactly as in a crowd file; its messages name the
+ * job ("jobs[3].layers[1].weight") instead of the crowd's entry. Relative clip paths start in
+ * the manifest's folder (the parser resolves them against the manifest's name). The layer
+ * clips become the job's clips, each read whole and its one clip picked by the text after '#'. */
+static int parse_layers(const char *file, const cJSON *layers, const cJSON *transition, vks_bake_job *j)
+{
+    cJSON *root = cJSON_CreateObject(), *inst = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "instances");
+    if (!root || !inst || !arr) {
+        cJSON_Delete(root), cJSON_Delete(inst);
+        return fail(file, j->where, "no memory");
+    }
+    cJSON_AddItemToObject(inst, "layers", cJSON_Duplicate(layers, 1));
+    if (transition)
+        cJSON_AddItemToObject(inst, "transition", cJSON_Duplicate(transition, 1));
+    cJSON_AddItemToArray(arr, inst);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (!text)
+        return fail(file, j->where, "no memory");
+    vks_error err = {0};
+    vks_result r = vks_crowd_file_parse(text, strlen(text), file, &j->layers, &err);
+    free(text);
+    if (r != VKS_OK) {
+        const char *path = err.path;
+        if (!strncmp(path, "instances[0]", 12))
+            path += 12;
+        char w[640];
+        snprintf(w, sizeof w, "%s%s%s", j->where, path[0] && path[0] != '.' ? "." : "", path);
+        return fail(file, w, "%s", err.msg);
+    }
+    const vks_crowd_spec *spec = j->layers;
+    const vks_crowd_entry *e = &spec->instances[0];
+    j->clip_count = spec->clip_count;
+    j->clips = calloc(spec->clip_count, sizeof *j->clips);
+    if (!j->clips)
+        return fail(file, j->where, "no memory");
+    for (uint32_t c = 0; c < spec->clip_count; c++) {
+        vks_bake_clip_spec *cs = &j->clips[c];
+        const char *given = spec->clips[c].text, *hash = strrchr(given, '#');
+        size_t n = hash ? (size_t)(hash - given) : strlen(given);
+        snprintf(cs->where, sizeof cs->where, "%s.layers", j->where);
+        cs->file = strdup(spec->clips[c].path);
+        cs->file_given = malloc(n + 1);
+        cs->name = strdup(spec->clips[c].name);
+        if (!cs->file || !cs->file_given || !cs->name)
+            return fail(file, j->where, "no memory");
+        memcpy(cs->file_given, given, n);
+        cs->file_given[n] = 0;
+    }
+    /* the layers as parsed (defaults applied), for the hash: the same however written */
+    cJSON *h = cJSON_CreateObject(), *ys = cJSON_AddArrayToObject(h, "layers");
+    for (uint32_t k = 0; ys && k < e->layer_count; k++) {
+        const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "clip", spec->clips[y->clip].text);
+        cJSON_AddNumberToObject(o, "start", y->start);
+        cJSON_AddNumberToObject(o, "speed", y->speed);
+        cJSON_AddNumberToObject(o, "cycle", y->cycle);
+        cJSON_AddNumberToObject(o, "weight", y->weight);
+        cJSON_AddNumberToObject(o, "mode", y->mode);
+        cJSON_AddNumberToObject(o, "fade", y->fade);
+        if (y->mask)
+            cJSON_AddStringToObject(o, "mask", y->mask);
+        cJSON_AddItemToArray(ys, o);
+    }
+    cJSON_AddNumberToObject(h, "fade_start", e->fade_start);
+    cJSON_AddNumberToObject(h, "fade_duration", e->fade_duration);
+    j->layers_json = cJSON_PrintUnformatted(h);
+    cJSON_Delete(h);
+    return j->layers_json ? 1 : fail(file, j->where, "no memory");
+}
+
 static int is_p3d(const char *path)
 {
     const char *dot = path ? strrchr(path, '.') : NULL;
@@ -218,6 +292,9 @@ static void job_hash(vks_bake_job *j)
         cJSON_AddNumberToObject(e, "fps", j->clips[c].fps);
         cJSON_AddItemToArray(clips, e);
     }
+    /* only for a layered job, so every other entry keeps its hash */
+    if (j->layers_json)
+        cJSON_AddStringToObject(o, "layers", j->layers_json);
     cJSON_AddNumberToObject(o, "fps", j->fps);
     if (j->has_range) {
         cJSON_AddNumberToObject(o, "range0", j->range[0]);
@@ -254,7 +331,8 @@ static const char *base_name(const char *p)
 static int parse_job(const char *file, const char *dir, const cJSON *v, const cJSON *defaults, vks_bake_job *j)
 {
     static const char *const keys[] = {"name", "model", "read", "clips", "fps", "range", "outputs", "normals",
-                                       "max_width", "max_height", "pow2", "split", "contact_sheet", NULL};
+                                       "max_width", "max_height", "pow2", "split", "contact_sheet", "layers",
+                                       "transition", NULL};
     if (!cJSON_IsObject(v))
         return fail(file, j->where, "a job is an object with \"model\" and \"clips\"");
     if (!known_keys(file, j->where, v, keys))
@@ -330,6 +408,18 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     }
 
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(v, "clips");
+    const cJSON *layers = cJSON_GetObjectItemCaseSensitive(v, "layers");
+    const cJSON *transition = cJSON_GetObjectItemCaseSensitive(v, "transition");
+    if (layers && clips)
+        return fail(file, j->where, "\"layers\" and \"clips\" exclude each other (a layered job bakes one clip)");
+    if (transition && !layers)
+        return fail(file, j->where, "\"transition\" needs \"layers\" (the set it leaves)");
+    if (layers) {
+        if (!parse_layers(file, layers, transition, j))
+            return 0;
+        job_hash(j);
+        return 1;
+    }
     if (!cJSON_IsArray(clips) || !cJSON_GetArraySize(clips))
         return fail(file, j->where, "\"clips\" must be a non-empty array");
     j->clip_count = (uint32_t)cJSON_GetArraySize(clips);
@@ -432,6 +522,9 @@ void vks_bake_manifest_free(vks_bake_manifest *m)
             free(j->clips[c].name);
         }
         free(j->clips);
+        if (j->layers)
+            vks_crowd_spec_free(j->layers);
+        free(j->layers_json);
         for (int k = 0; k < 4; k++)
             free(j->ropt_strings[k]);
         free(j->name);

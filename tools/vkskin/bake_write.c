@@ -183,6 +183,8 @@ static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded
             cJSON_AddNumberToObject(o, "part", bc->first_frame / per);
         cJSON_AddNumberToObject(o, "row", (double)(bc->first_frame % per) * rows_per_frame);
         cJSON_AddNumberToObject(o, "rows", (double)bc->frames * rows_per_frame);
+        if (l->layers)
+            vks_bake_layers_sidecar(o, job, l);
         cJSON *fa = cJSON_AddArrayToObject(o, "frames");
         for (uint32_t f = 0; f < bc->frames; f++) {
             cJSON *fo = cJSON_CreateObject();
