@@ -9,6 +9,7 @@
  * Versions: 28..75 follow the gates below; only v73 is verified on real files (the ACE3
  * samples). v75+ files with non-zero encryption words, and versions outside 28..75, are
  * refused with VKS_ERR_UNSUPPORTED naming the version. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,22 +501,41 @@ static uint16_t section_of(section_sweep *w, int64_t unit)
 
 static uint32_t vidx(const uint8_t *d, uint32_t i, int wide) { return wide ? vks_le32(d + 4 * (size_t)i) : vks_le16(d + 2 * (size_t)i); }
 
-static int uvset(odol_rd *r)
+/* A UV set as stored (section 4.3), kept for set 0: v45+ packs each (u, v) as two s16 over the
+   set's range, older files store two f32. */
+typedef struct odol_uvset {
+    float min[2], max[2]; /* v45+ */
+    uint32_t count;
+    int fill;          /* one element stands for every vertex */
+    const uint8_t *data; /* count elements, or the one default */
+} odol_uvset;
+
+static int uvset(odol_rd *r, odol_uvset *keep)
 {
-    uint32_t n;
+    odol_uvset u = {{0, 0}, {1, 1}, 0, 0, NULL};
     uint8_t fill;
-    if (r->v >= 45 && !rd_skip(r, 16, "UV range"))
+    if (r->v >= 45 && (!rd_f32(r, &u.min[0], "UV range") || !rd_f32(r, &u.min[1], "UV range") ||
+                       !rd_f32(r, &u.max[0], "UV range") || !rd_f32(r, &u.max[1], "UV range")))
         return 0;
-    if (!rd_u32(r, &n, "UV count") || !rd_u8(r, &fill, "UV default fill"))
+    if (!rd_u32(r, &u.count, "UV count") || !rd_u8(r, &fill, "UV default fill"))
         return 0;
     size_t elem = r->v >= 45 ? 4 : 8;
-    if (fill)
-        return rd_skip(r, elem, "UV default");
-    if (over_count_at(r, n, 1, "UV count"))
-        return 0;
-    const uint8_t *d;
-    return p3d_read_compressed(r->pool, &r->c, r->v, (size_t)n * elem, &d, r->path, r->err) == VKS_OK;
+    u.fill = fill != 0;
+    u.data = r->c.p;
+    if (fill) {
+        if (!rd_skip(r, elem, "UV default"))
+            return 0;
+    } else {
+        if (over_count_at(r, u.count, 1, "UV count"))
+            return 0;
+        if (p3d_read_compressed(r->pool, &r->c, r->v, (size_t)u.count * elem, &u.data, r->path, r->err) != VKS_OK)
+            return 0;
+    }
+    if (keep)
+        *keep = u;
+    return 1;
 }
+
 
 /* ---- one LOD: parsed in file order into an odol_lod_raw, then built into the p3d_lod ---- */
 
@@ -566,6 +586,7 @@ typedef struct odol_lod_raw {
     const uint8_t *pos, *nrm, *ref; /* positions, normals (one when nfill), bone references */
     uint32_t np, nref;
     int nfill;
+    odol_uvset uv0; /* UV set 0 as stored */
 } odol_lod_raw;
 
 static void lod_path(odol_rd *r, const odol_lod_raw *x, const char *part)
@@ -753,13 +774,13 @@ static vks_result lod_vertex_arrays(odol_rd *r, const p3d_file *file, const vks_
         TRY(rd_condensed(r, 4, &n, &d, &fill, "clip flags"));
     }
     lod_path(r, x, "/uv");
-    TRY(uvset(r));
+    TRY(uvset(r, &x->uv0));
     uint32_t nuv;
     TRY(rd_u32(r, &nuv, "UV set count"));
     if (nuv > 64)
         return lod_fail(r, VKS_ERR_LIMIT, "more than 64 UV sets");
     for (uint32_t i = 1; i < nuv; i++)
-        TRY(uvset(r));
+        TRY(uvset(r, NULL));
     lod_path(r, x, "/vertices");
     TRY(rd_compressed(r, 12, &x->np, &x->pos, "positions"));
     if (x->np > opt->max_vertices)
@@ -942,6 +963,29 @@ static vks_result lod_bone_refs(odol_rd *r, const p3d_file *file, const odol_lod
 
 /* The intermediate LOD from the parsed parts: vertices, triangles, selections and, when the
    file has them, per-vertex bone references. */
+/* UV set 0 per vertex (top-left origin, as MLOD's and the skin model's): u = min + (s + 32767)
+   / 65534 * (max - min) for v45+ (armake's writer), two f32 before. A set whose count is not
+   the vertex count is left out (the model then has no UVs). */
+static vks_result lod_uvs(odol_rd *r, const odol_uvset *u, uint32_t np, p3d_lod *lod)
+{
+    if (!u->data || np == 0 || (!u->fill && u->count != np))
+        return VKS_OK;
+    float (*t)[2] = p3d_alloc(r->pool, np, sizeof *t);
+    if (!t)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < np; i++) {
+        const uint8_t *e = u->data + (u->fill ? 0 : (size_t)i * (r->v >= 45 ? 4 : 8));
+        for (int k = 0; k < 2; k++)
+            t[i][k] = r->v >= 45 ? u->min[k] + ((float)(int16_t)vks_le16(e + 2 * k) + 32767.0f) / 65534.0f *
+                                                   (u->max[k] - u->min[k])
+                                 : vks_lef32(e + 4 * k);
+        if (!isfinite(t[i][0]) || !isfinite(t[i][1]))
+            return lod_fail(r, VKS_ERR_FORMAT, "a UV is not finite");
+    }
+    lod->vertex_uv = t;
+    return VKS_OK;
+}
+
 static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
 {
     lod_path(r, x, "");
@@ -963,6 +1007,8 @@ static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw
         rc = lod_selection(r, x, &x->rs[i], &lod->sels[lod->sel_count++]);
     if (rc == VKS_OK && x->nref)
         rc = lod_bone_refs(r, file, x, lod);
+    if (rc == VKS_OK)
+        rc = lod_uvs(r, &x->uv0, x->np, lod);
     return rc;
 }
 
