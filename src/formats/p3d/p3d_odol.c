@@ -136,10 +136,10 @@ static int stage_texture(odol_rd *r, uint32_t mv)
     return 1;
 }
 
-static int embedded_material(odol_rd *r)
+static int embedded_material(odol_rd *r, const char **name)
 {
     uint32_t mv, nstages = 0, ntexgens;
-    if (!rd_str(r, NULL, "material name") || !rd_u32(r, &mv, "material version"))
+    if (!rd_str(r, name, "material name") || !rd_u32(r, &mv, "material version"))
         return 0;
     if (mv > 64)
         return rfail(r, VKS_ERR_FORMAT, "material version over 64");
@@ -587,6 +587,10 @@ typedef struct odol_lod_raw {
     uint32_t np, nref;
     int nfill;
     odol_uvset uv0; /* UV set 0 as stored */
+    const char **tex, **emat; /* the LOD's texture names, its embedded materials' names */
+    uint32_t ntex, nemat;
+    int32_t *sec_tex;         /* per section: its texture index (-1 none) */
+    const char **sec_mat;     /* per section: its material's name ("" none) */
 } odol_lod_raw;
 
 static void lod_path(odol_rd *r, const odol_lod_raw *x, const char *part)
@@ -628,15 +632,21 @@ static vks_result lod_head(odol_rd *r, const p3d_file *file, odol_lod_raw *x)
     if (v >= 51)
         TRY(rd_skip(r, 4, "face area"));
     TRY(rd_skip(r, 8 + 36 + 4, "hints and bounds"));
-    TRY(rd_u32(r, &n, "texture count"));
-    TRY(rd_fits(r, n, 1, "textures do not fit"));
-    for (uint32_t i = 0; i < n; i++)
-        TRY(rd_str(r, NULL, "texture name"));
-    TRY(rd_u32(r, &n, "material count"));
-    TRY(rd_fits(r, n, 100, "materials do not fit"));
-    for (uint32_t i = 0; i < n; i++) {
+    TRY(rd_u32(r, &x->ntex, "texture count"));
+    TRY(rd_fits(r, x->ntex, 1, "textures do not fit"));
+    x->tex = p3d_alloc(r->pool, x->ntex, sizeof *x->tex);
+    if (!x->tex)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->ntex; i++)
+        TRY(rd_str(r, &x->tex[i], "texture name"));
+    TRY(rd_u32(r, &x->nemat, "material count"));
+    TRY(rd_fits(r, x->nemat, 100, "materials do not fit"));
+    x->emat = p3d_alloc(r->pool, x->nemat, sizeof *x->emat);
+    if (!x->emat)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->nemat; i++) {
         snprintf(r->path, sizeof r->path, "odol/lod[%u]/material[%u]", x->index, i);
-        TRY(embedded_material(r));
+        TRY(embedded_material(r, &x->emat[i]));
     }
     lod_path(r, x, "");
     const uint8_t *d;
@@ -674,14 +684,20 @@ static vks_result lod_sections(odol_rd *r, odol_lod_raw *x)
     TRY(rd_u32(r, &x->nsec, "section count"));
     TRY(rd_fits(r, x->nsec, 30, "sections do not fit"));
     x->secr = p3d_alloc(r->pool, x->nsec, sizeof *x->secr);
-    if (!x->secr)
+    x->sec_tex = p3d_alloc(r->pool, x->nsec, sizeof *x->sec_tex);
+    x->sec_mat = p3d_alloc(r->pool, x->nsec, sizeof *x->sec_mat);
+    if (!x->secr || !x->sec_tex || !x->sec_mat)
         return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < x->nsec; i++) {
         int32_t mat;
+        uint8_t tex[2];
         TRY(rd_i32(r, &x->secr[i][0], "face lower") && rd_i32(r, &x->secr[i][1], "face upper"));
-        TRY(rd_skip(r, 4 + 4 + 4 + 2 + 4, "bones, texture, flags") && rd_i32(r, &mat, "material index"));
+        TRY(rd_skip(r, 4 + 4 + 4, "bones") && rd_u8(r, &tex[0], "texture index") && rd_u8(r, &tex[1], "texture index"));
+        x->sec_tex[i] = (int16_t)(tex[0] | tex[1] << 8);
+        TRY(rd_skip(r, 4, "face flags") && rd_i32(r, &mat, "material index"));
+        x->sec_mat[i] = mat >= 0 && (uint32_t)mat < x->nemat ? x->emat[mat] : "";
         if (mat == -1)
-            TRY(rd_str(r, NULL, "material name"));
+            TRY(rd_str(r, &x->sec_mat[i], "material name"));
         if (v >= 36) {
             TRY(rd_array_skip(r, 4, NULL, "area over texture"));
             if (v >= 67) {
@@ -986,6 +1002,26 @@ static vks_result lod_uvs(odol_rd *r, const odol_uvset *u, uint32_t np, p3d_lod 
     return VKS_OK;
 }
 
+/* Per material (one per section, as lod_triangles assigns them): the section's texture (an
+   index into the LOD's texture names; -1 or out of range: none) and its material (.rvmat),
+   embedded or named, as MLOD's faces give them. */
+static vks_result lod_face_textures(odol_rd *r, const odol_lod_raw *x, p3d_lod *lod)
+{
+    uint32_t n = lod->material_count;
+    if (n == 0)
+        return VKS_OK;
+    lod->mat_texture = p3d_alloc(r->pool, n, sizeof *lod->mat_texture);
+    lod->mat_name = p3d_alloc(r->pool, n, sizeof *lod->mat_name);
+    if (!lod->mat_texture || !lod->mat_name)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t t = x->sec_tex[k];
+        lod->mat_texture[k] = t >= 0 && (uint32_t)t < x->ntex ? x->tex[t] : "";
+        lod->mat_name[k] = x->sec_mat[k] ? x->sec_mat[k] : "";
+    }
+    return VKS_OK;
+}
+
 static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
 {
     lod_path(r, x, "");
@@ -1009,6 +1045,8 @@ static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw
         rc = lod_bone_refs(r, file, x, lod);
     if (rc == VKS_OK)
         rc = lod_uvs(r, &x->uv0, x->np, lod);
+    if (rc == VKS_OK)
+        rc = lod_face_textures(r, x, lod);
     return rc;
 }
 
