@@ -22,3 +22,5 @@ endforeach()
 add_test(NAME test_p3d_points_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/unit/test_p3d_points_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_p3d_points_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS p3d
   ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")
+# UV sets and face textures of the real ODOL samples (issue 26); skipped without them.
+vks_add_test(NAME test_p3d_surface SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_p3d_surface.c LABELS p3d)

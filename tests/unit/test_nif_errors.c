@@ -114,6 +114,30 @@ int main(void)
     vks_skin_free(s);
     free(b);
 
+    /* Skyrim SE: a half-float UV that is infinite (0x7c00) is refused at its byte, like a
+       non-finite position; vertex 0's UV of the first NiSkinPartition's vertex buffer is at
+       byte 1817 = 0x719 (the buffer at 1801, 16 bytes of position and bitangent first) */
+    b = load("nifly_sse_cylinders_TestNifFile_Skinned_SE.nif", &n);
+    CHECK(n > 1821 && b[1817] == 0x00 && b[1818] == 0x3c); /* u = 1.0 */
+    if (n > 1821) {
+        b[1817] = 0x00, b[1818] = 0x7c;
+        line = expect_error(b, n, VKS_ERR_FORMAT);
+        CHECK(strstr(line, "vertex_data/uv") != NULL && strstr(line, "0x719:") != NULL &&
+              strstr(line, "NiSkinPartition") != NULL);
+    }
+    free(b);
+
+    /* Skyrim LE: a BSShaderTextureSet (block 9, body at byte 13384) whose texture count
+       cannot fit its block fails naming the field */
+    b = load("nifly_skyrimle_cylinders_TestNifFile_Optimize_LE_to_SE.nif", &n);
+    CHECK(n > 13388 && b[13384] == 9 && b[13385] == 0);
+    if (n > 13388) {
+        b[13386] = 0x10;
+        line = expect_error(b, n, VKS_ERR_TRUNCATED);
+        CHECK(strstr(line, "num_textures") != NULL && strstr(line, "BSShaderTextureSet") != NULL);
+    }
+    free(b);
+
     /* not a NIF at all, and an empty buffer */
     expect_error((const uint8_t *)"Gamebryo File Format, Version 20.2.0.7", 38, VKS_ERR_TRUNCATED);
     expect_error((const uint8_t *)"", 0, VKS_ERR_TRUNCATED);

@@ -142,6 +142,7 @@ int nif_read_tri_geometry(nif_rd *r, nif_block *b)
     nif_shape *s = &b->u.shape;
     b->kind = NIF_K_SHAPE;
     s->strips = b->type[5] == 'S'; /* "NiTriStrips" vs "NiTriShape" */
+    s->shader = NIF_NONE;
     if (!nif_read_avobject(r, &s->name, &s->xf, &s->prop_count, &s->props) || !nif_i32(r, &s->data, "data") ||
         !nif_i32(r, &s->skin, "skin_instance"))
         return 0;
@@ -163,7 +164,8 @@ int nif_read_tri_geometry(nif_rd *r, nif_block *b)
         return 0;
     if (v >= NIF_V(20, 2, 0, 7) && !nif_skip(r, 1, 1, "material/needs_update"))
         return 0;
-    if (v == NIF_V(20, 2, 0, 7) && f->bsver > 34 && !nif_skip(r, 2, 4, "shader_alpha_properties"))
+    if (v == NIF_V(20, 2, 0, 7) && f->bsver > 34 &&
+        (!nif_i32(r, &s->shader, "shader_property") || !nif_skip(r, 1, 4, "alpha_property")))
         return 0;
     return 1;
 }
@@ -231,7 +233,8 @@ int nif_read_bstrishape(nif_rd *r, nif_block *b)
     uint16_t nt, nv;
     uint32_t data_size, particle_size;
     if (!nif_read_avobject(r, &s->name, &s->xf, NULL, NULL) || !nif_skip(r, 4, 4, "bounding_sphere") ||
-        !nif_i32(r, &s->skin, "skin") || !nif_skip(r, 2, 4, "shader_alpha_properties"))
+        !nif_i32(r, &s->skin, "skin") || !nif_i32(r, &s->shader, "shader_property") ||
+        !nif_skip(r, 1, 4, "alpha_property"))
         return 0;
     if (!vks_cur_u64(&r->c, &desc))
         return nif_fail(r, VKS_ERR_TRUNCATED, "vertex_desc", "needs 8 bytes");
@@ -241,10 +244,13 @@ int nif_read_bstrishape(nif_rd *r, nif_block *b)
     s->vertex_count = nv;
     s->triangle_count = 0;
     if (data_size > 0) {
-        float (*p)[3], (*n)[3], (*w)[4];
+        float (*p)[3], (*n)[3], (*w)[4], (*uv)[2];
         uint8_t (*bi)[4];
-        if (!nif_read_sse_vertices(r, desc, nv, (uint32_t)(desc & 15u) * 4u, &p, &n, &bi, &w))
+        vks_cursor at = r->c;
+        if (!nif_read_sse_vertices(r, desc, nv, (uint32_t)(desc & 15u) * 4u, &p, &n, &bi, &w) ||
+            !nif_read_sse_uvs(r, at, desc, nv, (uint32_t)(desc & 15u) * 4u, &uv))
             return 0;
+        s->uv = (const float (*)[2])uv;
         s->positions = (const float (*)[3])p;
         s->normals = (const float (*)[3])n;
         uint32_t (*t)[3] = nif_triangles_u16(r, nt);

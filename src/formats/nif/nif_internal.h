@@ -34,7 +34,9 @@ typedef enum nif_kind {
     NIF_K_ANIM,      /* an animation block, parsed by nif_kf_*.c (u.anim) */
     NIF_K_TEXPROP,   /* NiTexturingProperty: its base texture (u.texprop) */
     NIF_K_SOURCETEX, /* NiSourceTexture: its file name (u.srctex) */
-    NIF_K_MATPROP    /* NiMaterialProperty: name, diffuse colour, alpha (u.matprop) */
+    NIF_K_MATPROP,   /* NiMaterialProperty: name, diffuse colour, alpha (u.matprop) */
+    NIF_K_BSSHADER,  /* BSLightingShaderProperty (Skyrim): texture set, alpha (u.bsshader) */
+    NIF_K_TEXSET     /* BSShaderTextureSet: its first (diffuse) texture (u.texset) */
 } nif_kind;
 
 typedef struct nif_node {
@@ -51,11 +53,13 @@ typedef struct nif_shape {
     int strips;
     uint32_t prop_count;   /* NiAVObject properties (bsver <= 34) */
     const int32_t *props;
+    int32_t shader;        /* Shader Property ref (bsver > 34); NIF_NONE otherwise */
     /* BSTriShape (SSE) only: its own vertex data when DataSize > 0 */
     uint32_t vertex_count, triangle_count;
     const float (*positions)[3];
     const float (*normals)[3];
     const uint32_t (*triangles)[3];
+    const float (*uv)[2]; /* NULL without the VertexDesc UV attribute */
 } nif_shape;
 
 typedef struct nif_geomdata {
@@ -109,6 +113,7 @@ typedef struct nif_skinpart {
     const float (*normals)[3];
     const uint8_t (*sse_bones)[4];
     const float (*sse_weights)[4];
+    const float (*uv)[2]; /* NULL without the VertexDesc UV attribute */
 } nif_skinpart;
 
 typedef struct nif_block {
@@ -133,6 +138,14 @@ typedef struct nif_block {
             const char *name;
             float diffuse[3], alpha;
         } matprop;
+        struct {
+            const char *name;
+            int32_t texture_set; /* BSShaderTextureSet ref; -1 none */
+            float alpha;
+        } bsshader;
+        struct {
+            const char *diffuse; /* textures[0]; "" when the set has none */
+        } texset;
         struct {
             uint32_t tag;     /* which of the animation module's structures data is */
             const void *data; /* in the scratch arena */
@@ -236,6 +249,14 @@ int nif_read_objectnet_links(nif_rd *r, const char **name, int32_t *extra, int32
 /* SSE packed vertices (BSVertexDataSSE): positions, optional normals, skin bones/weights. */
 int nif_read_sse_vertices(nif_rd *r, uint64_t desc, uint32_t count, uint32_t stride, float (**pos)[3],
                           float (**nrm)[3], uint8_t (**bones)[4], float (**weights)[4]);
+
+/* ---- nif_bsshader.c: Skyrim's surface (bsver 83 LE, 100 SE) ----
+ * BSLightingShaderProperty up to its alpha (the shader-type tail is left to the block size),
+ * BSShaderTextureSet, and the half-float UVs of SSE packed vertices: at is the cursor where
+ * the vertices start, already checked by nif_read_sse_vertices; *uv NULL without the UV flag. */
+int nif_read_lighting_shader(nif_rd *r, nif_block *b);
+int nif_read_texture_set(nif_rd *r, nif_block *b);
+int nif_read_sse_uvs(nif_rd *r, vks_cursor at, uint64_t desc, uint32_t count, uint32_t stride, float (**uv)[2]);
 
 /* ---- nif_walk.c: the header, every block, the footer ---- */
 vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err);

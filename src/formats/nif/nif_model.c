@@ -287,11 +287,13 @@ static vks_result resolve_shape(model_ctx *m, uint32_t i, shape_in *s)
     } else if (sh->positions) { /* BSTriShape with its own vertex data */
         s->vertex_count = sh->vertex_count, s->positions = sh->positions, s->normals = sh->normals;
         s->triangle_count = sh->triangle_count, s->triangles = sh->triangles;
+        s->uv_sets = sh->uv != NULL, s->uv = &sh->uv;
     } else { /* SSE skinned: the vertices live in the partition */
         if (!s->part || !s->part->positions)
             return fail_block(m, VKS_ERR_FORMAT, i, "data_size",
                               "no vertex data in the shape nor in its NiSkinPartition%llu%llu%llu", 0, 0, 0);
         s->vertex_count = s->part->vertex_count, s->positions = s->part->positions, s->normals = s->part->normals;
+        s->uv_sets = s->part->uv != NULL, s->uv = &s->part->uv;
     }
     return VKS_OK;
 }
@@ -550,21 +552,36 @@ static vks_result partition_groups(model_ctx *m, const shape_in *s, const uint16
 
 /* One skinned shape as a mesh: checked and counted against the limits, its bones, weights
    and partition groups, skin space at the skeleton root with NiSkinData's overall transform. */
+/* Skyrim's material (bsver 83, 100): the BSLightingShaderProperty's name and alpha (its
+ * shader has no diffuse colour: the base colour stays white) and its BSShaderTextureSet's
+ * diffuse texture, read through UV set 0 (the only one Skyrim's vertices carry). */
+static void bs_shader_material(model_ctx *m, const nif_block *bs, vks_material *mt)
+{
+    const nif_block *set = ref(m->f, bs->u.bsshader.texture_set, NIF_K_TEXSET);
+    mt->name = vks_skin_strndup(m->skin, bs->u.bsshader.name, strlen(bs->u.bsshader.name));
+    mt->base_color[3] = isfinite(bs->u.bsshader.alpha) ? bs->u.bsshader.alpha : 1.0f;
+    if (set)
+        mt->base_texture = vks_skin_strndup(m->skin, set->u.texset.diffuse, strlen(set->u.texset.diffuse));
+}
+
 /* The shape's material from its properties (NiMaterialProperty: name, diffuse, alpha;
- * NiTexturingProperty: the base texture's file and UV set), appended to m->materials; *index
- * gets its place, or UINT32_MAX when the shape has neither property. */
+ * NiTexturingProperty: the base texture's file and UV set; Skyrim's shader property, see
+ * bs_shader_material), appended to m->materials; *index gets its place, or UINT32_MAX when
+ * the shape has none of them. */
 static vks_result shape_material(model_ctx *m, const nif_shape *sh, uint32_t *index)
 {
     const nif_file *f = m->f;
-    const nif_block *mat = NULL, *tex = NULL;
+    const nif_block *mat = NULL, *tex = NULL, *bs = ref(f, sh->shader, NIF_K_BSSHADER);
     *index = UINT32_MAX;
     for (uint32_t k = 0; k < sh->prop_count; k++) {
         mat = mat ? mat : ref(f, sh->props[k], NIF_K_MATPROP);
         tex = tex ? tex : ref(f, sh->props[k], NIF_K_TEXPROP);
     }
-    if (!mat && !tex)
+    if (!mat && !tex && !bs)
         return VKS_OK;
     vks_material mt = vks_material_default();
+    if (bs)
+        bs_shader_material(m, bs, &mt);
     if (mat) {
         const char *name = mat->u.matprop.name ? mat->u.matprop.name : "";
         mt.name = vks_skin_strndup(m->skin, name, strlen(name));

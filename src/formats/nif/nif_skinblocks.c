@@ -208,11 +208,14 @@ int nif_read_skin_partition(nif_rd *r, nif_block *b)
             if (vertex_size == 0 || data_size % vertex_size)
                 return nif_fail(r, VKS_ERR_FORMAT, "data_size", "data size %u is not a multiple of vertex size %u",
                                 data_size, vertex_size);
-            float (*p)[3], (*n)[3], (*w)[4];
+            float (*p)[3], (*n)[3], (*w)[4], (*uv)[2];
             uint8_t (*bi)[4];
             sp->vertex_count = data_size / vertex_size;
-            if (!nif_read_sse_vertices(r, desc, sp->vertex_count, vertex_size, &p, &n, &bi, &w))
+            vks_cursor at = r->c;
+            if (!nif_read_sse_vertices(r, desc, sp->vertex_count, vertex_size, &p, &n, &bi, &w) ||
+                !nif_read_sse_uvs(r, at, desc, sp->vertex_count, vertex_size, &uv))
                 return 0;
+            sp->uv = (const float (*)[2])uv;
             sp->positions = (const float (*)[3])p, sp->normals = (const float (*)[3])n;
             sp->sse_bones = (const uint8_t (*)[4])bi, sp->sse_weights = (const float (*)[4])w;
         }

@@ -41,6 +41,9 @@ static const model_type model_types[] = {
     {"BSDismemberSkinInstance", nif_read_dismember_instance, 0},
     {"NiSkinData", nif_read_skin_data, 0},
     {"NiSkinPartition", nif_read_skin_partition, 0},
+    /* Skyrim's surface: the shader property is read through its alpha, the rest by size */
+    {"BSLightingShaderProperty", nif_read_lighting_shader, 1},
+    {"BSShaderTextureSet", nif_read_texture_set, 0},
 };
 
 static const model_type *find_model_type(const nif_file *f, const char *type)

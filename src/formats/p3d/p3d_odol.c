@@ -9,6 +9,7 @@
  * Versions: 28..75 follow the gates below; only v73 is verified on real files (the ACE3
  * samples). v75+ files with non-zero encryption words, and versions outside 28..75, are
  * refused with VKS_ERR_UNSUPPORTED naming the version. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,10 +136,10 @@ static int stage_texture(odol_rd *r, uint32_t mv)
     return 1;
 }
 
-static int embedded_material(odol_rd *r)
+static int embedded_material(odol_rd *r, const char **name)
 {
     uint32_t mv, nstages = 0, ntexgens;
-    if (!rd_str(r, NULL, "material name") || !rd_u32(r, &mv, "material version"))
+    if (!rd_str(r, name, "material name") || !rd_u32(r, &mv, "material version"))
         return 0;
     if (mv > 64)
         return rfail(r, VKS_ERR_FORMAT, "material version over 64");
@@ -500,22 +501,41 @@ static uint16_t section_of(section_sweep *w, int64_t unit)
 
 static uint32_t vidx(const uint8_t *d, uint32_t i, int wide) { return wide ? vks_le32(d + 4 * (size_t)i) : vks_le16(d + 2 * (size_t)i); }
 
-static int uvset(odol_rd *r)
+/* A UV set as stored (section 4.3), kept for set 0: v45+ packs each (u, v) as two s16 over the
+   set's range, older files store two f32. */
+typedef struct odol_uvset {
+    float min[2], max[2]; /* v45+ */
+    uint32_t count;
+    int fill;          /* one element stands for every vertex */
+    const uint8_t *data; /* count elements, or the one default */
+} odol_uvset;
+
+static int uvset(odol_rd *r, odol_uvset *keep)
 {
-    uint32_t n;
+    odol_uvset u = {{0, 0}, {1, 1}, 0, 0, NULL};
     uint8_t fill;
-    if (r->v >= 45 && !rd_skip(r, 16, "UV range"))
+    if (r->v >= 45 && (!rd_f32(r, &u.min[0], "UV range") || !rd_f32(r, &u.min[1], "UV range") ||
+                       !rd_f32(r, &u.max[0], "UV range") || !rd_f32(r, &u.max[1], "UV range")))
         return 0;
-    if (!rd_u32(r, &n, "UV count") || !rd_u8(r, &fill, "UV default fill"))
+    if (!rd_u32(r, &u.count, "UV count") || !rd_u8(r, &fill, "UV default fill"))
         return 0;
     size_t elem = r->v >= 45 ? 4 : 8;
-    if (fill)
-        return rd_skip(r, elem, "UV default");
-    if (over_count_at(r, n, 1, "UV count"))
-        return 0;
-    const uint8_t *d;
-    return p3d_read_compressed(r->pool, &r->c, r->v, (size_t)n * elem, &d, r->path, r->err) == VKS_OK;
+    u.fill = fill != 0;
+    u.data = r->c.p;
+    if (fill) {
+        if (!rd_skip(r, elem, "UV default"))
+            return 0;
+    } else {
+        if (over_count_at(r, u.count, 1, "UV count"))
+            return 0;
+        if (p3d_read_compressed(r->pool, &r->c, r->v, (size_t)u.count * elem, &u.data, r->path, r->err) != VKS_OK)
+            return 0;
+    }
+    if (keep)
+        *keep = u;
+    return 1;
 }
+
 
 /* ---- one LOD: parsed in file order into an odol_lod_raw, then built into the p3d_lod ---- */
 
@@ -566,6 +586,11 @@ typedef struct odol_lod_raw {
     const uint8_t *pos, *nrm, *ref; /* positions, normals (one when nfill), bone references */
     uint32_t np, nref;
     int nfill;
+    odol_uvset uv0; /* UV set 0 as stored */
+    const char **tex, **emat; /* the LOD's texture names, its embedded materials' names */
+    uint32_t ntex, nemat;
+    int32_t *sec_tex;         /* per section: its texture index (-1 none) */
+    const char **sec_mat;     /* per section: its material's name ("" none) */
 } odol_lod_raw;
 
 static void lod_path(odol_rd *r, const odol_lod_raw *x, const char *part)
@@ -607,15 +632,21 @@ static vks_result lod_head(odol_rd *r, const p3d_file *file, odol_lod_raw *x)
     if (v >= 51)
         TRY(rd_skip(r, 4, "face area"));
     TRY(rd_skip(r, 8 + 36 + 4, "hints and bounds"));
-    TRY(rd_u32(r, &n, "texture count"));
-    TRY(rd_fits(r, n, 1, "textures do not fit"));
-    for (uint32_t i = 0; i < n; i++)
-        TRY(rd_str(r, NULL, "texture name"));
-    TRY(rd_u32(r, &n, "material count"));
-    TRY(rd_fits(r, n, 100, "materials do not fit"));
-    for (uint32_t i = 0; i < n; i++) {
+    TRY(rd_u32(r, &x->ntex, "texture count"));
+    TRY(rd_fits(r, x->ntex, 1, "textures do not fit"));
+    x->tex = p3d_alloc(r->pool, x->ntex, sizeof *x->tex);
+    if (!x->tex)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->ntex; i++)
+        TRY(rd_str(r, &x->tex[i], "texture name"));
+    TRY(rd_u32(r, &x->nemat, "material count"));
+    TRY(rd_fits(r, x->nemat, 100, "materials do not fit"));
+    x->emat = p3d_alloc(r->pool, x->nemat, sizeof *x->emat);
+    if (!x->emat)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < x->nemat; i++) {
         snprintf(r->path, sizeof r->path, "odol/lod[%u]/material[%u]", x->index, i);
-        TRY(embedded_material(r));
+        TRY(embedded_material(r, &x->emat[i]));
     }
     lod_path(r, x, "");
     const uint8_t *d;
@@ -653,14 +684,20 @@ static vks_result lod_sections(odol_rd *r, odol_lod_raw *x)
     TRY(rd_u32(r, &x->nsec, "section count"));
     TRY(rd_fits(r, x->nsec, 30, "sections do not fit"));
     x->secr = p3d_alloc(r->pool, x->nsec, sizeof *x->secr);
-    if (!x->secr)
+    x->sec_tex = p3d_alloc(r->pool, x->nsec, sizeof *x->sec_tex);
+    x->sec_mat = p3d_alloc(r->pool, x->nsec, sizeof *x->sec_mat);
+    if (!x->secr || !x->sec_tex || !x->sec_mat)
         return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < x->nsec; i++) {
         int32_t mat;
+        uint8_t tex[2];
         TRY(rd_i32(r, &x->secr[i][0], "face lower") && rd_i32(r, &x->secr[i][1], "face upper"));
-        TRY(rd_skip(r, 4 + 4 + 4 + 2 + 4, "bones, texture, flags") && rd_i32(r, &mat, "material index"));
+        TRY(rd_skip(r, 4 + 4 + 4, "bones") && rd_u8(r, &tex[0], "texture index") && rd_u8(r, &tex[1], "texture index"));
+        x->sec_tex[i] = (int16_t)(tex[0] | tex[1] << 8);
+        TRY(rd_skip(r, 4, "face flags") && rd_i32(r, &mat, "material index"));
+        x->sec_mat[i] = mat >= 0 && (uint32_t)mat < x->nemat ? x->emat[mat] : "";
         if (mat == -1)
-            TRY(rd_str(r, NULL, "material name"));
+            TRY(rd_str(r, &x->sec_mat[i], "material name"));
         if (v >= 36) {
             TRY(rd_array_skip(r, 4, NULL, "area over texture"));
             if (v >= 67) {
@@ -753,13 +790,13 @@ static vks_result lod_vertex_arrays(odol_rd *r, const p3d_file *file, const vks_
         TRY(rd_condensed(r, 4, &n, &d, &fill, "clip flags"));
     }
     lod_path(r, x, "/uv");
-    TRY(uvset(r));
+    TRY(uvset(r, &x->uv0));
     uint32_t nuv;
     TRY(rd_u32(r, &nuv, "UV set count"));
     if (nuv > 64)
         return lod_fail(r, VKS_ERR_LIMIT, "more than 64 UV sets");
     for (uint32_t i = 1; i < nuv; i++)
-        TRY(uvset(r));
+        TRY(uvset(r, NULL));
     lod_path(r, x, "/vertices");
     TRY(rd_compressed(r, 12, &x->np, &x->pos, "positions"));
     if (x->np > opt->max_vertices)
@@ -942,6 +979,49 @@ static vks_result lod_bone_refs(odol_rd *r, const p3d_file *file, const odol_lod
 
 /* The intermediate LOD from the parsed parts: vertices, triangles, selections and, when the
    file has them, per-vertex bone references. */
+/* UV set 0 per vertex (top-left origin, as MLOD's and the skin model's): u = min + (s + 32767)
+   / 65534 * (max - min) for v45+ (armake's writer), two f32 before. A set whose count is not
+   the vertex count is left out (the model then has no UVs). */
+static vks_result lod_uvs(odol_rd *r, const odol_uvset *u, uint32_t np, p3d_lod *lod)
+{
+    if (!u->data || np == 0 || (!u->fill && u->count != np))
+        return VKS_OK;
+    float (*t)[2] = p3d_alloc(r->pool, np, sizeof *t);
+    if (!t)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < np; i++) {
+        const uint8_t *e = u->data + (u->fill ? 0 : (size_t)i * (r->v >= 45 ? 4 : 8));
+        for (int k = 0; k < 2; k++)
+            t[i][k] = r->v >= 45 ? u->min[k] + ((float)(int16_t)vks_le16(e + 2 * k) + 32767.0f) / 65534.0f *
+                                                   (u->max[k] - u->min[k])
+                                 : vks_lef32(e + 4 * k);
+        if (!isfinite(t[i][0]) || !isfinite(t[i][1]))
+            return lod_fail(r, VKS_ERR_FORMAT, "a UV is not finite");
+    }
+    lod->vertex_uv = t;
+    return VKS_OK;
+}
+
+/* Per material (one per section, as lod_triangles assigns them): the section's texture (an
+   index into the LOD's texture names; -1 or out of range: none) and its material (.rvmat),
+   embedded or named, as MLOD's faces give them. */
+static vks_result lod_face_textures(odol_rd *r, const odol_lod_raw *x, p3d_lod *lod)
+{
+    uint32_t n = lod->material_count;
+    if (n == 0)
+        return VKS_OK;
+    lod->mat_texture = p3d_alloc(r->pool, n, sizeof *lod->mat_texture);
+    lod->mat_name = p3d_alloc(r->pool, n, sizeof *lod->mat_name);
+    if (!lod->mat_texture || !lod->mat_name)
+        return lod_fail(r, VKS_ERR_NOMEM, "out of memory");
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t t = x->sec_tex[k];
+        lod->mat_texture[k] = t >= 0 && (uint32_t)t < x->ntex ? x->tex[t] : "";
+        lod->mat_name[k] = x->sec_mat[k] ? x->sec_mat[k] : "";
+    }
+    return VKS_OK;
+}
+
 static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw *x, p3d_lod *lod)
 {
     lod_path(r, x, "");
@@ -963,6 +1043,10 @@ static vks_result lod_build(odol_rd *r, const p3d_file *file, const odol_lod_raw
         rc = lod_selection(r, x, &x->rs[i], &lod->sels[lod->sel_count++]);
     if (rc == VKS_OK && x->nref)
         rc = lod_bone_refs(r, file, x, lod);
+    if (rc == VKS_OK)
+        rc = lod_uvs(r, &x->uv0, x->np, lod);
+    if (rc == VKS_OK)
+        rc = lod_face_textures(r, x, lod);
     return rc;
 }
 
