@@ -18,8 +18,9 @@ cd "$tmp"
 expect() {
   local want=$1 what=$2; shift 2
   "$@" > out 2> err; local rc=$?
+  skipped=0
   if [ $rc -eq 4 ] && [ "$want" -eq 0 ] && grep -q -i "vulkan" err; then
-    echo "skip: $what: no Vulkan device"; return
+    echo "skip: $what: no Vulkan device"; skipped=1; return
   fi
   if [ $rc -ne "$want" ]; then
     echo "FAIL: $what: exit $rc, expected $want ($(head -c 600 err))"; fail=1
@@ -55,7 +56,7 @@ m=$src/datasets/char_b24_pl8.dff
   for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.0$i,,,,"; done
   for i in $(seq 1 27); do echo "$m,$m.walk.anm,0.$i,0.5,$m.wave.anm,0.5,additive"; done; } > chunks.csv
 expect 0 "validate plain then layered instances in several chunks" "$vk" validate --crowd chunks.csv --frames 2 --max-chunk-mb 1 --validation
-grep -q "in 2 chunk" out || [ ! -s out ] || { echo "FAIL: --max-chunk-mb 1 gave one chunk: $(tail -1 out)"; fail=1; }
+[ $skipped = 1 ] || grep -q "in 2 chunk" out || [ ! -s out ] || { echo "FAIL: --max-chunk-mb 1 gave one chunk: $(tail -1 out)"; fail=1; }
 
 # root motion beside the vertex output: one row per instance and frame, the same for every engine
 mkdir cpu gpu
