@@ -27,6 +27,11 @@
 extern "C" {
 #endif
 
+/* The model's space as its file stores it (bakes do not convert vertices): RenderWare and NIF
+ * are Z-up right-handed, P3D Y-up left-handed, NW4C and glTF Y-up right-handed. *up_axis gets
+ * "+z" or "+y", *handedness "right" or "left"; sidecars add one unit = one metre. */
+VKS_API void vks_vat_space(const vks_skin *skin, const char **up_axis, const char **handedness);
+
 /* ---- texels ---- */
 
 /* Floats of a layout's RGB texture: width * height * 3. */

@@ -18,15 +18,21 @@ static void add_floats(cJSON *o, const char *key, const float *v, int n)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
 }
 
-/* The model's space as the file stores it (vertices are not converted): RenderWare and NIF
- * are Z-up right-handed, P3D Y-up left-handed, NW4C and glTF Y-up right-handed; one unit is
- * taken as one metre. */
-static void add_space(cJSON *o, const vks_skin *skin)
+void vks_vat_space(const vks_skin *skin, const char **up_axis, const char **handedness)
 {
     const char *f = skin->format ? skin->format : "";
     int zup = !strcmp(f, "renderware") || !strcmp(f, "nif"), left = !strcmp(f, "p3d");
-    cJSON_AddStringToObject(o, "up_axis", zup ? "+z" : "+y");
-    cJSON_AddStringToObject(o, "handedness", left ? "left" : "right");
+    *up_axis = zup ? "+z" : "+y";
+    *handedness = left ? "left" : "right";
+}
+
+/* One unit is taken as one metre, as convert does when it writes glTF. */
+static void add_space(cJSON *o, const vks_skin *skin)
+{
+    const char *up, *hand;
+    vks_vat_space(skin, &up, &hand);
+    cJSON_AddStringToObject(o, "up_axis", up);
+    cJSON_AddStringToObject(o, "handedness", hand);
     cJSON_AddStringToObject(o, "unit", "metre");
 }
 

@@ -118,16 +118,14 @@ typedef struct sidecar {
     uint64_t bytes;
 } sidecar;
 
-/* The model's space as the file stores it (vertices and matrices are not converted; the
- * glTF outputs' root node holds the correction, vks_gltf_correction): RenderWare and NIF
- * are Z-up right-handed, P3D Y-up left-handed, NW4C and glTF Y-up right-handed. One unit is
- * taken as one metre, as convert does when it writes glTF. */
+/* The model's space as the file stores it (vks_vat_space; the glTF outputs' root node holds
+ * the correction, vks_gltf_correction); one unit is taken as one metre, as convert does. */
 static void add_space(cJSON *o, const vks_skin *skin)
 {
-    const char *f = skin->format ? skin->format : "";
-    int zup = !strcmp(f, "renderware") || !strcmp(f, "nif"), left = !strcmp(f, "p3d");
-    cJSON_AddStringToObject(o, "up_axis", zup ? "+z" : "+y");
-    cJSON_AddStringToObject(o, "handedness", left ? "left" : "right");
+    const char *up, *hand;
+    vks_vat_space(skin, &up, &hand);
+    cJSON_AddStringToObject(o, "up_axis", up);
+    cJSON_AddStringToObject(o, "handedness", hand);
     cJSON_AddStringToObject(o, "unit", "metre");
 }
 
