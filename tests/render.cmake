@@ -27,3 +27,8 @@ set_tests_properties(test_render_memory PROPERTIES SKIP_RETURN_CODE 77 LABELS gp
 
 # Under the sanitizers the leak check stays on: sanitizer builds keep the Vulkan drivers loaded
 # (src/gpu/vulkan/keep_drivers.c), so what lavapipe keeps is attributed to it (tests/lsan.supp).
+
+# The renderer's Vulkan objects go through the host's VkAllocationCallbacks (gpu.h's vk_allocator).
+vks_add_test(NAME test_gpu_render_allocator SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_render_allocator.c LABELS gpu)
+target_link_libraries(test_gpu_render_allocator PRIVATE vks_gpu_check)
+set_tests_properties(test_gpu_render_allocator PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")

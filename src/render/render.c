@@ -41,7 +41,7 @@ static vks_result image_memory(const vks__vk_device *dev, VkImage image, VkDevic
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = (uint32_t)type;
-    VkResult vr = dev->vk->vkAllocateMemory(dev->device, &ai, NULL, out);
+    VkResult vr = dev->vk->vkAllocateMemory(dev->device, &ai, dev->alloc, out);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkAllocateMemory (render target)");
     vr = dev->vk->vkBindImageMemory(dev->device, image, *out, 0);
@@ -61,7 +61,7 @@ static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage
     ii.tiling = VK_IMAGE_TILING_OPTIMAL;
     ii.usage = usage;
     ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkResult vr = dev->vk->vkCreateImage(dev->device, &ii, NULL, image);
+    VkResult vr = dev->vk->vkCreateImage(dev->device, &ii, dev->alloc, image);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkCreateImage");
     vks_result res = image_memory(dev, *image, mem, err);
@@ -72,7 +72,7 @@ static vks_result target(vks_render *r, VkFormat format, VkImageUsageFlags usage
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format;
     vi.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
-    vr = dev->vk->vkCreateImageView(dev->device, &vi, NULL, view);
+    vr = dev->vk->vkCreateImageView(dev->device, &vi, dev->alloc, view);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateImageView");
 }
 
@@ -129,7 +129,7 @@ static vks_result make_pass(vks_render *r, int keep, VkRenderPass *out, vks_erro
     ci.pSubpasses = &sub;
     ci.dependencyCount = 2;
     ci.pDependencies = dep;
-    VkResult vr = r->dev.vk->vkCreateRenderPass(r->dev.device, &ci, NULL, out);
+    VkResult vr = r->dev.vk->vkCreateRenderPass(r->dev.device, &ci, r->dev.alloc, out);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateRenderPass");
 }
 
@@ -148,7 +148,7 @@ static vks_result render_pass(vks_render *r, vks_error *err)
     fi.width = r->desc.width;
     fi.height = r->desc.height;
     fi.layers = 1;
-    VkResult vr = r->dev.vk->vkCreateFramebuffer(r->dev.device, &fi, NULL, &r->framebuffer);
+    VkResult vr = r->dev.vk->vkCreateFramebuffer(r->dev.device, &fi, r->dev.alloc, &r->framebuffer);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateFramebuffer");
 }
 
@@ -157,7 +157,7 @@ static vks_result shader(const vks__vk_device *dev, const uint32_t *code, size_t
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = size;
     ci.pCode = code;
-    VkResult vr = dev->vk->vkCreateShaderModule(dev->device, &ci, NULL, out);
+    VkResult vr = dev->vk->vkCreateShaderModule(dev->device, &ci, dev->alloc, out);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateShaderModule (render)");
 }
 
@@ -175,7 +175,7 @@ static vks_result pipeline(vks_render *r, vks_error *err)
     VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &push;
-    VkResult vr = dev->vk->vkCreatePipelineLayout(dev->device, &li, NULL, &r->layout);
+    VkResult vr = dev->vk->vkCreatePipelineLayout(dev->device, &li, dev->alloc, &r->layout);
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkCreatePipelineLayout (render)");
     VkPipelineShaderStageCreateInfo st[2] = {{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
@@ -219,7 +219,7 @@ static vks_result pipeline(vks_render *r, vks_error *err)
     ci.pRasterizationState = &rs, ci.pMultisampleState = &ms, ci.pDepthStencilState = &ds;
     ci.pColorBlendState = &cb, ci.pDynamicState = &dy;
     ci.layout = r->layout, ci.renderPass = r->pass, ci.subpass = 0;
-    vr = dev->vk->vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &ci, NULL, &r->pipeline);
+    vr = dev->vk->vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &ci, dev->alloc, &r->pipeline);
     return vr == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, vr, "vkCreateGraphicsPipelines");
 }
 
@@ -342,19 +342,19 @@ void vks_render_destroy(vks_render *r)
     vks_gpu *gpu = r->gpu;
     const vks__vk_device *dev = &r->dev;
     const struct VolkDeviceTable *vk = dev->vk;
-    vk->vkDestroyPipeline(dev->device, r->pipeline, NULL);
-    vk->vkDestroyPipelineLayout(dev->device, r->layout, NULL);
-    vk->vkDestroyShaderModule(dev->device, r->vert, NULL);
-    vk->vkDestroyShaderModule(dev->device, r->frag, NULL);
-    vk->vkDestroyFramebuffer(dev->device, r->framebuffer, NULL);
-    vk->vkDestroyRenderPass(dev->device, r->pass, NULL);
-    vk->vkDestroyRenderPass(dev->device, r->pass_keep, NULL);
-    vk->vkDestroyImageView(dev->device, r->color_view, NULL);
-    vk->vkDestroyImageView(dev->device, r->depth_view, NULL);
-    vk->vkDestroyImage(dev->device, r->color, NULL);
-    vk->vkDestroyImage(dev->device, r->depth, NULL);
-    vk->vkFreeMemory(dev->device, r->color_mem, NULL);
-    vk->vkFreeMemory(dev->device, r->depth_mem, NULL);
+    vk->vkDestroyPipeline(dev->device, r->pipeline, dev->alloc);
+    vk->vkDestroyPipelineLayout(dev->device, r->layout, dev->alloc);
+    vk->vkDestroyShaderModule(dev->device, r->vert, dev->alloc);
+    vk->vkDestroyShaderModule(dev->device, r->frag, dev->alloc);
+    vk->vkDestroyFramebuffer(dev->device, r->framebuffer, dev->alloc);
+    vk->vkDestroyRenderPass(dev->device, r->pass, dev->alloc);
+    vk->vkDestroyRenderPass(dev->device, r->pass_keep, dev->alloc);
+    vk->vkDestroyImageView(dev->device, r->color_view, dev->alloc);
+    vk->vkDestroyImageView(dev->device, r->depth_view, dev->alloc);
+    vk->vkDestroyImage(dev->device, r->color, dev->alloc);
+    vk->vkDestroyImage(dev->device, r->depth, dev->alloc);
+    vk->vkFreeMemory(dev->device, r->color_mem, dev->alloc);
+    vk->vkFreeMemory(dev->device, r->depth_mem, dev->alloc);
     vks__buf_destroy(gpu, &r->indices);
     vks__buf_destroy(gpu, &r->zeros);
     vks__buf_destroy(gpu, &r->host_pos);

@@ -192,5 +192,5 @@ void vks_gpu_vulkan(const vks_gpu *gpu, vks_gpu_host *out, VkQueue *queue)
 vks__vk_device vks__device_of(const vks_gpu *gpu)
 {
     return (vks__vk_device){gpu->device, &gpu->vk, &gpu->mem, &gpu->info, gpu->queue_family, gpu->queue_flags,
-                            gpu->adopted};
+                            gpu->adopted, VKS_VK_ALLOC(gpu)};
 }

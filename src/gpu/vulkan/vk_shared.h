@@ -22,6 +22,8 @@ typedef struct vks__vk_device {
     uint32_t queue_family;                      /* the family of the context's queue */
     VkQueueFlags queue_flags;                   /* what that queue can do */
     int adopted;                                /* the device is the host's (gpu_vulkan.h) */
+    const VkAllocationCallbacks *alloc;         /* the host's callbacks (vks_gpu_options.vk_allocator)
+                                                   for every object made on the device, or NULL */
 } vks__vk_device;
 vks__vk_device vks__device_of(const vks_gpu *gpu);
 
