@@ -51,6 +51,9 @@ endif()
 # vkskin tune: the calibration from the command line, the cache it writes, bench starting with it
 add_test(NAME test_tune_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_tune_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_tune_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
+# Calibration at first use from the command line: devices and bench say which shape runs and why
+add_test(NAME test_first_use_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_first_use_cli.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(test_first_use_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 300)
 
 # The device's own ceilings and the readback copies' timing (what bench holds passes against)
 if(VKSKIN_GPU)
