@@ -157,8 +157,9 @@ typedef struct vks_gpu_shape_info {
     uint32_t shared_palette_slots; /* 0: skin matrices read from global memory */
     int skin_texels;               /* skin matrices through a texel buffer view */
     char text[96];                 /* "wg=256,pose_wg=64,run=8,palette=off,texels=on" */
-    const char *source;            /* "table", "cache" (measured by vks_gpu_tune before),
-                                      "calibration" (measured by vks_gpu_tune now) or "forced" */
+    const char *source;            /* "table", "cache" (measured on this device and driver
+                                      before), "calibration" (measured in this context: by
+                                      vks_gpu_tune, or at first use) or "forced" */
     const char *reason;            /* the table row or override that gave it */
     double pipeline_ms;            /* wall time the context spent creating compute pipelines so
                                       far (the driver's compile, or its cache's hit) */

@@ -1,7 +1,8 @@
 /* vkskin devices [--json]: the Vulkan devices this machine sees, with the limits that size
  * the GPU batches (storage binding range, shared memory, subgroup size, memory heaps), every
  * queue family (flags, queue count, timestamp bits, as vulkaninfo lists them), the family and
- * queue batch work and rendering use on each, and which device `--gpu` picks by default.
+ * queue batch work and rendering use on each, the launch shape a run would start with and why
+ * (vks_gpu_list_launch_shapes), and which device `--gpu` picks by default.
  * Exit 4 when there is none. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -102,7 +103,12 @@ int vks_cmd_devices(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: vkskin devices [--json]\n\nLists the Vulkan devices with the limits that size GPU "
                    "batches, every queue family and the family and queue batch work and rendering use;\n"
-                   "'*' marks the one --gpu uses by default.\nexit codes: 0 ok, 4 no Vulkan device\n");
+                   "'*' marks the one --gpu uses by default. For each, the launch shape a run would start "
+                   "with and why:\nthe tuning table's row (\"table\"), a shape measured before on this "
+                   "device and driver (\"cache\"),\nor VKSKIN_LAUNCH_SHAPE (\"forced\"); the launch-shape "
+                   "cache file it looked at; and whether a large\nfirst run calibrates (a device the table "
+                   "does not know; README: Calibration at first use).\n"
+                   "exit codes: 0 ok, 4 no Vulkan device\n");
             return VKS_EXIT_OK;
         } else {
             fprintf(stderr, "vkskin devices: unknown option '%s'\n", argv[i]);
