@@ -116,6 +116,15 @@ typedef struct vks_gpu_options {
      * $HOME/.cache/vkskin; "": no cache. Never required: an absent, unwritable or damaged cache
      * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
     const char *cache_dir;
+    /* Calibration at first use (README: Launch shapes): on a device the tuning table does not
+     * know, with no measured shape in the cache, the first vks_gpu_run large enough to repay
+     * it (at least 16 times the calibration's own vertex-instances and at least 2^26) first
+     * runs vks_gpu_tune's calibration on its largest model, stores the winner in the cache and
+     * runs with it (source "calibration"). 0 (default): so; < 0: never (also the environment
+     * variable VKSKIN_NO_CALIBRATE=1). Never on an adopted device (host): the calibration
+     * waits for the queue to idle; call vks_gpu_tune there. A launch_shape or shared_palette
+     * override turns it off too. */
+    int calibrate;
 } vks_gpu_options;
 
 /* Queue family capabilities, the values of Vulkan's VkQueueFlagBits (gpu.h names no Vulkan
@@ -148,14 +157,27 @@ typedef struct vks_gpu_shape_info {
     uint32_t shared_palette_slots; /* 0: skin matrices read from global memory */
     int skin_texels;               /* skin matrices through a texel buffer view */
     char text[96];                 /* "wg=256,pose_wg=64,run=8,palette=off,texels=on" */
-    const char *source;            /* "table", "cache" (measured by vks_gpu_tune before),
-                                      "calibration" (measured by vks_gpu_tune now) or "forced" */
+    const char *source;            /* "table", "cache" (measured on this device and driver
+                                      before), "calibration" (measured in this context: by
+                                      vks_gpu_tune, or at first use) or "forced" */
     const char *reason;            /* the table row or override that gave it */
     double pipeline_ms;            /* wall time the context spent creating compute pipelines so
                                       far (the driver's compile, or its cache's hit) */
+    char cache_path[512];          /* the launch-shape cache entry looked at for this device and
+                                      driver, whether there or not ("": no cache) */
+    int calibrates_at_first_use;   /* 1: source "table" on a device the table does not know: a
+                                      large enough first run calibrates (vks_gpu_options.calibrate) */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
+/* The launch shape a context of vkskin's own with options opt (NULL: defaults; its cache_dir,
+ * launch_shape, shared_palette and calibrate count) would start with on each device, in
+ * vks_gpu_list_devices' order, without making a device: up to cap into out, the total in
+ * *count. pipeline_ms is 0. A launch_shape a device cannot run leaves that device's source
+ * "forced" with the table's shape and the reason saying why. VKS_ERR_NO_DEVICE as
+ * vks_gpu_list_devices. Warnings (a damaged cache entry) go to opt's logger. */
+VKS_API vks_result vks_gpu_list_launch_shapes(const vks_gpu_options *opt, vks_gpu_shape_info *out, uint32_t cap,
+                                              uint32_t *count, vks_error *err);
 
 /* Calibration: times candidate launch shapes on this context's device with one model (the
  * deform pass's timestamps, median of repeats after a first run) and switches the context to

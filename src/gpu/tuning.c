@@ -59,6 +59,7 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.deform_wg = fit_wg(f, 64);
         s.instance_run = 32;
         s.palette_cap = 0;
+        s.known = 1;
         s.reason = "CPU device: no shared palette (barriers are coroutines there), runs of 32 instances";
     } else if (f->vendor_id == VENDOR_NVIDIA) {
         /* H100, 2026-11-27 (the project's GPU notes): wg 256, runs of 8, no shared palette wrote
@@ -66,11 +67,13 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.deform_wg = fit_wg(f, 256);
         s.instance_run = 8;
         s.palette_cap = 0;
+        s.known = 1;
         s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette (measured best on an H100); pose pass by "
                    "nodes (design arithmetic, BENCHMARKS.md)";
     } else {
         /* No measurement on this vendor yet: the shape that was best on the one GPU measured.
-         * The shared palette lost there at every workgroup size. */
+         * The shared palette lost there at every workgroup size. The only row that does not
+         * know its device (known 0): a large enough first run calibrates (tuning_start.h). */
         s.deform_wg = fit_wg(f, 256);
         s.instance_run = 8;
         s.palette_cap = 0;

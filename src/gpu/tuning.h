@@ -33,8 +33,11 @@ typedef struct vks__launch_shape {
     uint32_t instance_run; /* instances one deform work item loops over */
     uint32_t palette_cap;  /* skin matrices gathered into shared memory; 0: no shared palette */
     uint32_t skin_texels;  /* 1: skin matrices read through a texel buffer view */
-    const char *source;    /* "table" or "forced" */
+    const char *source;    /* "table", "cache", "calibration" or "forced" */
     const char *reason;    /* the table row or the override that gave it (static text) */
+    uint32_t known;        /* 1: a row of the table that names this kind of device (rests on a
+                            * measurement of it); 0: the fallback for devices the table does not
+                            * know, which calibration at first use replaces (tuning_start.h) */
 } vks__launch_shape;
 
 /* The shape the table of known devices gives: the start before any measurement. */

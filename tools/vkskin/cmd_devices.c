@@ -1,7 +1,8 @@
 /* vkskin devices [--json]: the Vulkan devices this machine sees, with the limits that size
  * the GPU batches (storage binding range, shared memory, subgroup size, memory heaps), every
  * queue family (flags, queue count, timestamp bits, as vulkaninfo lists them), the family and
- * queue batch work and rendering use on each, and which device `--gpu` picks by default.
+ * queue batch work and rendering use on each, the launch shape a run would start with and why
+ * (vks_gpu_list_launch_shapes), and which device `--gpu` picks by default.
  * Exit 4 when there is none. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -65,6 +66,34 @@ static void print_job(const char *job, uint32_t family, const char *needs)
         printf("%s: family %u, queue 0", job, family);
 }
 
+/* The launch shape a context would start with on the device and why (the table's row, a shape
+ * measured before: "cache", or "forced"), with the cache entry looked at. */
+static cJSON *shape_json(const vks_gpu_shape_info *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "shape", s->text);
+    cJSON_AddNumberToObject(o, "deform_workgroup", s->deform_workgroup);
+    cJSON_AddNumberToObject(o, "pose_workgroup", s->pose_workgroup);
+    cJSON_AddNumberToObject(o, "instance_run", s->instance_run);
+    cJSON_AddNumberToObject(o, "shared_palette_slots", s->shared_palette_slots);
+    cJSON_AddBoolToObject(o, "skin_texels", s->skin_texels);
+    cJSON_AddStringToObject(o, "source", s->source ? s->source : "");
+    cJSON_AddStringToObject(o, "reason", s->reason ? s->reason : "");
+    if (s->cache_path[0])
+        cJSON_AddStringToObject(o, "cache_file", s->cache_path);
+    else
+        cJSON_AddNullToObject(o, "cache_file");
+    cJSON_AddBoolToObject(o, "calibrates_at_first_use", s->calibrates_at_first_use);
+    return o;
+}
+
+static void print_shape(const vks_gpu_shape_info *s)
+{
+    printf("     launch shape: %s (%s: %s)%s\n", s->text[0] ? s->text : "none", s->source ? s->source : "",
+           s->reason ? s->reason : "", s->calibrates_at_first_use ? "; a large first run calibrates" : "");
+    printf("     launch-shape cache: %s\n", s->cache_path[0] ? s->cache_path : "none");
+}
+
 int vks_cmd_devices(int argc, char **argv)
 {
     int json = 0;
@@ -74,7 +103,12 @@ int vks_cmd_devices(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: vkskin devices [--json]\n\nLists the Vulkan devices with the limits that size GPU "
                    "batches, every queue family and the family and queue batch work and rendering use;\n"
-                   "'*' marks the one --gpu uses by default.\nexit codes: 0 ok, 4 no Vulkan device\n");
+                   "'*' marks the one --gpu uses by default. For each, the launch shape a run would start "
+                   "with and why:\nthe tuning table's row (\"table\"), a shape measured before on this "
+                   "device and driver (\"cache\"),\nor VKSKIN_LAUNCH_SHAPE (\"forced\"); the launch-shape "
+                   "cache file it looked at; and whether a large\nfirst run calibrates (a device the table "
+                   "does not know; README: Calibration at first use).\n"
+                   "exit codes: 0 ok, 4 no Vulkan device\n");
             return VKS_EXIT_OK;
         } else {
             fprintf(stderr, "vkskin devices: unknown option '%s'\n", argv[i]);
@@ -90,6 +124,15 @@ int vks_cmd_devices(int argc, char **argv)
     }
     if (n > 16)
         n = 16;
+    /* What a context of vkskin's own would run with: the CLI's options (VKSKIN_LAUNCH_SHAPE as
+     * every GPU command takes it; the cache where they look). */
+    vks_gpu_options so = {0};
+    so.launch_shape = getenv("VKSKIN_LAUNCH_SHAPE");
+    so.logger.func = vks_log_stderr; /* a damaged cache entry is named, as the GPU commands do */
+    vks_gpu_shape_info shapes[16];
+    uint32_t shape_count = 0;
+    if (vks_gpu_list_launch_shapes(&so, shapes, 16, &shape_count, &err) != VKS_OK)
+        shape_count = 0;
     int best = -1;
     for (uint32_t i = 0; i < n; i++)
         if (d[i].has_compute && (best < 0 || rank(d[i].type) < rank(d[best].type)))
@@ -114,6 +157,8 @@ int vks_cmd_devices(int argc, char **argv)
             cJSON_AddNumberToObject(o, "subgroup_size", d[i].subgroup_size);
             cJSON_AddNumberToObject(o, "max_workgroup_invocations", d[i].max_workgroup_invocations);
             cJSON_AddNumberToObject(o, "timestamp_period_ns", d[i].timestamp_period_ns);
+            if (i < shape_count)
+                cJSON_AddItemToObject(o, "launch_shape", shape_json(&shapes[i]));
             cJSON *heaps = cJSON_AddArrayToObject(o, "heaps");
             for (uint32_t h = 0; h < d[i].heap_count; h++) {
                 cJSON *ho = cJSON_CreateObject();
@@ -157,6 +202,8 @@ int vks_cmd_devices(int argc, char **argv)
             printf("\n");
             if (!d[i].has_compute)
                 printf("     (no compute queue: not usable)\n");
+            else if (i < shape_count)
+                print_shape(&shapes[i]);
         }
     }
     if (json) {

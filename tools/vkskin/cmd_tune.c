@@ -26,7 +26,11 @@ static void help(FILE *f)
                "version: later runs on this device and driver start with it (bench and devices --json say\n"
                "so: source \"cache\"). --no-store only prints. --candidate SPEC (repeatable; up to %d)\n"
                "replaces the built-in list: the table's shapes and the GPU shapes (SPEC as\n"
-               "--launch-shape, README: Launch shapes).\n",
+               "--launch-shape, README: Launch shapes).\n"
+               "On a device the tuning table does not know, deform, validate and bench run the same\n"
+               "calibration by themselves before a first batch large enough to repay it (at least 16x\n"
+               "the calibration's own vertex-instances and 2^26) and store the winner the same way;\n"
+               "VKSKIN_NO_CALIBRATE=1 turns that off. vkskin devices says which shape a run starts with.\n",
             MAX_CANDIDATES);
 }
 

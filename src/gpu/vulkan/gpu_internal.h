@@ -98,6 +98,8 @@ struct vks_gpu {
                                  has k + 1 influences (only those are compiled, on upload) */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
+    int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
+    int first_use_calibrated; /* calibration at first use was tried (tune.c): once a context */
     char cache_dir[512];     /* the tuning and pipeline cache ("" none: tuning_cache.h) */
     vks__cache_key cache_key;
     VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: compile without one */
@@ -143,10 +145,15 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 /* The facts of the context's device that the tuning table reads (tuning.h). */
 vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
+vks__device_facts vks__facts_of(const VkPhysicalDeviceProperties *p, uint32_t subgroup_size);
+vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p);
 /* Rebuilds the shape-dependent pipelines for shape s (waits for the queue to idle first):
  * vks_gpu_tune's switch between candidates, which drops the kept batch buffers beforehand
  * (their work tables are sized for the old workgroup and run). */
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
+/* Calibration at first use (tuning_start.h says when): called by vks_gpu_run before its work.
+ * Never fails the run: a calibration that fails leaves the shape as it was, with a warning. */
+void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);
 
 /* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
  * (keep_drivers.c); nothing otherwise. Called once an instance exists. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/log.h"
+#include "gpu/tuning_start.h"
 #include "vkskin/version.h"
 
 static const uint32_t pose_spv[] =
@@ -83,21 +84,35 @@ static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, 
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateComputePipelines");
 }
 
-/* The facts of this context's device that the tuning table reads. */
-vks__device_facts vks__gpu_facts(const vks_gpu *gpu)
+/* The facts of a device that the tuning table reads. */
+vks__device_facts vks__facts_of(const VkPhysicalDeviceProperties *p, uint32_t subgroup_size)
 {
-    const VkPhysicalDeviceLimits *l = &gpu->props.limits;
+    const VkPhysicalDeviceLimits *l = &p->limits;
     return (vks__device_facts){
-        .vendor_id = gpu->props.vendorID,
-        .device_id = gpu->props.deviceID,
-        .device_type = (uint32_t)gpu->props.deviceType,
-        .subgroup_size = gpu->info.subgroup_size,
+        .vendor_id = p->vendorID,
+        .device_id = p->deviceID,
+        .device_type = (uint32_t)p->deviceType,
+        .subgroup_size = subgroup_size,
         .max_shared_memory = l->maxComputeSharedMemorySize,
         .max_workgroup_invocations = l->maxComputeWorkGroupInvocations,
         .max_workgroup_size_x = l->maxComputeWorkGroupSize[0],
         .max_texel_buffer_elements = l->maxTexelBufferElements,
         .max_storage_range = l->maxStorageBufferRange,
     };
+}
+
+vks__device_facts vks__gpu_facts(const vks_gpu *gpu)
+{
+    return vks__facts_of(&gpu->props, gpu->info.subgroup_size);
+}
+
+/* The launch-shape cache's key of a device: vendor, device, driver, the driver's pipeline-cache
+ * UUID and this vkskin's version. */
+vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p)
+{
+    vks__cache_key k = {p->vendorID, p->deviceID, p->driverVersion, {0}, vks_version_string()};
+    memcpy(k.uuid, p->pipelineCacheUUID, 16);
+    return k;
 }
 
 static void set_shape(vks_gpu *gpu, const vks__launch_shape *s)
@@ -110,34 +125,19 @@ static void set_shape(vks_gpu *gpu, const vks__launch_shape *s)
     gpu->skin_texels = s->skin_texels;
 }
 
-/* The launch shape: the tuning table's, then a shape vks_gpu_tune measured on this device and
- * driver (the cache), then vks_gpu_options.shared_palette, then the launch_shape override
+/* The launch shape: the tuning table's, then a shape measured on this device and driver (the
+ * cache; tuning_start.h), then vks_gpu_options.shared_palette, then the launch_shape override
  * (src/gpu/tuning.c says why each device gets what it gets). */
 static vks_result choose_shape(vks_gpu *gpu, vks_error *err)
 {
     vks__device_facts f = vks__gpu_facts(gpu);
-    vks__launch_shape s = vks__tuning_pick(&f);
-    char why[512], stored[128];
-    double rate = 0;
-    if (gpu->cache_dir[0]) {
-        int got = vks__cache_read_shape(gpu->cache_dir, &gpu->cache_key, stored, sizeof stored, &rate, why, sizeof why);
-        if (got < 0)
-            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
-        vks__launch_shape c = s;
-        if (got > 0 && vks__launch_shape_apply(stored, &f, &c, why, sizeof why)) {
-            s = c;
-            s.source = "cache";
-            s.reason = "measured on this device and driver by vks_gpu_tune (vkskin tune)";
-        } else if (got > 0) {
-            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "the cached launch shape '%s' is ignored: %s", stored, why);
-        }
-    }
-    if (gpu->opt.shared_palette != 0 &&
-        !vks__launch_shape_apply(gpu->opt.shared_palette > 0 ? "palette=on" : "palette=off", &f, &s, why, sizeof why))
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
-    if (gpu->opt.launch_shape && !vks__launch_shape_apply(gpu->opt.launch_shape, &f, &s, why, sizeof why))
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", why);
-    set_shape(gpu, &s);
+    vks__shape_choice c;
+    int ok = vks__shape_choose(&f, gpu->cache_dir, &gpu->cache_key, gpu->opt.shared_palette, gpu->opt.launch_shape, &c);
+    if (c.warning[0])
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", c.warning);
+    if (!ok)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/launch_shape", "%s", c.refused);
+    set_shape(gpu, &c.shape);
     return VKS_OK;
 }
 
@@ -269,6 +269,10 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     out->source = s->source;
     out->reason = s->reason;
     out->pipeline_ms = gpu->pipeline_ms;
+    if (gpu->cache_dir[0])
+        vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
+    out->calibrates_at_first_use = !gpu->adopted && gpu->timestamps && !gpu->first_use_calibrated &&
+                                   vks__calibration_wanted(s, gpu->opt.calibrate);
 }
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
@@ -280,9 +284,7 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
     if (!vks__cache_dir(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir))
         gpu->cache_dir[0] = '\0';
-    gpu->cache_key = (vks__cache_key){gpu->props.vendorID, gpu->props.deviceID, gpu->props.driverVersion, {0},
-                                      vks_version_string()};
-    memcpy(gpu->cache_key.uuid, gpu->props.pipelineCacheUUID, 16);
+    gpu->cache_key = vks__cache_key_of(&gpu->props);
     vks_result res = choose_shape(gpu, err);
     if (res != VKS_OK)
         return res;

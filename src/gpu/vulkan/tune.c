@@ -1,4 +1,5 @@
-/* vks_gpu_tune: the calibration of launch shapes on the device at hand (gpu.h). Each candidate
+/* vks_gpu_tune: the calibration of launch shapes on the device at hand (gpu.h), and the same
+ * calibration at first use (tuning_start.h says when; vks_gpu_run asks). Each candidate
  * rebuilds the shape-dependent pipelines, runs the same batch of procedural poses once (buffers
  * made, pages touched) and then `repeats` times with readback off, and is scored by the median
  * of its deform-pass timestamps: the pass the shape changes. The pose pass's shape (pose_wg)
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "gpu/tuning_start.h"
 
 /* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's. */
 static const char *const builtin[] = {
@@ -56,6 +58,74 @@ static vks_result reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *e
     return vks__pipelines_reshape(gpu, s, err);
 }
 
+/* Times the candidates cand[count] on batch b (one entry of `instances` instances of a model of
+ * `vertices` vertices) and switches the context to the fastest (source "calibration", with
+ * reason); fills out's candidates and best. On failure the context keeps the shape it had. */
+static vks_result calibrate(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, uint32_t vertices,
+                            uint32_t instances, const char *const *cand, uint32_t count, uint32_t repeats,
+                            const char *reason, vks_gpu_tune_result *out, vks_error *err)
+{
+    /* Every candidate is checked against the device before anything is timed. */
+    vks__device_facts f = vks__gpu_facts(gpu);
+    vks__launch_shape base = vks__tuning_pick(&f), *shapes = calloc(count, sizeof *shapes);
+    if (!shapes)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/tune", "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        char why[256];
+        shapes[i] = base;
+        if (!vks__launch_shape_apply(cand[i], &f, &shapes[i], why, sizeof why)) {
+            free(shapes);
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "candidate %u: %s", i, why);
+        }
+    }
+    vks__launch_shape before = gpu->shape;
+    vks_result res = VKS_OK;
+    double best = 0;
+    gpu->calibrating = 1;
+    for (uint32_t i = 0; i < count && res == VKS_OK; i++) {
+        res = reshape(gpu, &shapes[i], err);
+        double ms_deform = 0;
+        if (res == VKS_OK)
+            res = time_shape(gpu, ms, b, repeats, &ms_deform, err);
+        if (res != VKS_OK)
+            break;
+        vks__launch_shape_format(&shapes[i], out->candidate[i].shape, sizeof out->candidate[i].shape);
+        out->candidate[i].deform_ms = ms_deform;
+        out->candidate[i].vertex_instances_per_second =
+            ms_deform > 0 ? (double)vertices * instances / (ms_deform * 1e-3) : 0;
+        if (i == 0 || out->candidate[i].vertex_instances_per_second > best)
+            best = out->candidate[i].vertex_instances_per_second, out->best = i;
+        out->count = i + 1;
+    }
+    gpu->calibrating = 0;
+    if (res != VKS_OK) {
+        vks_error keep = err ? *err : (vks_error){0};
+        reshape(gpu, &before, NULL); /* the context as it was */
+        if (err)
+            *err = keep;
+        free(shapes);
+        return res;
+    }
+    vks__launch_shape won = shapes[out->best];
+    won.source = "calibration";
+    won.reason = reason;
+    free(shapes);
+    return reshape(gpu, &won, err);
+}
+
+/* Stores the winner in the cache (where there is one), warning where it cannot. */
+static void store(vks_gpu *gpu, vks_gpu_tune_result *out)
+{
+    if (!gpu->cache_dir[0])
+        return;
+    vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
+    char why[512];
+    out->stored = vks__cache_write_shape(gpu->cache_dir, &gpu->cache_key, out->candidate[out->best].shape,
+                                         out->candidate[out->best].vertex_instances_per_second, why, sizeof why);
+    if (!out->stored)
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
+}
+
 vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
                         vks_gpu_tune_result *out, vks_error *err)
 {
@@ -75,21 +145,6 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
                              VKS_GPU_TUNE_MAX);
     uint32_t instances = o.instances ? o.instances : 64;
     uint32_t repeats = o.repeats ? (o.repeats > 63 ? 63 : o.repeats) : 3;
-
-    /* Every candidate is checked against the device before anything is timed. */
-    vks__device_facts f = vks__gpu_facts(gpu);
-    vks__launch_shape base = vks__tuning_pick(&f), *shapes = calloc(count, sizeof *shapes);
-    if (!shapes)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/tune", "out of memory");
-    for (uint32_t i = 0; i < count; i++) {
-        char why[256];
-        shapes[i] = base;
-        if (!vks__launch_shape_apply(cand[i], &f, &shapes[i], why, sizeof why)) {
-            free(shapes);
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "candidate %u: %s", i, why);
-        }
-    }
-    vks__launch_shape before = gpu->shape;
     const vks_skin *one[1] = {skin};
     vks_gpu_models *ms = NULL;
     vks_result res = vks_gpu_upload(gpu, one, 1, &ms, err);
@@ -98,45 +153,77 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     vks_gpu_batch b = {0};
     b.entries = &e, b.entry_count = 1, b.get_locals = procedural_locals, b.user = &poses;
     b.want_normals = 1, b.kernel_only = 1;
-    double best = 0;
-    for (uint32_t i = 0; i < count && res == VKS_OK; i++) {
-        res = reshape(gpu, &shapes[i], err);
-        double ms_deform = 0;
-        if (res == VKS_OK)
-            res = time_shape(gpu, ms, &b, repeats, &ms_deform, err);
-        if (res != VKS_OK)
-            break;
-        vks__launch_shape_format(&shapes[i], out->candidate[i].shape, sizeof out->candidate[i].shape);
-        out->candidate[i].deform_ms = ms_deform;
-        out->candidate[i].vertex_instances_per_second =
-            ms_deform > 0 ? (double)skin->vertex_count * instances / (ms_deform * 1e-3) : 0;
-        if (i == 0 || out->candidate[i].vertex_instances_per_second > best)
-            best = out->candidate[i].vertex_instances_per_second, out->best = i;
-        out->count = i + 1;
-    }
+    if (res == VKS_OK)
+        res = calibrate(gpu, ms, &b, skin->vertex_count, instances, cand, count, repeats,
+                        "the fastest of the candidates vks_gpu_tune timed on this device", out, err);
     vks_gpu_models_free(ms);
-    if (res != VKS_OK) {
-        vks_error keep = err ? *err : (vks_error){0};
-        reshape(gpu, &before, NULL); /* the context as it was */
-        if (err)
-            *err = keep;
-        free(shapes);
-        return res;
-    }
-    vks__launch_shape won = shapes[out->best];
-    won.source = "calibration";
-    won.reason = "the fastest of the candidates vks_gpu_tune timed on this device";
-    res = reshape(gpu, &won, err);
-    if (res == VKS_OK && gpu->cache_dir[0]) {
+    if (res == VKS_OK && o.store)
+        store(gpu, out);
+    else if (res == VKS_OK && gpu->cache_dir[0])
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
-        char why[512];
-        if (o.store) {
-            out->stored = vks__cache_write_shape(gpu->cache_dir, &gpu->cache_key, out->candidate[out->best].shape,
-                                                 best, why, sizeof why);
-            if (!out->stored)
-                vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
-        }
-    }
-    free(shapes);
     return res;
+}
+
+/* The bind pose for every instance: the deform pass's cost does not depend on the pose, and a
+ * host's get_locals is not called for work it did not ask for. */
+typedef struct bind_poses {
+    const vks_gpu_models *ms;
+    uint32_t model;
+} bind_poses;
+
+static void bind_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+{
+    (void)entry, (void)instance;
+    const bind_poses *p = user;
+    const vks__gpu_model *m = &p->ms->models[p->model];
+    memcpy(out, p->ms->bind_locals + m->node_base, m->node_count * sizeof *out);
+}
+
+void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
+{
+    if (gpu->calibrating || gpu->first_use_calibrated || gpu->adopted || !gpu->timestamps ||
+        !vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate))
+        return;
+    /* The batch's work, and its largest model: the one the calibration times. */
+    uint64_t work = 0, largest = 0;
+    uint32_t model = 0;
+    for (uint32_t i = 0; i < b->entry_count; i++) {
+        uint64_t vi = (uint64_t)b->entries[i].instance_count * ms->models[b->entries[i].model].vertex_count;
+        work += vi;
+        if (vi > largest)
+            largest = vi, model = b->entries[i].model;
+    }
+    uint32_t count = (uint32_t)(sizeof builtin / sizeof *builtin), vertices = ms->models[model].vertex_count;
+    uint64_t cost = vks__calibration_cost(count, vertices), threshold = vks__calibration_threshold(cost);
+    if (largest == 0 || work < threshold)
+        return; /* small work: the table's shape; a later, larger run may still calibrate */
+    gpu->first_use_calibrated = 1;
+    vks__log(&gpu->opt.logger, VKS_LOG_INFO,
+             "launch shape: calibrating at first use: the tuning table does not know this device and a run of %llu "
+             "vertex-instances is at least %llu (the calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
+             (unsigned long long)work, (unsigned long long)threshold, (unsigned long long)cost);
+    bind_poses poses = {ms, model};
+    vks_gpu_batch_entry e = {model, VKS__CALIBRATION_INSTANCES, NULL};
+    vks_gpu_batch cb = {0};
+    cb.entries = &e, cb.entry_count = 1, cb.get_locals = bind_locals, cb.user = &poses;
+    cb.want_normals = 1, cb.kernel_only = 1;
+    vks_gpu_tune_result *out = calloc(1, sizeof *out);
+    vks_error err = {0};
+    vks_result res = out ? calibrate(gpu, ms, &cb, vertices, VKS__CALIBRATION_INSTANCES, builtin, count,
+                                     VKS__CALIBRATION_REPEATS,
+                                     "calibrated at first use: the tuning table does not know this device and no "
+                                     "shape was measured on it before",
+                                     out, &err)
+                         : VKS_ERR_NOMEM;
+    if (res != VKS_OK) {
+        char msg[512];
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "launch shape: calibration at first use failed, the table's "
+                 "shape runs: %s", out ? vks_error_format(&err, NULL, msg, sizeof msg) : "out of memory");
+    } else {
+        store(gpu, out);
+        vks__log(&gpu->opt.logger, VKS_LOG_INFO, "launch shape: %s chosen at first use%s%s",
+                 out->candidate[out->best].shape, out->stored ? ", stored in " : " (not stored)",
+                 out->stored ? out->cache_path : "");
+    }
+    free(out);
 }

@@ -1,0 +1,66 @@
+/* Where a context's launch shape starts (the table, then a shape measured before: the cache),
+ * and when calibration at first use replaces the start: the policy, in one place, beside the
+ * table (tuning.h) and the cache (tuning_cache.h). No Vulkan call: a context (pipelines.c)
+ * and `vkskin devices` (device_shapes.c, no context) ask the same question the same way.
+ *
+ * Calibration at first use runs once in a context, before its first batch (vks_gpu_run) that
+ *   - starts from the table's fallback row (a device the table does not know: known 0) with
+ *     no measured shape in the cache (source "table": not "cache", not "forced");
+ *   - is large enough to repay it: at least VKS__CALIBRATION_PAYBACK times the vertex-instances
+ *     the calibration runs itself, and at least VKS__CALIBRATION_FLOOR (which stands for the
+ *     compile of every candidate's pipelines, that no vertex count measures);
+ *   - is not turned off: vks_gpu_options.calibrate < 0, or VKSKIN_NO_CALIBRATE set to
+ *     anything but "" and "0".
+ * The winner goes into the cache where it is writable, so the next context starts with it
+ * (source "cache"); a read-only or absent cache only costs the calibration again. */
+#ifndef VKS_GPU_TUNING_START_H
+#define VKS_GPU_TUNING_START_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/tuning.h"
+#include "gpu/tuning_cache.h"
+
+/* The calibration at first use: the built-in candidates (tune.c), each run once and then
+ * VKS__CALIBRATION_REPEATS times on VKS__CALIBRATION_INSTANCES instances of the batch's
+ * largest model. */
+enum { VKS__CALIBRATION_INSTANCES = 64, VKS__CALIBRATION_REPEATS = 3, VKS__CALIBRATION_PAYBACK = 16 };
+/* 2^26 (67 M) vertex-instances: e.g. 6,700 instances of a 10k-vertex model. On a GPU that is
+ * tens of milliseconds of work, about the cold compile of the candidates' pipelines, which is
+ * paid once per device and driver where the cache is writable (pipelines.bin keeps them). */
+#define VKS__CALIBRATION_FLOOR ((uint64_t)1 << 26)
+
+/* The shape a context starts with, and what was said on the way. */
+typedef struct vks__shape_choice {
+    vks__launch_shape shape;
+    char warning[1024]; /* a damaged cache entry, or one this device cannot run, ignored ("": none) */
+    char refused[512]; /* why shared_palette or the override cannot run on the device */
+} vks__shape_choice;
+
+/* The shape a context on a device with facts f starts with: the table's row, then the cache's
+ * entry for key in cache_dir ("" or NULL: none), then shared_palette (vks_gpu_options: > 0 on,
+ * < 0 off) and the override (vks_gpu_options.launch_shape, NULL none). Returns 1; 0 when
+ * shared_palette or the override cannot run on the device (c->refused says why). Testing:
+ * with VKSKIN_TEST_UNKNOWN_DEVICE set, the table's row counts as not knowing the device. */
+int vks__shape_choose(const vks__device_facts *f, const char *cache_dir, const vks__cache_key *key, int shared_palette,
+                      const char *override, vks__shape_choice *c);
+
+/* 1 when shape s is one calibration at first use replaces (the table's fallback, not cache or
+ * forced) and nothing turns it off (option < 0, VKSKIN_NO_CALIBRATE). */
+int vks__calibration_wanted(const vks__launch_shape *s, int option);
+
+/* The smallest batch, in vertex-instances, that repays a calibration which runs calibration_vi
+ * vertex-instances itself: max(VKS__CALIBRATION_PAYBACK * calibration_vi, VKS__CALIBRATION_FLOOR),
+ * or VKSKIN_TEST_CALIBRATE_OVER's value where that is set (testing: small work calibrates). */
+uint64_t vks__calibration_threshold(uint64_t calibration_vi);
+
+/* The vertex-instances the calibration at first use runs on a model of `vertices` vertices with
+ * `candidates` candidates. */
+uint64_t vks__calibration_cost(uint32_t candidates, uint32_t vertices);
+
+/* Testing: VKSKIN_TEST_UNKNOWN_DEVICE set (not "" nor "0"): the table does not know the device
+ * (lavapipe is in it, so this is how CI proves calibration at first use). */
+int vks__tuning_pretend_unknown(void);
+
+#endif

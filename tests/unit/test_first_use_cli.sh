@@ -1,0 +1,61 @@
+#!/bin/sh
+# Calibration at first use from the command line, on lavapipe told it is unknown to the tuning
+# table (VKSKIN_TEST_UNKNOWN_DEVICE) and with the threshold lowered to 10,000 vertex-instances
+# (VKSKIN_TEST_CALIBRATE_OVER), the validation layer on (any message fails): devices --json
+# says the table's shape would run, that a large first run calibrates, and the cache file it
+# looked at; a one-instance validate does not calibrate and stores nothing; bench calibrates
+# once (its JSON: source "calibration") and stores it; devices and a second bench then say
+# "cache"; VKSKIN_NO_CALIBRATE=1 and --launch-shape turn it off; an unwritable cache still
+# calibrates, warns once and exits 0. Exit 77 without a Vulkan device.
+V="$1"
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+export XDG_CACHE_HOME="$T/cache" VKSKIN_TEST_UNKNOWN_DEVICE=1 VKSKIN_TEST_CALIBRATE_OVER=10000
+unset VKSKIN_NO_CALIBRATE VKSKIN_LAUNCH_SHAPE
+"$V" devices --json >"$T/d.json" 2>"$T/d.err"
+rc=$?
+if [ $rc -eq 4 ]; then echo "skipped: no Vulkan device"; exit 77; fi
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+one() { tr -d '\t\n' <"$1"; } # cJSON's JSON on one line (it indents with tabs), for greps across fields
+[ $rc -eq 0 ] || no "devices: exit $rc: $(cat "$T/d.err")"
+one "$T/d.json" | grep -q '"source":"table","reason":"[^"]*VKSKIN_TEST_UNKNOWN_DEVICE[^"]*","cache_file":"'"$T"'/cache/vkskin/[^"]*-launch-shape.txt","calibrates_at_first_use":true' ||
+    { no "devices --json before any calibration:"; grep -A12 launch_shape "$T/d.json"; }
+"$V" devices | grep -q "launch shape: wg=.* (table: .*; a large first run calibrates" || no "devices: no launch shape line"
+
+# Small work: the cold-start case never calibrates.
+"$V" generate --vertices 600 --bones 24 --out "$T/a.dff" >/dev/null 2>&1 || no "generate failed"
+"$V" validate "$T/a.dff" --instances 1 --validation --quiet >"$T/v.out" 2>"$T/v.err" || no "validate: exit $?: $(cat "$T/v.err")"
+grep -q "calibrat" "$T/v.err" && no "a one-instance validate calibrated: $(cat "$T/v.err")"
+ls "$T/cache/vkskin" 2>/dev/null | grep -q launch-shape && no "a one-instance validate stored a launch shape"
+
+# Large work: bench calibrates once and stores the winner; its JSON says so.
+bench="--vertices 600 --bones 24 --instances 64 --repeats 1 --ref-instances 1 --threads 1"
+"$V" bench $bench --validation --json >"$T/b1.json" 2>"$T/b1.err" || no "bench: exit $?: $(cat "$T/b1.err")"
+grep -q "validation" "$T/b1.err" && no "validation-layer messages: $(cat "$T/b1.err")"
+[ "$(grep -c 'calibrating at first use' "$T/b1.err")" -eq 1 ] || no "bench did not calibrate once: $(cat "$T/b1.err")"
+one "$T/b1.json" | grep -q '"source":"calibration","reason":"calibrated at first use' ||
+    { no "bench --json: not source calibration"; grep -A10 launch_shape "$T/b1.json"; }
+ls "$T/cache/vkskin" | grep -q launch-shape || no "the winner was not stored"
+"$V" devices --json >"$T/d2.json" 2>&1
+one "$T/d2.json" | grep -q '"source":"cache",[^}]*"calibrates_at_first_use":false' || no "devices after calibration: not cache"
+"$V" bench $bench --json >"$T/b2.json" 2>"$T/b2.err" || no "second bench: exit $?"
+grep -q "calibrat" "$T/b2.err" && no "the second bench calibrated again"
+one "$T/b2.json" | grep -q '"source":"cache"' || no "the second bench did not start from the cache"
+
+# Turned off: the environment variable, a forced shape.
+rm -rf "$T/cache"
+VKSKIN_NO_CALIBRATE=1 "$V" bench $bench --json >"$T/b3.json" 2>"$T/b3.err" || no "bench with VKSKIN_NO_CALIBRATE: exit $?"
+grep -q "calibrat" "$T/b3.err" && no "VKSKIN_NO_CALIBRATE=1 calibrated"
+one "$T/b3.json" | grep -q '"source":"table"' || no "VKSKIN_NO_CALIBRATE=1: not the table's shape"
+"$V" bench $bench --launch-shape wg=64,run=32 --json >"$T/b4.json" 2>"$T/b4.err" || no "bench --launch-shape: exit $?"
+grep -q "calibrat" "$T/b4.err" && no "--launch-shape calibrated"
+one "$T/b4.json" | grep -q '"source":"forced"' || no "--launch-shape: not forced"
+ls "$T/cache/vkskin" 2>/dev/null | grep -q launch-shape && no "a launch shape was stored with calibration off"
+
+# An unwritable cache (a file where its folder would be): calibrates, warns once, exit 0.
+mkdir -p "$T/ro" && : >"$T/ro/vkskin"
+XDG_CACHE_HOME="$T/ro" "$V" bench $bench --json >"$T/b5.json" 2>"$T/b5.err" || no "bench, unwritable cache: exit $?"
+[ "$(grep -c 'cannot write the launch-shape cache' "$T/b5.err")" -eq 1 ] || no "unwritable cache: not one warning: $(cat "$T/b5.err")"
+one "$T/b5.json" | grep -q '"source":"calibration"' || no "unwritable cache: not calibrated"
+exit $fail
