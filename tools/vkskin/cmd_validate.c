@@ -362,6 +362,9 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         if (d->crowd_path) { /* a crowd's frame times pose and deform together */
             cJSON_AddStringToObject(root, "gpu_path", "crowd");
             cJSON_AddNumberToObject(root, "gpu_frames_ms", st->pose_ms);
+            cJSON *ci = d->split.contexts > 1 ? cJSON_AddArrayToObject(root, "context_instances") : NULL;
+            for (int k = 0; ci && k < d->split.contexts; k++) /* what each context of the list did */
+                cJSON_AddItemToArray(ci, cJSON_CreateNumber((double)d->split.instances[k]));
         } else {
             cJSON_AddStringToObject(root, "gpu_path", "batch");
             cJSON_AddNumberToObject(root, "gpu_pose_ms", st->pose_ms);
@@ -374,9 +377,13 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         cJSON_AddNumberToObject(root, "exit_code", d->exit_code);
         cJSON_AddBoolToObject(root, "pass", all);
     } else if (d->crowd_path) {
-        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU frames %.2f ms (clips sampled in the crowd's "
-               "pose pass), total with the reference %.0f ms%s\n",
-               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, st->pose_ms, st->total_ms, layer);
+        char shares[256] = "";
+        for (int k = 0, n = 0; d->split.contexts > 1 && k < d->split.contexts && n < (int)sizeof shares; k++)
+            n += snprintf(shares + n, sizeof shares - (size_t)n, "%s%llu%s", k ? " + " : " on the contexts: ",
+                          (unsigned long long)d->split.instances[k], k + 1 == d->split.contexts ? " instances" : "");
+        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
+               "crowd's pose pass), total with the reference %.0f ms%s\n",
+               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, shares, st->pose_ms, st->total_ms, layer);
     } else {
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU passes %.2f ms (pose %.2f, deform %.2f), "
                "total with the reference %.0f ms%s\n",
