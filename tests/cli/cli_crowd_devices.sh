@@ -7,7 +7,8 @@
 # the same JSON metrics (timings, chunk counts and device fields stripped), the same failure and
 # golden raws. Every context must have taken instances (the summary and the JSON say how many),
 # the validation layer stays silent, --each keeps a section per device, a number no device has
-# exits 4 before any output, and render refuses a list (exit 2). Exit 77 without a Vulkan device.
+# exits 4 before any output, render refuses a list (exit 2), and progress counts every context's
+# poses. Exit 77 without a Vulkan device.
 # Usage: cli_crowd_devices.sh VKSKIN
 set -u
 vk=$1
@@ -144,6 +145,16 @@ n=$(grep -c '"device_type"' each.json)
 "$vk" render hero.dff --clip hero.dff.walk.anm --instances 2 --device 0,0 --out r.png > /dev/null 2> r.err; rc=$?
 [ $rc -eq 2 ] && grep -q "one device" r.err || { echo "FAIL: render --device 0,0: exit $rc, expected 2 ($(head -c 300 r.err))"; fail=1; }
 [ ! -e r.png ] || { echo "FAIL: render --device 0,0 wrote an image"; fail=1; }
+
+# progress counts every context's work: the last line of a split run is all of it
+# ($VKSKIN_PROGRESS_INTERVAL_MS=0: a line at every step, as on a long run)
+VKSKIN_PROGRESS_INTERVAL_MS=0 "$vk" deform hero.dff --gpu "${clip[@]}" --instances 23 --frames 3 --format raw \
+    --device 0,0 --out p.raw > /dev/null 2> p.err
+grep -q "vkskin deform: 69/69 poses (100%).*done in" p.err || { echo "FAIL: deform's progress on 0,0: $(grep 'done in' p.err)"; fail=1; }
+VKSKIN_PROGRESS_INTERVAL_MS=0 "$vk" validate hero.dff --clip hero.dff.walk.anm --instances 40 --frames 2 --max-chunk-mb 1 \
+    --device 0,0 > p.out 2> p.err
+grep -q "vkskin validate: 80/80 poses (100%).*done in" p.err || { echo "FAIL: validate's progress on 0,0: $(grep 'done in' p.err)"; fail=1; }
+grep -q "vkskin validate: [0-9]*/" p.out && { echo "FAIL: a progress line on stdout"; fail=1; }
 
 # the validation layer said nothing on any run (its lines start "vkskin: validation")
 bad=$(grep -l "vkskin: validation" ./*.err 2> /dev/null)
