@@ -14,6 +14,9 @@ typedef struct vks_cli_crowd_split_stats {
     uint64_t instances[VKS_CLI_CROWD_MAX_CONTEXTS];
 } vks_cli_crowd_split_stats;
 
+/* " (2 contexts: 12 + 11 instances)" for the run summaries; "" for one context. */
+void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *split, char *out, size_t cap);
+
 /* vks_cli_crowd_run across gpus[k] (models[k] the job's models uploaded there; the job's gpu, ms
  * and clips are ignored: the clips are uploaded on every context here). job->consume is called
  * with the very chunks and frames, in the very order, one context's run gives (validate's sums

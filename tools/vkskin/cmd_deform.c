@@ -175,18 +175,6 @@ static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_
     return r;
 }
 
-/* " (2 contexts: 12 + 11 instances)": how clips were split across the contexts ("" for one). */
-static void contexts_said(const vks_cli_crowd_split_stats *split, char *out, size_t cap)
-{
-    if (split->contexts < 2)
-        return;
-    size_t n = (size_t)snprintf(out, cap, " (%d contexts: ", split->contexts);
-    for (int k = 0; k < split->contexts && n < cap; k++)
-        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)split->instances[k]);
-    if (n < cap)
-        snprintf(out + n, cap - n, " instances)");
-}
-
 static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, int encode_threads,
                       const vks_cli_pose *pose, uint32_t model, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
@@ -273,8 +261,8 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double dt = now_seconds() - t0;
-    char shares[256] = "";
-    contexts_said(&split, shares, sizeof shares);
+    char shares[256];
+    vks_cli_crowd_split_said(&split, shares, sizeof shares);
     fprintf(stderr,
             "vkskin: %s: %u instance(s) x %u frame(s) x %u vertices deformed on the %s%s in %.3f s "
             "(%.3g vertex-instances/s in the engine) -> %s\n",

@@ -377,10 +377,8 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         cJSON_AddNumberToObject(root, "exit_code", d->exit_code);
         cJSON_AddBoolToObject(root, "pass", all);
     } else if (d->crowd_path) {
-        char shares[256] = "";
-        for (int k = 0, n = 0; d->split.contexts > 1 && k < d->split.contexts && n < (int)sizeof shares; k++)
-            n += snprintf(shares + n, sizeof shares - (size_t)n, "%s%llu%s", k ? " + " : " on the contexts: ",
-                          (unsigned long long)d->split.instances[k], k + 1 == d->split.contexts ? " instances" : "");
+        char shares[256];
+        vks_cli_crowd_split_said(&d->split, shares, sizeof shares);
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
                "crowd's pose pass), total with the reference %.0f ms%s\n",
                all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, shares, st->pose_ms, st->total_ms, layer);
