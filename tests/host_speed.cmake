@@ -8,6 +8,10 @@ set_tests_properties(cli_validate_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS 
 # and deform --gpu's poses split across contexts write one device's bytes.
 add_test(NAME cli_deform_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_deform_devices.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_deform_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
+# and clips and crowds, whose instances deform and validate split across contexts, likewise.
+add_test(NAME cli_crowd_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_devices.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_crowd_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 600
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")
 add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 

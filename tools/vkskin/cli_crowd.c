@@ -89,12 +89,7 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
 }
 
 /* The stream's view of the job: instance g of the models one after the other. */
-typedef struct crowd_stream {
-    const vks_cli_crowd_job *job;
-    uint64_t *base;       /* per model: its first global instance */
-    const vks_skin **skins;
-    float *times;         /* the job's frame times */
-} crowd_stream;
+typedef vks_cli_crowd_stream crowd_stream;
 
 static uint32_t model_of(const crowd_stream *cs, uint64_t g)
 {
@@ -223,4 +218,17 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
         r = vks_stream_to_bake(job->gpu, &d, bake, memory_bytes, NULL, err);
     stream_end(&cs);
     return r;
+}
+
+vks_result vks_cli_crowd_stream_begin(const vks_cli_crowd_job *job, vks_cli_crowd_stream *cs, vks_stream_desc *d,
+                                      vks_error *err)
+{
+    memset(cs, 0, sizeof *cs);
+    return stream_begin(job, cs, d, err);
+}
+
+void vks_cli_crowd_stream_end(vks_cli_crowd_stream *cs)
+{
+    stream_end(cs);
+    memset(cs, 0, sizeof *cs);
 }

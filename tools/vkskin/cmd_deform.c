@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_crowd.h"
+#include "cli_crowd_split.h"
 #include "cli_gpu.h"
 #include "cli_progress.h"
 #include "cli_root_motion.h"
@@ -32,11 +33,12 @@ static void help(FILE *f)
             "                   writer thread); 0 converts on the thread that feeds the GPU. Same bytes\n"
             "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
             "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); all or\n"
-            "                   N,M,... splits the poses across every device or those numbered, a\n"
-            "                   context each (a number may repeat), the same bytes as one device\n"
-            "                   (clips: on the first device only); also\n"
-            "                   --validation (Khronos validation layer), --max-chunk-mb N and\n"
-            "                   --launch-shape SPEC (README: Launch shapes)\n"
+            "                   N,M,... splits the poses (with clips, the instances) across every\n"
+            "                   device or those numbered, a context each (a number may repeat), the\n"
+            "                   same bytes as one device; also --validation (Khronos validation\n"
+            "                   layer), --max-chunk-mb N (a chunk's output; with clips, the frames held\n"
+            "                   per chunk, shared by the devices) and --launch-shape SPEC (README:\n"
+            "                   Launch shapes)\n"
             "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
             "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
             "                   --instances N (1), --frames F (1), time of frame f = --time + f / --fps (30)\n"
@@ -144,22 +146,29 @@ static void chunk_root(void *user, uint64_t pose, float *positions, float *norma
     vks_cli_poser_apply_root(d->ps, (uint32_t)(pose / d->ps->frames), positions, normals);
 }
 
-/* deform --gpu with clips: the clips sampled on the GPU by crowds of instances (cli_crowd.h),
- * each chunk's frames held until its instances can be written in the output's order
- * (instance, then frame); a chunk of one instance whose frames would not fit is written
- * frame by frame as they come. */
 /* Clips on the GPU: the poser's instances streamed into the bake (vks_stream_to_bake), the
- * frames of the instances that fit 64 MiB held and written instance by instance. */
+ * frames of the instances that fit the memory (--max-chunk-mb N, else 64 MiB) held and written
+ * instance by instance; with several contexts the instances are split across them
+ * (cli_crowd_split.h), the same bytes. */
 static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
-                               double *engine_time, vks_error *err)
+                               uint64_t memory, vks_cli_crowd_split_stats *split, double *engine_time, vks_error *err)
 {
-    vks_cli_gpu_clips gc;
     const vks_cli_poser *one[1] = {ps};
-    vks_result r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
+    vks_result r;
+    double t0 = now_seconds();
+    if (g->count > 1) { /* every context uploads the clips itself */
+        vks_cli_crowd_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL};
+        r = vks_cli_crowd_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
+                                        memory, split, err);
+        *engine_time += now_seconds() - t0;
+        return r;
+    }
+    vks_cli_gpu_clips gc;
+    r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
     if (r == VKS_OK) {
         vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL};
-        double t0 = now_seconds();
-        r = vks_cli_crowd_to_bake(&job, bake, 64ull << 20, err);
+        t0 = now_seconds();
+        r = vks_cli_crowd_to_bake(&job, bake, memory, err);
         *engine_time += now_seconds() - t0;
         vks_cli_gpu_clips_free(&gc);
     }
@@ -201,8 +210,6 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         const char *single = NULL;
         if ((rc = vks_cli_gpu_devices(gopt->device, ids, &single, &g.count)) != VKS_EXIT_OK)
             goto done;
-        if (pose->anim) /* clips go through the crowd, which is not split yet: the first device */
-            g.count = 1;
         const vks_skin *one[1] = {s};
         for (int k = 0; k < g.count; k++) {
             vks_cli_gpu_opts o = *gopt;
@@ -215,11 +222,13 @@ static int deform_one(const char *path, const char *out_path, int format, engine
         g.gpu = g.gpus[0], g.models = g.gpu_models[0];
     }
     double t0 = now_seconds(), engine_time = 0;
+    vks_cli_crowd_split_stats split = {0};
     vks_cli_progress progress;
     vks_cli_progress_begin(&progress, "deform", "poses", total);
     vks_cli_progress_set(&progress, 0, path);
     if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
-        if ((r = deform_crowd(&progress, &g, &ps, bake, &engine_time, &err)) != VKS_OK)
+        uint64_t memory = gopt->max_chunk_bytes ? gopt->max_chunk_bytes : 64ull << 20;
+        if ((r = deform_crowd(&progress, &g, &ps, bake, memory, &split, &engine_time, &err)) != VKS_OK)
             goto fail;
         total = 0; /* written */
     }
@@ -252,10 +261,12 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             goto fail;
     }
     double dt = now_seconds() - t0;
+    char shares[256];
+    vks_cli_crowd_split_said(&split, shares, sizeof shares);
     fprintf(stderr,
-            "vkskin: %s: %u instance(s) x %u frame(s) x %u vertices deformed on the %s in %.3f s "
+            "vkskin: %s: %u instance(s) x %u frame(s) x %u vertices deformed on the %s%s in %.3f s "
             "(%.3g vertex-instances/s in the engine) -> %s\n",
-            path, instances, frames, s->vertex_count, engine_name(e), dt,
+            path, instances, frames, s->vertex_count, engine_name(e), shares, dt,
             engine_time > 0 ? (double)instances * frames * s->vertex_count / engine_time : 0.0, out_path);
     goto done;
 fail: /* an output error names the output; any other names the model */

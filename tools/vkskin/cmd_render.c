@@ -36,7 +36,8 @@ static void help(FILE *f)
             "  --size WxH       image size in pixels (default 640x360, at most 8192 each)\n"
             "  --columns C      cells per row (default: one row per file with several files, else the\n"
             "                   grid that makes cells largest)\n"
-            "  --device N|NAME  the Vulkan device (see vkskin devices); --validation: Khronos layer\n"
+            "  --device N|NAME  the Vulkan device (see vkskin devices); one image is drawn on one device,\n"
+            "                   so all and lists (N,M) are refused (exit 2); --validation: Khronos layer\n"
             "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n\n"
             "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also an\n"
             "output that cannot be written)\n");
@@ -319,6 +320,12 @@ int vks_cmd_render(int argc, char **argv)
     if ((!nfiles && !pose.crowd) || !out) {
         fprintf(stderr, "vkskin render: needs at least one FILE (or --crowd FILE) and --out PNG\n");
         help(stderr);
+        rc = VKS_EXIT_USAGE;
+        goto done;
+    }
+    if (vks_cli_gpu_spec_is_list(gopt.device)) { /* one image is one draw: nothing to split */
+        fprintf(stderr, "vkskin render: --device %s: render draws its image on one device; give its number or name "
+                        "(see vkskin devices)\n", gopt.device);
         rc = VKS_EXIT_USAGE;
         goto done;
     }

@@ -45,8 +45,8 @@ static void help(FILE *f)
                "checks that each model reproduces its stored vertices in its bind pose.\n"
                "  --validation      enable the Khronos validation layer; any message fails\n"
                "  --device all|N,M  split the instances across every Vulkan device (vkskin devices lists\n"
-               "                    them) or those numbered, a context each (a number may repeat);\n"
-               "                    one verdict, identical to one device's\n"
+               "                    them) or those numbered, a context each (a number may repeat), clips\n"
+               "                    and crowds too; one verdict, identical to one device's\n"
                "  --each            with --device all or a list: validate the same work on each device\n"
                "                    in turn, each reported on its own; the exit code is the worst\n"
                "  --junit FILE      JUnit XML (Jenkins, GitLab): a test case per file x stream x device\n"
@@ -362,6 +362,9 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         if (d->crowd_path) { /* a crowd's frame times pose and deform together */
             cJSON_AddStringToObject(root, "gpu_path", "crowd");
             cJSON_AddNumberToObject(root, "gpu_frames_ms", st->pose_ms);
+            cJSON *ci = d->split.contexts > 1 ? cJSON_AddArrayToObject(root, "context_instances") : NULL;
+            for (int k = 0; ci && k < d->split.contexts; k++) /* what each context of the list did */
+                cJSON_AddItemToArray(ci, cJSON_CreateNumber((double)d->split.instances[k]));
         } else {
             cJSON_AddStringToObject(root, "gpu_path", "batch");
             cJSON_AddNumberToObject(root, "gpu_pose_ms", st->pose_ms);
@@ -374,9 +377,11 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         cJSON_AddNumberToObject(root, "exit_code", d->exit_code);
         cJSON_AddBoolToObject(root, "pass", all);
     } else if (d->crowd_path) {
-        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU frames %.2f ms (clips sampled in the crowd's "
-               "pose pass), total with the reference %.0f ms%s\n",
-               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, st->pose_ms, st->total_ms, layer);
+        char shares[256];
+        vks_cli_crowd_split_said(&d->split, shares, sizeof shares);
+        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
+               "crowd's pose pass), total with the reference %.0f ms%s\n",
+               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, shares, st->pose_ms, st->total_ms, layer);
     } else {
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU passes %.2f ms (pose %.2f, deform %.2f), "
                "total with the reference %.0f ms%s\n",

@@ -5,6 +5,7 @@
 #define VKSKIN_VALIDATE_H
 
 #include "cli_crowd.h"
+#include "cli_crowd_split.h"
 #include "cli_gpu.h"
 #include "vkskin/report.h"
 
@@ -93,6 +94,7 @@ typedef struct vdevice {
     /* what the text and JSON output print */
     vks_gpu_stats st;
     int crowd_path;
+    vks_cli_crowd_split_stats split; /* clips across several contexts: what each did */
 } vdevice;
 
 typedef struct vrun {
@@ -127,6 +129,13 @@ void vks_validate_device_free(vdevice *d, int nfiles);
  * a run failed; st gets the contexts' summed stats (total_ms left to the caller). */
 int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
                              vks_gpu_stats *st, vks_error *err);
+/* The crowd job (clips) across r->nsplit contexts likewise (cli_crowd_split.h): the job's gpu,
+ * models and clips are ignored, every context uploads its own; the consumer sees one context's
+ * order, so the verdict is one device's. Same returns; st the contexts' summed stats, split
+ * what each did. */
+int vks_validate_split_crowd(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
+                             const vks_cli_crowd_job *job, vks_cli_crowd_stats *st, vks_cli_crowd_split_stats *split,
+                             vks_error *err);
 
 /* ---- golden results (validate_golden.c) ---- */
 

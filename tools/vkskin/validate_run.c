@@ -202,30 +202,30 @@ int vks_validate_device(vrun *r, vdevice *d)
     vks_cli_progress_begin(&progress, "validate", "poses", poses);
     r->c.progress = &progress;
     vks_result run;
+    int src = 0; /* a split run: VKS_EXIT_OK, an exit code (a context not opened) or -1 (err) */
     if (r->pose->anim) { /* clips: sampled on the GPU by crowds of instances, chunk by chunk */
         double t0 = vks_validate_now_ms();
         vks_cli_crowd_stats cs = {0};
-        run = vks_cli_gpu_clips_upload(gpu, ms, posers, (uint32_t)r->nfiles, &gclips, &err);
-        if (run == VKS_OK) {
-            vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
-                                     r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c};
-            job.progress = NULL; /* crowd_deliver reports it */
-            run = vks_cli_crowd_run(&job, &cs, &err);
+        vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
+                                 r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c};
+        job.progress = NULL; /* crowd_deliver reports it */
+        if (r->nsplit > 1) { /* instances split across contexts, compared in one context's order */
+            src = vks_validate_split_crowd(r, gpu, ms, skins, &job, &cs, &d->split, &err);
+            if (src && err.code == VKS_OK)
+                err.code = VKS_ERR_INVALID;
+            run = src ? err.code : VKS_OK;
+        } else {
+            run = vks_cli_gpu_clips_upload(gpu, ms, posers, (uint32_t)r->nfiles, &gclips, &err);
+            if (run == VKS_OK)
+                run = vks_cli_crowd_run(&job, &cs, &err);
         }
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
         d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
         d->crowd_path = 1;
     } else if (r->nsplit > 1) { /* poses split across contexts, compared in pose order */
         double t0 = vks_validate_now_ms();
-        int src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &err);
+        src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &err);
         d->st.total_ms = vks_validate_now_ms() - t0;
-        if (src > 0) {
-            vks_cli_progress_end(&progress);
-            r->c.progress = NULL;
-            snprintf(d->error, sizeof d->error, "a Vulkan device of the list could not be opened (exit %d)", src);
-            rc = src;
-            goto out;
-        }
         if (src && err.code == VKS_OK)
             err.code = VKS_ERR_INVALID;
         run = src ? err.code : VKS_OK;
@@ -236,6 +236,13 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
+    }
+    if (src > 0) { /* a context of the list could not be opened: said already */
+        vks_cli_progress_end(&progress);
+        r->c.progress = NULL;
+        snprintf(d->error, sizeof d->error, "a Vulkan device of the list could not be opened (exit %d)", src);
+        rc = src;
+        goto out;
     }
     vks_cli_progress_end(&progress);
     r->c.progress = NULL;

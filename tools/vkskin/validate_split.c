@@ -1,6 +1,7 @@
 /* vkskin validate's batch across several contexts (--device all or a list, without --each):
  * each file's poses are cut into one contiguous span per context, every context deforms its
- * spans on a thread of its own, and the chunks are compared in pose order.
+ * spans on a thread of its own, and the chunks are compared in pose order. With clips the
+ * crowd's instances are split likewise, by cli_crowd_split.c, on the contexts opened here.
  *
  * One verdict must equal one device's, bit for bit. The counts, extremes and error maps would
  * merge in any order that keeps the earlier pose on a tie, but the sums of squares behind NMSE
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_crowd_split.h"
 #include "cli_progress.h"
 #include "validate.h"
 
@@ -105,6 +107,54 @@ static void *run_part(void *arg)
     return NULL;
 }
 
+/* The list's contexts: gpus[0] and ms[0] the first's (given), the others opened here, each with
+ * every file uploaded. VKS_EXIT_OK, or the exit code of one that could not be opened (printed)
+ * or uploaded to (printed, *err_out set). gpus and ms come zeroed; close_contexts after. */
+static int open_contexts(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins, vks_gpu **gpus,
+                         vks_gpu_models **ms, vks_error *err_out)
+{
+    char msg[512];
+    gpus[0] = gpu0, ms[0] = ms0;
+    for (int k = 1; k < r->nsplit; k++) {
+        vks_cli_gpu_opts g = r->gopt;
+        g.device = r->split[k];
+        int rc = vks_cli_gpu_open(&g, &gpus[k]);
+        if (rc != VKS_EXIT_OK)
+            return rc;
+        vks_error err = {0};
+        if (vks_gpu_upload(gpus[k], skins, (uint32_t)r->nfiles, &ms[k], &err) != VKS_OK) {
+            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
+            *err_out = err;
+            return vks_cli_exit_code(err.code);
+        }
+    }
+    return VKS_EXIT_OK;
+}
+
+/* The contexts after the first: their validation messages counted, then closed. */
+static void close_contexts(vrun *r, vks_gpu **gpus, vks_gpu_models **ms)
+{
+    for (int k = 1; k < r->nsplit; k++) {
+        r->validation_messages += gpus[k] ? vks_gpu_validation_messages(gpus[k]) : 0;
+        vks_gpu_models_free(ms[k]);
+        vks_gpu_destroy(gpus[k]);
+    }
+}
+
+int vks_validate_split_crowd(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
+                             const vks_cli_crowd_job *job, vks_cli_crowd_stats *st, vks_cli_crowd_split_stats *split,
+                             vks_error *err_out)
+{
+    vks_gpu *gpus[VKS_CLI_MAX_DEVICES] = {0};
+    vks_gpu_models *ms[VKS_CLI_MAX_DEVICES] = {0};
+    int rc = open_contexts(r, gpu0, ms0, skins, gpus, ms, err_out);
+    if (rc == VKS_EXIT_OK && vks_cli_crowd_run_split(job, gpus, (const vks_gpu_models *const *)ms, r->nsplit, st, split,
+                                                     err_out) != VKS_OK)
+        rc = -1; /* the caller prints the error */
+    close_contexts(r, gpus, ms);
+    return rc;
+}
+
 int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
                              vks_gpu_stats *st, vks_error *err_out)
 {
@@ -113,7 +163,8 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     vturns t = {.turn = calloc((size_t)nf, sizeof(int))};
     pthread_t th[VKS_CLI_MAX_DEVICES];
     int started[VKS_CLI_MAX_DEVICES] = {0};
-    char msg[512];
+    vks_gpu *gpus[VKS_CLI_MAX_DEVICES] = {0};
+    vks_gpu_models *ms[VKS_CLI_MAX_DEVICES] = {0};
     if (!parts || !t.turn) {
         free(parts), free(t.turn);
         err_out->code = VKS_ERR_NOMEM;
@@ -122,6 +173,7 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     }
     pthread_mutex_init(&t.lock, NULL);
     pthread_cond_init(&t.moved, NULL);
+    rc = open_contexts(r, gpu0, ms0, skins, gpus, ms, err_out);
     for (int k = 0; k < n && rc == VKS_EXIT_OK; k++) {
         vpart *p = &parts[k];
         p->r = r, p->k = k, p->n = n, p->t = &t, p->parts = parts;
@@ -147,20 +199,7 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
                 p->entries[p->nentries++] = (vks_gpu_batch_entry){(uint32_t)f, p->count[f], NULL};
             }
         }
-        if (k == 0) {
-            p->gpu = gpu0, p->ms = ms0;
-            continue;
-        }
-        vks_cli_gpu_opts g = r->gopt;
-        g.device = r->split[k];
-        if ((rc = vks_cli_gpu_open(&g, &p->gpu)) != VKS_EXIT_OK)
-            break;
-        vks_error err = {0};
-        if (vks_gpu_upload(p->gpu, skins, (uint32_t)nf, &p->ms, &err) != VKS_OK) {
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
-            *err_out = err;
-            rc = vks_cli_exit_code(err.code);
-        }
+        p->gpu = gpus[k], p->ms = ms[k];
     }
     for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
         t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);
@@ -189,13 +228,9 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
         if (p->st.chunk_output_bytes > st->chunk_output_bytes)
             st->chunk_output_bytes = p->st.chunk_output_bytes;
     }
+    close_contexts(r, gpus, ms);
     for (int k = 0; k < n; k++) {
         vpart *p = &parts[k];
-        if (k > 0) {
-            r->validation_messages += p->gpu ? vks_gpu_validation_messages(p->gpu) : 0;
-            vks_gpu_models_free(p->ms);
-            vks_gpu_destroy(p->gpu);
-        }
         free(p->c.locals), free(p->c.rp), free(p->c.rn), free(p->c.world), free(p->c.scales);
         for (int i = 0; i < 2 * MAX_REF_THREADS; i++)
             vks_error_map_free(&p->c.thread_maps[i]);

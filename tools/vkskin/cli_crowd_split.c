@@ -1,0 +1,472 @@
+/* A crowd job across several contexts (cli_crowd_split.h). Every context uploads the job's clips
+ * and runs a stream of its own (stream.h) over its share of the instances, on a thread of its
+ * own; what the streams deliver goes to the consumer or the bake in turns, so that it arrives in
+ * the order one context's stream gives. The GPU's numbers for an instance do not depend on the
+ * chunk it is in (stream.h, THE RING), so only that order matters. The share differs with what
+ * the order is bound by:
+ *
+ * validate (vks_cli_crowd_run_split): the NMSE sums are sequential, so the consumer must see the
+ * very chunks one stream cuts, frame by frame within each. Those chunks are planned here by the
+ * rule stream.h states (ORDER: consecutive instances whose outputs for one frame fit chunk_bytes,
+ * at least one) and dealt out in contiguous runs, one per context: a stream over a run that
+ * starts on a chunk boundary cuts the same chunks. A context consumes once the contexts before it
+ * finished their runs; meanwhile its GPU keeps its ring of frames in flight. Interleaving would
+ * buy nothing here: the comparison, which is what takes the time, runs in order anyway, and
+ * chunks of several models differ in size, so a context's interleaved chunks would not be cut
+ * again the same way by its stream.
+ *
+ * deform (vks_cli_crowd_to_bake_split): one model, so every instance has the same size. The
+ * instances go in pieces whose frames fit a context's share of the memory, dealt round-robin
+ * (piece i to context i mod n); each context's stream cuts exactly its pieces (chunk_bytes is a
+ * piece), so all the contexts deform and copy out their pieces at once, and a piece is written,
+ * instance by instance, in its turn after the pieces before it: the bake gets the writes
+ * vks_stream_to_bake makes on one context (a piece whose instance's frames do not fit is one
+ * instance, written frame by frame as they come, also in its turn).
+ *
+ * No context's work reaches the consumer before every thread started (the gate); if one cannot
+ * start, the others stop and the whole job runs on the first context, on this thread. */
+#include "cli_crowd_split.h"
+#include "cli_progress.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_CONTEXTS = VKS_CLI_CROWD_MAX_CONTEXTS };
+
+typedef struct split split;
+
+typedef struct part {
+    split *s;
+    int k;
+    vks_cli_crowd_job job;  /* this context's: its gpu, models and clips */
+    vks_cli_gpu_clips gc;
+    vks_cli_crowd_stream cs;
+    vks_stream_desc whole;  /* the job's stream as one context runs it (job numbering) */
+    vks_stream_desc d;      /* the stream over this context's instances */
+    uint32_t first;         /* validate: the first instance of this context's run */
+    uint64_t turn;          /* validate: the run's turn */
+    uint64_t delivered;     /* validate: instance-frames of the run consumed */
+    uint64_t instances;     /* delivered at frame 0: what this context did */
+    float *pos, *nrm;       /* deform: one piece's frames, [instance][frame][vertex * 3] */
+    vks_stream_stats st;
+    vks_result r;
+    vks_error err;
+    int caused;             /* this context stopped the others: its error is the run's */
+} part;
+
+struct split {
+    int n;                  /* contexts sharing the work */
+    int made;               /* parts set up (n may drop to 1 afterwards) */
+    uint32_t frames;
+    uint64_t total;         /* the job's instances */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t turn;          /* the run (validate) or piece (deform) whose deliveries go out now */
+    int open;               /* every thread started: deliveries may go out */
+    int abort;              /* a context or the output failed: every waiter stops */
+    /* deform */
+    vks_bake *bake;
+    uint32_t piece;         /* instances of a piece (the last may have fewer) */
+    size_t per;             /* floats of one instance's positions at one frame */
+    int direct;             /* one instance's frames do not fit: written as they come */
+    vks_result out_r;       /* the bake's write failure */
+    vks_error out_err;
+    vks_cli_progress *progress;
+    part parts[MAX_CONTEXTS];
+};
+
+/* ---- turns ---- */
+
+/* Waits until the deliveries of `turn` may go out; 0 once the run stops. */
+static int wait_turn(split *s, uint64_t turn)
+{
+    pthread_mutex_lock(&s->mu);
+    while ((!s->open || s->turn != turn) && !s->abort)
+        pthread_cond_wait(&s->cv, &s->mu);
+    int go = !s->abort;
+    pthread_mutex_unlock(&s->mu);
+    return go;
+}
+
+static void pass_turn(split *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->turn++;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The contexts after a failed one would wait for its turns forever: every one stops. */
+static void stop_all(part *p)
+{
+    split *s = p->s;
+    pthread_mutex_lock(&s->mu);
+    if (!s->abort)
+        s->abort = 1, p->caused = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- validate: contiguous runs of one stream's chunks ---- */
+
+static void run_instance(void *user, uint32_t i, vks_stream_instance *out)
+{
+    part *p = user;
+    p->whole.get_instance(p->whole.user, p->first + i, out);
+}
+
+static int run_deliver(void *user, const vks_stream_delivery *dv)
+{
+    part *p = user;
+    split *s = p->s;
+    if (!wait_turn(s, p->turn))
+        return 1;
+    vks_stream_delivery g = *dv;
+    g.first += p->first; /* the job's numbering: the consumer's models and poses */
+    if (p->whole.deliver(p->whole.user, &g)) {
+        stop_all(p);
+        return 1;
+    }
+    p->delivered += dv->count;
+    p->instances += dv->frame == 0 ? dv->count : 0;
+    if (p->delivered == (uint64_t)p->d.instance_count * s->frames)
+        pass_turn(s);
+    return 0;
+}
+
+static uint64_t instance_bytes(const vks_cli_crowd_job *job, uint32_t m)
+{
+    return (uint64_t)job->posers[m]->skin->vertex_count * (job->no_normals ? 12 : 24);
+}
+
+/* The chunks one stream of the job cuts (stream.h, ORDER); returns how many. at[j] gets the
+ * first instance of chunk want[j] (want ascending; a chunk past the last: the total). */
+static uint64_t plan_chunks(const vks_cli_crowd_job *job, const uint64_t *want, int nwant, uint64_t *at)
+{
+    uint64_t budget = job->chunk_bytes ? job->chunk_bytes : 64ull << 20, bytes = 0, chunks = 0, g = 0;
+    int w = 0;
+    for (uint32_t m = 0; m < job->model_count; m++) {
+        uint64_t b = instance_bytes(job, m);
+        for (uint32_t j = 0; j < job->posers[m]->instances; j++, g++) {
+            if (g == 0 || bytes + b > budget) { /* instance g starts a chunk */
+                for (; w < nwant && want[w] == chunks; w++)
+                    at[w] = g;
+                chunks++, bytes = 0;
+            }
+            bytes += b;
+        }
+    }
+    for (; w < nwant; w++)
+        at[w] = g;
+    return chunks;
+}
+
+static void plan_runs(split *s, const vks_cli_crowd_job *job)
+{
+    uint64_t chunks = plan_chunks(job, NULL, 0, NULL), want[MAX_CONTEXTS + 1] = {0}, at[MAX_CONTEXTS + 1] = {0};
+    for (int k = 0; k <= s->n; k++)
+        want[k] = chunks * (uint64_t)k / (uint64_t)s->n;
+    plan_chunks(job, want, s->n + 1, at);
+    uint64_t turn = 0;
+    for (int k = 0; k < s->n; k++) {
+        part *p = &s->parts[k];
+        p->first = (uint32_t)at[k];
+        p->d.instance_count = (uint32_t)(at[k + 1] - at[k]);
+        p->turn = turn;
+        turn += p->d.instance_count > 0;
+        p->d.get_instance = run_instance, p->d.deliver = run_deliver;
+    }
+}
+
+/* ---- deform: pieces dealt round-robin, written in turns ---- */
+
+static uint64_t piece_of(const part *p, uint32_t i)
+{
+    return (uint64_t)p->k + (uint64_t)(i / p->s->piece) * (uint64_t)p->s->n;
+}
+
+static void bake_instance(void *user, uint32_t i, vks_stream_instance *out)
+{
+    part *p = user;
+    uint64_t g = piece_of(p, i) * p->s->piece + i % p->s->piece;
+    p->whole.get_instance(p->whole.user, (uint32_t)g, out);
+}
+
+static int write_failed(part *p, vks_result r, const vks_error *e)
+{
+    split *s = p->s;
+    pthread_mutex_lock(&s->mu);
+    if (s->out_r == VKS_OK)
+        s->out_r = r, s->out_err = *e;
+    pthread_mutex_unlock(&s->mu);
+    stop_all(p);
+    return 1;
+}
+
+/* A frame of a piece (the stream's chunk is the piece): held, and at its last frame the piece
+ * written instance by instance in its turn; direct, written in its turn as it comes. */
+static int bake_deliver(void *user, const vks_stream_delivery *dv)
+{
+    part *p = user;
+    split *s = p->s;
+    uint64_t piece = piece_of(p, dv->first);
+    uint32_t g0 = (uint32_t)(piece * s->piece);
+    int last = dv->frame + 1 == s->frames;
+    size_t per = s->per;
+    vks_result r = VKS_OK;
+    vks_error e = {0};
+    if (s->direct) {
+        if (!wait_turn(s, piece))
+            return 1;
+        for (uint32_t i = 0; i < dv->count && r == VKS_OK; i++)
+            r = vks_bake_write(s->bake, g0 + i, dv->frame, dv->positions + i * per,
+                               dv->normals ? dv->normals + i * per : NULL, &e);
+    } else {
+        for (uint32_t i = 0; i < dv->count; i++) {
+            size_t at = ((size_t)i * s->frames + dv->frame) * per;
+            memcpy(p->pos + at, dv->positions + i * per, per * sizeof *p->pos);
+            if (p->nrm)
+                memcpy(p->nrm + at, dv->normals + i * per, per * sizeof *p->nrm);
+        }
+        if (last && !wait_turn(s, piece))
+            return 1;
+        for (uint32_t i = 0; last && i < dv->count && r == VKS_OK; i++)
+            for (uint32_t f = 0; f < s->frames && r == VKS_OK; f++) {
+                size_t at = ((size_t)i * s->frames + f) * per;
+                r = vks_bake_write(s->bake, g0 + i, f, p->pos + at, p->nrm ? p->nrm + at : NULL, &e);
+            }
+    }
+    if (r != VKS_OK)
+        return write_failed(p, r, &e);
+    if (s->progress)
+        vks_cli_progress_add(s->progress, dv->count);
+    p->instances += dv->frame == 0 ? dv->count : 0;
+    if (last)
+        pass_turn(s);
+    return 0;
+}
+
+/* Pieces of as many instances as fit a context's share of the memory, and each context's. */
+static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t memory_bytes, vks_error *err)
+{
+    uint32_t vc = job->posers[0]->skin->vertex_count ? job->posers[0]->skin->vertex_count : 1;
+    uint64_t share = (memory_bytes ? memory_bytes : 64ull << 20) / (uint64_t)s->n;
+    uint64_t piece = share / ((uint64_t)s->frames * vc * 24); /* as vks_stream_to_bake holds them */
+    s->direct = piece < 1;
+    if (piece < 1)
+        piece = 1;
+    if (piece > s->total)
+        piece = s->total;
+    s->piece = (uint32_t)piece;
+    s->per = (size_t)job->posers[0]->skin->vertex_count * 3;
+    uint64_t pieces = (s->total + piece - 1) / piece;
+    for (int k = 0; k < s->n; k++) {
+        part *p = &s->parts[k];
+        uint64_t mine = pieces > (uint64_t)k ? (pieces - (uint64_t)k + s->n - 1) / s->n : 0;
+        uint64_t count = mine * piece;
+        if (mine && (pieces - 1) % (uint64_t)s->n == (uint64_t)k) /* the last piece may be short */
+            count -= pieces * piece - s->total;
+        p->d.instance_count = (uint32_t)count;
+        p->d.chunk_bytes = piece * instance_bytes(job, 0); /* the stream's chunks are the pieces */
+        p->d.get_instance = bake_instance, p->d.deliver = bake_deliver;
+        if (s->direct || !count)
+            continue;
+        size_t floats = (size_t)piece * s->frames * s->per + 3;
+        p->pos = malloc(floats * sizeof *p->pos);
+        p->nrm = job->no_normals ? NULL : malloc(floats * sizeof *p->nrm);
+        if (!p->pos || (!job->no_normals && !p->nrm))
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory for a chunk");
+    }
+    return VKS_OK;
+}
+
+/* ---- both ---- */
+
+/* Every context: the clips uploaded, the job's stream as one context runs it. */
+static vks_result begin(split *s, const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                        const vks_gpu_models *const *models, int count, vks_error *err)
+{
+    s->n = count < 1 ? 1 : count > MAX_CONTEXTS ? MAX_CONTEXTS : count;
+    s->frames = job->frames ? job->frames : 1;
+    for (uint32_t m = 0; m < job->model_count; m++)
+        s->total += job->posers[m]->instances;
+    s->out_r = VKS_OK;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    vks_result r = VKS_OK;
+    for (int k = 0; k < s->n && r == VKS_OK; k++) {
+        part *p = &s->parts[k];
+        s->made = k + 1;
+        p->s = s, p->k = k, p->r = VKS_OK;
+        p->job = *job;
+        p->job.gpu = gpus[k], p->job.ms = models[k], p->job.progress = NULL;
+        r = vks_cli_gpu_clips_upload(gpus[k], models[k], job->posers, job->model_count, &p->gc, err);
+        p->job.clips = &p->gc;
+        if (r == VKS_OK)
+            r = vks_cli_crowd_stream_begin(&p->job, &p->cs, &p->whole, err);
+        p->d = p->whole;
+        p->d.user = p;
+    }
+    return r;
+}
+
+static void end(split *s)
+{
+    for (int k = 0; k < s->made; k++) {
+        part *p = &s->parts[k];
+        vks_cli_crowd_stream_end(&p->cs);
+        vks_cli_gpu_clips_free(&p->gc);
+        free(p->pos), free(p->nrm);
+    }
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+}
+
+static void *part_main(void *arg)
+{
+    part *p = arg;
+    p->r = vks_stream_run(p->job.gpu, &p->d, &p->st, &p->err);
+    if (p->r != VKS_OK)
+        stop_all(p);
+    return NULL;
+}
+
+/* Runs every context's stream; 0 when a thread could not be had (nothing went out: the gate
+ * was never opened, and those started have stopped). */
+static int run_parts(split *s)
+{
+    pthread_t th[MAX_CONTEXTS];
+    int started[MAX_CONTEXTS] = {0}, all = 1;
+    for (int k = 1; k < s->n && all; k++)
+        if (s->parts[k].d.instance_count)
+            all = started[k] = pthread_create(&th[k], NULL, part_main, &s->parts[k]) == 0;
+    pthread_mutex_lock(&s->mu);
+    if (all)
+        s->open = 1;
+    else
+        s->abort = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (all && s->parts[0].d.instance_count)
+        part_main(&s->parts[0]);
+    for (int k = 1; k < s->n; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+    return all;
+}
+
+/* No threads for the others: every part forgotten, the first context takes the whole job. */
+static void reset_to_one(split *s)
+{
+    for (int k = 0; k < s->made; k++) {
+        part *p = &s->parts[k];
+        p->r = VKS_OK, p->caused = 0, p->delivered = 0, p->instances = 0;
+        memset(&p->st, 0, sizeof p->st);
+        memset(&p->err, 0, sizeof p->err);
+    }
+    s->n = 1, s->turn = 0, s->abort = 0, s->open = 1;
+    s->parts[0].first = 0, s->parts[0].turn = 0;
+    s->parts[0].d.instance_count = (uint32_t)s->total;
+}
+
+/* The run's error: the output's, else the context's that stopped the others, else the first. */
+static vks_result result(split *s, vks_error *err)
+{
+    if (s->out_r != VKS_OK) {
+        if (err)
+            *err = s->out_err;
+        return s->out_r;
+    }
+    const part *pick = NULL;
+    for (int k = 0; k < s->n && !pick; k++)
+        if (s->parts[k].r != VKS_OK && s->parts[k].caused)
+            pick = &s->parts[k];
+    for (int k = 0; k < s->n && !pick; k++)
+        if (s->parts[k].r != VKS_OK)
+            pick = &s->parts[k];
+    if (pick && err)
+        *err = pick->err;
+    return pick ? pick->r : VKS_OK;
+}
+
+void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *said, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (cap)
+        out[0] = 0;
+    if (said->contexts < 2 || !cap)
+        return;
+    n += (size_t)snprintf(out, cap, " (%d contexts: ", said->contexts);
+    for (int k = 0; k < said->contexts && n < cap; k++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)said->instances[k]);
+    if (n < cap)
+        snprintf(out + n, cap - n, " instances)");
+}
+
+static void report(const split *s, vks_cli_crowd_split_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->contexts = s->n;
+    for (int k = 0; k < s->n; k++)
+        out->instances[k] = s->parts[k].instances;
+}
+
+vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                   const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,
+                                   vks_cli_crowd_split_stats *split_st, vks_error *err)
+{
+    vks_cli_crowd_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    split *s = calloc(1, sizeof *s);
+    if (!s)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
+    vks_result r = begin(s, job, gpus, models, count, err);
+    if (r == VKS_OK) {
+        plan_runs(s, job);
+        if (!run_parts(s)) {
+            reset_to_one(s);
+            part_main(&s->parts[0]);
+        }
+        r = result(s, err);
+    }
+    for (int k = 0; k < s->n; k++) {
+        const vks_stream_stats *ps = &s->parts[k].st;
+        st->chunks += ps->chunks, st->vertex_instances += ps->vertex_instances, st->gpu_ms += ps->gpu_ms;
+        st->read_ms += ps->wait_ms, st->create_ms += ps->create_ms;
+    }
+    report(s, split_st);
+    end(s);
+    free(s);
+    return r;
+}
+
+vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                       const vks_gpu_models *const *models, int count, vks_bake *bake,
+                                       uint64_t memory_bytes, vks_cli_crowd_split_stats *split_st, vks_error *err)
+{
+    if (job->model_count != 1)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "a bake takes the instances of one model");
+    split *s = calloc(1, sizeof *s);
+    if (!s)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
+    s->bake = bake, s->progress = job->progress;
+    vks_result r = begin(s, job, gpus, models, count, err);
+    if (r == VKS_OK && s->total)
+        r = plan_pieces(s, job, memory_bytes, err);
+    if (r == VKS_OK && s->total) {
+        if (!run_parts(s)) { /* the first context alone: its pieces are then every piece in order */
+            reset_to_one(s);
+            part_main(&s->parts[0]);
+        }
+        r = result(s, err);
+    }
+    report(s, split_st);
+    end(s);
+    free(s);
+    return r;
+}

@@ -1,0 +1,36 @@
+/* Clips and crowds across several contexts (--device all or a list; cli_crowd_split.c): a crowd
+ * job (cli_crowd.h) whose instances are split across the contexts, each running a stream of its
+ * own on a thread of its own, with what they deliver reaching the consumer or the bake in the
+ * order one context gives, so the results are one device's, bit for bit. */
+#ifndef VKSKIN_CLI_CROWD_SPLIT_H
+#define VKSKIN_CLI_CROWD_SPLIT_H
+
+#include "cli_crowd.h"
+
+/* What each context did: its instances (delivered, every frame of them). */
+enum { VKS_CLI_CROWD_MAX_CONTEXTS = 16 };
+typedef struct vks_cli_crowd_split_stats {
+    int contexts; /* the contexts the instances were split across (1: the first alone) */
+    uint64_t instances[VKS_CLI_CROWD_MAX_CONTEXTS];
+} vks_cli_crowd_split_stats;
+
+/* " (2 contexts: 12 + 11 instances)" for the run summaries; "" for one context. */
+void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *split, char *out, size_t cap);
+
+/* vks_cli_crowd_run across gpus[k] (models[k] the job's models uploaded there; the job's gpu, ms
+ * and clips are ignored: the clips are uploaded on every context here). job->consume is called
+ * with the very chunks and frames, in the very order, one context's run gives (validate's sums
+ * are bound to that order), on the thread of whichever context delivered them, one call at a
+ * time. st gets the contexts' summed stats, split (may be NULL) what each did. count 1: one context, still on this thread. */
+vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                   const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,
+                                   vks_cli_crowd_split_stats *split, vks_error *err);
+
+/* vks_cli_crowd_to_bake across the contexts: the bake gets the writes one context makes, so its
+ * bytes are the same; memory_bytes (0: 64 MiB) is shared by the contexts' held frames; progress
+ * (job->progress) counts every context's poses. */
+vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                       const vks_gpu_models *const *models, int count, vks_bake *bake,
+                                       uint64_t memory_bytes, vks_cli_crowd_split_stats *split, vks_error *err);
+
+#endif
