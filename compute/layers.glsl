@@ -4,7 +4,8 @@
 // by renormalised weights (rotations: normalised weighted quaternion sum, each flipped into the
 // first one's hemisphere); additive layers' deltas from their clip's first frame on top; the
 // transition's smoothstep ramp on the weights; root motion's ground-plane translation (and with
-// yaw, its turn about up: root_yaw) taken out of the motion node. A crowd without layered instances never compiles this (USE_PARAMS 1).
+// yaw, its turn about up: root_yaw) taken out of the motion node. A crowd without layered
+// instances never compiles this (USE_PARAMS 1).
 
 // The same binding as Params, read with the layered stride.
 layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
