@@ -3,8 +3,9 @@
 // src/core/clip_layers.c does in double: each layer's local split into T, R, S; normal layers
 // by renormalised weights (rotations: normalised weighted quaternion sum, each flipped into the
 // first one's hemisphere); additive layers' deltas from their clip's first frame on top; the
-// transition's smoothstep ramp on the weights; root motion's ground-plane translation taken
-// out of the motion node. A crowd without layered instances never compiles this (USE_PARAMS 1).
+// transition's smoothstep ramp on the weights; root motion's ground-plane translation (and with
+// yaw, its turn about up: root_yaw) taken out of the motion node. A crowd without layered
+// instances never compiles this (USE_PARAMS 1).
 
 // The same binding as Params, read with the layered stride.
 layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
@@ -117,6 +118,25 @@ uvec4 layer_head(uint ce)
     return uvec4(ce, cw[ce + 1u], cw[cc + 1u], cw[cc + 3u]);
 }
 
+// src/core/clip_layers.c's root_yaw (clip.h's rule): the twist of q bq^-1 about axis up, its
+// angle in radians; tw the twist as a unit quaternion.
+float root_yaw(vec4 q, vec4 bq, int up, out vec4 tw)
+{
+    vec4 d = qmul(q, vec4(-bq.xyz, bq.w));
+    float a = d[up], w = d.w;
+    float len = sqrt(a * a + w * w);
+    tw = vec4(0, 0, 0, 1);
+    if (!(len > 1e-6))
+        return 0.0;
+    if (w < 0.0) {
+        a = -a;
+        w = -w;
+    }
+    tw[up] = a / len;
+    tw.w = w / len;
+    return 2.0 * atan(a, w);
+}
+
 // Node n of layered instance i; tl and wl: each layer's clip time and weight at this frame,
 // head its layer_head, lflags its flags and lmask its mask node (read once an instance).
 Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4], uvec4 head[4], uint lflags[4],
@@ -183,8 +203,14 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
             motion.y = 0.0;
         else
             motion.z = 0.0;
+        float yaw = 0.0;
+        if (((lparams[i].count >> 10) & 1u) != 0u) { // ... and the turn about up taken off
+            vec4 tw;
+            yaw = root_yaw(q, bq, up == 1u ? 1 : 2, tw);
+            q = unit_q(qmul(vec4(-tw.xyz, tw.w), q));
+        }
         lparams_out[i].motion[0] = motion.x, lparams_out[i].motion[1] = motion.y, lparams_out[i].motion[2] = motion.z;
-        lparams_out[i].motion[3] = 1.0;
+        lparams_out[i].motion[3] = yaw; // the host's NaN until a frame writes it
         t.x = bt.x;
         if (up == 1u)
             t.z = bt.z;

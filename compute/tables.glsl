@@ -31,11 +31,11 @@ struct LayerParam {
 };
 struct LayeredParam {
     PoseParam base;
-    uint count;                  // layers | root motion's up axis << 8 (0 off, 1 y, 2 z)
+    uint count;                  // layers | root motion's up axis << 8 (0 off, 1 y, 2 z) | yaw << 10
     float fade_start, fade_duration;
     int motion_node;
     LayerParam layers[4];        // normal layers first, then additive ones
-    float motion[4];             // written here: root motion (x, y, z, 1) at the frame's time
+    float motion[4];             // written here: root motion (x, y, z, yaw) at the frame's time
 };
 
 const uint SOURCE_LOCALS = 0u;     // the locals table (the host's, or the batch's)

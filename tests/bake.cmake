@@ -82,3 +82,8 @@ set_tests_properties(cli_bake_uv PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake
 add_test(NAME cli_bake_layers COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_layers.sh $<TARGET_FILE:vkskin>
          ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_bake_layers PROPERTIES LABELS "cli;bake;anim" TIMEOUT 300)
+# Jobs with root_motion (issue 27): in place, the bytes of deform --crowd, the root motion
+# (and yaw) CSV beside the bake and in every sidecar; Fox.glb's run where the real datasets are.
+add_test(NAME cli_bake_root_motion COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_root_motion.sh $<TARGET_FILE:vkskin>
+         ${PROJECT_SOURCE_DIR} ${VKSKIN_REAL_DATASETS})
+set_tests_properties(cli_bake_root_motion PROPERTIES LABELS "cli;bake;anim" TIMEOUT 300)

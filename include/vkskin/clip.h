@@ -224,15 +224,34 @@ VKS_API void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *
 
 /* Root motion (in-place playback). The motion node is the first skin node (parents come
  * first) that the first layer's clip drives; root_motion names the up axis
- * (VKS_ROOT_MOTION_Y_UP or _Z_UP). The motion at T is the node's blended local translation
+ * (VKS_ROOT_MOTION_Y_UP or _Z_UP), or'ed with VKS_ROOT_MOTION_YAW to take the turn out too.
+ * The motion at T is the node's blended local translation
  * minus its bind local translation, with the up component zeroed (a walk's bob stays in the
  * pose), in the node's parent space; in-place playback subtracts it from the node's
  * translation. Over a loop the motion at the end minus the motion at the start is the clip's
- * own root displacement. */
-enum { VKS_ROOT_MOTION_OFF = 0, VKS_ROOT_MOTION_Y_UP = 1, VKS_ROOT_MOTION_Z_UP = 2 };
+ * own root displacement.
+ * Yaw (VKS_ROOT_MOTION_YAW): the node's blended local rotation q against its bind local
+ * rotation b, d = q b^-1 (the turn in the parent space), split by swing-twist about the up axis
+ * u: the twist is d's (u-component, w) normalised, taken with w >= 0, and the yaw its angle,
+ * 2 atan2(d.u, d.w) in radians within [-pi, pi], counter-clockwise seen from +u (none where that
+ * pair is shorter than 1e-6: a half turn about a ground axis). In-place playback
+ * pre-multiplies the node's rotation by the twist's inverse; its in-place translation is the
+ * same as without yaw. So the original local is L = T(g + m) R_u(yaw) T(-g) L', with L' the
+ * in-place local, m the motion and g the bind local translation with its up component zeroed:
+ * the agent turns about the node's bind ground point. Translation alone keeps every number of
+ * before yaw. The float GPU pose pass (compute/layers.glsl) takes the same steps. */
+enum { VKS_ROOT_MOTION_OFF = 0, VKS_ROOT_MOTION_Y_UP = 1, VKS_ROOT_MOTION_Z_UP = 2, VKS_ROOT_MOTION_YAW = 4 };
+/* The up axis bits of a root_motion value (VKS_ROOT_MOTION_Y_UP, _Z_UP or 0). */
+#define VKS_ROOT_MOTION_UP(root_motion) ((root_motion) & 3)
+/* Whether a root_motion value is one of: 0, Y_UP, Z_UP, either of those | YAW. */
+#define VKS_ROOT_MOTION_VALID(root_motion)                                                                   \
+    ((root_motion) == 0 ||                                                                                   \
+     (((root_motion) & ~7) == 0 && (VKS_ROOT_MOTION_UP(root_motion) == 1 || VKS_ROOT_MOTION_UP(root_motion) == 2)))
 VKS_API int32_t vks_clip_layers_motion_node(const vks_clip_layers *l, const vks_skin *skin);
 /* The motion at T in double (zero without root_motion or a motion node). */
 VKS_API void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3]);
+/* The yaw at T in radians, in double (zero without VKS_ROOT_MOTION_YAW or a motion node). */
+VKS_API double vks_clip_layers_root_yaw(const vks_clip_layers *l, const vks_skin *skin, float T);
 
 /* ---- readers ---- */
 

@@ -94,7 +94,8 @@ typedef struct vks_crowd_instance {
     float fade_start;        /* the transition's start, frame time in seconds */
     float fade_duration;     /* its length (<= 0: a cut) */
     int root_motion;         /* VKS_ROOT_MOTION_* (clip.h): in-place playback, the motion node
-                                being the first node the first layer's clip drives */
+                                being the first node the first layer's clip drives: Y_UP or
+                                Z_UP, | YAW to take its turn about up out too */
 } vks_crowd_instance;
 
 typedef struct vks_crowd_desc {
@@ -170,6 +171,11 @@ VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t cou
  * completed); it submits a barrier to the host and waits for it. */
 VKS_API vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
                                              vks_error *err);
+/* The same with the yaw: 4 floats (x, y, z, yaw) an instance into out, the yaw in radians
+ * (clip.h's vks_clip_layers_root_yaw, computed in the pose pass in float; zero for instances
+ * whose root_motion has no VKS_ROOT_MOTION_YAW). */
+VKS_API vks_result vks_crowd_read_root_motion_yaw(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
+                                                  vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -73,10 +73,13 @@
  *   ("normal" or "additive"), mask (a node name: it and its descendants). "layers" replaces
  *   clip/start/speed/cycle; with "transition" and no "layers", the plain clip is the set left.
  *   The layers left fade out, the "to" layers fade in, over [start, start + duration] of frame
- *   time; all together at most VKS_MAX_LAYERS. root_motion: true or "y" (y up), "z", false.
+ *   time; all together at most VKS_MAX_LAYERS. root_motion: true or "y" (y up), "z", false
+ *   (the ground-plane translation), or {"up": "y" | "z" (default "y"), "yaw": true | false
+ *   (default false)}: with yaw the turn about up is taken out too (clip.h's rule).
  * CSV: layer 1 is the clip, start, speed and cycle columns with weight, blend, mask and fade;
  *   layers 2..4 the same names suffixed 2, 3, 4 (clip2, weight3, ...); transition_start,
- *   transition_duration and root_motion (0/1/y/z/true/false) per row. With a transition the
+ *   transition_duration, root_motion (0/1/y/z/true/false) and root_yaw (0/1/true/false/yes/no;
+ *   needs root_motion) per row. With a transition the
  *   layers whose fade is "in" are the set entered, the others the set left.
  * A file without these keys and columns parses as it always has.
  * Relative model and clip paths are resolved against the crowd file's folder (name's folder).
@@ -131,7 +134,7 @@ typedef struct vks_crowd_entry {
     uint32_t layer_count;  /* 0: not layered; 1..VKS_MAX_LAYERS (clip is then layer 0's clip) */
     float fade_start;      /* the transition's start (frame time, seconds) */
     float fade_duration;   /* its length (0: a cut) */
-    int32_t root_motion;   /* VKS_ROOT_MOTION_* (clip.h): 0 off, 1 y up, 2 z up */
+    int32_t root_motion;   /* VKS_ROOT_MOTION_* (clip.h): 0 off, 1 y up, 2 z up, | 4 (_YAW) */
 } vks_crowd_entry;
 
 typedef struct vks_crowd_spec {

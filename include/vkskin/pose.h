@@ -128,7 +128,8 @@ typedef struct vks_clip_layers {
     uint32_t count;       /* 1..VKS_MAX_LAYERS; 0: not layered (the plain play is used) */
     float fade_start;     /* source seconds where a transition starts */
     float fade_duration;  /* seconds (<= 0: a cut at fade_start) */
-    int root_motion;      /* nonzero: in-place playback (see vks_clip_root_motion, clip.h) */
+    int root_motion;      /* nonzero: in-place playback: VKS_ROOT_MOTION_Y_UP or _Z_UP, | _YAW to
+                             take the turn out too (vks_clip_layers_root_motion, clip.h) */
 } vks_clip_layers;
 
 typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default angle */

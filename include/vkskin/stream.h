@@ -74,7 +74,7 @@ typedef struct vks_stream_instance { /* zeroed: model 0, the bind pose, identity
     uint32_t layer_count;
     vks_crowd_layer layers[VKS_MAX_LAYERS];
     float fade_start, fade_duration;
-    int root_motion;
+    int root_motion;           /* VKS_ROOT_MOTION_* (clip.h): the up axis, | _YAW for the turn too */
 } vks_stream_instance;
 
 /* A crowd file's entry (crowd_file.h) as a stream instance: model is the uploaded index of the

@@ -204,7 +204,33 @@ static void layer_times(const vks_clip_layers *l, float T, double *times, float 
 /* The up axis's index, or -1. */
 static int up_axis(const vks_clip_layers *l)
 {
-    return l->root_motion == VKS_ROOT_MOTION_Y_UP ? 1 : l->root_motion == VKS_ROOT_MOTION_Z_UP ? 2 : -1;
+    int up = VKS_ROOT_MOTION_UP(l->root_motion);
+    return up == VKS_ROOT_MOTION_Y_UP ? 1 : up == VKS_ROOT_MOTION_Z_UP ? 2 : -1;
+}
+
+/* The yaw of rotation q from bind rotation bq about axis up (clip.h's rule: the twist of
+ * q bq^-1 about up), in radians; twist gets that turn as a unit quaternion. layers.glsl's
+ * root_yaw takes the same steps in float. */
+static double root_yaw(const double q[4], const double bq[4], int up, double twist[4])
+{
+    double inv[4] = {-bq[0], -bq[1], -bq[2], bq[3]}, d[4];
+    qmul(q, inv, d);
+    double a = d[up], w = d[3], len = sqrt(a * a + w * w);
+    twist[0] = twist[1] = twist[2] = 0, twist[3] = 1;
+    if (!(len > 1e-6)) /* a half turn about a ground axis: no turn about up to speak of */
+        return 0;
+    if (w < 0) /* q and -q are one rotation: the shorter way round */
+        a = -a, w = -w;
+    twist[up] = a / len, twist[3] = w / len;
+    return 2 * atan2(a, w);
+}
+
+/* The motion node's bind rotation (what the yaw is measured from). */
+static void bind_rotation(const vks_skin *skin, uint32_t n, double bq[4])
+{
+    double bt[3], bs[3];
+    vks_affine_d b = vks_affine_d_from(&skin->nodes[n].bind_local);
+    split_trs(&b, bt, bq, bs);
 }
 
 void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *skin, float T, vks_affine *out)
@@ -216,24 +242,56 @@ void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *skin, fl
     for (uint32_t n = 0; n < skin->node_count; n++) {
         double t[3], q[4], s[3];
         blend_node(l, skin, n, times, weights, t, q, s);
-        if ((int32_t)n == motion) /* in place: the ground-plane translation back to the bind's */
+        if ((int32_t)n == motion) { /* in place: the ground-plane translation back to the bind's */
             for (int i = 0; i < 3; i++)
                 if (i != up_axis(l))
                     t[i] = skin->nodes[n].bind_local.m[9 + i];
+            if (l->root_motion & VKS_ROOT_MOTION_YAW) { /* ... and the turn about up taken off */
+                double bq[4], tw[4];
+                bind_rotation(skin, n, bq);
+                root_yaw(q, bq, up_axis(l), tw);
+                double inv[4] = {-tw[0], -tw[1], -tw[2], tw[3]};
+                qmul(inv, q, q);
+                normalize4(q);
+            }
+        }
         out[n] = compose_round(t, q, s);
     }
+}
+
+/* The motion node's blended T, R, S at T; the node, or -1 (nothing filled). */
+static int32_t motion_trs(const vks_clip_layers *l, const vks_skin *skin, float T, double t[3], double q[4],
+                          double s[3])
+{
+    int32_t motion = l && up_axis(l) >= 0 ? vks_clip_layers_motion_node(l, skin) : -1;
+    if (motion < 0)
+        return -1;
+    double times[VKS_MAX_LAYERS];
+    float weights[VKS_MAX_LAYERS];
+    layer_times(l, T, times, weights);
+    blend_node(l, skin, (uint32_t)motion, times, weights, t, q, s);
+    return motion;
 }
 
 void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3])
 {
     out[0] = out[1] = out[2] = 0;
-    int32_t motion = l && up_axis(l) >= 0 ? vks_clip_layers_motion_node(l, skin) : -1;
+    double t[3], q[4], s[3];
+    int32_t motion = motion_trs(l, skin, T, t, q, s);
     if (motion < 0)
         return;
-    double times[VKS_MAX_LAYERS], t[3], q[4], s[3];
-    float weights[VKS_MAX_LAYERS];
-    layer_times(l, T, times, weights);
-    blend_node(l, skin, (uint32_t)motion, times, weights, t, q, s);
     for (int i = 0; i < 3; i++)
         out[i] = i == up_axis(l) ? 0 : t[i] - skin->nodes[motion].bind_local.m[9 + i];
+}
+
+double vks_clip_layers_root_yaw(const vks_clip_layers *l, const vks_skin *skin, float T)
+{
+    if (!l || !(l->root_motion & VKS_ROOT_MOTION_YAW))
+        return 0;
+    double t[3], q[4], s[3], bq[4], tw[4];
+    int32_t motion = motion_trs(l, skin, T, t, q, s);
+    if (motion < 0)
+        return 0;
+    bind_rotation(skin, (uint32_t)motion, bq);
+    return root_yaw(q, bq, up_axis(l), tw);
 }

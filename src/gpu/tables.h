@@ -80,11 +80,12 @@ VKS__AT(vks__gpu_layer_param, weight, 16);
 VKS__AT(vks__gpu_layer_param, mask_node, 20);
 typedef struct vks__gpu_layered_param {
     vks__gpu_pose_param base;   /* source VKS__SOURCE_LAYERS; root, seed, ... as for any */
-    uint32_t count;             /* layers | up axis << 8 (root motion: 0 off, 1 y, 2 z) */
+    uint32_t count;             /* layers | up axis << 8 (root motion: 0 off, 1 y, 2 z) | yaw << 10 */
     float fade_start, fade_duration;
     int32_t motion_node;        /* root motion's node, -1: none */
     vks__gpu_layer_param layer[4];
-    float motion[4];            /* written by the pose pass: the root motion at the last frame */
+    float motion[4];            /* written by the pose pass: the root motion (x, y, z, yaw) at
+                                   the last frame; the host's NaN yaw: none yet */
 } vks__gpu_layered_param;
 VKS__TWIN(vks__gpu_layered_param, 240);
 VKS__AT(vks__gpu_layered_param, motion, 224);

@@ -62,6 +62,12 @@ vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t
     return no_gpu(err);
 }
 
+vks_result vks_crowd_read_root_motion_yaw(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
+                                          vks_error *err)
+{
+    return no_gpu(err);
+}
+
 vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *models, const vks_skin *const *skins,
                                 const vks_clip *const *clips, uint32_t clip_count, vks_gpu_clips **out,
                                 vks_error *err)

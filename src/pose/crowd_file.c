@@ -252,6 +252,13 @@ static int parse_root_motion(const char *s, size_t n)
     return -1;
 }
 
+/* root_yaw's text: 1 / true / yes, 0 / false / no; -1 otherwise. */
+static int parse_yes_no(const char *s, size_t n)
+{
+    int v = parse_root_motion(s, n);
+    return v == 0 || (v == 1 && !(n == 1 && (s[0] == 'y' || s[0] == 'Y'))) ? v : -1;
+}
+
 /* Stores entry e's n layers (ys) in the spec; the entry plays layer 0's clip where a host
  * knows no layers. */
 static vks_result add_layers(parser *p, vks_crowd_entry *e, const vks_crowd_entry_layer *ys, uint32_t n,
@@ -419,6 +426,47 @@ static vks_result json_cycle(parser *p, const cJSON *v, const char *path, int32_
     return VKS_OK;
 }
 
+/* "root_motion": true, false, "y", "z" (translation only, as before yaw), or an object
+ * {"up": "y" | "z" (default "y"), "yaw": true | false (default false)}. */
+static vks_result json_root_motion(parser *p, const cJSON *v, const char *path, int32_t *out)
+{
+    if (!cJSON_IsObject(v)) {
+        int rm = cJSON_IsBool(v) ? cJSON_IsTrue(v)
+                                 : cJSON_IsString(v) ? parse_root_motion(v->valuestring, strlen(v->valuestring)) : -1;
+        if (rm < 0)
+            return fail(p, VKS_ERR_FORMAT, 0, path,
+                        "expected true, false, \"y\" or \"z\" (the up axis) or {\"up\": ..., \"yaw\": ...}, got %s",
+                        json_kind(v));
+        *out = rm;
+        return VKS_OK;
+    }
+    char at[192];
+    int up = VKS_ROOT_MOTION_Y_UP, yaw = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, v)
+    {
+        const char *k = c->string ? c->string : "";
+        snprintf(at, sizeof at, "%.120s.%.30s", path, k);
+        if (key_seen_before(v, c))
+            return fail(p, VKS_ERR_FORMAT, 0, at, "the key is given twice");
+        if (!strcmp(k, "up")) {
+            const char *u = cJSON_IsString(c) ? c->valuestring : "";
+            up = (u[0] == 'y' || u[0] == 'Y') && !u[1] ? VKS_ROOT_MOTION_Y_UP
+                 : (u[0] == 'z' || u[0] == 'Z') && !u[1] ? VKS_ROOT_MOTION_Z_UP : -1;
+            if (up < 0)
+                return fail(p, VKS_ERR_FORMAT, 0, at, "expected \"y\" or \"z\" (the up axis), got %s", json_kind(c));
+        } else if (!strcmp(k, "yaw")) {
+            if (!cJSON_IsBool(c))
+                return fail(p, VKS_ERR_FORMAT, 0, at, "expected true or false, got %s", json_kind(c));
+            yaw = cJSON_IsTrue(c);
+        } else {
+            return fail(p, VKS_ERR_FORMAT, 0, at, "unknown key (expected up or yaw)");
+        }
+    }
+    *out = up | (yaw ? VKS_ROOT_MOTION_YAW : 0);
+    return VKS_OK;
+}
+
 /* One layer object at path ("instances[3].layers[1]"). */
 static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint32_t i, vks_crowd_entry_layer *y)
 {
@@ -576,12 +624,7 @@ static vks_result json_instance(parser *p, const cJSON *o, uint32_t i)
         } else if (!strcmp(k, "transition")) {
             transition = v;
         } else if (!strcmp(k, "root_motion")) {
-            int rm = cJSON_IsBool(v) ? cJSON_IsTrue(v)
-                                     : cJSON_IsString(v) ? parse_root_motion(v->valuestring, strlen(v->valuestring)) : -1;
-            if (rm < 0)
-                return fail(p, VKS_ERR_FORMAT, 0, path, "expected true, false, \"y\" or \"z\" (the up axis), got %s",
-                            json_kind(v));
-            e->root_motion = rm;
+            r = json_root_motion(p, v, path, &e->root_motion);
         } else {
             return fail(p, VKS_ERR_FORMAT, 0, path,
                         "unknown key (expected model, clip, start, speed, cycle, root, layers, transition or "
@@ -675,7 +718,7 @@ enum {
     COL_TX, COL_TY, COL_TZ, COL_QX, COL_QY, COL_QZ, COL_QW, COL_SX, COL_SY, COL_SZ,
     COL_WEIGHT, COL_BLEND, COL_MASK, COL_FADE,
     COL_LAYER2, /* LAYER_FIELDS columns for each of layers 2..4 */
-    COL_TSTART = COL_LAYER2 + 3 * LAYER_FIELDS, COL_TDURATION, COL_ROOT_MOTION,
+    COL_TSTART = COL_LAYER2 + 3 * LAYER_FIELDS, COL_TDURATION, COL_ROOT_MOTION, COL_ROOT_YAW,
     COL_COUNT
 };
 static const char *const col_names[COL_COUNT] = {
@@ -684,7 +727,7 @@ static const char *const col_names[COL_COUNT] = {
     "clip2", "start2", "speed2", "cycle2", "weight2", "blend2", "mask2", "fade2",
     "clip3", "start3", "speed3", "cycle3", "weight3", "blend3", "mask3", "fade3",
     "clip4", "start4", "speed4", "cycle4", "weight4", "blend4", "mask4", "fade4",
-    "transition_start", "transition_duration", "root_motion"};
+    "transition_start", "transition_duration", "root_motion", "root_yaw"};
 
 /* The layer (0..3) and field of a layer column, or 0 for other columns. */
 static int layer_column(int col, int *layer, int *field)
@@ -861,7 +904,7 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
         return p->err ? p->err->code : VKS_ERR_NOMEM;
     uint32_t i = p->spec->instance_count - 1;
     float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
-    int has_root = 0, has_q = 0, layered = 0, transition = 0, given[VKS_MAX_LAYERS] = {0};
+    int has_root = 0, has_q = 0, layered = 0, transition = 0, yaw = 0, given[VKS_MAX_LAYERS] = {0};
     vks_crowd_entry_layer ys[VKS_MAX_LAYERS];
     for (int k = 0; k < VKS_MAX_LAYERS; k++)
         ys[k] = default_layer();
@@ -908,6 +951,12 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
                             (int)(c->n < 40 ? c->n : 40), c->s);
             layered |= e->root_motion != 0;
             break;
+        case COL_ROOT_YAW:
+            yaw = parse_yes_no(c->s, c->n);
+            if (yaw < 0)
+                return fail(p, VKS_ERR_FORMAT, line, name, "expected 0, 1, true, false, yes or no, got \"%.*s\"",
+                            (int)(c->n < 40 ? c->n : 40), c->s);
+            break;
         default: {
             if (col >= COL_WEIGHT)
                 break; /* a layer's, taken above */
@@ -929,6 +978,10 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
         if (r != VKS_OK)
             return r;
     }
+    if (yaw && !e->root_motion)
+        return fail(p, VKS_ERR_FORMAT, line, "root_yaw", "expected root_motion (the up axis) with it");
+    if (yaw)
+        e->root_motion |= VKS_ROOT_MOTION_YAW;
     if (!layered && e->fade_duration == 0)
         return VKS_OK; /* a plain row, as before layers */
     if (e->fade_duration != 0 && !transition)
@@ -980,7 +1033,7 @@ static vks_result parse_csv(parser *p, const char *text, size_t size)
                 if (col < 0)
                     r = fail(p, VKS_ERR_FORMAT, line, "header",
                              "unknown column \"%.*s\" (expected model, clip, start, speed, cycle, tx, ty, tz, qx, qy, "
-                             "qz, qw, sx, sy, sz, the layer columns or root_motion)",
+                             "qz, qw, sx, sy, sz, the layer columns, root_motion or root_yaw)",
                              (int)(cells[k].n < 40 ? cells[k].n : 40), cells[k].s);
                 else if (seen[col]++)
                     r = fail(p, VKS_ERR_FORMAT, line, "header", "column \"%s\" named twice", col_names[col]);

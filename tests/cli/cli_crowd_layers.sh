@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Layered crowds through the vkskin program (issue 27): validate (the GPU pose pass against the
 # CPU reference) on a crowd with normal and additive layers, masks, crossfades in progress and
-# root motion on the bundled characters of all four formats and on Fox.glb; deform --crowd's
-# root-motion CSV; and the errors: an unknown mask node and a bad layer name their entry.
+# root motion (translation, and with yaw) on the bundled characters of all four formats and on
+# Fox.glb; deform --crowd's root-motion CSV (a yaw column only where asked for); and the errors: an unknown mask node and a bad layer name their entry.
 # GPU checks run with the validation layer on and are skipped without a device (exit 4).
 # Usage: cli_crowd_layers.sh VKSKIN SOURCE_DIR            (the bundled characters, the errors)
 #        cli_crowd_layers.sh VKSKIN SOURCE_DIR REAL_DATASETS   (Fox.glb only; 77 where absent)
@@ -42,6 +42,15 @@ if [ -n "$real" ]; then
 ]}
 EOT
   expect 0 "validate a layered Fox.glb crowd" "$vk" validate --crowd fox.json --frames 8 --validation
+  # the same with yaw taken out too, and Fox's run (clip 1) turns: its yaw column moves
+  sed 's/"root_motion": "y"/"root_motion": {"up": "y", "yaw": true}/' fox.json > fox_yaw.json
+  printf '{"instances": [{"model": "%s", "clip": "%s#1", "root_motion": {"yaw": true}}]}\n' "$fox" "$fox" > fox_run.json
+  expect 0 "validate a layered Fox.glb crowd with yaw" "$vk" validate --crowd fox_yaw.json --frames 8 --validation
+  expect 0 "validate Fox.glb's run with yaw" "$vk" validate --crowd fox_run.json --frames 8 --fps 5 --validation
+  expect 0 "deform Fox.glb's run with yaw" "$vk" deform --crowd fox_run.json --cpu --frames 12 --fps 5 --out fox.raw
+  [ "$(head -1 fox.raw.root_motion.csv)" = "instance,frame,time,x,y,z,yaw" ] &&
+    awk -F, 'NR > 1 && ($7 > 0.03 || $7 < -0.03) { turns = 1 } END { exit !turns }' fox.raw.root_motion.csv ||
+    { echo "FAIL: Fox's run has no yaw: $(head -4 fox.raw.root_motion.csv)"; fail=1; }
   exit $fail
 fi
 
@@ -72,6 +81,25 @@ elif [ $rc -ne 4 ]; then
   echo "FAIL: deform --crowd --gpu: exit $rc ($(head -c 600 err))"; fail=1
 fi
 
+# yaw (issue 27): the same crowd with root_motion {"up": ..., "yaw": true} validates, its CSV
+# gains a yaw column after x, y, z, and those stay what translation alone gives
+sed -e "s#\.\./\.\./datasets#$src/datasets#g" -e 's/"root_motion": "\([yz]\)"/"root_motion": {"up": "\1", "yaw": true}/' \
+  "$crowd" > yaw.json
+grep -q '"yaw": true' yaw.json || { echo "FAIL: no yaw crowd made"; fail=1; }
+expect 0 "validate the layered crowd with yaw" "$vk" validate --crowd yaw.json --frames 8 --fps 30 --validation
+mkdir yaw_cpu yaw_gpu
+expect 0 "deform --crowd --cpu with yaw" "$vk" deform --crowd yaw.json --cpu --frames 4 --format raw --out yaw_cpu
+yaw_csv=yaw_cpu/char_b24_pl8.nif.raw.root_motion.csv
+[ "$(head -1 "$yaw_csv")" = "instance,frame,time,x,y,z,yaw" ] && [ "$(wc -l < "$yaw_csv")" -eq 5 ] &&
+  cmp -s <(cut -d, -f1-6 "$yaw_csv") "$rm_csv" ||
+  { echo "FAIL: yaw root motion CSV: $(head -3 "$yaw_csv" 2>/dev/null)"; fail=1; }
+"$vk" deform --crowd yaw.json --gpu --frames 4 --format raw --out yaw_gpu --validation > out 2> err; rc=$?
+if [ $rc -eq 0 ]; then
+  cmp -s "$yaw_csv" yaw_gpu/char_b24_pl8.nif.raw.root_motion.csv || { echo "FAIL: yaw CSV differs between engines"; fail=1; }
+elif [ $rc -ne 4 ]; then
+  echo "FAIL: deform --crowd --gpu with yaw: exit $rc ($(head -c 600 err))"; fail=1
+fi
+
 # errors name the entry
 m=$src/datasets/char_b24_pl8.dff
 printf '{"instances": [{"model": "%s", "layers": [{"clip": "%s.walk.anm"}, {"clip": "%s.wave.anm", "mask": "tail"}]}]}\n' "$m" "$m" "$m" > badmask.json
@@ -80,5 +108,8 @@ has "the entry and layer of an unknown mask" 'badmask.json: instances\[0\]: laye
 printf 'model,clip,weight2\n%s,%s.walk.anm,1\n' "$m" "$m" > badlayer.csv
 expect 1 "a layer column without its clip" "$vk" deform --crowd badlayer.csv --cpu --out x.raw
 has "the line and column" 'badlayer.csv:2: clip2: expected the clip of layer 2'
+printf '{"instances": [{"model": "%s", "clip": "%s.walk.anm", "root_motion": {"up": "x"}}]}\n' "$m" "$m" > badup.json
+expect 1 "root motion about an x axis" "$vk" deform --crowd badup.json --cpu --out x.raw
+has "the entry and key of a bad up axis" 'badup.json: instances\[0\].root_motion.up: expected "y" or "z"'
 
 exit $fail

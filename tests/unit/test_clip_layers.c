@@ -2,7 +2,10 @@
  * computed values: weight 0 / 1 of a two-layer blend is each clip alone, a 50 % blend of two
  * single-bone clips is the documented rule's value, an additive layer of its own first frame
  * changes nothing, a mask keeps a layer off the nodes outside it, a crossfade is continuous
- * at its start and end, and root motion adds up to the clip's own root displacement. */
+ * at its start and end, and root motion adds up to the clip's own root displacement; with yaw
+ * (clip.h's swing-twist rule) the yaw track is the clip's own turn, the pose in place keeps no
+ * turn, the yaw adds up to the clip's turn over a cycle, and translation and yaw put back on the
+ * in-place pose give the original one. */
 #include <math.h>
 #include <string.h>
 
@@ -205,6 +208,117 @@ static void test_root_motion(const vks_skin *skin)
     vks_clip_binding_free(&b);
 }
 
+/* q as a float[4] of a rotation by angle about axis (0 x, 1 y, 2 z) */
+static void axis_q(int axis, double angle, double q[4])
+{
+    q[0] = q[1] = q[2] = 0, q[axis] = sin(angle / 2), q[3] = cos(angle / 2);
+}
+
+static void hamilton(const double a[4], const double b[4], double out[4])
+{
+    double r[4] = {a[3] * b[0] + b[3] * a[0] + a[1] * b[2] - a[2] * b[1],
+                   a[3] * b[1] + b[3] * a[1] + a[2] * b[0] - a[0] * b[2],
+                   a[3] * b[2] + b[3] * a[2] + a[0] * b[1] - a[1] * b[0],
+                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(out, r, sizeof r);
+}
+
+/* The affine of translation t and rotation q (unit scale). */
+static vks_affine tr_affine(const double t[3], const double q[4])
+{
+    float tf[3] = {(float)t[0], (float)t[1], (float)t[2]}, qf[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    return vks_affine_from_trs(tf, qf, (const float[3]){1, 1, 1});
+}
+
+static void test_root_yaw(void)
+{
+    /* node B (bind: one unit along x, turned 0.5 rad about y) turns 0, 45, 90 degrees about y
+       on top of a tilt about x, and walks along x and z: keys R_y(theta) R_x(0.3) R_y(0.5), so
+       the turn from the bind, q b^-1 = R_y(theta) R_x(0.3), has the twist theta about y */
+    vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
+    CHECK(skin != NULL);
+    if (!skin)
+        return;
+    double bq[4], tilt[4], keyq[3][4];
+    axis_q(1, 0.5, bq);
+    axis_q(0, 0.3, tilt);
+    float bt[3] = {1, 0, 0}, bqf[4] = {(float)bq[0], (float)bq[1], (float)bq[2], (float)bq[3]};
+    skin->nodes[2].bind_local = vks_affine_from_trs(bt, bqf, (const float[3]){1, 1, 1});
+    static float turn[12], walk[9] = {1, 0, 0, 2, 0.1f, 0.5f, 3, 0, 1}, t3[3] = {0, 1, 2};
+    for (int k = 0; k < 3; k++) {
+        double y[4], yt[4];
+        axis_q(1, k * M_PI / 4, y);
+        hamilton(y, tilt, yt);
+        hamilton(yt, bq, keyq[k]);
+        for (int i = 0; i < 4; i++)
+            turn[4 * k + i] = (float)keyq[k][i];
+    }
+    static vks_track tr;
+    tr.node_name = skin->nodes[2].name;
+    tr.rotation = curve(3, 4, VKS_INTERP_LINEAR, t3, turn);
+    tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
+    vks_clip clip = {.name = "turn", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
+    vks_clip_binding b;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
+    vks_clip_layers l = {0};
+    l.count = 1;
+    l.layer[0] = layer(&clip, &b, 0, 1);
+    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    l.root_motion = VKS_ROOT_MOTION_Y_UP;
+    CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 2);
+    CHECK_NEAR(vks_clip_layers_root_yaw(&l, skin, 2.0f), 0.0, 0); /* translation only: no yaw */
+    vks_affine plain[3], got[3];
+    vks_clip_layers_locals_d(&l, skin, 2.0f, got);
+    l.root_motion = VKS_ROOT_MOTION_Y_UP | VKS_ROOT_MOTION_YAW;
+    /* at the keys: the yaw is the clip's own turn, and the pose in place keeps the tilt and the
+       bind turn only, at the bind's ground point */
+    for (int k = 0; k < 3; k++) {
+        CHECK_NEAR(vks_clip_layers_root_yaw(&l, skin, (float)k), k * M_PI / 4, 1e-6);
+        vks_clip_layers_locals_d(&l, skin, (float)k, got);
+        double in_place[4], t[3] = {1, walk[3 * k + 1], 0};
+        hamilton(tilt, bq, in_place);
+        vks_affine want = tr_affine(t, in_place);
+        CHECK(max_diff(&got[2], &want, 1) < 1e-6);
+        double m[3];
+        vks_clip_layers_root_motion(&l, skin, (float)k, m); /* the translation as without yaw */
+        CHECK_NEAR(m[0], walk[3 * k] - 1.0, 1e-6);
+        CHECK_NEAR(m[1], 0.0, 0);
+        CHECK_NEAR(m[2], walk[3 * k + 2], 1e-6);
+    }
+    /* the per-frame steps of the yaw add up to the clip's own turn over the cycle */
+    double prev = vks_clip_layers_root_yaw(&l, skin, 0), sum = 0;
+    for (int f = 1; f <= 60; f++) {
+        double y = vks_clip_layers_root_yaw(&l, skin, (float)f / 30.0f);
+        sum += y - prev, prev = y;
+    }
+    CHECK_NEAR(sum, M_PI / 2, 1e-6);
+    /* between the keys and for either up axis: (translation, yaw) put back on the in-place
+       pose, L = T(g + m) R_up(yaw) T(-g) L', give the pose played without root motion */
+    for (int up = 1; up <= 2; up++)
+        for (float T = 0.1f; T < 2; T += 0.37f) {
+            l.root_motion = 0;
+            vks_clip_layers_locals_d(&l, skin, T, plain);
+            l.root_motion = up | VKS_ROOT_MOTION_YAW;
+            vks_clip_layers_locals_d(&l, skin, T, got);
+            double m[3], yq[4], g[3] = {1, 0, 0}, zero[3] = {0, 0, 0}, none[4] = {0, 0, 0, 1}, neg_g[3] = {-1, 0, 0};
+            vks_clip_layers_root_motion(&l, skin, T, m);
+            double yaw = vks_clip_layers_root_yaw(&l, skin, T);
+            CHECK(fabs(yaw) > 0.01 || T < 0.2f); /* it turns */
+            axis_q(up, yaw, yq);
+            double gm[3] = {g[0] + m[0], g[1] + m[1], g[2] + m[2]};
+            vks_affine to = tr_affine(gm, none), turn_up = tr_affine(zero, yq), from = tr_affine(neg_g, none);
+            vks_affine a = vks_affine_mul(&to, &turn_up);
+            a = vks_affine_mul(&a, &from);
+            vks_affine back = vks_affine_mul(&a, &got[2]);
+            CHECK(max_diff(&back, &plain[2], 1) < 1e-5);
+            CHECK(max_diff(&got[2], &plain[2], 1) > 1e-3); /* and in place differs */
+            CHECK(max_diff(got, plain, 2) == 0);          /* the other nodes are untouched */
+        }
+    vks_clip_binding_free(&b);
+    vks_skin_free(skin);
+}
+
 int main(void)
 {
     vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
@@ -220,6 +334,7 @@ int main(void)
     test_additive_and_mask(skin, &ba, &bb);
     test_crossfade(skin, &ba, &bb);
     test_root_motion(skin);
+    test_root_yaw();
     vks_clip_binding_free(&ba), vks_clip_binding_free(&bb);
     vks_skin_free(skin);
     return vks_test_finish("test_clip_layers");

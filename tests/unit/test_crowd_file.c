@@ -337,11 +337,71 @@ static void test_layers(void)
     bad("csv root motion", "clip,root_motion\na,up\n", VKS_ERR_FORMAT, 2, "root_motion", "expected 0, 1, y, z");
 }
 
+/* Root motion with yaw (issue 27): the object form and the root_yaw column, beside today's
+ * forms (translation only), and bad ones refused naming the entry and key. */
+static void test_root_yaw(void)
+{
+    const char *json = "{\"instances\": [\n"
+                       "  {\"clip\": \"w.anm\", \"root_motion\": {\"up\": \"z\", \"yaw\": true}},\n"
+                       "  {\"clip\": \"w.anm\", \"root_motion\": {\"yaw\": true}},\n"
+                       "  {\"clip\": \"w.anm\", \"root_motion\": {\"up\": \"Y\", \"yaw\": false}},\n"
+                       "  {\"clip\": \"w.anm\", \"root_motion\": \"z\"}\n"
+                       "]}\n";
+    vks_error err;
+    vks_crowd_spec *s = parse(json, "c.json", &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_INT(s->instances[0].root_motion, VKS_ROOT_MOTION_Z_UP | VKS_ROOT_MOTION_YAW);
+        CHECK_EQ_INT(s->instances[1].root_motion, VKS_ROOT_MOTION_Y_UP | VKS_ROOT_MOTION_YAW);
+        CHECK_EQ_INT(s->instances[2].root_motion, VKS_ROOT_MOTION_Y_UP);
+        CHECK_EQ_INT(s->instances[3].root_motion, VKS_ROOT_MOTION_Z_UP);
+        for (int k = 0; k < 4; k++)
+            CHECK_EQ_INT(s->instances[k].layer_count, 1);
+    }
+    vks_crowd_spec_free(s);
+    const char *csv = "clip,root_motion,root_yaw\n"
+                      "w.anm,z,1\n"
+                      "w.anm,y,false\n"
+                      "w.anm,y,\n"
+                      "w.anm,,no\n";
+    s = parse(csv, "c.csv", &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_INT(s->instances[0].root_motion, VKS_ROOT_MOTION_Z_UP | VKS_ROOT_MOTION_YAW);
+        CHECK_EQ_INT(s->instances[1].root_motion, VKS_ROOT_MOTION_Y_UP);
+        CHECK_EQ_INT(s->instances[2].root_motion, VKS_ROOT_MOTION_Y_UP);
+        CHECK_EQ_INT(s->instances[3].root_motion, 0);
+        CHECK_EQ_INT(s->instances[3].layer_count, 0); /* a plain row */
+    }
+    vks_crowd_spec_free(s);
+
+    bad("json root motion up", "{\"instances\": [{}, {\"clip\": \"a\", \"root_motion\": {\"up\": \"x\"}}]}",
+        VKS_ERR_FORMAT, 0, "instances[1].root_motion.up", "expected \"y\" or \"z\"");
+    bad("json root motion up yes", "{\"instances\": [{\"clip\": \"a\", \"root_motion\": {\"up\": \"yes\"}}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].root_motion.up", "the up axis");
+    bad("json root motion yaw", "{\"instances\": [{\"clip\": \"a\", \"root_motion\": {\"yaw\": 1}}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].root_motion.yaw", "expected true or false, got a number");
+    bad("json root motion key", "{\"instances\": [{\"clip\": \"a\", \"root_motion\": {\"turn\": true}}]}",
+        VKS_ERR_FORMAT, 0, "instances[0].root_motion.turn", "unknown key (expected up or yaw)");
+    bad("json root motion twice",
+        "{\"instances\": [{\"clip\": \"a\", \"root_motion\": {\"yaw\": true, \"yaw\": false}}]}", VKS_ERR_FORMAT,
+        0, "instances[0].root_motion.yaw", "given twice");
+    bad("json root motion array", "{\"instances\": [{\"clip\": \"a\", \"root_motion\": [1]}]}", VKS_ERR_FORMAT, 0,
+        "instances[0].root_motion", "{\"up\": ..., \"yaw\": ...}");
+    bad("json root yaw alone", "{\"instances\": [{\"root_motion\": {\"yaw\": true}}]}", VKS_ERR_FORMAT, 0,
+        "instances[0]", "expected a clip or layers");
+    bad("csv root yaw", "clip,root_motion,root_yaw\na,y,z\n", VKS_ERR_FORMAT, 2, "root_yaw",
+        "expected 0, 1, true, false, yes or no");
+    bad("csv root yaw without root motion", "clip,root_yaw\na,1\n", VKS_ERR_FORMAT, 2, "root_yaw",
+        "expected root_motion");
+}
+
 int main(void)
 {
     test_json();
     test_csv();
     test_layers();
+    test_root_yaw();
     test_bad();
     test_prefixes();
     test_allocator();

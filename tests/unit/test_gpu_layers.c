@@ -1,7 +1,7 @@
 /* Layered crowd instances (pose.h's rule) in the GPU pose pass against the CPU reference
  * (vks_clip_layers_locals_d, double), with the validation layer on: one to four layers of
  * clips of every space, normal and additive, masks, a crossfade before, during and after, root
- * motion, mixed with plain clip and procedural instances in the same crowd; times from
+ * motion with and without yaw, mixed with plain clip and procedural instances in the same crowd; times from
  * negative to past the clips' ends. Also: a crowd made without layers refuses a layered
  * instance, bad layers are refused, and weight 0 / 1 of a two-layer blend matches the clip
  * alone. Exits 77 where there is no Vulkan device. */
@@ -113,6 +113,8 @@ static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_in
         in->fade_duration = i % 6 == 1 ? 0.0f : 0.8f;
     }
     in->root_motion = i % 5 == 3 ? VKS_ROOT_MOTION_Y_UP : i % 5 == 4 ? VKS_ROOT_MOTION_Z_UP : 0;
+    if (in->root_motion && i % 10 >= 5) /* every other one takes the turn out too */
+        in->root_motion |= VKS_ROOT_MOTION_YAW;
     if (i % 6 == 1) {
         float t[3] = {0.3f * (float)i, 0, -1}, q[4], s[3] = {1, 1, 1};
         quat(q, 0, 1, 0, 0.2f * (float)i);
@@ -186,12 +188,14 @@ int main(void)
         }
         CHECK(vks_crowd_run_frame(crowd, times[k], NULL, &err) == VKS_OK);
         CHECK(crowd_check(crowd, skins, in, N, times[k], lp, "layers"));
-        /* root motion, read back, against the reference's (zeros where there is none) */
-        float motion[N * 3];
+        /* root motion, read back, against the reference's (zeros where there is none): the
+           translation alone, and with the yaw */
+        float motion[N * 3], motion_yaw[N * 4];
         CHECK(vks_crowd_read_root_motion(crowd, 0, N, motion, &err) == VKS_OK);
-        int moving = 0;
+        CHECK(vks_crowd_read_root_motion_yaw(crowd, 0, N, motion_yaw, &err) == VKS_OK);
+        int moving = 0, turning = 0;
         for (uint32_t i = 0; i < N; i++) {
-            double want[3] = {0, 0, 0};
+            double want[3] = {0, 0, 0}, want_yaw = 0;
             if (in[i].pose == VKS_CROWD_POSE_LAYERS) {
                 vks_clip_layers l = {0};
                 l.count = in[i].layer_count, l.root_motion = in[i].root_motion;
@@ -204,12 +208,23 @@ int main(void)
                     l.layer[y].mask = c->mask;
                 }
                 vks_clip_layers_root_motion(&l, skins[in[i].model], times[k], want);
+                want_yaw = vks_clip_layers_root_yaw(&l, skins[in[i].model], times[k]);
             }
             for (int c = 0; c < 3; c++) {
                 CHECK(fabs(motion[3 * i + c] - want[c]) < 1e-4);
+                CHECK(motion_yaw[4 * i + c] == motion[3 * i + c]);
                 moving += want[c] != 0;
             }
+            /* the same angle (a yaw near a half turn may round to the other side) */
+            double dy = remainder((double)motion_yaw[4 * i + 3] - want_yaw, 2 * M_PI);
+            if (!(fabs(dy) < 1e-4))
+                fprintf(stderr, "instance %u at %g: yaw %.9g, reference %.9g\n", i, (double)times[k],
+                        (double)motion_yaw[4 * i + 3], want_yaw);
+            CHECK(fabs(dy) < 1e-4);
+            CHECK(!(in[i].root_motion & VKS_ROOT_MOTION_YAW) ? motion_yaw[4 * i + 3] == 0.0f : 1);
+            turning += fabs(want_yaw) > 1e-3;
         }
+        CHECK(turning > 0);
         CHECK(moving > 0);
     }
 
@@ -244,7 +259,7 @@ int main(void)
         free(p1), free(p3);
     }
 
-    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, a layered instance in a "
+    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, yaw without an up axis, a layered instance in a "
                     "crowd made without layers\n");
     vks_crowd_instance bad = in[0];
     bad.layer_count = 5;
@@ -254,6 +269,9 @@ int main(void)
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
     bad = in[0];
     bad.layers[0].mask = 1000;
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad = in[0];
+    bad.root_motion = VKS_ROOT_MOTION_YAW; /* yaw about no up axis */
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
     vks_crowd *flat = NULL;
     vks_crowd_desc fd = {.models = ms, .instances = &plain, .instance_count = 1, .clips = gc};

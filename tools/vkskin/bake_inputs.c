@@ -60,6 +60,13 @@ static int refuse_job(const vks_bake_job *job, const char *dir, const vks_cli_in
             free(path);
         }
     }
+    if (vks_bake_root_motion_of(job) && rc == VKS_EXIT_OK) { /* NAME.root_motion.csv */
+        char *path = vks_bake_root_motion_name(job, dir);
+        if (!path)
+            return VKS_EXIT_RUNTIME;
+        rc = vks_cli_refuse_input(in, option, path);
+        free(path);
+    }
     /* a split job's parts (NAME.vat.pos.f32_part0.exr, NAME.atlas_part0.exr, ...): how many, the
        clips are not read yet to say */
     static const char *const parts[3][2] = {{".vat.", ".exr"}, {".vat.", ".png"}, {".atlas_part", ".exr"}};

@@ -116,6 +116,16 @@ vks_clip_set *vks_bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin
  * masks found by node name, and one baked clip labelled "layers" whose frames are [0, layer 1's
  * clip duration] of frame time (or "range", not clamped: layers loop on their own). */
 int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l);
+/* Root motion of a layered job ("root_motion", bake_root_motion.c): its VKS_ROOT_MOTION_*
+ * value (0: none; jobs of "clips" have none); NAME.root_motion.csv in dir (NULL: the name a
+ * sidecar records; malloc'ed); the role sidecars give it; and the file written (temporary name,
+ * renamed when complete), one row per frame: frame, time, x, y, z (and yaw, radians, when asked
+ * for), the CPU reference's in double. 0 with a line on stderr on failure. */
+#define VKS_BAKE_ROOT_MOTION_SUFFIX ".root_motion.csv"
+int vks_bake_root_motion_of(const vks_bake_job *job);
+char *vks_bake_root_motion_name(const vks_bake_job *job, const char *dir);
+const char *vks_bake_root_motion_role(const vks_bake_job *job);
+int vks_bake_write_root_motion(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir);
 /* A layered job's sidecar clip object gains "layers" (each layer's file, index, start, speed,
  * cycle, weight, blend, fade and mask) and, with a crossfade, "transition". */
 void vks_bake_layers_sidecar(struct cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l);

@@ -127,6 +127,19 @@ void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bak
         faded |= y->fade != VKS_FADE_NONE;
         cJSON_AddItemToArray(a, o);
     }
+    int rm = vks_bake_root_motion_of(job);
+    if (rm) { /* in place: what was taken out, and where it is */
+        cJSON *o = cJSON_AddObjectToObject(clip, "root_motion");
+        char *name = vks_bake_root_motion_name(job, NULL);
+        cJSON_AddStringToObject(o, "up", VKS_ROOT_MOTION_UP(rm) == VKS_ROOT_MOTION_Z_UP ? "z" : "y");
+        cJSON_AddBoolToObject(o, "yaw", (rm & VKS_ROOT_MOTION_YAW) != 0);
+        int32_t node = vks_clip_layers_motion_node(ly, l->skin);
+        if (node >= 0)
+            cJSON_AddStringToObject(o, "motion_node", l->skin->nodes[node].name);
+        if (name)
+            cJSON_AddStringToObject(o, "file", name);
+        free(name);
+    }
     if (faded) {
         cJSON *t = cJSON_AddObjectToObject(clip, "transition");
         cJSON_AddNumberToObject(t, "start", short_decimal(ly->fade_start));

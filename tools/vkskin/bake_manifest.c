@@ -171,12 +171,14 @@ static int parse_clip(const char *file, const char *dir, const cJSON *v, vks_bak
     return c->file ? 1 : fail(file, c->where, "no memory");
 }
 
-/* "layers" and "transition" of a job: given to the crowd file's parser as the one entry of a
- * crowd, so that they mean, and are checked, exactly as in a crowd file; its messages name the
- * job ("jobs[3].layers[1].weight") instead of the crowd's entry. Relative clip paths start in
- * the manifest's folder (the parser resolves them against the manifest's name). The layer
- * clips become the job's clips, each read whole and its one clip picked by the text after '#'. */
-static int parse_layers(const char *file, const cJSON *layers, const cJSON *transition, vks_bake_job *j)
+/* "layers", "transition" and "root_motion" of a job: given to the crowd file's parser as the
+ * one entry of a crowd, so that they mean, and are checked, exactly as in a crowd file; its
+ * messages name the job ("jobs[3].layers[1].weight") instead of the crowd's entry. Relative
+ * clip paths start in the manifest's folder (the parser resolves them against the manifest's
+ * name). The layer clips become the job's clips, each read whole and its one clip picked by
+ * the text after '#'. */
+static int parse_layers(const char *file, const cJSON *layers, const cJSON *transition, const cJSON *root_motion,
+                        vks_bake_job *j)
 {
     cJSON *root = cJSON_CreateObject(), *inst = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "instances");
     if (!root || !inst || !arr) {
@@ -186,6 +188,8 @@ static int parse_layers(const char *file, const cJSON *layers, const cJSON *tran
     cJSON_AddItemToObject(inst, "layers", cJSON_Duplicate(layers, 1));
     if (transition)
         cJSON_AddItemToObject(inst, "transition", cJSON_Duplicate(transition, 1));
+    if (root_motion)
+        cJSON_AddItemToObject(inst, "root_motion", cJSON_Duplicate(root_motion, 1));
     cJSON_AddItemToArray(arr, inst);
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
@@ -239,6 +243,8 @@ static int parse_layers(const char *file, const cJSON *layers, const cJSON *tran
     }
     cJSON_AddNumberToObject(h, "fade_start", e->fade_start);
     cJSON_AddNumberToObject(h, "fade_duration", e->fade_duration);
+    if (e->root_motion) /* only when asked for, so every other layered job keeps its hash */
+        cJSON_AddNumberToObject(h, "root_motion", e->root_motion);
     j->layers_json = cJSON_PrintUnformatted(h);
     cJSON_Delete(h);
     return j->layers_json ? 1 : fail(file, j->where, "no memory");
@@ -332,7 +338,7 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
 {
     static const char *const keys[] = {"name", "model", "read", "clips", "fps", "range", "outputs", "normals",
                                        "max_width", "max_height", "pow2", "split", "contact_sheet", "layers",
-                                       "transition", NULL};
+                                       "transition", "root_motion", NULL};
     if (!cJSON_IsObject(v))
         return fail(file, j->where, "a job is an object with \"model\" and \"clips\"");
     if (!known_keys(file, j->where, v, keys))
@@ -412,10 +418,14 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     const cJSON *transition = cJSON_GetObjectItemCaseSensitive(v, "transition");
     if (layers && clips)
         return fail(file, j->where, "\"layers\" and \"clips\" exclude each other (a layered job bakes one clip)");
+    const cJSON *root_motion = cJSON_GetObjectItemCaseSensitive(v, "root_motion");
     if (transition && !layers)
         return fail(file, j->where, "\"transition\" needs \"layers\" (the set it leaves)");
+    if (root_motion && !layers)
+        return fail(file, j->where, "\"root_motion\" needs \"layers\" (the instance that plays in place; one clip: "
+                                    "\"layers\": [{\"clip\": ...}])");
     if (layers) {
-        if (!parse_layers(file, layers, transition, j))
+        if (!parse_layers(file, layers, transition, root_motion, j))
             return 0;
         job_hash(j);
         return 1;

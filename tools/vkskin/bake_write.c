@@ -227,6 +227,12 @@ vks_result vks_bake_write_json(const char *path, const cJSON *o, vks_error *err)
 /* Writes the sidecar (last), records the kind's files in the run's result. */
 static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_result *res)
 {
+    if (vks_bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
+        char *name = vks_bake_root_motion_name(job, NULL);
+        if (name)
+            add_file(s, name, vks_bake_root_motion_role(job));
+        free(name);
+    }
     char *path = join(s->dir, job->name, sidecar_suffix(kind));
     vks_error err = {0};
     vks_result r = path ? vks_bake_write_json(path, s->root, &err)
@@ -457,7 +463,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
        lay.height rows, the last one's rows past its frames 0 */
     const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per;
     vks_vat_sidecar_part *pv = parts > 1 ? calloc(parts, sizeof *pv) : NULL;
-    uint32_t cap = 2 * parts + 2, nf = 0;
+    uint32_t cap = 2 * parts + 3, nf = 0; /* streams, the two meshes, root motion */
     vks_vat_sidecar_file *files = calloc(cap, sizeof *files);
     char **names = calloc(cap, sizeof *names);
     int ok = files && names && (parts < 2 || pv);
@@ -513,6 +519,12 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     for (int m = 0; ok && m < 2; m++) {
         char *name = join(NULL, job->name, mesh_suffix[m]), *path = join(dir, job->name, mesh_suffix[m]);
         files[nf] = (vks_vat_sidecar_file){name ? name : "", mesh_role[m], path ? file_bytes(path) : 0};
+        names[nf++] = name;
+        free(path);
+    }
+    if (ok && vks_bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
+        char *name = vks_bake_root_motion_name(job, NULL), *path = vks_bake_root_motion_name(job, dir);
+        files[nf] = (vks_vat_sidecar_file){name ? name : "", vks_bake_root_motion_role(job), path ? file_bytes(path) : 0};
         names[nf++] = name;
         free(path);
     }
@@ -693,6 +705,8 @@ int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, co
     if (!vks_bake_frames_finite(job, l, fr, kinds))
         return 0;
     if ((kinds & VKS_BAKE_OUT_VAT_KINDS) && !vks_bake_write_rest_mesh(job, l, dir))
+        return 0;
+    if (kinds && vks_bake_root_motion_of(job) && !vks_bake_write_root_motion(job, l, dir))
         return 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
         if ((kinds & (1u << k)) && !vks_bake_write_kind(job, l, fr, dir, k, e, res))

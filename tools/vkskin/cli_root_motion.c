@@ -25,6 +25,16 @@ char *vks_cli_root_motion_path(const char *out_path)
     return p;
 }
 
+/* Whether any instance takes the yaw out: only then the CSV has the yaw column, so a crowd of
+ * translation alone keeps the bytes it had before yaw. */
+static int yaw_wanted(const vks_cli_poser *ps)
+{
+    for (uint32_t j = 0; ps->layers && j < ps->instances; j++)
+        if (ps->layers[j].count && (ps->layers[j].root_motion & VKS_ROOT_MOTION_YAW))
+            return 1;
+    return 0;
+}
+
 vks_result vks_cli_root_motion_write(const vks_cli_poser *ps, const char *path, vks_error *err)
 {
     vks_output *o = NULL;
@@ -32,14 +42,20 @@ vks_result vks_cli_root_motion_write(const vks_cli_poser *ps, const char *path, 
     if (r != VKS_OK)
         return r;
     FILE *f = vks_output_stream(o);
-    fprintf(f, "instance,frame,time,x,y,z\n");
+    int yaw = yaw_wanted(ps);
+    fprintf(f, "instance,frame,time,x,y,z%s\n", yaw ? ",yaw" : "");
     for (uint32_t j = 0; j < ps->instances; j++)
         for (uint32_t fr = 0; fr < ps->frames; fr++) {
             float T = vks_pose_source_time(&ps->source, fr);
-            double m[3] = {0, 0, 0};
-            if (ps->layers && ps->layers[j].count)
+            double m[3] = {0, 0, 0}, y = 0;
+            if (ps->layers && ps->layers[j].count) {
                 vks_clip_layers_root_motion(&ps->layers[j], ps->skin, T, m);
-            fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g\n", j, fr, (double)T, m[0], m[1], m[2]);
+                y = vks_clip_layers_root_yaw(&ps->layers[j], ps->skin, T);
+            }
+            fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g", j, fr, (double)T, m[0], m[1], m[2]);
+            if (yaw)
+                fprintf(f, ",%.9g", y);
+            fputc('\n', f);
         }
     return vks_output_close(o, 1, err);
 }

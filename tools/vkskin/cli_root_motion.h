@@ -10,8 +10,9 @@ int vks_cli_root_motion_wanted(const vks_cli_poser *ps);
 char *vks_cli_root_motion_path(const char *out_path);
 /* Writes the poser's root motion, one row per instance and frame (instance, frame, time, x, y,
  * z: the motion node's ground-plane translation from its bind local, clip.h's
- * vks_clip_layers_root_motion, in double), to path (a temporary name renamed when complete).
- * Instances without root motion have zeros. */
+ * vks_clip_layers_root_motion, in double; and where any instance takes the yaw out, a last
+ * column yaw: vks_clip_layers_root_yaw, radians), to path (a temporary name renamed when
+ * complete). Instances without root motion (or yaw) have zeros. */
 vks_result vks_cli_root_motion_write(const vks_cli_poser *ps, const char *path, vks_error *err);
 
 #endif

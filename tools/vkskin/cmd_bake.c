@@ -106,9 +106,10 @@ typedef struct job_slot {
     double t0;
     bake_worker *w;
     int ok;             /* deformed (and contact sheets drawn) */
-    pthread_mutex_t mu; /* tasks_left and mesh */
+    pthread_mutex_t mu; /* tasks_left, mesh and motion */
     uint32_t tasks_left;
     int mesh;           /* the rest mesh: 0 not yet, 1 written, -1 failed */
+    int motion;         /* the root motion CSV (a job with root_motion): the same */
     kind_task tasks[VKS_BAKE_OUT_KINDS];
     vks_bake_result parts[VKS_BAKE_OUT_KINDS]; /* each kind's files and bytes, merged in order */
     int part_ok[VKS_BAKE_OUT_KINDS];
@@ -234,7 +235,8 @@ static void job_written(job_slot *s)
 }
 
 /* A pool task: one output kind of a job, the VAT kinds after the job's rest mesh (the first
- * of them to run writes it; the others wait on the slot's lock, held by a running task). */
+ * of them to run writes it; the others wait on the slot's lock, held by a running task), and
+ * every kind after a layered job's root motion CSV (the same way). */
 static void write_kind_task(void *arg)
 {
     kind_task *t = arg;
@@ -248,6 +250,13 @@ static void write_kind_task(void *arg)
         if (!s->mesh)
             s->mesh = vks_bake_write_rest_mesh(job, &s->l, run->out) ? 1 : -1;
         ok = s->mesh > 0;
+        pthread_mutex_unlock(&s->mu);
+    }
+    if (ok && vks_bake_root_motion_of(job)) { /* every kind's sidecar lists it: the first task writes it */
+        pthread_mutex_lock(&s->mu);
+        if (!s->motion)
+            s->motion = vks_bake_write_root_motion(job, &s->l, run->out) ? 1 : -1;
+        ok = s->motion > 0;
         pthread_mutex_unlock(&s->mu);
     }
     s->part_ok[t->k] = ok && vks_bake_write_kind(job, &s->l, &s->fr, run->out, t->k, run->engine, &s->parts[t->k]);

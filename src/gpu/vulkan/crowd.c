@@ -30,6 +30,7 @@ static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const v
     out->fade_start = in->fade_start, out->fade_duration = in->fade_duration;
     size_t row = (size_t)in->model * c->clips->clip_count;
     out->motion_node = in->root_motion ? c->clips->motion[row + in->layers[0].clip] : -1;
+    out->motion[3] = NAN; /* no frame has written the motion yet (the pose pass writes a yaw) */
     for (int additive = 0; additive < 2; additive++)
         for (uint32_t j = 0; j < n; j++) {
             const vks_crowd_layer *y = &in->layers[j];
@@ -79,7 +80,7 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
                              in->clip, clips ? clips->clip_count : 0);
     if (in->pose == VKS_CROWD_POSE_LAYERS) {
         if (!clips || in->layer_count < 1 || in->layer_count > VKS_MAX_LAYERS || !isfinite(in->fade_start) ||
-            !isfinite(in->fade_duration) || in->root_motion < 0 || in->root_motion > VKS_ROOT_MOTION_Z_UP)
+            !isfinite(in->fade_duration) || !VKS_ROOT_MOTION_VALID(in->root_motion))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                                  "instance %u: %u layers (1..%d), no clips, a non-finite transition or an unknown "
                                  "root motion", i, in->layer_count, VKS_MAX_LAYERS);

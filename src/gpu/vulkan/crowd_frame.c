@@ -3,6 +3,7 @@
  * for tests and tools. Nothing here allocates, except vks_crowd_read's staging buffer once. */
 #include "crowd_internal.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -138,12 +139,15 @@ vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *p
     return res;
 }
 
-vks_result vks_crowd_read_root_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, vks_error *err)
+/* The root motion of instances [first, first + count): stride floats each (3: x, y, z; 4: and
+ * the yaw). */
+static vks_result read_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, uint32_t stride,
+                              vks_error *err)
 {
     if (!c || !out || first > c->count || count > c->count - first)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instances [%u, +%u) of %u", first,
                              count, c ? c->count : 0);
-    memset(out, 0, (size_t)count * 3 * sizeof *out);
+    memset(out, 0, (size_t)count * stride * sizeof *out);
     if (!c->layered)
         return VKS_OK;
     /* the pose passes' writes to the parameter tables, made visible to the host */
@@ -162,8 +166,18 @@ vks_result vks_crowd_read_root_motion(vks_crowd *c, uint32_t first, uint32_t cou
             continue;
         const vks__gpu_layered_param *lp =
             (const vks__gpu_layered_param *)c->parts[c->part_of[i]].params.mapped + c->slot_of[i];
-        if (lp->motion[3] == 1.0f) /* written by a frame */
-            memcpy(out + 3 * (size_t)k, lp->motion, 3 * sizeof *out);
+        if (!isnan(lp->motion[3])) /* written by a frame */
+            memcpy(out + stride * (size_t)k, lp->motion, stride * sizeof *out);
     }
     return VKS_OK;
+}
+
+vks_result vks_crowd_read_root_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, vks_error *err)
+{
+    return read_motion(c, first, count, out, 3, err);
+}
+
+vks_result vks_crowd_read_root_motion_yaw(vks_crowd *c, uint32_t first, uint32_t count, float *out, vks_error *err)
+{
+    return read_motion(c, first, count, out, 4, err);
 }
