@@ -116,6 +116,12 @@ refused "render --out the model's model.cfg" m.model.cfg m.model.cfg "$vk" rende
 refused "render --out the clip" a.dff.walk.anm a.dff.walk.anm \
   "$vk" render a.dff --clip a.dff.walk.anm --out a.dff.walk.anm
 refused "deform --out the crowd file" c.json c.json "$vk" deform --crowd c.json --cpu --out c.json
+# a crowd's root-motion CSV is written beside the output ("<out>.root_motion.csv"): a CSV crowd
+# file of that name is refused before any work, whether or not its instances ask for root motion
+printf 'model,clip,root_motion\na.dff,a.dff.walk.anm,y\n' > v.raw.root_motion.csv
+refused "deform --out whose root-motion CSV is the crowd file" v.raw.root_motion.csv v.raw.root_motion.csv \
+  "$vk" deform --crowd v.raw.root_motion.csv --cpu --frames 2 --out v.raw
+rm v.raw.root_motion.csv
 ln -s a.dff.walk.anm clip.glb
 refused "convert OUT a clip through a symlink" clip.glb a.dff.walk.anm "$vk" convert a.dff clip.glb --clip a.dff.walk.anm
 rm clip.glb

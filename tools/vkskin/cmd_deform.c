@@ -284,6 +284,21 @@ done:
     return rc;
 }
 
+/* The root-motion CSV a crowd writes beside each output is an output too: one that would be one
+   of the inputs (a CSV crowd file named so, say) is refused before any work, like the output. */
+static int refuse_root_motion_input(const vks_cli_inputs *in, const vks_cli_outputs *plan)
+{
+    int rc = VKS_EXIT_OK;
+    for (int m = 0; rc == VKS_EXIT_OK && m < plan->count; m++) {
+        if (!plan->paths[m] || !strcmp(plan->paths[m], "-"))
+            continue;
+        char *rm = vks_cli_root_motion_path(plan->paths[m]);
+        rc = rm ? vks_cli_refuse_input(in, "--out's root-motion CSV", rm) : VKS_EXIT_RUNTIME;
+        free(rm);
+    }
+    return rc;
+}
+
 int vks_cmd_deform(int argc, char **argv)
 {
     vks_cli_pose pose;
@@ -371,6 +386,8 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_inputs in = {0};
     vks_cli_inputs_add_run(&in, &pose, &ropt);
     rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), pose.models, nmodels, &in, &plan);
+    if (rc == VKS_EXIT_OK && pose.crowd) /* a crowd may write "<out>.root_motion.csv" beside each output */
+        rc = refuse_root_motion_input(&in, &plan);
     vks_cli_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto out;
