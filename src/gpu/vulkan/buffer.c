@@ -41,9 +41,10 @@ vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBu
     return create(gpu, size, kind, usage, 0, out, err);
 }
 
-vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)
+vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                                  vks__buf *out, vks_error *err)
 {
-    return create(gpu, size, kind, 0, 1, out, err);
+    return create(gpu, size, kind, usage, shared, out, err);
 }
 
 static vks_result create(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,

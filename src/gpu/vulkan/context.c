@@ -105,6 +105,7 @@ static void describe_context(vks_gpu *gpu)
         gpu->info.render_family = UINT32_MAX;
     }
     gpu->info.readback_family = gpu->readback_family, gpu->info.readback_queue_index = gpu->readback_index;
+    vks__queue_family_info(&gpu->inst, gpu->physical, gpu->readback_family, &gpu->readback_timestamp_bits, NULL);
     /* Testing: lavapipe has one family with one queue, so the readback of a copy engine's queue
      * (a submission of its own, waiting on the compute submission's semaphore) would never run
      * where the tests do; this takes that path on the context's one queue. */

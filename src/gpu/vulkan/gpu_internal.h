@@ -50,9 +50,10 @@ void vks__load_device_table(struct VolkDeviceTable *table, VkDevice device, PFN_
 /* An instance of vkskin's own through the loader (validation layer and messenger on request;
  * gpu may be NULL when nobody receives messages); fills f for it. */
 vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f, VkInstance *out, vks_error *err);
-/* A buffer (no extra usage) that both the compute and the readback family use: concurrent
- * sharing across the two when they differ, exclusive as any other when they are one. */
-vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err);
+/* vks__buf_create_usage; with shared, a buffer that both the compute and the readback family
+ * use: concurrent sharing across the two when they differ, exclusive when they are one. */
+vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                                  vks__buf *out, vks_error *err);
 /* Chooses gpu->physical, gpu->queue_family and gpu->readback_family by gpu->opt (index, name,
  * or best by type). */
 vks_result vks__pick_device(vks_gpu *gpu, vks_error *err);
@@ -87,6 +88,7 @@ struct vks_gpu {
     VkQueue readback_queue;
     uint32_t readback_family, readback_index;
     int readback_apart;
+    uint32_t readback_timestamp_bits; /* of the readback family: 0, the copies there go untimed */
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem;
     vks_gpu_device_info info;
@@ -203,6 +205,7 @@ typedef struct vks__passes_desc {
     vks__caps cap;
     int out_kind;                 /* VKS__MEM_DEVICE or VKS__MEM_READBACK */
     VkBufferUsageFlags out_usage; /* added to the outputs' storage | transfer usage */
+    int shared_outputs;           /* the readback queue copies the outputs (vks__buf_create_shared) */
     int params;                   /* a pose-parameter table, one entry per instance (crowds);
                                      2: layered entries (vks__gpu_layered_param) */
     int normals;

@@ -26,7 +26,7 @@ vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, v
         if (r == VKS_OK && gpu->readback_apart) {
             r = vks__oneshot_create_readback(gpu, &sl->copy, err);
             if (r == VKS_OK)
-                r = vks__buf_create_shared(gpu, slot_bytes, VKS__MEM_DEVICE, &sl->snapshot, err);
+                r = vks__buf_create_shared(gpu, slot_bytes, VKS__MEM_DEVICE, 0, 1, &sl->snapshot, err);
             VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             VkResult vr = r == VKS_OK ? gpu->vk.vkCreateSemaphore(gpu->device, &si, VKS_VK_ALLOC(gpu), &sl->computed)
                                       : VK_SUCCESS;
