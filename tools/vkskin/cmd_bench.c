@@ -239,8 +239,8 @@ static void print_json(const bench_work *w, const bench_result *r, const vks_ben
     cJSON_AddStringToObject(o, "device_type", g ? g->device_type : "");
     if (g) {
         vks_cli_queue_json(o, g->queue_family, g->queue_index);
-        /* the stream's readback (deform --crowd, validate --crowd, bake); the batch's readback
-         * timed below still copies on queue_family */
+        /* where the readback copies run (the stream's and the staged batch's timed below) and
+         * the device-to-host ceiling is measured: a copy engine's queue where there is one */
         cJSON *rq = cJSON_AddObjectToObject(o, "readback_queue");
         cJSON_AddNumberToObject(rq, "family", g->readback_family);
         cJSON_AddNumberToObject(rq, "queue", g->readback_index);

@@ -80,11 +80,12 @@ struct vks_gpu {
     VkQueue queue;
     uint32_t queue_family, queue_index;
     VkQueueFlags queue_flags;
-    /* Where the stream's readback copies go (queue_choice.h): a copy engine's queue of its own
-     * family on a device of vkskin's own that has one, else the context's queue. readback_apart:
-     * the copies are a submission of their own, linked to the compute one by a semaphore (a
-     * separate family, or VKSKIN_TEST_SEPARATE_READBACK on one queue); 0: recorded after the
-     * passes in the compute submission, as on a single-family device. */
+    /* Where the readback copies go (stream_ring.c, batch.c, ceilings.c; queue_choice.h): a
+     * copy engine's queue of its own family on a device of vkskin's own that has one, else the
+     * context's queue. readback_apart: the copies are a submission of their own, linked to the
+     * compute one by a semaphore (a separate family, or VKSKIN_TEST_SEPARATE_READBACK on one
+     * queue); 0: recorded after the passes in the compute submission, as on a single-family
+     * device. */
     VkQueue readback_queue;
     uint32_t readback_family, readback_index;
     int readback_apart;
