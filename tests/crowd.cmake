@@ -26,6 +26,19 @@ foreach(shape "pose=nodes" "pose=nodes,pose_wg=256")
   endforeach()
 endforeach()
 
+# The readback in a submission of its own, linked to the compute one by a semaphore (a copy
+# engine's queue where the device has one): lavapipe has one queue, so VKSKIN_TEST_SEPARATE_READBACK
+# takes that path there, under the validation layer; the stream's checks run whole that way, and
+# the program writes the same bytes either way.
+add_test(NAME test_gpu_stream_readback_apart COMMAND test_gpu_stream)
+set_tests_properties(test_gpu_stream_readback_apart PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "VKSKIN_TEST_SEPARATE_READBACK=1;VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")
+add_test(NAME cli_readback_apart COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_readback_apart.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_readback_apart PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")
+
 # examples/: built against vkskin::vkskin and run here
 add_subdirectory(${PROJECT_SOURCE_DIR}/examples ${PROJECT_BINARY_DIR}/examples)
 

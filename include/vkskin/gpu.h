@@ -233,6 +233,12 @@ typedef struct vks_gpu_device_info {
     /* vks_gpu_device: the family and queue this context submits to. vks_gpu_list_devices:
      * batch_family and 0, what a default context would use. */
     uint32_t queue_family, queue_index;
+    /* The family and queue the readback copies (vks_stream_run's, and vks_gpu_run's through
+     * staging) go to, and vks_gpu_measure_ceilings times device-to-host on: a copy engine's
+     * (transfer, no graphics, no compute) beside queue_family where the device has one and the
+     * context's device is its own, else queue_family and queue_index. vks_gpu_list_devices:
+     * beside batch_family. */
+    uint32_t readback_family, readback_queue_index;
 } vks_gpu_device_info;
 
 /* Lists up to cap devices into out (may be NULL with cap 0) and the total in *count.

@@ -22,4 +22,15 @@
  * lowest index. */
 uint32_t vks__choose_queue_family(const VkQueueFamilyProperties *families, uint32_t count, int needs_graphics);
 
+/* The family the readback copies are submitted to, beside compute_family (the one above chose):
+ * a copy engine's family when the device has one - transfer, and neither graphics nor compute
+ * (a family that draws or computes is an engine with work of its own; the DMA engines copy over
+ * the bus while compute_family deforms the next frame) - preferring one with no video or
+ * optical-flow engine behind it, then one with timestamps, then the lowest index. Else
+ * compute_family itself: the copies stay on the context's queue. Families with no queue never
+ * fit; graphics and compute families need not report VK_QUEUE_TRANSFER_BIT, but a copy engine
+ * must. */
+uint32_t vks__choose_readback_family(const VkQueueFamilyProperties *families, uint32_t count,
+                                     uint32_t compute_family);
+
 #endif

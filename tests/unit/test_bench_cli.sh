@@ -37,6 +37,12 @@ for k in fill_bytes_per_second copy_bytes_per_second device_to_host_bytes_per_se
     positive "$(num $k)" || { echo "no $k"; fail=1; }
 done
 grep -q '"readback_over_device_to_host"' "$T/b.json" || { echo "no readback fraction (or its null)"; fail=1; }
+# which queue the stream's readback copies go to, beside the queue the context submits to
+python3 - "$T/b.json" <<'PY' || { echo "no readback_queue (family, queue)"; fail=1; }
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert isinstance(b["readback_queue"]["family"], int) and b["readback_queue"]["queue"] >= 0, b.get("readback_queue")
+PY
 grep -q '"launch_shape"' "$T/b.json" && grep -Eq '"source":[[:space:]]*"(table|cache)"' "$T/b.json" ||
     { echo "the JSON does not say which launch shape ran and why"; fail=1; }
 # A forced launch shape is the one that runs, and says so; one the device cannot run is a

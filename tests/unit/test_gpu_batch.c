@@ -3,10 +3,87 @@
  * instances, several models in one batch, a batch forced into many chunks, readback through
  * staging copies; the plain baseline kernel on the same batches; the buffer set kept between
  * runs (a run of a shape already served makes no Vulkan object, a bigger one grows the set
- * once, vks_gpu_trim lets it go). Exits 77 where there is no Vulkan device. */
+ * once, vks_gpu_trim lets it go); the staged readback in a submission of its own (a copy
+ * engine's queue) gives the same bits. Exits 77 where there is no Vulkan device. */
 #include "gpu_check.h"
 #include "testutil.h"
 
+#include "vkskin/pose.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+/* What a staged batch delivered: every float, in delivery order. */
+typedef struct sink {
+    float *v;
+    size_t n, cap;
+    uint32_t vertices; /* of the one model */
+} sink;
+
+static int keep(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *nrm)
+{
+    (void)entry, (void)first;
+    sink *k = user;
+    size_t add = (size_t)count * k->vertices * 3;
+    if (k->n + 2 * add > k->cap)
+        return 1;
+    memcpy(k->v + k->n, p, add * sizeof *p), k->n += add;
+    memcpy(k->v + k->n, nrm, add * sizeof *nrm), k->n += add;
+    return 0;
+}
+
+/* A staged batch in several chunks with the readback in one submission and in one of its own
+ * (a copy engine's queue where the device has one; VKSKIN_TEST_SEPARATE_READBACK takes that
+ * path on lavapipe's one queue): the same bits, one submission more a chunk apart, the copies
+ * timed either way. */
+static void readback_apart(const vks_skin *a)
+{
+    float *bits[2] = {NULL, NULL};
+    uint64_t submissions[2] = {0, 0};
+    uint32_t chunks[2] = {0, 0};
+    const char *was = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    for (int apart = 0; apart < 2; apart++) {
+        setenv("VKSKIN_TEST_SEPARATE_READBACK", apart ? "1" : "0", 1);
+        vks_gpu *gpu = gpu_check_context(VKS_GPU_FAULT_NONE, 1);
+        vks_error err = {0};
+        vks_gpu_models *ms = NULL;
+        const vks_skin *one[1] = {a};
+        CHECK(vks_gpu_upload(gpu, one, 1, &ms, &err) == VKS_OK);
+        enum { I = 7 };
+        vks_affine *locals = calloc((size_t)I * a->node_count, sizeof *locals);
+        for (uint32_t i = 0; locals && i < I; i++)
+            vks_pose_procedural(a, 7, i, 0.5f, 0, locals + (size_t)i * a->node_count);
+        sink k = {calloc((size_t)I * a->vertex_count * 6, sizeof(float)), 0, (size_t)I * a->vertex_count * 6,
+                  a->vertex_count};
+        vks_gpu_batch_entry e = {0, I, locals};
+        vks_gpu_batch b = {0};
+        b.entries = &e, b.entry_count = 1, b.deliver = keep, b.user = &k, b.want_normals = 1;
+        b.max_chunk_bytes = (uint64_t)a->vertex_count * 12 * 2; /* two instances a chunk */
+        vks_gpu_stats st = {0};
+        vks_gpu_counters c0, c1;
+        vks_gpu_get_counters(gpu, &c0);
+        CHECK(locals && k.v && vks_gpu_run(gpu, ms, &b, &st, &err) == VKS_OK);
+        vks_gpu_get_counters(gpu, &c1);
+        CHECK_EQ_INT(k.n, (size_t)I * a->vertex_count * 6);
+        CHECK(st.readback_bytes == (uint64_t)I * a->vertex_count * 24 && st.readback_ms > 0);
+        CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
+        fprintf(stderr, "readback %s: %u chunks, %llu submissions, %.3f ms copying\n", apart ? "apart" : "in one",
+                st.chunks, (unsigned long long)(c1.submissions - c0.submissions), st.readback_ms);
+        bits[apart] = k.v, submissions[apart] = c1.submissions - c0.submissions, chunks[apart] = st.chunks;
+        free(locals);
+        vks_gpu_models_free(ms);
+        vks_gpu_destroy(gpu);
+    }
+    if (was)
+        setenv("VKSKIN_TEST_SEPARATE_READBACK", was, 1);
+    else
+        unsetenv("VKSKIN_TEST_SEPARATE_READBACK");
+    CHECK(chunks[0] >= 3 && chunks[0] == chunks[1]);
+    CHECK_EQ_INT(submissions[1] - submissions[0], chunks[1]);
+    CHECK(bits[0] && bits[1] && !memcmp(bits[0], bits[1], (size_t)7 * a->vertex_count * 24));
+    free(bits[0]), free(bits[1]);
+}
 
 int main(void)
 {
@@ -103,6 +180,9 @@ int main(void)
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+
+    fprintf(stderr, "staging readback in one submission and apart\n");
+    readback_apart(a);
 
     vks_skin_free(a), vks_skin_free(b), vks_skin_free(c);
     return vks_test_finish("test_gpu_batch");

@@ -15,7 +15,7 @@ if [ $rc -eq 4 ]; then echo "skipped: no Vulkan device"; exit 77; fi
 # every queue family listed, and the family and queue of each job (issue 22: on an H100 batch
 # work takes the compute-only family 2 and rendering family 0)
 grep -q '^     queue family 0: .*compute.*; [0-9]* queues\{0,1\}, timestamps [0-9]* bits$' "$T/devices.txt" &&
-    grep -q '^     batch work: family [0-9]*, queue 0; rendering: family [0-9]*, queue 0$' "$T/devices.txt" ||
+    grep -q '^     batch work: family [0-9]*, queue 0; rendering: family [0-9]*, queue 0; readback: family [0-9]*, queue 0$' "$T/devices.txt" ||
     { echo "devices: no queue families or jobs' queues"; cat "$T/devices.txt"; fail=1; }
 "$V" devices --json >"$T/devices.json" 2>&1 || { echo "devices --json failed"; fail=1; }
 python3 - "$T/devices.json" <<'PY' || fail=1
@@ -30,6 +30,13 @@ for d in json.load(open(sys.argv[1])):
     # batch work keeps a compute-only family where the device has one
     only = [f["index"] for f in fams if "compute" in f["flags"] and "graphics" not in f["flags"]]
     assert not only or b["family"] in only, d
+    # readback goes to a copy engine's family (transfer, no graphics, no compute) where there
+    # is one, else stays on batch work's (issue 24: the H100's transfer-only family 1)
+    rb = d["readback_queue"]
+    engines = [f["index"] for f in fams if "transfer" in f["flags"] and f["queue_count"] > 0
+               and not {"graphics", "compute"} & set(f["flags"])]
+    assert rb["family"] in engines if engines else rb["family"] == b["family"], d
+    assert rb["queue"] < fams[rb["family"]]["queue_count"], d
 PY
 
 "$V" generate --datasets "$T/gen" >/dev/null 2>&1 || { echo "generate failed"; exit 1; }

@@ -5,7 +5,8 @@
  * each (instance, frame) once; the ring gives the very bits the synchronous crowd path gives
  * (vks_crowd_run_frame + vks_crowd_read), whatever its depth, the chunks, or whether
  * instances come as a list or a callback; a consumer's stop, bad descs, and a stream into a
- * bake. Exits 77 where there is no Vulkan device. */
+ * bake; the same bits from a context that reads back in a submission of its own (the copy
+ * engine's path). Exits 77 where there is no Vulkan device. */
 #include "crowd_check.h"
 #include "gpu_check.h"
 #include "testutil.h"
@@ -237,6 +238,55 @@ static void make_instances(void)
     }
 }
 
+/* The readback in a submission of its own (a copy engine's queue where the device has one;
+ * VKSKIN_TEST_SEPARATE_READBACK takes that path on lavapipe's one queue): a second context with
+ * the other setting streams desc d (its models uploaded again there) and must deliver the very
+ * bits g holds, with one submission more a frame (the copy's, waiting on the compute's
+ * semaphore) on the context that reads back apart. */
+static void readback_apart(const vks_stream_desc *d, const got *g, uint64_t submissions)
+{
+    const char *was = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    int apart_here = was && *was && strcmp(was, "0") != 0;
+    char saved[16] = "";
+    if (was)
+        snprintf(saved, sizeof saved, "%s", was);
+    if (apart_here)
+        unsetenv("VKSKIN_TEST_SEPARATE_READBACK");
+    else
+        setenv("VKSKIN_TEST_SEPARATE_READBACK", "1", 1);
+    vks_gpu *other = gpu_check_context_opt(&(vks_gpu_options){0});
+    if (*saved)
+        setenv("VKSKIN_TEST_SEPARATE_READBACK", saved, 1);
+    else
+        unsetenv("VKSKIN_TEST_SEPARATE_READBACK");
+    /* lavapipe: one family, so the readback queue is the context's queue either way */
+    const vks_gpu_device_info *di = vks_gpu_device(other);
+    CHECK_EQ_INT(di->readback_family, di->queue_family);
+    CHECK_EQ_INT(di->readback_queue_index, di->queue_index);
+    vks_error err = {0};
+    vks_gpu_models *ms = NULL;
+    CHECK(vks_gpu_upload(other, skins, 2, &ms, &err) == VKS_OK);
+    got *h = got_new();
+    vks_stream_desc e = *d;
+    e.models = ms, e.user = h;
+    vks_gpu_counters c0, c1;
+    vks_gpu_get_counters(other, &c0);
+    vks_stream_stats st = {0};
+    CHECK(vks_stream_run(other, &e, &st, &err) == VKS_OK);
+    vks_gpu_get_counters(other, &c1);
+    uint64_t here = c1.submissions - c0.submissions;
+    fprintf(stderr, "readback %s: %llu submissions for %llu frames, %s: %llu\n", apart_here ? "apart" : "in one",
+            (unsigned long long)submissions, (unsigned long long)st.frames, apart_here ? "in one" : "apart",
+            (unsigned long long)here);
+    CHECK_EQ_INT(apart_here ? submissions - here : here - submissions, st.frames);
+    CHECK(h->order_ok && all_seen(h));
+    CHECK(same_bits(g, h));
+    CHECK_EQ_INT(vks_gpu_validation_messages(other), 0);
+    got_free(h);
+    vks_gpu_models_free(ms);
+    vks_gpu_destroy(other);
+}
+
 int main(void)
 {
     vks_gpu *gpu = gpu_check_context_opt(&(vks_gpu_options){0});
@@ -266,7 +316,10 @@ int main(void)
     d.chunk_bytes = (uint64_t)(2 * a->vertex_count + b->vertex_count) * 24;
     d.deliver = take, d.user = g;
     vks_stream_stats st = {0};
+    vks_gpu_counters c0, c1;
+    vks_gpu_get_counters(gpu, &c0);
     CHECK(vks_stream_run(gpu, &d, &st, &err) == VKS_OK);
+    vks_gpu_get_counters(gpu, &c1);
     fprintf(stderr, "ring 2: %u chunks, %llu frames, %u calls (%s)\n", st.chunks, (unsigned long long)st.frames,
             g->calls, err.msg);
     CHECK_EQ_INT(st.chunks, 7);
@@ -278,6 +331,7 @@ int main(void)
     vks_gpu_clips *gc = NULL;
     CHECK(vks_gpu_upload_clips(gpu, ms, skins, clips, 1, &gc, &err) == VKS_OK);
     CHECK(matches_sync(gpu, ms, gc, g));
+    readback_apart(&d, g, c1.submissions - c0.submissions);
 
     fprintf(stderr, "the same bits from a ring of 3, one chunk, instances by callback, uploaded clips\n");
     got *h = got_new();

@@ -4,7 +4,9 @@
  *   - batch work takes a compute family without graphics where there is one (the H100's family
  *     2, RADV's family 1), else one with graphics (lavapipe, ANV);
  *   - a context that renders takes a family with graphics and compute (family 0 everywhere);
- *   - families without queues never count; timestamps break ties; then the lowest index. */
+ *   - families without queues never count; timestamps break ties; then the lowest index;
+ *   - readback goes to a copy engine's family (transfer, no graphics, no compute) beside the
+ *     compute family where there is one (the H100's family 1), else to the compute family. */
 #include "gpu/queue_choice.h"
 #include "testutil.h"
 
@@ -27,6 +29,7 @@ typedef struct device {
     const VkQueueFamilyProperties *families;
     uint32_t count;
     uint32_t batch, render;
+    uint32_t readback; /* beside the batch family */
 } device;
 
 /* NVIDIA H100 80GB HBM3, driver 580.159.04, Vulkan 1.4.312: its vulkaninfo's queueProperties[0..4]. */
@@ -56,10 +59,10 @@ static const VkQueueFamilyProperties anv_gen9[] = {
 };
 
 static const device devices[] = {
-    {"NVIDIA H100", h100, COUNT(h100), 2, 0},
-    {"lavapipe", lavapipe, COUNT(lavapipe), 0, 0},
-    {"RADV RDNA2", radv_rdna2, COUNT(radv_rdna2), 1, 0},
-    {"ANV Gen9", anv_gen9, COUNT(anv_gen9), 0, 0},
+    {"NVIDIA H100", h100, COUNT(h100), 2, 0, 1},
+    {"lavapipe", lavapipe, COUNT(lavapipe), 0, 0, 0},
+    {"RADV RDNA2", radv_rdna2, COUNT(radv_rdna2), 1, 0, 1}, /* its sparse-only family copies nothing */
+    {"ANV Gen9", anv_gen9, COUNT(anv_gen9), 0, 0, 0},
 };
 
 static void real_devices(void)
@@ -77,7 +80,41 @@ static void real_devices(void)
         CHECK(dv->families[batch].queueFlags & C);
         CHECK((dv->families[render].queueFlags & (G | C)) == (G | C));
         CHECK(dv->families[batch].queueCount > 0 && dv->families[render].queueCount > 0);
+        uint32_t readback = vks__choose_readback_family(dv->families, dv->count, batch);
+        if (readback != dv->readback)
+            fprintf(stderr, "%s: readback family %u (want %u)\n", dv->name, readback, dv->readback);
+        CHECK_EQ_INT(readback, dv->readback);
+        CHECK(dv->families[readback].queueCount > 0);
+        /* a context that renders (compute on family 0) reads back beside it just the same */
+        CHECK_EQ_INT(vks__choose_readback_family(dv->families, dv->count, render),
+                     dv->readback == batch ? render : dv->readback);
     }
+}
+
+static void readback_rules(void)
+{
+    /* one family that does everything: the copies stay on it */
+    const VkQueueFamilyProperties one[] = {FAMILY(G | C | T, 1, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(one, 1, 0), 0);
+    /* a copy engine that lists no queue is no choice */
+    const VkQueueFamilyProperties zero[] = {FAMILY(C | T, 2, 64), FAMILY(T, 0, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(zero, COUNT(zero), 0), 0);
+    /* another compute or graphics family is an engine with work of its own, not a copy engine */
+    const VkQueueFamilyProperties engines[] = {FAMILY(G | C | T, 1, 64), FAMILY(C | T, 4, 64), FAMILY(G | T, 1, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(engines, COUNT(engines), 1), 1);
+    /* transfer must be listed (sparse binding alone copies nothing) */
+    const VkQueueFamilyProperties sparse[] = {FAMILY(C | T, 1, 64), FAMILY(S, 1, 64), FAMILY(T | S, 1, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(sparse, COUNT(sparse), 0), 2);
+    /* a plain copy engine beats one behind a video engine even without timestamps; timestamps
+     * next; then the lowest index */
+    const VkQueueFamilyProperties video[] = {FAMILY(C | T, 1, 64), FAMILY(T | DECODE, 4, 64), FAMILY(T, 1, 0),
+                                             FAMILY(T | S | VK_QUEUE_PROTECTED_BIT, 2, 64), FAMILY(T, 2, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(video, COUNT(video), 0), 3);
+    const VkQueueFamilyProperties only_video[] = {FAMILY(C | T, 1, 64), FAMILY(T | DECODE, 4, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(only_video, COUNT(only_video), 0), 1);
+    /* no compute family chosen, no readback family either */
+    const VkQueueFamilyProperties dma[] = {FAMILY(T, 2, 64)};
+    CHECK_EQ_INT(vks__choose_readback_family(dma, COUNT(dma), UINT32_MAX), UINT32_MAX);
 }
 
 static void rules(void)
@@ -121,5 +158,6 @@ int main(void)
 {
     real_devices();
     rules();
+    readback_rules();
     return vks_test_finish("test_queue_choice");
 }

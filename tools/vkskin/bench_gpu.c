@@ -304,6 +304,8 @@ int vks_bench_gpu_run(vks_bench_gpu *b)
     b->context_ms = now_ms() - t0;
     b->device = vks_gpu_device(b->gpu)->name, b->device_type = vks_gpu_device(b->gpu)->type;
     b->queue_family = vks_gpu_device(b->gpu)->queue_family, b->queue_index = vks_gpu_device(b->gpu)->queue_index;
+    b->readback_family = vks_gpu_device(b->gpu)->readback_family;
+    b->readback_index = vks_gpu_device(b->gpu)->readback_queue_index;
     const vks_skin *one[1] = {b->skin};
     t0 = now_ms();
     if (vks_gpu_upload(b->gpu, one, 1, &b->models, &err) != VKS_OK)

@@ -50,6 +50,7 @@ typedef struct vks_bench_gpu {
     vks_gpu_models *models;
     const char *device, *device_type;
     uint32_t queue_family, queue_index; /* the queue the context submits to */
+    uint32_t readback_family, readback_index; /* the queue the readback copies go to */
     double context_ms, upload_ms;
     vks_bench_gpu_engine kernel, plain, e2e;
     double ratio, ratio_min, ratio_max; /* plain / project deform-pass time, median of the pairs */

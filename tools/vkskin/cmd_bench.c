@@ -238,8 +238,14 @@ static void print_json(const bench_work *w, const bench_result *r, const vks_ben
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "device", g ? g->device : "none");
     cJSON_AddStringToObject(o, "device_type", g ? g->device_type : "");
-    if (g)
+    if (g) {
         vks_cli_queue_json(o, g->queue_family, g->queue_index);
+        /* where the readback copies run (the stream's and the staged batch's timed below) and
+         * the device-to-host ceiling is measured: a copy engine's queue where there is one */
+        cJSON *rq = cJSON_AddObjectToObject(o, "readback_queue");
+        cJSON_AddNumberToObject(rq, "family", g->readback_family);
+        cJSON_AddNumberToObject(rq, "queue", g->readback_index);
+    }
     cJSON_AddNumberToObject(o, "vertices", w->V);
     cJSON_AddNumberToObject(o, "bones", s->bone_count);
     cJSON_AddNumberToObject(o, "groups", s->group_count);

@@ -1,8 +1,9 @@
 /* vkskin devices [--json]: the Vulkan devices this machine sees, with the limits that size
  * the GPU batches (storage binding range, shared memory, subgroup size, memory heaps), every
  * queue family (flags, queue count, timestamp bits, as vulkaninfo lists them), the family and
- * queue batch work and rendering use on each, the launch shape a run would start with and why
- * (vks_gpu_list_launch_shapes), and which device `--gpu` picks by default.
+ * queue batch work, rendering and the stream's readback copies use on each (readback: a copy
+ * engine's family beside batch work's where the device has one), the launch shape a run would
+ * start with and why (vks_gpu_list_launch_shapes), and which device `--gpu` picks by default.
  * Exit 4 when there is none. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -179,6 +180,7 @@ int vks_cmd_devices(int argc, char **argv)
             }
             cJSON_AddItemToObject(o, "batch_queue", job_queue_json(d[i].batch_family));
             cJSON_AddItemToObject(o, "render_queue", job_queue_json(d[i].render_family));
+            cJSON_AddItemToObject(o, "readback_queue", job_queue_json(d[i].readback_family));
             cJSON_AddItemToArray(root, o);
         } else {
             printf("%c %u: %s (%s, Vulkan %u.%u.%u)\n", (int)i == best ? '*' : ' ', i, d[i].name, d[i].type,
@@ -199,6 +201,8 @@ int vks_cmd_devices(int argc, char **argv)
             print_job("batch work", d[i].batch_family, "compute");
             printf("; ");
             print_job("rendering", d[i].render_family, "graphics and compute");
+            printf("; ");
+            print_job("readback", d[i].readback_family, "compute or transfer");
             printf("\n");
             if (!d[i].has_compute)
                 printf("     (no compute queue: not usable)\n");

@@ -20,7 +20,8 @@
 
 enum {
     MAX_RING = 4,
-    QUERIES_PER_SLOT = 4 /* before the pose pass, after it, after the deform pass, after the readback copy */
+    QUERIES_PER_SLOT = 5 /* before the pose pass, after it, after the deform pass, after the readback copy;
+                            on a readback queue apart, the copy's start and end there (3 and 4) */
 };
 
 typedef struct segment {
@@ -32,6 +33,11 @@ typedef struct slot {
     vks__passes p;               /* the pass core's buffers and sets, refilled per chunk */
     vks__buf stage_pos, stage_nrm;
     vks__oneshot run;            /* its command buffer and fence */
+    /* readback apart (gpu->readback_apart, with staging): the copies are a submission of their
+     * own on the readback queue, waiting on `computed`, which the passes' submission signals */
+    vks__oneshot copy;
+    VkSemaphore computed;
+    int copy_busy;               /* copy submitted, not yet waited for */
     segment *segs;
     uint32_t nseg, busy;
     uint64_t out_vertices;
@@ -89,6 +95,9 @@ static void cache_free(vks_gpu *gpu, cache *c)
         vks__buf_destroy(gpu, &sl->stage_pos);
         vks__buf_destroy(gpu, &sl->stage_nrm);
         vks__oneshot_destroy(gpu, &sl->run);
+        vks__oneshot_destroy(gpu, &sl->copy);
+        if (sl->computed)
+            gpu->vk.vkDestroySemaphore(gpu->device, sl->computed, VKS_VK_ALLOC(gpu));
         free(sl->segs);
     }
     if (c->dpool)
@@ -162,6 +171,8 @@ static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cac
     pd.cap = n->cap;
     pd.out_kind = gpu->unified && n->readback ? VKS__MEM_READBACK : VKS__MEM_DEVICE;
     pd.normals = n->normals;
+    int apart = gpu->readback_apart && n->staging;
+    pd.shared_outputs = apart; /* the readback queue copies them */
     uint64_t out_bytes = n->cap.vertices * 12;
     for (uint32_t i = 0; i < n->ring && res == VKS_OK; i++) {
         slot *sl = &c->slots[i];
@@ -175,6 +186,14 @@ static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cac
             res = vks__buf_create(gpu, out_bytes, VKS__MEM_READBACK, &sl->stage_nrm, err);
         if (res == VKS_OK)
             res = vks__oneshot_create(gpu, &sl->run, err);
+        if (res == VKS_OK && apart)
+            res = vks__oneshot_create_readback(gpu, &sl->copy, err);
+        if (res == VKS_OK && apart) {
+            VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VkResult r = gpu->vk.vkCreateSemaphore(gpu->device, &si, VKS_VK_ALLOC(gpu), &sl->computed);
+            if (r != VK_SUCCESS)
+                res = vks__vk_fail(err, r, "vkCreateSemaphore");
+        }
         if (res == VKS_OK) {
             vks__buf *touch[] = {&sl->p.insts, &sl->p.locals, &sl->p.world,   &sl->p.skin,    &sl->p.works,
                                  &sl->p.out_pos, &sl->p.out_nrm, &sl->stage_pos, &sl->stage_nrm};
@@ -245,6 +264,41 @@ static int fill_chunk(sched *s, slot *sl)
     return sl->nseg > 0;
 }
 
+/* The end of submit_chunk on a readback queue apart: the passes' submission signals the slot's
+ * semaphore (its signal makes the shader writes available to the other queue: no barrier), the
+ * copies wait on it there and signal the slot's copy fence; the copy is timed on its own queue
+ * when that family has timestamps (it is not comparable with the compute queue's). */
+static vks_result submit_apart(sched *s, slot *sl, uint32_t q0, vks_error *err)
+{
+    vks_gpu *gpu = s->gpu;
+    const vks_gpu_batch *b = s->b;
+    int timed = s->c->qpool && gpu->readback_timestamp_bits;
+    if (timed) /* reset here: the copy queue's family may not reset queries (transfer-only) */
+        gpu->vk.vkCmdResetQueryPool(sl->run.cmd, s->c->qpool, q0 + 3, 2);
+    vks_result res = vks__oneshot_send_linked(gpu, &sl->run, VK_NULL_HANDLE, 0, sl->computed, err);
+    sl->busy = res == VKS_OK;
+    if (res != VKS_OK)
+        return res;
+    VkCommandBuffer cmd = sl->copy.cmd;
+    vks__oneshot_begin(gpu, &sl->copy);
+    if (timed)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, s->c->qpool, q0 + 3);
+    VkBufferCopy c = {0, 0, sl->out_vertices > 0 ? sl->out_vertices * 12 : 16};
+    gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_pos.buffer, sl->stage_pos.buffer, 1, &c);
+    if (b->want_normals)
+        gpu->vk.vkCmdCopyBuffer(cmd, sl->p.out_nrm.buffer, sl->stage_nrm.buffer, 1, &c);
+    sl->copied = c.size * (b->want_normals ? 2 : 1);
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+    if (timed)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, s->c->qpool, q0 + 4);
+    /* every command waits (ALL_COMMANDS), so the start timestamp is the copy's, not the wait's */
+    res = vks__oneshot_send_linked(gpu, &sl->copy, sl->computed, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_NULL_HANDLE,
+                                   err);
+    sl->copy_busy = res == VKS_OK;
+    return res;
+}
+
 static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
 {
     vks_gpu *gpu = s->gpu;
@@ -265,6 +319,8 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
         gpu->vk.vkCmdResetQueryPool(cmd, s->c->qpool, q0 + 3, 1);
     vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, q0);
     sl->copied = 0;
+    if (!b->kernel_only && sl->copy.cmd)
+        return submit_apart(s, sl, q0, err);
     if (!b->kernel_only) {
         if (sl->stage_pos.buffer) {
             vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -297,19 +353,30 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
     const vks_gpu_batch *b = s->b;
     vks_result res = vks__oneshot_wait(gpu, &sl->run, err);
     sl->busy = 0;
+    int apart = sl->copy_busy;
+    if (res == VKS_OK && apart)
+        res = vks__oneshot_wait(gpu, &sl->copy, err);
+    sl->copy_busy = 0;
     if (res != VKS_OK)
         return res;
     if (s->c->qpool) {
+        /* apart: queries 3 and 4 are the copy's on its own queue, written only where that
+         * family has timestamps; else 3 follows the copy on the compute queue */
+        uint32_t nq = !apart ? 4 : gpu->readback_timestamp_bits ? 5 : 3;
         uint64_t t[QUERIES_PER_SLOT];
-        VkResult r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->c->qpool, slot_index * QUERIES_PER_SLOT, QUERIES_PER_SLOT,
+        VkResult r = gpu->vk.vkGetQueryPoolResults(gpu->device, s->c->qpool, slot_index * QUERIES_PER_SLOT, nq,
                                           sizeof t, t, sizeof t[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r == VK_SUCCESS) {
             uint64_t mask = gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << gpu->timestamp_valid_bits) - 1);
+            uint64_t copy_mask = gpu->readback_timestamp_bits >= 64 ? ~0ull
+                                                                    : ((1ull << gpu->readback_timestamp_bits) - 1);
             double period = gpu->props.limits.timestampPeriod;
             st->pose_ms += (double)((t[1] - t[0]) & mask) * period / 1e6;
             st->deform_ms += (double)((t[2] - t[1]) & mask) * period / 1e6;
-            if (sl->copied)
+            if (sl->copied && nq == 4)
                 st->readback_ms += (double)((t[3] - t[2]) & mask) * period / 1e6;
+            else if (sl->copied && nq == 5)
+                st->readback_ms += (double)((t[4] - t[3]) & copy_mask) * period / 1e6;
         }
     }
     st->chunks++;
@@ -481,7 +548,9 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     for (uint32_t j = 0; j < s.ring; j++)
         if (s.c->slots[j].busy) {
             vks__oneshot_wait(gpu, &s.c->slots[j].run, NULL);
-            s.c->slots[j].busy = 0;
+            if (s.c->slots[j].copy_busy)
+                vks__oneshot_wait(gpu, &s.c->slots[j].copy, NULL);
+            s.c->slots[j].busy = s.c->slots[j].copy_busy = 0;
         }
     st->total_ms = now_ms() - t0;
     return res;

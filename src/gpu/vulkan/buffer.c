@@ -19,6 +19,9 @@ static int find_type(const vks_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags ne
     return fallback;
 }
 
+static vks_result create(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                         vks__buf *out, vks_error *err);
+
 /* The testing hooks of vks_gpu_options: does this allocation fail on purpose? */
 static int allocation_fails(vks_gpu *gpu, VkDeviceSize size)
 {
@@ -29,11 +32,23 @@ static int allocation_fails(vks_gpu *gpu, VkDeviceSize size)
 
 vks_result vks__buf_create(vks_gpu *gpu, VkDeviceSize size, int kind, vks__buf *out, vks_error *err)
 {
-    return vks__buf_create_usage(gpu, size, kind, 0, out, err);
+    return create(gpu, size, kind, 0, 0, out, err);
 }
 
 vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage,
                                  vks__buf *out, vks_error *err)
+{
+    return create(gpu, size, kind, usage, 0, out, err);
+}
+
+vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                                  vks__buf *out, vks_error *err)
+{
+    return create(gpu, size, kind, usage, shared, out, err);
+}
+
+static vks_result create(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                         vks__buf *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
     if (size < 16)
@@ -43,6 +58,16 @@ vks_result vks__buf_create_usage(vks_gpu *gpu, VkDeviceSize size, int kind, VkBu
     bi.usage = usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    uint32_t families[2] = {gpu->queue_family, gpu->readback_family};
+    if (shared && families[0] != families[1]) {
+        /* Concurrent across the compute and readback families: with exclusive sharing each
+         * hand-over would need a release barrier on one queue and a matching acquire on the
+         * other, per frame, in the right submissions; concurrent needs none, and on buffers
+         * (no compressed layouts) it costs nothing measurable. */
+        bi.sharingMode = VK_SHARING_MODE_CONCURRENT;
+        bi.queueFamilyIndexCount = 2;
+        bi.pQueueFamilyIndices = families;
+    }
     VkResult r = gpu->vk.vkCreateBuffer(gpu->device, &bi, VKS_VK_ALLOC(gpu), &out->buffer);
     gpu->counters.buffers++;
     if (r != VK_SUCCESS)

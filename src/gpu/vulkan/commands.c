@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+static vks_result create_on(vks_gpu *gpu, uint32_t family, VkQueue queue, vks__oneshot *o, vks_error *err)
 {
     memset(o, 0, sizeof *o);
+    o->queue = queue;
     VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pi.queueFamilyIndex = gpu->queue_family;
+    pi.queueFamilyIndex = family;
     pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     VkResult r = gpu->vk.vkCreateCommandPool(gpu->device, &pi, VKS_VK_ALLOC(gpu), &o->pool);
     if (r != VK_SUCCESS)
@@ -27,6 +28,16 @@ vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreateFence");
 }
 
+vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    return create_on(gpu, gpu->queue_family, gpu->queue, o, err);
+}
+
+vks_result vks__oneshot_create_readback(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
+{
+    return create_on(gpu, gpu->readback_family, gpu->readback_queue, o, err);
+}
+
 void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o)
 {
     gpu->vk.vkResetCommandBuffer(o->cmd, 0);
@@ -37,13 +48,24 @@ void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o)
 
 vks_result vks__oneshot_send(vks_gpu *gpu, vks__oneshot *o, vks_error *err)
 {
+    return vks__oneshot_send_linked(gpu, o, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, err);
+}
+
+vks_result vks__oneshot_send_linked(vks_gpu *gpu, vks__oneshot *o, VkSemaphore wait, VkPipelineStageFlags wait_stage,
+                                    VkSemaphore signal, vks_error *err)
+{
     VkResult r = gpu->vk.vkEndCommandBuffer(o->cmd);
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkEndCommandBuffer");
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.commandBufferCount = 1;
     si.pCommandBuffers = &o->cmd;
-    r = gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, o->fence);
+    si.waitSemaphoreCount = wait ? 1 : 0;
+    si.pWaitSemaphores = &wait;
+    si.pWaitDstStageMask = &wait_stage;
+    si.signalSemaphoreCount = signal ? 1 : 0;
+    si.pSignalSemaphores = &signal;
+    r = gpu->vk.vkQueueSubmit(o->queue, 1, &si, o->fence);
     gpu->counters.submissions++;
     return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkQueueSubmit");
 }

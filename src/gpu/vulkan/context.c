@@ -20,17 +20,21 @@ static vks_result create_own(vks_gpu *gpu, vks_error *err)
     if (res != VKS_OK)
         return res;
     float prio = 1.0f;
-    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qi.queueFamilyIndex = gpu->queue_family;
-    qi.queueCount = 1;
-    qi.pQueuePriorities = &prio;
+    /* queue 0 of the compute family, and queue 0 of the readback family when it is another
+     * (a copy engine: vks__pick_device chose it) */
+    VkDeviceQueueCreateInfo qi[2] = {{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                     {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+    qi[0].queueFamilyIndex = gpu->queue_family;
+    qi[1].queueFamilyIndex = gpu->readback_family;
+    qi[0].queueCount = qi[1].queueCount = 1;
+    qi[0].pQueuePriorities = qi[1].pQueuePriorities = &prio;
     VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    di.queueCreateInfoCount = 1;
-    di.pQueueCreateInfos = &qi;
+    di.queueCreateInfoCount = gpu->readback_family != gpu->queue_family ? 2 : 1;
+    di.pQueueCreateInfos = qi;
     VkResult r = gpu->inst.vkCreateDevice(gpu->physical, &di, VKS_VK_ALLOC(gpu), &gpu->device);
     if (r != VK_SUCCESS)
         return vks__vk_fail(err, r, "vkCreateDevice");
-    gpu->queue_index = 0;
+    gpu->queue_index = 0, gpu->readback_index = 0;
     return VKS_OK;
 }
 
@@ -74,6 +78,8 @@ static vks_result adopt(vks_gpu *gpu, const vks_gpu_host *h, vks_error *err)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/host",
                              "queue_index %u: family %u has %u queue(s)", h->queue_index, h->queue_family, queues);
     gpu->queue_family = h->queue_family, gpu->queue_index = h->queue_index;
+    /* the host made the device with the queues it wanted: the copies go to the host's queue */
+    gpu->readback_family = h->queue_family, gpu->readback_index = h->queue_index;
     return VKS_OK;
 }
 
@@ -98,6 +104,14 @@ static void describe_context(vks_gpu *gpu)
             gpu->info.queue_families[i].flags &= ~(uint32_t)VKS_QUEUE_GRAPHICS;
         gpu->info.render_family = UINT32_MAX;
     }
+    gpu->info.readback_family = gpu->readback_family, gpu->info.readback_queue_index = gpu->readback_index;
+    vks__queue_family_info(&gpu->inst, gpu->physical, gpu->readback_family, &gpu->readback_timestamp_bits, NULL);
+    /* Testing: lavapipe has one family with one queue, so the readback of a copy engine's queue
+     * (a submission of its own, waiting on the compute submission's semaphore) would never run
+     * where the tests do; this takes that path on the context's one queue. */
+    const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    gpu->readback_apart = gpu->readback_family != gpu->queue_family ||
+                          (apart && *apart && strcmp(apart, "0") != 0);
     gpu->timestamps = gpu->timestamp_valid_bits != 0 && gpu->props.limits.timestampPeriod > 0;
     for (uint32_t i = 0; i < gpu->mem.memoryTypeCount; i++) {
         VkMemoryPropertyFlags f = gpu->mem.memoryTypes[i].propertyFlags;
@@ -131,6 +145,7 @@ vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_test
         describe_context(gpu);
         vks__load_device_table(&gpu->vk, gpu->device, gpu->inst.vkGetDeviceProcAddr);
         gpu->vk.vkGetDeviceQueue(gpu->device, gpu->queue_family, gpu->queue_index, &gpu->queue);
+        gpu->vk.vkGetDeviceQueue(gpu->device, gpu->readback_family, gpu->readback_index, &gpu->readback_queue);
         res = vks__pipelines_create(gpu, err);
     }
     if (res != VKS_OK) {

@@ -103,13 +103,14 @@ void vks__describe(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t fam
     VkQueueFamilyProperties *q = family_table(f, pd, &nq);
     d->batch_family = q ? vks__choose_queue_family(q, nq, 0) : UINT32_MAX;
     d->render_family = q ? vks__choose_queue_family(q, nq, 1) : UINT32_MAX;
+    d->readback_family = q ? vks__choose_readback_family(q, nq, d->batch_family) : UINT32_MAX;
     d->queue_family_count = nq < VKS_GPU_MAX_QUEUE_FAMILIES ? nq : VKS_GPU_MAX_QUEUE_FAMILIES;
     for (uint32_t i = 0; i < d->queue_family_count; i++)
         d->queue_families[i] = (vks_gpu_queue_family){q[i].queueFlags, q[i].queueCount, q[i].timestampValidBits};
     free(q);
     if (family == UINT32_MAX)
         family = d->batch_family;
-    d->queue_family = family, d->queue_index = 0;
+    d->queue_family = family, d->queue_index = 0, d->readback_queue_index = 0;
     uint32_t ts = 0;
     d->has_compute = family != UINT32_MAX;
     if (d->has_compute)
@@ -218,6 +219,10 @@ vks_result vks__pick_device(vks_gpu *gpu, vks_error *err)
      * still runs batches, and vks_render_create says why it cannot draw. */
     uint32_t render = gpu->opt.will_render ? choose_family(f, gpu->physical, 1) : UINT32_MAX;
     gpu->queue_family = render != UINT32_MAX ? render : choose_family(f, gpu->physical, 0);
+    uint32_t nq = 0;
+    VkQueueFamilyProperties *q = family_table(f, gpu->physical, &nq);
+    gpu->readback_family = q ? vks__choose_readback_family(q, nq, gpu->queue_family) : gpu->queue_family;
+    free(q);
     free(pds);
     return VKS_OK;
 }

@@ -50,7 +50,12 @@ void vks__load_device_table(struct VolkDeviceTable *table, VkDevice device, PFN_
 /* An instance of vkskin's own through the loader (validation layer and messenger on request;
  * gpu may be NULL when nobody receives messages); fills f for it. */
 vks_result vks__make_instance(vks_gpu *gpu, int validation, vks__instance_fns *f, VkInstance *out, vks_error *err);
-/* Chooses gpu->physical and gpu->queue_family by gpu->opt (index, name, or best by type). */
+/* vks__buf_create_usage; with shared, a buffer that both the compute and the readback family
+ * use: concurrent sharing across the two when they differ, exclusive when they are one. */
+vks_result vks__buf_create_shared(vks_gpu *gpu, VkDeviceSize size, int kind, VkBufferUsageFlags usage, int shared,
+                                  vks__buf *out, vks_error *err);
+/* Chooses gpu->physical, gpu->queue_family and gpu->readback_family by gpu->opt (index, name,
+ * or best by type). */
 vks_result vks__pick_device(vks_gpu *gpu, vks_error *err);
 /* family UINT32_MAX: the family vkskin would choose. */
 void vks__describe(const vks__instance_fns *f, VkPhysicalDevice pd, uint32_t family, vks_gpu_device_info *d);
@@ -75,6 +80,16 @@ struct vks_gpu {
     VkQueue queue;
     uint32_t queue_family, queue_index;
     VkQueueFlags queue_flags;
+    /* Where the readback copies go (stream_ring.c, batch.c, ceilings.c; queue_choice.h): a
+     * copy engine's queue of its own family on a device of vkskin's own that has one, else the
+     * context's queue. readback_apart: the copies are a submission of their own, linked to the
+     * compute one by a semaphore (a separate family, or VKSKIN_TEST_SEPARATE_READBACK on one
+     * queue); 0: recorded after the passes in the compute submission, as on a single-family
+     * device. */
+    VkQueue readback_queue;
+    uint32_t readback_family, readback_index;
+    int readback_apart;
+    uint32_t readback_timestamp_bits; /* of the readback family: 0, the copies there go untimed */
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem;
     vks_gpu_device_info info;
@@ -198,6 +213,7 @@ typedef struct vks__passes_desc {
     vks__caps cap;
     int out_kind;                 /* VKS__MEM_DEVICE or VKS__MEM_READBACK */
     VkBufferUsageFlags out_usage; /* added to the outputs' storage | transfer usage */
+    int shared_outputs;           /* the readback queue copies the outputs (vks__buf_create_shared) */
     int params;                   /* a pose-parameter table, one entry per instance (crowds);
                                      2: layered entries (vks__gpu_layered_param) */
     int normals;

@@ -69,8 +69,9 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
             res = vks__vk_fail(err, vr, "vkCreateBufferView");
     }
     TRY(vks__buf_create(gpu, d->cap.works * sizeof(vks__gpu_work), VKS__MEM_UPLOAD, &p->works, err));
-    TRY(vks__buf_create_usage(gpu, out_bytes, d->out_kind, d->out_usage, &p->out_pos, err));
-    TRY(vks__buf_create_usage(gpu, d->normals ? out_bytes : 16, d->out_kind, d->out_usage, &p->out_nrm, err));
+    TRY(vks__buf_create_shared(gpu, out_bytes, d->out_kind, d->out_usage, d->shared_outputs, &p->out_pos, err));
+    TRY(vks__buf_create_shared(gpu, d->normals ? out_bytes : 16, d->out_kind, d->out_usage, d->shared_outputs,
+                               &p->out_nrm, err));
     if (d->params)
         TRY(vks__buf_create(gpu,
                             d->cap.instances * (p->use_params == 2 ? sizeof(vks__gpu_layered_param)

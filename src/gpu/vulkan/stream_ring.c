@@ -23,10 +23,77 @@ vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, v
             if (vr != VK_SUCCESS)
                 r = vks__vk_fail(err, vr, "vkCreateQueryPool");
         }
+        if (r == VKS_OK && gpu->readback_apart) {
+            r = vks__oneshot_create_readback(gpu, &sl->copy, err);
+            if (r == VKS_OK)
+                r = vks__buf_create_shared(gpu, slot_bytes, VKS__MEM_DEVICE, 0, 1, &sl->snapshot, err);
+            VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VkResult vr = r == VKS_OK ? gpu->vk.vkCreateSemaphore(gpu->device, &si, VKS_VK_ALLOC(gpu), &sl->computed)
+                                      : VK_SUCCESS;
+            if (vr != VK_SUCCESS)
+                r = vks__vk_fail(err, vr, "vkCreateSemaphore");
+        }
     }
     if (r != VKS_OK)
         vks__ring_destroy(ring);
     return r;
+}
+
+/* Copies [src_at, +size) of src to [dst_at, +size) of dst, merged with the pending copy *run
+ * when both ends follow on from it (a crowd part's instances lie one after the other in its
+ * outputs, so a chunk's copies collapse into one per part and stream: the bus and the copy
+ * engines want few large copies, not one per instance). size 0 flushes *run. */
+static void copy_merged(vks_gpu *gpu, VkCommandBuffer cmd, VkBuffer dst, VkBuffer *run_src, VkBufferCopy *run,
+                        VkBuffer src, VkDeviceSize src_at, VkDeviceSize dst_at, VkDeviceSize size)
+{
+    if (size && *run_src == src && run->size && run->srcOffset + run->size == src_at &&
+        run->dstOffset + run->size == dst_at) {
+        run->size += size;
+        return;
+    }
+    if (run->size)
+        gpu->vk.vkCmdCopyBuffer(cmd, *run_src, dst, 1, run);
+    *run_src = src;
+    *run = (VkBufferCopy){src_at, dst_at, size};
+}
+
+/* The copies of instances [0, count) into dst: positions from 0, then normals at positions' end. */
+static void record_copies(vks_gpu *gpu, VkCommandBuffer cmd, vks_crowd *crowd, uint32_t count, int normals,
+                          VkBuffer dst)
+{
+    VkDeviceSize pos_bytes = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        vks_crowd_output o;
+        vks_crowd_get_output(crowd, k, &o, NULL);
+        pos_bytes += (VkDeviceSize)o.vertex_count * 12;
+    }
+    for (int stream = 0; stream < (normals ? 2 : 1); stream++) {
+        VkBuffer run_src = VK_NULL_HANDLE;
+        VkBufferCopy run = {0};
+        VkDeviceSize at = stream ? pos_bytes : 0;
+        for (uint32_t k = 0; k < count; k++) {
+            vks_crowd_output o;
+            vks_crowd_get_output(crowd, k, &o, NULL);
+            const vks_crowd_stream *from = stream ? &o.normal : &o.position;
+            VkDeviceSize size = (VkDeviceSize)o.vertex_count * 12;
+            if (size && from->buffer)
+                copy_merged(gpu, cmd, dst, &run_src, &run, from->buffer, from->offset, at, size);
+            at += size;
+        }
+        copy_merged(gpu, cmd, dst, &run_src, &run, VK_NULL_HANDLE, 0, 0, 0);
+    }
+}
+
+/* The bytes record_copies writes. */
+static VkDeviceSize copied_bytes(vks_crowd *crowd, uint32_t count, int normals)
+{
+    VkDeviceSize bytes = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        vks_crowd_output o;
+        vks_crowd_get_output(crowd, k, &o, NULL);
+        bytes += (VkDeviceSize)o.vertex_count * 12 * (normals && o.normal.buffer ? 2 : 1);
+    }
+    return bytes;
 }
 
 vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float time, uint32_t count,
@@ -41,36 +108,37 @@ vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, sl->qpool, 0);
     }
     /* the crowd's acquire barrier waits for the previous frame's copies (TRANSFER is one of
-       its consumer stages), so frames in flight share its outputs safely */
+       its consumer stages), so frames in flight share its outputs safely; apart, those copies
+       are the gathers into the snapshots, on this same queue */
     vks_crowd_record(crowd, cmd, time);
     if (sl->qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, sl->qpool, 1);
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    VkDeviceSize pos_bytes = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        vks_crowd_output o;
-        vks_crowd_get_output(crowd, k, &o, NULL);
-        pos_bytes += (VkDeviceSize)o.vertex_count * 12;
+    if (!gpu->readback_apart) {
+        record_copies(gpu, cmd, crowd, count, normals, sl->stage.buffer);
+        vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        vks_result r = vks__oneshot_send(gpu, &sl->os, err);
+        sl->busy = r == VKS_OK;
+        return r;
     }
-    VkDeviceSize at = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        vks_crowd_output o;
-        vks_crowd_get_output(crowd, k, &o, NULL);
-        VkBufferCopy cp = {o.position.offset, at, (VkDeviceSize)o.vertex_count * 12};
-        if (cp.size)
-            gpu->vk.vkCmdCopyBuffer(cmd, o.position.buffer, sl->stage.buffer, 1, &cp);
-        if (normals && o.normal.buffer && cp.size) {
-            cp.srcOffset = o.normal.offset;
-            cp.dstOffset = pos_bytes + at;
-            gpu->vk.vkCmdCopyBuffer(cmd, o.normal.buffer, sl->stage.buffer, 1, &cp);
-        }
-        at += cp.size;
-    }
-    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                 VK_ACCESS_HOST_READ_BIT);
-    vks_result r = vks__oneshot_send(gpu, &sl->os, err);
+    /* apart: the gather into the snapshot ends the compute submission, whose semaphore signal
+     * makes its writes available to the readback queue's copy (no barrier needed past it) */
+    record_copies(gpu, cmd, crowd, count, normals, sl->snapshot.buffer);
+    vks_result r = vks__oneshot_send_linked(gpu, &sl->os, VK_NULL_HANDLE, 0, sl->computed, err);
     sl->busy = r == VKS_OK;
+    if (r != VKS_OK)
+        return r;
+    VkCommandBuffer copy = sl->copy.cmd;
+    vks__oneshot_begin(gpu, &sl->copy);
+    VkBufferCopy all = {0, 0, copied_bytes(crowd, count, normals)};
+    if (all.size)
+        gpu->vk.vkCmdCopyBuffer(copy, sl->snapshot.buffer, sl->stage.buffer, 1, &all);
+    vks__barrier(gpu, copy, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+    r = vks__oneshot_send_linked(gpu, &sl->copy, sl->computed, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_NULL_HANDLE, err);
+    sl->copy_busy = r == VKS_OK;
     return r;
 }
 
@@ -79,10 +147,14 @@ vks_result vks__ring_wait(vks__ring *ring, uint32_t s, const void **data, double
     vks_gpu *gpu = ring->gpu;
     vks__ring_slot *sl = &ring->slot[s];
     *gpu_ms = 0;
-    if (!sl->busy)
+    if (!sl->busy || (gpu->readback_apart && !sl->copy_busy))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "slot %u was not submitted", s);
     sl->busy = 0;
     vks_result r = vks__oneshot_wait(gpu, &sl->os, err);
+    if (r == VKS_OK && sl->copy_busy) {
+        sl->copy_busy = 0;
+        r = vks__oneshot_wait(gpu, &sl->copy, err);
+    }
     if (r != VKS_OK)
         return r;
     vks__buf_invalidate(gpu, &sl->stage);
@@ -98,12 +170,15 @@ vks_result vks__ring_wait(vks__ring *ring, uint32_t s, const void **data, double
 
 void vks__ring_drain(vks__ring *ring)
 {
-    for (uint32_t s = 0; s < ring->count; s++)
-        if (ring->slot[s].busy) {
-            vks_error ignored = {0};
-            ring->slot[s].busy = 0;
-            vks__oneshot_wait(ring->gpu, &ring->slot[s].os, &ignored);
-        }
+    for (uint32_t s = 0; s < ring->count; s++) {
+        vks__ring_slot *sl = &ring->slot[s];
+        vks_error ignored = {0};
+        if (sl->busy)
+            vks__oneshot_wait(ring->gpu, &sl->os, &ignored);
+        if (sl->copy_busy)
+            vks__oneshot_wait(ring->gpu, &sl->copy, &ignored);
+        sl->busy = sl->copy_busy = 0;
+    }
 }
 
 void vks__ring_destroy(vks__ring *ring)
@@ -113,10 +188,16 @@ void vks__ring_destroy(vks__ring *ring)
     vks__ring_drain(ring);
     for (uint32_t s = 0; s < ring->count; s++) {
         vks__ring_slot *sl = &ring->slot[s];
+        vks_gpu *gpu = ring->gpu;
         if (sl->qpool)
-            ring->gpu->vk.vkDestroyQueryPool(ring->gpu->device, sl->qpool, VKS_VK_ALLOC(ring->gpu));
-        vks__buf_destroy(ring->gpu, &sl->stage);
-        vks__oneshot_destroy(ring->gpu, &sl->os);
+            gpu->vk.vkDestroyQueryPool(gpu->device, sl->qpool, VKS_VK_ALLOC(gpu));
+        /* a semaphore left signalled (a copy that failed to submit) may go: its signal is done */
+        if (sl->computed)
+            gpu->vk.vkDestroySemaphore(gpu->device, sl->computed, VKS_VK_ALLOC(gpu));
+        vks__buf_destroy(gpu, &sl->snapshot);
+        vks__buf_destroy(gpu, &sl->stage);
+        vks__oneshot_destroy(gpu, &sl->copy);
+        vks__oneshot_destroy(gpu, &sl->os);
     }
     memset(ring, 0, sizeof *ring);
 }

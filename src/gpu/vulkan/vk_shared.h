@@ -59,8 +59,12 @@ typedef struct vks__oneshot {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
+    VkQueue queue; /* where it is submitted: the context's queue, or its readback queue */
 } vks__oneshot;
 vks_result vks__oneshot_create(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
+/* The same on the context's readback queue (its own family where the device has a copy engine:
+ * gpu_internal.h), for copies only. */
+vks_result vks__oneshot_create_readback(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 /* Resets and begins o->cmd. */
 void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o);
 /* Ends and submits o->cmd, signalling o->fence (send); waits for that fence and resets it
@@ -68,6 +72,10 @@ void vks__oneshot_begin(vks_gpu *gpu, vks__oneshot *o);
 vks_result vks__oneshot_send(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 vks_result vks__oneshot_wait(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
 vks_result vks__oneshot_submit(vks_gpu *gpu, vks__oneshot *o, vks_error *err);
+/* send, with a semaphore to wait for first (at wait_stage) and one to signal when done
+ * (either VK_NULL_HANDLE): the two submissions of a readback on its own queue. */
+vks_result vks__oneshot_send_linked(vks_gpu *gpu, vks__oneshot *o, VkSemaphore wait, VkPipelineStageFlags wait_stage,
+                                    VkSemaphore signal, vks_error *err);
 void vks__oneshot_destroy(vks_gpu *gpu, vks__oneshot *o);
 
 void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags sa,
