@@ -133,11 +133,12 @@ uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comp
         float lo[16], hi[16];
         for (int c = 0; c < comps; c++)
             lo[c] = hi[c] = v[c];
-        for (size_t i = 0; i < n; i++) {
-            int c = (int)(i % (size_t)comps);
-            lo[c] = v[i] < lo[c] ? v[i] : lo[c];
-            hi[c] = v[i] > hi[c] ? v[i] : hi[c];
-        }
+        for (size_t i = 0; i < count; i++) /* each component in order, without a division per value */
+            for (int c = 0; c < comps; c++) {
+                float x = v[i * (size_t)comps + (size_t)c];
+                lo[c] = x < lo[c] ? x : lo[c];
+                hi[c] = x > hi[c] ? x : hi[c];
+            }
         cJSON *a = cJSON_GetArrayItem(g->accessors, (int)acc);
         cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
         if (!jl || !jh || !cJSON_AddItemToObject(a, "min", jl) || !cJSON_AddItemToObject(a, "max", jh))
