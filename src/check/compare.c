@@ -168,8 +168,12 @@ static VKS_ALWAYS_INLINE uint32_t pass_sse2(const float *a, const float *b, uint
                 e = _mm_max_pd(e, q);
             }
         }
-        if (do_map) {
-            p0 = _mm_sub_epi64(p0, _mm_castpd_si128(_mm_cmpge_pd(e, e0)));
+        /* errors under the first edge (a passing run's nearly every vertex) pass no edge: the
+           counts are taken only when a lane reaches it (a branch that is nearly always taken
+           alike, so cheap) */
+        __m128d past0 = _mm_cmpge_pd(e, e0);
+        if (do_map && _mm_movemask_pd(past0)) {
+            p0 = _mm_sub_epi64(p0, _mm_castpd_si128(past0));
             p1 = _mm_sub_epi64(p1, _mm_castpd_si128(_mm_cmpge_pd(e, e1)));
             p2 = _mm_sub_epi64(p2, _mm_castpd_si128(_mm_cmpge_pd(e, e2)));
             p3 = _mm_sub_epi64(p3, _mm_castpd_si128(_mm_cmpge_pd(e, e3)));
@@ -178,6 +182,8 @@ static VKS_ALWAYS_INLINE uint32_t pass_sse2(const float *a, const float *b, uint
             p6 = _mm_sub_epi64(p6, _mm_castpd_si128(_mm_cmpgt_pd(e, e6)));
             p7 = _mm_sub_epi64(p7, _mm_castpd_si128(_mm_cmpgt_pd(e, e7)));
             infs = _mm_sub_epi64(infs, _mm_castpd_si128(_mm_cmpeq_pd(e, inf)));
+        }
+        if (do_map) {
             float *mx = max_error + (size_t)p * 2;
             __m128d had = _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd((const double *)(const void *)mx)));
             __m128d up = _mm_cmpgt_pd(e, had), keep = _mm_or_pd(_mm_and_pd(up, e), _mm_andnot_pd(up, had));
