@@ -16,6 +16,8 @@
  *   - the error of a component, |a - b| / (abs + rel * |b|), is the same division as before
  *     wherever that limit is positive for every finite b (abs > 0, 0 <= rel, both finite:
  *     every default tolerance); other tolerances take the old loop, kept below as the rule.
+ * The loop runs four vertices at a time in AVX2 where the CPU has it, else two in SSE2, else
+ * one; every form does the same IEEE operations per lane.
  * The sums of squares behind NMSE depend on order and stay in the components' order. */
 #include "compare.h"
 
@@ -77,6 +79,15 @@ static VKS_ALWAYS_INLINE double vertex_error_fast(const float *a, const float *b
     double e0 = component_error(a[0], b[0], abs_tol, rel), e1 = component_error(a[1], b[1], abs_tol, rel);
     double e2 = component_error(a[2], b[2], abs_tol, rel), e = e0 > e1 ? e0 : e1;
     return e2 > e ? e2 : e;
+}
+
+/* The widest form the pass may take (vks__compare_vector_width): 4 AVX2 where the CPU has it,
+ * 2 SSE2, 1 the scalar loop; the tests run each, since they must all give the same bits. */
+static int vector_width = 4;
+
+void vks__compare_vector_width(int lanes)
+{
+    vector_width = lanes;
 }
 
 /* What one instance's pass gathers. */
@@ -208,14 +219,134 @@ static VKS_ALWAYS_INLINE uint32_t pass_sse2(const float *a, const float *b, uint
 }
 #endif
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define VKS_HAVE_AVX2_PASS 1
+/* The same pass four vertices at a time where the CPU has AVX2 (checked at run time): three
+ * loads of four floats hold x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, blended and permuted into
+ * {x0..x3} {y0..y3} {z0..z3}. Same IEEE operations per lane, no FMA (the target is avx2 alone
+ * and contraction is off), so the same bits as pass_scalar. */
+#define VKS_AVX2 __attribute__((target("avx2")))
+static VKS_ALWAYS_INLINE VKS_AVX2 void xyz4(const float *p, __m256d out[3])
+{
+    __m256d d0 = _mm256_cvtps_pd(_mm_loadu_ps(p)), d1 = _mm256_cvtps_pd(_mm_loadu_ps(p + 4));
+    __m256d d2 = _mm256_cvtps_pd(_mm_loadu_ps(p + 8));
+    out[0] = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(d0, d1, 4), d2, 2), _MM_SHUFFLE(1, 2, 3, 0));
+    out[1] = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(d0, d1, 9), d2, 4), _MM_SHUFFLE(2, 3, 0, 1));
+    out[2] = _mm256_permute4x64_pd(_mm256_blend_pd(_mm256_blend_pd(d0, d1, 2), d2, 9), _MM_SHUFFLE(3, 0, 1, 2));
+}
+
+static VKS_ALWAYS_INLINE VKS_AVX2 double max4(__m256d v)
+{
+    double l[4];
+    _mm256_storeu_pd(l, v);
+    double m = l[0] > l[1] ? l[0] : l[1], n = l[2] > l[3] ? l[2] : l[3];
+    return m > n ? m : n;
+}
+
+static VKS_ALWAYS_INLINE VKS_AVX2 uint64_t sum4(__m256i v)
+{
+    uint64_t l[4];
+    _mm256_storeu_si256((__m256i *)(void *)l, v);
+    return l[0] + l[1] + l[2] + l[3];
+}
+
+static VKS_ALWAYS_INLINE VKS_AVX2 uint32_t pass_avx2(const float *a, const float *b, uint32_t nv, int do_diff,
+                                                     double d_abs, double d_rel, int do_map, double m_abs,
+                                                     double m_rel, float *max_error, gathered *g)
+{
+    const __m256d ones = _mm256_castsi256_pd(_mm256_set1_epi32(-1)), sign = _mm256_set1_pd(-0.0);
+    const __m256d big = _mm256_set1_pd(DBL_MAX), inf = _mm256_set1_pd(INFINITY);
+    const __m256d dabs = _mm256_set1_pd(d_abs), drel = _mm256_set1_pd(d_rel);
+    const __m256d mabs = _mm256_set1_pd(m_abs), mrel = _mm256_set1_pd(m_rel);
+    static const double edge[VKS_REPORT_BINS - 2] = {1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0, 10.0, 100.0};
+    __m256i over = _mm256_setzero_si256(), passed[VKS_REPORT_BINS - 2], infs = over;
+    for (int k = 0; k < VKS_REPORT_BINS - 2; k++)
+        passed[k] = over;
+    __m256d non_finite = _mm256_setzero_pd(), max_diff = _mm256_set1_pd(g->max_diff), worst = _mm256_set1_pd(g->worst);
+    uint32_t quads = nv / 4;
+    for (uint32_t p = 0; p < quads; p++) {
+        __m256d xs[3], ys[3], e = _mm256_setzero_pd();
+        xyz4(a + (size_t)p * 12, xs);
+        xyz4(b + (size_t)p * 12, ys);
+        for (int k = 0; k < 3; k++) {
+            __m256d d = _mm256_andnot_pd(sign, _mm256_sub_pd(xs[k], ys[k])), ay = _mm256_andnot_pd(sign, ys[k]);
+            __m256d fin = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, xs[k]), big, _CMP_LE_OQ),
+                                        _mm256_cmp_pd(ay, big, _CMP_LE_OQ));
+            if (do_diff) {
+                __m256d out = _mm256_cmp_pd(d, _mm256_add_pd(dabs, _mm256_mul_pd(drel, ay)), _CMP_GT_OQ);
+                __m256d not_fin = _mm256_andnot_pd(fin, ones);
+                over = _mm256_sub_epi64(over, _mm256_castpd_si256(_mm256_or_pd(out, not_fin)));
+                non_finite = _mm256_or_pd(non_finite, not_fin);
+                max_diff = _mm256_max_pd(max_diff, _mm256_and_pd(fin, d));
+            }
+            if (do_map) {
+                __m256d q = _mm256_div_pd(d, _mm256_add_pd(mabs, _mm256_mul_pd(mrel, ay)));
+                e = _mm256_max_pd(e, _mm256_blendv_pd(inf, q, fin));
+            }
+        }
+        if (!do_map)
+            continue;
+        __m256d past0 = _mm256_cmp_pd(e, _mm256_set1_pd(edge[0]), _CMP_GE_OQ);
+        if (_mm256_movemask_pd(past0)) { /* as in pass_sse2: nearly never in a passing run */
+#define VKS_PASSED(k, pred)                                                                                   \
+    passed[k] = _mm256_sub_epi64(passed[k], _mm256_castpd_si256(_mm256_cmp_pd(e, _mm256_set1_pd(edge[k]), pred)))
+            VKS_PASSED(0, _CMP_GE_OQ), VKS_PASSED(1, _CMP_GE_OQ), VKS_PASSED(2, _CMP_GE_OQ), VKS_PASSED(3, _CMP_GE_OQ);
+            VKS_PASSED(4, _CMP_GE_OQ), VKS_PASSED(5, _CMP_GE_OQ), VKS_PASSED(6, _CMP_GT_OQ), VKS_PASSED(7, _CMP_GT_OQ);
+#undef VKS_PASSED
+            infs = _mm256_sub_epi64(infs, _mm256_castpd_si256(_mm256_cmp_pd(e, inf, _CMP_EQ_OQ)));
+        }
+        float *mx = max_error + (size_t)p * 4;
+        __m256d had = _mm256_cvtps_pd(_mm_loadu_ps(mx));
+        __m256d keep = _mm256_blendv_pd(had, e, _mm256_cmp_pd(e, had, _CMP_GT_OQ));
+        _mm_storeu_ps(mx, _mm256_cvtpd_ps(keep));
+        worst = _mm256_max_pd(worst, e);
+    }
+    g->over += sum4(over), g->infinite += sum4(infs);
+    for (int k = 0; k < VKS_REPORT_BINS - 2; k++)
+        g->passed[k] += sum4(passed[k]);
+    g->non_finite |= _mm256_movemask_pd(non_finite) != 0;
+    g->max_diff = max4(max_diff), g->worst = max4(worst);
+    return quads * 4;
+}
+
+static VKS_AVX2 uint32_t pass_avx2_diff(const float *a, const float *b, uint32_t nv, double d_abs, double d_rel,
+                                        gathered *g)
+{
+    return pass_avx2(a, b, nv, 1, d_abs, d_rel, 0, 0, 0, NULL, g);
+}
+
+static VKS_AVX2 uint32_t pass_avx2_map(const float *a, const float *b, uint32_t nv, double m_abs, double m_rel,
+                                       float *max_error, gathered *g)
+{
+    return pass_avx2(a, b, nv, 0, 0, 0, 1, m_abs, m_rel, max_error, g);
+}
+
+static VKS_AVX2 uint32_t pass_avx2_both(const float *a, const float *b, uint32_t nv, double d_abs, double d_rel,
+                                        double m_abs, double m_rel, float *max_error, gathered *g)
+{
+    return pass_avx2(a, b, nv, 1, d_abs, d_rel, 1, m_abs, m_rel, max_error, g);
+}
+#endif
+
 static VKS_ALWAYS_INLINE void pass(const float *a, const float *b, uint32_t nv, int do_diff, double d_abs,
                                    double d_rel, int do_map, double m_abs, double m_rel, float *max_error,
                                    gathered *g)
 {
     memset(g, 0, sizeof *g);
     uint32_t done = 0;
+#if defined(VKS_HAVE_AVX2_PASS)
+    if (vector_width >= 4 && __builtin_cpu_supports("avx2")) {
+        done = do_diff && do_map ? pass_avx2_both(a, b, nv, d_abs, d_rel, m_abs, m_rel, max_error, g)
+               : do_diff         ? pass_avx2_diff(a, b, nv, d_abs, d_rel, g)
+                                 : pass_avx2_map(a, b, nv, m_abs, m_rel, max_error, g);
+        pass_scalar(a, b, done, nv, do_diff, d_abs, d_rel, do_map, m_abs, m_rel, max_error, g);
+        return;
+    }
+#endif
 #if defined(__SSE2__)
-    done = pass_sse2(a, b, nv, do_diff, d_abs, d_rel, do_map, m_abs, m_rel, max_error, g);
+    if (vector_width >= 2)
+        done = pass_sse2(a, b, nv, do_diff, d_abs, d_rel, do_map, m_abs, m_rel, max_error, g);
 #endif
     pass_scalar(a, b, done, nv, do_diff, d_abs, d_rel, do_map, m_abs, m_rel, max_error, g);
 }

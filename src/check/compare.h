@@ -17,4 +17,8 @@ void vks__compare(vks_diff_acc *acc, int with_sums, vks_error_map *m, const vks_
                   uint32_t vertices, const double *instance_scale, const float *draw_positions,
                   const float *draw_normals);
 
+/* Testing: the widest vector form the pass may use (4: AVX2 where the CPU has it, the default;
+ * 2: SSE2; 1: scalar). Not thread-safe: set it before any comparison runs. */
+void vks__compare_vector_width(int lanes);
+
 #endif

@@ -5,10 +5,12 @@
  * gets wrong first: non-finite values on either side (first, last, several), ties of the worst
  * difference, errors exactly on the histogram's edges, an odd vertex count (the vector loop's
  * tail), per-instance scales, and tolerances whose limit can be zero or negative (the rule's
- * own branch). vkskin validate's JSON metrics rest on this. */
+ * own branch), for each form the pass takes (AVX2 where the CPU has it, SSE2, scalar).
+ * vkskin validate's JSON metrics rest on this. */
 #include <math.h>
 #include <string.h>
 
+#include "check/compare.h"
 #include "testutil.h"
 #include "vkskin/report.h"
 
@@ -208,7 +210,21 @@ static void all_tolerances(const float *got, const float *ref, uint32_t nv, cons
             compare(got, ref, nv, scales, tols[t], tols[u], what);
 }
 
+static void all_cases(void);
+
 int main(void)
+{
+    /* every form of the pass: AVX2 (where the CPU has it), SSE2, scalar */
+    static const int widths[] = {4, 2, 1};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        vks__compare_vector_width(widths[w]);
+        all_cases();
+    }
+    CHECK(cases == 3 * 6 * 8 * 49);
+    return vks_test_finish("test_compare_rule");
+}
+
+static void all_cases(void)
 {
     static float ref[I * MAXV * 3], got[I * MAXV * 3];
     double scales[I];
@@ -251,6 +267,4 @@ int main(void)
         got[((size_t)6 * nv) * 3 + 1] = 3e38f, ref[((size_t)6 * nv) * 3 + 1] = -3e38f;
         all_tolerances(got, ref, nv, scales, "huge");
     }
-    CHECK(cases == 6 * 8 * 49);
-    return vks_test_finish("test_compare_rule");
 }
