@@ -154,10 +154,11 @@ static VKS_ALWAYS_INLINE uint32_t pass_sse2(const float *a, const float *b, uint
     uint32_t pairs = nv / 2;
     for (uint32_t p = 0; p < pairs; p++) {
         const float *pa = a + (size_t)p * 6, *pb = b + (size_t)p * 6;
-        /* x0 y0 z0 x1 | y1 z1 as doubles, regrouped into {x0 x1} {y0 y1} {z0 z1} */
+        /* x0 y0 z0 x1 | y1 z1 as doubles, regrouped into {x0 x1} {y0 y1} {z0 z1}; the 64-bit
+           loads and stores are the unaligned kind (floats are only 4-byte aligned) */
         __m128 la = _mm_loadu_ps(pa), lb = _mm_loadu_ps(pb);
-        __m128 ta = _mm_castpd_ps(_mm_load_sd((const double *)(const void *)(pa + 4)));
-        __m128 tb = _mm_castpd_ps(_mm_load_sd((const double *)(const void *)(pb + 4)));
+        __m128 ta = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)(pa + 4)));
+        __m128 tb = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)(pb + 4)));
         __m128d a01 = _mm_cvtps_pd(la), a23 = _mm_cvtps_pd(_mm_movehl_ps(la, la)), a45 = _mm_cvtps_pd(ta);
         __m128d b01 = _mm_cvtps_pd(lb), b23 = _mm_cvtps_pd(_mm_movehl_ps(lb, lb)), b45 = _mm_cvtps_pd(tb);
         __m128d xs[3] = {_mm_shuffle_pd(a01, a23, 2), _mm_shuffle_pd(a01, a45, 1), _mm_shuffle_pd(a23, a45, 2)};
@@ -196,9 +197,9 @@ static VKS_ALWAYS_INLINE uint32_t pass_sse2(const float *a, const float *b, uint
         }
         if (do_map) {
             float *mx = max_error + (size_t)p * 2;
-            __m128d had = _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd((const double *)(const void *)mx)));
+            __m128d had = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)mx)));
             __m128d up = _mm_cmpgt_pd(e, had), keep = _mm_or_pd(_mm_and_pd(up, e), _mm_andnot_pd(up, had));
-            _mm_store_sd((double *)(void *)mx, _mm_castps_pd(_mm_cvtpd_ps(keep)));
+            _mm_storel_epi64((__m128i *)(void *)mx, _mm_castps_si128(_mm_cvtpd_ps(keep)));
             worst = _mm_max_pd(worst, e);
         }
     }
