@@ -2,6 +2,8 @@
 # bake of every generated character and clip, resume after kill -9, shards, and a Slurm job
 # array on a one-node cluster brought up by the test.
 vks_add_test(NAME test_vat SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat.c LABELS bake)
+# the encodings a bake runs over whole textures, against their rules as first written
+vks_add_test(NAME test_vat_encode SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_encode.c LABELS bake)
 
 # The decode test reads the textures with the program's own readers (OpenEXR, libpng).
 add_executable(test_vat_decode ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_decode.c

@@ -52,6 +52,14 @@ VKS_API void vks_error_map_add(vks_error_map *m, const vks_diff_tolerance *tol, 
                                const float *b, uint32_t first_instance, uint32_t instances,
                                const double *instance_scale, const float *draw_positions,
                                const float *draw_normals);
+/* vks_diff_add_extremes(acc, a, b, first_instance, instances, vertices, instance_scale) and
+ * vks_error_map_add(m, map_tol, map_radius, a, b, ...) of the same instances in one pass over
+ * them: the same results, bit for bit, for about the cost of one (vkskin validate's
+ * comparison). m must be of a model with `vertices` vertices (else only the diff is taken). */
+VKS_API void vks_diff_and_map_add(vks_diff_acc *acc, vks_error_map *m, const vks_diff_tolerance *map_tol,
+                                  double map_radius, const float *a, const float *b, uint32_t first_instance,
+                                  uint32_t instances, uint32_t vertices, const double *instance_scale,
+                                  const float *draw_positions, const float *draw_normals);
 /* Adds another map of the same model (a thread's share): histograms add, the worse worst wins. */
 VKS_API void vks_error_map_merge(vks_error_map *into, const vks_error_map *part);
 /* The vertices whose largest error is over 1, largest first: up to cap into out; returns how

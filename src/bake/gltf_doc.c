@@ -106,6 +106,13 @@ static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_
     return vks__gltf_push(g, g->accessors, a);
 }
 
+/* glTF's buffers are little-endian: on such a host an array's bytes are already the file's. */
+static int host_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
 static const char *type_of(int comps)
 {
     return comps == 1 ? "SCALAR" : comps == 2 ? "VEC2" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
@@ -115,19 +122,23 @@ uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comp
 {
     size_t start = g->bin.size, n = (size_t)count * (size_t)comps;
     vks_buf_reserve(&g->bin, n * 4 + 4);
-    for (size_t i = 0; i < n; i++)
-        vks_buf_f32(&g->bin, v[i]);
+    if (host_little_endian()) /* the bytes vks_buf_f32 writes, in one copy: a morph bake is mostly these */
+        vks_buf_put(&g->bin, v, n * sizeof *v);
+    else
+        for (size_t i = 0; i < n; i++)
+            vks_buf_f32(&g->bin, v[i]);
     uint32_t view = add_view(g, start, target);
     uint32_t acc = add_accessor(g, view, 5126, count, type_of(comps));
     if (minmax && count && !g->failed) {
         float lo[16], hi[16];
         for (int c = 0; c < comps; c++)
             lo[c] = hi[c] = v[c];
-        for (size_t i = 0; i < n; i++) {
-            int c = (int)(i % (size_t)comps);
-            lo[c] = v[i] < lo[c] ? v[i] : lo[c];
-            hi[c] = v[i] > hi[c] ? v[i] : hi[c];
-        }
+        for (size_t i = 0; i < count; i++) /* each component in order, without a division per value */
+            for (int c = 0; c < comps; c++) {
+                float x = v[i * (size_t)comps + (size_t)c];
+                lo[c] = x < lo[c] ? x : lo[c];
+                hi[c] = x > hi[c] ? x : hi[c];
+            }
         cJSON *a = cJSON_GetArrayItem(g->accessors, (int)acc);
         cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
         if (!jl || !jh || !cJSON_AddItemToObject(a, "min", jl) || !cJSON_AddItemToObject(a, "max", jh))
@@ -159,8 +170,11 @@ uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
 {
     size_t start = g->bin.size;
     vks_buf_reserve(&g->bin, (size_t)count * 4 + 4);
-    for (uint32_t i = 0; i < count; i++)
-        vks_buf_u32(&g->bin, idx[i]);
+    if (host_little_endian())
+        vks_buf_put(&g->bin, idx, (size_t)count * sizeof *idx);
+    else
+        for (uint32_t i = 0; i < count; i++)
+            vks_buf_u32(&g->bin, idx[i]);
     uint32_t view = add_view(g, start, VKS__GL_ELEMENT_ARRAY_BUFFER);
     return add_accessor(g, view, 5125, count, "SCALAR");
 }

@@ -9,6 +9,8 @@
 #include "vkskin/output.h"
 #include "vkskin/vat_write.h"
 
+#include "vat_encode.h"
+
 #ifdef VKSKIN_HAVE_OPENEXR
 #include <openexr.h>
 
@@ -95,8 +97,7 @@ vks_result vks_vat_exr_write(const char *path, const float *texels, uint32_t wid
         if (!halfs)
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "no memory for a %ux%u half image",
                                  width, height);
-        for (size_t i = 0; i < n; i++)
-            halfs[i] = vks_half_from_float(texels[i]);
+        vks__half_from_floats(texels, halfs, n);
         data = halfs;
         elem = 2;
     }

@@ -5,6 +5,8 @@
 
 #include "vkskin/vat.h"
 
+#include "vat_encode.h"
+
 vks_result vks_vat_layout_make(uint32_t vertex_count, uint32_t frames, uint32_t max_width, vks_vat_layout *out,
                                vks_error *err)
 {
@@ -81,14 +83,7 @@ float vks_half_to_float(uint16_t h)
 
 uint16_t vks_vat_quantize16(float x, float lo, float hi)
 {
-    if (!(hi > lo))
-        return 0;
-    double t = ((double)x - lo) / ((double)hi - lo) * 65535.0;
-    if (!(t > 0.0))
-        return 0;
-    if (t >= 65535.0)
-        return 65535;
-    return (uint16_t)floor(t + 0.5);
+    return vks__vat_quantize16(x, lo, hi);
 }
 
 float vks_vat_dequantize16(uint16_t q, float lo, float hi)

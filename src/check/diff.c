@@ -4,6 +4,8 @@
  * instance's own (vks_diff_add_scaled). */
 #include "vkskin/check.h"
 
+#include "compare.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -21,65 +23,17 @@ void vks_diff_add(vks_diff_acc *acc, const float *a, const float *b, uint32_t fi
     vks_diff_add_scaled(acc, a, b, first_instance, instances, vertices, NULL);
 }
 
-/* One pass over the components; with_sums 0 leaves the order-bound sums to vks_diff_add_sums.
- * Inlined into both callers, so the one with sums is the loop it always was. */
-static inline void add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
-                              uint32_t instances, uint32_t vertices, const double *instance_scale, int with_sums)
-{
-    vks_diff_report *r = &acc->r;
-    double rel = r->tolerance.rel;
-    double worst = r->max_abs;
-    for (uint32_t i = 0; i < instances; i++) {
-        double scale = r->tolerance.scale > 0 ? r->tolerance.scale : r->radius, rel_to = r->radius;
-        if (instance_scale && instance_scale[i] > scale) /* never below the model's own */
-            scale = rel_to = instance_scale[i];
-        if (scale > r->max_scale)
-            r->max_scale = scale;
-        double abs_tol = r->tolerance.abs_radius * scale, per_scale = 1.0 / rel_to;
-        for (uint32_t v = 0; v < vertices; v++) {
-            size_t at = ((size_t)i * vertices + v) * 3;
-            for (int k = 0; k < 3; k++) {
-                double x = a[at + k], y = b[at + k], d = fabs(x - y);
-                r->compared++;
-                if (!isfinite(x) || !isfinite(y)) {
-                    r->over++;
-                    r->max_rel = INFINITY;
-                    if (worst < INFINITY) {
-                        worst = INFINITY;
-                        r->worst_instance = first_instance + i;
-                        r->worst_vertex = v;
-                    }
-                    continue;
-                }
-                if (with_sums) {
-                    acc->sum_sq_diff += d * d;
-                    acc->sum_sq_ref += y * y;
-                }
-                if (d > abs_tol + rel * fabs(y))
-                    r->over++;
-                if (d * per_scale > r->max_rel)
-                    r->max_rel = d * per_scale;
-                if (d > worst) {
-                    worst = d;
-                    r->worst_instance = first_instance + i;
-                    r->worst_vertex = v;
-                }
-            }
-        }
-    }
-    r->max_abs = worst;
-}
-
+/* The pass itself is compare.c's, shared with the error maps. */
 void vks_diff_add_scaled(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
                          uint32_t instances, uint32_t vertices, const double *instance_scale)
 {
-    add_scaled(acc, a, b, first_instance, instances, vertices, instance_scale, 1);
+    vks__compare(acc, 1, NULL, NULL, 0, a, b, first_instance, instances, vertices, instance_scale, NULL, NULL);
 }
 
 void vks_diff_add_extremes(vks_diff_acc *acc, const float *a, const float *b, uint32_t first_instance,
                            uint32_t instances, uint32_t vertices, const double *instance_scale)
 {
-    add_scaled(acc, a, b, first_instance, instances, vertices, instance_scale, 0);
+    vks__compare(acc, 0, NULL, NULL, 0, a, b, first_instance, instances, vertices, instance_scale, NULL, NULL);
 }
 
 void vks_diff_add_sums(vks_diff_acc *acc, const float *a, const float *b, size_t components)

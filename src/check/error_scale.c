@@ -54,12 +54,15 @@ double vks_posed_error_scale(const vks_skin *s, double model_scale, const vks_af
             if (t > scale)
                 scale = t;
         }
+    /* the longest vertex by its square, one square root after: sqrt is monotonic and rounds
+       correctly, so the root of the largest square is the largest root (a square root per
+       vertex was a visible part of validate's host time) */
+    double longest_sq = 0;
     for (uint32_t v = 0; v < s->vertex_count; v++) {
         const float *p = positions + (size_t)v * 3;
-        double q[3] = {p[0], p[1], p[2]};
-        double d = length3(q);
-        if (d > scale)
-            scale = d;
+        double x = p[0], y = p[1], z = p[2], sq = x * x + y * y + z * z;
+        longest_sq = isfinite(sq) && sq > longest_sq ? sq : longest_sq;
     }
-    return scale;
+    double d = sqrt(longest_sq);
+    return d > scale ? d : scale;
 }

@@ -8,24 +8,13 @@
 
 #include "vkskin/report.h"
 
-static const double bin_edges[VKS_REPORT_BINS - 2] = {1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0, 10.0, 100.0};
+#include "compare.h"
 
 const char *vks_report_bin_label(int bin)
 {
     static const char *labels[VKS_REPORT_BINS] = {"<1e-4", "1e-4..1e-3", "1e-3..0.01", "0.01..0.1", "0.1..0.5",
                                                   "0.5..1",  "1..10",      "10..100",    ">100",      "not finite"};
     return bin >= 0 && bin < VKS_REPORT_BINS ? labels[bin] : "?";
-}
-
-static int bin_of(double e)
-{
-    if (!isfinite(e))
-        return VKS_REPORT_BINS - 1;
-    int k = 0;
-    /* up to 1 the upper edge is open, from 1 on closed: exactly the tolerance passes */
-    while (k < VKS_REPORT_BINS - 2 && (bin_edges[k] <= 1.0 ? e >= bin_edges[k] : e > bin_edges[k]))
-        k++;
-    return k;
 }
 
 vks_result vks_error_map_init(vks_error_map *m, uint32_t vertices)
@@ -64,56 +53,24 @@ void vks_error_map_free(vks_error_map *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The worst component's error of vertex v: |a - b| over abs_tol + rel * |b|; a non-finite
- * value is infinitely wrong. */
-static double vertex_error(const float *a, const float *b, double abs_tol, double rel)
-{
-    double worst = 0;
-    for (int k = 0; k < 3; k++) {
-        double x = a[k], y = b[k];
-        if (!isfinite(x) || !isfinite(y))
-            return INFINITY;
-        double d = fabs(x - y), lim = abs_tol + rel * fabs(y);
-        double e = lim > 0 ? d / lim : (d > 0 ? INFINITY : 0);
-        if (e > worst)
-            worst = e;
-    }
-    return worst;
-}
-
+/* The pass is compare.c's, shared with the diff (the same tolerance rule). */
 void vks_error_map_add(vks_error_map *m, const vks_diff_tolerance *tol, double radius, const float *a,
                        const float *b, uint32_t first_instance, uint32_t instances, const double *instance_scale,
                        const float *draw_positions, const float *draw_normals)
 {
-    uint32_t nv = m->vertices;
     if (!m->error)
         return;
-    radius = radius > 0 ? radius : 1e-6; /* as vks_diff_begin */
-    for (uint32_t i = 0; i < instances; i++) {
-        double scale = tol->scale > 0 ? tol->scale : radius;
-        if (instance_scale && instance_scale[i] > scale)
-            scale = instance_scale[i];
-        double abs_tol = tol->abs_radius * scale, inst_worst = 0;
-        size_t at = (size_t)i * nv * 3;
-        for (uint32_t v = 0; v < nv; v++) {
-            double e = vertex_error(a + at + (size_t)v * 3, b + at + (size_t)v * 3, abs_tol, tol->rel);
-            m->hist[bin_of(e)]++;
-            if (e > m->max_error[v])
-                m->max_error[v] = (float)e;
-            if (e > inst_worst)
-                inst_worst = e;
-        }
-        if (inst_worst <= m->worst)
-            continue;
-        /* a new worst instance: keep its per-vertex errors and what to draw it with */
-        m->worst = inst_worst, m->worst_instance = first_instance + i;
-        for (uint32_t v = 0; v < nv; v++)
-            m->error[v] = (float)vertex_error(a + at + (size_t)v * 3, b + at + (size_t)v * 3, abs_tol, tol->rel);
-        if (draw_positions)
-            memcpy(m->positions, draw_positions + at, (size_t)nv * 3 * sizeof(float));
-        if (draw_normals)
-            memcpy(m->normals, draw_normals + at, (size_t)nv * 3 * sizeof(float));
-    }
+    vks__compare(NULL, 0, m, tol, radius, a, b, first_instance, instances, m->vertices, instance_scale,
+                 draw_positions, draw_normals);
+}
+
+void vks_diff_and_map_add(vks_diff_acc *acc, vks_error_map *m, const vks_diff_tolerance *map_tol,
+                          double map_radius, const float *a, const float *b, uint32_t first_instance,
+                          uint32_t instances, uint32_t vertices, const double *instance_scale,
+                          const float *draw_positions, const float *draw_normals)
+{
+    vks__compare(acc, 0, m, map_tol, map_radius, a, b, first_instance, instances, vertices, instance_scale,
+                 draw_positions, draw_normals);
 }
 
 void vks_error_map_merge(vks_error_map *into, const vks_error_map *part)

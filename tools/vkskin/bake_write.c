@@ -381,6 +381,13 @@ static float *to_texels(const float *src, const vks_vat_layout *lay)
     return t;
 }
 
+/* A frame a row, every row a frame's (no wrap, no padding): the texels are the frames as they
+   are, and the copy (a texture's worth of fresh pages per stream and kind) is not made. */
+static int frames_are_texels(const vks_vat_layout *lay)
+{
+    return lay->width == lay->vertex_count && lay->rows_per_frame == 1 && lay->height == lay->frames;
+}
+
 /* The rest mesh every VAT kind of the job lists (its sidecar records the files' sizes, so they
  * are written before any VAT sidecar). The same bytes whichever kind asks for it. */
 int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
@@ -484,7 +491,8 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
             if (k < 2)
                 snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s.exr", part);
             char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
-            float *tex = to_texels(src, &pl);
+            float *copy = frames_are_texels(&pl) ? NULL : to_texels(src, &pl);
+            const float *tex = frames_are_texels(&pl) ? src : copy;
             vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
             if (r == VKS_OK && k < 2) {
                 r = vks_vat_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_VAT_TEXEL_HALF : VKS_VAT_TEXEL_FLOAT,
@@ -506,7 +514,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
                     *(stream ? &pv[p].normal : &pv[p].position) = name;
                 names[nf++] = name, name = NULL;
             }
-            free(tex);
+            free(copy);
             free(name);
             free(path);
         }

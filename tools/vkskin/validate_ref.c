@@ -99,21 +99,19 @@ static void *run_share(void *arg)
     }
     const float *gp = ch->gp + (size_t)sh->a * per, *gn = ch->gn + (size_t)sh->a * per;
     if (!ch->crowd) { /* poses numbered consecutively: the share in one call */
-        vks_diff_add_extremes(&sh->pos, gp, sh->rp, ch->first + sh->a, n, s->vertex_count, sh->scales);
-        vks_diff_add_extremes(&sh->nrm, gn, sh->rn, ch->first + sh->a, n, s->vertex_count, NULL);
-        vks_error_map_add(sh->pmap, &f->tp, f->pos.r.radius, gp, sh->rp, ch->first + sh->a, n, sh->scales, sh->rp,
-                          sh->rn);
-        vks_error_map_add(sh->nmap, &f->tn, f->nrm.r.radius, gn, sh->rn, ch->first + sh->a, n, NULL, NULL, NULL);
+        vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp, sh->rp, ch->first + sh->a, n,
+                             s->vertex_count, sh->scales, sh->rp, sh->rn);
+        vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn, sh->rn, ch->first + sh->a, n,
+                             s->vertex_count, NULL, NULL, NULL);
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
         size_t at = (size_t)i * per;
         uint32_t pose = pose_of(ch, sh->a + i);
-        vks_diff_add_extremes(&sh->pos, gp + at, sh->rp + at, pose, 1, s->vertex_count, &sh->scales[i]);
-        vks_diff_add_extremes(&sh->nrm, gn + at, sh->rn + at, pose, 1, s->vertex_count, NULL);
-        vks_error_map_add(sh->pmap, &f->tp, f->pos.r.radius, gp + at, sh->rp + at, pose, 1, &sh->scales[i],
-                          sh->rp + at, sh->rn + at);
-        vks_error_map_add(sh->nmap, &f->tn, f->nrm.r.radius, gn + at, sh->rn + at, pose, 1, NULL, NULL, NULL);
+        vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp + at, sh->rp + at, pose, 1,
+                             s->vertex_count, &sh->scales[i], sh->rp + at, sh->rn + at);
+        vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn + at, sh->rn + at, pose, 1,
+                             s->vertex_count, NULL, NULL, NULL);
     }
     return NULL;
 }
