@@ -403,9 +403,11 @@ static void test_reference(void)
 {
     const char *json = "{\"instances\": [\n"
                        "  {\"layers\": [{\"clip\": \"w.anm\"},\n"
-                       "     {\"clip\": \"wave.anm\", \"blend\": \"additive\", \"reference\": {\"clip\": \"i.anm#idle\", \"time\": 0.5}},\n"
+                       "     {\"clip\": \"wave.anm\", \"blend\": \"additive\",\n"
+                       "      \"reference\": {\"clip\": \"i.anm#idle\", \"time\": 0.5}},\n"
                        "     {\"clip\": \"wave.anm\", \"blend\": \"additive\", \"reference\": {\"time\": 1.25}},\n"
-                       "     {\"reference\": {\"clip\": \"w.anm\"}, \"clip\": \"wave.anm\", \"blend\": \"additive\"}]},\n"
+                       "     {\"reference\": {\"clip\": \"w.anm\"}, \"clip\": \"wave.anm\",\n"
+                       "      \"blend\": \"additive\"}]},\n"
                        "  {\"layers\": [{\"clip\": \"w.anm\"}, {\"clip\": \"wave.anm\", \"blend\": \"additive\"}]}\n"
                        "]}\n";
     vks_error err;

@@ -289,8 +289,8 @@ int main(void)
         free(p1), free(p3);
     }
 
-    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, a bad reference pose, yaw without an up axis, a layered instance in a "
-                    "crowd made without layers\n");
+    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, a bad reference pose, yaw "
+                    "without an up axis, a layered instance in a crowd made without layers\n");
     vks_crowd_instance bad = in[0];
     bad.layer_count = 5;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);

@@ -130,8 +130,9 @@ void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bak
         if (y->ref_clip || y->ref_time != 0) { /* only when given: other bakes' sidecars stay as they were */
             cJSON *r = cJSON_AddObjectToObject(o, "reference");
             uint32_t rs = y->ref_clip ? (uint32_t)(y->ref_binding - l->bindings) : s;
+            const vks_clip *rc = y->ref_clip ? y->ref_clip : y->play.clip;
             cJSON_AddStringToObject(r, "file", job->clips[rs].file_given);
-            cJSON_AddNumberToObject(r, "index", (double)((y->ref_clip ? y->ref_clip : y->play.clip) - l->sets[rs]->clips));
+            cJSON_AddNumberToObject(r, "index", (double)(rc - l->sets[rs]->clips));
             cJSON_AddNumberToObject(r, "time", short_decimal(y->ref_time));
         }
         faded |= y->fade != VKS_FADE_NONE;
