@@ -126,7 +126,8 @@ typedef struct vks_clip_layer {
     uint32_t mask;        /* 0: every node; n + 1: only skin node n and its descendants */
     /* ADDITIVE layers' reference pose (zeroed: the layer's own clip at time 0, its first frame):
        ref_clip (NULL: play.clip) bound by ref_binding (play.binding with a NULL ref_clip),
-       sampled at clip time ref_time (seconds, finite, >= 0; no cycle applied) */
+       sampled at clip time ref_time (seconds, finite, >= 0; no cycle applied: past the clip's
+       end its last keys hold) */
     const struct vks_clip *ref_clip;
     const struct vks_clip_binding *ref_binding;
     float ref_time;

@@ -108,7 +108,7 @@ static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_in
             y->mask = 1 + (3 + i) % skins[in->model]->node_count;
         if (y->mode == VKS_LAYER_ADDITIVE && i % 4 != 0) { /* a reference pose: a clip, a time, both */
             y->reference = i % 4 == 2 ? 0 : 1 + (i + k + 1) % CLIPS;
-            y->ref_time = i % 4 == 3 ? 0 : 0.37f * (float)(1 + i % 5);
+            y->ref_time = i % 4 == 3 ? 0 : 0.77f * (float)(1 + i % 5); /* past the clips' ends too */
         }
     }
     if (i % 3 == 1 && in->layer_count >= 2) { /* a crossfade from layer 0 to the last */
