@@ -157,6 +157,50 @@ static void reference_locals(const vks_crowd_instance *in, const vks_skin *s, vk
     vks_clip_layers_locals_d(&l, s, T, out);
 }
 
+/* Reference poses the crowd refuses: on a normal layer, past the clips, at a negative time. */
+static void check_bad_references(vks_crowd *crowd, const vks_crowd_instance *good)
+{
+    vks_error err = {0};
+    vks_crowd_instance bad = *good;
+    bad.layers[0].mode = VKS_LAYER_NORMAL, bad.layers[0].reference = 1; /* a reference on a normal layer */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad = *good;
+    bad.layers[0].mode = VKS_LAYER_ADDITIVE, bad.layers[0].reference = CLIPS + 1; /* past the clips */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad.layers[0].reference = 1, bad.layers[0].ref_time = -0.5f;
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad.layers[0].ref_time = 0.5f; /* and one that is fine */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_OK);
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, good, &err), VKS_OK);
+}
+
+/* How many instances of in name a reference pose that changes their pose (the reference
+ * poses matter); locals: room for two instances' locals. */
+static int count_referenced(const vks_crowd_instance *in, const vks_skin *const *skins,
+                            vks_clip_binding bind[2][CLIPS], vks_affine *locals)
+{
+    int referenced = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int any = 0;
+        vks_crowd_instance plain_ref = in[i];
+        for (uint32_t k = 0; k < plain_ref.layer_count; k++) {
+            any |= plain_ref.layers[k].reference || plain_ref.layers[k].ref_time != 0;
+            plain_ref.layers[k].reference = 0, plain_ref.layers[k].ref_time = 0;
+        }
+        if (!any || in[i].pose != VKS_CROWD_POSE_LAYERS)
+            continue;
+        reference_locals(&in[i], skins[in[i].model], bind, 0.6f, locals);
+        reference_locals(&plain_ref, skins[in[i].model], bind, 0.6f, locals + 64);
+        double moved = 0;
+        for (uint32_t n = 0; n < skins[in[i].model]->node_count; n++)
+            for (int e = 0; e < 12; e++)
+                moved = fmax(moved, fabs((double)locals[n].m[e] - locals[64 + n].m[e]));
+        referenced += moved > 1e-3;
+    }
+    fprintf(stderr, "%d instances with a reference pose that changes it\n", referenced);
+    return referenced;
+}
+
 int main(void)
 {
     vks_gpu *gpu = gpu_check_context_opt(&(vks_gpu_options){0});
@@ -194,27 +238,7 @@ int main(void)
     vks_affine *locals = malloc((size_t)N * 64 * sizeof *locals);
     const vks_affine *lp[N];
     const float times[] = {0, 0.37f, 0.6f, 1.9f, 2.0f, 7.3f, -2.1f, 41.0f};
-    /* the reference poses matter: instances with one pose otherwise without it */
-    int referenced = 0;
-    for (uint32_t i = 0; locals && i < N; i++) {
-        int any = 0;
-        vks_crowd_instance plain_ref = in[i];
-        for (uint32_t k = 0; k < plain_ref.layer_count; k++) {
-            any |= plain_ref.layers[k].reference || plain_ref.layers[k].ref_time != 0;
-            plain_ref.layers[k].reference = 0, plain_ref.layers[k].ref_time = 0;
-        }
-        if (!any || in[i].pose != VKS_CROWD_POSE_LAYERS)
-            continue;
-        reference_locals(&in[i], skins[in[i].model], bind, 0.6f, locals);
-        reference_locals(&plain_ref, skins[in[i].model], bind, 0.6f, locals + 64);
-        double moved = 0;
-        for (uint32_t n = 0; n < skins[in[i].model]->node_count; n++)
-            for (int e = 0; e < 12; e++)
-                moved = fmax(moved, fabs((double)locals[n].m[e] - locals[64 + n].m[e]));
-        referenced += moved > 1e-3;
-    }
-    fprintf(stderr, "%d instances with a reference pose that changes it\n", referenced);
-    CHECK(referenced >= 3);
+    CHECK(locals && count_referenced(in, skins, bind, locals) >= 3);
     for (size_t k = 0; crowd && locals && k < sizeof times / sizeof times[0]; k++) {
         for (uint32_t i = 0; i < N; i++) {
             lp[i] = in[i].pose == VKS_CROWD_POSE_PROCEDURAL ? NULL : locals + (size_t)i * 64;
@@ -300,17 +324,7 @@ int main(void)
     bad = in[0];
     bad.layers[0].mask = 1000;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
-    bad = in[0];
-    bad.layers[0].mode = VKS_LAYER_NORMAL, bad.layers[0].reference = 1; /* a reference on a normal layer */
-    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
-    bad = in[0];
-    bad.layers[0].mode = VKS_LAYER_ADDITIVE, bad.layers[0].reference = CLIPS + 1; /* past the clips */
-    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
-    bad.layers[0].reference = 1, bad.layers[0].ref_time = -0.5f;
-    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
-    bad.layers[0].ref_time = 0.5f; /* and one that is fine */
-    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_OK);
-    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &in[0], &err), VKS_OK);
+    check_bad_references(crowd, &in[0]);
     bad = in[0];
     bad.root_motion = VKS_ROOT_MOTION_YAW; /* yaw about no up axis */
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
