@@ -2,7 +2,7 @@
 // blended per node by the rule written in include/vkskin/pose.h, in float, step for step as
 // src/core/clip_layers.c does in double: each layer's local split into T, R, S; normal layers
 // by renormalised weights (rotations: normalised weighted quaternion sum, each flipped into the
-// first one's hemisphere); additive layers' deltas from their clip's first frame on top; the
+// first one's hemisphere); additive layers' deltas from their reference pose on top; the
 // transition's smoothstep ramp on the weights; root motion's ground-plane translation (and with
 // yaw, its turn about up: root_yaw) taken out of the motion node. A crowd without layered
 // instances never compiles this (USE_PARAMS 1).
@@ -150,7 +150,8 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
     vec4 aq = vec4(0.0), ref = vec4(0.0), q = vec4(0, 0, 0, 1), kq = vec4(0, 0, 0, 1);
     float wsum = 0.0;
     bool have_ref = false, based = false;
-    // j even: layer j/2 at its time; j odd: an additive layer at its clip's first frame
+    // j even: layer j/2 at its time; j odd: an additive layer's reference pose (its reference
+    // clip's entry at its reference time; by default its own entry at 0, the first frame)
     [[dont_unroll]] for (uint j = 0u; j < 2u * count; j++) {
         uint k = j >> 1u;
         bool additive = ((lflags[k] >> 8) & 3u) == 1u, first = (j & 1u) != 0u;
@@ -167,7 +168,8 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
         }
         vec3 lt, ls;
         vec4 lq;
-        layer_trs(head[k], node_base, n, p, first ? 0.0 : tl[k], bt, bq, bs, lt, lq, ls);
+        uvec4 h = first ? layer_head(lparams[i].layers[k].ref_entry) : head[k];
+        layer_trs(h, node_base, n, p, first ? lparams[i].layers[k].ref_time : tl[k], bt, bq, bs, lt, lq, ls);
         if (!additive) {
             if (!have_ref) {
                 ref = lq;
@@ -178,7 +180,7 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
             wsum += w;
         } else if (!first) {
             kt = lt, kq = lq, ks = ls;
-        } else { // lt, lq, ls: the first frame
+        } else { // lt, lq, ls: the reference pose
             vec4 dq = qmul(kq, vec4(-lq.xyz, lq.w));
             if (dq.w < 0.0)
                 dq = -dq;

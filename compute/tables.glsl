@@ -27,7 +27,8 @@ struct LayerParam {
     uint flags;                  // cycle | mode << 8 (1: additive) | fade << 10 (1 out, 2 in)
     float start, speed, weight;
     int mask_node;               // -1: every node
-    uint pad0, pad1;
+    uint ref_entry;              // additive: the reference pose's (model, clip) entry
+    float ref_time;              // ... sampled at this clip time (the first frame: entry's at 0)
 };
 struct LayeredParam {
     PoseParam base;

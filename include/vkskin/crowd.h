@@ -72,6 +72,10 @@ typedef struct vks_crowd_layer {
     vks_layer_mode mode;     /* normal (zeroed) or additive */
     vks_layer_fade fade;     /* none (zeroed), out or in: the transition's sets */
     uint32_t mask;           /* 0: every node; n + 1: only node n of the model and its descendants */
+    uint32_t reference;      /* additive: the reference pose's clip: 0 (zeroed) the layer's own,
+                                n + 1 the crowd's clip n */
+    float ref_time;          /* additive: ... sampled at this clip time (seconds, >= 0; zeroed: its
+                                first frame) */
 } vks_crowd_layer;
 
 typedef struct vks_crowd_instance {

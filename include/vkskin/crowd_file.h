@@ -25,7 +25,8 @@
  *   in.clip_cycle = e->cycle >= 0 ? e->cycle : that clip's own cycle;
  * and a layered entry (e->layer_count > 0) becomes VKS_CROWD_POSE_LAYERS with
  *   in.layers[k] from spec->layers[e->first_layer + k] (clip uploaded, cycle defaulted as
- *   above, mask: the model's node of that name + 1), in.fade_start/fade_duration/root_motion
+ *   above, mask: the model's node of that name + 1, reference: 0 or the uploaded index of
+ *   spec->clips[reference] + 1, ref_time as is), in.fade_start/fade_duration/root_motion
  *   from e;
  * (the vkskin program does this in tools/vkskin/cli_anim.c and cli_crowd.c).
  *
@@ -70,17 +71,21 @@
  *    "transition": {"start": 2.0, "duration": 0.5, "to": [{"clip": "idle.anm"}]},
  *    "root_motion": "y"}
  *   A layer's keys: clip (required), start, speed, cycle, weight (>= 0, default 1), blend
- *   ("normal" or "additive"), mask (a node name: it and its descendants). "layers" replaces
- *   clip/start/speed/cycle; with "transition" and no "layers", the plain clip is the set left.
+ *   ("normal" or "additive"), mask (a node name: it and its descendants), and on an additive
+ *   layer only, reference: {"clip": a clip source as for clip (default: the layer's own),
+ *   "time": clip seconds >= 0 (default 0)}, the pose its delta is taken from (default: its
+ *   clip's first frame; pose.h's rule, step 3). "layers" replaces clip/start/speed/cycle;
+ *   with "transition" and no "layers", the plain clip is the set left.
  *   The layers left fade out, the "to" layers fade in, over [start, start + duration] of frame
  *   time; all together at most VKS_MAX_LAYERS. root_motion: true or "y" (y up), "z", false
  *   (the ground-plane translation), or {"up": "y" | "z" (default "y"), "yaw": true | false
  *   (default false)}: with yaw the turn about up is taken out too (clip.h's rule).
- * CSV: layer 1 is the clip, start, speed and cycle columns with weight, blend, mask and fade;
- *   layers 2..4 the same names suffixed 2, 3, 4 (clip2, weight3, ...); transition_start,
- *   transition_duration, root_motion (0/1/y/z/true/false) and root_yaw (0/1/true/false/yes/no;
- *   needs root_motion) per row. With a transition the
- *   layers whose fade is "in" are the set entered, the others the set left.
+ * CSV: layer 1 is the clip, start, speed and cycle columns with weight, blend, mask, fade,
+ *   reference and reference_time (the additive layer's reference clip and time, as in JSON);
+ *   layers 2..4 the same names suffixed 2, 3, 4 (clip2, weight3, reference_time4, ...);
+ *   transition_start, transition_duration, root_motion (0/1/y/z/true/false) and root_yaw
+ *   (0/1/true/false/yes/no; needs root_motion) per row. With a transition the layers whose
+ *   fade is "in" are the set entered, the others the set left.
  * A file without these keys and columns parses as it always has.
  * Relative model and clip paths are resolved against the crowd file's folder (name's folder).
  * Numbers must be finite and within float range. At most VKS_CROWD_MAX_INSTANCES instances.
@@ -119,6 +124,10 @@ typedef struct vks_crowd_entry_layer {
     int32_t fade;      /* vks_layer_fade: with a transition, its "to" layers fade in and the
                           others out; VKS_FADE_NONE without one */
     const char *mask;  /* a node name: only it and its descendants (NULL: every node) */
+    int32_t reference; /* additive: the reference pose's clip, an index into spec->clips; -1 (the
+                          default): the layer's own clip */
+    float ref_time;    /* additive: ... sampled at this clip time (seconds >= 0; default 0, the
+                          first frame) */
 } vks_crowd_entry_layer;
 
 typedef struct vks_crowd_entry {

@@ -93,10 +93,12 @@ typedef struct vks_clip_play {
  *      with their weights renormalised over those layers: translations and scales by weighted
  *      sum, rotations by the normalised weighted quaternion sum, each quaternion first flipped
  *      into the hemisphere of the first such layer's (dot >= 0). No such layer: the bind local;
- *   3. ADDITIVE layers, in order, then add their delta from their clip's first frame (clip time
- *      0) scaled by their weight w: rotation q = nlerp(identity, q(t) q(0)^-1, w) * q (the delta
- *      pre-multiplied, taken on the shorter arc), translation t += w (t(t) - t(0)), scale
- *      s *= 1 + w (s(t) / s(0) - 1) (a zero s(0) adds nothing);
+ *   3. ADDITIVE layers, in order, then add their delta from their reference pose r (by default
+ *      their own clip's first frame, clip time 0; else the layer's reference clip at its
+ *      reference time, sampled as in step 1) scaled by their weight w: rotation
+ *      q = nlerp(identity, q(t) q(r)^-1, w) * q (the delta pre-multiplied, taken on the shorter
+ *      arc), translation t += w (t(t) - t(r)), scale s *= 1 + w (s(t) / s(r) - 1) (a zero s(r)
+ *      adds nothing);
  *   4. the result is composed back as T R S.
  * A transition crossfades between two layer sets over [fade_start, fade_start + fade_duration]
  * of source time T: with x = clamp((T - fade_start) / fade_duration, 0, 1) and the smoothstep
@@ -106,7 +108,8 @@ typedef struct vks_clip_play {
 
 typedef enum vks_layer_mode {
     VKS_LAYER_NORMAL = 0,   /* blended with the other normal layers */
-    VKS_LAYER_ADDITIVE = 1  /* its delta from its clip's first frame added on top */
+    VKS_LAYER_ADDITIVE = 1  /* its delta from its reference pose (its clip's first frame by
+                               default) added on top */
 } vks_layer_mode;
 
 typedef enum vks_layer_fade {
@@ -121,6 +124,13 @@ typedef struct vks_clip_layer {
     int mode;             /* vks_layer_mode */
     int fade;             /* vks_layer_fade */
     uint32_t mask;        /* 0: every node; n + 1: only skin node n and its descendants */
+    /* ADDITIVE layers' reference pose (zeroed: the layer's own clip at time 0, its first frame):
+       ref_clip (NULL: play.clip) bound by ref_binding (play.binding with a NULL ref_clip),
+       sampled at clip time ref_time (seconds, finite, >= 0; no cycle applied: past the clip's
+       end its last keys hold) */
+    const struct vks_clip *ref_clip;
+    const struct vks_clip_binding *ref_binding;
+    float ref_time;
 } vks_clip_layer;
 
 typedef struct vks_clip_layers {

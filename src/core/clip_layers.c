@@ -1,6 +1,7 @@
 /* Layered playback on the CPU (pose.h's vks_clip_layers; the rule is written there): every
  * layer's local split into T, R, S, normal layers blended with renormalised weights, additive
- * deltas on top, in double. compute/layers.glsl takes the same steps in float. */
+ * deltas from each one's reference pose on top, in double. compute/layers.glsl takes the same
+ * steps in float. */
 #include <math.h>
 #include <string.h>
 
@@ -118,20 +119,37 @@ int32_t vks_clip_layers_motion_node(const vks_clip_layers *l, const vks_skin *sk
     return -1;
 }
 
-/* Node n's T, R (unit), S under layer y at clip time t: a LOCAL clip's sampled channels over
- * the bind's, directly; a delta clip's local split (the GPU does the same). */
-static void node_trs(const vks_clip_layer *y, const vks_skin *skin, uint32_t n, double t, double lt[3], double lq[4],
-                     double ls[3])
+/* Node n's T, R (unit), S under clip (bound by binding) at clip time t: a LOCAL clip's sampled
+ * channels over the bind's, directly; a delta clip's local split (the GPU does the same). */
+static void clip_trs(const vks_clip *clip, const vks_clip_binding *binding, const vks_skin *skin, uint32_t n,
+                     double t, double lt[3], double lq[4], double ls[3])
 {
-    if (y->play.clip->space == VKS_CLIP_LOCAL) {
+    if (clip->space == VKS_CLIP_LOCAL) {
         double trs[10];
-        vks__clip_node_trs_d(y->play.clip, y->play.binding, n, t, trs);
+        vks__clip_node_trs_d(clip, binding, n, t, trs);
         memcpy(lt, trs, 3 * sizeof *lt), memcpy(lq, trs + 3, 4 * sizeof *lq), memcpy(ls, trs + 7, 3 * sizeof *ls);
         normalize4(lq);
         return;
     }
-    vks_affine_d a = vks__clip_node_local_d(y->play.clip, y->play.binding, skin, n, t);
+    vks_affine_d a = vks__clip_node_local_d(clip, binding, skin, n, t);
     split_trs(&a, lt, lq, ls);
+}
+
+static void node_trs(const vks_clip_layer *y, const vks_skin *skin, uint32_t n, double t, double lt[3], double lq[4],
+                     double ls[3])
+{
+    clip_trs(y->play.clip, y->play.binding, skin, n, t, lt, lq, ls);
+}
+
+/* Node n's T, R, S in additive layer y's reference pose (pose.h: its own clip's first frame
+ * unless the layer names another clip or time). */
+static void reference_trs(const vks_clip_layer *y, const vks_skin *skin, uint32_t n, double lt[3], double lq[4],
+                          double ls[3])
+{
+    if (y->ref_clip)
+        clip_trs(y->ref_clip, y->ref_binding, skin, n, (double)y->ref_time, lt, lq, ls);
+    else
+        clip_trs(y->play.clip, y->play.binding, skin, n, (double)y->ref_time, lt, lq, ls);
 }
 
 /* The blended T, R, S of node n (steps 1-3 of pose.h's rule); times[k] each layer's clip time. */
@@ -172,7 +190,7 @@ static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t 
             continue;
         double kt[3], kq[4], ks[3], ft[3], fq[4], fs[3], w = weights[k];
         node_trs(y, skin, n, times[k], kt, kq, ks);
-        node_trs(y, skin, n, 0.0, ft, fq, fs);
+        reference_trs(y, skin, n, ft, fq, fs);
         double inv[4] = {-fq[0], -fq[1], -fq[2], fq[3]}, dq[4];
         qmul(kq, inv, dq);
         if (dq[3] < 0)

@@ -73,9 +73,12 @@ typedef struct vks__gpu_layer_param {
     uint32_t flags;         /* cycle | mode << 8 | fade << 10 */
     float start, speed, weight;
     int32_t mask_node;      /* -1: every node */
-    uint32_t loops_pad, pad;
+    uint32_t ref_entry;     /* additive: the reference pose's (model, clip) entry (entry by default) */
+    float ref_time;         /* additive: ... sampled at this clip time (0: the first frame) */
 } vks__gpu_layer_param;
 VKS__TWIN(vks__gpu_layer_param, 32);
+VKS__AT(vks__gpu_layer_param, ref_entry, 24);
+VKS__AT(vks__gpu_layer_param, ref_time, 28);
 VKS__AT(vks__gpu_layer_param, weight, 16);
 VKS__AT(vks__gpu_layer_param, mask_node, 20);
 typedef struct vks__gpu_layered_param {

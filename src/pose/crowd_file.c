@@ -226,7 +226,7 @@ static vks_crowd_entry *add_instance(parser *p, uint32_t line, const char *path)
 static vks_crowd_entry_layer default_layer(void)
 {
     vks_crowd_entry_layer y = {0};
-    y.clip = -1, y.speed = 1, y.cycle = -1, y.weight = 1;
+    y.clip = -1, y.speed = 1, y.cycle = -1, y.weight = 1, y.reference = -1;
     return y;
 }
 
@@ -467,6 +467,40 @@ static vks_result json_root_motion(parser *p, const cJSON *v, const char *path, 
     return VKS_OK;
 }
 
+/* A layer's "reference": {"clip", "time"} (either optional) at path. */
+static vks_result json_reference(parser *p, const cJSON *o, const char *where, uint32_t i, vks_crowd_entry_layer *y)
+{
+    char path[240];
+    if (!cJSON_IsObject(o))
+        return fail(p, VKS_ERR_FORMAT, 0, where, "expected an object with \"clip\" and/or \"time\", got %s",
+                    json_kind(o));
+    const cJSON *v;
+    cJSON_ArrayForEach(v, o)
+    {
+        const char *k = v->string ? v->string : "";
+        snprintf(path, sizeof path, "%.180s.%.40s", where, k);
+        vks_result r = VKS_OK;
+        if (key_seen_before(o, v))
+            return fail(p, VKS_ERR_FORMAT, 0, path, "the key is given twice");
+        if (!strcmp(k, "clip")) {
+            if ((r = json_string(p, v, path, "a clip source \"FILE#name\" or \"FILE#index\"")) != VKS_OK)
+                return r;
+            y->reference = intern(p, 1, v->valuestring, strlen(v->valuestring), i, 0, path);
+            if (y->reference < 0)
+                return p->err ? p->err->code : VKS_ERR_NOMEM;
+        } else if (!strcmp(k, "time")) {
+            r = json_number(p, v, path, &y->ref_time);
+            if (r == VKS_OK && !(y->ref_time >= 0))
+                return fail(p, VKS_ERR_FORMAT, 0, path, "expected a clip time >= 0, got %g", (double)y->ref_time);
+        } else {
+            return fail(p, VKS_ERR_FORMAT, 0, path, "unknown key (expected clip or time)");
+        }
+        if (r != VKS_OK)
+            return r;
+    }
+    return VKS_OK;
+}
+
 /* One layer object at path ("instances[3].layers[1]"). */
 static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint32_t i, vks_crowd_entry_layer *y)
 {
@@ -474,7 +508,7 @@ static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint3
     *y = default_layer();
     if (!cJSON_IsObject(o))
         return fail(p, VKS_ERR_FORMAT, 0, where, "expected a layer object with \"clip\", got %s", json_kind(o));
-    const cJSON *v;
+    const cJSON *v, *reference = NULL;
     cJSON_ArrayForEach(v, o)
     {
         const char *k = v->string ? v->string : "";
@@ -507,15 +541,23 @@ static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint3
                 return r;
             if (!(y->mask = vks__arena_strndup(p->spec->arena, &p->a, v->valuestring, strlen(v->valuestring))))
                 return nomem(p, 0, path);
+        } else if (!strcmp(k, "reference")) {
+            reference = v;
+            r = json_reference(p, v, path, i, y);
         } else {
             return fail(p, VKS_ERR_FORMAT, 0, path,
-                        "unknown key (expected clip, start, speed, cycle, weight, blend or mask)");
+                        "unknown key (expected clip, start, speed, cycle, weight, blend, mask or reference)");
         }
         if (r != VKS_OK)
             return r;
     }
     if (y->clip < 0)
         return fail(p, VKS_ERR_FORMAT, 0, where, "expected a layer with \"clip\", got none");
+    if (reference && y->mode != VKS_LAYER_ADDITIVE) {
+        snprintf(path, sizeof path, "%.120s.reference", where);
+        return fail(p, VKS_ERR_FORMAT, 0, path,
+                    "a reference pose is for an additive layer (\"blend\": \"additive\")");
+    }
     return VKS_OK;
 }
 
@@ -712,21 +754,23 @@ done:
 
 /* Layer 1's clip, start, speed and cycle are the plain columns; its other fields and layers
  * 2..4 follow the root's columns, LAYER_FIELDS a layer (names suffixed 2, 3, 4). */
-enum { F_CLIP, F_START, F_SPEED, F_CYCLE, F_WEIGHT, F_BLEND, F_MASK, F_FADE, LAYER_FIELDS };
+enum {
+    F_CLIP, F_START, F_SPEED, F_CYCLE, F_WEIGHT, F_BLEND, F_MASK, F_FADE, F_REFERENCE, F_REF_TIME, LAYER_FIELDS
+};
 enum {
     COL_MODEL, COL_CLIP, COL_START, COL_SPEED, COL_CYCLE,
     COL_TX, COL_TY, COL_TZ, COL_QX, COL_QY, COL_QZ, COL_QW, COL_SX, COL_SY, COL_SZ,
-    COL_WEIGHT, COL_BLEND, COL_MASK, COL_FADE,
+    COL_WEIGHT, COL_BLEND, COL_MASK, COL_FADE, COL_REFERENCE, COL_REF_TIME,
     COL_LAYER2, /* LAYER_FIELDS columns for each of layers 2..4 */
     COL_TSTART = COL_LAYER2 + 3 * LAYER_FIELDS, COL_TDURATION, COL_ROOT_MOTION, COL_ROOT_YAW,
     COL_COUNT
 };
 static const char *const col_names[COL_COUNT] = {
     "model", "clip", "start", "speed", "cycle", "tx", "ty", "tz", "qx", "qy", "qz", "qw", "sx", "sy", "sz",
-    "weight", "blend", "mask", "fade",
-    "clip2", "start2", "speed2", "cycle2", "weight2", "blend2", "mask2", "fade2",
-    "clip3", "start3", "speed3", "cycle3", "weight3", "blend3", "mask3", "fade3",
-    "clip4", "start4", "speed4", "cycle4", "weight4", "blend4", "mask4", "fade4",
+    "weight", "blend", "mask", "fade", "reference", "reference_time",
+    "clip2", "start2", "speed2", "cycle2", "weight2", "blend2", "mask2", "fade2", "reference2", "reference_time2",
+    "clip3", "start3", "speed3", "cycle3", "weight3", "blend3", "mask3", "fade3", "reference3", "reference_time3",
+    "clip4", "start4", "speed4", "cycle4", "weight4", "blend4", "mask4", "fade4", "reference4", "reference_time4",
     "transition_start", "transition_duration", "root_motion", "root_yaw"};
 
 /* The layer (0..3) and field of a layer column, or 0 for other columns. */
@@ -735,7 +779,7 @@ static int layer_column(int col, int *layer, int *field)
     static const int first[4] = {F_CLIP, F_START, F_SPEED, F_CYCLE};
     if (col >= COL_CLIP && col <= COL_CYCLE)
         return *layer = 0, *field = first[col - COL_CLIP], 1;
-    if (col >= COL_WEIGHT && col <= COL_FADE)
+    if (col >= COL_WEIGHT && col <= COL_REF_TIME)
         return *layer = 0, *field = F_WEIGHT + (col - COL_WEIGHT), 1;
     if (col >= COL_LAYER2 && col < COL_TSTART)
         return *layer = 1 + (col - COL_LAYER2) / LAYER_FIELDS, *field = (col - COL_LAYER2) % LAYER_FIELDS, 1;
@@ -854,6 +898,15 @@ static vks_result csv_layer_cell(parser *p, const cell *c, int field, uint32_t i
     case F_MASK:
         y->mask = vks__arena_strndup(p->spec->arena, &p->a, c->s, c->n);
         return y->mask ? VKS_OK : nomem(p, line, name);
+    case F_REFERENCE:
+        y->reference = intern(p, 1, c->s, c->n, i, line, name);
+        return y->reference < 0 ? (p->err ? p->err->code : VKS_ERR_NOMEM) : VKS_OK;
+    case F_REF_TIME: {
+        vks_result r = csv_number(p, c, line, name, &y->ref_time);
+        if (r == VKS_OK && !(y->ref_time >= 0))
+            return fail(p, VKS_ERR_FORMAT, line, name, "expected a clip time >= 0, got %g", (double)y->ref_time);
+        return r;
+    }
     default: /* F_FADE */
         if (c->n == 2 && strncasecmp(c->s, "in", 2) == 0)
             y->fade = VKS_FADE_IN;
@@ -868,7 +921,7 @@ static vks_result csv_layer_cell(parser *p, const cell *c, int field, uint32_t i
 
 /* The layers a row's layer columns gave (layered: any column beyond the plain ones). */
 static vks_result csv_layers(parser *p, vks_crowd_entry *e, vks_crowd_entry_layer *ys, const int *given,
-                             int transition, uint32_t line)
+                             const int *referenced, int transition, uint32_t line)
 {
     uint32_t n = 0;
     int fades_in = 0;
@@ -881,6 +934,10 @@ static vks_result csv_layers(parser *p, vks_crowd_entry *e, vks_crowd_entry_laye
         if (n != (uint32_t)k)
             return fail(p, VKS_ERR_FORMAT, line, col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS],
                         "expected layers in order: layer %d is given without layer %u", k + 1, n + 1);
+        if (referenced[k] && ys[k].mode != VKS_LAYER_ADDITIVE)
+            return fail(p, VKS_ERR_FORMAT, line, col_names[referenced[k]],
+                        "a reference pose is for an additive layer (%s additive)",
+                        k ? col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS + F_BLEND] : "blend");
         fades_in += ys[k].fade == VKS_FADE_IN;
         n++;
     }
@@ -905,6 +962,7 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
     uint32_t i = p->spec->instance_count - 1;
     float t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     int has_root = 0, has_q = 0, layered = 0, transition = 0, yaw = 0, given[VKS_MAX_LAYERS] = {0};
+    int referenced[VKS_MAX_LAYERS] = {0}; /* a reference column of the layer, or 0 */
     vks_crowd_entry_layer ys[VKS_MAX_LAYERS];
     for (int k = 0; k < VKS_MAX_LAYERS; k++)
         ys[k] = default_layer();
@@ -921,6 +979,8 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
             r = csv_layer_cell(p, c, field, i, line, name, &ys[layer]);
             given[layer] = 1;
             layered |= layer > 0 || field >= F_WEIGHT;
+            if (field >= F_REFERENCE)
+                referenced[layer] = col;
             if (r != VKS_OK)
                 return r;
         }
@@ -986,7 +1046,7 @@ static vks_result csv_row(parser *p, const int *col_of, int cols, const cell *ce
         return VKS_OK; /* a plain row, as before layers */
     if (e->fade_duration != 0 && !transition)
         return fail(p, VKS_ERR_FORMAT, line, "transition_duration", "expected transition_start with it");
-    return csv_layers(p, e, ys, given, transition, line);
+    return csv_layers(p, e, ys, given, referenced, transition, line);
 }
 
 static vks_result parse_csv(parser *p, const char *text, size_t size)

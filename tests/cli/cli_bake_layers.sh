@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bake jobs that name layers (README "Batch baking", issue 27): a job of two normal layers and
-# one masked additive one, and a job with a crossfade, baked by the CPU reference, the fast CPU
+# one masked additive one, a job with a crossfade, and one whose additive layer names a
+# reference pose, baked by the CPU reference, the fast CPU
 # engine and the GPU. The reference's frames must be the very bytes `deform --crowd --cpu`
 # writes for the same layered instance; the other engines within float noise of them. A re-run
 # is up to date, a changed layer is not; errors name the job and the key.
@@ -96,6 +97,44 @@ check "a changed layer weight bakes its job again, and only it" \
       "[ \$(grep -c '\"state\":[[:space:]]*\"baked\"' changed.report.json) -eq 1 ]"
 check "and the job's frames change" "! cmp -s ref/blend.raw blend.crowd.raw"
 
+# an additive layer's reference pose (another clip at a time): the bake's frames are deform
+# --crowd's, the GPU's near them, the sidecar says it, and a changed reference time bakes again
+refy='[{"clip": "'$m'.walk.anm"}, {"clip": "'$m'.wave.anm", "blend": "additive", "weight": 0.7,
+        "reference": {"clip": "'$m'.ifp#wave", "time": 0.3}}]'
+printf '{"defaults": {"fps": 30, "outputs": ["raw"]}, "jobs": [{"name": "refpose", "model": "%s", "layers": %s, "range": [0, 0.3]}]}\n' \
+    "$m" "$refy" > refpose.json
+echo '{"instances": [{"model": "'$m'", "layers": '"$refy"'}]}' > refpose.crowd.json
+"$vk" bake refpose.json --cpu --out refpose --quiet > /dev/null 2> refpose.log; rc=$?
+check "the CPU reference bakes a layer with a reference pose (exit $rc: $(head -c 400 refpose.log))" "[ $rc -eq 0 ]"
+"$vk" deform --crowd refpose.crowd.json --cpu --frames 10 --fps 30 --format raw --out refpose.crowd.raw 2> /dev/null
+check "refpose: the bake's frames are deform --crowd's" "cmp -s refpose/refpose.raw refpose.crowd.raw"
+tr '\n' ' ' < refpose.json | sed 's/, *"reference": {[^}]*}//' > noref.json
+grep -q '"reference"' noref.json && { echo "FAIL: noref.json keeps its reference"; fail=1; }
+"$vk" bake noref.json --cpu --out noref --quiet > /dev/null 2>&1
+check "the reference pose changes the frames" "! cmp -s refpose/refpose.raw noref/refpose.raw"
+check "the sidecar gives the reference pose" \
+      "python3 -c 'import json,sys; y=json.load(open(\"refpose/refpose.raw.json\"))[\"clips\"][0][\"layers\"]; sys.exit(not (\"reference\" not in y[0] and y[1][\"reference\"][\"index\"]==1 and y[1][\"reference\"][\"time\"]==0.3 and y[1][\"reference\"][\"file\"].endswith(\".ifp\")))'"
+if python3 -c 'import jsonschema' 2> /dev/null; then
+    python3 - "$src/docs/schema/bake_sidecar.schema.json" refpose/refpose.raw.json > schema.log 2>&1 <<'PY'
+import json, sys, jsonschema
+errs = list(jsonschema.Draft7Validator(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+[print(e.message) for e in errs]
+sys.exit(1 if errs else 0)
+PY
+    rc=$?
+    check "the reference pose's sidecar validates against the schema ($(head -c 400 schema.log))" "[ $rc -eq 0 ]"
+fi
+if "$vk" devices > /dev/null 2>&1; then
+    "$vk" bake refpose.json --validation --out refpose_gpu --quiet > /dev/null 2> refpose_gpu.log; rc=$?
+    check "the GPU bakes the reference pose (exit $rc: $(head -c 400 refpose_gpu.log))" \
+          "[ $rc -eq 0 ] && ! grep -qi 'validation' refpose_gpu.log"
+    check "refpose: the GPU's bake is near the reference" "near refpose/refpose.raw refpose_gpu/refpose.raw"
+fi
+sed 's/"time": 0.3/"time": 0.4/' refpose.json > refpose2.json
+"$vk" bake refpose2.json --cpu --out refpose --report refpose2.report.json > /dev/null 2>&1
+check "a changed reference time bakes the job again" \
+      "[ \$(grep -c '\"state\":[[:space:]]*\"baked\"' refpose2.report.json) -eq 1 ]"
+
 # errors name the manifest, the job and the key
 bad() { # manifest text, expected message part
     printf '%s\n' "$1" > bad.json
@@ -118,4 +157,6 @@ bad '{"jobs": [{"model": "'$m'", "layers": [{"clip": "'$m'.walk.anm"}, {"clip": 
     'jobs[0].layers: layer 2: mask: the model '
 bad '{"jobs": [{"model": "'$m'", "layers": [{"clip": "'$m'.ifp#run"}], "outputs": ["raw"]}]}' \
     'has no clip "run"'
+bad '{"jobs": [{"model": "'$m'", "layers": [{"clip": "'$m'.walk.anm", "reference": {"time": 0.5}}], "outputs": ["raw"]}]}' \
+    'bad.json: jobs[0].layers[0].reference: a reference pose is for an additive layer'
 exit $fail

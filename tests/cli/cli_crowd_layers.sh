@@ -2,7 +2,9 @@
 # Layered crowds through the vkskin program (issue 27): validate (the GPU pose pass against the
 # CPU reference) on a crowd with normal and additive layers, masks, crossfades in progress and
 # root motion (translation, and with yaw) on the bundled characters of all four formats and on
-# Fox.glb; deform --crowd's root-motion CSV (a yaw column only where asked for); and the errors: an unknown mask node and a bad layer name their entry.
+# Fox.glb, and with additive layers' reference poses named (another clip at a time, or a time);
+# deform --crowd's root-motion CSV (a yaw column only where asked for); and the errors: an
+# unknown mask node, a bad layer and a reference on a normal layer name their entry.
 # GPU checks run with the validation layer on and are skipped without a device (exit 4).
 # Usage: cli_crowd_layers.sh VKSKIN SOURCE_DIR            (the bundled characters, the errors)
 #        cli_crowd_layers.sh VKSKIN SOURCE_DIR REAL_DATASETS   (Fox.glb only; 77 where absent)
@@ -100,8 +102,47 @@ elif [ $rc -ne 4 ]; then
   echo "FAIL: deform --crowd --gpu with yaw: exit $rc ($(head -c 600 err))"; fail=1
 fi
 
+# an additive layer's reference pose named in the crowd file (issue 27): another clip (one no
+# layer plays, by name or index) at a time, or the layer's own clip at a time; validate passes,
+# and the vertices are not those of the same crowd without references
+d=$src/datasets
+cat > ref.json <<EOT
+{"instances": [
+ {"model": "$d/char_b24_pl8.dff", "layers": [{"clip": "$d/char_b24_pl8.dff.walk.anm", "start": 0.1},
+   {"clip": "$d/char_b24_pl8.dff.wave.anm", "blend": "additive", "start": 0.2,
+    "reference": {"clip": "$d/char_b24_pl8.dff.walk.ska", "time": 0.5}},
+   {"clip": "$d/char_b24_pl8.dff.wave.anm", "blend": "additive", "weight": 0.5, "mask": "spine_02", "reference": {"time": 0.3}}]},
+ {"model": "$d/char_b24_pl8.nif", "layers": [{"clip": "$d/char_b24_pl8.nif.walk.kf", "speed": 1.2},
+   {"clip": "$d/char_b24_pl8.nif.wave.kf", "blend": "additive", "weight": 0.8,
+    "reference": {"clip": "$d/char_b24_pl8.nif.walk.kf#0", "time": 0.25}}], "root_motion": "z"},
+ {"model": "$d/char_b24_pl8.cmdl", "layers": [{"clip": "$d/char_b24_pl8.cmdl.walk.cskla"},
+   {"clip": "$d/char_b24_pl8.cmdl.wave.cskla", "blend": "additive", "start": 0.3,
+    "reference": {"clip": "$d/char_b24_pl8.cmdl.walk.cskla", "time": 0.4}}],
+  "transition": {"start": 0.0, "duration": 0.2, "to": [{"clip": "$d/char_b24_pl8.cmdl.walk.cskla", "start": 0.7}]}},
+ {"model": "$d/char_b24_pl8.p3d", "layers": [{"clip": "$d/char_b24_pl8.p3d.walk.rtm", "weight": 0.7},
+   {"clip": "$d/char_b24_pl8.p3d.wave.rtm", "blend": "additive", "start": 0.25,
+    "reference": {"clip": "$d/char_b24_pl8.p3d.walk.rtm"}}], "root_motion": "y"}
+]}
+EOT
+expect 0 "validate a crowd whose additive layers name reference poses" "$vk" validate --crowd ref.json --frames 8 --fps 30 --validation
+tr '\n' ' ' < ref.json | sed -e 's/, *"reference": {[^}]*}//g' > noref.json
+grep -q reference noref.json && { echo "FAIL: the crowd without references still has one"; fail=1; }
+mkdir ref noref
+expect 0 "deform --crowd --cpu with reference poses" "$vk" deform --crowd ref.json --cpu --frames 3 --format raw --out ref
+expect 0 "deform --crowd --cpu without them" "$vk" deform --crowd noref.json --cpu --frames 3 --format raw --out noref
+for f in dff nif cmdl p3d; do
+  [ -s ref/char_b24_pl8.$f.raw ] && ! cmp -s ref/char_b24_pl8.$f.raw noref/char_b24_pl8.$f.raw ||
+    { echo "FAIL: the $f instance's reference pose changes nothing"; fail=1; }
+done
+
 # errors name the entry
 m=$src/datasets/char_b24_pl8.dff
+printf '{"instances": [{"model": "%s", "layers": [{"clip": "%s.walk.anm", "reference": {"time": 1}}]}]}\n' "$m" "$m" > badref.json
+expect 1 "a reference pose on a normal layer" "$vk" validate --crowd badref.json
+has "the entry and key of a reference on a normal layer" 'badref.json: instances\[0\].layers\[0\].reference: a reference pose is for an additive layer'
+printf 'model,clip,clip2,reference_time2\n%s,%s.walk.anm,%s.wave.anm,0.5\n' "$m" "$m" "$m" > badref.csv
+expect 1 "a reference_time column on a normal layer" "$vk" deform --crowd badref.csv --cpu --out x.raw
+has "the line and column of a reference on a normal layer" 'badref.csv:2: reference_time2: a reference pose is for an additive layer'
 printf '{"instances": [{"model": "%s", "layers": [{"clip": "%s.walk.anm"}, {"clip": "%s.wave.anm", "mask": "tail"}]}]}\n' "$m" "$m" "$m" > badmask.json
 expect 1 "a mask naming no node" "$vk" deform --crowd badmask.json --cpu --out x.raw
 has "the entry and layer of an unknown mask" 'badmask.json: instances\[0\]: layer 2: mask: the model .* has no node "tail"'

@@ -1,7 +1,8 @@
 /* Layered playback on the CPU reference (pose.h's rule, src/core/clip_layers.c) against hand-
  * computed values: weight 0 / 1 of a two-layer blend is each clip alone, a 50 % blend of two
  * single-bone clips is the documented rule's value, an additive layer of its own first frame
- * changes nothing, a mask keeps a layer off the nodes outside it, a crossfade is continuous
+ * changes nothing, nor one held at its reference pose's time, an additive layer's delta from
+ * another clip's pose is that delta by hand, a mask keeps a layer off the nodes outside it, a crossfade is continuous
  * at its start and end, and root motion adds up to the clip's own root displacement; with yaw
  * (clip.h's swing-twist rule) the yaw track is the clip's own turn, the pose in place keeps no
  * turn, the yaw adds up to the clip's turn over a cycle, and translation and yaw put back on the
@@ -54,6 +55,8 @@ static void make_clips(const vks_skin *skin)
     clip_a = (vks_clip){.name = "a", .duration = 2, .tracks = tr_a, .track_count = 2, .root_track = -1};
     clip_b = (vks_clip){.name = "b", .duration = 2, .tracks = tr_b, .track_count = 2, .root_track = -1};
 }
+
+static void hamilton(const double a[4], const double b[4], double out[4]);
 
 static vks_clip_layer layer(const vks_clip *c, const vks_clip_binding *b, float start, float weight)
 {
@@ -139,6 +142,39 @@ static void test_additive_and_mask(const vks_skin *skin, const vks_clip_binding 
     vks_clip_layers_locals_d(&l, skin, 0, got);
     CHECK(max_diff(&got[1], &want[1], 1) < 1e-6); /* both clips turn A alike */
     CHECK(max_diff(&got[2], &want[2], 1) > 1e-3);
+}
+
+/* An additive layer's reference pose (pose.h, step 3): its own clip held at its reference time
+ * adds nothing; with clip A at 1 s as the reference (node B: 45 degrees about z, t = (1.5, 0,
+ * 0), unit scale) clip B at 2 s (0.8 rad about x, scale (2, 1.5, 1), bind t = (1, 0, 0)) over
+ * clip A at 2 s (90 degrees about z, t = (2, 0, 0)) gives q = R_x(0.8) R_z(-45) R_z(90),
+ * t = (2, 0, 0) + (1, 0, 0) - (1.5, 0, 0), s = (2, 1.5, 1). */
+static void test_additive_reference(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_affine got[3], want[3];
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0.3f, 1);
+    l.layer[1] = layer(&clip_b, bb, 1.3f, 0.8f); /* clip B held at 1.3 s, its reference time */
+    l.layer[1].mode = VKS_LAYER_ADDITIVE;
+    l.layer[1].play.speed = 0;
+    l.layer[1].ref_time = 1.3f;
+    for (float T = 0; T < 3; T += 0.7f) {
+        vks_clip_layers_locals_d(&l, skin, T, got);
+        vks_clip_sample_locals_d(&clip_a, ba, skin, vks_clip_play_time_f(&clip_a, VKS_CYCLE_LOOP, 0.3f, 1, T), want);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    l.layer[0] = layer(&clip_a, ba, 2, 1), l.layer[1] = layer(&clip_b, bb, 2, 1);
+    l.layer[0].play.speed = l.layer[1].play.speed = 0;
+    l.layer[0].play.cycle = l.layer[1].play.cycle = VKS_CYCLE_CLAMP;
+    l.layer[1].mode = VKS_LAYER_ADDITIVE;
+    l.layer[1].ref_clip = &clip_a, l.layer[1].ref_binding = ba, l.layer[1].ref_time = 1;
+    vks_clip_layers_locals_d(&l, skin, 0, got);
+    double qx[4] = {sin(0.4), 0, 0, cos(0.4)}, qz[4] = {0, 0, sin(M_PI / 8), cos(M_PI / 8)}, q[4];
+    hamilton(qx, qz, q); /* R_z(-45) R_z(90) = R_z(45) */
+    float t[3] = {1.5f, 0, 0}, qf[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]}, s[3] = {2, 1.5f, 1};
+    vks_affine w = vks_affine_from_trs(t, qf, s);
+    CHECK(max_diff(&got[2], &w, 1) < 1e-6);
 }
 
 static void test_crossfade(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
@@ -332,6 +368,7 @@ int main(void)
     CHECK(vks_clip_bind(&clip_b, skin, &bb, &err) == VKS_OK);
     test_weights_and_rule(skin, &ba, &bb);
     test_additive_and_mask(skin, &ba, &bb);
+    test_additive_reference(skin, &ba, &bb);
     test_crossfade(skin, &ba, &bb);
     test_root_motion(skin);
     test_root_yaw();

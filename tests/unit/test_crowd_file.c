@@ -396,12 +396,79 @@ static void test_root_yaw(void)
         "expected root_motion");
 }
 
+/* An additive layer's reference pose (issue 27): "reference": {"clip", "time"} in JSON, the
+ * reference and reference_time columns (suffixed per layer) in CSV, defaults (the layer's own
+ * clip at 0) where not given, and refused on a normal layer naming the entry and key. */
+static void test_reference(void)
+{
+    const char *json = "{\"instances\": [\n"
+                       "  {\"layers\": [{\"clip\": \"w.anm\"},\n"
+                       "     {\"clip\": \"wave.anm\", \"blend\": \"additive\",\n"
+                       "      \"reference\": {\"clip\": \"i.anm#idle\", \"time\": 0.5}},\n"
+                       "     {\"clip\": \"wave.anm\", \"blend\": \"additive\", \"reference\": {\"time\": 1.25}},\n"
+                       "     {\"reference\": {\"clip\": \"w.anm\"}, \"clip\": \"wave.anm\",\n"
+                       "      \"blend\": \"additive\"}]},\n"
+                       "  {\"layers\": [{\"clip\": \"w.anm\"}, {\"clip\": \"wave.anm\", \"blend\": \"additive\"}]}\n"
+                       "]}\n";
+    vks_error err;
+    vks_crowd_spec *s = parse(json, "c.json", &err);
+    CHECK(s != NULL);
+    if (s) {
+        const vks_crowd_entry_layer *y = s->layers + s->instances[0].first_layer;
+        CHECK(y[0].reference == -1 && y[0].ref_time == 0);
+        CHECK(y[1].reference >= 0 && !strcmp(s->clips[y[1].reference].name, "idle") && y[1].ref_time == 0.5f);
+        CHECK(y[2].reference == -1 && y[2].ref_time == 1.25f);
+        CHECK(y[3].reference == y[0].clip && y[3].ref_time == 0 && y[3].mode == VKS_LAYER_ADDITIVE);
+        y = s->layers + s->instances[1].first_layer;
+        CHECK(y[1].reference == -1 && y[1].ref_time == 0); /* as before: the first frame */
+    }
+    vks_crowd_spec_free(s);
+
+    const char *csv = "clip,clip2,blend2,reference2,reference_time2,clip3,blend3,reference_time3\n"
+                      "w.anm,wave.anm,additive,i.anm#idle,0.5,wave.anm,additive,2\n"
+                      "w.anm,wave.anm,additive,,,,,\n";
+    s = parse(csv, "c.csv", &err);
+    CHECK(s != NULL);
+    if (s) {
+        const vks_crowd_entry_layer *y = s->layers + s->instances[0].first_layer;
+        CHECK_EQ_INT(s->instances[0].layer_count, 3);
+        CHECK(y[0].reference == -1 && y[0].ref_time == 0);
+        CHECK(y[1].reference >= 0 && !strcmp(s->clips[y[1].reference].name, "idle") && y[1].ref_time == 0.5f);
+        CHECK(y[2].reference == -1 && y[2].ref_time == 2);
+        y = s->layers + s->instances[1].first_layer;
+        CHECK(y[1].reference == -1 && y[1].ref_time == 0);
+    }
+    vks_crowd_spec_free(s);
+
+    bad("json reference on a normal layer",
+        "{\"instances\": [{}, {\"layers\": [{\"clip\": \"a\", \"reference\": {\"time\": 1}}]}]}", VKS_ERR_FORMAT, 0,
+        "instances[1].layers[0].reference", "for an additive layer");
+    bad("json reference time", "{\"instances\": [{\"layers\": [{\"clip\": \"a\", \"blend\": \"additive\", "
+        "\"reference\": {\"time\": -1}}]}]}", VKS_ERR_FORMAT, 0, "instances[0].layers[0].reference.time",
+        "expected a clip time >= 0");
+    bad("json reference key", "{\"instances\": [{\"layers\": [{\"clip\": \"a\", \"blend\": \"additive\", "
+        "\"reference\": {\"frame\": 1}}]}]}", VKS_ERR_FORMAT, 0, "instances[0].layers[0].reference.frame",
+        "unknown key");
+    bad("json reference kind", "{\"instances\": [{\"layers\": [{\"clip\": \"a\", \"blend\": \"additive\", "
+        "\"reference\": \"b\"}]}]}", VKS_ERR_FORMAT, 0, "instances[0].layers[0].reference", "expected an object");
+    bad("json reference clip", "{\"instances\": [{\"layers\": [{\"clip\": \"a\", \"blend\": \"additive\", "
+        "\"reference\": {\"clip\": 3}}]}]}", VKS_ERR_FORMAT, 0, "instances[0].layers[0].reference.clip",
+        "a clip source");
+    bad("csv reference on a normal layer", "clip,clip2,reference2\na,b,c\n", VKS_ERR_FORMAT, 2, "reference2",
+        "for an additive layer (blend2 additive)");
+    bad("csv reference time on a normal layer", "clip,reference_time\na,0\n", VKS_ERR_FORMAT, 2, "reference_time",
+        "for an additive layer (blend additive)");
+    bad("csv reference time", "clip,blend,reference_time\na,additive,-0.5\n", VKS_ERR_FORMAT, 2, "reference_time",
+        "expected a clip time >= 0");
+}
+
 int main(void)
 {
     test_json();
     test_csv();
     test_layers();
     test_root_yaw();
+    test_reference();
     test_bad();
     test_prefixes();
     test_allocator();

@@ -1,6 +1,7 @@
 /* Layered crowd instances (pose.h's rule) in the GPU pose pass against the CPU reference
  * (vks_clip_layers_locals_d, double), with the validation layer on: one to four layers of
- * clips of every space, normal and additive, masks, a crossfade before, during and after, root
+ * clips of every space, normal and additive (deltas from the clip's first frame, or from a
+ * reference pose: another clip or a time), masks, a crossfade before, during and after, root
  * motion with and without yaw, mixed with plain clip and procedural instances in the same crowd; times from
  * negative to past the clips' ends. Also: a crowd made without layers refuses a layered
  * instance, bad layers are refused, and weight 0 / 1 of a two-layer blend matches the clip
@@ -105,6 +106,10 @@ static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_in
         y->mode = k >= 1 && (i + k) % 3 == 0 ? VKS_LAYER_ADDITIVE : VKS_LAYER_NORMAL;
         if ((i + k) % 5 == 2)
             y->mask = 1 + (3 + i) % skins[in->model]->node_count;
+        if (y->mode == VKS_LAYER_ADDITIVE && i % 4 != 0) { /* a reference pose: a clip, a time, both */
+            y->reference = i % 4 == 2 ? 0 : 1 + (i + k + 1) % CLIPS;
+            y->ref_time = i % 4 == 3 ? 0 : 0.77f * (float)(1 + i % 5); /* past the clips' ends too */
+        }
     }
     if (i % 3 == 1 && in->layer_count >= 2) { /* a crossfade from layer 0 to the last */
         in->layers[0].fade = VKS_FADE_OUT;
@@ -122,6 +127,18 @@ static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_in
     }
 }
 
+/* Crowd layer y as the reference's layer on model m's bindings. */
+static vks_clip_layer clip_layer_of(const vks_crowd_layer *y, vks_clip_binding bind[2][CLIPS], uint32_t m)
+{
+    vks_clip_layer o = {0};
+    o.play = (vks_clip_play){&clips[y->clip], &bind[m][y->clip], y->start, y->speed, (int)y->cycle};
+    o.weight = y->weight, o.mode = y->mode, o.fade = y->fade, o.mask = y->mask;
+    if (y->reference)
+        o.ref_clip = &clips[y->reference - 1], o.ref_binding = &bind[m][y->reference - 1];
+    o.ref_time = y->ref_time;
+    return o;
+}
+
 /* The reference locals of instance in at time T. */
 static void reference_locals(const vks_crowd_instance *in, const vks_skin *s, vks_clip_binding bind[2][CLIPS],
                              float T, vks_affine *out)
@@ -135,12 +152,53 @@ static void reference_locals(const vks_crowd_instance *in, const vks_skin *s, vk
     vks_clip_layers l = {0};
     l.count = in->layer_count;
     l.fade_start = in->fade_start, l.fade_duration = in->fade_duration, l.root_motion = in->root_motion;
-    for (uint32_t k = 0; k < in->layer_count; k++) {
-        const vks_crowd_layer *y = &in->layers[k];
-        l.layer[k].play = (vks_clip_play){&clips[y->clip], &bind[in->model][y->clip], y->start, y->speed, (int)y->cycle};
-        l.layer[k].weight = y->weight, l.layer[k].mode = y->mode, l.layer[k].fade = y->fade, l.layer[k].mask = y->mask;
-    }
+    for (uint32_t k = 0; k < in->layer_count; k++)
+        l.layer[k] = clip_layer_of(&in->layers[k], bind, in->model);
     vks_clip_layers_locals_d(&l, s, T, out);
+}
+
+/* Reference poses the crowd refuses: on a normal layer, past the clips, at a negative time. */
+static void check_bad_references(vks_crowd *crowd, const vks_crowd_instance *good)
+{
+    vks_error err = {0};
+    vks_crowd_instance bad = *good;
+    bad.layers[0].mode = VKS_LAYER_NORMAL, bad.layers[0].reference = 1; /* a reference on a normal layer */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad = *good;
+    bad.layers[0].mode = VKS_LAYER_ADDITIVE, bad.layers[0].reference = CLIPS + 1; /* past the clips */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad.layers[0].reference = 1, bad.layers[0].ref_time = -0.5f;
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    bad.layers[0].ref_time = 0.5f; /* and one that is fine */
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_OK);
+    CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, good, &err), VKS_OK);
+}
+
+/* How many instances of in name a reference pose that changes their pose (the reference
+ * poses matter); locals: room for two instances' locals. */
+static int count_referenced(const vks_crowd_instance *in, const vks_skin *const *skins,
+                            vks_clip_binding bind[2][CLIPS], vks_affine *locals)
+{
+    int referenced = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int any = 0;
+        vks_crowd_instance plain_ref = in[i];
+        for (uint32_t k = 0; k < plain_ref.layer_count; k++) {
+            any |= plain_ref.layers[k].reference || plain_ref.layers[k].ref_time != 0;
+            plain_ref.layers[k].reference = 0, plain_ref.layers[k].ref_time = 0;
+        }
+        if (!any || in[i].pose != VKS_CROWD_POSE_LAYERS)
+            continue;
+        reference_locals(&in[i], skins[in[i].model], bind, 0.6f, locals);
+        reference_locals(&plain_ref, skins[in[i].model], bind, 0.6f, locals + 64);
+        double moved = 0;
+        for (uint32_t n = 0; n < skins[in[i].model]->node_count; n++)
+            for (int e = 0; e < 12; e++)
+                moved = fmax(moved, fabs((double)locals[n].m[e] - locals[64 + n].m[e]));
+        referenced += moved > 1e-3;
+    }
+    fprintf(stderr, "%d instances with a reference pose that changes it\n", referenced);
+    return referenced;
 }
 
 int main(void)
@@ -180,6 +238,7 @@ int main(void)
     vks_affine *locals = malloc((size_t)N * 64 * sizeof *locals);
     const vks_affine *lp[N];
     const float times[] = {0, 0.37f, 0.6f, 1.9f, 2.0f, 7.3f, -2.1f, 41.0f};
+    CHECK(locals && count_referenced(in, skins, bind, locals) >= 3);
     for (size_t k = 0; crowd && locals && k < sizeof times / sizeof times[0]; k++) {
         for (uint32_t i = 0; i < N; i++) {
             lp[i] = in[i].pose == VKS_CROWD_POSE_PROCEDURAL ? NULL : locals + (size_t)i * 64;
@@ -200,13 +259,8 @@ int main(void)
                 vks_clip_layers l = {0};
                 l.count = in[i].layer_count, l.root_motion = in[i].root_motion;
                 l.fade_start = in[i].fade_start, l.fade_duration = in[i].fade_duration;
-                for (uint32_t y = 0; y < l.count; y++) {
-                    const vks_crowd_layer *c = &in[i].layers[y];
-                    l.layer[y].play = (vks_clip_play){&clips[c->clip], &bind[in[i].model][c->clip], c->start, c->speed,
-                                                      (int)c->cycle};
-                    l.layer[y].weight = c->weight, l.layer[y].mode = c->mode, l.layer[y].fade = c->fade;
-                    l.layer[y].mask = c->mask;
-                }
+                for (uint32_t y = 0; y < l.count; y++)
+                    l.layer[y] = clip_layer_of(&in[i].layers[y], bind, in[i].model);
                 vks_clip_layers_root_motion(&l, skins[in[i].model], times[k], want);
                 want_yaw = vks_clip_layers_root_yaw(&l, skins[in[i].model], times[k]);
             }
@@ -259,8 +313,8 @@ int main(void)
         free(p1), free(p3);
     }
 
-    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, yaw without an up axis, a layered instance in a "
-                    "crowd made without layers\n");
+    fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, a bad reference pose, yaw "
+                    "without an up axis, a layered instance in a crowd made without layers\n");
     vks_crowd_instance bad = in[0];
     bad.layer_count = 5;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
@@ -270,6 +324,7 @@ int main(void)
     bad = in[0];
     bad.layers[0].mask = 1000;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
+    check_bad_references(crowd, &in[0]);
     bad = in[0];
     bad.root_motion = VKS_ROOT_MOTION_YAW; /* yaw about no up axis */
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);

@@ -239,12 +239,16 @@ static int group_take(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
-/* The clip of a layered job's spec k (bound for its layers). */
+/* The clip of a layered job's spec k (bound for its layers, or as a reference pose). */
 static const vks_clip *layer_clip(const vks_bake_loaded *l, uint32_t k)
 {
-    for (uint32_t y = 0; y < l->layers->count; y++)
-        if (l->layers->layer[y].play.binding == &l->bindings[k])
-            return l->layers->layer[y].play.clip;
+    for (uint32_t y = 0; y < l->layers->count; y++) {
+        const vks_clip_layer *c = &l->layers->layer[y];
+        if (c->play.binding == &l->bindings[k])
+            return c->play.clip;
+        if (c->ref_clip && c->ref_binding == &l->bindings[k])
+            return c->ref_clip;
+    }
     return l->clips[0].clip; /* a spec no layer uses: cannot happen, any clip will do */
 }
 
@@ -277,6 +281,9 @@ static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded
             o->mode = (vks_layer_mode)y->mode;
             o->fade = (vks_layer_fade)y->fade;
             o->mask = y->mask;
+            if (y->ref_clip) /* the job's clips are uploaded in the order of its bindings */
+                o->reference = ca + (uint32_t)(y->ref_binding - l->bindings) + 1;
+            o->ref_time = y->ref_time;
         }
     }
     return at;

@@ -60,6 +60,9 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
         o->play.start = y->start, o->play.speed = y->speed;
         o->play.cycle = y->cycle >= 0 ? y->cycle : (int)o->play.clip->cycle;
         o->weight = y->weight, o->mode = y->mode, o->fade = y->fade;
+        o->ref_time = y->ref_time;
+        if (y->reference >= 0)
+            o->ref_clip = clip_of[y->reference], o->ref_binding = &l->bindings[y->reference];
         if (y->mask) {
             int32_t node = vks_skin_find_node(l->skin, y->mask);
             if (node < 0) {
@@ -124,6 +127,14 @@ void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bak
         cJSON_AddStringToObject(o, "fade", (unsigned)y->fade < 3 ? fades[y->fade] : "none");
         if (y->mask)
             cJSON_AddStringToObject(o, "mask", l->skin->nodes[y->mask - 1].name);
+        if (y->ref_clip || y->ref_time != 0) { /* only when given: other bakes' sidecars stay as they were */
+            cJSON *r = cJSON_AddObjectToObject(o, "reference");
+            uint32_t rs = y->ref_clip ? (uint32_t)(y->ref_binding - l->bindings) : s;
+            const vks_clip *rc = y->ref_clip ? y->ref_clip : y->play.clip;
+            cJSON_AddStringToObject(r, "file", job->clips[rs].file_given);
+            cJSON_AddNumberToObject(r, "index", (double)(rc - l->sets[rs]->clips));
+            cJSON_AddNumberToObject(r, "time", short_decimal(y->ref_time));
+        }
         faded |= y->fade != VKS_FADE_NONE;
         cJSON_AddItemToArray(a, o);
     }

@@ -239,6 +239,10 @@ static int parse_layers(const char *file, const cJSON *layers, const cJSON *tran
         cJSON_AddNumberToObject(o, "fade", y->fade);
         if (y->mask)
             cJSON_AddStringToObject(o, "mask", y->mask);
+        if (y->reference >= 0) /* only when given, so every other layered job keeps its hash */
+            cJSON_AddStringToObject(o, "reference", spec->clips[y->reference].text);
+        if (y->ref_time != 0)
+            cJSON_AddNumberToObject(o, "reference_time", y->ref_time);
         cJSON_AddItemToArray(ys, o);
     }
     cJSON_AddNumberToObject(h, "fade_start", e->fade_start);

@@ -375,6 +375,9 @@ static int layers_of(vks_cli_poser *ps, const vks_crowd_spec *spec, uint32_t i, 
         o->play.cycle = y->cycle >= 0 ? y->cycle : (int)o->play.clip->cycle;
         o->weight = y->weight, o->mode = y->mode, o->fade = y->fade;
         ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k] = y->clip;
+        o->ref_time = y->ref_time;
+        if (y->reference >= 0)
+            o->ref_clip = ps->clips[y->reference], o->ref_binding = &ps->bindings[y->reference];
         if (y->mask) {
             int32_t node = vks_skin_find_node(ps->skin, y->mask);
             if (node < 0) {
@@ -412,8 +415,12 @@ int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
         e = &spec->instances[an->order[an->first[m] + j]];
         if (e->clip >= 0)
             used[e->clip] = 1;
-        for (uint32_t k = 0; k < e->layer_count; k++)
-            used[spec->layers[e->first_layer + k].clip] = 1;
+        for (uint32_t k = 0; k < e->layer_count; k++) {
+            const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
+            used[y->clip] = 1;
+            if (y->reference >= 0) /* an additive layer's reference pose is sampled too */
+                used[y->reference] = 1;
+        }
         if (e->layer_count && !ps->layers &&
             (!(ps->layers = calloc(n, sizeof *ps->layers)) ||
              !(ps->layer_refs = malloc((size_t)n * VKS_MAX_LAYERS * sizeof *ps->layer_refs))))

@@ -82,6 +82,10 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
             o->start = y->play.start, o->speed = y->play.speed, o->cycle = (vks_cycle)y->play.cycle;
             o->weight = y->weight, o->mode = (vks_layer_mode)y->mode, o->fade = (vks_layer_fade)y->fade;
             o->mask = y->mask;
+            o->ref_time = y->ref_time;
+            for (uint32_t u = 0; y->ref_clip && u < c->count && !o->reference; u++)
+                if (c->clips[u] == y->ref_clip) /* uploaded: the poser bound it (cli_anim.c) */
+                    o->reference = u + 1;
         }
     }
     if (with_root && ps->roots)

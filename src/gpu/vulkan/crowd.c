@@ -41,6 +41,8 @@ static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const v
             g->flags = (uint32_t)y->cycle | (uint32_t)y->mode << 8 | (uint32_t)y->fade << 10;
             g->start = y->start, g->speed = y->speed, g->weight = y->weight;
             g->mask_node = (int32_t)y->mask - 1;
+            g->ref_entry = y->reference ? c->clips->entry[row + y->reference - 1] : g->entry;
+            g->ref_time = y->ref_time;
         }
 }
 
@@ -95,10 +97,18 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
                                      "instance %u: layer %u: clip %u of %u, a non-finite start, speed or weight, a "
                                      "negative weight, an unknown cycle, mode or fade, or a mask past the nodes",
                                      i, k, y->clip, clips->clip_count);
-            /* each layer samples its keys at its time (and at 0 when additive; loops[] counts a
-               model-delta clip's parent), compute/layers.glsl */
-            loops += clips->loops[(size_t)in->model * clips->clip_count + y->clip] *
-                         (y->mode == VKS_LAYER_ADDITIVE ? 2 : 1) + 8;
+            if (y->reference > clips->clip_count || !isfinite(y->ref_time) || y->ref_time < 0 ||
+                ((y->reference || y->ref_time != 0) && y->mode != VKS_LAYER_ADDITIVE))
+                return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
+                                     "instance %u: layer %u: reference clip %u of %u, a negative or non-finite "
+                                     "reference time, or a reference on a normal layer",
+                                     i, k, y->reference, clips->clip_count);
+            /* each layer samples its keys at its time (and its reference pose when additive;
+               loops[] counts a model-delta clip's parent), compute/layers.glsl */
+            size_t row = (size_t)in->model * clips->clip_count;
+            loops += clips->loops[row + y->clip] + 8;
+            if (y->mode == VKS_LAYER_ADDITIVE)
+                loops += clips->loops[row + (y->reference ? y->reference - 1 : y->clip)];
         }
         const vks__gpu_model *m = &ms->models[in->model];
         loops += (uint64_t)m->node_count * (2 * in->layer_count + 2) + (uint64_t)m->node_count * m->levels;
