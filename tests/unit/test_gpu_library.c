@@ -26,50 +26,7 @@ static void capture(void *user, vks_log_level level, const char *msg)
         snprintf(c->first, sizeof c->first, "%s", msg);
 }
 
-/* host-memory callbacks that count: each block keeps its size before it for realloc */
-static atomic_long calls, live;
-#define HDR 64
-
-static void *VKAPI_PTR cb_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-    (void)user, (void)scope;
-    if (align > HDR)
-        return NULL;
-    char *p = aligned_alloc(HDR, (size + HDR + HDR - 1) / HDR * HDR);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    calls++;
-    live++;
-    return p + HDR;
-}
-
-static void VKAPI_PTR cb_free(void *user, void *mem)
-{
-    (void)user;
-    if (!mem)
-        return;
-    live--;
-    free((char *)mem - HDR);
-}
-
-static void *VKAPI_PTR cb_realloc(void *user, void *old, size_t size, size_t align, VkSystemAllocationScope scope)
-{
-    if (!old)
-        return cb_alloc(user, size, align, scope);
-    if (size == 0) {
-        cb_free(user, old);
-        return NULL;
-    }
-    size_t was;
-    memcpy(&was, (char *)old - HDR, sizeof was);
-    void *p = cb_alloc(user, size, align, scope);
-    if (p) {
-        memcpy(p, old, was < size ? was : size);
-        cb_free(user, old);
-    }
-    return p;
-}
+#include "vk_counting_alloc.h"
 
 int main(void)
 {

@@ -24,14 +24,7 @@ static void shape_of(const vks__instance_fns *f, VkPhysicalDevice pd, const vks_
         vks__log(&o->logger, VKS_LOG_WARNING, "%s", c.warning);
     const vks__launch_shape *s = &c.shape;
     memset(out, 0, sizeof *out);
-    out->deform_workgroup = s->deform_wg;
-    out->pose_workgroup = s->pose_wg;
-    out->instance_run = s->instance_run;
-    out->shared_palette_slots = s->palette_cap;
-    out->skin_texels = (int)s->skin_texels;
-    vks__launch_shape_format(s, out->text, sizeof out->text);
-    out->source = s->source;
-    out->reason = s->reason;
+    vks__shape_info_of(s, out);
     if (!ok) { /* vks_gpu_create would refuse the override on this device */
         out->source = "forced";
         out->reason = "refused: the launch-shape override cannot run on this device (the context is not made)";

@@ -166,6 +166,8 @@ vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p);
  * vks_gpu_tune's switch between candidates, which drops the kept batch buffers beforehand
  * (their work tables are sized for the old workgroup and run). */
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
+/* The public view of a launch shape (gpu.h's vks_gpu_shape_info: the fields a shape decides). */
+void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
 /* Calibration at first use (tuning_start.h says when): called by vks_gpu_run before its work.
  * Never fails the run: a calibration that fails leaves the shape as it was, with a warning. */
 void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);

@@ -252,14 +252,8 @@ static void pipeline_cache_close(vks_gpu *gpu)
     gpu->pipeline_cache = VK_NULL_HANDLE;
 }
 
-void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out)
 {
-    if (!out)
-        return;
-    memset(out, 0, sizeof *out);
-    if (!gpu)
-        return;
-    const vks__launch_shape *s = &gpu->shape;
     out->deform_workgroup = s->deform_wg;
     out->pose_workgroup = s->pose_wg;
     out->instance_run = s->instance_run;
@@ -268,6 +262,17 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     vks__launch_shape_format(s, out->text, sizeof out->text);
     out->source = s->source;
     out->reason = s->reason;
+}
+
+void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!gpu)
+        return;
+    const vks__launch_shape *s = &gpu->shape;
+    vks__shape_info_of(s, out);
     out->pipeline_ms = gpu->pipeline_ms;
     if (gpu->cache_dir[0])
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
