@@ -9,8 +9,18 @@
 #include "vkskin/vat.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define VKS_HAVE_F16C_PATH 1
+
+/* F16C by CPUID (leaf 1, ECX bit 29), with AVX for the 256-bit registers it converts from
+   (__builtin_cpu_supports("avx") also asks the OS for their state): clang before 15 does not
+   know "f16c" as a __builtin_cpu_supports feature, so it is read here the same for both. */
+static int have_f16c(void)
+{
+    unsigned a, b, c, d;
+    return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+}
 
 __attribute__((target("f16c"))) static void half_f16c(const float *in, uint16_t *out, size_t n)
 {
@@ -27,7 +37,7 @@ __attribute__((target("f16c"))) static void half_f16c(const float *in, uint16_t 
 void vks__half_from_floats(const float *in, uint16_t *out, size_t n)
 {
 #ifdef VKS_HAVE_F16C_PATH
-    if (__builtin_cpu_supports("f16c")) {
+    if (have_f16c()) {
         half_f16c(in, out, n);
         return;
     }
