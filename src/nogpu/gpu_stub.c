@@ -61,6 +61,15 @@ void vks_gpu_trim(vks_gpu *gpu)
 {
 }
 
+vks_result vks_gpu_list_launch_shapes(const vks_gpu_options *opt, vks_gpu_shape_info *out, uint32_t cap,
+                                      uint32_t *count, vks_error *err)
+{
+    (void)opt, (void)out, (void)cap;
+    if (count)
+        *count = 0;
+    return no_gpu(err);
+}
+
 void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
 {
     if (out)
