@@ -14,7 +14,7 @@ endif()
 set(VKSKIN_THREE_DIR ${CMAKE_BINARY_DIR}/report_assets/node_modules/three)
 add_test(NAME engines_threejs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/engines_threejs.sh $<TARGET_FILE:vkskin>
          ${VKSKIN_THREE_DIR})
-set_tests_properties(engines_threejs PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake;engines" TIMEOUT 180
+set_tests_properties(engines_threejs PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake;engines" TIMEOUT 480
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 add_test(NAME engines_godot COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/engines_godot.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(engines_godot PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake;engines" TIMEOUT 180
