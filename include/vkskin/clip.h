@@ -252,6 +252,9 @@ VKS_API int32_t vks_clip_layers_motion_node(const vks_clip_layers *l, const vks_
 VKS_API void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3]);
 /* The yaw at T in radians, in double (zero without VKS_ROOT_MOTION_YAW or a motion node). */
 VKS_API double vks_clip_layers_root_yaw(const vks_clip_layers *l, const vks_skin *skin, float T);
+/* Both from one sampling of the layers (a root-motion track writes them per frame): out[0..2]
+ * the motion as vks_clip_layers_root_motion, out[3] the yaw as vks_clip_layers_root_yaw. */
+VKS_API void vks_clip_layers_root_track(const vks_clip_layers *l, const vks_skin *skin, float T, double out[4]);
 
 /* ---- readers ---- */
 

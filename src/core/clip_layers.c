@@ -291,25 +291,34 @@ static int32_t motion_trs(const vks_clip_layers *l, const vks_skin *skin, float 
     return motion;
 }
 
-void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3])
+void vks_clip_layers_root_track(const vks_clip_layers *l, const vks_skin *skin, float T, double out[4])
 {
-    out[0] = out[1] = out[2] = 0;
+    out[0] = out[1] = out[2] = out[3] = 0;
     double t[3], q[4], s[3];
     int32_t motion = motion_trs(l, skin, T, t, q, s);
     if (motion < 0)
         return;
     for (int i = 0; i < 3; i++)
         out[i] = i == up_axis(l) ? 0 : t[i] - skin->nodes[motion].bind_local.m[9 + i];
+    if (l->root_motion & VKS_ROOT_MOTION_YAW) {
+        double bq[4], tw[4];
+        bind_rotation(skin, (uint32_t)motion, bq);
+        out[3] = root_yaw(q, bq, up_axis(l), tw);
+    }
+}
+
+void vks_clip_layers_root_motion(const vks_clip_layers *l, const vks_skin *skin, float T, double out[3])
+{
+    double track[4];
+    vks_clip_layers_root_track(l, skin, T, track);
+    out[0] = track[0], out[1] = track[1], out[2] = track[2];
 }
 
 double vks_clip_layers_root_yaw(const vks_clip_layers *l, const vks_skin *skin, float T)
 {
     if (!l || !(l->root_motion & VKS_ROOT_MOTION_YAW))
-        return 0;
-    double t[3], q[4], s[3], bq[4], tw[4];
-    int32_t motion = motion_trs(l, skin, T, t, q, s);
-    if (motion < 0)
-        return 0;
-    bind_rotation(skin, (uint32_t)motion, bq);
-    return root_yaw(q, bq, up_axis(l), tw);
+        return 0; /* without sampling the layers */
+    double track[4];
+    vks_clip_layers_root_track(l, skin, T, track);
+    return track[3];
 }

@@ -46,11 +46,11 @@ int vks_bake_write_root_motion(const vks_bake_job *job, const vks_bake_loaded *l
         for (uint32_t fr = 0; ok && fr < bc->frames; fr++) {
             /* the time the frame was posed at (bake_engine.c: rounded to float, as the GPU) */
             float T = (float)vks_bake_frame_time(job, bc, fr);
-            double m[3];
-            vks_clip_layers_root_motion(l->layers, l->skin, T, m);
+            double m[4]; /* x, y, z, yaw */
+            vks_clip_layers_root_track(l->layers, l->skin, T, m);
             ok &= fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g", bc->first_frame + fr, (double)T, m[0], m[1], m[2]) > 0;
             if (yaw)
-                ok &= fprintf(f, ",%.9g", vks_clip_layers_root_yaw(l->layers, l->skin, T)) > 0;
+                ok &= fprintf(f, ",%.9g", m[3]) > 0;
             ok &= fputc('\n', f) != EOF;
         }
         r = vks_output_close(o, ok, &err);

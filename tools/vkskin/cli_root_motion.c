@@ -47,14 +47,12 @@ vks_result vks_cli_root_motion_write(const vks_cli_poser *ps, const char *path, 
     for (uint32_t j = 0; j < ps->instances; j++)
         for (uint32_t fr = 0; fr < ps->frames; fr++) {
             float T = vks_pose_source_time(&ps->source, fr);
-            double m[3] = {0, 0, 0}, y = 0;
-            if (ps->layers && ps->layers[j].count) {
-                vks_clip_layers_root_motion(&ps->layers[j], ps->skin, T, m);
-                y = vks_clip_layers_root_yaw(&ps->layers[j], ps->skin, T);
-            }
+            double m[4] = {0, 0, 0, 0}; /* x, y, z, yaw */
+            if (ps->layers && ps->layers[j].count)
+                vks_clip_layers_root_track(&ps->layers[j], ps->skin, T, m);
             fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g", j, fr, (double)T, m[0], m[1], m[2]);
             if (yaw)
-                fprintf(f, ",%.9g", y);
+                fprintf(f, ",%.9g", m[3]);
             fputc('\n', f);
         }
     return vks_output_close(o, 1, err);
