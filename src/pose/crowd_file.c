@@ -467,6 +467,16 @@ static vks_result json_root_motion(parser *p, const cJSON *v, const char *path, 
     return VKS_OK;
 }
 
+/* A layer's or a reference's "clip": a clip source, interned for instance i into *out. */
+static vks_result json_clip(parser *p, const cJSON *v, const char *path, uint32_t i, int32_t *out)
+{
+    vks_result r = json_string(p, v, path, "a clip source \"FILE#name\" or \"FILE#index\"");
+    if (r != VKS_OK)
+        return r;
+    *out = intern(p, 1, v->valuestring, strlen(v->valuestring), i, 0, path);
+    return *out >= 0 ? VKS_OK : p->err ? p->err->code : VKS_ERR_NOMEM;
+}
+
 /* A layer's "reference": {"clip", "time"} (either optional) at path. */
 static vks_result json_reference(parser *p, const cJSON *o, const char *where, uint32_t i, vks_crowd_entry_layer *y)
 {
@@ -483,11 +493,7 @@ static vks_result json_reference(parser *p, const cJSON *o, const char *where, u
         if (key_seen_before(o, v))
             return fail(p, VKS_ERR_FORMAT, 0, path, "the key is given twice");
         if (!strcmp(k, "clip")) {
-            if ((r = json_string(p, v, path, "a clip source \"FILE#name\" or \"FILE#index\"")) != VKS_OK)
-                return r;
-            y->reference = intern(p, 1, v->valuestring, strlen(v->valuestring), i, 0, path);
-            if (y->reference < 0)
-                return p->err ? p->err->code : VKS_ERR_NOMEM;
+            r = json_clip(p, v, path, i, &y->reference);
         } else if (!strcmp(k, "time")) {
             r = json_number(p, v, path, &y->ref_time);
             if (r == VKS_OK && !(y->ref_time >= 0))
@@ -517,11 +523,7 @@ static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint3
         if (key_seen_before(o, v))
             return fail(p, VKS_ERR_FORMAT, 0, path, "the key is given twice");
         if (!strcmp(k, "clip")) {
-            if ((r = json_string(p, v, path, "a clip source \"FILE#name\" or \"FILE#index\"")) != VKS_OK)
-                return r;
-            y->clip = intern(p, 1, v->valuestring, strlen(v->valuestring), i, 0, path);
-            if (y->clip < 0)
-                return p->err ? p->err->code : VKS_ERR_NOMEM;
+            r = json_clip(p, v, path, i, &y->clip);
         } else if (!strcmp(k, "start")) {
             r = json_number(p, v, path, &y->start);
         } else if (!strcmp(k, "speed")) {
