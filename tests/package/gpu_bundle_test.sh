@@ -5,7 +5,7 @@
 # must exit 0 with every GPU test of this build passing in the bundle (cli_report_browser may
 # skip where Chromium is not installed, as it does in the build tree), and leave junit.xml
 # (valid against tests/data/junit.xsd, every case passed, one per GPU test), bench.json (the
-# three bench runs) and run.log. Nothing the runner reads may name this build's folders.
+# four bench runs, the last at its own vertex count), bench/crowd.log and run.log. Nothing the runner reads may name this build's folders.
 # Skipped (77) without a Vulkan device.
 set -uo pipefail
 src=$(cd "$1" && pwd)
@@ -65,10 +65,16 @@ if command -v xmllint > /dev/null; then
   [ "$(xmllint --xpath 'count(//testcase) = /testsuites/@tests' "$out/junit.xml")" = true ] ||
     no "junit.xml: the root's tests= does not count its cases"
 fi
-[ "$(grep -c '"vertex_instances_per_second"' "$out/bench.json")" = 3 ] || no "bench.json does not hold three bench runs"
+[ "$(grep -c '"vertex_instances_per_second"' "$out/bench.json")" = 4 ] || no "bench.json does not hold four bench runs"
 if command -v python3 > /dev/null; then
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [x['instances'] for x in r] == [8, 32, 128], r" \
+  # --quick's sizes "8 32 128 500x64": the last at 500 vertices (the generator rounds to a grid)
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [x['instances'] for x in r] == [8, 32, 128, 64], r; \
+assert r[3]['vertices'] < 1000 < r[0]['vertices'], [x['vertices'] for x in r]" \
     "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
+fi
+grep -q 'pose pass, 4 layers / 1' "$out/bench/crowd.log" || no "bench --crowd did not run: $(tail -3 "$out/bench/crowd.log")"
+if command -v xmllint > /dev/null; then
+  [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd"])' "$out/junit.xml")" = 1 ] || no "junit.xml: no bench_crowd case"
 fi
 [ $fail -eq 0 ] && echo "gpu_bundle: the bundle ran from $b: $(tail -n 2 "$out/run.log" | head -1)"
 exit $fail

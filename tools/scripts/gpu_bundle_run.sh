@@ -7,14 +7,18 @@
 #   2. the GPU-labelled CTest tests (gpu-tests/: each test's command, judged as CTest judges
 #      it: its skip exit code, pass and fail expressions and timeout), N at a time
 #   3. vkskin validate of every bundled character (src/datasets) with the validation layer
-#   4. vkskin bench --json at three sizes (instances of a generated character)
+#   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
+#      vkskin bench --crowd once (the pose pass of a large crowd)
 # and writes into OUTDIR: junit.xml (every step a test case, validate's own cases included;
-# validate.xml is validate's JUnit alone), bench.json (the three bench runs, an array),
+# validate.xml is validate's JUnit alone), bench.json (the bench runs, an array), crowd.log,
 # run.log (everything printed) and tests/NAME.log (each test's output).
 # --quick: sizes for a CPU Vulkan driver (lavapipe in CI). The sizes can be set with
 #   VKSKIN_BUNDLE_INSTANCES   validate's instances per character (default 100; --quick 8)
-#   VKSKIN_BUNDLE_BENCH       bench's three instance counts (default "100 1000 10000" of the
-#                             default 10000-vertex character; --quick "8 32 128")
+#   VKSKIN_BUNDLE_BENCH       bench's sizes: N instances of the default 10000-vertex character,
+#                             or VxN (V vertices, N instances) (default "100 1000 10000
+#                             100000x1000 1000x100000"; --quick "8 32 128 500x64")
+#   VKSKIN_BUNDLE_CROWD       bench --crowd's instances of a 1000-vertex, 32-bone character
+#                             (default 100000; --quick 64; 0: no crowd run)
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
 #                             --quick "--vertices 2000 --ref-instances 8 --repeats 1")
 # VKSKIN_REAL_DATASETS names the real samples for the tests that read them (they skip
@@ -55,11 +59,13 @@ if [ -z "${VKSKIN_THREE_JS+set}" ]; then
 fi
 if [ $quick = 1 ]; then
   instances=${VKSKIN_BUNDLE_INSTANCES:-8}
-  bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128}
+  bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128 500x64}
+  crowd_instances=${VKSKIN_BUNDLE_CROWD:-64}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
 else
   instances=${VKSKIN_BUNDLE_INSTANCES:-100}
-  bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000}
+  bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000 100000x1000 1000x100000}
+  crowd_instances=${VKSKIN_BUNDLE_CROWD:-100000}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---ref-instances 20 --repeats 5}
 fi
 vk=$here/build/vkskin
@@ -160,24 +166,40 @@ main() {
   if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
   printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin validate: exit $rc" > "$out/validate.result"
 
-  echo "== vkskin bench --json at instances $bench_sizes ($bench_args)"
-  local parts=()
-  for n in $bench_sizes; do
+  echo "== vkskin bench --json at sizes $bench_sizes ($bench_args)"
+  local parts=() n size
+  for size in $bench_sizes; do
+    case $size in
+      *x*) n=${size#*x} size_args=(--vertices "${size%%x*}") ;; # after bench_args: it wins
+      *) n=$size size_args=() ;;
+    esac
     t0=$(now)
     # shellcheck disable=SC2086 # bench_args is a list of options
-    "$vk" bench --json --instances "$n" $bench_args > "$out/bench/instances_$n.json" 2> "$out/bench/instances_$n.log"
+    "$vk" bench --json --instances "$n" $bench_args "${size_args[@]}" > "$out/bench/instances_$size.json" \
+      2> "$out/bench/instances_$size.log"
     rc=$?
     secs=$(since "$t0")
-    if [ $rc -eq 0 ] && [ -s "$out/bench/instances_$n.json" ]; then
+    if [ $rc -eq 0 ] && [ -s "$out/bench/instances_$size.json" ]; then
       status=pass
-      parts+=("$out/bench/instances_$n.json")
+      parts+=("$out/bench/instances_$size.json")
     else
       status=failure failed=1
     fi
-    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --instances $n $bench_args: exit $rc" \
-      > "$out/bench/instances_$n.result"
-    printf '%-8s bench, %s instances (%s s)\n' "$status" "$n" "$secs"
+    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --instances $n $bench_args ${size_args[*]}: exit $rc" \
+      > "$out/bench/instances_$size.result"
+    printf '%-8s bench, %s (%s s)\n' "$status" "$size" "$secs"
   done
+  if [ "$crowd_instances" != 0 ]; then # the pose pass of a crowd: issue 24's 100,000 instances of 32 bones
+    t0=$(now)
+    "$vk" bench --crowd --instances "$crowd_instances" --vertices 1000 --bones 32 --frames 10 \
+      > "$out/bench/crowd.log" 2>&1
+    rc=$?
+    secs=$(since "$t0")
+    if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
+    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --crowd --instances $crowd_instances: exit $rc" \
+      > "$out/bench/crowd.result"
+    printf '%-8s bench --crowd, %s instances (%s s)\n' "$status" "$crowd_instances" "$secs"
+  fi
   { # the runs that completed, as one JSON array
     echo "["
     local first=1 f
@@ -196,6 +218,7 @@ main() {
     case $(cut -f1 "$out/tests/$name.result") in failure) f=$((f + 1)) ;; skipped) s=$((s + 1)) ;; esac
   done < "$here/gpu-tests/list"
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
+  [ "$crowd_instances" = 0 ] || steps+=("$out/bench/crowd.result")
   [ $f -eq 0 ] || failed=1
   echo "== $t GPU tests: $((t - f - s)) passed, $f failed, $s skipped; devices, validate and bench:$(
     cut -f1 "${steps[@]}" | sort | uniq -c | tr -s ' \n' ' ')"
@@ -223,6 +246,7 @@ write_junit() {
   done < "$here/gpu-tests/list"
   local steps=("$out/devices.result" "$out/validate.result")
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
+  [ "$crowd_instances" = 0 ] || steps+=("$out/bench/crowd.result")
   local sbody stests=0 sfail=0 ssecs=0 r
   sbody=$(
     read_result "$out/devices.result"
@@ -233,6 +257,10 @@ write_junit() {
       read_result "$out/bench/instances_$n.result"
       case_xml gpu_bundle.vkskin "bench_instances_$n" "$r_status" "$r_secs" "$r_msg" "$out/bench/instances_$n.log"
     done
+    if [ "$crowd_instances" != 0 ]; then
+      read_result "$out/bench/crowd.result"
+      case_xml gpu_bundle.vkskin bench_crowd "$r_status" "$r_secs" "$r_msg" "$out/bench/crowd.log"
+    fi
   )
   for r in "${steps[@]}"; do
     read_result "$r"
