@@ -24,6 +24,8 @@ layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per ve
 layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
                                                       // 0: no shared palette and no barrier
 layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 10
+layout(constant_id = 4) const uint SKIP_ZEROS = 0;    // 1: no matrix loaded for a weight of 0
+                                                      // (src/gpu/tuning.h: a calibration choice)
 
 #include "tables.glsl"
 
@@ -125,6 +127,12 @@ void main()
         vec4 r0 = vec4(0), r1 = vec4(0), r2 = vec4(0);
         for (uint k = 0; k < INFLUENCES; k++) {
             float s = wt[k];
+            // Where the matrices are gathered from memory (the bound on a discrete GPU), a slot
+            // of weight 0 costs 48 B for nothing; skipping it costs a branch (a loss on
+            // lavapipe, whose SIMD lanes run both sides). The sum differs at most in the sign
+            // of an exact zero.
+            if (SKIP_ZEROS != 0u && s == 0.0)
+                continue;
             if (shared_pal) {
                 uint at = idx[k] * 3u;
                 r0 += s * pal[at]; r1 += s * pal[at + 1u]; r2 += s * pal[at + 2u];

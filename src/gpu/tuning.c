@@ -180,8 +180,16 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
                                  "span the storage range)", len, p);
                 return 0;
             }
+        } else if (is_word(p, klen, "zeros")) {
+            if (is_word(v, vlen, "skip") || is_word(v, vlen, "blend")) {
+                s.skip_zeros = is_word(v, vlen, "skip");
+            } else {
+                snprintf(why, n, "launch shape: '%.*s': zeros must be skip or blend", len, p);
+                return 0;
+            }
         } else {
-            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels)", len, p);
+            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels, zeros)",
+                     len, p);
             return 0;
         }
         if (end && end[1] == '\0') {
@@ -223,6 +231,7 @@ void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)
         snprintf(pal, sizeof pal, "%u", s->palette_cap);
     else
         snprintf(pal, sizeof pal, "off");
-    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s,pose=%s", s->deform_wg, s->pose_wg,
-             s->instance_run, pal, s->skin_texels ? "on" : "off", s->pose_nodes ? "nodes" : "serial");
+    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s,pose=%s%s", s->deform_wg, s->pose_wg,
+             s->instance_run, pal, s->skin_texels ? "on" : "off", s->pose_nodes ? "nodes" : "serial",
+             s->skip_zeros ? ",zeros=skip" : "");
 }

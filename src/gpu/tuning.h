@@ -33,6 +33,9 @@ typedef struct vks__launch_shape {
     uint32_t instance_run; /* instances one deform work item loops over */
     uint32_t palette_cap;  /* skin matrices gathered into shared memory; 0: no shared palette */
     uint32_t skin_texels;  /* 1: skin matrices read through a texel buffer view */
+    uint32_t skip_zeros;   /* 1: the deform kernel loads no matrix for an influence of weight 0
+                            * (fewer bytes gathered where vertices use fewer than 4 bones, a
+                            * branch per slot); 0: every slot blended, the empty ones with weight 0 */
     const char *source;    /* "table", "cache", "calibration" or "forced" */
     const char *reason;    /* the table row or the override that gave it (static text) */
     uint32_t known;        /* 1: a row of the table that names this kind of device (rests on a
@@ -52,14 +55,15 @@ uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_w
  *   wg=N (deform workgroup, a power of two from 1 to the device's limit), pose_wg=N,
  *   pose=serial|nodes (the pose pass's variant; compute/pose.comp),
  *   run=N (instances a work item loops over, 1..256), palette=on|off|N (N: slots),
- *   texels=on|off
+ *   texels=on|off, zeros=skip|blend (influences of weight 0: their matrices not loaded, or
+ *   blended with weight 0 like the others)
  * e.g. "wg=256,run=8,palette=off". Unknown keys, bad numbers and values the device cannot
  * run are refused: returns 0 and writes why into why[n]. An empty string changes nothing. */
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
                             size_t n);
 
-/* One line describing the shape ("wg=256,pose_wg=32,run=8,palette=off,texels=on,pose=nodes"),
- * into out[n]. */
+/* One line describing the shape ("wg=256,pose_wg=32,run=8,palette=off,texels=on,pose=nodes",
+ * then ",zeros=skip" where the shape skips, so every older shape keeps its text), into out[n]. */
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n);
 
 #endif

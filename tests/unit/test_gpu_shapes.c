@@ -15,6 +15,8 @@
 
 static const char *const shapes[] = {
     "wg=256,run=8,palette=off,texels=off", /* NVIDIA's table row (the H100) */
+    "wg=256,run=8,palette=off,texels=off,zeros=skip", /* its gather-bound form without empty slots */
+    "wg=32,run=3,palette=16,texels=off,zeros=skip",   /* the same, from shared and global palettes */
     "wg=256,run=8,palette=off,texels=on",  /* other GPUs' row where texels span the range */
     "wg=64,run=8,palette=on",              /* the GPU default before the table */
     "wg=256,run=32,palette=on",

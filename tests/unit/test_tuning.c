@@ -144,13 +144,24 @@ int main(void)
     CHECK(applies(&h100, "pose=serial,pose_wg=1", &s) && s.pose_nodes == 0 && s.pose_wg == 1);
     vks__launch_shape_format(&s, text, sizeof text);
     CHECK(strstr(text, ",pose=serial") != NULL);
+    /* zeros: no table row skips (lavapipe measured it slower; a GPU's gain is for calibration
+     * to find), so every older shape keeps its text; a skipping shape prints and reads back */
+    CHECK(vks__tuning_pick(&h100).skip_zeros == 0 && vks__tuning_pick(&lavapipe).skip_zeros == 0);
+    CHECK(applies(&h100, "wg=256,run=8,palette=off,zeros=skip", &s) && s.skip_zeros == 1);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strcmp(text, "wg=256,pose_wg=64,run=8,palette=off,texels=off,pose=nodes,zeros=skip") == 0);
+    CHECK(applies(&h100, text, &back) && back.skip_zeros == 1 && back.deform_wg == 256);
+    CHECK(applies(&h100, "zeros=skip,zeros=blend", &s) && s.skip_zeros == 0);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strstr(text, "zeros") == NULL);
 
     /* Refused, saying why, and the shape left as it was. */
     const char *bad[] = {"wg=100",        "wg=2048",     "wg=0",        "wg=",         "run=0",
                          "run=257",       "run=-1",      "palette=yes", "palette=600", "texels=on",
                          "bogus=1",       "wg",          "wg=64,",      ",wg=64",      "wg=64 ",
                          "wg=+64",        "wg=64,run=x", "pose_wg=3",   "palette=0",   "pose=",
-                         "pose=parallel", "pose=nodes,pose_wg=16"};
+                         "pose=parallel", "pose=nodes,pose_wg=16", "zeros=", "zeros=on",
+                         "zeros=skip,"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         vks__launch_shape keep = vks__tuning_pick(&h100), t = keep;
         char why[256] = "";

@@ -64,7 +64,7 @@ static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t texels, uint3
 static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, const uint32_t *consts,
                            uint32_t count, VkPipeline *out, vks_error *err)
 {
-    VkSpecializationMapEntry e[4];
+    VkSpecializationMapEntry e[5];
     for (uint32_t i = 0; i < count; i++)
         e[i] = (VkSpecializationMapEntry){i, i * 4, 4};
     VkSpecializationInfo si = {count, e, count * 4, consts};
@@ -169,8 +169,8 @@ vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
     vks_result res = VKS_OK;
     for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
         if ((gpu->deform_variants >> k & 1u) && !gpu->deform_pipeline[k]) {
-            uint32_t c[4] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels};
-            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 4, &gpu->deform_pipeline[k], err);
+            uint32_t c[5] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels, gpu->shape.skip_zeros};
+            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 5, &gpu->deform_pipeline[k], err);
         }
     return res;
 }

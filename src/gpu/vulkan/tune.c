@@ -18,6 +18,9 @@ static const char *const builtin[] = {
     "wg=64,run=32,palette=off",  "wg=256,run=8,palette=off",  "wg=128,run=8,palette=off",
     "wg=256,run=16,palette=off", "wg=256,run=4,palette=off",  "wg=512,run=8,palette=off",
     "wg=64,run=8,palette=off",   "wg=256,run=8,palette=on",   "wg=64,run=8,palette=on",
+    /* the gather-bound GPU shapes without the matrices of empty slots (tuning.h, skip_zeros) */
+    "wg=256,run=8,palette=off,zeros=skip", "wg=64,run=8,palette=off,zeros=skip",
+    "wg=64,run=32,palette=off,zeros=skip",
 };
 
 typedef struct tune_poses {
