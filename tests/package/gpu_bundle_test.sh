@@ -73,6 +73,12 @@ assert r[3]['vertices'] < 1000 < r[0]['vertices'], [x['vertices'] for x in r]" \
     "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
 fi
 grep -q 'pose pass, 4 layers / 1' "$out/bench/crowd.log" || no "bench --crowd did not run: $(tail -3 "$out/bench/crowd.log")"
+# tune: every built-in candidate timed, one chosen, the skipping shapes among them
+if command -v python3 > /dev/null; then
+  python3 -c "import json,sys; t=json.load(open(sys.argv[1])); c=t['candidates']; \
+assert len(c) >= 12 and sum(x['chosen'] for x in c) == 1, c; \
+assert any('zeros=skip' in x['shape'] for x in c), c" "$out/tune.json" 2> "$work/jerr" || no "tune.json: $(tail -1 "$work/jerr")"
+fi
 if command -v xmllint > /dev/null; then
   [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd"])' "$out/junit.xml")" = 1 ] || no "junit.xml: no bench_crowd case"
 fi

@@ -9,6 +9,7 @@
 #   3. vkskin validate of every bundled character (src/datasets) with the validation layer
 #   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
 #      vkskin bench --crowd once (the pose pass of a large crowd)
+#   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json)
 # and writes into OUTDIR: junit.xml (every step a test case, validate's own cases included;
 # validate.xml is validate's JUnit alone), bench.json (the bench runs, an array), crowd.log,
 # run.log (everything printed) and tests/NAME.log (each test's output).
@@ -19,6 +20,8 @@
 #                             100000x1000 1000x100000"; --quick "8 32 128 500x64")
 #   VKSKIN_BUNDLE_CROWD       bench --crowd's instances of a 1000-vertex, 32-bone character
 #                             (default 100000; --quick 64; 0: no crowd run)
+#   VKSKIN_BUNDLE_TUNE        vkskin tune's options (default "--instances 1000"; --quick
+#                             "--vertices 500 --instances 8 --repeats 1")
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
 #                             --quick "--vertices 2000 --ref-instances 8 --repeats 1")
 # VKSKIN_REAL_DATASETS names the real samples for the tests that read them (they skip
@@ -61,11 +64,13 @@ if [ $quick = 1 ]; then
   instances=${VKSKIN_BUNDLE_INSTANCES:-8}
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128 500x64}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-64}
+  tune_args=${VKSKIN_BUNDLE_TUNE:---vertices 500 --instances 8 --repeats 1}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
 else
   instances=${VKSKIN_BUNDLE_INSTANCES:-100}
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000 100000x1000 1000x100000}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-100000}
+  tune_args=${VKSKIN_BUNDLE_TUNE:---instances 1000}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---ref-instances 20 --repeats 5}
 fi
 vk=$here/build/vkskin
@@ -200,6 +205,17 @@ main() {
       > "$out/bench/crowd.result"
     printf '%-8s bench --crowd, %s instances (%s s)\n' "$status" "$crowd_instances" "$secs"
   fi
+  # Every candidate shape on this device, the table's beside the others (nothing stored, so
+  # the cache of the machine is left as it was)
+  t0=$(now)
+  # shellcheck disable=SC2086 # tune_args is a list of options
+  "$vk" tune --no-store --json $tune_args > "$out/tune.json" 2> "$out/bench/tune.log"
+  rc=$?
+  secs=$(since "$t0")
+  if [ $rc -eq 0 ] && [ -s "$out/tune.json" ]; then status=pass; else status=failure failed=1; fi
+  printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin tune --no-store --json $tune_args: exit $rc" > "$out/bench/tune.result"
+  printf '%-8s tune (%s s)\n' "$status" "$secs"
+
   { # the runs that completed, as one JSON array
     echo "["
     local first=1 f
@@ -219,6 +235,7 @@ main() {
   done < "$here/gpu-tests/list"
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
   [ "$crowd_instances" = 0 ] || steps+=("$out/bench/crowd.result")
+  steps+=("$out/bench/tune.result")
   [ $f -eq 0 ] || failed=1
   echo "== $t GPU tests: $((t - f - s)) passed, $f failed, $s skipped; devices, validate and bench:$(
     cut -f1 "${steps[@]}" | sort | uniq -c | tr -s ' \n' ' ')"
@@ -247,6 +264,7 @@ write_junit() {
   local steps=("$out/devices.result" "$out/validate.result")
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
   [ "$crowd_instances" = 0 ] || steps+=("$out/bench/crowd.result")
+  steps+=("$out/bench/tune.result")
   local sbody stests=0 sfail=0 ssecs=0 r
   sbody=$(
     read_result "$out/devices.result"
@@ -261,6 +279,8 @@ write_junit() {
       read_result "$out/bench/crowd.result"
       case_xml gpu_bundle.vkskin bench_crowd "$r_status" "$r_secs" "$r_msg" "$out/bench/crowd.log"
     fi
+    read_result "$out/bench/tune.result"
+    case_xml gpu_bundle.vkskin tune "$r_status" "$r_secs" "$r_msg" "$out/bench/tune.log"
   )
   for r in "${steps[@]}"; do
     read_result "$r"
