@@ -10,6 +10,7 @@
  *      in[i].pose = VKS_STREAM_CLIP; in[i].clip = 0; in[i].clip_speed = 1;  (or procedural, ...)
  *      or, from a crowd file: vks_stream_instance_from_crowd(&spec->instances[i], model, clip,
  *                                                            clip_cycle, &in[i])
+ *      or crowd instances (crowd.h) as they are: see CROWD INSTANCES below
  *   3. vks_stream_desc d = {0}; d.models = models; d.skins = skins; d.model_count = m;
  *      d.clips = clips; d.clip_count = c; d.instances = in; d.instance_count = n;
  *      d.times = times; d.frame_count = f; d.deliver = my_callback; d.user = me;
@@ -146,6 +147,33 @@ VKS_API vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *desc, vks
  * not closed. */
 VKS_API vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bake *bake,
                                       uint64_t memory_bytes, vks_stream_stats *stats, vks_error *err);
+
+/* CROWD INSTANCES. Instances that are crowd instances already (crowd.h; the vkskin program
+ * makes each crowd file entry into one: clip, layers with their references, transition, root
+ * motion with yaw, root) go into the stream as they are: no stream instance between, nothing to
+ * keep in step. Every crowd pose source: VKS_CROWD_POSE_PROCEDURAL, _CLIP, _LAYERS (the desc
+ * must say layers), and VKS_CROWD_POSE_LOCALS, which holds the model's bind locals (the stream
+ * has no host locals for it: those are VKS_STREAM_LOCALS). clip and the layers' clips and
+ * references index the stream's clips. Mind that a zeroed vks_crowd_instance is procedural,
+ * where a zeroed vks_stream_instance is the bind pose. The numbers are what the same instances
+ * give as stream instances. */
+typedef void (*vks_stream_crowd_fn)(void *user, uint32_t i, vks_crowd_instance *out);
+
+typedef struct vks_stream_crowd {
+    const vks_crowd_instance *instances; /* the desc's instance_count entries, or: */
+    vks_stream_crowd_fn get_instance;    /* instance i, asked for chunk by chunk, with the desc's
+                                            user; used when instances is NULL */
+} vks_stream_crowd;
+
+/* vks_stream_run over crowd instances: the desc as above, but for its instances and
+ * get_instance, which are ignored (crowd NULL: they are used, as vks_stream_run). Since 0.3. */
+VKS_API vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
+                                        vks_stream_stats *stats, vks_error *err);
+
+/* vks_stream_to_bake over crowd instances, likewise. Since 0.3. */
+VKS_API vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
+                                            vks_bake *bake, uint64_t memory_bytes, vks_stream_stats *stats,
+                                            vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -103,26 +103,12 @@ static uint32_t model_of(const crowd_stream *cs, uint64_t g)
     return m;
 }
 
-static void stream_instance(void *user, uint32_t g, vks_stream_instance *out)
+/* Instance g as the crowd plays it, straight into the stream's slot (vks_stream_run_crowd). */
+static void stream_instance(void *user, uint32_t g, vks_crowd_instance *out)
 {
     const crowd_stream *cs = user;
     uint32_t m = model_of(cs, g);
-    vks_crowd_instance ci;
-    vks_cli_crowd_instance(cs->job->clips, cs->job->posers[m], m, (uint32_t)(g - cs->base[m]), 1, &ci);
-    memset(out, 0, sizeof *out);
-    out->model = m;
-    out->root = ci.root;
-    if (ci.pose == VKS_CROWD_POSE_CLIP) {
-        out->pose = VKS_STREAM_CLIP;
-        out->clip = ci.clip, out->clip_start = ci.clip_start, out->clip_speed = ci.clip_speed;
-        out->clip_cycle = ci.clip_cycle;
-    } else if (ci.pose == VKS_CROWD_POSE_LAYERS) {
-        out->pose = VKS_STREAM_LAYERS;
-        out->layer_count = ci.layer_count;
-        memcpy(out->layers, ci.layers, sizeof out->layers);
-        out->fade_start = ci.fade_start, out->fade_duration = ci.fade_duration;
-        out->root_motion = ci.root_motion;
-    } /* else the bind pose */
+    vks_cli_crowd_instance(cs->job->clips, cs->job->posers[m], m, (uint32_t)(g - cs->base[m]), 1, out);
 }
 
 /* Hands a frame of a chunk to the consumer, model by model. */
@@ -156,8 +142,9 @@ static int progress_only(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
-/* The job as a stream: its instances (by callback, so memory stays bounded), frame times and
- * chunk budget. The three arrays are allocated; free them with stream_end. */
+/* The job as a stream: its instances (crowd instances by callback, cs->crowd, so memory stays
+ * bounded), frame times and chunk budget. The three arrays are allocated; free them with
+ * stream_end. */
 static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -180,7 +167,7 @@ static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, v
         cs->times[f] = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
     d->models = job->ms, d->skins = cs->skins, d->model_count = job->model_count;
     d->gpu_clips = job->clips ? job->clips->gc : NULL;
-    d->get_instance = stream_instance, d->instance_count = (uint32_t)total;
+    cs->crowd.get_instance = stream_instance, d->instance_count = (uint32_t)total;
     d->times = cs->times, d->frame_count = job->frames;
     d->no_normals = job->no_normals;
     d->chunk_bytes = job->chunk_bytes;
@@ -205,7 +192,7 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
     vks_stream_stats ss = {0};
     vks_result r = stream_begin(job, &cs, &d, err);
     if (r == VKS_OK)
-        r = vks_stream_run(job->gpu, &d, &ss, err);
+        r = vks_stream_run_crowd(job->gpu, &d, &cs.crowd, &ss, err);
     st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
     st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
     stream_end(&cs);
@@ -219,7 +206,7 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
     vks_result r = stream_begin(job, &cs, &d, err);
     d.deliver = progress_only;
     if (r == VKS_OK)
-        r = vks_stream_to_bake(job->gpu, &d, bake, memory_bytes, NULL, err);
+        r = vks_stream_to_bake_crowd(job->gpu, &d, &cs.crowd, bake, memory_bytes, NULL, err);
     stream_end(&cs);
     return r;
 }

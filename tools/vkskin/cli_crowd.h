@@ -61,15 +61,17 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
 vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err);
 
 /* The job as a stream, for running it elsewhere than above (the split across contexts,
- * cli_crowd_split.c): d as vks_cli_crowd_run makes it, whose user is cs, get_instance takes the
- * job's instance numbers (the models' instances one after the other) and deliver hands a frame
- * of a chunk to job->consume. The arrays are allocated: free them with
- * vks_cli_crowd_stream_end, also after a failure. */
+ * cli_crowd_split.c): d as vks_cli_crowd_run makes it, whose user is cs and deliver hands a
+ * frame of a chunk to job->consume, with its instances in cs->crowd (for vks_stream_run_crowd;
+ * d has none): get_instance takes the job's instance numbers (the models' instances one after
+ * the other). The arrays are allocated: free them with vks_cli_crowd_stream_end, also after a
+ * failure. */
 typedef struct vks_cli_crowd_stream {
     const vks_cli_crowd_job *job;
     uint64_t *base;          /* per model: its first instance of the job */
     const vks_skin **skins;
     float *times;            /* the job's frame times */
+    vks_stream_crowd crowd;  /* the job's instances as the crowd plays them */
 } vks_cli_crowd_stream;
 vks_result vks_cli_crowd_stream_begin(const vks_cli_crowd_job *job, vks_cli_crowd_stream *cs, vks_stream_desc *d,
                                       vks_error *err);

@@ -44,6 +44,7 @@ typedef struct part {
     vks_cli_crowd_stream cs;
     vks_stream_desc whole;  /* the job's stream as one context runs it (job numbering) */
     vks_stream_desc d;      /* the stream over this context's instances */
+    vks_stream_crowd crowd; /* those instances, taken from the job's (cs.crowd) */
     uint32_t first;         /* validate: the first instance of this context's run */
     uint64_t turn;          /* validate: the run's turn */
     uint64_t delivered;     /* validate: instance-frames of the run consumed */
@@ -110,10 +111,10 @@ static void stop_all(part *p)
 
 /* ---- validate: contiguous runs of one stream's chunks ---- */
 
-static void run_instance(void *user, uint32_t i, vks_stream_instance *out)
+static void run_instance(void *user, uint32_t i, vks_crowd_instance *out)
 {
     part *p = user;
-    p->whole.get_instance(p->whole.user, p->first + i, out);
+    p->cs.crowd.get_instance(p->whole.user, p->first + i, out);
 }
 
 static int run_deliver(void *user, const vks_stream_delivery *dv)
@@ -175,7 +176,7 @@ static void plan_runs(split *s, const vks_cli_crowd_job *job)
         p->d.instance_count = (uint32_t)(at[k + 1] - at[k]);
         p->turn = turn;
         turn += p->d.instance_count > 0;
-        p->d.get_instance = run_instance, p->d.deliver = run_deliver;
+        p->crowd.get_instance = run_instance, p->d.deliver = run_deliver;
     }
 }
 
@@ -186,11 +187,11 @@ static uint64_t piece_of(const part *p, uint32_t i)
     return (uint64_t)p->k + (uint64_t)(i / p->s->piece) * (uint64_t)p->s->n;
 }
 
-static void bake_instance(void *user, uint32_t i, vks_stream_instance *out)
+static void bake_instance(void *user, uint32_t i, vks_crowd_instance *out)
 {
     part *p = user;
     uint64_t g = piece_of(p, i) * p->s->piece + i % p->s->piece;
-    p->whole.get_instance(p->whole.user, (uint32_t)g, out);
+    p->cs.crowd.get_instance(p->whole.user, (uint32_t)g, out);
 }
 
 static int write_failed(part *p, vks_result r, const vks_error *e)
@@ -269,7 +270,7 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
             count -= pieces * piece - s->total;
         p->d.instance_count = (uint32_t)count;
         p->d.chunk_bytes = piece * instance_bytes(job, 0); /* the stream's chunks are the pieces */
-        p->d.get_instance = bake_instance, p->d.deliver = bake_deliver;
+        p->crowd.get_instance = bake_instance, p->d.deliver = bake_deliver;
         if (s->direct || !count)
             continue;
         size_t floats = (size_t)piece * s->frames * s->per + 3;
@@ -326,7 +327,7 @@ static void end(split *s)
 static void *part_main(void *arg)
 {
     part *p = arg;
-    p->r = vks_stream_run(p->job.gpu, &p->d, &p->st, &p->err);
+    p->r = vks_stream_run_crowd(p->job.gpu, &p->d, &p->crowd, &p->st, &p->err);
     if (p->r != VKS_OK)
         stop_all(p);
     return NULL;

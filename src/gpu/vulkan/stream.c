@@ -1,7 +1,9 @@
 /* The streaming engine (stream.h): instances cut into chunks whose outputs for one frame fit
  * the budget, each chunk's crowd made once (or re-aimed when the previous chunk's holds the
  * same models), and every frame of the chunk run through the readback ring (stream_ring.c)
- * with the callback of frame N overlapping the GPU work of the frames after it. */
+ * with the callback of frame N overlapping the GPU work of the frames after it. Instances are
+ * held as the crowd takes them: crowd instances (vks_stream_run_crowd) as given, stream
+ * instances made into them once, as they are fetched (to_crowd, the one conversion). */
 #include "stream_ring.h"
 #include "vkskin/pose.h"
 #include "vkskin/stream.h"
@@ -17,13 +19,20 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+/* A VKS_STREAM_LOCALS instance's locals: frame k uses locals + (k % frames) * node_count. */
+typedef struct host_locals {
+    const vks_affine *locals; /* NULL: the slot holds no host locals */
+    uint32_t frames;          /* >= 1 */
+} host_locals;
+
 typedef struct stream_run {
     vks_gpu *gpu;
     const vks_stream_desc *d;
     const vks_gpu_clips *clips; /* the desc's, or own_clips */
     vks_gpu_clips *own_clips;
-    vks_stream_instance *si;    /* the chunk's instances, as given */
-    vks_crowd_instance *ci;     /* the same, as the crowd takes them */
+    const vks_stream_crowd *src; /* crowd instances as given; NULL: the desc's stream instances */
+    vks_crowd_instance *ci;     /* the chunk's instances, as the crowd takes them */
+    host_locals *host;          /* per slot: its host locals (none but VKS_STREAM_LOCALS) */
     uint32_t *slot_model;       /* per slot of the crowd: its model (a crowd's buffers fit them) */
     uint8_t *dirty;             /* per slot: locals other than the bind pose were written */
     uint32_t cap;               /* entries of the four arrays */
@@ -39,11 +48,12 @@ static vks_result invalid(vks_error *err, const char *what)
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "%s", what);
 }
 
-static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, vks_error *err)
+static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, const vks_stream_crowd *src,
+                             vks_error *err)
 {
     if (!gpu || !d || !d->models || !d->skins || !d->model_count)
         return invalid(err, "no context, models or skins");
-    if (!d->instance_count || (!d->instances && !d->get_instance))
+    if (!d->instance_count || (src ? !src->instances && !src->get_instance : !d->instances && !d->get_instance))
         return invalid(err, "no instances");
     if (!d->frame_count || !d->times)
         return invalid(err, "no frame times");
@@ -56,30 +66,42 @@ static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, vks_e
     return VKS_OK;
 }
 
-static vks_result check_instance(const stream_run *r, uint32_t i, const vks_stream_instance *in, vks_error *err)
+/* What a stream instance has that its crowd form does not say: host locals and the source. */
+static vks_result check_stream_instance(uint32_t i, const vks_stream_instance *in, vks_error *err)
 {
-    const vks_stream_desc *d = r->d;
-    if (in->model >= d->model_count)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: model %u of %u", i,
-                             in->model, d->model_count);
     if (in->pose == VKS_STREAM_LOCALS && !in->locals)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: no locals", i);
-    if (in->pose == VKS_STREAM_LAYERS && (!d->layers || !r->clips || !in->layer_count ||
-                                          in->layer_count > VKS_MAX_LAYERS))
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream",
-                             "instance %u: %u layers (1..%u, with clips and a desc that says layers)", i,
-                             in->layer_count, VKS_MAX_LAYERS);
-    if (in->pose == VKS_STREAM_CLIP && !r->clips)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u plays a clip, the stream has none", i);
-    if (in->pose == VKS_STREAM_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
-                             in->clip, d->clip_count);
     if ((unsigned)in->pose > VKS_STREAM_LAYERS)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
                              (int)in->pose);
     return VKS_OK;
 }
 
+/* Instance i as the crowd takes it, named by its number in the stream (the crowd would name
+ * its slot in the chunk). */
+static vks_result check_instance(const stream_run *r, uint32_t i, const vks_crowd_instance *in, vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    if (in->model >= d->model_count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: model %u of %u", i,
+                             in->model, d->model_count);
+    if (in->pose == VKS_CROWD_POSE_LAYERS && (!d->layers || !r->clips || !in->layer_count ||
+                                              in->layer_count > VKS_MAX_LAYERS))
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream",
+                             "instance %u: %u layers (1..%u, with clips and a desc that says layers)", i,
+                             in->layer_count, VKS_MAX_LAYERS);
+    if (in->pose == VKS_CROWD_POSE_CLIP && !r->clips)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u plays a clip, the stream has none", i);
+    if (in->pose == VKS_CROWD_POSE_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
+                             in->clip, d->clip_count);
+    if ((unsigned)in->pose > VKS_CROWD_POSE_LAYERS)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
+                             (int)in->pose);
+    return VKS_OK;
+}
+
+/* A stream instance as the crowd plays it: the one place the two structures meet. */
 static void to_crowd(const vks_stream_instance *in, vks_crowd_instance *out)
 {
     memset(out, 0, sizeof *out);
@@ -113,9 +135,9 @@ static vks_result grow(stream_run *r, uint32_t n, vks_error *err)
     uint32_t cap = r->cap ? r->cap : 64;
     while (cap < n)
         cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
-    void *a = realloc(r->si, (size_t)cap * sizeof *r->si), *b = a ? realloc(r->ci, (size_t)cap * sizeof *r->ci) : NULL;
+    void *a = realloc(r->host, (size_t)cap * sizeof *r->host), *b = a ? realloc(r->ci, (size_t)cap * sizeof *r->ci) : NULL;
     if (a)
-        r->si = a;
+        r->host = a;
     if (b)
         r->ci = b;
     void *c = b ? realloc(r->slot_model, (size_t)cap * sizeof *r->slot_model) : NULL;
@@ -130,9 +152,37 @@ static vks_result grow(stream_run *r, uint32_t n, vks_error *err)
     return VKS_OK;
 }
 
-static uint64_t instance_bytes(const stream_run *r, const vks_stream_instance *in)
+static uint64_t instance_bytes(const stream_run *r, const vks_crowd_instance *in)
 {
     return (uint64_t)r->d->skins[in->model]->vertex_count * (r->d->no_normals ? 12 : 24);
+}
+
+/* Instance g into the chunk's slot, checked: a crowd instance as given, a stream instance
+ * converted (its crowd form checked first, then what only it says). */
+static vks_result fetch_instance(const stream_run *r, uint32_t g, vks_crowd_instance *out, host_locals *host,
+                                 vks_error *err)
+{
+    const vks_stream_desc *d = r->d;
+    host->locals = NULL, host->frames = 1;
+    if (r->src) {
+        if (r->src->instances)
+            *out = r->src->instances[g];
+        else
+            r->src->get_instance(d->user, g, out);
+        return check_instance(r, g, out, err);
+    }
+    vks_stream_instance in;
+    if (d->instances)
+        in = d->instances[g];
+    else
+        d->get_instance(d->user, g, &in);
+    to_crowd(&in, out);
+    vks_result res = check_instance(r, g, out, err);
+    if (res == VKS_OK)
+        res = check_stream_instance(g, &in, err);
+    if (in.pose == VKS_STREAM_LOCALS)
+        host->locals = in.locals, host->frames = in.locals_frames ? in.locals_frames : 1;
+    return res;
 }
 
 /* The chunk from instance g0 on: instances while their outputs fit the budget (at least one).
@@ -148,12 +198,8 @@ static vks_result plan_chunk(stream_run *r, uint32_t g0, uint32_t *n_out, uint64
         vks_result res = grow(r, n + 1, err);
         if (res != VKS_OK)
             return res;
-        vks_stream_instance *in = &r->si[n];
-        if (d->instances)
-            *in = d->instances[g];
-        else
-            d->get_instance(d->user, g, in);
-        if ((res = check_instance(r, g, in, err)) != VKS_OK)
+        vks_crowd_instance *in = &r->ci[n];
+        if ((res = fetch_instance(r, g, in, &r->host[n], err)) != VKS_OK)
             return res;
         uint64_t b = instance_bytes(r, in);
         if (n && bytes + b > budget) {
@@ -166,10 +212,10 @@ static vks_result plan_chunk(stream_run *r, uint32_t g0, uint32_t *n_out, uint64
     return VKS_OK;
 }
 
-static const vks_affine *locals_at(const vks_stream_desc *d, const vks_stream_instance *in, uint32_t frame)
+static const vks_affine *locals_at(const stream_run *r, uint32_t k, uint32_t frame)
 {
-    uint32_t lf = in->locals_frames ? in->locals_frames : 1;
-    return in->locals + (size_t)(frame % lf) * d->skins[in->model]->node_count;
+    const host_locals *h = &r->host[k];
+    return h->locals + (size_t)(frame % h->frames) * r->d->skins[r->ci[k].model]->node_count;
 }
 
 /* The crowd for the chunk's n instances: the previous one re-aimed when its slots hold the same
@@ -177,8 +223,6 @@ static const vks_affine *locals_at(const vks_stream_desc *d, const vks_stream_in
 static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
 {
     const vks_stream_desc *d = r->d;
-    for (uint32_t k = 0; k < n; k++)
-        to_crowd(&r->si[k], &r->ci[k]);
     int reuse = r->crowd && r->crowd_n == n;
     for (uint32_t k = 0; reuse && k < n; k++)
         reuse = r->slot_model[k] == r->ci[k].model;
@@ -201,12 +245,11 @@ static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
             r->slot_model[k] = r->ci[k].model, r->dirty[k] = 0;
     }
     for (uint32_t k = 0; res == VKS_OK && k < n; k++) {
-        const vks_stream_instance *in = &r->si[k];
-        if (in->pose == VKS_STREAM_LOCALS) {
-            res = vks_crowd_set_locals(r->crowd, k, locals_at(d, in, 0), err);
+        if (r->host[k].locals) {
+            res = vks_crowd_set_locals(r->crowd, k, locals_at(r, k, 0), err);
             r->dirty[k] = 1;
         } else if (r->dirty[k]) { /* a slot that held host locals: back to the bind pose */
-            const vks_skin *s = d->skins[in->model];
+            const vks_skin *s = d->skins[r->ci[k].model];
             vks_affine *b = realloc(r->bind, sizeof *b * (s->node_count ? s->node_count : 1));
             if (!b)
                 return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
@@ -224,8 +267,8 @@ static vks_result frame_locals(stream_run *r, uint32_t n, uint32_t frame, vks_er
 {
     vks_result res = VKS_OK;
     for (uint32_t k = 0; res == VKS_OK && k < n; k++)
-        if (r->si[k].pose == VKS_STREAM_LOCALS && r->si[k].locals_frames > 1)
-            res = vks_crowd_set_locals(r->crowd, k, locals_at(r->d, &r->si[k], frame), err);
+        if (r->host[k].locals && r->host[k].frames > 1)
+            res = vks_crowd_set_locals(r->crowd, k, locals_at(r, k, frame), err);
     return res;
 }
 
@@ -278,18 +321,19 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
     return res;
 }
 
-vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_stats *stats, vks_error *err)
+vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *d, const vks_stream_crowd *crowd,
+                                vks_stream_stats *stats, vks_error *err)
 {
     vks_stream_stats local;
     stream_run r = {0};
     r.st = stats ? stats : &local;
     memset(r.st, 0, sizeof *r.st);
-    vks_result res = check_desc(gpu, d, err);
+    vks_result res = check_desc(gpu, d, crowd, err);
     if (res == VKS_OK && !d->deliver)
         res = invalid(err, "no deliver callback");
     if (res != VKS_OK)
         return res;
-    r.gpu = gpu, r.d = d, r.clips = d->gpu_clips;
+    r.gpu = gpu, r.d = d, r.src = crowd, r.clips = d->gpu_clips;
     if (!r.clips && d->clips && d->clip_count) {
         res = vks_gpu_upload_clips(gpu, d->models, d->skins, d->clips, d->clip_count, &r.own_clips, err);
         r.clips = r.own_clips;
@@ -309,7 +353,7 @@ vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_sta
             res = ensure_ring(&r, full && budget > bytes ? budget : bytes, err);
         int host_writes = 0;
         for (uint32_t k = 0; k < n; k++)
-            host_writes |= r.si[k].pose == VKS_STREAM_LOCALS && r.si[k].locals_frames > 1;
+            host_writes |= r.host[k].locals && r.host[k].frames > 1;
         if (res == VKS_OK)
             res = run_frames(&r, g0, n, d->no_normals ? bytes : bytes / 2, host_writes, err);
         r.st->chunks++;
@@ -318,6 +362,11 @@ vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_sta
     vks__ring_destroy(&r.ring);
     vks_crowd_destroy(r.crowd);
     vks_gpu_clips_free(r.own_clips);
-    free(r.si), free(r.ci), free(r.slot_model), free(r.dirty), free(r.bind);
+    free(r.host), free(r.ci), free(r.slot_model), free(r.dirty), free(r.bind);
     return res;
+}
+
+vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_stats *stats, vks_error *err)
+{
+    return vks_stream_run_crowd(gpu, d, NULL, stats, err);
 }
