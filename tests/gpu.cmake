@@ -2,7 +2,7 @@
 # the fast CPU deformer against the reference. GPU tests exit 77 (skipped) without a device.
 add_library(vks_gpu_check STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/gpu_check.c)
 target_link_libraries(vks_gpu_check PUBLIC vks_testutil)
-foreach(t test_gpu_batch test_gpu_faults test_gpu_oom)
+foreach(t test_gpu_batch test_gpu_faults test_gpu_oom test_gpu_reduce)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS gpu)
   target_link_libraries(${t} PRIVATE vks_gpu_check)
   set_tests_properties(${t} PROPERTIES TIMEOUT 120)
