@@ -62,6 +62,8 @@ typedef struct vctx {
        with the GPU's when the chunk is done (validate_run.c) */
     int reduce;
     vks_gpu_figures chunk_host;
+    vfile *chunk_file;        /* the chunk's first file, its first pose and pose count there, */
+    uint32_t chunk_first, chunk_poses, chunk_more_files; /* and how many other files it holds */
     struct vdevice *device; /* where the check's findings go */
 } vctx;
 

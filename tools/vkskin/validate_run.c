@@ -24,6 +24,12 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
+    if (!c->chunk_file) /* what the readback check names */
+        c->chunk_file = ch.f, c->chunk_first = first, c->chunk_poses = count;
+    else if (c->chunk_file == ch.f)
+        c->chunk_poses += count;
+    else
+        c->chunk_more_files++;
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
@@ -55,13 +61,20 @@ static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
             gv = lo ? g->min_key[k] : g->max_key[k], hv = lo ? h->min_key[k] : h->max_key[k];
         }
     if (what) {
-        fprintf(stderr, "vkskin validate: readback of chunk %u: the GPU's %s 0x%08x but the host read 0x%08x\n",
-                chunk, what, gv, hv);
+        char more[64] = "";
+        if (c->chunk_more_files)
+            snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
+        fprintf(stderr,
+                "vkskin validate: %s: readback of chunk %u (poses %u..%u%s): the GPU's %s 0x%08x but the host "
+                "read 0x%08x\n",
+                c->chunk_file ? c->chunk_file->path : "?", chunk, c->chunk_first,
+                c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
         d->readback_mismatches++;
     }
     vks_gpu_figures_merge(&d->gpu_figures, g);
     d->reduced_chunks++;
     vks_gpu_figures_reset(&c->chunk_host);
+    c->chunk_file = NULL, c->chunk_more_files = 0;
     return 0;
 }
 
@@ -272,7 +285,7 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         b.reduce = 1, b.chunk_done = chunk_done; /* the readback check */
         d->reduced = 1;
-        r->c.reduce = 1, r->c.device = d;
+        r->c.reduce = 1, r->c.device = d, r->c.chunk_file = NULL, r->c.chunk_more_files = 0;
         vks_gpu_figures_reset(&r->c.chunk_host);
         vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
