@@ -13,10 +13,14 @@
 //        bits with the sign bit set for positives and all bits flipped for negatives, so
 //        unsigned order is the floats' order (-0.0 before +0.0)
 // The host fills r with 0 (sums), 0xffffffff (minima) and 0 (maxima) before the dispatch
-// (src/gpu/vulkan/reduce.c); each workgroup folds its invocations in shared memory and adds
-// its result with one atomic per word. Loops stay short: llvmpipe stops an invocation after
-// 65535 loop iterations in all, and each invocation here runs a few vertices.
+// (src/gpu/vulkan/reduce.c); each subgroup folds its invocations with subgroup arithmetic and
+// adds its result with one atomic per word: no shared memory and no barrier, which llvmpipe
+// runs as coroutines (a version with them took three times as long there). Loops stay short: llvmpipe
+// stops an invocation after 65535 loop iterations in all, and each invocation here runs a few
+// vertices.
 #version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Pos { uint pos[]; };
@@ -25,53 +29,35 @@ layout(std430, binding = 2) buffer Result { uint r[]; };
 
 layout(push_constant) uniform Push { uint vertices, normals; } pc;
 
-shared uint s_sum, s_xor, s_nonfinite, s_dev;
-shared uint s_min[3], s_max[3];
-
-uint order_key(uint u) { return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u); }
-bool finite_bits(uint u) { return (u & 0x7f800000u) != 0x7f800000u; }
-
 void main()
 {
-    uint lid = gl_LocalInvocationIndex;
-    if (lid == 0u) {
-        s_sum = 0u, s_xor = 0u, s_nonfinite = 0u, s_dev = 0u;
-        for (uint k = 0u; k < 3u; k++)
-            s_min[k] = 0xffffffffu, s_max[k] = 0u;
-    }
-    barrier();
+    // vector operations on a vertex's three words, no arrays: llvmpipe keeps them in registers
     uint sum = 0u, x = 0u, nonfinite = 0u, dev = 0u;
-    uint mn[3] = uint[3](0xffffffffu, 0xffffffffu, 0xffffffffu), mx[3] = uint[3](0u, 0u, 0u);
+    uvec3 mn = uvec3(0xffffffffu), mx = uvec3(0u);
+    const uvec3 exp_mask = uvec3(0x7f800000u), sign = uvec3(0x80000000u);
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint v = gl_GlobalInvocationID.x; v < pc.vertices; v += stride) {
-        for (uint k = 0u; k < 3u; k++) {
-            uint u = pos[3u * v + k];
-            sum += u, x ^= u;
-            if (finite_bits(u)) {
-                uint key = order_key(u);
-                mn[k] = min(mn[k], key), mx[k] = max(mx[k], key);
-            } else {
-                nonfinite++;
-            }
-        }
+        uvec3 u = uvec3(pos[3u * v], pos[3u * v + 1u], pos[3u * v + 2u]);
+        sum += u.x + u.y + u.z, x ^= u.x ^ u.y ^ u.z;
+        bvec3 fin = notEqual(u & exp_mask, exp_mask);
+        uvec3 key = mix(u | sign, ~u, greaterThanEqual(u, sign)); // the order key (above)
+        mn = min(mn, mix(uvec3(0xffffffffu), key, fin));
+        mx = max(mx, mix(uvec3(0u), key, fin));
+        nonfinite += 3u - (uint(fin.x) + uint(fin.y) + uint(fin.z));
         if (pc.normals != 0u) {
-            uint a = nrm[3u * v], b = nrm[3u * v + 1u], c = nrm[3u * v + 2u];
-            sum += a + b + c, x ^= a ^ b ^ c;
-            uint bad = uint(!finite_bits(a)) + uint(!finite_bits(b)) + uint(!finite_bits(c));
-            nonfinite += bad;
-            if (bad == 0u) {
-                float d = abs(length(vec3(uintBitsToFloat(a), uintBitsToFloat(b), uintBitsToFloat(c))) - 1.0);
-                dev = max(dev, floatBitsToUint(d));
-            }
+            uvec3 n = uvec3(nrm[3u * v], nrm[3u * v + 1u], nrm[3u * v + 2u]);
+            sum += n.x + n.y + n.z, x ^= n.x ^ n.y ^ n.z;
+            bvec3 nfin = notEqual(n & exp_mask, exp_mask);
+            nonfinite += 3u - (uint(nfin.x) + uint(nfin.y) + uint(nfin.z));
+            if (all(nfin))
+                dev = max(dev, floatBitsToUint(abs(length(uintBitsToFloat(n)) - 1.0)));
         }
     }
-    atomicAdd(s_sum, sum), atomicXor(s_xor, x), atomicAdd(s_nonfinite, nonfinite), atomicMax(s_dev, dev);
-    for (uint k = 0u; k < 3u; k++)
-        atomicMin(s_min[k], mn[k]), atomicMax(s_max[k], mx[k]);
-    barrier();
-    if (lid == 0u) {
-        atomicAdd(r[0], s_sum), atomicXor(r[1], s_xor), atomicAdd(r[2], s_nonfinite), atomicMax(r[3], s_dev);
-        for (uint k = 0u; k < 3u; k++)
-            atomicMin(r[4u + k], s_min[k]), atomicMax(r[7u + k], s_max[k]);
+    sum = subgroupAdd(sum), x = subgroupXor(x), nonfinite = subgroupAdd(nonfinite), dev = subgroupMax(dev);
+    mn = subgroupMin(mn), mx = subgroupMax(mx);
+    if (subgroupElect()) {
+        atomicAdd(r[0], sum), atomicXor(r[1], x), atomicAdd(r[2], nonfinite), atomicMax(r[3], dev);
+        atomicMin(r[4], mn.x), atomicMin(r[5], mn.y), atomicMin(r[6], mn.z);
+        atomicMax(r[7], mx.x), atomicMax(r[8], mx.y), atomicMax(r[9], mx.z);
     }
 }

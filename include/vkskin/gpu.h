@@ -301,8 +301,11 @@ typedef struct vks_gpu_figures {
 } vks_gpu_figures;
 /* The empty figures (min keys 0xffffffff, the rest 0). */
 VKS_API void vks_gpu_figures_reset(vks_gpu_figures *f);
-/* Adds `vertices` vec3 positions (and as many normals, NULL: none) to f, as the GPU does. */
+/* Adds `vertices` vec3 positions (and as many normals, NULL: none) to f, as the GPU does:
+ * the exact figures only (normal_deviation is left as it is). */
 VKS_API void vks_gpu_figures_add(vks_gpu_figures *f, const float *positions, const float *normals, size_t vertices);
+/* The normals' max |length(n) - 1| in float, as the GPU reports it (close, not bit-exact). */
+VKS_API float vks_gpu_figures_normal_deviation(const float *normals, size_t vertices);
 /* Adds the figures of other words (another share, another chunk) to f. */
 VKS_API void vks_gpu_figures_merge(vks_gpu_figures *f, const vks_gpu_figures *other);
 /* The float of an order key: a float's bits with the sign bit set when it is positive, all
@@ -330,8 +333,10 @@ typedef struct vks_gpu_batch {
      * its outputs on the GPU (vks_gpu_figures); once the chunk's segments have reached
      * deliver, chunk_done receives the GPU's figures of chunk `chunk` (0, 1, ... in the
      * order of delivery), so the host can recompute them from what it was handed and compare
-     * (validate does). Return nonzero to stop the batch as deliver does. Off (0) the run
-     * costs and reads back exactly what it did before: deform and bake leave it off. */
+     * (validate does). Return nonzero to stop the batch as deliver does. A device without
+     * subgroup arithmetic in compute shaders runs the batch without it (chunk_done never
+     * comes). Off (0) the run costs and reads back exactly what it did before: deform and
+     * bake leave it off. */
     int reduce;
     int (*chunk_done)(void *user, uint32_t chunk, const vks_gpu_figures *gpu_figures);
 } vks_gpu_batch;

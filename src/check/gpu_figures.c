@@ -7,12 +7,14 @@
 #include <math.h>
 #include <string.h>
 
-static uint32_t order_key(uint32_t u)
+/* A float's order key: the sign bit set for positives, every bit flipped for negatives
+ * (branch-free: the sign smeared over the word). */
+static inline uint32_t order_key(uint32_t u)
 {
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    return u ^ ((uint32_t)((int32_t)u >> 31) | 0x80000000u);
 }
 
-static int finite_bits(uint32_t u)
+static inline uint32_t finite_bits(uint32_t u)
 {
     return (u & 0x7f800000u) != 0x7f800000u;
 }
@@ -24,42 +26,52 @@ void vks_gpu_figures_reset(vks_gpu_figures *f)
         f->min_key[k] = 0xffffffffu;
 }
 
+/* Branch-free over the words (a non-finite one's key is made neutral: all ones for the
+ * minimum, zero for the maximum), so a chunk's pass runs at memory speed on the reference's
+ * threads. */
 void vks_gpu_figures_add(vks_gpu_figures *f, const float *positions, const float *normals, size_t vertices)
 {
     uint32_t sum = f->sum, x = f->xor_words, nonfinite = f->nonfinite;
-    uint32_t mn[3] = {f->min_key[0], f->min_key[1], f->min_key[2]};
-    uint32_t mx[3] = {f->max_key[0], f->max_key[1], f->max_key[2]};
-    for (size_t v = 0; v < vertices; v++)
-        for (int k = 0; k < 3; k++) {
-            uint32_t u;
-            memcpy(&u, &positions[v * 3 + k], 4);
-            sum += u, x ^= u;
-            if (finite_bits(u)) {
-                uint32_t key = order_key(u);
-                mn[k] = key < mn[k] ? key : mn[k];
-                mx[k] = key > mx[k] ? key : mx[k];
-            } else {
-                nonfinite++;
-            }
-        }
-    float dev = f->normal_deviation;
+    uint32_t mn0 = f->min_key[0], mn1 = f->min_key[1], mn2 = f->min_key[2];
+    uint32_t mx0 = f->max_key[0], mx1 = f->max_key[1], mx2 = f->max_key[2];
+    const uint32_t *w = (const uint32_t *)(const void *)positions; /* the words as stored */
+#define VKS_FIG_AXIS(u, mn, mx)                                                                                       \
+    do {                                                                                                               \
+        uint32_t fin = finite_bits(u), key = order_key(u);                                                            \
+        uint32_t lo = key | (fin - 1u), hi = key & (0u - fin);                                                         \
+        mn = lo < mn ? lo : mn, mx = hi > mx ? hi : mx;                                                                \
+        sum += u, x ^= u, nonfinite += 1u - fin;                                                                       \
+    } while (0)
+    for (size_t v = 0; v < vertices; v++) {
+        uint32_t a = w[v * 3], b = w[v * 3 + 1], c = w[v * 3 + 2];
+        VKS_FIG_AXIS(a, mn0, mx0);
+        VKS_FIG_AXIS(b, mn1, mx1);
+        VKS_FIG_AXIS(c, mn2, mx2);
+    }
+#undef VKS_FIG_AXIS
+    const uint32_t *n = (const uint32_t *)(const void *)normals;
+    for (size_t i = 0; n && i < vertices * 3; i++) {
+        sum += n[i], x ^= n[i];
+        nonfinite += 1u - finite_bits(n[i]);
+    }
+    f->sum = sum, f->xor_words = x, f->nonfinite = nonfinite;
+    f->min_key[0] = mn0, f->min_key[1] = mn1, f->min_key[2] = mn2;
+    f->max_key[0] = mx0, f->max_key[1] = mx1, f->max_key[2] = mx2;
+}
+
+float vks_gpu_figures_normal_deviation(const float *normals, size_t vertices)
+{
+    float dev = 0.0f;
     for (size_t v = 0; normals && v < vertices; v++) {
+        const float *q = &normals[v * 3];
         uint32_t u[3];
-        memcpy(u, &normals[v * 3], 12);
-        int bad = 0;
-        for (int k = 0; k < 3; k++) {
-            sum += u[k], x ^= u[k];
-            bad += !finite_bits(u[k]);
-        }
-        nonfinite += (uint32_t)bad;
-        if (!bad) {
-            const float *n = &normals[v * 3];
-            float d = fabsf(sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) - 1.0f);
+        memcpy(u, q, 12);
+        if (finite_bits(u[0]) && finite_bits(u[1]) && finite_bits(u[2])) {
+            float d = fabsf(sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) - 1.0f);
             dev = d > dev ? d : dev;
         }
     }
-    f->sum = sum, f->xor_words = x, f->nonfinite = nonfinite, f->normal_deviation = dev;
-    memcpy(f->min_key, mn, sizeof mn), memcpy(f->max_key, mx, sizeof mx);
+    return dev;
 }
 
 void vks_gpu_figures_merge(vks_gpu_figures *f, const vks_gpu_figures *o)

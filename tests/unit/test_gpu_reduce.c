@@ -41,6 +41,7 @@ static void against_host(vks_gpu *gpu, const char *what, const float *p, const f
     vks_error err = {0};
     vks_gpu_figures_reset(&h);
     vks_gpu_figures_add(&h, p, n, vertices);
+    h.normal_deviation = vks_gpu_figures_normal_deviation(n, vertices);
     memset(&g, 0x5a, sizeof g);
     CHECK(vks_gpu_reduce_testing(gpu, p, n, vertices, &g, &err) == VKS_OK);
     int ok = same_exact(&g, &h) && (g.normal_deviation == h.normal_deviation || /* both inf: a FLT_MAX normal */

@@ -74,6 +74,7 @@ typedef struct sched {
     const vks_gpu_batch *b;
     caps cap;      /* this run's chunk capacities (the kept set holds at least these) */
     uint32_t ring; /* slots this run uses (the kept set has at least these) */
+    int reduce;    /* the batch asks for the reduction and the device can run it */
     cache *c;
     /* cursor */
     uint32_t entry, next;
@@ -325,7 +326,7 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
         gpu->vk.vkCmdResetQueryPool(cmd, s->c->qpool, q0 + 3, 1);
     vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, q0);
     /* on the compute queue before the copies (in the readback_ms of a one-queue run) */
-    if (b->reduce && !b->kernel_only)
+    if (s->reduce)
         vks__reduce_record(gpu, cmd, &sl->red, sl->out_vertices, b->want_normals);
     sl->copied = 0;
     if (!b->kernel_only && sl->copy.cmd)
@@ -411,7 +412,7 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
         if (b->deliver(b->user, sg->entry, sg->first, sg->count, p, n))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "stopped by the caller");
     }
-    if (b->reduce && b->chunk_done) {
+    if (s->reduce && b->chunk_done) {
         vks_gpu_figures f;
         vks__reduce_read(gpu, &sl->red, &f);
         if (b->chunk_done(b->user, st->chunks - 1, &f))
@@ -439,7 +440,7 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     /* Outputs the host can read in place (unified memory) serve kernel-only runs as well, so
      * the two kinds of run share one set instead of each replacing the other's. */
     cache_need need = {s->cap, s->ring, !b->kernel_only || gpu->unified, !b->kernel_only && !gpu->unified,
-                       b->want_normals != 0, b->reduce && !b->kernel_only};
+                       b->want_normals != 0, s->reduce};
     gpu->run_allocations = 0;
     if (cache_fits(gpu->batch_cache, &need)) {
         s->c = gpu->batch_cache;
@@ -534,6 +535,8 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     uint64_t budget = vks__chunk_budget(gpu->props.limits.maxStorageBufferRange, heap, s.ring, b->max_chunk_bytes);
     uint64_t buffers0 = gpu->counters.buffers;
     vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
+    /* a device without subgroup arithmetic runs the batch unreduced: chunk_done never comes */
+    s.reduce = b->reduce && !b->kernel_only && vks__reduce_pipeline(gpu, NULL) == VKS_OK;
     if (res == VKS_OK)
         res = keep_buffers(&s, budget, st, err);
     st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);

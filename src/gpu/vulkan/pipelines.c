@@ -329,6 +329,15 @@ vks_result vks__reduce_pipeline(vks_gpu *gpu, vks_error *err)
 {
     if (gpu->reduce_pipeline)
         return VKS_OK;
+    /* subgroup arithmetic in compute: every desktop driver and lavapipe; Vulkan 1.1 promises
+     * only the basic subgroup operations */
+    VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &sg;
+    gpu->inst.vkGetPhysicalDeviceProperties2(gpu->physical, &p2);
+    if (!(sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sg.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT))
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/reduce",
+                             "the device has no subgroup arithmetic in compute shaders");
     vks_result res = VKS_OK;
     if (!gpu->reduce_module)
         res = module(gpu, reduce_spv, sizeof reduce_spv, &gpu->reduce_module, err);

@@ -8,7 +8,7 @@
 
 enum {
     RESULT_WORDS = 10,        /* reduce.comp's r[0..9] */
-    VERTICES_PER_INVOCATION = 8, /* a few vertices each: few workgroups, few atomics, short loops */
+    VERTICES_PER_INVOCATION = 16, /* a few each: few workgroups and atomics, short loops */
     WORKGROUP = 256,
     MAX_GROUPS = 65535
 };
