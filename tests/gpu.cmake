@@ -2,7 +2,7 @@
 # the fast CPU deformer against the reference. GPU tests exit 77 (skipped) without a device.
 add_library(vks_gpu_check STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/gpu_check.c)
 target_link_libraries(vks_gpu_check PUBLIC vks_testutil)
-foreach(t test_gpu_batch test_gpu_faults test_gpu_oom)
+foreach(t test_gpu_batch test_gpu_faults test_gpu_oom test_gpu_reduce)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS gpu)
   target_link_libraries(${t} PRIVATE vks_gpu_check)
   set_tests_properties(${t} PROPERTIES TIMEOUT 120)
@@ -66,3 +66,8 @@ if(VKSKIN_GPU)
   set_tests_properties(test_gpu_ceilings_readback_apart PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 120
     ENVIRONMENT "VKSKIN_TEST_SEPARATE_READBACK=1" FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endif()
+
+# validate's readback check: the GPU's per-chunk reduction in the JSON, both readback paths, and
+# a bit flipped after the copy (VKSKIN_TEST_FLIP_READBACK) failing the run with exit 5
+add_test(NAME cli_validate_readback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_readback.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_validate_readback PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)

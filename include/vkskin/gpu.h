@@ -286,6 +286,32 @@ typedef enum vks_gpu_kernel {
                                    everything (remap, matrices) read from global memory */
 } vks_gpu_kernel;
 
+/* A chunk's figures, as the GPU's reduction pass gives them and as vks_gpu_figures_add
+ * recomputes them on the host from the same bytes. All but normal_deviation are integer work
+ * on the 32-bit words as stored, so both sides agree bit for bit in any order and merge exactly:
+ * a difference means the bytes differ. */
+typedef struct vks_gpu_figures {
+    uint32_t sum;          /* wrapping sum of every word: positions, then normals if any */
+    uint32_t xor_words;    /* xor of every word */
+    uint32_t nonfinite;    /* components (positions and normals) that are NaN or +-Inf */
+    uint32_t min_key[3];   /* per axis the least finite position as an order key (below); */
+    uint32_t max_key[3];   /* the greatest; 0xffffffff / 0: no finite position */
+    float normal_deviation; /* max |length(n) - 1| over normals with three finite components:
+                               float arithmetic, so for the report only (never compared) */
+} vks_gpu_figures;
+/* The empty figures (min keys 0xffffffff, the rest 0). */
+VKS_API void vks_gpu_figures_reset(vks_gpu_figures *f);
+/* Adds `vertices` vec3 positions (and as many normals, NULL: none) to f, as the GPU does:
+ * the exact figures only (normal_deviation is left as it is). */
+VKS_API void vks_gpu_figures_add(vks_gpu_figures *f, const float *positions, const float *normals, size_t vertices);
+/* The normals' max |length(n) - 1| in float, as the GPU reports it (close, not bit-exact). */
+VKS_API float vks_gpu_figures_normal_deviation(const float *normals, size_t vertices);
+/* Adds the figures of other words (another share, another chunk) to f. */
+VKS_API void vks_gpu_figures_merge(vks_gpu_figures *f, const vks_gpu_figures *other);
+/* The float of an order key: a float's bits with the sign bit set when it is positive, all
+ * bits flipped when negative, so that unsigned order is float order (-0.0 before +0.0). */
+VKS_API float vks_gpu_figures_float(uint32_t order_key);
+
 typedef struct vks_gpu_batch {
     const vks_gpu_batch_entry *entries;
     uint32_t entry_count;
@@ -303,6 +329,16 @@ typedef struct vks_gpu_batch {
     uint32_t ring;            /* buffer sets in flight (0: 2) */
     int kernel_only;          /* no readback: for timing the passes alone */
     vks_gpu_kernel kernel;    /* the deform kernel (default: the project's) */
+    /* Nonzero: after each chunk's deform pass a reduction pass (compute/reduce.comp) sums up
+     * its outputs on the GPU (vks_gpu_figures); once the chunk's segments have reached
+     * deliver, chunk_done receives the GPU's figures of chunk `chunk` (0, 1, ... in the
+     * order of delivery), so the host can recompute them from what it was handed and compare
+     * (validate does). Return nonzero to stop the batch as deliver does. A device without
+     * subgroup arithmetic in compute shaders runs the batch without it (chunk_done never
+     * comes). Off (0) the run costs and reads back exactly what it did before: deform and
+     * bake leave it off. */
+    int reduce;
+    int (*chunk_done)(void *user, uint32_t chunk, const vks_gpu_figures *gpu_figures);
 } vks_gpu_batch;
 
 typedef struct vks_gpu_stats {

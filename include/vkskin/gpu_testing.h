@@ -34,7 +34,18 @@ typedef struct vks_gpu_testing {
     uint32_t fail_allocation_nth;   /* nonzero: the nth allocation of each vks_gpu_run fails (once) */
     uint32_t limit_storage_range;   /* nonzero and below the device's: used as
                                        maxStorageBufferRange everywhere (upload checks, chunks) */
+    uint32_t flip_readback_chunk;   /* nonzero: vks_gpu_run flips the lowest bit of one position
+                                       word of chunk (this - 1) after reading it back, before
+                                       deliver: what validate's readback check must catch */
 } vks_gpu_testing;
+
+/* The verdict's reduction pass (compute/reduce.comp) over words the caller plants, on the
+ * context's queue: `vertices` vec3 positions and as many normals (NULL: none) are copied into
+ * buffers of their own, reduced as a chunk's outputs are, and the GPU's figures returned, for a
+ * test to hold against vks_gpu_figures_add on the same words (NaN, infinities, -0.0,
+ * denormals: bits the deform pass would not easily produce). */
+VKS_API vks_result vks_gpu_reduce_testing(vks_gpu *gpu, const float *positions, const float *normals,
+                                          uint64_t vertices, vks_gpu_figures *out, vks_error *err);
 
 /* vks_gpu_create with the testing hooks t (NULL: none, exactly vks_gpu_create). */
 VKS_API vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_testing *t, vks_gpu **out,

@@ -37,6 +37,12 @@ vks_result vks_gpu_create_testing(const vks_gpu_options *opt, const vks_gpu_test
     return vks_gpu_create(opt, out, err);
 }
 
+vks_result vks_gpu_reduce_testing(vks_gpu *gpu, const float *positions, const float *normals, uint64_t vertices,
+                                  vks_gpu_figures *out, vks_error *err)
+{
+    return no_gpu(err);
+}
+
 void vks_gpu_destroy(vks_gpu *gpu)
 {
 }

@@ -125,6 +125,11 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     vks_gpu_testing t = {0};
     o.validation = g->validation;
     t.inject_fault = g->fault; /* --inject-fault: validate's proof that it can fail */
+    /* Testing: flips a bit of chunk K as read back, which only validate's readback check sees
+     * (tests/cli/cli_validate_readback.sh) */
+    const char *flip = getenv("VKSKIN_TEST_FLIP_READBACK");
+    if (flip && *flip)
+        t.flip_readback_chunk = (uint32_t)strtoul(flip, NULL, 10) + 1;
     o.will_render = g->render;
     o.logger.func = vks_log_stderr; /* validation messages on stderr, as the CLI always printed */
     /* The environment variable lets scripts and test bundles force a shape on every command

@@ -255,6 +255,27 @@ static cJSON *over_json(const vks_error_map *m)
     return a;
 }
 
+/* The GPU's per-chunk reductions summed up (validate_run.c checks each against the bytes the
+ * host read): positions' extent per axis (null where no component was finite), non-finite
+ * components, the normals' largest |length - 1|, and whether every chunk's readback agreed. */
+static cJSON *reduction_json(const vdevice *d)
+{
+    const vks_gpu_figures *g = &d->gpu_figures;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "chunks", d->reduced_chunks);
+    cJSON_AddNumberToObject(j, "nonfinite", g->nonfinite);
+    cJSON *mn = cJSON_AddArrayToObject(j, "position_min"), *mx = cJSON_AddArrayToObject(j, "position_max");
+    for (int k = 0; k < 3; k++) {
+        float lo = vks_gpu_figures_float(g->min_key[k]), hi = vks_gpu_figures_float(g->max_key[k]);
+        cJSON_AddItemToArray(mn, isfinite(lo) ? cJSON_CreateNumber(lo) : cJSON_CreateNull());
+        cJSON_AddItemToArray(mx, isfinite(hi) ? cJSON_CreateNumber(hi) : cJSON_CreateNull());
+    }
+    cJSON_AddNumberToObject(j, "normal_deviation_max", g->normal_deviation);
+    cJSON_AddNumberToObject(j, "readback_mismatches", d->readback_mismatches);
+    cJSON_AddBoolToObject(j, "readback_checked", d->reduced_chunks == d->st.chunks);
+    return j;
+}
+
 typedef struct vopts {
     int json, allow_mismatch, all_read, nfiles;
     const char *against;
@@ -350,6 +371,8 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 d->validation_messages);
         pass = 0;
     }
+    if (d->readback_mismatches) /* said chunk by chunk on stderr as they came */
+        pass = 0;
     const vks_gpu_stats *st = &d->st;
     double vi = (double)st->vertex_instances;
     int all = pass && !bind_failed && o->all_read;
@@ -371,6 +394,8 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             cJSON_AddNumberToObject(root, "gpu_deform_ms", st->deform_ms);
         }
         cJSON_AddNumberToObject(root, "total_ms", st->total_ms);
+        if (d->reduced)
+            cJSON_AddItemToObject(root, "gpu_reduction", reduction_json(d));
         cJSON_AddNumberToObject(root, "validation_messages", d->validation_messages);
         cJSON_AddBoolToObject(root, "bind_check_failed", bind_failed);
         cJSON_AddNumberToObject(root, "inputs_not_read", o->all_read ? 0 : 1);

@@ -57,6 +57,14 @@ typedef struct vctx {
     int threads;         /* --threads: the reference's (0: every core) */
     vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
     struct vks_cli_progress *progress; /* poses compared so far (NULL: none) */
+    /* The readback check (the batch asks the GPU to reduce each chunk): the figures the host
+       recomputes from the chunk's bytes as the reference's threads pass over them, compared
+       with the GPU's when the chunk is done (validate_run.c) */
+    int reduce;
+    vks_gpu_figures chunk_host;
+    vfile *chunk_file;        /* the chunk's first file, its first pose and pose count there, */
+    uint32_t chunk_first, chunk_poses, chunk_more_files; /* and how many other files it holds */
+    struct vdevice *device; /* where the check's findings go */
 } vctx;
 
 /* A chunk the GPU delivered, for the reference and the comparison (validate_ref.c). */
@@ -95,6 +103,10 @@ typedef struct vdevice {
     vks_gpu_stats st;
     int crowd_path;
     vks_cli_crowd_split_stats split; /* clips across several contexts: what each did */
+    /* the GPU's per-chunk reductions, summed up for the report (reduced: the run had them) */
+    int reduced;
+    uint32_t reduced_chunks, readback_mismatches;
+    vks_gpu_figures gpu_figures;
 } vdevice;
 
 typedef struct vrun {

@@ -55,6 +55,8 @@ typedef struct share {
     vks_diff_acc pos, nrm;
     vks_error_map *pmap, *nmap;
     int failed;
+    int check;            /* c->reduce: the readback check's figures of the share's GPU words */
+    vks_gpu_figures figs;
 } share;
 
 /* Item i of the chunk: the pose it is numbered as in the reports, and its locals. */
@@ -98,6 +100,8 @@ static void *run_share(void *arg)
         }
     }
     const float *gp = ch->gp + (size_t)sh->a * per, *gn = ch->gn + (size_t)sh->a * per;
+    if (sh->check) /* integer work on the words, beside the comparison (which it leaves alone) */
+        vks_gpu_figures_add(&sh->figs, gp, ch->gn ? gn : NULL, (size_t)n * s->vertex_count);
     if (!ch->crowd) { /* poses numbered consecutively: the share in one call */
         vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp, sh->rp, ch->first + sh->a, n,
                              s->vertex_count, sh->scales, sh->rp, sh->rn);
@@ -195,6 +199,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
                         .nmap = &c->thread_maps[2 * t + 1]};
         vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
         vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
+        sh[t].check = c->reduce;
+        vks_gpu_figures_reset(&sh[t].figs);
         started[t] = t > 0 && pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
     }
     for (int t = 0; t < threads; t++)
@@ -208,6 +214,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_diff_merge(&f->nrm, &sh[t].nrm);
         vks_error_map_merge(f->pmap, sh[t].pmap);
         vks_error_map_merge(f->nmap, sh[t].nmap);
+        if (c->reduce)
+            vks_gpu_figures_merge(&c->chunk_host, &sh[t].figs);
     }
     /* NMSE's sums in the components' order, one stream per thread */
     sums ns = {&f->nrm, ch->gn, c->rn, (size_t)count * per};

@@ -24,10 +24,58 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
+    if (!c->chunk_file) /* what the readback check names */
+        c->chunk_file = ch.f, c->chunk_first = first, c->chunk_poses = count;
+    else if (c->chunk_file == ch.f)
+        c->chunk_poses += count;
+    else
+        c->chunk_more_files++;
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
     return stop;
+}
+
+/* The readback check of a chunk: the GPU reduced its outputs before the copy (compute/
+ * reduce.comp), the reference's threads recomputed the same figures from the bytes delivered;
+ * the exact ones must agree, or what was compared is not what the GPU wrote. Every mismatch is
+ * said on stderr; the run goes on (the comparison is still made) and ends in exit 5. */
+static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+{
+    vctx *c = user;
+    vdevice *d = c->device;
+    const vks_gpu_figures *h = &c->chunk_host;
+    const char *what = NULL;
+    uint32_t gv = 0, hv = 0;
+    if (g->sum != h->sum)
+        what = "sum", gv = g->sum, hv = h->sum;
+    else if (g->xor_words != h->xor_words)
+        what = "xor", gv = g->xor_words, hv = h->xor_words;
+    else if (g->nonfinite != h->nonfinite)
+        what = "count of non-finite components", gv = g->nonfinite, hv = h->nonfinite;
+    for (int k = 0; k < 3 && !what; k++)
+        if (g->min_key[k] != h->min_key[k] || g->max_key[k] != h->max_key[k]) {
+            int lo = g->min_key[k] != h->min_key[k];
+            what = lo ? (k == 0 ? "least x" : k == 1 ? "least y" : "least z")
+                      : (k == 0 ? "greatest x" : k == 1 ? "greatest y" : "greatest z");
+            gv = lo ? g->min_key[k] : g->max_key[k], hv = lo ? h->min_key[k] : h->max_key[k];
+        }
+    if (what) {
+        char more[64] = "";
+        if (c->chunk_more_files)
+            snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
+        fprintf(stderr,
+                "vkskin validate: %s: readback of chunk %u (poses %u..%u%s): the GPU's %s 0x%08x but the host "
+                "read 0x%08x\n",
+                c->chunk_file ? c->chunk_file->path : "?", chunk, c->chunk_first,
+                c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
+        d->readback_mismatches++;
+    }
+    vks_gpu_figures_merge(&d->gpu_figures, g);
+    d->reduced_chunks++;
+    vks_gpu_figures_reset(&c->chunk_host);
+    c->chunk_file = NULL, c->chunk_more_files = 0;
+    return 0;
 }
 
 /* A frame of a run of one model's instances, as the crowd read them back. */
@@ -235,7 +283,13 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.get_locals = get_locals, b.deliver = deliver, b.user = &r->c;
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
+        b.reduce = 1, b.chunk_done = chunk_done; /* the readback check */
+        d->reduced = 1;
+        r->c.reduce = 1, r->c.device = d, r->c.chunk_file = NULL, r->c.chunk_more_files = 0;
+        vks_gpu_figures_reset(&r->c.chunk_host);
+        vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
+        r->c.reduce = 0;
     }
     if (src > 0) { /* a context of the list could not be opened: said already */
         vks_cli_progress_end(&progress);
@@ -256,6 +310,8 @@ int vks_validate_device(vrun *r, vdevice *d)
     d->validation_layer = r->gopt.validation;
     d->validation_messages = vks_gpu_validation_messages(gpu) + r->validation_messages;
     rc = collect(r, d);
+    if (d->readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     if (r->gopt.validation && d->validation_messages)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);
     if (r->report_dir)

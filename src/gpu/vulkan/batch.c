@@ -42,6 +42,7 @@ typedef struct slot {
     uint32_t nseg, busy;
     uint64_t out_vertices;
     uint64_t copied;             /* bytes the chunk's readback copies moved (0: read in place) */
+    vks__reduce red;             /* the verdict's reduction of the chunk (vks_gpu_batch.reduce) */
 } slot;
 
 typedef vks__caps caps;
@@ -53,6 +54,7 @@ typedef struct cache_need {
     int readback; /* outputs the host can read (in place on unified memory) */
     int staging;  /* staging copies for readback */
     int normals;  /* a full-size normal stream */
+    int reduce;   /* the reduction pass's result words and set per slot */
 } cache_need;
 
 /* The buffer sets of the ring, their descriptor sets, command buffers, fences and query pool,
@@ -72,6 +74,7 @@ typedef struct sched {
     const vks_gpu_batch *b;
     caps cap;      /* this run's chunk capacities (the kept set holds at least these) */
     uint32_t ring; /* slots this run uses (the kept set has at least these) */
+    int reduce;    /* the batch asks for the reduction and the device can run it */
     cache *c;
     /* cursor */
     uint32_t entry, next;
@@ -96,6 +99,7 @@ static void cache_free(vks_gpu *gpu, cache *c)
         vks__buf_destroy(gpu, &sl->stage_nrm);
         vks__oneshot_destroy(gpu, &sl->run);
         vks__oneshot_destroy(gpu, &sl->copy);
+        vks__reduce_destroy(gpu, &sl->red);
         if (sl->computed)
             gpu->vk.vkDestroySemaphore(gpu->device, sl->computed, VKS_VK_ALLOC(gpu));
         free(sl->segs);
@@ -126,7 +130,7 @@ static int cache_fits(const cache *c, const cache_need *n)
     return c && c->has.ring >= n->ring && c->has.cap.vertices >= n->cap.vertices &&
            c->has.cap.matrices >= n->cap.matrices && c->has.cap.instances >= n->cap.instances &&
            c->has.cap.works >= n->cap.works && (c->has.readback || !n->readback) &&
-           (c->has.staging || !n->staging) && (c->has.normals || !n->normals);
+           (c->has.staging || !n->staging) && (c->has.normals || !n->normals) && (c->has.reduce || !n->reduce);
 }
 
 /* A set that serves both a and b (grow-only: what the kept set did, it still does). */
@@ -142,6 +146,7 @@ static cache_need need_union(const cache_need *a, const cache_need *b)
     VKS_MAX_INTO(readback);
     VKS_MAX_INTO(staging);
     VKS_MAX_INTO(normals);
+    VKS_MAX_INTO(reduce);
 #undef VKS_MAX_INTO
     return u;
 }
@@ -188,6 +193,8 @@ static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cac
             res = vks__oneshot_create(gpu, &sl->run, err);
         if (res == VKS_OK && apart)
             res = vks__oneshot_create_readback(gpu, &sl->copy, err);
+        if (res == VKS_OK && n->reduce)
+            res = vks__reduce_create(gpu, &sl->p.out_pos, &sl->p.out_nrm, &sl->red, err);
         if (res == VKS_OK && apart) {
             VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             VkResult r = gpu->vk.vkCreateSemaphore(gpu->device, &si, VKS_VK_ALLOC(gpu), &sl->computed);
@@ -318,6 +325,9 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
     if (s->c->qpool)
         gpu->vk.vkCmdResetQueryPool(cmd, s->c->qpool, q0 + 3, 1);
     vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, q0);
+    /* on the compute queue before the copies (in the readback_ms of a one-queue run) */
+    if (s->reduce)
+        vks__reduce_record(gpu, cmd, &sl->red, sl->out_vertices, b->want_normals);
     sl->copied = 0;
     if (!b->kernel_only && sl->copy.cmd)
         return submit_apart(s, sl, q0, err);
@@ -389,11 +399,23 @@ static vks_result finish_chunk(sched *s, uint32_t slot_index, vks_gpu_stats *st,
     vks__buf_invalidate(gpu, pb);
     if (b->want_normals)
         vks__buf_invalidate(gpu, nb);
+    if (gpu->test.flip_readback_chunk == st->chunks && sl->out_vertices) {
+        /* testing: a word of the chunk changed between the GPU and the host (its lowest bit:
+         * far inside every tolerance, so only the reduction's check can see it) */
+        uint32_t *w = (uint32_t *)pb->mapped + sl->out_vertices * 3 / 2;
+        *w ^= 1u;
+    }
     for (uint32_t i = 0; i < sl->nseg; i++) {
         const segment *sg = &sl->segs[i];
         const float *p = (const float *)pb->mapped + (size_t)sg->out_off * 3;
         const float *n = b->want_normals ? (const float *)nb->mapped + (size_t)sg->out_off * 3 : NULL;
         if (b->deliver(b->user, sg->entry, sg->first, sg->count, p, n))
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "stopped by the caller");
+    }
+    if (s->reduce && b->chunk_done) {
+        vks_gpu_figures f;
+        vks__reduce_read(gpu, &sl->red, &f);
+        if (b->chunk_done(b->user, st->chunks - 1, &f))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/batch", "stopped by the caller");
     }
     return VKS_OK;
@@ -418,7 +440,7 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     /* Outputs the host can read in place (unified memory) serve kernel-only runs as well, so
      * the two kinds of run share one set instead of each replacing the other's. */
     cache_need need = {s->cap, s->ring, !b->kernel_only || gpu->unified, !b->kernel_only && !gpu->unified,
-                       b->want_normals != 0};
+                       b->want_normals != 0, s->reduce};
     gpu->run_allocations = 0;
     if (cache_fits(gpu->batch_cache, &need)) {
         s->c = gpu->batch_cache;
@@ -513,6 +535,8 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     uint64_t budget = vks__chunk_budget(gpu->props.limits.maxStorageBufferRange, heap, s.ring, b->max_chunk_bytes);
     uint64_t buffers0 = gpu->counters.buffers;
     vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
+    /* a device without subgroup arithmetic runs the batch unreduced: chunk_done never comes */
+    s.reduce = b->reduce && !b->kernel_only && vks__reduce_pipeline(gpu, NULL) == VKS_OK;
     if (res == VKS_OK)
         res = keep_buffers(&s, budget, st, err);
     st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);

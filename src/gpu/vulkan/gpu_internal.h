@@ -107,6 +107,10 @@ struct vks_gpu {
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
     VkShaderModule plain_module;
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
+    VkShaderModule reduce_module;  /* the verdict's reduction (reduce.c), made on first use */
+    VkDescriptorSetLayout reduce_dsl;
+    VkPipelineLayout reduce_layout;
+    VkPipeline reduce_pipeline;
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
@@ -158,6 +162,8 @@ vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err);
 /* The plain kernel's pipelines, made on first use (VKS_GPU_KERNEL_PLAIN), for the same variants. */
 vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
+/* The reduction pass's pipeline (compute/reduce.comp), made on first use. */
+vks_result vks__reduce_pipeline(vks_gpu *gpu, vks_error *err);
 /* The facts of the context's device that the tuning table reads (tuning.h). */
 vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
 vks__device_facts vks__facts_of(const VkPhysicalDeviceProperties *p, uint32_t subgroup_size);
@@ -190,6 +196,25 @@ vks_result vks__pose_params_pipeline(vks_gpu *gpu, uint32_t use_params, vks_erro
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
                              vks__buf *out, vks_error *err);
 
+
+/* ---- the verdict's reduction (reduce.c): a chunk's outputs summed up into a few words ---- */
+
+/* Its result words (compute/reduce.comp says what each is), the descriptor set that binds a
+ * chunk's outputs to it, and its pool. */
+typedef struct vks__reduce {
+    vks__buf result; /* host-visible: the host reads it after the chunk's fence */
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+} vks__reduce;
+/* Makes r for the outputs pos and nrm (nrm: the stream the pass reads when normals are on;
+ * any valid buffer otherwise); makes the pipeline on first use. */
+vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf *nrm, vks__reduce *r, vks_error *err);
+void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r);
+/* Records after the pass that wrote the outputs: a barrier (its shader writes before these
+ * reads), the result's reset, the dispatch, and a barrier to the host's read. */
+void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t vertices, int normals);
+/* The figures of the last recorded reduction (after its fence). */
+void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 
 /* ---- the pass core (passes.c): one pose pass and one deform pass over a set of instances ---- */
 

@@ -23,6 +23,9 @@ static const uint32_t deform_spv[] =
 static const uint32_t plain_spv[] =
 #include "plain.spv.inc"
     ;
+static const uint32_t reduce_spv[] =
+#include "reduce.spv.inc"
+    ;
 
 static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
 {
@@ -320,10 +323,43 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
     return res;
 }
 
+/* The verdict's reduction (compute/reduce.comp): three storage buffers, made by the first run
+ * that asks for it (validate); no shape of its own to tune, it moves a chunk's bytes once. */
+vks_result vks__reduce_pipeline(vks_gpu *gpu, vks_error *err)
+{
+    if (gpu->reduce_pipeline)
+        return VKS_OK;
+    /* subgroup arithmetic in compute: every desktop driver and lavapipe; Vulkan 1.1 promises
+     * only the basic subgroup operations */
+    VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &sg;
+    gpu->inst.vkGetPhysicalDeviceProperties2(gpu->physical, &p2);
+    if (!(sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sg.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT))
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/reduce",
+                             "the device has no subgroup arithmetic in compute shaders");
+    vks_result res = VKS_OK;
+    if (!gpu->reduce_module)
+        res = module(gpu, reduce_spv, sizeof reduce_spv, &gpu->reduce_module, err);
+    if (res == VKS_OK && !gpu->reduce_layout)
+        res = layout(gpu, 3, 0, 2 * sizeof(uint32_t), &gpu->reduce_dsl, &gpu->reduce_layout, err);
+    if (res == VKS_OK)
+        res = pipeline(gpu, gpu->reduce_module, gpu->reduce_layout, NULL, 0, &gpu->reduce_pipeline, err);
+    return res;
+}
+
 void vks__pipelines_destroy(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
     destroy_shaped(gpu);
+    if (gpu->reduce_pipeline)
+        gpu->vk.vkDestroyPipeline(d, gpu->reduce_pipeline, VKS_VK_ALLOC(gpu));
+    if (gpu->reduce_layout)
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->reduce_layout, VKS_VK_ALLOC(gpu));
+    if (gpu->reduce_dsl)
+        gpu->vk.vkDestroyDescriptorSetLayout(d, gpu->reduce_dsl, VKS_VK_ALLOC(gpu));
+    if (gpu->reduce_module)
+        gpu->vk.vkDestroyShaderModule(d, gpu->reduce_module, VKS_VK_ALLOC(gpu));
     pipeline_cache_close(gpu);
     if (gpu->pose_layout)
         gpu->vk.vkDestroyPipelineLayout(d, gpu->pose_layout, VKS_VK_ALLOC(gpu));

@@ -1,0 +1,63 @@
+// The verdict's reduction over one chunk's deformed outputs (validate asks for it; deform and
+// bake never do): a few words the host reads back with the chunk and recomputes from the bytes
+// it read, so a readback that lost or changed a word is caught (issue 25: every component is
+// still compared on the host against the reference; this only vouches for the transfer and
+// summarises the chunk for the report). Everything but the normals' deviation is integer work
+// on the words as stored, so the host reproduces it bit for bit in any order:
+//   r[0] wrapping uint32 sum of every word (positions, then normals when there are any)
+//   r[1] xor of every word
+//   r[2] components that are NaN or +-Inf (positions and normals)
+//   r[3] max |length(n) - 1| over normals whose three components are finite (float bits;
+//        non-negative floats order as their bits do); float arithmetic: for the report only
+//   r[4..6] per axis the least finite position, r[7..9] the greatest, as order keys: a float's
+//        bits with the sign bit set for positives and all bits flipped for negatives, so
+//        unsigned order is the floats' order (-0.0 before +0.0)
+// The host fills r with 0 (sums), 0xffffffff (minima) and 0 (maxima) before the dispatch
+// (src/gpu/vulkan/reduce.c); each subgroup folds its invocations with subgroup arithmetic and
+// adds its result with one atomic per word: no shared memory and no barrier, which llvmpipe
+// runs as coroutines (a version with them took three times as long there). Loops stay short: llvmpipe
+// stops an invocation after 65535 loop iterations in all, and each invocation here runs a few
+// vertices.
+#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 256) in;
+
+layout(std430, binding = 0) readonly buffer Pos { uint pos[]; };
+layout(std430, binding = 1) readonly buffer Nrm { uint nrm[]; };
+layout(std430, binding = 2) buffer Result { uint r[]; };
+
+layout(push_constant) uniform Push { uint vertices, normals; } pc;
+
+void main()
+{
+    // vector operations on a vertex's three words, no arrays: llvmpipe keeps them in registers
+    uint sum = 0u, x = 0u, nonfinite = 0u, dev = 0u;
+    uvec3 mn = uvec3(0xffffffffu), mx = uvec3(0u);
+    const uvec3 exp_mask = uvec3(0x7f800000u), sign = uvec3(0x80000000u);
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint v = gl_GlobalInvocationID.x; v < pc.vertices; v += stride) {
+        uvec3 u = uvec3(pos[3u * v], pos[3u * v + 1u], pos[3u * v + 2u]);
+        sum += u.x + u.y + u.z, x ^= u.x ^ u.y ^ u.z;
+        bvec3 fin = notEqual(u & exp_mask, exp_mask);
+        uvec3 key = mix(u | sign, ~u, greaterThanEqual(u, sign)); // the order key (above)
+        mn = min(mn, mix(uvec3(0xffffffffu), key, fin));
+        mx = max(mx, mix(uvec3(0u), key, fin));
+        nonfinite += 3u - (uint(fin.x) + uint(fin.y) + uint(fin.z));
+        if (pc.normals != 0u) {
+            uvec3 n = uvec3(nrm[3u * v], nrm[3u * v + 1u], nrm[3u * v + 2u]);
+            sum += n.x + n.y + n.z, x ^= n.x ^ n.y ^ n.z;
+            bvec3 nfin = notEqual(n & exp_mask, exp_mask);
+            nonfinite += 3u - (uint(nfin.x) + uint(nfin.y) + uint(nfin.z));
+            if (all(nfin))
+                dev = max(dev, floatBitsToUint(abs(length(uintBitsToFloat(n)) - 1.0)));
+        }
+    }
+    sum = subgroupAdd(sum), x = subgroupXor(x), nonfinite = subgroupAdd(nonfinite), dev = subgroupMax(dev);
+    mn = subgroupMin(mn), mx = subgroupMax(mx);
+    if (subgroupElect()) {
+        atomicAdd(r[0], sum), atomicXor(r[1], x), atomicAdd(r[2], nonfinite), atomicMax(r[3], dev);
+        atomicMin(r[4], mn.x), atomicMin(r[5], mn.y), atomicMin(r[6], mn.z);
+        atomicMax(r[7], mx.x), atomicMax(r[8], mx.y), atomicMax(r[9], mx.z);
+    }
+}

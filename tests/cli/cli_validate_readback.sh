@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# validate's readback check: the GPU reduces every chunk's outputs (compute/reduce.comp) and the
+# host recomputes the same figures from the bytes it compares. With the readback in the compute
+# submission and in one of its own (VKSKIN_TEST_SEPARATE_READBACK): the JSON carries
+# gpu_reduction (every chunk checked, no mismatch, the positions' extent, no non-finite
+# component); with one bit of chunk 2 flipped after the copy (VKSKIN_TEST_FLIP_READBACK=2, far
+# inside every tolerance, so the comparison alone passes) validate fails with exit 5 and a line
+# naming the file and the chunk. Exit 77 without a Vulkan device.
+# Usage: cli_validate_readback.sh VKSKIN
+set -u
+vk=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+"$vk" generate --vertices 2000 --out a.dff --no-clips > /dev/null || { echo "FAIL: generate a.dff"; exit 1; }
+"$vk" generate --vertices 700 --bones 24 --seed 2 --out b.dff --no-clips > /dev/null || { echo "FAIL: generate b.dff"; exit 1; }
+
+# 200 poses of ~24 KB a chunk of 1 MiB: five chunks, the last two files' chunk shared
+args=(validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1 --validation)
+for apart in 0 1; do
+  VKSKIN_TEST_SEPARATE_READBACK=$apart "$vk" "${args[@]}" > ok.json 2> err; rc=$?
+  if [ $rc -eq 4 ]; then echo "skip: no Vulkan device ($(head -c 300 err))"; exit 77; fi
+  [ $rc -eq 0 ] || { echo "FAIL: validate, readback apart=$apart: exit $rc ($(head -c 600 err))"; fail=1; continue; }
+  python3 - ok.json "$apart" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d.get("gpu_reduction")
+bad = []
+if not g: bad.append("no gpu_reduction")
+else:
+    if g["chunks"] != d["chunks"] or d["chunks"] < 4: bad.append("chunks %s of %s" % (g["chunks"], d["chunks"]))
+    if g["readback_checked"] is not True: bad.append("readback_checked %s" % g["readback_checked"])
+    if g["readback_mismatches"] != 0: bad.append("mismatches %s" % g["readback_mismatches"])
+    if g["nonfinite"] != 0: bad.append("nonfinite %s" % g["nonfinite"])
+    lo, hi = g["position_min"], g["position_max"]
+    if len(lo) != 3 or len(hi) != 3 or any(a is None or b is None or a >= b for a, b in zip(lo, hi)):
+        bad.append("extent %s %s" % (lo, hi))
+    if not (0 <= g["normal_deviation_max"] < 1): bad.append("normal deviation %s" % g["normal_deviation_max"])
+if d["pass"] is not True or d["exit_code"] != 0: bad.append("not a pass")
+if bad:
+    print("FAIL: readback apart=%s: %s" % (sys.argv[2], "; ".join(bad)))
+    sys.exit(1)
+print("readback apart=%s: %d chunks checked, extent %s .. %s" % (sys.argv[2], g["chunks"], g["position_min"], g["position_max"]))
+PY
+done
+
+for apart in 0 1; do
+  VKSKIN_TEST_SEPARATE_READBACK=$apart VKSKIN_TEST_FLIP_READBACK=2 "$vk" "${args[@]}" > bad.json 2> err; rc=$?
+  [ $rc -eq 5 ] || { echo "FAIL: a flipped bit of chunk 2, readback apart=$apart: exit $rc, not 5 ($(head -c 600 err))"; fail=1; }
+  grep -q "a.dff: readback of chunk 2 (poses [0-9]*\.\.[0-9]*): the GPU's sum 0x[0-9a-f]* but the host read 0x" err ||
+    { echo "FAIL: no line naming chunk 2: $(head -c 600 err)"; fail=1; }
+  [ "$(grep -c 'readback of chunk' err)" -eq 1 ] || { echo "FAIL: other chunks named: $(head -c 600 err)"; fail=1; }
+  python3 - bad.json <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["gpu_reduction"]
+# the comparison alone passes: the flipped bit is far inside the tolerances
+if not (g["readback_mismatches"] == 1 and d["pass"] is False and d["exit_code"] == 5 and
+        all(f["positions"]["pass"] and f["normals"]["pass"] for f in d["files"])):
+    print("FAIL: flipped bit: %s pass %s exit %s" % (g, d["pass"], d["exit_code"]))
+    sys.exit(1)
+PY
+done
+[ $fail -eq 0 ] && echo "a flipped bit of chunk 2 fails validate with exit 5, either readback"
+exit $fail
