@@ -17,6 +17,7 @@
 #include "vkskin/gpu_vulkan.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { N = 64 };
@@ -147,6 +148,19 @@ int main(void)
      * the uploaded groups have (the models span 1 to 4): made at creation, upload and the
      * crowd's creation, never by a frame */
     CHECK(before.memory_allocations > 0 && before.pipelines >= 3 && before.pipelines <= 6);
+
+    /* Where the context reads back on a queue apart (a copy engine's; VKSKIN_TEST_SEPARATE_READBACK
+     * takes that path on lavapipe's one queue), vks_crowd_read's copies go there: a submission on
+     * the compute queue signalling the semaphore they wait for, and theirs; one submission where
+     * it is not. The bits are the same either way (crowd_check against the reference). */
+    const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    int apart_here = apart && *apart && strcmp(apart, "0") != 0;
+    fprintf(stderr, "vks_crowd_read %s\n", apart_here ? "on the readback queue, apart" : "in one submission");
+    vks_gpu_get_counters(gpu, &before);
+    CHECK(crowd_check(crowd, skins, in, N, 33.3f, locals, "read again"));
+    vks_gpu_get_counters(gpu, &after);
+    CHECK_EQ_INT(after.submissions - before.submissions, apart_here ? 2 : 1);
+    CHECK(crowd_check(crowd, skins, in, N, 33.3f, locals, "and once more (the semaphore signalled anew)"));
 
     fprintf(stderr, "refused: another model for an instance, bad indices, non-finite locals\n");
     vks_crowd_instance moved = in[0];

@@ -240,6 +240,7 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     vks__passes_desc pd = {0};
     pd.out_kind = VKS__MEM_DEVICE;
     pd.out_usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+    pd.shared_outputs = gpu->readback_apart; /* vks_crowd_read copies them on the readback queue */
     pd.params = c->layered ? 2 : 1;
     pd.normals = c->normals;
     pd.clip_words = c->clips ? &c->clips->words : NULL;
@@ -326,6 +327,9 @@ void vks_crowd_destroy(vks_crowd *c)
     if (c->qpool)
         gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, VKS_VK_ALLOC(gpu));
     vks__oneshot_destroy(gpu, &c->own);
+    vks__oneshot_destroy(gpu, &c->copy);
+    if (c->handed)
+        gpu->vk.vkDestroySemaphore(gpu->device, c->handed, VKS_VK_ALLOC(gpu));
     vks__buf_destroy(gpu, &c->stage);
     free(c->parts), free(c->inst), free(c->part_of), free(c->slot_of), free(c->where);
     free(c);
