@@ -13,6 +13,10 @@ foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_l
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endforeach()
 target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
+# Calibration at first use for crowds (VKSKIN_TEST_UNKNOWN_DEVICE, a private XDG_CACHE_HOME)
+vks_add_test(NAME test_gpu_crowd_first_use SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_crowd_first_use.c LABELS gpu)
+target_link_libraries(test_gpu_crowd_first_use PRIVATE vks_crowd_check vks_gpu_check)
+set_tests_properties(test_gpu_crowd_first_use PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # The same checks with the pose pass's nodes variant (a subgroup per instance, worlds by depth
 # level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).

@@ -41,6 +41,7 @@ struct vks_crowd {
        stage: the copies on the readback queue, after the compute queue's signal of handed */
     vks__oneshot copy;
     VkSemaphore handed;
+    int alive;                /* counted in gpu->live_crowds */
 };
 
 #endif
