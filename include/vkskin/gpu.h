@@ -208,7 +208,8 @@ typedef struct vks_gpu_tune_result {
 } vks_gpu_tune_result;
 /* A candidate the device cannot run fails the call (VKS_ERR_INVALID, naming it) before any
  * timing; the context keeps its shape then. Needs timestamps on the context's queue
- * (VKS_ERR_UNSUPPORTED otherwise). */
+ * (VKS_ERR_UNSUPPORTED otherwise), and no crowd of the context alive (VKS_ERR_INVALID: a
+ * crowd's work lists fit the shape it was made with; tune before making crowds). */
 VKS_API vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
                                 vks_gpu_tune_result *out, vks_error *err);
 

@@ -5,6 +5,7 @@
  *   - a small crowd (its desc names one frame: under the threshold) does not calibrate;
  *   - while it lives, a large vks_gpu_run does not calibrate either (the crowd's work lists fit
  *     the shape it was made with), and the crowd still matches the CPU reference after it;
+ *     vks_gpu_tune refuses to run under it;
  *   - a crowd whose desc names no frames is taken to run 60: one under the threshold per frame
  *     but over it in 60 calibrates once, stores the winner, and matches the reference; a
  *     second crowd does not calibrate again;
@@ -134,6 +135,12 @@ int main(void)
     const vks_skin *skins[1] = {skin};
     CHECK_EQ_INT(vks_crowd_run_frame(small, 2.5f, NULL, &err), VKS_OK);
     CHECK(crowd_check(small, skins, in, per_frame, 2.5f, NULL, "the small crowd after the run"));
+    fprintf(stderr, "vks_gpu_tune refuses to reshape under a live crowd\n");
+    vks_gpu_tune_result tr;
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(vks_gpu_tune(gpu, skin, NULL, &tr, &err), VKS_ERR_INVALID);
+    CHECK(strstr(err.msg, "crowd") != NULL);
+    CHECK(strcmp(source_of(gpu), "table") == 0);
     vks_crowd_destroy(small);
     CHECK(!exists(entry));
 

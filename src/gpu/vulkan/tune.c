@@ -138,6 +138,10 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     if (!gpu->timestamps)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/tune",
                              "the context's queue has no timestamps: nothing to time the shapes with");
+    if (gpu->live_crowds) /* their work lists are cut for the shape they were made with */
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune",
+                             "%u crowd(s) of this context alive: their work lists fit the current launch shape; "
+                             "tune before making crowds, or destroy them first", gpu->live_crowds);
     const char *const *cand = o.candidates ? o.candidates : builtin;
     uint32_t count = o.candidates ? o.candidate_count : (uint32_t)(sizeof builtin / sizeof *builtin);
     if (count == 0 || count > VKS_GPU_TUNE_MAX)
