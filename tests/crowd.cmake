@@ -13,6 +13,10 @@ foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_s
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endforeach()
 target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
+# Calibration at first use for crowds (VKSKIN_TEST_UNKNOWN_DEVICE, a private XDG_CACHE_HOME)
+vks_add_test(NAME test_gpu_crowd_first_use SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_crowd_first_use.c LABELS gpu)
+target_link_libraries(test_gpu_crowd_first_use PRIVATE vks_crowd_check vks_gpu_check)
+set_tests_properties(test_gpu_crowd_first_use PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # The same checks with the pose pass's nodes variant (a subgroup per instance, worlds by depth
 # level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).
@@ -34,6 +38,14 @@ add_test(NAME test_gpu_stream_readback_apart COMMAND test_gpu_stream)
 set_tests_properties(test_gpu_stream_readback_apart PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "VKSKIN_TEST_SEPARATE_READBACK=1;VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# The crowd's own readback (vks_crowd_read) the same way: its copies on the readback queue after
+# the compute queue's semaphore, the same bits as in one submission, the layer clean.
+foreach(t test_gpu_crowd test_gpu_clip test_gpu_layers test_gpu_adopt)
+  add_test(NAME ${t}_readback_apart COMMAND ${t})
+  set_tests_properties(${t}_readback_apart PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "VKSKIN_TEST_SEPARATE_READBACK=1;VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"
+    FAIL_REGULAR_EXPRESSION "vkskin: validation")
+endforeach()
 add_test(NAME cli_readback_apart COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_readback_apart.sh $<TARGET_FILE:vkskin>
   ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_readback_apart PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300

@@ -117,10 +117,12 @@ typedef struct vks_gpu_options {
      * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
     const char *cache_dir;
     /* Calibration at first use (README: Launch shapes): on a device the tuning table does not
-     * know, with no measured shape in the cache, the first vks_gpu_run large enough to repay
-     * it (at least 16 times the calibration's own vertex-instances and at least 2^26) first
-     * runs vks_gpu_tune's calibration on its largest model, stores the winner in the cache and
-     * runs with it (source "calibration"). 0 (default): so; < 0: never (also the environment
+     * know, with no measured shape in the cache, the first vks_gpu_run or vks_crowd_create
+     * large enough to repay it (at least 16 times the calibration's own vertex-instances and
+     * at least 2^26; a crowd's work is its vertex-instances per frame times
+     * vks_crowd_desc.frames, 60 where that is 0) first runs vks_gpu_tune's calibration on its
+     * largest model, stores the winner in the cache and runs with it (source "calibration");
+     * not while a crowd of the context lives (its work lists fit the shape it was made with). 0 (default): so; < 0: never (also the environment
      * variable VKSKIN_NO_CALIBRATE=1). Never on an adopted device (host): the calibration
      * waits for the queue to idle; call vks_gpu_tune there. A launch_shape or shared_palette
      * override turns it off too. */
@@ -206,7 +208,8 @@ typedef struct vks_gpu_tune_result {
 } vks_gpu_tune_result;
 /* A candidate the device cannot run fails the call (VKS_ERR_INVALID, naming it) before any
  * timing; the context keeps its shape then. Needs timestamps on the context's queue
- * (VKS_ERR_UNSUPPORTED otherwise). */
+ * (VKS_ERR_UNSUPPORTED otherwise), and no crowd of the context alive (VKS_ERR_INVALID: a
+ * crowd's work lists fit the shape it was made with; tune before making crowds). */
 VKS_API vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
                                 vks_gpu_tune_result *out, vks_error *err);
 

@@ -71,3 +71,9 @@ uint64_t vks__calibration_threshold(uint64_t calibration_vi)
                                                                          : calibration_vi * VKS__CALIBRATION_PAYBACK;
     return t > VKS__CALIBRATION_FLOOR ? t : VKS__CALIBRATION_FLOOR;
 }
+
+uint64_t vks__crowd_work(uint64_t per_frame, uint32_t frames)
+{
+    uint64_t f = frames ? frames : VKS__CROWD_ASSUMED_FRAMES;
+    return per_frame > UINT64_MAX / f ? UINT64_MAX : per_frame * f;
+}

@@ -3,14 +3,23 @@
  * table (tuning.h) and the cache (tuning_cache.h). No Vulkan call: a context (pipelines.c)
  * and `vkskin devices` (device_shapes.c, no context) ask the same question the same way.
  *
- * Calibration at first use runs once in a context, before its first batch (vks_gpu_run) that
+ * Calibration at first use runs once in a context, before its first batch (vks_gpu_run) or
+ * crowd (vks_crowd_create, and so each chunk's crowd of vks_stream_run) that
  *   - starts from the table's fallback row (a device the table does not know: known 0) with
  *     no measured shape in the cache (source "table": not "cache", not "forced");
  *   - is large enough to repay it: at least VKS__CALIBRATION_PAYBACK times the vertex-instances
  *     the calibration runs itself, and at least VKS__CALIBRATION_FLOOR (which stands for the
  *     compile of every candidate's pipelines, that no vertex count measures);
  *   - is not turned off: vks_gpu_options.calibrate < 0, or VKSKIN_NO_CALIBRATE set to
- *     anything but "" and "0".
+ *     anything but "" and "0";
+ *   - finds no crowd alive in the context: a crowd's work lists are cut for the shape it was
+ *     made with, so the shape stays while one lives.
+ * A batch's work is its vertex-instances. A crowd's is its vertex-instances per frame times
+ * the frames it will run: vks_crowd_desc.frames where the host says (vks_stream_run says its
+ * frame count, so a stream's first chunk counts that chunk's work, a lower bound of the
+ * stream's), else VKS__CROWD_ASSUMED_FRAMES: a crowd is made once to be run frame after frame
+ * (that is what its buffers made once are for), and one second of frames at 60 Hz is the
+ * least a crowd worth keeping runs (shorter work is vks_gpu_run's).
  * The winner goes into the cache where it is writable, so the next context starts with it
  * (source "cache"); a read-only or absent cache only costs the calibration again. */
 #ifndef VKS_GPU_TUNING_START_H
@@ -30,6 +39,8 @@ enum { VKS__CALIBRATION_INSTANCES = 64, VKS__CALIBRATION_REPEATS = 3, VKS__CALIB
  * tens of milliseconds of work, about the cold compile of the candidates' pipelines, which is
  * paid once per device and driver where the cache is writable (pipelines.bin keeps them). */
 #define VKS__CALIBRATION_FLOOR ((uint64_t)1 << 26)
+/* The frames a crowd is taken to run when its desc does not say (see above). */
+enum { VKS__CROWD_ASSUMED_FRAMES = 60 };
 
 /* The shape a context starts with, and what was said on the way. */
 typedef struct vks__shape_choice {
@@ -58,6 +69,10 @@ uint64_t vks__calibration_threshold(uint64_t calibration_vi);
 /* The vertex-instances the calibration at first use runs on a model of `vertices` vertices with
  * `candidates` candidates. */
 uint64_t vks__calibration_cost(uint32_t candidates, uint32_t vertices);
+
+/* A crowd's work for the decision: per_frame vertex-instances times frames (0: the assumed
+ * VKS__CROWD_ASSUMED_FRAMES), saturating. */
+uint64_t vks__crowd_work(uint64_t per_frame, uint32_t frames);
 
 /* Testing: VKSKIN_TEST_UNKNOWN_DEVICE set (not "" nor "0"): the table does not know the device
  * (lavapipe is in it, so this is how CI proves calibration at first use). */

@@ -6,7 +6,9 @@
 # looked at; a one-instance validate does not calibrate and stores nothing; bench calibrates
 # once (its JSON: source "calibration") and stores it; devices and a second bench then say
 # "cache"; VKSKIN_NO_CALIBRATE=1 and --launch-shape turn it off; an unwritable cache still
-# calibrates, warns once and exits 0. Exit 77 without a Vulkan device.
+# calibrates, warns once and exits 0; bench --crowd's crowd calibrates at its creation (its
+# work: vertex-instances per frame times the frames bench runs it) and says so in its JSON, and
+# the next bench --crowd starts from the cache. Exit 77 without a Vulkan device.
 V="$1"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -58,4 +60,18 @@ mkdir -p "$T/ro" && : >"$T/ro/vkskin"
 XDG_CACHE_HOME="$T/ro" "$V" bench $bench --json >"$T/b5.json" 2>"$T/b5.err" || no "bench, unwritable cache: exit $?"
 [ "$(grep -c 'cannot write the launch-shape cache' "$T/b5.err")" -eq 1 ] || no "unwritable cache: not one warning: $(cat "$T/b5.err")"
 one "$T/b5.json" | grep -q '"source":"calibration"' || no "unwritable cache: not calibrated"
+
+# Crowds: bench --crowd's crowd calibrates once when it is made; its JSON says which shape ran.
+rm -rf "$T/cache"
+crowd="--crowd --instances 12 --vertices 600 --bones 24 --frames 3"
+"$V" bench $crowd --validation --json >"$T/c1.json" 2>"$T/c1.err" || no "bench --crowd: exit $?: $(cat "$T/c1.err")"
+grep -q "validation" "$T/c1.err" && no "bench --crowd: validation-layer messages: $(cat "$T/c1.err")"
+[ "$(grep -c 'calibrating at first use: .* a crowd' "$T/c1.err")" -eq 1 ] ||
+    no "bench --crowd did not calibrate once at the crowd: $(cat "$T/c1.err")"
+one "$T/c1.json" | grep -q '"launch_shape":{"shape":"[^"]*","source":"calibration"' ||
+    { no "bench --crowd --json: not source calibration"; grep -A4 launch_shape "$T/c1.json"; }
+"$V" bench $crowd --json >"$T/c2.json" 2>"$T/c2.err" || no "second bench --crowd: exit $?"
+grep -q "calibrat" "$T/c2.err" && no "the second bench --crowd calibrated again"
+one "$T/c2.json" | grep -q '"launch_shape":{"shape":"[^"]*","source":"cache"' ||
+    no "the second bench --crowd did not start from the cache"
 exit $fail

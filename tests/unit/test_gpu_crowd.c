@@ -7,6 +7,8 @@
  *   - LOCALS instances follow vks_crowd_set_locals; vks_crowd_set_instance switches sources;
  *   - N frames recorded into one command buffer end at the last frame's time;
  *   - a second frame at another time allocates nothing (vks_gpu_get_counters);
+ *   - vks_crowd_read is one submission, or two where the context reads back apart (the
+ *     readback queue's copies after the compute queue's semaphore), with the same bits;
  *   - a crowd cut into several parts (a lowered maxStorageBufferRange) matches as well;
  *   - bad descs and calls are refused with a message.
  * Exits 77 where there is no Vulkan device. */
@@ -17,6 +19,7 @@
 #include "vkskin/gpu_vulkan.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { N = 64 };
@@ -54,6 +57,24 @@ static void instances(vks_crowd_instance *in, uint32_t n)
         if (i % 5 == 2)
             in[i].root = root(0.3f * (float)i, 0.1f * (float)i, -0.2f, 0.05f);
     }
+}
+
+/* Where the context reads back on a queue apart (a copy engine's; VKSKIN_TEST_SEPARATE_READBACK
+ * takes that path on lavapipe's one queue), vks_crowd_read's copies go there: a submission on
+ * the compute queue signalling the semaphore they wait for, and theirs; one submission where
+ * it is not. The bits are the same either way (crowd_check against the reference). */
+static void read_queue(vks_gpu *gpu, vks_crowd *crowd, const vks_skin *const *skins, const vks_crowd_instance *in,
+                       const vks_affine *const *locals)
+{
+    const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    int apart_here = apart && *apart && strcmp(apart, "0") != 0;
+    fprintf(stderr, "vks_crowd_read %s\n", apart_here ? "on the readback queue, apart" : "in one submission");
+    vks_gpu_counters before, after;
+    vks_gpu_get_counters(gpu, &before);
+    CHECK(crowd_check(crowd, skins, in, N, 33.3f, locals, "read again"));
+    vks_gpu_get_counters(gpu, &after);
+    CHECK_EQ_INT(after.submissions - before.submissions, apart_here ? 2 : 1);
+    CHECK(crowd_check(crowd, skins, in, N, 33.3f, locals, "and once more (the semaphore signalled anew)"));
 }
 
 int main(void)
@@ -147,6 +168,8 @@ int main(void)
      * the uploaded groups have (the models span 1 to 4): made at creation, upload and the
      * crowd's creation, never by a frame */
     CHECK(before.memory_allocations > 0 && before.pipelines >= 3 && before.pipelines <= 6);
+
+    read_queue(gpu, crowd, skins, in, locals);
 
     fprintf(stderr, "refused: another model for an instance, bad indices, non-finite locals\n");
     vks_crowd_instance moved = in[0];

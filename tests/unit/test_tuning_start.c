@@ -4,7 +4,9 @@
  * nothing measured is in the cache and nothing forces a shape or turns calibration off
  * (vks_gpu_options.calibrate < 0, VKSKIN_NO_CALIBRATE); VKSKIN_TEST_UNKNOWN_DEVICE makes a
  * known device (lavapipe) count as unknown, so CI can prove the rest on it; the threshold is
- * 16 times the calibration's own vertex-instances and at least 2^26. No device. */
+ * 16 times the calibration's own vertex-instances and at least 2^26; a crowd's work is its
+ * vertex-instances per frame times the frames its desc names, or 60 where it names none. No
+ * device. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpu/tuning_start.h"
 #include "testutil.h"
@@ -100,6 +102,14 @@ int main(void)
     setenv("VKSKIN_TEST_CALIBRATE_OVER", "5000", 1);
     CHECK(vks__calibration_threshold(vks__calibration_cost(9, 10000)) == 5000);
     unsetenv("VKSKIN_TEST_CALIBRATE_OVER");
+
+    /* A crowd's work: per frame times its frames, 60 assumed where the desc names none (1,000
+     * instances of a 10k-vertex model over the assumed frames repay it, 10 instances do not). */
+    CHECK(vks__crowd_work(1000, 3) == 3000);
+    CHECK(vks__crowd_work(1000, 0) == 60000);
+    CHECK(vks__crowd_work(UINT64_MAX / 2, 0) == UINT64_MAX); /* no wrap */
+    CHECK(vks__crowd_work(1000ull * 10000, 0) >= vks__calibration_threshold(vks__calibration_cost(9, 10000)));
+    CHECK(vks__crowd_work(10ull * 10000, 0) < vks__calibration_threshold(vks__calibration_cost(9, 10000)));
 
     char path[4200];
     vks__cache_path(dir, &k, "launch-shape.txt", path, sizeof path);

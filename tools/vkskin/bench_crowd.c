@@ -112,6 +112,7 @@ static vks_result run_bench(vks_gpu *gpu, const vks_gpu_models *ms, const vks_sk
         in[i].seed = 1, in[i].pose_instance = i;
     vks_crowd_desc d = {0};
     d.models = ms, d.instances = in, d.instance_count = b->instances;
+    d.frames = 2 * b->frames + 1; /* the warm-up, the interleaved frames and the one submission's */
     if (r == VKS_OK)
         r = vks_crowd_create(gpu, &d, &crowd, err);
     vks_gpu_batch_entry e;
@@ -145,6 +146,12 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
         cJSON_AddNumberToObject(o, "bones", s->bone_count);
         cJSON_AddNumberToObject(o, "instances", b->instances);
         cJSON_AddNumberToObject(o, "frames", b->frames);
+        vks_gpu_shape_info shape; /* the crowd's: calibrated at its creation where it was large enough */
+        vks_gpu_launch_shape(gpu, &shape);
+        cJSON *ls = cJSON_AddObjectToObject(o, "launch_shape");
+        cJSON_AddStringToObject(ls, "shape", shape.text);
+        cJSON_AddStringToObject(ls, "source", shape.source ? shape.source : "");
+        cJSON_AddStringToObject(ls, "reason", shape.reason ? shape.reason : "");
         cJSON_AddNumberToObject(c, "first_frame_ms", b->first_ms);
         cJSON_AddNumberToObject(c, "steady_ms_per_frame", b->steady_ms);
         cJSON_AddNumberToObject(c, "steady_gpu_ms_per_frame", b->steady_gpu_ms);
@@ -190,6 +197,9 @@ static void report(const crowd_bench *b, const vks_gpu *gpu, const vks_skin *s, 
     printf("workload: %u instances of %u vertices, %u bones, procedural poses, %u frames\n", b->instances, b->vertices,
            s->bone_count, b->frames);
     printf("device:   %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
+    vks_gpu_shape_info shape;
+    vks_gpu_launch_shape(gpu, &shape);
+    printf("launch shape: %s (%s: %s)\n", shape.text, shape.source, shape.reason);
     printf("  crowd, first frame        %10.2f ms\n", b->first_ms);
     printf("  crowd, steady state       %10.2f ms/frame   (gpu %.2f ms)   %.2f M vertex-instances/s\n", b->steady_ms,
            b->steady_gpu_ms, b->steady_ms > 0 ? vi / (b->steady_ms / 1e3) / 1e6 : 0);

@@ -3,8 +3,10 @@
  * tables each fit one storage binding, and each part gets its buffers, descriptor sets and
  * deform work list, filled once. A frame then only records (crowd_frame.c). */
 #include "crowd_internal.h"
+#include "gpu/tuning_start.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +225,30 @@ static vks_result clear_outputs(vks_crowd *c, vks_error *err)
     return vks__oneshot_submit(gpu, &c->own, err);
 }
 
+/* Calibration at first use (tuning_start.h) for the crowd about to be made: before its parts,
+ * whose work lists are cut for the shape. Its work is its vertex-instances per frame times the
+ * frames the desc names (else the assumed count); the model with the largest share is timed. */
+static void calibrate_for(vks_gpu *gpu, const vks_crowd_desc *d)
+{
+    const vks_gpu_models *ms = d->models;
+    uint64_t *per_model = calloc(ms->count, sizeof *per_model), per_frame = 0;
+    if (!per_model)
+        return; /* the table's shape: calibration is never required */
+    uint32_t model = 0;
+    for (uint32_t i = 0; i < d->instance_count; i++) {
+        uint32_t m = d->instances[i].model;
+        per_model[m] += ms->models[m].vertex_count;
+        per_frame += ms->models[m].vertex_count;
+        if (per_model[m] > per_model[model])
+            model = m;
+    }
+    free(per_model);
+    char what[128];
+    snprintf(what, sizeof what, "a crowd (%u instances over %u frames%s)", d->instance_count,
+             d->frames ? d->frames : (unsigned)VKS__CROWD_ASSUMED_FRAMES, d->frames ? "" : ", assumed");
+    vks__calibrate_work_at_first_use(gpu, ms, model, vks__crowd_work(per_frame, d->frames), what);
+}
+
 static vks_result create_parts(vks_crowd *c, vks_error *err)
 {
     vks_gpu *gpu = c->gpu;
@@ -240,6 +266,7 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     vks__passes_desc pd = {0};
     pd.out_kind = VKS__MEM_DEVICE;
     pd.out_usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+    pd.shared_outputs = gpu->readback_apart; /* vks_crowd_read copies them on the readback queue */
     pd.params = c->layered ? 2 : 1;
     pd.normals = c->normals;
     pd.clip_words = c->clips ? &c->clips->words : NULL;
@@ -275,10 +302,12 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
         if (r != VKS_OK)
             return r;
     }
+    calibrate_for(gpu, d);
     vks_crowd *c = calloc(1, sizeof *c);
     if (!c)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     c->gpu = gpu, c->ms = d->models, c->clips = d->clips, c->count = d->instance_count, c->normals = !d->no_normals;
+    c->alive = 1, gpu->live_crowds++;
     c->layered = d->layers != 0;
     for (uint32_t i = 0; i < c->count && !c->layered; i++)
         c->layered = d->instances[i].pose == VKS_CROWD_POSE_LAYERS;
@@ -326,7 +355,12 @@ void vks_crowd_destroy(vks_crowd *c)
     if (c->qpool)
         gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, VKS_VK_ALLOC(gpu));
     vks__oneshot_destroy(gpu, &c->own);
+    vks__oneshot_destroy(gpu, &c->copy);
+    if (c->handed)
+        gpu->vk.vkDestroySemaphore(gpu->device, c->handed, VKS_VK_ALLOC(gpu));
     vks__buf_destroy(gpu, &c->stage);
+    if (c->alive)
+        gpu->live_crowds--;
     free(c->parts), free(c->inst), free(c->part_of), free(c->slot_of), free(c->where);
     free(c);
 }

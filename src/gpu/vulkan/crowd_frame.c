@@ -81,7 +81,9 @@ static uint64_t instance_bytes(const vks_crowd *c, uint32_t i)
     return (uint64_t)c->ms->models[c->inst[i].model].vertex_count * 12 * (c->normals ? 2 : 1);
 }
 
-/* The staging buffer: a few tens of MiB at most, and at least the largest instance. */
+/* The staging buffer: a few tens of MiB at most, and at least the largest instance; where the
+ * context reads back apart, the readback queue's command buffer and the semaphore that hands
+ * the outputs over to it. */
 static vks_result make_stage(vks_crowd *c, vks_error *err)
 {
     uint64_t total = 0, largest = 16;
@@ -91,7 +93,90 @@ static vks_result make_stage(vks_crowd *c, vks_error *err)
         largest = b > largest ? b : largest;
     }
     uint64_t size = total < (32ull << 20) ? total : (32ull << 20);
-    return vks__buf_create(c->gpu, size > largest ? size : largest, VKS__MEM_READBACK, &c->stage, err);
+    vks_gpu *gpu = c->gpu;
+    vks_result r = vks__buf_create(gpu, size > largest ? size : largest, VKS__MEM_READBACK, &c->stage, err);
+    if (r == VKS_OK && gpu->readback_apart) {
+        r = vks__oneshot_create_readback(gpu, &c->copy, err);
+        VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VkResult vr = r == VKS_OK ? gpu->vk.vkCreateSemaphore(gpu->device, &si, VKS_VK_ALLOC(gpu), &c->handed)
+                                  : VK_SUCCESS;
+        if (vr != VK_SUCCESS)
+            r = vks__vk_fail(err, vr, "vkCreateSemaphore");
+    }
+    if (r != VKS_OK) { /* made again whole by the next call */
+        vks__oneshot_destroy(gpu, &c->copy);
+        vks__buf_destroy(gpu, &c->stage);
+    }
+    return r;
+}
+
+/* Records the copies of instances [i, end) into the staging buffer: positions from 0, normals
+ * from half. */
+static void record_read(vks_crowd *c, VkCommandBuffer cmd, uint32_t i, uint32_t end, uint64_t half)
+{
+    uint64_t at = 0;
+    for (uint32_t k = i; k < end; k++) {
+        vks_crowd_output o;
+        vks_crowd_get_output(c, k, &o, NULL);
+        VkBufferCopy cp = {o.position.offset, at, (VkDeviceSize)o.vertex_count * 12};
+        c->gpu->vk.vkCmdCopyBuffer(cmd, o.position.buffer, c->stage.buffer, 1, &cp);
+        if (c->normals) {
+            cp.dstOffset = half + at;
+            c->gpu->vk.vkCmdCopyBuffer(cmd, o.normal.buffer, c->stage.buffer, 1, &cp);
+        }
+        at += cp.size;
+    }
+    vks__barrier(c->gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+}
+
+/* One staging buffer's worth, instances [i, end), copied and waited for. In one submission on
+ * the compute queue, after a barrier from the frames' writes. Apart (gpu->readback_apart: a
+ * copy engine's queue, or the testing switch), on the readback queue, as the stream ring does
+ * (stream_ring.h), but straight from the outputs (made with concurrent sharing across the two
+ * families, crowd.c) rather than through a snapshot: a one-off read is waited for before it
+ * returns, so no later frame can overwrite what it copies. The first chunk of a call waits for
+ * `handed`, signalled by an empty submission on the compute queue: a signal's scope is every
+ * command submitted there before it (the crowd's own frames and the host's recorded ones
+ * alike), and it makes their writes visible to the copies; the later chunks follow it in the
+ * readback queue's order. */
+static vks_result read_chunk(vks_crowd *c, uint32_t i, uint32_t end, uint64_t half, int first, vks_error *err)
+{
+    vks_gpu *gpu = c->gpu;
+    if (!gpu->readback_apart) {
+        vks__oneshot_begin(gpu, &c->own);
+        vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | c->consumer_stages,
+                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        record_read(c, c->own.cmd, i, end, half);
+        return vks__oneshot_submit(gpu, &c->own, err);
+    }
+    vks_result r = VKS_OK;
+    int signalled = 0, sent = 0;
+    if (first) {
+        vks__oneshot_begin(gpu, &c->own);
+        r = vks__oneshot_send_linked(gpu, &c->own, VK_NULL_HANDLE, 0, c->handed, err);
+        signalled = r == VKS_OK;
+    }
+    if (r == VKS_OK) {
+        vks__oneshot_begin(gpu, &c->copy);
+        record_read(c, c->copy.cmd, i, end, half);
+        r = vks__oneshot_send_linked(gpu, &c->copy, first ? c->handed : VK_NULL_HANDLE, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                     VK_NULL_HANDLE, err);
+        sent = r == VKS_OK;
+    }
+    if (sent)
+        r = vks__oneshot_wait(gpu, &c->copy, err);
+    if (signalled) {
+        vks_result w = vks__oneshot_wait(gpu, &c->own, r == VKS_OK ? err : NULL);
+        r = r == VKS_OK ? w : r;
+    }
+    if (signalled && !sent) { /* a semaphore left signalled cannot be signalled again: made anew */
+        vks__oneshot_destroy(gpu, &c->copy);
+        gpu->vk.vkDestroySemaphore(gpu->device, c->handed, VKS_VK_ALLOC(gpu));
+        c->handed = VK_NULL_HANDLE;
+        vks__buf_destroy(gpu, &c->stage); /* the next call makes the three again (make_stage) */
+    }
+    return r;
 }
 
 vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *positions, float *normals,
@@ -109,24 +194,8 @@ vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *p
         uint64_t bytes = 0;
         while (end < first + count && bytes + instance_bytes(c, end) <= c->stage.size)
             bytes += instance_bytes(c, end++);
-        uint64_t half = c->normals ? bytes / 2 : bytes, at = 0;
-        vks__oneshot_begin(gpu, &c->own);
-        vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | c->consumer_stages,
-                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        for (uint32_t k = i; k < end; k++) {
-            vks_crowd_output o;
-            vks_crowd_get_output(c, k, &o, NULL);
-            VkBufferCopy cp = {o.position.offset, at, (VkDeviceSize)o.vertex_count * 12};
-            gpu->vk.vkCmdCopyBuffer(c->own.cmd, o.position.buffer, c->stage.buffer, 1, &cp);
-            if (c->normals) {
-                cp.dstOffset = half + at;
-                gpu->vk.vkCmdCopyBuffer(c->own.cmd, o.normal.buffer, c->stage.buffer, 1, &cp);
-            }
-            at += cp.size;
-        }
-        vks__barrier(gpu, c->own.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-        res = vks__oneshot_submit(gpu, &c->own, err);
+        uint64_t half = c->normals ? bytes / 2 : bytes;
+        res = read_chunk(c, i, end, half, i == first, err);
         if (res != VKS_OK)
             break;
         vks__buf_invalidate(gpu, &c->stage);
@@ -140,7 +209,8 @@ vks_result vks_crowd_read(vks_crowd *c, uint32_t first, uint32_t count, float *p
 }
 
 /* The root motion of instances [first, first + count): stride floats each (3: x, y, z; 4: and
- * the yaw). */
+ * the yaw). No copy: the pose pass writes it into the host-visible parameter tables, so a
+ * barrier to the host on the compute queue is all it takes, whether readback is apart or not. */
 static vks_result read_motion(vks_crowd *c, uint32_t first, uint32_t count, float *out, uint32_t stride,
                               vks_error *err)
 {

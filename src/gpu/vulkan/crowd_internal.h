@@ -37,6 +37,11 @@ struct vks_crowd {
     int normals;
     int layered;              /* the parameter table holds vks__gpu_layered_param entries */
     vks__buf stage;           /* vks_crowd_read's, made on its first call */
+    /* vks_crowd_read's where the context reads back apart (gpu->readback_apart), made with
+       stage: the copies on the readback queue, after the compute queue's signal of handed */
+    vks__oneshot copy;
+    VkSemaphore handed;
+    int alive;                /* counted in gpu->live_crowds */
 };
 
 #endif

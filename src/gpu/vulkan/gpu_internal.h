@@ -119,6 +119,8 @@ struct vks_gpu {
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
     int first_use_calibrated; /* calibration at first use was tried (tune.c): once a context */
+    uint32_t live_crowds;     /* crowds made and not destroyed: no calibration at first use
+                                 while one lives (its work lists fit the shape it was made with) */
     char cache_dir[512];     /* the tuning and pipeline cache ("" none: tuning_cache.h) */
     vks__cache_key cache_key;
     VkPipelineCache pipeline_cache; /* VK_NULL_HANDLE: compile without one */
@@ -177,6 +179,10 @@ void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
 /* Calibration at first use (tuning_start.h says when): called by vks_gpu_run before its work.
  * Never fails the run: a calibration that fails leaves the shape as it was, with a warning. */
 void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);
+/* The same for `work` vertex-instances whose largest share is model `model` of ms (the one
+ * timed); what names the work in the log ("a run", "a crowd ..."). vks_crowd_create's. */
+void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
+                                      const char *what);
 
 /* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
  * (keep_drivers.c); nothing otherwise. Called once an instance exists. */

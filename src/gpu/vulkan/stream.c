@@ -239,6 +239,7 @@ static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
         cd.clips = r->clips;
         cd.no_normals = d->no_normals;
         cd.layers = d->layers;
+        cd.frames = d->frame_count; /* sizes calibration at first use (tuning_start.h) */
         res = vks_crowd_create(r->gpu, &cd, &r->crowd, err);
         r->crowd_n = res == VKS_OK ? n : 0;
         for (uint32_t k = 0; k < n; k++)

@@ -141,6 +141,10 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     if (!gpu->timestamps)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/tune",
                              "the context's queue has no timestamps: nothing to time the shapes with");
+    if (gpu->live_crowds) /* their work lists are cut for the shape they were made with */
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune",
+                             "%u crowd(s) of this context alive: their work lists fit the current launch shape; "
+                             "tune before making crowds, or destroy them first", gpu->live_crowds);
     const char *const *cand = o.candidates ? o.candidates : builtin;
     uint32_t count = o.candidates ? o.candidate_count : (uint32_t)(sizeof builtin / sizeof *builtin);
     if (count == 0 || count > VKS_GPU_TUNE_MAX)
@@ -182,29 +186,22 @@ static void bind_locals(void *user, uint32_t entry, uint32_t instance, vks_affin
     memcpy(out, p->ms->bind_locals + m->node_base, m->node_count * sizeof *out);
 }
 
-void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
+void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
+                                      const char *what)
 {
-    if (gpu->calibrating || gpu->first_use_calibrated || gpu->adopted || !gpu->timestamps ||
+    /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
+    if (gpu->calibrating || gpu->first_use_calibrated || gpu->adopted || !gpu->timestamps || gpu->live_crowds ||
         !vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate))
         return;
-    /* The batch's work, and its largest model: the one the calibration times. */
-    uint64_t work = 0, largest = 0;
-    uint32_t model = 0;
-    for (uint32_t i = 0; i < b->entry_count; i++) {
-        uint64_t vi = (uint64_t)b->entries[i].instance_count * ms->models[b->entries[i].model].vertex_count;
-        work += vi;
-        if (vi > largest)
-            largest = vi, model = b->entries[i].model;
-    }
     uint32_t count = (uint32_t)(sizeof builtin / sizeof *builtin), vertices = ms->models[model].vertex_count;
     uint64_t cost = vks__calibration_cost(count, vertices), threshold = vks__calibration_threshold(cost);
-    if (largest == 0 || work < threshold)
-        return; /* small work: the table's shape; a later, larger run may still calibrate */
+    if (vertices == 0 || work == 0 || work < threshold)
+        return; /* small work: the table's shape; later, larger work may still calibrate */
     gpu->first_use_calibrated = 1;
     vks__log(&gpu->opt.logger, VKS_LOG_INFO,
-             "launch shape: calibrating at first use: the tuning table does not know this device and a run of %llu "
+             "launch shape: calibrating at first use: the tuning table does not know this device and %s of %llu "
              "vertex-instances is at least %llu (the calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
-             (unsigned long long)work, (unsigned long long)threshold, (unsigned long long)cost);
+             what, (unsigned long long)work, (unsigned long long)threshold, (unsigned long long)cost);
     bind_poses poses = {ms, model};
     vks_gpu_batch_entry e = {model, VKS__CALIBRATION_INSTANCES, NULL};
     vks_gpu_batch cb = {0};
@@ -229,4 +226,19 @@ void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const v
                  out->stored ? out->cache_path : "");
     }
     free(out);
+}
+
+void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
+{
+    /* The batch's work, and its largest model: the one the calibration times. */
+    uint64_t work = 0, largest = 0;
+    uint32_t model = 0;
+    for (uint32_t i = 0; i < b->entry_count; i++) {
+        uint64_t vi = (uint64_t)b->entries[i].instance_count * ms->models[b->entries[i].model].vertex_count;
+        work += vi;
+        if (vi > largest)
+            largest = vi, model = b->entries[i].model;
+    }
+    if (largest)
+        vks__calibrate_work_at_first_use(gpu, ms, model, work, "a run");
 }
