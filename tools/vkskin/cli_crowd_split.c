@@ -27,6 +27,7 @@
  * start, the others stop and the whole job runs on the first context, on this thread. */
 #include "cli_crowd_split.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -340,7 +341,8 @@ static int run_parts(split *s)
     int started[MAX_CONTEXTS] = {0}, all = 1;
     for (int k = 1; k < s->n && all; k++)
         if (s->parts[k].d.instance_count)
-            all = started[k] = pthread_create(&th[k], NULL, part_main, &s->parts[k]) == 0;
+            all = started[k] = vks_cli_thread_start(&th[k], part_main, &s->parts[k],
+                                                    "--device (clips, crowds): every instance on the first device");
     pthread_mutex_lock(&s->mu);
     if (all)
         s->open = 1;

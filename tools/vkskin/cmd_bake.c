@@ -13,6 +13,7 @@
 
 #include "bake_job.h"
 #include "cli_gpu.h"
+#include "cli_thread.h"
 #include "work_pool.h"
 
 static void help(FILE *f)
@@ -655,7 +656,7 @@ int vks_cmd_bake(int argc, char **argv)
     for (uint32_t t = 0; t < jobs; t++)
         workers[t] = (bake_worker){&run, run.dev_count ? &run.devs[t % run.dev_count] : NULL, 0};
     for (uint32_t t = 1; t < jobs; t++)
-        if (pthread_create(&tids[started], NULL, worker, &workers[t]) == 0)
+        if (vks_cli_thread_start(&tids[started], worker, &workers[t], "bake --jobs: fewer jobs in flight (none: one at a time)"))
             started++;
     worker(&workers[0]);
     for (uint32_t t = 0; t < started; t++)

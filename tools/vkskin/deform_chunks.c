@@ -12,6 +12,7 @@
  * ring: the per-call submissions and the fresh pages cost that, not the copy.) */
 #include "deform_chunks.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ static void writer_start(writer *w, const chunk_write *job)
 {
     w->job = *job;
     w->running = 1;
-    w->threaded = pthread_create(&w->thread, NULL, write_chunk, &w->job) == 0;
+    w->threaded = vks_cli_thread_start(&w->thread, write_chunk, &w->job, "deform: each chunk written on the engine's thread");
     if (!w->threaded)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
@@ -369,7 +370,8 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
     }
     int all_started = 1;
     for (int k = 1; r == VKS_OK && k < n; k++)
-        all_started &= started[k] = pthread_create(&th[k], NULL, split_main, &parts[k]) == 0;
+        all_started &= started[k] = vks_cli_thread_start(&th[k], split_main, &parts[k],
+                                                         "deform --device: every pose on the first device");
     if (r == VKS_OK && !all_started) {
         /* the pieces are interleaved, so one context without its thread would hold back all the
            others: those started stop before writing anything (piece 0 is this thread's) and
@@ -426,7 +428,8 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     }
     pthread_mutex_init(&g.mu, NULL);
     pthread_cond_init(&g.cv, NULL);
-    g.threaded = !c->direct && pthread_create(&g.thread, NULL, converter_main, &g) == 0;
+    g.threaded = !c->direct && vks_cli_thread_start(&g.thread, converter_main, &g,
+                                                   "deform --gpu: poses converted and written on the thread that feeds the GPU");
     vks_gpu_batch b = {0};
     b.entries = e, b.entry_count = entries;
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;

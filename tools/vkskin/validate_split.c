@@ -16,6 +16,7 @@
 
 #include "cli_crowd_split.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 #include "validate.h"
 
 typedef struct vturns {
@@ -204,7 +205,8 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
         t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);
     for (int k = 1; rc == VKS_EXIT_OK && k < n; k++)
-        started[k] = pthread_create(&th[k], NULL, run_part, &parts[k]) == 0;
+        started[k] = vks_cli_thread_start(&th[k], run_part, &parts[k],
+                                           "validate --device: a context's poses on the calling thread, after the others'");
     if (rc == VKS_EXIT_OK) {
         run_part(&parts[0]);
         for (int k = 1; k < n; k++)
