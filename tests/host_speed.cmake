@@ -12,6 +12,10 @@ set_tests_properties(cli_deform_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "c
 add_test(NAME cli_crowd_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_devices.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_crowd_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 600
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# Every thread's fallback (VKSKIN_TEST_THREAD_FAIL): with threads refused, the same bytes and a
+# warning naming what ran instead.
+add_test(NAME cli_thread_fallback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_thread_fallback.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_thread_fallback PROPERTIES LABELS "cli;gpu" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 
