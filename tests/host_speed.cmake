@@ -32,6 +32,12 @@ set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 #         --instances 29 --stagger --frames 3 --max-chunk-mb 1 --threads 3
 #   VKSKIN_PROGRESS_INTERVAL_MS=0 build-tsan/vkskin bake bake.json [--cpu] --jobs 3 --force --out baked
 # (hero.dff from vkskin generate --vertices 3000; bake.json: three pc2/raw jobs of its clips.)
+# The fallbacks and the shares, clean likewise, with
+# TSAN_OPTIONS=suppressions=tests/tsan/vulkan_driver.supp:log_path=DIR/tsan (reports go to
+# files, so none can hide in a test's captured stderr):
+#   tests/cli/cli_thread_fallback.sh build-tsan/vkskin
+#   tests/cli/cli_split_shares.sh build-tsan/vkskin
+#   tests/cli/cli_crowd_devices.sh build-tsan/vkskin
 # Should a Mesa version report races inside its own threads, suppress them by library
 # (TSAN_OPTIONS=suppressions=FILE with "race:libvulkan_lvp.so" and "race:libLLVM"), never
 # vkskin's frames.
