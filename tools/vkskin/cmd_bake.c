@@ -85,6 +85,7 @@ typedef struct bake_run {
     uint32_t next;
     vks_bake_progress progress;
     int exit_code;
+    vks_cli_shares shares; /* what each device took (--device all or a list), once done */
 } bake_run;
 
 /* One job in flight (--jobs): it reads jobs, deforms them on its device and hands them to the
@@ -393,16 +394,25 @@ static void *worker(void *arg)
     }
 }
 
-/* What each device of a split (--device all or a list) took: its jobs, in how many groups (its
- * GPU runs), and their time on it. */
-static void say_shares(const bake_run *run, vks_cli_shares *sh)
+/* The devices' work is done, before they are closed: what each of a split (--device all or a
+ * list) took (its jobs, in how many groups, their time on it) into run->shares, and the
+ * validation layer's messages counted (any: exit 5). */
+static void devices_done(bake_run *run)
 {
+    vks_cli_shares *sh = &run->shares;
     sh->contexts = (int)(run->dev_count < VKS_CLI_SHARES_MAX ? run->dev_count : VKS_CLI_SHARES_MAX);
     sh->unit = "jobs", sh->parts = "groups";
     for (int d = 0; d < sh->contexts; d++) {
         const bake_device *dev = &run->devs[d];
         snprintf(sh->s[d].device, sizeof sh->s[d].device, "%s", vks_gpu_device(dev->gpu)->name);
         sh->s[d].count = dev->jobs, sh->s[d].chunks = dev->groups, sh->s[d].seconds = dev->busy_s;
+    }
+    uint32_t messages = 0;
+    for (uint32_t d = 0; d < run->dev_count; d++)
+        messages += vks_gpu_validation_messages(run->devs[d].gpu);
+    if (messages) {
+        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", messages);
+        run->exit_code = VKS_EXIT_RUNTIME;
     }
 }
 
@@ -627,7 +637,6 @@ int vks_cmd_bake(int argc, char **argv)
         memset(mine, 1, m.job_count);
 
     bake_run run = {0};
-    vks_cli_shares shares = {0}; /* what each device took (--device all or a list) */
     double seconds = 0;
     run.m = &m;
     run.mine = mine;
@@ -683,14 +692,7 @@ int vks_cmd_bake(int argc, char **argv)
     vks_work_pool_finish(run.pool); /* every job's outputs written */
     seconds = vks_bake_now() - run.progress.start;
     vks_bake_progress_update(&run.progress, "", 1);
-    say_shares(&run, &shares);
-    uint32_t messages = 0;
-    for (uint32_t d = 0; d < run.dev_count; d++)
-        messages += vks_gpu_validation_messages(run.devs[d].gpu);
-    if (messages) {
-        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", messages);
-        run.exit_code = VKS_EXIT_RUNTIME;
-    }
+    devices_done(&run);
 close_run:
     for (uint32_t d = 0; d < run.dev_count; d++) {
         vks_gpu_destroy(run.devs[d].gpu);
@@ -701,13 +703,13 @@ close_run:
     if (rc != VKS_EXIT_OK)
         goto done;
     vks_bake_summary(stderr, &m, mine, res, seconds);
-    vks_cli_shares_print(&shares, "bake"); /* what each device of a split took */
+    vks_cli_shares_print(&run.shares, "bake"); /* what each device of a split took */
     rc = run.exit_code;
     if (report) {
         char sh[32];
         snprintf(sh, sizeof sh, "%u/%u", shard_i, shard_n);
         rc = vks_cli_worse_exit(rc, vks_bake_report(report, &m, mine, res, vks_bake_engine_name(engine),
-                                                    shard ? sh : "0/1", seconds, &shares));
+                                                    shard ? sh : "0/1", seconds, &run.shares));
     }
 done:
     for (uint32_t j = 0; res && j < m.job_count; j++)
