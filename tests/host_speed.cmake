@@ -12,6 +12,13 @@ set_tests_properties(cli_deform_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "c
 add_test(NAME cli_crowd_devices COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_devices.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_crowd_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 600
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# Every thread's fallback (VKSKIN_TEST_THREAD_FAIL): with threads refused, the same bytes and a
+# warning naming what ran instead.
+add_test(NAME cli_thread_fallback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_thread_fallback.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_thread_fallback PROPERTIES LABELS "cli;gpu" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# A split says how the work was shared: a line a context on stderr, "context_shares" in the JSON.
+add_test(NAME cli_split_shares COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_split_shares.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_split_shares PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
 add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 
@@ -25,6 +32,12 @@ set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)
 #         --instances 29 --stagger --frames 3 --max-chunk-mb 1 --threads 3
 #   VKSKIN_PROGRESS_INTERVAL_MS=0 build-tsan/vkskin bake bake.json [--cpu] --jobs 3 --force --out baked
 # (hero.dff from vkskin generate --vertices 3000; bake.json: three pc2/raw jobs of its clips.)
+# The fallbacks and the shares, clean likewise, with
+# TSAN_OPTIONS=suppressions=tests/tsan/vulkan_driver.supp:log_path=DIR/tsan (reports go to
+# files, so none can hide in a test's captured stderr):
+#   tests/cli/cli_thread_fallback.sh build-tsan/vkskin
+#   tests/cli/cli_split_shares.sh build-tsan/vkskin
+#   tests/cli/cli_crowd_devices.sh build-tsan/vkskin
 # Should a Mesa version report races inside its own threads, suppress them by library
 # (TSAN_OPTIONS=suppressions=FILE with "race:libvulkan_lvp.so" and "race:libLLVM"), never
 # vkskin's frames.

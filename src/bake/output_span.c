@@ -16,6 +16,7 @@
  * Streams (standard output, FIFOs, devices) are written with write(2) in order; files with
  * pwrite at their offsets, so the file is byte for byte what sequential writes give. */
 #include "output_internal.h"
+#include "core/thread_start.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -129,7 +130,8 @@ static void hand_over(vks__spans *s, const uint8_t *p, size_t n, uint64_t off)
         for (size_t i = 0; i < sizeof raised_by_the_thread / sizeof *raised_by_the_thread; i++)
             sigdelset(&all, raised_by_the_thread[i]);
         pthread_sigmask(SIG_SETMASK, &all, &old);
-        s->thread_started = pthread_create(&s->thread, NULL, writer_main, s) == 0;
+        s->thread_started = vks__thread_start(&s->thread, writer_main, s,
+                                              "an output written on the thread that fills it") == 0;
         pthread_sigmask(SIG_SETMASK, &old, NULL);
     }
     if (!s->thread_started) {

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/thread_start.h"
 #include "fast_internal.h"
 
 /* Vertices per block of the shared records: each block is made once per run, by the first
@@ -324,7 +325,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     }
     uint32_t started = 0;
     for (uint32_t i = 1; ok && i < sh.threads; i++, started++)
-        if (pthread_create(&ids[i], NULL, worker, &t[i]) != 0)
+        if (vks__thread_start(&ids[i], worker, &t[i], "the fast CPU engine: a thread's share on the calling thread") != 0)
             break;
     if (ok)
         worker(&t[0]);

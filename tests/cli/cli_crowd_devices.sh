@@ -85,7 +85,8 @@ grep "hero.dff:" c0,0.err > hero0,0.txt # small.dff's instances are one piece: o
 shares "deform --crowd" hero0,0.txt 2
 
 # validate: the JSON metrics of one device, over several chunks and two models
-metrics() { grep -v -e '_ms"' -e '"chunks"' -e '"device' -e '"queue_' -e '"context' "$1"; }
+# (what each context took, "context_shares", is a split's own: its lines go, "[{" to "}],")
+metrics() { sed '/"context_shares"/,/}\]/d' "$1" | grep -v -e '_ms"' -e '"chunks"' -e '"device' -e '"queue_' -e '"context'; }
 # context_instances lists every context, none of them 0
 took() { # what, json, contexts
     local c

@@ -269,8 +269,10 @@ double vks_bake_now(void);
 void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final);
 void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
                       double seconds);
-/* Writes the report JSON (through vks_output); an exit code. */
+/* Writes the report JSON (through vks_output); an exit code. shares (may be NULL): what each
+ * device of a split took, as "context_shares" (left out without a split). */
+struct vks_cli_shares;
 int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                    const char *engine, const char *shard, double seconds);
+                    const char *engine, const char *shard, double seconds, const struct vks_cli_shares *shares);
 
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bake_job.h"
+#include "cli_shares.h"
 
 double vks_bake_now(void)
 {
@@ -65,7 +66,7 @@ void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, 
 }
 
 int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                    const char *engine, const char *shard, double seconds)
+                    const char *engine, const char *shard, double seconds, const vks_cli_shares *shares)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tool", "vkskin bake");
@@ -105,6 +106,9 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
     cJSON_AddNumberToObject(o, "frames_per_second", seconds > 0 ? frames / seconds : 0);
     cJSON_AddNumberToObject(o, "mb_per_second", seconds > 0 ? bytes / 1e6 / seconds : 0);
     cJSON_AddNumberToObject(o, "failed", failed);
+    cJSON *js = vks_cli_shares_json(shares);
+    if (js)
+        cJSON_AddItemToObject(o, "context_shares", js);
     vks_error err = {0};
     vks_result r = vks_bake_write_json(path, o, &err);
     cJSON_Delete(o);

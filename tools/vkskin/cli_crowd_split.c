@@ -27,10 +27,13 @@
  * start, the others stop and the whole job runs on the first context, on this thread. */
 #include "cli_crowd_split.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_CONTEXTS = VKS_CLI_CROWD_MAX_CONTEXTS };
 
@@ -51,6 +54,7 @@ typedef struct part {
     uint64_t instances;     /* delivered at frame 0: what this context did */
     float *pos, *nrm;       /* deform: one piece's frames, [instance][frame][vertex * 3] */
     vks_stream_stats st;
+    double seconds;         /* from the split's start to this context's end */
     vks_result r;
     vks_error err;
     int caused;             /* this context stopped the others: its error is the run's */
@@ -61,6 +65,7 @@ struct split {
     int made;               /* parts set up (n may drop to 1 afterwards) */
     uint32_t frames;
     uint64_t total;         /* the job's instances */
+    double t0;              /* the split's start (seconds, monotonic) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     uint64_t turn;          /* the run (validate) or piece (deform) whose deliveries go out now */
@@ -324,10 +329,18 @@ static void end(split *s)
     pthread_cond_destroy(&s->cv);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void *part_main(void *arg)
 {
     part *p = arg;
     p->r = vks_stream_run_crowd(p->job.gpu, &p->d, &p->crowd, &p->st, &p->err);
+    p->seconds = now_s() - p->s->t0;
     if (p->r != VKS_OK)
         stop_all(p);
     return NULL;
@@ -339,9 +352,11 @@ static int run_parts(split *s)
 {
     pthread_t th[MAX_CONTEXTS];
     int started[MAX_CONTEXTS] = {0}, all = 1;
+    s->t0 = now_s();
     for (int k = 1; k < s->n && all; k++)
         if (s->parts[k].d.instance_count)
-            all = started[k] = pthread_create(&th[k], NULL, part_main, &s->parts[k]) == 0;
+            all = started[k] = vks_cli_thread_start(&th[k], part_main, &s->parts[k],
+                                                    "--device (clips, crowds): every instance on the first device");
     pthread_mutex_lock(&s->mu);
     if (all)
         s->open = 1;
@@ -411,8 +426,15 @@ static void report(const split *s, vks_cli_crowd_split_stats *out)
         return;
     memset(out, 0, sizeof *out);
     out->contexts = s->n;
-    for (int k = 0; k < s->n; k++)
-        out->instances[k] = s->parts[k].instances;
+    out->shares.contexts = s->n;
+    out->shares.unit = "instances";
+    for (int k = 0; k < s->n; k++) {
+        const part *p = &s->parts[k];
+        out->instances[k] = p->instances;
+        vks_cli_share *sh = &out->shares.s[k];
+        snprintf(sh->device, sizeof sh->device, "%s", vks_gpu_device(p->job.gpu)->name);
+        sh->count = p->instances, sh->chunks = p->st.chunks, sh->seconds = p->seconds;
+    }
 }
 
 vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,

@@ -6,12 +6,14 @@
 #define VKSKIN_CLI_CROWD_SPLIT_H
 
 #include "cli_crowd.h"
+#include "cli_shares.h"
 
 /* What each context did: its instances (delivered, every frame of them). */
 enum { VKS_CLI_CROWD_MAX_CONTEXTS = 16 };
 typedef struct vks_cli_crowd_split_stats {
     int contexts; /* the contexts the instances were split across (1: the first alone) */
     uint64_t instances[VKS_CLI_CROWD_MAX_CONTEXTS];
+    vks_cli_shares shares; /* the same with each context's device, chunks and time */
 } vks_cli_crowd_split_stats;
 
 /* " (2 contexts: 12 + 11 instances)" for the run summaries; "" for one context. */

@@ -14,6 +14,11 @@ void vks_cli_progress_quiet(int q)
     quiet = q;
 }
 
+int vks_cli_progress_is_quiet(void)
+{
+    return quiet;
+}
+
 static double now_s(void)
 {
     struct timespec ts;

@@ -28,6 +28,8 @@ typedef struct vks_cli_progress {
 
 /* --quiet: no progress from any command of this process. */
 void vks_cli_progress_quiet(int quiet);
+/* Whether --quiet was given (the split's shares are silenced with the progress). */
+int vks_cli_progress_is_quiet(void);
 void vks_cli_progress_begin(vks_cli_progress *p, const char *what, const char *unit, uint64_t total);
 void vks_cli_progress_add(vks_cli_progress *p, uint64_t n);
 /* done so far (not less than before), and what to say after the figures (NULL: as it was). */

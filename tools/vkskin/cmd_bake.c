@@ -13,6 +13,8 @@
 
 #include "bake_job.h"
 #include "cli_gpu.h"
+#include "cli_shares.h"
+#include "cli_thread.h"
 #include "work_pool.h"
 
 static void help(FILE *f)
@@ -63,6 +65,8 @@ static void help(FILE *f)
 typedef struct bake_device {
     vks_gpu *gpu;
     pthread_mutex_t lock;
+    uint32_t jobs, groups; /* what it deformed (under lock), for the split's shares */
+    double busy_s;         /* its groups' time on it: deform and contact sheets */
 } bake_device;
 
 typedef struct bake_run {
@@ -81,6 +85,7 @@ typedef struct bake_run {
     uint32_t next;
     vks_bake_progress progress;
     int exit_code;
+    vks_cli_shares shares; /* what each device took (--device all or a list), once done */
 } bake_run;
 
 /* One job in flight (--jobs): it reads jobs, deforms them on its device and hands them to the
@@ -332,8 +337,10 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
         sheet_ok[i] = !ok || !jobs[i]->contact_sheet ||
                       vks_bake_contact_sheets(&run->m->jobs[g[i]->j], ls[i], frs[i], w->dev->gpu, run->out,
                                               &run->res[g[i]->j]);
+    double busy = vks_bake_now() - d0;
+    w->dev->jobs += n, w->dev->groups++, w->dev->busy_s += busy;
     pthread_mutex_unlock(&w->dev->lock);
-    double share = (vks_bake_now() - d0) / n;
+    double share = busy / n;
     for (uint32_t i = 0; i < n; i++) {
         run->res[g[i]->j].deform_seconds = share;
         hand_to_pool(g[i], ok && sheet_ok[i]);
@@ -384,6 +391,28 @@ static void *worker(void *arg)
         }
         group[n++] = s;
         bytes += b;
+    }
+}
+
+/* The devices' work is done, before they are closed: what each of a split (--device all or a
+ * list) took (its jobs, in how many groups, their time on it) into run->shares, and the
+ * validation layer's messages counted (any: exit 5). */
+static void devices_done(bake_run *run)
+{
+    vks_cli_shares *sh = &run->shares;
+    sh->contexts = (int)(run->dev_count < VKS_CLI_SHARES_MAX ? run->dev_count : VKS_CLI_SHARES_MAX);
+    sh->unit = "jobs", sh->parts = "groups";
+    for (int d = 0; d < sh->contexts; d++) {
+        const bake_device *dev = &run->devs[d];
+        snprintf(sh->s[d].device, sizeof sh->s[d].device, "%s", vks_gpu_device(dev->gpu)->name);
+        sh->s[d].count = dev->jobs, sh->s[d].chunks = dev->groups, sh->s[d].seconds = dev->busy_s;
+    }
+    uint32_t messages = 0;
+    for (uint32_t d = 0; d < run->dev_count; d++)
+        messages += vks_gpu_validation_messages(run->devs[d].gpu);
+    if (messages) {
+        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", messages);
+        run->exit_code = VKS_EXIT_RUNTIME;
     }
 }
 
@@ -655,7 +684,7 @@ int vks_cmd_bake(int argc, char **argv)
     for (uint32_t t = 0; t < jobs; t++)
         workers[t] = (bake_worker){&run, run.dev_count ? &run.devs[t % run.dev_count] : NULL, 0};
     for (uint32_t t = 1; t < jobs; t++)
-        if (pthread_create(&tids[started], NULL, worker, &workers[t]) == 0)
+        if (vks_cli_thread_start(&tids[started], worker, &workers[t], "bake --jobs: fewer jobs in flight (none: one at a time)"))
             started++;
     worker(&workers[0]);
     for (uint32_t t = 0; t < started; t++)
@@ -663,13 +692,7 @@ int vks_cmd_bake(int argc, char **argv)
     vks_work_pool_finish(run.pool); /* every job's outputs written */
     seconds = vks_bake_now() - run.progress.start;
     vks_bake_progress_update(&run.progress, "", 1);
-    uint32_t messages = 0;
-    for (uint32_t d = 0; d < run.dev_count; d++)
-        messages += vks_gpu_validation_messages(run.devs[d].gpu);
-    if (messages) {
-        fprintf(stderr, "vkskin: the validation layer reported %u messages\n", messages);
-        run.exit_code = VKS_EXIT_RUNTIME;
-    }
+    devices_done(&run);
 close_run:
     for (uint32_t d = 0; d < run.dev_count; d++) {
         vks_gpu_destroy(run.devs[d].gpu);
@@ -680,12 +703,13 @@ close_run:
     if (rc != VKS_EXIT_OK)
         goto done;
     vks_bake_summary(stderr, &m, mine, res, seconds);
+    vks_cli_shares_print(&run.shares, "bake"); /* what each device of a split took */
     rc = run.exit_code;
     if (report) {
         char sh[32];
         snprintf(sh, sizeof sh, "%u/%u", shard_i, shard_n);
         rc = vks_cli_worse_exit(rc, vks_bake_report(report, &m, mine, res, vks_bake_engine_name(engine),
-                                                    shard ? sh : "0/1", seconds));
+                                                    shard ? sh : "0/1", seconds, &run.shares));
     }
 done:
     for (uint32_t j = 0; res && j < m.job_count; j++)

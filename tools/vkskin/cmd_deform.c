@@ -234,10 +234,11 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     }
     deform_ctx dc = {e, &g, &ps};
     vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
-                             NULL, NULL, 0, &progress, 0, 0};
+                             NULL, NULL, 0, &progress, 0, 0, NULL};
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
+    chunks.shares = &split.shares; /* a split batch's; clips fill split themselves */
     if (g.count > 1) /* the poses split across the contexts, written in pose order */
         r = vks_cli_chunks_run_split(&chunks, g.gpus, (const vks_gpu_models *const *)g.gpu_models, g.count, &err);
     else
@@ -268,6 +269,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
             "(%.3g vertex-instances/s in the engine) -> %s\n",
             path, instances, frames, s->vertex_count, engine_name(e), shares, dt,
             engine_time > 0 ? (double)instances * frames * s->vertex_count / engine_time : 0.0, out_path);
+    vks_cli_shares_print(&split.shares, "deform"); /* what each context of a split took */
     goto done;
 fail: /* an output error names the output; any other names the model */
     fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : path, msg, sizeof msg));

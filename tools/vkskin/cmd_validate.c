@@ -379,6 +379,7 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
     const char *layer = d->validation_layer ? (d->validation_messages ? ", validation-layer messages"
                                                                       : ", validation layer clean")
                                             : "";
+    vks_cli_shares_print(&d->split.shares, "validate"); /* stderr: what each context of a split took */
     if (root) {
         cJSON_AddNumberToObject(root, "chunks", st->chunks);
         cJSON_AddNumberToObject(root, "vertex_instances", vi);
@@ -396,6 +397,9 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
         cJSON_AddNumberToObject(root, "total_ms", st->total_ms);
         if (d->reduced)
             cJSON_AddItemToObject(root, "gpu_reduction", reduction_json(d));
+        cJSON *shares = vks_cli_shares_json(&d->split.shares);
+        if (shares)
+            cJSON_AddItemToObject(root, "context_shares", shares);
         cJSON_AddNumberToObject(root, "validation_messages", d->validation_messages);
         cJSON_AddBoolToObject(root, "bind_check_failed", bind_failed);
         cJSON_AddNumberToObject(root, "inputs_not_read", o->all_read ? 0 : 1);
@@ -586,6 +590,7 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
+        run.shares = &devs[k].split.shares; /* a batch's; clips fill it with the rest of split */
         run.json = vo->json, run.allow_mismatch = vo->allow_mismatch, run.threads = v->threads;
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;

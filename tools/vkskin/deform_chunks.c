@@ -12,6 +12,7 @@
  * ring: the per-call submissions and the fresh pages cost that, not the copy.) */
 #include "deform_chunks.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ static void writer_start(writer *w, const chunk_write *job)
 {
     w->job = *job;
     w->running = 1;
-    w->threaded = pthread_create(&w->thread, NULL, write_chunk, &w->job) == 0;
+    w->threaded = vks_cli_thread_start(&w->thread, write_chunk, &w->job, "deform: each chunk written on the engine's thread");
     if (!w->threaded)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
@@ -266,6 +267,8 @@ typedef struct split_part {
     vks_gpu_batch_entry *entries;
     uint32_t nentries;
     uint64_t max_chunk_bytes;
+    vks_gpu_stats st;
+    double t0, seconds;  /* the split's start; from it to this context's end */
     vks_result r;
     vks_error err;
 } split_part;
@@ -319,7 +322,8 @@ static void *split_main(void *arg)
     b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
     b.want_normals = 1;
     b.max_chunk_bytes = p->max_chunk_bytes;
-    p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, NULL, &p->err) : VKS_OK;
+    p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, &p->st, &p->err) : VKS_OK;
+    p->seconds = now_seconds() - p->t0;
     if (p->r != VKS_OK) { /* the contexts after this one would wait for its pieces forever */
         pthread_mutex_lock(&p->t->mu);
         p->t->abort = 1;
@@ -327,6 +331,24 @@ static void *split_main(void *arg)
         pthread_mutex_unlock(&p->t->mu);
     }
     return NULL;
+}
+
+/* What each context took (sh, when asked): its poses, chunks and time. */
+static void say_shares(vks_cli_shares *sh, const split_part *parts, int n)
+{
+    if (!sh)
+        return;
+    memset(sh, 0, sizeof *sh);
+    sh->contexts = n < VKS_CLI_SHARES_MAX ? n : VKS_CLI_SHARES_MAX;
+    sh->unit = "poses";
+    for (int k = 0; k < sh->contexts; k++) {
+        const split_part *p = &parts[k];
+        vks_cli_share *s = &sh->s[k];
+        snprintf(s->device, sizeof s->device, "%s", vks_gpu_device(p->gpu)->name);
+        for (uint32_t e = 0; e < p->nentries; e++)
+            s->count += p->entries[e].instance_count;
+        s->chunks = p->st.chunks, s->seconds = p->seconds;
+    }
 }
 
 /* The batch across g->count contexts; the first failure in context order. *single set (and
@@ -367,9 +389,13 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
         for (uint32_t e = 0; e < p->nentries; e++)
             p->entries[e] = (vks_gpu_batch_entry){0, piece_size(p, piece_of(p, e)), NULL};
     }
+    double t0 = now_seconds();
+    for (int k = 0; k < n; k++)
+        parts[k].t0 = t0;
     int all_started = 1;
     for (int k = 1; r == VKS_OK && k < n; k++)
-        all_started &= started[k] = pthread_create(&th[k], NULL, split_main, &parts[k]) == 0;
+        all_started &= started[k] = vks_cli_thread_start(&th[k], split_main, &parts[k],
+                                                         "deform --device: every pose on the first device");
     if (r == VKS_OK && !all_started) {
         /* the pieces are interleaved, so one context without its thread would hold back all the
            others: those started stop before writing anything (piece 0 is this thread's) and
@@ -388,6 +414,8 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
     for (int k = 0; r == VKS_OK && !*single && k < n; k++)
         if (parts[k].r != VKS_OK)
             r = parts[k].r, *err = parts[k].err;
+    if (r == VKS_OK && !*single)
+        say_shares(c->shares, parts, n);
     for (int k = 0; k < n; k++)
         free(parts[k].entries);
     pthread_mutex_destroy(&t.mu);
@@ -426,7 +454,8 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     }
     pthread_mutex_init(&g.mu, NULL);
     pthread_cond_init(&g.cv, NULL);
-    g.threaded = !c->direct && pthread_create(&g.thread, NULL, converter_main, &g) == 0;
+    g.threaded = !c->direct && vks_cli_thread_start(&g.thread, converter_main, &g,
+                                                   "deform --gpu: poses converted and written on the thread that feeds the GPU");
     vks_gpu_batch b = {0};
     b.entries = e, b.entry_count = entries;
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;

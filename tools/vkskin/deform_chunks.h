@@ -4,6 +4,7 @@
 #define VKSKIN_DEFORM_CHUNKS_H
 
 #include "cli.h"
+#include "cli_shares.h"
 
 enum { VKS_CLI_CHUNKS_MAX_GPUS = 16 };
 
@@ -29,6 +30,7 @@ typedef struct vks_cli_chunks {
      * thread writes: chunks go to it straight from the readback memory, as a copy into a
      * converter thread's blocks would cost as much as the conversion it moves. */
     int direct;
+    vks_cli_shares *shares; /* out (may be NULL): how a split across contexts shared the poses */
 } vks_cli_chunks;
 
 /* Deforms every pose and writes it, in order, to the bake (which it does not close).

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_thread.h"
 
 typedef struct command {
     const char *name;
@@ -50,6 +51,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     vks_cli_install_signal_cleanup(); /* an interrupted run leaves no temporary behind */
+    vks_cli_thread_say_refusals();    /* a thread refused is said, with what runs instead */
     if (argc < 2) {
         usage(stderr);
         return VKS_EXIT_USAGE;

@@ -123,6 +123,7 @@ typedef struct vrun {
     const char (*split)[16];
     int nsplit;
     uint32_t validation_messages; /* the other contexts' validation messages */
+    vks_cli_shares *shares;       /* out (may be NULL): how a split batch shared its poses */
     vctx c;
 } vrun;
 

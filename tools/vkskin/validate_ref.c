@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "validate.h"
+#include "cli_thread.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
 double vks_validate_now_ms(void)
@@ -201,7 +202,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
         sh[t].check = c->reduce;
         vks_gpu_figures_reset(&sh[t].figs);
-        started[t] = t > 0 && pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
+        started[t] = t > 0 && vks_cli_thread_start(&th[t], run_share, &sh[t],
+                                                    "validate's reference: a chunk's share on the calling thread");
     }
     for (int t = 0; t < threads; t++)
         if (!started[t])
@@ -220,7 +222,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
     /* NMSE's sums in the components' order, one stream per thread */
     sums ns = {&f->nrm, ch->gn, c->rn, (size_t)count * per};
     pthread_t nt;
-    int helper = threads > 1 && pthread_create(&nt, NULL, run_sums, &ns) == 0;
+    int helper = threads > 1 && vks_cli_thread_start(&nt, run_sums, &ns,
+                                                    "validate's reference: the normals' sums on the calling thread");
     vks_diff_add_sums(&f->pos, ch->gp, c->rp, (size_t)count * per);
     if (helper)
         pthread_join(nt, NULL);

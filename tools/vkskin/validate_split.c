@@ -16,6 +16,7 @@
 
 #include "cli_crowd_split.h"
 #include "cli_progress.h"
+#include "cli_thread.h"
 #include "validate.h"
 
 typedef struct vturns {
@@ -39,6 +40,7 @@ typedef struct vpart {
     vturns *t;
     struct vpart *parts;
     vks_gpu_stats st;
+    double t0, seconds;          /* the split's start; from it to this context's end */
     vks_result run;
     vks_error err;
 } vpart;
@@ -98,6 +100,7 @@ static void *run_part(void *arg)
     b.want_normals = 1;
     b.max_chunk_bytes = p->r->gopt.max_chunk_bytes;
     p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &b, &p->st, &p->err) : VKS_OK;
+    p->seconds = (vks_validate_now_ms() - p->t0) / 1e3;
     if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
         pthread_mutex_lock(&p->t->lock);
         p->t->abort = 1;
@@ -105,6 +108,26 @@ static void *run_part(void *arg)
         pthread_mutex_unlock(&p->t->lock);
     }
     return NULL;
+}
+
+/* What each context took (r->shares): its poses, chunks and time. */
+static void say_shares(vrun *r, const vpart *parts, int n)
+{
+    vks_cli_shares *sh = r->shares;
+    if (!sh)
+        return;
+    memset(sh, 0, sizeof *sh);
+    sh->contexts = n < VKS_CLI_SHARES_MAX ? n : VKS_CLI_SHARES_MAX;
+    sh->unit = "poses";
+    for (int k = 0; k < sh->contexts; k++) {
+        const vpart *p = &parts[k];
+        vks_cli_share *s = &sh->s[k];
+        snprintf(s->device, sizeof s->device, "%s", vks_gpu_device(p->gpu)->name);
+        for (int f = 0; f < r->nfiles; f++)
+            s->count += p->count[f];
+        s->chunks = p->st.chunks;
+        s->seconds = p->seconds;
+    }
 }
 
 /* The list's contexts: gpus[0] and ms[0] the first's (given), the others opened here, each with
@@ -203,8 +226,12 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     }
     for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
         t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);
+    double t0 = vks_validate_now_ms();
+    for (int k = 0; k < n; k++)
+        parts[k].t0 = t0;
     for (int k = 1; rc == VKS_EXIT_OK && k < n; k++)
-        started[k] = pthread_create(&th[k], NULL, run_part, &parts[k]) == 0;
+        started[k] = vks_cli_thread_start(&th[k], run_part, &parts[k],
+                                           "validate --device: a context's poses on the calling thread, after the others'");
     if (rc == VKS_EXIT_OK) {
         run_part(&parts[0]);
         for (int k = 1; k < n; k++)
@@ -228,6 +255,8 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
         if (p->st.chunk_output_bytes > st->chunk_output_bytes)
             st->chunk_output_bytes = p->st.chunk_output_bytes;
     }
+    if (rc == VKS_EXIT_OK)
+        say_shares(r, parts, n);
     close_contexts(r, gpus, ms);
     for (int k = 0; k < n; k++) {
         vpart *p = &parts[k];

@@ -3,6 +3,7 @@
  * never the bottleneck. Threads start with the asynchronous signals blocked, so the signal
  * handler that removes temporaries runs on the main thread, as it did before the pool. */
 #include "work_pool.h"
+#include "cli_thread.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -61,7 +62,8 @@ vks_work_pool *vks_work_pool_start(uint32_t threads)
         sigdelset(&all, raised_by_the_thread[i]);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (uint32_t i = 0; i < threads; i++)
-        if (pthread_create(&p->threads[p->count], NULL, pool_main, p) == 0)
+        if (vks_cli_thread_start(&p->threads[p->count], pool_main, p,
+                                 "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)"))
             p->count++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!p->count) {

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# A run split across several contexts (--device LIST, issue 25) says how the work was shared:
+# one stderr line a context, "vkskin CMD: context k/n on DEVICE: N UNIT in C chunks, T s, R
+# UNIT/s", for deform, validate and bake, batches and clips alike; never on stdout, none with
+# --quiet, none on one device; validate's --json and bake's --report carry the same as
+# "context_shares". What the contexts took adds up to the whole run. On lavapipe the same
+# device is asked for twice (two contexts). Exit 77 without a Vulkan device.
+# Usage: cli_split_shares.sh VKSKIN
+set -u
+vk=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+"$vk" generate --vertices 3000 --out hero.dff > /dev/null || { echo "FAIL: generate"; exit 1; }
+"$vk" generate --vertices 800 --out small.dff > /dev/null || { echo "FAIL: generate"; exit 1; }
+"$vk" deform hero.dff --gpu --instances 1 --out probe.raw --quiet > /dev/null 2> probe.err; rc=$?
+if [ $rc -eq 4 ]; then echo "no Vulkan device: skipped"; exit 77; fi
+
+# shares CMD UNIT TOTAL OUT ERR WHAT: two lines on stderr, none on stdout, adding up to TOTAL
+shares() {
+    local cmd=$1 unit=$2 total=$3 out=$4 err=$5 what=$6
+    local re="^vkskin $cmd: context [12]/2 on .+: [0-9]+ $unit in [0-9]+ (chunk|group)s?, [0-9.]+ s, [0-9]+ $unit/s\$"
+    local n sum
+    n=$(grep -c -E "$re" "$err")
+    [ "$n" -eq 2 ] || { echo "FAIL: $what: $n share lines on stderr, expected 2:"; grep context "$err"; fail=1; }
+    grep -q "context [12]/2" "$out" && { echo "FAIL: $what: share lines on stdout"; fail=1; }
+    sum=$(grep -E "$re" "$err" | sed -E 's/.*: ([0-9]+) '"$unit"' in .*/\1/' | awk '{ s += $1 } END { print s + 0 }')
+    [ "${sum:-0}" -eq "$total" ] || { echo "FAIL: $what: the contexts took $sum $unit, expected $total"; fail=1; }
+}
+# json_shares FILE UNIT TOTAL WHAT: "context_shares" with two contexts adding up to TOTAL
+json_shares() {
+    python3 - "$@" <<'PY' || fail=1
+import json, sys
+path, unit, total, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+doc = json.load(open(path))
+sh = doc.get("context_shares")
+if not sh or len(sh) != 2:
+    sys.exit("FAIL: %s: context_shares is %r, expected two contexts" % (what, sh))
+for k, s in enumerate(sh):
+    for key in ("context", "device", unit, "seconds", "per_second"):
+        if key not in s:
+            sys.exit("FAIL: %s: context_shares[%d] has no %s" % (what, k, key))
+    if s["context"] != k + 1 or not s["device"]:
+        sys.exit("FAIL: %s: context_shares[%d] is %r" % (what, k, s))
+if sum(s[unit] for s in sh) != total:
+    sys.exit("FAIL: %s: context_shares add up to %d %s, expected %d" % (what, sum(s[unit] for s in sh), unit, total))
+PY
+}
+quiet_none() { # ERR WHAT
+    grep -q "context [12]/" "$1" && { echo "FAIL: $2: share lines despite --quiet or one device"; fail=1; }
+}
+
+# ---- deform: a batch's poses (23 x 3 over 1 MiB chunks), a clip's instances ----
+d=(hero.dff --gpu --instances 23 --frames 3 --seed 4 --max-chunk-mb 1 --format raw)
+"$vk" deform "${d[@]}" --device 0,0 --out d.raw > d.out 2> d.err || { echo "FAIL: deform --device 0,0"; fail=1; }
+shares deform poses 69 d.out d.err "deform batch"
+"$vk" deform "${d[@]}" --device 0,0 --out q.raw --quiet > q.out 2> q.err
+quiet_none q.err "deform --quiet"
+"$vk" deform "${d[@]}" --device 0 --out o.raw > o.out 2> o.err
+quiet_none o.err "deform --device 0"
+"$vk" deform hero.dff --gpu --clip hero.dff.wave.anm --instances 29 --stagger --frames 3 --max-chunk-mb 1 \
+    --format pc2 --device 0,0 --out c.pc2 > c.out 2> c.err || { echo "FAIL: deform --clip --device 0,0"; fail=1; }
+shares deform instances 29 c.out c.err "deform clip"
+
+# ---- validate: a batch's poses over two files (37 x 2 each), a clip's instances ----
+v=(hero.dff small.dff --instances 37 --seed 5 --frames 2 --max-chunk-mb 1)
+"$vk" validate "${v[@]}" --device 0,0 > v.out 2> v.err || { echo "FAIL: validate --device 0,0"; fail=1; }
+shares validate poses 148 v.out v.err "validate batch"
+"$vk" validate "${v[@]}" --device 0,0 --json > v.json 2> vj.err
+shares validate poses 148 v.json vj.err "validate --json batch"
+json_shares v.json poses 148 "validate --json batch"
+"$vk" validate "${v[@]}" --device 0,0 --quiet > vq.out 2> vq.err
+quiet_none vq.err "validate --quiet"
+"$vk" validate "${v[@]}" --device 0 --json > v0.json 2> v0.err
+quiet_none v0.err "validate --device 0"
+grep -q '"context_shares"' v0.json && { echo "FAIL: context_shares on one device"; fail=1; }
+"$vk" validate hero.dff --clip hero.dff.wave.anm --instances 29 --stagger --frames 3 --max-chunk-mb 1 \
+    --device 0,0 --json > vc.json 2> vc.err || { echo "FAIL: validate --clip --device 0,0"; fail=1; }
+shares validate instances 29 vc.json vc.err "validate clip"
+json_shares vc.json instances 29 "validate --json clip"
+
+# ---- bake: jobs across the devices, in the report too ----
+cat > bake.json <<JSON
+{"defaults": {"fps": 10, "outputs": ["vat-png16", "pc2"]},
+ "jobs": [{"name": "hero", "model": "hero.dff", "clips": ["hero.dff.walk.anm", "hero.dff.wave.anm"]},
+          {"name": "small", "model": "small.dff", "clips": ["small.dff.walk.anm"]},
+          {"name": "small_wave", "model": "small.dff", "clips": ["small.dff.wave.anm"]}]}
+JSON
+"$vk" bake bake.json --device 0,0 --jobs 2 --out b --report b.json > b.out 2> b.err || { echo "FAIL: bake --device 0,0"; fail=1; }
+shares bake jobs 3 b.out b.err "bake"
+json_shares b.json jobs 3 "bake --report"
+"$vk" bake bake.json --device 0,0 --out bq --quiet > bq.out 2> bq.err
+quiet_none bq.err "bake --quiet"
+"$vk" bake bake.json --device 0 --out b0 --report b0.json > b0.out 2> b0.err
+quiet_none b0.err "bake --device 0"
+grep -q '"context_shares"' b0.json && { echo "FAIL: context_shares in a one-device bake report"; fail=1; }
+[ $fail -eq 0 ] && echo "split shares: ok"
+exit $fail

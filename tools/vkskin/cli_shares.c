@@ -1,0 +1,50 @@
+/* How a split run shared its work (cli_shares.h). */
+#include "cli_shares.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_progress.h"
+
+static double rate(const vks_cli_share *s)
+{
+    return s->seconds > 0 ? (double)s->count / s->seconds : 0;
+}
+
+/* "chunks" or "groups": said in the singular by leaving off the s. */
+static const char *parts(const vks_cli_shares *sh)
+{
+    return sh->parts ? sh->parts : "chunks";
+}
+
+void vks_cli_shares_print(const vks_cli_shares *sh, const char *command)
+{
+    if (!sh || sh->contexts < 2 || vks_cli_progress_is_quiet())
+        return;
+    for (int k = 0; k < sh->contexts && k < VKS_CLI_SHARES_MAX; k++) {
+        const vks_cli_share *s = &sh->s[k];
+        fprintf(stderr, "vkskin %s: context %d/%d on %s: %llu %s in %llu %.*s, %.3f s, %.0f %s/s\n", command, k + 1,
+                sh->contexts, s->device[0] ? s->device : "?", (unsigned long long)s->count, sh->unit,
+                (unsigned long long)s->chunks, (int)strlen(parts(sh)) - (s->chunks == 1), parts(sh), s->seconds,
+                rate(s), sh->unit);
+    }
+}
+
+cJSON *vks_cli_shares_json(const vks_cli_shares *sh)
+{
+    if (!sh || sh->contexts < 2)
+        return NULL;
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; a && k < sh->contexts && k < VKS_CLI_SHARES_MAX; k++) {
+        const vks_cli_share *s = &sh->s[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "context", k + 1);
+        cJSON_AddStringToObject(o, "device", s->device);
+        cJSON_AddNumberToObject(o, sh->unit, (double)s->count);
+        cJSON_AddNumberToObject(o, parts(sh), (double)s->chunks);
+        cJSON_AddNumberToObject(o, "seconds", s->seconds);
+        cJSON_AddNumberToObject(o, "per_second", rate(s));
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}

@@ -1,0 +1,40 @@
+/* How a run split across several contexts (--device all or a list) shared its work
+ * (cli_shares.c): what each context took, in how long, at what rate. deform, validate and
+ * bake fill one, for their batches and for clips and crowds alike, print it on stderr after
+ * the run (one line a context, silenced by --quiet, never on stdout: that is the results) and
+ * put it in their JSON (validate --json, bake --report) as "context_shares".
+ *
+ *   vkskin validate: context 1/2 on llvmpipe (LLVM 15.0.7, 256 bits): 37 poses in 2 chunks, 0.214 s, 173 poses/s
+ *   vkskin bake: context 2/2 on llvmpipe (LLVM 15.0.7, 256 bits): 8 jobs in 3 groups, 1.207 s, 7 jobs/s
+ */
+#ifndef VKSKIN_CLI_SHARES_H
+#define VKSKIN_CLI_SHARES_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+enum { VKS_CLI_SHARES_MAX = 16 };
+
+typedef struct vks_cli_share {
+    char device[256]; /* the context's device, by name */
+    uint64_t count;   /* what it took, in the shares' unit */
+    uint64_t chunks;  /* in how many of the GPU's chunks (bake: groups of jobs, one GPU run each) */
+    double seconds;   /* from the split's start to the context's end (bake: its groups' time on it) */
+} vks_cli_share;
+
+typedef struct vks_cli_shares {
+    int contexts;     /* below 2: no split, nothing said */
+    const char *unit; /* "poses", "instances", "jobs" */
+    const char *parts; /* what chunks counts: "chunks" (NULL), "groups" */
+    vks_cli_share s[VKS_CLI_SHARES_MAX];
+} vks_cli_shares;
+
+/* One line a context on stderr, "vkskin COMMAND: context k/n on DEVICE: ...", unless --quiet
+ * (vks_cli_progress_quiet) or there was no split. */
+void vks_cli_shares_print(const vks_cli_shares *sh, const char *command);
+/* The same as a JSON array of {"context", "device", unit, parts, "seconds", "per_second"};
+ * NULL when there was no split (the key is then left out: one device's JSON stays as it was). */
+cJSON *vks_cli_shares_json(const vks_cli_shares *sh);
+
+#endif
