@@ -426,14 +426,11 @@ static void report(const split *s, vks_cli_crowd_split_stats *out)
         return;
     memset(out, 0, sizeof *out);
     out->contexts = s->n;
-    out->shares.contexts = s->n;
-    out->shares.unit = "instances";
+    vks_cli_shares_begin(&out->shares, s->n, "instances", NULL);
     for (int k = 0; k < s->n; k++) {
         const part *p = &s->parts[k];
         out->instances[k] = p->instances;
-        vks_cli_share *sh = &out->shares.s[k];
-        snprintf(sh->device, sizeof sh->device, "%s", vks_gpu_device(p->job.gpu)->name);
-        sh->count = p->instances, sh->chunks = p->st.chunks, sh->seconds = p->seconds;
+        vks_cli_shares_set(&out->shares, k, vks_gpu_device(p->job.gpu)->name, p->instances, p->st.chunks, p->seconds);
     }
 }
 

@@ -30,6 +30,12 @@ typedef struct vks_cli_shares {
     vks_cli_share s[VKS_CLI_SHARES_MAX];
 } vks_cli_shares;
 
+/* Starts *sh for a split of n contexts (at most VKS_CLI_SHARES_MAX) counted in unit, its chunks
+ * called parts (NULL: "chunks"); then one vks_cli_shares_set a context. */
+void vks_cli_shares_begin(vks_cli_shares *sh, int n, const char *unit, const char *parts);
+void vks_cli_shares_set(vks_cli_shares *sh, int k, const char *device, uint64_t count, uint64_t chunks,
+                        double seconds);
+
 /* One line a context on stderr, "vkskin COMMAND: context k/n on DEVICE: ...", unless --quiet
  * (vks_cli_progress_quiet) or there was no split. */
 void vks_cli_shares_print(const vks_cli_shares *sh, const char *command);

@@ -400,12 +400,10 @@ static void *worker(void *arg)
 static void devices_done(bake_run *run)
 {
     vks_cli_shares *sh = &run->shares;
-    sh->contexts = (int)(run->dev_count < VKS_CLI_SHARES_MAX ? run->dev_count : VKS_CLI_SHARES_MAX);
-    sh->unit = "jobs", sh->parts = "groups";
+    vks_cli_shares_begin(sh, (int)run->dev_count, "jobs", "groups");
     for (int d = 0; d < sh->contexts; d++) {
         const bake_device *dev = &run->devs[d];
-        snprintf(sh->s[d].device, sizeof sh->s[d].device, "%s", vks_gpu_device(dev->gpu)->name);
-        sh->s[d].count = dev->jobs, sh->s[d].chunks = dev->groups, sh->s[d].seconds = dev->busy_s;
+        vks_cli_shares_set(sh, d, vks_gpu_device(dev->gpu)->name, dev->jobs, dev->groups, dev->busy_s);
     }
     uint32_t messages = 0;
     for (uint32_t d = 0; d < run->dev_count; d++)

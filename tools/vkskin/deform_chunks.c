@@ -338,16 +338,13 @@ static void say_shares(vks_cli_shares *sh, const split_part *parts, int n)
 {
     if (!sh)
         return;
-    memset(sh, 0, sizeof *sh);
-    sh->contexts = n < VKS_CLI_SHARES_MAX ? n : VKS_CLI_SHARES_MAX;
-    sh->unit = "poses";
+    vks_cli_shares_begin(sh, n, "poses", NULL);
     for (int k = 0; k < sh->contexts; k++) {
         const split_part *p = &parts[k];
-        vks_cli_share *s = &sh->s[k];
-        snprintf(s->device, sizeof s->device, "%s", vks_gpu_device(p->gpu)->name);
+        uint64_t poses = 0;
         for (uint32_t e = 0; e < p->nentries; e++)
-            s->count += p->entries[e].instance_count;
-        s->chunks = p->st.chunks, s->seconds = p->seconds;
+            poses += p->entries[e].instance_count;
+        vks_cli_shares_set(sh, k, vks_gpu_device(p->gpu)->name, poses, p->st.chunks, p->seconds);
     }
 }
 

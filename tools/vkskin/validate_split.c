@@ -116,17 +116,13 @@ static void say_shares(vrun *r, const vpart *parts, int n)
     vks_cli_shares *sh = r->shares;
     if (!sh)
         return;
-    memset(sh, 0, sizeof *sh);
-    sh->contexts = n < VKS_CLI_SHARES_MAX ? n : VKS_CLI_SHARES_MAX;
-    sh->unit = "poses";
+    vks_cli_shares_begin(sh, n, "poses", NULL);
     for (int k = 0; k < sh->contexts; k++) {
         const vpart *p = &parts[k];
-        vks_cli_share *s = &sh->s[k];
-        snprintf(s->device, sizeof s->device, "%s", vks_gpu_device(p->gpu)->name);
+        uint64_t poses = 0;
         for (int f = 0; f < r->nfiles; f++)
-            s->count += p->count[f];
-        s->chunks = p->st.chunks;
-        s->seconds = p->seconds;
+            poses += p->count[f];
+        vks_cli_shares_set(sh, k, vks_gpu_device(p->gpu)->name, poses, p->st.chunks, p->seconds);
     }
 }
 
