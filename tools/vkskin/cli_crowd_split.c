@@ -262,6 +262,10 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
     s->direct = piece < 1;
     if (piece < 1)
         piece = 1;
+    /* every context gets a piece when there are as many instances as contexts: a piece of at
+       most total / n instances makes at least n of them */
+    if (s->total >= (uint64_t)s->n && piece > s->total / (uint64_t)s->n)
+        piece = s->total / (uint64_t)s->n;
     if (piece > s->total)
         piece = s->total;
     s->piece = (uint32_t)piece;
