@@ -25,8 +25,8 @@
  * one when there are as many instances; each context's stream cuts exactly its pieces
  * (chunk_bytes is a piece), so all the contexts deform and copy out their pieces at once, and a
  * piece is written, instance by instance, in its turn after the pieces before it: the bake gets
- * the writes vks_stream_to_bake makes on one context (a piece whose instance's frames do not fit is one
- * instance, written frame by frame as they come, also in its turn).
+ * the writes vks_stream_to_bake makes on one context (a piece whose instance's frames do not fit
+ * is one instance, written frame by frame as they come, also in its turn).
  *
  * No context's work reaches the consumer before every thread started (the gate); if one cannot
  * start, the others stop and the whole job runs on the first context, on this thread. */
