@@ -376,15 +376,15 @@ static uint32_t take_job(bake_run *run, const bake_worker *w)
     return j;
 }
 
-/* Deals device d its first job (the d-th of the run's) when a split has a job for each device;
- * the queue then starts after them. */
+/* Deals device d its first job (the d-th of the run's, while there are jobs) in a split; the
+ * queue then starts after them. */
 static void deal_first_jobs(bake_run *run)
 {
     uint32_t d = 0, j = 0;
     for (uint32_t e = 0; e < VKS_CLI_MAX_DEVICES; e++)
         run->dealt[e] = UINT32_MAX;
     run->group_max = GROUP_MAX_JOBS;
-    if (run->dev_count < 2 || run->progress.jobs < run->dev_count)
+    if (run->dev_count < 2)
         return;
     uint32_t share = (run->progress.jobs + run->dev_count - 1) / run->dev_count;
     run->group_max = share < GROUP_MAX_JOBS ? share : GROUP_MAX_JOBS;
