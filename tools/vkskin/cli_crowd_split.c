@@ -72,7 +72,7 @@ struct split {
     double t0;              /* the split's start (seconds, monotonic) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    uint64_t turn;          /* the run (validate) or piece (deform) whose deliveries go out now */
+    uint64_t turn;          /* the delivery (validate: chunk, frame, piece) or piece (deform) due now */
     int open;               /* every thread started: deliveries may go out */
     int abort;              /* a context or the output failed: every waiter stops */
     /* validate: one device's chunks (plan_runs) */
