@@ -156,6 +156,11 @@ same_tree() { # ONE SPLIT WHAT
     [ -s sum0.txt ] && cmp -s sum0.txt sum1.txt || { echo "FAIL: $3: outputs differ from one device's:"; diff sum0.txt sum1.txt | head -5; fail=1; }
 }
 same_tree b40 b4 "bake, 4 jobs on 4 devices"
+# fewer jobs than devices: a job each for as many devices as there are jobs
+"$vk" bake bake.json --device 0,0,0,0 --out b34 > /dev/null 2> b34.err || { echo "FAIL: bake of 3 jobs --device 0,0,0,0"; fail=1; }
+n=$(grep -c -E "^vkskin bake: context [0-9]/4 on .+: 1 jobs in 1 group," b34.err)
+[ "$n" -eq 3 ] || { echo "FAIL: bake of 3 jobs on 4 devices: $n devices took one job, expected 3:"; grep context b34.err; fail=1; }
+same_tree b0 b34 "bake, 3 jobs on 4 devices"
 same_tree b0 b "bake --device 0,0 --jobs 2"
 [ $fail -eq 0 ] && echo "split shares: ok"
 exit $fail
