@@ -16,8 +16,10 @@ set_tests_properties(cli_crowd_devices PROPERTIES SKIP_RETURN_CODE 77 LABELS "cl
 # warning naming what ran instead.
 add_test(NAME cli_thread_fallback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_thread_fallback.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_thread_fallback PROPERTIES LABELS "cli;gpu" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "vkskin: validation")
-# A split says how the work was shared: a line a context on stderr, "context_shares" in the JSON.
-add_test(NAME cli_split_shares COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_split_shares.sh $<TARGET_FILE:vkskin>)
+# A split says how the work was shared: a line a context on stderr, "context_shares" in the JSON;
+# a small run (one chunk, a few jobs) gives every context a share and one device's results.
+add_test(NAME cli_split_shares COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_split_shares.sh $<TARGET_FILE:vkskin>
+         ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_split_shares PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 300)
 add_test(NAME cli_progress COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_progress.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 300)

@@ -4,10 +4,13 @@
 # UNIT/s", for deform, validate and bake, batches and clips alike; never on stdout, none with
 # --quiet, none on one device; validate's --json and bake's --report carry the same as
 # "context_shares". What the contexts took adds up to the whole run. On lavapipe the same
-# device is asked for twice (two contexts). Exit 77 without a Vulkan device.
-# Usage: cli_split_shares.sh VKSKIN
+# device is asked for twice (two contexts). A small run (one chunk, a few jobs) still gives
+# every context a share, with one device's results: bytes, bake outputs, validate's metrics.
+# Exit 77 without a Vulkan device.
+# Usage: cli_split_shares.sh VKSKIN [SOURCE_DIR]
 set -u
 vk=$1
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -95,5 +98,69 @@ quiet_none bq.err "bake --quiet"
 "$vk" bake bake.json --device 0 --out b0 --report b0.json > b0.out 2> b0.err
 quiet_none b0.err "bake --device 0"
 grep -q '"context_shares"' b0.json && { echo "FAIL: context_shares in a one-device bake report"; fail=1; }
+
+# ---- small runs: every context a share, one device's results ----
+# (one chunk went to one context: 0 + 6 instances, 0 + 0 + 29, a bake's 3 jobs on one device)
+# every ERR CONTEXTS UNIT WHAT: CONTEXTS share lines, none of them 0
+every() {
+    local n z
+    n=$(grep -c -E "^vkskin [a-z]+: context [0-9]+/$2 on .+: [0-9]+ $3 in " "$1")
+    [ "$n" -eq "$2" ] || { echo "FAIL: $4: $n share lines, expected $2"; fail=1; return; }
+    z=$(grep -E "^vkskin [a-z]+: context [0-9]+/$2 on .+: 0 $3 in " "$1")
+    [ -z "$z" ] || { echo "FAIL: $4: a context took nothing: $z"; fail=1; }
+}
+# the JSON metrics without what a split says of itself, timings and chunk counts
+metrics() { sed '/"context_shares"/,/}\]/d' "$1" | grep -v -e '_ms"' -e '"chunks"' -e '"device' -e '"queue_' -e '"context'; }
+# vsmall WHAT DEVICES then the validate arguments: metrics of --device DEVICES = --device 0's
+vsmall() {
+    local what=$1 dev=$2 n=$(($(echo "$2" | tr -cd , | wc -c) + 1)); shift 2
+    "$vk" validate "$@" --json --device 0 > s0.json 2> s0.err || { echo "FAIL: $what --device 0: exit $?"; fail=1; }
+    "$vk" validate "$@" --json --device "$dev" > s1.json 2> s1.err || { echo "FAIL: $what --device $dev: exit $?"; fail=1; }
+    every s1.err "$n" instances "$what --device $dev"
+    grep -q '"nmse":' s0.json || { echo "FAIL: $what: no metrics"; fail=1; }
+    metrics s0.json > m0.txt
+    metrics s1.json > m1.txt
+    cmp -s m0.txt m1.txt || { echo "FAIL: $what: --device $dev differs from --device 0:"; diff m0.txt m1.txt | head; fail=1; }
+}
+# one chunk of 6 layered instances of two models, over 3 frames (the sums in one device's order)
+vsmall "validate --crowd" 0,0 --crowd "$src/tests/data/crowd_layers.json" --frames 3
+# one chunk of 29 instances on three contexts
+vsmall "validate --clip" 0,0,0 hero.dff --clip hero.dff.wave.anm --instances 29 --stagger --frames 3
+# deform: a batch of 5 x 2 poses and a clip's 5 instances, one chunk each: one device's bytes
+"$vk" deform hero.dff --gpu --instances 5 --frames 2 --seed 3 --format raw --device 0,0 --out sb.raw > /dev/null 2> sb.err
+"$vk" deform hero.dff --gpu --instances 5 --frames 2 --seed 3 --format raw --device 0 --out sb0.raw > /dev/null 2>&1
+every sb.err 2 poses "deform batch, one chunk"
+cmp -s sb.raw sb0.raw || { echo "FAIL: deform batch, one chunk: --device 0,0 differs from --device 0"; fail=1; }
+c=(hero.dff --gpu --clip hero.dff.wave.anm --instances 5 --stagger --frames 3 --format pc2)
+"$vk" deform "${c[@]}" --device 0,0,0 --out sc.pc2 > /dev/null 2> sc.err
+"$vk" deform "${c[@]}" --device 0 --out sc0.pc2 > /dev/null 2>&1
+every sc.err 3 instances "deform clip, one chunk"
+cmp -s sc.pc2 sc0.pc2 || { echo "FAIL: deform clip, one chunk: --device 0,0,0 differs from --device 0"; fail=1; }
+# bake: 4 jobs on four devices, a job in flight each (a job in flight took every job it found
+# into its group, and the others found none; 3 jobs and two jobs in flight a device above): each
+# device a job, every output's bytes those of one device
+cat > bake4.json <<JSON
+{"defaults": {"fps": 10, "outputs": ["pc2"]},
+ "jobs": [{"name": "a", "model": "small.dff", "clips": ["small.dff.walk.anm"]},
+          {"name": "b", "model": "small.dff", "clips": ["small.dff.wave.anm"]},
+          {"name": "c", "model": "hero.dff", "clips": ["hero.dff.walk.anm"]},
+          {"name": "d", "model": "hero.dff", "clips": ["hero.dff.wave.anm"]}]}
+JSON
+"$vk" bake bake4.json --device 0,0,0,0 --out b4 > /dev/null 2> b4.err || { echo "FAIL: bake --device 0,0,0,0"; fail=1; }
+"$vk" bake bake4.json --device 0 --out b40 > /dev/null 2>&1 || { echo "FAIL: bake of 4 jobs --device 0"; fail=1; }
+every b4.err 4 jobs "bake, 4 jobs on 4 devices"
+every b.err 2 jobs "bake --jobs 2"
+same_tree() { # ONE SPLIT WHAT
+    (cd "$1" && find . -type f | sort | xargs sha256sum) > sum0.txt
+    (cd "$2" && find . -type f | sort | xargs sha256sum) > sum1.txt
+    [ -s sum0.txt ] && cmp -s sum0.txt sum1.txt || { echo "FAIL: $3: outputs differ from one device's:"; diff sum0.txt sum1.txt | head -5; fail=1; }
+}
+same_tree b40 b4 "bake, 4 jobs on 4 devices"
+# fewer jobs than devices: a job each for as many devices as there are jobs
+"$vk" bake bake.json --device 0,0,0,0 --out b34 > /dev/null 2> b34.err || { echo "FAIL: bake of 3 jobs --device 0,0,0,0"; fail=1; }
+n=$(grep -c -E "^vkskin bake: context [0-9]/4 on .+: 1 jobs in 1 group," b34.err)
+[ "$n" -eq 3 ] || { echo "FAIL: bake of 3 jobs on 4 devices: $n devices took one job, expected 3:"; grep context b34.err; fail=1; }
+same_tree b0 b34 "bake, 3 jobs on 4 devices"
+same_tree b0 b "bake --device 0,0 --jobs 2"
 [ $fail -eq 0 ] && echo "split shares: ok"
 exit $fail

@@ -6,22 +6,27 @@
  * the order is bound by:
  *
  * validate (vks_cli_crowd_run_split): the NMSE sums are sequential, so the consumer must see the
- * very chunks one stream cuts, frame by frame within each. Those chunks are planned here by the
- * rule stream.h states (ORDER: consecutive instances whose outputs for one frame fit chunk_bytes,
- * at least one) and dealt out in contiguous runs, one per context: a stream over a run that
- * starts on a chunk boundary cuts the same chunks. A context consumes once the contexts before it
- * finished their runs; meanwhile its GPU keeps its ring of frames in flight. Interleaving would
- * buy nothing here: the comparison, which is what takes the time, runs in order anyway, and
- * chunks of several models differ in size, so a context's interleaved chunks would not be cut
- * again the same way by its stream.
+ * instances and frames in the very order one stream gives: chunk by chunk, frame by frame within
+ * each. Those chunks are planned here by the rule stream.h states (ORDER: consecutive instances
+ * whose outputs for one frame fit chunk_bytes, at least one). With as many chunks as contexts
+ * they are dealt out in contiguous runs, one per context, as evenly as whole chunks allow: a
+ * stream over a run that starts on a chunk boundary cuts the same chunks. With fewer (a small
+ * run, often one chunk) a chunk is cut into pieces, one per context, each of which that
+ * context's stream takes as one chunk; a frame of the chunk then reaches the consumer as its
+ * pieces one after the other, the same instances in the same order, so the sums are the same.
+ * Every delivery has its turn (chunk, frame, piece); a context's GPU keeps its ring of frames in
+ * flight while it waits. Interleaving whole chunks would buy nothing: the comparison, which is
+ * what takes the time, runs in order anyway, and chunks of several models differ in size, so a
+ * context's interleaved chunks would not be cut again the same way by its stream.
  *
  * deform (vks_cli_crowd_to_bake_split): one model, so every instance has the same size. The
  * instances go in pieces whose frames fit a context's share of the memory, dealt round-robin
- * (piece i to context i mod n); each context's stream cuts exactly its pieces (chunk_bytes is a
- * piece), so all the contexts deform and copy out their pieces at once, and a piece is written,
- * instance by instance, in its turn after the pieces before it: the bake gets the writes
- * vks_stream_to_bake makes on one context (a piece whose instance's frames do not fit is one
- * instance, written frame by frame as they come, also in its turn).
+ * (piece i to context i mod n), at most total / n instances a piece so that every context gets
+ * one when there are as many instances; each context's stream cuts exactly its pieces
+ * (chunk_bytes is a piece), so all the contexts deform and copy out their pieces at once, and a
+ * piece is written, instance by instance, in its turn after the pieces before it: the bake gets
+ * the writes vks_stream_to_bake makes on one context (a piece whose instance's frames do not fit
+ * is one instance, written frame by frame as they come, also in its turn).
  *
  * No context's work reaches the consumer before every thread started (the gate); if one cannot
  * start, the others stop and the whole job runs on the first context, on this thread. */
@@ -49,8 +54,7 @@ typedef struct part {
     vks_stream_desc d;      /* the stream over this context's instances */
     vks_stream_crowd crowd; /* those instances, taken from the job's (cs.crowd) */
     uint32_t first;         /* validate: the first instance of this context's run */
-    uint64_t turn;          /* validate: the run's turn */
-    uint64_t delivered;     /* validate: instance-frames of the run consumed */
+    uint64_t sub;           /* validate: its place among the contexts sharing its chunk */
     uint64_t instances;     /* delivered at frame 0: what this context did */
     float *pos, *nrm;       /* deform: one piece's frames, [instance][frame][vertex * 3] */
     vks_stream_stats st;
@@ -68,9 +72,14 @@ struct split {
     double t0;              /* the split's start (seconds, monotonic) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    uint64_t turn;          /* the run (validate) or piece (deform) whose deliveries go out now */
+    uint64_t turn;          /* the delivery (validate: chunk, frame, piece) or piece (deform) due now */
     int open;               /* every thread started: deliveries may go out */
     int abort;              /* a context or the output failed: every waiter stops */
+    /* validate: one device's chunks (plan_runs) */
+    uint64_t chunks;
+    uint64_t *bounds;       /* [chunks + 1]: each chunk's first instance, then the total */
+    uint64_t *base;         /* the turn of each chunk's first piece at frame 0 */
+    uint64_t *pieces;       /* the contexts' pieces a chunk is cut into (a whole chunk: 1) */
     /* deform */
     vks_bake *bake;
     uint32_t piece;         /* instances of a piece (the last may have fewer) */
@@ -122,21 +131,37 @@ static void run_instance(void *user, uint32_t i, vks_crowd_instance *out)
     p->cs.crowd.get_instance(p->whole.user, p->first + i, out);
 }
 
+/* The one-device chunk that holds instance g (job numbering). */
+static uint64_t chunk_of(const split *s, uint64_t g)
+{
+    uint64_t lo = 0, hi = s->chunks; /* bounds[lo] <= g < bounds[hi] */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->bounds[mid] <= g)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A frame of one of this context's chunks: a one-device chunk, or this context's piece of one;
+ * it goes out in the turn one device's order gives it (chunk, then frame, then piece). */
 static int run_deliver(void *user, const vks_stream_delivery *dv)
 {
     part *p = user;
     split *s = p->s;
-    if (!wait_turn(s, p->turn))
-        return 1;
     vks_stream_delivery g = *dv;
     g.first += p->first; /* the job's numbering: the consumer's models and poses */
+    uint64_t c = chunk_of(s, g.first), turn = s->base[c] + (uint64_t)dv->frame * s->pieces[c] + p->sub;
+    if (s->n > 1 && !wait_turn(s, turn))
+        return 1;
     if (p->whole.deliver(p->whole.user, &g)) {
         stop_all(p);
         return 1;
     }
-    p->delivered += dv->count;
     p->instances += dv->frame == 0 ? dv->count : 0;
-    if (p->delivered == (uint64_t)p->d.instance_count * s->frames)
+    if (s->n > 1)
         pass_turn(s);
     return 0;
 }
@@ -146,43 +171,74 @@ static uint64_t instance_bytes(const vks_cli_crowd_job *job, uint32_t m)
     return (uint64_t)job->posers[m]->skin->vertex_count * (job->no_normals ? 12 : 24);
 }
 
-/* The chunks one stream of the job cuts (stream.h, ORDER); returns how many. at[j] gets the
- * first instance of chunk want[j] (want ascending; a chunk past the last: the total). */
-static uint64_t plan_chunks(const vks_cli_crowd_job *job, const uint64_t *want, int nwant, uint64_t *at)
+/* The chunks one stream of the job cuts (stream.h, ORDER); returns how many, and, with at,
+ * their first instances (at[chunks] = the total). */
+static uint64_t plan_chunks(const vks_cli_crowd_job *job, uint64_t *at)
 {
     uint64_t budget = job->chunk_bytes ? job->chunk_bytes : 64ull << 20, bytes = 0, chunks = 0, g = 0;
-    int w = 0;
     for (uint32_t m = 0; m < job->model_count; m++) {
         uint64_t b = instance_bytes(job, m);
         for (uint32_t j = 0; j < job->posers[m]->instances; j++, g++) {
             if (g == 0 || bytes + b > budget) { /* instance g starts a chunk */
-                for (; w < nwant && want[w] == chunks; w++)
-                    at[w] = g;
+                if (at)
+                    at[chunks] = g;
                 chunks++, bytes = 0;
             }
             bytes += b;
         }
     }
-    for (; w < nwant; w++)
-        at[w] = g;
+    if (at)
+        at[chunks] = g;
     return chunks;
 }
 
-static void plan_runs(split *s, const vks_cli_crowd_job *job)
+/* Which instances each context takes. With at least as many chunks as contexts (m >= n),
+ * context k takes chunks [k m / n, (k + 1) m / n): a run of whole chunks, which its stream cuts
+ * alike, since the run starts on a chunk boundary. With fewer (a small run: one chunk would
+ * leave every other context idle), chunk c is cut among contexts [c n / m, (c + 1) n / m) into
+ * runs of as even a number of its instances as can be; each context's run lies within one
+ * chunk, so its stream takes it as one chunk. Either way a context's chunk is a one-device chunk
+ * or a piece of one, and the consumer gets them in one device's order: chunk by chunk, frame by
+ * frame within it, and within a frame the chunk's pieces in order. */
+static vks_result plan_runs(split *s, const vks_cli_crowd_job *job, vks_error *err)
 {
-    uint64_t chunks = plan_chunks(job, NULL, 0, NULL), want[MAX_CONTEXTS + 1] = {0}, at[MAX_CONTEXTS + 1] = {0};
-    for (int k = 0; k <= s->n; k++)
-        want[k] = chunks * (uint64_t)k / (uint64_t)s->n;
-    plan_chunks(job, want, s->n + 1, at);
-    uint64_t turn = 0;
+    uint64_t m = plan_chunks(job, NULL);
+    s->bounds = malloc((m + 1) * sizeof *s->bounds);
+    s->base = malloc((m + 1) * sizeof *s->base);
+    s->pieces = calloc(m + 1, sizeof *s->pieces);
+    if (!s->bounds || !s->base || !s->pieces)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory for the chunks");
+    s->chunks = plan_chunks(job, s->bounds);
     for (int k = 0; k < s->n; k++) {
         part *p = &s->parts[k];
-        p->first = (uint32_t)at[k];
-        p->d.instance_count = (uint32_t)(at[k + 1] - at[k]);
-        p->turn = turn;
-        turn += p->d.instance_count > 0;
+        uint64_t a, b;
+        if (m == 0) {
+            a = b = 0;
+        } else if (m >= (uint64_t)s->n) {
+            a = s->bounds[m * (uint64_t)k / (uint64_t)s->n], b = s->bounds[m * (uint64_t)(k + 1) / (uint64_t)s->n];
+        } else {
+            uint64_t c = 0;
+            while ((c + 1) * (uint64_t)s->n / m <= (uint64_t)k) /* the chunk whose contexts hold k */
+                c++;
+            uint64_t k0 = c * (uint64_t)s->n / m, nk = (c + 1) * (uint64_t)s->n / m - k0;
+            uint64_t first = s->bounds[c], count = s->bounds[c + 1] - first, j = (uint64_t)k - k0;
+            a = first + count * j / nk, b = first + count * (j + 1) / nk;
+        }
+        p->first = (uint32_t)a;
+        p->d.instance_count = (uint32_t)(b - a);
         p->crowd.get_instance = run_instance, p->d.deliver = run_deliver;
+        if (b > a) { /* its place among the pieces of its (first) chunk */
+            uint64_t c = chunk_of(s, a);
+            p->sub = s->pieces[c]++;
+        }
     }
+    uint64_t turn = 0;
+    for (uint64_t c = 0; c < m; c++) {
+        s->pieces[c] = s->pieces[c] ? s->pieces[c] : 1; /* a run of whole chunks: one piece each */
+        s->base[c] = turn;
+        turn += s->pieces[c] * s->frames;
+    }
+    return VKS_OK;
 }
 
 /* ---- deform: pieces dealt round-robin, written in turns ---- */
@@ -262,6 +318,10 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
     s->direct = piece < 1;
     if (piece < 1)
         piece = 1;
+    /* every context gets a piece when there are as many instances as contexts: a piece of at
+       most total / n instances makes at least n of them */
+    if (s->total >= (uint64_t)s->n && piece > s->total / (uint64_t)s->n)
+        piece = s->total / (uint64_t)s->n;
     if (piece > s->total)
         piece = s->total;
     s->piece = (uint32_t)piece;
@@ -325,6 +385,7 @@ static void end(split *s)
         vks_cli_gpu_clips_free(&p->gc);
         free(p->pos), free(p->nrm);
     }
+    free(s->bounds), free(s->base), free(s->pieces);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
 }
@@ -377,12 +438,12 @@ static void reset_to_one(split *s)
 {
     for (int k = 0; k < s->made; k++) {
         part *p = &s->parts[k];
-        p->r = VKS_OK, p->caused = 0, p->delivered = 0, p->instances = 0;
+        p->r = VKS_OK, p->caused = 0, p->instances = 0;
         memset(&p->st, 0, sizeof p->st);
         memset(&p->err, 0, sizeof p->err);
     }
     s->n = 1, s->turn = 0, s->abort = 0, s->open = 1;
-    s->parts[0].first = 0, s->parts[0].turn = 0;
+    s->parts[0].first = 0, s->parts[0].sub = 0;
     s->parts[0].d.instance_count = (uint32_t)s->total;
 }
 
@@ -447,12 +508,13 @@ vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const 
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
     vks_result r = begin(s, job, gpus, models, count, err);
     if (r == VKS_OK) {
-        plan_runs(s, job);
-        if (!run_parts(s)) {
+        r = plan_runs(s, job, err);
+        if (r == VKS_OK && !run_parts(s)) {
             reset_to_one(s);
             part_main(&s->parts[0]);
         }
-        r = result(s, err);
+        if (r == VKS_OK)
+            r = result(s, err);
     }
     for (int k = 0; k < s->n; k++) {
         const vks_stream_stats *ps = &s->parts[k].st;

@@ -50,7 +50,8 @@ static void help(FILE *f)
             "                    it is deformed (exit 5); split its clips or lower its fps or range\n"
             "  --device N|NAME   the Vulkan device; --validation: the Khronos validation layer\n"
             "  --device all|N,M  several devices, one context each: the jobs are split between them\n"
-            "                    (a job in flight per device at least); the same bytes as one device\n"
+            "                    (a job in flight per device at least, each device dealt one of the\n"
+            "                    first jobs, groups of at most jobs/devices); the same bytes as one device\n"
             "  --check           bake nothing: exit 1 unless every output of every job is up to date\n"
             "                    (the merge step after a sharded bake); with --merge DIR the shards'\n"
             "                    reports in DIR become one --report\n\n"
@@ -83,6 +84,13 @@ typedef struct bake_run {
     pthread_mutex_t lock; /* the next job, progress, the exit code and the workers' pending counts */
     pthread_cond_t written; /* a job's outputs are all written */
     uint32_t next;
+    /* a split (several devices) deals each device its first job, so that no device idles while
+       another's job in flight takes every job into its groups: dealt[d] is device d's until it
+       takes it (UINT32_MAX: taken, or none); undealt[d]: no job in flight runs on device d (its
+       threads could not be had), so any job in flight may take its job */
+    uint32_t dealt[VKS_CLI_MAX_DEVICES];
+    uint8_t undealt[VKS_CLI_MAX_DEVICES];
+    uint32_t group_max;   /* jobs in a GPU group: at most the jobs over the devices (rounded up) */
     vks_bake_progress progress;
     int exit_code;
     vks_cli_shares shares; /* what each device took (--device all or a list), once done */
@@ -348,6 +356,44 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
     wait_written(w, n);
 }
 
+/* The job a worker takes next (under run->lock): its device's dealt job, else the queue's next,
+ * else a dealt job no worker of its device will take; run->m->job_count when none is left. */
+static uint32_t take_job(bake_run *run, const bake_worker *w)
+{
+    uint32_t d = w->dev ? (uint32_t)(w->dev - run->devs) : 0, j = run->m->job_count;
+    if (w->dev && run->dealt[d] != UINT32_MAX) {
+        j = run->dealt[d];
+        run->dealt[d] = UINT32_MAX;
+        return j;
+    }
+    j = run->next;
+    while (j < run->m->job_count && !run->mine[j])
+        j++;
+    run->next = j + 1;
+    for (uint32_t e = 0; j >= run->m->job_count && e < run->dev_count; e++)
+        if (run->undealt[e] && run->dealt[e] != UINT32_MAX)
+            j = run->dealt[e], run->dealt[e] = UINT32_MAX;
+    return j;
+}
+
+/* Deals device d its first job (the d-th of the run's, while there are jobs) in a split; the
+ * queue then starts after them. */
+static void deal_first_jobs(bake_run *run)
+{
+    uint32_t d = 0, j = 0;
+    for (uint32_t e = 0; e < VKS_CLI_MAX_DEVICES; e++)
+        run->dealt[e] = UINT32_MAX;
+    run->group_max = GROUP_MAX_JOBS;
+    if (run->dev_count < 2)
+        return;
+    uint32_t share = (run->progress.jobs + run->dev_count - 1) / run->dev_count;
+    run->group_max = share < GROUP_MAX_JOBS ? share : GROUP_MAX_JOBS;
+    for (; j < run->m->job_count && d < run->dev_count; j++)
+        if (run->mine[j])
+            run->dealt[d++] = j;
+    run->next = j;
+}
+
 static void *worker(void *arg)
 {
     bake_worker *w = arg;
@@ -357,10 +403,7 @@ static void *worker(void *arg)
     uint64_t bytes = 0;
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        uint32_t j = run->next;
-        while (j < run->m->job_count && !run->mine[j])
-            j++;
-        run->next = j + 1;
+        uint32_t j = take_job(run, w);
         if (j < run->m->job_count)
             vks_bake_progress_update(&run->progress, run->m->jobs[j].name, 0);
         pthread_mutex_unlock(&run->lock);
@@ -385,7 +428,7 @@ static void *worker(void *arg)
         }
         /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
         uint64_t b = (uint64_t)s->l.frames * s->l.skin->vertex_count * 24;
-        if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == GROUP_MAX_JOBS)) {
+        if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == run->group_max)) {
             flush_group(w, group, n);
             n = 0, bytes = 0;
         }
@@ -681,9 +724,15 @@ int vks_cmd_bake(int argc, char **argv)
     uint32_t started = 0;
     for (uint32_t t = 0; t < jobs; t++)
         workers[t] = (bake_worker){&run, run.dev_count ? &run.devs[t % run.dev_count] : NULL, 0};
+    deal_first_jobs(&run);
+    uint8_t live[VKS_CLI_MAX_DEVICES] = {1}; /* the first worker runs on this thread, device 0 */
     for (uint32_t t = 1; t < jobs; t++)
         if (vks_cli_thread_start(&tids[started], worker, &workers[t], "bake --jobs: fewer jobs in flight (none: one at a time)"))
-            started++;
+            started++, live[run.dev_count ? t % run.dev_count : 0] = 1;
+    pthread_mutex_lock(&run.lock); /* a device without a job in flight: its dealt job goes to any */
+    for (uint32_t d = 0; d < run.dev_count; d++)
+        run.undealt[d] = !live[d];
+    pthread_mutex_unlock(&run.lock);
     worker(&workers[0]);
     for (uint32_t t = 0; t < started; t++)
         pthread_join(tids[t], NULL);

@@ -365,6 +365,10 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
         piece = 1;
     if (piece > ENTRY_POSES)
         piece = ENTRY_POSES;
+    /* every context gets a piece when there are as many poses as contexts: a piece of at most
+       total / n poses makes at least n of them (one chunk's poses would go to one context) */
+    if (c->total >= (uint64_t)n && piece > c->total / (uint64_t)n)
+        piece = c->total / (uint64_t)n;
     uint64_t pieces = (c->total + piece - 1) / piece;
     if (pieces / n + 1 > UINT32_MAX)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "too many chunks for the devices");
