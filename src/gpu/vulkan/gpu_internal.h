@@ -219,6 +219,10 @@ void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r);
 /* Records after the pass that wrote the outputs: a barrier (its shader writes before these
  * reads), the result's reset, the dispatch, and a barrier to the host's read. */
 void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t vertices, int normals);
+/* The same over vertices [first, first + vertices) of the bound buffers (the stream's chunk in
+ * a crowd part's outputs, stream_ring.c). */
+void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t first,
+                              uint64_t vertices, int normals);
 /* The figures of the last recorded reduction (after its fence). */
 void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 
