@@ -37,6 +37,12 @@ vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf 
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkAllocateDescriptorSets");
     gpu->counters.descriptor_sets++;
+    vks__reduce_bind(gpu, r, pos, nrm);
+    return VKS_OK;
+}
+
+void vks__reduce_bind(vks_gpu *gpu, vks__reduce *r, const vks__buf *pos, const vks__buf *nrm)
+{
     const vks__buf *bufs[3] = {pos, nrm && nrm->buffer ? nrm : pos, &r->result};
     VkDescriptorBufferInfo bi[3];
     VkWriteDescriptorSet w[3];
@@ -51,7 +57,6 @@ vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf 
         w[i].pBufferInfo = &bi[i];
     }
     gpu->vk.vkUpdateDescriptorSets(gpu->device, 3, w, 0, NULL);
-    return VKS_OK;
 }
 
 void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r)

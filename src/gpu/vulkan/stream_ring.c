@@ -100,37 +100,31 @@ static VkDeviceSize copied_bytes(vks_crowd *crowd, uint32_t count, int normals)
     return bytes;
 }
 
-/* Reduction i of slot sl bound to the part buffers pos and nrm (nrm VK_NULL_HANDLE without
- * normals); the slot is idle (waited for), so its sets may be rewritten. */
+/* Reduction i of slot sl, bound to the part buffers pos and nrm (nrm VK_NULL_HANDLE without
+ * normals). Bound anew at every frame: the slot is idle (waited for), and a chunk's crowd may
+ * be another one than the last, whose buffers could even reuse the old handles. */
 static vks_result reduction_for(vks_gpu *gpu, vks__ring_slot *sl, uint32_t i, VkBuffer pos, VkBuffer nrm,
                                 vks_error *err)
 {
     if (i >= sl->red_cap) {
         uint32_t cap = sl->red_cap ? sl->red_cap * 2 : 4;
         vks__reduce *red = realloc(sl->red, sizeof *red * cap);
-        if (red)
-            sl->red = red;
-        VkBuffer *bound = red ? realloc(sl->red_bound, sizeof *bound * cap) : NULL;
-        if (!red || !bound)
+        if (!red)
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
-        sl->red_bound = bound;
+        sl->red = red;
         memset(sl->red + sl->red_cap, 0, sizeof *red * (cap - sl->red_cap));
-        memset(sl->red_bound + sl->red_cap, 0, sizeof *bound * (cap - sl->red_cap));
         sl->red_cap = cap;
     }
-    if (sl->red[i].set && sl->red_bound[i] == pos)
-        return VKS_OK; /* a part's normals are bound with its positions: same part, same pair */
-    vks__reduce_destroy(gpu, &sl->red[i]);
-    sl->red_bound[i] = VK_NULL_HANDLE;
     vks__buf p = {0}, n = {0};
     p.buffer = pos, n.buffer = nrm;
-    vks_result r = vks__reduce_create(gpu, &p, &n, &sl->red[i], err);
-    if (r != VKS_OK) {
-        vks__reduce_destroy(gpu, &sl->red[i]);
-        return r;
+    if (sl->red[i].set) {
+        vks__reduce_bind(gpu, &sl->red[i], &p, &n);
+        return VKS_OK;
     }
-    sl->red_bound[i] = pos;
-    return VKS_OK;
+    vks_result r = vks__reduce_create(gpu, &p, &n, &sl->red[i], err);
+    if (r != VKS_OK)
+        vks__reduce_destroy(gpu, &sl->red[i]);
+    return r;
 }
 
 /* The reduction of instances [0, count)'s outputs after the frame's deform: one dispatch per run
@@ -285,7 +279,7 @@ void vks__ring_destroy(vks__ring *ring)
         vks__buf_destroy(gpu, &sl->stage);
         for (uint32_t i = 0; i < sl->red_cap; i++)
             vks__reduce_destroy(gpu, &sl->red[i]);
-        free(sl->red), free(sl->red_bound);
+        free(sl->red);
         vks__oneshot_destroy(gpu, &sl->copy);
         vks__oneshot_destroy(gpu, &sl->os);
     }

@@ -35,7 +35,6 @@ typedef struct vks__ring_slot {
        other in one crowd part (a chunk spans parts), each bound to that part's buffers; the
        runs' figures merge exactly (sums, xor, extents) into the frame's */
     vks__reduce *red;
-    VkBuffer *red_bound;   /* the position buffer red[i] is bound to */
     uint32_t red_cap, red_used;
 } vks__ring_slot;
 
