@@ -7,7 +7,7 @@
  * instances come as a list or a callback; a consumer's stop, bad descs, and a stream into a
  * bake; the same bits from a context that reads back in a submission of its own (the copy
  * engine's path); with desc.reduce, each delivery's GPU figures equal the host's recomputation
- * from the bytes delivered, over several chunks, rings and positions only. Exits 77 where
+ * from the bytes delivered, over several chunks, rings, positions only and a crowd in parts. Exits 77 where
  * there is no Vulkan device. */
 #include "crowd_check.h"
 #include "gpu_check.h"
@@ -418,6 +418,24 @@ int main(void)
         CHECK_EQ_INT(fg.with, fg.calls); /* lavapipe runs subgroup arithmetic: the pass runs */
         CHECK_EQ_INT(fg.mismatches, 0);
         CHECK(fg.extent_ok);
+    }
+    { /* a crowd in parts (maxStorageBufferRange lowered): a chunk's outputs span buffers */
+        vks_gpu *parted = gpu_check_context_testing(&(vks_gpu_options){0},
+                                                    &(vks_gpu_testing){.limit_storage_range = 256 << 10});
+        vks_gpu_models *pm = NULL;
+        CHECK(parted && vks_gpu_upload(parted, skins, 2, &pm, &err) == VKS_OK);
+        figured fg = {.extent_ok = 1};
+        e = d, e.models = pm, e.reduce = 1, e.deliver = take_figures, e.user = &fg, e.chunk_bytes = 0;
+        CHECK(pm && vks_stream_run(parted, &e, &st, &err) == VKS_OK);
+        fprintf(stderr, "  in parts, %u chunk(s): %u of %u deliveries with figures, %u mismatched\n", st.chunks, fg.with,
+                fg.calls, fg.mismatches);
+        CHECK_EQ_INT(fg.calls, F);
+        CHECK_EQ_INT(fg.with, F);
+        CHECK_EQ_INT(fg.mismatches, 0);
+        CHECK(fg.extent_ok);
+        CHECK_EQ_INT(vks_gpu_validation_messages(parted), 0);
+        vks_gpu_models_free(pm);
+        vks_gpu_destroy(parted);
     }
     figured none = {.extent_ok = 1};
     e = d, e.deliver = take_figures, e.user = &none; /* not asked: no figures */
