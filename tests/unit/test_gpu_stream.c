@@ -107,6 +107,57 @@ static int take_figures(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
+/* desc.reduce: over the stream d (cut into `chunks` chunks), rings, one chunk, positions only,
+ * and a crowd in parts (maxStorageBufferRange lowered: a chunk's outputs span buffers, reduced
+ * by a dispatch each and merged), every delivery's figures are the host's from its bytes; a
+ * stream that does not ask gets none. */
+static void figures_hold(vks_gpu *gpu, const vks_stream_desc *d, uint32_t chunks)
+{
+    vks_stream_desc e;
+    vks_stream_stats st = {0};
+    vks_error err = {0};
+    fprintf(stderr, "the GPU's figures per delivery (desc.reduce) equal the host's from the bytes delivered\n");
+    struct {
+        uint64_t chunk_bytes;
+        uint32_t ring, calls;
+        int no_normals;
+    } fc[3] = {{d->chunk_bytes, 2, chunks * F, 0}, {0, 3, F, 0}, {1, 4, N * F, 1}};
+    for (int k = 0; k < 3; k++) {
+        figured fg = {.extent_ok = 1};
+        e = *d, e.reduce = 1, e.deliver = take_figures, e.user = &fg;
+        e.chunk_bytes = fc[k].chunk_bytes, e.ring = fc[k].ring, e.no_normals = fc[k].no_normals;
+        CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
+        fprintf(stderr, "  ring %u, %u chunks: %u of %u deliveries with figures, %u mismatched\n", fc[k].ring,
+                st.chunks, fg.with, fg.calls, fg.mismatches);
+        CHECK_EQ_INT(fg.calls, fc[k].calls);
+        CHECK_EQ_INT(fg.with, fg.calls); /* lavapipe runs subgroup arithmetic: the pass runs */
+        CHECK_EQ_INT(fg.mismatches, 0);
+        CHECK(fg.extent_ok);
+    }
+    { /* a crowd in parts (maxStorageBufferRange lowered): a chunk's outputs span buffers */
+        vks_gpu *parted = gpu_check_context_testing(&(vks_gpu_options){0},
+                                                    &(vks_gpu_testing){.limit_storage_range = 256 << 10});
+        vks_gpu_models *pm = NULL;
+        CHECK(parted && vks_gpu_upload(parted, skins, 2, &pm, &err) == VKS_OK);
+        figured fg = {.extent_ok = 1};
+        e = *d, e.models = pm, e.reduce = 1, e.deliver = take_figures, e.user = &fg, e.chunk_bytes = 0;
+        CHECK(pm && vks_stream_run(parted, &e, &st, &err) == VKS_OK);
+        fprintf(stderr, "  in parts, %u chunk(s): %u of %u deliveries with figures, %u mismatched\n", st.chunks, fg.with,
+                fg.calls, fg.mismatches);
+        CHECK_EQ_INT(fg.calls, F);
+        CHECK_EQ_INT(fg.with, F);
+        CHECK_EQ_INT(fg.mismatches, 0);
+        CHECK(fg.extent_ok);
+        CHECK_EQ_INT(vks_gpu_validation_messages(parted), 0);
+        vks_gpu_models_free(pm);
+        vks_gpu_destroy(parted);
+    }
+    figured none = {.extent_ok = 1};
+    e = *d, e.deliver = take_figures, e.user = &none; /* not asked: no figures */
+    CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
+    CHECK(none.calls == chunks * F && none.with == 0);
+}
+
 static void get_instance(void *user, uint32_t i, vks_stream_instance *out)
 {
     (void)user;
@@ -401,46 +452,7 @@ int main(void)
     CHECK(!memcmp(g->pos, h->pos, (size_t)N * F * MAXV * 12));
     got_free(h);
 
-    fprintf(stderr, "the GPU's figures per delivery (desc.reduce) equal the host's from the bytes delivered\n");
-    struct {
-        uint64_t chunk_bytes;
-        uint32_t ring, calls;
-        int no_normals;
-    } fc[3] = {{d.chunk_bytes, 2, 7 * F, 0}, {0, 3, F, 0}, {1, 4, N * F, 1}};
-    for (int k = 0; k < 3; k++) {
-        figured fg = {.extent_ok = 1};
-        e = d, e.reduce = 1, e.deliver = take_figures, e.user = &fg;
-        e.chunk_bytes = fc[k].chunk_bytes, e.ring = fc[k].ring, e.no_normals = fc[k].no_normals;
-        CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
-        fprintf(stderr, "  ring %u, %u chunks: %u of %u deliveries with figures, %u mismatched\n", fc[k].ring,
-                st.chunks, fg.with, fg.calls, fg.mismatches);
-        CHECK_EQ_INT(fg.calls, fc[k].calls);
-        CHECK_EQ_INT(fg.with, fg.calls); /* lavapipe runs subgroup arithmetic: the pass runs */
-        CHECK_EQ_INT(fg.mismatches, 0);
-        CHECK(fg.extent_ok);
-    }
-    { /* a crowd in parts (maxStorageBufferRange lowered): a chunk's outputs span buffers */
-        vks_gpu *parted = gpu_check_context_testing(&(vks_gpu_options){0},
-                                                    &(vks_gpu_testing){.limit_storage_range = 256 << 10});
-        vks_gpu_models *pm = NULL;
-        CHECK(parted && vks_gpu_upload(parted, skins, 2, &pm, &err) == VKS_OK);
-        figured fg = {.extent_ok = 1};
-        e = d, e.models = pm, e.reduce = 1, e.deliver = take_figures, e.user = &fg, e.chunk_bytes = 0;
-        CHECK(pm && vks_stream_run(parted, &e, &st, &err) == VKS_OK);
-        fprintf(stderr, "  in parts, %u chunk(s): %u of %u deliveries with figures, %u mismatched\n", st.chunks, fg.with,
-                fg.calls, fg.mismatches);
-        CHECK_EQ_INT(fg.calls, F);
-        CHECK_EQ_INT(fg.with, F);
-        CHECK_EQ_INT(fg.mismatches, 0);
-        CHECK(fg.extent_ok);
-        CHECK_EQ_INT(vks_gpu_validation_messages(parted), 0);
-        vks_gpu_models_free(pm);
-        vks_gpu_destroy(parted);
-    }
-    figured none = {.extent_ok = 1};
-    e = d, e.deliver = take_figures, e.user = &none; /* not asked: no figures */
-    CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
-    CHECK(none.calls == 7 * F && none.with == 0);
+    figures_hold(gpu, &d, 7);
 
     fprintf(stderr, "the consumer stops the stream\n");
     h = got_new();

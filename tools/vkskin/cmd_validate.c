@@ -256,8 +256,9 @@ static cJSON *over_json(const vks_error_map *m)
 }
 
 /* The GPU's per-chunk reductions (crowds: per chunk's frame) summed up (validate_run.c checks
- * each against the bytes the host read): positions' extent per axis (null where no component was finite), non-finite
- * components, the normals' largest |length - 1|, and whether every chunk's readback agreed. */
+ * each against the bytes the host read): positions' extent per axis (null where no component
+ * was finite), non-finite components, the normals' largest |length - 1|, and whether every
+ * chunk's readback agreed. */
 static cJSON *reduction_json(const vdevice *d)
 {
     const vks_gpu_figures *g = &d->gpu_figures;
