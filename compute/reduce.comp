@@ -27,7 +27,9 @@ layout(std430, binding = 0) readonly buffer Pos { uint pos[]; };
 layout(std430, binding = 1) readonly buffer Nrm { uint nrm[]; };
 layout(std430, binding = 2) buffer Result { uint r[]; };
 
-layout(push_constant) uniform Push { uint vertices, normals; } pc;
+// first: the run's first vertex in the bound buffers (0 for a batch chunk, which starts them; a
+// stream's crowd part may hold a chunk's instances after others, and a chunk may span parts)
+layout(push_constant) uniform Push { uint vertices, normals, first; } pc;
 
 void main()
 {
@@ -36,7 +38,8 @@ void main()
     uvec3 mn = uvec3(0xffffffffu), mx = uvec3(0u);
     const uvec3 exp_mask = uvec3(0x7f800000u), sign = uvec3(0x80000000u);
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint v = gl_GlobalInvocationID.x; v < pc.vertices; v += stride) {
+    for (uint i = gl_GlobalInvocationID.x; i < pc.vertices; i += stride) {
+        uint v = pc.first + i;
         uvec3 u = uvec3(pos[3u * v], pos[3u * v + 1u], pos[3u * v + 2u]);
         sum += u.x + u.y + u.z, x ^= u.x ^ u.y ^ u.z;
         bvec3 fin = notEqual(u & exp_mask, exp_mask);

@@ -68,6 +68,7 @@ if(VKSKIN_GPU)
 endif()
 
 # validate's readback check: the GPU's per-chunk reduction in the JSON, both readback paths, and
-# a bit flipped after the copy (VKSKIN_TEST_FLIP_READBACK) failing the run with exit 5
+# a bit flipped after the copy (VKSKIN_TEST_FLIP_READBACK) failing the run with exit 5; the
+# same on the clip/crowd route (the stream's reduction, one check per chunk frame)
 add_test(NAME cli_validate_readback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_readback.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_validate_readback PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)

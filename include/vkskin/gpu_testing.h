@@ -36,7 +36,9 @@ typedef struct vks_gpu_testing {
                                        maxStorageBufferRange everywhere (upload checks, chunks) */
     uint32_t flip_readback_chunk;   /* nonzero: vks_gpu_run flips the lowest bit of one position
                                        word of chunk (this - 1) after reading it back, before
-                                       deliver: what validate's readback check must catch */
+                                       deliver, and a stream (stream.h) likewise of its
+                                       delivery (this - 1), counted over the whole stream:
+                                       what validate's readback check must catch */
 } vks_gpu_testing;
 
 /* The verdict's reduction pass (compute/reduce.comp) over words the caller plants, on the

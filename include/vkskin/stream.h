@@ -92,6 +92,13 @@ typedef struct vks_stream_delivery {
     const float *positions; /* each instance's vertex_count * 3 floats, one after the other,
                                valid during the call */
     const float *normals;   /* the same for normals; NULL with no_normals */
+    /* desc.reduce: what the GPU's reduction pass (compute/reduce.comp, as vks_gpu_batch.reduce)
+       made of these outputs after their deform, before their copy into the readback slot:
+       vks_gpu_figures_add over positions and normals must give the same exact figures, or
+       the bytes handed here are not the ones the GPU wrote. NULL when not asked, or on a
+       device that cannot run the pass (no subgroup arithmetic in compute). Valid during the
+       call. Since 0.4. */
+    const vks_gpu_figures *gpu_figures;
 } vks_stream_delivery;
 
 /* Nonzero stops the stream: vks_stream_run returns VKS_ERR_INVALID, "stopped by the consumer". */
@@ -120,6 +127,9 @@ typedef struct vks_stream_desc {
                                             crowds take the larger layered tables) */
     vks_stream_deliver_fn deliver;       /* required by vks_stream_run */
     void *user;                          /* for deliver and get_instance */
+    int reduce;                          /* nonzero: each delivery carries gpu_figures (the
+                                            readback check: validate asks; deform and bake do
+                                            not, and pay nothing for it). Since 0.4. */
 } vks_stream_desc;
 
 typedef struct vks_stream_stats {

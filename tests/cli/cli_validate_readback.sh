@@ -5,7 +5,10 @@
 # gpu_reduction (every chunk checked, no mismatch, the positions' extent, no non-finite
 # component); with one bit of chunk 2 flipped after the copy (VKSKIN_TEST_FLIP_READBACK=2, far
 # inside every tolerance, so the comparison alone passes) validate fails with exit 5 and a line
-# naming the file and the chunk. Exit 77 without a Vulkan device.
+# naming the file and the chunk. The same on the clip/crowd route (--clip, --crowd: the stream
+# reduces each chunk's frame, stream.h desc.reduce), both readbacks, a flipped bit of its third
+# chunk frame failing with exit 5 and a line naming file, frame, instances and chunk, and split
+# across two contexts (--device 0,0). Exit 77 without a Vulkan device.
 # Usage: cli_validate_readback.sh VKSKIN
 set -u
 vk=$1
@@ -64,4 +67,83 @@ if not (g["readback_mismatches"] == 1 and d["pass"] is False and d["exit_code"] 
 PY
 done
 [ $fail -eq 0 ] && echo "a flipped bit of chunk 2 fails validate with exit 5, either readback"
+
+# the clip/crowd route: models with clips; a crowd of 40 (two models, clips, layers, roots, the
+# bind pose) in chunks of 1 MiB: two chunks of four frames
+"$vk" generate --vertices 1500 --out c.dff > /dev/null || { echo "FAIL: generate c.dff"; exit 1; }
+"$vk" generate --vertices 700 --bones 24 --seed 2 --out d.dff > /dev/null || { echo "FAIL: generate d.dff"; exit 1; }
+{
+  echo '{"instances": ['
+  for i in $(seq 0 39); do
+    case $((i % 4)) in
+      0) echo "{\"model\": \"c.dff\", \"clip\": \"c.dff.walk.anm\", \"start\": 0.$i, \"root\": {\"translation\": [$i, 0, 1]}},";;
+      1) echo "{\"model\": \"d.dff\", \"layers\": [{\"clip\": \"d.dff.walk.anm\", \"weight\": 0.6}, {\"clip\": \"d.dff.wave.anm\", \"weight\": 0.4}]},";;
+      2) echo "{\"model\": \"c.dff\", \"clip\": \"c.dff.wave.anm\", \"speed\": 1.5},";;
+      3) echo "{\"model\": \"d.dff\"},";;
+    esac
+  done
+  echo '{"model": "c.dff", "clip": "c.dff.walk.anm"}]}'
+} > crowd.json
+clip=(validate c.dff --clip c.dff.walk.anm --stagger --instances 30 --frames 3 --max-chunk-mb 1 --json --quiet --validation)
+crowd=(validate --crowd crowd.json --frames 4 --max-chunk-mb 1 --json --quiet --validation)
+# route name, frames, then the command
+check_route() {
+  local what=$1 frames=$2; shift 2
+  for apart in 0 1; do
+    VKSKIN_TEST_SEPARATE_READBACK=$apart "$vk" "$@" > ok.json 2> err; rc=$?
+    [ $rc -eq 0 ] || { echo "FAIL: $what, readback apart=$apart: exit $rc ($(head -c 600 err))"; fail=1; continue; }
+    python3 - ok.json "$what apart=$apart" "$frames" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d.get("gpu_reduction")
+frames = int(sys.argv[3])
+bad = []
+if d.get("gpu_path") != "crowd": bad.append("gpu_path %s" % d.get("gpu_path"))
+if not g: bad.append("no gpu_reduction")
+else:
+    # a check per chunk and frame
+    if g["chunks"] != d["chunks"] * frames or d["chunks"] < 1: bad.append("checked %s for %s chunks" % (g["chunks"], d["chunks"]))
+    if g["readback_checked"] is not True: bad.append("readback_checked %s" % g["readback_checked"])
+    if g["readback_mismatches"] != 0: bad.append("mismatches %s" % g["readback_mismatches"])
+    if g["nonfinite"] != 0: bad.append("nonfinite %s" % g["nonfinite"])
+    lo, hi = g["position_min"], g["position_max"]
+    if len(lo) != 3 or len(hi) != 3 or any(a is None or b is None or a >= b for a, b in zip(lo, hi)):
+        bad.append("extent %s %s" % (lo, hi))
+if d["pass"] is not True or d["exit_code"] != 0: bad.append("not a pass")
+if bad:
+    print("FAIL: %s: %s" % (sys.argv[2], "; ".join(bad)))
+    sys.exit(1)
+print("%s: %d chunk frames checked" % (sys.argv[2], g["chunks"]))
+PY
+    VKSKIN_TEST_SEPARATE_READBACK=$apart VKSKIN_TEST_FLIP_READBACK=2 "$vk" "$@" > bad.json 2> err; rc=$?
+    [ $rc -eq 5 ] || { echo "FAIL: $what, a flipped bit of chunk 2, apart=$apart: exit $rc, not 5 ($(head -c 600 err))"; fail=1; }
+    grep -q "c.dff: readback of chunk 2 (frame [0-9]*, instances [0-9]*\.\.[0-9]*.*): the GPU's sum 0x[0-9a-f]* but the host read 0x" err ||
+      { echo "FAIL: $what: no line naming chunk 2: $(head -c 600 err)"; fail=1; }
+    [ "$(grep -c 'readback of chunk' err)" -eq 1 ] || { echo "FAIL: $what: other chunks named: $(head -c 600 err)"; fail=1; }
+    python3 - bad.json "$what" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["gpu_reduction"]
+if not (g["readback_mismatches"] == 1 and d["pass"] is False and d["exit_code"] == 5 and
+        all(f["positions"]["pass"] and f["normals"]["pass"] for f in d["files"])):
+    print("FAIL: %s, flipped bit: %s pass %s exit %s" % (sys.argv[2], g, d["pass"], d["exit_code"]))
+    sys.exit(1)
+PY
+  done
+}
+check_route "--clip" 3 "${clip[@]}"
+check_route "--crowd" 4 "${crowd[@]}"
+
+# split across two contexts: every chunk frame of each context checked
+"$vk" "${clip[@]}" --device 0,0 > split.json 2> err; rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: --clip --device 0,0: exit $rc ($(head -c 600 err))"; fail=1; }
+python3 - split.json <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d.get("gpu_reduction")
+if not g or g["readback_checked"] is not True or g["readback_mismatches"] != 0 or g["chunks"] < 3:
+    print("FAIL: --clip --device 0,0: gpu_reduction %s" % g)
+    sys.exit(1)
+PY
+[ $fail -eq 0 ] && echo "validate --clip and --crowd check their readback too"
 exit $fail

@@ -6,7 +6,9 @@
  * (vks_crowd_run_frame + vks_crowd_read), whatever its depth, the chunks, or whether
  * instances come as a list or a callback; a consumer's stop, bad descs, and a stream into a
  * bake; the same bits from a context that reads back in a submission of its own (the copy
- * engine's path). Exits 77 where there is no Vulkan device. */
+ * engine's path); with desc.reduce, each delivery's GPU figures equal the host's recomputation
+ * from the bytes delivered, over several chunks, rings, positions only and a crowd in parts. Exits 77 where
+ * there is no Vulkan device. */
 #include "crowd_check.h"
 #include "gpu_check.h"
 #include "testutil.h"
@@ -65,6 +67,95 @@ static int take(void *user, const vks_stream_delivery *d)
         off += (size_t)v * 3;
     }
     return g->stop_after && g->calls == g->stop_after;
+}
+
+/* desc.reduce: each delivery's GPU figures against the host's recomputation from the very
+ * bytes delivered (exact: sums, xor, non-finite count, extents); the normals' deviation, float
+ * arithmetic on both sides, close. */
+typedef struct figured {
+    uint32_t calls, with, mismatches;
+    int extent_ok;
+} figured;
+
+static int take_figures(void *user, const vks_stream_delivery *d)
+{
+    figured *fg = user;
+    fg->calls++;
+    if (!d->gpu_figures)
+        return 0;
+    fg->with++;
+    size_t vertices = 0;
+    for (uint32_t k = 0; k < d->count; k++)
+        vertices += skins[inst[d->first + k].model]->vertex_count;
+    vks_gpu_figures h;
+    vks_gpu_figures_reset(&h);
+    vks_gpu_figures_add(&h, d->positions, d->normals, vertices);
+    const vks_gpu_figures *g = d->gpu_figures;
+    int same = g->sum == h.sum && g->xor_words == h.xor_words && g->nonfinite == h.nonfinite;
+    for (int k = 0; k < 3; k++) {
+        same &= g->min_key[k] == h.min_key[k] && g->max_key[k] == h.max_key[k];
+        fg->extent_ok &= vks_gpu_figures_float(g->min_key[k]) < vks_gpu_figures_float(g->max_key[k]);
+    }
+    if (d->normals)
+        same &= fabsf(g->normal_deviation - vks_gpu_figures_normal_deviation(d->normals, vertices)) < 1e-5f;
+    else
+        same &= g->normal_deviation == 0;
+    if (!same)
+        fprintf(stderr, "delivery %u (instances %u+%u, frame %u): GPU sum 0x%08x xor 0x%08x, host 0x%08x 0x%08x\n",
+                fg->calls, d->first, d->count, d->frame, g->sum, g->xor_words, h.sum, h.xor_words);
+    fg->mismatches += !same;
+    return 0;
+}
+
+/* desc.reduce: over the stream d (cut into `chunks` chunks), rings, one chunk, positions only,
+ * and a crowd in parts (maxStorageBufferRange lowered: a chunk's outputs span buffers, reduced
+ * by a dispatch each and merged), every delivery's figures are the host's from its bytes; a
+ * stream that does not ask gets none. */
+static void figures_hold(vks_gpu *gpu, const vks_stream_desc *d, uint32_t chunks)
+{
+    vks_stream_desc e;
+    vks_stream_stats st = {0};
+    vks_error err = {0};
+    fprintf(stderr, "the GPU's figures per delivery (desc.reduce) equal the host's from the bytes delivered\n");
+    struct {
+        uint64_t chunk_bytes;
+        uint32_t ring, calls;
+        int no_normals;
+    } fc[3] = {{d->chunk_bytes, 2, chunks * F, 0}, {0, 3, F, 0}, {1, 4, N * F, 1}};
+    for (int k = 0; k < 3; k++) {
+        figured fg = {.extent_ok = 1};
+        e = *d, e.reduce = 1, e.deliver = take_figures, e.user = &fg;
+        e.chunk_bytes = fc[k].chunk_bytes, e.ring = fc[k].ring, e.no_normals = fc[k].no_normals;
+        CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
+        fprintf(stderr, "  ring %u, %u chunks: %u of %u deliveries with figures, %u mismatched\n", fc[k].ring,
+                st.chunks, fg.with, fg.calls, fg.mismatches);
+        CHECK_EQ_INT(fg.calls, fc[k].calls);
+        CHECK_EQ_INT(fg.with, fg.calls); /* lavapipe runs subgroup arithmetic: the pass runs */
+        CHECK_EQ_INT(fg.mismatches, 0);
+        CHECK(fg.extent_ok);
+    }
+    { /* a crowd in parts (maxStorageBufferRange lowered): a chunk's outputs span buffers */
+        vks_gpu *parted = gpu_check_context_testing(&(vks_gpu_options){0},
+                                                    &(vks_gpu_testing){.limit_storage_range = 256 << 10});
+        vks_gpu_models *pm = NULL;
+        CHECK(parted && vks_gpu_upload(parted, skins, 2, &pm, &err) == VKS_OK);
+        figured fg = {.extent_ok = 1};
+        e = *d, e.models = pm, e.reduce = 1, e.deliver = take_figures, e.user = &fg, e.chunk_bytes = 0;
+        CHECK(pm && vks_stream_run(parted, &e, &st, &err) == VKS_OK);
+        fprintf(stderr, "  in parts, %u chunk(s): %u of %u deliveries with figures, %u mismatched\n", st.chunks, fg.with,
+                fg.calls, fg.mismatches);
+        CHECK_EQ_INT(fg.calls, F);
+        CHECK_EQ_INT(fg.with, F);
+        CHECK_EQ_INT(fg.mismatches, 0);
+        CHECK(fg.extent_ok);
+        CHECK_EQ_INT(vks_gpu_validation_messages(parted), 0);
+        vks_gpu_models_free(pm);
+        vks_gpu_destroy(parted);
+    }
+    figured none = {.extent_ok = 1};
+    e = *d, e.deliver = take_figures, e.user = &none; /* not asked: no figures */
+    CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
+    CHECK(none.calls == chunks * F && none.with == 0);
 }
 
 static void get_instance(void *user, uint32_t i, vks_stream_instance *out)
@@ -360,6 +451,8 @@ int main(void)
     CHECK(all_seen(h));
     CHECK(!memcmp(g->pos, h->pos, (size_t)N * F * MAXV * 12));
     got_free(h);
+
+    figures_hold(gpu, &d, 7);
 
     fprintf(stderr, "the consumer stops the stream\n");
     h = got_new();

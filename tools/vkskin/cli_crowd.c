@@ -127,6 +127,8 @@ static int consume_chunk(void *user, const vks_stream_delivery *d)
         at += (size_t)count * ps->skin->vertex_count * 3;
         g0 += count, n -= count, m++;
     }
+    if (job->delivered && job->delivered(job->user, d->first, d->count, d->frame, d->gpu_figures))
+        return 1;
     if (job->progress)
         vks_cli_progress_set(job->progress, (uint64_t)d->first * job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
     return 0;
@@ -172,6 +174,7 @@ static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, v
     d->no_normals = job->no_normals;
     d->chunk_bytes = job->chunk_bytes;
     d->layers = layers;
+    d->reduce = job->reduce;
     d->deliver = consume_chunk, d->user = cs;
     return VKS_OK;
 }
@@ -205,6 +208,7 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
     vks_stream_desc d;
     vks_result r = stream_begin(job, &cs, &d, err);
     d.deliver = progress_only;
+    d.reduce = 0; /* the bake writes what it gets: no readback check to pay for */
     if (r == VKS_OK)
         r = vks_stream_to_bake_crowd(job->gpu, &d, &cs.crowd, bake, memory_bytes, NULL, err);
     stream_end(&cs);

@@ -43,6 +43,12 @@ typedef struct vks_cli_crowd_job {
     int (*consume)(void *user, uint32_t m, uint32_t first, uint32_t count, uint32_t frame, const float *pos,
                    const float *nrm);
     void *user;
+    /* validate's readback check: reduce asks the stream for each delivery's GPU figures
+       (stream.h, desc.reduce); delivered, when set, is called after the consume calls of each
+       delivery (instances [first, first + count) of the job at frame) with them, NULL when the
+       device could not reduce. Nonzero stops the run. The split across contexts passes both on. */
+    int reduce;
+    int (*delivered)(void *user, uint32_t first, uint32_t count, uint32_t frame, const vks_gpu_figures *g);
 } vks_cli_crowd_job;
 
 typedef struct vks_cli_crowd_stats {

@@ -157,7 +157,7 @@ static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_
     vks_result r;
     double t0 = now_seconds();
     if (g->count > 1) { /* every context uploads the clips itself */
-        vks_cli_crowd_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL};
+        vks_cli_crowd_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
         r = vks_cli_crowd_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
                                         memory, split, err);
         *engine_time += now_seconds() - t0;
@@ -166,7 +166,7 @@ static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_
     vks_cli_gpu_clips gc;
     r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
     if (r == VKS_OK) {
-        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL};
+        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
         t0 = now_seconds();
         r = vks_cli_crowd_to_bake(&job, bake, memory, err);
         *engine_time += now_seconds() - t0;

@@ -255,9 +255,10 @@ static cJSON *over_json(const vks_error_map *m)
     return a;
 }
 
-/* The GPU's per-chunk reductions summed up (validate_run.c checks each against the bytes the
- * host read): positions' extent per axis (null where no component was finite), non-finite
- * components, the normals' largest |length - 1|, and whether every chunk's readback agreed. */
+/* The GPU's per-chunk reductions (crowds: per chunk's frame) summed up (validate_run.c checks
+ * each against the bytes the host read): positions' extent per axis (null where no component
+ * was finite), non-finite components, the normals' largest |length - 1|, and whether every
+ * chunk's readback agreed. */
 static cJSON *reduction_json(const vdevice *d)
 {
     const vks_gpu_figures *g = &d->gpu_figures;
@@ -272,7 +273,9 @@ static cJSON *reduction_json(const vdevice *d)
     }
     cJSON_AddNumberToObject(j, "normal_deviation_max", g->normal_deviation);
     cJSON_AddNumberToObject(j, "readback_mismatches", d->readback_mismatches);
-    cJSON_AddBoolToObject(j, "readback_checked", d->reduced_chunks == d->st.chunks);
+    /* the crowd path checks each chunk's frames, the batch each chunk */
+    uint32_t units = d->crowd_path ? d->crowd_deliveries : d->st.chunks;
+    cJSON_AddBoolToObject(j, "readback_checked", d->reduced_chunks == units && units > 0);
     return j;
 }
 

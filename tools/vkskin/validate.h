@@ -62,7 +62,8 @@ typedef struct vctx {
        with the GPU's when the chunk is done (validate_run.c) */
     int reduce;
     vks_gpu_figures chunk_host;
-    vfile *chunk_file;        /* the chunk's first file, its first pose and pose count there, */
+    vfile *chunk_file;        /* the chunk's first file, its first pose (crowd: instance) and
+                                 count there, */
     uint32_t chunk_first, chunk_poses, chunk_more_files; /* and how many other files it holds */
     struct vdevice *device; /* where the check's findings go */
 } vctx;
@@ -106,6 +107,7 @@ typedef struct vdevice {
     /* the GPU's per-chunk reductions, summed up for the report (reduced: the run had them) */
     int reduced;
     uint32_t reduced_chunks, readback_mismatches;
+    uint32_t crowd_deliveries; /* the crowd path's chunk frames delivered: what it checks */
     vks_gpu_figures gpu_figures;
 } vdevice;
 

@@ -19,30 +19,36 @@ static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine
     vks_cli_poser_locals(&f->ps, instance / f->frames, instance % f->frames, out);
 }
 
+/* What a chunk names: its first file and that file's poses (crowd: instances) in it. */
+static void note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
+{
+    if (!c->chunk_file)
+        c->chunk_file = f, c->chunk_first = first, c->chunk_poses = count;
+    else if (c->chunk_file == f)
+        c->chunk_poses += count;
+    else
+        c->chunk_more_files++;
+}
+
 /* A chunk of the batch, as it comes back while the GPU deforms the next. */
 static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
-    if (!c->chunk_file) /* what the readback check names */
-        c->chunk_file = ch.f, c->chunk_first = first, c->chunk_poses = count;
-    else if (c->chunk_file == ch.f)
-        c->chunk_poses += count;
-    else
-        c->chunk_more_files++;
+    note_chunk(c, ch.f, first, count); /* what the readback check names */
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
     return stop;
 }
 
-/* The readback check of a chunk: the GPU reduced its outputs before the copy (compute/
- * reduce.comp), the reference's threads recomputed the same figures from the bytes delivered;
- * the exact ones must agree, or what was compared is not what the GPU wrote. Every mismatch is
- * said on stderr; the run goes on (the comparison is still made) and ends in exit 5. */
-static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+/* The readback check of a chunk (crowd: of a chunk's frame): the GPU reduced its outputs
+ * before the copy (compute/reduce.comp), the reference's threads recomputed the same figures
+ * from the bytes delivered; the exact ones must agree, or what was compared is not what the
+ * GPU wrote. Every mismatch is said on stderr, `what` naming the chunk's poses; the run goes
+ * on (the comparison is still made) and ends in exit 5. */
+static void check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
 {
-    vctx *c = user;
     vdevice *d = c->device;
     const vks_gpu_figures *h = &c->chunk_host;
     const char *what = NULL;
@@ -64,17 +70,28 @@ static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
         char more[64] = "";
         if (c->chunk_more_files)
             snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
-        fprintf(stderr,
-                "vkskin validate: %s: readback of chunk %u (poses %u..%u%s): the GPU's %s 0x%08x but the host "
-                "read 0x%08x\n",
-                c->chunk_file ? c->chunk_file->path : "?", chunk, c->chunk_first,
+        fprintf(stderr, "vkskin validate: %s: readback of chunk %u (%s %u..%u%s): the GPU's %s 0x%08x but the host "
+                        "read 0x%08x\n",
+                c->chunk_file ? c->chunk_file->path : "?", chunk, poses, c->chunk_first,
                 c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
         d->readback_mismatches++;
     }
     vks_gpu_figures_merge(&d->gpu_figures, g);
     d->reduced_chunks++;
+}
+
+/* The next chunk's figures start empty, and its poses unnamed. */
+static void next_chunk(vctx *c)
+{
     vks_gpu_figures_reset(&c->chunk_host);
     c->chunk_file = NULL, c->chunk_more_files = 0;
+}
+
+static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+{
+    vctx *c = user;
+    check_readback(c, chunk, "poses", g);
+    next_chunk(c);
     return 0;
 }
 
@@ -84,10 +101,27 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[m], first, count, frame, 1, p, n};
+    note_chunk(c, ch.f, first, count);
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
     return stop;
+}
+
+/* A chunk's frame done (every model's run of it compared): its readback check, numbered in the
+ * order the frames came (a device that cannot reduce gives no figures: left unchecked). */
+static int crowd_delivered(void *user, uint32_t first, uint32_t count, uint32_t frame, const vks_gpu_figures *g)
+{
+    vctx *c = user;
+    (void)first, (void)count;
+    uint32_t chunk = c->device->crowd_deliveries++;
+    if (g) {
+        char poses[48];
+        snprintf(poses, sizeof poses, "frame %u, instances", frame);
+        check_readback(c, chunk, poses, g);
+    }
+    next_chunk(c);
+    return 0;
 }
 
 /* Empties every file's accumulators and points them at this device's maps. */
@@ -255,8 +289,13 @@ int vks_validate_device(vrun *r, vdevice *d)
         double t0 = vks_validate_now_ms();
         vks_cli_crowd_stats cs = {0};
         vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
-                                 r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c};
+                                 r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c,
+                                 1, crowd_delivered}; /* the readback check, frame by frame */
         job.progress = NULL; /* crowd_deliver reports it */
+        d->reduced = 1;
+        r->c.reduce = 1, r->c.device = d;
+        next_chunk(&r->c);
+        vks_gpu_figures_reset(&d->gpu_figures);
         if (r->nsplit > 1) { /* instances split across contexts, compared in one context's order */
             src = vks_validate_split_crowd(r, gpu, ms, skins, &job, &cs, &d->split, &err);
             if (src && err.code == VKS_OK)
@@ -270,6 +309,7 @@ int vks_validate_device(vrun *r, vdevice *d)
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
         d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
         d->crowd_path = 1;
+        r->c.reduce = 0;
     } else if (r->nsplit > 1) { /* poses split across contexts, compared in pose order */
         double t0 = vks_validate_now_ms();
         src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &err);
@@ -285,8 +325,8 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         b.reduce = 1, b.chunk_done = chunk_done; /* the readback check */
         d->reduced = 1;
-        r->c.reduce = 1, r->c.device = d, r->c.chunk_file = NULL, r->c.chunk_more_files = 0;
-        vks_gpu_figures_reset(&r->c.chunk_host);
+        r->c.reduce = 1, r->c.device = d;
+        next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
         r->c.reduce = 0;

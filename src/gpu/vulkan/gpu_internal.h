@@ -216,9 +216,15 @@ typedef struct vks__reduce {
  * any valid buffer otherwise); makes the pipeline on first use. */
 vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf *nrm, vks__reduce *r, vks_error *err);
 void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r);
+/* Binds r to other outputs (r not in use by a pending submission). */
+void vks__reduce_bind(vks_gpu *gpu, vks__reduce *r, const vks__buf *pos, const vks__buf *nrm);
 /* Records after the pass that wrote the outputs: a barrier (its shader writes before these
  * reads), the result's reset, the dispatch, and a barrier to the host's read. */
 void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t vertices, int normals);
+/* The same over vertices [first, first + vertices) of the bound buffers (the stream's chunk in
+ * a crowd part's outputs, stream_ring.c). */
+void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t first,
+                              uint64_t vertices, int normals);
 /* The figures of the last recorded reduction (after its fence). */
 void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 

@@ -342,7 +342,7 @@ vks_result vks__reduce_pipeline(vks_gpu *gpu, vks_error *err)
     if (!gpu->reduce_module)
         res = module(gpu, reduce_spv, sizeof reduce_spv, &gpu->reduce_module, err);
     if (res == VKS_OK && !gpu->reduce_layout)
-        res = layout(gpu, 3, 0, 2 * sizeof(uint32_t), &gpu->reduce_dsl, &gpu->reduce_layout, err);
+        res = layout(gpu, 3, 0, 3 * sizeof(uint32_t), &gpu->reduce_dsl, &gpu->reduce_layout, err);
     if (res == VKS_OK)
         res = pipeline(gpu, gpu->reduce_module, gpu->reduce_layout, NULL, 0, &gpu->reduce_pipeline, err);
     return res;

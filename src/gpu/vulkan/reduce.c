@@ -37,6 +37,12 @@ vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf 
     if (vr != VK_SUCCESS)
         return vks__vk_fail(err, vr, "vkAllocateDescriptorSets");
     gpu->counters.descriptor_sets++;
+    vks__reduce_bind(gpu, r, pos, nrm);
+    return VKS_OK;
+}
+
+void vks__reduce_bind(vks_gpu *gpu, vks__reduce *r, const vks__buf *pos, const vks__buf *nrm)
+{
     const vks__buf *bufs[3] = {pos, nrm && nrm->buffer ? nrm : pos, &r->result};
     VkDescriptorBufferInfo bi[3];
     VkWriteDescriptorSet w[3];
@@ -51,7 +57,6 @@ vks_result vks__reduce_create(vks_gpu *gpu, const vks__buf *pos, const vks__buf 
         w[i].pBufferInfo = &bi[i];
     }
     gpu->vk.vkUpdateDescriptorSets(gpu->device, 3, w, 0, NULL);
-    return VKS_OK;
 }
 
 void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r)
@@ -63,6 +68,12 @@ void vks__reduce_destroy(vks_gpu *gpu, vks__reduce *r)
 }
 
 void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t vertices, int normals)
+{
+    vks__reduce_record_range(gpu, cmd, r, 0, vertices, normals);
+}
+
+void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t first,
+                              uint64_t vertices, int normals)
 {
     /* the deform pass's writes before these reads; the reset's before the atomics */
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -76,7 +87,7 @@ void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r,
     uint64_t groups = (vertices + per_group - 1) / per_group;
     if (groups > MAX_GROUPS)
         groups = MAX_GROUPS; /* the shader strides over the rest */
-    uint32_t push[2] = {(uint32_t)vertices, normals ? 1u : 0u};
+    uint32_t push[3] = {(uint32_t)vertices, normals ? 1u : 0u, (uint32_t)first};
     gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->reduce_pipeline);
     gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->reduce_layout, 0, 1, &r->set, 0, NULL);
     gpu->vk.vkCmdPushConstants(cmd, gpu->reduce_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);

@@ -278,7 +278,7 @@ static vks_result ensure_ring(stream_run *r, uint64_t bytes, vks_error *err)
     if (r->ring.gpu && r->ring.slot_bytes >= bytes)
         return VKS_OK;
     vks__ring_destroy(&r->ring);
-    return vks__ring_create(r->gpu, r->d->ring ? r->d->ring : 2, bytes, &r->ring, err);
+    return vks__ring_create(r->gpu, r->d->ring ? r->d->ring : 2, bytes, r->d->reduce, &r->ring, err);
 }
 
 /* Every frame of the chunk [g0, g0 + n): submitted up to the ring's depth ahead (one frame when
@@ -308,8 +308,18 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
         }
         if (res != VKS_OK)
             break;
+        vks_gpu_figures figs;
+        if (r->ring.reduce)
+            vks__ring_figures(&r->ring, f % depth, &figs);
+        if (r->gpu->test.flip_readback_chunk == r->st->frames + 1 && pos_bytes) {
+            /* testing: a word of this delivery changed between the GPU and the host (its lowest
+             * bit: far inside every tolerance, so only the reduction's check can see it) */
+            uint32_t *w = (uint32_t *)(uintptr_t)data + pos_bytes / 4 / 2;
+            *w ^= 1u;
+        }
         vks_stream_delivery dv = {g0, n, f, d->times[f], data,
-                                  d->no_normals ? NULL : (const float *)((const char *)data + pos_bytes)};
+                                  d->no_normals ? NULL : (const float *)((const char *)data + pos_bytes),
+                                  r->ring.reduce ? &figs : NULL};
         t0 = now_ms();
         int stop = d->deliver(d->user, &dv);
         r->st->deliver_ms += now_ms() - t0;

@@ -1,12 +1,16 @@
 /* See stream_ring.h. */
 #include "stream_ring.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, vks__ring *ring, vks_error *err)
+vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, int reduce, vks__ring *ring,
+                            vks_error *err)
 {
     memset(ring, 0, sizeof *ring);
     ring->gpu = gpu;
+    /* a device without subgroup arithmetic streams unreduced: deliveries carry no figures */
+    ring->reduce = reduce && vks__reduce_pipeline(gpu, NULL) == VKS_OK;
     ring->count = count < 2 ? 2 : count > VKS__RING_MAX ? VKS__RING_MAX : count;
     ring->slot_bytes = slot_bytes;
     vks_result r = VKS_OK;
@@ -96,6 +100,76 @@ static VkDeviceSize copied_bytes(vks_crowd *crowd, uint32_t count, int normals)
     return bytes;
 }
 
+/* Reduction i of slot sl, bound to the part buffers pos and nrm (nrm VK_NULL_HANDLE without
+ * normals). Bound anew at every frame: the slot is idle (waited for), and a chunk's crowd may
+ * be another one than the last, whose buffers could even reuse the old handles. */
+static vks_result reduction_for(vks_gpu *gpu, vks__ring_slot *sl, uint32_t i, VkBuffer pos, VkBuffer nrm,
+                                vks_error *err)
+{
+    if (i >= sl->red_cap) {
+        uint32_t cap = sl->red_cap ? sl->red_cap * 2 : 4;
+        vks__reduce *red = realloc(sl->red, sizeof *red * cap);
+        if (!red)
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
+        sl->red = red;
+        memset(sl->red + sl->red_cap, 0, sizeof *red * (cap - sl->red_cap));
+        sl->red_cap = cap;
+    }
+    vks__buf p = {0}, n = {0};
+    p.buffer = pos, n.buffer = nrm;
+    if (sl->red[i].set) {
+        vks__reduce_bind(gpu, &sl->red[i], &p, &n);
+        return VKS_OK;
+    }
+    vks_result r = vks__reduce_create(gpu, &p, &n, &sl->red[i], err);
+    if (r != VKS_OK)
+        vks__reduce_destroy(gpu, &sl->red[i]);
+    return r;
+}
+
+/* The reduction of instances [0, count)'s outputs after the frame's deform: one dispatch per run
+ * of outputs that follow on in one part's buffers (few: a part holds its instances one after
+ * the other), into results of their own that the host merges. */
+static vks_result record_reductions(vks_gpu *gpu, VkCommandBuffer cmd, vks__ring_slot *sl, vks_crowd *crowd,
+                                    uint32_t count, int normals, vks_error *err)
+{
+    sl->red_used = 0;
+    for (uint32_t k = 0; k < count;) {
+        vks_crowd_output o;
+        vks_crowd_get_output(crowd, k, &o, NULL);
+        VkBuffer pos = o.position.buffer, nrm = normals ? o.normal.buffer : VK_NULL_HANDLE;
+        VkDeviceSize first = o.position.offset / 12, vertices = o.vertex_count;
+        for (k++; k < count; k++) { /* the run: the next instances right after, in the same part */
+            vks_crowd_output q;
+            vks_crowd_get_output(crowd, k, &q, NULL);
+            if (q.position.buffer != pos || q.position.offset / 12 != first + vertices)
+                break;
+            vertices += q.vertex_count;
+        }
+        if (!vertices || !pos)
+            continue;
+        vks_result r = reduction_for(gpu, sl, sl->red_used, pos, nrm, err);
+        if (r != VKS_OK)
+            return r;
+        vks__reduce_record_range(gpu, cmd, &sl->red[sl->red_used++], first, vertices, nrm != VK_NULL_HANDLE);
+    }
+    /* the next frame's deform writes what these dispatches read (a write after a read: the
+       order of the two suffices) */
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0);
+    return VKS_OK;
+}
+
+void vks__ring_figures(vks__ring *ring, uint32_t s, vks_gpu_figures *out)
+{
+    vks__ring_slot *sl = &ring->slot[s];
+    vks_gpu_figures_reset(out);
+    for (uint32_t i = 0; i < sl->red_used; i++) {
+        vks_gpu_figures f;
+        vks__reduce_read(ring->gpu, &sl->red[i], &f);
+        vks_gpu_figures_merge(out, &f);
+    }
+}
+
 vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float time, uint32_t count,
                             int normals, vks_error *err)
 {
@@ -113,6 +187,13 @@ vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float
     vks_crowd_record(crowd, cmd, time);
     if (sl->qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, sl->qpool, 1);
+    if (ring->reduce) { /* the outputs as the deform left them, before any copy of them */
+        vks_result r = record_reductions(gpu, cmd, sl, crowd, count, normals, err);
+        if (r != VKS_OK) {
+            gpu->vk.vkEndCommandBuffer(cmd);
+            return r;
+        }
+    }
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     if (!gpu->readback_apart) {
@@ -196,6 +277,9 @@ void vks__ring_destroy(vks__ring *ring)
             gpu->vk.vkDestroySemaphore(gpu->device, sl->computed, VKS_VK_ALLOC(gpu));
         vks__buf_destroy(gpu, &sl->snapshot);
         vks__buf_destroy(gpu, &sl->stage);
+        for (uint32_t i = 0; i < sl->red_cap; i++)
+            vks__reduce_destroy(gpu, &sl->red[i]);
+        free(sl->red);
         vks__oneshot_destroy(gpu, &sl->copy);
         vks__oneshot_destroy(gpu, &sl->os);
     }
