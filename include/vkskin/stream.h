@@ -176,11 +176,11 @@ typedef struct vks_stream_crowd {
 } vks_stream_crowd;
 
 /* vks_stream_run over crowd instances: the desc as above, but for its instances and
- * get_instance, which are ignored (crowd NULL: they are used, as vks_stream_run). Since 0.3. */
+ * get_instance, which are ignored (crowd NULL: they are used, as vks_stream_run). Since 0.4. */
 VKS_API vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
                                         vks_stream_stats *stats, vks_error *err);
 
-/* vks_stream_to_bake over crowd instances, likewise. Since 0.3. */
+/* vks_stream_to_bake over crowd instances, likewise. Since 0.4. */
 VKS_API vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
                                             vks_bake *bake, uint64_t memory_bytes, vks_stream_stats *stats,
                                             vks_error *err);
