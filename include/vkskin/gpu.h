@@ -339,10 +339,15 @@ typedef struct vks_gpu_batch {
      * (validate does). Return nonzero to stop the batch as deliver does. A device without
      * subgroup arithmetic in compute shaders runs the batch without it (chunk_done never
      * comes). Off (0) the run costs and reads back exactly what it did before: deform and
-     * bake leave it off. */
+     * bake leave it off. VKS_GPU_REDUCE_COPIED: only where chunks reach the host through a
+     * copy; a context that reads its outputs in place (unified memory: CPU devices, integrated
+     * GPUs) then runs unreduced, since there is no copy to check and the pass would be one more
+     * read of every output on the same memory (validate's default: --readback-check auto). */
     int reduce;
     int (*chunk_done)(void *user, uint32_t chunk, const vks_gpu_figures *gpu_figures);
 } vks_gpu_batch;
+
+#define VKS_GPU_REDUCE_COPIED 2 /* vks_gpu_batch.reduce: where the outputs come through a copy */
 
 typedef struct vks_gpu_stats {
     uint32_t chunks;
@@ -372,6 +377,11 @@ typedef struct vks_gpu_ceilings {
 /* VKS_ERR_UNSUPPORTED without timestamps on the context's queue. repeats 0: 5. */
 VKS_API vks_result vks_gpu_measure_ceilings(vks_gpu *gpu, uint64_t bytes, uint32_t repeats, vks_gpu_ceilings *out,
                                             vks_error *err);
+
+/* Whether vks_gpu_run(gpu, ..., batch) would run the reduction pass (batch->reduce, the context,
+ * the device's subgroup arithmetic): 1 or 0. A host that recomputes the figures asks first, so
+ * it does not do so for a run that will hand it none. Since 0.4. */
+VKS_API int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *batch);
 
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);

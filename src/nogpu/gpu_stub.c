@@ -110,6 +110,12 @@ void vks_gpu_models_free(vks_gpu_models *models)
 {
 }
 
+int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *batch)
+{
+    (void)gpu, (void)batch;
+    return 0;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err)
 {

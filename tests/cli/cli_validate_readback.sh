@@ -21,7 +21,9 @@ cd "$tmp"
 "$vk" generate --vertices 700 --bones 24 --seed 2 --out b.dff --no-clips > /dev/null || { echo "FAIL: generate b.dff"; exit 1; }
 
 # 200 poses of ~24 KB a chunk of 1 MiB: five chunks, the last two files' chunk shared
-args=(validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1 --validation)
+# (--readback-check on: auto, the default, leaves out a context that reads its outputs in place,
+# lavapipe's; checked below)
+args=(validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1 --validation --readback-check on)
 for apart in 0 1; do
   VKSKIN_TEST_SEPARATE_READBACK=$apart "$vk" "${args[@]}" > ok.json 2> err; rc=$?
   if [ $rc -eq 4 ]; then echo "skip: no Vulkan device ($(head -c 300 err))"; exit 77; fi
@@ -67,6 +69,28 @@ if not (g["readback_mismatches"] == 1 and d["pass"] is False and d["exit_code"] 
 PY
 done
 [ $fail -eq 0 ] && echo "a flipped bit of chunk 2 fails validate with exit 5, either readback"
+
+# auto (the default): where the GPU reduced, every chunk was checked; off: no reduction, and the
+# flipped bit goes unseen (exit 0: what the check is for); a bad mode is a usage error
+auto=(validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1)
+"$vk" "${auto[@]}" > auto.json 2> err || { echo "FAIL: auto: $(head -c 600 err)"; fail=1; }
+VKSKIN_TEST_FLIP_READBACK=2 "$vk" "${auto[@]}" --readback-check off > off.json 2> err; rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: --readback-check off with a flipped bit: exit $rc, not 0"; fail=1; }
+python3 - auto.json off.json <<'PY' || fail=1
+import json, sys
+a, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+bad = []
+if a.get("readback_check") != "auto": bad.append("auto: readback_check %s" % a.get("readback_check"))
+g = a.get("gpu_reduction")
+if g is not None and (g["readback_checked"] is not True or g["chunks"] != a["chunks"]): bad.append("auto: %s" % g)
+if o.get("readback_check") != "off" or "gpu_reduction" in o: bad.append("off: %s" % o.get("gpu_reduction"))
+if bad:
+    print("FAIL: " + "; ".join(bad))
+    sys.exit(1)
+print("auto: %s; off: no reduction" % ("reduced, every chunk checked" if g else "not reduced (outputs read in place)"))
+PY
+"$vk" "${auto[@]}" --readback-check maybe > /dev/null 2> err; rc=$?
+[ $rc -eq 2 ] && grep -q "readback-check needs auto, on or off" err || { echo "FAIL: --readback-check maybe: exit $rc"; fail=1; }
 
 # the clip/crowd route: models with clips; a crowd of 40 (two models, clips, layers, roots, the
 # bind pose) in chunks of 1 MiB: two chunks of four frames

@@ -179,6 +179,20 @@ static void batch_chunks(const vks_skin *a)
             b.reduce = 0;
             CHECK(vks_gpu_run(gpu, ms, &b, &st, &err) == VKS_OK);
             CHECK_EQ_INT(c.done, 0);
+            CHECK_EQ_INT(vks_gpu_batch_reduces(gpu, &b), 0);
+            /* VKS_GPU_REDUCE_COPIED (validate's --readback-check auto): reduced where the chunks
+             * come through staging copies, not where the host reads them in place (a CPU
+             * device's unified memory); vks_gpu_batch_reduces says which beforehand */
+            c.done = c.agreed = 0;
+            vks_gpu_figures_reset(&c.host);
+            b.reduce = VKS_GPU_REDUCE_COPIED;
+            const char *type = vks_gpu_device(gpu)->type;
+            int says = vks_gpu_batch_reduces(gpu, &b);
+            int expect = staged ? 1 : !strcmp(type, "cpu") ? 0 : !strcmp(type, "discrete") ? 1 : says;
+            CHECK(vks_gpu_run(gpu, ms, &b, &st, &err) == VKS_OK);
+            CHECK_EQ_INT(says, expect);
+            CHECK_EQ_INT(c.done, says ? st.chunks : 0);
+            CHECK_EQ_INT(c.agreed, c.done);
             CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
             free(locals);
             vks_gpu_models_free(ms);

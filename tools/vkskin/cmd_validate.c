@@ -37,7 +37,7 @@ static void help(FILE *f)
                "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
                "                       [--json] [--device N|NAME|all|N,M,...] [--each] [--validation]\n"
                "                       [--max-chunk-mb N]\n"
-               "                       [--threads N] [--quiet]\n"
+               "                       [--threads N] [--quiet] [--readback-check auto|on|off]\n"
                "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
                "                       [--tolerance-scale K] [--nmse X]\n"
                "                       [--inject-fault remap|weight|matrix] [--allow-bind-mismatch]\n\n"
@@ -71,6 +71,10 @@ static void help(FILE *f)
                "  --threads N       the CPU reference and the comparison on N threads (default: every\n"
                "                    core); the results are the same, bit for bit, for any N\n"
                "  --quiet           no progress lines (otherwise one on stderr every 2 s of a long run)\n"
+               "  --readback-check M  the GPU reduces each chunk and the host checks what it read back\n"
+               "                    against it (exit 5 on a difference): auto (default) where chunks come\n"
+               "                    through a copy, not where they are read in place (CPU devices,\n"
+               "                    integrated GPUs); on: always; off: never\n"
                "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
                "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
                "                    (README: Launch shapes; default: the device's row of the table)\n"
@@ -281,6 +285,7 @@ static cJSON *reduction_json(const vdevice *d)
 
 typedef struct vopts {
     int json, allow_mismatch, all_read, nfiles;
+    int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
     const char *against;
     double tolerance_scale, nmse;
 } vopts;
@@ -398,6 +403,9 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             cJSON_AddNumberToObject(root, "gpu_deform_ms", st->deform_ms);
         }
         cJSON_AddNumberToObject(root, "total_ms", st->total_ms);
+        /* the mode asked; gpu_reduction only where the GPU reduced (auto: where chunks were copied) */
+        cJSON_AddStringToObject(root, "readback_check",
+                                o->readback_check > 0 ? "on" : o->readback_check < 0 ? "off" : "auto");
         if (d->reduced)
             cJSON_AddItemToObject(root, "gpu_reduction", reduction_json(d));
         cJSON *shares = vks_cli_shares_json(&d->split.shares);
@@ -433,6 +441,7 @@ typedef struct vcmd {
     const char *save_golden;
     char **paths;
     int npaths, threads;
+    int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
     int each; /* --each: every device of the list validates all the work, reported apart */
     char spec[2048], command[4096];
 } vcmd;
@@ -461,6 +470,14 @@ static int parse_args(vcmd *v, int argc, char **argv)
             v->vo.allow_mismatch = 1;
         } else if (!strcmp(a, "--quiet")) {
             vks_cli_progress_quiet(1);
+        } else if (!strcmp(a, "--readback-check")) {
+            const char *m = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(m, "auto") && strcmp(m, "on") && strcmp(m, "off")) {
+                fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
+                return VKS_EXIT_USAGE;
+            }
+            v->readback_check = v->vo.readback_check = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
+            append_word(v->command, sizeof v->command, m);
         } else if (!strcmp(a, "--threads")) {
             uint32_t n = 0;
             if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &n) || n == 0 || n > MAX_REF_THREADS) {
@@ -595,6 +612,7 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
         run.shares = &devs[k].split.shares; /* a batch's; clips fill it with the rest of split */
         run.json = vo->json, run.allow_mismatch = vo->allow_mismatch, run.threads = v->threads;
+        run.readback_check = v->readback_check;
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);

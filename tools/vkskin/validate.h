@@ -118,6 +118,7 @@ typedef struct vrun {
     vks_cli_gpu_opts gopt;   /* with the device of this run */
     int json, allow_mismatch;
     int threads;             /* --threads N for the reference (0: every core) */
+    int readback_check;      /* --readback-check: 0 auto (where chunks come through a copy), 1 on, -1 off */
     const char *report_dir;  /* --report: heat maps are drawn into it per device */
     int device_number;       /* for heat map names */
     /* --device all or a list without --each: the contexts the batch's poses are split across

@@ -290,10 +290,11 @@ int vks_validate_device(vrun *r, vdevice *d)
         vks_cli_crowd_stats cs = {0};
         vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
                                  r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c,
-                                 1, crowd_delivered}; /* the readback check, frame by frame */
+                                 r->readback_check >= 0, crowd_delivered}; /* the readback check, frame by frame:
+                                                                              the stream always copies */
         job.progress = NULL; /* crowd_deliver reports it */
-        d->reduced = 1;
-        r->c.reduce = 1, r->c.device = d;
+        d->reduced = r->readback_check >= 0;
+        r->c.reduce = d->reduced, r->c.device = d;
         next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         if (r->nsplit > 1) { /* instances split across contexts, compared in one context's order */
@@ -323,9 +324,11 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.get_locals = get_locals, b.deliver = deliver, b.user = &r->c;
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
-        b.reduce = 1, b.chunk_done = chunk_done; /* the readback check */
-        d->reduced = 1;
-        r->c.reduce = 1, r->c.device = d;
+        /* the readback check: auto leaves out a context that reads its outputs in place */
+        b.reduce = r->readback_check > 0 ? 1 : r->readback_check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
+        b.chunk_done = chunk_done;
+        d->reduced = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
+        r->c.reduce = d->reduced, r->c.device = d;
         next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);

@@ -493,6 +493,14 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
     return VKS_OK;
 }
 
+int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *b)
+{
+    /* VKS_GPU_REDUCE_COPIED: no pass where the host reads the outputs in place (nothing copied
+       to check); a device without subgroup arithmetic runs the batch unreduced */
+    return gpu && b && b->reduce && (b->reduce != VKS_GPU_REDUCE_COPIED || !gpu->unified) && !b->kernel_only &&
+           vks__reduce_pipeline((vks_gpu *)gpu, NULL) == VKS_OK;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b, vks_gpu_stats *stats,
                        vks_error *err)
 {
@@ -536,7 +544,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     uint64_t buffers0 = gpu->counters.buffers;
     vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
     /* a device without subgroup arithmetic runs the batch unreduced: chunk_done never comes */
-    s.reduce = b->reduce && !b->kernel_only && vks__reduce_pipeline(gpu, NULL) == VKS_OK;
+    s.reduce = vks_gpu_batch_reduces(gpu, b);
     if (res == VKS_OK)
         res = keep_buffers(&s, budget, st, err);
     st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);
