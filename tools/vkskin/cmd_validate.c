@@ -441,7 +441,6 @@ typedef struct vcmd {
     const char *save_golden;
     char **paths;
     int npaths, threads;
-    int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
     int each; /* --each: every device of the list validates all the work, reported apart */
     char spec[2048], command[4096];
 } vcmd;
@@ -476,7 +475,7 @@ static int parse_args(vcmd *v, int argc, char **argv)
                 fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
                 return VKS_EXIT_USAGE;
             }
-            v->readback_check = v->vo.readback_check = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
+            v->vo.readback_check = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
             append_word(v->command, sizeof v->command, m);
         } else if (!strcmp(a, "--threads")) {
             uint32_t n = 0;
@@ -612,7 +611,7 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
         run.shares = &devs[k].split.shares; /* a batch's; clips fill it with the rest of split */
         run.json = vo->json, run.allow_mismatch = vo->allow_mismatch, run.threads = v->threads;
-        run.readback_check = v->readback_check;
+        run.readback_check = vo->readback_check;
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);
