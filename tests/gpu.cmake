@@ -69,6 +69,7 @@ endif()
 
 # validate's readback check: the GPU's per-chunk reduction in the JSON, both readback paths, and
 # a bit flipped after the copy (VKSKIN_TEST_FLIP_READBACK) failing the run with exit 5; the
-# same on the clip/crowd route (the stream's reduction, one check per chunk frame)
+# same on the clip/crowd route (the stream's reduction, one check per chunk frame) and on a
+# batch split across two contexts (each context's chunks, named with their context)
 add_test(NAME cli_validate_readback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_readback.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_validate_readback PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)

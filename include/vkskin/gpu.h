@@ -168,7 +168,8 @@ typedef struct vks_gpu_shape_info {
     char cache_path[512];          /* the launch-shape cache entry looked at for this device and
                                       driver, whether there or not ("": no cache) */
     int calibrates_at_first_use;   /* 1: source "table" on a device the table does not know: a
-                                      large enough first run calibrates (vks_gpu_options.calibrate) */
+                                      large enough first run calibrates (vks_gpu_options.calibrate);
+                                      0 while a crowd of the context lives (none calibrates then) */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);

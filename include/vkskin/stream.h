@@ -114,8 +114,10 @@ typedef struct vks_stream_desc {
     const vks_gpu_clips *gpu_clips;      /* or clips already uploaded for these models (then
                                             clips is ignored) */
     const vks_stream_instance *instances; /* instance_count entries, or: */
-    /* instance i, asked for chunk by chunk (for crowds too large to list at once); used when
-       instances is NULL */
+    /* instance i, asked for chunk by chunk (for crowds too large to list at once), and may be
+       asked more than once (every instance once more before the first chunk where calibration
+       at first use may come: the stream's work is all its instances'); used when instances is
+       NULL */
     void (*get_instance)(void *user, uint32_t i, vks_stream_instance *out);
     uint32_t instance_count;             /* >= 1 */
     const float *times;                  /* frame_count frame times, seconds */
@@ -171,8 +173,9 @@ typedef void (*vks_stream_crowd_fn)(void *user, uint32_t i, vks_crowd_instance *
 
 typedef struct vks_stream_crowd {
     const vks_crowd_instance *instances; /* the desc's instance_count entries, or: */
-    vks_stream_crowd_fn get_instance;    /* instance i, asked for chunk by chunk, with the desc's
-                                            user; used when instances is NULL */
+    vks_stream_crowd_fn get_instance;    /* instance i, asked for chunk by chunk (and as the desc's
+                                            get_instance may be), with the desc's user; used when
+                                            instances is NULL */
 } vks_stream_crowd;
 
 /* vks_stream_run over crowd instances: the desc as above, but for its instances and

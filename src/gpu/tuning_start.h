@@ -4,7 +4,7 @@
  * and `vkskin devices` (device_shapes.c, no context) ask the same question the same way.
  *
  * Calibration at first use runs once in a context, before its first batch (vks_gpu_run) or
- * crowd (vks_crowd_create, and so each chunk's crowd of vks_stream_run) that
+ * crowd (vks_crowd_create) or stream (vks_stream_run, before its first chunk's crowd) that
  *   - starts from the table's fallback row (a device the table does not know: known 0) with
  *     no measured shape in the cache (source "table": not "cache", not "forced");
  *   - is large enough to repay it: at least VKS__CALIBRATION_PAYBACK times the vertex-instances
@@ -15,11 +15,12 @@
  *   - finds no crowd alive in the context: a crowd's work lists are cut for the shape it was
  *     made with, so the shape stays while one lives.
  * A batch's work is its vertex-instances. A crowd's is its vertex-instances per frame times
- * the frames it will run: vks_crowd_desc.frames where the host says (vks_stream_run says its
- * frame count, so a stream's first chunk counts that chunk's work, a lower bound of the
- * stream's), else VKS__CROWD_ASSUMED_FRAMES: a crowd is made once to be run frame after frame
+ * the frames it will run: vks_crowd_desc.frames where the host says, else
+ * VKS__CROWD_ASSUMED_FRAMES: a crowd is made once to be run frame after frame
  * (that is what its buffers made once are for), and one second of frames at 60 Hz is the
- * least a crowd worth keeping runs (shorter work is vks_gpu_run's).
+ * least a crowd worth keeping runs (shorter work is vks_gpu_run's). A stream's is all of it:
+ * every instance's vertex count times its frame count (its chunks' crowds, each asking with its
+ * own chunk's work, would undercount a long stream of small chunks).
  * The winner goes into the cache where it is writable, so the next context starts with it
  * (source "cache"); a read-only or absent cache only costs the calibration again. */
 #ifndef VKS_GPU_TUNING_START_H

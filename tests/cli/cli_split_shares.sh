@@ -5,7 +5,8 @@
 # --quiet, none on one device; validate's --json and bake's --report carry the same as
 # "context_shares". What the contexts took adds up to the whole run. On lavapipe the same
 # device is asked for twice (two contexts). A small run (one chunk, a few jobs) still gives
-# every context a share, with one device's results: bytes, bake outputs, validate's metrics.
+# every context a share, with one device's results: bytes, bake outputs, validate's metrics;
+# validate's clips and crowds give each context an even share of the instances.
 # Exit 77 without a Vulkan device.
 # Usage: cli_split_shares.sh VKSKIN [SOURCE_DIR]
 set -u
@@ -126,6 +127,28 @@ vsmall() {
 vsmall "validate --crowd" 0,0 --crowd "$src/tests/data/crowd_layers.json" --frames 3
 # one chunk of 29 instances on three contexts
 vsmall "validate --clip" 0,0,0 hero.dff --clip hero.dff.wave.anm --instances 29 --stagger --frames 3
+# validate deals instances, not whole chunks: 20 hero and 38 small instances in chunks of 1 MiB
+# are three chunks (14 hero; 6 hero and 32 small; 6 small), which dealt by their count gave two
+# contexts 14 + 44 instances; each context now takes an even share (29 + 29, 19 + 19 + 20),
+# pieces of the chunks its run ends inside, with one device's metrics
+{
+  echo '{"instances": ['
+  for i in $(seq 0 19); do echo "{\"model\": \"hero.dff\", \"clip\": \"hero.dff.walk.anm\", \"start\": 0.0$i},"; done
+  for i in $(seq 0 36); do echo "{\"model\": \"small.dff\", \"clip\": \"small.dff.wave.anm\", \"start\": 0.0$i},"; done
+  echo '{"model": "small.dff"}]}'
+} > crowd58.json
+# even ERR CONTEXTS TOTAL WHAT: each context's instances floor or ceiling of TOTAL / CONTEXTS
+even() {
+    local got lo=$(($3 / $2)) hi=$((($3 + $2 - 1) / $2))
+    got=$(grep -E "^vkskin validate: context [0-9]+/$2 on " "$1" | sed -E 's/.*: ([0-9]+) instances in .*/\1/' | tr '\n' ' ')
+    for i in $got; do
+        [ "$i" -ge $lo ] && [ "$i" -le $hi ] || { echo "FAIL: $4: the contexts took $got instances, not $lo to $hi each"; fail=1; return; }
+    done
+}
+vsmall "validate --crowd, 3 chunks" 0,0 --crowd crowd58.json --frames 3 --max-chunk-mb 1
+even s1.err 2 58 "validate --crowd, 3 chunks on 2"
+vsmall "validate --crowd, 3 chunks" 0,0,0 --crowd crowd58.json --frames 3 --max-chunk-mb 1
+even s1.err 3 58 "validate --crowd, 3 chunks on 3"
 # deform: a batch of 5 x 2 poses and a clip's 5 instances, one chunk each: one device's bytes
 "$vk" deform hero.dff --gpu --instances 5 --frames 2 --seed 3 --format raw --device 0,0 --out sb.raw > /dev/null 2> sb.err
 "$vk" deform hero.dff --gpu --instances 5 --frames 2 --seed 3 --format raw --device 0 --out sb0.raw > /dev/null 2>&1

@@ -17,7 +17,7 @@ cd "$tmp"
 "$vk" validate hero.dff --instances 1 --quiet > /dev/null 2> probe.err; rc=$?
 if [ $rc -eq 4 ]; then echo "no Vulkan device: skipped"; exit 77; fi
 
-# (the one-device batch's readback check, gpu_reduction, which split runs do not have yet, and
+# (the readback check's gpu_reduction, which counts the chunks each context cut, and
 # what each context took, "context_shares", a split's own: its lines go, "[{" to "}],")
 metrics() { sed -e '/"gpu_reduction"/,/^\t}/d' -e '/"context_shares"/,/}\]/d' "$1" | grep -v -e '_ms"' -e '"chunks"' -e '"device' -e '"queue_'; }
 args=(hero.dff small.dff --instances 37 --seed 5 --frames 2 --max-chunk-mb 1 --json --quiet)

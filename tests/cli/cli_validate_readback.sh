@@ -8,7 +8,7 @@
 # naming the file and the chunk. The same on the clip/crowd route (--clip, --crowd: the stream
 # reduces each chunk's frame, stream.h desc.reduce), both readbacks, a flipped bit of its third
 # chunk frame failing with exit 5 and a line naming file, frame, instances and chunk, and split
-# across two contexts (--device 0,0). Exit 77 without a Vulkan device.
+# across two contexts (--device 0,0), the batch's split as well. Exit 77 without a Vulkan device.
 # Usage: cli_validate_readback.sh VKSKIN
 set -u
 vk=$1
@@ -69,6 +69,55 @@ if not (g["readback_mismatches"] == 1 and d["pass"] is False and d["exit_code"] 
 PY
 done
 [ $fail -eq 0 ] && echo "a flipped bit of chunk 2 fails validate with exit 5, either readback"
+
+# a batch split across two contexts (--device 0,0): each context reduces its chunks and checks
+# their readback as one device's batch does, the JSON's gpu_reduction counting every context's
+# chunks; a flipped bit of chunk 2 (each context's: the hook is per context) fails with exit 5
+# and a line per context naming the chunk, the context and its poses
+"$vk" "${args[@]}" --device 0,0 > splitb.json 2> err; rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: validate --device 0,0: exit $rc ($(head -c 600 err))"; fail=1; }
+VKSKIN_TEST_FLIP_READBACK=2 "$vk" "${args[@]}" --device 0,0 > splitbad.json 2> err; rc=$?
+[ $rc -eq 5 ] || { echo "FAIL: --device 0,0, a flipped bit of chunk 2: exit $rc, not 5 ($(head -c 600 err))"; fail=1; }
+for k in 1 2; do
+  grep -q "\.dff: readback of chunk 2 on context $k/2 (poses [0-9]*\.\.[0-9]*.*): the GPU's sum 0x[0-9a-f]* but the host read 0x" err ||
+    { echo "FAIL: --device 0,0: no line naming chunk 2 of context $k: $(head -c 600 err)"; fail=1; }
+done
+[ "$(grep -c 'readback of chunk' err)" -eq 2 ] || { echo "FAIL: --device 0,0: other chunks named: $(head -c 600 err)"; fail=1; }
+python3 - splitb.json splitbad.json <<'PY' || fail=1
+import json, sys
+d, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+bad = []
+g = d.get("gpu_reduction")
+if len(d.get("context_shares", [])) != 2: bad.append("not split: %s" % d.get("context_shares"))
+if not g: bad.append("no gpu_reduction")
+elif not (g["chunks"] == d["chunks"] == sum(s["chunks"] for s in d["context_shares"]) and
+          g["readback_checked"] is True and g["readback_mismatches"] == 0 and g["nonfinite"] == 0):
+    bad.append("gpu_reduction %s for %s chunks" % (g, d["chunks"]))
+if d["pass"] is not True or d["exit_code"] != 0: bad.append("not a pass")
+gb = b.get("gpu_reduction") or {}
+if not (gb.get("readback_mismatches") == 2 and b["pass"] is False and b["exit_code"] == 5 and
+        all(f["positions"]["pass"] and f["normals"]["pass"] for f in b["files"])):
+    bad.append("flipped: %s pass %s exit %s" % (gb, b["pass"], b["exit_code"]))
+if bad:
+    print("FAIL: --device 0,0: " + "; ".join(bad))
+    sys.exit(1)
+print("--device 0,0: %d chunks of two contexts checked" % g["chunks"])
+PY
+# auto on a split: each context by its own device (lavapipe reads in place: none); off: none
+VKSKIN_TEST_FLIP_READBACK=2 "$vk" "${args[@]}" --device 0,0 --readback-check off > splitoff.json 2> err; rc=$?
+[ $rc -eq 0 ] && ! grep -q gpu_reduction splitoff.json ||
+  { echo "FAIL: --device 0,0 --readback-check off: exit $rc, $(grep -o '"gpu_reduction"' splitoff.json)"; fail=1; }
+"$vk" validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1 > auto1.json 2> err &&
+  "$vk" validate a.dff b.dff --instances 200 --seed 1 --json --quiet --max-chunk-mb 1 --device 0,0 > auto2.json 2> err ||
+  { echo "FAIL: auto, one device and split: $(head -c 600 err)"; fail=1; }
+python3 - auto1.json auto2.json <<'PY' || fail=1
+import json, sys
+a, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# the same device twice: the split reduces where one device's batch does
+if ("gpu_reduction" in a) != ("gpu_reduction" in s):
+    print("FAIL: auto: one device %s, split %s" % ("gpu_reduction" in a, "gpu_reduction" in s))
+    sys.exit(1)
+PY
 
 # auto (the default): where the GPU reduced, every chunk was checked; off: no reduction, and the
 # flipped bit goes unseen (exit 0: what the check is for); a bad mode is a usage error

@@ -8,7 +8,9 @@
 # "cache"; VKSKIN_NO_CALIBRATE=1 and --launch-shape turn it off; an unwritable cache still
 # calibrates, warns once and exits 0; bench --crowd's crowd calibrates at its creation (its
 # work: vertex-instances per frame times the frames bench runs it) and says so in its JSON, and
-# the next bench --crowd starts from the cache. Exit 77 without a Vulkan device.
+# the next bench --crowd starts from the cache; a stream (validate --clip) is sized by all its
+# instances and frames, not its first chunk's: over the threshold only in total, it calibrates
+# once, and under it in total not at all. Exit 77 without a Vulkan device.
 V="$1"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -74,4 +76,17 @@ one "$T/c1.json" | grep -q '"launch_shape":{"shape":"[^"]*","source":"calibratio
 grep -q "calibrat" "$T/c2.err" && no "the second bench --crowd calibrated again"
 one "$T/c2.json" | grep -q '"launch_shape":{"shape":"[^"]*","source":"cache"' ||
     no "the second bench --crowd did not start from the cache"
+
+# Streams: 200 instances of a.dff's 595 vertices over 3 frames in chunks of 1 MiB (73 instances:
+# 130,305 vertex-instances over the frames) are 357,000 in total; the stream asks with its total
+# before its first chunk's crowd is made (that crowd alone is under 200,000).
+rm -rf "$T/cache"
+clip="$T/a.dff --clip $T/a.dff.walk.anm --stagger --instances 200 --frames 3 --max-chunk-mb 1 --validation --quiet"
+VKSKIN_TEST_CALIBRATE_OVER=200000 "$V" validate $clip >"$T/s1.out" 2>"$T/s1.err" || no "validate --clip: exit $?: $(cat "$T/s1.err")"
+grep -q "validation" "$T/s1.err" && no "validate --clip: validation-layer messages: $(cat "$T/s1.err")"
+[ "$(grep -c 'calibrating at first use: .* a stream (200 instances over 3 frames) of 357000 vertex-instances' "$T/s1.err")" -eq 1 ] ||
+    no "a stream over the threshold in total did not calibrate once: $(cat "$T/s1.err")"
+rm -rf "$T/cache"
+VKSKIN_TEST_CALIBRATE_OVER=400000 "$V" validate $clip >"$T/s2.out" 2>"$T/s2.err" || no "validate --clip, under: exit $?: $(cat "$T/s2.err")"
+grep -q "calibrat" "$T/s2.err" && no "a stream under the threshold in total calibrated: $(cat "$T/s2.err")"
 exit $fail

@@ -5,7 +5,8 @@
  *   - a small crowd (its desc names one frame: under the threshold) does not calibrate;
  *   - while it lives, a large vks_gpu_run does not calibrate either (the crowd's work lists fit
  *     the shape it was made with), and the crowd still matches the CPU reference after it;
- *     vks_gpu_tune refuses to run under it;
+ *     vks_gpu_tune refuses to run under it, and vks_gpu_launch_shape says no first run
+ *     calibrates (calibrates_at_first_use 0, 1 again once it is destroyed);
  *   - a crowd whose desc names no frames is taken to run 60: one under the threshold per frame
  *     but over it in 60 calibrates once, stores the winner, and matches the reference; a
  *     second crowd does not calibrate again;
@@ -116,6 +117,7 @@ int main(void)
     vks_gpu_shape_info s;
     vks_gpu_launch_shape(gpu, &s);
     CHECK(strcmp(s.source, "table") == 0);
+    CHECK_EQ_INT(s.calibrates_at_first_use, 1);
     CHECK(strncmp(s.cache_path, dir, strlen(dir)) == 0); /* the private XDG_CACHE_HOME */
     char entry[512];
     snprintf(entry, sizeof entry, "%s", s.cache_path);
@@ -124,6 +126,9 @@ int main(void)
     vks_crowd *small = crowd_of(gpu, ms, skin, per_frame, 1, 1);
     CHECK(strcmp(source_of(gpu), "table") == 0);
     CHECK_EQ_INT(calibrations, 0);
+    /* what vkskin devices says of a first run: none calibrates while the crowd lives */
+    vks_gpu_launch_shape(gpu, &s);
+    CHECK_EQ_INT(s.calibrates_at_first_use, 0);
 
     fprintf(stderr, "a large run while the crowd lives: no calibration, the crowd still right\n");
     gpu_check_entry e = {skin, 0, large_batch, 0, 7};
@@ -143,6 +148,8 @@ int main(void)
     CHECK(strcmp(source_of(gpu), "table") == 0);
     vks_crowd_destroy(small);
     CHECK(!exists(entry));
+    vks_gpu_launch_shape(gpu, &s); /* the crowd gone, a large first run would calibrate again */
+    CHECK_EQ_INT(s.calibrates_at_first_use, 1);
 
     fprintf(stderr, "a crowd that names no frames (60 assumed): calibrates once, stores, matches\n");
     crowd_of(gpu, ms, skin, per_frame, 0, 0);

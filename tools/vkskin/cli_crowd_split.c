@@ -8,16 +8,15 @@
  * validate (vks_cli_crowd_run_split): the NMSE sums are sequential, so the consumer must see the
  * instances and frames in the very order one stream gives: chunk by chunk, frame by frame within
  * each. Those chunks are planned here by the rule stream.h states (ORDER: consecutive instances
- * whose outputs for one frame fit chunk_bytes, at least one). With as many chunks as contexts
- * they are dealt out in contiguous runs, one per context, as evenly as whole chunks allow: a
- * stream over a run that starts on a chunk boundary cuts the same chunks. With fewer (a small
- * run, often one chunk) a chunk is cut into pieces, one per context, each of which that
- * context's stream takes as one chunk; a frame of the chunk then reaches the consumer as its
- * pieces one after the other, the same instances in the same order, so the sums are the same.
- * Every delivery has its turn (chunk, frame, piece); a context's GPU keeps its ring of frames in
- * flight while it waits. Interleaving whole chunks would buy nothing: the comparison, which is
- * what takes the time, runs in order anyway, and chunks of several models differ in size, so a
- * context's interleaved chunks would not be cut again the same way by its stream.
+ * whose outputs for one frame fit chunk_bytes, at least one). Each context takes an even share
+ * of the instances, one contiguous run (plan_runs); a run's ends cut the chunks they fall in
+ * into pieces, each of which a context's stream takes as one chunk, so a frame of such a chunk
+ * reaches the consumer as its pieces one after the other, the same instances in the same order,
+ * and the sums are the same. Every delivery has its turn (chunk, frame, piece); a context's GPU
+ * keeps its ring of frames in flight while it waits. Interleaving whole chunks would buy
+ * nothing: the comparison, which is what takes the time, runs in order anyway, and chunks of
+ * several models differ in size, so a context's interleaved chunks would not be cut again the
+ * same way by its stream.
  *
  * deform (vks_cli_crowd_to_bake_split): one model, so every instance has the same size. The
  * instances go in pieces whose frames fit a context's share of the memory, dealt round-robin
@@ -53,8 +52,10 @@ typedef struct part {
     vks_stream_desc whole;  /* the job's stream as one context runs it (job numbering) */
     vks_stream_desc d;      /* the stream over this context's instances */
     vks_stream_crowd crowd; /* those instances, taken from the job's (cs.crowd) */
-    uint32_t first;         /* validate: the first instance of this context's run */
-    uint64_t sub;           /* validate: its place among the contexts sharing its chunk */
+    uint32_t first;         /* validate: the first instance of this context's run, */
+    uint32_t head;          /* its instances before the next chunk boundary when it starts
+                               inside a chunk (streamed apart: one piece), else 0, */
+    uint32_t at;            /* and the first instance of the stream running now */
     uint64_t instances;     /* delivered at frame 0: what this context did */
     float *pos, *nrm;       /* deform: one piece's frames, [instance][frame][vertex * 3] */
     vks_stream_stats st;
@@ -128,7 +129,7 @@ static void stop_all(part *p)
 static void run_instance(void *user, uint32_t i, vks_crowd_instance *out)
 {
     part *p = user;
-    p->cs.crowd.get_instance(p->whole.user, p->first + i, out);
+    p->cs.crowd.get_instance(p->whole.user, p->at + i, out);
 }
 
 /* The one-device chunk that holds instance g (job numbering). */
@@ -145,6 +146,18 @@ static uint64_t chunk_of(const split *s, uint64_t g)
     return lo;
 }
 
+/* The place of the piece starting at instance g among the pieces of chunk c: how many contexts'
+ * runs start inside the chunk up to g (a piece always starts a run or the chunk). */
+static uint64_t piece_in_chunk(const split *s, uint64_t c, uint64_t g)
+{
+    uint64_t sub = 0;
+    for (int k = 0; k < s->n; k++) {
+        const part *p = &s->parts[k];
+        sub += p->d.instance_count && p->first > s->bounds[c] && p->first <= g;
+    }
+    return sub;
+}
+
 /* A frame of one of this context's chunks: a one-device chunk, or this context's piece of one;
  * it goes out in the turn one device's order gives it (chunk, then frame, then piece). */
 static int run_deliver(void *user, const vks_stream_delivery *dv)
@@ -152,8 +165,9 @@ static int run_deliver(void *user, const vks_stream_delivery *dv)
     part *p = user;
     split *s = p->s;
     vks_stream_delivery g = *dv;
-    g.first += p->first; /* the job's numbering: the consumer's models and poses */
-    uint64_t c = chunk_of(s, g.first), turn = s->base[c] + (uint64_t)dv->frame * s->pieces[c] + p->sub;
+    g.first += p->at; /* the job's numbering: the consumer's models and poses */
+    uint64_t c = chunk_of(s, g.first);
+    uint64_t turn = s->base[c] + (uint64_t)dv->frame * s->pieces[c] + piece_in_chunk(s, c, g.first);
     if (s->n > 1 && !wait_turn(s, turn))
         return 1;
     if (p->whole.deliver(p->whole.user, &g)) {
@@ -192,14 +206,17 @@ static uint64_t plan_chunks(const vks_cli_crowd_job *job, uint64_t *at)
     return chunks;
 }
 
-/* Which instances each context takes. With at least as many chunks as contexts (m >= n),
- * context k takes chunks [k m / n, (k + 1) m / n): a run of whole chunks, which its stream cuts
- * alike, since the run starts on a chunk boundary. With fewer (a small run: one chunk would
- * leave every other context idle), chunk c is cut among contexts [c n / m, (c + 1) n / m) into
- * runs of as even a number of its instances as can be; each context's run lies within one
- * chunk, so its stream takes it as one chunk. Either way a context's chunk is a one-device chunk
- * or a piece of one, and the consumer gets them in one device's order: chunk by chunk, frame by
- * frame within it, and within a frame the chunk's pieces in order. */
+/* Which instances each context takes: context k of n the run [k T / n, (k + 1) T / n) of the
+ * T instances, so each takes an even share of them whatever the chunks hold (dealing whole
+ * chunks by their count gave 2 contexts over 3 chunks 14 + 44 instances), and every context
+ * takes some when there are as many instances as contexts. The runs' ends cut the one-device
+ * chunks they fall inside into pieces. A run that starts on a chunk boundary is one stream, which
+ * cuts the same chunks (the rule is greedy from the boundary) and ends with its last chunk, or a
+ * first piece of it, as one chunk; a run that starts inside a chunk first streams its piece of
+ * that chunk apart (one stream chunk: it fits, the whole chunk did), then the rest from the
+ * boundary. So a context's stream chunk is always a one-device chunk or a piece of one, and the
+ * consumer gets them in one device's order: chunk by chunk, frame by frame within it, and
+ * within a frame the chunk's pieces in order. */
 static vks_result plan_runs(split *s, const vks_cli_crowd_job *job, vks_error *err)
 {
     uint64_t m = plan_chunks(job, NULL);
@@ -211,30 +228,20 @@ static vks_result plan_runs(split *s, const vks_cli_crowd_job *job, vks_error *e
     s->chunks = plan_chunks(job, s->bounds);
     for (int k = 0; k < s->n; k++) {
         part *p = &s->parts[k];
-        uint64_t a, b;
-        if (m == 0) {
-            a = b = 0;
-        } else if (m >= (uint64_t)s->n) {
-            a = s->bounds[m * (uint64_t)k / (uint64_t)s->n], b = s->bounds[m * (uint64_t)(k + 1) / (uint64_t)s->n];
-        } else {
-            uint64_t c = 0;
-            while ((c + 1) * (uint64_t)s->n / m <= (uint64_t)k) /* the chunk whose contexts hold k */
-                c++;
-            uint64_t k0 = c * (uint64_t)s->n / m, nk = (c + 1) * (uint64_t)s->n / m - k0;
-            uint64_t first = s->bounds[c], count = s->bounds[c + 1] - first, j = (uint64_t)k - k0;
-            a = first + count * j / nk, b = first + count * (j + 1) / nk;
-        }
-        p->first = (uint32_t)a;
+        uint64_t a = s->total * (uint64_t)k / (uint64_t)s->n, b = s->total * (uint64_t)(k + 1) / (uint64_t)s->n;
+        p->first = p->at = (uint32_t)a;
         p->d.instance_count = (uint32_t)(b - a);
+        p->head = 0;
         p->crowd.get_instance = run_instance, p->d.deliver = run_deliver;
-        if (b > a) { /* its place among the pieces of its (first) chunk */
+        if (b > a) {
             uint64_t c = chunk_of(s, a);
-            p->sub = s->pieces[c]++;
+            if (a > s->bounds[c]) /* starts inside chunk c: one more piece of it */
+                p->head = (uint32_t)((b < s->bounds[c + 1] ? b : s->bounds[c + 1]) - a), s->pieces[c]++;
         }
     }
     uint64_t turn = 0;
     for (uint64_t c = 0; c < m; c++) {
-        s->pieces[c] = s->pieces[c] ? s->pieces[c] : 1; /* a run of whole chunks: one piece each */
+        s->pieces[c]++; /* the piece (or whole chunk) from its boundary, and those inside it */
         s->base[c] = turn;
         turn += s->pieces[c] * s->frames;
     }
@@ -397,10 +404,24 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The context's stream; validate's run that starts inside a chunk as two (plan_runs). */
 static void *part_main(void *arg)
 {
     part *p = arg;
-    p->r = vks_stream_run_crowd(p->job.gpu, &p->d, &p->crowd, &p->st, &p->err);
+    vks_stream_desc d = p->d;
+    uint32_t head = p->head, total = d.instance_count;
+    if (head) {
+        d.instance_count = head;
+        p->r = vks_stream_run_crowd(p->job.gpu, &d, &p->crowd, &p->st, &p->err);
+    }
+    if (total > head && (!head || p->r == VKS_OK)) {
+        vks_stream_stats st;
+        p->at = p->first + head, d.instance_count = total - head;
+        p->r = vks_stream_run_crowd(p->job.gpu, &d, &p->crowd, &st, &p->err);
+        p->st.chunks += st.chunks, p->st.frames += st.frames, p->st.vertex_instances += st.vertex_instances;
+        p->st.create_ms += st.create_ms, p->st.gpu_ms += st.gpu_ms, p->st.wait_ms += st.wait_ms;
+        p->st.deliver_ms += st.deliver_ms;
+    }
     p->seconds = now_s() - p->s->t0;
     if (p->r != VKS_OK)
         stop_all(p);
@@ -443,7 +464,7 @@ static void reset_to_one(split *s)
         memset(&p->err, 0, sizeof p->err);
     }
     s->n = 1, s->turn = 0, s->abort = 0, s->open = 1;
-    s->parts[0].first = 0, s->parts[0].sub = 0;
+    s->parts[0].first = s->parts[0].at = 0, s->parts[0].head = 0;
     s->parts[0].d.instance_count = (uint32_t)s->total;
 }
 

@@ -22,7 +22,7 @@ void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *split, char *out,
 /* vks_cli_crowd_run across gpus[k] (models[k] the job's models uploaded there; the job's gpu, ms
  * and clips are ignored: the clips are uploaded on every context here). job->consume is called
  * with the very instances and frames, in the very order, one context's run gives (validate's
- * sums are bound to that order), though a small run's chunk may come as consecutive pieces, on the thread of whichever context delivered them, one call at a
+ * sums are bound to that order), though a chunk that contexts' runs end inside comes as consecutive pieces, on the thread of whichever context delivered them, one call at a
  * time. st gets the contexts' summed stats, split (may be NULL) what each did. count 1: one context, still on this thread. */
 vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
                                    const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,

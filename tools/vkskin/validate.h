@@ -66,6 +66,8 @@ typedef struct vctx {
                                  count there, */
     uint32_t chunk_first, chunk_poses, chunk_more_files; /* and how many other files it holds */
     struct vdevice *device; /* where the check's findings go */
+    int context, contexts;  /* a split batch: this context (1-based) of how many, named with a
+                               mismatch since its chunks are numbered per context (0: one device) */
 } vctx;
 
 /* A chunk the GPU delivered, for the reference and the comparison (validate_ref.c). */
@@ -84,6 +86,17 @@ typedef struct vref_chunk {
 int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
 /* The threads --threads N asks for (0: every core), at most MAX_REF_THREADS. */
 int vks_validate_threads(int asked);
+
+/* The readback check of a chunk (crowd: of a chunk's frame; `poses` names what the chunk
+ * holds): the GPU's figures against the host's from the same bytes (c->chunk_host), a mismatch
+ * said on stderr naming the chunk (and its context in a split) and counted in c->device, whose
+ * summed figures take g. A split batch calls it under its lock (the device is shared). */
+void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g);
+/* What a chunk names on a mismatch: its first file, that file's first pose (crowd: instance)
+ * and count in it, and how many other files it holds. */
+void vks_validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count);
+/* The next chunk's host figures start empty, and its poses unnamed. */
+void vks_validate_next_chunk(vctx *c);
 
 /* What the run of one device found, kept for the reports written at the end. */
 typedef struct vdevice {
@@ -139,12 +152,17 @@ double vks_validate_now_ms(void);
 int vks_validate_device(vrun *r, vdevice *d);
 void vks_validate_device_free(vdevice *d, int nfiles);
 
+/* vks_gpu_batch.reduce for --readback-check (auto: only where the chunks come through a copy). */
+int vks_validate_reduce_mode(const vrun *r);
+
 /* The batch of every file across r->nsplit contexts (validate_split.c): gpu0 and ms0 the first
- * context's, the others opened here. The verdict is bit-identical to one context's. Returns
+ * context's, the others opened here. The verdict is bit-identical to one context's. Each
+ * context's batch reduces by --readback-check's rule on its own device and checks its chunks'
+ * readback into r->c.device (*reduced: some context did). Returns
  * VKS_EXIT_OK, an exit code (a context could not be opened: printed), or -1 with *err set when
  * a run failed; st gets the contexts' summed stats (total_ms left to the caller). */
 int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
-                             vks_gpu_stats *st, vks_error *err);
+                             vks_gpu_stats *st, int *reduced, vks_error *err);
 /* The crowd job (clips) across r->nsplit contexts likewise (cli_crowd_split.h): the job's gpu,
  * models and clips are ignored, every context uploads its own; the consumer sees one context's
  * order, so the verdict is one device's. Same returns; st the contexts' summed stats, split

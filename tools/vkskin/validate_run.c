@@ -20,7 +20,7 @@ static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine
 }
 
 /* What a chunk names: its first file and that file's poses (crowd: instances) in it. */
-static void note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
+void vks_validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
 {
     if (!c->chunk_file)
         c->chunk_file = f, c->chunk_first = first, c->chunk_poses = count;
@@ -35,7 +35,7 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
-    note_chunk(c, ch.f, first, count); /* what the readback check names */
+    vks_validate_note_chunk(c, ch.f, first, count); /* what the readback check names */
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
@@ -47,7 +47,7 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
  * from the bytes delivered; the exact ones must agree, or what was compared is not what the
  * GPU wrote. Every mismatch is said on stderr, `what` naming the chunk's poses; the run goes
  * on (the comparison is still made) and ends in exit 5. */
-static void check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
+void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
 {
     vdevice *d = c->device;
     const vks_gpu_figures *h = &c->chunk_host;
@@ -67,12 +67,14 @@ static void check_readback(vctx *c, uint32_t chunk, const char *poses, const vks
             gv = lo ? g->min_key[k] : g->max_key[k], hv = lo ? h->min_key[k] : h->max_key[k];
         }
     if (what) {
-        char more[64] = "";
+        char more[64] = "", on[48] = "";
         if (c->chunk_more_files)
             snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
-        fprintf(stderr, "vkskin validate: %s: readback of chunk %u (%s %u..%u%s): the GPU's %s 0x%08x but the host "
+        if (c->contexts > 1) /* a split batch numbers its chunks per context */
+            snprintf(on, sizeof on, " on context %d/%d", c->context, c->contexts);
+        fprintf(stderr, "vkskin validate: %s: readback of chunk %u%s (%s %u..%u%s): the GPU's %s 0x%08x but the host "
                         "read 0x%08x\n",
-                c->chunk_file ? c->chunk_file->path : "?", chunk, poses, c->chunk_first,
+                c->chunk_file ? c->chunk_file->path : "?", chunk, on, poses, c->chunk_first,
                 c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
         d->readback_mismatches++;
     }
@@ -81,7 +83,7 @@ static void check_readback(vctx *c, uint32_t chunk, const char *poses, const vks
 }
 
 /* The next chunk's figures start empty, and its poses unnamed. */
-static void next_chunk(vctx *c)
+void vks_validate_next_chunk(vctx *c)
 {
     vks_gpu_figures_reset(&c->chunk_host);
     c->chunk_file = NULL, c->chunk_more_files = 0;
@@ -90,8 +92,8 @@ static void next_chunk(vctx *c)
 static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
 {
     vctx *c = user;
-    check_readback(c, chunk, "poses", g);
-    next_chunk(c);
+    vks_validate_check_readback(c, chunk, "poses", g);
+    vks_validate_next_chunk(c);
     return 0;
 }
 
@@ -101,7 +103,7 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[m], first, count, frame, 1, p, n};
-    note_chunk(c, ch.f, first, count);
+    vks_validate_note_chunk(c, ch.f, first, count);
     int stop = vks_validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
@@ -118,10 +120,15 @@ static int crowd_delivered(void *user, uint32_t first, uint32_t count, uint32_t 
     if (g) {
         char poses[48];
         snprintf(poses, sizeof poses, "frame %u, instances", frame);
-        check_readback(c, chunk, poses, g);
+        vks_validate_check_readback(c, chunk, poses, g);
     }
-    next_chunk(c);
+    vks_validate_next_chunk(c);
     return 0;
+}
+
+int vks_validate_reduce_mode(const vrun *r)
+{
+    return r->readback_check > 0 ? 1 : r->readback_check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
 }
 
 /* Empties every file's accumulators and points them at this device's maps. */
@@ -295,7 +302,7 @@ int vks_validate_device(vrun *r, vdevice *d)
         job.progress = NULL; /* crowd_deliver reports it */
         d->reduced = r->readback_check >= 0;
         r->c.reduce = d->reduced, r->c.device = d;
-        next_chunk(&r->c);
+        vks_validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         if (r->nsplit > 1) { /* instances split across contexts, compared in one context's order */
             src = vks_validate_split_crowd(r, gpu, ms, skins, &job, &cs, &d->split, &err);
@@ -313,7 +320,10 @@ int vks_validate_device(vrun *r, vdevice *d)
         r->c.reduce = 0;
     } else if (r->nsplit > 1) { /* poses split across contexts, compared in pose order */
         double t0 = vks_validate_now_ms();
-        src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &err);
+        r->c.device = d; /* each context checks its readback as one device's batch does */
+        vks_validate_next_chunk(&r->c);
+        vks_gpu_figures_reset(&d->gpu_figures);
+        src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &d->reduced, &err);
         d->st.total_ms = vks_validate_now_ms() - t0;
         if (src && err.code == VKS_OK)
             err.code = VKS_ERR_INVALID;
@@ -325,11 +335,11 @@ int vks_validate_device(vrun *r, vdevice *d)
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         /* the readback check: auto leaves out a context that reads its outputs in place */
-        b.reduce = r->readback_check > 0 ? 1 : r->readback_check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
+        b.reduce = vks_validate_reduce_mode(r);
         b.chunk_done = chunk_done;
         d->reduced = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
         r->c.reduce = d->reduced, r->c.device = d;
-        next_chunk(&r->c);
+        vks_validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
         r->c.reduce = 0;

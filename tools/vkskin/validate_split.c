@@ -9,7 +9,9 @@
  * order: a context compares its span of file f only once the contexts before it finished
  * theirs (a turn per file). Files are independent, so while context 1 waits for file 0,
  * context 0 goes on to file 1: the contexts take turns like a pipeline, and a context's GPU
- * keeps a chunk in flight while it waits. */
+ * keeps a chunk in flight while it waits. Each context's batch checks its readback as one
+ * device's does (--readback-check's rule on its own device); its chunks are numbered per
+ * context, so a mismatch names the context too. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ typedef struct vpart {
     int *entry_file;             /* per batch entry: the file */
     vks_gpu_batch_entry *entries;
     uint32_t nentries;
+    vks_gpu_batch b;             /* this context's batch (its readback check decided before) */
     vturns *t;
     struct vpart *parts;
     vks_gpu_stats st;
@@ -77,6 +80,7 @@ static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t co
     if (stop)
         return 1;
     vref_chunk ch = {&p->r->files[f], p->first[f] + first, count, 0, 0, pp, nn};
+    vks_validate_note_chunk(&p->c, ch.f, ch.first, count); /* what the readback check names */
     stop = vks_validate_ref_chunk(&p->c, &ch);
     if (p->c.progress)
         vks_cli_progress_add(p->c.progress, count);
@@ -91,15 +95,41 @@ static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t co
     return stop;
 }
 
+/* A chunk of this context delivered: its readback check as one device's (validate_run.c),
+ * under the lock since the device's figures and counts are every context's. */
+static int split_chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+{
+    vpart *p = user;
+    pthread_mutex_lock(&p->t->lock);
+    vks_validate_check_readback(&p->c, chunk, "poses", g);
+    pthread_mutex_unlock(&p->t->lock);
+    vks_validate_next_chunk(&p->c);
+    return 0;
+}
+
+/* The context's batch, and whether it reduces: --readback-check's rule on its own device
+ * (auto: a context that reads its outputs in place does not), decided on the calling thread
+ * before any run, as the one-device batch does. */
+static void make_batch(vpart *p)
+{
+    vks_gpu_batch *b = &p->b;
+    b->entries = p->entries, b->entry_count = p->nentries;
+    b->get_locals = split_locals, b->deliver = split_deliver, b->user = p;
+    b->want_normals = 1;
+    b->max_chunk_bytes = p->r->gopt.max_chunk_bytes;
+    b->reduce = vks_validate_reduce_mode(p->r);
+    b->chunk_done = split_chunk_done;
+    p->c.reduce = p->nentries && vks_gpu_batch_reduces(p->gpu, b);
+    if (!p->c.reduce)
+        b->reduce = 0;
+    p->c.context = p->k + 1, p->c.contexts = p->n;
+    vks_validate_next_chunk(&p->c);
+}
+
 static void *run_part(void *arg)
 {
     vpart *p = arg;
-    vks_gpu_batch b = {0};
-    b.entries = p->entries, b.entry_count = p->nentries;
-    b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
-    b.want_normals = 1;
-    b.max_chunk_bytes = p->r->gopt.max_chunk_bytes;
-    p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &b, &p->st, &p->err) : VKS_OK;
+    p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &p->b, &p->st, &p->err) : VKS_OK;
     p->seconds = (vks_validate_now_ms() - p->t0) / 1e3;
     if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
         pthread_mutex_lock(&p->t->lock);
@@ -175,9 +205,10 @@ int vks_validate_split_crowd(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
 }
 
 int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const vks_skin *const *skins,
-                             vks_gpu_stats *st, vks_error *err_out)
+                             vks_gpu_stats *st, int *reduced, vks_error *err_out)
 {
     int n = r->nsplit, nf = r->nfiles, rc = VKS_EXIT_OK;
+    *reduced = 0;
     vpart *parts = calloc((size_t)n, sizeof *parts);
     vturns t = {.turn = calloc((size_t)nf, sizeof(int))};
     pthread_t th[VKS_CLI_MAX_DEVICES];
@@ -219,6 +250,8 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
             }
         }
         p->gpu = gpus[k], p->ms = ms[k];
+        make_batch(p);
+        *reduced |= p->c.reduce;
     }
     for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
         t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);

@@ -179,6 +179,10 @@ void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
 /* Calibration at first use (tuning_start.h says when): called by vks_gpu_run before its work.
  * Never fails the run: a calibration that fails leaves the shape as it was, with a warning. */
 void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);
+/* 1 while calibration at first use may still come in this context, whatever the work (tuning
+ * start.h's conditions but the size): what vks_gpu_launch_shape says, and whether a stream
+ * fetches its instances to size its work. */
+int vks__first_use_open(const vks_gpu *gpu);
 /* The same for `work` vertex-instances whose largest share is model `model` of ms (the one
  * timed); what names the work in the log ("a run", "a crowd ..."). vks_crowd_create's. */
 void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,

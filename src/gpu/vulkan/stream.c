@@ -4,10 +4,12 @@
  * with the callback of frame N overlapping the GPU work of the frames after it. Instances are
  * held as the crowd takes them: crowd instances (vks_stream_run_crowd) as given, stream
  * instances made into them once, as they are fetched (to_crowd, the one conversion). */
+#include "gpu/tuning_start.h"
 #include "stream_ring.h"
 #include "vkskin/pose.h"
 #include "vkskin/stream.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -212,6 +214,39 @@ static vks_result plan_chunk(stream_run *r, uint32_t g0, uint32_t *n_out, uint64
     return VKS_OK;
 }
 
+/* Calibration at first use sized by the whole stream (tuning_start.h): every instance's
+ * vertices times the frames, the largest model's share timed, asked before the first chunk's
+ * crowd is made, which would count only its own work (a long stream of small chunks never
+ * repaid one). The instances are fetched for it only where a calibration may still come; one
+ * that does not check out leaves it to the chunks, which say why. */
+static void calibrate_for_stream(stream_run *r)
+{
+    const vks_stream_desc *d = r->d;
+    if (!vks__first_use_open(r->gpu))
+        return;
+    uint64_t *per_model = calloc(d->model_count, sizeof *per_model), per_frame = 0;
+    uint32_t model = 0;
+    vks_error e = {0};
+    for (uint32_t g = 0; per_model && g < d->instance_count; g++) {
+        vks_crowd_instance in;
+        host_locals h;
+        if (fetch_instance(r, g, &in, &h, &e) != VKS_OK) {
+            free(per_model);
+            return;
+        }
+        uint64_t v = d->models->models[in.model].vertex_count;
+        per_model[in.model] += v, per_frame += v;
+        if (per_model[in.model] > per_model[model])
+            model = in.model;
+    }
+    if (!per_model)
+        return; /* the table's shape: calibration is never required */
+    free(per_model);
+    char what[128];
+    snprintf(what, sizeof what, "a stream (%u instances over %u frames)", d->instance_count, d->frame_count);
+    vks__calibrate_work_at_first_use(r->gpu, d->models, model, vks__crowd_work(per_frame, d->frame_count), what);
+}
+
 static const vks_affine *locals_at(const stream_run *r, uint32_t k, uint32_t frame)
 {
     const host_locals *h = &r->host[k];
@@ -349,6 +384,8 @@ vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *d, const vk
         res = vks_gpu_upload_clips(gpu, d->models, d->skins, d->clips, d->clip_count, &r.own_clips, err);
         r.clips = r.own_clips;
     }
+    if (res == VKS_OK)
+        calibrate_for_stream(&r);
     for (uint32_t g0 = 0; res == VKS_OK && g0 < d->instance_count;) {
         uint32_t n = 0;
         uint64_t bytes = 0;

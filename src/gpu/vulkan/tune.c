@@ -186,12 +186,17 @@ static void bind_locals(void *user, uint32_t entry, uint32_t instance, vks_affin
     memcpy(out, p->ms->bind_locals + m->node_base, m->node_count * sizeof *out);
 }
 
+int vks__first_use_open(const vks_gpu *gpu)
+{
+    /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
+    return !gpu->calibrating && !gpu->first_use_calibrated && !gpu->adopted && gpu->timestamps && !gpu->live_crowds &&
+           vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate);
+}
+
 void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
                                       const char *what)
 {
-    /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
-    if (gpu->calibrating || gpu->first_use_calibrated || gpu->adopted || !gpu->timestamps || gpu->live_crowds ||
-        !vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate))
+    if (!vks__first_use_open(gpu))
         return;
     uint32_t count = (uint32_t)(sizeof builtin / sizeof *builtin), vertices = ms->models[model].vertex_count;
     uint64_t cost = vks__calibration_cost(count, vertices), threshold = vks__calibration_threshold(cost);
