@@ -60,6 +60,8 @@ vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/te
              LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
+# The texture writers' files go out in large writes (a buffer per output), not a row at a time.
+vks_add_test(NAME test_output_writes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_writes.c LABELS bake)
 # Outputs that are inputs (cli_inputs.c): refused by any name, and each output checked with one
 # stat, not a few per input (stat and lstat counted through the linker's --wrap).
 vks_add_test(NAME test_cli_inputs SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cli_inputs.c
