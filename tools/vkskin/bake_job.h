@@ -179,6 +179,10 @@ int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int f
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
                               vks_gpu *gpu, vks_bake_frames *const *frs);
 
+/* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
+ * each (bake_malloc.c); called once, before any thread starts. */
+void vks_bake_malloc_reuse(void);
+
 /* The host memory (bytes) baking a loaded job takes at its peak with engine e: its frames,
  * the atlas's matrices, and the largest of the engine's and the writers' buffers
  * (bake_memory.c). A job over the run's budget, --max-memory-mb (default

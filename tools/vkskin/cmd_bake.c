@@ -635,6 +635,7 @@ int vks_cmd_bake(int argc, char **argv)
     int force = args.force, sheet = args.sheet, check = args.check, split = args.split;
     vks_bake_engine engine = args.engine;
     vks_cli_gpu_opts gopt = args.gopt;
+    vks_bake_malloc_reuse(); /* before the GPU's and the pool's threads */
     vks_bake_manifest m;
     int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)
