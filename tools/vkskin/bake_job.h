@@ -160,6 +160,10 @@ typedef struct vks_bake_frames {
     float *positions;
     float *normals;       /* NULL without normals */
     float *matrices;      /* atlas: frames x bone_count x 12 (3 rows of 4) from the reference pose */
+    /* the positions' bounds (vks_vat_bounds), once has_bounds: every VAT kind's sidecar and
+       the PNG's quantisation use them, so they are taken once a job, not once a kind */
+    float bounds_min[3], bounds_max[3];
+    int has_bounds;
 } vks_bake_frames;
 
 /* gpu: the run's context (VKS_BAKE_GPU). Returns 0 with a line on stderr on failure. */
