@@ -620,6 +620,7 @@ static int parse_args(bake_args *b, int argc, char **argv)
         fprintf(stderr, "vkskin: --contact-sheet draws with the GPU renderer: not with --cpu or --cpu-fast\n");
         return VKS_EXIT_USAGE;
     }
+    vks_bake_malloc_reuse(); /* a bake to run: before any thread (the GPU's, the pool's) starts */
     return -1;
 }
 
@@ -641,7 +642,6 @@ int vks_cmd_bake(int argc, char **argv)
     int force = args.force, sheet = args.sheet, check = args.check, split = args.split;
     vks_bake_engine engine = args.engine;
     vks_cli_gpu_opts gopt = args.gopt;
-    vks_bake_malloc_reuse(); /* before the GPU's and the pool's threads */
     vks_bake_manifest m;
     int rc = read_manifest(manifest, sheet, &m);
     if (rc != VKS_EXIT_OK)
