@@ -46,7 +46,10 @@ static void touch(const char *path)
 
 int main(void)
 {
-    char dir[] = "/tmp/vks_cli_inputs_XXXXXX", path[256], other[256];
+    /* a folder of the build's (CTest sets VKSKIN_BINARY_DIR), else the current one */
+    const char *bin = getenv("VKSKIN_BINARY_DIR");
+    char dir[1024], path[1100], other[1100];
+    snprintf(dir, sizeof dir, "%s/cli_inputs_XXXXXX", bin && *bin ? bin : ".");
     CHECK(mkdtemp(dir) != NULL);
     vks_cli_inputs in = {0};
     for (int i = 0; i < INPUTS; i++) {
@@ -93,7 +96,7 @@ int main(void)
     CHECK_EQ_INT(vks_cli_refuse_input(&in, "--out", "-"), VKS_EXIT_OK);
 
     vks_cli_inputs_free(&in);
-    char cmd[300];
+    char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
     return vks_test_finish("test_cli_inputs");

@@ -49,7 +49,9 @@ int main(void)
         tex[i] = (float)(i % 977) * 0.01f;
         codes[i] = (uint16_t)(i * 2654435761u >> 16); /* noise: the PNG stays near its raw size */
     }
-    char dir[] = "/tmp/vks_output_writes_XXXXXX", path[256];
+    const char *bin = getenv("VKSKIN_BINARY_DIR"); /* set by CTest; else the current folder */
+    char dir[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s/output_writes_XXXXXX", bin && *bin ? bin : ".");
     CHECK(mkdtemp(dir) != NULL);
     vks_error err = {0};
     const struct {
@@ -72,7 +74,7 @@ int main(void)
             vks_test_failures++;
         }
     }
-    char cmd[300];
+    char cmd[1100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);
     free(tex);
