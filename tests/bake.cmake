@@ -60,6 +60,20 @@ vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/te
              LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
+# A bake faults its pages in about once: freed blocks are reused (bake_malloc.c); counted by
+# page_faults (ru_minflt), not timed.
+add_executable(page_faults ${CMAKE_CURRENT_SOURCE_DIR}/unit/page_faults.c)
+add_test(NAME cli_bake_faults COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_faults.sh $<TARGET_FILE:vkskin>
+         $<TARGET_FILE:page_faults>)
+set_tests_properties(cli_bake_faults PROPERTIES LABELS "cli;bake" ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+# The texture writers' files go out in large writes (a buffer per output), not a row at a time.
+vks_add_test(NAME test_output_writes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_writes.c LABELS bake)
+# Outputs that are inputs (cli_inputs.c): refused by any name, and each output checked with one
+# stat, not a few per input (stat and lstat counted through the linker's --wrap).
+vks_add_test(NAME test_cli_inputs SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cli_inputs.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_inputs.c LABELS bake)
+target_include_directories(test_cli_inputs PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+target_link_options(test_cli_inputs PRIVATE -Wl,--wrap=stat -Wl,--wrap=lstat)
 # Engine limits ("max_height", "pow2": refused before any work) and what the sidecars say
 # (space, colour space, clip names, cycle), checked against docs/schema/bake_sidecar.schema.json.
 add_test(NAME cli_bake_engine_limits COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_engine_limits.sh

@@ -19,6 +19,35 @@ static void frame_arrays(const vks_bake *b, uint32_t f, uint32_t first, uint32_t
     }
 }
 
+/* Frame f's morph target of the mesh at file vertices [first, first + n): its positions less the
+ * base's p0, computed straight into the document's buffer (a morph bake is mostly these, and a
+ * copy of each through an array of its own cost a pass over them and fresh pages). */
+static uint32_t target_positions(vks__gltf *g, const vks_bake *b, uint32_t f, uint32_t first, uint32_t n,
+                                 const float *p0)
+{
+    float *d = vks__gltf_floats_room(g, n, 3);
+    const float *src = b->kept + ((size_t)f * b->file_vertex_count + first) * 6;
+    for (uint32_t j = 0; d && j < n; j++, src += 6)
+        for (int c = 0; c < 3; c++)
+            d[(size_t)j * 3 + c] = src[c] - p0[(size_t)j * 3 + c];
+    return vks__gltf_floats_placed(g, n, 3, VKS__GL_ARRAY_BUFFER, 1);
+}
+
+/* The same for the normals: made unit as the base's (frame_arrays), less the base's n0. */
+static uint32_t target_normals(vks__gltf *g, const vks_bake *b, uint32_t f, uint32_t first, uint32_t n,
+                               const float *n0)
+{
+    float *d = vks__gltf_floats_room(g, n, 3);
+    const float *src = b->kept + ((size_t)f * b->file_vertex_count + first) * 6;
+    for (uint32_t j = 0; d && j < n; j++, src += 6) {
+        float u[3];
+        vks__gltf_unit(src[3], src[4], src[5], u);
+        for (int c = 0; c < 3; c++)
+            d[(size_t)j * 3 + c] = u[c] - n0[(size_t)j * 3 + c];
+    }
+    return vks__gltf_floats_placed(g, n, 3, VKS__GL_ARRAY_BUFFER, 0);
+}
+
 /* Mesh m: its base (frame 0) and, for several frames, its targets; returns the mesh index. */
 static uint32_t write_mesh(vks__gltf *g, const vks_bake *b, uint32_t m, uint32_t first, float *buf)
 {
@@ -26,7 +55,7 @@ static uint32_t write_mesh(vks__gltf *g, const vks_bake *b, uint32_t m, uint32_t
     const vks_mesh *me = &s->meshes[m];
     uint32_t n = me->source_vertex_count, F = b->frames;
     int has_n = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
-    float *p0 = buf, *n0 = p0 + (size_t)n * 3, *pf = n0 + (size_t)n * 3, *nf = pf + (size_t)n * 3;
+    float *p0 = buf, *n0 = p0 + (size_t)n * 3;
     cJSON *mesh = cJSON_CreateObject(), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
     cJSON *prim = cJSON_CreateObject(), *attr = prim ? cJSON_AddObjectToObject(prim, "attributes") : NULL;
     if (!prims || !attr || !cJSON_AddItemToArray(prims, prim)) {
@@ -50,14 +79,11 @@ static uint32_t write_mesh(vks__gltf *g, const vks_bake *b, uint32_t m, uint32_t
         if (!targets || !weights || !names)
             g->failed = 1;
         for (uint32_t f = 0; !g->failed && f < F; f++) {
-            frame_arrays(b, f, first, n, pf, nf);
-            for (size_t i = 0; i < (size_t)n * 3; i++)
-                pf[i] -= p0[i], nf[i] -= n0[i];
             cJSON *t = cJSON_CreateObject();
             if (t) {
-                cJSON_AddNumberToObject(t, "POSITION", vks__gltf_floats(g, pf, n, 3, VKS__GL_ARRAY_BUFFER, 1));
+                cJSON_AddNumberToObject(t, "POSITION", target_positions(g, b, f, first, n, p0));
                 if (has_n)
-                    cJSON_AddNumberToObject(t, "NORMAL", vks__gltf_floats(g, nf, n, 3, VKS__GL_ARRAY_BUFFER, 0));
+                    cJSON_AddNumberToObject(t, "NORMAL", target_normals(g, b, f, first, n, n0));
             }
             vks__gltf_push(g, targets, t);
             vks__gltf_push(g, weights, cJSON_CreateNumber(f == 0));
@@ -110,6 +136,21 @@ static void write_weights(vks__gltf *g, const vks_bake *b, const uint32_t *mesh_
     vks__gltf_push(g, g->animations, anim);
 }
 
+/* At least the bytes the document's buffer takes: each mesh's base and its F targets (positions,
+ * normals), its indices, the weights animation's times and one-hot weights, each array padded
+ * to 4 bytes. A low figure only costs the growth it was meant to spare. */
+static size_t buffer_bound(const vks_bake *b)
+{
+    const vks_skin *s = b->skin;
+    size_t F = b->frames, bytes = (F + 1) * 4 + (F + 1) * F * 4 + 8;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        size_t arrays = (F + 1) * (s->normals && (me->flags & VKS_MESH_HAS_NORMALS) ? 2 : 1);
+        bytes += arrays * ((size_t)me->source_vertex_count * 12 + 4) + (size_t)me->triangle_count * 12 + 4;
+    }
+    return bytes;
+}
+
 int vks__bake_gltf_finish(vks_bake *b)
 {
     const vks_skin *s = b->skin;
@@ -117,7 +158,7 @@ int vks__bake_gltf_finish(vks_bake *b)
     uint32_t most = 1;
     for (uint32_t m = 0; m < s->mesh_count; m++)
         most = s->meshes[m].source_vertex_count > most ? s->meshes[m].source_vertex_count : most;
-    float *buf = malloc((size_t)most * 12 * sizeof *buf);
+    float *buf = malloc((size_t)most * 6 * sizeof *buf);
     uint32_t *mesh_nodes = malloc(((size_t)s->mesh_count + 1) * sizeof *mesh_nodes);
     int ok = buf && mesh_nodes && vks__gltf_init(&g, NULL);
     if (ok) {
@@ -130,6 +171,9 @@ int vks__bake_gltf_finish(vks_bake *b)
         uint32_t ri = vks__gltf_push(&g, g.nodes, root);
         vks__gltf_push(&g, g.scene_nodes, cJSON_CreateNumber(ri));
         cJSON *kids = root ? cJSON_AddArrayToObject(root, "children") : NULL;
+        /* the buffer at its final size at once: grown by doubling, a morph bake's frames were
+           copied again at every step, into fresh pages each time */
+        vks_buf_reserve(&g.bin, buffer_bound(b));
         uint32_t first = 0;
         for (uint32_t m = 0; m < s->mesh_count && !g.failed; m++) {
             uint32_t mi = write_mesh(&g, b, m, first, buf);

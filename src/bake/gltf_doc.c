@@ -118,33 +118,57 @@ static const char *type_of(int comps)
     return comps == 1 ? "SCALAR" : comps == 2 ? "VEC2" : comps == 3 ? "VEC3" : comps == 4 ? "VEC4" : "MAT4";
 }
 
-uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax)
+float *vks__gltf_floats_room(vks__gltf *g, uint32_t count, int comps)
 {
-    size_t start = g->bin.size, n = (size_t)count * (size_t)comps;
+    size_t n = (size_t)count * (size_t)comps;
     vks_buf_reserve(&g->bin, n * 4 + 4);
-    if (host_little_endian()) /* the bytes vks_buf_f32 writes, in one copy: a morph bake is mostly these */
-        vks_buf_put(&g->bin, v, n * sizeof *v);
-    else
-        for (size_t i = 0; i < n; i++)
-            vks_buf_f32(&g->bin, v[i]);
-    uint32_t view = add_view(g, start, target);
-    uint32_t acc = add_accessor(g, view, 5126, count, type_of(comps));
-    if (minmax && count && !g->failed) {
-        float lo[16], hi[16];
+    /* the buffer's size is a multiple of 4 between arrays (add_view pads), so the room is
+       aligned for floats */
+    return g->bin.failed ? NULL : (float *)(void *)(g->bin.data + g->bin.size);
+}
+
+uint32_t vks__gltf_floats_placed(vks__gltf *g, uint32_t count, int comps, int target, int minmax)
+{
+    if (g->bin.failed) {
+        g->failed = 1;
+        return 0;
+    }
+    size_t start = g->bin.size, n = (size_t)count * (size_t)comps;
+    const float *v = (const float *)(const void *)(g->bin.data + start);
+    float lo[16], hi[16];
+    if (minmax && count) { /* each component in order, without a division per value */
         for (int c = 0; c < comps; c++)
             lo[c] = hi[c] = v[c];
-        for (size_t i = 0; i < count; i++) /* each component in order, without a division per value */
+        for (size_t i = 0; i < count; i++)
             for (int c = 0; c < comps; c++) {
                 float x = v[i * (size_t)comps + (size_t)c];
                 lo[c] = x < lo[c] ? x : lo[c];
                 hi[c] = x > hi[c] ? x : hi[c];
             }
+    }
+    if (!host_little_endian()) /* the bytes vks_buf_f32 writes */
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *q = g->bin.data + start + i * 4, t0 = q[0], t1 = q[1];
+            q[0] = q[3], q[1] = q[2], q[2] = t1, q[3] = t0;
+        }
+    g->bin.size += n * sizeof(float);
+    uint32_t view = add_view(g, start, target);
+    uint32_t acc = add_accessor(g, view, 5126, count, type_of(comps));
+    if (minmax && count && !g->failed) {
         cJSON *a = cJSON_GetArrayItem(g->accessors, (int)acc);
         cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
         if (!jl || !jh || !cJSON_AddItemToObject(a, "min", jl) || !cJSON_AddItemToObject(a, "max", jh))
             g->failed = 1;
     }
     return acc;
+}
+
+uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax)
+{
+    float *room = vks__gltf_floats_room(g, count, comps);
+    if (room && count)
+        memcpy(room, v, (size_t)count * (size_t)comps * sizeof *v);
+    return vks__gltf_floats_placed(g, count, comps, target, minmax);
 }
 
 uint32_t vks__gltf_joints(vks__gltf *g, const uint16_t (*j)[4], uint32_t count)

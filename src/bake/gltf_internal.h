@@ -30,6 +30,12 @@ void vks__gltf_free(vks__gltf *g);
 /* Appends count elements of comps float32 each (comps 1, 2, 3, 4 or 16) as a view and an
  * accessor; minmax adds the per-component min and max. Returns the accessor index. */
 uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax);
+/* The same in two steps, for an array computed straight into the buffer (a morph bake's
+ * frames: no copy of its own first): room for count x comps floats at the buffer's end (NULL
+ * without memory), then, once they are written there in host order, the view and accessor
+ * over them. Nothing may be appended between the two. */
+float *vks__gltf_floats_room(vks__gltf *g, uint32_t count, int comps);
+uint32_t vks__gltf_floats_placed(vks__gltf *g, uint32_t count, int comps, int target, int minmax);
 /* Joint indices (VEC4): unsigned byte when every index < 256, else unsigned short. */
 uint32_t vks__gltf_joints(vks__gltf *g, const uint16_t (*j)[4], uint32_t count);
 /* Triangle indices (SCALAR unsigned int). */

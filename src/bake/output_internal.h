@@ -18,6 +18,7 @@ struct vks_output {
     int write_errno;
     target_kind kind;
     vks__spans *spans; /* the reserve/commit writes, from the first reserve on */
+    char *iobuf;       /* the stream's buffer (OUTPUT_STDIO_BUFFER), freed after it is closed */
 };
 
 /* Keeps the first write error of o (errnum 0 counts as EIO): vks_output_note_error's body,

@@ -19,21 +19,25 @@ int vks_vat_exr_available(void) { return 1; }
 typedef struct exr_sink {
     FILE *f;
     int errnum;
+    uint64_t at; /* where the stream is: the bytes written since the start, or the last seek */
 } exr_sink;
 
-/* The library hands chunks with their file offsets; it writes in order, but seek when not. */
+/* The library hands chunks with their file offsets; it writes in order, but seek when not.
+ * The position is kept here: ftello asked the kernel (an lseek) at every chunk, a row. */
 static int64_t sink_write(exr_const_context_t ctxt, void *user, const void *buf, uint64_t size, uint64_t offset,
                           exr_stream_error_func_ptr_t error_cb)
 {
     exr_sink *s = user;
-    if ((uint64_t)ftello(s->f) != offset && fseeko(s->f, (off_t)offset, SEEK_SET) != 0) {
+    if (s->at != offset && fseeko(s->f, (off_t)offset, SEEK_SET) != 0) {
         s->errnum = errno;
         return -1;
     }
+    s->at = offset;
     if (fwrite(buf, 1, size, s->f) != size) {
         s->errnum = errno ? errno : EIO;
         return -1;
     }
+    s->at += size;
     return (int64_t)size;
 }
 
@@ -107,7 +111,7 @@ vks_result vks_vat_exr_write(const char *path, const float *texels, uint32_t wid
         free(halfs);
         return r;
     }
-    exr_sink sink = {vks_output_stream(o), 0};
+    exr_sink sink = {vks_output_stream(o), 0, 0};
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.user_data = &sink;
     init.write_fn = sink_write;

@@ -160,6 +160,10 @@ typedef struct vks_bake_frames {
     float *positions;
     float *normals;       /* NULL without normals */
     float *matrices;      /* atlas: frames x bone_count x 12 (3 rows of 4) from the reference pose */
+    /* the positions' bounds (vks_vat_bounds), once has_bounds: every VAT kind's sidecar and
+       the PNG's quantisation use them, so they are taken once a job, not once a kind */
+    float bounds_min[3], bounds_max[3];
+    int has_bounds;
 } vks_bake_frames;
 
 /* gpu: the run's context (VKS_BAKE_GPU). Returns 0 with a line on stderr on failure. */
@@ -178,6 +182,10 @@ int vks_bake_needs_vertices(const vks_bake_job *job);
 int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr);
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
                               vks_gpu *gpu, vks_bake_frames *const *frs);
+
+/* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
+ * each (bake_malloc.c); called once, before any thread starts. */
+void vks_bake_malloc_reuse(void);
 
 /* The host memory (bytes) baking a loaded job takes at its peak with engine e: its frames,
  * the atlas's matrices, and the largest of the engine's and the writers' buffers

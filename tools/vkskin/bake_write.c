@@ -465,7 +465,12 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     vks_vat_sidecar sd = {0};
     sd.encoding = enc[k], sd.layout = &lay, sd.pow2 = job->pow2;
     size_t count = (size_t)l->frames * l->skin->vertex_count;
-    vks_vat_bounds(fr->positions, count, sd.bounds_min, sd.bounds_max);
+    if (fr->has_bounds) {
+        memcpy(sd.bounds_min, fr->bounds_min, sizeof sd.bounds_min);
+        memcpy(sd.bounds_max, fr->bounds_max, sizeof sd.bounds_max);
+    } else {
+        vks_vat_bounds(fr->positions, count, sd.bounds_min, sd.bounds_max);
+    }
     /* split (lay.frames < the job's): part p holds frames [p * per, (p + 1) * per), each part
        lay.height rows, the last one's rows past its frames 0 */
     const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per;

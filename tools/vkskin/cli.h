@@ -13,6 +13,7 @@
 #ifndef VKSKIN_CLI_H
 #define VKSKIN_CLI_H
 
+#include <sys/types.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -199,6 +200,8 @@ void vks_cli_install_signal_cleanup(void);
 typedef struct vks_cli_input {
     char *path;
     char *label;
+    dev_t dev; /* its identity when listed (stat, symlinks followed) */
+    ino_t ino;
 } vks_cli_input;
 typedef struct vks_cli_inputs {
     vks_cli_input *items;

@@ -4,6 +4,7 @@
  * output path it will write is compared with every one of them by file identity (device and
  * inode after following symlinks, vks_output_same_file), never by spelling. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label,
     vsnprintf(text, sizeof text, label, ap);
     va_end(ap);
     vks_cli_input *it = &in->items[in->count];
+    it->dev = st.st_dev, it->ino = st.st_ino;
     it->path = strdup(path);
     it->label = strdup(text);
     if (!it->path || !it->label) {
@@ -90,8 +92,18 @@ int vks_cli_refuse_input(const vks_cli_inputs *in, const char *option, const cha
         fprintf(stderr, "vkskin: out of memory listing the inputs\n");
         return VKS_EXIT_RUNTIME;
     }
+    /* One stat of the output against the identities taken when the inputs were listed: a bake
+       checks hundreds of outputs against its every model and clip, and a comparison per pair
+       (vks_output_same_file: three stats and maybe two realpaths) cost more than its writes. */
+    if (out && !strcmp(out, "-")) /* standard output */
+        return VKS_EXIT_OK;
+    struct stat os;
+    int known = out && stat(out, &os) == 0;
+    if (out && !known && (errno == ENOENT || errno == ENOTDIR))
+        return VKS_EXIT_OK; /* a new name, or a link to none, makes a new file: no input */
     for (int i = 0; out && i < in->count; i++)
-        if (vks_output_same_file(out, in->items[i].path)) {
+        if (known ? os.st_dev == in->items[i].dev && os.st_ino == in->items[i].ino
+                  : vks_output_same_file(out, in->items[i].path)) {
             fprintf(stderr, "vkskin: %s%s%s: the output is %s (%s), one of the inputs; refusing to overwrite it\n",
                     option ? option : "", option ? " " : "", out, in->items[i].path, in->items[i].label);
             return VKS_EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include "cli_gpu.h"
 #include "cli_shares.h"
 #include "cli_thread.h"
+#include "vkskin/vat.h"
 #include "work_pool.h"
 
 static void help(FILE *f)
@@ -287,6 +288,11 @@ static void hand_to_pool(job_slot *s, int ok)
     bake_run *run = s->w->run;
     /* no output of an inf or a NaN: checked once, before any kind is written */
     s->ok = ok = ok && vks_bake_frames_finite(&run->m->jobs[s->j], &s->l, &s->fr, s->only.outputs);
+    if (ok && (s->only.outputs & VKS_BAKE_OUT_VAT_KINDS)) { /* once for the job's VAT kinds */
+        vks_vat_bounds(s->fr.positions, (size_t)s->l.frames * s->l.skin->vertex_count, s->fr.bounds_min,
+                       s->fr.bounds_max);
+        s->fr.has_bounds = 1;
+    }
     pthread_mutex_init(&s->mu, NULL);
     uint32_t kinds = ok ? s->only.outputs : 0, n = 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
@@ -614,6 +620,7 @@ static int parse_args(bake_args *b, int argc, char **argv)
         fprintf(stderr, "vkskin: --contact-sheet draws with the GPU renderer: not with --cpu or --cpu-fast\n");
         return VKS_EXIT_USAGE;
     }
+    vks_bake_malloc_reuse(); /* a bake to run: before any thread (the GPU's, the pool's) starts */
     return -1;
 }
 
