@@ -113,6 +113,30 @@ void vks_diff_add_sums(vks_diff_acc *acc, const float *a, const float *b, size_t
     acc->sum_sq_diff = sd, acc->sum_sq_ref = sr;
 }
 
+/* Two streams at once: each stream's adds in its own order, as vks_diff_add_sums takes them,
+ * but four chains of adds interleaved, so that each add's latency is hidden behind the others'
+ * (two chains wait on one add each). */
+void vks__diff_add_sums_pair(vks_diff_acc *acc0, const float *a0, const float *b0, vks_diff_acc *acc1,
+                             const float *a1, const float *b1, size_t components)
+{
+    double sd0 = acc0->sum_sq_diff, sr0 = acc0->sum_sq_ref, sd1 = acc1->sum_sq_diff, sr1 = acc1->sum_sq_ref;
+    double dd0[SUMS_BLOCK], rr0[SUMS_BLOCK], dd1[SUMS_BLOCK], rr1[SUMS_BLOCK];
+    int avx2 = sums_have_avx2();
+    for (size_t at = 0; at < components; at += SUMS_BLOCK) {
+        size_t n = components - at < SUMS_BLOCK ? components - at : SUMS_BLOCK;
+        if (avx2) {
+            squares_avx2(a0 + at, b0 + at, n, dd0, rr0);
+            squares_avx2(a1 + at, b1 + at, n, dd1, rr1);
+        } else {
+            squares_scalar(a0 + at, b0 + at, n, dd0, rr0);
+            squares_scalar(a1 + at, b1 + at, n, dd1, rr1);
+        }
+        for (size_t i = 0; i < n; i++)
+            sd0 += dd0[i], sr0 += rr0[i], sd1 += dd1[i], sr1 += rr1[i];
+    }
+    acc0->sum_sq_diff = sd0, acc0->sum_sq_ref = sr0, acc1->sum_sq_diff = sd1, acc1->sum_sq_ref = sr1;
+}
+
 void vks_diff_merge(vks_diff_acc *acc, const vks_diff_acc *part)
 {
     vks_diff_report *a = &acc->r;

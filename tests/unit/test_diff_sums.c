@@ -2,8 +2,11 @@
  * b added one component after the other, non-finite components skipped. The library makes the
  * squares ahead in blocks and vectors and adds 0 for a skipped component; the sums must be the
  * same bits: for every length across the block and vector edges, with NaN and infinities in
- * any position of a vector, and continuing sums that are already large. */
+ * any position of a vector, and continuing sums that are already large; and two streams taken
+ * in one pass (vks__diff_add_sums_pair) the same bits as each alone. */
 #include "testutil.h"
+
+#include "check/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +47,18 @@ int main(void)
             acc.sum_sq_diff = sd, acc.sum_sq_ref = sr;
             rule(&sd, &sr, a + 1, b + 1, n - (n > 0)); /* unaligned starts too */
             vks_diff_add_sums(&acc, a + 1, b + 1, n - (n > 0));
+            /* two streams in one pass: each the same bits as alone (here the stream reversed) */
+            vks_diff_acc p0, p1, alone;
+            vks_diff_begin(&p0, 1.0, NULL), vks_diff_begin(&p1, 1.0, NULL), vks_diff_begin(&alone, 1.0, NULL);
+            p0.sum_sq_diff = p1.sum_sq_diff = alone.sum_sq_diff = pass == 2 ? 1e30 : 0;
+            p0.sum_sq_ref = p1.sum_sq_ref = alone.sum_sq_ref = pass == 2 ? 3.5 : 0;
+            size_t m = n - (n > 0);
+            vks_diff_add_sums(&alone, b + N - m, a + N - m, m);
+            vks__diff_add_sums_pair(&p0, a + 1, b + 1, &p1, b + N - m, a + N - m, m);
+            CHECK(!memcmp(&p0.sum_sq_diff, &acc.sum_sq_diff, sizeof sd) &&
+                  !memcmp(&p0.sum_sq_ref, &acc.sum_sq_ref, sizeof sr));
+            CHECK(!memcmp(&p1.sum_sq_diff, &alone.sum_sq_diff, sizeof sd) &&
+                  !memcmp(&p1.sum_sq_ref, &alone.sum_sq_ref, sizeof sr));
             if (memcmp(&sd, &acc.sum_sq_diff, sizeof sd) || memcmp(&sr, &acc.sum_sq_ref, sizeof sr)) {
                 fprintf(stderr, "FAIL pass %d, %zu components: %a %a vs %a %a\n", pass, n, acc.sum_sq_diff,
                         acc.sum_sq_ref, sd, sr);

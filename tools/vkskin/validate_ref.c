@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "validate.h"
+#include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cli_thread.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
@@ -112,8 +113,7 @@ static void run_instance(share *sh, uint32_t i)
     vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn, rn, pose, 1, s->vertex_count, NULL, NULL,
                          NULL);
     if (sh->sums_p) { /* the chunk's first share: the file's sums go on here, in order */
-        vks_diff_add_sums(sh->sums_p, gp, rp, per);
-        vks_diff_add_sums(sh->sums_n, gn, rn, per);
+        vks__diff_add_sums_pair(sh->sums_p, gp, rp, sh->sums_n, gn, rn, per);
     }
 }
 
