@@ -131,16 +131,17 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     const vks_skin *s = job->skin;
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     vks_affine_d *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
-    vks_affine_d *K = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *K);
+    /* K and, for the vector form, K in columns in one block: the reference's allocations are
+       two whatever the form (the allocator's callers count on it) */
+    size_t bones = s->bone_count ? s->bone_count : 1;
     simd = simd && vks__ref_group_avx2;
-    vks__ref_cols *cols = simd ? a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *cols) : NULL;
-    if (!world || !K || (simd && !cols)) {
+    vks_affine_d *K = a.alloc(a.user, bones * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0));
+    vks__ref_cols *cols = simd && K ? (vks__ref_cols *)(void *)(K + bones) : NULL;
+    if (!world || !K) {
         if (world)
             a.free(a.user, world);
         if (K)
             a.free(a.user, K);
-        if (cols)
-            a.free(a.user, cols);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu reference", "out of memory for %u nodes",
                              s->node_count);
     }
@@ -150,8 +151,6 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
         size_t at = vks_deform_index(s, i, 0) * 3;
         deform_instance(s, K, cols, job->positions + at, job->normals ? job->normals + at : NULL);
     }
-    if (cols)
-        a.free(a.user, cols);
     a.free(a.user, world);
     a.free(a.user, K);
     return VKS_OK;
