@@ -1,14 +1,16 @@
 # Core, pose, CPU reference, diff and output tests, and the command-line checks.
 add_library(vks_fixture STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/skin_fixture.c)
 target_link_libraries(vks_fixture PUBLIC vks_testutil)
-foreach(t test_cpu_reference test_math_pose test_diff_bake test_diff_split test_compare_rule)
+foreach(t test_cpu_reference test_math_pose test_diff_bake test_diff_split test_diff_sums test_error_scale_rule
+        test_compare_rule)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS core)
   target_link_libraries(${t} PRIVATE vks_fixture)
 endforeach()
 
 # the comparison's one pass against its rule, copied into the test: both round alike only
 # without contraction, as the library's check/ is built
-set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/unit/test_compare_rule.c PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/unit/test_compare_rule.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_diff_sums.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_error_scale_rule.c PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 
 add_test(NAME cli_basics COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_basics.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_basics PROPERTIES SKIP_RETURN_CODE 77 LABELS cli

@@ -19,6 +19,9 @@ if(VKSKIN_GPU)
 endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
+# the reference's AVX2 form bit for bit against its scalar loop (issue 25)
+vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
+             LABELS cpu)
 
 add_test(NAME test_gpu_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120

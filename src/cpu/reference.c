@@ -4,8 +4,10 @@
  * (skin.h): world = parent world * local; K_b = S_mesh * W(node) * IB; p' = sum w K p;
  * n' = sum w K3x3 n (renormalised where the mesh says its engine does). Compiled with
  * -ffp-contract=off (CMakeLists.txt) so it rounds exactly where the source says. Simple on
- * purpose; speed is the fast deformer's job. */
-#include "vkskin/cpu.h"
+ * purpose: the scalar loop below is the definition; where the CPU has AVX2 the same operations
+ * run with a vertex's three components as vector lanes (reference_avx2.c), the same bits,
+ * because vkskin validate runs the reference for every instance it checks. */
+#include "reference_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,45 +40,76 @@ void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vk
     }
 }
 
-/* Deforms one instance given its skin matrices. */
-static void deform_instance(const vks_skin *s, const vks_affine_d *K, float *pos, float *nrm)
+/* Deforms one group of one instance given the instance's skin matrices: the definition of the
+ * reference's arithmetic (reference_avx2.c does the same operations per lane). */
+void vks__ref_group_scalar(const vks_skin *s, const vks_group *gr, const vks_affine_d *K, float *pos, float *nrm)
 {
-    for (uint32_t g = 0; g < s->group_count; g++) {
-        const vks_group *gr = &s->groups[g];
-        const vks_mesh *me = &s->meshes[gr->mesh];
-        int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0;
-        int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0;
-        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
-            const vks_influence *in = &s->influences[v];
-            const float *p = s->positions[v];
-            double px = p[0], py = p[1], pz = p[2];
-            double nx = 0, ny = 0, nz = 0;
-            if (has_n)
-                nx = s->normals[v][0], ny = s->normals[v][1], nz = s->normals[v][2];
-            double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
-            for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
-                double w = in->weight[k];
-                if (!(w > 0))
-                    continue; /* empty slots may carry any index: never read through them */
-                const double *m = K[s->palette[gr->first_palette + in->index[k]]].m;
-                for (int i = 0; i < 3; i++) {
-                    op[i] += w * (m[i] * px + m[3 + i] * py + m[6 + i] * pz + m[9 + i]);
-                    on[i] += w * (m[i] * nx + m[3 + i] * ny + m[6 + i] * nz);
-                }
-            }
-            float *po = pos + (size_t)v * 3;
-            po[0] = (float)op[0], po[1] = (float)op[1], po[2] = (float)op[2];
-            if (nrm) {
-                float *no = nrm + (size_t)v * 3;
-                if (has_n && renorm) {
-                    double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
-                    if (len > 0)
-                        on[0] /= len, on[1] /= len, on[2] /= len;
-                }
-                no[0] = (float)on[0], no[1] = (float)on[1], no[2] = (float)on[2];
+    const vks_mesh *me = &s->meshes[gr->mesh];
+    int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0;
+    int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0;
+    for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
+        const vks_influence *in = &s->influences[v];
+        const float *p = s->positions[v];
+        double px = p[0], py = p[1], pz = p[2];
+        double nx = 0, ny = 0, nz = 0;
+        if (has_n)
+            nx = s->normals[v][0], ny = s->normals[v][1], nz = s->normals[v][2];
+        double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
+        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+            double w = in->weight[k];
+            if (!(w > 0))
+                continue; /* empty slots may carry any index: never read through them */
+            const double *m = K[s->palette[gr->first_palette + in->index[k]]].m;
+            for (int i = 0; i < 3; i++) {
+                op[i] += w * (m[i] * px + m[3 + i] * py + m[6 + i] * pz + m[9 + i]);
+                on[i] += w * (m[i] * nx + m[3 + i] * ny + m[6 + i] * nz);
             }
         }
+        float *po = pos + (size_t)v * 3;
+        po[0] = (float)op[0], po[1] = (float)op[1], po[2] = (float)op[2];
+        if (nrm) {
+            float *no = nrm + (size_t)v * 3;
+            if (has_n && renorm) {
+                double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
+                if (len > 0)
+                    on[0] /= len, on[1] /= len, on[2] /= len;
+            }
+            no[0] = (float)on[0], no[1] = (float)on[1], no[2] = (float)on[2];
+        }
     }
+}
+
+/* K in columns for the vector form: lanes 0..2 of a column are the matrix's, lane 3 zero. */
+void vks__ref_columns(const vks_affine_d *K, uint32_t count, vks__ref_cols *out)
+{
+    for (uint32_t b = 0; b < count; b++)
+        for (int c = 0; c < 4; c++) {
+            out[b].c[c][0] = K[b].m[3 * c], out[b].c[c][1] = K[b].m[3 * c + 1];
+            out[b].c[c][2] = K[b].m[3 * c + 2], out[b].c[c][3] = 0;
+        }
+}
+
+/* Deforms one instance given its skin matrices (cols: NULL for the scalar loop). */
+static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_cols *cols, float *pos, float *nrm)
+{
+    if (cols)
+        vks__ref_columns(K, s->bone_count, cols);
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        if (cols)
+            vks__ref_group_avx2(s, &s->groups[g], cols, pos, nrm);
+        else
+            vks__ref_group_scalar(s, &s->groups[g], K, pos, nrm);
+    }
+}
+
+int vks__cpu_reference_has_simd(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return vks__ref_group_avx2 && __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
 }
 
 vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)
@@ -86,13 +119,24 @@ vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)
 
 vks_result vks_cpu_reference_run_opt(const vks_deform_job *job, const vks_cpu_options *opt, vks_error *err)
 {
+    return vks__cpu_reference_run_path(job, opt, vks__cpu_reference_has_simd(), err);
+}
+
+vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_options *opt, int simd,
+                                       vks_error *err)
+{
     vks_result r = vks_deform_validate(job, err);
     if (r != VKS_OK)
         return r;
     const vks_skin *s = job->skin;
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     vks_affine_d *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
-    vks_affine_d *K = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *K);
+    /* K and, for the vector form, K in columns in one block: the reference's allocations are
+       two whatever the form (the allocator's callers count on it) */
+    size_t bones = s->bone_count ? s->bone_count : 1;
+    simd = simd && vks__ref_group_avx2;
+    vks_affine_d *K = a.alloc(a.user, bones * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0));
+    vks__ref_cols *cols = simd && K ? (vks__ref_cols *)(void *)(K + bones) : NULL;
     if (!world || !K) {
         if (world)
             a.free(a.user, world);
@@ -105,7 +149,7 @@ vks_result vks_cpu_reference_run_opt(const vks_deform_job *job, const vks_cpu_op
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K);
         size_t at = vks_deform_index(s, i, 0) * 3;
-        deform_instance(s, K, job->positions + at, job->normals ? job->normals + at : NULL);
+        deform_instance(s, K, cols, job->positions + at, job->normals ? job->normals + at : NULL);
     }
     a.free(a.user, world);
     a.free(a.user, K);

@@ -204,7 +204,9 @@ static void all_tolerances(const float *got, const float *ref, uint32_t nv, cons
     vks_diff_tolerance negative = {-1e-4, 1, 0, 1e-9};  /* a limit below zero: the rule's branch */
     vks_diff_tolerance wide = {0.05, 0, 0.02, 1e-9};     /* errors across the histogram */
     vks_diff_tolerance halves = {1.0, 0.5, 0, 1e-9};     /* a limit of 0.5: edges hit exactly */
-    const vks_diff_tolerance *tols[] = {&pos, &nrm, &zero, &rel_only, &negative, &wide, &halves};
+    vks_diff_tolerance thirds = {0.3, 1.0 / 3, 0, 1e-9}; /* an absolute limit whose reciprocal is
+                                                            inexact: one division, not a product */
+    const vks_diff_tolerance *tols[] = {&pos, &nrm, &zero, &rel_only, &negative, &wide, &halves, &thirds};
     for (size_t t = 0; t < sizeof tols / sizeof *tols; t++)
         for (size_t u = 0; u < sizeof tols / sizeof *tols; u++)
             compare(got, ref, nv, scales, tols[t], tols[u], what);
@@ -220,7 +222,7 @@ int main(void)
         vks__compare_vector_width(widths[w]);
         all_cases();
     }
-    CHECK(cases == 3 * 6 * 8 * 49);
+    CHECK(cases == 3 * 6 * 8 * 64);
     return vks_test_finish("test_compare_rule");
 }
 

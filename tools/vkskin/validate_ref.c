@@ -6,8 +6,10 @@
  * share of the chunk into accumulators and error maps of its own (counts and extremes, which
  * do not depend on order), merged in the shares' order so that a tie keeps the earlier pose as
  * one pass would; the sums of squares behind NMSE, which do depend on order, are then taken
- * over the whole chunk in the order of its components (vks_diff_add_sums), positions and
- * normals on two threads. The reference itself is per instance, double, no contraction. */
+ * over the whole chunk in the order of its components (vks_diff_add_sums): the first share
+ * takes them as it goes, the rest follow after the join, positions and normals on two threads.
+ * The reference itself is per instance, double, no contraction; a share takes each instance
+ * through reference, scale, comparison (and sums) before the next, while it is in the cache. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "validate.h"
+#include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cli_thread.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
@@ -58,6 +61,8 @@ typedef struct share {
     int failed;
     int check;            /* c->reduce: the readback check's figures of the share's GPU words */
     vks_gpu_figures figs;
+    vks_diff_acc *sums_p, *sums_n; /* the file's accumulators where this share takes NMSE's sums
+                                      as it goes (the chunk's first share), else NULL */
 } share;
 
 /* Item i of the chunk: the pose it is numbered as in the reports, and its locals. */
@@ -75,49 +80,53 @@ static void locals_of(const vref_chunk *ch, uint32_t i, vks_affine *out)
         vks_cli_poser_locals(&f->ps, (ch->first + i) / f->frames, (ch->first + i) % f->frames, out);
 }
 
+/* One instance of a share, whole before the next: its reference, its error scale, its
+ * comparison and (on the share that starts the chunk) its sums, while its reference is still in
+ * the cache (the share's references written whole and then read back cost a pass through
+ * memory each). The results are those of the passes over the whole share: every step is per
+ * instance, and the accumulators take instances in the same order. */
+static void run_instance(share *sh, uint32_t i)
+{
+    const vref_chunk *ch = sh->ch;
+    const vfile *f = ch->f;
+    const vks_skin *s = f->skin;
+    size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
+    float *rp = sh->rp + at, *rn = sh->rn + at;
+    vks_deform_job job = {s, sh->locals + (size_t)i * s->node_count, 1, rp, rn};
+    vks_error err = {0};
+    sh->failed |= vks_cpu_reference_run(&job, &err) != VKS_OK;
+    vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world);
+    sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
+    if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
+        const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
+        const float *t = root->m + 9;
+        sh->scales[i] = sh->scales[i] * root_stretch(root) +
+                        sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+        vks_cli_poser_apply_root(&f->ps, ch->first + sh->a + i, rp, rn);
+    }
+    const float *gp = ch->gp + (size_t)sh->a * per + at, *gn = ch->gn + (size_t)sh->a * per + at;
+    if (sh->check) /* integer work on the words, beside the comparison (which it leaves alone) */
+        vks_gpu_figures_add(&sh->figs, gp, ch->gn ? gn : NULL, s->vertex_count);
+    uint32_t pose = pose_of(ch, sh->a + i);
+    vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp, rp, pose, 1, s->vertex_count,
+                         &sh->scales[i], rp, rn);
+    vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn, rn, pose, 1, s->vertex_count, NULL, NULL,
+                         NULL);
+    if (sh->sums_p) { /* the chunk's first share: the file's sums go on here, in order */
+        vks__diff_add_sums_pair(sh->sums_p, gp, rp, sh->sums_n, gn, rn, per);
+    }
+}
+
 static void *run_share(void *arg)
 {
     share *sh = arg;
     const vref_chunk *ch = sh->ch;
-    const vfile *f = ch->f;
-    const vks_skin *s = f->skin;
+    const vks_skin *s = ch->f->skin;
     uint32_t n = sh->b - sh->a;
-    size_t per = (size_t)s->vertex_count * 3;
     for (uint32_t i = 0; i < n; i++)
         locals_of(ch, sh->a + i, sh->locals + (size_t)i * s->node_count);
-    vks_deform_job job = {s, sh->locals, n, sh->rp, sh->rn};
-    vks_error err = {0};
-    sh->failed = vks_cpu_reference_run(&job, &err) != VKS_OK;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = (size_t)i * per;
-        vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world);
-        sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, sh->rp + at);
-        if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
-            const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
-            const float *t = root->m + 9;
-            sh->scales[i] = sh->scales[i] * root_stretch(root) +
-                            sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
-            vks_cli_poser_apply_root(&f->ps, ch->first + sh->a + i, sh->rp + at, sh->rn + at);
-        }
-    }
-    const float *gp = ch->gp + (size_t)sh->a * per, *gn = ch->gn + (size_t)sh->a * per;
-    if (sh->check) /* integer work on the words, beside the comparison (which it leaves alone) */
-        vks_gpu_figures_add(&sh->figs, gp, ch->gn ? gn : NULL, (size_t)n * s->vertex_count);
-    if (!ch->crowd) { /* poses numbered consecutively: the share in one call */
-        vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp, sh->rp, ch->first + sh->a, n,
-                             s->vertex_count, sh->scales, sh->rp, sh->rn);
-        vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn, sh->rn, ch->first + sh->a, n,
-                             s->vertex_count, NULL, NULL, NULL);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = (size_t)i * per;
-        uint32_t pose = pose_of(ch, sh->a + i);
-        vks_diff_and_map_add(&sh->pos, sh->pmap, &f->tp, f->pos.r.radius, gp + at, sh->rp + at, pose, 1,
-                             s->vertex_count, &sh->scales[i], sh->rp + at, sh->rn + at);
-        vks_diff_and_map_add(&sh->nrm, sh->nmap, &f->tn, f->nrm.r.radius, gn + at, sh->rn + at, pose, 1,
-                             s->vertex_count, NULL, NULL, NULL);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        run_instance(sh, i);
     return NULL;
 }
 
@@ -201,6 +210,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
         vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
         sh[t].check = c->reduce;
+        if (t == 0) /* first in the components' order: its sums need not wait for the others */
+            sh[t].sums_p = &f->pos, sh[t].sums_n = &f->nrm;
         vks_gpu_figures_reset(&sh[t].figs);
         started[t] = t > 0 && vks_cli_thread_start(&th[t], run_share, &sh[t],
                                                     "validate's reference: a chunk's share on the calling thread");
@@ -219,12 +230,14 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         if (c->reduce)
             vks_gpu_figures_merge(&c->chunk_host, &sh[t].figs);
     }
-    /* NMSE's sums in the components' order, one stream per thread */
-    sums ns = {&f->nrm, ch->gn, c->rn, (size_t)count * per};
+    /* NMSE's sums in the components' order, one stream per thread, after the first share's
+       (taken as it went) */
+    size_t from = (size_t)sh[0].b * per, rest = (size_t)count * per - from;
+    sums ns = {&f->nrm, ch->gn + from, c->rn + from, rest};
     pthread_t nt;
     int helper = threads > 1 && vks_cli_thread_start(&nt, run_sums, &ns,
                                                     "validate's reference: the normals' sums on the calling thread");
-    vks_diff_add_sums(&f->pos, ch->gp, c->rp, (size_t)count * per);
+    vks_diff_add_sums(&f->pos, ch->gp + from, c->rp + from, rest);
     if (helper)
         pthread_join(nt, NULL);
     else

@@ -1,0 +1,190 @@
+/* The CPU reference's AVX2 form against its scalar loop, the definition (reference.c): the same
+ * floats bit for bit. On the bundled datasets (every format, their meshes and groups; the
+ * P3D's 595 vertices an odd count) and on generated skins (1..4 influences, one group and
+ * several, several meshes), in the bind pose and procedural poses; with normals as they come,
+ * renormalised, without normals, and positions only; with empty slots (weight 0, -0, negative
+ * or NaN, in any slot) whose index points outside the palette; and the group loops on
+ * matrices, positions and normals whose sums cancel, where one operation out of order in one
+ * lane changes a float and fails. Skipped (77) where the CPU or the build has no AVX2 form. */
+#include "testutil.h"
+
+#include "character.h"
+#include "cpu/reference_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t checked; /* components compared, for the log */
+
+/* Both forms on the same poses; with_n: normals wanted. */
+static void same_bits(const char *what, const vks_skin *s, uint32_t instances, int bind, int with_n)
+{
+    size_t nl = (size_t)instances * s->node_count, nf = (size_t)instances * s->vertex_count * 3;
+    vks_affine *locals = malloc((nl ? nl : 1) * sizeof *locals);
+    float *sp = malloc(nf * sizeof *sp + 1), *sn = malloc(nf * sizeof *sn + 1);
+    float *vp = malloc(nf * sizeof *vp + 1), *vn = malloc(nf * sizeof *vn + 1);
+    CHECK(locals && sp && sn && vp && vn);
+    for (uint32_t i = 0; i < instances; i++) {
+        if (bind)
+            vks_pose_bind(s, locals + (size_t)i * s->node_count);
+        else
+            vks_pose_procedural(s, 7, i, 0.37f * (float)i + 0.1f, 0.0f, locals + (size_t)i * s->node_count);
+    }
+    memset(sp, 0xA5, nf * sizeof *sp), memset(vp, 0x5A, nf * sizeof *vp); /* every float written */
+    memset(sn, 0xA5, nf * sizeof *sn), memset(vn, 0x5A, nf * sizeof *vn);
+    vks_deform_job scalar = {s, locals, instances, sp, with_n ? sn : NULL};
+    vks_deform_job simd = {s, locals, instances, vp, with_n ? vn : NULL};
+    vks_error err = {0};
+    CHECK(vks__cpu_reference_run_path(&scalar, NULL, 0, &err) == VKS_OK);
+    CHECK(vks__cpu_reference_run_path(&simd, NULL, 1, &err) == VKS_OK);
+    size_t bad = nf;
+    for (size_t i = 0; i < nf && bad == nf; i++)
+        if (memcmp(&sp[i], &vp[i], sizeof(float)) || (with_n && memcmp(&sn[i], &vn[i], sizeof(float))))
+            bad = i;
+    if (bad < nf)
+        fprintf(stderr, "FAIL %s: component %zu (vertex %zu, lane %zu): position %a vs %a, normal %a vs %a\n", what,
+                bad, bad / 3 % s->vertex_count, bad % 3, sp[bad], vp[bad], sn[bad], vn[bad]);
+    CHECK(bad == nf);
+    checked += nf * (with_n ? 2 : 1);
+    free(locals), free(sp), free(sn), free(vp), free(vn);
+}
+
+/* Values whose sums cancel: a sign, a mantissa of 1, 1.25 or 1.5 and a scale of 2^-24, 1 or
+ * 2^24, so that products of the same magnitude and opposite signs are frequent and cancel
+ * exactly, and whatever was added before or after them shows which order the adds ran in. */
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static double wide(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    static const double mant[3] = {1.0, 1.25, 1.5};
+    return (rng >> 63 ? -1 : 1) * ldexp(mant[(rng >> 40) % 3], 24 * ((int)((rng >> 20) % 3) - 1));
+}
+
+/* The group loops themselves on cancelling matrices, positions and normals (poses alone give
+ * sums whose roundings rarely reach the float): one lane's operations in another order fail
+ * here. The skin's positions and normals are overwritten. */
+static void cancelling(const char *what, vks_skin *s)
+{
+    vks_affine_d *K = malloc((s->bone_count ? s->bone_count : 1) * sizeof *K);
+    vks__ref_cols *cols = malloc((s->bone_count ? s->bone_count : 1) * sizeof *cols);
+    size_t nf = (size_t)s->vertex_count * 3;
+    float *sp = malloc(nf * sizeof *sp + 1), *sn = malloc(nf * sizeof *sn + 1);
+    float *vp = malloc(nf * sizeof *vp + 1), *vn = malloc(nf * sizeof *vn + 1);
+    CHECK(K && cols && sp && sn && vp && vn);
+    for (uint32_t b = 0; b < s->bone_count; b++)
+        for (int i = 0; i < 12; i++)
+            K[b].m[i] = wide();
+    for (uint32_t v = 0; v < s->vertex_count; v++)
+        for (int i = 0; i < 3; i++) {
+            s->positions[v][i] = (float)wide();
+            if (s->normals)
+                s->normals[v][i] = (float)wide();
+        }
+    vks__ref_columns(K, s->bone_count, cols);
+    for (int renorm = 0; renorm < 2; renorm++) {
+        for (uint32_t m = 0; m < s->mesh_count; m++)
+            s->meshes[m].flags = renorm ? s->meshes[m].flags | VKS_MESH_RENORMALIZE
+                                        : s->meshes[m].flags & ~(uint32_t)VKS_MESH_RENORMALIZE;
+        memset(sp, 0xA5, nf * sizeof *sp), memset(vp, 0x5A, nf * sizeof *vp);
+        memset(sn, 0xA5, nf * sizeof *sn), memset(vn, 0x5A, nf * sizeof *vn);
+        for (uint32_t g = 0; g < s->group_count; g++) {
+            vks__ref_group_scalar(s, &s->groups[g], K, sp, sn);
+            vks__ref_group_avx2(s, &s->groups[g], cols, vp, vn);
+        }
+        size_t bad = nf;
+        for (size_t i = 0; i < nf && bad == nf; i++)
+            if (memcmp(&sp[i], &vp[i], sizeof(float)) || memcmp(&sn[i], &vn[i], sizeof(float)))
+                bad = i;
+        if (bad < nf)
+            fprintf(stderr, "FAIL %s, cancelling sums%s: vertex %zu lane %zu: position %a vs %a, normal %a vs %a\n",
+                    what, renorm ? ", renormalised" : "", bad / 3, bad % 3, sp[bad], vp[bad], sn[bad], vn[bad]);
+        CHECK(bad == nf);
+        checked += 2 * nf;
+    }
+    free(K), free(cols), free(sp), free(sn), free(vp), free(vn);
+}
+
+/* The skin as it comes, then with its meshes' flags changed and empty slots made hostile. */
+static void variants(const char *what, vks_skin *s)
+{
+    same_bits(what, s, 1, 1, 1);
+    same_bits(what, s, 5, 0, 1);
+    same_bits(what, s, 3, 0, 0);
+    uint32_t *flags = malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *flags);
+    CHECK(flags != NULL);
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        flags[m] = s->meshes[m].flags;
+    for (uint32_t m = 0; m < s->mesh_count; m++) /* renormalised normals: every mesh, then every other one */
+        s->meshes[m].flags |= VKS_MESH_RENORMALIZE;
+    same_bits(what, s, 3, 0, 1);
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        s->meshes[m].flags = m % 2 ? flags[m] & ~(uint32_t)VKS_MESH_HAS_NORMALS : flags[m] | VKS_MESH_RENORMALIZE;
+    same_bits(what, s, 3, 0, 1);
+    for (uint32_t m = 0; m < s->mesh_count; m++) /* no normals anywhere: both write what the sums give */
+        s->meshes[m].flags = flags[m] & ~(uint32_t)VKS_MESH_HAS_NORMALS;
+    same_bits(what, s, 3, 0, 1);
+    for (uint32_t m = 0; m < s->mesh_count; m++)
+        s->meshes[m].flags = flags[m];
+    free(flags);
+    /* empty slots in every position, their index past the palette: never read by either */
+    uint32_t empty = 0;
+    for (uint32_t v = 0; v < s->vertex_count; v++) {
+        int k = (int)(v % VKS_MAX_INFLUENCES);
+        if (v % 3 == 0 && s->influences[v].weight[k] > 0 && k > 0)
+            s->influences[v].weight[k] = 0.0f; /* a live slot emptied: the sums change, the same in both */
+        for (k = 0; k < VKS_MAX_INFLUENCES; k++)
+            if (!(s->influences[v].weight[k] > 0)) {
+                static const float odd[3] = {0.0f, -0.0f, -1.0f};
+                s->influences[v].index[k] = 0xFFFF;
+                s->influences[v].weight[k] = empty % 4 == 3 ? (float)NAN : odd[empty % 4 % 3];
+                empty++;
+            }
+    }
+    fprintf(stderr, "  %s: %u empty slots pointing outside the palette\n", what, empty);
+    same_bits(what, s, 3, 0, 1);
+    cancelling(what, s);
+}
+
+static const char *const bundled[] = {"char_b24_pl8.dff", "char_b24_pl8.nif", "char_b24_pl8.cmdl",
+                                      "char_b24_pl8.p3d", "char_b32_rigid.dff", "char_b32_rigid.p3d"};
+
+int main(void)
+{
+    if (!vks__cpu_reference_has_simd()) {
+        fprintf(stderr, "no AVX2 form of the reference on this CPU or build: skipped\n");
+        return 77;
+    }
+    vks_error err = {0};
+    for (size_t i = 0; i < sizeof bundled / sizeof *bundled; i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "datasets/%s", bundled[i]);
+        vks_skin *s = NULL;
+        CHECK(vks_read_file(NULL, vks_test_source_path(rel), &s, &err) == VKS_OK);
+        if (!s) {
+            fprintf(stderr, "%s: %s\n", bundled[i], err.msg);
+            continue;
+        }
+        fprintf(stderr, "%s: %u vertices, %u meshes, %u groups\n", bundled[i], s->vertex_count, s->mesh_count,
+                s->group_count);
+        variants(bundled[i], s);
+        vks_skin_free(s);
+    }
+    for (uint32_t k = 1; k <= 4; k++) {
+        vks_gen_params p = {0};
+        p.vertices = 1001 + 2 * k, p.max_influences = k, p.palette_limit = k % 2 ? 0 : 12, p.seed = k;
+        p.max_mesh_vertices = k >= 3 ? 300 : 0;
+        vks_skin *s = vks_gen_character(&p, &err);
+        CHECK(s != NULL);
+        if (!s)
+            continue;
+        char what[64];
+        snprintf(what, sizeof what, "generated, %u influences", k);
+        fprintf(stderr, "%s: %u vertices, %u meshes, %u groups\n", what, s->vertex_count, s->mesh_count,
+                s->group_count);
+        variants(what, s);
+        vks_skin_free(s);
+    }
+    fprintf(stderr, "%llu components the same bits\n", (unsigned long long)checked);
+    return vks_test_finish("test_cpu_reference_simd");
+}
