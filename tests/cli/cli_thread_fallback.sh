@@ -6,7 +6,10 @@
 # give the bytes of the normal run: validate's JSON metrics, deform's raw, PC2 and CSV (CPU
 # writer, GPU converter, split contexts, clips), the sha256 of every output of a small bake
 # manifest. A refusal is said on stderr, one line per fallback, naming what ran instead.
-# Without a Vulkan device only the CPU engines are tried.
+# Without a Vulkan device only the CPU engines are tried. The sanitizer phase
+# (VKSKIN_TEST_SANITIZER_SUBSET=1, set by tools/scripts/test.sh --sanitize) refuses from N = 1
+# and 3 only (none at all, and some started): every command and fallback still runs under
+# ASan and UBSan, and the plain build tries every N.
 # Usage: cli_thread_fallback.sh VKSKIN
 set -u
 vk=$1
@@ -21,6 +24,7 @@ gpu=1
 [ $gpu -eq 1 ] || echo "no Vulkan device: the GPU runs are skipped"
 
 refusals=(1 2 3 5)
+[ -n "${VKSKIN_TEST_SANITIZER_SUBSET:-}" ] && refusals=(1 3)
 warned() { # FILE TEXT WHAT: the fallback is said, on one line
     local n
     n=$(grep -F "vkskin: warning: no thread could be started" "$1" | grep -c -F -e "$2")

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The GPU test bundle end to end (issue 22): gpu_bundle_test.sh SOURCE_DIR BUILD_DIR
 # tools/scripts/gpu_bundle.sh packs this build; the archive is unpacked into a fresh folder
-# elsewhere and its run.sh runs there with --quick on the device found (lavapipe in CI). It
-# must exit 0 with every GPU test of this build passing in the bundle (cli_report_browser may
-# skip where Chromium is not installed, as it does in the build tree), and leave junit.xml
-# (valid against tests/data/junit.xsd, every case passed, one per GPU test), bench.json (the
-# four bench runs, the last at its own vertex count), bench/crowd.log and run.log. Nothing the runner reads may name this build's folders.
+# elsewhere and its run.sh runs there with --quick on the device found (lavapipe in CI).
+# The build's own ctest already ran every GPU test in its tree, so the bundle runs a sample of
+# them (run.sh --tests, below: one of each way a test reaches its files) while the bundle is
+# still checked whole: every GPU test of the build has its command in gpu-tests/, every file
+# those commands name is in the bundle (a build path only where the build has it: the others
+# are outputs the tests make), a --tests that selects nothing is a usage error (exit 2).
+# run.sh must exit 0 with every sampled test passing (cli_report_browser may skip where
+# Chromium is not installed, as it does in the build tree) and the others skipped as not
+# selected, and leave junit.xml (valid against tests/data/junit.xsd, one case per GPU test, no
+# failure), bench.json (the four bench runs, the last at its own vertex count),
+# bench/crowd.log and run.log. Nothing the runner reads may name this build's folders.
 # Skipped (77) without a Vulkan device.
 set -uo pipefail
 src=$(cd "$1" && pwd)
@@ -26,8 +32,31 @@ if grep -rlsF -e "$build" -e "$src/" "$b/run.sh" "$b/gpu-tests" "$b/BUNDLE.txt" 
   no "the files above name the build's folders"
 fi
 
+# The sample: a test that reads tests/data (cli_crowd_step_key), one given the source tree's
+# root (cli_crowd_layers: the bundled characters; its _fox twin needs the real samples, which
+# the bundle does not carry, and skips without them), helper programs with environment settings (test_gpu_clip_nif,
+# test_gpu_crowd_readback_apart), a pass expression (test_bench_crowd), the examples on a
+# bundled dataset, one writing into a build folder the bundle does not carry (example_bake_vat),
+# check_png and the JUnit schema (cli_report_gaps), the report in a browser with the bundle's
+# three.js (cli_report_browser).
+sample='^(cli_crowd_step_key|cli_crowd_layers|test_gpu_clip_nif|test_gpu_crowd_readback_apart|test_bench_crowd|example_crowd_embed|example_bake_vat|cli_report_gaps|cli_report_browser)$'
+
+# every file a test's command names (written "$VKSKIN_BUNDLE"/src'...' or /build'...') is there
+for t in "$b"/gpu-tests/*.sh; do
+  grep -v '^mkdir -p ' "$t" | grep -o '"\$VKSKIN_BUNDLE"/\(src\|build\)'"'"'[^'"'"']*'"'" | tr -d "'" |
+    sed 's|^"\$VKSKIN_BUNDLE"/||' | while read -r f; do
+      case $f in build/*) [ -e "$build/${f#build/}" ] || continue ;; esac
+      [ -e "$b/$f" ] || echo "FAIL: $(basename "$t" .sh) names $f, which the bundle lacks"
+    done
+done > "$work/missing"
+[ -s "$work/missing" ] && { cat "$work/missing"; fail=1; }
+
+(cd "$work" && "$b/run.sh" --quick --tests 'no_such_test' "$work/none") > "$work/none.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || no "run.sh --tests selecting no test: exit $rc, expected 2 ($(tail -1 "$work/none.out"))"
+
 out=$work/results
-(cd "$work" && "$b/run.sh" --quick -j2 "$out") > "$work/run.out" 2>&1
+(cd "$work" && "$b/run.sh" --quick -j2 --tests "$sample" "$out") > "$work/run.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || no "run.sh exit $rc: $(grep -E '^(failure|== )' "$work/run.out" | tail -8)"
 for f in junit.xml bench.json run.log validate.xml; do
@@ -43,11 +72,21 @@ expected=$(find "$build" -name CTestTestfile.cmake -exec cat {} + |
 got=$(sed -n 's/.*classname="gpu_bundle.ctest" name="\([^"]*\)".*/\1/p' "$out/junit.xml" | sort)
 [ -n "$expected" ] && [ "$expected" = "$got" ] ||
   no "the bundle's GPU tests ($(tr '\n' ' ' <<< "$got")) are not the build's ($(tr '\n' ' ' <<< "$expected"))"
+# the sample is what it says: each of its names a GPU test of the build (a renamed test would
+# leave it smaller unnoticed)
+for name in $(sed 's/^\^(//; s/)\$$//; s/|/ /g' <<< "$sample"); do
+  grep -qx "$name" <<< "$expected" || no "the sample names $name, which is no GPU test of this build"
+  [ -f "$b/gpu-tests/$name.sh" ] || no "the bundle has no gpu-tests/$name.sh"
+done
 browser=$(command -v chromium || command -v chromium-browser || true)
 for r in "$out"/tests/*.result; do
   name=$(basename "$r" .result)
   status=$(cut -f1 "$r")
   if [ "$status" = skipped ] && [ "$name" = cli_report_browser ] && [ -z "$browser" ]; then
+    continue
+  fi
+  if ! grep -Eq -e "$sample" <<< "$name"; then
+    [ "$status" = skipped ] && grep -q "not selected by --tests" "$r" || no "$name, not in the sample: $(cat "$r")"
     continue
   fi
   [ "$status" = pass ] || no "$name: $status ($(cut -f3 "$r")); its log: $(tail -n 5 "$out/tests/$name.log")"

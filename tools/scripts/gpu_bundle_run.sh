@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh of a vkskin GPU test bundle (made by tools/scripts/gpu_bundle.sh; README.md, "Testing a
 # build on GPU machines"). From the folder the bundle was unpacked in, wherever that is:
-#   ./run.sh [--quick] [-j N] OUTDIR
+#   ./run.sh [--quick] [-j N] [--tests REGEX] OUTDIR
 # runs, with the bundle's libraries (lib/) and validation layer (layers/, VK_ADD_LAYER_PATH):
 #   1. vkskin devices
 #   2. the GPU-labelled CTest tests (gpu-tests/: each test's command, judged as CTest judges
@@ -13,6 +13,11 @@
 # and writes into OUTDIR: junit.xml (every step a test case, validate's own cases included;
 # validate.xml is validate's JUnit alone), bench.json (the bench runs, an array), crowd.log,
 # run.log (everything printed) and tests/NAME.log (each test's output).
+# --tests REGEX: step 2 runs only the GPU tests whose names match REGEX (grep -E, whole name:
+#   '^(a|b)$' or 'cli_'); the others are reported skipped ("not selected by --tests REGEX") in
+#   junit.xml and the summary. Default: every GPU test. A REGEX that selects none is a usage
+#   error (exit 2). CI's own run of the bundle (test gpu_bundle) takes a sample this way, after
+#   the same build ran every GPU test in its tree; a GPU machine runs them all.
 # --quick: sizes for a CPU Vulkan driver (lavapipe in CI). The sizes can be set with
 #   VKSKIN_BUNDLE_INSTANCES   validate's instances per character (default 100; --quick 8)
 #   VKSKIN_BUNDLE_BENCH       bench's sizes: N instances of the default 10000-vertex character,
@@ -33,6 +38,7 @@ usage() {
   exit "$1"
 }
 quick=0
+selected=""
 jobs=$(nproc 2>/dev/null || echo 2)
 outdir=""
 while [ $# -gt 0 ]; do
@@ -40,6 +46,8 @@ while [ $# -gt 0 ]; do
     --quick) quick=1 ;;
     -j) [ $# -ge 2 ] || usage 2; jobs=$2; shift ;;
     -j*) jobs=${1#-j} ;;
+    --tests) [ $# -ge 2 ] || usage 2 >&2; selected=$2; shift ;;
+    --tests=*) selected=${1#--tests=} ;;
     -h | --help) usage 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
     *) [ -z "$outdir" ] || usage 2 >&2; outdir=$1 ;;
@@ -48,6 +56,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$outdir" ] || { echo "run.sh: OUTDIR missing" >&2; usage 2 >&2; }
 case $jobs in '' | *[!0-9]* | 0) echo "run.sh: -j takes a whole number >= 1" >&2; exit 2 ;; esac
+if [ -n "$selected" ]; then
+  # grep's own status 2 (a regex it cannot read) is a usage error too
+  grep -Eq -e "$selected" "$here/gpu-tests/list" 2> /dev/null ||
+    { echo "run.sh: --tests '$selected' selects no GPU test of this bundle (its names: gpu-tests/list)" >&2; exit 2; }
+fi
 mkdir -p "$outdir/tests" "$outdir/bench" || exit 2
 out=$(cd "$outdir" && pwd)
 
@@ -96,6 +109,11 @@ run_test() {
       "fail "*) fail+=("${line#fail }") ;;
     esac
   done < "$here/gpu-tests/$name.props"
+  if [ -n "$selected" ] && ! grep -Eq -e "$selected" <<< "$name"; then
+    : > "$log" # unselected: a verdict without a run, so that junit.xml still names every GPU test
+    printf '%s\t%s\t%s\n' skipped 0 "not selected by --tests $selected" > "$out/tests/$name.result"
+    return
+  fi
   t0=$(now)
   timeout -k 10 "$timeout" bash "$here/gpu-tests/$name.sh" > "$log" 2>&1 < /dev/null
   rc=$?
@@ -154,7 +172,11 @@ main() {
   if [ "$rc" -eq 0 ]; then status=pass; else status=failure failed=1; fi
   printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin devices: exit $rc" > "$out/devices.result"
 
-  echo "== GPU tests ($(wc -l < "$here/gpu-tests/list"))"
+  if [ -n "$selected" ]; then
+    echo "== GPU tests ($(grep -Ec -e "$selected" "$here/gpu-tests/list") of $(wc -l < "$here/gpu-tests/list"): those --tests $selected selects"
+  else
+    echo "== GPU tests ($(wc -l < "$here/gpu-tests/list"))"
+  fi
   while read -r name; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
     run_test "$name" &
