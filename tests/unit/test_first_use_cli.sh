@@ -87,7 +87,7 @@ one "$T/c2.json" | grep -q '"launch_shape":{"shape":"[^"]*","source":"cache"' ||
 # 130,305 vertex-instances over the frames) are 357,000 in total; the stream asks with its total
 # before its first chunk's crowd is made (that crowd alone is under 200,000).
 rm -rf "$T/cache"
-clip="$T/a.dff --clip $T/a.dff.walk.anm --stagger --instances 200 --frames 3 --max-chunk-mb 1 --validation --quiet"
+clip="$T/a.dff --clip $T/a.dff.walk.anm --stagger --instances 200 --frames 3 --max-chunk-mb 1 $layer --quiet"
 VKSKIN_TEST_CALIBRATE_OVER=200000 "$V" validate $clip >"$T/s1.out" 2>"$T/s1.err" || no "validate --clip: exit $?: $(cat "$T/s1.err")"
 grep -q "validation" "$T/s1.err" && no "validate --clip: validation-layer messages: $(cat "$T/s1.err")"
 [ "$(grep -c 'calibrating at first use: .* a stream (200 instances over 3 frames) of 357000 vertex-instances' "$T/s1.err")" -eq 1 ] ||
