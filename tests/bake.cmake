@@ -61,15 +61,14 @@ vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/te
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
 # A bake faults its pages in about once: freed blocks are reused (bake_malloc.c); counted by
-# page_faults (ru_minflt), not timed.
-add_executable(page_faults ${CMAKE_CURRENT_SOURCE_DIR}/unit/page_faults.c)
+# max_rss --faults (ru_minflt), not timed. max_rss is made above.
 # Not under sanitizers: their allocator (quarantine, shadow memory) is not glibc's, which is
 # what the count is about.
 if(VKSKIN_SANITIZE OR VKSKIN_FUZZ)
   add_test(NAME cli_bake_faults COMMAND sh -c "echo 'cli_bake_faults: glibc malloc only, not a sanitizer build'; exit 77")
 else()
   add_test(NAME cli_bake_faults COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_faults.sh $<TARGET_FILE:vkskin>
-           $<TARGET_FILE:page_faults>)
+           $<TARGET_FILE:max_rss>)
 endif()
 set_tests_properties(cli_bake_faults PROPERTIES LABELS "cli;bake" SKIP_RETURN_CODE 77
                      ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")

@@ -11,7 +11,7 @@ pf=$2
 src=${VKSKIN_SOURCE_DIR:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-read -r kb faults < <("$pf" "$vk" bake "$src/tools/slurm/all_characters.json" --cpu-fast --out "$tmp/o" --quiet \
+read -r kb faults < <("$pf" --faults "$vk" bake "$src/tools/slurm/all_characters.json" --cpu-fast --out "$tmp/o" --quiet \
     2> "$tmp/err.txt")
 rc=${PIPESTATUS[0]}
 if ! grep -q 'bake: 16 baked, 0 up to date, 0 failed' "$tmp/err.txt"; then
