@@ -18,6 +18,9 @@
 V="$1"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
+# Mesa's shader cache stays where it was: only vkskin's own cache is private here (a cold
+# driver cache would compile every candidate's pipelines again, most of this test's time).
+export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mesa_shader_cache}"
 export XDG_CACHE_HOME="$T/cache" VKSKIN_TEST_UNKNOWN_DEVICE=1 VKSKIN_TEST_CALIBRATE_OVER=10000
 unset VKSKIN_NO_CALIBRATE VKSKIN_LAUNCH_SHAPE
 "$V" devices --json >"$T/d.json" 2>"$T/d.err"

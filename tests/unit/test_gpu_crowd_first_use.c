@@ -100,6 +100,14 @@ int main(void)
     CHECK(dir != NULL);
     if (!dir)
         return vks_test_finish("test_gpu_crowd_first_use");
+    /* Mesa's shader cache stays where it was (only vkskin's cache is private here): a cold
+     * driver cache would compile every candidate's pipelines again, most of the test's time */
+    char mesa[4096];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (!getenv("MESA_SHADER_CACHE_DIR") && (xdg || home)) {
+        snprintf(mesa, sizeof mesa, "%s%s/mesa_shader_cache", xdg ? xdg : home, xdg ? "" : "/.cache");
+        setenv("MESA_SHADER_CACHE_DIR", mesa, 1);
+    }
     setenv("XDG_CACHE_HOME", dir, 1);
     vks_skin *skin = gpu_check_character(300, 24, 4, 12, 3);
     if (!skin)

@@ -7,6 +7,9 @@
 V="$1"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
+# Mesa's shader cache stays where it was: only vkskin's own cache is private here (a cold
+# driver cache would compile every candidate's pipelines again, most of this test's time).
+export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mesa_shader_cache}"
 export XDG_CACHE_HOME="$T/cache"
 small="--vertices 600 --bones 24 --instances 16 --repeats 1"
 "$V" tune $small --candidate wg=1,pose_wg=1,run=1,palette=off --candidate wg=64,run=32,palette=off --validation \
