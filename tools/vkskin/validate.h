@@ -87,10 +87,11 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
 /* The threads --threads N asks for (0: every core), at most MAX_REF_THREADS. */
 int vks_validate_threads(int asked);
 
-/* The readback check of a chunk (crowd: of a chunk's frame; `poses` names what the chunk
- * holds): the GPU's figures against the host's from the same bytes (c->chunk_host), a mismatch
- * said on stderr naming the chunk (and its context in a split) and counted in c->device, whose
- * summed figures take g. A split batch calls it under its lock (the device is shared). */
+/* The readback check of a chunk (validate_readback.c; crowd: of a chunk's frame; `poses` names
+ * what the chunk holds): the GPU's figures against the host's from the same bytes
+ * (c->chunk_host), a mismatch said on stderr naming the chunk (and its context in a split) and
+ * counted in c->device, whose summed figures take g. A split batch calls it under its lock (the
+ * device is shared). */
 void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g);
 /* What a chunk names on a mismatch: its first file, that file's first pose (crowd: instance)
  * and count in it, and how many other files it holds. */

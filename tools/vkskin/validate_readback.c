@@ -1,0 +1,71 @@
+/* validate's readback check, shared by one device's run (validate_run.c) and the split across
+ * contexts (validate_split.c): what a chunk names on a mismatch, the GPU's figures against the
+ * host's from the same bytes, and the --readback-check rule for a batch's reduction. Apart, so
+ * that neither of the two files calls into the other for it. */
+#include <stdio.h>
+
+#include "validate.h"
+
+/* What a chunk names: its first file and that file's poses (crowd: instances) in it. */
+void vks_validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
+{
+    if (!c->chunk_file)
+        c->chunk_file = f, c->chunk_first = first, c->chunk_poses = count;
+    else if (c->chunk_file == f)
+        c->chunk_poses += count;
+    else
+        c->chunk_more_files++;
+}
+
+/* The readback check of a chunk (crowd: of a chunk's frame): the GPU reduced its outputs
+ * before the copy (compute/reduce.comp), the reference's threads recomputed the same figures
+ * from the bytes delivered; the exact ones must agree, or what was compared is not what the
+ * GPU wrote. Every mismatch is said on stderr, `what` naming the chunk's poses; the run goes
+ * on (the comparison is still made) and ends in exit 5. */
+void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
+{
+    vdevice *d = c->device;
+    const vks_gpu_figures *h = &c->chunk_host;
+    const char *what = NULL;
+    uint32_t gv = 0, hv = 0;
+    if (g->sum != h->sum)
+        what = "sum", gv = g->sum, hv = h->sum;
+    else if (g->xor_words != h->xor_words)
+        what = "xor", gv = g->xor_words, hv = h->xor_words;
+    else if (g->nonfinite != h->nonfinite)
+        what = "count of non-finite components", gv = g->nonfinite, hv = h->nonfinite;
+    for (int k = 0; k < 3 && !what; k++)
+        if (g->min_key[k] != h->min_key[k] || g->max_key[k] != h->max_key[k]) {
+            int lo = g->min_key[k] != h->min_key[k];
+            what = lo ? (k == 0 ? "least x" : k == 1 ? "least y" : "least z")
+                      : (k == 0 ? "greatest x" : k == 1 ? "greatest y" : "greatest z");
+            gv = lo ? g->min_key[k] : g->max_key[k], hv = lo ? h->min_key[k] : h->max_key[k];
+        }
+    if (what) {
+        char more[64] = "", on[48] = "";
+        if (c->chunk_more_files)
+            snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
+        if (c->contexts > 1) /* a split batch numbers its chunks per context */
+            snprintf(on, sizeof on, " on context %d/%d", c->context, c->contexts);
+        fprintf(stderr, "vkskin validate: %s: readback of chunk %u%s (%s %u..%u%s): the GPU's %s 0x%08x but the host "
+                        "read 0x%08x\n",
+                c->chunk_file ? c->chunk_file->path : "?", chunk, on, poses, c->chunk_first,
+                c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
+        d->readback_mismatches++;
+    }
+    vks_gpu_figures_merge(&d->gpu_figures, g);
+    d->reduced_chunks++;
+}
+
+/* The next chunk's figures start empty, and its poses unnamed. */
+void vks_validate_next_chunk(vctx *c)
+{
+    vks_gpu_figures_reset(&c->chunk_host);
+    c->chunk_file = NULL, c->chunk_more_files = 0;
+}
+
+/* vks_gpu_batch.reduce for --readback-check (auto: only where the chunks come through a copy). */
+int vks_validate_reduce_mode(const vrun *r)
+{
+    return r->readback_check > 0 ? 1 : r->readback_check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
+}
