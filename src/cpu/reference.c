@@ -102,6 +102,13 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_c
     }
 }
 
+void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
+                                 float *pos, float *nrm)
+{
+    vks_cpu_skin_matrices_d(s, world, K);
+    deform_instance(s, K, cols, pos, nrm);
+}
+
 int vks__cpu_reference_has_simd(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -147,9 +154,8 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     }
     for (uint32_t i = 0; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
-        vks_cpu_skin_matrices_d(s, world, K);
         size_t at = vks_deform_index(s, i, 0) * 3;
-        deform_instance(s, K, cols, job->positions + at, job->normals ? job->normals + at : NULL);
+        vks__cpu_reference_instance(s, world, K, cols, job->positions + at, job->normals ? job->normals + at : NULL);
     }
     a.free(a.user, world);
     a.free(a.user, K);

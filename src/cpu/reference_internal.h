@@ -33,6 +33,13 @@ extern const vks__ref_group_fn vks__ref_group_avx2;
 vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_options *opt, int simd,
                                        vks_error *err);
 
+/* One instance from its world transforms (vks_cpu_world_d), into its outputs pos and nrm (nrm
+ * may be NULL): K (bone_count) and cols (bone_count; NULL: the scalar loop) are the caller's
+ * room. vkskin validate keeps each instance's world for its error scale, and its rooms for the
+ * whole run, so that neither is made again per instance. */
+void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
+                                 float *pos, float *nrm);
+
 /* Whether this CPU runs the AVX2 form (cpuid, once). */
 int vks__cpu_reference_has_simd(void);
 

@@ -129,8 +129,6 @@ static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_r
                     vf->path, name[k], r[k]->max_abs, r[k]->max_rel, (unsigned long long)r[k]->over,
                     (unsigned long long)r[k]->compared, r[k]->nmse, r[k]->tolerance.nmse, r[k]->worst_vertex,
                     r[k]->worst_instance);
-    if (vf->ref_failed)
-        fprintf(stderr, "vkskin: %s: validation failed: the CPU reference could not deform a chunk\n", vf->path);
     if (vf->delivered != instances)
         fprintf(stderr, "vkskin: %s: validation failed: the GPU delivered %u of %u instances\n", vf->path,
                 vf->delivered, instances);

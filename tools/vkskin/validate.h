@@ -31,7 +31,6 @@ typedef struct vfile {
     vks_diff_acc pos, nrm;
     double model_scale; /* vks_skin_error_scale: the floor of every instance's scale */
     uint32_t delivered;
-    int ref_failed;
     vks_bind_check bind;
     int bind_exit; /* VKS_EXIT_OK or VKS_EXIT_BIND */
     uint64_t hash; /* FNV-1a 64 of the file's bytes: the golden's model hash */

@@ -18,6 +18,7 @@
 
 #include "validate.h"
 #include "check/compare.h" /* vks__diff_add_sums_pair */
+#include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
 #include "cli_thread.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
@@ -54,11 +55,12 @@ typedef struct share {
     uint32_t a, b;
     vks_affine *locals;  /* the chunk's, from item a */
     vks_affine_d *world; /* this thread's: one instance's */
+    vks_affine_d *K;     /* this thread's: its skin matrices */
+    vks__ref_cols *cols; /* and them in columns for the AVX2 form (NULL: the scalar loop) */
     float *rp, *rn;      /* the chunk's reference, from item a */
     double *scales;      /* the chunk's, from item a */
     vks_diff_acc pos, nrm;
     vks_error_map *pmap, *nmap;
-    int failed;
     int check;            /* c->reduce: the readback check's figures of the share's GPU words */
     vks_gpu_figures figs;
     vks_diff_acc *sums_p, *sums_n; /* the file's accumulators where this share takes NMSE's sums
@@ -92,10 +94,8 @@ static void run_instance(share *sh, uint32_t i)
     const vks_skin *s = f->skin;
     size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
     float *rp = sh->rp + at, *rn = sh->rn + at;
-    vks_deform_job job = {s, sh->locals + (size_t)i * s->node_count, 1, rp, rn};
-    vks_error err = {0};
-    sh->failed |= vks_cpu_reference_run(&job, &err) != VKS_OK;
-    vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world);
+    vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
+    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, rp, rn);
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
@@ -179,7 +179,12 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         threads = count ? (int)count : 1;
     size_t nodes = s->node_count ? s->node_count : 1, per = (size_t)s->vertex_count * 3;
     size_t nl = (size_t)count * nodes * sizeof *c->locals, nf = (size_t)count * per * sizeof(float) + 1;
-    size_t nw = (size_t)threads * nodes * sizeof *c->world, oc = c->out_cap;
+    /* each thread's room in c->world: an instance's world, its skin matrices and (AVX2) them in
+       columns, counted in vks_affine_d */
+    size_t bones = s->bone_count ? s->bone_count : 1, simd = vks__cpu_reference_has_simd();
+    size_t col_units = simd ? (bones * sizeof(vks__ref_cols) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
+    size_t room = nodes + bones + col_units;
+    size_t nw = (size_t)threads * room * sizeof *c->world, oc = c->out_cap;
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
         !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
         !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales + 1)) {
@@ -204,7 +209,9 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
     for (int t = 0; t < threads; t++) {
         uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
-                        .world = c->world + (size_t)t * nodes, .rp = c->rp + (size_t)a * per,
+                        .world = c->world + (size_t)t * room, .K = c->world + (size_t)t * room + nodes,
+                        .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + bones) : NULL,
+                        .rp = c->rp + (size_t)a * per,
                         .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],
                         .nmap = &c->thread_maps[2 * t + 1]};
         vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
@@ -222,7 +229,6 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
     for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
         if (started[t])
             pthread_join(th[t], NULL);
-        f->ref_failed |= sh[t].failed;
         vks_diff_merge(&f->pos, &sh[t].pos);
         vks_diff_merge(&f->nrm, &sh[t].nrm);
         vks_error_map_merge(f->pmap, sh[t].pmap);
