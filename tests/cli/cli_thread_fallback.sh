@@ -53,8 +53,7 @@ validate_same() { # what, then the arguments; the rest: fallbacks said with ever
 if [ $gpu -eq 1 ]; then
     validate_same "validate --device 0,0" hero.dff small.dff --instances 37 --seed 5 --frames 2 --max-chunk-mb 1 \
         --threads 3 --device 0,0
-    warned r1.err "validate's reference: a chunk's share on the calling thread" "validate"
-    warned r1.err "validate's reference: the normals' sums on the calling thread" "validate"
+    warned r1.err "validate's reference: fewer threads (none: every share on the calling thread)" "validate"
     warned r1.err "validate --device: a context's poses on the calling thread" "validate"
     validate_same "validate --clip --device 0,0" hero.dff --clip hero.dff.wave.anm --instances 29 --stagger \
         --frames 3 --max-chunk-mb 1 --threads 3 --device 0,0

@@ -725,7 +725,8 @@ int vks_cmd_bake(int argc, char **argv)
         jobs = run.progress.jobs ? run.progress.jobs : 1;
     if (jobs < run.dev_count)
         jobs = run.dev_count;
-    run.pool = vks_work_pool_start(threads);
+    run.pool = vks_work_pool_start(
+        threads, "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)");
     bake_worker workers[256];
     pthread_t tids[256];
     uint32_t started = 0;

@@ -613,9 +613,7 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
         int drc = vks_validate_device(&run, &devs[k]);
-        free(run.c.locals), free(run.c.rp), free(run.c.rn), free(run.c.world), free(run.c.scales);
-        for (int t = 0; t < 2 * MAX_REF_THREADS; t++)
-            vks_error_map_free(&run.c.thread_maps[t]);
+        vks_validate_ctx_free(&run.c);
         worst = vks_cli_worse_exit(worst, drc);
         cJSON *j = report_device(vo, files, &devs[k]);
         if (jdevs)

@@ -55,6 +55,8 @@ typedef struct vctx {
     int save_golden, against;
     int threads;         /* --threads: the reference's (0: every core) */
     vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
+    struct vref_pool *pool; /* the reference's threads, started at the first chunk that has
+                               work for two (validate_ref.c); vks_validate_ctx_free ends them */
     struct vks_cli_progress *progress; /* poses compared so far (NULL: none) */
     /* The readback check (the batch asks the GPU to reduce each chunk): the figures the host
        recomputes from the chunk's bytes as the reference's threads pass over them, compared
@@ -85,6 +87,8 @@ typedef struct vref_chunk {
 int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
 /* The threads --threads N asks for (0: every core), at most MAX_REF_THREADS. */
 int vks_validate_threads(int asked);
+/* Frees what the chunks of a context made: scratch, thread maps, the reference's threads. */
+void vks_validate_ctx_free(vctx *c);
 
 /* The readback check of a chunk (validate_readback.c; crowd: of a chunk's frame; `poses` names
  * what the chunk holds): the GPU's figures against the host's from the same bytes

@@ -9,7 +9,11 @@
  * over the whole chunk in the order of its components (vks_diff_add_sums): the first share
  * takes them as it goes, the rest follow after the join, positions and normals on two threads.
  * The reference itself is per instance, double, no contraction; a share takes each instance
- * through reference, scale, comparison (and sums) before the next, while it is in the cache. */
+ * through reference, scale, comparison (and sums) before the next, while it is in the cache.
+ *
+ * The threads are started once, at the first chunk with work for two, and kept for the run
+ * (a pool): a run delivers a chunk per model of each GPU chunk, and on a machine of 16 cores
+ * starting and ending 15 threads for every one of them cost more than the sums. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,7 +23,7 @@
 #include "validate.h"
 #include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
-#include "cli_thread.h"
+#include "work_pool.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
 double vks_validate_now_ms(void)
@@ -144,6 +148,81 @@ static void *run_sums(void *arg)
     return NULL;
 }
 
+/* The reference's pool, and the count of a chunk's tasks still running on it. */
+typedef struct vref_pool {
+    vks_work_pool *threads; /* NULL: none could be started, tasks run on the caller */
+    pthread_mutex_t mu;
+    pthread_cond_t done;
+    int left;
+} vref_pool;
+
+typedef struct vref_task {
+    vref_pool *pool;
+    void *(*fn)(void *);
+    void *arg;
+} vref_task;
+
+static void run_task(void *arg)
+{
+    vref_task *t = arg;
+    t->fn(t->arg);
+    pthread_mutex_lock(&t->pool->mu);
+    if (--t->pool->left == 0)
+        pthread_cond_signal(&t->pool->done);
+    pthread_mutex_unlock(&t->pool->mu);
+}
+
+/* Queues fn(arg) on the pool (run here where the pool has no threads). */
+static void pool_run(vref_pool *p, vref_task *t, void *(*fn)(void *), void *arg)
+{
+    *t = (vref_task){p, fn, arg};
+    pthread_mutex_lock(&p->mu);
+    p->left++;
+    pthread_mutex_unlock(&p->mu);
+    vks_work_pool_run(p->threads, run_task, t);
+}
+
+/* Waits for every task queued since the last wait. */
+static void pool_wait(vref_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->left > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The context's pool of `workers` threads beside the caller's, started on first use; NULL
+   without memory (the caller then runs every share itself). */
+static vref_pool *pool_of(vctx *c, int workers)
+{
+    if (c->pool || workers < 1)
+        return c->pool;
+    vref_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->threads = vks_work_pool_start((uint32_t)workers,
+                                     "validate's reference: fewer threads (none: every share on the calling thread)");
+    return c->pool = p;
+}
+
+void vks_validate_ctx_free(vctx *c)
+{
+    if (c->pool) {
+        vks_work_pool_finish(c->pool->threads);
+        pthread_mutex_destroy(&c->pool->mu);
+        pthread_cond_destroy(&c->pool->done);
+        free(c->pool);
+        c->pool = NULL;
+    }
+    free(c->locals), free(c->rp), free(c->rn), free(c->world), free(c->scales);
+    c->locals = NULL, c->rp = c->rn = NULL, c->world = NULL, c->scales = NULL;
+    c->locals_cap = c->out_cap = c->world_cap = c->scales_cap = 0;
+    for (int t = 0; t < 2 * MAX_REF_THREADS; t++)
+        vks_error_map_free(&c->thread_maps[t]);
+}
+
 int vks_validate_threads(int asked)
 {
     long n = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
@@ -204,8 +283,10 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         }
     }
     share sh[MAX_REF_THREADS];
-    pthread_t th[MAX_REF_THREADS];
-    int started[MAX_REF_THREADS] = {0};
+    vref_task tasks[MAX_REF_THREADS];
+    vref_pool *pool = threads > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL;
+    if (!pool)
+        threads = 1; /* no memory for a pool: one share, on this thread (the same result) */
     for (int t = 0; t < threads; t++) {
         uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
@@ -220,15 +301,13 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         if (t == 0) /* first in the components' order: its sums need not wait for the others */
             sh[t].sums_p = &f->pos, sh[t].sums_n = &f->nrm;
         vks_gpu_figures_reset(&sh[t].figs);
-        started[t] = t > 0 && vks_cli_thread_start(&th[t], run_share, &sh[t],
-                                                    "validate's reference: a chunk's share on the calling thread");
+        if (t > 0)
+            pool_run(pool, &tasks[t], run_share, &sh[t]);
     }
-    for (int t = 0; t < threads; t++)
-        if (!started[t])
-            run_share(&sh[t]); /* the first share here, and any a thread could not take */
+    run_share(&sh[0]); /* the first share here, while the pool takes the others */
+    if (pool)
+        pool_wait(pool);
     for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
-        if (started[t])
-            pthread_join(th[t], NULL);
         vks_diff_merge(&f->pos, &sh[t].pos);
         vks_diff_merge(&f->nrm, &sh[t].nrm);
         vks_error_map_merge(f->pmap, sh[t].pmap);
@@ -240,14 +319,11 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
        (taken as it went) */
     size_t from = (size_t)sh[0].b * per, rest = (size_t)count * per - from;
     sums ns = {&f->nrm, ch->gn + from, c->rn + from, rest};
-    pthread_t nt;
-    int helper = threads > 1 && vks_cli_thread_start(&nt, run_sums, &ns,
-                                                    "validate's reference: the normals' sums on the calling thread");
+    if (pool && rest)
+        pool_run(pool, &tasks[0], run_sums, &ns);
     vks_diff_add_sums(&f->pos, ch->gp + from, c->rp + from, rest);
-    if (helper)
-        pthread_join(nt, NULL);
-    else
-        run_sums(&ns);
+    if (pool && rest)
+        pool_wait(pool);
     /* the golden on this thread (file offsets, in pose order) */
     double t1 = vks_validate_now_ms();
     for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {

@@ -289,9 +289,7 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     close_contexts(r, gpus, ms);
     for (int k = 0; k < n; k++) {
         vpart *p = &parts[k];
-        free(p->c.locals), free(p->c.rp), free(p->c.rn), free(p->c.world), free(p->c.scales);
-        for (int i = 0; i < 2 * MAX_REF_THREADS; i++)
-            vks_error_map_free(&p->c.thread_maps[i]);
+        vks_validate_ctx_free(&p->c);
         free(p->first), free(p->count), free(p->done), free(p->entry_file), free(p->entries);
     }
     pthread_mutex_destroy(&t.lock);

@@ -1,6 +1,6 @@
 /* The pool of work_pool.h: one mutex, one FIFO list of tasks, threads that take the oldest.
- * Tasks are coarse (an output file of a bake job: milliseconds to seconds), so one lock is
- * never the bottleneck. Threads start with the asynchronous signals blocked, so the signal
+ * Tasks are coarse (an output file of a bake job, a share of validate's chunk: a millisecond
+ * or more), so one lock is never the bottleneck. Threads start with the asynchronous signals blocked, so the signal
  * handler that removes temporaries runs on the main thread, as it did before the pool. */
 #include "work_pool.h"
 #include "cli_thread.h"
@@ -46,7 +46,7 @@ static void *pool_main(void *arg)
     return NULL;
 }
 
-vks_work_pool *vks_work_pool_start(uint32_t threads)
+vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback)
 {
     if (threads < 1)
         threads = 1;
@@ -62,8 +62,7 @@ vks_work_pool *vks_work_pool_start(uint32_t threads)
         sigdelset(&all, raised_by_the_thread[i]);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (uint32_t i = 0; i < threads; i++)
-        if (vks_cli_thread_start(&p->threads[p->count], pool_main, p,
-                                 "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)"))
+        if (vks_cli_thread_start(&p->threads[p->count], pool_main, p, fallback))
             p->count++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!p->count) {

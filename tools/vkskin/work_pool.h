@@ -1,5 +1,6 @@
 /* A pool of threads that run tasks in the order they were given (work_pool.c): bake encodes
- * and writes its outputs on one while the GPU deforms the next group. Private to the program. */
+ * and writes its outputs on one while the GPU deforms the next group; validate's reference
+ * takes a chunk's shares on one. Private to the program. */
 #ifndef VKSKIN_WORK_POOL_H
 #define VKSKIN_WORK_POOL_H
 
@@ -7,9 +8,10 @@
 
 typedef struct vks_work_pool vks_work_pool;
 
-/* Starts `threads` threads (at least 1; fewer when the system gives fewer). NULL without
- * memory or without a single thread: vks_work_pool_run then runs each task on the caller. */
-vks_work_pool *vks_work_pool_start(uint32_t threads);
+/* Starts `threads` threads (at least 1; fewer when the system gives fewer, said once with
+ * `fallback`, what the program does instead). NULL without memory or without a single
+ * thread: vks_work_pool_run then runs each task on the caller. */
+vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback);
 /* How many threads it runs (0 for NULL). */
 uint32_t vks_work_pool_threads(const vks_work_pool *p);
 /* Queues fn(arg); tasks start in the order given. With p NULL (or no memory for the queue's
