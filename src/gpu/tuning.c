@@ -63,13 +63,17 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.reason = "CPU device: no shared palette (barriers are coroutines there), runs of 32 instances";
     } else if (f->vendor_id == VENDOR_NVIDIA) {
         /* H100, 2026-11-27 (the project's GPU notes): wg 256, runs of 8, no shared palette wrote
-         * 2.08-2.24 TB/s (65-70 % of fill); the shared palette at wg 64 wrote 0.51 TB/s. */
+         * 2.08-2.24 TB/s (65-70 % of fill); the shared palette at wg 64 wrote 0.51 TB/s. The
+         * GPU bundle's `vkskin tune` there (BENCHMARKS.md, "the first run on an H100"): the
+         * same shape without the matrices of empty slots was the fastest of the 12 built-in
+         * candidates, 92.0 against 85.0 G vertex-instances/s (the pass is gather-bound). */
         s.deform_wg = fit_wg(f, 256);
         s.instance_run = 8;
         s.palette_cap = 0;
+        s.skip_zeros = 1;
         s.known = 1;
-        s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette (measured best on an H100); pose pass by "
-                   "nodes (design arithmetic, BENCHMARKS.md)";
+        s.reason = "NVIDIA GPU: wg 256, runs of 8, no shared palette, empty slots skipped (measured best on an "
+                   "H100); pose pass by nodes (crowd: 6 ns an instance there)";
     } else {
         /* No measurement on this vendor yet: the shape that was best on the one GPU measured.
          * The shared palette lost there at every workgroup size. The only row that does not

@@ -13,11 +13,15 @@
 #include "core/log.h"
 #include "gpu/tuning_start.h"
 
-/* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's. */
+/* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's.
+ * A candidate applies over the device's table row, which may skip empty slots (NVIDIA's): the
+ * first nine say zeros=blend, so that each is timed as named on every device. */
 static const char *const builtin[] = {
-    "wg=64,run=32,palette=off",  "wg=256,run=8,palette=off",  "wg=128,run=8,palette=off",
-    "wg=256,run=16,palette=off", "wg=256,run=4,palette=off",  "wg=512,run=8,palette=off",
-    "wg=64,run=8,palette=off",   "wg=256,run=8,palette=on",   "wg=64,run=8,palette=on",
+    "wg=64,run=32,palette=off,zeros=blend",  "wg=256,run=8,palette=off,zeros=blend",
+    "wg=128,run=8,palette=off,zeros=blend",  "wg=256,run=16,palette=off,zeros=blend",
+    "wg=256,run=4,palette=off,zeros=blend",  "wg=512,run=8,palette=off,zeros=blend",
+    "wg=64,run=8,palette=off,zeros=blend",   "wg=256,run=8,palette=on,zeros=blend",
+    "wg=64,run=8,palette=on,zeros=blend",
     /* the gather-bound GPU shapes without the matrices of empty slots (tuning.h, skip_zeros) */
     "wg=256,run=8,palette=off,zeros=skip", "wg=64,run=8,palette=off,zeros=skip",
     "wg=64,run=32,palette=off,zeros=skip",
