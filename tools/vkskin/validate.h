@@ -45,6 +45,14 @@ typedef struct vfile {
 
 enum { MAX_REF_THREADS = 64 }; /* the reference's threads (--threads N, default every core) */
 
+/* The GPU's poses of one file, computed a block ahead of the batch's asking (validate_poses.c) */
+typedef struct vposes_ahead {
+    const vfile *file;     /* whose poses [first, first + count) locals holds (NULL: none) */
+    uint32_t first, count;
+    vks_affine *locals;    /* count * the model's node_count */
+    size_t cap;            /* in vks_affine */
+} vposes_ahead;
+
 typedef struct vctx {
     vfile *files;
     vks_affine *locals; /* scratch for the reference */
@@ -57,6 +65,7 @@ typedef struct vctx {
     vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
     struct vref_pool *pool; /* the reference's threads, started at the first chunk that has
                                work for two (validate_ref.c); vks_validate_ctx_free ends them */
+    vposes_ahead ahead;     /* the batch's poses, computed on those threads a block at a time */
     struct vks_cli_progress *progress; /* poses compared so far (NULL: none) */
     /* The readback check (the batch asks the GPU to reduce each chunk): the figures the host
        recomputes from the chunk's bytes as the reference's threads pass over them, compared
@@ -89,6 +98,13 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
 int vks_validate_threads(int asked);
 /* Frees what the chunks of a context made: scratch, thread maps, the reference's threads. */
 void vks_validate_ctx_free(vctx *c);
+/* fn(args[t]) for t in [0, parts) on the context's reference threads (the first here; each on
+ * the caller where there are none), returning when all are done. */
+void vks_validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args);
+/* The locals of pose `pose` of file f for the GPU (the batch's get_locals), as
+ * vks_cli_poser_locals gives them: served from a block of the file's next poses that the
+ * context's reference threads compute at once when the pose is not in the last one. */
+void vks_validate_pose_locals(vctx *c, const vfile *f, uint32_t pose, vks_affine *out);
 
 /* The readback check of a chunk (validate_readback.c; crowd: of a chunk's frame; `poses` names
  * what the chunk holds): the GPU's figures against the host's from the same bytes

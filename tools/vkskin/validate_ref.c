@@ -207,8 +207,28 @@ static vref_pool *pool_of(vctx *c, int workers)
     return c->pool = p;
 }
 
+void vks_validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
+{
+    vref_task tasks[MAX_REF_THREADS];
+    if (parts > MAX_REF_THREADS)
+        parts = MAX_REF_THREADS;
+    vref_pool *pool = parts > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL;
+    for (int t = 1; t < parts; t++) {
+        if (pool)
+            pool_run(pool, &tasks[t], fn, args[t]);
+        else
+            fn(args[t]);
+    }
+    if (parts > 0)
+        fn(args[0]);
+    if (pool)
+        pool_wait(pool);
+}
+
 void vks_validate_ctx_free(vctx *c)
 {
+    free(c->ahead.locals);
+    c->ahead = (vposes_ahead){0};
     if (c->pool) {
         vks_work_pool_finish(c->pool->threads);
         pthread_mutex_destroy(&c->pool->mu);

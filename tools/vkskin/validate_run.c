@@ -15,8 +15,8 @@
 
 static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
 {
-    vfile *f = &((vctx *)user)->files[entry];
-    vks_cli_poser_locals(&f->ps, instance / f->frames, instance % f->frames, out);
+    vctx *c = user;
+    vks_validate_pose_locals(c, &c->files[entry], instance, out);
 }
 
 /* A chunk of the batch, as it comes back while the GPU deforms the next. */

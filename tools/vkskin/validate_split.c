@@ -62,8 +62,7 @@ static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affi
     vpart *p = user;
     int f = p->entry_file[entry];
     vfile *vf = &p->r->files[f];
-    uint32_t pose = p->first[f] + instance;
-    vks_cli_poser_locals(&vf->ps, pose / vf->frames, pose % vf->frames, out);
+    vks_validate_pose_locals(&p->c, vf, p->first[f] + instance, out);
 }
 
 static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
