@@ -3,6 +3,8 @@
 # Packs a Release build: BUILD_DIR as it is, or build/ configured and brought up to date
 # into one archive that tests it on another machine, from any folder it is unpacked in:
 #   vkskin-gpu/run.sh [--quick] [-j N] OUTDIR     (README.md: "Testing a build on GPU machines")
+#   vkskin-gpu/host_targets.sh [--quick] OUTDIR   validate, bake and deform timed on that host
+#                             (tools/scripts/gpu_host_targets.sh)
 #   vkskin-gpu/build/...      vkskin, the GPU test programs and helpers, at their build paths
 #   vkskin-gpu/src/...        the GPU test scripts, tests/data and the bundled datasets
 #   vkskin-gpu/gpu-tests/     CTest's GPU-labelled tests as commands relative to the bundle
@@ -49,7 +51,8 @@ done
 (cd "$work/ctest" && ctest --show-only=json-v1 -L '^gpu$') > "$work/tests.json"
 cmake -DJSON="$work/tests.json" -DSRC="$src" -DBIN="$build" -DCTEST_COPY="$work/ctest" -DOUT="$stage" \
   -P "$root/tools/scripts/gpu_bundle_tests.cmake"
-{ sort -u "$stage/files.txt"; echo build/vkskin; echo src/datasets; echo src/tests/data; } | sort -u |
+{ sort -u "$stage/files.txt"; echo build/vkskin; echo src/datasets; echo src/tests/data
+  echo src/tools/slurm/all_characters.json; echo src/tools/scripts/bench_bake.sh; } | sort -u | # host_targets.sh's
   while read -r f; do
     case $f in build/*) from=$build/${f#build/} ;; *) from=$src/${f#src/} ;; esac
     # a build path not there yet is a test's output (example_bake_vat's folder before it ran):
@@ -103,7 +106,8 @@ if [ -f "$three" ]; then
 fi
 
 cp "$root/tools/scripts/gpu_bundle_run.sh" "$stage/run.sh"
-chmod +x "$stage/run.sh"
+cp "$root/tools/scripts/gpu_host_targets.sh" "$stage/host_targets.sh"
+chmod +x "$stage/run.sh" "$stage/host_targets.sh"
 {
   echo "vkskin GPU test bundle"
   echo "version: $("$build/vkskin" --version 2>/dev/null | head -1)"
@@ -113,6 +117,7 @@ chmod +x "$stage/run.sh"
   echo "tests: $(tr '\n' ' ' < "$stage/gpu-tests/list")"
   echo
   echo "Run: ./run.sh [--quick] [-j N] OUTDIR   (./run.sh --help)"
+  echo "Time the host's part: ./host_targets.sh [--quick] OUTDIR   (./host_targets.sh --help)"
 } > "$stage/BUNDLE.txt"
 
 tar -C "$work" -cf - vkskin-gpu | xz -T0 -1 > "$out.tmp" # -1: a few seconds; -6 saves 20% in ten times as long
