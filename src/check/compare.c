@@ -20,6 +20,7 @@
  * one; every form does the same IEEE operations per lane.
  * The sums of squares behind NMSE depend on order and stay in the components' order. */
 #include "compare.h"
+#include "core/cpu_features.h"
 
 #include <float.h>
 #include <math.h>
@@ -348,7 +349,7 @@ static VKS_ALWAYS_INLINE void pass(const float *a, const float *b, uint32_t nv, 
     memset(g, 0, sizeof *g);
     uint32_t done = 0;
 #if defined(VKS_HAVE_AVX2_PASS)
-    if (vector_width >= 4 && __builtin_cpu_supports("avx2")) {
+    if (vector_width >= 4 && vks__cpu_has_avx2()) {
         done = do_diff && do_map ? pass_avx2_both(a, b, nv, d_abs, d_rel, m_abs, m_rel, max_error, g)
                : do_diff         ? pass_avx2_diff(a, b, nv, d_abs, d_rel, g)
                                  : pass_avx2_map(a, b, nv, m_abs, m_rel, max_error, g);

@@ -5,6 +5,7 @@
 #include "vkskin/check.h"
 
 #include "compare.h"
+#include "core/cpu_features.h"
 
 #include <float.h>
 #include <math.h>
@@ -81,8 +82,7 @@ SUMS_AVX2 static void squares_avx2(const float *a, const float *b, size_t n, dou
 
 static int sums_have_avx2(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
+    return vks__cpu_has_avx2();
 }
 #else
 static void squares_avx2(const float *a, const float *b, size_t n, double *dd, double *rr)

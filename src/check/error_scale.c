@@ -4,6 +4,7 @@
  * instance, also the posed world translations and deformed positions. */
 #include "vkskin/check.h"
 #include "vkskin/skin.h"
+#include "core/cpu_features.h"
 
 #include <float.h>
 #include <math.h>
@@ -81,8 +82,7 @@ __attribute__((target("avx2"))) static double longest_square_avx2(const float *p
 
 static double longest_square(const float *positions, uint32_t n)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? longest_square_avx2(positions, n)
+    return vks__cpu_has_avx2() ? longest_square_avx2(positions, n)
                                           : longest_square_scalar(positions, 0, n, 0);
 }
 #else

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cpu_features.h"
 #include "core/thread_start.h"
 #include "fast_internal.h"
 
@@ -147,12 +148,7 @@ static _Atomic(const vks__fast_kernel *) kernel;
 
 static int cpu_has_avx2_fma(void)
 {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
+    return vks__cpu_has_avx2_fma();
 }
 
 static const vks__fast_kernel *pick_kernel(void)

@@ -8,6 +8,7 @@
  * run with a vertex's three components as vector lanes (reference_avx2.c), the same bits,
  * because vkskin validate runs the reference for every instance it checks. */
 #include "reference_internal.h"
+#include "core/cpu_features.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,12 +112,7 @@ void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, v
 
 int vks__cpu_reference_has_simd(void)
 {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return vks__ref_group_avx2 && __builtin_cpu_supports("avx2");
-#else
-    return 0;
-#endif
+    return vks__ref_group_avx2 && vks__cpu_has_avx2();
 }
 
 vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err)

@@ -624,6 +624,10 @@ static int parse_args(bake_args *b, int argc, char **argv)
     return -1;
 }
 
+/* What bake does when the pool gets fewer threads than asked (said once). */
+static const char pool_fallback[] =
+    "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)";
+
 int vks_cmd_bake(int argc, char **argv)
 {
     bake_args args = {0};
@@ -725,8 +729,7 @@ int vks_cmd_bake(int argc, char **argv)
         jobs = run.progress.jobs ? run.progress.jobs : 1;
     if (jobs < run.dev_count)
         jobs = run.dev_count;
-    run.pool = vks_work_pool_start(
-        threads, "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)");
+    run.pool = vks_work_pool_start(threads, pool_fallback);
     bake_worker workers[256];
     pthread_t tids[256];
     uint32_t started = 0;
