@@ -1,33 +1,9 @@
-/* NiObjectNET / NiAVObject and the scene-graph blocks built on them: the NiNode family
- * (nif.md 4.1-4.3, nif_blocks.md NiSwitchNode/NiLODNode), NiTriShape / NiTriStrips (4.4) and
- * the Skyrim SE BSTriShape with its packed vertex format (4.11). */
+/* NiAVObject and the scene-graph blocks built on it (their NiObjectNET start: nif_objectnet.c):
+ * the NiNode family (nif.md 4.1-4.3, nif_blocks.md NiSwitchNode/NiLODNode), NiTriShape /
+ * NiTriStrips (4.4) and the Skyrim SE BSTriShape with its packed vertex format (4.11). */
 #include "nif_internal.h"
 
 #include <math.h>
-
-int nif_read_objectnet_links(nif_rd *r, const char **name, int32_t *extra, int32_t *controller)
-{
-    uint32_t v = r->f->ver, n;
-    const int32_t *list;
-    *extra = NIF_NONE;
-    if (!nif_string(r, name, "name"))
-        return 0;
-    if (v <= NIF_V(4, 2, 2, 0) && !nif_i32(r, extra, "extra_data"))
-        return 0;
-    if (v >= NIF_V(10, 0, 1, 0)) {
-        if (!nif_refs(r, &n, &list, "extra_data_list"))
-            return 0;
-        if (n)
-            *extra = list[0];
-    }
-    return nif_i32(r, controller, "controller");
-}
-
-int nif_read_objectnet(nif_rd *r, const char **name)
-{
-    int32_t extra, controller;
-    return nif_read_objectnet_links(r, name, &extra, &controller);
-}
 
 /* BoundingVolume (4.0.0.2 NiAVObject): a tagged union; unions nest, kept shallow here. */
 static int bounding_volume(nif_rd *r, int depth)
