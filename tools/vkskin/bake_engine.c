@@ -12,20 +12,6 @@ const char *vks_bake_engine_name(vks_bake_engine e)
     return e == VKS_BAKE_GPU ? "gpu" : e == VKS_BAKE_CPU ? "cpu-reference" : "cpu-fast";
 }
 
-vks_clip_set *vks_bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
-{
-    size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(spec->file, &size);
-    if (!bytes)
-        return NULL;
-    vks_read_options o = {0};
-    o.clip.duration = spec->duration;
-    o.clip.fps = spec->fps;
-    vks_clip_set *set = vks_cli_read_clips(spec->where, spec->file, bytes, size, skin, &o);
-    free(bytes);
-    return set;
-}
-
 /* The clip's name, or the one convert gives a clip without one, so that a bake's and a
  * convert's names for a clip agree and no two unnamed clips are all "0". */
 static char *label_of(const vks_clip *c, const char *path, uint32_t index, uint32_t clips)
@@ -136,14 +122,6 @@ void vks_bake_loaded_free(vks_bake_loaded *l)
     free(l->sets);
     vks_skin_free(l->skin);
     memset(l, 0, sizeof *l);
-}
-
-double vks_bake_frame_time(const vks_bake_job *job, const vks_bake_clip *c, uint32_t f)
-{
-    /* rounded to float: the time the GPU samples at and the sidecar records, so a reader
-       of the sidecar samples the very same pose */
-    double t = (double)c->t0 + (double)f / job->fps;
-    return (double)(float)(t < c->t1 ? t : c->t1);
 }
 
 /* Every frame's locals, clip by clip, sampled in double (reference) or float (fast). */
