@@ -261,6 +261,21 @@ int main(void)
         CHECK(applies(test_devices[d], VKS_TEST_SLOW_CANDIDATE, &s) && s.pose_wg == 1 && s.deform_wg == 1);
         CHECK(applies(test_devices[d], VKS_TEST_FAST_CANDIDATE, &s) && s.deform_wg == 64);
     }
+    static const char *const forced[] = {VKS_TEST_FORCED_SHAPES};
+    for (size_t i = 0; i < sizeof forced / sizeof *forced; i++)
+        for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+            /* test_gpu_shapes skips texels=on where the row's texel buffers cannot span */
+            if (strstr(forced[i], "texels=on") && !vks__tuning_pick(test_devices[d]).skin_texels)
+                continue;
+            if (!applies(test_devices[d], forced[i], &s))
+                fprintf(stderr, "test_gpu_shapes would be refused '%s' on %s\n", forced[i], test_device_names[d]);
+            CHECK(applies(test_devices[d], forced[i], &s));
+        }
+    for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+        char one[96]; /* test_gpu_shapes' one subgroup a workgroup */
+        snprintf(one, sizeof one, "wg=64,run=32,palette=off,pose=nodes,pose_wg=%u", test_devices[d]->subgroup_size);
+        CHECK(applies(test_devices[d], one, &s) && s.pose_nodes == 1 && s.pose_wg == test_devices[d]->subgroup_size);
+    }
     int planted = planted_in_scripts("tests/unit") + planted_in_scripts("tests/cli");
     fprintf(stderr, "%d launch shapes planted by the shell tests, each meaning the same on every device\n", planted);
     CHECK(planted >= 5); /* test_tune_cli.sh alone plants five */
