@@ -96,6 +96,15 @@ vks_gpu *gpu_check_context_testing(const vks_gpu_options *opt, const vks_gpu_tes
     return gpu;
 }
 
+int gpu_check_reads_back_apart(vks_gpu *gpu)
+{
+    const vks_gpu_device_info *di = vks_gpu_device(gpu);
+    if (di->readback_family != di->queue_family)
+        return 1;
+    const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
+    return apart && *apart && strcmp(apart, "0") != 0;
+}
+
 vks_result gpu_check_run(vks_gpu *gpu, const vks_gpu_models *ms, const gpu_check_entry *e, uint32_t n,
                          uint64_t max_chunk_bytes, gpu_check_result *out)
 {

@@ -31,6 +31,14 @@ vks_gpu *gpu_check_context_opt(const vks_gpu_options *opt);
 /* The same with the testing hooks of gpu_testing.h (NULL: none). */
 vks_gpu *gpu_check_context_testing(const vks_gpu_options *opt, const vks_gpu_testing *testing);
 
+/* 1 when the context's readback copies are a submission of their own (one more a chunk, a
+ * frame, a crowd read), as src/gpu/vulkan/context.c decides it: a readback family apart from
+ * the queue family (a copy engine's: a discrete GPU reads back apart in either setting) or
+ * VKSKIN_TEST_SEPARATE_READBACK set and not "0". A batch goes apart only where it stages its
+ * outputs (batch.c), a stream and a crowd read always. Call it while the environment is still
+ * the one the context was made under. */
+int gpu_check_reads_back_apart(vks_gpu *gpu);
+
 /* A generated character (tools/gen) for GPU tests; counts a failed check when it cannot be made. */
 vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette,
                               uint64_t seed);

@@ -59,15 +59,15 @@ static void instances(vks_crowd_instance *in, uint32_t n)
     }
 }
 
-/* Where the context reads back on a queue apart (a copy engine's; VKSKIN_TEST_SEPARATE_READBACK
- * takes that path on lavapipe's one queue), vks_crowd_read's copies go there: a submission on
- * the compute queue signalling the semaphore they wait for, and theirs; one submission where
- * it is not. The bits are the same either way (crowd_check against the reference). */
+/* Where the context reads back on a queue apart (a copy engine's, as a discrete GPU's context
+ * does without being asked; VKSKIN_TEST_SEPARATE_READBACK takes that path on lavapipe's one
+ * queue), vks_crowd_read's copies go there: a submission on the compute queue signalling the
+ * semaphore they wait for, and theirs; one submission where it is not. The bits are the same
+ * either way (crowd_check against the reference). */
 static void read_queue(vks_gpu *gpu, vks_crowd *crowd, const vks_skin *const *skins, const vks_crowd_instance *in,
                        const vks_affine *const *locals)
 {
-    const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
-    int apart_here = apart && *apart && strcmp(apart, "0") != 0;
+    int apart_here = gpu_check_reads_back_apart(gpu);
     fprintf(stderr, "vks_crowd_read %s\n", apart_here ? "on the readback queue, apart" : "in one submission");
     vks_gpu_counters before, after;
     vks_gpu_get_counters(gpu, &before);

@@ -9,25 +9,15 @@
  * reference by the very same amounts. A shape the device cannot run is refused by
  * vks_gpu_create with a message. Exits 77 where there is no Vulkan device. */
 #include "gpu_check.h"
+#include "planted_shapes.h"
 #include "testutil.h"
 
 #include <string.h>
 
-static const char *const shapes[] = {
-    "wg=256,run=8,palette=off,texels=off", /* NVIDIA's table row (the H100) */
-    "wg=256,run=8,palette=off,texels=off,zeros=skip", /* its gather-bound form without empty slots */
-    "wg=32,run=3,palette=16,texels=off,zeros=skip",   /* the same, from shared and global palettes */
-    "wg=256,run=8,palette=off,texels=on",  /* other GPUs' row where texels span the range */
-    "wg=64,run=8,palette=on",              /* the GPU default before the table */
-    "wg=256,run=32,palette=on",
-    "wg=1024,run=8,palette=on",
-    "wg=32,run=3,palette=16,texels=off",   /* groups of 12 and 20 slots: shared and global */
-    "wg=128,run=256,palette=off",
-    "wg=256,run=1,palette=off,pose_wg=32",
-    "wg=256,run=8,palette=off,texels=off,pose=nodes", /* a GPU's pose pass */
-    "wg=64,run=32,palette=off,pose=nodes,pose_wg=256",
-    "wg=64,run=32,palette=off,pose=nodes,pose_wg=8",  /* one subgroup a workgroup where it is 8 wide */
-};
+/* VKS_TEST_FORCED_SHAPES (planted_shapes.h, where test_tuning checks them over every device's
+ * table row), then one subgroup a workgroup of the nodes variant: pose_wg the device's subgroup
+ * size (8 on lavapipe, 32 on the H100), filled in by main. */
+static const char *shapes[] = {VKS_TEST_FORCED_SHAPES, NULL};
 
 /* The batch mix under one shape: its reports against the reference. */
 static void run_mix(const char *shape, const vks_skin *const *skins, const gpu_check_entry *mix, gpu_check_result *r)
@@ -60,6 +50,10 @@ int main(void)
     int texels_here = info.skin_texels;
     uint32_t subgroup = vks_gpu_device(probe)->subgroup_size;
     vks_gpu_destroy(probe);
+    char one_subgroup[96];
+    snprintf(one_subgroup, sizeof one_subgroup, "wg=64,run=32,palette=off,pose=nodes,pose_wg=%u",
+             subgroup ? subgroup : 32);
+    shapes[sizeof shapes / sizeof *shapes - 1] = one_subgroup;
 
     vks_skin *a = gpu_check_character(2000, 32, 4, 12, 1); /* several groups of 12 slots */
     vks_skin *b = gpu_check_character(600, 24, 1, 0, 2);   /* one group, rigid */
@@ -89,10 +83,6 @@ int main(void)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         if (strstr(shapes[i], "texels=on") && !texels_here) {
             fprintf(stderr, "%s: this device's texel buffers cannot span its storage range, skipped\n", shapes[i]);
-            continue;
-        }
-        if (strstr(shapes[i], "pose_wg=8") && subgroup > 8) {
-            fprintf(stderr, "%s: this device's subgroups are %u wide, skipped\n", shapes[i], subgroup);
             continue;
         }
         vks_gpu_options opt = {0};

@@ -7,6 +7,7 @@
  * and leaves the context as it was. Exits 77 where there is no Vulkan device. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpu_check.h"
+#include "planted_shapes.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -57,7 +58,7 @@ int main(void)
     CHECK(strcmp(source_of(gpu, text, sizeof text), "table") == 0);
 
     /* The planted slow candidate loses whether it comes first or last. */
-    const char *fast = "wg=64,run=32,palette=off", *slow = "wg=1,pose_wg=1,run=1,palette=off";
+    const char *fast = VKS_TEST_FAST_CANDIDATE, *slow = VKS_TEST_SLOW_CANDIDATE;
     const char *orders[2][2] = {{slow, fast}, {fast, slow}};
     vks_gpu_tune_result r;
     vks_error err = {0};

@@ -3,9 +3,13 @@
  * ../shared/gpu/h100-vulkaninfo.txt when that file is there), lavapipe as Mesa 22.3 reports
  * it, an AMD GPU on RADV and an Intel GPU on ANV as their public vulkaninfo reports give
  * them, and the smallest device Vulkan allows. Pure functions: no device needed. */
+#define _POSIX_C_SOURCE 200809L /* opendir */
 #include "gpu/tuning.h"
+#include "planted_shapes.h"
 #include "testutil.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* H100 80GB HBM3, driver 580.159 (vulkaninfo: vendorID, deviceID, deviceType, subgroupSize,
@@ -90,6 +94,84 @@ static int applies(const vks__device_facts *f, const char *spec, vks__launch_sha
         fprintf(stderr, "  refused '%s': %s\n", spec, why);
     CHECK(ok || strstr(why, "launch shape") != NULL); /* a refusal says why */
     return ok;
+}
+
+
+/* The GPU devices' rows and lavapipe's, where the GPU tests run. */
+static const vks__device_facts *const test_devices[] = {&h100, &lavapipe, &radv, &anv};
+static const char *const test_device_names[] = {"h100", "lavapipe", "radv", "anv"};
+
+/* A shape a test plants must mean the same on every device the tests run on: accepted over
+ * each table row, or refused over each (the tests that plant a bad shape expect exit 2
+ * everywhere). A shape that leans on lavapipe's row (pose=serial) and is refused over the
+ * H100's (pose=nodes) passes CI and fails only on the GPU machine. Returns 1 when it does. */
+static int same_verdict_everywhere(const char *spec, const char *where)
+{
+    int verdict[sizeof test_devices / sizeof *test_devices];
+    int all_same = 1;
+    for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+        vks__launch_shape s;
+        verdict[d] = applies(test_devices[d], spec, &s);
+        all_same &= verdict[d] == verdict[0];
+    }
+    if (!all_same) {
+        fprintf(stderr, "%s: launch shape '%s' is", where, spec);
+        for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++)
+            fprintf(stderr, " %s over %s's row%s", verdict[d] ? "accepted" : "refused", test_device_names[d],
+                    d + 1 < sizeof test_devices / sizeof *test_devices ? "," : "\n");
+    }
+    return all_same;
+}
+
+/* Every shape the shell tests of one folder plant (after --candidate, --launch-shape,
+ * VKSKIN_LAUNCH_SHAPE= and VKS_TEST_LAUNCH_SHAPE=; one spelled through a shell variable is not
+ * seen) checked by same_verdict_everywhere; returns how many were found. */
+static int planted_in_scripts(const char *folder)
+{
+    static const char *const marks[] = {"--candidate ", "--launch-shape ", "VKSKIN_LAUNCH_SHAPE=",
+                                        "VKS_TEST_LAUNCH_SHAPE="};
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", vks_test_source_path(folder));
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d) {
+        fprintf(stderr, "cannot list %s\n", dir);
+        return 0;
+    }
+    int found = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".sh") != 0)
+            continue;
+        char path[4096 + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t n = 0;
+        char *raw = (char *)vks_test_read_file(path, &n);
+        char *text = raw ? realloc(raw, n + 1) : NULL;
+        CHECK(text != NULL);
+        if (!text) {
+            free(raw);
+            continue;
+        }
+        text[n] = 0;
+        for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
+            for (const char *p = strstr(text, marks[m]); p; p = strstr(p + 1, marks[m])) {
+                const char *v = p + strlen(marks[m]);
+                size_t vlen = strcspn(v, " \t\n\"';)|&\\");
+                if (vlen == 0 || *v == '$' || *v == '-' || vlen >= 128)
+                    continue; /* a variable, the next option, or no value */
+                char spec[128];
+                memcpy(spec, v, vlen), spec[vlen] = 0;
+                char where[512];
+                snprintf(where, sizeof where, "%s/%s", folder, e->d_name);
+                CHECK(same_verdict_everywhere(spec, where));
+                found++;
+            }
+        }
+        free(text);
+    }
+    closedir(d);
+    return found;
 }
 
 int main(void)
@@ -177,6 +259,32 @@ int main(void)
         CHECK(strstr(why, "launch shape") != NULL);
         CHECK(memcmp(&t, &keep, sizeof t) == 0);
     }
+    /* The shapes the GPU tests plant hold on every device they run on: test_gpu_tune's
+     * candidates are accepted over each row (its slow one names pose=serial), and every shape
+     * the shell tests plant is accepted over each row or refused over each. */
+    for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+        CHECK(applies(test_devices[d], VKS_TEST_SLOW_CANDIDATE, &s) && s.pose_wg == 1 && s.deform_wg == 1);
+        CHECK(applies(test_devices[d], VKS_TEST_FAST_CANDIDATE, &s) && s.deform_wg == 64);
+    }
+    static const char *const forced[] = {VKS_TEST_FORCED_SHAPES};
+    for (size_t i = 0; i < sizeof forced / sizeof *forced; i++)
+        for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+            /* test_gpu_shapes skips texels=on where the row's texel buffers cannot span */
+            if (strstr(forced[i], "texels=on") && !vks__tuning_pick(test_devices[d]).skin_texels)
+                continue;
+            if (!applies(test_devices[d], forced[i], &s))
+                fprintf(stderr, "test_gpu_shapes would be refused '%s' on %s\n", forced[i], test_device_names[d]);
+            CHECK(applies(test_devices[d], forced[i], &s));
+        }
+    for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
+        char one[96]; /* test_gpu_shapes' one subgroup a workgroup */
+        snprintf(one, sizeof one, "wg=64,run=32,palette=off,pose=nodes,pose_wg=%u", test_devices[d]->subgroup_size);
+        CHECK(applies(test_devices[d], one, &s) && s.pose_nodes == 1 && s.pose_wg == test_devices[d]->subgroup_size);
+    }
+    int planted = planted_in_scripts("tests/unit") + planted_in_scripts("tests/cli");
+    fprintf(stderr, "%d launch shapes planted by the shell tests, each meaning the same on every device\n", planted);
+    CHECK(planted >= 5); /* test_tune_cli.sh alone plants five */
+
     /* a palette that does not fit beside a large workgroup on a small device */
     CHECK(!applies(&tiny, "palette=on", &s));
     return vks_test_finish("test_tuning");

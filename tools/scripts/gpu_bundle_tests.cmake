@@ -12,7 +12,9 @@
 # A path of either tree that does not start an argument (inside an `sh -c` script, say)
 # cannot be rewritten: the script stops and names the test. The real-sample folder
 # (VKSKIN_REAL_DATASETS) is not carried: it stays the caller's, or a folder that does not
-# exist, where those tests skip. CTEST_COPY: where ctest read a copy of the build's test files;
+# exist, where those tests skip; the same holds where a test is given that folder (or a path
+# under it) as an argument or in another variable: the value becomes
+# "${VKSKIN_REAL_DATASETS:-$VKSKIN_BUNDLE/no-real-datasets}" and the rest of the path. CTEST_COPY: where ctest read a copy of the build's test files;
 # the working directories it gives (its folders by default) are the build's.
 #   cmake -DJSON=tests.json -DSRC=SOURCE_DIR -DBIN=BUILD_DIR [-DCTEST_COPY=DIR] -DOUT=STAGE
 #         -P gpu_bundle_tests.cmake
@@ -36,11 +38,69 @@ function(sh_quote out text)
   set(${out} "'${text}'" PARENT_SCOPE)
 endfunction()
 
-# A value as sh text: a path in either tree relative to $VKSKIN_BUNDLE (remembered for copying
-# unless it is a working directory: "dir"), anything else quoted as it is. The build tree may
-# sit inside the source tree, so it is tried first.
+# The build's real-sample folder, as its tests' environments give it (each test's ENVIRONMENT
+# has VKSKIN_REAL_DATASETS=...; a build has one): "" where none names it.
+set(REAL "")
+string(JSON count LENGTH "${json}" tests)
+if(count GREATER 0)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON nprops ERROR_VARIABLE no_props LENGTH "${json}" tests ${i} properties)
+    if(no_props OR nprops EQUAL 0)
+      continue()
+    endif()
+    math(EXPR plast "${nprops} - 1")
+    foreach(p RANGE ${plast})
+      string(JSON pname GET "${json}" tests ${i} properties ${p} name)
+      if(NOT pname STREQUAL "ENVIRONMENT")
+        continue()
+      endif()
+      string(JSON nv LENGTH "${json}" tests ${i} properties ${p} value)
+      math(EXPR vlast "${nv} - 1")
+      foreach(v RANGE ${vlast})
+        string(JSON kv GET "${json}" tests ${i} properties ${p} value ${v})
+        if(kv MATCHES "^VKSKIN_REAL_DATASETS=(.+)$")
+          string(REGEX REPLACE "(.)/+$" "\\1" found "${CMAKE_MATCH_1}")
+          if(REAL STREQUAL "")
+            set(REAL "${found}")
+          elseif(NOT REAL STREQUAL found)
+            message(FATAL_ERROR "gpu_bundle: the tests name two real-sample folders, \"${REAL}\" and \"${found}\"")
+          endif()
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endif()
+
+# A value as sh text: the real-sample folder or a path under it as the caller's folder (run.sh
+# has no copy of it: this build's absolute path would not be there), a path in either tree
+# relative to $VKSKIN_BUNDLE (remembered for copying unless it is a working directory: "dir"),
+# anything else quoted as it is. The build tree may sit inside the source tree, so it is tried
+# first.
 function(bundle_word out value test)
   set(what "${ARGN}")
+  if(NOT REAL STREQUAL "")
+    string(LENGTH "${REAL}" n)
+    string(LENGTH "${value}" len)
+    if(NOT len LESS n)
+      string(SUBSTRING "${value}" 0 ${n} head)
+      string(SUBSTRING "${value}" ${n} 1 next)
+      if(head STREQUAL REAL AND (next STREQUAL "/" OR next STREQUAL ""))
+        string(SUBSTRING "${value}" ${n} -1 rest)
+        set(q "")
+        if(NOT rest STREQUAL "")
+          sh_quote(q "${rest}")
+        endif()
+        set(${out} "\"\${VKSKIN_REAL_DATASETS:-$VKSKIN_BUNDLE/no-real-datasets}\"${q}" PARENT_SCOPE)
+        return()
+      endif()
+    endif()
+    string(FIND "${value}" "${REAL}/" at)
+    if(at GREATER -1)
+      message(FATAL_ERROR "gpu_bundle: test ${test} names a path of the real-sample folder inside \"${value}\", "
+                          "which the bundle cannot rewrite; give it as an argument of its own")
+    endif()
+  endif()
   foreach(pair "BIN;build" "SRC;src")
     list(GET pair 0 var)
     list(GET pair 1 dest)
