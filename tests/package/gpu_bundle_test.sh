@@ -142,5 +142,15 @@ fi
 if command -v xmllint > /dev/null; then
   [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd"])' "$out/junit.xml")" = 1 ] || no "junit.xml: no bench_crowd case"
 fi
+# host_targets.sh: the host's timings of the GPU machine (BENCHMARKS.md), at lavapipe's sizes:
+# every run passes, validate's metrics agree over threads and contexts, deform's bytes over
+# contexts, and the summary names each part
+(cd "$work" && "$b/host_targets.sh" --quick "$work/host") > "$work/host.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || no "host_targets.sh --quick: exit $rc ($(grep -e FAIL -e exit "$work/host.out" | grep -v 'exit 0' | head -3))"
+for want in "validate 16 characters x 8, every core (3)" "host / GPU" "bake --jobs 16" "| gpu |" "| cpu-fast |" \
+  "the same raw, --device 0,0" "PASS:"; do
+  grep -qF -e "$want" "$work/host/host_targets.md" 2> /dev/null || no "host_targets.md has no '$want'"
+done
 [ $fail -eq 0 ] && echo "gpu_bundle: the bundle ran from $b: $(tail -n 2 "$out/run.log" | head -1)"
 exit $fail
