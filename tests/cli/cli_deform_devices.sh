@@ -7,7 +7,8 @@
 # The sanitizer phase (VKSKIN_TEST_SANITIZER_SUBSET=1, set by tools/scripts/test.sh
 # --sanitize) compares --device 0 with 0,0 only, and with 0,0,0 only where there are fewer
 # poses than contexts: every split path still runs under ASan and UBSan; the plain build
-# compares all three everywhere.
+# compares all three everywhere. Each context gets as many pieces of the poses (checked on 87
+# poses over two contexts).
 # Usage: cli_deform_devices.sh VKSKIN
 set -u
 vk=$1
@@ -38,6 +39,13 @@ same "csv" --instances 23 --frames 3 --seed 4 --max-chunk-mb 1 --format csv
 same "csv --encode-threads 0" --instances 23 --frames 3 --seed 4 --max-chunk-mb 1 --format csv --encode-threads 0
 [ -n "${VKSKIN_TEST_SANITIZER_SUBSET:-}" ] && lists=(0 0,0,0)
 same "raw, fewer poses than devices" --instances 2 --format raw
+
+# The deal is even: 87 poses are three chunks of 29, which dealt in turn gave one context 58
+# and the other 29; cut into two rounds of two equal pieces (22, 22, 22, 21) they give 44 and 43
+"$vk" deform hero.dff --gpu --instances 29 --frames 3 --seed 4 --max-chunk-mb 1 --format raw --device 0,0 \
+    --out even.raw > /dev/null 2> even.err
+shares=$(sed -n 's/^vkskin deform: context [0-9]\/2 on .*: \([0-9]*\) poses in .*/\1/p' even.err | tr '\n' ' ')
+[ "$shares" = "44 43 " ] || { echo "FAIL: --device 0,0 over 87 poses dealt '$shares', expected 44 and 43"; fail=1; }
 
 "$vk" deform hero.dff --gpu --instances 3 --device 0,99 --out bad.raw --quiet > /dev/null 2> bad.err; rc=$?
 [ $rc -eq 4 ] && [ -s bad.err ] || { echo "FAIL: --device 0,99 exit $rc, expected 4 with a message"; fail=1; }

@@ -369,6 +369,13 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
        total / n poses makes at least n of them (one chunk's poses would go to one context) */
     if (c->total >= (uint64_t)n && piece > c->total / (uint64_t)n)
         piece = c->total / (uint64_t)n;
+    /* as many pieces for every context: the poses cut into whole rounds of n equal pieces, so
+       the deal's last round does not leave one context a whole piece ahead (4000 poses in
+       pieces of 559 went 2236 and 1764 to two contexts; now 2000 each) */
+    if (c->total >= (uint64_t)n) {
+        uint64_t rounds = (c->total + piece * (uint64_t)n - 1) / (piece * (uint64_t)n);
+        piece = (c->total + rounds * (uint64_t)n - 1) / (rounds * (uint64_t)n);
+    }
     uint64_t pieces = (c->total + piece - 1) / piece;
     if (pieces / n + 1 > UINT32_MAX)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "too many chunks for the devices");
