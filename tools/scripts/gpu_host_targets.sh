@@ -9,7 +9,8 @@
 #   2. validate of a generated 10k-vertex character x M (2000; --quick 16), three runs and
 #      --threads 1, the same check; then 10 M instances' worth with progress lines on
 #   3. bake of the all-characters manifest (bench_bake.sh: the GPU and --cpu-fast engines
-#      against dd of the same bytes, page cache and fdatasync), then --jobs 1, 4 and 16
+#      against dd of the same bytes, page cache and fdatasync; 3 rounds, --quick 1), then
+#      --jobs 1, 4 and 16 (--quick 1 and 4)
 #   4. deform --gpu of the 10k character to raw and PC2, and --device 0,0 (same bytes), against
 #      dd of the raw's size
 # and writes OUTDIR/host_targets.md (a line a run: wall seconds, exit code; validate's GPU
@@ -33,7 +34,8 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 vk=$here/build/vkskin
-if [ $quick = 1 ]; then n16=8 n10k=16 big=64 def=8 frames=2; else n16=1000 n10k=2000 big=20000 def=1000 frames=4; fi
+if [ $quick = 1 ]; then n16=8 n10k=16 big=64 def=8 frames=2 rounds=1 jobs="1 4"
+else n16=1000 n10k=2000 big=20000 def=1000 frames=4 rounds=3 jobs="1 4 16"; fi
 md=$out/host_targets.md
 failed=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/vkskin-host.XXXXXX")
@@ -106,11 +108,11 @@ for f in "$out"/v10k_*.json; do validate_row "$f"; done
 same_metrics "$out/v10k_1.json" "$out"/v10k_[23].json "$out/v10k_t1.json"
 
 say ""
-timed "bench_bake.sh (GPU and --cpu-fast against dd, 3 rounds)" "$out/bake_table.md" \
-  "$here/src/tools/scripts/bench_bake.sh" "$vk" "$work/bb" 3
+timed "bench_bake.sh (GPU and --cpu-fast against dd, $rounds rounds)" "$out/bake_table.md" \
+  "$here/src/tools/scripts/bench_bake.sh" "$vk" "$work/bb" $rounds
 cat "$out/bake_table.md" >> "$md"
 cat "$out/bake_table.md"
-for j in 1 4 16; do
+for j in $jobs; do
   timed "bake --jobs $j" "$out/bake_jobs$j.out" "$vk" bake tools/slurm/all_characters.json --force --quiet \
     --jobs $j --out "$work/bj" --report "$out/bake_jobs$j.json"
   say "|   bake --jobs $j: $(printf '%.1f' "$(field "$out/bake_jobs$j.json" mb_per_second)") MB/s | | |"
