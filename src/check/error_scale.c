@@ -82,8 +82,7 @@ __attribute__((target("avx2"))) static double longest_square_avx2(const float *p
 
 static double longest_square(const float *positions, uint32_t n)
 {
-    return vks__cpu_has_avx2() ? longest_square_avx2(positions, n)
-                                          : longest_square_scalar(positions, 0, n, 0);
+    return vks__cpu_has_avx2() ? longest_square_avx2(positions, n) : longest_square_scalar(positions, 0, n, 0);
 }
 #else
 static double longest_square(const float *positions, uint32_t n)

@@ -40,7 +40,7 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
                                  float *pos, float *nrm);
 
-/* Whether this CPU runs the AVX2 form (cpuid, once). */
+/* Whether this build and CPU run the AVX2 form (core/cpu_features.h). */
 int vks__cpu_reference_has_simd(void);
 
 #endif

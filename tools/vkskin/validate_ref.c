@@ -17,6 +17,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +70,7 @@ typedef struct share {
     vks_gpu_figures figs;
     vks_diff_acc *sums_p, *sums_n; /* the file's accumulators where this share takes NMSE's sums
                                       as it goes (the chunk's first share), else NULL */
+    const vposes_ahead *ahead;     /* the GPU's poses still held (validate_poses.c): not made twice */
 } share;
 
 /* Item i of the chunk: the pose it is numbered as in the reports, and its locals. */
@@ -77,13 +79,21 @@ static uint32_t pose_of(const vref_chunk *ch, uint32_t i)
     return ch->crowd ? (ch->first + i) * ch->f->frames + ch->frame : ch->first + i;
 }
 
-static void locals_of(const vref_chunk *ch, uint32_t i, vks_affine *out)
+/* A batch's pose the GPU was given is copied from the block computed for it where that block
+   is still held: nothing computes a new one while the chunk is compared (the batch waits in its
+   delivery), and a run of one model keeps its block over its chunks (with several models the
+   block held is the last model's). Any other pose is computed: the same locals either way. */
+static void locals_of(const vref_chunk *ch, const vposes_ahead *ahead, uint32_t i, vks_affine *out)
 {
     const vfile *f = ch->f;
+    uint32_t pose = ch->first + i;
     if (ch->crowd)
-        vks_cli_poser_locals(&f->ps, ch->first + i, ch->frame, out);
+        vks_cli_poser_locals(&f->ps, pose, ch->frame, out);
+    else if (ahead->file == f && pose >= ahead->first && pose - ahead->first < ahead->count)
+        memcpy(out, ahead->locals + (size_t)(pose - ahead->first) * f->skin->node_count,
+               f->skin->node_count * sizeof *out);
     else
-        vks_cli_poser_locals(&f->ps, (ch->first + i) / f->frames, (ch->first + i) % f->frames, out);
+        vks_cli_poser_locals(&f->ps, pose / f->frames, pose % f->frames, out);
 }
 
 /* One instance of a share, whole before the next: its reference, its error scale, its
@@ -128,13 +138,13 @@ static void *run_share(void *arg)
     const vks_skin *s = ch->f->skin;
     uint32_t n = sh->b - sh->a;
     for (uint32_t i = 0; i < n; i++)
-        locals_of(ch, sh->a + i, sh->locals + (size_t)i * s->node_count);
+        locals_of(ch, sh->ahead, sh->a + i, sh->locals + (size_t)i * s->node_count);
     for (uint32_t i = 0; i < n; i++)
         run_instance(sh, i);
     return NULL;
 }
 
-/* The normals' sums on a thread of their own while the positions' are taken. */
+/* A stream's sums, positions' and normals' on two threads. */
 typedef struct sums {
     vks_diff_acc *acc;
     const float *a, *b;
@@ -303,10 +313,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         }
     }
     share sh[MAX_REF_THREADS];
-    vref_task tasks[MAX_REF_THREADS];
-    vref_pool *pool = threads > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL;
-    if (!pool)
-        threads = 1; /* no memory for a pool: one share, on this thread (the same result) */
+    void *args[MAX_REF_THREADS];
     for (int t = 0; t < threads; t++) {
         uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
@@ -314,19 +321,16 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
                         .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + bones) : NULL,
                         .rp = c->rp + (size_t)a * per,
                         .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],
-                        .nmap = &c->thread_maps[2 * t + 1]};
+                        .nmap = &c->thread_maps[2 * t + 1], .ahead = &c->ahead};
         vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
         vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
         sh[t].check = c->reduce;
         if (t == 0) /* first in the components' order: its sums need not wait for the others */
             sh[t].sums_p = &f->pos, sh[t].sums_n = &f->nrm;
         vks_gpu_figures_reset(&sh[t].figs);
-        if (t > 0)
-            pool_run(pool, &tasks[t], run_share, &sh[t]);
+        args[t] = &sh[t];
     }
-    run_share(&sh[0]); /* the first share here, while the pool takes the others */
-    if (pool)
-        pool_wait(pool);
+    vks_validate_parallel(c, threads, run_share, args); /* the first share here, the others on the pool */
     for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
         vks_diff_merge(&f->pos, &sh[t].pos);
         vks_diff_merge(&f->nrm, &sh[t].nrm);
@@ -338,12 +342,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
     /* NMSE's sums in the components' order, one stream per thread, after the first share's
        (taken as it went) */
     size_t from = (size_t)sh[0].b * per, rest = (size_t)count * per - from;
-    sums ns = {&f->nrm, ch->gn + from, c->rn + from, rest};
-    if (pool && rest)
-        pool_run(pool, &tasks[0], run_sums, &ns);
-    vks_diff_add_sums(&f->pos, ch->gp + from, c->rp + from, rest);
-    if (pool && rest)
-        pool_wait(pool);
+    sums ss[2] = {{&f->pos, ch->gp + from, c->rp + from, rest}, {&f->nrm, ch->gn + from, c->rn + from, rest}};
+    vks_validate_parallel(c, rest ? 2 : 0, run_sums, (void *[]){&ss[0], &ss[1]});
     /* the golden on this thread (file offsets, in pose order) */
     double t1 = vks_validate_now_ms();
     for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
