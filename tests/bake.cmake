@@ -109,3 +109,10 @@ set_tests_properties(cli_bake_layers PROPERTIES LABELS "cli;bake;anim" TIMEOUT 3
 add_test(NAME cli_bake_root_motion COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_root_motion.sh $<TARGET_FILE:vkskin>
          ${PROJECT_SOURCE_DIR} ${VKSKIN_REAL_DATASETS})
 set_tests_properties(cli_bake_root_motion PROPERTIES LABELS "cli;bake;anim" TIMEOUT 300)
+# The program's work pool: tasks, and shares of a task's indexes that idle threads help with
+# (compiled from the program's source).
+vks_add_test(NAME test_work_pool SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_work_pool.c
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/work_pool.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_thread.c
+             LABELS bake core)
+target_include_directories(test_work_pool PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin)
+set_tests_properties(test_work_pool PROPERTIES TIMEOUT 60) # a share left to a freed frame hangs rather than fails

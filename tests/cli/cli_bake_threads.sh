@@ -68,5 +68,18 @@ else
     echo "no Vulkan device: the GPU part is skipped"
 fi
 
+# 4. no device: the GPU engine reads its first jobs while the device opens, and writes nothing
+#    when it cannot be opened; a folder of earlier outputs keeps them as they were (--force)
+"$vk" bake "$manifest" --cpu-fast --threads 1 --out kept 2> /dev/null
+cp -r kept kept.before
+env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json \
+    "$vk" bake "$manifest" --out none 2> none.log; rc=$?
+check "no Vulkan device: exit 4 (got $rc)" "[ $rc -eq 4 ] && grep -q 'no Vulkan device' none.log"
+check "no Vulkan device: nothing written" "[ -z \"\$(ls -A none 2> /dev/null)\" ]"
+env VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json \
+    "$vk" bake "$manifest" --force --out kept 2> /dev/null; rc=$?
+check "no Vulkan device over earlier outputs: exit 4 (got $rc)" "[ $rc -eq 4 ]"
+check "no Vulkan device: the earlier outputs as they were" "same_files kept.before kept"
+
 [ $fail -eq 0 ] && echo "bake threads and devices: ok"
 exit $fail

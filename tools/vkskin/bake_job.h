@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_progress.h"
+#include "work_pool.h"
 
 struct cJSON;
 struct vks_crowd_spec;
@@ -209,7 +210,7 @@ typedef struct vks_bake_result {
 } vks_bake_result;
 
 /* The files output kind k writes, as suffixes of the job's name ("NAME.vat.pos.png"), its
- * sidecar last: what vks_bake_write_outputs writes for it at most. Returns how many. */
+ * sidecar last: what vks_bake_write_kind writes for it at most. Returns how many. */
 int vks_bake_out_files(int k, const char *suffixes[6]);
 
 /* Before any work: refuses (vks_cli_refuse_input, exit 2) every output the run would write
@@ -223,14 +224,11 @@ int vks_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const ch
  * present with their recorded sizes), as VKS_BAKE_OUT_* bits. */
 uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, struct cJSON *files);
 
-/* Writes every output kind of the job in `kinds`, each with its sidecar (written last, so a
- * sidecar means its files are complete), one after the other on this thread. Returns 0 with a
- * line on stderr on failure. */
-int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                           const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res);
-/* Its parts, which threads of a pool may run at once for the kinds of one job (each kind's
- * files are its own, and res one per kind): the rest mesh (.vat.obj, .vat.glb) that every
- * VAT kind lists, written before any of them; and output kind k with its sidecar. Each
+/* A job's outputs, in parts that threads of a pool may run at once for the kinds of one job
+ * (each kind's files are its own, and res one per kind): the rest mesh (.vat.obj, .vat.glb)
+ * that every VAT kind lists, written before any of them; and output kind k with its sidecar
+ * (written last, so a sidecar means its files are complete). A VAT kind's textures are
+ * written at once on pool's idle threads (vks_work_pool_share; NULL: on this thread). Each
  * returns 0 with a line on stderr on failure; nothing in them depends on what else runs. */
 #define VKS_BAKE_OUT_VAT_KINDS (VKS_BAKE_OUT_VAT_EXR_FLOAT | VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)
 /* 1 when no frame the outputs of kinds are made of holds an inf or a NaN; else 0, the frame
@@ -239,7 +237,7 @@ int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, co
                            uint32_t kinds);
 int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir);
 int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                        const char *dir, int k, vks_bake_engine e, vks_bake_result *res);
+                        const char *dir, int k, vks_bake_engine e, vks_work_pool *pool, vks_bake_result *res);
 
 /* A JSON document written through the output module (temporary, then renamed). */
 vks_result vks_bake_write_json(const char *path, const struct cJSON *o, vks_error *err);

@@ -451,10 +451,68 @@ static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const 
     return report(job, r, &err);
 }
 
-/* The rest mesh is written already (vks_bake_write_rest_mesh); this kind's streams, then its
- * sidecar listing them and the mesh. */
+/* One texture of a VAT kind: stream (position, normal) of part p, written by vat_stream. */
+typedef struct vat_streams {
+    const vks_bake_job *job;
+    const vks_bake_frames *fr;
+    const char *dir;
+    const vks_vat_layout *lay;
+    const float *bounds_min, *bounds_max;
+    uint32_t frames, per, parts, streams, parts_named;
+    int k;
+    char **names;     /* [part * streams + stream]: its file name once written, else NULL */
+    uint64_t *bytes;  /* [the same]: its size */
+} vat_streams;
+
+/* Index i of the kind's textures: encoded and written (a pool share: the textures of one kind
+ * are written at once, and each PNG's deflate is the bake's longest single step). */
+static void vat_stream(void *arg, uint32_t i)
+{
+    const vat_streams *v = arg;
+    const vks_vat_layout *lay = v->lay;
+    uint32_t p = i / v->streams, stream = i % v->streams;
+    int k = v->k;
+    vks_vat_layout pl = *lay; /* this part's frames */
+    pl.frames = p + 1 < v->parts ? v->per : v->frames - p * v->per;
+    const float *src = (stream ? v->fr->normals : v->fr->positions) + (size_t)p * v->per * lay->vertex_count * 3;
+    char suffix[48], part[24] = "";
+    if (v->parts_named)
+        snprintf(part, sizeof part, "_part%u", p);
+    snprintf(suffix, sizeof suffix, ".vat.%s%s%s", stream ? "nrm" : "pos", k == 2 ? part : (k ? ".f16" : ".f32"),
+             k == 2 ? ".png" : "");
+    if (k < 2)
+        snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s.exr", part);
+    char *name = join(NULL, v->job->name, suffix), *path = join(v->dir, v->job->name, suffix);
+    float *copy = frames_are_texels(&pl) ? NULL : to_texels(src, &pl);
+    const float *tex = frames_are_texels(&pl) ? src : copy;
+    vks_error err = {0};
+    vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    if (r == VKS_OK && k < 2) {
+        r = vks_vat_exr_write(path, tex, lay->width, lay->height, 3, k ? VKS_VAT_TEXEL_HALF : VKS_VAT_TEXEL_FLOAT,
+                              &err);
+    } else if (r == VKS_OK) {
+        size_t n = (size_t)lay->width * lay->height * 3;
+        uint16_t *q = malloc(n * 2 + 2);
+        float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
+        if (q)
+            vks_vat_quantize_texels(tex, n / 3, stream ? nlo : v->bounds_min, stream ? nhi : v->bounds_max, q);
+        r = q ? vks_vat_png16_write(path, q, lay->width, lay->height, &err)
+              : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+        free(q);
+    }
+    if (report(v->job, r, &err)) {
+        v->bytes[i] = file_bytes(path);
+        v->names[i] = name, name = NULL;
+    }
+    free(copy);
+    free(name);
+    free(path);
+}
+
+/* The rest mesh is written already (vks_bake_write_rest_mesh); this kind's streams (on the
+ * pool's idle threads too: vks_work_pool_share), then its sidecar listing them and the mesh. */
 static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                     const char *dir, int kind, vks_bake_engine e, vks_bake_result *res)
+                     const char *dir, int kind, vks_bake_engine e, vks_work_pool *pool, vks_bake_result *res)
 {
     vks_vat_layout lay;
     vks_error err = {0};
@@ -473,56 +531,30 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     }
     /* split (lay.frames < the job's): part p holds frames [p * per, (p + 1) * per), each part
        lay.height rows, the last one's rows past its frames 0 */
-    const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per;
+    const uint32_t per = lay.frames, parts = (l->frames + per - 1) / per, streams = fr->normals ? 2 : 1;
     vks_vat_sidecar_part *pv = parts > 1 ? calloc(parts, sizeof *pv) : NULL;
     uint32_t cap = 2 * parts + 3, nf = 0; /* streams, the two meshes, root motion */
     vks_vat_sidecar_file *files = calloc(cap, sizeof *files);
     char **names = calloc(cap, sizeof *names);
-    int ok = files && names && (parts < 2 || pv);
+    uint64_t *bytes = calloc(cap, sizeof *bytes);
+    int ok = files && names && bytes && (parts < 2 || pv);
     if (!ok)
         report(job, vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory"), &err);
-    for (uint32_t p = 0; p < parts && ok; p++) {
-        vks_vat_layout pl = lay; /* this part's frames */
-        pl.frames = p + 1 < parts ? per : l->frames - p * per;
+    if (ok) {
+        vat_streams v = {job, fr, dir, &lay, sd.bounds_min, sd.bounds_max, l->frames, per, parts, streams,
+                         pv != NULL, k, names, bytes};
+        vks_work_pool_share(pool, parts * streams, vat_stream, &v);
+    }
+    /* the files in the order one thread wrote them: part by part, position before normal (a
+       stream that failed said so itself, and no sidecar is written) */
+    for (uint32_t i = 0; ok && i < parts * streams; i++) {
+        uint32_t p = i / streams, stream = i % streams;
+        ok = names[i] != NULL;
+        files[nf++] = (vks_vat_sidecar_file){names[i], stream ? "normal" : "position", bytes[i]};
+        if (pv && !stream) /* part p: its first frame, frames and rows */
+            pv[p] = (vks_vat_sidecar_part){p * per, p + 1 < parts ? per : l->frames - p * per, lay.height, NULL, NULL};
         if (pv)
-            pv[p] = (vks_vat_sidecar_part){p * per, pl.frames, lay.height, NULL, NULL};
-        for (int stream = 0; stream < (fr->normals ? 2 : 1) && ok; stream++) {
-            const float *src = (stream ? fr->normals : fr->positions) + (size_t)p * per * lay.vertex_count * 3;
-            char suffix[48], part[24] = "";
-            if (pv)
-                snprintf(part, sizeof part, "_part%u", p);
-            snprintf(suffix, sizeof suffix, ".vat.%s%s%s", stream ? "nrm" : "pos",
-                     k == 2 ? part : (k ? ".f16" : ".f32"), k == 2 ? ".png" : "");
-            if (k < 2)
-                snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s.exr", part);
-            char *name = join(NULL, job->name, suffix), *path = join(dir, job->name, suffix);
-            float *copy = frames_are_texels(&pl) ? NULL : to_texels(src, &pl);
-            const float *tex = frames_are_texels(&pl) ? src : copy;
-            vks_result r = tex && path && name ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-            if (r == VKS_OK && k < 2) {
-                r = vks_vat_exr_write(path, tex, lay.width, lay.height, 3, k ? VKS_VAT_TEXEL_HALF : VKS_VAT_TEXEL_FLOAT,
-                                      &err);
-            } else if (r == VKS_OK) {
-                size_t n = (size_t)lay.width * lay.height * 3;
-                uint16_t *q = malloc(n * 2 + 2);
-                float nlo[3] = {-1, -1, -1}, nhi[3] = {1, 1, 1};
-                if (q)
-                    vks_vat_quantize_texels(tex, n / 3, stream ? nlo : sd.bounds_min, stream ? nhi : sd.bounds_max, q);
-                r = q ? vks_vat_png16_write(path, q, lay.width, lay.height, &err)
-                      : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
-                free(q);
-            }
-            ok = report(job, r, &err);
-            if (ok) {
-                files[nf] = (vks_vat_sidecar_file){name, stream ? "normal" : "position", file_bytes(path)};
-                if (pv)
-                    *(stream ? &pv[p].normal : &pv[p].position) = name;
-                names[nf++] = name, name = NULL;
-            }
-            free(copy);
-            free(name);
-            free(path);
-        }
+            *(stream ? &pv[p].normal : &pv[p].position) = names[i];
     }
     static const char *const mesh_suffix[2] = {".vat.obj", ".vat.glb"};
     /* the .glb's lookup is TEXCOORD_1 after the character's own UV0 (vks_gltf_bind_mesh_lookup_set) */
@@ -544,9 +576,10 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     sd.files = files, sd.file_count = nf;
     sd.parts = pv, sd.part_count = pv ? parts : 0, sd.frames_per_part = pv ? per : 0;
     ok = ok && vat_sidecar(job, l, dir, kind, e, &sd, res);
-    for (uint32_t i = 0; names && i < nf; i++)
+    for (uint32_t i = 0; names && i < cap; i++)
         free(names[i]);
     free(names);
+    free(bytes);
     free(files);
     free(pv);
     return ok;
@@ -705,24 +738,9 @@ int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, co
 }
 
 int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                        const char *dir, int k, vks_bake_engine e, vks_bake_result *res)
+                        const char *dir, int k, vks_bake_engine e, vks_work_pool *pool, vks_bake_result *res)
 {
-    return k < 3   ? write_vat(job, l, fr, dir, k, e, res)
+    return k < 3   ? write_vat(job, l, fr, dir, k, e, pool, res)
            : k == 3 ? write_atlas(job, l, fr, dir, e, res)
                     : write_cache(job, l, fr, dir, k, e, res);
-}
-
-int vks_bake_write_outputs(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                           const char *dir, uint32_t kinds, vks_bake_engine e, vks_bake_result *res)
-{
-    if (!vks_bake_frames_finite(job, l, fr, kinds))
-        return 0;
-    if ((kinds & VKS_BAKE_OUT_VAT_KINDS) && !vks_bake_write_rest_mesh(job, l, dir))
-        return 0;
-    if (kinds && vks_bake_root_motion_of(job) && !vks_bake_write_root_motion(job, l, dir))
-        return 0;
-    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
-        if ((kinds & (1u << k)) && !vks_bake_write_kind(job, l, fr, dir, k, e, res))
-            return 0;
-    return 1;
 }

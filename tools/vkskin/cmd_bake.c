@@ -38,7 +38,8 @@ static void help(FILE *f)
             "                    threads below and reads the next group while they are written\n"
             "  --threads N       threads that encode and write outputs, shared by every job in flight\n"
             "                    (default: one per core); each takes one output kind of one job at a\n"
-            "                    time. The files are the same bytes whatever N\n"
+            "                    time, the costliest first, and idle ones help write a VAT kind's\n"
+            "                    textures and read the next group's jobs. The same bytes whatever N\n"
             "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
             "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
             "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
@@ -80,7 +81,10 @@ typedef struct bake_run {
     uint64_t max_memory;  /* bytes a job may take (--max-memory-mb) */
     vks_bake_engine engine;
     bake_device *devs;    /* --device: one context per device (GPU engine) */
-    uint32_t dev_count;
+    uint32_t dev_count;   /* asked for: opened on their own thread while the first jobs are read */
+    int devs_open;        /* under lock: 0 opening, 1 open, -1 one could not be (open_rc says why) */
+    int open_rc;
+    pthread_cond_t opened;
     vks_work_pool *pool;  /* encodes and writes the outputs (--threads) */
     pthread_mutex_t lock; /* the next job, progress, the exit code and the workers' pending counts */
     pthread_cond_t written; /* a job's outputs are all written */
@@ -273,7 +277,8 @@ static void write_kind_task(void *arg)
         ok = s->motion > 0;
         pthread_mutex_unlock(&s->mu);
     }
-    s->part_ok[t->k] = ok && vks_bake_write_kind(job, &s->l, &s->fr, run->out, t->k, run->engine, &s->parts[t->k]);
+    s->part_ok[t->k] =
+        ok && vks_bake_write_kind(job, &s->l, &s->fr, run->out, t->k, run->engine, run->pool, &s->parts[t->k]);
     pthread_mutex_lock(&s->mu);
     int last = --s->tasks_left == 0;
     pthread_mutex_unlock(&s->mu);
@@ -281,9 +286,15 @@ static void write_kind_task(void *arg)
         job_written(s);
 }
 
-/* A deformed job (ok: its deformation succeeded) to the pool, one task per output kind; the
- * slot is the pool's from here on. */
-static void hand_to_pool(job_slot *s, int ok)
+/* What an output kind costs per vertex-frame, relative: each kind of the largest job baked
+ * alone (BENCHMARKS.md "Per job, per stage": OpenEXR float and half 38 and 39 ms, PNG 150,
+ * atlas under 5, PC2 and raw 22, glTF morph 64). Only the order of the tasks follows it. */
+static const uint16_t kind_cost[VKS_BAKE_OUT_KINDS] = {38, 39, 150, 5, 22, 22, 64};
+
+/* A deformed job (ok: its deformation succeeded) made ready for the pool: its tasks, one per
+ * output kind, appended to out (n: how many are there); a job with nothing to write is
+ * finished here. The slot is the pool's once its tasks are queued (queue_tasks). */
+static void ready_tasks(job_slot *s, int ok, kind_task **out, uint64_t *cost, uint32_t *n)
 {
     bake_run *run = s->w->run;
     /* no output of an inf or a NaN: checked once, before any kind is written */
@@ -294,30 +305,51 @@ static void hand_to_pool(job_slot *s, int ok)
         s->fr.has_bounds = 1;
     }
     pthread_mutex_init(&s->mu, NULL);
-    uint32_t kinds = ok ? s->only.outputs : 0, n = 0;
+    uint32_t kinds = ok ? s->only.outputs : 0, count = 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
-        n += (kinds >> k) & 1u;
-    s->tasks_left = n; /* all counted before the first task can finish */
+        count += (kinds >> k) & 1u;
+    s->tasks_left = count; /* all counted before the first task can finish */
     pthread_mutex_lock(&run->lock);
     s->w->pending++;
     pthread_mutex_unlock(&run->lock);
-    if (!n) {
+    if (!count) {
         job_written(s);
         return;
     }
-    kind_task *tasks = s->tasks; /* s may be freed once its last task is queued */
-    uint32_t queued = 0;
-    for (int k = 0; k < VKS_BAKE_OUT_KINDS && queued < n; k++)
+    uint64_t vertex_frames = (uint64_t)s->l.frames * s->l.skin->vertex_count;
+    for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
         if (kinds & (1u << k)) {
-            tasks[k] = (kind_task){s, k};
-            queued++;
+            s->tasks[k] = (kind_task){s, k};
+            out[*n] = &s->tasks[k];
+            cost[(*n)++] = vertex_frames * kind_cost[k];
         }
-    queued = 0;
-    for (int k = 0; k < VKS_BAKE_OUT_KINDS && queued < n; k++)
-        if (kinds & (1u << k)) {
-            queued++;
-            vks_work_pool_run(run->pool, write_kind_task, &tasks[k]);
+}
+
+/* The tasks to the pool, the costliest first (longest processing time first: the tasks that
+ * start last, when threads fall idle, are short ones, and a group ends soon after its last
+ * start). Equal costs keep their order. A slot may be freed once its last task is queued:
+ * only the pointers are passed on. */
+static void queue_tasks(bake_run *run, kind_task **t, uint64_t *cost, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) /* insertion sort, stable: a few tasks per job */
+        for (uint32_t j = i; j > 0 && cost[j] > cost[j - 1]; j--) {
+            uint64_t c = cost[j];
+            cost[j] = cost[j - 1], cost[j - 1] = c;
+            kind_task *x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
         }
+    for (uint32_t i = 0; i < n; i++)
+        vks_work_pool_run(run->pool, write_kind_task, t[i]);
+}
+
+/* One job, deformed on the CPU or needing no vertices, to the pool. */
+static void hand_to_pool(job_slot *s, int ok)
+{
+    kind_task *t[VKS_BAKE_OUT_KINDS];
+    uint64_t cost[VKS_BAKE_OUT_KINDS];
+    uint32_t n = 0;
+    ready_tasks(s, ok, t, cost, &n);
+    queue_tasks(s->w->run, t, cost, n);
 }
 
 /* Waits until the worker's jobs still being written are at most `most`: the group it has just
@@ -331,6 +363,26 @@ static void wait_written(bake_worker *w, uint32_t most)
     pthread_mutex_unlock(&run->lock);
 }
 
+/* Waits until the run's devices are open; 1 when they are, 0 when one could not be. */
+static int devices_ready(bake_run *run)
+{
+    pthread_mutex_lock(&run->lock);
+    while (!run->devs_open)
+        pthread_cond_wait(&run->opened, &run->lock);
+    int ok = run->devs_open > 0;
+    pthread_mutex_unlock(&run->lock);
+    return ok;
+}
+
+/* A read job not to be deformed (no device): its memory freed, nothing written. */
+static void drop(job_slot *s)
+{
+    vks_bake_frames_free(&s->fr);
+    vks_bake_loaded_free(&s->l);
+    s->w->run->res[s->j].done = -1;
+    free(s);
+}
+
 /* The GPU's group: every job's frames deformed by one crowd in one submission (the worker's
  * context is taken for it, and for the contact sheets), then each job handed to the pool. */
 static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
@@ -338,6 +390,11 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
     if (!n)
         return;
     bake_run *run = w->run;
+    if (!devices_ready(run)) { /* the run ends with the device's exit code: nothing written */
+        for (uint32_t i = 0; i < n; i++)
+            drop(g[i]);
+        return;
+    }
     const vks_bake_job *jobs[GROUP_MAX_JOBS];
     const vks_bake_loaded *ls[GROUP_MAX_JOBS];
     vks_bake_frames *frs[GROUP_MAX_JOBS];
@@ -355,10 +412,14 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
     w->dev->jobs += n, w->dev->groups++, w->dev->busy_s += busy;
     pthread_mutex_unlock(&w->dev->lock);
     double share = busy / n;
+    kind_task *t[GROUP_MAX_JOBS * VKS_BAKE_OUT_KINDS];
+    uint64_t cost[GROUP_MAX_JOBS * VKS_BAKE_OUT_KINDS];
+    uint32_t tasks = 0;
     for (uint32_t i = 0; i < n; i++) {
         run->res[g[i]->j].deform_seconds = share;
-        hand_to_pool(g[i], ok && sheet_ok[i]);
+        ready_tasks(g[i], ok && sheet_ok[i], t, cost, &tasks);
     }
+    queue_tasks(run, t, cost, tasks); /* the group's tasks together: its costliest first */
     wait_written(w, n);
 }
 
@@ -400,46 +461,87 @@ static void deal_first_jobs(bake_run *run)
     run->next = j;
 }
 
+/* One read of a wave (vks_work_pool_share): job js[i] prepared into slots[i]. */
+typedef struct wave {
+    bake_run *run;
+    const uint32_t *js;
+    job_slot **slots;
+} wave;
+
+static void prepare_one(void *arg, uint32_t i)
+{
+    wave *v = arg;
+    v->slots[i] = prepare(v->run, v->js[i]);
+}
+
+/* Jobs a GPU worker reads at once, on the pool's idle threads too (a group's jobs are read in
+ * the time of one, while the device opens); the CPU engines read one ahead of the one written. */
+static uint32_t wave_size(const bake_run *run)
+{
+    if (run->engine != VKS_BAKE_GPU)
+        return 1;
+    uint32_t n = vks_work_pool_threads(run->pool) + 1;
+    return n < run->group_max ? n : run->group_max;
+}
+
 static void *worker(void *arg)
 {
     bake_worker *w = arg;
     bake_run *run = w->run;
     job_slot *group[GROUP_MAX_JOBS];
-    uint32_t n = 0;
+    uint32_t n = 0, js[GROUP_MAX_JOBS];
     uint64_t bytes = 0;
+    job_slot *slots[GROUP_MAX_JOBS];
+    const uint32_t most = wave_size(run);
     for (;;) {
+        uint32_t count = 0;
         pthread_mutex_lock(&run->lock);
-        uint32_t j = take_job(run, w);
-        if (j < run->m->job_count)
-            vks_bake_progress_update(&run->progress, run->m->jobs[j].name, 0);
+        int failed = run->devs_open < 0; /* no device: nothing more is read */
+        while (!failed && count < most) {
+            uint32_t j = take_job(run, w);
+            if (j >= run->m->job_count)
+                break;
+            if (!count)
+                vks_bake_progress_update(&run->progress, run->m->jobs[j].name, 0);
+            js[count++] = j;
+        }
         pthread_mutex_unlock(&run->lock);
-        if (j >= run->m->job_count) {
+        if (!count) {
             flush_group(w, group, n);
             return NULL;
         }
-        job_slot *s = prepare(run, j);
-        if (!s) {
-            account(run, j, NULL);
-            continue;
+        wave v = {run, js, slots};
+        vks_work_pool_share(run->pool, count, prepare_one, &v);
+        for (uint32_t i = 0; i < count; i++) {
+            job_slot *s = slots[i];
+            uint32_t j = js[i];
+            if (!s) {
+                account(run, j, NULL);
+                continue;
+            }
+            s->w = w;
+            if (run->engine != VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only)) {
+                if (run->engine == VKS_BAKE_GPU && !devices_ready(run)) { /* written only with the device */
+                    drop(s);
+                    continue;
+                }
+                double d0 = vks_bake_now();
+                int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only) ||
+                         vks_bake_deform_cpu(&s->only, &s->l, run->engine == VKS_BAKE_CPU_FAST, &s->fr);
+                run->res[j].deform_seconds = vks_bake_now() - d0;
+                hand_to_pool(s, ok);
+                wait_written(w, 1);
+                continue;
+            }
+            /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
+            uint64_t b = (uint64_t)s->l.frames * s->l.skin->vertex_count * 24;
+            if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == run->group_max)) {
+                flush_group(w, group, n);
+                n = 0, bytes = 0;
+            }
+            group[n++] = s;
+            bytes += b;
         }
-        s->w = w;
-        if (run->engine != VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only)) {
-            double d0 = vks_bake_now();
-            int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only) ||
-                     vks_bake_deform_cpu(&s->only, &s->l, run->engine == VKS_BAKE_CPU_FAST, &s->fr);
-            run->res[j].deform_seconds = vks_bake_now() - d0;
-            hand_to_pool(s, ok);
-            wait_written(w, 1);
-            continue;
-        }
-        /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
-        uint64_t b = (uint64_t)s->l.frames * s->l.skin->vertex_count * 24;
-        if (n && (bytes + b > VKS_BAKE_GROUP_BYTES || n == run->group_max)) {
-            flush_group(w, group, n);
-            n = 0, bytes = 0;
-        }
-        group[n++] = s;
-        bytes += b;
     }
 }
 
@@ -624,6 +726,62 @@ static int parse_args(bake_args *b, int argc, char **argv)
     return -1;
 }
 
+/* The run's devices, opened on a thread of their own (each its context, one after the other). */
+typedef struct device_opener {
+    bake_run *run;
+    vks_cli_gpu_opts gopt;
+    char ids[VKS_CLI_MAX_DEVICES][16];
+    const char *single;
+    pthread_t tid;
+    int started; /* on tid (else it ran on the caller) */
+} device_opener;
+
+static void *open_devices(void *arg)
+{
+    device_opener *o = arg;
+    bake_run *run = o->run;
+    int rc = VKS_EXIT_OK;
+    for (uint32_t d = 0; rc == VKS_EXIT_OK && d < run->dev_count; d++) {
+        vks_cli_gpu_opts g = o->gopt;
+        g.device = run->dev_count > 1 ? o->ids[d] : o->single;
+        rc = vks_cli_gpu_open(&g, &run->devs[d].gpu);
+    }
+    pthread_mutex_lock(&run->lock);
+    run->open_rc = rc;
+    run->devs_open = rc == VKS_EXIT_OK ? 1 : -1;
+    pthread_cond_broadcast(&run->opened);
+    pthread_mutex_unlock(&run->lock);
+    return NULL;
+}
+
+/* The GPU engine's devices (a run with jobs), their opening started: the contexts are made
+ * (their pipelines compiled, 0.05-0.2 s) while the first jobs are read, and the first group
+ * waits for them (devices_ready). VKS_EXIT_OK, or why the device list cannot be made. */
+static int start_devices(device_opener *o)
+{
+    bake_run *run = o->run;
+    run->devs_open = 1;
+    pthread_cond_init(&run->opened, NULL);
+    if (run->engine != VKS_BAKE_GPU || !run->progress.jobs)
+        return VKS_EXIT_OK;
+    for (uint32_t j = 0; j < run->m->job_count; j++) /* a queue family that can draw the sheets */
+        o->gopt.render |= run->mine[j] && run->m->jobs[j].contact_sheet;
+    int count = 0;
+    int rc = vks_cli_gpu_devices(o->gopt.device, o->ids, &o->single, &count);
+    for (int d = 0; rc == VKS_EXIT_OK && d < count; d++) {
+        run->devs[d] = (bake_device){0};
+        pthread_mutex_init(&run->devs[d].lock, NULL);
+        run->dev_count++;
+    }
+    if (rc != VKS_EXIT_OK)
+        return rc;
+    run->devs_open = 0;
+    o->started = vks_cli_thread_start(&o->tid, open_devices, o, "bake: the devices opened before the jobs are read");
+    if (!o->started)
+        open_devices(o);
+    return VKS_EXIT_OK;
+}
+
 /* What bake does when the pool gets fewer threads than asked (said once). */
 static const char pool_fallback[] =
     "bake's encoding pool: fewer threads (none: each job encodes and writes its outputs itself)";
@@ -704,24 +862,9 @@ int vks_cmd_bake(int argc, char **argv)
     for (uint32_t j = 0; j < m.job_count; j++)
         run.progress.jobs += mine[j];
     bake_device devs[VKS_CLI_MAX_DEVICES];
-    if (engine == VKS_BAKE_GPU && run.progress.jobs) {
-        for (uint32_t j = 0; j < m.job_count; j++)
-            gopt.render |= mine[j] && m.jobs[j].contact_sheet; /* a queue family that can draw the sheets */
-        char ids[VKS_CLI_MAX_DEVICES][16];
-        const char *single = NULL;
-        int count = 0;
-        rc = vks_cli_gpu_devices(gopt.device, ids, &single, &count);
-        for (int d = 0; rc == VKS_EXIT_OK && d < count; d++) {
-            vks_cli_gpu_opts o = gopt;
-            o.device = count > 1 ? ids[d] : single;
-            rc = vks_cli_gpu_open(&o, &devs[d].gpu);
-            if (rc == VKS_EXIT_OK) {
-                pthread_mutex_init(&devs[d].lock, NULL);
-                run.dev_count++;
-            }
-        }
-        run.devs = devs;
-    }
+    device_opener opener = {.run = &run, .gopt = gopt};
+    run.devs = devs;
+    rc = start_devices(&opener);
     if (rc != VKS_EXIT_OK)
         goto close_run;
     /* at least one job in flight per device, each worker on device (its number mod devices) */
@@ -748,6 +891,12 @@ int vks_cmd_bake(int argc, char **argv)
     for (uint32_t t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     vks_work_pool_finish(run.pool); /* every job's outputs written */
+    if (opener.started)
+        pthread_join(opener.tid, NULL);
+    if (run.devs_open < 0) { /* said by the opener; nothing was written */
+        rc = run.open_rc;
+        goto close_run;
+    }
     seconds = vks_bake_now() - run.progress.start;
     vks_bake_progress_update(&run.progress, "", 1);
     devices_done(&run);
@@ -757,6 +906,7 @@ close_run:
         pthread_mutex_destroy(&run.devs[d].lock);
     }
     pthread_cond_destroy(&run.written);
+    pthread_cond_destroy(&run.opened);
     pthread_mutex_destroy(&run.lock);
     if (rc != VKS_EXIT_OK)
         goto done;

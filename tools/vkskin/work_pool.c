@@ -1,4 +1,5 @@
-/* The pool of work_pool.h: one mutex, one FIFO list of tasks, threads that take the oldest.
+/* The pool of work_pool.h: one mutex, one FIFO list of tasks, threads that take the oldest
+ * (a share's helpers go in front).
  * Tasks are coarse (an output file of a bake job, a share of validate's chunk: a millisecond
  * or more), so one lock is never the bottleneck. Threads start with the asynchronous signals blocked, so the signal
  * handler that removes temporaries runs on the main thread, as it did before the pool. */
@@ -14,6 +15,18 @@ typedef struct task {
     void *arg;
     struct task *next;
 } task;
+
+/* One vks_work_pool_share: its indexes, under the pool's lock. */
+typedef struct share {
+    vks_work_pool *pool;
+    void (*fn)(void *, uint32_t);
+    void *arg;
+    uint32_t n, next, finished;
+    uint32_t helping; /* helpers taken off the queue that may still read this share */
+    pthread_cond_t cv; /* an index finished, or a helper let go */
+} share;
+
+static void share_help(void *arg);
 
 struct vks_work_pool {
     pthread_mutex_t mu;
@@ -37,6 +50,8 @@ static void *pool_main(void *arg)
         p->head = t->next;
         if (!p->head)
             p->tail = NULL;
+        if (t->fn == share_help)
+            ((share *)t->arg)->helping++; /* before the lock goes: its caller waits for it */
         pthread_mutex_unlock(&p->mu);
         t->fn(t->arg);
         free(t);
@@ -95,6 +110,72 @@ void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg)
     p->tail = t;
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
+}
+
+/* Takes the share's indexes until none is left (p->mu held on entry and on return). */
+static void share_take(share *s)
+{
+    vks_work_pool *p = s->pool;
+    while (s->next < s->n) {
+        uint32_t i = s->next++;
+        pthread_mutex_unlock(&p->mu);
+        s->fn(s->arg, i);
+        pthread_mutex_lock(&p->mu);
+        s->finished++;
+        pthread_cond_broadcast(&s->cv);
+    }
+}
+
+static void share_help(void *arg)
+{
+    share *s = arg;
+    vks_work_pool *p = s->pool;
+    pthread_mutex_lock(&p->mu);
+    share_take(s);
+    s->helping--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
+{
+    if (!p || n < 2) {
+        for (uint32_t i = 0; i < n; i++)
+            fn(arg, i);
+        return;
+    }
+    share s = {.pool = p, .fn = fn, .arg = arg, .n = n};
+    pthread_cond_init(&s.cv, NULL);
+    uint32_t helpers = n - 1 < p->count ? n - 1 : p->count;
+    pthread_mutex_lock(&p->mu);
+    for (uint32_t h = 0; h < helpers; h++) {
+        task *t = malloc(sizeof *t);
+        if (!t)
+            break; /* fewer helpers: the caller takes more */
+        t->fn = share_help, t->arg = &s, t->next = p->head;
+        p->head = t;
+        if (!p->tail)
+            p->tail = t;
+        pthread_cond_signal(&p->cv);
+    }
+    share_take(&s);
+    /* no index left: helpers still queued would find nothing, and must not outlive s */
+    for (task **at = &p->head; *at;) {
+        task *t = *at;
+        if (t->fn == share_help && t->arg == &s) {
+            *at = t->next;
+            free(t);
+        } else {
+            at = &t->next;
+        }
+    }
+    p->tail = NULL;
+    for (task *t = p->head; t; t = t->next)
+        p->tail = t;
+    while (s.finished < s.n || s.helping)
+        pthread_cond_wait(&s.cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    pthread_cond_destroy(&s.cv);
 }
 
 void vks_work_pool_finish(vks_work_pool *p)

@@ -1,4 +1,5 @@
-/* A pool of threads that run tasks in the order they were given (work_pool.c): bake encodes
+/* A pool of threads that run tasks in the order they were given (work_pool.c), and shares of
+ * one task's work at the queue's front: bake encodes
  * and writes its outputs on one while the GPU deforms the next group; validate's reference
  * takes a chunk's shares on one. Private to the program. */
 #ifndef VKSKIN_WORK_POOL_H
@@ -17,6 +18,12 @@ uint32_t vks_work_pool_threads(const vks_work_pool *p);
 /* Queues fn(arg); tasks start in the order given. With p NULL (or no memory for the queue's
  * entry) fn runs here, now. */
 void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg);
+/* Runs fn(arg, i) for every i < n and returns when all have finished: the caller takes
+ * indexes itself while the pool's idle threads help. The helpers go to the FRONT of the queue
+ * (a share is the rest of a task already running: a free thread should join it, not start
+ * something new), and the caller withdraws those no thread has taken once no index is left,
+ * so it never waits for a busy pool. Indexes may finish in any order and on any thread. */
+void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);
 /* Waits for every queued task to finish, then ends the threads and frees the pool. */
 void vks_work_pool_finish(vks_work_pool *p);
 

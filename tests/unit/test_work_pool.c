@@ -1,0 +1,126 @@
+/* The program's work pool (tools/vkskin/work_pool.c): every task runs once; a share runs each
+ * index exactly once, from the caller or from a pool task (a bake's VAT kind shares its
+ * textures from inside a task), and its caller does not wait for a pool whose threads are all
+ * busy: the helpers it queued and no thread took are withdrawn. */
+#include "testutil.h"
+#include "work_pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 257 };
+
+typedef struct counts {
+    atomic_int runs[N];
+} counts;
+
+static void count_index(void *arg, uint32_t i)
+{
+    counts *c = arg;
+    atomic_fetch_add(&c->runs[i], 1);
+}
+
+static int each_once(counts *c, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (atomic_load(&c->runs[i]) != 1)
+            return 0;
+    for (uint32_t i = n; i < N; i++)
+        if (atomic_load(&c->runs[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* A pool task that shares n indexes itself, as a bake's VAT kind does. */
+typedef struct nested {
+    vks_work_pool *pool;
+    counts c;
+    uint32_t n;
+    atomic_int done;
+} nested;
+
+static void nested_task(void *arg)
+{
+    nested *t = arg;
+    vks_work_pool_share(t->pool, t->n, count_index, &t->c);
+    atomic_store(&t->done, 1);
+}
+
+/* A task that holds its thread until released. */
+typedef struct gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int open, started;
+} gate;
+
+static void blocked_task(void *arg)
+{
+    gate *g = arg;
+    pthread_mutex_lock(&g->mu);
+    g->started = 1;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->open)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
+
+int main(void)
+{
+    /* no pool, and shares of 0, 1 and many on pools of 1 and 4 threads */
+    static counts c;
+    memset(&c, 0, sizeof c);
+    vks_work_pool_share(NULL, N, count_index, &c);
+    CHECK(each_once(&c, N));
+    for (uint32_t threads = 1; threads <= 4; threads += 3) {
+        vks_work_pool *p = vks_work_pool_start(threads, "test_work_pool: no thread");
+        CHECK(p && vks_work_pool_threads(p) == threads);
+        const uint32_t sizes[] = {0, 1, 2, 3, N};
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            memset(&c, 0, sizeof c);
+            vks_work_pool_share(p, sizes[s], count_index, &c);
+            CHECK(each_once(&c, sizes[s]));
+        }
+        /* shares from inside tasks, several at once: each index of each once */
+        static nested t[8];
+        for (int k = 0; k < 8; k++) {
+            memset(&t[k], 0, sizeof t[k]);
+            t[k].pool = p, t[k].n = (uint32_t)(k * 31 + 2) % N;
+            vks_work_pool_run(p, nested_task, &t[k]);
+        }
+        vks_work_pool_finish(p); /* waits for every task */
+        for (int k = 0; k < 8; k++)
+            CHECK(atomic_load(&t[k].done) && each_once(&t[k].c, t[k].n));
+    }
+    /* every thread of the pool held by a task: a share from outside runs all on its caller
+       and returns (its queued helpers withdrawn), while the gate is still closed */
+    vks_work_pool *p = vks_work_pool_start(2, "test_work_pool: no thread");
+    CHECK(p != NULL);
+    gate g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    gate g2 = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    vks_work_pool_run(p, blocked_task, &g);
+    vks_work_pool_run(p, blocked_task, &g2);
+    pthread_mutex_lock(&g.mu);
+    while (!g.started)
+        pthread_cond_wait(&g.cv, &g.mu);
+    pthread_mutex_unlock(&g.mu);
+    pthread_mutex_lock(&g2.mu);
+    while (!g2.started)
+        pthread_cond_wait(&g2.cv, &g2.mu);
+    pthread_mutex_unlock(&g2.mu);
+    memset(&c, 0, sizeof c);
+    vks_work_pool_share(p, N, count_index, &c);
+    CHECK(each_once(&c, N));
+    pthread_mutex_lock(&g.mu);
+    CHECK(!g.open); /* it returned with the pool still busy */
+    g.open = 1;
+    pthread_cond_broadcast(&g.cv);
+    pthread_mutex_unlock(&g.mu);
+    pthread_mutex_lock(&g2.mu);
+    g2.open = 1;
+    pthread_cond_broadcast(&g2.cv);
+    pthread_mutex_unlock(&g2.mu);
+    vks_work_pool_finish(p);
+    return vks_test_finish("test_work_pool");
+}
