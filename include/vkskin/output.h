@@ -21,7 +21,8 @@
  *     caller, or one the caller cannot open for writing): read-only files are protected even
  *     from root.
  *   - Temporaries left by a process that no longer exists (killed with -9) are removed when
- *     the same target is written again.
+ *     the same target is written again. A process looks for them once per folder, at its
+ *     first output there (a bake of thousands of files does not read its folder each time).
  *
  * Interruption: every temporary being written is recorded in a fixed table, and
  * vks_output_discard_temporaries() unlinks them using only async-signal-safe calls, so a

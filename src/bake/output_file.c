@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -222,30 +223,103 @@ vks_result vks_output_check(const char *path, uint64_t min_bytes, vks_error *err
     return r;
 }
 
-/* Removes "<base>.tmp.<pid>[.<n>]" beside target where no process <pid> exists any more:
- * what a run killed with -9 left behind. Temporaries of live processes are left alone. */
+/* Temporaries left by dead processes ("<base>.tmp.<pid>[.<n>]", what a run killed with -9
+ * left behind), found by reading each folder once per process, the first time an output goes
+ * there: a bake of N files in one folder read the folder at every open, N times N entries,
+ * and held the folder's lock against the other threads' creates and renames while it did.
+ * A folder's list keeps the names not yet removed; each is removed when its target is written
+ * again (a temporary of a process that dies after the first read is left to the next run). */
+typedef struct stale_dir {
+    char *dir;
+    char **names;
+    size_t count;
+    struct stale_dir *next;
+} stale_dir;
+
+static pthread_mutex_t stale_lock = PTHREAD_MUTEX_INITIALIZER;
+static stale_dir *stale_dirs;
+
+/* Where the "<pid>[.<n>]" of a temporary's name starts (after its last ".tmp."), NULL when
+ * the name is not a temporary of a process that no longer exists. */
+static const char *dead_temporary(const char *name)
+{
+    const char *tail = NULL;
+    for (const char *at = strstr(name, ".tmp."); at; at = strstr(at + 1, ".tmp."))
+        tail = at + 5;
+    if (!tail || tail == name + 5)
+        return NULL;
+    char *end;
+    errno = 0;
+    long pid = strtol(tail, &end, 10);
+    if (errno || end == tail || pid <= 0 || pid == (long)getpid() || (*end && *end != '.'))
+        return NULL;
+    return kill((pid_t)pid, 0) == -1 && errno == ESRCH ? tail : NULL;
+}
+
+/* The folder's list, read now when this is its first output (stale_lock held). */
+static stale_dir *stale_dir_of(const char *dir)
+{
+    for (stale_dir *s = stale_dirs; s; s = s->next)
+        if (!strcmp(s->dir, dir))
+            return s;
+    stale_dir *s = calloc(1, sizeof *s);
+    char *copy = s ? dup_str(dir) : NULL;
+    if (!copy) {
+        free(s);
+        return NULL;
+    }
+    s->dir = copy;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t cap = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        if (!dead_temporary(e->d_name))
+            continue;
+        char *name = dup_str(e->d_name);
+        if (name && s->count == cap) {
+            size_t n = cap ? 2 * cap : 8;
+            char **grown = realloc(s->names, n * sizeof *grown);
+            if (grown)
+                s->names = grown, cap = n;
+        }
+        if (name && s->count < cap)
+            s->names[s->count++] = name;
+        else
+            free(name);
+    }
+    if (d)
+        closedir(d);
+    s->next = stale_dirs;
+    stale_dirs = s;
+    return s;
+}
+
+/* Removes the temporaries of dead processes beside target that are target's own. */
 static void sweep_stale(const char *target)
 {
     char *dir = dir_of(target);
     const char *base = strrchr(target, '/');
     base = base ? base + 1 : target;
     size_t bn = strlen(base);
-    DIR *d = dir ? opendir(dir) : NULL;
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        const char *name = e->d_name;
-        if (strncmp(name, base, bn) || strncmp(name + bn, ".tmp.", 5))
+    pthread_mutex_lock(&stale_lock);
+    stale_dir *s = dir ? stale_dir_of(dir) : NULL;
+    for (size_t i = 0; s && i < s->count;) {
+        const char *name = s->names[i];
+        if (strncmp(name, base, bn) || strncmp(name + bn, ".tmp.", 5) || dead_temporary(name) != name + bn + 5) {
+            i++;
             continue;
-        char *end;
-        errno = 0;
-        long pid = strtol(name + bn + 5, &end, 10);
-        if (errno || end == name + bn + 5 || pid <= 0 || pid == (long)getpid() || (*end && *end != '.'))
-            continue;
-        if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
-            unlinkat(dirfd(d), name, 0);
+        }
+        size_t n = strlen(s->dir) + strlen(name) + 2;
+        char *path = malloc(n);
+        if (path) {
+            snprintf(path, n, "%s/%s", s->dir, name);
+            unlink(path);
+            free(path);
+        }
+        free(s->names[i]);
+        s->names[i] = s->names[--s->count];
     }
-    if (d)
-        closedir(d);
+    pthread_mutex_unlock(&stale_lock);
     free(dir);
 }
 

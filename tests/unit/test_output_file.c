@@ -304,22 +304,37 @@ static void temporaries(void)
     CHECK(!temporaries_left());
     CHECK(access(at("interrupted.raw"), F_OK) != 0);
     vks_output_close(o, 0, NULL);
-    /* a temporary of a process that no longer exists is swept; our parent's is kept */
+    /* a temporary of a process that no longer exists is swept when its target is written
+       again; our parent's is kept, and so is a dead one of another target until that target
+       is written. A folder is read for them once, at its first output in the process: the
+       case is set up in a folder this process has not written to yet */
     pid_t child = fork();
     if (child == 0)
         _exit(0);
     int status;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    char stale[64], live[64];
-    snprintf(stale, sizeof stale, "swept.raw.tmp.%ld", (long)child);
-    snprintf(live, sizeof live, "swept.raw.tmp.%ld", (long)getppid());
+    CHECK(mkdir(at("sweep"), 0777) == 0);
+    char stale[64], stale2[64], other[64], live[64];
+    snprintf(stale, sizeof stale, "sweep/swept.raw.tmp.%ld", (long)child);
+    snprintf(stale2, sizeof stale2, "sweep/swept.raw.tmp.%ld.3", (long)child);
+    snprintf(other, sizeof other, "sweep/other.raw.tmp.%ld", (long)child);
+    snprintf(live, sizeof live, "sweep/swept.raw.tmp.%ld", (long)getppid());
     put(at(stale), "stale");
+    put(at(stale2), "stale");
+    put(at(other), "stale");
     put(at(live), "live");
-    CHECK_EQ_INT(write_text(at("swept.raw"), "done", 1), VKS_OK);
+    CHECK_EQ_INT(write_text(at("sweep/swept.raw"), "done", 1), VKS_OK);
     CHECK(access(at(stale), F_OK) != 0);
+    CHECK(access(at(stale2), F_OK) != 0);
     CHECK(access(at(live), F_OK) == 0);
+    CHECK(access(at(other), F_OK) == 0);
+    CHECK_EQ_INT(write_text(at("sweep/other.raw"), "done", 1), VKS_OK);
+    CHECK(access(at(other), F_OK) != 0);
     unlink(at(live));
+    unlink(at("sweep/swept.raw"));
+    unlink(at("sweep/other.raw"));
+    rmdir(at("sweep"));
 }
 
 static void bake_checks(void)
