@@ -199,14 +199,13 @@ typedef struct group_map {
     uint32_t *job_of, *frame_of;
     const vks_bake_loaded *const *ls;
     vks_bake_frames *const *frs;
+    vks_work_pool *pool; /* copies a delivery's pieces at once (NULL: here) */
 } group_map;
 
-/* Each instance's vertices into its job's frame. */
-static int group_take(void *user, const vks_stream_delivery *d)
+/* Instances [i0, i1) of a delivery, the first at float `at` of it, into their jobs' frames. */
+static void take_range(const group_map *gm, const vks_stream_delivery *d, uint32_t i0, uint32_t i1, size_t at)
 {
-    const group_map *gm = user;
-    size_t at = 0;
-    for (uint32_t i = d->first; i < d->first + d->count; i++) {
+    for (uint32_t i = i0; i < i1; i++) {
         uint32_t j = gm->job_of[i];
         size_t per = (size_t)gm->ls[j]->skin->vertex_count * 3, off = (size_t)gm->frame_of[i] * per;
         memcpy(gm->frs[j]->positions + off, d->positions + at, per * sizeof(float));
@@ -214,6 +213,43 @@ static int group_take(void *user, const vks_stream_delivery *d)
             memcpy(gm->frs[j]->normals + off, d->normals + at, per * sizeof(float));
         at += per;
     }
+}
+
+typedef struct take_pieces {
+    const group_map *gm;
+    const vks_stream_delivery *d;
+    uint32_t pieces;
+} take_pieces;
+
+/* Piece p of a delivery (vks_work_pool_share): its instances, found by their sizes. */
+static void take_piece(void *arg, uint32_t p)
+{
+    const take_pieces *t = arg;
+    const vks_stream_delivery *d = t->d;
+    uint32_t i0 = d->first + (uint32_t)((uint64_t)d->count * p / t->pieces);
+    uint32_t i1 = d->first + (uint32_t)((uint64_t)d->count * (p + 1) / t->pieces);
+    size_t at = 0;
+    for (uint32_t i = d->first; i < i0; i++)
+        at += (size_t)t->gm->ls[t->gm->job_of[i]]->skin->vertex_count * 3;
+    take_range(t->gm, d, i0, i1, at);
+}
+
+/* Each instance's vertices into its job's frame: the group's whole readback (tens of MB, into
+ * pages touched for the first time) copied in pieces of a few MB on the pool's idle threads. */
+static int group_take(void *user, const vks_stream_delivery *d)
+{
+    const group_map *gm = user;
+    size_t floats = 0;
+    for (uint32_t i = d->first; i < d->first + d->count; i++)
+        floats += (size_t)gm->ls[gm->job_of[i]]->skin->vertex_count * 3;
+    uint64_t pieces = (uint64_t)floats * sizeof(float) * (d->normals ? 2 : 1) / (4u << 20) + 1;
+    uint32_t most = vks_work_pool_threads(gm->pool) + 1;
+    if (pieces > most)
+        pieces = most;
+    if (pieces > d->count)
+        pieces = d->count;
+    take_pieces t = {gm, d, (uint32_t)pieces};
+    vks_work_pool_share(gm->pool, t.pieces, take_piece, &t);
     return 0;
 }
 
@@ -273,7 +309,7 @@ static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded
  * its outputs under VKS_BAKE_GROUP_BYTES); a single job larger than that goes in chunks of
  * instances of that size (vks_stream_run). */
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
-                              vks_gpu *gpu, vks_bake_frames *const *frs)
+                              vks_gpu *gpu, vks_work_pool *pool, vks_bake_frames *const *frs)
 {
     vks_error err = {0};
     vks_gpu_models *models = NULL;
@@ -290,7 +326,7 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
     const vks_clip **clips = malloc(sizeof *clips * (clip_total ? clip_total : 1));
     vks_stream_instance *inst = calloc(total ? total : 1, sizeof *inst);
     group_map gm = {malloc(sizeof(uint32_t) * (total ? total : 1)), malloc(sizeof(uint32_t) * (total ? total : 1)),
-                    ls, frs};
+                    ls, frs, pool};
     vks_result r = skins && clips && inst && gm.job_of && gm.frame_of
                        ? VKS_OK
                        : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory for %u frames", total);
@@ -387,7 +423,7 @@ int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_
         return 1;
     if (e == VKS_BAKE_GPU) {
         vks_bake_frames *f = out;
-        return vks_bake_deform_gpu_group(&job, &l, 1, gpu, &f);
+        return vks_bake_deform_gpu_group(&job, &l, 1, gpu, NULL, &f);
     }
     return deform_cpu(job, l, e == VKS_BAKE_CPU_FAST, out);
 }

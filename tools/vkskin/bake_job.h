@@ -174,7 +174,8 @@ void vks_bake_frames_free(vks_bake_frames *f);
 
 /* The parts of vks_bake_deform, for the GPU's groups of jobs (cmd_bake.c): the frames' arrays
  * made and the atlas's matrices computed; whether the job needs deformed vertices at all; and
- * every frame of `count` loaded jobs deformed by one crowd in one submission. A group's
+ * every frame of `count` loaded jobs deformed by one crowd in one submission (the readback
+ * copied into the jobs' frames on pool's idle threads too; NULL: on this one). A group's
  * outputs (frames x vertices x 24 bytes) must stay under VKS_BAKE_GROUP_BYTES unless it is
  * one job, which then goes in chunks. */
 #define VKS_BAKE_GROUP_BYTES (64ull << 20)
@@ -182,7 +183,7 @@ int vks_bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks
 int vks_bake_needs_vertices(const vks_bake_job *job);
 int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr);
 int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
-                              vks_gpu *gpu, vks_bake_frames *const *frs);
+                              vks_gpu *gpu, vks_work_pool *pool, vks_bake_frames *const *frs);
 
 /* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
  * each (bake_malloc.c); called once, before any thread starts. */

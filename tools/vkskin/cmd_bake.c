@@ -402,7 +402,7 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
         jobs[i] = &g[i]->only, ls[i] = &g[i]->l, frs[i] = &g[i]->fr;
     double d0 = vks_bake_now();
     pthread_mutex_lock(&w->dev->lock);
-    int ok = vks_bake_deform_gpu_group(jobs, ls, n, w->dev->gpu, frs);
+    int ok = vks_bake_deform_gpu_group(jobs, ls, n, w->dev->gpu, run->pool, frs);
     int sheet_ok[GROUP_MAX_JOBS];
     for (uint32_t i = 0; i < n; i++)
         sheet_ok[i] = !ok || !jobs[i]->contact_sheet ||
