@@ -56,8 +56,19 @@ check "--threads 0 is a usage error (got $rc)" "[ $rc -eq 2 ]"
 if "$vk" devices > /dev/null 2>&1; then
     "$vk" bake "$manifest" --validation --threads 1 --out gpu1 2> gpu1.log; rc=$?
     check "GPU bake --threads 1 exits 0 with no validation message (exit $rc)" "[ $rc -eq 0 ]"
-    "$vk" bake "$manifest" --validation --threads 3 --jobs 2 --out gpu3 2> gpu3.log; rc=$?
+    "$vk" bake "$manifest" --validation --threads 3 --jobs 2 --out gpu3 --report gpu3.json 2> gpu3.log; rc=$?
     check "GPU bake --threads 3 --jobs 2 exits 0 (exit $rc)" "[ $rc -eq 0 ]"
+    # the report's stages: the device opened (while jobs were read), then the groups, then the
+    # last write; every job says how long its read took
+    check "the report's stages in their order, each job's read_seconds" "python3 - gpu3.json << 'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r['stages']
+order = [s['devices_open'], s['first_deform'], s['last_deform_end'], s['written']]
+ok = all(0 <= a <= b for a, b in zip(order, order[1:])) and s['written'] == r['seconds']
+ok = ok and all(j['read_seconds'] >= 0 for j in r['jobs']) and len(r['jobs']) == $jobs
+sys.exit(0 if ok else print(s) or 1)
+EOF"
     check "GPU --threads 3 --jobs 2: the same bytes as --threads 1" "same_files gpu1 gpu3"
     "$vk" bake "$manifest" --validation --device 0,0 --out gpu00 2> gpu00.log; rc=$?
     check "GPU bake --device 0,0 exits 0 with no validation message (exit $rc)" "[ $rc -eq 0 ]"

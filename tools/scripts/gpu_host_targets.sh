@@ -107,6 +107,15 @@ timed "the 10k character x $big, progress on" "$out/v10k_big.json" "$vk" validat
 for f in "$out"/v10k_*.json; do validate_row "$f"; done
 same_metrics "$out/v10k_1.json" "$out"/v10k_[23].json "$out/v10k_t1.json"
 
+# where a bake's time went: its report's "stages" (seconds from its start) and its jobs' reads
+stages() {
+  local k line="stages:"
+  for k in devices_open first_deform last_deform_end written; do
+    line+=" $k $(printf '%.3f' "$(field "$1" $k)" 2> /dev/null || echo -)"
+  done
+  echo "$line, reads $(grep '"read_seconds"' "$1" | sed 's/.*:[[:space:]]*//; s/,$//' | awk '{s += $1} END {printf "%.3f", s}') s summed"
+}
+
 say ""
 timed "bench_bake.sh (GPU and --cpu-fast against dd, $rounds rounds)" "$out/bake_table.md" \
   "$here/src/tools/scripts/bench_bake.sh" "$vk" "$work/bb" $rounds
@@ -115,7 +124,7 @@ cat "$out/bake_table.md"
 for j in $jobs; do
   timed "bake --jobs $j" "$out/bake_jobs$j.out" "$vk" bake tools/slurm/all_characters.json --force --quiet \
     --jobs $j --out "$work/bj" --report "$out/bake_jobs$j.json"
-  say "|   bake --jobs $j: $(printf '%.1f' "$(field "$out/bake_jobs$j.json" mb_per_second)") MB/s | | |"
+  say "|   bake --jobs $j: $(printf '%.1f' "$(field "$out/bake_jobs$j.json" mb_per_second)") MB/s; $(stages "$out/bake_jobs$j.json") | | |"
 done
 rm -rf "$work/bb" "$work/bj"
 

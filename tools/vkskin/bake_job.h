@@ -204,6 +204,7 @@ typedef struct vks_bake_result {
     uint64_t bytes;       /* written by this run */
     uint32_t frames, vertices;
     double seconds;       /* load + deform + write */
+    double read_seconds;  /* its inputs read and its frames' arrays made */
     double deform_seconds;
     struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
     char error[320];      /* why a part could not be made, for the report ("": nothing said;
@@ -276,10 +277,20 @@ double vks_bake_now(void);
 void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final);
 void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
                       double seconds);
+/* When the run's steps happened, in seconds from its start (negative: the step did not
+ * happen), for the report's "stages": where a bake's time goes on a host with many cores. */
+typedef struct vks_bake_stages {
+    double devices_open;      /* the GPU's contexts made (opened while the first jobs are read) */
+    double first_deform;      /* the first group (or CPU job) began deforming */
+    double last_deform_end;   /* the last one finished: writing went on after it */
+} vks_bake_stages;
+
 /* Writes the report JSON (through vks_output); an exit code. shares (may be NULL): what each
- * device of a split took, as "context_shares" (left out without a split). */
+ * device of a split took, as "context_shares" (left out without a split); stages (may be
+ * NULL) as "stages". */
 struct vks_cli_shares;
 int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                    const char *engine, const char *shard, double seconds, const struct vks_cli_shares *shares);
+                    const char *engine, const char *shard, double seconds, const struct vks_cli_shares *shares,
+                    const vks_bake_stages *stages);
 
 #endif

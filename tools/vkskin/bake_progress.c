@@ -66,7 +66,8 @@ void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, 
 }
 
 int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                    const char *engine, const char *shard, double seconds, const vks_cli_shares *shares)
+                    const char *engine, const char *shard, double seconds, const vks_cli_shares *shares,
+                    const vks_bake_stages *stages)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tool", "vkskin bake");
@@ -91,6 +92,7 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
         cJSON_AddNumberToObject(e, "vertices", r->vertices);
         cJSON_AddNumberToObject(e, "estimated_work", (double)m->jobs[j].work);
         cJSON_AddNumberToObject(e, "seconds", r->seconds);
+        cJSON_AddNumberToObject(e, "read_seconds", r->read_seconds);
         cJSON_AddNumberToObject(e, "deform_seconds", r->deform_seconds);
         cJSON_AddNumberToObject(e, "bytes_written", (double)r->bytes);
         cJSON_AddItemToObject(e, "outputs", cJSON_Duplicate(r->files, 1));
@@ -106,6 +108,14 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
     cJSON_AddNumberToObject(o, "frames_per_second", seconds > 0 ? frames / seconds : 0);
     cJSON_AddNumberToObject(o, "mb_per_second", seconds > 0 ? bytes / 1e6 / seconds : 0);
     cJSON_AddNumberToObject(o, "failed", failed);
+    cJSON *st = stages ? cJSON_AddObjectToObject(o, "stages") : NULL;
+    if (st) { /* seconds from the run's start; a step that did not happen is left out */
+        const double at[] = {stages->devices_open, stages->first_deform, stages->last_deform_end, seconds};
+        static const char *const name[] = {"devices_open", "first_deform", "last_deform_end", "written"};
+        for (int i = 0; i < 4; i++)
+            if (at[i] >= 0)
+                cJSON_AddNumberToObject(st, name[i], at[i]);
+    }
     cJSON *js = vks_cli_shares_json(shares);
     if (js)
         cJSON_AddItemToObject(o, "context_shares", js);

@@ -99,6 +99,7 @@ typedef struct bake_run {
     vks_bake_progress progress;
     int exit_code;
     vks_cli_shares shares; /* what each device took (--device all or a list), once done */
+    vks_bake_stages stages; /* under lock */
 } bake_run;
 
 /* One job in flight (--jobs): it reads jobs, deforms them on its device and hands them to the
@@ -209,6 +210,7 @@ static job_slot *prepare(bake_run *run, uint32_t j)
     }
     if (ok)
         ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
+    res->read_seconds = vks_bake_now() - t0;
     if (!ok) {
         vks_bake_frames_free(&s->fr);
         vks_bake_loaded_free(&s->l);
@@ -363,6 +365,18 @@ static void wait_written(bake_worker *w, uint32_t most)
     pthread_mutex_unlock(&run->lock);
 }
 
+/* A deformation of the run ran from d0 to d1 (vks_bake_now): the stages' first and last. */
+static void stage_deform(bake_run *run, double d0, double d1)
+{
+    pthread_mutex_lock(&run->lock);
+    d0 -= run->progress.start, d1 -= run->progress.start;
+    if (run->stages.first_deform < 0 || d0 < run->stages.first_deform)
+        run->stages.first_deform = d0;
+    if (d1 > run->stages.last_deform_end)
+        run->stages.last_deform_end = d1;
+    pthread_mutex_unlock(&run->lock);
+}
+
 /* Waits until the run's devices are open; 1 when they are, 0 when one could not be. */
 static int devices_ready(bake_run *run)
 {
@@ -411,6 +425,7 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
     double busy = vks_bake_now() - d0;
     w->dev->jobs += n, w->dev->groups++, w->dev->busy_s += busy;
     pthread_mutex_unlock(&w->dev->lock);
+    stage_deform(run, d0, d0 + busy);
     double share = busy / n;
     kind_task *t[GROUP_MAX_JOBS * VKS_BAKE_OUT_KINDS];
     uint64_t cost[GROUP_MAX_JOBS * VKS_BAKE_OUT_KINDS];
@@ -528,7 +543,9 @@ static void *worker(void *arg)
                 double d0 = vks_bake_now();
                 int ok = run->engine == VKS_BAKE_GPU || !vks_bake_needs_vertices(&s->only) ||
                          vks_bake_deform_cpu(&s->only, &s->l, run->engine == VKS_BAKE_CPU_FAST, &s->fr);
-                run->res[j].deform_seconds = vks_bake_now() - d0;
+                double d1 = vks_bake_now();
+                run->res[j].deform_seconds = d1 - d0;
+                stage_deform(run, d0, d1);
                 hand_to_pool(s, ok);
                 wait_written(w, 1);
                 continue;
@@ -749,6 +766,7 @@ static void *open_devices(void *arg)
     pthread_mutex_lock(&run->lock);
     run->open_rc = rc;
     run->devs_open = rc == VKS_EXIT_OK ? 1 : -1;
+    run->stages.devices_open = vks_bake_now() - run->progress.start;
     pthread_cond_broadcast(&run->opened);
     pthread_mutex_unlock(&run->lock);
     return NULL;
@@ -859,6 +877,7 @@ int vks_cmd_bake(int argc, char **argv)
     pthread_cond_init(&run.written, NULL);
     run.progress.tty = isatty(2);
     run.progress.start = vks_bake_now();
+    run.stages = (vks_bake_stages){-1, -1, -1};
     for (uint32_t j = 0; j < m.job_count; j++)
         run.progress.jobs += mine[j];
     bake_device devs[VKS_CLI_MAX_DEVICES];
@@ -917,7 +936,7 @@ close_run:
         char sh[32];
         snprintf(sh, sizeof sh, "%u/%u", shard_i, shard_n);
         rc = vks_cli_worse_exit(rc, vks_bake_report(report, &m, mine, res, vks_bake_engine_name(engine),
-                                                    shard ? sh : "0/1", seconds, &run.shares));
+                                                    shard ? sh : "0/1", seconds, &run.shares, &run.stages));
     }
 done:
     for (uint32_t j = 0; res && j < m.job_count; j++)
