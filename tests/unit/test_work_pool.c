@@ -1,7 +1,8 @@
 /* The program's work pool (tools/vkskin/work_pool.c): every task runs once; a share runs each
  * index exactly once, from the caller or from a pool task (a bake's VAT kind shares its
  * textures from inside a task), and its caller does not wait for a pool whose threads are all
- * busy: the helpers it queued and no thread took are withdrawn. */
+ * busy: the helpers it queued and no thread took are withdrawn; a caller that is a thread of
+ * the pool runs queued tasks while it waits. */
 #include "testutil.h"
 #include "work_pool.h"
 
@@ -66,6 +67,51 @@ static void blocked_task(void *arg)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* A share whose index 1, on the other thread, cannot end before a task queued afterwards has
+ * run: with every other thread busy in it, only the caller, waiting on index 1, can run that
+ * task. Without the caller running queued tasks while it waits this never ends (the test's
+ * timeout). */
+typedef struct waits {
+    vks_work_pool *pool;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int one_started, queued_ran, done;
+} waits;
+
+static void queued_task(void *arg)
+{
+    waits *w = arg;
+    pthread_mutex_lock(&w->mu);
+    w->queued_ran = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void waits_index(void *arg, uint32_t i)
+{
+    waits *w = arg;
+    pthread_mutex_lock(&w->mu);
+    if (i == 1) {
+        w->one_started = 1;
+        pthread_cond_broadcast(&w->cv);
+        while (!w->queued_ran)
+            pthread_cond_wait(&w->cv, &w->mu);
+    } else {
+        while (!w->one_started)
+            pthread_cond_wait(&w->cv, &w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (i == 0)
+        vks_work_pool_run(w->pool, queued_task, w);
+}
+
+static void waits_task(void *arg)
+{
+    waits *w = arg;
+    vks_work_pool_share(w->pool, 2, waits_index, w);
+    w->done = 1;
+}
+
 int main(void)
 {
     /* no pool, and shares of 0, 1 and many on pools of 1 and 4 threads */
@@ -122,5 +168,12 @@ int main(void)
     pthread_cond_broadcast(&g2.cv);
     pthread_mutex_unlock(&g2.mu);
     vks_work_pool_finish(p);
+    /* a caller of the pool's own runs queued tasks while the others finish its indexes */
+    waits w = {vks_work_pool_start(2, "test_work_pool: no thread"), PTHREAD_MUTEX_INITIALIZER,
+               PTHREAD_COND_INITIALIZER, 0, 0, 0};
+    CHECK(w.pool != NULL);
+    vks_work_pool_run(w.pool, waits_task, &w);
+    vks_work_pool_finish(w.pool);
+    CHECK(w.done && w.queued_ran);
     return vks_test_finish("test_work_pool");
 }

@@ -28,6 +28,10 @@ typedef struct share {
 
 static void share_help(void *arg);
 
+/* The pool whose thread this is (NULL on other threads): a share's caller on one of them runs
+ * the queue's tasks while it waits, rather than idling beside them. */
+static _Thread_local vks_work_pool *thread_pool;
+
 struct vks_work_pool {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -37,25 +41,32 @@ struct vks_work_pool {
     pthread_t threads[];
 };
 
+/* Takes the queue's oldest task and runs it (p->mu held on entry and on return). */
+static void run_next(vks_work_pool *p)
+{
+    task *t = p->head;
+    p->head = t->next;
+    if (!p->head)
+        p->tail = NULL;
+    if (t->fn == share_help)
+        ((share *)t->arg)->helping++; /* before the lock goes: its caller waits for it */
+    pthread_mutex_unlock(&p->mu);
+    t->fn(t->arg);
+    free(t);
+    pthread_mutex_lock(&p->mu);
+}
+
 static void *pool_main(void *arg)
 {
     vks_work_pool *p = arg;
+    thread_pool = p;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->head && !p->quit)
             pthread_cond_wait(&p->cv, &p->mu);
-        task *t = p->head;
-        if (!t)
-            break; /* quit, and nothing left */
-        p->head = t->next;
         if (!p->head)
-            p->tail = NULL;
-        if (t->fn == share_help)
-            ((share *)t->arg)->helping++; /* before the lock goes: its caller waits for it */
-        pthread_mutex_unlock(&p->mu);
-        t->fn(t->arg);
-        free(t);
-        pthread_mutex_lock(&p->mu);
+            break; /* quit, and nothing left */
+        run_next(p);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -172,8 +183,16 @@ void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uin
     p->tail = NULL;
     for (task *t = p->head; t; t = t->next)
         p->tail = t;
-    while (s.finished < s.n || s.helping)
-        pthread_cond_wait(&s.cv, &p->mu);
+    /* the indexes other threads took are still running: a thread of the pool runs queued
+       tasks meanwhile (no task waits on a share's caller, so none of them can wait on this
+       one); another thread (the one feeding the GPU) only waits, its next step being the
+       critical one */
+    while (s.finished < s.n || s.helping) {
+        if (thread_pool == p && p->head)
+            run_next(p);
+        else
+            pthread_cond_wait(&s.cv, &p->mu);
+    }
     pthread_mutex_unlock(&p->mu);
     pthread_cond_destroy(&s.cv);
 }

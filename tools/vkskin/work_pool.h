@@ -22,7 +22,9 @@ void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg);
  * indexes itself while the pool's idle threads help. The helpers go to the FRONT of the queue
  * (a share is the rest of a task already running: a free thread should join it, not start
  * something new), and the caller withdraws those no thread has taken once no index is left,
- * so it never waits for a busy pool. Indexes may finish in any order and on any thread. */
+ * so it never waits for a busy pool. Indexes may finish in any order and on any thread. While
+ * other threads finish the indexes they took, a caller that is a thread of p runs p's queued
+ * tasks (so a task must never wait for a share's caller); any other caller waits. */
 void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);
 /* Waits for every queued task to finish, then ends the threads and frees the pool. */
 void vks_work_pool_finish(vks_work_pool *p);
