@@ -47,9 +47,10 @@ static void help(FILE *f)
             "                    textures (NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says\n"
             "                    which frames each holds) instead of refused; as \"split\": true\n"
             "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
-            "                    N MB (default 4096; with --jobs J, up to 2 J jobs at once: one group\n"
-            "                    written while the next is deformed) is refused before\n"
-            "                    it is deformed (exit 5); split its clips or lower its fps or range\n"
+            "                    N MB (default 4096; each job in flight holds a group being written,\n"
+            "                    jobs whose frames fit 64 MB or one larger job, while it deforms the\n"
+            "                    next) is refused before it is deformed (exit 5); split its clips or\n"
+            "                    lower its fps or range\n"
             "  --device N|NAME   the Vulkan device; --validation: the Khronos validation layer\n"
             "  --device all|N,M  several devices, one context each: the jobs are split between them\n"
             "                    (a job in flight per device at least, each device dealt one of the\n"
@@ -103,11 +104,12 @@ typedef struct bake_run {
 } bake_run;
 
 /* One job in flight (--jobs): it reads jobs, deforms them on its device and hands them to the
- * pool; pending counts its jobs the pool has not finished writing. */
+ * pool; pending counts its jobs the pool has not finished writing, pending_bytes their frames. */
 typedef struct bake_worker {
     bake_run *run;
     bake_device *dev;
     uint32_t pending;
+    uint64_t pending_bytes; /* their frames (job_bytes) */
 } bake_worker;
 
 struct job_slot;
@@ -136,6 +138,12 @@ typedef struct job_slot {
 
 #define GROUP_MAX_JOBS 16u
 
+/* A read job's frames in memory (positions and normals), as the GPU's groups count them. */
+static uint64_t job_bytes(const vks_bake_result *r)
+{
+    return (uint64_t)r->frames * r->vertices * 24;
+}
+
 /* Progress, and the run's exit code, after job j; w (may be NULL): the worker whose job the
  * pool has finished writing. */
 static void account(bake_run *run, uint32_t j, bake_worker *w)
@@ -149,6 +157,7 @@ static void account(bake_run *run, uint32_t j, bake_worker *w)
     vks_bake_progress_update(&run->progress, "", 0);
     if (w) {
         w->pending--;
+        w->pending_bytes -= job_bytes(&run->res[j]);
         pthread_cond_broadcast(&run->written);
     }
     pthread_mutex_unlock(&run->lock);
@@ -313,6 +322,7 @@ static void ready_tasks(job_slot *s, int ok, kind_task **out, uint64_t *cost, ui
     s->tasks_left = count; /* all counted before the first task can finish */
     pthread_mutex_lock(&run->lock);
     s->w->pending++;
+    s->w->pending_bytes += job_bytes(&run->res[s->j]);
     pthread_mutex_unlock(&run->lock);
     if (!count) {
         job_written(s);
@@ -354,13 +364,14 @@ static void hand_to_pool(job_slot *s, int ok)
     queue_tasks(s->w->run, t, cost, n);
 }
 
-/* Waits until the worker's jobs still being written are at most `most`: the group it has just
- * handed over may be written while it reads and deforms the next, no more (memory). */
-static void wait_written(bake_worker *w, uint32_t most)
+/* Waits until the worker's jobs still being written are at most `most`, or their frames at
+ * most `bytes`: the group it has just handed over may be written while it reads and deforms
+ * the next, no more (memory). */
+static void wait_written(bake_worker *w, uint32_t most, uint64_t bytes)
 {
     bake_run *run = w->run;
     pthread_mutex_lock(&run->lock);
-    while (w->pending > most)
+    while (w->pending > most && w->pending_bytes > bytes)
         pthread_cond_wait(&run->written, &run->lock);
     pthread_mutex_unlock(&run->lock);
 }
@@ -435,7 +446,7 @@ static void flush_group(bake_worker *w, job_slot **g, uint32_t n)
         ready_tasks(g[i], ok && sheet_ok[i], t, cost, &tasks);
     }
     queue_tasks(run, t, cost, tasks); /* the group's tasks together: its costliest first */
-    wait_written(w, n);
+    wait_written(w, n, 0);
 }
 
 /* The job a worker takes next (under run->lock): its device's dealt job, else the queue's next,
@@ -547,7 +558,9 @@ static void *worker(void *arg)
                 run->res[j].deform_seconds = d1 - d0;
                 stage_deform(run, d0, d1);
                 hand_to_pool(s, ok);
-                wait_written(w, 1);
+                /* the CPU engines' group: the jobs handed over whose frames fit a GPU group
+                   (or the last one alone), written while the next is read and deformed */
+                wait_written(w, 1, VKS_BAKE_GROUP_BYTES);
                 continue;
             }
             /* the GPU takes jobs in groups whose outputs fit one crowd under the chunk size */
@@ -896,7 +909,7 @@ int vks_cmd_bake(int argc, char **argv)
     pthread_t tids[256];
     uint32_t started = 0;
     for (uint32_t t = 0; t < jobs; t++)
-        workers[t] = (bake_worker){&run, run.dev_count ? &run.devs[t % run.dev_count] : NULL, 0};
+        workers[t] = (bake_worker){.run = &run, .dev = run.dev_count ? &run.devs[t % run.dev_count] : NULL};
     deal_first_jobs(&run);
     uint8_t live[VKS_CLI_MAX_DEVICES] = {1}; /* the first worker runs on this thread, device 0 */
     for (uint32_t t = 1; t < jobs; t++)
