@@ -97,6 +97,7 @@ typedef struct bake_run {
     uint32_t dealt[VKS_CLI_MAX_DEVICES];
     uint8_t undealt[VKS_CLI_MAX_DEVICES];
     uint32_t group_max;   /* jobs in a GPU group: at most the jobs over the devices (rounded up) */
+    uint32_t in_flight;   /* jobs in flight (--jobs, at least one per device) */
     vks_bake_progress progress;
     int exit_code;
     vks_cli_shares shares; /* what each device took (--device all or a list), once done */
@@ -501,13 +502,18 @@ static void prepare_one(void *arg, uint32_t i)
 }
 
 /* Jobs a GPU worker reads at once, on the pool's idle threads too (a group's jobs are read in
- * the time of one, while the device opens); the CPU engines read one ahead of the one written. */
+ * the time of one, while the device opens): at most a group, and at most its share of the
+ * run's jobs, so that every job in flight (--jobs) gets some; the CPU engines read one ahead
+ * of the ones written. */
 static uint32_t wave_size(const bake_run *run)
 {
     if (run->engine != VKS_BAKE_GPU)
         return 1;
     uint32_t n = vks_work_pool_threads(run->pool) + 1;
-    return n < run->group_max ? n : run->group_max;
+    uint32_t share = (run->progress.jobs + run->in_flight - 1) / (run->in_flight ? run->in_flight : 1);
+    n = n < run->group_max ? n : run->group_max;
+    n = n < share ? n : share;
+    return n ? n : 1;
 }
 
 static void *worker(void *arg)
@@ -904,6 +910,7 @@ int vks_cmd_bake(int argc, char **argv)
         jobs = run.progress.jobs ? run.progress.jobs : 1;
     if (jobs < run.dev_count)
         jobs = run.dev_count;
+    run.in_flight = jobs;
     run.pool = vks_work_pool_start(threads, pool_fallback);
     bake_worker workers[256];
     pthread_t tids[256];

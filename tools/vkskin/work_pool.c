@@ -31,6 +31,10 @@ static void share_help(void *arg);
 /* The pool whose thread this is (NULL on other threads): a share's caller on one of them runs
  * the queue's tasks while it waits, rather than idling beside them. */
 static _Thread_local vks_work_pool *thread_pool;
+/* Tasks this thread runs inside shares' waits, one inside the other: a task run while waiting
+ * may share and wait too, so the nesting is bounded to keep the thread's stack small. */
+static _Thread_local unsigned help_depth;
+#define HELP_DEPTH_MAX 4
 
 struct vks_work_pool {
     pthread_mutex_t mu;
@@ -188,10 +192,13 @@ void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uin
        one); another thread (the one feeding the GPU) only waits, its next step being the
        critical one */
     while (s.finished < s.n || s.helping) {
-        if (thread_pool == p && p->head)
+        if (thread_pool == p && p->head && help_depth < HELP_DEPTH_MAX) {
+            help_depth++;
             run_next(p);
-        else
+            help_depth--;
+        } else {
             pthread_cond_wait(&s.cv, &p->mu);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     pthread_cond_destroy(&s.cv);
