@@ -813,7 +813,8 @@ static int start_devices(device_opener *o)
     if (rc != VKS_EXIT_OK)
         return rc;
     run->devs_open = 0;
-    o->started = vks_cli_thread_start(&o->tid, open_devices, o, "bake: the devices opened before the jobs are read");
+    o->started = vks_cli_thread_start(&o->tid, open_devices, o,
+                                      "bake: the devices opened on this thread, before any job is read");
     if (!o->started)
         open_devices(o);
     return VKS_EXIT_OK;
