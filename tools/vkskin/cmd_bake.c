@@ -361,8 +361,9 @@ static void hand_to_pool(job_slot *s, int ok)
     kind_task *t[VKS_BAKE_OUT_KINDS];
     uint64_t cost[VKS_BAKE_OUT_KINDS];
     uint32_t n = 0;
+    bake_run *run = s->w->run; /* s is gone once ready_tasks finishes a job with nothing to write */
     ready_tasks(s, ok, t, cost, &n);
-    queue_tasks(s->w->run, t, cost, n);
+    queue_tasks(run, t, cost, n);
 }
 
 /* Waits until the worker's jobs still being written are at most `most`, or their frames at
