@@ -63,8 +63,10 @@ typedef struct vctx {
     int save_golden, against;
     int threads;         /* --threads: the reference's (0: every core) */
     vks_error_map thread_maps[2 * MAX_REF_THREADS]; /* per reference thread: positions, normals */
-    struct vref_pool *pool; /* the reference's threads, started at the first chunk that has
-                               work for two (validate_ref.c); vks_validate_ctx_free ends them */
+    struct vks_work_pool *pool; /* the reference's threads, started at the first chunk that
+                                   has work for two (validate_ref.c; pool_tried: asked for,
+                                   NULL when none could be); vks_validate_ctx_free ends them */
+    int pool_tried;
     vposes_ahead ahead;     /* the batch's poses, computed on those threads a block at a time */
     struct vks_cli_progress *progress; /* poses compared so far (NULL: none) */
     /* The readback check (the batch asks the GPU to reduce each chunk): the figures the host
@@ -98,8 +100,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch);
 int vks_validate_threads(int asked);
 /* Frees what the chunks of a context made: scratch, thread maps, the reference's threads. */
 void vks_validate_ctx_free(vctx *c);
-/* fn(args[t]) for t in [0, parts) on the context's reference threads (the first here; each on
- * the caller where there are none), returning when all are done. */
+/* fn(args[t]) for t in [0, parts) on the context's reference threads and the caller
+ * (vks_work_pool_share; all on the caller where there are none), returning when all are done. */
 void vks_validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args);
 /* The locals of pose `pose` of file f for the GPU (the batch's get_locals), as
  * vks_cli_poser_locals gives them: served from a block of the file's next poses that the

@@ -15,7 +15,6 @@
  * (a pool): a run delivers a chunk per model of each GPU chunk, and on a machine of 16 cores
  * starting and ending 15 threads for every one of them cost more than the sums. */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -158,94 +157,46 @@ static void *run_sums(void *arg)
     return NULL;
 }
 
-/* The reference's pool, and the count of a chunk's tasks still running on it. */
-typedef struct vref_pool {
-    vks_work_pool *threads; /* NULL: none could be started, tasks run on the caller */
-    pthread_mutex_t mu;
-    pthread_cond_t done;
-    int left;
-} vref_pool;
+/* The context's pool of `workers` threads beside the caller's, started on first use (once:
+   NULL when none could be, and the caller then runs every part itself). */
+static vks_work_pool *pool_of(vctx *c, int workers)
+{
+    if (!c->pool_tried && workers >= 1) {
+        c->pool_tried = 1;
+        c->pool = vks_work_pool_start((uint32_t)workers,
+                                      "validate's reference: fewer threads (none: every share on the calling thread)");
+    }
+    return c->pool;
+}
 
-typedef struct vref_task {
-    vref_pool *pool;
+typedef struct parts_call {
     void *(*fn)(void *);
-    void *arg;
-} vref_task;
+    void *const *args;
+} parts_call;
 
-static void run_task(void *arg)
+static void run_part(void *arg, uint32_t i)
 {
-    vref_task *t = arg;
-    t->fn(t->arg);
-    pthread_mutex_lock(&t->pool->mu);
-    if (--t->pool->left == 0)
-        pthread_cond_signal(&t->pool->done);
-    pthread_mutex_unlock(&t->pool->mu);
-}
-
-/* Queues fn(arg) on the pool (run here where the pool has no threads). */
-static void pool_run(vref_pool *p, vref_task *t, void *(*fn)(void *), void *arg)
-{
-    *t = (vref_task){p, fn, arg};
-    pthread_mutex_lock(&p->mu);
-    p->left++;
-    pthread_mutex_unlock(&p->mu);
-    vks_work_pool_run(p->threads, run_task, t);
-}
-
-/* Waits for every task queued since the last wait. */
-static void pool_wait(vref_pool *p)
-{
-    pthread_mutex_lock(&p->mu);
-    while (p->left > 0)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* The context's pool of `workers` threads beside the caller's, started on first use; NULL
-   without memory (the caller then runs every share itself). */
-static vref_pool *pool_of(vctx *c, int workers)
-{
-    if (c->pool || workers < 1)
-        return c->pool;
-    vref_pool *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->done, NULL);
-    p->threads = vks_work_pool_start((uint32_t)workers,
-                                     "validate's reference: fewer threads (none: every share on the calling thread)");
-    return c->pool = p;
+    const parts_call *p = arg;
+    p->fn(p->args[i]);
 }
 
 void vks_validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
 {
-    vref_task tasks[MAX_REF_THREADS];
     if (parts > MAX_REF_THREADS)
         parts = MAX_REF_THREADS;
-    vref_pool *pool = parts > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL;
-    for (int t = 1; t < parts; t++) {
-        if (pool)
-            pool_run(pool, &tasks[t], fn, args[t]);
-        else
-            fn(args[t]);
-    }
-    if (parts > 0)
-        fn(args[0]);
-    if (pool)
-        pool_wait(pool);
+    if (parts < 1)
+        return;
+    parts_call p = {fn, args};
+    vks_work_pool_share(parts > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL, (uint32_t)parts,
+                        run_part, &p);
 }
 
 void vks_validate_ctx_free(vctx *c)
 {
     free(c->ahead.locals);
     c->ahead = (vposes_ahead){0};
-    if (c->pool) {
-        vks_work_pool_finish(c->pool->threads);
-        pthread_mutex_destroy(&c->pool->mu);
-        pthread_cond_destroy(&c->pool->done);
-        free(c->pool);
-        c->pool = NULL;
-    }
+    vks_work_pool_finish(c->pool);
+    c->pool = NULL, c->pool_tried = 0;
     free(c->locals), free(c->rp), free(c->rn), free(c->world), free(c->scales);
     c->locals = NULL, c->rp = c->rn = NULL, c->world = NULL, c->scales = NULL;
     c->locals_cap = c->out_cap = c->world_cap = c->scales_cap = 0;
@@ -330,7 +281,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_gpu_figures_reset(&sh[t].figs);
         args[t] = &sh[t];
     }
-    vks_validate_parallel(c, threads, run_share, args); /* the first share here, the others on the pool */
+    vks_validate_parallel(c, threads, run_share, args); /* the caller takes shares too */
     for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
         vks_diff_merge(&f->pos, &sh[t].pos);
         vks_diff_merge(&f->nrm, &sh[t].nrm);
