@@ -49,6 +49,23 @@ static void nested_task(void *arg)
     atomic_store(&t->done, 1);
 }
 
+/* Flags between threads, each under its struct's mutex and condition. */
+static void raise_flag(pthread_mutex_t *mu, pthread_cond_t *cv, int *flag)
+{
+    pthread_mutex_lock(mu);
+    *flag = 1;
+    pthread_cond_broadcast(cv);
+    pthread_mutex_unlock(mu);
+}
+
+static void await_flag(pthread_mutex_t *mu, pthread_cond_t *cv, const int *flag)
+{
+    pthread_mutex_lock(mu);
+    while (!*flag)
+        pthread_cond_wait(cv, mu);
+    pthread_mutex_unlock(mu);
+}
+
 /* A task that holds its thread until released. */
 typedef struct gate {
     pthread_mutex_t mu;
@@ -59,12 +76,8 @@ typedef struct gate {
 static void blocked_task(void *arg)
 {
     gate *g = arg;
-    pthread_mutex_lock(&g->mu);
-    g->started = 1;
-    pthread_cond_broadcast(&g->cv);
-    while (!g->open)
-        pthread_cond_wait(&g->cv, &g->mu);
-    pthread_mutex_unlock(&g->mu);
+    raise_flag(&g->mu, &g->cv, &g->started);
+    await_flag(&g->mu, &g->cv, &g->open);
 }
 
 /* A share whose index 1, on the other thread, cannot end before a task queued afterwards has
@@ -81,35 +94,26 @@ typedef struct waits {
 static void queued_task(void *arg)
 {
     waits *w = arg;
-    pthread_mutex_lock(&w->mu);
-    w->queued_ran = 1;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    raise_flag(&w->mu, &w->cv, &w->queued_ran);
 }
 
 static void waits_index(void *arg, uint32_t i)
 {
     waits *w = arg;
-    pthread_mutex_lock(&w->mu);
     if (i == 1) {
-        w->one_started = 1;
-        pthread_cond_broadcast(&w->cv);
-        while (!w->queued_ran)
-            pthread_cond_wait(&w->cv, &w->mu);
+        raise_flag(&w->mu, &w->cv, &w->one_started);
+        await_flag(&w->mu, &w->cv, &w->queued_ran);
     } else {
-        while (!w->one_started)
-            pthread_cond_wait(&w->cv, &w->mu);
-    }
-    pthread_mutex_unlock(&w->mu);
-    if (i == 0)
+        await_flag(&w->mu, &w->cv, &w->one_started);
         vks_work_pool_run(w->pool, queued_task, w);
+    }
 }
 
 static void waits_task(void *arg)
 {
     waits *w = arg;
     vks_work_pool_share(w->pool, 2, waits_index, w);
-    w->done = 1;
+    raise_flag(&w->mu, &w->cv, &w->done);
 }
 
 int main(void)
@@ -147,32 +151,23 @@ int main(void)
     gate g2 = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
     vks_work_pool_run(p, blocked_task, &g);
     vks_work_pool_run(p, blocked_task, &g2);
-    pthread_mutex_lock(&g.mu);
-    while (!g.started)
-        pthread_cond_wait(&g.cv, &g.mu);
-    pthread_mutex_unlock(&g.mu);
-    pthread_mutex_lock(&g2.mu);
-    while (!g2.started)
-        pthread_cond_wait(&g2.cv, &g2.mu);
-    pthread_mutex_unlock(&g2.mu);
+    await_flag(&g.mu, &g.cv, &g.started);
+    await_flag(&g2.mu, &g2.cv, &g2.started);
     memset(&c, 0, sizeof c);
     vks_work_pool_share(p, N, count_index, &c);
     CHECK(each_once(&c, N));
-    pthread_mutex_lock(&g.mu);
-    CHECK(!g.open); /* it returned with the pool still busy */
-    g.open = 1;
-    pthread_cond_broadcast(&g.cv);
-    pthread_mutex_unlock(&g.mu);
-    pthread_mutex_lock(&g2.mu);
-    g2.open = 1;
-    pthread_cond_broadcast(&g2.cv);
-    pthread_mutex_unlock(&g2.mu);
+    CHECK(!g.open); /* it returned with the pool still busy (only this thread opens the gates) */
+    raise_flag(&g.mu, &g.cv, &g.open);
+    raise_flag(&g2.mu, &g2.cv, &g2.open);
     vks_work_pool_finish(p);
     /* a caller of the pool's own runs queued tasks while the others finish its indexes */
     waits w = {vks_work_pool_start(2, "test_work_pool: no thread"), PTHREAD_MUTEX_INITIALIZER,
                PTHREAD_COND_INITIALIZER, 0, 0, 0};
     CHECK(w.pool != NULL);
     vks_work_pool_run(w.pool, waits_task, &w);
+    /* not finished before: a pool finishing lets a thread with an empty queue end, and the
+       share needs both threads (the helper's index on the other) */
+    await_flag(&w.mu, &w.cv, &w.done);
     vks_work_pool_finish(w.pool);
     CHECK(w.done && w.queued_ran);
     return vks_test_finish("test_work_pool");
