@@ -31,5 +31,7 @@ vks_add_test(NAME test_clip_layers SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test
 target_link_libraries(test_clip_layers PRIVATE vks_fixture)
 # the float clip time both the GPU and the CPU reference sample at (issue 22)
 vks_add_test(NAME test_clip_time SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_time.c LABELS core anim)
+# The CSV and OBJ writers' numbers: printf's bytes without printf (core/float_text.h).
+vks_add_test(NAME test_float_text SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_float_text.c LABELS core)
 # The format registry: detection, vks_read_file and vks_read_clips through one list (issue 23).
 vks_add_test(NAME test_format_registry SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_format_registry.c LABELS core)

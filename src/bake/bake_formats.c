@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bake_internal.h"
+#include "core/float_text.h"
 
 static int put_u32(FILE *f, uint32_t v)
 {
@@ -48,6 +49,12 @@ static const float *vec_at(const float *a, uint32_t model_vertex)
     return a && model_vertex != UINT32_MAX ? a + (size_t)model_vertex * 3 : zero3;
 }
 
+static void put_vector(FILE *f, const char *tag, const float *v)
+{
+    char line[VKS_TEXT_LINE_MAX];
+    fwrite(line, 1, vks_text_line(line, tag, v, 3), f);
+}
+
 static int write_obj(vks_bake *b, const float *pos, const float *nrm)
 {
     const vks_skin *s = b->skin;
@@ -56,14 +63,12 @@ static int write_obj(vks_bake *b, const float *pos, const float *nrm)
         const vks_mesh *me = &s->meshes[m];
         fprintf(b->f, "o %s\n", me->name[0] ? me->name : "mesh");
         for (uint32_t j = 0; j < me->source_vertex_count; j++) {
-            const float *p = vec_at(pos, b->file_to_model[base + j]);
-            fprintf(b->f, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
+            put_vector(b->f, "v", vec_at(pos, b->file_to_model[base + j]));
         }
         int has_n = nrm && (me->flags & VKS_MESH_HAS_NORMALS);
         if (has_n)
             for (uint32_t j = 0; j < me->source_vertex_count; j++) {
-                const float *n = vec_at(nrm, b->file_to_model[base + j]);
-                fprintf(b->f, "vn %.9g %.9g %.9g\n", n[0], n[1], n[2]);
+                put_vector(b->f, "vn", vec_at(nrm, b->file_to_model[base + j]));
             }
         for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++) {
             uint32_t i[3];
@@ -123,9 +128,50 @@ static void gather(const vks_bake *b, float *dst, int raw, const float *pos, con
     }
 }
 
+/* The longest CSV row: four integers and six numbers, their commas and the newline. */
+#define CSV_ROW_MAX (4 * 10 + 6 * VKS_FLOAT_TEXT_MAX + 10)
+
+/* One frame's rows "instance,frame,mesh,vertex,x,y,z,nx,ny,nz", as fprintf("%u,...,%.9g")
+ * wrote them, composed in the output's own room (as many rows as a room holds at a time). */
+static int write_csv(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm)
+{
+    char prefix[2 * 11 + 1];
+    size_t plen = vks_u32_text(prefix, instance);
+    prefix[plen++] = ',';
+    plen += vks_u32_text(prefix + plen, frame);
+    prefix[plen++] = ',';
+    uint32_t local = 0, mesh = UINT32_MAX, count = b->file_vertex_count;
+    const uint32_t most = (uint32_t)(VKS_OUTPUT_RESERVE_MAX / CSV_ROW_MAX);
+    for (uint32_t j0 = 0; j0 < count; j0 += most) {
+        uint32_t j1 = count - j0 < most ? count : j0 + most;
+        char *room = vks_output_reserve(b->out, (size_t)(j1 - j0) * CSV_ROW_MAX), *p = room;
+        if (!room)
+            return 0;
+        for (uint32_t j = j0; j < j1; j++, local++) {
+            if (b->mesh_of_file[j] != mesh) {
+                mesh = b->mesh_of_file[j];
+                local = 0;
+            }
+            uint32_t mv = b->file_to_model[j];
+            const float *v[2] = {vec_at(pos, mv), vec_at(nrm, mv)};
+            memcpy(p, prefix, plen);
+            p += plen;
+            p += vks_u32_text(p, mesh);
+            *p++ = ',';
+            p += vks_u32_text(p, local);
+            for (int k = 0; k < 6; k++) {
+                *p++ = ',';
+                p += vks_float_text(p, v[k / 3][k % 3]);
+            }
+            *p++ = '\n';
+        }
+        vks_output_commit(b->out, (size_t)(p - room));
+    }
+    return 1;
+}
+
 int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float *pos, const float *nrm)
 {
-    FILE *f = b->f;
     if (b->format == VKS_BAKE_OBJ)
         return write_obj(b, pos, nrm);
     uint32_t count = b->file_vertex_count;
@@ -151,17 +197,5 @@ int vks__bake_frame(vks_bake *b, uint32_t instance, uint32_t frame, const float 
         }
         return 1;
     }
-    uint32_t local = 0, mesh = UINT32_MAX;
-    for (uint32_t j = 0; j < b->file_vertex_count; j++) {
-        if (b->mesh_of_file[j] != mesh) {
-            mesh = b->mesh_of_file[j];
-            local = 0;
-        }
-        uint32_t mv = b->file_to_model[j];
-        const float *p = vec_at(pos, mv), *n = vec_at(nrm, mv);
-        fprintf(f, "%u,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", instance, frame, mesh, local, p[0], p[1], p[2], n[0],
-                n[1], n[2]);
-        local++;
-    }
-    return !ferror(f);
+    return write_csv(b, instance, frame, pos, nrm);
 }

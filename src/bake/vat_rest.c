@@ -4,8 +4,17 @@
 #include "vkskin/output.h"
 #include "vkskin/vat_write.h"
 
+#include "core/float_text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Writes line[0..n) to f (the numbers are composed by core/float_text.h: printf's bytes). */
+static void put(FILE *f, const char *line, size_t n)
+{
+    fwrite(line, 1, n, f);
+}
 
 vks_result vks_vat_write_rest_obj(const char *path, const vks_skin *s, const vks_vat_layout *lay, const char *model,
                                   vks_error *err)
@@ -19,28 +28,34 @@ vks_result vks_vat_write_rest_obj(const char *path, const vks_skin *s, const vks
                "# (v counts from the bottom, the first row at the top: a shader subtracts\n"
                "# frame * rows_per_frame / height from v to reach frame `frame`)\n",
             model ? model : "the model");
+    char line[VKS_TEXT_LINE_MAX];
     for (uint32_t v = 0; v < s->vertex_count; v++)
-        fprintf(f, "v %.9g %.9g %.9g\n", s->positions[v][0], s->positions[v][1], s->positions[v][2]);
+        put(f, line, vks_text_line(line, "v", s->positions[v], 3));
     for (uint32_t v = 0; v < s->vertex_count; v++) {
         float uv[2];
         vks_vat_uv(lay, v, uv);
-        fprintf(f, "vt %.9g %.9g\n", uv[0], 1.0f - uv[1]); /* OBJ's v = 0 is the bottom row */
+        uv[1] = 1.0f - uv[1]; /* OBJ's v = 0 is the bottom row */
+        put(f, line, vks_text_line(line, "vt", uv, 2));
     }
     for (uint32_t v = 0; s->normals && v < s->vertex_count; v++)
-        fprintf(f, "vn %.9g %.9g %.9g\n", s->normals[v][0], s->normals[v][1], s->normals[v][2]);
+        put(f, line, vks_text_line(line, "vn", s->normals[v], 3));
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const vks_mesh *me = &s->meshes[m];
         fprintf(f, "o %s\n", me->name[0] ? me->name : "mesh");
         for (uint32_t t = me->first_triangle; t < me->first_triangle + me->triangle_count; t++) {
-            fputc('f', f);
-            for (int k = 0; k < 3; k++) {
-                uint32_t i = me->first_vertex + s->triangles[t][k] + 1;
-                if (s->normals)
-                    fprintf(f, " %u/%u/%u", i, i, i);
-                else
-                    fprintf(f, " %u/%u", i, i);
+            char face[2 + 3 * 3 * 11], *p = face; /* "f" and three " i/i/i" of up to 10 digits */
+            *p++ = 'f';
+            for (int k = 0; k < 3; k++) { /* " i/i/i", or " i/i" without normals */
+                char num[VKS_FLOAT_TEXT_MAX];
+                size_t nl = vks_u32_text(num, me->first_vertex + s->triangles[t][k] + 1);
+                for (int c = 0; c < (s->normals ? 3 : 2); c++) {
+                    *p++ = c ? '/' : ' ';
+                    memcpy(p, num, nl);
+                    p += nl;
+                }
             }
-            fputc('\n', f);
+            *p++ = '\n';
+            put(f, face, (size_t)(p - face));
         }
     }
     return vks_output_close(o, !ferror(f), err);
