@@ -57,6 +57,12 @@ void vks__gltf_free(vks__gltf *g)
     memset(g, 0, sizeof *g);
 }
 
+/* cJSON counts an array by walking it, so an index per push would make a document of n
+ * accessors (a morph bake: a few per frame) cost n^2/2 steps: 68 % of a 4000-frame glb.
+ * The last few arrays pushed to keep their count and last item. A count goes on only when the
+ * new item follows that item (nothing else was appended); a first item counts 1, so an array
+ * freed and another allocated at its address starts afresh; anything else is counted anew.
+ * Only pointers are compared: the item remembered may have been freed since. */
 uint32_t vks__gltf_push(vks__gltf *g, cJSON *array, cJSON *item)
 {
     if (!item || !array || !cJSON_AddItemToArray(array, item)) {
@@ -64,7 +70,21 @@ uint32_t vks__gltf_push(vks__gltf *g, cJSON *array, cJSON *item)
         g->failed = 1;
         return 0;
     }
-    return (uint32_t)cJSON_GetArraySize(array) - 1;
+    vks__gltf_count *c = NULL;
+    for (int i = 0; i < VKS__GLTF_COUNTS && !c; i++)
+        if (g->counts[i].array == array)
+            c = &g->counts[i];
+    if (!c)
+        c = &g->counts[g->counts_next++ % VKS__GLTF_COUNTS];
+    if (array->child == item)
+        c->count = 1;
+    else if (c->array == array && item->prev == c->last)
+        c->count++;
+    else
+        c->count = (uint32_t)cJSON_GetArraySize(array);
+    c->array = array;
+    c->last = item;
+    return c->count - 1;
 }
 
 cJSON *vks__gltf_numbers(const float *v, int n)
@@ -94,7 +114,9 @@ static uint32_t add_view(vks__gltf *g, size_t start, int target)
     return vks__gltf_push(g, g->views, v);
 }
 
-static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_t count, const char *type)
+/* An accessor over view; with lo and hi (comps values each), its min and max. */
+static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_t count, const char *type,
+                             const float *lo, const float *hi, int comps)
 {
     cJSON *a = cJSON_CreateObject();
     if (a) {
@@ -102,6 +124,16 @@ static uint32_t add_accessor(vks__gltf *g, uint32_t view, int component, uint32_
         cJSON_AddNumberToObject(a, "componentType", component);
         cJSON_AddNumberToObject(a, "count", count);
         cJSON_AddStringToObject(a, "type", type);
+        if (lo && hi) {
+            cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
+            int ok = jl && jh && cJSON_AddItemToObject(a, "min", jl);
+            if (!ok)
+                cJSON_Delete(jl);
+            if (!ok || !cJSON_AddItemToObject(a, "max", jh)) {
+                cJSON_Delete(jh);
+                g->failed = 1;
+            }
+        }
     }
     return vks__gltf_push(g, g->accessors, a);
 }
@@ -153,14 +185,8 @@ uint32_t vks__gltf_floats_placed(vks__gltf *g, uint32_t count, int comps, int ta
         }
     g->bin.size += n * sizeof(float);
     uint32_t view = add_view(g, start, target);
-    uint32_t acc = add_accessor(g, view, 5126, count, type_of(comps));
-    if (minmax && count && !g->failed) {
-        cJSON *a = cJSON_GetArrayItem(g->accessors, (int)acc);
-        cJSON *jl = vks__gltf_numbers(lo, comps), *jh = vks__gltf_numbers(hi, comps);
-        if (!jl || !jh || !cJSON_AddItemToObject(a, "min", jl) || !cJSON_AddItemToObject(a, "max", jh))
-            g->failed = 1;
-    }
-    return acc;
+    int bounds = minmax && count;
+    return add_accessor(g, view, 5126, count, type_of(comps), bounds ? lo : NULL, bounds ? hi : NULL, comps);
 }
 
 uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax)
@@ -187,7 +213,7 @@ uint32_t vks__gltf_joints(vks__gltf *g, const uint16_t (*j)[4], uint32_t count)
                 vks_buf_u8(&g->bin, (uint8_t)j[i][k]);
         }
     uint32_t view = add_view(g, start, VKS__GL_ARRAY_BUFFER);
-    return add_accessor(g, view, wide ? 5123 : 5121, count, "VEC4");
+    return add_accessor(g, view, wide ? 5123 : 5121, count, "VEC4", NULL, NULL, 0);
 }
 
 uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
@@ -200,7 +226,7 @@ uint32_t vks__gltf_indices(vks__gltf *g, const uint32_t *idx, uint32_t count)
         for (uint32_t i = 0; i < count; i++)
             vks_buf_u32(&g->bin, idx[i]);
     uint32_t view = add_view(g, start, VKS__GL_ELEMENT_ARRAY_BUFFER);
-    return add_accessor(g, view, 5125, count, "SCALAR");
+    return add_accessor(g, view, 5125, count, "SCALAR", NULL, NULL, 0);
 }
 
 uint32_t vks__gltf_mesh_indices(vks__gltf *g, const vks_skin *s, uint32_t m)

@@ -14,12 +14,20 @@
 
 enum { VKS__GL_ARRAY_BUFFER = 34962, VKS__GL_ELEMENT_ARRAY_BUFFER = 34963 };
 
+/* An array's length as vks__gltf_push last left it (gltf_doc.c says why). */
+typedef struct vks__gltf_count {
+    const cJSON *array, *last;
+    uint32_t count;
+} vks__gltf_count;
+enum { VKS__GLTF_COUNTS = 8 };
+
 typedef struct vks__gltf {
     cJSON *root;
     cJSON *nodes, *meshes, *skins, *animations, *accessors, *views, *scene_nodes;
     cJSON *materials, *textures, *images, *samplers;
     vks_bytebuf bin;
-    uint32_t accessor_count, view_count;
+    vks__gltf_count counts[VKS__GLTF_COUNTS];
+    unsigned counts_next;
     int failed; /* sticky: an allocation failed somewhere */
 } vks__gltf;
 
