@@ -33,5 +33,8 @@ target_link_libraries(test_clip_layers PRIVATE vks_fixture)
 vks_add_test(NAME test_clip_time SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_clip_time.c LABELS core anim)
 # The CSV and OBJ writers' numbers: printf's bytes without printf (core/float_text.h).
 vks_add_test(NAME test_float_text SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_float_text.c LABELS core)
+# Text numbers inside a host that set a comma locale: the C locale's, as in a plain run.
+vks_add_test(NAME test_c_locale SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_c_locale.c LABELS core)
+set_tests_properties(test_c_locale PROPERTIES SKIP_RETURN_CODE 77)
 # The format registry: detection, vks_read_file and vks_read_clips through one list (issue 23).
 vks_add_test(NAME test_format_registry SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_format_registry.c LABELS core)

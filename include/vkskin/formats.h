@@ -19,6 +19,12 @@
  *   output; options and input bytes may be shared, read-only). The callbacks in the options
  *   (allocator, file, logger) are called on the calling thread and must be safe to call from
  *   every thread that reads at once.
+ *
+ * LOCALE
+ *   Numbers in text (CMDL and CSKLA XML, P3D's LOD names and colour textures, crowd files,
+ *   reports, vertex caches in CSV and OBJ) are read and written with '.', whatever the host
+ *   set with setlocale(): the library switches the calling thread to the C locale's numbers
+ *   for the call (uselocale) and back, and other threads keep theirs.
  */
 #ifndef VKSKIN_FORMATS_H
 #define VKSKIN_FORMATS_H

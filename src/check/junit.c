@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "report_internal.h"
+#include "core/c_numeric.h"
 
 typedef struct counts {
     unsigned tests, failures, errors, skipped;
@@ -143,7 +144,7 @@ static void stream_case(FILE *f, const char *cls, const char *name, double secon
     testcase(f, cls, name, seconds, r->pass, 0, msg, over);
 }
 
-vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
+static vks_result report_junit_body(const vks_report *r, FILE *f, vks_error *err)
 {
     counts all = {0, 0, 0, 0};
     double seconds = 0;
@@ -214,4 +215,15 @@ vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
     if (fflush(f) != 0 || ferror(f))
         return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, "report/junit", "write failed: %s", strerror(errno));
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = report_junit_body(r, f, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }

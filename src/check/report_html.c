@@ -11,6 +11,7 @@
 
 #include "report_internal.h"
 #include "vkskin/skin.h"
+#include "core/c_numeric.h"
 
 static const char *style =
     "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fafafa}"
@@ -242,7 +243,7 @@ static void legend(FILE *f)
     fputs("(1 is the tolerance)</p>\n", f);
 }
 
-vks_result vks_report_html(const vks_report *r, FILE *f, vks_error *err)
+static vks_result report_html_body(const vks_report *r, FILE *f, vks_error *err)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>vkskin validate: ", f);
     fputs(r->exit_code ? "FAIL" : "PASS", f);
@@ -298,4 +299,15 @@ vks_result vks_report_html(const vks_report *r, FILE *f, vks_error *err)
     if (fflush(f) != 0 || ferror(f))
         return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, "report/html", "write failed: %s", strerror(errno));
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_report_html(const vks_report *r, FILE *f, vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = report_html_body(r, f, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }

@@ -7,6 +7,7 @@
  *   rate 1.2e+11 */
 #define _POSIX_C_SOURCE 200809L
 #include "tuning_cache.h"
+#include "core/c_numeric.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -117,8 +118,8 @@ static char *next_line(char **p)
     return line;
 }
 
-int vks__cache_read_shape(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
-                          char *why, size_t wn)
+static int cache_read_shape_body(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
+                                 char *why, size_t wn)
 {
     char path[4200];
     vks__cache_path(dir, key, "launch-shape.txt", path, sizeof path);
@@ -154,8 +155,20 @@ int vks__cache_read_shape(const char *dir, const vks__cache_key *key, char *shap
     return res;
 }
 
-int vks__cache_write_shape(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
-                           size_t wn)
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+int vks__cache_read_shape(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
+                          char *why, size_t wn)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    int rc = cache_read_shape_body(dir, key, shape, n, rate, why, wn);
+    vks_c_numeric_leave(&scope);
+    return rc;
+}
+
+static int cache_write_shape_body(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
+                                  size_t wn)
 {
     char path[4200], k[128], text[1024];
     vks__cache_path(dir, key, "launch-shape.txt", path, sizeof path);
@@ -167,4 +180,16 @@ int vks__cache_write_shape(const char *dir, const vks__cache_key *key, const cha
         return 0;
     }
     return 1;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+int vks__cache_write_shape(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
+                           size_t wn)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    int rc = cache_write_shape_body(dir, key, shape, rate, why, wn);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }

@@ -18,6 +18,7 @@
 #include "core/vec.h"
 #include "vkskin/clip.h"
 #include "vkskin/skin.h"
+#include "core/c_numeric.h"
 
 enum { MAX_TEXT = 4096 }; /* longest path or clip source in a cell */
 
@@ -1128,8 +1129,8 @@ vks_result vks_crowd_file_parse(const char *text, size_t size, const char *name,
     return vks_crowd_file_parse_with(text, size, name, NULL, out, err);
 }
 
-vks_result vks_crowd_file_parse_with(const char *text, size_t size, const char *name, const vks_allocator *allocator,
-                                     vks_crowd_spec **out, vks_error *err)
+static vks_result crowd_file_parse_with_body(const char *text, size_t size, const char *name, const vks_allocator *allocator,
+                                             vks_crowd_spec **out, vks_error *err)
 {
     if (out)
         *out = NULL;
@@ -1174,6 +1175,18 @@ vks_result vks_crowd_file_parse_with(const char *text, size_t size, const char *
     }
     *out = spec;
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_crowd_file_parse_with(const char *text, size_t size, const char *name, const vks_allocator *allocator,
+                                     vks_crowd_spec **out, vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = crowd_file_parse_with_body(text, size, name, allocator, out, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }
 
 void vks_crowd_spec_free(vks_crowd_spec *spec)

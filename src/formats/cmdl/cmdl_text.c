@@ -3,7 +3,8 @@
  * (notes §2: values use '.', whatever the host program's locale). */
 #include "cmdl_internal.h"
 
-#include <locale.h>
+#include "core/c_numeric.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,29 +57,10 @@ static int convert(const char *s, size_t n, double *out)
     return 1;
 }
 
-/* Runs the conversions under the C locale so a host's setlocale() cannot change '.'. */
-typedef struct c_locale_scope {
-    locale_t c, old;
-} c_locale_scope;
-
-static void scope_enter(c_locale_scope *sc)
-{
-    sc->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    sc->old = sc->c ? uselocale(sc->c) : (locale_t)0;
-}
-
-static void scope_leave(c_locale_scope *sc)
-{
-    if (sc->c) {
-        uselocale(sc->old);
-        freelocale(sc->c);
-    }
-}
-
 int vks__cmdl_numbers(const char *text, size_t len, cmdl_number_fn fn, void *user, char bad[32])
 {
-    c_locale_scope sc;
-    scope_enter(&sc);
+    vks_c_numeric sc;
+    vks_c_numeric_enter(&sc); /* a host's setlocale() cannot change '.' */
     int ok = 1;
     size_t i = 0;
     while (i < len) {
@@ -103,7 +85,7 @@ int vks__cmdl_numbers(const char *text, size_t len, cmdl_number_fn fn, void *use
             break;
         }
     }
-    scope_leave(&sc);
+    vks_c_numeric_leave(&sc);
     return ok;
 }
 
@@ -114,10 +96,10 @@ int vks__cmdl_number(const char *s, double *out)
         s++, n--;
     while (n && is_space(s[n - 1]))
         n--;
-    c_locale_scope sc;
-    scope_enter(&sc);
+    vks_c_numeric sc;
+    vks_c_numeric_enter(&sc);
     int ok = convert(s, n, out);
-    scope_leave(&sc);
+    vks_c_numeric_leave(&sc);
     return ok;
 }
 

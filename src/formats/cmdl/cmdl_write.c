@@ -19,6 +19,7 @@
 #include "cmdl_internal.h"
 #include "core/bytebuf.h"
 #include "vkskin/formats.h"
+#include "core/c_numeric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -431,8 +432,8 @@ out:
     return rc;
 }
 
-vks_result vks_cmdl_write(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes, size_t *out_size,
-                          vks_error *err)
+static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes, size_t *out_size,
+                                  vks_error *err)
 {
     vks_write_options o = opt ? *opt : (vks_write_options){0};
     if (!s || !out_bytes || !out_size)
@@ -529,4 +530,16 @@ out:
     *out_bytes = b.data;
     *out_size = b.size;
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_cmdl_write(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes, size_t *out_size,
+                          vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = cmdl_write_body(s, opt, out_bytes, out_size, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }

@@ -23,6 +23,7 @@
  * Names are the skin's; a name used twice, or holding '"', cannot be a Path and is refused.
  * Numbers are printed under the C locale. */
 #include "cskla_internal.h"
+#include "core/c_numeric.h"
 
 #include <locale.h>
 #include <math.h>
@@ -405,8 +406,8 @@ static vks_result put_clip(writer *w, const vks_clip *clip, uint32_t ci)
     return r;
 }
 
-vks_result vks_cskla_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
-                           uint8_t **out_bytes, size_t *out_size, vks_error *err)
+static vks_result cskla_write_body(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
+                                   uint8_t **out_bytes, size_t *out_size, vks_error *err)
 {
     if (!set || !skin || !out_bytes || !out_size || !set->clip_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "cskla", "a clip set, a skin and an output are required");
@@ -444,4 +445,16 @@ vks_result vks_cskla_write(const vks_clip_set *set, const vks_skin *skin, const 
     *out_bytes = w.b.data;
     *out_size = w.b.size;
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_cskla_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
+                           uint8_t **out_bytes, size_t *out_size, vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = cskla_write_body(set, skin, opt, out_bytes, out_size, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }

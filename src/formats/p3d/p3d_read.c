@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p3d_internal.h"
+#include "core/c_numeric.h"
 
 #define RES_MEMORY 1e15
 
@@ -127,8 +128,8 @@ static vks_result choose_skeleton(p3d_pool *pool, const vks_read_options *opt, c
     return VKS_OK;
 }
 
-vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
-                        vks_error *err)
+static vks_result p3d_read_body(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
+                                vks_error *err)
 {
     vks_read_options opt = vks_read_options_defaults(opt_in);
     p3d_pool pool = p3d_pool_make(&opt.allocator);
@@ -228,4 +229,16 @@ done:
     }
     *out = skin;
     return VKS_OK;
+}
+
+/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
+ * comma must not reach the text. */
+vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
+                        vks_error *err)
+{
+    vks_c_numeric scope;
+    vks_c_numeric_enter(&scope);
+    vks_result rc = p3d_read_body(opt_in, bytes, size, out, err);
+    vks_c_numeric_leave(&scope);
+    return rc;
 }
