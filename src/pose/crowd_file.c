@@ -1129,8 +1129,8 @@ vks_result vks_crowd_file_parse(const char *text, size_t size, const char *name,
     return vks_crowd_file_parse_with(text, size, name, NULL, out, err);
 }
 
-static vks_result crowd_file_parse_with_body(const char *text, size_t size, const char *name, const vks_allocator *allocator,
-                                             vks_crowd_spec **out, vks_error *err)
+static vks_result crowd_file_parse_with_body(const char *text, size_t size, const char *name,
+                                             const vks_allocator *allocator, vks_crowd_spec **out, vks_error *err)
 {
     if (out)
         *out = NULL;

@@ -432,8 +432,8 @@ out:
     return rc;
 }
 
-static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes, size_t *out_size,
-                                  vks_error *err)
+static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes,
+                                  size_t *out_size, vks_error *err)
 {
     vks_write_options o = opt ? *opt : (vks_write_options){0};
     if (!s || !out_bytes || !out_size)
