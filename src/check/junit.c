@@ -217,13 +217,8 @@ static vks_result report_junit_body(const vks_report *r, FILE *f, vks_error *err
     return VKS_OK;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 vks_result vks_report_junit(const vks_report *r, FILE *f, vks_error *err)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    vks_result rc = report_junit_body(r, f, err);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(vks_result, report_junit_body(r, f, err));
 }

@@ -19,4 +19,15 @@ void vks_c_numeric_enter(vks_c_numeric *scope);
 /* Gives the thread back the locale it had. */
 void vks_c_numeric_leave(vks_c_numeric *scope);
 
+/* A public function's whole body as `return call;` under the C locale's numbers: its text
+ * work is in a static function of its own, called here, so every return of it is covered. */
+#define VKS_RETURN_IN_C_NUMERIC(type, call)                                                       \
+    do {                                                                                         \
+        vks_c_numeric scope_;                                                                    \
+        vks_c_numeric_enter(&scope_);                                                            \
+        type result_ = (call);                                                                   \
+        vks_c_numeric_leave(&scope_);                                                            \
+        return result_;                                                                          \
+    } while (0)
+
 #endif

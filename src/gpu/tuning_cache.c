@@ -155,16 +155,11 @@ static int cache_read_shape_body(const char *dir, const vks__cache_key *key, cha
     return res;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 int vks__cache_read_shape(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
                           char *why, size_t wn)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    int rc = cache_read_shape_body(dir, key, shape, n, rate, why, wn);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(int, cache_read_shape_body(dir, key, shape, n, rate, why, wn));
 }
 
 static int cache_write_shape_body(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
@@ -182,14 +177,9 @@ static int cache_write_shape_body(const char *dir, const vks__cache_key *key, co
     return 1;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 int vks__cache_write_shape(const char *dir, const vks__cache_key *key, const char *shape, double rate, char *why,
                            size_t wn)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    int rc = cache_write_shape_body(dir, key, shape, rate, why, wn);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(int, cache_write_shape_body(dir, key, shape, rate, why, wn));
 }

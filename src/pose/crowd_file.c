@@ -1177,16 +1177,11 @@ static vks_result crowd_file_parse_with_body(const char *text, size_t size, cons
     return VKS_OK;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 vks_result vks_crowd_file_parse_with(const char *text, size_t size, const char *name, const vks_allocator *allocator,
                                      vks_crowd_spec **out, vks_error *err)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    vks_result rc = crowd_file_parse_with_body(text, size, name, allocator, out, err);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(vks_result, crowd_file_parse_with_body(text, size, name, allocator, out, err));
 }
 
 void vks_crowd_spec_free(vks_crowd_spec *spec)

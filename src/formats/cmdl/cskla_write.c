@@ -447,14 +447,9 @@ static vks_result cskla_write_body(const vks_clip_set *set, const vks_skin *skin
     return VKS_OK;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 vks_result vks_cskla_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
                            uint8_t **out_bytes, size_t *out_size, vks_error *err)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    vks_result rc = cskla_write_body(set, skin, opt, out_bytes, out_size, err);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(vks_result, cskla_write_body(set, skin, opt, out_bytes, out_size, err));
 }

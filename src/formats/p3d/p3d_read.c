@@ -231,14 +231,9 @@ done:
     return VKS_OK;
 }
 
-/* The body above under the C locale's numbers (core/c_numeric.h): a host's setlocale() for a
- * comma must not reach the text. */
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
 vks_result vks_p3d_read(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err)
 {
-    vks_c_numeric scope;
-    vks_c_numeric_enter(&scope);
-    vks_result rc = p3d_read_body(opt_in, bytes, size, out, err);
-    vks_c_numeric_leave(&scope);
-    return rc;
+    VKS_RETURN_IN_C_NUMERIC(vks_result, p3d_read_body(opt_in, bytes, size, out, err));
 }
