@@ -3,7 +3,8 @@
  * "C" (the CMDL and CSKLA writers, JUnit, the HTML report, a CSV vertex cache), and the text
  * readers take "0.5" as before (a crowd file, P3D's material colours, CMDL read back).
  * The de_DE locale is compiled into a temporary folder with localedef (LOCPATH), so the test
- * needs no installed locale; it skips (77) where localedef or its sources are missing. */
+ * needs no installed locale (vks_test_comma_locale); it skips (77) where localedef or its
+ * sources are missing. The tuning cache's numbers: test_tuning_cache (GPU builds). */
 #define _GNU_SOURCE /* open_memstream, mkdtemp */
 #include "testutil.h"
 
@@ -24,22 +25,6 @@ typedef struct outputs {
     size_t junit_n, html_n, csv_n;
     float crowd_start, crowd_speed;
 } outputs;
-
-static int comma_locale(char *dir)
-{
-    if (!mkdtemp(dir))
-        return 0;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 > /dev/null 2>&1", dir);
-    if (system(cmd) != 0)
-        return 0;
-    setenv("LOCPATH", dir, 1);
-    if (!setlocale(LC_ALL, "de_DE.UTF-8"))
-        return 0;
-    char t[16];
-    snprintf(t, sizeof t, "%.1f", 1.5);
-    return !strcmp(t, "1,5"); /* the host's printf now writes commas */
-}
 
 static char *memstream_report(vks_result (*fn)(const vks_report *, FILE *, vks_error *), const vks_report *r,
                               size_t *n)
@@ -119,7 +104,7 @@ int main(void)
     outputs c = {0}, de = {0};
     run_all(&c, csv_path);
     char dir[] = "/tmp/vkskin-locale.XXXXXX";
-    if (!comma_locale(dir)) {
+    if (!vks_test_comma_locale(dir)) {
         fprintf(stderr, "test_c_locale: no de_DE locale could be made (localedef, /usr/share/i18n): skipped\n");
         return 77;
     }

@@ -6,6 +6,7 @@
 #include "gpu/tuning_cache.h"
 #include "testutil.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -130,8 +131,28 @@ int main(void)
     unsetenv("HOME");
     CHECK(!vks__cache_dir(NULL, d, sizeof d));
 
+    /* Programs with different locales share one cache: the rate goes with '.' whatever the
+       host's setlocale() (core/c_numeric.h), written under de_DE and read under C, and back. */
+    char loc[] = "/tmp/vks_tuning_locale_XXXXXX", comma[700];
+    snprintf(comma, sizeof comma, "%s/comma", root);
+    if (vks_test_comma_locale(loc)) {
+        vks__cache_key c1 = key(0x91158300u, "1.2.3"), c2 = key(0x91158301u, "1.2.3");
+        CHECK(vks__cache_write_shape(comma, &c1, "wg=64", 1.25e11, why, sizeof why));
+        setlocale(LC_ALL, "C");
+        CHECK(vks__cache_write_shape(comma, &c2, "wg=128", 2.5e10, why, sizeof why));
+        rate = 0;
+        CHECK_EQ_INT(vks__cache_read_shape(comma, &c1, shape, sizeof shape, &rate, why, sizeof why), 1);
+        CHECK_NEAR(rate, 1.25e11, 1e6);
+        CHECK(setlocale(LC_ALL, "de_DE.UTF-8") != NULL);
+        rate = 0;
+        CHECK_EQ_INT(vks__cache_read_shape(comma, &c2, shape, sizeof shape, &rate, why, sizeof why), 1);
+        CHECK_NEAR(rate, 2.5e10, 1e6);
+        setlocale(LC_ALL, "C");
+    } else {
+        fprintf(stderr, "test_tuning_cache: no de_DE locale could be made: the locale case skipped\n");
+    }
     char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", root, loc);
     CHECK(system(cmd) == 0);
     return vks_test_finish("test_tuning_cache");
 }

@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -142,4 +143,20 @@ int vks_test_corruptions(vks_reader_fn fn, const vks_read_options *opt, const ui
     }
     free(copy);
     return bad;
+}
+
+int vks_test_comma_locale(char *dir)
+{
+    if (!mkdtemp(dir))
+        return 0;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 > /dev/null 2>&1", dir);
+    if (system(cmd) != 0)
+        return 0;
+    setenv("LOCPATH", dir, 1);
+    if (!setlocale(LC_ALL, "de_DE.UTF-8"))
+        return 0;
+    char t[16];
+    snprintf(t, sizeof t, "%.1f", 1.5);
+    return !strcmp(t, "1,5");
 }
