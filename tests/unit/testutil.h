@@ -46,7 +46,8 @@ extern int vks_test_failures;
 
 /* A host that set a comma locale: compiles de_DE.UTF-8 with localedef into dir (a mkdtemp
  * template, kept for the caller to remove), points LOCPATH at it and calls setlocale(LC_ALL).
- * 1 when printf("%.1f", 1.5) then writes "1,5"; 0 where localedef or its sources are absent. */
+ * 1 when printf("%.1f", 1.5) then writes "1,5"; 0 where localedef or its sources are absent
+ * (dir then removed). */
 int vks_test_comma_locale(char *dir);
 
 /* Prints a summary line and returns the process exit code. */
