@@ -12,7 +12,7 @@
 #      against dd of the same bytes, page cache and fdatasync; 3 rounds, --quick 1), then
 #      --jobs 1, 4 and 16 (--quick 1 and 4)
 #   4. deform --gpu of the 10k character to raw and PC2, and --device 0,0 (same bytes), against
-#      dd of the raw's size
+#      dd of the raw's size; then a tenth of the instances as CSV
 # and writes OUTDIR/host_targets.md (a line a run: wall seconds, exit code; validate's GPU
 # passes, total and their ratio; the tables) and every run's JSON and stderr beside it.
 # Needs bash, coreutils, awk; the device's own Vulkan driver. Exit: 0 every run passed and the
@@ -138,7 +138,12 @@ timed "the same raw, --device 0,0" "$out/deform_split.out" \
 cmp -s "$work/d.raw" "$work/d2.raw" || { say "| deform --device 0,0: other bytes than one device | | FAIL |"; failed=1; }
 mb=$(($(stat -c %s "$work/d.raw" 2> /dev/null || echo 0) / 1048576 + 1))
 timed "dd of $mb MiB (page cache)" "$out/dd.out" dd if=/dev/zero of="$work/dd.bin" bs=1M count=$mb
-rm -f "$work"/d.raw "$work"/d2.raw "$work"/d.pc2 "$work"/dd.bin
+# text: a tenth of the instances as CSV (six numbers a row, converted on one thread)
+csvn=$((def / 10 > 0 ? def / 10 : 1))
+timed "the same as CSV, $csvn instances" "$out/deform_csv.out" \
+  "$vk" deform "$work/c10k.dff" --gpu --instances $csvn --frames $frames --out "$work/d.csv" --format csv --quiet
+say "|   CSV: $(($(stat -c %s "$work/d.csv" 2> /dev/null || echo 0) / 1048576)) MiB | | |"
+rm -f "$work"/d.raw "$work"/d2.raw "$work"/d.pc2 "$work"/dd.bin "$work"/d.csv
 say ""
 say "$([ $failed = 0 ] && echo PASS || echo FAIL): $md"
 exit $failed
