@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes line[0..n) to f (the numbers are composed by core/float_text.h: printf's bytes). */
-static void put(FILE *f, const char *line, size_t n)
-{
-    fwrite(line, 1, n, f);
-}
-
 vks_result vks_vat_write_rest_obj(const char *path, const vks_skin *s, const vks_vat_layout *lay, const char *model,
                                   vks_error *err)
 {
@@ -30,15 +24,15 @@ vks_result vks_vat_write_rest_obj(const char *path, const vks_skin *s, const vks
             model ? model : "the model");
     char line[VKS_TEXT_LINE_MAX];
     for (uint32_t v = 0; v < s->vertex_count; v++)
-        put(f, line, vks_text_line(line, "v", s->positions[v], 3));
+        fwrite(line, 1, vks_text_line(line, "v", s->positions[v], 3), f);
     for (uint32_t v = 0; v < s->vertex_count; v++) {
         float uv[2];
         vks_vat_uv(lay, v, uv);
         uv[1] = 1.0f - uv[1]; /* OBJ's v = 0 is the bottom row */
-        put(f, line, vks_text_line(line, "vt", uv, 2));
+        fwrite(line, 1, vks_text_line(line, "vt", uv, 2), f);
     }
     for (uint32_t v = 0; s->normals && v < s->vertex_count; v++)
-        put(f, line, vks_text_line(line, "vn", s->normals[v], 3));
+        fwrite(line, 1, vks_text_line(line, "vn", s->normals[v], 3), f);
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const vks_mesh *me = &s->meshes[m];
         fprintf(f, "o %s\n", me->name[0] ? me->name : "mesh");
@@ -55,7 +49,7 @@ vks_result vks_vat_write_rest_obj(const char *path, const vks_skin *s, const vks
                 }
             }
             *p++ = '\n';
-            put(f, face, (size_t)(p - face));
+            fwrite(face, 1, (size_t)(p - face), f);
         }
     }
     return vks_output_close(o, !ferror(f), err);

@@ -5,10 +5,8 @@
  * The de_DE locale is compiled into a temporary folder with localedef (LOCPATH), so the test
  * needs no installed locale (vks_test_comma_locale); it skips (77) where localedef or its
  * sources are missing. The tuning cache's numbers: test_tuning_cache (GPU builds). */
-#define _GNU_SOURCE /* open_memstream, mkdtemp */
 #include "testutil.h"
 
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

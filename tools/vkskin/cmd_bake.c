@@ -164,6 +164,15 @@ static void account(bake_run *run, uint32_t j, bake_worker *w)
     pthread_mutex_unlock(&run->lock);
 }
 
+/* A slot's memory: the job's frames, its inputs, its lock and itself. */
+static void slot_free(job_slot *s)
+{
+    vks_bake_frames_free(&s->fr);
+    vks_bake_loaded_free(&s->l);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
 /* Decides what job j must redo, reads it and makes its frames' arrays. Returns the slot when
  * it is to be deformed and written; NULL when it is finished already (up to date, or failed). */
 static job_slot *prepare(bake_run *run, uint32_t j)
@@ -191,6 +200,7 @@ static job_slot *prepare(bake_run *run, uint32_t j)
         res->done = -1;
         return NULL;
     }
+    pthread_mutex_init(&s->mu, NULL);
     s->j = j;
     s->t0 = t0;
     s->only = *job;
@@ -222,9 +232,7 @@ static job_slot *prepare(bake_run *run, uint32_t j)
         ok = vks_bake_frames_alloc(&s->only, &s->l, &s->fr);
     res->read_seconds = vks_bake_now() - t0;
     if (!ok) {
-        vks_bake_frames_free(&s->fr);
-        vks_bake_loaded_free(&s->l);
-        free(s);
+        slot_free(s);
         res->done = -1;
         res->seconds = vks_bake_now() - t0;
         return NULL;
@@ -253,14 +261,13 @@ static void job_written(job_slot *s)
         res->bytes += p->bytes;
         res->outputs_written += p->outputs_written;
     }
-    vks_bake_frames_free(&s->fr);
-    vks_bake_loaded_free(&s->l);
-    res->done = ok ? (s->only.outputs ? 1 : 2) : -1;
-    res->seconds = vks_bake_now() - s->t0;
+    int done = ok ? (s->only.outputs ? 1 : 2) : -1;
     bake_worker *w = s->w;
     uint32_t j = s->j;
-    pthread_mutex_destroy(&s->mu);
-    free(s);
+    double t0 = s->t0;
+    slot_free(s);
+    res->done = done;
+    res->seconds = vks_bake_now() - t0;
     account(run, j, w);
 }
 
@@ -316,7 +323,6 @@ static void ready_tasks(job_slot *s, int ok, kind_task **out, uint64_t *cost, ui
                        s->fr.bounds_max);
         s->fr.has_bounds = 1;
     }
-    pthread_mutex_init(&s->mu, NULL);
     uint32_t kinds = ok ? s->only.outputs : 0, count = 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
         count += (kinds >> k) & 1u;
@@ -404,10 +410,8 @@ static int devices_ready(bake_run *run)
 /* A read job not to be deformed (no device): its memory freed, nothing written. */
 static void drop(job_slot *s)
 {
-    vks_bake_frames_free(&s->fr);
-    vks_bake_loaded_free(&s->l);
     s->w->run->res[s->j].done = -1;
-    free(s);
+    slot_free(s);
 }
 
 /* The GPU's group: every job's frames deformed by one crowd in one submission (the worker's

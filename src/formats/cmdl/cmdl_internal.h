@@ -145,7 +145,7 @@ vks_result vks__cmdl_inverse_binds(cmdl_ctx *c, const vks_skin *skin, vks_affine
 vks_result vks__cmdl_shapes(cmdl_ctx *c, vks_skin *skin, vks_skin_builder *b, const uint32_t *bone_node,
                             int32_t static_node, const vks_affine *inverse_bind, const uint8_t *singular);
 
-/* ---- text scanners (locale-independent) ---- */
+/* ---- text scanners (strtod: the readers run under the C locale, core/c_numeric.h) ---- */
 /* Calls fn for every whitespace-separated number in text; returns 0 and sets *bad to the
  * offending token (first 24 chars) on a malformed or non-finite number. */
 typedef int (*cmdl_number_fn)(void *user, double v);

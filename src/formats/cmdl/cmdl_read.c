@@ -2,6 +2,7 @@
  * Parse (expat) -> skeleton -> one builder mesh per shape -> finish. See cmdl_internal.h for
  * the steps and ../shared/formats/nw4c_cmdl.md for the format. */
 #include "cmdl_internal.h"
+#include "core/c_numeric.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@ static int needs_static(const cmdl_doc *d)
     return 0;
 }
 
-vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
-                         vks_error *err)
+static vks_result cmdl_read_body(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+                                 vks_error *err)
 {
     cmdl_ctx c = {0};
     c.opt = vks_read_options_defaults(opt); /* also fills in malloc/free */
@@ -116,4 +117,11 @@ done:
     }
     *out = skin;
     return VKS_OK;
+}
+
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
+vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
+                         vks_error *err)
+{
+    VKS_RETURN_IN_C_NUMERIC(vks_result, cmdl_read_body(opt, bytes, size, out, err));
 }

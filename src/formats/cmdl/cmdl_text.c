@@ -1,9 +1,8 @@
 /* Text scanners for the .cmdl reader: whitespace-separated number lists and the reference
- * strings ("Shapes[3]", Materials["name"]). Numbers are converted under the "C" locale
- * (notes §2: values use '.', whatever the host program's locale). */
+ * strings ("Shapes[3]", Materials["name"]). Numbers use '.' whatever the host program's
+ * locale (notes §2): vks_cmdl_read and vks_cskla_read run under the C locale's numbers
+ * (core/c_numeric.h), as every library call that reads or writes text numbers does. */
 #include "cmdl_internal.h"
-
-#include "core/c_numeric.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,8 +58,6 @@ static int convert(const char *s, size_t n, double *out)
 
 int vks__cmdl_numbers(const char *text, size_t len, cmdl_number_fn fn, void *user, char bad[32])
 {
-    vks_c_numeric sc;
-    vks_c_numeric_enter(&sc); /* a host's setlocale() cannot change '.' */
     int ok = 1;
     size_t i = 0;
     while (i < len) {
@@ -85,7 +82,6 @@ int vks__cmdl_numbers(const char *text, size_t len, cmdl_number_fn fn, void *use
             break;
         }
     }
-    vks_c_numeric_leave(&sc);
     return ok;
 }
 
@@ -96,11 +92,7 @@ int vks__cmdl_number(const char *s, double *out)
         s++, n--;
     while (n && is_space(s[n - 1]))
         n--;
-    vks_c_numeric sc;
-    vks_c_numeric_enter(&sc);
-    int ok = convert(s, n, out);
-    vks_c_numeric_leave(&sc);
-    return ok;
+    return convert(s, n, out);
 }
 
 /* Skips surrounding whitespace and the expected prefix; returns the rest or NULL. */

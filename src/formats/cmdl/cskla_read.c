@@ -54,6 +54,7 @@
  * the clips and the members and bones of each. */
 #include "cskla_internal.h"
 #include "core/log.h"
+#include "core/c_numeric.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -267,8 +268,8 @@ static vks_result make_set(cskla_ctx *x, double fps, vks_clip_set **out)
     return VKS_OK;
 }
 
-vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t size, vks_clip_set **out,
-                          vks_error *err)
+static vks_result cskla_read_body(const vks_read_options *opt, const void *bytes, size_t size, vks_clip_set **out,
+                                  vks_error *err)
 {
     cskla_ctx x = {0};
     x.c.opt = vks_read_options_defaults(opt);
@@ -289,4 +290,11 @@ vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t
     if (r != VKS_OK && x.c.err->code == VKS_OK)
         vks_error_set(x.c.err, r, VKS_NO_OFFSET, "cskla", "read failed");
     return r;
+}
+
+/* The body above, under the C locale's numbers whatever the host's setlocale() (c_numeric.h). */
+vks_result vks_cskla_read(const vks_read_options *opt, const void *bytes, size_t size, vks_clip_set **out,
+                          vks_error *err)
+{
+    VKS_RETURN_IN_C_NUMERIC(vks_result, cskla_read_body(opt, bytes, size, out, err));
 }
