@@ -38,7 +38,11 @@ static void help(FILE *f)
                "  --model-name NAME    P3D: CfgModels class (default: the file's stem)\n"
                "  --lod X              P3D: LOD to read (default: the first visual LOD)\n"
                "  --bones a,b,...      P3D: bone selections when there is no skeleton\n"
-               "  --bone-limit N       P3D: bones per section palette (default 64)\n\n"
+               "  --bone-limit N       P3D: bones per section palette (default 64)\n"
+               "  --uri-root DIR       glTF: external buffers and images may also lie in DIR (default:\n"
+               "                       only the model's folder and below; see README \"Safety\")\n"
+               "  --max-input-mb N     a model and every file it reads together stay within N MB\n"
+               "                       (default 2048)\n\n"
                "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
                "            6 bind-pose check failed; with several files, the most severe\n");
 }
