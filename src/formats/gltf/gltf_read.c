@@ -17,9 +17,15 @@
  * the file with its base colour and base-colour texture), and the images and samplers the
  * textures use; embedded image bytes are copied into the skin.
  *
- * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
- * to; consistent with the other readers, which read skinned geometry only), points and lines
- * primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
+ * Rigid parts: a mesh node of the scene without a skin (a sword or a helmet parented to a
+ * joint, a robot's body part under an animated node, a prop at a root) is part of the
+ * character: its node (and the node's ancestors) joins the skeleton, and each of its
+ * primitives is one group on that node, weight 1, inverse bind identity, vertices node-local
+ * as the file stores them, flagged VKS_GROUP_RIGID (as NW4C's rigid sets): K = W(node), the
+ * world the scene gives the mesh, in the same pass as the skinned meshes. Meshes come in the
+ * file's node order, skinned and rigid alike.
+ *
+ * Not read, each with a note through the logger: points and lines primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
  * unset): the reader does not invent data the file does not hold. */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +37,7 @@
 
 typedef struct skin_info {
     int loaded;
+    int rigid;            /* a mesh node without a skin: one bone, its own node (gltf_read.c) */
     uint32_t joint_count;
     int32_t *joints;      /* glTF node per joint */
     vks_affine *inverse;  /* per joint */
@@ -44,7 +51,7 @@ typedef struct reader {
     int32_t *node_of;     /* glTF node -> skeleton node, -1 */
     uint8_t *needed;
     uint32_t vertices, triangles, meshes, over_four;
-    uint32_t skipped_primitives, unskinned_nodes, morphs;
+    uint32_t skipped_primitives, rigid_nodes, morphs;
     uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
 
@@ -431,15 +438,20 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
         return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
-    gltf_influence_sets is;
-    if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
-        return r;
     uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
     float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
     float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
     if (!bone || !weight || !stored)
         return vks__gltfr_nomem(d, ppath);
-    R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
+    if (si->rigid) { /* every vertex on the node itself, weight 1 (bone 0, zeroed) */
+        for (uint32_t v = 0; v < vcount; v++)
+            weight[v][0] = stored[v] = 1.0f;
+    } else {
+        gltf_influence_sets is;
+        if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+            return r;
+        R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
+    }
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
     if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
@@ -479,6 +491,15 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (material >= 0) /* the range of the primitives' materials; one primitive: its material */
         m.first_material = (uint32_t)lo, m.material_count = (uint32_t)(hi - lo + 1);
     m.triangle_material = tmat;
+    /* a rigid mesh: one group on its node, its vertices node-local (the node's world places
+       them: inverse bind identity), flagged so the bind check knows them (as NW4C's) */
+    static const uint16_t node_slot = 0;
+    vks_group_source rigid = {0};
+    if (si->rigid) {
+        rigid.triangles = m.triangles, rigid.triangle_count = tcount, rigid.triangle_material = tmat;
+        rigid.palette = &node_slot, rigid.palette_count = 1, rigid.flags = VKS_GROUP_RIGID;
+        m.groups = &rigid, m.group_count = 1;
+    }
     r = vks_builder_add_mesh(b, &m, d->err);
     R->vertices += vcount;
     R->triangles += tcount;
@@ -496,7 +517,7 @@ static int shares_vertices(const cJSON *p, const cJSON *q)
            cJSON_Compare(member(p, "attributes"), member(q, "attributes"), 1);
 }
 
-static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, int32_t s)
+static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, const skin_info *si)
 {
     gltf_doc *d = &R->d;
     char mpath[48];
@@ -525,7 +546,7 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
             snprintf(name, sizeof name, "%.100s", base);
         else
             snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
-        vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s], more, nmore, mpath, p);
+        vks_result r = add_primitive(R, b, prim, ppath, name, si, more, nmore, mpath, p);
         if (r != VKS_OK)
             return r;
         p += (int)nmore;
@@ -570,17 +591,18 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         }
         if (!reach[i] || mesh_of[i] < 0)
             continue;
-        if (skin_of[i] < 0) {
-            R.unskinned_nodes++;
+        if (skin_of[i] < 0) { /* a rigid part: its node and the node's ancestors join the skeleton */
+            for (int32_t a = (int32_t)i; a >= 0 && !R.needed[a]; a = d->parent[a])
+                R.needed[a] = 1;
+            R.rigid_nodes++;
             continue;
         }
         if ((r = load_skin(&R, skin_of[i])) != VKS_OK)
             goto done;
         skinned++;
     }
-    if (!skinned) {
-        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with both a mesh and a skin%s",
-                      R.unskinned_nodes ? " (its meshes are not skinned)" : "");
+    if (!skinned && !R.rigid_nodes) {
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with a mesh");
         goto done;
     }
     skin = vks_skin_create(&d->opt.allocator);
@@ -596,12 +618,16 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_nomem(d, "meshes");
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (reach[i] && mesh_of[i] >= 0 && skin_of[i] >= 0 &&
-            (r = add_node_meshes(&R, b, mesh_of[i], skin_of[i])) != VKS_OK) {
+    for (uint32_t i = 0; i < n; i++) { /* skinned and rigid meshes in the file's node order */
+        if (!reach[i] || mesh_of[i] < 0)
+            continue;
+        vks_bone node_bone = {(uint32_t)R.node_of[i], vks_affine_identity()};
+        skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
+        if ((r = add_node_meshes(&R, b, mesh_of[i], skin_of[i] >= 0 ? &R.skins[skin_of[i]] : &rigid)) != VKS_OK) {
             vks_builder_destroy(b);
             goto done;
         }
+    }
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
@@ -609,16 +635,12 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         goto done;
     }
     skin->weights.over_four = R.over_four;
-    if (R.unskinned_nodes)
-        vks__log(&d->opt.logger, VKS_LOG_INFO, "%u mesh node(s) without a skin are not read (only skinned meshes are)",
-                 R.unskinned_nodes);
     if (R.morphs)
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%u primitive(s) have morph targets, which are not applied", R.morphs);
     char detail[192];
     int len = snprintf(detail, sizeof detail, "%s", d->detail);
-    if (R.unskinned_nodes && len > 0 && (size_t)len < sizeof detail)
-        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u unskinned mesh node(s) not read",
-                        R.unskinned_nodes);
+    if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
+        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
     if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
         snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
                  R.skipped_primitives);
