@@ -2,11 +2,14 @@
  * computed values: weight 0 / 1 of a two-layer blend is each clip alone, a 50 % blend of two
  * single-bone clips is the documented rule's value, an additive layer of its own first frame
  * changes nothing, nor one held at its reference pose's time, an additive layer's delta from
- * another clip's pose is that delta by hand, a mask keeps a layer off the nodes outside it, a crossfade is continuous
+ * another clip's pose is that delta by hand, weights at their bounds (float's ends, an additive
+ * weight above 1, a faded weight under FLT_MIN, a collapsed reference scale) follow pose.h's
+ * rule, a mask keeps a layer off the nodes outside it, a crossfade is continuous
  * at its start and end, and root motion adds up to the clip's own root displacement; with yaw
  * (clip.h's swing-twist rule) the yaw track is the clip's own turn, the pose in place keeps no
  * turn, the yaw adds up to the clip's turn over a cycle, and translation and yaw put back on the
  * in-place pose give the original one. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -107,6 +110,54 @@ static void test_weights_and_rule(const vks_skin *skin, const vks_clip_binding *
     vks_clip_layers_locals_d(&l, skin, 0, again);
     CHECK(max_diff(&again[2], &w, 1) < 1e-6);
     tr_b[0].rotation.values = rot_b;
+}
+
+/* Weights at their bounds (issue 37, pose.h): normal weights blend alike at any finite scale,
+ * an additive weight above VKS_MAX_ADDITIVE_WEIGHT counts as it, a faded weight under FLT_MIN
+ * is 0, and a reference scale under VKS_MIN_REFERENCE_SCALE (a collapsed reference) adds no
+ * scale on its axis. */
+static void test_weight_bounds(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_affine got[3], want[3];
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0.7f, 1), l.layer[1] = layer(&clip_b, bb, 1.1f, 1);
+    vks_clip_layers_locals_d(&l, skin, 0.4f, want);
+    const float ends[2] = {1e-25f, 3e38f};
+    for (int e = 0; e < 2; e++) {
+        l.layer[0].weight = l.layer[1].weight = ends[e];
+        vks_clip_layers_locals_d(&l, skin, 0.4f, got);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    l.layer[0].weight = 1, l.layer[1].weight = 1, l.layer[1].mode = VKS_LAYER_ADDITIVE;
+    vks_clip_layers_locals_d(&l, skin, 0.4f, want);
+    l.layer[1].weight = 7;
+    vks_clip_layers_locals_d(&l, skin, 0.4f, got);
+    CHECK(max_diff(got, want, 3) < 1e-6);
+    CHECK(vks_clip_layer_weight(&l, 1, 0) == VKS_MAX_ADDITIVE_WEIGHT);
+    l.layer[0].weight = FLT_MIN / 4; /* subnormal: a GPU may flush it, so every engine does */
+    CHECK(vks_clip_layer_weight(&l, 0, 0) == 0);
+    l.layer[0].weight = 1e-25f, l.layer[0].fade = VKS_FADE_IN, l.fade_start = 0, l.fade_duration = 1;
+    CHECK(vks_clip_layer_weight(&l, 0, 5.8e-8f) == 0); /* 1e-25 x a ramp of about 1e-14 */
+    CHECK(vks_clip_layer_weight(&l, 0, 0.5f) == 0.5e-25f);
+
+    /* clip C: node B's x scale from 1e-30 to 1; additive over the bind pose at clip time 2,
+       from its first frame: a collapsed reference, so no scale is added (not 1e30) */
+    static float sca_c[6] = {1e-30f, 1, 1, 1, 1, 1};
+    vks_track tc = {.node_name = skin->nodes[2].name, .scale = curve(2, 3, VKS_INTERP_LINEAR, times2, sca_c)};
+    vks_clip clip_c = {.name = "c", .duration = 2, .tracks = &tc, .track_count = 1, .root_track = -1};
+    vks_clip_binding bc;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip_c, skin, &bc, &err) == VKS_OK);
+    vks_clip_layers a = {0};
+    a.count = 1;
+    a.layer[0] = layer(&clip_c, &bc, 2, 1);
+    a.layer[0].mode = VKS_LAYER_ADDITIVE, a.layer[0].play.speed = 0, a.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers_locals_d(&a, skin, 0, got);
+    for (uint32_t n = 0; n < 3; n++)
+        want[n] = skin->nodes[n].bind_local;
+    CHECK(max_diff(got, want, 3) < 1e-6);
+    vks_clip_binding_free(&bc);
 }
 
 static void test_additive_and_mask(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
@@ -367,6 +418,7 @@ int main(void)
     CHECK(vks_clip_bind(&clip_a, skin, &ba, &err) == VKS_OK);
     CHECK(vks_clip_bind(&clip_b, skin, &bb, &err) == VKS_OK);
     test_weights_and_rule(skin, &ba, &bb);
+    test_weight_bounds(skin, &ba, &bb);
     test_additive_and_mask(skin, &ba, &bb);
     test_additive_reference(skin, &ba, &bb);
     test_crossfade(skin, &ba, &bb);
