@@ -11,6 +11,8 @@
 const float MAX_ADDITIVE_WEIGHT = 1.0;
 const float MIN_REFERENCE_SCALE = 1e-6;
 const float FLT_MIN_NORMAL = 1.17549435e-38;
+// include/vkskin/clip.h's VKS_ROOT_YAW_MIN_TWIST: the shortest twist pair a yaw is taken from.
+const float ROOT_YAW_MIN_TWIST = 0.03125;
 
 // The same binding as Params, read with the layered stride.
 layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
@@ -124,14 +126,14 @@ uvec4 layer_head(uint ce)
 }
 
 // src/core/clip_layers.c's root_yaw (clip.h's rule): the twist of q bq^-1 about axis up, its
-// angle in radians; tw the twist as a unit quaternion.
+// angle in radians; tw the twist as a unit quaternion (identity and 0 near upside down).
 float root_yaw(vec4 q, vec4 bq, int up, out vec4 tw)
 {
     vec4 d = qmul(q, vec4(-bq.xyz, bq.w));
     float a = d[up], w = d.w;
     float len = sqrt(a * a + w * w);
     tw = vec4(0, 0, 0, 1);
-    if (!(len > 1e-6))
+    if (!(len >= ROOT_YAW_MIN_TWIST)) // near upside down: no yaw (clip.h)
         return 0.0;
     if (w < 0.0) {
         a = -a;

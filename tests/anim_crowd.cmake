@@ -43,3 +43,10 @@ add_test(NAME cli_crowd_weights COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crow
   ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_crowd_weights PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
+
+# Yaw near an upside-down motion node (issue 37): a flip passing 1e-4 rad from upside down
+# validates, every engine gives the reference's vertices, the yaw is 0 within the band
+add_test(NAME cli_crowd_yaw_flip COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_yaw_flip.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_crowd_yaw_flip PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")

@@ -251,7 +251,7 @@ static double root_yaw(const double q[4], const double bq[4], int up, double twi
     qmul(q, inv, d);
     double a = d[up], w = d[3], len = sqrt(a * a + w * w);
     twist[0] = twist[1] = twist[2] = 0, twist[3] = 1;
-    if (!(len > 1e-6)) /* a half turn about a ground axis: no turn about up to speak of */
+    if (!(len >= VKS_ROOT_YAW_MIN_TWIST)) /* near upside down: the twist is ill-conditioned */
         return 0;
     if (w < 0) /* q and -q are one rotation: the shorter way round */
         a = -a, w = -w;

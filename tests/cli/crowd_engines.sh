@@ -1,14 +1,18 @@
 # Helpers for the crowd tests that hold every engine to one result (sourced, not run): a
 # one-curve CTR clip written on the spot, and a comparison of two raw vertex outputs.
 
-# cskla_linear NAME BONE CHANNEL AXIS FRAMES V0 V1 [AXIS2 C2]: a CTR skeletal clip (.cskla) of
-# FRAMES frames whose BONE's CHANNEL (Rotate, Scale or Translate) AXIS (X, Y or Z) runs linearly
-# from V0 at frame 0 to V1 at the last; AXIS2, if given, holds C2 throughout.
+# cskla_linear NAME BONE CHANNEL AXIS FRAMES V0 V1 [AXIS2 C2]...: a CTR skeletal clip (.cskla)
+# of FRAMES frames whose BONE's CHANNEL (Rotate, Scale or Translate) AXIS (X, Y or Z) runs
+# linearly from V0 at frame 0 to V1 at the last; each AXIS2 given holds its C2 throughout.
 cskla_linear() {
-  local name=$1 bone=$2 ch=$3 ax=$4 frames=$5 v0=$6 v1=$7 ax2=${8:-} c2=${9:-} hold=""
+  local name=$1 bone=$2 ch=$3 ax=$4 frames=$5 v0=$6 v1=$7 hold=""
   local curve='StartFrame="0" EndFrame="'$frames'" PreRepeatMethod="None" PostRepeatMethod="None"'
-  [ -n "$ax2" ] && hold="<${ax2}SegmentsFloatCurve $curve><Segments><LinearFloatSegment><Keys>
-<LinearFloatKey Frame=\"0\" Value=\"$c2\" /></Keys></LinearFloatSegment></Segments></${ax2}SegmentsFloatCurve>"
+  shift 7
+  while [ $# -ge 2 ]; do
+    hold="$hold<${1}SegmentsFloatCurve $curve><Segments><LinearFloatSegment><Keys>
+<LinearFloatKey Frame=\"0\" Value=\"$2\" /></Keys></LinearFloatSegment></Segments></${1}SegmentsFloatCurve>"
+    shift 2
+  done
   cat <<EOT
 <?xml version="1.0" encoding="utf-8"?>
 <NintendoWareIntermediateFile><GraphicsContentCtr Version="1.3.0" Namespace="">

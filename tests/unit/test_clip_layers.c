@@ -8,7 +8,7 @@
  * at its start and end, and root motion adds up to the clip's own root displacement; with yaw
  * (clip.h's swing-twist rule) the yaw track is the clip's own turn, the pose in place keeps no
  * turn, the yaw adds up to the clip's turn over a cycle, and translation and yaw put back on the
- * in-place pose give the original one. */
+ * in-place pose give the original one; within 3.58 degrees of upside down there is no yaw. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -406,6 +406,57 @@ static void test_root_yaw(void)
     vks_skin_free(skin);
 }
 
+/* Yaw near upside down (issue 37, clip.h): a node flipped about a ground axis to within
+ * delta of a half turn, with a heading psi, R_y(psi) R_x(pi - delta) b. Outside the band
+ * (delta > 2 asin(1/32), 0.0625 rad) the yaw is psi; inside it there is none, and the pose in
+ * place keeps the node's rotation as it is, whatever the heading and tilt. */
+static void test_root_yaw_upside_down(void)
+{
+    vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
+    CHECK(skin != NULL);
+    if (!skin)
+        return;
+    double bq[4];
+    axis_q(1, 0.5, bq);
+    float bt[3] = {1, 0, 0}, bqf[4] = {(float)bq[0], (float)bq[1], (float)bq[2], (float)bq[3]};
+    skin->nodes[2].bind_local = vks_affine_from_trs(bt, bqf, (const float[3]){1, 1, 1});
+    static float key[4], t1[1] = {0};
+    static vks_track tr;
+    tr.node_name = skin->nodes[2].name;
+    tr.rotation = curve(1, 4, VKS_INTERP_LINEAR, t1, key);
+    vks_clip clip = {.name = "flip", .duration = 1, .tracks = &tr, .track_count = 1, .root_track = 0};
+    vks_clip_binding b;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
+    vks_clip_layers l = {0};
+    l.count = 1;
+    l.layer[0] = layer(&clip, &b, 0, 1);
+    const double deltas[] = {0.2, 0.07, 0.06, 1e-2, 1e-4, 1e-6, 0}, psi = 0.8;
+    for (size_t k = 0; k < sizeof deltas / sizeof *deltas; k++) {
+        double y[4], x[4], yx[4], q[4];
+        axis_q(1, psi, y);
+        axis_q(0, M_PI - deltas[k], x);
+        hamilton(y, x, yx);
+        hamilton(yx, bq, q);
+        for (int i = 0; i < 4; i++)
+            key[i] = (float)q[i];
+        l.root_motion = VKS_ROOT_MOTION_Y_UP | VKS_ROOT_MOTION_YAW;
+        double yaw = vks_clip_layers_root_yaw(&l, skin, 0);
+        vks_affine in_place[3], plain[3];
+        vks_clip_layers_locals_d(&l, skin, 0, in_place);
+        l.root_motion = VKS_ROOT_MOTION_Y_UP;
+        vks_clip_layers_locals_d(&l, skin, 0, plain);
+        if (deltas[k] > 0.0625) {
+            CHECK_NEAR(yaw, psi, 1e-5);
+        } else {
+            CHECK_NEAR(yaw, 0.0, 0);
+            CHECK(max_diff(&in_place[2], &plain[2], 1) < 1e-6);
+        }
+    }
+    vks_clip_binding_free(&b);
+    vks_skin_free(skin);
+}
+
 int main(void)
 {
     vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
@@ -424,6 +475,7 @@ int main(void)
     test_crossfade(skin, &ba, &bb);
     test_root_motion(skin);
     test_root_yaw();
+    test_root_yaw_upside_down();
     vks_clip_binding_free(&ba), vks_clip_binding_free(&bb);
     vks_skin_free(skin);
     return vks_test_finish("test_clip_layers");
