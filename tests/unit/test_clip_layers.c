@@ -69,6 +69,18 @@ static vks_clip_layer layer(const vks_clip *c, const vks_clip_binding *b, float 
     return y;
 }
 
+/* One layer playing clip (bound to skin into *b, clamped at its ends) from clip time 0. */
+static vks_clip_layers one_layer(const vks_clip *clip, const vks_skin *skin, vks_clip_binding *b)
+{
+    vks_error err = {0};
+    CHECK(vks_clip_bind(clip, skin, b, &err) == VKS_OK);
+    vks_clip_layers l = {0};
+    l.count = 1;
+    l.layer[0] = layer(clip, b, 0, 1);
+    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    return l;
+}
+
 static void test_weights_and_rule(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
 {
     vks_affine got[3], want[3];
@@ -267,12 +279,7 @@ static void test_root_motion(const vks_skin *skin)
     tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
     vks_clip clip = {.name = "walk", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
     vks_clip_binding b;
-    vks_error err = {0};
-    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
-    vks_clip_layers l = {0};
-    l.count = 1;
-    l.layer[0] = layer(&clip, &b, 0, 1);
-    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers l = one_layer(&clip, skin, &b);
     l.root_motion = VKS_ROOT_MOTION_Y_UP;
     CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 1);
     /* the per-frame steps add up to the clip's own displacement over the cycle */
@@ -346,12 +353,7 @@ static void test_root_yaw(void)
     tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
     vks_clip clip = {.name = "turn", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
     vks_clip_binding b;
-    vks_error err = {0};
-    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
-    vks_clip_layers l = {0};
-    l.count = 1;
-    l.layer[0] = layer(&clip, &b, 0, 1);
-    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers l = one_layer(&clip, skin, &b);
     l.root_motion = VKS_ROOT_MOTION_Y_UP;
     CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 2);
     CHECK_NEAR(vks_clip_layers_root_yaw(&l, skin, 2.0f), 0.0, 0); /* translation only: no yaw */
@@ -426,11 +428,7 @@ static void test_root_yaw_upside_down(void)
     tr.rotation = curve(1, 4, VKS_INTERP_LINEAR, t1, key);
     vks_clip clip = {.name = "flip", .duration = 1, .tracks = &tr, .track_count = 1, .root_track = 0};
     vks_clip_binding b;
-    vks_error err = {0};
-    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
-    vks_clip_layers l = {0};
-    l.count = 1;
-    l.layer[0] = layer(&clip, &b, 0, 1);
+    vks_clip_layers l = one_layer(&clip, skin, &b);
     const double deltas[] = {0.2, 0.07, 0.06, 1e-2, 1e-4, 1e-6, 0}, psi = 0.8;
     for (size_t k = 0; k < sizeof deltas / sizeof *deltas; k++) {
         double y[4], x[4], yx[4], q[4];
