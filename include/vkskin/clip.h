@@ -239,7 +239,7 @@ VKS_API void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *
  * rounding over that length, so float and double engines would take out different turns.
  * There is no yaw (0, the rotation kept as it is) where the pair is shorter than
  * VKS_ROOT_YAW_MIN_TWIST = 1/32, i.e. d u within 2 asin(1/32) = 3.58 degrees of -u; past that
- * bound the engines' yaws agree to about 32 times their rounding. In-place playback
+ * bound the engines' yaws agree to within 64 times their rounding. In-place playback
  * pre-multiplies the node's rotation by the twist's inverse; its in-place translation is the
  * same as without yaw. So the original local is L = T(g + m) R_u(yaw) T(-g) L', with L' the
  * in-place local, m the motion and g the bind local translation with its up component zeroed:
