@@ -187,6 +187,10 @@ typedef struct vks_format_info {
     const char *side_file;               /* what vks_read_file reads beside a model ("model.cfg"), or NULL */
     vks_reader_fn read;                  /* the model reader */
     vks_writer_fn write;                 /* the model writer, NULL when there is none */
+    int bind_not_promised;               /* 1: the format does not promise that a mesh is stored
+                                            at the pose its inverse binds imply (glTF: rest and
+                                            bind may differ), so a bind-pose check that differs
+                                            is a note, not a failure */
 } vks_format_info;
 
 VKS_API uint32_t vks_format_count(void);

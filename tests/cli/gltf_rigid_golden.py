@@ -11,6 +11,9 @@
       cube's corners placed by the node's world as the glTF specification composes it (the
       pose replacing a node's local rotation), within 1e-5 of the bounding radius.
 
+  gltf_rigid_golden.py offbind IN.gltf OUT.gltf JOINT
+      IN.gltf with JOINT's inverse bind moved (its buffer copied beside OUT.gltf).
+
 Plain Python: the node worlds are composed here from the file's TRS, not by vkskin.
 """
 import json
@@ -132,8 +135,29 @@ def check(model, pose_file, raw, skinned_raw):
     return fail
 
 
+def offbind(src, dst, joint):
+    """A copy of src whose joint's inverse bind is moved 0.05 along x: the stored mesh then
+    sits away from the pose its inverse binds imply, as glTF allows (rest is not bind)."""
+    doc = json.load(open(src))
+    skin = doc["skins"][0]
+    by_name = {nd.get("name"): i for i, nd in enumerate(doc["nodes"])}
+    k = skin["joints"].index(by_name[joint])
+    acc = doc["accessors"][skin["inverseBindMatrices"]]
+    view = doc["bufferViews"][acc["bufferView"]]
+    buf = doc["buffers"][view["buffer"]]
+    data = bytearray(open(buf["uri"], "rb").read())
+    at = view.get("byteOffset", 0) + acc.get("byteOffset", 0) + 64 * k + 48
+    struct.pack_into("<f", data, at, struct.unpack_from("<f", data, at)[0] + 0.05)
+    name = dst.rsplit(".", 1)[0] + ".bin"
+    open(name, "wb").write(data)
+    buf["uri"] = name.rsplit("/", 1)[-1]
+    json.dump(doc, open(dst, "w"))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(*sys.argv[2:5])
+    elif sys.argv[1] == "offbind":
+        offbind(*sys.argv[2:5])
     else:
         sys.exit(check(*sys.argv[2:6]))

@@ -122,7 +122,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     if (s->weights.vertices)
         vks_cli_weights_json(cJSON_AddObjectToObject(o, "weights_as_stored"), &s->weights);
     cJSON *b = cJSON_AddObjectToObject(o, "bind_check");
-    vks_cli_bind_json(b, bc, allow_mismatch);
+    vks_cli_bind_json(b, bc, vks_cli_bind_promised(s), allow_mismatch);
     cJSON_AddNumberToObject(b, "max_normal_error", bc->max_normal_error);
     cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
     cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);
@@ -173,7 +173,7 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
            st->weight_sum_off);
     vks_cli_weights_text(stdout, &s->weights);
     printf("  bind-pose check: %s, max error %.3g (%.3g of the bounding radius %.4g; tolerance %.3g), normals %.3g\n",
-           bc->pass ? "passed" : allow_mismatch ? "FAILED (allowed by --allow-bind-mismatch)" : "FAILED",
+           vks_cli_bind_status(bc, vks_cli_bind_promised(s), allow_mismatch),
            bc->max_error, bc->max_error_relative, vks_skin_bounding_radius(s), bc->tolerance, bc->max_normal_error);
     if (bc->rigid_skipped)
         printf("  (%u vertices of rigid groups are stored bone-local and not compared)\n", bc->rigid_skipped);
