@@ -47,6 +47,20 @@ static void help(FILE *f)
                "            6 bind-pose check failed; with several files, the most severe\n");
 }
 
+/* Meshes whose every group is rigid: parts that follow one node (a prop on a bone). */
+static uint32_t rigid_meshes(const vks_skin *s)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *mesh = &s->meshes[m];
+        uint32_t g = 0;
+        while (g < mesh->group_count && (s->groups[mesh->first_group + g].flags & VKS_GROUP_RIGID))
+            g++;
+        n += mesh->group_count > 0 && g == mesh->group_count;
+    }
+    return n;
+}
+
 static const char *node_name(const vks_skin *s, uint32_t node)
 {
     return node < s->node_count ? s->nodes[node].name : "?";
@@ -62,6 +76,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(c, "nodes", s->node_count);
     cJSON_AddNumberToObject(c, "meshes", s->mesh_count);
+    cJSON_AddNumberToObject(c, "rigid_meshes", rigid_meshes(s));
     cJSON_AddNumberToObject(c, "bones", s->bone_count);
     cJSON_AddNumberToObject(c, "groups", s->group_count);
     cJSON_AddNumberToObject(c, "vertices", s->vertex_count);
@@ -135,8 +150,12 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
                        int allow_mismatch)
 {
     printf("%s: %s %s\n", path, s->format, s->format_detail);
-    printf("  %u nodes, %u skinned mesh(es), %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
-           s->mesh_count, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
+    uint32_t rigid = rigid_meshes(s);
+    char parts[48] = "";
+    if (rigid) /* props and body parts on nodes (issue 38); a skinned-only model prints as before */
+        snprintf(parts, sizeof parts, ", %u rigid mesh(es)", rigid);
+    printf("  %u nodes, %u skinned mesh(es)%s, %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
+           s->mesh_count - rigid, parts, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
     printf("  skeleton:\n");
     for (uint32_t i = 0; i < s->node_count; i++)
         printf("    [%u] %-28s parent %d%s%s\n", i, s->nodes[i].name[0] ? s->nodes[i].name : "(unnamed)",
