@@ -17,3 +17,8 @@ set_tests_properties(cli_outputs_inputs PROPERTIES LABELS cli TIMEOUT 300
 add_test(NAME cli_deform_encode COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_deform_encode.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_deform_encode PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu"
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+# A crowd's root-motion CSVs under the rules of every output (issue 37): shared names, checks
+# before any work, --out - and devices, --root-motion PATH.
+add_test(NAME cli_root_motion_outputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_root_motion_outputs.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_root_motion_outputs PROPERTIES LABELS cli TIMEOUT 120
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
