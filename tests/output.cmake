@@ -22,3 +22,8 @@ set_tests_properties(cli_deform_encode PROPERTIES SKIP_RETURN_CODE 77 LABELS "cl
 add_test(NAME cli_root_motion_outputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_root_motion_outputs.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_root_motion_outputs PROPERTIES LABELS cli TIMEOUT 120
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Option values taken as written or refused (issue 37): --device past the index range, numbers
+# with spaces or signs, a launch-shape key given twice.
+add_test(NAME cli_strict_options COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_strict_options.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_strict_options PROPERTIES LABELS cli TIMEOUT 120
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -127,8 +127,9 @@ int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out)
         fprintf(stderr, "vkskin: %s needs a non-negative number\n", opt);
         return 0;
     }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end) {
+    /* strtoull takes leading spaces and a sign: " 5" and "+5" are not what the user meant to type */
+    unsigned long long v = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (errno || !end || *end) {
         fprintf(stderr, "vkskin: %s: '%s' is not a number\n", opt, text);
         return 0;
     }
