@@ -27,3 +27,8 @@ set_tests_properties(cli_root_motion_outputs PROPERTIES LABELS cli TIMEOUT 120
 add_test(NAME cli_strict_options COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_strict_options.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_strict_options PROPERTIES LABELS cli TIMEOUT 120
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Names from files printed as data (issue 37): inspect's text escapes controls and bytes that
+# are not UTF-8, its JSON stays valid UTF-8.
+add_test(NAME cli_inspect_names COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_inspect_names.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_inspect_names PROPERTIES LABELS cli TIMEOUT 60
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
