@@ -51,10 +51,22 @@ static vks_result read_back(const char *format, const uint8_t *b, size_t n, cons
     return r;
 }
 
+static const char *dump_dir; /* --dump DIR */
+
+static void dump(const char *format, const uint8_t *b, size_t n)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/nan_uv.%s", dump_dir, format);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(b, 1, n, f) == n);
+    if (f)
+        fclose(f);
+}
+
 static void check_format(const char *format, writer write, const char *structure, int component)
 {
     vks_gen_params p = {0};
-    p.vertices = 300;
+    p.vertices = 100;
     p.bones = 20;
     vks_error err = {0};
     vks_skin *s = vks_gen_character(&p, &err);
@@ -73,6 +85,8 @@ static void check_format(const char *format, writer write, const char *structure
     static const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u}; /* NaN, +inf, -inf */
     for (size_t i = 0; at != SIZE_MAX && i < sizeof bad / sizeof *bad; i++) {
         put_f32(b + at, bad[i]);
+        if (dump_dir && i == 0 && component == 0)
+            dump(format, b, n);
         memset(&err, 0, sizeof err);
         CHECK_EQ_INT(read_back(format, b, n, cfg, nc, &err), VKS_ERR_FORMAT);
         char line[512], offset[32];
@@ -89,8 +103,10 @@ static void check_format(const char *format, writer write, const char *structure
     vks_skin_free(s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--dump"))
+        dump_dir = argv[2];
     for (int component = 0; component < 2; component++) {
         check_format("dff", vks_rw_write, "geometry", component);
         check_format("nif", vks_nif_write, "NiTriShapeData", component);
