@@ -34,6 +34,15 @@ usage "--max-memory-mb +5" "not a number" "$vk" bake nothing.json --max-memory-m
 usage "--max-memory-mb '5 '" "not a number" "$vk" bake nothing.json --max-memory-mb "5 "
 usage "--threads ' 2'" "not a number" "$vk" deform "$m" --cpu-fast --threads " 2" --out out.csv
 usage "--instances 0x10" "not a number" "$vk" deform "$m" --cpu --instances 0x10 --out out.csv
+# decimal numbers too: strtod takes leading spaces, a '+', hex and "infinity"
+usage "--fps ' 30'" "not a" "$vk" deform "$m" --cpu --fps " 30" --out out.csv
+usage "--time 0x1p0" "not a" "$vk" deform "$m" --cpu --time 0x1p0 --out out.csv
+usage "--clip-speed +1" "not a" "$vk" deform "$m" --cpu --clip "$m.walk.anm" --clip-speed +1 --out out.csv
+usage "validate --tolerance-scale ' 2'" "tolerance-scale" "$vk" validate "$m" --tolerance-scale " 2"
+usage "convert --fps ' 30'" "fps" "$vk" convert "$m" out.glb --fps " 30"
+usage "inspect --clip-duration ' 1'" "clip-duration" "$vk" inspect "$m.walk.anm" --clip-duration " 1"
+usage "render --size ' 64x64'" "size" "$vk" render "$m" --size " 64x64" --out out.csv
+usage "render --size '64x 64'" "size" "$vk" render "$m" --size "64x 64" --out out.csv
 
 # in range: a number that names no device is no usage error (exit 4: no such device)
 "$vk" deform "$m" --gpu --device 2147483647 --out out.csv 2> err.txt; rc=$?

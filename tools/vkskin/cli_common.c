@@ -150,6 +150,16 @@ int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out)
     return 1;
 }
 
+int vks_cli_decimal_text(const char *text)
+{
+    if (!text || !(*text == '-' || *text == '.' || (*text >= '0' && *text <= '9')))
+        return 0;
+    for (const char *p = text; *p; p++)
+        if (!strchr("0123456789.-+eE", *p))
+            return 0;
+    return 1;
+}
+
 const char *vks_cli_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {

@@ -203,7 +203,8 @@ int vks_cmd_inspect(int argc, char **argv)
             model = argv[++i];
         } else if (!strcmp(argv[i], "--clip-duration") && i + 1 < argc) {
             char *end = NULL;
-            opt.clip.duration = strtof(argv[++i], &end);
+            ++i;
+            opt.clip.duration = vks_cli_decimal_text(argv[i]) ? strtof(argv[i], &end) : 0.0f;
             if (!end || *end || !(opt.clip.duration > 0)) {
                 fprintf(stderr, "vkskin inspect: --clip-duration wants seconds > 0, not '%s'\n", argv[i]);
                 free(files);
