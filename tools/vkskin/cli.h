@@ -255,6 +255,10 @@ const char *vks_cli_value(int argc, char **argv, int *i);
 
 /* Parses an unsigned number option value; prints a message and returns 0 on failure. */
 int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out);
+/* Whether text is a decimal number as a user types one (digits, '.', a leading '-', an
+ * exponent), for the strtod parsers: strtod alone takes leading spaces, '+', hex ("0x1p3"),
+ * "inf" and "nan", none of which an option means. */
+int vks_cli_decimal_text(const char *text);
 int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out);
 
 #endif

@@ -127,8 +127,9 @@ int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out)
         fprintf(stderr, "vkskin: %s needs a non-negative number\n", opt);
         return 0;
     }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end) {
+    /* strtoull takes leading spaces and a sign: " 5" and "+5" are not what the user meant to type */
+    unsigned long long v = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (errno || !end || *end) {
         fprintf(stderr, "vkskin: %s: '%s' is not a number\n", opt, text);
         return 0;
     }
@@ -146,6 +147,16 @@ int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out)
         return 0;
     }
     *out = (uint32_t)v;
+    return 1;
+}
+
+int vks_cli_decimal_text(const char *text)
+{
+    if (!text || !(*text == '-' || *text == '.' || (*text >= '0' && *text <= '9')))
+        return 0;
+    for (const char *p = text; *p; p++)
+        if (!strchr("0123456789.-+eE", *p))
+            return 0;
     return 1;
 }
 

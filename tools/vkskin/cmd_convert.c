@@ -162,9 +162,9 @@ static void free_clips(convert_clips *cc)
 
 static int parse_positive(const char *opt, const char *text, float *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (*end || !(v > 0) || v > 1e6) {
+    char *end = NULL;
+    double v = vks_cli_decimal_text(text) ? strtod(text, &end) : 0.0; /* 0: refused below */
+    if (!end || *end || !(v > 0) || v > 1e6) {
         fprintf(stderr, "vkskin convert: %s wants a number > 0, not '%s'\n", opt, text);
         return 0;
     }

@@ -158,8 +158,8 @@ static cJSON *stream_json(const vks_diff_report *r)
 static int parse_bound(const char *opt, const char *text, double *out)
 {
     char *end = NULL;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0) {
+    double v = vks_cli_decimal_text(text) ? strtod(text, &end) : NAN;
+    if (!end || end == text || *end || !isfinite(v) || v < 0) {
         fprintf(stderr, "vkskin validate: %s: expected a finite number >= 0, got '%s'\n", opt, text);
         return 0;
     }

@@ -216,9 +216,11 @@ static void pipeline_cache_open(vks_gpu *gpu)
     void *blob = NULL;
     size_t size = 0;
     if (gpu->cache_dir[0]) {
-        char path[4200];
+        char path[4200], why[4400] = "";
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "pipelines.bin", path, sizeof path);
-        blob = vks__cache_read_blob(path, (size_t)256 << 20, &size);
+        blob = vks__cache_read_blob(path, (size_t)256 << 20, &size, why, sizeof why);
+        if (why[0])
+            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
         /* Vulkan's header: its length, version 1, then vendor, device and the cache UUID. */
         if (blob && (size < 32 || memcmp((const char *)blob + 16, gpu->props.pipelineCacheUUID, 16) != 0)) {
             vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s: not this driver's pipeline cache (ignored)", path);
@@ -291,8 +293,9 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
      * skeleton would silently stop early. The shaders unroll their fixed loops; the node, bone
      * and key-search loops are bounded per model (vks__check_pose_loops). */
     gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
-    if (!vks__cache_dir(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir))
-        gpu->cache_dir[0] = '\0';
+    char why[800] = "";
+    if (!vks__cache_dir_usable(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir, why, sizeof why) && why[0])
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
     gpu->cache_key = vks__cache_key_of(&gpu->props);
     vks_result res = choose_shape(gpu, err);
     if (res != VKS_OK)
