@@ -58,8 +58,11 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
     fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; ", w->stored_min_sum,
             w->stored_max_sum, w->stored_sum_off, w->vertices);
     if (w->over_four)
-        fprintf(f, "%u with more than 4 weights (glTF JOINTS_1 and on) kept to the 4 largest and renormalised; ",
-                w->over_four);
+        fprintf(f, "%u with 5 or more weights (glTF JOINTS_1), kept as stored; ", w->over_four);
+    if (w->truncated)
+        fprintf(f, "%u with more than %d weights (glTF JOINTS_2 and on) kept to the %d largest and renormalised "
+                "(largest weight dropped %.6g); ", w->truncated, VKS_MAX_INFLUENCES, VKS_MAX_INFLUENCES,
+                (double)w->truncated_max_weight);
     fprintf(f, "repaired: ");
     if (!w->all_zero && !w->negative && !w->renormalised) {
         fprintf(f, "none\n");
@@ -85,5 +88,8 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
     cJSON_AddNumberToObject(r, "all_zero", w->all_zero);
     cJSON_AddNumberToObject(r, "negative", w->negative);
     cJSON_AddNumberToObject(r, "renormalised", w->renormalised);
-    cJSON_AddNumberToObject(o, "over_four_kept_to_largest_4", w->over_four);
+    cJSON_AddNumberToObject(o, "over_four", w->over_four);
+    cJSON *t = cJSON_AddObjectToObject(o, "over_eight_kept_to_largest_8");
+    cJSON_AddNumberToObject(t, "vertices", w->truncated);
+    cJSON_AddNumberToObject(t, "largest_weight_dropped", w->truncated_max_weight);
 }

@@ -9,9 +9,10 @@
  * in the scene root's space and so is the skinned result. That is the skin model with
  * space_node = -1 and space_pre = identity (K = W(joint) * IB).
  *
- * Weights (gltf_influences.c): per vertex, the 4 largest of all weight sets (JOINTS_0/WEIGHTS_0,
- * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
- * counted in skin->weights.over_four.
+ * Weights (gltf_influences.c): per vertex, the 8 largest of all weight sets (JOINTS_0/WEIGHTS_0,
+ * JOINTS_1/WEIGHTS_1, ...: with two sets, all of them) scaled to sum 1; vertices with more than
+ * 4 positive weights are counted in skin->weights.over_four, with more than 8 (cut to the 8
+ * largest) in skin->weights.truncated.
  *
  * Surface (gltf_materials.c): TEXCOORD_0..3 of each primitive, its material (every material of
  * the file with its base colour and base-colour texture), and the images and samplers the
@@ -43,7 +44,8 @@ typedef struct reader {
     uint32_t skin_count;
     int32_t *node_of;     /* glTF node -> skeleton node, -1 */
     uint8_t *needed;
-    uint32_t vertices, triangles, meshes, over_four;
+    uint32_t vertices, triangles, meshes;
+    gltf_influence_counts influences;
     uint32_t skipped_primitives, unskinned_nodes, morphs;
     uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
@@ -434,12 +436,15 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     gltf_influence_sets is;
     if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
         return r;
-    uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
-    float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
-    float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
-    if (!bone || !weight || !stored)
+    gltf_influence_out io = {vks__gltfr_alloc(d, vcount, sizeof *io.bone), vks__gltfr_alloc(d, vcount, sizeof *io.weight),
+                             NULL, NULL, vks__gltfr_alloc(d, vcount, sizeof *io.stored)};
+    if (is.sets > 1) { /* slots 4..7 only where a second set can fill them */
+        io.bone_more = vks__gltfr_alloc(d, vcount, sizeof *io.bone_more);
+        io.weight_more = vks__gltfr_alloc(d, vcount, sizeof *io.weight_more);
+    }
+    if (!io.bone || !io.weight || !io.stored || (is.sets > 1 && (!io.bone_more || !io.weight_more)))
         return vks__gltfr_nomem(d, ppath);
-    R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
+    vks__gltfr_largest_eight(&is, vcount, &io, &R->influences);
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
     if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
@@ -464,9 +469,11 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     m.vertex_count = vcount;
     m.positions = (const float(*)[3])positions;
     m.normals = (const float(*)[3])normals;
-    m.bone = (const uint16_t(*)[4])bone;
-    m.weight = (const float(*)[4])weight;
-    m.stored_weight_sum = stored;
+    m.bone = (const uint16_t(*)[4])io.bone;
+    m.weight = (const float(*)[4])io.weight;
+    m.bone_more = (const uint16_t(*)[4])io.bone_more;
+    m.weight_more = (const float(*)[4])io.weight_more;
+    m.stored_weight_sum = io.stored;
     m.triangle_count = tcount;
     m.triangles = (const uint32_t(*)[3])tris;
     m.bone_count = si->joint_count;
@@ -608,7 +615,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
         goto done;
     }
-    skin->weights.over_four = R.over_four;
+    skin->weights.over_four = R.influences.over_four;
+    skin->weights.truncated = R.influences.truncated;
+    skin->weights.truncated_max_weight = R.influences.truncated_max;
     if (R.unskinned_nodes)
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%u mesh node(s) without a skin are not read (only skinned meshes are)",
                  R.unskinned_nodes);
