@@ -248,6 +248,11 @@ VKS_API int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
  * the scale that relative errors are measured against. */
 VKS_API double vks_skin_bounding_radius(const vks_skin *skin);
 
+/* Vertices with more than k positive weights: what a writer whose format stores k a vertex
+ * would lose (the RenderWare, NIF, NW4C and P3D writers store 4 and refuse such a model rather
+ * than drop influences unsaid). O(vertices). */
+VKS_API uint32_t vks_skin_vertices_over(const vks_skin *skin, uint32_t k);
+
 /* Summary statistics for inspect. */
 typedef struct vks_skin_stats {
     uint32_t influence_histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by count of non-zero weights */

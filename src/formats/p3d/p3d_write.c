@@ -265,6 +265,11 @@ vks_result vks_p3d_write(const vks_skin *skin, const vks_write_options *opt, uin
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "p3d/write", "skin and outputs are required");
     if (!skin->mesh_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "p3d/write", "the skin has no mesh");
+    uint32_t over = vks_skin_vertices_over(skin, 4);
+    if (over)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "p3d/write",
+                             "%u vertices have more than 4 influences; an MLOD point takes 4 named selections "
+                             "as the engine blends them (glTF keeps up to 8: vkskin convert)", over);
     vks_bytebuf b = {0};
     vks_buf_put(&b, "MLOD", 4);
     vks_buf_u32(&b, 0x101);
