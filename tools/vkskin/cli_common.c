@@ -105,6 +105,9 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
         vks_skin_free(skin);
         return NULL;
     }
+    /* every command reads its models here: none deforms a model that lost influences unsaid */
+    vks_cli_influences_warning(path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
+                               skin->weights.truncated_max_weight);
     return skin;
 }
 

@@ -212,6 +212,8 @@ static job_slot *prepare(bake_run *run, uint32_t j)
     if (ok) {
         res->frames = s->l.frames;
         res->vertices = s->l.skin->vertex_count;
+        res->lost_vertices[0] = s->l.skin->weights.truncated;
+        res->lost_largest[0] = s->l.skin->weights.truncated_max_weight;
         /* refused before its frames are made: the whole job is held in memory at once */
         uint64_t need = vks_bake_job_memory(&s->only, &s->l, run->engine);
         if (need > run->max_memory) {
