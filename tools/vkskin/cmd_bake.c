@@ -262,6 +262,10 @@ static void job_written(job_slot *s)
         cJSON_Delete(p->files);
         res->bytes += p->bytes;
         res->outputs_written += p->outputs_written;
+        if (p->lost_vertices[1]) { /* the bone atlas's mesh (write_atlas) */
+            res->lost_vertices[1] = p->lost_vertices[1];
+            res->lost_largest[1] = p->lost_largest[1];
+        }
     }
     int done = ok ? (s->only.outputs ? 1 : 2) : -1;
     bake_worker *w = s->w;
