@@ -1,6 +1,6 @@
 /* Compute pipelines from the SPIR-V that glslc compiled at build time (compute/NAME.comp ->
  * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
- * count of the deform pass (1..4) and the palette slots that fit in shared memory. The plain
+ * count of the deform pass (1..4, and 8 for groups of 5..8: src/gpu/plan.h) and the palette slots that fit in shared memory. The plain
  * baseline kernel takes the first two and the deform pass's layout; its pipelines are made
  * by the first run that asks for it (most contexts never do). The launch shape (workgroup
  * sizes, instance run, shared palette, matrix path) comes from src/gpu/tuning.c. */
