@@ -57,9 +57,19 @@ vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *at
     return VKS_OK;
 }
 
-void vks__gltfr_largest_eight(const gltf_influence_sets *is, uint32_t vcount, const gltf_influence_out *out,
-                              gltf_influence_counts *c)
+vks_result vks__gltfr_largest_eight(gltf_doc *d, const char *ppath, const gltf_influence_sets *is, uint32_t vcount,
+                                    gltf_influence_out *out, gltf_influence_counts *c)
 {
+    memset(out, 0, sizeof *out);
+    out->bone = vks__gltfr_alloc(d, vcount, sizeof *out->bone);
+    out->weight = vks__gltfr_alloc(d, vcount, sizeof *out->weight);
+    out->stored = vks__gltfr_alloc(d, vcount, sizeof *out->stored);
+    if (is->sets > 1) { /* slots 4..7 only where a second set can fill them */
+        out->bone_more = vks__gltfr_alloc(d, vcount, sizeof *out->bone_more);
+        out->weight_more = vks__gltfr_alloc(d, vcount, sizeof *out->weight_more);
+    }
+    if (!out->bone || !out->weight || !out->stored || (is->sets > 1 && (!out->bone_more || !out->weight_more)))
+        return vks__gltfr_nomem(d, ppath);
     for (uint32_t v = 0; v < vcount; v++) {
         uint32_t jj[32];
         float ww[32];
@@ -101,4 +111,5 @@ void vks__gltfr_largest_eight(const gltf_influence_sets *is, uint32_t vcount, co
             }
         }
     }
+    return VKS_OK;
 }

@@ -148,9 +148,10 @@ typedef struct gltf_influence_counts {
     float truncated_max;
 } gltf_influence_counts;
 /* Per vertex: the 8 largest weights of all sets (ties: earlier sets and slots first), scaled to
- * sum 1; stored gets the sum of the positive weights as stored. */
-void vks__gltfr_largest_eight(const gltf_influence_sets *is, uint32_t vcount, const gltf_influence_out *out,
-                              gltf_influence_counts *c);
+ * sum 1, into *out's arrays (allocated from the document; ppath names the primitive when out of
+ * memory); stored gets the sum of the positive weights as stored. */
+vks_result vks__gltfr_largest_eight(gltf_doc *d, const char *ppath, const gltf_influence_sets *is, uint32_t vcount,
+                                    gltf_influence_out *out, gltf_influence_counts *c);
 
 /* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
 int vks__gltfr_matrix_affine(const float m[16], vks_affine *out);

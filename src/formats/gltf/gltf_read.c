@@ -436,15 +436,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     gltf_influence_sets is;
     if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
         return r;
-    gltf_influence_out io = {vks__gltfr_alloc(d, vcount, sizeof *io.bone), vks__gltfr_alloc(d, vcount, sizeof *io.weight),
-                             NULL, NULL, vks__gltfr_alloc(d, vcount, sizeof *io.stored)};
-    if (is.sets > 1) { /* slots 4..7 only where a second set can fill them */
-        io.bone_more = vks__gltfr_alloc(d, vcount, sizeof *io.bone_more);
-        io.weight_more = vks__gltfr_alloc(d, vcount, sizeof *io.weight_more);
-    }
-    if (!io.bone || !io.weight || !io.stored || (is.sets > 1 && (!io.bone_more || !io.weight_more)))
-        return vks__gltfr_nomem(d, ppath);
-    vks__gltfr_largest_eight(&is, vcount, &io, &R->influences);
+    gltf_influence_out io;
+    if ((r = vks__gltfr_largest_eight(d, ppath, &is, vcount, &io, &R->influences)) != VKS_OK)
+        return r;
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
     if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
