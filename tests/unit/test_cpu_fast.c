@@ -91,6 +91,17 @@ static void variants(vks_skin *s)
     compare(s, 13, 0, 2);
 }
 
+/* Bind and procedural poses; few instances (vertex slices) and many (shared records) on 1, 3
+ * and every thread; then the model's variants. */
+static void every_run(vks_skin *s)
+{
+    compare(s, 1, 1, 3);
+    compare(s, 2, 0, 3);
+    compare(s, 13, 0, 1);
+    compare(s, 13, 0, 0);
+    variants(s);
+}
+
 /* The tube of 5..8 influences a vertex: the builder's slots and group counts, then the same
  * comparisons as the generated characters (few and many instances, the empty slots). */
 static void eight_influences(void)
@@ -108,11 +119,7 @@ static void eight_influences(void)
     CHECK_EQ_INT(vks_skin_vertices_over(s, 4), s->meshes[0].vertex_count);
     CHECK_EQ_INT(vks_skin_vertices_over(s, 8), 0);
     fprintf(stderr, "5..8 influences, %u groups, %u vertices\n", s->group_count, s->vertex_count);
-    compare(s, 1, 1, 3);
-    compare(s, 2, 0, 3);
-    compare(s, 13, 0, 1);
-    compare(s, 13, 0, 0);
-    variants(s);
+    every_run(s);
     vks_skin_free(s);
 }
 
@@ -138,11 +145,7 @@ int main(void)
         if (!s)
             continue;
         fprintf(stderr, "%u influences, %u groups\n", k, s->group_count);
-        compare(s, 1, 1, 3);
-        compare(s, 2, 0, 3);
-        compare(s, 13, 0, 1);
-        compare(s, 13, 0, 0);
-        variants(s);
+        every_run(s);
         vks_skin_free(s);
     }
     eight_influences();
