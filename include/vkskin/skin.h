@@ -160,6 +160,11 @@ typedef struct vks_weight_report {
     uint32_t truncated;              /* more than 8 positive weights (glTF JOINTS_2 and on): kept
                                         to the 8 largest, renormalised; set by the reader */
     float truncated_max_weight;      /* the largest weight so dropped, as stored (0: none) */
+    uint32_t rule_dropped;           /* file vertices (P3D: points) storing more positive weights
+                                        than the format's toolchain and engine skin with (P3D:
+                                        4, or 1 for a discrete skeleton), kept to the largest by
+                                        that rule, as the engine does; set by the reader */
+    float rule_dropped_max;          /* the largest weight so dropped, as stored (0: none) */
 } vks_weight_report;
 
 typedef struct vks_skin {
@@ -249,8 +254,8 @@ VKS_API int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
 VKS_API double vks_skin_bounding_radius(const vks_skin *skin);
 
 /* Vertices with more than k positive weights: what a writer whose format stores k a vertex
- * would lose (the RenderWare, NIF, NW4C and P3D writers store 4 and refuse such a model rather
- * than drop influences unsaid). O(vertices). */
+ * would lose (the RenderWare, NIF and NW4C writers store 4 and refuse such a model rather than
+ * drop influences unsaid; P3D's MLOD selections hold them all). O(vertices). */
 VKS_API uint32_t vks_skin_vertices_over(const vks_skin *skin, uint32_t k);
 
 /* Summary statistics for inspect. */

@@ -63,6 +63,9 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
         fprintf(f, "%u with more than %d weights (glTF JOINTS_2 and on) kept to the %d largest and renormalised "
                 "(largest weight dropped %.6g); ", w->truncated, VKS_MAX_INFLUENCES, VKS_MAX_INFLUENCES,
                 (double)w->truncated_max_weight);
+    if (w->rule_dropped)
+        fprintf(f, "%u with more weights than the format's engines skin with, kept to the largest as they do "
+                "(largest weight dropped %.6g); ", w->rule_dropped, (double)w->rule_dropped_max);
     fprintf(f, "repaired: ");
     if (!w->all_zero && !w->negative && !w->renormalised) {
         fprintf(f, "none\n");
@@ -109,4 +112,7 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
     cJSON *t = cJSON_AddObjectToObject(o, "over_eight_kept_to_largest_8");
     cJSON_AddNumberToObject(t, "vertices", w->truncated);
     cJSON_AddNumberToObject(t, "largest_weight_dropped", w->truncated_max_weight);
+    cJSON *r2 = cJSON_AddObjectToObject(o, "over_the_format_rule");
+    cJSON_AddNumberToObject(r2, "vertices", w->rule_dropped);
+    cJSON_AddNumberToObject(r2, "largest_weight_dropped", w->rule_dropped_max);
 }
