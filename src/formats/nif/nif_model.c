@@ -215,9 +215,10 @@ static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n, float
     }
 }
 
-/* Influences of partition vertex lv (mesh bone indices); 0 on a bad index. */
+/* Influences of partition vertex lv (mesh bone indices), the 4 largest where the partition
+   stores more (dropped, may be NULL, gets the largest left out, 0 when none); 0 on a bad index. */
 static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_count, uint16_t bone[4],
-                            float weight[4])
+                            float weight[4], float *dropped)
 {
     uint32_t nw = p->weights_per_vertex;
     for (uint32_t j = 0; j < nw; j++) {
@@ -227,7 +228,9 @@ static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_c
         uint32_t local = p->bone_indices ? p->bone_indices[(size_t)lv * nw + j] : j;
         if (local >= p->bone_count || p->bones[local] >= bone_count)
             return 0;
-        add_influence(bone, weight, p->bones[local], w);
+        float out = add_influence(bone, weight, p->bones[local], w);
+        if (dropped && out > *dropped)
+            *dropped = out;
     }
     return 1;
 }
@@ -418,9 +421,14 @@ static vks_result weights_from_partitions(model_ctx *m, const shape_in *s, uint1
             if (seen[fv])
                 continue;
             seen[fv] = 1;
-            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv]))
+            float dropped = 0;
+            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv], &dropped))
                 return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                      "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+            if (dropped > 0) { /* a partition of more than 4 weights a vertex (nif.md: at most 4) */
+                m->rule_dropped++;
+                m->rule_dropped_max = dropped > m->rule_dropped_max ? dropped : m->rule_dropped_max;
+            }
         }
     }
     return VKS_OK;
@@ -493,7 +501,7 @@ static vks_result partition_own_weights(model_ctx *m, const shape_in *s, uint32_
     if (!gb || !gw)
         return shape_nomem(m);
     for (uint32_t lv = 0; lv < p->vertex_count; lv++)
-        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]]))
+        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]], NULL))
             return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                  "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
     normalise(gb, gw, nv, NULL);
