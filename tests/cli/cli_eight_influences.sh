@@ -56,6 +56,21 @@ expect 0 "deform --cpu-fast, baseline kernel" env VKSKIN_CPU_PATH=baseline "$vk"
   --pose pose16.json --out d.csv --quiet
 golden "deform --cpu-fast, baseline kernel" tube8.gltf d.csv
 [ -n "$gpu" ] || echo "no Vulkan device: --gpu not run"
+# a clip played by the crowd's pose pass on the GPU, against the reference playing it
+for engine in --cpu --cpu-fast $gpu; do
+  expect 0 "deform $engine --clip" "$vk" deform tube8.gltf $engine --clip pose16.json --instances 3 --stagger \
+    --frames 2 --out "clip$engine.csv" --quiet
+done
+python3 - clip--cpu.csv clip--cpu-fast.csv ${gpu:+clip--gpu.csv} <<'PY' || { echo "FAIL: the engines' clips differ"; fail=1; }
+import csv, sys
+ref = list(csv.DictReader(open(sys.argv[1])))
+for other in sys.argv[2:]:
+    rows = list(csv.DictReader(open(other)))
+    assert len(rows) == len(ref) == 3 * 2 * 444, (other, len(rows))
+    worst = max(abs(float(a[c]) - float(b[c])) for a, b in zip(rows, ref) for c in "xyz") / 9.014
+    print("%s against the reference: %.3g of the radius" % (other, worst))
+    assert worst < 1e-5, other
+PY
 # the golden can fail: the 4 largest, renormalised (what vkskin did before), are far off
 expect 0 "deform --cpu" "$vk" deform tube8.gltf --cpu --pose pose.json --out d.csv --quiet
 if $py check tube8.gltf pose.json d.csv --keep 4 > keep4.out; then
