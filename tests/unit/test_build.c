@@ -9,6 +9,7 @@
 
 #include "testutil.h"
 #include "vkskin/build.h"
+#include "vkskin/formats.h"
 
 /* ---- a small hand-made mesh: a strip of 6 quads along a chain of 6 bones ----
  * ring i (i = 0..6) has vertices 2i (y = 0) and 2i+1 (y = 1) at x = i; ring 0 follows bone 0,
@@ -444,8 +445,9 @@ static void test_errors(void)
 }
 
 /* Slots 4..7 (vks_mesh_source.bone_more / weight_more): a vertex of six influences keeps them
- * all, in slot order, through its group's palette; the group counts 6 slots; a bone of the
- * second set outside the mesh, a non-finite weight there and one half of the pair are refused. */
+ * all, in slot order, through its group's palette; the group counts 6 slots; the RenderWare,
+ * NIF and NW4C writers refuse the model; a bone of the second set outside the mesh, a
+ * non-finite weight there and one half of the pair are refused. */
 static void test_second_set(void)
 {
     make_strip();
@@ -485,6 +487,16 @@ static void test_second_set(void)
         }
         CHECK_EQ_INT(vks_skin_vertices_over(s, 4), 1);
         CHECK_EQ_INT(vks_skin_validate(s, &err), VKS_OK);
+        /* the writers whose formats store 4 a vertex refuse it rather than drop two unsaid */
+        vks_writer_fn four[3] = {vks_rw_write, vks_nif_write, vks_cmdl_write};
+        for (int w = 0; w < 3; w++) {
+            uint8_t *out = NULL;
+            size_t n = 0;
+            err = (vks_error){0};
+            CHECK_EQ_INT(four[w](s, NULL, &out, &n, &err), VKS_ERR_UNSUPPORTED);
+            CHECK(strstr(err.msg, "1 vertices have more than 4 influences") != NULL);
+            free(out);
+        }
     }
     vks_skin_free(s);
     more_b[6][1] = NB; /* slot 5 names a bone the mesh does not have */
