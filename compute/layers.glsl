@@ -7,6 +7,13 @@
 // yaw, its turn about up: root_yaw) taken out of the motion node. A crowd without layered
 // instances never compiles this (USE_PARAMS 1).
 
+// include/vkskin/pose.h's VKS_MAX_ADDITIVE_WEIGHT and VKS_MIN_REFERENCE_SCALE, and FLT_MIN.
+const float MAX_ADDITIVE_WEIGHT = 1.0;
+const float MIN_REFERENCE_SCALE = 1e-6;
+const float FLT_MIN_NORMAL = 1.17549435e-38;
+// include/vkskin/clip.h's VKS_ROOT_YAW_MIN_TWIST: the shortest twist pair a yaw is taken from.
+const float ROOT_YAW_MIN_TWIST = 0.03125;
+
 // The same binding as Params, read with the layered stride.
 layout(std430, binding = 8) readonly buffer LParams { LayeredParam lparams[]; };
 // ... and where the root motion is written (a field nothing else reads or writes on the GPU).
@@ -119,14 +126,14 @@ uvec4 layer_head(uint ce)
 }
 
 // src/core/clip_layers.c's root_yaw (clip.h's rule): the twist of q bq^-1 about axis up, its
-// angle in radians; tw the twist as a unit quaternion.
+// angle in radians; tw the twist as a unit quaternion (identity and 0 near upside down).
 float root_yaw(vec4 q, vec4 bq, int up, out vec4 tw)
 {
     vec4 d = qmul(q, vec4(-bq.xyz, bq.w));
     float a = d[up], w = d.w;
     float len = sqrt(a * a + w * w);
     tw = vec4(0, 0, 0, 1);
-    if (!(len > 1e-6))
+    if (!(len >= ROOT_YAW_MIN_TWIST)) // near upside down: no yaw (clip.h)
         return 0.0;
     if (w < 0.0) {
         a = -a;
@@ -148,7 +155,7 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
     vec4 bq = load_n(nd + 3u, 4u);
     vec3 at = vec3(0.0), as = vec3(0.0), t = vec3(0.0), s = vec3(1.0), kt = vec3(0.0), ks = vec3(1.0);
     vec4 aq = vec4(0.0), ref = vec4(0.0), q = vec4(0, 0, 0, 1), kq = vec4(0, 0, 0, 1);
-    float wsum = 0.0;
+    float wsum = 0.0, wmax = 0.0;
     bool have_ref = false, based = false;
     // j even: layer j/2 at its time; j odd: an additive layer's reference pose (its reference
     // clip's entry at its reference time; by default its own entry at 0, the first frame)
@@ -176,8 +183,15 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
                 have_ref = true;
             } else if (dot(lq, ref) < 0.0)
                 lq = -lq;
-            at += w * lt, as += w * ls, aq += w * lq;
-            wsum += w;
+            if (w > wmax) { // the sums so far in units of the new largest weight (no float
+                            // overflow at 3e38, no underflow at 1e-25: pose.h step 2)
+                float r = wmax / w;
+                at *= r, as *= r, aq *= r, wsum *= r;
+                wmax = w;
+            }
+            float u = w / wmax;
+            at += u * lt, as += u * ls, aq += u * lq;
+            wsum += u;
         } else if (!first) {
             kt = lt, kq = lq, ks = ls;
         } else { // lt, lq, ls: the reference pose
@@ -188,7 +202,7 @@ Aff layered_local(uint i, uint node_base, uint n, int p, float tl[4], float wl[4
             q = unit_q(qmul(dq, q));
             t += w * (kt - lt);
             [[unroll]] for (int c = 0; c < 3; c++)
-                if (ls[c] != 0.0)
+                if (abs(ls[c]) >= MIN_REFERENCE_SCALE) // a collapsed reference adds nothing
                     s[c] *= 1.0 + w * (ks[c] / ls[c] - 1.0);
         }
     }

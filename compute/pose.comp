@@ -207,8 +207,13 @@ void main()
             lflags[k] = flags, lmask[k] = lparams[i].layers[k].mask_node;
             ltime[k] = clip_play_time(cf(cw[lparams[i].layers[k].entry]), flags & 255u, lparams[i].layers[k].start,
                                       lparams[i].layers[k].speed, pc.time);
+            // src/core/clip_layers.c's vks_clip_layer_weight: an additive weight at most 1, a
+            // weight under float's smallest normal number 0 (flushed or not, on any device)
             float w = lparams[i].layers[k].weight;
-            lweight[k] = fade == 0u ? w : w * (fade == 2u ? s : 1.0 - s);
+            if (((flags >> 8) & 3u) == 1u)
+                w = min(w, MAX_ADDITIVE_WEIGHT);
+            w = fade == 0u ? w : w * (fade == 2u ? s : 1.0 - s);
+            lweight[k] = w < FLT_MIN_NORMAL ? 0.0 : w;
         }
         source = SOURCE_LAYERS;
     }

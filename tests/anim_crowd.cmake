@@ -35,3 +35,18 @@ add_test(NAME cli_crowd_layers_fox COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_c
   ${PROJECT_SOURCE_DIR} ${VKSKIN_REAL_DATASETS})
 set_tests_properties(cli_crowd_layers cli_crowd_layers_fox PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
   SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+
+# Layer weights at their bounds (issue 37): normal weights at float's ends, faded below its
+# normal range, additive weights above 1 (refused naming the entry and layer) and an additive
+# reference pose of scale 1e-30 give one result, or one refusal, on --cpu, --cpu-fast and --gpu
+add_test(NAME cli_crowd_weights COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_weights.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_crowd_weights PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")
+
+# Yaw near an upside-down motion node (issue 37): a flip passing 1e-4 rad from upside down
+# validates, every engine gives the reference's vertices, the yaw is 0 within the band
+add_test(NAME cli_crowd_yaw_flip COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_crowd_yaw_flip.sh $<TARGET_FILE:vkskin>
+  ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_crowd_yaw_flip PROPERTIES LABELS "cli;anim;gpu" TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")

@@ -40,3 +40,9 @@ if(Python3_Interpreter_FOUND)
     $<TARGET_FILE:vkskin> ${VKS_EIGHT_GPU})
   set_tests_properties(cli_eight_influences PROPERTIES LABELS "cli;gltf" TIMEOUT 300)
 endif()
+
+# Rigid parts (mesh nodes without a skin: a prop on a bone, one at a root) deformed by their
+# node's world on every engine, against worlds composed independently (issue 38).
+add_test(NAME cli_gltf_rigid COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_gltf_rigid.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_gltf_rigid PROPERTIES LABELS "cli;gltf;gpu" TIMEOUT 300
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

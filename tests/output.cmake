@@ -13,6 +13,11 @@ set_tests_properties(cli_exit_codes PROPERTIES SKIP_RETURN_CODE 77 LABELS cli
 add_test(NAME cli_outputs_inputs COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_outputs_inputs.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_outputs_inputs PROPERTIES LABELS cli TIMEOUT 300
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# A glTF's external buffers and images are inputs, its URIs stay in its folder (or --uri-root),
+# one read per distinct file and one budget for the whole model; streams refused near the limit.
+add_test(NAME cli_gltf_external COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_gltf_external.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_gltf_external PROPERTIES LABELS cli TIMEOUT 300
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # deform --gpu converts on a thread of its own: the same bytes as on the feeding thread.
 add_test(NAME cli_deform_encode COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_deform_encode.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_deform_encode PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu"

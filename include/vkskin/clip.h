@@ -233,14 +233,22 @@ VKS_API void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *
  * Yaw (VKS_ROOT_MOTION_YAW): the node's blended local rotation q against its bind local
  * rotation b, d = q b^-1 (the turn in the parent space), split by swing-twist about the up axis
  * u: the twist is d's (u-component, w) normalised, taken with w >= 0, and the yaw its angle,
- * 2 atan2(d.u, d.w) in radians within [-pi, pi], counter-clockwise seen from +u (none where that
- * pair is shorter than 1e-6: a half turn about a ground axis). In-place playback
+ * 2 atan2(d.u, d.w) in radians within [-pi, pi], counter-clockwise seen from +u. That pair's
+ * length is cos(s / 2), s the swing: the angle between u and d u. Near a half swing (the node
+ * upside down: flips, cartwheels) the twist is ill-conditioned, its angle moving by the pose's
+ * rounding over that length, so float and double engines would take out different turns.
+ * There is no yaw (0, the rotation kept as it is) where the pair is shorter than
+ * VKS_ROOT_YAW_MIN_TWIST = 1/32, i.e. d u within 2 asin(1/32) = 3.58 degrees of -u; past that
+ * bound the engines' yaws agree to within 64 times their rounding. In-place playback
  * pre-multiplies the node's rotation by the twist's inverse; its in-place translation is the
  * same as without yaw. So the original local is L = T(g + m) R_u(yaw) T(-g) L', with L' the
  * in-place local, m the motion and g the bind local translation with its up component zeroed:
  * the agent turns about the node's bind ground point. Translation alone keeps every number of
  * before yaw. The float GPU pose pass (compute/layers.glsl) takes the same steps. */
 enum { VKS_ROOT_MOTION_OFF = 0, VKS_ROOT_MOTION_Y_UP = 1, VKS_ROOT_MOTION_Z_UP = 2, VKS_ROOT_MOTION_YAW = 4 };
+/* The shortest twist pair (d.u, d.w) a yaw is taken from (above); a power of two, so float
+   and double compare against the same number. */
+#define VKS_ROOT_YAW_MIN_TWIST 0.03125
 /* The up axis bits of a root_motion value (VKS_ROOT_MOTION_Y_UP, _Z_UP or 0). */
 #define VKS_ROOT_MOTION_UP(root_motion) ((root_motion) & 3)
 /* Whether a root_motion value is one of: 0, Y_UP, Z_UP, either of those | YAW. */

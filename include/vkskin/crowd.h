@@ -68,7 +68,7 @@ typedef struct vks_crowd_layer {
     float start;             /* clip seconds at time 0 */
     float speed;             /* clip seconds per second */
     vks_cycle cycle;
-    float weight;            /* >= 0 */
+    float weight;            /* >= 0; additive: more than VKS_MAX_ADDITIVE_WEIGHT counts as it */
     vks_layer_mode mode;     /* normal (zeroed) or additive */
     vks_layer_fade fade;     /* none (zeroed), out or in: the transition's sets */
     uint32_t mask;           /* 0: every node; n + 1: only node n of the model and its descendants */

@@ -87,6 +87,11 @@ typedef struct vks_read_options {
         const char *path;         /* the .gltf's own path: relative buffer URIs are read from its
                                      folder through file.read; NULL: only data: URIs and a .glb's
                                      BIN chunk (vks_read_file sets it) */
+        const char *root;         /* a folder external files may also lie in; NULL: only the
+                                     .gltf's folder and those below it. A URI is decoded before it
+                                     is judged; a scheme, an absolute path or a ".." above the
+                                     allowed folders is refused, and so is a name that exists on
+                                     the file system and leads out of them through a link */
     } gltf;
 
     /* Clip readers (clip.h). */
@@ -138,6 +143,18 @@ VKS_API vks_result vks_read_any(const vks_read_options *opt, const void *bytes, 
 VKS_API vks_result vks_read_file(const vks_read_options *opt, const char *path, vks_skin **out,
                          vks_error *err);
 
+/* Every file besides path that a read of the model or clip file at path reads or names, so a
+ * host never writes over one of them (the CLI checks its outputs against these): a P3D's
+ * model.cfg (the one vks_read_file would use), a .gltf's or .glb's external buffers and the
+ * images it names by URI, each resolved by the reader's own rule (a URI the reader refuses is
+ * not listed: nothing is read there). visit(user, file, what) for each, in the file's order;
+ * what names the entry ("model.cfg", "buffers[1]", "images[0]"). path is read through
+ * opt->file within opt->file.max_size (a .glb on the file system: its JSON chunk only). A file
+ * that cannot be read or parsed lists nothing and is VKS_OK: its reader will say why. */
+typedef void (*vks_side_file_fn)(void *user, const char *file, const char *what);
+VKS_API vks_result vks_list_side_files(const vks_read_options *opt, const char *path, vks_side_file_fn visit,
+                                       void *user, vks_error *err);
+
 /* Which model.cfg the P3D reader would use for the model at model_path when neither
  * opt->p3d.model_cfg nor opt->p3d.model_cfg_name is given: "<stem>.model.cfg" beside the
  * model (how the project's samples pair them), then "model.cfg" in the model's folder and in
@@ -170,6 +187,10 @@ typedef struct vks_format_info {
     const char *side_file;               /* what vks_read_file reads beside a model ("model.cfg"), or NULL */
     vks_reader_fn read;                  /* the model reader */
     vks_writer_fn write;                 /* the model writer, NULL when there is none */
+    int bind_not_promised;               /* 1: the format does not promise that a mesh is stored
+                                            at the pose its inverse binds imply (glTF: rest and
+                                            bind may differ), so a bind-pose check that differs
+                                            is a note, not a failure */
 } vks_format_info;
 
 VKS_API uint32_t vks_format_count(void);

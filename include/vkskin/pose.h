@@ -92,19 +92,27 @@ typedef struct vks_clip_play {
  *   2. NORMAL layers that reach the node (weight > 0, the node inside the mask) are blended
  *      with their weights renormalised over those layers: translations and scales by weighted
  *      sum, rotations by the normalised weighted quaternion sum, each quaternion first flipped
- *      into the hemisphere of the first such layer's (dot >= 0). No such layer: the bind local;
+ *      into the hemisphere of the first such layer's (dot >= 0). No such layer: the bind local.
+ *      Every engine divides the weights by the largest among them as it goes, so any finite
+ *      weights blend alike (1e-25 alone is 1; two of 3e38 are 0.5 each) in float too;
  *   3. ADDITIVE layers, in order, then add their delta from their reference pose r (by default
  *      their own clip's first frame, clip time 0; else the layer's reference clip at its
- *      reference time, sampled as in step 1) scaled by their weight w: rotation
+ *      reference time, sampled as in step 1) scaled by their weight w (at most
+ *      VKS_MAX_ADDITIVE_WEIGHT: a larger one counts as that): rotation
  *      q = nlerp(identity, q(t) q(r)^-1, w) * q (the delta pre-multiplied, taken on the shorter
- *      arc), translation t += w (t(t) - t(r)), scale s *= 1 + w (s(t) / s(r) - 1) (a zero s(r)
- *      adds nothing);
+ *      arc), translation t += w (t(t) - t(r)), scale s *= 1 + w (s(t) / s(r) - 1) (an s(r)
+ *      under VKS_MIN_REFERENCE_SCALE in magnitude, a collapsed reference, adds nothing on that
+ *      axis, as a zero one);
  *   4. the result is composed back as T R S.
  * A transition crossfades between two layer sets over [fade_start, fade_start + fade_duration]
  * of source time T: with x = clamp((T - fade_start) / fade_duration, 0, 1) and the smoothstep
  * ramp s = x x (3 - 2 x) (computed in float on every engine), a FADE_OUT layer's weight is
- * multiplied by 1 - s and a FADE_IN layer's by s; both sets share the instance's layers. */
+ * multiplied by 1 - s and a FADE_IN layer's by s; both sets share the instance's layers. A
+ * weight that comes out below FLT_MIN (float's smallest normal number, which a GPU may flush
+ * to 0) is 0 on every engine. */
 #define VKS_MAX_LAYERS 4
+#define VKS_MAX_ADDITIVE_WEIGHT 1.0f  /* an additive layer's whole delta: crowd files refuse more */
+#define VKS_MIN_REFERENCE_SCALE 1e-6f /* a reference scale below it in magnitude adds no scale */
 
 typedef enum vks_layer_mode {
     VKS_LAYER_NORMAL = 0,   /* blended with the other normal layers */
@@ -120,7 +128,7 @@ typedef enum vks_layer_fade {
 
 typedef struct vks_clip_layer {
     vks_clip_play play;   /* clip (not NULL), binding, start, speed, cycle */
-    float weight;         /* >= 0, finite */
+    float weight;         /* >= 0, finite; ADDITIVE: at most VKS_MAX_ADDITIVE_WEIGHT (more counts as it) */
     int mode;             /* vks_layer_mode */
     int fade;             /* vks_layer_fade */
     uint32_t mask;        /* 0: every node; n + 1: only skin node n and its descendants */

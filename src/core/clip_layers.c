@@ -2,6 +2,7 @@
  * layer's local split into T, R, S, normal layers blended with renormalised weights, additive
  * deltas from each one's reference pose on top, in double. compute/layers.glsl takes the same
  * steps in float. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -20,10 +21,16 @@ float vks_clip_fade_ramp(float fade_start, float fade_duration, float T)
 float vks_clip_layer_weight(const vks_clip_layers *l, uint32_t k, float T)
 {
     const vks_clip_layer *y = &l->layer[k];
-    if (y->fade == VKS_FADE_NONE)
-        return y->weight;
-    float s = vks_clip_fade_ramp(l->fade_start, l->fade_duration, T);
-    return y->weight * (y->fade == VKS_FADE_IN ? s : 1.0f - s);
+    float w = y->weight;
+    if (y->mode == VKS_LAYER_ADDITIVE && w > VKS_MAX_ADDITIVE_WEIGHT)
+        w = VKS_MAX_ADDITIVE_WEIGHT;
+    if (y->fade != VKS_FADE_NONE) {
+        float s = vks_clip_fade_ramp(l->fade_start, l->fade_duration, T);
+        w *= y->fade == VKS_FADE_IN ? s : 1.0f - s;
+    }
+    /* a subnormal weight is one a GPU may flush to 0: 0 here too, so the engines agree on
+       whether the layer takes part */
+    return w < FLT_MIN ? 0.0f : w;
 }
 
 /* Whether node n is inside the mask (pose.h): the mask's node or below it. */
@@ -156,7 +163,7 @@ static void reference_trs(const vks_clip_layer *y, const vks_skin *skin, uint32_
 static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t n, const double *times,
                        const float *weights, double t[3], double q[4], double s[3])
 {
-    double at[3] = {0, 0, 0}, aq[4] = {0, 0, 0, 0}, as[3] = {0, 0, 0}, ref[4] = {0, 0, 0, 0}, wsum = 0;
+    double at[3] = {0, 0, 0}, aq[4] = {0, 0, 0, 0}, as[3] = {0, 0, 0}, ref[4] = {0, 0, 0, 0}, wsum = 0, wmax = 0;
     int have_ref = 0;
     for (uint32_t k = 0; k < l->count; k++) {
         const vks_clip_layer *y = &l->layer[k];
@@ -169,6 +176,15 @@ static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t 
         else if (lq[0] * ref[0] + lq[1] * ref[1] + lq[2] * ref[2] + lq[3] * ref[3] < 0)
             for (int i = 0; i < 4; i++)
                 lq[i] = -lq[i];
+        if (w > wmax) { /* the sums so far in units of the new largest weight (pose.h step 2) */
+            double r = wmax / w;
+            for (int i = 0; i < 3; i++)
+                at[i] *= r, as[i] *= r;
+            for (int i = 0; i < 4; i++)
+                aq[i] *= r;
+            wsum *= r, wmax = w;
+        }
+        w /= wmax;
         for (int i = 0; i < 3; i++)
             at[i] += w * lt[i], as[i] += w * ls[i];
         for (int i = 0; i < 4; i++)
@@ -204,7 +220,7 @@ static void blend_node(const vks_clip_layers *l, const vks_skin *skin, uint32_t 
         normalize4(q);
         for (int i = 0; i < 3; i++) {
             t[i] += w * (kt[i] - ft[i]);
-            if (fs[i] != 0)
+            if (fabs(fs[i]) >= VKS_MIN_REFERENCE_SCALE) /* a collapsed reference adds nothing */
                 s[i] *= 1 + w * (ks[i] / fs[i] - 1);
         }
     }
@@ -235,7 +251,7 @@ static double root_yaw(const double q[4], const double bq[4], int up, double twi
     qmul(q, inv, d);
     double a = d[up], w = d[3], len = sqrt(a * a + w * w);
     twist[0] = twist[1] = twist[2] = 0, twist[3] = 1;
-    if (!(len > 1e-6)) /* a half turn about a ground axis: no turn about up to speak of */
+    if (!(len >= VKS_ROOT_YAW_MIN_TWIST)) /* near upside down: the twist is ill-conditioned */
         return 0;
     if (w < 0) /* q and -q are one rotation: the shorter way round */
         a = -a, w = -w;

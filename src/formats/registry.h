@@ -33,6 +33,10 @@ typedef struct vks__format {
     vks_result (*prepare)(vks_read_options *o, const char *path, vks__side_files *keep, vks_error *err);
     /* The same before a clip reader (a .gltf's external buffers beside it). NULL: nothing. */
     vks_result (*prepare_clips)(vks_read_options *o, const char *path, vks__side_files *keep, vks_error *err);
+    /* vks_list_side_files for a file of this format (model or clip): the files a read of path
+       would read or name besides it. NULL: none. */
+    vks_result (*side_files)(const vks_read_options *o, const char *path, vks_side_file_fn visit, void *user,
+                             vks_error *err);
     const vks__clip_kind *clips;
     uint32_t clip_kind_count;
 } vks__format;

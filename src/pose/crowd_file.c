@@ -20,6 +20,10 @@
 #include "vkskin/skin.h"
 #include "core/c_numeric.h"
 
+/* An additive layer past its full delta would extrapolate: the rotation's nlerp saturates, a
+   scale can turn negative and float engines part from the reference by the weight's factor. */
+#define ADDITIVE_WEIGHT_MESSAGE "expected an additive weight <= 1 (its whole delta), got %g"
+
 enum { MAX_TEXT = 4096 }; /* longest path or clip source in a cell */
 
 typedef struct table { /* open addressing over source indices + 1 */
@@ -561,6 +565,10 @@ static vks_result json_layer(parser *p, const cJSON *o, const char *where, uint3
         return fail(p, VKS_ERR_FORMAT, 0, path,
                     "a reference pose is for an additive layer (\"blend\": \"additive\")");
     }
+    if (y->mode == VKS_LAYER_ADDITIVE && y->weight > VKS_MAX_ADDITIVE_WEIGHT) {
+        snprintf(path, sizeof path, "%.120s.weight", where);
+        return fail(p, VKS_ERR_FORMAT, 0, path, ADDITIVE_WEIGHT_MESSAGE, (double)y->weight);
+    }
     return VKS_OK;
 }
 
@@ -941,6 +949,9 @@ static vks_result csv_layers(parser *p, vks_crowd_entry *e, vks_crowd_entry_laye
             return fail(p, VKS_ERR_FORMAT, line, col_names[referenced[k]],
                         "a reference pose is for an additive layer (%s additive)",
                         k ? col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS + F_BLEND] : "blend");
+        if (ys[k].mode == VKS_LAYER_ADDITIVE && ys[k].weight > VKS_MAX_ADDITIVE_WEIGHT)
+            return fail(p, VKS_ERR_FORMAT, line, k ? col_names[COL_LAYER2 + (k - 1) * LAYER_FIELDS + F_WEIGHT] : "weight",
+                        ADDITIVE_WEIGHT_MESSAGE, (double)ys[k].weight);
         fades_in += ys[k].fade == VKS_FADE_IN;
         n++;
     }

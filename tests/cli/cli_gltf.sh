@@ -66,11 +66,15 @@ two_sets=$here/../fuzz/gltf/two_sets.gltf
 expect 0 "inspect two weight sets" "$vk" inspect "$two_sets"
 has "inspect two weight sets" out "1 with 5 or more weights (glTF JOINTS_1), kept as stored"
 has "inspect two weight sets" out "up to 8 influences"
-# a glTF with neither a skinned mesh nor an animation: the model's error, not the clips'
+# a glTF whose one mesh has no skin: a rigid part on its node, read and listed
 echo '{"asset":{"version":"2.0"},"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
 "accessors":[{"componentType":5126,"count":3,"type":"VEC3"}]}' > rigid.gltf
-expect 1 "an unskinned glTF" "$vk" inspect rigid.gltf
-has "an unskinned glTF" err "nodes: the scene has no node with both a mesh and a skin"
+expect 0 "an unskinned glTF" "$vk" inspect rigid.gltf
+has "an unskinned glTF" out "1 rigid mesh node(s)"
+# a glTF with neither a mesh nor an animation: the model's error, not the clips'
+echo '{"asset":{"version":"2.0"},"nodes":[{"name":"empty"}]}' > empty.gltf
+expect 1 "a glTF without meshes" "$vk" inspect empty.gltf
+has "a glTF without meshes" err "nodes: the scene has no node with a mesh"
 
 # ---- CPU: the file's own clips ----
 # SimpleSkin at 1 s (node 2 turned 90 degrees about z): vertex 8 (-0.5, 2, 0) -> (-1, 0.5, 0),

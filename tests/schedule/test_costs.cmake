@@ -36,6 +36,7 @@ set(VKSKIN_TEST_COSTS
   cli_bake                      9   14    8
   cli_report_browser           14   10    0
   cli_crowd_layers              6   13    0
+  cli_crowd_weights             7   16    2
   cli_readback_apart            6   13    0
   test_gpu_first_use            5   13    0
   test_gltf_samples             3   13    4

@@ -128,6 +128,9 @@ int main(void)
                              "\"w.anm\", \"blend\": \"additive\", \"mask\": \"spine\"}]}]}")) != 0);
     CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": \"w.anm\", "
                 "\"weight\": -1}]}]}", &m));
+    /* an additive layer's weight is at most 1 there too (the crowd file's rule, issue 37) */
+    CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": \"w.anm\"}, "
+                "{\"clip\": \"w.anm\", \"blend\": \"additive\", \"weight\": 2}]}]}", &m));
     CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"layers\": [{\"clip\": \"w.anm\"}], "
                 "\"clips\": [\"w.anm\"]}]}", &m));
     CHECK(parse("{\"jobs\": [{\"model\": \"h.dff\", \"outputs\": [\"raw\"], \"clips\": [\"w.anm\"], "

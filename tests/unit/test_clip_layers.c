@@ -2,11 +2,14 @@
  * computed values: weight 0 / 1 of a two-layer blend is each clip alone, a 50 % blend of two
  * single-bone clips is the documented rule's value, an additive layer of its own first frame
  * changes nothing, nor one held at its reference pose's time, an additive layer's delta from
- * another clip's pose is that delta by hand, a mask keeps a layer off the nodes outside it, a crossfade is continuous
+ * another clip's pose is that delta by hand, weights at their bounds (float's ends, an additive
+ * weight above 1, a faded weight under FLT_MIN, a collapsed reference scale) follow pose.h's
+ * rule, a mask keeps a layer off the nodes outside it, a crossfade is continuous
  * at its start and end, and root motion adds up to the clip's own root displacement; with yaw
  * (clip.h's swing-twist rule) the yaw track is the clip's own turn, the pose in place keeps no
  * turn, the yaw adds up to the clip's turn over a cycle, and translation and yaw put back on the
- * in-place pose give the original one. */
+ * in-place pose give the original one; within 3.58 degrees of upside down there is no yaw. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -66,6 +69,18 @@ static vks_clip_layer layer(const vks_clip *c, const vks_clip_binding *b, float 
     return y;
 }
 
+/* One layer playing clip (bound to skin into *b, clamped at its ends) from clip time 0. */
+static vks_clip_layers one_layer(const vks_clip *clip, const vks_skin *skin, vks_clip_binding *b)
+{
+    vks_error err = {0};
+    CHECK(vks_clip_bind(clip, skin, b, &err) == VKS_OK);
+    vks_clip_layers l = {0};
+    l.count = 1;
+    l.layer[0] = layer(clip, b, 0, 1);
+    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    return l;
+}
+
 static void test_weights_and_rule(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
 {
     vks_affine got[3], want[3];
@@ -107,6 +122,54 @@ static void test_weights_and_rule(const vks_skin *skin, const vks_clip_binding *
     vks_clip_layers_locals_d(&l, skin, 0, again);
     CHECK(max_diff(&again[2], &w, 1) < 1e-6);
     tr_b[0].rotation.values = rot_b;
+}
+
+/* Weights at their bounds (issue 37, pose.h): normal weights blend alike at any finite scale,
+ * an additive weight above VKS_MAX_ADDITIVE_WEIGHT counts as it, a faded weight under FLT_MIN
+ * is 0, and a reference scale under VKS_MIN_REFERENCE_SCALE (a collapsed reference) adds no
+ * scale on its axis. */
+static void test_weight_bounds(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
+{
+    vks_affine got[3], want[3];
+    vks_clip_layers l = {0};
+    l.count = 2;
+    l.layer[0] = layer(&clip_a, ba, 0.7f, 1), l.layer[1] = layer(&clip_b, bb, 1.1f, 1);
+    vks_clip_layers_locals_d(&l, skin, 0.4f, want);
+    const float ends[2] = {1e-25f, 3e38f};
+    for (int e = 0; e < 2; e++) {
+        l.layer[0].weight = l.layer[1].weight = ends[e];
+        vks_clip_layers_locals_d(&l, skin, 0.4f, got);
+        CHECK(max_diff(got, want, 3) < 1e-6);
+    }
+    l.layer[0].weight = 1, l.layer[1].weight = 1, l.layer[1].mode = VKS_LAYER_ADDITIVE;
+    vks_clip_layers_locals_d(&l, skin, 0.4f, want);
+    l.layer[1].weight = 7;
+    vks_clip_layers_locals_d(&l, skin, 0.4f, got);
+    CHECK(max_diff(got, want, 3) < 1e-6);
+    CHECK(vks_clip_layer_weight(&l, 1, 0) == VKS_MAX_ADDITIVE_WEIGHT);
+    l.layer[0].weight = FLT_MIN / 4; /* subnormal: a GPU may flush it, so every engine does */
+    CHECK(vks_clip_layer_weight(&l, 0, 0) == 0);
+    l.layer[0].weight = 1e-25f, l.layer[0].fade = VKS_FADE_IN, l.fade_start = 0, l.fade_duration = 1;
+    CHECK(vks_clip_layer_weight(&l, 0, 5.8e-8f) == 0); /* 1e-25 x a ramp of about 1e-14 */
+    CHECK(vks_clip_layer_weight(&l, 0, 0.5f) == 0.5e-25f);
+
+    /* clip C: node B's x scale from 1e-30 to 1; additive over the bind pose at clip time 2,
+       from its first frame: a collapsed reference, so no scale is added (not 1e30) */
+    static float sca_c[6] = {1e-30f, 1, 1, 1, 1, 1};
+    vks_track tc = {.node_name = skin->nodes[2].name, .scale = curve(2, 3, VKS_INTERP_LINEAR, times2, sca_c)};
+    vks_clip clip_c = {.name = "c", .duration = 2, .tracks = &tc, .track_count = 1, .root_track = -1};
+    vks_clip_binding bc;
+    vks_error err = {0};
+    CHECK(vks_clip_bind(&clip_c, skin, &bc, &err) == VKS_OK);
+    vks_clip_layers a = {0};
+    a.count = 1;
+    a.layer[0] = layer(&clip_c, &bc, 2, 1);
+    a.layer[0].mode = VKS_LAYER_ADDITIVE, a.layer[0].play.speed = 0, a.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers_locals_d(&a, skin, 0, got);
+    for (uint32_t n = 0; n < 3; n++)
+        want[n] = skin->nodes[n].bind_local;
+    CHECK(max_diff(got, want, 3) < 1e-6);
+    vks_clip_binding_free(&bc);
 }
 
 static void test_additive_and_mask(const vks_skin *skin, const vks_clip_binding *ba, const vks_clip_binding *bb)
@@ -216,12 +279,7 @@ static void test_root_motion(const vks_skin *skin)
     tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
     vks_clip clip = {.name = "walk", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
     vks_clip_binding b;
-    vks_error err = {0};
-    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
-    vks_clip_layers l = {0};
-    l.count = 1;
-    l.layer[0] = layer(&clip, &b, 0, 1);
-    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers l = one_layer(&clip, skin, &b);
     l.root_motion = VKS_ROOT_MOTION_Y_UP;
     CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 1);
     /* the per-frame steps add up to the clip's own displacement over the cycle */
@@ -295,12 +353,7 @@ static void test_root_yaw(void)
     tr.translation = curve(3, 3, VKS_INTERP_LINEAR, t3, walk);
     vks_clip clip = {.name = "turn", .duration = 2, .tracks = &tr, .track_count = 1, .root_track = 0};
     vks_clip_binding b;
-    vks_error err = {0};
-    CHECK(vks_clip_bind(&clip, skin, &b, &err) == VKS_OK);
-    vks_clip_layers l = {0};
-    l.count = 1;
-    l.layer[0] = layer(&clip, &b, 0, 1);
-    l.layer[0].play.cycle = VKS_CYCLE_CLAMP;
+    vks_clip_layers l = one_layer(&clip, skin, &b);
     l.root_motion = VKS_ROOT_MOTION_Y_UP;
     CHECK_EQ_INT(vks_clip_layers_motion_node(&l, skin), 2);
     CHECK_NEAR(vks_clip_layers_root_yaw(&l, skin, 2.0f), 0.0, 0); /* translation only: no yaw */
@@ -355,6 +408,53 @@ static void test_root_yaw(void)
     vks_skin_free(skin);
 }
 
+/* Yaw near upside down (issue 37, clip.h): a node flipped about a ground axis to within
+ * delta of a half turn, with a heading psi, R_y(psi) R_x(pi - delta) b. Outside the band
+ * (delta > 2 asin(1/32), 0.0625 rad) the yaw is psi; inside it there is none, and the pose in
+ * place keeps the node's rotation as it is, whatever the heading and tilt. */
+static void test_root_yaw_upside_down(void)
+{
+    vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
+    CHECK(skin != NULL);
+    if (!skin)
+        return;
+    double bq[4];
+    axis_q(1, 0.5, bq);
+    float bt[3] = {1, 0, 0}, bqf[4] = {(float)bq[0], (float)bq[1], (float)bq[2], (float)bq[3]};
+    skin->nodes[2].bind_local = vks_affine_from_trs(bt, bqf, (const float[3]){1, 1, 1});
+    static float key[4], t1[1] = {0};
+    static vks_track tr;
+    tr.node_name = skin->nodes[2].name;
+    tr.rotation = curve(1, 4, VKS_INTERP_LINEAR, t1, key);
+    vks_clip clip = {.name = "flip", .duration = 1, .tracks = &tr, .track_count = 1, .root_track = 0};
+    vks_clip_binding b;
+    vks_clip_layers l = one_layer(&clip, skin, &b);
+    const double deltas[] = {0.2, 0.07, 0.06, 1e-2, 1e-4, 1e-6, 0}, psi = 0.8;
+    for (size_t k = 0; k < sizeof deltas / sizeof *deltas; k++) {
+        double y[4], x[4], yx[4], q[4];
+        axis_q(1, psi, y);
+        axis_q(0, M_PI - deltas[k], x);
+        hamilton(y, x, yx);
+        hamilton(yx, bq, q);
+        for (int i = 0; i < 4; i++)
+            key[i] = (float)q[i];
+        l.root_motion = VKS_ROOT_MOTION_Y_UP | VKS_ROOT_MOTION_YAW;
+        double yaw = vks_clip_layers_root_yaw(&l, skin, 0);
+        vks_affine in_place[3], plain[3];
+        vks_clip_layers_locals_d(&l, skin, 0, in_place);
+        l.root_motion = VKS_ROOT_MOTION_Y_UP;
+        vks_clip_layers_locals_d(&l, skin, 0, plain);
+        if (deltas[k] > 0.0625) {
+            CHECK_NEAR(yaw, psi, 1e-5);
+        } else {
+            CHECK_NEAR(yaw, 0.0, 0);
+            CHECK(max_diff(&in_place[2], &plain[2], 1) < 1e-6);
+        }
+    }
+    vks_clip_binding_free(&b);
+    vks_skin_free(skin);
+}
+
 int main(void)
 {
     vks_skin *skin = vks_fixture_two_bones((const float[3]){0, 0, 0}, 0, 0);
@@ -367,11 +467,13 @@ int main(void)
     CHECK(vks_clip_bind(&clip_a, skin, &ba, &err) == VKS_OK);
     CHECK(vks_clip_bind(&clip_b, skin, &bb, &err) == VKS_OK);
     test_weights_and_rule(skin, &ba, &bb);
+    test_weight_bounds(skin, &ba, &bb);
     test_additive_and_mask(skin, &ba, &bb);
     test_additive_reference(skin, &ba, &bb);
     test_crossfade(skin, &ba, &bb);
     test_root_motion(skin);
     test_root_yaw();
+    test_root_yaw_upside_down();
     vks_clip_binding_free(&ba), vks_clip_binding_free(&bb);
     vks_skin_free(skin);
     return vks_test_finish("test_clip_layers");

@@ -295,7 +295,7 @@ static void test_layers(void)
     const char *csv = "clip,start,weight,clip2,weight2,blend2,mask2,fade2,transition_start,transition_duration,"
                       "root_motion\n"
                       "w.anm,0.5,,,,,,,,,\n"
-                      "w.anm,0.5,0.25,r.anm,3,additive,Hips,in,1.5,0.25,y\n";
+                      "w.anm,0.5,0.25,r.anm,0.75,additive,Hips,in,1.5,0.25,y\n";
     s = parse(csv, "c.csv", &err);
     CHECK(s != NULL);
     if (s) {
@@ -305,7 +305,7 @@ static void test_layers(void)
         CHECK_EQ_INT(e->layer_count, 2);
         const vks_crowd_entry_layer *y = s->layers + e->first_layer;
         CHECK(y[0].weight == 0.25f && y[0].start == 0.5f && y[0].fade == VKS_FADE_OUT);
-        CHECK(y[1].weight == 3 && y[1].mode == VKS_LAYER_ADDITIVE && !strcmp(y[1].mask, "Hips") && y[1].fade == VKS_FADE_IN);
+        CHECK(y[1].weight == 0.75f && y[1].mode == VKS_LAYER_ADDITIVE && !strcmp(y[1].mask, "Hips") && y[1].fade == VKS_FADE_IN);
         CHECK(e->fade_start == 1.5f && e->fade_duration == 0.25f && e->root_motion == VKS_ROOT_MOTION_Y_UP);
     }
     vks_crowd_spec_free(s);
@@ -332,6 +332,14 @@ static void test_layers(void)
     bad("csv layer without clip", "clip,weight3\na,1\n", VKS_ERR_FORMAT, 2, "clip3", "expected the clip of layer 3");
     bad("csv layer gap", "clip,clip3\na,b\n", VKS_ERR_FORMAT, 2, "clip3", "without layer 2");
     bad("csv weight", "clip,weight\na,-2\n", VKS_ERR_FORMAT, 2, "weight", "expected a weight >= 0");
+    /* an additive layer's weight is at most 1 (issue 37), whichever key or column comes first */
+    bad("json additive weight", "{\"instances\": [{\"layers\": [{\"clip\": \"a\"}, {\"clip\": \"b\", \"weight\": 1e4, "
+        "\"blend\": \"additive\"}]}]}", VKS_ERR_FORMAT, 0, "instances[0].layers[1].weight",
+        "expected an additive weight <= 1");
+    bad("csv additive weight", "clip,blend,weight\na,additive,1.5\n", VKS_ERR_FORMAT, 2, "weight",
+        "expected an additive weight <= 1");
+    bad("csv additive weight2", "clip,clip2,weight2,blend2\na,b,1e20,additive\n", VKS_ERR_FORMAT, 2, "weight2",
+        "expected an additive weight <= 1");
     bad("csv fade", "clip,clip2,fade2\na,b,in\n", VKS_ERR_FORMAT, 2, "fade2", "expected transition_start");
     bad("csv transition", "clip,clip2,transition_start\na,b,1\n", VKS_ERR_FORMAT, 2, "fade", "fade \"in\"");
     bad("csv root motion", "clip,root_motion\na,up\n", VKS_ERR_FORMAT, 2, "root_motion", "expected 0, 1, y, z");

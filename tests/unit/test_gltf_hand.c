@@ -660,7 +660,8 @@ static void count_notes(void *user, vks_log_level level, const char *msg)
 }
 
 /* One mesh of four primitives on a skinned node: triangles, points (skipped), a strip, and
- * triangles with morph targets (read, targets noted); an unskinned mesh node (not read, noted);
+ * triangles with morph targets (read, targets noted); an unskinned mesh node (a rigid part:
+ * read after the skinned node's meshes, its node in the skeleton);
  * a joint given by a matrix; and a second scene, not the file's, with another skinned node that
  * must not be read. */
 static void test_primitives_scenes(void)
@@ -683,9 +684,9 @@ static void test_primitives_scenes(void)
              "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"mesh\":1},"
              "{\"name\":\"bone\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,2,3,4,1]},{\"mesh\":0,\"skin\":0}],"
              "\"meshes\":[{\"name\":\"m\",\"primitives\":[{\"indices\":%d,%s},{\"mode\":0,%s},{\"mode\":5,%s},"
-             "{\"indices\":%d,%s,\"targets\":[{\"POSITION\":%d}]}]},{\"primitives\":[{\"attributes\":{\"POSITION\":%d}}]}],"
+             "{\"indices\":%d,%s,\"targets\":[{\"POSITION\":%d}]}]},{\"primitives\":[{\"indices\":%d,\"attributes\":{\"POSITION\":%d}}]}],"
              "\"skins\":[{\"joints\":[2],\"inverseBindMatrices\":%d}]",
-             t, attrs, attrs, attrs, t, attrs, p, p, m);
+             t, attrs, attrs, attrs, t, attrs, p, t, p, m);
     size_t n = 0;
     uint8_t *b = gltf_fx_build(g, body, 0, &n);
     seed("primitives.gltf", b, n);
@@ -695,16 +696,23 @@ static void test_primitives_scenes(void)
     opt.logger.user = &notes;
     vks_skin *s = read_ok(b, n, &opt);
     if (s) {
-        CHECK_EQ_INT(s->mesh_count, 3); /* node 3 is in scenes[1] only: not read */
+        CHECK_EQ_INT(s->mesh_count, 4); /* node 3 is in scenes[1] only: not read */
         CHECK(!strcmp(s->meshes[0].name, "m/primitives[0]") && !strcmp(s->meshes[1].name, "m/primitives[2]") &&
               !strcmp(s->meshes[2].name, "m/primitives[3]"));
         CHECK_EQ_INT(s->meshes[0].triangle_count, 1); /* 3 indices: 1 triangle, vertex 3 unused */
         CHECK_EQ_INT(s->meshes[1].triangle_count, 2);
-        CHECK(strstr(s->format_detail, "1 unskinned mesh node(s) not read") &&
+        CHECK(strstr(s->format_detail, "1 rigid mesh node(s)") &&
               strstr(s->format_detail, "1 primitive(s) without triangles skipped"));
-        CHECK_EQ_INT(notes, 3); /* the points, the unskinned node, the morph targets */
-        CHECK_EQ_INT(s->node_count, 1);
-        CHECK(s->nodes[0].bind_local.m[9] == 2 && s->nodes[0].bind_local.m[10] == 3 && s->nodes[0].bind_local.m[11] == 4);
+        CHECK_EQ_INT(notes, 2); /* the points, the morph targets */
+        /* the rigid part: one group on its own node (nodes[1] of the file, a root before the
+           bone), weight 1, inverse bind identity, flagged rigid */
+        CHECK_EQ_INT(s->node_count, 2);
+        CHECK(!strcmp(s->meshes[3].name, "meshes[1]") && s->meshes[3].triangle_count == 1);
+        const vks_group *rg = &s->groups[s->meshes[3].first_group];
+        CHECK((rg->flags & VKS_GROUP_RIGID) && rg->palette_count == 1 && s->bones[s->palette[rg->first_palette]].node == 0);
+        int32_t bone = vks_skin_find_node(s, "bone");
+        CHECK(bone == 1 && s->nodes[bone].bind_local.m[9] == 2 && s->nodes[bone].bind_local.m[10] == 3 &&
+              s->nodes[bone].bind_local.m[11] == 4);
         vks_bind_check bc;
         vks_error err = {0};
         CHECK(vks_cpu_bind_check(s, &bc, &err) == VKS_OK && bc.pass);

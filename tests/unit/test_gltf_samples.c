@@ -285,8 +285,8 @@ static void assimp_models(void)
     } bad[] = {
         {"RecursiveNodes/RecursiveNodes.gltf", "nodes[0]", "cycle"},
         {"draco/2CylinderEngine.gltf", "extensionsRequired[0]", "KHR_draco_mesh_compression"},
-        {"glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_05.gltf", "nodes", "no node with both a mesh and a skin"},
-        {"BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", "nodes", "no node with both a mesh and a skin"},
+        /* an unskinned mesh is a rigid part, read as the skinned ones are: its infinities refused */
+        {"BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", "meshes[0].primitives[0].attributes.POSITION", "not finite"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, bad[i].file);

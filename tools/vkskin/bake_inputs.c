@@ -1,6 +1,6 @@
 /* bake's outputs against its inputs, before any work (README "Safety"): no vertex file,
  * texture, rest mesh, sidecar, contact sheet or report may be the manifest, a job's model, its
- * model.cfg or clip files (any job's: one job's output replacing another's input is no
+ * model.cfg, clip files or the files a glTF model or clip names beside itself (any job's: one job's output replacing another's input is no
  * better), or a shard report that --check --merge reads. */
 #include <dirent.h>
 #include <stdlib.h>
@@ -16,8 +16,10 @@ static void add_inputs(const vks_bake_manifest *m, const char *merge_dir, vks_cl
         char label[64];
         snprintf(label, sizeof label, "the model of %s", job->where);
         vks_cli_inputs_add_model(in, job->model, &job->ropt, label);
-        for (uint32_t c = 0; c < job->clip_count; c++)
-            vks_cli_inputs_add(in, job->clips[c].file, "the clip file of %s", job->clips[c].where);
+        for (uint32_t c = 0; c < job->clip_count; c++) {
+            snprintf(label, sizeof label, "the clip file of %s", job->clips[c].where);
+            vks_cli_inputs_add_model(in, job->clips[c].file, &job->ropt, label); /* a .gltf clip's buffers too */
+        }
     }
     DIR *d = merge_dir ? opendir(merge_dir) : NULL;
     struct dirent *e;

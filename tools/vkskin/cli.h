@@ -182,9 +182,17 @@ int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i);
  * VKS_EXIT_RUNTIME when the check cannot run. */
 int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out);
 struct cJSON;
+/* Whether the model's format promises that its meshes are stored at the pose their inverse
+ * binds imply (the registry's bind_not_promised: glTF does not). Where it does not, a check
+ * that differs is a note on stderr and the exit stays 0, with or without --allow-bind-mismatch. */
+int vks_cli_bind_promised(const vks_skin *skin);
+/* The verdict in words: "passed", "FAILED", "FAILED (allowed by --allow-bind-mismatch)" or
+ * "differs (a note: ...)". */
+const char *vks_cli_bind_status(const vks_bind_check *bc, int promised, int allow_mismatch);
 /* The check's verdict into a JSON object: max_error, max_error_relative, tolerance,
- * error_scale, pass, status ("passed", "FAILED" or "FAILED (allowed)"). */
-void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int allow_mismatch);
+ * error_scale, pass, promised, status ("passed", "FAILED", "FAILED (allowed)" or "differs
+ * (noted)"). */
+void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int promised, int allow_mismatch);
 /* The stored weights and their repairs (skin->weights): one text line, or JSON fields. */
 void vks_cli_weights_text(FILE *f, const vks_weight_report *w);
 void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);

@@ -188,6 +188,12 @@ int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i)
         vks_cli_max_input_bytes = mb << 20;
         return 1;
     }
+    if (!strcmp(a, "--uri-root")) {
+        if (!(v = vks_cli_value(argc, argv, i)))
+            return -1;
+        opt->gltf.root = v; /* a glTF's external files may lie there too (README "Safety") */
+        return 1;
+    }
     if (!strcmp(a, "--model-name")) {
         if (!(v = vks_cli_value(argc, argv, i)))
             return -1;

@@ -43,23 +43,32 @@ void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label,
     in->count++;
 }
 
+typedef struct side_visit {
+    vks_cli_inputs *in;
+    const char *of;
+} side_visit;
+
+static void add_side_file(void *user, const char *file, const char *what)
+{
+    const side_visit *v = user;
+    if (!strcmp(what, "model.cfg"))
+        vks_cli_inputs_add(v->in, file, "the model.cfg of %s", v->of);
+    else
+        vks_cli_inputs_add(v->in, file, "%s of %s", what, v->of);
+}
+
 void vks_cli_inputs_add_model(vks_cli_inputs *in, const char *path, const vks_read_options *ro, const char *label)
 {
     if (!path)
         return;
     vks_cli_inputs_add(in, path, "%s", label);
-    if (ro && ro->p3d.model_cfg_name) {
-        vks_cli_inputs_add(in, ro->p3d.model_cfg_name, "the model.cfg of %s", path);
-        return;
-    }
-    /* the config the reader would find beside it (the same search, in the library) */
-    vks_read_options find = {0};
+    /* the files its reader reads or names beside it (a P3D's model.cfg, a .gltf's buffers and
+       images), found by the library's own rules, so an output never replaces one */
+    vks_read_options find = ro ? *ro : (vks_read_options){0};
     find.file.max_size = vks_cli_max_input_bytes;
-    size_t cap = strlen(path) + 32;
-    char *cfg = malloc(cap);
-    if (cfg && vks_p3d_find_model_cfg(&find, path, cfg, cap) == 1)
-        vks_cli_inputs_add(in, cfg, "the model.cfg of %s", path);
-    free(cfg);
+    side_visit v = {in, path};
+    if (vks_list_side_files(&find, path, add_side_file, &v, NULL) == VKS_ERR_NOMEM)
+        in->nomem = 1;
 }
 
 void vks_cli_inputs_add_run(vks_cli_inputs *in, const vks_cli_pose *p, const vks_read_options *ro)
@@ -74,7 +83,7 @@ void vks_cli_inputs_add_run(vks_cli_inputs *in, const vks_cli_pose *p, const vks
     if (!files && (p->crowd || p->anim))
         in->nomem = 1;
     for (int k = 0; k < n; k++)
-        vks_cli_inputs_add(in, files[k], k == 0 && p->crowd ? "the crowd file" : "the clip file");
+        vks_cli_inputs_add_model(in, files[k], ro, k == 0 && p->crowd ? "the crowd file" : "the clip file");
     free(files);
 }
 

@@ -26,7 +26,8 @@ static void help(FILE *f)
             "                   tracks keep their keys (STEP, LINEAR, CUBICSPLINE)\n"
             "  --clip-duration S  RTM: the clip's length in seconds (the file stores none; default 1)\n"
             "  --clip-fps R     frame rate of clips that store none (pose JSON, .cskla; default 30)\n"
-            "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n"
+            "  P3D and glTF options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones,\n"
+            "                   --bone-limit, --uri-root)\n"
             "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
             "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is\n"
             "written to a temporary name and renamed when complete.\n"
@@ -268,11 +269,11 @@ int vks_cmd_convert(int argc, char **argv)
     vks_cli_inputs_add_model(&ins, in, &ropt, "the model");
     for (uint32_t k = 0; k < nclips; k++) { /* FILE#name reads FILE */
         const char *hash = strrchr(clip_args[k], '#');
-        vks_cli_inputs_add(&ins, clip_args[k], "the clip file");
+        vks_cli_inputs_add_model(&ins, clip_args[k], &ropt, "the clip file");
         char *file = hash ? strndup(clip_args[k], (size_t)(hash - clip_args[k])) : NULL;
         if (hash && !file)
             ins.nomem = 1;
-        vks_cli_inputs_add(&ins, file, "the clip file");
+        vks_cli_inputs_add_model(&ins, file, &ropt, "the clip file");
         free(file);
     }
     rc = vks_cli_refuse_input(&ins, NULL, outp);

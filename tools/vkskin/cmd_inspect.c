@@ -38,9 +38,27 @@ static void help(FILE *f)
                "  --model-name NAME    P3D: CfgModels class (default: the file's stem)\n"
                "  --lod X              P3D: LOD to read (default: the first visual LOD)\n"
                "  --bones a,b,...      P3D: bone selections when there is no skeleton\n"
-               "  --bone-limit N       P3D: bones per section palette (default 64)\n\n"
+               "  --bone-limit N       P3D: bones per section palette (default 64)\n"
+               "  --uri-root DIR       glTF: external buffers and images may also lie in DIR (default:\n"
+               "                       only the model's folder and below; see README \"Safety\")\n"
+               "  --max-input-mb N     a model and every file it reads together stay within N MB\n"
+               "                       (default 2048)\n\n"
                "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
                "            6 bind-pose check failed; with several files, the most severe\n");
+}
+
+/* Meshes whose every group is rigid: parts that follow one node (a prop on a bone). */
+static uint32_t rigid_meshes(const vks_skin *s)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *mesh = &s->meshes[m];
+        uint32_t g = 0;
+        while (g < mesh->group_count && (s->groups[mesh->first_group + g].flags & VKS_GROUP_RIGID))
+            g++;
+        n += mesh->group_count > 0 && g == mesh->group_count;
+    }
+    return n;
 }
 
 static const char *node_name(const vks_skin *s, uint32_t node)
@@ -58,6 +76,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(c, "nodes", s->node_count);
     cJSON_AddNumberToObject(c, "meshes", s->mesh_count);
+    cJSON_AddNumberToObject(c, "rigid_meshes", rigid_meshes(s));
     cJSON_AddNumberToObject(c, "bones", s->bone_count);
     cJSON_AddNumberToObject(c, "groups", s->group_count);
     cJSON_AddNumberToObject(c, "vertices", s->vertex_count);
@@ -118,7 +137,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     if (s->weights.vertices)
         vks_cli_weights_json(cJSON_AddObjectToObject(o, "weights_as_stored"), &s->weights);
     cJSON *b = cJSON_AddObjectToObject(o, "bind_check");
-    vks_cli_bind_json(b, bc, allow_mismatch);
+    vks_cli_bind_json(b, bc, vks_cli_bind_promised(s), allow_mismatch);
     cJSON_AddNumberToObject(b, "max_normal_error", bc->max_normal_error);
     cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
     cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);
@@ -131,8 +150,12 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
                        int allow_mismatch)
 {
     printf("%s: %s %s\n", path, s->format, s->format_detail);
-    printf("  %u nodes, %u skinned mesh(es), %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
-           s->mesh_count, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
+    uint32_t rigid = rigid_meshes(s);
+    char parts[48] = "";
+    if (rigid) /* props and body parts on nodes (issue 38); a skinned-only model prints as before */
+        snprintf(parts, sizeof parts, ", %u rigid mesh(es)", rigid);
+    printf("  %u nodes, %u skinned mesh(es)%s, %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
+           s->mesh_count - rigid, parts, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
     printf("  skeleton:\n");
     for (uint32_t i = 0; i < s->node_count; i++)
         printf("    [%u] %-28s parent %d%s%s\n", i, s->nodes[i].name[0] ? s->nodes[i].name : "(unnamed)",
@@ -169,7 +192,7 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
            st->weight_sum_off);
     vks_cli_weights_text(stdout, &s->weights);
     printf("  bind-pose check: %s, max error %.3g (%.3g of the bounding radius %.4g; tolerance %.3g), normals %.3g\n",
-           bc->pass ? "passed" : allow_mismatch ? "FAILED (allowed by --allow-bind-mismatch)" : "FAILED",
+           vks_cli_bind_status(bc, vks_cli_bind_promised(s), allow_mismatch),
            bc->max_error, bc->max_error_relative, vks_skin_bounding_radius(s), bc->tolerance, bc->max_normal_error);
     if (bc->rigid_skipped)
         printf("  (%u vertices of rigid groups are stored bone-local and not compared)\n", bc->rigid_skipped);

@@ -38,7 +38,8 @@ static void help(FILE *f)
             "                   grid that makes cells largest)\n"
             "  --device N|NAME  the Vulkan device (see vkskin devices); one image is drawn on one device,\n"
             "                   so all and lists (N,M) are refused (exit 2); --validation: Khronos layer\n"
-            "  P3D options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones, --bone-limit)\n\n"
+            "  P3D and glTF options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones,\n"
+            "                   --bone-limit, --uri-root)\n\n"
             "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also an\n"
             "output that cannot be written)\n");
 }

@@ -337,7 +337,7 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 cJSON_AddItemToObject(jn, "vertices_over", over_json(rf->normal_errors));
             cJSON_AddItemToObject(j, "positions", jp);
             cJSON_AddItemToObject(j, "normals", jn);
-            vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, o->allow_mismatch);
+            vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, vf->bind_promised, o->allow_mismatch);
             if (vf->skin) {
                 vks_cli_influences_json(cJSON_AddObjectToObject(j, "influences_lost"), VKS_MAX_INFLUENCES,
                                         vf->skin->weights.truncated, vf->skin->weights.truncated_max_weight);
@@ -373,7 +373,9 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 print_stream("normals", &rf->normals);
             printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
                    vf->bind.max_error_relative, vf->bind.tolerance,
-                   vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS") : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
+                   vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS")
+                   : !vf->bind_promised ? "DIFFERS (a note: the format does not promise the bind pose)"
+                   : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
         }
         if (rf->has_golden)
             print_golden(vf, rf, o->against, !root);
@@ -566,6 +568,7 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
         (*nfiles)++;
         double bind_start = vks_validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
+        vf->bind_promised = vks_cli_bind_promised(vf->skin);
         vf->bind_ms = vks_validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             *stop = 1;

@@ -47,28 +47,6 @@ int64_t vks__gltfr_base64_decode(const char *text, size_t len, uint8_t *out, siz
     return (int64_t)o;
 }
 
-/* "%41" escapes of a relative URI; returns 0 on a malformed one. */
-static int percent_decode(const char *s, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (; *s; s++) {
-        char c = *s;
-        if (c == '%') {
-            int hi = s[1] ? (s[1] >= 'a' ? s[1] - 'a' + 10 : s[1] >= 'A' ? s[1] - 'A' + 10 : s[1] - '0') : -1;
-            int lo = hi >= 0 && s[2] ? (s[2] >= 'a' ? s[2] - 'a' + 10 : s[2] >= 'A' ? s[2] - 'A' + 10 : s[2] - '0') : -1;
-            if (hi < 0 || hi > 15 || lo < 0 || lo > 15)
-                return 0;
-            c = (char)(hi * 16 + lo);
-            s += 2;
-        }
-        if (c == 0 || o + 1 >= cap)
-            return 0;
-        out[o++] = c;
-    }
-    out[o] = 0;
-    return 1;
-}
-
 static vks_result load_data_uri(gltf_doc *d, gltf_buffer *b, const char *uri, const char *path)
 {
     const char *comma = strchr(uri, ',');
@@ -88,34 +66,59 @@ static vks_result load_data_uri(gltf_doc *d, gltf_buffer *b, const char *uri, co
     return VKS_OK;
 }
 
+/* The buffer before i that read the same file, or NULL: one read per distinct file, however
+   many buffers name it (twenty buffers naming one large file are one read and one budget). */
+static const gltf_buffer *same_file(const gltf_doc *d, const char *file)
+{
+    for (uint32_t k = 0; k < d->buffer_count; k++)
+        if (d->buffers[k].file && !strcmp(d->buffers[k].file, file))
+            return &d->buffers[k];
+    return NULL;
+}
+
 static vks_result load_file(gltf_doc *d, gltf_buffer *b, const char *uri, const char *path)
 {
-    if (strchr(uri, ':') || uri[0] == '/' || uri[0] == '\\')
-        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "\"%.60s\": only relative file URIs and data: URIs are read",
-                         uri);
     if (!d->opt.gltf.path)
         return vks__gltfr_fail(d, VKS_ERR_INVALID, path,
                          "external buffer \"%.60s\" needs the .gltf's own path (read_options.gltf.path)", uri);
-    const char *base = d->opt.gltf.path;
-    const char *slash = strrchr(base, '/');
-    size_t dir = slash ? (size_t)(slash - base) + 1 : 0;
-    size_t cap = dir + strlen(uri) + 1;
-    char *file = vks__gltfr_alloc(d, cap, 1);
-    if (!file)
-        return vks__gltfr_nomem(d, path);
-    memcpy(file, base, dir);
-    if (!percent_decode(uri, file + dir, cap - dir))
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "malformed URI \"%.60s\"", uri);
+    char *file = NULL, why[160];
+    vks_result r = vks__gltfr_resolve_uri(&d->opt, d->opt.gltf.path, uri, &file, why, sizeof why);
+    if (r != VKS_OK)
+        return vks__gltfr_fail(d, r, path, "\"%.60s\": %s", uri, why);
+    const gltf_buffer *same = same_file(d, file);
+    if (same) {
+        d->opt.allocator.free(d->opt.allocator.user, file);
+        b->data = same->data;
+        b->size = same->size;
+        return VKS_OK;
+    }
+    /* One budget for the whole model: the .gltf and every file it names together stay
+       within the input limit, so a small .gltf cannot ask for many large files. */
+    uint64_t max = d->opt.file.max_size, left = d->files_bytes < max ? max - d->files_bytes : 0;
     void *bytes = NULL;
     size_t size = 0;
     vks_error e = {0};
-    vks_result r = vks__file_read(&d->opt, file, &bytes, &size, &e);
+    vks_read_options bounded = d->opt;
+    bounded.file.max_size = left;
+    r = left ? vks__file_read(&bounded, file, &bytes, &size, &e) : VKS_ERR_LIMIT;
+    if (r == VKS_OK && size > left) { /* a callback that ignored the limit it was given */
+        vks__file_release(&d->opt, bytes);
+        r = VKS_ERR_LIMIT;
+    }
     if (r != VKS_OK) {
-        vks_error_set(d->err, r, VKS_NO_OFFSET, path, "cannot read \"%.60s\": %.100s", uri,
-                      e.msg[0] ? e.msg : "read failed");
+        if (r == VKS_ERR_LIMIT)
+            vks_error_set(d->err, r, VKS_NO_OFFSET, path,
+                          "\"%.60s\": the model and its files together pass the input limit of %llu MB", uri,
+                          (unsigned long long)(max >> 20));
+        else
+            vks_error_set(d->err, r, VKS_NO_OFFSET, path, "cannot read \"%.60s\": %.100s", uri,
+                          e.msg[0] ? e.msg : "read failed");
         snprintf(d->err->file, sizeof d->err->file, "%s", file);
+        d->opt.allocator.free(d->opt.allocator.user, file);
         return r;
     }
+    d->files_bytes += size;
+    b->file = file;
     b->file_bytes = bytes;
     b->data = bytes;
     b->size = size;

@@ -345,6 +345,7 @@ vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const v
     d->opt = vks_read_options_defaults(opt);
     d->err = err;
     d->temps.elem = sizeof(void *);
+    d->files_bytes = size; /* the model's own bytes open the budget its external files share */
     const uint8_t *b = bytes ? bytes : (const uint8_t *)"";
     const char *json = (const char *)b;
     size_t json_size = size;
@@ -417,6 +418,9 @@ void vks__gltfr_doc_free(gltf_doc *d)
     for (uint32_t i = 0; d->buffers && i < d->buffer_count; i++)
         if (d->buffers[i].file_bytes)
             vks__file_release(&d->opt, d->buffers[i].file_bytes);
+    for (uint32_t i = 0; d->buffers && i < d->buffer_count; i++)
+        if (d->buffers[i].file)
+            a->free(a->user, d->buffers[i].file);
     void **t = d->temps.data;
     for (size_t i = 0; i < d->temps.count; i++)
         a->free(a->user, t[i]);

@@ -2,6 +2,7 @@
  * one file for the model and its animations. The glTF writer is an output (src/bake), not a
  * model writer of this folder. */
 #include "formats/registry.h"
+#include "gltf_internal.h"
 
 static int probe_glb(const void *bytes, size_t size)
 {
@@ -23,10 +24,11 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_gltf = {
-    .info = {"gltf", "glTF 2.0", extensions, extensions, NULL, vks_gltf_read, NULL},
+    .info = {"gltf", "glTF 2.0", extensions, extensions, NULL, vks_gltf_read, NULL, 1},
     .probe = probe_glb,
     .prepare = own_path,
     .prepare_clips = own_path,
+    .side_files = vks__gltfr_side_files,
     .clips = clips,
     .clip_kind_count = sizeof clips / sizeof clips[0],
 };

@@ -35,6 +35,7 @@ typedef struct gltf_buffer {
     size_t size;         /* bytes available (>= the buffer's byteLength once loaded) */
     uint64_t byte_length;
     void *file_bytes;    /* an external file's bytes, released through the file callback */
+    char *file;          /* that file's resolved path (the allocator's), NULL for the others */
 } gltf_buffer;
 
 typedef struct gltf_doc {
@@ -53,6 +54,7 @@ typedef struct gltf_doc {
     const uint8_t *bin;    /* a .glb's BIN chunk */
     size_t bin_size;
     int glb;
+    uint64_t files_bytes;  /* the document's bytes and every external file read: one budget */
     int quantized;         /* KHR_mesh_quantization: integer POSITION / NORMAL allowed */
     char detail[96];       /* "glTF 2.0 (.glb, generator ...)" */
     vks_vec temps;         /* every temporary block, freed by gltf_doc_free */
@@ -62,6 +64,16 @@ typedef struct gltf_doc {
  * checks the top-level arrays and the node forest (indices, one parent each, no cycle). */
 vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err);
 void vks__gltfr_doc_free(gltf_doc *d);
+
+/* uri (a buffer's) resolved against base (the .gltf's path) by the one rule of gltf_uri.c:
+ * *out gets the file's path through o's allocator; a refusal returns its code with the reason
+ * in why. */
+vks_result vks__gltfr_resolve_uri(const vks_read_options *o, const char *base, const char *uri, char **out,
+                                  char *why, size_t why_cap);
+
+/* registry.h's side_files of glTF (gltf_side_files.c). */
+vks_result vks__gltfr_side_files(const vks_read_options *o, const char *path, vks_side_file_fn visit, void *user,
+                                 vks_error *err);
 
 /* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
 void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem);

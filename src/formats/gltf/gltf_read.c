@@ -18,9 +18,15 @@
  * the file with its base colour and base-colour texture), and the images and samplers the
  * textures use; embedded image bytes are copied into the skin.
  *
- * Not read, each with a note through the logger: unskinned mesh nodes (no skin to bind them
- * to; consistent with the other readers, which read skinned geometry only), points and lines
- * primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
+ * Rigid parts: a mesh node of the scene without a skin (a sword or a helmet parented to a
+ * joint, a robot's body part under an animated node, a prop at a root) is part of the
+ * character: its node (and the node's ancestors) joins the skeleton, and each of its
+ * primitives is one group on that node, weight 1, inverse bind identity, vertices node-local
+ * as the file stores them, flagged VKS_GROUP_RIGID (as NW4C's rigid sets): K = W(node), the
+ * world the scene gives the mesh, in the same pass as the skinned meshes. Meshes come in the
+ * file's node order, skinned and rigid alike.
+ *
+ * Not read, each with a note through the logger: points and lines primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
  * unset): the reader does not invent data the file does not hold. */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@
 
 typedef struct skin_info {
     int loaded;
+    int rigid;            /* a mesh node without a skin: one bone, its own node (gltf_read.c) */
     uint32_t joint_count;
     int32_t *joints;      /* glTF node per joint */
     vks_affine *inverse;  /* per joint */
@@ -46,7 +53,7 @@ typedef struct reader {
     uint8_t *needed;
     uint32_t vertices, triangles, meshes;
     gltf_influence_counts influences;
-    uint32_t skipped_primitives, unskinned_nodes, morphs;
+    uint32_t skipped_primitives, rigid_nodes, morphs;
     uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
 
@@ -363,6 +370,34 @@ static vks_result shared_primitives(reader *R, const cJSON *const *more, uint32_
     return VKS_OK;
 }
 
+/* The primitive's influences, up to 8 a vertex (gltf_influences.c); a rigid mesh's vertices all
+ * on its node itself, weight 1 (bone 0). */
+static vks_result primitive_influences(reader *R, const skin_info *si, const char *ppath, const cJSON *attrs,
+                                       uint32_t vcount, gltf_influence_out *io)
+{
+    gltf_influence_sets is = {0};
+    vks_result r = VKS_OK;
+    if (!si->rigid && (r = vks__gltfr_influences(&R->d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+        return r;
+    if ((r = vks__gltfr_largest_eight(&R->d, ppath, &is, vcount, io, &R->influences)) != VKS_OK)
+        return r;
+    for (uint32_t v = 0; si->rigid && v < vcount; v++)
+        io->weight[v][0] = io->stored[v] = 1.0f;
+    return VKS_OK;
+}
+
+/* A rigid mesh: one group on its node, its vertices node-local (the node's world places them:
+ * inverse bind identity), flagged so the bind check knows them (as NW4C's). */
+static void rigid_group(vks_mesh_source *m, vks_group_source *rigid)
+{
+    static const uint16_t node_slot = 0;
+    memset(rigid, 0, sizeof *rigid);
+    rigid->triangles = m->triangles, rigid->triangle_count = m->triangle_count;
+    rigid->triangle_material = m->triangle_material;
+    rigid->palette = &node_slot, rigid->palette_count = 1, rigid->flags = VKS_GROUP_RIGID;
+    m->groups = rigid, m->group_count = 1;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -433,11 +468,8 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
         return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
-    gltf_influence_sets is;
-    if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
-        return r;
     gltf_influence_out io;
-    if ((r = vks__gltfr_largest_eight(d, ppath, &is, vcount, &io, &R->influences)) != VKS_OK)
+    if ((r = primitive_influences(R, si, ppath, attrs, vcount, &io)) != VKS_OK)
         return r;
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
@@ -480,6 +512,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (material >= 0) /* the range of the primitives' materials; one primitive: its material */
         m.first_material = (uint32_t)lo, m.material_count = (uint32_t)(hi - lo + 1);
     m.triangle_material = tmat;
+    vks_group_source rigid;
+    if (si->rigid)
+        rigid_group(&m, &rigid);
     r = vks_builder_add_mesh(b, &m, d->err);
     R->vertices += vcount;
     R->triangles += tcount;
@@ -497,7 +532,7 @@ static int shares_vertices(const cJSON *p, const cJSON *q)
            cJSON_Compare(member(p, "attributes"), member(q, "attributes"), 1);
 }
 
-static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, int32_t s)
+static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, const skin_info *si)
 {
     gltf_doc *d = &R->d;
     char mpath[48];
@@ -526,7 +561,7 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
             snprintf(name, sizeof name, "%.100s", base);
         else
             snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
-        vks_result r = add_primitive(R, b, prim, ppath, name, &R->skins[s], more, nmore, mpath, p);
+        vks_result r = add_primitive(R, b, prim, ppath, name, si, more, nmore, mpath, p);
         if (r != VKS_OK)
             return r;
         p += (int)nmore;
@@ -571,17 +606,18 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         }
         if (!reach[i] || mesh_of[i] < 0)
             continue;
-        if (skin_of[i] < 0) {
-            R.unskinned_nodes++;
+        if (skin_of[i] < 0) { /* a rigid part: its node and the node's ancestors join the skeleton */
+            for (int32_t a = (int32_t)i; a >= 0 && !R.needed[a]; a = d->parent[a])
+                R.needed[a] = 1;
+            R.rigid_nodes++;
             continue;
         }
         if ((r = load_skin(&R, skin_of[i])) != VKS_OK)
             goto done;
         skinned++;
     }
-    if (!skinned) {
-        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with both a mesh and a skin%s",
-                      R.unskinned_nodes ? " (its meshes are not skinned)" : "");
+    if (!skinned && !R.rigid_nodes) {
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "nodes", "the scene has no node with a mesh");
         goto done;
     }
     skin = vks_skin_create(&d->opt.allocator);
@@ -597,12 +633,16 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_nomem(d, "meshes");
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (reach[i] && mesh_of[i] >= 0 && skin_of[i] >= 0 &&
-            (r = add_node_meshes(&R, b, mesh_of[i], skin_of[i])) != VKS_OK) {
+    for (uint32_t i = 0; i < n; i++) { /* skinned and rigid meshes in the file's node order */
+        if (!reach[i] || mesh_of[i] < 0)
+            continue;
+        vks_bone node_bone = {(uint32_t)R.node_of[i], vks_affine_identity()};
+        skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
+        if ((r = add_node_meshes(&R, b, mesh_of[i], skin_of[i] >= 0 ? &R.skins[skin_of[i]] : &rigid)) != VKS_OK) {
             vks_builder_destroy(b);
             goto done;
         }
+    }
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
@@ -612,16 +652,12 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     skin->weights.over_four = R.influences.over_four;
     skin->weights.truncated = R.influences.truncated;
     skin->weights.truncated_max_weight = R.influences.truncated_max;
-    if (R.unskinned_nodes)
-        vks__log(&d->opt.logger, VKS_LOG_INFO, "%u mesh node(s) without a skin are not read (only skinned meshes are)",
-                 R.unskinned_nodes);
     if (R.morphs)
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%u primitive(s) have morph targets, which are not applied", R.morphs);
     char detail[192];
     int len = snprintf(detail, sizeof detail, "%s", d->detail);
-    if (R.unskinned_nodes && len > 0 && (size_t)len < sizeof detail)
-        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u unskinned mesh node(s) not read",
-                        R.unskinned_nodes);
+    if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
+        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
     if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
         snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
                  R.skipped_primitives);

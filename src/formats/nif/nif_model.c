@@ -15,6 +15,11 @@
  *                  a partition's palette, that group takes the partition's own weights.
  *   normals        renormalised after blending (VKS_MESH_RENORMALIZE), as nifskope does
  *                  and OpenMW's shaders do.
+ * Then one mesh per shape without a skin instance under a node (a rigid part: a helmet or a
+ * sword under a bone, a body part under an animated node), after the skinned ones in block
+ * order: one group on its parent node, weight 1, inverse bind = the shape's own transform, so
+ * K = W(parent) * T(shape), vertices in shape space as stored, flagged VKS_GROUP_RIGID, in the
+ * first skinned shape's skin space (the world's when none is skinned).
  * Matrices: R[row][col] = r[3*row + col] (row-major for column vectors, nif.md 5). */
 #include "nif_internal.h"
 #include "core/vec.h"
@@ -696,6 +701,133 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     return vks_builder_add_mesh(bld, &ms, m->err);
 }
 
+/* The node whose Children list holds block i first, or -1. */
+static int32_t shape_parent(const nif_file *f, uint32_t i)
+{
+    for (uint32_t n = 0; n < f->block_count; n++) {
+        const nif_block *b = &f->blocks[n];
+        if (b->kind != NIF_K_NODE)
+            continue;
+        for (uint32_t k = 0; k < b->u.node.child_count; k++)
+            if (b->u.node.children[k] == (int32_t)i)
+                return (int32_t)n;
+    }
+    return -1;
+}
+
+/* A shape's own geometry (NiTriShapeData / NiTriStripsData, or a BSTriShape's vertices), or
+   VKS_ERR_UNSUPPORTED when it has none of its own. */
+static vks_result rigid_geometry(model_ctx *m, uint32_t i, shape_in *s)
+{
+    const nif_file *f = m->f;
+    const nif_shape *sh = &f->blocks[i].u.shape;
+    memset(s, 0, sizeof *s);
+    s->block = i;
+    s->name = sh->name;
+    if (f->blocks[i].kind == NIF_K_SHAPE) {
+        const nif_block *gb = ref(f, sh->data, NIF_K_GEOMDATA);
+        if (!gb)
+            return fail_block(m, VKS_ERR_FORMAT, i, "data", "ref %lld is not an NiTriShapeData/NiTriStripsData block%llu%llu",
+                              (unsigned long long)(long long)sh->data, 0, 0);
+        const nif_geomdata *g = &gb->u.geom;
+        s->vertex_count = g->vertex_count, s->positions = g->positions, s->normals = g->normals;
+        s->triangle_count = g->triangle_count, s->triangles = g->triangles;
+        s->uv_sets = g->uv_sets, s->uv = g->uv;
+    } else {
+        s->vertex_count = sh->vertex_count, s->positions = sh->positions, s->normals = sh->normals;
+        s->triangle_count = sh->triangle_count, s->triangles = sh->triangles;
+        s->uv_sets = sh->uv != NULL, s->uv = &sh->uv;
+    }
+    return s->positions && s->triangle_count ? VKS_OK : VKS_ERR_UNSUPPORTED;
+}
+
+/* One rigid shape (see the top of the file): parent node, space of the skinned shapes. */
+static vks_result build_rigid_shape(model_ctx *m, uint32_t i, int32_t parent, int32_t space, vks_affine space_pre,
+                                    uint32_t *total_vertices, vks_skin_builder *bld)
+{
+    const nif_file *f = m->f;
+    shape_in s;
+    vks_result rc = rigid_geometry(m, i, &s);
+    if (rc == VKS_ERR_UNSUPPORTED)
+        return VKS_OK; /* nothing to draw (no vertices or no triangles of its own) */
+    uint32_t nv = s.vertex_count;
+    if (rc == VKS_OK &&
+        (!finite3(&s.positions[0][0], (size_t)nv * 3) || (s.normals && !finite3(&s.normals[0][0], (size_t)nv * 3))))
+        rc = fail_block(m, VKS_ERR_FORMAT, i, "vertices", "a vertex position or normal is not finite%llu%llu%llu", 0, 0, 0);
+    if (rc == VKS_OK && !finite_xform(&f->blocks[i].u.shape.xf))
+        rc = fail_block(m, VKS_ERR_FORMAT, i, "transform", "not finite%llu%llu%llu", 0, 0, 0);
+    if (rc == VKS_OK)
+        rc = count_shape_draws(m, i, &s, total_vertices);
+    if (rc != VKS_OK)
+        return rc;
+    uint16_t (*vb)[4] = tmp(f, nv, sizeof *vb);
+    float (*vw)[4] = tmp(f, nv, sizeof *vw);
+    vks_bone *bone = tmp(f, 1, sizeof *bone);
+    vks_group_source *group = tmp(f, 1, sizeof *group);
+    if (!vb || !vw || !bone || !group)
+        return shape_nomem(m);
+    memset(vb, 0, (size_t)nv * sizeof *vb);
+    memset(vw, 0, (size_t)nv * sizeof *vw);
+    for (uint32_t v = 0; v < nv; v++)
+        vw[v][0] = 1.0f;
+    bone->node = (uint32_t)m->node_of[parent];
+    bone->inverse_bind = to_affine(&f->blocks[i].u.shape.xf); /* the shape's place under its node */
+    static const uint16_t node_slot = 0;
+    memset(group, 0, sizeof *group);
+    group->triangles = s.triangles, group->triangle_count = s.triangle_count;
+    group->palette = &node_slot, group->palette_count = 1, group->flags = VKS_GROUP_RIGID;
+    char name[96];
+    if (s.name && s.name[0])
+        snprintf(name, sizeof name, "%s", s.name);
+    else
+        snprintf(name, sizeof name, "shape[%u]", i);
+    vks_mesh_source ms = {0};
+    ms.name = name;
+    ms.vertex_count = nv;
+    ms.positions = s.positions;
+    ms.normals = s.normals;
+    ms.bone = (const uint16_t (*)[4])vb;
+    ms.weight = (const float (*)[4])vw;
+    ms.triangle_count = s.triangle_count;
+    ms.triangles = s.triangles;
+    ms.bone_count = 1;
+    ms.bones = bone;
+    ms.space_node = space;
+    ms.space_pre = space_pre;
+    ms.flags = VKS_MESH_RENORMALIZE;
+    ms.groups = group;
+    ms.group_count = 1;
+    for (uint32_t k = 0; k < s.uv_sets; k++)
+        ms.uv[k] = s.uv[k];
+    ms.uv_set_count = s.uv_sets;
+    uint32_t mat;
+    if ((rc = shape_material(m, &f->blocks[i].u.shape, &mat)) != VKS_OK)
+        return rc;
+    if (mat != UINT32_MAX)
+        ms.first_material = mat, ms.material_count = 1;
+    return vks_builder_add_mesh(bld, &ms, m->err);
+}
+
+/* The skin space of the first skinned shape (its skeleton root and overall transform), where
+   the rigid shapes are placed too; -1 and identity when no shape is skinned. */
+static int32_t skinned_space(const model_ctx *m, vks_affine *pre)
+{
+    const nif_file *f = m->f;
+    *pre = vks_affine_identity();
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        const nif_block *b = &f->blocks[i];
+        if ((b->kind != NIF_K_SHAPE && b->kind != NIF_K_BSTRISHAPE) || b->u.shape.skin < 0)
+            continue;
+        const nif_block *ib = ref(f, b->u.shape.skin, NIF_K_SKININST);
+        const nif_block *db = ib ? ref(f, ib->u.inst.data, NIF_K_SKINDATA) : NULL;
+        if (!db || !ref(f, ib->u.inst.root, NIF_K_NODE))
+            return -1;
+        *pre = to_affine(&db->u.data.overall);
+        return m->node_of[ib->u.inst.root];
+    }
+    return -1;
+}
+
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
     model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8), 0, 0};
@@ -703,9 +835,14 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
     if (rc != VKS_OK)
         return rc;
     uint32_t shapes = 0, total_vertices = 0;
+    int32_t *parent = tmp(f, f->block_count, sizeof *parent);
+    if (!parent)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shapes", "out of memory");
     for (uint32_t i = 0; i < f->block_count; i++) {
         const nif_block *b = &f->blocks[i];
-        shapes += (b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE) && b->u.shape.skin >= 0;
+        int is_shape = b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE;
+        parent[i] = is_shape && b->u.shape.skin < 0 ? shape_parent(f, i) : -1; /* a rigid part's node */
+        shapes += is_shape && (b->u.shape.skin >= 0 || parent[i] >= 0);
         if (b->kind == NIF_K_GEOMDATA) {
             m.file_vertices += b->u.geom.vertex_count;
             m.file_triangles += b->u.geom.triangle_count;
@@ -720,9 +857,9 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
     }
     if (shapes == 0)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/shapes",
-                             "no skinned NiTriShape, NiTriStrips or BSTriShape in the file");
+                             "no NiTriShape, NiTriStrips or BSTriShape skinned or under a node in the file");
     if (shapes > f->opt.max_meshes)
-        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/shapes", "%u skinned shapes, limit %u", shapes,
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/shapes", "%u shapes, limit %u", shapes,
                              f->opt.max_meshes);
     vks_skin_builder *bld = vks_builder_create(skin);
     if (!bld)
@@ -732,6 +869,18 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
         if ((b->kind != NIF_K_SHAPE && b->kind != NIF_K_BSTRISHAPE) || b->u.shape.skin < 0)
             continue;
         rc = build_shape(&m, i, &total_vertices, bld);
+        if (rc != VKS_OK) {
+            vks_builder_destroy(bld);
+            vks__vec_free(&m.materials, &f->opt.allocator);
+            return rc;
+        }
+    }
+    vks_affine space_pre;
+    int32_t space = skinned_space(&m, &space_pre);
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        if (parent[i] < 0)
+            continue;
+        rc = build_rigid_shape(&m, i, parent[i], space, space_pre, &total_vertices, bld);
         if (rc != VKS_OK) {
             vks_builder_destroy(bld);
             vks__vec_free(&m.materials, &f->opt.allocator);

@@ -142,3 +142,23 @@ vks_result vks__p3d_prepare(vks_read_options *o, const char *path, vks__side_fil
     o->p3d.model_cfg_size = size;
     return VKS_OK;
 }
+
+vks_result vks__p3d_side_files(const vks_read_options *o, const char *path, vks_side_file_fn visit, void *user,
+                               vks_error *err)
+{
+    (void)err;
+    if (o->p3d.model_cfg)
+        return VKS_OK; /* the host gave the text: no file is read */
+    if (o->p3d.model_cfg_name) {
+        visit(user, o->p3d.model_cfg_name, "model.cfg");
+        return VKS_OK;
+    }
+    size_t cap = strlen(path) + 32;
+    char *cfg = alloc_str(&o->allocator, cap);
+    if (!cfg)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d", "out of memory");
+    if (vks_p3d_find_model_cfg(o, path, cfg, cap) == 1)
+        visit(user, cfg, "model.cfg");
+    o->allocator.free(o->allocator.user, cfg);
+    return VKS_OK;
+}

@@ -28,6 +28,7 @@ const vks__format vks__format_p3d = {
     .info = {"p3d", "Bohemia", model_extensions, rtm_extensions, "model.cfg", vks_p3d_read, vks_p3d_write},
     .probe = probe_p3d,
     .prepare = vks__p3d_prepare,
+    .side_files = vks__p3d_side_files,
     .clips = clips,
     .clip_kind_count = sizeof clips / sizeof clips[0],
 };

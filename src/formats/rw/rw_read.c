@@ -1,6 +1,8 @@
 /* RenderWare DFF reader: the first top-level Clump (trailing padding ignored), its struct,
  * Frame List, Geometry List and Atomics, assembled into the canonical model through the
- * builder. Each skinned atomic becomes one mesh, in atomic order:
+ * builder. Each skinned atomic becomes one mesh, in atomic order, then each atomic without a
+ * Skin PLG (a rigid part: a weapon or a head attached to a frame) one mesh on its frame, in
+ * the first skinned atomic's space (add_rigid_atomic). A skinned atomic:
  *   nodes      = frames in frame order, bind_local = the frame matrix (right, up, at, pos)
  *   bones      = HAnim nodes in node order (bone i -> the frame attached to node i),
  *                inverse_bind = the Skin PLG matrix S_i with the 4th column dropped
@@ -26,6 +28,11 @@ typedef struct rw_clump {
     rw_geometry **geometries; /* parsed on first use */
     rw_chunk *atomics;
     uint32_t atomic_count;
+    int32_t skin_space;       /* the first skinned atomic's skin-space node; -1 before one */
+    uint32_t rigid_count;     /* atomics without a Skin PLG, added after the skinned ones */
+    uint32_t *rigid_atomic;
+    int32_t *rigid_frame;
+    rw_geometry **rigid_geometry;
 } rw_clump;
 
 static vks_result read_clump_struct(rw_ctx *ctx, const rw_chunk *st, rw_clump *cl)
@@ -212,6 +219,35 @@ static vks_result split_groups(rw_ctx *ctx, const rw_geometry *g, const rw_skin_
     return VKS_OK;
 }
 
+/* The geometry's triangles into m (with their materials): its triangle array, or, where it has
+   none, its Bin Mesh meshes' triangles. */
+static vks_result geometry_triangles_of(rw_ctx *ctx, const rw_geometry *g, const char *path, vks_mesh_source *m)
+{
+    if (!(g->triangle_count == 0 && g->has_bin_mesh)) {
+        m->triangles = (const uint32_t (*)[3])g->triangles;
+        m->triangle_count = g->triangle_count;
+        m->triangle_material = g->material_count ? g->triangle_material : NULL;
+        return VKS_OK;
+    }
+    uint64_t total = 0;
+    for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+        total += g->bin_meshes[mi].triangle_count;
+    uint32_t (*tris)[3] = vks__rw_tmp(ctx, total, sizeof *tris);
+    uint16_t *tm = vks__rw_tmp(ctx, total, sizeof *tm);
+    if (!tris || !tm)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    uint32_t t = 0;
+    for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
+        for (uint32_t k = 0; k < g->bin_meshes[mi].triangle_count; k++, t++) {
+            memcpy(tris[t], g->bin_meshes[mi].triangles[k], sizeof tris[t]);
+            tm[t] = (uint16_t)(g->bin_meshes[mi].material > 0 ? g->bin_meshes[mi].material : 0);
+        }
+    m->triangles = (const uint32_t (*)[3])tris;
+    m->triangle_count = t;
+    m->triangle_material = g->material_count ? tm : NULL;
+    return VKS_OK;
+}
+
 /* Builds the mesh of one skinned atomic. */
 static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
                                      const rw_geometry *g, const rw_skin_plg *s, uint64_t offset)
@@ -226,6 +262,8 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
     vks_result r = atomic_bones(ctx, cl, s, frame, path, offset, bones, &space);
     if (r)
         return r;
+    if (cl->skin_space < 0)
+        cl->skin_space = space;
     vks_mesh_source m;
     memset(&m, 0, sizeof m);
     m.name = path;
@@ -244,7 +282,6 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
     m.uv_set_count = g->uv_sets;
     m.first_material = g->first_material;
     m.material_count = g->material_count;
-    const uint16_t *mat = g->material_count ? g->triangle_material : NULL;
 
     if (s->split_meshes > 0) {
         vks_group_source *gs = NULL;
@@ -252,31 +289,94 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
             return r;
         m.groups = gs;
         m.group_count = s->split_meshes;
-    } else if (g->triangle_count == 0 && g->has_bin_mesh) {
-        /* no triangle array: take the Bin Mesh meshes' triangles */
-        uint64_t total = 0;
-        for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
-            total += g->bin_meshes[mi].triangle_count;
-        uint32_t (*tris)[3] = vks__rw_tmp(ctx, total, sizeof *tris);
-        uint16_t *tm = vks__rw_tmp(ctx, total, sizeof *tm);
-        if (!tris || !tm)
-            return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
-        uint32_t t = 0;
-        for (uint32_t mi = 0; mi < g->bin_mesh_count; mi++)
-            for (uint32_t k = 0; k < g->bin_meshes[mi].triangle_count; k++, t++) {
-                memcpy(tris[t], g->bin_meshes[mi].triangles[k], sizeof tris[t]);
-                tm[t] = (uint16_t)(g->bin_meshes[mi].material > 0 ? g->bin_meshes[mi].material : 0);
-            }
-        m.triangles = (const uint32_t (*)[3])tris;
-        m.triangle_count = t;
-        m.triangle_material = g->material_count ? tm : NULL;
-    } else {
-        m.triangles = (const uint32_t (*)[3])g->triangles;
-        m.triangle_count = g->triangle_count;
-        m.triangle_material = mat;
+    } else if ((r = geometry_triangles_of(ctx, g, path, &m)) != VKS_OK) {
+        return r;
     }
     m.palette_limit = 0; /* no split data: one group with all bones in order */
     return vks_builder_add_mesh(b, &m, ctx->err);
+}
+
+/* A rigid atomic (no Skin PLG: a weapon or a head attached to a frame): one group on the
+   atomic's frame, weight 1, inverse bind identity, vertices frame-local as stored and flagged
+   rigid, in the skin space of the clump's skinned atomics (space; -1: the world's). */
+static vks_result add_rigid_atomic(rw_ctx *ctx, vks_skin_builder *b, uint32_t ai, int32_t frame, int32_t space,
+                                   const rw_geometry *g)
+{
+    char path[RW_PATH_MAX];
+    snprintf(path, sizeof path, "clump/atomic[%u]", ai);
+    uint32_t n = g->vertex_count;
+    uint16_t (*bone)[4] = vks__rw_tmp(ctx, n ? n : 1, sizeof *bone);
+    float (*weight)[4] = vks__rw_tmp(ctx, n ? n : 1, sizeof *weight);
+    vks_bone *node = vks__rw_tmp(ctx, 1, sizeof *node);
+    vks_group_source *gs = vks__rw_tmp(ctx, 1, sizeof *gs);
+    static const uint16_t node_slot = 0;
+    if (!bone || !weight || !node || !gs)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory");
+    memset(bone, 0, (size_t)(n ? n : 1) * sizeof *bone);
+    memset(weight, 0, (size_t)(n ? n : 1) * sizeof *weight);
+    for (uint32_t v = 0; v < n; v++)
+        weight[v][0] = 1.0f;
+    node->node = (uint32_t)frame;
+    node->inverse_bind = vks_affine_identity();
+    vks_mesh_source m;
+    memset(&m, 0, sizeof m);
+    m.name = path;
+    m.vertex_count = n;
+    m.positions = (const float (*)[3])g->positions;
+    m.normals = (const float (*)[3])g->normals;
+    m.bone = (const uint16_t (*)[4])bone;
+    m.weight = (const float (*)[4])weight;
+    m.bone_count = 1;
+    m.bones = node;
+    m.space_node = space;
+    m.space_pre = vks_affine_identity();
+    for (uint32_t k = 0; k < g->uv_sets; k++)
+        m.uv[k] = (const float (*)[2])g->uv[k];
+    m.uv_set_count = g->uv_sets;
+    m.first_material = g->first_material;
+    m.material_count = g->material_count;
+    vks_result r = geometry_triangles_of(ctx, g, path, &m);
+    if (r != VKS_OK || m.triangle_count == 0)
+        return r; /* nothing to draw: no mesh */
+    gs->triangles = m.triangles, gs->triangle_count = m.triangle_count, gs->triangle_material = m.triangle_material;
+    gs->palette = &node_slot, gs->palette_count = 1, gs->flags = VKS_GROUP_RIGID;
+    m.groups = gs, m.group_count = 1;
+    return vks_builder_add_mesh(b, &m, ctx->err);
+}
+
+/* One more mesh of geometry g against the limits: meshes, vertices and triangles, and the
+   copies of shared geometries (each mesh holds its own copy of its geometry's vertices). */
+static vks_result count_mesh(rw_ctx *ctx, const rw_geometry *g, const rw_chunk *at, const char *path,
+                             uint32_t *meshes)
+{
+    if (++*meshes > ctx->opt.max_meshes)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "more than %u atomics with geometry",
+                             ctx->opt.max_meshes);
+    if (ctx->total_vertices > ctx->opt.max_vertices || ctx->total_triangles > ctx->opt.max_triangles)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "vertex or triangle limit exceeded");
+    /* Atomics may share a geometry, and each skinned one becomes a mesh with its own copy of
+       the vertices: the copies count against the limits too, and may not outgrow what the
+       file holds by more than RW_MAX_SHARING (a 50-byte atomic must not buy a whole mesh). */
+    ctx->mesh_vertices += g->vertex_count;
+    ctx->mesh_triangles += geometry_triangles(g);
+    if (ctx->mesh_vertices > ctx->opt.max_vertices || ctx->mesh_triangles > ctx->opt.max_triangles)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics hold %llu vertices and %llu triangles, limits %u and %u",
+                             (unsigned long long)ctx->mesh_vertices, (unsigned long long)ctx->mesh_triangles,
+                             ctx->opt.max_vertices, ctx->opt.max_triangles);
+    if (ctx->mesh_vertices > RW_MAX_SHARING * ctx->total_vertices + 65536u)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics draw %llu vertices, more than %u times the %llu the file's "
+                             "geometries hold (a geometry shared by too many atomics)",
+                             (unsigned long long)ctx->mesh_vertices, RW_MAX_SHARING,
+                             (unsigned long long)ctx->total_vertices);
+    if (ctx->mesh_triangles > RW_MAX_SHARING * ctx->file_triangles + 65536u)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
+                             "skinned atomics draw %llu triangles, more than %u times the %llu the file's "
+                             "geometries hold (a geometry shared by too many atomics)",
+                             (unsigned long long)ctx->mesh_triangles, RW_MAX_SHARING,
+                             (unsigned long long)ctx->file_triangles);
+    return VKS_OK;
 }
 
 static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, uint32_t *meshes)
@@ -352,35 +452,15 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
             skin = &legacy;
         }
     }
-    if (!skin->present)
-        return VKS_OK; /* a rigid attachment: its world matrix is its frame's, nothing to skin */
-    if (++*meshes > ctx->opt.max_meshes)
-        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "more than %u skinned atomics",
-                             ctx->opt.max_meshes);
-    if (ctx->total_vertices > ctx->opt.max_vertices || ctx->total_triangles > ctx->opt.max_triangles)
-        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path, "vertex or triangle limit exceeded");
-    /* Atomics may share a geometry, and each skinned one becomes a mesh with its own copy of
-       the vertices: the copies count against the limits too, and may not outgrow what the
-       file holds by more than RW_MAX_SHARING (a 50-byte atomic must not buy a whole mesh). */
-    ctx->mesh_vertices += g->vertex_count;
-    ctx->mesh_triangles += geometry_triangles(g);
-    if (ctx->mesh_vertices > ctx->opt.max_vertices || ctx->mesh_triangles > ctx->opt.max_triangles)
-        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
-                             "skinned atomics hold %llu vertices and %llu triangles, limits %u and %u",
-                             (unsigned long long)ctx->mesh_vertices, (unsigned long long)ctx->mesh_triangles,
-                             ctx->opt.max_vertices, ctx->opt.max_triangles);
-    if (ctx->mesh_vertices > RW_MAX_SHARING * ctx->total_vertices + 65536u)
-        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
-                             "skinned atomics draw %llu vertices, more than %u times the %llu the file's "
-                             "geometries hold (a geometry shared by too many atomics)",
-                             (unsigned long long)ctx->mesh_vertices, RW_MAX_SHARING,
-                             (unsigned long long)ctx->total_vertices);
-    if (ctx->mesh_triangles > RW_MAX_SHARING * ctx->file_triangles + 65536u)
-        return vks_error_set(ctx->err, VKS_ERR_LIMIT, at->offset, path,
-                             "skinned atomics draw %llu triangles, more than %u times the %llu the file's "
-                             "geometries hold (a geometry shared by too many atomics)",
-                             (unsigned long long)ctx->mesh_triangles, RW_MAX_SHARING,
-                             (unsigned long long)ctx->file_triangles);
+    if (!skin->present) { /* a rigid attachment: a mesh on its frame, added after the skinned ones */
+        cl->rigid_atomic[cl->rigid_count] = ai;
+        cl->rigid_frame[cl->rigid_count] = frame;
+        cl->rigid_geometry[cl->rigid_count++] = g;
+        return VKS_OK;
+    }
+    vks_result lr = count_mesh(ctx, g, at, path, meshes);
+    if (lr != VKS_OK)
+        return lr;
     return add_skinned_atomic(ctx, cl, b, ai, frame, g, skin, at->offset);
 }
 
@@ -390,6 +470,7 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
     memset(&cl, 0, sizeof cl);
     cl.version = clump->version;
     cl.num_atomics = -1;
+    cl.skin_space = -1;
     vks_cursor c = clump->body;
     while (vks_cur_left(&c) > 0) {
         rw_chunk ch;
@@ -403,8 +484,12 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
                     return vks_error_set(ctx->err, VKS_ERR_TRUNCATED, ch.body.p - ch.body.base, "clump/struct",
                                          "%d atomics, only %zu bytes left in the clump", cl.num_atomics,
                                          vks_cur_left(&c));
-                cl.atomics = vks__rw_tmp(ctx, (uint32_t)cl.num_atomics, sizeof(rw_chunk));
-                if (!cl.atomics)
+                uint32_t na = (uint32_t)cl.num_atomics;
+                cl.atomics = vks__rw_tmp(ctx, na, sizeof(rw_chunk));
+                cl.rigid_atomic = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_atomic);
+                cl.rigid_frame = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_frame);
+                cl.rigid_geometry = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_geometry);
+                if (!cl.atomics || !cl.rigid_atomic || !cl.rigid_frame || !cl.rigid_geometry)
                     return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
             }
         } else if (ch.type == RW_FRAME_LIST && !cl.have_frames) {
@@ -460,10 +545,26 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
             return r;
         }
     }
+    /* the rigid atomics in the skinned ones' skin space (a clump of rigid atomics only: the
+       world's), after them, in atomic order */
+    for (uint32_t k = 0; k < cl.rigid_count; k++) {
+        char path[RW_PATH_MAX];
+        snprintf(path, sizeof path, "clump/atomic[%u]", cl.rigid_atomic[k]);
+        const rw_geometry *g = cl.rigid_geometry[k];
+        if (g->vertex_count == 0)
+            continue;
+        vks_result r = count_mesh(ctx, g, &cl.atomics[cl.rigid_atomic[k]], path, &meshes);
+        if (r == VKS_OK)
+            r = add_rigid_atomic(ctx, b, cl.rigid_atomic[k], cl.rigid_frame[k], cl.skin_space, g);
+        if (r != VKS_OK) {
+            vks_builder_destroy(b);
+            return r;
+        }
+    }
     if (meshes == 0) {
         vks_builder_destroy(b);
         return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, clump->offset, "clump",
-                             "no skinned atomic among the clump's %u atomics (no Skin PLG)", cl.atomic_count);
+                             "no atomic with geometry among the clump's %u atomics", cl.atomic_count);
     }
     return vks_builder_finish(b, ctx->err);
 }
