@@ -18,7 +18,8 @@ if(VKSKIN_GPU)
   set_tests_properties(test_gpu_library PROPERTIES TIMEOUT 120)
 endif()
 
-vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
+vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c
+             ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS cpu)
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
              LABELS cpu)
@@ -49,6 +50,12 @@ if(VKSKIN_GPU)
   vks_add_test(NAME test_gpu_first_use SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_first_use.c LABELS gpu)
   target_link_libraries(test_gpu_first_use PRIVATE vks_gpu_check)
   set_tests_properties(test_gpu_first_use PROPERTIES TIMEOUT 300)
+  # 5..8 influences against the reference on every kernel path; 4-influence uploads compile no
+  # 8-influence pipeline (issue 38)
+  vks_add_test(NAME test_gpu_eight_influences SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_eight_influences.c
+               ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS gpu)
+  target_link_libraries(test_gpu_eight_influences PRIVATE vks_gpu_check)
+  set_tests_properties(test_gpu_eight_influences PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
   vks_add_test(NAME test_gpu_shapes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_shapes.c LABELS gpu)
   target_link_libraries(test_gpu_shapes PRIVATE vks_gpu_check)
   set_tests_properties(test_gpu_shapes PROPERTIES TIMEOUT 300)

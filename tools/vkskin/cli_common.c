@@ -105,6 +105,15 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
         vks_skin_free(skin);
         return NULL;
     }
+    /* every command reads its models here: none deforms a model that lost influences unsaid */
+    vks_cli_influences_warning(path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
+                               skin->weights.truncated_max_weight);
+    if (skin->weights.rule_dropped) /* the format's engines drop them too: said, not a warning */
+        fprintf(stderr,
+                "vkskin: %s: note: %u vertices store more weights than %s's engines skin with (4 a vertex); the "
+                "largest are kept and renormalised as they keep them, the largest weight dropped %.6g\n",
+                path, skin->weights.rule_dropped, skin->format ? skin->format : "the format",
+                (double)skin->weights.rule_dropped_max);
     return skin;
 }
 

@@ -144,11 +144,26 @@ typedef struct gltf_influence_sets {
  * with vcount elements and every joint < joint_count; ppath names the primitive. */
 vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *attrs, uint32_t vcount,
                                  uint32_t joint_count, gltf_influence_sets *is);
-/* Per vertex: the 4 largest weights of all sets (ties: earlier sets and slots first), scaled to
- * sum 1; stored gets the sum of the positive weights as stored. Returns the vertices that had
- * more than 4 positive weights. */
-uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount, uint16_t (*bone)[4],
-                                  float (*weight)[4], float *stored);
+/* Where the merged influences go: slots 0..3 and 4..7 (bone_more and weight_more NULL when the
+ * primitive has one set, which fills at most four), and each vertex's stored sum. */
+typedef struct gltf_influence_out {
+    uint16_t (*bone)[4];
+    float (*weight)[4];
+    uint16_t (*bone_more)[4];
+    float (*weight_more)[4];
+    float *stored;
+} gltf_influence_out;
+/* What the merge found, added up over primitives: vertices with more than 4 positive weights
+ * (all kept), with more than 8 (kept to the 8 largest) and the largest weight so dropped. */
+typedef struct gltf_influence_counts {
+    uint32_t over_four, truncated;
+    float truncated_max;
+} gltf_influence_counts;
+/* Per vertex: the 8 largest weights of all sets (ties: earlier sets and slots first), scaled to
+ * sum 1, into *out's arrays (allocated from the document; ppath names the primitive when out of
+ * memory); stored gets the sum of the positive weights as stored. */
+vks_result vks__gltfr_largest_eight(gltf_doc *d, const char *ppath, const gltf_influence_sets *is, uint32_t vcount,
+                                    gltf_influence_out *out, gltf_influence_counts *c);
 
 /* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
 int vks__gltfr_matrix_affine(const float m[16], vks_affine *out);

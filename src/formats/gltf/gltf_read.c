@@ -9,9 +9,10 @@
  * in the scene root's space and so is the skinned result. That is the skin model with
  * space_node = -1 and space_pre = identity (K = W(joint) * IB).
  *
- * Weights (gltf_influences.c): per vertex, the 4 largest of all weight sets (JOINTS_0/WEIGHTS_0,
- * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
- * counted in skin->weights.over_four.
+ * Weights (gltf_influences.c): per vertex, the 8 largest of all weight sets (JOINTS_0/WEIGHTS_0,
+ * JOINTS_1/WEIGHTS_1, ...: with two sets, all of them) scaled to sum 1; vertices with more than
+ * 4 positive weights are counted in skin->weights.over_four, with more than 8 (cut to the 8
+ * largest) in skin->weights.truncated.
  *
  * Surface (gltf_materials.c): TEXCOORD_0..3 of each primitive, its material (every material of
  * the file with its base colour and base-colour texture), and the images and samplers the
@@ -50,7 +51,8 @@ typedef struct reader {
     uint32_t skin_count;
     int32_t *node_of;     /* glTF node -> skeleton node, -1 */
     uint8_t *needed;
-    uint32_t vertices, triangles, meshes, over_four;
+    uint32_t vertices, triangles, meshes;
+    gltf_influence_counts influences;
     uint32_t skipped_primitives, rigid_nodes, morphs;
     uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
@@ -368,6 +370,34 @@ static vks_result shared_primitives(reader *R, const cJSON *const *more, uint32_
     return VKS_OK;
 }
 
+/* The primitive's influences, up to 8 a vertex (gltf_influences.c); a rigid mesh's vertices all
+ * on its node itself, weight 1 (bone 0). */
+static vks_result primitive_influences(reader *R, const skin_info *si, const char *ppath, const cJSON *attrs,
+                                       uint32_t vcount, gltf_influence_out *io)
+{
+    gltf_influence_sets is = {0};
+    vks_result r = VKS_OK;
+    if (!si->rigid && (r = vks__gltfr_influences(&R->d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+        return r;
+    if ((r = vks__gltfr_largest_eight(&R->d, ppath, &is, vcount, io, &R->influences)) != VKS_OK)
+        return r;
+    for (uint32_t v = 0; si->rigid && v < vcount; v++)
+        io->weight[v][0] = io->stored[v] = 1.0f;
+    return VKS_OK;
+}
+
+/* A rigid mesh: one group on its node, its vertices node-local (the node's world places them:
+ * inverse bind identity), flagged so the bind check knows them (as NW4C's). */
+static void rigid_group(vks_mesh_source *m, vks_group_source *rigid)
+{
+    static const uint16_t node_slot = 0;
+    memset(rigid, 0, sizeof *rigid);
+    rigid->triangles = m->triangles, rigid->triangle_count = m->triangle_count;
+    rigid->triangle_material = m->triangle_material;
+    rigid->palette = &node_slot, rigid->palette_count = 1, rigid->flags = VKS_GROUP_RIGID;
+    m->groups = rigid, m->group_count = 1;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -438,20 +468,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
         return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
-    uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
-    float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
-    float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
-    if (!bone || !weight || !stored)
-        return vks__gltfr_nomem(d, ppath);
-    if (si->rigid) { /* every vertex on the node itself, weight 1 (bone 0, zeroed) */
-        for (uint32_t v = 0; v < vcount; v++)
-            weight[v][0] = stored[v] = 1.0f;
-    } else {
-        gltf_influence_sets is;
-        if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
-            return r;
-        R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
-    }
+    gltf_influence_out io;
+    if ((r = primitive_influences(R, si, ppath, attrs, vcount, &io)) != VKS_OK)
+        return r;
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
     if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
@@ -476,9 +495,11 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     m.vertex_count = vcount;
     m.positions = (const float(*)[3])positions;
     m.normals = (const float(*)[3])normals;
-    m.bone = (const uint16_t(*)[4])bone;
-    m.weight = (const float(*)[4])weight;
-    m.stored_weight_sum = stored;
+    m.bone = (const uint16_t(*)[4])io.bone;
+    m.weight = (const float(*)[4])io.weight;
+    m.bone_more = (const uint16_t(*)[4])io.bone_more;
+    m.weight_more = (const float(*)[4])io.weight_more;
+    m.stored_weight_sum = io.stored;
     m.triangle_count = tcount;
     m.triangles = (const uint32_t(*)[3])tris;
     m.bone_count = si->joint_count;
@@ -491,15 +512,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (material >= 0) /* the range of the primitives' materials; one primitive: its material */
         m.first_material = (uint32_t)lo, m.material_count = (uint32_t)(hi - lo + 1);
     m.triangle_material = tmat;
-    /* a rigid mesh: one group on its node, its vertices node-local (the node's world places
-       them: inverse bind identity), flagged so the bind check knows them (as NW4C's) */
-    static const uint16_t node_slot = 0;
-    vks_group_source rigid = {0};
-    if (si->rigid) {
-        rigid.triangles = m.triangles, rigid.triangle_count = tcount, rigid.triangle_material = tmat;
-        rigid.palette = &node_slot, rigid.palette_count = 1, rigid.flags = VKS_GROUP_RIGID;
-        m.groups = &rigid, m.group_count = 1;
-    }
+    vks_group_source rigid;
+    if (si->rigid)
+        rigid_group(&m, &rigid);
     r = vks_builder_add_mesh(b, &m, d->err);
     R->vertices += vcount;
     R->triangles += tcount;
@@ -634,7 +649,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
         goto done;
     }
-    skin->weights.over_four = R.over_four;
+    skin->weights.over_four = R.influences.over_four;
+    skin->weights.truncated = R.influences.truncated;
+    skin->weights.truncated_max_weight = R.influences.truncated_max;
     if (R.morphs)
         vks__log(&d->opt.logger, VKS_LOG_INFO, "%u primitive(s) have morph targets, which are not applied", R.morphs);
     char detail[192];

@@ -37,6 +37,8 @@ typedef struct model_ctx {
     uint64_t file_vertices; /* vertices the geometry blocks hold, each block once */
     uint64_t file_triangles, drawn_triangles; /* the same for triangles; what the meshes draw */
     vks_vec materials; /* vks_material per shape with a material or texturing property */
+    uint32_t rule_dropped;   /* vertices whose stored weights the rule kept to 4 (skin->weights) */
+    float rule_dropped_max;  /* the largest weight so left out */
 } model_ctx;
 
 /* how many times over the file's own vertices the skinned shapes may draw them */
@@ -161,15 +163,17 @@ static vks_result build_nodes(model_ctx *m)
 
 /* ---- influences ---- */
 
-static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
+/* Adds (b, w) to a vertex's 4 slots, keeping the largest. Returns the positive weight that
+   no slot keeps (w, or the one it replaced), 0 when none. */
+static float add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
 {
     if (!(w > 0) || !(w < 1e30f)) /* not positive, NaN, inf or absurd: ignored */
-        return;
+        return 0;
     int k = 0;
     for (; k < 4; k++) {
         if (weight[k] > 0 && bone[k] == b) { /* the same bone twice: add up */
             weight[k] += w;
-            return;
+            return 0;
         }
     }
     /* replace the smallest slot when the new weight is larger (empty slots are 0) */
@@ -177,10 +181,12 @@ static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w
     for (k = 1; k < 4; k++)
         if (weight[k] < weight[lo])
             lo = k;
-    if (w > weight[lo]) {
-        bone[lo] = b;
-        weight[lo] = w;
-    }
+    if (!(w > weight[lo]))
+        return w;
+    float out = weight[lo];
+    bone[lo] = b;
+    weight[lo] = w;
+    return out;
 }
 
 /* The rule: the 4 largest positive weights, scaled to sum 1. stored_sum (may be NULL) gets
@@ -214,9 +220,10 @@ static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n, float
     }
 }
 
-/* Influences of partition vertex lv (mesh bone indices); 0 on a bad index. */
+/* Influences of partition vertex lv (mesh bone indices), the 4 largest where the partition
+   stores more (dropped, may be NULL, gets the largest left out, 0 when none); 0 on a bad index. */
 static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_count, uint16_t bone[4],
-                            float weight[4])
+                            float weight[4], float *dropped)
 {
     uint32_t nw = p->weights_per_vertex;
     for (uint32_t j = 0; j < nw; j++) {
@@ -226,7 +233,9 @@ static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_c
         uint32_t local = p->bone_indices ? p->bone_indices[(size_t)lv * nw + j] : j;
         if (local >= p->bone_count || p->bones[local] >= bone_count)
             return 0;
-        add_influence(bone, weight, p->bones[local], w);
+        float out = add_influence(bone, weight, p->bones[local], w);
+        if (dropped && out > *dropped)
+            *dropped = out;
     }
     return 1;
 }
@@ -373,19 +382,30 @@ static vks_result shape_bones(model_ctx *m, const shape_in *s, uint32_t skin_blo
     return VKS_OK;
 }
 
-/* Weights from NiSkinData's per-bone (vertex, weight) lists. */
+/* Weights from NiSkinData's per-bone (vertex, weight) lists, which may give a vertex more than
+   the 4 that partitions hold (nif.md): the vertices so cut are counted in m. */
 static vks_result weights_from_skin_data(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4])
 {
     uint32_t nv = s->vertex_count, data_block = (uint32_t)s->inst->data;
+    float *dropped = tmp(m->f, nv, sizeof *dropped); /* per vertex, the largest left out */
+    if (!dropped)
+        return shape_nomem(m);
     for (uint32_t k = 0; k < s->inst->bone_count; k++) {
         const nif_bonedata *bd = &s->data->bones[k];
         for (uint32_t j = 0; j < bd->weight_count; j++) {
-            if (bd->vertex[j] >= nv)
+            uint32_t v = bd->vertex[j];
+            if (v >= nv)
                 return fail_block(m, VKS_ERR_FORMAT, data_block, "bone_list/vertex_weights",
-                                  "bone %llu weights vertex %llu, vertex count %llu", k, bd->vertex[j], nv);
-            add_influence(vb[bd->vertex[j]], vw[bd->vertex[j]], (uint16_t)k, bd->weight[j]);
+                                  "bone %llu weights vertex %llu, vertex count %llu", k, v, nv);
+            float out = add_influence(vb[v], vw[v], (uint16_t)k, bd->weight[j]);
+            dropped[v] = out > dropped[v] ? out : dropped[v];
         }
     }
+    for (uint32_t v = 0; v < nv; v++)
+        if (dropped[v] > 0) {
+            m->rule_dropped++;
+            m->rule_dropped_max = dropped[v] > m->rule_dropped_max ? dropped[v] : m->rule_dropped_max;
+        }
     return VKS_OK;
 }
 
@@ -406,9 +426,14 @@ static vks_result weights_from_partitions(model_ctx *m, const shape_in *s, uint1
             if (seen[fv])
                 continue;
             seen[fv] = 1;
-            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv]))
+            float dropped = 0;
+            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv], &dropped))
                 return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                      "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+            if (dropped > 0) { /* a partition of more than 4 weights a vertex (nif.md: at most 4) */
+                m->rule_dropped++;
+                m->rule_dropped_max = dropped > m->rule_dropped_max ? dropped : m->rule_dropped_max;
+            }
         }
     }
     return VKS_OK;
@@ -481,7 +506,7 @@ static vks_result partition_own_weights(model_ctx *m, const shape_in *s, uint32_
     if (!gb || !gw)
         return shape_nomem(m);
     for (uint32_t lv = 0; lv < p->vertex_count; lv++)
-        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]]))
+        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]], NULL))
             return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                  "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
     normalise(gb, gw, nv, NULL);
@@ -805,7 +830,7 @@ static int32_t skinned_space(const model_ctx *m, vks_affine *pre)
 
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8)};
+    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8), 0, 0};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
@@ -863,6 +888,10 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
         }
     }
     rc = vks_builder_finish(bld, err);
+    if (rc == VKS_OK) {
+        skin->weights.rule_dropped = m.rule_dropped;
+        skin->weights.rule_dropped_max = m.rule_dropped_max;
+    }
     if (rc == VKS_OK && m.materials.count) {
         skin->materials = vks_skin_alloc_array(skin, m.materials.count, sizeof(vks_material));
         if (skin->materials) {
