@@ -197,20 +197,34 @@ static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, 
     return VKS_OK;
 }
 
-/* extensionsRequired: geometry compression changes what accessors hold, so a file that needs
- * it is refused; quantization is read; extensions about materials, textures and lights do not
- * touch skinning and are allowed. */
+/* extensionsRequired: quantization is read, and geometry compression is decoded (meshopt per
+ * bufferView, Draco per primitive); extensions about materials, textures and lights do not
+ * touch skinning and are allowed; any other is refused, naming it. */
+static int is_geometry_extension(const char *s)
+{
+    return !strcmp(s, "KHR_mesh_quantization") || !strcmp(s, "EXT_meshopt_compression") ||
+           !strcmp(s, "KHR_meshopt_compression") || !strcmp(s, "KHR_draco_mesh_compression");
+}
+
+static void note_extension(gltf_doc *d, const cJSON *e)
+{
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_mesh_quantization"))
+        d->quantized = 1;
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_draco_mesh_compression"))
+        d->draco = 1;
+}
+
 static vks_result check_extensions(gltf_doc *d)
 {
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsRequired");
     const cJSON *used = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsUsed");
     for (const cJSON *e = used ? used->child : NULL; e; e = e->next)
-        if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_mesh_quantization"))
-            d->quantized = 1;
+        note_extension(d, e);
     int i = 0;
     for (const cJSON *e = req ? req->child : NULL; e; e = e->next, i++) {
         const char *s = cJSON_IsString(e) ? e->valuestring : "";
-        if (!strcmp(s, "KHR_mesh_quantization") || !strncmp(s, "KHR_materials_", 14) ||
+        note_extension(d, e);
+        if (is_geometry_extension(s) || !strncmp(s, "KHR_materials_", 14) ||
             !strncmp(s, "KHR_texture_", 12) || !strncmp(s, "EXT_texture_", 12) || !strcmp(s, "KHR_lights_punctual"))
             continue;
         char path[48];

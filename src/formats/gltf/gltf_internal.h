@@ -54,6 +54,16 @@ typedef struct gltf_doc {
     size_t bin_size;
     int glb;
     int quantized;         /* KHR_mesh_quantization: integer POSITION / NORMAL allowed */
+    int draco;             /* KHR_draco_mesh_compression is used: primitives may hold Draco data */
+    /* Compressed geometry, decoded on first use (gltf_meshopt.c, gltf_draco.c): per bufferView
+       its meshopt-decoded bytes, per accessor the bytes its Draco primitive decoded for it, and
+       per accessor the Draco primitive that owns it (index into draco_prims, -1: none). Every
+       decoded byte counts against opt.file.max_size (decoded_bytes so far). */
+    const uint8_t **view_decoded, **accessor_decoded;
+    int32_t *draco_owner;
+    struct gltf_draco_prim *draco_prims;
+    uint32_t draco_prim_count;
+    uint64_t decoded_bytes;
     char detail[96];       /* "glTF 2.0 (.glb, generator ...)" */
     vks_vec temps;         /* every temporary block, freed by gltf_doc_free */
 } gltf_doc;
@@ -62,6 +72,19 @@ typedef struct gltf_doc {
  * checks the top-level arrays and the node forest (indices, one parent each, no cycle). */
 vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const void *bytes, size_t size, vks_error *err);
 void vks__gltfr_doc_free(gltf_doc *d);
+
+/* EXT_ / KHR_meshopt_compression (gltf_meshopt.c): the view's extension object (and its name)
+ * or NULL; the view's bytes decoded from it, view_length (its byteLength) bytes, on first use. */
+const cJSON *vks__gltfr_meshopt_ext(const cJSON *view, const char **name);
+vks_result vks__gltfr_meshopt_view(gltf_doc *d, int32_t v, const cJSON *ext, const char *ext_name, uint64_t view_length,
+                                   const uint8_t **bytes);
+/* Counts bytes more of decompressed data, refused (VKS_ERR_LIMIT naming path) where the total
+ * would pass the read options' max input size. Called before the bytes are allocated. */
+vks_result vks__gltfr_decoded_budget(gltf_doc *d, const char *path, uint64_t bytes);
+/* KHR_draco_mesh_compression (gltf_draco.c): the bytes of accessor index when a Draco
+ * primitive supplies them (the primitive decoded on first use: the accessor's count of
+ * tightly packed elements of its own type), *bytes NULL when none does. */
+vks_result vks__gltfr_draco_accessor(gltf_doc *d, int32_t index, const uint8_t **bytes);
 
 /* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
 void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem);
