@@ -6,8 +6,10 @@
  * were stored plainly (normalization, KHR_mesh_quantization's types and all).
  *
  * Decoded sizes are the accessors' counts x element sizes, checked against the read options'
- * max input size before the decoder runs; the decoded mesh must then have exactly that many
- * points (and faces x 3 indices), or the primitive is refused, naming it. An accessor that
+ * max input size before the decoder runs, and the counts the Draco header claims (which
+ * libdraco allocates for, from its own heap) are held against those accessors first
+ * (gltf_draco_header.c); the decoded mesh must then have exactly that many points (and faces x
+ * 3 indices), or the primitive is refused, naming it. An accessor that
  * several Draco primitives list is decoded from the first one. */
 #include <stdio.h>
 #include <string.h>
@@ -196,6 +198,28 @@ static vks_result fill(gltf_doc *d, const char *path, const vks_draco_mesh *m, c
     return VKS_OK;
 }
 
+/* The header's claims held against the accessors before the decoder allocates for them: the
+ * triangles must be the indices accessor's count / 3 (or, without one, fit the budget) and the
+ * points the attributes' count (edgebreaker: its encoded vertices at most that). */
+static vks_result check_claims(gltf_doc *d, const char *path, const gltf_draco_claims *c, const target *t, uint32_t n)
+{
+    int indexed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t count = t[i].count;
+        if (t[i].draco_id == UINT32_MAX) {
+            indexed = 1;
+            if (3ull * c->faces != count)
+                return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "the Draco data claims %u triangles, but indices accessor "
+                                       "%d has count %llu", c->faces, t[i].accessor, (unsigned long long)count);
+        } else if (c->method == 0 ? c->points != count : c->points > count) {
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "the Draco data claims %u %s, but accessor %d has count %llu",
+                                   c->points, c->method == 0 ? "points" : "encoded vertices", t[i].accessor,
+                                   (unsigned long long)count);
+        }
+    }
+    return indexed ? VKS_OK : vks__gltfr_decoded_budget(d, path, 12ull * c->faces);
+}
+
 static vks_result decode_prim(gltf_doc *d, gltf_draco_prim *P)
 {
     char path[128];
@@ -221,6 +245,10 @@ static vks_result decode_prim(gltf_doc *d, gltf_draco_prim *P)
     uint64_t len = 0, stride = 0, off = 0;
     if ((r = vks__gltfr_get_index(d, P->ext, path, "bufferView", 1, d->view_count, "bufferViews", &view)) != VKS_OK ||
         (r = vks__gltfr_view_bytes(d, view, &bytes, &len, &stride, &off)) != VKS_OK)
+        return r;
+    gltf_draco_claims claims;
+    if ((r = vks__gltfr_draco_claims(d, path, bytes, (size_t)len, &claims)) != VKS_OK ||
+        (r = check_claims(d, path, &claims, t, n)) != VKS_OK)
         return r;
     vks_draco_mesh *m = NULL;
     char msg[160] = "";

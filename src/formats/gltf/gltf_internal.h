@@ -86,6 +86,15 @@ vks_result vks__gltfr_decoded_budget(gltf_doc *d, const char *path, uint64_t byt
  * tightly packed elements of its own type), *bytes NULL when none does. */
 vks_result vks__gltfr_draco_accessor(gltf_doc *d, int32_t index, const uint8_t **bytes);
 
+/* What a Draco mesh's header claims (gltf_draco_header.c), read before libdraco allocates for
+ * it: method 0 (sequential: points is the point count) or 1 (edgebreaker: points is the
+ * encoded vertex count, at most the point count); faces. Bitstream 2.2 only; errors name path. */
+typedef struct gltf_draco_claims {
+    uint32_t method, faces, points;
+} gltf_draco_claims;
+vks_result vks__gltfr_draco_claims(gltf_doc *d, const char *path, const uint8_t *bytes, size_t size,
+                                   gltf_draco_claims *out);
+
 /* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
 void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem);
 /* err with the JSON path built from fmt (printf), the message from msg_fmt. Returns code. */
