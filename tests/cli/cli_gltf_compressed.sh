@@ -21,7 +21,8 @@
 # component, stretched up to twice by the octahedral mapping) or the weights are 8-bit.
 # Also: validate passes on the quantised copies (the bind check names gltfpack's scaled
 # placement), decoded sizes past --max-input-mb are refused naming the bufferView or the
-# primitive, and truncated compressed data is refused naming them too.
+# primitive, and truncated compressed data and a Draco header that contradicts its accessors
+# are refused naming them too.
 # Usage: cli_gltf_compressed.sh VKSKIN COMPARE_MATCHED_RAW DATASETS
 set -u
 vk=$1
@@ -140,32 +141,42 @@ for c in mo draco; do
   expect 0 "big.$c --max-input-mb 16" "$vk" inspect big.$c.glb --max-input-mb 16
 done
 
-# ---- truncated compressed data: refused, naming the view or the primitive ----
-# (each compressed span's byteLength halved in the JSON: the decoders run out of bytes)
-python3 - gen.mo.glb gen.draco.glb <<'EOF'
+# ---- broken compressed data: refused, naming the view or the primitive ----
+# gltf_edit.py IN OUT KIND: KIND truncate halves each compressed span's byteLength in the
+# JSON (the decoders run out of bytes); KIND count gives the first Draco primitive's indices
+# accessor 3 more (the Draco header's triangle count no longer matches it)
+cat > gltf_edit.py <<'EOF'
 import json, struct, sys
-for path in sys.argv[1:]:
-    b = open(path, 'rb').read()
-    n = struct.unpack('<I', b[12:16])[0]
-    j = json.loads(b[20:20 + n])
-    for v in j['bufferViews']:
-        if 'EXT_meshopt_compression' in v.get('extensions', {}):
-            v['extensions']['EXT_meshopt_compression']['byteLength'] //= 2
-    for m in j['meshes']:
-        for p in m['primitives']:
-            d = p.get('extensions', {}).get('KHR_draco_mesh_compression')
-            if d:
-                j['bufferViews'][d['bufferView']]['byteLength'] //= 2
-    text = json.dumps(j).encode()
-    text += b' ' * (-len(text) % 4)
-    rest = b[20 + n:]
-    out = struct.pack('<III', 0x46546C67, 2, 12 + 8 + len(text) + len(rest)) + struct.pack('<II', len(text), 0x4E4F534A)
-    open(path.replace('.glb', '.bad.glb'), 'wb').write(out + text + rest)
+src, dst, kind = sys.argv[1:4]
+b = open(src, 'rb').read()
+n = struct.unpack('<I', b[12:16])[0]
+j = json.loads(b[20:20 + n])
+for v in j['bufferViews']:
+    if kind == 'truncate' and 'EXT_meshopt_compression' in v.get('extensions', {}):
+        v['extensions']['EXT_meshopt_compression']['byteLength'] //= 2
+for m in j['meshes']:
+    for p in m['primitives']:
+        d = p.get('extensions', {}).get('KHR_draco_mesh_compression')
+        if d and kind == 'truncate':
+            j['bufferViews'][d['bufferView']]['byteLength'] //= 2
+if kind == 'count':
+    j['accessors'][j['meshes'][0]['primitives'][0]['indices']]['count'] += 3
+text = json.dumps(j).encode()
+text += b' ' * (-len(text) % 4)
+rest = b[20 + n:]
+head = struct.pack('<III', 0x46546C67, 2, 12 + 8 + len(text) + len(rest)) + struct.pack('<II', len(text), 0x4E4F534A)
+open(dst, 'wb').write(head + text + rest)
 EOF
+python3 gltf_edit.py gen.mo.glb gen.mo.bad.glb truncate
+python3 gltf_edit.py gen.draco.glb gen.draco.bad.glb truncate
+python3 gltf_edit.py gen.draco.glb gen.draco.count.glb count
 expect 1 "truncated meshopt" "$vk" deform gen.mo.bad.glb --out bad.csv
 has "truncated meshopt" err "bufferViews\\[[0-9]*\\].extensions.EXT_meshopt_compression: malformed compressed data"
 expect 1 "truncated Draco" "$vk" deform gen.draco.bad.glb --out bad.csv
 has "truncated Draco" err "meshes\\[0\\].primitives\\[0\\].extensions.KHR_draco_mesh_compression: bufferViews\\[[0-9]*\\] ([0-9]* bytes): malformed Draco data"
+
+expect 1 "Draco count mismatch" "$vk" deform gen.draco.count.glb --out bad.csv
+has "Draco count mismatch" err "meshes\\[0\\].primitives\\[0\\].extensions.KHR_draco_mesh_compression: the Draco data claims [0-9]* triangles, but indices accessor"
 
 [ $fail -eq 0 ] && echo "cli_gltf_compressed: all checks passed"
 exit $fail
