@@ -168,6 +168,36 @@ static void test_errors(const uint8_t *packed, size_t size)
     }
 }
 
+/* A vertex stream of meshopt's version 1 codec (header byte 0xa1, KHR_meshopt_compression's
+ * newer encoding), which this libmeshoptimizer cannot decode: refused as unsupported, naming
+ * the view and the version byte. */
+static void test_version(const uint8_t *packed, size_t size)
+{
+    uint32_t jl = (uint32_t)packed[12] | (uint32_t)packed[13] << 8 | (uint32_t)packed[14] << 16 |
+                  (uint32_t)packed[15] << 24;
+    cJSON *json = cJSON_ParseWithLength((const char *)packed + 20, jl), *v;
+    int at = -1;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(json, "bufferViews"))
+    {
+        cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                    "EXT_meshopt_compression");
+        if (at < 0 && e && !strcmp(cJSON_GetObjectItemCaseSensitive(e, "mode")->valuestring, "ATTRIBUTES"))
+            at = cJSON_GetObjectItemCaseSensitive(e, "byteOffset")->valueint;
+    }
+    cJSON_Delete(json);
+    CHECK(at >= 0);
+    uint8_t *b = malloc(size);
+    memcpy(b, packed, size);
+    CHECK(b[20 + jl + 8 + at] == 0xa0); /* version 0, as this library encodes */
+    b[20 + jl + 8 + at] = 0xa1;
+    vks_skin *s = NULL;
+    vks_error err = {0};
+    CHECK(vks_gltf_read(NULL, b, size, &s, &err) == VKS_ERR_UNSUPPORTED && !s);
+    CHECK(strstr(err.msg, "encoding version") && strstr(err.msg, "0xa1"));
+    CHECK(strstr(err.path, ".extensions.EXT_meshopt_compression") != NULL);
+    free(b);
+}
+
 /* Decoded sizes count against file.max_size: 4 KiB is less than the character decodes to. */
 static void test_limit(const uint8_t *packed, size_t size)
 {
@@ -208,6 +238,7 @@ int main(void)
         vks_skin_free(copy);
         if (k == 0) {
             test_errors(packed, n);
+            test_version(packed, n);
             test_limit(packed, n);
         }
         free(packed);
