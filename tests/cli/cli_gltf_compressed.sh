@@ -171,9 +171,9 @@ python3 gltf_edit.py gen.mo.glb gen.mo.bad.glb truncate
 python3 gltf_edit.py gen.draco.glb gen.draco.bad.glb truncate
 python3 gltf_edit.py gen.draco.glb gen.draco.count.glb count
 expect 1 "truncated meshopt" "$vk" deform gen.mo.bad.glb --out bad.csv
-has "truncated meshopt" err "bufferViews\\[[0-9]*\\].extensions.EXT_meshopt_compression: malformed compressed data"
+has "truncated meshopt" err "gen.mo.bad.glb:0x[0-9a-f]*: bufferViews\\[[0-9]*\\].extensions.EXT_meshopt_compression: malformed compressed data"
 expect 1 "truncated Draco" "$vk" deform gen.draco.bad.glb --out bad.csv
-has "truncated Draco" err "meshes\\[0\\].primitives\\[0\\].extensions.KHR_draco_mesh_compression: bufferViews\\[[0-9]*\\] ([0-9]* bytes): malformed Draco data"
+has "truncated Draco" err "gen.draco.bad.glb:0x[0-9a-f]*: meshes\\[0\\].primitives\\[0\\].extensions.KHR_draco_mesh_compression: bufferViews\\[[0-9]*\\] ([0-9]* bytes): malformed Draco data"
 
 expect 1 "Draco count mismatch" "$vk" deform gen.draco.count.glb --out bad.csv
 has "Draco count mismatch" err "meshes\\[0\\].primitives\\[0\\].extensions.KHR_draco_mesh_compression: the Draco data claims [0-9]* triangles, but indices accessor"

@@ -5,7 +5,8 @@
  * same bytes on the CPU reference. Then the packed file broken one way at a time, each refused
  * with the error naming the bufferView's extension: truncated data, a stride the mode does not
  * allow, a count past the view, an unknown filter, a newer encoding version, and decoded sizes
- * past the read options' max input size. */
+ * past the read options' max input size. Errors about the compressed bytes give their offset
+ * in the .glb. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <string.h>
@@ -160,6 +161,9 @@ static void test_errors(const uint8_t *packed, size_t size)
         vks_result r = vks_gltf_read(NULL, b, n, &s, &err);
         int ok = r == cases[i].code && !s && strstr(err.path, ".extensions.EXT_meshopt_compression") &&
                  !strncmp(err.path, "bufferViews[", 12) && strstr(err.msg, cases[i].msg);
+        /* the decoder's refusals point into the BIN chunk; the JSON's have no offset */
+        int in_data = strstr(cases[i].msg, "malformed") != NULL;
+        ok = ok && (in_data ? err.offset > 20 && err.offset < n : err.offset == VKS_NO_OFFSET);
         if (!ok)
             fprintf(stderr, "%s: got %s [%s] %s\n", cases[i].what, vks_result_str(r), err.path, err.msg);
         CHECK(ok);
@@ -195,6 +199,7 @@ static void test_version(const uint8_t *packed, size_t size)
     CHECK(vks_gltf_read(NULL, b, size, &s, &err) == VKS_ERR_UNSUPPORTED && !s);
     CHECK(strstr(err.msg, "encoding version") && strstr(err.msg, "0xa1"));
     CHECK(strstr(err.path, ".extensions.EXT_meshopt_compression") != NULL);
+    CHECK(err.offset == 20 + jl + 8 + (uint64_t)at); /* the compressed bytes' place in the .glb */
     free(b);
 }
 

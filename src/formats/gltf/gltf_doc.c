@@ -38,6 +38,19 @@ vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const
     return vks_error_set(d->err, code, VKS_NO_OFFSET, path, "%s", msg);
 }
 
+vks_result vks__gltfr_fail_at(gltf_doc *d, vks_result code, const uint8_t *p, const char *path, const char *fmt, ...)
+{
+    char msg[192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* compared as addresses: p may point into another block (an external .bin) */
+    uintptr_t at = (uintptr_t)p, base = (uintptr_t)d->input;
+    uint64_t offset = at >= base && at - base < d->input_size ? (uint64_t)(at - base) : VKS_NO_OFFSET;
+    return vks_error_set(d->err, code, offset, path, "%s", msg);
+}
+
 vks_result vks__gltfr_nomem(gltf_doc *d, const char *path)
 {
     return vks__gltfr_fail(d, VKS_ERR_NOMEM, path, "out of memory");
@@ -360,6 +373,8 @@ vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const v
     d->err = err;
     d->temps.elem = sizeof(void *);
     const uint8_t *b = bytes ? bytes : (const uint8_t *)"";
+    d->input = b;
+    d->input_size = size;
     const char *json = (const char *)b;
     size_t json_size = size;
     uint64_t json_at = 0;

@@ -253,8 +253,8 @@ static vks_result decode_prim(gltf_doc *d, gltf_draco_prim *P)
     vks_draco_mesh *m = NULL;
     char msg[160] = "";
     if (vks__draco_decode(bytes, (size_t)len, &m, msg, sizeof msg))
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "bufferViews[%d] (%llu bytes): malformed Draco data: %s", view,
-                               (unsigned long long)len, msg);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes, path, "bufferViews[%d] (%llu bytes): malformed Draco data: %s",
+                                  view, (unsigned long long)len, msg);
     r = fill(d, path, m, t, n);
     vks__draco_free(m);
     P->decoded = r == VKS_OK;

@@ -86,22 +86,27 @@ vks_result vks__gltfr_draco_claims(gltf_doc *d, const char *path, const uint8_t 
     uint32_t major = 0, minor = 0, type = 0, flags_lo = 0, flags_hi = 0, traversal = 0;
     memset(out, 0, sizeof *out);
     if (size < 11 || memcmp(bytes, "DRACO", 5))
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "the data does not start with a Draco header (\"DRACO\")");
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes, path,
+                                  "the data does not start with a Draco header (\"DRACO\")");
     c.at = 5;
     u8(&c, &major), u8(&c, &minor), u8(&c, &type), u8(&c, &out->method), u8(&c, &flags_lo), u8(&c, &flags_hi);
     if (major != 2 || minor != 2)
-        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "Draco bitstream %u.%u (vkskin reads 2.2, the version of "
-                               "KHR_draco_mesh_compression files)", major, minor);
+        return vks__gltfr_fail_at(d, VKS_ERR_UNSUPPORTED, bytes + 5, path,
+                                  "Draco bitstream %u.%u (vkskin reads 2.2, the version of KHR_draco_mesh_compression "
+                                  "files)", major, minor);
     if (type != 1)
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "Draco encoder type %u, expected 1 (a triangle mesh)", type);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes + 7, path,
+                                  "Draco encoder type %u, expected 1 (a triangle mesh)", type);
     if (out->method > 1)
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "Draco encoding method %u is neither sequential nor edgebreaker",
-                               out->method);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes + 8, path,
+                                  "Draco encoding method %u is neither sequential nor edgebreaker", out->method);
     if ((flags_hi & 0x80) && !all_metadata(&c))
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "Draco metadata runs past the data (%zu bytes)", size);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes, path, "Draco metadata runs past the data (%zu bytes)",
+                                  size);
     int ok = out->method == 0 ? varint(&c, &out->faces) && varint(&c, &out->points)
                               : u8(&c, &traversal) && varint(&c, &out->points) && varint(&c, &out->faces);
     if (!ok)
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "Draco connectivity header runs past the data (%zu bytes)", size);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, bytes, path,
+                                  "Draco connectivity header runs past the data (%zu bytes)", size);
     return VKS_OK;
 }

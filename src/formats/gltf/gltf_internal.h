@@ -52,6 +52,8 @@ typedef struct gltf_doc {
     uint32_t buffer_count;
     const uint8_t *bin;    /* a .glb's BIN chunk */
     size_t bin_size;
+    const uint8_t *input;  /* the bytes read (a .glb's BIN chunk lies in them), input_size long */
+    size_t input_size;
     int glb;
     int quantized;         /* KHR_mesh_quantization: integer POSITION / NORMAL allowed */
     int draco;             /* KHR_draco_mesh_compression is used: primitives may hold Draco data */
@@ -104,6 +106,13 @@ vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const
 #endif
     ;
 vks_result vks__gltfr_nomem(gltf_doc *d, const char *path);
+/* vks__gltfr_fail with the byte offset in the file of p, where p lies in the bytes read (a
+ * .glb's BIN chunk); else none. For errors about binary data: compressed geometry. */
+vks_result vks__gltfr_fail_at(gltf_doc *d, vks_result code, const uint8_t *p, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 
 /* Members with the specification's types. Each returns VKS_OK with *out set (or left at its
  * default when the member is absent and not required), or an error naming path.name. */

@@ -8,7 +8,8 @@
  * count, mode and filter pairs) is checked here first. The decoded size (count x byteStride,
  * or the view's byteLength where larger) is checked against the read options' max input size,
  * over every view and primitive decoded so far, before anything is allocated. Each view is
- * decoded once and kept for the document's life. */
+ * decoded once and kept for the document's life. Errors about the compressed bytes give their
+ * offset in the file where they lie in it (a .glb's BIN chunk). */
 #include <meshoptimizer.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,13 +91,13 @@ static vks_result run_decoder(gltf_doc *d, const char *path, int mode, int filte
     else
         rc = meshopt_decodeIndexSequence(out, (size_t)count, (size_t)stride, src, (size_t)len);
     if (rc == -1)
-        return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, path, "compressed data of an encoding version that "
-                               "meshoptimizer %d.%d cannot decode (header byte 0x%02x)",
-                               MESHOPTIMIZER_VERSION / 1000, MESHOPTIMIZER_VERSION % 1000 / 10, len ? src[0] : 0);
+        return vks__gltfr_fail_at(d, VKS_ERR_UNSUPPORTED, src, path, "compressed data of an encoding version that "
+                                  "meshoptimizer %d.%d cannot decode (header byte 0x%02x)",
+                                  MESHOPTIMIZER_VERSION / 1000, MESHOPTIMIZER_VERSION % 1000 / 10, len ? src[0] : 0);
     if (rc != 0)
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "malformed compressed data (%llu bytes for %llu elements of %llu "
-                               "bytes; meshoptimizer error %d)", (unsigned long long)len, (unsigned long long)count,
-                               (unsigned long long)stride, rc);
+        return vks__gltfr_fail_at(d, VKS_ERR_FORMAT, src, path, "malformed compressed data (%llu bytes for %llu elements "
+                                  "of %llu bytes; meshoptimizer error %d)", (unsigned long long)len,
+                                  (unsigned long long)count, (unsigned long long)stride, rc);
     if (filter == FILTER_OCTAHEDRAL)
         meshopt_decodeFilterOct(out, (size_t)count, (size_t)stride);
     else if (filter == FILTER_QUATERNION)
