@@ -139,6 +139,9 @@ for c in mo draco; do
   [ $c = mo ] && has "meshopt limit names the view" err "bufferViews\[[0-9]*\].extensions.EXT_meshopt_compression"
   [ $c = draco ] && has "Draco limit names the primitive" err "meshes\[0\].primitives\[[0-9]\].extensions.KHR_draco_mesh_compression"
   expect 0 "big.$c --max-input-mb 16" "$vk" inspect big.$c.glb --max-input-mb 16
+  # inspect names the compression after the generator
+  [ $c = mo ] && has "inspect big.mo" out "(.glb, gltfpack [0-9.]*; .*EXT_meshopt_compression"
+  [ $c = draco ] && has "inspect big.draco" out "(.glb, draco_decoder; KHR_draco_mesh_compression)"
 done
 
 # ---- broken compressed data: refused, naming the view or the primitive ----

@@ -227,6 +227,18 @@ static void note_extension(gltf_doc *d, const cJSON *e)
         d->draco = 1;
 }
 
+/* "; EXT_meshopt_compression, KHR_mesh_quantization": the geometry extensions the file uses,
+ * which inspect shows after the generator (empty when none). */
+static void geometry_extensions(const gltf_doc *d, char *out, size_t cap)
+{
+    const cJSON *used = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsUsed");
+    size_t at = 0;
+    out[0] = 0;
+    for (const cJSON *e = used ? used->child : NULL; e; e = e->next)
+        if (cJSON_IsString(e) && is_geometry_extension(e->valuestring) && at < cap)
+            at += (size_t)snprintf(out + at, cap - at, "%s%s", at ? ", " : "; ", e->valuestring);
+}
+
 static vks_result check_extensions(gltf_doc *d)
 {
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsRequired");
@@ -410,8 +422,10 @@ vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const v
         return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, "asset.version", "\"%.20s\", vkskin reads glTF 2.x",
                          ver->valuestring);
     const cJSON *gen = cJSON_GetObjectItemCaseSensitive(asset, "generator");
-    snprintf(d->detail, sizeof d->detail, "glTF %.8s%s%s%.48s%s", ver->valuestring, d->glb ? " (.glb" : " (.gltf",
-             cJSON_IsString(gen) ? ", " : "", cJSON_IsString(gen) ? gen->valuestring : "", ")");
+    char geometry[64];
+    geometry_extensions(d, geometry, sizeof geometry);
+    snprintf(d->detail, sizeof d->detail, "glTF %.8s%s%s%.48s%s)", ver->valuestring, d->glb ? " (.glb" : " (.gltf",
+             cJSON_IsString(gen) ? ", " : "", cJSON_IsString(gen) ? gen->valuestring : "", geometry);
     vks_result r = check_extensions(d);
     const cJSON *buffers = NULL;
     if (r == VKS_OK)

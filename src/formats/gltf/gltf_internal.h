@@ -66,7 +66,7 @@ typedef struct gltf_doc {
     struct gltf_draco_prim *draco_prims;
     uint32_t draco_prim_count;
     uint64_t decoded_bytes;
-    char detail[96];       /* "glTF 2.0 (.glb, generator ...)" */
+    char detail[112];      /* "glTF 2.0 (.glb, generator ...; geometry extensions)" */
     vks_vec temps;         /* every temporary block, freed by gltf_doc_free */
 } gltf_doc;
 
