@@ -3,6 +3,7 @@
  * the weights as the file stores them, with what was repaired. Both commands say the same
  * thing in the same words, so the wording lives here. */
 #include <cjson/cJSON.h>
+#include <math.h>
 
 #include "cli.h"
 
@@ -30,12 +31,21 @@ int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatc
         return VKS_EXIT_RUNTIME;
     }
     if (out->pass && out->placed) {
-        const float *t = out->placement.m + 9;
-        fprintf(stderr,
-                "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
-                "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
-                "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
-                path, t[0], t[1], t[2], out->max_error);
+        const float *t = out->placement.m + 9, *c = out->placement.m;
+        double scale = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+        if (fabs(scale - 1) <= 1e-4)
+            fprintf(stderr,
+                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
+                    "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
+                    "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
+                    path, t[0], t[1], t[2], out->max_error);
+        else
+            fprintf(stderr,
+                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform with uniform scale %.4g "
+                    "(translation %.4g %.4g %.4g), a placement the inverse binds carry for the stored vertices (as "
+                    "gltfpack's dequantization of KHR_mesh_quantization positions); the bind pose reproduces the "
+                    "stored vertices so placed, max error %.3g\n",
+                    path, scale, t[0], t[1], t[2], out->max_error);
     }
     if (out->pass)
         return VKS_EXIT_OK;
