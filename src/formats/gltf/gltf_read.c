@@ -54,6 +54,7 @@ typedef struct reader {
     uint32_t vertices, triangles, meshes;
     gltf_influence_counts influences;
     uint32_t skipped_primitives, rigid_nodes, morphs;
+    uint64_t skipped_vertices; /* the POSITION counts of the primitives skipped (points, lines) */
     uint32_t material_count; /* the document's, read into the skin before the meshes */
 } reader;
 
@@ -412,10 +413,16 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     vks_result r = vks__gltfr_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
     if (r != VKS_OK)
         return r;
-    if (mode < 4) {
-        vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: mode %u (points or lines) is not skinned geometry: skipped", ppath,
-                 (unsigned)mode);
+    if (mode < 4) { /* no surface to deform: said with its size, never dropped silently */
+        const cJSON *pos = member(member(prim, "attributes"), "POSITION");
+        const cJSON *count = cJSON_IsNumber(pos) ? member(vks__gltfr_item(d->accessors, (uint32_t)pos->valuedouble),
+                                                         "count")
+                                                : NULL;
+        uint64_t n = cJSON_IsNumber(count) && count->valuedouble >= 0 ? (uint64_t)count->valuedouble : 0;
+        vks__log(&d->opt.logger, VKS_LOG_WARNING, "%s: mode %u (%s) is not a surface to deform: %llu vertices skipped",
+                 ppath, (unsigned)mode, mode == 0 ? "points" : "lines", (unsigned long long)n);
         R->skipped_primitives++;
+        R->skipped_vertices += n;
         return VKS_OK;
     }
     if (member(prim, "targets"))
@@ -570,6 +577,21 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
     return VKS_OK;
 }
 
+/* EXT_mesh_gpu_instancing draws a node's mesh at many places; vkskin reads it once, at the
+   node, and says how many places it leaves out (issue 38: no silent loss). */
+static void warn_gpu_instancing(gltf_doc *d, uint32_t node)
+{
+    const cJSON *ext = member(member(d->node_at[node], "extensions"), "EXT_mesh_gpu_instancing");
+    if (!ext)
+        return;
+    const cJSON *attrs = member(ext, "attributes"), *a = attrs ? attrs->child : NULL;
+    const cJSON *count = cJSON_IsNumber(a) ? member(vks__gltfr_item(d->accessors, (uint32_t)a->valuedouble), "count")
+                                           : NULL;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING,
+             "nodes[%u]: EXT_mesh_gpu_instancing draws its mesh at %.0f places; read once, at the node", node,
+             cJSON_IsNumber(count) ? count->valuedouble : 0.0);
+}
+
 vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
 {
     reader R;
@@ -606,6 +628,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         }
         if (!reach[i] || mesh_of[i] < 0)
             continue;
+        warn_gpu_instancing(d, i);
         if (skin_of[i] < 0) { /* a rigid part: its node and the node's ancestors join the skeleton */
             for (int32_t a = (int32_t)i; a >= 0 && !R.needed[a]; a = d->parent[a])
                 R.needed[a] = 1;
@@ -646,7 +669,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
-        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the meshes have no triangles");
         goto done;
     }
     skin->weights.over_four = R.influences.over_four;
@@ -659,8 +682,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
         len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
     if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
-                 R.skipped_primitives);
+        snprintf(detail + len, sizeof detail - (size_t)len,
+                 ", %u primitive(s) without triangles skipped (%llu vertices of points and lines)", R.skipped_primitives,
+                 (unsigned long long)R.skipped_vertices);
     skin->format = "gltf";
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)
