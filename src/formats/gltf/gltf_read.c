@@ -399,6 +399,21 @@ static void rigid_group(vks_mesh_source *m, vks_group_source *rigid)
     m->groups = rigid, m->group_count = 1;
 }
 
+/* A points or lines primitive: no surface to deform, said with its size (never dropped
+   silently) and counted for the format detail. */
+static void skip_points_lines(reader *R, const cJSON *prim, const char *ppath, unsigned mode)
+{
+    gltf_doc *d = &R->d;
+    const cJSON *pos = member(member(prim, "attributes"), "POSITION");
+    const cJSON *count = cJSON_IsNumber(pos) ? member(vks__gltfr_item(d->accessors, (uint32_t)pos->valuedouble), "count")
+                                            : NULL;
+    uint64_t n = cJSON_IsNumber(count) && count->valuedouble >= 0 ? (uint64_t)count->valuedouble : 0;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING, "%s: mode %u (%s) is not a surface to deform: %llu vertices skipped",
+             ppath, mode, mode == 0 ? "points" : "lines", (unsigned long long)n);
+    R->skipped_primitives++;
+    R->skipped_vertices += n;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -413,16 +428,8 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     vks_result r = vks__gltfr_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
     if (r != VKS_OK)
         return r;
-    if (mode < 4) { /* no surface to deform: said with its size, never dropped silently */
-        const cJSON *pos = member(member(prim, "attributes"), "POSITION");
-        const cJSON *count = cJSON_IsNumber(pos) ? member(vks__gltfr_item(d->accessors, (uint32_t)pos->valuedouble),
-                                                         "count")
-                                                : NULL;
-        uint64_t n = cJSON_IsNumber(count) && count->valuedouble >= 0 ? (uint64_t)count->valuedouble : 0;
-        vks__log(&d->opt.logger, VKS_LOG_WARNING, "%s: mode %u (%s) is not a surface to deform: %llu vertices skipped",
-                 ppath, (unsigned)mode, mode == 0 ? "points" : "lines", (unsigned long long)n);
-        R->skipped_primitives++;
-        R->skipped_vertices += n;
+    if (mode < 4) {
+        skip_points_lines(R, prim, ppath, (unsigned)mode);
         return VKS_OK;
     }
     if (member(prim, "targets"))
