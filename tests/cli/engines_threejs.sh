@@ -5,7 +5,7 @@
 # (the build fetches `three@latest`), one page load each.
 # A bake of two clips in every texture kind (float and half EXR, 16-bit PNG, bone atlas) and the
 # CPU reference's raw positions; the kit's page, served over HTTP from a folder of links
-# (browsers refuse modules from file://), decodes each kind on the GPU, reads the vertices back
+# (browsers refuse modules from file://; the kit installed by `cmake --install`), decodes each kind on the GPU, reads the vertices back
 # from a float render target and compares them with the reference within the encoding's bound,
 # for two clips of the one texture, at a frame halfway between two, and a frame off by one that
 # must fail (vkskin-check.js). Then the same with frames wrapped over 4 rows, padded to powers of
@@ -70,7 +70,17 @@ mv www/bake/wide.* www/bake2/
 python3 "$src/tests/engines/two_uv_sets.py" www/bake2/wide.vat.glb www/bake2/two.glb www/bake2/wide.vat-*.json &&
   mv www/bake2/two.glb www/bake2/wide.vat.glb || no "two_uv_sets.py"
 grep -q '"rows_per_frame":[[:space:]]*4' www/bake2/wide.vat-png16.json || no "the wide bake has not 4 rows a frame"
-ln -s "$src/engines/threejs" www/kit
+# the kit as `cmake --install` puts it (share/vkskin/engines/threejs): all the page needs is there
+kit=$src/engines/threejs
+if [ "${VKSKIN_INSTALL:-OFF}" = ON ] && [ -n "${VKSKIN_BINARY_DIR:-}" ]; then
+  "${CMAKE_COMMAND:-cmake}" --install "$VKSKIN_BINARY_DIR" --component engines --prefix "$tmp/prefix" > install.log 2>&1 ||
+    { cat install.log; no "cmake --install --component engines"; }
+  kit=$tmp/prefix/share/vkskin/engines/threejs
+  [ -s "$kit/index.html" ] || no "the three.js kit is not installed in share/vkskin/engines/threejs"
+else
+  echo "engines_threejs: the library is not installed by this build (VKSKIN_INSTALL off): the kit from the sources"
+fi
+ln -s "$kit" www/kit
 python3 "$src/tests/engines/serve.py" www port &
 srv=$!
 for _ in $(seq 50); do [ -s port ] && break; sleep 0.1; done
