@@ -11,7 +11,14 @@
 # --frame shows that frame still (otherwise the clip plays at its fps); --out writes the picture
 # of the first frames drawn to a PNG and quits (the test engines_godot does so). The camera is
 # vkskin render's: fitted to the bind pose's bounds, 30 degrees to the side, 12 above.
+# A crowd: --crowd=N draws N instances in one MultiMesh, each playing its own clip, phase and
+# speed (a quarter crossfading to a second clip) from its custom data (vkskin_vat.shader);
+# --seed=S picks them. With --instance=K, instance K plays --clip at --frame (reached at crowd
+# time --time=T, 1.5 s by default, from its own offset and speed) where the camera looks, and
+# the others stand out of view: the test compares it with vkskin render.
 extends Spatial
+
+const Crowd = preload("res://vkskin_crowd.gd")
 
 export(String) var bake_path = ""
 export(int) var clip_index = 0
@@ -20,6 +27,10 @@ var out_path = ""
 var sidecar = {}
 var materials = []
 var elapsed = 0.0
+var crowd = 0
+var crowd_seed = 1
+var sampled = -1
+var crowd_time = 1.5
 
 func _ready():
 	for a in OS.get_cmdline_args():
@@ -31,12 +42,22 @@ func _ready():
 			still_frame = float(a.substr(8, a.length()))
 		elif a.begins_with("--out="):
 			out_path = a.substr(6, a.length())
+		elif a.begins_with("--crowd="):
+			crowd = int(a.substr(8, a.length()))
+		elif a.begins_with("--seed="):
+			crowd_seed = int(a.substr(7, a.length()))
+		elif a.begins_with("--instance="):
+			sampled = int(a.substr(11, a.length()))
+		elif a.begins_with("--time="):
+			crowd_time = float(a.substr(7, a.length()))
 	var err = load_bake(bake_path)
 	if err != "":
 		printerr("vkskin_vat_player: ", bake_path, ": ", err)
 		get_tree().quit(1)
 		return
 	set_clip(clip_index, max(still_frame, 0.0))
+	if crowd > 0:
+		make_crowd()
 	if out_path != "":
 		for _i in range(3):
 			yield(get_tree(), "idle_frame")
@@ -46,7 +67,11 @@ func _ready():
 		get_tree().quit(0 if e == OK else 1)
 
 func _process(delta):
-	if still_frame < 0.0 and not materials.empty():
+	if crowd > 0 and still_frame < 0.0:
+		crowd_time += delta
+		for m in materials:
+			m.set_shader_param("crowd_time", crowd_time)
+	elif still_frame < 0.0 and not materials.empty():
 		elapsed += delta
 		var c = sidecar.clips[clamp(clip_index, 0, sidecar.clips.size() - 1)]
 		set_clip(clip_index, elapsed * float(c.fps))
@@ -57,6 +82,11 @@ func set_clip(index, frame):
 	for m in materials:
 		m.set_shader_param("clip", Plane(c.row, c.frame_count, 1.0 if c.loop else 0.0, c.fps))
 		m.set_shader_param("frame", frame)
+
+# the meshes as a MultiMesh crowd (vkskin_crowd.gd), after fit_camera made the camera
+func make_crowd():
+	Crowd.build(self, sidecar, materials, crowd, crowd_seed, sampled, clip_index, max(still_frame, 0.0), crowd_time,
+				get_viewport().get_camera())
 
 func load_bake(path):
 	var f = File.new()
@@ -106,12 +136,15 @@ func build_vat(dir, gltf):
 	mat.set_shader_param("bounds_max", Vector3(b.max[0], b.max[1], b.max[2]))
 	materials.append(mat)
 	var all_positions = PoolVector3Array()
+	var without_normals = false
 	for prim in gltf.primitives:
 		var arrays = []
 		arrays.resize(Mesh.ARRAY_MAX)
 		arrays[Mesh.ARRAY_VERTEX] = prim.POSITION
 		if prim.has("NORMAL"):
 			arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		else:
+			without_normals = true
 		# the lookup: the second UV set where there is one (TEXCOORD_1), else the first
 		if prim.has("TEXCOORD_0"):
 			arrays[Mesh.ARRAY_TEX_UV] = prim.TEXCOORD_0
@@ -124,6 +157,10 @@ func build_vat(dir, gltf):
 		var m = prim_material(mat, two_sets)
 		add_mesh(arrays, m)
 		all_positions.append_array(prim.POSITION)
+	# a source without normals bakes texels of zero length: shade by the faces instead
+	for m in materials:
+		m.set_shader_param("has_normals", nrm_name != "" and not without_normals)
+		m.set_shader_param("flat_normals", without_normals)
 	var bounds = AABB(Vector3(b.min[0], b.min[1], b.min[2]), Vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]))
 	for child in get_children():
 		if child is MeshInstance:
@@ -177,7 +214,10 @@ func build_atlas(dir, gltf):
 		var arrays = []
 		arrays.resize(Mesh.ARRAY_MAX)
 		arrays[Mesh.ARRAY_VERTEX] = prim.POSITION
-		arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		# a source without normals: none to skin, shaded by the faces
+		if prim.has("NORMAL"):
+			arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		mat.set_shader_param("flat_normals", not prim.has("NORMAL"))
 		arrays[Mesh.ARRAY_TEX_UV] = uv
 		arrays[Mesh.ARRAY_TEX_UV2] = uv2
 		arrays[Mesh.ARRAY_COLOR] = col
