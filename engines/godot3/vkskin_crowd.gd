@@ -49,12 +49,14 @@ static func playback(sidecar, count, seed_value, sampled, clip_index, frame, tim
 # with one, it stands where the single character stood and the others behind the camera.
 static func build(node, sidecar, materials, count, seed_value, sampled, clip_index, frame, time, camera):
 	var table = clip_table(sidecar)
+	# the material's own clip and frame are not what the sampled instance plays: a shader that
+	# read them instead of the instance's data would draw another pose
+	var other = sidecar.clips[(int(clip_index) + 1) % sidecar.clips.size()]
 	for m in materials:
 		m.set_shader_param("per_instance", true)
 		m.set_shader_param("clip_table", table)
 		m.set_shader_param("crowd_time", time)
-		# the material's own clip and frame are not what any instance plays: a shader that read
-		# them instead of the instance's data would draw the wrong pose
+		m.set_shader_param("clip", Plane(other.row, other.frame_count, 1.0 if other.loop else 0.0, other.fps))
 		m.set_shader_param("frame", frame + 5.0)
 	var play = playback(sidecar, count, seed_value, sampled, clip_index, frame, time)
 	var size = Vector3()
