@@ -229,7 +229,7 @@ func build_atlas(dir, gltf):
 	return ""
 
 # vkskin render's camera (src/render/camera.c): centre of the bind bounds, radius of their
-# half diagonal, Y up unless the model stands along Z, 30 degrees to the side and 12 above, a
+# half diagonal, up along the sidecar's up_axis (the file's), 30 degrees to the side and 12 above, a
 # vertical field of view of 0.593 rad at 0.86 radii / sin(half of it)
 func fit_camera(points):
 	var lo = points[0]
@@ -242,7 +242,7 @@ func fit_camera(points):
 	var radius = (ext * 0.5).length()
 	if radius <= 0.0:
 		radius = 1.0
-	var z_up = ext.z > 1.2 * ext.y
+	var z_up = sidecar.get("up_axis", "+y") == "+z" # the bake's own axes, never the shape's
 	var up = Vector3(0, 0, 1) if z_up else Vector3(0, 1, 0)
 	var front = Vector3(0, -1, 0) if z_up else Vector3(0, 0, 1)
 	var side = up.cross(front)

@@ -1,6 +1,7 @@
 /* The contact sheet's cameras: one per model, fitted once to its bind-pose bounds, so every
  * cell of a model shows its instances at the same scale (poses compare at a glance). */
 #include "render_internal.h"
+#include "vkskin/vat_write.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,9 +38,12 @@ void vks__camera_fit(const vks_skin *skin, vks__camera *out)
         r2 += 0.25f * ext[k] * ext[k];
     }
     out->radius = r2 > 0 ? sqrtf(r2) : 1.0f;
-    /* Y up (glTF, RenderWare exports, the generator) unless the model stands along Z
-     * (Gamebryo and Bohemia scenes are Z-up). */
-    int z_up = ext[2] > 1.2f * ext[1];
+    /* The up axis the file's format declares (vks_vat_space, what bake sidecars say: RenderWare
+     * and NIF Z up, glTF, NW4C and P3D Y up), never guessed from the shape: a quadruped is
+     * longer than tall, and the guess stood Fox.glb on its tail. */
+    const char *up_axis, *handedness;
+    vks_vat_space(skin, &up_axis, &handedness);
+    int z_up = !strcmp(up_axis, "+z");
     float up[3] = {0, z_up ? 0.0f : 1.0f, z_up ? 1.0f : 0.0f};
     float front[3] = {0, z_up ? -1.0f : 0.0f, z_up ? 0.0f : 1.0f};
     float side[3];

@@ -16,7 +16,8 @@
 # frame at crowd time 1.5 s from its own offset and speed, stands where the camera looks and
 # must match vkskin render of that clip and frame (the material's own uniforms hold another
 # frame, so a shader that ignored the instance's data would not). Where the real datasets are,
-# Fox.glb, which has no normals, baked as an atlas plays (it crashed the player before).
+# Fox.glb, which has no normals, baked as an atlas plays (it crashed the player before), and
+# stands on its feet there and in vkskin render (both took the long axis for up before).
 # Skipped (77) without godot3, xvfb-run, OpenEXR or a Vulkan device for vkskin render.
 set -u
 vk=$1
@@ -102,6 +103,10 @@ if [ -s "$fox" ]; then
     s=$(iou g_fox_atlas.png fox3.png) || no "silhouette_iou.py on the Fox"
     echo "g_fox_atlas.png against vkskin render fox3.png: IoU $s"
     at_least "$s" 0.97 || no "the Fox atlas without normals does not match vkskin's render: IoU $s < 0.97"
+    # and both stand on the Fox's feet: the camera's up is the sidecar's (and the file's) +y
+    for p in fox3.png g_fox_atlas.png; do
+      box=$(python3 "$src/tests/engines/silhouette_on_feet.py" $p) || no "$p: the Fox does not stand on its feet ($box)"
+    done
   fi
 else
   echo "engines_godot: no Fox.glb in the real datasets: the bake without normals not played"
