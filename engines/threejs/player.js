@@ -47,7 +47,33 @@ function populate(crowd, clips, spacing) {
   return side * spacing;
 }
 
+// Draws a crowd (its first instance framed) into a small target: more than one colour?
+function drawsPicture(renderer, crowd) {
+  const scene = new THREE.Scene();
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x404040, 3));
+  scene.add(crowd.group);
+  const box = new THREE.Box3().setFromBufferAttribute(crowd.meshes[0].geometry.attributes.position)
+    .applyMatrix4(crowd.meshes[0].userData.vksBase);
+  const centre = box.getCenter(new THREE.Vector3()), size = box.getSize(new THREE.Vector3()).length();
+  const camera = new THREE.PerspectiveCamera(40, 1, size / 100, size * 10);
+  camera.position.copy(centre).add(new THREE.Vector3(0, 0, 2 * size));
+  camera.lookAt(centre);
+  const target = new THREE.WebGLRenderTarget(64, 64);
+  renderer.setRenderTarget(target);
+  renderer.setClearColor(0x000000, 1);
+  renderer.clear();
+  renderer.render(scene, camera);
+  const px = new Uint8Array(64 * 64 * 4);
+  renderer.readRenderTargetPixels(target, 0, 0, 64, 64, px);
+  renderer.setRenderTarget(null);
+  target.dispose();
+  for (let i = 4; i < px.length; i += 4)
+    if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2]) return true;
+  return false;
+}
+
 async function runChecks(renderer, crowd, kind, bake) {
+  if (!q.get('check') && !q.get('crowdcheck')) return;
   let ok = true;
   const log = base => line => { pre.textContent += `${base}: ${line}\n`; };
   if (q.get('check')) {
@@ -65,6 +91,10 @@ async function runChecks(renderer, crowd, kind, bake) {
       const other = createAtlasCrowd(atlas, await new GLTFLoader().loadAsync(atlas.meshUrl), crowd.count);
       populate(other, atlas.sidecar.clips, 1);
       ok = await runCrowdCheck(renderer, other, 'atlas', atlas, base, time, log(base)) && ok;
+      // and drawn with its lit material (the patched MeshStandardMaterial compiles and draws)
+      const drawn = drawsPicture(renderer, other);
+      log(base)(`${drawn ? 'PASS' : 'FAIL'} atlas crowd drawn with its material`);
+      ok = ok && drawn;
     }
   }
   pre.dataset.ok = ok ? '1' : '0';

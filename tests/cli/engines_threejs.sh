@@ -16,7 +16,7 @@
 # a quarter crossfading, with the character's material: for 16 sampled instances the positions
 # the VAT and the bone atlas decode per instance match the CPU reference at that instance's clip
 # and time, one instance given a wrong clip is told apart (vkskin-crowd-check.js), the picture
-# is more than one colour, the frame time is reported, and no console message.
+# of the VAT crowd (and of the atlas crowd, off screen) is more than one colour, the frame time is reported, and no console message.
 # Skipped (77) without Chromium, OpenEXR or any three.js the build fetched from npm; a version
 # not fetched (npm unreachable) is said, the others are played, and the test says skipped (77)
 # unless one failed.
@@ -128,6 +128,7 @@ for three in "${have[@]}"; do
     grep -q "bake/crowd: PASS $kind wrong instance attribute detected" $out ||
       no "three.js $version: crowd $kind: a wrong instance attribute was not told apart"
   done
+  grep -q "bake/crowd: PASS atlas crowd drawn with its material" $out || no "three.js $version: the atlas crowd was not drawn"
   status=$(grep -o '<p id="status"[^<]*' $out)
   echo "$status"
   echo "$status" | grep -q "data-drawn=\"1\" data-uniform=\"0\" data-frame-ms=\"[0-9.]*\">three.js r" ||
