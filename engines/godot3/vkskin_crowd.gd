@@ -83,6 +83,7 @@ static func build(node, sidecar, materials, count, seed_value, sampled, clip_ind
 			mm.set_instance_custom_data(i, play[i])
 		var mmi = MultiMeshInstance.new()
 		mmi.multimesh = mm
+		mmi.scale = child.scale # a left-handed file's mirror (vkskin_vat_player.gd)
 		mmi.extra_cull_margin = 16384.0 # neither the rest pose's bounds nor the instances' are the animation's
 		node.remove_child(child)
 		child.queue_free()

@@ -165,7 +165,7 @@ func build_vat(dir, gltf):
 	for child in get_children():
 		if child is MeshInstance:
 			child.set_custom_aabb(bounds.merge(child.mesh.get_aabb()))
-	fit_camera(all_positions)
+	fit_camera(in_right_hand(all_positions))
 	return ""
 
 # one material per UV layout (lookup in UV2 or UV), sharing the textures and clip uniforms
@@ -225,8 +225,22 @@ func build_atlas(dir, gltf):
 		var mi = add_mesh(arrays, mat)
 		mi.extra_cull_margin = 16384.0 # the rest pose's bounds are not the animation's
 		all_positions.append_array(prim.POSITION)
-	fit_camera(all_positions)
+	fit_camera(in_right_hand(all_positions))
 	return ""
+
+# A left-handed file (the sidecar's handedness; P3D) is shown as its right-handed twin
+# (x, y, -z), as vkskin render shows it: every mesh mirrored, and the camera fitted to the
+# mirrored points. Right-handed files are left as they are.
+func in_right_hand(points):
+	if sidecar.get("handedness", "right") != "left":
+		return points
+	var mirrored = PoolVector3Array()
+	for p in points:
+		mirrored.append(Vector3(p.x, p.y, -p.z))
+	for child in get_children():
+		if child is MeshInstance:
+			child.scale = Vector3(1, 1, -1) # Godot flips the winding of a mirrored instance
+	return mirrored
 
 # vkskin render's camera (src/render/camera.c): centre of the bind bounds, radius of their
 # half diagonal, up along the sidecar's up_axis (the file's), 30 degrees to the side and 12 above, a

@@ -48,6 +48,12 @@ void vks__camera_fit(const vks_skin *skin, vks__camera *out)
     float front[3] = {0, z_up ? -1.0f : 0.0f, z_up ? 0.0f : 1.0f};
     float side[3];
     cross3(up, front, side);
+    /* A left-handed file (P3D) is seen as its right-handed mirror (x, y, -z) would be: the
+     * camera placed where it would stand for the mirror, mapped back to the file's coordinates
+     * (the front's z negated, the side kept), and the picture flipped (vks__camera_matrices). */
+    out->mirror = !strcmp(handedness, "left");
+    if (out->mirror)
+        front[2] = -front[2], side[2] = -side[2], up[2] = -up[2];
     /* 30 degrees to the side and 12 above: depth shows, and arms in front of the body too */
     const float az = 0.52f, el = 0.21f;
     /* close enough that the figure fills its cell: the T-pose sphere is loose around any pose */
@@ -82,6 +88,8 @@ void vks__camera_matrices(const vks__camera *c, float aspect, float clip[16], fl
     cross3(f, c->up, s);
     normalize3(s);
     cross3(s, f, u);
+    if (c->mirror) /* the view of the right-handed mirror: x flipped (nothing is culled) */
+        s[0] = -s[0], s[1] = -s[1], s[2] = -s[2];
     /* right-handed view: x right, y up, the camera looks down -z */
     memset(view, 0, 16 * sizeof *view);
     for (int k = 0; k < 3; k++) {

@@ -17,7 +17,8 @@
 # must match vkskin render of that clip and frame (the material's own uniforms hold another
 # frame, so a shader that ignored the instance's data would not). Where the real datasets are,
 # Fox.glb, which has no normals, baked as an atlas plays (it crashed the player before), and
-# stands on its feet there and in vkskin render (both took the long axis for up before).
+# stands on its feet there and in vkskin render (both took the long axis for up before); the
+# bundled P3D (left-handed) is drawn as vkskin render draws it.
 # Skipped (77) without godot3, xvfb-run, OpenEXR or a Vulkan device for vkskin render.
 set -u
 vk=$1
@@ -91,6 +92,21 @@ if [ -s g_float.png ] && [ -s walk0.png ]; then
   echo "g_float.png (frame 7) against vkskin render of frame 0: IoU $s"
   at_least "$s" 0.97 && no "a wrong frame passes: IoU $s"
 fi
+# a left-handed file (the same character as P3D writes it): drawn as its right-handed twin, as
+# vkskin render draws it (the sidecar's handedness)
+p3d=$d/char_b24_pl8.p3d
+printf '{"jobs": [{"name": "left", "model": "%s", "clips": ["%s.walk.rtm"], "range": [0, 0.5], "outputs": ["vat-exr-float"]}]}' \
+  "$p3d" "$p3d" > left.json
+"$vk" bake left.json --cpu --out bake --quiet > left.log 2>&1 || no "vkskin bake of the P3D: $(tail -3 left.log)"
+"$vk" render "$p3d" --clip "$p3d.walk.rtm" --frames 8 --fps 30 --size 256x256 --out left7.png --quiet > left7.log 2>&1 ||
+  no "vkskin render of the P3D: $(tail -3 left7.log)"
+godot_shot bake/left.vat-exr-float.json 0 7 g_left.png
+if [ -s g_left.png ] && [ -s left7.png ]; then
+  s=$(iou g_left.png left7.png) || no "silhouette_iou.py on the P3D"
+  echo "g_left.png (P3D, left-handed) against vkskin render left7.png: IoU $s"
+  at_least "$s" 0.97 || no "the left-handed P3D is not drawn as vkskin render draws it: IoU $s < 0.97"
+fi
+
 # a source without normals (Fox.glb) baked as an atlas: the player draws it, shaded by its faces
 fox=${2:-}/gltf/Fox/Fox.glb
 if [ -s "$fox" ]; then
