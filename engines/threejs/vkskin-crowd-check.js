@@ -26,16 +26,19 @@ function clipFrames(clip, frame) {
   return { f0, f1, t };
 }
 
-// Reference position of vertex v, axis a, for an instance's playback at crowd time `time`.
-function expected(ref, n, clips, p, time) {
+// Reference position (stream 0) or normal (stream 1) of vertex v, axis a, for an instance's
+// playback at crowd time `time`: as the shaders mix them, the normal normalised last.
+function expected(ref, n, clips, p, time, stream = 0) {
   const at = (clipIndex, offset, speed) => {
     const clip = clips[clipIndex];
     const { f0, f1, t } = clipFrames(clip, (offset + speed * time) * clip.fps);
     const g0 = clip.first_frame + f0, g1 = clip.first_frame + f1;
-    return (v, a) => (1 - t) * ref[(g0 * n + v) * 6 + a] + t * ref[(g1 * n + v) * 6 + a];
+    return (v, a) => (1 - t) * ref[(g0 * n + v) * 6 + stream * 3 + a] + t * ref[(g1 * n + v) * 6 + stream * 3 + a];
   };
   const a = at(p.clip, p.offset, p.speed), b = at(p.fadeClip, p.fadeOffset, p.fadeSpeed);
-  return p.fade > 0 ? (v, k) => (1 - p.fade) * a(v, k) + p.fade * b(v, k) : a;
+  const mixed = p.fade > 0 ? (v, k) => (1 - p.fade) * a(v, k) + p.fade * b(v, k) : a;
+  if (!stream) return mixed;
+  return (v, k) => mixed(v, k) / Math.hypot(mixed(v, 0), mixed(v, 1), mixed(v, 2));
 }
 
 // One instanced draw of points per mesh of the crowd: the mesh's per-vertex attributes, the
@@ -80,6 +83,7 @@ function layoutOf(kind, bake, n) {
 
 // The shader of the read-back: the kit's decode, instance k written when k % stride == 0, to
 // block k / stride (vksOutCell gives the vertex's cell within its block).
+const streamUniform = { value: 0 }; // 0: positions, 1: normals (VAT)
 function readMaterial(kind, bake, crowdMaterial, slots, stride) {
   const place = /* glsl */ `
     float k = float(gl_InstanceID);
@@ -92,8 +96,9 @@ function readMaterial(kind, bake, crowdMaterial, slots, stride) {
   const n = bake.sidecar.vertex_count, lay = layoutOf(kind, bake, n);
   const uniforms = Object.assign({}, crowdMaterial.userData.vks, {
     vksStride: { value: stride }, vksSlots: { value: slots }, vksBlock: { value: new THREE.Vector2(lay.width, lay.rows) },
+    vksStream: streamUniform,
   });
-  const head = 'uniform float vksStride, vksSlots; uniform vec2 vksBlock; varying vec4 vksOut;\n';
+  const head = 'uniform float vksStride, vksSlots, vksStream; uniform vec2 vksBlock; varying vec4 vksOut;\n';
   if (kind === 'atlas') {
     return new THREE.ShaderMaterial({
       defines: { VKS_MAX_CLIPS, VKS_INSTANCED: '' }, uniforms, fragmentShader: fragment,
@@ -111,7 +116,7 @@ function readMaterial(kind, bake, crowdMaterial, slots, stride) {
     vertexShader: `attribute vec2 vksLookup;\n${head}${vatGlsl}
       vec2 vksOutCell() { return floor(vksLookup * vksLayout.xy); } // column and row in frame 0
       void main() {
-        vksOut = vec4(vksVatPosition(vksLookup), 1.0);${place}
+        vksOut = vec4(vksStream > 0.5 ? vksVatNormal(vksLookup, vec3(0.0)) : vksVatPosition(vksLookup), 1.0);${place}
       }`,
   });
 }
@@ -145,7 +150,10 @@ export async function runCrowdCheck(renderer, crowd, kind, bake, base, time, log
   const slots = Math.ceil(crowd.count / stride), lay = layoutOf(kind, bake, n);
   const points = pointsOf(crowd, mesh => readMaterial(kind, bake, mesh.material, slots, stride));
   crowd.setTime(time);
-  const read = () => capture(renderer, points, lay.width, lay.rows * slots);
+  const read = (normals = false) => {
+    streamUniform.value = normals ? 1 : 0;
+    return capture(renderer, points, lay.width, lay.rows * slots);
+  };
   // the largest difference of sampled slot sl from instance i's reference; -1 where unwritten
   const error = (px, sl, want) => {
     let e = 0;
@@ -168,6 +176,15 @@ export async function runCrowdCheck(renderer, crowd, kind, bake, base, time, log
             `${time} s: max error ${e} bound ${bound}`);
   }
   verdict(fades > 0, `${kind}: ${fades} of ${slots} sampled instances crossfade`);
+  if (kind === 'vat' && bake.normal) { // the VAT's normals too, within 1e-3 (16-bit codes: 3e-5)
+    const pn = read(true);
+    let worst = 0;
+    for (let sl = 0; sl < slots; sl++) {
+      const e = error(pn, sl, expected(ref, n, clips, crowd.playback(sl * stride), time, 1));
+      worst = e < 0 ? Infinity : Math.max(worst, e);
+    }
+    verdict(worst <= 1e-3, `vat normals of the ${slots} sampled instances: max error ${worst} bound 0.001`);
+  }
   // the check can fail: instance 0 told to play another clip than the one its reference plays
   const p0 = crowd.playback(0);
   crowd.setPlayback(0, Object.assign({}, p0, { clip: (p0.clip + 1) % clips.length }));

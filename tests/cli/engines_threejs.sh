@@ -14,9 +14,10 @@
 # And the page plays a crowd of 1024 instances of a multi-clip bake (Fox.glb's three clips where
 # the real datasets are, else the bundled character's two), each its own clip, phase and speed,
 # a quarter crossfading, with the character's material: for 16 sampled instances the positions
-# the VAT and the bone atlas decode per instance match the CPU reference at that instance's clip
-# and time, one instance given a wrong clip is told apart (vkskin-crowd-check.js), the picture
-# of the VAT crowd (and of the atlas crowd, off screen) is more than one colour, the frame time is reported, and no console message.
+# the VAT and the bone atlas decode per instance (and the VAT's normals, within 1e-3) match the
+# CPU reference at that instance's clip and time, one instance given a wrong clip is told apart
+# (vkskin-crowd-check.js), the picture of the VAT crowd (and of the atlas crowd, off screen) is
+# more than one colour, the frame time is reported, and no console message.
 # Skipped (77) without Chromium, OpenEXR or any three.js the build fetched from npm; a version
 # not fetched (npm unreachable) is said, the others are played, and the test says skipped (77)
 # unless one failed.
@@ -129,6 +130,7 @@ for three in "${have[@]}"; do
       no "three.js $version: crowd $kind: a wrong instance attribute was not told apart"
   done
   grep -q "bake/crowd: PASS atlas crowd drawn with its material" $out || no "three.js $version: the atlas crowd was not drawn"
+  grep -q "bake/crowd: PASS vat normals of the 16 sampled instances" $out || no "three.js $version: the crowd's VAT normals were not checked"
   status=$(grep -o '<p id="status"[^<]*' $out)
   echo "$status"
   echo "$status" | grep -q "data-drawn=\"1\" data-uniform=\"0\" data-frame-ms=\"[0-9.]*\">three.js r" ||
