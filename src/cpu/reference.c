@@ -47,7 +47,7 @@ void vks__ref_group_scalar(const vks_skin *s, const vks_group *gr, const vks_aff
 {
     const vks_mesh *me = &s->meshes[gr->mesh];
     int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0;
-    int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0;
+    int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0, slots = vks__ref_slots(gr);
     for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
         const vks_influence *in = &s->influences[v];
         const float *p = s->positions[v];
@@ -56,7 +56,7 @@ void vks__ref_group_scalar(const vks_skin *s, const vks_group *gr, const vks_aff
         if (has_n)
             nx = s->normals[v][0], ny = s->normals[v][1], nz = s->normals[v][2];
         double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
-        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+        for (int k = 0; k < slots; k++) {
             double w = in->weight[k];
             if (!(w > 0))
                 continue; /* empty slots may carry any index: never read through them */

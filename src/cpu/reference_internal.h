@@ -40,6 +40,14 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
                                  float *pos, float *nrm);
 
+/* The slots a group's vertices may use: its max_influences (a validated model keeps every
+ * positive weight below it), all eight where a model not validated says 0 or more. Both loops
+ * stop there, so a 4-influence model never looks at slots 4..7. */
+static inline int vks__ref_slots(const vks_group *gr)
+{
+    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? (int)gr->max_influences : VKS_MAX_INFLUENCES;
+}
+
 /* Whether this build and CPU run the AVX2 form (core/cpu_features.h). */
 int vks__cpu_reference_has_simd(void);
 

@@ -28,7 +28,10 @@ VKS__TWIN(vks__gpu_mesh, 64);
 VKS__AT(vks__gpu_mesh, pre, 16);
 
 typedef struct vks__gpu_group {
-    uint32_t first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, pad0, pad1;
+    uint32_t first_vertex, vertex_count, first_palette, palette_count, flags, vert_base;
+    uint32_t infl_more; /* groups of more than 4 influences: where slots 4..7 of the group's first
+                           vertex sit in the influence table (after every vertex's slots 0..3) */
+    uint32_t pad1;
 } vks__gpu_group;
 VKS__TWIN(vks__gpu_group, 32);
 VKS__AT(vks__gpu_group, flags, 16);

@@ -41,6 +41,7 @@ set(VKSKIN_TEST_COSTS
   test_gpu_first_use            5   13    0
   test_gltf_samples             3   13    4
   cli_gltf                      4   11    0
+  cli_gltf_compressed          32   80   20
   engines_threejs              10    9   10
   readme_commands               7   10    0
   cli_honest                    4    9    0

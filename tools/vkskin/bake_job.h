@@ -216,6 +216,10 @@ typedef struct vks_bake_result {
     struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
     char error[320];      /* why a part could not be made, for the report ("": nothing said;
                              today the contact sheet's reason) */
+    /* influences lost (said on stderr too): [0] the model's vertices with more than 8, [1] the
+       bone atlas mesh's with more than 4 (the engine kits' shaders read JOINTS_0 only) */
+    uint32_t lost_vertices[2];
+    float lost_largest[2];
 } vks_bake_result;
 
 /* The files output kind k writes, as suffixes of the job's name ("NAME.vat.pos.png"), its
