@@ -171,7 +171,7 @@ async function main() {
   for (let k = 0; k < timed; k++) { frame(); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel); }
   const ms = (await clock() - start) / timed;
   status.dataset.frameMs = ms.toFixed(2);
-  say(`three.js r${THREE_REVISION}: ${count} instance${count > 1 ? 's' : ''} of a ${sidecar.kind} bake of ` +
+  say(`three.js r${THREE_REVISION}: ${count} instance${count > 1 ? "s" : ""} of the ${sidecar.kind} bake of ` +
       `${sidecar.vertex_count} vertices, ${count > 1 ? `${sidecar.clips.length} clips` : `clip "${clip.name}"`}; ` +
       `${ms.toFixed(1)} ms a frame (mean of ${timed})`);
   // then plays, unless ?idle=1 (a test's page goes idle once measured)
