@@ -28,6 +28,8 @@ uniform bool unorm16 = false;            // texels hold code / 65535 (vat-png16)
 uniform vec3 bounds_min = vec3(0.0);
 uniform vec3 bounds_max = vec3(1.0);
 uniform vec4 albedo : hint_color = vec4(0.72, 0.72, 0.75, 1.0);
+uniform bool use_albedo_texture = false; // the character's base colour texture, on its own UVs (UV)
+uniform sampler2D albedo_texture : hint_albedo;
 uniform bool per_instance = false;       // a MultiMesh crowd: clip and time from INSTANCE_CUSTOM
 uniform sampler2D clip_table;            // per clip one texel (row, frame_count, loop, fps)
 uniform float crowd_time = 0.0;          // the crowd's clock, seconds
@@ -112,7 +114,7 @@ void vertex() {
 }
 
 void fragment() {
-	ALBEDO = albedo.rgb;
+	ALBEDO = use_albedo_texture ? albedo.rgb * texture(albedo_texture, UV).rgb : albedo.rgb;
 	ROUGHNESS = 0.8;
 	if (flat_normals) {
 		// the face's normal from the view-space position's derivatives, turned to the viewer

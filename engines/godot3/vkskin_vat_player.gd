@@ -155,6 +155,15 @@ func build_vat(dir, gltf):
 			arrays[Mesh.ARRAY_TEX_UV2] = prim.TEXCOORD_1
 		arrays[Mesh.ARRAY_INDEX] = prim.indices
 		var m = prim_material(mat, two_sets)
+		if two_sets and prim.has("base_color"):
+			# the character's texture on its own UVs (the lookup is in UV2)
+			m = m.duplicate()
+			var look = ImageTexture.new()
+			look.create_from_image(prim.base_color)
+			m.set_shader_param("albedo_texture", look)
+			m.set_shader_param("use_albedo_texture", true)
+			m.set_shader_param("albedo", Color(1, 1, 1, 1))
+			materials.append(m)
 		add_mesh(arrays, m)
 		all_positions.append_array(prim.POSITION)
 	# a source without normals bakes texels of zero length: shade by the faces instead
@@ -392,8 +401,32 @@ func read_glb(path):
 				idx[t * 3 + 1] = idx[t * 3 + 2]
 				idx[t * 3 + 2] = k
 			out["indices"] = idx
+			var image = base_color_image(doc, bytes, bin, prim)
+			if image != null:
+				out["base_color"] = image
 			prims.append(out)
 	return {"primitives": prims}
+
+# The primitive's base colour texture (PNG or JPEG in the .glb) as an Image, or null: the
+# character's own look for the VAT's rest mesh, whose TEXCOORD_0 keeps the character's UVs.
+func base_color_image(doc, bytes, bin, prim):
+	if not prim.has("material") or not doc.has("materials") or not doc.has("textures"):
+		return null
+	var pbr = doc.materials[prim.material].get("pbrMetallicRoughness", {})
+	if not pbr.has("baseColorTexture"):
+		return null
+	var tex = doc.textures[pbr.baseColorTexture.index]
+	if not tex.has("source"):
+		return null
+	var img_doc = doc.images[tex.source]
+	if not img_doc.has("bufferView"):
+		return null
+	var view = doc.bufferViews[img_doc.bufferView]
+	var start = bin + int(view.get("byteOffset", 0))
+	var data = bytes.subarray(start, start + int(view.byteLength) - 1)
+	var image = Image.new()
+	var err = image.load_jpg_from_buffer(data) if img_doc.get("mimeType", "") == "image/jpeg" else image.load_png_from_buffer(data)
+	return image if err == OK else null
 
 func read_accessor(spb, doc, bin, index, attr):
 	var acc = doc.accessors[index]
