@@ -206,7 +206,8 @@ static uint32_t write_skin(vks__gltf *g, const vks__gltf_layout *L, const vks_sk
 
 /* Mesh m's primitives over the same attributes: one per mesh-local material that has triangles
  * (glTF gives a primitive one material), or one for all its triangles. */
-static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON *prims, const cJSON *attr)
+static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON *prims, const cJSON *attr,
+                             const cJSON *targets)
 {
     const vks_mesh *me = &s->meshes[m];
     uint32_t parts = me->material_count > 1 ? me->material_count : 1;
@@ -226,6 +227,8 @@ static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON 
             cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices_of(g, s, m, parts > 1 ? (int32_t)l : -1));
         if (me->material_count)
             cJSON_AddNumberToObject(prim, "material", me->first_material + l);
+        if (targets && !cJSON_AddItemToObject(prim, "targets", cJSON_Duplicate(targets, 1)))
+            g->failed = 1;
         vks__gltf_push(g, prims, prim);
     }
 }
@@ -263,11 +266,14 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
             }
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
+        cJSON *targets = vks__gltf_morph_targets(g, s, m, file_to_model, has_n);
+        vks__gltf_morph_mesh(g, mesh, s, m);
         if (!prims || !attr)
             g->failed = 1;
         else
-            write_primitives(g, s, m, prims, attr);
+            write_primitives(g, s, m, prims, attr, targets);
         cJSON_Delete(attr);
+        cJSON_Delete(targets);
         uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
         int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
         rep->joints += me->bone_count;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/cpu_features.h"
+#include "core/skin_morph.h"
 #include "core/thread_start.h"
 #include "fast_internal.h"
 
@@ -49,6 +50,9 @@ typedef struct fast_shared {
     _Atomic int *state;     /* shared: per block of PREP_BLOCK records: 0 to make, 1 being made,
                                2 ready */
     uint32_t blocks;
+    /* the rest the kernels read: the stored vertices, or those moved by the morph targets'
+       default weights (core/skin_morph.h) */
+    const float (*rest_pos)[3], (*rest_nrm)[3];
 } fast_shared;
 
 typedef struct fast_thread {
@@ -73,8 +77,7 @@ static void prepare_group(const fast_shared *sh, const vks_group *gr, vks__fast_
 {
     const vks_skin *s = sh->job->skin;
     const vks_mesh *me = &s->meshes[gr->mesh];
-    sh->kernel->prepare(rec, (const float(*)[3])s->positions,
-                        (me->flags & VKS_MESH_HAS_NORMALS) ? (const float(*)[3])s->normals : NULL, s->influences,
+    sh->kernel->prepare(rec, sh->rest_pos, (me->flags & VKS_MESH_HAS_NORMALS) ? sh->rest_nrm : NULL, s->influences,
                         a, b, s->vertex_count - 1, (uint32_t)group_influences(gr), gr->palette_count - 1);
 }
 
@@ -249,6 +252,20 @@ static void *align64(void *p)
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
+/* The rest the run deforms: the morph targets at their default weights (NULL: none moves a
+ * vertex). Weights per instance are the CPU reference's only so far: a job whose weights
+ * differ from the defaults is refused, naming how many targets, rather than deformed without. */
+static vks_result morph_rest(const vks_deform_job *job, const vks_cpu_options *opt, float (**pos)[3],
+                             float (**nrm)[3], vks_error *err)
+{
+    uint32_t off = vks__morph_weights_off_default(job);
+    if (off)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "cpu fast",
+                             "%u of %u morph target(s) have weights per instance, which this engine does not take "
+                             "yet (the CPU reference does)", off, job->skin->target_count);
+    return vks__morph_rest(job->skin, opt ? &opt->allocator : NULL, pos, nrm, err);
+}
+
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
 {
     vks_cpu_options o = {0};
@@ -269,7 +286,12 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     }
     if (threads > 256)
         threads = 256;
-    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0};
+    float(*morph_pos)[3] = NULL, (*morph_nrm)[3] = NULL;
+    if ((r = morph_rest(job, opt, &morph_pos, &morph_nrm, err)) != VKS_OK)
+        return r;
+    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0,
+                      morph_pos ? (const float(*)[3])morph_pos : (const float(*)[3])s->positions,
+                      morph_pos ? (const float(*)[3])morph_nrm : (const float(*)[3])s->normals};
     for (uint32_t g = 0; g < s->group_count; g++)
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
@@ -345,6 +367,8 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         a.free(a.user, rec_block);
     if (sh.state)
         a.free(a.user, sh.state);
+    if (morph_pos)
+        a.free(a.user, morph_pos);
     if (!ok)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu fast", "out of memory for %u threads", sh.threads);
     return VKS_OK;

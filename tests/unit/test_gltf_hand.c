@@ -701,7 +701,13 @@ static void test_primitives_scenes(void)
         CHECK_EQ_INT(s->meshes[1].triangle_count, 2);
         CHECK(strstr(s->format_detail, "1 rigid mesh node(s)") &&
               strstr(s->format_detail, "1 primitive(s) without triangles skipped"));
-        CHECK_EQ_INT(notes, 2); /* the points, the morph targets */
+        CHECK_EQ_INT(notes, 1); /* the points (morph targets are read) */
+        /* primitives[3]'s target, whose POSITION deltas are the positions' accessor: each
+           model vertex carries its file vertex's delta */
+        CHECK(s->target_count == 1 && s->meshes[2].first_target == 0 && s->meshes[2].target_count == 1 &&
+              s->targets[0].mesh == 2 && !s->targets[0].normal && s->targets[0].default_weight == 0);
+        for (uint32_t v = 0; s->target_count == 1 && v < s->meshes[2].vertex_count; v++)
+            CHECK(!memcmp(s->targets[0].position[v], s->positions[s->meshes[2].first_vertex + v], 12));
         /* the rigid part: one group on its own node (nodes[1] of the file, a root before the
            bone), weight 1, inverse bind identity, flagged rigid */
         CHECK_EQ_INT(s->node_count, 2);

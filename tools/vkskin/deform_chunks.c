@@ -534,7 +534,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     for (uint64_t first = 0, n_c = 0; r == VKS_OK && first < c->total; first += chunk, n_c++) {
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
-        vks_deform_job job = {s, locals, n, pos[n_c % sets], nrm[n_c % sets]};
+        vks_deform_job job = {s, locals, n, pos[n_c % sets], nrm[n_c % sets], NULL};
         double te = now_seconds();
         r = c->deform(c->user, first, &job, err);
         c->engine_s += now_seconds() - te;

@@ -108,7 +108,7 @@ static void run_instance(share *sh, uint32_t i)
     size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
     float *rp = sh->rp + at, *rn = sh->rn + at;
     vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
-    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, rp, rn);
+    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, NULL, rp, rn); /* default morph weights */
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];

@@ -2,6 +2,7 @@
  * the batch scheduler, which delivers chunk by chunk into the job's outputs. The same job
  * struct runs on the CPU reference and the fast CPU deformer. */
 #include "gpu_internal.h"
+#include "core/skin_morph.h"
 
 #include "vkskin/deform.h"
 
@@ -32,6 +33,11 @@ vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t 
         models->models[model].node_count != job->skin->node_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/job",
                              "model %u of the uploaded set is not the job's skin", model);
+    uint32_t off = vks__morph_weights_off_default(job); /* the upload holds the defaults' rest */
+    if (off)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/job",
+                             "%u of %u morph target(s) have weights per instance, which the GPU does not take yet "
+                             "(the CPU reference does)", off, job->skin->target_count);
     job_ctx c = {job};
     vks_gpu_batch_entry e = {model, job->instance_count, job->locals};
     vks_gpu_batch b = {0};

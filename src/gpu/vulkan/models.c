@@ -3,6 +3,7 @@
  * normals, packed influences, bind locals (the procedural pose starts from them). Also where test faults are injected (vks_gpu_fault): the GPU
  * copy is corrupted, never the caller's skin. */
 #include "gpu_internal.h"
+#include "core/skin_morph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -264,6 +265,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
     memcpy(t->pos + (size_t)b->vb * 3, s->positions, (size_t)s->vertex_count * 12);
     if (s->normals)
         memcpy(t->nrm + (size_t)b->vb * 3, s->normals, (size_t)s->vertex_count * 12);
+    if (vks__morph_defaults_active(s)) /* the rest at the morph targets' default weights */
+        vks__morph_rest_into(s, t->pos + (size_t)b->vb * 3, s->normals ? t->nrm + (size_t)b->vb * 3 : NULL);
     for (uint32_t v = 0; v < s->vertex_count; v++) {
         const vks_influence *in = &s->influences[v];
         vks__gpu_infl *o = &t->infl[b->vb + v];

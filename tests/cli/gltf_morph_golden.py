@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Independent golden for glTF morph targets on a skinned mesh (tests/cli/cli_gltf_morph.sh).
+
+  gltf_morph_golden.py make CASE OUT.gltf
+      A skinned box tube (rings of 4 vertices at y = 0, 1, 2; the bottom ring on joint "root",
+      the middle half and half, the top on joint "bone" at y = 1) with two morph targets:
+      "bulge" (dense: every vertex moves 0.4 of its (x, 0, z), its normal by (0, 0.5, 0)) and
+      "tip" (a sparse accessor without a bufferView: only the top ring moves, by (0, 0.6, 0)).
+      CASE: mesh   the mesh's default weights [0.5, 0.25]
+            node   the same mesh weights, overridden by the node's [0.25, 1.0]
+            sparse the node's weights [0, 1]: only the sparse target moves
+  gltf_morph_golden.py check MODEL.gltf POSE.json RAW
+      RAW (vkskin deform --format raw of MODEL.gltf in the pose) must be the glTF
+      specification's result, computed here from the file: p_m = p + sum w dp, n_m = n + sum w
+      dn, then p' = sum_j w_j W(joint_j) IB_j p_m and n' = normalize(sum_j w_j R_j n_m), within
+      1e-5 of the bounding radius (normals within 1e-5).
+
+Plain Python: nothing here comes from vkskin.
+"""
+import base64
+import json
+import math
+import struct
+import sys
+
+RINGS = (0.0, 1.0, 2.0)
+CORNERS = ((0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5))
+WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "sparse": ([0.5, 0.25], [0.0, 1.0])}
+
+
+def tube():
+    pos, nrm, joints, weights = [], [], [], []
+    for r, y in enumerate(RINGS):
+        for x, z in CORNERS:
+            pos.append((x, y, z))
+            nrm.append((x / math.hypot(x, z), 0.0, z / math.hypot(x, z)))
+            joints.append(((0, 0, 0, 0), (0, 1, 0, 0), (1, 0, 0, 0))[r])
+            weights.append(((1.0, 0.0), (0.5, 0.5), (1.0, 0.0))[r] + (0.0, 0.0))
+    tris = []
+    for r in range(len(RINGS) - 1):
+        for c in range(4):
+            a, b = r * 4 + c, r * 4 + (c + 1) % 4
+            tris += [(a, b, b + 4), (a, b + 4, a + 4)]
+    return pos, nrm, joints, weights, tris
+
+
+def deltas():
+    pos, _, _, _, _ = tube()
+    bulge = [(0.4 * p[0], 0.0, 0.4 * p[2]) for p in pos]
+    bulge_n = [(0.0, 0.5, 0.0)] * len(pos)
+    tip = {i: (0.0, 0.6, 0.0) for i in range(8, 12)}
+    return bulge, bulge_n, tip
+
+
+class Blob:
+    def __init__(self):
+        self.data, self.views, self.accessors = b"", [], []
+
+    def view(self, raw, target=None):
+        self.data += b"\0" * (-len(self.data) % 4)
+        v = {"buffer": 0, "byteOffset": len(self.data), "byteLength": len(raw)}
+        if target:
+            v["target"] = target
+        self.data += raw
+        self.views.append(v)
+        return len(self.views) - 1
+
+    def accessor(self, fmt, rows, ctype, atype, target=None, minmax=False):
+        raw = b"".join(struct.pack("<" + fmt, *r) for r in rows)
+        a = {"bufferView": self.view(raw, target), "componentType": ctype, "count": len(rows), "type": atype}
+        if minmax:
+            a["min"] = [min(r[k] for r in rows) for k in range(3)]
+            a["max"] = [max(r[k] for r in rows) for k in range(3)]
+        self.accessors.append(a)
+        return len(self.accessors) - 1
+
+    def sparse_vec3(self, count, values):
+        idx = sorted(values)
+        iv = self.view(b"".join(struct.pack("<H", i) for i in idx))
+        vv = self.view(b"".join(struct.pack("<3f", *values[i]) for i in idx))
+        lo = [min([0.0] + [values[i][k] for i in idx]) for k in range(3)]
+        hi = [max([0.0] + [values[i][k] for i in idx]) for k in range(3)]
+        self.accessors.append({"componentType": 5126, "count": count, "type": "VEC3", "min": lo, "max": hi,
+                               "sparse": {"count": len(idx), "indices": {"bufferView": iv, "componentType": 5123},
+                                          "values": {"bufferView": vv}}})
+        return len(self.accessors) - 1
+
+
+def document(case):
+    pos, nrm, joints, weights, tris = tube()
+    bulge, bulge_n, tip = deltas()
+    b = Blob()
+    a_pos = b.accessor("3f", pos, 5126, "VEC3", 34962, True)
+    a_nrm = b.accessor("3f", nrm, 5126, "VEC3", 34962)
+    a_j = b.accessor("4B", joints, 5121, "VEC4", 34962)
+    a_w = b.accessor("4f", weights, 5126, "VEC4", 34962)
+    a_i = b.accessor("H", [(i,) for t in tris for i in t], 5123, "SCALAR", 34963)
+    a_bulge = b.accessor("3f", bulge, 5126, "VEC3", 34962, True)
+    a_bulge_n = b.accessor("3f", bulge_n, 5126, "VEC3", 34962, True)
+    a_tip = b.sparse_vec3(len(pos), tip)
+    ibm = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] + [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]
+    a_ibm = b.accessor("16f", [ibm[:16], ibm[16:]], 5126, "MAT4")
+    mesh_w, node_w = WEIGHTS[case]
+    body = {"name": "body", "mesh": 0, "skin": 0}
+    if node_w is not None:
+        body["weights"] = node_w
+    doc = {
+        "asset": {"version": "2.0", "generator": "gltf_morph_golden.py"},
+        "scene": 0, "scenes": [{"nodes": [0, 2]}],
+        "nodes": [{"name": "root", "children": [1]}, {"name": "bone", "translation": [0, 1, 0]}, body],
+        "skins": [{"joints": [0, 1], "inverseBindMatrices": a_ibm, "skeleton": 0}],
+        "meshes": [{"name": "tube", "weights": mesh_w, "extras": {"targetNames": ["bulge", "tip"]},
+                    "primitives": [{"attributes": {"POSITION": a_pos, "NORMAL": a_nrm, "JOINTS_0": a_j,
+                                                   "WEIGHTS_0": a_w}, "indices": a_i,
+                                    "targets": [{"POSITION": a_bulge, "NORMAL": a_bulge_n}, {"POSITION": a_tip}]}]}],
+        "buffers": [{"byteLength": len(b.data),
+                     "uri": "data:application/octet-stream;base64," + base64.b64encode(b.data).decode()}],
+        "bufferViews": b.views, "accessors": b.accessors,
+    }
+    return doc
+
+
+def quat(q):
+    x, y, z, w = q
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+
+
+def affine(rot, t):
+    return [rot[r] + [t[r]] for r in range(3)]
+
+
+def mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(3)) + (a[r][3] if c == 3 else 0) for c in range(4)]
+            for r in range(3)]
+
+
+def node_local(nd, pose):
+    e = pose.get(nd.get("name"), {})
+    t = e.get("translation", nd.get("translation", [0, 0, 0]))
+    q = e.get("rotation", nd.get("rotation", [0, 0, 0, 1]))
+    return affine(quat(q), t)
+
+
+def apply(m, p, w=1.0):
+    return [sum(m[r][c] * p[c] for c in range(3)) + w * m[r][3] for r in range(3)]
+
+
+def expected(doc, pose, weights):
+    """The specification's deformation of the tube at morph weights `weights`."""
+    pos, nrm, joints, jw, _ = tube()
+    bulge, bulge_n, tip = deltas()
+    root = node_local(doc["nodes"][0], pose)
+    bone = mul(root, node_local(doc["nodes"][1], pose))
+    ib = [affine([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 0]), affine([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, -1, 0])]
+    K = [mul(root, ib[0]), mul(bone, ib[1])]
+    out = []
+    for v, p in enumerate(pos):
+        d_tip = tip.get(v, (0.0, 0.0, 0.0))
+        pm = [p[k] + weights[0] * bulge[v][k] + weights[1] * d_tip[k] for k in range(3)]
+        nm = [nrm[v][k] + weights[0] * bulge_n[v][k] for k in range(3)]
+        op, on = [0.0] * 3, [0.0] * 3
+        for j in range(2):
+            w = jw[v][j]
+            q, n = apply(K[joints[v][j]], pm), apply(K[joints[v][j]], nm, 0.0)
+            op = [op[k] + w * q[k] for k in range(3)]
+            on = [on[k] + w * n[k] for k in range(3)]
+        length = math.sqrt(sum(c * c for c in on))
+        out.append((op, [c / length for c in on]))
+    return out
+
+
+def check(model, pose_file, raw):
+    doc = json.load(open(model))
+    pose = {e["name"]: e for e in json.load(open(pose_file)).get("nodes", [])}
+    body = doc["nodes"][2]
+    weights = body.get("weights", doc["meshes"][0].get("weights", [0.0, 0.0]))
+    want = expected(doc, pose, weights)
+    got = open(raw, "rb").read()
+    vals = struct.unpack("<%df" % (len(got) // 4), got)
+    if len(vals) != 6 * len(want):
+        print("FAIL: %d floats, expected %d" % (len(vals), 6 * len(want)))
+        return 1
+    radius = max(math.sqrt(sum(c * c for c in p)) for p, _ in want)
+    worst_p = max(math.dist(vals[6 * v:6 * v + 3], want[v][0]) for v in range(len(want)))
+    worst_n = max(math.dist(vals[6 * v + 3:6 * v + 6], want[v][1]) for v in range(len(want)))
+    print("weights %s: positions within %.3g of the radius, normals within %.3g" % (weights, worst_p / radius, worst_n))
+    if worst_p > 1e-5 * radius or worst_n > 1e-5:
+        print("FAIL: off the specification's result")
+        return 1
+    return 0
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "make":
+        json.dump(document(argv[2]), open(argv[3], "w"), indent=1)
+        return 0
+    if len(argv) == 5 and argv[1] == "check":
+        return check(argv[2], argv[3], argv[4])
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
