@@ -171,6 +171,13 @@ VKS_API float vks_pose_source_time(const vks_pose_source *src, uint32_t frame);
 /* Fills skin->node_count locals for (instance, frame). Thread-safe: reads src and skin only. */
 VKS_API void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,
                                     uint32_t frame, vks_affine *out);
+/* Fills skin->target_count morph weights for (instance, frame) (skin.h, MORPH TARGETS): a
+ * clip's morph tracks sampled in double at the instance's clip time (layers blended by
+ * vks_clip_layers_weights_d); every other source, and targets no track drives, give the
+ * targets' default weights. Returns how many weights differ from the defaults (0: the job may
+ * pass NULL). Thread-safe: reads src and skin only. */
+VKS_API uint32_t vks_pose_source_weights(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,
+                                         uint32_t frame, float *out);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,9 @@ typedef struct vks_mesh {
                                                 other sets hold 0 for its vertices) */
     /* added after 1.x: morph targets (skin.h, MORPH TARGETS) */
     uint32_t first_target, target_count;     /* range in targets[]; 0 count: none */
+    const char *node_name;                   /* the file's node that places the mesh, named as
+                                                clips name nodes (glTF: the node a `weights`
+                                                channel targets); NULL: not known */
 } vks_mesh;
 
 /* MORPH TARGETS (DESIGN.md 4, glTF's rule). A target moves its mesh's vertices by deltas before

@@ -9,8 +9,14 @@
       CASE: mesh   the mesh's default weights [0.5, 0.25]
             node   the same mesh weights, overridden by the node's [0.25, 1.0]
             sparse the node's weights [0, 1]: only the sparse target moves
-  gltf_morph_golden.py check MODEL.gltf POSE.json RAW
-      RAW (vkskin deform --format raw of MODEL.gltf in the pose) must be the glTF
+            linear, step, cubic   the mesh weights and an animation "morph" whose `weights`
+                   channel on the mesh node has keys at 0, 1, 2 s with that interpolation
+                   (cubic: CUBICSPLINE with tangents of their own); step and cubic also turn
+                   the joint "bone" by a constant rotation channel, linear drives only weights
+  gltf_morph_golden.py check MODEL.gltf POSE.json RAW [TIME FRAMES FPS]
+      RAW (vkskin deform --format raw of MODEL.gltf in the pose, or with TIME: playing its
+      animation over FRAMES frames at FPS from TIME, the weights sampled here as the
+      specification interpolates them and the pose being the animation's rotation) must be the glTF
       specification's result, computed here from the file: p_m = p + sum w dp, n_m = n + sum w
       dn, then p' = sum_j w_j W(joint_j) IB_j p_m and n' = normalize(sum_j w_j R_j n_m), within
       1e-5 of the bounding radius (normals within 1e-5).
@@ -25,7 +31,13 @@ import sys
 
 RINGS = (0.0, 1.0, 2.0)
 CORNERS = ((0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5))
-WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "sparse": ([0.5, 0.25], [0.0, 1.0])}
+WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "sparse": ([0.5, 0.25], [0.0, 1.0]),
+           "linear": ([0.5, 0.25], None), "step": ([0.5, 0.25], None), "cubic": ([0.5, 0.25], None)}
+KEY_TIMES = [0.0, 1.0, 2.0]
+KEY_WEIGHTS = [[0.0, 0.0], [1.0, 0.5], [0.25, 1.0]]
+IN_TANGENTS = [[0.5, -1.0], [-0.25, 0.75], [1.0, 0.5]]
+OUT_TANGENTS = [[-0.75, 2.0], [0.5, -0.5], [0.0, 0.25]]
+BEND = [0.0, 0.0, 0.7071068, 0.7071068]  # the rotation channel's value: 90 degrees about z
 
 
 def tube():
@@ -100,6 +112,7 @@ def document(case):
     a_tip = b.sparse_vec3(len(pos), tip)
     ibm = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] + [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]
     a_ibm = b.accessor("16f", [ibm[:16], ibm[16:]], 5126, "MAT4")
+    animations = animation(b, case) if case in ("linear", "step", "cubic") else None
     mesh_w, node_w = WEIGHTS[case]
     body = {"name": "body", "mesh": 0, "skin": 0}
     if node_w is not None:
@@ -117,7 +130,44 @@ def document(case):
                      "uri": "data:application/octet-stream;base64," + base64.b64encode(b.data).decode()}],
         "bufferViews": b.views, "accessors": b.accessors,
     }
+    if animations:
+        doc["animations"] = animations
     return doc
+
+
+def animation(b, case):
+    """Animation "morph": a weights channel on the mesh node (node 2) with CASE's interpolation,
+    and for step and cubic a constant rotation of node 1 ("bone")."""
+    a_t = b.accessor("f", [(t,) for t in KEY_TIMES], 5126, "SCALAR")
+    b.accessors[a_t]["min"], b.accessors[a_t]["max"] = [KEY_TIMES[0]], [KEY_TIMES[-1]]
+    if case == "cubic":
+        rows = [(w,) for k in range(3) for v in (IN_TANGENTS[k], KEY_WEIGHTS[k], OUT_TANGENTS[k]) for w in v]
+    else:
+        rows = [(w,) for k in range(3) for w in KEY_WEIGHTS[k]]
+    a_w = b.accessor("f", rows, 5126, "SCALAR")
+    interp = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE"}[case]
+    samplers = [{"input": a_t, "output": a_w, "interpolation": interp}]
+    channels = [{"sampler": 0, "target": {"node": 2, "path": "weights"}}]
+    if case != "linear":
+        a_r = b.accessor("4f", [BEND] * 3, 5126, "VEC4")
+        samplers.append({"input": a_t, "output": a_r})
+        channels.append({"sampler": 1, "target": {"node": 1, "path": "rotation"}})
+    return [{"name": "morph", "samplers": samplers, "channels": channels}]
+
+
+def weights_at(interp, t):
+    """The specification's interpolation of the weights keys at time t (inside the keys)."""
+    k = max(i for i in range(len(KEY_TIMES) - 1) if KEY_TIMES[i] <= t)
+    td = KEY_TIMES[k + 1] - KEY_TIMES[k]
+    s = (t - KEY_TIMES[k]) / td
+    a, b = KEY_WEIGHTS[k], KEY_WEIGHTS[k + 1]
+    if interp == "STEP":
+        return list(a)
+    if interp == "LINEAR":
+        return [a[i] + (b[i] - a[i]) * s for i in range(2)]
+    out_k, in_k1 = OUT_TANGENTS[k], IN_TANGENTS[k + 1]
+    return [(2 * s ** 3 - 3 * s ** 2 + 1) * a[i] + td * (s ** 3 - 2 * s ** 2 + s) * out_k[i] +
+            (-2 * s ** 3 + 3 * s ** 2) * b[i] + td * (s ** 3 - s ** 2) * in_k1[i] for i in range(2)]
 
 
 def quat(q):
@@ -171,25 +221,36 @@ def expected(doc, pose, weights):
     return out
 
 
-def check(model, pose_file, raw):
+def check(model, pose_file, raw, time=None, frames=1, fps=30.0):
     doc = json.load(open(model))
     pose = {e["name"]: e for e in json.load(open(pose_file)).get("nodes", [])}
     body = doc["nodes"][2]
     weights = body.get("weights", doc["meshes"][0].get("weights", [0.0, 0.0]))
-    want = expected(doc, pose, weights)
+    runs = [(weights, pose)]
+    if time is not None:  # the animation: weights interpolated, and its rotation as the pose
+        anim = doc["animations"][0]
+        interp = anim["samplers"][0].get("interpolation", "LINEAR")
+        bend = {"bone": {"name": "bone", "rotation": BEND}} if len(anim["channels"]) > 1 else {}
+        runs = [(weights_at(interp, time + f / fps), bend) for f in range(frames)]
     got = open(raw, "rb").read()
     vals = struct.unpack("<%df" % (len(got) // 4), got)
-    if len(vals) != 6 * len(want):
-        print("FAIL: %d floats, expected %d" % (len(vals), 6 * len(want)))
+    nv = len(tube()[0])
+    if len(vals) != 6 * nv * len(runs):
+        print("FAIL: %d floats, expected %d" % (len(vals), 6 * nv * len(runs)))
         return 1
-    radius = max(math.sqrt(sum(c * c for c in p)) for p, _ in want)
-    worst_p = max(math.dist(vals[6 * v:6 * v + 3], want[v][0]) for v in range(len(want)))
-    worst_n = max(math.dist(vals[6 * v + 3:6 * v + 6], want[v][1]) for v in range(len(want)))
-    print("weights %s: positions within %.3g of the radius, normals within %.3g" % (weights, worst_p / radius, worst_n))
-    if worst_p > 1e-5 * radius or worst_n > 1e-5:
-        print("FAIL: off the specification's result")
-        return 1
-    return 0
+    fail = 0
+    for f, (w, p) in enumerate(runs):
+        want = expected(doc, p, w)
+        at = 6 * nv * f
+        radius = max(math.sqrt(sum(c * c for c in q)) for q, _ in want)
+        worst_p = max(math.dist(vals[at + 6 * v:at + 6 * v + 3], want[v][0]) for v in range(nv))
+        worst_n = max(math.dist(vals[at + 6 * v + 3:at + 6 * v + 6], want[v][1]) for v in range(nv))
+        print("weights %s: positions within %.3g of the radius, normals within %.3g" %
+              ([round(x, 6) for x in w], worst_p / radius, worst_n))
+        if worst_p > 1e-5 * radius or worst_n > 1e-5:
+            print("FAIL: frame %d is off the specification's result" % f)
+            fail = 1
+    return fail
 
 
 def main(argv):
@@ -198,6 +259,8 @@ def main(argv):
         return 0
     if len(argv) == 5 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4])
+    if len(argv) == 8 and argv[1] == "check":
+        return check(argv[2], argv[3], argv[4], float(argv[5]), int(argv[6]), float(argv[7]))
     print(__doc__)
     return 2
 

@@ -516,10 +516,11 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         chunk = c->total;
     size_t stream = (size_t)(chunk * per_pose / 2); /* bytes of one output stream of a chunk */
     vks_affine *locals = malloc(chunk * (s->node_count ? s->node_count : 1) * sizeof *locals);
+    float *weights = c->weights && s->target_count ? malloc(chunk * s->target_count * sizeof *weights) : NULL;
     /* two buffer sets: the engine fills one while the writer drains the other */
     int sets = c->total > chunk ? 2 : 1;
     float *pos[2] = {NULL, NULL}, *nrm[2] = {NULL, NULL};
-    vks_result r = locals ? VKS_OK : VKS_ERR_NOMEM;
+    vks_result r = locals && (weights || !c->weights || !s->target_count) ? VKS_OK : VKS_ERR_NOMEM;
     for (int k = 0; k < sets && r == VKS_OK; k++) {
         pos[k] = malloc(stream), nrm[k] = malloc(stream);
         if (!pos[k] || !nrm[k])
@@ -535,6 +536,8 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
         vks_deform_job job = {s, locals, n, pos[n_c % sets], nrm[n_c % sets], NULL};
+        if (weights && c->weights(c->user, first, n, weights)) /* morph weights off their defaults */
+            job.morph_weights = weights;
         double te = now_seconds();
         r = c->deform(c->user, first, &job, err);
         c->engine_s += now_seconds() - te;
@@ -555,6 +558,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     if (r == VKS_OK)
         r = rw;
     free(locals);
+    free(weights);
     for (int k = 0; k < 2; k++)
         free(pos[k]), free(nrm[k]);
     return r;

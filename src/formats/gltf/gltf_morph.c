@@ -60,7 +60,7 @@ static vks_result target_attribute(gltf_doc *d, const cJSON *target, const char 
 }
 
 vks_result vks__gltfr_morph_read(gltf_doc *d, const cJSON *prim, const char *ppath, const cJSON *mesh,
-                                 const cJSON *node, uint32_t vcount, int has_normals, gltf_morph_prim *out)
+                                 uint32_t node, uint32_t vcount, int has_normals, gltf_morph_prim *out)
 {
     memset(out, 0, sizeof *out);
     const cJSON *targets = member(prim, "targets");
@@ -93,7 +93,8 @@ vks_result vks__gltfr_morph_read(gltf_doc *d, const cJSON *prim, const char *ppa
     }
     /* the node's weights override the mesh's (the specification: "node.weights ... when
        defined, mesh.weights MUST be ignored") */
-    const cJSON *nw = member(node, "weights");
+    out->node_name = d->names[node];
+    const cJSON *nw = member(d->node_at[node], "weights");
     vks_result r = nw ? read_weights(d, nw, "node.weights", out->target_count, out->weights)
                       : read_weights(d, member(mesh, "weights"), "mesh.weights", out->target_count, out->weights);
     if (r != VKS_OK)
@@ -155,6 +156,9 @@ vks_result vks__gltfr_morph_attach(gltf_doc *d, vks_skin *skin, const gltf_morph
     for (uint32_t i = 0; i < count; i++) {
         vks_mesh *me = &skin->meshes[prims[i].mesh];
         me->first_target = slot, me->target_count = prims[i].target_count;
+        me->node_name = vks_skin_strndup(skin, prims[i].node_name, strlen(prims[i].node_name));
+        if (!me->node_name)
+            return vks__gltfr_nomem(d, "targets");
         for (uint32_t t = 0; t < prims[i].target_count; t++) {
             vks_result r = attach_target(d, skin, &prims[i], t, slot++);
             if (r != VKS_OK)

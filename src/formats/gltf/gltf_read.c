@@ -58,7 +58,7 @@ typedef struct reader {
     uint32_t vertices, triangles, meshes, over_four;
     uint32_t skipped_primitives, rigid_nodes;
     uint32_t material_count; /* the document's, read into the skin before the meshes */
-    const cJSON *node;       /* the mesh node being read (its weights override the mesh's) */
+    uint32_t node;           /* the mesh node being read (its weights override the mesh's) */
     gltf_morph_prim *morphs; /* the morphed primitives read, in mesh order (gltf_morph.c) */
     uint32_t morph_count, morph_cap;
 } reader;
@@ -669,7 +669,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
             continue;
         vks_bone node_bone = {(uint32_t)R.node_of[i], vks_affine_identity()};
         skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
-        R.node = d->node_at[i];
+        R.node = i;
         if ((r = add_node_meshes(&R, b, mesh_of[i], skin_of[i] >= 0 ? &R.skins[skin_of[i]] : &rigid)) != VKS_OK) {
             vks_builder_destroy(b);
             goto done;

@@ -1,0 +1,11 @@
+/* Morph weights of one target from a clip (clip_morph.c), for the layer blend
+ * (clip_layers_morph.c). */
+#ifndef VKS_CLIP_MORPH_INTERNAL_H
+#define VKS_CLIP_MORPH_INTERNAL_H
+
+#include "vkskin/clip.h"
+
+/* Target `target`'s weight at clip time t in double: its mesh's morph track, else its default. */
+double vks__clip_target_weight_d(const vks_clip *clip, const vks_skin *skin, uint32_t target, double t);
+
+#endif
