@@ -19,6 +19,9 @@ if(VKSKIN_GPU)
 endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c LABELS cpu)
+# Morph targets on the CPU reference and the fast engine: the morph stage alone, weights per
+# instance and default weights, against each other on every kernel (issue 38).
+vks_add_test(NAME test_morph_engines SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_morph_engines.c LABELS cpu)
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
              LABELS cpu)

@@ -1,0 +1,162 @@
+/* Morph targets on every CPU path (skin.h, MORPH TARGETS), on a generated character given three
+ * targets here (a smooth dense one with normal deltas, one of positions only, one that moves
+ * only some vertices):
+ *   - the reference at the bind pose moves each vertex by exactly p + sum w dp (the morph
+ *     stage alone, worked out here in double), and skips nothing: weights NULL and an array of
+ *     the defaults give the same bits;
+ *   - the fast engine against the reference with weights per instance (zero, negative, above
+ *     one; 2 and 13 instances, 1 and 3 threads, every kernel this CPU has), and with default
+ *     weights only (the rest moved once per run);
+ *   - vks_skin_validate refuses a target range that does not cover the meshes and a delta that
+ *     is not finite. */
+#include "testutil.h"
+
+#include "character.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Three targets on mesh 0 of s. */
+static int add_targets(vks_skin *s)
+{
+    vks_mesh *me = &s->meshes[0];
+    s->targets = vks_skin_alloc_array(s, 3, sizeof *s->targets);
+    if (!s->targets)
+        return 0;
+    s->target_count = me->target_count = 3;
+    me->first_target = 0;
+    double r = vks_skin_bounding_radius(s);
+    for (uint32_t t = 0; t < 3; t++) {
+        vks_morph_target *mt = &s->targets[t];
+        mt->mesh = 0, mt->index = t, mt->name = "";
+        mt->position = vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->position);
+        mt->normal = t == 0 ? vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->normal) : NULL;
+        if (!mt->position || (t == 0 && !mt->normal))
+            return 0;
+        for (uint32_t v = 0; v < me->vertex_count; v++) {
+            const float *p = s->positions[me->first_vertex + v];
+            if (t == 0) {
+                mt->position[v][0] = (float)(0.05 * r * sin(p[1] * 3)), mt->position[v][2] = (float)(0.03 * r);
+                mt->normal[v][1] = 0.25f;
+            } else if (t == 1) {
+                mt->position[v][1] = (float)(0.1 * p[0]);
+            } else if (v % 7 == 0) {
+                mt->position[v][0] = mt->position[v][1] = (float)(0.02 * r);
+            }
+        }
+    }
+    return 1;
+}
+
+/* At the bind pose the skinning gives the rest back, so the reference's output is the morph
+ * stage: p + sum w dp, within float rounding of the skinning. */
+static void reference_morph_stage(const vks_skin *s)
+{
+    vks_affine *locals = malloc(s->node_count * sizeof *locals);
+    float *pos = malloc((size_t)s->vertex_count * 3 * sizeof *pos), w[3] = {0.5f, -1.25f, 2.0f};
+    CHECK(locals && pos);
+    vks_pose_bind(s, locals);
+    vks_deform_job j = {s, locals, 1, pos, NULL, w};
+    vks_error err = {0};
+    CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
+    double worst = 0, tol = 1e-5 * vks_skin_bounding_radius(s);
+    const vks_mesh *me = &s->meshes[0];
+    for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            double want = s->positions[v][k];
+            for (uint32_t t = 0; t < 3; t++)
+                want += w[t] * (double)s->targets[t].position[v - me->first_vertex][k];
+            double e = fabs(pos[v * 3 + k] - want);
+            worst = e > worst ? e : worst;
+        }
+    fprintf(stderr, "  reference at bind: morph stage within %.3g (tolerance %.3g)\n", worst, tol);
+    CHECK(worst <= tol);
+    free(locals), free(pos);
+}
+
+/* Fast against reference over instances with weights per instance (per_instance) or the
+ * defaults; with the defaults, NULL weights and an array of them give the reference's same bits. */
+static void compare(const vks_skin *s, uint32_t instances, int threads, int per_instance)
+{
+    size_t nf = (size_t)instances * s->vertex_count * 3;
+    vks_affine *locals = malloc((size_t)instances * s->node_count * sizeof *locals);
+    float *w = malloc((size_t)instances * 3 * sizeof *w);
+    float *fp = malloc(nf * sizeof *fp), *fn = malloc(nf * sizeof *fn), *rp = malloc(nf * sizeof *rp);
+    float *rn = malloc(nf * sizeof *rn), *dp = malloc(nf * sizeof *dp);
+    CHECK(locals && w && fp && fn && rp && rn && dp);
+    for (uint32_t i = 0; i < instances; i++) {
+        vks_pose_procedural(s, 5, i, 0.1f * (float)i, 0.0f, locals + (size_t)i * s->node_count);
+        for (uint32_t t = 0; t < 3; t++)
+            w[i * 3 + t] = per_instance ? (float)((int)((i * 3 + t) % 5) - 1) * 0.75f : s->targets[t].default_weight;
+    }
+    vks_deform_job ref = {s, locals, instances, rp, rn, w}, fast = {s, locals, instances, fp, fn, w};
+    vks_error err = {0};
+    CHECK(vks_cpu_reference_run(&ref, &err) == VKS_OK);
+    CHECK(vks_cpu_fast_run(&fast, threads, &err) == VKS_OK);
+    if (!per_instance) { /* NULL: the defaults, the same bits */
+        vks_deform_job dflt = {s, locals, instances, dp, NULL, NULL};
+        CHECK(vks_cpu_reference_run(&dflt, &err) == VKS_OK);
+        for (size_t i = 0; i < nf && !per_instance; i++)
+            if (dp[i] != rp[i]) {
+                CHECK(!"default weights: NULL and the defaults differ");
+                break;
+            }
+    }
+    vks_diff_tolerance tp = vks_diff_default_tolerance(), tn = vks_diff_default_normal_tolerance();
+    vks_diff_report rpos, rnrm;
+    vks_diff(fp, rp, instances, s->vertex_count, vks_skin_error_scale(s), &tp, &rpos);
+    vks_diff(fn, rn, instances, s->vertex_count, 1.0, &tn, &rnrm);
+    fprintf(stderr, "  %u instances, %d threads, %s: pos max %.3g, nrm max %.3g\n", instances, threads,
+            per_instance ? "weights per instance" : "default weights", rpos.max_abs, rnrm.max_abs);
+    CHECK(rpos.pass && rnrm.pass);
+    free(locals), free(w), free(fp), free(fn), free(rp), free(rn), free(dp);
+}
+
+static void refusals(vks_skin *s)
+{
+    vks_error err = {0};
+    CHECK(vks_skin_validate(s, &err) == VKS_OK);
+    s->meshes[0].target_count = 2; /* the third target belongs to no mesh */
+    CHECK(vks_skin_validate(s, &err) != VKS_OK && strstr(err.msg, "targets"));
+    s->meshes[0].target_count = 3;
+    err = (vks_error){0}; /* a set error is kept: the first one is the cause */
+    float keep = s->targets[1].position[3][1];
+    s->targets[1].position[3][1] = NAN;
+    CHECK(vks_skin_validate(s, &err) != VKS_OK);
+    fprintf(stderr, "  a NaN delta: %s: %s\n", err.path, err.msg);
+    CHECK(strstr(err.msg, "not finite") != NULL);
+    s->targets[1].position[3][1] = keep;
+    err = (vks_error){0};
+    CHECK(vks_skin_validate(s, &err) == VKS_OK);
+}
+
+int main(void)
+{
+    vks_error err = {0};
+    vks_gen_params p = {0};
+    p.vertices = 3000, p.palette_limit = 12, p.seed = 3;
+    vks_skin *s = vks_gen_character(&p, &err);
+    CHECK(s && add_targets(s));
+    if (!s)
+        return vks_test_finish("test_morph_engines");
+    fprintf(stderr, "%u vertices, %u groups, mesh 0 has %u\n", s->vertex_count, s->group_count,
+            s->meshes[0].vertex_count);
+    refusals(s);
+    reference_morph_stage(s);
+    static const char *paths[] = {"baseline", "avx2"};
+    for (int pi = 0; pi < 2; pi++) {
+        if (!vks_cpu_fast_set_path(paths[pi]))
+            continue;
+        fprintf(stderr, "kernel %s\n", paths[pi]);
+        compare(s, 2, 3, 1);
+        compare(s, 13, 1, 1);
+        compare(s, 13, 3, 1);
+        s->targets[0].default_weight = 0.75f, s->targets[2].default_weight = -0.5f;
+        compare(s, 2, 3, 0);
+        compare(s, 13, 3, 0);
+        s->targets[0].default_weight = s->targets[2].default_weight = 0;
+    }
+    vks_skin_free(s);
+    return vks_test_finish("test_morph_engines");
+}
