@@ -13,6 +13,13 @@
                    channel on the mesh node has keys at 0, 1, 2 s with that interpolation
                    (cubic: CUBICSPLINE with tangents of their own); step and cubic also turn
                    the joint "bone" by a constant rotation channel, linear drives only weights
+            stepw, cubicw   step and cubic without the rotation channel (weights only)
+  gltf_morph_golden.py crowd OUT.json
+      A crowd of two layered instances of linear.gltf (LAYERS below): two normal layers
+      (LINEAR and CUBICSPLINE weights), and a LINEAR layer with an additive STEP one.
+  gltf_morph_golden.py check-crowd MODEL.gltf RAW TIME FRAMES FPS
+      RAW (vkskin deform --crowd of that crowd) against the layer rule computed here: normal
+      layers' weights by their weighted mean, additive ones adding weight * (w(t) - w(0)).
   gltf_morph_golden.py check MODEL.gltf POSE.json RAW [TIME FRAMES FPS]
       RAW (vkskin deform --format raw of MODEL.gltf in the pose, or with TIME: playing its
       animation over FRAMES frames at FPS from TIME, the weights sampled here as the
@@ -32,7 +39,12 @@ import sys
 RINGS = (0.0, 1.0, 2.0)
 CORNERS = ((0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5))
 WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "sparse": ([0.5, 0.25], [0.0, 1.0]),
-           "linear": ([0.5, 0.25], None), "step": ([0.5, 0.25], None), "cubic": ([0.5, 0.25], None)}
+           "linear": ([0.5, 0.25], None), "step": ([0.5, 0.25], None), "cubic": ([0.5, 0.25], None),
+           "stepw": ([0.5, 0.25], None), "cubicw": ([0.5, 0.25], None)}
+INTERP = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE", "stepw": "STEP", "cubicw": "CUBICSPLINE"}
+# per instance: (clip case, start, weight, additive)
+LAYERS = [[("linear", 0.25, 0.6, False), ("cubicw", 0.75, 0.4, False)],
+          [("linear", 0.25, 1.0, False), ("stepw", 1.25, 0.5, True)]]
 KEY_TIMES = [0.0, 1.0, 2.0]
 KEY_WEIGHTS = [[0.0, 0.0], [1.0, 0.5], [0.25, 1.0]]
 IN_TANGENTS = [[0.5, -1.0], [-0.25, 0.75], [1.0, 0.5]]
@@ -112,7 +124,7 @@ def document(case):
     a_tip = b.sparse_vec3(len(pos), tip)
     ibm = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] + [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]
     a_ibm = b.accessor("16f", [ibm[:16], ibm[16:]], 5126, "MAT4")
-    animations = animation(b, case) if case in ("linear", "step", "cubic") else None
+    animations = animation(b, case) if case in INTERP else None
     mesh_w, node_w = WEIGHTS[case]
     body = {"name": "body", "mesh": 0, "skin": 0}
     if node_w is not None:
@@ -140,15 +152,15 @@ def animation(b, case):
     and for step and cubic a constant rotation of node 1 ("bone")."""
     a_t = b.accessor("f", [(t,) for t in KEY_TIMES], 5126, "SCALAR")
     b.accessors[a_t]["min"], b.accessors[a_t]["max"] = [KEY_TIMES[0]], [KEY_TIMES[-1]]
-    if case == "cubic":
+    if INTERP[case] == "CUBICSPLINE":
         rows = [(w,) for k in range(3) for v in (IN_TANGENTS[k], KEY_WEIGHTS[k], OUT_TANGENTS[k]) for w in v]
     else:
         rows = [(w,) for k in range(3) for w in KEY_WEIGHTS[k]]
     a_w = b.accessor("f", rows, 5126, "SCALAR")
-    interp = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE"}[case]
+    interp = INTERP[case]
     samplers = [{"input": a_t, "output": a_w, "interpolation": interp}]
     channels = [{"sampler": 0, "target": {"node": 2, "path": "weights"}}]
-    if case != "linear":
+    if case in ("step", "cubic"):
         a_r = b.accessor("4f", [BEND] * 3, 5126, "VEC4")
         samplers.append({"input": a_t, "output": a_r})
         channels.append({"sampler": 1, "target": {"node": 1, "path": "rotation"}})
@@ -253,12 +265,64 @@ def check(model, pose_file, raw, time=None, frames=1, fps=30.0):
     return fail
 
 
+def crowd(out):
+    rows = []
+    for layers in LAYERS:
+        ls = [dict({"clip": c + ".gltf", "start": st, "weight": w}, **({"blend": "additive"} if add else {}))
+              for c, st, w, add in layers]
+        rows.append({"model": "linear.gltf", "layers": ls})
+    json.dump({"instances": rows}, open(out, "w"), indent=1)
+
+
+def layered_weights(layers, T):
+    """pose.h's layer rule for weights: the normal layers' weighted mean, then each additive
+    layer's weight times its delta from its clip's first frame (time 0); clip times loop."""
+    num, den = [0.0, 0.0], 0.0
+    for c, st, w, add in layers:
+        if not add:
+            v = weights_at(INTERP[c], (st + T) % KEY_TIMES[-1])
+            num = [num[i] + w * v[i] for i in range(2)]
+            den += w
+    out = [num[i] / den for i in range(2)]
+    for c, st, w, add in layers:
+        if add:
+            v, r = weights_at(INTERP[c], (st + T) % KEY_TIMES[-1]), weights_at(INTERP[c], 0.0)
+            out = [out[i] + w * (v[i] - r[i]) for i in range(2)]
+    return out
+
+
+def check_crowd(model, raw, time, frames, fps):
+    doc = json.load(open(model))
+    got = open(raw, "rb").read()
+    vals = struct.unpack("<%df" % (len(got) // 4), got)
+    nv = len(tube()[0])
+    runs = [layered_weights(layers, time + f / fps) for layers in LAYERS for f in range(frames)]
+    if len(vals) != 6 * nv * len(runs):
+        print("FAIL: %d floats, expected %d" % (len(vals), 6 * nv * len(runs)))
+        return 1
+    fail = 0
+    for k, w in enumerate(runs):
+        want = expected(doc, {}, w)
+        at = 6 * nv * k
+        radius = max(math.sqrt(sum(c * c for c in q)) for q, _ in want)
+        worst = max(math.dist(vals[at + 6 * v:at + 6 * v + 3], want[v][0]) for v in range(nv))
+        print("pose %d, weights %s: positions within %.3g of the radius" % (k, [round(x, 6) for x in w], worst / radius))
+        if worst > 1e-5 * radius:
+            print("FAIL: pose %d is off the layer rule" % k)
+            fail = 1
+    return fail
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "make":
         json.dump(document(argv[2]), open(argv[3], "w"), indent=1)
         return 0
     if len(argv) == 5 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4])
+    if len(argv) == 3 and argv[1] == "crowd":
+        return crowd(argv[2]) or 0
+    if len(argv) == 7 and argv[1] == "check-crowd":
+        return check_crowd(argv[2], argv[3], float(argv[4]), int(argv[5]), float(argv[6]))
     if len(argv) == 8 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4], float(argv[5]), int(argv[6]), float(argv[7]))
     print(__doc__)
