@@ -117,7 +117,7 @@ typedef struct vks_clip {
     uint32_t event_count;
     int32_t root_track;      /* the track whose translation is root motion, -1: none */
     float motion[3];         /* whole-cycle displacement the format stores (RTM), else 0 */
-    /* added after 1.x (at the end: the library allocates clips) */
+    /* added in 0.5 (at the end: the library allocates clips) */
     vks_morph_track *morph_tracks; /* morph weights channels (vks_morph_track) */
     uint32_t morph_track_count;
 } vks_clip;

@@ -102,7 +102,7 @@ typedef struct vks_mesh {
     uint32_t first_material, material_count; /* range in materials[]; 0 count: none known */
     uint32_t uv_set_count;                   /* UV sets the file gives this mesh (the model's
                                                 other sets hold 0 for its vertices) */
-    /* added after 1.x: morph targets (skin.h, MORPH TARGETS) */
+    /* added in 0.5: morph targets (skin.h, MORPH TARGETS) */
     uint32_t first_target, target_count;     /* range in targets[]; 0 count: none */
     const char *node_name;                   /* the file's node that places the mesh, named as
                                                 clips name nodes (glTF: the node a `weights`
@@ -218,7 +218,7 @@ typedef struct vks_skin {
     vks_allocator allocator;
     vks_skin_arena *arena;
 
-    /* added after 1.x (at the end: the library allocates vks_skin) */
+    /* added in 0.5 (at the end: the library allocates vks_skin) */
     vks_morph_target *targets; /* morph targets of every mesh, mesh by mesh (see vks_mesh) */
     uint32_t target_count;
 } vks_skin;

@@ -68,7 +68,11 @@ uint32_t vks_pose_source_weights(const vks_pose_source *src, const vks_skin *ski
         pl = src->plays ? &src->plays[instance % src->play_count] : NULL;
         ly = src->layers ? &src->layers[instance % src->play_count] : NULL;
     }
-    if (ly && ly->count)
+    const vks_pose_set *set = src->kind == VKS_POSE_FRAMES ? src->frames : NULL;
+    if (set && set->weights && set->frame_count && set->target_count == skin->target_count)
+        memcpy(out, set->weights + (size_t)(frame % set->frame_count) * skin->target_count,
+               skin->target_count * sizeof *out);
+    else if (ly && ly->count)
         vks_clip_layers_weights_d(ly, skin, vks_pose_source_time(src, frame), out);
     else if (pl && pl->clip)
         vks_clip_sample_weights_d(pl->clip, skin, vks_clip_play_time(pl, vks_pose_source_time(src, frame)), out);

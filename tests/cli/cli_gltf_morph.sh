@@ -7,7 +7,7 @@
 # p + sum w dp then skinning, computed by the script; inspect lists the targets and validate
 # passes. Weights channels (LINEAR, STEP, CUBICSPLINE; a clip with only weights) and layers
 # that blend them are played on the CPU engines against the specification's interpolation
-# and the layer rule computed by the script; --gpu, which does not take weights per instance
+# and the layer rule computed by the script, as are a pose file's weights; --gpu, which does not take weights per instance
 # yet, says so with counts. convert writes the targets with their default weights back (deformed again, the same
 # result), and the Khronos validator finds no error or warning in the authored and converted
 # files (where it is installed: tests/node/install.sh).
@@ -60,7 +60,7 @@ for case in linear step cubic; do
   # the GPU does not take weights per instance yet: it says so, with counts
   if [[ $engines == *--gpu* ]]; then
     "$vk" deform $case.gltf --gpu --clip $case.gltf --time 0.25 --out gpu.raw 2> err || say "$case --gpu: $(cat err)"
-    grep -q "warning: the clips drive the morph weights of 1 mesh(es) (12 vertices" err ||
+    grep -q "warning: the poses drive the morph weights of 1 mesh(es) (12 vertices" err ||
       say "$case --gpu: no warning that the weights are not played: $(cat err)"
   fi
 done
@@ -73,6 +73,23 @@ for e in --cpu --cpu-fast; do
     say "layers $e: deform: $(cat err)"
   python3 "$here/gltf_morph_golden.py" check-crowd linear.gltf crowd.raw 0.1 3 2 > out.txt || say "layers $e: $(cat out.txt)"
 done
+# a pose file gives weights per frame, by mesh name or by its node's name; a frame without
+# them keeps the defaults; a name no mesh with targets has, or a wrong count, is refused
+cat > wpose.json <<'JSON'
+{"frames": [{"nodes": [{"name": "bone", "rotation": [0, 0, 0.7071068, 0.7071068]}], "weights": {"tube": [0.25, 1]}},
+            {"nodes": [{"name": "bone", "rotation": [0, 0, 0.7071068, 0.7071068]}], "weights": {"body": [-0.5, 0.75]}},
+            {"nodes": [{"name": "bone", "rotation": [0, 0, 0.7071068, 0.7071068]}]}]}
+JSON
+for e in --cpu --cpu-fast; do
+  "$vk" deform mesh.gltf $e --pose wpose.json --out w.raw --format raw 2> err || say "pose weights $e: $(cat err)"
+  python3 "$here/gltf_morph_golden.py" check-frames mesh.gltf wpose.json w.raw > out.txt || say "pose weights $e: $(cat out.txt)"
+done
+echo '{"nodes": [], "weights": {"nope": [1, 2]}}' > bad.json
+"$vk" deform mesh.gltf --pose bad.json --out w.raw 2> err && say "a pose naming no mesh is accepted"
+grep -q 'weights.nope: no mesh with morph targets is named "nope"' err || say "unnamed mesh: $(cat err)"
+echo '{"nodes": [], "weights": {"tube": [1]}}' > bad.json
+"$vk" deform mesh.gltf --pose bad.json --out w.raw 2> err && say "a pose with one weight for two targets is accepted"
+grep -q 'has 2 morph targets: give an array of 2 weights' err || say "wrong count: $(cat err)"
 "$vk" inspect node.gltf > out.txt 2>&1 || say "inspect: $(tail -3 out.txt)"
 grep -q "2 morph targets (default weights): \[0\] bulge 0.25 \[1\] tip 1 (positions only)" out.txt ||
   say "inspect does not list the targets at the node's weights: $(grep -i morph out.txt)"

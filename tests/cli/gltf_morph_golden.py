@@ -14,6 +14,9 @@
                    (cubic: CUBICSPLINE with tangents of their own); step and cubic also turn
                    the joint "bone" by a constant rotation channel, linear drives only weights
             stepw, cubicw   step and cubic without the rotation channel (weights only)
+  gltf_morph_golden.py check-frames MODEL.gltf POSE.json RAW
+      RAW against each frame of a pose file whose frames give the tube's weights ("weights":
+      {"tube" or "body": [w0, w1]}; a frame without them: the model's default weights).
   gltf_morph_golden.py crowd OUT.json
       A crowd of two layered instances of linear.gltf (LAYERS below): two normal layers
       (LINEAR and CUBICSPLINE weights), and a LINEAR layer with an additive STEP one.
@@ -313,12 +316,39 @@ def check_crowd(model, raw, time, frames, fps):
     return fail
 
 
+def check_frames(model, pose_file, raw):
+    doc = json.load(open(model))
+    body = doc["nodes"][2]
+    default = body.get("weights", doc["meshes"][0].get("weights", [0.0, 0.0]))
+    frames = json.load(open(pose_file))["frames"]
+    got = open(raw, "rb").read()
+    vals = struct.unpack("<%df" % (len(got) // 4), got)
+    nv = len(tube()[0])
+    if len(vals) != 6 * nv * len(frames):
+        print("FAIL: %d floats, expected %d" % (len(vals), 6 * nv * len(frames)))
+        return 1
+    fail = 0
+    for f, fr in enumerate(frames):
+        w = list(fr.get("weights", {}).values())
+        w = w[0] if w else default
+        want = expected(doc, {e["name"]: e for e in fr["nodes"]}, w)
+        radius = max(math.sqrt(sum(c * c for c in q)) for q, _ in want)
+        worst = max(math.dist(vals[6 * nv * f + 6 * v:6 * nv * f + 6 * v + 3], want[v][0]) for v in range(nv))
+        print("frame %d, weights %s: positions within %.3g of the radius" % (f, w, worst / radius))
+        if worst > 1e-5 * radius:
+            print("FAIL: frame %d is off" % f)
+            fail = 1
+    return fail
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "make":
         json.dump(document(argv[2]), open(argv[3], "w"), indent=1)
         return 0
     if len(argv) == 5 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4])
+    if len(argv) == 5 and argv[1] == "check-frames":
+        return check_frames(argv[2], argv[3], argv[4])
     if len(argv) == 3 and argv[1] == "crowd":
         return crowd(argv[2]) or 0
     if len(argv) == 7 and argv[1] == "check-crowd":

@@ -164,7 +164,8 @@ typedef struct vks_cli_poser {
        clip source in layer_refs[instance * VKS_MAX_LAYERS + k]; NULL: none is layered */
     vks_clip_layers *layers;
     int32_t *layer_refs;
-    uint32_t morph_meshes;  /* the most meshes whose morph weights one clip source drives */
+    uint32_t morph_meshes;  /* the most meshes whose morph weights one clip source drives, or
+                               with a pose file that gives weights, the meshes with targets */
 } vks_cli_poser;
 int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model);
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);

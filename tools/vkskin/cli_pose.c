@@ -139,7 +139,7 @@ static void note_dropped_weights(const vks_cli_poser *ps, const vks_cli_pose *op
     for (uint32_t m = 0; m < ps->skin->mesh_count; m++)
         if (ps->skin->meshes[m].target_count)
             vertices += ps->skin->meshes[m].source_vertex_count;
-    fprintf(stderr, "vkskin: %s: warning: the clips drive the morph weights of %u mesh(es) (%u vertices with "
+    fprintf(stderr, "vkskin: %s: warning: the poses drive the morph weights of %u mesh(es) (%u vertices with "
                     "targets), which this command does not play yet: they keep their default weights (vkskin deform "
                     "--cpu plays them)\n", opt->models && ps->model < opt->model_count ? opt->models[ps->model] : "",
             ps->morph_meshes, vertices);
@@ -178,6 +178,10 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
     }
     ps->source.kind = VKS_POSE_FRAMES;
     ps->source.frames = &ps->set;
+    for (uint32_t m = 0; ps->set.weights && m < skin->mesh_count; m++) /* the file gives weights */
+        ps->morph_meshes += skin->meshes[m].target_count != 0;
+    if (ps->morph_meshes && !opt->plays_morph_weights)
+        note_dropped_weights(ps, opt);
     if (ps->frames == 1)
         ps->frames = ps->set.frame_count; /* a pose file's frames are the frames */
     return 1;
