@@ -334,9 +334,12 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
     }
     if (ok)
         vks__gltf_materials(&g, skin);
+    L.mesh_node = ok ? malloc(((size_t)skin->mesh_count + 1) * sizeof *L.mesh_node) : NULL;
+    ok = ok && L.mesh_node;
     for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {
         uint32_t *map = file_vertex_map(skin, m);
         ok = map && write_mesh(&g, &L, skin, m, map, &rep);
+        L.mesh_node[m] = (uint32_t)cJSON_GetArraySize(g.nodes) - 1; /* write_mesh's node comes last */
         free(map);
     }
     vks_result r = VKS_OK;
@@ -356,7 +359,7 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
         r = vks__gltf_save(&g, path, o.container, &rep.bytes, err);
     }
     vks__gltf_free(&g);
-    free(L.copy_of_mesh), free(L.copy_space), free(L.copy_root);
+    free(L.copy_of_mesh), free(L.copy_space), free(L.copy_root), free(L.mesh_node);
     if (report)
         *report = rep;
     return r;

@@ -16,8 +16,7 @@ static int same_nocase(const char *a, const char *b)
     return *a == 0 && *b == 0;
 }
 
-/* The morph track that drives mesh m: by exact node name, then case-insensitive; -1 none. */
-static int32_t track_of_mesh(const vks_clip *clip, const vks_mesh *me)
+int32_t vks__clip_morph_track_of_mesh(const vks_clip *clip, const vks_mesh *me)
 {
     if (!me->target_count || !me->node_name)
         return -1;
@@ -35,7 +34,7 @@ vks_result vks_clip_morph_meshes(const vks_clip *clip, const vks_skin *skin, uin
     *meshes = 0;
     for (uint32_t m = 0; m < skin->mesh_count; m++) {
         const vks_mesh *me = &skin->meshes[m];
-        int32_t t = track_of_mesh(clip, me);
+        int32_t t = vks__clip_morph_track_of_mesh(clip, me);
         if (t < 0)
             continue;
         uint32_t comps = clip->morph_tracks[t].weights.components;
@@ -81,7 +80,7 @@ static double component(const vks_curve *c, double t, uint32_t i)
 double vks__clip_target_weight_d(const vks_clip *clip, const vks_skin *skin, uint32_t target, double t)
 {
     const vks_morph_target *mt = &skin->targets[target];
-    int32_t tr = track_of_mesh(clip, &skin->meshes[mt->mesh]);
+    int32_t tr = vks__clip_morph_track_of_mesh(clip, &skin->meshes[mt->mesh]);
     if (tr < 0 || clip->morph_tracks[tr].weights.components != skin->meshes[mt->mesh].target_count)
         return mt->default_weight;
     return component(&clip->morph_tracks[tr].weights, t, mt->index);

@@ -5,12 +5,13 @@
 # target on; deformed on --cpu, --cpu-fast and --gpu (with the validation layer; skipped
 # without a device) in a pose that bends the upper joint, against the specification's
 # p + sum w dp then skinning, computed by the script; inspect lists the targets and validate
-# passes. Weights channels (LINEAR, STEP, CUBICSPLINE; a clip with only weights) and layers
-# that blend them are played on the CPU engines against the specification's interpolation
-# and the layer rule computed by the script, as are a pose file's weights; --gpu, which does not take weights per instance
-# yet, says so with counts. convert writes the targets with their default weights back (deformed again, the same
-# result), and the Khronos validator finds no error or warning in the authored and converted
-# files (where it is installed: tests/node/install.sh).
+# passes. Weights channels (LINEAR, STEP, CUBICSPLINE; a clip with only weights), layers that
+# blend them and a pose file's weights are played on the CPU engines against the
+# specification's interpolation and the layer rule computed by the script; --gpu, which does
+# not take weights per instance yet, says so with counts. convert writes the targets with
+# their default weights and the weights channels back (deformed again: the same result), and
+# the Khronos validator finds no error or warning in the authored and converted files (where
+# it is installed: tests/node/install.sh).
 set -u
 vk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,12 +41,6 @@ for case in mesh node sparse; do
   python3 "$here/gltf_morph_golden.py" check $case.gltf pose.json $case.conv.raw || say "$case: convert lost the targets"
   files="${files:-} $case.gltf $case.conv.gltf"
 done
-if cache=$("$here/../node/install.sh" 2> /dev/null); then
-  cp "$here/../node/validate.mjs" . && ln -s "$cache/node_modules" node_modules
-  node validate.mjs $files > gv.txt 2>&1 || say "gltf-validator: $(grep -v ' 0 errors, 0 warnings' gv.txt | head -8)"
-else
-  echo "note: the Khronos validator is not installed (tests/node/install.sh): not run"
-fi
 # weights channels: a clip that drives only weights (LINEAR), and STEP and CUBICSPLINE ones
 # beside a rotation channel, played over frames at 0.25, 0.75, 1.25, 1.75 s; the weights are
 # sampled per instance and frame as the specification interpolates them
@@ -57,6 +52,13 @@ for case in linear step cubic; do
     python3 "$here/gltf_morph_golden.py" check $case.gltf none.json $case.raw 0.25 4 2 || say "$case $e: the golden differs"
     grep -q "drives none" err && say "$case: a clip that drives weights is refused"
   done
+  # convert writes the weights channel (its keys and interpolation) on the mesh's node
+  "$vk" convert $case.gltf --clip $case.gltf $case.conv.glb > /dev/null 2> err || say "$case: convert with the clip: $(cat err)"
+  "$vk" deform $case.conv.glb --cpu --clip $case.conv.glb --time 0.25 --frames 4 --fps 2 --out conv.raw --format raw 2> err ||
+    say "$case: deform of the converted clip: $(cat err)"
+  python3 "$here/gltf_morph_golden.py" check $case.gltf none.json conv.raw 0.25 4 2 > out.txt ||
+    say "$case: convert lost the weights channel: $(cat out.txt)"
+  files="$files $case.conv.glb"
   # the GPU does not take weights per instance yet: it says so, with counts
   if [[ $engines == *--gpu* ]]; then
     "$vk" deform $case.gltf --gpu --clip $case.gltf --time 0.25 --out gpu.raw 2> err || say "$case --gpu: $(cat err)"
@@ -99,5 +101,11 @@ import json, sys
 t = json.load(open('out.json'))['meshes'][0]['morph_targets']
 sys.exit(not ([x['name'] for x in t] == ['bulge', 'tip'] and [x['default_weight'] for x in t] == [0.25, 1]))" ||
   say "inspect --json: morph_targets wrong"
+if cache=$("$here/../node/install.sh" 2> /dev/null); then
+  cp "$here/../node/validate.mjs" . && ln -s "$cache/node_modules" node_modules
+  node validate.mjs $files > gv.txt 2>&1 || say "gltf-validator: $(grep -v ' 0 errors, 0 warnings' gv.txt | head -8)"
+else
+  echo "note: the Khronos validator is not installed (tests/node/install.sh): not run"
+fi
 [ $fail -eq 0 ] && echo "cli_gltf_morph: ok"
 exit $fail
