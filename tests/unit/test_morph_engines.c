@@ -2,8 +2,9 @@
  * targets here (a smooth dense one with normal deltas, one of positions only, one that moves
  * only some vertices):
  *   - the reference at the bind pose moves each vertex by exactly p + sum w dp (the morph
- *     stage alone, worked out here in double), and skips nothing: weights NULL and an array of
- *     the defaults give the same bits;
+ *     stage alone, worked out here in double), with 3 targets and with 100 (75 active, more
+ *     than it gathers at once), and weights NULL and an array of the defaults give the same
+ *     bits;
  *   - the fast engine against the reference with weights per instance (zero, negative, above
  *     one; 2 and 13 instances, 1 and 3 threads, every kernel this CPU has), and with default
  *     weights only (the rest moved once per run);
@@ -17,29 +18,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Three targets on mesh 0 of s. */
-static int add_targets(vks_skin *s)
+/* count targets on mesh 0 of s: the three kinds above, then again. */
+static int add_targets(vks_skin *s, uint32_t count)
 {
     vks_mesh *me = &s->meshes[0];
-    s->targets = vks_skin_alloc_array(s, 3, sizeof *s->targets);
+    s->targets = vks_skin_alloc_array(s, count, sizeof *s->targets);
     if (!s->targets)
         return 0;
-    s->target_count = me->target_count = 3;
+    s->target_count = me->target_count = count;
     me->first_target = 0;
     double r = vks_skin_bounding_radius(s);
-    for (uint32_t t = 0; t < 3; t++) {
+    for (uint32_t t = 0; t < count; t++) {
         vks_morph_target *mt = &s->targets[t];
         mt->mesh = 0, mt->index = t, mt->name = "";
         mt->position = vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->position);
-        mt->normal = t == 0 ? vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->normal) : NULL;
-        if (!mt->position || (t == 0 && !mt->normal))
+        mt->normal = t % 3 == 0 ? vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->normal) : NULL;
+        if (!mt->position || (t % 3 == 0 && !mt->normal))
             return 0;
         for (uint32_t v = 0; v < me->vertex_count; v++) {
             const float *p = s->positions[me->first_vertex + v];
-            if (t == 0) {
-                mt->position[v][0] = (float)(0.05 * r * sin(p[1] * 3)), mt->position[v][2] = (float)(0.03 * r);
+            if (t % 3 == 0) {
+                mt->position[v][0] = (float)(0.05 * r * sin(p[1] * 3 + t)), mt->position[v][2] = (float)(0.03 * r);
                 mt->normal[v][1] = 0.25f;
-            } else if (t == 1) {
+            } else if (t % 3 == 1) {
                 mt->position[v][1] = (float)(0.1 * p[0]);
             } else if (v % 7 == 0) {
                 mt->position[v][0] = mt->position[v][1] = (float)(0.02 * r);
@@ -50,12 +51,17 @@ static int add_targets(vks_skin *s)
 }
 
 /* At the bind pose the skinning gives the rest back, so the reference's output is the morph
- * stage: p + sum w dp, within float rounding of the skinning. */
+ * stage: p + sum w dp, within float rounding of the skinning. Weights 0.5, -1.25, 2, 0, ...
+ * (every fourth target off, so that a mesh with many has more than the 64 the reference
+ * gathers at once active). */
 static void reference_morph_stage(const vks_skin *s)
 {
     vks_affine *locals = malloc(s->node_count * sizeof *locals);
-    float *pos = malloc((size_t)s->vertex_count * 3 * sizeof *pos), w[3] = {0.5f, -1.25f, 2.0f};
-    CHECK(locals && pos);
+    float *pos = malloc((size_t)s->vertex_count * 3 * sizeof *pos), *w = malloc(s->target_count * sizeof *w);
+    CHECK(locals && pos && w);
+    static const float cycle[4] = {0.5f, -1.25f, 2.0f, 0.0f};
+    for (uint32_t t = 0; t < s->target_count; t++)
+        w[t] = cycle[t % 4] / (s->target_count > 3 ? 16.0f : 1.0f);
     vks_pose_bind(s, locals);
     vks_deform_job j = {s, locals, 1, pos, NULL, w};
     vks_error err = {0};
@@ -65,14 +71,15 @@ static void reference_morph_stage(const vks_skin *s)
     for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
         for (int k = 0; k < 3; k++) {
             double want = s->positions[v][k];
-            for (uint32_t t = 0; t < 3; t++)
+            for (uint32_t t = 0; t < s->target_count; t++)
                 want += w[t] * (double)s->targets[t].position[v - me->first_vertex][k];
             double e = fabs(pos[v * 3 + k] - want);
             worst = e > worst ? e : worst;
         }
-    fprintf(stderr, "  reference at bind: morph stage within %.3g (tolerance %.3g)\n", worst, tol);
+    fprintf(stderr, "  reference at bind, %u targets: morph stage within %.3g (tolerance %.3g)\n", s->target_count,
+            worst, tol);
     CHECK(worst <= tol);
-    free(locals), free(pos);
+    free(locals), free(pos), free(w);
 }
 
 /* Fast against reference over instances with weights per instance (per_instance) or the
@@ -137,7 +144,7 @@ int main(void)
     vks_gen_params p = {0};
     p.vertices = 3000, p.palette_limit = 12, p.seed = 3;
     vks_skin *s = vks_gen_character(&p, &err);
-    CHECK(s && add_targets(s));
+    CHECK(s && add_targets(s, 3));
     if (!s)
         return vks_test_finish("test_morph_engines");
     fprintf(stderr, "%u vertices, %u groups, mesh 0 has %u\n", s->vertex_count, s->group_count,
@@ -158,5 +165,13 @@ int main(void)
         s->targets[0].default_weight = s->targets[2].default_weight = 0;
     }
     vks_skin_free(s);
+    /* 100 targets, 75 of them active: more than the reference gathers at once */
+    s = vks_gen_character(&p, &err);
+    CHECK(s && add_targets(s, 100));
+    if (s) {
+        CHECK(vks_skin_validate(s, &err) == VKS_OK);
+        reference_morph_stage(s);
+        vks_skin_free(s);
+    }
     return vks_test_finish("test_morph_engines");
 }
