@@ -88,22 +88,25 @@ uint32_t vks__morph_weights_off_default(const vks_deform_job *job)
 
 void vks__morph_rest_into(const vks_skin *s, float *pos, float *nrm)
 {
+    memcpy(pos, s->positions, (size_t)s->vertex_count * 3 * sizeof *pos);
+    if (nrm && s->normals)
+        memcpy(nrm, s->normals, (size_t)s->vertex_count * 3 * sizeof *nrm);
+    /* target by target over the mesh's vertices (each delta array read once, in order), in
+       float as the engines that deform this rest compute */
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const vks_mesh *me = &s->meshes[m];
-        for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
-            for (int k = 0; k < 3; k++) {
-                double p = s->positions[v][k], q = s->normals ? s->normals[v][k] : 0;
-                for (uint32_t t = me->first_target; t < me->first_target + me->target_count; t++) {
-                    const vks_morph_target *mt = &s->targets[t];
-                    double w = mt->default_weight;
-                    p += w * mt->position[v - me->first_vertex][k];
-                    if (mt->normal)
-                        q += w * mt->normal[v - me->first_vertex][k];
-                }
-                pos[(size_t)v * 3 + k] = (float)p;
-                if (nrm)
-                    nrm[(size_t)v * 3 + k] = (float)q;
-            }
+        size_t n = (size_t)me->vertex_count * 3, at = (size_t)me->first_vertex * 3;
+        for (uint32_t t = me->first_target; t < me->first_target + me->target_count; t++) {
+            const vks_morph_target *mt = &s->targets[t];
+            float w = mt->default_weight;
+            if (w == 0.0f || n == 0)
+                continue;
+            const float *dp = mt->position[0], *dn = mt->normal ? mt->normal[0] : NULL;
+            for (size_t i = 0; i < n; i++)
+                pos[at + i] += w * dp[i];
+            for (size_t i = 0; nrm && dn && i < n; i++)
+                nrm[at + i] += w * dn[i];
+        }
     }
 }
 

@@ -32,8 +32,7 @@ int vks__morph_defaults_active(const vks_skin *s);
  * engines that move vertices by the defaults only refuse such jobs, naming the count. */
 uint32_t vks__morph_weights_off_default(const vks_deform_job *job);
 
-/* The model's rest positions and normals moved by the default weights, in double rounded to
- * float (*pos, *nrm: vertex_count each, one block from the allocator, *nrm NULL without
+/* The model's rest positions and normals moved by the default weights, in float (*pos, *nrm: vertex_count each, one block from the allocator, *nrm NULL without
  * normals; free *pos). VKS_OK with *pos NULL when no default weight is non-zero: the stored
  * vertices are the rest. */
 vks_result vks__morph_rest(const vks_skin *s, const vks_allocator *a, float (**pos)[3], float (**nrm)[3],
