@@ -7,8 +7,9 @@
 # p + sum w dp then skinning, computed by the script; inspect lists the targets and validate
 # passes. Weights channels (LINEAR, STEP, CUBICSPLINE; a clip with only weights), layers that
 # blend them and a pose file's weights are played on the CPU engines against the
-# specification's interpolation and the layer rule computed by the script; --gpu, which does
-# not take weights per instance yet, says so with counts. convert writes the targets with
+# specification's interpolation and the layer rule computed by the script; a pose file's
+# weights on --gpu too (and validate); --gpu with clips, whose crowd does not take weights yet,
+# says so with counts. convert writes the targets with
 # their default weights and the weights channels back (deformed again: the same result), and
 # the Khronos validator finds no error or warning in the authored and converted files (where
 # it is installed: tests/node/install.sh).
@@ -59,7 +60,7 @@ for case in linear step cubic; do
   python3 "$here/gltf_morph_golden.py" check $case.gltf none.json conv.raw 0.25 4 2 > out.txt ||
     say "$case: convert lost the weights channel: $(cat out.txt)"
   files="$files $case.conv.glb"
-  # the GPU does not take weights per instance yet: it says so, with counts
+  # the GPU's crowd (clips sampled on the GPU) does not take weights yet: it says so, with counts
   if [[ $engines == *--gpu* ]]; then
     "$vk" deform $case.gltf --gpu --clip $case.gltf --time 0.25 --out gpu.raw 2> err || say "$case --gpu: $(cat err)"
     grep -q "warning: the poses drive the morph weights of 1 mesh(es) (12 vertices" err ||
@@ -82,10 +83,17 @@ cat > wpose.json <<'JSON'
             {"nodes": [{"name": "bone", "rotation": [0, 0, 0.7071068, 0.7071068]}], "weights": {"body": [-0.5, 0.75]}},
             {"nodes": [{"name": "bone", "rotation": [0, 0, 0.7071068, 0.7071068]}]}]}
 JSON
-for e in --cpu --cpu-fast; do
-  "$vk" deform mesh.gltf $e --pose wpose.json --out w.raw --format raw 2> err || say "pose weights $e: $(cat err)"
+for e in $engines; do
+  extra=""; [ "$e" = "--gpu" ] && extra="--validation"
+  "$vk" deform mesh.gltf $e $extra --pose wpose.json --out w.raw --format raw 2> err || say "pose weights $e: $(cat err)"
+  grep -qi "validation\|warning" err && say "pose weights $e: $(cat err)"
   python3 "$here/gltf_morph_golden.py" check-frames mesh.gltf wpose.json w.raw > out.txt || say "pose weights $e: $(cat out.txt)"
 done
+# validate gives the GPU's batch and the reference the same weights per pose
+if [[ $engines == *--gpu* ]]; then
+  "$vk" validate mesh.gltf --pose wpose.json > val.txt 2>&1 || say "validate with pose weights: $(tail -4 val.txt)"
+  grep -q warning val.txt && say "validate with pose weights warns: $(grep warning val.txt)"
+fi
 echo '{"nodes": [], "weights": {"nope": [1, 2]}}' > bad.json
 "$vk" deform mesh.gltf --pose bad.json --out w.raw 2> err && say "a pose naming no mesh is accepted"
 grep -q 'weights.nope: no mesh with morph targets is named "nope"' err || say "unnamed mesh: $(cat err)"

@@ -13,42 +13,11 @@
 #include "testutil.h"
 
 #include "character.h"
+#include "morph_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* count targets on mesh 0 of s: the three kinds above, then again. */
-static int add_targets(vks_skin *s, uint32_t count)
-{
-    vks_mesh *me = &s->meshes[0];
-    s->targets = vks_skin_alloc_array(s, count, sizeof *s->targets);
-    if (!s->targets)
-        return 0;
-    s->target_count = me->target_count = count;
-    me->first_target = 0;
-    double r = vks_skin_bounding_radius(s);
-    for (uint32_t t = 0; t < count; t++) {
-        vks_morph_target *mt = &s->targets[t];
-        mt->mesh = 0, mt->index = t, mt->name = "";
-        mt->position = vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->position);
-        mt->normal = t % 3 == 0 ? vks_skin_alloc_array(s, me->vertex_count, sizeof *mt->normal) : NULL;
-        if (!mt->position || (t % 3 == 0 && !mt->normal))
-            return 0;
-        for (uint32_t v = 0; v < me->vertex_count; v++) {
-            const float *p = s->positions[me->first_vertex + v];
-            if (t % 3 == 0) {
-                mt->position[v][0] = (float)(0.05 * r * sin(p[1] * 3 + t)), mt->position[v][2] = (float)(0.03 * r);
-                mt->normal[v][1] = 0.25f;
-            } else if (t % 3 == 1) {
-                mt->position[v][1] = (float)(0.1 * p[0]);
-            } else if (v % 7 == 0) {
-                mt->position[v][0] = mt->position[v][1] = (float)(0.02 * r);
-            }
-        }
-    }
-    return 1;
-}
 
 /* At the bind pose the skinning gives the rest back, so the reference's output is the morph
  * stage: p + sum w dp, within float rounding of the skinning. Weights 0.5, -1.25, 2, 0, ...
@@ -144,7 +113,7 @@ int main(void)
     vks_gen_params p = {0};
     p.vertices = 3000, p.palette_limit = 12, p.seed = 3;
     vks_skin *s = vks_gen_character(&p, &err);
-    CHECK(s && add_targets(s, 3));
+    CHECK(s && morph_fixture_targets(s, 3));
     if (!s)
         return vks_test_finish("test_morph_engines");
     fprintf(stderr, "%u vertices, %u groups, mesh 0 has %u\n", s->vertex_count, s->group_count,
@@ -167,7 +136,7 @@ int main(void)
     vks_skin_free(s);
     /* 100 targets, 75 of them active: more than the reference gathers at once */
     s = vks_gen_character(&p, &err);
-    CHECK(s && add_targets(s, 100));
+    CHECK(s && morph_fixture_targets(s, 100));
     if (s) {
         CHECK(vks_skin_validate(s, &err) == VKS_OK);
         reference_morph_stage(s);

@@ -196,7 +196,9 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     int rc = VKS_EXIT_OK;
     vks_cli_poser ps;
     vks_cli_pose po = *pose;
-    po.plays_morph_weights = e != ENGINE_GPU; /* the CPU engines' jobs carry them */
+    /* the CPU engines' jobs and the GPU's batch carry them; the GPU's crowd (clips sampled on
+       the GPU) does not yet */
+    po.plays_morph_weights = e != ENGINE_GPU || !pose->anim;
     if (!vks_cli_poser_init(&ps, s, &po, model)) {
         vks_cli_poser_free(&ps);
         vks_skin_free(s);
@@ -252,7 +254,7 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
-    if (e != ENGINE_GPU && ps.morph_meshes) /* clips drive morph weights */
+    if (ps.morph_meshes) /* clips or a pose file drive morph weights */
         chunks.weights = chunk_weights;
     chunks.shares = &split.shares; /* a split batch's; clips fill split themselves */
     if (g.count > 1) /* the poses split across the contexts, written in pose order */

@@ -146,6 +146,10 @@ struct vks_gpu_models {
     uint32_t group_count;
     vks_affine *bind_locals;   /* host copy of every node's bind local (a crowd starts from it) */
     vks__buf models_buf, parents, bones, meshes, groups_buf, palette, pos, nrm, infl, binds;
+    vks__buf morph;  /* the groups' morph deltas (models_morph.c; 16 bytes when none) */
+    int morph_any;   /* some model has morph targets */
+    float *morph_defaults;  /* every model's targets' default weights, model by model */
+    uint32_t *morph_first;  /* per model: its first in morph_defaults (count + 1 entries) */
     vks__buf levels; /* per model its nodes sorted by depth, with level starts (compute/pose.comp) */
 };
 
@@ -155,6 +159,16 @@ static inline vks__plan_models vks__plan_of(const vks_gpu_models *ms)
     return (vks__plan_models){ms->count, ms->models, ms->groups, ms->group_influences};
 }
 
+
+/* The morph table and the groups' and models' morph fields (models_morph.c): after the groups
+ * are filled, before they are uploaded. */
+vks_result vks__upload_morph(vks_gpu *gpu, vks_gpu_models *ms, const vks_skin *const *skins, uint32_t count,
+                             vks_error *err);
+
+/* Instance inst of batch entry `entry` (model `model`): its weights from b->get_weights, less
+ * the targets' defaults (the uploaded rest is at the defaults), into dst. */
+void vks__morph_weights_put(const vks_gpu_models *ms, const vks_gpu_batch *b, uint32_t entry, uint32_t model,
+                            uint32_t inst, float *dst);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
 /* The deform pipelines of the influence variants in mask (bit k: k + 1 influences) that are
@@ -250,6 +264,8 @@ typedef struct vks__passes {
                                             with layered instances (vks__gpu_layered_param) */
     const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
     uint32_t plain;                      /* 1: the plain baseline kernel (batch only) */
+    uint32_t morph;                      /* 1: the instances' morph weights are in their locals'
+                                            slots (compute/morph.glsl; batch only) */
 } vks__passes;
 
 typedef struct vks__passes_desc {

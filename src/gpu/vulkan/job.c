@@ -23,6 +23,14 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     return 0;
 }
 
+/* The job's morph weights of an instance (compute/morph.glsl applies them). */
+static void weights(void *user, uint32_t entry, uint32_t inst, float *out)
+{
+    const vks_deform_job *job = ((job_ctx *)user)->job;
+    (void)entry;
+    memcpy(out, job->morph_weights + (size_t)inst * job->skin->target_count, job->skin->target_count * sizeof *out);
+}
+
 vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model, const vks_deform_job *job,
                            vks_gpu_stats *stats, vks_error *err)
 {
@@ -33,16 +41,13 @@ vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t 
         models->models[model].node_count != job->skin->node_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/job",
                              "model %u of the uploaded set is not the job's skin", model);
-    uint32_t off = vks__morph_weights_off_default(job); /* the upload holds the defaults' rest */
-    if (off)
-        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "gpu/job",
-                             "%u of %u morph target(s) have weights per instance, which the GPU does not take yet "
-                             "(the CPU reference does)", off, job->skin->target_count);
     job_ctx c = {job};
     vks_gpu_batch_entry e = {model, job->instance_count, job->locals};
     vks_gpu_batch b = {0};
     b.entries = &e, b.entry_count = 1;
     b.deliver = deliver, b.user = &c;
     b.want_normals = job->normals != NULL;
+    if (vks__morph_weights_off_default(job)) /* weights per instance: the deform pass's morph stage */
+        b.get_weights = weights;
     return vks_gpu_run(gpu, models, &b, stats, err);
 }

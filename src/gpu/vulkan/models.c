@@ -231,7 +231,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
 {
     t->models[i] = (vks__gpu_model_info){b->nb, s->node_count, b->bb, s->bone_count, b->mb, s->mesh_count, b->vb,
                                          s->vertex_count};
-    ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, b->gb, s->group_count, b->nb, levels};
+    ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, b->gb, s->group_count, b->nb, levels,
+                                     0 /* morph_slots: vks__upload_morph */};
     t->levels[i] = b->lw;
     b->lw += put_levels(s, t->levels + b->lw, depth);
     for (uint32_t n = 0; n < s->node_count; n++) {
@@ -365,6 +366,10 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         variants |= 1u << (ms->group_influences[g] - 1);
     res = vks__deform_pipelines(gpu, variants, err);
     if (res == VKS_OK)
+        res = vks__upload_morph(gpu, ms, skins, count, err);
+    for (uint32_t i = 0; i < count; i++)
+        ms->morph_any |= skins[i]->target_count != 0;
+    if (res == VKS_OK)
         res = upload_tables(gpu, ms, &t, count, b.lw, err);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
         ms->bind_locals = t.binds;
@@ -387,9 +392,10 @@ void vks_gpu_models_free(vks_gpu_models *ms)
         return;
     vks_gpu *gpu = ms->gpu;
     vks__buf *bufs[] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes, &ms->groups_buf,
-                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds, &ms->levels};
+                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds, &ms->levels, &ms->morph};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         vks__buf_destroy(gpu, bufs[i]);
     free(ms->models), free(ms->groups), free(ms->group_influences), free(ms->bind_locals);
+    free(ms->morph_defaults), free(ms->morph_first);
     free(ms);
 }

@@ -108,7 +108,7 @@ void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
     const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
-                                                         &p->out_nrm,     &p->works};
+                                                         &p->out_nrm,     &p->works,    &ms->morph,   &p->locals};
     write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
     VkWriteDescriptorSet tw = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     tw.dstSet = p->deform_set;
@@ -173,7 +173,7 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
         if (!n)
             continue;
         uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
-        vks__deform_push dp = {p->work_base[k], n, gx, p->normals};
+        vks__deform_push dp = {p->work_base[k], n, gx, p->normals, p->morph, {0, 0, 0}};
         gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                   p->plain ? gpu->plain_pipeline[k] : gpu->deform_pipeline[k]);
         gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
