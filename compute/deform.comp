@@ -23,9 +23,11 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per vertex
 layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
                                                       // 0: no shared palette and no barrier
-layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 10
+layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 12
 layout(constant_id = 4) const uint SKIP_ZEROS = 0;    // 1: no matrix loaded for a weight of 0
                                                       // (src/gpu/tuning.h: a calibration choice)
+layout(constant_id = 5) const uint MORPH = 0;         // 1: the morph stage (morph.glsl) is compiled in:
+                                                      // the variant for chunks with morph weights
 
 #include "tables.glsl"
 
@@ -143,7 +145,7 @@ void main()
             }
         }
         vec3 pm = p, nm = n; // the morph stage, where the chunk's instances carry weights
-        if (pc.morph != 0u && (g.morph & 0xffffu) != 0u)
+        if (MORPH != 0u && pc.morph != 0u && (g.morph & 0xffffu) != 0u)
             morph_vertex(g, inst, v - g.first_vertex, pm, nm);
         vec4 p1 = vec4(pm, 1.0);
         vec3 pp = vec3(dot(r0, p1), dot(r1, p1), dot(r2, p1));

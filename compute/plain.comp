@@ -9,6 +9,7 @@
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4; // 1..4: slots read per vertex
+layout(constant_id = 2) const uint MORPH = 0;      // 1: the morph stage compiled in (morph.glsl)
 
 #include "tables.glsl"
 
@@ -53,7 +54,7 @@ void main()
     vec3 pm = vec3(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]), n = vec3(0);
     if ((g.flags & FLAG_HAS_NORMALS) != 0u)
         n = vec3(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]);
-    if (pc.morph != 0u && (g.morph & 0xffffu) != 0u) // the morph stage (morph.glsl)
+    if (MORPH != 0u && pc.morph != 0u && (g.morph & 0xffffu) != 0u) // the morph stage (morph.glsl)
         morph_vertex(g, inst, v - g.first_vertex, pm, n);
     vec4 p = vec4(pm, 1.0);
     uint o = (inst.out_off + v - g.vert_base) * 3u;

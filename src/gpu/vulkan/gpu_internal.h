@@ -107,6 +107,9 @@ struct vks_gpu {
     VkPipeline deform_pipeline[4]; /* by influence count - 1 */
     VkShaderModule plain_module;
     VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
+    /* the same kernels with the morph stage compiled in (MORPH 1), made once a model set with
+       morph targets is uploaded (deform_variants bit 4): the others stay as they were */
+    VkPipeline deform_morph_pipeline[4], plain_morph_pipeline[4];
     VkShaderModule reduce_module;  /* the verdict's reduction (reduce.c), made on first use */
     VkDescriptorSetLayout reduce_dsl;
     VkPipelineLayout reduce_layout;
@@ -114,8 +117,9 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
-                                 has k + 1 influences (only those are compiled, on upload) */
-    uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
+                                 has k + 1 influences (only those are compiled, on upload); bit 4:
+                                 their morph variants too (a model set with morph targets) */
+    uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 12 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
     int first_use_calibrated; /* calibration at first use was tried (tune.c): once a context */
@@ -256,7 +260,7 @@ void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 typedef struct vks__passes {
     vks__buf insts, params, locals, world, skin, works, out_pos, out_nrm;
     VkDescriptorSet pose_set, deform_set;
-    VkBufferView skin_view;              /* skin as RGBA32F texels (binding 10 of deform_set) */
+    VkBufferView skin_view;              /* skin as RGBA32F texels (binding 12 of deform_set) */
     uint32_t instance_count;             /* instances the pose pass runs over */
     uint32_t work_base[4], work_count[4];/* per influence variant, in the works buffer */
     uint32_t normals;                    /* 1: the deform pass writes normals */

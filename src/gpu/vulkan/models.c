@@ -364,11 +364,13 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     uint32_t variants = 0; /* the deform kernels these groups need: compiled now, if not yet */
     for (uint32_t g = 0; g < b.gb; g++)
         variants |= 1u << (ms->group_influences[g] - 1);
+    for (uint32_t i = 0; i < count; i++) /* morph targets: the kernels with the morph stage too */
+        ms->morph_any |= skins[i]->target_count != 0;
+    if (ms->morph_any)
+        variants |= 16u;
     res = vks__deform_pipelines(gpu, variants, err);
     if (res == VKS_OK)
         res = vks__upload_morph(gpu, ms, skins, count, err);
-    for (uint32_t i = 0; i < count; i++)
-        ms->morph_any |= skins[i]->target_count != 0;
     if (res == VKS_OK)
         res = upload_tables(gpu, ms, &t, count, b.lw, err);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
