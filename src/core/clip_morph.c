@@ -88,6 +88,12 @@ double vks__clip_target_weight_d(const vks_clip *clip, const vks_skin *skin, uin
 
 void vks_clip_sample_weights_d(const vks_clip *clip, const vks_skin *skin, double t, float *out)
 {
-    for (uint32_t k = 0; k < skin->target_count; k++)
-        out[k] = (float)vks__clip_target_weight_d(clip, skin, k, t);
+    for (uint32_t m = 0; m < skin->mesh_count; m++) { /* the track looked up once per mesh */
+        const vks_mesh *me = &skin->meshes[m];
+        int32_t tr = me->target_count ? vks__clip_morph_track_of_mesh(clip, me) : -1;
+        int driven = tr >= 0 && clip->morph_tracks[tr].weights.components == me->target_count;
+        for (uint32_t k = 0; k < me->target_count; k++)
+            out[me->first_target + k] = driven ? (float)component(&clip->morph_tracks[tr].weights, t, k)
+                                               : skin->targets[me->first_target + k].default_weight;
+    }
 }
