@@ -67,7 +67,8 @@ else()
 endif()
 if(VKSKIN_STATIC)
   set(VKSKIN_PC_REQUIRES_PRIVATE "Requires.private: expat libcjson libpng")
-  set(VKSKIN_PC_LIBS_PRIVATE "Libs.private: -lm -pthread")
+  # meshoptimizer has no .pc; libdraco is C++, so its shim needs libstdc++ too
+  set(VKSKIN_PC_LIBS_PRIVATE "Libs.private: -lmeshoptimizer -ldraco -lstdc++ -lm -pthread")
   if(VKSKIN_HAVE_OPENEXR) # its C library alone (OpenEXR.pc would add the C++ ones)
     get_filename_component(VKSKIN_PC_EXR ${VKSKIN_OPENEXR_LIBRARY} NAME_WE)
     string(REGEX REPLACE "^lib" "" VKSKIN_PC_EXR ${VKSKIN_PC_EXR})
@@ -82,3 +83,10 @@ else()
 endif()
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/vkskin.pc.in ${CMAKE_CURRENT_BINARY_DIR}/vkskin.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/vkskin.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The engine kits (engines/: three.js modules and player page, Godot 3 shaders and player, Unity
+# and Unreal HLSL) as share/vkskin/engines, so a bake plays without the sources or a build tree
+# (README "Play a bake in your engine"). A component of their own: `cmake --install BUILD
+# --component engines` copies only them (the three.js test serves the kit from there).
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/engines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/vkskin/engines
+        COMPONENT engines)

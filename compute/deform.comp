@@ -20,7 +20,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4: slots read per vertex
+layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4 or 8: slots read per vertex (8: slots
+                                                      // 4..7 from the group's second records)
 layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
                                                       // 0: no shared palette and no barrier
 layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 12
@@ -100,8 +101,13 @@ void main()
         n = vec3(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]);
     bool renormalize = (g.flags & (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) == (FLAG_RENORMALIZE | FLAG_HAS_NORMALS);
     Infl f = infl[v];
-    uint idx[4] = uint[4](f.idx01 & 0xffffu, f.idx01 >> 16, f.idx23 & 0xffffu, f.idx23 >> 16);
-    float wt[4] = float[4](f.w[0], f.w[1], f.w[2], f.w[3]);
+    uint idx[8] = uint[8](f.idx01 & 0xffffu, f.idx01 >> 16, f.idx23 & 0xffffu, f.idx23 >> 16, 0u, 0u, 0u, 0u);
+    float wt[8] = float[8](f.w[0], f.w[1], f.w[2], f.w[3], 0.0, 0.0, 0.0, 0.0);
+    if (INFLUENCES > 4u) { // a constant: the four-influence pipelines have no such read
+        Infl m = infl[g.infl_more + v - g.first_vertex];
+        idx[4] = m.idx01 & 0xffffu; idx[5] = m.idx01 >> 16; idx[6] = m.idx23 & 0xffffu; idx[7] = m.idx23 >> 16;
+        wt[4] = m.w[0]; wt[5] = m.w[1]; wt[6] = m.w[2]; wt[7] = m.w[3];
+    }
     // Empty slots may carry any index: clamp it into the palette and let the zero weight
     // cancel it (skin matrices are finite), so no branch per slot.
     for (uint k = 0; k < INFLUENCES; k++) {
@@ -111,7 +117,7 @@ void main()
     }
     bool shared_pal = PALETTE_CAP > 0 && g.palette_count <= PALETTE_CAP;
     // The remap is the vertex's, not the instance's: look each slot's bone up once here.
-    uint bone[4];
+    uint bone[8];
     for (uint k = 0; k < INFLUENCES; k++)
         bone[k] = shared_pal ? 0u : palette[g.first_palette + idx[k]];
     uint out_v = v - g.vert_base;

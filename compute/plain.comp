@@ -8,7 +8,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint INFLUENCES = 4; // 1..4: slots read per vertex
+layout(constant_id = 1) const uint INFLUENCES = 4; // 1..4 or 8: slots read per vertex (as deform.comp)
 layout(constant_id = 2) const uint MORPH = 0;      // 1: the morph stage compiled in (morph.glsl)
 
 #include "tables.glsl"
@@ -41,8 +41,13 @@ void main()
     Inst inst = insts[w.inst_first + ii];
     uint v = g.first_vertex + w.vstart + lid;
     Infl f = infl[v];
-    uint idx[4] = uint[4](f.idx01 & 0xffffu, f.idx01 >> 16, f.idx23 & 0xffffu, f.idx23 >> 16);
-    float wt[4] = float[4](f.w[0], f.w[1], f.w[2], f.w[3]);
+    uint idx[8] = uint[8](f.idx01 & 0xffffu, f.idx01 >> 16, f.idx23 & 0xffffu, f.idx23 >> 16, 0u, 0u, 0u, 0u);
+    float wt[8] = float[8](f.w[0], f.w[1], f.w[2], f.w[3], 0.0, 0.0, 0.0, 0.0);
+    if (INFLUENCES > 4u) {
+        Infl m = infl[g.infl_more + v - g.first_vertex];
+        idx[4] = m.idx01 & 0xffffu; idx[5] = m.idx01 >> 16; idx[6] = m.idx23 & 0xffffu; idx[7] = m.idx23 >> 16;
+        wt[4] = m.w[0]; wt[5] = m.w[1]; wt[6] = m.w[2]; wt[7] = m.w[3];
+    }
     vec4 r0 = vec4(0), r1 = vec4(0), r2 = vec4(0);
     for (uint k = 0; k < INFLUENCES; k++) {
         // an empty slot may carry any index: clamped into the palette, cancelled by weight 0

@@ -2,7 +2,7 @@
 add_library(vks_fixture STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/skin_fixture.c)
 target_link_libraries(vks_fixture PUBLIC vks_testutil)
 foreach(t test_cpu_reference test_math_pose test_diff_bake test_diff_split test_diff_sums test_error_scale_rule
-        test_compare_rule)
+        test_compare_rule test_bind_check_scaled)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS core)
   target_link_libraries(${t} PRIVATE vks_fixture)
 endforeach()

@@ -26,6 +26,20 @@ add_test(NAME cli_gltf COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_gltf.sh $<TAR
   ${VKS_CLI_GLTF_PNG})
 set_tests_properties(cli_gltf PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gltf" TIMEOUT 300
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# Up to 8 influences (issue 38): a tube of 5..8 joints a vertex authored at test time, every
+# engine against the glTF specification's skinning evaluated independently in Python, and the
+# warnings every command prints when a model or an output loses influences.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  if(VKSKIN_GPU)
+    set(VKS_EIGHT_GPU gpu)
+  else()
+    set(VKS_EIGHT_GPU "")
+  endif()
+  add_test(NAME cli_eight_influences COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_eight_influences.sh
+    $<TARGET_FILE:vkskin> ${VKS_EIGHT_GPU})
+  set_tests_properties(cli_eight_influences PROPERTIES LABELS "cli;gltf" TIMEOUT 300)
+endif()
 
 # Rigid parts (mesh nodes without a skin: a prop on a bone, one at a root) deformed by their
 # node's world on every engine, against worlds composed independently (issue 38).

@@ -15,3 +15,9 @@ endif()
 # UV sets and materials (NiMaterialProperty, NiTexturingProperty's base NiSourceTexture) of the
 # real samples (issue 26); skipped without them.
 vks_add_test(NAME test_nif_surface SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/test_nif_surface.c LABELS nif)
+
+# Rigid shapes (no skin instance, under a bone) deformed by the bone's world and their own
+# transform on every engine, on the real Skyrim LE sample, against an independent golden.
+add_test(NAME cli_nif_rigid COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_nif_rigid.sh $<TARGET_FILE:vkskin>
+         ${VKSKIN_REAL_DATASETS})
+set_tests_properties(cli_nif_rigid PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;nif;gpu" TIMEOUT 300)

@@ -6,6 +6,8 @@ foreach(t test_p3d_cfg test_p3d_write test_p3d_robust test_p3d_errors test_p3d_p
     vks_add_test(NAME ${t} SOURCES ${CMAKE_SOURCE_DIR}/tests/unit/${t}.c LABELS p3d)
   endif()
 endforeach()
+# the eight-influence tube (more selections a point than Arma keeps)
+target_sources(test_p3d_write PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit/eight_tube.c)
 # The replay test passes several seed folders (vks_add_fuzz's SEEDS takes one): ours and
 # the real samples (MLOD, ODOL and model.cfg files).
 foreach(f mlod odol cfg)

@@ -51,6 +51,11 @@ typedef struct vks_mesh_source {
     const float (*weight)[4];       /* per file vertex: weight per slot; 0 means unused, a
                                        negative weight is dropped (and counted in
                                        skin->weights), a non-finite one is refused */
+    /* optional, per file vertex: slots 4..7 (a second set of four, glTF JOINTS_1/WEIGHTS_1),
+       the same rules as bone and weight; NULL: none. Groups of the file with their own
+       influences (vks_group_source.bone) use only their four. */
+    const uint16_t (*bone_more)[4];
+    const float (*weight_more)[4];
     const float *stored_weight_sum; /* optional, per file vertex: the sum of the weights as the
                                        file stores them, when the reader has already applied
                                        its format's rule (NIF's top 4, .cmdl's renormalisation)

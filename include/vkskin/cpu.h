@@ -63,9 +63,11 @@ VKS_API vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu
  * abs_radius x vks_skin_error_scale), the same float32 noise bound validate uses. A model that
  * fails does not reproduce its own vertices at bind: wrong inverse binds, weights that do not
  * sum to 1, or a file stored in another pose than its bind pose. A skeleton whose bind skin
- * matrices are all one rigid transform P (a node above the bones that the inverse binds leave
- * out: glTF's scene placement, which glTF viewers apply to the whole mesh) passes when it
- * reproduces P v, and says so (placed). Normals are reported, not
+ * matrices are all one rigid transform P, or one times a uniform scale (a node above the bones
+ * that the inverse binds leave out: glTF's scene placement, which glTF viewers apply to the
+ * whole mesh; or the dequantization of KHR_mesh_quantization positions that gltfpack folds
+ * into the inverse binds) passes when it reproduces P v within the tolerance times that scale,
+ * and says so (placed). Normals are reported, not
  * judged: formats quantise them (Skyrim SE stores 8 bits, 4e-3 off in the samples). */
 typedef struct vks_bind_check {
     double max_error;          /* absolute, in the mesh's units; NaN/inf when the model gives one */
@@ -79,9 +81,12 @@ typedef struct vks_bind_check {
     double per_mesh_max[64];   /* first 64 meshes */
     uint32_t rigid_skipped;    /* vertices of VKS_GROUP_RIGID groups: stored bone-local, so the
                                   bind pose moves them by design; not compared */
-    int placed;                /* 1: every bone's bind skin matrix is one rigid transform P (a
-                                  placement above the skeleton, e.g. the Z-up correction of a
-                                  converted glTF or a COLLADA2GLTF root), and the bind pose
+    int placed;                /* 1: every bone's bind skin matrix is one rigid transform P,
+                                  possibly times a uniform scale (a placement above the
+                                  skeleton, e.g. the Z-up correction of a converted glTF or a
+                                  COLLADA2GLTF root, or gltfpack's dequantization: the
+                                  tolerance, error scale and relative error are then in P's
+                                  units), and the bind pose
                                   reproduces the stored vertices placed by P: the errors above
                                   are then measured against P v, the verdict judges them */
     vks_affine placement;      /* P when placed, else identity */

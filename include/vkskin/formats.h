@@ -47,7 +47,9 @@ typedef struct vks_file_options {
                        vks_error *err);
     void (*release)(void *user, void *bytes);
     void *user;
-    uint64_t max_size; /* largest file read, model or config; default 2 GiB */
+    uint64_t max_size; /* largest file read, model or config; also the most a compressed glTF
+                          may decompress to (meshopt views and Draco primitives, all together);
+                          default 2 GiB */
 } vks_file_options;
 
 /* The default read: the file system through open/read. A regular file over max_size is
@@ -120,7 +122,10 @@ VKS_API vks_result vks_p3d_read(const vks_read_options *opt, const void *bytes, 
                         vks_error *err);
 /* glTF 2.0, .gltf (JSON; external buffers through opt->gltf.path and opt->file) or .glb: every
  * skinned mesh node of the scene, one mesh per primitive; skin space is the scene root's (the
- * mesh node's own transform is ignored, as the specification says). */
+ * mesh node's own transform is ignored, as the specification says). Compressed geometry is
+ * decoded: EXT_/KHR_meshopt_compression (libmeshoptimizer) and KHR_draco_mesh_compression
+ * (libdraco), its decoded size bounded by opt->file.max_size; KHR_mesh_quantization's
+ * integer attributes are read. */
 VKS_API vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                                  vks_error *err);
 

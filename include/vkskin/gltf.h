@@ -74,6 +74,10 @@ typedef struct vks_gltf_options {
     vks_gltf_container container; /* default: from the path */
     float fps;                    /* resampling rate (default 30) */
     const char *generator;        /* asset.generator (default "vkskin <version>") */
+    uint32_t max_influences;      /* joints written per vertex: 0 (or 8) all the model's, with
+                                     JOINTS_1/WEIGHTS_1 where a mesh has more than 4; 1..7 the
+                                     largest so many, renormalised (a file for an engine shader
+                                     that reads fewer), counted in the report */
 } vks_gltf_options;
 
 typedef struct vks_gltf_report {
@@ -81,6 +85,8 @@ typedef struct vks_gltf_report {
     uint32_t channels_kept;        /* channels written with the source's own keys */
     uint32_t channels_resampled;   /* channels sampled at opt.fps */
     uint32_t weights_normalised;   /* file vertices whose stored weights did not sum to 1 */
+    uint32_t influences_dropped;   /* file vertices that lost influences to max_influences */
+    float influence_max_dropped;   /* the largest weight so dropped (of the vertex's sum 1) */
     uint32_t normals_replaced;     /* zero or non-finite normals written as +Y (glTF needs unit) */
     uint32_t skeleton_copies;      /* distinct skin spaces (1 for most files) */
     uint32_t uv_sets;              /* TEXCOORD sets of the mesh with the most */

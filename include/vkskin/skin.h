@@ -45,7 +45,10 @@
 extern "C" {
 #endif
 
-#define VKS_MAX_INFLUENCES 4
+/* Influences kept per vertex: glTF's JOINTS_0/1 and WEIGHTS_0/1, as stored. A format that stores
+ * more keeps the 8 largest (counted in vks_weight_report.truncated). Groups say how many slots
+ * their vertices use (max_influences), so 4-influence models are deformed as before. */
+#define VKS_MAX_INFLUENCES 8
 #define VKS_MAX_UV_SETS 4 /* UV sets kept per vertex (glTF TEXCOORD_0..3, RW's 8 sets cut to 4) */
 
 typedef struct vks_node {
@@ -80,7 +83,7 @@ typedef struct vks_group {
     uint32_t first_vertex, vertex_count;     /* global vertex range */
     uint32_t first_triangle, triangle_count; /* global triangle range */
     uint32_t first_palette, palette_count;   /* range in palette[] */
-    uint32_t max_influences;                 /* 1..4: most used slots of any vertex in the group */
+    uint32_t max_influences;                 /* 1..8: most used slots of any vertex in the group */
     uint32_t flags;
 } vks_group;
 
@@ -174,8 +177,16 @@ typedef struct vks_weight_report {
     uint32_t renormalised;           /* stored sum off 1 by more than 1e-3, scaled to 1 by the
                                         format's rule (NIF top 4, .cmdl); formats that keep
                                         weights as stored (RW) are not renormalised */
-    uint32_t over_four;              /* more than 4 non-zero weights (glTF JOINTS_1/WEIGHTS_1 and
-                                        on): kept to the 4 largest, renormalised; set by the reader */
+    uint32_t over_four;              /* more than 4 positive weights (glTF JOINTS_1/WEIGHTS_1):
+                                        kept as stored, up to 8 (informational) */
+    uint32_t truncated;              /* more than 8 positive weights (glTF JOINTS_2 and on): kept
+                                        to the 8 largest, renormalised; set by the reader */
+    float truncated_max_weight;      /* the largest weight so dropped, as stored (0: none) */
+    uint32_t rule_dropped;           /* file vertices (P3D: points) storing more positive weights
+                                        than the format's toolchain and engine skin with (P3D:
+                                        4, or 1 for a discrete skeleton), kept to the largest by
+                                        that rule, as the engine does; set by the reader */
+    float rule_dropped_max;          /* the largest weight so dropped, as stored (0: none) */
 } vks_weight_report;
 
 typedef struct vks_skin {
@@ -267,6 +278,11 @@ VKS_API int32_t vks_skin_find_node(const vks_skin *skin, const char *name);
 /* Largest distance of any bind position from the origin of its mesh's space (>= 1e-6);
  * the scale that relative errors are measured against. */
 VKS_API double vks_skin_bounding_radius(const vks_skin *skin);
+
+/* Vertices with more than k positive weights: what a writer whose format stores k a vertex
+ * would lose (the RenderWare, NIF and NW4C writers store 4 and refuse such a model rather than
+ * drop influences unsaid; P3D's MLOD selections hold them all). O(vertices). */
+VKS_API uint32_t vks_skin_vertices_over(const vks_skin *skin, uint32_t k);
 
 /* Summary statistics for inspect. */
 typedef struct vks_skin_stats {

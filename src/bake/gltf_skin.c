@@ -125,13 +125,35 @@ static const vks_group *group_of(const vks_skin *s, const vks_mesh *me, uint32_t
     return NULL;
 }
 
-/* One file vertex's influences as skin joints: duplicate joints merged, weights normalised
- * (the last one 1 - the others, so float sums are as close to 1 as float allows). */
-static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint16_t j[4], float w[4])
+/* Keeps the `most` largest of n merged influences (ties: the earlier slot), in slot order;
+ * returns the largest weight left out, 0 when none is. */
+static double keep_largest(uint16_t *j, double *acc, int *n, int most)
 {
-    double acc[4] = {0, 0, 0, 0}, sum = 0;
+    double dropped = 0;
+    while (*n > most) {
+        int small = 0;
+        for (int k = 1; k < *n; k++)
+            small = acc[k] <= acc[small] ? k : small;
+        dropped = acc[small] > dropped ? acc[small] : dropped;
+        for (int k = small; k + 1 < *n; k++)
+            j[k] = j[k + 1], acc[k] = acc[k + 1];
+        (*n)--;
+    }
+    return dropped;
+}
+
+/* One file vertex's influences as skin joints, up to `most` (<= 8: JOINTS_0 then JOINTS_1):
+ * duplicate joints merged, the largest `most` kept (the largest weight dropped, of the sum 1,
+ * into *dropped; 0 when none), weights normalised (the largest one 1 - the others, so float
+ * sums are as close to 1 as float allows). Returns 1 when the stored weights did not sum to 1. */
+static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, int most, uint16_t j[VKS_MAX_INFLUENCES],
+                         float w[VKS_MAX_INFLUENCES], double *dropped)
+{
+    *dropped = 0;
+    double acc[VKS_MAX_INFLUENCES] = {0}, sum = 0;
     int n = 0;
-    memset(j, 0, 4 * sizeof *j);
+    memset(j, 0, VKS_MAX_INFLUENCES * sizeof *j);
+    memset(w, 0, VKS_MAX_INFLUENCES * sizeof *w);
     const vks_group *gr = v == UINT32_MAX ? NULL : group_of(s, me, v);
     for (int k = 0; gr && k < VKS_MAX_INFLUENCES; k++) {
         float wk = s->influences[v].weight[k];
@@ -148,14 +170,21 @@ static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint
         sum += wk;
     }
     if (n == 0 || !(sum > 0)) {
-        j[0] = 0, w[0] = 1, w[1] = w[2] = w[3] = 0;
+        j[0] = 0, w[0] = 1;
         return 1;
+    }
+    int stored_off = fabs(sum - 1.0) > 1e-3;
+    if (n > most) {
+        *dropped = keep_largest(j, acc, &n, most) / sum;
+        sum = 0;
+        for (int k = 0; k < n; k++)
+            sum += acc[k];
     }
     /* float weights, those that round to 0 dropped (the validator refuses a joint used with
        weight 0), the largest taking 1 - the others so that the sum is 1 as near as float gets */
     int kept = 0, big = 0;
-    uint16_t jj[4] = {0, 0, 0, 0};
-    float ww[4] = {0, 0, 0, 0};
+    uint16_t jj[VKS_MAX_INFLUENCES] = {0};
+    float ww[VKS_MAX_INFLUENCES] = {0};
     for (int k = 0; k < n; k++) {
         float f = (float)(acc[k] / sum);
         if (f > 0) {
@@ -170,7 +199,7 @@ static int vertex_joints(const vks_skin *s, const vks_mesh *me, uint32_t v, uint
     ww[big] = rest;
     memcpy(j, jj, sizeof jj);
     memcpy(w, ww, sizeof ww);
-    return fabs(sum - 1.0) > 1e-3;
+    return stored_off;
 }
 
 /* Mesh m's skin: its bones in order as joints (so JOINTS_0 are mesh-local bone numbers), with
@@ -235,14 +264,15 @@ static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON 
 
 /* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
 static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
-                      vks_gltf_report *rep)
+                      int most, vks_gltf_report *rep)
 {
     const vks_mesh *me = &s->meshes[m];
     uint32_t nv = me->source_vertex_count;
     float (*pos)[3] = malloc(((size_t)nv + 1) * sizeof *pos), (*nrm)[3] = malloc(((size_t)nv + 1) * sizeof *nrm);
-    float (*wts)[4] = malloc(((size_t)nv + 1) * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
-    uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * sizeof *jts);
-    int ok = pos && nrm && wts && ibm && jts;
+    /* joints and weights of set 0 in [0, nv), of set 1 (slots 4..7) in [nv, 2 nv) */
+    float (*wts)[4] = malloc(((size_t)nv + 1) * 2 * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
+    uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * 2 * sizeof *jts);
+    int ok = pos && nrm && wts && ibm && jts, two_sets = 0;
     int has_n = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
     for (uint32_t j = 0; ok && j < nv; j++) {
         uint32_t v = file_to_model[j];
@@ -251,7 +281,16 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
         if (has_n && !vks__gltf_unit(v == UINT32_MAX ? 0 : s->normals[v][0], v == UINT32_MAX ? 0 : s->normals[v][1],
                                      v == UINT32_MAX ? 0 : s->normals[v][2], nrm[j]))
             rep->normals_replaced++;
-        rep->weights_normalised += (uint32_t)vertex_joints(s, me, v, jts[j], wts[j]);
+        uint16_t jv[VKS_MAX_INFLUENCES];
+        float wv[VKS_MAX_INFLUENCES];
+        double dropped;
+        rep->weights_normalised += (uint32_t)vertex_joints(s, me, v, most, jv, wv, &dropped);
+        rep->influences_dropped += dropped > 0;
+        if (dropped > rep->influence_max_dropped)
+            rep->influence_max_dropped = (float)dropped;
+        memcpy(jts[j], jv, sizeof jts[j]), memcpy(jts[nv + j], jv + 4, sizeof jts[j]);
+        memcpy(wts[j], wv, sizeof wts[j]), memcpy(wts[nv + j], wv + 4, sizeof wts[j]);
+        two_sets |= wv[4] > 0;
     }
     if (ok) {
         cJSON *attr = cJSON_CreateObject();
@@ -263,6 +302,11 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
             if (me->bone_count) {
                 cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
                 cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
+            }
+            if (me->bone_count && two_sets) { /* only meshes with more than 4 influences */
+                cJSON_AddNumberToObject(attr, "JOINTS_1", vks__gltf_joints(g, (const uint16_t(*)[4])(jts + nv), nv));
+                cJSON_AddNumberToObject(attr, "WEIGHTS_1",
+                                        vks__gltf_floats(g, &wts[nv][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
             }
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
@@ -338,7 +382,9 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
     ok = ok && L.mesh_node;
     for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {
         uint32_t *map = file_vertex_map(skin, m);
-        ok = map && write_mesh(&g, &L, skin, m, map, &rep);
+        ok = map && write_mesh(&g, &L, skin, m, map,
+                               o.max_influences - 1u < VKS_MAX_INFLUENCES ? (int)o.max_influences : VKS_MAX_INFLUENCES,
+                               &rep);
         L.mesh_node[m] = (uint32_t)cJSON_GetArraySize(g.nodes) - 1; /* write_mesh's node comes last */
         free(map);
     }

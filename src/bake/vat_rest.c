@@ -63,7 +63,7 @@ vks_result vks_vat_write_rest_glb(const char *path, const vks_skin *skin, const 
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "no memory for %u UVs", nv);
     for (uint32_t v = 0; v < nv; v++)
         vks_vat_uv(lay, v, uv + (size_t)v * 2);
-    vks_gltf_options o = {VKS_GLTF_GLB, 0, "vkskin bake (VAT rest mesh)"};
+    vks_gltf_options o = {VKS_GLTF_GLB, 0, "vkskin bake (VAT rest mesh)", 0};
     vks_result r = vks_gltf_write_bind_mesh(path, skin, uv, &o, err);
     free(uv);
     return r;

@@ -113,3 +113,15 @@ void vks_skin_stats_compute(const vks_skin *skin, vks_skin_stats *out)
         if (skin->groups[g].palette_count > out->max_palette)
             out->max_palette = skin->groups[g].palette_count;
 }
+
+uint32_t vks_skin_vertices_over(const vks_skin *skin, uint32_t k)
+{
+    uint32_t n = 0;
+    for (uint32_t v = 0; skin && skin->influences && v < skin->vertex_count; v++) {
+        uint32_t used = 0;
+        for (int s = 0; s < VKS_MAX_INFLUENCES; s++)
+            used += skin->influences[v].weight[s] > 0;
+        n += used > k;
+    }
+    return n;
+}

@@ -11,6 +11,11 @@
 
 #define MAX_PALETTE 65535u
 
+/* The builder works on eight slots per file vertex (VKS_MAX_INFLUENCES): the sources' sets of
+   four (build.h) are widened once per mesh and per file group that brings its own (widen). */
+typedef uint16_t wide_bone[VKS_MAX_INFLUENCES];
+typedef float wide_weight[VKS_MAX_INFLUENCES];
+
 struct vks_skin_builder {
     vks_skin *skin;
     vks_vec meshes, groups, bones, palette, positions, normals, influences, source, triangles, materials;
@@ -101,8 +106,10 @@ typedef struct plan_group {
     uint32_t *extra_own; /* leftover vertices placed here by the builder */
     uint32_t extra_own_count;
     size_t extra_own_cap;
-    const uint16_t (*bone)[4];
-    const float (*weight)[4];
+    const wide_bone *bone;
+    const wide_weight *weight;
+    wide_bone *own_bone; /* the file group's own influences, widened (freed with the plan) */
+    wide_weight *own_weight;
     uint32_t flags;
     int fixed_palette;
 } plan_group;
@@ -139,13 +146,13 @@ static int palette_add(vks_skin_builder *b, plan_group *g, uint16_t bone)
 }
 
 /* Bones (weight > 0) of a set of file vertices, deduplicated; returns the count. */
-static uint32_t bones_of(const vks_mesh_source *m, const uint16_t (*bone)[4], const float (*weight)[4],
+static uint32_t bones_of(const vks_mesh_source *m, const wide_bone *bone, const wide_weight *weight,
                          const uint32_t *verts, uint32_t nverts, uint16_t *out)
 {
     (void)m;
     uint32_t n = 0;
     for (uint32_t i = 0; i < nverts; i++)
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
             if (!(weight[verts[i]][k] > 0))
                 continue;
             uint16_t bb = bone[verts[i]][k];
@@ -196,7 +203,7 @@ static int find_fit(plan_group *gs, uint32_t first_auto, uint32_t count, uint32_
 }
 
 /* True when group c may take a leftover vertex with these bones as they are. */
-static int takes_as_is(const plan_group *g, int fixed_or_auto, const uint16_t (*mb)[4], const uint16_t *need,
+static int takes_as_is(const plan_group *g, int fixed_or_auto, const wide_bone *mb, const uint16_t *need,
                        uint32_t nn)
 {
     if (g->bone != mb || !fixed_or_auto)
@@ -217,10 +224,10 @@ static vks_result fail(vks_error *err, vks_result code, const char *mesh, const 
 
 /* Readers refuse non-finite weights where they read them (naming the offset); this is the
    builder's own guard, so that no path can hand one to the layout, which would drop it. */
-static int first_non_finite(const float (*w)[4], uint32_t n, uint32_t *vertex, uint32_t *slot)
+static int first_non_finite(const wide_weight *w, uint32_t n, uint32_t *vertex, uint32_t *slot)
 {
     for (uint32_t v = 0; v < n; v++)
-        for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t k = 0; k < VKS_MAX_INFLUENCES; k++)
             if (!isfinite(w[v][k])) {
                 *vertex = v, *slot = k;
                 return 1;
@@ -230,11 +237,11 @@ static int first_non_finite(const float (*w)[4], uint32_t n, uint32_t *vertex, u
 
 /* One file vertex into the weight report: its stored sum (the reader's, when it normalised
    by its format's rule before handing the weights over) and what the layout will repair. */
-static void report_vertex(vks_weight_report *r, const float w[4], const float *stored_sum)
+static void report_vertex(vks_weight_report *r, const float *w, const float *stored_sum)
 {
     double sum = 0;
     int positive = 0, negative = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
         sum += w[k] > 0 ? w[k] : 0.0;
         positive |= w[k] > 0;
         negative |= w[k] < 0;
@@ -278,18 +285,48 @@ static vks_result check_mesh(const vks_skin_builder *b, const vks_mesh_source *m
         if (!m->uv[k] && m->vertex_count)
             return fail(err, VKS_ERR_INVALID, mname, "UV set %llu has no array", k, 0, 0);
 
-    const uint16_t (*mb)[4] = m->bone;
-    const float (*mw)[4] = m->weight;
-    if (!mb != !mw)
+    if (!m->bone != !m->weight || !m->bone_more != !m->weight_more)
         return fail(err, VKS_ERR_INVALID, mname, "bone indices without weights or weights without bone indices",
                     0, 0, 0);
-    if (!mb && m->vertex_count && m->group_count == 0)
+    if (m->bone_more && !m->bone)
+        return fail(err, VKS_ERR_INVALID, mname, "slots 4..7 without slots 0..3", 0, 0, 0);
+    if (!m->bone && m->vertex_count && m->group_count == 0)
         return fail(err, VKS_ERR_INVALID, mname, "mesh has no influences", 0, 0, 0);
+    return VKS_OK;
+}
+
+/* n file vertices' influences as eight slots: lo's four, then hi's (NULL: empty slots). */
+static int widen(vks_skin_builder *b, const uint16_t (*lo_bone)[4], const float (*lo_weight)[4],
+                 const uint16_t (*hi_bone)[4], const float (*hi_weight)[4], uint32_t n, wide_bone **bone,
+                 wide_weight **weight)
+{
+    *bone = tmp_alloc(b, n, sizeof **bone);
+    *weight = tmp_alloc(b, n, sizeof **weight);
+    if (!*bone || !*weight)
+        return 0;
+    for (uint32_t v = 0; v < n; v++) {
+        memset((*bone)[v], 0, sizeof (*bone)[v]);
+        memset((*weight)[v], 0, sizeof (*weight)[v]);
+        memcpy((*bone)[v], lo_bone[v], sizeof lo_bone[v]);
+        memcpy((*weight)[v], lo_weight[v], sizeof lo_weight[v]);
+        if (hi_bone) {
+            memcpy((*bone)[v] + 4, hi_bone[v], sizeof hi_bone[v]);
+            memcpy((*weight)[v] + 4, hi_weight[v], sizeof hi_weight[v]);
+        }
+    }
+    return 1;
+}
+
+/* The mesh's own influences, once widened: finite weights, and every slot in use naming one of
+   the mesh's bones. */
+static vks_result check_mesh_influences(const vks_mesh_source *m, const char *mname, const wide_bone *mb,
+                                        const wide_weight *mw, vks_error *err)
+{
     uint32_t bad_v, bad_k;
     if (mw && first_non_finite(mw, m->vertex_count, &bad_v, &bad_k))
         return fail(err, VKS_ERR_FORMAT, mname, "vertex %llu slot %llu: weight is not finite", bad_v, bad_k, 0);
     for (uint32_t v = 0; v < m->vertex_count && mb; v++)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < VKS_MAX_INFLUENCES; k++)
             if (mw[v][k] > 0 && mb[v][k] >= m->bone_count)
                 return fail(err, VKS_ERR_FORMAT, mname, "vertex %llu names bone %llu, bone count %llu", v,
                             mb[v][k], m->bone_count);
@@ -300,8 +337,10 @@ static vks_result check_mesh(const vks_skin_builder *b, const vks_mesh_source *m
 typedef struct mesh_plan {
     const vks_mesh_source *m;
     const char *name;        /* m->name or "", for messages */
-    const uint16_t (*mb)[4]; /* the mesh's own influences (NULL when every file group has its own) */
-    const float (*mw)[4];
+    const wide_bone *mb; /* the mesh's own influences, widened (NULL when every file group has its own) */
+    const wide_weight *mw;
+    wide_bone *own_mb;   /* what mb and mw point to, freed with the plan */
+    wide_weight *own_mw;
     uint32_t limit;          /* bones per group the builder makes */
     vks_vec groups;          /* plan_group: the file's, then the builder's from first_auto on */
     uint32_t first_auto;
@@ -336,8 +375,6 @@ static vks_result plan_begin(vks_skin_builder *b, const vks_mesh_source *m, cons
     memset(p, 0, sizeof *p);
     p->m = m;
     p->name = mname;
-    p->mb = m->bone;
-    p->mw = m->weight;
     p->limit = m->palette_limit ? m->palette_limit : m->bone_count;
     if (p->limit > MAX_PALETTE)
         p->limit = MAX_PALETTE;
@@ -347,9 +384,13 @@ static vks_result plan_begin(vks_skin_builder *b, const vks_mesh_source *m, cons
     p->model_index = tmp_alloc(b, m->vertex_count, sizeof *p->model_index);
     p->used = tmp_alloc(b, m->vertex_count, 1);
     p->home = tmp_alloc(b, m->bone_count, sizeof *p->home);
-    if (!groups_ok || !p->group_of || !p->model_index || !p->used || !p->home)
+    if (!groups_ok || !p->group_of || !p->model_index || !p->used || !p->home ||
+        (m->bone && !widen(b, m->bone, m->weight, m->bone_more, m->weight_more, m->vertex_count, &p->own_mb,
+                           &p->own_mw)))
         return fail(err, VKS_ERR_NOMEM, mname, "out of memory for %llu vertices", m->vertex_count, 0, 0);
-    return VKS_OK;
+    p->mb = p->own_mb;
+    p->mw = p->own_mw;
+    return check_mesh_influences(m, mname, p->mb, p->mw, err);
 }
 
 static void plan_free(vks_skin_builder *b, mesh_plan *p)
@@ -359,7 +400,11 @@ static void plan_free(vks_skin_builder *b, mesh_plan *p)
         tmp_free(b, gs[gi].palette);
         tmp_free(b, gs[gi].tris);
         tmp_free(b, gs[gi].extra_own);
+        tmp_free(b, gs[gi].own_bone);
+        tmp_free(b, gs[gi].own_weight);
     }
+    tmp_free(b, p->own_mb);
+    tmp_free(b, p->own_mw);
     vks__vec_free(&p->groups, &b->skin->allocator);
     tmp_free(b, p->group_of);
     tmp_free(b, p->model_index);
@@ -380,13 +425,15 @@ static vks_result plan_file_group(vks_skin_builder *b, mesh_plan *p, uint32_t gi
         return plan_nomem(p, err);
     g->tri_src = src->triangles;
     g->mat_src = src->triangle_material;
-    g->bone = src->bone ? src->bone : p->mb;
-    g->weight = src->weight ? src->weight : p->mw;
     g->extra = src->vertices;
     g->extra_count = src->vertex_count;
     g->flags = src->flags;
     if (!src->bone != !src->weight)
         return fail(err, VKS_ERR_INVALID, mname, "group %llu has bone indices or weights, not both", gi, 0, 0);
+    if (src->bone && !widen(b, src->bone, src->weight, NULL, NULL, m->vertex_count, &g->own_bone, &g->own_weight))
+        return plan_nomem(p, err);
+    g->bone = src->bone ? g->own_bone : p->mb;
+    g->weight = src->bone ? g->own_weight : p->mw;
     if (!g->bone || !g->weight)
         return fail(err, VKS_ERR_INVALID, mname, "group %llu has no influences", gi, 0, 0);
     for (uint32_t t = 0; t < src->triangle_count; t++) {
@@ -402,7 +449,7 @@ static vks_result plan_file_group(vks_skin_builder *b, mesh_plan *p, uint32_t gi
             return fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu out of range %llu", gi,
                         src->vertices[i], m->vertex_count);
     uint32_t bad_v, bad_k;
-    if (src->weight && first_non_finite(src->weight, m->vertex_count, &bad_v, &bad_k))
+    if (src->weight && first_non_finite(g->weight, m->vertex_count, &bad_v, &bad_k))
         return fail(err, VKS_ERR_FORMAT, mname, "group %llu vertex %llu: weight is not finite", gi, bad_v, 0);
     if (src->bone)
         for (uint32_t v = 0; v < m->vertex_count; v++)
@@ -443,7 +490,7 @@ static void home_from_file_palettes(mesh_plan *p)
 static vks_result group_for_triangle(vks_skin_builder *b, mesh_plan *p, uint32_t t, int *out, vks_error *err)
 {
     const vks_mesh_source *m = p->m;
-    uint16_t need[12];
+    uint16_t need[3 * VKS_MAX_INFLUENCES];
     uint32_t nn = bones_of(m, p->mb, p->mw, m->triangles[t], 3, need);
     if (nn > p->limit)
         return fail(err, VKS_ERR_LIMIT, p->name, "triangle %llu needs %llu bones, palette limit %llu", t, nn,
@@ -563,7 +610,7 @@ static vks_result place_leftovers(vks_skin_builder *b, mesh_plan *p, vks_error *
         if (!p->mb)
             return fail(err, VKS_ERR_INVALID, p->name,
                         "vertex %llu is in no group and the mesh has no influences of its own", v, 0, 0);
-        uint16_t need[4];
+        uint16_t need[VKS_MAX_INFLUENCES];
         uint32_t nn = bones_of(m, p->mb, p->mw, &v, 1, need);
         int gi = leftover_group(p, need, nn);
         if (gi < 0) {
@@ -597,7 +644,7 @@ static void report_weights(vks_skin_builder *b, const mesh_plan *p)
     const vks_mesh_source *m = p->m;
     const plan_group *gs = p->groups.data;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        const float (*tw)[4] = gs[p->group_of[v] - 1].weight;
+        const wide_weight *tw = gs[p->group_of[v] - 1].weight;
         report_vertex(&b->report, tw[v], tw == p->mw && m->stored_weight_sum ? &m->stored_weight_sum[v] : NULL);
     }
 }
@@ -672,7 +719,7 @@ static vks_result lay_out_palette(vks_skin_builder *b, mesh_plan *p, uint32_t gi
     } else {
         for (uint32_t v = 0; v < m->vertex_count; v++)
             if (p->used[v])
-                for (int k = 0; k < 4; k++)
+                for (int k = 0; k < VKS_MAX_INFLUENCES; k++)
                     if (g->weight[v][k] > 0 && !palette_add(b, g, g->bone[v][k]))
                         return layout_nomem(p, err);
         /* vertices without any positive weight follow slot 0; give such a group bone 0 */
@@ -724,7 +771,7 @@ static vks_result lay_out_vertices(vks_skin_builder *b, mesh_plan *p, const plan
         *sv = v;
         p->model_index[v] = (uint32_t)(b->positions.count - 1 - p->first_vertex);
         uint32_t u = 0;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
             float w = g->weight[v][k];
             if (!(w > 0))
                 continue;

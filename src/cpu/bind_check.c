@@ -63,11 +63,14 @@ static void measure(const vks_skin *skin, const float *pos, const float *nrm, co
 }
 
 /* 1 and *p when the bind skin matrix of every bone that a skinned group uses is one rigid
- * transform (columns orthonormal, a mirror allowed), within tol at the model's radius. This is
- * a placement above the skeleton that the inverse binds leave out (a glTF root correction):
- * every vertex moves with it alike, which is not a reader's error. */
+ * transform times a uniform scale *scale (columns orthogonal and of one length, a mirror
+ * allowed), within tol at the model's radius. This is a placement above the skeleton that the
+ * inverse binds leave out (a glTF root correction), or one they carry for the stored vertices
+ * (KHR_mesh_quantization's dequantization, which gltfpack folds into the inverse binds of a
+ * skinned mesh's integer positions): every vertex moves with it alike, which is not a reader's
+ * error. */
 static int common_placement(const vks_skin *skin, const vks_affine *locals, double radius, double tol,
-                            vks_affine *p)
+                            vks_affine *p, double *scale)
 {
     vks_affine *world = malloc((skin->node_count ? skin->node_count : 1) * sizeof *world);
     if (!world)
@@ -100,12 +103,14 @@ static int common_placement(const vks_skin *skin, const vks_affine *locals, doub
     if (!found || !same)
         return 0;
     const float *m = p->m;
+    double s2 = (double)m[0] * m[0] + (double)m[1] * m[1] + (double)m[2] * m[2];
     for (int a = 0; a < 3; a++)
         for (int b = a; b < 3; b++) {
             double d = (double)m[3 * a] * m[3 * b] + (double)m[3 * a + 1] * m[3 * b + 1] + (double)m[3 * a + 2] * m[3 * b + 2];
-            if (fabs(d - (a == b)) > 1e-4)
+            if (!(fabs(d - (a == b) * s2) <= 1e-4 * s2))
                 return 0;
         }
+    *scale = sqrt(s2);
     vks_affine id = vks_affine_identity();
     return memcmp(&id, p, sizeof id) != 0;
 }
@@ -142,14 +147,17 @@ vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_err
     out->tolerance = vks_diff_default_tolerance().abs_radius * out->error_scale;
     out->pass = out->max_error <= out->tolerance;
     vks_affine place;
-    if (!out->pass && common_placement(skin, locals, radius, out->tolerance, &place)) {
+    double scale = 1;
+    if (!out->pass && common_placement(skin, locals, radius, out->tolerance, &place, &scale) && scale > 0) {
+        /* placed vertices are in the placement's units: the stored units' bounds times scale */
         vks_bind_check placed = *out;
         placed.max_error = placed.max_normal_error = 0, placed.rigid_skipped = 0;
         memset(placed.per_mesh_max, 0, sizeof placed.per_mesh_max);
         measure(skin, pos, nrm, &place, &placed);
-        if (placed.max_error <= out->tolerance) {
+        if (placed.max_error <= out->tolerance * scale) {
             *out = placed;
-            out->max_error_relative = out->max_error / radius;
+            out->max_error_relative = out->max_error / (radius * scale);
+            out->tolerance *= scale, out->error_scale *= scale;
             out->pass = 1, out->placed = 1, out->placement = place;
         }
     }

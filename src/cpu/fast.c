@@ -14,7 +14,8 @@
  * K_b = S_mesh W IB, as skin.h defines) when the instance changes, then walks the groups
  * overlapping its slice: the group's palette is gathered through the remap into a local
  * table of column vectors, and the kernel's vertex loop, specialised by the group's influence
- * count (1..4) and what it does with normals, blends and transforms its vertices. */
+ * count (1..4, or 8 for groups of 5..8 whose slots 4..7 sit in a second table beside the
+ * records) and what it does with normals, blends and transforms its vertices. */
 #include "vkskin/cpu.h"
 
 #include <math.h>
@@ -48,6 +49,9 @@ typedef struct fast_shared {
     int stream;             /* 1: each thread makes records chunk by chunk in its scratch, every
                                time (instance_count <= threads); 0: shared records, once */
     vks__fast_vertex *rec;  /* shared: vertex_count records */
+    vks__fast_more *more;   /* shared: vertex_count slots 4..7, made for groups of more than 4
+                               influences only; NULL when no group has them (or stream) */
+    int any_more;           /* some group has more than 4 influences */
     _Atomic int *state;     /* shared: per block of PREP_BLOCK records: 0 to make, 1 being made,
                                2 ready */
     uint32_t blocks;
@@ -64,25 +68,29 @@ typedef struct fast_thread {
     vks_affine *world, *skin;   /* node_count, bone_count */
     vks__pal_mat *pal;          /* max_palette, 64-byte aligned inside block */
     vks__fast_vertex *scratch;  /* stream: STREAM_CHUNK records after the palette */
+    vks__fast_more *scratch_more; /* stream, any_more: STREAM_CHUNK slots 4..7 after them */
     float (*mpos)[3], (*mnrm)[3]; /* per_instance: a chunk's morphed vertices (STREAM_CHUNK + 1) */
     void *block;
 } fast_thread;
 
-/* The influence count the kernels are specialised by: the group's max_influences, where a model
- * not validated says 0 or more than 4, all four slots. */
-static int group_influences(const vks_group *gr)
+/* The slots the kernels read for a group: its max_influences, where a model not validated says 0
+ * or more than 8, all eight. */
+static uint32_t group_slots(const vks_group *gr)
 {
-    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? (int)gr->max_influences : VKS_MAX_INFLUENCES;
+    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? gr->max_influences : VKS_MAX_INFLUENCES;
 }
 
-/* The records of group gr's vertices [a, b) into rec[0 .. b - a) (fast_internal.h): the one
- * place that reads the skin's influences, so the one place that checks them. */
-static void prepare_group(const fast_shared *sh, const vks_group *gr, vks__fast_vertex *rec, uint32_t a, uint32_t b)
+/* The records of group gr's vertices [a, b) into rec[0 .. b - a), and for a group of more than
+ * four influences their slots 4..7 into more[0 .. b - a) (fast_internal.h): the one place that
+ * reads the skin's influences, so the one place that checks them. */
+static void prepare_group(const fast_shared *sh, const vks_group *gr, vks__fast_vertex *rec, vks__fast_more *more,
+                          uint32_t a, uint32_t b)
 {
     const vks_skin *s = sh->job->skin;
     const vks_mesh *me = &s->meshes[gr->mesh];
-    sh->kernel->prepare(rec, sh->rest_pos, (me->flags & VKS_MESH_HAS_NORMALS) ? sh->rest_nrm : NULL, s->influences,
-                        a, b, s->vertex_count - 1, (uint32_t)group_influences(gr), gr->palette_count - 1);
+    sh->kernel->prepare(rec, group_slots(gr) > 4 ? more : NULL, sh->rest_pos,
+                        (me->flags & VKS_MESH_HAS_NORMALS) ? sh->rest_nrm : NULL, s->influences, a, b,
+                        s->vertex_count - 1, group_slots(gr), gr->palette_count - 1);
 }
 
 /* A chunk [c0, c0 + n) of group gr moved by the instance's morph weights w into the thread's
@@ -95,8 +103,9 @@ static void prepare_morphed(const fast_shared *sh, const fast_thread *t, const v
     const vks_mesh *me = &s->meshes[gr->mesh];
     int has_n = (me->flags & VKS_MESH_HAS_NORMALS) && s->normals;
     vks__fast_morph_chunk(s, me, w, c0, n, t->mpos, has_n ? t->mnrm : NULL);
-    sh->kernel->prepare(t->scratch, (const float(*)[3])t->mpos, has_n ? (const float(*)[3])t->mnrm : NULL,
-                        s->influences + c0, 0, n, n, (uint32_t)group_influences(gr), gr->palette_count - 1);
+    sh->kernel->prepare(t->scratch, group_slots(gr) > 4 ? t->scratch_more : NULL, (const float(*)[3])t->mpos,
+                        has_n ? (const float(*)[3])t->mnrm : NULL, s->influences + c0, 0, n, n, group_slots(gr),
+                        gr->palette_count - 1);
 }
 
 /* The shared records of vertices [v0, v1), group by group. */
@@ -108,7 +117,7 @@ static void prepare(const fast_shared *sh, uint32_t v0, uint32_t v1)
         uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
         uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
         if (a < b && gr->palette_count)
-            prepare_group(sh, gr, sh->rec + a, a, b);
+            prepare_group(sh, gr, sh->rec + a, sh->more ? sh->more + a : NULL, a, b);
     }
 }
 
@@ -249,9 +258,10 @@ static void *worker(void *arg)
                     if (morph)
                         prepare_morphed(sh, t, gr, mw, c0, n);
                     else
-                        prepare_group(sh, gr, t->scratch, c0, c0 + n);
-                    sh->kernel->deform(t->scratch, t->pal, n, group_influences(gr), nmode,
-                                       pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+                        prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
+                    sh->kernel->deform(t->scratch, t->scratch_more, t->pal, n,
+                                       vks__fast_loop_influences(group_slots(gr)), nmode, pa + (size_t)(c0 - a) * 3,
+                                       na ? na + (size_t)(c0 - a) * 3 : NULL);
                 }
                 continue;
             }
@@ -261,8 +271,9 @@ static void *worker(void *arg)
                 uint32_t blk = c0 / PREP_BLOCK;
                 c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
                 block_ready(sh, blk);
-                sh->kernel->deform(sh->rec + c0, t->pal, c1 - c0, group_influences(gr), nmode,
-                                   pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+                sh->kernel->deform(sh->rec + c0, sh->more ? sh->more + c0 : NULL, t->pal, c1 - c0,
+                                   vks__fast_loop_influences(group_slots(gr)), nmode, pa + (size_t)(c0 - a) * 3,
+                                   na ? na + (size_t)(c0 - a) * 3 : NULL);
             }
         }
     }
@@ -309,13 +320,15 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     float(*morph_pos)[3] = NULL, (*morph_nrm)[3] = NULL;
     if ((r = morph_rest(job, opt, &morph_pos, &morph_nrm, err)) != VKS_OK)
         return r;
-    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0,
+    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0, NULL, 0,
                       morph_pos ? (const float(*)[3])morph_pos : (const float(*)[3])s->positions,
                       morph_pos ? (const float(*)[3])morph_nrm : (const float(*)[3])s->normals,
                       vks__morph_weights_off_default(job) != 0};
-    for (uint32_t g = 0; g < s->group_count; g++)
+    for (uint32_t g = 0; g < s->group_count; g++) {
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
+        sh.any_more |= group_slots(&s->groups[g]) > 4;
+    }
     /* Enough items for every thread: slice vertices when instances are few, keeping slices
      * of at least 1024 vertices so the pose per item stays cheap. */
     if (job->instance_count < (uint32_t)threads * 4 && s->vertex_count > 2048) {
@@ -336,15 +349,19 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */
     sh.stream = job->instance_count <= (uint32_t)threads || sh.per_instance; /* weights: records per instance */
-    void *rec_block = NULL;
+    void *rec_block = NULL, *more_block = NULL;
     int ok = t && ids;
     if (!sh.stream) {
         sh.blocks = (s->vertex_count + PREP_BLOCK - 1) / PREP_BLOCK;
-        if ((uint64_t)s->vertex_count * sizeof *sh.rec < SIZE_MAX - 64)
+        if ((uint64_t)s->vertex_count * sizeof *sh.rec < SIZE_MAX - 64) {
             rec_block = a.alloc(a.user, (s->vertex_count ? s->vertex_count : 1) * sizeof *sh.rec + 63);
+            if (sh.any_more)
+                more_block = a.alloc(a.user, (s->vertex_count ? s->vertex_count : 1) * sizeof *sh.more + 63);
+        }
         sh.rec = rec_block ? align64(rec_block) : NULL;
+        sh.more = more_block ? align64(more_block) : NULL;
         sh.state = a.alloc(a.user, (sh.blocks ? sh.blocks : 1) * sizeof *sh.state);
-        ok = ok && rec_block && sh.state;
+        ok = ok && rec_block && sh.state && (more_block || !sh.any_more);
         for (uint32_t b = 0; sh.state && b < sh.blocks; b++)
             atomic_init(&sh.state[b], 0);
     }
@@ -357,13 +374,17 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         t[i].skin = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
         /* 64-byte aligned: a matrix is one cache line, its halves the AVX2 kernel's aligned
          * loads; the scratch records after the palette */
-        size_t scratch = sh.stream ? STREAM_CHUNK * sizeof *t->scratch : 0;
-        size_t morph = sh.per_instance ? 2 * (STREAM_CHUNK + 1) * sizeof *t->mpos : 0;
-        t[i].block = a.alloc(a.user, pal_bytes + scratch + morph + 63);
+        size_t scratch_bytes = sh.stream ? STREAM_CHUNK * sizeof *t->scratch : 0;
+        size_t more_bytes = sh.stream && sh.any_more ? STREAM_CHUNK * sizeof *t->scratch_more : 0;
+        size_t morph_bytes = sh.per_instance ? 2 * (STREAM_CHUNK + 1) * sizeof *t->mpos : 0;
+        t[i].block = a.alloc(a.user, pal_bytes + scratch_bytes + more_bytes + morph_bytes + 63);
         t[i].pal = t[i].block ? align64(t[i].block) : NULL;
         t[i].scratch = t[i].pal && sh.stream ? (vks__fast_vertex *)((char *)t[i].pal + pal_bytes) : NULL;
-        if (t[i].pal && morph) /* the chunk's moved positions, then its normals */
-            t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch), t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
+        t[i].scratch_more =
+            t[i].pal && more_bytes ? (vks__fast_more *)((char *)t[i].pal + pal_bytes + scratch_bytes) : NULL;
+        if (t[i].pal && morph_bytes) /* the chunk's moved positions, then its normals */
+            t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch_bytes + more_bytes),
+            t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
         ok = t[i].world && t[i].skin && t[i].pal;
     }
     uint32_t started = 0;
@@ -390,6 +411,8 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         a.free(a.user, ids);
     if (rec_block)
         a.free(a.user, rec_block);
+    if (more_block)
+        a.free(a.user, more_block);
     if (sh.state)
         a.free(a.user, sh.state);
     if (morph_pos)

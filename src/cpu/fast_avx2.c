@@ -30,15 +30,22 @@ AVX2 static inline void store3(float *dst, __m128 v, int whole)
     }
 }
 
-AVX2 static inline void vertex(const vks__fast_vertex *r, const char *pal, int k_inf, int nmode, float *pos,
-                               float *nrm, int whole, __m256i ixy, __m256i izw, __m256i inxy, __m256i inz)
+AVX2 static inline void vertex(const vks__fast_vertex *r, const vks__fast_more *more, const char *pal, int k_inf,
+                               int nmode, float *pos, float *nrm, int whole, __m256i ixy, __m256i izw, __m256i inxy,
+                               __m256i inz)
 {
     const float *m = (const float *)(pal + r->off[0]);
     __m256 w = _mm256_broadcast_ss(&r->w[0]);
     __m256 a = _mm256_mul_ps(w, _mm256_load_ps(m)), b = _mm256_mul_ps(w, _mm256_load_ps(m + 8));
-    for (int k = 1; k < k_inf; k++) {
+    for (int k = 1; k < k_inf && k < 4; k++) {
         m = (const float *)(pal + r->off[k]);
         w = _mm256_broadcast_ss(&r->w[k]);
+        a = _mm256_fmadd_ps(w, _mm256_load_ps(m), a);
+        b = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), b);
+    }
+    for (int k = 4; k < k_inf; k++) { /* slots 4..7 (k_inf 8), after the first four */
+        m = (const float *)(pal + more->off[k - 4]);
+        w = _mm256_broadcast_ss(&more->w[k - 4]);
         a = _mm256_fmadd_ps(w, _mm256_load_ps(m), a);
         b = _mm256_fmadd_ps(w, _mm256_load_ps(m + 8), b);
     }
@@ -64,8 +71,8 @@ AVX2 static inline void vertex(const vks__fast_vertex *r, const char *pal, int k
     store3(nrm, nn, whole);
 }
 
-AVX2 static inline void range(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
-                              int nmode, float *pos, float *nrm)
+AVX2 static inline void range(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                              uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
 {
     const __m256i ixy = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), izw = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
     const __m256i inxy = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5), inz = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
@@ -73,21 +80,25 @@ AVX2 static inline void range(const vks__fast_vertex *rec, const vks__pal_mat *p
     if (count == 0)
         return;
     uint32_t i = 0;
+    /* more is only read (and only given) for k_inf 8; rec keeps it a valid pointer otherwise */
+    const vks__fast_more *mo = k_inf > 4 ? more : (const vks__fast_more *)(const void *)rec;
     for (; i + 1 < count; i++)
-        vertex(rec + i, pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1, ixy, izw, inxy, inz);
-    vertex(rec + i, pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0, ixy, izw, inxy, inz);
+        vertex(rec + i, mo + (k_inf > 4 ? i : 0), pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1, ixy,
+               izw, inxy, inz);
+    vertex(rec + i, mo + (k_inf > 4 ? i : 0), pb, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0, ixy,
+           izw, inxy, inz);
 }
 
 #define CASE(k, m)                                                                                                 \
-    case (k) * 4 + (m): range(rec, pal, count, (k), (m), pos, nrm); break
+    case (k) * 4 + (m): range(rec, more, pal, count, (k), (m), pos, nrm); break
 
-AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
-                                 int nmode, float *pos, float *nrm)
+AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                                 uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through */
     /* the influence count and the normal mode as constants: each loop unrolled for them */
-    switch ((k_inf < 1 ? 1 : k_inf > 4 ? 4 : k_inf) * 4 + nmode) {
+    switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
         CASE(1, VKS__FAST_NRM_NONE);
         CASE(1, VKS__FAST_NRM);
         CASE(1, VKS__FAST_NRM_RENORM);
@@ -100,6 +111,9 @@ AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__pal_mat
         CASE(4, VKS__FAST_NRM_NONE);
         CASE(4, VKS__FAST_NRM);
         CASE(4, VKS__FAST_NRM_RENORM);
+        CASE(8, VKS__FAST_NRM_NONE);
+        CASE(8, VKS__FAST_NRM);
+        CASE(8, VKS__FAST_NRM_RENORM);
     default: break;
     }
 }
@@ -108,12 +122,26 @@ AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__pal_mat
  * lane blended, the slots' checks as lane masks, the index widened, clamped and scaled in lanes. */
 _Static_assert(sizeof(vks__pal_mat) == 64, "palette offsets are slot << 6");
 
-AVX2 static void prepare_avx2(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
-                              const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide, uint32_t k_max,
-                              uint32_t last_slot)
+/* Slots k0..k0+3 of in as weights and palette offsets, the lanes past the group's k_max (live)
+ * empty: empty slots (weight <= 0 or NaN) may carry any index, so weight 0 at slot 0; an index
+ * past the palette (a model not validated) goes to the last slot. */
+AVX2 static inline void slots(const vks_influence *in, int k0, __m128i live, __m128i last, float *w_out,
+                              uint32_t *off_out)
+{
+    __m128 w = _mm_loadu_ps(in->weight + k0);
+    __m128i keep = _mm_and_si128(_mm_castps_si128(_mm_cmp_ps(w, _mm_setzero_ps(), _CMP_GT_OQ)), live);
+    __m128i idx = _mm_min_epu32(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(in->index + k0))), last);
+    _mm_storeu_ps(w_out, _mm_and_ps(w, _mm_castsi128_ps(keep)));
+    _mm_storeu_si128((__m128i *)off_out, _mm_and_si128(_mm_slli_epi32(idx, 6), keep));
+}
+
+AVX2 static void prepare_avx2(vks__fast_vertex *rec, vks__fast_more *more, const float (*positions)[3],
+                              const float (*normals)[3], const vks_influence *influences, uint32_t a, uint32_t b,
+                              uint32_t wide, uint32_t k_max, uint32_t last_slot)
 {
     const __m128 zero = _mm_setzero_ps(), w1 = _mm_setr_ps(0, 0, 0, 1.0f);
     const __m128i live = _mm_cmpgt_epi32(_mm_set1_epi32((int)k_max), _mm_setr_epi32(0, 1, 2, 3));
+    const __m128i live_more = _mm_cmpgt_epi32(_mm_set1_epi32((int)k_max), _mm_setr_epi32(4, 5, 6, 7));
     const __m128i last = _mm_set1_epi32((int)last_slot);
     for (uint32_t v = a; v < b; v++) {
         vks__fast_vertex *r = &rec[v - a];
@@ -127,16 +155,11 @@ AVX2 static void prepare_avx2(vks__fast_vertex *rec, const float (*positions)[3]
             if (normals)
                 n = _mm_setr_ps(normals[v][0], normals[v][1], normals[v][2], 0.0f);
         }
-        const vks_influence *in = &influences[v];
-        __m128 w = _mm_loadu_ps(in->weight);
-        /* empty slots (weight <= 0 or NaN, or past k_max) may carry any index: weight 0 at
-         * slot 0; an index past the palette (a model not validated) to the last slot */
-        __m128i keep = _mm_and_si128(_mm_castps_si128(_mm_cmp_ps(w, zero, _CMP_GT_OQ)), live);
-        __m128i idx = _mm_min_epu32(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)in->index)), last);
         _mm_store_ps(r->pn, p);
         _mm_store_ps(r->pn + 4, n);
-        _mm_store_ps(r->w, _mm_and_ps(w, _mm_castsi128_ps(keep)));
-        _mm_store_si128((__m128i *)r->off, _mm_and_si128(_mm_slli_epi32(idx, 6), keep));
+        slots(&influences[v], 0, live, last, r->w, r->off);
+        if (more)
+            slots(&influences[v], 4, live_more, last, more[v - a].w, more[v - a].off);
     }
 }
 

@@ -32,6 +32,21 @@ typedef struct vks__fast_vertex {
     uint32_t off[4];
 } vks__fast_vertex;
 
+/* Slots 4..7 of a vertex, the same rules as w and off above, in a table beside the records:
+ * made and read only for groups with more than four influences, so four-influence models keep
+ * their one cache line per vertex. */
+typedef struct vks__fast_more {
+    float w[4];
+    uint32_t off[4];
+} vks__fast_more;
+
+/* The influence counts the vertex loops are specialised for: 1..4 and 8 (a group of 5..7
+ * influences runs the 8 loop, its empty slots weight 0 at slot 0). */
+static inline int vks__fast_loop_influences(uint32_t max_influences)
+{
+    return max_influences < 1 ? 1 : max_influences <= 4 ? (int)max_influences : 8;
+}
+
 /* What a kernel does with normals. */
 enum {
     VKS__FAST_NRM_NONE = 0,  /* no normal output */
@@ -41,18 +56,20 @@ enum {
 
 /* Makes the records rec[a..b) of one group's vertices from the skin's arrays: normals NULL
  * where the mesh has none (zeros), k_max the group's max_influences, last its last palette
- * slot. Vertices below wide may be read 16 bytes at a time (a position's or normal's 12 and 4
- * past them: every vertex but the skin's last). */
-typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
-                                  const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide,
-                                  uint32_t k_max, uint32_t last);
+ * slot; with more (k_max > 4), slots 4..7 into more[0 .. b - a). Vertices below wide may be
+ * read 16 bytes at a time (a position's or normal's 12 and 4 past them: every vertex but the
+ * skin's last). */
+typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, vks__fast_more *more, const float (*positions)[3],
+                                  const float (*normals)[3], const vks_influence *influences, uint32_t a, uint32_t b,
+                                  uint32_t wide, uint32_t k_max, uint32_t last);
 
 /* Deforms count consecutive prepared vertices rec[0..count) with the group palette pal (64-byte
- * aligned) and k_inf influences (1..4): positions to pos[0 .. 3 count), normals to nrm (nmode
- * one of the above; nrm unused for VKS__FAST_NRM_NONE). Writes exactly those floats: the last
- * vertex of the range stores 12 bytes, so another thread's slice next to it is never touched. */
-typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf,
-                                   int nmode, float *pos, float *nrm);
+ * aligned) and k_inf influences (1..4, or 8 reading slots 4..7 from more[0..count)): positions
+ * to pos[0 .. 3 count), normals to nrm (nmode one of the above; nrm unused for
+ * VKS__FAST_NRM_NONE). Writes exactly those floats: the last vertex of the range stores 12
+ * bytes, so another thread's slice next to it is never touched. */
+typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                                   uint32_t count, int k_inf, int nmode, float *pos, float *nrm);
 
 /* A kernel: its records and its vertex loop. */
 typedef struct vks__fast_kernel {

@@ -39,8 +39,9 @@ static inline void fast_store3(float *dst, vks__f4 v, int whole)
 /* The palette's columns carry the translation in lane 3 (fast_internal.h), so this loop blends
  * three vectors per influence, twelve useful floats, and takes the translation back out of
  * their fourth lanes with two shuffles. */
-static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__pal_mat *restrict pal, int k_inf,
-                               int nmode, float *restrict pos, float *restrict nrm, int whole)
+static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fast_more *restrict more,
+                               const vks__pal_mat *restrict pal, int k_inf, int nmode, float *restrict pos,
+                               float *restrict nrm, int whole)
 {
     const vks__f4 wv = *(const vks__f4 *)r->w;
     const vks__pal_mat *K = FAST_MAT(pal, r, 0);
@@ -56,6 +57,18 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__pa
     }
     if (k_inf > 3) {
         K = FAST_MAT(pal, r, 3), w = FAST_LANE(wv, 3);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+    }
+    if (k_inf > 4) { /* slots 4..7, in slot order after the first four (the reference's order) */
+        const vks__f4 wm = *(const vks__f4 *)more->w;
+        /* written out: a lane is a shuffle index, which clang wants constant (no loop variable) */
+        K = FAST_MAT(pal, more, 0), w = FAST_LANE(wm, 0);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 1), w = FAST_LANE(wm, 1);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 2), w = FAST_LANE(wm, 2);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 3), w = FAST_LANE(wm, 3);
         c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
     }
     /* (t.x, t.y, t.z, t.z) from the fourth lanes */
@@ -76,26 +89,29 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__pa
     }
 }
 
-static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__pal_mat *restrict pal, uint32_t count,
-                              int k_inf, int nmode, float *restrict pos, float *restrict nrm)
+static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__fast_more *restrict more,
+                              const vks__pal_mat *restrict pal, uint32_t count, int k_inf, int nmode,
+                              float *restrict pos, float *restrict nrm)
 {
     if (count == 0)
         return;
     uint32_t i = 0;
+    /* more is only read (and only given) for k_inf 8; rec keeps it a valid pointer otherwise */
+    const vks__fast_more *mo = k_inf > 4 ? more : (const vks__fast_more *)(const void *)rec;
     for (; i + 1 < count; i++)
-        fast_vertex(rec + i, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1);
-    fast_vertex(rec + i, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0);
+        fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1);
+    fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0);
 }
 
 #define FAST_CASE(k, m)                                                                                            \
-    case (k) * 4 + (m): fast_range(rec, pal, count, (k), (m), pos, nrm); break
+    case (k) * 4 + (m): fast_range(rec, more, pal, count, (k), (m), pos, nrm); break
 
-static void fast_deform(const vks__fast_vertex *rec, const vks__pal_mat *pal, uint32_t count, int k_inf, int nmode,
-                        float *pos, float *nrm)
+static void fast_deform(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                        uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through; keeps the pointer arithmetic defined */
-    switch ((k_inf < 1 ? 1 : k_inf > 4 ? 4 : k_inf) * 4 + nmode) {
+    switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
         FAST_CASE(1, VKS__FAST_NRM_NONE);
         FAST_CASE(1, VKS__FAST_NRM);
         FAST_CASE(1, VKS__FAST_NRM_RENORM);
@@ -108,6 +124,9 @@ static void fast_deform(const vks__fast_vertex *rec, const vks__pal_mat *pal, ui
         FAST_CASE(4, VKS__FAST_NRM_NONE);
         FAST_CASE(4, VKS__FAST_NRM);
         FAST_CASE(4, VKS__FAST_NRM_RENORM);
+        FAST_CASE(8, VKS__FAST_NRM_NONE);
+        FAST_CASE(8, VKS__FAST_NRM);
+        FAST_CASE(8, VKS__FAST_NRM_RENORM);
     default: break;
     }
 }
@@ -116,13 +135,33 @@ static void fast_deform(const vks__fast_vertex *rec, const vks__pal_mat *pal, ui
  * it runs once per vertex per run (as often as the loop above for one instance). */
 typedef uint16_t fast_h4 __attribute__((vector_size(8)));
 
-static void fast_prepare(vks__fast_vertex *rec, const float (*positions)[3], const float (*normals)[3],
-                         const vks_influence *influences, uint32_t a, uint32_t b, uint32_t wide, uint32_t k_max,
-                         uint32_t last_slot)
+/* Slots k0..k0+3 of in: weights (empty ones 0) and palette offsets (empty ones slot 0, past the
+ * palette the last slot), live the lanes under the group's k_max. */
+static inline void fast_slots(const vks_influence *in, int k0, fast_i4 live, fast_i4 last, float *w_out,
+                              uint32_t *off_out)
+{
+    vks__f4 w;
+    fast_h4 ih;
+    memcpy(&w, in->weight + k0, sizeof w);
+    memcpy(&ih, in->index + k0, sizeof ih);
+    fast_i4 idx = __builtin_convertvector(ih, fast_i4);
+    /* empty slots (weight <= 0 or NaN, or past k_max) may carry any index: weight 0 at
+     * slot 0; an index past the palette (a model not validated) to the last slot */
+    fast_i4 keep = (w > 0) & live, over = idx > last;
+    idx = (idx & ~over) | (last & over);
+    fast_i4 wk = (fast_i4)w & keep, off = (idx * (int32_t)sizeof(vks__pal_mat)) & keep;
+    memcpy(w_out, &wk, sizeof wk);
+    memcpy(off_out, &off, sizeof off);
+}
+
+static void fast_prepare(vks__fast_vertex *rec, vks__fast_more *more, const float (*positions)[3],
+                         const float (*normals)[3], const vks_influence *influences, uint32_t a, uint32_t b,
+                         uint32_t wide, uint32_t k_max, uint32_t last_slot)
 {
     /* slots past k_max are empty; indices are below 65536, so signed lanes compare them */
     const fast_i4 slot = {0, 1, 2, 3}, zero = {0, 0, 0, 0};
     const fast_i4 live = slot < zero + (int32_t)k_max, last = zero + (int32_t)last_slot;
+    const fast_i4 live_more = slot + 4 < zero + (int32_t)k_max;
     const fast_i4 xyz = {-1, -1, -1, 0};
     const vks__f4 w1 = {0, 0, 0, 1.0f};
     for (uint32_t v = a; v < b; v++) {
@@ -140,21 +179,11 @@ static void fast_prepare(vks__fast_vertex *rec, const float (*positions)[3], con
             if (normals)
                 nv = (vks__f4){normals[v][0], normals[v][1], normals[v][2], 0.0f};
         }
-        const vks_influence *in = &influences[v];
-        vks__f4 w;
-        fast_h4 ih;
-        memcpy(&w, in->weight, sizeof w);
-        memcpy(&ih, in->index, sizeof ih);
-        fast_i4 idx = __builtin_convertvector(ih, fast_i4);
-        /* empty slots (weight <= 0 or NaN, or past k_max) may carry any index: weight 0 at
-         * slot 0; an index past the palette (a model not validated) to the last slot */
-        fast_i4 keep = (w > 0) & live, over = idx > last;
-        idx = (idx & ~over) | (last & over);
-        fast_i4 wk = (fast_i4)w & keep, off = (idx * (int32_t)sizeof(vks__pal_mat)) & keep;
         memcpy(r->pn, &pv, sizeof pv);
         memcpy(r->pn + 4, &nv, sizeof nv);
-        memcpy(r->w, &wk, sizeof wk);
-        memcpy(r->off, &off, sizeof off);
+        fast_slots(&influences[v], 0, live, last, r->w, r->off);
+        if (more)
+            fast_slots(&influences[v], 4, live_more, last, more[v - a].w, more[v - a].off);
     }
 }
 

@@ -33,6 +33,7 @@ AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks_
                               float *nrm, int has_n, int renorm, int want_n)
 {
     const uint16_t *palette = s->palette + gr->first_palette;
+    const int slots = vks__ref_slots(gr);
     for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
         const vks_influence *in = &s->influences[v];
         const float *p = s->positions[v];
@@ -43,7 +44,7 @@ AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks_
             nx = _mm256_set1_pd(n[0]), ny = _mm256_set1_pd(n[1]), nz = _mm256_set1_pd(n[2]);
         }
         __m256d op = _mm256_setzero_pd(), on = op;
-        for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+        for (int k = 0; k < slots; k++) {
             double w = in->weight[k];
             if (!(w > 0))
                 continue;

@@ -24,6 +24,14 @@ typedef void (*vks__ref_group_fn)(const vks_skin *s, const vks_group *g, const v
 /* The definition: the scalar loop over the group's vertices with K as the skin matrices. */
 void vks__ref_group_scalar(const vks_skin *s, const vks_group *g, const vks_affine_d *K, float *pos, float *nrm);
 
+/* The slots a group's vertices may use: its max_influences (a validated model keeps every
+ * positive weight below it), all eight where a model not validated says 0 or more. Both loops
+ * stop there, so a 4-influence model never looks at slots 4..7. */
+static inline int vks__ref_slots(const vks_group *gr)
+{
+    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? (int)gr->max_influences : VKS_MAX_INFLUENCES;
+}
+
 /* Vertex v's stored position p and normal n (zero where its mesh has none) in double. */
 static inline void vks__ref_load(const vks_skin *s, const vks_mesh *me, uint32_t v, double p[3], double n[3])
 {
@@ -41,7 +49,7 @@ static inline void vks__ref_vertex(const vks_skin *s, const vks_group *gr, const
     const vks_mesh *me = &s->meshes[gr->mesh];
     const vks_influence *in = &s->influences[v];
     double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
-    for (int k = 0; k < VKS_MAX_INFLUENCES; k++) {
+    for (int k = 0, slots = vks__ref_slots(gr); k < slots; k++) {
         double w = in->weight[k];
         if (!(w > 0))
             continue; /* empty slots may carry any index: never read through them */

@@ -87,14 +87,15 @@ uint32_t vks__blocks_of(vks__plan_models pm, uint32_t model, uint32_t wg)
 }
 
 uint32_t vks__works_append(vks__plan_models pm, uint32_t wg, uint32_t tile, uint32_t model, uint32_t inst_first,
-                           uint32_t count, vks__gpu_work *const wl[4], uint32_t wn[4])
+                           uint32_t count, vks__gpu_work *const wl[VKS__DEFORM_VARIANTS],
+                           uint32_t wn[VKS__DEFORM_VARIANTS])
 {
     const vks__gpu_model *m = &pm.models[model];
     uint32_t added = 0;
     for (uint32_t g = 0; g < m->group_count; g++) {
         uint32_t gi = m->first_group + g;
         const vks__gpu_group *gr = &pm.groups[gi];
-        uint32_t var = pm.group_influences[gi] - 1;
+        uint32_t var = vks__deform_variant(pm.group_influences[gi]);
         for (uint32_t v0 = 0; v0 < gr->vertex_count; v0 += wg)
             for (uint32_t t = 0; t < count; t += tile) {
                 uint32_t vc = gr->vertex_count - v0 < wg ? gr->vertex_count - v0 : wg;

@@ -30,8 +30,23 @@ typedef struct vks__plan_models {
     uint32_t count;
     const vks__gpu_model *models;
     const vks__gpu_group *groups;     /* every model's groups, models[m].first_group on */
-    const uint32_t *group_influences; /* 1..4 per group: its deform variant + 1 */
+    const uint32_t *group_influences; /* 1..8 per group: the slots its vertices use */
 } vks__plan_models;
+
+/* The deform kernel's influence variants (compute/deform.comp's INFLUENCES): 1..4 slots, and
+ * 8 for groups of 5..8 influences, so a model without such groups never runs (or compiles) the
+ * wider kernel. */
+#define VKS__DEFORM_VARIANTS 5
+/* The variant (0 .. VKS__DEFORM_VARIANTS - 1) of a group whose vertices use k slots. */
+static inline uint32_t vks__deform_variant(uint32_t k)
+{
+    return k <= 1 ? 0 : k <= 4 ? k - 1 : 4;
+}
+/* The slots variant v reads. */
+static inline uint32_t vks__variant_slots(uint32_t v)
+{
+    return v < 4 ? v + 1 : 8;
+}
 
 /* Capacities of one pass set: output vertices, node/bone matrices, instances, work items. */
 typedef struct vks__caps {
@@ -64,7 +79,8 @@ uint32_t vks__blocks_of(vks__plan_models pm, uint32_t model, uint32_t wg);
  * of the set, to the per-variant lists (wl[k] must have room); returns the items added. wg
  * and tile as for vks__batch_caps. */
 uint32_t vks__works_append(vks__plan_models pm, uint32_t wg, uint32_t tile, uint32_t model, uint32_t inst_first,
-                           uint32_t count, vks__gpu_work *const wl[4], uint32_t wn[4]);
+                           uint32_t count, vks__gpu_work *const wl[VKS__DEFORM_VARIANTS],
+                           uint32_t wn[VKS__DEFORM_VARIANTS]);
 
 /* Matrices one instance of m needs in the node/bone tables (world and skin share them). */
 uint64_t vks__mats_of(const vks__gpu_model *m);

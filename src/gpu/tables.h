@@ -32,9 +32,13 @@ VKS__AT(vks__gpu_mesh, pre, 16);
  * target count (low 16 bits) and, high 16 bits, how many floats before the instance's locals
  * its first weight is (its weights sit in the matrix slots before them, vks__gpu_model). */
 typedef struct vks__gpu_group {
-    uint32_t first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, morph_base, morph;
+    uint32_t first_vertex, vertex_count, first_palette, palette_count, flags, vert_base;
+    uint32_t infl_more; /* groups of more than 4 influences: where slots 4..7 of the group's first
+                           vertex sit in the influence table (after every vertex's slots 0..3) */
+    uint32_t pad1;
+    uint32_t morph_base, morph, pad2, pad3; /* morph targets (above) */
 } vks__gpu_group;
-VKS__TWIN(vks__gpu_group, 32);
+VKS__TWIN(vks__gpu_group, 48);
 VKS__AT(vks__gpu_group, flags, 16);
 VKS__AT(vks__gpu_group, vert_base, 20);
 

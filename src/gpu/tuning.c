@@ -117,12 +117,22 @@ static int is_word(const char *v, size_t len, const char *w)
     return strlen(w) == len && memcmp(v, w, len) == 0;
 }
 
+/* A key's place in launch_keys, or -1 for a key the spec does not know. */
+static const char *const launch_keys[] = {"wg", "pose_wg", "pose", "run", "palette", "texels", "zeros"};
+static int key_index(const char *k, size_t len)
+{
+    for (int i = 0; i < (int)(sizeof launch_keys / sizeof *launch_keys); i++)
+        if (is_word(k, len, launch_keys[i]))
+            return i;
+    return -1;
+}
+
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
                             size_t n)
 {
     vks__launch_shape s = *shape;
     int palette_on = -1; /* -1: as it was; 0 off; 1 on */
-    uint32_t palette_slots = 0;
+    uint32_t palette_slots = 0, seen = 0; /* seen: the keys given, by key_index */
     const char *p = spec ? spec : "";
     if (*p == '\0')
         return 1;
@@ -137,6 +147,12 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
         size_t klen = (size_t)(eq - p), vlen = (size_t)len - klen - 1;
         const char *v = eq + 1;
         uint32_t x = 0;
+        int key = key_index(p, klen);
+        if (key >= 0 && (seen >> key & 1u)) { /* the second would silently win: say which was meant */
+            snprintf(why, n, "launch shape: '%s': the key %.*s is given twice", spec, (int)klen, p);
+            return 0;
+        }
+        seen |= key >= 0 ? 1u << key : 0u;
         if (is_word(p, klen, "wg") || is_word(p, klen, "pose_wg")) {
             uint32_t lim = fit_wg(f, 1u << 30);
             if (!parse_u32(v, vlen, &x) || x == 0 || (x & (x - 1)) || x > lim) {

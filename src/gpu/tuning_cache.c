@@ -10,6 +10,8 @@
 #include "core/c_numeric.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +46,75 @@ void vks__cache_path(const char *dir, const vks__cache_key *key, const char *kin
     snprintf(out, n, "%s/%04x-%04x-%08x-%.8s-%s", dir, key->vendor_id, key->device_id, key->driver_version, u, kind);
 }
 
-void *vks__cache_read_blob(const char *path, size_t max, size_t *size)
+/* The folder's owner and mode (see tuning_cache.h): the cache decides which shape and which
+ * compiled pipelines every later run uses, so only its user may write there. */
+int vks__cache_dir_trusted(const char *dir, char *why, size_t wn)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 1; /* absent: made 0700 when first written; not a folder: nothing is read or written */
+    if (st.st_uid != geteuid())
+        snprintf(why, wn, "%s: the cache folder belongs to user %ld, not to this process's user %ld; it is not used",
+                 dir, (long)st.st_uid, (long)geteuid());
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(why, wn, "%s: the cache folder can be written by %s (mode %04o); it is not used (chmod go-w it)",
+                 dir, (st.st_mode & S_IWOTH) ? "every user" : "its group", (unsigned)(st.st_mode & 07777));
+    else
+        return 1;
+    return 0;
+}
+
+int vks__cache_dir_usable(const char *option, char *out, size_t n, char *why, size_t wn)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    char reason[600] = "";
+    if (!vks__cache_dir(option, out, n)) {
+        out[0] = '\0';
+        return 0;
+    }
+    if (vks__cache_dir_trusted(out, reason, sizeof reason))
+        return 1;
+    out[0] = '\0';
+    if (!atomic_flag_test_and_set(&said)) /* every context of the process would say it again */
+        snprintf(why, wn, "%s", reason);
+    return 0;
+}
+
+/* An entry's name opened without following a link and without waiting on a FIFO's writer;
+ * anything but a regular file is skipped, with why[wn] saying what stood there. */
+static int open_entry(const char *path, char *why, size_t wn)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ELOOP || errno == EMLINK)
+            snprintf(why, wn, "%s: a symbolic link, not a cache entry (skipped)", path);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, wn, "%s: not a regular file, not a cache entry (skipped)", path);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void *vks__cache_read_blob(const char *path, size_t max, size_t *size, char *why, size_t wn)
+{
+    int fd = open_entry(path, why, wn);
+    if (fd < 0)
         return NULL;
     char *buf = malloc(max + 1);
-    size_t got = buf ? fread(buf, 1, max + 1, f) : 0;
-    fclose(f);
+    size_t got = 0;
+    while (buf && got <= max) {
+        ssize_t k = read(fd, buf + got, max + 1 - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fd);
     if (!buf || got > max) { /* larger than any entry we write: not ours */
         free(buf);
         return NULL;
@@ -77,21 +140,59 @@ static int make_dirs(const char *dir)
     return mkdir(p, 0700) == 0 || errno == EEXIST;
 }
 
+/* The temporary, made new (O_EXCL) and never through a link (O_NOFOLLOW): a name that exists is
+ * a leftover of a process of the same pid, or something planted; in a folder only its user
+ * writes (vks__cache_dir_trusted) it is unlinked, which removes a link and never its target,
+ * and made again once. Its name is "<entry>.tmp.<pid>", then ".<n>" for the process's later
+ * ones (two contexts of one process store at once). */
+static int open_temporary(const char *path, char *tmp, size_t n)
+{
+    static atomic_uint serial;
+    unsigned k = atomic_fetch_add(&serial, 1);
+    if (k == 0)
+        snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    else
+        snprintf(tmp, n, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(tmp, flags, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, flags, 0644);
+    return fd;
+}
+
 int vks__cache_write_blob(const char *dir, const char *path, const void *data, size_t size)
 {
+    char why[600];
     if (!make_dirs(dir))
         return 0;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    if (!vks__cache_dir_trusted(dir, why, sizeof why)) { /* made by another user in between */
+        errno = EPERM;
         return 0;
-    int ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
+    }
+    char tmp[4200];
+    int fd = open_temporary(path, tmp, sizeof tmp);
+    if (fd < 0)
+        return 0;
+    const char *p = data;
+    size_t left = size;
+    while (left) {
+        ssize_t k = write(fd, p, left);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        p += k, left -= (size_t)k;
+    }
+    int ok = left == 0;
+    int e = ok ? 0 : errno;
+    ok = close(fd) == 0 && ok;
     if (ok)
         ok = rename(tmp, path) == 0;
-    if (!ok)
-        remove(tmp);
+    if (!ok) {
+        e = e ? e : errno;
+        unlink(tmp);
+        errno = e;
+    }
     return ok;
 }
 
@@ -124,9 +225,10 @@ static int cache_read_shape_body(const char *dir, const vks__cache_key *key, cha
     char path[4200];
     vks__cache_path(dir, key, "launch-shape.txt", path, sizeof path);
     size_t size = 0;
-    char *text = vks__cache_read_blob(path, 4096, &size);
+    why[0] = '\0';
+    char *text = vks__cache_read_blob(path, 4096, &size, why, wn);
     if (!text)
-        return 0;
+        return why[0] ? -1 : 0; /* something that is not an entry stands at its name */
     int complete = size > 0 && text[size - 1] == '\n'; /* a file cut short is damaged */
     char *p = text, *line[5];
     int lines = 0;

@@ -117,7 +117,7 @@ refused "render --out the clip" a.dff.walk.anm a.dff.walk.anm \
   "$vk" render a.dff --clip a.dff.walk.anm --out a.dff.walk.anm
 refused "deform --out the crowd file" c.json c.json "$vk" deform --crowd c.json --cpu --out c.json
 # a crowd's root-motion CSV is written beside the output ("<out>.root_motion.csv"): a CSV crowd
-# file of that name is refused before any work, whether or not its instances ask for root motion
+# file of that name whose instances ask for root motion is refused before any work
 printf 'model,clip,root_motion\na.dff,a.dff.walk.anm,y\n' > v.raw.root_motion.csv
 refused "deform --out whose root-motion CSV is the crowd file" v.raw.root_motion.csv v.raw.root_motion.csv \
   "$vk" deform --crowd v.raw.root_motion.csv --cpu --frames 2 --out v.raw

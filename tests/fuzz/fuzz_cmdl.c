@@ -1,7 +1,7 @@
 /* libFuzzer harness for the .cmdl reader: read -> validate -> bind check and one procedural
  * pose through the CPU reference (models capped in size) -> free. Every failure must carry a
  * message; an accepted model must validate.
- * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang; run:
+ * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; run:
  *   fuzz_cmdl -dict=tests/fuzz/cmdl.dict tests/fuzz/cmdl tests/data/cmdl */
 #include <stdint.h>
 #include <stdlib.h>

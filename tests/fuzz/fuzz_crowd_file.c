@@ -1,6 +1,6 @@
 /* libFuzzer harness for the crowd file parser (JSON and CSV): every input parses into a
  * spec whose indices all stay inside its tables, or fails with a message.
- * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang; run: fuzz_crowd_file tests/fuzz/crowd */
+ * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; run: fuzz_crowd_file tests/fuzz/crowd */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

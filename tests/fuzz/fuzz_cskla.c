@@ -3,7 +3,7 @@
  * (float and double) -> write the set back on that skeleton -> read that. A failure must
  * carry a message and leave *out alone; a set the reader returns must validate; the writer
  * may refuse a set (tracks that bind nothing) only with a message.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && cmake --build build-fuzz --target fuzz_cskla
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && cmake --build build-fuzz --target fuzz_cskla
  * Run:   build-fuzz/tests/fuzz_cskla -dict=tests/fuzz/cskla.dict -max_total_time=60 <corpus dir> tests/fuzz/cskla */
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * (fuzz_check.h), then the clip read -> validate -> bind to that model when there is one and
  * sample every clip at a few times -> free. Only data: URIs and a .glb's BIN chunk are
  * reachable (no path is given, so no file is opened). A failure must carry a message.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && cmake --build build-fuzz --target fuzz_gltf
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && cmake --build build-fuzz --target fuzz_gltf
  * Run:   build-fuzz/tests/fuzz_gltf -dict=tests/fuzz/gltf.dict -max_total_time=60 <corpus dir> tests/fuzz/gltf
  * Seeds: `test_gltf_hand --write-seeds tests/fuzz/gltf` (the hand-made files of the tests);
  * the replay in CTest adds the real samples. */

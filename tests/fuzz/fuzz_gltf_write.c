@@ -2,7 +2,7 @@
  * magic) and whatever clips the same bytes hold (a glTF's animations, a .nif's keyframes) are
  * written as glTF, .glb and .gltf, and as a two-frame glTF bake, all into /dev/null. A writer
  * failure on a model that validated is a finding (abort); out of memory is not.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && ninja -C build-fuzz fuzz_gltf_write
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && ninja -C build-fuzz fuzz_gltf_write
  * Run:   build-fuzz/tests/fuzz_gltf_write -max_total_time=60 <corpus dir> tests/fuzz/gltf datasets */
 #include <stdint.h>
 #include <stdlib.h>

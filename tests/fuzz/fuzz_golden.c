@@ -1,7 +1,7 @@
 /* libFuzzer harness for golden.json's reader (tools/vkskin/golden_json.c, validate --against):
  * every input reads into entries whose raw names stay inside the golden's folder, or fails
  * with a message; nothing is left allocated either way.
- * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang; run: fuzz_golden tests/fuzz/golden */
+ * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; run: fuzz_golden tests/fuzz/golden */
 #include <stdlib.h>
 #include <string.h>
 

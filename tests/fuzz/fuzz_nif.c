@@ -1,6 +1,6 @@
 /* libFuzzer harness for the NIF reader: read -> validate -> bind check and a small CPU
  * reference deform -> free. Any crash, hang, over-read or unbounded allocation is a bug.
- *   cmake -S . -B build-fuzz -G Ninja -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang
+ *   cmake -S . -B build-fuzz -G Ninja -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
  *   ninja -C build-fuzz fuzz_nif && ./build-fuzz/fuzz_nif tests/fuzz/nif ../shared/datasets/nif
  * Seeds: tests/fuzz/nif (small written files) and the real samples. */
 #include <stdlib.h>

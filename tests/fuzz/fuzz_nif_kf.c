@@ -4,7 +4,7 @@
  * -> free. A failure must carry a message and leave *out alone; a set the reader returns must
  * validate (fuzz_clip_check.h). The writer may refuse what the fuzzer made (a non-uniform
  * scale, B-splines in 10.1.0.0), but only with a message and no bytes.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && cmake --build build-fuzz --target fuzz_nif_kf
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && cmake --build build-fuzz --target fuzz_nif_kf
  * Run:   build-fuzz/tests/fuzz_nif_kf -max_total_time=60 <corpus dir> tests/fuzz/nif_kf
  * Seeds: `test_nif_kf_robust --write-seeds tests/fuzz/nif_kf` (the hand fixture and its written
  * forms); the replay in CTest adds the real samples. */

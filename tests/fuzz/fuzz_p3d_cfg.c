@@ -1,6 +1,6 @@
 /* libFuzzer harness for the model.cfg parser (vks_p3d_parse_model_cfg): any text parses or
  * fails with a message, with and without a model class to resolve.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && ninja -C build-fuzz fuzz_p3d_cfg
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && ninja -C build-fuzz fuzz_p3d_cfg
  * Run:   build-fuzz/tests/fuzz_p3d_cfg -max_total_time=60 tests/fuzz/p3d */
 #include <stdint.h>
 #include <stdlib.h>

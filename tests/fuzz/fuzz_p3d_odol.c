@@ -1,5 +1,5 @@
 /* libFuzzer harness for the P3D ODOL reader (the magic is forced, so every input walks the ODOL path): read -> validate -> bind check -> free.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && ninja -C build-fuzz fuzz_p3d_odol
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && ninja -C build-fuzz fuzz_p3d_odol
  * Run:   build-fuzz/tests/fuzz_p3d_odol -max_total_time=60 tests/fuzz/p3d ../shared/datasets/p3d ../shared/datasets/p3d/odol */
 #include <stdint.h>
 

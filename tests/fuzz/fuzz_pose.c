@@ -1,5 +1,5 @@
 /* libFuzzer harness for the JSON pose-file parser, against a fixed two-bone skin.
- * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang; run: fuzz_pose tests/fuzz/pose */
+ * Build: cmake -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++; run: fuzz_pose tests/fuzz/pose */
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * arrays -> read those -> free. A failure must carry a message and leave *out alone; a set the
  * reader returns must validate. The written files may be refused again (a matrix the fuzzer
  * made too wild for a rotation), but only with a message.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang && cmake --build build-fuzz --target fuzz_rtm
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ && cmake --build build-fuzz --target fuzz_rtm
  * Run:   build-fuzz/tests/fuzz_rtm -dict=tests/fuzz/rtm.dict -max_total_time=60 <corpus dir> tests/fuzz/rtm */
 #include <stdint.h>
 #include <stdlib.h>

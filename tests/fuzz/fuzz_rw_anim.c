@@ -3,7 +3,7 @@
  * anyway). A failure must carry a message and return no set; a set must validate, bind to a
  * small skeleton and sample (float and double, every cycle), then be written back by its
  * format's writers and read again; any refusal along the way must carry a message.
- * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang
+ * Build: cmake -S . -B build-fuzz -DVKSKIN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
  *        cmake --build build-fuzz --target fuzz_rw_anim
  * Run:   build-fuzz/tests/fuzz_rw_anim -max_total_time=60 <corpus dir> tests/fuzz/rw_anim */
 #include <stdint.h>

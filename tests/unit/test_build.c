@@ -3,11 +3,13 @@
  * errors for bad input. Every built model is checked against its source by an independent
  * walk: each model vertex resolves (through its group's palette) to the same bones and
  * weights as the file vertex it came from, and the triangles are the source's triangles. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "vkskin/build.h"
+#include "vkskin/formats.h"
 
 /* ---- a small hand-made mesh: a strip of 6 quads along a chain of 6 bones ----
  * ring i (i = 0..6) has vertices 2i (y = 0) and 2i+1 (y = 1) at x = i; ring 0 follows bone 0,
@@ -442,6 +444,78 @@ static void test_errors(void)
     CHECK_EQ_INT(err.code, VKS_ERR_INVALID);
 }
 
+/* Slots 4..7 (vks_mesh_source.bone_more / weight_more): a vertex of six influences keeps them
+ * all, in slot order, through its group's palette; the group counts 6 slots; the RenderWare,
+ * NIF and NW4C writers refuse the model; a bone of the second set outside the mesh, a
+ * non-finite weight there and one half of the pair are refused. */
+static void test_second_set(void)
+{
+    make_strip();
+    static uint16_t more_b[NV][4];
+    static float more_w[NV][4];
+    memset(more_b, 0, sizeof more_b);
+    memset(more_w, 0, sizeof more_w);
+    /* vertex 6 (ring 3): bones 3 0.75, 2 0.25, then 4 bones more, the weights summing to 1 */
+    static const uint16_t b6[6] = {3, 2, 0, 1, 4, 5};
+    static const float w6[6] = {0.3f, 0.2f, 0.15f, 0.15f, 0.1f, 0.1f};
+    for (int k = 0; k < 6; k++) {
+        if (k < 4)
+            bone[6][k] = b6[k], weight[6][k] = w6[k];
+        else
+            more_b[6][k - 4] = b6[k], more_w[6][k - 4] = w6[k];
+    }
+    vks_mesh_source m = strip_source(0);
+    m.bone_more = (const uint16_t(*)[4])more_b;
+    m.weight_more = (const float(*)[4])more_w;
+    vks_error err = {0};
+    vks_skin *s = build(&m, NB, &err);
+    CHECK(s != NULL);
+    if (s) {
+        uint32_t v = 0;
+        while (v < s->vertex_count && s->source_vertex[v] != 6)
+            v++;
+        int g = group_of(s, v);
+        CHECK(g >= 0);
+        if (g >= 0) {
+            CHECK_EQ_INT(s->groups[g].max_influences, 6);
+            for (int k = 0; k < 6; k++) {
+                uint32_t b = s->palette[s->groups[g].first_palette + s->influences[v].index[k]];
+                CHECK_EQ_INT(b, b6[k]);
+                CHECK(s->influences[v].weight[k] == w6[k]);
+            }
+            CHECK(s->influences[v].weight[6] == 0 && s->influences[v].weight[7] == 0);
+        }
+        CHECK_EQ_INT(vks_skin_vertices_over(s, 4), 1);
+        CHECK_EQ_INT(vks_skin_validate(s, &err), VKS_OK);
+        /* the writers whose formats store 4 a vertex refuse it rather than drop two unsaid */
+        vks_writer_fn four[3] = {vks_rw_write, vks_nif_write, vks_cmdl_write};
+        for (int w = 0; w < 3; w++) {
+            uint8_t *out = NULL;
+            size_t n = 0;
+            err = (vks_error){0};
+            CHECK_EQ_INT(four[w](s, NULL, &out, &n, &err), VKS_ERR_UNSUPPORTED);
+            CHECK(strstr(err.msg, "1 vertices have more than 4 influences") != NULL);
+            free(out);
+        }
+    }
+    vks_skin_free(s);
+    more_b[6][1] = NB; /* slot 5 names a bone the mesh does not have */
+    err = (vks_error){0};
+    CHECK(build(&m, NB, &err) == NULL);
+    CHECK_EQ_INT(err.code, VKS_ERR_FORMAT);
+    CHECK(strstr(err.msg, "vertex 6 names bone 6") != NULL);
+    more_b[6][1] = 5, more_w[6][0] = (float)NAN;
+    err = (vks_error){0};
+    CHECK(build(&m, NB, &err) == NULL);
+    CHECK(strstr(err.msg, "vertex 6 slot 4: weight is not finite") != NULL);
+    more_w[6][0] = 0.1f;
+    m.weight_more = NULL; /* bone indices of the second set without its weights */
+    err = (vks_error){0};
+    CHECK(build(&m, NB, &err) == NULL);
+    CHECK_EQ_INT(err.code, VKS_ERR_INVALID);
+    make_strip();
+}
+
 /* Leftover vertices under a limit; a group that only holds weightless vertices. */
 static void test_leftovers(void)
 {
@@ -519,6 +593,7 @@ int main(void)
     make_strip();
     test_group_influences();
     test_errors();
+    test_second_set();
     test_leftovers();
     test_two_meshes();
     return vks_test_finish("test_build");

@@ -1,4 +1,5 @@
-/* The fast CPU deformer against the reference: bind and procedural poses, 1..4 influences,
+/* The fast CPU deformer against the reference: bind and procedural poses, 1..4 influences and
+ * a model with groups of 5..8 beside a group of 4 (eight_tube.h: slots 4..7 in their own table),
  * one and several groups, few instances (vertex slices, each thread making its own records)
  * and many (instance split, records shared by the threads), 1 and 3 threads, on every kernel
  * this CPU has (baseline always; AVX2+FMA where present, so both paths are covered on any AVX2
@@ -7,6 +8,7 @@
 #include "testutil.h"
 
 #include "character.h"
+#include "eight_tube.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +91,38 @@ static void variants(vks_skin *s)
     compare(s, 13, 0, 2);
 }
 
+/* Bind and procedural poses; few instances (vertex slices) and many (shared records) on 1, 3
+ * and every thread; then the model's variants. */
+static void every_run(vks_skin *s)
+{
+    compare(s, 1, 1, 3);
+    compare(s, 2, 0, 3);
+    compare(s, 13, 0, 1);
+    compare(s, 13, 0, 0);
+    variants(s);
+}
+
+/* The tube of 5..8 influences a vertex: the builder's slots and group counts, then the same
+ * comparisons as the generated characters (few and many instances, the empty slots). */
+static void eight_influences(void)
+{
+    vks_skin *s = eight_tube(100, 24);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    CHECK_EQ_INT(s->mesh_count, 2);
+    CHECK_EQ_INT(s->groups[s->meshes[0].first_group].max_influences, 8);
+    CHECK_EQ_INT(s->groups[s->meshes[1].first_group].max_influences, 4);
+    uint32_t ring0 = s->meshes[0].first_vertex; /* ring 0: 5 influences, largest first */
+    CHECK(s->influences[ring0].weight[4] > 0 && s->influences[ring0].weight[5] == 0);
+    CHECK(s->influences[ring0].weight[3] >= s->influences[ring0].weight[4]);
+    CHECK_EQ_INT(vks_skin_vertices_over(s, 4), s->meshes[0].vertex_count);
+    CHECK_EQ_INT(vks_skin_vertices_over(s, 8), 0);
+    fprintf(stderr, "5..8 influences, %u groups, %u vertices\n", s->group_count, s->vertex_count);
+    every_run(s);
+    vks_skin_free(s);
+}
+
 int main(void)
 {
     vks_deform_job zero = {0};
@@ -111,13 +145,10 @@ int main(void)
         if (!s)
             continue;
         fprintf(stderr, "%u influences, %u groups\n", k, s->group_count);
-        compare(s, 1, 1, 3);
-        compare(s, 2, 0, 3);
-        compare(s, 13, 0, 1);
-        compare(s, 13, 0, 0);
-        variants(s);
+        every_run(s);
         vks_skin_free(s);
     }
+    eight_influences();
     }
     return vks_test_finish("test_cpu_fast");
 }

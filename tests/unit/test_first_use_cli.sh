@@ -10,7 +10,8 @@
 # work: vertex-instances per frame times the frames bench runs it) and says so in its JSON, and
 # the next bench --crowd starts from the cache; a stream (validate --clip) is sized by all its
 # instances and frames, not its first chunk's: over the threshold only in total, it calibrates
-# once, and under it in total not at all. Exit 77 without a Vulkan device. The sanitizer
+# once, and under it in total not at all; two contexts of one process on one device calibrate
+# once, the second taking the first one's shape. Exit 77 without a Vulkan device. The sanitizer
 # phase (VKSKIN_TEST_SANITIZER_SUBSET=1, set by tools/scripts/test.sh --sanitize) calibrates
 # without the validation layer: under ASan the layer's check of every candidate pipeline is
 # most of this test's time, and the plain build holds calibration to the layer; every step and
@@ -98,4 +99,16 @@ grep -q "validation" "$T/s1.err" && no "validate --clip: validation-layer messag
 rm -rf "$T/cache"
 VKSKIN_TEST_CALIBRATE_OVER=400000 "$V" validate $clip >"$T/s2.out" 2>"$T/s2.err" || no "validate --clip, under: exit $?: $(cat "$T/s2.err")"
 grep -q "calibrat" "$T/s2.err" && no "a stream under the threshold in total calibrated: $(cat "$T/s2.err")"
+
+# Two contexts of one process on one device (--device 0,0, their shares run at once): one
+# calibration for the process; the other context waits for it and takes the same shape, and
+# nothing warns that it cannot store (each context calibrated, chose its own and raced to store).
+rm -rf "$T/cache"
+"$V" deform "$T/a.dff" --gpu --device 0,0 --instances 64 --format raw --out "$T/two.raw" --quiet 2>"$T/two.err" ||
+    no "deform --device 0,0: exit $?: $(cat "$T/two.err")"
+[ "$(grep -c 'calibrating at first use' "$T/two.err")" -eq 1 ] || no "--device 0,0 did not calibrate once: $(cat "$T/two.err")"
+won=$(sed -n 's/.*launch shape: \([^ ]*\) chosen at first use.*/\1/p' "$T/two.err")
+grep -q "launch shape: $won, calibrated at first use by another context of this process" "$T/two.err" ||
+    no "the second context did not take the first one's shape ($won): $(cat "$T/two.err")"
+grep -q "cannot" "$T/two.err" && no "--device 0,0 warned: $(cat "$T/two.err")"
 exit $fail

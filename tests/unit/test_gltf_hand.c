@@ -1,6 +1,6 @@
 /* The glTF reader on hand-made files (gltf_fixture.h), each value worked out by hand:
  * strips and fans, normalized u8 / u16 weights, interleaved attributes (byteStride), sparse
- * accessors with and without a bufferView, JOINTS_1/WEIGHTS_1 cut to the 4 largest, the
+ * accessors with and without a bufferView, JOINTS_1/WEIGHTS_1 kept whole (8 slots), the
  * ignored transform of a skinned mesh node, external buffers through the file callback,
  * .gltf and .glb giving the same model, and clips: LINEAR slerp from normalized byte
  * rotations, CUBICSPLINE against the specification's formula, STEP, a weights channel as a
@@ -249,14 +249,16 @@ static void test_two_sets(void)
         uint32_t v0 = model_vertex(s, 0), v3 = model_vertex(s, 3);
         CHECK(s->positions[v0][0] == 0 && s->positions[v0][1] == 0); /* no bufferView: zero */
         CHECK(s->positions[v3][0] == 1 && s->positions[v3][1] == 1); /* sparse */
-        /* the 4 largest of 0.3 0.2 0.1 0.05 | 0.25 0.05 0.03 0.02: j0 0.3, j4 0.25, j1 0.2,
-           j2 0.1, over their sum 0.85 */
-        static const char *names[4] = {"j0", "j4", "j1", "j2"};
-        static const double w[4] = {0.3 / 0.85, 0.25 / 0.85, 0.2 / 0.85, 0.1 / 0.85};
-        for (int k = 0; k < 4; k++) {
+        /* all 8 of 0.3 0.2 0.1 0.05 | 0.25 0.05 0.03 0.02, largest first (ties: the earlier
+           set and slot), as stored: they sum to 1 already */
+        static const char *names[8] = {"j0", "j4", "j1", "j2", "j3", "j5", "j6", "j7"};
+        static const double w[8] = {0.3, 0.25, 0.2, 0.1, 0.05, 0.05, 0.03, 0.02};
+        for (int k = 0; k < 8; k++) {
             CHECK(!strcmp(slot_node(s, v0, k), names[k]));
             CHECK_NEAR(s->influences[v0].weight[k], w[k], 1e-6);
         }
+        CHECK_EQ_INT(s->groups[0].max_influences, 8);
+        CHECK_EQ_INT(s->weights.truncated, 0);
         CHECK(!strcmp(slot_node(s, v3, 0), "j7"));
         CHECK_NEAR(s->weights.stored_max_sum, 1.0, 1e-6);
     }
@@ -549,9 +551,9 @@ static const broken cases[] = {
      "less than an element"},
     {"view past buffer", "\"byteOffset\":0,\"byteLength\":96", "\"byteOffset\":0,\"byteLength\":960",
      VKS_ERR_FORMAT, "bufferViews[0]", "pass the end of buffers[0]"},
-    {"draco", "\"asset\":{\"version\":\"2.0\"}",
-     "\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]", VKS_ERR_UNSUPPORTED,
-     "extensionsRequired[0]", "not supported"},
+    {"unknown required extension", "\"asset\":{\"version\":\"2.0\"}",
+     "\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"EXT_mesh_from_the_future\"]", VKS_ERR_UNSUPPORTED,
+     "extensionsRequired[0]", "\"EXT_mesh_from_the_future\" is not supported"},
     {"version 1", "\"version\":\"2.0\"", "\"version\":\"1.0\"", VKS_ERR_UNSUPPORTED, "asset.version", "glTF 2.x"},
     {"skin without mesh", "{\"mesh\":0,\"skin\":0,", "{\"skin\":0,", VKS_ERR_FORMAT, "nodes[0]", "no mesh"},
     {"no JOINTS_0", "\"JOINTS_0\"", "\"TEXCOORD_0\"", VKS_ERR_FORMAT,

@@ -26,17 +26,40 @@ static void works(vks__plan_models pm)
     CHECK_EQ_INT(vks__blocks_of(pm, 0, 32), 4); /* 70 -> 3 blocks, 30 -> 1 */
     CHECK_EQ_INT(vks__blocks_of(pm, 1, 32), 1);
     CHECK_EQ_INT(vks__blocks_of(pm, 0, 128), 2);
-    vks__gpu_work a[16], b[16], c[16], d[16];
-    vks__gpu_work *const wl[4] = {a, b, c, d};
-    uint32_t wn[4] = {0, 0, 0, 0};
+    vks__gpu_work a[16], b[16], c[16], d[16], e[16];
+    vks__gpu_work *const wl[VKS__DEFORM_VARIANTS] = {a, b, c, d, e};
+    uint32_t wn[VKS__DEFORM_VARIANTS] = {0, 0, 0, 0, 0};
     /* 6 instances from instance 5, tiles of 4: every block twice */
     CHECK_EQ_INT(vks__works_append(pm, 32, 4, 0, 5, 6, wl, wn), 8);
     CHECK_EQ_INT(wn[3], 6); /* the 4-influence group */
     CHECK_EQ_INT(wn[0], 2); /* the 1-influence group */
-    CHECK_EQ_INT(wn[1] + wn[2], 0);
+    CHECK_EQ_INT(wn[1] + wn[2] + wn[4], 0);
     CHECK(d[0].group == 0 && d[0].vstart == 0 && d[0].vcount == 32 && d[0].inst_first == 5 && d[0].inst_count == 4);
     CHECK(d[5].group == 0 && d[5].vstart == 64 && d[5].vcount == 6 && d[5].inst_first == 9 && d[5].inst_count == 2);
     CHECK(a[1].group == 1 && a[1].vstart == 0 && a[1].vcount == 30 && a[1].inst_first == 9);
+}
+
+/* Groups of 5..8 influences share the 8-influence variant; 1..4 keep their own, so a model
+ * without wider groups never runs the wider kernel. */
+static void eight_influences(void)
+{
+    static const uint32_t want_variant[9] = {0, 0, 1, 2, 3, 4, 4, 4, 4};
+    for (uint32_t k = 1; k <= 8; k++) {
+        CHECK_EQ_INT(vks__deform_variant(k), want_variant[k]);
+        CHECK(vks__variant_slots(vks__deform_variant(k)) >= k);
+    }
+    CHECK_EQ_INT(vks__variant_slots(3), 4);
+    CHECK_EQ_INT(vks__variant_slots(4), 8);
+    static const vks__gpu_model m = {.node_count = 2, .bone_count = 8, .vertex_count = 40, .group_count = 2};
+    static const vks__gpu_group g[2] = {{.vertex_count = 30}, {.vertex_count = 10}};
+    static const uint32_t inf[2] = {6, 4};
+    vks__gpu_work a[4][8], e[8];
+    vks__gpu_work *const wl[VKS__DEFORM_VARIANTS] = {a[0], a[1], a[2], a[3], e};
+    uint32_t wn[VKS__DEFORM_VARIANTS] = {0, 0, 0, 0, 0};
+    CHECK_EQ_INT(vks__works_append((vks__plan_models){1, &m, g, inf}, 32, 4, 0, 0, 1, wl, wn), 2);
+    CHECK_EQ_INT(wn[4], 1); /* the 6-influence group: the 8 variant */
+    CHECK_EQ_INT(wn[3], 1); /* the 4-influence group: its own */
+    CHECK(e[0].group == 0 && a[3][0].group == 1);
 }
 
 static void batch_caps(vks__plan_models pm)
@@ -89,6 +112,7 @@ int main(void)
 {
     vks__plan_models pm = {2, models, groups, influences};
     works(pm);
+    eight_influences();
     batch_caps(pm);
     crowd_layout(pm);
     double t[5] = {5, 1, 4, 2, 3};

@@ -1,11 +1,14 @@
 /* MLOD writer round trips: generated characters (and the tube sample) written as MLOD plus
  * model.cfg and read back: same skeleton names and parents, same positions and normals,
  * weights within the byte quantisation (wiki rule, <= 1/255 before renormalisation), same
- * triangle and material partition, bind-pose exact; a bone limit splits the palettes. */
+ * triangle and material partition, bind-pose exact; a bone limit splits the palettes. A model
+ * of 5..8 influences is written whole (an MLOD's selections hold them) and read back to the
+ * 4 largest, Arma's rule, with the points so cut and the largest weight left out counted. */
 #include <math.h>
 #include <string.h>
 
 #include "character.h"
+#include "eight_tube.h"
 #include "formats/p3d/p3d_internal.h"
 #include "testutil.h"
 #include "vkskin/cpu.h"
@@ -233,9 +236,40 @@ static void test_writer_errors(void)
         CHECK_EQ_INT(p3d_byte_from_weight(p3d_weight_from_byte((uint8_t)b)), b);
 }
 
+/* The largest weight past the 4 largest of any vertex of mesh 0 (the slots are largest first). */
+static float fifth_largest(const vks_skin *s)
+{
+    float most = 0;
+    const vks_mesh *me = &s->meshes[0];
+    for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
+        most = s->influences[v].weight[4] > most ? s->influences[v].weight[4] : most;
+    return most;
+}
+
+static void test_more_than_four(void)
+{
+    vks_skin *src = eight_tube(12, 8);
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    vks_skin *back = round_trip(src, 0);
+    CHECK(back != NULL);
+    if (back) {
+        /* every point of the first LOD (the 5..8 tube) had more than 4 selections */
+        CHECK_EQ_INT(back->weights.rule_dropped, src->meshes[0].source_vertex_count);
+        CHECK(fabsf(back->weights.rule_dropped_max - fifth_largest(src)) <= 2.0f / 255);
+        CHECK_EQ_INT(vks_skin_vertices_over(back, 4), 0);
+        fprintf(stderr, "5..8 influences: %u points kept to 4, largest left out %.4f (written %.4f)\n",
+                back->weights.rule_dropped, back->weights.rule_dropped_max, fifth_largest(src));
+    }
+    vks_skin_free(back);
+    vks_skin_free(src);
+}
+
 int main(void)
 {
     test_writer_errors();
+    test_more_than_four();
     test_character();
     test_tube_again();
     test_gunbag_material();

@@ -215,7 +215,10 @@ int main(void)
     CHECK_EQ_INT(s.pose_wg, 32);
     CHECK_EQ_INT(s.skin_texels, 0);
     CHECK(applies(&lavapipe, "palette=16", &s) && s.palette_cap == 16);
-    CHECK(applies(&lavapipe, "palette=16,palette=off", &s) && s.palette_cap == 0);
+    { /* palette=off over a shape that has one (one key once per spec: a second spec over the first) */
+        char why[256] = "";
+        CHECK(vks__launch_shape_apply("palette=off", &lavapipe, &s, why, sizeof why) && s.palette_cap == 0);
+    }
     /* the printed form reads back as the same shape */
     CHECK(applies(&h100, "wg=128,run=32,palette=100", &s));
     vks__launch_shape_format(&s, text, sizeof text);
@@ -238,7 +241,7 @@ int main(void)
     vks__launch_shape_format(&s, text, sizeof text);
     CHECK(strcmp(text, "wg=256,pose_wg=64,run=8,palette=off,texels=off,pose=nodes,zeros=skip") == 0);
     CHECK(applies(&h100, text, &back) && back.skip_zeros == 1 && back.deform_wg == 256);
-    CHECK(applies(&h100, "zeros=skip,zeros=blend", &s) && s.skip_zeros == 0);
+    CHECK(applies(&h100, "zeros=blend", &s) && s.skip_zeros == 0);
     vks__launch_shape_format(&s, text, sizeof text);
     CHECK(strstr(text, "zeros") == NULL);
 
@@ -248,7 +251,10 @@ int main(void)
                          "bogus=1",       "wg",          "wg=64,",      ",wg=64",      "wg=64 ",
                          "wg=+64",        "wg=64,run=x", "pose_wg=3",   "palette=0",   "pose=",
                          "pose=parallel", "pose=nodes,pose_wg=16", "zeros=", "zeros=on",
-                         "zeros=skip,"};
+                         "zeros=skip,",
+                         /* a key given twice: the second silently won (issue 37) */
+                         "zeros=skip,zeros=blend", "wg=64,wg=128", "run=8,palette=off,run=8",
+                         "pose_wg=64,wg=64,pose_wg=32"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         vks__launch_shape keep = vks__tuning_pick(&h100), t = keep;
         char why[256] = "";
@@ -258,6 +264,12 @@ int main(void)
         CHECK(!ok);
         CHECK(strstr(why, "launch shape") != NULL);
         CHECK(memcmp(&t, &keep, sizeof t) == 0);
+    }
+    {
+        vks__launch_shape t = vks__tuning_pick(&h100);
+        char why[256] = "";
+        CHECK(!vks__launch_shape_apply("wg=64,run=8,wg=128", &h100, &t, why, sizeof why));
+        CHECK(strstr(why, "the key wg is given twice") != NULL);
     }
     /* The shapes the GPU tests plant hold on every device they run on: test_gpu_tune's
      * candidates are accepted over each row (its slow one names pose=serial), and every shape

@@ -59,7 +59,7 @@ int main(void)
     /* An entry of another driver copied under this one's name (a file's name is no proof). */
     vks__cache_path(dir, &k, "launch-shape.txt", path, sizeof path);
     size_t n = 0;
-    char *good = vks__cache_read_blob(path, 4096, &n);
+    char *good = vks__cache_read_blob(path, 4096, &n, why, sizeof why);
     CHECK(good != NULL);
     char *foreign = good ? strdup(good) : NULL;
     if (foreign) {

@@ -150,7 +150,7 @@ static int check_params(const vks_gen_params *p, vks_error *err)
                       p->vertices, VKS_GEN_MAX_VERTICES);
         return 0;
     }
-    if (p->max_influences > VKS_MAX_INFLUENCES) {
+    if (p->max_influences > VKS_GEN_MAX_INFLUENCES) {
         vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gen/influences", "%u influences outside 1..4",
                       p->max_influences);
         return 0;

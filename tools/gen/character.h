@@ -42,6 +42,9 @@ extern "C" {
 #endif
 
 #define VKS_GEN_MIN_BONES 20u
+/* The generator weighs a vertex by its bone, the parent, the chain child, the twist bone and a
+ * neighbour and writes one set of four (the formats it writes store 4): at most 4 influences. */
+#define VKS_GEN_MAX_INFLUENCES 4
 #define VKS_GEN_MAX_BONES 64u
 #define VKS_GEN_MAX_VERTICES (1u << 24)
 
@@ -60,7 +63,7 @@ typedef struct vks_gen_params { /* zeroed = defaults */
     uint64_t seed;           /* default 1 (0 means default) */
     uint32_t bones;          /* 20..64 (default 32); humanoid core + extra bones (fingers, twist, ...) */
     uint32_t vertices;       /* target vertex count (default 2000; 10k..100k+ for benchmarks) */
-    uint32_t max_influences; /* 1..4 (default 4) */
+    uint32_t max_influences; /* 1..VKS_GEN_MAX_INFLUENCES (default 4) */
     uint32_t palette_limit;  /* bones per group; 0 = one group with all bones (default 0) */
     uint32_t materials;      /* default 3; 1..256 */
     const char *name;        /* mesh name, default "character" */

@@ -219,7 +219,7 @@ static int params_in_range(const char *prog, const vks_gen_params *p)
         fprintf(stderr, "%s: --bones %u outside %u..%u\n", prog, d.bones, VKS_GEN_MIN_BONES, VKS_GEN_MAX_BONES);
         return 0;
     }
-    if (d.max_influences > VKS_MAX_INFLUENCES) {
+    if (d.max_influences > VKS_GEN_MAX_INFLUENCES) {
         fprintf(stderr, "%s: --influences %u outside 1..4\n", prog, d.max_influences);
         return 0;
     }

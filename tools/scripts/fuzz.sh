@@ -12,7 +12,8 @@ seconds=${1:-180}
 only=${2:-.}
 "$root/tools/scripts/setup.sh"
 "$root/tools/scripts/build.sh" build >/dev/null
-CC=clang "$root/tools/scripts/build.sh" build-fuzz -DCMAKE_C_COMPILER=clang -DVKSKIN_FUZZ=ON >/dev/null
+CC=clang CXX=clang++ "$root/tools/scripts/build.sh" build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DVKSKIN_FUZZ=ON >/dev/null
 # name <TAB> seed arguments, from the replay tests of the plain build
 list=$(cd "$root/build" && ctest --show-only=json-v1 -R '^fuzz_.*_replay$' | python3 -c '
 import json, sys

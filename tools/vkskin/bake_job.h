@@ -172,6 +172,13 @@ int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_
                     vks_bake_frames *out);
 void vks_bake_frames_free(vks_bake_frames *f);
 
+/* A model without normals (no NORMAL in the file): every frame's normals computed from its
+ * deformed triangles, smooth and area-weighted (bake_normals.c); nothing for a model with them.
+ * 0 when out of memory. The deform calls below do it. */
+int vks_bake_fill_normals(const vks_bake_loaded *l, vks_bake_frames *fr);
+/* What the sidecars say of the normals ("normals"). */
+const char *vks_bake_normals_note(const vks_skin *s);
+
 /* The parts of vks_bake_deform, for the GPU's groups of jobs (cmd_bake.c): the frames' arrays
  * made and the atlas's matrices computed; whether the job needs deformed vertices at all; and
  * every frame of `count` loaded jobs deformed by one crowd in one submission (the readback
@@ -209,6 +216,10 @@ typedef struct vks_bake_result {
     struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
     char error[320];      /* why a part could not be made, for the report ("": nothing said;
                              today the contact sheet's reason) */
+    /* influences lost (said on stderr too): [0] the model's vertices with more than 8, [1] the
+       bone atlas mesh's with more than 4 (the engine kits' shaders read JOINTS_0 only) */
+    uint32_t lost_vertices[2];
+    float lost_largest[2];
 } vks_bake_result;
 
 /* The files output kind k writes, as suffixes of the job's name ("NAME.vat.pos.png"), its

@@ -96,6 +96,11 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
         cJSON_AddNumberToObject(e, "deform_seconds", r->deform_seconds);
         cJSON_AddNumberToObject(e, "bytes_written", (double)r->bytes);
         cJSON_AddItemToObject(e, "outputs", cJSON_Duplicate(r->files, 1));
+        vks_cli_influences_json(cJSON_AddObjectToObject(e, "influences_lost"), VKS_MAX_INFLUENCES, r->lost_vertices[0],
+                                r->lost_largest[0]);
+        if (r->lost_vertices[1])
+            vks_cli_influences_json(cJSON_AddObjectToObject(e, "atlas_influences_lost"), 4, r->lost_vertices[1],
+                                    r->lost_largest[1]);
         if (r->error[0])
             cJSON_AddStringToObject(e, "error", r->error);
         cJSON_AddItemToArray(jobs, e);

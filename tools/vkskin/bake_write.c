@@ -148,6 +148,7 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     cJSON_AddNumberToObject(o, "frame_count", l->frames);
     cJSON_AddNumberToObject(o, "fps", job->fps);
     cJSON_AddStringToObject(o, "encoding", encoding);
+    cJSON_AddStringToObject(o, "normals", vks_bake_normals_note(l->skin));
     add_space(o, l->skin);
     s.files = cJSON_AddArrayToObject(o, "files");
     return s;
@@ -409,7 +410,8 @@ int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, 
 static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir, int kind, vks_bake_engine e,
                        vks_vat_sidecar *sd, vks_bake_result *res)
 {
-    const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e), NULL};
+    const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e),
+                           "normals", vks_bake_normals_note(l->skin), NULL};
     vks_vat_sidecar_clip *sc = calloc(l->clip_count + 1, sizeof *sc);
     char *path = join(dir, job->name, sidecar_suffix(kind));
     vks_error err = {0};
@@ -658,15 +660,27 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
     }
     cJSON_AddStringToObject(s.root, "mesh_joints", "glTF JOINTS_0 j of mesh m is atlas bone meshes[m].first_bone + j; "
                                                    "vertices as the source stores them (the glTF root node's "
-                                                   "transform holds the axis correction)");
+                                                   "transform holds the axis correction); at most 4 joints a "
+                                                   "vertex (the largest, renormalised), as the engine kits' "
+                                                   "shaders read them");
     if (ok) {
         vks_gltf_options go = {0};
         go.generator = "vkskin bake";
-        r = name && path ? vks_gltf_write_skin(path, sk, NULL, 0, &go, NULL, &err)
+        go.max_influences = 4; /* the kits' atlas shaders blend JOINTS_0/WEIGHTS_0 only */
+        vks_gltf_report gr = {0};
+        r = name && path ? vks_gltf_write_skin(path, sk, NULL, 0, &go, &gr, &err)
                          : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
         ok = report(job, r, &err);
         if (ok)
             add_file(&s, name, "mesh with joints and weights (glTF)");
+        if (ok && gr.influences_dropped) {
+            vks_cli_influences_warning(job->where, "the bone atlas's mesh (4 joints a vertex)", 4,
+                                       gr.influences_dropped, gr.influence_max_dropped);
+            vks_cli_influences_json(cJSON_AddObjectToObject(s.root, "influences_lost"), 4, gr.influences_dropped,
+                                    gr.influence_max_dropped);
+            res->lost_vertices[1] = gr.influences_dropped;
+            res->lost_largest[1] = gr.influence_max_dropped;
+        }
     }
     free(name);
     free(path);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli_anim.h"
+#include "cli_text.h"
 
 static char *dup_text(const char *s, size_t n)
 {
@@ -110,8 +111,10 @@ static int find_clip(vks_cli_anim *an, vks_cli_clip_ref *r, const char *name)
         return 1;
     char names[160] = "";
     size_t at = 0;
+    char safe[VKS_CLI_NAME_MAX]; /* a name from the file: escaped (cli_text.h) */
     for (uint32_t c = 0; c < f->set->clip_count && at + 1 < sizeof names; c++)
-        at += (size_t)snprintf(names + at, sizeof names - at, "%s\"%s\"", c ? ", " : "", f->set->clips[c].name);
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s\"%s\"", c ? ", " : "",
+                               vks_cli_name(f->set->clips[c].name, safe, sizeof safe));
     fprintf(stderr, "vkskin: %s %s: %s has no clip \"%s\" (its %u clip(s): %s; or give an index, #0 to #%u)\n",
             r->where, r->label, f->path, name, f->set->clip_count, names,
             f->set->clip_count ? f->set->clip_count - 1 : 0);
@@ -349,9 +352,10 @@ static int bind_ref(vks_cli_poser *ps, const vks_cli_anim *an, uint32_t k, const
     if (b->unmatched_tracks) {
         char names[200] = "";
         size_t at = 0;
+        char safe[VKS_CLI_NAME_MAX]; /* a name from the file: escaped (cli_text.h) */
         for (uint32_t u = 0; u < b->unmatched_tracks && u < 4 && at + 1 < sizeof names; u++)
             at += (size_t)snprintf(names + at, sizeof names - at, "%s\"%s\"", u ? ", " : "",
-                                   clip->tracks[b->unmatched[u]].node_name);
+                                   vks_cli_name(clip->tracks[b->unmatched[u]].node_name, safe, sizeof safe));
         fprintf(stderr, "vkskin: %s: note: %u of the %u tracks of the clip %s drive no node of this model and are "
                         "ignored (%s%s)\n", model, b->unmatched_tracks, clip->track_count, r->label, names,
                 b->unmatched_tracks > 4 ? ", ..." : "");

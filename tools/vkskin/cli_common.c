@@ -105,6 +105,15 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
         vks_skin_free(skin);
         return NULL;
     }
+    /* every command reads its models here: none deforms a model that lost influences unsaid */
+    vks_cli_influences_warning(path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
+                               skin->weights.truncated_max_weight);
+    if (skin->weights.rule_dropped) /* the format's engines drop them too: said, not a warning */
+        fprintf(stderr,
+                "vkskin: %s: note: %u vertices store more weights than %s's engines skin with (4 a vertex); the "
+                "largest are kept and renormalised as they keep them, the largest weight dropped %.6g\n",
+                path, skin->weights.rule_dropped, skin->format ? skin->format : "the format",
+                (double)skin->weights.rule_dropped_max);
     return skin;
 }
 
@@ -127,8 +136,9 @@ int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out)
         fprintf(stderr, "vkskin: %s needs a non-negative number\n", opt);
         return 0;
     }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end) {
+    /* strtoull takes leading spaces and a sign: " 5" and "+5" are not what the user meant to type */
+    unsigned long long v = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (errno || !end || *end) {
         fprintf(stderr, "vkskin: %s: '%s' is not a number\n", opt, text);
         return 0;
     }
@@ -146,6 +156,16 @@ int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out)
         return 0;
     }
     *out = (uint32_t)v;
+    return 1;
+}
+
+int vks_cli_decimal_text(const char *text)
+{
+    if (!text || !(*text == '-' || *text == '.' || (*text >= '0' && *text <= '9')))
+        return 0;
+    for (const char *p = text; *p; p++)
+        if (!strchr("0123456789.-+eE", *p))
+            return 0;
     return 1;
 }
 

@@ -3,6 +3,7 @@
  * the weights as the file stores them, with what was repaired. Both commands say the same
  * thing in the same words, so the wording lives here. */
 #include <cjson/cJSON.h>
+#include <math.h>
 
 #include "cli.h"
 
@@ -30,12 +31,21 @@ int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatc
         return VKS_EXIT_RUNTIME;
     }
     if (out->pass && out->placed) {
-        const float *t = out->placement.m + 9;
-        fprintf(stderr,
-                "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
-                "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
-                "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
-                path, t[0], t[1], t[2], out->max_error);
+        const float *t = out->placement.m + 9, *c = out->placement.m;
+        double scale = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+        if (fabs(scale - 1) <= 1e-4)
+            fprintf(stderr,
+                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
+                    "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
+                    "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
+                    path, t[0], t[1], t[2], out->max_error);
+        else
+            fprintf(stderr,
+                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform with uniform scale %.4g "
+                    "(translation %.4g %.4g %.4g), a placement the inverse binds carry for the stored vertices (as "
+                    "gltfpack's dequantization of KHR_mesh_quantization positions); the bind pose reproduces the "
+                    "stored vertices so placed, max error %.3g\n",
+                    path, scale, t[0], t[1], t[2], out->max_error);
     }
     if (out->pass)
         return VKS_EXIT_OK;
@@ -83,8 +93,14 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
     fprintf(f, "  stored weights: sums %.6g..%.6g, %u of %u vertices off 1 by > 1e-3; ", w->stored_min_sum,
             w->stored_max_sum, w->stored_sum_off, w->vertices);
     if (w->over_four)
-        fprintf(f, "%u with more than 4 weights (glTF JOINTS_1 and on) kept to the 4 largest and renormalised; ",
-                w->over_four);
+        fprintf(f, "%u with 5 or more weights (glTF JOINTS_1), kept as stored; ", w->over_four);
+    if (w->truncated)
+        fprintf(f, "%u with more than %d weights (glTF JOINTS_2 and on) kept to the %d largest and renormalised "
+                "(largest weight dropped %.6g); ", w->truncated, VKS_MAX_INFLUENCES, VKS_MAX_INFLUENCES,
+                (double)w->truncated_max_weight);
+    if (w->rule_dropped)
+        fprintf(f, "%u with more weights than the format's engines skin with, kept to the largest as they do "
+                "(largest weight dropped %.6g); ", w->rule_dropped, (double)w->rule_dropped_max);
     fprintf(f, "repaired: ");
     if (!w->all_zero && !w->negative && !w->renormalised) {
         fprintf(f, "none\n");
@@ -100,6 +116,23 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
     fprintf(f, "\n");
 }
 
+void vks_cli_influences_warning(const char *where, const char *what, uint32_t kept, uint32_t vertices,
+                                double largest)
+{
+    if (vertices)
+        fprintf(stderr,
+                "vkskin: %s: warning: %u vertices lost influences%s%s: the %u largest kept and renormalised, the "
+                "largest weight dropped %.6g\n",
+                where, vertices, what ? " in " : "", what ? what : "", kept, largest);
+}
+
+void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
+{
+    cJSON_AddNumberToObject(o, "kept", kept);
+    cJSON_AddNumberToObject(o, "vertices", vertices);
+    cJSON_AddNumberToObject(o, "largest_weight_dropped", largest);
+}
+
 void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
 {
     cJSON_AddNumberToObject(o, "vertices", w->vertices);
@@ -110,5 +143,11 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
     cJSON_AddNumberToObject(r, "all_zero", w->all_zero);
     cJSON_AddNumberToObject(r, "negative", w->negative);
     cJSON_AddNumberToObject(r, "renormalised", w->renormalised);
-    cJSON_AddNumberToObject(o, "over_four_kept_to_largest_4", w->over_four);
+    cJSON_AddNumberToObject(o, "over_four", w->over_four);
+    cJSON *t = cJSON_AddObjectToObject(o, "over_eight_kept_to_largest_8");
+    cJSON_AddNumberToObject(t, "vertices", w->truncated);
+    cJSON_AddNumberToObject(t, "largest_weight_dropped", w->truncated_max_weight);
+    cJSON *r2 = cJSON_AddObjectToObject(o, "over_the_format_rule");
+    cJSON_AddNumberToObject(r2, "vertices", w->rule_dropped);
+    cJSON_AddNumberToObject(r2, "largest_weight_dropped", w->rule_dropped_max);
 }

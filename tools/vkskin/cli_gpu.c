@@ -2,6 +2,7 @@
 #include "cli_gpu.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,44 @@ int vks_cli_gpu_devices(const char *spec, char (*out)[16], const char **single, 
     return VKS_EXIT_OK;
 }
 
+/* A device number: digits only (anything else names a device). 1 with *index; 0 for a name;
+ * -1 for a number past the library's int index, which strtol once wrapped (4294967296 to
+ * device 0, 4294967295 to -1). */
+static int device_number(const char *s, size_t len, int *index)
+{
+    long long n = 0;
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        if (n <= INT_MAX)
+            n = n * 10 + (s[i] - '0');
+    }
+    if (n > INT_MAX)
+        return -1;
+    *index = (int)n;
+    return 1;
+}
+
+/* --device's value: "all", a name, a number or a list of numbers, each number in range. */
+static int device_spec_ok(const char *v)
+{
+    int index, list = is_number_list(v);
+    const char *p = v;
+    do {
+        size_t n = list ? strcspn(p, ",") : strlen(p);
+        if (device_number(p, n, &index) < 0) {
+            fprintf(stderr, "vkskin: --device %s: device %.*s is out of range (devices are numbered from 0: see "
+                            "vkskin devices)\n", v, (int)n, p);
+            return 0;
+        }
+        p += n;
+        p += *p == ',';
+    } while (list && *p);
+    return 1;
+}
+
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -92,6 +131,8 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
     }
     const char *v = argv[++*i];
     if (!strcmp(a, "--device")) {
+        if (!device_spec_ok(v))
+            return -1;
         g->device = v;
     } else if (!strcmp(a, "--launch-shape")) {
         g->launch_shape = v; /* checked against the device when the context is made */
@@ -135,14 +176,11 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     /* The environment variable lets scripts and test bundles force a shape on every command
      * without changing their command lines; the flag wins over it. */
     o.launch_shape = g->launch_shape ? g->launch_shape : getenv("VKSKIN_LAUNCH_SHAPE");
-    if (g->device) {
-        char *end = NULL;
-        long n = strtol(g->device, &end, 10);
-        if (end && *end == 0 && end != g->device && n >= 0)
-            o.use_device_index = 1, o.device_index = (int)n;
-        else
-            o.device_name = g->device;
-    }
+    int index;
+    if (g->device && device_number(g->device, strlen(g->device), &index) > 0)
+        o.use_device_index = 1, o.device_index = index;
+    else if (g->device)
+        o.device_name = g->device; /* a name (a number out of range was refused with the option) */
     vks_error err = {0};
     char msg[512];
     vks_result r = vks_gpu_create_testing(&o, &t, out, &err);

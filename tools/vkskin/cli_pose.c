@@ -23,8 +23,8 @@ void vks_cli_pose_defaults(vks_cli_pose *p)
 static int parse_float(const char *opt, const char *v, float lo, float hi, int positive, float *out)
 {
     char *end = NULL;
-    double d = v ? strtod(v, &end) : NAN;
-    if (!v || end == v || *end || !isfinite(d) || d < lo || d > hi || (positive && !(d > 0))) {
+    double d = vks_cli_decimal_text(v) ? strtod(v, &end) : NAN;
+    if (!v || !end || end == v || *end || !isfinite(d) || d < lo || d > hi || (positive && !(d > 0))) {
         fprintf(stderr, "vkskin: %s: '%s' is not a%s number%s\n", opt, v ? v : "", positive ? " positive" : "",
                 positive ? "" : " within float range");
         return 0;

@@ -212,6 +212,8 @@ static job_slot *prepare(bake_run *run, uint32_t j)
     if (ok) {
         res->frames = s->l.frames;
         res->vertices = s->l.skin->vertex_count;
+        res->lost_vertices[0] = s->l.skin->weights.truncated;
+        res->lost_largest[0] = s->l.skin->weights.truncated_max_weight;
         /* refused before its frames are made: the whole job is held in memory at once */
         uint64_t need = vks_bake_job_memory(&s->only, &s->l, run->engine);
         if (need > run->max_memory) {
@@ -260,6 +262,10 @@ static void job_written(job_slot *s)
         cJSON_Delete(p->files);
         res->bytes += p->bytes;
         res->outputs_written += p->outputs_written;
+        if (p->lost_vertices[1]) { /* the bone atlas's mesh (write_atlas) */
+            res->lost_vertices[1] = p->lost_vertices[1];
+            res->lost_largest[1] = p->lost_largest[1];
+        }
     }
     int done = ok ? (s->only.outputs ? 1 : 2) : -1;
     bake_worker *w = s->w;

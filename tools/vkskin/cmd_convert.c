@@ -12,7 +12,8 @@ static void help(FILE *f)
     fprintf(f,
             "usage: vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]\n\n"
             "Writes the skinned model IN (RenderWare .dff, NIF, NW4C .cmdl, P3D, glTF) and the clips\n"
-            "given as glTF 2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 and indices in the\n"
+            "given as glTF 2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 (and JOINTS_1,\n"
+            "WEIGHTS_1 where a vertex has more than 4 influences) and indices in the\n"
             "file's own vertex order, one skin per mesh (the groups' palettes resolved to the mesh's\n"
             "bones), the skeleton under a root node that carries the axis correction to glTF's Y-up\n"
             "right-handed frame (RenderWare and NIF are Z-up, P3D left-handed; vertex data stay as the\n"
@@ -169,9 +170,9 @@ static void free_clips(convert_clips *cc)
 
 static int parse_positive(const char *opt, const char *text, float *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (*end || !(v > 0) || v > 1e6) {
+    char *end = NULL;
+    double v = vks_cli_decimal_text(text) ? strtod(text, &end) : 0.0; /* 0: refused below */
+    if (!end || *end || !(v > 0) || v > 1e6) {
         fprintf(stderr, "vkskin convert: %s wants a number > 0, not '%s'\n", opt, text);
         return 0;
     }

@@ -52,6 +52,10 @@ static void help(FILE *f)
             "                   start, speed, cycle and root transform. Models: the FILEs given, then those\n"
             "                   the crowd names; an instance naming no model takes the one FILE given.\n"
             "                   Each model's instances, in crowd order, go to its own output\n"
+            "  --root-motion PATH  where the root motion of a crowd's instances that take it out\n"
+            "                   (root_motion) goes, one model only; without it, beside each output as\n"
+            "                   <output>.root_motion.csv. --out - needs it; --out a device (/dev/null)\n"
+            "                   writes none without it\n"
             "  --time T         the first frame's time in seconds (default 0)\n"
             "                   With clips every engine samples them: --cpu in double, --cpu-fast in float,\n"
             "                   --gpu in the crowd's pose pass on the GPU (chunks of instances)\n"
@@ -187,7 +191,7 @@ static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_
     return r;
 }
 
-static int deform_one(const char *path, const char *out_path, int format, engine e, int threads, int encode_threads,
+static int deform_one(const char *path, const char *out_path, const char *rm_path, int format, engine e, int threads, int encode_threads,
                       const vks_cli_pose *pose, uint32_t model, const vks_read_options *ropt, const vks_cli_gpu_opts *gopt)
 {
     vks_skin *s = vks_cli_load_skin(path, ropt);
@@ -269,15 +273,10 @@ static int deform_one(const char *path, const char *out_path, int format, engine
     bake = NULL;
     if (r != VKS_OK)
         goto fail;
-    if (vks_cli_root_motion_wanted(&ps) && strcmp(out_path, "-") != 0) { /* beside the vertices */
-        char *rm = vks_cli_root_motion_path(out_path);
-        r = rm ? vks_cli_root_motion_write(&ps, rm, &err)
-               : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "root motion", "out of memory");
-        if (r == VKS_OK)
-            fprintf(stderr, "vkskin: %s: root motion -> %s\n", path, rm);
-        free(rm);
-        if (r != VKS_OK)
+    if (rm_path && vks_cli_root_motion_wanted(&ps)) { /* planned and checked before any work */
+        if ((r = vks_cli_root_motion_write(&ps, rm_path, &err)) != VKS_OK)
             goto fail;
+        fprintf(stderr, "vkskin: %s: root motion -> %s\n", path, rm_path);
     }
     double dt = now_seconds() - t0;
     char shares[256];
@@ -304,32 +303,17 @@ done:
     return rc;
 }
 
-/* The root-motion CSV a crowd writes beside each output is an output too: one that would be one
-   of the inputs (a CSV crowd file named so, say) is refused before any work, like the output. */
-static int refuse_root_motion_input(const vks_cli_inputs *in, const vks_cli_outputs *plan)
-{
-    int rc = VKS_EXIT_OK;
-    for (int m = 0; rc == VKS_EXIT_OK && m < plan->count; m++) {
-        if (!plan->paths[m] || !strcmp(plan->paths[m], "-"))
-            continue;
-        char *rm = vks_cli_root_motion_path(plan->paths[m]);
-        rc = rm ? vks_cli_refuse_input(in, "--out's root-motion CSV", rm) : VKS_EXIT_RUNTIME;
-        free(rm);
-    }
-    return rc;
-}
-
 int vks_cmd_deform(int argc, char **argv)
 {
     vks_cli_pose pose;
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
-    const char *out = NULL;
+    const char *out = NULL, *root_motion = NULL;
     vks_cli_gpu_opts gopt = {0};
     int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
     engine e = ENGINE_CPU;
     uint32_t threads = 0, encode_threads = 1;
-    vks_cli_outputs plan = {0};
+    vks_cli_outputs plan = {0}, rm_plan = {0};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return VKS_EXIT_RUNTIME;
@@ -361,6 +345,8 @@ int vks_cmd_deform(int argc, char **argv)
             }
         } else if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--root-motion") && i + 1 < argc) {
+            root_motion = argv[++i];
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
             format = vks_bake_format_parse(argv[++i]);
             if (format < 0) {
@@ -406,17 +392,18 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_inputs in = {0};
     vks_cli_inputs_add_run(&in, &pose, &ropt);
     rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), pose.models, nmodels, &in, &plan);
-    if (rc == VKS_EXIT_OK && pose.crowd) /* a crowd may write "<out>.root_motion.csv" beside each output */
-        rc = refuse_root_motion_input(&in, &plan);
+    if (rc == VKS_EXIT_OK) /* a crowd's root motion: beside each output, or --root-motion PATH */
+        rc = vks_cli_plan_root_motion(&pose, root_motion, &plan, &in, &rm_plan);
     vks_cli_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */
-        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], format, e, (int)threads,
+        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], rm_plan.paths[m], format, e, (int)threads,
                                                (int)encode_threads, &pose, (uint32_t)m, &ropt, &gopt));
 out:
     vks_cli_anim_free(&pose);
     vks_cli_outputs_free(&plan);
+    vks_cli_outputs_free(&rm_plan);
     free(files);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_text.h"
 #include "inspect_clip.h"
 #include "inspect_morph.h"
 #include "inspect_surface.h"
@@ -48,6 +49,20 @@ static void help(FILE *f)
                "            6 bind-pose check failed; with several files, the most severe\n");
 }
 
+/* Meshes whose every group is rigid: parts that follow one node (a prop on a bone). */
+static uint32_t rigid_meshes(const vks_skin *s)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        const vks_mesh *mesh = &s->meshes[m];
+        uint32_t g = 0;
+        while (g < mesh->group_count && (s->groups[mesh->first_group + g].flags & VKS_GROUP_RIGID))
+            g++;
+        n += mesh->group_count > 0 && g == mesh->group_count;
+    }
+    return n;
+}
+
 static const char *node_name(const vks_skin *s, uint32_t node)
 {
     return node < s->node_count ? s->nodes[node].name : "?";
@@ -63,6 +78,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     cJSON *c = cJSON_AddObjectToObject(o, "counts");
     cJSON_AddNumberToObject(c, "nodes", s->node_count);
     cJSON_AddNumberToObject(c, "meshes", s->mesh_count);
+    cJSON_AddNumberToObject(c, "rigid_meshes", rigid_meshes(s));
     cJSON_AddNumberToObject(c, "bones", s->bone_count);
     cJSON_AddNumberToObject(c, "groups", s->group_count);
     cJSON_AddNumberToObject(c, "vertices", s->vertex_count);
@@ -137,21 +153,27 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
                        int allow_mismatch)
 {
     printf("%s: %s %s\n", path, s->format, s->format_detail);
-    printf("  %u nodes, %u skinned mesh(es), %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
-           s->mesh_count, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
+    uint32_t rigid = rigid_meshes(s);
+    char parts[48] = "";
+    if (rigid) /* props and body parts on nodes (issue 38); a skinned-only model prints as before */
+        snprintf(parts, sizeof parts, ", %u rigid mesh(es)", rigid);
+    printf("  %u nodes, %u skinned mesh(es)%s, %u bones, %u groups, %u vertices, %u triangles\n", s->node_count,
+           s->mesh_count - rigid, parts, s->bone_count, s->group_count, s->vertex_count, s->triangle_count);
     printf("  skeleton:\n");
+    char a[VKS_CLI_NAME_MAX], b[VKS_CLI_NAME_MAX]; /* names as data: escaped (cli_text.h) */
     for (uint32_t i = 0; i < s->node_count; i++)
-        printf("    [%u] %-28s parent %d%s%s\n", i, s->nodes[i].name[0] ? s->nodes[i].name : "(unnamed)",
-               s->nodes[i].parent, s->nodes[i].parent >= 0 ? " " : "", s->nodes[i].parent >= 0
-                   ? node_name(s, (uint32_t)s->nodes[i].parent) : "");
+        printf("    [%u] %-28s parent %d%s%s\n", i,
+               s->nodes[i].name[0] ? vks_cli_name(s->nodes[i].name, a, sizeof a) : "(unnamed)", s->nodes[i].parent,
+               s->nodes[i].parent >= 0 ? " " : "",
+               s->nodes[i].parent >= 0 ? vks_cli_name(node_name(s, (uint32_t)s->nodes[i].parent), b, sizeof b) : "");
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const vks_mesh *me = &s->meshes[m];
         printf("  mesh %u \"%s\": %u file vertices (%u after group duplication), %u triangles, %u bones, "
                "%u groups%s%s, skin space: %s\n",
-               m, me->name, me->source_vertex_count, me->vertex_count, me->triangle_count, me->bone_count,
-               me->group_count, (me->flags & VKS_MESH_HAS_NORMALS) ? ", normals" : ", no normals",
+               m, vks_cli_name(me->name, a, sizeof a), me->source_vertex_count, me->vertex_count, me->triangle_count,
+               me->bone_count, me->group_count, (me->flags & VKS_MESH_HAS_NORMALS) ? ", normals" : ", no normals",
                (me->flags & VKS_MESH_RENORMALIZE) ? " (renormalised)" : "",
-               me->space_node >= 0 ? node_name(s, (uint32_t)me->space_node) : "model");
+               me->space_node >= 0 ? vks_cli_name(node_name(s, (uint32_t)me->space_node), b, sizeof b) : "model");
         for (uint32_t g = me->first_group; g < me->first_group + me->group_count; g++) {
             const vks_group *gr = &s->groups[g];
             printf("    group %u: %u vertices, %u triangles, up to %u influences%s, palette [", g - me->first_group,
@@ -159,7 +181,8 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
                    (gr->flags & VKS_GROUP_RIGID) ? ", rigid" : "");
             for (uint32_t p = 0; p < gr->palette_count; p++) {
                 uint32_t bone = s->palette[gr->first_palette + p];
-                printf("%s%u:%s", p ? " " : "", bone - me->first_bone, node_name(s, s->bones[bone].node));
+                printf("%s%u:%s", p ? " " : "", bone - me->first_bone,
+                       vks_cli_name(node_name(s, s->bones[bone].node), a, sizeof a));
             }
             printf("]\n");
         }
@@ -206,7 +229,8 @@ int vks_cmd_inspect(int argc, char **argv)
             model = argv[++i];
         } else if (!strcmp(argv[i], "--clip-duration") && i + 1 < argc) {
             char *end = NULL;
-            opt.clip.duration = strtof(argv[++i], &end);
+            ++i;
+            opt.clip.duration = vks_cli_decimal_text(argv[i]) ? strtof(argv[i], &end) : 0.0f;
             if (!end || *end || !(opt.clip.duration > 0)) {
                 fprintf(stderr, "vkskin inspect: --clip-duration wants seconds > 0, not '%s'\n", argv[i]);
                 free(files);
@@ -274,9 +298,10 @@ int vks_cmd_inspect(int argc, char **argv)
     }
     if (json) {
         cJSON *out = nfiles == 1 && cJSON_GetArraySize(all) == 1 ? cJSON_DetachItemFromArray(all, 0) : all;
-        char *text = cJSON_Print(out);
-        if (text)
-            printf("%s\n", text);
+        char *text = cJSON_Print(out), *utf8 = text ? vks_cli_json_utf8(text) : NULL; /* names of any encoding */
+        if (utf8)
+            printf("%s\n", utf8);
+        free(utf8);
         free(text);
         if (out != all)
             cJSON_Delete(out);

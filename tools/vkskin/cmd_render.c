@@ -47,10 +47,14 @@ static void help(FILE *f)
 static int parse_size(const char *text, uint32_t *w, uint32_t *h)
 {
     char *end = NULL;
+    if (*text < '0' || *text > '9') /* strtoul takes leading spaces and a sign */
+        return 0;
     unsigned long a = strtoul(text, &end, 10);
     if (end == text || (*end != 'x' && *end != 'X'))
         return 0;
     const char *rest = end + 1;
+    if (*rest < '0' || *rest > '9')
+        return 0;
     unsigned long b = strtoul(rest, &end, 10);
     if (end == rest || *end || a == 0 || b == 0 || a > 8192 || b > 8192)
         return 0;

@@ -158,8 +158,8 @@ static cJSON *stream_json(const vks_diff_report *r)
 static int parse_bound(const char *opt, const char *text, double *out)
 {
     char *end = NULL;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0) {
+    double v = vks_cli_decimal_text(text) ? strtod(text, &end) : NAN;
+    if (!end || end == text || *end || !isfinite(v) || v < 0) {
         fprintf(stderr, "vkskin validate: %s: expected a finite number >= 0, got '%s'\n", opt, text);
         return 0;
     }
@@ -338,6 +338,12 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
             cJSON_AddItemToObject(j, "positions", jp);
             cJSON_AddItemToObject(j, "normals", jn);
             vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, vf->bind_promised, o->allow_mismatch);
+            if (vf->skin) {
+                vks_cli_influences_json(cJSON_AddObjectToObject(j, "influences_lost"), VKS_MAX_INFLUENCES,
+                                        vf->skin->weights.truncated, vf->skin->weights.truncated_max_weight);
+                vks_cli_influences_json(cJSON_AddObjectToObject(j, "influences_over_the_format_rule"), 4,
+                                        vf->skin->weights.rule_dropped, vf->skin->weights.rule_dropped_max);
+            }
             if (rf->has_golden)
                 cJSON_AddItemToObject(j, "golden", golden_json(rf));
             if (d->heatmaps[f]) { /* what the picture shows: whose vertices, and the reddest of them */

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "inspect_clip.h"
+#include "cli_text.h"
 
 static const char *const interp_names[] = {"step", "linear", "hermite", "bspline"};
 static const char *const cycle_names[] = {"loop", "clamp", "mirror", "reset"};
@@ -43,7 +44,8 @@ static int track_bound(const vks_clip_binding *b, uint32_t t)
 
 static void track_label(const vks_track *tr, char *buf, size_t cap)
 {
-    int at = snprintf(buf, cap, "\"%s\"", tr->node_name);
+    char name[VKS_CLI_NAME_MAX];
+    int at = snprintf(buf, cap, "\"%s\"", vks_cli_name(tr->node_name, name, sizeof name));
     if (tr->has_tag && at >= 0 && (size_t)at < cap)
         at += snprintf(buf + at, cap - (size_t)at, " tag %d", (int)tr->node_tag);
     if (tr->has_index && at >= 0 && (size_t)at < cap)
@@ -55,7 +57,7 @@ static void print_binding(const vks_clip *clip, const vks_skin *skin, const char
     printf("    on %s: %u of %u tracks bind, %u name no node, %u of %u nodes keep their bind pose\n", model,
            b->bound_tracks, clip->track_count, b->unmatched_tracks, b->untouched_nodes, skin->node_count);
     for (uint32_t u = 0; u < b->unmatched_tracks && u < 16; u++) {
-        char label[96];
+        char label[VKS_CLI_NAME_MAX + 64];
         track_label(&clip->tracks[b->unmatched[u]], label, sizeof label);
         printf("      unmatched track %d %s\n", (int)b->unmatched[u], label);
     }
@@ -64,7 +66,8 @@ static void print_binding(const vks_clip *clip, const vks_skin *skin, const char
 static void print_clip(const vks_clip *clip, uint32_t index, const vks_skin *skin, const char *model,
                        const vks_clip_binding *b)
 {
-    printf("  clip %u \"%s\": %.4g s", index, clip->name, (double)clip->duration);
+    char a[VKS_CLI_NAME_MAX], v[VKS_CLI_NAME_MAX]; /* names as data: escaped (cli_text.h) */
+    printf("  clip %u \"%s\": %.4g s", index, vks_cli_name(clip->name, a, sizeof a), (double)clip->duration);
     if (clip->fps > 0)
         printf(" (%g fps)", (double)clip->fps);
     printf(", cycle %s, space %s, %u tracks, %u events", PICK(cycle_names, clip->cycle),
@@ -75,10 +78,11 @@ static void print_clip(const vks_clip *clip, uint32_t index, const vks_skin *ski
         printf(", root motion on track %d", (int)clip->root_track);
     printf("\n");
     for (uint32_t e = 0; e < clip->event_count; e++)
-        printf("    event %.4g s \"%s\"%s%s%s\n", (double)clip->events[e].time, clip->events[e].name,
-               clip->events[e].value[0] ? " = \"" : "", clip->events[e].value, clip->events[e].value[0] ? "\"" : "");
+        printf("    event %.4g s \"%s\"%s%s%s\n", (double)clip->events[e].time,
+               vks_cli_name(clip->events[e].name, a, sizeof a), clip->events[e].value[0] ? " = \"" : "",
+               vks_cli_name(clip->events[e].value, v, sizeof v), clip->events[e].value[0] ? "\"" : "");
     for (uint32_t t = 0; t < clip->track_count; t++) {
-        char label[96];
+        char label[VKS_CLI_NAME_MAX + 64];
         track_label(&clip->tracks[t], label, sizeof label);
         printf("    track %u %s:", t, label);
         channel_view cv[6];

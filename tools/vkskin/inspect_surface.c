@@ -2,6 +2,7 @@
  * with the range each covers (a set outside 0..1 tiles or was flipped), materials with their
  * base colour and base-colour texture, images (embedded bytes or a reference) and samplers. */
 #include "inspect_surface.h"
+#include "cli_text.h"
 
 #include <float.h>
 
@@ -42,14 +43,15 @@ void vks_cli_surface_text(FILE *f, const vks_skin *s)
         fprintf(f, "    [%u] u %.4g..%.4g, v %.4g..%.4g\n", k, lo[0], hi[0], lo[1], hi[1]);
     }
     fprintf(f, "  materials: %u\n", s->material_count);
+    char a[VKS_CLI_NAME_MAX], b[VKS_CLI_NAME_MAX]; /* names as data: escaped (cli_text.h) */
     for (uint32_t i = 0; i < s->material_count; i++) {
         const vks_material *m = &s->materials[i];
-        fprintf(f, "    [%u] \"%s\": base colour (%.4g, %.4g, %.4g, %.4g)", i, m->name, m->base_color[0],
-                m->base_color[1], m->base_color[2], m->base_color[3]);
+        fprintf(f, "    [%u] \"%s\": base colour (%.4g, %.4g, %.4g, %.4g)", i, vks_cli_name(m->name, a, sizeof a),
+                m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3]);
         if (m->base_texture[0] || m->base_image >= 0)
             fprintf(f, ", texture");
         if (m->base_texture[0])
-            fprintf(f, " \"%s\"", m->base_texture);
+            fprintf(f, " \"%s\"", vks_cli_name(m->base_texture, a, sizeof a));
         if (m->base_image >= 0)
             fprintf(f, " image %d", m->base_image);
         if (m->base_image >= 0 && m->base_sampler >= 0)
@@ -62,11 +64,12 @@ void vks_cli_surface_text(FILE *f, const vks_skin *s)
         fprintf(f, "  images: %u\n", s->image_count);
     for (uint32_t i = 0; i < s->image_count; i++) {
         const vks_image *im = &s->images[i];
-        fprintf(f, "    [%u] \"%s\" %s", i, im->name, im->mime_type[0] ? im->mime_type : "(type not given)");
+        fprintf(f, "    [%u] \"%s\" %s", i, vks_cli_name(im->name, a, sizeof a),
+                im->mime_type[0] ? vks_cli_name(im->mime_type, b, sizeof b) : "(type not given)");
         if (im->data)
             fprintf(f, ", %zu bytes embedded\n", im->size);
         else
-            fprintf(f, ", referenced as \"%s\"\n", im->uri);
+            fprintf(f, ", referenced as \"%s\"\n", vks_cli_name(im->uri, a, sizeof a));
     }
     if (s->sampler_count)
         fprintf(f, "  samplers: %u\n", s->sampler_count);

@@ -444,6 +444,11 @@ static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *op
     vks_result rc = vks_skin_validate(s, err);
     if (rc != VKS_OK)
         return rc;
+    uint32_t over = vks_skin_vertices_over(s, 4);
+    if (over)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "cmdl",
+                             "%u vertices have more than 4 influences; BoneIndex and BoneWeight streams are Vector4 "
+                             "(glTF keeps up to 8: vkskin convert)", over);
     vks_bytebuf b = {0};
     vks_affine_d *world = calloc(s->node_count, sizeof *world);
     wname *names = calloc(s->node_count, sizeof *names);

@@ -96,6 +96,14 @@ vks_result vks__gltfr_view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, 
     if (st && (st < 4 || st % 4))
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "byteStride %llu must be 4..252 and a multiple of 4",
                          (unsigned long long)st);
+    *offset = off;
+    *length = len;
+    *stride = st;
+    /* meshopt: the bytes are decoded from the extension's buffer; the view's own is a fallback */
+    const char *ext_name = NULL;
+    const cJSON *ext = vks__gltfr_meshopt_ext(o, &ext_name);
+    if (ext)
+        return vks__gltfr_meshopt_view(d, v, ext, ext_name, len, bytes);
     const gltf_buffer *b = NULL;
     if ((r = vks__gltfr_buffer_get(d, (uint32_t)buf, &b)) != VKS_OK)
         return r;
@@ -104,9 +112,6 @@ vks_result vks__gltfr_view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, 
                          "byteOffset %llu + byteLength %llu pass the end of buffers[%d] (byteLength %llu)",
                          (unsigned long long)off, (unsigned long long)len, buf, (unsigned long long)b->byte_length);
     *bytes = b->data + off;
-    *offset = off;
-    *length = len;
-    *stride = st;
     return VKS_OK;
 }
 
@@ -205,6 +210,11 @@ static vks_result accessor_layout(gltf_doc *d, int32_t index, const char *path, 
         L->base = bytes + off;
     } else if (off) {
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, ap, "byteOffset without a bufferView");
+    } else {
+        /* no bufferView: a Draco primitive's accessor is its decoded data, packed */
+        if ((r = vks__gltfr_draco_accessor(d, index, &L->base)) != VKS_OK)
+            return r;
+        L->stride = elem;
     }
     *sparse = cJSON_GetObjectItemCaseSensitive(o, "sparse");
     if (!L->base && !*sparse)

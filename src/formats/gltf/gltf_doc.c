@@ -38,6 +38,19 @@ vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const
     return vks_error_set(d->err, code, VKS_NO_OFFSET, path, "%s", msg);
 }
 
+vks_result vks__gltfr_fail_at(gltf_doc *d, vks_result code, const uint8_t *p, const char *path, const char *fmt, ...)
+{
+    char msg[192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    /* compared as addresses: p may point into another block (an external .bin) */
+    uintptr_t at = (uintptr_t)p, base = (uintptr_t)d->input;
+    uint64_t offset = at >= base && at - base < d->input_size ? (uint64_t)(at - base) : VKS_NO_OFFSET;
+    return vks_error_set(d->err, code, offset, path, "%s", msg);
+}
+
 vks_result vks__gltfr_nomem(gltf_doc *d, const char *path)
 {
     return vks__gltfr_fail(d, VKS_ERR_NOMEM, path, "out of memory");
@@ -197,20 +210,46 @@ static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, 
     return VKS_OK;
 }
 
-/* extensionsRequired: geometry compression changes what accessors hold, so a file that needs
- * it is refused; quantization is read; extensions about materials, textures and lights do not
- * touch skinning and are allowed. */
+/* extensionsRequired: quantization is read, and geometry compression is decoded (meshopt per
+ * bufferView, Draco per primitive); extensions about materials, textures and lights do not
+ * touch skinning and are allowed; any other is refused, naming it. */
+static int is_geometry_extension(const char *s)
+{
+    return !strcmp(s, "KHR_mesh_quantization") || !strcmp(s, "EXT_meshopt_compression") ||
+           !strcmp(s, "KHR_meshopt_compression") || !strcmp(s, "KHR_draco_mesh_compression");
+}
+
+static void note_extension(gltf_doc *d, const cJSON *e)
+{
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_mesh_quantization"))
+        d->quantized = 1;
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_draco_mesh_compression"))
+        d->draco = 1;
+}
+
+/* "; EXT_meshopt_compression, KHR_mesh_quantization": the geometry extensions the file uses,
+ * which inspect shows after the generator (empty when none). */
+static void geometry_extensions(const gltf_doc *d, char *out, size_t cap)
+{
+    const cJSON *used = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsUsed");
+    size_t at = 0;
+    out[0] = 0;
+    for (const cJSON *e = used ? used->child : NULL; e; e = e->next)
+        if (cJSON_IsString(e) && is_geometry_extension(e->valuestring) && at < cap)
+            at += (size_t)snprintf(out + at, cap - at, "%s%s", at ? ", " : "; ", e->valuestring);
+}
+
 static vks_result check_extensions(gltf_doc *d)
 {
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsRequired");
     const cJSON *used = cJSON_GetObjectItemCaseSensitive(d->json, "extensionsUsed");
     for (const cJSON *e = used ? used->child : NULL; e; e = e->next)
-        if (cJSON_IsString(e) && !strcmp(e->valuestring, "KHR_mesh_quantization"))
-            d->quantized = 1;
+        note_extension(d, e);
     int i = 0;
     for (const cJSON *e = req ? req->child : NULL; e; e = e->next, i++) {
         const char *s = cJSON_IsString(e) ? e->valuestring : "";
-        if (!strcmp(s, "KHR_mesh_quantization") || !strncmp(s, "KHR_materials_", 14) ||
+        note_extension(d, e);
+        if (is_geometry_extension(s) || !strncmp(s, "KHR_materials_", 14) ||
             !strncmp(s, "KHR_texture_", 12) || !strncmp(s, "EXT_texture_", 12) || !strcmp(s, "KHR_lights_punctual"))
             continue;
         char path[48];
@@ -347,6 +386,8 @@ vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const v
     d->temps.elem = sizeof(void *);
     d->files_bytes = size; /* the model's own bytes open the budget its external files share */
     const uint8_t *b = bytes ? bytes : (const uint8_t *)"";
+    d->input = b;
+    d->input_size = size;
     const char *json = (const char *)b;
     size_t json_size = size;
     uint64_t json_at = 0;
@@ -382,8 +423,10 @@ vks_result vks__gltfr_doc_open(gltf_doc *d, const vks_read_options *opt, const v
         return vks__gltfr_fail(d, VKS_ERR_UNSUPPORTED, "asset.version", "\"%.20s\", vkskin reads glTF 2.x",
                          ver->valuestring);
     const cJSON *gen = cJSON_GetObjectItemCaseSensitive(asset, "generator");
-    snprintf(d->detail, sizeof d->detail, "glTF %.8s%s%s%.48s%s", ver->valuestring, d->glb ? " (.glb" : " (.gltf",
-             cJSON_IsString(gen) ? ", " : "", cJSON_IsString(gen) ? gen->valuestring : "", ")");
+    char geometry[64];
+    geometry_extensions(d, geometry, sizeof geometry);
+    snprintf(d->detail, sizeof d->detail, "glTF %.8s%s%s%.48s%s)", ver->valuestring, d->glb ? " (.glb" : " (.gltf",
+             cJSON_IsString(gen) ? ", " : "", cJSON_IsString(gen) ? gen->valuestring : "", geometry);
     vks_result r = check_extensions(d);
     const cJSON *buffers = NULL;
     if (r == VKS_OK)

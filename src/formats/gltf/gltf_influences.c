@@ -1,6 +1,7 @@
 /* glTF skin weights: the JOINTS_n / WEIGHTS_n sets of a primitive, read and checked (u8 / u16
  * joints inside the skin, float or normalized u8 / u16 weights, one element per vertex), then
- * merged per vertex into the 4 largest weights of all sets, scaled to sum 1. The specification
+ * merged per vertex into the 8 largest weights of all sets (all of them with JOINTS_0 and
+ * JOINTS_1, the sets glTF asks every client to support), scaled to sum 1. The specification
  * asks for weights that sum to 1; viewers (three.js's GLTFLoader) normalise them anyway, and
  * so does this reader, which also keeps the sum as stored for inspect's report. */
 #include <stdio.h>
@@ -56,10 +57,19 @@ vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *at
     return VKS_OK;
 }
 
-uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount, uint16_t (*bone)[4],
-                                  float (*weight)[4], float *stored)
+vks_result vks__gltfr_largest_eight(gltf_doc *d, const char *ppath, const gltf_influence_sets *is, uint32_t vcount,
+                                    gltf_influence_out *out, gltf_influence_counts *c)
 {
-    uint32_t over_four = 0;
+    memset(out, 0, sizeof *out);
+    out->bone = vks__gltfr_alloc(d, vcount, sizeof *out->bone);
+    out->weight = vks__gltfr_alloc(d, vcount, sizeof *out->weight);
+    out->stored = vks__gltfr_alloc(d, vcount, sizeof *out->stored);
+    if (is->sets > 1) { /* slots 4..7 only where a second set can fill them */
+        out->bone_more = vks__gltfr_alloc(d, vcount, sizeof *out->bone_more);
+        out->weight_more = vks__gltfr_alloc(d, vcount, sizeof *out->weight_more);
+    }
+    if (!out->bone || !out->weight || !out->stored || (is->sets > 1 && (!out->bone_more || !out->weight_more)))
+        return vks__gltfr_nomem(d, ppath);
     for (uint32_t v = 0; v < vcount; v++) {
         uint32_t jj[32];
         float ww[32];
@@ -81,15 +91,25 @@ uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount,
                 if (w > 0)
                     sum += w, positive++;
             }
-        stored[v] = (float)sum;
-        over_four += positive > 4;
+        out->stored[v] = (float)sum;
+        c->over_four += positive > 4;
+        if (positive > VKS_MAX_INFLUENCES) {
+            c->truncated++;
+            if (ww[VKS_MAX_INFLUENCES] > c->truncated_max) /* sorted: the largest one dropped */
+                c->truncated_max = ww[VKS_MAX_INFLUENCES];
+        }
         double kept = 0;
-        for (uint32_t k = 0; k < 4 && k < n; k++)
+        for (uint32_t k = 0; k < VKS_MAX_INFLUENCES && k < n; k++)
             kept += ww[k] > 0 ? ww[k] : 0;
-        for (uint32_t k = 0; k < 4; k++) {
-            bone[v][k] = k < n ? (uint16_t)jj[k] : 0;
-            weight[v][k] = k < n ? (ww[k] > 0 && kept > 0 ? (float)(ww[k] / kept) : ww[k]) : 0;
+        for (uint32_t k = 0; k < VKS_MAX_INFLUENCES; k++) {
+            uint16_t j = k < n ? (uint16_t)jj[k] : 0;
+            float w = k < n ? (ww[k] > 0 && kept > 0 ? (float)(ww[k] / kept) : ww[k]) : 0;
+            if (k < 4) {
+                out->bone[v][k] = j, out->weight[v][k] = w;
+            } else if (out->bone_more) {
+                out->bone_more[v][k - 4] = j, out->weight_more[v][k - 4] = w;
+            }
         }
     }
-    return over_four;
+    return VKS_OK;
 }

@@ -53,10 +53,22 @@ typedef struct gltf_doc {
     uint32_t buffer_count;
     const uint8_t *bin;    /* a .glb's BIN chunk */
     size_t bin_size;
+    const uint8_t *input;  /* the bytes read (a .glb's BIN chunk lies in them), input_size long */
+    size_t input_size;
     int glb;
     uint64_t files_bytes;  /* the document's bytes and every external file read: one budget */
     int quantized;         /* KHR_mesh_quantization: integer POSITION / NORMAL allowed */
-    char detail[96];       /* "glTF 2.0 (.glb, generator ...)" */
+    int draco;             /* KHR_draco_mesh_compression is used: primitives may hold Draco data */
+    /* Compressed geometry, decoded on first use (gltf_meshopt.c, gltf_draco.c): per bufferView
+       its meshopt-decoded bytes, per accessor the bytes its Draco primitive decoded for it, and
+       per accessor the Draco primitive that owns it (index into draco_prims, -1: none). Every
+       decoded byte counts against opt.file.max_size (decoded_bytes so far). */
+    const uint8_t **view_decoded, **accessor_decoded;
+    int32_t *draco_owner;
+    struct gltf_draco_prim *draco_prims;
+    uint32_t draco_prim_count;
+    uint64_t decoded_bytes;
+    char detail[112];      /* "glTF 2.0 (.glb, generator ...; geometry extensions)" */
     vks_vec temps;         /* every temporary block, freed by gltf_doc_free */
 } gltf_doc;
 
@@ -74,6 +86,27 @@ vks_result vks__gltfr_resolve_uri(const vks_read_options *o, const char *base, c
 /* registry.h's side_files of glTF (gltf_side_files.c). */
 vks_result vks__gltfr_side_files(const vks_read_options *o, const char *path, vks_side_file_fn visit, void *user,
                                  vks_error *err);
+/* EXT_ / KHR_meshopt_compression (gltf_meshopt.c): the view's extension object (and its name)
+ * or NULL; the view's bytes decoded from it, view_length (its byteLength) bytes, on first use. */
+const cJSON *vks__gltfr_meshopt_ext(const cJSON *view, const char **name);
+vks_result vks__gltfr_meshopt_view(gltf_doc *d, int32_t v, const cJSON *ext, const char *ext_name, uint64_t view_length,
+                                   const uint8_t **bytes);
+/* Counts bytes more of decompressed data, refused (VKS_ERR_LIMIT naming path) where the total
+ * would pass the read options' max input size. Called before the bytes are allocated. */
+vks_result vks__gltfr_decoded_budget(gltf_doc *d, const char *path, uint64_t bytes);
+/* KHR_draco_mesh_compression (gltf_draco.c): the bytes of accessor index when a Draco
+ * primitive supplies them (the primitive decoded on first use: the accessor's count of
+ * tightly packed elements of its own type), *bytes NULL when none does. */
+vks_result vks__gltfr_draco_accessor(gltf_doc *d, int32_t index, const uint8_t **bytes);
+
+/* What a Draco mesh's header claims (gltf_draco_header.c), read before libdraco allocates for
+ * it: method 0 (sequential: points is the point count) or 1 (edgebreaker: points is the
+ * encoded vertex count, at most the point count); faces. Bitstream 2.2 only; errors name path. */
+typedef struct gltf_draco_claims {
+    uint32_t method, faces, points;
+} gltf_draco_claims;
+vks_result vks__gltfr_draco_claims(gltf_doc *d, const char *path, const uint8_t *bytes, size_t size,
+                                   gltf_draco_claims *out);
 
 /* A zeroed temporary block listed in the document; NULL (with the error set) on failure. */
 void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem);
@@ -84,6 +117,13 @@ vks_result vks__gltfr_fail(gltf_doc *d, vks_result code, const char *path, const
 #endif
     ;
 vks_result vks__gltfr_nomem(gltf_doc *d, const char *path);
+/* vks__gltfr_fail with the byte offset in the file of p, where p lies in the bytes read (a
+ * .glb's BIN chunk); else none. For errors about binary data: compressed geometry. */
+vks_result vks__gltfr_fail_at(gltf_doc *d, vks_result code, const uint8_t *p, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 
 /* Members with the specification's types. Each returns VKS_OK with *out set (or left at its
  * default when the member is absent and not required), or an error naming path.name. */
@@ -144,11 +184,26 @@ typedef struct gltf_influence_sets {
  * with vcount elements and every joint < joint_count; ppath names the primitive. */
 vks_result vks__gltfr_influences(gltf_doc *d, const char *ppath, const cJSON *attrs, uint32_t vcount,
                                  uint32_t joint_count, gltf_influence_sets *is);
-/* Per vertex: the 4 largest weights of all sets (ties: earlier sets and slots first), scaled to
- * sum 1; stored gets the sum of the positive weights as stored. Returns the vertices that had
- * more than 4 positive weights. */
-uint32_t vks__gltfr_largest_four(const gltf_influence_sets *is, uint32_t vcount, uint16_t (*bone)[4],
-                                  float (*weight)[4], float *stored);
+/* Where the merged influences go: slots 0..3 and 4..7 (bone_more and weight_more NULL when the
+ * primitive has one set, which fills at most four), and each vertex's stored sum. */
+typedef struct gltf_influence_out {
+    uint16_t (*bone)[4];
+    float (*weight)[4];
+    uint16_t (*bone_more)[4];
+    float (*weight_more)[4];
+    float *stored;
+} gltf_influence_out;
+/* What the merge found, added up over primitives: vertices with more than 4 positive weights
+ * (all kept), with more than 8 (kept to the 8 largest) and the largest weight so dropped. */
+typedef struct gltf_influence_counts {
+    uint32_t over_four, truncated;
+    float truncated_max;
+} gltf_influence_counts;
+/* Per vertex: the 8 largest weights of all sets (ties: earlier sets and slots first), scaled to
+ * sum 1, into *out's arrays (allocated from the document; ppath names the primitive when out of
+ * memory); stored gets the sum of the positive weights as stored. */
+vks_result vks__gltfr_largest_eight(gltf_doc *d, const char *ppath, const gltf_influence_sets *is, uint32_t vcount,
+                                    gltf_influence_out *out, gltf_influence_counts *c);
 
 /* A column-major 4x4 as an affine; 0 when its last row is not (0, 0, 0, 1) within 1e-5. */
 int vks__gltfr_matrix_affine(const float m[16], vks_affine *out);

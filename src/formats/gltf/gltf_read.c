@@ -9,9 +9,10 @@
  * in the scene root's space and so is the skinned result. That is the skin model with
  * space_node = -1 and space_pre = identity (K = W(joint) * IB).
  *
- * Weights (gltf_influences.c): per vertex, the 4 largest of all weight sets (JOINTS_0/WEIGHTS_0,
- * JOINTS_1/WEIGHTS_1, ...) scaled to sum 1; vertices with more than 4 non-zero weights are
- * counted in skin->weights.over_four.
+ * Weights (gltf_influences.c): per vertex, the 8 largest of all weight sets (JOINTS_0/WEIGHTS_0,
+ * JOINTS_1/WEIGHTS_1, ...: with two sets, all of them) scaled to sum 1; vertices with more than
+ * 4 positive weights are counted in skin->weights.over_four, with more than 8 (cut to the 8
+ * largest) in skin->weights.truncated.
  *
  * Surface (gltf_materials.c): TEXCOORD_0..3 of each primitive, its material (every material of
  * the file with its base colour and base-colour texture), and the images and samplers the
@@ -55,8 +56,10 @@ typedef struct reader {
     uint32_t skin_count;
     int32_t *node_of;     /* glTF node -> skeleton node, -1 */
     uint8_t *needed;
-    uint32_t vertices, triangles, meshes, over_four;
+    uint32_t vertices, triangles, meshes;
+    gltf_influence_counts influences;
     uint32_t skipped_primitives, rigid_nodes;
+    uint64_t skipped_vertices; /* the POSITION counts of the primitives skipped (points, lines) */
     uint32_t material_count; /* the document's, read into the skin before the meshes */
     uint32_t node;           /* the mesh node being read (its weights override the mesh's) */
     gltf_morph_prim *morphs; /* the morphed primitives read, in mesh order (gltf_morph.c) */
@@ -393,15 +396,6 @@ static vks_result shared_primitives(reader *R, const cJSON *const *more, uint32_
     return VKS_OK;
 }
 
-/* Points and lines are not skinned geometry: a note, and the primitive counted as skipped. */
-static vks_result skip_points_lines(reader *R, const char *ppath, uint64_t mode)
-{
-    vks__log(&R->d.opt.logger, VKS_LOG_INFO, "%s: mode %u (points or lines) is not skinned geometry: skipped", ppath,
-             (unsigned)mode);
-    R->skipped_primitives++;
-    return VKS_OK;
-}
-
 /* A primitive's POSITION and NORMAL (accessor nrm < 0: none) as floats; *vcount its vertices. */
 static vks_result read_vertices(reader *R, const char *ppath, int32_t pos, int32_t nrm, float **positions,
                                 float **normals, uint32_t *vcount)
@@ -430,6 +424,49 @@ static vks_result read_vertices(reader *R, const char *ppath, int32_t pos, int32
     return VKS_OK;
 }
 
+/* The primitive's influences, up to 8 a vertex (gltf_influences.c); a rigid mesh's vertices all
+ * on its node itself, weight 1 (bone 0). */
+static vks_result primitive_influences(reader *R, const skin_info *si, const char *ppath, const cJSON *attrs,
+                                       uint32_t vcount, gltf_influence_out *io)
+{
+    gltf_influence_sets is = {0};
+    vks_result r = VKS_OK;
+    if (!si->rigid && (r = vks__gltfr_influences(&R->d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
+        return r;
+    if ((r = vks__gltfr_largest_eight(&R->d, ppath, &is, vcount, io, &R->influences)) != VKS_OK)
+        return r;
+    for (uint32_t v = 0; si->rigid && v < vcount; v++)
+        io->weight[v][0] = io->stored[v] = 1.0f;
+    return VKS_OK;
+}
+
+/* A rigid mesh: one group on its node, its vertices node-local (the node's world places them:
+ * inverse bind identity), flagged so the bind check knows them (as NW4C's). */
+static void rigid_group(vks_mesh_source *m, vks_group_source *rigid)
+{
+    static const uint16_t node_slot = 0;
+    memset(rigid, 0, sizeof *rigid);
+    rigid->triangles = m->triangles, rigid->triangle_count = m->triangle_count;
+    rigid->triangle_material = m->triangle_material;
+    rigid->palette = &node_slot, rigid->palette_count = 1, rigid->flags = VKS_GROUP_RIGID;
+    m->groups = rigid, m->group_count = 1;
+}
+
+/* A points or lines primitive: no surface to deform, said with its size (never dropped
+   silently) and counted for the format detail. */
+static void skip_points_lines(reader *R, const cJSON *prim, const char *ppath, unsigned mode)
+{
+    gltf_doc *d = &R->d;
+    const cJSON *pos = member(member(prim, "attributes"), "POSITION");
+    const cJSON *count = cJSON_IsNumber(pos) ? member(vks__gltfr_item(d->accessors, (uint32_t)pos->valuedouble), "count")
+                                            : NULL;
+    uint64_t n = cJSON_IsNumber(count) && count->valuedouble >= 0 ? (uint64_t)count->valuedouble : 0;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING, "%s: mode %u (%s) is not a surface to deform: %llu vertices skipped",
+             ppath, mode, mode == 0 ? "points" : "lines", (unsigned long long)n);
+    R->skipped_primitives++;
+    R->skipped_vertices += n;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -444,8 +481,10 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     vks_result r = vks__gltfr_get_uint(d, prim, ppath, "mode", 0, 6, &mode);
     if (r != VKS_OK)
         return r;
-    if (mode < 4)
-        return skip_points_lines(R, ppath, mode);
+    if (mode < 4) {
+        skip_points_lines(R, prim, ppath, (unsigned)mode);
+        return VKS_OK;
+    }
     int32_t material = -1;
     r = vks__gltfr_get_index(d, prim, ppath, "material", 0, R->material_count, "materials", &material);
     if (r != VKS_OK)
@@ -482,20 +521,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
         return r;
     if (tcount > d->opt.max_triangles - R->triangles)
         return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more triangles pass the limit of %u", tcount, d->opt.max_triangles);
-    uint16_t(*bone)[4] = vks__gltfr_alloc(d, vcount, sizeof *bone);
-    float(*weight)[4] = vks__gltfr_alloc(d, vcount, sizeof *weight);
-    float *stored = vks__gltfr_alloc(d, vcount, sizeof *stored);
-    if (!bone || !weight || !stored)
-        return vks__gltfr_nomem(d, ppath);
-    if (si->rigid) { /* every vertex on the node itself, weight 1 (bone 0, zeroed) */
-        for (uint32_t v = 0; v < vcount; v++)
-            weight[v][0] = stored[v] = 1.0f;
-    } else {
-        gltf_influence_sets is;
-        if ((r = vks__gltfr_influences(d, ppath, attrs, vcount, si->joint_count, &is)) != VKS_OK)
-            return r;
-        R->over_four += vks__gltfr_largest_four(&is, vcount, bone, weight, stored);
-    }
+    gltf_influence_out io;
+    if ((r = primitive_influences(R, si, ppath, attrs, vcount, &io)) != VKS_OK)
+        return r;
     float(*uv[VKS_MAX_UV_SETS])[2] = {NULL};
     uint32_t uv_sets = 0;
     if ((r = vks__gltfr_texcoords(d, ppath, attrs, vcount, uv, &uv_sets)) != VKS_OK)
@@ -520,9 +548,11 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     m.vertex_count = vcount;
     m.positions = (const float(*)[3])positions;
     m.normals = (const float(*)[3])normals;
-    m.bone = (const uint16_t(*)[4])bone;
-    m.weight = (const float(*)[4])weight;
-    m.stored_weight_sum = stored;
+    m.bone = (const uint16_t(*)[4])io.bone;
+    m.weight = (const float(*)[4])io.weight;
+    m.bone_more = (const uint16_t(*)[4])io.bone_more;
+    m.weight_more = (const float(*)[4])io.weight_more;
+    m.stored_weight_sum = io.stored;
     m.triangle_count = tcount;
     m.triangles = (const uint32_t(*)[3])tris;
     m.bone_count = si->joint_count;
@@ -535,15 +565,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (material >= 0) /* the range of the primitives' materials; one primitive: its material */
         m.first_material = (uint32_t)lo, m.material_count = (uint32_t)(hi - lo + 1);
     m.triangle_material = tmat;
-    /* a rigid mesh: one group on its node, its vertices node-local (the node's world places
-       them: inverse bind identity), flagged so the bind check knows them (as NW4C's) */
-    static const uint16_t node_slot = 0;
-    vks_group_source rigid = {0};
-    if (si->rigid) {
-        rigid.triangles = m.triangles, rigid.triangle_count = tcount, rigid.triangle_material = tmat;
-        rigid.palette = &node_slot, rigid.palette_count = 1, rigid.flags = VKS_GROUP_RIGID;
-        m.groups = &rigid, m.group_count = 1;
-    }
+    vks_group_source rigid;
+    if (si->rigid)
+        rigid_group(&m, &rigid);
     r = vks_builder_add_mesh(b, &m, d->err);
     if (r == VKS_OK && mp.target_count)
         r = keep_morph(R, &mp);
@@ -601,6 +625,21 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
     return VKS_OK;
 }
 
+/* EXT_mesh_gpu_instancing draws a node's mesh at many places; vkskin reads it once, at the
+   node, and says how many places it leaves out (issue 38: no silent loss). */
+static void warn_gpu_instancing(gltf_doc *d, uint32_t node)
+{
+    const cJSON *ext = member(member(d->node_at[node], "extensions"), "EXT_mesh_gpu_instancing");
+    if (!ext)
+        return;
+    const cJSON *attrs = member(ext, "attributes"), *a = attrs ? attrs->child : NULL;
+    const cJSON *count = cJSON_IsNumber(a) ? member(vks__gltfr_item(d->accessors, (uint32_t)a->valuedouble), "count")
+                                           : NULL;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING,
+             "nodes[%u]: EXT_mesh_gpu_instancing draws its mesh at %.0f places; read once, at the node", node,
+             cJSON_IsNumber(count) ? count->valuedouble : 0.0);
+}
+
 vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
 {
     reader R;
@@ -637,6 +676,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         }
         if (!reach[i] || mesh_of[i] < 0)
             continue;
+        warn_gpu_instancing(d, i);
         if (skin_of[i] < 0) { /* a rigid part: its node and the node's ancestors join the skeleton */
             for (int32_t a = (int32_t)i; a >= 0 && !R.needed[a]; a = d->parent[a])
                 R.needed[a] = 1;
@@ -678,10 +718,12 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
-        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the meshes have no triangles");
         goto done;
     }
-    skin->weights.over_four = R.over_four;
+    skin->weights.over_four = R.influences.over_four;
+    skin->weights.truncated = R.influences.truncated;
+    skin->weights.truncated_max_weight = R.influences.truncated_max;
     if ((r = vks__gltfr_morph_attach(d, skin, R.morphs, R.morph_count)) != VKS_OK)
         goto done;
     char detail[192];
@@ -689,8 +731,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
         len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
     if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
-                 R.skipped_primitives);
+        snprintf(detail + len, sizeof detail - (size_t)len,
+                 ", %u primitive(s) without triangles skipped (%llu vertices of points and lines)", R.skipped_primitives,
+                 (unsigned long long)R.skipped_vertices);
     skin->format = "gltf";
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)

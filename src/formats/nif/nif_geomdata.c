@@ -2,6 +2,8 @@
  * vertices, normals, the fields in between, and triangles (strips converted to a list). */
 #include "nif_internal.h"
 
+#include <math.h>
+
 static int vec3s(nif_rd *r, uint32_t n, const float (**out)[3], const char *field)
 {
     if (!vks_cur_fits(&r->c, n, 12))
@@ -67,7 +69,15 @@ static int geometry_data(nif_rd *r, nif_geomdata *g)
         float (*uv)[2] = nif_alloc(r, nv, sizeof *uv, "uv_sets");
         if (!uv)
             return 0;
+        vks_cursor at = r->c;
         vks_cur_f32n(&r->c, &uv[0][0], (size_t)nv * 2);
+        for (uint32_t i = 0; i < nv; i++)
+            if (!isfinite(uv[i][0]) || !isfinite(uv[i][1])) { /* refused like a non-finite position */
+                r->c = at;
+                vks_cur_skip(&r->c, (size_t)i * 8 + (isfinite(uv[i][0]) ? 4 : 0)); /* the error's offset is the UV's */
+                return nif_fail(r, VKS_ERR_FORMAT, "uv_sets", "set %u vertex %u UV (%g, %g) is not finite", k, i,
+                                uv[i][0], uv[i][1]);
+            }
         g->uv[k] = (const float (*)[2])uv;
         g->uv_sets = k + 1;
     }

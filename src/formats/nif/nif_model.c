@@ -15,6 +15,11 @@
  *                  a partition's palette, that group takes the partition's own weights.
  *   normals        renormalised after blending (VKS_MESH_RENORMALIZE), as nifskope does
  *                  and OpenMW's shaders do.
+ * Then one mesh per shape without a skin instance under a node (a rigid part: a helmet or a
+ * sword under a bone, a body part under an animated node), after the skinned ones in block
+ * order: one group on its parent node, weight 1, inverse bind = the shape's own transform, so
+ * K = W(parent) * T(shape), vertices in shape space as stored, flagged VKS_GROUP_RIGID, in the
+ * first skinned shape's skin space (the world's when none is skinned).
  * Matrices: R[row][col] = r[3*row + col] (row-major for column vectors, nif.md 5). */
 #include "nif_internal.h"
 #include "core/vec.h"
@@ -32,6 +37,8 @@ typedef struct model_ctx {
     uint64_t file_vertices; /* vertices the geometry blocks hold, each block once */
     uint64_t file_triangles, drawn_triangles; /* the same for triangles; what the meshes draw */
     vks_vec materials; /* vks_material per shape with a material or texturing property */
+    uint32_t rule_dropped;   /* vertices whose stored weights the rule kept to 4 (skin->weights) */
+    float rule_dropped_max;  /* the largest weight so left out */
 } model_ctx;
 
 /* how many times over the file's own vertices the skinned shapes may draw them */
@@ -156,15 +163,17 @@ static vks_result build_nodes(model_ctx *m)
 
 /* ---- influences ---- */
 
-static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
+/* Adds (b, w) to a vertex's 4 slots, keeping the largest. Returns the positive weight that
+   no slot keeps (w, or the one it replaced), 0 when none. */
+static float add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w)
 {
     if (!(w > 0) || !(w < 1e30f)) /* not positive, NaN, inf or absurd: ignored */
-        return;
+        return 0;
     int k = 0;
     for (; k < 4; k++) {
         if (weight[k] > 0 && bone[k] == b) { /* the same bone twice: add up */
             weight[k] += w;
-            return;
+            return 0;
         }
     }
     /* replace the smallest slot when the new weight is larger (empty slots are 0) */
@@ -172,10 +181,12 @@ static void add_influence(uint16_t bone[4], float weight[4], uint16_t b, float w
     for (k = 1; k < 4; k++)
         if (weight[k] < weight[lo])
             lo = k;
-    if (w > weight[lo]) {
-        bone[lo] = b;
-        weight[lo] = w;
-    }
+    if (!(w > weight[lo]))
+        return w;
+    float out = weight[lo];
+    bone[lo] = b;
+    weight[lo] = w;
+    return out;
 }
 
 /* The rule: the 4 largest positive weights, scaled to sum 1. stored_sum (may be NULL) gets
@@ -209,9 +220,10 @@ static void normalise(uint16_t (*bone)[4], float (*weight)[4], uint32_t n, float
     }
 }
 
-/* Influences of partition vertex lv (mesh bone indices); 0 on a bad index. */
+/* Influences of partition vertex lv (mesh bone indices), the 4 largest where the partition
+   stores more (dropped, may be NULL, gets the largest left out, 0 when none); 0 on a bad index. */
 static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_count, uint16_t bone[4],
-                            float weight[4])
+                            float weight[4], float *dropped)
 {
     uint32_t nw = p->weights_per_vertex;
     for (uint32_t j = 0; j < nw; j++) {
@@ -221,7 +233,9 @@ static int partition_vertex(const nif_partition *p, uint32_t lv, uint32_t bone_c
         uint32_t local = p->bone_indices ? p->bone_indices[(size_t)lv * nw + j] : j;
         if (local >= p->bone_count || p->bones[local] >= bone_count)
             return 0;
-        add_influence(bone, weight, p->bones[local], w);
+        float out = add_influence(bone, weight, p->bones[local], w);
+        if (dropped && out > *dropped)
+            *dropped = out;
     }
     return 1;
 }
@@ -368,19 +382,30 @@ static vks_result shape_bones(model_ctx *m, const shape_in *s, uint32_t skin_blo
     return VKS_OK;
 }
 
-/* Weights from NiSkinData's per-bone (vertex, weight) lists. */
+/* Weights from NiSkinData's per-bone (vertex, weight) lists, which may give a vertex more than
+   the 4 that partitions hold (nif.md): the vertices so cut are counted in m. */
 static vks_result weights_from_skin_data(model_ctx *m, const shape_in *s, uint16_t (*vb)[4], float (*vw)[4])
 {
     uint32_t nv = s->vertex_count, data_block = (uint32_t)s->inst->data;
+    float *dropped = tmp(m->f, nv, sizeof *dropped); /* per vertex, the largest left out */
+    if (!dropped)
+        return shape_nomem(m);
     for (uint32_t k = 0; k < s->inst->bone_count; k++) {
         const nif_bonedata *bd = &s->data->bones[k];
         for (uint32_t j = 0; j < bd->weight_count; j++) {
-            if (bd->vertex[j] >= nv)
+            uint32_t v = bd->vertex[j];
+            if (v >= nv)
                 return fail_block(m, VKS_ERR_FORMAT, data_block, "bone_list/vertex_weights",
-                                  "bone %llu weights vertex %llu, vertex count %llu", k, bd->vertex[j], nv);
-            add_influence(vb[bd->vertex[j]], vw[bd->vertex[j]], (uint16_t)k, bd->weight[j]);
+                                  "bone %llu weights vertex %llu, vertex count %llu", k, v, nv);
+            float out = add_influence(vb[v], vw[v], (uint16_t)k, bd->weight[j]);
+            dropped[v] = out > dropped[v] ? out : dropped[v];
         }
     }
+    for (uint32_t v = 0; v < nv; v++)
+        if (dropped[v] > 0) {
+            m->rule_dropped++;
+            m->rule_dropped_max = dropped[v] > m->rule_dropped_max ? dropped[v] : m->rule_dropped_max;
+        }
     return VKS_OK;
 }
 
@@ -401,9 +426,14 @@ static vks_result weights_from_partitions(model_ctx *m, const shape_in *s, uint1
             if (seen[fv])
                 continue;
             seen[fv] = 1;
-            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv]))
+            float dropped = 0;
+            if (!partition_vertex(p, lv, s->inst->bone_count, vb[fv], vw[fv], &dropped))
                 return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                      "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
+            if (dropped > 0) { /* a partition of more than 4 weights a vertex (nif.md: at most 4) */
+                m->rule_dropped++;
+                m->rule_dropped_max = dropped > m->rule_dropped_max ? dropped : m->rule_dropped_max;
+            }
         }
     }
     return VKS_OK;
@@ -476,7 +506,7 @@ static vks_result partition_own_weights(model_ctx *m, const shape_in *s, uint32_
     if (!gb || !gw)
         return shape_nomem(m);
     for (uint32_t lv = 0; lv < p->vertex_count; lv++)
-        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]]))
+        if (!partition_vertex(p, lv, s->inst->bone_count, gb[verts[lv]], gw[verts[lv]], NULL))
             return vks_error_set(m->err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "nif/skin_partition",
                                  "partition %u vertex %u uses a bone outside the palette or the skin", pi, lv);
     normalise(gb, gw, nv, NULL);
@@ -671,16 +701,148 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     return vks_builder_add_mesh(bld, &ms, m->err);
 }
 
+/* The node whose Children list holds block i first, or -1. */
+static int32_t shape_parent(const nif_file *f, uint32_t i)
+{
+    for (uint32_t n = 0; n < f->block_count; n++) {
+        const nif_block *b = &f->blocks[n];
+        if (b->kind != NIF_K_NODE)
+            continue;
+        for (uint32_t k = 0; k < b->u.node.child_count; k++)
+            if (b->u.node.children[k] == (int32_t)i)
+                return (int32_t)n;
+    }
+    return -1;
+}
+
+/* A shape's own geometry (NiTriShapeData / NiTriStripsData, or a BSTriShape's vertices), or
+   VKS_ERR_UNSUPPORTED when it has none of its own. */
+static vks_result rigid_geometry(model_ctx *m, uint32_t i, shape_in *s)
+{
+    const nif_file *f = m->f;
+    const nif_shape *sh = &f->blocks[i].u.shape;
+    memset(s, 0, sizeof *s);
+    s->block = i;
+    s->name = sh->name;
+    if (f->blocks[i].kind == NIF_K_SHAPE) {
+        const nif_block *gb = ref(f, sh->data, NIF_K_GEOMDATA);
+        if (!gb)
+            return fail_block(m, VKS_ERR_FORMAT, i, "data", "ref %lld is not an NiTriShapeData/NiTriStripsData block%llu%llu",
+                              (unsigned long long)(long long)sh->data, 0, 0);
+        const nif_geomdata *g = &gb->u.geom;
+        s->vertex_count = g->vertex_count, s->positions = g->positions, s->normals = g->normals;
+        s->triangle_count = g->triangle_count, s->triangles = g->triangles;
+        s->uv_sets = g->uv_sets, s->uv = g->uv;
+    } else {
+        s->vertex_count = sh->vertex_count, s->positions = sh->positions, s->normals = sh->normals;
+        s->triangle_count = sh->triangle_count, s->triangles = sh->triangles;
+        s->uv_sets = sh->uv != NULL, s->uv = &sh->uv;
+    }
+    return s->positions && s->triangle_count ? VKS_OK : VKS_ERR_UNSUPPORTED;
+}
+
+/* One rigid shape (see the top of the file): parent node, space of the skinned shapes. */
+static vks_result build_rigid_shape(model_ctx *m, uint32_t i, int32_t parent, int32_t space, vks_affine space_pre,
+                                    uint32_t *total_vertices, vks_skin_builder *bld)
+{
+    const nif_file *f = m->f;
+    shape_in s;
+    vks_result rc = rigid_geometry(m, i, &s);
+    if (rc == VKS_ERR_UNSUPPORTED)
+        return VKS_OK; /* nothing to draw (no vertices or no triangles of its own) */
+    uint32_t nv = s.vertex_count;
+    if (rc == VKS_OK &&
+        (!finite3(&s.positions[0][0], (size_t)nv * 3) || (s.normals && !finite3(&s.normals[0][0], (size_t)nv * 3))))
+        rc = fail_block(m, VKS_ERR_FORMAT, i, "vertices", "a vertex position or normal is not finite%llu%llu%llu", 0, 0, 0);
+    if (rc == VKS_OK && !finite_xform(&f->blocks[i].u.shape.xf))
+        rc = fail_block(m, VKS_ERR_FORMAT, i, "transform", "not finite%llu%llu%llu", 0, 0, 0);
+    if (rc == VKS_OK)
+        rc = count_shape_draws(m, i, &s, total_vertices);
+    if (rc != VKS_OK)
+        return rc;
+    uint16_t (*vb)[4] = tmp(f, nv, sizeof *vb);
+    float (*vw)[4] = tmp(f, nv, sizeof *vw);
+    vks_bone *bone = tmp(f, 1, sizeof *bone);
+    vks_group_source *group = tmp(f, 1, sizeof *group);
+    if (!vb || !vw || !bone || !group)
+        return shape_nomem(m);
+    memset(vb, 0, (size_t)nv * sizeof *vb);
+    memset(vw, 0, (size_t)nv * sizeof *vw);
+    for (uint32_t v = 0; v < nv; v++)
+        vw[v][0] = 1.0f;
+    bone->node = (uint32_t)m->node_of[parent];
+    bone->inverse_bind = to_affine(&f->blocks[i].u.shape.xf); /* the shape's place under its node */
+    static const uint16_t node_slot = 0;
+    memset(group, 0, sizeof *group);
+    group->triangles = s.triangles, group->triangle_count = s.triangle_count;
+    group->palette = &node_slot, group->palette_count = 1, group->flags = VKS_GROUP_RIGID;
+    char name[96];
+    if (s.name && s.name[0])
+        snprintf(name, sizeof name, "%s", s.name);
+    else
+        snprintf(name, sizeof name, "shape[%u]", i);
+    vks_mesh_source ms = {0};
+    ms.name = name;
+    ms.vertex_count = nv;
+    ms.positions = s.positions;
+    ms.normals = s.normals;
+    ms.bone = (const uint16_t (*)[4])vb;
+    ms.weight = (const float (*)[4])vw;
+    ms.triangle_count = s.triangle_count;
+    ms.triangles = s.triangles;
+    ms.bone_count = 1;
+    ms.bones = bone;
+    ms.space_node = space;
+    ms.space_pre = space_pre;
+    ms.flags = VKS_MESH_RENORMALIZE;
+    ms.groups = group;
+    ms.group_count = 1;
+    for (uint32_t k = 0; k < s.uv_sets; k++)
+        ms.uv[k] = s.uv[k];
+    ms.uv_set_count = s.uv_sets;
+    uint32_t mat;
+    if ((rc = shape_material(m, &f->blocks[i].u.shape, &mat)) != VKS_OK)
+        return rc;
+    if (mat != UINT32_MAX)
+        ms.first_material = mat, ms.material_count = 1;
+    return vks_builder_add_mesh(bld, &ms, m->err);
+}
+
+/* The skin space of the first skinned shape (its skeleton root and overall transform), where
+   the rigid shapes are placed too; -1 and identity when no shape is skinned. */
+static int32_t skinned_space(const model_ctx *m, vks_affine *pre)
+{
+    const nif_file *f = m->f;
+    *pre = vks_affine_identity();
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        const nif_block *b = &f->blocks[i];
+        if ((b->kind != NIF_K_SHAPE && b->kind != NIF_K_BSTRISHAPE) || b->u.shape.skin < 0)
+            continue;
+        const nif_block *ib = ref(f, b->u.shape.skin, NIF_K_SKININST);
+        const nif_block *db = ib ? ref(f, ib->u.inst.data, NIF_K_SKINDATA) : NULL;
+        if (!db || !ref(f, ib->u.inst.root, NIF_K_NODE))
+            return -1;
+        *pre = to_affine(&db->u.data.overall);
+        return m->node_of[ib->u.inst.root];
+    }
+    return -1;
+}
+
 vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8)};
+    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8), 0, 0};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
     uint32_t shapes = 0, total_vertices = 0;
+    int32_t *parent = tmp(f, f->block_count, sizeof *parent);
+    if (!parent)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shapes", "out of memory");
     for (uint32_t i = 0; i < f->block_count; i++) {
         const nif_block *b = &f->blocks[i];
-        shapes += (b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE) && b->u.shape.skin >= 0;
+        int is_shape = b->kind == NIF_K_SHAPE || b->kind == NIF_K_BSTRISHAPE;
+        parent[i] = is_shape && b->u.shape.skin < 0 ? shape_parent(f, i) : -1; /* a rigid part's node */
+        shapes += is_shape && (b->u.shape.skin >= 0 || parent[i] >= 0);
         if (b->kind == NIF_K_GEOMDATA) {
             m.file_vertices += b->u.geom.vertex_count;
             m.file_triangles += b->u.geom.triangle_count;
@@ -695,9 +857,9 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
     }
     if (shapes == 0)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/shapes",
-                             "no skinned NiTriShape, NiTriStrips or BSTriShape in the file");
+                             "no NiTriShape, NiTriStrips or BSTriShape skinned or under a node in the file");
     if (shapes > f->opt.max_meshes)
-        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/shapes", "%u skinned shapes, limit %u", shapes,
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "nif/shapes", "%u shapes, limit %u", shapes,
                              f->opt.max_meshes);
     vks_skin_builder *bld = vks_builder_create(skin);
     if (!bld)
@@ -713,7 +875,23 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
             return rc;
         }
     }
+    vks_affine space_pre;
+    int32_t space = skinned_space(&m, &space_pre);
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        if (parent[i] < 0)
+            continue;
+        rc = build_rigid_shape(&m, i, parent[i], space, space_pre, &total_vertices, bld);
+        if (rc != VKS_OK) {
+            vks_builder_destroy(bld);
+            vks__vec_free(&m.materials, &f->opt.allocator);
+            return rc;
+        }
+    }
     rc = vks_builder_finish(bld, err);
+    if (rc == VKS_OK) {
+        skin->weights.rule_dropped = m.rule_dropped;
+        skin->weights.rule_dropped_max = m.rule_dropped_max;
+    }
     if (rc == VKS_OK && m.materials.count) {
         skin->materials = vks_skin_alloc_array(skin, m.materials.count, sizeof(vks_material));
         if (skin->materials) {

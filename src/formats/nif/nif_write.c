@@ -275,6 +275,11 @@ vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uin
         err = &local;
     if (!skin || !out_bytes || !out_size)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "nif/write", "skin, out_bytes and out_size are required");
+    uint32_t over = vks_skin_vertices_over(skin, 4);
+    if (over)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/write",
+                             "%u vertices have more than 4 influences; the writer's skin partitions store 4 a vertex "
+                             "(glTF keeps up to 8: vkskin convert)", over);
     uint32_t version = opt && opt->version ? opt->version : NIF_V(20, 2, 0, 7);
     if (version != NIF_V(20, 2, 0, 7) && version != NIF_V(10, 1, 0, 0))
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "nif/write/version",

@@ -3,6 +3,7 @@
  * p3d_mlod_lod reads one LOD in full: points, face corners merged into render vertices by
  * (point, normal, u, v), faces split into triangles (quads as (0,1,2),(0,2,3)) and reversed
  * with normals negated (see p3d_internal.h), and named selections with decoded weights. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,9 @@ static vks_result read_faces(vks_cursor *c, const lod_head *h, const char *lpath
             if (k < n && cr.normal >= h->normals)
                 return vks_error_set(err, VKS_ERR_FORMAT, at + 4, path, "corner %u: normal %u of %u normals", k,
                                      cr.normal, h->normals);
+            if (k < n && (!isfinite(cr.u) || !isfinite(cr.v))) /* refused like a non-finite position */
+                return vks_error_set(err, VKS_ERR_FORMAT, at + (isfinite(cr.u) ? 12 : 8), path,
+                                     "corner %u: UV (%g, %g) is not finite", k, (double)cr.u, (double)cr.v);
             if (corners)
                 corners[(size_t)f * 4 + k] = cr;
         }

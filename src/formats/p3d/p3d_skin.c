@@ -81,22 +81,25 @@ static int pivot_of(const sel_index *mem, const char *bone, float out[3])
     return 1;
 }
 
-/* Inserts (bone, w) keeping the slots sorted by weight, largest first. */
-static void keep_largest(int32_t bone[4], float weight[4], int32_t b, float w, int slots)
+/* Inserts (bone, w) keeping the slots sorted by weight, largest first. Returns the positive
+   weight that no slot keeps (w itself, or the smallest it pushed out), 0 when none. */
+static float keep_largest(int32_t bone[4], float weight[4], int32_t b, float w, int slots)
 {
     if (!(w > 0))
-        return;
+        return 0;
     int pos = slots;
     while (pos > 0 && (bone[pos - 1] < 0 || weight[pos - 1] < w))
         pos--;
     if (pos >= slots)
-        return;
+        return w;
+    float out = bone[slots - 1] >= 0 ? weight[slots - 1] : 0;
     for (int k = slots - 1; k > pos; k--) {
         bone[k] = bone[k - 1];
         weight[k] = weight[k - 1];
     }
     bone[pos] = b;
     weight[pos] = w;
+    return out;
 }
 
 typedef struct bone_list {
@@ -256,26 +259,33 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
 }
 
 /* Per point: up to 4 skeleton bones, largest first (one when the skeleton is discrete), from
-   the LOD's own influences when it has them, else from the selections named after the bones.
-   Returns 0 when out of memory. */
+   the LOD's own influences when it has them, else from the selections named after the bones;
+   into *report, the points that had more (the toolchain keeps the 4 largest, formats/p3d.md)
+   and the largest weight left out. Returns 0 when out of memory. */
 static int point_influences(p3d_pool *pool, const p3d_lod *lod, const p3d_skeleton *skel, const sel_index *lsel,
-                            int32_t (**pb_out)[4], float (**pw_out)[4])
+                            int32_t (**pb_out)[4], float (**pw_out)[4], vks_weight_report *report)
 {
     uint32_t nb = skel->bone_count;
     uint32_t np = lod->point_count;
     int slots = skel->is_discrete ? 1 : 4;
     int32_t (*pb)[4] = p3d_alloc(pool, np, sizeof *pb);
     float (*pw)[4] = p3d_alloc(pool, np, sizeof *pw);
-    if (!pb || !pw)
+    float *dropped = p3d_alloc(pool, np, sizeof *dropped); /* per point, the largest left out */
+    if (!pb || !pw || !dropped)
         return 0;
     for (uint32_t i = 0; i < np; i++)
         for (int k = 0; k < 4; k++)
             pb[i][k] = -1;
+#define KEEP(i, b, w)                                                                                        \
+    do {                                                                                                     \
+        float out_ = keep_largest(pb[i], pw[i], (b), (w), slots);                                            \
+        dropped[i] = out_ > dropped[i] ? out_ : dropped[i];                                                  \
+    } while (0)
     if (lod->inf_bone) {
         for (uint32_t i = 0; i < np; i++)
             for (int k = 0; k < 4; k++)
                 if (lod->inf_bone[i][k] >= 0 && (uint32_t)lod->inf_bone[i][k] < nb)
-                    keep_largest(pb[i], pw[i], lod->inf_bone[i][k], lod->inf_weight[i][k], slots);
+                    KEEP(i, lod->inf_bone[i][k], lod->inf_weight[i][k]);
     } else {
         for (uint32_t b = 0; b < nb; b++) {
             const p3d_sel *s = find_sel(lsel, skel->names[b]);
@@ -283,12 +293,18 @@ static int point_influences(p3d_pool *pool, const p3d_lod *lod, const p3d_skelet
                 continue;
             if (s->weight)
                 for (uint32_t i = 0; i < np; i++)
-                    keep_largest(pb[i], pw[i], (int32_t)b, s->weight[i], slots);
+                    KEEP(i, (int32_t)b, s->weight[i]);
             else
                 for (uint32_t j = 0; j < s->sparse_points; j++)
-                    keep_largest(pb[s->point[j]], pw[s->point[j]], (int32_t)b, s->point_weight[j], slots);
+                    KEEP(s->point[j], (int32_t)b, s->point_weight[j]);
         }
     }
+#undef KEEP
+    for (uint32_t i = 0; i < np; i++)
+        if (dropped[i] > 0) {
+            report->rule_dropped++;
+            report->rule_dropped_max = dropped[i] > report->rule_dropped_max ? dropped[i] : report->rule_dropped_max;
+        }
     *pb_out = pb;
     *pw_out = pw;
     return 1;
@@ -431,7 +447,8 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
 
     int32_t (*pb)[4];
     float (*pw)[4];
-    if (!point_influences(&pool, lod, skel, &lsel, &pb, &pw))
+    vks_weight_report rule = {0};
+    if (!point_influences(&pool, lod, skel, &lsel, &pb, &pw, &rule))
         NOMEM();
     int need_static = 0;
     for (uint32_t v = 0; v < lod->vertex_count; v++)
@@ -499,6 +516,8 @@ vks_result p3d_build_skin(vks_skin *skin, const p3d_build_in *in, vks_error *err
         for (uint32_t v = me->first_vertex; v < me->first_vertex + me->vertex_count; v++)
             skin->source_vertex[v] = lod->vertex_point[skin->source_vertex[v]];
         me->source_vertex_count = lod->point_count;
+        skin->weights.rule_dropped = rule.rule_dropped;
+        skin->weights.rule_dropped_max = rule.rule_dropped_max;
     }
 done:
     p3d_pool_free(&pool);

@@ -101,9 +101,11 @@ static vks_affine mesh_space(const vks_skin *s, const vks_mesh *m, const vks_aff
     return vks_affine_mul(&m->space_pre, &inv);
 }
 
+/* A point's nodes and weights: all the model's (up to 8): an MLOD's selections hold any number,
+   and Arma's toolchain, like the reader, keeps the 4 largest (formats/p3d.md). */
 typedef struct point_inf {
-    uint32_t node[4];
-    float w[4];
+    uint32_t node[VKS_MAX_INFLUENCES];
+    float w[VKS_MAX_INFLUENCES];
     uint8_t n;
 } point_inf;
 
@@ -147,7 +149,7 @@ static vks_result write_mesh(vks_bytebuf *b, const vks_skin *s, uint32_t mi, vks
                 while (j < pi->n && pi->node[j] != node)
                     j++;
                 if (j == pi->n) {
-                    if (pi->n == 4)
+                    if (pi->n == VKS_MAX_INFLUENCES)
                         continue;
                     pi->node[j] = node;
                     pi->w[j] = 0;

@@ -5,6 +5,7 @@
  * from the top of the image, as glTF's and the skin model's do. */
 #include "rw_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +53,13 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
         g->uv[t] = vks__rw_tmp(ctx, nv, sizeof *g->uv[t]);
         if (!g->uv[t])
             return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, path, "out of memory for %u UVs", nv);
+        uint64_t at = vks_cur_offset(&c);
         vks_cur_f32n(&c, &g->uv[t][0][0], (size_t)nv * 2);
+        for (uint32_t v = 0; v < nv; v++) /* refused like a non-finite position: nothing downstream wants it */
+            if (!isfinite(g->uv[t][v][0]) || !isfinite(g->uv[t][v][1]))
+                return vks_error_set(ctx->err, VKS_ERR_FORMAT, at + 8 * (uint64_t)v + (isfinite(g->uv[t][v][0]) ? 4 : 0),
+                                     path, "UV set %u vertex %u: (%g, %g) is not finite", t, v, g->uv[t][v][0],
+                                     g->uv[t][v][1]);
         g->uv_sets = t + 1;
     }
     if (!vks_cur_fits(&c, nt, 8))

@@ -187,6 +187,11 @@ vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint
         err = &local;
     if (!skin || !out_bytes || !out_size)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw", "skin, out_bytes and out_size are required");
+    uint32_t over = vks_skin_vertices_over(skin, 4);
+    if (over)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "rw",
+                             "%u vertices have more than 4 influences; a Skin PLG stores 4 a vertex (glTF keeps up "
+                             "to 8: vkskin convert)", over);
     uint32_t version = opt && opt->version ? opt->version : 0x36003;
     if (version < 0x30400 || version > 0x37FFF)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "rw",

@@ -64,7 +64,7 @@ struct vks__batch_cache {
     slot slots[MAX_RING];
     VkDescriptorPool dpool;
     VkQueryPool qpool;
-    vks__gpu_work *wl[4]; /* per-variant work lists while filling a chunk */
+    vks__gpu_work *wl[VKS__DEFORM_VARIANTS]; /* per-variant work lists while filling a chunk */
 };
 typedef struct vks__batch_cache cache;
 
@@ -78,7 +78,7 @@ typedef struct sched {
     cache *c;
     /* cursor */
     uint32_t entry, next;
-    uint32_t wn[4];
+    uint32_t wn[VKS__DEFORM_VARIANTS];
 } sched;
 
 static double now_ms(void)
@@ -108,7 +108,7 @@ static void cache_free(vks_gpu *gpu, cache *c)
         gpu->vk.vkDestroyDescriptorPool(gpu->device, c->dpool, VKS_VK_ALLOC(gpu));
     if (c->qpool)
         gpu->vk.vkDestroyQueryPool(gpu->device, c->qpool, VKS_VK_ALLOC(gpu));
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++)
         free(c->wl[k]);
     free(c);
 }
@@ -169,7 +169,7 @@ static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cac
         if (r != VK_SUCCESS)
             res = vks__vk_fail(err, r, "vkCreateQueryPool");
     }
-    for (int k = 0; k < 4 && res == VKS_OK; k++)
+    for (int k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
         if (!(c->wl[k] = malloc(n->cap.works * sizeof *c->wl[k])))
             res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/batch", "out of memory for work lists");
     vks__passes_desc pd = {0};

@@ -177,9 +177,9 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
     vks_gpu *gpu = c->gpu;
     const vks_gpu_models *ms = c->ms;
     vks__passes *ps = &c->parts[p];
-    vks__gpu_work *wl[4] = {0};
-    uint32_t wn[4] = {0};
-    for (int k = 0; k < 4; k++)
+    vks__gpu_work *wl[VKS__DEFORM_VARIANTS] = {0};
+    uint32_t wn[VKS__DEFORM_VARIANTS] = {0};
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++)
         if (!(wl[k] = malloc((cap->works ? cap->works : 1) * sizeof *wl[k]))) {
             for (int j = 0; j < k; j++)
                 free(wl[j]);
@@ -203,7 +203,7 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
     ps->instance_count = n;
     vks__works_commit(gpu, ps, wl, wn);
     vks__buf_flush(gpu, &ps->insts), vks__buf_flush(gpu, &ps->params), vks__buf_flush(gpu, &ps->locals);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++)
         free(wl[k]);
     return VKS_OK;
 }

@@ -41,9 +41,9 @@ vks_result vks_gpu_list_launch_shapes(const vks_gpu_options *opt, vks_gpu_shape_
     vks_gpu_options o = {0};
     if (opt)
         o = *opt;
-    char dir[512];
-    if (!vks__cache_dir(o.cache_dir, dir, sizeof dir))
-        dir[0] = '\0';
+    char dir[512], why[800] = "";
+    if (!vks__cache_dir_usable(o.cache_dir, dir, sizeof dir, why, sizeof why) && why[0])
+        vks__log(&o.logger, VKS_LOG_WARNING, "%s", why);
     VkInstance inst = VK_NULL_HANDLE;
     vks__instance_fns f;
     *count = 0;

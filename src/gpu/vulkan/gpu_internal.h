@@ -104,12 +104,13 @@ struct vks_gpu {
     VkPipelineLayout pose_layout, deform_layout;
     VkPipeline pose_pipeline[3];   /* [0] a batch's (locals only), [1] a crowd's, [2] a crowd's with
                                       layered instances (both made on first use) */
-    VkPipeline deform_pipeline[4]; /* by influence count - 1 */
+    VkPipeline deform_pipeline[VKS__DEFORM_VARIANTS]; /* by variant (plan.h: 1..4 influences, 8) */
     VkShaderModule plain_module;
-    VkPipeline plain_pipeline[4];  /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
+    VkPipeline plain_pipeline[VKS__DEFORM_VARIANTS]; /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
     /* the same kernels with the morph stage compiled in (MORPH 1), made once a model set with
-       morph targets is uploaded (deform_variants bit 4): the others stay as they were */
-    VkPipeline deform_morph_pipeline[4], plain_morph_pipeline[4];
+       morph targets is uploaded (deform_variants' VKS__MORPH_KERNELS bit): the others stay as
+       they were */
+    VkPipeline deform_morph_pipeline[VKS__DEFORM_VARIANTS], plain_morph_pipeline[VKS__DEFORM_VARIANTS];
     VkShaderModule reduce_module;  /* the verdict's reduction (reduce.c), made on first use */
     VkDescriptorSetLayout reduce_dsl;
     VkPipelineLayout reduce_layout;
@@ -117,8 +118,8 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
-                                 has k + 1 influences (only those are compiled, on upload); bit 4:
-                                 their morph variants too (a model set with morph targets) */
+                                 needs variant k (only those are compiled, on upload); bit
+                                 VKS__MORPH_KERNELS: their morph variants too (morph targets) */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 12 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
@@ -146,7 +147,7 @@ struct vks_gpu_models {
     uint32_t count;
     vks__gpu_model *models;
     vks__gpu_group *groups; /* host copy of the group table (work items refer to it) */
-    uint32_t *group_influences; /* 1..4 per group */
+    uint32_t *group_influences; /* 1..8 per group: the slots its vertices use */
     uint32_t group_count;
     vks_affine *bind_locals;   /* host copy of every node's bind local (a crowd starts from it) */
     vks__buf models_buf, parents, bones, meshes, groups_buf, palette, pos, nrm, infl, binds;
@@ -163,6 +164,9 @@ static inline vks__plan_models vks__plan_of(const vks_gpu_models *ms)
     return (vks__plan_models){ms->count, ms->models, ms->groups, ms->group_influences};
 }
 
+
+/* vks_gpu.deform_variants' bit for the kernels with the morph stage (apart from the variants'). */
+#define VKS__MORPH_KERNELS (1u << 8)
 
 /* The morph table and the groups' and models' morph fields (models_morph.c): after the groups
  * are filled, before they are uploaded. */
@@ -262,7 +266,8 @@ typedef struct vks__passes {
     VkDescriptorSet pose_set, deform_set;
     VkBufferView skin_view;              /* skin as RGBA32F texels (binding 12 of deform_set) */
     uint32_t instance_count;             /* instances the pose pass runs over */
-    uint32_t work_base[4], work_count[4];/* per influence variant, in the works buffer */
+    uint32_t work_base[VKS__DEFORM_VARIANTS], work_count[VKS__DEFORM_VARIANTS]; /* per influence
+                                            variant, in the works buffer */
     uint32_t normals;                    /* 1: the deform pass writes normals */
     uint32_t use_params;                 /* 1: pose sources and roots from params; 2: the same
                                             with layered instances (vks__gpu_layered_param) */
@@ -296,7 +301,8 @@ void vks__passes_destroy(vks_gpu *gpu, vks__passes *p);
 /* Frees the batch scheduler's kept buffer set (vks_gpu_trim; vks_gpu_destroy). */
 void vks__batch_cache_free(vks_gpu *gpu);
 /* Lays the variants out one after the other in p->works and records where each starts. */
-void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[4], const uint32_t wn[4]);
+void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[VKS__DEFORM_VARIANTS],
+                       const uint32_t wn[VKS__DEFORM_VARIANTS]);
 /* Records the pose pass, a compute -> compute barrier and the deform pass (one dispatch per
  * influence variant). time is the procedural sources' frame time. With a query pool, resets
  * queries q0..q0+2 and writes timestamps before the pose pass, after it and after the deform

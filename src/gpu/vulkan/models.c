@@ -138,11 +138,21 @@ typedef struct tables {
     vks__gpu_group *groups;
     uint32_t *palette;
     float *pos, *nrm;
-    vks__gpu_infl *infl;
+    vks__gpu_infl *infl; /* verts records of slots 0..3, then infl_more of slots 4..7 */
     vks_affine *binds;
     uint32_t *levels; /* compute/pose.comp's Levels: per model a word offset, then the blocks */
     uint64_t nodes, bones_n, meshes_n, groups_n, palette_n, verts;
+    uint64_t infl_more; /* vertices of groups with more than 4 influences */
 } tables;
+
+/* Vertices of s whose groups use more than four slots: their slots 4..7 get a second record. */
+static uint64_t more_vertices(const vks_skin *s)
+{
+    uint64_t n = 0;
+    for (uint32_t g = 0; g < s->group_count; g++)
+        n += s->groups[g].max_influences > 4 ? s->groups[g].vertex_count : 0;
+    return n;
+}
 
 static void tables_free(tables *t)
 {
@@ -193,8 +203,9 @@ static vks_result count_tables(const vks_gpu *gpu, const vks_skin *const *skins,
             return lr;
         t->nodes += s->node_count, t->bones_n += s->bone_count, t->meshes_n += s->mesh_count;
         t->groups_n += s->group_count, t->palette_n += s->palette_count, t->verts += s->vertex_count;
+        t->infl_more += more_vertices(s);
     }
-    if (t->verts > UINT32_MAX / 4 || t->nodes > UINT32_MAX / 16 || t->bones_n > UINT32_MAX / 16)
+    if (t->verts + t->infl_more > UINT32_MAX / 4 || t->nodes > UINT32_MAX / 16 || t->bones_n > UINT32_MAX / 16)
         return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload", "models too large for 32-bit indices");
     return VKS_OK;
 }
@@ -212,7 +223,7 @@ static int alloc_tables(vks_gpu_models *ms, uint32_t count, uint64_t level_words
     t->palette = calloc(t->palette_n + 1, sizeof *t->palette);
     t->pos = calloc(t->verts * 3 + 1, sizeof *t->pos);
     t->nrm = calloc(t->verts * 3 + 1, sizeof *t->nrm);
-    t->infl = calloc(t->verts + 1, sizeof *t->infl);
+    t->infl = calloc(t->verts + t->infl_more + 1, sizeof *t->infl);
     t->binds = calloc(t->nodes + 1, sizeof *t->binds);
     t->levels = calloc(level_words + 1, sizeof *t->levels);
     return ms->models && ms->groups && ms->group_influences && t->models && t->parents && t->bones && t->meshes &&
@@ -222,7 +233,18 @@ static int alloc_tables(vks_gpu_models *ms, uint32_t count, uint64_t level_words
 /* Where the next model starts in each table. */
 typedef struct table_bases {
     uint32_t nb, bb, mb, gb, pb, vb, lw;
+    uint32_t xb; /* the next record of slots 4..7 in the influence table (after every vertex's) */
 } table_bases;
+
+/* Vertex v's slots k0..k0+3 as a device record. */
+static vks__gpu_infl infl_record(const vks_influence *in, int k0)
+{
+    vks__gpu_infl o;
+    o.idx01 = in->index[k0] | (uint32_t)in->index[k0 + 1] << 16;
+    o.idx23 = in->index[k0 + 2] | (uint32_t)in->index[k0 + 3] << 16;
+    memcpy(o.w, in->weight + k0, sizeof o.w);
+    return o;
+}
 
 /* Writes model i (skin s, its depth levels) into the tables at bases b; moves b.lw past its
  * level words (advance moves the rest). depth: scratch room for its nodes' depths. */
@@ -256,10 +278,14 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
             flags |= VKS__GROUP_HAS_NORMALS;
         if (mf & VKS_MESH_RENORMALIZE)
             flags |= VKS__GROUP_RENORMALIZE;
-        ms->groups[b->gb + g] = (vks__gpu_group){b->vb + gr->first_vertex, gr->vertex_count, b->pb + gr->first_palette,
-                                                 gr->palette_count, flags, b->vb, 0, 0};
         uint32_t k = gr->max_influences;
-        ms->group_influences[b->gb + g] = k < 1 ? 1 : k > 4 ? 4 : k;
+        k = k < 1 ? 1 : k > VKS_MAX_INFLUENCES ? VKS_MAX_INFLUENCES : k;
+        ms->groups[b->gb + g] = (vks__gpu_group){b->vb + gr->first_vertex, gr->vertex_count, b->pb + gr->first_palette,
+                                                 gr->palette_count, flags, b->vb, k > 4 ? b->xb : 0, 0,
+                                                 0, 0, 0, 0 /* morph fields: vks__upload_morph */};
+        ms->group_influences[b->gb + g] = k;
+        for (uint32_t v = 0; k > 4 && v < gr->vertex_count; v++)
+            t->infl[b->xb++] = infl_record(&s->influences[gr->first_vertex + v], 4);
     }
     for (uint32_t p = 0; p < s->palette_count; p++)
         t->palette[b->pb + p] = s->palette[p];
@@ -268,13 +294,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
         memcpy(t->nrm + (size_t)b->vb * 3, s->normals, (size_t)s->vertex_count * 12);
     if (vks__morph_defaults_active(s)) /* the rest at the morph targets' default weights */
         vks__morph_rest_into(s, t->pos + (size_t)b->vb * 3, s->normals ? t->nrm + (size_t)b->vb * 3 : NULL);
-    for (uint32_t v = 0; v < s->vertex_count; v++) {
-        const vks_influence *in = &s->influences[v];
-        vks__gpu_infl *o = &t->infl[b->vb + v];
-        o->idx01 = in->index[0] | (uint32_t)in->index[1] << 16;
-        o->idx23 = in->index[2] | (uint32_t)in->index[3] << 16;
-        memcpy(o->w, in->weight, sizeof o->w);
-    }
+    for (uint32_t v = 0; v < s->vertex_count; v++)
+        t->infl[b->vb + v] = infl_record(&s->influences[v], 0);
 }
 
 /* Moves b past a model of skin s (its levels words were counted by fill_model). */
@@ -307,7 +328,8 @@ static vks_result upload_tables(vks_gpu *gpu, vks_gpu_models *ms, const tables *
     if (res == VKS_OK)
         res = vks__upload_table(gpu, &once, "normal", t->nrm, t->verts * 12, &ms->nrm, err);
     if (res == VKS_OK)
-        res = vks__upload_table(gpu, &once, "influence", t->infl, t->verts * sizeof *t->infl, &ms->infl, err);
+        res = vks__upload_table(gpu, &once, "influence", t->infl, (t->verts + t->infl_more) * sizeof *t->infl,
+                                &ms->infl, err);
     /* Only crowds read the bind locals (the procedural pose starts from them): a table over
      * the storage range is left out here, and refused by vks_crowd_create, so batches of the
      * same models still run. */
@@ -347,7 +369,7 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/upload", "out of memory");
         goto done;
     }
-    table_bases b = {0, 0, 0, 0, 0, 0, count};
+    table_bases b = {0, 0, 0, 0, 0, 0, count, (uint32_t)t.verts};
     for (uint32_t i = 0; i < count; i++) {
         table_bases at = b;
         fill_model(ms, &t, i, skins[i], levels[i], depth, &b);
@@ -363,11 +385,11 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
 
     uint32_t variants = 0; /* the deform kernels these groups need: compiled now, if not yet */
     for (uint32_t g = 0; g < b.gb; g++)
-        variants |= 1u << (ms->group_influences[g] - 1);
+        variants |= 1u << vks__deform_variant(ms->group_influences[g]);
     for (uint32_t i = 0; i < count; i++) /* morph targets: the kernels with the morph stage too */
         ms->morph_any |= skins[i]->target_count != 0;
     if (ms->morph_any)
-        variants |= 16u;
+        variants |= VKS__MORPH_KERNELS;
     res = vks__deform_pipelines(gpu, variants, err);
     if (res == VKS_OK)
         res = vks__upload_morph(gpu, ms, skins, count, err);

@@ -129,10 +129,11 @@ void vks__passes_destroy(vks_gpu *gpu, vks__passes *p)
     memset(p, 0, sizeof *p);
 }
 
-void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[4], const uint32_t wn[4])
+void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[VKS__DEFORM_VARIANTS],
+                       const uint32_t wn[VKS__DEFORM_VARIANTS])
 {
     uint32_t at = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++) {
         p->work_base[k] = at, p->work_count[k] = wn[k];
         memcpy((vks__gpu_work *)p->works.mapped + at, wl[k], wn[k] * sizeof(vks__gpu_work));
         at += wn[k];
@@ -168,7 +169,7 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
     uint32_t max_x = gpu->props.limits.maxComputeWorkGroupCount[0];
     if (max_x > 65535)
         max_x = 65535;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++) {
         uint32_t n = p->work_count[k];
         if (!n)
             continue;

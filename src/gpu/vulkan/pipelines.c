@@ -1,6 +1,6 @@
 /* Compute pipelines from the SPIR-V that glslc compiled at build time (compute/NAME.comp ->
  * spv/<name>.spv.inc). Variants by specialization constants: workgroup size, the influence
- * count of the deform pass (1..4) and the palette slots that fit in shared memory. The plain
+ * count of the deform pass (1..4, and 8 for groups of 5..8: src/gpu/plan.h) and the palette slots that fit in shared memory. The plain
  * baseline kernel takes the first two and the deform pass's layout; its pipelines are made
  * by the first run that asks for it (most contexts never do). The launch shape (workgroup
  * sizes, instance run, shared palette, matrix path) comes from src/gpu/tuning.c. */
@@ -168,14 +168,15 @@ static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 
 vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
 {
-    gpu->deform_variants |= mask & 31u;
+    gpu->deform_variants |= mask & (((1u << VKS__DEFORM_VARIANTS) - 1u) | VKS__MORPH_KERNELS);
     vks_result res = VKS_OK;
-    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
+    for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
         for (uint32_t morph = 0; morph < 2 && res == VKS_OK; morph++) {
             VkPipeline *p = morph ? &gpu->deform_morph_pipeline[k] : &gpu->deform_pipeline[k];
-            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & 16u)))
+            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
                 continue;
-            uint32_t c[6] = {gpu->deform_wg, k + 1, gpu->palette_cap, gpu->skin_texels, gpu->shape.skip_zeros, morph};
+            uint32_t c[6] = {gpu->deform_wg, vks__variant_slots(k), gpu->palette_cap, gpu->skin_texels,
+                             gpu->shape.skip_zeros, morph};
             res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 6, p, err);
         }
     return res;
@@ -184,7 +185,7 @@ vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
 static void destroy_shaped(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++) {
         if (gpu->deform_pipeline[k])
             gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
         if (gpu->plain_pipeline[k])
@@ -224,9 +225,11 @@ static void pipeline_cache_open(vks_gpu *gpu)
     void *blob = NULL;
     size_t size = 0;
     if (gpu->cache_dir[0]) {
-        char path[4200];
+        char path[4200], why[4400] = "";
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "pipelines.bin", path, sizeof path);
-        blob = vks__cache_read_blob(path, (size_t)256 << 20, &size);
+        blob = vks__cache_read_blob(path, (size_t)256 << 20, &size, why, sizeof why);
+        if (why[0])
+            vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
         /* Vulkan's header: its length, version 1, then vendor, device and the cache UUID. */
         if (blob && (size < 32 || memcmp((const char *)blob + 16, gpu->props.pipelineCacheUUID, 16) != 0)) {
             vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s: not this driver's pipeline cache (ignored)", path);
@@ -299,8 +302,9 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
      * skeleton would silently stop early. The shaders unroll their fixed loops; the node, bone
      * and key-search loops are bounded per model (vks__check_pose_loops). */
     gpu->loop_limit = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && gpu->props.vendorID == 0x10005u ? 65535u : 0u;
-    if (!vks__cache_dir(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir))
-        gpu->cache_dir[0] = '\0';
+    char why[800] = "";
+    if (!vks__cache_dir_usable(gpu->opt.cache_dir, gpu->cache_dir, sizeof gpu->cache_dir, why, sizeof why) && why[0])
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
     gpu->cache_key = vks__cache_key_of(&gpu->props);
     vks_result res = choose_shape(gpu, err);
     if (res != VKS_OK)
@@ -324,12 +328,12 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
     vks_result res = VKS_OK;
     if (!gpu->plain_module)
         res = module(gpu, plain_spv, sizeof plain_spv, &gpu->plain_module, err);
-    for (uint32_t k = 0; k < 4 && res == VKS_OK; k++)
+    for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
         for (uint32_t morph = 0; morph < 2 && res == VKS_OK; morph++) {
             VkPipeline *p = morph ? &gpu->plain_morph_pipeline[k] : &gpu->plain_pipeline[k];
-            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & 16u)))
+            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
                 continue;
-            uint32_t c[3] = {gpu->deform_wg, k + 1, morph};
+            uint32_t c[3] = {gpu->deform_wg, vks__variant_slots(k), morph};
             res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 3, p, err);
         }
     return res;

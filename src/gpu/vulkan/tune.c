@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "gpu/calibration_once.h"
 #include "gpu/tuning_start.h"
 
 /* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's.
@@ -197,6 +198,30 @@ int vks__first_use_open(const vks_gpu *gpu)
            vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate);
 }
 
+/* The shape another context of this process measured on this device at first use (NULL: its
+ * calibration failed, the table's shape stays): taken without timing the candidates again. */
+static void take_process_shape(vks_gpu *gpu, const vks__launch_shape *s)
+{
+    if (!s) {
+        vks__log(&gpu->opt.logger, VKS_LOG_INFO, "launch shape: the calibration at first use of another context of "
+                 "this process on this device failed; the table's shape runs");
+        return;
+    }
+    vks__launch_shape won = *s, before = gpu->shape;
+    won.reason = "calibrated at first use by another context of this process on this device";
+    char text[128], msg[512];
+    vks__launch_shape_format(&won, text, sizeof text);
+    vks_error err = {0};
+    if (reshape(gpu, &won, &err) == VKS_OK) {
+        vks__log(&gpu->opt.logger, VKS_LOG_INFO, "launch shape: %s, calibrated at first use by another context of "
+                 "this process on this device", text);
+        return;
+    }
+    reshape(gpu, &before, NULL); /* the context as it was */
+    vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "launch shape: %s, calibrated by another context of this process, "
+             "cannot run here; the table's shape runs: %s", text, vks_error_format(&err, NULL, msg, sizeof msg));
+}
+
 void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
                                       const char *what)
 {
@@ -207,6 +232,12 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
     if (vertices == 0 || work == 0 || work < threshold)
         return; /* small work: the table's shape; later, larger work may still calibrate */
     gpu->first_use_calibrated = 1;
+    vks__launch_shape shared;
+    int have = 0;
+    if (!vks__calibration_once_claim(&gpu->cache_key, &shared, &have)) { /* measured (or being measured) */
+        take_process_shape(gpu, have ? &shared : NULL);
+        return;
+    }
     vks__log(&gpu->opt.logger, VKS_LOG_INFO,
              "launch shape: calibrating at first use: the tuning table does not know this device and %s of %llu "
              "vertex-instances is at least %llu (the calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
@@ -234,6 +265,7 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
                  out->candidate[out->best].shape, out->stored ? ", stored in " : " (not stored)",
                  out->stored ? out->cache_path : "");
     }
+    vks__calibration_once_done(&gpu->cache_key, res == VKS_OK ? &gpu->shape : NULL); /* wakes the others */
     free(out);
 }
 
