@@ -191,7 +191,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
         fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
         return 0;
     }
-    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals};
+    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals, NULL};
     vks_error err = {0};
     vks_result r = fast ? vks_cpu_fast_run(&dj, 0, &err) : vks_cpu_reference_run(&dj, &err);
     free(locals);
