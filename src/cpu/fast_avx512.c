@@ -1,0 +1,159 @@
+/* The fast CPU kernel for x86-64 CPUs with AVX-512 (F, VL, DQ, BW) and FMA, chosen at run time
+ * by fast.c where the CPU has them and the OS saves the ZMM registers (cpu_features.c). Its
+ * functions carry a target attribute, so the rest of the library keeps the baseline set.
+ *
+ * One palette matrix is one 64-byte line and one sixteen-lane register: (x axis | y axis |
+ * z axis | translation). Blending an influence is one broadcast and one fused multiply-add with
+ * the matrix read from memory (the AVX2 kernel needs two of each). The transform multiplies the
+ * blend by (p.x x4 | p.y x4 | p.z x4 | 1 x4), whose four 128-bit blocks summed are the
+ * position; the normal likewise with (n.x | n.y | n.z | 0). Those block sums are what costs a
+ * vertex-at-a-time loop its shuffles and its narrow stores, so this kernel takes four vertices
+ * at a time: their sixteen-lane products transposed block-wise in six shuffles and three adds
+ * give (pos0 | pos1 | pos2 | pos3), one permute packs the twelve floats, and one masked store
+ * writes exactly them. The sum order is the AVX2 kernel's, (x p.x + z p.z) + (y p.y + t);
+ * results stay within float rounding of the other kernels (the tests run all against the
+ * reference). The records are the AVX2 kernel's (fast_internal.h), made by its prepare. */
+#include "fast_internal.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")))
+/* every helper inlined into the fifteen specialised loops: GCC otherwise keeps range() as one
+ * clone per influence count that tests the normal mode per vertex */
+#define INLINE static inline __attribute__((always_inline))
+
+_Static_assert(sizeof(vks__pal_mat) == 64, "a palette matrix is one 64-byte register");
+
+/* The blended matrix of one vertex: slots 0..3 from its record, 4..7 (k_inf 8) from more, in
+ * slot order (the reference's). */
+AVX512 INLINE __m512 blend(const vks__fast_vertex *r, const vks__fast_more *more, const char *pal, int k_inf)
+{
+    __m512 m = _mm512_mul_ps(_mm512_set1_ps(r->w[0]), _mm512_load_ps(pal + r->off[0]));
+    for (int k = 1; k < k_inf && k < 4; k++)
+        m = _mm512_fmadd_ps(_mm512_set1_ps(r->w[k]), _mm512_load_ps(pal + r->off[k]), m);
+    for (int k = 4; k < k_inf; k++)
+        m = _mm512_fmadd_ps(_mm512_set1_ps(more->w[k - 4]), _mm512_load_ps(pal + more->off[k - 4]), m);
+    return m;
+}
+
+/* (s0 | s1 | s2 | s3) where s_i is the sum of p_i's four 128-bit blocks:
+ * ((b0 + b2) + (b1 + b3)), the AVX2 kernel's order. */
+AVX512 INLINE __m512 block_sums(__m512 p0, __m512 p1, __m512 p2, __m512 p3)
+{
+    __m512 s01 = _mm512_add_ps(_mm512_shuffle_f32x4(p0, p1, _MM_SHUFFLE(1, 0, 1, 0)),
+                               _mm512_shuffle_f32x4(p0, p1, _MM_SHUFFLE(3, 2, 3, 2)));
+    __m512 s23 = _mm512_add_ps(_mm512_shuffle_f32x4(p2, p3, _MM_SHUFFLE(1, 0, 1, 0)),
+                               _mm512_shuffle_f32x4(p2, p3, _MM_SHUFFLE(3, 2, 3, 2)));
+    return _mm512_add_ps(_mm512_shuffle_f32x4(s01, s23, _MM_SHUFFLE(2, 0, 2, 0)),
+                         _mm512_shuffle_f32x4(s01, s23, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* Each block's x, y, z divided by their length where it is above zero (a zero-length normal
+ * stays zero, as in the other kernels); lane 3 of a block is not a result and is left out. */
+AVX512 INLINE __m512 renormalise(__m512 n)
+{
+    __m512 q = _mm512_maskz_mul_ps(0x7777, n, n);
+    q = _mm512_add_ps(q, _mm512_permute_ps(q, _MM_SHUFFLE(2, 3, 0, 1)));
+    q = _mm512_add_ps(q, _mm512_permute_ps(q, _MM_SHUFFLE(1, 0, 3, 2)));
+    __m512 len = _mm512_sqrt_ps(q);
+    return _mm512_mask_div_ps(n, _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ), n, len);
+}
+
+/* The operands of the transform from a record's (position, 1, normal, 0). */
+typedef struct operands {
+    __m512i pos, nrm; /* lane permutes: (p.x x4 | p.y x4 | p.z x4 | 1 x4), (n.x x4 | ... | 0 x4) */
+    __m512i pack;     /* (x, y, z) of each block to lanes 0..11 */
+} operands;
+
+/* Vertices j[0..3] of rec to positions p[0 .. 3n) and normals, n (1..4) of them stored: the
+ * caller repeats the last vertex in the unused places, and the masked stores write exactly 3n
+ * floats, so a thread's slice next to this one is never touched. */
+AVX512 INLINE void quad(const vks__fast_vertex *rec, const vks__fast_more *more, const char *pal, int k_inf,
+                               int nmode, const uint32_t j[4], unsigned n, float *pos, float *nrm,
+                               const operands *op)
+{
+    __m512 m[4], tp[4], tn[4];
+    for (int i = 0; i < 4; i++) {
+        const vks__fast_vertex *r = rec + j[i];
+        m[i] = blend(r, k_inf > 4 ? more + j[i] : NULL, pal, k_inf);
+        __m512 pn = _mm512_castps256_ps512(_mm256_load_ps(r->pn));
+        tp[i] = _mm512_mul_ps(m[i], _mm512_permutexvar_ps(op->pos, pn));
+        if (nmode != VKS__FAST_NRM_NONE)
+            tn[i] = _mm512_mul_ps(m[i], _mm512_permutexvar_ps(op->nrm, pn));
+    }
+    const __mmask16 keep = (__mmask16)((1u << (3 * n)) - 1);
+    __m512 p = block_sums(tp[0], tp[1], tp[2], tp[3]);
+    _mm512_mask_storeu_ps(pos, keep, _mm512_permutexvar_ps(op->pack, p));
+    if (nmode == VKS__FAST_NRM_NONE)
+        return;
+    __m512 q = block_sums(tn[0], tn[1], tn[2], tn[3]);
+    if (nmode == VKS__FAST_NRM_RENORM)
+        q = renormalise(q);
+    _mm512_mask_storeu_ps(nrm, keep, _mm512_permutexvar_ps(op->pack, q));
+}
+
+AVX512 INLINE void range(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                                uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
+{
+    const operands op = {
+        _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+        _mm512_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7),
+        _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0),
+    };
+    const char *pb = (const char *)pal;
+    uint32_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const uint32_t j[4] = {i, i + 1, i + 2, i + 3};
+        quad(rec, more, pb, k_inf, nmode, j, 4, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
+    }
+    if (i < count) { /* the last one to three vertices, the last repeated in the empty places */
+        const uint32_t last = count - 1;
+        const uint32_t j[4] = {i, i + 1 < last ? i + 1 : last, i + 2 < last ? i + 2 : last, last};
+        quad(rec, more, pb, k_inf, nmode, j, count - i, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
+    }
+}
+
+#define CASE(k, m)                                                                                                 \
+    case (k) * 4 + (m): range(rec, more, pal, count, (k), (m), pos, nrm); break
+
+AVX512 static void fast_group_avx512(const vks__fast_vertex *rec, const vks__fast_more *more,
+                                     const vks__pal_mat *pal, uint32_t count, int k_inf, int nmode, float *pos,
+                                     float *nrm)
+{
+    if (nmode == VKS__FAST_NRM_NONE)
+        nrm = pos; /* never written through */
+    /* the influence count and the normal mode as constants: each loop unrolled for them */
+    switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
+        CASE(1, VKS__FAST_NRM_NONE);
+        CASE(1, VKS__FAST_NRM);
+        CASE(1, VKS__FAST_NRM_RENORM);
+        CASE(2, VKS__FAST_NRM_NONE);
+        CASE(2, VKS__FAST_NRM);
+        CASE(2, VKS__FAST_NRM_RENORM);
+        CASE(3, VKS__FAST_NRM_NONE);
+        CASE(3, VKS__FAST_NRM);
+        CASE(3, VKS__FAST_NRM_RENORM);
+        CASE(4, VKS__FAST_NRM_NONE);
+        CASE(4, VKS__FAST_NRM);
+        CASE(4, VKS__FAST_NRM_RENORM);
+        CASE(8, VKS__FAST_NRM_NONE);
+        CASE(8, VKS__FAST_NRM);
+        CASE(8, VKS__FAST_NRM_RENORM);
+    default: break;
+    }
+}
+
+/* The records are the AVX2 kernel's: every CPU this kernel runs on has AVX2 and FMA. */
+static void prepare_avx512(vks__fast_vertex *rec, vks__fast_more *more, const float (*positions)[3],
+                           const float (*normals)[3], const vks_influence *influences, uint32_t a, uint32_t b,
+                           uint32_t wide, uint32_t k_max, uint32_t last_slot)
+{
+    vks__fast_avx2->prepare(rec, more, positions, normals, influences, a, b, wide, k_max, last_slot);
+}
+
+static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512};
+const vks__fast_kernel *const vks__fast_avx512 = &avx512_kernel;
+#else
+const vks__fast_kernel *const vks__fast_avx512 = 0;
+#endif
