@@ -37,16 +37,18 @@ AVX512 INLINE __m512 blend(const vks__fast_vertex *r, const vks__fast_more *more
     return m;
 }
 
-/* (s0 | s1 | s2 | s3) where s_i is the sum of p_i's four 128-bit blocks:
- * ((b0 + b2) + (b1 + b3)), the AVX2 kernel's order. */
-AVX512 INLINE __m512 block_sums(__m512 p0, __m512 p1, __m512 p2, __m512 p3)
+/* The 4 x 4 transpose of 128-bit blocks: a..d = (x axis | y axis | z axis | t) of four
+ * vertices' blends become the x axes of all four, their y axes, z axes and translations. */
+AVX512 INLINE void transpose_blocks(__m512 *a, __m512 *b, __m512 *c, __m512 *d)
 {
-    __m512 s01 = _mm512_add_ps(_mm512_shuffle_f32x4(p0, p1, _MM_SHUFFLE(1, 0, 1, 0)),
-                               _mm512_shuffle_f32x4(p0, p1, _MM_SHUFFLE(3, 2, 3, 2)));
-    __m512 s23 = _mm512_add_ps(_mm512_shuffle_f32x4(p2, p3, _MM_SHUFFLE(1, 0, 1, 0)),
-                               _mm512_shuffle_f32x4(p2, p3, _MM_SHUFFLE(3, 2, 3, 2)));
-    return _mm512_add_ps(_mm512_shuffle_f32x4(s01, s23, _MM_SHUFFLE(2, 0, 2, 0)),
-                         _mm512_shuffle_f32x4(s01, s23, _MM_SHUFFLE(3, 1, 3, 1)));
+    __m512 ab01 = _mm512_shuffle_f32x4(*a, *b, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 ab23 = _mm512_shuffle_f32x4(*a, *b, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 cd01 = _mm512_shuffle_f32x4(*c, *d, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 cd23 = _mm512_shuffle_f32x4(*c, *d, _MM_SHUFFLE(3, 2, 3, 2));
+    *a = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(2, 0, 2, 0));
+    *b = _mm512_shuffle_f32x4(ab01, cd01, _MM_SHUFFLE(3, 1, 3, 1));
+    *c = _mm512_shuffle_f32x4(ab23, cd23, _MM_SHUFFLE(2, 0, 2, 0));
+    *d = _mm512_shuffle_f32x4(ab23, cd23, _MM_SHUFFLE(3, 1, 3, 1));
 }
 
 /* Each block's x, y, z divided by their length where it is above zero (a zero-length normal
@@ -60,57 +62,72 @@ AVX512 INLINE __m512 renormalise(__m512 n)
     return _mm512_mask_div_ps(n, _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ), n, len);
 }
 
-/* The operands of the transform from a record's (position, 1, normal, 0). */
+/* Lane permutes of two records' (position, 1, normal, 0) pairs, (pn0 | pn1) and (pn2 | pn3), to
+ * the transform's operands: each vertex's p.x in its block, p.y, p.z, and the normal's; and the
+ * pack of each block's x, y, z to lanes 0..11. */
 typedef struct operands {
-    __m512i pos, nrm; /* lane permutes: (p.x x4 | p.y x4 | p.z x4 | 1 x4), (n.x x4 | ... | 0 x4) */
-    __m512i pack;     /* (x, y, z) of each block to lanes 0..11 */
+    __m512i px, py, pz, nx, ny, nz, pack;
 } operands;
 
-/* Vertices j[0..3] of rec to positions p[0 .. 3n) and normals, n (1..4) of them stored: the
- * caller repeats the last vertex in the unused places, and the masked stores write exactly 3n
- * floats, so a thread's slice next to this one is never touched. */
+/* Vertices j[0..3] of rec to positions pos[0 .. 3n) and normals, n (1..4) of them: the caller
+ * repeats the last vertex in the unused places. whole: sixteen lanes stored, whose last four
+ * the next quad overwrites; else masked stores of exactly 3n floats, so a thread's slice next
+ * to this one is never touched. The blends transposed to (x axes | ...), the position is
+ * ((t + x p.x) + y p.y) + z p.z in four lanes of each block, all four vertices at once. */
 AVX512 INLINE void quad(const vks__fast_vertex *rec, const vks__fast_more *more, const char *pal, int k_inf,
-                               int nmode, const uint32_t j[4], unsigned n, float *pos, float *nrm,
-                               const operands *op)
+                        int nmode, const uint32_t j[4], unsigned n, int whole, float *pos, float *nrm,
+                        const operands *op)
 {
-    __m512 m[4], tp[4], tn[4];
-    for (int i = 0; i < 4; i++) {
-        const vks__fast_vertex *r = rec + j[i];
-        m[i] = blend(r, k_inf > 4 ? more + j[i] : NULL, pal, k_inf);
-        __m512 pn = _mm512_castps256_ps512(_mm256_load_ps(r->pn));
-        tp[i] = _mm512_mul_ps(m[i], _mm512_permutexvar_ps(op->pos, pn));
-        if (nmode != VKS__FAST_NRM_NONE)
-            tn[i] = _mm512_mul_ps(m[i], _mm512_permutexvar_ps(op->nrm, pn));
-    }
+    __m512 x = blend(rec + j[0], k_inf > 4 ? more + j[0] : NULL, pal, k_inf);
+    __m512 y = blend(rec + j[1], k_inf > 4 ? more + j[1] : NULL, pal, k_inf);
+    __m512 z = blend(rec + j[2], k_inf > 4 ? more + j[2] : NULL, pal, k_inf);
+    __m512 t = blend(rec + j[3], k_inf > 4 ? more + j[3] : NULL, pal, k_inf);
+    transpose_blocks(&x, &y, &z, &t);
+    __m512 pn01 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps(rec[j[0]].pn)),
+                                     _mm256_load_ps(rec[j[1]].pn), 1);
+    __m512 pn23 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps(rec[j[2]].pn)),
+                                     _mm256_load_ps(rec[j[3]].pn), 1);
+    __m512 p = _mm512_fmadd_ps(x, _mm512_permutex2var_ps(pn01, op->px, pn23), t);
+    p = _mm512_fmadd_ps(y, _mm512_permutex2var_ps(pn01, op->py, pn23), p);
+    p = _mm512_fmadd_ps(z, _mm512_permutex2var_ps(pn01, op->pz, pn23), p);
     const __mmask16 keep = (__mmask16)((1u << (3 * n)) - 1);
-    __m512 p = block_sums(tp[0], tp[1], tp[2], tp[3]);
-    _mm512_mask_storeu_ps(pos, keep, _mm512_permutexvar_ps(op->pack, p));
+    if (whole)
+        _mm512_storeu_ps(pos, _mm512_permutexvar_ps(op->pack, p));
+    else
+        _mm512_mask_storeu_ps(pos, keep, _mm512_permutexvar_ps(op->pack, p));
     if (nmode == VKS__FAST_NRM_NONE)
         return;
-    __m512 q = block_sums(tn[0], tn[1], tn[2], tn[3]);
+    __m512 q = _mm512_mul_ps(x, _mm512_permutex2var_ps(pn01, op->nx, pn23));
+    q = _mm512_fmadd_ps(y, _mm512_permutex2var_ps(pn01, op->ny, pn23), q);
+    q = _mm512_fmadd_ps(z, _mm512_permutex2var_ps(pn01, op->nz, pn23), q);
     if (nmode == VKS__FAST_NRM_RENORM)
         q = renormalise(q);
-    _mm512_mask_storeu_ps(nrm, keep, _mm512_permutexvar_ps(op->pack, q));
+    if (whole)
+        _mm512_storeu_ps(nrm, _mm512_permutexvar_ps(op->pack, q));
+    else
+        _mm512_mask_storeu_ps(nrm, keep, _mm512_permutexvar_ps(op->pack, q));
 }
 
+/* lane l of (pn0 | pn1) and of (pn2 | pn3) broadcast to the four blocks' lanes */
+#define OPERAND(l)                                                                                                 \
+    _mm512_setr_epi32((l), (l), (l), (l), (l) + 8, (l) + 8, (l) + 8, (l) + 8, (l) + 16, (l) + 16, (l) + 16,        \
+                      (l) + 16, (l) + 24, (l) + 24, (l) + 24, (l) + 24)
+
 AVX512 INLINE void range(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
-                                uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
+                         uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
 {
-    const operands op = {
-        _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
-        _mm512_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7),
-        _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0),
-    };
+    const operands op = {OPERAND(0), OPERAND(1), OPERAND(2), OPERAND(4), OPERAND(5), OPERAND(6),
+                         _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0)};
     const char *pb = (const char *)pal;
     uint32_t i = 0;
-    for (; i + 4 <= count; i += 4) {
+    for (; i + 4 < count; i += 4) { /* a quad with a vertex after it: stored whole */
         const uint32_t j[4] = {i, i + 1, i + 2, i + 3};
-        quad(rec, more, pb, k_inf, nmode, j, 4, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
+        quad(rec, more, pb, k_inf, nmode, j, 4, 1, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
     }
-    if (i < count) { /* the last one to three vertices, the last repeated in the empty places */
+    if (i < count) { /* the last one to four vertices, the last repeated in the empty places */
         const uint32_t last = count - 1;
         const uint32_t j[4] = {i, i + 1 < last ? i + 1 : last, i + 2 < last ? i + 2 : last, last};
-        quad(rec, more, pb, k_inf, nmode, j, count - i, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
+        quad(rec, more, pb, k_inf, nmode, j, count - i, 0, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
     }
 }
 
