@@ -20,6 +20,8 @@ endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c
              ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS cpu)
+# every fast kernel on the bundled characters (datasets/) against the reference
+vks_add_test(NAME test_cpu_fast_bundled SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast_bundled.c LABELS cpu)
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
              LABELS cpu)

@@ -71,7 +71,7 @@ typedef struct operands {
 
 /* Vertices j[0..3] of rec to positions pos[0 .. 3n) and normals, n (1..4) of them: the caller
  * repeats the last vertex in the unused places. whole: sixteen lanes stored, whose last four
- * the next quad overwrites; else masked stores of exactly 3n floats, so a thread's slice next
+ * the next quad overwrites (the caller keeps two more vertices after the quad); else masked stores of exactly 3n floats, so a thread's slice next
  * to this one is never touched. The blends transposed to (x axes | ...), the position is
  * ((t + x p.x) + y p.y) + z p.z in four lanes of each block, all four vertices at once. */
 AVX512 INLINE void quad(const vks__fast_vertex *rec, const vks__fast_more *more, const char *pal, int k_inf,
@@ -120,14 +120,16 @@ AVX512 INLINE void range(const vks__fast_vertex *rec, const vks__fast_more *more
                          _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0)};
     const char *pb = (const char *)pal;
     uint32_t i = 0;
-    for (; i + 4 < count; i += 4) { /* a quad with a vertex after it: stored whole */
+    /* whole: sixteen lanes reach 16 bytes past the quad, into the range's next two vertices */
+    for (; i + 6 <= count; i += 4) {
         const uint32_t j[4] = {i, i + 1, i + 2, i + 3};
         quad(rec, more, pb, k_inf, nmode, j, 4, 1, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
     }
-    if (i < count) { /* the last one to four vertices, the last repeated in the empty places */
-        const uint32_t last = count - 1;
-        const uint32_t j[4] = {i, i + 1 < last ? i + 1 : last, i + 2 < last ? i + 2 : last, last};
-        quad(rec, more, pb, k_inf, nmode, j, count - i, 0, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
+    for (; i < count; i += 4) { /* the last two to five vertices masked, the last repeated in empty places */
+        const uint32_t last = count - 1, n = count - i < 4 ? count - i : 4;
+        const uint32_t j[4] = {i, i + 1 < last ? i + 1 : last, i + 2 < last ? i + 2 : last,
+                               i + 3 < last ? i + 3 : last};
+        quad(rec, more, pb, k_inf, nmode, j, n, 0, pos + (size_t)i * 3, nrm + (size_t)i * 3, &op);
     }
 }
 
