@@ -15,6 +15,8 @@
  * reference). The records are the AVX2 kernel's (fast_internal.h), made by its prepare. */
 #include "fast_internal.h"
 
+#include <string.h>
+
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -29,11 +31,18 @@ _Static_assert(sizeof(vks__pal_mat) == 64, "a palette matrix is one 64-byte regi
  * slot order (the reference's). */
 AVX512 INLINE __m512 blend(const vks__fast_vertex *r, const vks__fast_more *more, const char *pal, int k_inf)
 {
-    __m512 m = _mm512_mul_ps(_mm512_set1_ps(r->w[0]), _mm512_load_ps(pal + r->off[0]));
+    /* the offsets two to a load, split by shifts: the loads are the loop's tightest port */
+    uint64_t o[4];
+    memcpy(o, r->off, sizeof r->off);
+    if (k_inf > 4)
+        memcpy(o + 2, more->off, sizeof more->off);
+    __m512 m = _mm512_mul_ps(_mm512_set1_ps(r->w[0]), _mm512_load_ps(pal + (uint32_t)o[0]));
     for (int k = 1; k < k_inf && k < 4; k++)
-        m = _mm512_fmadd_ps(_mm512_set1_ps(r->w[k]), _mm512_load_ps(pal + r->off[k]), m);
+        m = _mm512_fmadd_ps(_mm512_set1_ps(r->w[k]),
+                            _mm512_load_ps(pal + (k & 1 ? o[k / 2] >> 32 : (uint32_t)o[k / 2])), m);
     for (int k = 4; k < k_inf; k++)
-        m = _mm512_fmadd_ps(_mm512_set1_ps(more->w[k - 4]), _mm512_load_ps(pal + more->off[k - 4]), m);
+        m = _mm512_fmadd_ps(_mm512_set1_ps(more->w[k - 4]),
+                            _mm512_load_ps(pal + (k & 1 ? o[k / 2] >> 32 : (uint32_t)o[k / 2])), m);
     return m;
 }
 
