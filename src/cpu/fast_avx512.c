@@ -92,10 +92,10 @@ AVX512 INLINE void quad(const vks__fast_vertex *rec, const vks__fast_more *more,
     __m512 z = blend(rec + j[2], k_inf > 4 ? more + j[2] : NULL, pal, k_inf);
     __m512 t = blend(rec + j[3], k_inf > 4 ? more + j[3] : NULL, pal, k_inf);
     transpose_blocks(&x, &y, &z, &t);
-    __m512 pn01 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps(rec[j[0]].pn)),
-                                     _mm256_load_ps(rec[j[1]].pn), 1);
-    __m512 pn23 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps(rec[j[2]].pn)),
-                                     _mm256_load_ps(rec[j[3]].pn), 1);
+    __m512 pn01 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(rec[j[0]].pn)),
+                                     _mm256_loadu_ps(rec[j[1]].pn), 1);
+    __m512 pn23 = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(rec[j[2]].pn)),
+                                     _mm256_loadu_ps(rec[j[3]].pn), 1);
     __m512 p = _mm512_fmadd_ps(x, _mm512_permutex2var_ps(pn01, op->px, pn23), t);
     p = _mm512_fmadd_ps(y, _mm512_permutex2var_ps(pn01, op->py, pn23), p);
     p = _mm512_fmadd_ps(z, _mm512_permutex2var_ps(pn01, op->pz, pn23), p);
