@@ -129,6 +129,15 @@ int main(void)
     vks_error err = {0};
     CHECK(vks_cpu_fast_run(&zero, 1, &err) != VKS_OK);
     CHECK(!vks_cpu_fast_set_path("no such kernel"));
+    /* the automatic choice is the widest kernel this CPU (and OS) runs */
+    static const char *widest[] = {"avx512", "avx2", "baseline"};
+    for (int w = 0; w < 3; w++)
+        if (vks_cpu_fast_set_path(widest[w])) {
+            CHECK(vks_cpu_fast_set_path("auto"));
+            CHECK(!strcmp(vks_cpu_fast_path(), widest[w]));
+            fprintf(stderr, "automatic kernel: %s\n", widest[w]);
+            break;
+        }
     static const char *paths[] = {"baseline", "avx2", "avx512"};
     for (int pi = 0; pi < 3; pi++) {
         if (!vks_cpu_fast_set_path(paths[pi])) {
