@@ -19,6 +19,14 @@ static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine
     vks_validate_pose_locals(c, &c->files[entry], instance, out);
 }
 
+/* A pose's morph weights (a pose file's; clips in a batch are sampled on the host too). */
+static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
+{
+    vctx *c = user;
+    const vfile *f = &c->files[entry];
+    vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, out);
+}
+
 /* A chunk of the batch, as it comes back while the GPU deforms the next. */
 static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
@@ -267,6 +275,9 @@ int vks_validate_device(vrun *r, vdevice *d)
         vks_gpu_batch b = {0};
         b.entries = entries, b.entry_count = (uint32_t)r->nfiles;
         b.get_locals = get_locals, b.deliver = deliver, b.user = &r->c;
+        for (int k = 0; k < r->nfiles; k++)
+            if (r->files[k].ps.morph_meshes) /* the poses drive morph weights */
+                b.get_weights = get_weights;
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
         /* the readback check: auto leaves out a context that reads its outputs in place */
