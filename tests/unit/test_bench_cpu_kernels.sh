@@ -1,11 +1,13 @@
 #!/bin/sh
 # vkskin bench --no-gpu: a per-core line for each fast kernel this CPU runs (baseline always;
 # avx2 and avx512 where /proc/cpuinfo lists their features), the widest chosen by itself, and
-# VKSKIN_CPU_PATH=baseline / =avx2 forcing that lower kernel for the whole run.
+# VKSKIN_CPU_PATH=baseline / =avx2 forcing that lower kernel for the whole run. Exit 77 where
+# /proc/cpuinfo lists no flags (the expected kernels are not known).
 V="$1"
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+[ -n "$flags" ] || { echo "skipped: no CPU flags in /proc/cpuinfo (not Linux on x86)"; exit 77; }
 has() { for f in "$@"; do echo " $flags " | grep -q " $f " || return 1; done; }
 kernels=baseline
 has avx2 fma && kernels="$kernels avx2"
