@@ -80,8 +80,9 @@ typedef struct operands {
 
 /* Vertices j[0..3] of rec to positions pos[0 .. 3n) and normals, n (1..4) of them: the caller
  * repeats the last vertex in the unused places. whole: sixteen lanes stored, whose last four
- * the next quad overwrites (the caller keeps two more vertices after the quad); else masked stores of exactly 3n floats, so a thread's slice next
- * to this one is never touched. The blends transposed to (x axes | ...), the position is
+ * the next quad overwrites (the caller keeps two more vertices after the quad); else masked
+ * stores of exactly 3n floats, so a thread's slice next to this one is never touched. The
+ * blends transposed to (x axes | ...), the position is
  * ((t + x p.x) + y p.y) + z p.z in four lanes of each block, all four vertices at once. */
 AVX512 INLINE void quad(const vks__fast_vertex *rec, const vks__fast_more *more, const char *pal, int k_inf,
                         int nmode, const uint32_t j[4], unsigned n, int whole, float *pos, float *nrm,
@@ -142,6 +143,34 @@ AVX512 INLINE void range(const vks__fast_vertex *rec, const vks__fast_more *more
     }
 }
 
+/* Sixteen packed (x, y, z) normals at n over their lengths, a length not above zero (or NaN)
+ * dividing by 1. Axis lane l of the three loads sits in lane (3 l + axis) mod 16 of one of them,
+ * each lane in exactly one (x: a 0 3 .. 15, b 2 5 .. 14, c 1 4 .. 13), so two masked blends and a
+ * permute gather an axis. */
+AVX512 INLINE void renormalise16(float *n)
+{
+    __m512 a = _mm512_loadu_ps(n), b = _mm512_loadu_ps(n + 16), c = _mm512_loadu_ps(n + 32);
+    const __m512i step = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    const __m512i m15 = _mm512_set1_epi32(15);
+    __m512 x = _mm512_permutexvar_ps(_mm512_and_si512(step, m15),
+                                     _mm512_mask_blend_ps(0x2492, _mm512_mask_blend_ps(0x4924, a, b), c));
+    __m512 y = _mm512_permutexvar_ps(_mm512_and_si512(_mm512_add_epi32(step, _mm512_set1_epi32(1)), m15),
+                                     _mm512_mask_blend_ps(0x4924, _mm512_mask_blend_ps(0x9249, a, b), c));
+    __m512 z = _mm512_permutexvar_ps(_mm512_and_si512(_mm512_add_epi32(step, _mm512_set1_epi32(2)), m15),
+                                     _mm512_mask_blend_ps(0x9249, _mm512_mask_blend_ps(0x2492, a, b), c));
+    __m512 len = _mm512_sqrt_ps(_mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y)),
+                                              _mm512_mul_ps(z, z)));
+    __mmask16 above = _mm512_cmp_ps_mask(len, _mm512_setzero_ps(), _CMP_GT_OQ);
+    len = _mm512_mask_blend_ps(above, _mm512_set1_ps(1.0f), len);
+    const __m512i third = _mm512_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5);
+    a = _mm512_div_ps(a, _mm512_permutexvar_ps(third, len));
+    const __m512i third_b = _mm512_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10);
+    const __m512i third_c = _mm512_setr_epi32(10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15);
+    b = _mm512_div_ps(b, _mm512_permutexvar_ps(third_b, len));
+    c = _mm512_div_ps(c, _mm512_permutexvar_ps(third_c, len));
+    _mm512_storeu_ps(n, a), _mm512_storeu_ps(n + 16, b), _mm512_storeu_ps(n + 32, c);
+}
+
 #define CASE(k, m)                                                                                                 \
     case (k) * 4 + (m): range(rec, more, pal, count, (k), (m), pos, nrm); break
 
@@ -151,6 +180,18 @@ AVX512 static void fast_group_avx512(const vks__fast_vertex *rec, const vks__fas
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through */
+    /* renormalised normals: sixteen at a time after the blend where a range has them (fewer
+     * shuffles and divisions than four per quad), the last 0..15 in the quads */
+    const uint32_t body = count & ~15u;
+    if (nmode == VKS__FAST_NRM_RENORM && body) {
+        fast_group_avx512(rec, more, pal, body, k_inf, VKS__FAST_NRM, pos, nrm);
+        for (uint32_t i = 0; i < body; i += 16)
+            renormalise16(nrm + (size_t)i * 3);
+        if (body < count)
+            fast_group_avx512(rec + body, more ? more + body : NULL, pal, count - body, k_inf, nmode,
+                              pos + (size_t)body * 3, nrm + (size_t)body * 3);
+        return;
+    }
     /* the influence count and the normal mode as constants: each loop unrolled for them */
     switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
         CASE(1, VKS__FAST_NRM_NONE);
