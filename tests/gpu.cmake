@@ -20,6 +20,8 @@ endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c
              ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS cpu)
+# every fast kernel on the bundled characters (datasets/) against the reference
+vks_add_test(NAME test_cpu_fast_bundled SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast_bundled.c LABELS cpu)
 # Morph targets on the CPU reference and the fast engine: the morph stage alone, weights per
 # instance and default weights, against each other on every kernel (issue 38).
 vks_add_test(NAME test_morph_engines SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_morph_engines.c
@@ -38,6 +40,10 @@ set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIME
   ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS}")
 
 # bench's GPU engines: both kernels, first and steady runs, --end-to-end into a raw file
+# the fast kernels bench times, the one chosen, and VKSKIN_CPU_PATH forcing a lower one
+add_test(NAME test_bench_cpu_kernels COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cpu_kernels.sh
+         $<TARGET_FILE:vkskin>)
+set_tests_properties(test_bench_cpu_kernels PROPERTIES SKIP_RETURN_CODE 77 LABELS cpu TIMEOUT 120)
 add_test(NAME test_bench_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120)
 

@@ -28,14 +28,15 @@ VKS_API void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *w
 VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
 
 /* The fast CPU deformer: float, vectorisable loops, all cores (threads <= 0: all). Its vertex
- * kernel is chosen once by CPU features: "avx2" (AVX2 + FMA) where the CPU has them, else
- * "baseline" (SSE2 on x86-64); VKSKIN_CPU_PATH=baseline in the environment forces the baseline.
- * Results of both stay within the validation tolerances of the reference. */
+ * kernel is chosen once by CPU features: "avx512" (AVX-512 F/VL/DQ/BW with AVX2 and FMA, where
+ * the OS saves the ZMM registers), else "avx2" (AVX2 + FMA) where the CPU has them, else
+ * "baseline" (SSE2 on x86-64); VKSKIN_CPU_PATH=baseline or =avx2 in the environment forces that
+ * lower kernel. Results of all stay within the validation tolerances of the reference. */
 VKS_API vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
-/* The kernel in use: "avx2" or "baseline". */
+/* The kernel in use: "avx512", "avx2" or "baseline". */
 VKS_API const char *vks_cpu_fast_path(void);
-/* Forces a kernel: "auto", "baseline" or "avx2". Returns 0 (and changes nothing) when this CPU
- * or build has no such kernel. Affects runs that start afterwards, in every thread. */
+/* Forces a kernel: "auto", "baseline", "avx2" or "avx512". Returns 0 (and changes nothing) when
+ * this CPU or build has no such kernel. Affects runs that start afterwards, in every thread. */
 VKS_API int vks_cpu_fast_set_path(const char *path);
 
 /* Options of the CPU engines; zeroed: defaults. */

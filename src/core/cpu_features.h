@@ -10,5 +10,9 @@ int vks__cpu_has_avx2(void);
 /* The same for AVX2 with FMA (the fast engine's kernel, which may contract; the reference and
  * the checks never do). */
 int vks__cpu_has_avx2_fma(void);
+/* AVX-512 F, VL, DQ and BW with AVX2 and FMA (the fast engine's sixteen-lane kernel), only where
+ * the OS also saves the opmask and ZMM registers (XCR0): a kernel that hides them must not run
+ * it, whatever cpuid says. */
+int vks__cpu_has_avx512(void);
 
 #endif

@@ -186,8 +186,9 @@ static const vks__fast_kernel *pick_kernel(void)
     const vks__fast_kernel *k = atomic_load(&kernel);
     if (k)
         return k;
-    const char *env = getenv("VKSKIN_CPU_PATH"); /* "baseline" forces the SSE2 loop */
-    if (!(env && !strcmp(env, "baseline") && vks_cpu_fast_set_path("baseline")))
+    /* "baseline" or "avx2" forces a lower kernel than this CPU's best (tests, comparisons) */
+    const char *env = getenv("VKSKIN_CPU_PATH");
+    if (!(env && (!strcmp(env, "baseline") || !strcmp(env, "avx2")) && vks_cpu_fast_set_path(env)))
         vks_cpu_fast_set_path("auto");
     return atomic_load(&kernel);
 }
@@ -195,13 +196,16 @@ static const vks__fast_kernel *pick_kernel(void)
 int vks_cpu_fast_set_path(const char *path)
 {
     int avx2 = vks__fast_avx2 && cpu_has_avx2_fma();
+    int avx512 = avx2 && vks__fast_avx512 && vks__cpu_has_avx512();
     const vks__fast_kernel *k;
     if (!path || !strcmp(path, "auto"))
-        k = avx2 ? vks__fast_avx2 : &vks__fast_baseline;
+        k = avx512 ? vks__fast_avx512 : avx2 ? vks__fast_avx2 : &vks__fast_baseline;
     else if (!strcmp(path, "baseline"))
         k = &vks__fast_baseline;
     else if (!strcmp(path, "avx2") && avx2)
         k = vks__fast_avx2;
+    else if (!strcmp(path, "avx512") && avx512)
+        k = vks__fast_avx512;
     else
         return 0;
     atomic_store(&kernel, k);

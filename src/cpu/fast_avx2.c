@@ -14,6 +14,8 @@
  * rounding (the tests run both against the reference). */
 #include "fast_internal.h"
 
+#include <math.h>
+
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -61,14 +63,8 @@ AVX2 static inline void vertex(const vks__fast_vertex *r, const vks__fast_more *
     /* (pos lo | nrm lo) + (pos hi | nrm hi) */
     __m256 s = _mm256_add_ps(_mm256_insertf128_ps(tp, _mm256_castps256_ps128(tn), 1),
                              _mm256_permute2f128_ps(tp, tn, 0x31));
-    __m128 nn = _mm256_extractf128_ps(s, 1);
-    if (nmode == VKS__FAST_NRM_RENORM) {
-        __m128 len2 = _mm_dp_ps(nn, nn, 0x7F); /* x^2 + y^2 + z^2 (lanes 0..2) in every lane */
-        if (_mm_cvtss_f32(len2) > 0)
-            nn = _mm_div_ps(nn, _mm_sqrt_ps(len2));
-    }
     store3(pos, _mm256_castps256_ps128(s), whole);
-    store3(nrm, nn, whole);
+    store3(nrm, _mm256_extractf128_ps(s, 1), whole);
 }
 
 AVX2 static inline void range(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
@@ -92,28 +88,68 @@ AVX2 static inline void range(const vks__fast_vertex *rec, const vks__fast_more 
 #define CASE(k, m)                                                                                                 \
     case (k) * 4 + (m): range(rec, more, pal, count, (k), (m), pos, nrm); break
 
+/* Eight packed (x, y, z) normals at n divided by their lengths, a length that is not above zero
+ * left as it is. Renormalising each vertex in its own loop put a square root and a division
+ * at the end of every vertex's chain of dependent operations (blend, transform, length), which
+ * kept fewer vertices in flight: 0.65x the speed without it (12,800-vertex glTF tube). After the
+ * range, eight at a time, the chains are short and the square root and division are shared.
+ * The lanes of the three loads hold each axis in distinct lanes (x: a 0 3 6, b 1 4 7, c 2 5),
+ * so two blends and a permute gather an axis. */
+AVX2 static inline void renormalise8(float *n)
+{
+    __m256 a = _mm256_loadu_ps(n), b = _mm256_loadu_ps(n + 8), c = _mm256_loadu_ps(n + 16);
+    __m256 x = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24),
+                                        _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    __m256 y = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x24), c, 0x49),
+                                        _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    __m256 z = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x49), c, 0x92),
+                                        _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    __m256 len = _mm256_sqrt_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
+                                              _mm256_mul_ps(z, z)));
+    /* a length not above zero (or NaN) divides by 1: the normal stays as it is */
+    len = _mm256_blendv_ps(_mm256_set1_ps(1.0f), len, _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ));
+    a = _mm256_div_ps(a, _mm256_permutevar8x32_ps(len, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)));
+    b = _mm256_div_ps(b, _mm256_permutevar8x32_ps(len, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)));
+    c = _mm256_div_ps(c, _mm256_permutevar8x32_ps(len, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)));
+    _mm256_storeu_ps(n, a), _mm256_storeu_ps(n + 8, b), _mm256_storeu_ps(n + 16, c);
+}
+
+/* count packed normals at n renormalised: eight at a time, then one at a time (the same rule) */
+AVX2 static void renormalise(float *n, uint32_t count)
+{
+    uint32_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        renormalise8(n + (size_t)i * 3);
+    for (; i < count; i++) {
+        float *v = n + (size_t)i * 3;
+        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (len > 0)
+            v[0] /= len, v[1] /= len, v[2] /= len;
+    }
+}
+
 AVX2 static void fast_group_avx2(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
                                  uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through */
+    if (nmode == VKS__FAST_NRM_RENORM) { /* blended, then renormalised eight at a time */
+        fast_group_avx2(rec, more, pal, count, k_inf, VKS__FAST_NRM, pos, nrm);
+        renormalise(nrm, count);
+        return;
+    }
     /* the influence count and the normal mode as constants: each loop unrolled for them */
     switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
         CASE(1, VKS__FAST_NRM_NONE);
         CASE(1, VKS__FAST_NRM);
-        CASE(1, VKS__FAST_NRM_RENORM);
         CASE(2, VKS__FAST_NRM_NONE);
         CASE(2, VKS__FAST_NRM);
-        CASE(2, VKS__FAST_NRM_RENORM);
         CASE(3, VKS__FAST_NRM_NONE);
         CASE(3, VKS__FAST_NRM);
-        CASE(3, VKS__FAST_NRM_RENORM);
         CASE(4, VKS__FAST_NRM_NONE);
         CASE(4, VKS__FAST_NRM);
-        CASE(4, VKS__FAST_NRM_RENORM);
         CASE(8, VKS__FAST_NRM_NONE);
         CASE(8, VKS__FAST_NRM);
-        CASE(8, VKS__FAST_NRM_RENORM);
     default: break;
     }
 }

@@ -73,7 +73,7 @@ typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_
 
 /* A kernel: its records and its vertex loop. */
 typedef struct vks__fast_kernel {
-    const char *name; /* "baseline", "avx2" */
+    const char *name; /* "baseline", "avx2", "avx512" */
     vks__fast_prep_fn prepare;
     vks__fast_group_fn deform;
 } vks__fast_kernel;
@@ -81,5 +81,7 @@ typedef struct vks__fast_kernel {
 extern const vks__fast_kernel vks__fast_baseline;
 /* NULL where the build has no AVX2 kernel (not x86-64, or a compiler without target pragmas). */
 extern const vks__fast_kernel *const vks__fast_avx2;
+/* NULL where the build has no AVX-512 kernel (the same conditions). */
+extern const vks__fast_kernel *const vks__fast_avx512;
 
 #endif

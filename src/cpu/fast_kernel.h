@@ -9,6 +9,9 @@
  * instantiation, so each loop is unrolled for them. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "fast_internal.h"
 
@@ -77,14 +80,9 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fa
     /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in; lane 3 is never kept */
     vks__f4 pp = FAST_MADD(c2, FAST_LANE(p, 2), FAST_MADD(c1, FAST_LANE(p, 1), c0 * FAST_LANE(p, 0))) + t;
     fast_store3(pos, pp, whole);
-    if (nmode != VKS__FAST_NRM_NONE) {
+    if (nmode != VKS__FAST_NRM_NONE) { /* renormalised after the range (fast_renormalise) */
         const vks__f4 n = *(const vks__f4 *)(r->pn + 4);
         vks__f4 nn = FAST_MADD(c2, FAST_LANE(n, 2), FAST_MADD(c1, FAST_LANE(n, 1), c0 * FAST_LANE(n, 0)));
-        if (nmode == VKS__FAST_NRM_RENORM) {
-            float len = sqrtf(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
-            if (len > 0)
-                nn /= (vks__f4){len, len, len, len};
-        }
         fast_store3(nrm, nn, whole);
     }
 }
@@ -103,6 +101,53 @@ static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__f
     fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0);
 }
 
+/* Two-source shuffles: lanes 0..3 of a, then 4..7 of b. */
+#if defined(__clang__)
+#define FAST_SHUF(a, b, i, j, k, l) __builtin_shufflevector((a), (b), (i), (j), (k), (l))
+#else
+#define FAST_SHUF(a, b, i, j, k, l) __builtin_shuffle((a), (b), (fast_i4){(i), (j), (k), (l)})
+#endif
+
+/* Four packed (x, y, z) normals at n over their lengths; a length not above zero (or NaN)
+ * divides by 1, leaving the normal as it is. The three vectors a = (x0 y0 z0 x1), b, c give
+ * each axis of the four in two shuffles. */
+static inline void fast_renormalise4(float *n)
+{
+    vks__f4 a, b, c;
+    memcpy(&a, n, sizeof a), memcpy(&b, n + 4, sizeof b), memcpy(&c, n + 8, sizeof c);
+    vks__f4 x = FAST_SHUF(FAST_SHUF(a, b, 0, 3, 6, 6), c, 0, 1, 2, 5);
+    vks__f4 y = FAST_SHUF(FAST_SHUF(a, b, 1, 4, 7, 7), c, 0, 1, 2, 6);
+    vks__f4 z = FAST_SHUF(FAST_SHUF(a, b, 2, 5, 5, 5), c, 0, 1, 4, 7);
+    vks__f4 len2 = (x * x + y * y) + z * z, len;
+#if defined(__SSE__)
+    len = (vks__f4)_mm_sqrt_ps((__m128)len2); /* one instruction, not four calls that test errno */
+#else
+    for (int i = 0; i < 4; i++)
+        len[i] = sqrtf(len2[i]);
+#endif
+    const vks__f4 one = {1.0f, 1.0f, 1.0f, 1.0f};
+    fast_i4 pos = len > (vks__f4){0, 0, 0, 0};
+    len = (vks__f4)(((fast_i4)len & pos) | ((fast_i4)one & ~pos));
+    a /= FAST_SHUF(len, len, 0, 0, 0, 1), b /= FAST_SHUF(len, len, 1, 1, 2, 2), c /= FAST_SHUF(len, len, 2, 3, 3, 3);
+    memcpy(n, &a, sizeof a), memcpy(n + 4, &b, sizeof b), memcpy(n + 8, &c, sizeof c);
+}
+
+/* count packed normals at n renormalised, after the range rather than in each vertex's loop:
+ * there the square root and the division ended every vertex's chain of dependent operations,
+ * so fewer vertices were in flight; here the normals are independent (and still in L1). */
+static void fast_renormalise(float *n, uint32_t count)
+{
+    uint32_t i = 0;
+    for (; i + 4 <= count; i += 4)
+        fast_renormalise4(n + (size_t)i * 3);
+    for (; i < count; i++) {
+        float *v = n + (size_t)i * 3;
+        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (len > 0)
+            v[0] /= len, v[1] /= len, v[2] /= len;
+    }
+}
+
 #define FAST_CASE(k, m)                                                                                            \
     case (k) * 4 + (m): fast_range(rec, more, pal, count, (k), (m), pos, nrm); break
 
@@ -111,22 +156,22 @@ static void fast_deform(const vks__fast_vertex *rec, const vks__fast_more *more,
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through; keeps the pointer arithmetic defined */
+    if (nmode == VKS__FAST_NRM_RENORM) { /* blended, then renormalised four at a time */
+        fast_deform(rec, more, pal, count, k_inf, VKS__FAST_NRM, pos, nrm);
+        fast_renormalise(nrm, count);
+        return;
+    }
     switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
         FAST_CASE(1, VKS__FAST_NRM_NONE);
         FAST_CASE(1, VKS__FAST_NRM);
-        FAST_CASE(1, VKS__FAST_NRM_RENORM);
         FAST_CASE(2, VKS__FAST_NRM_NONE);
         FAST_CASE(2, VKS__FAST_NRM);
-        FAST_CASE(2, VKS__FAST_NRM_RENORM);
         FAST_CASE(3, VKS__FAST_NRM_NONE);
         FAST_CASE(3, VKS__FAST_NRM);
-        FAST_CASE(3, VKS__FAST_NRM_RENORM);
         FAST_CASE(4, VKS__FAST_NRM_NONE);
         FAST_CASE(4, VKS__FAST_NRM);
-        FAST_CASE(4, VKS__FAST_NRM_RENORM);
         FAST_CASE(8, VKS__FAST_NRM_NONE);
         FAST_CASE(8, VKS__FAST_NRM);
-        FAST_CASE(8, VKS__FAST_NRM_RENORM);
     default: break;
     }
 }

@@ -2,8 +2,8 @@
  * a model with groups of 5..8 beside a group of 4 (eight_tube.h: slots 4..7 in their own table),
  * one and several groups, few instances (vertex slices, each thread making its own records)
  * and many (instance split, records shared by the threads), 1 and 3 threads, on every kernel
- * this CPU has (baseline always; AVX2+FMA where present, so both paths are covered on any AVX2
- * machine); positions only, renormalised normals, a mesh without normals (zeros), and empty
+ * this CPU has (baseline always; AVX2+FMA and AVX-512 where present, so every path is covered
+ * on an AVX-512 machine); positions only, renormalised normals, a mesh without normals (zeros), and empty
  * slots whose index points outside the palette (never read); and a zeroed job is refused. */
 #include "testutil.h"
 
@@ -129,8 +129,17 @@ int main(void)
     vks_error err = {0};
     CHECK(vks_cpu_fast_run(&zero, 1, &err) != VKS_OK);
     CHECK(!vks_cpu_fast_set_path("no such kernel"));
-    static const char *paths[] = {"baseline", "avx2"};
-    for (int pi = 0; pi < 2; pi++) {
+    /* the automatic choice is the widest kernel this CPU (and OS) runs */
+    static const char *widest[] = {"avx512", "avx2", "baseline"};
+    for (int w = 0; w < 3; w++)
+        if (vks_cpu_fast_set_path(widest[w])) {
+            CHECK(vks_cpu_fast_set_path("auto"));
+            CHECK(!strcmp(vks_cpu_fast_path(), widest[w]));
+            fprintf(stderr, "automatic kernel: %s\n", widest[w]);
+            break;
+        }
+    static const char *paths[] = {"baseline", "avx2", "avx512"};
+    for (int pi = 0; pi < 3; pi++) {
         if (!vks_cpu_fast_set_path(paths[pi])) {
             fprintf(stderr, "kernel %s: not on this CPU or build, skipped\n", paths[pi]);
             continue;

@@ -120,8 +120,8 @@ int main(void)
             s->meshes[0].vertex_count);
     refusals(s);
     reference_morph_stage(s);
-    static const char *paths[] = {"baseline", "avx2"};
-    for (int pi = 0; pi < 2; pi++) {
+    static const char *paths[] = {"baseline", "avx2", "avx512"};
+    for (int pi = 0; pi < 3; pi++) {
         if (!vks_cpu_fast_set_path(paths[pi]))
             continue;
         fprintf(stderr, "kernel %s\n", paths[pi]);

@@ -4,7 +4,9 @@
 # checkout (no network is needed: pass the folder), once for baseline x86-64 (ozz's SSE2 path)
 # and once with -march=native (its AVX2+FMA path), then ROUNDS rounds of
 #   ozz baseline, ozz native, vkskin bench --instances 100 --no-gpu (per-core figures)
-# and each round's ratios vkskin baseline / ozz SSE2 and vkskin AVX2 / ozz native.
+# and each round's ratios vkskin baseline / ozz SSE2, vkskin AVX2 / ozz native and, where the
+# CPU has it, vkskin AVX-512 / ozz native (the same -march=native build: ozz has no AVX-512 path
+# of its own, and the compiler may use AVX-512 where it vectorises).
 #   tools/scripts/bench_ozz.sh OZZ-CHECKOUT [VKSKIN] [ROUNDS]
 # Both write every instance to its own output (the harness's "distinct"), as vkskin bench does.
 set -euo pipefail
@@ -20,8 +22,8 @@ g++ -std=c++17 -O2 -DNDEBUG -Wno-ignored-attributes -I"$ozz/include" "${src[@]}"
 g++ -std=c++17 -O2 -DNDEBUG -march=native -Wno-ignored-attributes -I"$ozz/include" "${src[@]}" -o "$out/ozz_native" 2>/dev/null
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
 echo "ozz: $(git -C "$ozz" rev-parse --short HEAD 2>/dev/null || echo "$ozz")"
-echo "| round | ozz SSE2 | ozz native | vkskin baseline | vkskin AVX2 | baseline / ozz SSE2 | AVX2 / ozz native |"
-echo "|---:|---:|---:|---:|---:|---:|---:|"
+echo "| round | ozz SSE2 | ozz native | vkskin baseline | vkskin AVX2 | vkskin AVX-512 | baseline / ozz SSE2 | AVX2 / ozz native | AVX-512 / ozz native |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 best() { "$1" distinct | sed -n 's/^RESULT best \([0-9.]*\).*/\1/p'; }
 for r in $(seq "$rounds"); do
   a=$(best "$out/ozz_sse2")
@@ -29,6 +31,8 @@ for r in $(seq "$rounds"); do
   v=$("$vkskin" bench --instances 100 --no-gpu 2>&1)
   vb=$(echo "$v" | sed -n 's/.*1 core *\([0-9.]*\) M.*(baseline kernel).*/\1/p')
   va=$(echo "$v" | sed -n 's/.*1 core *\([0-9.]*\) M.*(avx2 kernel).*/\1/p')
-  awk -v r="$r" -v a="$a" -v b="$b" -v vb="$vb" -v va="${va:-0}" 'BEGIN {
-    printf "| %d | %.1f | %.1f | %.1f | %.1f | x%.2f | x%.2f |\n", r, a, b, vb, va, vb / a, (va > 0 ? va / b : 0) }'
+  vz=$(echo "$v" | sed -n 's/.*1 core *\([0-9.]*\) M.*(avx512 kernel).*/\1/p')
+  awk -v r="$r" -v a="$a" -v b="$b" -v vb="$vb" -v va="${va:-0}" -v vz="${vz:-0}" 'BEGIN {
+    printf "| %d | %.1f | %.1f | %.1f | %.1f | %.1f | x%.2f | x%.2f | x%.2f |\n", r, a, b, vb, va, vz, vb / a,
+           (va > 0 ? va / b : 0), (vz > 0 ? vz / b : 0) }'
 done

@@ -39,7 +39,7 @@ static void help(FILE *f)
                "procedural poses. The CPU reference runs R instances (default: enough for ~2M\n"
                "vertex-instances, at most N). The CPU engines run 3 times after a warm-up; the best run\n"
                "counts. The fast CPU deformer runs on T threads (default: every core), then on one thread\n"
-               "with each kernel this CPU has (baseline; AVX2+FMA): the per-core figures.\n"
+               "with each kernel this CPU has (baseline; AVX2+FMA; AVX-512): the per-core figures.\n"
                "GPU: the launch shape that ran is printed with why (the device's table row, a shape measured\n"
                "before (cache), calibrated at first use in this run (its first run's time includes it), or\n"
                "forced by --launch-shape SPEC / VKSKIN_LAUNCH_SHAPE; README: Launch shapes). The context's creation\n"
@@ -221,13 +221,16 @@ static vks_result time_cpu(const bench_work *w, uint32_t count, cpu_engine engin
     return VKS_OK;
 }
 
+/* The fast engine's kernels, each timed on one core where this CPU has it. */
+static const char *const bench_kernels[3] = {"baseline", "avx2", "avx512"};
+
 /* The figures, for the report. */
 typedef struct bench_result {
     uint32_t ref_instances;
     int threads;
     double ref_rate, fast_rate;
-    const char *fast_kernel;   /* the fast engine's kernel in use ("avx2", "baseline") */
-    double per_core[2];        /* fast engine on one thread: [0] baseline, [1] avx2 (0: absent) */
+    const char *fast_kernel;   /* the fast engine's kernel in use ("avx512", "avx2", "baseline") */
+    double per_core[3];        /* fast engine on one thread, per kernel of bench_kernels (0: absent) */
 } bench_result;
 
 static void print_json(const bench_work *w, const bench_result *r, const vks_bench_gpu *g)
@@ -260,10 +263,9 @@ static void print_json(const bench_work *w, const bench_result *r, const vks_ben
     cJSON_AddNumberToObject(v, "gpu_end_to_end", e2e);
     cJSON_AddStringToObject(o, "cpu_fast_kernel", r->fast_kernel);
     cJSON *pc = cJSON_AddObjectToObject(o, "cpu_fast_per_core");
-    if (r->per_core[0] > 0)
-        cJSON_AddNumberToObject(pc, "baseline", r->per_core[0]);
-    if (r->per_core[1] > 0)
-        cJSON_AddNumberToObject(pc, "avx2", r->per_core[1]);
+    for (int k = 0; k < 3; k++)
+        if (r->per_core[k] > 0)
+            cJSON_AddNumberToObject(pc, bench_kernels[k], r->per_core[k]);
     cJSON *q = cJSON_AddObjectToObject(o, "ratios");
     cJSON_AddNumberToObject(q, "cpu_fast_over_reference", r->fast_rate / r->ref_rate);
     cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", kernel / r->fast_rate);
@@ -292,10 +294,10 @@ static void print_text(const bench_work *w, const bench_result *r, const vks_ben
     printf("  cpu reference   %10.3f M vertex-instances/s\n", r->ref_rate / 1e6);
     printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference (%s kernel, %d threads)\n",
            r->fast_rate / 1e6, r->fast_rate / r->ref_rate, r->fast_kernel, r->threads);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         if (r->per_core[k] > 0)
             printf("  cpu fast, 1 core%9.3f M vertex-instances/s   (%s kernel)\n", r->per_core[k] / 1e6,
-                   k ? "avx2" : "baseline");
+                   bench_kernels[k]);
     if (g) {
         printf("  gpu kernel / cpu fast x%.2f (steady)\n", vks_bench_gpu_rate(g, g->kernel.steady_ms) / r->fast_rate);
         vks_bench_gpu_text(stdout, g);
@@ -353,9 +355,8 @@ int vks_cmd_bench(int argc, char **argv)
         goto out;
     }
     /* per core, on every kernel this CPU has, then back to the automatic choice */
-    static const char *kernels[2] = {"baseline", "avx2"};
-    for (int k = 0; k < 2; k++)
-        if (vks_cpu_fast_set_path(kernels[k]) &&
+    for (int k = 0; k < 3; k++)
+        if (vks_cpu_fast_set_path(bench_kernels[k]) &&
             time_cpu(&w, r.ref_instances, fast_engine, 1, &r.per_core[k], &err) != VKS_OK) {
             rc = bench_fail(&err);
             goto out;
