@@ -39,7 +39,8 @@ typedef struct vks_gpu_testing {
                                        deliver, and a stream (stream.h) likewise of its
                                        delivery (this - 1), counted over the whole stream:
                                        what validate's readback check must catch */
-    /* nonzero: instance (this - 1) of every batch entry is posed wrong on the GPU. One
+    /* nonzero: instance (this - 1) of every batch entry (vks_gpu_run; not the streams, whose
+     * poses are sampled on the GPU) is posed wrong on the GPU. One
      * instance only, so that a check
      * which compares a sample of the instances can be shown to catch it elsewhere (validate
      * --sample's reduction). Its first node's local (a root: parents come first) as the

@@ -1,7 +1,8 @@
 /* vkskin validate FILE... [pose options] [--json] [--device D|all] [--validation]
  *                 [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]
- *                 [--tolerance-scale K] [--nmse X]
- *                 [--inject-fault remap|weight|matrix] [--max-chunk-mb N] [--allow-bind-mismatch]
+ *                 [--tolerance-scale K] [--nmse X] [--sample N|P% [--sample-seed S]]
+ *                 [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]] [--max-chunk-mb N]
+ *                 [--allow-bind-mismatch]
  * Deforms every file's instances on the GPU in one heterogeneous batch and, chunk by chunk as
  * the outputs come back, the same instances on the CPU reference (validate_run.c); prints per
  * file and stream (positions, normals) the max absolute error, the max error relative to the
@@ -40,7 +41,8 @@ static void help(FILE *f)
                "                       [--threads N] [--quiet] [--readback-check auto|on|off]\n"
                "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
                "                       [--tolerance-scale K] [--nmse X] [--sample N|P%% [--sample-seed S]]\n"
-               "                       [--inject-fault remap|weight|matrix] [--allow-bind-mismatch]\n\n"
+               "                       [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]]\n"
+               "                       [--allow-bind-mismatch]\n\n"
                "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
                "checks that each model reproduces its stored vertices in its bind pose.\n"
                "  --validation      enable the Khronos validation layer; any message fails\n"
@@ -75,7 +77,7 @@ static void help(FILE *f)
                "                    against it (exit 5 on a difference): auto (default) where chunks come\n"
                "                    through a copy, not where they are read in place (CPU devices,\n"
                "                    integrated GPUs); on: always; off: never\n"
-               "  --sample N|P%%    compare N (or P percent) of each file's instances with the reference,\n"
+               "  --sample N|P%%     compare N (or P percent) of each file's instances with the reference,\n"
                "                    chosen by --sample-seed S (default 41) and named in the reports; the\n"
                "                    GPU reduces every chunk and each is held to a bound the host computes\n"
                "                    for all its instances (no NaN or Inf, positions inside their bones'\n"
