@@ -83,3 +83,10 @@ else()
 endif()
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/vkskin.pc.in ${CMAKE_CURRENT_BINARY_DIR}/vkskin.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/vkskin.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The engine kits (engines/: three.js modules and player page, Godot 3 shaders and player, Unity
+# and Unreal HLSL) as share/vkskin/engines, so a bake plays without the sources or a build tree
+# (README "Play a bake in your engine"). A component of their own: `cmake --install BUILD
+# --component engines` copies only them (the three.js test serves the kit from there).
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/engines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/vkskin/engines
+        COMPONENT engines)

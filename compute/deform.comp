@@ -24,9 +24,11 @@ layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4 or 8: slots read p
                                                       // 4..7 from the group's second records)
 layout(constant_id = 2) const uint PALETTE_CAP = 256; // palette slots that fit in shared memory;
                                                       // 0: no shared palette and no barrier
-layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 10
+layout(constant_id = 3) const uint SKIN_TEXELS = 0;   // 1: matrices through binding 12
 layout(constant_id = 4) const uint SKIP_ZEROS = 0;    // 1: no matrix loaded for a weight of 0
                                                       // (src/gpu/tuning.h: a calibration choice)
+layout(constant_id = 5) const uint MORPH = 0;         // 1: the morph stage (morph.glsl) is compiled in:
+                                                      // the variant for chunks with morph weights
 
 #include "tables.glsl"
 
@@ -42,9 +44,10 @@ layout(std430, binding = 7) writeonly buffer OutPos4 { vec4 out_pos4[]; }; // th
 layout(std430, binding = 8) writeonly buffer OutNrm { float out_nrm[]; };
 layout(std430, binding = 8) writeonly buffer OutNrm4 { vec4 out_nrm4[]; };
 layout(std430, binding = 9) readonly buffer Works { Work works[]; };
-layout(binding = 10) uniform samplerBuffer skin_texels; // binding 6 as RGBA32F texels
+#include "morph.glsl" // bindings 10 and 11
+layout(binding = 12) uniform samplerBuffer skin_texels; // binding 6 as RGBA32F texels
 
-layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals; } pc;
+layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals, morph; } pc;
 
 shared vec4 pal[PALETTE_CAP > 0u ? PALETTE_CAP * 3u : 1u];
 // The block's outputs on their way to whole-vec4 stores: positions, then normals.
@@ -147,11 +150,14 @@ void main()
                 r0 += s * skin_row(at); r1 += s * skin_row(at + 1u); r2 += s * skin_row(at + 2u);
             }
         }
-        vec4 p1 = vec4(p, 1.0);
+        vec3 pm = p, nm = n; // the morph stage, where the chunk's instances carry weights
+        if (MORPH != 0u && pc.morph != 0u && (g.morph & 0xffffu) != 0u)
+            morph_vertex(g, inst, v - g.first_vertex, pm, nm);
+        vec4 p1 = vec4(pm, 1.0);
         vec3 pp = vec3(dot(r0, p1), dot(r1, p1), dot(r2, p1));
         vec3 nn = vec3(0);
         if (pc.write_normals != 0u) {
-            nn = vec3(dot(r0.xyz, n), dot(r1.xyz, n), dot(r2.xyz, n));
+            nn = vec3(dot(r0.xyz, nm), dot(r1.xyz, nm), dot(r2.xyz, nm));
             if (renormalize) {
                 float len = length(nn);
                 if (len > 0.0)

@@ -9,6 +9,7 @@
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4; // 1..4 or 8: slots read per vertex (as deform.comp)
+layout(constant_id = 2) const uint MORPH = 0;      // 1: the morph stage compiled in (morph.glsl)
 
 #include "tables.glsl"
 
@@ -23,7 +24,9 @@ layout(std430, binding = 7) writeonly buffer OutPos { float out_pos[]; };
 layout(std430, binding = 8) writeonly buffer OutNrm { float out_nrm[]; };
 layout(std430, binding = 9) readonly buffer Works { Work works[]; };
 
-layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals; } pc;
+#include "morph.glsl" // bindings 10 and 11
+
+layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals, morph; } pc;
 
 void main()
 {
@@ -53,13 +56,15 @@ void main()
         uint at = (inst.skin_off + bone) * 3u;
         r0 += s * skin[at]; r1 += s * skin[at + 1u]; r2 += s * skin[at + 2u];
     }
-    vec4 p = vec4(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0);
+    vec3 pm = vec3(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]), n = vec3(0);
+    if ((g.flags & FLAG_HAS_NORMALS) != 0u)
+        n = vec3(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]);
+    if (MORPH != 0u && pc.morph != 0u && (g.morph & 0xffffu) != 0u) // the morph stage (morph.glsl)
+        morph_vertex(g, inst, v - g.first_vertex, pm, n);
+    vec4 p = vec4(pm, 1.0);
     uint o = (inst.out_off + v - g.vert_base) * 3u;
     out_pos[o] = dot(r0, p); out_pos[o + 1] = dot(r1, p); out_pos[o + 2] = dot(r2, p);
     if (pc.write_normals != 0u) {
-        vec3 n = vec3(0);
-        if ((g.flags & FLAG_HAS_NORMALS) != 0u)
-            n = vec3(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]);
         vec3 nn = vec3(dot(r0.xyz, n), dot(r1.xyz, n), dot(r2.xyz, n));
         if ((g.flags & (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) == (FLAG_RENORMALIZE | FLAG_HAS_NORMALS)) {
             float len = length(nn);

@@ -4,8 +4,10 @@
 struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };
 struct Bone { uint node, mesh, pad0, pad1; float ib[12]; };
 struct Mesh { int space_node; uint pad0, pad1, pad2; float pre[12]; };
-// infl_more: groups of more than 4 influences: slots 4..7 of the group's first vertex in infl[]
-struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, infl_more, pad1; };
+// infl_more: groups of more than 4 influences: slots 4..7 of the group's first vertex in infl[];
+// morph_base, morph: the group's morph targets (src/gpu/tables.h, compute/morph.glsl)
+struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, infl_more, pad1,
+               morph_base, morph, pad2, pad3; };
 struct Infl { uint idx01, idx23; float w[4]; };
 struct Inst { uint model, locals_off, skin_off, out_off; };
 struct Work { uint group, vstart, vcount, inst_first, inst_count, pad0, pad1, pad2; };

@@ -68,7 +68,7 @@ static int check(const vks_skin *skin, const vks_clip *clip, const vks_vat_layou
     if (ok) {
         double t = vks_clip_play_time_f(clip, VKS_CYCLE_CLAMP, 0.0f, 1.0f, times[f]);
         vks_clip_sample_locals_d(clip, &b, skin, t, locals);
-        vks_deform_job job = {skin, locals, 1, pos, NULL};
+        vks_deform_job job = {skin, locals, 1, pos, NULL, NULL};
         ok = vks_cpu_reference_run(&job, &err) == VKS_OK;
         vks_clip_binding_free(&b);
     }

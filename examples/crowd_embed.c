@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     vks_affine *locals = malloc(skin->node_count * sizeof *locals);
     float *ref = malloc((size_t)skin->vertex_count * 12);
     vks_pose_procedural(skin, 7, SHOWN, time, 0.0f, locals);
-    vks_deform_job job = {skin, locals, 1, ref, NULL};
+    vks_deform_job job = {skin, locals, 1, ref, NULL, NULL};
     TRY(vks_cpu_reference_run(&job, &err) == VKS_OK, "vks_cpu_reference_run:");
     double diff = 0, tol = vks_diff_default_tolerance().abs_radius * vks_skin_error_scale(skin);
     for (int k = 0; k < 3; k++)

@@ -99,6 +99,12 @@ add_test(NAME cli_bake_uv COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_uv.sh
          $<TARGET_FILE:test_vat_decode> ${VKSKIN_REAL_DATASETS})
 set_tests_properties(cli_bake_uv PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake"
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+# A model without normals (issue 40): each frame's smooth area-weighted normals from its deformed
+# triangles, against tests/bake/glb_normals.py, CPU reference and GPU. Skipped without Fox.glb.
+add_test(NAME cli_bake_normals COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_normals.sh $<TARGET_FILE:vkskin>
+         ${VKSKIN_REAL_DATASETS})
+set_tests_properties(cli_bake_normals PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;bake" TIMEOUT 120
+  ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # Jobs that name layers (issue 27): the reference's frames are deform --crowd's, the fast CPU
 # engine's and the GPU's near them; errors name the job and the key.
 add_test(NAME cli_bake_layers COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_layers.sh $<TARGET_FILE:vkskin>

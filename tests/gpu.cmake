@@ -20,6 +20,15 @@ endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c
              ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS cpu)
+# Morph targets on the CPU reference and the fast engine: the morph stage alone, weights per
+# instance and default weights, against each other on every kernel (issue 38).
+vks_add_test(NAME test_morph_engines SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_morph_engines.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c LABELS cpu)
+# ... and on the GPU: weights per instance through the job and a two-model batch, both kernels.
+vks_add_test(NAME test_gpu_morph SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_morph.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c LABELS gpu)
+target_link_libraries(test_gpu_morph PRIVATE vks_gpu_check)
+set_tests_properties(test_gpu_morph PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
              LABELS cpu)

@@ -11,7 +11,14 @@
 # --frame shows that frame still (otherwise the clip plays at its fps); --out writes the picture
 # of the first frames drawn to a PNG and quits (the test engines_godot does so). The camera is
 # vkskin render's: fitted to the bind pose's bounds, 30 degrees to the side, 12 above.
+# A crowd: --crowd=N draws N instances in one MultiMesh, each playing its own clip, phase and
+# speed (a quarter crossfading to a second clip) from its custom data (vkskin_vat.shader);
+# --seed=S picks them. With --instance=K, instance K plays --clip at --frame (reached at crowd
+# time --time=T, 1.5 s by default, from its own offset and speed) where the camera looks, and
+# the others stand out of view: the test compares it with vkskin render.
 extends Spatial
+
+const Crowd = preload("res://vkskin_crowd.gd")
 
 export(String) var bake_path = ""
 export(int) var clip_index = 0
@@ -20,6 +27,10 @@ var out_path = ""
 var sidecar = {}
 var materials = []
 var elapsed = 0.0
+var crowd = 0
+var crowd_seed = 1
+var sampled = -1
+var crowd_time = 1.5
 
 func _ready():
 	for a in OS.get_cmdline_args():
@@ -31,12 +42,22 @@ func _ready():
 			still_frame = float(a.substr(8, a.length()))
 		elif a.begins_with("--out="):
 			out_path = a.substr(6, a.length())
+		elif a.begins_with("--crowd="):
+			crowd = int(a.substr(8, a.length()))
+		elif a.begins_with("--seed="):
+			crowd_seed = int(a.substr(7, a.length()))
+		elif a.begins_with("--instance="):
+			sampled = int(a.substr(11, a.length()))
+		elif a.begins_with("--time="):
+			crowd_time = float(a.substr(7, a.length()))
 	var err = load_bake(bake_path)
 	if err != "":
 		printerr("vkskin_vat_player: ", bake_path, ": ", err)
 		get_tree().quit(1)
 		return
 	set_clip(clip_index, max(still_frame, 0.0))
+	if crowd > 0:
+		make_crowd()
 	if out_path != "":
 		for _i in range(3):
 			yield(get_tree(), "idle_frame")
@@ -46,7 +67,11 @@ func _ready():
 		get_tree().quit(0 if e == OK else 1)
 
 func _process(delta):
-	if still_frame < 0.0 and not materials.empty():
+	if crowd > 0 and still_frame < 0.0:
+		crowd_time += delta
+		for m in materials:
+			m.set_shader_param("crowd_time", crowd_time)
+	elif still_frame < 0.0 and not materials.empty():
 		elapsed += delta
 		var c = sidecar.clips[clamp(clip_index, 0, sidecar.clips.size() - 1)]
 		set_clip(clip_index, elapsed * float(c.fps))
@@ -57,6 +82,11 @@ func set_clip(index, frame):
 	for m in materials:
 		m.set_shader_param("clip", Plane(c.row, c.frame_count, 1.0 if c.loop else 0.0, c.fps))
 		m.set_shader_param("frame", frame)
+
+# the meshes as a MultiMesh crowd (vkskin_crowd.gd), after fit_camera made the camera
+func make_crowd():
+	Crowd.build(self, sidecar, materials, crowd, crowd_seed, sampled, clip_index, max(still_frame, 0.0), crowd_time,
+				get_viewport().get_camera())
 
 func load_bake(path):
 	var f = File.new()
@@ -106,12 +136,15 @@ func build_vat(dir, gltf):
 	mat.set_shader_param("bounds_max", Vector3(b.max[0], b.max[1], b.max[2]))
 	materials.append(mat)
 	var all_positions = PoolVector3Array()
+	var without_normals = false
 	for prim in gltf.primitives:
 		var arrays = []
 		arrays.resize(Mesh.ARRAY_MAX)
 		arrays[Mesh.ARRAY_VERTEX] = prim.POSITION
 		if prim.has("NORMAL"):
 			arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		else:
+			without_normals = true
 		# the lookup: the second UV set where there is one (TEXCOORD_1), else the first
 		if prim.has("TEXCOORD_0"):
 			arrays[Mesh.ARRAY_TEX_UV] = prim.TEXCOORD_0
@@ -122,13 +155,26 @@ func build_vat(dir, gltf):
 			arrays[Mesh.ARRAY_TEX_UV2] = prim.TEXCOORD_1
 		arrays[Mesh.ARRAY_INDEX] = prim.indices
 		var m = prim_material(mat, two_sets)
+		if two_sets and prim.has("base_color"):
+			# the character's texture on its own UVs (the lookup is in UV2)
+			m = m.duplicate()
+			var look = ImageTexture.new()
+			look.create_from_image(prim.base_color)
+			m.set_shader_param("albedo_texture", look)
+			m.set_shader_param("use_albedo_texture", true)
+			m.set_shader_param("albedo", Color(1, 1, 1, 1))
+			materials.append(m)
 		add_mesh(arrays, m)
 		all_positions.append_array(prim.POSITION)
+	# a source without normals bakes texels of zero length: shade by the faces instead
+	for m in materials:
+		m.set_shader_param("has_normals", nrm_name != "" and not without_normals)
+		m.set_shader_param("flat_normals", without_normals)
 	var bounds = AABB(Vector3(b.min[0], b.min[1], b.min[2]), Vector3(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]))
 	for child in get_children():
 		if child is MeshInstance:
 			child.set_custom_aabb(bounds.merge(child.mesh.get_aabb()))
-	fit_camera(all_positions)
+	fit_camera(in_right_hand(all_positions))
 	return ""
 
 # one material per UV layout (lookup in UV2 or UV), sharing the textures and clip uniforms
@@ -177,7 +223,10 @@ func build_atlas(dir, gltf):
 		var arrays = []
 		arrays.resize(Mesh.ARRAY_MAX)
 		arrays[Mesh.ARRAY_VERTEX] = prim.POSITION
-		arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		# a source without normals: none to skin, shaded by the faces
+		if prim.has("NORMAL"):
+			arrays[Mesh.ARRAY_NORMAL] = prim.NORMAL
+		mat.set_shader_param("flat_normals", not prim.has("NORMAL"))
 		arrays[Mesh.ARRAY_TEX_UV] = uv
 		arrays[Mesh.ARRAY_TEX_UV2] = uv2
 		arrays[Mesh.ARRAY_COLOR] = col
@@ -185,11 +234,25 @@ func build_atlas(dir, gltf):
 		var mi = add_mesh(arrays, mat)
 		mi.extra_cull_margin = 16384.0 # the rest pose's bounds are not the animation's
 		all_positions.append_array(prim.POSITION)
-	fit_camera(all_positions)
+	fit_camera(in_right_hand(all_positions))
 	return ""
 
+# A left-handed file (the sidecar's handedness; P3D) is shown as its right-handed twin
+# (x, y, -z), as vkskin render shows it: every mesh mirrored, and the camera fitted to the
+# mirrored points. Right-handed files are left as they are.
+func in_right_hand(points):
+	if sidecar.get("handedness", "right") != "left":
+		return points
+	var mirrored = PoolVector3Array()
+	for p in points:
+		mirrored.append(Vector3(p.x, p.y, -p.z))
+	for child in get_children():
+		if child is MeshInstance:
+			child.scale = Vector3(1, 1, -1) # Godot flips the winding of a mirrored instance
+	return mirrored
+
 # vkskin render's camera (src/render/camera.c): centre of the bind bounds, radius of their
-# half diagonal, Y up unless the model stands along Z, 30 degrees to the side and 12 above, a
+# half diagonal, up along the sidecar's up_axis (the file's), 30 degrees to the side and 12 above, a
 # vertical field of view of 0.593 rad at 0.86 radii / sin(half of it)
 func fit_camera(points):
 	var lo = points[0]
@@ -202,7 +265,7 @@ func fit_camera(points):
 	var radius = (ext * 0.5).length()
 	if radius <= 0.0:
 		radius = 1.0
-	var z_up = ext.z > 1.2 * ext.y
+	var z_up = sidecar.get("up_axis", "+y") == "+z" # the bake's own axes, never the shape's
 	var up = Vector3(0, 0, 1) if z_up else Vector3(0, 1, 0)
 	var front = Vector3(0, -1, 0) if z_up else Vector3(0, 0, 1)
 	var side = up.cross(front)
@@ -338,8 +401,32 @@ func read_glb(path):
 				idx[t * 3 + 1] = idx[t * 3 + 2]
 				idx[t * 3 + 2] = k
 			out["indices"] = idx
+			var image = base_color_image(doc, bytes, bin, prim)
+			if image != null:
+				out["base_color"] = image
 			prims.append(out)
 	return {"primitives": prims}
+
+# The primitive's base colour texture (PNG or JPEG in the .glb) as an Image, or null: the
+# character's own look for the VAT's rest mesh, whose TEXCOORD_0 keeps the character's UVs.
+func base_color_image(doc, bytes, bin, prim):
+	if not prim.has("material") or not doc.has("materials") or not doc.has("textures"):
+		return null
+	var pbr = doc.materials[prim.material].get("pbrMetallicRoughness", {})
+	if not pbr.has("baseColorTexture"):
+		return null
+	var tex = doc.textures[pbr.baseColorTexture.index]
+	if not tex.has("source"):
+		return null
+	var img_doc = doc.images[tex.source]
+	if not img_doc.has("bufferView"):
+		return null
+	var view = doc.bufferViews[img_doc.bufferView]
+	var start = bin + int(view.get("byteOffset", 0))
+	var data = bytes.subarray(start, start + int(view.byteLength) - 1)
+	var image = Image.new()
+	var err = image.load_jpg_from_buffer(data) if img_doc.get("mimeType", "") == "image/jpeg" else image.load_png_from_buffer(data)
+	return image if err == OK else null
 
 func read_accessor(spb, doc, bin, index, attr):
 	var acc = doc.accessors[index]

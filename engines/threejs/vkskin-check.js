@@ -76,7 +76,7 @@ export async function runCheck(renderer, base, log) {
     const points = [];
     gltf.scene.traverse(o => {
       if (!o.isMesh) return;
-      o.geometry.setAttribute('vksLookup', vatLookupAttribute(o.geometry));
+      o.geometry.setAttribute('vksLookup', vatLookupAttribute(o.geometry, s));
       points.push(new THREE.Points(o.geometry, material));
     });
     const read = (clip, frame, normals) => {

@@ -5,9 +5,26 @@
 // shaders alike; VkskinVatNode.hlsl wraps it for Shader Graph's Custom Function node.
 //
 //   #include "VkskinVat.hlsl"
-//   float4 clip = VkskinClip(_Clip);                       // the clip table, set from the sidecar
+//   CBUFFER_START(UnityPerMaterial)        // every per-material value here: the SRP Batcher's rule
+//       float4 _VatLayout; ...
+//       VKSKIN_CLIP_TABLE                  // the clip table, set from the sidecar (below)
+//   CBUFFER_END
+//   float4 clip = VkskinClip(_Clip);
 //   float3 p = VkskinVatPosition(_VatPos, v.uv1, _VatLayout, clip, _Frame, _BoundsMin, _BoundsMax, _Unorm16);
 //   float3 n = VkskinVatNormal(_VatNrm, v.uv1, _VatLayout, clip, _Frame, _Unorm16);
+//
+// A crowd (GPU instancing: Graphics.RenderMeshInstanced, or a MaterialPropertyBlock per
+// renderer) reads what each instance plays from two per-instance vectors instead:
+//   UNITY_INSTANCING_BUFFER_START(VkskinInstance)
+//       UNITY_DEFINE_INSTANCED_PROP(float4, _VkskinPlay)  // clip, start offset (s), speed, unused
+//       UNITY_DEFINE_INSTANCED_PROP(float4, _VkskinFade)  // second clip, its offset, its speed, its weight
+//   UNITY_INSTANCING_BUFFER_END(VkskinInstance)
+//   float4 play = UNITY_ACCESS_INSTANCED_PROP(VkskinInstance, _VkskinPlay), fade = ...;
+//   float3 p = VkskinVatCrowdPosition(_VatPos, v.uv1, _VatLayout, play, VkskinClip(play.x), fade,
+//                                     VkskinClip(fade.x), _Time.y, _BoundsMin, _BoundsMax, _Unorm16);
+// (#pragma multi_compile_instancing. The material's values stay in UnityPerMaterial, which the
+// SRP Batcher reads, the instances' in their own buffer.) Instance i is at offset + speed * time
+// seconds into its clip, crossfaded by the weight with its second clip.
 //
 // The numbers come from the sidecar NAME.KIND.json: layout = (layout.width, layout.height,
 // layout.rows_per_frame); per clip (clips[i].row, clips[i].frame_count, clips[i].loop ? 1 : 0,
@@ -40,11 +57,32 @@ float3 VkskinToEngine(float3 v)
 #endif
 
 // The clip table, filled once per bake: material.SetVectorArray("_VkskinClips", rows) with one
-// Vector4 per clip as above. VKSKIN_NO_CLIP_TABLE leaves it out (pass the clip's vector yourself).
-#ifndef VKSKIN_NO_CLIP_TABLE
-float4 _VkskinClips[VKSKIN_MAX_CLIPS];
-float4 VkskinClip(float index) { return _VkskinClips[(int)clamp(index, 0, VKSKIN_MAX_CLIPS - 1)]; }
+// Vector4 per clip as above. It is a per-material value, so it belongs in the shader's
+// UnityPerMaterial constant buffer with the others (the SRP Batcher reads a material's values
+// from there only, and would draw one bake's materials with another's table): put
+// VKSKIN_CLIP_TABLE inside that buffer; VkskinClip(i) reads it wherever the buffer is declared.
+// Shader Graph, which declares no arrays, reads the table from a texture instead
+// (VkskinClipFromTexture, VkskinVatNode.hlsl). VKSKIN_GLOBAL_CLIP_TABLE declares it here, as a
+// global, for the built-in pipeline without the SRP Batcher.
+#define VKSKIN_CLIP_TABLE float4 _VkskinClips[VKSKIN_MAX_CLIPS];
+#define VkskinClip(index) (_VkskinClips[(int)clamp((index), 0.0, VKSKIN_MAX_CLIPS - 1.0)])
+#ifdef VKSKIN_GLOBAL_CLIP_TABLE
+VKSKIN_CLIP_TABLE
 #endif
+
+// The clip table as a texture of one row, one RGBA float texel per clip (x = the clip's index),
+// the same four numbers: Texture2D(clips, 1, TextureFormat.RGBAFloat, false, true), filter Point.
+float4 VkskinClipFromTexture(Texture2D<float4> table, float index)
+{
+    return table.Load(int3((int)clamp(index, 0.0, VKSKIN_MAX_CLIPS - 1.0), 0, 0));
+}
+
+// The frame within its clip of an instance that plays it from `offset` seconds at `speed`, at
+// time `time` (seconds): (offset + speed * time) * fps.
+float VkskinInstanceFrame(float4 clip, float offset, float speed, float time)
+{
+    return (offset + speed * time) * clip.w;
+}
 
 // Frames f0 and f1 of the clip around `frame` (fractional) and the weight t of f1: a looping
 // clip wraps from its last frame to its first, any other holds its ends.
@@ -104,6 +142,30 @@ float3 VkskinVatNormal(Texture2D<float4> normals, float2 lookup, float3 layout, 
     return VkskinToEngine(normalize(lerp(a, b, t)));
 }
 
+// A crowd's instance: play = (clip, offset, speed, unused) of the clip it plays, playClip that
+// clip's vector (VkskinClip(play.x)); fade = (clip, offset, speed, weight) of a second clip
+// crossfaded in, fadeClip its vector; weight 0 plays the first alone (and reads no more texels).
+float3 VkskinVatCrowdPosition(Texture2D<float4> positions, float2 lookup, float3 layout, float4 play, float4 playClip,
+                              float4 fade, float4 fadeClip, float time, float3 boundsMin, float3 boundsMax, float unorm16)
+{
+    float3 p = VkskinVatPosition(positions, lookup, layout, playClip, VkskinInstanceFrame(playClip, play.y, play.z, time),
+                                 boundsMin, boundsMax, unorm16);
+    [branch] if (fade.w > 0.0)
+        p = lerp(p, VkskinVatPosition(positions, lookup, layout, fadeClip, VkskinInstanceFrame(fadeClip, fade.y, fade.z, time),
+                                      boundsMin, boundsMax, unorm16), saturate(fade.w));
+    return p;
+}
+
+float3 VkskinVatCrowdNormal(Texture2D<float4> normals, float2 lookup, float3 layout, float4 play, float4 playClip,
+                            float4 fade, float4 fadeClip, float time, float unorm16)
+{
+    float3 n = VkskinVatNormal(normals, lookup, layout, playClip, VkskinInstanceFrame(playClip, play.y, play.z, time), unorm16);
+    [branch] if (fade.w > 0.0)
+        n = normalize(lerp(n, VkskinVatNormal(normals, lookup, layout, fadeClip,
+                                              VkskinInstanceFrame(fadeClip, fade.y, fade.z, time), unorm16), saturate(fade.w)));
+    return n;
+}
+
 // The bone atlas (NAME.atlas.exr, RGBA float): per frame one row, per bone three texels holding
 // rows x, y, z of its 3x4 skin matrix. joints are the mesh's JOINTS_0 (BLENDINDICES), relative
 // to boneBase = the sidecar's meshes[m].first_bone; weights its WEIGHTS_0 (BLENDWEIGHTS). The
@@ -138,6 +200,23 @@ void VkskinAtlasSkin(Texture2D<float4> atlas, float atlasHeight, float4 clip, fl
     }
     skinnedPosition = VkskinToEngine(skinnedPosition);
     skinnedNormal = VkskinToEngine(normalize(skinnedNormal));
+}
+
+// The atlas for a crowd's instance (play, fade as for VkskinVatCrowdPosition): the two clips'
+// skinned vertices blended by the weight.
+void VkskinAtlasCrowdSkin(Texture2D<float4> atlas, float atlasHeight, float4 play, float4 playClip, float4 fade,
+                          float4 fadeClip, float time, float boneBase, float3 position, float3 normal, float4 joints,
+                          float4 weights, out float3 skinnedPosition, out float3 skinnedNormal)
+{
+    VkskinAtlasSkin(atlas, atlasHeight, playClip, VkskinInstanceFrame(playClip, play.y, play.z, time), boneBase,
+                    position, normal, joints, weights, skinnedPosition, skinnedNormal);
+    [branch] if (fade.w > 0.0) {
+        float3 p, n;
+        VkskinAtlasSkin(atlas, atlasHeight, fadeClip, VkskinInstanceFrame(fadeClip, fade.y, fade.z, time), boneBase,
+                        position, normal, joints, weights, p, n);
+        skinnedPosition = lerp(skinnedPosition, p, saturate(fade.w));
+        skinnedNormal = normalize(lerp(skinnedNormal, n, saturate(fade.w)));
+    }
 }
 
 #endif

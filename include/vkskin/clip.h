@@ -95,6 +95,16 @@ typedef struct vks_clip_event {
     const char *value; /* never NULL; may be "" */
 } vks_clip_event;
 
+/* A morph weights channel (glTF `weights`; skin.h, MORPH TARGETS): the weights of the mesh(es)
+ * a node places, every target at once. Bound by name to the skin's meshes whose node_name is
+ * node_name (exact, then case-insensitive); a mesh it reaches must have as many targets as the
+ * curve has components. Sampled component by component: STEP holds, LINEAR lerps (never
+ * slerps, whatever the count), HERMITE is glTF's CUBICSPLINE. */
+typedef struct vks_morph_track {
+    const char *node_name; /* never NULL */
+    vks_curve weights;     /* components: the target count; key_count >= 1 */
+} vks_morph_track;
+
 typedef struct vks_clip {
     const char *name;        /* never NULL; may be "" */
     float duration;          /* seconds, > 0 */
@@ -107,6 +117,9 @@ typedef struct vks_clip {
     uint32_t event_count;
     int32_t root_track;      /* the track whose translation is root motion, -1: none */
     float motion[3];         /* whole-cycle displacement the format stores (RTM), else 0 */
+    /* added in 0.5 (at the end: the library allocates clips) */
+    vks_morph_track *morph_tracks; /* morph weights channels (vks_morph_track) */
+    uint32_t morph_track_count;
 } vks_clip;
 
 typedef struct vks_skin_arena vks_skin_arena;
@@ -207,6 +220,17 @@ VKS_API void vks_clip_sample_locals(const vks_clip *clip, const vks_clip_binding
 VKS_API void vks_clip_sample_locals_d(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,
                                       double t, vks_affine *out);
 
+/* Morph weights (skin.h, MORPH TARGETS). How many of the skin's meshes with targets a morph
+ * track of the clip reaches (0: the clip plays no weights on this skin); VKS_ERR_INVALID when a
+ * track reaches a mesh whose target count is not its component count (the error names both).
+ * O(meshes * morph tracks) name comparisons. */
+VKS_API vks_result vks_clip_morph_meshes(const vks_clip *clip, const vks_skin *skin, uint32_t *meshes,
+                                         vks_error *err);
+/* The skin's target_count weights at local time t, in double rounded once: each mesh a morph
+ * track reaches takes the track's sample, the others their targets' default weights. For a
+ * clip vks_clip_morph_meshes accepted; allocates nothing. */
+VKS_API void vks_clip_sample_weights_d(const vks_clip *clip, const vks_skin *skin, double t, float *out);
+
 /* ---- layers (pose.h's vks_clip_layers: the blend rule is written there) ---- */
 
 /* The transition ramp at source time T: smoothstep of clamp((T - start) / duration, 0, 1),
@@ -221,6 +245,11 @@ VKS_API float vks_clip_layer_weight(const vks_clip_layers *l, uint32_t k, float 
  * With root_motion, the motion node's translation is taken out (vks_clip_layers_root_motion).
  * Allocates nothing. */
 VKS_API void vks_clip_layers_locals_d(const vks_clip_layers *l, const vks_skin *skin, float T, vks_affine *out);
+/* The skin's target_count morph weights of a layered instance at source time T, in double
+ * rounded once, by the rule of src/core/clip_layers_morph.c: unmasked NORMAL layers blend the
+ * weights by weighted sum (renormalised; none: the defaults), unmasked ADDITIVE layers add
+ * weight * (w(t) - w(reference)); masked layers drive no weights. Allocates nothing. */
+VKS_API void vks_clip_layers_weights_d(const vks_clip_layers *l, const vks_skin *skin, float T, float *out);
 
 /* Root motion (in-place playback). The motion node is the first skin node (parents come
  * first) that the first layer's clip drives; root_motion names the up axis

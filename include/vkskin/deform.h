@@ -26,6 +26,9 @@ typedef struct vks_deform_job {
     uint32_t instance_count;
     float *positions;         /* out: instance_count * skin->vertex_count * 3, instance-major */
     float *normals;           /* out, optional (NULL: positions only) */
+    /* optional morph weights (skin.h, MORPH TARGETS): instance_count * skin->target_count,
+       instance-major; NULL: every instance at the targets' default weights */
+    const float *morph_weights;
 } vks_deform_job;
 
 /* O(1): non-NULL spans, counts that fit size_t. */

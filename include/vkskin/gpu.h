@@ -346,6 +346,10 @@ typedef struct vks_gpu_batch {
      * read of every output on the same memory (validate's default: --readback-check auto). */
     int reduce;
     int (*chunk_done)(void *user, uint32_t chunk, const vks_gpu_figures *gpu_figures);
+    /* added in 0.5. Optional: fills the model's target_count morph weights of (entry, instance)
+       (skin.h, MORPH TARGETS), sampled on the host and applied by the deform pass before
+       skinning; NULL: every instance at the targets' default weights. */
+    void (*get_weights)(void *user, uint32_t entry, uint32_t instance, float *out);
 } vks_gpu_batch;
 
 #define VKS_GPU_REDUCE_COPIED 2 /* vks_gpu_batch.reduce: where the outputs come through a copy */

@@ -45,9 +45,16 @@ typedef struct vks_pose_set {
     uint32_t frame_count;
     vks_affine *locals; /* frame_count * node_count, frame-major; free with vks_pose_set_free */
     vks_allocator allocator; /* the one locals came from, used by vks_pose_set_free */
+    /* added in 0.5: morph weights (skin.h, MORPH TARGETS), frame_count * target_count,
+       frame-major, from the file's "weights" (targets it does not name at their defaults);
+       NULL when no frame gives weights */
+    float *weights;
+    uint32_t target_count;
 } vks_pose_set;
 
-/* Parses {"nodes": [...]} or {"frames": [{"nodes": [...]}, ...]}. Errors name the entry
+/* Parses {"nodes": [...]} or {"frames": [{"nodes": [...]}, ...]}; beside "nodes" a frame may
+ * give morph weights, "weights": {"MESH": [w0, w1, ...]} with MESH a mesh's name (inspect) or
+ * its node's, every target of it in order. Errors name the entry
  * ("frames[2].nodes[5]: unknown node name \"Bip01 Foo\""). */
 VKS_API vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size,
                                vks_pose_set *out, vks_error *err);
@@ -171,6 +178,13 @@ VKS_API float vks_pose_source_time(const vks_pose_source *src, uint32_t frame);
 /* Fills skin->node_count locals for (instance, frame). Thread-safe: reads src and skin only. */
 VKS_API void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,
                                     uint32_t frame, vks_affine *out);
+/* Fills skin->target_count morph weights for (instance, frame) (skin.h, MORPH TARGETS): a
+ * clip's morph tracks sampled in double at the instance's clip time (layers blended by
+ * vks_clip_layers_weights_d), a pose set's weights of the frame; every other source, and
+ * targets nothing drives, give the targets' default weights. Returns how many weights differ from the defaults (0: the job may
+ * pass NULL). Thread-safe: reads src and skin only. */
+VKS_API uint32_t vks_pose_source_weights(const vks_pose_source *src, const vks_skin *skin, uint32_t instance,
+                                         uint32_t frame, float *out);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,8 @@
  * Skin matrix of bone b for one posed instance, with W(n) the world transform of node n:
  *   K_b = S_mesh * W(bones[b].node) * bones[b].inverse_bind
  *   S_mesh = mesh.space_pre * inverse(W(mesh.space_node))   (space_node < 0: identity)
- * Deformed vertex in group g: p' = sum_k w_k K_{palette[g.first_palette + idx_k]} p.
+ * Deformed vertex in group g: p' = sum_k w_k K_{palette[g.first_palette + idx_k]} p, with p
+ * first moved by the mesh's morph targets (MORPH TARGETS below) where it has any.
  *
  * THREADS
  *   A vks_skin is immutable once read or built: any number of threads may read one skin at
@@ -104,7 +105,28 @@ typedef struct vks_mesh {
     uint32_t first_material, material_count; /* range in materials[]; 0 count: none known */
     uint32_t uv_set_count;                   /* UV sets the file gives this mesh (the model's
                                                 other sets hold 0 for its vertices) */
+    /* added in 0.5: morph targets (skin.h, MORPH TARGETS) */
+    uint32_t first_target, target_count;     /* range in targets[]; 0 count: none */
+    const char *node_name;                   /* the file's node that places the mesh, named as
+                                                clips name nodes (glTF: the node a `weights`
+                                                channel targets); NULL: not known */
 } vks_mesh;
+
+/* MORPH TARGETS (DESIGN.md 4, glTF's rule). A target moves its mesh's vertices by deltas before
+ * skinning: with w_t the target's weight for one instance,
+ *   p_m = p + sum_t w_t dp_t,   n_m = n + sum_t w_t dn_t   (targets in order, t ascending)
+ * and p_m, n_m are then skinned as p, n are. Weights come per instance from the deform job
+ * (deform.h) or, where it gives none, from default_weight. Deltas are dense over the mesh's
+ * vertices (the file's sparse targets are expanded), indexed by vertex - mesh.first_vertex, so
+ * that a vertex duplicated by the groups carries its file vertex's deltas. */
+typedef struct vks_morph_target {
+    uint32_t mesh;          /* the mesh it moves */
+    uint32_t index;         /* its place among the mesh's targets (the file's weights order) */
+    float default_weight;   /* the node's weights in the file, else the mesh's, else 0 */
+    const char *name;       /* never NULL; may be "" (glTF: the mesh's extras.targetNames) */
+    float (*position)[3];   /* mesh.vertex_count position deltas */
+    float (*normal)[3];     /* mesh.vertex_count normal deltas; NULL: the target moves no normal */
+} vks_morph_target;
 
 /* A texture sampler as glTF states it (the GL enums glTF uses); 0: not given (the viewer's
  * default: repeat, filtering its choice). */
@@ -206,6 +228,10 @@ typedef struct vks_skin {
 
     vks_allocator allocator;
     vks_skin_arena *arena;
+
+    /* added in 0.5 (at the end: the library allocates vks_skin) */
+    vks_morph_target *targets; /* morph targets of every mesh, mesh by mesh (see vks_mesh) */
+    uint32_t target_count;
 } vks_skin;
 
 /* An empty model whose arrays come from an arena over the allocator (NULL: malloc). */

@@ -61,17 +61,14 @@ static int track_keepable(const vks_track *tr)
     return keepable(&tr->translation) && keepable(&tr->rotation) && keepable(&tr->scale);
 }
 
-/* One curve with its own keys, plus a held key at the clip's end. */
-static int write_curve(vks__gltf *g, const vks__gltf_layout *L, cJSON *samplers, cJSON *channels, uint32_t node,
-                       int path, const vks_curve *c, float duration)
+uint32_t vks__gltf_curve_keys(const vks_curve *c, float duration, int unit, float **tp, float **vp)
 {
     uint32_t n = c->key_count, dim = c->components, extra = c->times[n - 1] < duration;
     int cubic = c->interp == VKS_INTERP_HERMITE, per = cubic ? 3 : 1;
     float *t = malloc(((size_t)n + 1) * sizeof *t), *v = malloc(((size_t)n + 1) * per * dim * sizeof *v);
-    if (!t || !v) {
-        free(t), free(v);
+    *tp = t, *vp = v;
+    if (!t || !v)
         return 0;
-    }
     for (uint32_t k = 0; k < n + extra; k++) {
         uint32_t src = k < n ? k : n - 1;
         t[k] = k < n ? c->times[k] : duration;
@@ -85,15 +82,30 @@ static int write_curve(vks__gltf *g, const vks__gltf_layout *L, cJSON *samplers,
             } else
                 o[i] = val[i];
         }
-        if (dim == 4) { /* glTF rotations are unit; vkskin normalises what it samples anyway */
+        if (unit) { /* glTF rotations are unit; vkskin normalises what it samples anyway */
             float *q = v + (size_t)k * per * dim + (cubic ? dim : 0);
             double l = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
             for (int i = 0; i < 4 && l > 0; i++)
                 q[i] = (float)(q[i] / l);
         }
     }
-    uint32_t in = vks__gltf_floats(g, t, n + extra, 1, 0, 1);
-    uint32_t out = vks__gltf_floats(g, v, (n + extra) * (uint32_t)per, (int)dim, 0, 0);
+    return n + extra;
+}
+
+/* One curve with its own keys, plus a held key at the clip's end. */
+static int write_curve(vks__gltf *g, const vks__gltf_layout *L, cJSON *samplers, cJSON *channels, uint32_t node,
+                       int path, const vks_curve *c, float duration)
+{
+    uint32_t dim = c->components;
+    int cubic = c->interp == VKS_INTERP_HERMITE, per = cubic ? 3 : 1;
+    float *t, *v;
+    uint32_t keys = vks__gltf_curve_keys(c, duration, dim == 4, &t, &v);
+    if (!keys) {
+        free(t), free(v);
+        return 0;
+    }
+    uint32_t in = vks__gltf_floats(g, t, keys, 1, 0, 1);
+    uint32_t out = vks__gltf_floats(g, v, keys * (uint32_t)per, (int)dim, 0, 0);
     add_channels(g, L, samplers, channels, node, path, in, out,
                  cubic ? "CUBICSPLINE" : c->interp == VKS_INTERP_STEP ? "STEP" : "LINEAR");
     free(t), free(v);
@@ -201,6 +213,8 @@ static vks_result write_clip(vks__gltf *g, const vks__gltf_layout *L, const vks_
     }
     if (ok && any_marked)
         ok = write_resampled(g, L, samplers, channels, skin, clip, b, marked, fps, rep);
+    if (ok)
+        ok = vks__gltf_morph_channels(g, L, skin, clip, samplers, channels, rep);
     free(marked);
     if (!ok) {
         cJSON_Delete(anim);

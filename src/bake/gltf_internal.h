@@ -37,6 +37,12 @@ void vks__gltf_free(vks__gltf *g);
 
 /* Appends count elements of comps float32 each (comps 1, 2, 3, 4 or 16) as a view and an
  * accessor; minmax adds the per-component min and max. Returns the accessor index. */
+/* Mesh m's morph targets as a primitive's `targets` array in file vertex order (NULL when it
+ * has none; normals only with with_normals), and the mesh's default weights and target names
+ * (gltf_morph_write.c). */
+cJSON *vks__gltf_morph_targets(vks__gltf *g, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
+                               int with_normals);
+void vks__gltf_morph_mesh(vks__gltf *g, cJSON *mesh, const vks_skin *s, uint32_t m);
 uint32_t vks__gltf_floats(vks__gltf *g, const float *v, uint32_t count, int comps, int target, int minmax);
 /* The same in two steps, for an array computed straight into the buffer (a morph bake's
  * frames: no copy of its own first): room for count x comps floats at the buffer's end (NULL

@@ -12,6 +12,7 @@ typedef struct vks__gltf_layout {
     uint32_t *copy_of_mesh;    /* per mesh */
     vks_affine_d *copy_space;  /* per copy: S at bind */
     uint32_t *copy_root;       /* per copy: the root's glTF node */
+    uint32_t *mesh_node;       /* per mesh: its glTF node (morph weights channels target it) */
 } vks__gltf_layout;
 
 /* The glTF node of skin node n in copy c. */
@@ -19,6 +20,14 @@ static inline uint32_t vks__gltf_node(const vks__gltf_layout *L, uint32_t c, uin
 {
     return L->copy_root[c] + 1 + n;
 }
+
+/* Curve c's keys as glTF stores them, plus a held key at duration when the curve ends before
+ * it: *t (keys), *v (keys x (3 for HERMITE: in-tangent, value, out-tangent) x components;
+ * quaternions made unit when unit is 1), both malloc'ed; the key count, 0 without memory. */
+uint32_t vks__gltf_curve_keys(const vks_curve *c, float duration, int unit, float **t, float **v);
+/* The clip's morph tracks as `weights` channels on the meshes' nodes (gltf_anim_morph.c). */
+int vks__gltf_morph_channels(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *skin, const vks_clip *clip,
+                             cJSON *samplers, cJSON *channels, vks_gltf_report *rep);
 
 /* One animation per clip (gltf_anim.c). */
 vks_result vks__gltf_animations(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *skin,

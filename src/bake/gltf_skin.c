@@ -235,7 +235,8 @@ static uint32_t write_skin(vks__gltf *g, const vks__gltf_layout *L, const vks_sk
 
 /* Mesh m's primitives over the same attributes: one per mesh-local material that has triangles
  * (glTF gives a primitive one material), or one for all its triangles. */
-static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON *prims, const cJSON *attr)
+static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON *prims, const cJSON *attr,
+                             const cJSON *targets)
 {
     const vks_mesh *me = &s->meshes[m];
     uint32_t parts = me->material_count > 1 ? me->material_count : 1;
@@ -255,6 +256,8 @@ static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON 
             cJSON_AddNumberToObject(prim, "indices", vks__gltf_mesh_indices_of(g, s, m, parts > 1 ? (int32_t)l : -1));
         if (me->material_count)
             cJSON_AddNumberToObject(prim, "material", me->first_material + l);
+        if (targets && !cJSON_AddItemToObject(prim, "targets", cJSON_Duplicate(targets, 1)))
+            g->failed = 1;
         vks__gltf_push(g, prims, prim);
     }
 }
@@ -307,11 +310,14 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
             }
         }
         cJSON *mesh = name_item(cJSON_CreateObject(), me->name), *prims = mesh ? cJSON_AddArrayToObject(mesh, "primitives") : NULL;
+        cJSON *targets = vks__gltf_morph_targets(g, s, m, file_to_model, has_n);
+        vks__gltf_morph_mesh(g, mesh, s, m);
         if (!prims || !attr)
             g->failed = 1;
         else
-            write_primitives(g, s, m, prims, attr);
+            write_primitives(g, s, m, prims, attr, targets);
         cJSON_Delete(attr);
+        cJSON_Delete(targets);
         uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
         int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
         rep->joints += me->bone_count;
@@ -372,11 +378,14 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
     }
     if (ok)
         vks__gltf_materials(&g, skin);
+    L.mesh_node = ok ? malloc(((size_t)skin->mesh_count + 1) * sizeof *L.mesh_node) : NULL;
+    ok = ok && L.mesh_node;
     for (uint32_t m = 0; ok && m < skin->mesh_count; m++) {
         uint32_t *map = file_vertex_map(skin, m);
         ok = map && write_mesh(&g, &L, skin, m, map,
                                o.max_influences - 1u < VKS_MAX_INFLUENCES ? (int)o.max_influences : VKS_MAX_INFLUENCES,
                                &rep);
+        L.mesh_node[m] = (uint32_t)cJSON_GetArraySize(g.nodes) - 1; /* write_mesh's node comes last */
         free(map);
     }
     vks_result r = VKS_OK;
@@ -396,7 +405,7 @@ vks_result vks_gltf_write_skin(const char *path, const vks_skin *skin, const vks
         r = vks__gltf_save(&g, path, o.container, &rep.bytes, err);
     }
     vks__gltf_free(&g);
-    free(L.copy_of_mesh), free(L.copy_space), free(L.copy_root);
+    free(L.copy_of_mesh), free(L.copy_space), free(L.copy_root), free(L.mesh_node);
     if (report)
         *report = rep;
     return r;

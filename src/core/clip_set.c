@@ -138,6 +138,21 @@ static vks_result check_clip(const vks_clip *clip, uint32_t ci, vks_error *err)
                 return r;
         }
     }
+    if (clip->morph_track_count && !clip->morph_tracks)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path, "morph tracks missing");
+    for (uint32_t t = 0; t < clip->morph_track_count; t++) {
+        const vks_morph_track *mt = &clip->morph_tracks[t];
+        char cpath[128];
+        snprintf(cpath, sizeof cpath, "%.60s/morph track[%u] \"%.24s\"/weights", path, (unsigned)t,
+                 mt->node_name ? mt->node_name : "");
+        if (!mt->node_name || mt->weights.key_count == 0 || mt->weights.components == 0 ||
+            mt->weights.interp == VKS_INTERP_BSPLINE)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, cpath,
+                                 "a morph track needs a node name, keys, components and no B-spline");
+        vks_result r = check_curve(clip, &mt->weights, mt->weights.components, VKS_CHANNEL_TRANSLATION, cpath, err);
+        if (r != VKS_OK)
+            return r;
+    }
     for (uint32_t e = 0; e < clip->event_count; e++) {
         const vks_clip_event *ev = &clip->events[e];
         if (!ev->name || !ev->value || !isfinite(ev->time) || ev->time < 0 ||

@@ -1,5 +1,6 @@
 /* vks_skin_validate: every cross-reference of the model checked once, so the deformers (and
  * the GPU, which does no bounds checks) can trust the data. Errors name the element. */
+#include "skin_morph.h"
 #include "vkskin/skin.h"
 
 #include <math.h>
@@ -250,6 +251,9 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
     if (next_vertex != s->vertex_count || next_tri != s->triangle_count ||
         next_group != s->group_count || next_bone != s->bone_count)
         return bad(err, "skin", "meshes cover %lld of %lld vertices (or groups, bones, triangles left over)", (long long)(next_vertex), (long long)(s->vertex_count));
+    vks_result mr = vks__skin_validate_morphs(s, err);
+    if (mr != VKS_OK)
+        return mr;
     return vks_skin_check_float32(s, err);
 }
 

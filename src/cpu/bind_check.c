@@ -125,13 +125,15 @@ vks_result vks_cpu_bind_check(const vks_skin *skin, vks_bind_check *out, vks_err
     vks_affine *locals = malloc((skin->node_count ? skin->node_count : 1) * sizeof *locals);
     float *pos = malloc((size_t)skin->vertex_count * 3 * sizeof *pos);
     float *nrm = malloc((size_t)skin->vertex_count * 3 * sizeof *nrm);
+    /* the stored vertices are the mesh without its morph targets: every weight 0 here */
+    float *no_morph = calloc(skin->target_count ? skin->target_count : 1, sizeof *no_morph);
     vks_result r = VKS_OK;
-    if (!locals || !pos || !nrm) {
+    if (!locals || !pos || !nrm || !no_morph) {
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bind check", "out of memory");
         goto done;
     }
     vks_pose_bind(skin, locals);
-    vks_deform_job j = {skin, locals, 1, pos, nrm};
+    vks_deform_job j = {skin, locals, 1, pos, nrm, no_morph};
     r = vks_cpu_reference_run(&j, err);
     if (r != VKS_OK)
         goto done;
@@ -163,5 +165,6 @@ done:
     free(locals);
     free(pos);
     free(nrm);
+    free(no_morph);
     return r;
 }

@@ -27,8 +27,10 @@
 #include <unistd.h>
 
 #include "core/cpu_features.h"
+#include "core/skin_morph.h"
 #include "core/thread_start.h"
 #include "fast_internal.h"
+#include "fast_morph.h"
 
 /* Vertices per block of the shared records: each block is made once per run, by the first
  * thread that needs it, so the records are made in parallel. */
@@ -53,6 +55,11 @@ typedef struct fast_shared {
     _Atomic int *state;     /* shared: per block of PREP_BLOCK records: 0 to make, 1 being made,
                                2 ready */
     uint32_t blocks;
+    /* the rest the kernels read: the stored vertices, or those moved by the morph targets'
+       default weights (core/skin_morph.h) */
+    const float (*rest_pos)[3], (*rest_nrm)[3];
+    int per_instance;       /* the job's morph weights differ from the defaults: each thread
+                               moves its chunks by its instance's weights (stream mode) */
 } fast_shared;
 
 typedef struct fast_thread {
@@ -62,6 +69,7 @@ typedef struct fast_thread {
     vks__pal_mat *pal;          /* max_palette, 64-byte aligned inside block */
     vks__fast_vertex *scratch;  /* stream: STREAM_CHUNK records after the palette */
     vks__fast_more *scratch_more; /* stream, any_more: STREAM_CHUNK slots 4..7 after them */
+    float (*mpos)[3], (*mnrm)[3]; /* per_instance: a chunk's morphed vertices (STREAM_CHUNK + 1) */
     void *block;
 } fast_thread;
 
@@ -80,9 +88,24 @@ static void prepare_group(const fast_shared *sh, const vks_group *gr, vks__fast_
 {
     const vks_skin *s = sh->job->skin;
     const vks_mesh *me = &s->meshes[gr->mesh];
-    sh->kernel->prepare(rec, group_slots(gr) > 4 ? more : NULL, (const float(*)[3])s->positions,
-                        (me->flags & VKS_MESH_HAS_NORMALS) ? (const float(*)[3])s->normals : NULL, s->influences,
-                        a, b, s->vertex_count - 1, group_slots(gr), gr->palette_count - 1);
+    sh->kernel->prepare(rec, group_slots(gr) > 4 ? more : NULL, sh->rest_pos,
+                        (me->flags & VKS_MESH_HAS_NORMALS) ? sh->rest_nrm : NULL, s->influences, a, b,
+                        s->vertex_count - 1, group_slots(gr), gr->palette_count - 1);
+}
+
+/* A chunk [c0, c0 + n) of group gr moved by the instance's morph weights w into the thread's
+ * scratch records: the kernel's preparation reads the moved vertices from index 0 (one spare
+ * entry after them, so its 16-byte loads stay inside). */
+static void prepare_morphed(const fast_shared *sh, const fast_thread *t, const vks_group *gr, const float *w,
+                            uint32_t c0, uint32_t n)
+{
+    const vks_skin *s = sh->job->skin;
+    const vks_mesh *me = &s->meshes[gr->mesh];
+    int has_n = (me->flags & VKS_MESH_HAS_NORMALS) && s->normals;
+    vks__fast_morph_chunk(s, me, w, c0, n, t->mpos, has_n ? t->mnrm : NULL);
+    sh->kernel->prepare(t->scratch, group_slots(gr) > 4 ? t->scratch_more : NULL, (const float(*)[3])t->mpos,
+                        has_n ? (const float(*)[3])t->mnrm : NULL, s->influences + c0, 0, n, n, group_slots(gr),
+                        gr->palette_count - 1);
 }
 
 /* The shared records of vertices [v0, v1), group by group. */
@@ -228,9 +251,14 @@ static void *worker(void *arg)
             float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
             if (sh->stream) {
                 /* chunk by chunk: this thread's records, made and read while in L1 */
+                const float *mw = sh->per_instance ? job->morph_weights + (size_t)inst * s->target_count : NULL;
+                int morph = mw && vks__fast_morph_active(s, mw, gr->mesh);
                 for (uint32_t c0 = a, n; c0 < b; c0 += n) {
                     n = b - c0 < STREAM_CHUNK ? b - c0 : STREAM_CHUNK;
-                    prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
+                    if (morph)
+                        prepare_morphed(sh, t, gr, mw, c0, n);
+                    else
+                        prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
                     sh->kernel->deform(t->scratch, t->scratch_more, t->pal, n,
                                        vks__fast_loop_influences(group_slots(gr)), nmode, pa + (size_t)(c0 - a) * 3,
                                        na ? na + (size_t)(c0 - a) * 3 : NULL);
@@ -258,6 +286,17 @@ static void *align64(void *p)
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
+/* The rest the run deforms: the morph targets at their default weights (NULL: none moves a
+ * vertex, or the job gives weights per instance, which the threads apply chunk by chunk). */
+static vks_result morph_rest(const vks_deform_job *job, const vks_cpu_options *opt, float (**pos)[3],
+                             float (**nrm)[3], vks_error *err)
+{
+    *pos = NULL, *nrm = NULL;
+    if (vks__morph_weights_off_default(job))
+        return VKS_OK;
+    return vks__morph_rest(job->skin, opt ? &opt->allocator : NULL, pos, nrm, err);
+}
+
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
 {
     vks_cpu_options o = {0};
@@ -278,7 +317,13 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     }
     if (threads > 256)
         threads = 256;
-    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0, NULL, 0};
+    float(*morph_pos)[3] = NULL, (*morph_nrm)[3] = NULL;
+    if ((r = morph_rest(job, opt, &morph_pos, &morph_nrm, err)) != VKS_OK)
+        return r;
+    fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0, NULL, 0,
+                      morph_pos ? (const float(*)[3])morph_pos : (const float(*)[3])s->positions,
+                      morph_pos ? (const float(*)[3])morph_nrm : (const float(*)[3])s->normals,
+                      vks__morph_weights_off_default(job) != 0};
     for (uint32_t g = 0; g < s->group_count; g++) {
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
@@ -303,7 +348,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     /* The records: with at most one instance per thread each thread makes its own, chunk by
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */
-    sh.stream = job->instance_count <= (uint32_t)threads;
+    sh.stream = job->instance_count <= (uint32_t)threads || sh.per_instance; /* weights: records per instance */
     void *rec_block = NULL, *more_block = NULL;
     int ok = t && ids;
     if (!sh.stream) {
@@ -331,11 +376,15 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
          * loads; the scratch records after the palette */
         size_t scratch_bytes = sh.stream ? STREAM_CHUNK * sizeof *t->scratch : 0;
         size_t more_bytes = sh.stream && sh.any_more ? STREAM_CHUNK * sizeof *t->scratch_more : 0;
-        t[i].block = a.alloc(a.user, pal_bytes + scratch_bytes + more_bytes + 63);
+        size_t morph_bytes = sh.per_instance ? 2 * (STREAM_CHUNK + 1) * sizeof *t->mpos : 0;
+        t[i].block = a.alloc(a.user, pal_bytes + scratch_bytes + more_bytes + morph_bytes + 63);
         t[i].pal = t[i].block ? align64(t[i].block) : NULL;
         t[i].scratch = t[i].pal && sh.stream ? (vks__fast_vertex *)((char *)t[i].pal + pal_bytes) : NULL;
         t[i].scratch_more =
             t[i].pal && more_bytes ? (vks__fast_more *)((char *)t[i].pal + pal_bytes + scratch_bytes) : NULL;
+        if (t[i].pal && morph_bytes) /* the chunk's moved positions, then its normals */
+            t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch_bytes + more_bytes),
+            t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
         ok = t[i].world && t[i].skin && t[i].pal;
     }
     uint32_t started = 0;
@@ -366,6 +415,8 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         a.free(a.user, more_block);
     if (sh.state)
         a.free(a.user, sh.state);
+    if (morph_pos)
+        a.free(a.user, morph_pos);
     if (!ok)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu fast", "out of memory for %u threads", sh.threads);
     return VKS_OK;

@@ -61,10 +61,15 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fa
     }
     if (k_inf > 4) { /* slots 4..7, in slot order after the first four (the reference's order) */
         const vks__f4 wm = *(const vks__f4 *)more->w;
-        for (int k = 0; k < 4; k++) {
-            K = FAST_MAT(pal, more, k), w = FAST_LANE(wm, k);
-            c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
-        }
+        /* written out: a lane is a shuffle index, which clang wants constant (no loop variable) */
+        K = FAST_MAT(pal, more, 0), w = FAST_LANE(wm, 0);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 1), w = FAST_LANE(wm, 1);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 2), w = FAST_LANE(wm, 2);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
+        K = FAST_MAT(pal, more, 3), w = FAST_LANE(wm, 3);
+        c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
     }
     /* (t.x, t.y, t.z, t.z) from the fourth lanes */
     const vks__f4 t = FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);

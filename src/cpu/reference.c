@@ -2,13 +2,15 @@
  *
  * Double arithmetic from the same float32 inputs, in the order the model defines
  * (skin.h): world = parent world * local; K_b = S_mesh * W(node) * IB; p' = sum w K p;
- * n' = sum w K3x3 n (renormalised where the mesh says its engine does). Compiled with
+ * n' = sum w K3x3 n (renormalised where the mesh says its engine does), p and n first moved by
+ * the mesh's morph targets where a weight is non-zero (reference_morph.c). Compiled with
  * -ffp-contract=off (CMakeLists.txt) so it rounds exactly where the source says. Simple on
  * purpose: the scalar loop below is the definition; where the CPU has AVX2 the same operations
  * run with a vertex's three components as vector lanes (reference_avx2.c), the same bits,
  * because vkskin validate runs the reference for every instance it checks. */
 #include "reference_internal.h"
 #include "core/cpu_features.h"
+#include "core/skin_morph.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,37 +48,10 @@ void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vk
 void vks__ref_group_scalar(const vks_skin *s, const vks_group *gr, const vks_affine_d *K, float *pos, float *nrm)
 {
     const vks_mesh *me = &s->meshes[gr->mesh];
-    int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0;
-    int renorm = (me->flags & VKS_MESH_RENORMALIZE) != 0, slots = vks__ref_slots(gr);
     for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
-        const vks_influence *in = &s->influences[v];
-        const float *p = s->positions[v];
-        double px = p[0], py = p[1], pz = p[2];
-        double nx = 0, ny = 0, nz = 0;
-        if (has_n)
-            nx = s->normals[v][0], ny = s->normals[v][1], nz = s->normals[v][2];
-        double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
-        for (int k = 0; k < slots; k++) {
-            double w = in->weight[k];
-            if (!(w > 0))
-                continue; /* empty slots may carry any index: never read through them */
-            const double *m = K[s->palette[gr->first_palette + in->index[k]]].m;
-            for (int i = 0; i < 3; i++) {
-                op[i] += w * (m[i] * px + m[3 + i] * py + m[6 + i] * pz + m[9 + i]);
-                on[i] += w * (m[i] * nx + m[3 + i] * ny + m[6 + i] * nz);
-            }
-        }
-        float *po = pos + (size_t)v * 3;
-        po[0] = (float)op[0], po[1] = (float)op[1], po[2] = (float)op[2];
-        if (nrm) {
-            float *no = nrm + (size_t)v * 3;
-            if (has_n && renorm) {
-                double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
-                if (len > 0)
-                    on[0] /= len, on[1] /= len, on[2] /= len;
-            }
-            no[0] = (float)on[0], no[1] = (float)on[1], no[2] = (float)on[2];
-        }
+        double pv[3], nv[3];
+        vks__ref_load(s, me, v, pv, nv);
+        vks__ref_vertex(s, gr, K, v, pv, nv, pos, nrm);
     }
 }
 
@@ -90,13 +65,17 @@ void vks__ref_columns(const vks_affine_d *K, uint32_t count, vks__ref_cols *out)
         }
 }
 
-/* Deforms one instance given its skin matrices (cols: NULL for the scalar loop). */
-static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_cols *cols, float *pos, float *nrm)
+/* Deforms one instance given its skin matrices (cols: NULL for the scalar loop) and its morph
+ * weights (NULL: the defaults); groups whose mesh a target moves take the morph loop. */
+static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_cols *cols, const float *weights,
+                            float *pos, float *nrm)
 {
     if (cols)
         vks__ref_columns(K, s->bone_count, cols);
     for (uint32_t g = 0; g < s->group_count; g++) {
-        if (cols)
+        if (vks__ref_mesh_morphed(s, s->groups[g].mesh, weights))
+            vks__ref_group_morph(s, &s->groups[g], K, weights, pos, nrm);
+        else if (cols)
             vks__ref_group_avx2(s, &s->groups[g], cols, pos, nrm);
         else
             vks__ref_group_scalar(s, &s->groups[g], K, pos, nrm);
@@ -104,10 +83,10 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_c
 }
 
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
-                                 float *pos, float *nrm)
+                                 const float *weights, float *pos, float *nrm)
 {
     vks_cpu_skin_matrices_d(s, world, K);
-    deform_instance(s, K, cols, pos, nrm);
+    deform_instance(s, K, cols, weights, pos, nrm);
 }
 
 int vks__cpu_reference_has_simd(void)
@@ -151,7 +130,8 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     for (uint32_t i = 0; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
         size_t at = vks_deform_index(s, i, 0) * 3;
-        vks__cpu_reference_instance(s, world, K, cols, job->positions + at, job->normals ? job->normals + at : NULL);
+        vks__cpu_reference_instance(s, world, K, cols, vks__morph_instance_weights(job, i), job->positions + at,
+                                    job->normals ? job->normals + at : NULL);
     }
     a.free(a.user, world);
     a.free(a.user, K);

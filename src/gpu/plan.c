@@ -25,7 +25,7 @@ vks__caps vks__batch_caps(vks__plan_models pm, const vks_gpu_batch_entry *entrie
     for (uint32_t i = 0; i < n_entries; i++) {
         const vks__gpu_model *m = &pm.models[entries[i].model];
         uint64_t n = entries[i].instance_count;
-        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint64_t mats = vks__mats_of(m);
         uint64_t blocks = vks__blocks_of(pm, entries[i].model, wg);
         tv += n * m->vertex_count, tm += n * (mats ? mats : 1), ti += n;
         tw += (n + tile - 1) / tile * blocks; /* an entry has at most one segment per chunk */
@@ -110,7 +110,7 @@ uint32_t vks__works_append(vks__plan_models pm, uint32_t wg, uint32_t tile, uint
 uint64_t vks__mats_of(const vks__gpu_model *m)
 {
     uint64_t n = m->node_count > m->bone_count ? m->node_count : m->bone_count;
-    return n ? n : 1;
+    return (n ? n : 1) + m->morph_slots;
 }
 
 vks_result vks__crowd_layout(vks__plan_models pm, const vks_crowd_instance *inst, uint32_t count, uint64_t budget,

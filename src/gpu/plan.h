@@ -20,6 +20,8 @@ typedef struct vks__gpu_model {
     uint32_t first_group, group_count; /* in the set's group table */
     uint32_t node_base;                /* in the set's node tables (bind_locals) */
     uint32_t levels;                   /* depth levels of its skeleton (the pose pass's nodes variant) */
+    uint32_t morph_slots;              /* matrix slots before each instance's locals that hold its
+                                          morph weights (ceil(target_count / 12); 0: no targets) */
 } vks__gpu_model;
 
 /* A model set as the planning sees it: the host's copies of its tables (vks_gpu_models holds

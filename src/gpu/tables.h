@@ -27,13 +27,18 @@ typedef struct vks__gpu_mesh { int32_t space_node; uint32_t pad0, pad1, pad2; fl
 VKS__TWIN(vks__gpu_mesh, 64);
 VKS__AT(vks__gpu_mesh, pre, 16);
 
+/* morph_base: the group's first morph delta (6 floats: dp, dn) in the set's morph table, its
+ * target t's delta of group vertex i at morph_base + t * vertex_count + i; morph: the mesh's
+ * target count (low 16 bits) and, high 16 bits, how many floats before the instance's locals
+ * its first weight is (its weights sit in the matrix slots before them, vks__gpu_model). */
 typedef struct vks__gpu_group {
     uint32_t first_vertex, vertex_count, first_palette, palette_count, flags, vert_base;
     uint32_t infl_more; /* groups of more than 4 influences: where slots 4..7 of the group's first
                            vertex sit in the influence table (after every vertex's slots 0..3) */
     uint32_t pad1;
+    uint32_t morph_base, morph, pad2, pad3; /* morph targets (above) */
 } vks__gpu_group;
-VKS__TWIN(vks__gpu_group, 32);
+VKS__TWIN(vks__gpu_group, 48);
 VKS__AT(vks__gpu_group, flags, 16);
 VKS__AT(vks__gpu_group, vert_base, 20);
 
@@ -103,15 +108,16 @@ VKS__AT(vks__gpu_layered_param, layer, 96);
 typedef struct vks__pose_push { uint32_t instance_count, use_params; float time; uint32_t pad; } vks__pose_push;
 VKS__TWIN(vks__pose_push, 16);
 VKS__AT(vks__pose_push, time, 8);
-typedef struct vks__deform_push { uint32_t work_base, work_count, grid_x, write_normals; } vks__deform_push;
-VKS__TWIN(vks__deform_push, 16);
+/* morph: 1 when the chunk's instances carry morph weights (the batch's get_weights) */
+typedef struct vks__deform_push { uint32_t work_base, work_count, grid_x, write_normals, morph, pad[3]; } vks__deform_push;
+VKS__TWIN(vks__deform_push, 32);
 
 enum { VKS__GROUP_RENORMALIZE = 1u, VKS__GROUP_HAS_NORMALS = 2u };
 /* Pose sources of vks__gpu_pose_param.source (the numbers are compute/tables.glsl's). */
 enum { VKS__SOURCE_LOCALS = 0u, VKS__SOURCE_PROCEDURAL = 1u, VKS__SOURCE_CLIP = 2u, VKS__SOURCE_LAYERS = 3u };
 /* The deform set's binding after its storage buffers: the skin matrices as a uniform texel
  * buffer (an RGBA32F view of vks__passes.skin, read by compute/deform.comp on CPU devices). */
-enum { VKS__DEFORM_SKIN_TEXELS = 10 };
-enum { VKS__POSE_BINDINGS = 12, VKS__DEFORM_BINDINGS = 10 };
+enum { VKS__DEFORM_SKIN_TEXELS = 12 };
+enum { VKS__POSE_BINDINGS = 12, VKS__DEFORM_BINDINGS = 12 };
 
 #endif

@@ -3,8 +3,9 @@
  *              {"index": 3, "rotation": [x,y,z,w], "translation": [x,y,z], "scale": [x,y,z]}]}
  * or {"frames": [{"nodes": [...]}, ...]}. Each entry replaces one node's bind local with an
  * absolute local; rotation/translation/scale alone keep the bind values of the others. A node
- * set twice in one frame is an error naming both entries: which one should win is a guess. */
-#include "vkskin/pose.h"
+ * set twice in one frame is an error naming both entries: which one should win is a guess.
+ * Beside "nodes", a frame may give morph weights per mesh (pose_file_weights.c). */
+#include "pose_file_internal.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -140,6 +141,32 @@ static vks_result parse_nodes(const vks_skin *skin, const cJSON *nodes, const ch
     return VKS_OK;
 }
 
+/* Every frame's weights at the targets' defaults, for the frames to change. */
+static vks_result alloc_weights(const vks_skin *skin, vks_allocator a, vks_pose_set *out, vks_error *err)
+{
+    out->weights = a.alloc(a.user, (size_t)out->frame_count * skin->target_count * sizeof *out->weights);
+    if (!out->weights)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "pose", "out of memory for %u weights",
+                             skin->target_count);
+    out->target_count = skin->target_count;
+    for (uint32_t f = 0; f < out->frame_count; f++)
+        for (uint32_t t = 0; t < skin->target_count; t++)
+            out->weights[(size_t)f * skin->target_count + t] = skin->targets[t].default_weight;
+    return VKS_OK;
+}
+
+/* Frame f's "weights" (w) into the set; a model without targets refuses them. */
+static vks_result frame_weights(const vks_skin *skin, const cJSON *w, const char *prefix, vks_pose_set *out,
+                                uint32_t f, vks_error *err)
+{
+    if (!out->weights) {
+        char path[64];
+        snprintf(path, sizeof path, "%sweights", prefix);
+        return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, path, "the model has no morph targets");
+    }
+    return vks__pose_file_weights(skin, w, prefix, out->weights + (size_t)f * out->target_count, err);
+}
+
 vks_result vks_pose_file_parse(const vks_skin *skin, const char *json, size_t size, vks_pose_set *out,
                                vks_error *err)
 {
@@ -186,8 +213,13 @@ vks_result vks_pose_file_parse_with(const vks_skin *skin, const char *json, size
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "pose", "out of memory for %u nodes", skin->node_count);
         goto done;
     }
+    if (skin->target_count && vks__pose_file_has_weights(root) && (r = alloc_weights(skin, a, out, err)) != VKS_OK)
+        goto done;
     if (!frames) {
         r = parse_nodes(skin, nodes, "", out->locals, set_by, err);
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "weights");
+        if (r == VKS_OK && w)
+            r = frame_weights(skin, w, "", out, 0, err);
     } else {
         uint32_t f = 0;
         const cJSON *fr;
@@ -203,6 +235,9 @@ vks_result vks_pose_file_parse_with(const vks_skin *skin, const char *json, size
                 break;
             }
             r = parse_nodes(skin, fn, prefix, out->locals + (size_t)f * per, set_by, err);
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(fr, "weights");
+            if (r == VKS_OK && w)
+                r = frame_weights(skin, w, prefix, out, f, err);
             if (r != VKS_OK)
                 break;
             f++;
@@ -225,6 +260,8 @@ void vks_pose_set_free(vks_pose_set *set)
         /* a set zeroed by hand (or from before the allocator field) has malloc's locals */
         vks_allocator a = vks_allocator_or_default(&set->allocator);
         a.free(a.user, set->locals);
+        if (set->weights)
+            a.free(a.user, set->weights);
     }
     memset(set, 0, sizeof *set);
 }

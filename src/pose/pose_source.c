@@ -58,3 +58,29 @@ void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, ui
     }
     vks_pose_procedural(skin, src->seed, instance, vks_pose_source_time(src, frame), src->max_angle, out);
 }
+
+uint32_t vks_pose_source_weights(const vks_pose_source *src, const vks_skin *skin, uint32_t instance, uint32_t frame,
+                                 float *out)
+{
+    const vks_clip_play *pl = NULL;
+    const vks_clip_layers *ly = NULL;
+    if (src->kind == VKS_POSE_CLIP && src->play_count) {
+        pl = src->plays ? &src->plays[instance % src->play_count] : NULL;
+        ly = src->layers ? &src->layers[instance % src->play_count] : NULL;
+    }
+    const vks_pose_set *set = src->kind == VKS_POSE_FRAMES ? src->frames : NULL;
+    if (set && set->weights && set->frame_count && set->target_count == skin->target_count)
+        memcpy(out, set->weights + (size_t)(frame % set->frame_count) * skin->target_count,
+               skin->target_count * sizeof *out);
+    else if (ly && ly->count)
+        vks_clip_layers_weights_d(ly, skin, vks_pose_source_time(src, frame), out);
+    else if (pl && pl->clip)
+        vks_clip_sample_weights_d(pl->clip, skin, vks_clip_play_time(pl, vks_pose_source_time(src, frame)), out);
+    else
+        for (uint32_t t = 0; t < skin->target_count; t++)
+            out[t] = skin->targets[t].default_weight;
+    uint32_t off = 0;
+    for (uint32_t t = 0; t < skin->target_count; t++)
+        off += out[t] != skin->targets[t].default_weight;
+    return off;
+}

@@ -1,6 +1,7 @@
 /* The contact sheet's cameras: one per model, fitted once to its bind-pose bounds, so every
  * cell of a model shows its instances at the same scale (poses compare at a glance). */
 #include "render_internal.h"
+#include "vkskin/vat_write.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,13 +38,22 @@ void vks__camera_fit(const vks_skin *skin, vks__camera *out)
         r2 += 0.25f * ext[k] * ext[k];
     }
     out->radius = r2 > 0 ? sqrtf(r2) : 1.0f;
-    /* Y up (glTF, RenderWare exports, the generator) unless the model stands along Z
-     * (Gamebryo and Bohemia scenes are Z-up). */
-    int z_up = ext[2] > 1.2f * ext[1];
+    /* The up axis the file's format declares (vks_vat_space, what bake sidecars say: RenderWare
+     * and NIF Z up, glTF, NW4C and P3D Y up), never guessed from the shape: a quadruped is
+     * longer than tall, and the guess stood Fox.glb on its tail. */
+    const char *up_axis, *handedness;
+    vks_vat_space(skin, &up_axis, &handedness);
+    int z_up = !strcmp(up_axis, "+z");
     float up[3] = {0, z_up ? 0.0f : 1.0f, z_up ? 1.0f : 0.0f};
     float front[3] = {0, z_up ? -1.0f : 0.0f, z_up ? 0.0f : 1.0f};
     float side[3];
     cross3(up, front, side);
+    /* A left-handed file (P3D) is seen as its right-handed mirror (x, y, -z) would be: the
+     * camera placed where it would stand for the mirror, mapped back to the file's coordinates
+     * (the front's z negated, the side kept), and the picture flipped (vks__camera_matrices). */
+    out->mirror = !strcmp(handedness, "left");
+    if (out->mirror)
+        front[2] = -front[2], side[2] = -side[2], up[2] = -up[2];
     /* 30 degrees to the side and 12 above: depth shows, and arms in front of the body too */
     const float az = 0.52f, el = 0.21f;
     /* close enough that the figure fills its cell: the T-pose sphere is loose around any pose */
@@ -78,6 +88,8 @@ void vks__camera_matrices(const vks__camera *c, float aspect, float clip[16], fl
     cross3(f, c->up, s);
     normalize3(s);
     cross3(s, f, u);
+    if (c->mirror) /* the view of the right-handed mirror: x flipped (nothing is culled) */
+        s[0] = -s[0], s[1] = -s[1], s[2] = -s[2];
     /* right-handed view: x right, y up, the camera looks down -z */
     memset(view, 0, 16 * sizeof *view);
     for (int k = 0; k < 3; k++) {

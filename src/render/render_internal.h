@@ -11,10 +11,11 @@
 typedef struct vks__camera {
     float eye[3], center[3], up[3];
     float radius; /* of the bounds' sphere */
+    int mirror;   /* a left-handed file: the picture mirrored, as a right-handed viewer sees it */
 } vks__camera;
 
-/* Fits a camera to a skin's bind positions: up is +Y unless the bounds are clearly taller
- * along Z (Z-up formats); the front is +Z for Y-up, -Y for Z-up. */
+/* Fits a camera to a skin's bind positions: up is the file's up axis (vks_vat_space), the
+ * front +Z for Y-up, -Y for Z-up (as the right-handed frame sees a left-handed file). */
 void vks__camera_fit(const vks_skin *skin, vks__camera *out);
 /* Column-major matrices for the shaders: clip_from_model (Vulkan clip space, y down, depth
  * 0..1) and view_from_model, for a cell of the given aspect (width / height). */

@@ -71,6 +71,26 @@ echo '{"asset":{"version":"2.0"},"nodes":[{"mesh":0}],"meshes":[{"primitives":[{
 "accessors":[{"componentType":5126,"count":3,"type":"VEC3"}]}' > rigid.gltf
 expect 0 "an unskinned glTF" "$vk" inspect rigid.gltf
 has "an unskinned glTF" out "1 rigid mesh node(s)"
+# points and lines are no surface to deform: said with their vertex counts, never silently
+# (a mesh of triangles beside points: the points' vertices named on stderr and in the detail)
+python3 - <<'EOF'
+import base64, json, struct
+pos = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+data = "data:application/octet-stream;base64," + base64.b64encode(pos).decode()
+doc = {"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+       "buffers": [{"uri": data, "byteLength": 36}], "bufferViews": [{"buffer": 0, "byteLength": 36}],
+       "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}],
+       "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}, {"attributes": {"POSITION": 0}, "mode": 0}]}]}
+json.dump(doc, open("points.gltf", "w"))
+doc["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
+doc["nodes"][0]["extensions"] = {"EXT_mesh_gpu_instancing": {"attributes": {"TRANSLATION": 0}}}
+json.dump(doc, open("instanced.gltf", "w"))
+EOF
+expect 0 "points beside triangles" "$vk" inspect points.gltf
+has "points beside triangles" err "mode 0 (points) is not a surface to deform: 3 vertices skipped"
+has "points beside triangles" out "1 primitive(s) without triangles skipped (3 vertices of points and lines)"
+expect 0 "EXT_mesh_gpu_instancing" "$vk" inspect instanced.gltf
+has "EXT_mesh_gpu_instancing" err "nodes\[0\]: EXT_mesh_gpu_instancing draws its mesh at 3 places; read once, at the node"
 # a glTF with neither a mesh nor an animation: the model's error, not the clips'
 echo '{"asset":{"version":"2.0"},"nodes":[{"name":"empty"}]}' > empty.gltf
 expect 1 "a glTF without meshes" "$vk" inspect empty.gltf

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 compile() {
   "$glslang" -D -V -S vert -e main -I"$2" -o "$tmp/out.spv" "$src/tests/engines/hlsl/$1.hlsl" > "$tmp/$1.log" 2>&1
 }
-for pair in unity_vat:unity:VkskinVat.hlsl unreal_vat:unreal:VkskinVat.ush; do
+for pair in unity_vat:unity:VkskinVat.hlsl unreal_vat:unreal/Shaders:VkskinVat.ush; do
   IFS=: read -r wrapper kit file <<< "$pair"
   if compile "$wrapper" "$src/engines/$kit"; then
     grep -qi "warning" "$tmp/$wrapper.log" && no "$kit: warnings: $(grep -i warning "$tmp/$wrapper.log" | head -3)"

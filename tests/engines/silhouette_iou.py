@@ -50,10 +50,11 @@ def mask(path):
     return w, h, [sum(abs(r[x * ch + k] - bg[k]) for k in range(3)) > 6 for r in rows for x in range(w)]
 
 
-wa, ha, a = mask(sys.argv[1])
-wb, hb, b = mask(sys.argv[2])
-if (wa, ha) != (wb, hb):
-    sys.exit(f'sizes differ: {wa}x{ha} and {wb}x{hb}')
-union = sum(1 for x, y in zip(a, b) if x or y)
-inter = sum(1 for x, y in zip(a, b) if x and y)
-print('%.4f' % (inter / union if union else 0.0))
+if __name__ == '__main__':
+    wa, ha, a = mask(sys.argv[1])
+    wb, hb, b = mask(sys.argv[2])
+    if (wa, ha) != (wb, hb):
+        sys.exit(f'sizes differ: {wa}x{ha} and {wb}x{hb}')
+    union = sum(1 for x, y in zip(a, b) if x or y)
+    inter = sum(1 for x, y in zip(a, b) if x and y)
+    print('%.4f' % (inter / union if union else 0.0))

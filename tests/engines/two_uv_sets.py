@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""two_uv_sets.py IN.glb OUT.glb: the VAT rest mesh as it is laid out once the character's own UVs
+"""two_uv_sets.py IN.glb OUT.glb [SIDECAR.json...]: the VAT rest mesh as it is laid out once the character's own UVs
 are kept: the lookup moved to TEXCOORD_1 and TEXCOORD_0 holding other coordinates (1 - lookup, so
 a player that reads the wrong set decodes the wrong texels). Lets the engine tests check that
-the kits read the second set when there is one."""
+the kits read the set the sidecars say: each SIDECAR's rest_mesh_uv.glb is rewritten to say so
+(lookup 1, character [0]), as vkskin writes it for a character whose UVs are kept."""
 import json, struct, sys
+
+moved = False
 
 b = open(sys.argv[1], 'rb').read()
 n = struct.unpack('<I', b[12:16])[0]
@@ -28,6 +31,7 @@ for mesh in doc['meshes']:
                                  'count': acc['count'], 'type': 'VEC2'})
         attrs['TEXCOORD_1'] = attrs['TEXCOORD_0']
         attrs['TEXCOORD_0'] = len(doc['accessors']) - 1
+        moved = True
 while len(bin_) % 4:
     bin_.append(0)
 doc['buffers'][0]['byteLength'] = len(bin_)
@@ -36,3 +40,7 @@ js += b' ' * (-len(js) % 4)
 out = struct.pack('<4sII', b'glTF', 2, 12 + 8 + len(js) + 8 + len(bin_))
 out += struct.pack('<I4s', len(js), b'JSON') + js + struct.pack('<I4s', len(bin_), b'BIN\0') + bytes(bin_)
 open(sys.argv[2], 'wb').write(out)
+for path in sys.argv[3:] if moved else []:
+    sidecar = json.load(open(path))
+    sidecar['rest_mesh_uv']['glb'] = {'lookup': 1, 'character': [0]}
+    json.dump(sidecar, open(path, 'w'), indent=1)

@@ -41,7 +41,7 @@ static inline void vks_fuzz_check(vks_reader_fn read, const vks_read_options *op
     float *nrm = malloc(((size_t)s->vertex_count * 3 + 1) * sizeof *nrm);
     if (locals && pos && nrm) {
         vks_pose_procedural(s, 1, 0, 0.5f, 0.0f, locals);
-        vks_deform_job j = {s, locals, 1, pos, nrm};
+        vks_deform_job j = {s, locals, 1, pos, nrm, NULL};
         vks_cpu_reference_run(&j, &e2);
     }
     free(locals), free(pos), free(nrm);

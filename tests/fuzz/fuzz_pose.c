@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vks_error err = {0};
     if (vks_pose_file_parse(skin, (const char *)data, size, &set, &err) == VKS_OK) {
         float pos[5 * 3], nrm[5 * 3];
-        vks_deform_job j = {skin, set.locals, 1, pos, nrm};
+        vks_deform_job j = {skin, set.locals, 1, pos, nrm, NULL};
         vks_cpu_reference_run(&j, &err);
         vks_pose_set_free(&set);
     } else if (!err.msg[0]) {

@@ -30,7 +30,7 @@ set(VKSKIN_TEST_COSTS
   cli_deform_encode             6   16    0
   cli_bake_slurm               13   15   12
   test_gpu_shapes               6   15    0
-  engines_godot                14   12    1
+  engines_godot                19   17    1
   cli_report                   11   14    0
   test_rw_anim_write            5   14    4
   cli_bake                      9   14    8
@@ -42,7 +42,7 @@ set(VKSKIN_TEST_COSTS
   test_gltf_samples             3   13    4
   cli_gltf                      4   11    0
   cli_gltf_compressed          32   80   20
-  engines_threejs              10    9   10
+  engines_threejs              20   20   20
   readme_commands               7   10    0
   cli_honest                    4    9    0
   test_gpu_tune                 2    9    0

@@ -26,7 +26,7 @@ vks_result crowd_reference(const vks_skin *s, const vks_crowd_instance *in, floa
         memcpy(l, locals, s->node_count * sizeof *l);
     else
         vks_pose_bind(s, l);
-    vks_deform_job j = {s, l, 1, pos, nrm};
+    vks_deform_job j = {s, l, 1, pos, nrm, NULL};
     vks_error err = {0};
     vks_result r = vks_cpu_reference_run(&j, &err);
     free(l);

@@ -44,7 +44,7 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     }
     for (uint32_t i = 0; i < count; i++)
         locals_for(e, first + i, locals + (size_t)i * s->node_count);
-    vks_deform_job j = {s, locals, count, rp, rn};
+    vks_deform_job j = {s, locals, count, rp, rn, NULL};
     vks_error err = {0};
     if (vks_cpu_reference_run(&j, &err) != VKS_OK)
         c->fail = 1;

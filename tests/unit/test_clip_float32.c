@@ -240,7 +240,7 @@ static void engines_agree(const vks_clip *clip, const vks_skin *s, const char *w
         vks_clip_sample_locals_d(clip, &b, s, t, ld + i * nn);
         vks_clip_sample_locals(clip, &b, s, (float)t, lf + i * nn);
     }
-    vks_deform_job jr = {s, ld, TIMES, ref, rn}, jf = {s, lf, TIMES, fast, fn};
+    vks_deform_job jr = {s, ld, TIMES, ref, rn, NULL}, jf = {s, lf, TIMES, fast, fn, NULL};
     CHECK_EQ_INT(vks_cpu_reference_run(&jr, &err), VKS_OK);
     CHECK_EQ_INT(vks_cpu_fast_run(&jf, 1, &err), VKS_OK);
     int finite = 1;

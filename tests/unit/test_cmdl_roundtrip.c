@@ -34,7 +34,7 @@ static double compare_posed(const vks_skin *orig, const vks_skin *back, uint32_t
     for (uint32_t i = 0; i < instances; i++)
         vks_pose_procedural(orig, 7, i, 0.25f * (float)i, 0.0f, locals + (size_t)i * n);
     vks_error err = {0};
-    vks_deform_job jo = {orig, locals, instances, po, NULL}, jb = {back, locals, instances, pb, NULL};
+    vks_deform_job jo = {orig, locals, instances, po, NULL, NULL}, jb = {back, locals, instances, pb, NULL, NULL};
     CHECK(vks_cpu_reference_run(&jo, &err) == VKS_OK);
     CHECK(vks_cpu_reference_run(&jb, &err) == VKS_OK);
     const vks_mesh *me = &orig->meshes[0];

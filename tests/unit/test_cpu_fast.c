@@ -30,7 +30,7 @@ static void compare_out(const vks_skin *s, uint32_t instances, int bind, int thr
     }
     for (size_t i = 0; i < nf; i++)
         fn[i] = 12345.0f; /* every normal written, none left over */
-    vks_deform_job ref = {s, locals, instances, rp, rn}, fast = {s, locals, instances, fp, with_n ? fn : NULL};
+    vks_deform_job ref = {s, locals, instances, rp, rn, NULL}, fast = {s, locals, instances, fp, with_n ? fn : NULL, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&ref, &err) == VKS_OK);
     CHECK(vks_cpu_fast_run(&fast, threads, &err) == VKS_OK);

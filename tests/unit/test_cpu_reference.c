@@ -16,7 +16,7 @@ static vks_affine rot_z(float angle, float tx, float ty, float tz)
 /* Deforms one pose; out arrays hold skin->vertex_count vec3. */
 static void deform(const vks_skin *s, const vks_affine *locals, float *pos, float *nrm)
 {
-    vks_deform_job j = {s, locals, 1, pos, nrm};
+    vks_deform_job j = {s, locals, 1, pos, nrm, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
 }

@@ -33,8 +33,8 @@ static void same_bits(const char *what, const vks_skin *s, uint32_t instances, i
     }
     memset(sp, 0xA5, nf * sizeof *sp), memset(vp, 0x5A, nf * sizeof *vp); /* every float written */
     memset(sn, 0xA5, nf * sizeof *sn), memset(vn, 0x5A, nf * sizeof *vn);
-    vks_deform_job scalar = {s, locals, instances, sp, with_n ? sn : NULL};
-    vks_deform_job simd = {s, locals, instances, vp, with_n ? vn : NULL};
+    vks_deform_job scalar = {s, locals, instances, sp, with_n ? sn : NULL, NULL};
+    vks_deform_job simd = {s, locals, instances, vp, with_n ? vn : NULL, NULL};
     vks_error err = {0};
     CHECK(vks__cpu_reference_run_path(&scalar, NULL, 0, &err) == VKS_OK);
     CHECK(vks__cpu_reference_run_path(&simd, NULL, 1, &err) == VKS_OK);

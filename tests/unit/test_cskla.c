@@ -449,7 +449,7 @@ static void test_on_cmdl(void)
     CHECK_EQ_INT(b.untouched_nodes, 0);
     vks_affine l[4];
     float pos[9], nrm[9];
-    vks_deform_job j = {s, l, 1, pos, nrm};
+    vks_deform_job j = {s, l, 1, pos, nrm, NULL};
     /* frame 10 (clamped end): root turned 90 degrees about z; arm's x scale 2. The tip vertex
        (2, 0, 0) is 1 unit along arm's x in arm space; scaled to 2, then arm at (1, 0, 0) in
        root space, turned: (1 + 2, 0, 0) -> (0, 3, 0). The vertex (1, 1, 0) on arm: arm space

@@ -31,7 +31,7 @@ static posed deform(const vks_skin *s, const vks_clip *clip, double t)
     vks_affine *l = calloc(s->node_count, sizeof *l);
     CHECK(vks_clip_bind(clip, s, &b, &err) == VKS_OK);
     vks_clip_sample_locals_d(clip, &b, s, vks_clip_local_time(clip, VKS_CYCLE_CLAMP, t), l);
-    vks_deform_job j = {s, l, 1, p.pos, nrm};
+    vks_deform_job j = {s, l, 1, p.pos, nrm, NULL};
     CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
     vks_clip_binding_free(&b);
     free(l), free(nrm);

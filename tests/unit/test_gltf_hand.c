@@ -3,8 +3,8 @@
  * accessors with and without a bufferView, JOINTS_1/WEIGHTS_1 kept whole (8 slots), the
  * ignored transform of a skinned mesh node, external buffers through the file callback,
  * .gltf and .glb giving the same model, and clips: LINEAR slerp from normalized byte
- * rotations, CUBICSPLINE against the specification's formula, STEP, a weights channel counted
- * and not played, unnamed animations named by index. Then the errors, each naming its JSON
+ * rotations, CUBICSPLINE against the specification's formula, STEP, a weights channel as a
+ * morph track, unnamed animations named by index. Then the errors, each naming its JSON
  * path (or .glb byte offset), and every prefix and corrupted byte of a small .glb.
  * `test_gltf_hand --write-seeds DIR` writes the files as fuzz seeds. */
 #include <math.h>
@@ -405,8 +405,12 @@ static void test_clips(void)
     vks_skin *s = read_ok(b, n, NULL);
     if (r == VKS_OK && s) {
         CHECK_EQ_INT(set->clip_count, 2);
-        CHECK(!strcmp(set->format, "gltf") && strstr(set->format_detail, "1 weights channel(s) not played"));
+        CHECK(!strcmp(set->format, "gltf") && strstr(set->format_detail, "1 morph weights channel(s)"));
         const vks_clip *c = &set->clips[0];
+        /* node 0's weights channel: one target (2 values over 2 keys), LINEAR */
+        CHECK(c->morph_track_count == 1 && c->morph_tracks[0].weights.components == 1 &&
+              c->morph_tracks[0].weights.key_count == 2 && c->morph_tracks[0].weights.values[1] == 1 &&
+              c->morph_tracks[0].weights.interp == VKS_INTERP_LINEAR && set->clips[1].morph_track_count == 0);
         CHECK(!strcmp(c->name, "act") && !strcmp(set->clips[1].name, "1"));
         CHECK(vks_clip_set_find(set, "1") == 1);
         CHECK_NEAR(c->duration, 2.0, 0);
@@ -703,7 +707,13 @@ static void test_primitives_scenes(void)
         CHECK_EQ_INT(s->meshes[1].triangle_count, 2);
         CHECK(strstr(s->format_detail, "1 rigid mesh node(s)") &&
               strstr(s->format_detail, "1 primitive(s) without triangles skipped"));
-        CHECK_EQ_INT(notes, 2); /* the points, the morph targets */
+        CHECK_EQ_INT(notes, 1); /* the points (morph targets are read) */
+        /* primitives[3]'s target, whose POSITION deltas are the positions' accessor: each
+           model vertex carries its file vertex's delta */
+        CHECK(s->target_count == 1 && s->meshes[2].first_target == 0 && s->meshes[2].target_count == 1 &&
+              s->targets[0].mesh == 2 && !s->targets[0].normal && s->targets[0].default_weight == 0);
+        for (uint32_t v = 0; s->target_count == 1 && v < s->meshes[2].vertex_count; v++)
+            CHECK(!memcmp(s->targets[0].position[v], s->positions[s->meshes[2].first_vertex + v], 12));
         /* the rigid part: one group on its own node (nodes[1] of the file, a root before the
            bone), weight 1, inverse bind identity, flagged rigid */
         CHECK_EQ_INT(s->node_count, 2);

@@ -67,7 +67,7 @@ static float *deform(const vks_skin *s)
     vks_affine *locals = malloc(s->node_count * sizeof *locals);
     vks_pose_procedural(s, 3, 0, 0.4f, 0.6f, locals);
     float *out = malloc((size_t)s->vertex_count * 6 * sizeof *out);
-    vks_deform_job j = {s, locals, 1, out, out + (size_t)s->vertex_count * 3};
+    vks_deform_job j = {s, locals, 1, out, out + (size_t)s->vertex_count * 3, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
     free(locals);

@@ -125,7 +125,7 @@ static void simple_skin_by_hand(const char *path)
     vks_affine locals[2];
     vks_clip_sample_locals_d(&set->clips[0], &bind, s, 1.0, locals);
     float pos[10][3], nrm[10][3];
-    vks_deform_job j = {s, locals, 1, &pos[0][0], &nrm[0][0]};
+    vks_deform_job j = {s, locals, 1, &pos[0][0], &nrm[0][0], NULL};
     CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
     static const struct {
         uint32_t v;

@@ -25,7 +25,7 @@ static void deform_at(const vks_skin *s, const vks_clip *clip, const vks_clip_bi
 {
     vks_affine *locals = malloc(s->node_count * sizeof *locals);
     vks_clip_sample_locals_d(clip, b, s, t, locals);
-    vks_deform_job job = {s, locals, 1, pos, NULL};
+    vks_deform_job job = {s, locals, 1, pos, NULL, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&job, &err) == VKS_OK);
     free(locals);

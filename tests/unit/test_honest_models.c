@@ -447,7 +447,7 @@ static void test_posed_scale(void)
     vks_pose_bind(s, locals + nn);
     locals[nn + 1].m[9] = 1e38f; /* instance 1: bone A (and B under it) 1e38 along x */
     float ref[2 * 5 * 3], nrm[2 * 5 * 3], gpu[2 * 5 * 3];
-    vks_deform_job j = {s, locals, 2, ref, nrm};
+    vks_deform_job j = {s, locals, 2, ref, nrm, NULL};
     vks_error err = {0};
     CHECK_EQ_INT(vks_cpu_reference_run(&j, &err), VKS_OK);
     double model = vks_skin_error_scale(s), scales[2];

@@ -150,7 +150,7 @@ static void test_morrowind_kf(void)
 static float *deform(const vks_skin *s, const vks_affine *locals)
 {
     float *pos = calloc((size_t)s->vertex_count * 3 + 3, sizeof(float)), *nrm = calloc((size_t)s->vertex_count * 3 + 3, sizeof(float));
-    vks_deform_job j = {s, locals, 1, pos, nrm};
+    vks_deform_job j = {s, locals, 1, pos, nrm, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
     free(nrm);

@@ -71,7 +71,7 @@ static void check_posed(const vks_skin *s)
     float *b = malloc(sizeof(float) * 3 * s->vertex_count * inst);
     for (uint32_t i = 0; i < inst; i++)
         vks_pose_procedural(s, 7, i, 0.25f * (float)i, 0, locals + (size_t)i * s->node_count);
-    vks_deform_job j = {s, locals, inst, a, NULL};
+    vks_deform_job j = {s, locals, inst, a, NULL, NULL};
     vks_error e = {0};
     CHECK_EQ_INT(vks_cpu_reference_run(&j, &e), VKS_OK);
     j.positions = b;

@@ -74,7 +74,7 @@ static void deform(const vks_skin *s, int posed, float *pos, float *nrm)
         vks_pose_procedural(s, 7, 0, 0.5f, 0.0f, locals);
     else
         vks_pose_bind(s, locals);
-    vks_deform_job j = {s, locals, 1, pos, nrm};
+    vks_deform_job j = {s, locals, 1, pos, nrm, NULL};
     vks_error err = {0};
     CHECK_EQ_INT(vks_cpu_reference_run(&j, &err), VKS_OK);
     free(locals);

@@ -119,7 +119,7 @@ static int make_reference(const cJSON *sc, reference *r)
         {
             vks_clip_sample_locals_d(&set->clips[ci < 0 ? 0 : ci], &b, s, num(f, "time"), locals);
             vks_deform_job j = {s, locals, 1, r->pos + (size_t)g * s->vertex_count * 3,
-                                r->nrm + (size_t)g * s->vertex_count * 3};
+                                r->nrm + (size_t)g * s->vertex_count * 3, NULL};
             CHECK(vks_cpu_reference_run(&j, &err) == VKS_OK);
             vks_cpu_world_d(s, locals, world);
             vks_cpu_skin_matrices_d(s, world, k);

@@ -173,6 +173,15 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
     return ok;
 }
 
+/* a model without normals: its frames' normals from the deformed triangles (bake_normals.c) */
+static int normals_or_say(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_frames *fr)
+{
+    if (vks_bake_fill_normals(l, fr))
+        return 1;
+    fprintf(stderr, "vkskin: %s: no memory for the normals of %u frames\n", job->where, l->frames);
+    return 0;
+}
+
 static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
 {
     const vks_skin *s = l->skin;
@@ -182,7 +191,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
         fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
         return 0;
     }
-    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals};
+    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals, NULL};
     vks_error err = {0};
     vks_result r = fast ? vks_cpu_fast_run(&dj, 0, &err) : vks_cpu_reference_run(&dj, &err);
     free(locals);
@@ -191,7 +200,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
         fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
         return 0;
     }
-    return 1;
+    return normals_or_say(job, l, fr);
 }
 
 /* Where stream instance i of a group comes from: its job, and the job's frame. */
@@ -384,6 +393,9 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
             fprintf(stderr, "vkskin: %s: GPU: %s\n", jobs[j]->where, vks_error_format(&err, jobs[j]->model_given, msg, sizeof msg));
         return 0;
     }
+    for (uint32_t j = 0; j < count; j++)
+        if (!normals_or_say(jobs[j], ls[j], frs[j]))
+            return 0;
     return 1;
 }
 

@@ -172,6 +172,13 @@ int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_
                     vks_bake_frames *out);
 void vks_bake_frames_free(vks_bake_frames *f);
 
+/* A model without normals (no NORMAL in the file): every frame's normals computed from its
+ * deformed triangles, smooth and area-weighted (bake_normals.c); nothing for a model with them.
+ * 0 when out of memory. The deform calls below do it. */
+int vks_bake_fill_normals(const vks_bake_loaded *l, vks_bake_frames *fr);
+/* What the sidecars say of the normals ("normals"). */
+const char *vks_bake_normals_note(const vks_skin *s);
+
 /* The parts of vks_bake_deform, for the GPU's groups of jobs (cmd_bake.c): the frames' arrays
  * made and the atlas's matrices computed; whether the job needs deformed vertices at all; and
  * every frame of `count` loaded jobs deformed by one crowd in one submission (the readback

@@ -148,6 +148,7 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     cJSON_AddNumberToObject(o, "frame_count", l->frames);
     cJSON_AddNumberToObject(o, "fps", job->fps);
     cJSON_AddStringToObject(o, "encoding", encoding);
+    cJSON_AddStringToObject(o, "normals", vks_bake_normals_note(l->skin));
     add_space(o, l->skin);
     s.files = cJSON_AddArrayToObject(o, "files");
     return s;
@@ -409,7 +410,8 @@ int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, 
 static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir, int kind, vks_bake_engine e,
                        vks_vat_sidecar *sd, vks_bake_result *res)
 {
-    const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e), NULL};
+    const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e),
+                           "normals", vks_bake_normals_note(l->skin), NULL};
     vks_vat_sidecar_clip *sc = calloc(l->clip_count + 1, sizeof *sc);
     char *path = join(dir, job->name, sidecar_suffix(kind));
     vks_error err = {0};

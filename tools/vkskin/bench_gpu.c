@@ -239,7 +239,7 @@ static vks_result deform_to_file(vks_bench_gpu *b, double *ms, double *engine_ms
     if (r != VKS_OK)
         return r;
     vks_cli_chunks c = {b->skin, bake, 1, b->instances, file_locals, NULL, NULL, b,
-                        b->gpu, b->models, b->gopt->max_chunk_bytes, NULL, 0, 0, NULL};
+                        b->gpu, b->models, b->gopt->max_chunk_bytes, NULL, 0, 0, NULL, NULL};
     c.direct = 1; /* raw, as deform writes it */
     r = vks_cli_chunks_run(&c, err);
     vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);

@@ -110,6 +110,9 @@ typedef struct vks_cli_pose {
     const char **models;
     uint32_t model_count;
     struct vks_cli_anim *anim; /* NULL without --clip or --crowd */
+    /* set by a command whose engines take morph weights per instance (deform --cpu and
+       --cpu-fast); the others are told, with counts, when a clip drives weights they drop */
+    int plays_morph_weights;
 } vks_cli_pose;
 
 /* Consumes a pose option at argv[*i] (advancing *i past its value). Returns 1 when taken,
@@ -161,9 +164,14 @@ typedef struct vks_cli_poser {
        clip source in layer_refs[instance * VKS_MAX_LAYERS + k]; NULL: none is layered */
     vks_clip_layers *layers;
     int32_t *layer_refs;
+    uint32_t morph_meshes;  /* the most meshes whose morph weights one clip source drives, or
+                               with a pose file that gives weights, the meshes with targets */
 } vks_cli_poser;
 int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model);
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);
+/* The skin's target_count morph weights of (instance, frame): vks_pose_source_weights. Returns
+ * how many differ from the targets' defaults. */
+uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, float *out);
 /* Instance's root applied to its deformed vertices (positions, and normals by the 3x3,
  * renormalised where the mesh's format does), as the GPU crowd applies it. No-op without. */
 void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm);

@@ -334,9 +334,19 @@ static int bind_ref(vks_cli_poser *ps, const vks_cli_anim *an, uint32_t k, const
         return 0;
     }
     const vks_clip_binding *b = &ps->bindings[k];
-    if (b->bound_tracks == 0) {
-        fprintf(stderr, "vkskin: %s: the clip %s drives none of the model's nodes: %s\n", model, r->label,
-                clip->track_count ? "no track matches a node by tag, animation index or name" : "it has no tracks");
+    uint32_t morph_meshes = 0; /* meshes whose morph weights the clip drives */
+    if (vks_clip_morph_meshes(clip, ps->skin, &morph_meshes, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s: %s\n", model, vks_error_format(&err, NULL, msg, sizeof msg));
+        return 0;
+    }
+    if (morph_meshes > ps->morph_meshes)
+        ps->morph_meshes = morph_meshes;
+    if (b->bound_tracks == 0 && morph_meshes == 0) {
+        fprintf(stderr, "vkskin: %s: the clip %s drives none of the model's nodes nor morph weights: %s\n", model,
+                r->label,
+                clip->track_count || clip->morph_track_count
+                    ? "no track matches a node by tag, animation index or name, nor a morph track a mesh's node"
+                    : "it has no tracks");
         return 0;
     }
     if (b->unmatched_tracks) {

@@ -131,6 +131,20 @@ int vks_cli_pose_check(const vks_cli_pose *p)
     return VKS_EXIT_USAGE;
 }
 
+/* A command whose engines do not take morph weights per instance says what it drops: the
+ * meshes a clip's weights channels drive and their vertices, which keep their default weights. */
+static void note_dropped_weights(const vks_cli_poser *ps, const vks_cli_pose *opt)
+{
+    uint32_t vertices = 0;
+    for (uint32_t m = 0; m < ps->skin->mesh_count; m++)
+        if (ps->skin->meshes[m].target_count)
+            vertices += ps->skin->meshes[m].source_vertex_count;
+    fprintf(stderr, "vkskin: %s: warning: the poses drive the morph weights of %u mesh(es) (%u vertices with "
+                    "targets), which this command does not play yet: they keep their default weights (vkskin deform "
+                    "--cpu plays them)\n", opt->models && ps->model < opt->model_count ? opt->models[ps->model] : "",
+            ps->morph_meshes, vertices);
+}
+
 int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model)
 {
     memset(ps, 0, sizeof *ps);
@@ -142,8 +156,12 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
     ps->source.seed = opt->seed;
     ps->source.fps = opt->fps;
     ps->source.start_time = opt->time;
-    if (opt->anim)
-        return vks__cli_poser_clips(ps, opt);
+    if (opt->anim) {
+        int ok = vks__cli_poser_clips(ps, opt);
+        if (ok && ps->morph_meshes && !opt->plays_morph_weights)
+            note_dropped_weights(ps, opt);
+        return ok;
+    }
     if (!opt->pose_file)
         return 1;
     size_t size = 0;
@@ -160,6 +178,10 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
     }
     ps->source.kind = VKS_POSE_FRAMES;
     ps->source.frames = &ps->set;
+    for (uint32_t m = 0; ps->set.weights && m < skin->mesh_count; m++) /* the file gives weights */
+        ps->morph_meshes += skin->meshes[m].target_count != 0;
+    if (ps->morph_meshes && !opt->plays_morph_weights)
+        note_dropped_weights(ps, opt);
     if (ps->frames == 1)
         ps->frames = ps->set.frame_count; /* a pose file's frames are the frames */
     return 1;
@@ -168,6 +190,11 @@ int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_po
 void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out)
 {
     vks_pose_source_locals(&ps->source, ps->skin, instance, frame, out);
+}
+
+uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, float *out)
+{
+    return vks_pose_source_weights(&ps->source, ps->skin, instance, frame, out);
 }
 
 void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm)

@@ -209,7 +209,7 @@ static vks_result time_cpu(const bench_work *w, uint32_t count, cpu_engine engin
         double t0 = now_s();
         for (uint32_t f = 0; f < count; f += w->chunk) {
             uint32_t n = count - f < w->chunk ? count - f : w->chunk;
-            vks_deform_job j = {s, w->locals + (size_t)f * s->node_count, n, w->pos, w->nrm};
+            vks_deform_job j = {s, w->locals + (size_t)f * s->node_count, n, w->pos, w->nrm, NULL};
             vks_result r = engine(&j, threads, err);
             if (r != VKS_OK)
                 return r;
@@ -346,7 +346,7 @@ int vks_cmd_bench(int argc, char **argv)
     }
     r.threads = o.threads ? (int)o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     r.fast_kernel = vks_cpu_fast_path();
-    vks_deform_job warm = {s, w.locals, 1, w.pos, w.nrm};
+    vks_deform_job warm = {s, w.locals, 1, w.pos, w.nrm, NULL};
     vks_cpu_fast_run(&warm, r.threads, &err);
     if (time_cpu(&w, o.instances, fast_engine, r.threads, &r.fast_rate, &err) != VKS_OK) {
         rc = bench_fail(&err);

@@ -71,8 +71,15 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
         free(name);
         return 0;
     }
-    if (b->bound_tracks == 0) {
-        fprintf(stderr, "vkskin: %s: the clip drives none of the model's nodes\n", label);
+    uint32_t morph_meshes = 0; /* a clip of morph weights only is a clip too */
+    if (vks_clip_morph_meshes(clip, skin, &morph_meshes, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s: %s\n", label, vks_error_format(&err, NULL, msg, sizeof msg));
+        vks_clip_binding_free(b);
+        free(name);
+        return 0;
+    }
+    if (b->bound_tracks == 0 && morph_meshes == 0) {
+        fprintf(stderr, "vkskin: %s: the clip drives none of the model's nodes nor morph weights\n", label);
         vks_clip_binding_free(b);
         free(name);
         return 0;

@@ -137,6 +137,17 @@ static void chunk_locals(void *user, uint64_t first, uint32_t n, vks_affine *out
     }
 }
 
+static uint32_t chunk_weights(void *user, uint64_t first, uint32_t n, float *out)
+{
+    const deform_ctx *d = user;
+    uint32_t frames = d->ps->frames, targets = d->ps->skin->target_count, off = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t p = first + k;
+        off += vks_cli_poser_weights(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames), out + (size_t)k * targets);
+    }
+    return off;
+}
+
 static vks_result chunk_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
 {
     deform_ctx *d = user;
@@ -188,7 +199,11 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
         return VKS_EXIT_INPUT;
     int rc = VKS_EXIT_OK;
     vks_cli_poser ps;
-    if (!vks_cli_poser_init(&ps, s, pose, model)) {
+    vks_cli_pose po = *pose;
+    /* the CPU engines' jobs and the GPU's batch carry them; the GPU's crowd (clips sampled on
+       the GPU) does not yet */
+    po.plays_morph_weights = e != ENGINE_GPU || !pose->anim;
+    if (!vks_cli_poser_init(&ps, s, &po, model)) {
         vks_cli_poser_free(&ps);
         vks_skin_free(s);
         return VKS_EXIT_INPUT;
@@ -239,10 +254,12 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
     }
     deform_ctx dc = {e, &g, &ps};
     vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
-                             NULL, NULL, 0, &progress, 0, 0, NULL};
+                             NULL, NULL, 0, &progress, 0, 0, NULL, NULL};
     if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
         chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
     chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
+    if (ps.morph_meshes) /* clips or a pose file drive morph weights */
+        chunks.weights = chunk_weights;
     chunks.shares = &split.shares; /* a split batch's; clips fill split themselves */
     if (g.count > 1) /* the poses split across the contexts, written in pose order */
         r = vks_cli_chunks_run_split(&chunks, g.gpus, (const vks_gpu_models *const *)g.gpu_models, g.count, &err);

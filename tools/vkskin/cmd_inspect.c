@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_text.h"
 #include "inspect_clip.h"
+#include "inspect_morph.h"
 #include "inspect_surface.h"
 
 static void help(FILE *f)
@@ -103,6 +104,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
         cJSON_AddBoolToObject(jm, "renormalize_normals", (me->flags & VKS_MESH_RENORMALIZE) != 0);
         cJSON_AddNumberToObject(jm, "skin_space_node", me->space_node);
         vks_cli_mesh_surface_json(jm, s, m);
+        vks_cli_mesh_morph_json(jm, s, m);
         if (m < 64)
             cJSON_AddNumberToObject(jm, "bind_max_error", bc->per_mesh_max[m]);
         cJSON *bones = cJSON_AddArrayToObject(jm, "bones");
@@ -185,6 +187,7 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
             printf("]\n");
         }
         vks_cli_mesh_surface_text(stdout, s, m);
+        vks_cli_mesh_morph_text(stdout, s, m);
         if (m < 64)
             printf("    bind-pose max error %.3g\n", bc->per_mesh_max[m]);
     }

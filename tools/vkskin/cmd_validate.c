@@ -581,7 +581,10 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        if (!vks_cli_poser_init(&vf->ps, vf->skin, &v->pose, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
+        vks_cli_pose po = v->pose; /* the batch and the reference take a pose file's morph
+                                      weights; a crowd's clips are sampled on the GPU */
+        po.plays_morph_weights = !po.anim;
+        if (!vks_cli_poser_init(&vf->ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
             vks_cli_poser_free(&vf->ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;

@@ -144,6 +144,13 @@ static void stream_locals(void *user, uint32_t entry, uint32_t instance, vks_aff
     g->c->locals(g->c->user, (uint64_t)entry * ENTRY_POSES + instance, 1, out);
 }
 
+/* A pose's morph weights (the chunks' weights callback, one pose at a time). */
+static void stream_weights(void *user, uint32_t entry, uint32_t instance, float *out)
+{
+    gpu_stream *g = user;
+    g->c->weights(g->c->user, (uint64_t)entry * ENTRY_POSES + instance, 1, out);
+}
+
 /* Converts and writes one block's poses, in order; the output's result. */
 static vks_result convert_block(gpu_stream *g, const pose_block *b, vks_error *err)
 {
@@ -290,6 +297,12 @@ static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affi
     p->g->c->locals(p->g->c->user, piece_of(p, entry) * p->piece_poses + instance, 1, out);
 }
 
+static void split_weights(void *user, uint32_t entry, uint32_t instance, float *out)
+{
+    split_part *p = user;
+    p->g->c->weights(p->g->c->user, piece_of(p, entry) * p->piece_poses + instance, 1, out);
+}
+
 static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
                          const float *nn)
 {
@@ -320,6 +333,7 @@ static void *split_main(void *arg)
     vks_gpu_batch b = {0};
     b.entries = p->entries, b.entry_count = p->nentries;
     b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
+    b.get_weights = p->g->c->weights ? split_weights : NULL; /* morph weights per pose */
     b.want_normals = 1;
     b.max_chunk_bytes = p->max_chunk_bytes;
     p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, &p->st, &p->err) : VKS_OK;
@@ -467,6 +481,7 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     vks_gpu_batch b = {0};
     b.entries = e, b.entry_count = entries;
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;
+    b.get_weights = c->weights ? stream_weights : NULL; /* morph weights per pose */
     b.want_normals = 1;
     b.max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes
                         : strcmp(vks_gpu_device(gpus[0])->type, "cpu") ? GPU_CHUNK_BYTES
@@ -516,10 +531,11 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
         chunk = c->total;
     size_t stream = (size_t)(chunk * per_pose / 2); /* bytes of one output stream of a chunk */
     vks_affine *locals = malloc(chunk * (s->node_count ? s->node_count : 1) * sizeof *locals);
+    float *weights = c->weights && s->target_count ? malloc(chunk * s->target_count * sizeof *weights) : NULL;
     /* two buffer sets: the engine fills one while the writer drains the other */
     int sets = c->total > chunk ? 2 : 1;
     float *pos[2] = {NULL, NULL}, *nrm[2] = {NULL, NULL};
-    vks_result r = locals ? VKS_OK : VKS_ERR_NOMEM;
+    vks_result r = locals && (weights || !c->weights || !s->target_count) ? VKS_OK : VKS_ERR_NOMEM;
     for (int k = 0; k < sets && r == VKS_OK; k++) {
         pos[k] = malloc(stream), nrm[k] = malloc(stream);
         if (!pos[k] || !nrm[k])
@@ -534,7 +550,9 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     for (uint64_t first = 0, n_c = 0; r == VKS_OK && first < c->total; first += chunk, n_c++) {
         uint32_t n = (uint32_t)(c->total - first < chunk ? c->total - first : chunk);
         c->locals(c->user, first, n, locals);
-        vks_deform_job job = {s, locals, n, pos[n_c % sets], nrm[n_c % sets]};
+        vks_deform_job job = {s, locals, n, pos[n_c % sets], nrm[n_c % sets], NULL};
+        if (weights && c->weights(c->user, first, n, weights)) /* morph weights off their defaults */
+            job.morph_weights = weights;
         double te = now_seconds();
         r = c->deform(c->user, first, &job, err);
         c->engine_s += now_seconds() - te;
@@ -555,6 +573,7 @@ vks_result vks_cli_chunks_run(vks_cli_chunks *c, vks_error *err)
     if (r == VKS_OK)
         r = rw;
     free(locals);
+    free(weights);
     for (int k = 0; k < 2; k++)
         free(pos[k]), free(nrm[k]);
     return r;

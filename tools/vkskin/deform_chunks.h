@@ -31,6 +31,10 @@ typedef struct vks_cli_chunks {
      * converter thread's blocks would cost as much as the conversion it moves. */
     int direct;
     vks_cli_shares *shares; /* out (may be NULL): how a split across contexts shared the poses */
+    /* Optional: fills the skin's target_count morph weights of each pose of [first, first + n)
+       into out; returns how many differ from the defaults (CPU engines: 0, the job goes
+       without, at the defaults; the GPU takes them pose by pose into its batch). */
+    uint32_t (*weights)(void *user, uint64_t first, uint32_t n, float *out);
 } vks_cli_chunks;
 
 /* Deforms every pose and writes it, in order, to the bake (which it does not close).

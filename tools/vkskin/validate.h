@@ -48,6 +48,8 @@ typedef struct vfile {
     uint32_t sampled_count;
     double (*bone_box)[6];     /* per bone: the bind-space box (lo xyz, hi xyz) of the vertices
                                   it moves; lo > hi where it moves none */
+    double (*target_box)[6];   /* per bone and morph target (bone * target_count + t): the box
+                                  of that target's position deltas over the bone's vertices */
     double wsum_lo, wsum_hi;   /* the range of a vertex's weight sum (1 where normalised) */
     int unit_normals;          /* every mesh has normals and renormalises them: length 1 */
 } vfile;
@@ -208,8 +210,9 @@ static inline int vks_validate_sampled(const vfile *f, uint32_t pose)
     return !f->sampled || f->sampled[pose / (f->frames ? f->frames : 1)];
 }
 /* Widens box (lo xyz, hi xyz) by the bound of every vertex of one instance of f posed with
- * skin matrices K: each bone's bind box through its K, joined, scaled by the weight sums. */
-void vks_validate_sample_bound(const vfile *f, const vks_affine_d *K, double box[6]);
+ * skin matrices K and morph weights w (NULL: the targets' defaults): each bone's bind box,
+ * moved by the weighted targets' delta boxes, through its K, joined, scaled by the weight sums. */
+void vks_validate_sample_bound(const vfile *f, const vks_affine_d *K, const float *w, double box[6]);
 /* A sampled run's check of one chunk's GPU figures against c->bound (said on stderr, counted
  * in c->device); the chunk's bound starts empty again. */
 void vks_validate_check_bound(vctx *c, uint32_t chunk, const vks_gpu_figures *g);

@@ -61,6 +61,7 @@ typedef struct share {
     vks_affine_d *world; /* this thread's: one instance's */
     vks_affine_d *K;     /* this thread's: its skin matrices */
     vks__ref_cols *cols; /* and them in columns for the AVX2 form (NULL: the scalar loop) */
+    float *weights;      /* this thread's: one instance's morph weights (the GPU's batch gets the same) */
     float *rp, *rn;      /* the chunk's reference, from item a */
     double *scales;      /* the chunk's, from item a */
     vks_diff_acc pos, nrm;
@@ -99,12 +100,12 @@ static void locals_of(const vref_chunk *ch, const vposes_ahead *ahead, uint32_t 
 
 /* An instance --sample leaves out of the comparison: its skin matrices' bound (what the chunk's
  * GPU reduction is held to), and the readback check's figures of its words where asked. */
-static void bound_only(share *sh, uint32_t i)
+static void bound_only(share *sh, uint32_t i, const float *w)
 {
     const vref_chunk *ch = sh->ch;
     const vfile *f = ch->f;
     vks_cpu_skin_matrices_d(f->skin, sh->world, sh->K);
-    vks_validate_sample_bound(f, sh->K, sh->bound);
+    vks_validate_sample_bound(f, sh->K, w, sh->bound);
     size_t at = ((size_t)sh->a + i) * f->skin->vertex_count * 3;
     if (sh->check)
         vks_gpu_figures_add(&sh->figs, ch->gp + at, ch->gn ? ch->gn + at : NULL, f->skin->vertex_count);
@@ -123,13 +124,20 @@ static void run_instance(share *sh, uint32_t i)
     size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
     float *rp = sh->rp + at, *rn = sh->rn + at;
     vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
+    const float *w = NULL; /* morph weights: the poser's, as the GPU's batch got them; a crowd's (clips
+                              sampled on the GPU) stay at the defaults on both sides */
+    if (!ch->crowd && f->ps.morph_meshes) {
+        uint32_t pose = ch->first + sh->a + i;
+        vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, sh->weights);
+        w = sh->weights;
+    }
     if (sh->sampled && !vks_validate_sampled(f, pose_of(ch, sh->a + i))) {
-        bound_only(sh, i);
+        bound_only(sh, i, w);
         return;
     }
-    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, rp, rn);
+    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, rp, rn);
     if (sh->sampled)
-        vks_validate_sample_bound(f, sh->K, sh->bound);
+        vks_validate_sample_bound(f, sh->K, w, sh->bound);
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
@@ -305,7 +313,8 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
        columns, counted in vks_affine_d */
     size_t bones = s->bone_count ? s->bone_count : 1, simd = vks__cpu_reference_has_simd();
     size_t col_units = simd ? (bones * sizeof(vks__ref_cols) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
-    size_t room = nodes + bones + col_units;
+    size_t weight_units = ((size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d);
+    size_t room = nodes + bones + col_units + weight_units;
     size_t nw = (size_t)threads * room * sizeof *c->world, oc = c->out_cap;
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
         !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
@@ -332,6 +341,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
                         .world = c->world + (size_t)t * room, .K = c->world + (size_t)t * room + nodes,
                         .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + bones) : NULL,
+                        .weights = (float *)(void *)(c->world + (size_t)t * room + nodes + bones + col_units),
                         .rp = c->rp + (size_t)a * per,
                         .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],
                         .nmap = &c->thread_maps[2 * t + 1], .ahead = &c->ahead};

@@ -19,6 +19,14 @@ static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine
     vks_validate_pose_locals(c, &c->files[entry], instance, out);
 }
 
+/* A pose's morph weights (a pose file's; clips in a batch are sampled on the host too). */
+static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
+{
+    vctx *c = user;
+    const vfile *f = &c->files[entry];
+    vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, out);
+}
+
 /* A chunk of the batch, as it comes back while the GPU deforms the next. */
 static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
@@ -178,6 +186,26 @@ static int collect(vrun *r, vdevice *d)
     return rc;
 }
 
+/* The batch's reduction: --readback-check's rule for what the host recomputes, and with --sample
+ * every chunk reduced whatever it says (the reduction is what vouches for the instances not
+ * compared). 0, said, when --sample needs a reduction the device cannot make. */
+static int batch_reduction(vrun *r, vks_gpu *gpu, vks_gpu_batch *b, vdevice *d)
+{
+    b->reduce = vks_validate_reduce_mode(r); /* auto leaves out a context that reads in place */
+    r->c.reduce = vks_gpu_batch_reduces(gpu, b); /* the host recomputes only what will come */
+    if (r->sampled)
+        b->reduce = 1;
+    d->reduced = vks_gpu_batch_reduces(gpu, b);
+    r->c.sampled = r->sampled, r->c.device = d;
+    if (r->sampled && !d->reduced) {
+        fprintf(stderr, "vkskin validate: --sample: the device cannot reduce the chunks (subgroup arithmetic), "
+                        "which is what checks the instances not compared\n");
+        snprintf(d->error, sizeof d->error, "--sample needs the GPU's reduction, which the device lacks");
+        return 0;
+    }
+    return 1;
+}
+
 int vks_validate_device(vrun *r, vdevice *d)
 {
     vks_gpu *gpu = NULL;
@@ -267,20 +295,13 @@ int vks_validate_device(vrun *r, vdevice *d)
         vks_gpu_batch b = {0};
         b.entries = entries, b.entry_count = (uint32_t)r->nfiles;
         b.get_locals = get_locals, b.deliver = deliver, b.user = &r->c;
+        for (int k = 0; k < r->nfiles; k++)
+            if (r->files[k].ps.morph_meshes) /* the poses drive morph weights */
+                b.get_weights = get_weights;
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
-        /* the readback check: auto leaves out a context that reads its outputs in place */
-        b.reduce = vks_validate_reduce_mode(r);
-        b.chunk_done = chunk_done;
-        r->c.reduce = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
-        if (r->sampled) /* the reduction is what vouches for the instances not compared */
-            b.reduce = 1;
-        d->reduced = vks_gpu_batch_reduces(gpu, &b);
-        r->c.sampled = r->sampled, r->c.device = d;
-        if (r->sampled && !d->reduced) {
-            fprintf(stderr, "vkskin validate: --sample: the device cannot reduce the chunks (subgroup arithmetic), "
-                            "which is what checks the instances not compared\n");
-            snprintf(d->error, sizeof d->error, "--sample needs the GPU's reduction, which the device lacks");
+        b.chunk_done = chunk_done; /* the readback check, and --sample's bound, of each chunk */
+        if (!batch_reduction(r, gpu, &b, d)) {
             rc = VKS_EXIT_RUNTIME;
             vks_cli_progress_end(&progress);
             r->c.progress = NULL;

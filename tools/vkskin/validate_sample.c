@@ -7,7 +7,9 @@
  * The bound: a vertex blended from bones j with weights w_j is sum w_j K_j v. Each K_j v lies in
  * K_j applied to the bind-space box of the vertices bone j moves, so with weights >= 0 summing
  * to s the vertex lies in s times the convex hull of those boxes, inside the box around them
- * all scaled by s in [wsum_lo, wsum_hi]. Per instance that is a box per bone (a few dozen
+ * all scaled by s in [wsum_lo, wsum_hi]. Morph targets move a vertex before skinning by
+ * sum_t w_t dp_t: each bone's box grows by w_t times the box of target t's deltas over the
+ * bone's vertices, with that instance's weights. Per instance that is a box per bone (a few dozen
  * 3x3 products), against the reference's vertex-count of them: cheap enough for every instance. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -73,14 +75,25 @@ static void choose(vfile *f, uint32_t instances, uint32_t n, uint64_t seed, int 
     f->sampled_count = n;
 }
 
-/* Per bone the bind-space box of the vertices it moves with a positive weight; the range of
- * the weight sums; whether the GPU's normals have length 1. */
+static void widen(double *box, const float *p)
+{
+    for (int k = 0; k < 3; k++)
+        box[k] = fmin(box[k], p[k]), box[3 + k] = fmax(box[3 + k], p[k]);
+}
+
+/* Per bone the bind-space box of the vertices it moves with a positive weight, and per bone and
+ * morph target the box of the target's deltas of those vertices; the range of the weight sums;
+ * whether the GPU's normals have length 1. */
 static void bone_boxes(vfile *f)
 {
     const vks_skin *s = f->skin;
+    size_t T = s->target_count;
     for (uint32_t b = 0; b < s->bone_count; b++)
         for (int k = 0; k < 3; k++)
             f->bone_box[b][k] = INFINITY, f->bone_box[b][3 + k] = -INFINITY;
+    for (size_t b = 0; b < s->bone_count * T; b++)
+        for (int k = 0; k < 3; k++)
+            f->target_box[b][k] = INFINITY, f->target_box[b][3 + k] = -INFINITY;
     f->wsum_lo = INFINITY, f->wsum_hi = -INFINITY;
     for (uint32_t g = 0; g < s->group_count; g++) {
         const vks_group *gr = &s->groups[g];
@@ -90,10 +103,12 @@ static void bone_boxes(vfile *f)
             for (int j = 0; j < VKS_MAX_INFLUENCES; j++) {
                 if (!(in->weight[j] > 0) || in->index[j] >= gr->palette_count)
                     continue;
-                double *box = f->bone_box[s->palette[gr->first_palette + in->index[j]]];
+                uint32_t bone = s->palette[gr->first_palette + in->index[j]];
+                const vks_mesh *m = &s->meshes[gr->mesh];
                 sum += in->weight[j];
-                for (int k = 0; k < 3; k++)
-                    box[k] = fmin(box[k], s->positions[v][k]), box[3 + k] = fmax(box[3 + k], s->positions[v][k]);
+                widen(f->bone_box[bone], s->positions[v]);
+                for (uint32_t t = m->first_target; t < m->first_target + m->target_count; t++)
+                    widen(f->target_box[bone * T + t], s->targets[t].position[v - m->first_vertex]);
             }
             f->wsum_lo = fmin(f->wsum_lo, sum), f->wsum_hi = fmax(f->wsum_hi, sum);
         }
@@ -114,7 +129,8 @@ int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles)
         uint32_t n = want < instances ? (uint32_t)want : instances;
         f->sampled = calloc(instances ? instances : 1, 1);
         f->bone_box = calloc(f->skin->bone_count ? f->skin->bone_count : 1, sizeof *f->bone_box);
-        if (!f->sampled || !f->bone_box) {
+        f->target_box = calloc((size_t)f->skin->bone_count * f->skin->target_count + 1, sizeof *f->target_box);
+        if (!f->sampled || !f->bone_box || !f->target_box) {
             fprintf(stderr, "vkskin validate: out of memory for the sample of %s\n", f->path);
             return 0;
         }
@@ -127,18 +143,37 @@ int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles)
 void vks_validate_sample_free(vfile *files, int nfiles)
 {
     for (int k = 0; k < nfiles; k++) {
-        free(files[k].sampled), free(files[k].bone_box);
-        files[k].sampled = NULL, files[k].bone_box = NULL;
+        free(files[k].sampled), free(files[k].bone_box), free(files[k].target_box);
+        files[k].sampled = NULL, files[k].bone_box = NULL, files[k].target_box = NULL;
     }
 }
 
-void vks_validate_sample_bound(const vfile *f, const vks_affine_d *K, double box[6])
+/* Bone b's bind box moved by the morph targets at weights w (NULL: their defaults): a
+ * target's deltas at weight w_t lie in w_t times its delta box (Minkowski sums). */
+static void morphed_box(const vfile *f, uint32_t b, const float *w, double *bb)
+{
+    const vks_skin *s = f->skin;
+    memcpy(bb, f->bone_box[b], 6 * sizeof *bb);
+    for (uint32_t t = 0; t < s->target_count; t++) {
+        const double *d = f->target_box[(size_t)b * s->target_count + t];
+        double wt = w ? w[t] : s->targets[t].default_weight;
+        if (wt == 0 || d[0] > d[3])
+            continue; /* no weight, or moves none of the bone's vertices */
+        for (int k = 0; k < 3; k++) {
+            double a = wt * d[k], c = wt * d[3 + k];
+            bb[k] += fmin(a, c), bb[3 + k] += fmax(a, c);
+        }
+    }
+}
+
+void vks_validate_sample_bound(const vfile *f, const vks_affine_d *K, const float *w, double box[6])
 {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t b = 0; b < f->skin->bone_count; b++) {
-        const double *bb = f->bone_box[b];
-        if (bb[0] > bb[3])
+        double bb[6];
+        if (f->bone_box[b][0] > f->bone_box[b][3])
             continue; /* moves no vertex */
+        morphed_box(f, b, w, bb);
         const double *m = K[b].m;
         for (int i = 0; i < 3; i++) { /* the box's centre through K, its half sizes through |K| */
             double c = m[9 + i], h = 0;

@@ -65,6 +65,15 @@ static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affi
     vks_validate_pose_locals(&p->c, vf, p->first[f] + instance, out);
 }
 
+static void split_weights(void *user, uint32_t entry, uint32_t instance, float *out)
+{
+    vpart *p = user;
+    int f = p->entry_file[entry];
+    const vfile *vf = &p->r->files[f];
+    uint32_t pose = p->first[f] + instance;
+    vks_cli_poser_weights(&vf->ps, pose / vf->frames, pose % vf->frames, out);
+}
+
 static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
                          const float *nn)
 {
@@ -114,6 +123,9 @@ static void make_batch(vpart *p)
     vks_gpu_batch *b = &p->b;
     b->entries = p->entries, b->entry_count = p->nentries;
     b->get_locals = split_locals, b->deliver = split_deliver, b->user = p;
+    for (int k = 0; k < p->r->nfiles; k++)
+        if (p->r->files[k].ps.morph_meshes) /* the poses drive morph weights */
+            b->get_weights = split_weights;
     b->want_normals = 1;
     b->max_chunk_bytes = p->r->gopt.max_chunk_bytes;
     b->reduce = vks_validate_reduce_mode(p->r);

@@ -12,7 +12,8 @@
  * LINEAR and STEP rotation keys are normalised at load: the specification stores unit
  * quaternions, and a key off unit length (integer rounding, sloppy exporters) would make slerp
  * turn unevenly; CUBICSPLINE keys stay as stored, since their tangents refer to them (the
- * sampler normalises the result). `weights` (morph) channels are counted and not played.
+ * sampler normalises the result). `weights` channels become the clip's morph tracks (clip.h,
+ * vks_morph_track: one per node, every target's weight a component; keys x targets values).
  * Duration: the largest input time of the animation (an animation whose keys all sit at 0
  * lasts opt->clip.duration). Names: the animation's name, or its index ("0") when unnamed. */
 #include <math.h>
@@ -30,6 +31,7 @@ typedef struct sampler_info {
     float *times;
     float *values; /* as decoded: keys (x3 for CUBICSPLINE) elements */
     uint32_t comps;
+    uint32_t per_key; /* weights: values per key (the morph target count); else comps */
 } sampler_info;
 
 static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, uint32_t s, const char *target_path,
@@ -100,13 +102,14 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
     out->times = times;
     out->values = values;
     out->comps = comps;
+    out->per_key = comps == 1 && want ? (uint32_t)(oi.count / want) : comps;
     return VKS_OK;
 }
 
-/* The curve of a sampler, its arrays copied into the set. */
+/* The curve of a sampler, its arrays copied into the set (weights: per_key components). */
 static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info *si, vks_curve *c, const char *path)
 {
-    uint32_t n = si->keys, m = si->comps;
+    uint32_t n = si->keys, m = si->per_key;
     float *t = vks_clip_set_alloc(set, n, sizeof *t), *v = vks_clip_set_alloc(set, (size_t)n * m, sizeof *v);
     if (!t || !v)
         return vks__gltfr_nomem(d, path);
@@ -118,7 +121,7 @@ static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info 
     c->values = v;
     if (!si->cubic) {
         memcpy(v, si->values, (size_t)n * m * sizeof *v);
-        if (m == 4) /* unit keys, so that slerp turns at a steady rate between them */
+        if (si->comps == 4) /* rotations: unit keys, so that slerp turns at a steady rate between them */
             for (uint32_t k = 0; k < n; k++) {
                 float *q = v + 4 * k;
                 double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
@@ -141,6 +144,24 @@ static vks_result make_curve(gltf_doc *d, vks_clip_set *set, const sampler_info 
     return VKS_OK;
 }
 
+/* A `weights` channel of node `node` as the clip's next morph track. */
+static vks_result morph_track(gltf_doc *d, vks_clip_set *set, vks_clip *clip, uint32_t node, const sampler_info *si,
+                              const char *cp)
+{
+    for (uint32_t t = 0; t < clip->morph_track_count; t++)
+        if (!strcmp(clip->morph_tracks[t].node_name, d->names[node]))
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, cp, "node %u's weights are already the target of another channel",
+                                   node);
+    vks_morph_track *mt = &clip->morph_tracks[clip->morph_track_count];
+    mt->node_name = vks_clip_set_strndup(set, d->names[node], strlen(d->names[node]));
+    if (!mt->node_name)
+        return vks__gltfr_nomem(d, cp);
+    if (si->per_key == 0)
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, cp, "a weights channel without values");
+    clip->morph_track_count++;
+    return make_curve(d, set, si, &mt->weights, cp);
+}
+
 static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, const cJSON *anim, vks_clip *clip,
                                  int32_t *track_of, uint32_t *weights_channels, uint32_t *keys_total)
 {
@@ -155,7 +176,8 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
     sampler_info *si = vks__gltfr_alloc(d, (size_t)ns, sizeof *si);
     const cJSON **sampler_at = vks__gltfr_alloc(d, (size_t)ns, sizeof *sampler_at);
     vks_track *tracks = vks_clip_set_alloc(set, (size_t)nc, sizeof *tracks);
-    if (!si || !sampler_at || !tracks)
+    clip->morph_tracks = vks_clip_set_alloc(set, (size_t)nc, sizeof *clip->morph_tracks);
+    if (!si || !sampler_at || !tracks || !clip->morph_tracks)
         return vks__gltfr_nomem(d, path);
     int k = 0;
     for (const cJSON *e = samplers->child; e; e = e->next)
@@ -197,6 +219,8 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
             return vks__gltfr_fail(d, VKS_ERR_FORMAT, cp, "sampler %d also drives a channel of another kind", s);
         if (comps == 1) {
             (*weights_channels)++;
+            if ((r = morph_track(d, set, clip, (uint32_t)node, &si[s], cp)) != VKS_OK)
+                return r;
             continue;
         }
         if (track_of[node] < 0) {
@@ -264,11 +288,8 @@ vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *bytes, si
     for (const cJSON *anim = d.animations->child; anim; anim = anim->next, a++)
         if ((r = read_animation(&d, set, a, anim, &set->clips[a], track_of, &weights, &keys)) != VKS_OK)
             goto done;
-    if (weights)
-        vks__log(&d.opt.logger, VKS_LOG_INFO, "%u morph target weights channel(s) are not played", weights);
     char detail[160];
-    snprintf(detail, sizeof detail, "%s%s%u weights channel(s) not played", d.detail, weights ? ", " : "",
-             weights);
+    snprintf(detail, sizeof detail, "%s%s%u morph weights channel(s)", d.detail, weights ? ", " : "", weights);
     if (!weights)
         snprintf(detail, sizeof detail, "%s", d.detail);
     set->format = "gltf";

@@ -26,7 +26,11 @@
  * world the scene gives the mesh, in the same pass as the skinned meshes. Meshes come in the
  * file's node order, skinned and rigid alike.
  *
- * Not read, each with a note through the logger: points and lines primitives, morph targets. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
+ * Morph targets (gltf_morph.c): each primitive's POSITION and NORMAL deltas, sparse or dense,
+ * with the node's (else the mesh's) weights as the defaults; a morphed primitive is a mesh of
+ * its own (never merged with the primitives after it).
+ *
+ * Not read, each with a note through the logger: points and lines primitives. A mesh without NORMAL has no normals (VKS_MESH_HAS_NORMALS
  * unset): the reader does not invent data the file does not hold. */
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +38,7 @@
 
 #include "core/log.h"
 #include "gltf_internal.h"
+#include "gltf_morph.h"
 #include "vkskin/build.h"
 
 typedef struct skin_info {
@@ -53,9 +58,30 @@ typedef struct reader {
     uint8_t *needed;
     uint32_t vertices, triangles, meshes;
     gltf_influence_counts influences;
-    uint32_t skipped_primitives, rigid_nodes, morphs;
+    uint32_t skipped_primitives, rigid_nodes;
+    uint64_t skipped_vertices; /* the POSITION counts of the primitives skipped (points, lines) */
     uint32_t material_count; /* the document's, read into the skin before the meshes */
+    uint32_t node;           /* the mesh node being read (its weights override the mesh's) */
+    gltf_morph_prim *morphs; /* the morphed primitives read, in mesh order (gltf_morph.c) */
+    uint32_t morph_count, morph_cap;
 } reader;
+
+/* The targets of the primitive just built kept for gltf_morph.c until the skin is built. */
+static vks_result keep_morph(reader *R, gltf_morph_prim *mp)
+{
+    mp->mesh = R->meshes - 1; /* the builder makes one model mesh per call */
+    if (R->morph_count == R->morph_cap) {
+        uint32_t cap = R->morph_cap ? 2 * R->morph_cap : 8;
+        gltf_morph_prim *more = vks__gltfr_alloc(&R->d, cap, sizeof *more);
+        if (!more)
+            return vks__gltfr_nomem(&R->d, "targets");
+        if (R->morph_count)
+            memcpy(more, R->morphs, R->morph_count * sizeof *more);
+        R->morphs = more, R->morph_cap = cap;
+    }
+    R->morphs[R->morph_count++] = *mp;
+    return VKS_OK;
+}
 
 static const cJSON *member(const cJSON *o, const char *name)
 {
@@ -370,6 +396,34 @@ static vks_result shared_primitives(reader *R, const cJSON *const *more, uint32_
     return VKS_OK;
 }
 
+/* A primitive's POSITION and NORMAL (accessor nrm < 0: none) as floats; *vcount its vertices. */
+static vks_result read_vertices(reader *R, const char *ppath, int32_t pos, int32_t nrm, float **positions,
+                                float **normals, uint32_t *vcount)
+{
+    gltf_doc *d = &R->d;
+    uint32_t geo = GLTF_BIT(GLTF_FLOAT);
+    if (d->quantized) /* KHR_mesh_quantization: integer positions and normals */
+        geo |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
+    gltf_accessor_want wp = {"VEC3", geo, -1, 0, 1};
+    gltf_values pi, ni;
+    char path[160];
+    snprintf(path, sizeof path, "%s.attributes.POSITION", ppath);
+    vks_result r = vks__gltfr_accessor_floats(d, pos, path, &wp, &pi, positions);
+    if (r != VKS_OK)
+        return r;
+    *vcount = pi.count;
+    if (pi.count > d->opt.max_vertices - R->vertices)
+        return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more vertices pass the limit of %u", pi.count, d->opt.max_vertices);
+    if (nrm >= 0) {
+        snprintf(path, sizeof path, "%s.attributes.NORMAL", ppath);
+        if ((r = vks__gltfr_accessor_floats(d, nrm, path, &wp, &ni, normals)) != VKS_OK)
+            return r;
+        if (ni.count != pi.count)
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d has %u elements, POSITION %u", nrm, ni.count, pi.count);
+    }
+    return VKS_OK;
+}
+
 /* The primitive's influences, up to 8 a vertex (gltf_influences.c); a rigid mesh's vertices all
  * on its node itself, weight 1 (bone 0). */
 static vks_result primitive_influences(reader *R, const skin_info *si, const char *ppath, const cJSON *attrs,
@@ -398,12 +452,27 @@ static void rigid_group(vks_mesh_source *m, vks_group_source *rigid)
     m->groups = rigid, m->group_count = 1;
 }
 
+/* A points or lines primitive: no surface to deform, said with its size (never dropped
+   silently) and counted for the format detail. */
+static void skip_points_lines(reader *R, const cJSON *prim, const char *ppath, unsigned mode)
+{
+    gltf_doc *d = &R->d;
+    const cJSON *pos = member(member(prim, "attributes"), "POSITION");
+    const cJSON *count = cJSON_IsNumber(pos) ? member(vks__gltfr_item(d->accessors, (uint32_t)pos->valuedouble), "count")
+                                            : NULL;
+    uint64_t n = cJSON_IsNumber(count) && count->valuedouble >= 0 ? (uint64_t)count->valuedouble : 0;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING, "%s: mode %u (%s) is not a surface to deform: %llu vertices skipped",
+             ppath, mode, mode == 0 ? "points" : "lines", (unsigned long long)n);
+    R->skipped_primitives++;
+    R->skipped_vertices += n;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
 static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *prim, const char *ppath,
                                 const char *name, const skin_info *si, const cJSON *const *more, uint32_t nmore,
-                                const char *mpath, int first_index)
+                                int32_t mesh, const char *mpath, int first_index)
 {
     gltf_doc *d = &R->d;
     if (!cJSON_IsObject(prim))
@@ -413,13 +482,9 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (r != VKS_OK)
         return r;
     if (mode < 4) {
-        vks__log(&d->opt.logger, VKS_LOG_INFO, "%s: mode %u (points or lines) is not skinned geometry: skipped", ppath,
-                 (unsigned)mode);
-        R->skipped_primitives++;
+        skip_points_lines(R, prim, ppath, (unsigned)mode);
         return VKS_OK;
     }
-    if (member(prim, "targets"))
-        R->morphs++;
     int32_t material = -1;
     r = vks__gltfr_get_index(d, prim, ppath, "material", 0, R->material_count, "materials", &material);
     if (r != VKS_OK)
@@ -432,26 +497,14 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     int32_t pos = -1, nrm = -1, ind = -1;
     if ((r = attribute_accessors(d, prim, ppath, attrs, path, &pos, &nrm, &ind)) != VKS_OK)
         return r;
-    uint32_t geo = GLTF_BIT(GLTF_FLOAT);
-    if (d->quantized) /* KHR_mesh_quantization: integer positions and normals */
-        geo |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
-    gltf_accessor_want wp = {"VEC3", geo, -1, 0, 1};
-    gltf_values pi, ni, ii;
+    gltf_values ii;
     float *positions = NULL, *normals = NULL;
-    uint32_t *indices = NULL;
-    snprintf(path, sizeof path, "%s.attributes.POSITION", ppath);
-    if ((r = vks__gltfr_accessor_floats(d, pos, path, &wp, &pi, &positions)) != VKS_OK)
+    uint32_t *indices = NULL, vcount = 0;
+    if ((r = read_vertices(R, ppath, pos, nrm, &positions, &normals, &vcount)) != VKS_OK)
         return r;
-    uint32_t vcount = pi.count;
-    if (vcount > d->opt.max_vertices - R->vertices)
-        return vks__gltfr_fail(d, VKS_ERR_LIMIT, path, "%u more vertices pass the limit of %u", vcount, d->opt.max_vertices);
-    if (nrm >= 0) {
-        snprintf(path, sizeof path, "%s.attributes.NORMAL", ppath);
-        if ((r = vks__gltfr_accessor_floats(d, nrm, path, &wp, &ni, &normals)) != VKS_OK)
-            return r;
-        if (ni.count != vcount)
-            return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "accessor %d has %u elements, POSITION %u", nrm, ni.count, vcount);
-    }
+    gltf_morph_prim mp;
+    if ((r = vks__gltfr_morph_read(d, prim, ppath, d->mesh_at[mesh], R->node, vcount, normals != NULL, &mp)) != VKS_OK)
+        return r;
     uint32_t icount = vcount;
     if (ind >= 0) {
         snprintf(path, sizeof path, "%s.indices", ppath);
@@ -516,6 +569,8 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if (si->rigid)
         rigid_group(&m, &rigid);
     r = vks_builder_add_mesh(b, &m, d->err);
+    if (r == VKS_OK && mp.target_count)
+        r = keep_morph(R, &mp);
     R->vertices += vcount;
     R->triangles += tcount;
     return r;
@@ -561,13 +616,28 @@ static vks_result add_node_meshes(reader *R, vks_skin_builder *b, int32_t mesh, 
             snprintf(name, sizeof name, "%.100s", base);
         else
             snprintf(name, sizeof name, "%.100s/primitives[%d]", base, p);
-        vks_result r = add_primitive(R, b, prim, ppath, name, si, more, nmore, mpath, p);
+        vks_result r = add_primitive(R, b, prim, ppath, name, si, more, nmore, mesh, mpath, p);
         if (r != VKS_OK)
             return r;
         p += (int)nmore;
         prim = q;
     }
     return VKS_OK;
+}
+
+/* EXT_mesh_gpu_instancing draws a node's mesh at many places; vkskin reads it once, at the
+   node, and says how many places it leaves out (issue 38: no silent loss). */
+static void warn_gpu_instancing(gltf_doc *d, uint32_t node)
+{
+    const cJSON *ext = member(member(d->node_at[node], "extensions"), "EXT_mesh_gpu_instancing");
+    if (!ext)
+        return;
+    const cJSON *attrs = member(ext, "attributes"), *a = attrs ? attrs->child : NULL;
+    const cJSON *count = cJSON_IsNumber(a) ? member(vks__gltfr_item(d->accessors, (uint32_t)a->valuedouble), "count")
+                                           : NULL;
+    vks__log(&d->opt.logger, VKS_LOG_WARNING,
+             "nodes[%u]: EXT_mesh_gpu_instancing draws its mesh at %.0f places; read once, at the node", node,
+             cJSON_IsNumber(count) ? count->valuedouble : 0.0);
 }
 
 vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
@@ -606,6 +676,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         }
         if (!reach[i] || mesh_of[i] < 0)
             continue;
+        warn_gpu_instancing(d, i);
         if (skin_of[i] < 0) { /* a rigid part: its node and the node's ancestors join the skeleton */
             for (int32_t a = (int32_t)i; a >= 0 && !R.needed[a]; a = d->parent[a])
                 R.needed[a] = 1;
@@ -638,6 +709,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
             continue;
         vks_bone node_bone = {(uint32_t)R.node_of[i], vks_affine_identity()};
         skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
+        R.node = i;
         if ((r = add_node_meshes(&R, b, mesh_of[i], skin_of[i] >= 0 ? &R.skins[skin_of[i]] : &rigid)) != VKS_OK) {
             vks_builder_destroy(b);
             goto done;
@@ -646,21 +718,22 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
     if (skin->mesh_count == 0) {
-        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the skinned meshes have no triangles");
+        r = vks__gltfr_fail(d, VKS_ERR_FORMAT, "meshes", "the meshes have no triangles");
         goto done;
     }
     skin->weights.over_four = R.influences.over_four;
     skin->weights.truncated = R.influences.truncated;
     skin->weights.truncated_max_weight = R.influences.truncated_max;
-    if (R.morphs)
-        vks__log(&d->opt.logger, VKS_LOG_INFO, "%u primitive(s) have morph targets, which are not applied", R.morphs);
+    if ((r = vks__gltfr_morph_attach(d, skin, R.morphs, R.morph_count)) != VKS_OK)
+        goto done;
     char detail[192];
     int len = snprintf(detail, sizeof detail, "%s", d->detail);
     if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
         len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
     if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len, ", %u primitive(s) without triangles skipped",
-                 R.skipped_primitives);
+        snprintf(detail + len, sizeof detail - (size_t)len,
+                 ", %u primitive(s) without triangles skipped (%llu vertices of points and lines)", R.skipped_primitives,
+                 (unsigned long long)R.skipped_vertices);
     skin->format = "gltf";
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)

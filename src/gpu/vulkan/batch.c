@@ -235,6 +235,7 @@ static int fill_chunk(sched *s, slot *sl)
     uint32_t wg = s->gpu->deform_wg, tile = s->gpu->instance_tile;
     memset(s->wn, 0, sizeof s->wn);
     sl->nseg = 0;
+    sl->p.morph = b->get_weights && ms->morph_any;
     while (s->entry < b->entry_count) {
         const vks_gpu_batch_entry *e = &b->entries[s->entry];
         const vks__gpu_model *m = &ms->models[e->model];
@@ -242,7 +243,7 @@ static int fill_chunk(sched *s, slot *sl)
             s->entry++, s->next = 0;
             continue;
         }
-        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint64_t mats = vks__mats_of(m); /* morph weight slots, then the nodes' or bones' */
         uint32_t blocks = vks__blocks_of(vks__plan_of(ms), e->model, wg);
         uint32_t count = 0;
         /* Grow the segment one instance at a time while everything fits (work items are
@@ -260,16 +261,17 @@ static int fill_chunk(sched *s, slot *sl)
         segment *sg = &sl->segs[sl->nseg++];
         *sg = (segment){s->entry, s->next, count, (uint32_t)nv};
         for (uint32_t i = 0; i < count; i++) {
-            uint32_t inst = s->next + i;
-            vks_affine *dst = (vks_affine *)(locals + (nm + (uint64_t)i * mats) * 12);
+            uint32_t inst = s->next + i, at = (uint32_t)(nm + (uint64_t)i * mats + m->morph_slots);
+            vks_affine *dst = (vks_affine *)(locals + (uint64_t)at * 12);
             if (e->locals)
                 memcpy(dst, e->locals + (size_t)inst * m->node_count, (size_t)m->node_count * sizeof *dst);
             else if (m->node_count)
                 b->get_locals(b->user, s->entry, inst, dst);
             if (s->gpu->test.fault_instance == inst + 1) /* testing: one instance posed wrong */
                 fault_instance(&s->gpu->test, dst);
-            insts[ni + i] = (vks__gpu_inst){e->model, (uint32_t)(nm + (uint64_t)i * mats),
-                                            (uint32_t)(nm + (uint64_t)i * mats), (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
+            if (sl->p.morph) /* the weights in the slots before the locals (compute/morph.glsl) */
+                vks__morph_weights_put(ms, b, s->entry, e->model, inst, locals + (uint64_t)(at - m->morph_slots) * 12);
+            insts[ni + i] = (vks__gpu_inst){e->model, at, at, (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
         }
         nw += vks__works_append(vks__plan_of(ms), s->gpu->deform_wg, s->gpu->instance_tile, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
         nv += (uint64_t)count * m->vertex_count;
@@ -529,7 +531,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
                                  "entry %u: no locals and no get_locals", i);
         /* One instance must fit every per-chunk table, each bound whole as one storage buffer. */
         const vks__gpu_model *m = &ms->models[e->model];
-        uint64_t mats = m->node_count > m->bone_count ? m->node_count : m->bone_count;
+        uint64_t mats = vks__mats_of(m);
         uint64_t need[3] = {(uint64_t)m->vertex_count * 12, mats * 48,
                             (uint64_t)vks__blocks_of(vks__plan_of(ms), e->model, gpu->deform_wg) * sizeof(vks__gpu_work)};
         const char *what[3] = {"output vertices", "node/bone matrices", "work items"};

@@ -107,6 +107,10 @@ struct vks_gpu {
     VkPipeline deform_pipeline[VKS__DEFORM_VARIANTS]; /* by variant (plan.h: 1..4 influences, 8) */
     VkShaderModule plain_module;
     VkPipeline plain_pipeline[VKS__DEFORM_VARIANTS]; /* the plain baseline kernel (VKS_GPU_KERNEL_PLAIN) */
+    /* the same kernels with the morph stage compiled in (MORPH 1), made once a model set with
+       morph targets is uploaded (deform_variants' VKS__MORPH_KERNELS bit): the others stay as
+       they were */
+    VkPipeline deform_morph_pipeline[VKS__DEFORM_VARIANTS], plain_morph_pipeline[VKS__DEFORM_VARIANTS];
     VkShaderModule reduce_module;  /* the verdict's reduction (reduce.c), made on first use */
     VkDescriptorSetLayout reduce_dsl;
     VkPipelineLayout reduce_layout;
@@ -114,8 +118,9 @@ struct vks_gpu {
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
-                                 needs variant k (only those are compiled, on upload) */
-    uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 10 */
+                                 needs variant k (only those are compiled, on upload); bit
+                                 VKS__MORPH_KERNELS: their morph variants too (morph targets) */
+    uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 12 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
     int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
     int first_use_calibrated; /* calibration at first use was tried (tune.c): once a context */
@@ -146,6 +151,10 @@ struct vks_gpu_models {
     uint32_t group_count;
     vks_affine *bind_locals;   /* host copy of every node's bind local (a crowd starts from it) */
     vks__buf models_buf, parents, bones, meshes, groups_buf, palette, pos, nrm, infl, binds;
+    vks__buf morph;  /* the groups' morph deltas (models_morph.c; 16 bytes when none) */
+    int morph_any;   /* some model has morph targets */
+    float *morph_defaults;  /* every model's targets' default weights, model by model */
+    uint32_t *morph_first;  /* per model: its first in morph_defaults (count + 1 entries) */
     vks__buf levels; /* per model its nodes sorted by depth, with level starts (compute/pose.comp) */
 };
 
@@ -155,6 +164,19 @@ static inline vks__plan_models vks__plan_of(const vks_gpu_models *ms)
     return (vks__plan_models){ms->count, ms->models, ms->groups, ms->group_influences};
 }
 
+
+/* vks_gpu.deform_variants' bit for the kernels with the morph stage (apart from the variants'). */
+#define VKS__MORPH_KERNELS (1u << 8)
+
+/* The morph table and the groups' and models' morph fields (models_morph.c): after the groups
+ * are filled, before they are uploaded. */
+vks_result vks__upload_morph(vks_gpu *gpu, vks_gpu_models *ms, const vks_skin *const *skins, uint32_t count,
+                             vks_error *err);
+
+/* Instance inst of batch entry `entry` (model `model`): its weights from b->get_weights, less
+ * the targets' defaults (the uploaded rest is at the defaults), into dst. */
+void vks__morph_weights_put(const vks_gpu_models *ms, const vks_gpu_batch *b, uint32_t entry, uint32_t model,
+                            uint32_t inst, float *dst);
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err);
 /* The deform pipelines of the influence variants in mask (bit k: k + 1 influences) that are
@@ -242,7 +264,7 @@ void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 typedef struct vks__passes {
     vks__buf insts, params, locals, world, skin, works, out_pos, out_nrm;
     VkDescriptorSet pose_set, deform_set;
-    VkBufferView skin_view;              /* skin as RGBA32F texels (binding 10 of deform_set) */
+    VkBufferView skin_view;              /* skin as RGBA32F texels (binding 12 of deform_set) */
     uint32_t instance_count;             /* instances the pose pass runs over */
     uint32_t work_base[VKS__DEFORM_VARIANTS], work_count[VKS__DEFORM_VARIANTS]; /* per influence
                                             variant, in the works buffer */
@@ -251,6 +273,8 @@ typedef struct vks__passes {
                                             with layered instances (vks__gpu_layered_param) */
     const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
     uint32_t plain;                      /* 1: the plain baseline kernel (batch only) */
+    uint32_t morph;                      /* 1: the instances' morph weights are in their locals'
+                                            slots (compute/morph.glsl; batch only) */
 } vks__passes;
 
 typedef struct vks__passes_desc {

@@ -2,6 +2,7 @@
  * the batch scheduler, which delivers chunk by chunk into the job's outputs. The same job
  * struct runs on the CPU reference and the fast CPU deformer. */
 #include "gpu_internal.h"
+#include "core/skin_morph.h"
 
 #include "vkskin/deform.h"
 
@@ -22,6 +23,14 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     return 0;
 }
 
+/* The job's morph weights of an instance (compute/morph.glsl applies them). */
+static void weights(void *user, uint32_t entry, uint32_t inst, float *out)
+{
+    const vks_deform_job *job = ((job_ctx *)user)->job;
+    (void)entry;
+    memcpy(out, job->morph_weights + (size_t)inst * job->skin->target_count, job->skin->target_count * sizeof *out);
+}
+
 vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t model, const vks_deform_job *job,
                            vks_gpu_stats *stats, vks_error *err)
 {
@@ -38,5 +47,7 @@ vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t 
     b.entries = &e, b.entry_count = 1;
     b.deliver = deliver, b.user = &c;
     b.want_normals = job->normals != NULL;
+    if (vks__morph_weights_off_default(job)) /* weights per instance: the deform pass's morph stage */
+        b.get_weights = weights;
     return vks_gpu_run(gpu, models, &b, stats, err);
 }

@@ -3,6 +3,7 @@
  * normals, packed influences, bind locals (the procedural pose starts from them). Also where test faults are injected (vks_gpu_fault): the GPU
  * copy is corrupted, never the caller's skin. */
 #include "gpu_internal.h"
+#include "core/skin_morph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -252,7 +253,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
 {
     t->models[i] = (vks__gpu_model_info){b->nb, s->node_count, b->bb, s->bone_count, b->mb, s->mesh_count, b->vb,
                                          s->vertex_count};
-    ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, b->gb, s->group_count, b->nb, levels};
+    ms->models[i] = (vks__gpu_model){s->node_count, s->bone_count, s->vertex_count, b->gb, s->group_count, b->nb, levels,
+                                     0 /* morph_slots: vks__upload_morph */};
     t->levels[i] = b->lw;
     b->lw += put_levels(s, t->levels + b->lw, depth);
     for (uint32_t n = 0; n < s->node_count; n++) {
@@ -279,7 +281,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
         uint32_t k = gr->max_influences;
         k = k < 1 ? 1 : k > VKS_MAX_INFLUENCES ? VKS_MAX_INFLUENCES : k;
         ms->groups[b->gb + g] = (vks__gpu_group){b->vb + gr->first_vertex, gr->vertex_count, b->pb + gr->first_palette,
-                                                 gr->palette_count, flags, b->vb, k > 4 ? b->xb : 0, 0};
+                                                 gr->palette_count, flags, b->vb, k > 4 ? b->xb : 0, 0,
+                                                 0, 0, 0, 0 /* morph fields: vks__upload_morph */};
         ms->group_influences[b->gb + g] = k;
         for (uint32_t v = 0; k > 4 && v < gr->vertex_count; v++)
             t->infl[b->xb++] = infl_record(&s->influences[gr->first_vertex + v], 4);
@@ -289,6 +292,8 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
     memcpy(t->pos + (size_t)b->vb * 3, s->positions, (size_t)s->vertex_count * 12);
     if (s->normals)
         memcpy(t->nrm + (size_t)b->vb * 3, s->normals, (size_t)s->vertex_count * 12);
+    if (vks__morph_defaults_active(s)) /* the rest at the morph targets' default weights */
+        vks__morph_rest_into(s, t->pos + (size_t)b->vb * 3, s->normals ? t->nrm + (size_t)b->vb * 3 : NULL);
     for (uint32_t v = 0; v < s->vertex_count; v++)
         t->infl[b->vb + v] = infl_record(&s->influences[v], 0);
 }
@@ -381,7 +386,13 @@ vks_result vks_gpu_upload(vks_gpu *gpu, const vks_skin *const *skins, uint32_t c
     uint32_t variants = 0; /* the deform kernels these groups need: compiled now, if not yet */
     for (uint32_t g = 0; g < b.gb; g++)
         variants |= 1u << vks__deform_variant(ms->group_influences[g]);
+    for (uint32_t i = 0; i < count; i++) /* morph targets: the kernels with the morph stage too */
+        ms->morph_any |= skins[i]->target_count != 0;
+    if (ms->morph_any)
+        variants |= VKS__MORPH_KERNELS;
     res = vks__deform_pipelines(gpu, variants, err);
+    if (res == VKS_OK)
+        res = vks__upload_morph(gpu, ms, skins, count, err);
     if (res == VKS_OK)
         res = upload_tables(gpu, ms, &t, count, b.lw, err);
     if (res == VKS_OK) { /* kept on the host: a crowd's locals start as the bind pose */
@@ -405,9 +416,10 @@ void vks_gpu_models_free(vks_gpu_models *ms)
         return;
     vks_gpu *gpu = ms->gpu;
     vks__buf *bufs[] = {&ms->models_buf, &ms->parents, &ms->bones, &ms->meshes, &ms->groups_buf,
-                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds, &ms->levels};
+                        &ms->palette, &ms->pos, &ms->nrm, &ms->infl, &ms->binds, &ms->levels, &ms->morph};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         vks__buf_destroy(gpu, bufs[i]);
     free(ms->models), free(ms->groups), free(ms->group_influences), free(ms->bind_locals);
+    free(ms->morph_defaults), free(ms->morph_first);
     free(ms);
 }

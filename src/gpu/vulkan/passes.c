@@ -57,7 +57,7 @@ vks_result vks__passes_create(vks_gpu *gpu, const vks_gpu_models *ms, const vks_
     TRY(vks__buf_create(gpu, mats, VKS__MEM_DEVICE, &p->world, err));
     TRY(vks__buf_create_usage(gpu, mats, VKS__MEM_DEVICE, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT, &p->skin, err));
     if (res == VKS_OK) {
-        /* binding 10: the same matrices as texels (the view spans the buffer whenever
+        /* binding 12: the same matrices as texels (the view spans the buffer whenever
          * gpu->skin_texels, the only case in which the kernel reads it) */
         VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
         uint64_t texels = p->skin.size / 16, cap = gpu->props.limits.maxTexelBufferElements;
@@ -108,7 +108,7 @@ void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
     const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
-                                                         &p->out_nrm,     &p->works};
+                                                         &p->out_nrm,     &p->works,    &ms->morph,   &p->locals};
     write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
     VkWriteDescriptorSet tw = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     tw.dstSet = p->deform_set;
@@ -174,9 +174,10 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
         if (!n)
             continue;
         uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
-        vks__deform_push dp = {p->work_base[k], n, gx, p->normals};
+        vks__deform_push dp = {p->work_base[k], n, gx, p->normals, p->morph, {0, 0, 0}};
         gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                  p->plain ? gpu->plain_pipeline[k] : gpu->deform_pipeline[k]);
+                                  p->plain ? (p->morph ? gpu->plain_morph_pipeline[k] : gpu->plain_pipeline[k])
+                                           : (p->morph ? gpu->deform_morph_pipeline[k] : gpu->deform_pipeline[k]));
         gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
         /* the plain kernel: one workgroup per work item and instance of its run (z; a run has
          * at most instance_tile instances, and no more than the set) */

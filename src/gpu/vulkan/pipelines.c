@@ -67,7 +67,7 @@ static vks_result layout(vks_gpu *gpu, uint32_t bindings, uint32_t texels, uint3
 static vks_result pipeline(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, const uint32_t *consts,
                            uint32_t count, VkPipeline *out, vks_error *err)
 {
-    VkSpecializationMapEntry e[5];
+    VkSpecializationMapEntry e[6];
     for (uint32_t i = 0; i < count; i++)
         e[i] = (VkSpecializationMapEntry){i, i * 4, 4};
     VkSpecializationInfo si = {count, e, count * 4, consts};
@@ -168,13 +168,16 @@ static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 
 vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
 {
-    gpu->deform_variants |= mask & ((1u << VKS__DEFORM_VARIANTS) - 1u);
+    gpu->deform_variants |= mask & (((1u << VKS__DEFORM_VARIANTS) - 1u) | VKS__MORPH_KERNELS);
     vks_result res = VKS_OK;
     for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
-        if ((gpu->deform_variants >> k & 1u) && !gpu->deform_pipeline[k]) {
-            uint32_t c[5] = {gpu->deform_wg, vks__variant_slots(k), gpu->palette_cap, gpu->skin_texels,
-                             gpu->shape.skip_zeros};
-            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 5, &gpu->deform_pipeline[k], err);
+        for (uint32_t morph = 0; morph < 2 && res == VKS_OK; morph++) {
+            VkPipeline *p = morph ? &gpu->deform_morph_pipeline[k] : &gpu->deform_pipeline[k];
+            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
+                continue;
+            uint32_t c[6] = {gpu->deform_wg, vks__variant_slots(k), gpu->palette_cap, gpu->skin_texels,
+                             gpu->shape.skip_zeros, morph};
+            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 6, p, err);
         }
     return res;
 }
@@ -187,7 +190,12 @@ static void destroy_shaped(vks_gpu *gpu)
             gpu->vk.vkDestroyPipeline(d, gpu->deform_pipeline[k], VKS_VK_ALLOC(gpu));
         if (gpu->plain_pipeline[k])
             gpu->vk.vkDestroyPipeline(d, gpu->plain_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->deform_morph_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_morph_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->plain_morph_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->plain_morph_pipeline[k], VKS_VK_ALLOC(gpu));
         gpu->deform_pipeline[k] = gpu->plain_pipeline[k] = VK_NULL_HANDLE;
+        gpu->deform_morph_pipeline[k] = gpu->plain_morph_pipeline[k] = VK_NULL_HANDLE;
     }
     for (int k = 0; k < 3; k++) {
         if (gpu->pose_pipeline[k])
@@ -321,9 +329,12 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err)
     if (!gpu->plain_module)
         res = module(gpu, plain_spv, sizeof plain_spv, &gpu->plain_module, err);
     for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
-        if ((gpu->deform_variants >> k & 1u) && !gpu->plain_pipeline[k]) {
-            uint32_t c[2] = {gpu->deform_wg, vks__variant_slots(k)};
-            res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 2, &gpu->plain_pipeline[k], err);
+        for (uint32_t morph = 0; morph < 2 && res == VKS_OK; morph++) {
+            VkPipeline *p = morph ? &gpu->plain_morph_pipeline[k] : &gpu->plain_pipeline[k];
+            if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
+                continue;
+            uint32_t c[3] = {gpu->deform_wg, vks__variant_slots(k), morph};
+            res = pipeline(gpu, gpu->plain_module, gpu->deform_layout, c, 3, p, err);
         }
     return res;
 }

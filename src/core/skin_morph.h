@@ -1,0 +1,45 @@
+/* Morph targets shared by every engine (skin.h, MORPH TARGETS): their checks, the weight a
+ * target has for an instance, and the rest vertices at the default weights, which the engines
+ * that cannot take weights per instance yet deform instead of the stored ones. */
+#ifndef VKS_SKIN_MORPH_H
+#define VKS_SKIN_MORPH_H
+
+#include "vkskin/deform.h"
+
+/* Target ranges contiguous and mesh by mesh, deltas present and finite, weights finite.
+ * O(targets * vertices of their meshes). */
+vks_result vks__skin_validate_morphs(const vks_skin *s, vks_error *err);
+
+/* Target t's weight for an instance whose weights are w (skin->target_count of them; NULL:
+ * the defaults). */
+static inline float vks__morph_weight(const vks_skin *s, const float *w, uint32_t t)
+{
+    return w ? w[t] : s->targets[t].default_weight;
+}
+
+/* The job's weights for instance i (NULL: the defaults). */
+static inline const float *vks__morph_instance_weights(const vks_deform_job *job, uint32_t i)
+{
+    return job->morph_weights && job->skin->target_count
+               ? job->morph_weights + (size_t)i * job->skin->target_count
+               : NULL;
+}
+
+/* Whether any target of the model has a non-zero default weight. */
+int vks__morph_defaults_active(const vks_skin *s);
+
+/* How many targets of the job have a weight other than their default for some instance: the
+ * engines that move vertices by the defaults only refuse such jobs, naming the count. */
+uint32_t vks__morph_weights_off_default(const vks_deform_job *job);
+
+/* The model's rest positions and normals moved by the default weights, in float (*pos, *nrm: vertex_count each, one block from the allocator, *nrm NULL without
+ * normals; free *pos). VKS_OK with *pos NULL when no default weight is non-zero: the stored
+ * vertices are the rest. */
+vks_result vks__morph_rest(const vks_skin *s, const vks_allocator *a, float (**pos)[3], float (**nrm)[3],
+                           vks_error *err);
+
+/* The same into the caller's pos and nrm (vertex_count * 3 floats each; nrm NULL: positions
+ * only), whatever the weights. */
+void vks__morph_rest_into(const vks_skin *s, float *pos, float *nrm);
+
+#endif
