@@ -106,3 +106,9 @@ endif()
 # batch split across two contexts (each context's chunks, named with their context)
 add_test(NAME cli_validate_readback COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_readback.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_validate_readback PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# validate --sample: a seeded sample compared in full (the same instances for the same seed,
+# named in JSON, text and JUnit), and a fault in one unsampled instance caught by the GPU
+# reduction of every chunk against the host's bound (exit 3), as the full comparison does
+add_test(NAME cli_validate_sample COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_sample.sh $<TARGET_FILE:vkskin>)
+set_tests_properties(cli_validate_sample PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -39,6 +39,16 @@ typedef struct vks_gpu_testing {
                                        deliver, and a stream (stream.h) likewise of its
                                        delivery (this - 1), counted over the whole stream:
                                        what validate's readback check must catch */
+    /* nonzero: instance (this - 1) of every batch entry (vks_gpu_run; not the streams, whose
+     * poses are sampled on the GPU) is posed wrong on the GPU. One
+     * instance only, so that a check
+     * which compares a sample of the instances can be shown to catch it elsewhere (validate
+     * --sample's reduction). Its first node's local (a root: parents come first) as the
+     * batch uploads it (after get_locals) is scaled by fault_instance_scale, or made NaN where
+     * that is 0. Formats whose skin space undoes that root (RenderWare's atomic frame, NIF's
+     * skeleton root) cancel a scale: the NaN never cancels. */
+    uint32_t fault_instance;
+    float fault_instance_scale;
 } vks_gpu_testing;
 
 /* The verdict's reduction pass (compute/reduce.comp) over words the caller plants, on the

@@ -114,6 +114,11 @@ typedef struct vks_report_device {
     double seconds;                /* how long its run took (the suite's time; 0: not measured) */
     const vks_report_file *files;
     uint32_t file_count;
+    /* a sampled run (vks_report.sample): what the GPU's reduction of every chunk was held to
+       (no non-finite component, extents inside the host's bound), a JUnit case of its own;
+       NULL: no such check */
+    const char *reduction_check;
+    int reduction_pass;
 } vks_report_device;
 
 typedef struct vks_report {
@@ -128,6 +133,9 @@ typedef struct vks_report {
     const char *three_js;          /* the page's 3D view loads this script (beside the page); NULL:
                                       no 3D view, and the page says why (three_js_missing) */
     const char *three_js_missing;
+    /* the instances compared with the reference when not all were (validate --sample: how
+       many of each file's, the seed), a property of every suite; NULL: every instance */
+    const char *sample;
 } vks_report;
 
 /* JUnit XML as Jenkins and GitLab read it: one <testsuite> per device, one <testcase> per

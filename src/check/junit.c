@@ -59,6 +59,8 @@ static counts device_counts(const vks_report_device *d)
     }
     if (d->validation_layer)
         count_stream(&c, d->validation_messages == 0, 0);
+    if (d->reduction_check)
+        count_stream(&c, d->reduction_pass, 0);
     return c;
 }
 
@@ -177,6 +179,8 @@ static vks_result report_junit_body(const vks_report *r, FILE *f, vks_error *err
             property(f, "against", r->against);
         if (r->command)
             property(f, "command", r->command);
+        if (r->sample)
+            property(f, "sample", r->sample);
         fputs("    </properties>\n", f);
         if (d->error) {
             class_name(cls, sizeof cls, d->name, NULL);
@@ -208,6 +212,10 @@ static vks_result report_junit_body(const vks_report *r, FILE *f, vks_error *err
             class_name(cls, sizeof cls, d->name, NULL);
             snprintf(num, sizeof num, "%u message(s) from the Khronos validation layer", d->validation_messages);
             testcase(f, cls, "validation layer", 0, d->validation_messages == 0, 0, num, "");
+        }
+        if (d->reduction_check) { /* a sampled run: every chunk's reduction against the host's bound */
+            class_name(cls, sizeof cls, d->name, NULL);
+            testcase(f, cls, "gpu reduction", 0, d->reduction_pass, 0, d->reduction_check, "");
         }
         fputs("  </testsuite>\n", f);
     }

@@ -114,6 +114,20 @@ static int device_spec_ok(const char *v)
     return 1;
 }
 
+/* --inject-fault instance[:K] (instance K's root NaN on the GPU) or scale[:K] (scaled by 4):
+ * one instance wrong, K default 0 (gpu_testing.h, fault_instance). 0 when v is neither. */
+static int instance_fault(vks_cli_gpu_opts *g, const char *v)
+{
+    int nan = !strncmp(v, "instance", 8), scale = !strncmp(v, "scale", 5);
+    const char *k = v + (nan ? 8 : 5);
+    uint32_t n = 0;
+    if ((!nan && !scale) || (*k && (*k != ':' || !vks_cli_parse_u32("--inject-fault", k + 1, &n) ||
+                                    n == UINT32_MAX)))
+        return 0;
+    g->fault_instance = n + 1, g->fault_instance_scale = nan ? 0.0f : 4.0f;
+    return 1;
+}
+
 int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -143,8 +157,9 @@ int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
             g->fault = VKS_GPU_FAULT_WEIGHT;
         else if (!strcmp(v, "matrix"))
             g->fault = VKS_GPU_FAULT_MATRIX;
-        else {
-            fprintf(stderr, "vkskin: --inject-fault: expected remap, weight or matrix, got '%s'\n", v);
+        else if (!instance_fault(g, v)) {
+            fprintf(stderr, "vkskin: --inject-fault: expected remap, weight, matrix, instance[:K] or scale[:K], got "
+                            "'%s'\n", v);
             return -1;
         }
     } else {
@@ -166,6 +181,7 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     vks_gpu_testing t = {0};
     o.validation = g->validation;
     t.inject_fault = g->fault; /* --inject-fault: validate's proof that it can fail */
+    t.fault_instance = g->fault_instance, t.fault_instance_scale = g->fault_instance_scale;
     /* Testing: flips a bit of chunk K as read back, which only validate's readback check sees
      * (tests/cli/cli_validate_readback.sh) */
     const char *flip = getenv("VKSKIN_TEST_FLIP_READBACK");

@@ -10,6 +10,8 @@ typedef struct vks_cli_gpu_opts {
     const char *device;       /* --device N|NAME (NULL: best) */
     int validation;           /* --validation */
     vks_gpu_fault fault;      /* --inject-fault KIND (testing) */
+    uint32_t fault_instance;  /* --inject-fault instance:K or scale:K: K + 1 (0: none) */
+    float fault_instance_scale; /* scale:K: 4; instance:K: 0 (NaN) */
     uint64_t max_chunk_bytes; /* --max-chunk-mb N */
     int render;               /* the command draws (render, validate --report, bake's sheets):
                                  a queue family with graphics where the device has one

@@ -1,7 +1,8 @@
 /* vkskin validate FILE... [pose options] [--json] [--device D|all] [--validation]
  *                 [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]
- *                 [--tolerance-scale K] [--nmse X]
- *                 [--inject-fault remap|weight|matrix] [--max-chunk-mb N] [--allow-bind-mismatch]
+ *                 [--tolerance-scale K] [--nmse X] [--sample N|P% [--sample-seed S]]
+ *                 [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]] [--max-chunk-mb N]
+ *                 [--allow-bind-mismatch]
  * Deforms every file's instances on the GPU in one heterogeneous batch and, chunk by chunk as
  * the outputs come back, the same instances on the CPU reference (validate_run.c); prints per
  * file and stream (positions, normals) the max absolute error, the max error relative to the
@@ -39,8 +40,9 @@ static void help(FILE *f)
                "                       [--max-chunk-mb N]\n"
                "                       [--threads N] [--quiet] [--readback-check auto|on|off]\n"
                "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
-               "                       [--tolerance-scale K] [--nmse X]\n"
-               "                       [--inject-fault remap|weight|matrix] [--allow-bind-mismatch]\n\n"
+               "                       [--tolerance-scale K] [--nmse X] [--sample N|P%% [--sample-seed S]]\n"
+               "                       [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]]\n"
+               "                       [--allow-bind-mismatch]\n\n"
                "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
                "checks that each model reproduces its stored vertices in its bind pose.\n"
                "  --validation      enable the Khronos validation layer; any message fails\n"
@@ -75,11 +77,17 @@ static void help(FILE *f)
                "                    against it (exit 5 on a difference): auto (default) where chunks come\n"
                "                    through a copy, not where they are read in place (CPU devices,\n"
                "                    integrated GPUs); on: always; off: never\n"
+               "  --sample N|P%%     compare N (or P percent) of each file's instances with the reference,\n"
+               "                    chosen by --sample-seed S (default 41) and named in the reports; the\n"
+               "                    GPU reduces every chunk and each is held to a bound the host computes\n"
+               "                    for all its instances (no NaN or Inf, positions inside their bones'\n"
+               "                    boxes, unit normals where renormalised). Default: every instance\n"
                "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
                "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
                "                    (README: Launch shapes; default: the device's row of the table)\n"
                "  --inject-fault K  testing: corrupt the GPU copy of a remap entry, a weight or a skin\n"
-               "                    matrix; validate must then fail (exit 3)\n"
+               "                    matrix, or one instance's pose (instance[:K] NaN, scale[:K] x4);\n"
+               "                    validate must then fail (exit 3)\n"
                "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed\n"
                "instance's when larger) and NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative\n"
                "(reasoning in src/check/tolerance.c). The bind-pose check uses the position tolerance.\n"
@@ -277,7 +285,7 @@ static cJSON *reduction_json(const vdevice *d)
     cJSON_AddNumberToObject(j, "readback_mismatches", d->readback_mismatches);
     /* the crowd path checks each chunk's frames, the batch each chunk */
     uint32_t units = d->crowd_path ? d->crowd_deliveries : d->st.chunks;
-    cJSON_AddBoolToObject(j, "readback_checked", d->reduced_chunks == units && units > 0);
+    cJSON_AddBoolToObject(j, "readback_checked", d->readback_compared == units && units > 0);
     return j;
 }
 
@@ -286,6 +294,7 @@ typedef struct vopts {
     int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
     const char *against;
     double tolerance_scale, nmse;
+    const vsample *sample; /* --sample (on: a part of the instances compared) */
 } vopts;
 
 /* One device's results as text (stdout, reasons on stderr) or as a JSON object. */
@@ -385,8 +394,10 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                 d->validation_messages);
         pass = 0;
     }
-    if (d->readback_mismatches) /* said chunk by chunk on stderr as they came */
+    if (d->readback_mismatches || d->bound_failures) /* said chunk by chunk on stderr as they came */
         pass = 0;
+    if (o->sample->on) /* before the verdict's line, or into the device's JSON */
+        vks_validate_sample_report(o->sample, files, o->nfiles, d, root);
     const vks_gpu_stats *st = &d->st;
     double vi = (double)st->vertex_instances;
     int all = pass && !bind_failed && o->all_read;
@@ -448,6 +459,7 @@ typedef struct vcmd {
     char **paths;
     int npaths, threads;
     int each; /* --each: every device of the list validates all the work, reported apart */
+    vsample sample; /* --sample N|P%, --sample-seed S */
     char spec[2048], command[4096];
 } vcmd;
 
@@ -503,6 +515,10 @@ static int parse_args(vcmd *v, int argc, char **argv)
                 v->vo.against = val;
             else if (!parse_bound(a, val, !strcmp(a, "--nmse") ? &v->vo.nmse : &v->vo.tolerance_scale))
                 return VKS_EXIT_USAGE;
+        } else if ((t = vks_validate_sample_option(&v->sample, argc, argv, &i)) != 0) {
+            if (t < 0)
+                return VKS_EXIT_USAGE;
+            append_word(v->command, sizeof v->command, argv[i]);
         } else if ((t = vks_cli_pose_option(&v->pose, argc, argv, &i)) != 0 ||
                    (t = vks_cli_read_option(&v->ropt, argc, argv, &i)) != 0) {
             if (t < 0)
@@ -536,6 +552,13 @@ static int check_args(const vcmd *v)
     }
     if (v->save_golden && v->vo.against) {
         fprintf(stderr, "vkskin validate: --save-golden and --against: one run stores a golden or compares with one\n");
+        return VKS_EXIT_USAGE;
+    }
+    if (v->sample.on && (v->save_golden || v->pose.clip || v->pose.crowd ||
+                         (!v->each && vks_cli_gpu_spec_is_list(v->gopt.device)))) {
+        fprintf(stderr, "vkskin validate: --sample compares a part of the instances of one device's batch: not "
+                        "with --save-golden (a golden holds every instance), clips or crowds, or a device list "
+                        "without --each (not yet)\n");
         return VKS_EXIT_USAGE;
     }
     if (v->save_golden && v->each && vks_cli_gpu_spec_is_list(v->gopt.device)) {
@@ -624,7 +647,10 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         run.readback_check = vo->readback_check;
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
+        run.sampled = v->sample.on;
         int drc = vks_validate_device(&run, &devs[k]);
+        if (v->sample.on) /* the JUnit case's message */
+            vks_validate_reduction_said(&devs[k], devs[k].reduction_text, sizeof devs[k].reduction_text);
         vks_validate_ctx_free(&run.c);
         worst = vks_cli_worse_exit(worst, drc);
         cJSON *j = report_device(vo, files, &devs[k]);
@@ -666,6 +692,7 @@ int vks_cmd_validate(int argc, char **argv)
 {
     vcmd cmd = {0}, *v = &cmd;
     vks_cli_pose_defaults(&v->pose);
+    v->sample.seed = VKS_SAMPLE_DEFAULT_SEED;
     v->vo.tolerance_scale = 1.0, v->vo.nmse = vks_diff_default_tolerance().nmse;
     snprintf(v->command, sizeof v->command, "vkskin validate");
     vopts *vo = &v->vo;
@@ -706,6 +733,11 @@ int vks_cmd_validate(int argc, char **argv)
     vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths;
     if (!nfiles)
         goto out; /* nothing could be read: each input's error is printed */
+    vo->sample = &v->sample;
+    if (v->sample.on && !vks_validate_sample_prepare(&v->sample, files, nfiles)) {
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
+        goto out;
+    }
     if (v->ro.report_dir && vks_validate_make_dir("--report", v->ro.report_dir) != VKS_EXIT_OK) {
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
         goto out;
@@ -743,6 +775,9 @@ int vks_cmd_validate(int argc, char **argv)
     if (v->ro.junit || v->ro.report_dir) { /* written whatever the verdict */
         v->ro.against = vo->against, v->ro.command = v->command;
         v->ro.tolerance_scale = vo->tolerance_scale, v->ro.nmse = vo->nmse, v->ro.exit_code = rc;
+        char sample[400];
+        if (v->sample.on)
+            vks_validate_sample_said(&v->sample, files, nfiles, sample, sizeof sample), v->ro.sample = sample;
         rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, devs, ndev, files, nfiles));
     }
 out:
@@ -750,7 +785,7 @@ out:
         vks_validate_device_free(&devs[k], nfiles);
     free(devs);
     if (files)
-        vks_golden_close(files, nfiles);
+        vks_golden_close(files, nfiles), vks_validate_sample_free(files, nfiles);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
             vks_cli_poser_free(&files[f].ps);

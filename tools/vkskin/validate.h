@@ -42,6 +42,16 @@ typedef struct vfile {
     /* where the time went, for the JUnit cases: the bind-pose check, and on the current
        device the reference and comparison of this file's chunks and their golden work */
     double bind_ms, check_ms, golden_ms;
+    /* --sample (validate_sample.c): the instances the reference compares, and what bounds the
+       others' vertices */
+    uint8_t *sampled;          /* per instance: 1 compared (NULL: every instance is) */
+    uint32_t sampled_count;
+    double (*bone_box)[6];     /* per bone: the bind-space box (lo xyz, hi xyz) of the vertices
+                                  it moves; lo > hi where it moves none */
+    double (*target_box)[6];   /* per bone and morph target (bone * target_count + t): the box
+                                  of that target's position deltas over the bone's vertices */
+    double wsum_lo, wsum_hi;   /* the range of a vertex's weight sum (1 where normalised) */
+    int unit_normals;          /* every mesh has normals and renormalises them: length 1 */
 } vfile;
 
 enum { MAX_REF_THREADS = 64 }; /* the reference's threads (--threads N, default every core) */
@@ -81,6 +91,11 @@ typedef struct vctx {
     struct vdevice *device; /* where the check's findings go */
     int context, contexts;  /* a split batch: this context (1-based) of how many, named with a
                                mismatch since its chunks are numbered per context (0: one device) */
+    /* --sample: the instances not sampled get no reference; every chunk's GPU figures are held
+       to the bound of its instances' vertices (validate_sample.c) */
+    int sampled;
+    double bound[6];        /* the chunk's: lo xyz, hi xyz (empty: lo > hi) */
+    int chunk_unit_normals; /* every file of the chunk has unit normals (so far) */
 } vctx;
 
 /* A chunk the GPU delivered, for the reference and the comparison (validate_ref.c). */
@@ -145,6 +160,10 @@ typedef struct vdevice {
     uint32_t reduced_chunks, readback_mismatches;
     uint32_t crowd_deliveries; /* the crowd path's chunk frames delivered: what it checks */
     vks_gpu_figures gpu_figures;
+    uint32_t readback_compared;             /* chunks whose figures the host recomputed */
+    uint32_t bound_checked, bound_failures; /* --sample: chunks held to the host's bound, failed */
+    char reduction_said[160];               /* the first failure */
+    char reduction_text[320];               /* their JUnit case's message */
 } vdevice;
 
 typedef struct vrun {
@@ -164,7 +183,45 @@ typedef struct vrun {
     uint32_t validation_messages; /* the other contexts' validation messages */
     vks_cli_shares *shares;       /* out (may be NULL): how a split batch shared its poses */
     vctx c;
+    int sampled;                  /* --sample: the batch reduces every chunk whatever --readback-check */
 } vrun;
+
+/* ---- sampled validation (validate_sample.c) ---- */
+
+/* --sample N|P% and --sample-seed S */
+typedef struct vsample {
+    int on;
+    uint32_t count;   /* N instances of each file (count) or P percent of them (percent > 0) */
+    double percent;
+    uint64_t seed;
+} vsample;
+
+enum { VKS_SAMPLE_DEFAULT_SEED = 41 };
+
+/* Takes --sample or --sample-seed at argv[*i]: 1 taken, 0 not one, -1 bad value (printed). */
+int vks_validate_sample_option(vsample *o, int argc, char **argv, int *i);
+/* Chooses each file's sampled instances (the same for the same seed, file order and counts)
+ * and its bone boxes; 0 when memory ran out (printed). */
+int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles);
+void vks_validate_sample_free(vfile *files, int nfiles);
+/* Whether pose `pose` of f is compared with the reference. */
+static inline int vks_validate_sampled(const vfile *f, uint32_t pose)
+{
+    return !f->sampled || f->sampled[pose / (f->frames ? f->frames : 1)];
+}
+/* Widens box (lo xyz, hi xyz) by the bound of every vertex of one instance of f posed with
+ * skin matrices K and morph weights w (NULL: the targets' defaults): each bone's bind box,
+ * moved by the weighted targets' delta boxes, through its K, joined, scaled by the weight sums. */
+void vks_validate_sample_bound(const vfile *f, const vks_affine_d *K, const float *w, double box[6]);
+/* A sampled run's check of one chunk's GPU figures against c->bound (said on stderr, counted
+ * in c->device); the chunk's bound starts empty again. */
+void vks_validate_check_bound(vctx *c, uint32_t chunk, const vks_gpu_figures *g);
+/* "N of M instances of each file (seed S)" style text, JSON and the JUnit property. */
+void vks_validate_sample_said(const vsample *o, const vfile *files, int nfiles, char *out, size_t size);
+/* The device's reduction check in a sentence (the JUnit case's message). */
+void vks_validate_reduction_said(const vdevice *d, char *out, size_t size);
+/* What was sampled and the reduction check's outcome: printed, or as "sample" into root. */
+void vks_validate_sample_report(const vsample *o, const vfile *files, int nfiles, const vdevice *d, struct cJSON *root);
 
 /* A monotonic clock in milliseconds, for the JUnit cases' times. */
 double vks_validate_now_ms(void);
@@ -227,6 +284,7 @@ typedef struct vreport_opts {
     const char *command;
     double tolerance_scale, nmse;
     int exit_code;
+    const char *sample;      /* --sample: what was compared (NULL: every instance) */
 } vreport_opts;
 
 /* Writes the JUnit file and the HTML report from every device's results; a failure to write

@@ -2,6 +2,7 @@
  * contexts (validate_split.c): what a chunk names on a mismatch, the GPU's figures against the
  * host's from the same bytes, and the --readback-check rule for a batch's reduction. Apart, so
  * that neither of the two files calls into the other for it. */
+#include <math.h>
 #include <stdio.h>
 
 #include "validate.h"
@@ -28,13 +29,17 @@ void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, con
     const vks_gpu_figures *h = &c->chunk_host;
     const char *what = NULL;
     uint32_t gv = 0, hv = 0;
-    if (g->sum != h->sum)
+    if (c->sampled) /* --sample: the figures held to the host's bound (validate_sample.c) */
+        vks_validate_check_bound(c, chunk, g);
+    if (!c->reduce) /* --sample without the readback check: the host did not recompute them */
+        ;
+    else if (g->sum != h->sum)
         what = "sum", gv = g->sum, hv = h->sum;
     else if (g->xor_words != h->xor_words)
         what = "xor", gv = g->xor_words, hv = h->xor_words;
     else if (g->nonfinite != h->nonfinite)
         what = "count of non-finite components", gv = g->nonfinite, hv = h->nonfinite;
-    for (int k = 0; k < 3 && !what; k++)
+    for (int k = 0; k < 3 && !what && c->reduce; k++)
         if (g->min_key[k] != h->min_key[k] || g->max_key[k] != h->max_key[k]) {
             int lo = g->min_key[k] != h->min_key[k];
             what = lo ? (k == 0 ? "least x" : k == 1 ? "least y" : "least z")
@@ -53,6 +58,7 @@ void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, con
                 c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
         d->readback_mismatches++;
     }
+    d->readback_compared += c->reduce != 0;
     vks_gpu_figures_merge(&d->gpu_figures, g);
     d->reduced_chunks++;
 }
@@ -62,6 +68,9 @@ void vks_validate_next_chunk(vctx *c)
 {
     vks_gpu_figures_reset(&c->chunk_host);
     c->chunk_file = NULL, c->chunk_more_files = 0;
+    for (int k = 0; k < 3; k++) /* and its bound (--sample) empty */
+        c->bound[k] = INFINITY, c->bound[3 + k] = -INFINITY;
+    c->chunk_unit_normals = 1;
 }
 
 /* vks_gpu_batch.reduce for --readback-check (auto: only where the chunks come through a copy). */

@@ -71,6 +71,8 @@ typedef struct share {
     vks_diff_acc *sums_p, *sums_n; /* the file's accumulators where this share takes NMSE's sums
                                       as it goes (the chunk's first share), else NULL */
     const vposes_ahead *ahead;     /* the GPU's poses still held (validate_poses.c): not made twice */
+    int sampled;                   /* --sample: a bound of every instance, a reference of some */
+    double bound[6];
 } share;
 
 /* Item i of the chunk: the pose it is numbered as in the reports, and its locals. */
@@ -96,6 +98,19 @@ static void locals_of(const vref_chunk *ch, const vposes_ahead *ahead, uint32_t 
         vks_cli_poser_locals(&f->ps, pose / f->frames, pose % f->frames, out);
 }
 
+/* An instance --sample leaves out of the comparison: its skin matrices' bound (what the chunk's
+ * GPU reduction is held to), and the readback check's figures of its words where asked. */
+static void bound_only(share *sh, uint32_t i, const float *w)
+{
+    const vref_chunk *ch = sh->ch;
+    const vfile *f = ch->f;
+    vks_cpu_skin_matrices_d(f->skin, sh->world, sh->K);
+    vks_validate_sample_bound(f, sh->K, w, sh->bound);
+    size_t at = ((size_t)sh->a + i) * f->skin->vertex_count * 3;
+    if (sh->check)
+        vks_gpu_figures_add(&sh->figs, ch->gp + at, ch->gn ? ch->gn + at : NULL, f->skin->vertex_count);
+}
+
 /* One instance of a share, whole before the next: its reference, its error scale, its
  * comparison and (on the share that starts the chunk) its sums, while its reference is still in
  * the cache (the share's references written whole and then read back cost a pass through
@@ -116,7 +131,13 @@ static void run_instance(share *sh, uint32_t i)
         vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, sh->weights);
         w = sh->weights;
     }
+    if (sh->sampled && !vks_validate_sampled(f, pose_of(ch, sh->a + i))) {
+        bound_only(sh, i, w);
+        return;
+    }
     vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, rp, rn);
+    if (sh->sampled)
+        vks_validate_sample_bound(f, sh->K, w, sh->bound);
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
@@ -218,6 +239,47 @@ int vks_validate_threads(int asked)
     return n < 1 ? 1 : n > MAX_REF_THREADS ? MAX_REF_THREADS : (int)n;
 }
 
+/* NMSE's sums in the components' order, one stream per thread, after the first share's (taken
+ * as it went up to item `from`), then the golden on this thread (file offsets, in pose order).
+ * Returns when the golden's work began. */
+static double sums_and_golden(vctx *c, const vref_chunk *ch, uint32_t first_share_end)
+{
+    vfile *f = ch->f;
+    size_t per = (size_t)f->skin->vertex_count * 3;
+    size_t from = (size_t)first_share_end * per, rest = (size_t)ch->count * per - from;
+    sums ss[2] = {{&f->pos, ch->gp + from, c->rp + from, rest}, {&f->nrm, ch->gn + from, c->rn + from, rest}};
+    vks_validate_parallel(c, rest ? 2 : 0, run_sums, (void *[]){&ss[0], &ss[1]});
+    double t1 = vks_validate_now_ms();
+    for (uint32_t i = 0; i < ch->count && (c->save_golden || c->against); i++) {
+        if (!ch->crowd) {
+            vks_golden_chunk(c, f, ch->first, ch->count, ch->gp, ch->gn, c->scales);
+            break;
+        }
+        size_t at = (size_t)i * per;
+        vks_golden_chunk(c, f, pose_of(ch, i), 1, ch->gp + at, ch->gn + at, &c->scales[i]);
+    }
+    return t1;
+}
+
+/* --sample: NMSE's sums over the sampled instances in pose order on this thread (a few: the
+ * result does not depend on the thread count), and the golden compared at them. */
+static double sampled_sums_and_golden(vctx *c, const vref_chunk *ch)
+{
+    vfile *f = ch->f;
+    size_t per = (size_t)f->skin->vertex_count * 3;
+    c->chunk_unit_normals &= f->unit_normals;
+    for (uint32_t i = 0; i < ch->count; i++) {
+        uint32_t pose = pose_of(ch, i);
+        if (!vks_validate_sampled(f, pose))
+            continue;
+        size_t at = (size_t)i * per;
+        vks__diff_add_sums_pair(&f->pos, ch->gp + at, c->rp + at, &f->nrm, ch->gn + at, c->rn + at, per);
+        if (c->against)
+            vks_golden_chunk(c, f, pose, 1, ch->gp + at, ch->gn + at, &c->scales[i]);
+    }
+    return vks_validate_now_ms(); /* its golden work is in the loop: counted as the check's */
+}
+
 static int grow(void **p, size_t *cap, size_t need)
 {
     if (need <= *cap)
@@ -286,7 +348,10 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_diff_begin(&sh[t].pos, f->pos.r.radius, &f->pos.r.tolerance);
         vks_diff_begin(&sh[t].nrm, f->nrm.r.radius, &f->nrm.r.tolerance);
         sh[t].check = c->reduce;
-        if (t == 0) /* first in the components' order: its sums need not wait for the others */
+        sh[t].sampled = c->sampled;
+        for (int k = 0; k < 3; k++)
+            sh[t].bound[k] = INFINITY, sh[t].bound[3 + k] = -INFINITY;
+        if (t == 0 && !c->sampled) /* first in the components' order: its sums need not wait */
             sh[t].sums_p = &f->pos, sh[t].sums_n = &f->nrm;
         vks_gpu_figures_reset(&sh[t].figs);
         args[t] = &sh[t];
@@ -299,24 +364,11 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_error_map_merge(f->nmap, sh[t].nmap);
         if (c->reduce)
             vks_gpu_figures_merge(&c->chunk_host, &sh[t].figs);
+        for (int k = 0; k < 3; k++)
+            c->bound[k] = fmin(c->bound[k], sh[t].bound[k]), c->bound[3 + k] = fmax(c->bound[3 + k], sh[t].bound[3 + k]);
     }
-    /* NMSE's sums in the components' order, one stream per thread, after the first share's
-       (taken as it went) */
-    size_t from = (size_t)sh[0].b * per, rest = (size_t)count * per - from;
-    sums ss[2] = {{&f->pos, ch->gp + from, c->rp + from, rest}, {&f->nrm, ch->gn + from, c->rn + from, rest}};
-    vks_validate_parallel(c, rest ? 2 : 0, run_sums, (void *[]){&ss[0], &ss[1]});
-    /* the golden on this thread (file offsets, in pose order) */
-    double t1 = vks_validate_now_ms();
-    for (uint32_t i = 0; i < count && (c->save_golden || c->against); i++) {
-        if (!ch->crowd) {
-            vks_golden_chunk(c, f, ch->first, count, ch->gp, ch->gn, c->scales);
-            break;
-        }
-        size_t at = (size_t)i * per;
-        vks_golden_chunk(c, f, pose_of(ch, i), 1, ch->gp + at, ch->gn + at, &c->scales[i]);
-    }
-    double t2 = vks_validate_now_ms();
-    f->check_ms += t1 - t0, f->golden_ms += t2 - t1;
+    double t1 = c->sampled ? sampled_sums_and_golden(c, ch) : sums_and_golden(c, ch, sh[0].b);
+    f->check_ms += t1 - t0, f->golden_ms += vks_validate_now_ms() - t1;
     f->delivered += count;
     return 0;
 }

@@ -143,6 +143,8 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
         rd[k].seconds = d->st.total_ms / 1e3;
         rd[k].files = d->files;
         rd[k].file_count = d->ran ? (uint32_t)nfiles : 0;
+        if (o->sample && d->ran) /* a sampled run: its reduction check is a case of its own */
+            rd[k].reduction_check = d->reduction_text, rd[k].reduction_pass = d->bound_failures == 0;
         for (int f = 0; d->ran && f < nfiles; f++)
             d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     }
@@ -153,6 +155,7 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
     rep.against = o->against;
     rep.devices = rd, rep.device_count = (uint32_t)ndev;
     rep.exit_code = o->exit_code;
+    rep.sample = o->sample;
     int rc = VKS_EXIT_OK;
     if (o->junit)
         rc = vks_cli_worse_exit(rc, write_one(o->junit, vks_report_junit, &rep, o->junit));

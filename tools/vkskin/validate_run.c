@@ -186,6 +186,26 @@ static int collect(vrun *r, vdevice *d)
     return rc;
 }
 
+/* The batch's reduction: --readback-check's rule for what the host recomputes, and with --sample
+ * every chunk reduced whatever it says (the reduction is what vouches for the instances not
+ * compared). 0, said, when --sample needs a reduction the device cannot make. */
+static int batch_reduction(vrun *r, vks_gpu *gpu, vks_gpu_batch *b, vdevice *d)
+{
+    b->reduce = vks_validate_reduce_mode(r); /* auto leaves out a context that reads in place */
+    r->c.reduce = vks_gpu_batch_reduces(gpu, b); /* the host recomputes only what will come */
+    if (r->sampled)
+        b->reduce = 1;
+    d->reduced = vks_gpu_batch_reduces(gpu, b);
+    r->c.sampled = r->sampled, r->c.device = d;
+    if (r->sampled && !d->reduced) {
+        fprintf(stderr, "vkskin validate: --sample: the device cannot reduce the chunks (subgroup arithmetic), "
+                        "which is what checks the instances not compared\n");
+        snprintf(d->error, sizeof d->error, "--sample needs the GPU's reduction, which the device lacks");
+        return 0;
+    }
+    return 1;
+}
+
 int vks_validate_device(vrun *r, vdevice *d)
 {
     vks_gpu *gpu = NULL;
@@ -280,15 +300,17 @@ int vks_validate_device(vrun *r, vdevice *d)
                 b.get_weights = get_weights;
         b.want_normals = 1;
         b.max_chunk_bytes = r->gopt.max_chunk_bytes;
-        /* the readback check: auto leaves out a context that reads its outputs in place */
-        b.reduce = vks_validate_reduce_mode(r);
-        b.chunk_done = chunk_done;
-        d->reduced = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
-        r->c.reduce = d->reduced, r->c.device = d;
+        b.chunk_done = chunk_done; /* the readback check, and --sample's bound, of each chunk */
+        if (!batch_reduction(r, gpu, &b, d)) {
+            rc = VKS_EXIT_RUNTIME;
+            vks_cli_progress_end(&progress);
+            r->c.progress = NULL;
+            goto out;
+        }
         vks_validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&d->gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
-        r->c.reduce = 0;
+        r->c.reduce = 0, r->c.sampled = 0;
     }
     if (src > 0) { /* a context of the list could not be opened: said already */
         vks_cli_progress_end(&progress);
@@ -311,6 +333,8 @@ int vks_validate_device(vrun *r, vdevice *d)
     rc = collect(r, d);
     if (d->readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
+    if (d->bound_failures) /* --sample: an instance not compared went wrong */
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);
     if (r->gopt.validation && d->validation_messages)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);
     if (r->report_dir)

@@ -15,6 +15,7 @@
 #include "gpu_internal.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -216,6 +217,13 @@ static vks_result cache_create(vks_gpu *gpu, const vks_gpu_models *ms, const cac
     return VKS_OK;
 }
 
+/* Testing (gpu_testing.h, fault_instance): the instance's first node, a root, scaled or NaN. */
+static void fault_instance(const vks_gpu_testing *t, vks_affine *locals)
+{
+    for (int k = 0; k < 12; k++)
+        locals->m[k] = t->fault_instance_scale != 0 ? locals->m[k] * t->fault_instance_scale : NAN;
+}
+
 /* Fills the next chunk into sl from the cursor: whole instances while every capacity holds. */
 static int fill_chunk(sched *s, slot *sl)
 {
@@ -259,6 +267,8 @@ static int fill_chunk(sched *s, slot *sl)
                 memcpy(dst, e->locals + (size_t)inst * m->node_count, (size_t)m->node_count * sizeof *dst);
             else if (m->node_count)
                 b->get_locals(b->user, s->entry, inst, dst);
+            if (s->gpu->test.fault_instance == inst + 1) /* testing: one instance posed wrong */
+                fault_instance(&s->gpu->test, dst);
             if (sl->p.morph) /* the weights in the slots before the locals (compute/morph.glsl) */
                 vks__morph_weights_put(ms, b, s->entry, e->model, inst, locals + (uint64_t)(at - m->morph_slots) * 12);
             insts[ni + i] = (vks__gpu_inst){e->model, at, at, (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
