@@ -37,7 +37,7 @@ static void compare(const vks_skin *s, const char *name, uint32_t instances)
         fp[i] = fn[i] = -7.0f;
     for (uint32_t i = 0; i < instances; i++)
         vks_pose_procedural(s, 9, i, 0.1f * (float)i, 0.0f, locals + (size_t)i * s->node_count);
-    vks_deform_job ref = {s, locals, instances, rp, rn}, fast = {s, locals, instances, fp, fn};
+    vks_deform_job ref = {s, locals, instances, rp, rn, NULL}, fast = {s, locals, instances, fp, fn, NULL};
     vks_error err = {0};
     CHECK(vks_cpu_reference_run(&ref, &err) == VKS_OK);
     CHECK(vks_cpu_fast_run(&fast, 2, &err) == VKS_OK);
