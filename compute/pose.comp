@@ -136,6 +136,7 @@ void load_bone(uint b, out uint node, out uint mesh, out Aff ib)
 
 #include "clip.glsl"
 #include "layers.glsl"
+#include "clip_morph.glsl"
 
 Aff root_of(PoseParam pp)
 {
@@ -255,6 +256,8 @@ void main()
         bool compose = POSE_NODES == 0u && p >= 0 && parent_composes;
         store_world(lbase + n * 12u, compose ? mul(load_world(lbase + uint(p) * 12u), l) : l);
     }
+    if (USE_PARAMS != 0u) // morph weights: the deform pass's morph stage reads them (clip_morph.glsl)
+        write_morph(i, mo, lbase, source, ce, tl, ltime, lweight, lflags, lmask, lane, stride);
     if (POSE_NODES != 0u) {
         // Level 0 holds the roots; each later level's parents are all in the levels before.
         uint lb = levels[inst.model], level_count = levels[lb], order = lb + level_count + 2u;

@@ -3,7 +3,8 @@
 
 struct Model { uint node_base, node_count, bone_base, bone_count, mesh_base, mesh_count, vert_base, vert_count; };
 struct Bone { uint node, mesh, pad0, pad1; float ib[12]; };
-struct Mesh { int space_node; uint pad0, pad1, pad2; float pre[12]; };
+// morph_count, morph_back: the mesh's morph targets and where its weights sit (src/gpu/tables.h)
+struct Mesh { int space_node; uint morph_count, morph_back, pad2; float pre[12]; };
 // infl_more: groups of more than 4 influences: slots 4..7 of the group's first vertex in infl[];
 // morph_base, morph: the group's morph targets (src/gpu/tables.h, compute/morph.glsl)
 struct Group { uint first_vertex, vertex_count, first_palette, palette_count, flags, vert_base, infl_more, pad1,

@@ -23,7 +23,10 @@ VKS__TWIN(vks__gpu_bone, 64);
 VKS__AT(vks__gpu_bone, mesh, 4);
 VKS__AT(vks__gpu_bone, ib, 16);
 
-typedef struct vks__gpu_mesh { int32_t space_node; uint32_t pad0, pad1, pad2; float pre[12]; } vks__gpu_mesh;
+/* morph_count: the mesh's morph targets; morph_back: how many floats before the instance's
+ * locals its first weight is (as vks__gpu_group.morph's high bits): the crowd's pose pass writes
+ * the weights it samples there (compute/clip_morph.glsl). */
+typedef struct vks__gpu_mesh { int32_t space_node; uint32_t morph_count, morph_back, pad2; float pre[12]; } vks__gpu_mesh;
 VKS__TWIN(vks__gpu_mesh, 64);
 VKS__AT(vks__gpu_mesh, pre, 16);
 

@@ -6,11 +6,13 @@
 # without a device) in a pose that bends the upper joint, against the specification's
 # p + sum w dp then skinning, computed by the script; inspect lists the targets and validate
 # passes. Weights channels (LINEAR, STEP, CUBICSPLINE; a clip with only weights), layers that
-# blend them and a pose file's weights are played on the CPU engines against the
-# specification's interpolation and the layer rule computed by the script; a pose file's
-# weights on --gpu too (and validate); --gpu with clips, whose crowd does not take weights yet,
-# says so with counts. convert writes the targets with
-# their default weights and the weights channels back (deformed again: the same result), and
+# blend them (masked layers drive none) and a pose file's weights are played against the
+# specification's interpolation and the layer rule computed by the script, on every engine:
+# --gpu samples a clip's weights per instance in the crowd's pose pass (with the validation
+# layer), validate with the clips and the layered crowd passes against the reference, and bake
+# plays them on every engine; a pose file's weights on --gpu too (and validate). convert
+# writes the targets with their default weights and the weights channels back (deformed
+# again: the same result), and
 # the Khronos validator finds no error or warning in the authored and converted files (where
 # it is installed: tests/node/install.sh).
 set -u
@@ -44,15 +46,24 @@ for case in mesh node sparse; do
 done
 # weights channels: a clip that drives only weights (LINEAR), and STEP and CUBICSPLINE ones
 # beside a rotation channel, played over frames at 0.25, 0.75, 1.25, 1.75 s; the weights are
-# sampled per instance and frame as the specification interpolates them
+# sampled per instance and frame as the specification interpolates them (on --gpu by the
+# crowd's pose pass, from the keys uploaded once)
 for case in linear step cubic; do
   python3 "$here/gltf_morph_golden.py" make $case $case.gltf || exit 1
-  for e in --cpu --cpu-fast; do
-    "$vk" deform $case.gltf $e --clip $case.gltf --time 0.25 --frames 4 --fps 2 --out $case.raw --format raw 2> err ||
+  for e in $engines; do
+    extra=""; [ "$e" = "--gpu" ] && extra="--validation"
+    "$vk" deform $case.gltf $e $extra --clip $case.gltf --time 0.25 --frames 4 --fps 2 --out $case.raw --format raw 2> err ||
       say "$case $e: deform with the clip: $(cat err)"
     python3 "$here/gltf_morph_golden.py" check $case.gltf none.json $case.raw 0.25 4 2 || say "$case $e: the golden differs"
     grep -q "drives none" err && say "$case: a clip that drives weights is refused"
+    grep -qi "validation\|warning" err && say "$case $e: $(grep -i 'validation\|warning' err | head -3)"
   done
+  # validate: the crowd's weights beside the reference's, instances at staggered times
+  if [[ $engines == *--gpu* ]]; then
+    "$vk" validate $case.gltf --clip $case.gltf --instances 3 --time 0.25 --frames 4 --fps 2 > val.txt 2>&1 ||
+      say "$case: validate with the clip: $(tail -4 val.txt)"
+    grep -q warning val.txt && say "$case: validate with the clip warns: $(grep warning val.txt)"
+  fi
   # convert writes the weights channel (its keys and interpolation) on the mesh's node
   "$vk" convert $case.gltf --clip $case.gltf $case.conv.glb > /dev/null 2> err || say "$case: convert with the clip: $(cat err)"
   "$vk" deform $case.conv.glb --cpu --clip $case.conv.glb --time 0.25 --frames 4 --fps 2 --out conv.raw --format raw 2> err ||
@@ -60,21 +71,37 @@ for case in linear step cubic; do
   python3 "$here/gltf_morph_golden.py" check $case.gltf none.json conv.raw 0.25 4 2 > out.txt ||
     say "$case: convert lost the weights channel: $(cat out.txt)"
   files="$files $case.conv.glb"
-  # the GPU's crowd (clips sampled on the GPU) does not take weights yet: it says so, with counts
-  if [[ $engines == *--gpu* ]]; then
-    "$vk" deform $case.gltf --gpu --clip $case.gltf --time 0.25 --out gpu.raw 2> err || say "$case --gpu: $(cat err)"
-    grep -q "warning: the poses drive the morph weights of 1 mesh(es) (12 vertices" err ||
-      say "$case --gpu: no warning that the weights are not played: $(cat err)"
-  fi
 done
 # layers blend weights channels as they blend the other channels: two normal layers (weighted
-# mean), a layer with an additive one (weight x its delta from its clip's first frame)
+# mean), a layer with an additive one (weight x its delta from its clip's first frame), a
+# layer beside masked ones (which drive no weights); on --gpu blended in the pose pass
 for case in stepw cubicw; do python3 "$here/gltf_morph_golden.py" make $case $case.gltf || exit 1; done
 python3 "$here/gltf_morph_golden.py" crowd crowd.json || exit 1
-for e in --cpu --cpu-fast; do
-  "$vk" deform linear.gltf $e --crowd crowd.json --time 0.1 --frames 3 --fps 2 --out crowd.raw --format raw 2> err ||
+for e in $engines; do
+  extra=""; [ "$e" = "--gpu" ] && extra="--validation"
+  "$vk" deform linear.gltf $e $extra --crowd crowd.json --time 0.1 --frames 3 --fps 2 --out crowd.raw --format raw 2> err ||
     say "layers $e: deform: $(cat err)"
+  grep -qi "validation\|warning" err && say "layers $e: $(grep -i 'validation\|warning' err | head -3)"
   python3 "$here/gltf_morph_golden.py" check-crowd linear.gltf crowd.raw 0.1 3 2 > out.txt || say "layers $e: $(cat out.txt)"
+done
+if [[ $engines == *--gpu* ]]; then
+  # the pose pass's nodes variant (a subgroup per instance) writes the same weights
+  "$vk" deform linear.gltf --gpu --validation --launch-shape pose=nodes --crowd crowd.json --time 0.1 --frames 3 --fps 2 \
+    --out crowd.raw --format raw 2> err || say "layers, pose=nodes: deform: $(cat err)"
+  grep -qi "validation\|warning" err && say "layers, pose=nodes: $(grep -i 'validation\|warning' err | head -3)"
+  python3 "$here/gltf_morph_golden.py" check-crowd linear.gltf crowd.raw 0.1 3 2 > out.txt || say "layers, pose=nodes: $(cat out.txt)"
+  "$vk" validate linear.gltf --crowd crowd.json --time 0.1 --frames 3 --fps 2 > val.txt 2>&1 ||
+    say "validate with the layered crowd: $(tail -4 val.txt)"
+fi
+# bake plays them too: a job of the CUBICSPLINE clip (frames at 0, 0.25, ..., 1.75 s) on every
+# engine (the GPU's is its default), against the specification
+printf '{"version": 1, "defaults": {"fps": 4, "outputs": ["raw"]}, "jobs": [{"name": "c", "model": "%s", "clips": ["%s"], "range": [0, 1.75]}]}\n' \
+  "$PWD/cubic.gltf" "$PWD/cubic.gltf" > bake.json
+for e in $engines; do
+  rm -rf baked
+  "$vk" bake bake.json ${e/--gpu/} --out baked --quiet > /dev/null 2> err || say "bake $e: $(cat err)"
+  python3 "$here/gltf_morph_golden.py" check cubic.gltf none.json baked/c.raw 0 8 4 > out.txt ||
+    say "bake $e: $(grep FAIL out.txt | head -2)"
 done
 # a pose file gives weights per frame, by mesh name or by its node's name; a frame without
 # them keeps the defaults; a name no mesh with targets has, or a wrong count, is refused

@@ -18,11 +18,13 @@
       RAW against each frame of a pose file whose frames give the tube's weights ("weights":
       {"tube" or "body": [w0, w1]}; a frame without them: the model's default weights).
   gltf_morph_golden.py crowd OUT.json
-      A crowd of two layered instances of linear.gltf (LAYERS below): two normal layers
-      (LINEAR and CUBICSPLINE weights), and a LINEAR layer with an additive STEP one.
+      A crowd of three layered instances of linear.gltf (LAYERS below): two normal layers
+      (LINEAR and CUBICSPLINE weights), a LINEAR layer with an additive STEP one, and a LINEAR
+      layer beside a masked normal and a masked additive one.
   gltf_morph_golden.py check-crowd MODEL.gltf RAW TIME FRAMES FPS
       RAW (vkskin deform --crowd of that crowd) against the layer rule computed here: normal
-      layers' weights by their weighted mean, additive ones adding weight * (w(t) - w(0)).
+      layers' weights by their weighted mean, additive ones adding weight * (w(t) - w(0)); masked
+      layers drive no weights.
   gltf_morph_golden.py check MODEL.gltf POSE.json RAW [TIME FRAMES FPS]
       RAW (vkskin deform --format raw of MODEL.gltf in the pose, or with TIME: playing its
       animation over FRAMES frames at FPS from TIME, the weights sampled here as the
@@ -45,9 +47,11 @@ WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "spa
            "linear": ([0.5, 0.25], None), "step": ([0.5, 0.25], None), "cubic": ([0.5, 0.25], None),
            "stepw": ([0.5, 0.25], None), "cubicw": ([0.5, 0.25], None)}
 INTERP = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE", "stepw": "STEP", "cubicw": "CUBICSPLINE"}
-# per instance: (clip case, start, weight, additive)
+# per instance: (clip case, start, weight, additive[, mask node]); a masked layer drives the
+# nodes under its mask and no mesh's weights (the third instance: the first layer's alone)
 LAYERS = [[("linear", 0.25, 0.6, False), ("cubicw", 0.75, 0.4, False)],
-          [("linear", 0.25, 1.0, False), ("stepw", 1.25, 0.5, True)]]
+          [("linear", 0.25, 1.0, False), ("stepw", 1.25, 0.5, True)],
+          [("linear", 0.25, 0.5, False), ("cubicw", 0.75, 1.0, False, "bone"), ("stepw", 1.25, 0.5, True, "bone")]]
 KEY_TIMES = [0.0, 1.0, 2.0]
 KEY_WEIGHTS = [[0.0, 0.0], [1.0, 0.5], [0.25, 1.0]]
 IN_TANGENTS = [[0.5, -1.0], [-0.25, 0.75], [1.0, 0.5]]
@@ -271,8 +275,9 @@ def check(model, pose_file, raw, time=None, frames=1, fps=30.0):
 def crowd(out):
     rows = []
     for layers in LAYERS:
-        ls = [dict({"clip": c + ".gltf", "start": st, "weight": w}, **({"blend": "additive"} if add else {}))
-              for c, st, w, add in layers]
+        ls = [dict({"clip": y[0] + ".gltf", "start": y[1], "weight": y[2]}, **({"blend": "additive"} if y[3] else {}),
+                   **({"mask": y[4]} if len(y) > 4 else {}))
+              for y in layers]
         rows.append({"model": "linear.gltf", "layers": ls})
     json.dump({"instances": rows}, open(out, "w"), indent=1)
 
@@ -280,6 +285,7 @@ def crowd(out):
 def layered_weights(layers, T):
     """pose.h's layer rule for weights: the normal layers' weighted mean, then each additive
     layer's weight times its delta from its clip's first frame (time 0); clip times loop."""
+    layers = [y[:4] for y in layers if len(y) == 4]  # masked layers drive no weights
     num, den = [0.0, 0.0], 0.0
     for c, st, w, add in layers:
         if not add:

@@ -182,19 +182,45 @@ static int normals_or_say(const vks_bake_job *job, const vks_bake_loaded *l, vks
     return 0;
 }
 
+/* Every frame's morph weights (skin.h, MORPH TARGETS), clip by clip in double, as the GPU's
+ * crowd samples them from the clips' weights channels (the layer rule for a layered job); NULL
+ * for a model without targets (the defaults) and when out of memory (*ok = 0). */
+static float *frame_weights(const vks_bake_job *job, const vks_bake_loaded *l, int *ok)
+{
+    const vks_skin *s = l->skin;
+    if (!s->target_count)
+        return NULL;
+    float *w = malloc(sizeof *w * s->target_count * (size_t)l->frames);
+    *ok = w != NULL;
+    for (uint32_t c = 0; w && c < l->clip_count; c++) {
+        const vks_bake_clip *bc = &l->clips[c];
+        for (uint32_t f = 0; f < bc->frames; f++) {
+            double t = vks_bake_frame_time(job, bc, f);
+            float *out = w + (size_t)(bc->first_frame + f) * s->target_count;
+            if (l->layers)
+                vks_clip_layers_weights_d(l->layers, s, (float)t, out);
+            else
+                vks_clip_sample_weights_d(bc->clip, s, t, out);
+        }
+    }
+    return w;
+}
+
 static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
 {
     const vks_skin *s = l->skin;
     vks_affine *locals = malloc(sizeof *locals * s->node_count * (size_t)l->frames);
-    if (!locals || !frame_locals(job, l, fast, locals, NULL)) {
-        free(locals);
+    int ok = 1;
+    float *weights = locals ? frame_weights(job, l, &ok) : NULL;
+    if (!locals || !ok || !frame_locals(job, l, fast, locals, NULL)) {
+        free(locals), free(weights);
         fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
         return 0;
     }
-    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals, NULL};
+    vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals, weights};
     vks_error err = {0};
     vks_result r = fast ? vks_cpu_fast_run(&dj, 0, &err) : vks_cpu_reference_run(&dj, &err);
-    free(locals);
+    free(locals), free(weights);
     if (r != VKS_OK) {
         char msg[512];
         fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));

@@ -110,8 +110,9 @@ typedef struct vks_cli_pose {
     const char **models;
     uint32_t model_count;
     struct vks_cli_anim *anim; /* NULL without --clip or --crowd */
-    /* set by a command whose engines take morph weights per instance (deform --cpu and
-       --cpu-fast); the others are told, with counts, when a clip drives weights they drop */
+    /* set by a command whose engines take morph weights per instance (deform and validate,
+       on every engine); the others (render's host-posed crowd of a pose file) are told, with
+       counts, when the poses drive weights they drop */
     int plays_morph_weights;
 } vks_cli_pose;
 

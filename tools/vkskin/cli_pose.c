@@ -132,7 +132,7 @@ int vks_cli_pose_check(const vks_cli_pose *p)
 }
 
 /* A command whose engines do not take morph weights per instance says what it drops: the
- * meshes a clip's weights channels drive and their vertices, which keep their default weights. */
+ * meshes the poses' weights drive and their vertices, which keep their default weights. */
 static void note_dropped_weights(const vks_cli_poser *ps, const vks_cli_pose *opt)
 {
     uint32_t vertices = 0;
@@ -141,7 +141,7 @@ static void note_dropped_weights(const vks_cli_poser *ps, const vks_cli_pose *op
             vertices += ps->skin->meshes[m].source_vertex_count;
     fprintf(stderr, "vkskin: %s: warning: the poses drive the morph weights of %u mesh(es) (%u vertices with "
                     "targets), which this command does not play yet: they keep their default weights (vkskin deform "
-                    "--cpu plays them)\n", opt->models && ps->model < opt->model_count ? opt->models[ps->model] : "",
+                    "plays them)\n", opt->models && ps->model < opt->model_count ? opt->models[ps->model] : "",
             ps->morph_meshes, vertices);
 }
 

@@ -200,9 +200,9 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
     int rc = VKS_EXIT_OK;
     vks_cli_poser ps;
     vks_cli_pose po = *pose;
-    /* the CPU engines' jobs and the GPU's batch carry them; the GPU's crowd (clips sampled on
-       the GPU) does not yet */
-    po.plays_morph_weights = e != ENGINE_GPU || !pose->anim;
+    /* the CPU engines' jobs and the GPU's batch carry them; the GPU's crowd samples the clips'
+       weights channels itself (compute/clip_morph.glsl) */
+    po.plays_morph_weights = 1;
     if (!vks_cli_poser_init(&ps, s, &po, model)) {
         vks_cli_poser_free(&ps);
         vks_skin_free(s);

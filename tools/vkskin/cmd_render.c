@@ -225,9 +225,11 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         free(s.skins);
         return VKS_EXIT_RUNTIME;
     }
+    vks_cli_pose clips = *pose; /* the crowd samples the clips' morph weights on the GPU */
+    clips.plays_morph_weights = 1;
     for (; s.count < nfiles; s.count++) {
         if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt)) ||
-            (pose->anim && !vks_cli_poser_init(&s.posers[s.count], s.skins[s.count], pose, (uint32_t)s.count))) {
+            (pose->anim && !vks_cli_poser_init(&s.posers[s.count], s.skins[s.count], &clips, (uint32_t)s.count))) {
             s.count += s.skins[s.count] != NULL; /* freed with the others */
             sheet_free(&s);
             return VKS_EXIT_INPUT;

@@ -582,8 +582,9 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
             continue;
         }
         vks_cli_pose po = v->pose; /* the batch and the reference take a pose file's morph
-                                      weights; a crowd's clips are sampled on the GPU */
-        po.plays_morph_weights = !po.anim;
+                                      weights, the crowd (sampled on the GPU) and the reference
+                                      the clips' */
+        po.plays_morph_weights = 1;
         if (!vks_cli_poser_init(&vf->ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
             vks_cli_poser_free(&vf->ps);
             vks_skin_free(vf->skin);

@@ -124,11 +124,14 @@ static void run_instance(share *sh, uint32_t i)
     size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
     float *rp = sh->rp + at, *rn = sh->rn + at;
     vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
-    const float *w = NULL; /* morph weights: the poser's, as the GPU's batch got them; a crowd's (clips
-                              sampled on the GPU) stay at the defaults on both sides */
-    if (!ch->crowd && f->ps.morph_meshes) {
+    const float *w = NULL; /* morph weights: the poser's, as the GPU's batch got them or its crowd
+                              sampled them from the clips */
+    if (f->ps.morph_meshes) {
         uint32_t pose = ch->first + sh->a + i;
-        vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, sh->weights);
+        if (ch->crowd)
+            vks_cli_poser_weights(&f->ps, pose, ch->frame, sh->weights);
+        else
+            vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, sh->weights);
         w = sh->weights;
     }
     if (sh->sampled && !vks_validate_sampled(f, pose_of(ch, sh->a + i))) {

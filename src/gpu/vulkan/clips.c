@@ -3,6 +3,7 @@
  * on the host, uploaded once; a frame adds nothing. */
 #include "crowd_internal.h"
 
+#include "core/clip_morph_internal.h"
 #include "core/vec.h"
 
 #include <stdio.h>
@@ -85,6 +86,37 @@ static uint32_t put_clip(words *b, const vks_clip *clip)
     return (uint32_t)at;
 }
 
+/* The clip's morph weights curves, CURVE_WORDS each, in the order of its morph tracks. */
+static uint32_t put_morph_curves(words *b, const vks_clip *clip)
+{
+    size_t at = reserve(b, (size_t)clip->morph_track_count * CURVE_WORDS);
+    for (uint32_t t = 0; t < clip->morph_track_count && !b->failed; t++)
+        put_curve(b, at + (size_t)t * CURVE_WORDS, &clip->morph_tracks[t].weights);
+    return (uint32_t)at;
+}
+
+/* An entry's words after its nodes': per mesh of the skin, ~0u when the clip does not drive its
+ * morph weights (they stay at the defaults), else a block: the curve's word offset, then the
+ * mesh's default weights (compute/clip_morph.glsl samples w - default). */
+static void put_entry_morph(words *b, size_t e, const vks_clip *clip, uint32_t curves, const vks_skin *s, int *any)
+{
+    for (uint32_t m = 0; m < s->mesh_count && !b->failed; m++) {
+        const vks_mesh *me = &s->meshes[m];
+        int32_t tr = vks__clip_morph_track_of_mesh(clip, me);
+        b->w[e + m] = UINT32_MAX;
+        if (tr < 0 || clip->morph_tracks[tr].weights.components != me->target_count)
+            continue;
+        size_t at = reserve(b, 1 + (size_t)me->target_count);
+        if (b->failed)
+            return;
+        b->w[at] = curves + (uint32_t)tr * CURVE_WORDS;
+        for (uint32_t k = 0; k < me->target_count; k++)
+            b->w[at + 1 + k] = fbits(s->targets[me->first_target + k].default_weight);
+        b->w[e + m] = (uint32_t)at;
+        *any = 1;
+    }
+}
+
 /* The skin space's inverse (12 floats), then per node the binding's bind t, q, s and bind world
  * with its inverse, in float. */
 static uint32_t put_model(words *b, const vks_clip_binding *bd)
@@ -151,13 +183,14 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
                          ? VKS_OK
                          : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
     uint32_t *clip_at = calloc(clip_count ? clip_count : 1, sizeof *clip_at);
-    if (!clip_at && res == VKS_OK)
+    uint32_t *morph_at = calloc(clip_count ? clip_count : 1, sizeof *morph_at);
+    if ((!clip_at || !morph_at) && res == VKS_OK)
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/clips", "out of memory");
     for (uint32_t c = 0; c < clip_count && res == VKS_OK; c++) {
         vks_clip_set probe = {.clips = (vks_clip *)clips[c], .clip_count = 1};
         res = vks_clip_set_validate(&probe, err);
         if (res == VKS_OK)
-            clip_at[c] = put_clip(&b, clips[c]);
+            clip_at[c] = put_clip(&b, clips[c]), morph_at[c] = put_morph_curves(&b, clips[c]);
     }
     for (uint32_t m = 0; m < ms->count && res == VKS_OK; m++) {
         uint32_t model_at = 0;
@@ -183,12 +216,13 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
             }
             if (c == 0)
                 model_at = put_model(&b, &bd);
-            size_t e = reserve(&b, 2 + (size_t)bd.node_count);
+            size_t e = reserve(&b, 2 + (size_t)bd.node_count + skins[m]->mesh_count);
             if (!b.failed) {
                 b.w[e] = clip_at[c], b.w[e + 1] = model_at;
                 for (uint32_t n = 0; n < bd.node_count; n++)
                     b.w[e + 2 + n] = bd.track_of_node[n] < 0 ? UINT32_MAX : (uint32_t)bd.track_of_node[n];
                 gc->entry[(size_t)m * clip_count + c] = (uint32_t)e;
+                put_entry_morph(&b, e + 2 + bd.node_count, clips[c], morph_at[c], skins[m], &gc->morph);
             }
             vks_clip_binding_free(&bd);
         }
@@ -199,7 +233,7 @@ vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vk
     if (res == VKS_OK)
         res = vks__upload_table(gpu, &once, "clip", b.w, b.n * sizeof *b.w, &gc->words, err);
     vks__oneshot_destroy(gpu, &once);
-    free(b.w), free(clip_at);
+    free(b.w), free(clip_at), free(morph_at);
     if (res != VKS_OK) {
         vks_gpu_clips_free(gc);
         return res;

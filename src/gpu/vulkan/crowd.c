@@ -190,10 +190,13 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         uint32_t i = first + j;
         const vks__gpu_model *m = &ms->models[c->inst[i].model];
         c->part_of[i] = p, c->slot_of[i] = j;
-        c->where[i] = (vks__gpu_inst){c->inst[i].model, mat, mat, vert};
+        /* the morph weight slots first, as a batch lays them (models_morph.c): the pose pass
+           writes them (compute/clip_morph.glsl) */
+        uint32_t at = mat + m->morph_slots;
+        c->where[i] = (vks__gpu_inst){c->inst[i].model, at, at, vert};
         ((vks__gpu_inst *)ps->insts.mapped)[j] = c->where[i];
         write_param(c, ps, j, &c->inst[i]);
-        memcpy((vks_affine *)ps->locals.mapped + mat, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
+        memcpy((vks_affine *)ps->locals.mapped + at, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
         mat += (uint32_t)vks__mats_of(m), vert += m->vertex_count;
         if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
             vks__works_append(vks__plan_of(ms), gpu->deform_wg, gpu->instance_tile, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
@@ -273,6 +276,8 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
         pd.cap = caps[p];
         res = vks__passes_create(gpu, c->ms, &pd, c->dpool, &c->parts[p], err);
+        /* clips that drive morph weights: the deform pass applies what the pose pass samples */
+        c->parts[p].morph = c->clips && c->clips->morph && c->ms->morph_any;
         uint32_t end = p + 1 < c->part_count ? starts[p + 1] : c->count;
         if (res == VKS_OK)
             res = fill_part(c, p, starts[p], end - starts[p], &caps[p], err);

@@ -15,6 +15,8 @@ struct vks_gpu_clips {
                          (root motion's node, vks_clip_layers_motion_node) */
     uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count as a layer
                          (clips.c; a model-delta clip's twice, for its parent's delta) */
+    int morph;        /* some clip drives morph weights of some model (the deform pass's morph
+                         stage reads what the pose pass samples) */
     vks__buf words;
 };
 

@@ -273,8 +273,9 @@ typedef struct vks__passes {
                                             with layered instances (vks__gpu_layered_param) */
     const vks__buf *clip_words;          /* the crowd's clips (binding 10), not owned; NULL: none */
     uint32_t plain;                      /* 1: the plain baseline kernel (batch only) */
-    uint32_t morph;                      /* 1: the instances' morph weights are in their locals'
-                                            slots (compute/morph.glsl; batch only) */
+    uint32_t morph;                      /* 1: the instances' morph weights are in the slots before
+                                            their locals (a batch's, written by the host) or
+                                            worlds (a crowd's, by the pose pass): compute/morph.glsl */
 } vks__passes;
 
 typedef struct vks__passes_desc {

@@ -269,6 +269,10 @@ static void fill_model(vks_gpu_models *ms, tables *t, uint32_t i, const vks_skin
     }
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         t->meshes[b->mb + m].space_node = s->meshes[m].space_node;
+        if (s->meshes[m].target_count) { /* the slots of models_morph.c's layout (morph_slots) */
+            t->meshes[b->mb + m].morph_count = s->meshes[m].target_count;
+            t->meshes[b->mb + m].morph_back = (s->target_count + 11) / 12 * 12 - s->meshes[m].first_target;
+        }
         memcpy(t->meshes[b->mb + m].pre, s->meshes[m].space_pre.m, sizeof t->meshes[b->mb + m].pre);
     }
     for (uint32_t g = 0; g < s->group_count; g++) {

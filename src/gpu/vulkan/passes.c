@@ -108,7 +108,10 @@ void vks__passes_bind(vks_gpu *gpu, const vks_gpu_models *ms, vks__passes *p)
     write_set(gpu, p->pose_set, pose_bufs, VKS__POSE_BINDINGS);
     const vks__buf *deform_bufs[VKS__DEFORM_BINDINGS] = {&ms->groups_buf, &ms->palette, &ms->pos,     &ms->nrm,
                                                          &ms->infl,       &p->insts,    &p->skin,     &p->out_pos,
-                                                         &p->out_nrm,     &p->works,    &ms->morph,   &p->locals};
+                                                         &p->out_nrm,     &p->works,    &ms->morph,
+                                                         p->use_params ? &p->world : &p->locals};
+    /* binding 11, the morph weights: a batch's host writes them before its locals, a crowd's
+       pose pass before the instance's worlds (compute/clip_morph.glsl) */
     write_set(gpu, p->deform_set, deform_bufs, VKS__DEFORM_BINDINGS);
     VkWriteDescriptorSet tw = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     tw.dstSet = p->deform_set;
