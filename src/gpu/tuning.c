@@ -244,6 +244,36 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
     return 1;
 }
 
+/* What a GPU may take (the rows above and the shapes measured on an H100), and lavapipe's. A
+ * candidate applies over the device's table row, which may skip empty slots (NVIDIA's): the
+ * first nine say zeros=blend, so that each is timed as named on every device. */
+static const char *const builtin_candidates[] = {
+    "wg=64,run=32,palette=off,zeros=blend",  "wg=256,run=8,palette=off,zeros=blend",
+    "wg=128,run=8,palette=off,zeros=blend",  "wg=256,run=16,palette=off,zeros=blend",
+    "wg=256,run=4,palette=off,zeros=blend",  "wg=512,run=8,palette=off,zeros=blend",
+    "wg=64,run=8,palette=off,zeros=blend",   "wg=256,run=8,palette=on,zeros=blend",
+    "wg=64,run=8,palette=on,zeros=blend",
+    /* the gather-bound GPU shapes without the matrices of empty slots (tuning.h, skip_zeros) */
+    "wg=256,run=8,palette=off,zeros=skip", "wg=64,run=8,palette=off,zeros=skip",
+    "wg=64,run=32,palette=off,zeros=skip",
+};
+
+uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out)
+{
+    uint32_t n = 0, left = 0;
+    for (size_t i = 0; i < sizeof builtin_candidates / sizeof *builtin_candidates; i++) {
+        vks__launch_shape s = vks__tuning_pick(f);
+        char why[256];
+        if (!vks__launch_shape_apply(builtin_candidates[i], f, &s, why, sizeof why))
+            left++;
+        else if (n < cap)
+            out[n++] = builtin_candidates[i];
+    }
+    if (left_out)
+        *left_out = left;
+    return n;
+}
+
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)
 {
     char pal[24];
