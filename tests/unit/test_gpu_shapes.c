@@ -12,25 +12,12 @@
 #include "planted_shapes.h"
 #include "testutil.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* VKS_TEST_FORCED_SHAPES (planted_shapes.h, where test_tuning checks them over every device's
  * table row), then one subgroup a workgroup of the nodes variant: pose_wg the device's subgroup
  * size (8 on lavapipe, 32 on the H100), filled in by main. */
 static const char *shapes[] = {VKS_TEST_FORCED_SHAPES, NULL};
-
-/* 1 when shape names a workgroup (wg= or pose_wg=) over max invocations: the device refuses it
- * (the refusal itself is checked below with wg=4096), so it is skipped where it cannot run. */
-static int over_limit(const char *shape, uint32_t max)
-{
-    static const char *const keys[] = {"wg=", "pose_wg="};
-    for (size_t k = 0; k < 2; k++)
-        for (const char *p = strstr(shape, keys[k]); p; p = strstr(p + 1, keys[k]))
-            if ((p == shape || p[-1] == ',') && strtoul(p + strlen(keys[k]), NULL, 10) > max)
-                return 1;
-    return 0;
-}
 
 static int skipped_over_limit;
 
@@ -101,7 +88,7 @@ int main(void)
             fprintf(stderr, "%s: this device's texel buffers cannot span its storage range, skipped\n", shapes[i]);
             continue;
         }
-        if (over_limit(shapes[i], max_wg)) { /* wg=1024 where SwiftShader takes 256 */
+        if (vks_test_shape_over_limit(shapes[i], max_wg)) { /* wg=1024 where SwiftShader takes 256 */
             fprintf(stderr, "%s: a workgroup over this device's %u invocations, skipped\n", shapes[i], max_wg);
             skipped_over_limit++;
             continue;
