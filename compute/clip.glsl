@@ -11,6 +11,8 @@
 //   model at M: per node 34 floats: bind t, q, s (10), bind world in skin space (12), its
 //          inverse (12); the 12 words before M: the skin space's inverse (roots of delta clips)
 
+#include "trig.glsl"
+
 layout(std430, binding = 10) readonly buffer ClipWords { uint cw[]; };
 
 const uint INTERP_STEP = 0u;
@@ -91,6 +93,11 @@ vec4 load_n(uint at, uint dim)
     return v;
 }
 
+// The reference's slerp (src/core/clip_sample_impl.h) without GLSL's acos and sin, whose
+// precision the specification leaves loose (trig.glsl): theta = acos d and the weights
+// sin((1 - u) theta), sin(u theta) from trig.glsl's polynomials (theta <= pi/2 after the sign
+// flip, so no reduction). The reference's common factor 1 / sin(theta) is left out: the
+// normalisation after takes any common factor away, for keys of any length as for unit ones.
 vec4 slerp4(vec4 a, vec4 b, float u)
 {
     float d = dot(a, b);
@@ -101,9 +108,9 @@ vec4 slerp4(vec4 a, vec4 b, float u)
     }
     float wa = 1.0 - u, wb = u;
     if (d < 0.9995) {
-        float theta = acos(d), s = sin(theta);
-        wa = sin((1.0 - u) * theta) / s;
-        wb = sin(u * theta) / s;
+        float theta = acos_poly(d);
+        wa = sin_poly((1.0 - u) * theta);
+        wb = sin_poly(u * theta);
     }
     return normalize4(wa * a + sgn * wb * b);
 }
@@ -179,11 +186,11 @@ vec4 sample_curve(uint c, float t)
 }
 
 // q = qz qy qx: R = Rz Ry Rx, x applied first.
+// (sin, cos) of the half angles from trig.glsl's sin_cos, not GLSL's sin and cos (trig.glsl).
 vec4 euler_quat(vec3 e)
 {
-    float cx = cos(e.x / 2.0), sx = sin(e.x / 2.0);
-    float cy = cos(e.y / 2.0), sy = sin(e.y / 2.0);
-    float cz = cos(e.z / 2.0), sz = sin(e.z / 2.0);
+    vec2 x = sin_cos(e.x / 2.0), y = sin_cos(e.y / 2.0), z = sin_cos(e.z / 2.0);
+    float sx = x.x, cx = x.y, sy = y.x, cy = y.y, sz = z.x, cz = z.y;
     return vec4(sx * cy * cz - cx * sy * sz, cx * sy * cz + sx * cy * sz, cx * cy * sz - sx * sy * cz,
                 cx * cy * cz + sx * sy * sz);
 }

@@ -8,7 +8,10 @@
 // pieces: freq is split into 12-bit parts and time into two 12-bit halves (their products are
 // exact in float), each product's fraction is exact (x - floor(x)), and the fixed-point sum
 // wraps exactly; what is left is 2^-32 per piece. Then sin and cos come from the same
-// quarter-turn Taylor polynomials as det_sin, in float (GLSL's sin() only promises 2^-11).
+// quarter-turn Taylor polynomials as det_sin, in float (GLSL's sin() only promises 2^-11):
+// sin_poly and cos_poly of trig.glsl.
+
+#include "trig.glsl"
 
 uvec2 add64(uvec2 a, uvec2 b)
 {
@@ -55,20 +58,6 @@ uint turns32(float x)
     precise float f = a - floor(a);
     uint u = uint(f * TWO_32);
     return x < 0.0 ? 0u - u : u;
-}
-
-float sin_poly(float x) // |x| <= pi/2
-{
-    float x2 = x * x;
-    return x * (1.0 + x2 * (-1.0 / 6.0 + x2 * (1.0 / 120.0 + x2 * (-1.0 / 5040.0 + x2 * (1.0 / 362880.0 +
-           x2 * (-1.0 / 39916800.0 + x2 * (1.0 / 6227020800.0)))))));
-}
-
-float cos_poly(float x) // |x| <= pi/2
-{
-    float x2 = x * x;
-    return 1.0 + x2 * (-0.5 + x2 * (1.0 / 24.0 + x2 * (-1.0 / 720.0 + x2 * (1.0 / 40320.0 + x2 * (-1.0 / 3628800.0 +
-           x2 * (1.0 / 479001600.0 + x2 * (-1.0 / 87178291200.0)))))));
 }
 
 // sin and cos of 2 pi t for a number of turns t, folded to a quarter turn.

@@ -7,7 +7,7 @@
 #include <string.h>
 
 enum { DEVICE_TYPE_CPU = 4 };
-enum { VENDOR_NVIDIA = 0x10DE };
+enum { VENDOR_NVIDIA = 0x10DE, VENDOR_GOOGLE = 0x1AE0 /* SwiftShader */ };
 
 static uint32_t pow2_floor(uint32_t x)
 {
@@ -50,7 +50,22 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
     s.source = "table";
     s.pose_wg = fit_wg(f, 64);
     s.skin_texels = texels_span(f);
-    if (f->device_type == DEVICE_TYPE_CPU) {
+    if (f->device_type == DEVICE_TYPE_CPU && f->vendor_id == VENDOR_GOOGLE) {
+        /* SwiftShader (Chromium 156's, on 2 cores shared with other jobs, 2026-12-06): it too
+         * runs a workgroup with barriers as coroutines, with 4-wide subgroups. `vkskin tune`
+         * with 64 instances of a 10k-vertex character put wg 32-256 with runs of 32 at
+         * 0.67-1.96 M vertex-instances/s, wg 64 alone varying 0.67-1.32 between runs; runs of 8
+         * (0.67-1.03) and the shared palette (0.56-0.68) were never faster. So lavapipe's
+         * shape, measured as well as a loaded machine allows; known, so a first run does not
+         * spend seconds compiling the candidates (about a second a pipeline there) to confirm
+         * it. Its texel buffers hold 65536 elements: matrices come from the storage buffer. */
+        s.deform_wg = fit_wg(f, 64);
+        s.instance_run = 32;
+        s.palette_cap = 0;
+        s.known = 1;
+        s.reason = "SwiftShader: no shared palette (barriers are coroutines there), runs of 32 instances (no "
+                   "candidate measured reliably faster)";
+    } else if (f->device_type == DEVICE_TYPE_CPU) {
         /* lavapipe runs a shader with barriers as coroutines, several times slower, and each
          * workgroup has a fixed cost: no shared palette, long instance runs (Mesa 22.3 on 2
          * cores: 2.8 -> 7 M vertex-instances/s, BENCHMARKS.md 2026-11-24). The serial pose
@@ -242,6 +257,36 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
     s.reason = "forced by a launch-shape override";
     *shape = s;
     return 1;
+}
+
+/* What a GPU may take (the rows above and the shapes measured on an H100), and lavapipe's. A
+ * candidate applies over the device's table row, which may skip empty slots (NVIDIA's): the
+ * first nine say zeros=blend, so that each is timed as named on every device. */
+static const char *const builtin_candidates[] = {
+    "wg=64,run=32,palette=off,zeros=blend",  "wg=256,run=8,palette=off,zeros=blend",
+    "wg=128,run=8,palette=off,zeros=blend",  "wg=256,run=16,palette=off,zeros=blend",
+    "wg=256,run=4,palette=off,zeros=blend",  "wg=512,run=8,palette=off,zeros=blend",
+    "wg=64,run=8,palette=off,zeros=blend",   "wg=256,run=8,palette=on,zeros=blend",
+    "wg=64,run=8,palette=on,zeros=blend",
+    /* the gather-bound GPU shapes without the matrices of empty slots (tuning.h, skip_zeros) */
+    "wg=256,run=8,palette=off,zeros=skip", "wg=64,run=8,palette=off,zeros=skip",
+    "wg=64,run=32,palette=off,zeros=skip",
+};
+
+uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out)
+{
+    uint32_t n = 0, left = 0;
+    for (size_t i = 0; i < sizeof builtin_candidates / sizeof *builtin_candidates; i++) {
+        vks__launch_shape s = vks__tuning_pick(f);
+        char why[256];
+        if (!vks__launch_shape_apply(builtin_candidates[i], f, &s, why, sizeof why))
+            left++;
+        else if (n < cap)
+            out[n++] = builtin_candidates[i];
+    }
+    if (left_out)
+        *left_out = left;
+    return n;
 }
 
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)

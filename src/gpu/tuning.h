@@ -62,6 +62,14 @@ uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_w
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
                             size_t n);
 
+/* The built-in candidates vks_gpu_tune and calibration at first use time: the table's shapes
+ * and the shapes measured on GPUs, those the device with facts f can run. A candidate over the
+ * device's limits (wg=512 where SwiftShader takes 256) is left out rather than failing the whole
+ * calibration, so a device with small limits still calibrates with the rest. Writes up to cap
+ * of them into out, in the list's order; returns how many were written, and how many were left
+ * out into *left_out (NULL: not asked). */
+uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out);
+
 /* One line describing the shape ("wg=256,pose_wg=32,run=8,palette=off,texels=on,pose=nodes",
  * then ",zeros=skip" where the shape skips, so every older shape keeps its text), into out[n]. */
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n);

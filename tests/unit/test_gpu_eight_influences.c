@@ -65,6 +65,19 @@ static void under_shape(const char *shape, vks_skin *four, vks_skin *eight)
     vks_gpu_destroy(gpu);
 }
 
+/* 1 where the table's shape for the device reads matrices through a texel buffer: then a
+ * texel view spans the storage range and texels=on can be forced. */
+static int texels_span_here(void)
+{
+    vks_gpu_options o = {0};
+    o.cache_dir = "";
+    vks_gpu *gpu = gpu_check_context_opt(&o);
+    vks_gpu_shape_info info;
+    vks_gpu_launch_shape(gpu, &info);
+    vks_gpu_destroy(gpu);
+    return info.skin_texels;
+}
+
 int main(void)
 {
     setenv("VKSKIN_NO_CALIBRATE", "1", 1);
@@ -74,7 +87,13 @@ int main(void)
     if (four && eight) {
         under_shape(NULL, four, eight);
         under_shape("palette=on,texels=off,zeros=blend", four, eight);
-        under_shape("palette=off,texels=on,zeros=skip", four, eight);
+        /* texels=on only where the device's texel buffers span its storage range (not on
+         * SwiftShader's 65536 elements: refused there, as test_gpu_shapes skips it) */
+        if (texels_span_here())
+            under_shape("palette=off,texels=on,zeros=skip", four, eight);
+        else
+            fprintf(stderr, "launch shape palette=off,texels=on,zeros=skip: this device's texel buffers cannot "
+                            "span its storage range, skipped\n");
     }
     vks_skin_free(four);
     vks_skin_free(eight);

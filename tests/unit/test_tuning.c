@@ -1,8 +1,11 @@
 /* The launch-shape table and its overrides (src/gpu/tuning.c) against real device tables:
  * the H100 the project's GPU figures were measured on (its facts checked against
  * ../shared/gpu/h100-vulkaninfo.txt when that file is there), lavapipe as Mesa 22.3 reports
- * it, an AMD GPU on RADV and an Intel GPU on ANV as their public vulkaninfo reports give
- * them, and the smallest device Vulkan allows. Pure functions: no device needed. */
+ * it, SwiftShader as Chromium 156 ships it (its facts checked against
+ * tests/data/swiftshader-vulkaninfo.txt: VK_DRIVER_FILES=<chromium's folder>/vk_swiftshader_icd.json
+ * vulkaninfo, the second implementation CI runs the GPU tests on), an AMD GPU on RADV and an
+ * Intel GPU on ANV as their public vulkaninfo reports give them, and the smallest device Vulkan
+ * allows. Pure functions: no device needed. */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include "gpu/tuning.h"
 #include "planted_shapes.h"
@@ -18,6 +21,9 @@
 static const vks__device_facts h100 = {0x10de, 0x2330, 2, 32, 49152, 1024, 1024, 134217728ull, 4294967295ull};
 /* lavapipe, Mesa 22.3.6 (LLVM 15, 256 bits) */
 static const vks__device_facts lavapipe = {0x10005, 0, 4, 8, 32768, 1024, 1024, 134217728ull, 134217728ull};
+/* SwiftShader 5.0.0 (Subzero), Chromium 156: 4-wide subgroups, 256 invocations, 32 KiB shared,
+ * 65536 texel elements, a 1 GiB storage range */
+static const vks__device_facts swiftshader = {0x1ae0, 0xc0de, 4, 4, 32768, 256, 256, 65536ull, 1073741824ull};
 /* AMD Radeon RX 6800 (RDNA2) on RADV: wave64 by default, 64 KiB LDS */
 static const vks__device_facts radv = {0x1002, 0x73bf, 2, 64, 65536, 1024, 1024, 4294967295ull, 4294967295ull};
 /* Intel UHD 630 on ANV: SIMD32 subgroups, 64 KiB shared, 1 GiB storage range */
@@ -39,13 +45,28 @@ static long long vulkaninfo_value(const char *text, const char *name)
     return -1;
 }
 
-static void h100_matches_its_vulkaninfo(void)
+/* The first number after "name: count = N" (vulkaninfo's arrays, e.g. the workgroup size's x), or -1. */
+static long long vulkaninfo_first_of(const char *text, const char *name)
 {
-    const char *path = vks_test_source_path("../shared/gpu/h100-vulkaninfo.txt");
+    const char *p = strstr(text, name);
+    if (!p || !(p = strchr(p, '\n')))
+        return -1;
+    return strtoll(p + 1, NULL, 0);
+}
+
+/* Checks facts f against the vulkaninfo text at path (relative to the source tree), whose
+ * device type line is type. An absent file is a note where it lives outside the project
+ * (the H100's), a failure where the project keeps it (required). */
+static void matches_vulkaninfo(const char *what, const char *path_in_source, const vks__device_facts *f,
+                               const char *type, int required)
+{
+    const char *path = vks_test_source_path(path_in_source);
     size_t n = 0;
     char *text = (char *)vks_test_read_file(path, &n);
     if (!text) {
-        fprintf(stderr, "note: %s absent; the H100's facts are checked as transcribed\n", path);
+        fprintf(stderr, "%s: %s absent; the %s's facts are checked as transcribed\n", required ? "FAIL" : "note", path,
+                what);
+        CHECK(!required);
         return;
     }
     char *z = realloc(text, n + 1);
@@ -55,14 +76,15 @@ static void h100_matches_its_vulkaninfo(void)
         return;
     }
     z[n] = '\0';
-    CHECK_EQ_INT(vulkaninfo_value(z, "vendorID"), h100.vendor_id);
-    CHECK_EQ_INT(vulkaninfo_value(z, "deviceID"), h100.device_id);
-    CHECK(strstr(z, "PHYSICAL_DEVICE_TYPE_DISCRETE_GPU") != NULL);
-    CHECK_EQ_INT(vulkaninfo_value(z, "subgroupSize"), h100.subgroup_size);
-    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeSharedMemorySize"), h100.max_shared_memory);
-    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeWorkGroupInvocations"), h100.max_workgroup_invocations);
-    CHECK_EQ_INT(vulkaninfo_value(z, "maxTexelBufferElements"), (long long)h100.max_texel_buffer_elements);
-    CHECK_EQ_INT(vulkaninfo_value(z, "maxStorageBufferRange"), (long long)h100.max_storage_range);
+    CHECK_EQ_INT(vulkaninfo_value(z, "vendorID"), f->vendor_id);
+    CHECK_EQ_INT(vulkaninfo_value(z, "deviceID"), f->device_id);
+    CHECK(strstr(z, type) != NULL);
+    CHECK_EQ_INT(vulkaninfo_value(z, "subgroupSize"), f->subgroup_size);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeSharedMemorySize"), f->max_shared_memory);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxComputeWorkGroupInvocations"), f->max_workgroup_invocations);
+    CHECK_EQ_INT(vulkaninfo_first_of(z, "maxComputeWorkGroupSize: count"), f->max_workgroup_size_x);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxTexelBufferElements"), (long long)f->max_texel_buffer_elements);
+    CHECK_EQ_INT(vulkaninfo_value(z, "maxStorageBufferRange"), (long long)f->max_storage_range);
     free(z);
 }
 
@@ -97,9 +119,9 @@ static int applies(const vks__device_facts *f, const char *spec, vks__launch_sha
 }
 
 
-/* The GPU devices' rows and lavapipe's, where the GPU tests run. */
-static const vks__device_facts *const test_devices[] = {&h100, &lavapipe, &radv, &anv};
-static const char *const test_device_names[] = {"h100", "lavapipe", "radv", "anv"};
+/* The GPU devices' rows, and lavapipe's and SwiftShader's, where the GPU tests run. */
+static const vks__device_facts *const test_devices[] = {&h100, &lavapipe, &swiftshader, &radv, &anv};
+static const char *const test_device_names[] = {"h100", "lavapipe", "swiftshader", "radv", "anv"};
 
 /* A shape a test plants must mean the same on every device the tests run on: accepted over
  * each table row, or refused over each (the tests that plant a bad shape expect exit 2
@@ -174,20 +196,57 @@ static int planted_in_scripts(const char *folder)
     return found;
 }
 
+/* SwiftShader's row, and the built-in candidates each device keeps. */
+static void swiftshader_row_and_candidates(void)
+{
+    /* SwiftShader has its own row, known: no calibration at first use compiles the candidates */
+    CHECK(strstr(vks__tuning_pick(&swiftshader).reason, "SwiftShader") != NULL);
+    CHECK(vks__tuning_pick(&swiftshader).known == 1);
+    vks__device_facts other_cpu = swiftshader;
+    other_cpu.vendor_id = 0x10005; /* Mesa's: lavapipe's row, whatever else it shares */
+    CHECK(strstr(vks__tuning_pick(&other_cpu).reason, "SwiftShader") == NULL);
+
+    /* The built-in candidates: every one where the device takes wg=512, wg=512 left out on
+     * SwiftShader (256 invocations: refused, it failed the whole calibration), more on the
+     * smallest device; each one kept applies over the device's row. */
+    const char *cand[32];
+    uint32_t left = 99, all = vks__tuning_candidates(&lavapipe, cand, 32, &left);
+    CHECK(all >= 10 && left == 0);
+    CHECK_EQ_INT(vks__tuning_candidates(&h100, cand, 32, &left), all);
+    CHECK_EQ_INT(left, 0);
+    CHECK_EQ_INT(vks__tuning_candidates(&swiftshader, cand, 32, &left), all - 1);
+    CHECK_EQ_INT(left, 1);
+    const vks__device_facts *const small[] = {&swiftshader, &minimal};
+    for (size_t d = 0; d < 2; d++) {
+        uint32_t kept = vks__tuning_candidates(small[d], cand, 32, &left);
+        CHECK(kept > 0 && kept + left == all);
+        for (uint32_t i = 0; i < kept; i++) {
+            vks__launch_shape t;
+            CHECK(applies(small[d], cand[i], &t));
+            CHECK(strstr(cand[i], "wg=512") == NULL);
+        }
+    }
+    CHECK_EQ_INT(vks__tuning_candidates(&lavapipe, cand, 3, NULL), 3); /* cap kept */
+}
+
 int main(void)
 {
-    h100_matches_its_vulkaninfo();
+    matches_vulkaninfo("H100", "../shared/gpu/h100-vulkaninfo.txt", &h100, "PHYSICAL_DEVICE_TYPE_DISCRETE_GPU", 0);
+    matches_vulkaninfo("SwiftShader", "tests/data/swiftshader-vulkaninfo.txt", &swiftshader,
+                       "PHYSICAL_DEVICE_TYPE_CPU", 1);
 
     /* The table: the H100's measured best (wg 256, runs of 8, no shared palette); its texel
      * buffers span 2 GiB of a 4 GiB storage range, so matrices come from the storage buffer. */
     check_pick("h100", &h100, 256, 8, 0, 0);
     check_pick("lavapipe", &lavapipe, 64, 32, 0, 1);
+    check_pick("swiftshader", &swiftshader, 64, 32, 0, 0); /* 65536 texel elements span 1 MiB */
     check_pick("radv", &radv, 256, 8, 0, 1);
     check_pick("anv", &anv, 256, 8, 0, 1);
     check_pick("minimal", &minimal, 128, 8, 0, 0);
     CHECK(strstr(vks__tuning_pick(&h100).reason, "NVIDIA") != NULL);
 
     CHECK(strstr(vks__tuning_pick(&lavapipe).reason, "CPU") != NULL);
+    swiftshader_row_and_candidates();
 
     /* Shared-palette room: 24 B of output staging an invocation, 48 B a slot, at most 512. */
     CHECK_EQ_INT(vks__tuning_palette_slots(&h100, 64), 512);
@@ -283,6 +342,9 @@ int main(void)
         for (size_t d = 0; d < sizeof test_devices / sizeof *test_devices; d++) {
             /* test_gpu_shapes skips texels=on where the row's texel buffers cannot span */
             if (strstr(forced[i], "texels=on") && !vks__tuning_pick(test_devices[d]).skin_texels)
+                continue;
+            /* ... and skips a workgroup over the device's invocations (wg=1024 on SwiftShader) */
+            if (vks_test_shape_over_limit(forced[i], test_devices[d]->max_workgroup_invocations))
                 continue;
             if (!applies(test_devices[d], forced[i], &s))
                 fprintf(stderr, "test_gpu_shapes would be refused '%s' on %s\n", forced[i], test_device_names[d]);

@@ -9,6 +9,8 @@
 #                                      glslc; GPU tests skipped, the build checked for Vulkan headers
 # GPU tests run on the Vulkan device found (lavapipe where there is no GPU) with the Khronos
 # validation layer, and are skipped (CTest "Not Run", exit 77) where there is no Vulkan device.
+# The plain build then runs the GPU-labelled tests again on SwiftShader, chromium's Vulkan on
+# the CPU (tools/scripts/test_swiftshader.sh; skipped, saying so, where it is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 "$root/tools/scripts/setup.sh"
@@ -27,3 +29,6 @@ else
   cd "$root/build"
 fi
 ctest --output-on-failure -j2 --timeout 600
+if [ -z "${1:-}" ]; then
+  "$root/tools/scripts/test_swiftshader.sh" "$root/build"
+fi

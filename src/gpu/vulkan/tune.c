@@ -14,19 +14,18 @@
 #include "gpu/calibration_once.h"
 #include "gpu/tuning_start.h"
 
-/* What a GPU may take (tuning.c's rows and the shapes measured on an H100), and lavapipe's.
- * A candidate applies over the device's table row, which may skip empty slots (NVIDIA's): the
- * first nine say zeros=blend, so that each is timed as named on every device. */
-static const char *const builtin[] = {
-    "wg=64,run=32,palette=off,zeros=blend",  "wg=256,run=8,palette=off,zeros=blend",
-    "wg=128,run=8,palette=off,zeros=blend",  "wg=256,run=16,palette=off,zeros=blend",
-    "wg=256,run=4,palette=off,zeros=blend",  "wg=512,run=8,palette=off,zeros=blend",
-    "wg=64,run=8,palette=off,zeros=blend",   "wg=256,run=8,palette=on,zeros=blend",
-    "wg=64,run=8,palette=on,zeros=blend",
-    /* the gather-bound GPU shapes without the matrices of empty slots (tuning.h, skip_zeros) */
-    "wg=256,run=8,palette=off,zeros=skip", "wg=64,run=8,palette=off,zeros=skip",
-    "wg=64,run=32,palette=off,zeros=skip",
-};
+/* The built-in candidates this context's device can run (tuning.h), into list; says at info
+ * level how many it left out, so a tune on a small device shows why it times fewer. */
+static uint32_t builtin_for(vks_gpu *gpu, const char **list, int say)
+{
+    vks__device_facts f = vks__gpu_facts(gpu);
+    uint32_t left = 0, count = vks__tuning_candidates(&f, list, VKS_GPU_TUNE_MAX, &left);
+    if (left && say)
+        vks__log(&gpu->opt.logger, VKS_LOG_INFO,
+                 "launch shape: %u built-in candidate(s) left out: over this device's workgroup or shared-memory "
+                 "limits", left);
+    return count;
+}
 
 typedef struct tune_poses {
     const vks_skin *skin;
@@ -150,8 +149,9 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune",
                              "%u crowd(s) of this context alive: their work lists fit the current launch shape; "
                              "tune before making crowds, or destroy them first", gpu->live_crowds);
+    const char *builtin[VKS_GPU_TUNE_MAX];
     const char *const *cand = o.candidates ? o.candidates : builtin;
-    uint32_t count = o.candidates ? o.candidate_count : (uint32_t)(sizeof builtin / sizeof *builtin);
+    uint32_t count = o.candidates ? o.candidate_count : builtin_for(gpu, builtin, 1);
     if (count == 0 || count > VKS_GPU_TUNE_MAX)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "%u candidates (1 to %u)", count,
                              VKS_GPU_TUNE_MAX);
@@ -227,7 +227,8 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
 {
     if (!vks__first_use_open(gpu))
         return;
-    uint32_t count = (uint32_t)(sizeof builtin / sizeof *builtin), vertices = ms->models[model].vertex_count;
+    const char *builtin[VKS_GPU_TUNE_MAX];
+    uint32_t count = builtin_for(gpu, builtin, 0), vertices = ms->models[model].vertex_count;
     uint64_t cost = vks__calibration_cost(count, vertices), threshold = vks__calibration_threshold(cost);
     if (vertices == 0 || work == 0 || work < threshold)
         return; /* small work: the table's shape; later, larger work may still calibrate */
@@ -238,6 +239,7 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
         take_process_shape(gpu, have ? &shared : NULL);
         return;
     }
+    builtin_for(gpu, builtin, 1); /* says what it left out, now that the calibration runs */
     vks__log(&gpu->opt.logger, VKS_LOG_INFO,
              "launch shape: calibrating at first use: the tuning table does not know this device and %s of %llu "
              "vertex-instances is at least %llu (the calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
