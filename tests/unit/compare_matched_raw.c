@@ -72,15 +72,26 @@ static double radius_of(const raw *r, size_t n)
     return rad > 0 ? rad : 1;
 }
 
+static int run(char **argv, raw *ob, raw *cb, raw *op, raw *cp);
+
 int main(int argc, char **argv)
 {
     if (argc != 7) {
         fprintf(stderr, "usage: compare_matched_raw ORIG_BIND COPY_BIND ORIG_POSED COPY_POSED TOL NTOL\n");
         return 2;
     }
-    raw ob, cb, op, cp;
-    if (!load(argv[1], &ob) || !load(argv[2], &cb) || !load(argv[3], &op) || !load(argv[4], &cp))
+    raw ob = {0}, cb = {0}, op = {0}, cp = {0};
+    int rc = run(argv, &ob, &cb, &op, &cp);
+    free(ob.v), free(cb.v), free(op.v), free(cp.v); /* the sanitizer build's leak check runs this too */
+    return rc;
+}
+
+/* The comparison of main's arguments over the four files (loaded into ob, cb, op, cp). */
+static int run(char **argv, raw *obp, raw *cbp, raw *opp, raw *cpp)
+{
+    if (!load(argv[1], obp) || !load(argv[2], cbp) || !load(argv[3], opp) || !load(argv[4], cpp))
         return 2;
+    const raw ob = *obp, cb = *cbp, op = *opp, cp = *cpp;
     double tol = atof(argv[5]), ntol = atof(argv[6]);
     size_t poses = op.n / ob.n;
     if (op.n % ob.n || cp.n != poses * cb.n) {
