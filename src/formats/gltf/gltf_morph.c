@@ -129,7 +129,10 @@ static vks_result attach_target(gltf_doc *d, vks_skin *skin, const gltf_morph_pr
         if (f >= mp->vertex_count)
             return vks__gltfr_fail(d, VKS_ERR_INVALID, me->name, "model vertex %u comes from file vertex %u of %u", v,
                                    f, mp->vertex_count);
-        memcpy(mt->position[v], mp->pos[t] + (size_t)f * 3, sizeof mt->position[v]);
+        if (mp->pos[t]) /* a target may move normals only (no POSITION): its positions stay */
+            memcpy(mt->position[v], mp->pos[t] + (size_t)f * 3, sizeof mt->position[v]);
+        else
+            memset(mt->position[v], 0, sizeof mt->position[v]);
         if (normals)
             memcpy(mt->normal[v], mp->nrm[t] + (size_t)f * 3, sizeof mt->normal[v]);
     }
