@@ -138,7 +138,10 @@ read -r rc mb < <(peak "$vk" inspect twenty.gltf --max-input-mb 10)
   say "inspect --max-input-mb 10 read a 30 MB external buffer: exit $rc ($(head -c 300 err))"
 read -r rc mb < <(peak "$vk" inspect --max-input-mb 64 /dev/zero)
 [ "$rc" -eq 1 ] || say "an endless stream: exit $rc"
-[ "$mb" -lt 90 ] || say "refusing an endless stream under 64 MB peaked at $mb MB"
+# the limit and one block, and room for the program; AddressSanitizer's own bookkeeping adds
+# about half the heap again (the old growth peaked at 130 MB plain)
+bound=90; [ -n "${ASAN_OPTIONS:-}" ] && bound=115
+[ "$mb" -lt "$bound" ] || say "refusing an endless stream under 64 MB peaked at $mb MB (bound $bound)"
 
 [ $fail -eq 0 ] && echo "cli_gltf_external: ok"
 exit $fail

@@ -23,7 +23,13 @@ case "$lib" in
   *.so | *.so.*) mode=(-D --defined-only) ;;
   *) mode=(-g --defined-only) ;;
 esac
-exported=$("$nm" "${mode[@]}" "$lib" | awk 'NF >= 3 { print $3 }' | sort -u)
+# Weak instantiations of the C++ standard library's templates (std::map's node eraser, which
+# libdraco's headers use in the Draco shim) keep default visibility whatever the build says,
+# since libstdc++ declares namespace std visible; a host's own copies are folded with them at
+# link time (COMDAT), so they are not names of vkskin's. An -O1 build (the sanitizers') leaves
+# some out of line where -O3 inlines them all.
+exported=$("$nm" "${mode[@]}" "$lib" |
+  awk 'NF >= 3 && !(($2 == "W" || $2 == "V") && $3 ~ /^_ZN?K?St/) { print $3 }' | sort -u)
 # The linker's and the sanitizers' own symbols.
 allowed='^(_init|_fini|_edata|_end|__bss_start|_ITM_.*|__odr_asan_gen_.*|___asan_gen_.*|__asan_.*|__ubsan_.*|__sancov_.*)$'
 bad=$(printf '%s\n' "$exported" | grep -v '^$' | grep -Ev "$allowed" | grep -Ev '^vks_[a-z0-9]' || true)
