@@ -97,14 +97,14 @@ expect 0 "deform >8" "$vk" deform tube10.gltf --cpu-fast --pose pose.json --out 
 has "deform >8" err "$warning"
 expect 0 "convert >8" "$vk" convert tube10.gltf out10.glb
 has "convert >8" err "$warning"
-expect 0 "validate >8" "$vk" validate tube10.gltf --json
-has "validate >8" err "$warning"
-python3 - out <<'PY' || { echo "FAIL: validate --json lacks the counts"; fail=1; }
+if [ -n "$gpu" ]; then # validate and render run on the GPU
+  expect 0 "validate >8" "$vk" validate tube10.gltf --json
+  has "validate >8" err "$warning"
+  python3 - out <<'PY' || { echo "FAIL: validate --json lacks the counts"; fail=1; }
 import json, sys
 lost = json.load(open(sys.argv[1]))["files"][0]["influences_lost"]
 assert lost["kept"] == 8 and lost["vertices"] == 444 and 0.005 < lost["largest_weight_dropped"] < 0.0052, lost
 PY
-if [ -n "$gpu" ]; then
   expect 0 "render >8" "$vk" render tube10.gltf --pose pose.json --out r.png --quiet
   has "render >8" err "$warning"
 fi

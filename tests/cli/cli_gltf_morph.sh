@@ -37,7 +37,9 @@ for case in mesh node sparse; do
     grep -qi "validation" err && say "$case $e: validation layer messages: $(grep -i validation err | head -3)"
     python3 "$here/gltf_morph_golden.py" check $case.gltf pose.json $case.raw || say "$case $e: the golden differs"
   done
-  "$vk" validate $case.gltf --instances 4 > val.txt 2>&1 || say "$case: validate: $(tail -5 val.txt)"
+  if [[ $engines == *--gpu* ]]; then # validate runs the GPU beside the reference
+    "$vk" validate $case.gltf --instances 4 > val.txt 2>&1 || say "$case: validate: $(tail -5 val.txt)"
+  fi
   "$vk" convert $case.gltf $case.conv.gltf > /dev/null 2> err || say "$case: convert: $(cat err)"
   "$vk" deform $case.conv.gltf --cpu --pose pose.json --out $case.conv.raw --format raw 2> err ||
     say "$case: deform of the converted file: $(cat err)"

@@ -33,7 +33,9 @@ for e in $engines; do
   grep -q "validation" err && say "$e: validation layer messages: $(grep validation err | head -3)"
   python3 "$here/gltf_rigid_golden.py" check props.gltf pose.json props.raw skinned.raw || say "$e: the golden differs"
 done
-"$vk" validate props.gltf --instances 4 > val.txt 2>&1 || say "validate: $(tail -5 val.txt)"
+if [[ $engines == *--gpu* ]]; then # validate runs the GPU beside the reference
+  "$vk" validate props.gltf --instances 4 > val.txt 2>&1 || say "validate: $(tail -5 val.txt)"
+fi
 # glTF does not promise that a mesh is stored at the pose its inverse binds imply (rest is not
 # bind): a bind-pose check that differs is a note, not a failure, in inspect and validate
 python3 "$here/gltf_rigid_golden.py" offbind props.gltf offbind.gltf hand_l || exit 1
@@ -42,7 +44,9 @@ grep -q "differs (a note" out && grep -q "does not promise" err || say "inspect 
 "$vk" inspect --json offbind.gltf > out.json 2> /dev/null
 python3 -c "import json,sys; b=json.load(open('out.json'))['bind_check']; sys.exit(not (b['promised'] is False and b['status']=='differs (noted)'))" ||
   say "inspect --json: the bind check is not noted as unpromised"
-"$vk" validate offbind.gltf --instances 4 > val.txt 2>&1 || say "validate of a glTF stored off its bind pose: $(tail -5 val.txt)"
-grep -q "DIFFERS (a note" val.txt || say "validate does not say the bind pose differs: $(grep -i bind val.txt)"
+if [[ $engines == *--gpu* ]]; then
+  "$vk" validate offbind.gltf --instances 4 > val.txt 2>&1 || say "validate of a glTF stored off its bind pose: $(tail -5 val.txt)"
+  grep -q "DIFFERS (a note" val.txt || say "validate does not say the bind pose differs: $(grep -i bind val.txt)"
+fi
 [ $fail -eq 0 ] && echo "cli_gltf_rigid: ok"
 exit $fail
