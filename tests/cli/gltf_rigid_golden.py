@@ -21,6 +21,8 @@ import math
 import struct
 import sys
 
+from rigid_golden_math import mul, quat_matrix, set_distance
+
 CUBE = [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)]
 CUBE_TRIS = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
              (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]
@@ -72,11 +74,6 @@ def make(glb, out_gltf, out_bin):
     json.dump(doc, open(out_gltf, "w"))
 
 
-def quat_matrix(q):
-    x, y, z, w = q
-    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
 
 
 def local(node, pose):
@@ -89,8 +86,6 @@ def local(node, pose):
     return [[r[i][j] * s[j] for j in range(3)] + [t[i]] for i in range(3)] + [[0, 0, 0, 1]]
 
 
-def mul(a, b):
-    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
 
 
 def check(model, pose_file, raw, skinned_raw):
@@ -123,11 +118,7 @@ def check(model, pose_file, raw, skinned_raw):
     for k, i in enumerate(props):  # the props come in node order, after the character's mesh
         w = world(i)
         want = [tuple(sum(w[r][c] * p[c] for c in range(3)) + w[r][3] for r in range(3)) for p in CUBE]
-        part = verts[skinned + 8 * k:skinned + 8 * (k + 1)]
-        for p in part:  # as sets: the builder may order a group's vertices by first use
-            worst = max(worst, min(math.dist(p, q) for q in want))
-        for q in want:
-            worst = max(worst, min(math.dist(p, q) for p in part))
+        worst = max(worst, set_distance(verts[skinned + 8 * k:skinned + 8 * (k + 1)], want))
     if worst > 1e-5 * radius:
         print("FAIL: props off by %.3g (%.3g of the radius)" % (worst, worst / radius))
         fail = 1

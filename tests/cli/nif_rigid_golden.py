@@ -24,6 +24,8 @@ import math
 import struct
 import sys
 
+from rigid_golden_math import mul, quat_matrix, set_distance
+
 
 def parse(data):
     p = data.index(b"\n") + 1 + 4 + 1 + 4
@@ -96,15 +98,8 @@ def xform(block, at_t, at_r, at_s):
     return [[s * r[3 * i + j] for j in range(3)] + [t[i]] for i in range(3)] + [[0, 0, 0, 1]]
 
 
-def quat_matrix(q):
-    x, y, z, w = q
-    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
 
 
-def mul(a, b):
-    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
 
 
 def check(model, pose_file, raw, skinned_raw):
@@ -141,9 +136,7 @@ def check(model, pose_file, raw, skinned_raw):
     if len(part) != n:
         print("FAIL: %d vertices after cylinder_1, expected cylinder_2's %d" % (len(part), n))
         return 1
-    # as sets: the builder may order a group's vertices by first use
-    worst = max(max(min(math.dist(p, q) for q in want) for p in part),
-                max(min(math.dist(p, q) for p in part) for q in want))
+    worst = set_distance(part, want)
     if worst > 1e-5 * radius:
         print("FAIL: cylinder_2 is off by %.3g (%.3g of the radius)" % (worst, worst / radius))
         fail = 1

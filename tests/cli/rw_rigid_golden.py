@@ -19,6 +19,8 @@ import math
 import struct
 import sys
 
+from rigid_golden_math import mul, quat_matrix, set_distance
+
 STRUCT, EXTENSION, FRAME_LIST, GEOMETRY, CLUMP, ATOMIC, GEOMETRY_LIST = 0x01, 0x03, 0x0E, 0x0F, 0x10, 0x14, 0x1A
 SKIN, NODE_NAME = 0x116, 0x253F2FE
 
@@ -94,15 +96,8 @@ def make(src, dst, frame_name):
     open(dst, "wb").write(header(CLUMP, out, cver) + data[cend:])
 
 
-def quat_matrix(q):
-    x, y, z, w = q
-    return [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
 
 
-def mul(a, b):
-    return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
 
 
 def inverse_rigid(m):  # frames here are rotations and translations
@@ -155,8 +150,7 @@ def check(model, pose_file, raw, skinned_raw):
     if len(part) < len(set(want)):
         print("FAIL: %d vertices of the rigid atomic, expected %d" % (len(part), len(want)))
         return 1
-    worst = max(max(min(math.dist(p, q) for q in want) for p in part), max(min(math.dist(p, q) for p in part)
-                                                                           for q in want))
+    worst = set_distance(part, want)
     if worst > 1e-5 * radius:
         print("FAIL: the rigid atomic is off by %.3g (%.3g of the radius)" % (worst, worst / radius))
         fail = 1

@@ -633,6 +633,32 @@ static vks_result shape_material(model_ctx *m, const nif_shape *sh, uint32_t *in
     return VKS_OK;
 }
 
+/* What a shape's mesh takes from the shape whether skinned or rigid: its name (into name, 96
+   bytes), vertices, normals (renormalised after blending), triangles, UV sets and material. */
+static vks_result shape_source(model_ctx *m, uint32_t i, const shape_in *s, char *name, vks_mesh_source *ms)
+{
+    if (s->name && s->name[0])
+        snprintf(name, 96, "%s", s->name);
+    else
+        snprintf(name, 96, "shape[%u]", i);
+    memset(ms, 0, sizeof *ms);
+    ms->name = name;
+    ms->vertex_count = s->vertex_count;
+    ms->positions = s->positions;
+    ms->normals = s->normals;
+    ms->triangle_count = s->triangle_count;
+    ms->triangles = s->triangles;
+    ms->flags = VKS_MESH_RENORMALIZE;
+    for (uint32_t k = 0; k < s->uv_sets; k++)
+        ms->uv[k] = s->uv[k];
+    ms->uv_set_count = s->uv_sets;
+    uint32_t mat;
+    vks_result rc = shape_material(m, &m->f->blocks[i].u.shape, &mat);
+    if (rc == VKS_OK && mat != UINT32_MAX)
+        ms->first_material = mat, ms->material_count = 1;
+    return rc;
+}
+
 static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
 {
     const nif_file *f = m->f;
@@ -669,35 +695,18 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
                           0, 0, 0);
 
     char name[96];
-    if (s.name && s.name[0])
-        snprintf(name, sizeof name, "%s", s.name);
-    else
-        snprintf(name, sizeof name, "shape[%u]", i);
-    vks_mesh_source ms = {0};
-    ms.name = name;
-    ms.vertex_count = nv;
-    ms.positions = s.positions;
-    ms.normals = s.normals;
+    vks_mesh_source ms;
+    if ((rc = shape_source(m, i, &s, name, &ms)) != VKS_OK)
+        return rc;
     ms.bone = (const uint16_t (*)[4])vb;
     ms.weight = (const float (*)[4])vw;
     ms.stored_weight_sum = stored_sum;
-    ms.triangle_count = s.triangle_count;
-    ms.triangles = s.triangles;
     ms.bone_count = nbones;
     ms.bones = bones;
     ms.space_node = m->node_of[s.inst->root];
     ms.space_pre = to_affine(&s.data->overall);
-    ms.flags = VKS_MESH_RENORMALIZE;
     ms.groups = groups;
     ms.group_count = ngroups;
-    for (uint32_t k = 0; k < s.uv_sets; k++)
-        ms.uv[k] = s.uv[k];
-    ms.uv_set_count = s.uv_sets;
-    uint32_t mat;
-    if ((rc = shape_material(m, &f->blocks[i].u.shape, &mat)) != VKS_OK)
-        return rc;
-    if (mat != UINT32_MAX)
-        ms.first_material = mat, ms.material_count = 1;
     return vks_builder_add_mesh(bld, &ms, m->err);
 }
 
@@ -777,34 +786,17 @@ static vks_result build_rigid_shape(model_ctx *m, uint32_t i, int32_t parent, in
     group->triangles = s.triangles, group->triangle_count = s.triangle_count;
     group->palette = &node_slot, group->palette_count = 1, group->flags = VKS_GROUP_RIGID;
     char name[96];
-    if (s.name && s.name[0])
-        snprintf(name, sizeof name, "%s", s.name);
-    else
-        snprintf(name, sizeof name, "shape[%u]", i);
-    vks_mesh_source ms = {0};
-    ms.name = name;
-    ms.vertex_count = nv;
-    ms.positions = s.positions;
-    ms.normals = s.normals;
+    vks_mesh_source ms;
+    if ((rc = shape_source(m, i, &s, name, &ms)) != VKS_OK)
+        return rc;
     ms.bone = (const uint16_t (*)[4])vb;
     ms.weight = (const float (*)[4])vw;
-    ms.triangle_count = s.triangle_count;
-    ms.triangles = s.triangles;
     ms.bone_count = 1;
     ms.bones = bone;
     ms.space_node = space;
     ms.space_pre = space_pre;
-    ms.flags = VKS_MESH_RENORMALIZE;
     ms.groups = group;
     ms.group_count = 1;
-    for (uint32_t k = 0; k < s.uv_sets; k++)
-        ms.uv[k] = s.uv[k];
-    ms.uv_set_count = s.uv_sets;
-    uint32_t mat;
-    if ((rc = shape_material(m, &f->blocks[i].u.shape, &mat)) != VKS_OK)
-        return rc;
-    if (mat != UINT32_MAX)
-        ms.first_material = mat, ms.material_count = 1;
     return vks_builder_add_mesh(bld, &ms, m->err);
 }
 
