@@ -6,17 +6,18 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "cli_formats.h"
 
 static void help(FILE *f)
 {
     fprintf(f,
             "usage: vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]\n\n"
-            "Writes the skinned model IN (RenderWare .dff, NIF, NW4C .cmdl, P3D, glTF) and the clips\n"
+            "Writes the skinned model IN (any of the formats below) and the clips\n"
             "given as glTF 2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 (and JOINTS_1,\n"
             "WEIGHTS_1 where a vertex has more than 4 influences) and indices in the\n"
             "file's own vertex order, one skin per mesh (the groups' palettes resolved to the mesh's\n"
             "bones), the skeleton under a root node that carries the axis correction to glTF's Y-up\n"
-            "right-handed frame (RenderWare and NIF are Z-up, P3D left-handed; vertex data stay as the\n"
+            "right-handed frame (from each format's axes, below; vertex data stay as the\n"
             "source stores them), and one animation per clip.\n\n"
             "  --clip FILE[#name]  a clip file bound to IN as deform binds it (.anm/.ska/.ifp, .kf or\n"
             "                   .nif, .cskla, .rtm, pose JSON): every clip of the file, or the one\n"
@@ -30,8 +31,9 @@ static void help(FILE *f)
             "                   --bone-limit, --uri-root)\n"
             "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
             "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is\n"
-            "written to a temporary name and renamed when complete.\n"
-            "exit codes: 0 ok, 1 bad input, 2 usage, 5 the output cannot be written\n");
+            "written to a temporary name and renamed when complete.\n\n");
+    vks_cli_print_formats(f);
+    fprintf(f, "\nexit codes: 0 ok, 1 bad input, 2 usage, 5 the output cannot be written\n");
 }
 
 typedef struct convert_clips {

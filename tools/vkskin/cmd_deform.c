@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_formats.h"
 #include "cli_crowd.h"
 #include "cli_crowd_split.h"
 #include "cli_gpu.h"
@@ -43,8 +44,8 @@ static void help(FILE *f)
             "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
             "                   --instances N (1), --frames F (1), time of frame f = --time + f / --fps (30)\n"
             "  --clip FILE[#name]  play clip `name` (or its index; default clip 0) of a clip file on\n"
-            "                   --instances N of each FILE: RenderWare .anm/.ska and GTA .ifp for .dff,\n"
-            "                   Arma .rtm for .p3d, pose JSON (.json) for every format. --stagger: instance\n"
+            "                   --instances N of each FILE: a clip file of FILE's format (vkskin convert\n"
+            "                   --help lists them), pose JSON (.json) for every format. --stagger: instance\n"
             "                   i starts at i x duration / N; --clip-speed S (1), --clip-cycle\n"
             "                   loop|clamp|mirror|reset (the clip's own), --clip-duration S (RTM stores\n"
             "                   none: 1), --clip-fps R (pose JSON frames per second: 30)\n"

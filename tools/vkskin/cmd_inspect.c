@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_formats.h"
 #include "cli_text.h"
 #include "inspect_clip.h"
 #include "inspect_morph.h"
@@ -23,7 +24,7 @@ static void help(FILE *f)
                "(sums, and how many vertices were repaired and how), and the bind-pose check: the largest\n"
                "error of deforming with the bind pose against the stored vertices (absolute and relative\n"
                "to the bounding radius), passed or FAILED against the tolerance of src/check/tolerance.c.\n\n"
-               "A clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp, NIF .kf; a pose JSON with --model)\n"
+               "A clip file (of the formats below; a pose JSON with --model)\n"
                "prints its clips instead: duration, frame rate, cycle, space, events, and each track's node\n"
                "with its channels' key counts and interpolation; with --model, which tracks bind to that\n"
                "model, which name no node, and which nodes keep their bind pose. A .nif is a model and may\n"
@@ -44,8 +45,9 @@ static void help(FILE *f)
                "  --uri-root DIR       glTF: external buffers and images may also lie in DIR (default:\n"
                "                       only the model's folder and below; see README \"Safety\")\n"
                "  --max-input-mb N     a model and every file it reads together stay within N MB\n"
-               "                       (default 2048)\n\n"
-               "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
+               "                       (default 2048)\n\n");
+    vks_cli_print_formats(f);
+    fprintf(f, "\nexit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
                "            6 bind-pose check failed; with several files, the most severe\n");
 }
 
