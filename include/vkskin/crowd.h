@@ -29,7 +29,11 @@
 #define VKSKIN_CROWD_H
 
 #include "clip.h"
+#include "clip_sample.h"
+#include "clip_root_motion.h"
+#include "skin.h"
 #include "gpu.h"
+#include "pose.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,7 +101,7 @@ typedef struct vks_crowd_instance {
     vks_crowd_layer layers[VKS_MAX_LAYERS];
     float fade_start;        /* the transition's start, frame time in seconds */
     float fade_duration;     /* its length (<= 0: a cut) */
-    int root_motion;         /* VKS_ROOT_MOTION_* (clip.h): in-place playback, the motion node
+    int root_motion;         /* VKS_ROOT_MOTION_* (clip_root_motion.h): in-place playback, the motion node
                                 being the first node the first layer's clip drives: Y_UP or
                                 Z_UP, | YAW to take its turn about up out too */
 } vks_crowd_instance;
@@ -172,14 +176,14 @@ VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t cou
 /* Root motion (issue 27): the motion of instances [first, first + count) at the last frame
  * run, 3 floats (x, y, z) each into out: for a VKS_CROWD_POSE_LAYERS instance with
  * root_motion, its motion node's ground-plane translation from its bind local, taken out of
- * the pose (clip.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
+ * the pose (clip_root_motion.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
  * for the others and before the first frame. A crowd system moves its agents by the change
  * from frame to frame. Call after the frame's submission (on the context's queue, or
  * completed); it submits a barrier to the host and waits for it. */
 VKS_API vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
                                              vks_error *err);
 /* The same with the yaw: 4 floats (x, y, z, yaw) an instance into out, the yaw in radians
- * (clip.h's vks_clip_layers_root_yaw, computed in the pose pass in float; zero for instances
+ * (clip_root_motion.h's vks_clip_layers_root_yaw, computed in the pose pass in float; zero for instances
  * whose root_motion has no VKS_ROOT_MOTION_YAW). */
 VKS_API vks_result vks_crowd_read_root_motion_yaw(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
                                                   vks_error *err);

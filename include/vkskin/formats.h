@@ -96,7 +96,7 @@ typedef struct vks_read_options {
                                      the file system and leads out of them through a link */
     } gltf;
 
-    /* Clip readers (clip.h). */
+    /* Clip readers (clip_formats.h). */
     struct {
         float duration;           /* seconds, for formats that store none (RTM); <= 0: 1 s */
         float fps;                /* frames per second for frame-based formats that store none

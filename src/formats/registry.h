@@ -10,6 +10,7 @@
 #include "file_internal.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_formats.h"
 /* How sure a probe is. Detection takes the surest answer over all formats (the first listed
  * on a tie), then the file name's extension when no probe answers: a magic number at the
  * start of the bytes outranks text found somewhere inside them (NW4C XML). */

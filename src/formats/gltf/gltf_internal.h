@@ -17,7 +17,7 @@
 
 #include "core/vec.h"
 #include "formats/file_internal.h"
-#include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
 #include "vkskin/formats.h"
 
 /* componentType values of the specification */
