@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "character_clip_files.h"
+#include "core/vec.h"
 
 /* The standard set: small files (< 300 KB), each exercising one grouping case. */
 static const vks_gen_dataset datasets[VKS_GEN_DATASET_COUNT] = {
@@ -116,16 +117,12 @@ static void text_add(text *t, const char *fmt, ...)
             t->len += (size_t)n;
             return;
         }
-        size_t nc = t->cap ? t->cap * 2 : 4096;
-        while (nc < t->len + (size_t)n + 1)
-            nc *= 2;
-        char *p = realloc(t->data, nc);
+        char *p = vks__grow_array(NULL, t->data, t->len, &t->cap, (size_t)n + 1, 1, 4096);
         if (!p) {
             t->failed = 1;
             return;
         }
         t->data = p;
-        t->cap = nc;
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_formats.h"
+#include "core/vec.h"
 
 static void help(FILE *f)
 {
@@ -42,20 +43,22 @@ typedef struct convert_clips {
     vks_clip_binding *bindings;
     char **names; /* per entry: the animation's name when the clip has none (owned), or NULL */
     uint32_t set_count, count, cap;
+    size_t set_cap;
 } convert_clips;
 
 /* name: the animation's name for a clip without one (taken over), or NULL. */
 static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label, char *name)
 {
     if (cc->count == cc->cap) {
-        uint32_t cap = cc->cap ? cc->cap * 2 : 8;
-        vks_gltf_clip *l = realloc(cc->list, cap * sizeof *l);
+        /* three arrays in step: each grows from the same capacity, which counts once all have */
+        size_t cap_l = cc->cap, cap_b = cc->cap, cap_n = cc->cap;
+        vks_gltf_clip *l = vks__grow_array(NULL, cc->list, cc->count, &cap_l, 1, sizeof *l, 8);
         if (l)
             cc->list = l;
-        vks_clip_binding *b = realloc(cc->bindings, cap * sizeof *b);
+        vks_clip_binding *b = vks__grow_array(NULL, cc->bindings, cc->count, &cap_b, 1, sizeof *b, 8);
         if (b)
             cc->bindings = b;
-        char **nm = realloc(cc->names, cap * sizeof *nm);
+        char **nm = vks__grow_array(NULL, cc->names, cc->count, &cap_n, 1, sizeof *nm, 8);
         if (nm)
             cc->names = nm;
         if (!l || !b || !nm) {
@@ -63,7 +66,7 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
             fprintf(stderr, "vkskin: out of memory\n");
             return 0;
         }
-        cc->cap = cap;
+        cc->cap = (uint32_t)cap_l;
     }
     vks_error err = {0};
     char msg[512];
@@ -116,7 +119,7 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
     free(bytes);
     if (!set)
         return 0;
-    vks_clip_set **sets = realloc(cc->sets, (cc->set_count + 1) * sizeof *sets);
+    vks_clip_set **sets = vks__grow_array(NULL, cc->sets, cc->set_count, &cc->set_cap, 1, sizeof *sets, 4);
     if (!sets) {
         vks_clip_set_free(set);
         return 0;
