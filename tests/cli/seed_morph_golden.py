@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Morph data in the seed formats (tests/cli/cli_seed_morph.sh), written here from the format
+notes, independently of vkskin's readers and writers.
+
+  seed_morph_golden.py dff IN.dff OUT.dff [plg]
+      IN (a clump whose first geometry has one morph target) with targets 1 and 2 added to
+      that geometry (renderware.md 5.1): target 1 moves every position by D1(v) and every
+      normal by N1(v), target 2 moves positions by D2(v) and stores no normals. With "plg", a
+      Morph PLG (0x105) is put in the geometry's extension too (its animation is not read).
+  seed_morph_golden.py nif IN.nif OUT.nif relative|absolute
+      IN (20.2.0.7, block sizes) with an NiGeomMorpherController on its first NiTriShape and
+      an NiMorphData of 3 morphs (0: the base, 1: D1, 2: D2; absolute: base + D) whose
+      weights come from two NiFloatInterpolators (0.25 and 0.5 at time 0), appended as new
+      blocks.
+  seed_morph_golden.py check BASE.raw MORPHED.raw INSPECT.json W1 W2
+      RAW files of vkskin deform --format raw in the bind pose (whose skin matrices are the
+      identity, as the bind check finds), INSPECT.json vkskin inspect --json of the model:
+      MORPHED minus BASE must be W1 D1 + W2 D2 on the first mesh's vertices (normals: W1 N1)
+      within 1e-5 of the bounding radius, and 0 on the other meshes'.
+  seed_morph_golden.py truncate IN OUT_PREFIX START END
+      IN cut at every byte from START to END (exclusive): OUT_PREFIX.N for each N.
+"""
+import json
+import math
+import struct
+import sys
+
+
+def d1(v):
+    return (0.01 * (1 + v % 3), -0.02, 0.005 * (v % 5))
+
+
+def n1(v):
+    return (0.0, 0.001 * (v % 2), 0.0)
+
+
+def d2(v):
+    return (-0.015, 0.01 * (v % 4), 0.02)
+
+
+def chunks(data, start, end):
+    out = []
+    while start + 12 <= end:
+        t, size, ver = struct.unpack_from("<III", data, start)
+        out.append((t, start, start + 12 + size, ver))
+        start += 12 + size
+    return out
+
+
+def rebuild(data, start, end, edit):
+    """The chunks in data[start:end] with edit(type, offset, body) -> new body, sizes mended."""
+    out = b""
+    for t, s, e, ver in chunks(data, start, end):
+        body = edit(t, s, data[s + 12:e])
+        out += struct.pack("<III", t, len(body), ver) + body
+    return out
+
+
+def geometry_struct(body, ver):
+    """The struct body with targets 1 and 2 added, and the first geometry's vertex count."""
+    flags, nt, nv, nmorph = struct.unpack_from("<IIII", body, 0)
+    assert nmorph == 1, "the input geometry must have one morph target"
+    p = 16 + (12 if ver < 0x34000 else 0)
+    tex = (flags >> 16) & 0xFF or (2 if flags & 0x80 else 1 if flags & 0x04 else 0)
+    p += (4 * nv if flags & 0x08 else 0) + 8 * nv * tex + 8 * nt
+    sphere = body[p:p + 16]
+    has_v, has_n = struct.unpack_from("<II", body, p + 16)
+    pos = struct.unpack_from("<%df" % (3 * nv), body, p + 24)
+    nrm = struct.unpack_from("<%df" % (3 * nv), body, p + 24 + 12 * nv) if has_n else None
+    t1 = sphere + struct.pack("<II", 1, 1 if has_n else 0)
+    t1 += b"".join(struct.pack("<3f", *[pos[3 * v + k] + d1(v)[k] for k in range(3)]) for v in range(nv))
+    if has_n:
+        t1 += b"".join(struct.pack("<3f", *[nrm[3 * v + k] + n1(v)[k] for k in range(3)]) for v in range(nv))
+    t2 = sphere + struct.pack("<II", 1, 0)
+    t2 += b"".join(struct.pack("<3f", *[pos[3 * v + k] + d2(v)[k] for k in range(3)]) for v in range(nv))
+    return body[:12] + struct.pack("<I", 3) + body[16:] + t1 + t2
+
+
+def make_dff(src, dst, plg):
+    data = open(src, "rb").read()
+    t, s, e, ver = chunks(data, 0, len(data))[0]
+    seen = {"geometry": False}
+
+    def geometry(t, s, body):
+        if t == 0x01:
+            return geometry_struct(body, decode(data, s))
+        if t == 0x03 and plg:  # a Morph PLG: u32 count 0 (no interpolators), as RpMorph writes none
+            return body + struct.pack("<III", 0x105, 4, struct.unpack_from("<I", data, s + 8)[0]) + b"\0" * 4
+        return body
+
+    def geometry_list(t, s, body):
+        if t == 0x0F and not seen["geometry"]:
+            seen["geometry"] = True
+            return rebuild(data, s + 12, s + 12 + len(body), geometry)
+        return body
+
+    def clump(t, s, body):
+        return rebuild(data, s + 12, s + 12 + len(body), geometry_list) if t == 0x1A else body
+
+    out = rebuild(data, 0, e, lambda t, s, body: rebuild(data, s + 12, s + 12 + len(body), clump))
+    open(dst, "wb").write(out + data[e:])
+
+
+def decode(data, s):
+    """The chunk's RW version from its library ID stamp (renderware.md 2.2)."""
+    stamp = struct.unpack_from("<I", data, s + 8)[0]
+    if stamp & 0xFFFF0000:
+        return (((stamp >> 14) & 0x3FF00) + 0x30000) | ((stamp >> 16) & 0x3F)
+    return stamp << 8
+
+
+def check(base_raw, morphed_raw, inspect_json, w1, w2):
+    doc = json.load(open(inspect_json))
+    meshes = doc["meshes"]
+    nv = sum(m["vertices"] for m in meshes)
+    a = open(base_raw, "rb").read()
+    b = open(morphed_raw, "rb").read()
+    if len(a) != len(b) or len(a) % (4 * nv):
+        print("FAIL: raw sizes %d and %d for %d vertices" % (len(a), len(b), nv))
+        return 1
+    stride = len(a) // (4 * nv)
+    fa = struct.unpack("<%df" % (len(a) // 4), a)
+    fb = struct.unpack("<%df" % (len(b) // 4), b)
+    radius = max(math.sqrt(sum(fa[stride * v + k] ** 2 for k in range(3))) for v in range(nv))
+    first = meshes[0]
+    if first["vertices"] != first["file_vertices"] or len(first.get("morph_targets", [])) != 2:
+        print("FAIL: the first mesh has %s targets, %d vertices from %d file vertices" %
+              (len(first.get("morph_targets", [])), first["vertices"], first["file_vertices"]))
+        return 1
+    worst, worst_n = 0.0, 0.0
+    for v in range(nv):
+        want = [w1 * d1(v)[k] + w2 * d2(v)[k] for k in range(3)] if v < first["vertices"] else [0, 0, 0]
+        got = [fb[stride * v + k] - fa[stride * v + k] for k in range(3)]
+        worst = max(worst, math.dist(want, got))
+        if stride == 6:
+            want_n = [w1 * n1(v)[k] for k in range(3)] if v < first["vertices"] else [0, 0, 0]
+            got_n = [fb[stride * v + 3 + k] - fa[stride * v + 3 + k] for k in range(3)]
+            worst_n = max(worst_n, math.dist(want_n, got_n))
+    print("weights %g %g: positions within %.3g of the radius %.4g, normals within %.3g" %
+          (w1, w2, worst / radius, radius, worst_n))
+    if worst > 1e-5 * radius or worst_n > 1e-5:
+        print("FAIL: the morphed vertices are off w1 D1 + w2 D2")
+        return 1
+    return 0
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "dff":
+        make_dff(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "plg")
+    elif cmd == "nif":
+        make_nif(sys.argv[2], sys.argv[3], sys.argv[4] == "absolute")
+    elif cmd == "check":
+        sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6])))
+    elif cmd == "truncate":
+        data = open(sys.argv[2], "rb").read()
+        for n in range(int(sys.argv[4]), int(sys.argv[5])):
+            open("%s.%d" % (sys.argv[3], n), "wb").write(data[:n])
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()
