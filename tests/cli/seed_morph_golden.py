@@ -7,19 +7,23 @@ notes, independently of vkskin's readers and writers.
       that geometry (renderware.md 5.1): target 1 moves every position by D1(v) and every
       normal by N1(v), target 2 moves positions by D2(v) and stores no normals. With "plg", a
       Morph PLG (0x105) is put in the geometry's extension too (its animation is not read).
+      OUT.cuts: one line per new structure, "START END SIZE_FIELD...": the file cut back to
+      each byte from START to END (exclusive) with the u32 sizes at SIZE_FIELD... reduced by
+      as much is the structure truncated at that byte (tests/unit/seed_morph_cuts.c).
   seed_morph_golden.py nif IN.nif OUT.nif relative|absolute
       IN (20.2.0.7, block sizes) with an NiGeomMorpherController on its first NiTriShape and
       an NiMorphData of 3 morphs (0: the base, 1: D1, 2: D2; absolute: base + D) whose
       weights come from two NiFloatInterpolators (0.25 and 0.5 at time 0), appended as new
-      blocks.
+      blocks; OUT.cuts as above, one line per new block.
   seed_morph_golden.py check BASE.raw MORPHED.raw INSPECT.json W1 W2 [positions]
       RAW files of vkskin deform --format raw in the bind pose (whose skin matrices are the
       identity, as the bind check finds), INSPECT.json vkskin inspect --json of the model:
       MORPHED minus BASE must be W1 D1 + W2 D2 on the first mesh's vertices (normals: W1 N1;
       with "positions", as NiMorphData stores: 0) within 1e-5 of the bounding radius, and 0 on
       the other meshes'.
-  seed_morph_golden.py truncate IN OUT_PREFIX START END
-      IN cut at every byte from START to END (exclusive): OUT_PREFIX.N for each N.
+  seed_morph_golden.py check-convert SRC.json SRC_BASE.raw SRC_W.raw OUT.json OUT_BASE.raw OUT_W.raw
+      The same deforms of vkskin convert's output: each vertex moves as far as its source
+      vertex does (check_convert says how they correspond), within 1e-5.
 """
 import json
 import math
@@ -100,6 +104,19 @@ def make_dff(src, dst, plg):
 
     out = rebuild(data, 0, e, lambda t, s, body: rebuild(data, s + 12, s + 12 + len(body), clump))
     open(dst, "wb").write(out + data[e:])
+    # the cuts: the geometry struct cut back into targets 1 and 2 (clump, geometry list,
+    # geometry and struct sizes mended)
+    c = chunks(out, 0, len(out))[0]
+    gl = [k for k in chunks(out, c[1] + 12, c[2]) if k[0] == 0x1A][0]
+    g = [k for k in chunks(out, gl[1] + 12, gl[2]) if k[0] == 0x0F][0]
+    kids = chunks(out, g[1] + 12, g[2])
+    st = kids[0]
+    nv = struct.unpack_from("<I", out, st[1] + 12 + 8)[0]
+    has_n = struct.unpack_from("<I", out, st[2] - (24 + 12 * nv) - (24 + 24 * nv) + 20)[0]
+    t1 = st[2] - (24 + 12 * nv) - (24 + (24 if has_n else 12) * nv)
+    sizes = [c[1] + 4, gl[1] + 4, g[1] + 4]
+    spec = ["%d %d %s" % (t1, st[2], " ".join(map(str, sizes + [st[1] + 4])))]
+    open(dst + ".cuts", "w").write("\n".join(spec) + "\n")  # the Morph PLG is not read: not cut
 
 
 def sized(b):
@@ -201,7 +218,18 @@ def make_nif(src, dst, absolute):
     # the shape's NiObjectNET controller ref: after its name and extra data list
     n_extra = struct.unpack_from("<I", f.blocks[shape], 4)[0]
     struct.pack_into("<i", f.blocks[shape], 8 + 4 * n_extra, ctrl)
-    open(dst, "wb").write(f.bytes())
+    out = f.bytes()
+    open(dst, "wb").write(out)
+    # the cuts: each new block cut back at every byte, its size in the header mended
+    nb = len(f.blocks)
+    first = len(out) - len(f.footer) - sum(len(b) for b in f.blocks)
+    table = out.index(struct.pack("<%dH" % nb, *f.kind)) + 2 * nb
+    spec, at = [], first
+    for i, b in enumerate(f.blocks):
+        if i >= ctrl:
+            spec.append("%d %d %d" % (at, at + len(b), table + 4 * i))
+        at += len(b)
+    open(dst + ".cuts", "w").write("\n".join(spec) + "\n")
 
 
 def decode(data, s):
@@ -246,6 +274,35 @@ def check(base_raw, morphed_raw, inspect_json, w1, w2, normals=True):
     return 0
 
 
+def raw_vertices(path, count):
+    data = open(path, "rb").read()
+    f = struct.unpack("<%df" % (len(data) // 4), data)
+    stride = len(f) // count
+    return [f[stride * v:stride * v + 3] for v in range(count)]
+
+
+def check_convert(src_json, src_base, src_w, glb_json, glb_base, glb_w):
+    """The converted file holds the source's vertices in their order, once per material
+    primitive, turned by the axis correction (a rotation): vertex i is source vertex i mod N,
+    and its move must have the length of its source vertex's move (and its base position the
+    distance from the origin of its source's, which checks the correspondence), within 1e-5."""
+    nsrc = sum(m["file_vertices"] for m in json.load(open(src_json))["meshes"])
+    nglb = sum(m["file_vertices"] for m in json.load(open(glb_json))["meshes"])
+    a, b = raw_vertices(src_base, nsrc), raw_vertices(src_w, nsrc)
+    c, d = raw_vertices(glb_base, nglb), raw_vertices(glb_w, nglb)
+    origin = [0.0, 0.0, 0.0]
+    worst_at, worst, moved = 0.0, 0.0, 0
+    for v in range(nglb):
+        s = v % nsrc
+        worst_at = max(worst_at, abs(math.dist(a[s], origin) - math.dist(c[v], origin)))
+        want = math.dist(a[s], b[s])
+        worst = max(worst, abs(want - math.dist(c[v], d[v])))
+        moved += want > 1e-4
+    print("converted: %d vertices (%d moved by the targets): base within %.3g, moves within %.3g of the source's" %
+          (nglb, moved, worst_at, worst))
+    return 1 if worst_at > 1e-5 or worst > 1e-5 or moved == 0 else 0
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "dff":
@@ -255,10 +312,8 @@ def main():
     elif cmd == "check":
         sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6]),
                        len(sys.argv) < 8 or sys.argv[7] != "positions"))
-    elif cmd == "truncate":
-        data = open(sys.argv[2], "rb").read()
-        for n in range(int(sys.argv[4]), int(sys.argv[5])):
-            open("%s.%d" % (sys.argv[3], n), "wb").write(data[:n])
+    elif cmd == "check-convert":
+        sys.exit(check_convert(*sys.argv[2:8]))
     else:
         sys.exit("unknown command " + cmd)
 
