@@ -27,14 +27,18 @@ $gold dff small.dff plain.dff || exit 1
 $gold dff small.dff plg.dff plg || exit 1
 $gold nif small.nif rel.nif relative || exit 1
 $gold nif small.nif abs.nif absolute || exit 1
+"$vk" generate --vertices 30 --bones 20 --no-clips --version 0x0A010000 --out small10.nif > /dev/null || exit 1
+nv=$("$vk" inspect small10.nif --json | python3 -c "import json,sys; print(json.load(sys.stdin)['meshes'][0]['file_vertices'])")
+$gold nif10 small10.nif keys.nif "$nv" || exit 1
 # what inspect lists, and the warnings about what is not read (stderr and --json)
-for f in plain.dff plg.dff rel.nif abs.nif; do
+for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
   "$vk" inspect $f --json > $f.json 2> $f.err || say "$f: inspect: $(cat $f.err)"
 done
-python3 - plain.dff.json plg.dff.json rel.nif.json abs.nif.json <<'PY' || fail=1
+python3 - plain.dff.json plg.dff.json rel.nif.json abs.nif.json keys.nif.json <<'PY' || fail=1
 import json, sys
 want = {"plain.dff.json": (["morph1", "morph2"], [0, 0]), "plg.dff.json": (["morph1", "morph2"], [0, 0]),
-        "rel.nif.json": (["Smile", "Frown"], [0.25, 0.5]), "abs.nif.json": (["Smile", "Frown"], [0.25, 0.5])}
+        "rel.nif.json": (["Smile", "Frown"], [0.25, 0.5]), "abs.nif.json": (["Smile", "Frown"], [0.25, 0.5]),
+        "keys.nif.json": (["", ""], [0.25, 0.5])}  # 10.1.0.0: no frame names; weights from the morphs' keys
 for f in sys.argv[1:]:
     d = json.load(open(f))
     t = d["meshes"][0].get("morph_targets", [])
@@ -51,8 +55,10 @@ grep -q "NiGeomMorpherController at offset .*keys are not played" rel.nif.err ||
   say "rel.nif: no warning about the weights' animation: $(cat rel.nif.err)"
 grep -q "NiGeomMorpherController" rel.nif.json || say "rel.nif: --json does not say the animation is not played"
 [ -s abs.nif.err ] && say "abs.nif (weights constant over time): $(cat abs.nif.err)"
+grep -q "NiGeomMorpherController at offset .*keys are not played" keys.nif.err ||
+  say "keys.nif: no warning about the morph keys' animation: $(cat keys.nif.err)"
 # a pose's weights move the vertices by w1 D1 + w2 D2 (bind pose: skin matrices identity)
-for f in plain.dff plg.dff rel.nif abs.nif; do
+for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
   mesh=$(python3 -c "import json,sys; print(json.load(open('$f.json'))['meshes'][0]['name'])")
   printf '{"nodes": [], "weights": {"%s": [0, 0]}}' "$mesh" > zero.json
   printf '{"nodes": [], "weights": {"%s": [0.75, -0.5]}}' "$mesh" > w.json
@@ -78,7 +84,7 @@ for f in plain.dff plg.dff rel.nif abs.nif; do
   $gold check-convert $f.json base.raw w.raw glb.json glb_base.raw glb_w.raw || say "$f: convert lost the targets"
 done
 # every byte of the new structures cut back: refused with an offset
-for f in plg.dff rel.nif; do
+for f in plg.dff rel.nif keys.nif; do
   "$cuts" $f > cuts.txt 2>&1 || say "$f: cuts: $(grep -m3 FAIL cuts.txt)"
   tail -1 cuts.txt
 done

@@ -15,6 +15,9 @@ notes, independently of vkskin's readers and writers.
       an NiMorphData of 3 morphs (0: the base, 1: D1, 2: D2; absolute: base + D) whose
       weights come from two NiFloatInterpolators (0.25 and 0.5 at time 0), appended as new
       blocks; OUT.cuts as above, one line per new block.
+  seed_morph_golden.py nif10 IN.nif OUT.nif VERTICES
+      The same in a 10.1.0.0 file (IN: vkskin generate --version 0x0A010000; VERTICES: its
+      shape's), the weights as the morphs' own keys (make_nif_10).
   seed_morph_golden.py check BASE.raw MORPHED.raw INSPECT.json W1 W2 [positions]
       RAW files of vkskin deform --format raw in the bind pose (whose skin matrices are the
       identity, as the bind check finds), INSPECT.json vkskin inspect --json of the model:
@@ -232,6 +235,49 @@ def make_nif(src, dst, absolute):
     open(dst + ".cuts", "w").write("\n".join(spec) + "\n")
 
 
+def make_nif_10(src, dst, shape_vertices):
+    """The same morphs in a 10.1.0.0 file (no block sizes, no string table; a zero u32 before
+    each block; nif.md 3): NiGeomMorpherController without interpolators, and NiMorphData
+    whose morphs carry their weight keys: Smile LINEAR 0.25 at 0 and 1 s (constant), Frown
+    QUADRATIC from 0 at -1 s to 1 at 1 s with flat tangents (0.5 at time 0, animated)."""
+    data = open(src, "rb").read()
+    p = data.index(b"\n") + 1
+    ver, user, nb = struct.unpack_from("<III", data, p)
+    assert ver == 0x0A010000 and user == 0, "a 10.1.0.0 file without a Bethesda header"
+    q = p + 12
+    nt = struct.unpack_from("<H", data, q)[0]
+    q += 2
+    types = []
+    for _ in range(nt):
+        n = struct.unpack_from("<I", data, q)[0]
+        types.append(data[q + 4:q + 4 + n].decode())
+        q += 4 + n
+    kind = list(struct.unpack_from("<%dH" % nb, data, q))
+    q += 2 * nb
+    nroots = struct.unpack_from("<I", data, len(data) - 8)[0]
+    assert nroots == 1, "one root in the footer"
+    blocks, footer = data[q:len(data) - 8], data[len(data) - 8:]
+    shape = kind.index(types.index("NiTriShape"))
+    types += ["NiGeomMorpherController", "NiMorphData"]
+    kind += [len(types) - 2, len(types) - 1]
+    ctrl = nb
+    body = struct.pack("<iHffffi", -1, 0x48, 1.0, 0.0, -1.0, 1.0, shape) + struct.pack("<HiB", 0, ctrl + 1, 1)
+    new = struct.pack("<I", 0) + body
+    body = struct.pack("<IIB", 3, shape_vertices, 1)
+    keys = (struct.pack("<II", 0, 1),
+            struct.pack("<II", 2, 1) + struct.pack("<4f", 0.0, 0.25, 1.0, 0.25),
+            struct.pack("<II", 2, 2) + struct.pack("<8f", -1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0))
+    for k, d in zip(keys, (None, d1, d2)):
+        body += k + b"".join(struct.pack("<3f", *(d(v) if d else (0.0, 0.0, 0.0))) for v in range(shape_vertices))
+    new += struct.pack("<I", 0) + body
+    head = data[:p] + struct.pack("<III", ver, user, nb + 2) + struct.pack("<H", len(types))
+    head += b"".join(sized(t.encode()) for t in types) + struct.pack("<%dH" % len(kind), *kind)
+    out = head + blocks + new + footer
+    open(dst, "wb").write(out)
+    # the cuts: no sizes to mend: the file itself cut at every byte of the new blocks
+    open(dst + ".cuts", "w").write("%d %d\n" % (len(out) - len(footer) - len(new), len(out)))
+
+
 def decode(data, s):
     """The chunk's RW version from its library ID stamp (renderware.md 2.2)."""
     stamp = struct.unpack_from("<I", data, s + 8)[0]
@@ -309,6 +355,8 @@ def main():
         make_dff(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "plg")
     elif cmd == "nif":
         make_nif(sys.argv[2], sys.argv[3], sys.argv[4] == "absolute")
+    elif cmd == "nif10":
+        make_nif_10(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif cmd == "check":
         sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6]),
                        len(sys.argv) < 8 or sys.argv[7] != "positions"))
