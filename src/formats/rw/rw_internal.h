@@ -74,6 +74,7 @@ typedef struct rw_ctx {
     vks_vec materials;         /* vks_material of every geometry read, strings in skin; moved
                                   into skin->materials when the read succeeds */
     uint64_t target_vertices;  /* morph target vertices read, against max_vertices */
+    uint64_t mesh_target_vertices; /* the same over the meshes (a shared geometry's, each use) */
     uint32_t morph_plugins;    /* Morph PLGs (RpMorph animation) seen and not read */
 } rw_ctx;
 

@@ -261,6 +261,11 @@ static vks_result add_mesh(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, const
     uint32_t mesh = cl->mesh_added++, n = g->morph_count > 1 ? g->morph_count - 1 : 0;
     if (r != VKS_OK || n == 0)
         return r;
+    ctx->mesh_target_vertices += (uint64_t)n * g->vertex_count; /* each mesh holds its own copy */
+    if (ctx->mesh_target_vertices > ctx->opt.max_vertices)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, m->name,
+                             "%u morph targets of %u vertices: %llu morph target vertices over the meshes, limit %u", n,
+                             g->vertex_count, (unsigned long long)ctx->mesh_target_vertices, ctx->opt.max_vertices);
     const float **pos = vks__rw_tmp(ctx, n, sizeof *pos), **nrm = vks__rw_tmp(ctx, n, sizeof *nrm);
     const char **names = vks__rw_tmp(ctx, n, sizeof *names);
     char *text = vks__rw_tmp(ctx, n, 16);
