@@ -30,7 +30,8 @@ $gold nif small.nif abs.nif absolute || exit 1
 "$vk" generate --vertices 30 --bones 20 --no-clips --version 0x0A010000 --out small10.nif > /dev/null || exit 1
 nv=$("$vk" inspect small10.nif --json | python3 -c "import json,sys; print(json.load(sys.stdin)['meshes'][0]['file_vertices'])")
 $gold nif10 small10.nif keys.nif "$nv" || exit 1
-# what inspect lists, and the warnings about what is not read (stderr and --json)
+# what inspect lists, and the warnings about what is not read (stderr, naming the file, and
+# --json; deform warns too, below)
 for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
   "$vk" inspect $f --json > $f.json 2> $f.err || say "$f: inspect: $(cat $f.err)"
 done
@@ -48,10 +49,10 @@ for f in sys.argv[1:]:
         sys.exit(1)
     print("%s: targets %s" % (f, got))
 PY
-grep -q "Morph PLG (0x105" plg.dff.err || say "plg.dff: no warning about the Morph PLG: $(cat plg.dff.err)"
+grep -q "plg.dff: warning: .*/extension: Morph PLG (0x105" plg.dff.err || say "plg.dff: no warning about the Morph PLG: $(cat plg.dff.err)"
 grep -q "Morph PLG" plg.dff.json || say "plg.dff: --json does not say the Morph PLG is not read"
 grep -q "Morph PLG" plain.dff.err && say "plain.dff: a Morph PLG warning without one"
-grep -q "NiGeomMorpherController at offset .*keys are not played" rel.nif.err ||
+grep -q "rel.nif: warning: nif block [0-9]* NiGeomMorpherController at offset .*keys are not played" rel.nif.err ||
   say "rel.nif: no warning about the weights' animation: $(cat rel.nif.err)"
 grep -q "NiGeomMorpherController" rel.nif.json || say "rel.nif: --json does not say the animation is not played"
 [ -s abs.nif.err ] && say "abs.nif (weights constant over time): $(cat abs.nif.err)"
@@ -68,6 +69,7 @@ for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
     "$vk" deform $f $e $extra --pose zero.json --out base.raw --format raw 2> err || say "$f $e: deform: $(cat err)"
     "$vk" deform $f $e $extra --pose w.json --out w.raw --format raw 2> err || say "$f $e: deform with weights: $(cat err)"
     grep -qi "validation" err && say "$f $e: validation layer messages: $(grep -i validation err | head -3)"
+    case $f in plg.dff|rel.nif|keys.nif) grep -q "$f: warning: " err || say "$f $e: deform does not warn: $(cat err)" ;; esac
     $gold check base.raw w.raw $f.json 0.75 -0.5 $kind || say "$f $e: the morphed vertices are off"
   done
   # negative case: the wrong weights must fail the check

@@ -129,7 +129,7 @@ static vks_result mesh_morphs(morph_ctx *c, uint32_t k, uint32_t shape, uint32_t
     if (!d) {
         c->unplayed++;
         vks__log(&f->opt.logger, VKS_LOG_WARNING,
-                 "nif block %u NiGeomMorpherController at offset %llu (on block %u \"%s\"): data ref %d is not an "
+                 "warning: nif block %u NiGeomMorpherController at offset %llu (on block %u \"%s\"): data ref %d is not an "
                  "NiMorphData block: no morph targets read",
                  j, (unsigned long long)f->blocks[j].offset, shape, me->name, mc->data);
         return VKS_OK;
@@ -154,7 +154,7 @@ static vks_result mesh_morphs(morph_ctx *c, uint32_t k, uint32_t shape, uint32_t
     c->unplayed += animated || weighted;
     if (animated || weighted)
         vks__log(&f->opt.logger, VKS_LOG_WARNING,
-                 "nif block %u NiGeomMorpherController at offset %llu (on block %u \"%s\"): %u morph targets read from "
+                 "warning: nif block %u NiGeomMorpherController at offset %llu (on block %u \"%s\"): %u morph targets read from "
                  "NiMorphData block %d at their weights at time 0; not applied:%s%s",
                  j, (unsigned long long)f->blocks[j].offset, shape, me->name, d->morph_count - 1, mc->data,
                  animated ? " the weights' animation (their keys are not played)" : "",
@@ -185,7 +185,7 @@ static void map_blocks(morph_ctx *c, const uint32_t *mesh_block, uint32_t mesh_c
         }
         c->unplayed++;
         vks__log(&f->opt.logger, VKS_LOG_WARNING,
-                 "nif block %u NiGeomMorpherController at offset %llu: its target (block %d) is not a mesh of the "
+                 "warning: nif block %u NiGeomMorpherController at offset %llu: its target (block %d) is not a mesh of the "
                  "model, or another controller morphs it: not applied",
                  j, (unsigned long long)f->blocks[j].offset, t);
     }

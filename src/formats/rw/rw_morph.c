@@ -82,7 +82,7 @@ void vks__rw_morph_plugin(rw_ctx *ctx, const rw_chunk *x, const rw_geometry *g, 
         snprintf(targets, sizeof targets, "targets 1..%u are read, at weight 0 unless a pose sets them",
                  g->morph_count - 1);
     vks__log(&ctx->opt.logger, VKS_LOG_WARNING,
-             "%s/extension: Morph PLG (0x105, RpMorph interpolators) at offset %llu, %u bytes, not read: the "
+             "warning: %s/extension: Morph PLG (0x105, RpMorph interpolators) at offset %llu, %u bytes, not read: the "
              "animation of the geometry's morph targets is not played (%s)",
              gpath, (unsigned long long)x->offset, x->size, targets);
 }
