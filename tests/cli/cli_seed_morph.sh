@@ -52,11 +52,11 @@ PY
 grep -q "plg.dff: warning: .*/extension: Morph PLG (0x105" plg.dff.err || say "plg.dff: no warning about the Morph PLG: $(cat plg.dff.err)"
 grep -q "Morph PLG" plg.dff.json || say "plg.dff: --json does not say the Morph PLG is not read"
 grep -q "Morph PLG" plain.dff.err && say "plain.dff: a Morph PLG warning without one"
-grep -q "rel.nif: warning: nif block [0-9]* NiGeomMorpherController at offset .*keys are not played" rel.nif.err ||
+grep -q "rel.nif: warning: nif block [0-9]* NiGeomMorpherController at offset .*the weights' animation" rel.nif.err ||
   say "rel.nif: no warning about the weights' animation: $(cat rel.nif.err)"
 grep -q "NiGeomMorpherController" rel.nif.json || say "rel.nif: --json does not say the animation is not played"
 [ -s abs.nif.err ] && say "abs.nif (weights constant over time): $(cat abs.nif.err)"
-grep -q "NiGeomMorpherController at offset .*keys are not played" keys.nif.err ||
+grep -q "NiGeomMorpherController at offset .*the weights' animation" keys.nif.err ||
   say "keys.nif: no warning about the morph keys' animation: $(cat keys.nif.err)"
 # a pose's weights move the vertices by w1 D1 + w2 D2 (bind pose: skin matrices identity)
 for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
@@ -85,6 +85,22 @@ for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
     say "$f: deform .glb with weights: $(cat err)"
   $gold check-convert $f.json base.raw w.raw glb.json glb_base.raw glb_w.raw || say "$f: convert lost the targets"
 done
+# the file's own clip plays the weights' keys as a weights channel: rel.nif's Smile is a pose
+# value (0.25), its Frown LINEAR keys 0.5 at 0 s and 1 at 1 s: 0.75 at 0.5 s; keys.nif's clock
+# starts at its controller's -1 s, where Frown's QUADRATIC keys start at 0 (exact at keys;
+# linear between them, with a warning)
+for spec in "rel.nif 0.5 0.75" "keys.nif 0 0"; do
+  set -- $spec
+  printf '{"nodes": [], "weights": {"character": [0, 0]}}' > zero.json
+  for e in $engines; do
+    extra=""; [ "$e" = "--gpu" ] && extra="--validation"
+    "$vk" deform $1 $e $extra --pose zero.json --out base.raw --format raw 2> err || say "$1 $e: deform: $(cat err)"
+    "$vk" deform $1 $e $extra --clip $1 --time $2 --out clip.raw --format raw 2> err || say "$1 $e: deform --clip: $(cat err)"
+    grep -q "drives none" err && say "$1 $e: the weights clip is refused"
+    $gold check base.raw clip.raw $1.json 0.25 $3 positions || say "$1 $e: the clip's weights are off"
+  done
+done
+grep -q "quadratic or TBC weight keys played linearly" err || say "keys.nif: no warning about quadratic keys: $(cat err)"
 # every byte of the new structures cut back: refused with an offset
 for f in plg.dff rel.nif keys.nif; do
   "$cuts" $f > cuts.txt 2>&1 || say "$f: cuts: $(grep -m3 FAIL cuts.txt)"

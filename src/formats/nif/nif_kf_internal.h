@@ -218,6 +218,14 @@ typedef struct kf_ctx {
  * without keys; pose may be NULL). */
 vks_result kf_track_from_data(kf_ctx *k, int32_t data, const nif_quat_xform *pose, const kf_clock *clk,
                               vks_track *tr);
+/* ---- nif_kf_morph.c: the model's NiGeomMorpherControllers as weights channels ---- */
+/* How many controllers' weights change over time (each a morph track of the file's own clip). */
+uint32_t kf_morph_count(const nif_file *f);
+/* Controller block j's fields when it is one of them, else NULL (for the clip's clock). */
+const nif_ctrl *kf_morph_controller(const nif_file *f, uint32_t j);
+/* Their tracks into clip (clip->morph_tracks), on the clip's clock. */
+vks_result kf_morph_tracks(kf_ctx *k, const kf_clock *clk, vks_clip *clip);
+
 /* ... from an interpolator block (NiTransformInterpolator or a B-spline one). */
 vks_result kf_track_from_interp(kf_ctx *k, int32_t interp, const kf_clock *clk, vks_track *tr);
 /* Per-second Hermite tangents of Kochanek-Bartels keys (tbc: tension, bias, continuity per

@@ -4,7 +4,8 @@
  * stored, absolute ones minus morph 0. A target's default weight is its weight at time 0:
  * the morph's own keys (until 10.1.0.0) or its NiFloatInterpolator's (NiFloatData keys, else
  * the pose value), 0 where there is none. What is not applied is said with a warning naming
- * the block and its offset: weights that change over time (the keys are not played),
+ * the block and its offset: weights that change over time (played as weights channels of the
+ * file's own clip only, nif_kf_morph.c),
  * interpolator weights other than 1, a controller whose target is not a mesh of the model.
  * Costs stay linear in the file: one pass finds each block's controller, a key group's value
  * at time 0 is computed once however many morphs share it, and the targets' vertices over all
@@ -157,7 +158,7 @@ static vks_result mesh_morphs(morph_ctx *c, uint32_t k, uint32_t shape, uint32_t
                  "warning: nif block %u NiGeomMorpherController at offset %llu (on block %u \"%s\"): %u morph targets read from "
                  "NiMorphData block %d at their weights at time 0; not applied:%s%s",
                  j, (unsigned long long)f->blocks[j].offset, shape, me->name, d->morph_count - 1, mc->data,
-                 animated ? " the weights' animation (their keys are not played)" : "",
+                 animated ? " the weights' animation (it plays in the file's own clip only: --clip with this file)" : "",
                  weighted ? " interpolator weights other than 1" : "");
     ms->mesh = k, ms->file_vertex_count = d->vertex_count, ms->target_count = d->morph_count - 1;
     ms->node_name = me->name;

@@ -50,7 +50,7 @@ vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t s
         nif_version_detail(&f, detail, sizeof detail);
         size_t len = strlen(detail);
         if (unplayed) /* said in --json too: the warnings went to the logger (nif_morph_model.c) */
-            snprintf(detail + len, sizeof detail - len, ", %u NiGeomMorpherController(s) not applied as animated",
+            snprintf(detail + len, sizeof detail - len, ", %u NiGeomMorpherController(s) not applied as stored (warned)",
                      unplayed);
         skin->format = "nif";
         skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
