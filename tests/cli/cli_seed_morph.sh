@@ -58,6 +58,16 @@ grep -q "NiGeomMorpherController" rel.nif.json || say "rel.nif: --json does not 
 [ -s abs.nif.err ] && say "abs.nif (weights constant over time): $(cat abs.nif.err)"
 grep -q "NiGeomMorpherController at offset .*the weights' animation" keys.nif.err ||
   say "keys.nif: no warning about the morph keys' animation: $(cat keys.nif.err)"
+# what the reader does not apply is warned about, never dropped silently
+$gold nif small.nif stray.nif stray || exit 1
+$gold nif small.nif weighted.nif weighted || exit 1
+"$vk" inspect stray.nif --json > stray.json 2> err || say "stray.nif: inspect: $(cat err)"
+grep -q "stray.nif: warning: .*NiGeomMorpherController .*its target (block 0) is not a mesh" err ||
+  say "stray.nif: no warning about a controller on a node: $(cat err)"
+grep -q '"morph_targets":.*\[{' stray.json && say "stray.nif: targets from a controller on a node"
+"$vk" inspect weighted.nif > /dev/null 2> err || say "weighted.nif: inspect: $(cat err)"
+grep -q "weighted.nif: warning: .*interpolator weights other than 1" err ||
+  say "weighted.nif: no warning about interpolator weights: $(cat err)"
 # a pose's weights move the vertices by w1 D1 + w2 D2 (bind pose: skin matrices identity)
 for f in plain.dff plg.dff rel.nif abs.nif keys.nif; do
   mesh=$(python3 -c "import json,sys; print(json.load(open('$f.json'))['meshes'][0]['name'])")

@@ -10,11 +10,13 @@ notes, independently of vkskin's readers and writers.
       OUT.cuts: one line per new structure, "START END SIZE_FIELD...": the file cut back to
       each byte from START to END (exclusive) with the u32 sizes at SIZE_FIELD... reduced by
       as much is the structure truncated at that byte (tests/unit/seed_morph_cuts.c).
-  seed_morph_golden.py nif IN.nif OUT.nif relative|absolute
+  seed_morph_golden.py nif IN.nif OUT.nif relative|absolute|stray|weighted
       IN (20.2.0.7, block sizes) with an NiGeomMorpherController on its first NiTriShape and
       an NiMorphData of 3 morphs (0: the base, 1: D1, 2: D2; absolute: base + D) whose
       weights come from two NiFloatInterpolators (0.25 and 0.5 at time 0), appended as new
-      blocks; OUT.cuts as above, one line per new block.
+      blocks; OUT.cuts as above, one line per new block. stray: the controller on the root
+      node instead (not a mesh); weighted: MorphWeight weights 0.5 (not applied); both as
+      absolute otherwise.
   seed_morph_golden.py nif10 IN.nif OUT.nif VERTICES
       The same in a 10.1.0.0 file (IN: vkskin generate --version 0x0A010000; VERTICES: its
       shape's), the weights as the morphs' own keys (make_nif_10).
@@ -191,10 +193,11 @@ class Nif:
         return out + b"".join(bytes(b) for b in self.blocks) + self.footer
 
 
-def make_nif(src, dst, absolute):
+def make_nif(src, dst, mode):
     """nif.xml's NiGeomMorpherController (20.2.0.7: time controller fields, morpher flags, data,
     always update, MorphWeight[n]), NiMorphData (morphs: frame name, vectors), NiFloatInterpolator
     (pose value, data) and NiFloatData (KeyGroup<float>)."""
+    absolute = mode == "absolute"
     f = Nif(open(src, "rb").read())
     shape = next(i for i in range(len(f.blocks)) if f.type_of(i) == "NiTriShape")
     data = next(i for i in range(len(f.blocks)) if f.type_of(i) == "NiTriShapeData")
@@ -202,8 +205,10 @@ def make_nif(src, dst, absolute):
     base = struct.unpack_from("<%df" % (3 * nv), f.blocks[data], 9)
     ctrl = len(f.blocks)
     morph_data, interps = ctrl + 1, [ctrl + 2, ctrl + 3, ctrl + 4]
-    body = struct.pack("<iHffffi", -1, 0x48, 1.0, 0.0, 0.0, 1.0, shape)
-    body += struct.pack("<HiBI", 0, morph_data, 1, 3) + b"".join(struct.pack("<if", i, 1.0) for i in interps)
+    target = 0 if mode == "stray" else shape  # stray: on the root node, not a mesh
+    weight = 0.5 if mode == "weighted" else 1.0  # weighted: MorphWeight weights not applied
+    body = struct.pack("<iHffffi", -1, 0x48, 1.0, 0.0, 0.0, 1.0, target)
+    body += struct.pack("<HiBI", 0, morph_data, 1, 3) + b"".join(struct.pack("<if", i, weight) for i in interps)
     f.add("NiGeomMorpherController", body)
     body = struct.pack("<IIB", 3, nv, 0 if absolute else 1)
     for name, d in (("Base", None), ("Smile", d1), ("Frown", d2)):
@@ -216,7 +221,7 @@ def make_nif(src, dst, absolute):
     f.add("NiFloatInterpolator", struct.pack("<fi", 1.0, -1))    # the base
     f.add("NiFloatInterpolator", struct.pack("<fi", 0.25, -1))   # Smile: a pose value, 0.25
     f.add("NiFloatInterpolator", struct.pack("<fi", 0.0, fdata))  # Frown: keys, 0.5 at time 0
-    last = 0.5 if absolute else 1.0  # relative: animated (a warning says it is not played)
+    last = 1.0 if mode == "relative" else 0.5  # relative: animated (a warning says the model alone does not play it)
     f.add("NiFloatData", struct.pack("<II", 2, 1) + struct.pack("<ffff", 0.0, 0.5, 1.0, last))
     # the shape's NiObjectNET controller ref: after its name and extra data list
     n_extra = struct.unpack_from("<I", f.blocks[shape], 4)[0]
@@ -354,7 +359,7 @@ def main():
     if cmd == "dff":
         make_dff(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "plg")
     elif cmd == "nif":
-        make_nif(sys.argv[2], sys.argv[3], sys.argv[4] == "absolute")
+        make_nif(sys.argv[2], sys.argv[3], sys.argv[4])
     elif cmd == "nif10":
         make_nif_10(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif cmd == "check":
