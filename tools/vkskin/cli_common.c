@@ -78,8 +78,16 @@ static void held_release(void *user, void *bytes)
         vks_file_release_default(NULL, bytes);
 }
 
+/* The reader's warnings and notes name the part of the file (a block, a chunk path, an
+ * offset); the file itself is named here, as every other message of the CLI names it. */
+static void log_naming_file(void *user, vks_log_level level, const char *msg)
+{
+    (void)level;
+    fprintf(stderr, "vkskin: %s: %s\n", (const char *)user, msg);
+}
+
 /* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
- * only adds its input limit and prints the library's notes as it always did. */
+ * only adds its input limit and prints the library's notes, naming the file. */
 static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const held_file *held)
 {
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
@@ -89,8 +97,10 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
         opt.file.release = held_release;
         opt.file.user = (void *)held;
     }
-    if (!opt.logger.func)
-        opt.logger.func = vks_log_stderr;
+    if (!opt.logger.func) {
+        opt.logger.func = log_naming_file;
+        opt.logger.user = (void *)path;
+    }
     vks_skin *skin = NULL;
     vks_error err = {0};
     vks_result r = vks_read_file(&opt, path, &skin, &err);
