@@ -18,6 +18,9 @@ written to OUT_DIR/<MODEL stem>.golden.json:
    "parts": [{"node": glTF node index, "name", "primitive", "vertices"}...],
    "positions": [[x, y, z, x, y, z, ...] per time]}
 
+or, for a golden of more than 60000 coordinates, "positions_file": "<stem>.golden.bin" beside
+it instead (float32 little-endian, the same numbers in the same order).
+
 Parts are the mesh nodes in the file's node order, each mesh's primitives in order: the order
 `vkskin deform` writes vertices in. The importer keeps each primitive's vertices in their
 stored order when every vertex is referenced by an index (it keeps the referenced ones, sorted,
@@ -117,7 +120,7 @@ def golden(path, times):
             if start[obj.name] != len(per_object[obj.name]):
                 sys.exit("%s: object %s has %d vertices, its primitives %d" %
                          (path, obj.name, len(per_object[obj.name]), start[obj.name]))
-        positions.append([float("%.8g" % x) for x in np.concatenate(rows).reshape(-1)])
+        positions.append(np.concatenate(rows).reshape(-1))
     return {"model": os.path.basename(path), "generator": "Blender %s (its glTF importer %s)" %
             (bpy.app.version_string, ".".join(map(str, __import__("io_scene_gltf2").bl_info["version"]))),
             "command": "blender -b --factory-startup --python tests/blender/blender_goldens.py -- "
@@ -127,6 +130,25 @@ def golden(path, times):
             "positions": positions}
 
 
+def write(doc, out, stem):
+    """OUT/STEM.golden.json; a large golden keeps its positions in OUT/STEM.golden.bin
+    (float32 little-endian, times x vertices x 3) and names that file in "positions_file"."""
+    positions = doc.pop("positions")
+    if sum(len(p) for p in positions) > 60000:
+        doc["positions_file"] = stem + ".golden.bin"
+        data = np.concatenate(positions).astype("<f4").tobytes()
+        with open(os.path.join(out, doc["positions_file"] + ".tmp"), "wb") as f:
+            f.write(data)
+        os.replace(os.path.join(out, doc["positions_file"] + ".tmp"), os.path.join(out, doc["positions_file"]))
+    else:
+        doc["positions"] = [[float("%.8g" % x) for x in p] for p in positions]
+    tmp = os.path.join(out, stem + ".golden.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.write("\n")
+    os.replace(tmp, os.path.join(out, stem + ".golden.json"))
+
+
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:]
     out, times, models = argv[0], [float(t) for t in argv[1].split(",")], argv[2:]
@@ -134,11 +156,7 @@ def main():
     for model in models:
         doc = golden(model, times)
         stem = os.path.splitext(os.path.basename(model))[0]
-        tmp = os.path.join(out, stem + ".golden.json.tmp")
-        with open(tmp, "w") as f:
-            json.dump(doc, f, separators=(",", ":"))
-            f.write("\n")
-        os.replace(tmp, os.path.join(out, stem + ".golden.json"))
+        write(doc, out, stem)
         print("golden: %s, %d vertices at %d times" % (stem, sum(p["vertices"] for p in doc["parts"]), len(times)))
 
 

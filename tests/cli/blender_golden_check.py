@@ -21,6 +21,7 @@ Plain Python, nothing of vkskin: the golden's positions are Blender's.
 """
 import json
 import math
+import os
 import struct
 import sys
 
@@ -30,6 +31,11 @@ TOLERANCE = 1e-5
 def load(path):
     doc = json.load(open(path))
     n = sum(p["vertices"] for p in doc["parts"])
+    if "positions_file" in doc:  # a large golden: float32, times x vertices x 3, beside it
+        data = open(os.path.join(os.path.dirname(path), doc["positions_file"]), "rb").read()
+        if len(data) != 12 * n * len(doc["times"]):
+            sys.exit("%s: %s has %d bytes, not %d" % (path, doc["positions_file"], len(data), 12 * n * len(doc["times"])))
+        doc["positions"] = [list(struct.unpack_from("<%df" % (3 * n), data, 12 * n * f)) for f in range(len(doc["times"]))]
     for row in doc["positions"]:
         if len(row) != 3 * n:
             sys.exit("%s: a time has %d coordinates for %d vertices" % (path, len(row), n))
