@@ -61,6 +61,10 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
             fprintf(stderr, "vkskin: out of memory\n");
             return 0;
         }
+        /* the list points into the bindings, which may have moved: a file of more than 8
+           clips (RobotExpressive's 14) left the first 8 pointing at freed memory */
+        for (uint32_t i = 0; i < cc->count; i++)
+            cc->list[i].binding = &cc->bindings[i];
         cc->cap = cap;
     }
     vks_error err = {0};
