@@ -36,7 +36,6 @@ static void wrap(FILE *f, const char *text, int indent, int *col)
     }
 }
 
-/* Whether an earlier group of cmd takes o's name: then o never runs there and is not shown. */
 int vks__cli_shadowed(const vks_cli_command *cmd, int g, const vks_cli_option *o)
 {
     for (int e = 0; e < g; e++)
@@ -65,9 +64,10 @@ static void print_synopsis(FILE *f, const char *lead, const vks_cli_command *cmd
 
 static void print_option(FILE *f, const vks_cli_option *o)
 {
-    int col = fprintf(f, "  %s%s%s%s%s", o->short_name ? "-" : "", o->short_name ? (char[]){o->short_name, ',', ' ', 0}
-                                                                                 : "",
-                      o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+    int col = fprintf(f, "  ");
+    if (o->short_name)
+        col += fprintf(f, "-%c, ", o->short_name);
+    col += fprintf(f, "%s%s%s", o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
     /* a long name pushes the summary along its line; the rest wraps to the column */
     col += col < HELP_INDENT - 1 ? fprintf(f, "%*s", HELP_INDENT - col, "") : fprintf(f, " ");
     wrap(f, o->summary, HELP_INDENT, &col);
