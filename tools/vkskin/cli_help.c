@@ -95,8 +95,9 @@ void vks_cli_help(FILE *f, const vks_cli_command *cmd)
         for (size_t k = 0; k < cmd->groups[g]->count; k++)
             if (!vks__cli_shadowed(cmd, g, &cmd->groups[g]->options[k]))
                 print_option(f, &cmd->groups[g]->options[k]);
+        if (g == 0) /* the parser's own, with the command's options */
+            fprintf(f, "  -h, --help%*sthis help\n", HELP_INDENT - 12, "");
     }
-    fprintf(f, "  -h, --help              this help\n");
     if (cmd->epilogue) {
         col = 0;
         fputc('\n', f);
