@@ -4,6 +4,7 @@
  * takes one share of the jobs for a job array (tools/slurm/bake.sbatch). */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,53 +18,6 @@
 #include "cli_thread.h"
 #include "vkskin/vat.h"
 #include "work_pool.h"
-
-static void help(FILE *f)
-{
-    fprintf(f,
-            "usage: vkskin bake MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
-            "                   [--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
-            "                   [--max-memory-mb N] [--split] [--quiet]\n"
-            "       vkskin bake MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]\n\n"
-            "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames\n"
-            "deformed on the GPU (one crowd instance per frame, all frames of a job in one submission)\n"
-            "or on a CPU engine, written as VAT textures (OpenEXR float or half, 16-bit PNG) with the\n"
-            "rest mesh, bone-matrix atlases (OpenEXR), PC2 and raw caches; each output kind with a JSON\n"
-            "sidecar naming its clips, frames, rows, bounds and encoding.\n\n"
-            "  --out DIR         where outputs go (default: the manifest's \"out\", else \"bake\" beside it)\n"
-            "  --shard I/N       bake only share I (0-based) of N, balanced by vertices x frames\n"
-            "  --force           redo outputs even when their sidecar says they are up to date\n"
-            "  --jobs N          jobs in flight at once (default 1, and at least one per device): each\n"
-            "                    reads its jobs and deforms them (GPU: in groups), then hands them to the\n"
-            "                    threads below and reads the next group while they are written\n"
-            "  --threads N       threads that encode and write outputs, shared by every job in flight\n"
-            "                    (default: one per core); each takes one output kind of one job at a\n"
-            "                    time, the costliest first, and idle ones help write a VAT kind's\n"
-            "                    textures and read the next group's jobs. The same bytes whatever N\n"
-            "  --cpu             the CPU reference engine (double); --cpu-fast: the fast CPU engine\n"
-            "  --report FILE     a JSON report: per job its outputs, times and bytes\n"
-            "  --contact-sheet   a PNG per baked clip, its frames in a grid (GPU renderer)\n"
-            "  --split           a VAT taller than its job's max_height is spread over several\n"
-            "                    textures (NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says\n"
-            "                    which frames each holds) instead of refused; as \"split\": true\n"
-            "  --max-memory-mb N a job holds all its frames in memory: one that would need more than\n"
-            "                    N MB (default 4096; each job in flight holds a group being written,\n"
-            "                    jobs whose frames fit 64 MB or one larger job, while it deforms the\n"
-            "                    next) is refused before it is deformed (exit 5); split its clips or\n"
-            "                    lower its fps or range\n"
-            "  --device N|NAME   the Vulkan device; --validation: the Khronos validation layer\n"
-            "  --device all|N,M  several devices, one context each: the jobs are split between them\n"
-            "                    (a job in flight per device at least, each device dealt one of the\n"
-            "                    first jobs, groups of at most jobs/devices); the same bytes as one device\n"
-            "  --check           bake nothing: exit 1 unless every output of every job is up to date\n"
-            "                    (the merge step after a sharded bake); with --merge DIR the shards'\n"
-            "                    reports in DIR become one --report\n\n"
-            "Outputs are written to a temporary name and renamed; a sidecar is written after its files,\n"
-            "so a re-run skips what is complete (same manifest entry and vkskin version) and redoes\n"
-            "the rest. Over a long bake a progress line on stderr every 2 s (a bar on a terminal;\n"
-            "--quiet: none), then the summary.\n\n"
-            "exit codes: 0 ok, 1 bad manifest or input, 2 usage, 4 no Vulkan device, 5 runtime failure\n");
-}
 
 /* A Vulkan context of the run and the lock that gives it to one thread at a time. */
 typedef struct bake_device {
@@ -682,83 +636,110 @@ typedef struct bake_args {
     vks_cli_gpu_opts gopt;
 } bake_args;
 
+static int set_shard(void *field, const vks_cli_option *o, const char *v)
+{
+    (void)o;
+    bake_args *b = field;
+    if (!parse_shard(v, &b->shard_i, &b->shard_n)) {
+        fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
+        return 0;
+    }
+    b->shard = v;
+    return 1;
+}
+
+static int set_max_memory(void *field, const vks_cli_option *o, const char *v)
+{
+    uint32_t mb = 0;
+    if (!vks_cli_store_u32(&mb, o, v))
+        return 0;
+    *(uint64_t *)field = mb;
+    return 1;
+}
+
+static int set_engine(void *field, const vks_cli_option *o, const char *v)
+{
+    (void)v;
+    *(vks_bake_engine *)field = o->lo ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
+    return 1;
+}
+
+#define AT(field) offsetof(bake_args, field)
+static const vks_cli_option bake_options[] = {
+    {"--out", 0, "DIR", vks_cli_store_string, AT(out), 0, 0,
+     "where outputs go (default: the manifest's \"out\", else \"bake\" beside it)", NULL},
+    {"--shard", 0, "I/N", set_shard, 0, 0, 0, "bake only share I (0-based) of N, balanced by vertices x frames", NULL},
+    {"--force", 0, NULL, vks_cli_store_flag, AT(force), 0, 0,
+     "redo outputs even when their sidecar says they are up to date", NULL},
+    {"--jobs", 0, "N", vks_cli_store_u32, AT(jobs), 1, 256,
+     "jobs in flight at once (default 1, and at least one per device)",
+     "each reads its jobs and deforms them (GPU: in groups), then hands them to the threads below and reads the "
+     "next group while they are written"},
+    {"--threads", 0, "N", vks_cli_store_u32, AT(threads), 1, 256,
+     "threads that encode and write outputs, shared by every job in flight (default: one per core)",
+     "each takes one output kind of one job at a time, the costliest first, and idle ones help write a VAT kind's "
+     "textures and read the next group's jobs. The same bytes whatever N"},
+    {"--cpu", 0, NULL, set_engine, AT(engine), 0, 0, "the CPU reference engine (double)", NULL},
+    {"--cpu-fast", 0, NULL, set_engine, AT(engine), 1, 0, "the fast CPU engine", NULL},
+    {"--report", 0, "FILE", vks_cli_store_string, AT(report), 0, 0, "a JSON report: per job its outputs, times and bytes",
+     NULL},
+    {"--contact-sheet", 0, NULL, vks_cli_store_flag, AT(sheet), 0, 0,
+     "a PNG per baked clip, its frames in a grid (GPU renderer)", NULL},
+    {"--split", 0, NULL, vks_cli_store_flag, AT(split), 0, 0,
+     "a VAT taller than its job's max_height is spread over several textures instead of refused",
+     "NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says which frames each holds; as \"split\": true"},
+    {"--max-memory-mb", 0, "N", set_max_memory, AT(max_memory_mb), 1, 1u << 24,
+     "a job that would need more than N MB is refused before it is deformed (exit 5; default 4096)",
+     "a job holds all its frames in memory; each job in flight holds a group being written, jobs whose frames fit "
+     "64 MB or one larger job, while it deforms the next. Split its clips or lower its fps or range"},
+    {"--check", 0, NULL, vks_cli_store_flag, AT(check), 0, 0,
+     "bake nothing: exit 1 unless every output of every job is up to date",
+     "the merge step after a sharded bake"},
+    {"--merge", 0, "DIR", vks_cli_store_string, AT(merge), 0, 0,
+     "with --check: the shards' reports in DIR become one --report", NULL},
+    VKS_CLI_QUIET_OPTION,
+};
+#undef AT
+static const vks_cli_group bake_group = VKS_CLI_GROUP("options", bake_options);
+static const vks_cli_group *const bake_groups[] = {&bake_group, &vks_cli_gpu_options, NULL};
+
+const vks_cli_command vks_cli_cmd_bake = {
+    .name = "bake",
+    .summary = "bake a manifest of characters and clips into VAT textures, bone atlases and caches",
+    .synopsis = "MANIFEST.json [--out DIR] [--shard I/N] [--force] [--jobs N] [--threads N]\n"
+                "[--cpu | --cpu-fast] [--report FILE.json] [--contact-sheet]\n"
+                "[--max-memory-mb N] [--split] [--quiet]\n\n"
+                "MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]",
+    .description =
+        "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames deformed on "
+        "the GPU (one crowd instance per frame, all frames of a job in one submission) or on a CPU engine, written as "
+        "VAT textures (OpenEXR float or half, 16-bit PNG) with the rest mesh, bone-matrix atlases (OpenEXR), PC2 and "
+        "raw caches; each output kind with a JSON sidecar naming its clips, frames, rows, bounds and encoding. "
+        "--device all or N,M,... uses several devices, one context each: the jobs are split between them (a job in "
+        "flight per device at least, each device dealt one of the first jobs, groups of at most jobs/devices); the "
+        "same bytes as one device.",
+    .epilogue = "Outputs are written to a temporary name and renamed; a sidecar is written after its files, so a re-run "
+                "skips what is complete (same manifest entry and vkskin version) and redoes the rest. Over a long bake "
+                "a progress line on stderr every 2 s (a bar on a terminal; --quiet: none), then the summary.\n\nexit "
+                "codes: 0 ok, 1 bad manifest or input, 2 usage, 4 no Vulkan device, 5 runtime failure",
+    .groups = bake_groups,
+    .run = vks_cmd_bake,
+};
+
 /* Fills b from argv; returns -1 to go on, else the exit code (--help, a usage error). */
 static int parse_args(bake_args *b, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int taken = vks_cli_gpu_option(&b->gopt, argc, argv, &i);
-        if (taken < 0)
-            return VKS_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(a, "--out")) {
-            if (!(b->out = vks_cli_value(argc, argv, &i)))
-                return VKS_EXIT_USAGE;
-        } else if (!strcmp(a, "--report")) {
-            if (!(b->report = vks_cli_value(argc, argv, &i)))
-                return VKS_EXIT_USAGE;
-        } else if (!strcmp(a, "--shard")) {
-            if (!(v = vks_cli_value(argc, argv, &i)))
-                return VKS_EXIT_USAGE;
-            if (!parse_shard(v, &b->shard_i, &b->shard_n)) {
-                fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
-                return VKS_EXIT_USAGE;
-            }
-            b->shard = v;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &b->jobs))
-                return VKS_EXIT_USAGE;
-            if (b->jobs < 1 || b->jobs > 256) {
-                fprintf(stderr, "vkskin: --jobs %u: expected 1 to 256\n", b->jobs);
-                return VKS_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--threads")) {
-            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &b->threads))
-                return VKS_EXIT_USAGE;
-            if (b->threads < 1 || b->threads > 256) {
-                fprintf(stderr, "vkskin: --threads %u: expected 1 to 256\n", b->threads);
-                return VKS_EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--max-memory-mb")) {
-            uint32_t mb = 0;
-            if (!(v = vks_cli_value(argc, argv, &i)) || !vks_cli_parse_u32(a, v, &mb))
-                return VKS_EXIT_USAGE;
-            if (mb < 1 || mb > (1u << 24)) {
-                fprintf(stderr, "vkskin: --max-memory-mb %u: expected 1 to %u\n", mb, 1u << 24);
-                return VKS_EXIT_USAGE;
-            }
-            b->max_memory_mb = mb;
-        } else if (!strcmp(a, "--merge")) {
-            if (!(b->merge = vks_cli_value(argc, argv, &i)))
-                return VKS_EXIT_USAGE;
-        } else if (!strcmp(a, "--check")) {
-            b->check = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            vks_cli_progress_quiet(1);
-        } else if (!strcmp(a, "--force")) {
-            b->force = 1;
-        } else if (!strcmp(a, "--contact-sheet")) {
-            b->sheet = 1;
-        } else if (!strcmp(a, "--split")) {
-            b->split = 1;
-        } else if (!strcmp(a, "--cpu") || !strcmp(a, "--cpu-fast")) {
-            b->engine = a[5] ? VKS_BAKE_CPU_FAST : VKS_BAKE_CPU;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin: bake: unknown option %s (see vkskin bake --help)\n", a);
-            return VKS_EXIT_USAGE;
-        } else if (b->manifest) {
-            fprintf(stderr, "vkskin: bake takes one manifest (%s and %s given)\n", b->manifest, a);
-            return VKS_EXIT_USAGE;
-        } else {
-            b->manifest = a;
-        }
+    int operands = 0;
+    int parsed = vks_cli_parse(&vks_cli_cmd_bake, (void *[]){b, &b->gopt}, argc, argv, &operands, NULL, NULL);
+    if (parsed != VKS_CLI_GO_ON)
+        return parsed;
+    if (operands > 1) {
+        fprintf(stderr, "vkskin: bake takes one manifest (%s and %s given)\n", argv[1], argv[2]);
+        return VKS_EXIT_USAGE;
     }
+    b->manifest = operands ? argv[1] : NULL;
     if (!b->manifest) {
-        help(stderr);
+        vks_cli_help(stderr, &vks_cli_cmd_bake);
         return VKS_EXIT_USAGE;
     }
     if (b->merge && !b->check) {

@@ -32,69 +32,6 @@
 #include "cli_progress.h"
 #include "validate.h"
 
-static void help(FILE *f)
-{
-    fprintf(f, "usage: vkskin validate FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
-               "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
-               "                       [--json] [--device N|NAME|all|N,M,...] [--each] [--validation]\n"
-               "                       [--max-chunk-mb N]\n"
-               "                       [--threads N] [--quiet] [--readback-check auto|on|off]\n"
-               "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
-               "                       [--tolerance-scale K] [--nmse X] [--sample N|P%% [--sample-seed S]]\n"
-               "                       [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]]\n"
-               "                       [--allow-bind-mismatch]\n\n"
-               "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
-               "checks that each model reproduces its stored vertices in its bind pose.\n"
-               "  --validation      enable the Khronos validation layer; any message fails\n"
-               "  --device all|N,M  split the instances across every Vulkan device (vkskin devices lists\n"
-               "                    them) or those numbered, a context each (a number may repeat), clips\n"
-               "                    and crowds too; one verdict, identical to one device's\n"
-               "  --each            with --device all or a list: validate the same work on each device\n"
-               "                    in turn, each reported on its own; the exit code is the worst\n"
-               "  --junit FILE      JUnit XML (Jenkins, GitLab): a test case per file x stream x device\n"
-               "                    and per file's bind-pose check, metrics in the messages\n"
-               "  --report DIR      an HTML report DIR/index.html: summary per device and file, error\n"
-               "                    histograms, a heat map of each file's worst instance and a three.js\n"
-               "                    view of it (three.min.js beside the page; $VKSKIN_THREE_JS names it)\n"
-               "  --save-golden DIR store the GPU results (DIR/<k>.raw) and what made them (golden.json)\n"
-               "  --against DIR     deform again and compare with a stored golden by the same metrics and\n"
-               "                    tolerances; names the vertices that moved\n"
-               "  --tolerance-scale K  multiply the position and normal tolerances by K >= 0 (default 1)\n"
-               "  --nmse X          the NMSE bound of every stream (default 1e-9)\n"
-               "  --clip FILE[#name]  play a clip (name or index; default clip 0) on --instances N of each\n"
-               "                    FILE (--stagger, --clip-speed S, --clip-cycle C, --clip-duration S,\n"
-               "                    --clip-fps R: as in vkskin deform --help)\n"
-               "  --crowd FILE      a JSON or CSV crowd file: per instance model, clip, start, speed, cycle, root\n"
-               "                    With clips the GPU samples them itself (a crowd per chunk of instances,\n"
-               "                    run at each frame's time: --time T + f / --fps) and the CPU reference\n"
-               "                    samples the same keys in double\n"
-               "  --allow-bind-mismatch  report a failed bind-pose check without failing (files known\n"
-               "                    not to be stored in their bind pose)\n"
-               "  --threads N       the CPU reference and the comparison on N threads (default: every\n"
-               "                    core); the results are the same, bit for bit, for any N\n"
-               "  --quiet           no progress lines (otherwise one on stderr every 2 s of a long run)\n"
-               "  --readback-check M  the GPU reduces each chunk and the host checks what it read back\n"
-               "                    against it (exit 5 on a difference): auto (default) where chunks come\n"
-               "                    through a copy, not where they are read in place (CPU devices,\n"
-               "                    integrated GPUs); on: always; off: never\n"
-               "  --sample N|P%%     compare N (or P percent) of each file's instances with the reference,\n"
-               "                    chosen by --sample-seed S (default 41) and named in the reports; the\n"
-               "                    GPU reduces every chunk and each is held to a bound the host computes\n"
-               "                    for all its instances (no NaN or Inf, positions inside their bones'\n"
-               "                    boxes, unit normals where renormalised). Default: every instance\n"
-               "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
-               "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
-               "                    (README: Launch shapes; default: the device's row of the table)\n"
-               "  --inject-fault K  testing: corrupt the GPU copy of a remap entry, a weight or a skin\n"
-               "                    matrix, or one instance's pose (instance[:K] NaN, scale[:K] x4);\n"
-               "                    validate must then fail (exit 3)\n"
-               "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed\n"
-               "instance's when larger) and NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative\n"
-               "(reasoning in src/check/tolerance.c). The bind-pose check uses the position tolerance.\n"
-               "exit codes: 0 pass, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device, 5 runtime,\n"
-               "            6 bind-pose check failed; with several findings, the most severe\n");
-}
-
 static void print_stream(const char *name, const vks_diff_report *r)
 {
     printf("  %-9s max abs %.3g  max rel %.3g  NMSE %.3g  over tolerance %llu of %llu  worst vertex %u "
@@ -463,83 +400,123 @@ typedef struct vcmd {
     char spec[2048], command[4096];
 } vcmd;
 
+static int set_bound(void *field, const vks_cli_option *o, const char *v)
+{
+    return parse_bound(o->name, v, field);
+}
+
+static int set_readback_check(void *field, const vks_cli_option *o, const char *m)
+{
+    (void)o;
+    if (strcmp(m, "auto") && strcmp(m, "on") && strcmp(m, "off")) {
+        fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
+        return 0;
+    }
+    *(int *)field = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
+    return 1;
+}
+
+static int set_threads(void *field, const vks_cli_option *o, const char *v)
+{
+    uint32_t n = 0;
+    if (!vks_cli_store_u32(&n, o, v))
+        return 0;
+    *(int *)field = (int)n;
+    return 1;
+}
+
+#define AT(field) offsetof(vcmd, field)
+static const vks_cli_option validate_options[] = {
+    {"--json", 0, NULL, vks_cli_store_flag, AT(vo.json), 0, 0, "machine-readable output on stdout", NULL},
+    {"--each", 0, NULL, vks_cli_store_flag, AT(each), 0, 0,
+     "with --device all or a list: validate the same work on each device in turn, each reported on its own",
+     "the exit code is the worst. Without --each, a list splits the instances across the devices (a context each, "
+     "a number may repeat), clips and crowds too; one verdict, identical to one device's"},
+    {"--allow-bind-mismatch", 0, NULL, vks_cli_store_flag, AT(vo.allow_mismatch), 0, 0,
+     "report a failed bind-pose check without failing", "files known not to be stored in their bind pose"},
+    {"--threads", 0, "N", set_threads, AT(threads), 1, MAX_REF_THREADS,
+     "the CPU reference and the comparison on N threads (default: every core)",
+     "the results are the same, bit for bit, for any N"},
+    VKS_CLI_QUIET_OPTION,
+    {"--readback-check", 0, "M", set_readback_check, AT(vo.readback_check), 0, 0,
+     "the GPU reduces each chunk and the host checks what it read back against it (exit 5 on a difference)",
+     "auto (default) where chunks come through a copy, not where they are read in place (CPU devices, integrated "
+     "GPUs); on: always; off: never"},
+    {"--junit", 0, "FILE", vks_cli_store_string, AT(ro.junit), 0, 0,
+     "JUnit XML (Jenkins, GitLab): a test case per file x stream x device and per file's bind-pose check",
+     "metrics in the messages"},
+    {"--report", 0, "DIR", vks_cli_store_string, AT(ro.report_dir), 0, 0,
+     "an HTML report DIR/index.html: summary per device and file, error histograms, a heat map of each file's "
+     "worst instance and a three.js view of it",
+     "three.min.js beside the page; $VKSKIN_THREE_JS names it"},
+    {"--save-golden", 0, "DIR", vks_cli_store_string, AT(save_golden), 0, 0,
+     "store the GPU results (DIR/<k>.raw) and what made them (golden.json)", NULL},
+    {"--against", 0, "DIR", vks_cli_store_string, AT(vo.against), 0, 0,
+     "deform again and compare with a stored golden by the same metrics and tolerances; names the vertices that "
+     "moved",
+     NULL},
+    {"--tolerance-scale", 0, "K", set_bound, AT(vo.tolerance_scale), 0, 0,
+     "multiply the position and normal tolerances by K >= 0 (default 1)", NULL},
+    {"--nmse", 0, "X", set_bound, AT(vo.nmse), 0, 0, "the NMSE bound of every stream (default 1e-9)", NULL},
+    {"--sample", 0, "N|P%", vks_validate_sample_set, AT(sample), 0, 0,
+     "compare N (or P percent) of each file's instances with the reference, chosen by --sample-seed and named in "
+     "the reports",
+     "the GPU reduces every chunk and each is held to a bound the host computes for all its instances (no NaN or "
+     "Inf, positions inside their bones' boxes, unit normals where renormalised). Default: every instance"},
+    {"--sample-seed", 0, "S", vks_validate_sample_set, AT(sample), 0, 0, "the seed of --sample's choice (default 41)",
+     NULL},
+};
+#undef AT
+static const vks_cli_group validate_group = VKS_CLI_GROUP("options", validate_options);
+/* the pose and read options (groups 1 and 2) make the poses: a golden must match them */
+enum { VALIDATE_POSE_GROUP = 1, VALIDATE_READ_GROUP = 2 };
+static const vks_cli_group *const validate_groups[] = {&validate_group, &vks_cli_pose_options, &vks_cli_read_options,
+                                                       &vks_cli_gpu_options, NULL};
+
+const vks_cli_command vks_cli_cmd_validate = {
+    .name = "validate",
+    .summary = "deform on the GPU and the CPU reference and compare",
+    .synopsis = "FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
+                "--instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
+                "[--json] [--device N|NAME|all|N,M,...] [--each] [--validation] [--max-chunk-mb N]\n"
+                "[--threads N] [--quiet] [--readback-check auto|on|off]\n"
+                "[--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
+                "[--tolerance-scale K] [--nmse X] [--sample N|P% [--sample-seed S]]\n"
+                "[--inject-fault remap|weight|matrix|instance[:K]|scale[:K]] [--allow-bind-mismatch]",
+    .description =
+        "Deforms on the GPU and on the CPU reference and compares, per file and stream, and checks that each model "
+        "reproduces its stored vertices in its bind pose. With clips the GPU samples them itself (a crowd per chunk "
+        "of instances, run at each frame's time: --time T + f / --fps) and the CPU reference samples the same keys "
+        "in double. --validation enables the Khronos validation layer: any message fails.",
+    .epilogue =
+        "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed instance's when "
+        "larger) and NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative (reasoning in src/check/tolerance.c). The "
+        "bind-pose check uses the position tolerance.\nexit codes: 0 pass, 1 bad input, 2 usage, 3 validation "
+        "failed, 4 no Vulkan device, 5 runtime, 6 bind-pose check failed; with several findings, the most severe",
+    .groups = validate_groups,
+    .run = vks_cmd_validate,
+};
+
+/* Keeps the command line (the reports say it) and the words that make the poses (a golden
+ * holds them and --against compares them). */
+static void remember_words(void *user, int group, char **words, int count)
+{
+    vcmd *v = user;
+    for (int k = 0; k < count; k++) {
+        append_word(v->command, sizeof v->command, words[k]);
+        if (group == VALIDATE_POSE_GROUP || group == VALIDATE_READ_GROUP)
+            append_word(v->spec, sizeof v->spec, words[k]);
+    }
+}
+
 /* Fills v from argv; returns -1 to go on, else the exit code (--help, a usage error). */
 static int parse_args(vcmd *v, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t, first = i;
-        int takes = !strcmp(a, "--junit") || !strcmp(a, "--report") || !strcmp(a, "--save-golden") ||
-                    !strcmp(a, "--against") || !strcmp(a, "--tolerance-scale") || !strcmp(a, "--nmse");
-        append_word(v->command, sizeof v->command, a);
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "vkskin validate: %s needs a value\n", a);
-            return VKS_EXIT_USAGE;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            v->vo.json = 1;
-        } else if (!strcmp(a, "--each")) {
-            v->each = 1;
-        } else if (!strcmp(a, "--allow-bind-mismatch")) {
-            v->vo.allow_mismatch = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            vks_cli_progress_quiet(1);
-        } else if (!strcmp(a, "--readback-check")) {
-            const char *m = i + 1 < argc ? argv[++i] : "";
-            if (strcmp(m, "auto") && strcmp(m, "on") && strcmp(m, "off")) {
-                fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
-                return VKS_EXIT_USAGE;
-            }
-            v->vo.readback_check = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
-            append_word(v->command, sizeof v->command, m);
-        } else if (!strcmp(a, "--threads")) {
-            uint32_t n = 0;
-            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &n) || n == 0 || n > MAX_REF_THREADS) {
-                fprintf(stderr, "vkskin validate: --threads needs a number from 1 to %d\n", MAX_REF_THREADS);
-                return VKS_EXIT_USAGE;
-            }
-            v->threads = (int)n;
-        } else if (takes) {
-            const char *val = argv[++i];
-            append_word(v->command, sizeof v->command, val);
-            if (!strcmp(a, "--junit"))
-                v->ro.junit = val;
-            else if (!strcmp(a, "--report"))
-                v->ro.report_dir = val;
-            else if (!strcmp(a, "--save-golden"))
-                v->save_golden = val;
-            else if (!strcmp(a, "--against"))
-                v->vo.against = val;
-            else if (!parse_bound(a, val, !strcmp(a, "--nmse") ? &v->vo.nmse : &v->vo.tolerance_scale))
-                return VKS_EXIT_USAGE;
-        } else if ((t = vks_validate_sample_option(&v->sample, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            append_word(v->command, sizeof v->command, argv[i]);
-        } else if ((t = vks_cli_pose_option(&v->pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&v->ropt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            for (int k = first; k <= i; k++) /* what makes the poses: a golden must match it */
-                append_word(v->spec, sizeof v->spec, argv[k]);
-            for (int k = first + 1; k <= i; k++)
-                append_word(v->command, sizeof v->command, argv[k]);
-        } else if ((t = vks_cli_gpu_option(&v->gopt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            for (int k = first + 1; k <= i; k++)
-                append_word(v->command, sizeof v->command, argv[k]);
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin validate: unknown option or missing value '%s'\n", a);
-            return VKS_EXIT_USAGE;
-        } else {
-            v->paths[v->npaths++] = argv[i];
-        }
-    }
-    return -1;
+    int parsed = vks_cli_parse(&vks_cli_cmd_validate, (void *[]){v, &v->pose, &v->ropt, &v->gopt}, argc, argv,
+                               &v->npaths, remember_words, v);
+    for (int k = 0; k < v->npaths; k++) /* the operands, moved to argv[1..] */
+        v->paths[k] = argv[1 + k];
+    return parsed;
 }
 
 /* The options that do not go together; VKS_EXIT_OK when none. */
@@ -547,7 +524,7 @@ static int check_args(const vcmd *v)
 {
     if (!v->npaths && !v->pose.crowd) {
         fprintf(stderr, "vkskin validate: needs at least one FILE (or --crowd FILE)\n");
-        help(stderr);
+        vks_cli_help(stderr, &vks_cli_cmd_validate);
         return VKS_EXIT_USAGE;
     }
     if (v->save_golden && v->vo.against) {

@@ -198,8 +198,8 @@ typedef struct vsample {
 
 enum { VKS_SAMPLE_DEFAULT_SEED = 41 };
 
-/* Takes --sample or --sample-seed at argv[*i]: 1 taken, 0 not one, -1 bad value (printed). */
-int vks_validate_sample_option(vsample *o, int argc, char **argv, int *i);
+/* The setter of --sample and --sample-seed (cli_options.h; field: the vsample). */
+int vks_validate_sample_set(void *field, const vks_cli_option *opt, const char *v);
 /* Chooses each file's sampled instances (the same for the same seed, file order and counts)
  * and its bone boxes; 0 when memory ran out (printed). */
 int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles);

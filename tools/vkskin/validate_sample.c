@@ -18,22 +18,15 @@
 
 #include "validate.h"
 
-int vks_validate_sample_option(vsample *o, int argc, char **argv, int *i)
+int vks_validate_sample_set(void *field, const vks_cli_option *opt, const char *v)
 {
-    const char *a = argv[*i];
-    if (strcmp(a, "--sample") && strcmp(a, "--sample-seed"))
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "vkskin validate: %s needs a value\n", a);
-        return -1;
-    }
-    const char *v = argv[++*i];
+    vsample *o = field;
     char *end = NULL;
-    if (!strcmp(a, "--sample-seed")) {
+    if (!strcmp(opt->name, "--sample-seed")) {
         unsigned long long s = strtoull(v, &end, 10);
         if (!*v || *end || v[0] == '-') {
             fprintf(stderr, "vkskin validate: --sample-seed needs a whole number, got '%s'\n", v);
-            return -1;
+            return 0;
         }
         o->seed = s;
         return 1;
@@ -44,7 +37,7 @@ int vks_validate_sample_option(vsample *o, int argc, char **argv, int *i)
         (!percent && (x != floor(x) || x > UINT32_MAX))) {
         fprintf(stderr, "vkskin validate: --sample needs a count of instances N >= 1 or a percentage P%% "
                         "(0 < P <= 100), got '%s'\n", v);
-        return -1;
+        return 0;
     }
     o->on = 1;
     o->percent = percent ? x : 0, o->count = percent ? 0 : (uint32_t)x;
