@@ -363,6 +363,7 @@ int vks_cmd_bench(int argc, char **argv)
         }
     vks_cpu_fast_set_path(r.fast_kernel);
     g.skin = s, g.locals = w.locals, g.instances = o.instances, g.repeats = o.repeats;
+    g.consumer_threads = (uint32_t)r.threads;
     g.gopt = &gopt, g.file = o.e2e_file;
     if (!o.no_gpu && (rc = vks_bench_gpu_run(&g)) != VKS_EXIT_OK)
         goto out;
