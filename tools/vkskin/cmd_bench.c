@@ -49,7 +49,7 @@ static void help(FILE *f)
                "and the kernel / plain ratio is the median of the pairs' deform-pass times; the steady\n"
                "figures are medians. Kernel figures come from timestamp queries around the pose and deform\n"
                "passes (on lavapipe they include the driver's per-pass synchronisation). The end to end\n"
-               "reads every chunk back into host memory. --end-to-end OUT also writes the deform output to\n"
+               "reads every chunk back to the host, where T threads consume it in place. --end-to-end OUT also writes the deform output to\n"
                "OUT as deform --gpu --format raw does (temporary and rename), fdatasync'd, against a plain\n"
                "write of as many bytes to OUT with fdatasync (the disk) and the kernel, in P rounds of the\n"
                "three (the ratio to the slower of kernel and disk is taken of their medians); OUT is left\n"
