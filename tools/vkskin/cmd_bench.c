@@ -88,7 +88,7 @@ const vks_cli_command vks_cli_cmd_bench = {
         "compiled), then P times each, alternating, and the kernel / plain ratio is the median of the pairs' "
         "deform-pass times; the steady figures are medians. Kernel figures come from timestamp queries around the "
         "pose and deform passes (on lavapipe they include the driver's per-pass synchronisation). The end to end "
-        "reads every chunk back into host memory.\n\nFILE takes the read options of inspect (P3D options, "
+        "reads every chunk back to the host, where T threads consume it in place.\n\nFILE takes the read options of inspect (P3D options, "
         "--max-input-mb N). V, B, K, N, R, T and P must be at least 1.",
     .epilogue = "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime",
     .groups = bench_groups,
@@ -345,6 +345,7 @@ int vks_cmd_bench(int argc, char **argv)
         }
     vks_cpu_fast_set_path(r.fast_kernel);
     g.skin = s, g.locals = w.locals, g.instances = o.instances, g.repeats = o.repeats;
+    g.consumer_threads = (uint32_t)r.threads;
     g.gopt = &gopt, g.file = o.e2e_file;
     if (!o.no_gpu && (rc = vks_bench_gpu_run(&g)) != VKS_EXIT_OK)
         goto out;
