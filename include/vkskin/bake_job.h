@@ -175,7 +175,9 @@ typedef struct vks_bake_job_info {
 /* VKS_ERR_INVALID when j is past the last job. */
 VKS_API vks_result vks_bake_job_get(const vks_bake_manifest *m, uint32_t j, vks_bake_job_info *out);
 
-/* One output file of a job: its path, size and kind ("vat-exr-half", ...; "sidecar", "mesh"). */
+/* One output file of a job, as the sidecars list them: its path in the output folder, its size
+ * and the output kind it belongs to ("vat-exr-half", "atlas", "pc2", ...; a contact sheet's
+ * is "contact-sheet" with no size). Sidecars themselves are NAME.KIND.json beside them. */
 typedef struct vks_bake_file {
     const char *path;
     uint64_t bytes;
