@@ -144,6 +144,17 @@ typedef struct vks_bake_summary {
 VKS_API vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bake_summary *summary,
                                 vks_error *err);
 
+/* The merge step after a sharded bake (`vkskin bake --check [--merge DIR]`): whether every
+ * output of every job is up to date in o->out_dir (its sidecar records the entry's hash and this
+ * vkskin's version, its files the sizes recorded; one line said through o->logger per missing
+ * one, *missing counts them), and, with report_path, the shard reports (JSON, "tool": "vkskin
+ * bake") in merge_dir (may be NULL) merged into one report, each job's entry taken from the
+ * shard that baked it. Bakes nothing. VKS_ERR_IO when the folder cannot be made (said through
+ * o->logger; *missing is then UINT32_MAX: nothing was checked) or the report cannot be written
+ * (err says why, nothing is said; *missing is the count). */
+VKS_API vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, const char *merge_dir,
+                                          const char *report_path, uint32_t *missing, vks_error *err);
+
 /* What a job did in the last run. */
 typedef enum vks_bake_job_status {
     VKS_BAKE_JOB_FAILED = -1,

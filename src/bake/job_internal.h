@@ -117,8 +117,8 @@ typedef struct vks_bake_loaded {
     vks_clip_binding *bindings;
 } vks_bake_loaded;
 
-/* Reads the model and clip files, picks the clips and counts their frames. One line on
- * stderr naming the entry and 0 on failure. */
+/* Reads the model and clip files, picks the clips and counts their frames. One line said
+ * (the host's logger) naming the entry and 0 on failure. */
 int vks__bake_load(const vks_bake_job *job, vks_bake_loaded *out);
 void vks__bake_loaded_free(vks_bake_loaded *l);
 /* One clip file of a job read against the job's model; NULL with a line said. */
@@ -127,7 +127,7 @@ vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_ski
  * masks found by node name, and one baked clip labelled "layers" whose frames are [0, layer 1's
  * clip duration] of frame time (or "range", not clamped: layers loop on their own). */
 int vks__bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l);
-/* Root motion of a layered job ("root_motion", bake_root_motion.c): its VKS_ROOT_MOTION_*
+/* Root motion of a layered job ("root_motion", job_root_motion.c): its VKS_ROOT_MOTION_*
  * value (0: none; jobs of "clips" have none); NAME.root_motion.csv in dir (NULL: the name a
  * sidecar records; malloc'ed); the role sidecars give it; and the file written (temporary name,
  * renamed when complete), one row per frame: frame, time, x, y, z (and yaw, radians, when asked
@@ -219,7 +219,7 @@ typedef struct vks_bake_result {
     struct cJSON *files;  /* array of {"path", "bytes", "kind"}: every output of the job */
     char error[320];      /* why a part could not be made, for the report ("": nothing said;
                              today the contact sheet's reason) */
-    /* influences lost (said on stderr too): [0] the model's vertices with more than 8, [1] the
+    /* influences lost (said through the logger too): [0] the model's vertices with more than 8, [1] the
        bone atlas mesh's with more than 4 (the engine kits' shaders read JOINTS_0 only) */
     uint32_t lost_vertices[2];
     float lost_largest[2];
@@ -241,7 +241,7 @@ uint32_t vks__bake_up_to_date(const vks_bake_job *job, const char *dir, struct c
  * returns 0 with a line said on failure; nothing in them depends on what else runs. */
 #define VKS_BAKE_OUT_VAT_KINDS (VKS_BAKE_OUT_VAT_EXR_FLOAT | VKS_BAKE_OUT_VAT_EXR_HALF | VKS_BAKE_OUT_VAT_PNG16)
 /* 1 when no frame the outputs of kinds are made of holds an inf or a NaN; else 0, the frame
- * named on stderr (a clip's bounded keys can still compose past float32 in a hierarchy). */
+ * named in a line said (a clip's bounded keys can still compose past float32 in a hierarchy). */
 int vks__bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                            uint32_t kinds);
 int vks__bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir);
@@ -260,8 +260,8 @@ struct cJSON *vks__bake_check_outputs(const vks_bake_manifest *m, const char *ou
 /* Contact sheets: one PNG per clip (job_sheet.c); 0 with a line said on failure. */
 int vks__bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                             vks_gpu *gpu, const char *dir, vks_bake_result *res);
-/* 1 when every clip of the loaded job has a sheet name of its own, else 0 with a line on
- * stderr naming two clips and their sheet (checked before the job is baked). */
+/* 1 when every clip of the loaded job has a sheet name of its own, else 0 with a line said
+ * naming two clips and their sheet (checked before the job is baked). */
 int vks__bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l);
 
 /* Which jobs shard i of n takes: jobs sorted by estimated work (largest first, then by index)

@@ -120,3 +120,24 @@ cJSON *vks__bake_check_outputs(const vks_bake_manifest *m, const char *out, cons
     *missing_out = missing;
     return root;
 }
+
+vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, const char *merge_dir,
+                                  const char *report_path, uint32_t *missing, vks_error *err)
+{
+    *missing = UINT32_MAX;
+    char *dir = vks_bake_output_dir(m, o->out_dir);
+    if (!dir || !vks__bake_make_dirs(dir)) {
+        vks__log(&o->logger, VKS_LOG_ERROR, "%s: %s", dir ? dir : "bake",
+                 dir ? "cannot make the output folder" : "out of memory");
+        vks_result r = vks_error_set(err, dir ? VKS_ERR_IO : VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "%s",
+                                     dir ? "cannot make the output folder" : "out of memory");
+        free(dir);
+        return r;
+    }
+    *m->host = (vks__bake_host){o->logger, o->max_input_bytes};
+    cJSON *root = vks__bake_check_outputs(m, dir, merge_dir, missing);
+    free(dir);
+    vks_result r = report_path ? vks__bake_write_json(report_path, root, err) : VKS_OK;
+    cJSON_Delete(root);
+    return r;
+}

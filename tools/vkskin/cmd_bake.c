@@ -232,22 +232,20 @@ static void run_options(const bake_args *a, device_list *dl, vks_cli_bake_progre
 }
 
 /* --check [--merge DIR]: exit 1 unless every output is up to date; the shards' reports merged. */
-static int check_outputs(const vks_bake_manifest *m, const char *dir, const char *merge, const char *report)
+static int check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, const char *merge, const char *report)
 {
     uint32_t missing = 0;
-    cJSON *root = vks__bake_check_outputs(m, dir, merge, &missing);
-    int rc = missing ? VKS_EXIT_INPUT : VKS_EXIT_OK;
+    vks_error err = {0};
+    vks_result r = vks_bake_check_outputs(m, o, merge, report, &missing, &err);
+    if (missing == UINT32_MAX) /* the folder could not be made (said) */
+        return VKS_EXIT_RUNTIME;
     fprintf(stderr, "bake --check: %u jobs, %u outputs missing or out of date\n", m->job_count, missing);
-    if (report) {
-        vks_error err = {0};
-        vks_result r = vks__bake_write_json(report, root, &err);
-        if (r != VKS_OK) {
-            char msg[512];
-            fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, report, msg, sizeof msg));
-            rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-        }
+    int rc = missing ? VKS_EXIT_INPUT : VKS_EXIT_OK;
+    if (r != VKS_OK) { /* the report could not be written */
+        char msg[512];
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, report, msg, sizeof msg));
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
-    cJSON_Delete(root);
     return rc;
 }
 
@@ -285,13 +283,8 @@ static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_b
 /* The manifest's jobs baked (or checked) into dir. */
 static int bake(const bake_args *a, vks_bake_manifest *m, const vks_bake_options *o, const char *dir)
 {
-    if (a->check) {
-        if (!vks__bake_make_dirs(dir)) {
-            fprintf(stderr, "vkskin: %s: cannot make the output folder\n", dir);
-            return VKS_EXIT_RUNTIME;
-        }
-        return check_outputs(m, dir, a->merge, a->report);
-    }
+    if (a->check)
+        return check_outputs(m, o, a->merge, a->report);
     vks_bake_summary sum;
     vks_error err = {0};
     vks_result r = vks_bake_run(m, o, &sum, &err);
