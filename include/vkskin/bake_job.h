@@ -73,7 +73,8 @@ typedef struct vks_bake_options {
     int contact_sheet;         /* a PNG per baked clip for every job (GPU renderer; at parse) */
     int split;                 /* a VAT over max_height spread over textures, every job (at parse) */
     uint32_t shard_index, shard_count; /* bake share shard_index of shard_count (default 0 of 1) */
-    uint32_t jobs_in_flight;   /* jobs read and deformed at once (default 1; at least one a device) */
+    uint32_t jobs_in_flight;   /* jobs read and deformed at once (default 1; at least one a device,
+                                  at most 256) */
     uint32_t threads;          /* threads that encode and write (default: one per core, at most 64) */
     uint64_t max_memory_bytes; /* a job that would take more is refused (default 4096 MiB) */
     uint64_t max_input_bytes;  /* a model or clip file larger is refused (default 2 GiB) */

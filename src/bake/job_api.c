@@ -147,6 +147,8 @@ static int fresh_results(vks_bake_manifest *m)
 
 vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bake_summary *summary, vks_error *err)
 {
+    if (!m || !o)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, NULL, "vks_bake_run needs a manifest and options");
     vks_bake_summary local;
     vks_bake_summary *sum = summary ? summary : &local;
     memset(sum, 0, sizeof *sum);

@@ -90,6 +90,7 @@ typedef struct job_slot {
 } job_slot;
 
 #define GROUP_MAX_JOBS 16u
+#define MAX_IN_FLIGHT 256u /* jobs in flight at most (o.jobs_in_flight; the program's --jobs limit) */
 
 /* A read job's frames in memory (positions and normals), as the GPU's groups count them. */
 static uint64_t job_bytes(const vks_bake_result *r)
@@ -642,12 +643,14 @@ static void run_workers(bake_run *run, uint32_t jobs, uint32_t threads)
 {
     if (jobs > run->progress.jobs)
         jobs = run->progress.jobs ? run->progress.jobs : 1;
+    if (jobs > MAX_IN_FLIGHT)
+        jobs = MAX_IN_FLIGHT;
     if (jobs < run->dev_count)
         jobs = run->dev_count;
     run->in_flight = jobs;
     run->pool = vks__work_pool_start(threads, pool_fallback);
-    bake_worker workers[256];
-    pthread_t tids[256];
+    bake_worker workers[MAX_IN_FLIGHT];
+    pthread_t tids[MAX_IN_FLIGHT];
     uint32_t started = 0;
     for (uint32_t t = 0; t < jobs; t++)
         workers[t] = (bake_worker){.run = run, .dev = run->dev_count ? &run->devs[t % run->dev_count] : NULL};

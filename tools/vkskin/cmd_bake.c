@@ -190,7 +190,6 @@ static int parse_args(bake_args *b, int argc, char **argv)
     return -1;
 }
 
-
 /* The devices of --device, opened by the library's run on a thread of its own while the first
  * jobs are read (vks_bake_options.open_device). */
 typedef struct device_list {
