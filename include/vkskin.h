@@ -15,6 +15,7 @@
  *   5. compare:  vks_diff                                                 (check.h)
  *                per-vertex error maps, JUnit and HTML reports             (report.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
+ *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
  *      outputs never destroy what they replace                             (output.h)
  *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
  *   7. free:     vks_skin_free(skin)
@@ -42,6 +43,7 @@
 #include "vkskin/report.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
+#include "vkskin/bake_job.h"
 #include "vkskin/gltf.h"
 
 #endif

@@ -12,8 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "bake_job.h"
-#include "cli_png.h"
+#include "bake/job_internal.h"
+#include "vkskin/vat_write.h"
 #include "vkskin/render.h"
 
 #define SHEET_CELLS 16u
@@ -74,12 +74,12 @@ static int by_name(const void *a, const void *b)
     return d ? d : (x->clip > y->clip) - (x->clip < y->clip);
 }
 
-int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l)
+int vks__bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l)
 {
     /* sorted, so that a file of thousands of clips is not compared pair by pair */
     named_clip *all = malloc(((size_t)l->clip_count + 1) * sizeof *all);
     if (!all) {
-        fprintf(stderr, "vkskin: %s: out of memory naming the contact sheets\n", job->where);
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: out of memory naming the contact sheets", job->where);
         return 0;
     }
     for (uint32_t c = 0; c < l->clip_count; c++) {
@@ -92,8 +92,8 @@ int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l
         if (strcmp(all[k - 1].name, all[k].name))
             continue;
         const vks_bake_clip *x = &l->clips[all[k - 1].clip], *y = &l->clips[all[k].clip];
-        fprintf(stderr, "vkskin: %s: clip \"%s\" of %s and clip \"%s\" of %s would both be drawn to the contact "
-                        "sheet %s; give the clips different names or files, or leave one out\n",
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: clip \"%s\" of %s and clip \"%s\" of %s would both be drawn to the contact "
+                        "sheet %s; give the clips different names or files, or leave one out",
                 job->where, x->label, x->file, y->label, y->file, all[k].name);
         ok = 0;
     }
@@ -101,7 +101,7 @@ int vks_bake_sheet_names_check(const vks_bake_job *job, const vks_bake_loaded *l
     return ok;
 }
 
-int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+int vks__bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                             vks_gpu *gpu, const char *dir, vks_bake_result *res)
 {
     const vks_skin *s = l->skin;
@@ -137,7 +137,7 @@ int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, c
         sheet_name(job, l, c, name, sizeof name);
         snprintf(path, sizeof path, "%s/%s", dir, name);
         if (px)
-            rc = vks_cli_write_png(path, px, w, h, &err);
+            rc = vks_png_write(path, &(vks_png_image){px, w, h, 8, 4, 0, 0}, &err);
         if (rc == VKS_OK) {
             cJSON *e = cJSON_CreateObject();
             cJSON_AddStringToObject(e, "path", name);
@@ -150,7 +150,7 @@ int vks_bake_contact_sheets(const vks_bake_job *job, const vks_bake_loaded *l, c
     vks_render_destroy(r);
     if (rc != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: %s: contact sheet: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: contact sheet: %s", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
         snprintf(res->error, sizeof res->error, "contact sheet: %.300s", msg); /* and in the report */
         return 0;
     }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 
 const char *vks_bake_engine_name(vks_bake_engine e)
 {
@@ -16,33 +16,42 @@ const char *vks_bake_engine_name(vks_bake_engine e)
  * convert's names for a clip agree and no two unnamed clips are all "0". */
 static char *label_of(const vks_clip *c, const char *path, uint32_t index, uint32_t clips)
 {
-    return c->name[0] ? strdup(c->name) : vks_cli_unnamed_clip_name(path, index, clips);
+    return c->name[0] ? strdup(c->name) : vks__bake_unnamed_clip_name(path, index, clips);
 }
 
-int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
+/* "jobs[0].clips[1]: FILE has no clip named "x" (it has 3: "a" "b" "c")", the first 8 named. */
+static void say_missing_clip(const vks_bake_job *job, const vks_bake_clip_spec *spec, const vks_clip_set *set)
+{
+    char names[800] = "";
+    size_t n = 0;
+    for (uint32_t c = 0; c < set->clip_count && c < 8 && n < sizeof names; c++) {
+        int w = snprintf(names + n, sizeof names - n, " \"%s\"", set->clips[c].name);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s has no clip named \"%s\" (it has %u:%s)", spec->where,
+             spec->file_given, spec->name, set->clip_count, names);
+}
+
+int vks__bake_load(const vks_bake_job *job, vks_bake_loaded *l)
 {
     memset(l, 0, sizeof *l);
-    l->skin = vks_cli_load_skin(job->model, &job->ropt);
+    l->skin = vks__bake_load_skin(job->host, job->model, &job->ropt);
     if (!l->skin) {
-        fprintf(stderr, "vkskin: %s: the model %s could not be read (above)\n", job->where, job->model_given);
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: the model %s could not be read (above)", job->where, job->model_given);
         return 0;
     }
     if (job->layers)
-        return vks_bake_load_layers(job, l);
+        return vks__bake_load_layers(job, l);
     l->sets = calloc(job->clip_count, sizeof *l->sets);
     if (!l->sets)
         return 0;
     l->set_count = job->clip_count;
     uint32_t total = 0;
     for (uint32_t s = 0; s < job->clip_count; s++) {
-        if (!(l->sets[s] = vks_bake_read_clips(&job->clips[s], l->skin)))
+        if (!(l->sets[s] = vks__bake_read_clips(&job->clips[s], l->skin)))
             return 0;
         if (job->clips[s].name && vks_clip_set_find(l->sets[s], job->clips[s].name) < 0) {
-            fprintf(stderr, "vkskin: %s: %s has no clip named \"%s\" (it has %u:", job->clips[s].where,
-                    job->clips[s].file_given, job->clips[s].name, l->sets[s]->clip_count);
-            for (uint32_t c = 0; c < l->sets[s]->clip_count && c < 8; c++)
-                fprintf(stderr, " \"%s\"", l->sets[s]->clips[c].name);
-            fprintf(stderr, ")\n");
+            say_missing_clip(job, &job->clips[s], l->sets[s]);
             return 0;
         }
         total += job->clips[s].name ? 1 : l->sets[s]->clip_count;
@@ -62,7 +71,7 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
             vks_clip_binding b;
             vks_error err = {0};
             if (vks_clip_bind(clip, l->skin, &b, &err) != VKS_OK || !b.bound_tracks) {
-                fprintf(stderr, "vkskin: %s: clip \"%s\" of %s drives no node of %s\n", job->clips[s].where,
+                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: clip \"%s\" of %s drives no node of %s", job->clips[s].where,
                         clip->name, job->clips[s].file_given, job->model_given);
                 if (err.code == VKS_OK)
                     vks_clip_binding_free(&b);
@@ -73,7 +82,7 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
                 snprintf(label, sizeof label, "\"%s\" of %s", clip->name, job->clips[s].file_given);
             else
                 snprintf(label, sizeof label, "%s", job->clips[s].file_given);
-            vks_cli_note_untouched(job->clips[s].where, job->model_given, label, &b);
+            vks__bake_note_untouched(job->host, job->clips[s].where, job->model_given, label, &b);
             vks_clip_binding_free(&b);
             c->clip = clip;
             c->file = job->clips[s].file_given;
@@ -84,14 +93,14 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
             if (c->t1 > clip->duration)
                 c->t1 = clip->duration;
             if (c->t0 > c->t1) {
-                fprintf(stderr, "vkskin: %s: \"range\" starts at %g s, past clip \"%s\"'s %g s\n", job->where,
+                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: \"range\" starts at %g s, past clip \"%s\"'s %g s", job->where,
                         (double)c->t0, clip->name, (double)clip->duration);
                 return 0;
             }
             /* both ends included: 1 s at 30 fps is 31 frames, the last one the clip's end */
             double n = floor(((double)c->t1 - c->t0) * job->fps + 1e-3) + 1.0;
             if (n > 1e6) {
-                fprintf(stderr, "vkskin: %s: clip \"%s\" would make %.0f frames (limit 1000000)\n", job->where,
+                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: clip \"%s\" would make %.0f frames (limit 1000000)", job->where,
                         clip->name, n);
                 return 0;
             }
@@ -101,14 +110,14 @@ int vks_bake_load(const vks_bake_job *job, vks_bake_loaded *l)
         }
     }
     if (frames > (1u << 24)) {
-        fprintf(stderr, "vkskin: %s: %llu frames in all (limit %u)\n", job->where, (unsigned long long)frames, 1u << 24);
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %llu frames in all (limit %u)", job->where, (unsigned long long)frames, 1u << 24);
         return 0;
     }
     l->frames = (uint32_t)frames;
     return 1;
 }
 
-void vks_bake_loaded_free(vks_bake_loaded *l)
+void vks__bake_loaded_free(vks_bake_loaded *l)
 {
     for (uint32_t c = 0; l->clips && c < l->clip_count; c++)
         free(l->clips[c].label);
@@ -142,7 +151,7 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
         }
         for (uint32_t f = 0; f < bc->frames; f++) {
             uint32_t g = bc->first_frame + f;
-            double t = vks_bake_frame_time(job, bc, f);
+            double t = vks__bake_frame_time(job, bc, f);
             /* the atlas and the reference engine use the double sampler; layers have only the
                double one (pose.h), which the fast engine then deforms too */
             if (l->layers)
@@ -173,12 +182,12 @@ static int frame_locals(const vks_bake_job *job, const vks_bake_loaded *l, int f
     return ok;
 }
 
-/* a model without normals: its frames' normals from the deformed triangles (bake_normals.c) */
+/* a model without normals: its frames' normals from the deformed triangles (job_normals.c) */
 static int normals_or_say(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_frames *fr)
 {
-    if (vks_bake_fill_normals(l, fr))
+    if (vks__bake_fill_normals(l, fr))
         return 1;
-    fprintf(stderr, "vkskin: %s: no memory for the normals of %u frames\n", job->where, l->frames);
+    vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: no memory for the normals of %u frames", job->where, l->frames);
     return 0;
 }
 
@@ -195,7 +204,7 @@ static float *frame_weights(const vks_bake_job *job, const vks_bake_loaded *l, i
     for (uint32_t c = 0; w && c < l->clip_count; c++) {
         const vks_bake_clip *bc = &l->clips[c];
         for (uint32_t f = 0; f < bc->frames; f++) {
-            double t = vks_bake_frame_time(job, bc, f);
+            double t = vks__bake_frame_time(job, bc, f);
             float *out = w + (size_t)(bc->first_frame + f) * s->target_count;
             if (l->layers)
                 vks_clip_layers_weights_d(l->layers, s, (float)t, out);
@@ -214,7 +223,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
     float *weights = locals ? frame_weights(job, l, &ok) : NULL;
     if (!locals || !ok || !frame_locals(job, l, fast, locals, NULL)) {
         free(locals), free(weights);
-        fprintf(stderr, "vkskin: %s: no memory for %u frames' poses\n", job->where, l->frames);
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: no memory for %u frames' poses", job->where, l->frames);
         return 0;
     }
     vks_deform_job dj = {s, locals, l->frames, fr->positions, fr->normals, weights};
@@ -223,7 +232,7 @@ static int deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fas
     free(locals), free(weights);
     if (r != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s", job->where, vks_error_format(&err, job->model_given, msg, sizeof msg));
         return 0;
     }
     return normals_or_say(job, l, fr);
@@ -234,7 +243,7 @@ typedef struct group_map {
     uint32_t *job_of, *frame_of;
     const vks_bake_loaded *const *ls;
     vks_bake_frames *const *frs;
-    vks_work_pool *pool; /* copies a delivery's pieces at once (NULL: here) */
+    vks__work_pool *pool; /* copies a delivery's pieces at once (NULL: here) */
 } group_map;
 
 /* Instances [i0, i1) of a delivery, the first at float `at` of it, into their jobs' frames. */
@@ -256,7 +265,7 @@ typedef struct take_pieces {
     uint32_t pieces;
 } take_pieces;
 
-/* Piece p of a delivery (vks_work_pool_share): its instances, found by their sizes. */
+/* Piece p of a delivery (vks__work_pool_share): its instances, found by their sizes. */
 static void take_piece(void *arg, uint32_t p)
 {
     const take_pieces *t = arg;
@@ -278,13 +287,13 @@ static int group_take(void *user, const vks_stream_delivery *d)
     for (uint32_t i = d->first; i < d->first + d->count; i++)
         floats += (size_t)gm->ls[gm->job_of[i]]->skin->vertex_count * 3;
     uint64_t pieces = (uint64_t)floats * sizeof(float) * (d->normals ? 2 : 1) / (4u << 20) + 1;
-    uint32_t most = vks_work_pool_threads(gm->pool) + 1;
+    uint32_t most = vks__work_pool_threads(gm->pool) + 1;
     if (pieces > most)
         pieces = most;
     if (pieces > d->count)
         pieces = d->count;
     take_pieces t = {gm, d, (uint32_t)pieces};
-    vks_work_pool_share(gm->pool, t.pieces, take_piece, &t);
+    vks__work_pool_share(gm->pool, t.pieces, take_piece, &t);
     return 0;
 }
 
@@ -311,7 +320,7 @@ static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded
     const vks_bake_clip *bc = &l->clips[0];
     for (uint32_t f = 0; f < bc->frames; f++, at++) {
         vks_stream_instance *si = &inst[at];
-        float T = (float)vks_bake_frame_time(job, bc, f);
+        float T = (float)vks__bake_frame_time(job, bc, f);
         gm->job_of[at] = j, gm->frame_of[at] = bc->first_frame + f;
         si->model = j;
         si->pose = VKS_STREAM_LAYERS;
@@ -343,8 +352,8 @@ static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded
  * models and clips in one submission. A group of several jobs is one chunk (the caller keeps
  * its outputs under VKS_BAKE_GROUP_BYTES); a single job larger than that goes in chunks of
  * instances of that size (vks_stream_run). */
-int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
-                              vks_gpu *gpu, vks_work_pool *pool, vks_bake_frames *const *frs)
+int vks__bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_loaded *const *ls, uint32_t count,
+                              vks_gpu *gpu, vks__work_pool *pool, vks_bake_frames *const *frs)
 {
     vks_error err = {0};
     vks_gpu_models *models = NULL;
@@ -383,7 +392,7 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
                 si->model = j;
                 si->pose = VKS_STREAM_CLIP;
                 si->clip = ca + c;
-                si->clip_start = (float)vks_bake_frame_time(jobs[j], &l->clips[c], f);
+                si->clip_start = (float)vks__bake_frame_time(jobs[j], &l->clips[c], f);
                 si->clip_speed = 0.0f;
                 si->clip_cycle = VKS_CYCLE_CLAMP;
             }
@@ -416,7 +425,7 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
         if (!err.msg[0])
             vks_error_set(&err, r, VKS_NO_OFFSET, NULL, "%s", vks_result_str(r));
         for (uint32_t j = 0; j < count; j++)
-            fprintf(stderr, "vkskin: %s: GPU: %s\n", jobs[j]->where, vks_error_format(&err, jobs[j]->model_given, msg, sizeof msg));
+            vks__log(vks__bake_log(jobs[j]->host), VKS_LOG_ERROR, "%s: GPU: %s", jobs[j]->where, vks_error_format(&err, jobs[j]->model_given, msg, sizeof msg));
         return 0;
     }
     for (uint32_t j = 0; j < count; j++)
@@ -425,7 +434,7 @@ int vks_bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_lo
     return 1;
 }
 
-int vks_bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_frames *out)
+int vks__bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_frames *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = (size_t)l->frames * l->skin->vertex_count * 3;
@@ -434,7 +443,7 @@ int vks_bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks
     if (job->outputs & VKS_BAKE_OUT_ATLAS)
         out->matrices = malloc(sizeof(float) * 12 * (size_t)l->frames * (l->skin->bone_count + 1));
     if (!out->positions || (job->normals && !out->normals) || ((job->outputs & VKS_BAKE_OUT_ATLAS) && !out->matrices)) {
-        fprintf(stderr, "vkskin: %s: no memory for %u frames of %u vertices\n", job->where, l->frames,
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: no memory for %u frames of %u vertices", job->where, l->frames,
                 l->skin->vertex_count);
         return 0;
     }
@@ -442,31 +451,31 @@ int vks_bake_frames_alloc(const vks_bake_job *job, const vks_bake_loaded *l, vks
     return !out->matrices || frame_locals(job, l, 0, NULL, out->matrices);
 }
 
-int vks_bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
+int vks__bake_deform_cpu(const vks_bake_job *job, const vks_bake_loaded *l, int fast, vks_bake_frames *fr)
 {
     return deform_cpu(job, l, fast, fr);
 }
 
-int vks_bake_needs_vertices(const vks_bake_job *job)
+int vks__bake_needs_vertices(const vks_bake_job *job)
 {
     return (job->outputs & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0 || job->contact_sheet;
 }
 
-int vks_bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
+int vks__bake_deform(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e, vks_gpu *gpu,
                     vks_bake_frames *out)
 {
-    if (!vks_bake_frames_alloc(job, l, out))
+    if (!vks__bake_frames_alloc(job, l, out))
         return 0;
-    if (!vks_bake_needs_vertices(job))
+    if (!vks__bake_needs_vertices(job))
         return 1;
     if (e == VKS_BAKE_GPU) {
         vks_bake_frames *f = out;
-        return vks_bake_deform_gpu_group(&job, &l, 1, gpu, NULL, &f);
+        return vks__bake_deform_gpu_group(&job, &l, 1, gpu, NULL, &f);
     }
     return deform_cpu(job, l, e == VKS_BAKE_CPU_FAST, out);
 }
 
-void vks_bake_frames_free(vks_bake_frames *f)
+void vks__bake_frames_free(vks_bake_frames *f)
 {
     free(f->positions);
     free(f->normals);

@@ -3,8 +3,8 @@
  * Tasks are coarse (an output file of a bake job, a share of validate's chunk: a millisecond
  * or more), so one lock is never the bottleneck. Threads start with the asynchronous signals blocked, so the signal
  * handler that removes temporaries runs on the main thread, as it did before the pool. */
-#include "work_pool.h"
-#include "cli_thread.h"
+#include "core/work_pool.h"
+#include "core/thread_start.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -16,9 +16,9 @@ typedef struct task {
     struct task *next;
 } task;
 
-/* One vks_work_pool_share: its indexes, under the pool's lock. */
+/* One vks__work_pool_share: its indexes, under the pool's lock. */
 typedef struct share {
-    vks_work_pool *pool;
+    vks__work_pool *pool;
     void (*fn)(void *, uint32_t);
     void *arg;
     uint32_t n, next, finished;
@@ -30,7 +30,7 @@ static void share_help(void *arg);
 
 /* The pool whose thread this is (NULL on other threads): a share's caller on one of them runs
  * the queue's tasks while it waits, rather than idling beside them. */
-static _Thread_local vks_work_pool *thread_pool;
+static _Thread_local vks__work_pool *thread_pool;
 /* Tasks this thread runs inside shares' waits, one inside the other: a task run while waiting
  * may share and wait too, so the nesting is bounded to keep the thread's stack small. */
 static _Thread_local unsigned help_depth;
@@ -46,7 +46,7 @@ struct vks_work_pool {
 };
 
 /* Takes the queue's oldest task and runs it (p->mu held on entry and on return). */
-static void run_next(vks_work_pool *p)
+static void run_next(vks__work_pool *p)
 {
     task *t = p->head;
     p->head = t->next;
@@ -62,7 +62,7 @@ static void run_next(vks_work_pool *p)
 
 static void *pool_main(void *arg)
 {
-    vks_work_pool *p = arg;
+    vks__work_pool *p = arg;
     thread_pool = p;
     pthread_mutex_lock(&p->mu);
     for (;;) {
@@ -76,11 +76,11 @@ static void *pool_main(void *arg)
     return NULL;
 }
 
-vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback)
+vks__work_pool *vks__work_pool_start(uint32_t threads, const char *fallback)
 {
     if (threads < 1)
         threads = 1;
-    vks_work_pool *p = calloc(1, sizeof *p + threads * sizeof(pthread_t));
+    vks__work_pool *p = calloc(1, sizeof *p + threads * sizeof(pthread_t));
     if (!p)
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
@@ -92,7 +92,7 @@ vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback)
         sigdelset(&all, raised_by_the_thread[i]);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (uint32_t i = 0; i < threads; i++)
-        if (vks_cli_thread_start(&p->threads[p->count], pool_main, p, fallback))
+        if (vks__thread_start(&p->threads[p->count], pool_main, p, fallback) == 0)
             p->count++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!p->count) {
@@ -104,12 +104,12 @@ vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback)
     return p;
 }
 
-uint32_t vks_work_pool_threads(const vks_work_pool *p)
+uint32_t vks__work_pool_threads(const vks__work_pool *p)
 {
     return p ? p->count : 0;
 }
 
-void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg)
+void vks__work_pool_run(vks__work_pool *p, void (*fn)(void *arg), void *arg)
 {
     task *t = p ? malloc(sizeof *t) : NULL;
     if (!t) {
@@ -130,7 +130,7 @@ void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg)
 /* Takes the share's indexes until none is left (p->mu held on entry and on return). */
 static void share_take(share *s)
 {
-    vks_work_pool *p = s->pool;
+    vks__work_pool *p = s->pool;
     while (s->next < s->n) {
         uint32_t i = s->next++;
         pthread_mutex_unlock(&p->mu);
@@ -144,7 +144,7 @@ static void share_take(share *s)
 static void share_help(void *arg)
 {
     share *s = arg;
-    vks_work_pool *p = s->pool;
+    vks__work_pool *p = s->pool;
     pthread_mutex_lock(&p->mu);
     share_take(s);
     s->helping--;
@@ -152,7 +152,7 @@ static void share_help(void *arg)
     pthread_mutex_unlock(&p->mu);
 }
 
-void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
+void vks__work_pool_share(vks__work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
 {
     if (!p || n < 2) {
         for (uint32_t i = 0; i < n; i++)
@@ -204,7 +204,7 @@ void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uin
     pthread_cond_destroy(&s.cv);
 }
 
-void vks_work_pool_finish(vks_work_pool *p)
+void vks__work_pool_finish(vks__work_pool *p)
 {
     if (!p)
         return;

@@ -1,15 +1,15 @@
 /* A bake job that names layers (README "Batch baking", issue 27): its clips are the layer
  * clips of one crowd entry, and its frames the layered pose at each frame's time, as
  * `deform --crowd` plays that entry. The manifest's keys are parsed by the crowd file's own
- * parser (bake_manifest.c), so they mean what they mean there. */
+ * parser (job_manifest.c), so they mean what they mean there. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 #include "vkskin/crowd_file.h"
 
-int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
+int vks__bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
 {
     const vks_crowd_spec *spec = job->layers;
     const vks_crowd_entry *e = &spec->instances[0];
@@ -19,7 +19,7 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
     l->layers = calloc(1, sizeof *l->layers);
     l->clips = calloc(1, sizeof *l->clips);
     if (!l->sets || !l->bindings || !l->layers || !l->clips) {
-        fprintf(stderr, "vkskin: %s: no memory\n", job->where);
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: no memory", job->where);
         return 0;
     }
     const vks_clip **clip_of = calloc(job->clip_count, sizeof *clip_of);
@@ -28,13 +28,13 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
     int ok = 1;
     for (uint32_t s = 0; ok && s < job->clip_count; s++) {
         const vks_bake_clip_spec *cs = &job->clips[s];
-        if (!(l->sets[s] = vks_bake_read_clips(cs, l->skin))) {
+        if (!(l->sets[s] = vks__bake_read_clips(cs, l->skin))) {
             ok = 0;
             break;
         }
         int32_t k = vks_clip_set_find(l->sets[s], cs->name);
         if (k < 0) {
-            fprintf(stderr, "vkskin: %s: %s has no clip \"%s\" (it has %u; or give an index, #0 to #%u)\n", cs->where,
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s has no clip \"%s\" (it has %u; or give an index, #0 to #%u)", cs->where,
                     cs->file_given, cs->name, l->sets[s]->clip_count,
                     l->sets[s]->clip_count ? l->sets[s]->clip_count - 1 : 0);
             ok = 0;
@@ -43,7 +43,7 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
         clip_of[s] = &l->sets[s]->clips[k];
         vks_error err = {0};
         if (vks_clip_bind(clip_of[s], l->skin, &l->bindings[s], &err) != VKS_OK || !l->bindings[s].bound_tracks) {
-            fprintf(stderr, "vkskin: %s: clip \"%s\" of %s drives no node of %s\n", cs->where, clip_of[s]->name,
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: clip \"%s\" of %s drives no node of %s", cs->where, clip_of[s]->name,
                     cs->file_given, job->model_given);
             ok = 0;
         }
@@ -66,7 +66,7 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
         if (y->mask) {
             int32_t node = vks_skin_find_node(l->skin, y->mask);
             if (node < 0) {
-                fprintf(stderr, "vkskin: %s.layers: layer %u: mask: the model %s has no node \"%s\"\n", job->where,
+                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s.layers: layer %u: mask: the model %s has no node \"%s\"", job->where,
                         k + 1, job->model_given, y->mask);
                 ok = 0;
             }
@@ -87,7 +87,7 @@ int vks_bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
         double n = (double)(c->t1 - c->t0) * job->fps + 1e-3;
         n = (double)(long long)n + 1.0;
         if (!c->label || n > 1e6) {
-            fprintf(stderr, "vkskin: %s: the layers would make %.0f frames (limit 1000000)\n", job->where, n);
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: the layers would make %.0f frames (limit 1000000)", job->where, n);
             ok = 0;
         } else {
             c->frames = (uint32_t)n;
@@ -106,7 +106,7 @@ static double short_decimal(float v)
     return strtod(b, NULL);
 }
 
-void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l)
+void vks__bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bake_loaded *l)
 {
     static const char *const cycles[4] = {"loop", "clamp", "mirror", "reset"};
     static const char *const fades[3] = {"none", "out", "in"};
@@ -138,10 +138,10 @@ void vks_bake_layers_sidecar(cJSON *clip, const vks_bake_job *job, const vks_bak
         faded |= y->fade != VKS_FADE_NONE;
         cJSON_AddItemToArray(a, o);
     }
-    int rm = vks_bake_root_motion_of(job);
+    int rm = vks__bake_root_motion_of(job);
     if (rm) { /* in place: what was taken out, and where it is */
         cJSON *o = cJSON_AddObjectToObject(clip, "root_motion");
-        char *name = vks_bake_root_motion_name(job, NULL);
+        char *name = vks__bake_root_motion_name(job, NULL);
         cJSON_AddStringToObject(o, "up", VKS_ROOT_MOTION_UP(rm) == VKS_ROOT_MOTION_Z_UP ? "z" : "y");
         cJSON_AddBoolToObject(o, "yaw", (rm & VKS_ROOT_MOTION_YAW) != 0);
         int32_t node = vks_clip_layers_motion_node(ly, l->skin);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 #include "vkskin/gltf.h"
 #include "vkskin/vat_write.h"
 
@@ -37,7 +37,7 @@ static const char *sidecar_suffix(int k)
     return s[k];
 }
 
-int vks_bake_out_files(int k, const char *suffixes[6])
+int vks__bake_out_files(int k, const char *suffixes[6])
 {
     static const char *const vat[3][2] = {{".vat.pos.f32.exr", ".vat.nrm.f32.exr"},
                                           {".vat.pos.f16.exr", ".vat.nrm.f16.exr"},
@@ -55,7 +55,7 @@ int vks_bake_out_files(int k, const char *suffixes[6])
     return n;
 }
 
-uint32_t vks_bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *files)
+uint32_t vks__bake_up_to_date(const vks_bake_job *job, const char *dir, cJSON *files)
 {
     uint32_t bits = 0;
     for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++) {
@@ -148,7 +148,7 @@ static sidecar sidecar_begin(const vks_bake_job *job, const vks_bake_loaded *l, 
     cJSON_AddNumberToObject(o, "frame_count", l->frames);
     cJSON_AddNumberToObject(o, "fps", job->fps);
     cJSON_AddStringToObject(o, "encoding", encoding);
-    cJSON_AddStringToObject(o, "normals", vks_bake_normals_note(l->skin));
+    cJSON_AddStringToObject(o, "normals", vks__bake_normals_note(l->skin));
     add_space(o, l->skin);
     s.files = cJSON_AddArrayToObject(o, "files");
     return s;
@@ -183,11 +183,11 @@ static void add_clips(sidecar *s, const vks_bake_job *job, const vks_bake_loaded
         cJSON_AddNumberToObject(o, "row", (double)(bc->first_frame % per) * rows_per_frame);
         cJSON_AddNumberToObject(o, "rows", (double)bc->frames * rows_per_frame);
         if (l->layers)
-            vks_bake_layers_sidecar(o, job, l);
+            vks__bake_layers_sidecar(o, job, l);
         cJSON *fa = cJSON_AddArrayToObject(o, "frames");
         for (uint32_t f = 0; f < bc->frames; f++) {
             cJSON *fo = cJSON_CreateObject();
-            cJSON_AddNumberToObject(fo, "time", (float)vks_bake_frame_time(job, bc, f));
+            cJSON_AddNumberToObject(fo, "time", (float)vks__bake_frame_time(job, bc, f));
             if (per_part)
                 cJSON_AddNumberToObject(fo, "part", (bc->first_frame + f) / per);
             cJSON_AddNumberToObject(fo, "row", (double)((bc->first_frame + f) % per) * rows_per_frame);
@@ -210,7 +210,7 @@ static void add_file(sidecar *s, const char *name, const char *role)
     s->bytes += n;
 }
 
-vks_result vks_bake_write_json(const char *path, const cJSON *o, vks_error *err)
+vks_result vks__bake_write_json(const char *path, const cJSON *o, vks_error *err)
 {
     char *text = cJSON_Print(o);
     vks_output *out = NULL;
@@ -228,15 +228,15 @@ vks_result vks_bake_write_json(const char *path, const cJSON *o, vks_error *err)
 /* Writes the sidecar (last), records the kind's files in the run's result. */
 static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_result *res)
 {
-    if (vks_bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
-        char *name = vks_bake_root_motion_name(job, NULL);
+    if (vks__bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
+        char *name = vks__bake_root_motion_name(job, NULL);
         if (name)
-            add_file(s, name, vks_bake_root_motion_role(job));
+            add_file(s, name, vks__bake_root_motion_role(job));
         free(name);
     }
     char *path = join(s->dir, job->name, sidecar_suffix(kind));
     vks_error err = {0};
-    vks_result r = path ? vks_bake_write_json(path, s->root, &err)
+    vks_result r = path ? vks__bake_write_json(path, s->root, &err)
                         : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
     if (r == VKS_OK) {
         for (const cJSON *it = s->files->child; it; it = it->next) {
@@ -248,7 +248,7 @@ static int sidecar_end(sidecar *s, const vks_bake_job *job, int kind, vks_bake_r
         res->outputs_written++;
     } else {
         char msg[512];
-        fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
     }
     free(path);
     cJSON_Delete(s->root);
@@ -260,7 +260,7 @@ static int report(const vks_bake_job *job, vks_result r, const vks_error *err)
     if (r == VKS_OK)
         return 1;
     char msg[512];
-    fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(err, NULL, msg, sizeof msg));
+    vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s", job->where, vks_error_format(err, NULL, msg, sizeof msg));
     return 0;
 }
 
@@ -307,7 +307,7 @@ static vks_result whole_layout(const vks_bake_job *job, uint32_t vertices, uint3
     return VKS_OK;
 }
 
-vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
+vks_result vks__bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint32_t frames, vks_vat_layout *out,
                                vks_error *err)
 {
     vks_result r = whole_layout(job, vertices, frames, out, err);
@@ -322,32 +322,32 @@ vks_result vks_bake_vat_layout(const vks_bake_job *job, uint32_t vertices, uint3
     return whole_layout(job, vertices, per < frames ? per : frames, out, err);
 }
 
-int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, const char *manifest)
+int vks__bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, const char *manifest)
 {
     uint32_t mh = job->max_height ? job->max_height : VKS_BAKE_DEFAULT_MAX_HEIGHT;
     if (job->outputs & VKS_BAKE_OUT_VAT_KINDS) {
         vks_vat_layout lay;
         vks_error err = {0};
-        if (vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err) != VKS_OK) {
+        if (vks__bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err) != VKS_OK) {
             char msg[400];
-            fprintf(stderr, "vkskin: %s: %s: %s\n", manifest, job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s: %s", manifest, job->where, vks_error_format(&err, NULL, msg, sizeof msg));
             return 0;
         }
         if (lay.height > mh && job->split) { /* split, and still one frame's rows are too many */
-            fprintf(stderr,
-                    "vkskin: %s: %s: one frame of the VAT of %u vertices is %u rows of %u texels%s, over "
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR,
+                    "%s: %s: one frame of the VAT of %u vertices is %u rows of %u texels%s, over "
                     "\"max_height\" %u even split: raise \"max_width\" (now %u) for fewer rows per frame, or "
-                    "raise \"max_height\" if the engine takes it\n",
+                    "raise \"max_height\" if the engine takes it",
                     manifest, job->where, l->skin->vertex_count, lay.rows_per_frame, lay.width,
                     job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
             return 0;
         }
         if (lay.height > mh) {
-            fprintf(stderr,
-                    "vkskin: %s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u row%s per frame%s), "
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR,
+                    "%s: %s: the VAT of %u vertices x %u frames is %u x %u texels (%u row%s per frame%s), "
                     "over \"max_height\" %u: lower \"fps\" or \"range\", split its clips into jobs, raise "
                     "\"max_width\" (now %u) for fewer rows per frame, raise \"max_height\" if the engine "
-                    "takes it, or set \"split\": true (--split) to spread its frames over several textures\n",
+                    "takes it, or set \"split\": true (--split) to spread its frames over several textures",
                     manifest, job->where, l->skin->vertex_count, l->frames, lay.width, lay.height,
                     lay.rows_per_frame, lay.rows_per_frame == 1 ? "" : "s", job->pow2 ? ", padded to powers of two" : "", mh, job->max_width);
             return 0;
@@ -356,8 +356,8 @@ int vks_bake_limits_check(const vks_bake_job *job, const vks_bake_loaded *l, con
     if (job->outputs & VKS_BAKE_OUT_ATLAS) {
         uint64_t w = (uint64_t)l->skin->bone_count * 3;
         if ((l->frames > mh && !job->split) || w > VKS_BAKE_MAX_TEXTURE_SIDE) {
-            fprintf(stderr,
-                    "vkskin: %s: %s: the bone atlas of %u bones x %u frames is %llu x %u texels, over %s %u: %s\n",
+            vks__log(vks__bake_log(job->host), VKS_LOG_ERROR,
+                    "%s: %s: the bone atlas of %u bones x %u frames is %llu x %u texels, over %s %u: %s",
                     manifest, job->where, l->skin->bone_count, l->frames, (unsigned long long)w, l->frames,
                     l->frames > mh ? "\"max_height\"" : "the widest texture,",
                     l->frames > mh ? mh : VKS_BAKE_MAX_TEXTURE_SIDE,
@@ -391,11 +391,11 @@ static int frames_are_texels(const vks_vat_layout *lay)
 
 /* The rest mesh every VAT kind of the job lists (its sidecar records the files' sizes, so they
  * are written before any VAT sidecar). The same bytes whichever kind asks for it. */
-int vks_bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
+int vks__bake_write_rest_mesh(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
 {
     vks_vat_layout lay;
     vks_error err = {0};
-    if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
+    if (!report(job, vks__bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     char *mesh = join(dir, job->name, ".vat.obj"), *glb = join(dir, job->name, ".vat.glb");
     int ok = mesh && glb && report(job, vks_vat_write_rest_obj(mesh, l->skin, &lay, job->model_given, &err), &err) &&
@@ -411,7 +411,7 @@ static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const 
                        vks_vat_sidecar *sd, vks_bake_result *res)
 {
     const char *extra[] = {"entry", job->where, "entry_hash", job->hash, "engine", vks_bake_engine_name(e),
-                           "normals", vks_bake_normals_note(l->skin), NULL};
+                           "normals", vks__bake_normals_note(l->skin), NULL};
     vks_vat_sidecar_clip *sc = calloc(l->clip_count + 1, sizeof *sc);
     char *path = join(dir, job->name, sidecar_suffix(kind));
     vks_error err = {0};
@@ -424,7 +424,7 @@ static int vat_sidecar(const vks_bake_job *job, const vks_bake_loaded *l, const 
             break;
         }
         for (uint32_t f = 0; f < bc->frames; f++)
-            t[f] = (float)vks_bake_frame_time(job, bc, f);
+            t[f] = (float)vks__bake_frame_time(job, bc, f);
         sc[c] = (vks_vat_sidecar_clip){bc->label, bc->file, bc->index, bc->clip, bc->t0, bc->t1, bc->first_frame,
                                        bc->frames, t};
     }
@@ -512,13 +512,13 @@ static void vat_stream(void *arg, uint32_t i)
 }
 
 /* The rest mesh is written already (vks_bake_write_rest_mesh); this kind's streams (on the
- * pool's idle threads too: vks_work_pool_share), then its sidecar listing them and the mesh. */
+ * pool's idle threads too: vks__work_pool_share), then its sidecar listing them and the mesh. */
 static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                     const char *dir, int kind, vks_bake_engine e, vks_work_pool *pool, vks_bake_result *res)
+                     const char *dir, int kind, vks_bake_engine e, vks__work_pool *pool, vks_bake_result *res)
 {
     vks_vat_layout lay;
     vks_error err = {0};
-    if (!report(job, vks_bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
+    if (!report(job, vks__bake_vat_layout(job, l->skin->vertex_count, l->frames, &lay, &err), &err))
         return 0;
     static const char *const enc[3] = {"float32", "float16", "unorm16"};
     int k = kind; /* 0, 1, 2: the VAT kinds */
@@ -545,7 +545,7 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     if (ok) {
         vat_streams v = {job, fr, dir, &lay, sd.bounds_min, sd.bounds_max, l->frames, per, parts, streams,
                          pv != NULL, k, names, bytes};
-        vks_work_pool_share(pool, parts * streams, vat_stream, &v);
+        vks__work_pool_share(pool, parts * streams, vat_stream, &v);
     }
     /* the files in the order one thread wrote them: part by part, position before normal (a
        stream that failed said so itself, and no sidecar is written) */
@@ -569,9 +569,9 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
         names[nf++] = name;
         free(path);
     }
-    if (ok && vks_bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
-        char *name = vks_bake_root_motion_name(job, NULL), *path = vks_bake_root_motion_name(job, dir);
-        files[nf] = (vks_vat_sidecar_file){name ? name : "", vks_bake_root_motion_role(job), path ? file_bytes(path) : 0};
+    if (ok && vks__bake_root_motion_of(job)) { /* written before any kind (vks_bake_write_root_motion) */
+        char *name = vks__bake_root_motion_name(job, NULL), *path = vks__bake_root_motion_name(job, dir);
+        files[nf] = (vks_vat_sidecar_file){name ? name : "", vks__bake_root_motion_role(job), path ? file_bytes(path) : 0};
         names[nf++] = name;
         free(path);
     }
@@ -674,9 +674,9 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
         if (ok)
             add_file(&s, name, "mesh with joints and weights (glTF)");
         if (ok && gr.influences_dropped) {
-            vks_cli_influences_warning(job->where, "the bone atlas's mesh (4 joints a vertex)", 4,
+            vks__bake_influences_warning(job->host, job->where, "the bone atlas's mesh (4 joints a vertex)", 4,
                                        gr.influences_dropped, gr.influence_max_dropped);
-            vks_cli_influences_json(cJSON_AddObjectToObject(s.root, "influences_lost"), 4, gr.influences_dropped,
+            vks__bake_influences_json(cJSON_AddObjectToObject(s.root, "influences_lost"), 4, gr.influences_dropped,
                                     gr.influence_max_dropped);
             res->lost_vertices[1] = gr.influences_dropped;
             res->lost_largest[1] = gr.influence_max_dropped;
@@ -729,7 +729,7 @@ static int write_cache(const vks_bake_job *job, const vks_bake_loaded *l, const 
 
 /* No output holds an inf or a NaN: a clip's keys are bounded (src/core/clip_float32.c), but a
  * hierarchy composes them, so the frames the outputs are made of are scanned once first. */
-int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr, uint32_t kinds)
+int vks__bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr, uint32_t kinds)
 {
     size_t per = (size_t)l->skin->vertex_count * 3, vertices = per * l->frames;
     int deformed = (kinds & ~(uint32_t)VKS_BAKE_OUT_ATLAS) != 0;
@@ -744,15 +744,15 @@ int vks_bake_frames_finite(const vks_bake_job *job, const vks_bake_loaded *l, co
     for (int a = 0; a < 3; a++)
         for (size_t i = 0; arrays[a].v && i < arrays[a].n; i++)
             if (!isfinite(arrays[a].v[i])) {
-                fprintf(stderr, "vkskin: %s: frame %zu: %s is %g, beyond float32 (the clip takes the model too far); "
-                        "no output written\n", job->where, i / arrays[a].per, arrays[a].what, (double)arrays[a].v[i]);
+                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: frame %zu: %s is %g, beyond float32 (the clip takes the model too far); "
+                        "no output written", job->where, i / arrays[a].per, arrays[a].what, (double)arrays[a].v[i]);
                 return 0;
             }
     return 1;
 }
 
-int vks_bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
-                        const char *dir, int k, vks_bake_engine e, vks_work_pool *pool, vks_bake_result *res)
+int vks__bake_write_kind(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
+                        const char *dir, int k, vks_bake_engine e, vks__work_pool *pool, vks_bake_result *res)
 {
     return k < 3   ? write_vat(job, l, fr, dir, k, e, pool, res)
            : k == 3 ? write_atlas(job, l, fr, dir, e, res)

@@ -4,7 +4,7 @@
  * manifest and files, so the shards together cover every job exactly once. */
 #include <stdlib.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 
 static const vks_bake_manifest *sort_m;
 
@@ -16,15 +16,15 @@ static int by_work(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-void vks_bake_shard(vks_bake_manifest *m, uint32_t i, uint32_t n, uint8_t *mine)
+void vks__bake_shard(vks_bake_manifest *m, uint32_t i, uint32_t n, uint8_t *mine)
 {
     for (uint32_t j = 0; j < m->job_count; j++) {
         vks_bake_loaded l;
         /* an unreadable job still goes somewhere (its failure is reported where it runs) */
         m->jobs[j].work = 1;
-        if (vks_bake_load(&m->jobs[j], &l))
+        if (vks__bake_load(&m->jobs[j], &l))
             m->jobs[j].work = (uint64_t)l.skin->vertex_count * l.frames + 1;
-        vks_bake_loaded_free(&l);
+        vks__bake_loaded_free(&l);
         mine[j] = 0;
     }
     uint32_t *order = malloc(sizeof *order * m->job_count);

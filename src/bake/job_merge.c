@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 
 /* Every shard report (a JSON object with "tool": "vkskin bake" and "jobs") in dir. */
-static cJSON *read_reports(const char *dir)
+static cJSON *read_reports(const vks__bake_host *host, const char *dir)
 {
     cJSON *all = cJSON_CreateArray();
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "vkskin: --merge %s: cannot open the folder\n", dir);
+        vks__log(vks__bake_log(host), VKS_LOG_ERROR, "--merge %s: cannot open the folder", dir);
         return all;
     }
     struct dirent *e;
@@ -36,7 +36,7 @@ static cJSON *read_reports(const char *dir)
     closedir(d);
     for (size_t i = 0; i < n; i++) {
         size_t size = 0;
-        uint8_t *bytes = vks_cli_read_file(names[i], &size);
+        uint8_t *bytes = vks__bake_read_file(host, names[i], &size);
         cJSON *r = bytes ? cJSON_ParseWithLength((const char *)bytes, size) : NULL;
         free(bytes);
         const cJSON *tool = cJSON_GetObjectItemCaseSensitive(r, "tool");
@@ -69,9 +69,9 @@ static const cJSON *shard_entry(const cJSON *reports, const vks_bake_job *j)
     return NULL;
 }
 
-int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const char *merge_dir, const char *report)
+cJSON *vks__bake_check_outputs(const vks_bake_manifest *m, const char *out, const char *merge_dir, uint32_t *missing_out)
 {
-    cJSON *reports = merge_dir ? read_reports(merge_dir) : cJSON_CreateArray();
+    cJSON *reports = merge_dir ? read_reports(m->host, merge_dir) : cJSON_CreateArray();
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "tool", "vkskin bake");
     cJSON_AddStringToObject(root, "tool_version", vks_version_string());
@@ -84,10 +84,10 @@ int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const ch
     for (uint32_t j = 0; j < m->job_count; j++) {
         const vks_bake_job *job = &m->jobs[j];
         cJSON *files = cJSON_CreateArray();
-        uint32_t fresh = vks_bake_up_to_date(job, out, files);
+        uint32_t fresh = vks__bake_up_to_date(job, out, files);
         for (int k = 0; k < VKS_BAKE_OUT_KINDS; k++)
             if ((job->outputs >> k) & 1u && !((fresh >> k) & 1u)) {
-                fprintf(stderr, "vkskin: %s (%s): %s: missing or out of date in %s\n", job->where, job->name,
+                vks__log(vks__bake_log(m->host), VKS_LOG_ERROR, "%s (%s): %s: missing or out of date in %s", job->where, job->name,
                         vks_bake_out_name(k), out);
                 missing++;
             }
@@ -98,7 +98,7 @@ int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const ch
             cJSON_AddStringToObject(e, "name", job->name);
             cJSON_AddStringToObject(e, "entry_hash", job->hash);
             if (merge_dir)
-                fprintf(stderr, "vkskin: %s (%s): no shard report in %s names it\n", job->where, job->name, merge_dir);
+                vks__log(vks__bake_log(m->host), VKS_LOG_ERROR, "%s (%s): no shard report in %s names it", job->where, job->name, merge_dir);
         } else {
             bytes += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(se, "bytes_written"));
             seconds += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(se, "seconds"));
@@ -117,17 +117,27 @@ int vks_bake_check_outputs(const vks_bake_manifest *m, const char *out, const ch
     cJSON_AddNumberToObject(root, "bytes_written", bytes);
     cJSON_AddNumberToObject(root, "task_seconds", seconds);
     cJSON_Delete(reports);
-    int rc = missing ? VKS_EXIT_INPUT : VKS_EXIT_OK;
-    fprintf(stderr, "bake --check: %u jobs, %u outputs missing or out of date\n", m->job_count, missing);
-    if (report) {
-        vks_error err = {0};
-        vks_result r = vks_bake_write_json(report, root, &err);
-        if (r != VKS_OK) {
-            char msg[512];
-            fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, report, msg, sizeof msg));
-            rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-        }
+    *missing_out = missing;
+    return root;
+}
+
+vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, const char *merge_dir,
+                                  const char *report_path, uint32_t *missing, vks_error *err)
+{
+    *missing = UINT32_MAX;
+    char *dir = vks_bake_output_dir(m, o->out_dir);
+    if (!dir || !vks__bake_make_dirs(dir)) {
+        vks__log(&o->logger, VKS_LOG_ERROR, "%s: %s", dir ? dir : "bake",
+                 dir ? "cannot make the output folder" : "out of memory");
+        vks_result r = vks_error_set(err, dir ? VKS_ERR_IO : VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "%s",
+                                     dir ? "cannot make the output folder" : "out of memory");
+        free(dir);
+        return r;
     }
+    *m->host = (vks__bake_host){o->logger, o->max_input_bytes};
+    cJSON *root = vks__bake_check_outputs(m, dir, merge_dir, missing);
+    free(dir);
+    vks_result r = report_path ? vks__bake_write_json(report_path, root, err) : VKS_OK;
     cJSON_Delete(root);
-    return rc;
+    return r;
 }

@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 #include "vkskin/crowd_file.h"
 #include "vkskin/output.h"
 
-int vks_bake_root_motion_of(const vks_bake_job *job)
+int vks__bake_root_motion_of(const vks_bake_job *job)
 {
     return job->layers && job->layers->instance_count ? job->layers->instances[0].root_motion : 0;
 }
 
-char *vks_bake_root_motion_name(const vks_bake_job *job, const char *dir)
+char *vks__bake_root_motion_name(const vks_bake_job *job, const char *dir)
 {
     size_t n = (dir ? strlen(dir) + 1 : 0) + strlen(job->name) + sizeof VKS_BAKE_ROOT_MOTION_SUFFIX;
     char *p = malloc(n);
@@ -24,28 +24,28 @@ char *vks_bake_root_motion_name(const vks_bake_job *job, const char *dir)
     return p;
 }
 
-const char *vks_bake_root_motion_role(const vks_bake_job *job)
+const char *vks__bake_root_motion_role(const vks_bake_job *job)
 {
-    return vks_bake_root_motion_of(job) & VKS_ROOT_MOTION_YAW
+    return vks__bake_root_motion_of(job) & VKS_ROOT_MOTION_YAW
                ? "root motion (CSV: frame, time, x, y, z, yaw in radians)"
                : "root motion (CSV: frame, time, x, y, z)";
 }
 
-int vks_bake_write_root_motion(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
+int vks__bake_write_root_motion(const vks_bake_job *job, const vks_bake_loaded *l, const char *dir)
 {
-    char *path = vks_bake_root_motion_name(job, dir);
+    char *path = vks__bake_root_motion_name(job, dir);
     vks_output *o = NULL;
     vks_error err = {0};
     vks_result r = path ? vks_output_open(&o, path, &err)
                         : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
     if (r == VKS_OK) {
         FILE *f = vks_output_stream(o);
-        int yaw = (vks_bake_root_motion_of(job) & VKS_ROOT_MOTION_YAW) != 0, ok = 1;
+        int yaw = (vks__bake_root_motion_of(job) & VKS_ROOT_MOTION_YAW) != 0, ok = 1;
         const vks_bake_clip *bc = &l->clips[0]; /* a layered job bakes one clip */
         ok &= fprintf(f, "frame,time,x,y,z%s\n", yaw ? ",yaw" : "") > 0;
         for (uint32_t fr = 0; ok && fr < bc->frames; fr++) {
-            /* the time the frame was posed at (bake_engine.c: rounded to float, as the GPU) */
-            float T = (float)vks_bake_frame_time(job, bc, fr);
+            /* the time the frame was posed at (job_engine.c: rounded to float, as the GPU) */
+            float T = (float)vks__bake_frame_time(job, bc, fr);
             double m[4]; /* x, y, z, yaw */
             vks_clip_layers_root_track(l->layers, l->skin, T, m);
             ok &= fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g", bc->first_frame + fr, (double)T, m[0], m[1], m[2]) > 0;
@@ -58,7 +58,7 @@ int vks_bake_write_root_motion(const vks_bake_job *job, const vks_bake_loaded *l
     free(path);
     if (r != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: %s: %s\n", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s: %s", job->where, vks_error_format(&err, NULL, msg, sizeof msg));
     }
     return r == VKS_OK;
 }

@@ -1,10 +1,10 @@
-/* Normals for a model that has none (bake_job.h, vks_bake_fill_normals): without them every
+/* Normals for a model that has none (job_internal.h, vks__bake_fill_normals): without them every
  * normal texel would be zero, which engines draw black, flat white or grey. Each frame's
  * normals come from its deformed triangles, smooth and area-weighted: a vertex's normal is the
  * sum of the cross products (b - a) x (c - a) of the triangles around it, normalised, and
  * vertices at one rest position (a seam split for UVs, or a file of unshared triangles such as
  * Fox.glb) share the sum, so the surface shades smooth across them. The sidecars say so. */
-#include "bake_job.h"
+#include "bake/job_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,7 +73,7 @@ static void frame_normals(const vks_skin *s, const uint32_t *rep, const float *p
     }
 }
 
-int vks_bake_fill_normals(const vks_bake_loaded *l, vks_bake_frames *fr)
+int vks__bake_fill_normals(const vks_bake_loaded *l, vks_bake_frames *fr)
 {
     const vks_skin *s = l->skin;
     if (s->normals || !fr->normals || !fr->positions)
@@ -89,7 +89,7 @@ int vks_bake_fill_normals(const vks_bake_loaded *l, vks_bake_frames *fr)
     return ok;
 }
 
-const char *vks_bake_normals_note(const vks_skin *s)
+const char *vks__bake_normals_note(const vks_skin *s)
 {
     return s->normals ? "the model's, skinned"
                       : "computed per frame: smooth, area-weighted over the deformed triangles, vertices at one rest "

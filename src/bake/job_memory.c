@@ -3,7 +3,7 @@
  * over the run's budget (--max-memory-mb) is refused before its frames are made, naming the
  * job, what it needs and the budget. The estimate follows what the writers allocate; what it
  * leaves out (the model, the clips, buffers of a megabyte or less) is small next to it. */
-#include "bake_job.h"
+#include "bake/job_internal.h"
 #include "vkskin/vat.h"
 
 static uint64_t file_vertices(const vks_skin *s)
@@ -19,7 +19,7 @@ static uint64_t max64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-uint64_t vks_bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e)
+uint64_t vks__bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, vks_bake_engine e)
 {
     const vks_skin *s = l->skin;
     uint64_t F = l->frames, V = s->vertex_count;
@@ -32,14 +32,14 @@ uint64_t vks_bake_job_memory(const vks_bake_job *job, const vks_bake_loaded *l, 
        then the writers', which the run's pool of threads may run all at once (one output kind
        each), so theirs add up */
     uint64_t peak = 0, writers = 0;
-    if (vks_bake_needs_vertices(job))
+    if (vks__bake_needs_vertices(job))
         peak = e == VKS_BAKE_GPU ? F * 8                         /* the group's instance map */
                                  : F * (uint64_t)s->node_count * 48; /* every frame's locals */
     if (job->outputs & VKS_BAKE_OUT_VAT_KINDS) {
         /* per VAT kind, one stream's texels as floats at a time (write_vat) */
         vks_vat_layout lay;
         vks_error err = {0};
-        uint64_t texels = vks_bake_vat_layout(job, s->vertex_count, l->frames, &lay, &err) == VKS_OK
+        uint64_t texels = vks__bake_vat_layout(job, s->vertex_count, l->frames, &lay, &err) == VKS_OK
                               ? (uint64_t)lay.width * lay.height
                               : F * V;
         for (int k = 0; k < 3; k++) /* float: the texels; half and PNG: and their 16-bit copy */

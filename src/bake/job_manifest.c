@@ -8,8 +8,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "bake_job.h"
-#include "cli_json.h"
+#include "bake/job_internal.h"
 #include "vkskin/crowd_file.h"
 #include "vkskin/formats.h"
 #include "vkskin/vat.h"
@@ -19,14 +18,20 @@ static const char *const out_names[VKS_BAKE_OUT_KINDS] = {"vat-exr-float", "vat-
 
 const char *vks_bake_out_name(int k) { return k >= 0 && k < VKS_BAKE_OUT_KINDS ? out_names[k] : NULL; }
 
+/* The host of the parse under way on this thread: a parse is one call on one thread, and
+ * passing it down to every field's check would only repeat it. */
+static _Thread_local const vks__bake_host *parse_host;
+
 static int fail(const char *file, const char *where, const char *fmt, ...)
 {
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "%s: %s: ", file, where);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vkskin: %s: %s: ", file, where);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (n >= 0 && (size_t)n < sizeof msg)
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
+    vks__log(parse_host ? &parse_host->logger : NULL, VKS_LOG_ERROR, "%s", msg);
     return 0;
 }
 
@@ -92,7 +97,7 @@ static int bool_field(const char *file, const char *where, const cJSON *o, const
  * a key given twice, whose second value would be. */
 static int known_keys(const char *file, const char *where, const cJSON *o, const char *const *keys)
 {
-    const char *dup = vks_cli_json_duplicate_key(o);
+    const char *dup = vks__bake_json_duplicate_key(o);
     if (dup)
         return fail(file, where, "the key \"%s\" is given twice", dup);
     for (const cJSON *it = o->child; it; it = it->next) {
@@ -450,25 +455,51 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     return 1;
 }
 
-int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, int contact_sheet,
-                            vks_bake_manifest *m)
+static int parse_root(const char *path, const void *bytes, size_t size, int contact_sheet, vks_bake_manifest *m);
+
+int vks__bake_manifest_parse(const char *path, const void *bytes, size_t size, int contact_sheet,
+                             const vks__bake_host *host, vks_bake_manifest *m)
 {
     memset(m, 0, sizeof *m);
+    const vks__bake_host *outer = parse_host;
+    parse_host = host;
+    int rc = parse_root(path, bytes, size, contact_sheet, m);
+    parse_host = outer;
+    if (rc != VKS__BAKE_EXIT_OK)
+        return rc;
+    m->host = malloc(sizeof *m->host);
+    if (!m->host) {
+        vks__bake_manifest_free(m);
+        vks__log(host ? &host->logger : NULL, VKS_LOG_ERROR, "%s: out of memory", path);
+        return VKS__BAKE_EXIT_INPUT;
+    }
+    *m->host = host ? *host : (vks__bake_host){{0}, 0};
+    for (uint32_t j = 0; j < m->job_count; j++) {
+        m->jobs[j].host = m->host;
+        for (uint32_t c = 0; c < m->jobs[j].clip_count; c++)
+            m->jobs[j].clips[c].host = m->host;
+    }
+    return VKS__BAKE_EXIT_OK;
+}
+
+static int parse_root(const char *path, const void *bytes, size_t size, int contact_sheet, vks_bake_manifest *m)
+{
     cJSON *root = cJSON_ParseWithLength((const char *)bytes, size);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         long off = at && at >= (const char *)bytes && at <= (const char *)bytes + size ? (long)(at - (const char *)bytes) : -1;
-        fprintf(stderr, "vkskin: %s:0x%lx: not valid JSON\n", path, off < 0 ? 0 : off);
-        return VKS_EXIT_INPUT;
+        vks__log(parse_host ? &parse_host->logger : NULL, VKS_LOG_ERROR, "%s:0x%lx: not valid JSON", path,
+                 off < 0 ? 0 : off);
+        return VKS__BAKE_EXIT_INPUT;
     }
     m->path = strdup(path);
     const char *slash = strrchr(path, '/');
     m->dir = slash ? malloc((size_t)(slash - path) + 1) : strdup("");
     if (!m->path || !m->dir) {
         cJSON_Delete(root);
-        vks_bake_manifest_free(m);
-        fprintf(stderr, "vkskin: %s: out of memory\n", path);
-        return VKS_EXIT_INPUT;
+        vks__bake_manifest_free(m);
+        vks__log(parse_host ? &parse_host->logger : NULL, VKS_LOG_ERROR, "%s: out of memory", path);
+        return VKS__BAKE_EXIT_INPUT;
     }
     if (slash && m->dir) {
         memcpy(m->dir, path, (size_t)(slash - path));
@@ -520,13 +551,13 @@ int vks_bake_manifest_parse(const char *path, const void *bytes, size_t size, in
     }
     cJSON_Delete(root);
     if (!ok) {
-        vks_bake_manifest_free(m);
-        return VKS_EXIT_INPUT;
+        vks__bake_manifest_free(m);
+        return VKS__BAKE_EXIT_INPUT;
     }
-    return VKS_EXIT_OK;
+    return VKS__BAKE_EXIT_OK;
 }
 
-void vks_bake_manifest_free(vks_bake_manifest *m)
+void vks__bake_manifest_free(vks_bake_manifest *m)
 {
     for (uint32_t i = 0; m->jobs && i < m->job_count; i++) {
         vks_bake_job *j = &m->jobs[i];
@@ -549,5 +580,10 @@ void vks_bake_manifest_free(vks_bake_manifest *m)
     free(m->path);
     free(m->dir);
     free(m->out);
+    free(m->host);
+    for (uint32_t j = 0; m->res && j < m->job_count; j++)
+        cJSON_Delete(m->res[j].files);
+    free(m->res);
+    free(m->mine);
     memset(m, 0, sizeof *m);
 }
