@@ -1,8 +1,8 @@
 /* vkskin validate's parts: the run on one device (validate_run.c), golden results
  * (validate_golden.c) and the reports written from the results (validate_report.c);
  * cmd_validate.c parses the options and runs every device. */
-#ifndef VKSKIN_VALIDATE_H
-#define VKSKIN_VALIDATE_H
+#ifndef VKSKIN_CLI_VALIDATE_H
+#define VKSKIN_CLI_VALIDATE_H
 
 #include "cli_crowd.h"
 #include "cli_crowd_split.h"
@@ -229,7 +229,7 @@ double vks_validate_now_ms(void);
 /* Runs every file on the device of r->gopt into d: the GPU in one batch (or crowds for clips),
  * the reference chunk by chunk, diffs, error maps, golden writes or comparisons, and with a
  * report folder the heat maps. Returns the device's exit code (0 when everything passed). */
-int vks_validate_device(vrun *r, vdevice *d);
+int vks_validate_on_device(vrun *r, vdevice *d);
 void vks_validate_device_free(vdevice *d, int nfiles);
 
 /* vks_gpu_batch.reduce for --readback-check (auto: only where the chunks come through a copy). */

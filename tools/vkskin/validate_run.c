@@ -206,7 +206,7 @@ static int batch_reduction(vrun *r, vks_gpu *gpu, vks_gpu_batch *b, vdevice *d)
     return 1;
 }
 
-int vks_validate_device(vrun *r, vdevice *d)
+int vks_validate_on_device(vrun *r, vdevice *d)
 {
     vks_gpu *gpu = NULL;
     vks_gpu_models *ms = NULL;
