@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# examples/validate_batch (a host validating a batch through validate.h alone) against the CLI:
+# the library's vks_validate_run on one thread and `vkskin validate --json` on every core, for
+# the same models, instances, frames and seed, must give the same JSON report, key for key and
+# number for number (times aside); the report says "pass": true for every file; and a run with
+# the tolerances scaled down to nothing must fail (exit 3, "pass": false) with the same
+# metrics, so the verdict is the numbers'. Exit 77 when there is no Vulkan device.
+set -u
+example=$1
+vk=$2
+data=$3
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+models=("$data/char_b24_pl8.dff" "$data/char_b24_pl8.nif" "$data/char_b32_rigid.p3d")
+"$example" "$tmp/lib.json" "${models[@]}" --instances 24 --frames 2 --seed 5 > "$tmp/lib.txt" 2> "$tmp/lib.err"
+rc=$?
+cat "$tmp/lib.txt" "$tmp/lib.err"
+[ $rc = 77 ] && exit 77
+[ $rc = 0 ] || { echo "FAIL: validate_batch exited $rc"; fail=1; }
+"$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --json --quiet > "$tmp/cli.json" ||
+    { echo "FAIL: vkskin validate exited $?"; fail=1; }
+"$example" "$tmp/tight.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --tolerance-scale 1e-9 > /dev/null 2>&1
+rc=$?
+[ $rc = 3 ] || { echo "FAIL: with the tolerances scaled by 1e-9 validate_batch exited $rc, not 3"; fail=1; }
+python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" <<'PY' || fail=1
+import json, sys
+lib, cli, tight = (json.load(open(p)) for p in sys.argv[1:4])
+ok = True
+def say(why):
+    global ok
+    print("FAIL:", why); ok = False
+if lib.get("pass") is not True or not all(f["pass"] for f in lib["files"]):
+    say("the library's report does not pass")
+if [f["instances"] for f in lib["files"]] != [48, 48, 48]:
+    say("instances per file: %s" % [f["instances"] for f in lib["files"]])
+timing = {"total_ms", "gpu_pose_ms", "gpu_deform_ms"}
+def strip(d):
+    return {k: v for k, v in d.items() if k not in timing}
+if strip(lib) != strip(cli):
+    for k in sorted(set(lib) | set(cli)):
+        if k not in timing and lib.get(k) != cli.get(k):
+            say("key %s: library %s, CLI %s" % (k, json.dumps(lib.get(k))[:300], json.dumps(cli.get(k))[:300]))
+if tight.get("pass") is not False or tight.get("exit_code") != 3:
+    say("the tight run's report: pass %s, exit_code %s" % (tight.get("pass"), tight.get("exit_code")))
+for a, b in zip(lib["files"], tight["files"]):
+    if a["positions"]["max_abs"] != b["positions"]["max_abs"] or b["positions"]["over"] == 0:
+        say("%s: the tight run's positions %s" % (b["file"], b["positions"]))
+print("library report = CLI report (times aside): %s" % (strip(lib) == strip(cli)))
+sys.exit(0 if ok else 1)
+PY
+[ $fail = 0 ] && echo "example_validate_batch: PASS"
+exit $fail
