@@ -31,14 +31,32 @@ static void progress(void *user, uint64_t done, uint64_t total)
         fprintf(stderr, "validate_batch: %llu poses compared\n", (unsigned long long)done);
 }
 
-/* Writes the report to path through a temporary name. */
-static int write_report(const vks_validate_result *res, const char *path)
+/* The JUnit XML of the run's device (report.h's writer over validate.h's result). */
+static vks_result write_junit(const vks_validate_result *res, FILE *f, vks_error *err)
+{
+    vks_report_device dev;
+    vks_validate_report_device(&res->devices[0], &dev);
+    vks_report rep = {0};
+    rep.version = vks_version_string(), rep.command = "validate_batch";
+    rep.tolerance_scale = res->tolerance_scale, rep.nmse = res->nmse;
+    rep.devices = &dev, rep.device_count = 1, rep.exit_code = res->exit_code;
+    return vks_report_junit(&rep, f, err);
+}
+
+static vks_result write_json(const vks_validate_result *res, FILE *f, vks_error *err)
+{
+    return vks_validate_write_json(res, f, err);
+}
+
+/* Writes a report to path through a temporary name. */
+static int write_report(const vks_validate_result *res, const char *path,
+                        vks_result (*writer)(const vks_validate_result *, FILE *, vks_error *))
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     vks_error err = {0};
-    int ok = f && vks_validate_write_json(res, f, &err) == VKS_OK;
+    int ok = f && writer(res, f, &err) == VKS_OK;
     ok = f && fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         fprintf(stderr, "validate_batch: %s: the report could not be written %s\n", path, err.msg);
@@ -53,6 +71,7 @@ typedef struct args {
     uint32_t instances, frames;
     uint64_t seed;
     double scale;
+    const char *junit; /* --junit FILE: the JUnit XML too (NULL: none) */
 } args;
 
 static int parse(int argc, char **argv, args *a, const char **models, int *nmodels)
@@ -64,6 +83,8 @@ static int parse(int argc, char **argv, args *a, const char **models, int *nmode
             a->frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
             a->seed = strtoull(argv[++i], NULL, 10);
+        else if (i + 1 < argc && !strcmp(argv[i], "--junit"))
+            a->junit = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--tolerance-scale"))
             a->scale = strtod(argv[++i], NULL);
         else if (argv[i][0] == '-')
@@ -76,12 +97,12 @@ static int parse(int argc, char **argv, args *a, const char **models, int *nmode
 
 int main(int argc, char **argv)
 {
-    args a = {64, 1, 1, 1.0};
+    args a = {64, 1, 1, 1.0, NULL};
     int n = 0, rc = 1;
     const char **models = calloc((size_t)argc, sizeof *models);
     if (argc < 3 || !models || !parse(argc, argv, &a, models, &n)) {
         fprintf(stderr, "usage: validate_batch OUT.json MODEL... [--instances N] [--frames F] [--seed S]\n"
-                        "                      [--tolerance-scale K]\n");
+                        "                      [--tolerance-scale K] [--junit FILE]\n");
         return 1;
     }
     /* 1. The models, each with its batch of procedural poses. */
@@ -117,18 +138,19 @@ int main(int argc, char **argv)
     vks_validate_options opt;
     vks_validate_options_init(&opt);
     opt.tolerance_scale = a.scale;
+    opt.validation_layer = 1; /* as the context was made: its messages fail the run */
     opt.progress = progress;
     vks_validate_result res;
     r = vks_validate_run(gpu, in, (uint32_t)n, &opt, &res, &err);
     if (r != VKS_OK)
         fprintf(stderr, "validate_batch: vks_validate_run: %s\n", err.msg);
     for (uint32_t k = 0; r == VKS_OK && k < res.devices[0].file_count; k++) {
-        const vks_report_file *f = &res.devices[0].files[k].report;
+        const vks_report_file *f = &res.devices[0].reports[k];
         printf("%s: %s, %u vertices x %u poses: positions max rel %.3g, normals max abs %.3g, bind pose %s: %s\n",
                f->path, f->format, f->vertices, f->poses, f->positions.max_rel, f->normals.max_abs,
                f->bind_pass ? "reproduced" : "differs", f->positions.pass && f->normals.pass ? "PASS" : "FAIL");
     }
-    if (r == VKS_OK && write_report(&res, argv[1]))
+    if (r == VKS_OK && write_report(&res, argv[1], write_json) && (!a.junit || write_report(&res, a.junit, write_junit)))
         rc = res.pass ? 0 : res.exit_code ? res.exit_code : 3;
     printf("%s (exit %d)\n", rc == 0 ? "PASS" : "FAIL", rc);
     vks_validate_result_free(&res);

@@ -16,8 +16,10 @@
  *      reference (double) deforms the same poses and the chunk is compared (check.h) and
  *      mapped per vertex (report.h); each model's bind pose is checked too (cpu.h). Only a
  *      chunk is held in memory. VKS_OK means the run completed: the verdict is
- *      result.pass / result.exit_code, the numbers are in result.devices[0].files[i].
+ *      result.pass / result.exit_code, the numbers are in result.devices[0].reports[i].
  *   5. vks_validate_write_json(&result, stdout, &err)   or vks_validate_json(&result) (malloc'd)
+ *      JUnit or HTML: vks_validate_report_device(&result.devices[0], &dev), then a vks_report
+ *      of that device for vks_report_junit / vks_report_html (report.h)
  *   6. vks_validate_result_free(&result), then the models and the context.
  *
  * VERDICT
@@ -67,6 +69,9 @@ typedef struct vks_validate_options {
                                   bytes it read where chunks come through a copy; 1 always;
                                   -1 never */
     uint64_t max_chunk_bytes;  /* one chunk's output (0: 32 MiB) */
+    int validation_layer;      /* the context runs the Khronos validation layer
+                                  (vks_gpu_options.validation): said in the reports, and any
+                                  message it counted fails the run */
     vks_validate_progress_fn progress; /* may be NULL */
     void *progress_user;
 } vks_validate_options;
@@ -82,9 +87,9 @@ typedef struct vks_validate_input {
     vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0 */
 } vks_validate_input;
 
-/* One file's findings on one device. */
+/* One file's findings on one device beside its vks_report_file (report.h: the metrics, error
+ * maps, bind summary, golden and heat map that the JUnit and HTML writers take). */
 typedef struct vks_validate_file {
-    vks_report_file report;    /* metrics, error maps, bind summary, golden, heat map (report.h) */
     vks_bind_check bind;       /* the bind-pose check in full */
     int bind_promised;         /* the format promises that its mesh is stored at the bind pose
                                   (else a difference is a note, never a finding) */
@@ -118,7 +123,8 @@ typedef struct vks_validate_device {
     char error[512];           /* why it did not ("" when it ran) */
     int exit_code;             /* this device's verdict (VKS_VALIDATE_*) */
     double tolerance_scale, nmse;
-    vks_validate_file *files;
+    const vks_report_file *reports; /* file_count each: reports[i] and files[i] are file i's */
+    const vks_validate_file *files;
     uint32_t file_count;
     uint32_t inputs_not_read;  /* inputs the caller could not read (counted against the verdict) */
     vks_gpu_stats stats;
@@ -166,6 +172,10 @@ VKS_API void vks_validate_result_free(vks_validate_result *r);
 /* A device's pass: every file's streams and golden, no validation-layer message, no readback
  * mismatch or sampled chunk outside its bound, no bind-pose finding, every input read. */
 VKS_API int vks_validate_device_pass(const vks_validate_device *d);
+
+/* The device as report.h's writers take it (vks_report_junit, vks_report_html): out->files
+ * points into d. */
+VKS_API void vks_validate_report_device(const vks_validate_device *d, vks_report_device *out);
 
 /* The JSON report, as vkskin validate --json prints it: one device's object, or with several
  * devices {"tolerance_scale", "nmse", "devices": [...], "exit_code", "pass"}. Indented, no

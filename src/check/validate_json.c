@@ -132,9 +132,8 @@ static int streams_pass(const vks_report_file *rf)
     return engines_ok && golden_ok;
 }
 
-static cJSON *file_json(const vks_validate_file *f)
+static cJSON *file_json(const vks_report_file *rf, const vks_validate_file *f)
 {
-    const vks_report_file *rf = &f->report;
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "file", rf->path);
     cJSON_AddStringToObject(j, "format", rf->format);
@@ -193,7 +192,7 @@ static cJSON *sample_json(const vks_validate_device *d)
     for (uint32_t k = 0; k < d->file_count; k++) {
         const vks_validate_file *f = &d->files[k];
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "file", f->report.path);
+        cJSON_AddStringToObject(e, "file", d->reports[k].path);
         cJSON_AddNumberToObject(e, "instances", f->instances);
         cJSON *a = cJSON_AddArrayToObject(e, "sampled");
         for (uint32_t i = 0; f->sampled && i < f->instances; i++)
@@ -240,7 +239,7 @@ int vks_validate_device_pass(const vks_validate_device *d)
 {
     int pass = d->ran && !bind_failed(d) && !d->inputs_not_read;
     for (uint32_t f = 0; f < d->file_count; f++)
-        pass &= streams_pass(&d->files[f].report);
+        pass &= streams_pass(&d->reports[f]);
     if (d->validation_layer && d->validation_messages)
         pass = 0;
     return pass && !d->readback_mismatches && !d->bound_failures;
@@ -296,7 +295,7 @@ static cJSON *device_json(const vks_validate_device *d)
     cJSON_AddNumberToObject(root, "nmse", d->nmse);
     cJSON *jfiles = cJSON_AddArrayToObject(root, "files");
     for (uint32_t f = 0; f < d->file_count; f++)
-        cJSON_AddItemToArray(jfiles, file_json(&d->files[f]));
+        cJSON_AddItemToArray(jfiles, file_json(&d->reports[f], &d->files[f]));
     if (d->sampled)
         cJSON_AddItemToObject(root, "sample", sample_json(d));
     device_tail_json(root, d);
@@ -336,4 +335,18 @@ vks_result vks_validate_write_json(const vks_validate_result *r, FILE *f, vks_er
     if (bad)
         return vks_error_set(err, VKS_ERR_IO, VKS_NO_OFFSET, "validate/json", "write failed: %s", strerror(errno));
     return VKS_OK;
+}
+
+void vks_validate_report_device(const vks_validate_device *d, vks_report_device *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = d->name[0] ? d->name : "(no device)";
+    out->type = d->type[0] ? d->type : "?";
+    out->error = d->ran ? NULL : d->error[0] ? d->error : "the device did not run";
+    out->validation_layer = d->validation_layer, out->validation_messages = d->validation_messages;
+    out->exit_code = d->exit_code;
+    out->seconds = d->stats.total_ms / 1e3;
+    out->files = d->reports, out->file_count = d->ran ? d->file_count : 0;
+    if (d->sampled && d->ran) /* a sampled run: its reduction check is a case of its own */
+        out->reduction_check = d->reduction_check, out->reduction_pass = d->bound_failures == 0;
 }

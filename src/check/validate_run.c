@@ -30,6 +30,8 @@ typedef struct vowned {
     vks_validate_device device;
     vin *inputs;
     vks_error_map *maps; /* 2 per input: positions, normals */
+    vks_validate_file *files;
+    vks_report_file *reports;
     uint32_t count;
 } vowned;
 
@@ -192,7 +194,7 @@ static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *
     for (uint32_t k = 0; k < r->count; k++) {
         const vks_validate_input *in = &inputs[k];
         vin *v = &o->inputs[k];
-        vks_validate_file *f = &o->device.files[k];
+        vks_validate_file *f = &o->files[k];
         if (!in->skin || !in->instances)
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: %s", k,
                                  !in->skin ? "no skin" : "no instances");
@@ -214,7 +216,7 @@ static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *
         vks_result rc = vks_cpu_bind_check(in->skin, &f->bind, err);
         if (rc != VKS_OK)
             return rc;
-        f->report.bind_seconds = (now_ms() - t0) / 1e3;
+        o->reports[k].bind_seconds = (now_ms() - t0) / 1e3;
         f->bind_promised = bind_promised(in->skin);
         f->bind_failed = !f->bind.pass && f->bind_promised && !r->opt->allow_bind_mismatch;
     }
@@ -258,8 +260,8 @@ static void collect(vrun *r, double total_ms)
         own += o->inputs[k].check_ms;
     for (uint32_t k = 0; k < r->count; k++) {
         vin *v = &o->inputs[k];
-        vks_validate_file *f = &d->files[k];
-        vks_report_file *rf = &f->report;
+        vks_validate_file *f = &o->files[k];
+        vks_report_file *rf = &o->reports[k];
         const vks_skin *s = v->in->skin;
         rf->path = v->in->name ? v->in->name : "?";
         rf->format = s->format ? s->format : "?";
@@ -286,7 +288,7 @@ static void collect(vrun *r, double total_ms)
     }
     if (d->readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_RUNTIME);
-    if (d->validation_messages)
+    if (d->validation_layer && d->validation_messages)
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
 }
 
@@ -351,10 +353,12 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
     if (o) {
         o->inputs = calloc(count, sizeof *o->inputs);
         o->maps = calloc((size_t)count * 2, sizeof *o->maps);
-        o->device.files = calloc(count, sizeof *o->device.files);
+        o->files = calloc(count, sizeof *o->files);
+        o->reports = calloc(count, sizeof *o->reports);
+        o->device.files = o->files, o->device.reports = o->reports;
         o->count = count;
     }
-    if (!o || !o->inputs || !o->maps || !o->device.files) {
+    if (!o || !o->inputs || !o->maps || !o->files || !o->reports) {
         out->owned = o, out->devices = o ? &o->device : NULL;
         vks_validate_result_free(out);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
@@ -381,7 +385,7 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
         d->ran = 1;
         d->stats.total_ms = now_ms() - t0;
         d->readback_checked = r.readback_compared == d->stats.chunks && d->stats.chunks > 0;
-        d->validation_layer = 1; /* messages come only where the layer is on */
+        d->validation_layer = opt.validation_layer;
         d->validation_messages = vks_gpu_validation_messages(gpu);
         collect(&r, d->stats.total_ms);
     }
@@ -396,7 +400,7 @@ void vks_validate_result_free(vks_validate_result *r)
     if (o) {
         for (uint32_t k = 0; o->maps && k < 2 * o->count; k++)
             vks_error_map_free(&o->maps[k]);
-        free(o->inputs), free(o->device.files), free(o->maps);
+        free(o->inputs), free(o->files), free(o->reports), free(o->maps);
         free(o);
     }
     if (r)

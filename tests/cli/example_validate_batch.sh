@@ -4,7 +4,9 @@
 # the same models, instances, frames and seed, must give the same JSON report, key for key and
 # number for number (times aside); the report says "pass": true for every file; and a run with
 # the tolerances scaled down to nothing must fail (exit 3, "pass": false) with the same
-# metrics, so the verdict is the numbers'. Exit 77 when there is no Vulkan device.
+# metrics, so the verdict is the numbers'. The JUnit XML written from the same result
+# (vks_validate_report_device + vks_report_junit) has a case per file and stream and bind pose
+# and the validation layer's, none failing, and the tight run's has failures. Exit 77 when there is no Vulkan device.
 set -u
 example=$1
 vk=$2
@@ -13,19 +15,22 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 models=("$data/char_b24_pl8.dff" "$data/char_b24_pl8.nif" "$data/char_b32_rigid.p3d")
-"$example" "$tmp/lib.json" "${models[@]}" --instances 24 --frames 2 --seed 5 > "$tmp/lib.txt" 2> "$tmp/lib.err"
+"$example" "$tmp/lib.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --junit "$tmp/lib.xml" > "$tmp/lib.txt" 2> "$tmp/lib.err"
 rc=$?
 cat "$tmp/lib.txt" "$tmp/lib.err"
 [ $rc = 77 ] && exit 77
 [ $rc = 0 ] || { echo "FAIL: validate_batch exited $rc"; fail=1; }
 "$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --json --quiet > "$tmp/cli.json" ||
     { echo "FAIL: vkskin validate exited $?"; fail=1; }
-"$example" "$tmp/tight.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --tolerance-scale 1e-9 > /dev/null 2>&1
+"$example" "$tmp/tight.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --tolerance-scale 1e-9 \
+    --junit "$tmp/tight.xml" > /dev/null 2>&1
 rc=$?
 [ $rc = 3 ] || { echo "FAIL: with the tolerances scaled by 1e-9 validate_batch exited $rc, not 3"; fail=1; }
-python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" <<'PY' || fail=1
+python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" "$tmp/lib.xml" "$tmp/tight.xml" <<'PY' || fail=1
 import json, sys
+import xml.etree.ElementTree as ET
 lib, cli, tight = (json.load(open(p)) for p in sys.argv[1:4])
+junit, junit_tight = (ET.parse(p).getroot() for p in sys.argv[4:6])
 ok = True
 def say(why):
     global ok
@@ -46,6 +51,11 @@ if tight.get("pass") is not False or tight.get("exit_code") != 3:
 for a, b in zip(lib["files"], tight["files"]):
     if a["positions"]["max_abs"] != b["positions"]["max_abs"] or b["positions"]["over"] == 0:
         say("%s: the tight run's positions %s" % (b["file"], b["positions"]))
+cases = junit.findall(".//testcase")
+if len(cases) != 10 or junit.findall(".//failure") or junit.findall(".//error"):
+    say("JUnit: %d cases, %d failures" % (len(cases), len(junit.findall(".//failure"))))
+if len(junit_tight.findall(".//failure")) < 3:
+    say("JUnit of the tight run: %d failures" % len(junit_tight.findall(".//failure")))
 print("library report = CLI report (times aside): %s" % (strip(lib) == strip(cli)))
 sys.exit(0 if ok else 1)
 PY

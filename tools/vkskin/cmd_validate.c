@@ -223,11 +223,11 @@ static int readback_checked(const vdevice *d)
     return d->readback_compared == units && units > 0;
 }
 
-/* One file's findings as the library's report holds them (validate.h). */
-static void file_result(const vfile *vf, const vdevice *d, int f, vks_validate_file *out)
+/* One file's findings as the library's report holds them (validate.h), beside its
+ * vks_report_file (whose heat map is named here, as the JUnit and HTML writers' is). */
+static void file_result(const vfile *vf, vdevice *d, int f, vks_validate_file *out)
 {
-    out->report = d->files[f];
-    out->report.heatmap = d->heatmaps[f], out->report.heatmap_missing = d->heatmap_missing[f];
+    d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     out->bind = vf->bind, out->bind_promised = vf->bind_promised, out->bind_failed = vf->bind_exit != VKS_EXIT_OK;
     if (vf->skin) {
         out->influences_lost = vf->skin->weights.truncated;
@@ -239,16 +239,16 @@ static void file_result(const vfile *vf, const vdevice *d, int f, vks_validate_f
 
 /* One device's run as the library's report holds it, for its JSON writer (out->files: room
  * for o->nfiles, the caller's). */
-static void device_result(const vopts *o, const vfile *files, const vdevice *d, vks_validate_device *out)
+static void device_result(const vopts *o, const vfile *files, vdevice *d, vks_validate_device *out)
 {
-    vks_validate_file *vfiles = out->files;
+    vks_validate_file *vfiles = (vks_validate_file *)out->files;
     memset(out, 0, sizeof *out);
     memcpy(out->name, d->name, sizeof out->name), memcpy(out->type, d->type, sizeof out->type);
     out->queue_family = d->queue_family, out->queue_index = d->queue_index;
     out->ran = d->ran, out->exit_code = d->exit_code;
     memcpy(out->error, d->error, sizeof out->error);
     out->tolerance_scale = o->tolerance_scale, out->nmse = o->nmse;
-    out->files = vfiles, out->file_count = d->ran ? (uint32_t)o->nfiles : 0;
+    out->reports = d->files, out->files = vfiles, out->file_count = d->ran ? (uint32_t)o->nfiles : 0;
     for (uint32_t f = 0; f < out->file_count; f++)
         file_result(&files[f], d, (int)f, &vfiles[f]);
     out->inputs_not_read = !o->all_read;
