@@ -31,8 +31,9 @@
  *   not what the GPU wrote), _BIND; the worst of them.
  *
  * THREADS
- *   vks_validate_run uses its context from the calling thread, where the reference runs too
- *   and where progress is called. Results are independent: writers only read them.
+ *   vks_validate_run uses its context from the calling thread, where progress is called; each
+ *   chunk's reference is shared with threads it starts for the chunk (options.threads) while
+ *   the GPU deforms the next. Results are independent: writers only read them.
  */
 #ifndef VKSKIN_VALIDATE_H
 #define VKSKIN_VALIDATE_H
@@ -69,6 +70,8 @@ typedef struct vks_validate_options {
                                   bytes it read where chunks come through a copy; 1 always;
                                   -1 never */
     uint64_t max_chunk_bytes;  /* one chunk's output (0: 32 MiB) */
+    int threads;               /* the reference's threads (0: every core, at most 64); the
+                                  numbers are the same, bit for bit, for any count */
     int validation_layer;      /* the context runs the Khronos validation layer
                                   (vks_gpu_options.validation): said in the reports, and any
                                   message it counted fails the run */

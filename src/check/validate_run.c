@@ -1,37 +1,28 @@
 /* vks_validate_run (validate.h): the GPU deforms every input's instances in one batch; as each
- * chunk comes back, on the calling thread, the CPU reference (double, no contraction) deforms
- * the same poses, and the chunk is compared (check.h: extremes with the error maps in one pass,
- * NMSE's sums in the components' order) and, where the GPU reduced it, its bytes are checked
- * against the GPU's figures. Only a chunk is held in memory. The comparison is the one vkskin
- * validate runs over its threads (bit-identical for any thread count, so for one thread too). */
+ * chunk comes back the CPU reference deforms the same poses on the caller's threads and the
+ * chunk is compared, mapped per vertex and, where the GPU reduced it, its bytes checked against
+ * the GPU's figures: the engine of vkskin validate (validate_engine.h), driven here for one
+ * context and one batch, so that a host and the CLI get the same numbers. Only a chunk is held
+ * in memory. */
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "vkskin/formats.h"
 #include "vkskin/validate.h"
-#include "check/compare.h"          /* vks__diff_add_sums_pair */
-#include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
-
-/* One input's state over the run. */
-typedef struct vin {
-    const vks_validate_input *in;
-    uint32_t frames, poses, delivered;
-    vks_diff_tolerance tp, tn;
-    double model_scale;
-    vks_diff_acc pos, nrm;
-    double check_ms;
-    char run_error[96];
-} vin;
+#include "check/validate_engine.h"
+#include "core/thread_start.h"
 
 /* What vks_validate_result.owned holds. */
 typedef struct vowned {
     vks_validate_device device;
-    vin *inputs;
-    vks_error_map *maps; /* 2 per input: positions, normals */
+    vfile *inputs;
+    vks_error_map *maps; /* 3 per input: positions, normals, golden positions (unused) */
     vks_validate_file *files;
     vks_report_file *reports;
+    char (*run_errors)[96];
     uint32_t count;
 } vowned;
 
@@ -39,99 +30,63 @@ typedef struct vrun {
     vowned *o;
     uint32_t count;
     const vks_validate_options *opt;
-    /* the reference's room for one instance, sized for the largest model */
-    vks_affine *locals;
-    vks_affine_d *world, *K;
-    vks__ref_cols *cols; /* NULL: the scalar loop */
-    float *weights, *rp, *rn;
+    vctx c;
+    vcounts counts;
     uint64_t done, total;
-    int reduce;              /* the host recomputes each chunk's figures */
-    vks_gpu_figures host;    /* the current chunk's, from the bytes handed over */
-    uint32_t readback_compared; /* chunks whose figures the host recomputed */
 } vrun;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 static void get_locals(void *user, uint32_t entry, uint32_t pose, vks_affine *out)
 {
-    const vrun *r = user;
-    const vin *v = &r->o->inputs[entry];
-    vks_pose_source_locals(&v->in->poses, v->in->skin, pose / v->frames, pose % v->frames, out);
+    vrun *r = user;
+    vks__validate_pose_locals(&r->c, &r->o->inputs[entry], pose, out);
 }
 
 static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
 {
     const vrun *r = user;
-    const vin *v = &r->o->inputs[entry];
-    vks_pose_source_weights(&v->in->poses, v->in->skin, pose / v->frames, pose % v->frames, out);
-}
-
-/* One pose: the reference, the instance's error scale, the comparison and the sums. */
-static void check_pose(vrun *r, uint32_t entry, uint32_t pose, const float *gp, const float *gn)
-{
-    vin *v = &r->o->inputs[entry];
-    const vks_skin *s = v->in->skin;
-    size_t per = (size_t)s->vertex_count * 3;
-    vks_error_map *pmap = &r->o->maps[2 * entry], *nmap = &r->o->maps[2 * entry + 1];
-    get_locals(r, entry, pose, r->locals);
-    vks_cpu_world_d(s, r->locals, r->world);
-    const float *w = NULL;
-    if (s->target_count) {
-        get_weights(r, entry, pose, r->weights);
-        w = r->weights;
-    }
-    vks__cpu_reference_instance(s, r->world, r->K, r->cols, w, r->rp, r->rn);
-    double scale = vks_posed_error_scale(s, v->model_scale, r->world, r->rp);
-    vks_diff_and_map_add(&v->pos, pmap, &v->tp, v->pos.r.radius, gp, r->rp, pose, 1, s->vertex_count, &scale, r->rp,
-                         r->rn);
-    vks_diff_and_map_add(&v->nrm, nmap, &v->tn, v->nrm.r.radius, gn, r->rn, pose, 1, s->vertex_count, NULL, NULL,
-                         NULL);
-    vks__diff_add_sums_pair(&v->pos, gp, r->rp, &v->nrm, gn, r->rn, per);
+    const vfile *f = &r->o->inputs[entry];
+    vks_pose_source_weights(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
 }
 
 /* A chunk of one input's poses [first, first + count), as the GPU delivered it. */
 static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
 {
     vrun *r = user;
-    vin *v = &r->o->inputs[entry];
-    size_t per = (size_t)v->in->skin->vertex_count * 3;
-    double t0 = now_ms();
-    if (r->reduce)
-        vks_gpu_figures_add(&r->host, p, n, (size_t)count * v->in->skin->vertex_count);
-    for (uint32_t i = 0; i < count; i++)
-        check_pose(r, entry, first + i, p + i * per, n + i * per);
-    v->delivered += count;
-    v->check_ms += now_ms() - t0;
+    vref_chunk ch = {&r->o->inputs[entry], first, count, 0, 0, p, n};
+    vks__validate_note_chunk(&r->c, ch.f, first, count);
+    if (vks__validate_ref_chunk(&r->c, &ch))
+        return 1; /* out of memory: the run fails */
     r->done += count;
     if (r->opt->progress)
         r->opt->progress(r->opt->progress_user, r->done, r->total);
     return 0;
 }
 
-/* A chunk done: the GPU's figures against the host's from the same bytes (the exact ones:
- * normal_deviation is float work, for the report only). */
 static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
 {
     vrun *r = user;
-    vks_validate_device *d = &r->o->device;
-    const vks_gpu_figures *h = &r->host;
-    (void)chunk;
-    int same = g->sum == h->sum && g->xor_words == h->xor_words && g->nonfinite == h->nonfinite;
-    for (int k = 0; k < 3; k++)
-        same &= g->min_key[k] == h->min_key[k] && g->max_key[k] == h->max_key[k];
-    if (r->reduce) {
-        d->readback_mismatches += !same;
-        r->readback_compared++;
-    }
-    vks_gpu_figures_merge(&d->gpu_figures, g);
-    d->reduced_chunks++;
-    vks_gpu_figures_reset(&r->host);
+    vks__validate_check_readback(&r->c, chunk, "poses", g);
+    vks__validate_next_chunk(&r->c);
     return 0;
+}
+
+/* vctx.parallel: parts - 1 threads started for the call beside the caller's part (a part no
+ * thread could take runs on the caller after its own: the result is the same). */
+static void parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
+{
+    (void)c;
+    pthread_t th[MAX_REF_THREADS];
+    int started[MAX_REF_THREADS] = {0};
+    for (int t = 1; t < parts; t++)
+        started[t] = vks__thread_start(&th[t], fn, args[t], "vks_validate_run: a share of the reference on the "
+                                                            "calling thread") == 0;
+    fn(args[0]);
+    for (int t = 1; t < parts; t++)
+        if (!started[t])
+            fn(args[t]);
+    for (int t = 1; t < parts; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
 }
 
 void vks_validate_options_init(vks_validate_options *opt)
@@ -186,19 +141,31 @@ static const char *normals_absent(const vks_skin *s)
     return "the model has no normals";
 }
 
-/* Checks the arguments and sets every input up: tolerances, accumulators, maps, its bind-pose
- * check. */
+/* Meshes whose morph weights a source drives (procedural poses keep the defaults). */
+static uint32_t morph_meshes(const vks_skin *s, const vks_pose_source *src)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; src->kind != VKS_POSE_PROCEDURAL && m < s->mesh_count; m++)
+        n += s->meshes[m].target_count != 0;
+    return n;
+}
+
+/* Checks the arguments and sets every input up as vkskin validate does its files: tolerances,
+ * accumulators, maps, its bind-pose check. */
 static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *err)
 {
     vowned *o = r->o;
     for (uint32_t k = 0; k < r->count; k++) {
         const vks_validate_input *in = &inputs[k];
-        vin *v = &o->inputs[k];
+        vfile *v = &o->inputs[k];
         vks_validate_file *f = &o->files[k];
+        v->gold.fd = -1;
         if (!in->skin || !in->instances)
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: %s", k,
                                  !in->skin ? "no skin" : "no instances");
-        v->in = in, v->frames = in->frames ? in->frames : 1;
+        v->path = in->name ? in->name : "?", v->skin = (vks_skin *)in->skin;
+        v->ps = (vposer){&in->poses, NULL, morph_meshes(in->skin, &in->poses)};
+        v->frames = in->frames ? in->frames : 1;
         if ((uint64_t)in->instances * v->frames > UINT32_MAX)
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: too many poses", k);
         v->poses = in->instances * v->frames;
@@ -207,81 +174,70 @@ static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *
         v->tp.abs_radius *= r->opt->tolerance_scale, v->tp.rel *= r->opt->tolerance_scale, v->tp.nmse = r->opt->nmse;
         v->tn.abs_radius *= r->opt->tolerance_scale, v->tn.rel *= r->opt->tolerance_scale, v->tn.nmse = r->opt->nmse;
         v->model_scale = vks_skin_error_scale(in->skin);
+        for (int m = 0; m < 3; m++)
+            if (vks_error_map_init(&o->maps[3 * k + m], in->skin->vertex_count) != VKS_OK)
+                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for error maps");
+        v->pmap = &o->maps[3 * k], v->nmap = &o->maps[3 * k + 1], v->gmap = &o->maps[3 * k + 2];
         vks_diff_begin(&v->pos, v->model_scale, &v->tp);
         vks_diff_begin(&v->nrm, 1.0, &v->tn);
-        for (int m = 0; m < 2; m++)
-            if (vks_error_map_init(&o->maps[2 * k + m], in->skin->vertex_count) != VKS_OK)
-                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for error maps");
-        double t0 = now_ms();
+        double t0 = vks__validate_now_ms();
         vks_result rc = vks_cpu_bind_check(in->skin, &f->bind, err);
         if (rc != VKS_OK)
             return rc;
-        o->reports[k].bind_seconds = (now_ms() - t0) / 1e3;
-        f->bind_promised = bind_promised(in->skin);
+        v->bind = f->bind, v->bind_ms = vks__validate_now_ms() - t0;
+        f->bind_promised = v->bind_promised = bind_promised(in->skin);
         f->bind_failed = !f->bind.pass && f->bind_promised && !r->opt->allow_bind_mismatch;
     }
     return VKS_OK;
 }
 
-/* The reference's room for one instance of the largest model. */
-static vks_result make_room(vrun *r)
+/* Each file's seconds for the JUnit cases: its own checking time, and the rest of the run
+ * (the GPU's work, shared by every file's chunks) by its share of the vertex-instances. */
+static void file_seconds(vowned *o, double total_ms)
 {
-    size_t nodes = 1, bones = 1, verts = 1, targets = 1;
-    for (uint32_t k = 0; k < r->count; k++) {
-        const vks_skin *s = r->o->inputs[k].in->skin;
-        nodes = s->node_count > nodes ? s->node_count : nodes;
-        bones = s->bone_count > bones ? s->bone_count : bones;
-        verts = s->vertex_count > verts ? s->vertex_count : verts;
-        targets = s->target_count > targets ? s->target_count : targets;
+    double own = 0, work = 0;
+    for (uint32_t k = 0; k < o->count; k++) {
+        own += o->inputs[k].check_ms;
+        work += (double)o->inputs[k].skin->vertex_count * o->inputs[k].poses;
     }
-    r->locals = malloc(nodes * sizeof *r->locals);
-    r->world = malloc(nodes * sizeof *r->world);
-    r->K = malloc(bones * sizeof *r->K);
-    r->cols = vks__cpu_reference_has_simd() ? malloc(bones * sizeof *r->cols) : NULL;
-    r->weights = malloc(targets * sizeof *r->weights);
-    r->rp = malloc(verts * 3 * sizeof *r->rp);
-    r->rn = malloc(verts * 3 * sizeof *r->rn);
-    int ok = r->locals && r->world && r->K && r->weights && r->rp && r->rn;
-    return ok && (r->cols || !vks__cpu_reference_has_simd()) ? VKS_OK : VKS_ERR_NOMEM;
-}
-
-static void free_room(vrun *r)
-{
-    free(r->locals), free(r->world), free(r->K), free(r->cols), free(r->weights), free(r->rp), free(r->rn);
+    double rest = total_ms > own ? total_ms - own : 0;
+    for (uint32_t k = 0; k < o->count; k++) {
+        const vfile *v = &o->inputs[k];
+        double share = work > 0 ? rest * ((double)v->skin->vertex_count * v->poses / work) : 0;
+        o->reports[k].seconds = (v->check_ms + share) / 1e3;
+        o->reports[k].bind_seconds = v->bind_ms / 1e3;
+    }
 }
 
 /* Each file's verdict into its report (report.h's view), and the device's. */
-static void collect(vrun *r, double total_ms)
+static void collect(vowned *o)
 {
-    vowned *o = r->o;
     vks_validate_device *d = &o->device;
-    double own = 0;
-    for (uint32_t k = 0; k < r->count; k++)
-        own += o->inputs[k].check_ms;
-    for (uint32_t k = 0; k < r->count; k++) {
-        vin *v = &o->inputs[k];
+    file_seconds(o, d->stats.total_ms);
+    for (uint32_t k = 0; k < o->count; k++) {
+        vfile *v = &o->inputs[k];
         vks_validate_file *f = &o->files[k];
         vks_report_file *rf = &o->reports[k];
-        const vks_skin *s = v->in->skin;
-        rf->path = v->in->name ? v->in->name : "?";
+        const vks_skin *s = v->skin;
+        rf->path = v->path;
         rf->format = s->format ? s->format : "?";
         rf->vertices = s->vertex_count, rf->poses = v->poses;
         vks_diff_end(&v->pos, &rf->positions);
         vks_diff_end(&v->nrm, &rf->normals);
-        rf->position_errors = &o->maps[2 * k], rf->normal_errors = &o->maps[2 * k + 1];
+        rf->position_errors = v->pmap, rf->normal_errors = v->nmap;
         rf->normals_absent = normals_absent(s);
         if (v->delivered != v->poses) {
-            snprintf(v->run_error, sizeof v->run_error, "the GPU delivered %u of %u poses", v->delivered, v->poses);
-            rf->run_error = v->run_error;
+            snprintf(o->run_errors[k], sizeof o->run_errors[k], "the GPU delivered %u of %u poses", v->delivered,
+                     v->poses);
+            rf->run_error = o->run_errors[k];
         }
         rf->bind_pass = f->bind.pass, rf->bind_allowed = !f->bind.pass && !f->bind_failed;
         rf->bind_max_error = f->bind.max_error, rf->bind_max_relative = f->bind.max_error_relative;
         rf->bind_tolerance = f->bind.tolerance;
         rf->skin = s;
-        rf->seconds = (v->check_ms + (total_ms > own ? (total_ms - own) / r->count : 0)) / 1e3;
         f->influences_lost = s->weights.truncated, f->influences_lost_max = s->weights.truncated_max_weight;
         f->rule_dropped = s->weights.rule_dropped, f->rule_dropped_max = s->weights.rule_dropped_max;
-        f->instances = v->in->instances;
+        f->instances = v->poses / v->frames;
         int ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
         d->exit_code = worse(d->exit_code, ok ? VKS_VALIDATE_PASS : VKS_VALIDATE_FAILED);
         d->exit_code = worse(d->exit_code, f->bind_failed ? VKS_VALIDATE_BIND : VKS_VALIDATE_PASS);
@@ -292,7 +248,7 @@ static void collect(vrun *r, double total_ms)
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
 }
 
-/* The batch: every input's poses, the readback check as asked, on gpu. */
+/* The batch of every input's poses, the readback check as asked, on gpu. */
 static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
 {
     vowned *o = r->o;
@@ -300,9 +256,10 @@ static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
     const vks_skin **skins = calloc(r->count, sizeof *skins);
     vks_gpu_batch_entry *entries = calloc(r->count, sizeof *entries);
     vks_gpu_models *ms = NULL;
-    vks_result rc = skins && entries ? VKS_OK : VKS_ERR_NOMEM;
+    vks_result rc = skins && entries ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate",
+                                                              "out of memory");
     for (uint32_t k = 0; rc == VKS_OK && k < r->count; k++) {
-        skins[k] = o->inputs[k].in->skin;
+        skins[k] = o->inputs[k].skin;
         entries[k] = (vks_gpu_batch_entry){k, o->inputs[k].poses, NULL};
     }
     if (rc == VKS_OK)
@@ -312,18 +269,18 @@ static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
         b.entries = entries, b.entry_count = r->count;
         b.get_locals = get_locals, b.deliver = deliver, b.user = r;
         for (uint32_t k = 0; k < r->count; k++)
-            if (skins[k]->target_count)
+            if (o->inputs[k].ps.morph_meshes) /* the poses drive morph weights */
                 b.get_weights = get_weights;
         b.want_normals = 1, b.max_chunk_bytes = r->opt->max_chunk_bytes;
         b.reduce = r->opt->readback_check > 0 ? 1 : r->opt->readback_check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
-        b.chunk_done = chunk_done;
-        r->reduce = d->reduced = vks_gpu_batch_reduces(gpu, &b);
-        vks_gpu_figures_reset(&r->host);
-        vks_gpu_figures_reset(&d->gpu_figures);
+        b.chunk_done = chunk_done; /* the readback check of each chunk */
+        r->c.reduce = d->reduced = vks_gpu_batch_reduces(gpu, &b);
+        vks__validate_next_chunk(&r->c);
+        vks_gpu_figures_reset(&r->counts.gpu_figures);
         rc = vks_gpu_run(gpu, ms, &b, &d->stats, err);
+        if (rc != VKS_OK && err->code == VKS_OK) /* a chunk's reference ran out of memory */
+            rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for a chunk's reference");
     }
-    if (rc == VKS_ERR_NOMEM && !skins)
-        vks_error_set(err, rc, VKS_NO_OFFSET, "validate", "out of memory");
     vks_gpu_models_free(ms);
     free(skins), free(entries);
     return rc;
@@ -332,11 +289,40 @@ static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
 static void describe_device(vks_validate_device *d, vks_gpu *gpu, const vks_validate_options *opt)
 {
     const vks_gpu_device_info *info = vks_gpu_device(gpu);
-    snprintf(d->name, sizeof d->name, "%s", info->name);
-    snprintf(d->type, sizeof d->type, "%s", info->type);
-    d->queue_family = info->queue_family, d->queue_index = info->queue_index;
+    snprintf(d->name, sizeof d->name, "%s", info ? info->name : "");
+    snprintf(d->type, sizeof d->type, "%s", info ? info->type : "");
+    d->queue_family = info ? info->queue_family : 0, d->queue_index = info ? info->queue_index : 0;
     d->tolerance_scale = opt->tolerance_scale, d->nmse = opt->nmse;
     d->readback_check = opt->readback_check;
+    d->validation_layer = opt->validation_layer;
+}
+
+/* The run's findings into the device (counts) and its verdict. */
+static void finish(vrun *r, vks_gpu *gpu)
+{
+    vks_validate_device *d = &r->o->device;
+    const vcounts *k = &r->counts;
+    d->ran = 1;
+    d->reduced_chunks = k->reduced_chunks, d->readback_mismatches = k->readback_mismatches;
+    d->gpu_figures = k->gpu_figures;
+    d->readback_checked = k->readback_compared == d->stats.chunks && d->stats.chunks > 0;
+    d->validation_messages = vks_gpu_validation_messages(gpu);
+    collect(r->o);
+}
+
+static vowned *make_owned(uint32_t count)
+{
+    vowned *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->count = count;
+    o->inputs = calloc(count, sizeof *o->inputs);
+    o->maps = calloc((size_t)count * 3, sizeof *o->maps);
+    o->files = calloc(count, sizeof *o->files);
+    o->reports = calloc(count, sizeof *o->reports);
+    o->run_errors = calloc(count, sizeof *o->run_errors);
+    o->device.files = o->files, o->device.reports = o->reports, o->device.file_count = count;
+    return o;
 }
 
 vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint32_t count,
@@ -349,48 +335,32 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
     if (!gpu || !inputs || !count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "needs a GPU context and inputs");
     vks_validate_options opt = options_of(options);
-    vowned *o = calloc(1, sizeof *o);
-    if (o) {
-        o->inputs = calloc(count, sizeof *o->inputs);
-        o->maps = calloc((size_t)count * 2, sizeof *o->maps);
-        o->files = calloc(count, sizeof *o->files);
-        o->reports = calloc(count, sizeof *o->reports);
-        o->device.files = o->files, o->device.reports = o->reports;
-        o->count = count;
-    }
-    if (!o || !o->inputs || !o->maps || !o->files || !o->reports) {
-        out->owned = o, out->devices = o ? &o->device : NULL;
+    vowned *o = make_owned(count);
+    out->owned = o;
+    if (!o || !o->inputs || !o->maps || !o->files || !o->reports || !o->run_errors) {
         vks_validate_result_free(out);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
     }
-    vks_validate_device *d = &o->device;
-    out->owned = o, out->devices = d, out->device_count = 1;
+    out->devices = &o->device, out->device_count = 1;
     out->tolerance_scale = opt.tolerance_scale, out->nmse = opt.nmse;
-    d->file_count = count;
-    describe_device(d, gpu, &opt);
+    describe_device(&o->device, gpu, &opt);
     vrun r = {.o = o, .count = count, .opt = &opt};
-    double t0 = now_ms();
+    r.c.files = o->inputs, r.c.threads = opt.threads, r.c.parallel = parallel, r.c.counts = &r.counts;
+    double t0 = vks__validate_now_ms();
     vks_result rc = prepare(&r, inputs, err);
     if (rc == VKS_OK)
-        rc = make_room(&r) == VKS_OK ? VKS_OK
-                                     : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
-    if (rc == VKS_OK)
         rc = run_batch(&r, gpu, err);
-    free_room(&r);
+    vks__validate_ctx_free(&r.c);
     if (rc != VKS_OK) {
         char msg[480];
-        snprintf(d->error, sizeof d->error, "%s", vks_error_format(err, NULL, msg, sizeof msg));
-        d->exit_code = VKS_VALIDATE_RUNTIME;
+        snprintf(o->device.error, sizeof o->device.error, "%s", vks_error_format(err, NULL, msg, sizeof msg));
+        o->device.exit_code = VKS_VALIDATE_RUNTIME;
     } else {
-        d->ran = 1;
-        d->stats.total_ms = now_ms() - t0;
-        d->readback_checked = r.readback_compared == d->stats.chunks && d->stats.chunks > 0;
-        d->validation_layer = opt.validation_layer;
-        d->validation_messages = vks_gpu_validation_messages(gpu);
-        collect(&r, d->stats.total_ms);
+        o->device.stats.total_ms = vks__validate_now_ms() - t0;
+        finish(&r, gpu);
     }
-    out->exit_code = d->exit_code;
-    out->pass = vks_validate_device_pass(d);
+    out->exit_code = o->device.exit_code;
+    out->pass = vks_validate_device_pass(&o->device);
     return rc;
 }
 
@@ -398,9 +368,9 @@ void vks_validate_result_free(vks_validate_result *r)
 {
     vowned *o = r ? r->owned : NULL;
     if (o) {
-        for (uint32_t k = 0; o->maps && k < 2 * o->count; k++)
+        for (uint32_t k = 0; o->maps && k < 3 * o->count; k++)
             vks_error_map_free(&o->maps[k]);
-        free(o->inputs), free(o->files), free(o->reports), free(o->maps);
+        free(o->inputs), free(o->files), free(o->reports), free(o->maps), free(o->run_errors);
         free(o);
     }
     if (r)

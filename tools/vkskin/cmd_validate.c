@@ -219,8 +219,8 @@ typedef struct vopts {
  * frames, the batch each chunk). */
 static int readback_checked(const vdevice *d)
 {
-    uint32_t units = d->crowd_path ? d->crowd_deliveries : d->st.chunks;
-    return d->readback_compared == units && units > 0;
+    uint32_t units = d->crowd_path ? d->chk.crowd_deliveries : d->st.chunks;
+    return d->chk.readback_compared == units && units > 0;
 }
 
 /* One file's findings as the library's report holds them (validate.h), beside its
@@ -257,12 +257,12 @@ static void device_result(const vopts *o, const vfile *files, vdevice *d, vks_va
     for (int k = 0; k < d->split.contexts && k < VKS_VALIDATE_MAX_CONTEXTS; k++)
         out->context_instances[k] = d->split.instances[k];
     out->readback_check = o->readback_check, out->reduced = d->reduced;
-    out->reduced_chunks = d->reduced_chunks, out->readback_mismatches = d->readback_mismatches;
-    out->readback_checked = readback_checked(d), out->gpu_figures = d->gpu_figures;
+    out->reduced_chunks = d->chk.reduced_chunks, out->readback_mismatches = d->chk.readback_mismatches;
+    out->readback_checked = readback_checked(d), out->gpu_figures = d->chk.gpu_figures;
     out->validation_layer = d->validation_layer, out->validation_messages = d->validation_messages;
     out->sampled = o->sample->on, out->sample_percent = o->sample->percent;
     out->sample_count = o->sample->count, out->sample_seed = o->sample->seed;
-    out->bound_checked = d->bound_checked, out->bound_failures = d->bound_failures;
+    out->bound_checked = d->chk.bound_checked, out->bound_failures = d->chk.bound_failures;
     vks_validate_reduction_said(d, out->reduction_check, sizeof out->reduction_check);
     const vks_cli_shares *sh = &d->split.shares;
     out->share_unit = sh->unit, out->share_count = sh->contexts > 0 ? (uint32_t)sh->contexts : 0;
@@ -345,7 +345,7 @@ static void report_device(const vopts *o, vfile *files, vdevice *d, vks_validate
                 d->validation_messages);
         pass = 0;
     }
-    if (d->readback_mismatches || d->bound_failures) /* said chunk by chunk on stderr as they came */
+    if (d->chk.readback_mismatches || d->chk.bound_failures) /* said chunk by chunk on stderr as they came */
         pass = 0;
     if (o->sample->on && text) /* before the verdict's line (JSON: the library's "sample") */
         vks_validate_sample_report(o->sample, files, o->nfiles, d, NULL);
@@ -477,10 +477,11 @@ static int check_args(const vcmd *v)
 /* Reads, poses and bind-checks the models into files (an input that cannot be read or posed is
  * reported and left out; *nfiles counts those read). Returns the worst exit so far; *stop is
  * set when the run cannot go on. */
-static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *stop)
+static int read_files(const vcmd *v, vfile *files, vks_cli_poser *posers, int *nfiles, int rc, int *stop)
 {
     for (int p = 0; p < v->npaths; p++) {
         vfile *vf = &files[*nfiles];
+        vks_cli_poser *ps = &posers[*nfiles];
         vf->path = v->pose.models[p];
         vf->gold.fd = -1;
         if (!(vf->skin = vks_cli_load_skin(vf->path, &v->ropt))) {
@@ -491,25 +492,26 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
                                       weights, the crowd (sampled on the GPU) and the reference
                                       the clips' */
         po.plays_morph_weights = 1;
-        if (!vks_cli_poser_init(&vf->ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
-            vks_cli_poser_free(&vf->ps);
+        if (!vks_cli_poser_init(ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
+            vks_cli_poser_free(ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
+        vf->ps = (vposer){&ps->source, ps->roots, ps->morph_meshes}; /* the engine's view of it */
         (*nfiles)++;
-        double bind_start = vks_validate_now_ms();
+        double bind_start = vks__validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
         vf->bind_promised = vks_cli_bind_promised(vf->skin);
-        vf->bind_ms = vks_validate_now_ms() - bind_start;
+        vf->bind_ms = vks__validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             *stop = 1;
             return VKS_EXIT_RUNTIME;
         }
         rc = vks_cli_worse_exit(rc, vf->bind_exit);
-        vf->frames = vf->ps.frames;
-        uint64_t n = (uint64_t)vf->ps.instances * vf->frames;
+        vf->frames = ps->frames;
+        uint64_t n = (uint64_t)ps->instances * vf->frames;
         if (n > UINT32_MAX) {
             fprintf(stderr, "vkskin validate: %llu poses is too many\n", (unsigned long long)n);
             *stop = 1;
@@ -537,8 +539,8 @@ static void print_json(const vopts *vo, vks_validate_device *devs, uint32_t n, i
 /* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
  * contexts of the list) and prints each one's results, then the verdict over all of them.
  * Returns rc made worse by the runs. */
-static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles, vdevice *devs, int ndev,
-                       char dev_ids[][16], int nsplit, int rc)
+static int run_devices(const vcmd *v, const vopts *vo, vfile *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
+                       int ndev, char dev_ids[][16], int nsplit, int rc)
 {
     vks_validate_device *jd = vo->json ? calloc((size_t)ndev, sizeof *jd) : NULL;
     vks_validate_file *jfiles = vo->json ? calloc((size_t)ndev * (size_t)nfiles + 1, sizeof *jfiles) : NULL;
@@ -550,7 +552,8 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
     int worst = VKS_EXIT_OK;
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
-        run.files = files, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
+        vks_validate_ctx_init(&run.c);
+        run.files = files, run.posers = posers, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
         run.gopt.render = v->ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
@@ -606,6 +609,7 @@ int vks_cmd_validate(int argc, char **argv)
     int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, stop = 0;
     v->paths = calloc((size_t)argc, sizeof *v->paths);
     vfile *files = NULL; /* the inputs that could be read */
+    vks_cli_poser *posers = NULL; /* their poses (files[f].ps points into posers[f]) */
     vdevice *devs = NULL;
     char dev_ids[VKS_CLI_MAX_DEVICES][16];
     if (!v->paths) {
@@ -628,13 +632,14 @@ int vks_cmd_validate(int argc, char **argv)
     if ((rc = refuse_inputs(v)) != VKS_EXIT_OK)
         goto out;
     files = calloc((size_t)v->npaths + 1, sizeof *files);
-    if (!files) {
+    posers = calloc((size_t)v->npaths + 1, sizeof *posers);
+    if (!files || !posers) {
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
     /* An input that cannot be read (or posed) is reported and left out; the others are still
        validated, and the exit code is the most severe of all. */
-    rc = read_files(v, files, &nfiles, rc, &stop);
+    rc = read_files(v, files, posers, &nfiles, rc, &stop);
     if (stop)
         goto out;
     vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths;
@@ -673,7 +678,7 @@ int vks_cmd_validate(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
-    rc = run_devices(v, vo, files, nfiles, devs, ndev, dev_ids, nsplit, rc);
+    rc = run_devices(v, vo, files, posers, nfiles, devs, ndev, dev_ids, nsplit, rc);
     if (v->save_golden) {
         const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
         rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, files, nfiles, v->spec, engine,
@@ -695,10 +700,10 @@ out:
         vks_golden_close(files, nfiles), vks_validate_sample_free(files, nfiles);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
-            vks_cli_poser_free(&files[f].ps);
+            vks_cli_poser_free(&posers[f]);
             vks_skin_free(files[f].skin);
         }
-    free(files), free(v->paths);
+    free(files), free(posers), free(v->paths);
     vks_cli_anim_free(&v->pose);
     return rc;
 }
