@@ -70,6 +70,15 @@ typedef struct vks_validate_options {
                                   bytes it read where chunks come through a copy; 1 always;
                                   -1 never */
     uint64_t max_chunk_bytes;  /* one chunk's output (0: 32 MiB) */
+    /* sampled validation: the reference compares sample_count instances of each input (or
+       sample_percent of them, rounded up; both 0: every instance), chosen by sample_seed (0: 41,
+       vkskin validate's default), and the GPU reduces every chunk, each held to a bound the host
+       computes for all its instances (no NaN or Inf, positions inside their bones' boxes, unit
+       normals where renormalised). Needs a device with subgroup arithmetic (else the run fails,
+       VKS_ERR_UNSUPPORTED). */
+    uint32_t sample_count;
+    double sample_percent;
+    uint64_t sample_seed;
     int threads;               /* the reference's threads (0: every core, at most 64); the
                                   numbers are the same, bit for bit, for any count */
     int validation_layer;      /* the context runs the Khronos validation layer

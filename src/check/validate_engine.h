@@ -168,6 +168,11 @@ void vks__validate_next_chunk(vctx *c);
 
 /* ---- a sampled run's bound (validate_bound.c) ---- */
 
+/* Chooses each file's sampled instances, count of each (percent > 0: that percentage, rounded
+ * up) by seed (the same for the same seed, file order and counts), and its bone boxes. Returns
+ * -1, or the index of the file memory ran out for. */
+int vks__validate_sample_prepare(uint32_t count, double percent, uint64_t seed, vfile *files, int nfiles);
+void vks__validate_sample_free(vfile *files, int nfiles);
 /* Whether pose `pose` of f is compared with the reference. */
 static inline int vks__validate_sampled(const vfile *f, uint32_t pose)
 {
@@ -180,6 +185,9 @@ void vks__validate_sample_bound(const vfile *f, const vks_affine_d *K, const flo
 /* A sampled run's check of one chunk's GPU figures against c->bound (said, counted in
  * c->counts); the chunk's bound starts empty again. */
 void vks__validate_check_bound(vctx *c, uint32_t chunk, const vks_gpu_figures *g);
+
+/* The reduction check of a sampled run in a sentence (the JUnit case's message). */
+void vks__validate_reduction_said(const vcounts *d, char *out, size_t size);
 
 /* ---- goldens (validate_golden_chunk.c) ---- */
 

@@ -95,6 +95,7 @@ void vks_validate_options_init(vks_validate_options *opt)
     opt->tolerance_scale = 1.0;
     opt->nmse = vks_diff_default_tolerance().nmse;
     opt->max_chunk_bytes = (uint64_t)32 << 20;
+    opt->sample_seed = 41;
 }
 
 /* The options with a zeroed field's default. */
@@ -111,6 +112,8 @@ static vks_validate_options options_of(const vks_validate_options *opt)
             o.nmse = vks_diff_default_tolerance().nmse;
         if (!given.max_chunk_bytes)
             o.max_chunk_bytes = (uint64_t)32 << 20;
+        if (!given.sample_seed)
+            o.sample_seed = 41;
     }
     return o;
 }
@@ -244,15 +247,42 @@ static void collect(vowned *o)
     }
     if (d->readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_RUNTIME);
+    if (d->bound_failures) /* sampled: an instance not compared went wrong */
+        d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
     if (d->validation_layer && d->validation_messages)
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
 }
 
-/* The batch of every input's poses, the readback check as asked, on gpu. */
+/* The batch of every input's poses, and its reduction: the readback check's rule for what the
+ * host recomputes, and for a sampled run every chunk reduced (what vouches for the instances not
+ * compared). VKS_ERR_UNSUPPORTED where a sampled run needs a reduction the device cannot make. */
+static vks_result make_batch(vrun *r, vks_gpu *gpu, const vks_gpu_batch_entry *entries, vks_gpu_batch *b,
+                             vks_error *err)
+{
+    vowned *o = r->o;
+    b->entries = entries, b->entry_count = r->count;
+    b->get_locals = get_locals, b->deliver = deliver, b->user = r;
+    for (uint32_t k = 0; k < r->count; k++)
+        if (o->inputs[k].ps.morph_meshes) /* the poses drive morph weights */
+            b->get_weights = get_weights;
+    b->want_normals = 1, b->max_chunk_bytes = r->opt->max_chunk_bytes;
+    b->reduce = r->opt->readback_check > 0 ? 1 : r->opt->readback_check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
+    b->chunk_done = chunk_done; /* the readback check, and a sampled run's bound, of each chunk */
+    r->c.reduce = vks_gpu_batch_reduces(gpu, b); /* the host recomputes only what will come */
+    if (r->c.sampled)
+        b->reduce = 1;
+    o->device.reduced = vks_gpu_batch_reduces(gpu, b);
+    if (r->c.sampled && !o->device.reduced)
+        return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate",
+                             "sampled validation needs the GPU's reduction of each chunk (subgroup arithmetic), "
+                             "which the device lacks");
+    return VKS_OK;
+}
+
+/* The batch of every input's poses on gpu, compared chunk by chunk. */
 static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
 {
     vowned *o = r->o;
-    vks_validate_device *d = &o->device;
     const vks_skin **skins = calloc(r->count, sizeof *skins);
     vks_gpu_batch_entry *entries = calloc(r->count, sizeof *entries);
     vks_gpu_models *ms = NULL;
@@ -262,28 +292,40 @@ static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
         skins[k] = o->inputs[k].skin;
         entries[k] = (vks_gpu_batch_entry){k, o->inputs[k].poses, NULL};
     }
+    vks_gpu_batch b = {0};
     if (rc == VKS_OK)
         rc = vks_gpu_upload(gpu, skins, r->count, &ms, err);
+    if (rc == VKS_OK)
+        rc = make_batch(r, gpu, entries, &b, err);
     if (rc == VKS_OK) {
-        vks_gpu_batch b = {0};
-        b.entries = entries, b.entry_count = r->count;
-        b.get_locals = get_locals, b.deliver = deliver, b.user = r;
-        for (uint32_t k = 0; k < r->count; k++)
-            if (o->inputs[k].ps.morph_meshes) /* the poses drive morph weights */
-                b.get_weights = get_weights;
-        b.want_normals = 1, b.max_chunk_bytes = r->opt->max_chunk_bytes;
-        b.reduce = r->opt->readback_check > 0 ? 1 : r->opt->readback_check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
-        b.chunk_done = chunk_done; /* the readback check of each chunk */
-        r->c.reduce = d->reduced = vks_gpu_batch_reduces(gpu, &b);
         vks__validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&r->counts.gpu_figures);
-        rc = vks_gpu_run(gpu, ms, &b, &d->stats, err);
+        rc = vks_gpu_run(gpu, ms, &b, &o->device.stats, err);
         if (rc != VKS_OK && err->code == VKS_OK) /* a chunk's reference ran out of memory */
             rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for a chunk's reference");
     }
     vks_gpu_models_free(ms);
     free(skins), free(entries);
     return rc;
+}
+
+/* A sampled run: each input's instances chosen and bones boxed (vkskin validate --sample's). */
+static vks_result prepare_sample(vrun *r, vks_error *err)
+{
+    const vks_validate_options *opt = r->opt;
+    if (!opt->sample_count && !(opt->sample_percent > 0))
+        return VKS_OK;
+    if (opt->sample_percent > 100)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "sample_percent %g is over 100",
+                             opt->sample_percent);
+    r->c.sampled = 1;
+    if (vks__validate_sample_prepare(opt->sample_count, opt->sample_percent, opt->sample_seed, r->o->inputs,
+                                     (int)r->count) >= 0)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for the sample");
+    vks_validate_device *d = &r->o->device;
+    d->sampled = 1, d->sample_count = opt->sample_percent > 0 ? 0 : opt->sample_count;
+    d->sample_percent = opt->sample_percent > 0 ? opt->sample_percent : 0, d->sample_seed = opt->sample_seed;
+    return VKS_OK;
 }
 
 static void describe_device(vks_validate_device *d, vks_gpu *gpu, const vks_validate_options *opt)
@@ -306,6 +348,11 @@ static void finish(vrun *r, vks_gpu *gpu)
     d->reduced_chunks = k->reduced_chunks, d->readback_mismatches = k->readback_mismatches;
     d->gpu_figures = k->gpu_figures;
     d->readback_checked = k->readback_compared == d->stats.chunks && d->stats.chunks > 0;
+    d->bound_checked = k->bound_checked, d->bound_failures = k->bound_failures;
+    for (uint32_t f = 0; f < r->count; f++)
+        r->o->files[f].sampled = r->o->inputs[f].sampled;
+    if (d->sampled)
+        vks__validate_reduction_said(k, d->reduction_check, sizeof d->reduction_check);
     d->validation_messages = vks_gpu_validation_messages(gpu);
     collect(r->o);
 }
@@ -349,6 +396,8 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
     double t0 = vks__validate_now_ms();
     vks_result rc = prepare(&r, inputs, err);
     if (rc == VKS_OK)
+        rc = prepare_sample(&r, err);
+    if (rc == VKS_OK)
         rc = run_batch(&r, gpu, err);
     vks__validate_ctx_free(&r.c);
     if (rc != VKS_OK) {
@@ -370,6 +419,8 @@ void vks_validate_result_free(vks_validate_result *r)
     if (o) {
         for (uint32_t k = 0; o->maps && k < 3 * o->count; k++)
             vks_error_map_free(&o->maps[k]);
+        if (o->inputs)
+            vks__validate_sample_free(o->inputs, (int)o->count);
         free(o->inputs), free(o->files), free(o->reports), free(o->maps), free(o->run_errors);
         free(o);
     }

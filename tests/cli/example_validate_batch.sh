@@ -4,7 +4,8 @@
 # the same models, instances, frames and seed, must give the same JSON report, key for key and
 # number for number (times aside); the report says "pass": true for every file; and a run with
 # the tolerances scaled down to nothing must fail (exit 3, "pass": false) with the same
-# metrics, so the verdict is the numbers'. The JUnit XML written from the same result
+# metrics, so the verdict is the numbers'. A sampled run (3 instances of each) matches
+# `validate --sample 3` likewise. The JUnit XML written from the same result
 # (vks_validate_report_device + vks_report_junit) has a case per file and stream and bind pose
 # and the validation layer's, none failing, and the tight run's has failures. Exit 77 when there is no Vulkan device.
 set -u
@@ -26,11 +27,18 @@ cat "$tmp/lib.txt" "$tmp/lib.err"
     --junit "$tmp/tight.xml" > /dev/null 2>&1
 rc=$?
 [ $rc = 3 ] || { echo "FAIL: with the tolerances scaled by 1e-9 validate_batch exited $rc, not 3"; fail=1; }
-python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" "$tmp/lib.xml" "$tmp/tight.xml" <<'PY' || fail=1
+# a sampled run (options.sample_count): the same report as validate --sample
+"$example" "$tmp/libs.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --sample 3 > /dev/null 2>&1 ||
+    { echo "FAIL: validate_batch --sample exited $?"; fail=1; }
+"$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --sample 3 --json --quiet > "$tmp/clis.json" ||
+    { echo "FAIL: vkskin validate --sample exited $?"; fail=1; }
+python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" "$tmp/lib.xml" "$tmp/tight.xml" "$tmp/libs.json" \
+    "$tmp/clis.json" <<'PY' || fail=1
 import json, sys
 import xml.etree.ElementTree as ET
 lib, cli, tight = (json.load(open(p)) for p in sys.argv[1:4])
 junit, junit_tight = (ET.parse(p).getroot() for p in sys.argv[4:6])
+libs, clis = (json.load(open(p)) for p in sys.argv[6:8])
 ok = True
 def say(why):
     global ok
@@ -42,10 +50,14 @@ if [f["instances"] for f in lib["files"]] != [48, 48, 48]:
 timing = {"total_ms", "gpu_pose_ms", "gpu_deform_ms"}
 def strip(d):
     return {k: v for k, v in d.items() if k not in timing}
-if strip(lib) != strip(cli):
-    for k in sorted(set(lib) | set(cli)):
-        if k not in timing and lib.get(k) != cli.get(k):
-            say("key %s: library %s, CLI %s" % (k, json.dumps(lib.get(k))[:300], json.dumps(cli.get(k))[:300]))
+def same(a, b, what):
+    for k in sorted(set(a) | set(b)):
+        if k not in timing and a.get(k) != b.get(k):
+            say("%s: key %s: library %s, CLI %s" % (what, k, json.dumps(a.get(k))[:300], json.dumps(b.get(k))[:300]))
+same(lib, cli, "every instance")
+same(libs, clis, "--sample 3")
+if "sample" not in libs or [len(f["sampled"]) for f in libs["sample"]["files"]] != [3, 3, 3]:
+    say("the sampled report's sample: %s" % json.dumps(libs.get("sample"))[:300])
 if tight.get("pass") is not False or tight.get("exit_code") != 3:
     say("the tight run's report: pass %s, exit_code %s" % (tight.get("pass"), tight.get("exit_code")))
 for a, b in zip(lib["files"], tight["files"]):
@@ -56,7 +68,7 @@ if len(cases) != 10 or junit.findall(".//failure") or junit.findall(".//error"):
     say("JUnit: %d cases, %d failures" % (len(cases), len(junit.findall(".//failure"))))
 if len(junit_tight.findall(".//failure")) < 3:
     say("JUnit of the tight run: %d failures" % len(junit_tight.findall(".//failure")))
-print("library report = CLI report (times aside): %s" % (strip(lib) == strip(cli)))
+print("library report = CLI report (times aside): %s, sampled: %s" % (strip(lib) == strip(cli), strip(libs) == strip(clis)))
 sys.exit(0 if ok else 1)
 PY
 [ $fail = 0 ] && echo "example_validate_batch: PASS"

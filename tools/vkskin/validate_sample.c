@@ -1,8 +1,9 @@
-/* validate --sample N|P%: the CPU reference compares a seeded sample of each file's instances in
- * full, and every chunk's GPU reduction (compute/reduce.comp) is held to what the host can
- * vouch for cheaply about the instances it did not compare: no component NaN or infinite, every
- * position inside a bound of the chunk's instances, and unit normals where the model's engine
- * renormalises them.
+/* validate --sample N|P%: the option, and what a sampled run says (text, JSON, JUnit). The
+ * sample and the bound are the library's (src/check/validate_bound.c): the CPU reference
+ * compares a seeded sample of each file's instances in full, and every chunk's GPU reduction
+ * (compute/reduce.comp) is held to what the host can vouch for cheaply about the instances it
+ * did not compare: no component NaN or infinite, every position inside a bound of the chunk's
+ * instances, and unit normals where the model's engine renormalises them.
  *
  * The bound: a vertex blended from bones j with weights w_j is sum w_j K_j v. Each K_j v lies in
  * K_j applied to the bind-space box of the vertices bone j moves, so with weights >= 0 summing
@@ -51,101 +52,17 @@ int vks_validate_sample_option(vsample *o, int argc, char **argv, int *i)
     return 1;
 }
 
-/* splitmix64: a small generator whose stream depends on the seed alone, on every host. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Exactly n of the file's instances, each set of n as likely as any other (selection sampling,
- * Knuth's algorithm S), in one pass; file k's stream is its own, so adding a file after it
- * changes nothing of its sample. */
-static void choose(vfile *f, uint32_t instances, uint32_t n, uint64_t seed, int k)
-{
-    uint64_t state = seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(k + 1));
-    uint32_t need = n;
-    for (uint32_t i = 0; i < instances; i++) {
-        double u = (double)(next_random(&state) >> 11) * 0x1p-53; /* [0, 1) */
-        f->sampled[i] = u * (instances - i) < need;
-        need -= f->sampled[i];
-    }
-    f->sampled_count = n;
-}
-
-static void widen(double *box, const float *p)
-{
-    for (int k = 0; k < 3; k++)
-        box[k] = fmin(box[k], p[k]), box[3 + k] = fmax(box[3 + k], p[k]);
-}
-
-/* Per bone the bind-space box of the vertices it moves with a positive weight, and per bone and
- * morph target the box of the target's deltas of those vertices; the range of the weight sums;
- * whether the GPU's normals have length 1. */
-static void bone_boxes(vfile *f)
-{
-    const vks_skin *s = f->skin;
-    size_t T = s->target_count;
-    for (uint32_t b = 0; b < s->bone_count; b++)
-        for (int k = 0; k < 3; k++)
-            f->bone_box[b][k] = INFINITY, f->bone_box[b][3 + k] = -INFINITY;
-    for (size_t b = 0; b < s->bone_count * T; b++)
-        for (int k = 0; k < 3; k++)
-            f->target_box[b][k] = INFINITY, f->target_box[b][3 + k] = -INFINITY;
-    f->wsum_lo = INFINITY, f->wsum_hi = -INFINITY;
-    for (uint32_t g = 0; g < s->group_count; g++) {
-        const vks_group *gr = &s->groups[g];
-        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
-            const vks_influence *in = &s->influences[v];
-            double sum = 0;
-            for (int j = 0; j < VKS_MAX_INFLUENCES; j++) {
-                if (!(in->weight[j] > 0) || in->index[j] >= gr->palette_count)
-                    continue;
-                uint32_t bone = s->palette[gr->first_palette + in->index[j]];
-                const vks_mesh *m = &s->meshes[gr->mesh];
-                sum += in->weight[j];
-                widen(f->bone_box[bone], s->positions[v]);
-                for (uint32_t t = m->first_target; t < m->first_target + m->target_count; t++)
-                    widen(f->target_box[bone * T + t], s->targets[t].position[v - m->first_vertex]);
-            }
-            f->wsum_lo = fmin(f->wsum_lo, sum), f->wsum_hi = fmax(f->wsum_hi, sum);
-        }
-    }
-    f->unit_normals = s->normals && s->mesh_count > 0;
-    for (uint32_t m = 0; m < s->mesh_count; m++) {
-        uint32_t need = VKS_MESH_HAS_NORMALS | VKS_MESH_RENORMALIZE;
-        f->unit_normals &= (s->meshes[m].flags & need) == need;
-    }
-}
-
 int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles)
 {
-    for (int k = 0; k < nfiles; k++) {
-        vfile *f = &files[k];
-        uint32_t instances = f->frames ? f->poses / f->frames : f->poses;
-        double want = o->percent > 0 ? ceil(instances * o->percent / 100.0) : o->count;
-        uint32_t n = want < instances ? (uint32_t)want : instances;
-        f->sampled = calloc(instances ? instances : 1, 1);
-        f->bone_box = calloc(f->skin->bone_count ? f->skin->bone_count : 1, sizeof *f->bone_box);
-        f->target_box = calloc((size_t)f->skin->bone_count * f->skin->target_count + 1, sizeof *f->target_box);
-        if (!f->sampled || !f->bone_box || !f->target_box) {
-            fprintf(stderr, "vkskin validate: out of memory for the sample of %s\n", f->path);
-            return 0;
-        }
-        choose(f, instances, n, o->seed, k);
-        bone_boxes(f);
-    }
-    return 1;
+    int k = vks__validate_sample_prepare(o->count, o->percent, o->seed, files, nfiles);
+    if (k >= 0)
+        fprintf(stderr, "vkskin validate: out of memory for the sample of %s\n", files[k].path);
+    return k < 0;
 }
 
 void vks_validate_sample_free(vfile *files, int nfiles)
 {
-    for (int k = 0; k < nfiles; k++) {
-        free(files[k].sampled), free(files[k].bone_box), free(files[k].target_box);
-        files[k].sampled = NULL, files[k].bone_box = NULL, files[k].target_box = NULL;
-    }
+    vks__validate_sample_free(files, nfiles);
 }
 
 void vks_validate_sample_said(const vsample *o, const vfile *files, int nfiles, char *out, size_t size)
@@ -166,12 +83,7 @@ void vks_validate_sample_said(const vsample *o, const vfile *files, int nfiles, 
 /* The device's reduction check as the reports say it. */
 void vks_validate_reduction_said(const vdevice *d, char *out, size_t size)
 {
-    if (d->chk.bound_failures)
-        snprintf(out, size, "%u of %u chunk(s) outside the host's bound; first %s", d->chk.bound_failures,
-                 d->chk.bound_checked, d->chk.reduction_said);
-    else
-        snprintf(out, size, "%u chunk(s): no non-finite component, positions inside the host's bound",
-                 d->chk.bound_checked);
+    vks__validate_reduction_said(&d->chk, out, size);
 }
 
 static cJSON *sample_json(const vsample *o, const vfile *files, int nfiles, const vdevice *d)
