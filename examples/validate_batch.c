@@ -8,7 +8,7 @@
  * report goes to OUT.json (written beside it under a temporary name, then renamed, so that a
  * failed run never leaves half a report); a line per model goes to stdout.
  * Usage: validate_batch OUT.json MODEL... [--instances N] [--frames F] [--seed S] [--tolerance-scale K]
- *                      [--sample N] [--junit FILE]
+ *                      [--sample N] [--readback-check on|off|auto] [--junit FILE]
  * Exit: 0 the batch passed, 3 it failed validation, 1 an error, 77 no Vulkan device. */
 #include <vkskin.h>
 
@@ -74,6 +74,7 @@ typedef struct args {
     double scale;
     const char *junit; /* --junit FILE: the JUnit XML too (NULL: none) */
     uint32_t sample;   /* --sample N: the reference compares N instances of each model (0: all) */
+    int readback;      /* --readback-check on|off|auto: 1, -1, 0 (vks_validate_options.readback_check) */
 } args;
 
 static int parse(int argc, char **argv, args *a, const char **models, int *nmodels)
@@ -87,6 +88,8 @@ static int parse(int argc, char **argv, args *a, const char **models, int *nmode
             a->seed = strtoull(argv[++i], NULL, 10);
         else if (i + 1 < argc && !strcmp(argv[i], "--sample"))
             a->sample = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (i + 1 < argc && !strcmp(argv[i], "--readback-check"))
+            a->readback = !strcmp(argv[++i], "on") ? 1 : !strcmp(argv[i], "off") ? -1 : 0;
         else if (i + 1 < argc && !strcmp(argv[i], "--junit"))
             a->junit = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--tolerance-scale"))
@@ -101,12 +104,13 @@ static int parse(int argc, char **argv, args *a, const char **models, int *nmode
 
 int main(int argc, char **argv)
 {
-    args a = {64, 1, 1, 1.0, NULL, 0};
+    args a = {64, 1, 1, 1.0, NULL, 0, 0};
     int n = 0, rc = 1;
     const char **models = calloc((size_t)argc, sizeof *models);
     if (argc < 3 || !models || !parse(argc, argv, &a, models, &n)) {
         fprintf(stderr, "usage: validate_batch OUT.json MODEL... [--instances N] [--frames F] [--seed S]\n"
-                        "                      [--tolerance-scale K] [--sample N] [--junit FILE]\n");
+                        "                      [--tolerance-scale K] [--sample N]\n"
+                        "                      [--readback-check on|off|auto] [--junit FILE]\n");
         return 1;
     }
     /* 1. The models, each with its batch of procedural poses. */
@@ -143,6 +147,7 @@ int main(int argc, char **argv)
     vks_validate_options_init(&opt);
     opt.tolerance_scale = a.scale;
     opt.sample_count = a.sample; /* the rest vouched for by the GPU's reduction of each chunk */
+    opt.readback_check = a.readback;
     opt.validation_layer = 1; /* as the context was made: its messages fail the run */
     opt.progress = progress;
     vks_validate_result res;

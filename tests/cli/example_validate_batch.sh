@@ -5,7 +5,7 @@
 # number for number (times aside); the report says "pass": true for every file; and a run with
 # the tolerances scaled down to nothing must fail (exit 3, "pass": false) with the same
 # metrics, so the verdict is the numbers'. A sampled run (3 instances of each) matches
-# `validate --sample 3` likewise. The JUnit XML written from the same result
+# `validate --sample 3` likewise, and one with the readback check on `validate --readback-check on`. The JUnit XML written from the same result
 # (vks_validate_report_device + vks_report_junit) has a case per file and stream and bind pose
 # and the validation layer's, none failing, and the tight run's has failures. Exit 77 when there is no Vulkan device.
 set -u
@@ -32,13 +32,18 @@ rc=$?
     { echo "FAIL: validate_batch --sample exited $?"; fail=1; }
 "$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --sample 3 --json --quiet > "$tmp/clis.json" ||
     { echo "FAIL: vkskin validate --sample exited $?"; fail=1; }
+# the readback check on (the GPU reduces each chunk, the host recomputes its figures)
+"$example" "$tmp/libr.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --readback-check on > /dev/null 2>&1 ||
+    { echo "FAIL: validate_batch --readback-check on exited $?"; fail=1; }
+"$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --readback-check on --json --quiet > "$tmp/clir.json" ||
+    { echo "FAIL: vkskin validate --readback-check on exited $?"; fail=1; }
 python3 - "$tmp/lib.json" "$tmp/cli.json" "$tmp/tight.json" "$tmp/lib.xml" "$tmp/tight.xml" "$tmp/libs.json" \
-    "$tmp/clis.json" <<'PY' || fail=1
+    "$tmp/clis.json" "$tmp/libr.json" "$tmp/clir.json" <<'PY' || fail=1
 import json, sys
 import xml.etree.ElementTree as ET
 lib, cli, tight = (json.load(open(p)) for p in sys.argv[1:4])
 junit, junit_tight = (ET.parse(p).getroot() for p in sys.argv[4:6])
-libs, clis = (json.load(open(p)) for p in sys.argv[6:8])
+libs, clis, libr, clir = (json.load(open(p)) for p in sys.argv[6:10])
 ok = True
 def say(why):
     global ok
@@ -56,6 +61,9 @@ def same(a, b, what):
             say("%s: key %s: library %s, CLI %s" % (what, k, json.dumps(a.get(k))[:300], json.dumps(b.get(k))[:300]))
 same(lib, cli, "every instance")
 same(libs, clis, "--sample 3")
+same(libr, clir, "--readback-check on")
+if not libr.get("gpu_reduction", {}).get("readback_checked"):
+    say("--readback-check on: no checked reduction in %s" % json.dumps(libr.get("gpu_reduction")))
 if "sample" not in libs or [len(f["sampled"]) for f in libs["sample"]["files"]] != [3, 3, 3]:
     say("the sampled report's sample: %s" % json.dumps(libs.get("sample"))[:300])
 if tight.get("pass") is not False or tight.get("exit_code") != 3:
