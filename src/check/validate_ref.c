@@ -11,26 +11,66 @@
  * The reference itself is per instance, double, no contraction; a share takes each instance
  * through reference, scale, comparison (and sums) before the next, while it is in the cache.
  *
- * The threads are started once, at the first chunk with work for two, and kept for the run
- * (a pool): a run delivers a chunk per model of each GPU chunk, and on a machine of 16 cores
- * starting and ending 15 threads for every one of them cost more than the sums. */
+ * The threads are the caller's (vctx.parallel): vkskin validate starts a pool once, at the first
+ * chunk with work for two, and keeps it for the run (a run delivers a chunk per model of each
+ * GPU chunk, and on a machine of 16 cores starting and ending 15 threads for every one of them
+ * cost more than the sums); without one every share runs on the calling thread, with the same
+ * result. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "validate.h"
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "check/validate_engine.h"
 #include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
-#include "work_pool.h"
 
 /* Here, in the lowest of validate's files, so that every other one may time with it. */
-double vks_validate_now_ms(void)
+double vks__validate_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+void vks__validate_say(const vctx *c, const char *fmt, ...)
+{
+    if (!c->say)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    c->say(line);
+}
+
+void vks__apply_root(const vks_skin *s, const vks_affine *root, float *pos, float *nrm)
+{
+    const float *m = root->m; /* columns x, y, z, translation */
+    for (uint32_t me = 0; me < s->mesh_count; me++) {
+        const vks_mesh *mesh = &s->meshes[me];
+        int renorm = (mesh->flags & VKS_MESH_HAS_NORMALS) && (mesh->flags & VKS_MESH_RENORMALIZE);
+        for (uint32_t v = mesh->first_vertex; v < mesh->first_vertex + mesh->vertex_count; v++) {
+            float *p = pos + (size_t)v * 3;
+            double x = p[0], y = p[1], z = p[2];
+            for (int k = 0; k < 3; k++)
+                p[k] = (float)(m[k] * x + m[3 + k] * y + m[6 + k] * z + m[9 + k]);
+            if (!nrm)
+                continue;
+            float *n = nrm + (size_t)v * 3;
+            double o[3], nx = n[0], ny = n[1], nz = n[2];
+            for (int k = 0; k < 3; k++)
+                o[k] = m[k] * nx + m[3 + k] * ny + m[6 + k] * nz;
+            double len = renorm ? sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) : 1.0;
+            for (int k = 0; k < 3; k++)
+                n[k] = (float)(len > 0 ? o[k] / len : o[k]);
+        }
+    }
 }
 
 /* The largest singular value of a root's 3x3 (power iteration on its Gram matrix): how much
@@ -90,12 +130,12 @@ static void locals_of(const vref_chunk *ch, const vposes_ahead *ahead, uint32_t 
     const vfile *f = ch->f;
     uint32_t pose = ch->first + i;
     if (ch->crowd)
-        vks_cli_poser_locals(&f->ps, pose, ch->frame, out);
+        vks_pose_source_locals(f->ps.source, f->skin, pose, ch->frame, out);
     else if (ahead->file == f && pose >= ahead->first && pose - ahead->first < ahead->count)
         memcpy(out, ahead->locals + (size_t)(pose - ahead->first) * f->skin->node_count,
                f->skin->node_count * sizeof *out);
     else
-        vks_cli_poser_locals(&f->ps, pose / f->frames, pose % f->frames, out);
+        vks_pose_source_locals(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
 }
 
 /* An instance --sample leaves out of the comparison: its skin matrices' bound (what the chunk's
@@ -105,7 +145,7 @@ static void bound_only(share *sh, uint32_t i, const float *w)
     const vref_chunk *ch = sh->ch;
     const vfile *f = ch->f;
     vks_cpu_skin_matrices_d(f->skin, sh->world, sh->K);
-    vks_validate_sample_bound(f, sh->K, w, sh->bound);
+    vks__validate_sample_bound(f, sh->K, w, sh->bound);
     size_t at = ((size_t)sh->a + i) * f->skin->vertex_count * 3;
     if (sh->check)
         vks_gpu_figures_add(&sh->figs, ch->gp + at, ch->gn ? ch->gn + at : NULL, f->skin->vertex_count);
@@ -129,25 +169,25 @@ static void run_instance(share *sh, uint32_t i)
     if (f->ps.morph_meshes) {
         uint32_t pose = ch->first + sh->a + i;
         if (ch->crowd)
-            vks_cli_poser_weights(&f->ps, pose, ch->frame, sh->weights);
+            vks_pose_source_weights(f->ps.source, s, pose, ch->frame, sh->weights);
         else
-            vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, sh->weights);
+            vks_pose_source_weights(f->ps.source, s, pose / f->frames, pose % f->frames, sh->weights);
         w = sh->weights;
     }
-    if (sh->sampled && !vks_validate_sampled(f, pose_of(ch, sh->a + i))) {
+    if (sh->sampled && !vks__validate_sampled(f, pose_of(ch, sh->a + i))) {
         bound_only(sh, i, w);
         return;
     }
     vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, rp, rn);
     if (sh->sampled)
-        vks_validate_sample_bound(f, sh->K, w, sh->bound);
+        vks__validate_sample_bound(f, sh->K, w, sh->bound);
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
         const float *t = root->m + 9;
         sh->scales[i] = sh->scales[i] * root_stretch(root) +
                         sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
-        vks_cli_poser_apply_root(&f->ps, ch->first + sh->a + i, rp, rn);
+        vks__apply_root(s, root, rp, rn);
     }
     const float *gp = ch->gp + (size_t)sh->a * per + at, *gn = ch->gn + (size_t)sh->a * per + at;
     if (sh->check) /* integer work on the words, beside the comparison (which it leaves alone) */
@@ -189,46 +229,24 @@ static void *run_sums(void *arg)
     return NULL;
 }
 
-/* The context's pool of `workers` threads beside the caller's, started on first use (once:
-   NULL when none could be, and the caller then runs every part itself). */
-static vks_work_pool *pool_of(vctx *c, int workers)
-{
-    if (!c->pool_tried && workers >= 1) {
-        c->pool_tried = 1;
-        c->pool = vks_work_pool_start((uint32_t)workers,
-                                      "validate's reference: fewer threads (none: every share on the calling thread)");
-    }
-    return c->pool;
-}
-
-typedef struct parts_call {
-    void *(*fn)(void *);
-    void *const *args;
-} parts_call;
-
-static void run_part(void *arg, uint32_t i)
-{
-    const parts_call *p = arg;
-    p->fn(p->args[i]);
-}
-
-void vks_validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
+void vks__validate_parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
 {
     if (parts > MAX_REF_THREADS)
         parts = MAX_REF_THREADS;
     if (parts < 1)
         return;
-    parts_call p = {fn, args};
-    vks_work_pool_share(parts > 1 ? pool_of(c, vks_validate_threads(c->threads) - 1) : NULL, (uint32_t)parts,
-                        run_part, &p);
+    if (parts > 1 && c->parallel) {
+        c->parallel(c, parts, fn, args);
+        return;
+    }
+    for (int t = 0; t < parts; t++) /* in order, as a pool's caller takes every part */
+        fn(args[t]);
 }
 
-void vks_validate_ctx_free(vctx *c)
+void vks__validate_ctx_free(vctx *c)
 {
     free(c->ahead.locals);
     c->ahead = (vposes_ahead){0};
-    vks_work_pool_finish(c->pool);
-    c->pool = NULL, c->pool_tried = 0;
     free(c->locals), free(c->rp), free(c->rn), free(c->world), free(c->scales);
     c->locals = NULL, c->rp = c->rn = NULL, c->world = NULL, c->scales = NULL;
     c->locals_cap = c->out_cap = c->world_cap = c->scales_cap = 0;
@@ -236,7 +254,7 @@ void vks_validate_ctx_free(vctx *c)
         vks_error_map_free(&c->thread_maps[t]);
 }
 
-int vks_validate_threads(int asked)
+int vks__validate_threads(int asked)
 {
     long n = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_REF_THREADS ? MAX_REF_THREADS : (int)n;
@@ -251,15 +269,15 @@ static double sums_and_golden(vctx *c, const vref_chunk *ch, uint32_t first_shar
     size_t per = (size_t)f->skin->vertex_count * 3;
     size_t from = (size_t)first_share_end * per, rest = (size_t)ch->count * per - from;
     sums ss[2] = {{&f->pos, ch->gp + from, c->rp + from, rest}, {&f->nrm, ch->gn + from, c->rn + from, rest}};
-    vks_validate_parallel(c, rest ? 2 : 0, run_sums, (void *[]){&ss[0], &ss[1]});
-    double t1 = vks_validate_now_ms();
+    vks__validate_parallel(c, rest ? 2 : 0, run_sums, (void *[]){&ss[0], &ss[1]});
+    double t1 = vks__validate_now_ms();
     for (uint32_t i = 0; i < ch->count && (c->save_golden || c->against); i++) {
         if (!ch->crowd) {
-            vks_golden_chunk(c, f, ch->first, ch->count, ch->gp, ch->gn, c->scales);
+            vks__golden_chunk(c, f, ch->first, ch->count, ch->gp, ch->gn, c->scales);
             break;
         }
         size_t at = (size_t)i * per;
-        vks_golden_chunk(c, f, pose_of(ch, i), 1, ch->gp + at, ch->gn + at, &c->scales[i]);
+        vks__golden_chunk(c, f, pose_of(ch, i), 1, ch->gp + at, ch->gn + at, &c->scales[i]);
     }
     return t1;
 }
@@ -273,14 +291,14 @@ static double sampled_sums_and_golden(vctx *c, const vref_chunk *ch)
     c->chunk_unit_normals &= f->unit_normals;
     for (uint32_t i = 0; i < ch->count; i++) {
         uint32_t pose = pose_of(ch, i);
-        if (!vks_validate_sampled(f, pose))
+        if (!vks__validate_sampled(f, pose))
             continue;
         size_t at = (size_t)i * per;
         vks__diff_add_sums_pair(&f->pos, ch->gp + at, c->rp + at, &f->nrm, ch->gn + at, c->rn + at, per);
         if (c->against)
-            vks_golden_chunk(c, f, pose, 1, ch->gp + at, ch->gn + at, &c->scales[i]);
+            vks__golden_chunk(c, f, pose, 1, ch->gp + at, ch->gn + at, &c->scales[i]);
     }
-    return vks_validate_now_ms(); /* its golden work is in the loop: counted as the check's */
+    return vks__validate_now_ms(); /* its golden work is in the loop: counted as the check's */
 }
 
 static int grow(void **p, size_t *cap, size_t need)
@@ -298,13 +316,13 @@ static int grow(void **p, size_t *cap, size_t need)
    than its share (the result is the same either way). */
 enum { MIN_SHARE_VERTICES = 16384 };
 
-int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
+int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
 {
     vfile *f = ch->f;
     const vks_skin *s = f->skin;
     uint32_t count = ch->count;
-    double t0 = vks_validate_now_ms(); /* the file's check and golden times (its JUnit cases') */
-    int threads = vks_validate_threads(c->threads);
+    double t0 = vks__validate_now_ms(); /* the file's check and golden times (its JUnit cases') */
+    int threads = vks__validate_threads(c->threads);
     uint64_t work = (uint64_t)count * (s->vertex_count ? s->vertex_count : 1);
     if ((uint64_t)threads * MIN_SHARE_VERTICES > work)
         threads = (int)(work / MIN_SHARE_VERTICES) + 1;
@@ -322,7 +340,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
         !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
         !grow((void **)&c->scales, &c->scales_cap, (size_t)count * sizeof *c->scales + 1)) {
-        fprintf(stderr, "vkskin validate: out of memory for the reference of a chunk\n");
+        vks__validate_say(c, "vkskin validate: out of memory for the reference of a chunk\n");
         return 1;
     }
     for (int t = 0; t < threads * 2; t++) { /* each thread's maps, sized for this model */
@@ -333,7 +351,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         }
         vks_error_map_free(tm);
         if (vks_error_map_init(tm, s->vertex_count) != VKS_OK) {
-            fprintf(stderr, "vkskin validate: out of memory for the error maps of a chunk\n");
+            vks__validate_say(c, "vkskin validate: out of memory for the error maps of a chunk\n");
             return 1;
         }
     }
@@ -359,7 +377,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
         vks_gpu_figures_reset(&sh[t].figs);
         args[t] = &sh[t];
     }
-    vks_validate_parallel(c, threads, run_share, args); /* the caller takes shares too */
+    vks__validate_parallel(c, threads, run_share, args); /* the caller takes shares too */
     for (int t = 0; t < threads; t++) { /* in the shares' order: ties keep the earlier pose */
         vks_diff_merge(&f->pos, &sh[t].pos);
         vks_diff_merge(&f->nrm, &sh[t].nrm);
@@ -371,7 +389,7 @@ int vks_validate_ref_chunk(vctx *c, const vref_chunk *ch)
             c->bound[k] = fmin(c->bound[k], sh[t].bound[k]), c->bound[3 + k] = fmax(c->bound[3 + k], sh[t].bound[3 + k]);
     }
     double t1 = c->sampled ? sampled_sums_and_golden(c, ch) : sums_and_golden(c, ch, sh[0].b);
-    f->check_ms += t1 - t0, f->golden_ms += vks_validate_now_ms() - t1;
+    f->check_ms += t1 - t0, f->golden_ms += vks__validate_now_ms() - t1;
     f->delivered += count;
     return 0;
 }

@@ -1,14 +1,14 @@
 /* validate's readback check, shared by one device's run (validate_run.c) and the split across
  * contexts (validate_split.c): what a chunk names on a mismatch, the GPU's figures against the
- * host's from the same bytes, and the --readback-check rule for a batch's reduction. Apart, so
- * that neither of the two files calls into the other for it. */
+ * host's from the same bytes (library-internal: validate_engine.h). Apart, so that neither of
+ * the two callers calls into the other for it. */
 #include <math.h>
 #include <stdio.h>
 
-#include "validate.h"
+#include "check/validate_engine.h"
 
 /* What a chunk names: its first file and that file's poses (crowd: instances) in it. */
-void vks_validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
+void vks__validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
 {
     if (!c->chunk_file)
         c->chunk_file = f, c->chunk_first = first, c->chunk_poses = count;
@@ -23,14 +23,14 @@ void vks_validate_note_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count)
  * from the bytes delivered; the exact ones must agree, or what was compared is not what the
  * GPU wrote. Every mismatch is said on stderr, `what` naming the chunk's poses; the run goes
  * on (the comparison is still made) and ends in exit 5. */
-void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
+void vks__validate_check_readback(vctx *c, uint32_t chunk, const char *poses, const vks_gpu_figures *g)
 {
-    vdevice *d = c->device;
+    vcounts *d = c->counts;
     const vks_gpu_figures *h = &c->chunk_host;
     const char *what = NULL;
     uint32_t gv = 0, hv = 0;
     if (c->sampled) /* --sample: the figures held to the host's bound (validate_sample.c) */
-        vks_validate_check_bound(c, chunk, g);
+        vks__validate_check_bound(c, chunk, g);
     if (!c->reduce) /* --sample without the readback check: the host did not recompute them */
         ;
     else if (g->sum != h->sum)
@@ -52,7 +52,7 @@ void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, con
             snprintf(more, sizeof more, " and %u other file(s)", c->chunk_more_files);
         if (c->contexts > 1) /* a split batch numbers its chunks per context */
             snprintf(on, sizeof on, " on context %d/%d", c->context, c->contexts);
-        fprintf(stderr, "vkskin validate: %s: readback of chunk %u%s (%s %u..%u%s): the GPU's %s 0x%08x but the host "
+        vks__validate_say(c, "vkskin validate: %s: readback of chunk %u%s (%s %u..%u%s): the GPU's %s 0x%08x but the host "
                         "read 0x%08x\n",
                 c->chunk_file ? c->chunk_file->path : "?", chunk, on, poses, c->chunk_first,
                 c->chunk_first + c->chunk_poses - (c->chunk_poses > 0), more, what, gv, hv);
@@ -64,17 +64,11 @@ void vks_validate_check_readback(vctx *c, uint32_t chunk, const char *poses, con
 }
 
 /* The next chunk's figures start empty, and its poses unnamed. */
-void vks_validate_next_chunk(vctx *c)
+void vks__validate_next_chunk(vctx *c)
 {
     vks_gpu_figures_reset(&c->chunk_host);
     c->chunk_file = NULL, c->chunk_more_files = 0;
     for (int k = 0; k < 3; k++) /* and its bound (--sample) empty */
         c->bound[k] = INFINITY, c->bound[3 + k] = -INFINITY;
     c->chunk_unit_normals = 1;
-}
-
-/* vks_gpu_batch.reduce for --readback-check (auto: only where the chunks come through a copy). */
-int vks_validate_reduce_mode(const vrun *r)
-{
-    return r->readback_check > 0 ? 1 : r->readback_check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
 }
