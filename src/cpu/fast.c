@@ -317,6 +317,31 @@ static void *align64(void *p)
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
+/* The runs by slots used (fast_runs.h), through the job's allocator: without memory for them
+ * every group runs at its own count, as before. */
+static void runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *r)
+{
+    uint64_t cap = vks__fast_runs_capacity(s);
+    if (cap < SIZE_MAX / sizeof *r->runs) {
+        r->runs = a->alloc(a->user, cap * sizeof *r->runs);
+        r->group_first = a->alloc(a->user, ((size_t)s->group_count + 1) * sizeof *r->group_first);
+    }
+    if (r->runs && r->group_first) {
+        vks__fast_runs_make(s, group_slots_fn, r);
+        return;
+    }
+    if (r->runs)
+        a->free(a->user, r->runs), r->runs = NULL;
+}
+
+static void runs_free(const vks_allocator *a, vks__fast_runs *r)
+{
+    if (r->runs)
+        a->free(a->user, r->runs);
+    if (r->group_first)
+        a->free(a->user, r->group_first);
+}
+
 /* The rest the run deforms: the morph targets at their default weights (NULL: none moves a
  * vertex, or the job gives weights per instance, which the threads apply chunk by chunk). */
 static vks_result morph_rest(const vks_deform_job *job, const vks_cpu_options *opt, float (**pos)[3],
@@ -376,17 +401,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
-    /* the runs by slots used (fast_runs.h): without memory for them every group runs at its
-     * own count, as before */
-    uint64_t run_cap = vks__fast_runs_capacity(s);
-    if (run_cap < SIZE_MAX / sizeof *sh.runs.runs) {
-        sh.runs.runs = a.alloc(a.user, run_cap * sizeof *sh.runs.runs);
-        sh.runs.group_first = a.alloc(a.user, ((size_t)s->group_count + 1) * sizeof *sh.runs.group_first);
-    }
-    if (sh.runs.runs && sh.runs.group_first)
-        vks__fast_runs_make(s, group_slots_fn, &sh.runs);
-    else if (sh.runs.runs)
-        a.free(a.user, sh.runs.runs), sh.runs.runs = NULL;
+    runs_make(s, &a, &sh.runs);
     /* The records: with at most one instance per thread each thread makes its own, chunk by
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */
@@ -451,10 +466,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         a.free(a.user, t);
     if (ids)
         a.free(a.user, ids);
-    if (sh.runs.runs)
-        a.free(a.user, sh.runs.runs);
-    if (sh.runs.group_first)
-        a.free(a.user, sh.runs.group_first);
+    runs_free(&a, &sh.runs);
     if (rec_block)
         a.free(a.user, rec_block);
     if (more_block)
