@@ -14,7 +14,9 @@
  *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
  *   5. compare:  vks_diff                                                 (check.h)
  *                per-vertex error maps, JUnit and HTML reports             (report.h)
+ *                the whole validation as one call, its JSON report         (validate.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
+ *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
  *      outputs never destroy what they replace                             (output.h)
  *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
  *   7. free:     vks_skin_free(skin)
@@ -44,8 +46,10 @@
 #include "vkskin/render.h"
 #include "vkskin/check.h"
 #include "vkskin/report.h"
+#include "vkskin/validate.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
+#include "vkskin/bake_job.h"
 #include "vkskin/gltf.h"
 
 #endif

@@ -44,21 +44,18 @@ set_tests_properties(cli_bake_slurm PROPERTIES TIMEOUT 120)
 # The manifest parser on arbitrary bytes (a libFuzzer target with -DVKSKIN_FUZZ=ON, otherwise a
 # replay of the seeds).
 vks_add_fuzz(NAME fuzz_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
              SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/bake_manifest/seeds)
 if(VKSKIN_FUZZ)
   set(fuzz_bake_target fuzz_bake_manifest)
 else()
   set(fuzz_bake_target fuzz_bake_manifest_replay)
 endif()
-target_include_directories(${fuzz_bake_target} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+target_include_directories(${fuzz_bake_target} PRIVATE ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})
 target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
 
-# The manifest's parser and entry hash (compiled from the program's source, as the fuzz target).
-vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_manifest.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c
-             LABELS bake)
-target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+# The manifest's parser and entry hash (the library's src/bake/job_manifest.c).
+vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c LABELS bake)
+target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
 # A bake faults its pages in about once: freed blocks are reused (bake_malloc.c); counted by
 # max_rss --faults (ru_minflt), not timed. max_rss is made above.
@@ -115,10 +112,9 @@ set_tests_properties(cli_bake_layers PROPERTIES LABELS "cli;bake;anim" TIMEOUT 3
 add_test(NAME cli_bake_root_motion COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_root_motion.sh $<TARGET_FILE:vkskin>
          ${PROJECT_SOURCE_DIR} ${VKSKIN_REAL_DATASETS})
 set_tests_properties(cli_bake_root_motion PROPERTIES LABELS "cli;bake;anim" TIMEOUT 300)
-# The program's work pool: tasks, and shares of a task's indexes that idle threads help with
-# (compiled from the program's source).
+# The library's work pool (src/core/work_pool.c, under the program's names): tasks, and shares
+# of a task's indexes that idle threads help with.
 vks_add_test(NAME test_work_pool SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_work_pool.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/work_pool.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_thread.c
-             LABELS bake core)
-target_include_directories(test_work_pool PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin)
+             ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_thread.c LABELS bake core)
+target_include_directories(test_work_pool PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${PROJECT_SOURCE_DIR}/src)
 set_tests_properties(test_work_pool PROPERTIES TIMEOUT 60) # a share left to a freed frame hangs rather than fails

@@ -9,7 +9,7 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rw_write.c)
 endif()
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_rw.c)
   vks_add_fuzz(NAME fuzz_rw SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_rw.c
-    SEEDS ${VKSKIN_REAL_DATASETS}/renderware ${CMAKE_SOURCE_DIR}/datasets)
+    SEEDS ${VKSKIN_REAL_DATASETS}/renderware ${CMAKE_SOURCE_DIR}/datasets ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/rw)
 endif()
 
 # Rigid atomics (no Skin PLG, attached to a bone's frame) deformed by the frame's world in the

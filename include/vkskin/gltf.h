@@ -21,6 +21,12 @@
  *     skin's joints (a node that is two bones of one mesh, NW4C rigid and smooth, gets a child
  *     node with an identity transform for its second inverse bind). Weights are written
  *     normalised (glTF requires it); the report counts vertices whose stored sum was off 1.
+ *   - A rigid part (a mesh whose every group is VKS_GROUP_RIGID on its one bone: a sword on a
+ *     hand, a helmet, a prop at a root) is a mesh node without a skin, a child of its bone's
+ *     node: its vertices as the source stores them (the part's own space), its local transform
+ *     the bone's inverse bind (identity for glTF, RenderWare and NW4C; the shape's transform
+ *     under its node for NIF; a matrix where it is no TRS), so its world is the skin matrix
+ *     vkskin gives the part. Named "<name> (mesh)" where a skeleton node has its name.
  *   - The skeleton's nodes with their bind locals as TRS, under a root node that carries
  *     C * S: S the mesh's skin-space transform at bind (skin.h: space_pre * inverse world of
  *     space_node), so that glTF's joint matrices equal vkskin's skin matrices, and C the axis

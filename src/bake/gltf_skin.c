@@ -263,7 +263,66 @@ static void write_primitives(vks__gltf *g, const vks_skin *s, uint32_t m, cJSON 
     }
 }
 
-/* One mesh: its primitive in file vertex order, its skin, and its node at the scene root. */
+/* A rigid part: a mesh whose every group is rigid on its one bone (a sword on a hand, a
+ * helmet, a prop at a root: VKS_GROUP_RIGID, weight 1), so its vertices follow that bone's
+ * node whole and need no skin. */
+static int rigid_part(const vks_skin *s, const vks_mesh *me)
+{
+    if (me->bone_count != 1 || me->group_count == 0)
+        return 0;
+    for (uint32_t gi = me->first_group; gi < me->first_group + me->group_count; gi++)
+        if (!(s->groups[gi].flags & VKS_GROUP_RIGID))
+            return 0;
+    return 1;
+}
+
+/* A node's local transform: TRS where the affine is one (within float), else its matrix. */
+static void local_transform(cJSON *node, const vks_affine *a)
+{
+    float t[3], q[4], sc[3], m16[16];
+    vks_affine_to_trs(a, t, q, sc);
+    vks_affine back = vks_affine_from_trs(t, q, sc);
+    double size = 0, off = 0;
+    for (int i = 0; i < 12; i++) {
+        size = fmax(size, fabs((double)a->m[i]));
+        off = fmax(off, fabs((double)back.m[i] - (double)a->m[i]));
+    }
+    if (off <= 1e-6 * (size > 1 ? size : 1)) {
+        vks__gltf_node_trs(node, a);
+        return;
+    }
+    vks__gltf_mat4(a, m16);
+    cJSON_AddItemToObject(node, "matrix", vks__gltf_numbers(m16, 16));
+}
+
+/* Rigid mesh m as a mesh node (no skin) under its bone's node in its skeleton copy. Its
+ * vertices stay as the source stores them (the part's own space); the node's local transform
+ * is the bone's inverse bind, which for a rigid group places those vertices in the bone's
+ * space (identity for glTF, RenderWare and NW4C; the shape's transform under its node for
+ * NIF): its world, C * S * W(bone) * inverse bind, is the skin matrix the one-joint skin had.
+ * A node named as a skeleton node (its bone, for glTF's rigid parts) is called
+ * "<name> (mesh)", so that clips and poses that bind by name find the skeleton's node. */
+static void write_rigid_node(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m,
+                             uint32_t mesh_index)
+{
+    const vks_mesh *me = &s->meshes[m];
+    const vks_bone *bo = &s->bones[me->first_bone];
+    char name[192];
+    int clash = 0;
+    for (uint32_t n = 0; n < s->node_count && !clash; n++)
+        clash = !strcmp(me->name, s->nodes[n].name);
+    snprintf(name, sizeof name, clash ? "%s (mesh)" : "%s", me->name);
+    cJSON *node = name_item(cJSON_CreateObject(), name);
+    if (node) {
+        cJSON_AddNumberToObject(node, "mesh", mesh_index);
+        local_transform(node, &bo->inverse_bind);
+    }
+    uint32_t ni = vks__gltf_push(g, g->nodes, node);
+    add_child(g, vks__gltf_node(L, L->copy_of_mesh[m], bo->node), ni);
+}
+
+/* One mesh: its primitive in file vertex order, and its skin and node at the scene root, or,
+ * for a rigid part, its node under its bone (write_rigid_node). */
 static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s, uint32_t m, const uint32_t *file_to_model,
                       int most, vks_gltf_report *rep)
 {
@@ -273,7 +332,7 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
     /* joints and weights of set 0 in [0, nv), of set 1 (slots 4..7) in [nv, 2 nv) */
     float (*wts)[4] = malloc(((size_t)nv + 1) * 2 * sizeof *wts), *ibm = malloc(((size_t)me->bone_count + 1) * 64);
     uint16_t (*jts)[4] = malloc(((size_t)nv + 1) * 2 * sizeof *jts);
-    int ok = pos && nrm && wts && ibm && jts, two_sets = 0;
+    int ok = pos && nrm && wts && ibm && jts, two_sets = 0, rigid = rigid_part(s, me);
     int has_n = s->normals && (me->flags & VKS_MESH_HAS_NORMALS);
     for (uint32_t j = 0; ok && j < nv; j++) {
         uint32_t v = file_to_model[j];
@@ -300,11 +359,11 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
             if (has_n)
                 cJSON_AddNumberToObject(attr, "NORMAL", vks__gltf_floats(g, &nrm[0][0], nv, 3, VKS__GL_ARRAY_BUFFER, 0));
             vks__gltf_texcoords(g, attr, s, file_to_model, nv, 0, me->uv_set_count, 0);
-            if (me->bone_count) {
+            if (me->bone_count && !rigid) {
                 cJSON_AddNumberToObject(attr, "JOINTS_0", vks__gltf_joints(g, (const uint16_t(*)[4])jts, nv));
                 cJSON_AddNumberToObject(attr, "WEIGHTS_0", vks__gltf_floats(g, &wts[0][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
             }
-            if (me->bone_count && two_sets) { /* only meshes with more than 4 influences */
+            if (me->bone_count && two_sets && !rigid) { /* only meshes with more than 4 influences */
                 cJSON_AddNumberToObject(attr, "JOINTS_1", vks__gltf_joints(g, (const uint16_t(*)[4])(jts + nv), nv));
                 cJSON_AddNumberToObject(attr, "WEIGHTS_1",
                                         vks__gltf_floats(g, &wts[nv][0], nv, 4, VKS__GL_ARRAY_BUFFER, 0));
@@ -320,15 +379,19 @@ static int write_mesh(vks__gltf *g, const vks__gltf_layout *L, const vks_skin *s
         cJSON_Delete(attr);
         cJSON_Delete(targets);
         uint32_t mesh_index = vks__gltf_push(g, g->meshes, mesh);
-        int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
-        rep->joints += me->bone_count;
-        cJSON *node = name_item(cJSON_CreateObject(), me->name);
-        if (node) {
-            cJSON_AddNumberToObject(node, "mesh", mesh_index);
-            if (skin_index >= 0) /* a mesh without bones is written unskinned */
-                cJSON_AddNumberToObject(node, "skin", skin_index);
+        if (rigid) {
+            write_rigid_node(g, L, s, m, mesh_index);
+        } else {
+            int32_t skin_index = me->bone_count ? (int32_t)write_skin(g, L, s, m, ibm) : -1;
+            rep->joints += me->bone_count;
+            cJSON *node = name_item(cJSON_CreateObject(), me->name);
+            if (node) {
+                cJSON_AddNumberToObject(node, "mesh", mesh_index);
+                if (skin_index >= 0) /* a mesh without bones is written unskinned */
+                    cJSON_AddNumberToObject(node, "skin", skin_index);
+            }
+            vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(vks__gltf_push(g, g->nodes, node)));
         }
-        vks__gltf_push(g, g->scene_nodes, cJSON_CreateNumber(vks__gltf_push(g, g->nodes, node)));
     }
     free(pos), free(nrm), free(wts), free(ibm), free(jts);
     return ok;

@@ -42,4 +42,22 @@ vks_result vks__morph_rest(const vks_skin *s, const vks_allocator *a, float (**p
  * only), whatever the weights. */
 void vks__morph_rest_into(const vks_skin *s, float *pos, float *nrm);
 
+/* One mesh's morph targets as a seed format reader (RenderWare, NIF) reads them: deltas per
+ * file vertex (the mesh's skin->source_vertex numbers), in the file's target order. */
+typedef struct vks__morph_source {
+    uint32_t mesh;                /* the model mesh they move */
+    uint32_t file_vertex_count;   /* vertices each delta array holds */
+    uint32_t target_count;
+    const float *const *pos;      /* per target: file_vertex_count * 3 deltas; NULL: none */
+    const float *const *nrm;      /* per target (NULL: none), or NULL; kept on meshes with normals */
+    const float *weights;         /* per target: the default weight; NULL: 0 */
+    const char *const *names;     /* per target, or NULL: "" */
+    const char *node_name;        /* the mesh's node as clips name it; NULL: not known */
+} vks__morph_source;
+
+/* The targets of count meshes (in increasing mesh order) into the built skin: skin->targets,
+ * the meshes' ranges, deltas dense over each mesh's model vertices (skin.h, MORPH TARGETS).
+ * The skin must have none yet; vks__skin_validate_morphs checks the result. */
+vks_result vks__skin_attach_morphs(vks_skin *skin, const vks__morph_source *src, uint32_t count, vks_error *err);
+
 #endif

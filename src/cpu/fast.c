@@ -31,6 +31,7 @@
 #include "core/thread_start.h"
 #include "fast_internal.h"
 #include "fast_morph.h"
+#include "fast_runs.h"
 
 /* Vertices per block of the shared records: each block is made once per run, by the first
  * thread that needs it, so the records are made in parallel. */
@@ -60,6 +61,8 @@ typedef struct fast_shared {
     const float (*rest_pos)[3], (*rest_nrm)[3];
     int per_instance;       /* the job's morph weights differ from the defaults: each thread
                                moves its chunks by its instance's weights (stream mode) */
+    vks__fast_runs runs;    /* runs of vertices by the slots they use (fast_runs.h); NULL
+                               tables: every group's loop at its group's count */
 } fast_shared;
 
 typedef struct fast_thread {
@@ -78,6 +81,11 @@ typedef struct fast_thread {
 static uint32_t group_slots(const vks_group *gr)
 {
     return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? gr->max_influences : VKS_MAX_INFLUENCES;
+}
+
+static uint32_t group_slots_fn(const vks_group *gr)
+{
+    return group_slots(gr);
 }
 
 /* The records of group gr's vertices [a, b) into rec[0 .. b - a), and for a group of more than
@@ -217,6 +225,27 @@ const char *vks_cpu_fast_path(void)
     return pick_kernel()->name;
 }
 
+/* The kernel over group g's vertices [c0, c1) (records rec[0 ..), outputs pos/nrm from c0), run
+ * by run where the group has runs: each run's loop blends only the slots its vertices use. */
+static void deform_span(const fast_shared *sh, uint32_t g, const vks__fast_vertex *rec, const vks__fast_more *more,
+                        const vks__pal_mat *pal, uint32_t c0, uint32_t c1, int nmode, float *pos, float *nrm)
+{
+    const vks_group *gr = &sh->job->skin->groups[g];
+    int k_group = vks__fast_loop_influences(group_slots(gr));
+    if (!sh->runs.runs || sh->runs.group_first[g] == sh->runs.group_first[g + 1]) {
+        sh->kernel->deform(rec, more, pal, c1 - c0, k_group, nmode, pos, nrm);
+        return;
+    }
+    uint32_t r = vks__fast_run_at(&sh->runs, g, c0), last = sh->runs.group_first[g + 1];
+    for (uint32_t v = c0; v < c1; r++) {
+        uint32_t end = r + 1 < last && sh->runs.runs[r + 1].first < c1 ? sh->runs.runs[r + 1].first : c1;
+        size_t at = v - c0;
+        sh->kernel->deform(rec + at, more ? more + at : NULL, pal, end - v, (int)sh->runs.runs[r].k, nmode,
+                           pos + at * 3, nrm ? nrm + at * 3 : NULL);
+        v = end;
+    }
+}
+
 static void *worker(void *arg)
 {
     fast_thread *t = arg;
@@ -263,9 +292,8 @@ static void *worker(void *arg)
                         prepare_morphed(sh, t, gr, mw, c0, n);
                     else
                         prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
-                    sh->kernel->deform(t->scratch, t->scratch_more, t->pal, n,
-                                       vks__fast_loop_influences(group_slots(gr)), nmode, pa + (size_t)(c0 - a) * 3,
-                                       na ? na + (size_t)(c0 - a) * 3 : NULL);
+                    deform_span(sh, g, t->scratch, t->scratch_more, t->pal, c0, c0 + n, nmode,
+                                pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
                 }
                 continue;
             }
@@ -275,9 +303,8 @@ static void *worker(void *arg)
                 uint32_t blk = c0 / PREP_BLOCK;
                 c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
                 block_ready(sh, blk);
-                sh->kernel->deform(sh->rec + c0, sh->more ? sh->more + c0 : NULL, t->pal, c1 - c0,
-                                   vks__fast_loop_influences(group_slots(gr)), nmode, pa + (size_t)(c0 - a) * 3,
-                                   na ? na + (size_t)(c0 - a) * 3 : NULL);
+                deform_span(sh, g, sh->rec + c0, sh->more ? sh->more + c0 : NULL, t->pal, c0, c1, nmode,
+                            pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
             }
         }
     }
@@ -288,6 +315,31 @@ static void *worker(void *arg)
 static void *align64(void *p)
 {
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
+/* The runs by slots used (fast_runs.h), through the job's allocator: without memory for them
+ * every group runs at its own count, as before. */
+static void runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *r)
+{
+    uint64_t cap = vks__fast_runs_capacity(s);
+    if (cap < SIZE_MAX / sizeof *r->runs) {
+        r->runs = a->alloc(a->user, cap * sizeof *r->runs);
+        r->group_first = a->alloc(a->user, ((size_t)s->group_count + 1) * sizeof *r->group_first);
+    }
+    if (r->runs && r->group_first) {
+        vks__fast_runs_make(s, group_slots_fn, r);
+        return;
+    }
+    if (r->runs)
+        a->free(a->user, r->runs), r->runs = NULL;
+}
+
+static void runs_free(const vks_allocator *a, vks__fast_runs *r)
+{
+    if (r->runs)
+        a->free(a->user, r->runs);
+    if (r->group_first)
+        a->free(a->user, r->group_first);
 }
 
 /* The rest the run deforms: the morph targets at their default weights (NULL: none moves a
@@ -356,7 +408,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0, NULL, 0,
                       morph_pos ? (const float(*)[3])morph_pos : (const float(*)[3])s->positions,
                       morph_pos ? (const float(*)[3])morph_nrm : (const float(*)[3])s->normals,
-                      vks__morph_weights_off_default(job) != 0};
+                      vks__morph_weights_off_default(job) != 0, {NULL, NULL}};
     for (uint32_t g = 0; g < s->group_count; g++) {
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
@@ -378,6 +430,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
+    runs_make(s, &a, &sh.runs);
     /* The records: with at most one instance per thread each thread makes its own, chunk by
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */
@@ -423,6 +476,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
         a.free(a.user, t);
     if (ids)
         a.free(a.user, ids);
+    runs_free(&a, &sh.runs);
     if (rec_block)
         a.free(a.user, rec_block);
     if (more_block)

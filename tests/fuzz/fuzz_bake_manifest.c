@@ -1,4 +1,4 @@
-/* vkskin bake's manifest parser (tools/vkskin/bake_manifest.c) on arbitrary bytes: it must
+/* vkskin bake's manifest parser (src/bake/job_manifest.c) on arbitrary bytes: it must
  * refuse them with a message or give jobs whose every field is in range, never crash, leak
  * or read out of bounds. Nothing is read from disk: the parser only resolves paths.
  * Build: -DVKSKIN_FUZZ=ON with clang; seeds in tests/fuzz/bake_manifest/seeds. */
@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     vks_bake_manifest m;
-    if (vks_bake_manifest_parse("seeds/bake.json", data, size, 0, &m) != VKS_EXIT_OK) {
+    if (vks__bake_manifest_parse("seeds/bake.json", data, size, 0, NULL, &m) != VKS__BAKE_EXIT_OK) {
         assert(m.jobs == NULL && m.job_count == 0);
         return 0;
     }
@@ -25,6 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t c = 0; c < job->clip_count; c++)
             assert(job->clips[c].file && job->clips[c].file_given);
     }
-    vks_bake_manifest_free(&m);
+    vks__bake_manifest_free(&m);
     return 0;
 }

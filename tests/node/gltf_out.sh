@@ -84,6 +84,13 @@ for m in "$real"/gltf/*/*.gltf "$real"/gltf/*/*.glb; do
   files+=("$o"); samples=$((samples + 1))
 done
 echo "Khronos samples: $samples"
+# a character with props parented to bones, authored with Blender (tests/data/blender): as it
+# is, and converted with its clip (the props as mesh nodes under their bones' nodes)
+m=$here/../data/blender/prop_char.glb
+printf 'SAMPLE\t%s\n' "$m" >>"$work/jobs.txt"
+"$vkskin" convert "$m" "$work/prop_char.glb" --clip "$m" 2>"$work/err" || { cat "$work/err"; fail "convert $m"; }
+printf '%s\t%s\t%s\n' "$work/prop_char.glb" "$m" "$m" >>"$work/jobs.txt"
+files+=("$work/prop_char.glb")
 # Fox keeps what it is painted with (issue 26): its UV set, its material's base-colour texture
 # and its PNG, embedded (the validator below checks the references and the image's bytes)
 if [ -f "$work/sample_Fox.glb.glb" ]; then

@@ -76,6 +76,17 @@ async function load(file) {
     o.geometry.computeBoundingBox();
     box.union(o.geometry.boundingBox);
   });
+  // vkskin writes the meshes in the file's node order; three.js traverses the scene graph, where
+  // a rigid part under a bone comes before a skinned mesh at a root of a lower index: order them
+  // by their node (the primitives of one node keep their order: the sort is stable)
+  const nodeOf = (o) => {
+    for (let x = o; x; x = x.parent) {
+      const n = gltf.parser.associations.get(x)?.nodes;
+      if (n !== undefined) return n;
+    }
+    return Infinity;
+  };
+  model.meshes.sort((a, b) => nodeOf(a) - nodeOf(b));
   model.diag = box.min.distanceTo(box.max); // the model's scale
   const c = gltf.parser.json.asset.extras?.vkskin?.correction;
   model.C = c ? new THREE.Matrix4().fromArray(c) : new THREE.Matrix4();

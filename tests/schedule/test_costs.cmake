@@ -41,6 +41,7 @@ set(VKSKIN_TEST_COSTS
   test_gpu_first_use            5   13    0
   test_gltf_samples             3   13    4
   cli_gltf                      4   11    0
+  cli_seed_morph               25   60   12
   cli_gltf_compressed          32   80   20
   engines_threejs              20   20   20
   readme_commands               7   10    0

@@ -1,15 +1,15 @@
-/* vkskin bake's manifest (tools/vkskin/bake_manifest.c): defaults applied, paths resolved
+/* vkskin bake's manifest (src/bake/job_manifest.c): defaults applied, paths resolved
  * against the manifest's folder, every prefix of a manifest refused cleanly, and the entry
  * hash that decides what a re-run skips: the same for the same job however it is written
  * (key order, whitespace, a default spelt out), different when anything baked changes. */
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake/job_internal.h"
 #include "testutil.h"
 
 static int parse(const char *text, vks_bake_manifest *m)
 {
-    return vks_bake_manifest_parse("dir/bake.json", text, strlen(text), 0, m);
+    return vks__bake_manifest_parse("dir/bake.json", text, strlen(text), 0, NULL, m);
 }
 
 /* The hash of job 0 of text ("" when refused). */
@@ -18,9 +18,9 @@ static const char *hash_of(const char *text)
     static char h[17];
     vks_bake_manifest m;
     h[0] = 0;
-    if (parse(text, &m) == VKS_EXIT_OK) {
+    if (parse(text, &m) == VKS__BAKE_EXIT_OK) {
         memcpy(h, m.jobs[0].hash, sizeof h);
-        vks_bake_manifest_free(&m);
+        vks__bake_manifest_free(&m);
     }
     return h;
 }
@@ -29,10 +29,10 @@ int main(void)
 {
     vks_bake_manifest m;
     /* nothing is a manifest */
-    CHECK(parse("", &m) == VKS_EXIT_INPUT);
+    CHECK(parse("", &m) == VKS__BAKE_EXIT_INPUT);
     CHECK(m.jobs == NULL);
-    CHECK(parse("{}", &m) == VKS_EXIT_INPUT);
-    CHECK(parse("{\"jobs\": []}", &m) == VKS_EXIT_INPUT);
+    CHECK(parse("{}", &m) == VKS__BAKE_EXIT_INPUT);
+    CHECK(parse("{\"jobs\": []}", &m) == VKS__BAKE_EXIT_INPUT);
 
     const char *full =
         "{\"version\": 1, \"out\": \"baked\", \"defaults\": {\"fps\": 24, \"outputs\": [\"vat-png16\", \"atlas\"]},\n"
@@ -40,7 +40,7 @@ int main(void)
         "\"duration\": 2}]},\n"
         "          {\"name\": \"two\", \"model\": \"b.nif\", \"clips\": [\"b.kf\"], \"fps\": 10, \"range\": [0.5, 1],\n"
         "           \"outputs\": [\"raw\"], \"normals\": false, \"read\": {\"model_cfg\": \"m.cfg\", \"bone_limit\": 20}}]}";
-    CHECK_EQ_INT(parse(full, &m), VKS_EXIT_OK);
+    CHECK_EQ_INT(parse(full, &m), VKS__BAKE_EXIT_OK);
     CHECK_EQ_INT(m.job_count, 2);
     if (m.job_count == 2) {
         const vks_bake_job *a = &m.jobs[0], *b = &m.jobs[1];
@@ -57,13 +57,13 @@ int main(void)
         CHECK(!strcmp(b->ropt.p3d.model_cfg_name, "dir/m.cfg"));
         CHECK(strcmp(a->hash, b->hash) != 0);
     }
-    vks_bake_manifest_free(&m);
+    vks__bake_manifest_free(&m);
 
     /* every prefix is refused, with nothing left allocated (ASan's leak check) */
     int accepted = 0;
     for (size_t n = 0; n < strlen(full); n++) {
-        accepted += vks_bake_manifest_parse("p.json", full, n, 0, &m) == VKS_EXIT_OK;
-        vks_bake_manifest_free(&m);
+        accepted += vks__bake_manifest_parse("p.json", full, n, 0, NULL, &m) == VKS__BAKE_EXIT_OK;
+        vks__bake_manifest_free(&m);
     }
     CHECK_EQ_INT(accepted, 0);
 
@@ -115,7 +115,7 @@ int main(void)
         CHECK(m.jobs[0].layers != NULL);
         CHECK(m.jobs[0].clip_count == 2); /* w.anm once, h.ifp#run */
         CHECK(!strcmp(m.jobs[0].clips[1].file_given, "h.ifp") && !strcmp(m.jobs[0].clips[1].name, "run"));
-        vks_bake_manifest_free(&m);
+        vks__bake_manifest_free(&m);
     }
     char hl[17];
     snprintf(hl, sizeof hl, "%s", hash_of(lay));

@@ -43,6 +43,15 @@ import json, sys
 b = json.load(open(sys.argv[1]))
 assert isinstance(b["readback_queue"]["family"], int) and b["readback_queue"]["queue"] >= 0, b.get("readback_queue")
 PY
+# the end to end: every output consumed in place on the bench's threads (issue 41), and what
+# share of the device-to-host ceiling that is
+python3 - "$T/b.json" <<'PY' || { echo "the end to end does not say its consuming threads and its d2h fraction"; fail=1; }
+import json, sys
+b = json.load(open(sys.argv[1]))
+g = b["gpu"]
+assert g["end_to_end"]["consumer_threads"] >= 1, g["end_to_end"]
+assert g["fractions"]["end_to_end_over_device_to_host"] > 0, g["fractions"]
+PY
 grep -q '"launch_shape"' "$T/b.json" && grep -Eq '"source":[[:space:]]*"(table|cache)"' "$T/b.json" ||
     { echo "the JSON does not say which launch shape ran and why"; fail=1; }
 # A forced launch shape is the one that runs, and says so; one the device cannot run is a

@@ -2,9 +2,8 @@
  * built with registry.c compiled again under VKSKIN_TEST_FORMAT, which lists the test-only
  * record of tests/formats/vkstest, and nothing else of the library, the CLI's format lists or
  * the generator changed. Detection, vks_read_any (and its error's list of formats),
- * vks_format_find, the axes the glTF writer and the VAT sidecar use, the CLI's format table
- * and clip list, and the generator's formats must all show it. */
-#define _GNU_SOURCE
+ * vks_format_find, the axes the glTF writer and the VAT sidecar use, the CLI's clip list and
+ * the generator's formats must all show it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,15 +49,10 @@ static void test_detect_and_read(void)
 
 static void test_cli_lists(void)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    vks_cli_print_formats(f);
-    fclose(f);
-    CHECK(text && strstr(text, "  vkskin test        .vkstest    -               Z up\n") != NULL);
-    free(text);
     char list[512];
-    CHECK(strstr(vks_cli_clip_format_list(list, sizeof list), "vkstest") == NULL); /* it has no clips */
+    vks_cli_clip_format_list(list, sizeof list);
+    CHECK(strstr(list, "RenderWare .anm .ska .ifp") != NULL);
+    CHECK(strstr(list, "vkstest") == NULL); /* it has no clips */
 }
 
 static void test_generator(void)

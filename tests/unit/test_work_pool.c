@@ -1,4 +1,4 @@
-/* The program's work pool (tools/vkskin/work_pool.c): every task runs once; a share runs each
+/* The work pool (src/core/work_pool.c, under the program's names): every task runs once; a share runs each
  * index exactly once, from the caller or from a pool task (a bake's VAT kind shares its
  * textures from inside a task), and its caller does not wait for a pool whose threads are all
  * busy: the helpers it queued and no thread took are withdrawn; a caller that is a thread of

@@ -25,7 +25,7 @@ static void print_clip_file(void *user, const char *path, size_t size, const cha
     printf("wrote %s (%zu bytes): %s\n", path, size, what);
 }
 
-static void usage(const char *prog, FILE *f)
+void vks_gen_cli_usage(const char *prog, FILE *f)
 {
     fprintf(f,
             "usage: %s [options] --out FILE\n"
@@ -143,7 +143,7 @@ static int parse_args(const char *prog, int argc, char **argv, gen_args *g)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(prog, stdout);
+            vks_gen_cli_usage(prog, stdout);
             return VKS_EXIT_OK;
         }
         if (!strcmp(a, "--strips")) {

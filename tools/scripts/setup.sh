@@ -10,6 +10,7 @@ packages=(
   liblzo2-dev # tests only: the reference test_lzo1x holds the hand-written LZO1X decoder against
   slurm-wlm munge # vkskin bake's job-array test brings up a one-node cluster (tests/cli/cli_bake_slurm.sh)
   libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
+  groff-base man-db # the vkskin(1) page generated from the option tables renders (tests/cli/cli_reference.sh)
   python3-jsonschema # bake sidecars checked against docs/schema/bake_sidecar.schema.json
   libmeshoptimizer-dev libdraco-dev # compressed glTF (EXT_/KHR_meshopt_compression, KHR_draco_mesh_compression)
   gltfpack draco # tests only: the compressed glTF tests make their files with these encoders

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_job.h"
+#include "bake_cli.h"
 
 static void add_inputs(const vks_bake_manifest *m, const char *merge_dir, vks_cli_inputs *in)
 {
@@ -23,7 +23,7 @@ static void add_inputs(const vks_bake_manifest *m, const char *merge_dir, vks_cl
     }
     DIR *d = merge_dir ? opendir(merge_dir) : NULL;
     struct dirent *e;
-    while (d && (e = readdir(d))) { /* the merge reads every *.json there (bake_merge.c) */
+    while (d && (e = readdir(d))) { /* the merge reads every *.json there (src/bake/job_merge.c) */
         size_t len = strlen(e->d_name);
         if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
             continue;
@@ -51,7 +51,7 @@ static int refuse_job(const vks_bake_job *job, const char *dir, const vks_cli_in
         if (!(job->outputs & (1u << k)))
             continue;
         const char *suffixes[6];
-        int n = vks_bake_out_files(k, suffixes);
+        int n = vks__bake_out_files(k, suffixes);
         for (int i = 0; i < n && rc == VKS_EXIT_OK; i++) {
             size_t len = strlen(dir) + strlen(job->name) + strlen(suffixes[i]) + 2;
             char *path = malloc(len);
@@ -62,8 +62,8 @@ static int refuse_job(const vks_bake_job *job, const char *dir, const vks_cli_in
             free(path);
         }
     }
-    if (vks_bake_root_motion_of(job) && rc == VKS_EXIT_OK) { /* NAME.root_motion.csv */
-        char *path = vks_bake_root_motion_name(job, dir);
+    if (vks__bake_root_motion_of(job) && rc == VKS_EXIT_OK) { /* NAME.root_motion.csv */
+        char *path = vks__bake_root_motion_name(job, dir);
         if (!path)
             return VKS_EXIT_RUNTIME;
         rc = vks_cli_refuse_input(in, option, path);
@@ -93,7 +93,7 @@ static int refuse_job(const vks_bake_job *job, const char *dir, const vks_cli_in
     return rc;
 }
 
-int vks_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
+int vks_cli_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
                            int check)
 {
     vks_cli_inputs in = {0};

@@ -7,13 +7,13 @@
  * under 32 MiB (glibc's largest threshold) make a freed block the next one; the top of the
  * heap is kept for the next job rather than given back. The peak is what it was: the same
  * blocks are live at once (BENCHMARKS.md, "bake's CPU per byte"). */
-#include "bake_job.h"
+#include "bake_cli.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-void vks_bake_malloc_reuse(void)
+void vks_cli_bake_malloc_reuse(void)
 {
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, 1);

@@ -6,28 +6,24 @@
 #include <string.h>
 #include <time.h>
 
-#include "bake_job.h"
+#include "bake_cli.h"
 #include "cli_shares.h"
 
-double vks_bake_now(void)
+void vks_cli_bake_progress_update(void *user, const vks_bake_progress_info *info)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-void vks_bake_progress_update(vks_bake_progress *p, const char *current, int final)
-{
+    vks_cli_bake_progress *p = user;
+    const char *current = info->current;
+    int final = info->final;
     if (!p->line_begun) { /* frames are known only as jobs load: the time left goes by jobs */
-        vks_cli_progress_begin(&p->line, "bake", "jobs", p->jobs);
+        vks_cli_progress_begin(&p->line, "bake", "jobs", info->jobs);
         p->line_begun = 1;
     }
-    double el = vks_bake_now() - p->start;
+    double el = vks__bake_now() - p->start;
     char detail[160];
-    snprintf(detail, sizeof detail, "%llu frames, %.0f frames/s%s%.100s", (unsigned long long)p->frames_done,
-             el > 0 ? (double)p->frames_done / el : 0, current && *current && !final ? "; " : "",
+    snprintf(detail, sizeof detail, "%llu frames, %.0f frames/s%s%.100s", (unsigned long long)info->frames_done,
+             el > 0 ? (double)info->frames_done / el : 0, current && *current && !final ? "; " : "",
              final ? "" : current);
-    vks_cli_progress_set(&p->line, p->jobs_done, detail);
+    vks_cli_progress_set(&p->line, info->jobs_done, detail);
     if (final) {
         vks_cli_progress_end(&p->line);
         p->line_begun = 0;
@@ -39,9 +35,10 @@ static const char *state(const vks_bake_result *r)
     return r->done == 1 ? "baked" : r->done == 2 ? "up to date" : r->done < 0 ? "FAILED" : "-";
 }
 
-void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                      double seconds)
+void vks_cli_bake_summary(FILE *f, const vks_bake_manifest *m, double seconds)
 {
+    const uint8_t *mine = m->mine;
+    const vks_bake_result *res = m->res;
     fprintf(f, "%-8s %-28s %-10s %7s %8s %7s %7s %10s %8s\n", "entry", "name", "state", "frames", "vertices",
             "written", "skipped", "bytes", "seconds");
     uint64_t bytes = 0, frames = 0;
@@ -65,10 +62,11 @@ void vks_bake_summary(FILE *f, const vks_bake_manifest *m, const uint8_t *mine, 
             seconds > 0 ? frames / seconds : 0, seconds > 0 ? bytes / 1e6 / seconds : 0);
 }
 
-int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t *mine, const vks_bake_result *res,
-                    const char *engine, const char *shard, double seconds, const vks_cli_shares *shares,
-                    const vks_bake_stages *stages)
+int vks_cli_bake_report(const char *path, const vks_bake_manifest *m, const char *engine, const char *shard,
+                        double seconds, const vks_cli_shares *shares, const vks_bake_stages *stages)
 {
+    const uint8_t *mine = m->mine;
+    const vks_bake_result *res = m->res;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tool", "vkskin bake");
     cJSON_AddStringToObject(o, "tool_version", vks_version_string());
@@ -125,7 +123,7 @@ int vks_bake_report(const char *path, const vks_bake_manifest *m, const uint8_t 
     if (js)
         cJSON_AddItemToObject(o, "context_shares", js);
     vks_error err = {0};
-    vks_result r = vks_bake_write_json(path, o, &err);
+    vks_result r = vks__bake_write_json(path, o, &err);
     cJSON_Delete(o);
     if (r != VKS_OK) {
         char msg[512];

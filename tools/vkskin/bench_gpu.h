@@ -45,6 +45,7 @@ typedef struct vks_bench_gpu {
     uint32_t instances, repeats;
     const vks_cli_gpu_opts *gopt;
     const char *file; /* --end-to-end FILE, or NULL */
+    uint32_t consumer_threads; /* the end to end: threads that consume the outputs (0: 1) */
     /* out */
     vks_gpu *gpu;
     vks_gpu_models *models;
@@ -60,6 +61,8 @@ typedef struct vks_bench_gpu {
     vks_gpu_ceilings ceilings;
     double readback_ms;       /* end to end: the readback copies' timestamps (median run) */
     uint64_t readback_bytes;  /* and the bytes they moved (0: outputs read in place) */
+    uint32_t consumer_threads_used; /* the end to end's consuming threads, the caller's included */
+    uint64_t consumed_sum;          /* the words they read, summed (the reads are not dead) */
 } vks_bench_gpu;
 
 /* Runs every GPU engine on b's workload; an exit code (messages printed here). */

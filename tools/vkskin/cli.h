@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_options.h"
 #include "vkskin.h"
 
 enum {
@@ -39,6 +40,11 @@ int vks_cmd_render(int argc, char **argv);
 int vks_cmd_bake(int argc, char **argv);
 int vks_cmd_convert(int argc, char **argv);
 int vks_cmd_tune(int argc, char **argv);
+
+/* Each command's record: its synopsis, prose and option tables (cli_options.h). */
+extern const vks_cli_command vks_cli_cmd_inspect, vks_cli_cmd_deform, vks_cli_cmd_validate, vks_cli_cmd_bench,
+    vks_cli_cmd_bench_crowd, vks_cli_cmd_devices, vks_cli_cmd_tune, vks_cli_cmd_generate, vks_cli_cmd_render,
+    vks_cli_cmd_bake, vks_cli_cmd_convert;
 
 /* ---- shared helpers (cli_common.c) ---- */
 
@@ -116,9 +122,8 @@ typedef struct vks_cli_pose {
     int plays_morph_weights;
 } vks_cli_pose;
 
-/* Consumes a pose option at argv[*i] (advancing *i past its value). Returns 1 when taken,
- * 0 when argv[*i] is not a pose option, -1 on a bad value (message printed). */
-int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i);
+/* The pose options' table (cli_options.h), storing into a vks_cli_pose. */
+extern const vks_cli_group vks_cli_pose_options;
 void vks_cli_pose_defaults(vks_cli_pose *p);
 /* After the options: refuses combinations that mean nothing (--clip with --pose or --crowd,
  * --stagger without --clip, --instances with --crowd, ...), one line on stderr. Returns
@@ -178,10 +183,10 @@ uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint3
 void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm);
 void vks_cli_poser_free(vks_cli_poser *ps);
 
-/* Read options: P3D's --model-cfg FILE (read with each P3D model by vks_cli_load_skin),
- * --model-name, --lod X, --bones a,b, --bone-limit N, and --max-input-mb N. Same contract as
- * vks_cli_pose_option. */
-int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i);
+/* Read options' table, storing into a vks_read_options: P3D's --model-cfg FILE (read with each
+ * P3D model by vks_cli_load_skin), --model-name, --lod X, --bones a,b, --bone-limit N, glTF's
+ * --uri-root DIR, and --max-input-mb N. */
+extern const vks_cli_group vks_cli_read_options;
 
 /* ---- model findings (cli_findings.c), shared by inspect and validate ---- */
 
@@ -266,9 +271,6 @@ typedef struct vks_cli_outputs {
 int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *models, int model_count,
                          const vks_cli_inputs *in, vks_cli_outputs *plan);
 void vks_cli_outputs_free(vks_cli_outputs *plan);
-
-/* The value of option argv[*i] (advancing *i), or NULL with "vkskin: --x needs a value". */
-const char *vks_cli_value(int argc, char **argv, int *i);
 
 /* Parses an unsigned number option value; prints a message and returns 0 on failure. */
 int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out);

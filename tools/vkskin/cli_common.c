@@ -2,6 +2,7 @@
  * number parsing. Pose options are in cli_pose.c, clips and crowds in cli_anim.c. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,8 +79,16 @@ static void held_release(void *user, void *bytes)
         vks_file_release_default(NULL, bytes);
 }
 
+/* The reader's warnings and notes name the part of the file (a block, a chunk path, an
+ * offset); the file itself is named here, as every other message of the CLI names it. */
+static void log_naming_file(void *user, vks_log_level level, const char *msg)
+{
+    (void)level;
+    fprintf(stderr, "vkskin: %s: %s\n", (const char *)user, msg);
+}
+
 /* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
- * only adds its input limit and prints the library's notes as it always did. */
+ * only adds its input limit and prints the library's notes, naming the file. */
 static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const held_file *held)
 {
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
@@ -89,8 +98,10 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
         opt.file.release = held_release;
         opt.file.user = (void *)held;
     }
-    if (!opt.logger.func)
-        opt.logger.func = vks_log_stderr;
+    if (!opt.logger.func) {
+        opt.logger.func = log_naming_file;
+        opt.logger.user = (void *)path;
+    }
     vks_skin *skin = NULL;
     vks_error err = {0};
     vks_result r = vks_read_file(&opt, path, &skin, &err);
@@ -169,64 +180,39 @@ int vks_cli_decimal_text(const char *text)
     return 1;
 }
 
-const char *vks_cli_value(int argc, char **argv, int *i)
+/* --max-input-mb N: a limit of the whole run, not of one read. */
+static int set_max_input(void *field, const vks_cli_option *o, const char *v)
 {
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "vkskin: %s needs a value\n", argv[*i]);
-        return NULL;
+    (void)field;
+    uint64_t mb;
+    if (!vks_cli_parse_u64(o->name, v, &mb))
+        return 0;
+    if (mb == 0 || mb > (UINT64_MAX >> 20)) {
+        fprintf(stderr, "vkskin: --max-input-mb must be between 1 and %llu\n", (unsigned long long)(UINT64_MAX >> 20));
+        return 0;
     }
-    return argv[++*i];
+    vks_cli_max_input_bytes = mb << 20;
+    return 1;
 }
 
-int vks_cli_read_option(vks_read_options *opt, int argc, char **argv, int *i)
-{
-    const char *a = argv[*i], *v;
-    if (!strcmp(a, "--model-cfg")) {
-        if (!(v = vks_cli_value(argc, argv, i)))
-            return -1;
-        opt->p3d.model_cfg_name = v; /* read with each P3D model, where a failure is an input error */
-        return 1;
-    }
-    if (!strcmp(a, "--max-input-mb")) {
-        uint64_t mb;
-        if (!(v = vks_cli_value(argc, argv, i)) || !vks_cli_parse_u64(a, v, &mb))
-            return -1;
-        if (mb == 0 || mb > (UINT64_MAX >> 20)) {
-            fprintf(stderr, "vkskin: --max-input-mb must be between 1 and %llu\n",
-                    (unsigned long long)(UINT64_MAX >> 20));
-            return -1;
-        }
-        vks_cli_max_input_bytes = mb << 20;
-        return 1;
-    }
-    if (!strcmp(a, "--uri-root")) {
-        if (!(v = vks_cli_value(argc, argv, i)))
-            return -1;
-        opt->gltf.root = v; /* a glTF's external files may lie there too (README "Safety") */
-        return 1;
-    }
-    if (!strcmp(a, "--model-name")) {
-        if (!(v = vks_cli_value(argc, argv, i)))
-            return -1;
-        opt->p3d.model_name = v;
-        return 1;
-    }
-    if (!strcmp(a, "--lod")) {
-        if (!(v = vks_cli_value(argc, argv, i)))
-            return -1;
-        opt->p3d.lod = v;
-        return 1;
-    }
-    if (!strcmp(a, "--bones")) {
-        if (!(v = vks_cli_value(argc, argv, i)))
-            return -1;
-        opt->p3d.bones = v;
-        return 1;
-    }
-    if (!strcmp(a, "--bone-limit")) {
-        if (!(v = vks_cli_value(argc, argv, i)) || !vks_cli_parse_u32(a, v, &opt->p3d.bone_limit))
-            return -1;
-        return 1;
-    }
-    return 0;
-}
+#define AT(field) offsetof(vks_read_options, field)
+static const vks_cli_option read_options[] = {
+    {"--model-cfg", 0, "FILE", vks_cli_store_string, AT(p3d.model_cfg_name), 0, 0,
+     "P3D: model.cfg with CfgSkeletons (default: found beside the model)", NULL},
+    {"--model-name", 0, "NAME", vks_cli_store_string, AT(p3d.model_name), 0, 0,
+     "P3D: the CfgModels class (default: the file's stem)", NULL},
+    {"--lod", 0, "X", vks_cli_store_string, AT(p3d.lod), 0, 0, "P3D: the LOD to read (default: the first visual LOD)", NULL},
+    {"--bones", 0, "a,b,...", vks_cli_store_string, AT(p3d.bones), 0, 0,
+     "P3D: bone selections when there is no skeleton", NULL},
+    {"--bone-limit", 0, "N", vks_cli_store_u32, AT(p3d.bone_limit), 0, 0,
+     "P3D: bones per section palette (default 64)", NULL},
+    {"--uri-root", 0, "DIR", vks_cli_store_string, AT(gltf.root), 0, 0,
+     "glTF: external buffers and images may also lie in DIR",
+     "default: only the model's folder and below; see README \"Safety\""},
+    {"--max-input-mb", 0, "N", set_max_input, 0, 0, 0, "a model and every file it reads together stay within N MB (default 2048)",
+     "larger inputs are refused: a regular file by its size before it is read, a pipe or device once it passes "
+     "the limit"},
+};
+#undef AT
+
+const vks_cli_group vks_cli_read_options = VKS_CLI_GROUP("read options (P3D, glTF, limits)", read_options);

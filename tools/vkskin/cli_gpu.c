@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,52 +129,63 @@ static int instance_fault(vks_cli_gpu_opts *g, const char *v)
     return 1;
 }
 
-int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i)
+static int set_device(void *field, const vks_cli_option *o, const char *v)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--validation")) {
-        g->validation = 1;
-        return 1;
-    }
-    int takes = !strcmp(a, "--device") || !strcmp(a, "--inject-fault") || !strcmp(a, "--max-chunk-mb") ||
-                !strcmp(a, "--launch-shape");
-    if (!takes)
+    (void)o;
+    if (!device_spec_ok(v))
         return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "vkskin: %s needs a value\n", a);
-        return -1;
-    }
-    const char *v = argv[++*i];
-    if (!strcmp(a, "--device")) {
-        if (!device_spec_ok(v))
-            return -1;
-        g->device = v;
-    } else if (!strcmp(a, "--launch-shape")) {
-        g->launch_shape = v; /* checked against the device when the context is made */
-    } else if (!strcmp(a, "--inject-fault")) {
-        if (!strcmp(v, "remap"))
-            g->fault = VKS_GPU_FAULT_REMAP;
-        else if (!strcmp(v, "weight"))
-            g->fault = VKS_GPU_FAULT_WEIGHT;
-        else if (!strcmp(v, "matrix"))
-            g->fault = VKS_GPU_FAULT_MATRIX;
-        else if (!instance_fault(g, v)) {
-            fprintf(stderr, "vkskin: --inject-fault: expected remap, weight, matrix, instance[:K] or scale[:K], got "
-                            "'%s'\n", v);
-            return -1;
-        }
-    } else {
-        uint32_t mb;
-        if (!vks_cli_parse_u32(a, v, &mb))
-            return -1;
-        if (mb == 0) {
-            fprintf(stderr, "vkskin: --max-chunk-mb must be at least 1\n");
-            return -1;
-        }
-        g->max_chunk_bytes = (uint64_t)mb << 20;
+    *(const char **)field = v;
+    return 1;
+}
+
+static int set_fault(void *field, const vks_cli_option *o, const char *v)
+{
+    (void)o;
+    vks_cli_gpu_opts *g = field;
+    if (!strcmp(v, "remap"))
+        g->fault = VKS_GPU_FAULT_REMAP;
+    else if (!strcmp(v, "weight"))
+        g->fault = VKS_GPU_FAULT_WEIGHT;
+    else if (!strcmp(v, "matrix"))
+        g->fault = VKS_GPU_FAULT_MATRIX;
+    else if (!instance_fault(g, v)) {
+        fprintf(stderr, "vkskin: --inject-fault: expected remap, weight, matrix, instance[:K] or scale[:K], got "
+                        "'%s'\n", v);
+        return 0;
     }
     return 1;
 }
+
+static int set_chunk_mb(void *field, const vks_cli_option *o, const char *v)
+{
+    uint32_t mb;
+    if (!vks_cli_store_u32(&mb, o, v))
+        return 0;
+    *(uint64_t *)field = (uint64_t)mb << 20;
+    return 1;
+}
+
+#define AT(field) offsetof(vks_cli_gpu_opts, field)
+static const vks_cli_option gpu_options[] = {
+    {"--device", 0, "N|NAME", set_device, AT(device), 0, 0,
+     "the Vulkan device to use (vkskin devices lists them; default: the one marked '*')",
+     "all, or N,M,...: several devices, a context each (a number may repeat), where the command splits its "
+     "work (deform --gpu, validate, bake; the same bytes as one device)"},
+    {"--validation", 0, NULL, vks_cli_store_flag, AT(validation), 0, 0,
+     "enable the Khronos validation layer (validate: any message fails)", NULL},
+    {"--max-chunk-mb", 0, "N", set_chunk_mb, AT(max_chunk_bytes), 1, 0,
+     "cap one chunk's output in MB (forces several chunks; with clips, the frames held per chunk)", NULL},
+    {"--launch-shape", 0, "SPEC", vks_cli_store_string, AT(launch_shape), 0, 0,
+     "force the passes' launch shape, e.g. wg=256,run=8,palette=on",
+     "README: Launch shapes; default: the device's row of the table, or $VKSKIN_LAUNCH_SHAPE"},
+    {"--inject-fault", 0, "KIND", set_fault, 0, 0, 0,
+     "testing: corrupt the GPU copy of a remap entry, a weight or a skin matrix (remap, weight, matrix), or one "
+     "instance's pose (instance[:K] NaN, scale[:K] x4)",
+     "validate must then fail (exit 3)"},
+};
+#undef AT
+
+const vks_cli_group vks_cli_gpu_options = VKS_CLI_GROUP("GPU options", gpu_options);
 
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
 {
@@ -211,15 +223,4 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     if (r == VKS_ERR_INVALID && o.launch_shape && strstr(err.msg, "launch shape"))
         return VKS_EXIT_USAGE;
     return VKS_EXIT_RUNTIME;
-}
-
-int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_options *read, int argc, char **argv,
-                       int *i)
-{
-    int t = vks_cli_pose_option(pose, argc, argv, i);
-    if (t == 0)
-        t = vks_cli_gpu_option(gpu, argc, argv, i);
-    if (t == 0)
-        t = vks_cli_read_option(read, argc, argv, i);
-    return t;
 }

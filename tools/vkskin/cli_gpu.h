@@ -19,15 +19,9 @@ typedef struct vks_cli_gpu_opts {
     const char *launch_shape; /* --launch-shape SPEC (NULL: $VKSKIN_LAUNCH_SHAPE, else the table) */
 } vks_cli_gpu_opts;
 
-/* Consumes --device, --validation, --inject-fault, --max-chunk-mb, --launch-shape. Same
- * contract as vks_cli_pose_option. */
-int vks_cli_gpu_option(vks_cli_gpu_opts *g, int argc, char **argv, int *i);
-
-/* The options every command that runs an engine takes: pose (vks_cli_pose_option), GPU
- * (vks_cli_gpu_option) and read options (vks_cli_read_option), tried in that order. Same
- * contract: 1 taken, 0 not one of them, -1 bad value (message printed). */
-int vks_cli_run_option(vks_cli_pose *pose, vks_cli_gpu_opts *gpu, vks_read_options *read, int argc, char **argv,
-                       int *i);
+/* The GPU options' table (cli_options.h), storing into a vks_cli_gpu_opts: --device,
+ * --validation, --max-chunk-mb, --launch-shape, --inject-fault. */
+extern const vks_cli_group vks_cli_gpu_options;
 
 /* Opens the context; prints "vkskin: no Vulkan device: ..." and returns VKS_EXIT_NO_DEVICE,
  * VKS_EXIT_USAGE for a launch shape the device cannot run, or VKS_EXIT_RUNTIME on other

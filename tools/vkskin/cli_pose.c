@@ -2,11 +2,14 @@
  * library's pose source for one model: procedural, a pose file, or clips (cli_anim.c reads
  * the clip and crowd files; the poser binds their clips to each model it poses). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_anim.h"
+#include "check/validate_engine.h" /* vks__apply_root */
+#include "cli_options.h"
 
 void vks_cli_pose_defaults(vks_cli_pose *p)
 {
@@ -33,74 +36,86 @@ static int parse_float(const char *opt, const char *v, float lo, float hi, int p
     return 1;
 }
 
-int vks_cli_pose_option(vks_cli_pose *p, int argc, char **argv, int *i)
+/* The setters of the pose options: field is the vks_cli_pose (offset 0) where an option sets
+ * a value and says it was given. */
+static int set_instances(void *field, const vks_cli_option *o, const char *v)
 {
-    const char *a = argv[*i], *v;
-    if (!strcmp(a, "--procedural")) {
-        p->procedural = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--stagger")) {
-        p->stagger = 1;
-        return 1;
-    }
-    static const char *with_value[] = {"--pose", "--instances", "--frames", "--seed", "--fps", "--time", "--clip",
-                                       "--crowd", "--clip-speed", "--clip-cycle", "--clip-duration", "--clip-fps"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-        known |= !strcmp(a, with_value[k]);
-    if (!known)
-        return 0;
-    if (!(v = vks_cli_value(argc, argv, i)))
-        return -1;
-    if (!strcmp(a, "--pose")) {
-        p->pose_file = v;
-    } else if (!strcmp(a, "--clip")) {
-        p->clip = v;
-    } else if (!strcmp(a, "--crowd")) {
-        p->crowd = v;
-    } else if (!strcmp(a, "--instances") || !strcmp(a, "--frames")) {
-        uint32_t *dst = a[2] == 'i' ? &p->instances : &p->frames;
-        if (!vks_cli_parse_u32(a, v, dst))
-            return -1;
-        if (*dst == 0) {
-            fprintf(stderr, "vkskin: %s must be at least 1\n", a);
-            return -1;
-        }
-        p->instances_given |= a[2] == 'i';
-    } else if (!strcmp(a, "--seed")) {
-        if (!vks_cli_parse_u64(a, v, &p->seed))
-            return -1;
-    } else if (!strcmp(a, "--fps")) {
-        if (!parse_float(a, v, 0, 1e6f, 1, &p->fps))
-            return -1;
-    } else if (!strcmp(a, "--time")) {
-        if (!parse_float(a, v, -1e9f, 1e9f, 0, &p->time))
-            return -1;
-        p->time_given = 1;
-    } else if (!strcmp(a, "--clip-speed")) {
-        if (!parse_float(a, v, -1e6f, 1e6f, 0, &p->clip_speed))
-            return -1;
-        p->clip_speed_given = 1;
-    } else if (!strcmp(a, "--clip-duration")) {
-        if (!parse_float(a, v, 0, 1e9f, 1, &p->clip_duration))
-            return -1;
-    } else if (!strcmp(a, "--clip-fps")) {
-        if (!parse_float(a, v, 0, 1e6f, 1, &p->clip_fps))
-            return -1;
-    } else { /* --clip-cycle */
-        static const char *names[] = {"loop", "clamp", "mirror", "reset"};
-        p->clip_cycle = -1;
-        for (int c = 0; c < 4; c++)
-            if (!strcmp(v, names[c]))
-                p->clip_cycle = c; /* vks_cycle's order */
-        if (p->clip_cycle < 0) {
-            fprintf(stderr, "vkskin: --clip-cycle: expected loop, clamp, mirror or reset, got '%s'\n", v);
-            return -1;
-        }
-    }
-    return 1;
+    vks_cli_pose *p = field;
+    p->instances_given = 1;
+    return vks_cli_store_u32(&p->instances, o, v);
 }
+
+/* A positive number up to o->hi: --fps, --clip-duration, --clip-fps. */
+static int set_positive(void *field, const vks_cli_option *o, const char *v)
+{
+    return parse_float(o->name, v, 0, (float)o->hi, 1, field);
+}
+
+static int set_time(void *field, const vks_cli_option *o, const char *v)
+{
+    vks_cli_pose *p = field;
+    p->time_given = 1;
+    return parse_float(o->name, v, -1e9f, 1e9f, 0, &p->time);
+}
+
+static int set_clip_speed(void *field, const vks_cli_option *o, const char *v)
+{
+    vks_cli_pose *p = field;
+    p->clip_speed_given = 1;
+    return parse_float(o->name, v, -1e6f, 1e6f, 0, &p->clip_speed);
+}
+
+static int set_clip_cycle(void *field, const vks_cli_option *o, const char *v)
+{
+    (void)o;
+    static const char *names[] = {"loop", "clamp", "mirror", "reset"};
+    int *cycle = field;
+    *cycle = -1;
+    for (int c = 0; c < 4; c++)
+        if (!strcmp(v, names[c]))
+            *cycle = c; /* vks_cycle's order */
+    if (*cycle < 0)
+        fprintf(stderr, "vkskin: --clip-cycle: expected loop, clamp, mirror or reset, got '%s'\n", v);
+    return *cycle >= 0;
+}
+
+#define AT(field) offsetof(vks_cli_pose, field)
+static const vks_cli_option pose_options[] = {
+    {"--procedural", 0, NULL, vks_cli_store_flag, AT(procedural), 0, 0,
+     "deterministic procedural poses (the default without --pose, --clip or --crowd)",
+     "--seed S picks them; time of frame f is --time + f / --fps"},
+    {"--pose", 0, "FILE", vks_cli_store_string, AT(pose_file), 0, 0,
+     "a JSON pose file (DESIGN.md section 6): its frames are the frames", NULL},
+    {"--instances", 0, "N", set_instances, 0, 1, 0, "instances of each model (default 1)", NULL},
+    {"--frames", 0, "F", vks_cli_store_u32, AT(frames), 1, 0,
+     "frames of each instance (default 1; a pose file's own count unless given)", NULL},
+    {"--seed", 0, "S", vks_cli_store_u64, AT(seed), 0, 0, "the procedural poses' seed (default 1)", NULL},
+    {"--fps", 0, "R", set_positive, AT(fps), 0, 1000000, "frames per second: frame f is at --time + f / R (default 30)", NULL},
+    {"--time", 0, "T", set_time, 0, 0, 0, "the first frame's time in seconds (default 0)",
+     "With clips every engine samples them: --cpu in double, --cpu-fast in float, --gpu in the crowd's pose "
+     "pass on the GPU (chunks of instances)"},
+    {"--clip", 0, "FILE[#name]", vks_cli_store_string, AT(clip), 0, 0,
+     "play clip `name` (or its index; default clip 0) of a clip file on --instances N of each FILE",
+     "RenderWare .anm/.ska and GTA .ifp for .dff, Arma .rtm for .p3d, NIF .kf, NW4C .cskla, glTF, pose JSON "
+     "(.json) for every format"},
+    {"--stagger", 0, NULL, vks_cli_store_flag, AT(stagger), 0, 0,
+     "with --clip: instance i of N starts at i x duration / N", NULL},
+    {"--clip-speed", 0, "S", set_clip_speed, 0, 0, 0, "with --clip: playback speed (default 1)", NULL},
+    {"--clip-cycle", 0, "C", set_clip_cycle, AT(clip_cycle), 0, 0,
+     "with --clip: loop, clamp, mirror or reset (default: the clip's own)", NULL},
+    {"--clip-duration", 0, "S", set_positive, AT(clip_duration), 0, 1000000000,
+     "RTM: the clip's length in seconds (the file stores none; default 1)", NULL},
+    {"--clip-fps", 0, "R", set_positive, AT(clip_fps), 0, 1000000,
+     "frame rate of clips that store none (pose JSON frames per second; default 30)", NULL},
+    {"--crowd", 0, "FILE", vks_cli_store_string, AT(crowd), 0, 0,
+     "a crowd file (JSON or CSV, see README): per instance its model, clip, start, speed, cycle and root "
+     "transform",
+     "Models: the FILEs given, then those the crowd names; an instance naming no model takes the one FILE "
+     "given"},
+};
+#undef AT
+
+const vks_cli_group vks_cli_pose_options = VKS_CLI_GROUP("pose options", pose_options);
 
 int vks_cli_pose_check(const vks_cli_pose *p)
 {
@@ -199,29 +214,8 @@ uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint3
 
 void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm)
 {
-    if (!ps->roots)
-        return;
-    const vks_skin *s = ps->skin;
-    const float *m = ps->roots[instance].m; /* columns x, y, z, translation */
-    for (uint32_t me = 0; me < s->mesh_count; me++) {
-        const vks_mesh *mesh = &s->meshes[me];
-        int renorm = (mesh->flags & VKS_MESH_HAS_NORMALS) && (mesh->flags & VKS_MESH_RENORMALIZE);
-        for (uint32_t v = mesh->first_vertex; v < mesh->first_vertex + mesh->vertex_count; v++) {
-            float *p = pos + (size_t)v * 3;
-            double x = p[0], y = p[1], z = p[2];
-            for (int k = 0; k < 3; k++)
-                p[k] = (float)(m[k] * x + m[3 + k] * y + m[6 + k] * z + m[9 + k]);
-            if (!nrm)
-                continue;
-            float *n = nrm + (size_t)v * 3;
-            double o[3], nx = n[0], ny = n[1], nz = n[2];
-            for (int k = 0; k < 3; k++)
-                o[k] = m[k] * nx + m[3 + k] * ny + m[6 + k] * nz;
-            double len = renorm ? sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) : 1.0;
-            for (int k = 0; k < 3; k++)
-                n[k] = (float)(len > 0 ? o[k] / len : o[k]);
-        }
-    }
+    if (ps->roots)
+        vks__apply_root(ps->skin, &ps->roots[instance], pos, nrm);
 }
 
 void vks_cli_poser_free(vks_cli_poser *ps)

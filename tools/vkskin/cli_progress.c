@@ -14,6 +14,13 @@ void vks_cli_progress_quiet(int q)
     quiet = q;
 }
 
+int vks_cli_set_quiet(void *field, const struct vks_cli_option *o, const char *value)
+{
+    (void)field, (void)o, (void)value;
+    quiet = 1;
+    return 1;
+}
+
 int vks_cli_progress_is_quiet(void)
 {
     return quiet;

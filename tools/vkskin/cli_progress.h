@@ -28,6 +28,12 @@ typedef struct vks_cli_progress {
 
 /* --quiet: no progress from any command of this process. */
 void vks_cli_progress_quiet(int quiet);
+/* The --quiet row of a command's option table (cli_options.h). */
+struct vks_cli_option;
+int vks_cli_set_quiet(void *field, const struct vks_cli_option *o, const char *value);
+#define VKS_CLI_QUIET_OPTION                                                                                          \
+    {"--quiet", 0, NULL, vks_cli_set_quiet, 0, 0, 0,                                                                  \
+     "no progress lines (otherwise one on stderr every 2 s of a long run)", NULL}
 /* Whether --quiet was given (the split's shares are silenced with the progress). */
 int vks_cli_progress_is_quiet(void);
 void vks_cli_progress_begin(vks_cli_progress *p, const char *what, const char *unit, uint64_t total);

@@ -10,6 +10,7 @@
  * Default workload: a generated 10k-vertex, 32-bone, 4-influence character, 100 instances,
  * procedural poses. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,37 +29,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void help(FILE *f)
-{
-    fprintf(f, "usage: vkskin bench [--json] [--vertices V] [--bones B] [--influences K] [--instances N]\n"
-               "                    [--ref-instances R] [--threads T] [--repeats P] [--device N|NAME] [--no-gpu]\n"
-               "                    [--end-to-end OUT] [--launch-shape SPEC] [FILE]\n\n"
-               "Measures vertex-instances per second (position + normal) of the CPU reference, the fast\n"
-               "CPU deformer and the GPU engines, on one workload: FILE, or a generated character\n"
-               "(default 10000 vertices, 32 bones, 4 influences), N instances (default 100) with\n"
-               "procedural poses. The CPU reference runs R instances (default: enough for ~2M\n"
-               "vertex-instances, at most N). The CPU engines run 3 times after a warm-up; the best run\n"
-               "counts. The fast CPU deformer runs on T threads (default: every core), then on one thread\n"
-               "with each kernel this CPU has (baseline; AVX2+FMA; AVX-512): the per-core figures.\n"
-               "GPU: the launch shape that ran is printed with why (the device's table row, a shape measured\n"
-               "before (cache), calibrated at first use in this run (its first run's time includes it), or\n"
-               "forced by --launch-shape SPEC / VKSKIN_LAUNCH_SHAPE; README: Launch shapes). The context's creation\n"
-               "and the model's upload are timed; the project's kernel and the\n"
-               "plain baseline kernel (one invocation per vertex-instance) run once each (the first run:\n"
-               "buffers made and touched, shaders compiled), then P times each (default 5), alternating,\n"
-               "and the kernel / plain ratio is the median of the pairs' deform-pass times; the steady\n"
-               "figures are medians. Kernel figures come from timestamp queries around the pose and deform\n"
-               "passes (on lavapipe they include the driver's per-pass synchronisation). The end to end\n"
-               "reads every chunk back into host memory. --end-to-end OUT also writes the deform output to\n"
-               "OUT as deform --gpu --format raw does (temporary and rename), fdatasync'd, against a plain\n"
-               "write of as many bytes to OUT with fdatasync (the disk) and the kernel, in P rounds of the\n"
-               "three (the ratio to the slower of kernel and disk is taken of their medians); OUT is left\n"
-               "holding the raw output. FILE takes the read options of inspect (P3D options,\n"
-               "--max-input-mb N). V, B, K, N, R, T and P must be at least 1. --crowd: a persistent crowd\n"
-               "against the per-call path instead (vkskin bench --crowd --help).\n"
-               "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime\n");
-}
-
 /* What the command line asked for. */
 typedef struct bench_opts {
     vks_gen_params gp;
@@ -71,6 +41,60 @@ typedef struct bench_opts {
     vks_read_options ropt;
 } bench_opts;
 
+#define AT(field) offsetof(bench_opts, field)
+static const vks_cli_option bench_options[] = {
+    {"--json", 0, NULL, vks_cli_store_flag, AT(json), 0, 0, "machine-readable output on stdout", NULL},
+    {"--vertices", 0, "V", vks_cli_store_u32, AT(gp.vertices), 1, 0,
+     "the generated character's vertices (default 10000)", NULL},
+    {"--bones", 0, "B", vks_cli_store_u32, AT(gp.bones), 1, 0, "its bones (default 32)", NULL},
+    {"--influences", 0, "K", vks_cli_store_u32, AT(gp.max_influences), 1, 0, "its influences per vertex (default 4)",
+     NULL},
+    {"--instances", 0, "N", vks_cli_store_u32, AT(instances), 1, 0, "instances, posed procedurally (default 100)",
+     NULL},
+    {"--ref-instances", 0, "R", vks_cli_store_u32, AT(ref_instances), 1, 0,
+     "instances the CPU reference runs (default: enough for ~2M vertex-instances, at most N)", NULL},
+    {"--threads", 0, "T", vks_cli_store_u32, AT(threads), 1, 0,
+     "threads of the fast CPU deformer (default: every core)", NULL},
+    {"--repeats", 0, "P", vks_cli_store_u32, AT(repeats), 1, 0, "steady runs of each GPU engine (default 5)", NULL},
+    {"--no-gpu", 0, NULL, vks_cli_store_flag, AT(no_gpu), 0, 0, "the CPU engines only", NULL},
+    {"--end-to-end", 0, "OUT", vks_cli_store_string, AT(e2e_file), 0, 0,
+     "also write the deform output to OUT as deform --gpu --format raw does, against a plain write to OUT",
+     "temporary and rename, fdatasync'd, against a plain write of as many bytes with fdatasync (the disk) and the "
+     "kernel, in P rounds of the three (the ratio to the slower of kernel and disk is taken of their medians); OUT "
+     "is left holding the raw output"},
+    {"--crowd", 0, NULL, vks_cli_store_flag, 0, 0, 0,
+     "a persistent crowd against the per-call path instead (vkskin bench --crowd --help)", NULL},
+};
+#undef AT
+static const vks_cli_group bench_group = VKS_CLI_GROUP("options", bench_options);
+static const vks_cli_group *const bench_groups[] = {&bench_group, &vks_cli_gpu_options, &vks_cli_read_options, NULL};
+
+const vks_cli_command vks_cli_cmd_bench = {
+    .name = "bench",
+    .summary = "measure vertex-instances per second for every engine",
+    .synopsis = "[--json] [--vertices V] [--bones B] [--influences K] [--instances N] [--ref-instances R]\n"
+                "[--threads T] [--repeats P] [--device N|NAME] [--no-gpu] [--end-to-end OUT] [--launch-shape SPEC]\n"
+                "[FILE]",
+    .description =
+        "Measures vertex-instances per second (position + normal) of the CPU reference, the fast CPU deformer and "
+        "the GPU engines, on one workload: FILE, or a generated character, N instances with procedural poses. The "
+        "CPU reference runs R instances. The CPU engines run 3 times after a warm-up; the best run counts. The fast "
+        "CPU deformer runs on T threads, then on one thread with each kernel this CPU has (baseline; AVX2+FMA; "
+        "AVX-512): the per-core figures.\n\nGPU: the launch shape that ran is printed with why (the device's table "
+        "row, a shape measured before (cache), calibrated at first use in this run (its first run's time includes "
+        "it), or forced by --launch-shape SPEC / VKSKIN_LAUNCH_SHAPE; README: Launch shapes). The context's "
+        "creation and the model's upload are timed; the project's kernel and the plain baseline kernel (one "
+        "invocation per vertex-instance) run once each (the first run: buffers made and touched, shaders "
+        "compiled), then P times each, alternating, and the kernel / plain ratio is the median of the pairs' "
+        "deform-pass times; the steady figures are medians. Kernel figures come from timestamp queries around the "
+        "pose and deform passes (on lavapipe they include the driver's per-pass synchronisation). The end to end "
+        "reads every chunk back to the host, where T threads consume it in place.\n\nFILE takes the read options of inspect (P3D options, "
+        "--max-input-mb N). V, B, K, N, R, T and P must be at least 1.",
+    .epilogue = "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime",
+    .groups = bench_groups,
+    .run = vks_cmd_bench,
+};
+
 enum { BENCH_GO_ON = -1 };
 
 /* Parses the options into o; BENCH_GO_ON, or the exit code to stop with (--help, usage). */
@@ -80,57 +104,15 @@ static int parse_options(int argc, char **argv, bench_opts *o)
     o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
     o->instances = 100;
     o->repeats = 5;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-        } else if (!strcmp(a, "--no-gpu")) {
-            o->no_gpu = 1;
-        } else if (!strcmp(a, "--end-to-end") && i + 1 < argc) {
-            o->e2e_file = argv[++i];
-        } else if (i + 1 < argc && (!strcmp(a, "--vertices") || !strcmp(a, "--bones") || !strcmp(a, "--instances") ||
-                                    !strcmp(a, "--influences") || !strcmp(a, "--ref-instances") ||
-                                    !strcmp(a, "--threads") || !strcmp(a, "--repeats"))) {
-            uint32_t v;
-            if (!vks_cli_parse_u32(a, argv[++i], &v))
-                return VKS_EXIT_USAGE;
-            if (v == 0) { /* zero would silently mean the generator's default */
-                fprintf(stderr, "vkskin bench: %s must be at least 1\n", a);
-                return VKS_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--vertices"))
-                o->gp.vertices = v;
-            else if (!strcmp(a, "--bones"))
-                o->gp.bones = v;
-            else if (!strcmp(a, "--instances"))
-                o->instances = v;
-            else if (!strcmp(a, "--influences"))
-                o->gp.max_influences = v;
-            else if (!strcmp(a, "--threads"))
-                o->threads = v;
-            else if (!strcmp(a, "--repeats"))
-                o->repeats = v;
-            else
-                o->ref_instances = v;
-        } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&o->ropt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin bench: unknown option or missing value '%s'\n", a);
-            return VKS_EXIT_USAGE;
-        } else {
-            o->file = a;
-        }
-    }
-    if (o->instances == 0) {
-        fprintf(stderr, "vkskin bench: --instances must be > 0\n");
+    int operands = 0;
+    int parsed = vks_cli_parse(&vks_cli_cmd_bench, (void *[]){o, &o->gopt, &o->ropt}, argc, argv, &operands, NULL, NULL);
+    if (parsed != VKS_CLI_GO_ON)
+        return parsed;
+    if (operands > 1) {
+        fprintf(stderr, "vkskin bench: one model at most ('%s' and '%s')\n", argv[1], argv[2]);
         return VKS_EXIT_USAGE;
     }
+    o->file = operands ? argv[1] : NULL;
     return BENCH_GO_ON;
 }
 
@@ -309,7 +291,7 @@ static void print_text(const bench_work *w, const bench_result *r, const vks_ben
    unless --no-gpu; then the report. */
 int vks_cmd_bench(int argc, char **argv)
 {
-    if (vks_bench_crowd_wanted(argc, argv)) /* the crowd against the per-call path: bench_crowd.c */
+    if (vks_cli_mode(argc, argv, "--crowd")) /* the crowd against the per-call path: bench_crowd.c */
         return vks_cmd_bench_crowd(argc, argv);
     bench_opts o;
     int rc = parse_options(argc, argv, &o);
@@ -363,6 +345,7 @@ int vks_cmd_bench(int argc, char **argv)
         }
     vks_cpu_fast_set_path(r.fast_kernel);
     g.skin = s, g.locals = w.locals, g.instances = o.instances, g.repeats = o.repeats;
+    g.consumer_threads = (uint32_t)r.threads;
     g.gopt = &gopt, g.file = o.e2e_file;
     if (!o.no_gpu && (rc = vks_bench_gpu_run(&g)) != VKS_EXIT_OK)
         goto out;

@@ -1,41 +1,13 @@
 /* vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...]: the model (any format vkskin
  * reads) and its clips as glTF 2.0 (include/vkskin/gltf.h), for Blender, three.js and any
  * glTF viewer. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli.h"
-#include "cli_formats.h"
 #include "core/vec.h"
-
-static void help(FILE *f)
-{
-    fprintf(f,
-            "usage: vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]\n\n"
-            "Writes the skinned model IN (any of the formats below) and the clips\n"
-            "given as glTF 2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 (and JOINTS_1,\n"
-            "WEIGHTS_1 where a vertex has more than 4 influences) and indices in the\n"
-            "file's own vertex order, one skin per mesh (the groups' palettes resolved to the mesh's\n"
-            "bones), the skeleton under a root node that carries the axis correction to glTF's Y-up\n"
-            "right-handed frame (from each format's axes, below; vertex data stay as the\n"
-            "source stores them), and one animation per clip.\n\n"
-            "  --clip FILE[#name]  a clip file bound to IN as deform binds it (.anm/.ska/.ifp, .kf or\n"
-            "                   .nif, .cskla, .rtm, pose JSON): every clip of the file, or the one\n"
-            "                   named (or numbered); repeat for more files\n"
-            "  --fps R          rate at which tracks glTF cannot play as stored are sampled (Euler\n"
-            "                   angles, B-splines, RTM deltas; default 30). Step, linear and Hermite\n"
-            "                   tracks keep their keys (STEP, LINEAR, CUBICSPLINE)\n"
-            "  --clip-duration S  RTM: the clip's length in seconds (the file stores none; default 1)\n"
-            "  --clip-fps R     frame rate of clips that store none (pose JSON, .cskla; default 30)\n"
-            "  P3D and glTF options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones,\n"
-            "                   --bone-limit, --uri-root)\n"
-            "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
-            "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is\n"
-            "written to a temporary name and renamed when complete.\n\n");
-    vks_cli_print_formats(f);
-    fprintf(f, "\nexit codes: 0 ok, 1 bad input, 2 usage, 5 the output cannot be written\n");
-}
 
 typedef struct convert_clips {
     vks_clip_set **sets;
@@ -66,6 +38,10 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
             fprintf(stderr, "vkskin: out of memory\n");
             return 0;
         }
+        /* the list points into the bindings, which may have moved: a file of more than 8
+           clips (RobotExpressive's 14) left the first 8 pointing at freed memory */
+        for (uint32_t i = 0; i < cc->count; i++)
+            cc->list[i].binding = &cc->bindings[i];
         cc->cap = (uint32_t)cap_l;
     }
     vks_error err = {0};
@@ -173,17 +149,63 @@ static void free_clips(convert_clips *cc)
     free(cc->sets), free(cc->list), free(cc->bindings), free(cc->names);
 }
 
-static int parse_positive(const char *opt, const char *text, float *out)
+/* --fps, --clip-duration, --clip-fps: a number > 0 (and at most 1e6). */
+static int set_positive(void *field, const vks_cli_option *o, const char *text)
 {
     char *end = NULL;
     double v = vks_cli_decimal_text(text) ? strtod(text, &end) : 0.0; /* 0: refused below */
     if (!end || *end || !(v > 0) || v > 1e6) {
-        fprintf(stderr, "vkskin convert: %s wants a number > 0, not '%s'\n", opt, text);
+        fprintf(stderr, "vkskin convert: %s wants a number > 0, not '%s'\n", o->name, text);
         return 0;
     }
-    *out = (float)v;
+    *(float *)field = (float)v;
     return 1;
 }
+
+/* What convert's command line says besides the read options. */
+typedef struct convert_opts {
+    vks_cli_list clips; /* --clip FILE[#name], in order */
+    vks_gltf_options gltf;
+} convert_opts;
+
+static const vks_cli_option convert_options[] = {
+    {"--clip", 0, "FILE[#name]", vks_cli_store_list, offsetof(convert_opts, clips), 0, 0,
+     "a clip file bound to IN as deform binds it (.anm/.ska/.ifp, .kf or .nif, .cskla, .rtm, pose JSON)",
+     "every clip of the file, or the one named (or numbered); repeat for more files"},
+    {"--fps", 0, "R", set_positive, offsetof(convert_opts, gltf.fps), 0, 0,
+     "rate at which tracks glTF cannot play as stored are sampled (Euler angles, B-splines, RTM deltas; default "
+     "30)",
+     "Step, linear and Hermite tracks keep their keys (STEP, LINEAR, CUBICSPLINE)"},
+};
+/* stored in the read options (vks_read_options.clip) */
+static const vks_cli_option convert_clip_options[] = {
+    {"--clip-duration", 0, "S", set_positive, offsetof(vks_read_options, clip.duration), 0, 0,
+     "RTM: the clip's length in seconds (the file stores none; default 1)", NULL},
+    {"--clip-fps", 0, "R", set_positive, offsetof(vks_read_options, clip.fps), 0, 0,
+     "frame rate of clips that store none (pose JSON, .cskla; default 30)", NULL},
+};
+static const vks_cli_group convert_group = VKS_CLI_GROUP("options", convert_options);
+static const vks_cli_group convert_clip_group = VKS_CLI_GROUP("clip options", convert_clip_options);
+static const vks_cli_group *const convert_groups[] = {&convert_group, &convert_clip_group, &vks_cli_read_options,
+                                                      NULL};
+
+const vks_cli_command vks_cli_cmd_convert = {
+    .name = "convert",
+    .summary = "write a model and its clips as glTF 2.0 (.glb or .gltf)",
+    .synopsis = "IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]",
+    .description =
+        "Writes the skinned model IN (any model format of vkskin --help's list) and the clips given as glTF "
+        "2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 (and JOINTS_1, WEIGHTS_1 where a vertex has more "
+        "than 4 influences) and indices in the file's own vertex order, one skin per mesh (the groups' palettes "
+        "resolved to the mesh's bones), the skeleton under a root node that carries the axis correction to glTF's "
+        "Y-up right-handed frame (from the axes the format registry gives the model's format; vertex data stay as the source "
+        "stores them), and one animation per clip.",
+    .epilogue = "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is written "
+                "to a temporary name and renamed when complete.\nexit codes: 0 ok, 1 bad input, 2 usage, 5 the "
+                "output cannot be written",
+    .groups = convert_groups,
+    .run = vks_cmd_convert,
+};
 
 /* One warning per texture name the glTF keeps only by name (a .tga, .dds, a dictionary entry):
  * the file is valid, but a viewer shows the base colour until someone converts the texture. */
@@ -209,61 +231,31 @@ static void warn_textures_by_name(const char *in, const vks_skin *skin)
 int vks_cmd_convert(int argc, char **argv)
 {
     vks_read_options ropt = {0};
-    vks_gltf_options gopt = {0};
-    const char *files[2] = {NULL, NULL};
+    convert_opts co = {0};
     int nfiles = 0, rc = VKS_EXIT_OK;
-    const char **clip_args = calloc((size_t)argc + 1, sizeof *clip_args);
-    uint32_t nclips = 0;
     convert_clips cc = {0};
     vks_skin *skin = NULL;
-    if (!clip_args)
+    co.clips.items = calloc((size_t)argc + 1, sizeof *co.clips.items);
+    if (!co.clips.items)
         return VKS_EXIT_RUNTIME;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            goto out;
-        } else if (!strcmp(a, "--clip") && i + 1 < argc) {
-            clip_args[nclips++] = argv[++i];
-        } else if (!strcmp(a, "--fps") && i + 1 < argc) {
-            if (!parse_positive(a, argv[++i], &gopt.fps)) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (!strcmp(a, "--clip-duration") && i + 1 < argc) {
-            if (!parse_positive(a, argv[++i], &ropt.clip.duration)) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (!strcmp(a, "--clip-fps") && i + 1 < argc) {
-            if (!parse_positive(a, argv[++i], &ropt.clip.fps)) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if ((t = vks_cli_read_option(&ropt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin convert: unknown option or missing value '%s'\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto out;
-        } else if (nfiles < 2) {
-            files[nfiles++] = a;
-        } else {
-            fprintf(stderr, "vkskin convert: one input and one output, not '%s' too\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto out;
-        }
-    }
-    if (nfiles != 2) {
-        fprintf(stderr, "vkskin convert: needs IN and OUT.glb or OUT.gltf\n");
-        help(stderr);
+    rc = vks_cli_parse(&vks_cli_cmd_convert, (void *[]){&co, &ropt, &ropt}, argc, argv, &nfiles, NULL, NULL);
+    if (rc != VKS_CLI_GO_ON)
+        goto out;
+    rc = VKS_EXIT_OK;
+    if (nfiles > 2) {
+        fprintf(stderr, "vkskin convert: one input and one output, not '%s' too\n", argv[3]);
         rc = VKS_EXIT_USAGE;
         goto out;
     }
+    if (nfiles != 2) {
+        fprintf(stderr, "vkskin convert: needs IN and OUT.glb or OUT.gltf\n");
+        vks_cli_help(stderr, &vks_cli_cmd_convert);
+        rc = VKS_EXIT_USAGE;
+        goto out;
+    }
+    const char **files = (const char **)argv + 1, **clip_args = co.clips.items;
+    uint32_t nclips = co.clips.count;
+    vks_gltf_options gopt = co.gltf;
     const char *in = files[0], *outp = files[1];
     size_t on = strlen(outp);
     if (!(on >= 4 && !strcasecmp(outp + on - 4, ".glb")) && !(on >= 5 && !strcasecmp(outp + on - 5, ".gltf")) &&
@@ -331,6 +323,6 @@ int vks_cmd_convert(int argc, char **argv)
 out:
     free_clips(&cc);
     vks_skin_free(skin);
-    free(clip_args);
+    free(co.clips.items);
     return rc;
 }

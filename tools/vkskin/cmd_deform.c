@@ -2,12 +2,12 @@
  * deforms every (instance, frame) pose and writes the vertices in the file's own vertex order.
  * Poses are processed in chunks so memory stays bounded whatever the instance count; a chunk is
  * written by a thread of its own while the engine deforms the next one (deform_chunks.c). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
-#include "cli_formats.h"
 #include "cli_crowd.h"
 #include "cli_crowd_split.h"
 #include "cli_gpu.h"
@@ -17,73 +17,82 @@
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
 
-static void help(FILE *f)
+/* What deform's own options say (the pose, GPU and read options have their own). */
+typedef struct deform_opts {
+    int engine;                 /* an engine */
+    uint32_t threads;           /* --threads: the fast CPU engine (0: every core) */
+    uint32_t encode_threads;    /* --encode-threads 0|1 */
+    const char *out, *root_motion;
+    int format;                 /* vks_bake_format; -1: from the output's name */
+} deform_opts;
+
+static int set_format(void *field, const vks_cli_option *o, const char *v)
 {
-    fprintf(f,
-            "usage: vkskin deform FILE... [--cpu | --cpu-fast [--threads N] | --gpu] [--pose FILE | --procedural\n"
-            "                     --instances N --seed S | --clip FILE[#name] --instances N [--stagger] |\n"
-            "                     --crowd FILE] [--frames F --fps R] [--time T] --out PATH [--format F]\n\n"
-            "Deforms every instance and frame of each model and writes positions and normals in the\n"
-            "mesh's own space, in the file's own vertex order.\n\n"
-            "  --cpu            the CPU reference deformer (double precision; the default)\n"
-            "  --cpu-fast       the fast CPU deformer (float, all cores; --threads N for fewer)\n"
-            "  --gpu            the Vulkan compute deformer (lavapipe where there is no GPU)\n"
-            "  --encode-threads 0|1  with --gpu: 1 (the default) converts each chunk into the file's\n"
-            "                   layout on a thread of its own while the GPU gets the next (CSV, OBJ,\n"
-            "                   glTF; raw and PC2 are a copy into the output's buffers, written by its\n"
-            "                   writer thread); 0 converts on the thread that feeds the GPU. Same bytes\n"
-            "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
-            "  --device N|NAME  with --gpu: the Vulkan device to use (see vkskin devices); all or\n"
-            "                   N,M,... splits the poses (with clips, the instances) across every\n"
-            "                   device or those numbered, a context each (a number may repeat), the\n"
-            "                   same bytes as one device; also --validation (Khronos validation\n"
-            "                   layer), --max-chunk-mb N (a chunk's output; with clips, the frames held\n"
-            "                   per chunk, shared by the devices) and --launch-shape SPEC (README:\n"
-            "                   Launch shapes)\n"
-            "  --pose FILE      JSON pose file (DESIGN.md section 6); its frames are the frames\n"
-            "  --procedural     deterministic procedural poses (the default): --seed S (1),\n"
-            "                   --instances N (1), --frames F (1), time of frame f = --time + f / --fps (30)\n"
-            "  --clip FILE[#name]  play clip `name` (or its index; default clip 0) of a clip file on\n"
-            "                   --instances N of each FILE: a clip file of FILE's format (vkskin convert\n"
-            "                   --help lists them), pose JSON (.json) for every format. --stagger: instance\n"
-            "                   i starts at i x duration / N; --clip-speed S (1), --clip-cycle\n"
-            "                   loop|clamp|mirror|reset (the clip's own), --clip-duration S (RTM stores\n"
-            "                   none: 1), --clip-fps R (pose JSON frames per second: 30)\n"
-            "  --crowd FILE     a crowd file (JSON or CSV, see README): per instance its model, clip,\n"
-            "                   start, speed, cycle and root transform. Models: the FILEs given, then those\n"
-            "                   the crowd names; an instance naming no model takes the one FILE given.\n"
-            "                   Each model's instances, in crowd order, go to its own output\n"
-            "  --root-motion PATH  where the root motion of a crowd's instances that take it out\n"
-            "                   (root_motion) goes, one model only; without it, beside each output as\n"
-            "                   <output>.root_motion.csv. --out - needs it; --out a device (/dev/null)\n"
-            "                   writes none without it\n"
-            "  --time T         the first frame's time in seconds (default 0)\n"
-            "                   With clips every engine samples them: --cpu in double, --cpu-fast in float,\n"
-            "                   --gpu in the crowd's pose pass on the GPU (chunks of instances)\n"
-            "  --out PATH       output file, or - for standard output; with several input files,\n"
-            "                   an existing folder that receives <input file name>.<format> for\n"
-            "                   each (a.dff -> a.dff.csv, so a.dff and a.nif do not collide)\n"
-            "  --format F       csv | raw | pc2 | obj | glb | gltf (default: from the output's extension,\n"
-            "                   else csv)\n"
-            "                   csv: instance,frame,mesh,vertex,x,y,z,nx,ny,nz (mesh = skinned mesh in\n"
-            "                        file order, vertex = the file's vertex number in that mesh)\n"
-            "                   raw: float32 x y z nx ny nz per vertex, ordered instance, frame, mesh,\n"
-            "                        vertex\n"
-            "                   pc2: point cache (Blender Mesh Cache, 3ds Max); instances are written as\n"
-            "                        consecutive samples: sample = instance * frames + frame\n"
-            "                   obj: one frame of one instance\n"
-            "                   glb, gltf: glTF 2.0 of one instance: one frame as a plain mesh, several\n"
-            "                        as morph targets (one per frame) with a STEP weights animation\n"
-            "  P3D and glTF options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones,\n"
-            "                   --bone-limit, --uri-root)\n\n"
-            "  --max-input-mb N larger inputs are refused (default 2048)\n\n"
-            "Outputs are written to a temporary name and renamed when complete; a character device\n"
-            "or FIFO is streamed into, a symlink is followed, a read-only file is not replaced. An\n"
-            "output that is one of the inputs, two inputs that would share an output, a missing or\n"
-            "unwritable folder and an output larger than the free space are refused before any work.\n"
-            "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also\n"
-            "an output that cannot be written); with several inputs, the most severe\n");
+    (void)o;
+    int *format = field;
+    *format = vks_bake_format_parse(v);
+    if (*format < 0)
+        fprintf(stderr, "vkskin deform: unknown format '%s' (csv, raw, pc2, obj, glb, gltf)\n", v);
+    return *format >= 0;
 }
+
+#define AT(field) offsetof(deform_opts, field)
+static const vks_cli_option deform_options[] = {
+    {"--cpu", 0, NULL, vks_cli_store_int, AT(engine), ENGINE_CPU, 0,
+     "the CPU reference deformer (double precision; the default)", NULL},
+    {"--cpu-fast", 0, NULL, vks_cli_store_int, AT(engine), ENGINE_CPU_FAST, 0,
+     "the fast CPU deformer (float, all cores; --threads N for fewer)", NULL},
+    {"--gpu", 0, NULL, vks_cli_store_int, AT(engine), ENGINE_GPU, 0,
+     "the Vulkan compute deformer (lavapipe where there is no GPU)",
+     "--device all or N,M,... splits the poses (with clips, the instances) across every device or those "
+     "numbered, a context each, the same bytes as one device; --max-chunk-mb N caps a chunk's output (with "
+     "clips, the frames held per chunk, shared by the devices)"},
+    {"--threads", 0, "N", vks_cli_store_u32, AT(threads), 1, 0, "with --cpu-fast: its threads (default: every core)",
+     NULL},
+    {"--encode-threads", 0, "0|1", vks_cli_store_u32, AT(encode_threads), 0, 1,
+     "with --gpu: 1 (the default) converts each chunk into the file's layout on a thread of its own while the GPU "
+     "gets the next",
+     "CSV, OBJ, glTF; raw and PC2 are a copy into the output's buffers, written by its writer thread; 0 converts "
+     "on the thread that feeds the GPU. Same bytes"},
+    {"--out", 0, "PATH", vks_cli_store_string, AT(out), 0, 0, "output file, or - for standard output",
+     "with several input files, an existing folder that receives <input file name>.<format> for each (a.dff -> "
+     "a.dff.csv, so a.dff and a.nif do not collide)"},
+    {"--format", 0, "F", set_format, AT(format), 0, 0,
+     "csv | raw | pc2 | obj | glb | gltf (default: from the output's extension, else csv)",
+     "csv: instance,frame,mesh,vertex,x,y,z,nx,ny,nz (mesh = skinned mesh in file order, vertex = the file's "
+     "vertex number in that mesh)\nraw: float32 x y z nx ny nz per vertex, ordered instance, frame, mesh, vertex\n"
+     "pc2: point cache (Blender Mesh Cache, 3ds Max); instances are written as consecutive samples: sample = "
+     "instance * frames + frame\nobj: one frame of one instance\nglb, gltf: glTF 2.0 of one instance: one frame "
+     "as a plain mesh, several as morph targets (one per frame) with a STEP weights animation"},
+    {"--root-motion", 0, "PATH", vks_cli_store_string, AT(root_motion), 0, 0,
+     "where the root motion of a crowd's instances that take it out (root_motion) goes, one model only",
+     "without it, beside each output as <output>.root_motion.csv. --out - needs it; --out a device (/dev/null) "
+     "writes none without it"},
+    VKS_CLI_QUIET_OPTION,
+};
+#undef AT
+static const vks_cli_group deform_group = VKS_CLI_GROUP("options", deform_options);
+static const vks_cli_group *const deform_groups[] = {&deform_group, &vks_cli_pose_options, &vks_cli_gpu_options,
+                                                     &vks_cli_read_options, NULL};
+
+const vks_cli_command vks_cli_cmd_deform = {
+    .name = "deform",
+    .summary = "deform posed instances (--cpu or --gpu) and write the vertices",
+    .synopsis = "FILE... [--cpu | --cpu-fast [--threads N] | --gpu] [--pose FILE | --procedural\n"
+                "--instances N --seed S | --clip FILE[#name] --instances N [--stagger] | --crowd FILE]\n"
+                "[--frames F --fps R] [--time T] --out PATH [--format F]",
+    .description = "Deforms every instance and frame of each model and writes positions and normals in the mesh's "
+                   "own space, in the file's own vertex order. With --crowd each model's instances, in crowd order, "
+                   "go to its own output.",
+    .epilogue =
+        "Outputs are written to a temporary name and renamed when complete; a character device or FIFO is streamed "
+        "into, a symlink is followed, a read-only file is not replaced. An output that is one of the inputs, two "
+        "inputs that would share an output, a missing or unwritable folder and an output larger than the free space "
+        "are refused before any work.\nexit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure "
+        "(also an output that cannot be written); with several inputs, the most severe",
+    .groups = deform_groups,
+    .run = vks_cmd_deform,
+};
 
 static double now_seconds(void)
 {
@@ -309,70 +318,23 @@ int vks_cmd_deform(int argc, char **argv)
     vks_cli_pose pose;
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
-    const char *out = NULL, *root_motion = NULL;
     vks_cli_gpu_opts gopt = {0};
-    int format = -1, nfiles = 0, rc = VKS_EXIT_OK;
-    engine e = ENGINE_CPU;
-    uint32_t threads = 0, encode_threads = 1;
+    deform_opts d = {ENGINE_CPU, 0, 1, NULL, NULL, -1};
     vks_cli_outputs plan = {0}, rm_plan = {0};
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return VKS_EXIT_RUNTIME;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            goto out;
-        } else if (!strcmp(a, "--cpu")) {
-            e = ENGINE_CPU;
-        } else if (!strcmp(a, "--cpu-fast")) {
-            e = ENGINE_CPU_FAST;
-        } else if (!strcmp(a, "--gpu")) {
-            e = ENGINE_GPU;
-        } else if (!strcmp(a, "--quiet")) {
-            vks_cli_progress_quiet(1);
-        } else if (!strcmp(a, "--threads")) {
-            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &threads) || threads == 0) {
-                fprintf(stderr, "vkskin deform: --threads needs a number of at least 1\n");
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (!strcmp(a, "--encode-threads")) {
-            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &encode_threads) || encode_threads > 1) {
-                fprintf(stderr, "vkskin deform: --encode-threads takes 0 or 1\n");
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (!strcmp(a, "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--root-motion") && i + 1 < argc) {
-            root_motion = argv[++i];
-        } else if (!strcmp(a, "--format") && i + 1 < argc) {
-            format = vks_bake_format_parse(argv[++i]);
-            if (format < 0) {
-                fprintf(stderr, "vkskin deform: unknown format '%s' (csv, raw, pc2, obj, glb, gltf)\n", argv[i]);
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if ((t = vks_cli_run_option(&pose, &gopt, &ropt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                rc = VKS_EXIT_USAGE;
-                goto out;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin deform: unknown option or missing value '%s'\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto out;
-        } else {
-            files[nfiles++] = argv[i];
-        }
-    }
+    int nfiles = 0;
+    int rc = vks_cli_parse(&vks_cli_cmd_deform, (void *[]){&d, &pose, &gopt, &ropt}, argc, argv, &nfiles, NULL, NULL);
+    if (rc != VKS_CLI_GO_ON)
+        return rc;
+    rc = VKS_EXIT_OK;
+    char **files = argv + 1;
+    const char *out = d.out, *root_motion = d.root_motion;
+    int format = d.format;
+    engine e = (engine)d.engine;
+    uint32_t threads = d.threads, encode_threads = d.encode_threads;
     if ((!nfiles && !pose.crowd) || !out) {
         fprintf(stderr, "vkskin deform: needs at least one FILE (or --crowd FILE) and --out PATH\n");
-        help(stderr);
-        rc = VKS_EXIT_USAGE;
-        goto out;
+        vks_cli_help(stderr, &vks_cli_cmd_deform);
+        return VKS_EXIT_USAGE;
     }
     if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK)
         goto out;
@@ -405,6 +367,5 @@ out:
     vks_cli_anim_free(&pose);
     vks_cli_outputs_free(&plan);
     vks_cli_outputs_free(&rm_plan);
-    free(files);
     return rc;
 }

@@ -95,26 +95,36 @@ static void print_shape(const vks_gpu_shape_info *s)
     printf("     launch-shape cache: %s\n", s->cache_path[0] ? s->cache_path : "none");
 }
 
+static const vks_cli_option devices_options[] = {
+    {"--json", 0, NULL, vks_cli_store_flag, 0, 0, 0, "machine-readable output on stdout", NULL},
+};
+static const vks_cli_group devices_group = VKS_CLI_GROUP("options", devices_options);
+static const vks_cli_group *const devices_groups[] = {&devices_group, NULL};
+
+const vks_cli_command vks_cli_cmd_devices = {
+    .name = "devices",
+    .summary = "list the Vulkan devices and the limits that matter",
+    .synopsis = "[--json]",
+    .description = "Lists the Vulkan devices with the limits that size GPU batches, every queue family and the family "
+                   "and queue batch work and rendering use; '*' marks the one --gpu uses by default. For each, the "
+                   "launch shape a run would start with and why: the tuning table's row (\"table\"), a shape "
+                   "measured before on this device and driver (\"cache\"), or VKSKIN_LAUNCH_SHAPE (\"forced\"); "
+                   "the launch-shape cache file it looked at; and whether a large first run calibrates (a device "
+                   "the table does not know; README: Calibration at first use).",
+    .epilogue = "exit codes: 0 ok, 4 no Vulkan device",
+    .groups = devices_groups,
+    .run = vks_cmd_devices,
+};
+
 int vks_cmd_devices(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: vkskin devices [--json]\n\nLists the Vulkan devices with the limits that size GPU "
-                   "batches, every queue family and the family and queue batch work and rendering use;\n"
-                   "'*' marks the one --gpu uses by default. For each, the launch shape a run would start "
-                   "with and why:\nthe tuning table's row (\"table\"), a shape measured before on this "
-                   "device and driver (\"cache\"),\nor VKSKIN_LAUNCH_SHAPE (\"forced\"); the launch-shape "
-                   "cache file it looked at; and whether a large\nfirst run calibrates (a device the table "
-                   "does not know; README: Calibration at first use).\n"
-                   "exit codes: 0 ok, 4 no Vulkan device\n");
-            return VKS_EXIT_OK;
-        } else {
-            fprintf(stderr, "vkskin devices: unknown option '%s'\n", argv[i]);
-            return VKS_EXIT_USAGE;
-        }
+    int json = 0, operands = 0;
+    int parsed = vks_cli_parse(&vks_cli_cmd_devices, (void *[]){&json}, argc, argv, &operands, NULL, NULL);
+    if (parsed != VKS_CLI_GO_ON)
+        return parsed;
+    if (operands) {
+        fprintf(stderr, "vkskin devices: takes no operand ('%s')\n", argv[1]);
+        return VKS_EXIT_USAGE;
     }
     vks_gpu_device_info d[16];
     uint32_t n = 0;

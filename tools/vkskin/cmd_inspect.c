@@ -4,52 +4,78 @@
  * number: FAILED in text and JSON and exit 6 (unless --allow-bind-mismatch), so that scripts
  * notice a model that does not reproduce its own vertices. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "cli_formats.h"
 #include "cli_text.h"
 #include "inspect_clip.h"
 #include "inspect_morph.h"
 #include "inspect_surface.h"
 
-static void help(FILE *f)
+/* What inspect's command line says (its table below). */
+typedef struct inspect_opts {
+    int json, allow_mismatch, clips;
+    const char *model;
+} inspect_opts;
+
+static int set_clip_duration(void *field, const vks_cli_option *o, const char *v)
 {
-    fprintf(f, "usage: vkskin inspect FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [--clips] [P3D options]\n\n"
-               "Prints each file's skin model: format and version, counts, the skeleton (index, name,\n"
-               "parent), every skinned mesh with its groups and their palettes (palette slot -> bone ->\n"
-               "node), the UV sets (with the range each covers) and the materials (name, base colour,\n"
-               "base-colour texture), images and samplers, the influence histogram, the weights as stored\n"
-               "(sums, and how many vertices were repaired and how), and the bind-pose check: the largest\n"
-               "error of deforming with the bind pose against the stored vertices (absolute and relative\n"
-               "to the bounding radius), passed or FAILED against the tolerance of src/check/tolerance.c.\n\n"
-               "A clip file (of the formats below; a pose JSON with --model)\n"
-               "prints its clips instead: duration, frame rate, cycle, space, events, and each track's node\n"
-               "with its channels' key counts and interpolation; with --model, which tracks bind to that\n"
-               "model, which name no node, and which nodes keep their bind pose. A .nif is a model and may\n"
-               "hold clips too (keyframe controllers, sequences): --clips shows them, and so does --model\n"
-               "for a .nif that holds any (vkskin inspect --model dance.nif dance.nif).\n\n"
-               "  --model MODEL        the model clip files are bound to\n"
-               "  --clips              show the clips of files that are models too (.nif)\n"
-               "  --clip-duration S    RTM: the clip's length in seconds (the file stores none; default 1)\n"
-               "  --json               machine-readable output on stdout (one object per file; an array\n"
-               "                       when several files are given)\n"
-               "  --allow-bind-mismatch  a failed bind-pose check is still reported but does not fail\n"
-               "                       (files known not to be stored in their bind pose)\n"
-               "  --model-cfg FILE     P3D: model.cfg with CfgSkeletons (default: found beside the model)\n"
-               "  --model-name NAME    P3D: CfgModels class (default: the file's stem)\n"
-               "  --lod X              P3D: LOD to read (default: the first visual LOD)\n"
-               "  --bones a,b,...      P3D: bone selections when there is no skeleton\n"
-               "  --bone-limit N       P3D: bones per section palette (default 64)\n"
-               "  --uri-root DIR       glTF: external buffers and images may also lie in DIR (default:\n"
-               "                       only the model's folder and below; see README \"Safety\")\n"
-               "  --max-input-mb N     a model and every file it reads together stay within N MB\n"
-               "                       (default 2048)\n\n");
-    vks_cli_print_formats(f);
-    fprintf(f, "\nexit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime,\n"
-               "            6 bind-pose check failed; with several files, the most severe\n");
+    (void)o;
+    char *end = NULL;
+    float *duration = field;
+    *duration = vks_cli_decimal_text(v) ? strtof(v, &end) : 0.0f;
+    if (!end || *end || !(*duration > 0)) {
+        fprintf(stderr, "vkskin inspect: --clip-duration wants seconds > 0, not '%s'\n", v);
+        return 0;
+    }
+    return 1;
 }
+
+static const vks_cli_option inspect_options[] = {
+    {"--json", 0, NULL, vks_cli_store_flag, offsetof(inspect_opts, json), 0, 0,
+     "machine-readable output on stdout (one object per file; an array when several files are given)", NULL},
+    {"--allow-bind-mismatch", 0, NULL, vks_cli_store_flag, offsetof(inspect_opts, allow_mismatch), 0, 0,
+     "a failed bind-pose check is still reported but does not fail",
+     "files known not to be stored in their bind pose"},
+    {"--model", 0, "MODEL", vks_cli_store_string, offsetof(inspect_opts, model), 0, 0,
+     "the model clip files are bound to", NULL},
+    {"--clips", 0, NULL, vks_cli_store_flag, offsetof(inspect_opts, clips), 0, 0,
+     "show the clips of files that are models too (.nif)", NULL},
+};
+/* stored in the read options (vks_read_options.clip), which the second group fills */
+static const vks_cli_option inspect_clip_options[] = {
+    {"--clip-duration", 0, "S", set_clip_duration, offsetof(vks_read_options, clip.duration), 0, 0,
+     "RTM: the clip's length in seconds (the file stores none; default 1)", NULL},
+};
+static const vks_cli_group inspect_group = VKS_CLI_GROUP("options", inspect_options);
+static const vks_cli_group inspect_clip_group = VKS_CLI_GROUP("clip options", inspect_clip_options);
+static const vks_cli_group *const inspect_groups[] = {&inspect_group, &inspect_clip_group, &vks_cli_read_options,
+                                                      NULL};
+
+const vks_cli_command vks_cli_cmd_inspect = {
+    .name = "inspect",
+    .summary = "print a file's skin model and its bind-pose check",
+    .synopsis = "FILE... [--json] [--allow-bind-mismatch] [--model MODEL] [--clips] [read options]",
+    .description =
+        "Prints each file's skin model: format and version, counts, the skeleton (index, name, parent), every "
+        "skinned mesh with its groups and their palettes (palette slot -> bone -> node), the UV sets (with the range "
+        "each covers) and the materials (name, base colour, base-colour texture), images and samplers, the "
+        "influence histogram, the weights as stored (sums, and how many vertices were repaired and how), and the "
+        "bind-pose check: the largest error of deforming with the bind pose against the stored vertices (absolute "
+        "and relative to the bounding radius), passed or FAILED against the tolerance of src/check/tolerance.c."
+        "\n\nA clip file (a clip format of vkskin --help's list; a pose JSON with --model) prints its "
+        "clips instead: duration, frame rate, cycle, space, events, and each track's node with its channels' key "
+        "counts and interpolation; with --model, which tracks bind to that model, which name no node, and which "
+        "nodes keep their bind pose. A .nif is a model and may hold clips too (keyframe controllers, sequences): "
+        "--clips shows them, and so does --model for a .nif that holds any (vkskin inspect --model dance.nif "
+        "dance.nif).",
+    .epilogue = "exit codes: 0 ok, 1 a file could not be read (one error line each), 2 usage, 5 runtime, 6 bind-pose "
+                "check failed; with several files, the most severe",
+    .groups = inspect_groups,
+    .run = vks_cmd_inspect,
+};
 
 /* Meshes whose every group is rigid: parts that follow one node (a prop on a bone). */
 static uint32_t rigid_meshes(const vks_skin *s)
@@ -209,59 +235,23 @@ static void print_text(const char *path, const vks_skin *s, const vks_bind_check
 
 int vks_cmd_inspect(int argc, char **argv)
 {
-    int json = 0, rc = VKS_EXIT_OK, nfiles = 0, allow_mismatch = 0, clips = 0;
-    const char *model = NULL;
+    int rc = VKS_EXIT_OK, nfiles = 0;
+    inspect_opts io = {0};
     vks_read_options opt = {0};
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return VKS_EXIT_RUNTIME;
-    for (int i = 1; i < argc; i++) {
-        int t;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            help(stdout);
-            free(files);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--allow-bind-mismatch")) {
-            allow_mismatch = 1;
-        } else if (!strcmp(argv[i], "--clips")) {
-            clips = 1;
-        } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
-            model = argv[++i];
-        } else if (!strcmp(argv[i], "--clip-duration") && i + 1 < argc) {
-            char *end = NULL;
-            ++i;
-            opt.clip.duration = vks_cli_decimal_text(argv[i]) ? strtof(argv[i], &end) : 0.0f;
-            if (!end || *end || !(opt.clip.duration > 0)) {
-                fprintf(stderr, "vkskin inspect: --clip-duration wants seconds > 0, not '%s'\n", argv[i]);
-                free(files);
-                return VKS_EXIT_USAGE;
-            }
-        } else if ((t = vks_cli_read_option(&opt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                free(files);
-                    return VKS_EXIT_USAGE;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "vkskin inspect: unknown option '%s'\n", argv[i]);
-            help(stderr);
-            free(files);
-            return VKS_EXIT_USAGE;
-        } else {
-            files[nfiles++] = argv[i];
-        }
-    }
+    int parsed = vks_cli_parse(&vks_cli_cmd_inspect, (void *[]){&io, &opt, &opt}, argc, argv, &nfiles, NULL, NULL);
+    if (parsed != VKS_CLI_GO_ON)
+        return parsed;
     if (!nfiles) {
-        help(stderr);
-        free(files);
+        vks_cli_help(stderr, &vks_cli_cmd_inspect);
         return VKS_EXIT_USAGE;
     }
+    char **files = argv + 1;
+    int json = io.json, allow_mismatch = io.allow_mismatch, clips = io.clips;
+    const char *model = io.model;
     cJSON *all = json ? cJSON_CreateArray() : NULL;
     vks_skin *bound_to = model ? vks_cli_load_skin(model, &opt) : NULL;
     if (model && !bound_to) {
         cJSON_Delete(all);
-        free(files);
         return VKS_EXIT_INPUT;
     }
     for (int f = 0; f < nfiles; f++) {
@@ -310,6 +300,5 @@ int vks_cmd_inspect(int argc, char **argv)
         cJSON_Delete(all);
     }
     vks_skin_free(bound_to);
-    free(files);
     return rc;
 }

@@ -2,6 +2,7 @@
  * of posed instances drawn on the GPU from the crowd's own buffers (render.h), written as PNG.
  * Several files make one sheet with a row of N cells per file, so characters compare side by
  * side; one file fills the image with the grid that makes cells largest. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,38 +12,6 @@
 #include "cli_png.h"
 #include "cli_progress.h"
 #include "vkskin/render.h"
-
-static void help(FILE *f)
-{
-    fprintf(f,
-            "usage: vkskin render FILE... [--instances N] [--pose FILE | --procedural --seed S |\n"
-            "                     --clip FILE[#name] [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
-            "                     --out PNG [--size WxH] [--columns C] [--quiet]\n\n"
-            "Draws N posed instances of each model on the GPU (a Vulkan graphics pipeline reading\n"
-            "the crowd's deformed vertices where the compute passes left them) into a contact sheet:\n"
-            "each instance in its own cell, lit, seen by one camera per model fitted to its bind pose.\n\n"
-            "  --instances N    instances per file (default 1)\n"
-            "  --procedural     deterministic procedural poses (the default): --seed S (1); the\n"
-            "                   picture shows the last of --frames F frames (1), at time --time + (F-1) / --fps\n"
-            "  --pose FILE      JSON pose file: every instance shows its frame 0, or frame F-1 with --frames F\n"
-            "  --clip FILE[#name]  a clip played by every instance, sampled on the GPU in the crowd's pose\n"
-            "                   pass (--stagger, --clip-speed, --clip-cycle, --clip-duration, --clip-fps as in\n"
-            "                   vkskin deform --help)\n"
-            "  --crowd FILE     a JSON or CSV crowd file: one cell per instance, grouped by model; each plays\n"
-            "                   its clip at its start, speed and cycle. Root transforms are not drawn: each\n"
-            "                   cell shows its instance where its model's camera looks\n"
-            "  --out PNG        the image (written to a temporary and renamed; - for standard output)\n"
-            "  --quiet          no progress lines (otherwise one on stderr every 2 s of a long run)\n"
-            "  --size WxH       image size in pixels (default 640x360, at most 8192 each)\n"
-            "  --columns C      cells per row (default: one row per file with several files, else the\n"
-            "                   grid that makes cells largest)\n"
-            "  --device N|NAME  the Vulkan device (see vkskin devices); one image is drawn on one device,\n"
-            "                   so all and lists (N,M) are refused (exit 2); --validation: Khronos layer\n"
-            "  P3D and glTF options as in vkskin inspect (--model-cfg, --model-name, --lod, --bones,\n"
-            "                   --bone-limit, --uri-root)\n\n"
-            "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also an\n"
-            "output that cannot be written)\n");
-}
 
 static int parse_size(const char *text, uint32_t *w, uint32_t *h)
 {
@@ -61,6 +30,55 @@ static int parse_size(const char *text, uint32_t *w, uint32_t *h)
     *w = (uint32_t)a, *h = (uint32_t)b;
     return 1;
 }
+
+/* What render's own options say (the pose, GPU and read options have their own). */
+typedef struct render_opts {
+    const char *out;
+    uint32_t w, h, columns;
+} render_opts;
+
+static int set_size(void *field, const vks_cli_option *o, const char *v)
+{
+    (void)o;
+    render_opts *r = field;
+    if (parse_size(v, &r->w, &r->h))
+        return 1;
+    fprintf(stderr, "vkskin render: --size needs WxH, 1 to 8192 each (got '%s')\n", v);
+    return 0;
+}
+
+static const vks_cli_option render_options[] = {
+    {"--out", 0, "PNG", vks_cli_store_string, offsetof(render_opts, out), 0, 0,
+     "the image (written to a temporary and renamed; - for standard output)", NULL},
+    {"--size", 0, "WxH", set_size, 0, 0, 0, "image size in pixels (default 640x360, at most 8192 each)", NULL},
+    {"--columns", 0, "C", vks_cli_store_u32, offsetof(render_opts, columns), 1, 0,
+     "cells per row (default: one row per file with several files, else the grid that makes cells largest)",
+     NULL},
+    VKS_CLI_QUIET_OPTION,
+};
+static const vks_cli_group render_group = VKS_CLI_GROUP("options", render_options);
+static const vks_cli_group *const render_groups[] = {&render_group, &vks_cli_pose_options, &vks_cli_gpu_options,
+                                                     &vks_cli_read_options, NULL};
+
+const vks_cli_command vks_cli_cmd_render = {
+    .name = "render",
+    .summary = "draw posed instances on the GPU into a PNG contact sheet",
+    .synopsis = "FILE... [--instances N] [--pose FILE | --procedural --seed S | --clip FILE[#name] [--stagger] |\n"
+                "--crowd FILE] [--frames F --fps R] [--time T] --out PNG [--size WxH] [--columns C] [--quiet]",
+    .description =
+        "Draws N posed instances of each model on the GPU (a Vulkan graphics pipeline reading the crowd's deformed "
+        "vertices where the compute passes left them) into a contact sheet: each instance in its own cell, lit, seen "
+        "by one camera per model fitted to its bind pose.\n\nThe picture shows the last of --frames F frames (1), at "
+        "time --time + (F-1) / --fps; with --pose FILE every instance shows its frame 0, or frame F-1 with --frames "
+        "F. A clip is sampled on the GPU in the crowd's pose pass. With --crowd, one cell per instance, grouped by "
+        "model; each plays its clip at its start, speed and cycle. Root transforms are not drawn: each cell shows "
+        "its instance where its model's camera looks. One image is drawn on one device, so --device all and lists "
+        "(N,M) are refused (exit 2).",
+    .epilogue = "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime failure (also an output that "
+                "cannot be written)",
+    .groups = render_groups,
+    .run = vks_cmd_render,
+};
 
 /* A sheet is drawn a part of its cells at a time, one crowd holding one part's instances
  * (vks_render_crowd_part), so the memory the crowd takes (its outputs are 24 bytes a vertex,
@@ -283,52 +301,20 @@ int vks_cmd_render(int argc, char **argv)
     vks_cli_pose pose;
     vks_cli_pose_defaults(&pose);
     vks_read_options ropt = {0};
-    const char *out = NULL;
     vks_cli_gpu_opts gopt = {0};
-    uint32_t w = 640, h = 360, columns = 0;
-    int nfiles = 0, rc = VKS_EXIT_OK;
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return VKS_EXIT_RUNTIME;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            goto done;
-        } else if (!strcmp(a, "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--quiet")) {
-            vks_cli_progress_quiet(1);
-        } else if (!strcmp(a, "--size") && i + 1 < argc) {
-            if (!parse_size(argv[++i], &w, &h)) {
-                fprintf(stderr, "vkskin render: --size needs WxH, 1 to 8192 each (got '%s')\n", argv[i]);
-                rc = VKS_EXIT_USAGE;
-                goto done;
-            }
-        } else if (!strcmp(a, "--columns") && i + 1 < argc) {
-            if (!vks_cli_parse_u32(a, argv[++i], &columns) || columns == 0) {
-                rc = VKS_EXIT_USAGE;
-                goto done;
-            }
-        } else if ((t = vks_cli_run_option(&pose, &gopt, &ropt, argc, argv, &i)) != 0) {
-            if (t < 0) {
-                rc = VKS_EXIT_USAGE;
-                goto done;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin render: unknown option or missing value '%s'\n", a);
-            rc = VKS_EXIT_USAGE;
-            goto done;
-        } else {
-            files[nfiles++] = argv[i];
-        }
-    }
+    render_opts ro = {NULL, 640, 360, 0};
+    int nfiles = 0;
+    int rc = vks_cli_parse(&vks_cli_cmd_render, (void *[]){&ro, &pose, &gopt, &ropt}, argc, argv, &nfiles, NULL, NULL);
+    if (rc != VKS_CLI_GO_ON)
+        return rc;
+    rc = VKS_EXIT_OK;
+    char **files = argv + 1;
+    const char *out = ro.out;
+    uint32_t w = ro.w, h = ro.h, columns = ro.columns;
     if ((!nfiles && !pose.crowd) || !out) {
         fprintf(stderr, "vkskin render: needs at least one FILE (or --crowd FILE) and --out PNG\n");
-        help(stderr);
-        rc = VKS_EXIT_USAGE;
-        goto done;
+        vks_cli_help(stderr, &vks_cli_cmd_render);
+        return VKS_EXIT_USAGE;
     }
     if (vks_cli_gpu_spec_is_list(gopt.device)) { /* one image is one draw: nothing to split */
         fprintf(stderr, "vkskin render: --device %s: render draws its image on one device; give its number or name "
@@ -363,6 +349,5 @@ int vks_cmd_render(int argc, char **argv)
     rc = render_sheet(pose.models, (int)pose.model_count, out, w, h, columns, &pose, &ropt, &gopt);
 done:
     vks_cli_anim_free(&pose);
-    free(files);
     return rc;
 }

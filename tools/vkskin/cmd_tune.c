@@ -4,6 +4,7 @@
  * device at hand, prints the table of candidates with their rates, and stores the fastest in
  * the cache so later contexts on this device and driver start with it (README: Launch shapes). */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,37 +14,56 @@
 
 #define MAX_CANDIDATES VKS_GPU_TUNE_MAX
 
-static void help(FILE *f)
-{
-    fprintf(f, "usage: vkskin tune [FILE] [--vertices V] [--bones B] [--influences K] [--instances N]\n"
-               "                   [--repeats P] [--candidate SPEC]... [--no-store] [--json]\n"
-               "                   [--device N|NAME] [--validation]\n\n"
-               "Times the deform pass of each candidate launch shape on the device (timestamp queries,\n"
-               "median of P runs after a first one; default 3) on FILE or a generated character (default\n"
-               "10000 vertices, 32 bones, 4 influences) with N instances (default 256), prints the\n"
-               "candidates with their rates, and stores the fastest in the cache\n"
-               "($XDG_CACHE_HOME/vkskin, else ~/.cache/vkskin), keyed by device, driver and vkskin\n"
-               "version: later runs on this device and driver start with it (bench and devices --json say\n"
-               "so: source \"cache\"). --no-store only prints. --candidate SPEC (repeatable; up to %d)\n"
-               "replaces the built-in list: the table's shapes and the GPU shapes (SPEC as\n"
-               "--launch-shape, README: Launch shapes).\n"
-               "On a device the tuning table does not know, deform, validate and bench run the same\n"
-               "calibration by themselves before a first batch large enough to repay it (at least 16x\n"
-               "the calibration's own vertex-instances and 2^26) and store the winner the same way;\n"
-               "VKSKIN_NO_CALIBRATE=1 turns that off. vkskin devices says which shape a run starts with.\n",
-            MAX_CANDIDATES);
-}
-
 typedef struct tune_opts {
     vks_gen_params gp;
     uint32_t instances, repeats;
-    const char *candidates[MAX_CANDIDATES];
-    uint32_t candidate_count;
+    const char *candidate_specs[MAX_CANDIDATES];
+    vks_cli_list candidates; /* --candidate SPEC, into candidate_specs */
     int json, no_store;
     const char *file;
     vks_cli_gpu_opts gopt;
     vks_read_options ropt;
 } tune_opts;
+
+_Static_assert(MAX_CANDIDATES == 32, "--candidate's description says how many it takes");
+#define AT(field) offsetof(tune_opts, field)
+static const vks_cli_option tune_options[] = {
+    {"--vertices", 0, "V", vks_cli_store_u32, AT(gp.vertices), 1, 0,
+     "the generated character's vertices (default 10000)", NULL},
+    {"--bones", 0, "B", vks_cli_store_u32, AT(gp.bones), 1, 0, "its bones (default 32)", NULL},
+    {"--influences", 0, "K", vks_cli_store_u32, AT(gp.max_influences), 1, 0, "its influences per vertex (default 4)",
+     NULL},
+    {"--instances", 0, "N", vks_cli_store_u32, AT(instances), 1, 0, "instances deformed per run (default 256)", NULL},
+    {"--repeats", 0, "P", vks_cli_store_u32, AT(repeats), 1, 0,
+     "timed runs of each candidate after a first one; the median counts (default 3)", NULL},
+    {"--candidate", 0, "SPEC", vks_cli_store_list, AT(candidates), 0, 0,
+     "a launch shape to time instead of the built-in list (repeatable; up to 32)",
+     "SPEC as --launch-shape (README: Launch shapes); the built-in list: the table's shapes and the GPU shapes"},
+    {"--no-store", 0, NULL, vks_cli_store_flag, AT(no_store), 0, 0, "only print: keep the cache as it is", NULL},
+    {"--json", 0, NULL, vks_cli_store_flag, AT(json), 0, 0, "machine-readable output on stdout", NULL},
+};
+#undef AT
+static const vks_cli_group tune_group = VKS_CLI_GROUP("options", tune_options);
+static const vks_cli_group *const tune_groups[] = {&tune_group, &vks_cli_gpu_options, &vks_cli_read_options, NULL};
+
+const vks_cli_command vks_cli_cmd_tune = {
+    .name = "tune",
+    .summary = "time the launch shapes on this device and keep the fastest",
+    .synopsis = "[FILE] [--vertices V] [--bones B] [--influences K] [--instances N] [--repeats P]\n"
+                "[--candidate SPEC]... [--no-store] [--json] [--device N|NAME] [--validation]",
+    .description =
+        "Times the deform pass of each candidate launch shape on the device (timestamp queries, median of P runs "
+        "after a first one) on FILE or a generated character with N instances, prints the candidates with their "
+        "rates, and stores the fastest in the cache ($XDG_CACHE_HOME/vkskin, else ~/.cache/vkskin), keyed by "
+        "device, driver and vkskin version: later runs on this device and driver start with it (bench and devices "
+        "--json say so: source \"cache\").\n\nOn a device the tuning table does not know, deform, validate and "
+        "bench run the same calibration by themselves before a first batch large enough to repay it (at least 16x "
+        "the calibration's own vertex-instances and 2^26) and store the winner the same way; VKSKIN_NO_CALIBRATE=1 "
+        "turns that off. vkskin devices says which shape a run starts with.",
+    .epilogue = "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime",
+    .groups = tune_groups,
+    .run = vks_cmd_tune,
+};
 
 enum { TUNE_GO_ON = -1 };
 
@@ -52,55 +72,16 @@ static int parse(int argc, char **argv, tune_opts *o)
     memset(o, 0, sizeof *o);
     o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
     o->instances = 256, o->repeats = 3;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-        } else if (!strcmp(a, "--no-store")) {
-            o->no_store = 1;
-        } else if (!strcmp(a, "--candidate") && i + 1 < argc) {
-            if (o->candidate_count == MAX_CANDIDATES) {
-                fprintf(stderr, "vkskin tune: at most %d --candidate\n", MAX_CANDIDATES);
-                return VKS_EXIT_USAGE;
-            }
-            o->candidates[o->candidate_count++] = argv[++i];
-        } else if (i + 1 < argc && (!strcmp(a, "--vertices") || !strcmp(a, "--bones") || !strcmp(a, "--instances") ||
-                                    !strcmp(a, "--influences") || !strcmp(a, "--repeats"))) {
-            uint32_t v;
-            if (!vks_cli_parse_u32(a, argv[++i], &v))
-                return VKS_EXIT_USAGE;
-            if (v == 0) {
-                fprintf(stderr, "vkskin tune: %s must be at least 1\n", a);
-                return VKS_EXIT_USAGE;
-            }
-            if (!strcmp(a, "--vertices"))
-                o->gp.vertices = v;
-            else if (!strcmp(a, "--bones"))
-                o->gp.bones = v;
-            else if (!strcmp(a, "--instances"))
-                o->instances = v;
-            else if (!strcmp(a, "--influences"))
-                o->gp.max_influences = v;
-            else
-                o->repeats = v;
-        } else if ((t = vks_cli_gpu_option(&o->gopt, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&o->ropt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin tune: unknown option or missing value '%s'\n", a);
-            return VKS_EXIT_USAGE;
-        } else if (o->file) {
-            fprintf(stderr, "vkskin tune: one model at most ('%s' and '%s')\n", o->file, a);
-            return VKS_EXIT_USAGE;
-        } else {
-            o->file = a;
-        }
+    o->candidates = (vks_cli_list){o->candidate_specs, 0, MAX_CANDIDATES};
+    int operands = 0;
+    int parsed = vks_cli_parse(&vks_cli_cmd_tune, (void *[]){o, &o->gopt, &o->ropt}, argc, argv, &operands, NULL, NULL);
+    if (parsed != VKS_CLI_GO_ON)
+        return parsed;
+    if (operands > 1) {
+        fprintf(stderr, "vkskin tune: one model at most ('%s' and '%s')\n", argv[1], argv[2]);
+        return VKS_EXIT_USAGE;
     }
+    o->file = operands ? argv[1] : NULL;
     if (o->gopt.launch_shape) {
         fprintf(stderr, "vkskin tune: --launch-shape forces one shape; give candidates with --candidate\n");
         return VKS_EXIT_USAGE;
@@ -176,7 +157,7 @@ int vks_cmd_tune(int argc, char **argv)
         vks_skin_free(s);
         return rc;
     }
-    vks_gpu_tune_options t = {o.candidate_count ? o.candidates : NULL, o.candidate_count, o.instances, o.repeats,
+    vks_gpu_tune_options t = {o.candidates.count ? o.candidate_specs : NULL, o.candidates.count, o.instances, o.repeats,
                               !o.no_store};
     vks_gpu_tune_result r;
     vks_result res = vks_gpu_tune(gpu, s, &t, &r, &err);

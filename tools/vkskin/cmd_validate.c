@@ -31,69 +31,7 @@
 
 #include "cli_progress.h"
 #include "validate.h"
-
-static void help(FILE *f)
-{
-    fprintf(f, "usage: vkskin validate FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
-               "                       --instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
-               "                       [--json] [--device N|NAME|all|N,M,...] [--each] [--validation]\n"
-               "                       [--max-chunk-mb N]\n"
-               "                       [--threads N] [--quiet] [--readback-check auto|on|off]\n"
-               "                       [--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
-               "                       [--tolerance-scale K] [--nmse X] [--sample N|P%% [--sample-seed S]]\n"
-               "                       [--inject-fault remap|weight|matrix|instance[:K]|scale[:K]]\n"
-               "                       [--allow-bind-mismatch]\n\n"
-               "Deforms on the GPU and on the CPU reference and compares, per file and stream, and\n"
-               "checks that each model reproduces its stored vertices in its bind pose.\n"
-               "  --validation      enable the Khronos validation layer; any message fails\n"
-               "  --device all|N,M  split the instances across every Vulkan device (vkskin devices lists\n"
-               "                    them) or those numbered, a context each (a number may repeat), clips\n"
-               "                    and crowds too; one verdict, identical to one device's\n"
-               "  --each            with --device all or a list: validate the same work on each device\n"
-               "                    in turn, each reported on its own; the exit code is the worst\n"
-               "  --junit FILE      JUnit XML (Jenkins, GitLab): a test case per file x stream x device\n"
-               "                    and per file's bind-pose check, metrics in the messages\n"
-               "  --report DIR      an HTML report DIR/index.html: summary per device and file, error\n"
-               "                    histograms, a heat map of each file's worst instance and a three.js\n"
-               "                    view of it (three.min.js beside the page; $VKSKIN_THREE_JS names it)\n"
-               "  --save-golden DIR store the GPU results (DIR/<k>.raw) and what made them (golden.json)\n"
-               "  --against DIR     deform again and compare with a stored golden by the same metrics and\n"
-               "                    tolerances; names the vertices that moved\n"
-               "  --tolerance-scale K  multiply the position and normal tolerances by K >= 0 (default 1)\n"
-               "  --nmse X          the NMSE bound of every stream (default 1e-9)\n"
-               "  --clip FILE[#name]  play a clip (name or index; default clip 0) on --instances N of each\n"
-               "                    FILE (--stagger, --clip-speed S, --clip-cycle C, --clip-duration S,\n"
-               "                    --clip-fps R: as in vkskin deform --help)\n"
-               "  --crowd FILE      a JSON or CSV crowd file: per instance model, clip, start, speed, cycle, root\n"
-               "                    With clips the GPU samples them itself (a crowd per chunk of instances,\n"
-               "                    run at each frame's time: --time T + f / --fps) and the CPU reference\n"
-               "                    samples the same keys in double\n"
-               "  --allow-bind-mismatch  report a failed bind-pose check without failing (files known\n"
-               "                    not to be stored in their bind pose)\n"
-               "  --threads N       the CPU reference and the comparison on N threads (default: every\n"
-               "                    core); the results are the same, bit for bit, for any N\n"
-               "  --quiet           no progress lines (otherwise one on stderr every 2 s of a long run)\n"
-               "  --readback-check M  the GPU reduces each chunk and the host checks what it read back\n"
-               "                    against it (exit 5 on a difference): auto (default) where chunks come\n"
-               "                    through a copy, not where they are read in place (CPU devices,\n"
-               "                    integrated GPUs); on: always; off: never\n"
-               "  --sample N|P%%     compare N (or P percent) of each file's instances with the reference,\n"
-               "                    chosen by --sample-seed S (default 41) and named in the reports; the\n"
-               "                    GPU reduces every chunk and each is held to a bound the host computes\n"
-               "                    for all its instances (no NaN or Inf, positions inside their bones'\n"
-               "                    boxes, unit normals where renormalised). Default: every instance\n"
-               "  --max-chunk-mb N  cap one chunk's output (forces several chunks)\n"
-               "  --launch-shape SPEC  force the passes' launch shape, e.g. wg=256,run=8,palette=on\n"
-               "                    (README: Launch shapes; default: the device's row of the table)\n"
-               "  --inject-fault K  testing: corrupt the GPU copy of a remap entry, a weight or a skin\n"
-               "                    matrix, or one instance's pose (instance[:K] NaN, scale[:K] x4);\n"
-               "                    validate must then fail (exit 3)\n"
-               "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed\n"
-               "instance's when larger) and NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative\n"
-               "(reasoning in src/check/tolerance.c). The bind-pose check uses the position tolerance.\n"
-               "exit codes: 0 pass, 1 bad input, 2 usage, 3 validation failed, 4 no Vulkan device, 5 runtime,\n"
-               "            6 bind-pose check failed; with several findings, the most severe\n");
-}
+#include "vkskin/validate.h"
 
 static void print_stream(const char *name, const vks_diff_report *r)
 {
@@ -115,14 +53,6 @@ static void print_absent(const char *name, const char *why)
     printf("  %-9s absent: %s (not compared)\n", name, why);
 }
 
-static cJSON *absent_json(const char *why)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddBoolToObject(o, "absent", 1);
-    cJSON_AddStringToObject(o, "why", why);
-    return o;
-}
-
 /* One stderr line per way a file failed, so that exit 3 always says why. */
 static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_report *rn, uint32_t instances)
 {
@@ -140,25 +70,6 @@ static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_r
     if (vf->delivered != instances)
         fprintf(stderr, "vkskin: %s: validation failed: the GPU delivered %u of %u instances\n", vf->path,
                 vf->delivered, instances);
-}
-
-static cJSON *stream_json(const vks_diff_report *r)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "max_abs", r->max_abs);
-    cJSON_AddNumberToObject(o, "max_rel", r->max_rel);
-    cJSON_AddNumberToObject(o, "nmse", r->nmse);
-    cJSON_AddNumberToObject(o, "over", (double)r->over);
-    cJSON_AddNumberToObject(o, "compared", (double)r->compared);
-    cJSON_AddNumberToObject(o, "worst_vertex", r->worst_vertex);
-    cJSON_AddNumberToObject(o, "worst_instance", r->worst_instance);
-    cJSON_AddNumberToObject(o, "scale", r->radius);
-    cJSON_AddNumberToObject(o, "scale_max", r->max_scale); /* the largest instance's, >= scale */
-    cJSON_AddNumberToObject(o, "tolerance_abs", r->tolerance.abs_radius);
-    cJSON_AddNumberToObject(o, "tolerance_rel", r->tolerance.rel);
-    cJSON_AddNumberToObject(o, "tolerance_nmse", r->tolerance.nmse);
-    cJSON_AddBoolToObject(o, "pass", r->pass);
-    return o;
 }
 
 /* A bound for --tolerance-scale or --nmse: a finite number >= 0, anything else refused, so that
@@ -233,62 +144,6 @@ static void print_golden(const vfile *vf, const vks_report_file *o, const char *
                 *over ? over : "no vertex over tolerance (NMSE over its bound)");
 }
 
-static cJSON *golden_json(const vks_report_file *o)
-{
-    cJSON *g = cJSON_CreateObject();
-    if (o->golden_error) {
-        cJSON_AddStringToObject(g, "error", o->golden_error);
-        cJSON_AddBoolToObject(g, "pass", 0);
-        return g;
-    }
-    cJSON_AddItemToObject(g, "positions", stream_json(&o->golden_positions));
-    cJSON_AddItemToObject(g, "normals", absent(o->normals_absent, &o->golden_normals) ? absent_json(o->normals_absent)
-                                                                                      : stream_json(&o->golden_normals));
-    cJSON *moved = cJSON_AddArrayToObject(g, "moved_vertices");
-    uint32_t v[64];
-    uint32_t n = o->golden_errors ? vks_error_map_over(o->golden_errors, v, 64) : 0;
-    for (uint32_t i = 0; i < n && i < 64; i++)
-        cJSON_AddItemToArray(moved, cJSON_CreateNumber(v[i]));
-    cJSON_AddNumberToObject(g, "moved_count", n);
-    cJSON_AddBoolToObject(g, "pass", o->golden_positions.pass && o->golden_normals.pass);
-    return g;
-}
-
-/* The vertices over tolerance of a stream, largest first (at most 64), for JSON. */
-static cJSON *over_json(const vks_error_map *m)
-{
-    cJSON *a = cJSON_CreateArray();
-    uint32_t v[64];
-    uint32_t n = m ? vks_error_map_over(m, v, 64) : 0;
-    for (uint32_t i = 0; i < n && i < 64; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
-}
-
-/* The GPU's per-chunk reductions (crowds: per chunk's frame) summed up (validate_run.c checks
- * each against the bytes the host read): positions' extent per axis (null where no component
- * was finite), non-finite components, the normals' largest |length - 1|, and whether every
- * chunk's readback agreed. */
-static cJSON *reduction_json(const vdevice *d)
-{
-    const vks_gpu_figures *g = &d->gpu_figures;
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "chunks", d->reduced_chunks);
-    cJSON_AddNumberToObject(j, "nonfinite", g->nonfinite);
-    cJSON *mn = cJSON_AddArrayToObject(j, "position_min"), *mx = cJSON_AddArrayToObject(j, "position_max");
-    for (int k = 0; k < 3; k++) {
-        float lo = vks_gpu_figures_float(g->min_key[k]), hi = vks_gpu_figures_float(g->max_key[k]);
-        cJSON_AddItemToArray(mn, isfinite(lo) ? cJSON_CreateNumber(lo) : cJSON_CreateNull());
-        cJSON_AddItemToArray(mx, isfinite(hi) ? cJSON_CreateNumber(hi) : cJSON_CreateNull());
-    }
-    cJSON_AddNumberToObject(j, "normal_deviation_max", g->normal_deviation);
-    cJSON_AddNumberToObject(j, "readback_mismatches", d->readback_mismatches);
-    /* the crowd path checks each chunk's frames, the batch each chunk */
-    uint32_t units = d->crowd_path ? d->crowd_deliveries : d->st.chunks;
-    cJSON_AddBoolToObject(j, "readback_checked", d->readback_compared == units && units > 0);
-    return j;
-}
-
 typedef struct vopts {
     int json, allow_mismatch, all_read, nfiles;
     int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
@@ -297,143 +152,89 @@ typedef struct vopts {
     const vsample *sample; /* --sample (on: a part of the instances compared) */
 } vopts;
 
-/* One device's results as text (stdout, reasons on stderr) or as a JSON object. */
-static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
+/* The readback check covered every unit the run delivered (the crowd path checks each chunk's
+ * frames, the batch each chunk). */
+static int readback_checked(const vdevice *d)
 {
-    cJSON *root = o->json ? cJSON_CreateObject() : NULL, *jfiles = NULL;
-    if (!d->ran) {
-        if (root) {
-            cJSON_AddStringToObject(root, "device", d->name);
-            cJSON_AddStringToObject(root, "error", d->error);
-            cJSON_AddNumberToObject(root, "exit_code", d->exit_code);
-            cJSON_AddBoolToObject(root, "pass", 0);
-        } else {
-            printf("FAIL: %s could not run: %s\n", d->name[0] ? d->name : "the device", d->error);
-        }
-        return root;
+    uint32_t units = d->crowd_path ? d->chk.crowd_deliveries : d->st.chunks;
+    return d->chk.readback_compared == units && units > 0;
+}
+
+/* One file's findings as the library's report holds them (validate.h), beside its
+ * vks_report_file (whose heat map is named here, as the JUnit and HTML writers' is). */
+static void file_result(const vfile *vf, vdevice *d, int f, vks_validate_file *out)
+{
+    d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
+    out->bind = vf->bind, out->bind_promised = vf->bind_promised, out->bind_failed = vf->bind_exit != VKS_EXIT_OK;
+    if (vf->skin) {
+        out->influences_lost = vf->skin->weights.truncated;
+        out->influences_lost_max = vf->skin->weights.truncated_max_weight;
+        out->rule_dropped = vf->skin->weights.rule_dropped, out->rule_dropped_max = vf->skin->weights.rule_dropped_max;
     }
-    int pass = 1, bind_failed = 0;
-    if (root) {
-        cJSON_AddStringToObject(root, "device", d->name);
-        cJSON_AddStringToObject(root, "device_type", d->type);
-        vks_cli_queue_json(root, d->queue_family, d->queue_index);
-        cJSON_AddNumberToObject(root, "tolerance_scale", o->tolerance_scale);
-        cJSON_AddNumberToObject(root, "nmse", o->nmse);
-        jfiles = cJSON_AddArrayToObject(root, "files");
-    } else {
-        printf("tolerances on %s: %g x the derived bounds, NMSE <= %g\n", d->name, o->tolerance_scale, o->nmse);
+    out->instances = vf->frames ? vf->poses / vf->frames : 0, out->sampled = vf->sampled;
+}
+
+/* One device's run as the library's report holds it, for its JSON writer (out->files: room
+ * for o->nfiles, the caller's). */
+static void device_result(const vopts *o, const vfile *files, vdevice *d, vks_validate_device *out)
+{
+    vks_validate_file *vfiles = (vks_validate_file *)out->files;
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, d->name, sizeof out->name), memcpy(out->type, d->type, sizeof out->type);
+    out->queue_family = d->queue_family, out->queue_index = d->queue_index;
+    out->ran = d->ran, out->exit_code = d->exit_code;
+    memcpy(out->error, d->error, sizeof out->error);
+    out->tolerance_scale = o->tolerance_scale, out->nmse = o->nmse;
+    out->reports = d->files, out->files = vfiles, out->file_count = d->ran ? (uint32_t)o->nfiles : 0;
+    for (uint32_t f = 0; f < out->file_count; f++)
+        file_result(&files[f], d, (int)f, &vfiles[f]);
+    out->inputs_not_read = !o->all_read;
+    out->stats = d->st, out->crowd_path = d->crowd_path;
+    out->contexts = (uint32_t)d->split.contexts;
+    for (int k = 0; k < d->split.contexts && k < VKS_VALIDATE_MAX_CONTEXTS; k++)
+        out->context_instances[k] = d->split.instances[k];
+    out->readback_check = o->readback_check, out->reduced = d->reduced;
+    out->reduced_chunks = d->chk.reduced_chunks, out->readback_mismatches = d->chk.readback_mismatches;
+    out->readback_checked = readback_checked(d), out->gpu_figures = d->chk.gpu_figures;
+    out->validation_layer = d->validation_layer, out->validation_messages = d->validation_messages;
+    out->sampled = o->sample->on, out->sample_percent = o->sample->percent;
+    out->sample_count = o->sample->count, out->sample_seed = o->sample->seed;
+    out->bound_checked = d->chk.bound_checked, out->bound_failures = d->chk.bound_failures;
+    vks_validate_reduction_said(d, out->reduction_check, sizeof out->reduction_check);
+    const vks_cli_shares *sh = &d->split.shares;
+    out->share_unit = sh->unit, out->share_count = sh->contexts > 0 ? (uint32_t)sh->contexts : 0;
+    for (int k = 0; k < sh->contexts && k < VKS_VALIDATE_MAX_CONTEXTS && k < VKS_CLI_SHARES_MAX; k++) {
+        memcpy(out->shares[k].device, sh->s[k].device, sizeof out->shares[k].device);
+        out->shares[k].count = sh->s[k].count, out->shares[k].chunks = sh->s[k].chunks;
+        out->shares[k].seconds = sh->s[k].seconds;
     }
-    for (int f = 0; f < o->nfiles; f++) {
-        vfile *vf = &files[f];
-        const vks_report_file *rf = &d->files[f];
-        int engines_ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
-        int golden_ok = !rf->has_golden || (!rf->golden_error && rf->golden_positions.pass && rf->golden_normals.pass);
-        int ok = engines_ok && golden_ok && vf->bind_exit == VKS_EXIT_OK;
-        pass &= engines_ok && golden_ok;
-        if (!engines_ok)
-            say_why(vf, &rf->positions, &rf->normals, vf->poses);
-        bind_failed |= vf->bind_exit != VKS_EXIT_OK;
-        if (root) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "file", vf->path);
-            cJSON_AddStringToObject(j, "format", rf->format);
-            cJSON_AddNumberToObject(j, "vertices", rf->vertices);
-            cJSON_AddNumberToObject(j, "instances", rf->poses);
-            int n_absent = absent(rf->normals_absent, &rf->normals);
-            cJSON *jp = stream_json(&rf->positions), *jn = n_absent ? absent_json(rf->normals_absent) : stream_json(&rf->normals);
-            cJSON_AddItemToObject(jp, "vertices_over", over_json(rf->position_errors));
-            if (!n_absent)
-                cJSON_AddItemToObject(jn, "vertices_over", over_json(rf->normal_errors));
-            cJSON_AddItemToObject(j, "positions", jp);
-            cJSON_AddItemToObject(j, "normals", jn);
-            vks_cli_bind_json(cJSON_AddObjectToObject(j, "bind_check"), &vf->bind, vf->bind_promised, o->allow_mismatch);
-            if (vf->skin) {
-                vks_cli_influences_json(cJSON_AddObjectToObject(j, "influences_lost"), VKS_MAX_INFLUENCES,
-                                        vf->skin->weights.truncated, vf->skin->weights.truncated_max_weight);
-                vks_cli_influences_json(cJSON_AddObjectToObject(j, "influences_over_the_format_rule"), 4,
-                                        vf->skin->weights.rule_dropped, vf->skin->weights.rule_dropped_max);
-            }
-            if (rf->has_golden)
-                cJSON_AddItemToObject(j, "golden", golden_json(rf));
-            if (d->heatmaps[f]) { /* what the picture shows: whose vertices, and the reddest of them */
-                cJSON *h = cJSON_AddObjectToObject(j, "heatmap");
-                cJSON_AddStringToObject(h, "file", d->heatmaps[f]);
-                cJSON_AddNumberToObject(h, "instance", rf->position_errors->worst_instance);
-                cJSON_AddNumberToObject(h, "worst_error", rf->position_errors->worst);
-                uint32_t v[64];
-                uint32_t n = vks_error_map_worst_over(rf->position_errors, v, 64);
-                cJSON *a = cJSON_AddArrayToObject(h, "vertices_over");
-                for (uint32_t i = 0; i < n && i < 64; i++)
-                    cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-                cJSON_AddNumberToObject(h, "vertices_over_count", n);
-            } else if (d->heatmap_missing[f]) { /* --report asked for one: why there is none */
-                cJSON *h = cJSON_AddObjectToObject(j, "heatmap");
-                cJSON_AddNullToObject(h, "file");
-                cJSON_AddStringToObject(h, "missing", d->heatmap_missing[f]);
-            }
-            cJSON_AddBoolToObject(j, "pass", ok);
-            cJSON_AddItemToArray(jfiles, j);
-        } else {
-            printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->name);
-            print_stream("positions", &rf->positions);
-            if (absent(rf->normals_absent, &rf->normals))
-                print_absent("normals", rf->normals_absent);
-            else
-                print_stream("normals", &rf->normals);
-            printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
-                   vf->bind.max_error_relative, vf->bind.tolerance,
-                   vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS")
-                   : !vf->bind_promised ? "DIFFERS (a note: the format does not promise the bind pose)"
-                   : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
-        }
-        if (rf->has_golden)
-            print_golden(vf, rf, o->against, !root);
-    }
-    if (d->validation_layer && d->validation_messages) {
-        fprintf(stderr, "vkskin: validation failed: the Vulkan validation layer reported %u message(s)\n",
-                d->validation_messages);
-        pass = 0;
-    }
-    if (d->readback_mismatches || d->bound_failures) /* said chunk by chunk on stderr as they came */
-        pass = 0;
-    if (o->sample->on) /* before the verdict's line, or into the device's JSON */
-        vks_validate_sample_report(o->sample, files, o->nfiles, d, root);
+}
+
+/* One file's lines of the text report. */
+static void print_file(const vopts *o, const vfile *vf, const vks_report_file *rf, const vdevice *d)
+{
+    printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->name);
+    print_stream("positions", &rf->positions);
+    if (absent(rf->normals_absent, &rf->normals))
+        print_absent("normals", rf->normals_absent);
+    else
+        print_stream("normals", &rf->normals);
+    printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
+           vf->bind.max_error_relative, vf->bind.tolerance,
+           vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS")
+           : !vf->bind_promised ? "DIFFERS (a note: the format does not promise the bind pose)"
+           : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
+}
+
+/* The text report's last line: the verdict, the work and where the time went. */
+static void print_tail(const vopts *o, const vdevice *d, int all)
+{
     const vks_gpu_stats *st = &d->st;
     double vi = (double)st->vertex_instances;
-    int all = pass && !bind_failed && o->all_read;
     const char *layer = d->validation_layer ? (d->validation_messages ? ", validation-layer messages"
                                                                       : ", validation layer clean")
                                             : "";
-    vks_cli_shares_print(&d->split.shares, "validate"); /* stderr: what each context of a split took */
-    if (root) {
-        cJSON_AddNumberToObject(root, "chunks", st->chunks);
-        cJSON_AddNumberToObject(root, "vertex_instances", vi);
-        if (d->crowd_path) { /* a crowd's frame times pose and deform together */
-            cJSON_AddStringToObject(root, "gpu_path", "crowd");
-            cJSON_AddNumberToObject(root, "gpu_frames_ms", st->pose_ms);
-            cJSON *ci = d->split.contexts > 1 ? cJSON_AddArrayToObject(root, "context_instances") : NULL;
-            for (int k = 0; ci && k < d->split.contexts; k++) /* what each context of the list did */
-                cJSON_AddItemToArray(ci, cJSON_CreateNumber((double)d->split.instances[k]));
-        } else {
-            cJSON_AddStringToObject(root, "gpu_path", "batch");
-            cJSON_AddNumberToObject(root, "gpu_pose_ms", st->pose_ms);
-            cJSON_AddNumberToObject(root, "gpu_deform_ms", st->deform_ms);
-        }
-        cJSON_AddNumberToObject(root, "total_ms", st->total_ms);
-        /* the mode asked; gpu_reduction only where the GPU reduced (auto: where chunks were copied) */
-        cJSON_AddStringToObject(root, "readback_check",
-                                o->readback_check > 0 ? "on" : o->readback_check < 0 ? "off" : "auto");
-        if (d->reduced)
-            cJSON_AddItemToObject(root, "gpu_reduction", reduction_json(d));
-        cJSON *shares = vks_cli_shares_json(&d->split.shares);
-        if (shares)
-            cJSON_AddItemToObject(root, "context_shares", shares);
-        cJSON_AddNumberToObject(root, "validation_messages", d->validation_messages);
-        cJSON_AddBoolToObject(root, "bind_check_failed", bind_failed);
-        cJSON_AddNumberToObject(root, "inputs_not_read", o->all_read ? 0 : 1);
-        cJSON_AddNumberToObject(root, "exit_code", d->exit_code);
-        cJSON_AddBoolToObject(root, "pass", all);
-    } else if (d->crowd_path) {
+    if (d->crowd_path) {
         char shares[256];
         vks_cli_crowd_split_said(&d->split, shares, sizeof shares);
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
@@ -445,7 +246,49 @@ static cJSON *report_device(const vopts *o, vfile *files, vdevice *d)
                all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, st->pose_ms + st->deform_ms, st->pose_ms,
                st->deform_ms, st->total_ms, layer);
     }
-    return root;
+}
+
+/* One device's results: as text on stdout, or (--json) into jd for the library's JSON writer;
+ * the reasons for a failure on stderr either way. */
+static void report_device(const vopts *o, vfile *files, vdevice *d, vks_validate_device *jd)
+{
+    int text = !o->json;
+    if (jd)
+        device_result(o, files, d, jd);
+    if (!d->ran) {
+        if (text)
+            printf("FAIL: %s could not run: %s\n", d->name[0] ? d->name : "the device", d->error);
+        return;
+    }
+    int pass = 1, bind_failed = 0;
+    if (text)
+        printf("tolerances on %s: %g x the derived bounds, NMSE <= %g\n", d->name, o->tolerance_scale, o->nmse);
+    for (int f = 0; f < o->nfiles; f++) {
+        vfile *vf = &files[f];
+        const vks_report_file *rf = &d->files[f];
+        int engines_ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
+        int golden_ok = !rf->has_golden || (!rf->golden_error && rf->golden_positions.pass && rf->golden_normals.pass);
+        pass &= engines_ok && golden_ok;
+        if (!engines_ok)
+            say_why(vf, &rf->positions, &rf->normals, vf->poses);
+        bind_failed |= vf->bind_exit != VKS_EXIT_OK;
+        if (text)
+            print_file(o, vf, rf, d);
+        if (rf->has_golden)
+            print_golden(vf, rf, o->against, text);
+    }
+    if (d->validation_layer && d->validation_messages) {
+        fprintf(stderr, "vkskin: validation failed: the Vulkan validation layer reported %u message(s)\n",
+                d->validation_messages);
+        pass = 0;
+    }
+    if (d->chk.readback_mismatches || d->chk.bound_failures) /* said chunk by chunk on stderr as they came */
+        pass = 0;
+    if (o->sample->on && text) /* before the verdict's line (JSON: the library's "sample") */
+        vks_validate_sample_report(o->sample, files, o->nfiles, d, NULL);
+    vks_cli_shares_print(&d->split.shares, "validate"); /* stderr: what each context of a split took */
+    if (text)
+        print_tail(o, d, pass && !bind_failed && o->all_read);
 }
 
 /* What vkskin validate's command line says. */
@@ -463,83 +306,123 @@ typedef struct vcmd {
     char spec[2048], command[4096];
 } vcmd;
 
+static int set_bound(void *field, const vks_cli_option *o, const char *v)
+{
+    return parse_bound(o->name, v, field);
+}
+
+static int set_readback_check(void *field, const vks_cli_option *o, const char *m)
+{
+    (void)o;
+    if (strcmp(m, "auto") && strcmp(m, "on") && strcmp(m, "off")) {
+        fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
+        return 0;
+    }
+    *(int *)field = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
+    return 1;
+}
+
+static int set_threads(void *field, const vks_cli_option *o, const char *v)
+{
+    uint32_t n = 0;
+    if (!vks_cli_store_u32(&n, o, v))
+        return 0;
+    *(int *)field = (int)n;
+    return 1;
+}
+
+#define AT(field) offsetof(vcmd, field)
+static const vks_cli_option validate_options[] = {
+    {"--json", 0, NULL, vks_cli_store_flag, AT(vo.json), 0, 0, "machine-readable output on stdout", NULL},
+    {"--each", 0, NULL, vks_cli_store_flag, AT(each), 0, 0,
+     "with --device all or a list: validate the same work on each device in turn, each reported on its own",
+     "the exit code is the worst. Without --each, a list splits the instances across the devices (a context each, "
+     "a number may repeat), clips and crowds too; one verdict, identical to one device's"},
+    {"--allow-bind-mismatch", 0, NULL, vks_cli_store_flag, AT(vo.allow_mismatch), 0, 0,
+     "report a failed bind-pose check without failing", "files known not to be stored in their bind pose"},
+    {"--threads", 0, "N", set_threads, AT(threads), 1, MAX_REF_THREADS,
+     "the CPU reference and the comparison on N threads (default: every core)",
+     "the results are the same, bit for bit, for any N"},
+    VKS_CLI_QUIET_OPTION,
+    {"--readback-check", 0, "M", set_readback_check, AT(vo.readback_check), 0, 0,
+     "the GPU reduces each chunk and the host checks what it read back against it (exit 5 on a difference)",
+     "auto (default) where chunks come through a copy, not where they are read in place (CPU devices, integrated "
+     "GPUs); on: always; off: never"},
+    {"--junit", 0, "FILE", vks_cli_store_string, AT(ro.junit), 0, 0,
+     "JUnit XML (Jenkins, GitLab): a test case per file x stream x device and per file's bind-pose check",
+     "metrics in the messages"},
+    {"--report", 0, "DIR", vks_cli_store_string, AT(ro.report_dir), 0, 0,
+     "an HTML report DIR/index.html: summary per device and file, error histograms, a heat map of each file's "
+     "worst instance and a three.js view of it",
+     "three.min.js beside the page; $VKSKIN_THREE_JS names it"},
+    {"--save-golden", 0, "DIR", vks_cli_store_string, AT(save_golden), 0, 0,
+     "store the GPU results (DIR/<k>.raw) and what made them (golden.json)", NULL},
+    {"--against", 0, "DIR", vks_cli_store_string, AT(vo.against), 0, 0,
+     "deform again and compare with a stored golden by the same metrics and tolerances; names the vertices that "
+     "moved",
+     NULL},
+    {"--tolerance-scale", 0, "K", set_bound, AT(vo.tolerance_scale), 0, 0,
+     "multiply the position and normal tolerances by K >= 0 (default 1)", NULL},
+    {"--nmse", 0, "X", set_bound, AT(vo.nmse), 0, 0, "the NMSE bound of every stream (default 1e-9)", NULL},
+    {"--sample", 0, "N|P%", vks_validate_sample_set, AT(sample), 0, 0,
+     "compare N (or P percent) of each file's instances with the reference, chosen by --sample-seed and named in "
+     "the reports",
+     "the GPU reduces every chunk and each is held to a bound the host computes for all its instances (no NaN or "
+     "Inf, positions inside their bones' boxes, unit normals where renormalised). Default: every instance"},
+    {"--sample-seed", 0, "S", vks_validate_sample_set, AT(sample), 0, 0, "the seed of --sample's choice (default 41)",
+     NULL},
+};
+#undef AT
+static const vks_cli_group validate_group = VKS_CLI_GROUP("options", validate_options);
+/* the pose and read options (groups 1 and 2) make the poses: a golden must match them */
+enum { VALIDATE_POSE_GROUP = 1, VALIDATE_READ_GROUP = 2 };
+static const vks_cli_group *const validate_groups[] = {&validate_group, &vks_cli_pose_options, &vks_cli_read_options,
+                                                       &vks_cli_gpu_options, NULL};
+
+const vks_cli_command vks_cli_cmd_validate = {
+    .name = "validate",
+    .summary = "deform on the GPU and the CPU reference and compare",
+    .synopsis = "FILE... [--instances N --seed S | --pose FILE | --clip FILE[#name]\n"
+                "--instances N [--stagger] | --crowd FILE] [--frames F --fps R] [--time T]\n"
+                "[--json] [--device N|NAME|all|N,M,...] [--each] [--validation] [--max-chunk-mb N]\n"
+                "[--threads N] [--quiet] [--readback-check auto|on|off]\n"
+                "[--junit FILE] [--report DIR] [--save-golden DIR | --against DIR]\n"
+                "[--tolerance-scale K] [--nmse X] [--sample N|P% [--sample-seed S]]\n"
+                "[--inject-fault remap|weight|matrix|instance[:K]|scale[:K]] [--allow-bind-mismatch]",
+    .description =
+        "Deforms on the GPU and on the CPU reference and compares, per file and stream, and checks that each model "
+        "reproduces its stored vertices in its bind pose. With clips the GPU samples them itself (a crowd per chunk "
+        "of instances, run at each frame's time: --time T + f / --fps) and the CPU reference samples the same keys "
+        "in double. --validation enables the Khronos validation layer: any message fails.",
+    .epilogue =
+        "Tolerances: positions 3e-5 x error scale per component (the model's scale, or the posed instance's when "
+        "larger) and NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative (reasoning in src/check/tolerance.c). The "
+        "bind-pose check uses the position tolerance.\nexit codes: 0 pass, 1 bad input, 2 usage, 3 validation "
+        "failed, 4 no Vulkan device, 5 runtime, 6 bind-pose check failed; with several findings, the most severe",
+    .groups = validate_groups,
+    .run = vks_cmd_validate,
+};
+
+/* Keeps the command line (the reports say it) and the words that make the poses (a golden
+ * holds them and --against compares them). */
+static void remember_words(void *user, int group, char **words, int count)
+{
+    vcmd *v = user;
+    for (int k = 0; k < count; k++) {
+        append_word(v->command, sizeof v->command, words[k]);
+        if (group == VALIDATE_POSE_GROUP || group == VALIDATE_READ_GROUP)
+            append_word(v->spec, sizeof v->spec, words[k]);
+    }
+}
+
 /* Fills v from argv; returns -1 to go on, else the exit code (--help, a usage error). */
 static int parse_args(vcmd *v, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int t, first = i;
-        int takes = !strcmp(a, "--junit") || !strcmp(a, "--report") || !strcmp(a, "--save-golden") ||
-                    !strcmp(a, "--against") || !strcmp(a, "--tolerance-scale") || !strcmp(a, "--nmse");
-        append_word(v->command, sizeof v->command, a);
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "vkskin validate: %s needs a value\n", a);
-            return VKS_EXIT_USAGE;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return VKS_EXIT_OK;
-        } else if (!strcmp(a, "--json")) {
-            v->vo.json = 1;
-        } else if (!strcmp(a, "--each")) {
-            v->each = 1;
-        } else if (!strcmp(a, "--allow-bind-mismatch")) {
-            v->vo.allow_mismatch = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            vks_cli_progress_quiet(1);
-        } else if (!strcmp(a, "--readback-check")) {
-            const char *m = i + 1 < argc ? argv[++i] : "";
-            if (strcmp(m, "auto") && strcmp(m, "on") && strcmp(m, "off")) {
-                fprintf(stderr, "vkskin validate: --readback-check needs auto, on or off\n");
-                return VKS_EXIT_USAGE;
-            }
-            v->vo.readback_check = !strcmp(m, "on") ? 1 : !strcmp(m, "off") ? -1 : 0;
-            append_word(v->command, sizeof v->command, m);
-        } else if (!strcmp(a, "--threads")) {
-            uint32_t n = 0;
-            if (i + 1 >= argc || !vks_cli_parse_u32(a, argv[++i], &n) || n == 0 || n > MAX_REF_THREADS) {
-                fprintf(stderr, "vkskin validate: --threads needs a number from 1 to %d\n", MAX_REF_THREADS);
-                return VKS_EXIT_USAGE;
-            }
-            v->threads = (int)n;
-        } else if (takes) {
-            const char *val = argv[++i];
-            append_word(v->command, sizeof v->command, val);
-            if (!strcmp(a, "--junit"))
-                v->ro.junit = val;
-            else if (!strcmp(a, "--report"))
-                v->ro.report_dir = val;
-            else if (!strcmp(a, "--save-golden"))
-                v->save_golden = val;
-            else if (!strcmp(a, "--against"))
-                v->vo.against = val;
-            else if (!parse_bound(a, val, !strcmp(a, "--nmse") ? &v->vo.nmse : &v->vo.tolerance_scale))
-                return VKS_EXIT_USAGE;
-        } else if ((t = vks_validate_sample_option(&v->sample, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            append_word(v->command, sizeof v->command, argv[i]);
-        } else if ((t = vks_cli_pose_option(&v->pose, argc, argv, &i)) != 0 ||
-                   (t = vks_cli_read_option(&v->ropt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            for (int k = first; k <= i; k++) /* what makes the poses: a golden must match it */
-                append_word(v->spec, sizeof v->spec, argv[k]);
-            for (int k = first + 1; k <= i; k++)
-                append_word(v->command, sizeof v->command, argv[k]);
-        } else if ((t = vks_cli_gpu_option(&v->gopt, argc, argv, &i)) != 0) {
-            if (t < 0)
-                return VKS_EXIT_USAGE;
-            for (int k = first + 1; k <= i; k++)
-                append_word(v->command, sizeof v->command, argv[k]);
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "vkskin validate: unknown option or missing value '%s'\n", a);
-            return VKS_EXIT_USAGE;
-        } else {
-            v->paths[v->npaths++] = argv[i];
-        }
-    }
-    return -1;
+    int parsed = vks_cli_parse(&vks_cli_cmd_validate, (void *[]){v, &v->pose, &v->ropt, &v->gopt}, argc, argv,
+                               &v->npaths, remember_words, v);
+    for (int k = 0; k < v->npaths; k++) /* the operands, moved to argv[1..] */
+        v->paths[k] = argv[1 + k];
+    return parsed;
 }
 
 /* The options that do not go together; VKS_EXIT_OK when none. */
@@ -547,7 +430,7 @@ static int check_args(const vcmd *v)
 {
     if (!v->npaths && !v->pose.crowd) {
         fprintf(stderr, "vkskin validate: needs at least one FILE (or --crowd FILE)\n");
-        help(stderr);
+        vks_cli_help(stderr, &vks_cli_cmd_validate);
         return VKS_EXIT_USAGE;
     }
     if (v->save_golden && v->vo.against) {
@@ -571,10 +454,11 @@ static int check_args(const vcmd *v)
 /* Reads, poses and bind-checks the models into files (an input that cannot be read or posed is
  * reported and left out; *nfiles counts those read). Returns the worst exit so far; *stop is
  * set when the run cannot go on. */
-static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *stop)
+static int read_files(const vcmd *v, vfile *files, vks_cli_poser *posers, int *nfiles, int rc, int *stop)
 {
     for (int p = 0; p < v->npaths; p++) {
         vfile *vf = &files[*nfiles];
+        vks_cli_poser *ps = &posers[*nfiles];
         vf->path = v->pose.models[p];
         vf->gold.fd = -1;
         if (!(vf->skin = vks_cli_load_skin(vf->path, &v->ropt))) {
@@ -585,25 +469,26 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
                                       weights, the crowd (sampled on the GPU) and the reference
                                       the clips' */
         po.plays_morph_weights = 1;
-        if (!vks_cli_poser_init(&vf->ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
-            vks_cli_poser_free(&vf->ps);
+        if (!vks_cli_poser_init(ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
+            vks_cli_poser_free(ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
+        vf->ps = (vposer){&ps->source, ps->roots, ps->morph_meshes}; /* the engine's view of it */
         (*nfiles)++;
-        double bind_start = vks_validate_now_ms();
+        double bind_start = vks__validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
         vf->bind_promised = vks_cli_bind_promised(vf->skin);
-        vf->bind_ms = vks_validate_now_ms() - bind_start;
+        vf->bind_ms = vks__validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             *stop = 1;
             return VKS_EXIT_RUNTIME;
         }
         rc = vks_cli_worse_exit(rc, vf->bind_exit);
-        vf->frames = vf->ps.frames;
-        uint64_t n = (uint64_t)vf->ps.instances * vf->frames;
+        vf->frames = ps->frames;
+        uint64_t n = (uint64_t)ps->instances * vf->frames;
         if (n > UINT32_MAX) {
             fprintf(stderr, "vkskin validate: %llu poses is too many\n", (unsigned long long)n);
             *stop = 1;
@@ -618,27 +503,34 @@ static int read_files(const vcmd *v, vfile *files, int *nfiles, int rc, int *sto
     return rc;
 }
 
-/* Prints one JSON object on stdout. */
-static void print_json(cJSON *j)
+/* Prints the JSON report of devices [0, n) on stdout (the library's writer); rc the run's verdict. */
+static void print_json(const vopts *vo, vks_validate_device *devs, uint32_t n, int rc)
 {
-    char *s = cJSON_Print(j);
-    if (s)
-        printf("%s\n", s);
-    free(s);
-    cJSON_Delete(j);
+    vks_validate_result r = {devs, n, vo->tolerance_scale, vo->nmse, rc, rc == VKS_EXIT_OK, NULL};
+    vks_error err = {0};
+    char msg[512];
+    if (vks_validate_write_json(&r, stdout, &err) != VKS_OK)
+        fprintf(stderr, "vkskin validate: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
 }
 
 /* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
  * contexts of the list) and prints each one's results, then the verdict over all of them.
  * Returns rc made worse by the runs. */
-static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles, vdevice *devs, int ndev,
-                       char dev_ids[][16], int nsplit, int rc)
+static int run_devices(const vcmd *v, const vopts *vo, vfile *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
+                       int ndev, char dev_ids[][16], int nsplit, int rc)
 {
-    cJSON *jdevs = vo->json && ndev > 1 ? cJSON_CreateArray() : NULL;
+    vks_validate_device *jd = vo->json ? calloc((size_t)ndev, sizeof *jd) : NULL;
+    vks_validate_file *jfiles = vo->json ? calloc((size_t)ndev * (size_t)nfiles + 1, sizeof *jfiles) : NULL;
+    if (vo->json && (!jd || !jfiles)) {
+        free(jd), free(jfiles);
+        fprintf(stderr, "vkskin validate: out of memory for the report\n");
+        return vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
+    }
     int worst = VKS_EXIT_OK;
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
-        run.files = files, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
+        vks_validate_ctx_init(&run.c);
+        run.files = files, run.posers = posers, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
         run.gopt.render = v->ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
@@ -649,29 +541,23 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, int nfiles,
         run.report_dir = v->ro.report_dir, run.device_number = k;
         run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
         run.sampled = v->sample.on;
-        int drc = vks_validate_device(&run, &devs[k]);
+        int drc = vks_validate_on_device(&run, &devs[k]);
         if (v->sample.on) /* the JUnit case's message */
             vks_validate_reduction_said(&devs[k], devs[k].reduction_text, sizeof devs[k].reduction_text);
         vks_validate_ctx_free(&run.c);
         worst = vks_cli_worse_exit(worst, drc);
-        cJSON *j = report_device(vo, files, &devs[k]);
-        if (jdevs)
-            cJSON_AddItemToArray(jdevs, j);
-        else if (j)
-            print_json(j);
+        if (jd)
+            jd[k].files = jfiles + (size_t)k * (size_t)nfiles;
+        report_device(vo, files, &devs[k], jd ? &jd[k] : NULL);
+        if (jd && ndev == 1)
+            print_json(vo, &jd[k], 1, rc);
     }
     rc = vks_cli_worse_exit(rc, worst);
-    if (jdevs) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "tolerance_scale", vo->tolerance_scale);
-        cJSON_AddNumberToObject(root, "nmse", vo->nmse);
-        cJSON_AddItemToObject(root, "devices", jdevs);
-        cJSON_AddNumberToObject(root, "exit_code", rc);
-        cJSON_AddBoolToObject(root, "pass", rc == VKS_EXIT_OK);
-        print_json(root);
-    } else if (ndev > 1) {
+    if (jd && ndev > 1)
+        print_json(vo, jd, (uint32_t)ndev, rc);
+    else if (ndev > 1)
         printf("%s: %d device(s), exit %d (the worst)\n", rc ? "FAIL" : "PASS", ndev, rc);
-    }
+    free(jd), free(jfiles);
     return rc;
 }
 
@@ -700,6 +586,7 @@ int vks_cmd_validate(int argc, char **argv)
     int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, stop = 0;
     v->paths = calloc((size_t)argc, sizeof *v->paths);
     vfile *files = NULL; /* the inputs that could be read */
+    vks_cli_poser *posers = NULL; /* their poses (files[f].ps points into posers[f]) */
     vdevice *devs = NULL;
     char dev_ids[VKS_CLI_MAX_DEVICES][16];
     if (!v->paths) {
@@ -722,13 +609,14 @@ int vks_cmd_validate(int argc, char **argv)
     if ((rc = refuse_inputs(v)) != VKS_EXIT_OK)
         goto out;
     files = calloc((size_t)v->npaths + 1, sizeof *files);
-    if (!files) {
+    posers = calloc((size_t)v->npaths + 1, sizeof *posers);
+    if (!files || !posers) {
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
     /* An input that cannot be read (or posed) is reported and left out; the others are still
        validated, and the exit code is the most severe of all. */
-    rc = read_files(v, files, &nfiles, rc, &stop);
+    rc = read_files(v, files, posers, &nfiles, rc, &stop);
     if (stop)
         goto out;
     vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths;
@@ -767,7 +655,7 @@ int vks_cmd_validate(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto out;
     }
-    rc = run_devices(v, vo, files, nfiles, devs, ndev, dev_ids, nsplit, rc);
+    rc = run_devices(v, vo, files, posers, nfiles, devs, ndev, dev_ids, nsplit, rc);
     if (v->save_golden) {
         const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
         rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, files, nfiles, v->spec, engine,
@@ -789,10 +677,10 @@ out:
         vks_golden_close(files, nfiles), vks_validate_sample_free(files, nfiles);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
-            vks_cli_poser_free(&files[f].ps);
+            vks_cli_poser_free(&posers[f]);
             vks_skin_free(files[f].skin);
         }
-    free(files), free(v->paths);
+    free(files), free(posers), free(v->paths);
     vks_cli_anim_free(&v->pose);
     return rc;
 }

@@ -144,7 +144,7 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *
         rd[k].files = d->files;
         rd[k].file_count = d->ran ? (uint32_t)nfiles : 0;
         if (o->sample && d->ran) /* a sampled run: its reduction check is a case of its own */
-            rd[k].reduction_check = d->reduction_text, rd[k].reduction_pass = d->bound_failures == 0;
+            rd[k].reduction_check = d->reduction_text, rd[k].reduction_pass = d->chk.bound_failures == 0;
         for (int f = 0; d->ran && f < nfiles; f++)
             d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     }

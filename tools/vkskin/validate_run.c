@@ -16,7 +16,7 @@
 static void get_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
 {
     vctx *c = user;
-    vks_validate_pose_locals(c, &c->files[entry], instance, out);
+    vks__validate_pose_locals(c, &c->files[entry], instance, out);
 }
 
 /* A pose's morph weights (a pose file's; clips in a batch are sampled on the host too). */
@@ -24,7 +24,7 @@ static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
 {
     vctx *c = user;
     const vfile *f = &c->files[entry];
-    vks_cli_poser_weights(&f->ps, pose / f->frames, pose % f->frames, out);
+    vks_pose_source_weights(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
 }
 
 /* A chunk of the batch, as it comes back while the GPU deforms the next. */
@@ -32,8 +32,8 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[entry], first, count, 0, 0, p, n};
-    vks_validate_note_chunk(c, ch.f, first, count); /* what the readback check names */
-    int stop = vks_validate_ref_chunk(c, &ch);
+    vks__validate_note_chunk(c, ch.f, first, count); /* what the readback check names */
+    int stop = vks__validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
     return stop;
@@ -42,8 +42,8 @@ static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, c
 static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
 {
     vctx *c = user;
-    vks_validate_check_readback(c, chunk, "poses", g);
-    vks_validate_next_chunk(c);
+    vks__validate_check_readback(c, chunk, "poses", g);
+    vks__validate_next_chunk(c);
     return 0;
 }
 
@@ -53,8 +53,8 @@ static int crowd_deliver(void *user, uint32_t m, uint32_t first, uint32_t count,
 {
     vctx *c = user;
     vref_chunk ch = {&c->files[m], first, count, frame, 1, p, n};
-    vks_validate_note_chunk(c, ch.f, first, count);
-    int stop = vks_validate_ref_chunk(c, &ch);
+    vks__validate_note_chunk(c, ch.f, first, count);
+    int stop = vks__validate_ref_chunk(c, &ch);
     if (c->progress)
         vks_cli_progress_add(c->progress, count);
     return stop;
@@ -66,13 +66,13 @@ static int crowd_delivered(void *user, uint32_t first, uint32_t count, uint32_t 
 {
     vctx *c = user;
     (void)first, (void)count;
-    uint32_t chunk = c->device->crowd_deliveries++;
+    uint32_t chunk = c->counts->crowd_deliveries++;
     if (g) {
         char poses[48];
         snprintf(poses, sizeof poses, "frame %u, instances", frame);
-        vks_validate_check_readback(c, chunk, poses, g);
+        vks__validate_check_readback(c, chunk, poses, g);
     }
-    vks_validate_next_chunk(c);
+    vks__validate_next_chunk(c);
     return 0;
 }
 
@@ -196,7 +196,7 @@ static int batch_reduction(vrun *r, vks_gpu *gpu, vks_gpu_batch *b, vdevice *d)
     if (r->sampled)
         b->reduce = 1;
     d->reduced = vks_gpu_batch_reduces(gpu, b);
-    r->c.sampled = r->sampled, r->c.device = d;
+    r->c.sampled = r->sampled, r->c.counts = &d->chk;
     if (r->sampled && !d->reduced) {
         fprintf(stderr, "vkskin validate: --sample: the device cannot reduce the chunks (subgroup arithmetic), "
                         "which is what checks the instances not compared\n");
@@ -206,7 +206,7 @@ static int batch_reduction(vrun *r, vks_gpu *gpu, vks_gpu_batch *b, vdevice *d)
     return 1;
 }
 
-int vks_validate_device(vrun *r, vdevice *d)
+int vks_validate_on_device(vrun *r, vdevice *d)
 {
     vks_gpu *gpu = NULL;
     vks_gpu_models *ms = NULL;
@@ -223,7 +223,7 @@ int vks_validate_device(vrun *r, vdevice *d)
         goto out;
     }
     for (int f = 0; f < r->nfiles; f++) {
-        skins[f] = r->files[f].skin, posers[f] = &r->files[f].ps;
+        skins[f] = r->files[f].skin, posers[f] = &r->posers[f];
         entries[f] = (vks_gpu_batch_entry){(uint32_t)f, r->files[f].poses, NULL};
     }
     if ((rc = vks_cli_gpu_open(&r->gopt, &gpu)) != VKS_EXIT_OK) {
@@ -256,7 +256,7 @@ int vks_validate_device(vrun *r, vdevice *d)
     vks_result run;
     int src = 0; /* a split run: VKS_EXIT_OK, an exit code (a context not opened) or -1 (err) */
     if (r->pose->anim) { /* clips: sampled on the GPU by crowds of instances, chunk by chunk */
-        double t0 = vks_validate_now_ms();
+        double t0 = vks__validate_now_ms();
         vks_cli_crowd_stats cs = {0};
         vks_cli_crowd_job job = {gpu, ms, &gclips, posers, (uint32_t)r->nfiles, r->pose->frames,
                                  r->gopt.max_chunk_bytes, 0, NULL, crowd_deliver, &r->c,
@@ -264,9 +264,9 @@ int vks_validate_device(vrun *r, vdevice *d)
                                                                               the stream always copies */
         job.progress = NULL; /* crowd_deliver reports it */
         d->reduced = r->readback_check >= 0;
-        r->c.reduce = d->reduced, r->c.device = d;
-        vks_validate_next_chunk(&r->c);
-        vks_gpu_figures_reset(&d->gpu_figures);
+        r->c.reduce = d->reduced, r->c.counts = &d->chk;
+        vks__validate_next_chunk(&r->c);
+        vks_gpu_figures_reset(&d->chk.gpu_figures);
         if (r->nsplit > 1) { /* instances split across contexts, compared in one context's order */
             src = vks_validate_split_crowd(r, gpu, ms, skins, &job, &cs, &d->split, &err);
             if (src && err.code == VKS_OK)
@@ -278,16 +278,16 @@ int vks_validate_device(vrun *r, vdevice *d)
                 run = vks_cli_crowd_run(&job, &cs, &err);
         }
         d->st.chunks = cs.chunks, d->st.vertex_instances = cs.vertex_instances;
-        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks_validate_now_ms() - t0;
+        d->st.pose_ms = cs.gpu_ms, d->st.total_ms = vks__validate_now_ms() - t0;
         d->crowd_path = 1;
         r->c.reduce = 0;
     } else if (r->nsplit > 1) { /* poses split across contexts, compared in pose order */
-        double t0 = vks_validate_now_ms();
-        r->c.device = d; /* each context checks its readback as one device's batch does */
-        vks_validate_next_chunk(&r->c);
-        vks_gpu_figures_reset(&d->gpu_figures);
+        double t0 = vks__validate_now_ms();
+        r->c.counts = &d->chk; /* each context checks its readback as one device's batch does */
+        vks__validate_next_chunk(&r->c);
+        vks_gpu_figures_reset(&d->chk.gpu_figures);
         src = vks_validate_split_batch(r, gpu, ms, skins, &d->st, &d->reduced, &err);
-        d->st.total_ms = vks_validate_now_ms() - t0;
+        d->st.total_ms = vks__validate_now_ms() - t0;
         if (src && err.code == VKS_OK)
             err.code = VKS_ERR_INVALID;
         run = src ? err.code : VKS_OK;
@@ -307,8 +307,8 @@ int vks_validate_device(vrun *r, vdevice *d)
             r->c.progress = NULL;
             goto out;
         }
-        vks_validate_next_chunk(&r->c);
-        vks_gpu_figures_reset(&d->gpu_figures);
+        vks__validate_next_chunk(&r->c);
+        vks_gpu_figures_reset(&d->chk.gpu_figures);
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
         r->c.reduce = 0, r->c.sampled = 0;
     }
@@ -331,9 +331,9 @@ int vks_validate_device(vrun *r, vdevice *d)
     d->validation_layer = r->gopt.validation;
     d->validation_messages = vks_gpu_validation_messages(gpu) + r->validation_messages;
     rc = collect(r, d);
-    if (d->readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
+    if (d->chk.readback_mismatches) /* the data compared is not what the GPU wrote: no verdict on it */
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-    if (d->bound_failures) /* --sample: an instance not compared went wrong */
+    if (d->chk.bound_failures) /* --sample: an instance not compared went wrong */
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);
     if (r->gopt.validation && d->validation_messages)
         rc = vks_cli_worse_exit(rc, VKS_EXIT_VALIDATION);

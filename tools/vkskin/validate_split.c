@@ -62,7 +62,7 @@ static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affi
     vpart *p = user;
     int f = p->entry_file[entry];
     vfile *vf = &p->r->files[f];
-    vks_validate_pose_locals(&p->c, vf, p->first[f] + instance, out);
+    vks__validate_pose_locals(&p->c, vf, p->first[f] + instance, out);
 }
 
 static void split_weights(void *user, uint32_t entry, uint32_t instance, float *out)
@@ -71,7 +71,7 @@ static void split_weights(void *user, uint32_t entry, uint32_t instance, float *
     int f = p->entry_file[entry];
     const vfile *vf = &p->r->files[f];
     uint32_t pose = p->first[f] + instance;
-    vks_cli_poser_weights(&vf->ps, pose / vf->frames, pose % vf->frames, out);
+    vks_pose_source_weights(vf->ps.source, vf->skin, pose / vf->frames, pose % vf->frames, out);
 }
 
 static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
@@ -88,8 +88,8 @@ static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t co
     if (stop)
         return 1;
     vref_chunk ch = {&p->r->files[f], p->first[f] + first, count, 0, 0, pp, nn};
-    vks_validate_note_chunk(&p->c, ch.f, ch.first, count); /* what the readback check names */
-    stop = vks_validate_ref_chunk(&p->c, &ch);
+    vks__validate_note_chunk(&p->c, ch.f, ch.first, count); /* what the readback check names */
+    stop = vks__validate_ref_chunk(&p->c, &ch);
     if (p->c.progress)
         vks_cli_progress_add(p->c.progress, count);
     pthread_mutex_lock(&t->lock);
@@ -109,9 +109,9 @@ static int split_chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g
 {
     vpart *p = user;
     pthread_mutex_lock(&p->t->lock);
-    vks_validate_check_readback(&p->c, chunk, "poses", g);
+    vks__validate_check_readback(&p->c, chunk, "poses", g);
     pthread_mutex_unlock(&p->t->lock);
-    vks_validate_next_chunk(&p->c);
+    vks__validate_next_chunk(&p->c);
     return 0;
 }
 
@@ -134,14 +134,14 @@ static void make_batch(vpart *p)
     if (!p->c.reduce)
         b->reduce = 0;
     p->c.context = p->k + 1, p->c.contexts = p->n;
-    vks_validate_next_chunk(&p->c);
+    vks__validate_next_chunk(&p->c);
 }
 
 static void *run_part(void *arg)
 {
     vpart *p = arg;
     p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &p->b, &p->st, &p->err) : VKS_OK;
-    p->seconds = (vks_validate_now_ms() - p->t0) / 1e3;
+    p->seconds = (vks__validate_now_ms() - p->t0) / 1e3;
     if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
         pthread_mutex_lock(&p->t->lock);
         p->t->abort = 1;
@@ -266,7 +266,7 @@ int vks_validate_split_batch(vrun *r, vks_gpu *gpu0, vks_gpu_models *ms0, const 
     }
     for (int f = 0; rc == VKS_EXIT_OK && f < nf; f++)
         t.turn[f] = parts[0].count[f] ? 0 : next_owner(parts, 0, f);
-    double t0 = vks_validate_now_ms();
+    double t0 = vks__validate_now_ms();
     for (int k = 0; k < n; k++)
         parts[k].t0 = t0;
     for (int k = 1; rc == VKS_EXIT_OK && k < n; k++)

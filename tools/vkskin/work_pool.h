@@ -1,32 +1,26 @@
-/* A pool of threads that run tasks in the order they were given (work_pool.c), and shares of
- * one task's work at the queue's front: bake encodes
- * and writes its outputs on one while the GPU deforms the next group; validate's reference
- * takes a chunk's shares on one. Private to the program. */
+/* The library's work pool (src/core/work_pool.h) under the program's names, for validate's
+ * reference shares: one pool in the build, the bake engine's (src/bake/job_run.c). */
 #ifndef VKSKIN_WORK_POOL_H
 #define VKSKIN_WORK_POOL_H
 
-#include <stdint.h>
+#include "core/work_pool.h"
 
-typedef struct vks_work_pool vks_work_pool;
+/* the library names the struct as validate.h declares it: struct vks_work_pool */
+typedef vks__work_pool vks_work_pool;
 
-/* Starts `threads` threads (at least 1; fewer when the system gives fewer, said once with
- * `fallback`, what the program does instead). NULL without memory or without a single
- * thread: vks_work_pool_run then runs each task on the caller. */
-vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback);
-/* How many threads it runs (0 for NULL). */
-uint32_t vks_work_pool_threads(const vks_work_pool *p);
-/* Queues fn(arg); tasks start in the order given. With p NULL (or no memory for the queue's
- * entry) fn runs here, now. */
-void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg);
-/* Runs fn(arg, i) for every i < n and returns when all have finished: the caller takes
- * indexes itself while the pool's idle threads help. The helpers go to the FRONT of the queue
- * (a share is the rest of a task already running: a free thread should join it, not start
- * something new), and the caller withdraws those no thread has taken once no index is left,
- * so it never waits for a busy pool. Indexes may finish in any order and on any thread. While
- * other threads finish the indexes they took, a caller that is a thread of p runs p's queued
- * tasks (so a task must never wait for a share's caller); any other caller waits. */
-void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg);
-/* Waits for every queued task to finish, then ends the threads and frees the pool. */
-void vks_work_pool_finish(vks_work_pool *p);
+static inline vks_work_pool *vks_work_pool_start(uint32_t threads, const char *fallback)
+{
+    return vks__work_pool_start(threads, fallback);
+}
+static inline uint32_t vks_work_pool_threads(const vks_work_pool *p) { return vks__work_pool_threads(p); }
+static inline void vks_work_pool_run(vks_work_pool *p, void (*fn)(void *arg), void *arg)
+{
+    vks__work_pool_run(p, fn, arg);
+}
+static inline void vks_work_pool_share(vks_work_pool *p, uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
+{
+    vks__work_pool_share(p, n, fn, arg);
+}
+static inline void vks_work_pool_finish(vks_work_pool *p) { vks__work_pool_finish(p); }
 
 #endif

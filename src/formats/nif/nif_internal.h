@@ -269,7 +269,13 @@ vks_result nif_open(nif_file *f, const vks_read_options *opt, int want_anim, con
 void nif_close(nif_file *f);
 
 /* ---- nif_model.c: blocks -> vks_skin through the builder ---- */
-vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err);
+/* *morph_unplayed: the NiGeomMorpherControllers whose morphs were not all applied as the file
+   animates them (nif_morph_model.c warns about each). */
+vks_result nif_build_model(const nif_file *f, vks_skin *skin, uint32_t *morph_unplayed, vks_error *err);
+/* ---- nif_morph_model.c: geometry morphing -> the model's morph targets ----
+ * mesh_block[k]: the shape block mesh k was made from; *unplayed as above. */
+vks_result nif_morph_attach(const nif_file *f, vks_skin *skin, const uint32_t *mesh_block, uint32_t mesh_count,
+                            uint32_t *unplayed, vks_error *err);
 
 /* ---- the writer (nif_write.c: layout, header, footer; nif_write_blocks.c: block bodies) ---- */
 

@@ -22,7 +22,8 @@ const void *nif_anim_get(const nif_file *f, int32_t i, nif_anim_tag tag)
     return b->kind == NIF_K_ANIM && b->u.anim.tag == (uint32_t)tag ? b->u.anim.data : NULL;
 }
 
-static void *keep(nif_rd *r, nif_block *b, nif_anim_tag tag, size_t size)
+#define keep nif_kf_keep
+void *nif_kf_keep(nif_rd *r, nif_block *b, nif_anim_tag tag, size_t size)
 {
     void *p = nif_alloc(r, 1, size, "block");
     if (p) {
@@ -119,6 +120,13 @@ static int key_type_ok(nif_rd *r, const uint8_t *at, uint32_t type, const char *
                    type);
 }
 
+int nif_kf_keys(nif_rd *r, nif_keygroup *g, const char *field)
+{
+    const uint8_t *at = r->c.p;
+    return g->count == 0 || (key_type_ok(r, at, g->type, field) && add_keys(r, at, g->count, field) &&
+                             keys(r, g, 0, field));
+}
+
 /* KeyGroup<T>: u32 count, u32 type (count > 0), keys. */
 static int keygroup(nif_rd *r, uint32_t dim, const char *field, nif_keygroup *g)
 {
@@ -132,6 +140,11 @@ static int keygroup(nif_rd *r, uint32_t dim, const char *field, nif_keygroup *g)
         return 1;
     const uint8_t *tat = r->c.p;
     return nif_u32(r, &g->type, field) && key_type_ok(r, tat, g->type, field) && keys(r, g, 0, field);
+}
+
+int nif_kf_keygroup(nif_rd *r, uint32_t dim, const char *field, nif_keygroup *g)
+{
+    return keygroup(r, dim, field, g);
 }
 
 /* NiKeyframeData / NiTransformData. */
@@ -265,26 +278,38 @@ static int bspline_basis(nif_rd *r, nif_block *b)
 
 /* ---- controllers ---- */
 
-static int time_controller(nif_rd *r, nif_block *b, nif_ctrl **out)
+static int time_fields(nif_rd *r, nif_ctrl *c)
 {
-    nif_ctrl *c = keep(r, b, NIF_A_CONTROLLER, sizeof *c);
-    if (!c)
-        return 0;
     c->offset = vks_cur_offset(&r->c);
     c->data = c->interp = NIF_NONE;
-    *out = c;
     return nif_i32(r, &c->next, "next_controller") && nif_u16(r, &c->flags, "flags") &&
            nif_f32(r, &c->frequency, "frequency") && nif_f32(r, &c->phase, "phase") &&
            nif_f32(r, &c->start, "start_time") && nif_f32(r, &c->stop, "stop_time") && nif_i32(r, &c->target, "target");
 }
 
+static int time_controller(nif_rd *r, nif_block *b, nif_ctrl **out)
+{
+    nif_ctrl *c = keep(r, b, NIF_A_CONTROLLER, sizeof *c);
+    *out = c;
+    return c && time_fields(r, c);
+}
+
 /* NiInterpController's "manager controlled" (10.1.0.104 .. 10.1.0.108). */
-static int interp_controller(nif_rd *r, nif_block *b, nif_ctrl **out)
+static int manager_controlled(nif_rd *r)
 {
     int managed;
     uint32_t v = r->f->ver;
-    return time_controller(r, b, out) && (v < V(10, 1, 0, 104) || v > V(10, 1, 0, 108) ||
-                                          nif_bool(r, &managed, "manager_controlled"));
+    return v < V(10, 1, 0, 104) || v > V(10, 1, 0, 108) || nif_bool(r, &managed, "manager_controlled");
+}
+
+static int interp_controller(nif_rd *r, nif_block *b, nif_ctrl **out)
+{
+    return time_controller(r, b, out) && manager_controlled(r);
+}
+
+int nif_kf_interp_controller_fields(nif_rd *r, nif_ctrl *c)
+{
+    return time_fields(r, c) && manager_controlled(r);
 }
 
 /* NiKeyframeController, NiTransformController: an interpolator from 10.1.0.104, key data
@@ -527,5 +552,5 @@ nif_block_fn nif_anim_reader(const char *type)
     for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
         if (strcmp(readers[i].type, type) == 0)
             return readers[i].fn;
-    return NULL;
+    return nif_morph_reader(type);
 }

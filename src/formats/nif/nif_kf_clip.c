@@ -375,6 +375,7 @@ static const char *target_name(const nif_file *f, int32_t t)
 static vks_result embedded_clip(kf_build *b, uint32_t count, vks_clip *clip)
 {
     const nif_file *f = b->f;
+    /* count: the keyframe controllers and the morph controllers (nif_kf_morph.c) */
     kf_source *src = vks_clip_set_alloc(b->k.set, count ? count : 1, sizeof *src);
     if (!src)
         return nomem(b);
@@ -390,10 +391,18 @@ static vks_result embedded_clip(kf_build *b, uint32_t count, vks_clip *clip)
         if (name && (c->interp >= 0 || c->data >= 0))
             src[n++] = (kf_source){name, c->interp, c->interp >= 0 ? NIF_NONE : c->data, c};
     }
+    /* the morph controllers' timing joins the clock; their keys are weights, not a track */
+    uint32_t timed = n;
+    for (uint32_t i = 0; i < f->block_count && timed < count; i++) {
+        const nif_ctrl *c = kf_morph_controller(f, i);
+        if (c)
+            src[timed++] = (kf_source){"", NIF_NONE, NIF_NONE, c};
+    }
     const char *root = f->root_count ? target_name(f, f->roots[0]) : NULL;
     kf_clock clk;
-    controller_clock(b, src, n, &clk, &clip->cycle);
-    return finish_clip(b, clip, root, src, n, &clk, text_keys);
+    controller_clock(b, src, timed, &clk, &clip->cycle);
+    vks_result r = finish_clip(b, clip, root, src, n, &clk, text_keys);
+    return r == VKS_OK ? kf_morph_tracks(&b->k, &clk, clip) : r;
 }
 
 static uint32_t embedded_count(const nif_file *f)
@@ -404,7 +413,7 @@ static uint32_t embedded_count(const nif_file *f)
             const nif_ctrl *c = f->blocks[i].u.anim.data;
             n += target_name(f, c->target) && (c->interp >= 0 || c->data >= 0);
         }
-    return n;
+    return n + kf_morph_count(f);
 }
 
 /* ---- the set ---- */

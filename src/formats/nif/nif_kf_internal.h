@@ -39,7 +39,11 @@ typedef enum nif_anim_tag {
     NIF_A_TEXTKEYS,   /* NiTextKeyExtraData: nif_textkeys */
     NIF_A_STRING,     /* NiStringExtraData: nif_strextra */
     NIF_A_HELPER,     /* NiSequenceStreamHelper: nif_helper */
-    NIF_A_OBJPALETTE  /* NiDefaultAVObjectPalette: nothing kept */
+    NIF_A_OBJPALETTE, /* NiDefaultAVObjectPalette: nothing kept */
+    NIF_A_MORPHER,    /* NiGeomMorpherController: nif_morpher (nif_morph_blocks.c) */
+    NIF_A_MORPHDATA,  /* NiMorphData: nif_morphdata */
+    NIF_A_FINTERP,    /* NiFloatInterpolator: nif_finterp */
+    NIF_A_FDATA       /* NiFloatData: nif_keygroup of dim 1 */
 } nif_anim_tag;
 
 /* One KeyGroup (or the quaternion keys) as read: values already in the model's order. */
@@ -153,6 +157,49 @@ typedef struct nif_helper {
     int32_t extra, controller;
 } nif_helper;
 
+/* NiGeomMorpherController (nif.xml): the controller fields, its NiMorphData, and from
+ * 10.1.0.106 one NiFloatInterpolator per morph with (20.1.0.3+) a weight each. */
+typedef struct nif_morpher {
+    nif_ctrl ctrl;
+    int32_t data;
+    uint32_t interp_count;
+    const int32_t *interps;
+    const float *interp_weights; /* NULL before 20.1.0.3 */
+} nif_morpher;
+
+/* One Morph of an NiMorphData: its name (10.1.0.106+, else NULL), its weight keys (until
+ * 10.1.0.0), its vectors (num_vertices; relative or absolute as the data says). */
+typedef struct nif_morph {
+    const char *name;
+    nif_keygroup keys;
+    const float (*vectors)[3];
+    uint64_t offset; /* of the morph in the file */
+} nif_morph;
+
+typedef struct nif_morphdata {
+    uint32_t morph_count, vertex_count;
+    uint8_t relative;
+    const nif_morph *morphs;
+} nif_morphdata;
+
+typedef struct nif_finterp {
+    float value;  /* the pose value without data; -FLT_MAX: unset */
+    int32_t data; /* NiFloatData, or -1 */
+} nif_finterp;
+
+/* The time fields every controller starts with, and NiInterpController's (nif_kf_blocks.c). */
+int nif_kf_interp_controller_fields(nif_rd *r, nif_ctrl *c);
+/* KeyGroup<T> of dim floats (nif_kf_blocks.c). */
+int nif_kf_keygroup(nif_rd *r, uint32_t dim, const char *field, nif_keygroup *g);
+/* count keys of dim floats of the given type at r (a Morph's keys, whose type is stored even
+   without keys): g->count, g->type and g->dim set by the caller. */
+int nif_kf_keys(nif_rd *r, nif_keygroup *g, const char *field);
+/* Readers of the morph blocks (nif_morph_blocks.c), which the model reader parses too; NULL
+   for any other type. */
+nif_block_fn nif_morph_reader(const char *type);
+/* Keeps a block's structure as an NIF_K_ANIM block of tag (nif_kf_blocks.c). */
+void *nif_kf_keep(nif_rd *r, nif_block *b, nif_anim_tag tag, size_t size);
+
 /* The structure of block i when it is an animation block of that tag, else NULL. */
 const void *nif_anim_get(const nif_file *f, int32_t i, nif_anim_tag tag);
 
@@ -173,6 +220,14 @@ typedef struct kf_ctx {
  * without keys; pose may be NULL). */
 vks_result kf_track_from_data(kf_ctx *k, int32_t data, const nif_quat_xform *pose, const kf_clock *clk,
                               vks_track *tr);
+/* ---- nif_kf_morph.c: the model's NiGeomMorpherControllers as weights channels ---- */
+/* How many controllers' weights change over time (each a morph track of the file's own clip). */
+uint32_t kf_morph_count(const nif_file *f);
+/* Controller block j's fields when it is one of them, else NULL (for the clip's clock). */
+const nif_ctrl *kf_morph_controller(const nif_file *f, uint32_t j);
+/* Their tracks into clip (clip->morph_tracks), on the clip's clock. */
+vks_result kf_morph_tracks(kf_ctx *k, const kf_clock *clk, vks_clip *clip);
+
 /* ... from an interpolator block (NiTransformInterpolator or a B-spline one). */
 vks_result kf_track_from_interp(kf_ctx *k, int32_t interp, const kf_clock *clk, vks_track *tr);
 /* Per-second Hermite tangents of Kochanek-Bartels keys (tbc: tension, bias, continuity per

@@ -39,6 +39,8 @@ typedef struct model_ctx {
     vks_vec materials; /* vks_material per shape with a material or texturing property */
     uint32_t rule_dropped;   /* vertices whose stored weights the rule kept to 4 (skin->weights) */
     float rule_dropped_max;  /* the largest weight so left out */
+    uint32_t *mesh_block;    /* the shape block of each mesh added (nif_morph_attach) */
+    uint32_t mesh_count;
 } model_ctx;
 
 /* how many times over the file's own vertices the skinned shapes may draw them */
@@ -659,6 +661,15 @@ static vks_result shape_source(model_ctx *m, uint32_t i, const shape_in *s, char
     return rc;
 }
 
+/* The mesh of shape block i, its block kept for its morph targets (nif_morph_model.c). */
+static vks_result add_mesh(model_ctx *m, vks_skin_builder *bld, const vks_mesh_source *ms, uint32_t i)
+{
+    vks_result rc = vks_builder_add_mesh(bld, ms, m->err);
+    if (rc == VKS_OK)
+        m->mesh_block[m->mesh_count++] = i;
+    return rc;
+}
+
 static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices, vks_skin_builder *bld)
 {
     const nif_file *f = m->f;
@@ -707,7 +718,7 @@ static vks_result build_shape(model_ctx *m, uint32_t i, uint32_t *total_vertices
     ms.space_pre = to_affine(&s.data->overall);
     ms.groups = groups;
     ms.group_count = ngroups;
-    return vks_builder_add_mesh(bld, &ms, m->err);
+    return add_mesh(m, bld, &ms, i);
 }
 
 /* The node whose Children list holds block i first, or -1. */
@@ -797,7 +808,7 @@ static vks_result build_rigid_shape(model_ctx *m, uint32_t i, int32_t parent, in
     ms.space_pre = space_pre;
     ms.groups = group;
     ms.group_count = 1;
-    return vks_builder_add_mesh(bld, &ms, m->err);
+    return add_mesh(m, bld, &ms, i);
 }
 
 /* The skin space of the first skinned shape (its skeleton root and overall transform), where
@@ -820,15 +831,16 @@ static int32_t skinned_space(const model_ctx *m, vks_affine *pre)
     return -1;
 }
 
-vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
+vks_result nif_build_model(const nif_file *f, vks_skin *skin, uint32_t *morph_unplayed, vks_error *err)
 {
-    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8), 0, 0};
+    model_ctx m = {f, skin, err, NULL, 0, 0, 0, VKS_VEC_INIT(sizeof(vks_material), 8), 0, 0, NULL, 0};
     vks_result rc = build_nodes(&m);
     if (rc != VKS_OK)
         return rc;
     uint32_t shapes = 0, total_vertices = 0;
     int32_t *parent = tmp(f, f->block_count, sizeof *parent);
-    if (!parent)
+    m.mesh_block = tmp(f, f->block_count, sizeof *m.mesh_block);
+    if (!parent || !m.mesh_block)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif/shapes", "out of memory");
     for (uint32_t i = 0; i < f->block_count; i++) {
         const nif_block *b = &f->blocks[i];
@@ -880,6 +892,8 @@ vks_result nif_build_model(const nif_file *f, vks_skin *skin, vks_error *err)
         }
     }
     rc = vks_builder_finish(bld, err);
+    if (rc == VKS_OK)
+        rc = nif_morph_attach(f, skin, m.mesh_block, m.mesh_count, morph_unplayed, err);
     if (rc == VKS_OK) {
         skin->weights.rule_dropped = m.rule_dropped;
         skin->weights.rule_dropped_max = m.rule_dropped_max;

@@ -36,6 +36,7 @@ vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t s
         err = &local;
     nif_file f;
     vks_result rc = nif_open(&f, opt, 0, bytes, size, err);
+    uint32_t unplayed = 0;
     vks_skin *skin = NULL;
     if (rc == VKS_OK) {
         skin = vks_skin_create(&f.opt.allocator);
@@ -43,10 +44,14 @@ vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t s
             rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "nif", "out of memory");
     }
     if (rc == VKS_OK)
-        rc = nif_build_model(&f, skin, err);
+        rc = nif_build_model(&f, skin, &unplayed, err);
     if (rc == VKS_OK) {
-        char detail[64];
+        char detail[160];
         nif_version_detail(&f, detail, sizeof detail);
+        size_t len = strlen(detail);
+        if (unplayed) /* said in --json too: the warnings went to the logger (nif_morph_model.c) */
+            snprintf(detail + len, sizeof detail - len, ", %u NiGeomMorpherController(s) not applied as stored (warned)",
+                     unplayed);
         skin->format = "nif";
         skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
         if (!skin->format_detail)

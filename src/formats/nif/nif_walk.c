@@ -4,7 +4,7 @@
  * for the clip reader, the animation blocks) must consume exactly their size; without sizes
  * every block must be understood, and an unknown type stops the read with an error naming
  * it. Then the footer's root list. */
-#include "nif_internal.h"
+#include "nif_kf_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -129,7 +129,8 @@ vks_result nif_parse(nif_file *f, const void *bytes, size_t size, vks_error *err
                 return nif_fail(&r, VKS_ERR_TRUNCATED, "size", "block size %u exceeds the %zu bytes left",
                                 f->block_size[i], vks_cur_left(&r.c)),
                        err->code;
-            nif_block_fn fn = mt ? mt->fn : f->want_anim ? anim : NULL;
+            /* the morph blocks are the model's too (nif_morph_model.c) */
+            nif_block_fn fn = mt ? mt->fn : f->want_anim || nif_morph_reader(b->type) ? anim : NULL;
             if (fn) {
                 nif_rd br = r;
                 br.c = body;

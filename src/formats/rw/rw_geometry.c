@@ -1,5 +1,5 @@
 /* RenderWare Geometry: the Struct (flags, prelit, UV sets, triangles in v1,v0,mat,v2 order,
- * morph target 0), the Material List (its entries, reuse resolved: colour and texture name of
+ * morph targets: rw_morph.c), the Material List (its entries, reuse resolved: colour and texture name of
  * each Material) and the Extension's Bin Mesh PLG (lists and strips) and Skin PLG.
  * renderware.md 5. UV sets are kept up to VKS_MAX_UV_SETS (RW allows 8); RenderWare's v runs
  * from the top of the image, as glTF's and the skin model's do. */
@@ -22,8 +22,7 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
     if (flags & RW_GEO_NATIVE)
         return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, st->body.p - st->body.base, path,
                              "native (platform-specific) geometry, flags 0x%08x: vkskin reads only PC/non-native "
-                             "DFF geometry",
-                             flags);
+                             "DFF geometry", flags);
     if (ctx->total_vertices + nv > ctx->opt.max_vertices)
         return vks_error_set(ctx->err, VKS_ERR_LIMIT, st->body.p - st->body.base + 8, path,
                              "%u vertices, limit %u over the file", nv, ctx->opt.max_vertices);
@@ -83,7 +82,8 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
         g->triangles[t][2] = v2;
         g->triangle_material[t] = mat;
     }
-    /* morph target 0: sphere, hasVertices, hasNormals, arrays (later targets are ignored) */
+    /* morph target 0: sphere, hasVertices, hasNormals, arrays (the positions and normals; the
+       later targets follow it, rw_morph.c) */
     uint32_t has_v = 0, has_n = 0;
     if (!vks_cur_skip(&c, 16) || !vks_cur_u32(&c, &has_v) || !vks_cur_u32(&c, &has_n))
         return vks__rw_truncated(ctx, &c, path, "morph target 0 header");
@@ -107,7 +107,7 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
         if (!vks_cur_f32n(&c, &g->normals[0][0], (size_t)nv * 3))
             return vks__rw_truncated(ctx, &c, path, "morph target 0 normals (12 bytes per vertex)");
     }
-    return VKS_OK;
+    return nmorph > 1 ? vks__rw_read_morph_targets(ctx, &c, g, nmorph, path) : VKS_OK;
 }
 
 /* A String chunk's text up to its first NUL (the chunk pads it to 4 bytes), copied into the skin. */
@@ -330,6 +330,8 @@ vks_result vks__rw_read_geometry(rw_ctx *ctx, const rw_chunk *geo, rw_geometry *
                     char sp[RW_PATH_MAX];
                     snprintf(sp, sizeof sp, "%s/extension/skin", gpath);
                     r = vks__rw_read_skin(ctx, &x, g->vertex_count, &g->skin, sp);
+                } else if (x.type == RW_MORPH_PLG) {
+                    vks__rw_morph_plugin(ctx, &x, g, gpath);
                 }
             }
             if (r != VKS_OK)

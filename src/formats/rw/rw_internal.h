@@ -27,6 +27,7 @@ enum {
     RW_ATOMIC = 0x14,
     RW_GEOMETRY_LIST = 0x1A,
     RW_RIGHT_TO_RENDER = 0x1F,
+    RW_MORPH_PLG = 0x105,
     RW_SKIN = 0x116,
     RW_HANIM = 0x11E,
     RW_BIN_MESH = 0x50E,
@@ -72,6 +73,9 @@ typedef struct rw_ctx {
     uint64_t file_triangles;   /* triangles the geometries read hold (list or Bin Mesh), each once */
     vks_vec materials;         /* vks_material of every geometry read, strings in skin; moved
                                   into skin->materials when the read succeeds */
+    uint64_t target_vertices;  /* morph target vertices read, against max_vertices */
+    uint64_t mesh_target_vertices; /* the same over the meshes (a shared geometry's, each use) */
+    uint32_t morph_plugins;    /* Morph PLGs (RpMorph animation) seen and not read */
 } rw_ctx;
 
 /* Frame List with the per-frame HAnim data and the clump's hierarchy. */
@@ -133,6 +137,10 @@ typedef struct rw_geometry {
     uint32_t bin_flags, bin_mesh_count, bin_total;
     rw_bin_mesh *bin_meshes;
     rw_skin_plg skin;
+    /* morph targets 1..morph_count-1 as deltas from target 0 (renderware.md 5.1); [0] unused */
+    uint32_t morph_count;
+    float (**morph_pos)[3]; /* NULL where the target has no positions */
+    float (**morph_nrm)[3]; /* NULL where it or target 0 has no normals */
 } rw_geometry;
 
 /* ---- rw_chunk.c ---- */
@@ -154,6 +162,12 @@ vks_result vks__rw_attach_hierarchy(rw_ctx *ctx, rw_frames *f, uint64_t offset);
 
 /* ---- rw_geometry.c ---- */
 vks_result vks__rw_read_geometry(rw_ctx *ctx, const rw_chunk *ch, rw_geometry *out, const char *path);
+
+/* ---- rw_morph.c ---- */
+/* Morph targets 1..count-1 at c (after target 0), each kept as deltas from g's target 0. */
+vks_result vks__rw_read_morph_targets(rw_ctx *ctx, vks_cursor *c, rw_geometry *g, uint32_t count, const char *path);
+/* A Morph PLG in the geometry's extension: the targets' animation, not read; said once. */
+void vks__rw_morph_plugin(rw_ctx *ctx, const rw_chunk *x, const rw_geometry *g, const char *gpath);
 
 /* ---- rw_skin.c ---- */
 vks_result vks__rw_read_skin(rw_ctx *ctx, const rw_chunk *ch, uint32_t vertex_count, rw_skin_plg *out,

@@ -9,6 +9,7 @@
  *   space_node = the atomic's frame (LOCALSPACEMATRICES: the hierarchy frame's parent)
  * so K_i = inverse(W(A)) * W(H_i) * G(S_i), librw's palette (renderware.md 8.1).
  * Split data gives one group per Bin Mesh mesh, its palette from the mesh's RLE runs. */
+#include "core/skin_morph.h"
 #include "rw_internal.h"
 #include "vkskin/build.h"
 
@@ -33,6 +34,9 @@ typedef struct rw_clump {
     uint32_t *rigid_atomic;
     int32_t *rigid_frame;
     rw_geometry **rigid_geometry;
+    uint32_t mesh_added;      /* meshes the builder holds */
+    vks__morph_source *morphs; /* the meshes with morph targets, in mesh order */
+    uint32_t morph_meshes;
 } rw_clump;
 
 static vks_result read_clump_struct(rw_ctx *ctx, const rw_chunk *st, rw_clump *cl)
@@ -248,6 +252,45 @@ static vks_result geometry_triangles_of(rw_ctx *ctx, const rw_geometry *g, const
     return VKS_OK;
 }
 
+/* One more mesh for the builder; geometry g's morph targets 1..N-1 (rw_morph.c) kept for it,
+   to be placed once the builder has laid its vertices out (finish_model). */
+static vks_result add_mesh(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, const vks_mesh_source *m,
+                           const rw_geometry *g)
+{
+    vks_result r = vks_builder_add_mesh(b, m, ctx->err);
+    uint32_t mesh = cl->mesh_added++, n = g->morph_count > 1 ? g->morph_count - 1 : 0;
+    if (r != VKS_OK || n == 0)
+        return r;
+    ctx->mesh_target_vertices += (uint64_t)n * g->vertex_count; /* each mesh holds its own copy */
+    if (ctx->mesh_target_vertices > ctx->opt.max_vertices)
+        return vks_error_set(ctx->err, VKS_ERR_LIMIT, VKS_NO_OFFSET, m->name,
+                             "%u morph targets of %u vertices: %llu morph target vertices over the meshes, limit %u", n,
+                             g->vertex_count, (unsigned long long)ctx->mesh_target_vertices, ctx->opt.max_vertices);
+    const float **pos = vks__rw_tmp(ctx, n, sizeof *pos), **nrm = vks__rw_tmp(ctx, n, sizeof *nrm);
+    const char **names = vks__rw_tmp(ctx, n, sizeof *names);
+    char *text = vks__rw_tmp(ctx, n, 16);
+    if (!pos || !nrm || !names || !text)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, m->name, "out of memory");
+    for (uint32_t t = 0; t < n; t++) {
+        pos[t] = g->morph_pos[t + 1] ? g->morph_pos[t + 1][0] : NULL;
+        nrm[t] = g->morph_nrm[t + 1] ? g->morph_nrm[t + 1][0] : NULL;
+        snprintf(text + 16 * (size_t)t, 16, "morph%u", t + 1); /* RW targets have no names */
+        names[t] = text + 16 * (size_t)t;
+    }
+    vks__morph_source *ms = &cl->morphs[cl->morph_meshes++];
+    memset(ms, 0, sizeof *ms);
+    ms->mesh = mesh, ms->file_vertex_count = g->vertex_count, ms->target_count = n;
+    ms->pos = pos, ms->nrm = nrm, ms->names = names; /* default weights 0: RpMorph starts at target 0 */
+    return VKS_OK;
+}
+
+/* The built model with its meshes' morph targets. */
+static vks_result finish_model(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b)
+{
+    vks_result r = vks_builder_finish(b, ctx->err);
+    return r == VKS_OK ? vks__skin_attach_morphs(ctx->skin, cl->morphs, cl->morph_meshes, ctx->err) : r;
+}
+
 /* Builds the mesh of one skinned atomic. */
 static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
                                      const rw_geometry *g, const rw_skin_plg *s, uint64_t offset)
@@ -293,13 +336,13 @@ static vks_result add_skinned_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder
         return r;
     }
     m.palette_limit = 0; /* no split data: one group with all bones in order */
-    return vks_builder_add_mesh(b, &m, ctx->err);
+    return add_mesh(ctx, cl, b, &m, g);
 }
 
 /* A rigid atomic (no Skin PLG: a weapon or a head attached to a frame): one group on the
    atomic's frame, weight 1, inverse bind identity, vertices frame-local as stored and flagged
-   rigid, in the skin space of the clump's skinned atomics (space; -1: the world's). */
-static vks_result add_rigid_atomic(rw_ctx *ctx, vks_skin_builder *b, uint32_t ai, int32_t frame, int32_t space,
+   rigid, in the skin space of the clump's skinned atomics (cl->skin_space; -1: the world's). */
+static vks_result add_rigid_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, uint32_t ai, int32_t frame,
                                    const rw_geometry *g)
 {
     char path[RW_PATH_MAX];
@@ -328,7 +371,7 @@ static vks_result add_rigid_atomic(rw_ctx *ctx, vks_skin_builder *b, uint32_t ai
     m.weight = (const float (*)[4])weight;
     m.bone_count = 1;
     m.bones = node;
-    m.space_node = space;
+    m.space_node = cl->skin_space;
     m.space_pre = vks_affine_identity();
     for (uint32_t k = 0; k < g->uv_sets; k++)
         m.uv[k] = (const float (*)[2])g->uv[k];
@@ -341,7 +384,7 @@ static vks_result add_rigid_atomic(rw_ctx *ctx, vks_skin_builder *b, uint32_t ai
     gs->triangles = m.triangles, gs->triangle_count = m.triangle_count, gs->triangle_material = m.triangle_material;
     gs->palette = &node_slot, gs->palette_count = 1, gs->flags = VKS_GROUP_RIGID;
     m.groups = gs, m.group_count = 1;
-    return vks_builder_add_mesh(b, &m, ctx->err);
+    return add_mesh(ctx, cl, b, &m, g);
 }
 
 /* One more mesh of geometry g against the limits: meshes, vertices and triangles, and the
@@ -514,7 +557,8 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
                 cl.rigid_atomic = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_atomic);
                 cl.rigid_frame = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_frame);
                 cl.rigid_geometry = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.rigid_geometry);
-                if (!cl.atomics || !cl.rigid_atomic || !cl.rigid_frame || !cl.rigid_geometry)
+                cl.morphs = vks__rw_tmp(ctx, na ? na : 1, sizeof *cl.morphs);
+                if (!cl.atomics || !cl.rigid_atomic || !cl.rigid_frame || !cl.rigid_geometry || !cl.morphs)
                     return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
             }
         } else if (ch.type == RW_FRAME_LIST && !cl.have_frames) {
@@ -566,7 +610,7 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
             continue;
         vks_result r = count_mesh(ctx, g, &cl.atomics[cl.rigid_atomic[k]], path, &meshes);
         if (r == VKS_OK)
-            r = add_rigid_atomic(ctx, b, cl.rigid_atomic[k], cl.rigid_frame[k], cl.skin_space, g);
+            r = add_rigid_atomic(ctx, &cl, b, cl.rigid_atomic[k], cl.rigid_frame[k], g);
         if (r != VKS_OK) {
             vks_builder_destroy(b);
             return r;
@@ -577,7 +621,7 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
         return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, clump->offset, "clump",
                              "no atomic with geometry among the clump's %u atomics", cl.atomic_count);
     }
-    return vks_builder_finish(b, ctx->err);
+    return finish_model(ctx, &cl, b);
 }
 
 vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
@@ -628,9 +672,13 @@ vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t si
     }
     vks__vec_free(&ctx.materials, &ctx.opt.allocator);
     if (r == VKS_OK) {
-        char detail[48];
+        char detail[128];
         uint32_t v = clump.version;
-        snprintf(detail, sizeof detail, "RW %u.%u.%u.%u", (v >> 16) & 0xF, (v >> 12) & 0xF, (v >> 8) & 0xF, v & 0xFF);
+        int len = snprintf(detail, sizeof detail, "RW %u.%u.%u.%u", (v >> 16) & 0xF, (v >> 12) & 0xF, (v >> 8) & 0xF,
+                           v & 0xFF);
+        if (ctx.morph_plugins && len > 0 && (size_t)len < sizeof detail) /* said in --json too (rw_morph.c) */
+            snprintf(detail + len, sizeof detail - (size_t)len, ", %u Morph PLG(s) not read (morph target animation)",
+                     ctx.morph_plugins);
         ctx.skin->format = "renderware";
         ctx.skin->format_detail = vks_skin_strndup(ctx.skin, detail, strlen(detail));
         if (!ctx.skin->format_detail)

@@ -1,0 +1,202 @@
+/* vkskin validate: the GPU against the CPU reference as one library call, and its report as
+ * JSON (the same document `vkskin validate --json` prints; JUnit and HTML are in report.h).
+ *
+ * STEP BY STEP
+ *   1. read and validate the models (formats.h, skin.h), open a context (gpu.h):
+ *        vks_gpu_create(&gopt, &gpu, &err)
+ *   2. one input per model: the skin, a name for the report, how many instances and frames,
+ *      and where their poses come from (pose.h; zeroed: procedural, seed 0):
+ *        vks_validate_input in = {skin, "hero.dff", 1000, 1};
+ *   3. options (vks_validate_options_init: the derived tolerances, 32 MiB chunks, the
+ *      readback check where chunks come through a copy; a zeroed struct means the same):
+ *        vks_validate_options opt; vks_validate_options_init(&opt);
+ *        opt.progress = on_progress, opt.progress_user = me;       optional
+ *   4. vks_validate_run(gpu, &in, 1, &opt, &result, &err)
+ *      the GPU deforms every input's instances in one batch; as each chunk comes back the CPU
+ *      reference (double) deforms the same poses and the chunk is compared (check.h) and
+ *      mapped per vertex (report.h); each model's bind pose is checked too (cpu.h). Only a
+ *      chunk is held in memory. VKS_OK means the run completed: the verdict is
+ *      result.pass / result.exit_code, the numbers are in result.devices[0].reports[i].
+ *   5. vks_validate_write_json(&result, stdout, &err)   or vks_validate_json(&result) (malloc'd)
+ *      JUnit or HTML: vks_validate_report_device(&result.devices[0], &dev), then a vks_report
+ *      of that device for vks_report_junit / vks_report_html (report.h)
+ *   6. vks_validate_result_free(&result), then the models and the context.
+ *
+ * VERDICT
+ *   Per file: positions and normals within tolerance (check.h: 3e-5 x the error scale per
+ *   component, NMSE <= 1e-9; normals 1e-4 absolute + 1e-5 relative; tolerance_scale and nmse
+ *   change them), every pose delivered, a golden (if any) matched, and the bind pose
+ *   reproducing the stored vertices where the format promises it (unless allow_bind_mismatch).
+ *   exit_code is vkskin validate's: VKS_VALIDATE_PASS, _FAILED, _RUNTIME (the data read back is
+ *   not what the GPU wrote), _BIND; the worst of them.
+ *
+ * THREADS
+ *   vks_validate_run uses its context from the calling thread, where progress is called; each
+ *   chunk's reference is shared with threads it starts for the chunk (options.threads) while
+ *   the GPU deforms the next. Results are independent: writers only read them.
+ */
+#ifndef VKSKIN_VALIDATE_H
+#define VKSKIN_VALIDATE_H
+
+#include <stdio.h>
+
+#include "check.h"
+#include "cpu.h"
+#include "gpu.h"
+#include "pose.h"
+#include "report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Verdicts, the numbers vkskin validate exits with (the JSON's "exit_code"). */
+enum {
+    VKS_VALIDATE_PASS = 0,
+    VKS_VALIDATE_FAILED = 3,  /* a stream over tolerance, a pose missing, a golden moved,
+                                 validation-layer messages */
+    VKS_VALIDATE_RUNTIME = 5, /* the run could not complete, or read back other than the GPU wrote */
+    VKS_VALIDATE_BIND = 6     /* a model's bind pose does not reproduce its stored vertices */
+};
+
+/* Called after each chunk is compared: poses done of the run's total. */
+typedef void (*vks_validate_progress_fn)(void *user, uint64_t poses_done, uint64_t poses_total);
+
+typedef struct vks_validate_options {
+    double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1) */
+    double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default) */
+    int allow_bind_mismatch;   /* a failed bind-pose check is reported, not a finding */
+    int readback_check;        /* 0 auto: the GPU reduces each chunk and the host checks the
+                                  bytes it read where chunks come through a copy; 1 always;
+                                  -1 never */
+    uint64_t max_chunk_bytes;  /* one chunk's output (0: 32 MiB) */
+    /* sampled validation: the reference compares sample_count instances of each input (or
+       sample_percent of them, rounded up; both 0: every instance), chosen by sample_seed (0: 41,
+       vkskin validate's default), and the GPU reduces every chunk, each held to a bound the host
+       computes for all its instances (no NaN or Inf, positions inside their bones' boxes, unit
+       normals where renormalised). Needs a device with subgroup arithmetic (else the run fails,
+       VKS_ERR_UNSUPPORTED). */
+    uint32_t sample_count;
+    double sample_percent;
+    uint64_t sample_seed;
+    int threads;               /* the reference's threads (0: every core, at most 64); the
+                                  numbers are the same, bit for bit, for any count */
+    int validation_layer;      /* the context runs the Khronos validation layer
+                                  (vks_gpu_options.validation): said in the reports, and any
+                                  message it counted fails the run */
+    vks_validate_progress_fn progress; /* may be NULL */
+    void *progress_user;
+} vks_validate_options;
+
+/* The defaults spelled out (what a zeroed struct means too). */
+VKS_API void vks_validate_options_init(vks_validate_options *opt);
+
+typedef struct vks_validate_input {
+    const vks_skin *skin;      /* validated (vks_skin_validate); not owned */
+    const char *name;          /* how the report names it (its file's path); not copied */
+    uint32_t instances;        /* >= 1 */
+    uint32_t frames;           /* per instance (0: 1); pose p is instance p / frames, frame p % frames */
+    vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0 */
+} vks_validate_input;
+
+/* One file's findings on one device beside its vks_report_file (report.h: the metrics, error
+ * maps, bind summary, golden and heat map that the JUnit and HTML writers take). */
+typedef struct vks_validate_file {
+    vks_bind_check bind;       /* the bind-pose check in full */
+    int bind_promised;         /* the format promises that its mesh is stored at the bind pose
+                                  (else a difference is a note, never a finding) */
+    int bind_failed;           /* the check failed where promised and not allowed: a finding */
+    /* what the reader dropped (skin.h's weight report): vertices that lost influences beyond
+       VKS_MAX_INFLUENCES, and beyond the format's own rule (4), with the largest weight dropped */
+    uint32_t influences_lost;
+    double influences_lost_max;
+    uint32_t rule_dropped;
+    double rule_dropped_max;
+    /* a sampled run (vkskin validate --sample): per instance 1 where compared (NULL: every one) */
+    uint32_t instances;
+    const uint8_t *sampled;
+} vks_validate_file;
+
+/* How a run split across several contexts shared its work, one entry a context. */
+typedef struct vks_validate_share {
+    char device[256];
+    uint64_t count;            /* in the device's share_unit ("poses", "instances") */
+    uint64_t chunks;
+    double seconds;
+} vks_validate_share;
+
+enum { VKS_VALIDATE_MAX_CONTEXTS = 16 };
+
+/* One device's run. */
+typedef struct vks_validate_device {
+    char name[256], type[32];
+    uint32_t queue_family, queue_index;
+    int ran;                   /* the run completed: the figures below are filled */
+    char error[512];           /* why it did not ("" when it ran) */
+    int exit_code;             /* this device's verdict (VKS_VALIDATE_*) */
+    double tolerance_scale, nmse;
+    const vks_report_file *reports; /* file_count each: reports[i] and files[i] are file i's */
+    const vks_validate_file *files;
+    uint32_t file_count;
+    uint32_t inputs_not_read;  /* inputs the caller could not read (counted against the verdict) */
+    vks_gpu_stats stats;
+    int crowd_path;            /* clips sampled on the GPU by crowds (the CLI's --clip / --crowd);
+                                  stats.pose_ms is then the frames' time */
+    uint32_t contexts;         /* a crowd split over contexts: how many, and each one's instances */
+    uint64_t context_instances[VKS_VALIDATE_MAX_CONTEXTS];
+    int readback_check;        /* as asked (vks_validate_options) */
+    int reduced;               /* the GPU reduced the chunks: the figures below hold */
+    uint32_t reduced_chunks, readback_mismatches;
+    int readback_checked;      /* the host recomputed every chunk's figures */
+    vks_gpu_figures gpu_figures; /* every chunk's summed */
+    int validation_layer;
+    uint32_t validation_messages;
+    /* a sampled run: what it asked (percent > 0, else count), and the chunks held to the host's bound */
+    int sampled;
+    double sample_percent;
+    uint32_t sample_count;
+    uint64_t sample_seed;
+    uint32_t bound_checked, bound_failures;
+    char reduction_check[320];
+    /* a split run: each context's share (share_count < 2: none) */
+    const char *share_unit;
+    uint32_t share_count;
+    vks_validate_share shares[VKS_VALIDATE_MAX_CONTEXTS];
+} vks_validate_device;
+
+typedef struct vks_validate_result {
+    vks_validate_device *devices;
+    uint32_t device_count;
+    double tolerance_scale, nmse;
+    int exit_code;             /* the worst of the devices' */
+    int pass;
+    void *owned;               /* what vks_validate_run allocated (freed by vks_validate_result_free) */
+} vks_validate_result;
+
+/* Validates every input on gpu (see STEP BY STEP); *out is filled whether or not the run
+ * completes (a device that did not run has ran 0 and error set), and must be freed.
+ * VKS_ERR_INVALID for a bad argument (named in err), VKS_ERR_NOMEM, or the GPU's error. */
+VKS_API vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint32_t count,
+                                    const vks_validate_options *opt, vks_validate_result *out, vks_error *err);
+/* Frees what vks_validate_run made; a zeroed result is fine. */
+VKS_API void vks_validate_result_free(vks_validate_result *r);
+
+/* A device's pass: every file's streams and golden, no validation-layer message, no readback
+ * mismatch or sampled chunk outside its bound, no bind-pose finding, every input read. */
+VKS_API int vks_validate_device_pass(const vks_validate_device *d);
+
+/* The device as report.h's writers take it (vks_report_junit, vks_report_html): out->files
+ * points into d. */
+VKS_API void vks_validate_report_device(const vks_validate_device *d, vks_report_device *out);
+
+/* The JSON report, as vkskin validate --json prints it: one device's object, or with several
+ * devices {"tolerance_scale", "nmse", "devices": [...], "exit_code", "pass"}. Indented, no
+ * trailing newline; malloc'd (free()), NULL when memory ran out. */
+VKS_API char *vks_validate_json(const vks_validate_result *r);
+/* The same followed by a newline into f; VKS_ERR_IO when f reports a write error. */
+VKS_API vks_result vks_validate_write_json(const vks_validate_result *r, FILE *f, vks_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

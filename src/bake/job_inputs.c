@@ -1,0 +1,189 @@
+/* What a bake job reads, through the run's host (its logger and input limit): files, the model
+ * with its notes, the clip files; and the small helpers the program has too, here so that the
+ * engine says exactly what `vkskin bake` always said. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bake/job_internal.h"
+#include "vkskin/pose.h"
+
+const vks_logger *vks__bake_log(const vks__bake_host *h)
+{
+    return h ? &h->logger : NULL;
+}
+
+uint64_t vks__bake_max_input(const vks__bake_host *h)
+{
+    return h && h->max_input_bytes ? h->max_input_bytes : VKS_BAKE_DEFAULT_MAX_INPUT_BYTES;
+}
+
+uint8_t *vks__bake_read_file(const vks__bake_host *h, const char *path, size_t *size)
+{
+    void *bytes = NULL;
+    vks_error err = {0};
+    vks_result r = vks_file_read_default(NULL, path, vks__bake_max_input(h), &bytes, size, &err);
+    if (r != VKS_OK) {
+        vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s: %s%s", path, err.msg,
+                 r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
+        return NULL;
+    }
+    return bytes; /* the default allocator's: free() releases it */
+}
+
+vks_skin *vks__bake_load_skin(const vks__bake_host *h, const char *path, const vks_read_options *opt_in)
+{
+    vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
+    opt.file.max_size = vks__bake_max_input(h);
+    if (!opt.logger.func)
+        opt.logger = h ? h->logger : (vks_logger){0};
+    vks_skin *skin = NULL;
+    vks_error err = {0};
+    vks_result r = vks_read_file(&opt, path, &skin, &err);
+    if (r == VKS_OK)
+        r = vks_skin_validate(skin, &err);
+    if (r != VKS_OK) {
+        char msg[512];
+        if (!strcmp(err.path, "file") && !err.file[0]) /* the model could not be read: say so plainly */
+            vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s: %s%s", path, err.msg,
+                     r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
+        else
+            vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s", vks_error_format(&err, path, msg, sizeof msg));
+        vks_skin_free(skin);
+        return NULL;
+    }
+    /* no job deforms a model that lost influences unsaid */
+    vks__bake_influences_warning(h, path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
+                                 skin->weights.truncated_max_weight);
+    if (skin->weights.rule_dropped) /* the format's engines drop them too: said, not a warning */
+        vks__log(vks__bake_log(h), VKS_LOG_INFO,
+                 "%s: note: %u vertices store more weights than %s's engines skin with (4 a vertex); the "
+                 "largest are kept and renormalised as they keep them, the largest weight dropped %.6g",
+                 path, skin->weights.rule_dropped, skin->format ? skin->format : "the format",
+                 (double)skin->weights.rule_dropped_max);
+    return skin;
+}
+
+static int is_json(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
+}
+
+/* A clip file's bytes read as the job's clips: by the reader its bytes and name pick, pose
+ * JSON against the job's model (its node names are the model's). */
+static vks_clip_set *read_clip_bytes(const vks__bake_host *h, const char *where, const char *path,
+                                     const uint8_t *bytes, size_t size, const vks_skin *json_skin,
+                                     const vks_read_options *ropt)
+{
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    vks_read_options ro = *ropt;
+    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
+    int json = json_skin && is_json(path);
+    vks_clip_reader_fn read = json ? NULL : vks_detect_clip_format(bytes, size, path, NULL);
+    vks_result r = read ? read(&ro, bytes, size, &set, &err)
+                   : json ? vks_pose_json_clip_read(json_skin, &ro, bytes, size, &set, &err)
+                          : VKS_ERR_FORMAT;
+    if (r == VKS_OK)
+        return set;
+    char msg[512];
+    if (!read && !json)
+        vks__log(vks__bake_log(h), VKS_LOG_ERROR,
+                 "%s: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
+                 "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)",
+                 where, path);
+    else
+        vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s: %s", where, vks_error_format(&err, path, msg, sizeof msg));
+    return NULL;
+}
+
+vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
+{
+    size_t size = 0;
+    uint8_t *bytes = vks__bake_read_file(spec->host, spec->file, &size);
+    if (!bytes)
+        return NULL;
+    vks_read_options o = {0};
+    o.clip.duration = spec->duration;
+    o.clip.fps = spec->fps;
+    vks_clip_set *set = read_clip_bytes(spec->host, spec->where, spec->file, bytes, size, skin, &o);
+    free(bytes);
+    return set;
+}
+
+char *vks__bake_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    char *name = malloc((size_t)n + 16);
+    if (name && clips > 1)
+        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
+    else if (name)
+        snprintf(name, (size_t)n + 16, "%.*s", n, base);
+    return name;
+}
+
+void vks__bake_note_untouched(const vks__bake_host *h, const char *where, const char *model, const char *label,
+                              const vks_clip_binding *b)
+{
+    if (!b->untouched_nodes)
+        return;
+    uint32_t n = b->node_count, rest = b->untouched_nodes;
+    vks__log(vks__bake_log(h), VKS_LOG_INFO,
+             "%s: %s: note: the clip %s animates %u of the model's %u nodes; the other %u %s bind pose", where,
+             model, label, n - rest, n, rest, rest == 1 ? "keeps its" : "keep their");
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *vks__bake_json_duplicate_key(const struct cJSON *o)
+{
+    size_t n = 0;
+    for (const cJSON *it = o->child; it; it = it->next)
+        n++;
+    if (n < 2)
+        return NULL;
+    /* sorted, so that an object of a million keys costs n log n, not n^2 */
+    const char **keys = malloc(n * sizeof *keys);
+    const char *dup = NULL;
+    if (!keys) { /* no memory for the sort: pair by pair */
+        for (const cJSON *a = o->child; a && !dup; a = a->next)
+            for (const cJSON *b = a->next; b && !dup; b = b->next)
+                if (a->string && b->string && !strcmp(a->string, b->string))
+                    dup = a->string;
+        return dup;
+    }
+    size_t k = 0;
+    for (const cJSON *it = o->child; it; it = it->next)
+        keys[k++] = it->string ? it->string : "";
+    qsort(keys, n, sizeof *keys, by_key);
+    for (size_t i = 1; i < n && !dup; i++)
+        if (!strcmp(keys[i - 1], keys[i]))
+            dup = keys[i];
+    free(keys);
+    return dup;
+}
+
+void vks__bake_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
+{
+    cJSON_AddNumberToObject(o, "kept", kept);
+    cJSON_AddNumberToObject(o, "vertices", vertices);
+    cJSON_AddNumberToObject(o, "largest_weight_dropped", largest);
+}
+
+void vks__bake_influences_warning(const vks__bake_host *h, const char *where, const char *what, uint32_t kept,
+                                  uint32_t vertices, double largest)
+{
+    if (vertices)
+        vks__log(vks__bake_log(h), VKS_LOG_WARNING,
+                 "%s: warning: %u vertices lost influences%s%s: the %u largest kept and renormalised, the "
+                 "largest weight dropped %.6g",
+                 where, vertices, what ? " in " : "", what ? what : "", kept, largest);
+}

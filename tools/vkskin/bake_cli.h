@@ -1,0 +1,43 @@
+/* vkskin bake's own parts (cmd_bake.c calls the library's bake_job.h for the rest): the
+ * outputs refused when they are inputs (bake_inputs.c), the allocator's reuse (bake_malloc.c),
+ * the progress line, the summary table and the JSON report (bake_progress.c). They read the
+ * engine's manifest and results (src/bake/job_internal.h). Private to the program. */
+#ifndef VKSKIN_BAKE_CLI_H
+#define VKSKIN_BAKE_CLI_H
+
+#include <stdio.h>
+
+#include "bake/job_internal.h"
+#include "cli.h"
+#include "cli_progress.h"
+
+/* Before any work: refuses (vks_cli_refuse_input, exit 2) every output the run would write
+ * in dir (each job's files, sidecars and contact sheets; none with check) and the report, when
+ * it is one of the inputs: the manifest, each job's model, model.cfg and clip files, and the
+ * shard reports in merge_dir. report and merge_dir may be NULL. */
+int vks_cli_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
+                               int check);
+
+/* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
+ * each (bake_malloc.c); called once, before any thread starts. */
+void vks_cli_bake_malloc_reuse(void);
+
+/* The progress line (cli_progress.h: lines on stderr over a long run, a bar on a terminal),
+ * fed by the run's progress callback (user: a vks_cli_bake_progress). */
+typedef struct vks_cli_bake_progress {
+    double start;
+    vks_cli_progress line; /* begun at the first update, ended by the final one */
+    int line_begun;
+} vks_cli_bake_progress;
+void vks_cli_bake_progress_update(void *user, const vks_bake_progress_info *p);
+
+/* The summary table of the run's jobs (this shard's). */
+void vks_cli_bake_summary(FILE *f, const vks_bake_manifest *m, double seconds);
+/* Writes the report JSON (through vks_output); an exit code. shares (may be NULL): what each
+ * device of a split took, as "context_shares" (left out without a split); stages (may be
+ * NULL) as "stages". */
+struct vks_cli_shares;
+int vks_cli_bake_report(const char *path, const vks_bake_manifest *m, const char *engine, const char *shard,
+                        double seconds, const struct vks_cli_shares *shares, const vks_bake_stages *stages);
+
+#endif
