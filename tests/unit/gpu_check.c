@@ -132,6 +132,7 @@ vks_result gpu_check_run_kernel(vks_gpu *gpu, const vks_gpu_models *ms, const gp
     b.max_chunk_bytes = max_chunk_bytes;
     b.kernel = kernel;
     vks_error err = {0};
+    vks_gpu_calibrate_for_batch(gpu, ms, &b); /* the explicit step: vks_gpu_run never calibrates */
     vks_result r = vks_gpu_run(gpu, ms, &b, &out->stats, &err);
     if (r != VKS_OK) {
         char buf[512];

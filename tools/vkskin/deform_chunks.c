@@ -336,6 +336,8 @@ static void *split_main(void *arg)
     b.get_weights = p->g->c->weights ? split_weights : NULL; /* morph weights per pose */
     b.want_normals = 1;
     b.max_chunk_bytes = p->max_chunk_bytes;
+    if (p->nentries) /* the explicit step: a run never calibrates from inside */
+        vks_gpu_calibrate_for_batch(p->gpu, p->models, &b);
     p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, &p->st, &p->err) : VKS_OK;
     p->seconds = now_seconds() - p->t0;
     if (p->r != VKS_OK) { /* the contexts after this one would wait for its pieces forever */
@@ -490,8 +492,10 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     vks_error local = {0};
     int single = count <= 1;
     vks_result r = single ? VKS_OK : run_split(&g, b.max_chunk_bytes, &single, err ? err : &local);
-    if (single) /* one context, or no threads to be had for the others */
+    if (single) { /* one context, or no threads to be had for the others */
+        vks_gpu_calibrate_for_batch(gpus[0], models[0], &b);
         r = vks_gpu_run(gpus[0], models[0], &b, NULL, err);
+    }
     c->engine_s = now_seconds() - t0 - g.write_s;
     if (g.threaded) { /* the converter drains what is left, then ends */
         pthread_mutex_lock(&g.mu);

@@ -1,11 +1,11 @@
 /* The streaming engine (stream.h): instances cut into chunks whose outputs for one frame fit
  * the budget, each chunk's crowd made once (or re-aimed when the previous chunk's holds the
- * same models), and every frame of the chunk run through the readback ring (stream_ring.c)
+ * same models), and every frame of the chunk run through the readback ring (backend.h; stream_ring.c in the backend)
  * with the callback of frame N overlapping the GPU work of the frames after it. Instances are
  * held as the crowd takes them: crowd instances (vks_stream_run_crowd) as given, stream
  * instances made into them once, as they are fetched (to_crowd, the one conversion). */
+#include "gpu/backend.h"
 #include "gpu/tuning_start.h"
-#include "stream_ring.h"
 #include "vkskin/pose.h"
 #include "vkskin/stream.h"
 
@@ -41,7 +41,7 @@ typedef struct stream_run {
     vks_affine *bind;           /* scratch: one skeleton's bind locals */
     vks_crowd *crowd;
     uint32_t crowd_n;
-    vks__ring ring;
+    vks__ring *ring;            /* NULL until the first chunk */
     vks_stream_stats *st;
 } stream_run;
 
@@ -234,7 +234,8 @@ static void calibrate_for_stream(stream_run *r)
             free(per_model);
             return;
         }
-        uint64_t v = d->models->models[in.model].vertex_count;
+        uint32_t v = 0, nodes = 0;
+        vks__model_counts(d->models, in.model, &v, &nodes);
         per_model[in.model] += v, per_frame += v;
         if (per_model[in.model] > per_model[model])
             model = in.model;
@@ -310,9 +311,9 @@ static vks_result frame_locals(stream_run *r, uint32_t n, uint32_t frame, vks_er
 
 static vks_result ensure_ring(stream_run *r, uint64_t bytes, vks_error *err)
 {
-    if (r->ring.gpu && r->ring.slot_bytes >= bytes)
+    if (r->ring && vks__ring_slot_bytes(r->ring) >= bytes)
         return VKS_OK;
-    vks__ring_destroy(&r->ring);
+    vks__ring_destroy(r->ring), r->ring = NULL;
     return vks__ring_create(r->gpu, r->d->ring ? r->d->ring : 2, bytes, r->d->reduce, &r->ring, err);
 }
 
@@ -322,31 +323,31 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
                              vks_error *err)
 {
     const vks_stream_desc *d = r->d;
-    uint32_t frames = d->frame_count, depth = r->ring.count, s = 0;
+    uint32_t frames = d->frame_count, depth = vks__ring_depth(r->ring), s = 0;
     vks_result res = VKS_OK;
     while (res == VKS_OK && s < frames && s < depth && (!host_writes || s == 0)) {
-        res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+        res = vks__ring_submit(r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
         s++;
     }
     for (uint32_t f = 0; res == VKS_OK && f < frames; f++) {
         const void *data = NULL;
         double gpu_ms = 0, t0 = now_ms();
-        res = vks__ring_wait(&r->ring, f % depth, &data, &gpu_ms, err);
+        res = vks__ring_wait(r->ring, f % depth, &data, &gpu_ms, err);
         r->st->wait_ms += now_ms() - t0;
         r->st->gpu_ms += gpu_ms;
         while (res == VKS_OK && s < frames && s - f < depth && (!host_writes || s == f + 1)) {
             if (host_writes)
                 res = frame_locals(r, n, s, err);
             if (res == VKS_OK)
-                res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+                res = vks__ring_submit(r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
             s++;
         }
         if (res != VKS_OK)
             break;
         vks_gpu_figures figs;
-        if (r->ring.reduce)
-            vks__ring_figures(&r->ring, f % depth, &figs);
-        if (r->gpu->test.flip_readback_chunk == r->st->frames + 1 && pos_bytes) {
+        if (vks__ring_reduces(r->ring))
+            vks__ring_figures(r->ring, f % depth, &figs);
+        if (vks__ring_flip_wanted(r->ring, r->st->frames + 1) && pos_bytes) {
             /* testing: a word of this delivery changed between the GPU and the host (its lowest
              * bit: far inside every tolerance, so only the reduction's check can see it) */
             uint32_t *w = (uint32_t *)(uintptr_t)data + pos_bytes / 4 / 2;
@@ -354,7 +355,7 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
         }
         vks_stream_delivery dv = {g0, n, f, d->times[f], data,
                                   d->no_normals ? NULL : (const float *)((const char *)data + pos_bytes),
-                                  r->ring.reduce ? &figs : NULL};
+                                  vks__ring_reduces(r->ring) ? &figs : NULL};
         t0 = now_ms();
         int stop = d->deliver(d->user, &dv);
         r->st->deliver_ms += now_ms() - t0;
@@ -363,7 +364,7 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
         if (stop)
             res = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "stopped by the consumer");
     }
-    vks__ring_drain(&r->ring);
+    vks__ring_drain(r->ring);
     return res;
 }
 
@@ -407,7 +408,7 @@ vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *d, const vk
         r.st->chunks++;
         g0 += n;
     }
-    vks__ring_destroy(&r.ring);
+    vks__ring_destroy(r.ring);
     vks_crowd_destroy(r.crowd);
     vks_gpu_clips_free(r.own_clips);
     free(r.host), free(r.ci), free(r.slot_model), free(r.dirty), free(r.bind);
