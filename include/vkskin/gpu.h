@@ -171,6 +171,10 @@ typedef struct vks_gpu_shape_info {
     int calibrates_at_first_use;   /* 1: source "table" on a device the table does not know: a
                                       large enough first run calibrates (vks_gpu_options.calibrate);
                                       0 while a crowd of the context lives (none calibrates then) */
+    uint64_t chunk_bytes;          /* output bytes (positions and normals) of one chunk the tuning
+                                      table gives a one-shot run on this device (a
+                                      vks_gpu_batch.max_chunk_bytes for a run whose buffers are
+                                      made for it). Since 0.5 */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);

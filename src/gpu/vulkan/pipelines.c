@@ -276,6 +276,7 @@ void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out)
     vks__launch_shape_format(s, out->text, sizeof out->text);
     out->source = s->source;
     out->reason = s->reason;
+    out->chunk_bytes = s->chunk_bytes;
 }
 
 void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
