@@ -25,7 +25,9 @@ struct vks_crowd {
     const vks_gpu_models *ms;
     const vks_gpu_clips *clips; /* may be NULL */
     uint32_t count;
-    vks_crowd_instance *inst; /* host copy of the instance table */
+    vks_instance *inst;       /* host copy of the instance table (no locals pointers kept) */
+    uint8_t *host_locals;     /* per instance: its locals table holds host locals, not the bind
+                                 pose a VKS_POSE_BIND instance must show */
     uint32_t *part_of;        /* per instance: its part */
     vks__gpu_inst *where;     /* per instance: its entry in its part's instance table */
     uint32_t *slot_of;        /* per instance: its index in that table */
