@@ -5,7 +5,8 @@
 
 #include "gpu_internal.h"
 
-/* Clips uploaded for a model set (clips.c; layout in compute/clip.glsl). */
+/* Clips uploaded for a model set (clips.c uploads what src/gpu/clip_table.c lays out;
+ * layout in compute/clip.glsl). */
 struct vks_gpu_clips {
     vks_gpu *gpu;
     const vks_gpu_models *ms;
@@ -14,7 +15,7 @@ struct vks_gpu_clips {
     int32_t *motion;  /* [model * clip_count + clip]: the first node the clip drives, -1 none
                          (root motion's node, vks_clip_layers_motion_node) */
     uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count as a layer
-                         (clips.c; a model-delta clip's twice, for its parent's delta) */
+                         (clip_table.c; a model-delta clip's twice, for its parent's delta) */
     int morph;        /* some clip drives morph weights of some model (the deform pass's morph
                          stage reads what the pose pass samples) */
     vks__buf words;
