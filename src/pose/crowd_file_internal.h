@@ -1,7 +1,7 @@
-/* Crowd files (crowd_file.h), inside: the parser's state and what its units share. The spec
- * (crowd_file.c: entry points, errors, defaults and the values both forms take), the sources
- * each named once (crowd_file_sources.c), and the two forms (crowd_file_json.c,
- * crowd_file_csv.c), which fill the same flat table. */
+/* Crowd files (crowd_file.h), inside: the parser's state and what its units share. The entry
+ * points (crowd_file.c) pick one of the two forms (crowd_file_json.c, crowd_file_csv.c), which
+ * fill the same flat table through crowd_file_spec.c (errors, defaults, the values both take)
+ * and crowd_file_sources.c (the models and clips named, each once). */
 #ifndef VKSKIN_POSE_CROWD_FILE_INTERNAL_H
 #define VKSKIN_POSE_CROWD_FILE_INTERNAL_H
 
@@ -32,7 +32,7 @@ typedef struct vks__crowd_parser {
     vks_error *err;
 } vks__crowd_parser;
 
-/* ---- errors (crowd_file.c): the first one recorded, naming the file, line and path ---- */
+/* ---- errors (crowd_file_spec.c): the first one recorded, naming the file, line and path ---- */
 
 vks_result vks__crowd_failv(vks__crowd_parser *p, vks_result code, uint32_t line, const char *path, const char *fmt,
                             va_list ap);
@@ -50,7 +50,7 @@ vks_result vks__crowd_nomem(vks__crowd_parser *p, uint32_t line, const char *pat
 int32_t vks__crowd_intern(vks__crowd_parser *p, int clip, const char *text, size_t n, uint32_t instance, uint32_t line,
                           const char *path);
 
-/* ---- values and layers both forms take (crowd_file.c) ---- */
+/* ---- values and layers both forms take (crowd_file_spec.c) ---- */
 
 int vks__crowd_parse_cycle(const char *s, size_t n);
 int vks__crowd_finite(double v);
