@@ -17,7 +17,7 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SOURCES = ["module.c", "model.c", "clips.c", "deform.c", "gpu.c", "vat.c"]
+SOURCES = ["module.c", "model.c", "clips.c", "deform.c", "gpu.c", "vat.c", "crowd.c"]
 
 
 def pc_field(text, key):

@@ -19,10 +19,12 @@ typedef struct plan {
     int engine, threads, normals;
     vks_gpu *gpu;
     vks_pose_source src;            /* procedural or clip */
-    vks_clip_play *plays;           /* clip: one per instance with stagger, else one */
-    vks_clip_binding binding;
-    int bound;
-    const vks_clip *clip;
+    vks_clip_play *plays;           /* clips: one per instance */
+    const vks_clip **clips;         /* the clips the instances play (a crowd's distinct ones) */
+    vks_clip_binding *bindings;     /* each bound to the model */
+    uint32_t clip_count, bound;
+    const int32_t *sources;         /* per instance: index into clips, -1 the bind pose */
+    const vks_affine *roots;        /* per instance: where it stands (NULL: the origin) */
     const float *poses;             /* user locals (pose_instances, pose_frames, nodes, 12), or NULL */
     uint32_t pose_instances, pose_frames;
     float *pos, *nrm;               /* the output arrays' data */
@@ -96,6 +98,11 @@ static vks_result run_jobs(const plan *p, vks_error *err)
             r = vks_cpu_fast_run(&job, p->threads, err);
         else
             r = vks_gpu_run_job(p->gpu, models, 0, &job, NULL, err);
+        for (uint32_t k = 0; r == VKS_OK && p->roots && k < n; k++) { /* as the GPU's crowd places them */
+            size_t o = (size_t)k * s->vertex_count * 3;
+            vkspy_apply_root(s, &p->roots[(first + k) / p->frames], job.positions + o,
+                             job.normals ? job.normals + o : NULL);
+        }
     }
     vks_gpu_models_free(models);
     free(locals);
@@ -130,17 +137,17 @@ static vks_result run_stream(const plan *p, vks_error *err)
     for (uint32_t f = 0; r == VKS_OK && f < p->frames; f++)
         times[f] = vks_pose_source_time(&p->src, f);
     for (uint32_t i = 0; r == VKS_OK && i < p->instances; i++) {
-        const vks_clip_play *pl = &p->plays[p->src.play_count > 1 ? i : 0];
-        in[i].pose = VKS_STREAM_CLIP;
-        in[i].root = vks_affine_identity();
-        in[i].clip = 0, in[i].clip_start = pl->start, in[i].clip_speed = pl->speed;
+        const vks_clip_play *pl = &p->plays[i];
+        in[i].pose = p->sources[i] >= 0 ? VKS_STREAM_CLIP : VKS_STREAM_BIND;
+        in[i].root = p->roots ? p->roots[i] : vks_affine_identity();
+        in[i].clip = p->sources[i] >= 0 ? (uint32_t)p->sources[i] : 0;
+        in[i].clip_start = pl->start, in[i].clip_speed = pl->speed;
         in[i].clip_cycle = (vks_cycle)pl->cycle;
     }
     if (r == VKS_OK) {
-        const vks_clip *clips[1] = {p->clip};
         vks_stream_desc d = {0};
         d.models = models, d.skins = &s, d.model_count = 1;
-        d.clips = clips, d.clip_count = 1;
+        d.clips = p->clips, d.clip_count = p->clip_count;
         d.instances = in, d.instance_count = p->instances;
         d.times = times, d.frame_count = p->frames;
         d.no_normals = !p->nrm;
@@ -153,29 +160,29 @@ static vks_result run_stream(const plan *p, vks_error *err)
     return r;
 }
 
-/* The clip's plays: instance j of n starts j / n of the way through with stagger (deform
- * --stagger's rule), every instance at `start` otherwise. */
-static vks_result plan_clip(plan *p, const vks_clip *clip, float start, float speed, int cycle, int stagger,
-                            vks_error *err)
+/* Binds every clip the instances play and makes their plays (pose.h: a NULL clip is the bind
+ * pose). The fast engine samples in float, as deform --cpu-fast does. */
+static vks_result plan_plays(plan *p, const float *starts, const float *speeds, const int32_t *cycles,
+                             vks_error *err)
 {
-    vks_result r = vks_clip_bind(clip, p->skin, &p->binding, err);
-    if (r != VKS_OK)
-        return r;
-    p->bound = 1;
-    p->clip = clip;
-    uint32_t n = stagger ? p->instances : 1;
-    if (!(p->plays = calloc(n, sizeof *p->plays)))
+    p->plays = calloc(p->instances, sizeof *p->plays);
+    p->bindings = calloc(p->clip_count ? p->clip_count : 1, sizeof *p->bindings);
+    if (!p->plays || !p->bindings)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
-    for (uint32_t j = 0; j < n; j++) {
-        vks_clip_play *pl = &p->plays[j];
-        pl->clip = clip, pl->binding = &p->binding;
-        pl->start = stagger ? (float)((double)j * clip->duration / p->instances) : start;
-        pl->speed = speed;
-        pl->cycle = cycle >= 0 ? cycle : (int)clip->cycle;
+    for (; p->bound < p->clip_count; p->bound++) {
+        vks_result r = vks_clip_bind(p->clips[p->bound], p->skin, &p->bindings[p->bound], err);
+        if (r != VKS_OK)
+            return r;
+    }
+    for (uint32_t i = 0; i < p->instances; i++) {
+        vks_clip_play *pl = &p->plays[i];
+        if (p->sources[i] >= 0)
+            pl->clip = p->clips[p->sources[i]], pl->binding = &p->bindings[p->sources[i]];
+        pl->start = starts[i], pl->speed = speeds[i], pl->cycle = cycles[i];
     }
     p->src.kind = VKS_POSE_CLIP;
-    p->src.plays = p->plays, p->src.play_count = n;
-    p->src.fast_sampling = p->engine == ENGINE_CPU_FAST; /* the fast engine's float sampler */
+    p->src.plays = p->plays, p->src.play_count = p->instances;
+    p->src.fast_sampling = p->engine == ENGINE_CPU_FAST;
     return VKS_OK;
 }
 
@@ -210,30 +217,127 @@ static int plan_poses(plan *p, PyArrayObject *a)
     return 1;
 }
 
-static vks_result run_plan(plan *p, const vks_clip *clip, float start, float speed, int cycle, int stagger,
-                           vks_error *err)
+/* An array argument of the plays: C-contiguous, of the type and element count given. */
+static int plays_array(PyObject *o, int type, npy_intp count, const void **out)
 {
-    vks_result r = clip ? plan_clip(p, clip, start, speed, cycle, stagger, err) : VKS_OK;
+    if (o == Py_None) {
+        *out = NULL;
+        return 1;
+    }
+    PyArrayObject *a = (PyArrayObject *)o;
+    if (!PyArray_Check(o) || PyArray_TYPE(a) != type || !PyArray_IS_C_CONTIGUOUS(a) || PyArray_SIZE(a) != count) {
+        vkspy_raise_code(VKS_ERR_INVALID, NULL, "crowd arrays: %lld entries each, C-contiguous", (long long)count);
+        return 0;
+    }
+    *out = PyArray_DATA(a);
+    return 1;
+}
+
+/* plays = (clips [(Clips, index)], sources int32, starts float32, speeds float32, cycles int32,
+ * roots float32 (instances, 4, 3) or None): what every instance plays. */
+static int parse_plays(plan *p, PyObject *plays, const float **starts, const float **speeds, const int32_t **cycles)
+{
+    PyObject *refs, *src, *st, *sp, *cy, *roots;
+    if (!PyArg_ParseTuple(plays, "O!OOOOO", &PyList_Type, &refs, &src, &st, &sp, &cy, &roots))
+        return 0;
+    npy_intp n = p->instances;
+    if (!plays_array(src, NPY_INT32, n, (const void **)&p->sources) || !p->sources ||
+        !plays_array(st, NPY_FLOAT32, n, (const void **)starts) || !*starts ||
+        !plays_array(sp, NPY_FLOAT32, n, (const void **)speeds) || !*speeds ||
+        !plays_array(cy, NPY_INT32, n, (const void **)cycles) || !*cycles ||
+        !plays_array(roots, NPY_FLOAT32, n * 12, (const void **)&p->roots))
+        return 0;
+    p->clip_count = (uint32_t)PyList_GET_SIZE(refs);
+    if (!(p->clips = calloc(p->clip_count ? p->clip_count : 1, sizeof *p->clips))) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (uint32_t k = 0; k < p->clip_count; k++) {
+        PyObject *set;
+        unsigned index;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(refs, k), "O!I", &vkspy_clips_type, &set, &index))
+            return 0;
+        if (index >= ((vkspy_clips *)set)->set->clip_count) {
+            vkspy_raise_code(VKS_ERR_INVALID, NULL, "clip %u is not in the clip file", index);
+            return 0;
+        }
+        p->clips[k] = &((vkspy_clips *)set)->set->clips[index];
+    }
+    for (npy_intp i = 0; i < n; i++)
+        if (p->sources[i] >= (int32_t)p->clip_count) {
+            vkspy_raise_code(VKS_ERR_INVALID, NULL, "instance %lld plays clip %d of %u", (long long)i,
+                             p->sources[i], p->clip_count);
+            return 0;
+        }
+    return 1;
+}
+
+static vks_result run_plan(plan *p, const float *starts, const float *speeds, const int32_t *cycles, vks_error *err)
+{
+    vks_result r = p->sources ? plan_plays(p, starts, speeds, cycles, err) : VKS_OK;
     if (r == VKS_OK)
-        r = clip && p->engine == ENGINE_GPU ? run_stream(p, err) : run_jobs(p, err);
+        r = p->sources && p->engine == ENGINE_GPU ? run_stream(p, err) : run_jobs(p, err);
     return r;
 }
 
-/* deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses, clips,
- *        clip, clip_start, clip_speed, clip_cycle, stagger, normals, threads)
- * -> (positions, normals or None); the checks of the arguments' Python types are vkskin's. */
+static void plan_free(plan *p)
+{
+    for (uint32_t k = 0; k < p->bound; k++)
+        vks_clip_binding_free(&p->bindings[k]);
+    free(p->bindings);
+    free(p->plays);
+    free(p->clips);
+}
+
+/* The outputs and the run, the GIL released (a context's lock held for the GPU). */
+static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *starts, const float *speeds,
+                     const int32_t *cycles, int normals)
+{
+    npy_intp dims[4] = {p->instances, p->frames, p->skin->vertex_count, 3};
+    PyArrayObject *pos = (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0);
+    PyArrayObject *nrm = normals ? (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0) : NULL;
+    if (!pos || (normals && !nrm)) {
+        Py_XDECREF(pos);
+        Py_XDECREF(nrm);
+        return NULL;
+    }
+    p->pos = PyArray_DATA(pos);
+    p->nrm = nrm ? PyArray_DATA(nrm) : NULL;
+    vks_error err = {0};
+    vks_result r;
+    PyThread_type_lock lock = p->engine == ENGINE_GPU ? ((vkspy_context *)ctx)->lock : NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (lock) /* one run at a time on a context's queue */
+        PyThread_acquire_lock(lock, WAIT_LOCK);
+    if (lock && ((vkspy_context *)ctx)->gpu != p->gpu) /* closed on another thread meanwhile */
+        r = vks_error_set(&err, VKS_ERR_INVALID, VKS_NO_OFFSET, "context", "the context was closed");
+    else
+        r = run_plan(p, starts, speeds, cycles, &err);
+    if (lock)
+        PyThread_release_lock(lock);
+    Py_END_ALLOW_THREADS
+    if (r != VKS_OK) {
+        Py_DECREF(pos);
+        Py_XDECREF(nrm);
+        return vkspy_raise(&err, PyUnicode_AsUTF8(((vkspy_model *)model)->path));
+    }
+    return Py_BuildValue("(NN)", pos, nrm ? (PyObject *)nrm : Py_NewRef(Py_None));
+}
+
+/* deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses, plays,
+ *        normals, threads) -> (positions, normals or None); vkskin/_api.py checks the Python
+ * types and makes plays (parse_plays). */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self, (void)kwargs;
-    PyObject *model, *ctx, *poses_obj, *clips_obj;
+    PyObject *model, *ctx, *poses_obj, *plays;
     const char *engine_name;
-    unsigned instances, frames, clip_index;
-    float fps, time, max_angle, clip_start, clip_speed;
+    unsigned instances, frames;
+    float fps, time, max_angle;
     unsigned long long seed;
-    int clip_cycle, stagger, normals, threads;
-    if (!PyArg_ParseTuple(args, "O!sOIIffKfOOIffippi", &vkspy_model_type, &model, &engine_name, &ctx, &instances,
-                          &frames, &fps, &time, &seed, &max_angle, &poses_obj, &clips_obj, &clip_index, &clip_start,
-                          &clip_speed, &clip_cycle, &stagger, &normals, &threads))
+    int normals, threads;
+    if (!PyArg_ParseTuple(args, "O!sOIIffKfOOpi", &vkspy_model_type, &model, &engine_name, &ctx, &instances,
+                          &frames, &fps, &time, &seed, &max_angle, &poses_obj, &plays, &normals, &threads))
         return NULL;
     plan p = {0};
     p.skin = ((vkspy_model *)model)->skin;
@@ -246,49 +350,17 @@ PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
             return vkspy_raise_code(VKS_ERR_INVALID, NULL, "the GPU engine needs an open vkskin.Context");
         p.gpu = ((vkspy_context *)ctx)->gpu;
     }
-    if (instances < 1 || frames < 1 || (uint64_t)instances * frames * p.skin->vertex_count * 3 > (uint64_t)PY_SSIZE_T_MAX / 4)
+    if (instances < 1 || frames < 1 ||
+        (uint64_t)instances * frames * p.skin->vertex_count * 3 > (uint64_t)PY_SSIZE_T_MAX / 8)
         return vkspy_raise_code(VKS_ERR_LIMIT, NULL, "instances and frames must be >= 1, their outputs within memory");
-    const vks_clip *clip = NULL;
-    if (clips_obj != Py_None) {
-        const vks_clip_set *set = ((vkspy_clips *)clips_obj)->set;
-        if (!PyObject_TypeCheck(clips_obj, &vkspy_clips_type) || clip_index >= set->clip_count)
-            return vkspy_raise_code(VKS_ERR_INVALID, NULL, "clip %u is not in the clip file", clip_index);
-        clip = &set->clips[clip_index];
-    }
-    if (poses_obj != Py_None && !plan_poses(&p, (PyArrayObject *)poses_obj))
-        return NULL;
     p.src.kind = VKS_POSE_PROCEDURAL;
     p.src.seed = seed, p.src.fps = fps, p.src.start_time = time, p.src.max_angle = max_angle;
-    npy_intp dims[4] = {instances, frames, p.skin->vertex_count, 3};
-    PyArrayObject *pos = (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0);
-    PyArrayObject *nrm = normals ? (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0) : NULL;
-    if (!pos || (normals && !nrm)) {
-        Py_XDECREF(pos);
-        Py_XDECREF(nrm);
-        return NULL;
-    }
-    p.pos = PyArray_DATA(pos);
-    p.nrm = nrm ? PyArray_DATA(nrm) : NULL;
-    vks_error err = {0};
-    vks_result r;
-    PyThread_type_lock lock = p.engine == ENGINE_GPU ? ((vkspy_context *)ctx)->lock : NULL;
-    Py_BEGIN_ALLOW_THREADS
-    if (lock) /* one run at a time on a context's queue */
-        PyThread_acquire_lock(lock, WAIT_LOCK);
-    if (lock && ((vkspy_context *)ctx)->gpu != p.gpu) /* closed on another thread meanwhile */
-        r = vks_error_set(&err, VKS_ERR_INVALID, VKS_NO_OFFSET, "context", "the context was closed");
-    else
-        r = run_plan(&p, clip, clip_start, clip_speed, clip_cycle, stagger, &err);
-    if (lock)
-        PyThread_release_lock(lock);
-    Py_END_ALLOW_THREADS
-    free(p.plays);
-    if (p.bound)
-        vks_clip_binding_free(&p.binding);
-    if (r != VKS_OK) {
-        Py_DECREF(pos);
-        Py_XDECREF(nrm);
-        return vkspy_raise(&err, PyUnicode_AsUTF8(((vkspy_model *)model)->path));
-    }
-    return Py_BuildValue("(NN)", pos, nrm ? (PyObject *)nrm : Py_NewRef(Py_None));
+    const float *starts = NULL, *speeds = NULL;
+    const int32_t *cycles = NULL;
+    PyObject *out = NULL;
+    if ((poses_obj == Py_None || plan_poses(&p, (PyArrayObject *)poses_obj)) &&
+        (plays == Py_None || parse_plays(&p, plays, &starts, &speeds, &cycles)))
+        out = run(&p, model, ctx, starts, speeds, cycles, normals);
+    plan_free(&p);
+    return out;
 }

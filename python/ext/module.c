@@ -77,6 +77,7 @@ static PyMethodDef methods[] = {
     {"read_clips", (PyCFunction)(void (*)(void))vkspy_read_clips, METH_VARARGS | METH_KEYWORDS,
      "read_clips(path, model=None, fps=0.0, duration=0.0) -> Clips"},
     {"read_poses", vkspy_read_poses, METH_VARARGS, "read_poses(model, path) -> (frames, nodes, 4, 3) float32"},
+    {"crowd_parse", vkspy_crowd_parse, METH_VARARGS, "crowd_parse(path) -> (models, clips, entries)"},
     {"deform", (PyCFunction)(void (*)(void))vkspy_deform, METH_VARARGS | METH_KEYWORDS, "the engines' entry"},
     {"devices", vkspy_devices, METH_NOARGS, "devices() -> list of dict"},
     {"vat_write", (PyCFunction)(void (*)(void))vkspy_vat_write, METH_VARARGS | METH_KEYWORDS, "VAT files"},

@@ -93,6 +93,8 @@ class Deformed:
 def _clip_index(clips: Clips, clip: Union[int, str]) -> int:
     if isinstance(clip, str):
         return clips.find(clip)
+    if isinstance(clip, bool) or not isinstance(clip, (int, np.integer)):
+        raise InvalidError(f"clip must be an index or a name, not {clip!r}", 7)
     if not 0 <= int(clip) < len(clips):
         raise InvalidError(f"clip {clip} is not in {clips.path!r} ({len(clips)} clip(s))", 7, clips.path)
     return int(clip)
@@ -109,12 +111,123 @@ def _pose_counts(poses: Optional[np.ndarray], instances: Optional[int], frames: 
     return poses, instances or 1, frames or 1
 
 
+def _root_columns(root: Any) -> np.ndarray:
+    """A root as the library's four columns of three: a (4, 3) array as is, a 4x4 matrix M
+    (p' = M @ (p, 1), last row 0 0 0 1) transposed into them."""
+    r = np.asarray(root, dtype=np.float64)
+    if r.shape == (4, 4):
+        return r[:3, :4].T.astype(np.float32)
+    if r.shape == (4, 3):
+        return r.astype(np.float32)
+    raise InvalidError(f"a root is a (4, 4) matrix or (4, 3) columns, not {r.shape}", 7)
+
+
+def _cycle(value: Optional[str], own: int) -> int:
+    if value is None or value == -1:
+        return own
+    if isinstance(value, (int, np.integer)) and 0 <= value <= 3:
+        return int(value)
+    if value not in _CYCLES:
+        raise InvalidError(f"clip_cycle must be loop, clamp, mirror or reset, not {value!r}", 7)
+    return _CYCLES[value]
+
+
+class _Plays:
+    """What each instance plays, as _vkskin.deform takes it."""
+
+    def __init__(self, n: int):
+        self.refs: List[Any] = []
+        self.sources = np.full(n, -1, dtype=np.int32)
+        self.starts = np.zeros(n, dtype=np.float32)
+        self.speeds = np.ones(n, dtype=np.float32)
+        self.cycles = np.zeros(n, dtype=np.int32)
+        self.roots: Optional[np.ndarray] = None
+
+    def ref(self, clips: Clips, index: int) -> int:
+        for k, (c, i) in enumerate(self.refs):
+            if c is clips and i == index:
+                return k
+        self.refs.append((clips, index))
+        return len(self.refs) - 1
+
+    def set(self, i: int, clips: Optional[Clips], index: int, start: float, speed: float, cycle: Any) -> None:
+        if clips is not None:
+            self.sources[i] = self.ref(clips, index)
+            self.cycles[i] = _cycle(cycle, _CYCLES[clips.clips[index]["cycle"]])
+        self.starts[i], self.speeds[i] = start, speed
+
+    def root(self, i: int, root: Any) -> None:
+        if root is None:
+            return
+        if self.roots is None:
+            self.roots = np.tile(np.eye(4, 3, dtype=np.float32), (len(self.sources), 1, 1))
+        self.roots[i] = _root_columns(root)
+
+    def args(self):
+        return (self.refs, self.sources, self.starts, self.speeds, self.cycles, self.roots)
+
+
+def _clip_plays(clips: Clips, index: int, n: int, start: float, speed: float, cycle: Optional[str],
+                stagger: bool) -> _Plays:
+    """deform --clip: every instance plays the clip; with stagger instance j starts j / n of the
+    way through (in double, then float, as the vkskin program computes it)."""
+    plays = _Plays(n)
+    duration = float(np.float32(clips.clips[index]["duration"]))
+    for j in range(n):
+        plays.set(j, clips, index, float(np.float32(j * duration / n)) if stagger else start, speed, cycle)
+    return plays
+
+
+def _crowd_file_plays(model: Model, path: PathLike) -> _Plays:
+    """A crowd file's plain entries (clip, start, speed, cycle, root) of one model: those that
+    name its file or no model, in file order (what deform --crowd writes into its output)."""
+    models, sources, entries = _vkskin.crowd_parse(os.fspath(path))
+    mine = [m < 0 or os.path.samefile(os.fsdecode(models[m][0]), model.path) for m in range(len(models))]
+    entries = [(i, e) for i, e in enumerate(entries) if e[0] < 0 or mine[e[0]]]
+    if not entries:
+        raise InvalidError(f"{os.fspath(path)}: no instance plays {model.path!r}", 7, os.fspath(path))
+    sets: Dict[bytes, Clips] = {}
+    plays = _Plays(len(entries))
+    for j, (i, (m, clip, (start, speed, cycle), root, layers, line, root_motion)) in enumerate(entries):
+        at = f"{os.fspath(path)}:{line}" if line else f"{os.fspath(path)}: instances[{i}]"
+        if layers or root_motion:
+            raise NotImplementedError(f"{at}: layers, transitions and root motion are not played by the Python "
+                                      "package yet (vkskin deform --crowd plays them)")
+        clips, index = None, 0
+        if clip >= 0:
+            file, name = sources[clip][0], sources[clip][1]
+            if file not in sets:
+                sets[file] = read_clips(os.fsdecode(file), model)
+            clips = sets[file]
+            index = clips.find(name) if name else 0
+        plays.set(j, clips, index, start, speed, cycle if cycle >= 0 else None)
+        if tuple(root) != (1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0):
+            plays.root(j, np.asarray(root, dtype=np.float32).reshape(4, 3))
+    return plays
+
+
+def _crowd_data_plays(crowd: List[Dict[str, Any]], clips: Optional[Clips]) -> _Plays:
+    """Python data: one dict per instance with clip (index or name into clips, None: the bind
+    pose), start, speed, cycle and root."""
+    plays = _Plays(len(crowd))
+    for i, e in enumerate(crowd):
+        clip = e.get("clip")
+        if clip is not None and clips is None:
+            raise InvalidError(f"crowd[{i}] plays a clip: pass clips=", 7)
+        index = _clip_index(clips, clip) if clip is not None else 0
+        plays.set(i, clips if clip is not None else None, index, float(e.get("start", 0.0)),
+                  float(e.get("speed", 1.0)), e.get("cycle"))
+        plays.root(i, e.get("root"))
+    return plays
+
+
 def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Optional[Context] = None,
            device: Union[int, str, None] = None, instances: Optional[int] = None, frames: Optional[int] = None,
            fps: float = 30.0, time: float = 0.0, seed: int = 1, max_angle: float = 0.0,
            poses: Optional[np.ndarray] = None, clips: Optional[Clips] = None, clip: Union[int, str] = 0,
            clip_start: float = 0.0, clip_speed: float = 1.0, clip_cycle: Optional[str] = None,
-           stagger: bool = False, crowd: Any = None, normals: bool = True, threads: int = 0) -> Deformed:
+           stagger: bool = False, crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
+           normals: bool = True, threads: int = 0) -> Deformed:
     """Deforms instances x frames poses of a model and returns their vertices.
 
     engine: "cpu" (the double-precision reference), "cpu-fast" (float, all cores; ``threads``),
@@ -126,29 +239,36 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
       f % frames), or (instances, frames, nodes, 4, 3);
     - ``clips`` (read_clips) playing ``clip`` (index or name) from ``clip_start`` seconds at
       ``clip_speed``, ``clip_cycle`` "loop" | "clamp" | "mirror" | "reset" (None: the clip's
-      own); ``stagger``: instance i starts i / instances of the way through.
+      own); ``stagger``: instance i starts i / instances of the way through;
+    - ``crowd``: a crowd file (JSON or CSV, as deform --crowd reads it; its instances that name
+      no model, or this model's file) or a list of dicts, one per instance: ``clip`` (index or
+      name in ``clips``; None: the bind pose), ``start``, ``speed``, ``cycle``, ``root`` (a 4x4
+      matrix or (4, 3) columns: where the instance stands). Plain entries only for now:
+      layers, transitions and root motion raise NotImplementedError.
 
-    Returns a Deformed: positions and normals (instances, frames, vertices, 3) float32.
-    The GIL is released while the engine runs.
+    Clip times: frame f at ``time + f / fps`` seconds. Returns a Deformed: positions and normals
+    (instances, frames, vertices, 3) float32 (root_motion None until crowds play it). The GIL
+    is released while the engine runs.
     """
-    if crowd is not None:
-        raise NotImplementedError("deform(crowd=...) is not implemented yet: crowds run through the vkskin "
-                                  "program's deform --crowd; see docs/python.md")
     if isinstance(engine, Context):
         engine, context = "gpu", engine
+    if sum(x is not None for x in (poses, clips if crowd is None else None, crowd)) > 1:
+        raise InvalidError("poses, clips and crowd exclude each other (a crowd names its clips in clips=)", 7)
     poses, instances, frames = _pose_counts(poses, instances, frames)
-    if sum(x is not None for x in (poses, clips)) > 1:
-        raise InvalidError("poses and clips exclude each other", 7)
-    cycle = -1 if clip_cycle is None else _CYCLES.get(clip_cycle, -2)
-    if cycle == -2:
-        raise InvalidError(f"clip_cycle must be loop, clamp, mirror or reset, not {clip_cycle!r}", 7)
-    index = _clip_index(clips, clip) if clips is not None else 0
+    plays = None
+    if crowd is not None:
+        plays = _crowd_data_plays(crowd, clips) if isinstance(crowd, list) else _crowd_file_plays(model, crowd)
+        if instances not in (1, len(plays.sources)):
+            raise InvalidError("instances is the crowd's row count with crowd=; leave it out", 7)
+        instances = len(plays.sources)
+    elif clips is not None:
+        plays = _clip_plays(clips, _clip_index(clips, clip), instances, clip_start, clip_speed, clip_cycle, stagger)
     own = None
     if engine == "gpu" and context is None:
         own = context = Context(device)
     try:
         pos, nrm = _vkskin.deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses,
-                                  clips, index, clip_start, clip_speed, cycle, stagger, normals, threads)
+                                  plays.args() if plays else None, normals, threads)
     finally:
         if own is not None:
             own.close()
