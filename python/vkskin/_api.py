@@ -102,13 +102,13 @@ def _clip_index(clips: Clips, clip: Union[int, str]) -> int:
 
 def _pose_counts(poses: Optional[np.ndarray], instances: Optional[int], frames: Optional[int]):
     if poses is None:
-        return None, instances or 1, frames or 1
+        return None, 1 if instances is None else instances, 1 if frames is None else frames
     poses = np.ascontiguousarray(poses, dtype=np.float32)
-    if poses.ndim == 5:
-        instances = instances or poses.shape[0]
-    if poses.ndim in (4, 5):
-        frames = frames or poses.shape[-4]
-    return poses, instances or 1, frames or 1
+    if poses.ndim == 5 and instances is None:
+        instances = poses.shape[0]
+    if poses.ndim in (4, 5) and frames is None:
+        frames = poses.shape[-4]
+    return poses, 1 if instances is None else instances, 1 if frames is None else frames
 
 
 def _root_columns(root: Any) -> np.ndarray:
