@@ -1,7 +1,8 @@
 """Builds vkskin's extension against the C library's static archive (libvkskin.a).
 
 The archive comes from CMake: the repository above this folder is configured and built
-(library only) in the build folder, or, when VKSKIN_BUILD_DIR names a folder where the
+(library only) in the build folder (VKSKIN_SOURCE_DIR names the repository where this folder is
+a copy), or, when VKSKIN_BUILD_DIR names a folder where the
 library is already built (the tests reuse the project's build), that one is used as it is.
 VKSKIN_CMAKE_ARGS adds arguments to the configure step. Link flags are the archive's own,
 from the vkskin.pc CMake writes beside it.
@@ -16,7 +17,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.environ.get("VKSKIN_SOURCE_DIR") or os.path.dirname(HERE)  # the repository
 SOURCES = ["module.c", "model.c", "clips.c", "deform.c", "gpu.c", "vat.c", "crowd.c"]
 
 
