@@ -289,13 +289,30 @@ static void plan_free(plan *p)
     free(p->clips);
 }
 
+/* An output array given to write into (deform(out=)): float32, C-contiguous, writeable, of
+ * dims; a new reference, or NULL with an exception set. None: a new array. */
+static PyArrayObject *output(PyObject *given, const npy_intp *dims)
+{
+    if (given == Py_None)
+        return (PyArrayObject *)PyArray_EMPTY(4, (npy_intp *)dims, NPY_FLOAT32, 0);
+    PyArrayObject *a = (PyArrayObject *)given;
+    if (!PyArray_Check(given) || PyArray_TYPE(a) != NPY_FLOAT32 || !PyArray_IS_C_CONTIGUOUS(a) ||
+        !PyArray_ISWRITEABLE(a) || PyArray_NDIM(a) != 4 || !PyArray_CompareLists(PyArray_DIMS(a), dims, 4)) {
+        vkspy_raise_code(VKS_ERR_INVALID, NULL, "out: writeable C-contiguous float32 arrays of (%lld, %lld, %lld, 3)",
+                         (long long)dims[0], (long long)dims[1], (long long)dims[2]);
+        return NULL;
+    }
+    Py_INCREF(given);
+    return a;
+}
+
 /* The outputs and the run, the GIL released (a context's lock held for the GPU). */
 static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *starts, const float *speeds,
-                     const int32_t *cycles, int normals)
+                     const int32_t *cycles, int normals, PyObject *out_pos, PyObject *out_nrm)
 {
     npy_intp dims[4] = {p->instances, p->frames, p->skin->vertex_count, 3};
-    PyArrayObject *pos = (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0);
-    PyArrayObject *nrm = normals ? (PyArrayObject *)PyArray_EMPTY(4, dims, NPY_FLOAT32, 0) : NULL;
+    PyArrayObject *pos = output(out_pos, dims);
+    PyArrayObject *nrm = normals && pos ? output(out_nrm, dims) : NULL;
     if (!pos || (normals && !nrm)) {
         Py_XDECREF(pos);
         Py_XDECREF(nrm);
@@ -325,19 +342,20 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
 }
 
 /* deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses, plays,
- *        normals, threads) -> (positions, normals or None); vkskin/_api.py checks the Python
- * types and makes plays (parse_plays). */
+ *        normals, threads, out_positions, out_normals) -> (positions, normals or None);
+ * vkskin/_api.py checks the Python types and makes plays (parse_plays). */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self, (void)kwargs;
-    PyObject *model, *ctx, *poses_obj, *plays;
+    PyObject *model, *ctx, *poses_obj, *plays, *out_pos = Py_None, *out_nrm = Py_None;
     const char *engine_name;
     unsigned instances, frames;
     float fps, time, max_angle;
     unsigned long long seed;
     int normals, threads;
-    if (!PyArg_ParseTuple(args, "O!sOIIffKfOOpi", &vkspy_model_type, &model, &engine_name, &ctx, &instances,
-                          &frames, &fps, &time, &seed, &max_angle, &poses_obj, &plays, &normals, &threads))
+    if (!PyArg_ParseTuple(args, "O!sOIIffKfOOpi|OO", &vkspy_model_type, &model, &engine_name, &ctx,
+                          &instances, &frames, &fps, &time, &seed, &max_angle, &poses_obj, &plays, &normals,
+                          &threads, &out_pos, &out_nrm))
         return NULL;
     plan p = {0};
     p.skin = ((vkspy_model *)model)->skin;
@@ -360,7 +378,7 @@ PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *out = NULL;
     if ((poses_obj == Py_None || plan_poses(&p, (PyArrayObject *)poses_obj)) &&
         (plays == Py_None || parse_plays(&p, plays, &starts, &speeds, &cycles)))
-        out = run(&p, model, ctx, starts, speeds, cycles, normals);
+        out = run(&p, model, ctx, starts, speeds, cycles, normals, out_pos, out_nrm);
     plan_free(&p);
     return out;
 }

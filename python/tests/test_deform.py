@@ -157,3 +157,12 @@ def test_gpu_needs_a_context_or_a_device(nif):
     assert ctx.closed
     with pytest.raises(vkskin.InvalidError):
         vkskin.deform(nif, ctx)
+
+
+def test_out_writes_into_the_arrays_of_an_earlier_result(nif):
+    first = vkskin.deform(nif, "cpu-fast", instances=3, seed=1)
+    again = vkskin.deform(nif, "cpu-fast", instances=3, seed=2, out=first)
+    assert again.positions is first.positions and again.normals is first.normals
+    assert np.array_equal(again.positions, vkskin.deform(nif, "cpu-fast", instances=3, seed=2).positions)
+    with pytest.raises(vkskin.InvalidError):
+        vkskin.deform(nif, "cpu-fast", instances=4, out=first)

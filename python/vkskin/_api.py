@@ -227,7 +227,7 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
            poses: Optional[np.ndarray] = None, clips: Optional[Clips] = None, clip: Union[int, str] = 0,
            clip_start: float = 0.0, clip_speed: float = 1.0, clip_cycle: Optional[str] = None,
            stagger: bool = False, crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
-           normals: bool = True, threads: int = 0) -> Deformed:
+           normals: bool = True, threads: int = 0, out: Optional[Deformed] = None) -> Deformed:
     """Deforms instances x frames poses of a model and returns their vertices.
 
     engine: "cpu" (the double-precision reference), "cpu-fast" (float, all cores; ``threads``),
@@ -245,6 +245,9 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
       name in ``clips``; None: the bind pose), ``start``, ``speed``, ``cycle``, ``root`` (a 4x4
       matrix or (4, 3) columns: where the instance stands). Plain entries only for now:
       layers, transitions and root motion raise NotImplementedError.
+
+    out: a Deformed of an earlier call of the same shape whose arrays this call writes into
+    (no allocation, no page faults: what a loop over frames wants).
 
     Clip times: frame f at ``time + f / fps`` seconds. Returns a Deformed: positions and normals
     (instances, frames, vertices, 3) float32 (root_motion None until crowds play it). The GIL
@@ -268,7 +271,9 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
         own = context = Context(device)
     try:
         pos, nrm = _vkskin.deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses,
-                                  plays.args() if plays else None, normals, threads)
+                                  plays.args() if plays else None, normals, threads,
+                                  out.positions if out is not None else None,
+                                  out.normals if out is not None and normals else None)
     finally:
         if own is not None:
             own.close()
