@@ -67,6 +67,8 @@ class CMakeBuildExt(build_ext):
 
 
 setup(
+    packages=["vkskin"],
+    package_data={"vkskin": ["*.pyi", "py.typed"]},
     ext_modules=[
         Extension("vkskin._vkskin", sources=[os.path.join("ext", s) for s in SOURCES],
                   include_dirs=[os.path.join(ROOT, "include"), numpy.get_include()],

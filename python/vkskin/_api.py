@@ -309,22 +309,31 @@ def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, 
     return {k: os.fsdecode(v) for k, v in files.items()}
 
 
-def validate(*args: Any, **kwargs: Any) -> Dict[str, Any]:
-    """Validates a model as ``vkskin validate --json`` does, returning its JSON as a dict.
+def validate(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
+             context: Optional[Context] = None, instances: int = 1, frames: int = 1,
+             clips: Optional[Clips] = None, crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
+             progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
+    """Validates a model's engine against the CPU reference as ``vkskin validate --json`` does
+    and returns that JSON as a dict (the GIL released while it runs; progress(stage, fraction)
+    as it goes).
 
     Not implemented yet: validate's engine is moving from the vkskin program into the library
-    (its API is not in main); this will call it once it lands.
+    and its API is not in main; this will call it once it lands (the signature is the one it
+    will keep).
     """
     raise NotImplementedError("vkskin.validate: validate is moving into the library; until its API lands, "
                               "run `vkskin validate --json` (see docs/python.md)")
 
 
-def bake(*args: Any, **kwargs: Any) -> Dict[str, Any]:
-    """Runs a bake manifest (a path or a dict) as ``vkskin bake`` does, with a progress callback.
+def bake(manifest: Union[PathLike, Dict[str, Any]], *,
+         progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
+    """Runs a bake manifest (its path, or the manifest as a dict) as ``vkskin bake`` does: VATs,
+    atlases and caches, with progress(stage, fraction), the GIL released; returns what was
+    written.
 
     Not implemented yet: bake's manifests, atlases and caches are moving from the vkskin program
-    into the library (its API is not in main); this will call it once it lands. bake_vat()
-    bakes a VAT through the library today.
+    into the library and their API is not in main; this will call it once it lands.
+    vkskin.bake_vat() bakes a VAT through the library today.
     """
     raise NotImplementedError("vkskin.bake: manifest bakes are moving into the library; until its API lands, "
                               "run `vkskin bake MANIFEST` or use vkskin.bake_vat() (see docs/python.md)")
