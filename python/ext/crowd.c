@@ -1,19 +1,36 @@
 /* Crowds for vkskin.deform: a crowd file's entries as Python data (crowd_parse), and the
  * roots the CPU engines apply after deforming (the GPU's crowd applies them itself).
- * Plain entries only (a clip with start, speed, cycle, and a root): layered entries,
- * transitions and root motion are refused here, by name, until they are played. */
+ * Every entry: its clip, start, speed, cycle and root, and its layers (with their masks and
+ * additive references), transition and root motion; vkskin/_api.py makes them deform's plays. */
 #include "vkskin_py.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+static PyObject *layer_tuple(const vks_crowd_entry_layer *y)
+{
+    return Py_BuildValue("(iddiidiziid)", y->clip, (double)y->start, (double)y->speed, y->cycle, 0, (double)y->weight,
+                         y->mode, y->mask, y->fade, y->reference, (double)y->ref_time);
+}
+
 static PyObject *entry_tuple(const vks_crowd_spec *spec, uint32_t i)
 {
     const vks_crowd_entry *e = &spec->instances[i];
     const float *m = e->root.m;
-    return Py_BuildValue("(ii(ddi)(dddddddddddd)IIi)", e->model, e->clip, (double)e->start, (double)e->speed,
-                         e->cycle, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11],
-                         e->layer_count, e->line, e->root_motion);
+    PyObject *layers = PyList_New(e->layer_count);
+    for (uint32_t k = 0; layers && k < e->layer_count; k++) {
+        PyObject *t = layer_tuple(&spec->layers[e->first_layer + k]);
+        if (!t) {
+            Py_CLEAR(layers);
+            break;
+        }
+        PyList_SET_ITEM(layers, k, t);
+    }
+    if (!layers)
+        return NULL;
+    return Py_BuildValue("(ii(ddi)(dddddddddddd)NIi(dd))", e->model, e->clip, (double)e->start, (double)e->speed,
+                         e->cycle, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], layers,
+                         e->line, e->root_motion, (double)e->fade_start, (double)e->fade_duration);
 }
 
 static PyObject *sources(const vks_crowd_source *s, uint32_t n)
@@ -32,7 +49,8 @@ static PyObject *sources(const vks_crowd_source *s, uint32_t n)
 
 /* crowd_parse(path) -> (models, clips, entries): models [(path bytes, name, text)], clips the
  * same with the clip's name, entries [(model, clip, (start, speed, cycle), root 12 floats,
- * layer_count, line, root_motion)] in file order. */
+ * layers [(clip, start, speed, cycle, 0, weight, mode, mask or None, fade, reference,
+ * ref_time)], line, root_motion, (fade_start, fade_duration))] in file order. */
 PyObject *vkspy_crowd_parse(PyObject *self, PyObject *args)
 {
     (void)self;

@@ -25,6 +25,9 @@ typedef struct plan {
     uint32_t clip_count, bound;
     const int32_t *sources;         /* per instance: index into clips, -1 the bind pose */
     const vks_affine *roots;        /* per instance: where it stands (NULL: the origin) */
+    vkspy_layer_input layers_in;    /* a crowd's layers (counts NULL: none) */
+    vks_clip_layers *layers;        /* made of them over the bound clips */
+    double *root_motion;            /* out: (instances, frames, 4), or NULL */
     const float *poses;             /* user locals (pose_instances, pose_frames, nodes, 12), or NULL */
     uint32_t pose_instances, pose_frames;
     float *pos, *nrm;               /* the output arrays' data */
@@ -139,6 +142,8 @@ static vks_result run_stream(const plan *p, vks_error *err)
     for (uint32_t i = 0; r == VKS_OK && i < p->instances; i++) {
         const vks_clip_play *pl = &p->plays[i];
         in[i].pose = p->sources[i] >= 0 ? VKS_STREAM_CLIP : VKS_STREAM_BIND;
+        if (p->layers && p->layers[i].count)
+            vkspy_layers_stream(&p->layers_in, i, &in[i]);
         in[i].root = p->roots ? p->roots[i] : vks_affine_identity();
         in[i].clip = p->sources[i] >= 0 ? (uint32_t)p->sources[i] : 0;
         in[i].clip_start = pl->start, in[i].clip_speed = pl->speed;
@@ -148,6 +153,7 @@ static vks_result run_stream(const plan *p, vks_error *err)
         vks_stream_desc d = {0};
         d.models = models, d.skins = &s, d.model_count = 1;
         d.clips = p->clips, d.clip_count = p->clip_count;
+        d.layers = p->layers != NULL;
         d.instances = in, d.instance_count = p->instances;
         d.times = times, d.frame_count = p->frames;
         d.no_normals = !p->nrm;
@@ -180,7 +186,13 @@ static vks_result plan_plays(plan *p, const float *starts, const float *speeds, 
             pl->clip = p->clips[p->sources[i]], pl->binding = &p->bindings[p->sources[i]];
         pl->start = starts[i], pl->speed = speeds[i], pl->cycle = cycles[i];
     }
+    if (p->layers_in.counts) {
+        if (!(p->layers = calloc(p->instances, sizeof *p->layers)))
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
+        vkspy_layers_make(&p->layers_in, p->instances, p->clips, p->bindings, p->layers);
+    }
     p->src.kind = VKS_POSE_CLIP;
+    p->src.layers = p->layers;
     p->src.plays = p->plays, p->src.play_count = p->instances;
     p->src.fast_sampling = p->engine == ENGINE_CPU_FAST;
     return VKS_OK;
@@ -237,8 +249,8 @@ static int plays_array(PyObject *o, int type, npy_intp count, const void **out)
  * roots float32 (instances, 4, 3) or None): what every instance plays. */
 static int parse_plays(plan *p, PyObject *plays, const float **starts, const float **speeds, const int32_t **cycles)
 {
-    PyObject *refs, *src, *st, *sp, *cy, *roots;
-    if (!PyArg_ParseTuple(plays, "O!OOOOO", &PyList_Type, &refs, &src, &st, &sp, &cy, &roots))
+    PyObject *refs, *src, *st, *sp, *cy, *roots, *layers = Py_None;
+    if (!PyArg_ParseTuple(plays, "O!OOOOO|O", &PyList_Type, &refs, &src, &st, &sp, &cy, &roots, &layers))
         return 0;
     npy_intp n = p->instances;
     if (!plays_array(src, NPY_INT32, n, (const void **)&p->sources) || !p->sources ||
@@ -269,7 +281,7 @@ static int parse_plays(plan *p, PyObject *plays, const float **starts, const flo
                              p->sources[i], p->clip_count);
             return 0;
         }
-    return 1;
+    return layers == Py_None || vkspy_layers_parse(layers, n, p->clip_count, &p->layers_in);
 }
 
 static vks_result run_plan(plan *p, const float *starts, const float *speeds, const int32_t *cycles, vks_error *err)
@@ -277,6 +289,8 @@ static vks_result run_plan(plan *p, const float *starts, const float *speeds, co
     vks_result r = p->sources ? plan_plays(p, starts, speeds, cycles, err) : VKS_OK;
     if (r == VKS_OK)
         r = p->sources && p->engine == ENGINE_GPU ? run_stream(p, err) : run_jobs(p, err);
+    if (r == VKS_OK && p->root_motion) /* the reference's motion, whatever the engine */
+        vkspy_layers_root_track(p->layers, p->skin, &p->src, p->instances, p->frames, p->root_motion);
     return r;
 }
 
@@ -287,6 +301,7 @@ static void plan_free(plan *p)
     free(p->bindings);
     free(p->plays);
     free(p->clips);
+    free(p->layers);
 }
 
 /* An output array given to write into (deform(out=)): float32, C-contiguous, writeable, of
@@ -318,6 +333,16 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
         Py_XDECREF(nrm);
         return NULL;
     }
+    PyArrayObject *motion = NULL;
+    if (vkspy_layers_root_motion(&p->layers_in, p->instances)) {
+        npy_intp mdims[3] = {p->instances, p->frames, 4};
+        if (!(motion = (PyArrayObject *)PyArray_EMPTY(3, mdims, NPY_FLOAT64, 0))) {
+            Py_DECREF(pos);
+            Py_XDECREF(nrm);
+            return NULL;
+        }
+        p->root_motion = PyArray_DATA(motion);
+    }
     p->pos = PyArray_DATA(pos);
     p->nrm = nrm ? PyArray_DATA(nrm) : NULL;
     vks_error err = {0};
@@ -336,13 +361,16 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
     if (r != VKS_OK) {
         Py_DECREF(pos);
         Py_XDECREF(nrm);
+        Py_XDECREF(motion);
         return vkspy_raise(&err, PyUnicode_AsUTF8(((vkspy_model *)model)->path));
     }
-    return Py_BuildValue("(NN)", pos, nrm ? (PyObject *)nrm : Py_NewRef(Py_None));
+    return Py_BuildValue("(NNN)", pos, nrm ? (PyObject *)nrm : Py_NewRef(Py_None),
+                         motion ? (PyObject *)motion : Py_NewRef(Py_None));
 }
 
 /* deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses, plays,
- *        normals, threads, out_positions, out_normals) -> (positions, normals or None);
+ *        normals, threads, out_positions, out_normals) -> (positions, normals or None, root
+ * motion (instances, frames, 4) or None);
  * vkskin/_api.py checks the Python types and makes plays (parse_plays). */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
 {

@@ -54,6 +54,26 @@ PyObject *vkspy_raise_code(vks_result code, const char *file, const char *fmt, .
 PyObject *vkspy_view(PyObject *owner, void *data, int typenum, int nd, const npy_intp *dims,
                      const npy_intp *strides, int writeable);
 
+/* A crowd's layers as deform gets them from vkskin/_api.py (arrays over the instances). */
+typedef struct vkspy_layer_input {
+    const uint32_t *counts;     /* (I,): layers of each instance, 0: its plain play */
+    const int32_t *ints;        /* (I, 4, 6): clip source, cycle, mode, fade, mask (node + 1, 0: all),
+                                   reference source (-1: the layer's own clip) */
+    const float *floats;        /* (I, 4, 4): start, speed, weight, reference time */
+    const float *fades;         /* (I, 2): the transition's start and duration */
+    const int32_t *root_motion; /* (I,): VKS_ROOT_MOTION_* */
+} vkspy_layer_input;
+
+/* layers.c: parses the layer arrays (0 with an exception set), makes each instance's
+ * vks_clip_layers over the bound clips, a stream instance of them, and the root motion. */
+int vkspy_layers_parse(PyObject *t, npy_intp instances, uint32_t clip_count, vkspy_layer_input *out);
+void vkspy_layers_make(const vkspy_layer_input *in, uint32_t instances, const vks_clip *const *clips,
+                       const vks_clip_binding *bindings, vks_clip_layers *out);
+void vkspy_layers_stream(const vkspy_layer_input *in, uint32_t i, vks_stream_instance *out);
+int vkspy_layers_root_motion(const vkspy_layer_input *in, uint32_t instances);
+void vkspy_layers_root_track(const vks_clip_layers *layers, const vks_skin *skin, const vks_pose_source *src,
+                             uint32_t instances, uint32_t frames, double *out);
+
 /* The deform entry point (deform.c) and its GPU and VAT helpers. */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs);

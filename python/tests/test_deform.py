@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vkskin
-from conftest import EXAMPLES, data
+from conftest import EXAMPLES, SOURCE, data
 
 MODEL = data("char_b24_pl8.nif")
 CLIP = data("char_b24_pl8.nif.walk.kf")
@@ -130,11 +130,75 @@ def test_bad_arguments_raise(nif, kwargs, error):
         vkskin.deform(nif, **kwargs)
 
 
-def test_layered_crowds_are_refused_by_name(nif, tmp_path):
-    crowd = tmp_path / "layers.json"
-    crowd.write_text('{"instances": [{"layers": [{"clip": "%s"}, {"clip": "%s", "weight": 0.5}]}]}' % (CLIP, CLIP))
-    with pytest.raises(NotImplementedError, match="layers"):
-        vkskin.deform(nif, crowd=crowd)
+def root_motion_csv(motion, frames, fps, yaw):
+    """deform --root-motion's CSV of a Deformed's root_motion (cli_root_motion.c's format)."""
+    rows = ["instance,frame,time,x,y,z" + (",yaw" if yaw else "")]
+    for i in range(motion.shape[0]):
+        for f in range(frames):
+            m = motion[i, f]
+            row = "%u,%u,%.9g,%.9g,%.9g,%.9g" % (i, f, float(np.float32(f) / np.float32(fps)), m[0], m[1], m[2])
+            rows.append(row + (",%.9g" % m[3] if yaw else ""))
+    return "\n".join(rows) + "\n"
+
+
+def layered_crowd(tmp_path):
+    """tests/data/crowd_layers.json (layers, masks, additive layers, transitions, root motion on
+    every format) and two more entries: yaw taken out, and an additive layer's reference."""
+    crowd = json.load(open(os.path.join(SOURCE, "tests", "data", "crowd_layers.json")))
+    walk, wave = data("char_b24_pl8.dff.walk.anm"), data("char_b24_pl8.dff.wave.anm")
+    for e in crowd["instances"]:
+        e["model"] = os.path.join(SOURCE, "tests", "data", e["model"])
+        for y in e.get("layers", []) + e.get("transition", {}).get("to", []) + [e]:
+            if "clip" in y:
+                y["clip"] = os.path.join(SOURCE, "tests", "data", y["clip"])
+    crowd["instances"] += [
+        {"model": data("char_b24_pl8.dff"), "clip": walk, "root_motion": {"up": "z", "yaw": True}},
+        {"model": data("char_b24_pl8.dff"), "root": {"translation": [1, 2, 3]},
+         "layers": [{"clip": walk}, {"clip": wave, "blend": "additive", "weight": 0.5,
+                                     "reference": {"clip": walk, "time": 0.3}}]}]
+    path = tmp_path / "layers.json"
+    path.write_text(json.dumps(crowd))
+    return path
+
+
+@pytest.mark.parametrize("name", ["cpu", "cpu-fast", "gpu"])
+@pytest.mark.parametrize("model", ["dff", "nif", "cmdl", "p3d"])
+def test_layered_crowds_and_root_motion_equal_the_cli(cli, tmp_path, name, model, request):
+    engine = request.getfixturevalue("gpu") if name == "gpu" else name
+    crowd = layered_crowd(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    cli("deform", f"--{name}", "--crowd", str(crowd), "--frames", "4", "--fps", "10", "--out", str(out), "--format",
+        "raw", "--quiet")
+    m = vkskin.read(data(f"char_b24_pl8.{model}"))
+    got = vkskin.deform(m, engine, crowd=crowd, frames=4, fps=10)
+    assert got.raw() == (out / f"char_b24_pl8.{model}.raw").read_bytes()
+    want = (out / f"char_b24_pl8.{model}.raw.root_motion.csv").read_text()
+    assert got.root_motion.shape == (got.positions.shape[0], 4, 4)
+    assert root_motion_csv(got.root_motion, 4, 10, want.startswith("instance,frame,time,x,y,z,yaw")) == want
+
+
+def test_python_crowd_layers_equal_the_crowd_file(dff, tmp_path):
+    """The same layered crowd as Python data (clips by index in one Clips) and as a crowd JSON."""
+    walk = data("char_b24_pl8.dff.walk.anm")
+    columns = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [2, 0, 0]]
+    as_data = [{"clip": 0, "root_motion": {"up": "y", "yaw": True}, "root": columns},
+               {"layers": [{"clip": 0, "start": 0.1, "weight": 0.6},
+                           {"clip": 0, "blend": "additive", "weight": 0.5, "mask": "spine_02",
+                            "reference": {"time": 0.25}}],
+                "transition": {"start": 0.05, "duration": 0.3, "to": [{"clip": 0, "start": 0.5}]}}]
+    as_file = [{"clip": walk, "root_motion": {"up": "y", "yaw": True},
+                "root": {"matrix": [1, 0, 0, 0, 1, 0, 0, 0, 1, 2, 0, 0]}},
+               {"layers": [{"clip": walk, "start": 0.1, "weight": 0.6},
+                           {"clip": walk, "blend": "additive", "weight": 0.5, "mask": "spine_02",
+                            "reference": {"time": 0.25}}],
+                "transition": {"start": 0.05, "duration": 0.3, "to": [{"clip": walk, "start": 0.5}]}}]
+    path = tmp_path / "crowd.json"
+    path.write_text(json.dumps({"instances": as_file}))
+    want = vkskin.deform(dff, "cpu", crowd=path, frames=3)
+    got = vkskin.deform(dff, "cpu", crowd=as_data, clips=vkskin.read_clips(walk), frames=3)
+    assert got.raw() == want.raw() and np.array_equal(got.root_motion, want.root_motion)
+    assert np.any(got.root_motion[0, 1:, :3] != 0)
 
 
 def test_a_bad_crowd_file_names_its_line(nif, tmp_path):

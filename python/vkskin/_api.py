@@ -8,7 +8,7 @@ the file's order, which the vkskin program's outputs use).
 """
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -69,7 +69,9 @@ class Deformed:
     """deform()'s result.
 
     positions: (instances, frames, vertices, 3) float32; normals: the same, or None;
-    root_motion: (instances, frames, 3) float64 or None (crowds that take root motion out).
+    root_motion: (instances, frames, 4) float64, x, y, z and yaw (radians) of the motion a crowd's
+    instances take out (in-place playback; zeros for those that take none), or None when none
+    does: the reference's numbers whatever the engine, as deform --root-motion writes them.
     """
 
     __slots__ = ("positions", "normals", "root_motion", "model")
@@ -142,6 +144,7 @@ class _Plays:
         self.speeds = np.ones(n, dtype=np.float32)
         self.cycles = np.zeros(n, dtype=np.int32)
         self.roots: Optional[np.ndarray] = None
+        self.layer_counts: Optional[np.ndarray] = None  # made by the first layered instance
 
     def ref(self, clips: Clips, index: int) -> int:
         for k, (c, i) in enumerate(self.refs):
@@ -163,8 +166,34 @@ class _Plays:
             self.roots = np.tile(np.eye(4, 3, dtype=np.float32), (len(self.sources), 1, 1))
         self.roots[i] = _root_columns(root)
 
+    def layered(self, i: int, layers: List[Tuple[Clips, int, float, float, Any, float, int, int, int,
+                                                   Optional[Tuple[Clips, int]], float]],
+                fade: Tuple[float, float], root_motion: int) -> None:
+        """Instance i's layers: (clips, index, start, speed, cycle, weight, mode, fade, mask node
+        + 1, reference (clips, index) or None, reference time), pose.h's rule."""
+        n = len(self.sources)
+        if self.layer_counts is None:
+            self.layer_counts = np.zeros(n, dtype=np.uint32)
+            self.layer_ints = np.zeros((n, 4, 6), dtype=np.int32)
+            self.layer_floats = np.zeros((n, 4, 4), dtype=np.float32)
+            self.fades = np.zeros((n, 2), dtype=np.float32)
+            self.root_motion = np.zeros(n, dtype=np.int32)
+        if not 1 <= len(layers) <= 4:
+            raise InvalidError(f"instance {i}: 1 to 4 layers, not {len(layers)}", 7)
+        self.layer_counts[i] = len(layers)
+        self.fades[i] = fade
+        self.root_motion[i] = root_motion
+        for k, (clips, index, start, speed, cycle, weight, mode, fading, mask, ref, ref_time) in enumerate(layers):
+            own = _CYCLES[clips.clips[index]["cycle"]]
+            self.layer_ints[i, k] = (self.ref(clips, index), _cycle(cycle, own), mode, fading, mask,
+                                     self.ref(*ref) if ref is not None else -1)
+            self.layer_floats[i, k] = (start, speed, weight, ref_time)
+
     def args(self):
-        return (self.refs, self.sources, self.starts, self.speeds, self.cycles, self.roots)
+        layers = None
+        if self.layer_counts is not None:
+            layers = (self.layer_counts, self.layer_ints, self.layer_floats, self.fades, self.root_motion)
+        return (self.refs, self.sources, self.starts, self.speeds, self.cycles, self.roots, layers)
 
 
 def _clip_plays(clips: Clips, index: int, n: int, start: float, speed: float, cycle: Optional[str],
@@ -178,46 +207,111 @@ def _clip_plays(clips: Clips, index: int, n: int, start: float, speed: float, cy
     return plays
 
 
+def _mask(model: Model, name: Optional[str], at: str) -> int:
+    """A layer's mask: 0 for every node, else its node + 1 (exact name, then case-insensitive,
+    as the library finds nodes)."""
+    if not name:
+        return 0
+    names = model.node_names
+    if name in names:
+        return names.index(name) + 1
+    lower = [n.lower() for n in names]
+    if name.lower() in lower:
+        return lower.index(name.lower()) + 1
+    raise InvalidError(f"{at}: mask: the model {model.path} has no node {name!r}", 7)
+
+
+class _ClipFiles:
+    """A crowd file's clip sources, each file read once (a pose JSON against the model)."""
+
+    def __init__(self, model: Model, sources: List[Tuple[bytes, str, str]]):
+        self.model, self.sources, self.sets = model, sources, {}
+
+    def __call__(self, k: int) -> Tuple[Clips, int]:
+        file, name = self.sources[k][0], self.sources[k][1]
+        if file not in self.sets:
+            self.sets[file] = read_clips(os.fsdecode(file), self.model)
+        clips = self.sets[file]
+        return clips, clips.find(name) if name else 0
+
+
 def _crowd_file_plays(model: Model, path: PathLike) -> _Plays:
-    """A crowd file's plain entries (clip, start, speed, cycle, root) of one model: those that
-    name its file or no model, in file order (what deform --crowd writes into its output)."""
+    """A crowd file's entries of one model: those that name its file or no model, in file order
+    (what deform --crowd writes into its output), with their clips, roots, layers, transitions
+    and root motion."""
     models, sources, entries = _vkskin.crowd_parse(os.fspath(path))
-    mine = [m < 0 or os.path.samefile(os.fsdecode(models[m][0]), model.path) for m in range(len(models))]
+    mine = [os.path.samefile(os.fsdecode(models[m][0]), model.path) for m in range(len(models))]
     entries = [(i, e) for i, e in enumerate(entries) if e[0] < 0 or mine[e[0]]]
     if not entries:
         raise InvalidError(f"{os.fspath(path)}: no instance plays {model.path!r}", 7, os.fspath(path))
-    sets: Dict[bytes, Clips] = {}
+    clip_of = _ClipFiles(model, sources)
     plays = _Plays(len(entries))
-    for j, (i, (m, clip, (start, speed, cycle), root, layers, line, root_motion)) in enumerate(entries):
+    for j, (i, (m, clip, (start, speed, cycle), root, layers, line, root_motion, fade)) in enumerate(entries):
         at = f"{os.fspath(path)}:{line}" if line else f"{os.fspath(path)}: instances[{i}]"
-        if layers or root_motion:
-            raise NotImplementedError(f"{at}: layers, transitions and root motion are not played by the Python "
-                                      "package yet (vkskin deform --crowd plays them)")
-        clips, index = None, 0
-        if clip >= 0:
-            file, name = sources[clip][0], sources[clip][1]
-            if file not in sets:
-                sets[file] = read_clips(os.fsdecode(file), model)
-            clips = sets[file]
-            index = clips.find(name) if name else 0
+        clips, index = clip_of(clip) if clip >= 0 else (None, 0)
         plays.set(j, clips, index, start, speed, cycle if cycle >= 0 else None)
         if tuple(root) != (1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0):
             plays.root(j, np.asarray(root, dtype=np.float32).reshape(4, 3))
+        if layers:
+            made = []
+            for (c, st, sp, cy, _, w, mode, mask, fading, ref, ref_time) in layers:
+                made.append(clip_of(c) + (st, sp, cy if cy >= 0 else None, w, mode, fading, _mask(model, mask, at),
+                                          clip_of(ref) if ref >= 0 else None, ref_time))
+            plays.layered(j, made, fade, root_motion)
     return plays
 
 
-def _crowd_data_plays(crowd: List[Dict[str, Any]], clips: Optional[Clips]) -> _Plays:
-    """Python data: one dict per instance with clip (index or name into clips, None: the bind
-    pose), start, speed, cycle and root."""
+_BLENDS = {"normal": 0, "additive": 1}
+
+
+def _root_motion(value: Any) -> int:
+    """A crowd's root_motion: True or "y", "z", False, or {"up": "y" | "z", "yaw": bool}."""
+    if value in (None, False):
+        return 0
+    if value is True or value == "y":
+        return 1
+    if value == "z":
+        return 2
+    if isinstance(value, dict):
+        return (2 if value.get("up", "y") == "z" else 1) | (4 if value.get("yaw") else 0)
+    raise InvalidError(f"root_motion must be true, false, \"y\", \"z\" or {{\"up\", \"yaw\"}}, not {value!r}", 7)
+
+
+def _data_layers(model: Model, clips: Clips, e: Dict[str, Any], i: int) -> List[Any]:
+    """A Python crowd entry's layers and transition, as the crowd JSON writes them."""
+    fade_in = e.get("transition", {}).get("to", [])
+    left = e.get("layers") or ([{"clip": e["clip"], "start": e.get("start", 0.0), "speed": e.get("speed", 1.0),
+                                 "cycle": e.get("cycle")}] if "transition" in e or e.get("root_motion") else [])
+    made = []
+    for fading, group in ((1 if fade_in else 0, left), (2, fade_in)):
+        for y in group:
+            ref = y.get("reference")
+            made.append((clips, _clip_index(clips, y["clip"]), float(y.get("start", 0.0)), float(y.get("speed", 1.0)),
+                         y.get("cycle"), float(y.get("weight", 1.0)), _BLENDS[y.get("blend", "normal")], fading,
+                         _mask(model, y.get("mask"), f"crowd[{i}]"),
+                         (clips, _clip_index(clips, ref.get("clip", y["clip"]))) if ref else None,
+                         float(ref.get("time", 0.0)) if ref else 0.0))
+    return made
+
+
+def _crowd_data_plays(model: Model, crowd: List[Dict[str, Any]], clips: Optional[Clips]) -> _Plays:
+    """Python data: one dict per instance, the keys of a crowd JSON's entries with clips named
+    by their index or name in clips (None: the bind pose): clip, start, speed, cycle, root,
+    layers, transition, root_motion."""
     plays = _Plays(len(crowd))
     for i, e in enumerate(crowd):
         clip = e.get("clip")
-        if clip is not None and clips is None:
+        if (clip is not None or e.get("layers")) and clips is None:
             raise InvalidError(f"crowd[{i}] plays a clip: pass clips=", 7)
         index = _clip_index(clips, clip) if clip is not None else 0
         plays.set(i, clips if clip is not None else None, index, float(e.get("start", 0.0)),
                   float(e.get("speed", 1.0)), e.get("cycle"))
         plays.root(i, e.get("root"))
+        layers = _data_layers(model, clips, e, i) if clips is not None else []
+        if layers:
+            t = e.get("transition", {})
+            plays.layered(i, layers, (float(t.get("start", 0.0)), float(t.get("duration", 0.0))),
+                          _root_motion(e.get("root_motion")))
     return plays
 
 
@@ -243,14 +337,16 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
     - ``crowd``: a crowd file (JSON or CSV, as deform --crowd reads it; its instances that name
       no model, or this model's file) or a list of dicts, one per instance: ``clip`` (index or
       name in ``clips``; None: the bind pose), ``start``, ``speed``, ``cycle``, ``root`` (a 4x4
-      matrix or (4, 3) columns: where the instance stands). Plain entries only for now:
-      layers, transitions and root motion raise NotImplementedError.
+      matrix or (4, 3) columns: where the instance stands), and as in a crowd JSON ``layers``
+      (clip, start, speed, cycle, weight, blend "normal" | "additive", mask a node name,
+      reference {clip, time}), ``transition`` {start, duration, to: [layers]} and
+      ``root_motion`` (True, "y", "z" or {"up", "yaw"}).
 
     out: a Deformed of an earlier call of the same shape whose arrays this call writes into
     (no allocation, no page faults: what a loop over frames wants).
 
     Clip times: frame f at ``time + f / fps`` seconds. Returns a Deformed: positions and normals
-    (instances, frames, vertices, 3) float32 (root_motion None until crowds play it). The GIL
+    (instances, frames, vertices, 3) float32, and root_motion where a crowd takes it out. The GIL
     is released while the engine runs.
     """
     if isinstance(engine, Context):
@@ -260,7 +356,8 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
     poses, instances, frames = _pose_counts(poses, instances, frames)
     plays = None
     if crowd is not None:
-        plays = _crowd_data_plays(crowd, clips) if isinstance(crowd, list) else _crowd_file_plays(model, crowd)
+        plays = _crowd_data_plays(model, crowd, clips) if isinstance(crowd, list) else \
+            _crowd_file_plays(model, crowd)
         if instances not in (1, len(plays.sources)):
             raise InvalidError("instances is the crowd's row count with crowd=; leave it out", 7)
         instances = len(plays.sources)
@@ -270,14 +367,14 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
     if engine == "gpu" and context is None:
         own = context = Context(device)
     try:
-        pos, nrm = _vkskin.deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses,
+        pos, nrm, motion = _vkskin.deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses,
                                   plays.args() if plays else None, normals, threads,
                                   out.positions if out is not None else None,
                                   out.normals if out is not None and normals else None)
     finally:
         if own is not None:
             own.close()
-    return Deformed(model, pos, nrm)
+    return Deformed(model, pos, nrm, motion)
 
 
 def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, str] = 0, frames: int = 16,
