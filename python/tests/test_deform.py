@@ -130,13 +130,14 @@ def test_bad_arguments_raise(nif, kwargs, error):
         vkskin.deform(nif, **kwargs)
 
 
-def root_motion_csv(motion, frames, fps, yaw):
+def root_motion_csv(result, yaw):
     """deform --root-motion's CSV of a Deformed's root_motion (cli_root_motion.c's format)."""
     rows = ["instance,frame,time,x,y,z" + (",yaw" if yaw else "")]
+    motion = result.root_motion
     for i in range(motion.shape[0]):
-        for f in range(frames):
+        for f in range(motion.shape[1]):
             m = motion[i, f]
-            row = "%u,%u,%.9g,%.9g,%.9g,%.9g" % (i, f, float(np.float32(f) / np.float32(fps)), m[0], m[1], m[2])
+            row = "%u,%u,%.9g,%.9g,%.9g,%.9g" % (i, f, float(result.times[f]), m[0], m[1], m[2])
             rows.append(row + (",%.9g" % m[3] if yaw else ""))
     return "\n".join(rows) + "\n"
 
@@ -168,14 +169,14 @@ def test_layered_crowds_and_root_motion_equal_the_cli(cli, tmp_path, name, model
     crowd = layered_crowd(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    cli("deform", f"--{name}", "--crowd", str(crowd), "--frames", "4", "--fps", "10", "--out", str(out), "--format",
-        "raw", "--quiet")
+    cli("deform", f"--{name}", "--crowd", str(crowd), "--frames", "4", "--fps", "10", "--time", "0.05", "--out",
+        str(out), "--format", "raw", "--quiet")
     m = vkskin.read(data(f"char_b24_pl8.{model}"))
-    got = vkskin.deform(m, engine, crowd=crowd, frames=4, fps=10)
+    got = vkskin.deform(m, engine, crowd=crowd, frames=4, fps=10, time=0.05)
     assert got.raw() == (out / f"char_b24_pl8.{model}.raw").read_bytes()
     want = (out / f"char_b24_pl8.{model}.raw.root_motion.csv").read_text()
     assert got.root_motion.shape == (got.positions.shape[0], 4, 4)
-    assert root_motion_csv(got.root_motion, 4, 10, want.startswith("instance,frame,time,x,y,z,yaw")) == want
+    assert root_motion_csv(got, want.startswith("instance,frame,time,x,y,z,yaw")) == want
 
 
 def test_python_crowd_layers_equal_the_crowd_file(dff, tmp_path):

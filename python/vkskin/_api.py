@@ -72,16 +72,23 @@ class Deformed:
     root_motion: (instances, frames, 4) float64, x, y, z and yaw (radians) of the motion a crowd's
     instances take out (in-place playback; zeros for those that take none), or None when none
     does: the reference's numbers whatever the engine, as deform --root-motion writes them.
+    times: (frames,) float32, each frame's time in seconds (``time + f / fps`` in float, as the
+    engines compute it).
     """
 
-    __slots__ = ("positions", "normals", "root_motion", "model")
+    __slots__ = ("positions", "normals", "root_motion", "times", "model")
 
     def __init__(self, model: Model, positions: np.ndarray, normals: Optional[np.ndarray],
-                 root_motion: Optional[np.ndarray] = None):
+                 root_motion: Optional[np.ndarray] = None, times: Optional[np.ndarray] = None):
         self.model = model
         self.positions = positions
         self.normals = normals
         self.root_motion = root_motion
+        self.times = times
+
+    def __repr__(self) -> str:
+        shape = "x".join(str(n) for n in self.positions.shape[:3])
+        return f"<vkskin.Deformed {shape} (instances x frames x vertices) of {self.model.path!r}>"
 
     def raw(self) -> bytes:
         """The bytes ``vkskin deform --format raw`` writes for the same job: float32 x y z nx ny nz
@@ -374,7 +381,9 @@ def deform(model: Model, engine: Union[str, Context] = "cpu", *, context: Option
     finally:
         if own is not None:
             own.close()
-    return Deformed(model, pos, nrm, motion)
+    fps32 = np.float32(fps if fps > 0 else 30.0)
+    times = np.float32(time) + np.arange(frames, dtype=np.float32) / fps32
+    return Deformed(model, pos, nrm, motion, times)
 
 
 def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, str] = 0, frames: int = 16,
