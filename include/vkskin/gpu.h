@@ -255,7 +255,9 @@ typedef struct vks_gpu_device_info {
 VKS_API vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
                                 vks_error *err);
 
+/* A context on the device opt names (zeroed: the best device), its pipelines made (step 2). */
 VKS_API vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
+/* Waits for the context's work and frees it with everything it made (NULL: nothing). */
 VKS_API void vks_gpu_destroy(vks_gpu *gpu);
 /* Vulkan objects this context has made since vks_gpu_create (its pipelines, uploads, batches
  * and crowds): what "no allocation in the steady state" is checked against. */
@@ -401,6 +403,7 @@ VKS_API int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *batch
  * not during a run. Since 0.5 (before, vks_gpu_run did it itself). */
 VKS_API void vks_gpu_calibrate_for_batch(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch);
 
+/* Runs a batch (step 4): poses, deforms and delivers every chunk, as batch says; stats may be NULL. */
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
 /* Frees the buffer set vks_gpu_run keeps between runs (BUFFER LIFETIME above); the next run

@@ -17,6 +17,7 @@ packages=(
   gltfpack draco # tests only: the compressed glTF tests make their files with these encoders
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
   godot3 glslang-tools xvfb xauth # the engine kits' tests: Godot 3 under Xvfb, the Unity and Unreal HLSL compiled
+  doxygen # docs: the API reference (docs/api.md) generated from the public headers
 )
 missing=()
 for p in "${packages[@]}"; do
