@@ -68,7 +68,7 @@ typedef struct vks_crowd_desc {
                                               pipeline; the others are unchanged */
     uint32_t frames;                       /* the frames the host expects to run (0: unknown, 60
                                               assumed): only sizes the crowd's work for calibration
-                                              at first use (README, "Tuning"); limits nothing */
+                                              at first use (docs/performance.md, "Launch shapes"); limits nothing */
 } vks_crowd_desc;
 
 /* Creates every buffer (device-local outputs; host-visible instance, pose-parameter and

@@ -116,7 +116,7 @@ typedef struct vks_gpu_options {
      * $HOME/.cache/vkskin; "": no cache. Never required: an absent, unwritable or damaged cache
      * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
     const char *cache_dir;
-    /* Calibration at first use (README: Launch shapes): on a device the tuning table does not
+    /* Calibration at first use (docs/performance.md: Launch shapes): on a device the tuning table does not
      * know, with no measured shape in the cache, the first vks_crowd_create, vks_stream_run or
      * vks_gpu_calibrate_for_batch (the explicit step before vks_gpu_run, which never calibrates)
      * large enough to repay it (at least 16 times the calibration's own vertex-instances and
