@@ -128,8 +128,8 @@ int main(int argc, char **argv)
     TRY(times && s.frames, "out of memory");
     for (uint32_t f = 0; f < frames; f++)
         times[f] = clip->duration * (float)f / (float)(frames - 1);
-    vks_stream_instance in = {0};
-    in.pose = VKS_STREAM_CLIP;
+    vks_instance in = {0};
+    in.pose = VKS_POSE_CLIP;
     in.clip = 0, in.clip_start = 0.0f, in.clip_speed = 1.0f, in.clip_cycle = VKS_CYCLE_CLAMP;
     const vks_clip *clips[1] = {clip};
     vks_stream_desc d = {0};

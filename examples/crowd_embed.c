@@ -72,7 +72,7 @@ int main(int argc, char **argv)
             vks_skin_validate(skin, &err) == VKS_OK, "reading the model:");
     vks_gpu_models *models = NULL;
     TRY(vks_gpu_upload(gpu, (const vks_skin *const *)&skin, 1, &models, &err) == VKS_OK, "vks_gpu_upload:");
-    vks_crowd_instance crowd_of[INSTANCES] = {{0}};
+    vks_instance crowd_of[INSTANCES] = {{0}};
     for (uint32_t i = 0; i < INSTANCES; i++)
         crowd_of[i].seed = 7, crowd_of[i].pose_instance = i; /* model 0, procedural, no root */
     vks_crowd_desc desc = {.models = models, .instances = crowd_of, .instance_count = INSTANCES};

@@ -1,4 +1,4 @@
-# vkskin bake (README "Batch baking"): texture layouts and encodings, the decode test over a
+# vkskin bake (docs/baking.md "Batch baking"): texture layouts and encodings, the decode test over a
 # bake of every generated character and clip, resume after kill -9, shards, and a Slurm job
 # array on a one-node cluster brought up by the test.
 vks_add_test(NAME test_vat SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat.c LABELS bake)

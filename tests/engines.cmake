@@ -1,4 +1,4 @@
-# Playback kits for engines (engines/, README "Play a bake in your engine"): the three.js page in
+# Playback kits for engines (engines/, docs/baking.md "Play a bake in your engine"): the three.js page in
 # headless Chromium, with r149 and the current three.js, reads back the vertices its shaders
 # decode, for whole bakes and for sampled instances of a crowd, and compares them with the CPU
 # reference; Godot 3 under Xvfb renders a baked frame that matches vkskin's own render by

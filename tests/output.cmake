@@ -1,4 +1,4 @@
-# Outputs and input limits (README "Safety"): the library's output files and the program's
+# Outputs and input limits (docs/safety.md): the library's output files and the program's
 # checks before any work.
 vks_add_test(NAME test_output_file SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_file.c LABELS core)
 

@@ -17,7 +17,7 @@ add_test(NAME test_render_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_rend
 set_tests_properties(test_render_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120
   FAIL_REGULAR_EXPRESSION "vkskin: validation")
 
-# vkskin render's peak memory is one part's, whatever --instances asks for (README "Safety").
+# vkskin render's peak memory is one part's, whatever --instances asks for (docs/safety.md).
 if(NOT TARGET max_rss) # bake.cmake makes it too
   add_executable(max_rss ${CMAKE_CURRENT_SOURCE_DIR}/unit/max_rss.c)
 endif()

@@ -1,4 +1,4 @@
-// vkskin bone-matrix atlases in Godot 3 (README "Play a bake in your engine", Godot): per frame
+// vkskin bone-matrix atlases in Godot 3 (docs/baking.md "Play a bake in your engine", Godot): per frame
 // one row, per bone three texels holding rows x, y, z of its 3x4 skin matrix; a vertex is
 // p' = sum_k w_k K_(bone_base + joint_k) (p, 1), between two frames the matrices interpolated.
 // Godot 3's spatial shaders do not see a mesh's bone indices and weights, so the mesh carries

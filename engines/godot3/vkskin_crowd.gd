@@ -1,4 +1,4 @@
-# Crowds of a vkskin bake in Godot 3 (README "Play a crowd in your engine", Godot): the player's
+# Crowds of a vkskin bake in Godot 3 (docs/baking.md "Play a crowd in your engine", Godot): the player's
 # meshes (vkskin_vat_player.gd) turned into MultiMeshInstances, one draw each for every
 # instance, each instance playing its own clip from its own offset at its own speed, crossfading
 # to a second clip, from its custom data (vkskin_vat.shader and vkskin_atlas.shader describe

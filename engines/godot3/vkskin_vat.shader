@@ -1,4 +1,4 @@
-// vkskin vertex animation textures in Godot 3 (README "Play a bake in your engine", Godot):
+// vkskin vertex animation textures in Godot 3 (docs/baking.md "Play a bake in your engine", Godot):
 // positions and normals of every vertex per frame, several clips stacked in one texture, frames
 // interpolated, float textures as stored or 16-bit codes decoded with the sidecar's bounds.
 // vkskin_vat_player.gd sets the uniforms from the sidecar NAME.KIND.json.

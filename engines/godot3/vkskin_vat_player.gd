@@ -1,4 +1,4 @@
-# Plays a vkskin bake in Godot 3 (README "Play a bake in your engine", Godot): a VAT
+# Plays a vkskin bake in Godot 3 (docs/baking.md "Play a bake in your engine", Godot): a VAT
 # (NAME.vat-exr-float.json, NAME.vat-exr-half.json, NAME.vat-png16.json) or a bone atlas
 # (NAME.atlas.json), chosen by its sidecar. The rest mesh is read from the bake's .glb here, at
 # run time, so any bake plays without an import step; a project that imports the .glb instead

@@ -84,7 +84,7 @@ export async function runCheck(renderer, base, log) {
       return capture(renderer, points, l.width, l.rows_per_frame);
     };
     const order = v => v; // pixel v % width, row v / width: the VAT's own column order
-    // the encodings' bounds (README "Batch baking"): float exact, half 2^-11 of the largest
+    // the encodings' bounds (docs/baking.md "Batch baking"): float exact, half 2^-11 of the largest
     // coordinate, 16-bit (max - min) / 65535
     const ext = Math.max(...[0, 1, 2].map(a => s.bounds.max[a] - s.bounds.min[a]));
     const mag = Math.max(...s.bounds.min.map(Math.abs), ...s.bounds.max.map(Math.abs));

@@ -1,4 +1,4 @@
-// vkskin bakes in Unity (README "Play a bake in your engine", Unity): vertex animation textures
+// vkskin bakes in Unity (docs/baking.md "Play a bake in your engine", Unity): vertex animation textures
 // (VAT: positions, normals, several clips stacked in one texture, frames interpolated, float EXR or
 // 16-bit PNG decoded with the sidecar's bounds) and bone-matrix atlases, for a vertex shader.
 // Plain HLSL (Texture2D.Load, no Unity macros), so it serves the built-in pipeline, URP and HDRP
@@ -34,7 +34,7 @@
 // the vertex's texel in frame 0.
 //
 // Texels are read with Load, never filtered, so no sampler state matters; import the textures
-// as data (README: sRGB off, no compression, no mip-maps, filter Point). Unity counts a UV's v and
+// as data (docs/baking.md: sRGB off, no compression, no mip-maps, filter Point). Unity counts a UV's v and
 // a texture's rows from the bottom: both are the defaults below. A renderer whose UVs or
 // textures count from the top defines VKSKIN_UV_FROM_TOP or VKSKIN_ROWS_FROM_TOP first.
 #ifndef VKSKIN_VAT_HLSL

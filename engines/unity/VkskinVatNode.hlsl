@@ -1,4 +1,4 @@
-// Shader Graph Custom Function nodes for vkskin bakes (README "Play a bake in your engine",
+// Shader Graph Custom Function nodes for vkskin bakes (docs/baking.md "Play a bake in your engine",
 // Unity). Add a Custom Function node, Type File, Source this file, Name VkskinVat (or
 // VkskinVatNormal, VkskinAtlas); Shader Graph picks the _float or _half variant by the graph's
 // precision. Wire its outputs to the Vertex stage's Position and Normal (Object space).

@@ -74,6 +74,8 @@ VKS_API vks_result vks_bake_check(const char *path, vks_bake_format format, cons
 
 typedef struct vks_bake vks_bake;
 
+/* Opens an output of format for instances x frames of skin's vertices at path, written to a
+ * temporary name until vks_bake_close commits it; checks what vks_bake_check checks first. */
 VKS_API vks_result vks_bake_open(vks_bake **out, const char *path, vks_bake_format format,
                          const vks_skin *skin, uint32_t instances, uint32_t frames, vks_error *err);
 /* positions/normals: one instance's skin->vertex_count vec3 (model order); normals may be NULL.

@@ -1,4 +1,4 @@
-/* vkskin bake jobs: a manifest of jobs (README "Batch baking" has the schema) baked into VAT
+/* vkskin bake jobs: a manifest of jobs (docs/baking.md "Batch baking" has the schema) baked into VAT
  * textures with their rest mesh, bone-matrix atlases, PC2 and raw vertex caches and glTF morph
  * files, each output kind with a JSON sidecar, as `vkskin bake MANIFEST.json` does (the program
  * is this call's shell: the same files, byte for byte).

@@ -87,6 +87,7 @@ typedef struct vks_mesh_source {
 
 typedef struct vks_skin_builder vks_skin_builder;
 
+/* A builder that adds meshes to skin (whose nodes are already filled); NULL without memory. */
 VKS_API vks_skin_builder *vks_builder_create(vks_skin *skin);
 /* Checks every index of the source (bone slots, triangle indices) and weight (finite) and
  * reports bad ones with the mesh's name; the source's arrays are copied, so they may be freed

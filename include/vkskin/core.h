@@ -40,6 +40,7 @@ typedef enum vks_result {
     VKS_ERR_NO_DEVICE    /* no Vulkan device (callers map this to exit 77 in tests) */
 } vks_result;
 
+/* The result's name as text ("VKS_OK", "VKS_ERR_FORMAT", ...), for messages and logs. */
 VKS_API const char *vks_result_str(vks_result r);
 
 /* Where and why something failed. offset is the byte offset in the input (UINT64_MAX when it
@@ -113,6 +114,7 @@ typedef struct vks_affine_d {
     double m[12]; /* same layout in double, for the CPU reference */
 } vks_affine_d;
 
+/* The identity transform. */
 VKS_API vks_affine vks_affine_identity(void);
 /* a * b (apply b first). */
 VKS_API vks_affine vks_affine_mul(const vks_affine *a, const vks_affine *b);
@@ -128,9 +130,13 @@ VKS_API void vks_affine_split_scale(const vks_affine *a, double cols[3][3], floa
 VKS_API void vks_affine_to_trs(const vks_affine *a, float t[3], float q[4], float s[3]);
 VKS_API int vks_affine_is_finite(const vks_affine *a);
 
+/* The same transform in double (each entry widened exactly). */
 VKS_API vks_affine_d vks_affine_d_from(const vks_affine *a);
+/* The identity transform in double. */
 VKS_API vks_affine_d vks_affine_d_identity(void);
+/* a * b in double (apply b first), the CPU reference's composition. */
 VKS_API vks_affine_d vks_affine_d_mul(const vks_affine_d *a, const vks_affine_d *b);
+/* The inverse of a into out; 0 (out unchanged) when a is singular or not finite. */
 VKS_API int vks_affine_d_inverse(const vks_affine_d *a, vks_affine_d *out);
 /* Largest |a - b| over the 12 entries. */
 VKS_API double vks_affine_d_max_diff(const vks_affine_d *a, const vks_affine_d *b);

@@ -6,7 +6,8 @@
  * STEP BY STEP (each call says when it may be made, the way volk.h does)
  *   1. vks_gpu_create(&opt, &gpu, &err)           its own device, or the host's (gpu_vulkan.h)
  *   2. vks_gpu_upload(gpu, skins, m, &models, &err)
- *   3. vks_crowd_desc d = {0}; d.models = models; d.instances = inst; d.instance_count = n;
+ *   3. vks_instance inst[n] (instance.h); vks_crowd_desc d = {0}; d.models = models;
+ *      d.instances = inst; d.instance_count = n;
  *      vks_crowd_create(gpu, &d, &crowd, &err)   every buffer, descriptor set and table, once
  *   4. every frame:  vks_crowd_record(crowd, cmd, time) into the host's command buffer and
  *                    draw from vks_crowd_get_output (gpu_vulkan.h),
@@ -29,11 +30,8 @@
 #define VKSKIN_CROWD_H
 
 #include "clip.h"
-#include "clip_sample.h"
-#include "clip_root_motion.h"
-#include "skin.h"
 #include "gpu.h"
-#include "pose.h"
+#include "instance.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,64 +50,11 @@ VKS_API vks_result vks_gpu_upload_clips(vks_gpu *gpu, const vks_gpu_models *mode
                                         vks_error *err);
 VKS_API void vks_gpu_clips_free(vks_gpu_clips *clips);
 
-/* Where an instance's locals come from each frame. */
-typedef enum vks_crowd_pose {
-    VKS_CROWD_POSE_PROCEDURAL = 0, /* vks_pose_procedural(skin, seed, pose_instance, frame time,
-                                      max_angle), evaluated on the GPU in the pose pass */
-    VKS_CROWD_POSE_LOCALS,         /* the locals last given by vks_crowd_set_locals (at first the
-                                      bind pose) */
-    VKS_CROWD_POSE_CLIP,           /* clip `clip` of the crowd's vks_gpu_clips, sampled on the GPU at
-                                      local time of clip_start + clip_speed * frame time under
-                                      clip_cycle, in float (vks_clip_play_time_f) */
-    VKS_CROWD_POSE_LAYERS          /* layers[0..layer_count) of the crowd's clips, each at its own
-                                      time, blended in the pose pass by pose.h's rule (layers,
-                                      additive deltas, masks, a transition, root motion) */
-} vks_crowd_pose;
-
-/* One layer of a VKS_CROWD_POSE_LAYERS instance (pose.h's vks_clip_layer, by clip index). */
-typedef struct vks_crowd_layer {
-    uint32_t clip;           /* index into the crowd's clips */
-    float start;             /* clip seconds at time 0 */
-    float speed;             /* clip seconds per second */
-    vks_cycle cycle;
-    float weight;            /* >= 0; additive: more than VKS_MAX_ADDITIVE_WEIGHT counts as it */
-    vks_layer_mode mode;     /* normal (zeroed) or additive */
-    vks_layer_fade fade;     /* none (zeroed), out or in: the transition's sets */
-    uint32_t mask;           /* 0: every node; n + 1: only node n of the model and its descendants */
-    uint32_t reference;      /* additive: the reference pose's clip: 0 (zeroed) the layer's own,
-                                n + 1 the crowd's clip n */
-    float ref_time;          /* additive: ... sampled at this clip time (seconds, >= 0; zeroed: its
-                                first frame) */
-} vks_crowd_layer;
-
-typedef struct vks_crowd_instance {
-    uint32_t model;          /* index into the uploaded set; fixed for the crowd's life */
-    vks_crowd_pose pose;
-    uint64_t seed;           /* procedural */
-    uint32_t pose_instance;  /* procedural: the instance number vks_pose_procedural hashes */
-    float max_angle;         /* procedural: <= 0: 0.6 rad */
-    vks_affine root;         /* where the instance stands: its skin matrices become root * K,
-                                so positions and normals come out as root applied to the
-                                deformed ones (normals by root's 3x3, renormalised where the
-                                format does; for weights summing to 1). Zeroed: identity */
-    uint32_t clip;           /* VKS_CROWD_POSE_CLIP: index into the crowd's clips */
-    float clip_start;        /* clip seconds at time 0 */
-    float clip_speed;        /* clip seconds per second */
-    vks_cycle clip_cycle;
-    /* VKS_CROWD_POSE_LAYERS (zeroed otherwise): */
-    uint32_t layer_count;    /* 1..VKS_MAX_LAYERS */
-    vks_crowd_layer layers[VKS_MAX_LAYERS];
-    float fade_start;        /* the transition's start, frame time in seconds */
-    float fade_duration;     /* its length (<= 0: a cut) */
-    int root_motion;         /* VKS_ROOT_MOTION_* (clip_root_motion.h): in-place playback, the motion node
-                                being the first node the first layer's clip drives: Y_UP or
-                                Z_UP, | YAW to take its turn about up out too */
-} vks_crowd_instance;
-
 typedef struct vks_crowd_desc {
     const vks_gpu_models *models;          /* uploaded to the same context */
-    const vks_crowd_instance *instances;   /* instance_count entries, copied */
-    const vks_gpu_clips *clips;            /* what VKS_CROWD_POSE_CLIP instances play (uploaded to
+    const vks_instance *instances;         /* instance_count entries, copied (instance.h; a
+                                              LOCALS one's locals are written, not kept) */
+    const vks_gpu_clips *clips;            /* what VKS_POSE_CLIP and _LAYERS instances play (uploaded to
                                               the same context for the same models); may be NULL */
     uint32_t instance_count;               /* >= 1 */
     int no_normals;                        /* nonzero: positions only */
@@ -123,7 +68,7 @@ typedef struct vks_crowd_desc {
                                               pipeline; the others are unchanged */
     uint32_t frames;                       /* the frames the host expects to run (0: unknown, 60
                                               assumed): only sizes the crowd's work for calibration
-                                              at first use (README, "Tuning"); limits nothing */
+                                              at first use (docs/performance.md, "Launch shapes"); limits nothing */
 } vks_crowd_desc;
 
 /* Creates every buffer (device-local outputs; host-visible instance, pose-parameter and
@@ -139,13 +84,15 @@ VKS_API vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *desc, vk
 VKS_API void vks_crowd_destroy(vks_crowd *crowd);
 VKS_API uint32_t vks_crowd_instance_count(const vks_crowd *crowd);
 
-/* Replaces instance i's pose source, seed, pose_instance, max_angle and root (its model must
- * stay the same: VKS_ERR_INVALID otherwise). A host write: make it while no submitted frame of
- * the crowd is executing, before submitting the frame that must see it. O(1). */
-VKS_API vks_result vks_crowd_set_instance(vks_crowd *crowd, uint32_t i, const vks_crowd_instance *inst,
+/* Replaces instance i's pose source and root (its model must stay the same: VKS_ERR_INVALID
+ * otherwise). VKS_POSE_BIND writes the model's bind locals back where the instance held host
+ * locals; VKS_POSE_LOCALS with locals writes them. A host write: make it while no submitted
+ * frame of the crowd is executing, before submitting the frame that must see it. O(1) (O(nodes)
+ * where locals are written). */
+VKS_API vks_result vks_crowd_set_instance(vks_crowd *crowd, uint32_t i, const vks_instance *inst,
                                          vks_error *err);
-/* The locals (node_count of the instance's model, finite) a VKS_CROWD_POSE_LOCALS instance
- * uses from the next submitted frame on. A host write, as vks_crowd_set_instance's. */
+/* The locals (node_count of the instance's model, finite) a VKS_POSE_LOCALS instance uses
+ * from the next submitted frame on. A host write, as vks_crowd_set_instance's. */
 VKS_API vks_result vks_crowd_set_locals(vks_crowd *crowd, uint32_t i, const vks_affine *locals,
                                        vks_error *err);
 
@@ -174,16 +121,16 @@ VKS_API vks_result vks_crowd_read(vks_crowd *crowd, uint32_t first, uint32_t cou
                                  float *normals, vks_error *err);
 
 /* Root motion (issue 27): the motion of instances [first, first + count) at the last frame
- * run, 3 floats (x, y, z) each into out: for a VKS_CROWD_POSE_LAYERS instance with
+ * run, 3 floats (x, y, z) each into out: for a VKS_POSE_LAYERS instance with
  * root_motion, its motion node's ground-plane translation from its bind local, taken out of
- * the pose (clip_root_motion.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
+ * the pose (clip.h's vks_clip_layers_root_motion, computed in the pose pass in float); zeros
  * for the others and before the first frame. A crowd system moves its agents by the change
  * from frame to frame. Call after the frame's submission (on the context's queue, or
  * completed); it submits a barrier to the host and waits for it. */
 VKS_API vks_result vks_crowd_read_root_motion(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
                                              vks_error *err);
 /* The same with the yaw: 4 floats (x, y, z, yaw) an instance into out, the yaw in radians
- * (clip_root_motion.h's vks_clip_layers_root_yaw, computed in the pose pass in float; zero for instances
+ * (clip.h's vks_clip_layers_root_yaw, computed in the pose pass in float; zero for instances
  * whose root_motion has no VKS_ROOT_MOTION_YAW). */
 VKS_API vks_result vks_crowd_read_root_motion_yaw(vks_crowd *crowd, uint32_t first, uint32_t count, float *out,
                                                   vks_error *err);

@@ -15,20 +15,14 @@
  *   }
  *   vks_crowd_spec_free(spec);
  *
- * On the GPU crowd (crowd.h), after reading each model and clip file the spec names, uploading
- * the models (vks_gpu_upload) and the clips (vks_gpu_upload_clips), an entry e becomes
- *   vks_crowd_instance in = {0};
- *   in.model = <the uploaded index of e->model's file>; in.root = e->root;
- *   in.pose = e->clip < 0 ? VKS_CROWD_POSE_LOCALS (bind) : VKS_CROWD_POSE_CLIP;
- *   in.clip = <the uploaded index of the clip spec->clips[e->clip] names>;
- *   in.clip_start = e->start; in.clip_speed = e->speed;
- *   in.clip_cycle = e->cycle >= 0 ? e->cycle : that clip's own cycle;
- * and a layered entry (e->layer_count > 0) becomes VKS_CROWD_POSE_LAYERS with
- *   in.layers[k] from spec->layers[e->first_layer + k] (clip uploaded, cycle defaulted as
- *   above, mask: the model's node of that name + 1, reference: 0 or the uploaded index of
- *   spec->clips[reference] + 1, ref_time as is), in.fade_start/fade_duration/root_motion
- *   from e;
- * (the vkskin program does this in tools/vkskin/cli_anim.c and cli_crowd.c).
+ * On the GPU (crowd.h, stream.h), after reading each model and clip file the spec names,
+ * uploading the models (vks_gpu_upload) and the clips (vks_gpu_upload_clips, or the stream's
+ * clips), entry i becomes an instance (instance.h) by
+ *   vks_crowd_binding b = {model_index, default_model, skins, clip_index, clip_cycles};
+ *   vks_crowd_spec_instance(spec, i, &b, &in, &err);
+ * its clip (VKS_POSE_CLIP; no clip: VKS_POSE_BIND) or its layers (VKS_POSE_LAYERS: clips, cycles
+ * defaulted to the clip's own, masks found by node name, additive references), transition,
+ * root motion and root resolved in one place.
  *
  * JSON: an object with "instances", an array of objects, every key optional:
  *   {"instances": [
@@ -96,6 +90,7 @@
 #define VKSKIN_CROWD_FILE_H
 
 #include "core.h"
+#include "instance.h"
 #include "pose.h"
 
 #ifdef __cplusplus
@@ -177,6 +172,27 @@ VKS_API void vks_crowd_spec_free(vks_crowd_spec *spec);
 /* Where instance i was written, for messages about it: "street.csv:12" or
  * "street.json: instances[3]". Returns buf. */
 VKS_API const char *vks_crowd_spec_where(const vks_crowd_spec *spec, uint32_t i, char *buf, size_t size);
+
+/* Where the host put what a spec names, for vks_crowd_spec_instance. */
+typedef struct vks_crowd_binding {
+    const uint32_t *models;        /* per spec->models[k]: its uploaded model index */
+    uint32_t default_model;        /* the uploaded index of the host's default model (model -1) */
+    const vks_skin *const *skins;  /* per uploaded model index: its skin, for layer masks by node
+                                      name (may be NULL where no layer has a mask) */
+    const int32_t *clips;          /* per spec->clips[k]: its index in the crowd's or stream's
+                                      clips; < 0: not loaded (an error where an entry plays it) */
+    const vks_cycle *clip_cycles;  /* per spec->clips[k]: the clip's own cycle, used where the
+                                      entry or layer gives none (NULL: loop) */
+} vks_crowd_binding;
+
+/* Entry i of spec as an instance (instance.h; *out is overwritten): model and root; no clip:
+ * VKS_POSE_BIND; a clip: VKS_POSE_CLIP with its start, speed and cycle; layers: VKS_POSE_LAYERS
+ * with each layer's clip, cycle, weight, blend, fade, mask (the skin's node of that name + 1)
+ * and reference (its clip's index + 1), the transition and root motion. VKS_ERR_INVALID naming
+ * the entry (vks_crowd_spec_where) for a clip not loaded or a mask the model does not have.
+ * Since 0.5 (before: vks_stream_instance_from_crowd, clips only). */
+VKS_API vks_result vks_crowd_spec_instance(const vks_crowd_spec *spec, uint32_t i, const vks_crowd_binding *b,
+                                           vks_instance *out, vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -112,12 +112,16 @@ VKS_API vks_read_options vks_read_options_defaults(const vks_read_options *opt);
 typedef vks_result (*vks_reader_fn)(const vks_read_options *opt, const void *bytes, size_t size,
                                     vks_skin **out, vks_error *err);
 
+/* RenderWare .dff (RW 3.0-3.7 clumps): skinned and rigid atomics, HAnim, Skin PLG, morph targets. */
 VKS_API vks_result vks_rw_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                        vks_error *err);
+/* Gamebryo .nif (4.0.0.2 to 20.2.0.7, Bethesda): skinned and rigid shapes, skin partitions, morphs. */
 VKS_API vks_result vks_nif_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err);
+/* NintendoWare CTR .cmdl (XML): smooth, rigid and unskinned primitive sets. */
 VKS_API vks_result vks_cmdl_read(const vks_read_options *opt, const void *bytes, size_t size,
                          vks_skin **out, vks_error *err);
+/* Bohemia .p3d (MLOD, ODOL) with the model.cfg that opt names or finds beside it. */
 VKS_API vks_result vks_p3d_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out,
                         vks_error *err);
 /* glTF 2.0, .gltf (JSON; external buffers through opt->gltf.path and opt->file) or .glb: every
@@ -207,6 +211,7 @@ typedef struct vks_format_info {
     vks_axes axes;                       /* the axes its files are authored in */
 } vks_format_info;
 
+/* How many formats the registry lists (models and clips, vks_format_at). */
 VKS_API uint32_t vks_format_count(void);
 /* The record at index (0 .. vks_format_count() - 1), NULL past the end. */
 VKS_API const vks_format_info *vks_format_at(uint32_t index);
@@ -214,6 +219,8 @@ VKS_API const vks_format_info *vks_format_at(uint32_t index);
  * dot ("nif", "dff", ".p3d"; case ignored), or NULL. */
 VKS_API const vks_format_info *vks_format_find(const char *name);
 
+/* The writers (test fixtures and the generator): skin as the format's bytes in *out_bytes
+ * (free with free()), *out_size long; what each writes: docs/formats.md, the "write" column. */
 VKS_API vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                         size_t *out_size, vks_error *err);
 VKS_API vks_result vks_nif_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,

@@ -116,8 +116,9 @@ typedef struct vks_gpu_options {
      * $HOME/.cache/vkskin; "": no cache. Never required: an absent, unwritable or damaged cache
      * only costs the measurement and the compile (a damaged entry is ignored with a warning). */
     const char *cache_dir;
-    /* Calibration at first use (README: Launch shapes): on a device the tuning table does not
-     * know, with no measured shape in the cache, the first vks_gpu_run or vks_crowd_create
+    /* Calibration at first use (docs/performance.md: Launch shapes): on a device the tuning table does not
+     * know, with no measured shape in the cache, the first vks_crowd_create, vks_stream_run or
+     * vks_gpu_calibrate_for_batch (the explicit step before vks_gpu_run, which never calibrates)
      * large enough to repay it (at least 16 times the calibration's own vertex-instances and
      * at least 2^26; a crowd's work is its vertex-instances per frame times
      * vks_crowd_desc.frames, 60 where that is 0) first runs vks_gpu_tune's calibration on its
@@ -170,6 +171,10 @@ typedef struct vks_gpu_shape_info {
     int calibrates_at_first_use;   /* 1: source "table" on a device the table does not know: a
                                       large enough first run calibrates (vks_gpu_options.calibrate);
                                       0 while a crowd of the context lives (none calibrates then) */
+    uint64_t chunk_bytes;          /* output bytes (positions and normals) of one chunk the tuning
+                                      table gives a one-shot run on this device (a
+                                      vks_gpu_batch.max_chunk_bytes for a run whose buffers are
+                                      made for it). Since 0.5 */
 } vks_gpu_shape_info;
 /* Fills *out (zeroes it for a NULL context). */
 VKS_API void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
@@ -250,7 +255,9 @@ typedef struct vks_gpu_device_info {
 VKS_API vks_result vks_gpu_list_devices(vks_gpu_device_info *out, uint32_t cap, uint32_t *count,
                                 vks_error *err);
 
+/* A context on the device opt names (zeroed: the best device), its pipelines made (step 2). */
 VKS_API vks_result vks_gpu_create(const vks_gpu_options *opt, vks_gpu **out, vks_error *err);
+/* Waits for the context's work and frees it with everything it made (NULL: nothing). */
 VKS_API void vks_gpu_destroy(vks_gpu *gpu);
 /* Vulkan objects this context has made since vks_gpu_create (its pipelines, uploads, batches
  * and crowds): what "no allocation in the steady state" is checked against. */
@@ -388,6 +395,15 @@ VKS_API vks_result vks_gpu_measure_ceilings(vks_gpu *gpu, uint64_t bytes, uint32
  * it does not do so for a run that will hand it none. Since 0.4. */
 VKS_API int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *batch);
 
+/* Calibration at first use (vks_gpu_options.calibrate) for the work of a batch, as an explicit
+ * step before vks_gpu_run: on a device the tuning table does not know, the first batch large
+ * enough times the launch shapes on its largest model and switches the context to the
+ * fastest; otherwise nothing. A run never calibrates from inside: call this before the runs
+ * that should profit. Never fails (a failed calibration keeps the shape, with a warning);
+ * not during a run. Since 0.5 (before, vks_gpu_run did it itself). */
+VKS_API void vks_gpu_calibrate_for_batch(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch);
+
+/* Runs a batch (step 4): poses, deforms and delivers every chunk, as batch says; stats may be NULL. */
 VKS_API vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err);
 /* Frees the buffer set vks_gpu_run keeps between runs (BUFFER LIFETIME above); the next run

@@ -60,6 +60,8 @@ typedef struct vks_output vks_output;
  * VKS_ERR_IO with a message saying what stands in the way. */
 VKS_API vks_result vks_output_check(const char *path, uint64_t min_bytes, vks_error *err);
 
+/* Opens path for writing as described above: a temporary name beside it (or the stream itself
+ * for "-" and FIFOs) until vks_output_close commits or discards it. */
 VKS_API vks_result vks_output_open(vks_output **out, const char *path, vks_error *err);
 /* The stream to write to (buffered; the caller may setvbuf it before the first write). */
 VKS_API FILE *vks_output_stream(vks_output *o);

@@ -68,12 +68,22 @@ VKS_API void vks_pose_set_free(vks_pose_set *set);
 
 /* ---- pose sources: (instance, frame) -> locals, whatever made them ---- */
 
+/* Where locals come from: the one pose enum of the library, for the CPU's pose sources
+ * (vks_pose_source, below) and for the GPU's instances (vks_instance, instance.h: the crowd,
+ * the stream, the bake). Zero is procedural for both. A source takes PROCEDURAL, BIND, FRAMES
+ * and CLIP (its layers ride on CLIP); an instance takes PROCEDURAL, BIND, LOCALS, CLIP and
+ * LAYERS (a pose set goes to the GPU as LOCALS frames). Since 0.5 LOCALS and LAYERS are here
+ * (before, vks_pose_kind and vks_pose_kind said them, with other numbers). */
 typedef enum vks_pose_kind {
     VKS_POSE_PROCEDURAL = 0, /* vks_pose_procedural at time frame / fps, per instance */
     VKS_POSE_BIND,           /* the bind locals, every instance and frame */
     VKS_POSE_FRAMES,         /* a pose set: frame f is the set's frame f % frame_count, the same
                                 for every instance */
-    VKS_POSE_CLIP            /* clips (clip.h): instance i plays plays[i % play_count] */
+    VKS_POSE_CLIP,           /* clips (clip.h): instance i plays plays[i % play_count]; an
+                                instance: one clip of the crowd's or stream's clips */
+    VKS_POSE_LOCALS,         /* instances: locals the host gives (vks_instance.locals, and
+                                vks_crowd_set_locals) */
+    VKS_POSE_LAYERS          /* instances: up to VKS_MAX_LAYERS clips blended (the rule below) */
 } vks_pose_kind;
 
 struct vks_clip;

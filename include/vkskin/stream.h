@@ -6,11 +6,9 @@
  *
  * STEP BY STEP
  *   1. vks_gpu_create(&opt, &gpu, &err); vks_gpu_upload(gpu, skins, m, &models, &err)
- *   2. vks_stream_instance in[n] = {{0}};         zeroed: model 0, the bind pose, no root
- *      in[i].pose = VKS_STREAM_CLIP; in[i].clip = 0; in[i].clip_speed = 1;  (or procedural, ...)
- *      or, from a crowd file: vks_stream_instance_from_crowd(&spec->instances[i], model, clip,
- *                                                            clip_cycle, &in[i])
- *      or crowd instances (crowd.h) as they are: see CROWD INSTANCES below
+ *   2. vks_instance in[n] = {{0}};                 instance.h; zeroed: model 0, procedural
+ *      in[i].pose = VKS_POSE_CLIP; in[i].clip = 0; in[i].clip_speed = 1;  (or bind, locals, ...)
+ *      or, from a crowd file: vks_crowd_spec_instance(spec, i, &binding, &in[i], &err)
  *   3. vks_stream_desc d = {0}; d.models = models; d.skins = skins; d.model_count = m;
  *      d.clips = clips; d.clip_count = c; d.instances = in; d.instance_count = n;
  *      d.times = times; d.frame_count = f; d.deliver = my_callback; d.user = me;
@@ -26,7 +24,7 @@
  * THE RING. Each frame is recorded (pose pass, deform pass, a copy of the chunk's outputs into
  * a readback slot) into the slot's own command buffer and submitted with its own fence; the
  * callback for frame N reads slot N % ring while frames N + 1 .. N + ring - 1 are already
- * submitted. Host locals that change per frame (VKS_STREAM_LOCALS with locals_frames > 1) are
+ * submitted. Host locals that change per frame (VKS_POSE_LOCALS with locals_frames > 1) are
  * written between frames, so such a chunk keeps one frame in flight (still overlapping the
  * callback of the frame before). The numbers do not depend on the ring or the chunks: frame N
  * is what vks_crowd_run_frame at times[N] and vks_crowd_read give.
@@ -44,45 +42,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Where an instance's locals come from at each frame. */
-typedef enum vks_stream_pose {
-    VKS_STREAM_BIND = 0,   /* the model's bind locals (vks_pose_bind) */
-    VKS_STREAM_LOCALS,     /* host locals: frame k uses locals + (k % locals_frames) * node_count */
-    VKS_STREAM_PROCEDURAL, /* vks_pose_procedural(skin, seed, pose_instance, time, max_angle) */
-    VKS_STREAM_CLIP,       /* clip `clip` of the stream's clips at vks_clip_play_time_f(clip,
-                              clip_cycle, clip_start, clip_speed, time) */
-    VKS_STREAM_LAYERS      /* layers of the stream's clips, blended as VKS_CROWD_POSE_LAYERS
-                              (crowd.h); the stream's desc must say layers */
-} vks_stream_pose;
-
-typedef struct vks_stream_instance { /* zeroed: model 0, the bind pose, identity root */
-    uint32_t model;            /* index into the uploaded models */
-    vks_stream_pose pose;
-    vks_affine root;           /* where the instance stands (vks_crowd_instance.root); zeroed:
-                                  identity */
-    const vks_affine *locals;  /* VKS_STREAM_LOCALS: locals_frames * node_count, finite; not
-                                  owned, read while the stream runs */
-    uint32_t locals_frames;    /* VKS_STREAM_LOCALS: 0 is taken as 1 */
-    uint64_t seed;             /* procedural */
-    uint32_t pose_instance;    /* procedural: the instance number vks_pose_procedural hashes */
-    float max_angle;           /* procedural: <= 0: 0.6 rad */
-    uint32_t clip;             /* VKS_STREAM_CLIP: index into the stream's clips */
-    float clip_start;          /* clip seconds at time 0 */
-    float clip_speed;          /* clip seconds per second */
-    vks_cycle clip_cycle;
-    /* VKS_STREAM_LAYERS: as vks_crowd_instance's fields of the same names */
-    uint32_t layer_count;
-    vks_crowd_layer layers[VKS_MAX_LAYERS];
-    float fade_start, fade_duration;
-    int root_motion;           /* VKS_ROOT_MOTION_* (clip.h): the up axis, | _YAW for the turn too */
-} vks_stream_instance;
-
-/* A crowd file's entry (crowd_file.h) as a stream instance: model is the uploaded index of the
- * entry's model; clip the stream's index of the clip it names (< 0: none, the bind pose);
- * clip_cycle the cycle of that clip, used where the entry gives none. */
-VKS_API void vks_stream_instance_from_crowd(const vks_crowd_entry *entry, uint32_t model, int32_t clip,
-                                            vks_cycle clip_cycle, vks_stream_instance *out);
 
 /* One frame of one chunk of instances. */
 typedef struct vks_stream_delivery {
@@ -108,24 +67,25 @@ typedef struct vks_stream_desc {
     const vks_gpu_models *models;        /* uploaded to the context */
     const vks_skin *const *skins;        /* skins[m]: the skin uploaded as model m */
     uint32_t model_count;
-    const vks_clip *const *clips;        /* what VKS_STREAM_CLIP instances play, uploaded by the
+    const vks_clip *const *clips;        /* what VKS_POSE_CLIP and _LAYERS instances play, uploaded by the
                                             stream (vks_gpu_upload_clips); may be NULL */
     uint32_t clip_count;
     const vks_gpu_clips *gpu_clips;      /* or clips already uploaded for these models (then
                                             clips is ignored) */
-    const vks_stream_instance *instances; /* instance_count entries, or: */
+    const vks_instance *instances;       /* instance_count entries (instance.h: every pose but
+                                            FRAMES; a LOCALS one needs locals), or: */
     /* instance i, asked for chunk by chunk (for crowds too large to list at once), and may be
        asked more than once (every instance once more before the first chunk where calibration
        at first use may come: the stream's work is all its instances'); used when instances is
        NULL */
-    void (*get_instance)(void *user, uint32_t i, vks_stream_instance *out);
+    void (*get_instance)(void *user, uint32_t i, vks_instance *out);
     uint32_t instance_count;             /* >= 1 */
     const float *times;                  /* frame_count frame times, seconds */
     uint32_t frame_count;                /* >= 1 */
     int no_normals;                      /* nonzero: positions only */
     uint64_t chunk_bytes;                /* one chunk's outputs for one frame (0: 64 MiB) */
     uint32_t ring;                       /* readback slots, 2..8 (0: 2) */
-    int layers;                          /* nonzero: instances may be VKS_STREAM_LAYERS (the
+    int layers;                          /* nonzero: instances may be VKS_POSE_LAYERS (the
                                             crowds take the larger layered tables) */
     vks_stream_deliver_fn deliver;       /* required by vks_stream_run */
     void *user;                          /* for deliver and get_instance */
@@ -159,34 +119,6 @@ VKS_API vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *desc, vks
  * not closed. */
 VKS_API vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bake *bake,
                                       uint64_t memory_bytes, vks_stream_stats *stats, vks_error *err);
-
-/* CROWD INSTANCES. Instances that are crowd instances already (crowd.h; the vkskin program
- * makes each crowd file entry into one: clip, layers with their references, transition, root
- * motion with yaw, root) go into the stream as they are: no stream instance between, nothing to
- * keep in step. Every crowd pose source: VKS_CROWD_POSE_PROCEDURAL, _CLIP, _LAYERS (the desc
- * must say layers), and VKS_CROWD_POSE_LOCALS, which holds the model's bind locals (the stream
- * has no host locals for it: those are VKS_STREAM_LOCALS). clip and the layers' clips and
- * references index the stream's clips. Mind that a zeroed vks_crowd_instance is procedural,
- * where a zeroed vks_stream_instance is the bind pose. The numbers are what the same instances
- * give as stream instances. */
-typedef void (*vks_stream_crowd_fn)(void *user, uint32_t i, vks_crowd_instance *out);
-
-typedef struct vks_stream_crowd {
-    const vks_crowd_instance *instances; /* the desc's instance_count entries, or: */
-    vks_stream_crowd_fn get_instance;    /* instance i, asked for chunk by chunk (and as the desc's
-                                            get_instance may be), with the desc's user; used when
-                                            instances is NULL */
-} vks_stream_crowd;
-
-/* vks_stream_run over crowd instances: the desc as above, but for its instances and
- * get_instance, which are ignored (crowd NULL: they are used, as vks_stream_run). Since 0.4. */
-VKS_API vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
-                                        vks_stream_stats *stats, vks_error *err);
-
-/* vks_stream_to_bake over crowd instances, likewise. Since 0.4. */
-VKS_API vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
-                                            vks_bake *bake, uint64_t memory_bytes, vks_stream_stats *stats,
-                                            vks_error *err);
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,7 @@ typedef struct vks_vat_sidecar {
     uint32_t part_count;
 } vks_vat_sidecar;
 
-/* The sidecar as JSON, with the keys of the vkskin program's VAT sidecars (README, "Batch
+/* The sidecar as JSON, with the keys of the vkskin program's VAT sidecars (docs/baking.md, "Batch
  * baking"). */
 VKS_API vks_result vks_vat_sidecar_write(const char *path, const vks_vat_sidecar *s, vks_error *err);
 

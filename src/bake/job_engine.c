@@ -314,23 +314,23 @@ static const vks_clip *layer_clip(const vks_bake_loaded *l, uint32_t k)
  * time 0, so frame time T moves into each layer's start (start + speed T, in float as the
  * GPU's clip time) and into the transition's start (fade_start - T). Returns the next at. */
 static uint32_t layered_instances(const vks_bake_job *job, const vks_bake_loaded *l, uint32_t j, uint32_t ca,
-                                  uint32_t at, vks_stream_instance *inst, group_map *gm)
+                                  uint32_t at, vks_instance *inst, group_map *gm)
 {
     const vks_clip_layers *ly = l->layers;
     const vks_bake_clip *bc = &l->clips[0];
     for (uint32_t f = 0; f < bc->frames; f++, at++) {
-        vks_stream_instance *si = &inst[at];
+        vks_instance *si = &inst[at];
         float T = (float)vks__bake_frame_time(job, bc, f);
         gm->job_of[at] = j, gm->frame_of[at] = bc->first_frame + f;
         si->model = j;
-        si->pose = VKS_STREAM_LAYERS;
+        si->pose = VKS_POSE_LAYERS;
         si->layer_count = ly->count;
         si->fade_start = ly->fade_start - T;
         si->fade_duration = ly->fade_duration;
         si->root_motion = ly->root_motion;
         for (uint32_t k = 0; k < ly->count; k++) {
             const vks_clip_layer *y = &ly->layer[k];
-            vks_crowd_layer *o = &si->layers[k];
+            vks_instance_layer *o = &si->layers[k];
             o->clip = ca + (uint32_t)(y->play.binding - l->bindings);
             o->start = y->play.start + y->play.speed * T;
             o->speed = y->play.speed;
@@ -368,7 +368,7 @@ int vks__bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_l
     }
     const vks_skin **skins = malloc(sizeof *skins * count);
     const vks_clip **clips = malloc(sizeof *clips * (clip_total ? clip_total : 1));
-    vks_stream_instance *inst = calloc(total ? total : 1, sizeof *inst);
+    vks_instance *inst = calloc(total ? total : 1, sizeof *inst);
     group_map gm = {malloc(sizeof(uint32_t) * (total ? total : 1)), malloc(sizeof(uint32_t) * (total ? total : 1)),
                     ls, frs, pool};
     vks_result r = skins && clips && inst && gm.job_of && gm.frame_of
@@ -387,10 +387,10 @@ int vks__bake_deform_gpu_group(const vks_bake_job *const *jobs, const vks_bake_l
         for (uint32_t c = 0; c < l->clip_count; c++) {
             clips[ca + c] = l->clips[c].clip;
             for (uint32_t f = 0; f < l->clips[c].frames; f++, at++) {
-                vks_stream_instance *si = &inst[at];
+                vks_instance *si = &inst[at];
                 gm.job_of[at] = j, gm.frame_of[at] = l->clips[c].first_frame + f;
                 si->model = j;
-                si->pose = VKS_STREAM_CLIP;
+                si->pose = VKS_POSE_CLIP;
                 si->clip = ca + c;
                 si->clip_start = (float)vks__bake_frame_time(jobs[j], &l->clips[c], f);
                 si->clip_speed = 0.0f;

@@ -1,4 +1,4 @@
-/* A bake job that names layers (README "Batch baking", issue 27): its clips are the layer
+/* A bake job that names layers (docs/baking.md "Batch baking", issue 27): its clips are the layer
  * clips of one crowd entry, and its frames the layered pose at each frame's time, as
  * `deform --crowd` plays that entry. The manifest's keys are parsed by the crowd file's own
  * parser (job_manifest.c), so they mean what they mean there. */

@@ -1,4 +1,4 @@
-/* The bake manifest (README "Batch baking"): JSON read with cJSON into jobs, every default
+/* The bake manifest (docs/baking.md "Batch baking"): JSON read with cJSON into jobs, every default
  * applied, every value checked, errors naming the entry. */
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* How much host memory a bake job takes (README "Safety"): a job holds all its frames at once
+/* How much host memory a bake job takes (docs/safety.md): a job holds all its frames at once
  * (the VAT textures need every frame's bounds and rows before a byte is written), so a job
  * over the run's budget (--max-memory-mb) is refused before its frames are made, naming the
  * job, what it needs and the budget. The estimate follows what the writers allocate; what it

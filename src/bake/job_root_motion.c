@@ -1,4 +1,4 @@
-/* A layered bake job's root motion (README "Batch baking", issue 27): with "root_motion" the
+/* A layered bake job's root motion (docs/baking.md "Batch baking", issue 27): with "root_motion" the
  * job's instance plays in place, and the motion taken out of it is written beside the bake as
  * NAME.root_motion.csv, one row per baked frame, from the CPU reference in double whatever
  * engine deformed the vertices (as deform --crowd's CSV). Every output kind's sidecar lists it. */

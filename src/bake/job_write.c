@@ -1,4 +1,4 @@
-/* A bake job's outputs (README "Batch baking"): VAT textures (OpenEXR float and half, 16-bit
+/* A bake job's outputs (docs/baking.md "Batch baking"): VAT textures (OpenEXR float and half, 16-bit
  * PNG), the rest mesh that addresses them, the bone-matrix atlas, PC2 and raw caches; each
  * output kind with a JSON sidecar written last, so that a sidecar on disk means its files are
  * complete, and a re-run can tell what is up to date from the sidecars alone. */

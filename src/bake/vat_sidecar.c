@@ -1,5 +1,5 @@
 /* The VAT sidecar (vat_write.h): what a shader needs to play the textures, as JSON with the
- * keys of the vkskin program's bake (README, "Batch baking"), written through the output
+ * keys of the vkskin program's bake (docs/baking.md, "Batch baking"), written through the output
  * module. */
 #include "vkskin/gltf.h"
 #include "vkskin/output.h"

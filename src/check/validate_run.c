@@ -300,6 +300,7 @@ static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
     if (rc == VKS_OK) {
         vks__validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&r->counts.gpu_figures);
+        vks_gpu_calibrate_for_batch(gpu, ms, &b); /* as the CLI's validate: a run never calibrates itself */
         rc = vks_gpu_run(gpu, ms, &b, &o->device.stats, err);
         if (rc != VKS_OK && err->code == VKS_OK) /* a chunk's reference ran out of memory */
             rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for a chunk's reference");

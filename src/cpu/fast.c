@@ -317,9 +317,9 @@ static void *align64(void *p)
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
-/* The runs by slots used (fast_runs.h), through the job's allocator: without memory for them
- * every group runs at its own count, as before. */
-static void runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *r)
+/* The runs by slots used (fast_runs.h), through the job's allocator like every temporary: 0
+ * without memory for them (the run is then VKS_ERR_NOMEM, as the options promise). */
+static int runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *r)
 {
     uint64_t cap = vks__fast_runs_capacity(s);
     if (cap < SIZE_MAX / sizeof *r->runs) {
@@ -328,10 +328,9 @@ static void runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs 
     }
     if (r->runs && r->group_first) {
         vks__fast_runs_make(s, group_slots_fn, r);
-        return;
+        return 1;
     }
-    if (r->runs)
-        a->free(a->user, r->runs), r->runs = NULL;
+    return 0;
 }
 
 static void runs_free(const vks_allocator *a, vks__fast_runs *r)
@@ -430,13 +429,13 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
-    runs_make(s, &a, &sh.runs);
+    int runs_ok = runs_make(s, &a, &sh.runs);
     /* The records: with at most one instance per thread each thread makes its own, chunk by
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */
     sh.stream = job->instance_count <= (uint32_t)threads || sh.per_instance; /* weights: records per instance */
     void *rec_block = NULL, *more_block = NULL;
-    int ok = t && ids;
+    int ok = t && ids && runs_ok;
     if (!sh.stream) {
         sh.blocks = (s->vertex_count + PREP_BLOCK - 1) / PREP_BLOCK;
         if ((uint64_t)s->vertex_count * sizeof *sh.rec < SIZE_MAX - 64) {

@@ -113,7 +113,7 @@ uint64_t vks__mats_of(const vks__gpu_model *m)
     return (n ? n : 1) + m->morph_slots;
 }
 
-vks_result vks__crowd_layout(vks__plan_models pm, const vks_crowd_instance *inst, uint32_t count, uint64_t budget,
+vks_result vks__crowd_layout(vks__plan_models pm, const vks_instance *inst, uint32_t count, uint64_t budget,
                              uint64_t param_bytes, uint32_t wg, uint32_t tile, uint32_t *starts, vks__caps *caps, uint32_t *part_count,
                              vks_error *err)
 {

@@ -91,7 +91,7 @@ uint64_t vks__mats_of(const vks__gpu_model *m);
  * deform pass will cut them: a run of consecutive instances of one model shares items per
  * started tile of `tile` instances; param_bytes is one instance's pose parameters (the layered
  * crowds' are larger). VKS_ERR_LIMIT when one instance alone is over budget. */
-vks_result vks__crowd_layout(vks__plan_models pm, const vks_crowd_instance *inst, uint32_t count, uint64_t budget,
+vks_result vks__crowd_layout(vks__plan_models pm, const vks_instance *inst, uint32_t count, uint64_t budget,
                              uint64_t param_bytes, uint32_t wg, uint32_t tile, uint32_t *starts, vks__caps *caps, uint32_t *parts,
                              vks_error *err);
 

@@ -10,7 +10,6 @@
 typedef struct bake_sink {
     vks_bake *bake;
     const vks_stream_desc *outer; /* the caller's desc: its deliver observes */
-    const vks_stream_crowd *outer_crowd; /* the caller's crowd instances, or NULL */
     uint32_t frames;
     size_t per;                   /* floats per instance and frame */
     int direct;                   /* one instance a chunk: written as delivered */
@@ -41,32 +40,18 @@ static int take(void *user, const vks_stream_delivery *dv)
     return k->outer->deliver ? k->outer->deliver(k->outer->user, dv) : 0;
 }
 
-static void pass_instance(void *user, uint32_t i, vks_stream_instance *out)
+static void pass_instance(void *user, uint32_t i, vks_instance *out)
 {
     const bake_sink *k = user;
     k->outer->get_instance(k->outer->user, i, out);
 }
 
-static void pass_crowd_instance(void *user, uint32_t i, vks_crowd_instance *out)
-{
-    const bake_sink *k = user;
-    k->outer_crowd->get_instance(k->outer->user, i, out);
-}
-
 /* The model of instance 0, which sizes the held frames; UINT32_MAX when there is none. */
-static uint32_t first_model(const vks_stream_desc *desc, const vks_stream_crowd *crowd)
+static uint32_t first_model(const vks_stream_desc *desc)
 {
-    if (crowd && (crowd->instances || crowd->get_instance)) {
-        vks_crowd_instance first = {0};
-        if (crowd->instances)
-            first = crowd->instances[0];
-        else
-            crowd->get_instance(desc->user, 0, &first);
-        return first.model;
-    }
-    if (crowd || (!desc->instances && !desc->get_instance))
+    if (!desc->instances && !desc->get_instance)
         return UINT32_MAX;
-    vks_stream_instance first = {0};
+    vks_instance first = {0};
     if (desc->instances)
         first = desc->instances[0];
     else
@@ -74,17 +59,17 @@ static uint32_t first_model(const vks_stream_desc *desc, const vks_stream_crowd 
     return first.model;
 }
 
-vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
-                                    vks_bake *bake, uint64_t memory_bytes, vks_stream_stats *stats, vks_error *err)
+vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
+                              vks_stream_stats *stats, vks_error *err)
 {
-    uint32_t model = desc && desc->instance_count ? first_model(desc, crowd) : UINT32_MAX;
+    uint32_t model = desc && desc->instance_count ? first_model(desc) : UINT32_MAX;
     if (!desc || !bake || !desc->skins || !desc->model_count || !desc->instance_count || model == UINT32_MAX)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "no desc, bake, skins or instances");
     if (model >= desc->model_count || !desc->skins[model])
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance 0: model %u of %u",
                              model, desc->model_count);
     const vks_skin *s = desc->skins[model];
-    bake_sink k = {bake, desc, crowd, desc->frame_count ? desc->frame_count : 1, (size_t)s->vertex_count * 3, 0, NULL,
+    bake_sink k = {bake, desc, desc->frame_count ? desc->frame_count : 1, (size_t)s->vertex_count * 3, 0, NULL,
                    NULL, VKS_OK, {0}};
     uint64_t budget = memory_bytes ? memory_bytes : 64ull << 20;
     uint64_t per_frame = (uint64_t)(s->vertex_count ? s->vertex_count : 1) * 24;
@@ -104,12 +89,9 @@ vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, c
     d.deliver = take;
     d.user = &k;
     /* the caller's instances, a callback given the caller's user */
-    vks_stream_crowd c = crowd ? *crowd : (vks_stream_crowd){0};
-    if (crowd && !crowd->instances)
-        c.get_instance = pass_crowd_instance;
-    else if (!crowd && !desc->instances)
+    if (!desc->instances)
         d.get_instance = pass_instance;
-    vks_result r = vks_stream_run_crowd(gpu, &d, crowd ? &c : NULL, stats, err);
+    vks_result r = vks_stream_run(gpu, &d, stats, err);
     if (k.result != VKS_OK) { /* the output failed: its error, not the stop it caused */
         if (err)
             *err = k.err;
@@ -117,10 +99,4 @@ vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, c
     }
     free(k.pos), free(k.nrm);
     return r;
-}
-
-vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
-                              vks_stream_stats *stats, vks_error *err)
-{
-    return vks_stream_to_bake_crowd(gpu, desc, NULL, bake, memory_bytes, stats, err);
 }

@@ -50,6 +50,13 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
     s.source = "table";
     s.pose_wg = fit_wg(f, 64);
     s.skin_texels = texels_span(f);
+    /* A one-shot deform's chunks: at most this many output bytes a chunk, so a large run has
+     * several and deforms one while the previous one is written. On a CPU device (lavapipe,
+     * SwiftShader) the ring's buffers are fresh host pages the deform faults in, and the kernel
+     * shares the cores with the writer: 16 MiB chunks took a 1000-instance, 240 MB deform from
+     * 1.6 s to 0.7 s and the bench's deform path from x0.30-0.53 to x0.56-0.59 of the kernel
+     * (BENCHMARKS.md); a GPU takes 64 MiB. */
+    s.chunk_bytes = f->device_type == DEVICE_TYPE_CPU ? (uint64_t)16 << 20 : (uint64_t)64 << 20;
     if (f->device_type == DEVICE_TYPE_CPU && f->vendor_id == VENDOR_GOOGLE) {
         /* SwiftShader (Chromium 156's, on 2 cores shared with other jobs, 2026-12-06): it too
          * runs a workgroup with barriers as coroutines, with 4-wide subgroups. `vkskin tune`

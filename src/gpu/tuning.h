@@ -38,6 +38,8 @@ typedef struct vks__launch_shape {
                             * branch per slot); 0: every slot blended, the empty ones with weight 0 */
     const char *source;    /* "table", "cache", "calibration" or "forced" */
     const char *reason;    /* the table row or the override that gave it (static text) */
+    uint64_t chunk_bytes;  /* output bytes of one chunk of a one-shot deform (a run whose buffers
+                            * are made for it: the vkskin program's deform --gpu) */
     uint32_t known;        /* 1: a row of the table that names this kind of device (rests on a
                             * measurement of it); 0: the fallback for devices the table does not
                             * know, which calibration at first use replaces (tuning_start.h) */

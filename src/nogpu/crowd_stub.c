@@ -28,7 +28,7 @@ uint32_t vks_crowd_instance_count(const vks_crowd *crowd)
     return 0;
 }
 
-vks_result vks_crowd_set_instance(vks_crowd *crowd, uint32_t i, const vks_crowd_instance *inst, vks_error *err)
+vks_result vks_crowd_set_instance(vks_crowd *crowd, uint32_t i, const vks_instance *inst, vks_error *err)
 {
     return no_gpu(err);
 }

@@ -116,6 +116,11 @@ int vks_gpu_batch_reduces(const vks_gpu *gpu, const vks_gpu_batch *batch)
     return 0;
 }
 
+void vks_gpu_calibrate_for_batch(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch)
+{
+    (void)gpu, (void)models, (void)batch;
+}
+
 vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *models, const vks_gpu_batch *batch,
                        vks_gpu_stats *stats, vks_error *err)
 {

@@ -24,15 +24,3 @@ vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bak
         memset(stats, 0, sizeof *stats);
     return no_gpu(err);
 }
-
-vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
-                                vks_stream_stats *stats, vks_error *err)
-{
-    return vks_stream_run(gpu, desc, stats, err);
-}
-
-vks_result vks_stream_to_bake_crowd(vks_gpu *gpu, const vks_stream_desc *desc, const vks_stream_crowd *crowd,
-                                    vks_bake *bake, uint64_t memory_bytes, vks_stream_stats *stats, vks_error *err)
-{
-    return vks_stream_to_bake(gpu, desc, bake, memory_bytes, stats, err);
-}

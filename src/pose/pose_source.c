@@ -55,6 +55,10 @@ void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, ui
             vks_clip_sample_locals_d(pl->clip, pl->binding, skin, t, out);
         return;
     }
+    case VKS_POSE_LOCALS: /* instance kinds (instance.h): a pose source holds no locals or layers of */
+    case VKS_POSE_LAYERS: /* its own, so it poses as an empty entry does: the bind pose */
+        vks_pose_bind(skin, out);
+        return;
     case VKS_POSE_PROCEDURAL:
         break;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vkskin bake (README "Batch baking") over every generated character and clip
+# vkskin bake (docs/baking.md "Batch baking") over every generated character and clip
 # (tools/slurm/all_characters.json) into every output kind: the decode test reproduces the CPU
 # reference from the textures and sidecars alone (CPU reference bake, and GPU bake under the
 # validation layer where there is a device); a second run skips everything, --force redoes it

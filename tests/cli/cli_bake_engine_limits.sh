@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vkskin bake (README "Batch baking", "Engine limits" and "Sidecars"): a job whose texture would
+# vkskin bake (docs/baking.md "Batch baking", "Engine limits" and "Sidecars"): a job whose texture would
 # be taller than "max_height" (default 16384) is refused before any work, naming the keys that
 # help; "pow2" pads a VAT to powers of two and the decode test still reads it; the sidecars
 # carry up axis, handedness, unit, colour space and per clip cycle, loop, fps and file index,

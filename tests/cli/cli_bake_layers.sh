@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bake jobs that name layers (README "Batch baking", issue 27): a job of two normal layers and
+# Bake jobs that name layers (docs/baking.md "Batch baking", issue 27): a job of two normal layers and
 # one masked additive one, a job with a crossfade, and one whose additive layer names a
 # reference pose, baked by the CPU reference, the fast CPU
 # engine and the GPU. The reference's frames must be the very bytes `deform --crowd --cpu`

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vkskin bake holds a job's frames in memory, so a job over --max-memory-mb is refused before
-# it is deformed (README "Safety"): a job of 1802 frames of a 1562-vertex character (about
+# it is deformed (docs/safety.md): a job of 1802 frames of a 1562-vertex character (about
 # 65 MB of positions and normals) under a 32 MB budget fails with exit 5, naming the manifest,
 # the job and the budget, writes nothing of that job and never takes its memory (its peak
 # resident size stays well under the job's frames), while the manifest's other job is baked.

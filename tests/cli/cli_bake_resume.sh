@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A bake killed with -9 halfway and run again makes the same files, byte for byte, as a bake
-# that was never interrupted (README "Batch baking": outputs are renamed into place when
+# that was never interrupted (docs/baking.md "Batch baking": outputs are renamed into place when
 # complete and a sidecar is written after its files, so the re-run redoes exactly what was
 # not finished), and leaves no temporary behind. Exit 77 without OpenEXR.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bake jobs with "root_motion" (README "Batch baking", issue 27): the job's instance plays in
+# Bake jobs with "root_motion" (docs/baking.md "Batch baking", issue 27): the job's instance plays in
 # place, its frames the very bytes `deform --crowd --cpu` writes for the same instance, and the
 # motion taken out is written beside the bake as NAME.root_motion.csv (deform's CSV without the
 # instance column), listed in every kind's sidecar; yaw adds a yaw column. A job without it

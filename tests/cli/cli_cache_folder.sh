@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tuning cache's folder trusted no further than its user (issue 37; README "Safety"), as
+# The tuning cache's folder trusted no further than its user (issue 37; docs/safety.md), as
 # an attacker who can plant files there or a careless setup would have it, in a private
 # $XDG_CACHE_HOME: a symlink at the writer's temporary name ("<entry>.tmp.<pid>", the pid
 # known by exec) does not make vkskin tune write the link's target outside the cache; a FIFO

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A glTF's external files (README "Safety"): model.gltf + model.bin is how Blender and the
+# A glTF's external files (docs/safety.md): model.gltf + model.bin is how Blender and the
 # Khronos samples ship, so
 #   1. the buffers and images a .gltf names are inputs: no command writes over one (deform,
 #      validate --junit, render, bench --end-to-end, convert, a glTF clip's buffer, bake);

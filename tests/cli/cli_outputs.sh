@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Outputs that destroy nothing and inputs read within limits (README "Safety"), as a user runs
+# Outputs that destroy nothing and inputs read within limits (docs/safety.md), as a user runs
 # vkskin deform: special files streamed into, symlinks followed, inputs never overwritten, no
 # two inputs written to one name, what can be checked refused before any work, temporaries
 # removed on SIGINT/SIGTERM and swept after kill -9, read-only files kept, inputs bounded.

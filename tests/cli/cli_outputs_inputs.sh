@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No output replaces an input (README "Safety"), for every command and every output it writes:
+# No output replaces an input (docs/safety.md), for every command and every output it writes:
 # validate's JUnit, report and golden files, bake's vertex data, textures, sidecars, sheets and
 # report, bench's --end-to-end file, render's PNG. Each is refused before any work with exit 2
 # and one line naming the output and the input; the input keeps its bytes and nothing new is

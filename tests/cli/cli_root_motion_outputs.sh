@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A crowd's root-motion CSVs under the rules of every output (issue 37; README "Safety"), as a
+# A crowd's root-motion CSVs under the rules of every output (issue 37; docs/safety.md), as a
 # user runs vkskin deform --crowd: one that another model's vertex output would be written to
 # is refused before any work (exit 2); one that cannot be written (read-only, a folder in the
 # way) is refused before the crowd is deformed (exit 5), nothing written; --out - refuses to

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Godot 3 playback kit (engines/godot3, README "Play a bake in your engine") in Debian's
+# The Godot 3 playback kit (engines/godot3, docs/baking.md "Play a bake in your engine") in Debian's
 # godot3 under Xvfb: a baked frame drawn by the kit's scene (its shaders decoding the textures)
 # matches vkskin's own render of the same frame of the same clip by silhouette. Both pictures
 # use vkskin render's camera (the kit's scene fits it to the bind pose as src/render/camera.c

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three.js playback kit (engines/threejs, README "Play a bake in your engine" and "Play a
+# The three.js playback kit (engines/threejs, docs/baking.md "Play a bake in your engine" and "Play a
 # crowd in your engine") in headless Chromium, with each three.js given: the oldest release the
 # kit supports (r149, which the build fetches for validate --report) and the current one from npm
 # (the build fetches `three@latest`), one page load each.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# README.md's commands run as written (issue 26, item 6): every fenced shell block (```sh) is
-# run, in README order, from a temporary copy of the repository root (datasets/, examples/ and
+# The commands of README.md and docs/*.md run as written (issue 26, item 6; issue 43): every
+# fenced shell block (```sh) is run, page by page in README then docs/ order, from a temporary copy of the repository root (datasets/, examples/ and
 # tools/ copied, so nothing a command writes lands in the source tree) with the built program as
 # build/vkskin and on PATH, and the real samples as ../shared/datasets beside it. Any non-zero
 # exit fails, naming the block's line. The files README shows as examples/crowd.json,
@@ -23,6 +23,7 @@ skips=(
   "sbatch|needs a Slurm cluster (cli_bake_slurm brings up a one-node one)"
   "cmake --install build-lib|a second build of the library, installed into /opt as root (package_install does the same into a temporary prefix)"
   "blender|opens Blender's window: interactive, and Blender is no test dependency"
+  "--no-build-isolation ./python|builds the Python package from python/, which the copy lacks (python_venv runs the install)"
 )
 
 mkdir -p "$work/repo/build" "$work/shared" "$work/blocks"
@@ -31,32 +32,35 @@ ln -s "$vk" "$work/repo/build/vkskin"
 [ -d "$real" ] && ln -s "$(cd "$real" && pwd)" "$work/shared/datasets"
 export PATH="$work/repo/build:$PATH"
 
-# each ```sh block into blocks/LINE.sh (LINE: the fence's line in README.md); the example files
-# shown in README compared with the files
+# each ```sh block into blocks/PAGE-NN_PAGE_LINE.sh (LINE: the fence's line in the page; the
+# page's path after the line, / as @); the example files the pages show compared with the files
 python3 - "$src" "$work/blocks" <<'PY' || fail=1
 import os, sys
 src, out = sys.argv[1], sys.argv[2]
-lines = open(os.path.join(src, 'README.md'), encoding='utf-8').read().split('\n')
-blocks, cur, start, shell = [], None, 0, False
-for n, line in enumerate(lines, 1):
-    if line.startswith('```'):
-        if cur is None:
-            cur, start, shell = [], n, line[3:].strip() in ('sh', 'bash', 'shell')
-        else:
-            blocks.append((start, shell, '\n'.join(cur) + '\n'))
-            cur = None
-    elif cur is not None:
-        cur.append(line)
-if cur is not None:
-    sys.exit('README.md: the block opened at line %d is never closed' % start)
-for start, shell, text in blocks:
+pages = ['README.md'] + sorted('docs/' + f for f in os.listdir(os.path.join(src, 'docs')) if f.endswith('.md'))
+blocks = []
+for p, page in enumerate(pages):
+    lines = open(os.path.join(src, page), encoding='utf-8').read().split('\n')
+    cur, start, shell = None, 0, False
+    for n, line in enumerate(lines, 1):
+        if line.startswith('```'):
+            if cur is None:
+                cur, start, shell = [], n, line[3:].strip() in ('sh', 'bash', 'shell')
+            else:
+                blocks.append((page, p, start, shell, '\n'.join(cur) + '\n'))
+                cur = None
+        elif cur is not None:
+            cur.append(line)
+    if cur is not None:
+        sys.exit('%s: the block opened at line %d is never closed' % (page, start))
+for page, p, start, shell, text in blocks:
     if shell:
-        open(os.path.join(out, '%04d.sh' % start), 'w').write(text)
+        open(os.path.join(out, '%02d_%05d_%s.sh' % (p, start, page.replace('/', '@'))), 'w').write(text)
 bad = 0
 for name in ('crowd.json', 'crowd.csv', 'bake.json'):
     text = open(os.path.join(src, 'examples', name), encoding='utf-8').read()
-    if not any(t == text for _, _, t in blocks):
-        print('FAIL: README.md shows no block equal to examples/%s' % name)
+    if not any(t == text for _, _, _, _, t in blocks):
+        print('FAIL: no page shows a block equal to examples/%s' % name)
         bad = 1
 sys.exit(bad)
 PY
@@ -66,7 +70,8 @@ PY
 ran=0 found=0
 for block in "$work"/blocks/*.sh; do
   found=$((found + 1))
-  line=$((10#$(basename "$block" .sh)))
+  name=$(basename "$block" .sh)           # NN_LINE_PAGE
+  page=${name#*_}; line=$((10#${page%%_*})); page=${page#*_}; page=${page//@//}
   why=""
   for s in "${skips[@]}"; do
     grep -qF -- "${s%%|*}" "$block" && { why=${s#*|}; break; }
@@ -75,24 +80,24 @@ for block in "$work"/blocks/*.sh; do
     why="the real samples (../shared/datasets) are not on this machine"
   fi
   if [ -n "$why" ]; then
-    echo "skipped: README.md:$line: $why"
+    echo "skipped: $page:$line: $why"
     continue
   fi
   (cd "$work/repo" && bash -e -o pipefail "$block") >"$work/log" 2>&1
   rc=$?
   if [ $rc -eq 4 ] && [ $no_device -eq 1 ]; then
-    echo "skipped: README.md:$line: no Vulkan device on this machine"
+    echo "skipped: $page:$line: no Vulkan device on this machine"
   elif [ $rc -ne 0 ]; then
-    no "README.md:$line: exit $rc from"
+    no "$page:$line: exit $rc from"
     sed 's/^/    /' "$block"
     tail -n 5 "$work/log" | sed 's/^/  > /'
   else
-    echo "ran: README.md:$line"
+    echo "ran: $page:$line"
     ran=$((ran + 1))
   fi
 done
 # the extraction found README's blocks (skipped ones count: without a device most are)
-[ $found -ge 8 ] || no "only $found shell blocks found: README.md's shell blocks were not found"
+[ $found -ge 8 ] || no "only $found shell blocks found: the pages' shell blocks were not found"
 [ $ran -ge 1 ] || [ $no_device -eq 1 ] || no "no block ran"
 [ $fail -eq 0 ] && echo "readme_commands: $ran blocks ran, every one exited 0"
 exit $fail

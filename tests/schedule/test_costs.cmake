@@ -9,6 +9,7 @@
 set(VKSKIN_TEST_COSTS
   # test                     plain asan nogpu
   package_install              93    0    0
+  python_venv                  23    0   20
   cli_crowd_devices            24   54    0
   test_first_use_cli           22   48    0
   cli_bake_engines             19   42   15

@@ -14,13 +14,13 @@ static int is_zero(const vks_affine *a)
     return 1;
 }
 
-vks_result crowd_reference(const vks_skin *s, const vks_crowd_instance *in, float time, const vks_affine *locals,
+vks_result crowd_reference(const vks_skin *s, const vks_instance *in, float time, const vks_affine *locals,
                            float *pos, float *nrm)
 {
     vks_affine *l = malloc((s->node_count ? s->node_count : 1) * sizeof *l);
     if (!l)
         return VKS_ERR_NOMEM;
-    if (in->pose == VKS_CROWD_POSE_PROCEDURAL)
+    if (in->pose == VKS_POSE_PROCEDURAL)
         vks_pose_procedural(s, in->seed, in->pose_instance, time, in->max_angle, l);
     else if (locals)
         memcpy(l, locals, s->node_count * sizeof *l);
@@ -43,7 +43,7 @@ vks_result crowd_reference(const vks_skin *s, const vks_crowd_instance *in, floa
     return VKS_OK;
 }
 
-int crowd_check_instance(const vks_skin *s, const vks_crowd_instance *in, float time, const vks_affine *locals,
+int crowd_check_instance(const vks_skin *s, const vks_instance *in, float time, const vks_affine *locals,
                          const float *gpu_pos, const float *gpu_nrm, double *worst)
 {
     size_t floats = (size_t)s->vertex_count * 3 + 3;
@@ -70,7 +70,7 @@ int crowd_check_instance(const vks_skin *s, const vks_crowd_instance *in, float 
     return pass;
 }
 
-int crowd_check(vks_crowd *crowd, const vks_skin *const *skins, const vks_crowd_instance *inst, uint32_t n, float time,
+int crowd_check(vks_crowd *crowd, const vks_skin *const *skins, const vks_instance *inst, uint32_t n, float time,
                 const vks_affine *const *locals, const char *label)
 {
     size_t floats = 0;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int gpu_check_skip_calibration;
+
 typedef struct ctx {
     const gpu_check_entry *e;
     uint32_t n;
@@ -132,6 +134,8 @@ vks_result gpu_check_run_kernel(vks_gpu *gpu, const vks_gpu_models *ms, const gp
     b.max_chunk_bytes = max_chunk_bytes;
     b.kernel = kernel;
     vks_error err = {0};
+    if (!gpu_check_skip_calibration) /* the explicit step: vks_gpu_run never calibrates */
+        vks_gpu_calibrate_for_batch(gpu, ms, &b);
     vks_result r = vks_gpu_run(gpu, ms, &b, &out->stats, &err);
     if (r != VKS_OK) {
         char buf[512];

@@ -39,6 +39,10 @@ vks_gpu *gpu_check_context_testing(const vks_gpu_options *opt, const vks_gpu_tes
  * the one the context was made under. */
 int gpu_check_reads_back_apart(vks_gpu *gpu);
 
+/* 1: gpu_check_run leaves out vks_gpu_calibrate_for_batch, the explicit step before its run
+ * (a run alone must never calibrate: test_gpu_first_use); 0 by default. */
+extern int gpu_check_skip_calibration;
+
 /* A generated character (tools/gen) for GPU tests; counts a failed check when it cannot be made. */
 vks_skin *gpu_check_character(uint32_t vertices, uint32_t bones, uint32_t influences, uint32_t palette,
                               uint64_t seed);

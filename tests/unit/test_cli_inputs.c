@@ -1,4 +1,4 @@
-/* The outputs-are-not-inputs rule (tools/vkskin/cli_inputs.c, README "Safety"): an output that
+/* The outputs-are-not-inputs rule (tools/vkskin/cli_inputs.c, docs/safety.md): an output that
  * is an input by any name (itself, a symlink, a hard link) is refused, a new name is not; and
  * what each check costs: one stat of the output, not a few per input (a bake checks hundreds
  * of outputs against every model and clip of its manifest). stat and lstat are counted through

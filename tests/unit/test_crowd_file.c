@@ -2,7 +2,9 @@
  * every form, paths resolved against the crowd file's folder, sources stored once), and bad
  * files refused with the line (CSV) or the entry and key (JSON) and what was expected. Also:
  * every prefix of a good file parses or fails cleanly, and allocations go through the
- * allocator given. */
+ * allocator given; entries made into instances (vks_crowd_spec_instance): layers with masks
+ * by node name, references, cycles left to the clip, and entries refused where the host did
+ * not load a clip or the model has no node of a mask's name. */
 #include "testutil.h"
 
 #include <math.h>
@@ -470,12 +472,68 @@ static void test_reference(void)
         "expected a clip time >= 0");
 }
 
+/* Entries as instances (instance.h): a layered entry's clips, cycles, weights, blend, mask by
+ * node name, reference and transition; a plain one's clip; one without a clip the bind pose;
+ * what the host did not load, or a mask the model lacks, refused by the entry's place. */
+static void test_instances(void)
+{
+    static const char *json =
+        "{\"instances\": ["
+        "{\"model\": \"m.dff\", \"layers\": [{\"clip\": \"w.anm\", \"weight\": 0.7},"
+        " {\"clip\": \"r.anm\", \"cycle\": \"clamp\", \"blend\": \"additive\", \"mask\": \"Spine\","
+        " \"reference\": {\"clip\": \"w.anm\", \"time\": 0.5}}],"
+        " \"transition\": {\"start\": 2, \"duration\": 0.5, \"to\": [{\"clip\": \"r.anm\"}]},"
+        " \"root_motion\": \"z\"},"
+        "{\"clip\": \"r.anm\", \"start\": 0.25, \"speed\": 2},"
+        "{\"model\": \"m.dff\", \"root\": {\"translation\": [3, 0, 0]}},"
+        "{\"model\": \"m.dff\", \"layers\": [{\"clip\": \"w.anm\", \"mask\": \"Tail\"}]}]}";
+    vks_error err;
+    vks_crowd_spec *s = parse(json, "crowds/c.json", &err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    vks_node nodes[3] = {{.name = "Root"}, {.name = "Spine"}, {.name = "Head"}};
+    vks_skin skin = {0};
+    skin.nodes = nodes, skin.node_count = 3;
+    const vks_skin *skins[2] = {&skin, &skin};
+    const uint32_t models[1] = {1};
+    const int32_t clips[2] = {5, 2}; /* w.anm, r.anm as the stream holds them */
+    const vks_cycle cycles[2] = {VKS_CYCLE_MIRROR, VKS_CYCLE_LOOP};
+    vks_crowd_binding b = {models, 0, skins, clips, cycles};
+    vks_instance in;
+    CHECK(vks_crowd_spec_instance(s, 0, &b, &in, &err) == VKS_OK);
+    CHECK(in.model == 1 && in.pose == VKS_POSE_LAYERS && in.layer_count == 3 && in.root_motion == 2);
+    CHECK(in.layers[0].clip == 5 && in.layers[0].cycle == VKS_CYCLE_MIRROR && in.layers[0].weight == 0.7f &&
+          in.layers[0].mask == 0 && in.layers[0].reference == 0 && in.layers[0].fade == VKS_FADE_OUT);
+    CHECK(in.layers[1].clip == 2 && in.layers[1].cycle == VKS_CYCLE_CLAMP && in.layers[1].mode == VKS_LAYER_ADDITIVE &&
+          in.layers[1].mask == 2 && in.layers[1].reference == 6 && in.layers[1].ref_time == 0.5f);
+    CHECK(in.layers[2].clip == 2 && in.layers[2].fade == VKS_FADE_IN);
+    CHECK(in.fade_start == 2.0f && in.fade_duration == 0.5f);
+    CHECK(vks_crowd_spec_instance(s, 1, &b, &in, &err) == VKS_OK);
+    CHECK(in.model == 0 && in.pose == VKS_POSE_CLIP && in.clip == 2 && in.clip_start == 0.25f &&
+          in.clip_speed == 2.0f && in.clip_cycle == VKS_CYCLE_LOOP);
+    CHECK(vks_crowd_spec_instance(s, 2, &b, &in, &err) == VKS_OK);
+    CHECK(in.model == 1 && in.pose == VKS_POSE_BIND && in.root.m[9] == 3.0f);
+    memset(&err, 0, sizeof err);
+    CHECK(vks_crowd_spec_instance(s, 3, &b, &in, &err) == VKS_ERR_INVALID);
+    CHECK(strstr(err.msg, "crowds/c.json: instances[3]") && strstr(err.msg, "no node \"Tail\""));
+    const int32_t unloaded[2] = {5, -1};
+    b.clips = unloaded;
+    memset(&err, 0, sizeof err);
+    CHECK(vks_crowd_spec_instance(s, 1, &b, &in, &err) == VKS_ERR_INVALID);
+    CHECK(strstr(err.msg, "instances[1]") && strstr(err.msg, "not loaded"));
+    memset(&err, 0, sizeof err);
+    CHECK(vks_crowd_spec_instance(s, 4, &b, &in, &err) == VKS_ERR_INVALID);
+    vks_crowd_spec_free(s);
+}
+
 int main(void)
 {
     test_json();
     test_csv();
     test_layers();
     test_root_yaw();
+    test_instances();
     test_reference();
     test_bad();
     test_prefixes();

@@ -317,7 +317,7 @@ int main(void)
     vks_gpu_models *ms = NULL;
     CHECK(vks_gpu_upload(gpu, skins, 1, &ms, &err) == VKS_OK);
     enum { N = 12 };
-    vks_crowd_instance in[N];
+    vks_instance in[N];
     memset(in, 0, sizeof in);
     for (uint32_t i = 0; i < N; i++) {
         in[i].seed = 7, in[i].pose_instance = i;

@@ -85,7 +85,7 @@ static void make_clips(const vks_skin *a)
 }
 
 /* One crowd of the instances under a launch shape: every vertex at each time, read back. */
-static float *crowd_outputs(const char *shape, const vks_skin *const *skins, const vks_crowd_instance *in, uint32_t n,
+static float *crowd_outputs(const char *shape, const vks_skin *const *skins, const vks_instance *in, uint32_t n,
                             const float *times, int nt, size_t floats)
 {
     vks_gpu_options opt = {0};
@@ -117,12 +117,12 @@ static float *crowd_outputs(const char *shape, const vks_skin *const *skins, con
 }
 
 /* The nodes variant composes the same W(p) L(n) of the same floats as the serial one. */
-static void variants_agree(const vks_skin *const *skins, const vks_crowd_instance *clip_in)
+static void variants_agree(const vks_skin *const *skins, const vks_instance *clip_in)
 {
-    static vks_crowd_instance in[N];
+    static vks_instance in[N];
     memcpy(in, clip_in, sizeof in);
     for (uint32_t i = 0; i < N; i += 5) { /* procedural ones among the clips */
-        in[i].pose = VKS_CROWD_POSE_PROCEDURAL;
+        in[i].pose = VKS_POSE_PROCEDURAL;
         in[i].seed = 7 + i, in[i].pose_instance = i, in[i].max_angle = i % 2 ? 0.9f : 0.0f;
     }
     size_t floats = 0;
@@ -161,10 +161,10 @@ int main(void)
         return vks_test_finish("test_gpu_clip");
     }
 
-    static vks_crowd_instance in[N];
+    static vks_instance in[N];
     for (uint32_t i = 0; i < N; i++) {
         in[i].model = i % 2;
-        in[i].pose = VKS_CROWD_POSE_CLIP;
+        in[i].pose = VKS_POSE_CLIP;
         in[i].clip = (i / 2) % CLIPS;
         in[i].clip_start = 0.13f * (float)i;
         in[i].clip_speed = i % 5 == 4 ? -0.75f : 0.5f + 0.25f * (float)(i % 3);
@@ -212,7 +212,7 @@ int main(void)
     CHECK_EQ_INT(after.command_buffers, before.command_buffers);
 
     fprintf(stderr, "refused: a clip index past the set, a clip instance without clips, a NaN speed\n");
-    vks_crowd_instance bad = in[0];
+    vks_instance bad = in[0];
     bad.clip = CLIPS;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
     bad = in[0];

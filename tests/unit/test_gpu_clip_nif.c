@@ -56,10 +56,10 @@ int main(void)
         CHECK(vks_clip_bind(clips[c], skin, &bind[c], &err) == VKS_OK);
         CHECK_EQ_INT(bind[c].bound_tracks, KFX_TRACKS);
     }
-    static vks_crowd_instance in[N];
+    static vks_instance in[N];
     for (uint32_t i = 0; i < N; i++) {
         in[i].model = 0;
-        in[i].pose = VKS_CROWD_POSE_CLIP;
+        in[i].pose = VKS_POSE_CLIP;
         in[i].clip = i % CLIPS;
         in[i].clip_start = 0.07f * (float)i;
         in[i].clip_speed = i % 5 == 4 ? -0.6f : 0.4f + 0.3f * (float)(i % 3);

@@ -45,12 +45,12 @@ static vks_affine root(float angle, float x, float y, float z)
 /* Runs of one model (40 of model 0: longer than an instance tile), then the three models
  * interleaved; procedural with varied seeds, pose instances and angles; every 7th posed by the
  * host; some placed by a root. */
-static void instances(vks_crowd_instance *in, uint32_t n)
+static void instances(vks_instance *in, uint32_t n)
 {
     memset(in, 0, n * sizeof *in);
     for (uint32_t i = 0; i < n; i++) {
         in[i].model = i < 40 ? 0 : i % 3;
-        in[i].pose = i % 7 == 3 ? VKS_CROWD_POSE_LOCALS : VKS_CROWD_POSE_PROCEDURAL;
+        in[i].pose = i % 7 == 3 ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
         in[i].seed = 1 + i % 4 + (i % 5 == 0 ? 0x123456789ull << 20 : 0);
         in[i].pose_instance = i * 7 + 3;
         in[i].max_angle = i % 4 == 1 ? 1.2f : 0.0f;
@@ -64,7 +64,7 @@ static void instances(vks_crowd_instance *in, uint32_t n)
  * queue), vks_crowd_read's copies go there: a submission on the compute queue signalling the
  * semaphore they wait for, and theirs; one submission where it is not. The bits are the same
  * either way (crowd_check against the reference). */
-static void read_queue(vks_gpu *gpu, vks_crowd *crowd, const vks_skin *const *skins, const vks_crowd_instance *in,
+static void read_queue(vks_gpu *gpu, vks_crowd *crowd, const vks_skin *const *skins, const vks_instance *in,
                        const vks_affine *const *locals)
 {
     int apart_here = gpu_check_reads_back_apart(gpu);
@@ -97,7 +97,7 @@ int main(void)
     vks_crowd_desc d = {0};
     CHECK_EQ_INT(vks_crowd_create(gpu, &d, &crowd, &err), VKS_ERR_INVALID);
     CHECK(crowd == NULL && err.msg[0]);
-    static vks_crowd_instance in[N];
+    static vks_instance in[N];
     instances(in, N);
     d.models = ms, d.instances = in, d.instance_count = N;
     in[5].model = 3;
@@ -105,7 +105,7 @@ int main(void)
     CHECK_EQ_INT(vks_crowd_create(gpu, &d, &crowd, &err), VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "instance 5") != NULL);
     instances(in, N);
-    in[6].pose = (vks_crowd_pose)9;
+    in[6].pose = (vks_pose_kind)9;
     CHECK_EQ_INT(vks_crowd_create(gpu, &d, &crowd, NULL), VKS_ERR_INVALID);
     instances(in, N);
 
@@ -138,7 +138,7 @@ int main(void)
             locals[i] = host[i];
         }
     }
-    in[10].pose = VKS_CROWD_POSE_LOCALS;
+    in[10].pose = VKS_POSE_LOCALS;
     in[10].root = root(1.0f, 0.5f, 0.5f, 0.0f);
     CHECK(vks_crowd_set_instance(crowd, 10, &in[10], &err) == VKS_OK);
     CHECK(vks_crowd_run_frame(crowd, 4.5f, NULL, &err) == VKS_OK);
@@ -172,7 +172,7 @@ int main(void)
     read_queue(gpu, crowd, skins, in, locals);
 
     fprintf(stderr, "refused: another model for an instance, bad indices, non-finite locals\n");
-    vks_crowd_instance moved = in[0];
+    vks_instance moved = in[0];
     moved.model = 1;
     memset(&err, 0, sizeof err);
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &moved, &err), VKS_ERR_INVALID);
@@ -198,7 +198,7 @@ int main(void)
     gpu = gpu_check_context_testing(&o, &(vks_gpu_testing){.limit_storage_range = 256 << 10});
     CHECK(vks_gpu_upload(gpu, skins, 3, &ms, &err) == VKS_OK);
     d.models = ms;
-    in[10].pose = VKS_CROWD_POSE_PROCEDURAL;
+    in[10].pose = VKS_POSE_PROCEDURAL;
     locals[10] = NULL;
     CHECK(vks_crowd_create(gpu, &d, &crowd, &err) == VKS_OK);
     for (uint32_t i = 0; i < N; i++)

@@ -62,7 +62,7 @@ static int exists(const char *path)
 }
 
 enum { MAX = 64 };
-static vks_crowd_instance in[MAX];
+static vks_instance in[MAX];
 
 /* A crowd of n procedural instances whose desc names `frames`, run one frame and checked
  * against the CPU reference; destroyed unless keep. */
@@ -71,7 +71,7 @@ static vks_crowd *crowd_of(vks_gpu *gpu, const vks_gpu_models *ms, const vks_ski
 {
     memset(in, 0, sizeof in);
     for (uint32_t i = 0; i < n; i++)
-        in[i].pose = VKS_CROWD_POSE_PROCEDURAL, in[i].seed = 1 + i % 3, in[i].pose_instance = i;
+        in[i].pose = VKS_POSE_PROCEDURAL, in[i].seed = 1 + i % 3, in[i].pose_instance = i;
     vks_crowd_desc d = {0};
     d.models = ms, d.instances = in, d.instance_count = n, d.frames = frames;
     vks_crowd *c = NULL;

@@ -2,7 +2,8 @@
  * VKSKIN_TEST_UNKNOWN_DEVICE makes it count as unknown), with the validation layer on and the
  * threshold lowered to 10,000 vertex-instances (VKSKIN_TEST_CALIBRATE_OVER; the real one is
  * tested in test_tuning_start): a small run does not calibrate (source "table", nothing in the
- * cache); a large one calibrates once, writes the cache, and its results still match the CPU
+ * cache), nor does a large vks_gpu_run without the explicit vks_gpu_calibrate_for_batch; a large
+ * one after it calibrates once, writes the cache, and its results still match the CPU
  * reference; a second context starts from the cache; a later context whose cache cannot be
  * written takes the process's winner without measuring again (one calibration per process and
  * device); vks_gpu_options.calibrate < 0, VKSKIN_NO_CALIBRATE=1 and a forced shape turn it
@@ -97,7 +98,15 @@ int main(void)
     CHECK_EQ_INT(calibrations, 0);
     CHECK(!exists(entry));
 
-    /* Large work: calibrates once, stores, and the results still match the reference. */
+    /* Large work run without the explicit step: vks_gpu_run never calibrates from inside. */
+    gpu_check_skip_calibration = 1;
+    run(gpu, skin, large);
+    gpu_check_skip_calibration = 0;
+    CHECK(strcmp(shape_of(gpu).source, "table") == 0);
+    CHECK_EQ_INT(calibrations, 0);
+
+    /* Large work after vks_gpu_calibrate_for_batch: calibrates once, stores, and the results
+       still match the reference. */
     run(gpu, skin, large);
     s = shape_of(gpu);
     CHECK(strcmp(s.source, "calibration") == 0);

@@ -85,19 +85,19 @@ static void make_clips(const vks_skin *a)
 }
 
 /* Instance i: its layers (or a plain clip / procedural pose every seventh). */
-static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_instance *in)
+static void make_instance(uint32_t i, const vks_skin *const *skins, vks_instance *in)
 {
     memset(in, 0, sizeof *in);
     in->model = i % 2;
     if (i % 7 == 6) { /* plain ones among the layered */
-        in->pose = i % 14 == 6 ? VKS_CROWD_POSE_CLIP : VKS_CROWD_POSE_PROCEDURAL;
+        in->pose = i % 14 == 6 ? VKS_POSE_CLIP : VKS_POSE_PROCEDURAL;
         in->clip = i % CLIPS, in->clip_start = 0.2f, in->clip_speed = 1, in->seed = i, in->pose_instance = i;
         return;
     }
-    in->pose = VKS_CROWD_POSE_LAYERS;
+    in->pose = VKS_POSE_LAYERS;
     in->layer_count = 1 + i % 4;
     for (uint32_t k = 0; k < in->layer_count; k++) {
-        vks_crowd_layer *y = &in->layers[k];
+        vks_instance_layer *y = &in->layers[k];
         y->clip = (i + k) % CLIPS;
         y->start = 0.11f * (float)(i + 3 * k);
         y->speed = k == 2 ? -0.5f : 0.6f + 0.2f * (float)k;
@@ -128,7 +128,7 @@ static void make_instance(uint32_t i, const vks_skin *const *skins, vks_crowd_in
 }
 
 /* Crowd layer y as the reference's layer on model m's bindings. */
-static vks_clip_layer clip_layer_of(const vks_crowd_layer *y, vks_clip_binding bind[2][CLIPS], uint32_t m)
+static vks_clip_layer clip_layer_of(const vks_instance_layer *y, vks_clip_binding bind[2][CLIPS], uint32_t m)
 {
     vks_clip_layer o = {0};
     o.play = (vks_clip_play){&clips[y->clip], &bind[m][y->clip], y->start, y->speed, (int)y->cycle};
@@ -140,10 +140,10 @@ static vks_clip_layer clip_layer_of(const vks_crowd_layer *y, vks_clip_binding b
 }
 
 /* The reference locals of instance in at time T. */
-static void reference_locals(const vks_crowd_instance *in, const vks_skin *s, vks_clip_binding bind[2][CLIPS],
+static void reference_locals(const vks_instance *in, const vks_skin *s, vks_clip_binding bind[2][CLIPS],
                              float T, vks_affine *out)
 {
-    if (in->pose == VKS_CROWD_POSE_CLIP) {
+    if (in->pose == VKS_POSE_CLIP) {
         vks_clip_play play = {&clips[in->clip], &bind[in->model][in->clip], in->clip_start, in->clip_speed,
                               (int)in->clip_cycle};
         vks_clip_sample_locals_d(play.clip, play.binding, s, vks_clip_play_time(&play, T), out);
@@ -158,10 +158,10 @@ static void reference_locals(const vks_crowd_instance *in, const vks_skin *s, vk
 }
 
 /* Reference poses the crowd refuses: on a normal layer, past the clips, at a negative time. */
-static void check_bad_references(vks_crowd *crowd, const vks_crowd_instance *good)
+static void check_bad_references(vks_crowd *crowd, const vks_instance *good)
 {
     vks_error err = {0};
-    vks_crowd_instance bad = *good;
+    vks_instance bad = *good;
     bad.layers[0].mode = VKS_LAYER_NORMAL, bad.layers[0].reference = 1; /* a reference on a normal layer */
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
     bad = *good;
@@ -176,18 +176,18 @@ static void check_bad_references(vks_crowd *crowd, const vks_crowd_instance *goo
 
 /* How many instances of in name a reference pose that changes their pose (the reference
  * poses matter); locals: room for two instances' locals. */
-static int count_referenced(const vks_crowd_instance *in, const vks_skin *const *skins,
+static int count_referenced(const vks_instance *in, const vks_skin *const *skins,
                             vks_clip_binding bind[2][CLIPS], vks_affine *locals)
 {
     int referenced = 0;
     for (uint32_t i = 0; i < N; i++) {
         int any = 0;
-        vks_crowd_instance plain_ref = in[i];
+        vks_instance plain_ref = in[i];
         for (uint32_t k = 0; k < plain_ref.layer_count; k++) {
             any |= plain_ref.layers[k].reference || plain_ref.layers[k].ref_time != 0;
             plain_ref.layers[k].reference = 0, plain_ref.layers[k].ref_time = 0;
         }
-        if (!any || in[i].pose != VKS_CROWD_POSE_LAYERS)
+        if (!any || in[i].pose != VKS_POSE_LAYERS)
             continue;
         reference_locals(&in[i], skins[in[i].model], bind, 0.6f, locals);
         reference_locals(&plain_ref, skins[in[i].model], bind, 0.6f, locals + 64);
@@ -222,7 +222,7 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return vks_test_finish("test_gpu_layers");
     }
-    static vks_crowd_instance in[N];
+    static vks_instance in[N];
     for (uint32_t i = 0; i < N; i++)
         make_instance(i, skins, &in[i]);
     vks_clip_binding bind[2][CLIPS];
@@ -241,7 +241,7 @@ int main(void)
     CHECK(locals && count_referenced(in, skins, bind, locals) >= 3);
     for (size_t k = 0; crowd && locals && k < sizeof times / sizeof times[0]; k++) {
         for (uint32_t i = 0; i < N; i++) {
-            lp[i] = in[i].pose == VKS_CROWD_POSE_PROCEDURAL ? NULL : locals + (size_t)i * 64;
+            lp[i] = in[i].pose == VKS_POSE_PROCEDURAL ? NULL : locals + (size_t)i * 64;
             if (lp[i])
                 reference_locals(&in[i], skins[in[i].model], bind, times[k], locals + (size_t)i * 64);
         }
@@ -255,7 +255,7 @@ int main(void)
         int moving = 0, turning = 0;
         for (uint32_t i = 0; i < N; i++) {
             double want[3] = {0, 0, 0}, want_yaw = 0;
-            if (in[i].pose == VKS_CROWD_POSE_LAYERS) {
+            if (in[i].pose == VKS_POSE_LAYERS) {
                 vks_clip_layers l = {0};
                 l.count = in[i].layer_count, l.root_motion = in[i].root_motion;
                 l.fade_start = in[i].fade_start, l.fade_duration = in[i].fade_duration;
@@ -284,14 +284,14 @@ int main(void)
 
     /* weight 1 / 0 of a two-layer blend is the clip alone: the layered instance against a plain
        clip instance of the same crowd */
-    vks_crowd_instance two = in[1], plain = {0};
-    two.pose = VKS_CROWD_POSE_LAYERS, two.layer_count = 2, two.root_motion = 0;
+    vks_instance two = in[1], plain = {0};
+    two.pose = VKS_POSE_LAYERS, two.layer_count = 2, two.root_motion = 0;
     memset(two.layers, 0, sizeof two.layers);
     two.root = (vks_affine){{0}};
     two.fade_start = two.fade_duration = 0;
-    two.layers[0] = (vks_crowd_layer){.clip = 0, .start = 0.3f, .speed = 1, .cycle = VKS_CYCLE_LOOP, .weight = 1};
-    two.layers[1] = (vks_crowd_layer){.clip = 1, .start = 0.9f, .speed = 1, .cycle = VKS_CYCLE_LOOP, .weight = 0};
-    plain.model = two.model, plain.pose = VKS_CROWD_POSE_CLIP, plain.clip = 0, plain.clip_start = 0.3f;
+    two.layers[0] = (vks_instance_layer){.clip = 0, .start = 0.3f, .speed = 1, .cycle = VKS_CYCLE_LOOP, .weight = 1};
+    two.layers[1] = (vks_instance_layer){.clip = 1, .start = 0.9f, .speed = 1, .cycle = VKS_CYCLE_LOOP, .weight = 0};
+    plain.model = two.model, plain.pose = VKS_POSE_CLIP, plain.clip = 0, plain.clip_start = 0.3f;
     plain.clip_speed = 1;
     for (int w = 0; crowd && w < 2; w++) {
         if (w == 1) {
@@ -315,7 +315,7 @@ int main(void)
 
     fprintf(stderr, "refused: five layers, a negative weight, a mask past the nodes, a bad reference pose, yaw "
                     "without an up axis, a layered instance in a crowd made without layers\n");
-    vks_crowd_instance bad = in[0];
+    vks_instance bad = in[0];
     bad.layer_count = 5;
     CHECK_EQ_INT(vks_crowd_set_instance(crowd, 0, &bad, &err), VKS_ERR_INVALID);
     bad = in[0];

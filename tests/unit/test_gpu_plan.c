@@ -85,7 +85,7 @@ static void batch_caps(vks__plan_models pm)
 
 static void crowd_layout(vks__plan_models pm)
 {
-    vks_crowd_instance in[5] = {{0}};
+    vks_instance in[5] = {{0}};
     const uint32_t model[5] = {0, 0, 0, 1, 1};
     for (int i = 0; i < 5; i++)
         in[i].model = model[i];

@@ -43,7 +43,7 @@ int main(void)
     vks_error err = {0};
     vks_gpu_models *models = NULL;
     CHECK(vks_gpu_upload(gpu, (const vks_skin *const *)&skin, 1, &models, &err) == VKS_OK);
-    vks_crowd_instance inst[INSTANCES];
+    vks_instance inst[INSTANCES];
     memset(inst, 0, sizeof inst);
     for (uint32_t i = 0; i < INSTANCES; i++)
         inst[i].seed = SEED, inst[i].pose_instance = i;

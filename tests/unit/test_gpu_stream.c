@@ -24,7 +24,7 @@ enum { N = 20, F = 5, LF = 3, MAXV = 4096, MAXN = 64 }; /* MAXV: room for a gene
 
 static const float TIMES[F] = {0, 0.4f, 1.3f, -0.7f, 3.1f};
 static const vks_skin *skins[2];
-static vks_stream_instance inst[N];
+static vks_instance inst[N];
 static vks_affine host_locals[N][LF * MAXN]; /* frame f at f * node_count */
 static float ROT[3][4], KT[3] = {0, 0.8f, 2};
 static vks_track tracks[2];
@@ -158,7 +158,7 @@ static void figures_hold(vks_gpu *gpu, const vks_stream_desc *d, uint32_t chunks
     CHECK(none.calls == chunks * F && none.with == 0);
 }
 
-static void get_instance(void *user, uint32_t i, vks_stream_instance *out)
+static void get_instance(void *user, uint32_t i, vks_instance *out)
 {
     (void)user;
     *out = inst[i];
@@ -195,17 +195,17 @@ static int check_reference(const got *g)
     vks_affine locals[MAXN];
     for (uint32_t i = 0; i < N; i++)
         for (uint32_t f = 0; f < F; f++) {
-            const vks_stream_instance *s = &inst[i];
+            const vks_instance *s = &inst[i];
             const vks_skin *skin = skins[s->model];
-            vks_crowd_instance c = {0};
-            c.model = s->model, c.root = s->root, c.pose = VKS_CROWD_POSE_LOCALS;
+            vks_instance c = {0};
+            c.model = s->model, c.root = s->root, c.pose = VKS_POSE_LOCALS;
             const vks_affine *lp = NULL; /* bind */
-            if (s->pose == VKS_STREAM_PROCEDURAL) {
-                c.pose = VKS_CROWD_POSE_PROCEDURAL;
+            if (s->pose == VKS_POSE_PROCEDURAL) {
+                c.pose = VKS_POSE_PROCEDURAL;
                 c.seed = s->seed, c.pose_instance = s->pose_instance, c.max_angle = s->max_angle;
-            } else if (s->pose == VKS_STREAM_LOCALS) {
+            } else if (s->pose == VKS_POSE_LOCALS) {
                 lp = host_locals[i] + (size_t)(f % LF) * skin->node_count;
-            } else if (s->pose == VKS_STREAM_CLIP) {
+            } else if (s->pose == VKS_POSE_CLIP) {
                 vks_clip_play play = {&clip, &binding[s->model], s->clip_start, s->clip_speed, (int)s->clip_cycle};
                 vks_clip_sample_locals_d(&clip, &binding[s->model], skin, vks_clip_play_time(&play, TIMES[f]), locals);
                 lp = locals;
@@ -225,15 +225,15 @@ static int check_reference(const got *g)
  * vks_crowd_read): the bits the ring must give. */
 static int matches_sync(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_clips *gc, const got *g)
 {
-    vks_crowd_instance c[N];
+    vks_instance c[N];
     for (uint32_t i = 0; i < N; i++) {
-        const vks_stream_instance *s = &inst[i];
+        const vks_instance *s = &inst[i];
         memset(&c[i], 0, sizeof c[i]);
-        c[i].model = s->model, c[i].root = s->root, c[i].pose = VKS_CROWD_POSE_LOCALS;
-        if (s->pose == VKS_STREAM_PROCEDURAL)
-            c[i].pose = VKS_CROWD_POSE_PROCEDURAL, c[i].seed = s->seed, c[i].pose_instance = s->pose_instance;
-        if (s->pose == VKS_STREAM_CLIP)
-            c[i].pose = VKS_CROWD_POSE_CLIP, c[i].clip = s->clip, c[i].clip_start = s->clip_start,
+        c[i].model = s->model, c[i].root = s->root, c[i].pose = VKS_POSE_LOCALS;
+        if (s->pose == VKS_POSE_PROCEDURAL)
+            c[i].pose = VKS_POSE_PROCEDURAL, c[i].seed = s->seed, c[i].pose_instance = s->pose_instance;
+        if (s->pose == VKS_POSE_CLIP)
+            c[i].pose = VKS_POSE_CLIP, c[i].clip = s->clip, c[i].clip_start = s->clip_start,
             c[i].clip_speed = s->clip_speed, c[i].clip_cycle = s->clip_cycle;
     }
     vks_error err = {0};
@@ -245,7 +245,7 @@ static int matches_sync(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_cl
     int same = pos && nrm;
     for (uint32_t f = 0; same && f < F; f++) {
         for (uint32_t i = 0; i < N; i++)
-            if (inst[i].pose == VKS_STREAM_LOCALS)
+            if (inst[i].pose == VKS_POSE_LOCALS)
                 vks_crowd_set_locals(crowd, i, host_locals[i] + (size_t)(f % LF) * skins[inst[i].model]->node_count, &err);
         same = vks_crowd_run_frame(crowd, TIMES[f], NULL, &err) == VKS_OK &&
                vks_crowd_read(crowd, 0, N, pos, nrm, &err) == VKS_OK;
@@ -269,9 +269,10 @@ static int same_bits(const got *a, const got *b)
     return !memcmp(a->pos, b->pos, n * sizeof(float)) && !memcmp(a->nrm, b->nrm, n * sizeof(float));
 }
 
-/* Two instances from a crowd file (crowd_file.h) through vks_stream_instance_from_crowd: one
- * playing the clip mirrored at its own start and speed with a root, one without a clip (the
- * bind pose), with the cycle the entry leaves to the clip. */
+/* Two instances from a crowd file (crowd_file.h) through vks_crowd_spec_instance: one playing
+ * the clip mirrored at its own start and speed with a root, one without a clip (the bind pose),
+ * with the cycle the entry leaves to the clip; an entry whose clip the host did not load is
+ * refused, named by its line. */
 static int crowd_instances(void)
 {
     static const char csv[] = "clip,start,speed,cycle,tx\nsway.anm,0.3,1.5,mirror,2\n,,,,1\nsway.anm,,,,\n";
@@ -282,16 +283,24 @@ static int crowd_instances(void)
         return 0;
     }
     int ok = spec->instance_count == 3;
+    const int32_t clip0[1] = {0}, unloaded[1] = {-1};
+    const vks_cycle loop[1] = {VKS_CYCLE_LOOP}, clamp[1] = {VKS_CYCLE_CLAMP};
     for (uint32_t k = 0; ok && k < 2; k++) {
         uint32_t i = 16 + k;
-        const vks_crowd_entry *e = &spec->instances[k];
-        vks_stream_instance_from_crowd(e, inst[i].model, e->clip < 0 ? -1 : 0, VKS_CYCLE_LOOP, &inst[i]);
+        vks_crowd_binding b = {NULL, inst[i].model, NULL, clip0, loop};
+        ok = vks_crowd_spec_instance(spec, k, &b, &inst[i], &err) == VKS_OK;
     }
-    vks_stream_instance own;
-    vks_stream_instance_from_crowd(&spec->instances[2], 1, 0, VKS_CYCLE_CLAMP, &own);
-    ok = ok && inst[16].pose == VKS_STREAM_CLIP && inst[16].clip_cycle == VKS_CYCLE_MIRROR &&
+    vks_instance own;
+    vks_crowd_binding b = {NULL, 1, NULL, clip0, clamp};
+    ok = ok && vks_crowd_spec_instance(spec, 2, &b, &own, &err) == VKS_OK;
+    b.clips = unloaded;
+    ok = ok && vks_crowd_spec_instance(spec, 2, &b, &own, &err) == VKS_ERR_INVALID &&
+         strstr(err.msg, "street.csv:4") != NULL;
+    b.clips = clip0;
+    ok = ok && vks_crowd_spec_instance(spec, 2, &b, &own, &err) == VKS_OK;
+    ok = ok && inst[16].pose == VKS_POSE_CLIP && inst[16].clip_cycle == VKS_CYCLE_MIRROR &&
          inst[16].clip_start == 0.3f && inst[16].clip_speed == 1.5f && inst[16].root.m[9] == 2.0f &&
-         inst[17].pose == VKS_STREAM_BIND && inst[17].root.m[9] == 1.0f && own.clip_cycle == VKS_CYCLE_CLAMP &&
+         inst[17].pose == VKS_POSE_BIND && inst[17].root.m[9] == 1.0f && own.clip_cycle == VKS_CYCLE_CLAMP &&
          own.model == 1 && own.clip_speed == 1.0f;
     vks_crowd_spec_free(spec);
     return ok;
@@ -311,10 +320,11 @@ static void make_instances(void)
     }
     clip = (vks_clip){.name = "sway", .duration = 2, .tracks = tracks, .track_count = 2, .root_track = -1};
     for (uint32_t i = 0; i < N; i++) {
-        vks_stream_instance *s = &inst[i];
+        vks_instance *s = &inst[i];
         memset(s, 0, sizeof *s);
         s->model = i % 3 == 2; /* a, a, b: chunks of three whose crowd is re-aimed */
-        s->pose = (vks_stream_pose)(i % 4);
+        static const vks_pose_kind kinds[4] = {VKS_POSE_BIND, VKS_POSE_LOCALS, VKS_POSE_PROCEDURAL, VKS_POSE_CLIP};
+        s->pose = kinds[i % 4];
         if (i % 5 == 1) {
             float t[3] = {0.5f * (float)i, 0, -1}, q[4] = {0, 0.2588190f, 0, 0.9659258f}, sc[3] = {1, 1, 1};
             s->root = vks_affine_from_trs(t, q, sc);
@@ -470,7 +480,7 @@ int main(void)
     got_free(h);
 
     fprintf(stderr, "refused: a model past the set, a clip without clips, no callback, a ring of 9\n");
-    vks_stream_instance bad[1] = {inst[3]};
+    vks_instance bad[1] = {inst[3]};
     e = d, e.instances = bad, e.instance_count = 1;
     bad[0].model = 2;
     CHECK_EQ_INT(vks_stream_run(gpu, &e, NULL, &err), VKS_ERR_INVALID);
@@ -485,7 +495,7 @@ int main(void)
 
     err = (vks_error){0};
     fprintf(stderr, "into a bake: the instances of model a, as RAW, held and written instance by instance\n");
-    vks_stream_instance of_a[N];
+    vks_instance of_a[N];
     uint32_t na = 0;
     for (uint32_t i = 0; i < N; i++)
         if (inst[i].model == 0)

@@ -1,11 +1,10 @@
-/* Crowd instances streamed as they are (vks_stream_run_crowd, vks_stream_to_bake_crowd;
- * stream.h, CROWD INSTANCES), with the validation layer on: every pose source a crowd instance
- * holds (procedural, the bind pose, a clip with a root, layers with an additive layer's
+/* Instances (instance.h) streamed (vks_stream_run, vks_stream_to_bake), with the validation
+ * layer on: every pose source a crowd instance holds (procedural, the bind pose, a clip with a root, layers with an additive layer's
  * reference pose (a clip at a time, or a time), a crossfade, a mask, root motion with and
  * without yaw) on two models, in chunks whose crowd is re-aimed, checked against the CPU
- * reference at every frame; the very bits the same instances give as stream instances
- * (vks_stream_run), as a list or a callback; a bake with the bytes of the stream-instance bake;
- * instances refused by their number in the stream. Exits 77 where there is no Vulkan device. */
+ * reference at every frame; the very bits the same instances give from a callback in one
+ * chunk; a bake from a list with the bytes of the bake from a callback; instances refused by
+ * their number in the stream. Exits 77 where there is no Vulkan device. */
 #include "crowd_check.h"
 #include "gpu_check.h"
 #include "testutil.h"
@@ -21,7 +20,7 @@ enum { N = 14, F = 4, CLIPS = 2, MAXV = 4096, MAXN = 64 };
 
 static const float TIMES[F] = {0, 0.45f, 1.7f, 3.3f};
 static const vks_skin *skins[2];
-static vks_crowd_instance inst[N];
+static vks_instance inst[N];
 static float T3[3] = {0, 0.8f, 2}, WALK[3][3] = {{0, 0, 0}, {0.4f, 0, 0.3f}, {1.1f, 0, 0.7f}};
 static float TURN[3][4], SWAY[3][4];
 static vks_track tracks[CLIPS][2];
@@ -53,10 +52,18 @@ static int take(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
-static void get_crowd_instance(void *user, uint32_t i, vks_crowd_instance *out)
+static void get_crowd_instance(void *user, uint32_t i, vks_instance *out)
 {
     (void)user;
     *out = inst[i];
+}
+
+static vks_instance of_a[N]; /* model a's instances, for the bake */
+
+static void get_of_a(void *user, uint32_t i, vks_instance *out)
+{
+    (void)user;
+    *out = of_a[i];
 }
 
 static got *got_new(void)
@@ -112,7 +119,7 @@ static void make_clips(const vks_skin *a)
 }
 
 /* Instance i: the pose sources in turn, models a, a, b. */
-static void make_instance(uint32_t i, vks_crowd_instance *in)
+static void make_instance(uint32_t i, vks_instance *in)
 {
     memset(in, 0, sizeof *in);
     in->model = i % 3 == 2;
@@ -123,62 +130,43 @@ static void make_instance(uint32_t i, vks_crowd_instance *in)
     }
     switch (i % 7) {
     case 0:
-        in->pose = VKS_CROWD_POSE_PROCEDURAL, in->seed = 5, in->pose_instance = i, in->max_angle = 0.7f;
+        in->pose = VKS_POSE_PROCEDURAL, in->seed = 5, in->pose_instance = i, in->max_angle = 0.7f;
         return;
     case 1:
-        in->pose = VKS_CROWD_POSE_LOCALS; /* the bind pose */
+        in->pose = VKS_POSE_BIND;
         return;
     case 2:
-        in->pose = VKS_CROWD_POSE_CLIP, in->clip = i % CLIPS, in->clip_start = 0.1f * (float)i;
+        in->pose = VKS_POSE_CLIP, in->clip = i % CLIPS, in->clip_start = 0.1f * (float)i;
         in->clip_speed = i % 2 ? 1.3f : -0.6f, in->clip_cycle = (vks_cycle)(i % 4);
         return;
     default: /* layers: walk, wave additive with a reference pose, a third masked or fading in */
         break;
     }
-    in->pose = VKS_CROWD_POSE_LAYERS;
+    in->pose = VKS_POSE_LAYERS;
     in->layer_count = 2 + (i % 7 == 4 || i % 7 == 6);
-    in->layers[0] = (vks_crowd_layer){.clip = 0, .start = 0.2f * (float)i, .speed = 1, .cycle = VKS_CYCLE_LOOP,
+    in->layers[0] = (vks_instance_layer){.clip = 0, .start = 0.2f * (float)i, .speed = 1, .cycle = VKS_CYCLE_LOOP,
                                       .weight = 1};
-    in->layers[1] = (vks_crowd_layer){.clip = 1, .start = 0.3f, .speed = 0.8f, .cycle = VKS_CYCLE_MIRROR,
+    in->layers[1] = (vks_instance_layer){.clip = 1, .start = 0.3f, .speed = 0.8f, .cycle = VKS_CYCLE_MIRROR,
                                       .weight = 0.7f, .mode = VKS_LAYER_ADDITIVE};
     if (i % 7 == 3) /* the reference pose: walk at 0.5 s */
         in->layers[1].reference = 1, in->layers[1].ref_time = 0.5f;
     else /* wave's own pose at 0.9 s */
         in->layers[1].ref_time = 0.9f;
     if (i % 7 == 4) { /* a third layer, masked to a subtree */
-        in->layers[2] = (vks_crowd_layer){.clip = 1, .start = 0.6f, .speed = 1.2f, .weight = 0.5f, .mask = 4};
+        in->layers[2] = (vks_instance_layer){.clip = 1, .start = 0.6f, .speed = 1.2f, .weight = 0.5f, .mask = 4};
     } else if (i % 7 == 6) { /* a crossfade from walk to another walk */
         in->layers[0].fade = VKS_FADE_OUT;
-        in->layers[2] = (vks_crowd_layer){.clip = 0, .start = 1.1f, .speed = 1, .weight = 1, .fade = VKS_FADE_IN};
+        in->layers[2] = (vks_instance_layer){.clip = 0, .start = 1.1f, .speed = 1, .weight = 1, .fade = VKS_FADE_IN};
         in->fade_start = 0.3f, in->fade_duration = 0.9f;
     }
     in->root_motion = i % 7 == 5 ? VKS_ROOT_MOTION_Y_UP : VKS_ROOT_MOTION_Y_UP | VKS_ROOT_MOTION_YAW;
 }
 
-/* The crowd instance as a stream instance (what vks_stream_run takes). */
-static vks_stream_instance as_stream(const vks_crowd_instance *c)
-{
-    vks_stream_instance s = {0};
-    s.model = c->model, s.root = c->root;
-    if (c->pose == VKS_CROWD_POSE_PROCEDURAL)
-        s.pose = VKS_STREAM_PROCEDURAL, s.seed = c->seed, s.pose_instance = c->pose_instance,
-        s.max_angle = c->max_angle;
-    else if (c->pose == VKS_CROWD_POSE_CLIP)
-        s.pose = VKS_STREAM_CLIP, s.clip = c->clip, s.clip_start = c->clip_start, s.clip_speed = c->clip_speed,
-        s.clip_cycle = c->clip_cycle;
-    else if (c->pose == VKS_CROWD_POSE_LAYERS) {
-        s.pose = VKS_STREAM_LAYERS, s.layer_count = c->layer_count;
-        memcpy(s.layers, c->layers, sizeof s.layers);
-        s.fade_start = c->fade_start, s.fade_duration = c->fade_duration, s.root_motion = c->root_motion;
-    }
-    return s;
-}
-
 /* The reference locals of a clip or layered instance at time T (double). */
-static void reference_locals(const vks_crowd_instance *in, float T, vks_affine *out)
+static void reference_locals(const vks_instance *in, float T, vks_affine *out)
 {
     const vks_skin *s = skins[in->model];
-    if (in->pose == VKS_CROWD_POSE_CLIP) {
+    if (in->pose == VKS_POSE_CLIP) {
         vks_clip_play play = {&clips[in->clip], &bind[in->model][in->clip], in->clip_start, in->clip_speed,
                               (int)in->clip_cycle};
         vks_clip_sample_locals_d(play.clip, play.binding, s, vks_clip_play_time(&play, T), out);
@@ -188,7 +176,7 @@ static void reference_locals(const vks_crowd_instance *in, float T, vks_affine *
     l.count = in->layer_count;
     l.fade_start = in->fade_start, l.fade_duration = in->fade_duration, l.root_motion = in->root_motion;
     for (uint32_t k = 0; k < in->layer_count; k++) {
-        const vks_crowd_layer *y = &in->layers[k];
+        const vks_instance_layer *y = &in->layers[k];
         vks_clip_layer *o = &l.layer[k];
         o->play = (vks_clip_play){&clips[y->clip], &bind[in->model][y->clip], y->start, y->speed, (int)y->cycle};
         o->weight = y->weight, o->mode = y->mode, o->fade = y->fade, o->mask = y->mask, o->ref_time = y->ref_time;
@@ -205,9 +193,9 @@ static int check_reference(const got *g)
     vks_affine locals[MAXN];
     for (uint32_t i = 0; i < N; i++)
         for (uint32_t f = 0; f < F; f++) {
-            const vks_crowd_instance *c = &inst[i];
+            const vks_instance *c = &inst[i];
             const vks_affine *lp = NULL; /* procedural, or the bind pose */
-            if (c->pose == VKS_CROWD_POSE_CLIP || c->pose == VKS_CROWD_POSE_LAYERS)
+            if (c->pose == VKS_POSE_CLIP || c->pose == VKS_POSE_LAYERS)
                 reference_locals(c, TIMES[f], locals), lp = locals;
             double w = 0;
             if (!crowd_check_instance(skins[c->model], c, TIMES[f], lp, g->pos + at(i, f), g->nrm + at(i, f), &w)) {
@@ -223,16 +211,16 @@ static int check_reference(const got *g)
 /* Root motion matters here: the walk's instances with it are not those without. */
 static int root_motion_moves(vks_gpu *gpu, const vks_stream_desc *d, const got *g)
 {
-    static vks_crowd_instance plain[N];
+    static vks_instance plain[N];
     memcpy(plain, inst, sizeof plain);
     for (uint32_t i = 0; i < N; i++)
         plain[i].root_motion = 0;
     got *h = got_new();
     vks_stream_desc e = *d;
     e.user = h;
-    vks_stream_crowd src = {plain, NULL};
+    e.instances = plain;
     vks_error err = {0};
-    int moved = vks_stream_run_crowd(gpu, &e, &src, NULL, &err) == VKS_OK;
+    int moved = vks_stream_run(gpu, &e, NULL, &err) == VKS_OK;
     for (uint32_t i = 0, yaw = 0, up = 0; moved && i <= N; i++) {
         if (i == N) {
             moved = yaw && up;
@@ -280,65 +268,53 @@ int main(void)
     d.chunk_bytes = (uint64_t)(2 * a->vertex_count + b->vertex_count) * 24;
     d.layers = 1;
     d.deliver = take, d.user = g;
-    vks_stream_crowd src = {inst, NULL};
+    d.instances = inst;
     vks_stream_stats st = {0};
-    CHECK(vks_stream_run_crowd(gpu, &d, &src, &st, &err) == VKS_OK);
+    CHECK(vks_stream_run(gpu, &d, &st, &err) == VKS_OK);
     fprintf(stderr, "crowd instances: %u chunks, %llu frames (%s)\n", st.chunks, (unsigned long long)st.frames, err.msg);
     CHECK_EQ_INT(st.chunks, 5);
     CHECK(all_seen(g));
     CHECK(check_reference(g));
     CHECK(root_motion_moves(gpu, &d, g));
 
-    fprintf(stderr, "the same bits as stream instances, and from a callback with a ring of 3 in one chunk\n");
-    vks_stream_instance sin[N];
-    for (uint32_t i = 0; i < N; i++)
-        sin[i] = as_stream(&inst[i]);
+    fprintf(stderr, "the same bits from a callback with a ring of 3 in one chunk\n");
     got *h = got_new();
     vks_stream_desc e = d;
-    e.instances = sin, e.user = h;
-    CHECK(vks_stream_run(gpu, &e, NULL, &err) == VKS_OK);
-    CHECK(all_seen(h) && same_bits(g, h));
-    got_free(h);
-    h = got_new();
-    e = d, e.ring = 3, e.chunk_bytes = 0, e.user = h;
-    e.instances = sin; /* ignored: the crowd source is used */
-    vks_stream_crowd by_call = {NULL, get_crowd_instance};
-    CHECK(vks_stream_run_crowd(gpu, &e, &by_call, &st, &err) == VKS_OK);
+    e.ring = 3, e.chunk_bytes = 0, e.user = h;
+    e.instances = NULL, e.get_instance = get_crowd_instance;
+    CHECK(vks_stream_run(gpu, &e, &st, &err) == VKS_OK);
     CHECK_EQ_INT(st.chunks, 1);
     CHECK(all_seen(h) && same_bits(g, h));
     got_free(h);
 
     fprintf(stderr, "refused by their number in the stream: a model past the set, layers in a desc without "
                     "them, a clip past the clips, no instances\n");
-    static vks_crowd_instance bad[N];
+    static vks_instance bad[N];
     memcpy(bad, inst, sizeof bad);
-    vks_stream_crowd bad_src = {bad, NULL};
-    e = d;
+    e = d, e.instances = bad;
     bad[9].model = 2;
-    CHECK_EQ_INT(vks_stream_run_crowd(gpu, &e, &bad_src, NULL, &err), VKS_ERR_INVALID);
+    CHECK_EQ_INT(vks_stream_run(gpu, &e, NULL, &err), VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "instance 9: model 2 of 2") != NULL);
     err = (vks_error){0}; /* the first error is kept */
     bad[9] = inst[9], e.layers = 0;
-    CHECK_EQ_INT(vks_stream_run_crowd(gpu, &e, &bad_src, NULL, &err), VKS_ERR_INVALID);
+    CHECK_EQ_INT(vks_stream_run(gpu, &e, NULL, &err), VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "instance 3: 2 layers") != NULL);
     err = (vks_error){0};
-    e = d, bad[2].clip = CLIPS;
-    CHECK_EQ_INT(vks_stream_run_crowd(gpu, &e, &bad_src, NULL, &err), VKS_ERR_INVALID);
+    e = d, e.instances = bad, bad[2].clip = CLIPS;
+    CHECK_EQ_INT(vks_stream_run(gpu, &e, NULL, &err), VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "instance 2: clip 2 of 2") != NULL);
     err = (vks_error){0};
-    vks_stream_crowd none = {NULL, NULL};
-    CHECK_EQ_INT(vks_stream_run_crowd(gpu, &e, &none, NULL, &err), VKS_ERR_INVALID);
+    e.instances = NULL, e.get_instance = NULL;
+    CHECK_EQ_INT(vks_stream_run(gpu, &e, NULL, &err), VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "no instances") != NULL);
     err = (vks_error){0};
 
-    fprintf(stderr, "into a bake: model a's instances as RAW, the bytes of the stream-instance bake\n");
-    vks_crowd_instance of_a[N];
-    vks_stream_instance sof_a[N];
+    fprintf(stderr, "into a bake: model a's instances as RAW, from a list the bytes from a callback\n");
     uint32_t na = 0;
     for (uint32_t i = 0; i < N; i++)
         if (inst[i].model == 0)
-            sof_a[na] = sin[i], of_a[na++] = inst[i];
-    const char *paths[2] = {"test_gpu_stream_crowd.raw", "test_gpu_stream_crowd_si.raw"};
+            of_a[na++] = inst[i];
+    const char *paths[2] = {"test_gpu_stream_crowd.raw", "test_gpu_stream_crowd_cb.raw"};
     uint8_t *bytes[2] = {NULL, NULL};
     size_t size[2] = {0, 0};
     for (int k = 0; k < 2; k++) {
@@ -346,11 +322,8 @@ int main(void)
         CHECK(vks_bake_open(&bake, paths[k], VKS_BAKE_RAW, a, na, F, &err) == VKS_OK);
         e = d, e.instance_count = na, e.deliver = NULL, e.user = NULL;
         uint64_t memory = 3 * (uint64_t)F * a->vertex_count * 24; /* three instances a chunk */
-        vks_stream_crowd bsrc = {of_a, NULL};
-        e.instances = k ? sof_a : NULL;
-        vks_result r = !bake ? VKS_ERR_INVALID
-                       : k   ? vks_stream_to_bake(gpu, &e, bake, memory, &st, &err)
-                             : vks_stream_to_bake_crowd(gpu, &e, &bsrc, bake, memory, &st, &err);
+        e.instances = k ? NULL : of_a, e.get_instance = k ? get_of_a : NULL;
+        vks_result r = !bake ? VKS_ERR_INVALID : vks_stream_to_bake(gpu, &e, bake, memory, &st, &err);
         CHECK_EQ_INT(r, VKS_OK);
         CHECK_EQ_INT(st.chunks, (na + 2) / 3);
         CHECK(bake && vks_bake_close(bake, 1, &err) == VKS_OK);

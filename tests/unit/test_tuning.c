@@ -205,6 +205,12 @@ static void swiftshader_row_and_candidates(void)
     vks__device_facts other_cpu = swiftshader;
     other_cpu.vendor_id = 0x10005; /* Mesa's: lavapipe's row, whatever else it shares */
     CHECK(strstr(vks__tuning_pick(&other_cpu).reason, "SwiftShader") == NULL);
+    /* one-shot chunks: 16 MiB on a CPU device (fresh host pages, cores shared with the writer),
+       64 MiB on a GPU: the table's, not the CLI's guess from the device type's name */
+    CHECK(vks__tuning_pick(&lavapipe).chunk_bytes == (uint64_t)16 << 20);
+    CHECK(vks__tuning_pick(&swiftshader).chunk_bytes == (uint64_t)16 << 20);
+    CHECK(vks__tuning_pick(&h100).chunk_bytes == (uint64_t)64 << 20);
+    CHECK(vks__tuning_pick(&radv).chunk_bytes == (uint64_t)64 << 20);
 
     /* The built-in candidates: every one where the device takes wg=512, wg=512 left out on
      * SwiftShader (256 invocations: refused, it failed the whole calibration), more on the

@@ -2,7 +2,7 @@
 # A GPU test bundle: tools/scripts/gpu_bundle.sh OUT.tar.xz [BUILD_DIR]
 # Packs a Release build: BUILD_DIR as it is, or build/ configured and brought up to date
 # into one archive that tests it on another machine, from any folder it is unpacked in:
-#   vkskin-gpu/run.sh [--quick] [-j N] OUTDIR     (README.md: "Testing a build on GPU machines")
+#   vkskin-gpu/run.sh [--quick] [-j N] OUTDIR     (docs/validation.md: "Testing a build on GPU machines")
 #   vkskin-gpu/host_targets.sh [--quick] OUTDIR   validate, bake and deform timed on that host
 #                             (tools/scripts/gpu_host_targets.sh)
 #   vkskin-gpu/build/...      vkskin, the GPU test programs and helpers, at their build paths

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh of a vkskin GPU test bundle (made by tools/scripts/gpu_bundle.sh; README.md, "Testing a
+# run.sh of a vkskin GPU test bundle (made by tools/scripts/gpu_bundle.sh; docs/validation.md, "Testing a
 # build on GPU machines"). From the folder the bundle was unpacked in, wherever that is:
 #   ./run.sh [--quick] [-j N] [--tests REGEX] OUTDIR
 # runs, with the bundle's libraries (lib/) and validation layer (layers/, VK_ADD_LAYER_PATH):

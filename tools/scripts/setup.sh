@@ -12,10 +12,12 @@ packages=(
   libxml2-utils chromium nodejs # validate's reports: xmllint, the page in a browser, three.js
   groff-base man-db # the vkskin(1) page generated from the option tables renders (tests/cli/cli_reference.sh)
   python3-jsonschema # bake sidecars checked against docs/schema/bake_sidecar.schema.json
+  python3-dev python3-numpy python3-setuptools python3-wheel python3-venv python3-pytest # the Python package (python/, docs/python.md)
   libmeshoptimizer-dev libdraco-dev # compressed glTF (EXT_/KHR_meshopt_compression, KHR_draco_mesh_compression)
   gltfpack draco # tests only: the compressed glTF tests make their files with these encoders
   assimp-testmodels # more glTF variants for the glTF reader's tests (/usr/share/assimp/models/glTF2)
   godot3 glslang-tools xvfb xauth # the engine kits' tests: Godot 3 under Xvfb, the Unity and Unreal HLSL compiled
+  doxygen # docs: the API reference (docs/api.md) generated from the public headers
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,4 +1,4 @@
-/* bake's outputs against its inputs, before any work (README "Safety"): no vertex file,
+/* bake's outputs against its inputs, before any work (docs/safety.md): no vertex file,
  * texture, rest mesh, sidecar, contact sheet or report may be the manifest, a job's model, its
  * model.cfg, clip files or the files a glTF model or clip names beside itself (any job's: one job's output replacing another's input is no
  * better), or a shard report that --check --merge reads. */

@@ -23,9 +23,9 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void play_of(uint32_t i, vks_crowd_instance *in)
+static void play_of(uint32_t i, vks_instance *in)
 {
-    in->pose = VKS_CROWD_POSE_CLIP;
+    in->pose = VKS_POSE_CLIP;
     in->clip = i % 2;
     in->clip_start = 0.37f * (float)(i % 97);
     in->clip_speed = 0.8f + 0.2f * (float)(i % 3);
@@ -35,13 +35,13 @@ static void play_of(uint32_t i, vks_crowd_instance *in)
 static const uint32_t layer_counts[3] = {1, 2, 4};
 
 /* Instance i with n normal layers of walk and wave. */
-static void layers_of(uint32_t i, uint32_t n, vks_crowd_instance *in)
+static void layers_of(uint32_t i, uint32_t n, vks_instance *in)
 {
     memset(in, 0, sizeof *in);
-    in->pose = VKS_CROWD_POSE_LAYERS;
+    in->pose = VKS_POSE_LAYERS;
     in->layer_count = n;
     for (uint32_t k = 0; k < n; k++) {
-        vks_crowd_layer *y = &in->layers[k];
+        vks_instance_layer *y = &in->layers[k];
         y->clip = (i + k) % 2;
         y->start = 0.37f * (float)(i % 97) + 0.21f * (float)k;
         y->speed = 0.8f + 0.2f * (float)((i + k) % 3);
@@ -58,7 +58,7 @@ vks_result vks_bench_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vks_ski
     vks_gpu_clips *gc = NULL;
     vks_crowd *on_gpu = NULL, *uploaded = NULL;
     vks_clip_binding bind[2] = {{0}, {0}};
-    vks_crowd_instance *in = calloc(instances, sizeof *in);
+    vks_instance *in = calloc(instances, sizeof *in);
     vks_affine *locals = malloc((s->node_count ? s->node_count : 1) * sizeof *locals);
     vks_result r = in && locals ? vks_gen_clips(s, &set, err)
                                 : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
@@ -74,11 +74,11 @@ vks_result vks_bench_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vks_ski
     if (r == VKS_OK)
         r = vks_crowd_create(gpu, &d, &on_gpu, err);
     for (uint32_t i = 0; r == VKS_OK && i < instances; i++)
-        in[i].pose = VKS_CROWD_POSE_LOCALS;
+        in[i].pose = VKS_POSE_LOCALS;
     if (r == VKS_OK)
         r = vks_crowd_create(gpu, &d, &uploaded, err);
     vks_crowd *layered[3] = {NULL, NULL, NULL};
-    vks_crowd_instance *lin = calloc(instances, sizeof *lin);
+    vks_instance *lin = calloc(instances, sizeof *lin);
     if (r == VKS_OK && !lin)
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
     for (int c = 0; c < 3 && r == VKS_OK; c++) {
@@ -96,7 +96,7 @@ vks_result vks_bench_clips(vks_gpu *gpu, const vks_gpu_models *ms, const vks_ski
         r = vks_crowd_run_frame(on_gpu, t, &a, err);
         double h0 = now_ms();
         for (uint32_t i = 0; r == VKS_OK && i < instances; i++) {
-            vks_crowd_instance p;
+            vks_instance p;
             play_of(i, &p);
             vks_clip_play play = {clips[p.clip], &bind[p.clip], p.clip_start, p.clip_speed, (int)p.clip_cycle};
             vks_clip_sample_locals(play.clip, play.binding, s, (float)vks_clip_play_time(&play, t), locals);

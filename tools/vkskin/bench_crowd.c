@@ -82,7 +82,7 @@ static vks_result run_interleaved(vks_gpu *gpu, const vks_gpu_models *ms, vks_cr
 static vks_result run_bench(vks_gpu *gpu, const vks_gpu_models *ms, const vks_skin *s, crowd_bench *b,
                             vks_error *err)
 {
-    vks_crowd_instance *in = calloc(b->instances, sizeof *in);
+    vks_instance *in = calloc(b->instances, sizeof *in);
     float *times = malloc(b->frames * sizeof *times);
     vks_affine *locals = malloc((size_t)b->instances * (s->node_count ? s->node_count : 1) * sizeof *locals);
     vks_crowd *crowd = NULL;

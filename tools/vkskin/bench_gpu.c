@@ -120,6 +120,7 @@ static vks_result run_once(vks_bench_gpu *b, vks_gpu_kernel kernel, int kernel_o
     batch.kernel_only = kernel_only;
     if (!kernel_only)
         batch.deliver = consume, batch.user = sk;
+    vks_gpu_calibrate_for_batch(b->gpu, b->models, &batch); /* a run never calibrates from inside */
     vks_result r = vks_gpu_run(b->gpu, b->models, &batch, st, err);
     b->chunks = st->chunks;
     return r;

@@ -208,7 +208,7 @@ static const vks_cli_option read_options[] = {
      "P3D: bones per section palette (default 64)", NULL},
     {"--uri-root", 0, "DIR", vks_cli_store_string, AT(gltf.root), 0, 0,
      "glTF: external buffers and images may also lie in DIR",
-     "default: only the model's folder and below; see README \"Safety\""},
+     "default: only the model's folder and below; see docs/safety.md"},
     {"--max-input-mb", 0, "N", set_max_input, 0, 0, 0, "a model and every file it reads together stay within N MB (default 2048)",
      "larger inputs are refused: a regular file by its size before it is read, a pipe or device once it passes "
      "the limit"},

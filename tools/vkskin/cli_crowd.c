@@ -55,15 +55,15 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
 }
 
 void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
-                            int with_root, vks_crowd_instance *out)
+                            int with_root, vks_instance *out)
 {
     memset(out, 0, sizeof *out);
     out->model = m;
-    out->pose = VKS_CROWD_POSE_LOCALS; /* no clip: the bind locals the crowd starts from */
+    out->pose = VKS_POSE_BIND; /* no clip: the bind pose */
     const vks_clip_play *pl = ps->source.play_count ? &ps->plays[j % ps->source.play_count] : NULL;
     int32_t ref = ps->refs ? ps->refs[j] : 0;
     if (pl && pl->clip && ref >= 0 && c->index[m][ref] >= 0) {
-        out->pose = VKS_CROWD_POSE_CLIP;
+        out->pose = VKS_POSE_CLIP;
         out->clip = (uint32_t)c->index[m][ref];
         out->clip_start = pl->start;
         out->clip_speed = pl->speed;
@@ -71,13 +71,13 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
     }
     const vks_clip_layers *ly = ps->layers && j < ps->instances ? &ps->layers[j] : NULL;
     if (ly && ly->count) { /* every layer's clip is uploaded: the poser bound them all */
-        out->pose = VKS_CROWD_POSE_LAYERS;
+        out->pose = VKS_POSE_LAYERS;
         out->layer_count = ly->count;
         out->fade_start = ly->fade_start, out->fade_duration = ly->fade_duration;
         out->root_motion = ly->root_motion;
         for (uint32_t k = 0; k < ly->count; k++) {
             const vks_clip_layer *y = &ly->layer[k];
-            vks_crowd_layer *o = &out->layers[k];
+            vks_instance_layer *o = &out->layers[k];
             o->clip = (uint32_t)c->index[m][ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k]];
             o->start = y->play.start, o->speed = y->play.speed, o->cycle = (vks_cycle)y->play.cycle;
             o->weight = y->weight, o->mode = (vks_layer_mode)y->mode, o->fade = (vks_layer_fade)y->fade;
@@ -103,8 +103,8 @@ static uint32_t model_of(const crowd_stream *cs, uint64_t g)
     return m;
 }
 
-/* Instance g as the crowd plays it, straight into the stream's slot (vks_stream_run_crowd). */
-static void stream_instance(void *user, uint32_t g, vks_crowd_instance *out)
+/* Instance g as the crowd plays it, straight into the stream's slot. */
+static void stream_instance(void *user, uint32_t g, vks_instance *out)
 {
     const crowd_stream *cs = user;
     uint32_t m = model_of(cs, g);
@@ -144,8 +144,7 @@ static int progress_only(void *user, const vks_stream_delivery *d)
     return 0;
 }
 
-/* The job as a stream: its instances (crowd instances by callback, cs->crowd, so memory stays
- * bounded), frame times and chunk budget. The three arrays are allocated; free them with
+/* The job as a stream: its instances (by callback, d->get_instance, so memory stays bounded), frame times and chunk budget. The three arrays are allocated; free them with
  * stream_end. */
 static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
 {
@@ -169,7 +168,7 @@ static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, v
         cs->times[f] = vks_pose_source_time(&job->posers[0]->source, f); /* as the CPU reference times it */
     d->models = job->ms, d->skins = cs->skins, d->model_count = job->model_count;
     d->gpu_clips = job->clips ? job->clips->gc : NULL;
-    cs->crowd.get_instance = stream_instance, d->instance_count = (uint32_t)total;
+    d->get_instance = stream_instance, d->instance_count = (uint32_t)total;
     d->times = cs->times, d->frame_count = job->frames;
     d->no_normals = job->no_normals;
     d->chunk_bytes = job->chunk_bytes;
@@ -195,7 +194,7 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
     vks_stream_stats ss = {0};
     vks_result r = stream_begin(job, &cs, &d, err);
     if (r == VKS_OK)
-        r = vks_stream_run_crowd(job->gpu, &d, &cs.crowd, &ss, err);
+        r = vks_stream_run(job->gpu, &d, &ss, err);
     st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
     st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
     stream_end(&cs);
@@ -210,7 +209,7 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
     d.deliver = progress_only;
     d.reduce = 0; /* the bake writes what it gets: no readback check to pay for */
     if (r == VKS_OK)
-        r = vks_stream_to_bake_crowd(job->gpu, &d, &cs.crowd, bake, memory_bytes, NULL, err);
+        r = vks_stream_to_bake(job->gpu, &d, bake, memory_bytes, NULL, err);
     stream_end(&cs);
     return r;
 }

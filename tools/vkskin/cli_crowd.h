@@ -1,6 +1,6 @@
 /* Clips sampled on the GPU for validate, render and deform --gpu (cli_crowd.c): the clips the
  * models' posers play, uploaded once (vks_gpu_upload_clips); each instance made into a crowd
- * instance (VKS_CROWD_POSE_CLIP, or the bind pose); and instances streamed through the
+ * instance (VKS_POSE_CLIP, or the bind pose); and instances streamed through the
  * library's engine (vks_stream_run, stream.h): one GPU crowd per chunk, reused for every frame,
  * read back through its ring, so memory stays bounded whatever the instance count. */
 #ifndef VKSKIN_CLI_CROWD_H
@@ -22,9 +22,9 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
 void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c);
 
 /* Instance j of uploaded model m as the crowd plays it: its clip, start, speed, cycle and
- * (with_root) root; an instance without a clip holds the bind pose (VKS_CROWD_POSE_LOCALS). */
+ * (with_root) root; an instance without a clip holds the bind pose (VKS_POSE_BIND). */
 void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
-                            int with_root, vks_crowd_instance *out);
+                            int with_root, vks_instance *out);
 
 typedef struct vks_cli_crowd_job {
     vks_gpu *gpu;
@@ -68,16 +68,14 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
 
 /* The job as a stream, for running it elsewhere than above (the split across contexts,
  * cli_crowd_split.c): d as vks_cli_crowd_run makes it, whose user is cs and deliver hands a
- * frame of a chunk to job->consume, with its instances in cs->crowd (for vks_stream_run_crowd;
- * d has none): get_instance takes the job's instance numbers (the models' instances one after
- * the other). The arrays are allocated: free them with vks_cli_crowd_stream_end, also after a
+ * frame of a chunk to job->consume; d->get_instance takes the job's instance numbers (the
+ * models' instances one after the other). The arrays are allocated: free them with vks_cli_crowd_stream_end, also after a
  * failure. */
 typedef struct vks_cli_crowd_stream {
     const vks_cli_crowd_job *job;
     uint64_t *base;          /* per model: its first instance of the job */
     const vks_skin **skins;
     float *times;            /* the job's frame times */
-    vks_stream_crowd crowd;  /* the job's instances as the crowd plays them */
 } vks_cli_crowd_stream;
 vks_result vks_cli_crowd_stream_begin(const vks_cli_crowd_job *job, vks_cli_crowd_stream *cs, vks_stream_desc *d,
                                       vks_error *err);

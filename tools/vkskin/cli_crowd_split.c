@@ -51,7 +51,6 @@ typedef struct part {
     vks_cli_crowd_stream cs;
     vks_stream_desc whole;  /* the job's stream as one context runs it (job numbering) */
     vks_stream_desc d;      /* the stream over this context's instances */
-    vks_stream_crowd crowd; /* those instances, taken from the job's (cs.crowd) */
     uint32_t first;         /* validate: the first instance of this context's run, */
     uint32_t head;          /* its instances before the next chunk boundary when it starts
                                inside a chunk (streamed apart: one piece), else 0, */
@@ -126,10 +125,10 @@ static void stop_all(part *p)
 
 /* ---- validate: contiguous runs of one stream's chunks ---- */
 
-static void run_instance(void *user, uint32_t i, vks_crowd_instance *out)
+static void run_instance(void *user, uint32_t i, vks_instance *out)
 {
     part *p = user;
-    p->cs.crowd.get_instance(p->whole.user, p->at + i, out);
+    p->whole.get_instance(p->whole.user, p->at + i, out);
 }
 
 /* The one-device chunk that holds instance g (job numbering). */
@@ -232,7 +231,7 @@ static vks_result plan_runs(split *s, const vks_cli_crowd_job *job, vks_error *e
         p->first = p->at = (uint32_t)a;
         p->d.instance_count = (uint32_t)(b - a);
         p->head = 0;
-        p->crowd.get_instance = run_instance, p->d.deliver = run_deliver;
+        p->d.get_instance = run_instance, p->d.deliver = run_deliver;
         if (b > a) {
             uint64_t c = chunk_of(s, a);
             if (a > s->bounds[c]) /* starts inside chunk c: one more piece of it */
@@ -255,11 +254,11 @@ static uint64_t piece_of(const part *p, uint32_t i)
     return (uint64_t)p->k + (uint64_t)(i / p->s->piece) * (uint64_t)p->s->n;
 }
 
-static void bake_instance(void *user, uint32_t i, vks_crowd_instance *out)
+static void bake_instance(void *user, uint32_t i, vks_instance *out)
 {
     part *p = user;
     uint64_t g = piece_of(p, i) * p->s->piece + i % p->s->piece;
-    p->cs.crowd.get_instance(p->whole.user, (uint32_t)g, out);
+    p->whole.get_instance(p->whole.user, (uint32_t)g, out);
 }
 
 static int write_failed(part *p, vks_result r, const vks_error *e)
@@ -342,7 +341,7 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
             count -= pieces * piece - s->total;
         p->d.instance_count = (uint32_t)count;
         p->d.chunk_bytes = piece * instance_bytes(job, 0); /* the stream's chunks are the pieces */
-        p->crowd.get_instance = bake_instance, p->d.deliver = bake_deliver;
+        p->d.get_instance = bake_instance, p->d.deliver = bake_deliver;
         if (s->direct || !count)
             continue;
         size_t floats = (size_t)piece * s->frames * s->per + 3;
@@ -412,12 +411,12 @@ static void *part_main(void *arg)
     uint32_t head = p->head, total = d.instance_count;
     if (head) {
         d.instance_count = head;
-        p->r = vks_stream_run_crowd(p->job.gpu, &d, &p->crowd, &p->st, &p->err);
+        p->r = vks_stream_run(p->job.gpu, &d, &p->st, &p->err);
     }
     if (total > head && (!head || p->r == VKS_OK)) {
         vks_stream_stats st;
         p->at = p->first + head, d.instance_count = total - head;
-        p->r = vks_stream_run_crowd(p->job.gpu, &d, &p->crowd, &st, &p->err);
+        p->r = vks_stream_run(p->job.gpu, &d, &st, &p->err);
         p->st.chunks += st.chunks, p->st.frames += st.frames, p->st.vertex_instances += st.vertex_instances;
         p->st.create_ms += st.create_ms, p->st.gpu_ms += st.gpu_ms, p->st.wait_ms += st.wait_ms;
         p->st.deliver_ms += st.deliver_ms;

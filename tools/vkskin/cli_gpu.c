@@ -177,7 +177,7 @@ static const vks_cli_option gpu_options[] = {
      "cap one chunk's output in MB (forces several chunks; with clips, the frames held per chunk)", NULL},
     {"--launch-shape", 0, "SPEC", vks_cli_store_string, AT(launch_shape), 0, 0,
      "force the passes' launch shape, e.g. wg=256,run=8,palette=on",
-     "README: Launch shapes; default: the device's row of the table, or $VKSKIN_LAUNCH_SHAPE"},
+     "docs/performance.md: Launch shapes; default: the device's row of the table, or $VKSKIN_LAUNCH_SHAPE"},
     {"--inject-fault", 0, "KIND", set_fault, 0, 0, 0,
      "testing: corrupt the GPU copy of a remap entry, a weight or a skin matrix (remap, weight, matrix), or one "
      "instance's pose (instance[:K] NaN, scale[:K] x4)",

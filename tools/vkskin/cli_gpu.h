@@ -28,7 +28,7 @@ extern const vks_cli_group vks_cli_gpu_options;
  * failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
 
-/* The devices a command splits its work across (README "Several devices"): --device all is
+/* The devices a command splits its work across (docs/validation.md "Validation reports for CI"): --device all is
  * every Vulkan device with compute, N,M,... those numbers (a number may repeat: two contexts on
  * one device, which is how lavapipe tests the split), anything else the one device it names
  * (a name may hold commas: "llvmpipe (LLVM 15.0.6, 256 bits)"). Each out[k] is a --device value

@@ -1,4 +1,4 @@
-/* The one rule every command applies to every output before any work (README "Safety"): no
+/* The one rule every command applies to every output before any work (docs/safety.md): no
  * output is one of the files the run reads. The run lists what it reads (models with the
  * model.cfg a P3D reader would find, pose, crowd and clip files, manifests, goldens) and each
  * output path it will write is compared with every one of them by file identity (device and

@@ -108,7 +108,7 @@ static const vks_cli_option pose_options[] = {
     {"--clip-fps", 0, "R", set_positive, AT(clip_fps), 0, 1000000,
      "frame rate of clips that store none (pose JSON frames per second; default 30)", NULL},
     {"--crowd", 0, "FILE", vks_cli_store_string, AT(crowd), 0, 0,
-     "a crowd file (JSON or CSV, see README): per instance its model, clip, start, speed, cycle and root "
+     "a crowd file (JSON or CSV, see docs/clips-and-crowds.md): per instance its model, clip, start, speed, cycle and root "
      "transform",
      "Models: the FILEs given, then those the crowd names; an instance naming no model takes the one FILE "
      "given"},

@@ -1,4 +1,4 @@
-/* vkskin bake MANIFEST.json: bakes every job of a manifest (README "Batch baking") into VAT
+/* vkskin bake MANIFEST.json: bakes every job of a manifest (docs/baking.md "Batch baking") into VAT
  * textures, bone-matrix atlases and caches, each with a sidecar. Jobs whose sidecars say they
  * are up to date are skipped, so a bake killed halfway finishes where it stopped; --shard I/N
  * takes one share of the jobs for a job array (tools/slurm/bake.sbatch).
@@ -129,7 +129,7 @@ const vks_cli_command vks_cli_cmd_bake = {
                 "[--max-memory-mb N] [--split] [--quiet]\n\n"
                 "MANIFEST.json --check [--merge DIR] [--out DIR] [--report FILE.json]",
     .description =
-        "Bakes every job of the manifest (README \"Batch baking\" has the schema): each clip's frames deformed on "
+        "Bakes every job of the manifest (docs/baking.md \"Batch baking\" has the schema): each clip's frames deformed on "
         "the GPU (one crowd instance per frame, all frames of a job in one submission) or on a CPU engine, written as "
         "VAT textures (OpenEXR float or half, 16-bit PNG) with the rest mesh, bone-matrix atlases (OpenEXR), PC2 and "
         "raw caches; each output kind with a JSON sidecar naming its clips, frames, rows, bounds and encoding. "

@@ -82,7 +82,7 @@ const vks_cli_command vks_cli_cmd_bench = {
         "CPU deformer runs on T threads, then on one thread with each kernel this CPU has (baseline; AVX2+FMA; "
         "AVX-512): the per-core figures.\n\nGPU: the launch shape that ran is printed with why (the device's table "
         "row, a shape measured before (cache), calibrated at first use in this run (its first run's time includes "
-        "it), or forced by --launch-shape SPEC / VKSKIN_LAUNCH_SHAPE; README: Launch shapes). The context's "
+        "it), or forced by --launch-shape SPEC / VKSKIN_LAUNCH_SHAPE; docs/performance.md: Launch shapes). The context's "
         "creation and the model's upload are timed; the project's kernel and the plain baseline kernel (one "
         "invocation per vertex-instance) run once each (the first run: buffers made and touched, shaders "
         "compiled), then P times each, alternating, and the kernel / plain ratio is the median of the pairs' "

@@ -110,7 +110,7 @@ const vks_cli_command vks_cli_cmd_devices = {
                    "launch shape a run would start with and why: the tuning table's row (\"table\"), a shape "
                    "measured before on this device and driver (\"cache\"), or VKSKIN_LAUNCH_SHAPE (\"forced\"); "
                    "the launch-shape cache file it looked at; and whether a large first run calibrates (a device "
-                   "the table does not know; README: Calibration at first use).",
+                   "the table does not know; docs/performance.md: Calibration at first use).",
     .epilogue = "exit codes: 0 ok, 4 no Vulkan device",
     .groups = devices_groups,
     .run = vks_cmd_devices,

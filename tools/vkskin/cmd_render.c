@@ -98,7 +98,7 @@ typedef struct sheet {
     vks_crowd *crowd;
     uint32_t crowd_n;         /* its instance count */
     uint32_t *crowd_models;   /* its instances' models: a part with the same ones re-aims it */
-    vks_crowd_instance *inst; /* the part's instances */
+    vks_instance *inst; /* the part's instances */
     vks_affine *locals;       /* a pose file's locals of one instance */
     vks_render *render;
     vks_cli_poser *posers;
@@ -148,7 +148,7 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
 }
 
 /* Cell g of the sheet: file f's instance j, files one after the other. */
-static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_crowd_instance *in)
+static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_instance *in)
 {
     if (pose->anim) {
         vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
@@ -156,7 +156,7 @@ static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, 
     }
     memset(in, 0, sizeof *in);
     in->model = f;
-    in->pose = pose->pose_file ? VKS_CROWD_POSE_LOCALS : VKS_CROWD_POSE_PROCEDURAL;
+    in->pose = pose->pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
     in->seed = pose->seed;
     in->pose_instance = j;
 }

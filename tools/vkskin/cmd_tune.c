@@ -2,7 +2,7 @@
  *             [--candidate SPEC ...] [--no-store] [--json] [--device N|NAME] [--validation]
  * The calibration of launch shapes (vks_gpu_tune): times each candidate's deform pass on the
  * device at hand, prints the table of candidates with their rates, and stores the fastest in
- * the cache so later contexts on this device and driver start with it (README: Launch shapes). */
+ * the cache so later contexts on this device and driver start with it (docs/performance.md: Launch shapes). */
 #include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static const vks_cli_option tune_options[] = {
      "timed runs of each candidate after a first one; the median counts (default 3)", NULL},
     {"--candidate", 0, "SPEC", vks_cli_store_list, AT(candidates), 0, 0,
      "a launch shape to time instead of the built-in list (repeatable; up to 32)",
-     "SPEC as --launch-shape (README: Launch shapes); the built-in list: the table's shapes and the GPU shapes"},
+     "SPEC as --launch-shape (docs/performance.md: Launch shapes); the built-in list: the table's shapes and the GPU shapes"},
     {"--no-store", 0, NULL, vks_cli_store_flag, AT(no_store), 0, 0, "only print: keep the cache as it is", NULL},
     {"--json", 0, NULL, vks_cli_store_flag, AT(json), 0, 0, "machine-readable output on stdout", NULL},
 };

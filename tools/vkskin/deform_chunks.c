@@ -22,13 +22,6 @@
 /* Output bytes (positions and normals) of one CPU chunk: small enough that its pages cost
  * little to fault in. */
 #define CHUNK_BYTES ((uint64_t)16 << 20)
-/* The GPU's chunks: at most this many bytes a stream, so a large run has several chunks
- * and deforms one while the previous one is written. On a CPU device (lavapipe) the ring's
- * buffers are fresh host pages a one-shot deform faults in, and the kernel shares the cores
- * with the writer: 16 MiB chunks took a 1000-instance, 240 MB deform from 1.6 s to 0.7 s and
- * the bench's deform path from x0.30-0.53 to x0.56-0.59 of the kernel (BENCHMARKS.md). */
-#define GPU_CHUNK_BYTES ((uint64_t)64 << 20)
-#define CPU_DEVICE_CHUNK_BYTES ((uint64_t)16 << 20)
 
 static double now_seconds(void)
 {
@@ -336,6 +329,8 @@ static void *split_main(void *arg)
     b.get_weights = p->g->c->weights ? split_weights : NULL; /* morph weights per pose */
     b.want_normals = 1;
     b.max_chunk_bytes = p->max_chunk_bytes;
+    if (p->nentries) /* the explicit step: a run never calibrates from inside */
+        vks_gpu_calibrate_for_batch(p->gpu, p->models, &b);
     p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, &p->st, &p->err) : VKS_OK;
     p->seconds = now_seconds() - p->t0;
     if (p->r != VKS_OK) { /* the contexts after this one would wait for its pieces forever */
@@ -483,15 +478,17 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;
     b.get_weights = c->weights ? stream_weights : NULL; /* morph weights per pose */
     b.want_normals = 1;
-    b.max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes
-                        : strcmp(vks_gpu_device(gpus[0])->type, "cpu") ? GPU_CHUNK_BYTES
-                                                                      : CPU_DEVICE_CHUNK_BYTES;
+    vks_gpu_shape_info shape; /* the GPU's chunks: the tuning table's size for this device */
+    vks_gpu_launch_shape(gpus[0], &shape);
+    b.max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes : shape.chunk_bytes;
     double t0 = now_seconds();
     vks_error local = {0};
     int single = count <= 1;
     vks_result r = single ? VKS_OK : run_split(&g, b.max_chunk_bytes, &single, err ? err : &local);
-    if (single) /* one context, or no threads to be had for the others */
+    if (single) { /* one context, or no threads to be had for the others */
+        vks_gpu_calibrate_for_batch(gpus[0], models[0], &b);
         r = vks_gpu_run(gpus[0], models[0], &b, NULL, err);
+    }
     c->engine_s = now_seconds() - t0 - g.write_s;
     if (g.threaded) { /* the converter drains what is left, then ends */
         pthread_mutex_lock(&g.mu);

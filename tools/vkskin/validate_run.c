@@ -309,6 +309,7 @@ int vks_validate_on_device(vrun *r, vdevice *d)
         }
         vks__validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&d->chk.gpu_figures);
+        vks_gpu_calibrate_for_batch(gpu, ms, &b); /* a run never calibrates from inside */
         run = vks_gpu_run(gpu, ms, &b, &d->st, &err);
         r->c.reduce = 0, r->c.sampled = 0;
     }

@@ -543,7 +543,6 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
                                      i, e->model, (unsigned long long)need[k], what[k],
                                      gpu->props.limits.maxStorageBufferRange);
     }
-    vks__calibrate_at_first_use(gpu, ms, b); /* before the work, whose buffers it would free */
     sched s;
     memset(&s, 0, sizeof s);
     s.gpu = gpu, s.ms = ms, s.b = b;

@@ -150,3 +150,34 @@ void vks__buf_write(vks_gpu *gpu, vks__buf *b, VkDeviceSize at, const void *src,
     memcpy((char *)b->mapped + at, src, size);
     (void)gpu;
 }
+
+vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
+                              vks__buf *out, vks_error *err)
+{
+    if (size > gpu->props.limits.maxStorageBufferRange)
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
+                             "the %s table (%zu bytes, all models together) exceeds maxStorageBufferRange %u", what,
+                             size, gpu->props.limits.maxStorageBufferRange);
+    vks_result res = vks__buf_create(gpu, size, VKS__MEM_DEVICE, out, err);
+    if (res != VKS_OK || size == 0)
+        return res;
+    if (out->mapped) {
+        memcpy(out->mapped, data, size);
+        vks__buf_flush(gpu, out);
+        return VKS_OK;
+    }
+    vks__buf stage;
+    res = vks__buf_create(gpu, size, VKS__MEM_UPLOAD, &stage, err);
+    if (res == VKS_OK && !once->cmd)
+        res = vks__oneshot_create(gpu, once, err);
+    if (res == VKS_OK) {
+        memcpy(stage.mapped, data, size);
+        vks__buf_flush(gpu, &stage);
+        vks__oneshot_begin(gpu, once);
+        VkBufferCopy c = {0, 0, size};
+        gpu->vk.vkCmdCopyBuffer(once->cmd, stage.buffer, out->buffer, 1, &c);
+        res = vks__oneshot_submit(gpu, once, err);
+    }
+    vks__buf_destroy(gpu, &stage);
+    return res;
+}

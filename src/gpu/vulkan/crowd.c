@@ -21,7 +21,7 @@ static int is_zero(const vks_affine *a)
 /* A layered instance's table entry: normal layers first, then the additive ones, each kind in
  * the given order (the blend applies every normal layer before any additive one; the pose pass
  * walks the layers once). */
-static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const vks__gpu_pose_param *base,
+static void layered_of(const vks_crowd *c, const vks_instance *in, const vks__gpu_pose_param *base,
                        vks__gpu_layered_param *out)
 {
     memset(out, 0, sizeof *out);
@@ -35,7 +35,7 @@ static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const v
     out->motion[3] = NAN; /* no frame has written the motion yet (the pose pass writes a yaw) */
     for (int additive = 0; additive < 2; additive++)
         for (uint32_t j = 0; j < n; j++) {
-            const vks_crowd_layer *y = &in->layers[j];
+            const vks_instance_layer *y = &in->layers[j];
             if ((y->mode == VKS_LAYER_ADDITIVE) != additive)
                 continue;
             vks__gpu_layer_param *g = &out->layer[k++];
@@ -48,12 +48,12 @@ static void layered_of(const vks_crowd *c, const vks_crowd_instance *in, const v
         }
 }
 
-static vks__gpu_pose_param param_of(const vks_crowd *c, const vks_crowd_instance *in)
+static vks__gpu_pose_param param_of(const vks_crowd *c, const vks_instance *in)
 {
     vks__gpu_pose_param p;
     memset(&p, 0, sizeof p);
-    p.source = in->pose == VKS_CROWD_POSE_PROCEDURAL ? VKS__SOURCE_PROCEDURAL : VKS__SOURCE_LOCALS;
-    if (in->pose == VKS_CROWD_POSE_CLIP) {
+    p.source = in->pose == VKS_POSE_PROCEDURAL ? VKS__SOURCE_PROCEDURAL : VKS__SOURCE_LOCALS;
+    if (in->pose == VKS_POSE_CLIP) {
         p.source = VKS__SOURCE_CLIP | (uint32_t)in->clip_cycle << 8;
         p.clip_entry = c->clips->entry[(size_t)in->model * c->clips->clip_count + in->clip];
         p.clip_start = in->clip_start, p.clip_speed = in->clip_speed;
@@ -66,23 +66,23 @@ static vks__gpu_pose_param param_of(const vks_crowd *c, const vks_crowd_instance
     return p;
 }
 
-static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_models *ms, const vks_gpu_clips *clips,
+static vks_result check_instance(const vks_instance *in, const vks_gpu_models *ms, const vks_gpu_clips *clips,
                                  uint32_t i, vks_error *err)
 {
     if (in->model >= ms->count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: model %u of %u", i,
                              in->model, ms->count);
-    if (in->pose != VKS_CROWD_POSE_PROCEDURAL && in->pose != VKS_CROWD_POSE_LOCALS && in->pose != VKS_CROWD_POSE_CLIP &&
-        in->pose != VKS_CROWD_POSE_LAYERS)
+    if (in->pose != VKS_POSE_PROCEDURAL && in->pose != VKS_POSE_BIND && in->pose != VKS_POSE_LOCALS &&
+        in->pose != VKS_POSE_CLIP && in->pose != VKS_POSE_LAYERS)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u: unknown pose source %d",
                              i, (int)in->pose);
-    if (in->pose == VKS_CROWD_POSE_CLIP &&
+    if (in->pose == VKS_POSE_CLIP &&
         (!clips || in->clip >= clips->clip_count || !isfinite(in->clip_start) || !isfinite(in->clip_speed) ||
          (unsigned)in->clip_cycle > VKS_CYCLE_RESET))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: clip %u of %u, or a non-finite start or speed, or an unknown cycle", i,
                              in->clip, clips ? clips->clip_count : 0);
-    if (in->pose == VKS_CROWD_POSE_LAYERS) {
+    if (in->pose == VKS_POSE_LAYERS) {
         if (!clips || in->layer_count < 1 || in->layer_count > VKS_MAX_LAYERS || !isfinite(in->fade_start) ||
             !isfinite(in->fade_duration) || !VKS_ROOT_MOTION_VALID(in->root_motion))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
@@ -90,7 +90,7 @@ static vks_result check_instance(const vks_crowd_instance *in, const vks_gpu_mod
                                  "root motion", i, in->layer_count, VKS_MAX_LAYERS);
         uint64_t loops = 0;
         for (uint32_t k = 0; k < in->layer_count; k++) {
-            const vks_crowd_layer *y = &in->layers[k];
+            const vks_instance_layer *y = &in->layers[k];
             if (y->clip >= clips->clip_count || !isfinite(y->start) || !isfinite(y->speed) ||
                 (unsigned)y->cycle > VKS_CYCLE_RESET || !isfinite(y->weight) || y->weight < 0 ||
                 (unsigned)y->mode > VKS_LAYER_ADDITIVE || (unsigned)y->fade > VKS_FADE_IN ||
@@ -153,7 +153,7 @@ static void consumers(vks_crowd *c, const vks_crowd_desc *d)
 }
 
 /* Instance in's parameters into slot j of part ps's table (not flushed). */
-static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const vks_crowd_instance *in)
+static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const vks_instance *in)
 {
     vks__gpu_pose_param pp = param_of(c, in);
     if (!c->layered) {
@@ -162,7 +162,7 @@ static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const v
     }
     vks__gpu_layered_param lp;
     memset(&lp, 0, sizeof lp);
-    if (in->pose == VKS_CROWD_POSE_LAYERS)
+    if (in->pose == VKS_POSE_LAYERS)
         layered_of(c, in, &pp, &lp);
     else
         lp.base = pp;
@@ -315,17 +315,20 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
     c->alive = 1, gpu->live_crowds++;
     c->layered = d->layers != 0;
     for (uint32_t i = 0; i < c->count && !c->layered; i++)
-        c->layered = d->instances[i].pose == VKS_CROWD_POSE_LAYERS;
+        c->layered = d->instances[i].pose == VKS_POSE_LAYERS;
     consumers(c, d);
     c->inst = malloc(c->count * sizeof *c->inst);
+    c->host_locals = calloc(c->count, 1);
     c->part_of = malloc(c->count * sizeof *c->part_of);
     c->slot_of = malloc(c->count * sizeof *c->slot_of);
     c->where = malloc(c->count * sizeof *c->where);
-    vks_result res = c->inst && c->part_of && c->slot_of && c->where
+    vks_result res = c->inst && c->host_locals && c->part_of && c->slot_of && c->where
                          ? VKS_OK
                          : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     if (res == VKS_OK) {
         memcpy(c->inst, d->instances, c->count * sizeof *c->inst);
+        for (uint32_t i = 0; i < c->count; i++)
+            c->inst[i].locals = NULL; /* not owned: written below, never read again */
         res = vks__oneshot_create(gpu, &c->own, err);
     }
     if (res == VKS_OK && gpu->timestamps) {
@@ -340,6 +343,9 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
         res = create_parts(c, err);
     if (res == VKS_OK)
         res = clear_outputs(c, err);
+    for (uint32_t i = 0; res == VKS_OK && i < c->count; i++) /* the tables start at the bind pose */
+        if (d->instances[i].pose == VKS_POSE_LOCALS && d->instances[i].locals)
+            res = vks_crowd_set_locals(c, i, d->instances[i].locals, err);
     if (res != VKS_OK) {
         vks_crowd_destroy(c);
         return res;
@@ -366,7 +372,7 @@ void vks_crowd_destroy(vks_crowd *c)
     vks__buf_destroy(gpu, &c->stage);
     if (c->alive)
         gpu->live_crowds--;
-    free(c->parts), free(c->inst), free(c->part_of), free(c->slot_of), free(c->where);
+    free(c->parts), free(c->inst), free(c->host_locals), free(c->part_of), free(c->slot_of), free(c->where);
     free(c);
 }
 
@@ -375,7 +381,15 @@ uint32_t vks_crowd_instance_count(const vks_crowd *c)
     return c ? c->count : 0;
 }
 
-vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_instance *in, vks_error *err)
+static void put_locals(vks_crowd *c, uint32_t i, const vks_affine *locals, uint32_t nodes)
+{
+    vks__passes *ps = &c->parts[c->part_of[i]];
+    vks__buf_write(c->gpu, &ps->locals, (VkDeviceSize)c->where[i].locals_off * sizeof *locals, locals,
+                   nodes * sizeof *locals);
+    vks__buf_flush(c->gpu, &ps->locals);
+}
+
+vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_instance *in, vks_error *err)
 {
     if (!c || !in || i >= c->count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd", "instance %u of %u", i,
@@ -387,13 +401,21 @@ vks_result vks_crowd_set_instance(vks_crowd *c, uint32_t i, const vks_crowd_inst
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: its model is fixed at creation (%u), not %u: the buffers are sized for it",
                              i, c->inst[i].model, in->model);
-    if (in->pose == VKS_CROWD_POSE_LAYERS && !c->layered)
+    if (in->pose == VKS_POSE_LAYERS && !c->layered)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                              "instance %u: layered, in a crowd made without layers (vks_crowd_desc.layers)", i);
     c->inst[i] = *in;
+    c->inst[i].locals = NULL;
     vks__passes *ps = &c->parts[c->part_of[i]];
     write_param(c, ps, c->slot_of[i], in);
     vks__buf_flush(c->gpu, &ps->params);
+    if (in->pose == VKS_POSE_LOCALS && in->locals)
+        return vks_crowd_set_locals(c, i, in->locals, err);
+    if (in->pose == VKS_POSE_BIND && c->host_locals[i]) { /* the bind pose back where host locals were */
+        const vks__gpu_model *m = &c->ms->models[in->model];
+        put_locals(c, i, c->ms->bind_locals + m->node_base, m->node_count);
+        c->host_locals[i] = 0;
+    }
     return VKS_OK;
 }
 
@@ -407,10 +429,8 @@ vks_result vks_crowd_set_locals(vks_crowd *c, uint32_t i, const vks_affine *loca
         if (!vks_affine_is_finite(&locals[n]))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/crowd",
                                  "instance %u: local of node %u is not finite", i, n);
-    vks__passes *ps = &c->parts[c->part_of[i]];
-    vks__buf_write(c->gpu, &ps->locals, (VkDeviceSize)c->where[i].locals_off * sizeof *locals, locals,
-                   nodes * sizeof *locals);
-    vks__buf_flush(c->gpu, &ps->locals);
+    put_locals(c, i, locals, nodes);
+    c->host_locals[i] = 1;
     return VKS_OK;
 }
 

@@ -232,7 +232,7 @@ static vks_result read_motion(vks_crowd *c, uint32_t first, uint32_t count, floa
         vks__buf_invalidate(gpu, &c->parts[p].params);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t i = first + k;
-        if (c->inst[i].pose != VKS_CROWD_POSE_LAYERS || !c->inst[i].root_motion)
+        if (c->inst[i].pose != VKS_POSE_LAYERS || !c->inst[i].root_motion)
             continue;
         const vks__gpu_layered_param *lp =
             (const vks__gpu_layered_param *)c->parts[c->part_of[i]].params.mapped + c->slot_of[i];

@@ -5,7 +5,8 @@
 
 #include "gpu_internal.h"
 
-/* Clips uploaded for a model set (clips.c; layout in compute/clip.glsl). */
+/* Clips uploaded for a model set (clips.c uploads what src/gpu/clip_table.c lays out;
+ * layout in compute/clip.glsl). */
 struct vks_gpu_clips {
     vks_gpu *gpu;
     const vks_gpu_models *ms;
@@ -14,7 +15,7 @@ struct vks_gpu_clips {
     int32_t *motion;  /* [model * clip_count + clip]: the first node the clip drives, -1 none
                          (root motion's node, vks_clip_layers_motion_node) */
     uint64_t *loops;  /* [model * clip_count + clip]: its key searches' loop count as a layer
-                         (clips.c; a model-delta clip's twice, for its parent's delta) */
+                         (clip_table.c; a model-delta clip's twice, for its parent's delta) */
     int morph;        /* some clip drives morph weights of some model (the deform pass's morph
                          stage reads what the pose pass samples) */
     vks__buf words;
@@ -25,7 +26,9 @@ struct vks_crowd {
     const vks_gpu_models *ms;
     const vks_gpu_clips *clips; /* may be NULL */
     uint32_t count;
-    vks_crowd_instance *inst; /* host copy of the instance table */
+    vks_instance *inst;       /* host copy of the instance table (no locals pointers kept) */
+    uint8_t *host_locals;     /* per instance: its locals table holds host locals, not the bind
+                                 pose a VKS_POSE_BIND instance must show */
     uint32_t *part_of;        /* per instance: its part */
     vks__gpu_inst *where;     /* per instance: its entry in its part's instance table */
     uint32_t *slot_of;        /* per instance: its index in that table */

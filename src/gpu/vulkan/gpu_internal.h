@@ -13,9 +13,11 @@
 #include "vkskin/gpu_testing.h"
 #include "vkskin/gpu_vulkan.h"
 #include "vk_shared.h"
+#include "gpu/backend.h"
 #include "gpu/plan.h"
 #include "gpu/tuning.h"
 #include "gpu/tuning_cache.h"
+#include "gpu/tuning_start.h"
 
 /* ---- loading: nothing below mutates volk's globals except the one-time loader open ---- */
 
@@ -198,17 +200,17 @@ vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p);
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
 /* The public view of a launch shape (gpu.h's vks_gpu_shape_info: the fields a shape decides). */
 void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
-/* Calibration at first use (tuning_start.h says when): called by vks_gpu_run before its work.
- * Never fails the run: a calibration that fails leaves the shape as it was, with a warning. */
-void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);
 /* 1 while calibration at first use may still come in this context, whatever the work (tuning
  * start.h's conditions but the size): what vks_gpu_launch_shape says, and whether a stream
- * fetches its instances to size its work. */
-int vks__first_use_open(const vks_gpu *gpu);
-/* The same for `work` vertex-instances whose largest share is model `model` of ms (the one
- * timed); what names the work in the log ("a run", "a crowd ..."). vks_crowd_create's. */
-void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
-                                      const char *what);
+ * fetches its instances to size its work. Here, not in tune.c, so that the pipelines that
+ * report it need not reach up to the calibration. */
+static inline int vks__gpu_first_use_open(const vks_gpu *gpu)
+{
+    /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
+    return !gpu->calibrating && !gpu->first_use_calibrated && !gpu->adopted && gpu->timestamps && !gpu->live_crowds &&
+           vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate);
+}
+/* vks__calibrate_work_at_first_use and vks__first_use_open: gpu/backend.h. */
 
 /* Sanitizer builds: pins the Vulkan drivers loaded now so the loader cannot unload them
  * (keep_drivers.c); nothing otherwise. Called once an instance exists. */
@@ -222,7 +224,7 @@ vks_result vks__check_pose_loops(const vks_gpu *gpu, const char *what, uint32_t 
 /* The pose pipeline for a pass set with pose parameters (a crowd), made on first use. */
 /* The crowd pose pipeline of variant use_params (1 plain, 2 with layers), made on first use. */
 vks_result vks__pose_params_pipeline(vks_gpu *gpu, uint32_t use_params, vks_error *err);
-/* A device buffer holding size bytes of data (models.c): written in place where the memory is
+/* A device buffer holding size bytes of data (buffer.c): written in place where the memory is
  * host-visible, else through a staging buffer and a copy on once (made when needed). what names
  * the table in a VKS_ERR_LIMIT over maxStorageBufferRange. */
 vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,

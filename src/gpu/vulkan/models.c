@@ -68,37 +68,6 @@ static uint32_t put_levels(const vks_skin *s, uint32_t *w, uint32_t *depth)
     return levels + 2 + n;
 }
 
-vks_result vks__upload_table(vks_gpu *gpu, vks__oneshot *once, const char *what, const void *data, size_t size,
-                              vks__buf *out, vks_error *err)
-{
-    if (size > gpu->props.limits.maxStorageBufferRange)
-        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "gpu/upload",
-                             "the %s table (%zu bytes, all models together) exceeds maxStorageBufferRange %u", what,
-                             size, gpu->props.limits.maxStorageBufferRange);
-    vks_result res = vks__buf_create(gpu, size, VKS__MEM_DEVICE, out, err);
-    if (res != VKS_OK || size == 0)
-        return res;
-    if (out->mapped) {
-        memcpy(out->mapped, data, size);
-        vks__buf_flush(gpu, out);
-        return VKS_OK;
-    }
-    vks__buf stage;
-    res = vks__buf_create(gpu, size, VKS__MEM_UPLOAD, &stage, err);
-    if (res == VKS_OK && !once->cmd)
-        res = vks__oneshot_create(gpu, once, err);
-    if (res == VKS_OK) {
-        memcpy(stage.mapped, data, size);
-        vks__buf_flush(gpu, &stage);
-        vks__oneshot_begin(gpu, once);
-        VkBufferCopy c = {0, 0, size};
-        gpu->vk.vkCmdCopyBuffer(once->cmd, stage.buffer, out->buffer, 1, &c);
-        res = vks__oneshot_submit(gpu, once, err);
-    }
-    vks__buf_destroy(gpu, &stage);
-    return res;
-}
-
 static uint32_t mesh_of_bone(const vks_skin *s, uint32_t b)
 {
     for (uint32_t m = 0; m < s->mesh_count; m++)
@@ -426,4 +395,12 @@ void vks_gpu_models_free(vks_gpu_models *ms)
     free(ms->models), free(ms->groups), free(ms->group_influences), free(ms->bind_locals);
     free(ms->morph_defaults), free(ms->morph_first);
     free(ms);
+}
+
+int vks__model_counts(const vks_gpu_models *ms, uint32_t model, uint32_t *vertex_count, uint32_t *node_count)
+{
+    if (!ms || model >= ms->count)
+        return 0;
+    *vertex_count = ms->models[model].vertex_count, *node_count = ms->models[model].node_count;
+    return 1;
 }

@@ -276,6 +276,7 @@ void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out)
     vks__launch_shape_format(s, out->text, sizeof out->text);
     out->source = s->source;
     out->reason = s->reason;
+    out->chunk_bytes = s->chunk_bytes;
 }
 
 void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
@@ -292,7 +293,7 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
         vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
     /* as the calibration itself decides (tune.c): so nothing calibrates while a crowd of the
        context lives, its work lists being cut for the shape it was made with */
-    out->calibrates_at_first_use = vks__first_use_open(gpu);
+    out->calibrates_at_first_use = vks__gpu_first_use_open(gpu);
 }
 
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)

@@ -4,10 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, int reduce, vks__ring *ring,
+vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, int reduce, vks__ring **out,
                             vks_error *err)
 {
-    memset(ring, 0, sizeof *ring);
+    vks__ring *ring = calloc(1, sizeof *ring);
+    *out = ring;
+    if (!ring)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory for the readback ring");
     ring->gpu = gpu;
     /* a device without subgroup arithmetic streams unreduced: deliveries carry no figures */
     ring->reduce = reduce && vks__reduce_pipeline(gpu, NULL) == VKS_OK;
@@ -39,8 +42,28 @@ vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, i
         }
     }
     if (r != VKS_OK)
-        vks__ring_destroy(ring);
+        vks__ring_destroy(ring), *out = NULL;
     return r;
+}
+
+uint32_t vks__ring_depth(const vks__ring *ring)
+{
+    return ring->count;
+}
+
+uint64_t vks__ring_slot_bytes(const vks__ring *ring)
+{
+    return ring->slot_bytes;
+}
+
+int vks__ring_reduces(const vks__ring *ring)
+{
+    return ring->reduce;
+}
+
+int vks__ring_flip_wanted(const vks__ring *ring, uint64_t delivery)
+{
+    return ring->gpu->test.flip_readback_chunk == delivery;
 }
 
 /* Copies [src_at, +size) of src to [dst_at, +size) of dst, merged with the pending copy *run
@@ -264,7 +287,7 @@ void vks__ring_drain(vks__ring *ring)
 
 void vks__ring_destroy(vks__ring *ring)
 {
-    if (!ring->gpu)
+    if (!ring)
         return;
     vks__ring_drain(ring);
     for (uint32_t s = 0; s < ring->count; s++) {
@@ -283,5 +306,5 @@ void vks__ring_destroy(vks__ring *ring)
         vks__oneshot_destroy(gpu, &sl->copy);
         vks__oneshot_destroy(gpu, &sl->os);
     }
-    memset(ring, 0, sizeof *ring);
+    free(ring);
 }

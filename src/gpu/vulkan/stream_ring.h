@@ -17,9 +17,8 @@
 #ifndef VKSKIN_GPU_STREAM_RING_H
 #define VKSKIN_GPU_STREAM_RING_H
 
+#include "gpu/backend.h"
 #include "gpu_internal.h"
-
-enum { VKS__RING_MAX = 8 };
 
 typedef struct vks__ring_slot {
     vks__oneshot os;   /* the frame (and, on one submission, the copies) on the compute queue */
@@ -38,28 +37,12 @@ typedef struct vks__ring_slot {
     uint32_t red_cap, red_used;
 } vks__ring_slot;
 
-typedef struct vks__ring {
+struct vks__ring {
     vks_gpu *gpu;
     uint32_t count;
     uint64_t slot_bytes;
     int reduce;            /* the stream asked for gpu_figures and the device can reduce */
     vks__ring_slot slot[VKS__RING_MAX];
-} vks__ring;
-
-/* count slots (2..VKS__RING_MAX) of slot_bytes each; reduce: each frame's outputs are also
- * reduced after its deform (compute/reduce.comp), when the device can (ring->reduce says). */
-vks_result vks__ring_create(vks_gpu *gpu, uint32_t count, uint64_t slot_bytes, int reduce, vks__ring *ring,
-                            vks_error *err);
-/* Records the crowd's frame at time and the copy of instances [0, count) (positions at 0, then
- * normals at positions' end when the crowd has them) into slot s, and submits it. */
-vks_result vks__ring_submit(vks__ring *ring, uint32_t s, vks_crowd *crowd, float time, uint32_t count,
-                            int normals, vks_error *err);
-/* Waits for slot s and makes its staging memory visible; *gpu_ms gets its passes' time. */
-vks_result vks__ring_wait(vks__ring *ring, uint32_t s, const void **data, double *gpu_ms, vks_error *err);
-/* Waits for every busy slot (errors ignored: the stream is being torn down or moving on). */
-void vks__ring_drain(vks__ring *ring);
-/* After vks__ring_wait of slot s with ring->reduce: the figures of its frame's outputs. */
-void vks__ring_figures(vks__ring *ring, uint32_t s, vks_gpu_figures *out);
-void vks__ring_destroy(vks__ring *ring);
+};
 
 #endif

@@ -193,9 +193,7 @@ static void bind_locals(void *user, uint32_t entry, uint32_t instance, vks_affin
 
 int vks__first_use_open(const vks_gpu *gpu)
 {
-    /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
-    return !gpu->calibrating && !gpu->first_use_calibrated && !gpu->adopted && gpu->timestamps && !gpu->live_crowds &&
-           vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate);
+    return vks__gpu_first_use_open(gpu);
 }
 
 /* The shape another context of this process measured on this device at first use (NULL: its
@@ -225,7 +223,7 @@ static void take_process_shape(vks_gpu *gpu, const vks__launch_shape *s)
 void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
                                       const char *what)
 {
-    if (!vks__first_use_open(gpu))
+    if (!vks__gpu_first_use_open(gpu))
         return;
     const char *builtin[VKS_GPU_TUNE_MAX];
     uint32_t count = builtin_for(gpu, builtin, 0), vertices = ms->models[model].vertex_count;
@@ -271,8 +269,10 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
     free(out);
 }
 
-void vks__calibrate_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
+void vks_gpu_calibrate_for_batch(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
 {
+    if (!gpu || !ms || !b)
+        return;
     /* The batch's work, and its largest model: the one the calibration times. */
     uint64_t work = 0, largest = 0;
     uint32_t model = 0;

@@ -1,11 +1,12 @@
 /* The streaming engine (stream.h): instances cut into chunks whose outputs for one frame fit
  * the budget, each chunk's crowd made once (or re-aimed when the previous chunk's holds the
- * same models), and every frame of the chunk run through the readback ring (stream_ring.c)
- * with the callback of frame N overlapping the GPU work of the frames after it. Instances are
- * held as the crowd takes them: crowd instances (vks_stream_run_crowd) as given, stream
- * instances made into them once, as they are fetched (to_crowd, the one conversion). */
+ * same models), and every frame of the chunk run through the readback ring (backend.h; stream_ring.c in the backend)
+ * with the callback of frame N overlapping the GPU work of the frames after it. Instances go
+ * to the crowd as they are (one type, instance.h): the crowd writes a LOCALS instance's first
+ * locals and puts the bind pose back where host locals were; the stream writes the later
+ * frames' host locals. */
+#include "gpu/backend.h"
 #include "gpu/tuning_start.h"
-#include "stream_ring.h"
 #include "vkskin/pose.h"
 #include "vkskin/stream.h"
 
@@ -21,7 +22,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* A VKS_STREAM_LOCALS instance's locals: frame k uses locals + (k % frames) * node_count. */
+/* A VKS_POSE_LOCALS instance's locals: frame k uses locals + (k % frames) * node_count. */
 typedef struct host_locals {
     const vks_affine *locals; /* NULL: the slot holds no host locals */
     uint32_t frames;          /* >= 1 */
@@ -32,16 +33,13 @@ typedef struct stream_run {
     const vks_stream_desc *d;
     const vks_gpu_clips *clips; /* the desc's, or own_clips */
     vks_gpu_clips *own_clips;
-    const vks_stream_crowd *src; /* crowd instances as given; NULL: the desc's stream instances */
-    vks_crowd_instance *ci;     /* the chunk's instances, as the crowd takes them */
-    host_locals *host;          /* per slot: its host locals (none but VKS_STREAM_LOCALS) */
+    vks_instance *ci;           /* the chunk's instances */
+    host_locals *host;          /* per slot: its host locals (none but VKS_POSE_LOCALS) */
     uint32_t *slot_model;       /* per slot of the crowd: its model (a crowd's buffers fit them) */
-    uint8_t *dirty;             /* per slot: locals other than the bind pose were written */
-    uint32_t cap;               /* entries of the four arrays */
-    vks_affine *bind;           /* scratch: one skeleton's bind locals */
+    uint32_t cap;               /* entries of the three arrays */
     vks_crowd *crowd;
     uint32_t crowd_n;
-    vks__ring ring;
+    vks__ring *ring;            /* NULL until the first chunk */
     vks_stream_stats *st;
 } stream_run;
 
@@ -50,12 +48,11 @@ static vks_result invalid(vks_error *err, const char *what)
     return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "%s", what);
 }
 
-static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, const vks_stream_crowd *src,
-                             vks_error *err)
+static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, vks_error *err)
 {
     if (!gpu || !d || !d->models || !d->skins || !d->model_count)
         return invalid(err, "no context, models or skins");
-    if (!d->instance_count || (src ? !src->instances && !src->get_instance : !d->instances && !d->get_instance))
+    if (!d->instance_count || (!d->instances && !d->get_instance))
         return invalid(err, "no instances");
     if (!d->frame_count || !d->times)
         return invalid(err, "no frame times");
@@ -68,66 +65,30 @@ static vks_result check_desc(const vks_gpu *gpu, const vks_stream_desc *d, const
     return VKS_OK;
 }
 
-/* What a stream instance has that its crowd form does not say: host locals and the source. */
-static vks_result check_stream_instance(uint32_t i, const vks_stream_instance *in, vks_error *err)
-{
-    if (in->pose == VKS_STREAM_LOCALS && !in->locals)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: no locals", i);
-    if ((unsigned)in->pose > VKS_STREAM_LAYERS)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
-                             (int)in->pose);
-    return VKS_OK;
-}
-
 /* Instance i as the crowd takes it, named by its number in the stream (the crowd would name
  * its slot in the chunk). */
-static vks_result check_instance(const stream_run *r, uint32_t i, const vks_crowd_instance *in, vks_error *err)
+static vks_result check_instance(const stream_run *r, uint32_t i, const vks_instance *in, vks_error *err)
 {
     const vks_stream_desc *d = r->d;
     if (in->model >= d->model_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: model %u of %u", i,
                              in->model, d->model_count);
-    if (in->pose == VKS_CROWD_POSE_LAYERS && (!d->layers || !r->clips || !in->layer_count ||
+    if (in->pose == VKS_POSE_LAYERS && (!d->layers || !r->clips || !in->layer_count ||
                                               in->layer_count > VKS_MAX_LAYERS))
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream",
                              "instance %u: %u layers (1..%u, with clips and a desc that says layers)", i,
                              in->layer_count, VKS_MAX_LAYERS);
-    if (in->pose == VKS_CROWD_POSE_CLIP && !r->clips)
+    if (in->pose == VKS_POSE_CLIP && !r->clips)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u plays a clip, the stream has none", i);
-    if (in->pose == VKS_CROWD_POSE_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
+    if (in->pose == VKS_POSE_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
                              in->clip, d->clip_count);
-    if ((unsigned)in->pose > VKS_CROWD_POSE_LAYERS)
+    if ((unsigned)in->pose > VKS_POSE_LAYERS || in->pose == VKS_POSE_FRAMES)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
                              (int)in->pose);
+    if (in->pose == VKS_POSE_LOCALS && !in->locals)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: no locals", i);
     return VKS_OK;
-}
-
-/* A stream instance as the crowd plays it: the one place the two structures meet. */
-static void to_crowd(const vks_stream_instance *in, vks_crowd_instance *out)
-{
-    memset(out, 0, sizeof *out);
-    out->model = in->model;
-    out->root = in->root;
-    out->pose = VKS_CROWD_POSE_LOCALS; /* bind and host locals: the locals table */
-    if (in->pose == VKS_STREAM_PROCEDURAL) {
-        out->pose = VKS_CROWD_POSE_PROCEDURAL;
-        out->seed = in->seed;
-        out->pose_instance = in->pose_instance;
-        out->max_angle = in->max_angle;
-    } else if (in->pose == VKS_STREAM_CLIP) {
-        out->pose = VKS_CROWD_POSE_CLIP;
-        out->clip = in->clip;
-        out->clip_start = in->clip_start;
-        out->clip_speed = in->clip_speed;
-        out->clip_cycle = in->clip_cycle;
-    } else if (in->pose == VKS_STREAM_LAYERS) {
-        out->pose = VKS_CROWD_POSE_LAYERS;
-        out->layer_count = in->layer_count;
-        memcpy(out->layers, in->layers, sizeof out->layers);
-        out->fade_start = in->fade_start, out->fade_duration = in->fade_duration;
-        out->root_motion = in->root_motion;
-    }
 }
 
 static vks_result grow(stream_run *r, uint32_t n, vks_error *err)
@@ -145,45 +106,30 @@ static vks_result grow(stream_run *r, uint32_t n, vks_error *err)
     void *c = b ? realloc(r->slot_model, (size_t)cap * sizeof *r->slot_model) : NULL;
     if (c)
         r->slot_model = c;
-    void *e = c ? realloc(r->dirty, (size_t)cap) : NULL;
-    if (e)
-        r->dirty = e;
-    if (!e)
+    if (!c)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory for %u instances", cap);
     r->cap = cap;
     return VKS_OK;
 }
 
-static uint64_t instance_bytes(const stream_run *r, const vks_crowd_instance *in)
+static uint64_t instance_bytes(const stream_run *r, const vks_instance *in)
 {
     return (uint64_t)r->d->skins[in->model]->vertex_count * (r->d->no_normals ? 12 : 24);
 }
 
-/* Instance g into the chunk's slot, checked: a crowd instance as given, a stream instance
- * converted (its crowd form checked first, then what only it says). */
-static vks_result fetch_instance(const stream_run *r, uint32_t g, vks_crowd_instance *out, host_locals *host,
+/* Instance g into the chunk's slot, checked, with its host locals. */
+static vks_result fetch_instance(const stream_run *r, uint32_t g, vks_instance *out, host_locals *host,
                                  vks_error *err)
 {
     const vks_stream_desc *d = r->d;
     host->locals = NULL, host->frames = 1;
-    if (r->src) {
-        if (r->src->instances)
-            *out = r->src->instances[g];
-        else
-            r->src->get_instance(d->user, g, out);
-        return check_instance(r, g, out, err);
-    }
-    vks_stream_instance in;
     if (d->instances)
-        in = d->instances[g];
+        *out = d->instances[g];
     else
-        d->get_instance(d->user, g, &in);
-    to_crowd(&in, out);
+        d->get_instance(d->user, g, out);
     vks_result res = check_instance(r, g, out, err);
-    if (res == VKS_OK)
-        res = check_stream_instance(g, &in, err);
-    if (in.pose == VKS_STREAM_LOCALS)
-        host->locals = in.locals, host->frames = in.locals_frames ? in.locals_frames : 1;
+    if (res == VKS_OK && out->pose == VKS_POSE_LOCALS)
+        host->locals = out->locals, host->frames = out->locals_frames ? out->locals_frames : 1;
     return res;
 }
 
@@ -200,7 +146,7 @@ static vks_result plan_chunk(stream_run *r, uint32_t g0, uint32_t *n_out, uint64
         vks_result res = grow(r, n + 1, err);
         if (res != VKS_OK)
             return res;
-        vks_crowd_instance *in = &r->ci[n];
+        vks_instance *in = &r->ci[n];
         if ((res = fetch_instance(r, g, in, &r->host[n], err)) != VKS_OK)
             return res;
         uint64_t b = instance_bytes(r, in);
@@ -228,13 +174,14 @@ static void calibrate_for_stream(stream_run *r)
     uint32_t model = 0;
     vks_error e = {0};
     for (uint32_t g = 0; per_model && g < d->instance_count; g++) {
-        vks_crowd_instance in;
+        vks_instance in;
         host_locals h;
         if (fetch_instance(r, g, &in, &h, &e) != VKS_OK) {
             free(per_model);
             return;
         }
-        uint64_t v = d->models->models[in.model].vertex_count;
+        uint32_t v = 0, nodes = 0;
+        vks__model_counts(d->models, in.model, &v, &nodes);
         per_model[in.model] += v, per_frame += v;
         if (per_model[in.model] > per_model[model])
             model = in.model;
@@ -254,7 +201,8 @@ static const vks_affine *locals_at(const stream_run *r, uint32_t k, uint32_t fra
 }
 
 /* The crowd for the chunk's n instances: the previous one re-aimed when its slots hold the same
- * models, else a new one; then the locals the bind and host-locals instances start from. */
+ * models, else a new one (either way the crowd writes the first frame's host locals, and the
+ * bind pose back where a slot held host locals). */
 static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
 {
     const vks_stream_desc *d = r->d;
@@ -278,22 +226,7 @@ static vks_result aim_crowd(stream_run *r, uint32_t n, vks_error *err)
         res = vks_crowd_create(r->gpu, &cd, &r->crowd, err);
         r->crowd_n = res == VKS_OK ? n : 0;
         for (uint32_t k = 0; k < n; k++)
-            r->slot_model[k] = r->ci[k].model, r->dirty[k] = 0;
-    }
-    for (uint32_t k = 0; res == VKS_OK && k < n; k++) {
-        if (r->host[k].locals) {
-            res = vks_crowd_set_locals(r->crowd, k, locals_at(r, k, 0), err);
-            r->dirty[k] = 1;
-        } else if (r->dirty[k]) { /* a slot that held host locals: back to the bind pose */
-            const vks_skin *s = d->skins[r->ci[k].model];
-            vks_affine *b = realloc(r->bind, sizeof *b * (s->node_count ? s->node_count : 1));
-            if (!b)
-                return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
-            r->bind = b;
-            vks_pose_bind(s, b);
-            res = vks_crowd_set_locals(r->crowd, k, b, err);
-            r->dirty[k] = 0;
-        }
+            r->slot_model[k] = r->ci[k].model;
     }
     return res;
 }
@@ -310,9 +243,9 @@ static vks_result frame_locals(stream_run *r, uint32_t n, uint32_t frame, vks_er
 
 static vks_result ensure_ring(stream_run *r, uint64_t bytes, vks_error *err)
 {
-    if (r->ring.gpu && r->ring.slot_bytes >= bytes)
+    if (r->ring && vks__ring_slot_bytes(r->ring) >= bytes)
         return VKS_OK;
-    vks__ring_destroy(&r->ring);
+    vks__ring_destroy(r->ring), r->ring = NULL;
     return vks__ring_create(r->gpu, r->d->ring ? r->d->ring : 2, bytes, r->d->reduce, &r->ring, err);
 }
 
@@ -322,31 +255,31 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
                              vks_error *err)
 {
     const vks_stream_desc *d = r->d;
-    uint32_t frames = d->frame_count, depth = r->ring.count, s = 0;
+    uint32_t frames = d->frame_count, depth = vks__ring_depth(r->ring), s = 0;
     vks_result res = VKS_OK;
     while (res == VKS_OK && s < frames && s < depth && (!host_writes || s == 0)) {
-        res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+        res = vks__ring_submit(r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
         s++;
     }
     for (uint32_t f = 0; res == VKS_OK && f < frames; f++) {
         const void *data = NULL;
         double gpu_ms = 0, t0 = now_ms();
-        res = vks__ring_wait(&r->ring, f % depth, &data, &gpu_ms, err);
+        res = vks__ring_wait(r->ring, f % depth, &data, &gpu_ms, err);
         r->st->wait_ms += now_ms() - t0;
         r->st->gpu_ms += gpu_ms;
         while (res == VKS_OK && s < frames && s - f < depth && (!host_writes || s == f + 1)) {
             if (host_writes)
                 res = frame_locals(r, n, s, err);
             if (res == VKS_OK)
-                res = vks__ring_submit(&r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
+                res = vks__ring_submit(r->ring, s % depth, r->crowd, d->times[s], n, !d->no_normals, err);
             s++;
         }
         if (res != VKS_OK)
             break;
         vks_gpu_figures figs;
-        if (r->ring.reduce)
-            vks__ring_figures(&r->ring, f % depth, &figs);
-        if (r->gpu->test.flip_readback_chunk == r->st->frames + 1 && pos_bytes) {
+        if (vks__ring_reduces(r->ring))
+            vks__ring_figures(r->ring, f % depth, &figs);
+        if (vks__ring_flip_wanted(r->ring, r->st->frames + 1) && pos_bytes) {
             /* testing: a word of this delivery changed between the GPU and the host (its lowest
              * bit: far inside every tolerance, so only the reduction's check can see it) */
             uint32_t *w = (uint32_t *)(uintptr_t)data + pos_bytes / 4 / 2;
@@ -354,7 +287,7 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
         }
         vks_stream_delivery dv = {g0, n, f, d->times[f], data,
                                   d->no_normals ? NULL : (const float *)((const char *)data + pos_bytes),
-                                  r->ring.reduce ? &figs : NULL};
+                                  vks__ring_reduces(r->ring) ? &figs : NULL};
         t0 = now_ms();
         int stop = d->deliver(d->user, &dv);
         r->st->deliver_ms += now_ms() - t0;
@@ -363,23 +296,22 @@ static vks_result run_frames(stream_run *r, uint32_t g0, uint32_t n, uint64_t po
         if (stop)
             res = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "stopped by the consumer");
     }
-    vks__ring_drain(&r->ring);
+    vks__ring_drain(r->ring);
     return res;
 }
 
-vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *d, const vks_stream_crowd *crowd,
-                                vks_stream_stats *stats, vks_error *err)
+vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_stats *stats, vks_error *err)
 {
     vks_stream_stats local;
     stream_run r = {0};
     r.st = stats ? stats : &local;
     memset(r.st, 0, sizeof *r.st);
-    vks_result res = check_desc(gpu, d, crowd, err);
+    vks_result res = check_desc(gpu, d, err);
     if (res == VKS_OK && !d->deliver)
         res = invalid(err, "no deliver callback");
     if (res != VKS_OK)
         return res;
-    r.gpu = gpu, r.d = d, r.src = crowd, r.clips = d->gpu_clips;
+    r.gpu = gpu, r.d = d, r.clips = d->gpu_clips;
     if (!r.clips && d->clips && d->clip_count) {
         res = vks_gpu_upload_clips(gpu, d->models, d->skins, d->clips, d->clip_count, &r.own_clips, err);
         r.clips = r.own_clips;
@@ -407,14 +339,9 @@ vks_result vks_stream_run_crowd(vks_gpu *gpu, const vks_stream_desc *d, const vk
         r.st->chunks++;
         g0 += n;
     }
-    vks__ring_destroy(&r.ring);
+    vks__ring_destroy(r.ring);
     vks_crowd_destroy(r.crowd);
     vks_gpu_clips_free(r.own_clips);
-    free(r.host), free(r.ci), free(r.slot_model), free(r.dirty), free(r.bind);
+    free(r.host), free(r.ci), free(r.slot_model);
     return res;
-}
-
-vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_stats *stats, vks_error *err)
-{
-    return vks_stream_run_crowd(gpu, d, NULL, stats, err);
 }

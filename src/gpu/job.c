@@ -1,10 +1,11 @@
 /* The deform job (deform.h) on the GPU: one model, its locals and output arrays, run through
  * the batch scheduler, which delivers chunk by chunk into the job's outputs. The same job
  * struct runs on the CPU reference and the fast CPU deformer. */
-#include "gpu_internal.h"
+#include "gpu/backend.h"
 #include "core/skin_morph.h"
 
 #include "vkskin/deform.h"
+#include "vkskin/gpu.h"
 
 #include <string.h>
 
@@ -37,8 +38,9 @@ vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t 
     vks_result r = vks_deform_validate(job, err);
     if (r != VKS_OK)
         return r;
-    if (!models || model >= models->count || models->models[model].vertex_count != job->skin->vertex_count ||
-        models->models[model].node_count != job->skin->node_count)
+    uint32_t vertices = 0, nodes = 0;
+    if (!vks__model_counts(models, model, &vertices, &nodes) || vertices != job->skin->vertex_count ||
+        nodes != job->skin->node_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/job",
                              "model %u of the uploaded set is not the job's skin", model);
     job_ctx c = {job};
@@ -49,5 +51,6 @@ vks_result vks_gpu_run_job(vks_gpu *gpu, const vks_gpu_models *models, uint32_t 
     b.want_normals = job->normals != NULL;
     if (vks__morph_weights_off_default(job)) /* weights per instance: the deform pass's morph stage */
         b.get_weights = weights;
+    vks_gpu_calibrate_for_batch(gpu, models, &b); /* the explicit step vks_gpu_run once took itself */
     return vks_gpu_run(gpu, models, &b, stats, err);
 }
