@@ -79,12 +79,17 @@ typedef struct vks_clip_write_options {
                           second of duration plus one */
 } vks_clip_write_options;
 
+/* Arma RTM: plain RTM_0101 (opt->version 0) or binarised BMTR 3..5, the clip's tracks on the
+ * skin's nodes as the format's deltas. */
 VKS_API vks_result vks_rtm_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
                                  uint8_t **out_bytes, size_t *out_size, vks_error *err);
+/* RenderWare .anm (chunk 0x1B): standard keys, or compressed with opt->compressed. */
 VKS_API vks_result vks_rw_anm_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
                                     uint8_t **out_bytes, size_t *out_size, vks_error *err);
+/* RenderWare legacy .ska, the file vks_rw_ska_read reads. */
 VKS_API vks_result vks_rw_ska_write(const vks_clip *clip, const vks_skin *skin, const vks_clip_write_options *opt,
                                     uint8_t **out_bytes, size_t *out_size, vks_error *err);
+/* GTA .ifp: every clip of the set, ANPK, ANP2 or ANP3 by opt->version (0: ANP3). */
 VKS_API vks_result vks_ifp_write(const vks_clip_set *set, const vks_skin *skin, const vks_clip_write_options *opt,
                                  uint8_t **out_bytes, size_t *out_size, vks_error *err);
 /* NintendoWare .cskla: every LOCAL clip of the set, its tracks on the skin's nodes, with the
