@@ -156,6 +156,110 @@ void sync_worlds()
     }
 }
 
+// A layered instance's layers, once per instance: each layer's clip time, weight, clip words,
+// flags and mask (unused layers: weight 0, mask -1).
+void layer_setup(uint i, out float ltime[4], out float lweight[4], out uvec4 lhead[4], out uint lflags[4],
+                 out int lmask[4])
+{
+    uint count = lparams[i].count & 7u;
+    float s = fade_ramp(lparams[i].fade_start, lparams[i].fade_duration, pc.time);
+    [[dont_unroll]] for (uint k = 0u; k < 4u; k++) {
+        ltime[k] = 0.0, lweight[k] = 0.0, lhead[k] = uvec4(0u), lflags[k] = 0u, lmask[k] = -1;
+        if (k >= count)
+            continue;
+        uint flags = lparams[i].layers[k].flags, fade = (flags >> 10) & 3u;
+        lhead[k] = layer_head(lparams[i].layers[k].entry);
+        lflags[k] = flags, lmask[k] = lparams[i].layers[k].mask_node;
+        ltime[k] = clip_play_time(cf(cw[lparams[i].layers[k].entry]), flags & 255u, lparams[i].layers[k].start,
+                                  lparams[i].layers[k].speed, pc.time);
+        // src/core/clip_layers.c's vks_clip_layer_weight: an additive weight at most 1, a
+        // weight under float's smallest normal number 0 (flushed or not, on any device)
+        float w = lparams[i].layers[k].weight;
+        if (((flags >> 8) & 3u) == 1u)
+            w = min(w, MAX_ADDITIVE_WEIGHT);
+        w = fade == 0u ? w : w * (fade == 2u ? s : 1.0 - s);
+        lweight[k] = w < FLT_MIN_NORMAL ? 0.0 : w;
+    }
+}
+
+// Node n's transform from a clip at clip time tl (ce: the clip's entry words, cm: its node
+// words): a local for LOCAL clips, for delta clips the part its parent's world multiplies.
+Aff clip_local(uint ce, uint cm, uint space, uint tracks, float tl, uint node_base, uint n, int p)
+{
+    // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
+    // site of the key search and the rotation paths, and two sites doubled the pose
+    // shader's compile on a cold cache. A world-space track starts from identity.
+    Aff l;
+    uint tr = cw[ce + 2u + n], nd = cm + n * NODE_WORDS;
+    bool local_space = space == SPACE_LOCAL;
+    if (tr == 0xFFFFFFFFu)
+        l = local_space ? load_bind(node_base + n) : identity_aff();
+    else
+        l = track_transform(tracks + tr * TRACK_WORDS, tl,
+                            local_space ? load_n(nd, 3u).xyz : vec3(0.0),
+                            local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1),
+                            local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0));
+    if (!local_space) { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
+        Aff w = mul(l, load_aff_words(nd + 10u));
+        if (space == SPACE_PARENT_DELTA && p >= 0)
+            l = mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w);
+        else
+            l = mul(load_aff_words(cm - 12u), w);
+    }
+    return l;
+}
+
+// The nodes variant: the subgroup composes the stored locals into worlds level by level.
+// Level 0 holds the roots; each later level's parents are all in the levels before.
+void compose_levels(uint model, uint node_base, uint lbase, uint lane, uint stride, bool parent_composes)
+{
+    uint lb = levels[model], level_count = levels[lb], order = lb + level_count + 2u;
+    sync_worlds();
+    for (uint d = 1u; d < level_count; d++) {
+        uint end = levels[lb + 2u + d];
+        for (uint k = levels[lb + 1u + d] + lane; k < end; k += stride) {
+            uint n = levels[order + k];
+            int p = parents[node_base + n];
+            if (parent_composes)
+                store_world(lbase + n * 12u, mul(load_world(lbase + uint(p) * 12u), load_world(lbase + n * 12u)));
+        }
+        sync_worlds();
+    }
+}
+
+// The instance's skin matrices K = S_mesh W(node) IB, as rows, from the worlds in its scratch.
+void write_skin(Inst inst, Model mo, PoseParam pp, uint lbase, uint lane, uint stride)
+{
+    // S_mesh once per run of a mesh's bones (a mesh's bones are consecutive), not once per
+    // bone, and outside the bone loop: llvmpipe runs the body of a branch under a mask whether
+    // or not a lane takes it, so a "mesh changed" test in the loop cost its body every bone.
+    uint b = lane;
+    while (b < mo.bone_count) {
+        uint mesh = floatBitsToUint(bones4[(mo.bone_base + b) * 4u].y);
+        Mesh me = meshes[mesh];
+        Aff mesh_space;
+        [[unroll]] for (int j = 0; j < 4; j++)
+            mesh_space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
+        if (me.space_node >= 0)
+            mesh_space = mul(mesh_space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
+        for (; b < mo.bone_count; b += stride) {
+            uint node, bone_mesh;
+            Aff ib;
+            load_bone(mo.bone_base + b, node, bone_mesh, ib);
+            if (bone_mesh != mesh)
+                break; // the next run
+            Aff k = mul(mesh_space, mul(load_world(lbase + node * 12u), ib));
+            if (USE_PARAMS != 0u)
+                k = mul(root_of(pp), k);
+            // rows, so the deform pass transforms with three dot products
+            uint at = (inst.skin_off + b) * 3u;
+            skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
+            skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
+            skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
+        }
+    }
+}
+
 void main()
 {
     // serial: instance i is this invocation's, which takes every node (lane 0, stride 1);
@@ -197,25 +301,7 @@ void main()
     uint lflags[4];
     int lmask[4];
     if (USE_PARAMS == 2u && (source & 255u) == SOURCE_LAYERS) {
-        uint count = lparams[i].count & 7u;
-        float s = fade_ramp(lparams[i].fade_start, lparams[i].fade_duration, pc.time);
-        [[dont_unroll]] for (uint k = 0u; k < 4u; k++) {
-            ltime[k] = 0.0, lweight[k] = 0.0, lhead[k] = uvec4(0u), lflags[k] = 0u, lmask[k] = -1;
-            if (k >= count)
-                continue;
-            uint flags = lparams[i].layers[k].flags, fade = (flags >> 10) & 3u;
-            lhead[k] = layer_head(lparams[i].layers[k].entry);
-            lflags[k] = flags, lmask[k] = lparams[i].layers[k].mask_node;
-            ltime[k] = clip_play_time(cf(cw[lparams[i].layers[k].entry]), flags & 255u, lparams[i].layers[k].start,
-                                      lparams[i].layers[k].speed, pc.time);
-            // src/core/clip_layers.c's vks_clip_layer_weight: an additive weight at most 1, a
-            // weight under float's smallest normal number 0 (flushed or not, on any device)
-            float w = lparams[i].layers[k].weight;
-            if (((flags >> 8) & 3u) == 1u)
-                w = min(w, MAX_ADDITIVE_WEIGHT);
-            w = fade == 0u ? w : w * (fade == 2u ? s : 1.0 - s);
-            lweight[k] = w < FLT_MIN_NORMAL ? 0.0 : w;
-        }
+        layer_setup(i, ltime, lweight, lhead, lflags, lmask);
         source = SOURCE_LAYERS;
     }
     // Which nodes take their parent's world: W(n) = W(p) X(n). Model-space clips give worlds.
@@ -226,25 +312,7 @@ void main()
         if (USE_PARAMS == 2u && source == SOURCE_LAYERS) {
             l = layered_local(i, mo.node_base, n, p, ltime, lweight, lhead, lflags, lmask);
         } else if (USE_PARAMS != 0u && source == SOURCE_CLIP) {
-            // One call of track_transform for both spaces: LLVM (lavapipe) inlines every call
-            // site of the key search and the rotation paths, and two sites doubled the pose
-            // shader's compile on a cold cache. A world-space track starts from identity.
-            uint tr = cw[ce + 2u + n], nd = cm + n * NODE_WORDS;
-            bool local_space = space == SPACE_LOCAL;
-            if (tr == 0xFFFFFFFFu)
-                l = local_space ? load_bind(mo.node_base + n) : identity_aff();
-            else
-                l = track_transform(tracks + tr * TRACK_WORDS, tl,
-                                    local_space ? load_n(nd, 3u).xyz : vec3(0.0),
-                                    local_space ? load_n(nd + 3u, 4u) : vec4(0, 0, 0, 1),
-                                    local_space ? load_n(nd + 7u, 3u).xyz : vec3(1.0));
-            if (!local_space) { // W(n) = S^-1 D(n) Wb(n) (Wb in skin space); PARENT_DELTA: W(n) = W(p) Wb(p)^-1 L(n) Wb(n)
-                Aff w = mul(l, load_aff_words(nd + 10u));
-                if (space == SPACE_PARENT_DELTA && p >= 0)
-                    l = mul(load_aff_words(cm + uint(p) * NODE_WORDS + 22u), w);
-                else
-                    l = mul(load_aff_words(cm - 12u), w);
-            }
+            l = clip_local(ce, cm, space, tracks, tl, mo.node_base, n, p);
         } else if (USE_PARAMS != 0u && source == SOURCE_PROCEDURAL) {
             l = load_bind(mo.node_base + n);
             if (p >= 0) // roots keep their bind local
@@ -258,47 +326,7 @@ void main()
     }
     if (USE_PARAMS != 0u) // morph weights: the deform pass's morph stage reads them (clip_morph.glsl)
         write_morph(i, mo, lbase, source, ce, tl, ltime, lweight, lflags, lmask, lane, stride);
-    if (POSE_NODES != 0u) {
-        // Level 0 holds the roots; each later level's parents are all in the levels before.
-        uint lb = levels[inst.model], level_count = levels[lb], order = lb + level_count + 2u;
-        sync_worlds();
-        for (uint d = 1u; d < level_count; d++) {
-            uint end = levels[lb + 2u + d];
-            for (uint k = levels[lb + 1u + d] + lane; k < end; k += stride) {
-                uint n = levels[order + k];
-                int p = parents[mo.node_base + n];
-                if (parent_composes)
-                    store_world(lbase + n * 12u, mul(load_world(lbase + uint(p) * 12u), load_world(lbase + n * 12u)));
-            }
-            sync_worlds();
-        }
-    }
-    // S_mesh once per run of a mesh's bones (a mesh's bones are consecutive), not once per
-    // bone, and outside the bone loop: llvmpipe runs the body of a branch under a mask whether
-    // or not a lane takes it, so a "mesh changed" test in the loop cost its body every bone.
-    uint b = lane;
-    while (b < mo.bone_count) {
-        uint mesh = floatBitsToUint(bones4[(mo.bone_base + b) * 4u].y);
-        Mesh me = meshes[mesh];
-        Aff mesh_space;
-        [[unroll]] for (int j = 0; j < 4; j++)
-            mesh_space.c[j] = vec3(me.pre[3 * j], me.pre[3 * j + 1], me.pre[3 * j + 2]);
-        if (me.space_node >= 0)
-            mesh_space = mul(mesh_space, inverse_aff(load_world(lbase + uint(me.space_node) * 12u)));
-        for (; b < mo.bone_count; b += stride) {
-            uint node, bone_mesh;
-            Aff ib;
-            load_bone(mo.bone_base + b, node, bone_mesh, ib);
-            if (bone_mesh != mesh)
-                break; // the next run
-            Aff k = mul(mesh_space, mul(load_world(lbase + node * 12u), ib));
-            if (USE_PARAMS != 0u)
-                k = mul(root_of(pp), k);
-            // rows, so the deform pass transforms with three dot products
-            uint at = (inst.skin_off + b) * 3u;
-            skin[at] = vec4(k.c[0].x, k.c[1].x, k.c[2].x, k.c[3].x);
-            skin[at + 1u] = vec4(k.c[0].y, k.c[1].y, k.c[2].y, k.c[3].y);
-            skin[at + 2u] = vec4(k.c[0].z, k.c[1].z, k.c[2].z, k.c[3].z);
-        }
-    }
+    if (POSE_NODES != 0u)
+        compose_levels(inst.model, mo.node_base, lbase, lane, stride, parent_composes);
+    write_skin(inst, mo, pp, lbase, lane, stride);
 }

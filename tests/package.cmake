@@ -31,9 +31,14 @@ set_tests_properties(package_folder_header PROPERTIES LABELS package)
 add_test(NAME package_layering COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_layering.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(package_layering PROPERTIES LABELS package)
 
-# package_function_length: no function in src/ over 120 lines, none in tools/, tests/ or
-# examples/ over 150 (issue 23; tests/package/check_function_length.sh; compute/'s GLSL is not
-# measured).
+# package_format_names: no C file of src/ outside src/formats/ names a format; the registry's
+# records carry what others need (issue 39; tests/package/check_format_names.sh).
+add_test(NAME package_format_names
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_format_names.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(package_format_names PROPERTIES LABELS package)
+
+# package_function_length: no function in src/ or compute/ (GLSL) over 100 lines, none in
+# tools/, tests/ or examples/ over 150 (issues 23 and 39; tests/package/check_function_length.sh).
 add_test(NAME package_function_length
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/check_function_length.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(package_function_length PROPERTIES LABELS package)

@@ -73,7 +73,7 @@
  *   The layers left fade out, the "to" layers fade in, over [start, start + duration] of frame
  *   time; all together at most VKS_MAX_LAYERS. root_motion: true or "y" (y up), "z", false
  *   (the ground-plane translation), or {"up": "y" | "z" (default "y"), "yaw": true | false
- *   (default false)}: with yaw the turn about up is taken out too (clip.h's rule).
+ *   (default false)}: with yaw the turn about up is taken out too (clip_root_motion.h's rule).
  * CSV: layer 1 is the clip, start, speed and cycle columns with weight, blend, mask, fade,
  *   reference and reference_time (the additive layer's reference clip and time, as in JSON);
  *   layers 2..4 the same names suffixed 2, 3, 4 (clip2, weight3, reference_time4, ...);
@@ -138,7 +138,7 @@ typedef struct vks_crowd_entry {
     uint32_t layer_count;  /* 0: not layered; 1..VKS_MAX_LAYERS (clip is then layer 0's clip) */
     float fade_start;      /* the transition's start (frame time, seconds) */
     float fade_duration;   /* its length (0: a cut) */
-    int32_t root_motion;   /* VKS_ROOT_MOTION_* (clip.h): 0 off, 1 y up, 2 z up, | 4 (_YAW) */
+    int32_t root_motion;   /* VKS_ROOT_MOTION_* (pose.h): 0 off, 1 y up, 2 z up, | 4 (_YAW) */
 } vks_crowd_entry;
 
 typedef struct vks_crowd_spec {

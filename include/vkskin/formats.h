@@ -96,7 +96,7 @@ typedef struct vks_read_options {
                                      the file system and leads out of them through a link */
     } gltf;
 
-    /* Clip readers (clip.h). */
+    /* Clip readers (clip_formats.h). */
     struct {
         float duration;           /* seconds, for formats that store none (RTM); <= 0: 1 s */
         float fps;                /* frames per second for frame-based formats that store none
@@ -188,6 +188,14 @@ typedef struct vks_write_options {
 typedef vks_result (*vks_writer_fn)(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes,
                                     size_t *out_size, vks_error *err);
 
+/* The axes a format's files are authored in: what vks_gltf_correction turns into glTF's Y up,
+ * and what the VAT sidecar states (up_axis, handedness). */
+typedef enum vks_axes {
+    VKS_AXES_Y_UP = 0,  /* right-handed, Y up (glTF, NW4C) */
+    VKS_AXES_Z_UP,      /* right-handed, Z up (RenderWare, NIF) */
+    VKS_AXES_LEFT_Y_UP, /* left-handed, Y up (Bohemia P3D) */
+} vks_axes;
+
 typedef struct vks_format_info {
     const char *name;                    /* vks_detect_format's format_name: "renderware", "nif", ... */
     const char *title;                   /* for people: "RenderWare", "Gamebryo", ... */
@@ -200,6 +208,7 @@ typedef struct vks_format_info {
                                             at the pose its inverse binds imply (glTF: rest and
                                             bind may differ), so a bind-pose check that differs
                                             is a note, not a failure */
+    vks_axes axes;                       /* the axes its files are authored in */
 } vks_format_info;
 
 /* How many formats the registry lists (models and clips, vks_format_at). */

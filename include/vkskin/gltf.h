@@ -2,7 +2,7 @@
  * Blender, three.js and every glTF viewer open (issue 14).
  *
  * STEP BY STEP
- *   vks_gltf_clip clips[1] = {{clip, &binding, NULL}};  // bound with vks_clip_bind (clip.h)
+ *   vks_gltf_clip clips[1] = {{clip, &binding, NULL}};  // bound with vks_clip_bind (clip_sample.h)
  *   vks_gltf_options o = {0};                          // zeroed: defaults (container from path)
  *   vks_gltf_report rep;
  *   if (vks_gltf_write_skin("hero.glb", skin, clips, 1, &o, &rep, &err) != VKS_OK) ... report err
@@ -58,6 +58,7 @@
 #define VKSKIN_GLTF_H
 
 #include "clip.h"
+#include "clip_sample.h"
 #include "skin.h"
 
 #ifdef __cplusplus

@@ -90,7 +90,7 @@ struct vks_clip;
 struct vks_clip_binding;
 
 /* One instance's playback of a clip: at source time T (frame / fps + start_time) the
- * instance shows the clip at vks_clip_play_time_f(clip, cycle, start, speed, T) (clip.h:
+ * instance shows the clip at vks_clip_play_time_f(clip, cycle, start, speed, T) (clip_sample.h:
  * start + speed * T under the cycle, in float as the GPU computes it). */
 typedef struct vks_clip_play {
     const struct vks_clip *clip;            /* NULL: the bind pose */
@@ -158,13 +158,23 @@ typedef struct vks_clip_layer {
     float ref_time;
 } vks_clip_layer;
 
+/* A vks_clip_layers' root_motion (clip_root_motion.h says what each takes out): the up axis,
+ * or'ed with VKS_ROOT_MOTION_YAW to take the turn about it out too. */
+enum { VKS_ROOT_MOTION_OFF = 0, VKS_ROOT_MOTION_Y_UP = 1, VKS_ROOT_MOTION_Z_UP = 2, VKS_ROOT_MOTION_YAW = 4 };
+/* The up axis bits of a root_motion value (VKS_ROOT_MOTION_Y_UP, _Z_UP or 0). */
+#define VKS_ROOT_MOTION_UP(root_motion) ((root_motion) & 3)
+/* Whether a root_motion value is one of: 0, Y_UP, Z_UP, either of those | YAW. */
+#define VKS_ROOT_MOTION_VALID(root_motion)                                                                   \
+    ((root_motion) == 0 ||                                                                                   \
+     (((root_motion) & ~7) == 0 && (VKS_ROOT_MOTION_UP(root_motion) == 1 || VKS_ROOT_MOTION_UP(root_motion) == 2)))
+
 typedef struct vks_clip_layers {
     vks_clip_layer layer[VKS_MAX_LAYERS];
     uint32_t count;       /* 1..VKS_MAX_LAYERS; 0: not layered (the plain play is used) */
     float fade_start;     /* source seconds where a transition starts */
     float fade_duration;  /* seconds (<= 0: a cut at fade_start) */
     int root_motion;      /* nonzero: in-place playback: VKS_ROOT_MOTION_Y_UP or _Z_UP, | _YAW to
-                             take the turn out too (vks_clip_layers_root_motion, clip.h) */
+                             take the turn out too (vks_clip_layers_root_motion, clip_root_motion.h) */
 } vks_clip_layers;
 
 typedef struct vks_pose_source { /* zeroed = procedural, seed 0, 30 fps, default angle */

@@ -22,7 +22,7 @@ static inline uint32_t vks__gltf_node(const vks__gltf_layout *L, uint32_t c, uin
 }
 
 /* Curve c's keys as glTF stores them, plus a held key at duration when the curve ends before
- * it: *t (keys), *v (keys x (3 for HERMITE: in-tangent, value, out-tangent) x components;
+ * it (gltf_curve_keys.c): *t (keys), *v (keys x (3 for HERMITE: in-tangent, value, out-tangent) x components;
  * quaternions made unit when unit is 1), both malloc'ed; the key count, 0 without memory. */
 uint32_t vks__gltf_curve_keys(const vks_curve *c, float duration, int unit, float **t, float **v);
 /* The clip's morph tracks as `weights` channels on the meshes' nodes (gltf_anim_morph.c). */

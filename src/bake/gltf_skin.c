@@ -6,6 +6,7 @@
 
 #include "gltf_internal.h"
 #include "gltf_layout.h"
+#include "skin_axes.h"
 
 vks_gltf_container vks_gltf_container_from_path(const char *path)
 {
@@ -16,11 +17,11 @@ vks_gltf_container vks_gltf_container_from_path(const char *path)
 vks_affine vks_gltf_correction(const vks_skin *skin)
 {
     vks_affine c = vks_affine_identity();
-    const char *f = skin->format ? skin->format : "";
-    if (!strcmp(f, "renderware") || !strcmp(f, "nif")) { /* Z up: x stays, z becomes y, y becomes -z */
+    vks_axes axes = vks__skin_axes(skin);
+    if (axes == VKS_AXES_Z_UP) { /* x stays, z becomes y, y becomes -z */
         c.m[4] = 0, c.m[5] = -1; /* image of the y axis: (0, 0, -1) */
         c.m[7] = 1, c.m[8] = 0;  /* image of the z axis: (0, 1, 0) */
-    } else if (!strcmp(f, "p3d")) { /* left-handed Y up: mirror z */
+    } else if (axes == VKS_AXES_LEFT_Y_UP) { /* mirror z */
         c.m[8] = -1;
     }
     return c;

@@ -343,6 +343,31 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* A job's "read" object: the model's read options (model_cfg resolved against the manifest's
+ * folder). */
+static int parse_read(const char *file, const char *dir, const cJSON *read, vks_bake_job *j)
+{
+    static const char *const rkeys[] = {"model_cfg", "model_name", "lod", "bones", "bone_limit", NULL};
+    char w[48];
+    snprintf(w, sizeof w, "%s.read", j->where);
+    const char *s[4] = {NULL, NULL, NULL, NULL};
+    double limit = 0;
+    if (!cJSON_IsObject(read) || !known_keys(file, w, read, rkeys) ||
+        !str_field(file, w, read, "model_cfg", &s[0]) || !str_field(file, w, read, "model_name", &s[1]) ||
+        !str_field(file, w, read, "lod", &s[2]) || !str_field(file, w, read, "bones", &s[3]) ||
+        !num_field(file, w, read, "bone_limit", 1, 65535, &limit))
+        return cJSON_IsObject(read) ? 0 : fail(file, w, "must be an object");
+    for (int k = 0; k < 4; k++)
+        if (s[k])
+            j->ropt_strings[k] = k == 0 ? resolve(dir, s[k]) : strdup(s[k]);
+    j->ropt.p3d.model_cfg_name = j->ropt_strings[0];
+    j->ropt.p3d.model_name = j->ropt_strings[1];
+    j->ropt.p3d.lod = j->ropt_strings[2];
+    j->ropt.p3d.bones = j->ropt_strings[3];
+    j->ropt.p3d.bone_limit = (uint32_t)limit;
+    return 1;
+}
+
 static int parse_job(const char *file, const char *dir, const cJSON *v, const cJSON *defaults, vks_bake_job *j)
 {
     static const char *const keys[] = {"name", "model", "read", "clips", "fps", "range", "outputs", "normals",
@@ -401,26 +426,8 @@ static int parse_job(const char *file, const char *dir, const cJSON *v, const cJ
     }
 
     const cJSON *read = cJSON_GetObjectItemCaseSensitive(v, "read");
-    if (read) {
-        static const char *const rkeys[] = {"model_cfg", "model_name", "lod", "bones", "bone_limit", NULL};
-        char w[48];
-        snprintf(w, sizeof w, "%s.read", j->where);
-        const char *s[4] = {NULL, NULL, NULL, NULL};
-        double limit = 0;
-        if (!cJSON_IsObject(read) || !known_keys(file, w, read, rkeys) ||
-            !str_field(file, w, read, "model_cfg", &s[0]) || !str_field(file, w, read, "model_name", &s[1]) ||
-            !str_field(file, w, read, "lod", &s[2]) || !str_field(file, w, read, "bones", &s[3]) ||
-            !num_field(file, w, read, "bone_limit", 1, 65535, &limit))
-            return cJSON_IsObject(read) ? 0 : fail(file, w, "must be an object");
-        for (int k = 0; k < 4; k++)
-            if (s[k])
-                j->ropt_strings[k] = k == 0 ? resolve(dir, s[k]) : strdup(s[k]);
-        j->ropt.p3d.model_cfg_name = j->ropt_strings[0];
-        j->ropt.p3d.model_name = j->ropt_strings[1];
-        j->ropt.p3d.lod = j->ropt_strings[2];
-        j->ropt.p3d.bones = j->ropt_strings[3];
-        j->ropt.p3d.bone_limit = (uint32_t)limit;
-    }
+    if (read && !parse_read(file, dir, read, j))
+        return 0;
 
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(v, "clips");
     const cJSON *layers = cJSON_GetObjectItemCaseSensitive(v, "layers");

@@ -587,6 +587,19 @@ static int write_vat(const vks_bake_job *job, const vks_bake_loaded *l, const vk
     return ok;
 }
 
+/* The atlas sidecar's meshes: each mesh's name and its range of atlas bones. */
+static void add_atlas_meshes(cJSON *root, const vks_skin *sk)
+{
+    cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
+    for (uint32_t m = 0; m < sk->mesh_count; m++) {
+        cJSON *mo = cJSON_CreateObject();
+        cJSON_AddStringToObject(mo, "name", sk->meshes[m].name);
+        cJSON_AddNumberToObject(mo, "first_bone", sk->meshes[m].first_bone);
+        cJSON_AddNumberToObject(mo, "bone_count", sk->meshes[m].bone_count);
+        cJSON_AddItemToArray(meshes, mo);
+    }
+}
+
 static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const vks_bake_frames *fr,
                        const char *dir, vks_bake_engine e, vks_bake_result *res)
 {
@@ -650,14 +663,7 @@ static int write_atlas(const vks_bake_job *job, const vks_bake_loaded *l, const 
        being atlas bone meshes[m].first_bone + joint */
     name = join(NULL, job->name, ".atlas.glb");
     path = join(dir, job->name, ".atlas.glb");
-    cJSON *meshes = cJSON_AddArrayToObject(s.root, "meshes");
-    for (uint32_t m = 0; m < sk->mesh_count; m++) {
-        cJSON *mo = cJSON_CreateObject();
-        cJSON_AddStringToObject(mo, "name", sk->meshes[m].name);
-        cJSON_AddNumberToObject(mo, "first_bone", sk->meshes[m].first_bone);
-        cJSON_AddNumberToObject(mo, "bone_count", sk->meshes[m].bone_count);
-        cJSON_AddItemToArray(meshes, mo);
-    }
+    add_atlas_meshes(s.root, sk);
     cJSON_AddStringToObject(s.root, "mesh_joints", "glTF JOINTS_0 j of mesh m is atlas bone meshes[m].first_bone + j; "
                                                    "vertices as the source stores them (the glTF root node's "
                                                    "transform holds the axis correction); at most 4 joints a "

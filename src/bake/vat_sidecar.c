@@ -6,6 +6,8 @@
 #include "vkskin/vat_write.h"
 #include "vkskin/version.h"
 
+#include "skin_axes.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +22,9 @@ static void add_floats(cJSON *o, const char *key, const float *v, int n)
 
 void vks_vat_space(const vks_skin *skin, const char **up_axis, const char **handedness)
 {
-    const char *f = skin->format ? skin->format : "";
-    int zup = !strcmp(f, "renderware") || !strcmp(f, "nif"), left = !strcmp(f, "p3d");
-    *up_axis = zup ? "+z" : "+y";
-    *handedness = left ? "left" : "right";
+    vks_axes axes = vks__skin_axes(skin);
+    *up_axis = axes == VKS_AXES_Z_UP ? "+z" : "+y";
+    *handedness = axes == VKS_AXES_LEFT_Y_UP ? "left" : "right";
 }
 
 /* One unit is taken as one metre, as convert does when it writes glTF. */

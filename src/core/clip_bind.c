@@ -6,6 +6,7 @@
 
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
 static int same_nocase(const char *a, const char *b)
 {
     while (*a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b))

@@ -9,6 +9,9 @@
 #include "clip_layers_internal.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_layers.h"
+#include "vkskin/clip_root_motion.h"
 float vks_clip_fade_ramp(float fade_start, float fade_duration, float T)
 {
     if (!(fade_duration > 0.0f) || !isfinite(fade_duration))

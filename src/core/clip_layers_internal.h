@@ -4,6 +4,7 @@
 
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
 /* Node n's local at clip time t in double, unrounded (every clip space), as
  * vks_clip_sample_locals_d computes it before rounding. */
 vks_affine_d vks__clip_node_local_d(const vks_clip *clip, const vks_clip_binding *b, const vks_skin *skin,

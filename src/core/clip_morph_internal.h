@@ -4,6 +4,7 @@
 #define VKS_CLIP_MORPH_INTERNAL_H
 
 #include "vkskin/clip.h"
+#include "vkskin/clip_layers.h"
 
 /* Target `target`'s weight at clip time t in double: its mesh's morph track, else its default. */
 double vks__clip_target_weight_d(const vks_clip *clip, const vks_skin *skin, uint32_t target, double t);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vkskin/clip.h"
+#include "vkskin/clip_sample.h"
 #include "clip_layers_internal.h"
 
 #define REAL float

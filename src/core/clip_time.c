@@ -1,4 +1,4 @@
-/* The clip time a playing instance shows (clip.h's vks_clip_play_time_f): the one definition
+/* The clip time a playing instance shows (clip_sample.h's vks_clip_play_time_f): the one definition
  * both sides of a validation use. The GPU's pose pass computes it in float
  * (compute/clip.glsl, clip_play_time), so the CPU reference takes the same float time and
  * only then samples and poses in double: a time computed in double can land on the other

@@ -2,7 +2,7 @@
 #ifndef VKSKIN_CLIP_TIME_INTERNAL_H
 #define VKSKIN_CLIP_TIME_INTERNAL_H
 
-#include "vkskin/clip.h"
+#include "vkskin/clip_sample.h"
 
 /* How far the guess of whole periods may be off (a GPU's division by one, and the rule's k can
  * be one from the exact quotient's floor: 2 needed); compute/clip.glsl loops as many times */

@@ -144,16 +144,11 @@ static vks_result check_group_vertices(const vks_skin *s, const vks_mesh *me, ui
     return VKS_OK;
 }
 
-vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
+/* The nodes (names, parents before children, finite binds), the bones' nodes and inverse
+ * binds, and the palette's bone indices. */
+static vks_result check_skeleton(const vks_skin *s, vks_error *err)
 {
     char path[64];
-    if (!s)
-        return bad(err, "skin", "no model");
-    vks_result sr = check_surface(s, err);
-    if (sr != VKS_OK)
-        return sr;
-    if (s->vertex_count && (!s->positions || !s->influences || !s->source_vertex))
-        return bad(err, "skin", "vertex arrays missing for %lld vertices", (long long)(s->vertex_count));
     for (uint32_t i = 0; i < s->node_count; i++) {
         snprintf(path, sizeof path, "nodes[%u]", i);
         if (!s->nodes[i].name)
@@ -175,6 +170,22 @@ vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
             snprintf(path, sizeof path, "palette[%u]", p);
             return bad(err, path, "bone %lld >= bone count %lld", (long long)(s->palette[p]), (long long)(s->bone_count));
         }
+    return VKS_OK;
+}
+
+vks_result vks_skin_validate(const vks_skin *s, vks_error *err)
+{
+    char path[64];
+    if (!s)
+        return bad(err, "skin", "no model");
+    vks_result sr = check_surface(s, err);
+    if (sr != VKS_OK)
+        return sr;
+    if (s->vertex_count && (!s->positions || !s->influences || !s->source_vertex))
+        return bad(err, "skin", "vertex arrays missing for %lld vertices", (long long)(s->vertex_count));
+    vks_result kr = check_skeleton(s, err);
+    if (kr != VKS_OK)
+        return kr;
 
     uint32_t next_vertex = 0, next_tri = 0, next_group = 0, next_bone = 0;
     for (uint32_t m = 0; m < s->mesh_count; m++) {

@@ -352,6 +352,35 @@ static vks_result morph_rest(const vks_deform_job *job, const vks_cpu_options *o
     return vks__morph_rest(job->skin, opt ? &opt->allocator : NULL, pos, nrm, err);
 }
 
+/* Each thread's rooms, through the job's allocator before any thread starts: its worlds, skin
+ * matrices, and one 64-byte aligned block (a matrix is one cache line, its halves the AVX2
+ * kernel's aligned loads) with the palette, then the scratch records and morph rows. */
+static int thread_rooms(fast_thread *t, fast_shared *sh, const vks_allocator *a, const vks_skin *s)
+{
+    int ok = 1;
+    size_t pal_bytes = (sh->max_palette ? sh->max_palette : 1) * sizeof *t->pal;
+    for (uint32_t i = 0; ok && i < sh->threads; i++) {
+        t[i].sh = sh, t[i].index = i;
+        t[i].world = a->alloc(a->user, (s->node_count ? s->node_count : 1) * sizeof *t[i].world);
+        t[i].skin = a->alloc(a->user, (s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
+        /* 64-byte aligned: a matrix is one cache line, its halves the AVX2 kernel's aligned
+         * loads; the scratch records after the palette */
+        size_t scratch_bytes = sh->stream ? STREAM_CHUNK * sizeof *t->scratch : 0;
+        size_t more_bytes = sh->stream && sh->any_more ? STREAM_CHUNK * sizeof *t->scratch_more : 0;
+        size_t morph_bytes = sh->per_instance ? 2 * (STREAM_CHUNK + 1) * sizeof *t->mpos : 0;
+        t[i].block = a->alloc(a->user, pal_bytes + scratch_bytes + more_bytes + morph_bytes + 63);
+        t[i].pal = t[i].block ? align64(t[i].block) : NULL;
+        t[i].scratch = t[i].pal && sh->stream ? (vks__fast_vertex *)((char *)t[i].pal + pal_bytes) : NULL;
+        t[i].scratch_more =
+            t[i].pal && more_bytes ? (vks__fast_more *)((char *)t[i].pal + pal_bytes + scratch_bytes) : NULL;
+        if (t[i].pal && morph_bytes) /* the chunk's moved positions, then its normals */
+            t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch_bytes + more_bytes),
+            t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
+        ok = t[i].world && t[i].skin && t[i].pal;
+    }
+    return ok;
+}
+
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
 {
     vks_cpu_options o = {0};
@@ -423,26 +452,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     }
     if (t)
         memset(t, 0, sh.threads * sizeof *t);
-    size_t pal_bytes = (sh.max_palette ? sh.max_palette : 1) * sizeof *t->pal;
-    for (uint32_t i = 0; ok && i < sh.threads; i++) {
-        t[i].sh = &sh, t[i].index = i;
-        t[i].world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *t[i].world);
-        t[i].skin = a.alloc(a.user, (s->bone_count ? s->bone_count : 1) * sizeof *t[i].skin);
-        /* 64-byte aligned: a matrix is one cache line, its halves the AVX2 kernel's aligned
-         * loads; the scratch records after the palette */
-        size_t scratch_bytes = sh.stream ? STREAM_CHUNK * sizeof *t->scratch : 0;
-        size_t more_bytes = sh.stream && sh.any_more ? STREAM_CHUNK * sizeof *t->scratch_more : 0;
-        size_t morph_bytes = sh.per_instance ? 2 * (STREAM_CHUNK + 1) * sizeof *t->mpos : 0;
-        t[i].block = a.alloc(a.user, pal_bytes + scratch_bytes + more_bytes + morph_bytes + 63);
-        t[i].pal = t[i].block ? align64(t[i].block) : NULL;
-        t[i].scratch = t[i].pal && sh.stream ? (vks__fast_vertex *)((char *)t[i].pal + pal_bytes) : NULL;
-        t[i].scratch_more =
-            t[i].pal && more_bytes ? (vks__fast_more *)((char *)t[i].pal + pal_bytes + scratch_bytes) : NULL;
-        if (t[i].pal && morph_bytes) /* the chunk's moved positions, then its normals */
-            t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch_bytes + more_bytes),
-            t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
-        ok = t[i].world && t[i].skin && t[i].pal;
-    }
+    ok = ok && thread_rooms(t, &sh, &a, s);
     uint32_t started = 0;
     for (uint32_t i = 1; ok && i < sh.threads; i++, started++)
         if (vks__thread_start(&ids[i], worker, &t[i], "the fast CPU engine: a thread's share on the calling thread") != 0)

@@ -11,7 +11,7 @@
  * cvtsd2ss). Why lanes over components and not over vertices: each influence's matrix is then
  * four contiguous loads, where four vertices a vector would need twelve gathers of scattered
  * matrices and a lane mask per slot. */
-#include "reference_internal.h"
+#include "ref_kernel.h"
 
 #include <math.h>
 

@@ -2,7 +2,7 @@
  * n_m = n + sum_t w_t dn_t in double, targets in order, then the reference's skinning sum
  * (vks__ref_vertex) on p_m and n_m. Groups of meshes that no weight moves keep the plain loops
  * (and their AVX2 form), so a model without targets runs as before. */
-#include "reference_internal.h"
+#include "ref_kernel.h"
 #include "core/skin_morph.h"
 
 int vks__ref_mesh_morphed(const vks_skin *s, uint32_t m, const float *weights)

@@ -3,6 +3,7 @@
 #include "vkskin/formats.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "registry.h"
@@ -55,16 +56,28 @@ vks_clip_reader_fn vks_detect_clip_format(const void *bytes, size_t size, const 
     return k ? k->read : NULL;
 }
 
+/* The registry's format titles as people read a list: "A, B or C". */
+static const char *format_titles(char *out, size_t cap)
+{
+    size_t at = 0;
+    uint32_t n = vks__format_count();
+    out[0] = 0;
+    for (uint32_t f = 0; f < n && at < cap; f++)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s", f == 0 ? "" : f + 1 < n ? ", " : " or ",
+                               vks__format_get(f)->info.title);
+    return out;
+}
+
 vks_result vks_read_any(const vks_read_options *opt, const void *bytes, size_t size, const char *name,
                         vks_skin **out, vks_error *err)
 {
     vks_reader_fn fn = vks_detect_format(bytes, size, name, NULL);
     if (!fn) {
         const uint8_t *b = bytes;
-        return vks_error_set(err, VKS_ERR_FORMAT, 0, "file",
-                             "not a DFF, NIF, .cmdl, P3D or glTF file (first bytes %02x %02x %02x %02x)",
-                             size > 0 ? b[0] : 0, size > 1 ? b[1] : 0, size > 2 ? b[2] : 0,
-                             size > 3 ? b[3] : 0);
+        char titles[256];
+        return vks_error_set(err, VKS_ERR_FORMAT, 0, "file", "not a %s file (first bytes %02x %02x %02x %02x)",
+                             format_titles(titles, sizeof titles), size > 0 ? b[0] : 0, size > 1 ? b[1] : 0,
+                             size > 2 ? b[2] : 0, size > 3 ? b[3] : 0);
     }
     return fn(opt, bytes, size, out, err);
 }

@@ -6,8 +6,19 @@
 #include <ctype.h>
 #include <string.h>
 
+/* The format records, each defined in its format's folder. */
+extern const vks__format vks__format_rw, vks__format_nif, vks__format_cmdl, vks__format_p3d, vks__format_gltf;
+#ifdef VKSKIN_TEST_FORMAT
+/* tests/formats/vkstest: a test build compiles this file again with this sixth record, which
+ * detection, the reads and every format list then pick up (test_registry_sixth). */
+extern const vks__format vks__format_vkstest;
+#endif
+
 static const vks__format *const formats[] = {
     &vks__format_rw, &vks__format_nif, &vks__format_cmdl, &vks__format_p3d, &vks__format_gltf,
+#ifdef VKSKIN_TEST_FORMAT
+    &vks__format_vkstest,
+#endif
 };
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
 

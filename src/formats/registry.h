@@ -2,13 +2,15 @@
  * (src/formats/<fmt>/<fmt>_format.c) and listed once in registry.c. Detection (detect.c),
  * vks_read_file and vks_read_clips (read_file.c), and through vks_format_at the CLI's help
  * and the generator loop over it; nothing else names a format. Adding a format is its folder
- * and one line of registry.c. */
+ * and one line of registry.c (tests/formats/vkstest shows it: a sixth record that a test
+ * build lists). */
 #ifndef VKS_FORMATS_REGISTRY_H
 #define VKS_FORMATS_REGISTRY_H
 
 #include "file_internal.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_formats.h"
 /* How sure a probe is. Detection takes the surest answer over all formats (the first listed
  * on a tie), then the file name's extension when no probe answers: a magic number at the
  * start of the bytes outranks text found somewhere inside them (NW4C XML). */
@@ -54,8 +56,5 @@ const vks__clip_kind *vks__clip_kind_of(const void *bytes, size_t size, const ch
 int vks__bytes_start(const void *bytes, size_t size, const char *magic);
 int vks__bytes_contain(const void *bytes, size_t size, size_t within, const char *needle);
 int vks__name_has_ext(const char *name, const char *ext);
-
-/* The format records (each format's folder). */
-extern const vks__format vks__format_rw, vks__format_nif, vks__format_cmdl, vks__format_p3d, vks__format_gltf;
 
 #endif

@@ -149,6 +149,77 @@ static int key_index(const char *k, size_t len)
     return -1;
 }
 
+/* One key=value of a launch shape (p, len bytes; the key is its first klen) into s, the
+ * palette's on (-1: as it was) and slots kept for after every key; 0 with why when it is not
+ * one the device can take. */
+static int apply_key(const char *p, int len, size_t klen, const vks__device_facts *f, vks__launch_shape *s,
+                     int *palette_on, uint32_t *palette_slots, char *why, size_t n)
+{
+    const char *v = p + klen + 1;
+    size_t vlen = (size_t)len - klen - 1;
+    uint32_t x = 0;
+    if (is_word(p, klen, "wg") || is_word(p, klen, "pose_wg")) {
+        uint32_t lim = fit_wg(f, 1u << 30);
+        if (!parse_u32(v, vlen, &x) || x == 0 || (x & (x - 1)) || x > lim) {
+            snprintf(why, n, "launch shape: '%.*s': %.*s must be a power of two from 1 to %u", len, p, (int)klen,
+                     p, lim);
+            return 0;
+        }
+        if (klen == 2)
+            s->deform_wg = x;
+        else
+            s->pose_wg = x;
+    } else if (is_word(p, klen, "pose")) {
+        if (is_word(v, vlen, "serial"))
+            s->pose_nodes = 0;
+        else if (is_word(v, vlen, "nodes"))
+            s->pose_nodes = 1;
+        else {
+            snprintf(why, n, "launch shape: '%.*s': pose must be serial or nodes", len, p);
+            return 0;
+        }
+    } else if (is_word(p, klen, "run")) {
+        if (!parse_u32(v, vlen, &x) || x == 0 || x > 256) {
+            snprintf(why, n, "launch shape: '%.*s': run must be from 1 to 256", len, p);
+            return 0;
+        }
+        s->instance_run = x;
+    } else if (is_word(p, klen, "palette")) {
+        if (is_word(v, vlen, "off"))
+            *palette_on = 0;
+        else if (is_word(v, vlen, "on"))
+            *palette_on = 1;
+        else if (parse_u32(v, vlen, &x) && x > 0)
+            *palette_on = 1, *palette_slots = x;
+        else {
+            snprintf(why, n, "launch shape: '%.*s': palette must be on, off or a slot count", len, p);
+            return 0;
+        }
+    } else if (is_word(p, klen, "texels")) {
+        if (is_word(v, vlen, "off"))
+            s->skin_texels = 0;
+        else if (is_word(v, vlen, "on") && texels_span(f))
+            s->skin_texels = 1;
+        else {
+            snprintf(why, n, "launch shape: '%.*s': texels must be on or off (on only where a texel buffer can "
+                             "span the storage range)", len, p);
+            return 0;
+        }
+    } else if (is_word(p, klen, "zeros")) {
+        if (is_word(v, vlen, "skip") || is_word(v, vlen, "blend")) {
+            s->skip_zeros = is_word(v, vlen, "skip");
+        } else {
+            snprintf(why, n, "launch shape: '%.*s': zeros must be skip or blend", len, p);
+            return 0;
+        }
+    } else {
+        snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels, zeros)",
+                 len, p);
+        return 0;
+    }
+    return 1;
+}
+
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
                             size_t n)
 {
@@ -166,74 +237,15 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
             snprintf(why, n, "launch shape: '%.*s' is not key=value", len, p);
             return 0;
         }
-        size_t klen = (size_t)(eq - p), vlen = (size_t)len - klen - 1;
-        const char *v = eq + 1;
-        uint32_t x = 0;
+        size_t klen = (size_t)(eq - p);
         int key = key_index(p, klen);
         if (key >= 0 && (seen >> key & 1u)) { /* the second would silently win: say which was meant */
             snprintf(why, n, "launch shape: '%s': the key %.*s is given twice", spec, (int)klen, p);
             return 0;
         }
         seen |= key >= 0 ? 1u << key : 0u;
-        if (is_word(p, klen, "wg") || is_word(p, klen, "pose_wg")) {
-            uint32_t lim = fit_wg(f, 1u << 30);
-            if (!parse_u32(v, vlen, &x) || x == 0 || (x & (x - 1)) || x > lim) {
-                snprintf(why, n, "launch shape: '%.*s': %.*s must be a power of two from 1 to %u", len, p, (int)klen,
-                         p, lim);
-                return 0;
-            }
-            if (klen == 2)
-                s.deform_wg = x;
-            else
-                s.pose_wg = x;
-        } else if (is_word(p, klen, "pose")) {
-            if (is_word(v, vlen, "serial"))
-                s.pose_nodes = 0;
-            else if (is_word(v, vlen, "nodes"))
-                s.pose_nodes = 1;
-            else {
-                snprintf(why, n, "launch shape: '%.*s': pose must be serial or nodes", len, p);
-                return 0;
-            }
-        } else if (is_word(p, klen, "run")) {
-            if (!parse_u32(v, vlen, &x) || x == 0 || x > 256) {
-                snprintf(why, n, "launch shape: '%.*s': run must be from 1 to 256", len, p);
-                return 0;
-            }
-            s.instance_run = x;
-        } else if (is_word(p, klen, "palette")) {
-            if (is_word(v, vlen, "off"))
-                palette_on = 0;
-            else if (is_word(v, vlen, "on"))
-                palette_on = 1;
-            else if (parse_u32(v, vlen, &x) && x > 0)
-                palette_on = 1, palette_slots = x;
-            else {
-                snprintf(why, n, "launch shape: '%.*s': palette must be on, off or a slot count", len, p);
-                return 0;
-            }
-        } else if (is_word(p, klen, "texels")) {
-            if (is_word(v, vlen, "off"))
-                s.skin_texels = 0;
-            else if (is_word(v, vlen, "on") && texels_span(f))
-                s.skin_texels = 1;
-            else {
-                snprintf(why, n, "launch shape: '%.*s': texels must be on or off (on only where a texel buffer can "
-                                 "span the storage range)", len, p);
-                return 0;
-            }
-        } else if (is_word(p, klen, "zeros")) {
-            if (is_word(v, vlen, "skip") || is_word(v, vlen, "blend")) {
-                s.skip_zeros = is_word(v, vlen, "skip");
-            } else {
-                snprintf(why, n, "launch shape: '%.*s': zeros must be skip or blend", len, p);
-                return 0;
-            }
-        } else {
-            snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels, zeros)",
-                     len, p);
+        if (!apply_key(p, len, klen, f, &s, &palette_on, &palette_slots, why, n))
             return 0;
-        }
         if (end && end[1] == '\0') {
             snprintf(why, n, "launch shape: '%s' ends with a comma", spec);
             return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
 #include "vkskin/pose.h"
 
 static int same_local(const vks_affine *a, const vks_affine *b) { return memcmp(a, b, sizeof *a) == 0; }

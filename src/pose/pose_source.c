@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "vkskin/clip.h"
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_layers.h"
 #include "vkskin/pose.h"
 
 /* A playback's clip time (clip.h): the float rule of vks_clip_play_time_f (src/core/clip_time.c)

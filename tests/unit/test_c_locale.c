@@ -13,6 +13,7 @@
 
 #include "vkskin/bake.h"
 #include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
 #include "vkskin/crowd_file.h"
 #include "vkskin/report.h"
 

@@ -16,6 +16,8 @@
 #include "testutil.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_formats.h"
 static vks_clip_set *read_sample(const char *rel, uint8_t **bytes_out, size_t *size_out)
 {
     size_t size = 0;

@@ -15,6 +15,8 @@
 #include "testutil.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_formats.h"
 static const char *const NAMES[KFX_TRACKS] = {"A", "B", "C", "D", "E", "F", "G"};
 static const float TIMES[] = {-0.2f, 0, 0.1f, 0.25f, 0.37f, 0.5f, 0.61f, 0.75f, 0.9f, 0.999f, 1.0f, 1.3f};
 #define NT (sizeof TIMES / sizeof TIMES[0])

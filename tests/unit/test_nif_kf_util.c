@@ -12,6 +12,8 @@
 #include "testutil.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_formats.h"
 #define V(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
 
 void kfx_init(kfx *x, uint32_t ver, uint32_t user, uint32_t bsver)

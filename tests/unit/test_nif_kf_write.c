@@ -12,6 +12,8 @@
 #include "testutil.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_sample.h"
+#include "vkskin/clip_formats.h"
 static const char *const NAMES[KFX_TRACKS] = {"A", "B", "C", "D", "E", "F", "G"};
 #define V20 0x14020007u
 #define V10 0x0A010000u

@@ -36,7 +36,7 @@ void vks_gen_cli_usage(const char *prog, FILE *f)
             "options:\n"
             "  --out FILE            the file to write (through a temporary name and a rename);\n"
             "                        P3D also gets its skeleton in FILE's stem + .model.cfg beside it\n"
-            "  --format F            dff | nif | cmdl | p3d (default: from --out's extension, else dff)\n"
+            "  --format F            %s (default: from --out's extension, else %s)\n"
             "  --bones N             20..64 (default 32): humanoid core + twist, finger, jaw, hair bones\n"
             "  --vertices N          target vertex count (default 2000)\n"
             "  --influences N        1..4 bones per vertex (default 4)\n"
@@ -61,7 +61,7 @@ void vks_gen_cli_usage(const char *prog, FILE *f)
             "\n"
             "exit codes: 0 ok, 1 generation failed (e.g. palette limit below what a triangle needs),\n"
             "            2 usage, 5 runtime (writer not available, output not writable)\n",
-            prog, prog);
+            prog, prog, vks_gen_format_names(" | "), vks_gen_format_at(0)->name);
 }
 
 static int parse_u64(const char *prog, const char *opt, const char *text_value, uint64_t max, uint64_t *out)
@@ -204,7 +204,7 @@ static const vks_gen_format *choose_format(const char *prog, const gen_args *g)
     if (g->format) {
         const vks_gen_format *fmt = vks_gen_format_find(g->format);
         if (!fmt)
-            fprintf(stderr, "%s: unknown format '%s' (dff, nif, cmdl, p3d)\n", prog, g->format);
+            fprintf(stderr, "%s: unknown format '%s' (%s)\n", prog, g->format, vks_gen_format_names(", "));
         return fmt;
     }
     const vks_gen_format *fmt = vks_gen_format_find(extension_of(g->out));
@@ -235,7 +235,7 @@ static vks_result write_character(const gen_args *g, const vks_gen_format *fmt, 
                                   const uint8_t *bytes, size_t size, vks_error *err)
 {
     vks_result rc = vks_gen_write_file(g->out, bytes, size, err);
-    if (rc == VKS_OK && !strcmp(fmt->name, "p3d"))
+    if (rc == VKS_OK && fmt->info->side_file) /* P3D: the skeleton's model.cfg */
         rc = vks_gen_write_p3d_cfg(g->out, s, err);
     if (rc == VKS_OK && !g->no_clips) {
         char stem[256];
@@ -264,8 +264,8 @@ int vks_gen_cli(const char *prog, int argc, char **argv)
 
     /* DFF, NIF and .cmdl index vertices with 16 bits: a benchmark-sized character becomes
        several meshes (atomics, shapes), leaving room for the vertices groups duplicate. */
-    if (!g.p.max_mesh_vertices && strcmp(fmt->name, "p3d") != 0) /* NIF also counts triangles in 16 bits */
-        g.p.max_mesh_vertices = strcmp(fmt->name, "nif") == 0 ? 30000 : 60000;
+    if (!g.p.max_mesh_vertices)
+        g.p.max_mesh_vertices = fmt->max_mesh_vertices;
     g.p.frame = fmt->frame; /* the format's own axes: the file stands upright where it is opened */
     g.p.texture = fmt->texture;
     g.p.material_suffix = fmt->material_suffix;

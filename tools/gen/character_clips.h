@@ -8,6 +8,8 @@
 #define VKSKIN_GEN_CHARACTER_CLIPS_H
 
 #include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
+#include "vkskin/clip_sample.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "character_clip_files.h"
+#include "core/vec.h"
 
 /* The standard set: small files (< 300 KB), each exercising one grouping case. */
 static const vks_gen_dataset datasets[VKS_GEN_DATASET_COUNT] = {
@@ -116,16 +117,12 @@ static void text_add(text *t, const char *fmt, ...)
             t->len += (size_t)n;
             return;
         }
-        size_t nc = t->cap ? t->cap * 2 : 4096;
-        while (nc < t->len + (size_t)n + 1)
-            nc *= 2;
-        char *p = realloc(t->data, nc);
+        char *p = vks__grow_array(NULL, t->data, t->len, &t->cap, (size_t)n + 1, 1, 4096);
         if (!p) {
             t->failed = 1;
             return;
         }
         t->data = p;
-        t->cap = nc;
     }
 }
 
@@ -160,7 +157,7 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
             snprintf(name, sizeof name, "%.*s", (int)(len < 15 ? len : 15), p);
             if (!vks_gen_format_find(name))
                 return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "--formats",
-                                     "unknown format '%s' (dff, nif, cmdl, p3d)", name);
+                                     "unknown format '%s' (%s)", name, vks_gen_format_names(", "));
             p += len + (comma ? 1 : 0);
         }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
@@ -193,7 +190,7 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
              "| file | format | made by | bones | vertices (file) | vertices (model) | triangles | groups | "
              "max palette | influences | exercises |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int fi = 0; fi < VKS_GEN_FORMAT_COUNT && rc == VKS_OK; fi++) {
+    for (int fi = 0; fi < vks_gen_format_count() && rc == VKS_OK; fi++) {
         const vks_gen_format *fmt = vks_gen_format_at(fi);
         if (!format_selected(only_formats, fmt->name))
             continue;
@@ -223,10 +220,10 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
                 rc = wr;
             } else {
                 char *path = join(dir, name);
-                int is_p3d = !strcmp(fmt->name, "p3d");
+                int has_cfg = fmt->info->side_file != NULL; /* its skeleton's model.cfg */
                 rc = path ? vks_gen_write_file(path, bytes, size, err)
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, dir, "out of memory");
-                if (rc == VKS_OK && is_p3d)
+                if (rc == VKS_OK && has_cfg)
                     rc = vks_gen_write_p3d_cfg(path, model, err);
                 if (rc == VKS_OK) { /* RTM frames at 10 a second keep the folder small */
                     clip_rows cr = {&clips, log, dir, name};
@@ -240,7 +237,7 @@ vks_result vks_gen_write_datasets(const char *dir, const char *only_formats, FIL
                     text_add(&man, "| %s | %s%s | `%s` | %u | %u | %u | %u | %u | %u | %u | %s%s%s%s |\n", name,
                              fmt->name, d->strips ? " (strips)" : "", cmd, f.bones, f.source_vertices, f.vertices,
                              f.triangles, f.groups, f.max_palette, f.influences, d->why,
-                             is_p3d ? "; skeleton in " : "", is_p3d ? d->stem : "", is_p3d ? ".model.cfg beside it" : "");
+                             has_cfg ? "; skeleton in " : "", has_cfg ? d->stem : "", has_cfg ? ".model.cfg beside it" : "");
                     if (log)
                         fprintf(log, "wrote %s/%s (%zu bytes)\n", dir, name, size);
                 }

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli_anim.h"
+#include "cli_formats.h"
 #include "cli_text.h"
 
 static char *dup_text(const char *s, size_t n)
@@ -54,11 +55,11 @@ vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint
     if (r == VKS_OK)
         return set;
     char msg[512];
-    if (!read && !json)
-        fprintf(stderr, "vkskin: %s%s%s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                        "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)\n",
-                where ? where : "", where ? ": " : "", path);
-    else
+    if (!read && !json) {
+        char list[512];
+        fprintf(stderr, "vkskin: %s%s%s: not a clip file vkskin reads (%s, or pose JSON named .json)\n",
+                where ? where : "", where ? ": " : "", path, vks_cli_clip_format_list(list, sizeof list));
+    } else
         fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "", vks_error_format(&err, path, msg, sizeof msg));
     return NULL;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "core/vec.h"
 
 void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label, ...)
 {
@@ -18,13 +19,13 @@ void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label,
     if (!path || !strcmp(path, "-") || stat(path, &st) != 0)
         return; /* a file that is not there cannot be overwritten: its reader says so */
     if (in->count == in->cap) {
-        int cap = in->cap ? in->cap * 2 : 16;
-        vks_cli_input *more = realloc(in->items, (size_t)cap * sizeof *more);
+        size_t cap = (size_t)in->cap;
+        vks_cli_input *more = vks__grow_array(NULL, in->items, (size_t)in->count, &cap, 1, sizeof *more, 16);
         if (!more) {
             in->nomem = 1;
             return;
         }
-        in->items = more, in->cap = cap;
+        in->items = more, in->cap = (int)cap;
     }
     char text[512];
     va_list ap;

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "core/vec.h"
 
 typedef struct convert_clips {
     vks_clip_set **sets;
@@ -14,20 +15,22 @@ typedef struct convert_clips {
     vks_clip_binding *bindings;
     char **names; /* per entry: the animation's name when the clip has none (owned), or NULL */
     uint32_t set_count, count, cap;
+    size_t set_cap;
 } convert_clips;
 
 /* name: the animation's name for a clip without one (taken over), or NULL. */
 static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label, char *name)
 {
     if (cc->count == cc->cap) {
-        uint32_t cap = cc->cap ? cc->cap * 2 : 8;
-        vks_gltf_clip *l = realloc(cc->list, cap * sizeof *l);
+        /* three arrays in step: each grows from the same capacity, which counts once all have */
+        size_t cap_l = cc->cap, cap_b = cc->cap, cap_n = cc->cap;
+        vks_gltf_clip *l = vks__grow_array(NULL, cc->list, cc->count, &cap_l, 1, sizeof *l, 8);
         if (l)
             cc->list = l;
-        vks_clip_binding *b = realloc(cc->bindings, cap * sizeof *b);
+        vks_clip_binding *b = vks__grow_array(NULL, cc->bindings, cc->count, &cap_b, 1, sizeof *b, 8);
         if (b)
             cc->bindings = b;
-        char **nm = realloc(cc->names, cap * sizeof *nm);
+        char **nm = vks__grow_array(NULL, cc->names, cc->count, &cap_n, 1, sizeof *nm, 8);
         if (nm)
             cc->names = nm;
         if (!l || !b || !nm) {
@@ -39,7 +42,7 @@ static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *ski
            clips (RobotExpressive's 14) left the first 8 pointing at freed memory */
         for (uint32_t i = 0; i < cc->count; i++)
             cc->list[i].binding = &cc->bindings[i];
-        cc->cap = cap;
+        cc->cap = (uint32_t)cap_l;
     }
     vks_error err = {0};
     char msg[512];
@@ -92,7 +95,7 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
     free(bytes);
     if (!set)
         return 0;
-    vks_clip_set **sets = realloc(cc->sets, (cc->set_count + 1) * sizeof *sets);
+    vks_clip_set **sets = vks__grow_array(NULL, cc->sets, cc->set_count, &cc->set_cap, 1, sizeof *sets, 4);
     if (!sets) {
         vks_clip_set_free(set);
         return 0;
@@ -191,11 +194,11 @@ const vks_cli_command vks_cli_cmd_convert = {
     .summary = "write a model and its clips as glTF 2.0 (.glb or .gltf)",
     .synopsis = "IN OUT.glb|OUT.gltf [--clip FILE[#name] ...] [--fps R]",
     .description =
-        "Writes the skinned model IN (RenderWare .dff, NIF, NW4C .cmdl, P3D, glTF) and the clips given as glTF "
+        "Writes the skinned model IN (any model format of vkskin --help's list) and the clips given as glTF "
         "2.0: meshes with POSITION, NORMAL, JOINTS_0, WEIGHTS_0 (and JOINTS_1, WEIGHTS_1 where a vertex has more "
         "than 4 influences) and indices in the file's own vertex order, one skin per mesh (the groups' palettes "
         "resolved to the mesh's bones), the skeleton under a root node that carries the axis correction to glTF's "
-        "Y-up right-handed frame (RenderWare and NIF are Z-up, P3D left-handed; vertex data stay as the source "
+        "Y-up right-handed frame (from the axes the format registry gives the model's format; vertex data stay as the source "
         "stores them), and one animation per clip.",
     .epilogue = "OUT.glb is binary glTF; OUT.gltf is JSON with the buffer embedded (base64). The output is written "
                 "to a temporary name and renamed when complete.\nexit codes: 0 ok, 1 bad input, 2 usage, 5 the "

@@ -65,7 +65,7 @@ const vks_cli_command vks_cli_cmd_inspect = {
         "influence histogram, the weights as stored (sums, and how many vertices were repaired and how), and the "
         "bind-pose check: the largest error of deforming with the bind pose against the stored vertices (absolute "
         "and relative to the bounding radius), passed or FAILED against the tolerance of src/check/tolerance.c."
-        "\n\nA clip file (RTM .rtm, RenderWare .anm/.ska, GTA .ifp, NIF .kf; a pose JSON with --model) prints its "
+        "\n\nA clip file (a clip format of vkskin --help's list; a pose JSON with --model) prints its "
         "clips instead: duration, frame rate, cycle, space, events, and each track's node with its channels' key "
         "counts and interpolation; with --model, which tracks bind to that model, which name no node, and which "
         "nodes keep their bind pose. A .nif is a model and may hold clips too (keyframe controllers, sequences): "

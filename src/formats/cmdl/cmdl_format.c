@@ -26,7 +26,8 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_cmdl = {
-    .info = {"nw4c", "NintendoWare CTR", model_extensions, cskla_extensions, NULL, vks_cmdl_read, vks_cmdl_write},
+    .info = {"nw4c", "NintendoWare CTR", model_extensions, cskla_extensions, NULL,
+             vks_cmdl_read, vks_cmdl_write, 0, VKS_AXES_Y_UP},
     .probe = probe_cmdl,
     .clips = clips,
     .clip_kind_count = sizeof clips / sizeof clips[0],

@@ -105,6 +105,21 @@ static vks_result depth_first_order(cmdl_ctx *c, const cmdl_bone *bones, const i
     return VKS_OK;
 }
 
+/* Geometry without a bone (a plain Model, or a None set with an empty table) follows an extra
+ * root at node nb, which poses leave at identity: model space. */
+static vks_result add_static_node(cmdl_ctx *c, vks_skin *skin, uint32_t nb)
+{
+    const cmdl_doc *d = &c->doc;
+    vks_node *node = &skin->nodes[nb];
+    const char *nm = d->skeletal == 0 && d->model_name && d->model_name[0] ? d->model_name : "(model space)";
+    node->name = vks_skin_strndup(skin, nm, strlen(nm));
+    node->parent = -1;
+    node->bind_local = vks_affine_identity();
+    if (!node->name)
+        return vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl/Skeleton", "out of memory");
+    return VKS_OK;
+}
+
 vks_result vks__cmdl_skeleton(cmdl_ctx *c, vks_skin *skin, uint32_t **bone_node_out, int need_static,
                               int32_t *static_node)
 {
@@ -182,17 +197,8 @@ vks_result vks__cmdl_skeleton(cmdl_ctx *c, vks_skin *skin, uint32_t **bone_node_
     }
     *static_node = -1;
     if (need_static) {
-        /* Geometry without a bone (a plain Model, or a None set with an empty table) follows
-           this extra root, which poses leave at identity: model space. */
-        vks_node *node = &skin->nodes[nb];
-        const char *nm = d->skeletal == 0 && d->model_name && d->model_name[0] ? d->model_name : "(model space)";
-        node->name = vks_skin_strndup(skin, nm, strlen(nm));
-        node->parent = -1;
-        node->bind_local = vks_affine_identity();
-        if (!node->name) {
-            rc = vks_error_set(c->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cmdl/Skeleton", "out of memory");
+        if ((rc = add_static_node(c, skin, nb)) != VKS_OK)
             goto done;
-        }
         *static_node = (int32_t)nb;
     }
     skin->node_count = total;

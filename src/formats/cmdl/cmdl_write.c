@@ -319,6 +319,37 @@ static void put_material_name(vks_bytebuf *b, const vks_skin *s, int named, uint
         vks_buf_printf(b, "material%u", m);
 }
 
+/* The BoneWeight stream: quantized as percentages that add up to 100 (the largest weight takes
+ * the rounding), else floats. */
+static void put_bone_weights(vks_bytebuf *b, const vks_skin *s, const vks_mesh *me, uint32_t comps,
+                             const vks_write_options *o)
+{
+    uint32_t V = me->vertex_count;
+    vks_buf_printf(b, "              <Vector%uVertexStreamCtr Usage=\"BoneWeight\" VertexSize=\"%u\" Scale=\"%s\" QuantizedMode=\"%s\">",
+                   comps, V, o->quantize ? "0.01" : "1", o->quantize ? "Ubyte" : "Float");
+    for (uint32_t v = 0; v < V; v++) {
+        const vks_influence *in = &s->influences[me->first_vertex + v];
+        long pct[4] = {0, 0, 0, 0}, sum = 0;
+        uint32_t big = 0;
+        for (uint32_t k = 0; k < comps && k < 4; k++) {
+            pct[k] = in->weight[k] > 0 ? lrint(in->weight[k] * 100.0f) : 0;
+            sum += pct[k];
+            if (in->weight[k] > in->weight[big])
+                big = k;
+        }
+        pct[big] += 100 - sum; /* percentages that add up to 100 */
+        if (pct[big] < 0)
+            pct[big] = 0;
+        for (uint32_t k = 0; k < comps; k++) {
+            if (o->quantize)
+                vks_buf_printf(b, "%s%ld", v || k ? " " : "", pct[k]);
+            else
+                vks_buf_printf(b, "%s%.9g", v || k ? " " : "", in->weight[k] > 0 ? (double)in->weight[k] : 0.0);
+        }
+    }
+    vks_buf_printf(b, "</Vector%uVertexStreamCtr>\n", comps);
+}
+
 static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, const vks_affine_d *world,
                               const vks_write_options *o, vks_error *err)
 {
@@ -400,36 +431,32 @@ static vks_result write_shape(vks_bytebuf *b, const vks_skin *s, uint32_t mi, co
             vks_buf_printf(b, "%s%u", v || k ? " " : "", in->weight[k] > 0 ? in->index[k] : 0u);
         }
     vks_buf_printf(b, "</Vector%uVertexStreamCtr>\n", comps);
-    /* BoneWeight: only when a vertex can have several bones */
-    if (comps > 1) {
-        vks_buf_printf(b, "              <Vector%uVertexStreamCtr Usage=\"BoneWeight\" VertexSize=\"%u\" Scale=\"%s\" QuantizedMode=\"%s\">",
-                       comps, V, o->quantize ? "0.01" : "1", o->quantize ? "Ubyte" : "Float");
-        for (uint32_t v = 0; v < V; v++) {
-            const vks_influence *in = &s->influences[me->first_vertex + v];
-            long pct[4] = {0, 0, 0, 0}, sum = 0;
-            uint32_t big = 0;
-            for (uint32_t k = 0; k < comps && k < 4; k++) {
-                pct[k] = in->weight[k] > 0 ? lrint(in->weight[k] * 100.0f) : 0;
-                sum += pct[k];
-                if (in->weight[k] > in->weight[big])
-                    big = k;
-            }
-            pct[big] += 100 - sum; /* percentages that add up to 100 */
-            if (pct[big] < 0)
-                pct[big] = 0;
-            for (uint32_t k = 0; k < comps; k++) {
-                if (o->quantize)
-                    vks_buf_printf(b, "%s%ld", v || k ? " " : "", pct[k]);
-                else
-                    vks_buf_printf(b, "%s%.9g", v || k ? " " : "", in->weight[k] > 0 ? (double)in->weight[k] : 0.0);
-            }
-        }
-        vks_buf_printf(b, "</Vector%uVertexStreamCtr>\n", comps);
-    }
+    if (comps > 1) /* BoneWeight: only when a vertex can have several bones */
+        put_bone_weights(b, s, me, comps, o);
     vks_buf_printf(b, "            </VertexAttributes>\n          </SeparateDataShapeCtr>\n");
 out:
     free(pos), free(nrm), free(rigid);
     return rc;
+}
+
+/* The skeleton's bones, each with its bind local as scale, Euler rotation and translation. */
+static void put_bones(vks_bytebuf *b, const vks_skin *s, const uint8_t *renamed)
+{
+    for (uint32_t n = 0; n < s->node_count; n++) {
+        float sc[3], r[3], t[3];
+        vks__cmdl_decompose(&s->nodes[n].bind_local, sc, r, t);
+        vks_buf_printf(b, "            <Bone Name=\"");
+        put_bone_name(b, s, renamed, n);
+        vks_buf_printf(b, "\" ParentBoneName=\"");
+        if (s->nodes[n].parent >= 0)
+            put_bone_name(b, s, renamed, (uint32_t)s->nodes[n].parent);
+        vks_buf_printf(b, "\" IsSegmentScaleCompensate=\"false\" IsCompressible=\"false\" IsNeededRendering=\"true\""
+                           " HasSkinningMatrix=\"true\" BillboardMode=\"Off\">\n              <Transform>");
+        vks__cmdl_put_xyz(b, "Scale", sc);
+        vks__cmdl_put_xyz(b, "Rotate", r);
+        vks__cmdl_put_xyz(b, "Translate", t);
+        vks_buf_printf(b, "</Transform>\n            </Bone>\n");
+    }
 }
 
 static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *opt, uint8_t **out_bytes,
@@ -507,21 +534,7 @@ static vks_result cmdl_write_body(const vks_skin *s, const vks_write_options *op
     vks_buf_printf(&b, "        </Meshes>\n        <Skeleton RootBoneName=\"");
     put_bone_name(&b, s, renamed, 0);
     vks_buf_printf(&b, "\" ScalingRule=\"Standard\" IsTranslateAnimationEnabled=\"true\">\n          <Bones>\n");
-    for (uint32_t n = 0; n < s->node_count; n++) {
-        float sc[3], r[3], t[3];
-        vks__cmdl_decompose(&s->nodes[n].bind_local, sc, r, t);
-        vks_buf_printf(&b, "            <Bone Name=\"");
-        put_bone_name(&b, s, renamed, n);
-        vks_buf_printf(&b, "\" ParentBoneName=\"");
-        if (s->nodes[n].parent >= 0)
-            put_bone_name(&b, s, renamed, (uint32_t)s->nodes[n].parent);
-        vks_buf_printf(&b, "\" IsSegmentScaleCompensate=\"false\" IsCompressible=\"false\" IsNeededRendering=\"true\""
-                           " HasSkinningMatrix=\"true\" BillboardMode=\"Off\">\n              <Transform>");
-        vks__cmdl_put_xyz(&b, "Scale", sc);
-        vks__cmdl_put_xyz(&b, "Rotate", r);
-        vks__cmdl_put_xyz(&b, "Translate", t);
-        vks_buf_printf(&b, "</Transform>\n            </Bone>\n");
-    }
+    put_bones(&b, s, renamed);
     vks_buf_printf(&b, "          </Bones>\n        </Skeleton>\n      </SkeletalModel>\n    </Models>\n"
                        "  </GraphicsContentCtr>\n</NintendoWareIntermediateFile>\n");
     if (b.failed)

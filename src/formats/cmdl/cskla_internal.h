@@ -19,6 +19,8 @@
 #include "cmdl_internal.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_formats.h"
+#include "vkskin/clip_sample.h"
 /* Segment kinds; the values are vks_interp's for the same interpolation. */
 enum cskla_kind { CSKLA_STEP = 0, CSKLA_LINEAR = 1, CSKLA_HERMITE = 2 };
 

@@ -393,6 +393,45 @@ static int unknown(parser *p, const char *name, const char *parent, const char *
     return -1;
 }
 
+/* child_kind below a TransformAnimation: channels, curves, segments and keys. */
+static int curve_child_kind(parser *p, int parent, const char *name, const XML_Char **atts)
+{
+    switch (parent) {
+    case K_XFORM:
+        p->channel = !strcmp(name, "ScaleVector3Animation")       ? CSKLA_SCALE
+                     : !strcmp(name, "RotateVector3Animation")    ? CSKLA_ROTATE
+                     : !strcmp(name, "TranslateVector3Animation") ? CSKLA_TRANSLATE
+                                                                  : -1;
+        if (p->channel < 0)
+            return unknown(p, name, "TransformAnimation",
+                           "ScaleVector3Animation, RotateVector3Animation or TranslateVector3Animation");
+        return K_VEC3;
+    case K_VEC3:
+        if (curve_component(name) < 0)
+            return unknown(p, name, "a Vector3Animation", "XSegmentsFloatCurve, YSegmentsFloatCurve or ZSegmentsFloatCurve");
+        return start_curve(p, name, atts);
+    case K_CURVE:
+        if (!strcmp(name, "Segments"))
+            return K_SEGMENTS;
+        if (segment_kind(name) >= 0) /* variant: segments without the Segments container */
+            return start_segment(p, name);
+        return unknown(p, name, "a curve", "Segments");
+    case K_SEGMENTS:
+        if (segment_kind(name) >= 0)
+            return start_segment(p, name);
+        return unknown(p, name, "Segments", "HermiteFloatSegment, LinearFloatSegment or StepFloatSegment");
+    case K_SEGMENT:
+        if (!strcmp(name, "Keys"))
+            return K_KEYS;
+        if (ends_with(name, "FloatKey")) /* variant: keys without the Keys container */
+            return start_key(p, name, atts);
+        return unknown(p, name, "a segment", "Keys");
+    case K_KEYS:
+        return start_key(p, name, atts);
+    default: return -1;
+    }
+}
+
 /* The kind of a child element, or -1 to skip it (and its subtree). May fail. */
 static int child_kind(cmdl_xml *xml, int parent, const char *name, const XML_Char **atts)
 {
@@ -449,36 +488,11 @@ static int child_kind(cmdl_xml *xml, int parent, const char *name, const XML_Cha
         }
         return unknown(p, name, "MemberAnimationData", "Path or TransformAnimation");
     case K_XFORM:
-        p->channel = !strcmp(name, "ScaleVector3Animation")       ? CSKLA_SCALE
-                     : !strcmp(name, "RotateVector3Animation")    ? CSKLA_ROTATE
-                     : !strcmp(name, "TranslateVector3Animation") ? CSKLA_TRANSLATE
-                                                                  : -1;
-        if (p->channel < 0)
-            return unknown(p, name, "TransformAnimation",
-                           "ScaleVector3Animation, RotateVector3Animation or TranslateVector3Animation");
-        return K_VEC3;
     case K_VEC3:
-        if (curve_component(name) < 0)
-            return unknown(p, name, "a Vector3Animation", "XSegmentsFloatCurve, YSegmentsFloatCurve or ZSegmentsFloatCurve");
-        return start_curve(p, name, atts);
     case K_CURVE:
-        if (!strcmp(name, "Segments"))
-            return K_SEGMENTS;
-        if (segment_kind(name) >= 0) /* variant: segments without the Segments container */
-            return start_segment(p, name);
-        return unknown(p, name, "a curve", "Segments");
     case K_SEGMENTS:
-        if (segment_kind(name) >= 0)
-            return start_segment(p, name);
-        return unknown(p, name, "Segments", "HermiteFloatSegment, LinearFloatSegment or StepFloatSegment");
     case K_SEGMENT:
-        if (!strcmp(name, "Keys"))
-            return K_KEYS;
-        if (ends_with(name, "FloatKey")) /* variant: keys without the Keys container */
-            return start_key(p, name, atts);
-        return unknown(p, name, "a segment", "Keys");
-    case K_KEYS:
-        return start_key(p, name, atts);
+    case K_KEYS: return curve_child_kind(p, parent, name, atts);
     case K_SKEL:
         if (!strcmp(name, "Bones"))
             return K_BONES;

@@ -24,7 +24,8 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_gltf = {
-    .info = {"gltf", "glTF 2.0", extensions, extensions, NULL, vks_gltf_read, NULL, 1},
+    .info = {"gltf", "glTF 2.0", extensions, extensions, NULL,
+             vks_gltf_read, NULL, 1, VKS_AXES_Y_UP},
     .probe = probe_glb,
     .prepare = own_path,
     .prepare_clips = own_path,

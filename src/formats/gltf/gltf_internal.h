@@ -17,7 +17,7 @@
 
 #include "core/vec.h"
 #include "formats/file_internal.h"
-#include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
 #include "vkskin/formats.h"
 
 /* componentType values of the specification */
@@ -161,7 +161,7 @@ vks_result vks__gltfr_accessor_floats(gltf_doc *d, int32_t index, const char *pa
 vks_result vks__gltfr_accessor_uints(gltf_doc *d, int32_t index, const char *path, const gltf_accessor_want *want,
                                gltf_values *info, uint32_t **out);
 
-/* bufferView v's bytes (its byteOffset applied), byteLength, byteStride and byteOffset, checked
+/* bufferView v's bytes (gltf_views.c; its byteOffset applied), byteLength, byteStride and byteOffset, checked
  * against its buffer (loaded on first use). */
 vks_result vks__gltfr_view_bytes(gltf_doc *d, int32_t v, const uint8_t **bytes, uint64_t *length, uint64_t *stride,
                                  uint64_t *offset);

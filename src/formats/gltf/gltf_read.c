@@ -467,6 +467,25 @@ static void skip_points_lines(reader *R, const cJSON *prim, const char *ppath, u
     R->skipped_vertices += n;
 }
 
+/* The primitive's indices (accessor ind; -1: none, *count stays the vertex count), and in path
+ * what names them in errors (the indices accessor, else the primitive). */
+static vks_result read_indices(gltf_doc *d, const char *ppath, int32_t ind, char *path, size_t cap,
+                               uint32_t **indices, uint32_t *count)
+{
+    if (ind < 0) {
+        snprintf(path, cap, "%s", ppath);
+        return VKS_OK;
+    }
+    snprintf(path, cap, "%s.indices", ppath);
+    gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
+                             GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1, 0};
+    gltf_values ii;
+    vks_result r = vks__gltfr_accessor_uints(d, ind, path, &wi, &ii, indices);
+    if (r == VKS_OK)
+        *count = ii.count;
+    return r;
+}
+
 /* One skin mesh from a primitive, and from the primitives after it that share its attributes
  * (more, nmore: a mesh with several materials over one vertex list, as vkskin's writer and
  * many exporters write it); each triangle then has its primitive's material. */
@@ -497,7 +516,6 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     int32_t pos = -1, nrm = -1, ind = -1;
     if ((r = attribute_accessors(d, prim, ppath, attrs, path, &pos, &nrm, &ind)) != VKS_OK)
         return r;
-    gltf_values ii;
     float *positions = NULL, *normals = NULL;
     uint32_t *indices = NULL, vcount = 0;
     if ((r = read_vertices(R, ppath, pos, nrm, &positions, &normals, &vcount)) != VKS_OK)
@@ -506,16 +524,8 @@ static vks_result add_primitive(reader *R, vks_skin_builder *b, const cJSON *pri
     if ((r = vks__gltfr_morph_read(d, prim, ppath, d->mesh_at[mesh], R->node, vcount, normals != NULL, &mp)) != VKS_OK)
         return r;
     uint32_t icount = vcount;
-    if (ind >= 0) {
-        snprintf(path, sizeof path, "%s.indices", ppath);
-        gltf_accessor_want wi = {"SCALAR", GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_UNSIGNED_SHORT) |
-                                 GLTF_BIT(GLTF_UNSIGNED_INT), 0, 1, 0};
-        if ((r = vks__gltfr_accessor_uints(d, ind, path, &wi, &ii, &indices)) != VKS_OK)
-            return r;
-        icount = ii.count;
-    } else {
-        snprintf(path, sizeof path, "%s", ppath);
-    }
+    if ((r = read_indices(d, ppath, ind, path, sizeof path, &indices, &icount)) != VKS_OK)
+        return r;
     uint32_t(*tris)[3] = NULL, tcount = 0;
     if ((r = triangles(R, path, (int)mode, indices, icount, vcount, &tris, &tcount)) != VKS_OK)
         return r;
@@ -640,6 +650,35 @@ static void warn_gpu_instancing(gltf_doc *d, uint32_t node)
              cJSON_IsNumber(count) ? count->valuedouble : 0.0);
 }
 
+/* The skinned and rigid meshes of the scene's nodes, in the file's node order. */
+static vks_result add_meshes(reader *R, vks_skin_builder *b, const uint8_t *reach, const int32_t *mesh_of,
+                             const int32_t *skin_of)
+{
+    for (uint32_t i = 0; i < R->d.node_count; i++) {
+        if (!reach[i] || mesh_of[i] < 0)
+            continue;
+        vks_bone node_bone = {(uint32_t)R->node_of[i], vks_affine_identity()};
+        skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
+        R->node = i;
+        vks_result r = add_node_meshes(R, b, mesh_of[i], skin_of[i] >= 0 ? &R->skins[skin_of[i]] : &rigid);
+        if (r != VKS_OK)
+            return r;
+    }
+    return VKS_OK;
+}
+
+/* The model's format_detail: the document's, plus its rigid mesh nodes and skipped primitives. */
+static void format_detail(const reader *R, char *detail, size_t cap)
+{
+    int len = snprintf(detail, cap, "%s", R->d.detail);
+    if (R->rigid_nodes && len > 0 && (size_t)len < cap)
+        len += snprintf(detail + len, cap - (size_t)len, ", %u rigid mesh node(s)", R->rigid_nodes);
+    if (R->skipped_primitives && len > 0 && (size_t)len < cap)
+        snprintf(detail + len, cap - (size_t)len,
+                 ", %u primitive(s) without triangles skipped (%llu vertices of points and lines)", R->skipped_primitives,
+                 (unsigned long long)R->skipped_vertices);
+}
+
 vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t size, vks_skin **out, vks_error *err)
 {
     reader R;
@@ -704,16 +743,9 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
         r = vks__gltfr_nomem(d, "meshes");
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) { /* skinned and rigid meshes in the file's node order */
-        if (!reach[i] || mesh_of[i] < 0)
-            continue;
-        vks_bone node_bone = {(uint32_t)R.node_of[i], vks_affine_identity()};
-        skin_info rigid = {.loaded = 1, .rigid = 1, .joint_count = 1, .bones = &node_bone};
-        R.node = i;
-        if ((r = add_node_meshes(&R, b, mesh_of[i], skin_of[i] >= 0 ? &R.skins[skin_of[i]] : &rigid)) != VKS_OK) {
-            vks_builder_destroy(b);
-            goto done;
-        }
+    if ((r = add_meshes(&R, b, reach, mesh_of, skin_of)) != VKS_OK) {
+        vks_builder_destroy(b);
+        goto done;
     }
     if ((r = vks_builder_finish(b, err)) != VKS_OK)
         goto done;
@@ -727,13 +759,7 @@ vks_result vks_gltf_read(const vks_read_options *opt, const void *bytes, size_t 
     if ((r = vks__gltfr_morph_attach(d, skin, R.morphs, R.morph_count)) != VKS_OK)
         goto done;
     char detail[192];
-    int len = snprintf(detail, sizeof detail, "%s", d->detail);
-    if (R.rigid_nodes && len > 0 && (size_t)len < sizeof detail)
-        len += snprintf(detail + len, sizeof detail - (size_t)len, ", %u rigid mesh node(s)", R.rigid_nodes);
-    if (R.skipped_primitives && len > 0 && (size_t)len < sizeof detail)
-        snprintf(detail + len, sizeof detail - (size_t)len,
-                 ", %u primitive(s) without triangles skipped (%llu vertices of points and lines)", R.skipped_primitives,
-                 (unsigned long long)R.skipped_vertices);
+    format_detail(&R, detail, sizeof detail);
     skin->format = "gltf";
     skin->format_detail = vks_skin_strndup(skin, detail, strlen(detail));
     if (!skin->format_detail)

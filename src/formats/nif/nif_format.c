@@ -19,7 +19,8 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_nif = {
-    .info = {"nif", "Gamebryo", model_extensions, kf_extensions, NULL, vks_nif_read, vks_nif_write},
+    .info = {"nif", "Gamebryo", model_extensions, kf_extensions, NULL,
+             vks_nif_read, vks_nif_write, 0, VKS_AXES_Z_UP},
     .probe = probe_nif,
     .clips = clips,
     .clip_kind_count = sizeof clips / sizeof clips[0],

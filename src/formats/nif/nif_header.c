@@ -36,6 +36,35 @@ static int export_string(nif_rd *r, const char *field)
     return nif_u8(r, &n, field) && nif_skip(r, n, 1, field);
 }
 
+/* The block type names and each block's type index (5.0.0.1 on). */
+static vks_result read_block_types(nif_rd *r, nif_file *f)
+{
+    uint32_t nt;
+    if (!nif_count16(r, &nt, 4, "header/num_block_types"))
+        return r->err->code;
+    f->type_count = nt;
+    const char **types = nif_alloc(r, nt, sizeof *types, "header/block_types");
+    if (!types)
+        return r->err->code;
+    for (uint32_t i = 0; i < nt; i++)
+        if (!nif_sized_string(r, &types[i], "header/block_types"))
+            return r->err->code;
+    f->types = types;
+    uint16_t *idx = nif_alloc(r, f->block_count, sizeof *idx, "header/block_type_index");
+    if (!idx)
+        return r->err->code;
+    for (uint32_t i = 0; i < f->block_count; i++) {
+        if (!nif_u16(r, &idx[i], "header/block_type_index"))
+            return r->err->code;
+        idx[i] &= 0x7FFF; /* the top bit is a PhysX flag */
+        if (idx[i] >= nt)
+            return vks_error_set(r->err, VKS_ERR_FORMAT, vks_cur_offset(&r->c) - 2, "nif/header/block_type_index",
+                                 "block %u has type index %u, type count %u", i, idx[i], nt);
+    }
+    f->type_index = idx;
+    return VKS_OK;
+}
+
 vks_result nif_read_header(nif_file *f, vks_cursor *c, vks_error *err)
 {
     nif_rd r = {*c, f, err, 0, NULL};
@@ -101,31 +130,8 @@ vks_result nif_read_header(nif_file *f, vks_cursor *c, vks_error *err)
             return err->code;
     }
 
-    if (v >= NIF_V(5, 0, 0, 1)) {
-        uint32_t nt;
-        if (!nif_count16(&r, &nt, 4, "header/num_block_types"))
-            return err->code;
-        f->type_count = nt;
-        const char **types = nif_alloc(&r, nt, sizeof *types, "header/block_types");
-        if (!types)
-            return err->code;
-        for (uint32_t i = 0; i < nt; i++)
-            if (!nif_sized_string(&r, &types[i], "header/block_types"))
-                return err->code;
-        f->types = types;
-        uint16_t *idx = nif_alloc(&r, f->block_count, sizeof *idx, "header/block_type_index");
-        if (!idx)
-            return err->code;
-        for (uint32_t i = 0; i < f->block_count; i++) {
-            if (!nif_u16(&r, &idx[i], "header/block_type_index"))
-                return err->code;
-            idx[i] &= 0x7FFF; /* the top bit is a PhysX flag */
-            if (idx[i] >= nt)
-                return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(&r.c) - 2, "nif/header/block_type_index",
-                                     "block %u has type index %u, type count %u", i, idx[i], nt);
-        }
-        f->type_index = idx;
-    }
+    if (v >= NIF_V(5, 0, 0, 1) && read_block_types(&r, f) != VKS_OK)
+        return err->code;
     if (v >= NIF_V(20, 2, 0, 5)) {
         uint32_t *sz = nif_alloc(&r, f->block_count, sizeof *sz, "header/block_size");
         if (!sz)

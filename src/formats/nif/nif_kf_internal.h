@@ -20,6 +20,8 @@
 #include "nif_internal.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_formats.h"
+#include "vkskin/clip_sample.h"
 /* KeyType (nif.xml) */
 enum { NIF_KEY_LINEAR = 1, NIF_KEY_QUADRATIC = 2, NIF_KEY_TBC = 3, NIF_KEY_XYZ = 4, NIF_KEY_CONST = 5 };
 

@@ -86,6 +86,29 @@ static int u16_array(nif_rd *r, uint32_t n, uint16_t **out, const char *field)
     return 1;
 }
 
+/* The partition's nv x nw vertex weights, each finite (a non-finite weight is refused like a
+ * non-finite position, not dropped; the error's offset is the weight's). */
+static int vertex_weights(nif_rd *r, nif_partition *p, uint16_t nv, uint16_t nw)
+{
+    uint64_t n = (uint64_t)nv * nw;
+    if (!vks_cur_fits(&r->c, n, 4))
+        return nif_fail(r, VKS_ERR_TRUNCATED, "partition/vertex_weights", "%u x %u weights do not fit", nv, nw);
+    float *w = nif_alloc(r, n, sizeof *w, "partition/vertex_weights");
+    if (!w)
+        return 0;
+    vks_cursor at = r->c;
+    vks_cur_f32n(&r->c, w, (size_t)n);
+    for (uint64_t i = 0; i < n; i++)
+        if (!isfinite(w[i])) {
+            r->c = at;
+            vks_cur_skip(&r->c, (size_t)i * 4);
+            return nif_fail(r, VKS_ERR_FORMAT, "partition/vertex_weights", "vertex %u weight %u is %g, not finite",
+                            (unsigned)(i / nw), (unsigned)(i % nw), w[i]);
+        }
+    p->weights = w;
+    return 1;
+}
+
 static int partition(nif_rd *r, nif_partition *p)
 {
     nif_file *f = r->f;
@@ -112,24 +135,8 @@ static int partition(nif_rd *r, nif_partition *p)
     has = 1;
     if (!old && !nif_bool(r, &has, "partition/has_vertex_weights"))
         return 0;
-    if (has) {
-        uint64_t n = (uint64_t)nv * nw;
-        if (!vks_cur_fits(&r->c, n, 4))
-            return nif_fail(r, VKS_ERR_TRUNCATED, "partition/vertex_weights", "%u x %u weights do not fit", nv, nw);
-        float *w = nif_alloc(r, n, sizeof *w, "partition/vertex_weights");
-        if (!w)
-            return 0;
-        vks_cursor at = r->c;
-        vks_cur_f32n(&r->c, w, (size_t)n);
-        for (uint64_t i = 0; i < n; i++)
-            if (!isfinite(w[i])) { /* refused like a non-finite position, not dropped */
-                r->c = at;
-                vks_cur_skip(&r->c, (size_t)i * 4); /* the error's offset is the weight's */
-                return nif_fail(r, VKS_ERR_FORMAT, "partition/vertex_weights", "vertex %u weight %u is %g, not finite",
-                                (unsigned)(i / nw), (unsigned)(i % nw), w[i]);
-            }
-        p->weights = w;
-    }
+    if (has && !vertex_weights(r, p, nv, nw))
+        return 0;
     if (!u16_array(r, ns, &lens, "partition/strip_lengths"))
         return 0;
     has = 1;

@@ -25,7 +25,8 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_p3d = {
-    .info = {"p3d", "Bohemia", model_extensions, rtm_extensions, "model.cfg", vks_p3d_read, vks_p3d_write},
+    .info = {"p3d", "Bohemia", model_extensions, rtm_extensions, "model.cfg",
+             vks_p3d_read, vks_p3d_write, 0, VKS_AXES_LEFT_Y_UP},
     .probe = probe_p3d,
     .prepare = vks__p3d_prepare,
     .side_files = vks__p3d_side_files,

@@ -128,6 +128,27 @@ static vks_result choose_skeleton(p3d_pool *pool, const vks_read_options *opt, c
     return VKS_OK;
 }
 
+/* The memory LOD (its pivot points), read into mem unless it is the chosen LOD li itself;
+ * *memp NULL when the file has none. */
+static vks_result memory_lod(p3d_pool *pool, p3d_file *file, const vks_read_options *opt, uint32_t li,
+                             const p3d_lod *lod, p3d_lod *mem, const p3d_lod **memp, vks_error *err)
+{
+    for (uint32_t i = 0; i < file->lod_count; i++) {
+        if (!res_eq(file->lods[i].resolution, RES_MEMORY))
+            continue;
+        if (i == li) {
+            *memp = lod;
+            return VKS_OK;
+        }
+        vks_result r = file->odol ? p3d_odol_lod(pool, file, i, opt, mem, err) : p3d_mlod_lod(pool, file, i, opt, mem, err);
+        if (r)
+            return r;
+        *memp = mem;
+        return VKS_OK;
+    }
+    return VKS_OK;
+}
+
 static vks_result p3d_read_body(const vks_read_options *opt_in, const void *bytes, size_t size, vks_skin **out,
                                 vks_error *err)
 {
@@ -160,18 +181,8 @@ static vks_result p3d_read_body(const vks_read_options *opt_in, const void *byte
     if (r)
         goto done;
     const p3d_lod *memp = NULL;
-    for (uint32_t i = 0; i < file.lod_count && !memp; i++) {
-        if (!res_eq(file.lods[i].resolution, RES_MEMORY))
-            continue;
-        if (i == li) {
-            memp = &lod;
-            break;
-        }
-        r = file.odol ? p3d_odol_lod(&pool, &file, i, &opt, &mem, err) : p3d_mlod_lod(&pool, &file, i, &opt, &mem, err);
-        if (r)
-            goto done;
-        memp = &mem;
-    }
+    if ((r = memory_lod(&pool, &file, &opt, li, &lod, &mem, &memp, err)))
+        goto done;
     if (lod.tri_count == 0) {
         r = vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, "p3d/lod", "the chosen LOD has no faces");
         goto done;

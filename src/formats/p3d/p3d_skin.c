@@ -152,6 +152,27 @@ typedef struct grouping {
     uint32_t count, cap;
 } grouping;
 
+/* The bones triangle t adds to a group whose bones are marked stamp, into fresh (3 corners x 4
+ * influences at most); their count. */
+static uint32_t new_bones(const p3d_lod *lod, uint32_t t, const uint16_t (*vbone)[4], const float (*vweight)[4],
+                          const uint32_t *mark, uint32_t stamp, uint16_t fresh[12])
+{
+    uint32_t add = 0;
+    for (int c = 0; c < 3; c++)
+        for (int s = 0; s < 4; s++) {
+            uint32_t v = lod->tris[t][c];
+            if (!(vweight[v][s] > 0))
+                continue;
+            uint16_t b = vbone[v][s];
+            int seen = mark[b] == stamp;
+            for (uint32_t j = 0; j < add && !seen; j++)
+                seen = fresh[j] == b;
+            if (!seen)
+                fresh[add++] = b;
+        }
+    return add;
+}
+
 static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_index *lsel, const p3d_skeleton *skel,
                                  const uint16_t (*vbone)[4], const float (*vweight)[4], uint32_t bone_total,
                                  uint32_t limit, grouping *out, vks_error *err)
@@ -206,21 +227,8 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
         vks_group_source *g = NULL;
         for (; q < lod->tri_count && key[order[q]] == k; q++) {
             uint32_t t = order[q];
-            /* bones this triangle adds */
-            uint32_t add = 0;
             uint16_t fresh[12];
-            for (int c = 0; c < 3; c++)
-                for (int s = 0; s < 4; s++) {
-                    uint32_t v = lod->tris[t][c];
-                    if (!(vweight[v][s] > 0))
-                        continue;
-                    uint16_t b = vbone[v][s];
-                    int seen = mark[b] == stamp;
-                    for (uint32_t j = 0; j < add && !seen; j++)
-                        seen = fresh[j] == b;
-                    if (!seen)
-                        fresh[add++] = b;
-                }
+            uint32_t add = new_bones(lod, t, vbone, vweight, mark, stamp, fresh);
             if (!g || bones_in + add > limit) {
                 g = &out->groups[out->count++];
                 g->triangles = (const uint32_t(*)[3])(tris + n);
@@ -228,20 +236,8 @@ static vks_result group_sections(p3d_pool *pool, const p3d_lod *lod, const sel_i
                 bones_in = 0;
                 stamp++;
                 first = n;
-                /* recount this triangle's bones against the fresh group */
-                add = 0;
-                for (int c = 0; c < 3; c++)
-                    for (int s = 0; s < 4; s++) {
-                        uint32_t v = lod->tris[t][c];
-                        if (!(vweight[v][s] > 0))
-                            continue;
-                        uint16_t b = vbone[v][s];
-                        int seen = 0;
-                        for (uint32_t j = 0; j < add && !seen; j++)
-                            seen = fresh[j] == b;
-                        if (!seen)
-                            fresh[add++] = b;
-                    }
+                /* recount this triangle's bones against the fresh group (no mark is the new stamp) */
+                add = new_bones(lod, t, vbone, vweight, mark, stamp, fresh);
                 if (add > limit)
                     return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "p3d/sections",
                                          "triangle %u uses %u bones, over the bone limit %u", t, add, limit);

@@ -109,30 +109,11 @@ typedef struct point_inf {
     uint8_t n;
 } point_inf;
 
-static vks_result write_mesh(vks_bytebuf *b, const vks_skin *s, uint32_t mi, vks_error *err)
+/* The weights per point by node (a point's duplicates counted once), and which nodes any
+ * point uses. */
+static void point_weights(const vks_skin *s, const vks_mesh *m, const int32_t *vert_of_point, point_inf *inf,
+                          uint8_t *used)
 {
-    const vks_mesh *m = &s->meshes[mi];
-    uint32_t np = m->source_vertex_count;
-    for (uint32_t v = 0; v < m->vertex_count; v++)
-        if (s->source_vertex[m->first_vertex + v] >= np)
-            np = s->source_vertex[m->first_vertex + v] + 1;
-    int32_t *vert_of_point = malloc((size_t)(np ? np : 1) * sizeof *vert_of_point);
-    point_inf *inf = calloc(np ? np : 1, sizeof *inf);
-    uint8_t *sel = malloc((size_t)np + (size_t)m->triangle_count + 1);
-    uint8_t *used = calloc(s->node_count ? s->node_count : 1, 1);
-    vks_result r = VKS_OK;
-    if (!vert_of_point || !inf || !sel || !used) {
-        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/write", "out of memory");
-        goto done;
-    }
-    for (uint32_t p = 0; p < np; p++)
-        vert_of_point[p] = -1;
-    for (uint32_t v = 0; v < m->vertex_count; v++) {
-        uint32_t p = s->source_vertex[m->first_vertex + v];
-        if (vert_of_point[p] < 0)
-            vert_of_point[p] = (int32_t)(m->first_vertex + v);
-    }
-    /* weights per point by node */
     for (uint32_t g = m->first_group; g < m->first_group + m->group_count; g++) {
         const vks_group *gr = &s->groups[g];
         for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
@@ -160,6 +141,32 @@ static vks_result write_mesh(vks_bytebuf *b, const vks_skin *s, uint32_t mi, vks
             }
         }
     }
+}
+
+static vks_result write_mesh(vks_bytebuf *b, const vks_skin *s, uint32_t mi, vks_error *err)
+{
+    const vks_mesh *m = &s->meshes[mi];
+    uint32_t np = m->source_vertex_count;
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        if (s->source_vertex[m->first_vertex + v] >= np)
+            np = s->source_vertex[m->first_vertex + v] + 1;
+    int32_t *vert_of_point = malloc((size_t)(np ? np : 1) * sizeof *vert_of_point);
+    point_inf *inf = calloc(np ? np : 1, sizeof *inf);
+    uint8_t *sel = malloc((size_t)np + (size_t)m->triangle_count + 1);
+    uint8_t *used = calloc(s->node_count ? s->node_count : 1, 1);
+    vks_result r = VKS_OK;
+    if (!vert_of_point || !inf || !sel || !used) {
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "p3d/write", "out of memory");
+        goto done;
+    }
+    for (uint32_t p = 0; p < np; p++)
+        vert_of_point[p] = -1;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        uint32_t p = s->source_vertex[m->first_vertex + v];
+        if (vert_of_point[p] < 0)
+            vert_of_point[p] = (int32_t)(m->first_vertex + v);
+    }
+    point_weights(s, m, vert_of_point, inf, used);
 
     put_lod_header(b, np, np, m->triangle_count);
     for (uint32_t p = 0; p < np; p++) {

@@ -29,6 +29,8 @@
 #include "lzo1x.h"
 #include "vkskin/clip.h"
 
+#include "vkskin/clip_formats.h"
+#include "vkskin/clip_sample.h"
 #define RTM_NAME_FIELD 32     /* plain RTM bone names: char[32], NUL-terminated */
 #define RTM_LZO_THRESHOLD 1024 /* BMTR 3/4: arrays of this many bytes or more are LZO1X */
 #define RTM_BMTR_BONE_BYTES 14 /* s16 q[4], f16 t[3] */

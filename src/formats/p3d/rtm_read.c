@@ -65,6 +65,45 @@ static float decomposition_error(const vks_affine *m, const float t[3], const fl
     return e;
 }
 
+/* Bone i of frame f of a plain RTM: its name (the header's), its matrix (finite) as the
+ * translation, rotation and scale of key; *shear the matrix's change through that
+ * decomposition. */
+static vks_result plain_bone(rtm_build *b, vks_cursor *c, uint32_t f, uint32_t i, size_t key, float *shear,
+                             vks_error *err)
+{
+    char path[64];
+    uint64_t bat = vks_cur_offset(c);
+    size_t len;
+    snprintf(path, sizeof path, "RTM_0101/frame[%u]/bone[%u]", f, i);
+    if (!field_name(c->p, &len))
+        return vks_error_set(err, VKS_ERR_FORMAT, bat, path, "name not NUL-terminated within its %d bytes",
+                             RTM_NAME_FIELD);
+    char name[RTM_NAME_FIELD];
+    memcpy(name, c->p, len + 1);
+    if (!rtm_same_name(name, b->clip->tracks[i].node_name))
+        return vks_error_set(err, VKS_ERR_FORMAT, bat, path, "\"%s\" where the header names \"%.31s\"", name,
+                             b->clip->tracks[i].node_name);
+    c->p += RTM_NAME_FIELD;
+    vks_affine m;
+    for (int k = 0; k < 12; k++) {
+        vks_cur_f32(c, &m.m[k]); /* read_plain's frame count check covers every byte */
+        if (!isfinite(m.m[k]))
+            return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(c) - 4, path,
+                                 "matrix value %d is not finite", k);
+    }
+    float *t = b->translation + key * 3, *q = b->rotation + key * 4, *s = b->scale + key * 3;
+    vks_affine_to_trs(&m, t, q, s);
+    if (!(isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]) && isfinite(q[3])) ||
+        q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < 1e-12f)
+        return vks_error_set(err, VKS_ERR_FORMAT, bat + RTM_NAME_FIELD, path,
+                             "matrix has no rotation part that can be recovered");
+    if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2])))
+        return vks_error_set(err, VKS_ERR_FORMAT, bat + RTM_NAME_FIELD, path,
+                             "matrix axes too long for a float scale");
+    *shear = decomposition_error(&m, t, q, s);
+    return VKS_OK;
+}
+
 static vks_result read_plain(rtm_build *b, vks_cursor *c, vks_error *err)
 {
     uint64_t at = vks_cur_offset(c);
@@ -139,37 +178,9 @@ static vks_result read_plain(rtm_build *b, vks_cursor *c, vks_error *err)
     for (uint32_t f = 0; f < frames; f++) {
         c->p += 4;
         for (uint32_t i = 0; i < bones; i++) {
-            char path[64];
-            uint64_t bat = vks_cur_offset(c);
-            size_t len;
-            snprintf(path, sizeof path, "RTM_0101/frame[%u]/bone[%u]", f, i);
-            if (!field_name(c->p, &len))
-                return vks_error_set(err, VKS_ERR_FORMAT, bat, path, "name not NUL-terminated within its %d bytes",
-                                     RTM_NAME_FIELD);
-            char name[RTM_NAME_FIELD];
-            memcpy(name, c->p, len + 1);
-            if (!rtm_same_name(name, b->clip->tracks[i].node_name))
-                return vks_error_set(err, VKS_ERR_FORMAT, bat, path, "\"%s\" where the header names \"%.31s\"", name,
-                                     b->clip->tracks[i].node_name);
-            c->p += RTM_NAME_FIELD;
-            vks_affine m;
-            for (int k = 0; k < 12; k++) {
-                vks_cur_f32(c, &m.m[k]); /* the frame count check above covers every byte */
-                if (!isfinite(m.m[k]))
-                    return vks_error_set(err, VKS_ERR_FORMAT, vks_cur_offset(c) - 4, path,
-                                         "matrix value %d is not finite", k);
-            }
-            size_t key = (size_t)i * frames + slot[f];
-            float *t = b->translation + key * 3, *q = b->rotation + key * 4, *s = b->scale + key * 3;
-            vks_affine_to_trs(&m, t, q, s);
-            if (!(isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]) && isfinite(q[3])) ||
-                q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < 1e-12f)
-                return vks_error_set(err, VKS_ERR_FORMAT, bat + RTM_NAME_FIELD, path,
-                                     "matrix has no rotation part that can be recovered");
-            if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2])))
-                return vks_error_set(err, VKS_ERR_FORMAT, bat + RTM_NAME_FIELD, path,
-                                     "matrix axes too long for a float scale");
-            float e = decomposition_error(&m, t, q, s);
+            float e = 0;
+            if ((r = plain_bone(b, c, f, i, (size_t)i * frames + slot[f], &e, err)) != VKS_OK)
+                return r;
             if (e > worst_shear)
                 worst_shear = e, shear_frame = f, shear_bone = i;
         }

@@ -176,20 +176,15 @@ static void le16(uint8_t *p, uint16_t v)
     p[1] = (uint8_t)(v >> 8);
 }
 
-static vks_result write_bmtr(rtm_writer *w, vks_error *err)
+/* BMTR's bone names (lower case, as Binarize writes them) and, from version 4, its events at
+ * their phases. */
+static void put_bmtr_names_events(rtm_writer *w)
 {
     const vks_clip *c = w->clip;
     const vks_skin *s = w->skin;
-    vks_buf_put(&w->out, "BMTR", 4);
-    vks_buf_u32(&w->out, w->version);
-    vks_buf_u8(&w->out, 1);
-    for (int k = 0; k < 3; k++)
-        vks_buf_f32(&w->out, c->motion[k]);
-    vks_buf_u32(&w->out, w->frames);
-    vks_buf_u32(&w->out, 0);
     vks_buf_u32(&w->out, w->bone_count);
     vks_buf_u32(&w->out, w->bone_count);
-    for (uint32_t i = 0; i < w->bone_count; i++) /* lower case, as Binarize writes them */
+    for (uint32_t i = 0; i < w->bone_count; i++)
         for (const char *p = s->nodes[w->bones[i]].name;; p++) {
             vks_buf_u8(&w->out, (uint8_t)tolower((unsigned char)*p));
             if (!*p)
@@ -205,6 +200,20 @@ static vks_result write_bmtr(rtm_writer *w, vks_error *err)
             put_asciiz(&w->out, c->events[e].value);
         }
     }
+}
+
+static vks_result write_bmtr(rtm_writer *w, vks_error *err)
+{
+    const vks_clip *c = w->clip;
+    const vks_skin *s = w->skin;
+    vks_buf_put(&w->out, "BMTR", 4);
+    vks_buf_u32(&w->out, w->version);
+    vks_buf_u8(&w->out, 1);
+    for (int k = 0; k < 3; k++)
+        vks_buf_f32(&w->out, c->motion[k]);
+    vks_buf_u32(&w->out, w->frames);
+    vks_buf_u32(&w->out, 0);
+    put_bmtr_names_events(w);
     vks_buf_u32(&w->out, w->frames);
     uint8_t *phases = malloc((size_t)w->frames * 4);
     if (!phases)

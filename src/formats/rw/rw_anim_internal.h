@@ -13,6 +13,8 @@
 #include "core/bytebuf.h"
 #include "core/cursor.h"
 #include "vkskin/clip.h"
+#include "vkskin/clip_formats.h"
+#include "vkskin/clip_sample.h"
 
 #define RWA_PATH_MAX 160
 

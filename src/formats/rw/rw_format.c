@@ -39,7 +39,8 @@ static const vks__clip_kind clips[] = {
 };
 
 const vks__format vks__format_rw = {
-    .info = {"renderware", "RenderWare", model_extensions, clip_extensions, NULL, vks_rw_read, vks_rw_write},
+    .info = {"renderware", "RenderWare", model_extensions, clip_extensions, NULL,
+             vks_rw_read, vks_rw_write, 0, VKS_AXES_Z_UP},
     .probe = probe_dff,
     .clips = clips,
     .clip_kind_count = sizeof clips / sizeof clips[0],

@@ -22,8 +22,7 @@ static vks_result read_struct(rw_ctx *ctx, const rw_chunk *st, rw_geometry *g, c
     if (flags & RW_GEO_NATIVE)
         return vks_error_set(ctx->err, VKS_ERR_UNSUPPORTED, st->body.p - st->body.base, path,
                              "native (platform-specific) geometry, flags 0x%08x: vkskin reads only PC/non-native "
-                             "DFF geometry",
-                             flags);
+                             "DFF geometry", flags);
     if (ctx->total_vertices + nv > ctx->opt.max_vertices)
         return vks_error_set(ctx->err, VKS_ERR_LIMIT, st->body.p - st->body.base + 8, path,
                              "%u vertices, limit %u over the file", nv, ctx->opt.max_vertices);

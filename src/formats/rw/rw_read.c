@@ -507,6 +507,31 @@ static vks_result read_atomic(rw_ctx *ctx, rw_clump *cl, vks_skin_builder *b, ui
     return add_skinned_atomic(ctx, cl, b, ai, frame, g, skin, at->offset);
 }
 
+/* The skin's nodes from the clump's frames: names, parents, bind locals, HAnim IDs (clips
+ * bind by them) and each hierarchy node's place in the HAnim node list (the order .anm keys
+ * follow). */
+static vks_result clump_nodes(rw_ctx *ctx, const rw_frames *fr)
+{
+    vks_skin *skin = ctx->skin;
+    skin->node_count = fr->count;
+    skin->nodes = vks_skin_alloc_array(skin, fr->count ? fr->count : 1, sizeof *skin->nodes);
+    if (!skin->nodes)
+        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
+    for (uint32_t i = 0; i < fr->count; i++) {
+        skin->nodes[i].name = fr->name[i];
+        skin->nodes[i].parent = fr->parent[i];
+        skin->nodes[i].bind_local = fr->local[i];
+        skin->nodes[i].tag = fr->hanim_id[i]; /* clips bind by HAnim node ID */
+        skin->nodes[i].has_tag = fr->has_hanim[i];
+    }
+    /* each hierarchy node's place in the HAnim node list: the order .anm keys follow */
+    for (uint32_t i = 0; fr->hier_frame >= 0 && i < fr->node_count; i++) {
+        skin->nodes[fr->node_frame[i]].anim_index = (int32_t)i;
+        skin->nodes[fr->node_frame[i]].has_anim_index = 1;
+    }
+    return VKS_OK;
+}
+
 static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
 {
     rw_clump cl;
@@ -561,22 +586,8 @@ static vks_result read_clump(rw_ctx *ctx, const rw_chunk *clump)
     }
 
     vks_skin *skin = ctx->skin;
-    skin->node_count = cl.frames.count;
-    skin->nodes = vks_skin_alloc_array(skin, cl.frames.count ? cl.frames.count : 1, sizeof *skin->nodes);
-    if (!skin->nodes)
-        return vks_error_set(ctx->err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clump", "out of memory");
-    for (uint32_t i = 0; i < cl.frames.count; i++) {
-        skin->nodes[i].name = cl.frames.name[i];
-        skin->nodes[i].parent = cl.frames.parent[i];
-        skin->nodes[i].bind_local = cl.frames.local[i];
-        skin->nodes[i].tag = cl.frames.hanim_id[i]; /* clips bind by HAnim node ID */
-        skin->nodes[i].has_tag = cl.frames.has_hanim[i];
-    }
-    /* each hierarchy node's place in the HAnim node list: the order .anm keys follow */
-    for (uint32_t i = 0; cl.frames.hier_frame >= 0 && i < cl.frames.node_count; i++) {
-        skin->nodes[cl.frames.node_frame[i]].anim_index = (int32_t)i;
-        skin->nodes[cl.frames.node_frame[i]].has_anim_index = 1;
-    }
+    if (clump_nodes(ctx, &cl.frames) != VKS_OK)
+        return ctx->err->code;
 
     vks_skin_builder *b = vks_builder_create(skin);
     if (!b)

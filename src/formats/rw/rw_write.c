@@ -24,6 +24,37 @@ static int is_ancestor(const vks_skin *s, int32_t a, int32_t n)
     return n == a;
 }
 
+/* The lowest common ancestor of the marked (bone) nodes: the HAnim hierarchy's one root; -1
+ * (w->err set) when there is none. */
+static int32_t common_root(rw_wctx *w, const uint8_t *mark)
+{
+    const vks_skin *s = w->skin;
+    uint32_t n = s->node_count;
+    int32_t root = -1;
+    for (uint32_t i = 0; i < n && root < 0; i++)
+        if (mark[i])
+            root = (int32_t)i;
+    if (root < 0) {
+        vks_error_set(w->err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw", "the model has no bones");
+        return -1;
+    }
+    for (;;) { /* climb until every bone node lies under root */
+        int all = 1;
+        for (uint32_t i = 0; i < n && all; i++)
+            if (mark[i] && !is_ancestor(s, root, (int32_t)i))
+                all = 0;
+        if (all)
+            break;
+        root = s->nodes[root].parent;
+        if (root < 0) {
+            vks_error_set(w->err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw",
+                          "the bones lie under different root nodes; an HAnim hierarchy needs one root");
+            return -1;
+        }
+    }
+    return root;
+}
+
 /* Hierarchy over the bone nodes: root, pre-order and PUSH/POP flags. */
 static vks_result build_hierarchy(rw_wctx *w)
 {
@@ -54,28 +85,10 @@ static vks_result build_hierarchy(rw_wctx *w)
             mark[node] = 1;
         }
     }
-    int32_t root = -1;
-    for (uint32_t i = 0; i < n && root < 0; i++)
-        if (mark[i])
-            root = (int32_t)i;
+    int32_t root = common_root(w, mark);
     if (root < 0) {
-        rc = vks_error_set(w->err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw", "the model has no bones");
+        rc = w->err->code;
         goto done;
-    }
-    /* climb to the lowest common ancestor of all bone nodes */
-    for (;;) {
-        int all = 1;
-        for (uint32_t i = 0; i < n && all; i++)
-            if (mark[i] && !is_ancestor(s, root, (int32_t)i))
-                all = 0;
-        if (all)
-            break;
-        root = s->nodes[root].parent;
-        if (root < 0) {
-            rc = vks_error_set(w->err, VKS_ERR_INVALID, VKS_NO_OFFSET, "rw",
-                               "the bones lie under different root nodes; an HAnim hierarchy needs one root");
-            goto done;
-        }
     }
     mark[root] = 1;
     uint32_t count = 0;
@@ -178,6 +191,25 @@ static void write_frame_list(rw_wctx *w)
     vks__rw_end(b, fl);
 }
 
+/* Mesh m's atomic: its frame, geometry m, and the skin pipeline as San Andreas writes it. */
+static void write_atomic(vks_bytebuf *b, const vks_skin *skin, uint32_t m, uint32_t st)
+{
+    size_t at = vks__rw_begin(b, RW_ATOMIC, st);
+    size_t as = vks__rw_begin(b, RW_STRUCT, st);
+    vks_buf_i32(b, skin->meshes[m].space_node >= 0 ? skin->meshes[m].space_node : 0);
+    vks_buf_u32(b, m);
+    vks_buf_u32(b, 5); /* collision test | render */
+    vks_buf_u32(b, 0);
+    vks__rw_end(b, as);
+    size_t ext = vks__rw_begin(b, RW_EXTENSION, st);
+    size_t rr = vks__rw_begin(b, RW_RIGHT_TO_RENDER, st); /* skin pipeline, as SA writes it */
+    vks_buf_u32(b, RW_SKIN);
+    vks_buf_u32(b, 1);
+    vks__rw_end(b, rr);
+    vks__rw_end(b, ext);
+    vks__rw_end(b, at);
+}
+
 vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint8_t **out_bytes, size_t *out_size,
                         vks_error *err)
 {
@@ -252,22 +284,8 @@ vks_result vks_rw_write(const vks_skin *skin, const vks_write_options *opt, uint
     if (rc != VKS_OK)
         goto done;
     vks__rw_end(&b, gl);
-    for (uint32_t m = 0; m < skin->mesh_count; m++) {
-        size_t at = vks__rw_begin(&b, RW_ATOMIC, st);
-        size_t as = vks__rw_begin(&b, RW_STRUCT, st);
-        vks_buf_i32(&b, skin->meshes[m].space_node >= 0 ? skin->meshes[m].space_node : 0);
-        vks_buf_u32(&b, m);
-        vks_buf_u32(&b, 5); /* collision test | render */
-        vks_buf_u32(&b, 0);
-        vks__rw_end(&b, as);
-        size_t ext = vks__rw_begin(&b, RW_EXTENSION, st);
-        size_t rr = vks__rw_begin(&b, RW_RIGHT_TO_RENDER, st); /* skin pipeline, as SA writes it */
-        vks_buf_u32(&b, RW_SKIN);
-        vks_buf_u32(&b, 1);
-        vks__rw_end(&b, rr);
-        vks__rw_end(&b, ext);
-        vks__rw_end(&b, at);
-    }
+    for (uint32_t m = 0; m < skin->mesh_count; m++)
+        write_atomic(&b, skin, m, st);
     vks__rw_end(&b, vks__rw_begin(&b, RW_EXTENSION, st));
     vks__rw_end(&b, clump);
     if (b.failed)

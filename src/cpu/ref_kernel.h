@@ -1,0 +1,81 @@
+/* The CPU reference's vertex kernel, shared by its three loops: the scalar definition
+ * (reference.c), its AVX2 form (reference_avx2.c) and its morph stage (reference_morph.c).
+ * It lives apart from reference_internal.h (the reference's entry points) so that the AVX2 and
+ * morph units use the kernel without reaching back into reference.c, which calls them. */
+#ifndef VKS_REF_KERNEL_H
+#define VKS_REF_KERNEL_H
+
+#include "vkskin/cpu.h"
+
+#include <math.h>
+
+/* A skin matrix as four columns of four doubles (x axis, y axis, z axis, translation; lane 3
+ * zero), so that a column is one vector load. */
+typedef struct vks__ref_cols {
+    double c[4][4];
+} vks__ref_cols;
+
+/* Deforms group g's vertices of one instance: pos and nrm (nrm may be NULL) are the instance's
+ * outputs, indexed by the skin's vertex; cols[b] is K[b] in columns. */
+typedef void (*vks__ref_group_fn)(const vks_skin *s, const vks_group *g, const vks__ref_cols *cols, float *pos,
+                                  float *nrm);
+
+/* The slots a group's vertices may use: its max_influences (a validated model keeps every
+ * positive weight below it), all eight where a model not validated says 0 or more. Both loops
+ * stop there, so a 4-influence model never looks at slots 4..7. */
+static inline int vks__ref_slots(const vks_group *gr)
+{
+    return gr->max_influences - 1u < VKS_MAX_INFLUENCES ? (int)gr->max_influences : VKS_MAX_INFLUENCES;
+}
+
+/* Vertex v's stored position p and normal n (zero where its mesh has none) in double. */
+static inline void vks__ref_load(const vks_skin *s, const vks_mesh *me, uint32_t v, double p[3], double n[3])
+{
+    for (int k = 0; k < 3; k++) {
+        p[k] = s->positions[v][k];
+        n[k] = (me->flags & VKS_MESH_HAS_NORMALS) ? s->normals[v][k] : 0.0;
+    }
+}
+
+/* Vertex v of group gr from its (morphed) position p and normal n in double: the skinning sum
+ * of the definition, written to pos and nrm (nrm may be NULL). */
+static inline void vks__ref_vertex(const vks_skin *s, const vks_group *gr, const vks_affine_d *K, uint32_t v,
+                                   const double p[3], const double n[3], float *pos, float *nrm)
+{
+    const vks_mesh *me = &s->meshes[gr->mesh];
+    const vks_influence *in = &s->influences[v];
+    double op[3] = {0, 0, 0}, on[3] = {0, 0, 0};
+    for (int k = 0, slots = vks__ref_slots(gr); k < slots; k++) {
+        double w = in->weight[k];
+        if (!(w > 0))
+            continue; /* empty slots may carry any index: never read through them */
+        const double *m = K[s->palette[gr->first_palette + in->index[k]]].m;
+        for (int i = 0; i < 3; i++) {
+            op[i] += w * (m[i] * p[0] + m[3 + i] * p[1] + m[6 + i] * p[2] + m[9 + i]);
+            on[i] += w * (m[i] * n[0] + m[3 + i] * n[1] + m[6 + i] * n[2]);
+        }
+    }
+    float *po = pos + (size_t)v * 3;
+    po[0] = (float)op[0], po[1] = (float)op[1], po[2] = (float)op[2];
+    if (nrm) {
+        float *no = nrm + (size_t)v * 3;
+        if ((me->flags & VKS_MESH_HAS_NORMALS) && (me->flags & VKS_MESH_RENORMALIZE)) {
+            double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
+            if (len > 0)
+                on[0] /= len, on[1] /= len, on[2] /= len;
+        }
+        no[0] = (float)on[0], no[1] = (float)on[1], no[2] = (float)on[2];
+    }
+}
+
+/* Whether a weight of the instance (weights: NULL the defaults) moves mesh m. */
+int vks__ref_mesh_morphed(const vks_skin *s, uint32_t m, const float *weights);
+
+/* The scalar loop with the mesh's morph targets applied first (reference_morph.c). */
+void vks__ref_group_morph(const vks_skin *s, const vks_group *gr, const vks_affine_d *K, const float *weights,
+                          float *pos, float *nrm);
+
+/* NULL where the build has no AVX2 form (not x86-64, or a compiler without target attributes). */
+extern const vks__ref_group_fn vks__ref_group_avx2;
+
+#endif
