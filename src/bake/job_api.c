@@ -10,13 +10,6 @@
 
 #include "bake/job_internal.h"
 
-double vks__bake_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void vks_bake_options_init(vks_bake_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -29,26 +29,6 @@
 #include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
 
-/* Here, in the lowest of validate's files, so that every other one may time with it. */
-double vks__validate_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-void vks__validate_say(const vctx *c, const char *fmt, ...)
-{
-    if (!c->say)
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    c->say(line);
-}
-
 void vks__apply_root(const vks_skin *s, const vks_affine *root, float *pos, float *nrm)
 {
     const float *m = root->m; /* columns x, y, z, translation */

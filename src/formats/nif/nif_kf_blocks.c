@@ -547,10 +547,10 @@ static const struct {
     {"NiDefaultAVObjectPalette", object_palette},
 };
 
-nif_block_fn nif_anim_reader(const char *type)
+nif_block_fn nif_kf_reader(const char *type)
 {
     for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
         if (strcmp(readers[i].type, type) == 0)
             return readers[i].fn;
-    return nif_morph_reader(type);
+    return NULL;
 }

@@ -197,6 +197,8 @@ int nif_kf_keys(nif_rd *r, nif_keygroup *g, const char *field);
 /* Readers of the morph blocks (nif_morph_blocks.c), which the model reader parses too; NULL
    for any other type. */
 nif_block_fn nif_morph_reader(const char *type);
+/* The keyframe blocks' reader of a block type (nif_kf_blocks.c), NULL for another type. */
+nif_block_fn nif_kf_reader(const char *type);
 /* Keeps a block's structure as an NIF_K_ANIM block of tag (nif_kf_blocks.c). */
 void *nif_kf_keep(nif_rd *r, nif_block *b, nif_anim_tag tag, size_t size);
 
