@@ -77,6 +77,26 @@ def test_bake_writes_what_the_cli_writes(tmp_path, cli):
     assert [j["status"] for j in again["jobs"]] == ["up to date", "up to date"]
 
 
+def test_bake_on_the_gpu_writes_what_the_cli_writes(tmp_path, cli):
+    if not vkskin.devices():
+        pytest.skip("no Vulkan device")
+    job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "fps": 10,
+                                   "outputs": ["vat-png16", "raw"]}]}
+    summary = vkskin.bake(job, out=tmp_path / "py")
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    cli("bake", str(tmp_path / "job.json"), "--out", str(tmp_path / "cli"), "--quiet")
+    assert same_tree(tmp_path / "py", tmp_path / "cli")
+    assert summary["engine"] == "gpu" and summary["devices"] and summary["validation_messages"] == 0
+
+
+def test_bake_raises_what_progress_raises(tmp_path):
+    def stop(job, fraction):
+        raise KeyboardInterrupt("stop")
+    job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "outputs": ["pc2"]}]}
+    with pytest.raises(KeyboardInterrupt):
+        vkskin.bake(job, out=tmp_path / "out", engine="cpu", progress=stop)
+
+
 def test_bake_of_a_dict_writes_what_the_cli_writes(tmp_path, cli):
     job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "fps": 10, "outputs": ["pc2", "raw"]}]}
     summary = vkskin.bake(job, out=tmp_path / "py", engine="cpu-fast")
