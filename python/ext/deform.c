@@ -132,7 +132,7 @@ static vks_result run_stream(const plan *p, vks_error *err)
 {
     const vks_skin *s = p->skin;
     float *times = malloc(p->frames * sizeof *times);
-    vks_stream_instance *in = calloc(p->instances, sizeof *in);
+    vks_instance *in = calloc(p->instances, sizeof *in);
     vks_gpu_models *models = NULL;
     vks_result r = times && in ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
     if (r == VKS_OK)
@@ -141,7 +141,7 @@ static vks_result run_stream(const plan *p, vks_error *err)
         times[f] = vks_pose_source_time(&p->src, f);
     for (uint32_t i = 0; r == VKS_OK && i < p->instances; i++) {
         const vks_clip_play *pl = &p->plays[i];
-        in[i].pose = p->sources[i] >= 0 ? VKS_STREAM_CLIP : VKS_STREAM_BIND;
+        in[i].pose = p->sources[i] >= 0 ? VKS_POSE_CLIP : VKS_POSE_BIND;
         if (p->layers && p->layers[i].count)
             vkspy_layers_stream(&p->layers_in, i, &in[i]);
         in[i].root = p->roots ? p->roots[i] : vks_affine_identity();

@@ -60,16 +60,16 @@ void vkspy_layers_make(const vkspy_layer_input *in, uint32_t instances, const vk
     }
 }
 
-void vkspy_layers_stream(const vkspy_layer_input *in, uint32_t i, vks_stream_instance *out)
+void vkspy_layers_stream(const vkspy_layer_input *in, uint32_t i, vks_instance *out)
 {
-    out->pose = VKS_STREAM_LAYERS;
+    out->pose = VKS_POSE_LAYERS;
     out->layer_count = in->counts[i];
     out->fade_start = in->fades[i * 2], out->fade_duration = in->fades[i * 2 + 1];
     out->root_motion = in->root_motion[i];
     for (uint32_t k = 0; k < out->layer_count; k++) {
         const int32_t *y = in->ints + ((size_t)i * VKS_MAX_LAYERS + k) * 6;
         const float *f = in->floats + ((size_t)i * VKS_MAX_LAYERS + k) * 4;
-        vks_crowd_layer *o = &out->layers[k];
+        vks_instance_layer *o = &out->layers[k];
         o->clip = (uint32_t)y[0], o->start = f[0], o->speed = f[1], o->cycle = (vks_cycle)y[1];
         o->weight = f[2], o->mode = (vks_layer_mode)y[2], o->fade = (vks_layer_fade)y[3];
         o->mask = (uint32_t)y[4];

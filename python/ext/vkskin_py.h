@@ -69,7 +69,7 @@ typedef struct vkspy_layer_input {
 int vkspy_layers_parse(PyObject *t, npy_intp instances, uint32_t clip_count, vkspy_layer_input *out);
 void vkspy_layers_make(const vkspy_layer_input *in, uint32_t instances, const vks_clip *const *clips,
                        const vks_clip_binding *bindings, vks_clip_layers *out);
-void vkspy_layers_stream(const vkspy_layer_input *in, uint32_t i, vks_stream_instance *out);
+void vkspy_layers_stream(const vkspy_layer_input *in, uint32_t i, vks_instance *out);
 int vkspy_layers_root_motion(const vkspy_layer_input *in, uint32_t instances);
 void vkspy_layers_root_track(const vks_clip_layers *layers, const vks_skin *skin, const vks_pose_source *src,
                              uint32_t instances, uint32_t frames, double *out);
@@ -78,6 +78,9 @@ void vkspy_layers_root_track(const vks_clip_layers *layers, const vks_skin *skin
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs);
 PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
+/* validate.c and bake.c: the library's validate and bake jobs (validate.h, bake_job.h). */
+PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);

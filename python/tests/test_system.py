@@ -1,5 +1,5 @@
-"""Devices, contexts, threads and the GIL, memory and reference counts, VAT bakes, the
-functions still to come, and the import itself."""
+"""Devices, contexts, threads and the GIL, memory and reference counts, VAT bakes, and the
+import itself (validate and bake: test_validate_bake.py)."""
 
 import gc
 import json
@@ -16,7 +16,6 @@ import pytest
 import vkskin
 from conftest import data
 
-MODEL = data("char_b24_pl8.nif")
 CLIP = data("char_b24_pl8.nif.walk.kf")
 
 
@@ -158,10 +157,3 @@ def test_bake_vat_refuses_one_frame(nif, tmp_path):
     with pytest.raises(vkskin.InvalidError):
         vkskin.bake_vat(nif, vkskin.read_clips(CLIP), tmp_path, frames=1)
     assert not os.listdir(tmp_path)
-
-
-def test_validate_and_bake_say_they_are_to_come():
-    with pytest.raises(NotImplementedError, match="validate"):
-        vkskin.validate(MODEL)
-    with pytest.raises(NotImplementedError, match="bake"):
-        vkskin.bake({"jobs": []})

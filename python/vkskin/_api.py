@@ -7,13 +7,14 @@ Shapes (float32 unless said): a model's positions (vertices, 3); poses (frames, 
 the file's order, which the vkskin program's outputs use).
 """
 
+import json
 import os
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _vkskin
-from ._errors import InvalidError
+from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
 __all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "Deformed",
@@ -415,31 +416,103 @@ def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, 
     return {k: os.fsdecode(v) for k, v in files.items()}
 
 
-def validate(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
-             context: Optional[Context] = None, instances: int = 1, frames: int = 1,
+def _validate_inputs(models: List[Union[Model, PathLike]], instances: int, frames: int, seed: int, fps: float,
+                     max_angle: float) -> Tuple[List[Model], List[Tuple[Model, str, int, int, int, float, float]]]:
+    """Each model (read when given as a path, named in the report as given) with its procedural
+    poses, as validate.h's inputs."""
+    if instances < 1 or frames < 1:
+        raise InvalidError(f"validate needs instances >= 1 and frames >= 1, not {instances} and {frames}", 7)
+    read_models = [m if isinstance(m, Model) else read(m) for m in models]
+    names = [m.path if isinstance(m, Model) else os.fspath(m) for m in models]
+    return read_models, [(m, n, instances, frames, seed, fps, max_angle) for m, n in zip(read_models, names)]
+
+
+def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine: Union[str, Context] = "gpu", *,
+             context: Optional[Context] = None, device: Union[int, str, None] = None, instances: int = 1,
+             frames: int = 1, seed: int = 1, fps: float = 30.0, max_angle: float = 0.0,
              clips: Optional[Clips] = None, crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
+             tolerance_scale: float = 1.0, nmse: float = 0.0, allow_bind_mismatch: bool = False,
+             sample: int = 0, sample_seed: int = 0, threads: int = 0,
              progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
-    """Validates a model's engine against the CPU reference as ``vkskin validate --json`` does
-    and returns that JSON as a dict (the GIL released while it runs; progress(stage, fraction)
-    as it goes).
+    """Validates the GPU engine against the CPU reference as ``vkskin validate --json`` does
+    (the library's vks_validate_run) and returns that JSON as a dict.
 
-    Not implemented yet: validate's engine is moving from the vkskin program into the library
-    and its API is not in main; this will call it once it lands (the signature is the one it
-    will keep).
+    model: a Model, a path, or a list of them (one report entry each, named by its path).
+    engine: "gpu" (a context made on ``device`` for the call, or ``context``) or a
+    vkskin.Context. Every model gets ``instances`` x ``frames`` procedural poses (``seed``,
+    ``max_angle``, frame f at f / ``fps``), as ``vkskin validate --instances N --frames F
+    --seed S``. tolerance_scale multiplies the tolerances, nmse bounds every stream's NMSE
+    (0: 1e-9), allow_bind_mismatch reports a bind-pose difference without failing,
+    sample / sample_seed compare that many instances of each file (``--sample``, 0: all).
+
+    The verdict is the dict's "pass" and "exit_code" (0 pass, 3 over tolerance, 5 runtime, 6
+    bind pose): a failed validation is a result, not an exception; a run that cannot be made
+    (no device, a bad model) raises a vkskin.Error. The GIL is released while it runs;
+    progress("validate", fraction) is called after each compared chunk.
+    clips and crowd are not supported by this call yet (``vkskin validate --clip`` and
+    ``--crowd`` are): they raise NotImplementedError.
     """
-    raise NotImplementedError("vkskin.validate: validate is moving into the library; until its API lands, "
-                              "run `vkskin validate --json` (see docs/python.md)")
+    if clips is not None or crowd is not None:
+        raise NotImplementedError("vkskin.validate: clips and crowds are validated by `vkskin validate --clip` and "
+                                  "`--crowd` for now; this call validates procedural poses")
+    if isinstance(engine, Context):
+        context = engine
+    elif engine != "gpu":
+        raise InvalidError(f"validate checks the GPU engine against the reference: engine \"gpu\", not {engine!r}", 7)
+    models = model if isinstance(model, list) else [model]
+    read_models, inputs = _validate_inputs(models, instances, frames, seed, fps, max_angle)
+    own = Context(device) if context is None else None
+    try:
+        text = _vkskin.validate(context or own, inputs, tolerance_scale, nmse, allow_bind_mismatch, sample,
+                                sample_seed, threads, progress)
+    finally:
+        if own is not None:
+            own.close()
+    del read_models  # kept alive until the run is over
+    return json.loads(text)
 
 
-def bake(manifest: Union[PathLike, Dict[str, Any]], *,
+_BAKE_ENGINES = {"gpu": 0, "cpu": 1, "cpu-fast": 2}
+
+
+def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] = None, engine: str = "gpu",
+         force: bool = False, threads: int = 0, check: bool = True,
          progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
-    """Runs a bake manifest (its path, or the manifest as a dict) as ``vkskin bake`` does: VATs,
-    atlases and caches, with progress(stage, fraction), the GIL released; returns what was
-    written.
+    """Runs a bake manifest as ``vkskin bake`` does (the library's vks_bake_run): VATs, bone
+    atlases, PC2 / raw caches, glTF morph files, each with its sidecar, the same bytes.
 
-    Not implemented yet: bake's manifests, atlases and caches are moving from the vkskin program
-    into the library and their API is not in main; this will call it once it lands.
-    vkskin.bake_vat() bakes a VAT through the library today.
+    manifest: its path, or the manifest as a dict (docs/bake-jobs.md has the schema; its
+    relative paths start in the current folder). out: the output folder (None: the manifest's
+    "out", else "bake" beside it). engine: "gpu", "cpu" (``--cpu``) or "cpu-fast"
+    (``--cpu-fast``). force redoes outputs that are up to date; threads: writer threads (0: one
+    a core).
+
+    Returns the summary: out, engine, seconds, stages, devices (GPU: each one's share),
+    validation_messages, and jobs, one dict each (where, name, model, status "baked" | "up to
+    date" | "failed" | "not run", failure (the library's error code), outputs_written,
+    outputs_skipped, bytes, frames, vertices, seconds, read_seconds, deform_seconds, note, files:
+    [{path (in out), bytes, kind}]). A bad manifest raises a vkskin.Error naming the file and
+    the entry before anything is written; with check (the default) a job that failed raises too,
+    after the other jobs are baked (the error names the job; the summary is its .summary).
+    The GIL is released while it runs; progress(job, fraction of the jobs done) is called as it
+    goes, ("done", 1.0) last.
     """
-    raise NotImplementedError("vkskin.bake: manifest bakes are moving into the library; until its API lands, "
-                              "run `vkskin bake MANIFEST` or use vkskin.bake_vat() (see docs/python.md)")
+    if engine not in _BAKE_ENGINES:
+        raise InvalidError(f"engine must be gpu, cpu or cpu-fast, not {engine!r}", 7)
+    if isinstance(manifest, dict):
+        path, text = os.path.join(os.getcwd(), "<manifest>"), json.dumps(manifest).encode("utf-8")
+    else:
+        path, text = os.fspath(manifest), None
+    out_dir = os.fspath(out) if out is not None else ""
+    made = not os.path.exists(out_dir or ".")  # else: the manifest's, known after the run
+    summary, first_error = _vkskin.bake(path, text, out_dir, _BAKE_ENGINES[engine], force, threads, progress)
+    failed = [j for j in summary["jobs"] if j["status"] == "failed"]
+    if check and failed:
+        if made and out_dir and not os.listdir(out_dir):  # every job failed: leave no empty folder
+            os.rmdir(out_dir)
+        j = failed[0]
+        why = first_error or j["note"] or "failed"
+        error = from_library(j["failure"], path, None, j["where"], why, f"{path}: {j['where']} ({j['name']}): {why}", 0)
+        error.summary = summary
+        raise error
+    return summary

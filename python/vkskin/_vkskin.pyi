@@ -1,6 +1,6 @@
 """Type stubs of vkskin's C extension (the classes vkskin exports, and its functions)."""
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -82,3 +82,8 @@ def vat_write(model: Model, positions: F32, out_dir: str, clips: Clips, clip: in
 def version() -> str: ...
 def has_gpu() -> bool: ...
 def cpu_fast_path() -> str: ...
+def validate(context: Context, inputs: List[Tuple[Model, str, int, int, int, float, float]], tolerance_scale: float,
+             nmse: float, allow_bind_mismatch: bool, sample_count: int, sample_seed: int, threads: int,
+             progress: Optional[Callable[[str, float], None]]) -> str: ...
+def bake(path: str, text: Optional[bytes], out_dir: str, engine: int, force: bool, threads: int,
+         progress: Optional[Callable[[str, float], None]]) -> Tuple[Dict[str, Any], str]: ...

@@ -1,0 +1,159 @@
+"""vkskin.validate() and vkskin.bake() against the vkskin program: validate's dict is
+`vkskin validate --json`'s document for the same job (times aside) and its verdict follows the
+tolerances; bake writes the same bytes as `vkskin bake`, refuses a bad manifest leaving nothing
+behind, and reports its progress."""
+
+import filecmp
+import json
+import os
+
+import pytest
+
+import vkskin
+from conftest import EXAMPLES, data
+
+DFF = data("char_b24_pl8.dff")
+TIMES = {"total_ms", "gpu_pose_ms", "gpu_deform_ms"}
+JOB = ["--instances", "6", "--frames", "2", "--seed", "5"]
+
+
+def without_times(report):
+    return {k: v for k, v in report.items() if k not in TIMES}
+
+
+def test_validate_is_the_cli_json(gpu, cli):
+    calls = []
+    mine = vkskin.validate(DFF, gpu, instances=6, frames=2, seed=5, progress=lambda s, f: calls.append((s, f)))
+    theirs = json.loads(cli("validate", DFF, *JOB, "--json", "--quiet").stdout)
+    assert without_times(mine) == without_times(theirs)
+    assert mine["pass"] is True and mine["exit_code"] == 0
+    assert calls and calls[-1] == ("validate", 1.0)
+
+
+def test_validate_fails_with_tolerances_scaled_to_nothing(gpu):
+    loose = vkskin.validate(DFF, gpu, instances=6, frames=2, seed=5)
+    tight = vkskin.validate(DFF, gpu, instances=6, frames=2, seed=5, tolerance_scale=1e-9)
+    assert tight["pass"] is False and tight["exit_code"] == 3
+    # the same numbers, another verdict
+    assert [f["positions"]["max_abs"] for f in tight["files"]] == [f["positions"]["max_abs"] for f in loose["files"]]
+    assert all(f["positions"]["over"] > 0 for f in tight["files"])
+
+
+def test_validate_refuses_what_it_cannot_run(gpu):
+    with pytest.raises(vkskin.InvalidError):
+        vkskin.validate(DFF, "cpu")
+    with pytest.raises(vkskin.InvalidError):
+        vkskin.validate(DFF, gpu, instances=0)
+    with pytest.raises(vkskin.FileError):
+        vkskin.validate(data("no_such_model.dff"), gpu)
+
+
+def test_validate_raises_what_progress_raises(gpu):
+    def stop(stage, fraction):
+        raise KeyboardInterrupt("stop")
+    with pytest.raises(KeyboardInterrupt):
+        vkskin.validate(DFF, gpu, instances=2, progress=stop)
+
+
+def same_tree(a, b):
+    names = sorted(os.listdir(a))
+    assert names == sorted(os.listdir(b))
+    for n in names:
+        assert filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False), n
+    return names
+
+
+def test_bake_writes_what_the_cli_writes(tmp_path, cli):
+    manifest = os.path.join(EXAMPLES, "bake.json")
+    calls = []
+    summary = vkskin.bake(manifest, out=tmp_path / "py", engine="cpu", progress=lambda j, f: calls.append((j, f)))
+    cli("bake", manifest, "--out", str(tmp_path / "cli"), "--cpu", "--quiet")
+    names = same_tree(tmp_path / "py", tmp_path / "cli")
+    assert [j["status"] for j in summary["jobs"]] == ["baked", "baked"]
+    listed = {f["path"] for j in summary["jobs"] for f in j["files"]}
+    assert listed and listed <= set(names)
+    assert calls[-1] == ("done", 1.0) and all(0.0 <= f <= 1.0 for _, f in calls)
+    again = vkskin.bake(manifest, out=tmp_path / "py", engine="cpu")  # sidecars say up to date
+    assert [j["status"] for j in again["jobs"]] == ["up to date", "up to date"]
+
+
+def test_bake_on_the_gpu_writes_what_the_cli_writes(tmp_path, cli):
+    if not vkskin.devices():
+        pytest.skip("no Vulkan device")
+    job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "fps": 10,
+                                   "outputs": ["vat-png16", "raw"]}]}
+    summary = vkskin.bake(job, out=tmp_path / "py")
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    cli("bake", str(tmp_path / "job.json"), "--out", str(tmp_path / "cli"), "--quiet")
+    assert same_tree(tmp_path / "py", tmp_path / "cli")
+    assert summary["engine"] == "gpu" and summary["devices"] and summary["validation_messages"] == 0
+
+
+def test_bake_raises_what_progress_raises(tmp_path):
+    def stop(job, fraction):
+        raise KeyboardInterrupt("stop")
+    job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "outputs": ["pc2"]}]}
+    with pytest.raises(KeyboardInterrupt):
+        vkskin.bake(job, out=tmp_path / "out", engine="cpu", progress=stop)
+
+
+def test_bake_of_a_dict_writes_what_the_cli_writes(tmp_path, cli):
+    job = {"version": 1, "jobs": [{"model": DFF, "clips": [DFF + ".walk.anm"], "fps": 10, "outputs": ["pc2", "raw"]}]}
+    summary = vkskin.bake(job, out=tmp_path / "py", engine="cpu-fast")
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    cli("bake", str(tmp_path / "job.json"), "--out", str(tmp_path / "cli"), "--cpu-fast", "--quiet")
+    assert same_tree(tmp_path / "py", tmp_path / "cli")
+    assert summary["jobs"][0]["frames"] > 1 and summary["engine"] == "cpu-fast"
+
+
+@pytest.mark.parametrize("manifest, error, where", [
+    ({"version": 1, "jobs": [{"model": DFF, "clips": [], "outputs": ["nope"]}]}, vkskin.FormatError,
+     "jobs[0].outputs[0]"),
+    ({"version": 1, "jobs": [{"model": data("no_such.dff"), "clips": [DFF + ".walk.anm"], "outputs": ["pc2"]}]},
+     vkskin.FormatError, "jobs[0]"),
+])
+def test_bad_manifest_raises_and_leaves_nothing(tmp_path, manifest, error, where):
+    with pytest.raises(error) as e:
+        vkskin.bake(manifest, out=tmp_path / "out", engine="cpu")
+    assert e.value.path == where and e.value.message and e.value.file
+    assert not os.path.exists(tmp_path / "out")
+
+
+def test_bad_manifest_file_names_its_offset(tmp_path):
+    (tmp_path / "bad.json").write_text('{"version": 1, "jobs": [')
+    with pytest.raises(vkskin.FormatError) as e:
+        vkskin.bake(tmp_path / "bad.json", out=tmp_path / "out", engine="cpu")
+    assert e.value.file == str(tmp_path / "bad.json") and e.value.offset is not None
+    assert os.listdir(tmp_path) == ["bad.json"]
+
+
+def test_bake_refuses_an_unknown_engine(tmp_path):
+    with pytest.raises(vkskin.InvalidError):
+        vkskin.bake({"version": 1, "jobs": []}, out=tmp_path / "out", engine="vulkan")
+    assert not os.listdir(tmp_path)
+
+
+def test_the_gil_is_released_while_validating(gpu):
+    """validate on a thread while the main thread ticks (as test_system's deform check): the
+    longest pause between ticks stays well under the run's length."""
+    import threading
+    import time
+    done, spent = threading.Event(), []
+
+    def work():
+        t0 = time.monotonic()
+        vkskin.validate(DFF, gpu, instances=2000, frames=2, threads=1)
+        spent.append(time.monotonic() - t0)
+        done.set()
+
+    t = threading.Thread(target=work)
+    last, longest = time.monotonic(), 0.0
+    t.start()
+    while not done.is_set():
+        time.sleep(0.001)
+        now = time.monotonic()
+        longest, last = max(longest, now - last), now
+    t.join()
+    if spent[0] < 0.1:
+        pytest.skip(f"the run took {spent[0]:.3f} s: too short to tell")
+    assert longest < 0.6 * spent[0], f"the main thread stopped {longest:.3f} s of a {spent[0]:.3f} s run"
