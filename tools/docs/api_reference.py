@@ -77,6 +77,20 @@ def read_xml(out):
     return headers
 
 
+def header_comment(rel):
+    """The header's first comment as its author wrote it (the STEP BY STEP, THREADS, ...), line
+    for line: Doxygen's text keeps the words but not the layout the steps are read in."""
+    path = os.path.join(ROOT, rel)
+    if not os.path.exists(path):
+        return ''
+    src = open(path, encoding='utf-8').read()
+    m = re.match(r'\s*/\*(.*?)\*/', src, re.S)
+    if not m:
+        return ''
+    lines = [re.sub(r'^\s?\* ?', '', l).rstrip() for l in m.group(1).split('\n')]
+    return '\n'.join(lines).strip()
+
+
 def markdown(headers):
     lines = ['# API reference', '',
              'Generated from the public headers by Doxygen (`tools/docs/api_reference.py`; the test',
@@ -94,9 +108,9 @@ def markdown(headers):
         if not funcs:
             continue
         lines += ['## %s' % h, '']
-        first = summary.split('\n\n')[0] if summary else ''
-        if first:
-            lines += [first, '']
+        comment = header_comment(h)
+        if comment:
+            lines += ['```text', comment, '```', '']
         for name, sig, desc in sorted(funcs):
             lines += ['### `%s`' % name, '', '```c', sig + ';', '```', '', desc or '(no description)', '']
     return '\n'.join(lines).rstrip('\n') + '\n'
