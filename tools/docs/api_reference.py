@@ -99,13 +99,13 @@ def markdown(headers):
              'examples and the threading rules.', '']
     for h in sorted(headers):
         summary, funcs = headers[h]
-        if not funcs:
+        if not funcs and not header_comment(h):
             continue
         lines.append('- [`%s`](#%s) (%d)' % (h, re.sub(r'[^a-z0-9_-]', '', h.lower().replace('/', '').replace('.', '')), len(funcs)))
     lines.append('')
     for h in sorted(headers):
         summary, funcs = headers[h]
-        if not funcs:
+        if not funcs and not header_comment(h):
             continue
         lines += ['## %s' % h, '']
         comment = header_comment(h)
