@@ -111,8 +111,10 @@ static vks_result read_targets(morph_ctx *c, const nif_morpher *mc, const nif_mo
         float *delta = vks_skin_alloc_array(f->scratch, (size_t)nv * 3 + 1, sizeof *delta);
         if (!delta)
             return nomem(c->err);
-        for (size_t i = 0; i < (size_t)nv * 3; i++) /* absolute: the target minus the base, morph 0 */
-            delta[i] = mo->vectors[0][i] - d->morphs[0].vectors[0][i];
+        /* absolute: the target minus the base, morph 0; the vec3 arrays read as one run of floats */
+        const float *to = (const float *)mo->vectors, *base = (const float *)d->morphs[0].vectors;
+        for (size_t i = 0; i < (size_t)nv * 3; i++)
+            delta[i] = to[i] - base[i];
         pos[t] = delta;
     }
     ms->pos = pos, ms->weights = weights, ms->names = names;
