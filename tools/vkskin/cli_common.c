@@ -84,7 +84,13 @@ static void held_release(void *user, void *bytes)
 static void log_naming_file(void *user, vks_log_level level, const char *msg)
 {
     (void)level;
-    fprintf(stderr, "vkskin: %s: %s\n", (const char *)user, msg);
+    const char *path = user;
+    size_t n = strlen(path);
+    /* a note that names the file itself already (P3D's "PATH: using skeleton config ...") */
+    if (!strncmp(msg, path, n) && msg[n] == ':')
+        fprintf(stderr, "vkskin: %s\n", msg);
+    else
+        fprintf(stderr, "vkskin: %s: %s\n", path, msg);
 }
 
 /* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
