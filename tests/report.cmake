@@ -10,10 +10,10 @@ target_link_libraries(report_fault_vertices PRIVATE vks_testutil)
 
 # golden.json's reader (validate --against), a CLI file built into the harness with cJSON
 vks_add_fuzz(NAME fuzz_golden SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_golden.c
-  ${PROJECT_SOURCE_DIR}/tools/vkskin/golden_json.c ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
+  ${PROJECT_SOURCE_DIR}/tools/vkskin/golden_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
 foreach(t fuzz_golden fuzz_golden_replay)
   if(TARGET ${t})
-    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
+    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})
     target_link_libraries(${t} PRIVATE ${CJSON_LIBRARY})
   endif()
 endforeach()

@@ -138,39 +138,6 @@ void vks__bake_note_untouched(const vks__bake_host *h, const char *where, const 
              model, label, n - rest, n, rest, rest == 1 ? "keeps its" : "keep their");
 }
 
-static int by_key(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-const char *vks__bake_json_duplicate_key(const struct cJSON *o)
-{
-    size_t n = 0;
-    for (const cJSON *it = o->child; it; it = it->next)
-        n++;
-    if (n < 2)
-        return NULL;
-    /* sorted, so that an object of a million keys costs n log n, not n^2 */
-    const char **keys = malloc(n * sizeof *keys);
-    const char *dup = NULL;
-    if (!keys) { /* no memory for the sort: pair by pair */
-        for (const cJSON *a = o->child; a && !dup; a = a->next)
-            for (const cJSON *b = a->next; b && !dup; b = b->next)
-                if (a->string && b->string && !strcmp(a->string, b->string))
-                    dup = a->string;
-        return dup;
-    }
-    size_t k = 0;
-    for (const cJSON *it = o->child; it; it = it->next)
-        keys[k++] = it->string ? it->string : "";
-    qsort(keys, n, sizeof *keys, by_key);
-    for (size_t i = 1; i < n && !dup; i++)
-        if (!strcmp(keys[i - 1], keys[i]))
-            dup = keys[i];
-    free(keys);
-    return dup;
-}
-
 void vks__bake_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
 {
     cJSON_AddNumberToObject(o, "kept", kept);

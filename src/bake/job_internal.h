@@ -295,8 +295,6 @@ uint8_t *vks__bake_read_file(const vks__bake_host *h, const char *path, size_t *
 vks_skin *vks__bake_load_skin(const vks__bake_host *h, const char *path, const vks_read_options *opt);
 /* "walk" for an unnamed clip k of clips in path: the file's base name (and k when several). */
 char *vks__bake_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips);
-/* A key given twice in o (cJSON keeps both): the key, or NULL. */
-const char *vks__bake_json_duplicate_key(const struct cJSON *o);
 /* {"kept", "vertices", "largest_weight_dropped"} into o; the warning line for vertices that lost
  * influences (none when vertices is 0). */
 void vks__bake_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest);

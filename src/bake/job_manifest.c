@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "bake/job_internal.h"
+#include "core/json_keys.h"
 #include "vkskin/crowd_file.h"
 #include "vkskin/formats.h"
 #include "vkskin/vat.h"
@@ -97,7 +98,7 @@ static int bool_field(const char *file, const char *where, const cJSON *o, const
  * a key given twice, whose second value would be. */
 static int known_keys(const char *file, const char *where, const cJSON *o, const char *const *keys)
 {
-    const char *dup = vks__bake_json_duplicate_key(o);
+    const char *dup = vks__json_duplicate_key(o);
     if (dup)
         return fail(file, where, "the key \"%s\" is given twice", dup);
     for (const cJSON *it = o->child; it; it = it->next) {

@@ -2,7 +2,7 @@
  * it is used, and a failure names its JSON path, as the format readers name byte offsets:
  * a golden can come from another machine, another vkskin, or a hand that edited it. */
 #include "golden_json.h"
-#include "cli_json.h"
+#include "core/json_keys.h"
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -45,7 +45,7 @@ static int entry(const cJSON *o, int k, vgold_entry *e, char *why, size_t why_si
         snprintf(why, why_size, "files[%d]%s", k, bad);
         return 0;
     }
-    if ((bad = vks_cli_json_duplicate_key(o)) != NULL) { /* cJSON would read the first */
+    if ((bad = vks__json_duplicate_key(o)) != NULL) { /* cJSON would read the first */
         snprintf(why, why_size, "files[%d]: the key \"%.40s\" is given twice", k, bad);
         return 0;
     }
@@ -72,7 +72,7 @@ int vks_golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, 
     const char *dup = NULL;
     if (!cJSON_IsObject(root))
         snprintf(why, why_size, "expected an object with \"files\" and \"pose_spec\"");
-    else if ((dup = vks_cli_json_duplicate_key(root)) != NULL)
+    else if ((dup = vks__json_duplicate_key(root)) != NULL)
         snprintf(why, why_size, "the key \"%.40s\" is given twice", dup);
     else if (!cJSON_IsString(spec))
         snprintf(why, why_size, "pose_spec: expected a string");

@@ -1,20 +1,20 @@
 /* Keys given twice in one JSON object: cJSON keeps both and its lookups find the first, so a
  * manifest or golden that says "fps" twice would be read as if the second were not there. The
- * readers of the program's JSON refuse such a file instead (README: a key the reader does not
- * take is an error, and a second one is not taken). */
+ * readers of vkskin's JSON (bake manifests, validate's golden.json) refuse such a file instead:
+ * one rule for all of them, here. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "cli_json.h"
+#include "core/json_keys.h"
 
 static int by_key(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const char *vks_cli_json_duplicate_key(const struct cJSON *o)
+const char *vks__json_duplicate_key(const struct cJSON *o)
 {
     size_t n = 0;
     for (const cJSON *it = o->child; it; it = it->next)
