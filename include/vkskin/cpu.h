@@ -52,6 +52,15 @@ VKS_API vks_result vks_cpu_reference_run_opt(const vks_deform_job *job, const vk
                                              vks_error *err);
 VKS_API vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options *opt, vks_error *err);
 
+/* An instance's root (instance.h, vks_instance.root; a crowd file's "root") applied to its
+ * vertices deformed at the origin, as the GPU crowd places them: positions p' = M p + t in
+ * double rounded once, normals by M's 3x3 (not its inverse transpose, as the GPU), renormalised
+ * in the meshes whose format renormalises (VKS_MESH_RENORMALIZE). pos: skin->vertex_count * 3
+ * floats, rewritten in place; nrm the same, or NULL. What a CPU engine's output needs to be
+ * compared with the GPU's for a crowd. Since 0.6 (before: a copy in validate and one in the
+ * Python extension). */
+VKS_API void vks_apply_root(const vks_skin *skin, const vks_affine *root, float *pos, float *nrm);
+
 /* THREADS: every function here may run on several threads at once on different jobs (they
  * share only read-only skins and inputs); vks_cpu_fast_run starts and joins its own worker
  * threads within the call. vks_cpu_fast_set_path changes a process-wide choice (atomically)

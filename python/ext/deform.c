@@ -103,7 +103,7 @@ static vks_result run_jobs(const plan *p, vks_error *err)
             r = vks_gpu_run_job(p->gpu, models, 0, &job, NULL, err);
         for (uint32_t k = 0; r == VKS_OK && p->roots && k < n; k++) { /* as the GPU's crowd places them */
             size_t o = (size_t)k * s->vertex_count * 3;
-            vkspy_apply_root(s, &p->roots[(first + k) / p->frames], job.positions + o,
+            vks_apply_root(s, &p->roots[(first + k) / p->frames], job.positions + o,
                              job.normals ? job.normals + o : NULL);
         }
     }

@@ -85,6 +85,5 @@ PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);
 PyObject *vkspy_crowd_parse(PyObject *self, PyObject *args);
-void vkspy_apply_root(const vks_skin *s, const vks_affine *root, float *pos, float *nrm);
 
 #endif

@@ -196,10 +196,6 @@ void vks__validate_reduction_said(const vcounts *d, char *out, size_t size);
 void vks__golden_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count, const float *p, const float *n,
                        const double *scales);
 
-/* Places one instance's skinned vertices by its root (columns x, y, z, translation), in
- * double: positions moved, normals turned (and renormalised where the mesh renormalises). */
-void vks__apply_root(const vks_skin *s, const vks_affine *root, float *pos, float *nrm);
-
 /* A monotonic clock in milliseconds, for the JUnit cases' times. */
 double vks__validate_now_ms(void);
 /* Says a line through c->say (printf's format; the line ends with a newline). */

@@ -29,30 +29,6 @@
 #include "check/compare.h" /* vks__diff_add_sums_pair */
 #include "cpu/reference_internal.h" /* vks__cpu_reference_instance */
 
-void vks__apply_root(const vks_skin *s, const vks_affine *root, float *pos, float *nrm)
-{
-    const float *m = root->m; /* columns x, y, z, translation */
-    for (uint32_t me = 0; me < s->mesh_count; me++) {
-        const vks_mesh *mesh = &s->meshes[me];
-        int renorm = (mesh->flags & VKS_MESH_HAS_NORMALS) && (mesh->flags & VKS_MESH_RENORMALIZE);
-        for (uint32_t v = mesh->first_vertex; v < mesh->first_vertex + mesh->vertex_count; v++) {
-            float *p = pos + (size_t)v * 3;
-            double x = p[0], y = p[1], z = p[2];
-            for (int k = 0; k < 3; k++)
-                p[k] = (float)(m[k] * x + m[3 + k] * y + m[6 + k] * z + m[9 + k]);
-            if (!nrm)
-                continue;
-            float *n = nrm + (size_t)v * 3;
-            double o[3], nx = n[0], ny = n[1], nz = n[2];
-            for (int k = 0; k < 3; k++)
-                o[k] = m[k] * nx + m[3 + k] * ny + m[6 + k] * nz;
-            double len = renorm ? sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) : 1.0;
-            for (int k = 0; k < 3; k++)
-                n[k] = (float)(len > 0 ? o[k] / len : o[k]);
-        }
-    }
-}
-
 /* The largest singular value of a root's 3x3 (power iteration on its Gram matrix): how much
  * it can stretch the error scale. */
 static double root_stretch(const vks_affine *r)
@@ -167,7 +143,7 @@ static void run_instance(share *sh, uint32_t i)
         const float *t = root->m + 9;
         sh->scales[i] = sh->scales[i] * root_stretch(root) +
                         sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
-        vks__apply_root(s, root, rp, rn);
+        vks_apply_root(s, root, rp, rn);
     }
     const float *gp = ch->gp + (size_t)sh->a * per + at, *gn = ch->gn + (size_t)sh->a * per + at;
     if (sh->check) /* integer work on the words, beside the comparison (which it leaves alone) */

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "cli_anim.h"
-#include "check/validate_engine.h" /* vks__apply_root */
 #include "cli_options.h"
 
 void vks_cli_pose_defaults(vks_cli_pose *p)
@@ -215,7 +214,7 @@ uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint3
 void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm)
 {
     if (ps->roots)
-        vks__apply_root(ps->skin, &ps->roots[instance], pos, nrm);
+        vks_apply_root(ps->skin, &ps->roots[instance], pos, nrm);
 }
 
 void vks_cli_poser_free(vks_cli_poser *ps)
