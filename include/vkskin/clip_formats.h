@@ -61,6 +61,20 @@ VKS_API vks_result vks_gltf_clip_read(const vks_read_options *opt, const void *b
  * VKS_ERR_FORMAT. Pose JSON needs a skin: vks_pose_json_clip_read. */
 VKS_API vks_result vks_read_clips(const vks_read_options *opt, const char *path, vks_clip_set **out,
                                   vks_error *err);
+/* A clip file's bytes, already read (path names them: messages, the reader chosen by its
+ * extension where the bytes have no magic, a .gltf's external buffers beside it: opt->gltf.path
+ * is taken as path): by the reader vks_detect_clip_format picks, or with json_skin given and a
+ * path ending in .json as pose JSON against json_skin (vks_pose_json_clip_read; its node names
+ * are that model's). Bytes no reader takes: VKS_ERR_FORMAT with err->path "file" and the
+ * message "not a clip file vkskin reads (FORMATS, or pose JSON named .json)", FORMATS being
+ * vks_clip_format_list's (vks_load_error_format says it as "PATH: MSG"). What the vkskin
+ * program and the bake job engine read clip files with. Since 0.6. */
+VKS_API vks_result vks_read_clip_bytes(const vks_read_options *opt, const char *path, const void *bytes, size_t size,
+                                       const vks_skin *json_skin, vks_clip_set **out, vks_error *err);
+/* The clip files of every format of the registry (vks_format_at), for messages: "RenderWare
+ * .anm .ska .ifp, Gamebryo .kf, ..." into out (cap bytes, cut short if it must). Returns out.
+ * Since 0.6. */
+VKS_API const char *vks_clip_format_list(char *out, size_t cap);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */

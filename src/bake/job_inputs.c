@@ -40,63 +40,13 @@ vks_skin *vks__bake_load_skin(const vks__bake_host *h, const char *path, const v
         opt.logger = h ? h->logger : (vks_logger){0};
     vks_skin *skin = NULL;
     vks_error err = {0};
-    vks_result r = vks_read_file(&opt, path, &skin, &err);
-    if (r == VKS_OK)
-        r = vks_skin_validate(skin, &err);
-    if (r != VKS_OK) {
+    if (vks_load_model(&opt, path, &skin, &err) != VKS_OK) { /* its notes went through the host's logger */
         char msg[512];
-        if (!strcmp(err.path, "file") && !err.file[0]) /* the model could not be read: say so plainly */
-            vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s: %s%s", path, err.msg,
-                     r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
-        else
-            vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s", vks_error_format(&err, path, msg, sizeof msg));
-        vks_skin_free(skin);
+        vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s",
+                 vks_load_error_format(&err, path, "(--max-input-mb N)", msg, sizeof msg));
         return NULL;
     }
-    /* no job deforms a model that lost influences unsaid */
-    vks__bake_influences_warning(h, path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
-                                 skin->weights.truncated_max_weight);
-    if (skin->weights.rule_dropped) /* the format's engines drop them too: said, not a warning */
-        vks__log(vks__bake_log(h), VKS_LOG_INFO,
-                 "%s: note: %u vertices store more weights than %s's engines skin with (4 a vertex); the "
-                 "largest are kept and renormalised as they keep them, the largest weight dropped %.6g",
-                 path, skin->weights.rule_dropped, skin->format ? skin->format : "the format",
-                 (double)skin->weights.rule_dropped_max);
     return skin;
-}
-
-static int is_json(const char *path)
-{
-    size_t n = strlen(path);
-    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
-}
-
-/* A clip file's bytes read as the job's clips: by the reader its bytes and name pick, pose
- * JSON against the job's model (its node names are the model's). */
-static vks_clip_set *read_clip_bytes(const vks__bake_host *h, const char *where, const char *path,
-                                     const uint8_t *bytes, size_t size, const vks_skin *json_skin,
-                                     const vks_read_options *ropt)
-{
-    vks_clip_set *set = NULL;
-    vks_error err = {0};
-    vks_read_options ro = *ropt;
-    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
-    int json = json_skin && is_json(path);
-    vks_clip_reader_fn read = json ? NULL : vks_detect_clip_format(bytes, size, path, NULL);
-    vks_result r = read ? read(&ro, bytes, size, &set, &err)
-                   : json ? vks_pose_json_clip_read(json_skin, &ro, bytes, size, &set, &err)
-                          : VKS_ERR_FORMAT;
-    if (r == VKS_OK)
-        return set;
-    char msg[512];
-    if (!read && !json)
-        vks__log(vks__bake_log(h), VKS_LOG_ERROR,
-                 "%s: %s: not a clip file vkskin reads (RenderWare .anm or .ska, GTA .ifp, Arma .rtm, "
-                 "NIF .kf or .nif, NW4C .cskla, glTF .gltf or .glb, or pose JSON named .json)",
-                 where, path);
-    else
-        vks__log(vks__bake_log(h), VKS_LOG_ERROR, "%s: %s", where, vks_error_format(&err, path, msg, sizeof msg));
-    return NULL;
 }
 
 vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_skin *skin)
@@ -108,7 +58,14 @@ vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_ski
     vks_read_options o = {0};
     o.clip.duration = spec->duration;
     o.clip.fps = spec->fps;
-    vks_clip_set *set = read_clip_bytes(spec->host, spec->where, spec->file, bytes, size, skin, &o);
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    if (vks_read_clip_bytes(&o, spec->file, bytes, size, skin, &set, &err) != VKS_OK) {
+        char msg[512];
+        vks__log(vks__bake_log(spec->host), VKS_LOG_ERROR, "%s: %s", spec->where,
+                 vks_load_error_format(&err, spec->file, NULL, msg, sizeof msg));
+        set = NULL;
+    }
     free(bytes);
     return set;
 }

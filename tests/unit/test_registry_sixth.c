@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "character_files.h"
-#include "cli_formats.h"
+#include "vkskin/clip_formats.h"
 #include "testutil.h"
 #include "vkskin/gltf.h"
 #include "vkskin/vat_write.h"
@@ -50,7 +50,7 @@ static void test_detect_and_read(void)
 static void test_cli_lists(void)
 {
     char list[512];
-    vks_cli_clip_format_list(list, sizeof list);
+    vks_clip_format_list(list, sizeof list);
     CHECK(strstr(list, "RenderWare .anm .ska .ifp") != NULL);
     CHECK(strstr(list, "vkstest") == NULL); /* it has no clips */
 }

@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "cli_anim.h"
-#include "cli_formats.h"
 #include "cli_text.h"
 
 static char *dup_text(const char *s, size_t n)
@@ -45,22 +44,11 @@ vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint
 {
     vks_clip_set *set = NULL;
     vks_error err = {0};
-    vks_read_options ro = *ropt;
-    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
-    int json = json_skin && vks_cli_is_json(path);
-    vks_clip_reader_fn read = json ? NULL : vks_detect_clip_format(bytes, size, path, NULL);
-    vks_result r = read ? read(&ro, bytes, size, &set, &err)
-                   : json ? vks_pose_json_clip_read(json_skin, &ro, bytes, size, &set, &err)
-                          : VKS_ERR_FORMAT;
-    if (r == VKS_OK)
+    if (vks_read_clip_bytes(ropt, path, bytes, size, json_skin, &set, &err) == VKS_OK)
         return set;
     char msg[512];
-    if (!read && !json) {
-        char list[512];
-        fprintf(stderr, "vkskin: %s%s%s: not a clip file vkskin reads (%s, or pose JSON named .json)\n",
-                where ? where : "", where ? ": " : "", path, vks_cli_clip_format_list(list, sizeof list));
-    } else
-        fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "", vks_error_format(&err, path, msg, sizeof msg));
+    fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "",
+            vks_load_error_format(&err, path, NULL, msg, sizeof msg));
     return NULL;
 }
 

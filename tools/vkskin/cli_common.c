@@ -93,8 +93,9 @@ static void log_naming_file(void *user, vks_log_level level, const char *msg)
         fprintf(stderr, "vkskin: %s: %s\n", path, msg);
 }
 
-/* The library reads the model and, for a P3D, finds its model.cfg (vks_read_file); the CLI
- * only adds its input limit and prints the library's notes, naming the file. */
+/* The library reads and validates the model and, for a P3D, finds its model.cfg
+ * (vks_load_model); the CLI only adds its input limit and prints the library's notes (lost
+ * influences included), naming the file. */
 static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const held_file *held)
 {
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
@@ -110,27 +111,11 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
     }
     vks_skin *skin = NULL;
     vks_error err = {0};
-    vks_result r = vks_read_file(&opt, path, &skin, &err);
-    if (r == VKS_OK)
-        r = vks_skin_validate(skin, &err);
-    if (r != VKS_OK) {
+    if (vks_load_model(&opt, path, &skin, &err) != VKS_OK) { /* its notes went through the logger */
         char msg[512];
-        if (!strcmp(err.path, "file") && !err.file[0]) /* the model could not be read: say so plainly */
-            fprintf(stderr, "vkskin: %s: %s%s\n", path, err.msg, r == VKS_ERR_LIMIT ? " (--max-input-mb N)" : "");
-        else
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
-        vks_skin_free(skin);
+        fprintf(stderr, "vkskin: %s\n", vks_load_error_format(&err, path, "(--max-input-mb N)", msg, sizeof msg));
         return NULL;
     }
-    /* every command reads its models here: none deforms a model that lost influences unsaid */
-    vks_cli_influences_warning(path, NULL, VKS_MAX_INFLUENCES, skin->weights.truncated,
-                               skin->weights.truncated_max_weight);
-    if (skin->weights.rule_dropped) /* the format's engines drop them too: said, not a warning */
-        fprintf(stderr,
-                "vkskin: %s: note: %u vertices store more weights than %s's engines skin with (4 a vertex); the "
-                "largest are kept and renormalised as they keep them, the largest weight dropped %.6g\n",
-                path, skin->weights.rule_dropped, skin->format ? skin->format : "the format",
-                (double)skin->weights.rule_dropped_max);
     return skin;
 }
 
