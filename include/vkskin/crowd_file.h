@@ -18,7 +18,7 @@
  * On the GPU (crowd.h, stream.h), after reading each model and clip file the spec names,
  * uploading the models (vks_gpu_upload) and the clips (vks_gpu_upload_clips, or the stream's
  * clips), entry i becomes an instance (instance.h) by
- *   vks_crowd_binding b = {model_index, default_model, skins, clip_index, clip_cycles};
+ *   vks_crowd_binding b = {model_index, default_model, skins, clip_index, clip_cycles, model_names};
  *   vks_crowd_spec_instance(spec, i, &b, &in, &err);
  * its clip (VKS_POSE_CLIP; no clip: VKS_POSE_BIND) or its layers (VKS_POSE_LAYERS: clips, cycles
  * defaulted to the clip's own, masks found by node name, additive references), transition,
@@ -183,14 +183,19 @@ typedef struct vks_crowd_binding {
                                       clips; < 0: not loaded (an error where an entry plays it) */
     const vks_cycle *clip_cycles;  /* per spec->clips[k]: the clip's own cycle, used where the
                                       entry or layer gives none (NULL: loop) */
+    const char *const *model_names; /* per uploaded model index: its name for messages (NULL:
+                                      "the model"); since 0.6 */
 } vks_crowd_binding;
 
 /* Entry i of spec as an instance (instance.h; *out is overwritten): model and root; no clip:
  * VKS_POSE_BIND; a clip: VKS_POSE_CLIP with its start, speed and cycle; layers: VKS_POSE_LAYERS
  * with each layer's clip, cycle, weight, blend, fade, mask (the skin's node of that name + 1)
  * and reference (its clip's index + 1), the transition and root motion. VKS_ERR_INVALID naming
- * the entry (vks_crowd_spec_where) for a clip not loaded or a mask the model does not have.
- * Since 0.5 (before: vks_stream_instance_from_crowd, clips only). */
+ * the entry (vks_crowd_spec_where) for a clip not loaded or a mask the model does not have
+ * ("street.json: instances[3]: layer 2: mask: the model hero.dff has no node \"tail\"", err->msg
+ * a whole line for a host's message). vks_instance_clip_play (instance.h) turns the instance
+ * into what the CPU engines play. Since 0.5 (before: vks_stream_instance_from_crowd, clips
+ * only). */
 VKS_API vks_result vks_crowd_spec_instance(const vks_crowd_spec *spec, uint32_t i, const vks_crowd_binding *b,
                                            vks_instance *out, vks_error *err);
 

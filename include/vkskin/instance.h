@@ -73,6 +73,23 @@ typedef struct vks_instance { /* zeroed: model 0, procedural, identity root (see
                                  Z_UP, | YAW to take its turn about up out too */
 } vks_instance;
 
+/* What the CPU engines play for a clip instance (pose.h: a vks_pose_source of kind
+ * VKS_POSE_CLIP poses instance i by plays[i] and layers[i]), its clips as pointers: clips[k]
+ * is the clip the instance numbers k (in->clip, its layers' clip, a layer's reference - 1: the
+ * numbering of the crowd's or stream's clips, or the host's own list) and bindings[k] that clip
+ * bound to the skin being posed (vks_clip_bind), clip_count of each. VKS_POSE_BIND: play->clip
+ * NULL (the bind pose); VKS_POSE_CLIP: *play; VKS_POSE_LAYERS: *layers (every layer's play,
+ * weight, blend, fade, mask, reference, the transition and root motion) and *play its first
+ * layer's. layers (may be NULL for an instance without them) has count 0 unless layered. Other
+ * pose kinds, a clip number at or past clip_count or whose clips[k] is NULL: VKS_ERR_INVALID.
+ * Allocates nothing; the outputs point into clips and bindings. Since 0.6.
+ *   vks_crowd_spec_instance(spec, i, &b, &in, &err);      // clip numbers: the host's list
+ *   vks_instance_clip_play(&in, clips, bindings, n, &plays[j], &layers[j], &err);
+ *   src.kind = VKS_POSE_CLIP, src.plays = plays, src.layers = layers, src.play_count = count; */
+VKS_API vks_result vks_instance_clip_play(const vks_instance *in, const vks_clip *const *clips,
+                                          const struct vks_clip_binding *bindings, uint32_t clip_count,
+                                          vks_clip_play *play, vks_clip_layers *layers, vks_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,9 +26,11 @@ static vks_cycle cycle_of(const vks_crowd_binding *b, int32_t given, int32_t c)
     return given >= 0 ? (vks_cycle)given : b->clip_cycles ? b->clip_cycles[c] : VKS_CYCLE_LOOP;
 }
 
-static vks_result put_layer(const vks_crowd_spec *spec, uint32_t i, const vks_crowd_binding *b,
-                            const vks_crowd_entry_layer *y, uint32_t model, vks_instance_layer *o, vks_error *err)
+/* Layer k (0-based) of entry i; model is the instance's uploaded model. */
+static vks_result put_layer(const vks_crowd_spec *spec, uint32_t i, const vks_crowd_binding *b, uint32_t k,
+                            uint32_t model, vks_instance_layer *o, vks_error *err)
 {
+    const vks_crowd_entry_layer *y = &spec->layers[spec->instances[i].first_layer + k];
     char msg[512];
     int32_t clip = clip_at(spec, b, y->clip), ref = y->reference >= 0 ? clip_at(spec, b, y->reference) : 0;
     if (clip < 0 || ref < 0)
@@ -43,7 +45,9 @@ static vks_result put_layer(const vks_crowd_spec *spec, uint32_t i, const vks_cr
         const vks_skin *skin = b->skins ? b->skins[model] : NULL;
         int32_t node = skin ? vks_skin_find_node(skin, y->mask) : -1;
         if (node < 0) {
-            snprintf(msg, sizeof msg, "mask: the model has no node \"%s\"", y->mask);
+            const char *name = b->model_names ? b->model_names[model] : NULL;
+            snprintf(msg, sizeof msg, "layer %u: mask: the model%s%s has no node \"%s\"", k + 1, name ? " " : "",
+                     name ? name : "", y->mask);
             return fail(spec, i, err, msg);
         }
         o->mask = (uint32_t)node + 1;
@@ -69,7 +73,7 @@ vks_result vks_crowd_spec_instance(const vks_crowd_spec *spec, uint32_t i, const
         out->fade_start = e->fade_start, out->fade_duration = e->fade_duration;
         out->root_motion = e->root_motion;
         for (uint32_t k = 0; k < e->layer_count; k++) {
-            vks_result r = put_layer(spec, i, b, &spec->layers[e->first_layer + k], out->model, &out->layers[k], err);
+            vks_result r = put_layer(spec, i, b, k, out->model, &out->layers[k], err);
             if (r != VKS_OK)
                 return r;
         }

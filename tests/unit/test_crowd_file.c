@@ -499,7 +499,8 @@ static void test_instances(void)
     const uint32_t models[1] = {1};
     const int32_t clips[2] = {5, 2}; /* w.anm, r.anm as the stream holds them */
     const vks_cycle cycles[2] = {VKS_CYCLE_MIRROR, VKS_CYCLE_LOOP};
-    vks_crowd_binding b = {models, 0, skins, clips, cycles};
+    const char *const names[2] = {"m0.dff", "m.dff"};
+    vks_crowd_binding b = {models, 0, skins, clips, cycles, names};
     vks_instance in;
     CHECK(vks_crowd_spec_instance(s, 0, &b, &in, &err) == VKS_OK);
     CHECK(in.model == 1 && in.pose == VKS_POSE_LAYERS && in.layer_count == 3 && in.root_motion == 2);
@@ -509,14 +510,41 @@ static void test_instances(void)
           in.layers[1].mask == 2 && in.layers[1].reference == 6 && in.layers[1].ref_time == 0.5f);
     CHECK(in.layers[2].clip == 2 && in.layers[2].fade == VKS_FADE_IN);
     CHECK(in.fade_start == 2.0f && in.fade_duration == 0.5f);
+    /* the same instance as the CPU engines play it (vks_instance_clip_play): pointers into the
+       host's clips by the instance's numbers */
+    vks_clip held[6];
+    memset(held, 0, sizeof held);
+    const vks_clip *list[6] = {&held[0], &held[1], &held[2], &held[3], &held[4], &held[5]};
+    vks_clip_binding bound[6];
+    memset(bound, 0, sizeof bound);
+    vks_clip_play play;
+    vks_clip_layers ly;
+    CHECK(vks_instance_clip_play(&in, list, bound, 6, &play, &ly, &err) == VKS_OK);
+    CHECK(ly.count == 3 && ly.root_motion == 2 && ly.fade_start == 2.0f && ly.fade_duration == 0.5f);
+    CHECK(ly.layer[0].play.clip == &held[5] && ly.layer[0].play.binding == &bound[5] && ly.layer[0].weight == 0.7f &&
+          ly.layer[0].play.cycle == VKS_CYCLE_MIRROR && !ly.layer[0].ref_clip && ly.layer[0].fade == VKS_FADE_OUT);
+    CHECK(ly.layer[1].play.clip == &held[2] && ly.layer[1].mode == VKS_LAYER_ADDITIVE && ly.layer[1].mask == 2 &&
+          ly.layer[1].ref_clip == &held[5] && ly.layer[1].ref_binding == &bound[5] && ly.layer[1].ref_time == 0.5f);
+    CHECK(play.clip == &held[5] && play.binding == &bound[5]);
+    list[5] = NULL; /* a clip the host did not load: refused, not followed */
+    memset(&err, 0, sizeof err);
+    CHECK(vks_instance_clip_play(&in, list, bound, 6, &play, &ly, &err) == VKS_ERR_INVALID);
+    CHECK(vks_instance_clip_play(&in, list, bound, 6, &play, NULL, &err) == VKS_ERR_INVALID);
+    list[5] = &held[5];
     CHECK(vks_crowd_spec_instance(s, 1, &b, &in, &err) == VKS_OK);
     CHECK(in.model == 0 && in.pose == VKS_POSE_CLIP && in.clip == 2 && in.clip_start == 0.25f &&
           in.clip_speed == 2.0f && in.clip_cycle == VKS_CYCLE_LOOP);
+    CHECK(vks_instance_clip_play(&in, list, bound, 6, &play, &ly, &err) == VKS_OK);
+    CHECK(play.clip == &held[2] && play.binding == &bound[2] && play.start == 0.25f && play.speed == 2.0f &&
+          play.cycle == VKS_CYCLE_LOOP && ly.count == 0);
+    CHECK(vks_instance_clip_play(&in, list, bound, 2, &play, &ly, &err) == VKS_ERR_INVALID); /* past the list */
     CHECK(vks_crowd_spec_instance(s, 2, &b, &in, &err) == VKS_OK);
     CHECK(in.model == 1 && in.pose == VKS_POSE_BIND && in.root.m[9] == 3.0f);
+    CHECK(vks_instance_clip_play(&in, list, bound, 6, &play, NULL, &err) == VKS_OK && play.clip == NULL);
     memset(&err, 0, sizeof err);
     CHECK(vks_crowd_spec_instance(s, 3, &b, &in, &err) == VKS_ERR_INVALID);
     CHECK(strstr(err.msg, "crowds/c.json: instances[3]") && strstr(err.msg, "no node \"Tail\""));
+    CHECK(strstr(err.msg, "instances[3]: layer 1: mask: the model m.dff has no node") != NULL);
     const int32_t unloaded[2] = {5, -1};
     b.clips = unloaded;
     memset(&err, 0, sizeof err);

@@ -287,11 +287,11 @@ static int crowd_instances(void)
     const vks_cycle loop[1] = {VKS_CYCLE_LOOP}, clamp[1] = {VKS_CYCLE_CLAMP};
     for (uint32_t k = 0; ok && k < 2; k++) {
         uint32_t i = 16 + k;
-        vks_crowd_binding b = {NULL, inst[i].model, NULL, clip0, loop};
+        vks_crowd_binding b = {NULL, inst[i].model, NULL, clip0, loop, NULL};
         ok = vks_crowd_spec_instance(spec, k, &b, &inst[i], &err) == VKS_OK;
     }
     vks_instance own;
-    vks_crowd_binding b = {NULL, 1, NULL, clip0, clamp};
+    vks_crowd_binding b = {NULL, 1, NULL, clip0, clamp, NULL};
     ok = ok && vks_crowd_spec_instance(spec, 2, &b, &own, &err) == VKS_OK;
     b.clips = unloaded;
     ok = ok && vks_crowd_spec_instance(spec, 2, &b, &own, &err) == VKS_ERR_INVALID &&
