@@ -157,19 +157,23 @@ typedef struct vks_cli_poser {
     uint32_t model;
     uint32_t instances;    /* this model's instance count */
     uint32_t frames;       /* frames per instance (a pose file's own count unless --frames) */
-    /* clips: per instance its play (source.plays; one shared play when all are alike), root
-       (NULL: no instance has one) and clip source (index into the run's clip sources) */
+    /* clips: per instance its play (source.plays; one shared play when all are alike) and
+       root (NULL: no instance has one) */
     vks_clip_play *plays;
     vks_affine *roots;
-    int32_t *refs;         /* NULL: every instance plays source 0 */
     const vks_clip **clips;           /* per clip source: its clip for this skin (NULL: unused) */
     vks_clip_binding *bindings;       /* per clip source */
     vks_clip_set **json_sets;         /* per clip source: pose JSON read for this skin */
     uint32_t ref_count;
-    /* layered instances (issue 27): per instance its layers (count 0: its play), each layer's
-       clip source in layer_refs[instance * VKS_MAX_LAYERS + k]; NULL: none is layered */
+    /* layered instances (issue 27): per instance its layers (count 0: its play); NULL: none
+       is layered */
     vks_clip_layers *layers;
-    int32_t *layer_refs;
+    /* --crowd: instance j is the crowd's entry entries[j], made into an instance by the
+       library (vks_crowd_spec_instance with binding: every model this one, the clips numbered
+       as the run's clip sources); spec NULL with --clip, whose instances play source 0 */
+    const vks_crowd_spec *spec;
+    const uint32_t *entries;
+    vks_crowd_binding binding;
     uint32_t morph_meshes;  /* the most meshes whose morph weights one clip source drives, or
                                with a pose file that gives weights, the meshes with targets */
 } vks_cli_poser;

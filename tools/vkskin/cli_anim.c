@@ -354,43 +354,67 @@ static int bind_ref(vks_cli_poser *ps, const vks_cli_anim *an, uint32_t k, const
     return 1;
 }
 
-static int is_identity(const vks_affine *a)
+/* The crowd's binding for this model's poser (the library makes its instances of the crowd's
+ * entries by it): every model of the crowd is this one, as only its instances are made here;
+ * the clips are numbered as the run's clip sources, each bound one's cycle its own. */
+static int crowd_binding(vks_cli_poser *ps, const char *model)
 {
-    vks_affine id = vks_affine_identity();
-    return memcmp(a, &id, sizeof id) == 0;
+    vks_crowd_binding *b = &ps->binding;
+    uint32_t *models = calloc(ps->spec->model_count + 1, sizeof *models);
+    int32_t *clips = malloc((ps->ref_count + 1) * sizeof *clips);
+    vks_cycle *cycles = malloc((ps->ref_count + 1) * sizeof *cycles);
+    const vks_skin **skins = malloc(sizeof *skins);
+    const char **names = malloc(sizeof *names);
+    b->models = models, b->clips = clips, b->clip_cycles = cycles, b->skins = skins, b->model_names = names;
+    if (!models || !clips || !cycles || !skins || !names) {
+        fprintf(stderr, "vkskin: %s: out of memory for %u instances\n", model, ps->instances);
+        return 0;
+    }
+    skins[0] = ps->skin, names[0] = model;
+    for (uint32_t k = 0; k < ps->ref_count; k++) {
+        clips[k] = ps->clips[k] ? (int32_t)k : -1;
+        cycles[k] = ps->clips[k] ? ps->clips[k]->cycle : VKS_CYCLE_LOOP;
+    }
+    return 1;
 }
 
-/* Crowd entry e (instance i of the file) as instance j's layers on this model: each layer's clip
- * bound to it, its cycle (the clip's own by default), its mask node found by name. Returns 1,
- * or 0 with one line printed. */
-static int layers_of(vks_cli_poser *ps, const vks_crowd_spec *spec, uint32_t i, const vks_crowd_entry *e, uint32_t j,
-                     const char *model)
+/* Instance j: the library's instance of its crowd entry (layers, masks by node name, additive
+ * references, cycles, transition, root motion, root) as the CPU engines play it. */
+static int crowd_play(vks_cli_poser *ps, uint32_t j)
 {
-    vks_clip_layers *l = &ps->layers[j];
-    memset(l, 0, sizeof *l);
-    l->count = e->layer_count;
-    l->fade_start = e->fade_start, l->fade_duration = e->fade_duration, l->root_motion = e->root_motion;
-    for (uint32_t k = 0; k < e->layer_count; k++) {
-        const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
-        vks_clip_layer *o = &l->layer[k];
-        o->play.clip = ps->clips[y->clip], o->play.binding = &ps->bindings[y->clip];
-        o->play.start = y->start, o->play.speed = y->speed;
-        o->play.cycle = y->cycle >= 0 ? y->cycle : (int)o->play.clip->cycle;
-        o->weight = y->weight, o->mode = y->mode, o->fade = y->fade;
-        ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k] = y->clip;
-        o->ref_time = y->ref_time;
-        if (y->reference >= 0)
-            o->ref_clip = ps->clips[y->reference], o->ref_binding = &ps->bindings[y->reference];
-        if (y->mask) {
-            int32_t node = vks_skin_find_node(ps->skin, y->mask);
-            if (node < 0) {
-                char where[300];
-                fprintf(stderr, "vkskin: %s: layer %u: mask: the model %s has no node \"%s\"\n",
-                        vks_crowd_spec_where(spec, i, where, sizeof where), k + 1, model, y->mask);
-                return 0;
-            }
-            o->mask = (uint32_t)node + 1;
+    vks_instance in;
+    vks_error err = {0};
+    if (vks_crowd_spec_instance(ps->spec, ps->entries[j], &ps->binding, &in, &err) != VKS_OK ||
+        vks_instance_clip_play(&in, ps->clips, ps->bindings, ps->ref_count, &ps->plays[j],
+                               ps->layers ? &ps->layers[j] : NULL, &err) != VKS_OK) {
+        fprintf(stderr, "vkskin: %s\n", err.msg); /* the entry, its layer, the model and the node */
+        return 0;
+    }
+    if (ps->roots)
+        ps->roots[j] = in.root;
+    return 1;
+}
+
+/* Which clip sources this model's instances play (an additive layer's reference too), and
+ * whether any is layered or stands off the origin. Returns 0 when out of memory. */
+static int crowd_uses(vks_cli_poser *ps, uint8_t *used)
+{
+    const vks_crowd_spec *spec = ps->spec;
+    vks_affine id = vks_affine_identity();
+    for (uint32_t j = 0; j < ps->instances; j++) {
+        const vks_crowd_entry *e = &spec->instances[ps->entries[j]];
+        if (e->clip >= 0)
+            used[e->clip] = 1;
+        for (uint32_t k = 0; k < e->layer_count; k++) {
+            const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
+            used[y->clip] = 1;
+            if (y->reference >= 0) /* an additive layer's reference pose is sampled too */
+                used[y->reference] = 1;
         }
+        if (e->layer_count && !ps->layers && !(ps->layers = calloc(ps->instances, sizeof *ps->layers)))
+            return 0;
+        if (!ps->roots && memcmp(&e->root, &id, sizeof id) && !(ps->roots = calloc(ps->instances, sizeof *ps->roots)))
+            return 0;
     }
     return 1;
 }
@@ -403,52 +427,28 @@ int vks__cli_poser_clips(vks_cli_poser *ps, const vks_cli_pose *opt)
     const char *model = an->models ? an->models[m] : opt->models[m];
     ps->instances = n;
     ps->ref_count = an->ref_count;
+    ps->spec = spec;
+    ps->entries = spec ? an->order + an->first[m] : NULL;
     ps->clips = calloc(an->ref_count + 1, sizeof *ps->clips);
     ps->bindings = calloc(an->ref_count + 1, sizeof *ps->bindings);
     ps->json_sets = calloc(an->ref_count + 1, sizeof *ps->json_sets);
     uint8_t *used = calloc(an->ref_count + 1, 1);
     uint32_t plays = spec || opt->stagger ? n : 1;
     ps->plays = calloc(plays, sizeof *ps->plays);
-    ps->refs = spec ? malloc(n * sizeof *ps->refs) : NULL;
-    int ok = ps->clips && ps->bindings && ps->json_sets && used && ps->plays && (!spec || ps->refs);
+    int ok = ps->clips && ps->bindings && ps->json_sets && used && ps->plays && (!spec || crowd_uses(ps, used));
     if (!ok)
         fprintf(stderr, "vkskin: %s: out of memory for %u instances\n", model, n);
-    const vks_crowd_entry *e = NULL;
-    for (uint32_t j = 0; ok && spec && j < n; j++) {
-        e = &spec->instances[an->order[an->first[m] + j]];
-        if (e->clip >= 0)
-            used[e->clip] = 1;
-        for (uint32_t k = 0; k < e->layer_count; k++) {
-            const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
-            used[y->clip] = 1;
-            if (y->reference >= 0) /* an additive layer's reference pose is sampled too */
-                used[y->reference] = 1;
-        }
-        if (e->layer_count && !ps->layers &&
-            (!(ps->layers = calloc(n, sizeof *ps->layers)) ||
-             !(ps->layer_refs = malloc((size_t)n * VKS_MAX_LAYERS * sizeof *ps->layer_refs))))
-            ok = 0;
-        if (!ps->roots && !is_identity(&e->root) && !(ps->roots = calloc(n, sizeof *ps->roots)))
-            ok = 0;
-    }
     if (!spec)
         used[0] = 1;
     for (uint32_t k = 0; ok && k < an->ref_count; k++)
         if (used[k])
             ok = bind_ref(ps, an, k, model);
+    if (ok && spec)
+        ok = crowd_binding(ps, model);
     for (uint32_t j = 0; ok && j < plays; j++) {
         vks_clip_play *pl = &ps->plays[j];
         if (spec) {
-            e = &spec->instances[an->order[an->first[m] + j]];
-            ps->refs[j] = e->clip;
-            if (e->clip >= 0)
-                pl->clip = ps->clips[e->clip], pl->binding = &ps->bindings[e->clip];
-            pl->start = e->start, pl->speed = e->speed;
-            pl->cycle = e->cycle >= 0 ? e->cycle : pl->clip ? (int)pl->clip->cycle : VKS_CYCLE_LOOP;
-            if (ps->roots)
-                ps->roots[j] = is_identity(&e->root) ? vks_affine_identity() : e->root;
-            if (e->layer_count && !layers_of(ps, spec, an->order[an->first[m] + j], e, j, model))
-                ok = 0;
+            ok = crowd_play(ps, j);
         } else { /* --clip: instance j of N starts j / N of the way through with --stagger */
             pl->clip = ps->clips[0], pl->binding = &ps->bindings[0];
             pl->start = opt->stagger ? (float)((double)j * pl->clip->duration / n) : 0.0f;

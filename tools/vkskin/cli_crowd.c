@@ -54,42 +54,41 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
     return r;
 }
 
+/* Crowd entry ps->entries[j] as the library makes it (the poser checked it could), its clip
+ * numbers turned from the run's clip sources into the uploaded clips. */
+static void crowd_entry(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+                        vks_instance *out)
+{
+    const int32_t *at = c->index[m]; /* every clip source the poser bound is uploaded */
+    vks_crowd_spec_instance(ps->spec, ps->entries[j], &ps->binding, out, NULL);
+    if (out->pose == VKS_POSE_CLIP)
+        out->clip = (uint32_t)at[out->clip];
+    for (uint32_t k = 0; k < out->layer_count; k++) {
+        vks_instance_layer *y = &out->layers[k];
+        y->clip = (uint32_t)at[y->clip];
+        if (y->reference)
+            y->reference = (uint32_t)at[y->reference - 1] + 1;
+    }
+}
+
 void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
                             int with_root, vks_instance *out)
 {
-    memset(out, 0, sizeof *out);
-    out->model = m;
-    out->pose = VKS_POSE_BIND; /* no clip: the bind pose */
-    const vks_clip_play *pl = ps->source.play_count ? &ps->plays[j % ps->source.play_count] : NULL;
-    int32_t ref = ps->refs ? ps->refs[j] : 0;
-    if (pl && pl->clip && ref >= 0 && c->index[m][ref] >= 0) {
-        out->pose = VKS_POSE_CLIP;
-        out->clip = (uint32_t)c->index[m][ref];
-        out->clip_start = pl->start;
-        out->clip_speed = pl->speed;
-        out->clip_cycle = (vks_cycle)pl->cycle;
-    }
-    const vks_clip_layers *ly = ps->layers && j < ps->instances ? &ps->layers[j] : NULL;
-    if (ly && ly->count) { /* every layer's clip is uploaded: the poser bound them all */
-        out->pose = VKS_POSE_LAYERS;
-        out->layer_count = ly->count;
-        out->fade_start = ly->fade_start, out->fade_duration = ly->fade_duration;
-        out->root_motion = ly->root_motion;
-        for (uint32_t k = 0; k < ly->count; k++) {
-            const vks_clip_layer *y = &ly->layer[k];
-            vks_instance_layer *o = &out->layers[k];
-            o->clip = (uint32_t)c->index[m][ps->layer_refs[(size_t)j * VKS_MAX_LAYERS + k]];
-            o->start = y->play.start, o->speed = y->play.speed, o->cycle = (vks_cycle)y->play.cycle;
-            o->weight = y->weight, o->mode = (vks_layer_mode)y->mode, o->fade = (vks_layer_fade)y->fade;
-            o->mask = y->mask;
-            o->ref_time = y->ref_time;
-            for (uint32_t u = 0; y->ref_clip && u < c->count && !o->reference; u++)
-                if (c->clips[u] == y->ref_clip) /* uploaded: the poser bound it (cli_anim.c) */
-                    o->reference = u + 1;
+    if (ps->spec) {
+        crowd_entry(c, ps, m, j, out);
+    } else { /* --clip: source 0 at the instance's start */
+        memset(out, 0, sizeof *out);
+        out->pose = VKS_POSE_BIND;
+        const vks_clip_play *pl = ps->source.play_count ? &ps->plays[j % ps->source.play_count] : NULL;
+        if (pl && pl->clip && c->index[m][0] >= 0) {
+            out->pose = VKS_POSE_CLIP;
+            out->clip = (uint32_t)c->index[m][0];
+            out->clip_start = pl->start, out->clip_speed = pl->speed, out->clip_cycle = (vks_cycle)pl->cycle;
         }
     }
-    if (with_root && ps->roots)
-        out->root = ps->roots[j];
+    out->model = m;
+    if (!with_root || !ps->roots) /* zeroed: the identity, as the crowd had it before roots */
+        memset(&out->root, 0, sizeof out->root);
 }
 
 /* The stream's view of the job: instance g of the models one after the other. */

@@ -226,7 +226,9 @@ void vks_cli_poser_free(vks_cli_poser *ps)
         if (ps->json_sets)
             vks_clip_set_free(ps->json_sets[k]);
     }
-    free(ps->plays), free(ps->roots), free(ps->refs), free(ps->clips), free(ps->bindings), free(ps->json_sets);
-    free(ps->layers), free(ps->layer_refs);
+    free(ps->plays), free(ps->roots), free(ps->clips), free(ps->bindings), free(ps->json_sets), free(ps->layers);
+    const vks_crowd_binding *b = &ps->binding; /* the arrays crowd_binding (cli_anim.c) made */
+    free((void *)b->models), free((void *)b->clips), free((void *)b->clip_cycles), free((void *)b->skins);
+    free((void *)b->model_names);
     memset(ps, 0, sizeof *ps);
 }
