@@ -75,6 +75,12 @@ VKS_API vks_result vks_read_clip_bytes(const vks_read_options *opt, const char *
  * .anm .ska .ifp, Gamebryo .kf, ..." into out (cap bytes, cut short if it must). Returns out.
  * Since 0.6. */
 VKS_API const char *vks_clip_format_list(char *out, size_t cap);
+/* A name for clip k of a file's clip_count clips that has none (glTF's unnamed animations,
+ * RTM): the file name's stem ("walk" for "anims/walk.rtm"), and " k" after it when the file
+ * has several ("moves 2"), so that exports and listings name each one. malloc'ed (free());
+ * NULL when out of memory. Since 0.6 (before: a copy in the vkskin program and one in the bake
+ * job engine). */
+VKS_API char *vks_clip_unnamed_name(const char *path, uint32_t k, uint32_t clip_count);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:
  * the skin's nodes named in it become tracks (names resolved against skin, as the pose
  * file parser does). */

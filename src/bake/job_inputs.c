@@ -4,7 +4,6 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bake/job_internal.h"
 #include "vkskin/pose.h"
@@ -72,27 +71,15 @@ vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_ski
 
 char *vks__bake_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
-    char *name = malloc((size_t)n + 16);
-    if (name && clips > 1)
-        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
-    else if (name)
-        snprintf(name, (size_t)n + 16, "%.*s", n, base);
-    return name;
+    return vks_clip_unnamed_name(path, k, clips);
 }
 
 void vks__bake_note_untouched(const vks__bake_host *h, const char *where, const char *model, const char *label,
                               const vks_clip_binding *b)
 {
-    if (!b->untouched_nodes)
-        return;
-    uint32_t n = b->node_count, rest = b->untouched_nodes;
-    vks__log(vks__bake_log(h), VKS_LOG_INFO,
-             "%s: %s: note: the clip %s animates %u of the model's %u nodes; the other %u %s bind pose", where,
-             model, label, n - rest, n, rest, rest == 1 ? "keeps its" : "keep their");
+    char note[512];
+    if (vks_clip_binding_note(b, label, note, sizeof note))
+        vks__log(vks__bake_log(h), VKS_LOG_INFO, "%s: %s: %s", where, model, note);
 }
 
 void vks__bake_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)

@@ -2,6 +2,7 @@
  * Euler rotations, binding by tag / index / name, missing channels keeping the bind local, and
  * the two delta spaces. Float and double samplers must agree. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "skin_fixture.h"
@@ -253,8 +254,28 @@ static void test_validate(void)
     CHECK_EQ_INT(vks_clip_set_find(&set, "1"), -1);
 }
 
+/* The words hosts share about clips (clip_names.c): an unnamed clip's name from its file, the
+ * note on nodes a binding leaves in bind pose, none when it drives them all. */
+static void test_clip_words(void)
+{
+    char *a = vks_clip_unnamed_name("anims/walk.v2.rtm", 0, 1), *b = vks_clip_unnamed_name("moves.glb", 2, 3);
+    CHECK(a && !strcmp(a, "walk.v2") && b && !strcmp(b, "moves 2"));
+    free(a), free(b);
+    vks_clip_binding bd;
+    memset(&bd, 0, sizeof bd);
+    bd.node_count = 25, bd.untouched_nodes = 1;
+    char note[200] = "";
+    CHECK(vks_clip_binding_note(&bd, "w.anm", note, sizeof note) == note);
+    CHECK(!strcmp(note, "note: the clip w.anm animates 24 of the model's 25 nodes; the other 1 keeps its bind pose"));
+    bd.untouched_nodes = 3;
+    CHECK(vks_clip_binding_note(&bd, "w.anm", note, sizeof note) && strstr(note, "the other 3 keep their bind pose"));
+    bd.untouched_nodes = 0;
+    CHECK(vks_clip_binding_note(&bd, "w.anm", note, sizeof note) == NULL);
+}
+
 int main(void)
 {
+    test_clip_words();
     test_linear_step_hold();
     test_slerp();
     test_hermite();

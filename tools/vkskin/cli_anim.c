@@ -27,16 +27,7 @@ int vks_cli_is_json(const char *path)
 
 char *vks_cli_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
-    char *name = malloc((size_t)n + 16);
-    if (name && clips > 1)
-        snprintf(name, (size_t)n + 16, "%.*s %u", n, base, k);
-    else if (name)
-        snprintf(name, (size_t)n + 16, "%.*s", n, base);
-    return name;
+    return vks_clip_unnamed_name(path, k, clips);
 }
 
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
@@ -289,12 +280,9 @@ const char **vks_cli_anim_inputs(const vks_cli_pose *p, int *count)
 
 void vks_cli_note_untouched(const char *where, const char *model, const char *label, const vks_clip_binding *b)
 {
-    if (!b->untouched_nodes)
-        return;
-    uint32_t n = b->node_count, rest = b->untouched_nodes;
-    fprintf(stderr, "vkskin: %s%s%s: note: the clip %s animates %u of the model's %u nodes; the other %u %s bind "
-                    "pose\n", where ? where : "", where ? ": " : "", model, label, n - rest, n, rest,
-            rest == 1 ? "keeps its" : "keep their");
+    char note[512];
+    if (vks_clip_binding_note(b, label, note, sizeof note))
+        fprintf(stderr, "vkskin: %s%s%s: %s\n", where ? where : "", where ? ": " : "", model, note);
 }
 
 /* ---- one model's instances ---- */
