@@ -273,9 +273,39 @@ static void test_clip_words(void)
     CHECK(vks_clip_binding_note(&bd, "w.anm", note, sizeof note) == NULL);
 }
 
+/* The loaders' one-line messages (load.c): bytes no clip reader takes name the formats the
+ * registry lists, a file that cannot be read is said plainly (with the host's hint past a
+ * limit), a reader's own error keeps its place in the file. */
+static void test_load_messages(void)
+{
+    vks_error err;
+    memset(&err, 0, sizeof err);
+    vks_clip_set *set = NULL;
+    char line[400], list[200];
+    CHECK(vks_read_clip_bytes(NULL, "notes.txt", "hello", 5, NULL, &set, &err) == VKS_ERR_FORMAT && !set);
+    vks_clip_format_list(list, sizeof list);
+    CHECK(strstr(list, "RenderWare .anm .ska .ifp") && strstr(list, "glTF"));
+    char want[400];
+    snprintf(want, sizeof want, "notes.txt: not a clip file vkskin reads (%s, or pose JSON named .json)", list);
+    CHECK(!strcmp(vks_load_error_format(&err, "notes.txt", "(--max-input-mb N)", line, sizeof line), want));
+    memset(&err, 0, sizeof err);
+    vks_skin *skin = NULL;
+    CHECK(vks_load_model(NULL, "no/such/model.dff", &skin, &err) == VKS_ERR_IO && !skin);
+    CHECK(!strncmp(vks_load_error_format(&err, "no/such/model.dff", NULL, line, sizeof line),
+                   "no/such/model.dff: cannot open: ", 32));
+    memset(&err, 0, sizeof err);
+    vks_error_set(&err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "file", "over the input limit of 1 MB");
+    CHECK(!strcmp(vks_load_error_format(&err, "big.dff", "(--max-input-mb N)", line, sizeof line),
+                  "big.dff: over the input limit of 1 MB (--max-input-mb N)"));
+    memset(&err, 0, sizeof err);
+    vks_error_set(&err, VKS_ERR_FORMAT, 0x10, "clump", "bad chunk");
+    CHECK(!strcmp(vks_load_error_format(&err, "a.dff", NULL, line, sizeof line), "a.dff:0x10: clump: bad chunk (format error)"));
+}
+
 int main(void)
 {
     test_clip_words();
+    test_load_messages();
     test_linear_step_hold();
     test_slerp();
     test_hermite();
