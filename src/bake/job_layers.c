@@ -8,6 +8,39 @@
 
 #include "bake/job_internal.h"
 #include "vkskin/crowd_file.h"
+#include "vkskin/instance.h"
+
+/* The job's layers as `deform --crowd` makes them of a crowd entry: the library's instance of
+ * it (vks_crowd_spec_instance: each clip's own cycle by default, masks by node name, additive
+ * references) played on the CPU (vks_instance_clip_play), every layer's play pointing into
+ * clip_of and l->bindings (one per clips[] spec). A mask the model lacks is said as the job's. */
+static int layers_of_entry(const vks_bake_job *job, vks_bake_loaded *l, const vks_clip *const *clip_of)
+{
+    uint32_t model = 0;
+    int32_t *clips = malloc((job->clip_count + 1) * sizeof *clips);
+    vks_cycle *cycles = malloc((job->clip_count + 1) * sizeof *cycles);
+    const vks_skin *skins[1] = {l->skin};
+    const char *names[1] = {job->model_given};
+    vks_error err = {0};
+    vks_result r = clips && cycles ? VKS_OK : vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "no memory");
+    for (uint32_t s = 0; r == VKS_OK && s < job->clip_count; s++)
+        clips[s] = (int32_t)s, cycles[s] = clip_of[s]->cycle;
+    vks_crowd_binding b = {&model, 0, skins, clips, cycles, names};
+    vks_instance in;
+    vks_clip_play play;
+    if (r == VKS_OK)
+        r = vks_crowd_spec_instance(job->layers, 0, &b, &in, &err);
+    if (r == VKS_OK)
+        r = vks_instance_clip_play(&in, clip_of, l->bindings, job->clip_count, &play, l->layers, &err);
+    if (r != VKS_OK) { /* the entry is the job's "layers": named so, not as a crowd file's */
+        char where[256];
+        size_t n = strlen(vks_crowd_spec_where(job->layers, 0, where, sizeof where));
+        const char *what = !strncmp(err.msg, where, n) && err.msg[n] == ':' ? err.msg + n + 2 : err.msg;
+        vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s.layers: %s", job->where, what);
+    }
+    free(clips), free(cycles);
+    return r == VKS_OK;
+}
 
 int vks__bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
 {
@@ -48,31 +81,7 @@ int vks__bake_load_layers(const vks_bake_job *job, vks_bake_loaded *l)
             ok = 0;
         }
     }
-    /* the layers as cli_anim.c makes them of a crowd entry: the clip's own cycle by default,
-       masks by node name */
-    vks_clip_layers *ly = l->layers;
-    ly->count = e->layer_count;
-    ly->fade_start = e->fade_start, ly->fade_duration = e->fade_duration, ly->root_motion = e->root_motion;
-    for (uint32_t k = 0; ok && k < e->layer_count; k++) {
-        const vks_crowd_entry_layer *y = &spec->layers[e->first_layer + k];
-        vks_clip_layer *o = &ly->layer[k];
-        o->play.clip = clip_of[y->clip], o->play.binding = &l->bindings[y->clip];
-        o->play.start = y->start, o->play.speed = y->speed;
-        o->play.cycle = y->cycle >= 0 ? y->cycle : (int)o->play.clip->cycle;
-        o->weight = y->weight, o->mode = y->mode, o->fade = y->fade;
-        o->ref_time = y->ref_time;
-        if (y->reference >= 0)
-            o->ref_clip = clip_of[y->reference], o->ref_binding = &l->bindings[y->reference];
-        if (y->mask) {
-            int32_t node = vks_skin_find_node(l->skin, y->mask);
-            if (node < 0) {
-                vks__log(vks__bake_log(job->host), VKS_LOG_ERROR, "%s.layers: layer %u: mask: the model %s has no node \"%s\"", job->where,
-                        k + 1, job->model_given, y->mask);
-                ok = 0;
-            }
-            o->mask = (uint32_t)node + 1;
-        }
-    }
+    ok = ok && layers_of_entry(job, l, clip_of);
     if (ok) {
         /* one baked clip: frame time from 0 (or range's start), layer 1's clip length by default */
         const vks_crowd_entry_layer *y0 = &spec->layers[e->first_layer];
