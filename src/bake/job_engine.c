@@ -16,7 +16,7 @@ const char *vks_bake_engine_name(vks_bake_engine e)
  * convert's names for a clip agree and no two unnamed clips are all "0". */
 static char *label_of(const vks_clip *c, const char *path, uint32_t index, uint32_t clips)
 {
-    return c->name[0] ? strdup(c->name) : vks__bake_unnamed_clip_name(path, index, clips);
+    return c->name[0] ? strdup(c->name) : vks_clip_unnamed_name(path, index, clips);
 }
 
 /* "jobs[0].clips[1]: FILE has no clip named "x" (it has 3: "a" "b" "c")", the first 8 named. */

@@ -69,11 +69,6 @@ vks_clip_set *vks__bake_read_clips(const vks_bake_clip_spec *spec, const vks_ski
     return set;
 }
 
-char *vks__bake_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
-{
-    return vks_clip_unnamed_name(path, k, clips);
-}
-
 void vks__bake_note_untouched(const vks__bake_host *h, const char *where, const char *model, const char *label,
                               const vks_clip_binding *b)
 {

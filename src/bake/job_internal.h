@@ -293,8 +293,6 @@ void vks__bake_note_untouched(const vks__bake_host *h, const char *where, const 
  * or NULL with a line said. (job_inputs.c) */
 uint8_t *vks__bake_read_file(const vks__bake_host *h, const char *path, size_t *size);
 vks_skin *vks__bake_load_skin(const vks__bake_host *h, const char *path, const vks_read_options *opt);
-/* "walk" for an unnamed clip k of clips in path: the file's base name (and k when several). */
-char *vks__bake_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips);
 /* {"kept", "vertices", "largest_weight_dropped"} into o; the warning line for vertices that lost
  * influences (none when vertices is 0). */
 void vks__bake_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest);

@@ -57,23 +57,21 @@ extern uint64_t vks_cli_max_input_bytes;
  * returns NULL on failure. */
 uint8_t *vks_cli_read_file(const char *path, size_t *size);
 
-/* Reads and validates a model (any format; P3D options from opt). Prints one clear error line
- * ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
+/* Reads and validates a model (any format; P3D options from opt) by the library's
+ * vks_load_model, whose notes (lost influences) it prints naming the file. Prints one clear
+ * error line ("file:0x1a2c: clump/geometry[0]/skin: ...") and returns NULL on failure. */
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt);
 /* The same for a model whose bytes the caller read already (path: for messages, and where a
  * P3D's model.cfg or a .gltf's buffers are looked for). */
 vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt);
 
-/* The clips of the clip file path, whose bytes the caller read: its format detected (RenderWare
- * .anm/.ska, GTA .ifp, Arma .rtm, NIF .kf/.nif, NW4C .cskla, glTF, whose external buffers are
- * found beside path), or pose JSON for a .json, read against json_skin's node names. Prints one
- * line, after "where: " when where is given, and returns NULL when it cannot (cli_anim.c). */
+/* The clips of the clip file path, whose bytes the caller read, by the library's
+ * vks_read_clip_bytes (the format its bytes and name pick, a .gltf's external buffers beside
+ * path, or pose JSON for a .json read against json_skin's node names). Prints one line (the
+ * library's, vks_load_error_format), after "where: " when where is given, and returns NULL
+ * when it cannot (cli_anim.c). */
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
                                  const vks_skin *json_skin, const vks_read_options *ropt);
-/* The name convert and bake give a clip without one of its own (RenderWare .anm and .ska,
- * Arma .rtm): its file's name without the extension ("hero.dff.walk"), with its place k when
- * the file holds several ("char_b24_pl8.dff 2"). Malloc'ed; NULL: no memory. */
-char *vks_cli_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips);
 /* 1 when path names a pose JSON (.json, any case). */
 int vks_cli_is_json(const char *path);
 /* A note on stderr when the clip (label: as the user named it) bound to model leaves some of

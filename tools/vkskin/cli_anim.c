@@ -25,11 +25,6 @@ int vks_cli_is_json(const char *path)
     return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
 }
 
-char *vks_cli_unnamed_clip_name(const char *path, uint32_t k, uint32_t clips)
-{
-    return vks_clip_unnamed_name(path, k, clips);
-}
-
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
                                  const vks_skin *json_skin, const vks_read_options *ropt)
 {

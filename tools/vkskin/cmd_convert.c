@@ -109,13 +109,13 @@ static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *sk
             return 0;
         }
         return add_clip(cc, &set->clips[k], skin, arg,
-                        set->clips[k].name[0] ? NULL : vks_cli_unnamed_clip_name(path, (uint32_t)k, set->clip_count));
+                        set->clips[k].name[0] ? NULL : vks_clip_unnamed_name(path, (uint32_t)k, set->clip_count));
     }
     for (uint32_t k = 0; k < set->clip_count; k++) {
         char label[4200];
         snprintf(label, sizeof label, "%s#%s", path, set->clips[k].name[0] ? set->clips[k].name : "0");
         if (!add_clip(cc, &set->clips[k], skin, label,
-                      set->clips[k].name[0] ? NULL : vks_cli_unnamed_clip_name(path, k, set->clip_count)))
+                      set->clips[k].name[0] ? NULL : vks_clip_unnamed_name(path, k, set->clip_count)))
             return 0;
     }
     return 1;
