@@ -212,13 +212,10 @@ void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int promised, 
 /* The stored weights and their repairs (skin->weights): one text line, or JSON fields. */
 void vks_cli_weights_text(FILE *f, const vks_weight_report *w);
 void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);
-/* Influences a model or an output lost (DESIGN.md 4 keeps up to 8 per vertex): the model's
- * vertices with more than 8 (w->truncated), said on stderr by vks_cli_load_skin, so by every
- * command; and an output that carries fewer (kept per vertex, e.g. 4 for a bone atlas's mesh).
- * One stderr line each ("vkskin: WHERE: warning: N vertices lost influences ..."), nothing
- * when none did; in JSON: {"kept", "vertices", "largest_weight_dropped"}. */
-void vks_cli_influences_warning(const char *where, const char *what, uint32_t kept, uint32_t vertices,
-                                double largest);
+/* Influences a model or an output lost (DESIGN.md 4 keeps up to 8 per vertex), in JSON:
+ * {"kept", "vertices", "largest_weight_dropped"}. The model's vertices with more than 8
+ * (w->truncated) are said on stderr by vks_cli_load_skin (the library's vks_load_model), so by
+ * every command. */
 void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest);
 
 /* ---- outputs (cli_output.c) ---- */

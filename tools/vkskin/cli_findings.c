@@ -116,16 +116,6 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
     fprintf(f, "\n");
 }
 
-void vks_cli_influences_warning(const char *where, const char *what, uint32_t kept, uint32_t vertices,
-                                double largest)
-{
-    if (vertices)
-        fprintf(stderr,
-                "vkskin: %s: warning: %u vertices lost influences%s%s: the %u largest kept and renormalised, the "
-                "largest weight dropped %.6g\n",
-                where, vertices, what ? " in " : "", what ? what : "", kept, largest);
-}
-
 void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
 {
     cJSON_AddNumberToObject(o, "kept", kept);
