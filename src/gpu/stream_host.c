@@ -82,13 +82,13 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
     return 1;
 }
 
-/* One entry a frame for each run of the chunk. */
+/* One entry a frame for each run of the chunk (entries and at grow together, to cap). */
 static vks_result add_chunk(host_run *h, vks_error *err)
 {
     for (uint32_t f = 0; f < h->d->frame_count; f++)
         for (uint32_t k = 0; k < h->nruns; k++) {
-            uint32_t cap_at = h->cap;
-            if (!grow((void **)&h->entries, &cap_at, h->count + 1, sizeof *h->entries) ||
+            uint32_t entries_cap = h->cap; /* the same growth as at's below */
+            if (!grow((void **)&h->entries, &entries_cap, h->count + 1, sizeof *h->entries) ||
                 !grow((void **)&h->at, &h->cap, h->count + 1, sizeof *h->at))
                 return no_memory(err);
             h->entries[h->count] = (vks_gpu_batch_entry){h->runs[k].model, h->runs[k].count, NULL};
