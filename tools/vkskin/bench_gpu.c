@@ -11,7 +11,7 @@
  *      set grows for readback) and R steady runs;
  *   5. with --end-to-end FILE, the deform path's first run, then R rounds of: the project's
  *      kernel (kernel only), a plain write of the output's bytes to FILE with fdatasync, the
- *      deform path (deform_chunks.c with the GPU, as deform --gpu: raw format, through the
+ *      deform path (vks_deform_run with the GPU, as deform --gpu: raw format, through the
  *      output module: temporary and rename) into FILE, fdatasync of FILE; the ratio of the
  *      medians, and each round's for the spread. */
 #include "bench_gpu.h"
@@ -24,7 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "deform_chunks.h"
 #include "work_pool.h"
 
 static double now_ms(void)
@@ -269,13 +268,17 @@ static vks_result deform_to_file(vks_bench_gpu *b, double *ms, double *engine_ms
     vks_result r = vks_bake_open(&bake, b->file, VKS_BAKE_RAW, b->skin, b->instances, 1, err);
     if (r != VKS_OK)
         return r;
-    vks_cli_chunks c = {b->skin, bake, 1, b->instances, file_locals, NULL, NULL, b,
-                        b->gpu, b->models, b->gopt->max_chunk_bytes, NULL, 0, 0, NULL, NULL};
+    const vks_gpu_models *models = b->models;
+    vks_deform_run_desc c = {0};
+    c.skin = b->skin, c.bake = bake, c.frames = 1, c.total = b->instances, c.locals = file_locals, c.user = b;
+    c.engine = VKS_DEFORM_GPU, c.gpus = &b->gpu, c.models = &models, c.gpu_count = 1;
+    c.max_chunk_bytes = b->gopt->max_chunk_bytes;
     c.direct = 1; /* raw, as deform writes it */
-    r = vks_cli_chunks_run(&c, err);
+    vks_deform_run_stats st;
+    r = vks_deform_run(&c, &st, err);
     vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);
     *ms = now_ms() - t0;
-    *engine_ms = c.engine_s * 1e3;
+    *engine_ms = st.engine_s * 1e3;
     return r != VKS_OK ? r : rc;
 }
 

@@ -21,7 +21,7 @@ typedef struct vks_bench_gpu_engine {
     uint32_t steady_buffers;        /* buffers made by all the steady runs together (0) */
 } vks_bench_gpu_engine;
 
-/* --end-to-end FILE: the deform path (vks_cli_chunks, as deform --gpu --format raw) into FILE,
+/* --end-to-end FILE: the deform path (vks_deform_run, as deform --gpu --format raw) into FILE,
  * as deform runs it and then fdatasync'd, against a plain write of as many bytes to FILE with
  * fdatasync (the disk) and the kernel, in rounds; each the median of its rounds. */
 typedef struct vks_bench_gpu_file {
