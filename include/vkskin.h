@@ -52,6 +52,7 @@
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
 #include "vkskin/bake_job.h"
+#include "vkskin/deform_run.h"
 #include "vkskin/gltf.h"
 
 #endif

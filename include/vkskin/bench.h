@@ -46,12 +46,12 @@
 extern "C" {
 #endif
 
-/* The host's deform path into a raw file, which end_to_end_file times (vkskin bench
- * --end-to-end: the CLI's `deform --gpu --format raw`). Writes the raw output (bake.h,
- * VKS_BAKE_RAW, one frame) of `instances` instances, instance i posed by the node_count locals
- * at locals + i * node_count, to path through a temporary name and a rename, deforming on gpu
- * (skin uploaded as model 0 of models) in chunks of at most max_chunk_bytes (0: automatic);
- * *engine_ms: the part of its time spent deforming. The bench times the whole call. */
+/* A deform path into a raw file other than the library's, for end_to_end_file to time (NULL:
+ * vks_deform_run with the GPU, as `vkskin deform --gpu --format raw` runs it). Writes the raw
+ * output (bake.h, VKS_BAKE_RAW, one frame) of `instances` instances, instance i posed by the
+ * node_count locals at locals + i * node_count, to path through a temporary name and a rename,
+ * deforming on gpu (skin uploaded as model 0 of models) in chunks of at most max_chunk_bytes
+ * (0: automatic); *engine_ms: the part of its time spent deforming. The bench times the call. */
 typedef vks_result (*vks_bench_deform_file_fn)(void *user, vks_gpu *gpu, const vks_gpu_models *models,
                                                const vks_skin *skin, const vks_affine *locals, uint32_t instances,
                                                uint64_t max_chunk_bytes, const char *path, double *engine_ms,
@@ -67,8 +67,8 @@ typedef struct vks_bench_options {
     uint64_t max_chunk_bytes;  /* the GPU runs' chunks (0: the tuning table's) */
     double context_ms;         /* reported as the context's creation (the caller timed it; 0:
                                   not timed) */
-    /* the deform path into a file (NULL: not measured). deform_file writes it (required with
-       it); the file is left holding the raw output. */
+    /* the deform path into a file (NULL: not measured), left holding the raw output;
+       deform_file: another deform path than the library's (NULL: vks_deform_run) */
     const char *end_to_end_file;
     vks_bench_deform_file_fn deform_file;
     void *deform_file_user;

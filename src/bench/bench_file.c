@@ -1,8 +1,9 @@
 /* end_to_end_file (bench.h): the host's deform path into a raw file against the disk and the
  * kernel. The deform path's first run, then R rounds of: the project's kernel (kernel only),
  * a plain write of the output's bytes to the file with fdatasync, the deform path (the
- * caller's deform_file: vkskin's is `deform --gpu --format raw`, through the output module:
- * temporary and rename) into the file, fdatasync of the file; the ratio of the medians, and
+ * library's vks_deform_run with the GPU, as `deform --gpu --format raw` runs it, through the
+ * output module: temporary and rename; or the caller's deform_file) into the file, fdatasync
+ * of the file; the ratio of the medians, and
  * each round's for the spread. Each round runs the three things the ratio compares back to
  * back, so a change of the machine's state (other tenants, the page cache, the host) moves all
  * three (one round's kernel or write alone is noisy). */
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "vkskin/bake.h"
+#include "vkskin/deform_run.h"
 
 /* fdatasync of the file at path; ms spent. */
 static vks_result sync_file(const char *path, double *ms, vks_error *err)
@@ -61,14 +63,44 @@ static vks_result plain_write(const char *path, uint64_t bytes, double *ms, vks_
     return r;
 }
 
-/* The caller's deform path into the file; its wall time and its engine's. */
+static void file_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
+{
+    const vks__bench_engines *b = user;
+    size_t nodes = b->skin->node_count;
+    memcpy(out, b->locals + first * nodes, (size_t)n * nodes * sizeof *out);
+}
+
+/* The library's deform path: deform --gpu --format raw's (deform_run.h), into path. */
+static vks_result library_deform(vks__bench_engines *b, const char *path, double *engine_ms, vks_error *err)
+{
+    vks_bake *bake = NULL;
+    vks_result r = vks_bake_open(&bake, path, VKS_BAKE_RAW, b->skin, b->instances, 1, err);
+    if (r != VKS_OK)
+        return r;
+    const vks_gpu_models *models = b->models;
+    vks_deform_run_desc c = {0};
+    c.skin = b->skin, c.bake = bake, c.frames = 1, c.total = b->instances, c.locals = file_locals, c.user = b;
+    c.engine = VKS_DEFORM_GPU, c.gpus = &b->gpu, c.models = &models, c.gpu_count = 1;
+    c.max_chunk_bytes = b->max_chunk_bytes;
+    c.direct = 1; /* raw, as deform writes it */
+    vks_deform_run_stats st = {0};
+    r = vks_deform_run(&c, &st, err);
+    vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);
+    *engine_ms = st.engine_s * 1e3;
+    return r != VKS_OK ? r : rc;
+}
+
+/* The deform path into the file (the caller's, else the library's); its wall time and its
+ * engine's. */
 static vks_result deform_to_file(vks__bench_engines *b, double *ms, double *engine_ms, vks_error *err)
 {
     const vks_bench_options *o = b->opt;
     double t0 = vks__bench_now_ms();
     *engine_ms = 0;
-    vks_result r = o->deform_file(o->deform_file_user, b->gpu, b->models, b->skin, b->locals, b->instances,
-                                  b->max_chunk_bytes, o->end_to_end_file, engine_ms, err);
+    vks_result r = o->deform_file ? o->deform_file(o->deform_file_user, b->gpu, b->models, b->skin, b->locals,
+                                                   b->instances, b->max_chunk_bytes, o->end_to_end_file, engine_ms,
+                                                   err)
+                                  : library_deform(b, o->end_to_end_file, engine_ms, err);
     *ms = vks__bench_now_ms() - t0;
     return r;
 }
@@ -90,9 +122,6 @@ static void summarise(vks_bench_file *d, double *v, uint32_t R)
 vks_result vks__bench_file(vks__bench_engines *b, vks_error *err)
 {
     const char *path = b->opt->end_to_end_file;
-    if (!b->opt->deform_file)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, path,
-                             "end_to_end_file needs a deform_file (the deform path it times)");
     vks_bench_file *d = &b->out->file;
     b->out->has_file = 1;
     d->path = path;

@@ -16,7 +16,6 @@
 #include "bench_crowd.h"
 #include "character.h"
 #include "cli_gpu.h"
-#include "deform_chunks.h"
 #include "vkskin/bench.h"
 
 static double now_ms(void)
@@ -133,39 +132,6 @@ static vks_skin *load_model(const bench_opts *o)
     if (!s)
         bench_fail("", &err);
     return s;
-}
-
-/* --end-to-end's deform path (bench.h's deform_file): deform --gpu --format raw into path, as
- * vkskin deform writes it (deform_chunks.c, the output module: temporary and rename). */
-typedef struct file_locals_of {
-    const vks_skin *skin;
-    const vks_affine *locals;
-} file_locals_of;
-
-static void file_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
-{
-    const file_locals_of *f = user;
-    size_t nodes = f->skin->node_count;
-    memcpy(out, f->locals + first * nodes, (size_t)n * nodes * sizeof *out);
-}
-
-static vks_result deform_file(void *user, vks_gpu *gpu, const vks_gpu_models *models, const vks_skin *skin,
-                              const vks_affine *locals, uint32_t instances, uint64_t max_chunk_bytes, const char *path,
-                              double *engine_ms, vks_error *err)
-{
-    (void)user;
-    vks_bake *bake = NULL;
-    vks_result r = vks_bake_open(&bake, path, VKS_BAKE_RAW, skin, instances, 1, err);
-    if (r != VKS_OK)
-        return r;
-    file_locals_of f = {skin, locals};
-    vks_cli_chunks c = {skin, bake, 1, instances, file_locals, NULL, NULL, &f,
-                        gpu, models, max_chunk_bytes, NULL, 0, 0, NULL, NULL};
-    c.direct = 1; /* raw, as deform writes it */
-    r = vks_cli_chunks_run(&c, err);
-    vks_result rc = vks_bake_close(bake, r == VKS_OK, r == VKS_OK ? err : NULL);
-    *engine_ms = c.engine_s * 1e3;
-    return r != VKS_OK ? r : rc;
 }
 
 /* The end to end's file lines (--end-to-end). */
@@ -295,7 +261,7 @@ int vks_cmd_bench(int argc, char **argv)
     vks_bench_options_init(&opt);
     opt.instances = o.instances, opt.ref_instances = o.ref_instances, opt.threads = o.threads;
     opt.repeats = o.repeats, opt.max_chunk_bytes = o.gopt.max_chunk_bytes;
-    opt.end_to_end_file = o.e2e_file, opt.deform_file = deform_file;
+    opt.end_to_end_file = o.e2e_file; /* the deform path: the library's, as deform --gpu runs it */
     vks_gpu *gpu = NULL;
     double t0 = now_ms();
     rc = VKS_EXIT_OK;
