@@ -81,6 +81,7 @@ PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
 /* validate.c and bake.c: the library's validate and bake jobs (validate.h, bake_job.h). */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_bench(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);

@@ -9,6 +9,7 @@ the file's order, which the vkskin program's outputs use).
 
 import json
 import os
+import time
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -17,8 +18,8 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "Deformed",
-           "version", "has_gpu"]
+__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
+           "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
 PathLike = Union[str, "os.PathLike[str]"]
@@ -469,6 +470,42 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
         if own is not None:
             own.close()
     del read_models  # kept alive until the run is over
+    return json.loads(text)
+
+
+def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *, context: Optional[Context] = None,
+          device: Union[int, str, None] = None, instances: int = 100, ref_instances: int = 0, threads: int = 0,
+          repeats: int = 5) -> Dict[str, Any]:
+    """Measures the engines on one model as ``vkskin bench MODEL --json`` does (the library's
+    vks_bench_run) and returns that JSON as a dict: vertex-instances per second of the CPU
+    reference, the fast CPU engine on ``threads`` threads (0: every core) and on one core per
+    kernel ("cpu_fast_per_core"), and with a GPU its kernels, end to end, launch shape and the
+    device's ceilings with each pass's fraction of them ("gpu").
+
+    engine: "gpu" (a context made on ``device`` for the call, its creation timed as the CLI
+    times it, or ``context``), a vkskin.Context, or "cpu" for the CPU engines only (``--no-gpu``).
+    instances are posed procedurally; the reference runs ref_instances of them (0: enough for
+    ~2M vertex-instances); repeats: steady runs of each GPU engine. The GIL is released while it
+    runs. A context's queue runs one call at a time: other work on it waits.
+    """
+    if instances < 1 or repeats < 1 or ref_instances < 0 or threads < 0:
+        raise InvalidError(f"bench needs instances >= 1 and repeats >= 1, not {instances} and {repeats}", 7)
+    if isinstance(engine, Context):
+        context = engine
+    elif engine not in ("gpu", "cpu"):
+        raise InvalidError(f"bench measures the CPU engines and the GPU: engine \"gpu\" or \"cpu\", not {engine!r}", 7)
+    read_model = model if isinstance(model, Model) else read(model)
+    own, context_ms = None, 0.0
+    if engine == "gpu" and context is None:
+        started = time.monotonic()
+        own = Context(device)
+        context_ms = (time.monotonic() - started) * 1e3
+    try:
+        ctx = None if engine == "cpu" else (context or own)
+        text = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms)
+    finally:
+        if own is not None:
+            own.close()
     return json.loads(text)
 
 
