@@ -6,21 +6,29 @@
  *        vks_gpu_create(&gopt, &gpu, &err)
  *   2. one input per model: the skin, a name for the report, how many instances and frames,
  *      and where their poses come from (pose.h; zeroed: procedural, seed 0):
- *        vks_validate_input in = {skin, "hero.dff", 1000, 1};
+ *        vks_validate_input in = {.skin = skin, .name = "hero.dff", .instances = 1000, .frames = 1};
+ *      clips or a crowd the GPU samples itself (vkskin validate --clip / --crowd): in.poses a
+ *      VKS_POSE_CLIP source for the reference, in.gpu_instance the same instances as the
+ *      stream plays them (instance.h), opt.clips what they play:
+ *        in.gpu_instance = my_instance; in.gpu_instance_user = me;
  *   3. options (vks_validate_options_init: the derived tolerances, 32 MiB chunks, the
  *      readback check where chunks come through a copy; a zeroed struct means the same):
  *        vks_validate_options opt; vks_validate_options_init(&opt);
  *        opt.progress = on_progress, opt.progress_user = me;       optional
+ *        opt.more_contexts = others, opt.more_context_count = n;    a batch split over contexts
+ *        vks_validate_golden_save(dir, ...) or _against(dir, ...) -> opt.golden   a golden
  *   4. vks_validate_run(gpu, &in, 1, &opt, &result, &err)
- *      the GPU deforms every input's instances in one batch; as each chunk comes back the CPU
- *      reference (double) deforms the same poses and the chunk is compared (check.h) and
+ *      the GPU deforms every input's instances in one batch (with gpu_instance: streams them,
+ *      stream.h, frame by frame); as each chunk comes back the CPU reference (double)
+ *      deforms the same poses and the chunk is compared (check.h) and
  *      mapped per vertex (report.h); each model's bind pose is checked too (cpu.h). Only a
  *      chunk is held in memory. VKS_OK means the run completed: the verdict is
  *      result.pass / result.exit_code, the numbers are in result.devices[0].reports[i].
  *   5. vks_validate_write_json(&result, stdout, &err)   or vks_validate_json(&result) (malloc'd)
  *      JUnit or HTML: vks_validate_report_device(&result.devices[0], &dev), then a vks_report
  *      of that device for vks_report_junit / vks_report_html (report.h)
- *   6. vks_validate_result_free(&result), then the models and the context.
+ *   6. vks_validate_result_free(&result) (a saved golden: vks_validate_golden_finish first,
+ *      then vks_validate_golden_free), then the models and the context.
  *
  * VERDICT
  *   Per file: positions and normals within tolerance (check.h: 3e-5 x the error scale per
@@ -31,9 +39,11 @@
  *   not what the GPU wrote), _BIND; the worst of them.
  *
  * THREADS
- *   vks_validate_run uses its context from the calling thread, where progress is called; each
- *   chunk's reference is shared with threads it starts for the chunk (options.threads) while
- *   the GPU deforms the next. Results are independent: writers only read them.
+ *   vks_validate_run uses its context from the calling thread, where progress and say are
+ *   called (with more_contexts: from the contexts' threads, one call at a time); each chunk's
+ *   reference is shared with a pool of threads (options.threads) started at the first chunk
+ *   and kept for the run, while the GPU deforms the next. Results are independent: writers
+ *   only read them. A golden is used by one run at a time.
  */
 #ifndef VKSKIN_VALIDATE_H
 #define VKSKIN_VALIDATE_H
@@ -96,7 +106,7 @@ typedef struct vks_validate_options {
                                   message it counted fails the run */
     vks_validate_progress_fn progress; /* may be NULL */
     void *progress_user;
-    /* Since 0.5: */
+    /* Since 0.6: */
     vks_validate_say_fn say;   /* may be NULL (silent) */
     void *say_user;
     vks_validate_golden *golden; /* store into or compare with a golden (NULL: none) */
@@ -133,7 +143,7 @@ typedef struct vks_validate_input {
     uint32_t frames;           /* per instance (0: 1); pose p is instance p / frames, frame p % frames */
     vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0. What the CPU reference
                                   deforms, and with no gpu_instance what the GPU gets too */
-    /* Since 0.5, the GPU-clip route (vkskin validate --clip / --crowd): the GPU samples the
+    /* Since 0.6, the GPU-clip route (vkskin validate --clip / --crowd): the GPU samples the
        clips itself through the stream (stream.h), instance j as gpu_instance gives it (its
        model is set here; clip numbers index options.clips / gpu_clips), at frame f's time
        vks_pose_source_time(&inputs[0].poses, f); the reference samples poses (which must play
@@ -162,7 +172,7 @@ typedef struct vks_validate_file {
     /* a sampled run (vkskin validate --sample): per instance 1 where compared (NULL: every one) */
     uint32_t instances;
     const uint8_t *sampled;
-    uint32_t delivered;        /* poses the GPU delivered (of instances x frames). Since 0.5 */
+    uint32_t delivered;        /* poses the GPU delivered (of instances x frames). Since 0.6 */
 } vks_validate_file;
 
 /* How a run split across several contexts shared its work, one entry a context. */
