@@ -29,6 +29,15 @@
  * callback of the frame before). The numbers do not depend on the ring or the chunks: frame N
  * is what vks_crowd_run_frame at times[N] and vks_crowd_read give.
  *
+ * HOST POSES. Instances whose pose is VKS_POSE_HOST take their locals (and morph weights) from
+ * desc.get_locals (get_weights) frame by frame; the stream uploads them as vks_gpu_run does a
+ * batch's and deforms them on its ring of buffer sets (no crowd, no pose parameters, no root:
+ * the very bits vks_gpu_run gives for the same locals). A stream's instances are then all
+ * HOST (mixed: VKS_ERR_INVALID). chunk_bytes is then also the batch's max_chunk_bytes (gpu.h;
+ * 0: the tuning table's chunk_bytes for the device, vks_gpu_shape_info); a frame of a chunk may come in several deliveries (one
+ * per model, or where the GPU's chunks cut it), in order; with reduce, gpu_figures comes with
+ * a delivery that is a whole GPU chunk (NULL otherwise). The engine of vkskin deform --gpu.
+ *
  * THREADS. One stream at a time per context (it submits to the context's queue, see
  * gpu_vulkan.h); separate contexts may stream from separate threads.
  */
@@ -92,6 +101,11 @@ typedef struct vks_stream_desc {
     int reduce;                          /* nonzero: each delivery carries gpu_figures (the
                                             readback check: validate asks; deform and bake do
                                             not, and pay nothing for it). Since 0.4. */
+    /* VKS_POSE_HOST instances (see HOST POSES): instance i's node_count locals at frame f
+       (f indexes times), and optionally its target_count morph weights (NULL: the defaults).
+       Asked on the calling thread as the GPU's chunks are filled. Since 0.6. */
+    void (*get_locals)(void *user, uint32_t i, uint32_t frame, vks_affine *out);
+    void (*get_weights)(void *user, uint32_t i, uint32_t frame, float *out);
 } vks_stream_desc;
 
 typedef struct vks_stream_stats {

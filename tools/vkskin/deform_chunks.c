@@ -3,7 +3,8 @@
  * fresh page costs ~11 us on a VM: 64 MiB chunks spent 0.4 s of a 0.6 s run faulting theirs
  * in), the second set only when there is a second chunk, and written once before the first
  * chunk, so no chunk's engine or writer pays for fresh pages.
- * GPU: one vks_gpu_run; deliver copies each chunk out of the readback memory of its ring
+ * GPU: one stream of host-posed instances (stream.h, HOST POSES: every pose an instance, one
+ * frame, the bits of one vks_gpu_run); deliver copies each chunk out of the readback memory of its ring
  * slot (valid only during the delivery) into a ring of small blocks, and a converter thread
  * puts them into the file's layout and hands them to the output (whose writer thread writes
  * them), so the thread that feeds the GPU neither converts nor writes. (Per chunk
@@ -92,7 +93,15 @@ static void progress(const vks_cli_chunks *c, uint64_t done)
 
 /* ---- the GPU: one run, chunks converted and written by a thread of their own ---- */
 
-enum { ENTRY_POSES = 1u << 30 }; /* poses per batch entry (instance counts are 32-bit) */
+static const float ONE_FRAME[1] = {0.0f}; /* every pose is an instance of a one-frame stream */
+
+/* Every pose is an instance of model 0 that the host poses (the chunks' locals and weights). */
+static void pose_instance(void *user, uint32_t i, vks_instance *out)
+{
+    (void)user, (void)i;
+    memset(out, 0, sizeof *out);
+    out->pose = VKS_POSE_HOST;
+}
 
 /* The readback memory a chunk is delivered in is the ring's, valid only during the delivery,
  * and the thread that delivers is the one that feeds the GPU its next chunk. So a delivery
@@ -131,17 +140,19 @@ typedef struct gpu_stream {
     vks_error err;
 } gpu_stream;
 
-static void stream_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+static void stream_locals(void *user, uint32_t pose, uint32_t frame, vks_affine *out)
 {
+    (void)frame;
     gpu_stream *g = user;
-    g->c->locals(g->c->user, (uint64_t)entry * ENTRY_POSES + instance, 1, out);
+    g->c->locals(g->c->user, pose, 1, out);
 }
 
 /* A pose's morph weights (the chunks' weights callback, one pose at a time). */
-static void stream_weights(void *user, uint32_t entry, uint32_t instance, float *out)
+static void stream_weights(void *user, uint32_t pose, uint32_t frame, float *out)
 {
+    (void)frame;
     gpu_stream *g = user;
-    g->c->weights(g->c->user, (uint64_t)entry * ENTRY_POSES + instance, 1, out);
+    g->c->weights(g->c->user, pose, 1, out);
 }
 
 /* Converts and writes one block's poses, in order; the output's result. */
@@ -239,9 +250,26 @@ static int stream_put(gpu_stream *g, uint64_t pose_first, uint32_t count, const 
     return stop;
 }
 
-static int stream_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
+static int stream_deliver(void *user, const vks_stream_delivery *d)
 {
-    return stream_put(user, (uint64_t)entry * ENTRY_POSES + first, count, p, n);
+    return stream_put(user, d->first, d->count, d->positions, d->normals);
+}
+
+/* The one-frame stream of host-posed poses (count of them) on gpu, each asked of get_locals
+ * and get_weights by its number and delivered to deliver. */
+static vks_stream_desc pose_stream(const vks_cli_chunks *c, const vks_gpu_models *models, uint64_t count,
+                                   void (*get_locals)(void *, uint32_t, uint32_t, vks_affine *),
+                                   void (*get_weights)(void *, uint32_t, uint32_t, float *),
+                                   vks_stream_deliver_fn deliver, void *user, uint64_t max_chunk_bytes)
+{
+    vks_stream_desc d = {0};
+    d.models = models, d.skins = &c->skin, d.model_count = 1;
+    d.get_instance = pose_instance, d.instance_count = (uint32_t)count;
+    d.times = ONE_FRAME, d.frame_count = 1;
+    d.get_locals = get_locals, d.get_weights = c->weights ? get_weights : NULL; /* morph weights per pose */
+    d.deliver = deliver, d.user = user;
+    d.chunk_bytes = max_chunk_bytes;
+    return d;
 }
 
 /* Several contexts (--device all or a list): the poses are cut into pieces of about a chunk,
@@ -264,10 +292,10 @@ typedef struct split_part {
     uint64_t piece_poses, pieces;
     vks_gpu *gpu;
     const vks_gpu_models *models;
-    vks_gpu_batch_entry *entries;
-    uint32_t nentries;
+    uint32_t npieces;    /* its pieces: k, k + n, k + 2n, ... */
+    uint64_t poses;      /* their poses, the instances of its stream (the pieces one after the other) */
     uint64_t max_chunk_bytes;
-    vks_gpu_stats st;
+    vks_stream_stats st;
     double t0, seconds;  /* the split's start; from it to this context's end */
     vks_result r;
     vks_error err;
@@ -284,22 +312,30 @@ static uint32_t piece_size(const split_part *p, uint64_t piece)
     return (uint32_t)(left < p->piece_poses ? left : p->piece_poses);
 }
 
-static void split_locals(void *user, uint32_t entry, uint32_t instance, vks_affine *out)
+/* The pose that instance i of this context's stream is: its pieces are whole but the last. */
+static uint64_t pose_of(const split_part *p, uint32_t i)
 {
-    split_part *p = user;
-    p->g->c->locals(p->g->c->user, piece_of(p, entry) * p->piece_poses + instance, 1, out);
+    return piece_of(p, i / p->piece_poses) * p->piece_poses + i % p->piece_poses;
 }
 
-static void split_weights(void *user, uint32_t entry, uint32_t instance, float *out)
+static void split_locals(void *user, uint32_t i, uint32_t frame, vks_affine *out)
 {
+    (void)frame;
     split_part *p = user;
-    p->g->c->weights(p->g->c->user, piece_of(p, entry) * p->piece_poses + instance, 1, out);
+    p->g->c->locals(p->g->c->user, pose_of(p, i), 1, out);
 }
 
-static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
-                         const float *nn)
+static void split_weights(void *user, uint32_t i, uint32_t frame, float *out)
 {
+    (void)frame;
     split_part *p = user;
+    p->g->c->weights(p->g->c->user, pose_of(p, i), 1, out);
+}
+
+/* Poses [first, first + count) of one piece (entry: its number among this context's), in its turn. */
+static int split_piece(split_part *p, uint32_t entry, uint32_t first, uint32_t count, const float *pp,
+                       const float *nn)
+{
     split_turns *t = p->t;
     uint64_t piece = piece_of(p, entry);
     pthread_mutex_lock(&t->mu);
@@ -320,18 +356,28 @@ static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t co
     return stop;
 }
 
+/* A delivery of this context's stream, cut at its pieces' ends. */
+static int split_deliver(void *user, const vks_stream_delivery *d)
+{
+    split_part *p = user;
+    int stop = 0;
+    for (uint32_t i = d->first, end = d->first + d->count; i < end && !stop;) {
+        uint32_t in_piece = (uint32_t)(i % p->piece_poses), m = (uint32_t)(p->piece_poses - in_piece);
+        if (m > end - i)
+            m = end - i;
+        size_t at = (size_t)(i - d->first) * p->g->per;
+        stop = split_piece(p, (uint32_t)(i / p->piece_poses), in_piece, m, d->positions + at, d->normals + at);
+        i += m;
+    }
+    return stop;
+}
+
 static void *split_main(void *arg)
 {
     split_part *p = arg;
-    vks_gpu_batch b = {0};
-    b.entries = p->entries, b.entry_count = p->nentries;
-    b.get_locals = split_locals, b.deliver = split_deliver, b.user = p;
-    b.get_weights = p->g->c->weights ? split_weights : NULL; /* morph weights per pose */
-    b.want_normals = 1;
-    b.max_chunk_bytes = p->max_chunk_bytes;
-    if (p->nentries) /* the explicit step: a run never calibrates from inside */
-        vks_gpu_calibrate_for_batch(p->gpu, p->models, &b);
-    p->r = p->nentries ? vks_gpu_run(p->gpu, p->models, &b, &p->st, &p->err) : VKS_OK;
+    vks_stream_desc d = pose_stream(p->g->c, p->models, p->poses, split_locals, split_weights, split_deliver, p,
+                                    p->max_chunk_bytes);
+    p->r = p->poses ? vks_stream_run(p->gpu, &d, &p->st, &p->err) : VKS_OK;
     p->seconds = now_seconds() - p->t0;
     if (p->r != VKS_OK) { /* the contexts after this one would wait for its pieces forever */
         pthread_mutex_lock(&p->t->mu);
@@ -350,10 +396,7 @@ static void say_shares(vks_cli_shares *sh, const split_part *parts, int n)
     vks_cli_shares_begin(sh, n, "poses", NULL);
     for (int k = 0; k < sh->contexts; k++) {
         const split_part *p = &parts[k];
-        uint64_t poses = 0;
-        for (uint32_t e = 0; e < p->nentries; e++)
-            poses += p->entries[e].instance_count;
-        vks_cli_shares_set(sh, k, vks_gpu_device(p->gpu)->name, poses, p->st.chunks, p->seconds);
+        vks_cli_shares_set(sh, k, vks_gpu_device(p->gpu)->name, p->poses, p->st.chunks, p->seconds);
     }
 }
 
@@ -372,8 +415,6 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
     uint64_t piece = max_chunk_bytes / per;
     if (piece < 1)
         piece = 1;
-    if (piece > ENTRY_POSES)
-        piece = ENTRY_POSES;
     /* every context gets a piece when there are as many poses as contexts: a piece of at most
        total / n poses makes at least n of them (one chunk's poses would go to one context) */
     if (c->total >= (uint64_t)n && piece > c->total / (uint64_t)n)
@@ -396,15 +437,9 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
         *p = (split_part){.g = g, .t = &t, .k = k, .n = n, .piece_poses = piece, .pieces = pieces,
                           .gpu = g->gpus[k], .models = g->models[k], .max_chunk_bytes = max_chunk_bytes,
                           .r = VKS_OK};
-        p->nentries = (uint32_t)(pieces > (uint64_t)k ? (pieces - k + n - 1) / n : 0);
-        p->entries = calloc(p->nentries + 1, sizeof *p->entries);
-        if (!p->entries) {
-            r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
-            n = k;
-            break;
-        }
-        for (uint32_t e = 0; e < p->nentries; e++)
-            p->entries[e] = (vks_gpu_batch_entry){0, piece_size(p, piece_of(p, e)), NULL};
+        p->npieces = (uint32_t)(pieces > (uint64_t)k ? (pieces - k + n - 1) / n : 0);
+        for (uint32_t e = 0; e < p->npieces; e++)
+            p->poses += piece_size(p, piece_of(p, e));
     }
     double t0 = now_seconds();
     for (int k = 0; k < n; k++)
@@ -433,8 +468,6 @@ static vks_result run_split(gpu_stream *g, uint64_t max_chunk_bytes, int *single
             r = parts[k].r, *err = parts[k].err;
     if (r == VKS_OK && !*single)
         say_shares(c->shares, parts, n);
-    for (int k = 0; k < n; k++)
-        free(parts[k].entries);
     pthread_mutex_destroy(&t.mu);
     pthread_cond_destroy(&t.cv);
     return r;
@@ -451,43 +484,35 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     g.block_poses = (uint32_t)(BLOCK_BYTES / pose_bytes < 1 ? 1 : BLOCK_BYTES / pose_bytes);
     if (g.block_poses > c->total)
         g.block_poses = (uint32_t)c->total;
-    uint32_t entries = (uint32_t)((c->total + ENTRY_POSES - 1) / ENTRY_POSES);
-    vks_gpu_batch_entry *e = calloc(entries, sizeof *e);
-    int ok = e != NULL;
+    if (c->total > UINT32_MAX) /* a stream's instances are counted in 32 bits */
+        return vks_error_set(err, VKS_ERR_LIMIT, VKS_NO_OFFSET, "deform", "%llu poses: at most %u on the GPU",
+                             (unsigned long long)c->total, UINT32_MAX);
+    int ok = 1;
     for (int k = 0; k < (c->direct ? 1 : BLOCKS) && ok; k++) {
         g.blocks[k].pos = malloc((size_t)g.block_poses * g.per * sizeof(float) + 16);
         g.blocks[k].nrm = malloc((size_t)g.block_poses * g.per * sizeof(float) + 16);
         ok = g.blocks[k].pos && g.blocks[k].nrm;
     }
     if (!ok) {
-        free(e);
         for (int k = 0; k < BLOCKS; k++)
             free(g.blocks[k].pos), free(g.blocks[k].nrm);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
-    }
-    for (uint32_t i = 0; i < entries; i++) {
-        uint64_t left = c->total - (uint64_t)i * ENTRY_POSES;
-        e[i] = (vks_gpu_batch_entry){0, (uint32_t)(left < ENTRY_POSES ? left : ENTRY_POSES), NULL};
     }
     pthread_mutex_init(&g.mu, NULL);
     pthread_cond_init(&g.cv, NULL);
     g.threaded = !c->direct && vks_cli_thread_start(&g.thread, converter_main, &g,
                                                    "deform --gpu: poses converted and written on the thread that feeds the GPU");
-    vks_gpu_batch b = {0};
-    b.entries = e, b.entry_count = entries;
-    b.get_locals = stream_locals, b.deliver = stream_deliver, b.user = &g;
-    b.get_weights = c->weights ? stream_weights : NULL; /* morph weights per pose */
-    b.want_normals = 1;
     vks_gpu_shape_info shape; /* the GPU's chunks: the tuning table's size for this device */
     vks_gpu_launch_shape(gpus[0], &shape);
-    b.max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes : shape.chunk_bytes;
+    uint64_t max_chunk_bytes = c->max_chunk_bytes ? c->max_chunk_bytes : shape.chunk_bytes;
     double t0 = now_seconds();
     vks_error local = {0};
     int single = count <= 1;
-    vks_result r = single ? VKS_OK : run_split(&g, b.max_chunk_bytes, &single, err ? err : &local);
+    vks_result r = single ? VKS_OK : run_split(&g, max_chunk_bytes, &single, err ? err : &local);
     if (single) { /* one context, or no threads to be had for the others */
-        vks_gpu_calibrate_for_batch(gpus[0], models[0], &b);
-        r = vks_gpu_run(gpus[0], models[0], &b, NULL, err);
+        vks_stream_desc d = pose_stream(c, models[0], c->total, stream_locals, stream_weights, stream_deliver, &g,
+                                        max_chunk_bytes);
+        r = vks_stream_run(gpus[0], &d, NULL, err);
     }
     c->engine_s = now_seconds() - t0 - g.write_s;
     if (g.threaded) { /* the converter drains what is left, then ends */
@@ -504,7 +529,6 @@ static vks_result run_gpu(vks_cli_chunks *c, vks_gpu *const *gpus, const vks_gpu
     }
     pthread_mutex_destroy(&g.mu);
     pthread_cond_destroy(&g.cv);
-    free(e);
     for (int k = 0; k < BLOCKS; k++)
         free(g.blocks[k].pos), free(g.blocks[k].nrm);
     return r;
