@@ -21,39 +21,6 @@ void vks__validate_progress(vrun *r, uint32_t poses)
         r->opt->progress(r->opt->progress_user, r->done, r->total);
 }
 
-static void get_locals(void *user, uint32_t entry, uint32_t pose, vks_affine *out)
-{
-    vrun *r = user;
-    vks__validate_pose_locals(&r->c, &r->o->inputs[entry], pose, out);
-}
-
-static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
-{
-    const vrun *r = user;
-    const vfile *f = &r->o->inputs[entry];
-    vks_pose_source_weights(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
-}
-
-/* A chunk of one input's poses [first, first + count), as the GPU delivered it. */
-static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
-{
-    vrun *r = user;
-    vref_chunk ch = {&r->o->inputs[entry], first, count, 0, 0, p, n};
-    vks__validate_note_chunk(&r->c, ch.f, first, count);
-    if (vks__validate_ref_chunk(&r->c, &ch))
-        return 1; /* out of memory: the run fails */
-    vks__validate_progress(r, count);
-    return 0;
-}
-
-static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
-{
-    vrun *r = user;
-    vks__validate_check_readback(&r->c, chunk, "poses", g);
-    vks__validate_next_chunk(&r->c);
-    return 0;
-}
-
 /* The context's pool of `workers` threads beside the caller's, started at the first chunk that
  * has work for two and kept for the run (a run delivers a chunk per input of each GPU chunk, and
  * on a machine of 16 cores starting and ending 15 threads for every one of them cost more than
@@ -300,51 +267,41 @@ static void collect(vowned *o, int against)
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
 }
 
-/* The batch of every input's poses, and its reduction: the readback check's rule for what the
- * host recomputes, and for a sampled run every chunk reduced (what vouches for the instances not
- * compared). VKS_ERR_UNSUPPORTED where a sampled run needs a reduction the device cannot make. */
-static vks_result make_batch(vrun *r, vks_gpu *gpu, const vks_gpu_batch_entry *entries, vks_gpu_batch *b,
-                             vks_error *err)
+/* The batch's reduction: the readback check's rule for what the host recomputes, and for a
+ * sampled run every chunk reduced (what vouches for the instances not compared). Whether the
+ * GPU reduces, into *reduce; VKS_ERR_UNSUPPORTED where a sampled run needs a reduction the
+ * device cannot make. */
+static vks_result batch_reduction(vrun *r, vks_gpu *gpu, int *reduce, vks_error *err)
 {
-    vowned *o = r->o;
-    b->entries = entries, b->entry_count = r->count;
-    b->get_locals = get_locals, b->deliver = deliver, b->user = r;
-    for (uint32_t k = 0; k < r->count; k++)
-        if (o->inputs[k].ps.morph_meshes) /* the poses drive morph weights */
-            b->get_weights = get_weights;
-    b->want_normals = 1, b->max_chunk_bytes = r->opt->max_chunk_bytes;
-    b->reduce = r->opt->readback_check > 0 ? 1 : r->opt->readback_check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
-    b->chunk_done = chunk_done; /* the readback check, and a sampled run's bound, of each chunk */
-    r->c.reduce = vks_gpu_batch_reduces(gpu, b); /* the host recomputes only what will come */
+    int check = r->opt->readback_check;
+    vks_gpu_batch b = {0}; /* what the stream's batch will ask */
+    b.max_chunk_bytes = r->opt->max_chunk_bytes, b.want_normals = 1;
+    b.reduce = check > 0 ? 1 : check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
+    r->c.reduce = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
     if (r->c.sampled)
-        b->reduce = 1;
-    o->device.reduced = vks_gpu_batch_reduces(gpu, b);
-    if (r->c.sampled && !o->device.reduced)
+        b.reduce = 1;
+    *reduce = r->o->device.reduced = vks_gpu_batch_reduces(gpu, &b);
+    if (r->c.sampled && !*reduce)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate",
                              "sampled validation needs the GPU's reduction of each chunk (subgroup arithmetic), "
                              "which the device lacks");
     return VKS_OK;
 }
 
-/* The batch of every input's poses on gpu, compared chunk by chunk. */
+/* The batch of every input's poses on gpu, through the stream, compared chunk by chunk. */
 static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
 {
-    vks_gpu_batch_entry *entries = calloc(r->count, sizeof *entries);
-    vks_result rc = entries ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
-    for (uint32_t k = 0; rc == VKS_OK && k < r->count; k++)
-        entries[k] = (vks_gpu_batch_entry){k, r->o->inputs[k].poses, NULL};
-    vks_gpu_batch b = {0};
-    if (rc == VKS_OK)
-        rc = make_batch(r, gpu, entries, &b, err);
+    int reduce = 0, weights = 0;
+    vks_result rc = batch_reduction(r, gpu, &reduce, err);
+    for (uint32_t k = 0; k < r->count; k++)
+        weights |= r->o->inputs[k].ps.morph_meshes != 0; /* the poses drive morph weights */
     if (rc == VKS_OK) {
         vks__validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&r->counts.gpu_figures);
-        vks_gpu_calibrate_for_batch(gpu, r->ms, &b); /* a run never calibrates itself */
-        rc = vks_gpu_run(gpu, r->ms, &b, &r->o->device.stats, err);
+        rc = vks__validate_host(r, gpu, reduce, weights, err);
         if (rc != VKS_OK && err->code == VKS_OK) /* a chunk's reference ran out of memory */
             rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for a chunk's reference");
     }
-    free(entries);
     return rc;
 }
 

@@ -37,6 +37,9 @@ void vks__validate_progress(vrun *r, uint32_t poses);
 /* The batch across gpu and opt->more_contexts (validate_split.c): stats summed into the
  * device's, its shares said. */
 vks_result vks__validate_split_batch(vrun *r, vks_gpu *gpu, vks_error *err);
+/* The batch route through the stream's host poses (validate_host.c): reduce the readback
+ * check's reduction (and a sampled run's), weights whether the poses drive morph weights. */
+vks_result vks__validate_host(vrun *r, vks_gpu *gpu, int reduce, int weights, vks_error *err);
 /* The GPU-clip route (validate_crowd.c): the inputs' gpu_instance streamed at every frame. */
 vks_result vks__validate_crowd(vrun *r, vks_gpu *gpu, vks_error *err);
 

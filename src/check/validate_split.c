@@ -38,7 +38,9 @@ typedef struct vpart {
     int *entry_file;             /* per batch entry: the file */
     vks_gpu_batch_entry *entries;
     uint32_t nentries;
-    vks_gpu_batch b;             /* this context's batch (its readback check decided before) */
+    vks_gpu_batch b;             /* this context's batch as its stream runs it (its readback
+                                    check decided before) */
+    uint32_t chunk;              /* its GPU chunks checked so far */
     vturns *t;
     struct vpart *parts;
     vks_gpu_stats st;
@@ -101,15 +103,61 @@ static int split_deliver(void *user, uint32_t entry, uint32_t first, uint32_t co
     return stop;
 }
 
-/* A chunk of this context delivered: its readback check as one device's (validate_run.c),
+/* The context's stream instance g: its entry (a file's span) and the instance in it. */
+static uint32_t entry_of(const vpart *p, uint32_t g, uint32_t *instance)
+{
+    uint32_t e = 0, base = 0;
+    while (e + 1 < p->nentries && g >= base + p->entries[e].instance_count)
+        base += p->entries[e].instance_count, e++;
+    *instance = g - base;
+    return e;
+}
+
+static void stream_instance(void *user, uint32_t g, vks_instance *out)
+{
+    const vpart *p = user;
+    uint32_t i;
+    memset(out, 0, sizeof *out);
+    out->pose = VKS_POSE_HOST;
+    out->model = (uint32_t)p->entry_file[entry_of(p, g, &i)];
+}
+
+static void stream_locals(void *user, uint32_t g, uint32_t frame, vks_affine *out)
+{
+    uint32_t i, e = entry_of(user, g, &i);
+    (void)frame;
+    split_locals(user, e, i, out);
+}
+
+static void stream_weights(void *user, uint32_t g, uint32_t frame, float *out)
+{
+    uint32_t i, e = entry_of(user, g, &i);
+    (void)frame;
+    split_weights(user, e, i, out);
+}
+
+/* Instances [first, first + count) of this context's stream: each file's span of them compared
+ * in its turn, then (a whole GPU chunk, reduced) the chunk's readback check as one device's,
  * under the lock since the device's figures and counts are every context's. */
-static int split_chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+static int stream_deliver(void *user, const vks_stream_delivery *d)
 {
     vpart *p = user;
-    pthread_mutex_lock(&p->t->lock);
-    vks__validate_check_readback(&p->c, chunk, "poses", g);
-    pthread_mutex_unlock(&p->t->lock);
-    vks__validate_next_chunk(&p->c);
+    uint32_t n = d->count, i, e = entry_of(p, d->first, &i);
+    size_t at = 0;
+    while (n) {
+        int f = p->entry_file[e];
+        uint32_t count = p->entries[e].instance_count - i < n ? p->entries[e].instance_count - i : n;
+        if (split_deliver(p, e, i, count, d->positions + at, d->normals ? d->normals + at : NULL))
+            return 1;
+        at += (size_t)count * p->r->o->inputs[f].skin->vertex_count * 3;
+        n -= count, e++, i = 0;
+    }
+    if (d->gpu_figures) {
+        pthread_mutex_lock(&p->t->lock);
+        vks__validate_check_readback(&p->c, p->chunk++, "poses", d->gpu_figures);
+        pthread_mutex_unlock(&p->t->lock);
+        vks__validate_next_chunk(&p->c);
+    }
     return 0;
 }
 
@@ -128,7 +176,6 @@ static void make_batch(vpart *p)
     b->max_chunk_bytes = p->r->opt->max_chunk_bytes;
     int check = p->r->opt->readback_check;
     b->reduce = check > 0 ? 1 : check == 0 ? VKS_GPU_REDUCE_COPIED : 0;
-    b->chunk_done = split_chunk_done;
     p->c.reduce = p->nentries && vks_gpu_batch_reduces(p->gpu, b);
     if (!p->c.reduce)
         b->reduce = 0;
@@ -136,12 +183,33 @@ static void make_batch(vpart *p)
     vks__validate_next_chunk(&p->c);
 }
 
+/* The context's poses through the stream as host-posed instances of one frame (stream.h, HOST
+ * POSES: one GPU batch, vks_gpu_run's very bits, calibrated before it runs). */
+static vks_result run_stream(vpart *p)
+{
+    vks_stream_desc d = {0};
+    float time0 = 0;
+    uint32_t total = 0;
+    for (uint32_t e = 0; e < p->nentries; e++)
+        total += p->entries[e].instance_count;
+    d.models = p->ms, d.skins = p->r->skins, d.model_count = p->r->count;
+    d.get_instance = stream_instance, d.instance_count = total, d.user = p;
+    d.times = &time0, d.frame_count = 1;
+    d.chunk_bytes = p->b.max_chunk_bytes;
+    d.reduce = p->c.reduce;
+    d.get_locals = stream_locals, d.get_weights = p->b.get_weights ? stream_weights : NULL;
+    d.deliver = stream_deliver;
+    vks_stream_stats ss = {0};
+    vks_result rc = vks_stream_run(p->gpu, &d, &ss, &p->err);
+    p->st.chunks = ss.chunks, p->st.vertex_instances = ss.vertex_instances;
+    p->st.deform_ms = ss.gpu_ms; /* the stream's passes together */
+    return rc;
+}
+
 static void *run_part(void *arg)
 {
     vpart *p = arg;
-    if (p->nentries) /* a run never calibrates from inside */
-        vks_gpu_calibrate_for_batch(p->gpu, p->ms, &p->b);
-    p->run = p->nentries ? vks_gpu_run(p->gpu, p->ms, &p->b, &p->st, &p->err) : VKS_OK;
+    p->run = p->nentries ? run_stream(p) : VKS_OK;
     p->seconds = (vks__validate_now_ms() - p->t0) / 1e3;
     if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
         pthread_mutex_lock(&p->t->lock);
