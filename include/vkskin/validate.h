@@ -83,8 +83,10 @@ typedef void (*vks_validate_say_fn)(void *user, const char *line);
 typedef struct vks_validate_golden vks_validate_golden;
 
 typedef struct vks_validate_options {
-    double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1) */
-    double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default) */
+    double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1; below
+                                  0: zero, every difference a finding. Since 0.6) */
+    double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default; below
+                                  0: zero. Since 0.6) */
     int allow_bind_mismatch;   /* a failed bind-pose check is reported, not a finding */
     int readback_check;        /* 0 auto: the GPU reduces each chunk and the host checks the
                                   bytes it read where chunks come through a copy; 1 always;

@@ -70,10 +70,10 @@ static vks_validate_options options_of(const vks_validate_options *opt)
     if (opt) {
         vks_validate_options given = *opt;
         o = given;
-        if (!(given.tolerance_scale > 0))
-            o.tolerance_scale = 1.0;
+        if (!(given.tolerance_scale > 0)) /* below 0: zero itself, the strictest */
+            o.tolerance_scale = given.tolerance_scale < 0 ? 0 : 1.0;
         if (!(given.nmse > 0))
-            o.nmse = vks_diff_default_tolerance().nmse;
+            o.nmse = given.nmse < 0 ? 0 : vks_diff_default_tolerance().nmse;
         if (!given.max_chunk_bytes)
             o.max_chunk_bytes = (uint64_t)32 << 20;
         if (!given.sample_seed)

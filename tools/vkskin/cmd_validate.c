@@ -24,7 +24,6 @@
  * --allow-bind-mismatch. With several findings (and with --device all, several devices) the
  * exit code is the most severe. The reports (--junit, --report) are written whatever the
  * verdict. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,13 +468,13 @@ static void print_json(const vopts *vo, vks_validate_device *devs, uint32_t n, i
 }
 
 /* The library's options as the command line gives them. An explicit 0 (the strictest bound)
- * goes as the smallest positive number: the library reads 0 as "the default". */
+ * goes as -1: the library reads 0 as "the default", below 0 as zero. */
 static vks_validate_options run_options(const vcmd *v)
 {
     vks_validate_options o;
     vks_validate_options_init(&o);
-    o.tolerance_scale = v->vo.tolerance_scale > 0 ? v->vo.tolerance_scale : DBL_TRUE_MIN;
-    o.nmse = v->vo.nmse > 0 ? v->vo.nmse : DBL_TRUE_MIN;
+    o.tolerance_scale = v->vo.tolerance_scale > 0 ? v->vo.tolerance_scale : -1;
+    o.nmse = v->vo.nmse > 0 ? v->vo.nmse : -1;
     o.allow_bind_mismatch = v->vo.allow_mismatch;
     o.readback_check = v->readback_check;
     o.threads = v->threads;
