@@ -299,7 +299,7 @@ static void run_parts(vpart *parts, int n)
     for (int k = 0; k < n; k++)
         parts[k].t0 = t0;
     for (int k = 1; k < n; k++)
-        started[k] = vks__thread_start(&th[k], run_part, &parts[k], "validate's split: a context's poses on the "
+        started[k] = vks__thread_start(&th[k], run_part, &parts[k], "validate --device: a context's poses on the "
                                                                     "calling thread, after the others'") == 0;
     run_part(&parts[0]);
     for (int k = 1; k < n; k++)
