@@ -113,8 +113,7 @@ void main()
         idx[4] = m.idx01 & 0xffffu; idx[5] = m.idx01 >> 16; idx[6] = m.idx23 & 0xffffu; idx[7] = m.idx23 >> 16;
         wt[4] = m.w[0]; wt[5] = m.w[1]; wt[6] = m.w[2]; wt[7] = m.w[3];
     }
-    // Empty slots may carry any index: clamp it into the palette and let the zero weight
-    // cancel it (skin matrices are finite), so no branch per slot.
+    // Empty slots: any index, clamped into the palette; the zero weight cancels it (no branch).
     for (uint k = 0; k < INFLUENCES; k++) {
         if (!(wt[k] > 0.0))
             wt[k] = 0.0;
@@ -169,7 +168,7 @@ void main()
                     nn /= len;
             }
         }
-        REDUCE_VERTEX(live, pp, nn, pc.write_normals != 0u, ii + 1u == w.inst_count);
+        REDUCE_VERTEX(live, pp, nn, pc.write_normals != 0u);
         if (shared_pal) {
             uint s = lid * 3u, t = gl_WorkGroupSize.x * 3u + lid * 3u;
             stage[s] = pp.x; stage[s + 1u] = pp.y; stage[s + 2u] = pp.z;
@@ -189,4 +188,5 @@ void main()
             out_nrm[o] = nn.x; out_nrm[o + 1] = nn.y; out_nrm[o + 2] = nn.z;
         }
     }
+    REDUCE_FLUSH();
 }

@@ -2,7 +2,7 @@
 // deform.comp built with FUSED_REDUCE into its own module, src/gpu/vulkan/pipelines.c). Each
 // invocation folds the outputs it computes, while they are still in registers, into the
 // same ten words as reduce.comp (which says what each is) and adds them in with one atomic
-// per subgroup after its last instance: the outputs are read once, by the host, instead of
+// per subgroup after its instance loop: the outputs are read once, by the host, instead of
 // again by a pass of their own (on lavapipe that second read was a third of validate's GPU
 // work). The words are the same bits: the fold takes the floats the pass stores, only where it
 // stores them (`live`; normals only where it writes them). No shared memory and no barrier
@@ -30,9 +30,11 @@ void fold_flush()
 }
 
 // One output vertex (position pp, normal nn where normals are written) of the invocation's
-// instance; `last`, uniform over the workgroup: the work item's last instance, after which the
-// subgroup's words go to memory.
-void reduce_vertex(bool live, vec3 pp, vec3 nn, bool normals, bool last)
+// instance. Only the fold is in the instance loop: llvmpipe runs the body of an `if` with the
+// lanes masked off rather than jump over it, so a flush there, even under a condition true
+// once a work item, cost its atomics' per-lane loops at every instance (+45 % of the pass);
+// it comes after the loop (fold_flush), once a work item.
+void reduce_vertex(bool live, vec3 pp, vec3 nn, bool normals)
 {
     const uvec3 exp_mask = uvec3(0x7f800000u), sign = uvec3(0x80000000u);
     if (live) {
@@ -52,10 +54,10 @@ void reduce_vertex(bool live, vec3 pp, vec3 nn, bool normals, bool last)
                 fold_dev = max(fold_dev, floatBitsToUint(abs(length(nn) - 1.0)));
         }
     }
-    if (last)
-        fold_flush();
 }
-#define REDUCE_VERTEX(live, pp, nn, normals, last) reduce_vertex(live, pp, nn, normals, last)
+#define REDUCE_VERTEX(live, pp, nn, normals) reduce_vertex(live, pp, nn, normals)
+#define REDUCE_FLUSH() fold_flush() // after the instance loop, every invocation of the workgroup
 #else
-#define REDUCE_VERTEX(live, pp, nn, normals, last) // nothing: deform.spv stays the plain kernel
+#define REDUCE_VERTEX(live, pp, nn, normals) // nothing: deform.spv stays the plain kernel
+#define REDUCE_FLUSH()
 #endif
