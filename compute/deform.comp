@@ -19,6 +19,10 @@
 //     its per-lane loop for storage-buffer loads, which was 60 % of this kernel's time.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef FUSED_REDUCE // validate's variant (reduce_fold.glsl): subgroup arithmetic, a module of its own
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint INFLUENCES = 4;    // 1..4 or 8: slots read per vertex (8: slots
                                                       // 4..7 from the group's second records)
@@ -46,6 +50,7 @@ layout(std430, binding = 8) writeonly buffer OutNrm4 { vec4 out_nrm4[]; };
 layout(std430, binding = 9) readonly buffer Works { Work works[]; };
 #include "morph.glsl" // bindings 10 and 11
 layout(binding = 12) uniform samplerBuffer skin_texels; // binding 6 as RGBA32F texels
+#include "reduce_fold.glsl" // empty but in validate's variant
 
 layout(push_constant) uniform Push { uint work_base, work_count, grid_x, write_normals, morph; } pc;
 
@@ -108,8 +113,7 @@ void main()
         idx[4] = m.idx01 & 0xffffu; idx[5] = m.idx01 >> 16; idx[6] = m.idx23 & 0xffffu; idx[7] = m.idx23 >> 16;
         wt[4] = m.w[0]; wt[5] = m.w[1]; wt[6] = m.w[2]; wt[7] = m.w[3];
     }
-    // Empty slots may carry any index: clamp it into the palette and let the zero weight
-    // cancel it (skin matrices are finite), so no branch per slot.
+    // Empty slots: any index, clamped into the palette; the zero weight cancels it (no branch).
     for (uint k = 0; k < INFLUENCES; k++) {
         if (!(wt[k] > 0.0))
             wt[k] = 0.0;
@@ -164,6 +168,7 @@ void main()
                     nn /= len;
             }
         }
+        REDUCE_VERTEX(live, pp, nn, pc.write_normals != 0u);
         if (shared_pal) {
             uint s = lid * 3u, t = gl_WorkGroupSize.x * 3u + lid * 3u;
             stage[s] = pp.x; stage[s + 1u] = pp.y; stage[s + 2u] = pp.z;
@@ -183,4 +188,5 @@ void main()
             out_nrm[o] = nn.x; out_nrm[o + 1] = nn.y; out_nrm[o + 2] = nn.z;
         }
     }
+    REDUCE_FLUSH();
 }

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "validate_batch: %s: %s\n", models[k], err.msg);
             goto out;
         }
-        in[k] = (vks_validate_input){skins[k], models[k], a.instances, a.frames, {0}};
+        in[k] = (vks_validate_input){.skin = skins[k], .name = models[k], .instances = a.instances, .frames = a.frames};
         in[k].poses.kind = VKS_POSE_PROCEDURAL, in[k].poses.seed = a.seed;
     }
 

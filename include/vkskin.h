@@ -15,6 +15,7 @@
  *   5. compare:  vks_diff                                                 (check.h)
  *                per-vertex error maps, JUnit and HTML reports             (report.h)
  *                the whole validation as one call, its JSON report         (validate.h)
+ *   measure:     every engine on one workload, vkskin bench's JSON         (bench.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
  *      outputs never destroy what they replace                             (output.h)
@@ -47,9 +48,11 @@
 #include "vkskin/check.h"
 #include "vkskin/report.h"
 #include "vkskin/validate.h"
+#include "vkskin/bench.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"
 #include "vkskin/bake_job.h"
+#include "vkskin/deform_run.h"
 #include "vkskin/gltf.h"
 
 #endif

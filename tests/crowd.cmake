@@ -6,7 +6,8 @@ if(NOT VKSKIN_GPU)
 endif()
 add_library(vks_crowd_check STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/crowd_check.c)
 target_link_libraries(vks_crowd_check PUBLIC vks_testutil)
-foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_stream_crowd test_gpu_layers)
+foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_stream_crowd test_gpu_layers
+          test_gpu_stream_host)
   vks_add_test(NAME ${t} SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/${t}.c LABELS gpu)
   target_link_libraries(${t} PRIVATE vks_crowd_check vks_gpu_check)
   # leaked Vulkan objects are reported by the layer only when the device is destroyed

@@ -35,6 +35,13 @@ vks_add_test(NAME test_gpu_morph SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_g
   ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c LABELS gpu)
 target_link_libraries(test_gpu_morph PRIVATE vks_gpu_check)
 set_tests_properties(test_gpu_morph PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# validate's deform variant with the reduction folded in (compute/reduce_fold.glsl) on every
+# kernel variant (morph targets, 2, 4 and 8 influences; shared palette or not), against the
+# host's figures and the reduction's pass of its own (issue 41)
+vks_add_test(NAME test_gpu_reduce_fused SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_reduce_fused.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS gpu)
+target_link_libraries(test_gpu_reduce_fused PRIVATE vks_gpu_check)
+set_tests_properties(test_gpu_reduce_fused PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
              LABELS cpu)

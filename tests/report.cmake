@@ -8,9 +8,9 @@ vks_add_test(NAME test_report SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_repo
 add_executable(report_fault_vertices ${CMAKE_CURRENT_SOURCE_DIR}/unit/report_fault_vertices.c)
 target_link_libraries(report_fault_vertices PRIVATE vks_testutil)
 
-# golden.json's reader (validate --against), a CLI file built into the harness with cJSON
+# golden.json's reader (validate --against), a library file built into the harness with cJSON
 vks_add_fuzz(NAME fuzz_golden SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_golden.c
-  ${PROJECT_SOURCE_DIR}/tools/vkskin/golden_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
+  ${PROJECT_SOURCE_DIR}/src/check/golden_json.c SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/golden)
 foreach(t fuzz_golden fuzz_golden_replay)
   if(TARGET ${t})
     target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})

@@ -72,8 +72,8 @@ VKS_API void vks_pose_set_free(vks_pose_set *set);
  * (vks_pose_source, below) and for the GPU's instances (vks_instance, instance.h: the crowd,
  * the stream, the bake). Zero is procedural for both. A source takes PROCEDURAL, BIND, FRAMES
  * and CLIP (its layers ride on CLIP); an instance takes PROCEDURAL, BIND, LOCALS, CLIP and
- * LAYERS (a pose set goes to the GPU as LOCALS frames). Since 0.5 LOCALS and LAYERS are here
- * (before, vks_pose_kind and vks_pose_kind said them, with other numbers). */
+ * LAYERS (a pose set goes to the GPU as LOCALS frames), a stream's also HOST. Since 0.5
+ * LOCALS and LAYERS are here (before, vks_pose_kind and vks_pose_kind said them, with other numbers). */
 typedef enum vks_pose_kind {
     VKS_POSE_PROCEDURAL = 0, /* vks_pose_procedural at time frame / fps, per instance */
     VKS_POSE_BIND,           /* the bind locals, every instance and frame */
@@ -83,7 +83,10 @@ typedef enum vks_pose_kind {
                                 instance: one clip of the crowd's or stream's clips */
     VKS_POSE_LOCALS,         /* instances: locals the host gives (vks_instance.locals, and
                                 vks_crowd_set_locals) */
-    VKS_POSE_LAYERS          /* instances: up to VKS_MAX_LAYERS clips blended (the rule below) */
+    VKS_POSE_LAYERS,         /* instances: up to VKS_MAX_LAYERS clips blended (the rule below) */
+    VKS_POSE_HOST            /* stream instances posed by the host frame by frame (stream.h,
+                                get_locals): deformed as vks_gpu_run deforms a batch, to its
+                                very bits. Since 0.6 */
 } vks_pose_kind;
 
 struct vks_clip;

@@ -13,6 +13,7 @@
  *      d.clips = clips; d.clip_count = c; d.instances = in; d.instance_count = n;
  *      d.times = times; d.frame_count = f; d.deliver = my_callback; d.user = me;
  *      vks_stream_run(gpu, &d, &stats, &err)       or vks_stream_to_bake(gpu, &d, bake, ...)
+ *      (several contexts: vks_stream_run_split(gpus, models, n, &d, ...), see SPLIT)
  *   4. vks_gpu_models_free(models); vks_gpu_destroy(gpu)
  *
  * ORDER. Instances go in chunks (consecutive instances whose outputs for one frame fit
@@ -29,6 +30,15 @@
  * callback of the frame before). The numbers do not depend on the ring or the chunks: frame N
  * is what vks_crowd_run_frame at times[N] and vks_crowd_read give.
  *
+ * HOST POSES. Instances whose pose is VKS_POSE_HOST take their locals (and morph weights) from
+ * desc.get_locals (get_weights) frame by frame; the stream uploads them as vks_gpu_run does a
+ * batch's and deforms them on its ring of buffer sets (no crowd, no pose parameters, no root:
+ * the very bits vks_gpu_run gives for the same locals). A stream's instances are then all
+ * HOST (mixed: VKS_ERR_INVALID). chunk_bytes is then also the batch's max_chunk_bytes (gpu.h;
+ * 0: the tuning table's chunk_bytes for the device, vks_gpu_shape_info); a frame of a chunk may come in several deliveries (one
+ * per model, or where the GPU's chunks cut it), in order; with reduce, gpu_figures comes with
+ * a delivery that is a whole GPU chunk (NULL otherwise). The engine of vkskin deform --gpu.
+ *
  * THREADS. One stream at a time per context (it submits to the context's queue, see
  * gpu_vulkan.h); separate contexts may stream from separate threads.
  */
@@ -38,6 +48,7 @@
 #include "bake.h"
 #include "crowd.h"
 #include "crowd_file.h"
+#include "deform_run.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,6 +103,11 @@ typedef struct vks_stream_desc {
     int reduce;                          /* nonzero: each delivery carries gpu_figures (the
                                             readback check: validate asks; deform and bake do
                                             not, and pay nothing for it). Since 0.4. */
+    /* VKS_POSE_HOST instances (see HOST POSES): instance i's node_count locals at frame f
+       (f indexes times), and optionally its target_count morph weights (NULL: the defaults).
+       Asked on the calling thread as the GPU's chunks are filled. Since 0.6. */
+    void (*get_locals)(void *user, uint32_t i, uint32_t frame, vks_affine *out);
+    void (*get_weights)(void *user, uint32_t i, uint32_t frame, float *out);
 } vks_stream_desc;
 
 typedef struct vks_stream_stats {
@@ -109,6 +125,29 @@ typedef struct vks_stream_stats {
  * consumer's stop. stats may be NULL. */
 VKS_API vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *desc, vks_stream_stats *stats,
                                   vks_error *err);
+
+/* SPLIT. The stream over several contexts, gpus[k] with the desc's models uploaded as
+ * models[k] (desc->models is ignored; desc->clips are uploaded on every context, so a split
+ * takes clips, not gpu_clips), each context streaming its share of the instances on a thread of
+ * its own, for the same results as one context, bit for bit. vks_stream_run_split: each context
+ * a contiguous run of the instances, and desc->deliver sees the very deliveries, in the very
+ * order, one context's stream gives (a chunk that two runs share comes as its pieces, one after
+ * the other), one call at a time but on whichever context's thread delivered it. So get_instance
+ * is called from every context's thread at once: it must be safe to. shares (may be NULL) says
+ * what each context took (instances), stats (may be NULL) the contexts' sums. count 1: one
+ * context, on this thread. Where a thread cannot be had, everything runs on gpus[0]. Since 0.6. */
+VKS_API vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                        const vks_stream_desc *desc, vks_stream_stats *stats,
+                                        vks_context_shares *shares, vks_error *err);
+
+/* vks_stream_to_bake across the contexts (SPLIT): the instances in pieces whose frames fit a
+ * context's share of memory_bytes (0: 64 MiB), dealt round-robin, each written in its turn, so the
+ * bake gets the writes one context makes. desc->deliver, when set, observes each delivery after it
+ * is taken (progress), in the desc's numbering, on the contexts' threads, possibly at once.
+ * Since 0.6. */
+VKS_API vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                            const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
+                                            vks_stream_stats *stats, vks_context_shares *shares, vks_error *err);
 
 /* The stream written to a bake (bake.h) opened for instance_count instances and frame_count
  * frames of one model (every instance's model must have the bake's vertex count): instance

@@ -6,21 +6,29 @@
  *        vks_gpu_create(&gopt, &gpu, &err)
  *   2. one input per model: the skin, a name for the report, how many instances and frames,
  *      and where their poses come from (pose.h; zeroed: procedural, seed 0):
- *        vks_validate_input in = {skin, "hero.dff", 1000, 1};
+ *        vks_validate_input in = {.skin = skin, .name = "hero.dff", .instances = 1000, .frames = 1};
+ *      clips or a crowd the GPU samples itself (vkskin validate --clip / --crowd): in.poses a
+ *      VKS_POSE_CLIP source for the reference, in.gpu_instance the same instances as the
+ *      stream plays them (instance.h), opt.clips what they play:
+ *        in.gpu_instance = my_instance; in.gpu_instance_user = me;
  *   3. options (vks_validate_options_init: the derived tolerances, 32 MiB chunks, the
  *      readback check where chunks come through a copy; a zeroed struct means the same):
  *        vks_validate_options opt; vks_validate_options_init(&opt);
  *        opt.progress = on_progress, opt.progress_user = me;       optional
+ *        opt.more_contexts = others, opt.more_context_count = n;    a batch split over contexts
+ *        vks_validate_golden_save(dir, ...) or _against(dir, ...) -> opt.golden   a golden
  *   4. vks_validate_run(gpu, &in, 1, &opt, &result, &err)
- *      the GPU deforms every input's instances in one batch; as each chunk comes back the CPU
- *      reference (double) deforms the same poses and the chunk is compared (check.h) and
+ *      the GPU deforms every input's instances in one batch (with gpu_instance: streams them,
+ *      stream.h, frame by frame); as each chunk comes back the CPU reference (double)
+ *      deforms the same poses and the chunk is compared (check.h) and
  *      mapped per vertex (report.h); each model's bind pose is checked too (cpu.h). Only a
  *      chunk is held in memory. VKS_OK means the run completed: the verdict is
  *      result.pass / result.exit_code, the numbers are in result.devices[0].reports[i].
  *   5. vks_validate_write_json(&result, stdout, &err)   or vks_validate_json(&result) (malloc'd)
  *      JUnit or HTML: vks_validate_report_device(&result.devices[0], &dev), then a vks_report
  *      of that device for vks_report_junit / vks_report_html (report.h)
- *   6. vks_validate_result_free(&result), then the models and the context.
+ *   6. vks_validate_result_free(&result) (a saved golden: vks_validate_golden_finish first,
+ *      then vks_validate_golden_free), then the models and the context.
  *
  * VERDICT
  *   Per file: positions and normals within tolerance (check.h: 3e-5 x the error scale per
@@ -31,9 +39,11 @@
  *   not what the GPU wrote), _BIND; the worst of them.
  *
  * THREADS
- *   vks_validate_run uses its context from the calling thread, where progress is called; each
- *   chunk's reference is shared with threads it starts for the chunk (options.threads) while
- *   the GPU deforms the next. Results are independent: writers only read them.
+ *   vks_validate_run uses its context from the calling thread, where progress and say are
+ *   called (with more_contexts: from the contexts' threads, one call at a time); each chunk's
+ *   reference is shared with a pool of threads (options.threads) started at the first chunk
+ *   and kept for the run, while the GPU deforms the next. Results are independent: writers
+ *   only read them. A golden is used by one run at a time.
  */
 #ifndef VKSKIN_VALIDATE_H
 #define VKSKIN_VALIDATE_H
@@ -45,6 +55,7 @@
 #include "gpu.h"
 #include "pose.h"
 #include "report.h"
+#include "stream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,10 +72,21 @@ enum {
 
 /* Called after each chunk is compared: poses done of the run's total. */
 typedef void (*vks_validate_progress_fn)(void *user, uint64_t poses_done, uint64_t poses_total);
+/* A finding's or a failure's line as it comes (a readback mismatch, a golden that cannot be
+ * read, a sampled chunk outside its bound), newline ended; vkskin validate prints it on stderr. */
+typedef void (*vks_validate_say_fn)(void *user, const char *line);
+
+/* A golden (vkskin validate --save-golden DIR / --against DIR): each input's GPU results stored
+ * as DIR/<k>.raw (per pose its positions then its normals, float32) with DIR/golden.json saying
+ * what made them, or read back and compared by the same metrics and tolerances. Made by
+ * vks_validate_golden_save or _against below, used by runs through vks_validate_options.golden. */
+typedef struct vks_validate_golden vks_validate_golden;
 
 typedef struct vks_validate_options {
-    double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1) */
-    double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default) */
+    double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1; below
+                                  0: zero, every difference a finding. Since 0.6) */
+    double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default; below
+                                  0: zero. Since 0.6) */
     int allow_bind_mismatch;   /* a failed bind-pose check is reported, not a finding */
     int readback_check;        /* 0 auto: the GPU reduces each chunk and the host checks the
                                   bytes it read where chunks come through a copy; 1 always;
@@ -86,6 +108,31 @@ typedef struct vks_validate_options {
                                   message it counted fails the run */
     vks_validate_progress_fn progress; /* may be NULL */
     void *progress_user;
+    /* Since 0.6: */
+    vks_validate_say_fn say;   /* may be NULL (silent) */
+    void *say_user;
+    vks_validate_golden *golden; /* store into or compare with a golden (NULL: none) */
+    /* the batch split across several contexts (vkskin validate --device all or a list): the
+       run's gpu and these others each deform one contiguous span of every input's poses, on a
+       thread each, compared in pose order, so the verdict is one device's bit for bit. Every
+       skin is uploaded to each. NULL: the run's gpu alone. The GPU-clip route (inputs with
+       gpu_instance) splits only through run_stream below; the contexts' validation-layer
+       messages count either way. */
+    vks_gpu *const *more_contexts;
+    uint32_t more_context_count; /* at most VKS_VALIDATE_MAX_CONTEXTS - 1 */
+    /* what the inputs' GPU instances play (stream.h: clips, or gpu_clips already uploaded for
+       the inputs' skins as models 0..count-1) */
+    const vks_clip *const *clips;
+    uint32_t clip_count;
+    const vks_gpu_clips *gpu_clips;
+    /* how the GPU-clip route's stream runs (NULL: vks_stream_run(gpu, desc, stats, err)): a host
+       that splits a stream across several contexts (vkskin validate --device all does) gives a
+       function that delivers desc's frames as one context's vks_stream_run would, in the same
+       order, each delivery a whole chunk's frame of consecutive instances; desc->layers is
+       then the host's to set, and the instances are asked for only by the host's streams */
+    vks_result (*run_stream)(void *user, vks_gpu *gpu, const vks_stream_desc *desc, vks_stream_stats *stats,
+                             vks_error *err);
+    void *run_stream_user;
 } vks_validate_options;
 
 /* The defaults spelled out (what a zeroed struct means too). */
@@ -96,7 +143,19 @@ typedef struct vks_validate_input {
     const char *name;          /* how the report names it (its file's path); not copied */
     uint32_t instances;        /* >= 1 */
     uint32_t frames;           /* per instance (0: 1); pose p is instance p / frames, frame p % frames */
-    vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0 */
+    vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0. What the CPU reference
+                                  deforms, and with no gpu_instance what the GPU gets too */
+    /* Since 0.6, the GPU-clip route (vkskin validate --clip / --crowd): the GPU samples the
+       clips itself through the stream (stream.h), instance j as gpu_instance gives it (its
+       model is set here; clip numbers index options.clips / gpu_clips), at frame f's time
+       vks_pose_source_time(&inputs[0].poses, f); the reference samples poses (which must play
+       the same clips) in double. Every input of a run takes the same route. NULL: the host
+       poses the GPU's instances (poses). */
+    void (*gpu_instance)(void *user, uint32_t instance, vks_instance *out);
+    void *gpu_instance_user;
+    const vks_affine *roots;   /* per instance, the root the GPU applies after skinning
+                                  (columns x, y, z, translation), applied to the reference's
+                                  vertices too; NULL: none */
 } vks_validate_input;
 
 /* One file's findings on one device beside its vks_report_file (report.h: the metrics, error
@@ -115,6 +174,7 @@ typedef struct vks_validate_file {
     /* a sampled run (vkskin validate --sample): per instance 1 where compared (NULL: every one) */
     uint32_t instances;
     const uint8_t *sampled;
+    uint32_t delivered;        /* poses the GPU delivered (of instances x frames). Since 0.6 */
 } vks_validate_file;
 
 /* How a run split across several contexts shared its work, one entry a context. */
@@ -188,6 +248,31 @@ VKS_API int vks_validate_device_pass(const vks_validate_device *d);
 /* The device as report.h's writers take it (vks_report_junit, vks_report_html): out->files
  * points into d. */
 VKS_API void vks_validate_report_device(const vks_validate_device *d, vks_report_device *out);
+
+/* ---- goldens ---- */
+
+/* FNV-1a 64 of a model file's bytes: a golden's model hash (a changed model is never compared). */
+VKS_API uint64_t vks_validate_model_hash(const void *bytes, size_t size);
+/* Opens DIR/<k>.raw of every input for writing (DIR exists; temp names until finish): the run
+ * that takes it stores each input's GPU results there. hashes[k]: input k's model hash. */
+VKS_API vks_result vks_validate_golden_save(const char *dir, const vks_validate_input *inputs, uint32_t count,
+                                            const uint64_t *hashes, vks_validate_golden **out, vks_error *err);
+/* Reads DIR/golden.json and opens the raw of each input it holds; an input it does not (another
+ * model hash, pose count, vertex count or pose_spec, the words that made the poses) gets a
+ * mismatch, said by the run's reports and never compared. VKS_ERR_IO or VKS_ERR_FORMAT (naming the
+ * JSON path) when golden.json cannot be read at all. */
+VKS_API vks_result vks_validate_golden_against(const char *dir, const char *pose_spec,
+                                               const vks_validate_input *inputs, uint32_t count,
+                                               const uint64_t *hashes, vks_validate_golden **out, vks_error *err);
+/* Why input k is not compared with the golden (NULL: it is). */
+VKS_API const char *vks_validate_golden_mismatch(const vks_validate_golden *g, uint32_t input);
+/* A saved golden after its run: commit (the run completed) renames the raws in place and writes
+ * golden.json (pose_spec, engine and device said in it); else they are removed. VKS_ERR_IO when
+ * a raw could not be written or closed. */
+VKS_API vks_result vks_validate_golden_finish(vks_validate_golden *g, const char *pose_spec, const char *engine,
+                                             const char *device, int commit, vks_error *err);
+/* Closes what is open (an unfinished save is removed); NULL is fine. */
+VKS_API void vks_validate_golden_free(vks_validate_golden *g);
 
 /* The JSON report, as vkskin validate --json prints it: one device's object, or with several
  * devices {"tolerance_scale", "nmse", "devices": [...], "exit_code", "pass"}. Indented, no

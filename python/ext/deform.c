@@ -19,14 +19,7 @@ typedef struct plan {
     int engine, threads, normals;
     vks_gpu *gpu;
     vks_pose_source src;            /* procedural or clip */
-    vks_clip_play *plays;           /* clips: one per instance */
-    const vks_clip **clips;         /* the clips the instances play (a crowd's distinct ones) */
-    vks_clip_binding *bindings;     /* each bound to the model */
-    uint32_t clip_count, bound;
-    const int32_t *sources;         /* per instance: index into clips, -1 the bind pose */
-    const vks_affine *roots;        /* per instance: where it stands (NULL: the origin) */
-    vkspy_layer_input layers_in;    /* a crowd's layers (counts NULL: none) */
-    vks_clip_layers *layers;        /* made of them over the bound clips */
+    vkspy_plays pl;                 /* clips: what each instance plays (sources NULL: none) */
     double *root_motion;            /* out: (instances, frames, 4), or NULL */
     const float *poses;             /* user locals (pose_instances, pose_frames, nodes, 12), or NULL */
     uint32_t pose_instances, pose_frames;
@@ -101,9 +94,9 @@ static vks_result run_jobs(const plan *p, vks_error *err)
             r = vks_cpu_fast_run(&job, p->threads, err);
         else
             r = vks_gpu_run_job(p->gpu, models, 0, &job, NULL, err);
-        for (uint32_t k = 0; r == VKS_OK && p->roots && k < n; k++) { /* as the GPU's crowd places them */
+        for (uint32_t k = 0; r == VKS_OK && p->pl.roots && k < n; k++) { /* as the GPU's crowd places them */
             size_t o = (size_t)k * s->vertex_count * 3;
-            vks_apply_root(s, &p->roots[(first + k) / p->frames], job.positions + o,
+            vks_apply_root(s, &p->pl.roots[(first + k) / p->frames], job.positions + o,
                              job.normals ? job.normals + o : NULL);
         }
     }
@@ -139,21 +132,13 @@ static vks_result run_stream(const plan *p, vks_error *err)
         r = vks_gpu_upload(p->gpu, &s, 1, &models, err);
     for (uint32_t f = 0; r == VKS_OK && f < p->frames; f++)
         times[f] = vks_pose_source_time(&p->src, f);
-    for (uint32_t i = 0; r == VKS_OK && i < p->instances; i++) {
-        const vks_clip_play *pl = &p->plays[i];
-        in[i].pose = p->sources[i] >= 0 ? VKS_POSE_CLIP : VKS_POSE_BIND;
-        if (p->layers && p->layers[i].count)
-            vkspy_layers_stream(&p->layers_in, i, &in[i]);
-        in[i].root = p->roots ? p->roots[i] : vks_affine_identity();
-        in[i].clip = p->sources[i] >= 0 ? (uint32_t)p->sources[i] : 0;
-        in[i].clip_start = pl->start, in[i].clip_speed = pl->speed;
-        in[i].clip_cycle = (vks_cycle)pl->cycle;
-    }
+    for (uint32_t i = 0; r == VKS_OK && i < p->instances; i++)
+        vkspy_plays_instance(&p->pl, i, &in[i]);
     if (r == VKS_OK) {
         vks_stream_desc d = {0};
         d.models = models, d.skins = &s, d.model_count = 1;
-        d.clips = p->clips, d.clip_count = p->clip_count;
-        d.layers = p->layers != NULL;
+        d.clips = p->pl.clips, d.clip_count = p->pl.clip_count;
+        d.layers = p->pl.layers != NULL;
         d.instances = in, d.instance_count = p->instances;
         d.times = times, d.frame_count = p->frames;
         d.no_normals = !p->nrm;
@@ -164,38 +149,6 @@ static vks_result run_stream(const plan *p, vks_error *err)
     free(times);
     free(in);
     return r;
-}
-
-/* Binds every clip the instances play and makes their plays (pose.h: a NULL clip is the bind
- * pose). The fast engine samples in float, as deform --cpu-fast does. */
-static vks_result plan_plays(plan *p, const float *starts, const float *speeds, const int32_t *cycles,
-                             vks_error *err)
-{
-    p->plays = calloc(p->instances, sizeof *p->plays);
-    p->bindings = calloc(p->clip_count ? p->clip_count : 1, sizeof *p->bindings);
-    if (!p->plays || !p->bindings)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
-    for (; p->bound < p->clip_count; p->bound++) {
-        vks_result r = vks_clip_bind(p->clips[p->bound], p->skin, &p->bindings[p->bound], err);
-        if (r != VKS_OK)
-            return r;
-    }
-    for (uint32_t i = 0; i < p->instances; i++) {
-        vks_clip_play *pl = &p->plays[i];
-        if (p->sources[i] >= 0)
-            pl->clip = p->clips[p->sources[i]], pl->binding = &p->bindings[p->sources[i]];
-        pl->start = starts[i], pl->speed = speeds[i], pl->cycle = cycles[i];
-    }
-    if (p->layers_in.counts) {
-        if (!(p->layers = calloc(p->instances, sizeof *p->layers)))
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "deform", "out of memory");
-        vkspy_layers_make(&p->layers_in, p->instances, p->clips, p->bindings, p->layers);
-    }
-    p->src.kind = VKS_POSE_CLIP;
-    p->src.layers = p->layers;
-    p->src.plays = p->plays, p->src.play_count = p->instances;
-    p->src.fast_sampling = p->engine == ENGINE_CPU_FAST;
-    return VKS_OK;
 }
 
 static int parse_engine(PyObject *ctx, const char *name)
@@ -229,79 +182,17 @@ static int plan_poses(plan *p, PyArrayObject *a)
     return 1;
 }
 
-/* An array argument of the plays: C-contiguous, of the type and element count given. */
-static int plays_array(PyObject *o, int type, npy_intp count, const void **out)
+/* Binds every clip the instances play and makes their plays (pose.h: a NULL clip is the bind
+ * pose; the fast engine samples in float, as deform --cpu-fast does), then runs the engine. */
+static vks_result run_plan(plan *p, vks_error *err)
 {
-    if (o == Py_None) {
-        *out = NULL;
-        return 1;
-    }
-    PyArrayObject *a = (PyArrayObject *)o;
-    if (!PyArray_Check(o) || PyArray_TYPE(a) != type || !PyArray_IS_C_CONTIGUOUS(a) || PyArray_SIZE(a) != count) {
-        vkspy_raise_code(VKS_ERR_INVALID, NULL, "crowd arrays: %lld entries each, C-contiguous", (long long)count);
-        return 0;
-    }
-    *out = PyArray_DATA(a);
-    return 1;
-}
-
-/* plays = (clips [(Clips, index)], sources int32, starts float32, speeds float32, cycles int32,
- * roots float32 (instances, 4, 3) or None): what every instance plays. */
-static int parse_plays(plan *p, PyObject *plays, const float **starts, const float **speeds, const int32_t **cycles)
-{
-    PyObject *refs, *src, *st, *sp, *cy, *roots, *layers = Py_None;
-    if (!PyArg_ParseTuple(plays, "O!OOOOO|O", &PyList_Type, &refs, &src, &st, &sp, &cy, &roots, &layers))
-        return 0;
-    npy_intp n = p->instances;
-    if (!plays_array(src, NPY_INT32, n, (const void **)&p->sources) || !p->sources ||
-        !plays_array(st, NPY_FLOAT32, n, (const void **)starts) || !*starts ||
-        !plays_array(sp, NPY_FLOAT32, n, (const void **)speeds) || !*speeds ||
-        !plays_array(cy, NPY_INT32, n, (const void **)cycles) || !*cycles ||
-        !plays_array(roots, NPY_FLOAT32, n * 12, (const void **)&p->roots))
-        return 0;
-    p->clip_count = (uint32_t)PyList_GET_SIZE(refs);
-    if (!(p->clips = calloc(p->clip_count ? p->clip_count : 1, sizeof *p->clips))) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (uint32_t k = 0; k < p->clip_count; k++) {
-        PyObject *set;
-        unsigned index;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(refs, k), "O!I", &vkspy_clips_type, &set, &index))
-            return 0;
-        if (index >= ((vkspy_clips *)set)->set->clip_count) {
-            vkspy_raise_code(VKS_ERR_INVALID, NULL, "clip %u is not in the clip file", index);
-            return 0;
-        }
-        p->clips[k] = &((vkspy_clips *)set)->set->clips[index];
-    }
-    for (npy_intp i = 0; i < n; i++)
-        if (p->sources[i] >= (int32_t)p->clip_count) {
-            vkspy_raise_code(VKS_ERR_INVALID, NULL, "instance %lld plays clip %d of %u", (long long)i,
-                             p->sources[i], p->clip_count);
-            return 0;
-        }
-    return layers == Py_None || vkspy_layers_parse(layers, n, p->clip_count, &p->layers_in);
-}
-
-static vks_result run_plan(plan *p, const float *starts, const float *speeds, const int32_t *cycles, vks_error *err)
-{
-    vks_result r = p->sources ? plan_plays(p, starts, speeds, cycles, err) : VKS_OK;
+    vks_result r = p->pl.sources ? vkspy_plays_bind(&p->pl, p->skin, p->engine == ENGINE_CPU_FAST, &p->src, err)
+                                 : VKS_OK;
     if (r == VKS_OK)
-        r = p->sources && p->engine == ENGINE_GPU ? run_stream(p, err) : run_jobs(p, err);
+        r = p->pl.sources && p->engine == ENGINE_GPU ? run_stream(p, err) : run_jobs(p, err);
     if (r == VKS_OK && p->root_motion) /* the reference's motion, whatever the engine */
-        vkspy_layers_root_track(p->layers, p->skin, &p->src, p->instances, p->frames, p->root_motion);
+        vkspy_layers_root_track(p->pl.layers, p->skin, &p->src, p->instances, p->frames, p->root_motion);
     return r;
-}
-
-static void plan_free(plan *p)
-{
-    for (uint32_t k = 0; k < p->bound; k++)
-        vks_clip_binding_free(&p->bindings[k]);
-    free(p->bindings);
-    free(p->plays);
-    free(p->clips);
-    free(p->layers);
 }
 
 /* An output array given to write into (deform(out=)): float32, C-contiguous, writeable, of
@@ -322,8 +213,7 @@ static PyArrayObject *output(PyObject *given, const npy_intp *dims)
 }
 
 /* The outputs and the run, the GIL released (a context's lock held for the GPU). */
-static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *starts, const float *speeds,
-                     const int32_t *cycles, int normals, PyObject *out_pos, PyObject *out_nrm)
+static PyObject *run(plan *p, PyObject *model, PyObject *ctx, int normals, PyObject *out_pos, PyObject *out_nrm)
 {
     npy_intp dims[4] = {p->instances, p->frames, p->skin->vertex_count, 3};
     PyArrayObject *pos = output(out_pos, dims);
@@ -334,7 +224,7 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
         return NULL;
     }
     PyArrayObject *motion = NULL;
-    if (vkspy_layers_root_motion(&p->layers_in, p->instances)) {
+    if (vkspy_layers_root_motion(&p->pl.layers_in, p->instances)) {
         npy_intp mdims[3] = {p->instances, p->frames, 4};
         if (!(motion = (PyArrayObject *)PyArray_EMPTY(3, mdims, NPY_FLOAT64, 0))) {
             Py_DECREF(pos);
@@ -354,7 +244,7 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
     if (lock && ((vkspy_context *)ctx)->gpu != p->gpu) /* closed on another thread meanwhile */
         r = vks_error_set(&err, VKS_ERR_INVALID, VKS_NO_OFFSET, "context", "the context was closed");
     else
-        r = run_plan(p, starts, speeds, cycles, &err);
+        r = run_plan(p, &err);
     if (lock)
         PyThread_release_lock(lock);
     Py_END_ALLOW_THREADS
@@ -371,7 +261,7 @@ static PyObject *run(plan *p, PyObject *model, PyObject *ctx, const float *start
 /* deform(model, engine, context, instances, frames, fps, time, seed, max_angle, poses, plays,
  *        normals, threads, out_positions, out_normals) -> (positions, normals or None, root
  * motion (instances, frames, 4) or None);
- * vkskin/_api.py checks the Python types and makes plays (parse_plays). */
+ * vkskin/_api.py checks the Python types and makes plays (vkspy_plays_parse). */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self, (void)kwargs;
@@ -401,12 +291,10 @@ PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs)
         return vkspy_raise_code(VKS_ERR_LIMIT, NULL, "instances and frames must be >= 1, their outputs within memory");
     p.src.kind = VKS_POSE_PROCEDURAL;
     p.src.seed = seed, p.src.fps = fps, p.src.start_time = time, p.src.max_angle = max_angle;
-    const float *starts = NULL, *speeds = NULL;
-    const int32_t *cycles = NULL;
     PyObject *out = NULL;
     if ((poses_obj == Py_None || plan_poses(&p, (PyArrayObject *)poses_obj)) &&
-        (plays == Py_None || parse_plays(&p, plays, &starts, &speeds, &cycles)))
-        out = run(&p, model, ctx, starts, speeds, cycles, normals, out_pos, out_nrm);
-    plan_free(&p);
+        (plays == Py_None || vkspy_plays_parse(plays, instances, &p.pl)))
+        out = run(&p, model, ctx, normals, out_pos, out_nrm);
+    vkspy_plays_free(&p.pl);
     return out;
 }

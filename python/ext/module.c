@@ -83,6 +83,8 @@ static PyMethodDef methods[] = {
     {"vat_write", (PyCFunction)(void (*)(void))vkspy_vat_write, METH_VARARGS | METH_KEYWORDS, "VAT files"},
     {"validate", (PyCFunction)(void (*)(void))vkspy_validate, METH_VARARGS | METH_KEYWORDS,
      "validate.h's run: the JSON report (str)"},
+    {"bench", (PyCFunction)(void (*)(void))vkspy_bench, METH_VARARGS | METH_KEYWORDS,
+     "bench.h's run: the JSON report (str)"},
     {"bake", (PyCFunction)(void (*)(void))vkspy_bake, METH_VARARGS | METH_KEYWORDS,
      "bake_job.h's run: (summary dict, first error logged)"},
     {"version", version, METH_NOARGS, "the library's version string"},

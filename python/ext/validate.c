@@ -1,6 +1,8 @@
 /* vkskin.validate(): the GPU against the CPU reference through the library's validate.h, the
  * report handed back as the JSON text `vkskin validate --json` prints (vkskin/_api.py parses
- * it), the GIL released while the run goes and re-acquired for each progress call. */
+ * it), the GIL released while the run goes and re-acquired for each progress call. Procedural
+ * poses go to the GPU from the host; clips and crowds (plays.c) are sampled by the GPU's
+ * stream, each input's clips numbered after the inputs' before it in the run's clip list. */
 #include "vkskin_py.h"
 
 #include <stdlib.h>
@@ -28,21 +30,66 @@ static void on_progress(void *user, uint64_t done, uint64_t total)
     PyGILState_Release(g);
 }
 
-/* One (model, name, instances, frames, seed, fps, max_angle) tuple as a procedural input. */
-static int parse_input(PyObject *t, vks_validate_input *in)
+/* An input's clips: what its instances play, and where its clips start in the run's list. */
+typedef struct clip_input {
+    vkspy_plays pl;
+    uint32_t first_clip;
+} clip_input;
+
+/* Instance i of an input as the GPU stream plays it, its clips numbered in the run's list. */
+static void gpu_instance(void *user, uint32_t i, vks_instance *out)
 {
-    PyObject *model;
+    const clip_input *c = user;
+    vkspy_plays_instance(&c->pl, i, out);
+    out->clip += c->first_clip;
+    for (uint32_t k = 0; k < out->layer_count && k < VKS_MAX_LAYERS; k++) {
+        out->layers[k].clip += c->first_clip;
+        if (out->layers[k].reference) /* 1 + a clip's number */
+            out->layers[k].reference += c->first_clip;
+    }
+}
+
+/* One (model, name, instances, frames, seed, fps, max_angle, time, plays) tuple as an input:
+ * procedural poses, or (plays not None) clips the GPU samples, bound to the model here. */
+static int parse_input(PyObject *t, vks_validate_input *in, clip_input *c)
+{
+    PyObject *model, *plays;
     const char *name;
     unsigned instances, frames;
     unsigned long long seed;
-    float fps, max_angle;
-    if (!PyArg_ParseTuple(t, "O!sIIKff", &vkspy_model_type, &model, &name, &instances, &frames, &seed, &fps,
-                          &max_angle))
+    float fps, max_angle, time;
+    if (!PyArg_ParseTuple(t, "O!sIIKfffO", &vkspy_model_type, &model, &name, &instances, &frames, &seed, &fps,
+                          &max_angle, &time, &plays))
         return 0;
-    *in = (vks_validate_input){((vkspy_model *)model)->skin, name, instances, frames, {0}};
+    *in = (vks_validate_input){.skin = ((vkspy_model *)model)->skin, .name = name, .instances = instances,
+                               .frames = frames};
     in->poses.kind = VKS_POSE_PROCEDURAL, in->poses.seed = seed;
-    in->poses.fps = fps, in->poses.max_angle = max_angle;
+    in->poses.fps = fps, in->poses.max_angle = max_angle, in->poses.start_time = time;
+    if (plays == Py_None)
+        return 1;
+    vks_error err = {0};
+    if (!vkspy_plays_parse(plays, instances, &c->pl))
+        return 0;
+    if (vkspy_plays_bind(&c->pl, in->skin, 0, &in->poses, &err) != VKS_OK) {
+        vkspy_raise(&err, name);
+        return 0;
+    }
+    in->roots = c->pl.roots;
+    in->gpu_instance = gpu_instance, in->gpu_instance_user = c;
     return 1;
+}
+
+/* Every input's clips in one list (each input's numbered from its first_clip); 0 without memory. */
+static int clip_list(const clip_input *c, Py_ssize_t n, const vks_clip ***out, uint32_t *count)
+{
+    uint32_t total = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        total += c[i].pl.clip_count;
+    *out = calloc(total ? total : 1, sizeof **out), *count = 0;
+    for (Py_ssize_t i = 0; *out && i < n; i++)
+        for (uint32_t k = 0; k < c[i].pl.clip_count; k++)
+            (*out)[(*count)++] = c[i].pl.clips[k];
+    return *out != NULL;
 }
 
 /* The run on ctx's queue (its lock held: one run at a time), the GIL released. */
@@ -61,7 +108,7 @@ static vks_result run_locked(vkspy_context *ctx, vks_gpu *gpu, const vks_validat
     return r;
 }
 
-/* validate(context, inputs [(model, name, instances, frames, seed, fps, max_angle)...],
+/* validate(context, inputs [(model, name, instances, frames, seed, fps, max_angle, time, plays)...],
  *          tolerance_scale, nmse, allow_bind_mismatch, sample_count, sample_seed, threads,
  *          progress) -> the JSON report (str) */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs)
@@ -81,20 +128,30 @@ PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs)
     if (!gpu || n < 1)
         return vkspy_raise_code(VKS_ERR_INVALID, NULL, gpu ? "validate: no model given" : "the context was closed");
     vks_validate_input *in = calloc((size_t)n, sizeof *in);
-    if (!in)
-        return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!parse_input(PyList_GET_ITEM(inputs, i), &in[i])) {
-            free(in);
-            return NULL;
-        }
+    clip_input *clips = calloc((size_t)n, sizeof *clips);
+    const vks_clip **list = NULL;
+    PyObject *out = NULL;
+    if (!in || !clips) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        clips[i].first_clip = opt.clip_count;
+        if (!parse_input(PyList_GET_ITEM(inputs, i), &in[i], &clips[i]))
+            goto done;
+        opt.clip_count += clips[i].pl.clip_count;
+    }
+    if (!clip_list(clips, n, &list, &opt.clip_count)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    opt.clips = list;
     progress_state ps = {progress == Py_None ? NULL : progress, NULL, NULL, NULL};
     if (ps.callable)
         opt.progress = on_progress, opt.progress_user = &ps;
     vks_validate_result res = {0};
     vks_error err = {0};
     vks_result r = run_locked((vkspy_context *)ctx, gpu, in, (uint32_t)n, &opt, &res, &err);
-    PyObject *out = NULL;
     if (ps.type)
         PyErr_Restore(ps.type, ps.value, ps.trace);
     else if (r != VKS_OK)
@@ -105,6 +162,9 @@ PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs)
         free(json);
     }
     vks_validate_result_free(&res);
-    free(in);
+done:
+    for (Py_ssize_t i = 0; clips && i < n; i++)
+        vkspy_plays_free(&clips[i].pl);
+    free(list), free(clips), free(in);
     return out;
 }

@@ -74,6 +74,29 @@ int vkspy_layers_root_motion(const vkspy_layer_input *in, uint32_t instances);
 void vkspy_layers_root_track(const vks_clip_layers *layers, const vks_skin *skin, const vks_pose_source *src,
                              uint32_t instances, uint32_t frames, double *out);
 
+/* What instances play (plays.c; vkskin/_api.py's plays tuple): the clips bound to a model,
+ * each instance's play, root and layers. */
+typedef struct vkspy_plays {
+    uint32_t instances;
+    const vks_clip **clips;         /* the clips the instances play (a crowd's distinct ones) */
+    vks_clip_binding *bindings;     /* each bound to the model */
+    uint32_t clip_count, bound;
+    const int32_t *sources;         /* per instance: index into clips, -1 the bind pose */
+    const float *starts, *speeds;   /* per instance */
+    const int32_t *cycles;
+    const vks_affine *roots;        /* per instance: where it stands (NULL: the origin) */
+    vkspy_layer_input layers_in;    /* a crowd's layers (counts NULL: none) */
+    vks_clip_layers *layers;        /* made of them over the bound clips */
+    vks_clip_play *plays;           /* one per instance */
+} vkspy_plays;
+/* The tuple's arrays checked and its clips found (the GIL held; 0 with an exception set). */
+int vkspy_plays_parse(PyObject *plays, uint32_t instances, vkspy_plays *out);
+/* The clips bound to skin and the plays made into src (a clip source; fast: float sampling). */
+vks_result vkspy_plays_bind(vkspy_plays *p, const vks_skin *skin, int fast, vks_pose_source *src, vks_error *err);
+/* Instance i as the GPU stream plays it (clip numbers index p->clips). */
+void vkspy_plays_instance(const vkspy_plays *p, uint32_t i, vks_instance *out);
+void vkspy_plays_free(vkspy_plays *p);
+
 /* The deform entry point (deform.c) and its GPU and VAT helpers. */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs);
@@ -81,6 +104,7 @@ PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
 /* validate.c and bake.c: the library's validate and bake jobs (validate.h, bake_job.h). */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_bench(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);

@@ -13,7 +13,7 @@ import vkskin
 from conftest import EXAMPLES, data
 
 DFF = data("char_b24_pl8.dff")
-TIMES = {"total_ms", "gpu_pose_ms", "gpu_deform_ms"}
+TIMES = {"total_ms", "gpu_pose_ms", "gpu_deform_ms", "gpu_frames_ms"}
 JOB = ["--instances", "6", "--frames", "2", "--seed", "5"]
 
 
@@ -37,6 +37,39 @@ def test_validate_fails_with_tolerances_scaled_to_nothing(gpu):
     # the same numbers, another verdict
     assert [f["positions"]["max_abs"] for f in tight["files"]] == [f["positions"]["max_abs"] for f in loose["files"]]
     assert all(f["positions"]["over"] > 0 for f in tight["files"])
+
+
+CLIP = DFF + ".walk.anm"
+
+
+def without_names(report):
+    """The report with times and file names aside (the CLI names a crowd's models as its file does)."""
+    out = without_times(report)
+    out["files"] = [{k: v for k, v in f.items() if k != "file"} for f in out["files"]]
+    return out
+
+
+def test_validate_clips_is_the_cli_json(gpu, cli):
+    clips = vkskin.read_clips(CLIP)
+    mine = vkskin.validate(DFF, gpu, clips=clips, instances=4, frames=3, fps=10)
+    theirs = json.loads(cli("validate", DFF, "--clip", CLIP, "--instances", "4", "--frames", "3", "--fps", "10",
+                            "--json", "--quiet").stdout)
+    assert without_times(mine) == without_times(theirs)
+    assert mine["pass"] is True
+    # a clip not applied (the instances procedural, or held at the bind pose) gives other numbers
+    procedural = vkskin.validate(DFF, gpu, instances=4, frames=3, fps=10)
+    assert mine["files"][0]["positions"] != procedural["files"][0]["positions"]
+    still = vkskin.validate(DFF, gpu, crowd=[{"clip": None}] * 4, clips=clips, frames=3, fps=10)
+    assert mine["files"][0]["positions"] != still["files"][0]["positions"]
+
+
+def test_validate_crowd_is_the_cli_json(gpu, cli):
+    crowd = os.path.join(EXAMPLES, "crowd.json")
+    models = [DFF, data("char_b24_pl8.nif")]
+    mine = vkskin.validate(models, gpu, crowd=crowd, frames=5)
+    theirs = json.loads(cli("validate", "--crowd", crowd, "--frames", "5", "--json", "--quiet").stdout)
+    assert without_names(mine) == without_names(theirs)
+    assert [f["instances"] for f in mine["files"]] == [10, 10]  # 2 instances x 5 frames each
 
 
 def test_validate_refuses_what_it_cannot_run(gpu):

@@ -9,6 +9,7 @@ the file's order, which the vkskin program's outputs use).
 
 import json
 import os
+import time
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -17,8 +18,8 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "Deformed",
-           "version", "has_gpu"]
+__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
+           "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
 PathLike = Union[str, "os.PathLike[str]"]
@@ -416,21 +417,47 @@ def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, 
     return {k: os.fsdecode(v) for k, v in files.items()}
 
 
+def _validate_plays(model: Model, clips: Optional[Clips], crowd: Union[PathLike, List[Dict[str, Any]], None],
+                    clip: Union[int, str], clip_start: float, clip_speed: float, clip_cycle: Optional[str],
+                    stagger: bool, instances: int) -> Optional[_Plays]:
+    """What a model's instances play in validate (as in deform): a crowd's entries of it, or
+    every instance the clip; None: procedural poses."""
+    if crowd is not None:
+        plays = _crowd_data_plays(model, crowd, clips) if isinstance(crowd, list) else _crowd_file_plays(model, crowd)
+        if not len(plays.sources):
+            raise InvalidError(f"the crowd has no instance of {model.path!r}", 7, model.path)
+        return plays
+    if clips is not None:
+        return _clip_plays(clips, _clip_index(clips, clip), instances, clip_start, clip_speed, clip_cycle, stagger)
+    return None
+
+
 def _validate_inputs(models: List[Union[Model, PathLike]], instances: int, frames: int, seed: int, fps: float,
-                     max_angle: float) -> Tuple[List[Model], List[Tuple[Model, str, int, int, int, float, float]]]:
-    """Each model (read when given as a path, named in the report as given) with its procedural
-    poses, as validate.h's inputs."""
+                     max_angle: float, time: float, plays_of: Callable[[Model], Optional[_Plays]]) \
+        -> Tuple[List[Model], List[Tuple[Any, ...]], List[Any]]:
+    """Each model (read when given as a path, named in the report as given) with its poses
+    (procedural, or what plays_of says it plays: then instances is its play count), as
+    validate.h's inputs; the plays are kept alive with the models until the run is over."""
     if instances < 1 or frames < 1:
         raise InvalidError(f"validate needs instances >= 1 and frames >= 1, not {instances} and {frames}", 7)
     read_models = [m if isinstance(m, Model) else read(m) for m in models]
     names = [m.path if isinstance(m, Model) else os.fspath(m) for m in models]
-    return read_models, [(m, n, instances, frames, seed, fps, max_angle) for m, n in zip(read_models, names)]
+    inputs, kept = [], []
+    for m, n in zip(read_models, names):
+        plays = plays_of(m)
+        args = plays.args() if plays is not None else None
+        kept.append(args)
+        count = len(plays.sources) if plays is not None else instances
+        inputs.append((m, n, count, frames, seed, fps, max_angle, time, args))
+    return read_models, inputs, kept
 
 
 def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine: Union[str, Context] = "gpu", *,
              context: Optional[Context] = None, device: Union[int, str, None] = None, instances: int = 1,
-             frames: int = 1, seed: int = 1, fps: float = 30.0, max_angle: float = 0.0,
-             clips: Optional[Clips] = None, crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
+             frames: int = 1, seed: int = 1, fps: float = 30.0, max_angle: float = 0.0, time: float = 0.0,
+             clips: Optional[Clips] = None, clip: Union[int, str] = 0, clip_start: float = 0.0,
+             clip_speed: float = 1.0, clip_cycle: Optional[str] = None, stagger: bool = False,
+             crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
              tolerance_scale: float = 1.0, nmse: float = 0.0, allow_bind_mismatch: bool = False,
              sample: int = 0, sample_seed: int = 0, threads: int = 0,
              progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
@@ -439,28 +466,33 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
 
     model: a Model, a path, or a list of them (one report entry each, named by its path).
     engine: "gpu" (a context made on ``device`` for the call, or ``context``) or a
-    vkskin.Context. Every model gets ``instances`` x ``frames`` procedural poses (``seed``,
-    ``max_angle``, frame f at f / ``fps``), as ``vkskin validate --instances N --frames F
-    --seed S``. tolerance_scale multiplies the tolerances, nmse bounds every stream's NMSE
-    (0: 1e-9), allow_bind_mismatch reports a bind-pose difference without failing,
-    sample / sample_seed compare that many instances of each file (``--sample``, 0: all).
+    vkskin.Context. Poses, ``frames`` per instance, frame f at ``time + f / fps``:
+
+    - procedural (default): ``instances`` per model (``seed``, ``max_angle``), as ``vkskin
+      validate --instances N --frames F --seed S``;
+    - ``clips`` (read_clips) playing ``clip`` with ``clip_start``, ``clip_speed``,
+      ``clip_cycle`` and ``stagger`` as in deform(), ``instances`` per model (``--clip``);
+    - ``crowd``: a crowd file, or a list of dicts (with ``clips``) as deform() takes them, each
+      model validating its own instances (``--crowd``).
+
+    With clips and crowds the GPU samples them itself (the stream) and the reference in double.
+    tolerance_scale multiplies the tolerances, nmse bounds every stream's NMSE (0: 1e-9),
+    allow_bind_mismatch reports a bind-pose difference without failing, sample / sample_seed
+    compare that many instances of each file (``--sample``, 0: all; procedural poses only).
 
     The verdict is the dict's "pass" and "exit_code" (0 pass, 3 over tolerance, 5 runtime, 6
     bind pose): a failed validation is a result, not an exception; a run that cannot be made
     (no device, a bad model) raises a vkskin.Error. The GIL is released while it runs;
     progress("validate", fraction) is called after each compared chunk.
-    clips and crowd are not supported by this call yet (``vkskin validate --clip`` and
-    ``--crowd`` are): they raise NotImplementedError.
     """
-    if clips is not None or crowd is not None:
-        raise NotImplementedError("vkskin.validate: clips and crowds are validated by `vkskin validate --clip` and "
-                                  "`--crowd` for now; this call validates procedural poses")
     if isinstance(engine, Context):
         context = engine
     elif engine != "gpu":
         raise InvalidError(f"validate checks the GPU engine against the reference: engine \"gpu\", not {engine!r}", 7)
     models = model if isinstance(model, list) else [model]
-    read_models, inputs = _validate_inputs(models, instances, frames, seed, fps, max_angle)
+    read_models, inputs, kept = _validate_inputs(
+        models, instances, frames, seed, fps, max_angle, time,
+        lambda m: _validate_plays(m, clips, crowd, clip, clip_start, clip_speed, clip_cycle, stagger, instances))
     own = Context(device) if context is None else None
     try:
         text = _vkskin.validate(context or own, inputs, tolerance_scale, nmse, allow_bind_mismatch, sample,
@@ -468,7 +500,43 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
     finally:
         if own is not None:
             own.close()
-    del read_models  # kept alive until the run is over
+    del read_models, kept  # kept alive until the run is over
+    return json.loads(text)
+
+
+def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *, context: Optional[Context] = None,
+          device: Union[int, str, None] = None, instances: int = 100, ref_instances: int = 0, threads: int = 0,
+          repeats: int = 5) -> Dict[str, Any]:
+    """Measures the engines on one model as ``vkskin bench MODEL --json`` does (the library's
+    vks_bench_run) and returns that JSON as a dict: vertex-instances per second of the CPU
+    reference, the fast CPU engine on ``threads`` threads (0: every core) and on one core per
+    kernel ("cpu_fast_per_core"), and with a GPU its kernels, end to end, launch shape and the
+    device's ceilings with each pass's fraction of them ("gpu").
+
+    engine: "gpu" (a context made on ``device`` for the call, its creation timed as the CLI
+    times it, or ``context``), a vkskin.Context, or "cpu" for the CPU engines only (``--no-gpu``).
+    instances are posed procedurally; the reference runs ref_instances of them (0: enough for
+    ~2M vertex-instances); repeats: steady runs of each GPU engine. The GIL is released while it
+    runs. A context's queue runs one call at a time: other work on it waits.
+    """
+    if instances < 1 or repeats < 1 or ref_instances < 0 or threads < 0:
+        raise InvalidError(f"bench needs instances >= 1 and repeats >= 1, not {instances} and {repeats}", 7)
+    if isinstance(engine, Context):
+        context = engine
+    elif engine not in ("gpu", "cpu"):
+        raise InvalidError(f"bench measures the CPU engines and the GPU: engine \"gpu\" or \"cpu\", not {engine!r}", 7)
+    read_model = model if isinstance(model, Model) else read(model)
+    own, context_ms = None, 0.0
+    if engine == "gpu" and context is None:
+        started = time.monotonic()
+        own = Context(device)
+        context_ms = (time.monotonic() - started) * 1e3
+    try:
+        ctx = None if engine == "cpu" else (context or own)
+        text = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms)
+    finally:
+        if own is not None:
+            own.close()
     return json.loads(text)
 
 

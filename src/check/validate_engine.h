@@ -16,6 +16,7 @@
 #include "vkskin/report.h"
 
 struct vks_output;
+struct vks_validate_golden;
 
 /* A model's poses as the engine takes them: pose p is instance p / frames, frame p % frames. */
 typedef struct vposer {
@@ -108,8 +109,9 @@ typedef struct vctx {
     int pool_tried;
     vposes_ahead ahead;     /* the batch's poses, computed on those threads a block at a time */
     void *progress;      /* the caller's progress of the poses compared (NULL: none) */
-    void (*say)(const char *line); /* a finding's or a failure's line, newline ended (NULL:
-                                      kept silent); the CLI prints it on stderr */
+    void (*say)(void *user, const char *line); /* a finding's or a failure's line, newline
+                                      ended (NULL: kept silent); the CLI prints it on stderr */
+    void *say_user;
     /* The readback check (the batch asks the GPU to reduce each chunk): the figures the host
        recomputes from the chunk's bytes as the reference's threads pass over them, compared
        with the GPU's when the chunk is done (validate_ref.c) */
@@ -195,6 +197,10 @@ void vks__validate_reduction_said(const vcounts *d, char *out, size_t size);
  * scales the per-pose scales (as the reference diff used). */
 void vks__golden_chunk(vctx *c, vfile *f, uint32_t first, uint32_t count, const float *p, const float *n,
                        const double *scales);
+
+/* A golden's state of input k (validate_golden.c; NULL: none), and whether it stores one. */
+vgold *vks__validate_golden_of(struct vks_validate_golden *g, uint32_t input);
+int vks__validate_golden_saves(const struct vks_validate_golden *g);
 
 /* A monotonic clock in milliseconds, for the JUnit cases' times. */
 double vks__validate_now_ms(void);

@@ -4,89 +4,53 @@
  * the GPU's figures: the engine of vkskin validate (validate_engine.h), driven here for one
  * context and one batch, so that a host and the CLI get the same numbers. Only a chunk is held
  * in memory. */
+#include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vkskin/formats.h"
-#include "vkskin/validate.h"
-#include "check/validate_engine.h"
-#include "core/thread_start.h"
+#include "check/validate_run.h"
+#include "core/work_pool.h"
 
-/* What vks_validate_result.owned holds. */
-typedef struct vowned {
-    vks_validate_device device;
-    vfile *inputs;
-    vks_error_map *maps; /* 3 per input: positions, normals, golden positions (unused) */
-    vks_validate_file *files;
-    vks_report_file *reports;
-    char (*run_errors)[96];
-    uint32_t count;
-} vowned;
-
-typedef struct vrun {
-    vowned *o;
-    uint32_t count;
-    const vks_validate_options *opt;
-    vctx c;
-    vcounts counts;
-    uint64_t done, total;
-} vrun;
-
-static void get_locals(void *user, uint32_t entry, uint32_t pose, vks_affine *out)
+void vks__validate_progress(vrun *r, uint32_t poses)
 {
-    vrun *r = user;
-    vks__validate_pose_locals(&r->c, &r->o->inputs[entry], pose, out);
-}
-
-static void get_weights(void *user, uint32_t entry, uint32_t pose, float *out)
-{
-    const vrun *r = user;
-    const vfile *f = &r->o->inputs[entry];
-    vks_pose_source_weights(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
-}
-
-/* A chunk of one input's poses [first, first + count), as the GPU delivered it. */
-static int deliver(void *user, uint32_t entry, uint32_t first, uint32_t count, const float *p, const float *n)
-{
-    vrun *r = user;
-    vref_chunk ch = {&r->o->inputs[entry], first, count, 0, 0, p, n};
-    vks__validate_note_chunk(&r->c, ch.f, first, count);
-    if (vks__validate_ref_chunk(&r->c, &ch))
-        return 1; /* out of memory: the run fails */
-    r->done += count;
+    r->done += poses;
     if (r->opt->progress)
         r->opt->progress(r->opt->progress_user, r->done, r->total);
-    return 0;
 }
 
-static int chunk_done(void *user, uint32_t chunk, const vks_gpu_figures *g)
+/* The context's pool of `workers` threads beside the caller's, started at the first chunk that
+ * has work for two and kept for the run (a run delivers a chunk per input of each GPU chunk, and
+ * on a machine of 16 cores starting and ending 15 threads for every one of them cost more than
+ * the sums); NULL when none could be started (the caller then runs every part itself). */
+static vks__work_pool *pool_of(vctx *c, int workers)
 {
-    vrun *r = user;
-    vks__validate_check_readback(&r->c, chunk, "poses", g);
-    vks__validate_next_chunk(&r->c);
-    return 0;
+    if (!c->pool_tried && workers >= 1) {
+        c->pool_tried = 1;
+        c->pool = vks__work_pool_start((uint32_t)workers, "validate's reference: fewer threads (none: every share "
+                                                          "on the calling thread)");
+    }
+    return c->pool;
 }
 
-/* vctx.parallel: parts - 1 threads started for the call beside the caller's part (a part no
- * thread could take runs on the caller after its own: the result is the same). */
+typedef struct parts_call {
+    void *(*fn)(void *);
+    void *const *args;
+} parts_call;
+
+static void run_part(void *arg, uint32_t i)
+{
+    const parts_call *p = arg;
+    p->fn(p->args[i]);
+}
+
+/* vctx.parallel: the parts on the pool's threads and the caller (the result is the same). */
 static void parallel(vctx *c, int parts, void *(*fn)(void *), void *const *args)
 {
-    (void)c;
-    pthread_t th[MAX_REF_THREADS];
-    int started[MAX_REF_THREADS] = {0};
-    for (int t = 1; t < parts; t++)
-        started[t] = vks__thread_start(&th[t], fn, args[t], "vks_validate_run: a share of the reference on the "
-                                                            "calling thread") == 0;
-    fn(args[0]);
-    for (int t = 1; t < parts; t++)
-        if (!started[t])
-            fn(args[t]);
-    for (int t = 1; t < parts; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
+    parts_call p = {fn, args};
+    vks__work_pool_share(pool_of(c, vks__validate_threads(c->threads) - 1), (uint32_t)parts, run_part, &p);
 }
 
 void vks_validate_options_init(vks_validate_options *opt)
@@ -106,10 +70,10 @@ static vks_validate_options options_of(const vks_validate_options *opt)
     if (opt) {
         vks_validate_options given = *opt;
         o = given;
-        if (!(given.tolerance_scale > 0))
-            o.tolerance_scale = 1.0;
+        if (!(given.tolerance_scale > 0)) /* below 0: zero itself, the strictest */
+            o.tolerance_scale = given.tolerance_scale < 0 ? 0 : 1.0;
         if (!(given.nmse > 0))
-            o.nmse = vks_diff_default_tolerance().nmse;
+            o.nmse = given.nmse < 0 ? 0 : vks_diff_default_tolerance().nmse;
         if (!given.max_chunk_bytes)
             o.max_chunk_bytes = (uint64_t)32 << 20;
         if (!given.sample_seed)
@@ -153,8 +117,37 @@ static uint32_t morph_meshes(const vks_skin *s, const vks_pose_source *src)
     return n;
 }
 
+/* The tolerances as the run applies them: the derived bounds times tolerance_scale, its NMSE. */
+static void tolerances(vfile *v, const vks_validate_options *opt)
+{
+    v->tp = vks_diff_default_tolerance(), v->tn = vks_diff_default_normal_tolerance();
+    v->tp.abs_radius *= opt->tolerance_scale, v->tp.rel *= opt->tolerance_scale, v->tp.nmse = opt->nmse;
+    v->tn.abs_radius *= opt->tolerance_scale, v->tn.rel *= opt->tolerance_scale, v->tn.nmse = opt->nmse;
+    v->model_scale = vks_skin_error_scale(v->skin);
+    vks_diff_begin(&v->pos, v->model_scale, &v->tp);
+    vks_diff_begin(&v->nrm, 1.0, &v->tn);
+    vks_diff_begin(&v->gpos, v->model_scale, &v->tp);
+    vks_diff_begin(&v->gnrm, 1.0, &v->tn);
+}
+
+/* Input k's arguments checked: a skin, instances, a pose count that fits, and the route of
+ * input 0 (every input takes the same). */
+static vks_result check_input(const vks_validate_input *inputs, uint32_t k, vks_error *err)
+{
+    const vks_validate_input *in = &inputs[k];
+    if (!in->skin || !in->instances)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: %s", k,
+                             !in->skin ? "no skin" : "no instances");
+    if ((uint64_t)in->instances * (in->frames ? in->frames : 1) > UINT32_MAX)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: too many poses", k);
+    if (!in->gpu_instance != !inputs[0].gpu_instance)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate",
+                             "input %u: every input takes the same route (gpu_instance set or not)", k);
+    return VKS_OK;
+}
+
 /* Checks the arguments and sets every input up as vkskin validate does its files: tolerances,
- * accumulators, maps, its bind-pose check. */
+ * accumulators, maps, golden, its bind-pose check. */
 static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *err)
 {
     vowned *o = r->o;
@@ -163,33 +156,33 @@ static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *
         vfile *v = &o->inputs[k];
         vks_validate_file *f = &o->files[k];
         v->gold.fd = -1;
-        if (!in->skin || !in->instances)
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: %s", k,
-                                 !in->skin ? "no skin" : "no instances");
+        vks_result rc = check_input(inputs, k, err);
+        if (rc != VKS_OK)
+            return rc;
         v->path = in->name ? in->name : "?", v->skin = (vks_skin *)in->skin;
-        v->ps = (vposer){&in->poses, NULL, morph_meshes(in->skin, &in->poses)};
+        v->ps = (vposer){&in->poses, in->roots, morph_meshes(in->skin, &in->poses)};
         v->frames = in->frames ? in->frames : 1;
-        if ((uint64_t)in->instances * v->frames > UINT32_MAX)
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "input %u: too many poses", k);
         v->poses = in->instances * v->frames;
         r->total += v->poses;
-        v->tp = vks_diff_default_tolerance(), v->tn = vks_diff_default_normal_tolerance();
-        v->tp.abs_radius *= r->opt->tolerance_scale, v->tp.rel *= r->opt->tolerance_scale, v->tp.nmse = r->opt->nmse;
-        v->tn.abs_radius *= r->opt->tolerance_scale, v->tn.rel *= r->opt->tolerance_scale, v->tn.nmse = r->opt->nmse;
-        v->model_scale = vks_skin_error_scale(in->skin);
+        const vgold *g = vks__validate_golden_of(r->opt->golden, k);
+        if (g) /* the run works on a copy, given back when it ends */
+            v->gold = *g;
+        r->prepared = k + 1;
         for (int m = 0; m < 3; m++)
             if (vks_error_map_init(&o->maps[3 * k + m], in->skin->vertex_count) != VKS_OK)
                 return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for error maps");
         v->pmap = &o->maps[3 * k], v->nmap = &o->maps[3 * k + 1], v->gmap = &o->maps[3 * k + 2];
-        vks_diff_begin(&v->pos, v->model_scale, &v->tp);
-        vks_diff_begin(&v->nrm, 1.0, &v->tn);
+        tolerances(v, r->opt);
         double t0 = vks__validate_now_ms();
-        vks_result rc = vks_cpu_bind_check(in->skin, &f->bind, err);
-        if (rc != VKS_OK)
+        if ((rc = vks_cpu_bind_check(in->skin, &f->bind, err)) != VKS_OK)
             return rc;
         v->bind = f->bind, v->bind_ms = vks__validate_now_ms() - t0;
         f->bind_promised = v->bind_promised = bind_promised(in->skin);
         f->bind_failed = !f->bind.pass && f->bind_promised && !r->opt->allow_bind_mismatch;
+    }
+    if (r->opt->golden) {
+        r->c.save_golden = vks__validate_golden_saves(r->opt->golden);
+        r->c.against = !r->c.save_golden;
     }
     return VKS_OK;
 }
@@ -200,7 +193,7 @@ static void file_seconds(vowned *o, double total_ms)
 {
     double own = 0, work = 0;
     for (uint32_t k = 0; k < o->count; k++) {
-        own += o->inputs[k].check_ms;
+        own += o->inputs[k].check_ms + o->inputs[k].golden_ms;
         work += (double)o->inputs[k].skin->vertex_count * o->inputs[k].poses;
     }
     double rest = total_ms > own ? total_ms - own : 0;
@@ -208,12 +201,32 @@ static void file_seconds(vowned *o, double total_ms)
         const vfile *v = &o->inputs[k];
         double share = work > 0 ? rest * ((double)v->skin->vertex_count * v->poses / work) : 0;
         o->reports[k].seconds = (v->check_ms + share) / 1e3;
+        o->reports[k].golden_seconds = v->golden_ms / 1e3;
         o->reports[k].bind_seconds = v->bind_ms / 1e3;
     }
 }
 
+/* A golden's comparison of input k into its report; whether it passed. */
+static int collect_golden(vowned *o, uint32_t k, int against)
+{
+    vfile *v = &o->inputs[k];
+    vks_report_file *rf = &o->reports[k];
+    if (!against)
+        return 1;
+    rf->has_golden = 1;
+    vks_diff_end(&v->gpos, &rf->golden_positions);
+    vks_diff_end(&v->gnrm, &rf->golden_normals);
+    rf->golden_errors = v->gmap;
+    char why[320];
+    if (v->gold.io_failed && !v->gold.mismatch)
+        snprintf(why, sizeof why, "reading the golden's raw failed: %s", strerror(v->gold.io_errno));
+    if (v->gold.mismatch || v->gold.io_failed)
+        rf->golden_error = o->golden_errors[k] = strdup(v->gold.mismatch ? v->gold.mismatch : why);
+    return !v->gold.mismatch && !v->gold.io_failed && rf->golden_positions.pass && rf->golden_normals.pass;
+}
+
 /* Each file's verdict into its report (report.h's view), and the device's. */
-static void collect(vowned *o)
+static void collect(vowned *o, int against)
 {
     vks_validate_device *d = &o->device;
     file_seconds(o, d->stats.total_ms);
@@ -240,8 +253,9 @@ static void collect(vowned *o)
         rf->skin = s;
         f->influences_lost = s->weights.truncated, f->influences_lost_max = s->weights.truncated_max_weight;
         f->rule_dropped = s->weights.rule_dropped, f->rule_dropped_max = s->weights.rule_dropped_max;
-        f->instances = v->poses / v->frames;
-        int ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
+        f->instances = v->poses / v->frames, f->delivered = v->delivered;
+        int golden_ok = collect_golden(o, k, against);
+        int ok = rf->positions.pass && rf->normals.pass && !rf->run_error && golden_ok;
         d->exit_code = worse(d->exit_code, ok ? VKS_VALIDATE_PASS : VKS_VALIDATE_FAILED);
         d->exit_code = worse(d->exit_code, f->bind_failed ? VKS_VALIDATE_BIND : VKS_VALIDATE_PASS);
     }
@@ -253,64 +267,73 @@ static void collect(vowned *o)
         d->exit_code = worse(d->exit_code, VKS_VALIDATE_FAILED);
 }
 
-/* The batch of every input's poses, and its reduction: the readback check's rule for what the
- * host recomputes, and for a sampled run every chunk reduced (what vouches for the instances not
- * compared). VKS_ERR_UNSUPPORTED where a sampled run needs a reduction the device cannot make. */
-static vks_result make_batch(vrun *r, vks_gpu *gpu, const vks_gpu_batch_entry *entries, vks_gpu_batch *b,
-                             vks_error *err)
+/* The batch's reduction: the readback check's rule for what the host recomputes, and for a
+ * sampled run every chunk reduced (what vouches for the instances not compared). Whether the
+ * GPU reduces, into *reduce; VKS_ERR_UNSUPPORTED where a sampled run needs a reduction the
+ * device cannot make. */
+static vks_result batch_reduction(vrun *r, vks_gpu *gpu, int *reduce, vks_error *err)
 {
-    vowned *o = r->o;
-    b->entries = entries, b->entry_count = r->count;
-    b->get_locals = get_locals, b->deliver = deliver, b->user = r;
-    for (uint32_t k = 0; k < r->count; k++)
-        if (o->inputs[k].ps.morph_meshes) /* the poses drive morph weights */
-            b->get_weights = get_weights;
-    b->want_normals = 1, b->max_chunk_bytes = r->opt->max_chunk_bytes;
-    b->reduce = r->opt->readback_check > 0 ? 1 : r->opt->readback_check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
-    b->chunk_done = chunk_done; /* the readback check, and a sampled run's bound, of each chunk */
-    r->c.reduce = vks_gpu_batch_reduces(gpu, b); /* the host recomputes only what will come */
+    int check = r->opt->readback_check;
+    vks_gpu_batch b = {0}; /* what the stream's batch will ask */
+    b.max_chunk_bytes = r->opt->max_chunk_bytes, b.want_normals = 1;
+    b.reduce = check > 0 ? 1 : check < 0 ? 0 : VKS_GPU_REDUCE_COPIED;
+    r->c.reduce = vks_gpu_batch_reduces(gpu, &b); /* the host recomputes only what will come */
     if (r->c.sampled)
-        b->reduce = 1;
-    o->device.reduced = vks_gpu_batch_reduces(gpu, b);
-    if (r->c.sampled && !o->device.reduced)
+        b.reduce = 1;
+    *reduce = r->o->device.reduced = vks_gpu_batch_reduces(gpu, &b);
+    if (r->c.sampled && !*reduce)
         return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate",
                              "sampled validation needs the GPU's reduction of each chunk (subgroup arithmetic), "
                              "which the device lacks");
     return VKS_OK;
 }
 
-/* The batch of every input's poses on gpu, compared chunk by chunk. */
+/* The batch of every input's poses on gpu, through the stream, compared chunk by chunk. */
 static vks_result run_batch(vrun *r, vks_gpu *gpu, vks_error *err)
 {
-    vowned *o = r->o;
-    const vks_skin **skins = calloc(r->count, sizeof *skins);
-    vks_gpu_batch_entry *entries = calloc(r->count, sizeof *entries);
-    vks_gpu_models *ms = NULL;
-    vks_result rc = skins && entries ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate",
-                                                              "out of memory");
-    for (uint32_t k = 0; rc == VKS_OK && k < r->count; k++) {
-        skins[k] = o->inputs[k].skin;
-        entries[k] = (vks_gpu_batch_entry){k, o->inputs[k].poses, NULL};
-    }
-    vks_gpu_batch b = {0};
-    if (rc == VKS_OK)
-        rc = vks_gpu_upload(gpu, skins, r->count, &ms, err);
-    if (rc == VKS_OK)
-        rc = make_batch(r, gpu, entries, &b, err);
+    int reduce = 0, weights = 0;
+    vks_result rc = batch_reduction(r, gpu, &reduce, err);
+    for (uint32_t k = 0; k < r->count; k++)
+        weights |= r->o->inputs[k].ps.morph_meshes != 0; /* the poses drive morph weights */
     if (rc == VKS_OK) {
         vks__validate_next_chunk(&r->c);
         vks_gpu_figures_reset(&r->counts.gpu_figures);
-        vks_gpu_calibrate_for_batch(gpu, ms, &b); /* as the CLI's validate: a run never calibrates itself */
-        rc = vks_gpu_run(gpu, ms, &b, &o->device.stats, err);
+        rc = vks__validate_host(r, gpu, reduce, weights, err);
         if (rc != VKS_OK && err->code == VKS_OK) /* a chunk's reference ran out of memory */
             rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory for a chunk's reference");
     }
-    vks_gpu_models_free(ms);
-    free(skins), free(entries);
     return rc;
 }
 
-/* A sampled run: each input's instances chosen and bones boxed (vkskin validate --sample's). */
+/* The route the inputs and options ask for, every skin uploaded to gpu first. */
+static vks_result run_route(vrun *r, vks_gpu *gpu, vks_error *err)
+{
+    if (!(r->skins = calloc(r->count, sizeof *r->skins)))
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
+    for (uint32_t k = 0; k < r->count; k++)
+        r->skins[k] = r->o->inputs[k].skin;
+    vks_result rc = vks_gpu_upload(gpu, r->skins, r->count, &r->ms, err);
+    if (rc != VKS_OK)
+        return rc;
+    if (r->in[0].gpu_instance) { /* several contexts: the host's run_stream splits the stream */
+        if (r->c.sampled)
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate",
+                                 "the GPU-clip route compares every instance (no sample)");
+        if (r->opt->more_context_count && !r->opt->run_stream)
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate",
+                                 "the GPU-clip route splits across contexts through options.run_stream only");
+        return vks__validate_crowd(r, gpu, err);
+    }
+    if (r->opt->more_context_count) {
+        if (r->c.sampled)
+            return vks_error_set(err, VKS_ERR_UNSUPPORTED, VKS_NO_OFFSET, "validate", "a sampled run takes one context");
+        if (r->opt->more_context_count >= VKS_VALIDATE_MAX_CONTEXTS)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "validate", "more than %u contexts",
+                                 (unsigned)VKS_VALIDATE_MAX_CONTEXTS);
+        return vks__validate_split_batch(r, gpu, err);
+    }
+    return run_batch(r, gpu, err);
+}
 static vks_result prepare_sample(vrun *r, vks_error *err)
 {
     const vks_validate_options *opt = r->opt;
@@ -348,14 +371,17 @@ static void finish(vrun *r, vks_gpu *gpu)
     d->ran = 1;
     d->reduced_chunks = k->reduced_chunks, d->readback_mismatches = k->readback_mismatches;
     d->gpu_figures = k->gpu_figures;
-    d->readback_checked = k->readback_compared == d->stats.chunks && d->stats.chunks > 0;
+    uint32_t units = d->crowd_path ? k->crowd_deliveries : d->stats.chunks; /* what the check covers */
+    d->readback_checked = k->readback_compared == units && units > 0;
     d->bound_checked = k->bound_checked, d->bound_failures = k->bound_failures;
     for (uint32_t f = 0; f < r->count; f++)
         r->o->files[f].sampled = r->o->inputs[f].sampled;
     if (d->sampled)
         vks__validate_reduction_said(k, d->reduction_check, sizeof d->reduction_check);
     d->validation_messages = vks_gpu_validation_messages(gpu);
-    collect(r->o);
+    for (uint32_t c = 0; c < r->opt->more_context_count; c++)
+        d->validation_messages += vks_gpu_validation_messages(r->opt->more_contexts[c]);
+    collect(r->o, r->c.against);
 }
 
 static vowned *make_owned(uint32_t count)
@@ -369,8 +395,20 @@ static vowned *make_owned(uint32_t count)
     o->files = calloc(count, sizeof *o->files);
     o->reports = calloc(count, sizeof *o->reports);
     o->run_errors = calloc(count, sizeof *o->run_errors);
+    o->golden_errors = calloc(count, sizeof *o->golden_errors);
     o->device.files = o->files, o->device.reports = o->reports, o->device.file_count = count;
     return o;
+}
+
+/* The golden's state back from the run's copies (what was written or read, why not). */
+static void give_golden_back(vrun *r)
+{
+    for (uint32_t k = 0; k < r->prepared; k++) {
+        vgold *g = vks__validate_golden_of(r->opt->golden, k);
+        if (g)
+            *g = r->o->inputs[k].gold;
+        r->o->inputs[k].gold = (vgold){.fd = -1};
+    }
 }
 
 vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint32_t count,
@@ -385,22 +423,27 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
     vks_validate_options opt = options_of(options);
     vowned *o = make_owned(count);
     out->owned = o;
-    if (!o || !o->inputs || !o->maps || !o->files || !o->reports || !o->run_errors) {
+    if (!o || !o->inputs || !o->maps || !o->files || !o->reports || !o->run_errors || !o->golden_errors) {
         vks_validate_result_free(out);
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
     }
     out->devices = &o->device, out->device_count = 1;
     out->tolerance_scale = opt.tolerance_scale, out->nmse = opt.nmse;
     describe_device(&o->device, gpu, &opt);
-    vrun r = {.o = o, .count = count, .opt = &opt};
+    vrun r = {.o = o, .count = count, .in = inputs, .opt = &opt};
     r.c.files = o->inputs, r.c.threads = opt.threads, r.c.parallel = parallel, r.c.counts = &r.counts;
+    r.c.say = opt.say, r.c.say_user = opt.say_user;
     double t0 = vks__validate_now_ms();
     vks_result rc = prepare(&r, inputs, err);
     if (rc == VKS_OK)
         rc = prepare_sample(&r, err);
     if (rc == VKS_OK)
-        rc = run_batch(&r, gpu, err);
+        rc = run_route(&r, gpu, err);
+    vks__work_pool_finish(r.c.pool);
+    r.c.pool = NULL;
     vks__validate_ctx_free(&r.c);
+    vks_gpu_models_free(r.ms);
+    free(r.skins);
     if (rc != VKS_OK) {
         char msg[480];
         snprintf(o->device.error, sizeof o->device.error, "%s", vks_error_format(err, NULL, msg, sizeof msg));
@@ -409,6 +452,7 @@ vks_result vks_validate_run(vks_gpu *gpu, const vks_validate_input *inputs, uint
         o->device.stats.total_ms = vks__validate_now_ms() - t0;
         finish(&r, gpu);
     }
+    give_golden_back(&r);
     out->exit_code = o->device.exit_code;
     out->pass = vks_validate_device_pass(&o->device);
     return rc;
@@ -422,7 +466,9 @@ void vks_validate_result_free(vks_validate_result *r)
             vks_error_map_free(&o->maps[k]);
         if (o->inputs)
             vks__validate_sample_free(o->inputs, (int)o->count);
-        free(o->inputs), free(o->files), free(o->reports), free(o->maps), free(o->run_errors);
+        for (uint32_t k = 0; o->golden_errors && k < o->count; k++)
+            free(o->golden_errors[k]);
+        free(o->inputs), free(o->files), free(o->reports), free(o->maps), free(o->run_errors), free(o->golden_errors);
         free(o);
     }
     if (r)

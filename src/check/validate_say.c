@@ -23,6 +23,6 @@ void vks__validate_say(const vctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    c->say(line);
+    c->say(c->say_user, line);
 }
 

@@ -6,6 +6,7 @@
  * locals and puts the bind pose back where host locals were; the stream writes the later
  * frames' host locals. */
 #include "gpu/backend.h"
+#include "gpu/stream_host.h"
 #include "gpu/tuning_start.h"
 #include "vkskin/pose.h"
 #include "vkskin/stream.h"
@@ -83,6 +84,10 @@ static vks_result check_instance(const stream_run *r, uint32_t i, const vks_inst
     if (in->pose == VKS_POSE_CLIP && !d->gpu_clips && in->clip >= d->clip_count)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: clip %u of %u", i,
                              in->clip, d->clip_count);
+    if (in->pose == VKS_POSE_HOST)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream",
+                             "instance %u: host-posed (VKS_POSE_HOST) in a stream whose first instance is not "
+                             "(every one, or none)", i);
     if ((unsigned)in->pose > VKS_POSE_LAYERS || in->pose == VKS_POSE_FRAMES)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "instance %u: pose source %d", i,
                              (int)in->pose);
@@ -311,6 +316,13 @@ vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stream_sta
         res = invalid(err, "no deliver callback");
     if (res != VKS_OK)
         return res;
+    vks_instance first;
+    if (d->instances)
+        first = d->instances[0];
+    else
+        d->get_instance(d->user, 0, &first);
+    if (first.pose == VKS_POSE_HOST) /* posed by the host: one GPU batch (stream_host.c) */
+        return vks__stream_host_run(gpu, d, r.st, err);
     r.gpu = gpu, r.d = d, r.clips = d->gpu_clips;
     if (!r.clips && d->clips && d->clip_count) {
         res = vks_gpu_upload_clips(gpu, d->models, d->skins, d->clips, d->clip_count, &r.own_clips, err);

@@ -24,3 +24,25 @@ vks_result vks_stream_to_bake(vks_gpu *gpu, const vks_stream_desc *desc, vks_bak
         memset(stats, 0, sizeof *stats);
     return no_gpu(err);
 }
+
+vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                const vks_stream_desc *desc, vks_stream_stats *stats, vks_context_shares *shares,
+                                vks_error *err)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (shares)
+        memset(shares, 0, sizeof *shares);
+    return no_gpu(err);
+}
+
+vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                    const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
+                                    vks_stream_stats *stats, vks_context_shares *shares, vks_error *err)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (shares)
+        memset(shares, 0, sizeof *shares);
+    return no_gpu(err);
+}

@@ -57,6 +57,7 @@ void vks_pose_source_locals(const vks_pose_source *src, const vks_skin *skin, ui
     }
     case VKS_POSE_LOCALS: /* instance kinds (instance.h): a pose source holds no locals or layers of */
     case VKS_POSE_LAYERS: /* its own, so it poses as an empty entry does: the bind pose */
+    case VKS_POSE_HOST:
         vks_pose_bind(skin, out);
         return;
     case VKS_POSE_PROCEDURAL:

@@ -46,11 +46,12 @@ for case in mesh node sparse; do
   python3 "$here/gltf_morph_golden.py" check $case.gltf pose.json $case.conv.raw || say "$case: convert lost the targets"
   files="${files:-} $case.gltf $case.conv.gltf"
 done
-# weights channels: a clip that drives only weights (LINEAR), and STEP and CUBICSPLINE ones
-# beside a rotation channel, played over frames at 0.25, 0.75, 1.25, 1.75 s; the weights are
+# weights channels: a clip that drives only weights (LINEAR; its keys also as normalized bytes
+# and shorts, as gltfpack stores them), and STEP and CUBICSPLINE ones beside a rotation
+# channel, played over frames at 0.25, 0.75, 1.25, 1.75 s; the weights are
 # sampled per instance and frame as the specification interpolates them (on --gpu by the
 # crowd's pose pass, from the keys uploaded once)
-for case in linear step cubic; do
+for case in linear linear_u8 linear_s16 step cubic; do
   python3 "$here/gltf_morph_golden.py" make $case $case.gltf || exit 1
   for e in $engines; do
     extra=""; [ "$e" = "--gpu" ] && extra="--validation"

@@ -6,7 +6,8 @@
 #   instance and says nothing of a sample;
 # - one instance posed wrong on the GPU (--inject-fault instance:K, NaN; scale:K, x4) that the
 #   sample leaves out fails the run with exit 3 through the reduction alone (the sampled
-#   instances' comparison passes), and the full comparison fails on it as well;
+#   instances' comparison passes), folded into the deform pass or in a pass of its own
+#   (VKSKIN_TEST_SEPARATE_REDUCE), and the full comparison fails on it as well;
 # - text, JSON and JUnit say what was sampled, and the JUnit's "gpu reduction" case fails with
 #   the fault; a clean run of glTF morph targets stays inside the bound (the targets' deltas
 #   are in it); options that cannot go with a sample are refused (exit 2).
@@ -82,6 +83,13 @@ PY
   "$vk" "${base[@]}" --inject-fault "$fault:$k" > /dev/null 2>&1; rc=$?
   [ $rc -eq 3 ] || { echo "FAIL: --inject-fault $fault:$k, every instance compared: exit $rc, not 3"; fail=1; }
 done
+
+# the same fault through the reduction's pass of its own (the streams' form; a batch folds it
+# into the deform pass): caught the same way
+VKSKIN_TEST_SEPARATE_REDUCE=1 "$vk" "${base[@]}" --sample 6 --sample-seed 7 --inject-fault "instance:$k" > /dev/null 2> err
+rc=$?
+[ $rc -eq 3 ] && grep -q "NaN or infinite" err ||
+  { echo "FAIL: instance:$k with the reduction's own pass: exit $rc ($(head -c 600 err))"; fail=1; }
 
 # text and a passing JUnit say it too
 "$vk" "${base[@]}" --sample 6 --sample-seed 7 --junit ok.xml > out.txt 2> err || { echo "FAIL: text run"; fail=1; }

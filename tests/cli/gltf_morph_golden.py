@@ -14,6 +14,9 @@
                    (cubic: CUBICSPLINE with tangents of their own); step and cubic also turn
                    the joint "bone" by a constant rotation channel, linear drives only weights
             stepw, cubicw   step and cubic without the rotation channel (weights only)
+            linear_u8, linear_s16   linear with its weights keys stored as normalized unsigned
+                   bytes or signed shorts (as gltfpack writes them; the specification allows
+                   both), played as the specification decodes them: c / 255, max(c / 32767, -1)
   gltf_morph_golden.py check-frames MODEL.gltf POSE.json RAW
       RAW against each frame of a pose file whose frames give the tube's weights ("weights":
       {"tube" or "body": [w0, w1]}; a frame without them: the model's default weights).
@@ -45,8 +48,12 @@ RINGS = (0.0, 1.0, 2.0)
 CORNERS = ((0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5))
 WEIGHTS = {"mesh": ([0.5, 0.25], None), "node": ([0.5, 0.25], [0.25, 1.0]), "sparse": ([0.5, 0.25], [0.0, 1.0]),
            "linear": ([0.5, 0.25], None), "step": ([0.5, 0.25], None), "cubic": ([0.5, 0.25], None),
-           "stepw": ([0.5, 0.25], None), "cubicw": ([0.5, 0.25], None)}
-INTERP = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE", "stepw": "STEP", "cubicw": "CUBICSPLINE"}
+           "stepw": ([0.5, 0.25], None), "cubicw": ([0.5, 0.25], None), "linear_u8": ([0.5, 0.25], None),
+           "linear_s16": ([0.5, 0.25], None)}
+INTERP = {"linear": "LINEAR", "step": "STEP", "cubic": "CUBICSPLINE", "stepw": "STEP", "cubicw": "CUBICSPLINE",
+          "linear_u8": "LINEAR", "linear_s16": "LINEAR"}
+# weights keys as normalized integers: (struct format, componentType, the specification's divisor)
+QUANTISED = {"linear_u8": ("B", 5121, 255.0), "linear_s16": ("h", 5122, 32767.0)}
 # per instance: (clip case, start, weight, additive[, mask node]); a masked layer drives the
 # nodes under its mask and no mesh's weights (the third instance: the first layer's alone)
 LAYERS = [[("linear", 0.25, 0.6, False), ("cubicw", 0.75, 0.4, False)],
@@ -154,6 +161,11 @@ def document(case):
     return doc
 
 
+def key_weights(divisor=None):
+    """KEY_WEIGHTS, or as they read back from normalized integers of that divisor."""
+    return [[round(w * divisor) / divisor for w in k] for k in KEY_WEIGHTS] if divisor else KEY_WEIGHTS
+
+
 def animation(b, case):
     """Animation "morph": a weights channel on the mesh node (node 2) with CASE's interpolation,
     and for step and cubic a constant rotation of node 1 ("bone")."""
@@ -163,7 +175,12 @@ def animation(b, case):
         rows = [(w,) for k in range(3) for v in (IN_TANGENTS[k], KEY_WEIGHTS[k], OUT_TANGENTS[k]) for w in v]
     else:
         rows = [(w,) for k in range(3) for w in KEY_WEIGHTS[k]]
-    a_w = b.accessor("f", rows, 5126, "SCALAR")
+    if case in QUANTISED:
+        fmt, ctype, divisor = QUANTISED[case]
+        a_w = b.accessor(fmt, [(round(w * divisor),) for (w,) in rows], ctype, "SCALAR")
+        b.accessors[a_w]["normalized"] = True
+    else:
+        a_w = b.accessor("f", rows, 5126, "SCALAR")
     interp = INTERP[case]
     samplers = [{"input": a_t, "output": a_w, "interpolation": interp}]
     channels = [{"sampler": 0, "target": {"node": 2, "path": "weights"}}]
@@ -174,12 +191,12 @@ def animation(b, case):
     return [{"name": "morph", "samplers": samplers, "channels": channels}]
 
 
-def weights_at(interp, t):
+def weights_at(interp, t, keys=KEY_WEIGHTS):
     """The specification's interpolation of the weights keys at time t (inside the keys)."""
     k = max(i for i in range(len(KEY_TIMES) - 1) if KEY_TIMES[i] <= t)
     td = KEY_TIMES[k + 1] - KEY_TIMES[k]
     s = (t - KEY_TIMES[k]) / td
-    a, b = KEY_WEIGHTS[k], KEY_WEIGHTS[k + 1]
+    a, b = keys[k], keys[k + 1]
     if interp == "STEP":
         return list(a)
     if interp == "LINEAR":
@@ -250,7 +267,9 @@ def check(model, pose_file, raw, time=None, frames=1, fps=30.0):
         anim = doc["animations"][0]
         interp = anim["samplers"][0].get("interpolation", "LINEAR")
         bend = {"bone": {"name": "bone", "rotation": BEND}} if len(anim["channels"]) > 1 else {}
-        runs = [(weights_at(interp, time + f / fps), bend) for f in range(frames)]
+        output = doc["accessors"][anim["samplers"][0]["output"]]
+        keys = key_weights({5121: 255.0, 5122: 32767.0}.get(output["componentType"]))
+        runs = [(weights_at(interp, time + f / fps, keys), bend) for f in range(frames)]
     got = open(raw, "rb").read()
     vals = struct.unpack("<%df" % (len(got) // 4), got)
     nv = len(tube()[0])

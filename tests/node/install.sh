@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the test-only Node helpers pinned in tests/node/package.json (the Khronos glTF
-# validator and three.js) into a git-ignored cache, once: later runs, offline ones included,
-# reuse it. Prints the folder that holds node_modules on success.
+# validator, three.js and the draco3dgltf decoder) into a git-ignored cache, once: later runs,
+# offline ones included, reuse it (a changed package.json installs again). Prints the folder
+# that holds node_modules on success.
 #   tests/node/install.sh [CACHE]     (default: <repo>/.cache/node)
 # Exit 77 (CTest's skip) with the reason on stderr where node or npm is missing or the registry
 # cannot be reached and nothing is cached yet.
@@ -23,7 +24,7 @@ fi
 cp "$here/package.json" "$cache/package.json"
 rm -rf "$cache/node_modules"
 if ! (cd "$cache" && timeout 300 npm install --no-audit --no-fund --no-package-lock --loglevel=error >&2); then
-  echo "skipped: npm could not install gltf-validator and three (registry unreachable?)" >&2
+  echo "skipped: npm could not install gltf-validator, three and draco3dgltf (registry unreachable?)" >&2
   rm -rf "$cache/node_modules"
   exit 77
 fi

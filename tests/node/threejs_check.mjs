@@ -1,6 +1,5 @@
-// three.js as an independent skinning implementation: GLTFLoader on each file (images
-// stripped), an AnimationMixer at several times, SkinnedMesh.applyBoneTransform per vertex,
-// compared with vkskin's deformation of the SOURCE file at the same times
+// three.js as an independent evaluation: GLTFLoader on each file (images stripped), an
+// AnimationMixer at several times, each vertex skinned over three.js's bone matrices, compared with vkskin's deformation of the SOURCE file at the same times
 // (`vkskin deform SRC --cpu --clip CLIP#a --format raw`), mapped by the correction the writer
 // records (asset.extras.vkskin.correction). Tolerance: 1e-5 x the bounds diagonal.
 //   node threejs_check.mjs VKSKIN JOBS
@@ -13,16 +12,26 @@
 //                                         off its keys
 //   BAKE GLB RAW FPS                      a deform --format glb bake: frame f played through
 //                                         the morph weights against deform's raw output
-// The specification ignores a skinned mesh node's own transform; three.js applies it as a bind
-// shape matrix, so every skinned mesh is rebound with an identity bind matrix first, which
-// makes applyBoneTransform give the specification's sum of joint matrices (vkskin's too).
+//   WHOLE FILE A N [OTHER]                a whole character as it is (compressed ones decoded
+//                                         by three.js: meshopt, Draco) playing animation A at
+//                                         N times off its keys against vkskin's deformation of
+//                                         FILE (or of OTHER, a broken copy that must fail) on
+//                                         --cpu, --cpu-fast and --gpu; tolerance 1e-5 x the
+//                                         bounding radius (tests/node/threejs_goldens.sh)
+// Every mesh is evaluated as the glTF specification says: morph targets at the mesh's current
+// influences, then skinned meshes over every JOINTS_n/WEIGHTS_n set (three.js itself skins
+// with set 0 only), rigid ones (props under bones) by their node's world matrix.
+// The specification ignores a skinned mesh node's own transform (three.js applies it as a bind
+// shape matrix): skin() sums joint world x inverse bind alone, as vkskin does.
 // With VKS_GPU=1 (a Vulkan device is there) the GPU deformer is compared too, with the
 // validation layer on (any message fails), on the samples and the first clip of each format.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
+import { dracoNode } from './draco_node.mjs';
 
 // three.js's FileLoader reports progress with a DOM event Node lacks (the data: URIs below are
 // fetched through it)
@@ -60,8 +69,24 @@ function selfContained(file) {
   return JSON.stringify(json);
 }
 
+// GLTFLoader with the decoders of the compressed extensions (three.js's own meshopt decoder;
+// Draco through draco_node.mjs). GLTFLoader scales each skinned mesh's WEIGHTS_0 to sum 1, which
+// would spoil a vertex whose other influences are in WEIGHTS_1: that is turned off while it
+// parses, and skin() below scales the sum of every set instead.
+async function parse(file) {
+  await MeshoptDecoder.ready;
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder).setDRACOLoader(dracoNode);
+  const normalise = THREE.SkinnedMesh.prototype.normalizeSkinWeights;
+  THREE.SkinnedMesh.prototype.normalizeSkinWeights = () => {};
+  try {
+    return await new Promise((resolve, reject) => loader.parse(selfContained(file), '', resolve, reject));
+  } finally {
+    THREE.SkinnedMesh.prototype.normalizeSkinWeights = normalise;
+  }
+}
+
 async function load(file) {
-  const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(selfContained(file), '', resolve, reject));
+  const gltf = await parse(file);
   const model = { gltf, meshes: [], verts: 0, diag: 0, mixer: new THREE.AnimationMixer(gltf.scene) };
   const box = new THREE.Box3(), seen = new Set();
   gltf.scene.traverse((o) => {
@@ -104,50 +129,107 @@ function deform(src, clip, frames, fps, start, extra, engine) {
   return new Float32Array(r.stdout.buffer, r.stdout.byteOffset, r.stdout.byteLength / 4);
 }
 
-// Every mesh's positions at the mixer's current time, in the scene's frame: skinned meshes
-// through applyBoneTransform, morphed ones through their influences.
+// A skinned mesh's influence sets: JOINTS_0/WEIGHTS_0 (three.js's skinIndex/skinWeight) and
+// every JOINTS_n/WEIGHTS_n after it (three.js keeps them as joints_n/weights_n but skins with
+// set 0 only; this check applies them all).
+function skinSets(geometry) {
+  const a = geometry.attributes, sets = [[a.skinIndex, a.skinWeight]];
+  for (let s = 1; a[`joints_${s}`] && a[`weights_${s}`]; s++) sets.push([a[`joints_${s}`], a[`weights_${s}`]]);
+  return sets;
+}
+
+// The glTF specification's skinning of vertex i at p (morphed already): the sum over every
+// set's influences of weight x joint world x inverse bind, the weights scaled to sum 1 (as
+// GLTFLoader scales set 0); the mesh node's own transform plays no part.
+const skinTmp = { j: new THREE.Vector4(), w: new THREE.Vector4(), v: new THREE.Vector3(), sum: new THREE.Vector3() };
+function skin(p, i, sets, joints) {
+  const { j, w, v, sum } = skinTmp;
+  let total = 0;
+  sum.set(0, 0, 0);
+  for (const [J, W] of sets) {
+    j.fromBufferAttribute(J, i);
+    w.fromBufferAttribute(W, i);
+    for (let c = 0; c < 4; c++) {
+      const weight = w.getComponent(c);
+      if (weight === 0) continue;
+      total += weight;
+      sum.addScaledVector(v.copy(p).applyMatrix4(joints[j.getComponent(c)]), weight);
+    }
+  }
+  if (total > 0) p.copy(sum).divideScalar(total);
+}
+
+// Every mesh's positions at the mixer's current time, in the scene's frame: morph targets
+// first (relative, at the mesh's influences), then skinned meshes through skin(), the others
+// (rigid parts under bones included) by their world matrix.
 function positions(model, out) {
   model.gltf.scene.updateMatrixWorld(true);
   const p = new THREE.Vector3(), d = new THREE.Vector3();
   let k = 0;
   for (const m of model.meshes) {
     const pos = m.geometry.attributes.position, targets = m.geometry.morphAttributes.position ?? [];
+    const sets = m.isSkinnedMesh ? skinSets(m.geometry) : null;
+    const joints = m.isSkinnedMesh ? m.skeleton.bones.map((b, j) =>
+      new THREE.Matrix4().multiplyMatrices(b.matrixWorld, m.skeleton.boneInverses[j])) : null;
     for (let i = 0; i < pos.count; i++) {
       p.fromBufferAttribute(pos, i);
-      if (m.isSkinnedMesh) m.applyBoneTransform(i, p);
-      else targets.forEach((t, j) => p.addScaledVector(d.fromBufferAttribute(t, i), m.morphTargetInfluences[j]));
-      p.applyMatrix4(m.matrixWorld);
+      targets.forEach((t, j) => p.addScaledVector(d.fromBufferAttribute(t, i), m.morphTargetInfluences[j]));
+      if (m.isSkinnedMesh) skin(p, i, sets, joints);
+      else p.applyMatrix4(m.matrixWorld);
       out[k++] = p.x; out[k++] = p.y; out[k++] = p.z;
     }
   }
 }
 
-// Plays clip (or nothing) at times and compares with ref (vkskin's raw output, mapped by C).
-function compare(model, label, clip, times, ref) {
-  if (ref.length !== times.length * model.verts * 6)
-    throw new Error(`${label}: vkskin wrote ${ref.length / 6} vertices, three.js has ${times.length} x ${model.verts}`);
+// three.js's positions of every vertex at each of times, clip playing (or nothing): times x
+// vertices x 3.
+function golden(model, clip, times) {
   model.mixer.stopAllAction();
   const action = clip ? model.mixer.clipAction(clip) : null;
   action?.play();
-  const mine = new Float64Array(model.verts * 3), q = new THREE.Vector3();
-  let worst = 0, worstAt = '';
+  const out = new Float64Array(times.length * model.verts * 3);
   times.forEach((t, f) => {
     model.mixer.setTime(t);
-    positions(model, mine);
-    for (let i = 0; i < model.verts; i++) {
-      const b = (f * model.verts + i) * 6;
-      q.set(ref[b], ref[b + 1], ref[b + 2]).applyMatrix4(model.C);
-      const e = Math.hypot(mine[i * 3] - q.x, mine[i * 3 + 1] - q.y, mine[i * 3 + 2] - q.z);
-      if (!(e <= worst)) { worst = e; worstAt = `t=${t.toFixed(4)} vertex ${i}`; }
-    }
+    positions(model, out.subarray(f * model.verts * 3, (f + 1) * model.verts * 3));
   });
   action?.stop();
   if (clip) model.mixer.uncacheAction(clip);
-  const rel = worst / model.diag, ok = rel <= TOL;
+  return out;
+}
+
+// The mesh (its three.js name, as GLTFLoader names it after the node) vertex i belongs to.
+function meshOf(model, i) {
+  for (const m of model.meshes) {
+    if (i < m.geometry.attributes.position.count) return `"${m.name}" vertex ${i}`;
+    i -= m.geometry.attributes.position.count;
+  }
+  return `vertex ${i}`;
+}
+
+// Holds ref (vkskin's raw output, mapped by C) against gold within TOL x scale.
+function judge(model, label, times, gold, ref, scale, scaleName) {
+  if (ref.length !== times.length * model.verts * 6)
+    throw new Error(`${label}: vkskin wrote ${ref.length / 6} vertices, three.js has ${times.length} x ${model.verts}`);
+  const q = new THREE.Vector3();
+  let worst = 0, worstF = 0, worstI = 0;
+  for (let f = 0; f < times.length; f++) {
+    for (let i = 0; i < model.verts; i++) {
+      const b = (f * model.verts + i) * 6, g = (f * model.verts + i) * 3;
+      q.set(ref[b], ref[b + 1], ref[b + 2]).applyMatrix4(model.C);
+      const e = Math.hypot(gold[g] - q.x, gold[g + 1] - q.y, gold[g + 2] - q.z);
+      if (!(e <= worst)) { worst = e; worstF = f; worstI = i; }
+    }
+  }
+  const rel = worst / scale, ok = rel <= TOL;
   checks++;
   if (!ok) failures++;
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${label} (${times.length} times): max error ${worst.toExponential(3)} = ` +
-    `${rel.toExponential(3)} x diagonal ${model.diag.toPrecision(4)} at ${worstAt}`);
+    `${rel.toExponential(3)} x ${scaleName} ${scale.toPrecision(4)} at t=${times[worstF].toFixed(4)} ${meshOf(model, worstI)}`);
+}
+
+// Plays clip (or nothing) at times and compares with ref, relative to the bounds' diagonal.
+function compare(model, label, clip, times, ref) {
+  judge(model, label, times, golden(model, clip, times), ref, model.diag, 'diagonal');
 }
 
 // A known disagreement: rotation keys stored off unit length (SimpleSkin's are rounded to 3
@@ -218,11 +300,44 @@ async function checkBake(glb, raw, fps) {
   compare(model, `${glb} baked frames`, model.gltf.animations[0] ?? null, times, ref);
 }
 
+// What a whole character holds, said once per file.
+function describe(file, model) {
+  const skinned = model.meshes.filter((m) => m.isSkinnedMesh);
+  const sets = Math.max(0, ...skinned.map((m) => skinSets(m.geometry).length));
+  const morphed = model.meshes.filter((m) => (m.geometry.morphAttributes.position ?? []).length).length;
+  console.log(`${basename(file)}: ${model.verts} vertices in ${model.meshes.length} meshes: ${skinned.length} skinned ` +
+    `(up to ${sets} JOINTS/WEIGHTS set(s)), ${model.meshes.length - skinned.length} rigid, ${morphed} with morph targets`);
+}
+
+// A whole character as the file stores it (WHOLE jobs; compressed files decoded by three.js
+// itself): three.js's golden of animation a at n times off its keys against vkskin's
+// deformation on every engine (of OTHER where a negative case names one: a broken copy of
+// the file that must fail), within TOL x the bounding radius (the largest distance of a golden
+// vertex from the origin, as tests/cli/blender_golden_check.py measures it).
+async function checkWhole(file, anim, n, other) {
+  const model = await load(file);
+  const clip = model.gltf.animations[anim];
+  if (!clip) throw new Error(`${file} has no animation ${anim}`);
+  describe(file, model);
+  const label = `${basename(file)} animation ${anim} "${clip.name}"`;
+  normaliseRotations(label, clip);
+  const fps = n / clip.duration, start = 0.37 / fps;
+  const times = Array.from({ length: n }, (_, f) => start + f / fps);
+  const gold = golden(model, clip, times);
+  let radius = 0;
+  for (let k = 0; k < gold.length; k += 3) radius = Math.max(radius, Math.hypot(gold[k], gold[k + 1], gold[k + 2]));
+  const target = other || file;
+  for (const e of ['cpu', 'cpu-fast', ...(gpu ? ['gpu'] : [])])
+    judge(model, `${label} ${e}${other ? ` (vkskin on ${basename(other)})` : ''}`, times, gold,
+      deform(target, `${target}#${anim}`, n, fps, start, [], e), radius, 'radius');
+}
+
 for (const line of readFileSync(jobsFile, 'utf8').split('\n').filter((l) => l.trim())) {
   const [kind, a, b, ...rest] = line.split('\t');
   if (kind === 'SAMPLE') await checkSample(a);
+  else if (kind === 'WHOLE') await checkWhole(a, Number(b), Number(rest[0]), rest[1]);
   else if (kind === 'BAKE') await checkBake(a, b, Number(rest[0]));
   else await checkConverted(kind, a, b, rest);
 }
-console.log(`${checks} comparisons, ${failures} over ${TOL} x the model's diagonal`);
+console.log(`${checks} comparisons, ${failures} over ${TOL} x the model's scale (its bounds' diagonal; WHOLE jobs: its bounding radius)`);
 process.exit(failures ? 1 : 0);

@@ -14,6 +14,7 @@ set(VKSKIN_TEST_COSTS
   test_first_use_cli           22   48    0
   cli_bake_engines             19   42   15
   test_p3d_robust               8   37    7
+  threejs_goldens              30   35   20
   gpu_bundle                   50    0    0
   cli_thread_fallback          16   33    1
   cli_bake_threads             18   28    6

@@ -9,9 +9,9 @@
 #                                      glslc; GPU tests skipped, the build checked for Vulkan headers
 # GPU tests run on the Vulkan device found (lavapipe where there is no GPU) with the Khronos
 # validation layer, and are skipped (CTest "Not Run", exit 77) where there is no Vulkan device.
-# The plain build then runs the library's GPU-labelled tests again on SwiftShader, chromium's
-# Vulkan on the CPU (tools/scripts/test_swiftshader.sh; skipped, saying so, where it is absent;
-# VKSKIN_SWIFTSHADER_CLI=1: the program's GPU tests too).
+# The plain build then runs one GPU test per device path of the library again on SwiftShader,
+# chromium's Vulkan on the CPU (tools/scripts/test_swiftshader.sh; skipped, saying so, where it
+# is absent; VKSKIN_SWIFTSHADER_ALL=1: every GPU test).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 "$root/tools/scripts/setup.sh"
@@ -31,13 +31,5 @@ else
 fi
 ctest --output-on-failure -j2 --timeout 600
 if [ -z "${1:-}" ]; then
-  # the library's GPU tests (every kernel variant, the crowd, the stream, the passes' shapes):
-  # the program's GPU tests repeat those paths through the CLI, and on SwiftShader, which
-  # compiles every pipeline anew in every process, they took 400 of the pass's 530 s in CI;
-  # VKSKIN_SWIFTSHADER_CLI=1 runs them too
-  if [ -n "${VKSKIN_SWIFTSHADER_CLI:-}" ]; then
-    "$root/tools/scripts/test_swiftshader.sh" "$root/build"
-  else
-    "$root/tools/scripts/test_swiftshader.sh" "$root/build" -LE cli
-  fi
+  "$root/tools/scripts/test_swiftshader.sh" "$root/build"
 fi

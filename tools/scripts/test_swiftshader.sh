@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU-labelled tests (ctest -L gpu) once more, on SwiftShader: Google's Vulkan on the CPU,
+# GPU tests once more, on SwiftShader: Google's Vulkan on the CPU,
 # which Debian's chromium package ships beside the browser. A second implementation next to
 # lavapipe, with other limits (subgroups of 4, 256 invocations a workgroup, 32 KiB of shared
 # memory, a 1 GiB storage range, 65536 texel elements) and its own precision, so a device
@@ -10,16 +10,14 @@
 # loaders; VKSKIN_SWIFTSHADER_ICD names another file), and the device it then gives is named
 # before the tests and must be SwiftShader: a pass that quietly ran on lavapipe again would
 # prove nothing. Where the ICD file is absent, it says so and exits 0: skipped, not failed.
-# The tests that run one command at many settings keep the subset each one's header names
-# (VKSKIN_TEST_SANITIZER_SUBSET=1, as under the sanitizers): SwiftShader compiles a pipeline in
-# about a second in every process, where lavapipe's shader cache answers at once, and the
-# other settings are the same code on the same device (the lavapipe pass runs them all).
-# For the same reason the tests of host-side orchestration are left to the lavapipe pass: one
-# run split across two to four contexts of one device, and thread refusals (each context and
-# process compiles anew: 1,420 of the pass's 3,000 test-seconds on a loaded 2-core machine).
-# What they split and merge is the same on any device, and the device paths under them (clip
-# crowds, streams, readback, the passes' shapes) run here through the library's tests.
-# VKSKIN_SWIFTSHADER_ALL=1 runs those too.
+# It runs the tests labelled "swiftshader" (tests/schedule/swiftshader_subset.cmake: one test per
+# device path of the library): SwiftShader compiles a pipeline in about a second in every
+# process, where lavapipe's shader cache answers at once, and the variants at other tuning
+# choices, the program's GPU tests, the host-side splits and threads are the same code on the
+# same device (the lavapipe pass runs them all). The tests that run one command at many
+# settings keep the subset each one's header names (VKSKIN_TEST_SANITIZER_SUBSET=1, as under
+# the sanitizers). VKSKIN_SWIFTSHADER_ALL=1 runs every GPU-labelled test instead (648 s on a
+# loaded 2-core machine, against about a quarter of it for the subset).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -50,15 +48,11 @@ case "$device" in
 esac
 start=$SECONDS
 cd "$build"
-host_only=(cli_crowd_devices cli_deform_devices cli_validate_devices cli_split_shares cli_thread_fallback
-           cli_validate_threads)
-exclude=()
-if [ -z "${VKSKIN_SWIFTSHADER_ALL:-}" ]; then
-  regex=$(IFS='|'; echo "^(${host_only[*]})\$")
-  exclude=(-E "$regex")
-  echo "swiftshader: left to the lavapipe pass (host-side splits and threads): ${host_only[*]}"
+labels=(-L swiftshader)
+if [ -n "${VKSKIN_SWIFTSHADER_ALL:-}" ]; then
+  labels=(-L gpu)
 fi
 status=0
-ctest -L gpu "${exclude[@]}" --output-on-failure -j2 --timeout 600 "$@" || status=$?
+ctest "${labels[@]}" --output-on-failure -j2 --timeout 600 "$@" || status=$?
 echo "swiftshader: the GPU tests took $((SECONDS - start)) s"
 exit $status

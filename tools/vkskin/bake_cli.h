@@ -36,8 +36,8 @@ void vks_cli_bake_summary(FILE *f, const vks_bake_manifest *m, double seconds);
 /* Writes the report JSON (through vks_output); an exit code. shares (may be NULL): what each
  * device of a split took, as "context_shares" (left out without a split); stages (may be
  * NULL) as "stages". */
-struct vks_cli_shares;
+struct vks_context_shares; /* vks_cli_shares (cli_shares.h) */
 int vks_cli_bake_report(const char *path, const vks_bake_manifest *m, const char *engine, const char *shard,
-                        double seconds, const struct vks_cli_shares *shares, const vks_bake_stages *stages);
+                        double seconds, const struct vks_context_shares *shares, const vks_bake_stages *stages);
 
 #endif

@@ -1,6 +1,10 @@
-/* See cli_crowd.h. */
+/* See cli_crowd.h and cli_crowd_split.h: the program's posers and clips made into stream
+ * instances; the runs themselves are the library's (stream.h, SPLIT included). */
 #include "cli_crowd.h"
+#include "cli_crowd_split.h"
 #include "cli_progress.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +19,8 @@ void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c)
     memset(c, 0, sizeof *c);
 }
 
-vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
-                                    uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err)
+vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
+                                  vks_error *err)
 {
     memset(out, 0, sizeof *out);
     uint32_t cap = 0;
@@ -25,13 +29,10 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
     out->model_count = model_count;
     out->index = calloc(model_count ? model_count : 1, sizeof *out->index);
     out->clips = malloc((cap ? cap : 1) * sizeof *out->clips);
-    const vks_skin **skins = malloc((model_count ? model_count : 1) * sizeof *skins);
-    vks_result r = out->index && out->clips && skins ? VKS_OK
-                                                     : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips",
-                                                                     "out of memory");
+    vks_result r = out->index && out->clips ? VKS_OK
+                                            : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
     for (uint32_t m = 0; r == VKS_OK && m < model_count; m++) {
         const vks_cli_poser *ps = posers[m];
-        skins[m] = ps->skin;
         if (!(out->index[m] = malloc((ps->ref_count ? ps->ref_count : 1) * sizeof **out->index))) {
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
             break;
@@ -46,6 +47,20 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
             out->index[m][k] = at;
         }
     }
+    if (r != VKS_OK)
+        vks_cli_gpu_clips_free(out);
+    return r;
+}
+
+vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
+                                    uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err)
+{
+    vks_result r = vks_cli_gpu_clips_plan(posers, model_count, out, err);
+    const vks_skin **skins = r == VKS_OK ? malloc((model_count ? model_count : 1) * sizeof *skins) : NULL;
+    if (r == VKS_OK && !skins)
+        r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
+    for (uint32_t m = 0; r == VKS_OK && m < model_count; m++)
+        skins[m] = posers[m]->skin;
     if (r == VKS_OK && out->count)
         r = vks_gpu_upload_clips(gpu, ms, skins, out->clips, out->count, &out->gc, err);
     free(skins);
@@ -92,7 +107,12 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
 }
 
 /* The stream's view of the job: instance g of the models one after the other. */
-typedef vks_cli_crowd_stream crowd_stream;
+typedef struct crowd_stream {
+    const vks_cli_crowd_job *job;
+    uint64_t *base;          /* per model: its first instance of the job */
+    const vks_skin **skins;
+    float *times;            /* the job's frame times */
+} crowd_stream;
 
 static uint32_t model_of(const crowd_stream *cs, uint64_t g)
 {
@@ -213,15 +233,101 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
     return r;
 }
 
-vks_result vks_cli_crowd_stream_begin(const vks_cli_crowd_job *job, vks_cli_crowd_stream *cs, vks_stream_desc *d,
-                                      vks_error *err)
+/* ---- across several contexts: the library's split behind the stream (stream.h, SPLIT) ---- */
+
+/* The job as a stream for the split: its clips planned (each context uploads them itself). */
+static vks_result split_begin(const vks_cli_crowd_job *job, vks_gpu *const *gpus, const vks_gpu_models *const *models,
+                              vks_cli_gpu_clips *plan, vks_cli_crowd_job *j, crowd_stream *cs, vks_stream_desc *d,
+                              vks_error *err)
 {
     memset(cs, 0, sizeof *cs);
-    return stream_begin(job, cs, d, err);
+    vks_result r = vks_cli_gpu_clips_plan(job->posers, job->model_count, plan, err);
+    *j = *job;
+    j->gpu = gpus[0], j->ms = models[0], j->clips = plan;
+    if (r == VKS_OK)
+        r = stream_begin(j, cs, d, err);
+    d->gpu_clips = NULL, d->clips = plan->clips, d->clip_count = plan->count;
+    return r;
 }
 
-void vks_cli_crowd_stream_end(vks_cli_crowd_stream *cs)
+static void split_said(const vks_context_shares *sh, vks_cli_crowd_split_stats *out)
 {
-    stream_end(cs);
-    memset(cs, 0, sizeof *cs);
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->contexts = sh->contexts;
+    out->shares = *sh;
+    for (int k = 0; k < sh->contexts && k < VKS_CLI_CROWD_MAX_CONTEXTS; k++)
+        out->instances[k] = sh->s[k].count;
+}
+
+vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                   const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,
+                                   vks_cli_crowd_split_stats *split, vks_error *err)
+{
+    vks_cli_crowd_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    vks_cli_gpu_clips plan;
+    vks_cli_crowd_job j;
+    crowd_stream cs;
+    vks_stream_desc d;
+    vks_stream_stats ss = {0};
+    vks_context_shares sh = {0};
+    vks_result r = split_begin(job, gpus, models, &plan, &j, &cs, &d, err);
+    j.progress = NULL; /* the contexts' deliveries come in one device's order, not its progress */
+    if (r == VKS_OK)
+        r = vks_stream_run_split(gpus, models, count, &d, &ss, &sh, err);
+    st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
+    st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
+    split_said(&sh, split);
+    stream_end(&cs);
+    vks_cli_gpu_clips_free(&plan);
+    return r;
+}
+
+/* The split bake's progress: every context's poses as they are taken (any thread). */
+static int progress_add(void *user, const vks_stream_delivery *d)
+{
+    const crowd_stream *cs = user;
+    if (cs->job->progress)
+        vks_cli_progress_add(cs->job->progress, d->count);
+    return 0;
+}
+
+vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+                                       const vks_gpu_models *const *models, int count, vks_bake *bake,
+                                       uint64_t memory_bytes, vks_cli_crowd_split_stats *split, vks_error *err)
+{
+    if (job->model_count != 1)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "a bake takes the instances of one model");
+    vks_cli_gpu_clips plan;
+    vks_cli_crowd_job j;
+    crowd_stream cs;
+    vks_stream_desc d;
+    vks_context_shares sh = {0};
+    vks_result r = split_begin(job, gpus, models, &plan, &j, &cs, &d, err);
+    d.deliver = progress_add;
+    d.reduce = 0; /* the bake writes what it gets: no readback check to pay for */
+    if (r == VKS_OK)
+        r = vks_stream_to_bake_split(gpus, models, count, &d, bake, memory_bytes, NULL, &sh, err);
+    split_said(&sh, split);
+    stream_end(&cs);
+    vks_cli_gpu_clips_free(&plan);
+    return r;
+}
+
+void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *said, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (cap)
+        out[0] = 0;
+    if (said->contexts < 2 || !cap)
+        return;
+    n += (size_t)snprintf(out, cap, " (%d contexts: ", said->contexts);
+    for (int k = 0; k < said->contexts && n < cap; k++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)said->instances[k]);
+    if (n < cap)
+        snprintf(out + n, cap - n, " instances)");
 }

@@ -16,6 +16,10 @@ typedef struct vks_cli_gpu_clips {
     vks_gpu_clips *gc;      /* NULL when no instance plays a clip */
 } vks_cli_gpu_clips;
 
+/* The distinct clips the posers play and each poser's index into them, uploaded nowhere (gc
+ * NULL): what the split gives every context to upload (stream.h, SPLIT). */
+vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
+                                  vks_error *err);
 /* posers[m]: the poser of uploaded model m (its skin is the one uploaded as m). */
 vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
                                     uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err);
@@ -65,20 +69,5 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
  * instances as fit memory_bytes held and written instance by instance; consume is not called,
  * progress is. */
 vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err);
-
-/* The job as a stream, for running it elsewhere than above (the split across contexts,
- * cli_crowd_split.c): d as vks_cli_crowd_run makes it, whose user is cs and deliver hands a
- * frame of a chunk to job->consume; d->get_instance takes the job's instance numbers (the
- * models' instances one after the other). The arrays are allocated: free them with vks_cli_crowd_stream_end, also after a
- * failure. */
-typedef struct vks_cli_crowd_stream {
-    const vks_cli_crowd_job *job;
-    uint64_t *base;          /* per model: its first instance of the job */
-    const vks_skin **skins;
-    float *times;            /* the job's frame times */
-} vks_cli_crowd_stream;
-vks_result vks_cli_crowd_stream_begin(const vks_cli_crowd_job *job, vks_cli_crowd_stream *cs, vks_stream_desc *d,
-                                      vks_error *err);
-void vks_cli_crowd_stream_end(vks_cli_crowd_stream *cs);
 
 #endif

@@ -1,7 +1,8 @@
-/* Clips and crowds across several contexts (--device all or a list; cli_crowd_split.c): a crowd
- * job (cli_crowd.h) whose instances are split across the contexts, each running a stream of its
- * own on a thread of its own, with what they deliver reaching the consumer or the bake in the
- * order one context gives, so the results are one device's, bit for bit. */
+/* Clips and crowds across several contexts (--device all or a list): a crowd job (cli_crowd.h)
+ * run by the library's split behind the stream (stream.h, SPLIT: vks_stream_run_split,
+ * vks_stream_to_bake_split; cli_crowd.c makes the job into its desc), each context running a
+ * stream of its own on a thread of its own, with what they deliver reaching the consumer or the
+ * bake in the order one context gives, so the results are one device's, bit for bit. */
 #ifndef VKSKIN_CLI_CROWD_SPLIT_H
 #define VKSKIN_CLI_CROWD_SPLIT_H
 

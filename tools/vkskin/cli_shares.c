@@ -1,4 +1,4 @@
-/* How a split run shared its work (cli_shares.h). */
+/* How a split run shared its work, said on stderr and in JSON (cli_shares.h). */
 #include "cli_shares.h"
 
 #include <stdio.h>
@@ -15,23 +15,6 @@ static double rate(const vks_cli_share *s)
 static const char *parts(const vks_cli_shares *sh)
 {
     return sh->parts ? sh->parts : "chunks";
-}
-
-void vks_cli_shares_begin(vks_cli_shares *sh, int n, const char *unit, const char *parts)
-{
-    memset(sh, 0, sizeof *sh);
-    sh->contexts = n < VKS_CLI_SHARES_MAX ? n : VKS_CLI_SHARES_MAX;
-    sh->unit = unit, sh->parts = parts;
-}
-
-void vks_cli_shares_set(vks_cli_shares *sh, int k, const char *device, uint64_t count, uint64_t chunks,
-                        double seconds)
-{
-    if (k < 0 || k >= sh->contexts)
-        return;
-    vks_cli_share *s = &sh->s[k];
-    snprintf(s->device, sizeof s->device, "%s", device ? device : "");
-    s->count = count, s->chunks = chunks, s->seconds = seconds;
 }
 
 void vks_cli_shares_print(const vks_cli_shares *sh, const char *command)

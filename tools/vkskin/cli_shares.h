@@ -1,5 +1,5 @@
 /* How a run split across several contexts (--device all or a list) shared its work
- * (cli_shares.c): what each context took, in how long, at what rate. deform, validate and
+ * (cli_shares.c prints them): what each context took, in how long, at what rate. deform, validate and
  * bake fill one, for their batches and for clips and crowds alike, print it on stderr after
  * the run (one line a context, silenced by --quiet, never on stdout: that is the results) and
  * put it in their JSON (validate --json, bake --report) as "context_shares".
@@ -14,27 +14,23 @@
 
 #include <cjson/cJSON.h>
 
-enum { VKS_CLI_SHARES_MAX = 16 };
+#include "vkskin/deform_run.h"
 
-typedef struct vks_cli_share {
-    char device[256]; /* the context's device, by name */
-    uint64_t count;   /* what it took, in the shares' unit */
-    uint64_t chunks;  /* in how many of the GPU's chunks (bake: groups of jobs, one GPU run each) */
-    double seconds;   /* from the split's start to the context's end (bake: its groups' time on it) */
-} vks_cli_share;
+/* The shares themselves are the library's (deform_run.h: vks_context_shares, filled by the
+ * split runs); the program keeps its names for them and prints them. */
+enum { VKS_CLI_SHARES_MAX = VKS_SHARES_MAX };
+typedef vks_context_share vks_cli_share;
+typedef vks_context_shares vks_cli_shares;
 
-typedef struct vks_cli_shares {
-    int contexts;     /* below 2: no split, nothing said */
-    const char *unit; /* "poses", "instances", "jobs" */
-    const char *parts; /* what chunks counts: "chunks" (NULL), "groups" */
-    vks_cli_share s[VKS_CLI_SHARES_MAX];
-} vks_cli_shares;
-
-/* Starts *sh for a split of n contexts (at most VKS_CLI_SHARES_MAX) counted in unit, its chunks
- * called parts (NULL: "chunks"); then one vks_cli_shares_set a context. */
-void vks_cli_shares_begin(vks_cli_shares *sh, int n, const char *unit, const char *parts);
-void vks_cli_shares_set(vks_cli_shares *sh, int k, const char *device, uint64_t count, uint64_t chunks,
-                        double seconds);
+static inline void vks_cli_shares_begin(vks_cli_shares *sh, int n, const char *unit, const char *parts)
+{
+    vks_context_shares_begin(sh, n, unit, parts);
+}
+static inline void vks_cli_shares_set(vks_cli_shares *sh, int k, const char *device, uint64_t count, uint64_t chunks,
+                                      double seconds)
+{
+    vks_context_shares_set(sh, k, device, count, chunks, seconds);
+}
 
 /* One line a context on stderr, "vkskin COMMAND: context k/n on DEVICE: ...", unless --quiet
  * (vks_cli_progress_quiet) or there was no split. */

@@ -1,32 +1,28 @@
 /* vkskin bench [--json] [--vertices V --bones B --instances N --influences K] [FILE]
  *              [--device D] [--ref-instances R] [--repeats R] [--end-to-end FILE]
- * One workload through every engine in one process: the CPU reference (double), the fast CPU
- * deformer (float, all cores), and the GPU engines of bench_gpu.c: the context's creation, the
- * project's kernel and the plain baseline kernel (timestamp queries around the pose and deform
- * passes, no readback; first run apart from the steady state, their ratio from interleaved
- * pairs), the end to end into host memory, and with --end-to-end FILE the deform path into a
- * raw file against a plain write to the same disk. Prints vertex-instances per second for
- * each and the ratios between them, the device and the sizes (DESIGN.md section 11).
+ * One workload through every engine in one process, measured by the library (bench.h,
+ * src/bench): the CPU reference (double), the fast CPU deformer (all cores, then each kernel on
+ * one core), the GPU's context, kernels, end to end and with --end-to-end FILE the deform path
+ * into a raw file against a plain write to the same disk. This file parses the options, opens
+ * the context (timed: the report's context creation), makes the one call and prints the text
+ * lines; the JSON is the library's (DESIGN.md section 11).
  * Default workload: a generated 10k-vertex, 32-bone, 4-influence character, 100 instances,
  * procedural poses. */
-#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum { BENCH_REPEATS = 3 };
-#include <unistd.h>
-
 #include "bench_crowd.h"
-#include "bench_gpu.h"
 #include "character.h"
+#include "cli_gpu.h"
+#include "vkskin/bench.h"
 
-static double now_s(void)
+static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* What the command line asked for. */
@@ -116,11 +112,13 @@ static int parse_options(int argc, char **argv, bench_opts *o)
     return BENCH_GO_ON;
 }
 
-/* The error's message on stderr and its exit code. */
-static int bench_fail(const vks_error *err)
+/* The error's message on stderr (after what failed, where a step did) and its exit code. */
+static int bench_fail(const char *step, const vks_error *err)
 {
     char msg[512];
-    fprintf(stderr, "vkskin bench: %s\n", vks_error_format(err, NULL, msg, sizeof msg));
+    if (strcmp(step, "end to end file") == 0)
+        step = "--end-to-end"; /* the option that asked for it */
+    fprintf(stderr, "vkskin bench: %s%s%s\n", step, *step ? ": " : "", vks_error_format(err, NULL, msg, sizeof msg));
     return vks_cli_exit_code(err->code);
 }
 
@@ -132,163 +130,120 @@ static vks_skin *load_model(const bench_opts *o)
     vks_error err = {0};
     vks_skin *s = vks_gen_character(&o->gp, &err);
     if (!s)
-        bench_fail(&err);
+        bench_fail("", &err);
     return s;
 }
 
-/* The workload every engine runs: the poses of every instance, computed once so all engines
-   start from the same locals, and output buffers for one chunk of instances. */
-typedef struct bench_work {
-    const vks_skin *s;
-    uint32_t V, instances;
-    vks_affine *locals;
-    float *pos, *nrm;
-    uint32_t chunk; /* instances per CPU run: outputs of about 64 MiB */
-} bench_work;
-
-static int prepare_work(bench_work *w, const vks_skin *s, uint32_t instances)
+/* The end to end's file lines (--end-to-end). */
+static void print_file(const vks_bench_result *res)
 {
-    w->s = s, w->V = s->vertex_count, w->instances = instances;
-    w->locals = malloc((size_t)instances * (s->node_count ? s->node_count : 1) * sizeof *w->locals);
-    w->chunk = (uint32_t)((64ull << 20) / ((uint64_t)(w->V ? w->V : 1) * 12));
-    if (w->chunk < 1)
-        w->chunk = 1;
-    if (w->chunk > instances)
-        w->chunk = instances;
-    size_t bytes = (size_t)w->chunk * w->V * 12 + 16;
-    w->pos = malloc(bytes), w->nrm = malloc(bytes);
-    if (!w->locals || !w->pos || !w->nrm)
-        return 0;
-    for (uint32_t i = 0; i < instances; i++)
-        vks_pose_procedural(s, 1, i, 0.5f, 0.0f, w->locals + (size_t)i * s->node_count);
-    /* Touch every output page once, so no engine's time includes the kernel's first-touch
-     * page faults (tens of milliseconds for a 64 MiB chunk). */
-    memset(w->pos, 0, bytes);
-    memset(w->nrm, 0, bytes);
-    return 1;
+    const vks_bench_file *d = &res->gpu.file;
+    printf("  to %s: %.1f MB, %u rounds of kernel, plain write, deform path (medians) after a first run of "
+           "the deform path (%.2f ms)\n",
+           d->path, d->bytes / 1e6, d->runs, d->first_ms);
+    printf("    deform path   %10.3f M vertex-instances/s   %.1f MB/s (%.2f ms, engine %.2f ms; output renamed "
+           "into place)\n",
+           vks_bench_rate(res, d->deform_ms) / 1e6, d->bytes / 1e3 / d->deform_ms, d->deform_ms, d->engine_ms);
+    printf("    + fdatasync   %10.3f M vertex-instances/s   %.1f MB/s (+ %.2f ms: on the disk)\n",
+           vks_bench_rate(res, d->deform_ms + d->sync_ms) / 1e6, d->bytes / 1e3 / (d->deform_ms + d->sync_ms),
+           d->sync_ms);
+    printf("    plain write   %10.3f M vertex-instances/s   %.1f MB/s (%.2f ms with fdatasync)\n",
+           vks_bench_rate(res, d->disk_ms) / 1e6, d->bytes / 1e3 / d->disk_ms, d->disk_ms);
+    printf("    kernel        %10.3f M vertex-instances/s   (%.2f ms, in the rounds)\n",
+           vks_bench_rate(res, d->kernel_ms) / 1e6, d->kernel_ms);
+    printf("    deform / min(kernel, disk) x%.2f (target 0.8) of the medians; rounds %.2f..%.2f; with its "
+           "fdatasync x%.2f\n",
+           d->ratio, d->ratio_min, d->ratio_max, d->durable_ratio);
 }
 
-/* A CPU engine with its thread count (the reference runs on one). */
-typedef vks_result (*cpu_engine)(const vks_deform_job *j, int threads, vks_error *err);
-static vks_result reference_engine(const vks_deform_job *j, int threads, vks_error *err)
+/* The device's ceilings and each pass's fraction of them. */
+static void print_ceilings(const vks_bench_result *res)
 {
-    (void)threads;
-    return vks_cpu_reference_run(j, err);
-}
-static vks_result fast_engine(const vks_deform_job *j, int threads, vks_error *err)
-{
-    return vks_cpu_fast_run(j, threads, err);
-}
-
-/* Vertex-instances per second of a CPU engine over the first `count` instances, chunk by
-   chunk: the best of BENCH_REPEATS runs (the least disturbed by the rest of the machine). */
-static vks_result time_cpu(const bench_work *w, uint32_t count, cpu_engine engine, int threads, double *rate,
-                           vks_error *err)
-{
-    const vks_skin *s = w->s;
-    double best = 1e300;
-    for (int rep = 0; rep < BENCH_REPEATS; rep++) {
-        double t0 = now_s();
-        for (uint32_t f = 0; f < count; f += w->chunk) {
-            uint32_t n = count - f < w->chunk ? count - f : w->chunk;
-            vks_deform_job j = {s, w->locals + (size_t)f * s->node_count, n, w->pos, w->nrm, NULL};
-            vks_result r = engine(&j, threads, err);
-            if (r != VKS_OK)
-                return r;
-        }
-        if (now_s() - t0 < best)
-            best = now_s() - t0;
-    }
-    *rate = (double)count * w->V / best;
-    return VKS_OK;
+    const vks_bench_gpu_result *b = &res->gpu;
+    const vks_gpu_ceilings *c = &b->ceilings;
+    double e2e = vks_bench_rate(res, b->end_to_end.steady_ms);
+    double deform_rate = b->kernel.deform_ms > 0
+                             ? (double)res->instances * res->vertices * 24 / (b->kernel.deform_ms / 1e3) : 0;
+    printf("  ceilings        fill %.1f GB/s, copy %.1f GB/s (read + write), device to host %.1f GB/s "
+           "(buffers of %.1f MB, same run, timestamps)\n",
+           c->fill_bytes_per_second / 1e9, c->copy_bytes_per_second / 1e9, c->readback_bytes_per_second / 1e9,
+           c->bytes / 1e6);
+    printf("  deform / fill   %10.2f                        the deform pass writes %.1f GB/s (24 B a "
+           "vertex-instance)\n",
+           deform_rate / c->fill_bytes_per_second, deform_rate / 1e9);
+    if (b->end_to_end.steady_ms > 0)
+        printf("  end to end / d2h%10.2f                        the host's threads take %.1f GB/s of outputs\n",
+               e2e * 24 / c->readback_bytes_per_second, e2e * 24 / 1e9);
+    if (b->readback_bytes && b->readback_ms > 0)
+        printf("  readback / d2h  %10.2f                        the readback copies move %.1f GB/s\n",
+               b->readback_bytes / (b->readback_ms / 1e3) / c->readback_bytes_per_second,
+               b->readback_bytes / (b->readback_ms / 1e3) / 1e9);
+    else
+        printf("  readback / d2h       -                        outputs read in place (unified memory): no copy\n");
 }
 
-/* The fast engine's kernels, each timed on one core where this CPU has it. */
-static const char *const bench_kernels[3] = {"baseline", "avx2", "avx512"};
-
-/* The figures, for the report. */
-typedef struct bench_result {
-    uint32_t ref_instances;
-    int threads;
-    double ref_rate, fast_rate;
-    const char *fast_kernel;   /* the fast engine's kernel in use ("avx512", "avx2", "baseline") */
-    double per_core[3];        /* fast engine on one thread, per kernel of bench_kernels (0: absent) */
-} bench_result;
-
-static void print_json(const bench_work *w, const bench_result *r, const vks_bench_gpu *g)
+/* The GPU engines' lines. */
+static void print_gpu(const vks_bench_result *res)
 {
-    const vks_skin *s = w->s;
-    double kernel = g ? vks_bench_gpu_rate(g, g->kernel.steady_ms) : 0;
-    double e2e = g ? vks_bench_gpu_rate(g, g->e2e.steady_ms) : 0;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "device", g ? g->device : "none");
-    cJSON_AddStringToObject(o, "device_type", g ? g->device_type : "");
-    if (g) {
-        vks_cli_queue_json(o, g->queue_family, g->queue_index);
-        /* where the readback copies run (the stream's and the staged batch's timed below) and
-         * the device-to-host ceiling is measured: a copy engine's queue where there is one */
-        cJSON *rq = cJSON_AddObjectToObject(o, "readback_queue");
-        cJSON_AddNumberToObject(rq, "family", g->readback_family);
-        cJSON_AddNumberToObject(rq, "queue", g->readback_index);
-    }
-    cJSON_AddNumberToObject(o, "vertices", w->V);
-    cJSON_AddNumberToObject(o, "bones", s->bone_count);
-    cJSON_AddNumberToObject(o, "groups", s->group_count);
-    cJSON_AddNumberToObject(o, "instances", w->instances);
-    cJSON_AddNumberToObject(o, "reference_instances", r->ref_instances);
-    cJSON_AddNumberToObject(o, "cpu_threads", r->threads);
-    cJSON_AddNumberToObject(o, "bytes_written_per_vertex_instance", 24);
-    cJSON *v = cJSON_AddObjectToObject(o, "vertex_instances_per_second");
-    cJSON_AddNumberToObject(v, "cpu_reference", r->ref_rate);
-    cJSON_AddNumberToObject(v, "cpu_fast", r->fast_rate);
-    cJSON_AddNumberToObject(v, "gpu_kernel", kernel); /* steady state */
-    cJSON_AddNumberToObject(v, "gpu_end_to_end", e2e);
-    cJSON_AddStringToObject(o, "cpu_fast_kernel", r->fast_kernel);
-    cJSON *pc = cJSON_AddObjectToObject(o, "cpu_fast_per_core");
-    for (int k = 0; k < 3; k++)
-        if (r->per_core[k] > 0)
-            cJSON_AddNumberToObject(pc, bench_kernels[k], r->per_core[k]);
-    cJSON *q = cJSON_AddObjectToObject(o, "ratios");
-    cJSON_AddNumberToObject(q, "cpu_fast_over_reference", r->fast_rate / r->ref_rate);
-    cJSON_AddNumberToObject(q, "gpu_kernel_over_cpu_fast", kernel / r->fast_rate);
-    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_cpu_fast", e2e / r->fast_rate);
-    cJSON_AddNumberToObject(q, "gpu_end_to_end_over_kernel", kernel > 0 ? e2e / kernel : 0);
-    cJSON_AddNumberToObject(q, "gpu_kernel_over_plain_kernel", g ? g->ratio : 0);
-    cJSON_AddNumberToObject(o, "gpu_kernel_ms", g ? g->kernel.steady_ms : 0);
-    cJSON_AddNumberToObject(o, "gpu_end_to_end_ms", g ? g->e2e.steady_ms : 0);
-    cJSON_AddNumberToObject(o, "gpu_chunks", g ? g->chunks : 0);
-    if (g)
-        vks_bench_gpu_json(o, g);
-    char *txt = cJSON_Print(o);
-    if (txt)
-        printf("%s\n", txt);
-    free(txt);
-    cJSON_Delete(o);
+    const vks_bench_gpu_result *b = &res->gpu;
+    const vks_bench_engine *k = &b->kernel, *p = &b->plain, *e = &b->end_to_end;
+    printf("  gpu context     %10.1f ms to create, %.1f ms to upload the model\n", b->context_ms, b->upload_ms);
+    printf("  launch shape    %s (%s: %s)\n", b->shape.text, b->shape.source, b->shape.reason);
+    printf("  pipelines       %10.1f ms to create (of the context's creation and the upload)\n", b->shape.pipeline_ms);
+    printf("  gpu kernel      %10.3f M vertex-instances/s   steady, median of %u (%.2f ms: pose %.2f ms = %.2f us "
+           "per instance, deform %.2f ms)\n",
+           vks_bench_rate(res, k->steady_ms) / 1e6, b->repeats, k->steady_ms, k->pose_ms,
+           k->pose_ms * 1e3 / res->instances, k->deform_ms);
+    printf("                  %10.3f M vertex-instances/s   first run (%.2f ms; %.2f ms wall, %u buffers made; "
+           "steady runs made %u)\n",
+           vks_bench_rate(res, k->first_ms) / 1e6, k->first_ms, k->first_wall_ms, k->first_buffers, k->steady_buffers);
+    printf("  gpu plain kernel%10.3f M vertex-instances/s   steady (%.2f ms, deform %.2f ms); first run %.2f ms\n",
+           vks_bench_rate(res, p->steady_ms) / 1e6, p->steady_ms, p->deform_ms, p->first_ms);
+    printf("  kernel / plain  %10.2fx                        deform pass, median of %u interleaved pairs "
+           "(%.2f..%.2f)\n",
+           b->ratio, b->repeats, b->ratio_min, b->ratio_max);
+    printf("  gpu end to end  %10.3f M vertex-instances/s   steady (%.2f ms, %u chunk(s)), x%.2f kernel; first run "
+           "%.2f ms; consumed in place on %u thread(s)\n",
+           vks_bench_rate(res, e->steady_ms) / 1e6, e->steady_ms, b->chunks,
+           k->steady_ms > 0 ? k->steady_ms / e->steady_ms : 0, e->first_ms, b->consumer_threads);
+    if (b->ceilings.fill_bytes_per_second > 0)
+        print_ceilings(res);
+    if (b->has_file)
+        print_file(res);
 }
 
-static void print_text(const bench_work *w, const bench_result *r, const vks_bench_gpu *g)
+static void print_text(const vks_bench_result *r)
 {
-    const vks_skin *s = w->s;
+    const vks_bench_gpu_result *g = r->gpu_ran ? &r->gpu : NULL;
     printf("workload: %u vertices, %u bones, %u group(s), %u instances (reference: %u), pos+normal, "
            "24 B written per vertex-instance\n",
-           w->V, s->bone_count, s->group_count, w->instances, r->ref_instances);
+           r->vertices, r->bones, r->groups, r->instances, r->ref_instances);
     printf("device:   %s (%s); CPU threads %d\n", g ? g->device : "none", g ? g->device_type : "", r->threads);
     printf("  cpu reference   %10.3f M vertex-instances/s\n", r->ref_rate / 1e6);
     printf("  cpu fast        %10.3f M vertex-instances/s   x%.2f reference (%s kernel, %d threads)\n",
            r->fast_rate / 1e6, r->fast_rate / r->ref_rate, r->fast_kernel, r->threads);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < VKS_BENCH_KERNELS; k++)
         if (r->per_core[k] > 0)
             printf("  cpu fast, 1 core%9.3f M vertex-instances/s   (%s kernel)\n", r->per_core[k] / 1e6,
-                   bench_kernels[k]);
+                   vks_bench_kernel_name(k));
     if (g) {
-        printf("  gpu kernel / cpu fast x%.2f (steady)\n", vks_bench_gpu_rate(g, g->kernel.steady_ms) / r->fast_rate);
-        vks_bench_gpu_text(stdout, g);
+        printf("  gpu kernel / cpu fast x%.2f (steady)\n", vks_bench_rate(r, g->kernel.steady_ms) / r->fast_rate);
+        print_gpu(r);
     }
 }
 
-/* Every engine on one workload: the CPU reference on ref_instances (default: enough for
-   ~2M vertex-instances, at most N), the fast CPU deformer after a warm-up chunk, then the GPU
-   unless --no-gpu; then the report. */
+/* The deform output may not be the model it reads (checked before any work). */
+static int refuse_e2e_input(const bench_opts *o)
+{
+    vks_cli_inputs in = {0};
+    vks_cli_inputs_add_model(&in, o->file, &o->ropt, "the model");
+    int rc = vks_cli_refuse_input(&in, "--end-to-end", o->e2e_file);
+    vks_cli_inputs_free(&in);
+    return rc;
+}
+
+/* Every engine on one workload through the library (bench.h): the context opened here (its
+ * creation timed for the report) unless --no-gpu, then one vks_bench_run, then the report. */
 int vks_cmd_bench(int argc, char **argv)
 {
     if (vks_cli_mode(argc, argv, "--crowd")) /* the crowd against the per-call path: bench_crowd.c */
@@ -297,65 +252,36 @@ int vks_cmd_bench(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc != BENCH_GO_ON)
         return rc;
-    if (o.e2e_file) { /* the deform output may not be the model it reads (checked before any work) */
-        vks_cli_inputs in = {0};
-        vks_cli_inputs_add_model(&in, o.file, &o.ropt, "the model");
-        rc = vks_cli_refuse_input(&in, "--end-to-end", o.e2e_file);
-        vks_cli_inputs_free(&in);
-        if (rc != VKS_EXIT_OK)
-            return rc;
-    }
+    if (o.e2e_file && (rc = refuse_e2e_input(&o)) != VKS_EXIT_OK)
+        return rc;
     vks_skin *s = load_model(&o);
     if (!s)
         return VKS_EXIT_INPUT;
-    bench_result r = {0};
-    r.ref_instances = o.ref_instances;
-    if (!r.ref_instances) {
-        uint64_t n = 2000000ull / (s->vertex_count ? s->vertex_count : 1);
-        r.ref_instances = n < 1 ? 1 : n > o.instances ? o.instances : (uint32_t)n;
-    }
-    bench_work w = {0};
-    vks_bench_gpu g = {0};
-    vks_cli_gpu_opts gopt = o.gopt;
-    vks_error err = {0};
+    vks_bench_options opt;
+    vks_bench_options_init(&opt);
+    opt.instances = o.instances, opt.ref_instances = o.ref_instances, opt.threads = o.threads;
+    opt.repeats = o.repeats, opt.max_chunk_bytes = o.gopt.max_chunk_bytes;
+    opt.end_to_end_file = o.e2e_file; /* the deform path: the library's, as deform --gpu runs it */
+    vks_gpu *gpu = NULL;
+    double t0 = now_ms();
     rc = VKS_EXIT_OK;
-    if (!prepare_work(&w, s, o.instances)) {
-        fprintf(stderr, "vkskin bench: out of memory\n");
-        rc = VKS_EXIT_RUNTIME;
-        goto out;
+    if (!o.no_gpu && (rc = vks_cli_gpu_open(&o.gopt, &gpu)) != VKS_EXIT_OK) {
+        vks_skin_free(s);
+        return rc;
     }
-    if (time_cpu(&w, r.ref_instances, reference_engine, 1, &r.ref_rate, &err) != VKS_OK) {
-        rc = bench_fail(&err);
-        goto out;
-    }
-    r.threads = o.threads ? (int)o.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    r.fast_kernel = vks_cpu_fast_path();
-    vks_deform_job warm = {s, w.locals, 1, w.pos, w.nrm, NULL};
-    vks_cpu_fast_run(&warm, r.threads, &err);
-    if (time_cpu(&w, o.instances, fast_engine, r.threads, &r.fast_rate, &err) != VKS_OK) {
-        rc = bench_fail(&err);
-        goto out;
-    }
-    /* per core, on every kernel this CPU has, then back to the automatic choice */
-    for (int k = 0; k < 3; k++)
-        if (vks_cpu_fast_set_path(bench_kernels[k]) &&
-            time_cpu(&w, r.ref_instances, fast_engine, 1, &r.per_core[k], &err) != VKS_OK) {
-            rc = bench_fail(&err);
-            goto out;
-        }
-    vks_cpu_fast_set_path(r.fast_kernel);
-    g.skin = s, g.locals = w.locals, g.instances = o.instances, g.repeats = o.repeats;
-    g.consumer_threads = (uint32_t)r.threads;
-    g.gopt = &gopt, g.file = o.e2e_file;
-    if (!o.no_gpu && (rc = vks_bench_gpu_run(&g)) != VKS_EXIT_OK)
-        goto out;
-    if (o.json)
-        print_json(&w, &r, o.no_gpu ? NULL : &g);
+    opt.context_ms = now_ms() - t0;
+    vks_bench_result *res = malloc(sizeof *res); /* large: the device's strings */
+    vks_error err = {0};
+    if (!res)
+        rc = (fprintf(stderr, "vkskin bench: out of memory\n"), VKS_EXIT_RUNTIME);
+    else if (vks_bench_run(gpu, s, &opt, res, &err) != VKS_OK)
+        rc = bench_fail(res->failed_step, &err);
+    else if (o.json)
+        rc = vks_bench_write_json(res, stdout, &err) == VKS_OK ? VKS_EXIT_OK : bench_fail("", &err);
     else
-        print_text(&w, &r, o.no_gpu ? NULL : &g);
-out:
-    vks_bench_gpu_free(&g);
-    free(w.locals), free(w.pos), free(w.nrm);
+        print_text(res);
+    free(res);
+    vks_gpu_destroy(gpu);
     vks_skin_free(s);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* vkskin deform FILE... --cpu|--cpu-fast|--gpu [pose options] --out FILE [--format F]:
  * deforms every (instance, frame) pose and writes the vertices in the file's own vertex order.
  * Poses are processed in chunks so memory stays bounded whatever the instance count; a chunk is
- * written by a thread of its own while the engine deforms the next one (deform_chunks.c). */
+ * written by a thread of its own while the engine deforms the next one (the library's
+ * vks_deform_run, deform_run.h). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #include "cli_gpu.h"
 #include "cli_progress.h"
 #include "cli_root_motion.h"
-#include "deform_chunks.h"
 
 typedef enum engine { ENGINE_CPU, ENGINE_CPU_FAST, ENGINE_GPU } engine;
 
@@ -118,22 +118,10 @@ typedef struct gpu_engine {
     int threads; /* --threads: the fast CPU engine (0: every core) */
 } gpu_engine;
 
-/* Runs one chunk of poses on the chosen engine. */
-static vks_result run_engine(engine e, gpu_engine *g, const vks_deform_job *job, vks_error *err)
-{
-    switch (e) {
-    case ENGINE_CPU: return vks_cpu_reference_run(job, err);
-    case ENGINE_CPU_FAST: return vks_cpu_fast_run(job, g->threads, err);
-    case ENGINE_GPU: break; /* deform_chunks.c runs the GPU over every pose at once */
-    }
-    return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "deform", "unknown engine");
-}
-
-/* One file's chunks (deform_chunks.c): the poser's locals, the engine, then the roots. */
+/* One file's poses (vks_deform_run): the poser's locals and weights, the roots, the progress. */
 typedef struct deform_ctx {
-    engine e;
-    gpu_engine *g;
     const vks_cli_poser *ps;
+    vks_cli_progress *progress;
 } deform_ctx;
 
 static void chunk_locals(void *user, uint64_t first, uint32_t n, vks_affine *out)
@@ -158,11 +146,10 @@ static uint32_t chunk_weights(void *user, uint64_t first, uint32_t n, float *out
     return off;
 }
 
-static vks_result chunk_deform(void *user, uint64_t first, const vks_deform_job *job, vks_error *err)
+static void chunk_progress(void *user, uint64_t done)
 {
-    deform_ctx *d = user;
-    (void)first;
-    return run_engine(d->e, d->g, job, err);
+    const deform_ctx *d = user;
+    vks_cli_progress_set(d->progress, done, NULL);
 }
 
 /* Where each instance stands, as the GPU crowd does. */
@@ -262,20 +249,23 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
             goto fail;
         total = 0; /* written */
     }
-    deform_ctx dc = {e, &g, &ps};
-    vks_cli_chunks chunks = {s, bake, frames, total, chunk_locals, chunk_deform, ps.roots ? chunk_root : NULL, &dc,
-                             NULL, NULL, 0, &progress, 0, 0, NULL, NULL};
-    if (e == ENGINE_GPU) /* one run over every pose, each chunk written as it is read back */
-        chunks.gpu = g.gpu, chunks.models = g.models, chunks.max_chunk_bytes = gopt->max_chunk_bytes;
-    chunks.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
+    deform_ctx dc = {&ps, &progress};
+    vks_deform_run_desc dd = {0};
+    dd.skin = s, dd.bake = bake, dd.frames = frames, dd.total = total;
+    dd.locals = chunk_locals, dd.finish = ps.roots ? chunk_root : NULL, dd.progress = chunk_progress, dd.user = &dc;
     if (ps.morph_meshes) /* clips or a pose file drive morph weights */
-        chunks.weights = chunk_weights;
-    chunks.shares = &split.shares; /* a split batch's; clips fill split themselves */
-    if (g.count > 1) /* the poses split across the contexts, written in pose order */
-        r = vks_cli_chunks_run_split(&chunks, g.gpus, (const vks_gpu_models *const *)g.gpu_models, g.count, &err);
-    else
-        r = vks_cli_chunks_run(&chunks, &err);
-    engine_time += chunks.engine_s;
+        dd.weights = chunk_weights;
+    dd.engine = e == ENGINE_GPU ? VKS_DEFORM_GPU : e == ENGINE_CPU_FAST ? VKS_DEFORM_CPU_FAST : VKS_DEFORM_CPU_REFERENCE;
+    dd.threads = g.threads;
+    if (e == ENGINE_GPU) /* one stream over every pose (split across the contexts, in pose order) */
+        dd.gpus = g.gpus, dd.models = (const vks_gpu_models *const *)g.gpu_models, dd.gpu_count = g.count;
+    dd.max_chunk_bytes = gopt->max_chunk_bytes;
+    dd.direct = format == VKS_BAKE_RAW || format == VKS_BAKE_PC2 || !encode_threads;
+    vks_deform_run_stats rs;
+    r = vks_deform_run(&dd, &rs, &err);
+    if (rs.shares.contexts) /* a split batch's; clips fill split themselves */
+        split.shares = rs.shares;
+    engine_time += rs.engine_s;
     vks_cli_progress_end(&progress);
     if (r != VKS_OK)
         goto fail;

@@ -24,7 +24,6 @@
  * --allow-bind-mismatch. With several findings (and with --device all, several devices) the
  * exit code is the most severe. The reports (--junit, --report) are written whatever the
  * verdict. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,8 @@
 #include "cli_progress.h"
 #include "validate.h"
 #include "vkskin/validate.h"
+
+enum { VALIDATE_MAX_THREADS = 64 }; /* the reference's threads (the library's limit) */
 
 static void print_stream(const char *name, const vks_diff_report *r)
 {
@@ -54,7 +55,8 @@ static void print_absent(const char *name, const char *why)
 }
 
 /* One stderr line per way a file failed, so that exit 3 always says why. */
-static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_report *rn, uint32_t instances)
+static void say_why(const vinput *vf, const vks_diff_report *rp, const vks_diff_report *rn, uint32_t delivered,
+                    uint32_t instances)
 {
     const vks_diff_report *r[2] = {rp, rn};
     const char *name[2] = {"positions", "normals"};
@@ -67,9 +69,9 @@ static void say_why(const vfile *vf, const vks_diff_report *rp, const vks_diff_r
                     vf->path, name[k], r[k]->max_abs, r[k]->max_rel, (unsigned long long)r[k]->over,
                     (unsigned long long)r[k]->compared, r[k]->nmse, r[k]->tolerance.nmse, r[k]->worst_vertex,
                     r[k]->worst_instance);
-    if (vf->delivered != instances)
+    if (delivered != instances)
         fprintf(stderr, "vkskin: %s: validation failed: the GPU delivered %u of %u instances\n", vf->path,
-                vf->delivered, instances);
+                delivered, instances);
 }
 
 /* A bound for --tolerance-scale or --nmse: a finite number >= 0, anything else refused, so that
@@ -86,18 +88,15 @@ static int parse_bound(const char *opt, const char *text, double *out)
     return 1;
 }
 
-/* FNV-1a 64 of a file's bytes: the golden's model hash (a changed model is never compared). */
+/* The golden's model hash of a file's bytes (vks_validate_model_hash). */
 static int hash_file(const char *path, uint64_t *out)
 {
     size_t n = 0;
     uint8_t *b = vks_cli_read_file(path, &n);
     if (!b)
         return 0;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
+    *out = vks_validate_model_hash(b, n);
     free(b);
-    *out = h;
     return 1;
 }
 
@@ -110,7 +109,7 @@ static void append_word(char *buf, size_t cap, const char *w)
 }
 
 /* The golden comparison of a file: text lines (with text), and on stderr why it failed. */
-static void print_golden(const vfile *vf, const vks_report_file *o, const char *dir, int text)
+static void print_golden(const vinput *vf, const vks_report_file *o, const char *dir, int text)
 {
     if (o->golden_error) {
         if (text)
@@ -146,74 +145,35 @@ static void print_golden(const vfile *vf, const vks_report_file *o, const char *
 
 typedef struct vopts {
     int json, allow_mismatch, all_read, nfiles;
-    int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
     const char *against;
     double tolerance_scale, nmse;
     const vsample *sample; /* --sample (on: a part of the instances compared) */
 } vopts;
 
-/* The readback check covered every unit the run delivered (the crowd path checks each chunk's
- * frames, the batch each chunk). */
-static int readback_checked(const vdevice *d)
+/* One device's run as the library's JSON writer takes it: the library's device with what only
+ * the command knows (inputs it could not read, the heat maps' names are in d->files). */
+static void device_result(const vopts *o, vdevice *d, vks_validate_device *out)
 {
-    uint32_t units = d->crowd_path ? d->chk.crowd_deliveries : d->st.chunks;
-    return d->chk.readback_compared == units && units > 0;
-}
-
-/* One file's findings as the library's report holds them (validate.h), beside its
- * vks_report_file (whose heat map is named here, as the JUnit and HTML writers' is). */
-static void file_result(const vfile *vf, vdevice *d, int f, vks_validate_file *out)
-{
-    d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
-    out->bind = vf->bind, out->bind_promised = vf->bind_promised, out->bind_failed = vf->bind_exit != VKS_EXIT_OK;
-    if (vf->skin) {
-        out->influences_lost = vf->skin->weights.truncated;
-        out->influences_lost_max = vf->skin->weights.truncated_max_weight;
-        out->rule_dropped = vf->skin->weights.rule_dropped, out->rule_dropped_max = vf->skin->weights.rule_dropped_max;
-    }
-    out->instances = vf->frames ? vf->poses / vf->frames : 0, out->sampled = vf->sampled;
-}
-
-/* One device's run as the library's report holds it, for its JSON writer (out->files: room
- * for o->nfiles, the caller's). */
-static void device_result(const vopts *o, const vfile *files, vdevice *d, vks_validate_device *out)
-{
-    vks_validate_file *vfiles = (vks_validate_file *)out->files;
-    memset(out, 0, sizeof *out);
-    memcpy(out->name, d->name, sizeof out->name), memcpy(out->type, d->type, sizeof out->type);
-    out->queue_family = d->queue_family, out->queue_index = d->queue_index;
-    out->ran = d->ran, out->exit_code = d->exit_code;
-    memcpy(out->error, d->error, sizeof out->error);
+    *out = d->lib;
     out->tolerance_scale = o->tolerance_scale, out->nmse = o->nmse;
-    out->reports = d->files, out->files = vfiles, out->file_count = d->ran ? (uint32_t)o->nfiles : 0;
+    out->file_count = d->lib.ran ? (uint32_t)o->nfiles : 0;
     for (uint32_t f = 0; f < out->file_count; f++)
-        file_result(&files[f], d, (int)f, &vfiles[f]);
+        d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     out->inputs_not_read = !o->all_read;
-    out->stats = d->st, out->crowd_path = d->crowd_path;
-    out->contexts = (uint32_t)d->split.contexts;
-    for (int k = 0; k < d->split.contexts && k < VKS_VALIDATE_MAX_CONTEXTS; k++)
-        out->context_instances[k] = d->split.instances[k];
-    out->readback_check = o->readback_check, out->reduced = d->reduced;
-    out->reduced_chunks = d->chk.reduced_chunks, out->readback_mismatches = d->chk.readback_mismatches;
-    out->readback_checked = readback_checked(d), out->gpu_figures = d->chk.gpu_figures;
-    out->validation_layer = d->validation_layer, out->validation_messages = d->validation_messages;
     out->sampled = o->sample->on, out->sample_percent = o->sample->percent;
     out->sample_count = o->sample->count, out->sample_seed = o->sample->seed;
-    out->bound_checked = d->chk.bound_checked, out->bound_failures = d->chk.bound_failures;
-    vks_validate_reduction_said(d, out->reduction_check, sizeof out->reduction_check);
-    const vks_cli_shares *sh = &d->split.shares;
-    out->share_unit = sh->unit, out->share_count = sh->contexts > 0 ? (uint32_t)sh->contexts : 0;
-    for (int k = 0; k < sh->contexts && k < VKS_VALIDATE_MAX_CONTEXTS && k < VKS_CLI_SHARES_MAX; k++) {
-        memcpy(out->shares[k].device, sh->s[k].device, sizeof out->shares[k].device);
-        out->shares[k].count = sh->s[k].count, out->shares[k].chunks = sh->s[k].chunks;
-        out->shares[k].seconds = sh->s[k].seconds;
+    out->share_unit = d->shares.unit, out->share_count = d->shares.contexts > 0 ? (uint32_t)d->shares.contexts : 0;
+    for (int k = 0; k < d->shares.contexts && k < VKS_VALIDATE_MAX_CONTEXTS && k < VKS_CLI_SHARES_MAX; k++) {
+        memcpy(out->shares[k].device, d->shares.s[k].device, sizeof out->shares[k].device);
+        out->shares[k].count = d->shares.s[k].count, out->shares[k].chunks = d->shares.s[k].chunks;
+        out->shares[k].seconds = d->shares.s[k].seconds;
     }
 }
 
 /* One file's lines of the text report. */
-static void print_file(const vopts *o, const vfile *vf, const vks_report_file *rf, const vdevice *d)
+static void print_file(const vopts *o, const vinput *vf, const vks_report_file *rf, const vdevice *d)
 {
-    printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->name);
+    printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->lib.name);
     print_stream("positions", &rf->positions);
     if (absent(rf->normals_absent, &rf->normals))
         print_absent("normals", rf->normals_absent);
@@ -229,12 +189,12 @@ static void print_file(const vopts *o, const vfile *vf, const vks_report_file *r
 /* The text report's last line: the verdict, the work and where the time went. */
 static void print_tail(const vopts *o, const vdevice *d, int all)
 {
-    const vks_gpu_stats *st = &d->st;
+    const vks_gpu_stats *st = &d->lib.stats;
     double vi = (double)st->vertex_instances;
-    const char *layer = d->validation_layer ? (d->validation_messages ? ", validation-layer messages"
-                                                                      : ", validation layer clean")
-                                            : "";
-    if (d->crowd_path) {
+    const char *layer = d->lib.validation_layer ? (d->lib.validation_messages ? ", validation-layer messages"
+                                                                              : ", validation layer clean")
+                                                : "";
+    if (d->lib.crowd_path) {
         char shares[256];
         vks_cli_crowd_split_said(&d->split, shares, sizeof shares);
         printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
@@ -250,43 +210,43 @@ static void print_tail(const vopts *o, const vdevice *d, int all)
 
 /* One device's results: as text on stdout, or (--json) into jd for the library's JSON writer;
  * the reasons for a failure on stderr either way. */
-static void report_device(const vopts *o, vfile *files, vdevice *d, vks_validate_device *jd)
+static void report_device(const vopts *o, vinput *files, vdevice *d, vks_validate_device *jd)
 {
     int text = !o->json;
     if (jd)
-        device_result(o, files, d, jd);
-    if (!d->ran) {
+        device_result(o, d, jd);
+    if (!d->lib.ran) {
         if (text)
-            printf("FAIL: %s could not run: %s\n", d->name[0] ? d->name : "the device", d->error);
+            printf("FAIL: %s could not run: %s\n", d->lib.name[0] ? d->lib.name : "the device", d->lib.error);
         return;
     }
     int pass = 1, bind_failed = 0;
     if (text)
-        printf("tolerances on %s: %g x the derived bounds, NMSE <= %g\n", d->name, o->tolerance_scale, o->nmse);
+        printf("tolerances on %s: %g x the derived bounds, NMSE <= %g\n", d->lib.name, o->tolerance_scale, o->nmse);
     for (int f = 0; f < o->nfiles; f++) {
-        vfile *vf = &files[f];
+        vinput *vf = &files[f];
         const vks_report_file *rf = &d->files[f];
         int engines_ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
         int golden_ok = !rf->has_golden || (!rf->golden_error && rf->golden_positions.pass && rf->golden_normals.pass);
         pass &= engines_ok && golden_ok;
         if (!engines_ok)
-            say_why(vf, &rf->positions, &rf->normals, vf->poses);
+            say_why(vf, &rf->positions, &rf->normals, d->vfiles[f].delivered, vf->poses);
         bind_failed |= vf->bind_exit != VKS_EXIT_OK;
         if (text)
             print_file(o, vf, rf, d);
         if (rf->has_golden)
             print_golden(vf, rf, o->against, text);
     }
-    if (d->validation_layer && d->validation_messages) {
+    if (d->lib.validation_layer && d->lib.validation_messages) {
         fprintf(stderr, "vkskin: validation failed: the Vulkan validation layer reported %u message(s)\n",
-                d->validation_messages);
+                d->lib.validation_messages);
         pass = 0;
     }
-    if (d->chk.readback_mismatches || d->chk.bound_failures) /* said chunk by chunk on stderr as they came */
+    if (d->lib.readback_mismatches || d->lib.bound_failures) /* said chunk by chunk on stderr as they came */
         pass = 0;
     if (o->sample->on && text) /* before the verdict's line (JSON: the library's "sample") */
-        vks_validate_sample_report(o->sample, files, o->nfiles, d, NULL);
-    vks_cli_shares_print(&d->split.shares, "validate"); /* stderr: what each context of a split took */
+        vks_validate_sample_report(o->sample, files, o->nfiles, d);
+    vks_cli_shares_print(&d->shares, "validate"); /* stderr: what each context of a split took */
     if (text)
         print_tail(o, d, pass && !bind_failed && o->all_read);
 }
@@ -303,6 +263,8 @@ typedef struct vcmd {
     int npaths, threads;
     int each; /* --each: every device of the list validates all the work, reported apart */
     vsample sample; /* --sample N|P%, --sample-seed S */
+    int readback_check; /* --readback-check: 0 auto, 1 on, -1 off */
+    vks_validate_golden *golden; /* --save-golden or --against */
     char spec[2048], command[4096];
 } vcmd;
 
@@ -340,11 +302,11 @@ static const vks_cli_option validate_options[] = {
      "a number may repeat), clips and crowds too; one verdict, identical to one device's"},
     {"--allow-bind-mismatch", 0, NULL, vks_cli_store_flag, AT(vo.allow_mismatch), 0, 0,
      "report a failed bind-pose check without failing", "files known not to be stored in their bind pose"},
-    {"--threads", 0, "N", set_threads, AT(threads), 1, MAX_REF_THREADS,
+    {"--threads", 0, "N", set_threads, AT(threads), 1, VALIDATE_MAX_THREADS,
      "the CPU reference and the comparison on N threads (default: every core)",
      "the results are the same, bit for bit, for any N"},
     VKS_CLI_QUIET_OPTION,
-    {"--readback-check", 0, "M", set_readback_check, AT(vo.readback_check), 0, 0,
+    {"--readback-check", 0, "M", set_readback_check, AT(readback_check), 0, 0,
      "the GPU reduces each chunk and the host checks what it read back against it (exit 5 on a difference)",
      "auto (default) where chunks come through a copy, not where they are read in place (CPU devices, integrated "
      "GPUs); on: always; off: never"},
@@ -454,13 +416,12 @@ static int check_args(const vcmd *v)
 /* Reads, poses and bind-checks the models into files (an input that cannot be read or posed is
  * reported and left out; *nfiles counts those read). Returns the worst exit so far; *stop is
  * set when the run cannot go on. */
-static int read_files(const vcmd *v, vfile *files, vks_cli_poser *posers, int *nfiles, int rc, int *stop)
+static int read_files(const vcmd *v, vinput *files, vks_cli_poser *posers, int *nfiles, int rc, int *stop)
 {
     for (int p = 0; p < v->npaths; p++) {
-        vfile *vf = &files[*nfiles];
+        vinput *vf = &files[*nfiles];
         vks_cli_poser *ps = &posers[*nfiles];
         vf->path = v->pose.models[p];
-        vf->gold.fd = -1;
         if (!(vf->skin = vks_cli_load_skin(vf->path, &v->ropt))) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
@@ -476,12 +437,9 @@ static int read_files(const vcmd *v, vfile *files, vks_cli_poser *posers, int *n
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
         }
-        vf->ps = (vposer){&ps->source, ps->roots, ps->morph_meshes}; /* the engine's view of it */
         (*nfiles)++;
-        double bind_start = vks__validate_now_ms();
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
         vf->bind_promised = vks_cli_bind_promised(vf->skin);
-        vf->bind_ms = vks__validate_now_ms() - bind_start;
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             *stop = 1;
             return VKS_EXIT_RUNTIME;
@@ -495,10 +453,6 @@ static int read_files(const vcmd *v, vfile *files, vks_cli_poser *posers, int *n
             return VKS_EXIT_USAGE;
         }
         vf->poses = (uint32_t)n;
-        vf->tp = vks_diff_default_tolerance(), vf->tn = vks_diff_default_normal_tolerance();
-        vf->tp.abs_radius *= v->vo.tolerance_scale, vf->tp.rel *= v->vo.tolerance_scale, vf->tp.nmse = v->vo.nmse;
-        vf->tn.abs_radius *= v->vo.tolerance_scale, vf->tn.rel *= v->vo.tolerance_scale, vf->tn.nmse = v->vo.nmse;
-        vf->model_scale = vks_skin_error_scale(vf->skin);
     }
     return rc;
 }
@@ -513,41 +467,56 @@ static void print_json(const vopts *vo, vks_validate_device *devs, uint32_t n, i
         fprintf(stderr, "vkskin validate: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
 }
 
+/* The library's options as the command line gives them. An explicit 0 (the strictest bound)
+ * goes as -1: the library reads 0 as "the default", below 0 as zero. */
+static vks_validate_options run_options(const vcmd *v)
+{
+    vks_validate_options o;
+    vks_validate_options_init(&o);
+    o.tolerance_scale = v->vo.tolerance_scale > 0 ? v->vo.tolerance_scale : -1;
+    o.nmse = v->vo.nmse > 0 ? v->vo.nmse : -1;
+    o.allow_bind_mismatch = v->vo.allow_mismatch;
+    o.readback_check = v->readback_check;
+    o.threads = v->threads;
+    o.validation_layer = v->gopt.validation;
+    o.golden = v->golden;
+    if (v->sample.on) {
+        o.sample_count = v->sample.percent > 0 ? 0 : v->sample.count;
+        o.sample_percent = v->sample.percent, o.sample_seed = v->sample.seed;
+    }
+    /* Chunks of at most 32 MiB a stream unless --max-chunk-mb says: the host compares chunk k
+       while the GPU deforms chunk k + 1, which overlaps only over several chunks (a run of two
+       waits for the first whole), and progress comes a chunk at a time. The results do not
+       depend on the chunks. */
+    o.max_chunk_bytes = v->gopt.max_chunk_bytes ? v->gopt.max_chunk_bytes : (uint64_t)32 << 20;
+    return o;
+}
+
 /* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
  * contexts of the list) and prints each one's results, then the verdict over all of them.
  * Returns rc made worse by the runs. */
-static int run_devices(const vcmd *v, const vopts *vo, vfile *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
+static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
                        int ndev, char dev_ids[][16], int nsplit, int rc)
 {
     vks_validate_device *jd = vo->json ? calloc((size_t)ndev, sizeof *jd) : NULL;
-    vks_validate_file *jfiles = vo->json ? calloc((size_t)ndev * (size_t)nfiles + 1, sizeof *jfiles) : NULL;
-    if (vo->json && (!jd || !jfiles)) {
-        free(jd), free(jfiles);
+    if (vo->json && !jd) {
         fprintf(stderr, "vkskin validate: out of memory for the report\n");
         return vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
     int worst = VKS_EXIT_OK;
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
-        vks_validate_ctx_init(&run.c);
         run.files = files, run.posers = posers, run.nfiles = nfiles, run.pose = &v->pose, run.gopt = v->gopt;
         run.gopt.render = v->ro.report_dir != NULL; /* the heat maps are drawn on the device that ran */
         if (dev_ids[k][0])
             run.gopt.device = dev_ids[k];
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
-        run.shares = &devs[k].split.shares; /* a batch's; clips fill it with the rest of split */
-        run.json = vo->json, run.allow_mismatch = vo->allow_mismatch, run.threads = v->threads;
-        run.readback_check = vo->readback_check;
+        run.opt = run_options(v);
         run.report_dir = v->ro.report_dir, run.device_number = k;
-        run.c.save_golden = v->save_golden != NULL, run.c.against = vo->against != NULL;
-        run.sampled = v->sample.on;
         int drc = vks_validate_on_device(&run, &devs[k]);
         if (v->sample.on) /* the JUnit case's message */
-            vks_validate_reduction_said(&devs[k], devs[k].reduction_text, sizeof devs[k].reduction_text);
-        vks_validate_ctx_free(&run.c);
+            snprintf(devs[k].reduction_text, sizeof devs[k].reduction_text, "%s", devs[k].lib.reduction_check);
         worst = vks_cli_worse_exit(worst, drc);
-        if (jd)
-            jd[k].files = jfiles + (size_t)k * (size_t)nfiles;
         report_device(vo, files, &devs[k], jd ? &jd[k] : NULL);
         if (jd && ndev == 1)
             print_json(vo, &jd[k], 1, rc);
@@ -557,7 +526,7 @@ static int run_devices(const vcmd *v, const vopts *vo, vfile *files, vks_cli_pos
         print_json(vo, jd, (uint32_t)ndev, rc);
     else if (ndev > 1)
         printf("%s: %d device(s), exit %d (the worst)\n", rc ? "FAIL" : "PASS", ndev, rc);
-    free(jd), free(jfiles);
+    free(jd);
     return rc;
 }
 
@@ -575,6 +544,67 @@ static int refuse_inputs(vcmd *v)
     return rc;
 }
 
+/* The devices --device names: ndev runs (each one's id in dev_ids, "" for --device as given),
+ * or with a list and no --each one run split across *nsplit contexts. VKS_EXIT_OK or the code. */
+static int plan_devices(const vcmd *v, char dev_ids[][16], int *ndev, int *nsplit)
+{
+    const char *single = NULL;
+    int planned = vks_cli_gpu_devices(v->gopt.device, dev_ids, &single, ndev);
+    if (planned == VKS_EXIT_OK && single)
+        dev_ids[0][0] = 0; /* "": --device as given (NULL: the best) */
+    *nsplit = 0; /* without --each the list is one run split across its contexts */
+    if (planned == VKS_EXIT_OK && !single && !v->each)
+        *nsplit = *ndev, *ndev = 1;
+    return planned;
+}
+
+/* The golden the run stores into or compares with (--save-golden, --against). */
+static int begin_golden(vcmd *v, const vinput *files, int nfiles)
+{
+    if (v->save_golden)
+        return vks_golden_begin_save(v->save_golden, files, nfiles, &v->golden);
+    if (v->vo.against)
+        return vks_golden_begin_against(v->vo.against, files, nfiles, v->spec, &v->golden);
+    return VKS_EXIT_OK;
+}
+
+/* After the devices: the golden stored, the reports written (whatever the verdict). */
+static int finish_run(vcmd *v, vinput *files, int nfiles, vdevice *devs, int ndev, int rc)
+{
+    if (v->save_golden) {
+        const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
+        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, v->golden, v->spec, engine,
+                                                           devs[0].lib.name, devs[0].lib.ran));
+    }
+    if (v->ro.junit || v->ro.report_dir) {
+        v->ro.against = v->vo.against, v->ro.command = v->command;
+        v->ro.tolerance_scale = v->vo.tolerance_scale, v->ro.nmse = v->vo.nmse, v->ro.exit_code = rc;
+        char sample[400];
+        if (v->sample.on)
+            vks_validate_sample_said(&v->sample, files, nfiles, sample, sizeof sample), v->ro.sample = sample;
+        rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, devs, ndev, nfiles));
+    }
+    return rc;
+}
+
+/* Parses, checks and loads what the command line names; -1 to go on, else the exit code. */
+static int begin_command(vcmd *v, int argc, char **argv)
+{
+    int parsed = parse_args(v, argc, argv), rc;
+    if (parsed >= 0)
+        return parsed;
+    if ((rc = check_args(v)) != VKS_EXIT_OK || (rc = vks_cli_pose_check(&v->pose)) != VKS_EXIT_OK ||
+        (rc = vks_cli_anim_load(&v->pose, v->paths, v->npaths, &v->ropt)) != VKS_EXIT_OK)
+        return rc;
+    if (v->vo.tolerance_scale > 1.0 || v->vo.nmse > vks_diff_default_tolerance().nmse)
+        fprintf(stderr, "vkskin validate: note: tolerances loosened: %g x the derived bounds, NMSE <= %g (default 1, "
+                        "1e-9)\n",
+                v->vo.tolerance_scale, v->vo.nmse);
+    v->npaths = (int)v->pose.model_count; /* with --crowd, the models it names too */
+    rc = refuse_inputs(v);
+    return rc != VKS_EXIT_OK ? rc : -1;
+}
+
 int vks_cmd_validate(int argc, char **argv)
 {
     vcmd cmd = {0}, *v = &cmd;
@@ -583,31 +613,17 @@ int vks_cmd_validate(int argc, char **argv)
     v->vo.tolerance_scale = 1.0, v->vo.nmse = vks_diff_default_tolerance().nmse;
     snprintf(v->command, sizeof v->command, "vkskin validate");
     vopts *vo = &v->vo;
-    int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, stop = 0;
+    int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, nsplit = 0, stop = 0;
     v->paths = calloc((size_t)argc, sizeof *v->paths);
-    vfile *files = NULL; /* the inputs that could be read */
-    vks_cli_poser *posers = NULL; /* their poses (files[f].ps points into posers[f]) */
+    vinput *files = NULL;         /* the inputs that could be read */
+    vks_cli_poser *posers = NULL; /* their poses */
     vdevice *devs = NULL;
     char dev_ids[VKS_CLI_MAX_DEVICES][16];
-    if (!v->paths) {
-        rc = VKS_EXIT_RUNTIME;
+    if (!v->paths || (rc = begin_command(v, argc, argv)) >= 0) {
+        rc = v->paths ? rc : VKS_EXIT_RUNTIME;
         goto out;
     }
-    int parsed = parse_args(v, argc, argv);
-    if (parsed >= 0) {
-        rc = parsed;
-        goto out;
-    }
-    if ((rc = check_args(v)) != VKS_EXIT_OK || (rc = vks_cli_pose_check(&v->pose)) != VKS_EXIT_OK ||
-        (rc = vks_cli_anim_load(&v->pose, v->paths, v->npaths, &v->ropt)) != VKS_EXIT_OK)
-        goto out;
-    if (vo->tolerance_scale > 1.0 || vo->nmse > vks_diff_default_tolerance().nmse)
-        fprintf(stderr, "vkskin validate: note: tolerances loosened: %g x the derived bounds, NMSE <= %g (default 1, "
-                        "1e-9)\n",
-                vo->tolerance_scale, vo->nmse);
-    v->npaths = (int)v->pose.model_count; /* with --crowd, the models it names too */
-    if ((rc = refuse_inputs(v)) != VKS_EXIT_OK)
-        goto out;
+    rc = VKS_EXIT_OK;
     files = calloc((size_t)v->npaths + 1, sizeof *files);
     posers = calloc((size_t)v->npaths + 1, sizeof *posers);
     if (!files || !posers) {
@@ -617,64 +633,23 @@ int vks_cmd_validate(int argc, char **argv)
     /* An input that cannot be read (or posed) is reported and left out; the others are still
        validated, and the exit code is the most severe of all. */
     rc = read_files(v, files, posers, &nfiles, rc, &stop);
-    if (stop)
-        goto out;
-    vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths;
-    if (!nfiles)
+    vo->nfiles = nfiles, vo->all_read = nfiles == v->npaths, vo->sample = &v->sample;
+    if (stop || !nfiles)
         goto out; /* nothing could be read: each input's error is printed */
-    vo->sample = &v->sample;
-    if (v->sample.on && !vks_validate_sample_prepare(&v->sample, files, nfiles)) {
-        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-        goto out;
-    }
-    if (v->ro.report_dir && vks_validate_make_dir("--report", v->ro.report_dir) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-        goto out;
-    }
-    const char *single = NULL;
-    int planned = vks_cli_gpu_devices(v->gopt.device, dev_ids, &single, &ndev);
-    if (planned == VKS_EXIT_OK && single)
-        dev_ids[0][0] = 0; /* "": --device as given (NULL: the best) */
-    int nsplit = 0; /* without --each the list is one run split across its contexts */
-    if (planned == VKS_EXIT_OK && !single && !v->each)
-        nsplit = ndev, ndev = 1;
-    if (planned != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    if (v->save_golden && (planned = vks_golden_begin_save(v->save_golden, files, nfiles)) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    if (vo->against && (planned = vks_golden_begin_against(vo->against, files, nfiles, v->spec)) != VKS_EXIT_OK) {
-        rc = vks_cli_worse_exit(rc, planned);
-        goto out;
-    }
-    devs = calloc((size_t)ndev, sizeof *devs);
-    if (!devs) {
-        rc = VKS_EXIT_RUNTIME;
+    int planned = VKS_EXIT_OK;
+    if ((v->ro.report_dir && vks_validate_make_dir("--report", v->ro.report_dir) != VKS_EXIT_OK) ||
+        (planned = plan_devices(v, dev_ids, &ndev, &nsplit)) != VKS_EXIT_OK ||
+        (planned = begin_golden(v, files, nfiles)) != VKS_EXIT_OK || !(devs = calloc((size_t)ndev, sizeof *devs))) {
+        rc = vks_cli_worse_exit(rc, planned != VKS_EXIT_OK ? planned : VKS_EXIT_RUNTIME);
         goto out;
     }
     rc = run_devices(v, vo, files, posers, nfiles, devs, ndev, dev_ids, nsplit, rc);
-    if (v->save_golden) {
-        const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
-        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, files, nfiles, v->spec, engine,
-                                                           devs[0].name, devs[0].ran));
-    }
-    if (v->ro.junit || v->ro.report_dir) { /* written whatever the verdict */
-        v->ro.against = vo->against, v->ro.command = v->command;
-        v->ro.tolerance_scale = vo->tolerance_scale, v->ro.nmse = vo->nmse, v->ro.exit_code = rc;
-        char sample[400];
-        if (v->sample.on)
-            vks_validate_sample_said(&v->sample, files, nfiles, sample, sizeof sample), v->ro.sample = sample;
-        rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, devs, ndev, files, nfiles));
-    }
+    rc = finish_run(v, files, nfiles, devs, ndev, rc);
 out:
     for (int k = 0; devs && k < ndev; k++)
         vks_validate_device_free(&devs[k], nfiles);
     free(devs);
-    if (files)
-        vks_golden_close(files, nfiles), vks_validate_sample_free(files, nfiles);
+    vks_validate_golden_free(v->golden);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
             vks_cli_poser_free(&posers[f]);

@@ -13,10 +13,10 @@
 
 enum { HEAT_W = 480, HEAT_H = 360 };
 
-void vks_validate_heatmap(vrun *r, vks_gpu *gpu, vdevice *d, int f)
+void vks_validate_heatmap(const vrun *r, vks_gpu *gpu, vdevice *d, int f)
 {
-    const vfile *vf = &r->files[f];
-    const vks_error_map *m = vf->pmap;
+    const vinput *vf = &r->files[f];
+    const vks_error_map *m = d->files[f].position_errors;
     if (!m || m->worst < 0 || !vf->skin->vertex_count) { /* the page says why (nothing is drawn) */
         d->heatmap_missing[f] = strdup(!vf->skin->vertex_count ? "the model has no vertices"
                                                                 : "no instance of it was compared");
@@ -126,26 +126,26 @@ static int write_one(const char *path, writer w, const vks_report *rep, const ch
     return VKS_EXIT_OK;
 }
 
-int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, vfile *files, int nfiles)
+int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, int nfiles)
 {
-    (void)files;
     vks_report_device *rd = calloc((size_t)(ndev ? ndev : 1), sizeof *rd);
     if (!rd)
         return VKS_EXIT_RUNTIME;
     for (int k = 0; k < ndev; k++) {
         vdevice *d = &devs[k];
-        rd[k].name = d->name[0] ? d->name : "(no device)";
-        rd[k].type = d->type[0] ? d->type : "?";
-        rd[k].error = d->ran ? NULL : d->error[0] ? d->error : "the device did not run";
-        rd[k].validation_layer = d->validation_layer;
-        rd[k].validation_messages = d->validation_messages;
-        rd[k].exit_code = d->exit_code;
-        rd[k].seconds = d->st.total_ms / 1e3;
+        const vks_validate_device *l = &d->lib;
+        rd[k].name = l->name[0] ? l->name : "(no device)";
+        rd[k].type = l->type[0] ? l->type : "?";
+        rd[k].error = l->ran ? NULL : l->error[0] ? l->error : "the device did not run";
+        rd[k].validation_layer = l->validation_layer;
+        rd[k].validation_messages = l->validation_messages;
+        rd[k].exit_code = l->exit_code;
+        rd[k].seconds = l->stats.total_ms / 1e3;
         rd[k].files = d->files;
-        rd[k].file_count = d->ran ? (uint32_t)nfiles : 0;
-        if (o->sample && d->ran) /* a sampled run: its reduction check is a case of its own */
-            rd[k].reduction_check = d->reduction_text, rd[k].reduction_pass = d->chk.bound_failures == 0;
-        for (int f = 0; d->ran && f < nfiles; f++)
+        rd[k].file_count = l->ran ? (uint32_t)nfiles : 0;
+        if (o->sample && l->ran) /* a sampled run: its reduction check is a case of its own */
+            rd[k].reduction_check = d->reduction_text, rd[k].reduction_pass = l->bound_failures == 0;
+        for (int f = 0; l->ran && f < nfiles; f++)
             d->files[f].heatmap = d->heatmaps[f], d->files[f].heatmap_missing = d->heatmap_missing[f];
     }
     vks_report rep = {0};

@@ -12,7 +12,6 @@
  * sum_t w_t dp_t: each bone's box grows by w_t times the box of target t's deltas over the
  * bone's vertices, with that instance's weights. Per instance that is a box per bone (a few dozen
  * 3x3 products), against the reference's vertex-count of them: cheap enough for every instance. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +44,7 @@ int vks_validate_sample_set(void *field, const vks_cli_option *opt, const char *
     return 1;
 }
 
-int vks_validate_sample_prepare(const vsample *o, vfile *files, int nfiles)
-{
-    int k = vks__validate_sample_prepare(o->count, o->percent, o->seed, files, nfiles);
-    if (k >= 0)
-        fprintf(stderr, "vkskin validate: out of memory for the sample of %s\n", files[k].path);
-    return k < 0;
-}
-
-void vks_validate_sample_free(vfile *files, int nfiles)
-{
-    vks__validate_sample_free(files, nfiles);
-}
-
-void vks_validate_sample_said(const vsample *o, const vfile *files, int nfiles, char *out, size_t size)
+void vks_validate_sample_said(const vsample *o, const vinput *files, int nfiles, char *out, size_t size)
 {
     uint64_t compared = 0, all = 0;
     for (int k = 0; k < nfiles; k++)
@@ -73,49 +59,13 @@ void vks_validate_sample_said(const vsample *o, const vfile *files, int nfiles, 
              (unsigned long long)o->seed);
 }
 
-/* The device's reduction check as the reports say it. */
-void vks_validate_reduction_said(const vdevice *d, char *out, size_t size)
-{
-    vks__validate_reduction_said(&d->chk, out, size);
-}
-
-static cJSON *sample_json(const vsample *o, const vfile *files, int nfiles, const vdevice *d)
-{
-    cJSON *j = cJSON_CreateObject();
-    if (o->percent > 0)
-        cJSON_AddNumberToObject(j, "percent", o->percent);
-    else
-        cJSON_AddNumberToObject(j, "count", o->count);
-    cJSON_AddNumberToObject(j, "seed", (double)o->seed);
-    cJSON *jf = cJSON_AddArrayToObject(j, "files");
-    for (int k = 0; k < nfiles; k++) {
-        const vfile *f = &files[k];
-        uint32_t instances = f->frames ? f->poses / f->frames : 0;
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "file", f->path);
-        cJSON_AddNumberToObject(e, "instances", instances);
-        cJSON *a = cJSON_AddArrayToObject(e, "sampled");
-        for (uint32_t i = 0; f->sampled && i < instances; i++)
-            if (f->sampled[i])
-                cJSON_AddItemToArray(a, cJSON_CreateNumber(i));
-        cJSON_AddItemToArray(jf, e);
-    }
-    cJSON_AddNumberToObject(j, "chunks_checked", d->chk.bound_checked);
-    cJSON_AddNumberToObject(j, "chunks_outside_bound", d->chk.bound_failures);
-    char said[320];
-    vks_validate_reduction_said(d, said, sizeof said);
-    cJSON_AddStringToObject(j, "reduction_check", said);
-    cJSON_AddBoolToObject(j, "reduction_pass", d->chk.bound_failures == 0 && d->chk.bound_checked > 0);
-    return j;
-}
-
-static void sample_print(const vsample *o, const vfile *files, int nfiles, const vdevice *d)
+static void sample_print(const vsample *o, const vinput *files, int nfiles, const vdevice *d)
 {
     char said[400];
     vks_validate_sample_said(o, files, nfiles, said, sizeof said);
     printf("sampled: %s\n", said);
     for (int k = 0; k < nfiles; k++) {
-        const vfile *f = &files[k];
+        const vinput *f = &files[k];
         uint32_t instances = f->frames ? f->poses / f->frames : 0, shown = 0;
         printf("  %s: instances", f->path);
         for (uint32_t i = 0; f->sampled && i < instances && shown < 12; i++)
@@ -123,14 +73,11 @@ static void sample_print(const vsample *o, const vfile *files, int nfiles, const
                 printf("%s %u", shown++ ? "," : "", i);
         printf("%s\n", f->sampled_count > shown ? ", ..." : "");
     }
-    vks_validate_reduction_said(d, said, sizeof said);
-    printf("  gpu reduction: %s  %s\n", said, d->chk.bound_failures == 0 && d->chk.bound_checked > 0 ? "PASS" : "FAIL");
+    printf("  gpu reduction: %s  %s\n", d->lib.reduction_check,
+           d->lib.bound_failures == 0 && d->lib.bound_checked > 0 ? "PASS" : "FAIL");
 }
 
-void vks_validate_sample_report(const vsample *o, const vfile *files, int nfiles, const vdevice *d, cJSON *root)
+void vks_validate_sample_report(const vsample *o, const vinput *files, int nfiles, const vdevice *d)
 {
-    if (root)
-        cJSON_AddItemToObject(root, "sample", sample_json(o, files, nfiles, d));
-    else
-        sample_print(o, files, nfiles, d);
+    sample_print(o, files, nfiles, d);
 }

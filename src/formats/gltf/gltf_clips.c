@@ -8,7 +8,8 @@
  *                  + (-2s^3 + 3s^2) v_k+1 + td (s^3 - s^2) a_k+1 (td the key interval) is the
  *                  clip model's Hermite with tangents in value per second: b_k is key k's out
  *                  tangent and a_k+1 key k+1's in tangent, copied unscaled.
- * Rotation outputs may be normalized integers (decoded by the specification's formulas).
+ * Rotation and weights outputs may be normalized integers, as the specification allows (byte and
+ * short, signed or not; decoded by its formulas): gltfpack stores weights keys as bytes.
  * LINEAR and STEP rotation keys are normalised at load: the specification stores unit
  * quaternions, and a key off unit length (integer rounding, sloppy exporters) would make slerp
  * turn unevenly; CUBICSPLINE keys stay as stored, since their tangents refer to them (the
@@ -35,7 +36,7 @@ typedef struct sampler_info {
 } sampler_info;
 
 static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, uint32_t s, const char *target_path,
-                               uint32_t comps, int rotation, sampler_info *out, float *max_time, uint32_t *keys_total)
+                               uint32_t comps, int normalized_ints, sampler_info *out, float *max_time, uint32_t *keys_total)
 {
     char path[64];
     snprintf(path, sizeof path, "animations[%u].samplers[%u]", a, s);
@@ -81,7 +82,7 @@ static vks_result read_sampler(gltf_doc *d, const cJSON **samplers, uint32_t a, 
             *max_time = times[k];
     }
     uint32_t types = GLTF_BIT(GLTF_FLOAT);
-    if (rotation)
+    if (normalized_ints)
         types |= GLTF_BIT(GLTF_BYTE) | GLTF_BIT(GLTF_UNSIGNED_BYTE) | GLTF_BIT(GLTF_SHORT) | GLTF_BIT(GLTF_UNSIGNED_SHORT);
     gltf_accessor_want wo = {comps == 4 ? "VEC4" : comps == 3 ? "VEC3" : "SCALAR", types, 1, 0, 0};
     if ((r = vks__gltfr_accessor_floats(d, outp, opath, &wo, &oi, &values)) != VKS_OK)
@@ -212,7 +213,7 @@ static vks_result read_animation(gltf_doc *d, vks_clip_set *set, uint32_t a, con
         char what[160];
         snprintf(what, sizeof what, "%s (%s of node %d)", tp, p, node);
         if (!si[s].decoded &&
-            (r = read_sampler(d, sampler_at, a, (uint32_t)s, what, comps, comps == 4, &si[s], &max_time, keys_total)) !=
+            (r = read_sampler(d, sampler_at, a, (uint32_t)s, what, comps, comps == 4 || comps == 1, &si[s], &max_time, keys_total)) !=
                 VKS_OK)
             return r;
         if (si[s].comps != comps)

@@ -76,6 +76,7 @@ typedef struct sched {
     caps cap;      /* this run's chunk capacities (the kept set holds at least these) */
     uint32_t ring; /* slots this run uses (the kept set has at least these) */
     int reduce;    /* the batch asks for the reduction and the device can run it */
+    int fused;     /* ... folded into the deform pass (compute/reduce_fold.glsl), not a pass of its own */
     cache *c;
     /* cursor */
     uint32_t entry, next;
@@ -336,9 +337,15 @@ static vks_result submit_chunk(sched *s, uint32_t slot_index, vks_error *err)
     uint32_t q0 = slot_index * QUERIES_PER_SLOT;
     if (s->c->qpool)
         gpu->vk.vkCmdResetQueryPool(cmd, s->c->qpool, q0 + 3, 1);
+    /* the fused reduction folds the normals the pass writes: those the batch wants */
+    int fused = s->fused && sl->p.normals == (b->want_normals != 0);
+    sl->p.reduce_set = fused ? sl->red.set : VK_NULL_HANDLE;
+    if (fused)
+        vks__reduce_reset(gpu, cmd, &sl->red);
     vks__passes_record(gpu, cmd, &sl->p, 0.0f, s->c->qpool, q0);
-    /* on the compute queue before the copies (in the readback_ms of a one-queue run) */
-    if (s->reduce)
+    if (fused)
+        vks__reduce_to_host(gpu, cmd);
+    else if (s->reduce) /* on the compute queue before the copies (in the readback_ms of a one-queue run) */
         vks__reduce_record(gpu, cmd, &sl->red, sl->out_vertices, b->want_normals);
     sl->copied = 0;
     if (!b->kernel_only && sl->copy.cmd)
@@ -556,6 +563,10 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     vks_result res = b->kernel == VKS_GPU_KERNEL_PLAIN ? vks__plain_pipelines(gpu, err) : VKS_OK;
     /* a device without subgroup arithmetic runs the batch unreduced: chunk_done never comes */
     s.reduce = vks_gpu_batch_reduces(gpu, b);
+    /* in the deform pass where its variant can be made: the outputs are then read once, by the
+       host (the plain kernel, and a testing run, keep the pass of its own) */
+    s.fused = s.reduce && b->kernel != VKS_GPU_KERNEL_PLAIN && !gpu->reduce_apart &&
+              vks__deform_reduce_pipelines(gpu, NULL) == VKS_OK;
     if (res == VKS_OK)
         res = keep_buffers(&s, budget, st, err);
     st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);

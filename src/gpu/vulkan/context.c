@@ -112,6 +112,10 @@ static void describe_context(vks_gpu *gpu)
     const char *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
     gpu->readback_apart = gpu->readback_family != gpu->queue_family ||
                           (apart && *apart && strcmp(apart, "0") != 0);
+    /* Testing: a batch's reduction in a pass of its own, as the streams run it, instead of
+     * folded into the deform pass (batch.c): both ways run where the tests do. */
+    const char *reduce_apart = getenv("VKSKIN_TEST_SEPARATE_REDUCE");
+    gpu->reduce_apart = reduce_apart && *reduce_apart && strcmp(reduce_apart, "0") != 0;
     gpu->timestamps = gpu->timestamp_valid_bits != 0 && gpu->props.limits.timestampPeriod > 0;
     for (uint32_t i = 0; i < gpu->mem.memoryTypeCount; i++) {
         VkMemoryPropertyFlags f = gpu->mem.memoryTypes[i].propertyFlags;

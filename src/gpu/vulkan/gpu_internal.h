@@ -117,6 +117,13 @@ struct vks_gpu {
     VkDescriptorSetLayout reduce_dsl;
     VkPipelineLayout reduce_layout;
     VkPipeline reduce_pipeline;
+    /* validate's deform pass with the reduction folded in (compute/reduce_fold.glsl): a module
+       of its own, set 1 the reduction's (reduce_dsl); pipelines made on first use, for the
+       variants and shape of the plain deform ones and dropped with them */
+    VkShaderModule deform_reduce_module;
+    VkPipelineLayout deform_reduce_layout;
+    VkPipeline deform_reduce_pipeline[VKS__DEFORM_VARIANTS], deform_reduce_morph_pipeline[VKS__DEFORM_VARIANTS];
+    int reduce_apart; /* testing (VKSKIN_TEST_SEPARATE_REDUCE): batches reduce in a pass of their own */
     uint32_t deform_wg, pose_wg, palette_cap; /* palette_cap 0: no shared palette */
     uint32_t instance_tile; /* instances per deform work item */
     uint32_t deform_variants; /* bit k: deform (and plain) pipeline k is made: some uploaded group
@@ -190,6 +197,9 @@ vks_result vks__plain_pipelines(vks_gpu *gpu, vks_error *err);
 void vks__pipelines_destroy(vks_gpu *gpu);
 /* The reduction pass's pipeline (compute/reduce.comp), made on first use. */
 vks_result vks__reduce_pipeline(vks_gpu *gpu, vks_error *err);
+/* The deform pipelines with the reduction fused in, for the variants made so far (those not
+ * made yet); VKS_ERR_UNSUPPORTED without subgroup arithmetic, as vks__reduce_pipeline. */
+vks_result vks__deform_reduce_pipelines(vks_gpu *gpu, vks_error *err);
 /* The facts of the context's device that the tuning table reads (tuning.h). */
 vks__device_facts vks__gpu_facts(const vks_gpu *gpu);
 vks__device_facts vks__facts_of(const VkPhysicalDeviceProperties *p, uint32_t subgroup_size);
@@ -253,6 +263,11 @@ void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r,
  * a crowd part's outputs, stream_ring.c). */
 void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t first,
                               uint64_t vertices, int normals);
+/* The fused form (a batch's; compute/reduce_fold.glsl): the result words reset, before the
+ * passes whose deform pass folds into them (vks__passes.reduce_set = r->set), and after those
+ * passes a barrier from their atomics to the host's read. */
+void vks__reduce_reset(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r);
+void vks__reduce_to_host(vks_gpu *gpu, VkCommandBuffer cmd);
 /* The figures of the last recorded reduction (after its fence). */
 void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out);
 
@@ -278,6 +293,9 @@ typedef struct vks__passes {
     uint32_t morph;                      /* 1: the instances' morph weights are in the slots before
                                             their locals (a batch's, written by the host) or
                                             worlds (a crowd's, by the pose pass): compute/morph.glsl */
+    VkDescriptorSet reduce_set;          /* a vks__reduce's set: the deform pass folds its outputs
+                                            into its result words (validate's variant, set 1);
+                                            VK_NULL_HANDLE: the plain deform pass */
 } vks__passes;
 
 typedef struct vks__passes_desc {

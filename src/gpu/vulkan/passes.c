@@ -144,6 +144,17 @@ void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[VKS
     vks__buf_flush(gpu, &p->works);
 }
 
+/* The deform pipeline of influence variant k for p: the plain kernel's, or with the reduction
+ * folded in (p->reduce_set), each with or without the morph stage. */
+static VkPipeline deform_pipeline(const vks_gpu *gpu, const vks__passes *p, int k)
+{
+    if (p->plain)
+        return p->morph ? gpu->plain_morph_pipeline[k] : gpu->plain_pipeline[k];
+    if (p->reduce_set)
+        return p->morph ? gpu->deform_reduce_morph_pipeline[k] : gpu->deform_reduce_pipeline[k];
+    return p->morph ? gpu->deform_morph_pipeline[k] : gpu->deform_pipeline[k];
+}
+
 void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, VkQueryPool qpool,
                         uint32_t q0)
 {
@@ -165,8 +176,11 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     if (qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 1);
-    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->deform_layout, 0, 1, &p->deform_set, 0,
-                                    NULL);
+    /* validate's variant binds the reduction's set as set 1 (compute/reduce_fold.glsl) */
+    VkPipelineLayout layout = p->reduce_set && !p->plain ? gpu->deform_reduce_layout : gpu->deform_layout;
+    VkDescriptorSet sets[2] = {p->deform_set, p->reduce_set};
+    gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0,
+                                    layout == gpu->deform_layout ? 1 : 2, sets, 0, NULL);
     /* work items beyond one grid row go to further rows (maxComputeWorkGroupCount[0] may be
      * as low as 65535) */
     uint32_t max_x = gpu->props.limits.maxComputeWorkGroupCount[0];
@@ -178,10 +192,8 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
             continue;
         uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
         vks__deform_push dp = {p->work_base[k], n, gx, p->normals, p->morph, {0, 0, 0}};
-        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                  p->plain ? (p->morph ? gpu->plain_morph_pipeline[k] : gpu->plain_pipeline[k])
-                                           : (p->morph ? gpu->deform_morph_pipeline[k] : gpu->deform_pipeline[k]));
-        gpu->vk.vkCmdPushConstants(cmd, gpu->deform_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
+        gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, deform_pipeline(gpu, p, k));
+        gpu->vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
         /* the plain kernel: one workgroup per work item and instance of its run (z; a run has
          * at most instance_tile instances, and no more than the set) */
         uint32_t gz = gpu->instance_tile < p->instance_count ? gpu->instance_tile : p->instance_count;

@@ -26,6 +26,9 @@ static const uint32_t plain_spv[] =
 static const uint32_t reduce_spv[] =
 #include "reduce.spv.inc"
     ;
+static const uint32_t deform_reduce_spv[] = /* deform.comp with FUSED_REDUCE (validate's) */
+#include "deform_reduce.spv.inc"
+    ;
 
 static vks_result module(vks_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out, vks_error *err)
 {
@@ -166,19 +169,56 @@ static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
     return res == VKS_OK ? vks__deform_pipelines(gpu, gpu->deform_variants, err) : res;
 }
 
-vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
+/* The deform kernel's pipelines (module m, layout pl) that the variants made so far need and
+ * that are not made yet, at the launch shape's constants. */
+static vks_result deform_set(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, VkPipeline *plain,
+                             VkPipeline *morphing, vks_error *err)
 {
-    gpu->deform_variants |= mask & (((1u << VKS__DEFORM_VARIANTS) - 1u) | VKS__MORPH_KERNELS);
     vks_result res = VKS_OK;
     for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
         for (uint32_t morph = 0; morph < 2 && res == VKS_OK; morph++) {
-            VkPipeline *p = morph ? &gpu->deform_morph_pipeline[k] : &gpu->deform_pipeline[k];
+            VkPipeline *p = morph ? &morphing[k] : &plain[k];
             if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
                 continue;
             uint32_t c[6] = {gpu->deform_wg, vks__variant_slots(k), gpu->palette_cap, gpu->skin_texels,
                              gpu->shape.skip_zeros, morph};
-            res = pipeline(gpu, gpu->deform_module, gpu->deform_layout, c, 6, p, err);
+            res = pipeline(gpu, m, pl, c, 6, p, err);
         }
+    return res;
+}
+
+vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
+{
+    gpu->deform_variants |= mask & (((1u << VKS__DEFORM_VARIANTS) - 1u) | VKS__MORPH_KERNELS);
+    return deform_set(gpu, gpu->deform_module, gpu->deform_layout, gpu->deform_pipeline, gpu->deform_morph_pipeline,
+                      err);
+}
+
+/* Set 0 the deform pass's, set 1 the reduction's (its result words at binding 2), the deform
+ * pass's push constants: so a deform set bound for the plain kernels stays bound. */
+static vks_result deform_reduce_layout(vks_gpu *gpu, vks_error *err)
+{
+    VkDescriptorSetLayout sets[2] = {gpu->deform_dsl, gpu->reduce_dsl};
+    VkPushConstantRange pr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(vks__deform_push)};
+    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.setLayoutCount = 2;
+    li.pSetLayouts = sets;
+    li.pushConstantRangeCount = 1;
+    li.pPushConstantRanges = &pr;
+    VkResult r = gpu->vk.vkCreatePipelineLayout(gpu->device, &li, VKS_VK_ALLOC(gpu), &gpu->deform_reduce_layout);
+    return r == VK_SUCCESS ? VKS_OK : vks__vk_fail(err, r, "vkCreatePipelineLayout");
+}
+
+vks_result vks__deform_reduce_pipelines(vks_gpu *gpu, vks_error *err)
+{
+    vks_result res = vks__reduce_pipeline(gpu, err); /* subgroup arithmetic, and reduce_dsl */
+    if (res == VKS_OK && !gpu->deform_reduce_module)
+        res = module(gpu, deform_reduce_spv, sizeof deform_reduce_spv, &gpu->deform_reduce_module, err);
+    if (res == VKS_OK && !gpu->deform_reduce_layout)
+        res = deform_reduce_layout(gpu, err);
+    if (res == VKS_OK)
+        res = deform_set(gpu, gpu->deform_reduce_module, gpu->deform_reduce_layout, gpu->deform_reduce_pipeline,
+                         gpu->deform_reduce_morph_pipeline, err);
     return res;
 }
 
@@ -194,8 +234,14 @@ static void destroy_shaped(vks_gpu *gpu)
             gpu->vk.vkDestroyPipeline(d, gpu->deform_morph_pipeline[k], VKS_VK_ALLOC(gpu));
         if (gpu->plain_morph_pipeline[k])
             gpu->vk.vkDestroyPipeline(d, gpu->plain_morph_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->deform_reduce_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_reduce_pipeline[k], VKS_VK_ALLOC(gpu));
+        if (gpu->deform_reduce_morph_pipeline[k])
+            gpu->vk.vkDestroyPipeline(d, gpu->deform_reduce_morph_pipeline[k], VKS_VK_ALLOC(gpu));
         gpu->deform_pipeline[k] = gpu->plain_pipeline[k] = VK_NULL_HANDLE;
         gpu->deform_morph_pipeline[k] = gpu->plain_morph_pipeline[k] = VK_NULL_HANDLE;
+        gpu->deform_reduce_pipeline[k] = gpu->deform_reduce_morph_pipeline[k] = VK_NULL_HANDLE; /* remade at the
+                                                                                     next validate run */
     }
     for (int k = 0; k < 3; k++) {
         if (gpu->pose_pipeline[k])
@@ -369,6 +415,10 @@ void vks__pipelines_destroy(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
     destroy_shaped(gpu);
+    if (gpu->deform_reduce_layout)
+        gpu->vk.vkDestroyPipelineLayout(d, gpu->deform_reduce_layout, VKS_VK_ALLOC(gpu));
+    if (gpu->deform_reduce_module)
+        gpu->vk.vkDestroyShaderModule(d, gpu->deform_reduce_module, VKS_VK_ALLOC(gpu));
     if (gpu->reduce_pipeline)
         gpu->vk.vkDestroyPipeline(d, gpu->reduce_pipeline, VKS_VK_ALLOC(gpu));
     if (gpu->reduce_layout)

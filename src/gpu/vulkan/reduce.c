@@ -1,7 +1,9 @@
 /* The verdict's reduction pass (compute/reduce.comp): after a chunk's deform pass, a few words
  * that sum its outputs up, in host-visible memory of their own, read with the chunk. Only a
  * consumer that asks (vks_gpu_batch.reduce: validate) records it, so deform and bake keep
- * their cost and their bytes. */
+ * their cost and their bytes. A batch folds the same words in its deform pass instead
+ * (compute/reduce_fold.glsl: vks__reduce_reset before the passes, vks__reduce_to_host after),
+ * where its variant exists; the streams (crowds) and a testing run keep the pass. */
 #include "gpu_internal.h"
 
 #include <string.h>
@@ -72,17 +74,29 @@ void vks__reduce_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r,
     vks__reduce_record_range(gpu, cmd, r, 0, vertices, normals);
 }
 
+/* The result words' neutral values, and a barrier from the fill to the atomics. */
+void vks__reduce_reset(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r)
+{
+    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 0, 16, 0);            /* sum, xor, nonfinite, deviation */
+    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 16, 12, 0xffffffffu); /* minima */
+    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 28, 12, 0);           /* maxima */
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+void vks__reduce_to_host(vks_gpu *gpu, VkCommandBuffer cmd)
+{
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
+}
+
 void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__reduce *r, uint64_t first,
                               uint64_t vertices, int normals)
 {
     /* the deform pass's writes before these reads; the reset's before the atomics */
     vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 0, 16, 0);            /* sum, xor, nonfinite, deviation */
-    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 16, 12, 0xffffffffu); /* minima */
-    gpu->vk.vkCmdFillBuffer(cmd, r->result.buffer, 28, 12, 0);           /* maxima */
-    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    vks__reduce_reset(gpu, cmd, r);
     uint64_t per_group = (uint64_t)WORKGROUP * VERTICES_PER_INVOCATION;
     uint64_t groups = (vertices + per_group - 1) / per_group;
     if (groups > MAX_GROUPS)
@@ -93,8 +107,7 @@ void vks__reduce_record_range(vks_gpu *gpu, VkCommandBuffer cmd, const vks__redu
     gpu->vk.vkCmdPushConstants(cmd, gpu->reduce_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     if (groups)
         gpu->vk.vkCmdDispatch(cmd, (uint32_t)groups, 1, 1);
-    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                 VK_ACCESS_HOST_READ_BIT);
+    vks__reduce_to_host(gpu, cmd);
 }
 
 void vks__reduce_read(vks_gpu *gpu, vks__reduce *r, vks_gpu_figures *out)

@@ -1,7 +1,7 @@
 /* golden.json, the record of what made a golden's results (validate --save-golden): read
  * back by --against, and by tests/fuzz/fuzz_golden.c, so it needs only cJSON. */
-#ifndef VKSKIN_GOLDEN_JSON_H
-#define VKSKIN_GOLDEN_JSON_H
+#ifndef VKS_CHECK_GOLDEN_JSON_H
+#define VKS_CHECK_GOLDEN_JSON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +21,7 @@ typedef struct vgold_doc {
 
 /* Reads golden.json's bytes into out. 0 with why (naming the JSON path: "files[2].poses:
  * expected a whole number of poses") when they are not a golden this vkskin can compare. */
-int vks_golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, size_t why_size);
-void vks_golden_doc_free(vgold_doc *d);
+int vks__golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, size_t why_size);
+void vks__golden_doc_free(vgold_doc *d);
 
 #endif

@@ -1,11 +1,11 @@
-/* A crowd job across several contexts (cli_crowd_split.h). Every context uploads the job's clips
- * and runs a stream of its own (stream.h) over its share of the instances, on a thread of its
+/* A stream split over several contexts (stream.h, SPLIT). Every context uploads the desc's clips
+ * and runs a stream of its own over its share of the instances, on a thread of its
  * own; what the streams deliver goes to the consumer or the bake in turns, so that it arrives in
  * the order one context's stream gives. The GPU's numbers for an instance do not depend on the
  * chunk it is in (stream.h, THE RING), so only that order matters. The share differs with what
  * the order is bound by:
  *
- * validate (vks_cli_crowd_run_split): the NMSE sums are sequential, so the consumer must see the
+ * vks_stream_run_split (validate): the NMSE sums are sequential, so the consumer must see the
  * instances and frames in the very order one stream gives: chunk by chunk, frame by frame within
  * each. Those chunks are planned here by the rule stream.h states (ORDER: consecutive instances
  * whose outputs for one frame fit chunk_bytes, at least one). Each context takes an even share
@@ -18,7 +18,7 @@
  * several models differ in size, so a context's interleaved chunks would not be cut again the
  * same way by its stream.
  *
- * deform (vks_cli_crowd_to_bake_split): one model, so every instance has the same size. The
+ * vks_stream_to_bake_split (deform): one model, so every instance has the same size. The
  * instances go in pieces whose frames fit a context's share of the memory, dealt round-robin
  * (piece i to context i mod n), at most total / n instances a piece so that every context gets
  * one when there are as many instances; each context's stream cuts exactly its pieces
@@ -28,10 +28,10 @@
  * is one instance, written frame by frame as they come, also in its turn).
  *
  * No context's work reaches the consumer before every thread started (the gate); if one cannot
- * start, the others stop and the whole job runs on the first context, on this thread. */
-#include "cli_crowd_split.h"
-#include "cli_progress.h"
-#include "cli_thread.h"
+ * start, the others stop and the whole job runs on the first context, on this thread. Moved from
+ * the vkskin program's cli_crowd_split.c. */
+#include "core/thread_start.h"
+#include "vkskin/stream.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -39,17 +39,16 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_CONTEXTS = VKS_CLI_CROWD_MAX_CONTEXTS };
+enum { MAX_CONTEXTS = VKS_SHARES_MAX };
 
 typedef struct split split;
 
 typedef struct part {
     split *s;
     int k;
-    vks_cli_crowd_job job;  /* this context's: its gpu, models and clips */
-    vks_cli_gpu_clips gc;
-    vks_cli_crowd_stream cs;
-    vks_stream_desc whole;  /* the job's stream as one context runs it (job numbering) */
+    vks_gpu *gpu;
+    vks_gpu_clips *gc;      /* the desc's clips uploaded on this context */
+    vks_stream_desc whole;  /* the desc as this context runs it (the desc's numbering) */
     vks_stream_desc d;      /* the stream over this context's instances */
     uint32_t first;         /* validate: the first instance of this context's run, */
     uint32_t head;          /* its instances before the next chunk boundary when it starts
@@ -68,7 +67,7 @@ struct split {
     int n;                  /* contexts sharing the work */
     int made;               /* parts set up (n may drop to 1 afterwards) */
     uint32_t frames;
-    uint64_t total;         /* the job's instances */
+    uint64_t total;         /* the desc's instances */
     double t0;              /* the split's start (seconds, monotonic) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -87,7 +86,6 @@ struct split {
     int direct;             /* one instance's frames do not fit: written as they come */
     vks_result out_r;       /* the bake's write failure */
     vks_error out_err;
-    vks_cli_progress *progress;
     part parts[MAX_CONTEXTS];
 };
 
@@ -125,13 +123,22 @@ static void stop_all(part *p)
 
 /* ---- validate: contiguous runs of one stream's chunks ---- */
 
+/* Instance g of the desc (a list or a callback). */
+static void desc_instance(const vks_stream_desc *d, uint32_t g, vks_instance *out)
+{
+    if (d->instances)
+        *out = d->instances[g];
+    else
+        d->get_instance(d->user, g, out);
+}
+
 static void run_instance(void *user, uint32_t i, vks_instance *out)
 {
     part *p = user;
-    p->whole.get_instance(p->whole.user, p->at + i, out);
+    desc_instance(&p->whole, p->at + i, out);
 }
 
-/* The one-device chunk that holds instance g (job numbering). */
+/* The one-device chunk that holds instance g (the desc's numbering). */
 static uint64_t chunk_of(const split *s, uint64_t g)
 {
     uint64_t lo = 0, hi = s->chunks; /* bounds[lo] <= g < bounds[hi] */
@@ -164,7 +171,7 @@ static int run_deliver(void *user, const vks_stream_delivery *dv)
     part *p = user;
     split *s = p->s;
     vks_stream_delivery g = *dv;
-    g.first += p->at; /* the job's numbering: the consumer's models and poses */
+    g.first += p->at; /* the desc's numbering */
     uint64_t c = chunk_of(s, g.first);
     uint64_t turn = s->base[c] + (uint64_t)dv->frame * s->pieces[c] + piece_in_chunk(s, c, g.first);
     if (s->n > 1 && !wait_turn(s, turn))
@@ -179,26 +186,26 @@ static int run_deliver(void *user, const vks_stream_delivery *dv)
     return 0;
 }
 
-static uint64_t instance_bytes(const vks_cli_crowd_job *job, uint32_t m)
+static uint64_t instance_bytes(const vks_stream_desc *d, uint32_t m)
 {
-    return (uint64_t)job->posers[m]->skin->vertex_count * (job->no_normals ? 12 : 24);
+    return (uint64_t)d->skins[m < d->model_count ? m : 0]->vertex_count * (d->no_normals ? 12 : 24);
 }
 
-/* The chunks one stream of the job cuts (stream.h, ORDER); returns how many, and, with at,
+/* The chunks one stream of the desc cuts (stream.h, ORDER); returns how many, and, with at,
  * their first instances (at[chunks] = the total). */
-static uint64_t plan_chunks(const vks_cli_crowd_job *job, uint64_t *at)
+static uint64_t plan_chunks(const vks_stream_desc *d, uint64_t *at)
 {
-    uint64_t budget = job->chunk_bytes ? job->chunk_bytes : 64ull << 20, bytes = 0, chunks = 0, g = 0;
-    for (uint32_t m = 0; m < job->model_count; m++) {
-        uint64_t b = instance_bytes(job, m);
-        for (uint32_t j = 0; j < job->posers[m]->instances; j++, g++) {
-            if (g == 0 || bytes + b > budget) { /* instance g starts a chunk */
-                if (at)
-                    at[chunks] = g;
-                chunks++, bytes = 0;
-            }
-            bytes += b;
+    uint64_t budget = d->chunk_bytes ? d->chunk_bytes : 64ull << 20, bytes = 0, chunks = 0, g = 0;
+    for (; g < d->instance_count; g++) {
+        vks_instance in;
+        desc_instance(d, (uint32_t)g, &in);
+        uint64_t b = instance_bytes(d, in.model);
+        if (g == 0 || bytes + b > budget) { /* instance g starts a chunk */
+            if (at)
+                at[chunks] = g;
+            chunks++, bytes = 0;
         }
+        bytes += b;
     }
     if (at)
         at[chunks] = g;
@@ -216,15 +223,15 @@ static uint64_t plan_chunks(const vks_cli_crowd_job *job, uint64_t *at)
  * boundary. So a context's stream chunk is always a one-device chunk or a piece of one, and the
  * consumer gets them in one device's order: chunk by chunk, frame by frame within it, and
  * within a frame the chunk's pieces in order. */
-static vks_result plan_runs(split *s, const vks_cli_crowd_job *job, vks_error *err)
+static vks_result plan_runs(split *s, const vks_stream_desc *desc, vks_error *err)
 {
-    uint64_t m = plan_chunks(job, NULL);
+    uint64_t m = plan_chunks(desc, NULL);
     s->bounds = malloc((m + 1) * sizeof *s->bounds);
     s->base = malloc((m + 1) * sizeof *s->base);
     s->pieces = calloc(m + 1, sizeof *s->pieces);
     if (!s->bounds || !s->base || !s->pieces)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory for the chunks");
-    s->chunks = plan_chunks(job, s->bounds);
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory for the chunks");
+    s->chunks = plan_chunks(desc, s->bounds);
     for (int k = 0; k < s->n; k++) {
         part *p = &s->parts[k];
         uint64_t a = s->total * (uint64_t)k / (uint64_t)s->n, b = s->total * (uint64_t)(k + 1) / (uint64_t)s->n;
@@ -258,7 +265,7 @@ static void bake_instance(void *user, uint32_t i, vks_instance *out)
 {
     part *p = user;
     uint64_t g = piece_of(p, i) * p->s->piece + i % p->s->piece;
-    p->whole.get_instance(p->whole.user, (uint32_t)g, out);
+    desc_instance(&p->whole, (uint32_t)g, out);
 }
 
 static int write_failed(part *p, vks_result r, const vks_error *e)
@@ -307,8 +314,15 @@ static int bake_deliver(void *user, const vks_stream_delivery *dv)
     }
     if (r != VKS_OK)
         return write_failed(p, r, &e);
-    if (s->progress)
-        vks_cli_progress_add(s->progress, dv->count);
+    if (p->whole.deliver) { /* the desc's observer (progress), in the desc's numbering */
+        vks_stream_delivery g = *dv;
+        g.first = g0;
+        if (p->whole.deliver(p->whole.user, &g)) {
+            vks_error stop = {0};
+            vks_error_set(&stop, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "stopped by the consumer");
+            return write_failed(p, VKS_ERR_INVALID, &stop);
+        }
+    }
     p->instances += dv->frame == 0 ? dv->count : 0;
     if (last)
         pass_turn(s);
@@ -316,9 +330,9 @@ static int bake_deliver(void *user, const vks_stream_delivery *dv)
 }
 
 /* Pieces of as many instances as fit a context's share of the memory, and each context's. */
-static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t memory_bytes, vks_error *err)
+static vks_result plan_pieces(split *s, const vks_stream_desc *desc, uint64_t memory_bytes, vks_error *err)
 {
-    uint32_t vc = job->posers[0]->skin->vertex_count ? job->posers[0]->skin->vertex_count : 1;
+    uint32_t vc = desc->skins[0]->vertex_count ? desc->skins[0]->vertex_count : 1;
     uint64_t share = (memory_bytes ? memory_bytes : 64ull << 20) / (uint64_t)s->n;
     uint64_t piece = share / ((uint64_t)s->frames * vc * 24); /* as vks_stream_to_bake holds them */
     s->direct = piece < 1;
@@ -331,7 +345,7 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
     if (piece > s->total)
         piece = s->total;
     s->piece = (uint32_t)piece;
-    s->per = (size_t)job->posers[0]->skin->vertex_count * 3;
+    s->per = (size_t)desc->skins[0]->vertex_count * 3;
     uint64_t pieces = (s->total + piece - 1) / piece;
     for (int k = 0; k < s->n; k++) {
         part *p = &s->parts[k];
@@ -340,29 +354,28 @@ static vks_result plan_pieces(split *s, const vks_cli_crowd_job *job, uint64_t m
         if (mine && (pieces - 1) % (uint64_t)s->n == (uint64_t)k) /* the last piece may be short */
             count -= pieces * piece - s->total;
         p->d.instance_count = (uint32_t)count;
-        p->d.chunk_bytes = piece * instance_bytes(job, 0); /* the stream's chunks are the pieces */
+        p->d.chunk_bytes = piece * instance_bytes(desc, 0); /* the stream's chunks are the pieces */
         p->d.get_instance = bake_instance, p->d.deliver = bake_deliver;
         if (s->direct || !count)
             continue;
         size_t floats = (size_t)piece * s->frames * s->per + 3;
         p->pos = malloc(floats * sizeof *p->pos);
-        p->nrm = job->no_normals ? NULL : malloc(floats * sizeof *p->nrm);
-        if (!p->pos || (!job->no_normals && !p->nrm))
-            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory for a chunk");
+        p->nrm = desc->no_normals ? NULL : malloc(floats * sizeof *p->nrm);
+        if (!p->pos || (!desc->no_normals && !p->nrm))
+            return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory for a chunk");
     }
     return VKS_OK;
 }
 
 /* ---- both ---- */
 
-/* Every context: the clips uploaded, the job's stream as one context runs it. */
-static vks_result begin(split *s, const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+/* Every context: the clips uploaded, the desc as that context runs it. */
+static vks_result begin(split *s, const vks_stream_desc *desc, vks_gpu *const *gpus,
                         const vks_gpu_models *const *models, int count, vks_error *err)
 {
     s->n = count < 1 ? 1 : count > MAX_CONTEXTS ? MAX_CONTEXTS : count;
-    s->frames = job->frames ? job->frames : 1;
-    for (uint32_t m = 0; m < job->model_count; m++)
-        s->total += job->posers[m]->instances;
+    s->frames = desc->frame_count ? desc->frame_count : 1;
+    s->total = desc->instance_count;
     s->out_r = VKS_OK;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
@@ -371,12 +384,13 @@ static vks_result begin(split *s, const vks_cli_crowd_job *job, vks_gpu *const *
         part *p = &s->parts[k];
         s->made = k + 1;
         p->s = s, p->k = k, p->r = VKS_OK;
-        p->job = *job;
-        p->job.gpu = gpus[k], p->job.ms = models[k], p->job.progress = NULL;
-        r = vks_cli_gpu_clips_upload(gpus[k], models[k], job->posers, job->model_count, &p->gc, err);
-        p->job.clips = &p->gc;
-        if (r == VKS_OK)
-            r = vks_cli_crowd_stream_begin(&p->job, &p->cs, &p->whole, err);
+        p->gpu = gpus[k];
+        p->whole = *desc;
+        p->whole.models = models[k];
+        if (desc->clips && desc->clip_count) /* uploaded once on every context */
+            r = vks_gpu_upload_clips(gpus[k], models[k], desc->skins, desc->clips, desc->clip_count, &p->gc, err);
+        p->whole.gpu_clips = p->gc ? p->gc : k == 0 ? desc->gpu_clips : NULL;
+        p->whole.clips = NULL, p->whole.clip_count = 0;
         p->d = p->whole;
         p->d.user = p;
     }
@@ -387,8 +401,7 @@ static void end(split *s)
 {
     for (int k = 0; k < s->made; k++) {
         part *p = &s->parts[k];
-        vks_cli_crowd_stream_end(&p->cs);
-        vks_cli_gpu_clips_free(&p->gc);
+        vks_gpu_clips_free(p->gc);
         free(p->pos), free(p->nrm);
     }
     free(s->bounds), free(s->base), free(s->pieces);
@@ -411,12 +424,12 @@ static void *part_main(void *arg)
     uint32_t head = p->head, total = d.instance_count;
     if (head) {
         d.instance_count = head;
-        p->r = vks_stream_run(p->job.gpu, &d, &p->st, &p->err);
+        p->r = vks_stream_run(p->gpu, &d, &p->st, &p->err);
     }
     if (total > head && (!head || p->r == VKS_OK)) {
         vks_stream_stats st;
         p->at = p->first + head, d.instance_count = total - head;
-        p->r = vks_stream_run(p->job.gpu, &d, &st, &p->err);
+        p->r = vks_stream_run(p->gpu, &d, &st, &p->err);
         p->st.chunks += st.chunks, p->st.frames += st.frames, p->st.vertex_instances += st.vertex_instances;
         p->st.create_ms += st.create_ms, p->st.gpu_ms += st.gpu_ms, p->st.wait_ms += st.wait_ms;
         p->st.deliver_ms += st.deliver_ms;
@@ -436,8 +449,8 @@ static int run_parts(split *s)
     s->t0 = now_s();
     for (int k = 1; k < s->n && all; k++)
         if (s->parts[k].d.instance_count)
-            all = started[k] = vks_cli_thread_start(&th[k], part_main, &s->parts[k],
-                                                    "--device (clips, crowds): every instance on the first device");
+            all = started[k] = !vks__thread_start(&th[k], part_main, &s->parts[k],
+                                                  "--device (clips, crowds): every instance on the first device");
     pthread_mutex_lock(&s->mu);
     if (all)
         s->open = 1;
@@ -487,48 +500,60 @@ static vks_result result(split *s, vks_error *err)
     return pick ? pick->r : VKS_OK;
 }
 
-void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *said, char *out, size_t cap)
-{
-    size_t n = 0;
-    if (cap)
-        out[0] = 0;
-    if (said->contexts < 2 || !cap)
-        return;
-    n += (size_t)snprintf(out, cap, " (%d contexts: ", said->contexts);
-    for (int k = 0; k < said->contexts && n < cap; k++)
-        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)said->instances[k]);
-    if (n < cap)
-        snprintf(out + n, cap - n, " instances)");
-}
-
-static void report(const split *s, vks_cli_crowd_split_stats *out)
+static void report(const split *s, vks_context_shares *out)
 {
     if (!out)
         return;
-    memset(out, 0, sizeof *out);
-    out->contexts = s->n;
-    vks_cli_shares_begin(&out->shares, s->n, "instances", NULL);
+    vks_context_shares_begin(out, s->n, "instances", NULL);
     for (int k = 0; k < s->n; k++) {
         const part *p = &s->parts[k];
-        out->instances[k] = p->instances;
-        vks_cli_shares_set(&out->shares, k, vks_gpu_device(p->job.gpu)->name, p->instances, p->st.chunks, p->seconds);
+        vks_context_shares_set(out, k, vks_gpu_device(p->gpu)->name, p->instances, p->st.chunks, p->seconds);
     }
 }
 
-vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
-                                   const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,
-                                   vks_cli_crowd_split_stats *split_st, vks_error *err)
+/* The contexts' stats, summed. */
+static void sum_stats(const split *s, vks_stream_stats *st)
 {
-    vks_cli_crowd_stats local;
     if (!st)
-        st = &local;
+        return;
     memset(st, 0, sizeof *st);
-    split *s = calloc(1, sizeof *s);
+    for (int k = 0; k < s->n; k++) {
+        const vks_stream_stats *ps = &s->parts[k].st;
+        st->chunks += ps->chunks, st->frames += ps->frames, st->vertex_instances += ps->vertex_instances;
+        st->create_ms += ps->create_ms, st->gpu_ms += ps->gpu_ms, st->wait_ms += ps->wait_ms;
+        st->deliver_ms += ps->deliver_ms;
+    }
+}
+
+static vks_result check(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                        const vks_stream_desc *d, vks_error *err)
+{
+    const char *bad = !gpus || !models || count < 1 ? "no contexts"
+                      : !d || !d->skins || !d->model_count || !d->times || !d->frame_count ? "no skins or frame times"
+                      : !d->instances && !d->get_instance                               ? "no instances"
+                      : count > 1 && d->gpu_clips && !d->clips ? "uploaded clips belong to one context: give clips"
+                                                                : NULL;
+    for (int k = 0; !bad && k < count && k < MAX_CONTEXTS; k++)
+        if (!gpus[k] || !models[k])
+            bad = "a NULL context or models";
+    return bad ? vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "%s", bad) : VKS_OK;
+}
+
+vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                const vks_stream_desc *desc, vks_stream_stats *stats, vks_context_shares *shares,
+                                vks_error *err)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    vks_result r = check(gpus, models, count, desc, err);
+    if (r == VKS_OK && !desc->deliver)
+        r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "no deliver callback");
+    split *s = r == VKS_OK ? calloc(1, sizeof *s) : NULL;
     if (!s)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
-    vks_result r = begin(s, job, gpus, models, count, err);
+        return r != VKS_OK ? r : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
+    r = begin(s, desc, gpus, models, count, err);
     if (r == VKS_OK) {
-        r = plan_runs(s, job, err);
+        r = plan_runs(s, desc, err);
         if (r == VKS_OK && !run_parts(s)) {
             reset_to_one(s);
             part_main(&s->parts[0]);
@@ -536,30 +561,29 @@ vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const 
         if (r == VKS_OK)
             r = result(s, err);
     }
-    for (int k = 0; k < s->n; k++) {
-        const vks_stream_stats *ps = &s->parts[k].st;
-        st->chunks += ps->chunks, st->vertex_instances += ps->vertex_instances, st->gpu_ms += ps->gpu_ms;
-        st->read_ms += ps->wait_ms, st->create_ms += ps->create_ms;
-    }
-    report(s, split_st);
+    sum_stats(s, stats);
+    report(s, shares);
     end(s);
     free(s);
     return r;
 }
 
-vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
-                                       const vks_gpu_models *const *models, int count, vks_bake *bake,
-                                       uint64_t memory_bytes, vks_cli_crowd_split_stats *split_st, vks_error *err)
+vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
+                                    const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
+                                    vks_stream_stats *stats, vks_context_shares *shares, vks_error *err)
 {
-    if (job->model_count != 1)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "a bake takes the instances of one model");
-    split *s = calloc(1, sizeof *s);
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    vks_result r = check(gpus, models, count, desc, err);
+    if (r == VKS_OK && (desc->model_count != 1 || !bake))
+        r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "a bake takes the instances of one model");
+    split *s = r == VKS_OK ? calloc(1, sizeof *s) : NULL;
     if (!s)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "crowd", "out of memory");
-    s->bake = bake, s->progress = job->progress;
-    vks_result r = begin(s, job, gpus, models, count, err);
+        return r != VKS_OK ? r : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/stream", "out of memory");
+    s->bake = bake;
+    r = begin(s, desc, gpus, models, count, err);
     if (r == VKS_OK && s->total)
-        r = plan_pieces(s, job, memory_bytes, err);
+        r = plan_pieces(s, desc, memory_bytes, err);
     if (r == VKS_OK && s->total) {
         if (!run_parts(s)) { /* the first context alone: its pieces are then every piece in order */
             reset_to_one(s);
@@ -567,7 +591,8 @@ vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *co
         }
         r = result(s, err);
     }
-    report(s, split_st);
+    sum_stats(s, stats);
+    report(s, shares);
     end(s);
     free(s);
     return r;

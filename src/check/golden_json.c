@@ -1,7 +1,7 @@
 /* golden.json's reader (golden_json.h). Every field is checked for its type and range before
  * it is used, and a failure names its JSON path, as the format readers name byte offsets:
  * a golden can come from another machine, another vkskin, or a hand that edited it. */
-#include "golden_json.h"
+#include "check/golden_json.h"
 #include "core/json_keys.h"
 
 #include <cjson/cJSON.h>
@@ -56,7 +56,7 @@ static int entry(const cJSON *o, int k, vgold_entry *e, char *why, size_t why_si
     return 1;
 }
 
-int vks_golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, size_t why_size)
+int vks__golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     cJSON *root = cJSON_ParseWithLength(bytes, size);
@@ -88,11 +88,11 @@ int vks_golden_parse(const char *bytes, size_t size, vgold_doc *out, char *why, 
     }
     cJSON_Delete(root);
     if (!ok)
-        vks_golden_doc_free(out);
+        vks__golden_doc_free(out);
     return ok;
 }
 
-void vks_golden_doc_free(vgold_doc *d)
+void vks__golden_doc_free(vgold_doc *d)
 {
     free(d->pose_spec);
     free(d->files);
