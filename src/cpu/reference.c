@@ -74,8 +74,8 @@ size_t vks__ref_compact_count(const vks_skin *s)
     return n;
 }
 
-/* Each group's own records (not one a vertex): a group's slots past its max_influences are
- * zeroed, which another group over the same vertices, in a model not validated, may not want. */
+/* Records a group, not a vertex: a group's slots past its max_influences are zeroed, which
+ * another group over the same vertices (in a model not validated) may not want. */
 void vks__ref_compact(const vks_skin *s, vks__ref_infl4 *out)
 {
     for (uint32_t g = 0; g < s->group_count; g++) {
