@@ -15,10 +15,23 @@ typedef struct vks__ref_cols {
     double c[4][4];
 } vks__ref_cols;
 
+/* Slots 0..3 of a vertex in 24 bytes, the record the reference read before 8 influences came
+ * (vks_influence is 48): a run's copy for the groups of at most 4 slots (vks__ref_compact), so
+ * that a small character's influences stay in L1 beside its positions and normals as they did,
+ * and the slot loop is the fixed 4 it was. Slots past the group's max_influences hold weight 0:
+ * the loop over 4 skips them as the loop over the group's slots never reaches them, so the
+ * floats are the same bits. */
+typedef struct vks__ref_infl4 {
+    uint16_t index[4];
+    float weight[4];
+} vks__ref_infl4;
+
 /* Deforms group g's vertices of one instance: pos and nrm (nrm may be NULL) are the instance's
- * outputs, indexed by the skin's vertex; cols[b] is K[b] in columns. */
-typedef void (*vks__ref_group_fn)(const vks_skin *s, const vks_group *g, const vks__ref_cols *cols, float *pos,
-                                  float *nrm);
+ * outputs, indexed by the skin's vertex; cols[b] is K[b] in columns. in4: the group's compact
+ * records, in4[v - g->first_vertex] for vertex v (only for a group of at most 4 slots), or NULL
+ * to read the skin's influences. */
+typedef void (*vks__ref_group_fn)(const vks_skin *s, const vks_group *g, const vks__ref_cols *cols,
+                                  const vks__ref_infl4 *in4, float *pos, float *nrm);
 
 /* The slots a group's vertices may use: its max_influences (a validated model keeps every
  * positive weight below it), all eight where a model not validated says 0 or more. Both loops

@@ -65,20 +65,51 @@ void vks__ref_columns(const vks_affine_d *K, uint32_t count, vks__ref_cols *out)
         }
 }
 
-/* Deforms one instance given its skin matrices (cols: NULL for the scalar loop) and its morph
- * weights (NULL: the defaults); groups whose mesh a target moves take the morph loop. */
-static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_cols *cols, const float *weights,
-                            float *pos, float *nrm)
+size_t vks__ref_compact_count(const vks_skin *s)
+{
+    size_t n = 0;
+    for (uint32_t g = 0; g < s->group_count; g++)
+        if (vks__ref_slots(&s->groups[g]) <= 4)
+            n += s->groups[g].vertex_count;
+    return n;
+}
+
+/* Records a group, not a vertex: a group's slots past its max_influences are zeroed, which
+ * another group over the same vertices (in a model not validated) may not want. */
+void vks__ref_compact(const vks_skin *s, vks__ref_infl4 *out)
+{
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        int slots = vks__ref_slots(gr);
+        if (slots > 4)
+            continue;
+        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++, out++)
+            for (int k = 0; k < 4; k++) {
+                out->index[k] = s->influences[v].index[k];
+                out->weight[k] = k < slots ? s->influences[v].weight[k] : 0.0f;
+            }
+    }
+}
+
+/* Deforms one instance given its skin matrices (cols: NULL for the scalar loop), its morph
+ * weights (NULL: the defaults) and, for the vector form, the run's compact records (in4: NULL
+ * for none); groups whose mesh a target moves take the morph loop. */
+static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_cols *cols, const vks__ref_infl4 *in4,
+                            const float *weights, float *pos, float *nrm)
 {
     if (cols)
         vks__ref_columns(K, s->bone_count, cols);
     for (uint32_t g = 0; g < s->group_count; g++) {
-        if (vks__ref_mesh_morphed(s, s->groups[g].mesh, weights))
-            vks__ref_group_morph(s, &s->groups[g], K, weights, pos, nrm);
+        const vks_group *gr = &s->groups[g];
+        const vks__ref_infl4 *own = in4 && vks__ref_slots(gr) <= 4 ? in4 : NULL;
+        if (vks__ref_mesh_morphed(s, gr->mesh, weights))
+            vks__ref_group_morph(s, gr, K, weights, pos, nrm);
         else if (cols)
-            vks__ref_group_avx2(s, &s->groups[g], cols, pos, nrm);
+            vks__ref_group_avx2(s, gr, cols, own, pos, nrm);
         else
-            vks__ref_group_scalar(s, &s->groups[g], K, pos, nrm);
+            vks__ref_group_scalar(s, gr, K, pos, nrm);
+        if (own)
+            in4 += gr->vertex_count;
     }
 }
 
@@ -86,7 +117,7 @@ void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, v
                                  const float *weights, float *pos, float *nrm)
 {
     vks_cpu_skin_matrices_d(s, world, K);
-    deform_instance(s, K, cols, weights, pos, nrm);
+    deform_instance(s, K, cols, NULL, weights, pos, nrm);
 }
 
 int vks__cpu_reference_has_simd(void)
@@ -113,12 +144,16 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     const vks_skin *s = job->skin;
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     vks_affine_d *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
-    /* K and, for the vector form, K in columns in one block: the reference's allocations are
-       two whatever the form (the allocator's callers count on it) */
+    /* K and, for the vector form, K in columns and the compact records in one block: the
+       reference's allocations are two whatever the form (the allocator's callers count on it).
+       The copy is made where records are read again, from the second instance on. */
     size_t bones = s->bone_count ? s->bone_count : 1;
     simd = simd && vks__ref_group_avx2;
-    vks_affine_d *K = a.alloc(a.user, bones * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0));
+    size_t compact = simd && job->instance_count > 1 ? vks__ref_compact_count(s) : 0;
+    vks_affine_d *K = a.alloc(a.user, bones * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0) +
+                                          compact * sizeof(vks__ref_infl4));
     vks__ref_cols *cols = simd && K ? (vks__ref_cols *)(void *)(K + bones) : NULL;
+    vks__ref_infl4 *in4 = compact && K ? (vks__ref_infl4 *)(void *)(cols + bones) : NULL;
     if (!world || !K) {
         if (world)
             a.free(a.user, world);
@@ -127,11 +162,14 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "cpu reference", "out of memory for %u nodes",
                              s->node_count);
     }
+    if (in4)
+        vks__ref_compact(s, in4);
     for (uint32_t i = 0; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
+        vks_cpu_skin_matrices_d(s, world, K);
         size_t at = vks_deform_index(s, i, 0) * 3;
-        vks__cpu_reference_instance(s, world, K, cols, vks__morph_instance_weights(job, i), job->positions + at,
-                                    job->normals ? job->normals + at : NULL);
+        deform_instance(s, K, cols, in4, vks__morph_instance_weights(job, i), job->positions + at,
+                        job->normals ? job->normals + at : NULL);
     }
     a.free(a.user, world);
     a.free(a.user, K);

@@ -29,13 +29,18 @@ AVX2 static inline void store3(float *out, __m256d v)
     _mm_store_ss(out + 2, _mm_movehl_ps(f, f));
 }
 
-AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks__ref_cols *cols, float *pos,
-                              float *nrm, int has_n, int renorm, int want_n)
+/* compact (a constant): the slots from the run's 24-byte records in4, a loop of 4 that unrolls;
+   else from the skin's records, a loop over the group's slots */
+AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks__ref_cols *cols,
+                              const vks__ref_infl4 *in4, float *pos, float *nrm, int compact, int has_n, int renorm,
+                              int want_n)
 {
     const uint16_t *palette = s->palette + gr->first_palette;
-    const int slots = vks__ref_slots(gr);
-    for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
-        const vks_influence *in = &s->influences[v];
+    const int slots = compact ? 4 : vks__ref_slots(gr);
+    const vks__ref_infl4 *r = in4; /* vertex v's compact record: one step a vertex */
+    for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++, r = compact ? r + 1 : r) {
+        const uint16_t *index = compact ? r->index : s->influences[v].index;
+        const float *weight = compact ? r->weight : s->influences[v].weight;
         const float *p = s->positions[v];
         __m256d px = _mm256_set1_pd(p[0]), py = _mm256_set1_pd(p[1]), pz = _mm256_set1_pd(p[2]);
         __m256d nx = _mm256_setzero_pd(), ny = nx, nz = nx;
@@ -45,10 +50,10 @@ AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks_
         }
         __m256d op = _mm256_setzero_pd(), on = op;
         for (int k = 0; k < slots; k++) {
-            double w = in->weight[k];
+            double w = weight[k];
             if (!(w > 0))
                 continue;
-            const vks__ref_cols *m = &cols[palette[in->index[k]]];
+            const vks__ref_cols *m = &cols[palette[index[k]]];
             __m256d c0 = _mm256_loadu_pd(m->c[0]), c1 = _mm256_loadu_pd(m->c[1]);
             __m256d c2 = _mm256_loadu_pd(m->c[2]), c3 = _mm256_loadu_pd(m->c[3]);
             __m256d wv = _mm256_set1_pd(w);
@@ -76,19 +81,31 @@ AVX2 static inline void group(const vks_skin *s, const vks_group *gr, const vks_
     }
 }
 
-/* the mesh's flags and whether normals are wanted as constants: each loop compiled for them */
-AVX2 static void group_avx2(const vks_skin *s, const vks_group *gr, const vks__ref_cols *cols, float *pos, float *nrm)
+/* the mesh's flags, whether normals are wanted and where the slots come from as constants: each
+   loop compiled for them (inlined by force: a copy of this function kept whole would test
+   compact at run time, slot after slot) */
+AVX2 __attribute__((always_inline)) static inline void flags_loop(const vks_skin *s, const vks_group *gr, const vks__ref_cols *cols,
+                            const vks__ref_infl4 *in4, float *pos, float *nrm, int compact)
 {
     const vks_mesh *me = &s->meshes[gr->mesh];
     int has_n = (me->flags & VKS_MESH_HAS_NORMALS) != 0, renorm = has_n && (me->flags & VKS_MESH_RENORMALIZE);
     if (!nrm)
-        group(s, gr, cols, pos, NULL, 0, 0, 0);
+        group(s, gr, cols, in4, pos, NULL, compact, 0, 0, 0);
     else if (renorm)
-        group(s, gr, cols, pos, nrm, 1, 1, 1);
+        group(s, gr, cols, in4, pos, nrm, compact, 1, 1, 1);
     else if (has_n)
-        group(s, gr, cols, pos, nrm, 1, 0, 1);
+        group(s, gr, cols, in4, pos, nrm, compact, 1, 0, 1);
     else
-        group(s, gr, cols, pos, nrm, 0, 0, 1);
+        group(s, gr, cols, in4, pos, nrm, compact, 0, 0, 1);
+}
+
+AVX2 static void group_avx2(const vks_skin *s, const vks_group *gr, const vks__ref_cols *cols,
+                            const vks__ref_infl4 *in4, float *pos, float *nrm)
+{
+    if (in4)
+        flags_loop(s, gr, cols, in4, pos, nrm, 1);
+    else
+        flags_loop(s, gr, cols, NULL, pos, nrm, 0);
 }
 
 const vks__ref_group_fn vks__ref_group_avx2 = group_avx2;

@@ -14,6 +14,12 @@ void vks__ref_group_scalar(const vks_skin *s, const vks_group *g, const vks_affi
 /* K[0..count) in columns. */
 void vks__ref_columns(const vks_affine_d *K, uint32_t count, vks__ref_cols *out);
 
+/* How many compact records a run of the vector form makes for s: the vertices of its groups of
+ * at most 4 slots (0: none has so few), and those records, group after group in the skin's
+ * order, into out (vks__ref_infl4 in ref_kernel.h). */
+size_t vks__ref_compact_count(const vks_skin *s);
+void vks__ref_compact(const vks_skin *s, vks__ref_infl4 *out);
+
 /* The reference with its vector form allowed (simd != 0, the default where the CPU has AVX2)
  * or not: the tests run both and compare the bits. */
 vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_options *opt, int simd,

@@ -1,11 +1,14 @@
 /* The CPU reference's AVX2 form against its scalar loop, the definition (reference.c): the same
  * floats bit for bit. On the bundled datasets (every format, their meshes and groups; the
  * P3D's 595 vertices an odd count) and on generated skins (1..4 influences, one group and
- * several, several meshes), in the bind pose and procedural poses; with normals as they come,
- * renormalised, without normals, and positions only; with empty slots (weight 0, -0, negative
- * or NaN, in any slot) whose index points outside the palette; and the group loops on
- * matrices, positions and normals whose sums cancel, where one operation out of order in one
- * lane changes a float and fails. Skipped (77) where the CPU or the build has no AVX2 form. */
+ * several, several meshes; and one with a group of 8 beside groups of 4), in the bind pose and
+ * procedural poses; with normals as they come, renormalised, without normals, and positions
+ * only; with empty slots (weight 0, -0, negative or NaN, in any slot) whose index points outside
+ * the palette, and positive weights past a group's max_influences (never read: the compact
+ * records of a run of several instances zero them); and the group loops, on the skin's records
+ * and on the compact ones, on matrices, positions and normals whose sums cancel, where one
+ * operation out of order in one lane changes a float and fails. Skipped (77) where the CPU or
+ * the build has no AVX2 form. */
 #include "testutil.h"
 
 #include "character.h"
@@ -71,7 +74,10 @@ static void cancelling(const char *what, vks_skin *s)
     size_t nf = (size_t)s->vertex_count * 3;
     float *sp = malloc(nf * sizeof *sp + 1), *sn = malloc(nf * sizeof *sn + 1);
     float *vp = malloc(nf * sizeof *vp + 1), *vn = malloc(nf * sizeof *vn + 1);
-    CHECK(K && cols && sp && sn && vp && vn);
+    float *cp = malloc(nf * sizeof *cp + 1), *cn = malloc(nf * sizeof *cn + 1);
+    vks__ref_infl4 *in4 = malloc((vks__ref_compact_count(s) + 1) * sizeof *in4);
+    CHECK(K && cols && sp && sn && vp && vn && cp && cn && in4);
+    vks__ref_compact(s, in4);
     for (uint32_t b = 0; b < s->bone_count; b++)
         for (int i = 0; i < 12; i++)
             K[b].m[i] = wide();
@@ -88,21 +94,31 @@ static void cancelling(const char *what, vks_skin *s)
                                         : s->meshes[m].flags & ~(uint32_t)VKS_MESH_RENORMALIZE;
         memset(sp, 0xA5, nf * sizeof *sp), memset(vp, 0x5A, nf * sizeof *vp);
         memset(sn, 0xA5, nf * sizeof *sn), memset(vn, 0x5A, nf * sizeof *vn);
+        memset(cp, 0x3C, nf * sizeof *cp), memset(cn, 0x3C, nf * sizeof *cn);
+        const vks__ref_infl4 *own = in4;
         for (uint32_t g = 0; g < s->group_count; g++) {
-            vks__ref_group_scalar(s, &s->groups[g], K, sp, sn);
-            vks__ref_group_avx2(s, &s->groups[g], cols, vp, vn);
+            const vks_group *gr = &s->groups[g];
+            vks__ref_group_scalar(s, gr, K, sp, sn);
+            vks__ref_group_avx2(s, gr, cols, NULL, vp, vn);
+            int compact = vks__ref_slots(gr) <= 4; /* the compact records where a run would take them */
+            vks__ref_group_avx2(s, gr, cols, compact ? own : NULL, cp, cn);
+            own += compact ? gr->vertex_count : 0;
         }
-        size_t bad = nf;
-        for (size_t i = 0; i < nf && bad == nf; i++)
-            if (memcmp(&sp[i], &vp[i], sizeof(float)) || memcmp(&sn[i], &vn[i], sizeof(float)))
-                bad = i;
-        if (bad < nf)
-            fprintf(stderr, "FAIL %s, cancelling sums%s: vertex %zu lane %zu: position %a vs %a, normal %a vs %a\n",
-                    what, renorm ? ", renormalised" : "", bad / 3, bad % 3, sp[bad], vp[bad], sn[bad], vn[bad]);
-        CHECK(bad == nf);
-        checked += 2 * nf;
+        for (int form = 0; form < 2; form++) {
+            const float *fp = form ? cp : vp, *fn = form ? cn : vn;
+            size_t bad = nf;
+            for (size_t i = 0; i < nf && bad == nf; i++)
+                if (memcmp(&sp[i], &fp[i], sizeof(float)) || memcmp(&sn[i], &fn[i], sizeof(float)))
+                    bad = i;
+            if (bad < nf)
+                fprintf(stderr, "FAIL %s, cancelling sums%s, %s records: vertex %zu lane %zu: position %a vs %a, "
+                        "normal %a vs %a\n", what, renorm ? ", renormalised" : "", form ? "compact" : "the skin's",
+                        bad / 3, bad % 3, sp[bad], fp[bad], sn[bad], fn[bad]);
+            CHECK(bad == nf);
+            checked += 2 * nf;
+        }
     }
-    free(K), free(cols), free(sp), free(sn), free(vp), free(vn);
+    free(K), free(cols), free(sp), free(sn), free(vp), free(vn), free(cp), free(cn), free(in4);
 }
 
 /* The skin as it comes, then with its meshes' flags changed and empty slots made hostile. */
@@ -141,9 +157,48 @@ static void variants(const char *what, vks_skin *s)
                 empty++;
             }
     }
-    fprintf(stderr, "  %s: %u empty slots pointing outside the palette\n", what, empty);
+    /* positive weights past the group's slots, on bones of its palette: read by neither (one
+       read moves the vertex, and the forms differ) */
+    uint32_t past = 0;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++)
+            for (int k = vks__ref_slots(gr); k < VKS_MAX_INFLUENCES; k++, past++)
+                s->influences[v].index[k] = (uint16_t)((v + (uint32_t)k) % gr->palette_count),
+                s->influences[v].weight[k] = 0.5f;
+    }
+    fprintf(stderr, "  %s: %u empty slots pointing outside the palette, %u past the slots\n", what, empty, past);
     same_bits(what, s, 3, 0, 1);
     cancelling(what, s);
+}
+
+/* A generated skin whose first group is widened to 8 slots (slots 4..7 take half of slots
+ * 0..3's weights on the next palette entries), beside groups of at most 4: a run takes the
+ * skin's records for the one and the compact ones for the others. */
+static void eight_beside_four(vks_error *err)
+{
+    vks_gen_params p = {0};
+    p.vertices = 1203, p.max_influences = 4, p.palette_limit = 12, p.seed = 8;
+    vks_skin *s = vks_gen_character(&p, err);
+    CHECK(s != NULL && s->group_count > 1);
+    if (!s || s->group_count < 2) {
+        vks_skin_free(s);
+        return;
+    }
+    vks_group *gr = &s->groups[0];
+    for (uint32_t v = gr->first_vertex; v < gr->first_vertex + gr->vertex_count; v++) {
+        vks_influence *in = &s->influences[v];
+        for (int k = 0; k < 4; k++) {
+            in->index[k + 4] = (uint16_t)((in->index[k] + 1u) % gr->palette_count);
+            in->weight[k + 4] = in->weight[k] > 0 ? in->weight[k] * 0.5f : 0.0f;
+            in->weight[k] -= in->weight[k + 4];
+        }
+    }
+    gr->max_influences = 8;
+    fprintf(stderr, "generated, a group of 8 beside %u of at most 4: %u vertices\n", s->group_count - 1,
+            s->vertex_count);
+    variants("generated, 8 beside 4", s);
+    vks_skin_free(s);
 }
 
 static const char *const bundled[] = {"char_b24_pl8.dff", "char_b24_pl8.nif", "char_b24_pl8.cmdl",
@@ -185,6 +240,7 @@ int main(void)
         variants(what, s);
         vks_skin_free(s);
     }
+    eight_beside_four(&err);
     fprintf(stderr, "%llu components the same bits\n", (unsigned long long)checked);
     return vks_test_finish("test_cpu_reference_simd");
 }
