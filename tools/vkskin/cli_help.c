@@ -62,8 +62,20 @@ static void print_synopsis(FILE *f, const char *lead, const vks_cli_command *cmd
     fputc('\n', f);
 }
 
+const char *vks__cli_text(const char *text, char *buf, size_t cap)
+{
+    static const char word[] = "{clip formats}";
+    const char *at = text ? strstr(text, word) : NULL;
+    if (!at)
+        return text;
+    char list[512];
+    snprintf(buf, cap, "%.*s%s%s", (int)(at - text), text, vks_clip_format_list(list, sizeof list), at + sizeof word - 1);
+    return buf;
+}
+
 static void print_option(FILE *f, const vks_cli_option *o)
 {
+    char buf[1024];
     int col = fprintf(f, "  ");
     if (o->short_name)
         col += fprintf(f, "-%c, ", o->short_name);
@@ -74,7 +86,7 @@ static void print_option(FILE *f, const vks_cli_option *o)
     if (o->details) {
         fprintf(f, "\n%*s", HELP_INDENT, "");
         col = HELP_INDENT;
-        wrap(f, o->details, HELP_INDENT, &col);
+        wrap(f, vks__cli_text(o->details, buf, sizeof buf), HELP_INDENT, &col);
     }
     fputc('\n', f);
 }

@@ -97,6 +97,10 @@ void vks_cli_usage(FILE *f);
 void vks_cli_man(FILE *f);
 void vks_cli_markdown(FILE *f);
 void vks__cli_formats(FILE *f, const char *lead);
+/* An option's text as the references and --help print it: "{clip formats}" becomes the
+ * registry's clip files (vks_clip_format_list), so no format list is typed in a table. Returns
+ * text itself when it has no such word, else buf (cap bytes). */
+const char *vks__cli_text(const char *text, char *buf, size_t cap);
 /* Whether an earlier group of cmd takes o's name: then o never runs there and is not shown. */
 int vks__cli_shadowed(const vks_cli_command *cmd, int g, const vks_cli_option *o);
 

@@ -95,8 +95,7 @@ static const vks_cli_option pose_options[] = {
      "pass on the GPU (chunks of instances)"},
     {"--clip", 0, "FILE[#name]", vks_cli_store_string, AT(clip), 0, 0,
      "play clip `name` (or its index; default clip 0) of a clip file on --instances N of each FILE",
-     "RenderWare .anm/.ska and GTA .ifp for .dff, Arma .rtm for .p3d, NIF .kf, NW4C .cskla, glTF, pose JSON "
-     "(.json) for every format"},
+     "a clip file of the model's own format family ({clip formats}), or pose JSON (.json) for every format"},
     {"--stagger", 0, NULL, vks_cli_store_flag, AT(stagger), 0, 0,
      "with --clip: instance i of N starts at i x duration / N", NULL},
     {"--clip-speed", 0, "S", set_clip_speed, 0, 0, 0, "with --clip: playback speed (default 1)", NULL},

@@ -59,8 +59,9 @@ static void man_option(FILE *f, const vks_cli_option *o)
     fputc('\n', f);
     roff(f, o->summary);
     if (o->details) {
+        char buf[1024];
         fputs(".br\n", f);
-        roff(f, o->details);
+        roff(f, vks__cli_text(o->details, buf, sizeof buf));
     }
 }
 
@@ -217,8 +218,9 @@ static void md_command(FILE *f, const vks_cli_command *c)
             fprintf(f, "`%s%s%s`: ", o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
             markdown(f, o->summary, 2);
             if (o->details) {
+                char buf[1024];
                 fputs("\\\n  ", f);
-                markdown(f, o->details, 2);
+                markdown(f, vks__cli_text(o->details, buf, sizeof buf), 2);
             }
             fputc('\n', f);
         }

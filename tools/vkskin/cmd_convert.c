@@ -170,8 +170,9 @@ typedef struct convert_opts {
 
 static const vks_cli_option convert_options[] = {
     {"--clip", 0, "FILE[#name]", vks_cli_store_list, offsetof(convert_opts, clips), 0, 0,
-     "a clip file bound to IN as deform binds it (.anm/.ska/.ifp, .kf or .nif, .cskla, .rtm, pose JSON)",
-     "every clip of the file, or the one named (or numbered); repeat for more files"},
+     "a clip file bound to IN as deform binds it",
+     "{clip formats}, or pose JSON (.json); every clip of the file, or the one named (or numbered); repeat for "
+     "more files"},
     {"--fps", 0, "R", set_positive, offsetof(convert_opts, gltf.fps), 0, 0,
      "rate at which tracks glTF cannot play as stored are sampled (Euler angles, B-splines, RTM deltas; default "
      "30)",
