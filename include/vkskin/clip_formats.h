@@ -68,17 +68,17 @@ VKS_API vks_result vks_read_clips(const vks_read_options *opt, const char *path,
  * are that model's). Bytes no reader takes: VKS_ERR_FORMAT with err->path "file" and the
  * message "not a clip file vkskin reads (FORMATS, or pose JSON named .json)", FORMATS being
  * vks_clip_format_list's (vks_load_error_format says it as "PATH: MSG"). What the vkskin
- * program and the bake job engine read clip files with. Since 0.6. */
+ * program and the bake job engine read clip files with. Since 0.7. */
 VKS_API vks_result vks_read_clip_bytes(const vks_read_options *opt, const char *path, const void *bytes, size_t size,
                                        const vks_skin *json_skin, vks_clip_set **out, vks_error *err);
 /* The clip files of every format of the registry (vks_format_at), for messages: "RenderWare
  * .anm .ska .ifp, Gamebryo .kf, ..." into out (cap bytes, cut short if it must). Returns out.
- * Since 0.6. */
+ * Since 0.7. */
 VKS_API const char *vks_clip_format_list(char *out, size_t cap);
 /* A name for clip k of a file's clip_count clips that has none (glTF's unnamed animations,
  * RTM): the file name's stem ("walk" for "anims/walk.rtm"), and " k" after it when the file
  * has several ("moves 2"), so that exports and listings name each one. malloc'ed (free());
- * NULL when out of memory. Since 0.6 (before: a copy in the vkskin program and one in the bake
+ * NULL when out of memory. Since 0.7 (before: a copy in the vkskin program and one in the bake
  * job engine). */
 VKS_API char *vks_clip_unnamed_name(const char *path, uint32_t k, uint32_t clip_count);
 /* A pose JSON's frames as one linear clip at opt->clip.fps (<= 0: 30) frames per second:

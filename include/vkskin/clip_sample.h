@@ -45,7 +45,7 @@ VKS_API void vks_clip_binding_free(vks_clip_binding *b);
 /* What a host says of a binding that leaves nodes of the skin undriven (b->untouched_nodes):
  * "note: the clip LABEL animates N of the model's M nodes; the other K keep their bind pose"
  * into buf (size bytes), for the host to prefix with the model's name. Returns buf, or NULL
- * (buf untouched) when the clip drives every node. Since 0.6 (before: a copy in the vkskin
+ * (buf untouched) when the clip drives every node. Since 0.7 (before: a copy in the vkskin
  * program and one in the bake job engine). */
 VKS_API const char *vks_clip_binding_note(const vks_clip_binding *b, const char *label, char *buf, size_t size);
 

@@ -57,7 +57,7 @@ VKS_API vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu
  * double rounded once, normals by M's 3x3 (not its inverse transpose, as the GPU), renormalised
  * in the meshes whose format renormalises (VKS_MESH_RENORMALIZE). pos: skin->vertex_count * 3
  * floats, rewritten in place; nrm the same, or NULL. What a CPU engine's output needs to be
- * compared with the GPU's for a crowd. Since 0.6 (before: a copy in validate and one in the
+ * compared with the GPU's for a crowd. Since 0.7 (before: a copy in validate and one in the
  * Python extension). */
 VKS_API void vks_apply_root(const vks_skin *skin, const vks_affine *root, float *pos, float *nrm);
 

@@ -184,7 +184,7 @@ typedef struct vks_crowd_binding {
     const vks_cycle *clip_cycles;  /* per spec->clips[k]: the clip's own cycle, used where the
                                       entry or layer gives none (NULL: loop) */
     const char *const *model_names; /* per uploaded model index: its name for messages (NULL:
-                                      "the model"); since 0.6 */
+                                      "the model"); since 0.7 */
 } vks_crowd_binding;
 
 /* Entry i of spec as an instance (instance.h; *out is overwritten): model and root; no clip:

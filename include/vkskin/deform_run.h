@@ -30,7 +30,7 @@
  *
  * THREADS. The callbacks run on the calling thread, locals and weights of a split on the
  * contexts' threads (one at a time per context: they must be safe to call concurrently for
- * different poses), finish and progress on whichever thread writes. Since 0.6.
+ * different poses), finish and progress on whichever thread writes. Since 0.7.
  */
 #ifndef VKSKIN_DEFORM_RUN_H
 #define VKSKIN_DEFORM_RUN_H

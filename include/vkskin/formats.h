@@ -160,14 +160,14 @@ VKS_API vks_result vks_read_file(const vks_read_options *opt, const char *path, 
  * vertices store more weights than FORMAT's engines skin with ..." where the format's own rule
  * kept fewer (weights.rule_dropped); the reader's notes as vks_read_file gives them. Errors as
  * vks_read_file's and vks_skin_validate's (vks_load_error_format says them in one line); *out
- * is written only on success. Since 0.6. */
+ * is written only on success. Since 0.7. */
 VKS_API vks_result vks_load_model(const vks_read_options *opt, const char *path, vks_skin **out,
                                   vks_error *err);
 /* One line for a failed vks_load_model, vks_read_clips or vks_read_clip_bytes of path: a
  * failure about the file as a whole (err->path "file", no other file named: it could not be
  * read, or it is no file of a format vkskin reads) as "PATH: MSG", followed by " LIMIT_HINT"
  * for VKS_ERR_LIMIT when limit_hint is given (the vkskin program's "(--max-input-mb N)");
- * anything else as vks_error_format(err, path, ...). Returns buf. Since 0.6. */
+ * anything else as vks_error_format(err, path, ...). Returns buf. Since 0.7. */
 VKS_API const char *vks_load_error_format(const vks_error *err, const char *path, const char *limit_hint,
                                           char *buf, size_t size);
 

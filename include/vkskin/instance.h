@@ -82,7 +82,7 @@ typedef struct vks_instance { /* zeroed: model 0, procedural, identity root (see
  * weight, blend, fade, mask, reference, the transition and root motion) and *play its first
  * layer's. layers (may be NULL for an instance without them) has count 0 unless layered. Other
  * pose kinds, a clip number at or past clip_count or whose clips[k] is NULL: VKS_ERR_INVALID.
- * Allocates nothing; the outputs point into clips and bindings. Since 0.6.
+ * Allocates nothing; the outputs point into clips and bindings. Since 0.7.
  *   vks_crowd_spec_instance(spec, i, &b, &in, &err);      // clip numbers: the host's list
  *   vks_instance_clip_play(&in, clips, bindings, n, &plays[j], &layers[j], &err);
  *   src.kind = VKS_POSE_CLIP, src.plays = plays, src.layers = layers, src.play_count = count; */

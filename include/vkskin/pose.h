@@ -86,7 +86,7 @@ typedef enum vks_pose_kind {
     VKS_POSE_LAYERS,         /* instances: up to VKS_MAX_LAYERS clips blended (the rule below) */
     VKS_POSE_HOST            /* stream instances posed by the host frame by frame (stream.h,
                                 get_locals): deformed as vks_gpu_run deforms a batch, to its
-                                very bits. Since 0.6 */
+                                very bits. Since 0.7 */
 } vks_pose_kind;
 
 struct vks_clip;

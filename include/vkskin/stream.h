@@ -105,7 +105,7 @@ typedef struct vks_stream_desc {
                                             not, and pay nothing for it). Since 0.4. */
     /* VKS_POSE_HOST instances (see HOST POSES): instance i's node_count locals at frame f
        (f indexes times), and optionally its target_count morph weights (NULL: the defaults).
-       Asked on the calling thread as the GPU's chunks are filled. Since 0.6. */
+       Asked on the calling thread as the GPU's chunks are filled. Since 0.7. */
     void (*get_locals)(void *user, uint32_t i, uint32_t frame, vks_affine *out);
     void (*get_weights)(void *user, uint32_t i, uint32_t frame, float *out);
 } vks_stream_desc;
@@ -135,7 +135,7 @@ VKS_API vks_result vks_stream_run(vks_gpu *gpu, const vks_stream_desc *desc, vks
  * the other), one call at a time but on whichever context's thread delivered it. So get_instance
  * is called from every context's thread at once: it must be safe to. shares (may be NULL) says
  * what each context took (instances), stats (may be NULL) the contexts' sums. count 1: one
- * context, on this thread. Where a thread cannot be had, everything runs on gpus[0]. Since 0.6. */
+ * context, on this thread. Where a thread cannot be had, everything runs on gpus[0]. Since 0.7. */
 VKS_API vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
                                         const vks_stream_desc *desc, vks_stream_stats *stats,
                                         vks_context_shares *shares, vks_error *err);
@@ -144,7 +144,7 @@ VKS_API vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_mode
  * context's share of memory_bytes (0: 64 MiB), dealt round-robin, each written in its turn, so the
  * bake gets the writes one context makes. desc->deliver, when set, observes each delivery after it
  * is taken (progress), in the desc's numbering, on the contexts' threads, possibly at once.
- * Since 0.6. */
+ * Since 0.7. */
 VKS_API vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
                                             const vks_stream_desc *desc, vks_bake *bake, uint64_t memory_bytes,
                                             vks_stream_stats *stats, vks_context_shares *shares, vks_error *err);

@@ -84,9 +84,9 @@ typedef struct vks_validate_golden vks_validate_golden;
 
 typedef struct vks_validate_options {
     double tolerance_scale;    /* multiplies the position and normal tolerances (0: 1; below
-                                  0: zero, every difference a finding. Since 0.6) */
+                                  0: zero, every difference a finding. Since 0.7) */
     double nmse;               /* every stream's NMSE bound (0: 1e-9, check.h's default; below
-                                  0: zero. Since 0.6) */
+                                  0: zero. Since 0.7) */
     int allow_bind_mismatch;   /* a failed bind-pose check is reported, not a finding */
     int readback_check;        /* 0 auto: the GPU reduces each chunk and the host checks the
                                   bytes it read where chunks come through a copy; 1 always;
@@ -108,7 +108,7 @@ typedef struct vks_validate_options {
                                   message it counted fails the run */
     vks_validate_progress_fn progress; /* may be NULL */
     void *progress_user;
-    /* Since 0.6: */
+    /* Since 0.7: */
     vks_validate_say_fn say;   /* may be NULL (silent) */
     void *say_user;
     vks_validate_golden *golden; /* store into or compare with a golden (NULL: none) */
@@ -145,7 +145,7 @@ typedef struct vks_validate_input {
     uint32_t frames;           /* per instance (0: 1); pose p is instance p / frames, frame p % frames */
     vks_pose_source poses;     /* pose.h; zeroed: procedural, seed 0. What the CPU reference
                                   deforms, and with no gpu_instance what the GPU gets too */
-    /* Since 0.6, the GPU-clip route (vkskin validate --clip / --crowd): the GPU samples the
+    /* Since 0.7, the GPU-clip route (vkskin validate --clip / --crowd): the GPU samples the
        clips itself through the stream (stream.h), instance j as gpu_instance gives it (its
        model is set here; clip numbers index options.clips / gpu_clips), at frame f's time
        vks_pose_source_time(&inputs[0].poses, f); the reference samples poses (which must play
@@ -174,7 +174,7 @@ typedef struct vks_validate_file {
     /* a sampled run (vkskin validate --sample): per instance 1 where compared (NULL: every one) */
     uint32_t instances;
     const uint8_t *sampled;
-    uint32_t delivered;        /* poses the GPU delivered (of instances x frames). Since 0.6 */
+    uint32_t delivered;        /* poses the GPU delivered (of instances x frames). Since 0.7 */
 } vks_validate_file;
 
 /* How a run split across several contexts shared its work, one entry a context. */
