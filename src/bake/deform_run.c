@@ -4,7 +4,7 @@
  * is a second chunk, and written once before the first chunk, so no chunk's engine or writer
  * pays for fresh pages. The GPU is deform_run_gpu.c's. Moved from the vkskin program's
  * deform_chunks.c. */
-#include "bake/deform_run_internal.h"
+#include "bake/deform_run_common.h"
 #include "core/thread_start.h"
 
 #include <stdio.h>
@@ -15,13 +15,6 @@
 /* Output bytes (positions and normals) of one CPU chunk: small enough that its pages cost
  * little to fault in. */
 #define CHUNK_BYTES ((uint64_t)16 << 20)
-
-double vks__deform_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* One chunk's results on their way to the output, written by a thread of its own while the
  * engine deforms the next chunk into the other buffer. */
@@ -77,11 +70,6 @@ static void writer_start(writer *w, const chunk_write *job)
         write_chunk(&w->job); /* no thread to be had: write it here */
 }
 
-void vks__chunks_progress(const vks__chunks *c, uint64_t done)
-{
-    if (c->progress)
-        c->progress(c->user, done);
-}
 
 /* The CPU engine on one chunk's job. */
 static vks_result engine_run(const vks__chunks *c, const vks_deform_job *job, vks_error *err)
@@ -152,22 +140,7 @@ static vks_result run_cpu(vks__chunks *c, vks_error *err)
     return r;
 }
 
-void vks_context_shares_begin(vks_context_shares *sh, int n, const char *unit, const char *parts)
-{
-    memset(sh, 0, sizeof *sh);
-    sh->contexts = n < VKS_SHARES_MAX ? n : VKS_SHARES_MAX;
-    sh->unit = unit, sh->parts = parts;
-}
 
-void vks_context_shares_set(vks_context_shares *sh, int k, const char *device, uint64_t count, uint64_t chunks,
-                            double seconds)
-{
-    if (k < 0 || k >= sh->contexts)
-        return;
-    vks_context_share *x = &sh->s[k];
-    snprintf(x->device, sizeof x->device, "%s", device ? device : "");
-    x->count = count, x->chunks = chunks, x->seconds = seconds;
-}
 
 static vks_result check(const vks_deform_run_desc *d, vks_error *err)
 {

@@ -1,6 +1,6 @@
 /* The deform run split over several contexts (deform_run.h, SPLIT). Moved from the vkskin
  * program's deform_chunks.c. */
-#include "bake/deform_run_internal.h"
+#include "bake/deform_run_common.h"
 #include "core/thread_start.h"
 
 #include <stdlib.h>

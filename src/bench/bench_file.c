@@ -138,7 +138,7 @@ vks_result vks__bench_file(vks__bench_engines *b, vks_error *err)
     if (r == VKS_OK) /* the first run: buffer sets for the path's chunk size made and touched */
         r = deform_to_file(b, &d->first_ms, &first_engine, err);
     for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
-        if ((r = vks__bench_kernel_once(b, VKS_GPU_KERNEL_DEFAULT, &st, err)) == VKS_OK)
+        if ((r = vks__bench_run_once(b, VKS_GPU_KERNEL_DEFAULT, NULL, NULL, &st, err)) == VKS_OK)
             kernel[i] = st.pose_ms + st.deform_ms;
         if (r == VKS_OK)
             r = plain_write(path, d->bytes, &disk[i], err);

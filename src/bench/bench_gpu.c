@@ -70,30 +70,6 @@ static int consume(void *user, uint32_t entry, uint32_t first, uint32_t count, c
     return 0;
 }
 
-/* One vks_gpu_run of the whole workload; kernel_only: timestamps, no readback. */
-static vks_result run_once(vks__bench_engines *b, vks_gpu_kernel kernel, int kernel_only, sink *sk, vks_gpu_stats *st,
-                           vks_error *err)
-{
-    vks_gpu_batch_entry e = {0, b->instances, b->locals};
-    vks_gpu_batch batch = {0};
-    batch.entries = &e, batch.entry_count = 1;
-    batch.want_normals = 1;
-    batch.max_chunk_bytes = b->max_chunk_bytes;
-    batch.kernel = kernel;
-    batch.kernel_only = kernel_only;
-    if (!kernel_only)
-        batch.deliver = consume, batch.user = sk;
-    vks_gpu_calibrate_for_batch(b->gpu, b->models, &batch); /* a run never calibrates from inside */
-    vks_result r = vks_gpu_run(b->gpu, b->models, &batch, st, err);
-    b->out->chunks = st->chunks;
-    return r;
-}
-
-vks_result vks__bench_kernel_once(vks__bench_engines *b, vks_gpu_kernel kernel, vks_gpu_stats *st, vks_error *err)
-{
-    return run_once(b, kernel, 1, NULL, st, err);
-}
-
 static void first_run(vks_bench_engine *g, const vks_gpu_stats *st)
 {
     g->first_ms = st->pose_ms + st->deform_ms;
@@ -108,7 +84,7 @@ static vks_result time_kernels(vks__bench_engines *b, vks_error *err)
     vks_gpu_stats st;
     vks_bench_engine *eng[2] = {&b->out->kernel, &b->out->plain};
     for (int k = 0; k < 2; k++) {
-        vks_result r = run_once(b, (vks_gpu_kernel)k, 1, NULL, &st, err);
+        vks_result r = vks__bench_run_once(b, (vks_gpu_kernel)k, NULL, NULL, &st, err);
         if (r != VKS_OK)
             return r;
         first_run(eng[k], &st);
@@ -122,7 +98,7 @@ static vks_result time_kernels(vks__bench_engines *b, vks_error *err)
     for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
         for (int q = 0; q < 2 && r == VKS_OK; q++) {
             int k = (i & 1) ? 1 - q : q; /* project first, then plain first, ... */
-            r = run_once(b, (vks_gpu_kernel)k, 1, NULL, &st, err);
+            r = vks__bench_run_once(b, (vks_gpu_kernel)k, NULL, NULL, &st, err);
             ms[k][i] = st.pose_ms + st.deform_ms, wall[k][i] = st.total_ms;
             pose[k][i] = st.pose_ms, deform[k][i] = st.deform_ms;
             eng[k]->steady_buffers += st.buffers_made;
@@ -155,12 +131,12 @@ static vks_result time_e2e(vks__bench_engines *b, vks_error *err)
     double *wall = calloc(R, sizeof *wall), *copy = calloc(R, sizeof *copy);
     vks_result r = wall && copy ? VKS_OK : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "bench", "out of memory");
     vks_gpu_stats st;
-    if (r == VKS_OK && (r = run_once(b, VKS_GPU_KERNEL_DEFAULT, 0, &sk, &st, err)) == VKS_OK) {
+    if (r == VKS_OK && (r = vks__bench_run_once(b, VKS_GPU_KERNEL_DEFAULT, consume, &sk, &st, err)) == VKS_OK) {
         first_run(&o->end_to_end, &st);
         o->end_to_end.first_ms = st.total_ms;
     }
     for (uint32_t i = 0; i < R && r == VKS_OK; i++) {
-        r = run_once(b, VKS_GPU_KERNEL_DEFAULT, 0, &sk, &st, err);
+        r = vks__bench_run_once(b, VKS_GPU_KERNEL_DEFAULT, consume, &sk, &st, err);
         wall[i] = st.total_ms;
         copy[i] = st.readback_ms;
         o->readback_bytes = st.readback_bytes;

@@ -41,8 +41,12 @@ typedef struct vks__bench_engines {
 
 /* Every GPU engine; step names where it failed. */
 vks_result vks__bench_gpu(vks__bench_engines *b, char *failed_step, size_t cap, vks_error *err);
-/* One vks_gpu_run of the whole workload, kernel only (timestamps, no readback). */
-vks_result vks__bench_kernel_once(vks__bench_engines *b, vks_gpu_kernel kernel, vks_gpu_stats *st, vks_error *err);
+/* One vks_gpu_run of the whole workload (bench_run_once.c): deliver NULL, kernel only
+ * (timestamps, no readback); else every chunk delivered to it. */
+vks_result vks__bench_run_once(vks__bench_engines *b, vks_gpu_kernel kernel,
+                               int (*deliver)(void *user, uint32_t entry, uint32_t first, uint32_t count,
+                                              const float *p, const float *n),
+                               void *user, vks_gpu_stats *st, vks_error *err);
 /* end_to_end_file (bench_file.c). */
 vks_result vks__bench_file(vks__bench_engines *b, vks_error *err);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/validate_run.h"
+#include "check/validate_state.h"
 
 typedef struct vhost {
     vrun *r;

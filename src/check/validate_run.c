@@ -11,15 +11,8 @@
 #include <string.h>
 
 #include "vkskin/formats.h"
-#include "check/validate_run.h"
+#include "check/validate_state.h"
 #include "core/work_pool.h"
-
-void vks__validate_progress(vrun *r, uint32_t poses)
-{
-    r->done += poses;
-    if (r->opt->progress)
-        r->opt->progress(r->opt->progress_user, r->done, r->total);
-}
 
 /* The context's pool of `workers` threads beside the caller's, started at the first chunk that
  * has work for two and kept for the run (a run delivers a chunk per input of each GPU chunk, and
@@ -109,7 +102,7 @@ static const char *normals_absent(const vks_skin *s)
 }
 
 /* Meshes whose morph weights a source drives (procedural poses keep the defaults). */
-static uint32_t morph_meshes(const vks_skin *s, const vks_pose_source *src)
+static uint32_t morph_mesh_count(const vks_skin *s, const vks_pose_source *src)
 {
     uint32_t n = 0;
     for (uint32_t m = 0; src->kind != VKS_POSE_PROCEDURAL && m < s->mesh_count; m++)
@@ -160,7 +153,7 @@ static vks_result prepare(vrun *r, const vks_validate_input *inputs, vks_error *
         if (rc != VKS_OK)
             return rc;
         v->path = in->name ? in->name : "?", v->skin = (vks_skin *)in->skin;
-        v->ps = (vposer){&in->poses, in->roots, morph_meshes(in->skin, &in->poses)};
+        v->ps = (vposer){&in->poses, in->roots, morph_mesh_count(in->skin, &in->poses)};
         v->frames = in->frames ? in->frames : 1;
         v->poses = in->instances * v->frames;
         r->total += v->poses;

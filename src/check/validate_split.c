@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/validate_run.h"
+#include "check/validate_state.h"
 #include "core/thread_start.h"
 #include "core/work_pool.h"
 
@@ -185,7 +185,7 @@ static void make_batch(vpart *p)
 
 /* The context's poses through the stream as host-posed instances of one frame (stream.h, HOST
  * POSES: one GPU batch, vks_gpu_run's very bits, calibrated before it runs). */
-static vks_result run_stream(vpart *p)
+static vks_result run_part_stream(vpart *p)
 {
     vks_stream_desc d = {0};
     float time0 = 0;
@@ -209,7 +209,7 @@ static vks_result run_stream(vpart *p)
 static void *run_part(void *arg)
 {
     vpart *p = arg;
-    p->run = p->nentries ? run_stream(p) : VKS_OK;
+    p->run = p->nentries ? run_part_stream(p) : VKS_OK;
     p->seconds = (vks__validate_now_ms() - p->t0) / 1e3;
     if (p->run != VKS_OK) { /* the contexts after this one would wait for its spans forever */
         pthread_mutex_lock(&p->t->lock);

@@ -1,8 +1,10 @@
-/* The deform run's parts (include/vkskin/deform_run.h): the CPU engines' chunks and writer
- * (deform_run.c), the GPU's stream and converter (deform_run_gpu.c), the split over several
- * contexts (deform_run_split.c). */
-#ifndef VKS_BAKE_DEFORM_RUN_INTERNAL_H
-#define VKS_BAKE_DEFORM_RUN_INTERNAL_H
+/* The deform run's parts (include/vkskin/deform_run.h), from the top down: the run and the CPU
+ * engines' chunks and writer (deform_run.c), the GPU's run on one context (deform_run_gpu.c),
+ * the split over several contexts (deform_run_split.c), the stream both deliver through and its
+ * converter (deform_run_stream.c), and what all of them share (deform_run_common.c): each part
+ * calls only those below it. */
+#ifndef VKS_BAKE_DEFORM_RUN_COMMON_H
+#define VKS_BAKE_DEFORM_RUN_COMMON_H
 
 #include "vkskin/deform_run.h"
 #include "vkskin/stream.h"
@@ -69,7 +71,7 @@ typedef struct vks__gpu_stream {
 } vks__gpu_stream;
 
 /* Poses [pose_first, pose_first + count) to the output, the next ones in pose order; nonzero
- * once the output failed. */
+ * once the output failed (deform_run_stream.c, as the three below). */
 int vks__gpu_stream_put(vks__gpu_stream *g, uint64_t pose_first, uint32_t count, const float *p, const float *n);
 
 /* The one-frame stream of host-posed poses (count of them), each asked of get_locals and
@@ -81,6 +83,13 @@ vks_stream_desc vks__pose_stream(const vks__chunks *c, const vks_gpu_models *mod
 
 /* The poses across g->count contexts (deform_run_split.c); the first failure in context order.
  * *single set (and nothing written): the threads could not be had, run on the first context. */
+/* The converter thread's main (arg: the vks__gpu_stream): converts and writes each filled block
+ * in order until quit, keeping the output's first failure. */
+void *vks__gpu_stream_converter(void *arg);
+/* The one-frame stream of every pose of g's chunks on g->models[0], delivered through
+ * vks__gpu_stream_put. */
+vks_stream_desc vks__gpu_stream_desc(vks__gpu_stream *g, uint64_t max_chunk_bytes);
+
 vks_result vks__deform_split(vks__gpu_stream *g, uint64_t max_chunk_bytes, int *single, vks_error *err);
 
 /* Every pose on the GPU: one context, or split over count (deform_run_gpu.c). */

@@ -1,8 +1,10 @@
-/* vks_validate_run's state (validate_run.c), shared with its routes: the batch across several
+/* vks_validate_run's state (validate_run.c drives it; validate_state.c counts its progress),
+ * shared with its routes: the host-posed batch (validate_host.c), the batch across several
  * contexts (validate_split.c) and the GPU-clip route through the stream (validate_crowd.c).
+ * The routes take the state from here, never from validate_run.c, which calls them.
  * Library-internal. */
-#ifndef VKS_CHECK_VALIDATE_RUN_H
-#define VKS_CHECK_VALIDATE_RUN_H
+#ifndef VKS_CHECK_VALIDATE_STATE_H
+#define VKS_CHECK_VALIDATE_STATE_H
 
 #include "vkskin/validate.h"
 #include "check/validate_engine.h"
@@ -32,7 +34,7 @@ typedef struct vrun {
     uint32_t prepared;       /* inputs set up (a golden's state taken) */
 } vrun;
 
-/* Counts poses compared and calls the host's progress. */
+/* Counts poses compared and calls the host's progress (validate_state.c). */
 void vks__validate_progress(vrun *r, uint32_t poses);
 /* The batch across gpu and opt->more_contexts (validate_split.c): stats summed into the
  * device's, its shares said. */
