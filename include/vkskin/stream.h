@@ -118,6 +118,10 @@ typedef struct vks_stream_stats {
     double gpu_ms;             /* timestamps around the frames' passes (0 without timestamps) */
     double wait_ms;            /* host time waiting for slots to complete */
     double deliver_ms;         /* host time in the callback */
+    /* Since 0.7: a stream of VKS_POSE_HOST instances (one GPU batch) gives its passes apart,
+       as vks_gpu_stats does (gpu_ms is their sum); 0 for other streams, whose gpu_ms covers
+       every frame's passes together. */
+    double pose_ms, deform_ms, readback_ms;
 } vks_stream_stats;
 
 /* Streams every instance through every frame (see ORDER and THE RING). VKS_ERR_INVALID for a

@@ -99,7 +99,7 @@ vks_result vks__validate_host(vrun *r, vks_gpu *gpu, int reduce, int weights, vk
                                         : vks_stream_run(gpu, &d, &ss, err);
     vks_gpu_stats *st = &r->o->device.stats;
     st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances;
-    st->deform_ms = ss.gpu_ms; /* the stream's passes together (pose and deform are not told apart) */
+    st->pose_ms = ss.pose_ms, st->deform_ms = ss.deform_ms, st->readback_ms = ss.readback_ms; /* one batch's passes */
     free(v.base);
     return rc;
 }

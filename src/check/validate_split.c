@@ -202,7 +202,7 @@ static vks_result run_part_stream(vpart *p)
     vks_stream_stats ss = {0};
     vks_result rc = vks_stream_run(p->gpu, &d, &ss, &p->err);
     p->st.chunks = ss.chunks, p->st.vertex_instances = ss.vertex_instances;
-    p->st.deform_ms = ss.gpu_ms; /* the stream's passes together */
+    p->st.pose_ms = ss.pose_ms, p->st.deform_ms = ss.deform_ms, p->st.readback_ms = ss.readback_ms; /* one batch's */
     return rc;
 }
 

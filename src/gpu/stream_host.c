@@ -218,6 +218,7 @@ vks_result vks__stream_host_run(vks_gpu *gpu, const vks_stream_desc *d, vks_stre
     }
     st->chunks = gs.chunks;
     st->gpu_ms = gs.pose_ms + gs.deform_ms + gs.readback_ms;
+    st->pose_ms = gs.pose_ms, st->deform_ms = gs.deform_ms, st->readback_ms = gs.readback_ms; /* validate tells them apart */
     free(h.entries), free(h.at), free(h.runs);
     return res;
 }
