@@ -16,10 +16,7 @@ typedef struct vcrowd {
 
 static uint32_t input_of(const vcrowd *v, uint64_t g)
 {
-    uint32_t m = 0;
-    while (m + 1 < v->r->count && g >= v->base[m + 1])
-        m++;
-    return m;
+    return vks__validate_input_of(v->r, v->base, g);
 }
 
 /* Instance g of the stream: the input's instance, as its host plays it, of model m. */
@@ -39,21 +36,8 @@ static int deliver(void *user, const vks_stream_delivery *d)
 {
     const vcrowd *v = user;
     vrun *r = v->r;
-    uint64_t g0 = d->first;
-    uint32_t n = d->count, m = input_of(v, g0);
-    size_t at = 0;
-    while (n) {
-        vfile *f = &r->o->inputs[m];
-        uint32_t instances = f->poses / f->frames, first = (uint32_t)(g0 - v->base[m]);
-        uint32_t count = instances - first < n ? instances - first : n;
-        vref_chunk ch = {f, first, count, d->frame, 1, d->positions + at, d->normals ? d->normals + at : NULL};
-        vks__validate_note_chunk(&r->c, f, first, count);
-        if (vks__validate_ref_chunk(&r->c, &ch))
-            return 1; /* out of memory: the run fails */
-        vks__validate_progress(r, count);
-        at += (size_t)count * f->skin->vertex_count * 3;
-        g0 += count, n -= count, m++;
-    }
+    if (vks__validate_compare_delivery(r, v->base, d, 1))
+        return 1;
     uint32_t chunk = r->counts.crowd_deliveries++;
     if (d->gpu_figures) {
         char poses[48];

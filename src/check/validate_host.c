@@ -17,10 +17,7 @@ typedef struct vhost {
 
 static uint32_t input_of(const vhost *v, uint64_t g)
 {
-    uint32_t m = 0;
-    while (m + 1 < v->r->count && g >= v->base[m + 1])
-        m++;
-    return m;
+    return vks__validate_input_of(v->r, v->base, g);
 }
 
 static void host_instance(void *user, uint32_t g, vks_instance *out)
@@ -54,20 +51,8 @@ static int deliver(void *user, const vks_stream_delivery *d)
 {
     vhost *v = user;
     vrun *r = v->r;
-    uint64_t g0 = d->first;
-    uint32_t n = d->count, m = input_of(v, g0);
-    size_t at = 0;
-    while (n) {
-        vfile *f = &r->o->inputs[m];
-        uint32_t first = (uint32_t)(g0 - v->base[m]), count = f->poses - first < n ? f->poses - first : n;
-        vref_chunk ch = {f, first, count, 0, 0, d->positions + at, d->normals ? d->normals + at : NULL};
-        vks__validate_note_chunk(&r->c, f, first, count); /* what the readback check names */
-        if (vks__validate_ref_chunk(&r->c, &ch))
-            return 1; /* out of memory: the run fails */
-        vks__validate_progress(r, count);
-        at += (size_t)count * f->skin->vertex_count * 3;
-        g0 += count, n -= count, m++;
-    }
+    if (vks__validate_compare_delivery(r, v->base, d, 0))
+        return 1;
     if (d->gpu_figures) { /* the readback check, and a sampled run's bound, of the chunk */
         vks__validate_check_readback(&r->c, v->chunk++, "poses", d->gpu_figures);
         vks__validate_next_chunk(&r->c);

@@ -36,6 +36,13 @@ typedef struct vrun {
 
 /* Counts poses compared and calls the host's progress (validate_state.c). */
 void vks__validate_progress(vrun *r, uint32_t poses);
+/* The input whose stream indices hold g (base: each input's first index, in input order). */
+uint32_t vks__validate_input_of(const vrun *r, const uint64_t *base, uint64_t g);
+/* A stream delivery split over the inputs it spans and compared run by run with the
+ * reference (each run noted for the readback check, progress counted); crowd: the stream's
+ * indices are instances at d->frame (the GPU-clip route), else poses of one frame (the
+ * host-posed route). Nonzero: out of memory, the run fails. */
+int vks__validate_compare_delivery(vrun *r, const uint64_t *base, const vks_stream_delivery *d, int crowd);
 /* The batch across gpu and opt->more_contexts (validate_split.c): stats summed into the
  * device's, its shares said. */
 vks_result vks__validate_split_batch(vrun *r, vks_gpu *gpu, vks_error *err);

@@ -539,6 +539,27 @@ static vks_result check(vks_gpu *const *gpus, const vks_gpu_models *const *model
     return bad ? vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/stream", "%s", bad) : VKS_OK;
 }
 
+/* Every part on its context's thread, or, where the threads cannot be had, the first context
+ * alone (its runs or pieces are then every one, in order); the first failure. */
+static vks_result run_all(split *s, vks_error *err)
+{
+    if (!run_parts(s)) {
+        reset_to_one(s);
+        part_main(&s->parts[0]);
+    }
+    return result(s, err);
+}
+
+/* The split's sums and shares said, its state ended; r passed through. */
+static vks_result finish(split *s, vks_stream_stats *stats, vks_context_shares *shares, vks_result r)
+{
+    sum_stats(s, stats);
+    report(s, shares);
+    end(s);
+    free(s);
+    return r;
+}
+
 vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
                                 const vks_stream_desc *desc, vks_stream_stats *stats, vks_context_shares *shares,
                                 vks_error *err)
@@ -554,18 +575,10 @@ vks_result vks_stream_run_split(vks_gpu *const *gpus, const vks_gpu_models *cons
     r = begin(s, desc, gpus, models, count, err);
     if (r == VKS_OK) {
         r = plan_runs(s, desc, err);
-        if (r == VKS_OK && !run_parts(s)) {
-            reset_to_one(s);
-            part_main(&s->parts[0]);
-        }
         if (r == VKS_OK)
-            r = result(s, err);
+            r = run_all(s, err);
     }
-    sum_stats(s, stats);
-    report(s, shares);
-    end(s);
-    free(s);
-    return r;
+    return finish(s, stats, shares, r);
 }
 
 vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *const *models, int count,
@@ -584,16 +597,7 @@ vks_result vks_stream_to_bake_split(vks_gpu *const *gpus, const vks_gpu_models *
     r = begin(s, desc, gpus, models, count, err);
     if (r == VKS_OK && s->total)
         r = plan_pieces(s, desc, memory_bytes, err);
-    if (r == VKS_OK && s->total) {
-        if (!run_parts(s)) { /* the first context alone: its pieces are then every piece in order */
-            reset_to_one(s);
-            part_main(&s->parts[0]);
-        }
-        r = result(s, err);
-    }
-    sum_stats(s, stats);
-    report(s, shares);
-    end(s);
-    free(s);
-    return r;
+    if (r == VKS_OK && s->total)
+        r = run_all(s, err);
+    return finish(s, stats, shares, r);
 }
