@@ -6,6 +6,8 @@ vkskin program (tests that compare with it are skipped without it)."""
 
 import os
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -61,3 +63,26 @@ def gpu(context):
     before = context.validation_messages
     yield context
     assert context.validation_messages == before, "validation-layer messages"
+
+
+def longest_pause_while(work):
+    """Runs work() on a thread while this one ticks every millisecond: (the longest pause
+    between ticks, work's seconds). With the GIL held for all of work the pause is as long as
+    the run; released, it stays well under it."""
+    done, spent = threading.Event(), []
+
+    def run():
+        t0 = time.monotonic()
+        work()
+        spent.append(time.monotonic() - t0)
+        done.set()
+
+    t = threading.Thread(target=run)
+    last, longest = time.monotonic(), 0.0
+    t.start()
+    while not done.is_set():
+        time.sleep(0.001)
+        now = time.monotonic()
+        longest, last = max(longest, now - last), now
+    t.join()
+    return longest, spent[0]

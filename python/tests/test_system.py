@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import vkskin
-from conftest import data
+from conftest import data, longest_pause_while
 
 CLIP = data("char_b24_pl8.nif.walk.kf")
 
@@ -76,26 +76,10 @@ def test_the_gil_is_released_while_deforming(nif):
     """A long reference deform on a thread while the main thread ticks: with the GIL held for
     the engine's run the main thread would stop for all of it, so the longest pause between
     its ticks stays well under the run's length (judged where the run is long enough)."""
-    done = threading.Event()
-    spent = []
-
-    def work():
-        t0 = time.monotonic()
-        vkskin.deform(nif, "cpu", instances=3000, normals=False)
-        spent.append(time.monotonic() - t0)
-        done.set()
-
-    t = threading.Thread(target=work)
-    last, longest = time.monotonic(), 0.0
-    t.start()
-    while not done.is_set():
-        time.sleep(0.001)
-        now = time.monotonic()
-        longest, last = max(longest, now - last), now
-    t.join()
-    if spent[0] < 0.1:
-        pytest.skip(f"the run took {spent[0]:.3f} s: too short to tell")
-    assert longest < 0.6 * spent[0], f"the main thread stopped {longest:.3f} s of a {spent[0]:.3f} s run"
+    longest, seconds = longest_pause_while(lambda: vkskin.deform(nif, "cpu", instances=3000, normals=False))
+    if seconds < 0.1:
+        pytest.skip(f"the run took {seconds:.3f} s: too short to tell")
+    assert longest < 0.6 * seconds, f"the main thread stopped {longest:.3f} s of a {seconds:.3f} s run"
 
 
 def test_two_threads_two_contexts(nif):

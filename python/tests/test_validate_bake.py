@@ -10,7 +10,7 @@ import os
 import pytest
 
 import vkskin
-from conftest import EXAMPLES, data
+from conftest import EXAMPLES, data, longest_pause_while
 
 DFF = data("char_b24_pl8.dff")
 TIMES = {"total_ms", "gpu_pose_ms", "gpu_deform_ms", "gpu_frames_ms"}
@@ -169,24 +169,7 @@ def test_bake_refuses_an_unknown_engine(tmp_path):
 def test_the_gil_is_released_while_validating(gpu):
     """validate on a thread while the main thread ticks (as test_system's deform check): the
     longest pause between ticks stays well under the run's length."""
-    import threading
-    import time
-    done, spent = threading.Event(), []
-
-    def work():
-        t0 = time.monotonic()
-        vkskin.validate(DFF, gpu, instances=2000, frames=2, threads=1)
-        spent.append(time.monotonic() - t0)
-        done.set()
-
-    t = threading.Thread(target=work)
-    last, longest = time.monotonic(), 0.0
-    t.start()
-    while not done.is_set():
-        time.sleep(0.001)
-        now = time.monotonic()
-        longest, last = max(longest, now - last), now
-    t.join()
-    if spent[0] < 0.1:
-        pytest.skip(f"the run took {spent[0]:.3f} s: too short to tell")
-    assert longest < 0.6 * spent[0], f"the main thread stopped {longest:.3f} s of a {spent[0]:.3f} s run"
+    longest, seconds = longest_pause_while(lambda: vkskin.validate(DFF, gpu, instances=2000, frames=2, threads=1))
+    if seconds < 0.1:
+        pytest.skip(f"the run took {seconds:.3f} s: too short to tell")
+    assert longest < 0.6 * seconds, f"the main thread stopped {longest:.3f} s of a {seconds:.3f} s run"

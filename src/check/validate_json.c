@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vkskin/validate.h"
+#include "check/bind_json.h"
 #include "core/c_numeric.h"
 
 /* A stream the model does not have (normals; why NULL: it has them) is reported absent in
@@ -80,24 +81,6 @@ static cJSON *golden_json(const vks_report_file *o)
     return g;
 }
 
-static void bind_json(cJSON *o, const vks_validate_file *f)
-{
-    const vks_bind_check *bc = &f->bind;
-    cJSON_AddNumberToObject(o, "max_error", bc->max_error);
-    cJSON_AddNumberToObject(o, "max_error_relative", bc->max_error_relative);
-    cJSON_AddNumberToObject(o, "tolerance", bc->tolerance);
-    cJSON_AddNumberToObject(o, "error_scale", bc->error_scale);
-    cJSON_AddBoolToObject(o, "pass", bc->pass);
-    cJSON_AddBoolToObject(o, "placed", bc->placed);
-    if (bc->placed)
-        cJSON_AddItemToObject(o, "placement", cJSON_CreateFloatArray(bc->placement.m, 12));
-    cJSON_AddBoolToObject(o, "promised", f->bind_promised);
-    cJSON_AddStringToObject(o, "status", bc->pass            ? "passed"
-                                         : !f->bind_promised ? "differs (noted)"
-                                         : !f->bind_failed   ? "FAILED (allowed)"
-                                                             : "FAILED");
-}
-
 static void influences_json(cJSON *o, uint32_t kept, uint32_t vertices, double largest)
 {
     cJSON_AddNumberToObject(o, "kept", kept);
@@ -146,7 +129,7 @@ static cJSON *file_json(const vks_report_file *rf, const vks_validate_file *f)
         cJSON_AddItemToObject(jn, "vertices_over", over_json(rf->normal_errors));
     cJSON_AddItemToObject(j, "positions", jp);
     cJSON_AddItemToObject(j, "normals", jn);
-    bind_json(cJSON_AddObjectToObject(j, "bind_check"), f);
+    vks__bind_check_json(cJSON_AddObjectToObject(j, "bind_check"), &f->bind, f->bind_promised, !f->bind_failed);
     influences_json(cJSON_AddObjectToObject(j, "influences_lost"), VKS_MAX_INFLUENCES, f->influences_lost,
                     f->influences_lost_max);
     influences_json(cJSON_AddObjectToObject(j, "influences_over_the_format_rule"), 4, f->rule_dropped,

@@ -41,3 +41,14 @@ const char *vks__json_duplicate_key(const struct cJSON *o)
     free(keys);
     return dup;
 }
+
+const char *vks__json_kind(const struct cJSON *v)
+{
+    return cJSON_IsNumber(v)   ? "a number"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsArray(v)  ? "an array"
+           : cJSON_IsObject(v) ? "an object"
+           : cJSON_IsBool(v)   ? "a boolean"
+           : cJSON_IsNull(v)   ? "null"
+                               : "something else";
+}

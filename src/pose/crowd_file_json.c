@@ -11,28 +11,19 @@
 #include <strings.h>
 
 #include "core/arena.h"
+#include "core/json_keys.h"
 #include "core/vec.h"
 #include "vkskin/clip.h"
 #include "vkskin/skin.h"
 
 /* ---- JSON ---- */
 
+/* The value's kind for messages, a number naming why a float cannot hold it. */
 static const char *json_kind(const cJSON *v)
 {
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsNumber(v))
-        return isfinite(v->valuedouble) && fabs(v->valuedouble) <= FLT_MAX ? "a number"
-                                                                           : "a number outside float range";
-    if (cJSON_IsArray(v))
-        return "an array";
-    if (cJSON_IsObject(v))
-        return "an object";
-    if (cJSON_IsBool(v))
-        return "a boolean";
-    if (cJSON_IsNull(v))
-        return "null";
-    return "something else";
+    if (cJSON_IsNumber(v) && !(isfinite(v->valuedouble) && fabs(v->valuedouble) <= FLT_MAX))
+        return "a number outside float range";
+    return vks__json_kind(v);
 }
 
 static vks_result json_number(vks__crowd_parser *p, const cJSON *v, const char *path, float *out)

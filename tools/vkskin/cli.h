@@ -205,10 +205,6 @@ int vks_cli_bind_promised(const vks_skin *skin);
 /* The verdict in words: "passed", "FAILED", "FAILED (allowed by --allow-bind-mismatch)" or
  * "differs (a note: ...)". */
 const char *vks_cli_bind_status(const vks_bind_check *bc, int promised, int allow_mismatch);
-/* The check's verdict into a JSON object: max_error, max_error_relative, tolerance,
- * error_scale, pass, promised, status ("passed", "FAILED", "FAILED (allowed)" or "differs
- * (noted)"). */
-void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int promised, int allow_mismatch);
 /* The stored weights and their repairs (skin->weights): one text line, or JSON fields. */
 void vks_cli_weights_text(FILE *f, const vks_weight_report *w);
 void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);

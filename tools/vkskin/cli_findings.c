@@ -72,20 +72,6 @@ int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatc
     return allow_mismatch ? VKS_EXIT_OK : VKS_EXIT_BIND;
 }
 
-void vks_cli_bind_json(struct cJSON *o, const vks_bind_check *bc, int promised, int allow_mismatch)
-{
-    cJSON_AddNumberToObject(o, "max_error", bc->max_error);
-    cJSON_AddNumberToObject(o, "max_error_relative", bc->max_error_relative);
-    cJSON_AddNumberToObject(o, "tolerance", bc->tolerance);
-    cJSON_AddNumberToObject(o, "error_scale", bc->error_scale);
-    cJSON_AddBoolToObject(o, "pass", bc->pass);
-    cJSON_AddBoolToObject(o, "placed", bc->placed);
-    if (bc->placed)
-        cJSON_AddItemToObject(o, "placement", cJSON_CreateFloatArray(bc->placement.m, 12));
-    cJSON_AddBoolToObject(o, "promised", promised);
-    cJSON_AddStringToObject(o, "status", bc->pass ? "passed" : !promised ? "differs (noted)" : allow_mismatch ? "FAILED (allowed)" : "FAILED");
-}
-
 void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
 {
     if (w->vertices == 0)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/bind_json.h"
 #include "cli.h"
 #include "cli_text.h"
 #include "inspect_clip.h"
@@ -168,7 +169,7 @@ static cJSON *json_model(const char *path, const vks_skin *s, const vks_bind_che
     if (s->weights.vertices)
         vks_cli_weights_json(cJSON_AddObjectToObject(o, "weights_as_stored"), &s->weights);
     cJSON *b = cJSON_AddObjectToObject(o, "bind_check");
-    vks_cli_bind_json(b, bc, vks_cli_bind_promised(s), allow_mismatch);
+    vks__bind_check_json(b, bc, vks_cli_bind_promised(s), allow_mismatch);
     cJSON_AddNumberToObject(b, "max_normal_error", bc->max_normal_error);
     cJSON_AddNumberToObject(b, "bounding_radius", vks_skin_bounding_radius(s));
     cJSON_AddNumberToObject(b, "worst_vertex", bc->worst_vertex);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_keys.h"
 #include "gltf_internal.h"
 
 void *vks__gltfr_alloc(gltf_doc *d, size_t count, size_t elem)
@@ -64,21 +65,6 @@ const cJSON *vks__gltfr_item(const cJSON *arr, uint32_t i)
     return it;
 }
 
-static const char *kind(const cJSON *v)
-{
-    if (cJSON_IsNumber(v))
-        return "a number";
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsArray(v))
-        return "an array";
-    if (cJSON_IsObject(v))
-        return "an object";
-    if (cJSON_IsBool(v))
-        return "a boolean";
-    return "null";
-}
-
 vks_result vks__gltfr_get_uint(gltf_doc *d, const cJSON *obj, const char *path, const char *name, int required,
                          uint64_t max, uint64_t *out)
 {
@@ -92,7 +78,7 @@ vks_result vks__gltfr_get_uint(gltf_doc *d, const cJSON *obj, const char *path, 
     /* range before the cast: a double past uint64_t does not convert */
     if (!cJSON_IsNumber(v) || !(x >= 0) || x > (double)max || x != (double)(uint64_t)x)
         return vks__gltfr_fail(d, VKS_ERR_FORMAT, path, "%s must be an integer in 0..%llu (found %s%s%.17g)", name,
-                         (unsigned long long)max, kind(v), cJSON_IsNumber(v) ? " " : "", cJSON_IsNumber(v) ? x : 0.0);
+                         (unsigned long long)max, vks__json_kind(v), cJSON_IsNumber(v) ? " " : "", cJSON_IsNumber(v) ? x : 0.0);
     *out = (uint64_t)x;
     return VKS_OK;
 }
@@ -192,11 +178,11 @@ static vks_result check_array(gltf_doc *d, const char *name, const cJSON **out, 
     if (!v)
         return VKS_OK;
     if (!cJSON_IsArray(v))
-        return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "must be an array (found %s)", kind(v));
+        return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "must be an array (found %s)", vks__json_kind(v));
     int i = 0;
     for (const cJSON *e = v->child; e; e = e->next, i++)
         if (!cJSON_IsObject(e))
-            return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "element %d must be an object (found %s)", i, kind(e));
+            return vks__gltfr_fail(d, VKS_ERR_FORMAT, name, "element %d must be an object (found %s)", i, vks__json_kind(e));
     *out = v;
     if (count)
         *count = (uint32_t)i;
