@@ -19,6 +19,7 @@
 // stops an invocation after 65535 loop iterations in all, and each invocation here runs a few
 // vertices.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 256) in;
@@ -31,36 +32,17 @@ layout(std430, binding = 2) buffer Result { uint r[]; };
 // stream's crowd part may hold a chunk's instances after others, and a chunk may span parts)
 layout(push_constant) uniform Push { uint vertices, normals, first; } pc;
 
+#include "reduce_words.glsl"
+
 void main()
 {
-    // vector operations on a vertex's three words, no arrays: llvmpipe keeps them in registers
-    uint sum = 0u, x = 0u, nonfinite = 0u, dev = 0u;
-    uvec3 mn = uvec3(0xffffffffu), mx = uvec3(0u);
-    const uvec3 exp_mask = uvec3(0x7f800000u), sign = uvec3(0x80000000u);
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint i = gl_GlobalInvocationID.x; i < pc.vertices; i += stride) {
         uint v = pc.first + i;
-        uvec3 u = uvec3(pos[3u * v], pos[3u * v + 1u], pos[3u * v + 2u]);
-        sum += u.x + u.y + u.z, x ^= u.x ^ u.y ^ u.z;
-        bvec3 fin = notEqual(u & exp_mask, exp_mask);
-        uvec3 key = mix(u | sign, ~u, greaterThanEqual(u, sign)); // the order key (above)
-        mn = min(mn, mix(uvec3(0xffffffffu), key, fin));
-        mx = max(mx, mix(uvec3(0u), key, fin));
-        nonfinite += 3u - (uint(fin.x) + uint(fin.y) + uint(fin.z));
-        if (pc.normals != 0u) {
-            uvec3 n = uvec3(nrm[3u * v], nrm[3u * v + 1u], nrm[3u * v + 2u]);
-            sum += n.x + n.y + n.z, x ^= n.x ^ n.y ^ n.z;
-            bvec3 nfin = notEqual(n & exp_mask, exp_mask);
-            nonfinite += 3u - (uint(nfin.x) + uint(nfin.y) + uint(nfin.z));
-            if (all(nfin))
-                dev = max(dev, floatBitsToUint(abs(length(uintBitsToFloat(n)) - 1.0)));
-        }
+        uvec3 u = uvec3(pos[3u * v], pos[3u * v + 1u], pos[3u * v + 2u]), n = uvec3(0u);
+        if (pc.normals != 0u)
+            n = uvec3(nrm[3u * v], nrm[3u * v + 1u], nrm[3u * v + 2u]);
+        reduce_fold_vertex(u, n, pc.normals != 0u);
     }
-    sum = subgroupAdd(sum), x = subgroupXor(x), nonfinite = subgroupAdd(nonfinite), dev = subgroupMax(dev);
-    mn = subgroupMin(mn), mx = subgroupMax(mx);
-    if (subgroupElect()) {
-        atomicAdd(r[0], sum), atomicXor(r[1], x), atomicAdd(r[2], nonfinite), atomicMax(r[3], dev);
-        atomicMin(r[4], mn.x), atomicMin(r[5], mn.y), atomicMin(r[6], mn.z);
-        atomicMax(r[7], mx.x), atomicMax(r[8], mx.y), atomicMax(r[9], mx.z);
-    }
+    reduce_flush();
 }
