@@ -50,6 +50,7 @@
 #include "vkskin/validate.h"
 #include "vkskin/bench.h"
 #include "vkskin/output.h"
+#include "vkskin/output_plan.h"
 #include "vkskin/bake.h"
 #include "vkskin/bake_job.h"
 #include "vkskin/deform_run.h"

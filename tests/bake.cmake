@@ -71,12 +71,15 @@ set_tests_properties(cli_bake_faults PROPERTIES LABELS "cli;bake" SKIP_RETURN_CO
                      ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # The texture writers' files go out in large writes (a buffer per output), not a row at a time.
 vks_add_test(NAME test_output_writes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_writes.c LABELS bake)
-# Outputs that are inputs (cli_inputs.c): refused by any name, and each output checked with one
-# stat, not a few per input (stat and lstat counted through the linker's --wrap).
-vks_add_test(NAME test_cli_inputs SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cli_inputs.c
-             ${PROJECT_SOURCE_DIR}/tools/vkskin/cli_inputs.c LABELS bake)
-target_include_directories(test_cli_inputs PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
-target_link_options(test_cli_inputs PRIVATE -Wl,--wrap=stat -Wl,--wrap=lstat)
+# Outputs that are inputs (the library's output_plan.h): refused by any name with the program's
+# line, each output checked with one stat, not a few per input (stat and lstat counted through
+# the linker's --wrap); the per-model plan and its side outputs.
+vks_add_test(NAME test_output_inputs SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_output_inputs.c LABELS bake)
+target_link_options(test_output_inputs PRIVATE -Wl,--wrap=stat -Wl,--wrap=lstat)
+# A host's bake (vks_bake_run, as Python's) obeys the rule too: a job whose output is its model
+# is refused before any work, with the message, and the model is left as it was.
+vks_add_test(NAME test_bake_refuse_inputs SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_refuse_inputs.c
+             LABELS bake)
 # Engine limits ("max_height", "pow2": refused before any work) and what the sidecars say
 # (space, colour space, clip names, cycle), checked against docs/schema/bake_sidecar.schema.json.
 add_test(NAME cli_bake_engine_limits COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_bake_engine_limits.sh

@@ -141,9 +141,24 @@ typedef struct vks_bake_summary {
 /* Bakes the manifest's jobs (this shard's) into o->out_dir (made when missing). VKS_OK when
  * the run could be made, whatever its jobs did; VKS_ERR_NO_DEVICE when a device could not be
  * opened (nothing was written); VKS_ERR_NOMEM, VKS_ERR_IO (the output folder), VKS_ERR_INVALID
- * (contact sheets without the GPU engine). summary may be NULL. */
+ * (contact sheets without the GPU engine, or an output that is one of the inputs:
+ * vks_bake_refuse_inputs, applied first unless it passed for this folder already). summary may
+ * be NULL. */
 VKS_API vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bake_summary *summary,
                                 vks_error *err);
+
+/* The rule of every output (output_plan.h, docs/safety.md) over a bake, before any work: no
+ * file the run would write in the output folder (o->out_dir as vks_bake_run resolves it: every
+ * job's files, sidecars, root-motion CSV, split parts and contact sheets; none with check) and
+ * no report (report, may be NULL: a file the host writes) is one of the inputs: the manifest,
+ * each job's model with its model.cfg or glTF buffers, its clip files, and the shard reports
+ * (*.json) in merge_dir (may be NULL). A refusal is said through o->logger ("jobs[0]:
+ * bake/hero.pc2: the output is hero.dff (the model of jobs[1]), one of the inputs; refusing to
+ * overwrite it") and returns VKS_ERR_INVALID; VKS_ERR_NOMEM. vks_bake_run and
+ * vks_bake_check_outputs apply it themselves; a host calls it to refuse before opening devices,
+ * or for a report of its own. Since 0.8. */
+VKS_API vks_result vks_bake_refuse_inputs(vks_bake_manifest *m, const vks_bake_options *o, const char *report,
+                                          const char *merge_dir, int check, vks_error *err);
 
 /* The merge step after a sharded bake (`vkskin bake --check [--merge DIR]`): whether every
  * output of every job is up to date in o->out_dir (its sidecar records the entry's hash and this
@@ -152,7 +167,8 @@ VKS_API vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o,
  * bake") in merge_dir (may be NULL) merged into one report, each job's entry taken from the
  * shard that baked it. Bakes nothing. VKS_ERR_IO when the folder cannot be made (said through
  * o->logger; *missing is then UINT32_MAX: nothing was checked) or the report cannot be written
- * (err says why, nothing is said; *missing is the count). */
+ * (err says why, nothing is said; *missing is the count). A report that is one of the inputs
+ * is refused first (vks_bake_refuse_inputs, VKS_ERR_INVALID). */
 VKS_API vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, const char *merge_dir,
                                           const char *report_path, uint32_t *missing, vks_error *err);
 

@@ -164,6 +164,8 @@ static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, c
     PyObject *out = NULL;
     if (s->type)
         PyErr_Restore(s->type, s->value, s->trace);
+    else if (r == VKS_ERR_INVALID && s->first_error[0]) /* an output refused: the line said, whole */
+        vkspy_raise_said(&err, path, s->first_error);
     else if (r != VKS_OK)
         vkspy_raise(&err, path);
     else

@@ -27,6 +27,16 @@ PyObject *vkspy_raise(const vks_error *err, const char *file)
     return NULL;
 }
 
+PyObject *vkspy_raise_said(const vks_error *err, const char *file, const char *said)
+{
+    PyObject *exc = PyObject_CallFunction(from_library, "izOsssI", (int)err->code, file, Py_None, "", said, said, 0u);
+    if (exc) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
 PyObject *vkspy_raise_code(vks_result code, const char *file, const char *fmt, ...)
 {
     vks_error err = {0};

@@ -47,6 +47,9 @@ extern PyTypeObject vkspy_context_type;
 /* Raises the Python exception for a library error: vkskin.Error's subclass for err->code,
  * carrying file, offset, path and message. file: the input's name (may be NULL). Returns NULL. */
 PyObject *vkspy_raise(const vks_error *err, const char *file);
+/* The same for a failure the library said in a line through the logger (said, whole: err's
+ * message may cut a line that names long paths), as the exception's text and message. */
+PyObject *vkspy_raise_said(const vks_error *err, const char *file, const char *said);
 /* The same for an error made here (a bad argument the library would also refuse). */
 PyObject *vkspy_raise_code(vks_result code, const char *file, const char *fmt, ...);
 

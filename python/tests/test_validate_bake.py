@@ -160,6 +160,22 @@ def test_bad_manifest_file_names_its_offset(tmp_path):
     assert os.listdir(tmp_path) == ["bad.json"]
 
 
+def test_bake_refuses_an_output_that_is_its_model(tmp_path):
+    """The library's bake applies the rule of every output (docs/safety.md), not the program
+    alone: a job whose output (out/char.pc2) is its own model is refused before any work, with
+    the program's line, and the model is left as it was."""
+    model = tmp_path / "char.pc2"
+    model.write_bytes(open(DFF, "rb").read())
+    job = {"version": 1, "jobs": [{"name": "char", "model": str(model), "clips": [DFF + ".walk.anm"],
+                                   "outputs": ["pc2"]}]}
+    with pytest.raises(vkskin.InvalidError) as e:
+        vkskin.bake(job, out=tmp_path, engine="cpu")
+    assert e.value.message == (f"jobs[0]: {tmp_path}/char.pc2: the output is {model} (the model of jobs[0]), one of "
+                               "the inputs; refusing to overwrite it")
+    assert model.read_bytes() == open(DFF, "rb").read()
+    assert os.listdir(tmp_path) == ["char.pc2"]
+
+
 def test_bake_refuses_an_unknown_engine(tmp_path):
     with pytest.raises(vkskin.InvalidError):
         vkskin.bake({"version": 1, "jobs": []}, out=tmp_path / "out", engine="vulkan")

@@ -152,6 +152,11 @@ vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bak
     *m->host = (vks__bake_host){o->logger, o->max_input_bytes};
     char *dir = vks_bake_output_dir(m, o->out_dir);
     int mem = fresh_results(m) && dir;
+    /* no output may replace an input (job_refuse.c): a host's bake obeys it as the program's does */
+    if (mem && (r = vks__bake_refuse_outputs(m, o, dir, err)) != VKS_OK) {
+        free(dir);
+        return r;
+    }
     if (!mem || !vks__bake_make_dirs(dir)) {
         vks__log(opt_log(o), VKS_LOG_ERROR, "%s: %s", dir ? dir : "bake",
                  mem ? "cannot make the output folder" : "out of memory");

@@ -81,6 +81,8 @@ struct vks_bake_manifest {
     /* the last run's (vks_bake_run): which jobs were this shard's, and what each did */
     uint8_t *mine;
     struct vks_bake_result *res;
+    char *inputs_checked; /* the output folder vks_bake_refuse_inputs last passed, so that
+                             vks_bake_run does not list the inputs again (NULL: none) */
 };
 
 /* Parses and checks a manifest's bytes (path: for messages and as the folder relative paths
@@ -90,6 +92,13 @@ struct vks_bake_manifest {
 int vks__bake_manifest_parse(const char *path, const void *bytes, size_t size, int contact_sheet,
                             const vks__bake_host *host, vks_bake_manifest *out);
 void vks__bake_manifest_free(vks_bake_manifest *m);
+
+/* The outputs rule (job_refuse.c, vks_bake_refuse_inputs) as the run applies it: every job's
+ * outputs in dir, unless vks_bake_refuse_inputs passed them for dir already. */
+vks_result vks__bake_refuse_outputs(vks_bake_manifest *m, const vks_bake_options *o, const char *dir, vks_error *err);
+/* The same for the merged report of vks_bake_check_outputs (report may be NULL: nothing). */
+vks_result vks__bake_refuse_report(const vks_bake_manifest *m, const vks_bake_options *o, const char *report,
+                                   const char *merge_dir, vks_error *err);
 
 /* One clip of a job as baked. */
 typedef struct vks_bake_clip {

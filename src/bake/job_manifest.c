@@ -593,5 +593,6 @@ void vks__bake_manifest_free(vks_bake_manifest *m)
         cJSON_Delete(m->res[j].files);
     free(m->res);
     free(m->mine);
+    free(m->inputs_checked);
     memset(m, 0, sizeof *m);
 }

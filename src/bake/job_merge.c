@@ -125,6 +125,9 @@ vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_opt
                                   const char *report_path, uint32_t *missing, vks_error *err)
 {
     *missing = UINT32_MAX;
+    vks_result refused = vks__bake_refuse_report(m, o, report_path, merge_dir, err); /* job_refuse.c */
+    if (refused != VKS_OK)
+        return refused;
     char *dir = vks_bake_output_dir(m, o->out_dir);
     if (!dir || !vks__bake_make_dirs(dir)) {
         vks__log(&o->logger, VKS_LOG_ERROR, "%s: %s", dir ? dir : "bake",

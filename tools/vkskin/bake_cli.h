@@ -1,7 +1,6 @@
 /* vkskin bake's own parts (cmd_bake.c calls the library's bake_job.h for the rest): the
- * outputs refused when they are inputs (bake_inputs.c), the allocator's reuse (bake_malloc.c),
- * the progress line, the summary table and the JSON report (bake_progress.c). They read the
- * engine's manifest and results (src/bake/job_internal.h). Private to the program. */
+ * allocator's reuse (bake_malloc.c), the progress line, the summary table and the JSON report
+ * (bake_progress.c). They read the engine's manifest and results (src/bake/job_internal.h). Private to the program. */
 #ifndef VKSKIN_BAKE_CLI_H
 #define VKSKIN_BAKE_CLI_H
 
@@ -10,13 +9,6 @@
 #include "bake/job_internal.h"
 #include "cli.h"
 #include "cli_progress.h"
-
-/* Before any work: refuses (vks_cli_refuse_input, exit 2) every output the run would write
- * in dir (each job's files, sidecars and contact sheets; none with check) and the report, when
- * it is one of the inputs: the manifest, each job's model, model.cfg and clip files, and the
- * shard reports in merge_dir. report and merge_dir may be NULL. */
-int vks_cli_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
-                               int check);
 
 /* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
  * each (bake_malloc.c); called once, before any thread starts. */

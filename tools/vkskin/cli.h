@@ -214,58 +214,34 @@ void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);
  * every command. */
 void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest);
 
-/* ---- outputs (cli_output.c) ---- */
+/* ---- outputs (cli_output.c; the rule itself is the library's, vkskin/output_plan.h) ---- */
 
 /* Removes the temporaries being written when the run gets SIGINT, SIGTERM, SIGHUP or SIGQUIT,
  * then dies of the same signal. Called once by main. */
 void vks_cli_install_signal_cleanup(void);
 
-/* What a run reads (cli_inputs.c), so that no output is written over it: each file that exists,
- * with how messages name it ("the model", "the clip file of jobs[2].clips[0]"). */
-typedef struct vks_cli_input {
-    char *path;
-    char *label;
-    dev_t dev; /* its identity when listed (stat, symlinks followed) */
-    ino_t ino;
-} vks_cli_input;
-typedef struct vks_cli_inputs {
-    vks_cli_input *items;
-    int count, cap;
-    int nomem; /* an input could not be listed: every check then fails (exit 5) */
-} vks_cli_inputs;
-/* Lists path (a missing one, or "-", is skipped: it cannot be overwritten); label is printf. */
-void vks_cli_inputs_add(vks_cli_inputs *in, const char *path, const char *label, ...)
-    __attribute__((format(printf, 3, 4)));
-/* A model and the config it reads: ro's model_cfg_name, else the model.cfg the P3D reader
- * would find beside it (vks_p3d_find_model_cfg). ro may be NULL. */
-void vks_cli_inputs_add_model(vks_cli_inputs *in, const char *path, const vks_read_options *ro, const char *label);
+/* Where the output checks say their refusals: "vkskin: " + the library's line on stderr. */
+extern const vks_logger vks_cli_output_log;
+/* The exit code of an output check: 2 for what was asked that cannot be (VKS_ERR_INVALID: an
+ * output that is an input, two outputs of one name), 5 for what stands in the way on disk or
+ * memory. */
+int vks_cli_output_exit(vks_result r);
+
+/* vks_output_inputs_add_model within --max-input-mb: a model and the files its reader reads
+ * beside it (a P3D's model.cfg, a .gltf's buffers). ro may be NULL. */
+void vks_cli_inputs_add_model(vks_output_inputs *in, const char *path, const vks_read_options *ro, const char *label);
 /* Everything a posed run reads once vks_cli_anim_load has run: its models (with their
  * model.cfg), --model-cfg, the pose file, the crowd file and the clip files. */
-void vks_cli_inputs_add_run(vks_cli_inputs *in, const vks_cli_pose *p, const vks_read_options *ro);
-void vks_cli_inputs_free(vks_cli_inputs *in);
-/* The rule for every output of every command, applied before any work: when out is one of the
- * inputs (the same file after following symlinks; the same resolved path where out does not
- * exist yet), prints "vkskin: [OPTION ]OUT: the output is INPUT (LABEL), one of the inputs;
- * refusing to overwrite it" and returns VKS_EXIT_USAGE; VKS_EXIT_OK otherwise. */
-int vks_cli_refuse_input(const vks_cli_inputs *in, const char *option, const char *out);
+void vks_cli_inputs_add_run(vks_output_inputs *in, const vks_cli_pose *p, const vks_read_options *ro);
+/* The rule for every output of every command, applied before any work
+ * (vks_output_refuse_input): when out is one of the inputs, prints "vkskin: [OPTION ]OUT: the
+ * output is INPUT (LABEL), one of the inputs; refusing to overwrite it" and returns
+ * VKS_EXIT_USAGE; VKS_EXIT_OK otherwise. */
+int vks_cli_refuse_input(const vks_output_inputs *in, const char *option, const char *out);
 /* The same for outputs whose names are only known during the run (a clip's contact sheet, a
  * heat map per device): every file in dir named prefix...suffix. */
-int vks_cli_refuse_input_like(const vks_cli_inputs *in, const char *option, const char *dir, const char *prefix,
+int vks_cli_refuse_input_like(const vks_output_inputs *in, const char *option, const char *dir, const char *prefix,
                               const char *suffix);
-
-typedef struct vks_cli_outputs {
-    char **paths; /* one per input file */
-    int count;
-} vks_cli_outputs;
-
-/* Plans one output per model before any work: with one, out itself; with several, out must be
- * a folder and receives "<model's file name>.<ext>" (a.dff -> a.dff.csv). Refuses (one line on
- * stderr) names shared by two models (exit 2), an output that is one of the inputs
- * (vks_cli_refuse_input, exit 2), and outputs that vks_output_check refuses (exit 5). Returns
- * an exit code; free the plan with vks_cli_outputs_free whatever it returns. */
-int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *models, int model_count,
-                         const vks_cli_inputs *in, vks_cli_outputs *plan);
-void vks_cli_outputs_free(vks_cli_outputs *plan);
 
 /* Parses an unsigned number option value; prints a message and returns 0 on failure. */
 int vks_cli_parse_u32(const char *opt, const char *text, uint32_t *out);

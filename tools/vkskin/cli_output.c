@@ -1,10 +1,9 @@
-/* Where the program's outputs go, decided before any work: one name per model that no other
- * model shares, never one of the inputs (cli_inputs.c), a folder that exists and can be
- * written; and the signal handlers that remove temporaries when a run is interrupted. */
+/* The program's side of the rule of every output (the rule is the library's,
+ * vkskin/output_plan.h): what a posed run reads, refusals printed and made exit codes; and the
+ * signal handlers that remove temporaries when a run is interrupted (a library installs none). */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -31,99 +30,44 @@ void vks_cli_install_signal_cleanup(void)
     }
 }
 
-static const char *base_name(const char *path)
+const vks_logger vks_cli_output_log = {vks_log_stderr, NULL};
+
+int vks_cli_output_exit(vks_result r)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    return r == VKS_OK ? VKS_EXIT_OK : r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_RUNTIME;
 }
 
-static int by_name(const void *a, const void *b)
+void vks_cli_inputs_add_model(vks_output_inputs *in, const char *path, const vks_read_options *ro, const char *label)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    vks_read_options find = ro ? *ro : (vks_read_options){0};
+    find.file.max_size = vks_cli_max_input_bytes;
+    vks_output_inputs_add_model(in, path, &find, label);
 }
 
-void vks_cli_outputs_free(vks_cli_outputs *o)
+void vks_cli_inputs_add_run(vks_output_inputs *in, const vks_cli_pose *p, const vks_read_options *ro)
 {
-    for (int i = 0; o->paths && i < o->count; i++)
-        free(o->paths[i]);
-    free(o->paths);
-    o->paths = NULL;
-    o->count = 0;
+    for (uint32_t m = 0; m < p->model_count; m++)
+        vks_cli_inputs_add_model(in, p->models[m], ro, "the model");
+    if (ro && ro->p3d.model_cfg_name)
+        vks_output_inputs_add(in, ro->p3d.model_cfg_name, "the --model-cfg file");
+    vks_output_inputs_add(in, p->pose_file, "the pose file");
+    int n = 0;
+    const char **files = vks_cli_anim_inputs(p, &n); /* the crowd file first, then the clip files */
+    if (!files && (p->crowd || p->anim))
+        in->nomem = 1;
+    for (int k = 0; k < n; k++)
+        vks_cli_inputs_add_model(in, files[k], ro, k == 0 && p->crowd ? "the crowd file" : "the clip file");
+    free(files);
 }
 
-/* The output of one input among several: "<folder>/<input's file name>.<format>", keeping the
- * input's extension so a.dff and a.nif do not both become a.csv. */
-static char *name_in_folder(const char *folder, const char *input, const char *ext)
+int vks_cli_refuse_input(const vks_output_inputs *in, const char *option, const char *out)
 {
-    size_t n = strlen(folder) + strlen(input) + strlen(ext) + 3;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s%s.%s", folder, folder[strlen(folder) - 1] == '/' ? "" : "/", base_name(input), ext);
-    return p;
+    return vks_cli_output_exit(vks_output_refuse_input(in, option, out, &vks_cli_output_log, NULL));
 }
 
-int vks_cli_plan_outputs(const char *out, const char *ext, const char *const *models, int model_count,
-                         const vks_cli_inputs *in, vks_cli_outputs *plan)
+int vks_cli_refuse_input_like(const vks_output_inputs *in, const char *option, const char *dir, const char *prefix,
+                              const char *suffix)
 {
-    memset(plan, 0, sizeof *plan);
-    int n = model_count, rc = VKS_EXIT_OK;
-    plan->paths = calloc((size_t)n, sizeof *plan->paths);
-    if (!plan->paths)
-        return VKS_EXIT_RUNTIME;
-    plan->count = n;
-    struct stat st;
-    if (n > 1) {
-        if (!strcmp(out, "-")) {
-            fprintf(stderr, "vkskin: --out - (standard output) takes one input; give a folder for %d\n", n);
-            return VKS_EXIT_USAGE;
-        }
-        int exists = stat(out, &st) == 0;
-        if (!exists || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "vkskin: %s: with %d inputs --out names a folder, and %s\n", out, n,
-                    exists ? "this is not one" : "it does not exist");
-            return VKS_EXIT_RUNTIME;
-        }
-    }
-    for (int f = 0; f < n; f++) {
-        plan->paths[f] = n > 1 ? name_in_folder(out, models[f], ext) : strdup(out);
-        if (!plan->paths[f])
-            return VKS_EXIT_RUNTIME;
-    }
-    /* two inputs with one file name (x/a.dff, y/a.dff, or one given twice) would write one output */
-    char **sorted = malloc((size_t)n * sizeof *sorted);
-    if (!sorted)
-        return VKS_EXIT_RUNTIME;
-    memcpy(sorted, plan->paths, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
-    for (int f = 1; f < n && rc == VKS_EXIT_OK; f++)
-        if (!strcmp(sorted[f - 1], sorted[f])) {
-            const char *first = NULL, *second = NULL;
-            for (int g = 0; g < n; g++)
-                if (!strcmp(plan->paths[g], sorted[f])) {
-                    if (!first)
-                        first = models[g];
-                    else if (!second)
-                        second = models[g];
-                }
-            fprintf(stderr, "vkskin: inputs %s and %s would both be written to %s; give them different file names\n",
-                    first, second ? second : first, sorted[f]);
-            rc = VKS_EXIT_USAGE;
-        }
-    free(sorted);
-    for (int f = 0; f < n && rc == VKS_EXIT_OK; f++)
-        rc = vks_cli_refuse_input(in, NULL, plan->paths[f]);
-    for (int f = 0; f < n && rc == VKS_EXIT_OK; f++) {
-        vks_error err = {0};
-        if (vks_output_check(plan->paths[f], 0, &err) != VKS_OK) {
-            char msg[512];
-            /* the hint belongs to this command's --out, not to the library's check */
-            if (n == 1 && stat(plan->paths[f], &st) == 0 && S_ISDIR(st.st_mode))
-                fprintf(stderr, "vkskin: %s: is a folder; name the output file (--out takes a folder with several "
-                                "inputs)\n", plan->paths[f]);
-            else
-                fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
-            rc = VKS_EXIT_RUNTIME;
-        }
-    }
-    return rc;
+    return vks_cli_output_exit(vks_output_refuse_input_like(in, option, dir, prefix, suffix, &vks_cli_output_log,
+                                                            NULL));
 }

@@ -21,10 +21,11 @@ int vks_cli_model_root_motion(const vks_cli_pose *p, uint32_t m);
 /* Plans each model's root-motion CSV before any work, by the rules of every output: option
  * (--root-motion PATH, one model only) or "<its output>.root_motion.csv" beside a file output;
  * none beside a character device (said on stderr); refused for --out - without option (exit
- * 2). Refuses a name another output of the run shares (exit 2), one of the inputs (exit 2), and
- * what vks_output_check refuses, with room for its rows at least (exit 5). rm->paths[m] is
- * NULL for a model that writes none. One line on stderr per refusal. */
-int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vks_cli_outputs *vertex,
-                             const vks_cli_inputs *in, vks_cli_outputs *rm);
+ * 2). Then the library's rule (vks_output_plan_side): refuses a name another output of the run
+ * shares (exit 2), one of the inputs (exit 2), and what vks_output_check refuses, with room for
+ * its rows at least (exit 5). rm->paths[m] is NULL for a model that writes none. One line on
+ * stderr per refusal. */
+int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vks_output_plan *vertex,
+                             const vks_output_inputs *in, vks_output_plan *rm);
 
 #endif

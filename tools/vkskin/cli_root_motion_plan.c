@@ -1,7 +1,8 @@
 /* Where a crowd's root-motion CSVs go, decided and checked before any model is read, by the
- * rules of every output (cli_output.c): a name no other output of the run shares, never one of
- * the inputs, a folder that exists and can be written, a file that may be replaced, room for
- * at least its rows. Before this the CSV was named only once its model was deformed, so a
+ * rules of every output (the library's vks_output_plan_side): a name no other output of the
+ * run shares, never one of the inputs, a folder that exists and can be written, a file that
+ * may be replaced, room for at least its rows. What is said here is the command's own: its
+ * options, and where a CSV goes when none is named. Before this the CSV was named only once its model was deformed, so a
  * vertex output could replace another model's CSV and an unwritable one failed after the work. */
 #include "cli_root_motion.h"
 
@@ -53,57 +54,8 @@ static int beside(const char *out, const char *model, char **path)
     return *path ? VKS_EXIT_OK : VKS_EXIT_RUNTIME;
 }
 
-typedef struct named {
-    const char *path;
-    int model, root_motion; /* root_motion 0: the model's vertex output */
-} named;
-
-static int by_path(const void *a, const void *b)
-{
-    const named *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
-    return c ? c : x->root_motion != y->root_motion ? x->root_motion - y->root_motion : x->model - y->model;
-}
-
-static void say_shared(const vks_cli_pose *p, const named *a, const named *b)
-{
-    fprintf(stderr, "vkskin: the %s of %s and the %s of %s would both be written to %s; give them different file "
-                    "names\n", a->root_motion ? "root-motion CSV" : "vertex output", p->models[a->model],
-            b->root_motion ? "root-motion CSV" : "vertex output", p->models[b->model], b->path);
-}
-
-/* Two outputs of one name, where one is a root-motion CSV (two vertex outputs are refused by
- * vks_cli_plan_outputs already); and a CSV that is its own model's output through a link. */
-static int refuse_shared(const vks_cli_pose *p, const vks_cli_outputs *vertex, const vks_cli_outputs *rm)
-{
-    int n = vertex->count, k = 0, rc = VKS_EXIT_OK;
-    named *all = malloc(2 * (size_t)n * sizeof *all);
-    if (!all)
-        return VKS_EXIT_RUNTIME;
-    for (int m = 0; m < n; m++) {
-        all[k++] = (named){vertex->paths[m], m, 0};
-        if (rm->paths[m])
-            all[k++] = (named){rm->paths[m], m, 1};
-    }
-    qsort(all, (size_t)k, sizeof *all, by_path);
-    for (int i = 1; i < k && rc == VKS_EXIT_OK; i++)
-        if (!strcmp(all[i - 1].path, all[i].path) && all[i].root_motion) {
-            say_shared(p, &all[i - 1], &all[i]);
-            rc = VKS_EXIT_USAGE;
-        }
-    for (int m = 0; m < n && rc == VKS_EXIT_OK; m++)
-        if (rm->paths[m] && strcmp(vertex->paths[m], "-") && strcmp(rm->paths[m], "-") &&
-            vks_output_same_file(rm->paths[m], vertex->paths[m])) {
-            named a = {vertex->paths[m], m, 0}, b = {rm->paths[m], m, 1};
-            say_shared(p, &a, &b);
-            rc = VKS_EXIT_USAGE;
-        }
-    free(all);
-    return rc;
-}
-
 /* --root-motion PATH: one model's; none wanted is said, not refused (a script may always pass it). */
-static int named_path(const vks_cli_pose *p, const char *option, vks_cli_outputs *rm)
+static int named_path(const vks_cli_pose *p, const char *option, vks_output_plan *rm)
 {
     int wanted = 0;
     for (uint32_t m = 0; m < p->model_count; m++)
@@ -121,32 +73,30 @@ static int named_path(const vks_cli_pose *p, const char *option, vks_cli_outputs
     return (rm->paths[0] = strdup(option)) ? VKS_EXIT_OK : VKS_EXIT_RUNTIME;
 }
 
-int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vks_cli_outputs *vertex,
-                             const vks_cli_inputs *in, vks_cli_outputs *rm)
+int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vks_output_plan *vertex,
+                             const vks_output_inputs *in, vks_output_plan *rm)
 {
     memset(rm, 0, sizeof *rm);
-    int n = vertex->count, rc = VKS_EXIT_OK;
-    if (!(rm->paths = calloc((size_t)n + 1, sizeof *rm->paths)))
+    uint32_t n = vertex->count;
+    int rc = VKS_EXIT_OK;
+    uint64_t *least = calloc((size_t)n + 1, sizeof *least);
+    if (!least || !(rm->paths = calloc((size_t)n + 1, sizeof *rm->paths))) {
+        free(least);
         return VKS_EXIT_RUNTIME;
+    }
     rm->count = n;
     if (option)
         rc = named_path(p, option, rm);
-    for (int m = 0; !option && m < n && rc == VKS_EXIT_OK; m++)
-        if (vks_cli_model_root_motion(p, (uint32_t)m))
+    for (uint32_t m = 0; !option && m < n && rc == VKS_EXIT_OK; m++)
+        if (vks_cli_model_root_motion(p, m))
             rc = beside(vertex->paths[m], p->models[m], &rm->paths[m]);
-    if (rc == VKS_EXIT_OK)
-        rc = refuse_shared(p, vertex, rm);
-    for (int m = 0; m < n && rc == VKS_EXIT_OK; m++)
+    for (uint32_t m = 0; m < n; m++)
         if (rm->paths[m])
-            rc = vks_cli_refuse_input(in, option ? "--root-motion" : "--out's root-motion CSV", rm->paths[m]);
-    for (int m = 0; m < n && rc == VKS_EXIT_OK; m++) {
-        vks_error err = {0};
-        uint64_t rows = (uint64_t)vks_cli_model_instances(p, (uint32_t)m) * p->frames;
-        if (rm->paths[m] && vks_output_check(rm->paths[m], least_bytes(rows), &err) != VKS_OK) {
-            char msg[512];
-            fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
-            rc = VKS_EXIT_RUNTIME;
-        }
-    }
+            least[m] = least_bytes((uint64_t)vks_cli_model_instances(p, m) * p->frames);
+    vks_output_side what = {"vertex output", "root-motion CSV", option ? "--root-motion" : "--out's root-motion CSV",
+                            least};
+    if (rc == VKS_EXIT_OK)
+        rc = vks_cli_output_exit(vks_output_plan_side(vertex, rm, &what, p->models, in, &vks_cli_output_log, NULL));
+    free(least);
     return rc;
 }

@@ -297,7 +297,7 @@ int vks_cmd_bake(int argc, char **argv)
     if (r != VKS_OK) /* said; a contact sheet with a CPU engine is a usage error */
         return r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_INPUT;
     char *dir = vks_bake_output_dir(m, args.out);
-    int rc = vks_cli_bake_refuse_inputs(m, dir ? dir : "bake", args.report, args.merge, args.check);
+    int rc = vks_cli_output_exit(vks_bake_refuse_inputs(m, &o, args.report, args.merge, args.check, &err));
     if (rc == VKS_EXIT_OK && !args.check && args.engine == VKS_BAKE_GPU)
         rc = vks_cli_gpu_devices(args.gopt.device, dl.ids, &dl.single, &dl.count);
     if (rc == VKS_EXIT_OK) {

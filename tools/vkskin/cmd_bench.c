@@ -235,10 +235,10 @@ static void print_text(const vks_bench_result *r)
 /* The deform output may not be the model it reads (checked before any work). */
 static int refuse_e2e_input(const bench_opts *o)
 {
-    vks_cli_inputs in = {0};
+    vks_output_inputs in = {0};
     vks_cli_inputs_add_model(&in, o->file, &o->ropt, "the model");
     int rc = vks_cli_refuse_input(&in, "--end-to-end", o->e2e_file);
-    vks_cli_inputs_free(&in);
+    vks_output_inputs_free(&in);
     return rc;
 }
 

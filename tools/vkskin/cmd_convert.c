@@ -270,7 +270,7 @@ int vks_cmd_convert(int argc, char **argv)
     else
         gopt.container = VKS_GLTF_GLB;
     /* refuse to write over what the run reads, before any work */
-    vks_cli_inputs ins = {0};
+    vks_output_inputs ins = {0};
     vks_cli_inputs_add_model(&ins, in, &ropt, "the model");
     for (uint32_t k = 0; k < nclips; k++) { /* FILE#name reads FILE */
         const char *hash = strrchr(clip_args[k], '#');
@@ -282,7 +282,7 @@ int vks_cmd_convert(int argc, char **argv)
         free(file);
     }
     rc = vks_cli_refuse_input(&ins, NULL, outp);
-    vks_cli_inputs_free(&ins);
+    vks_output_inputs_free(&ins);
     if (rc != VKS_EXIT_OK)
         goto out;
     vks_error err = {0};

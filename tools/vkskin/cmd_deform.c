@@ -310,7 +310,7 @@ int vks_cmd_deform(int argc, char **argv)
     vks_read_options ropt = {0};
     vks_cli_gpu_opts gopt = {0};
     deform_opts d = {ENGINE_CPU, 0, 1, NULL, NULL, -1};
-    vks_cli_outputs plan = {0}, rm_plan = {0};
+    vks_output_plan plan = {0}, rm_plan = {0};
     int nfiles = 0;
     int rc = vks_cli_parse(&vks_cli_cmd_deform, (void *[]){&d, &pose, &gopt, &ropt}, argc, argv, &nfiles, NULL, NULL);
     if (rc != VKS_CLI_GO_ON)
@@ -342,12 +342,13 @@ int vks_cmd_deform(int argc, char **argv)
             goto out;
         }
     /* every output decided and checked before the first model is read */
-    vks_cli_inputs in = {0};
+    vks_output_inputs in = {0};
     vks_cli_inputs_add_run(&in, &pose, &ropt);
-    rc = vks_cli_plan_outputs(out, vks_bake_format_name((vks_bake_format)format), pose.models, nmodels, &in, &plan);
+    rc = vks_cli_output_exit(vks_output_plan_models(&plan, out, "--out", vks_bake_format_name((vks_bake_format)format),
+                                                    pose.models, (uint32_t)nmodels, &in, &vks_cli_output_log, NULL));
     if (rc == VKS_EXIT_OK) /* a crowd's root motion: beside each output, or --root-motion PATH */
         rc = vks_cli_plan_root_motion(&pose, root_motion, &plan, &in, &rm_plan);
-    vks_cli_inputs_free(&in);
+    vks_output_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */
@@ -355,7 +356,7 @@ int vks_cmd_deform(int argc, char **argv)
                                                (int)encode_threads, &pose, (uint32_t)m, &ropt, &gopt));
 out:
     vks_cli_anim_free(&pose);
-    vks_cli_outputs_free(&plan);
-    vks_cli_outputs_free(&rm_plan);
+    vks_output_plan_free(&plan);
+    vks_output_plan_free(&rm_plan);
     return rc;
 }

@@ -333,10 +333,10 @@ int vks_cmd_render(int argc, char **argv)
         goto done;
     }
     /* the output is checked before any work, and may not be one of the inputs */
-    vks_cli_inputs in = {0};
+    vks_output_inputs in = {0};
     vks_cli_inputs_add_run(&in, &pose, &ropt);
     rc = vks_cli_refuse_input(&in, "--out", out);
-    vks_cli_inputs_free(&in);
+    vks_output_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto done;
     vks_error err = {0};

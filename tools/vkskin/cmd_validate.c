@@ -533,14 +533,14 @@ static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_cli_po
 /* No report or golden file may be one of the inputs: checked before any model is read. */
 static int refuse_inputs(vcmd *v)
 {
-    vks_cli_inputs in = {0};
+    vks_output_inputs in = {0};
     vks_cli_inputs_add_run(&in, &v->pose, &v->ropt);
     if (v->vo.against)
         vks_golden_add_inputs(v->vo.against, &in);
     int rc = vks_validate_reports_refuse_inputs(&v->ro, &in);
     if (rc == VKS_EXIT_OK && v->save_golden)
         rc = vks_golden_refuse_inputs(v->save_golden, v->npaths, &in);
-    vks_cli_inputs_free(&in);
+    vks_output_inputs_free(&in);
     return rc;
 }
 

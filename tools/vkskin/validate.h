@@ -82,10 +82,10 @@ void vks_validate_sample_report(const vsample *o, const vinput *files, int nfile
 
 /* Before any work: refuses (vks_cli_refuse_input, exit 2) a file --save-golden DIR would write
  * for nfiles files that is one of the inputs. */
-int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_cli_inputs *in);
+int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_output_inputs *in);
 /* The files of a golden folder (--against DIR reads golden.json and the raws it names, all in
  * DIR) as inputs. */
-void vks_golden_add_inputs(const char *dir, vks_cli_inputs *in);
+void vks_golden_add_inputs(const char *dir, vks_output_inputs *in);
 /* Makes DIR and opens the library's golden for storing the files' results; 0 on success (else
  * prints why, exit code). */
 int vks_golden_begin_save(const char *dir, const vinput *files, int nfiles, vks_validate_golden **out);
@@ -114,7 +114,7 @@ typedef struct vreport_opts {
 int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, int nfiles);
 /* Before any work: refuses (vks_cli_refuse_input, exit 2) a report file that is one of the
  * inputs: the JUnit file, and in the report folder index.html, three.min.js and the heat maps. */
-int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_cli_inputs *in);
+int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_output_inputs *in);
 /* Makes the folder an option names unless it exists; prints why not (exit 5). */
 int vks_validate_make_dir(const char *option, const char *dir);
 /* Draws the heat map of file f's worst instance into the report folder (name in d->heatmaps);

@@ -18,7 +18,7 @@ static char *raw_path(const char *dir, int k)
     return p;
 }
 
-int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_cli_inputs *in)
+int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_output_inputs *in)
 {
     int rc = VKS_EXIT_OK;
     for (int k = 0; k < nfiles && rc == VKS_EXIT_OK; k++) {
@@ -38,7 +38,7 @@ int vks_golden_refuse_inputs(const char *dir, int nfiles, const vks_cli_inputs *
     return rc;
 }
 
-void vks_golden_add_inputs(const char *dir, vks_cli_inputs *in)
+void vks_golden_add_inputs(const char *dir, vks_output_inputs *in)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -54,7 +54,7 @@ void vks_golden_add_inputs(const char *dir, vks_cli_inputs *in)
         }
         snprintf(path, n, "%s/%s", dir, e->d_name);
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            vks_cli_inputs_add(in, path, "a file of the --against golden");
+            vks_output_inputs_add(in, path, "a file of the --against golden");
         free(path);
     }
     if (d)

@@ -179,7 +179,7 @@ int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, int nfi
     return rc;
 }
 
-int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_cli_inputs *in)
+int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_output_inputs *in)
 {
     int rc = o->junit ? vks_cli_refuse_input(in, "--junit", o->junit) : VKS_EXIT_OK;
     static const char *const pages[] = {"index.html", "three.min.js"};
