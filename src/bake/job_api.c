@@ -153,7 +153,8 @@ vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bak
     char *dir = vks_bake_output_dir(m, o->out_dir);
     int mem = fresh_results(m) && dir;
     /* no output may replace an input (job_refuse.c): a host's bake obeys it as the program's does */
-    if (mem && (r = vks__bake_refuse_outputs(m, o, dir, err)) != VKS_OK) {
+    int checked = m->inputs_checked && dir && !strcmp(m->inputs_checked, dir); /* by vks_bake_refuse_inputs */
+    if (mem && !checked && (r = vks__bake_refuse(m, o, dir, NULL, NULL, 0, err)) != VKS_OK) {
         free(dir);
         return r;
     }
@@ -171,6 +172,23 @@ vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o, vks_bak
         memset(m->mine, 1, m->job_count);
     r = vks__bake_run_jobs(m, o, dir, sum, err);
     free(dir);
+    return r;
+}
+
+vks_result vks_bake_refuse_inputs(vks_bake_manifest *m, const vks_bake_options *o, const char *report,
+                                  const char *merge_dir, int check, vks_error *err)
+{
+    if (!m || !o)
+        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, NULL,
+                             "vks_bake_refuse_inputs needs a manifest and options");
+    char *dir = vks_bake_output_dir(m, o->out_dir);
+    if (!dir)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "out of memory");
+    vks_result r = vks__bake_refuse(m, o, dir, report, merge_dir, check, err);
+    free(m->inputs_checked);
+    m->inputs_checked = r == VKS_OK && !check ? dir : NULL; /* vks_bake_run need not list them again */
+    if (!m->inputs_checked)
+        free(dir);
     return r;
 }
 

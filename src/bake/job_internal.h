@@ -93,12 +93,11 @@ int vks__bake_manifest_parse(const char *path, const void *bytes, size_t size, i
                             const vks__bake_host *host, vks_bake_manifest *out);
 void vks__bake_manifest_free(vks_bake_manifest *m);
 
-/* The outputs rule (job_refuse.c, vks_bake_refuse_inputs) as the run applies it: every job's
- * outputs in dir, unless vks_bake_refuse_inputs passed them for dir already. */
-vks_result vks__bake_refuse_outputs(vks_bake_manifest *m, const vks_bake_options *o, const char *dir, vks_error *err);
-/* The same for the merged report of vks_bake_check_outputs (report may be NULL: nothing). */
-vks_result vks__bake_refuse_report(const vks_bake_manifest *m, const vks_bake_options *o, const char *report,
-                                   const char *merge_dir, vks_error *err);
+/* The outputs rule over a bake (job_refuse.c; vks_bake_refuse_inputs says what): report (may be
+ * NULL) and, unless check, every job's outputs in dir, against the manifest's inputs and the
+ * shard reports in merge_dir (may be NULL). */
+vks_result vks__bake_refuse(const vks_bake_manifest *m, const vks_bake_options *o, const char *dir, const char *report,
+                            const char *merge_dir, int check, vks_error *err);
 
 /* One clip of a job as baked. */
 typedef struct vks_bake_clip {

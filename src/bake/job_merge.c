@@ -125,7 +125,7 @@ vks_result vks_bake_check_outputs(const vks_bake_manifest *m, const vks_bake_opt
                                   const char *report_path, uint32_t *missing, vks_error *err)
 {
     *missing = UINT32_MAX;
-    vks_result refused = vks__bake_refuse_report(m, o, report_path, merge_dir, err); /* job_refuse.c */
+    vks_result refused = report_path ? vks__bake_refuse(m, o, NULL, report_path, merge_dir, 1, err) : VKS_OK;
     if (refused != VKS_OK)
         return refused;
     char *dir = vks_bake_output_dir(m, o->out_dir);

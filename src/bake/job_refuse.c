@@ -2,8 +2,8 @@
  * texture, rest mesh, sidecar, contact sheet or report may be the manifest, a job's model, its
  * model.cfg, clip files or the files a glTF model or clip names beside itself (any job's: one
  * job's output replacing another's input is no better), or a shard report that a merge reads.
- * vks_bake_run applies it itself, so every host's bake (and Python's) obeys it, not the
- * program's alone. */
+ * vks_bake_run applies it itself (job_api.c), so every host's bake (and Python's) obeys it,
+ * not the program's alone. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,10 +90,8 @@ static vks_result refuse_job(const vks_bake_job *job, const char *dir, const vks
     return r;
 }
 
-/* The rule over the manifest's inputs for report (may be NULL) and, unless check, every job's
- * outputs in dir. */
-static vks_result refuse(const vks_bake_manifest *m, const vks_bake_options *o, const char *dir, const char *report,
-                         const char *merge_dir, int check, vks_error *err)
+vks_result vks__bake_refuse(const vks_bake_manifest *m, const vks_bake_options *o, const char *dir, const char *report,
+                            const char *merge_dir, int check, vks_error *err)
 {
     vks_output_inputs in = {0};
     add_inputs(m, merge_dir, o->max_input_bytes ? o->max_input_bytes : VKS_BAKE_DEFAULT_MAX_INPUT_BYTES, &in);
@@ -104,34 +102,4 @@ static vks_result refuse(const vks_bake_manifest *m, const vks_bake_options *o, 
         r = vks_output_refuse_input(&in, NULL, NULL, &o->logger, err);
     vks_output_inputs_free(&in);
     return r;
-}
-
-vks_result vks_bake_refuse_inputs(vks_bake_manifest *m, const vks_bake_options *o, const char *report,
-                                  const char *merge_dir, int check, vks_error *err)
-{
-    if (!m || !o)
-        return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, NULL,
-                             "vks_bake_refuse_inputs needs a manifest and options");
-    char *dir = vks_bake_output_dir(m, o->out_dir);
-    if (!dir)
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, NULL, "out of memory");
-    vks_result r = refuse(m, o, dir, report, merge_dir, check, err);
-    free(m->inputs_checked);
-    m->inputs_checked = r == VKS_OK && !check ? dir : NULL; /* vks_bake_run need not list them again */
-    if (!m->inputs_checked)
-        free(dir);
-    return r;
-}
-
-vks_result vks__bake_refuse_outputs(vks_bake_manifest *m, const vks_bake_options *o, const char *dir, vks_error *err)
-{
-    if (m->inputs_checked && !strcmp(m->inputs_checked, dir))
-        return VKS_OK;
-    return refuse(m, o, dir, NULL, NULL, 0, err);
-}
-
-vks_result vks__bake_refuse_report(const vks_bake_manifest *m, const vks_bake_options *o, const char *report,
-                                   const char *merge_dir, vks_error *err)
-{
-    return report ? refuse(m, o, NULL, report, merge_dir, 1, err) : VKS_OK;
 }
