@@ -113,6 +113,31 @@ int main(void)
     CHECK_EQ_INT(vks_output_refuse_input(&in, "--out", other, &keep, NULL), VKS_OK);
     CHECK_EQ_INT(vks_output_refuse_input(&in, "--out", "-", &keep, NULL), VKS_OK);
 
+    /* a model lists the files its reader reads beside it: a .gltf's buffer is an input too */
+    vks_output_inputs gltf = {0};
+    snprintf(path, sizeof path, "%s/m.gltf", dir);
+    snprintf(other, sizeof other, "%s/m.bin", dir);
+    touch(other);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("{\"asset\": {\"version\": \"2.0\"}, \"buffers\": [{\"uri\": \"m.bin\", \"byteLength\": 4}]}", f);
+        fclose(f);
+    }
+    vks_output_inputs_add_model(&gltf, path, NULL, "the model");
+    CHECK_EQ_INT(gltf.count, 2);
+    CHECK_EQ_INT(vks_output_refuse_input(&gltf, "--out", other, &keep, NULL), VKS_ERR_INVALID);
+    snprintf(want, sizeof want, "--out %s: the output is %s (buffers[0] of %s), one of the inputs; refusing to "
+             "overwrite it", other, other, path);
+    CHECK_EQ_STR(said, want);
+    /* every *.json of a folder (a merge's shard reports), not a name that is ".json" alone */
+    snprintf(other, sizeof other, "%s/a.json", dir);
+    touch(other);
+    snprintf(other, sizeof other, "%s/.json", dir);
+    touch(other);
+    vks_output_inputs_add_like(&gltf, dir, "", ".json", "a shard report");
+    CHECK_EQ_INT(gltf.count, 3);
+    vks_output_inputs_free(&gltf);
+
     /* names known only during the run: a matching file that is an input is refused */
     CHECK_EQ_INT(vks_output_refuse_input_like(&in, "--report", dir, "input1", ".dff", &keep, NULL), VKS_ERR_INVALID);
     CHECK_EQ_INT(vks_output_refuse_input_like(&in, "--report", dir, "out", ".exr", &keep, NULL), VKS_OK);

@@ -2,8 +2,9 @@
  * rules of every output (the library's vks_output_plan_side): a name no other output of the
  * run shares, never one of the inputs, a folder that exists and can be written, a file that
  * may be replaced, room for at least its rows. What is said here is the command's own: its
- * options, and where a CSV goes when none is named. Before this the CSV was named only once its model was deformed, so a
- * vertex output could replace another model's CSV and an unwritable one failed after the work. */
+ * options, and where a CSV goes when none is named. (Before this the CSV was named only once
+ * its model was deformed, so a vertex output could replace another model's CSV and an
+ * unwritable one failed after the work.) */
 #include "cli_root_motion.h"
 
 #include <stdlib.h>
