@@ -65,6 +65,7 @@ VKS_API void vks_output_inputs_add_model(vks_output_inputs *in, const char *path
  * ".json"), each labelled label. A folder that cannot be read lists nothing. Since 0.8. */
 VKS_API void vks_output_inputs_add_like(vks_output_inputs *in, const char *dir, const char *prefix,
                                         const char *suffix, const char *label);
+/* Frees what was listed; the list is empty (zeroed) again. Since 0.8. */
 VKS_API void vks_output_inputs_free(vks_output_inputs *in);
 
 /* The rule for one output: when out is one of the inputs, says "[OPTION ]OUT: the output is
@@ -98,7 +99,7 @@ VKS_API vks_result vks_output_plan_models(vks_output_plan *plan, const char *out
                                           const char *const *models, uint32_t model_count,
                                           const vks_output_inputs *in, const vks_logger *log, vks_error *err);
 
-/* What vks_output_plan_side checks. */
+/* What vks_output_plan_side checks. Since 0.8. */
 typedef struct vks_output_side {
     const char *main_label; /* what the main outputs are in messages ("vertex output") */
     const char *label;      /* what the side outputs are ("root-motion CSV") */
