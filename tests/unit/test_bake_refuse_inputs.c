@@ -45,7 +45,7 @@ int main(void)
     char dir[1024], model[1100], manifest[1100], want[4096], job[4096];
     char cwd[512];
     /* absolute: the manifest's relative paths would start in its own folder */
-    snprintf(dir, sizeof dir, "%s/bake_refuse_XXXXXX", bin && *bin ? bin : getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
+    snprintf(dir, sizeof dir, "%s/bake_refuse_XXXXXX", bin && *bin ? bin : getcwd(cwd, sizeof cwd) ? cwd : ".");
     CHECK(mkdtemp(dir) != NULL);
     snprintf(model, sizeof model, "%s/hero.pc2", dir);
     write_file(model, "not baked over");
