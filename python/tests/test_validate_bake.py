@@ -114,6 +114,7 @@ def test_validate_writes_the_reports_the_cli_writes(gpu, cli, tmp_path):
     assert os.path.basename(DFF) in page and "heatmap" in page
     drawn = (tmp_path / "page" / "heatmap_d0_f0.png").exists()
     assert drawn or "no heat map" in page or "cannot" in page
+    assert not drawn or "heatmap_d0_f0.png" in page  # the page shows the map drawn beside it
     assert "text" not in vkskin.validate(DFF, gpu, instances=2)
 
 
