@@ -1,8 +1,8 @@
 /* vkskin validate's parts around the library's engine (vkskin/validate.h): the run of one
  * device (validate_run.c: the inputs built from the posers, one vks_validate_run call, the heat
- * maps), golden folders (validate_golden.c), --sample's option and words (validate_sample.c)
- * and the reports written from the results (validate_report.c); cmd_validate.c parses the
- * options, runs every device and prints. */
+ * maps), golden folders (validate_golden.c), --sample's option (validate_sample.c) and the
+ * report files asked of the library's writers (validate_report.c); cmd_validate.c parses the
+ * options, runs every device and prints the library's text (vks_validate_write_text). */
 #ifndef VKSKIN_CLI_VALIDATE_H
 #define VKSKIN_CLI_VALIDATE_H
 
