@@ -6,7 +6,8 @@
  * reference deforms the same poses chunk by chunk as they come back, and every position and
  * normal is compared with the derived tolerances, each model's bind pose checked too. The
  * report goes to OUT.json (written beside it under a temporary name, then renamed, so that a
- * failed run never leaves half a report); a line per model goes to stdout.
+ * failed run never leaves half a report); the text report `vkskin validate` prints goes to stdout
+ * and the JUnit XML (--junit) to its file, both through the library's writers.
  * Usage: validate_batch OUT.json MODEL... [--instances N] [--frames F] [--seed S] [--tolerance-scale K]
  *                      [--sample N] [--readback-check on|off|auto] [--junit FILE]
  * Exit: 0 the batch passed, 3 it failed validation, 1 an error, 77 no Vulkan device. */
@@ -30,18 +31,6 @@ static void progress(void *user, uint64_t done, uint64_t total)
     (void)user;
     if (done == total)
         fprintf(stderr, "validate_batch: %llu poses compared\n", (unsigned long long)done);
-}
-
-/* The JUnit XML of the run's device (report.h's writer over validate.h's result). */
-static vks_result write_junit(const vks_validate_result *res, FILE *f, vks_error *err)
-{
-    vks_report_device dev;
-    vks_validate_report_device(&res->devices[0], &dev);
-    vks_report rep = {0};
-    rep.version = vks_version_string(), rep.command = "validate_batch";
-    rep.tolerance_scale = res->tolerance_scale, rep.nmse = res->nmse;
-    rep.devices = &dev, rep.device_count = 1, rep.exit_code = res->exit_code;
-    return vks_report_junit(&rep, f, err);
 }
 
 static vks_result write_json(const vks_validate_result *res, FILE *f, vks_error *err)
@@ -154,14 +143,14 @@ int main(int argc, char **argv)
     r = vks_validate_run(gpu, in, (uint32_t)n, &opt, &res, &err);
     if (r != VKS_OK)
         fprintf(stderr, "validate_batch: vks_validate_run: %s\n", err.msg);
-    for (uint32_t k = 0; r == VKS_OK && k < res.devices[0].file_count; k++) {
-        const vks_report_file *f = &res.devices[0].reports[k];
-        printf("%s: %s, %u vertices x %u poses: positions max rel %.3g, normals max abs %.3g, bind pose %s: %s\n",
-               f->path, f->format, f->vertices, f->poses, f->positions.max_rel, f->normals.max_abs,
-               f->bind_pass ? "reproduced" : "differs", f->positions.pass && f->normals.pass ? "PASS" : "FAIL");
-    }
-    if (r == VKS_OK && write_report(&res, argv[1], write_json) && (!a.junit || write_report(&res, a.junit, write_junit)))
+    if (r == VKS_OK) /* what `vkskin validate` prints: per model its streams and bind pose, the verdict */
+        vks_validate_write_text(&res, NULL, stdout, stderr, &err);
+    vks_validate_report_options said = {.command = "validate_batch"};
+    if (r == VKS_OK && write_report(&res, argv[1], write_json) &&
+        (!a.junit || vks_validate_write_junit(&res, &said, a.junit, &err) == VKS_OK))
         rc = res.pass ? 0 : res.exit_code ? res.exit_code : 3;
+    else if (r == VKS_OK && a.junit && err.code != VKS_OK)
+        fprintf(stderr, "validate_batch: %s: the JUnit file could not be written: %s\n", a.junit, err.msg);
     printf("%s (exit %d)\n", rc == 0 ? "PASS" : "FAIL", rc);
     vks_validate_result_free(&res);
     vks_gpu_destroy(gpu);

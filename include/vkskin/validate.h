@@ -25,8 +25,11 @@
  *      chunk is held in memory. VKS_OK means the run completed: the verdict is
  *      result.pass / result.exit_code, the numbers are in result.devices[0].reports[i].
  *   5. vks_validate_write_json(&result, stdout, &err)   or vks_validate_json(&result) (malloc'd)
- *      JUnit or HTML: vks_validate_report_device(&result.devices[0], &dev), then a vks_report
- *      of that device for vks_report_junit / vks_report_html (report.h)
+ *      or as text: vks_validate_write_text(&result, NULL, stdout, stderr, &err)
+ *      JUnit or the report folder: vks_validate_write_junit(&result, NULL, "validate.xml", &err),
+ *      vks_validate_write_report(&result, NULL, "report", &err) (its heat maps first, per file:
+ *      vks_validate_draw_heatmap on a context that renders); or a vks_report of
+ *      vks_validate_report_device(&result.devices[0], &dev) for report.h's writers
  *   6. vks_validate_result_free(&result) (a saved golden: vks_validate_golden_finish first,
  *      then vks_validate_golden_free), then the models and the context.
  *
@@ -280,6 +283,53 @@ VKS_API void vks_validate_golden_free(vks_validate_golden *g);
 VKS_API char *vks_validate_json(const vks_validate_result *r);
 /* The same followed by a newline into f; VKS_ERR_IO when f reports a write error. */
 VKS_API vks_result vks_validate_write_json(const vks_validate_result *r, FILE *f, vks_error *err);
+
+/* ---- the text report and the report files (Since 0.8) ---- */
+
+/* The text report, as vkskin validate prints it: per device the tolerances, per file its
+ * streams, bind pose and golden (against: the golden's folder as the lines name it, or NULL),
+ * a sampled run's instances and the device's verdict line; with several devices a last line,
+ * the verdict over all (r->exit_code). out gets the report (vkskin validate's stdout), why one
+ * line per reason a device failed ("vkskin: FILE: validation failed: ...", its stderr); either
+ * may be NULL. VKS_ERR_IO when a stream reports a write error. Since 0.8 */
+VKS_API vks_result vks_validate_write_text(const vks_validate_result *r, const char *against, FILE *out, FILE *why,
+                                           vks_error *err);
+/* The same for one device, without the last line (a host printing each device as it ends).
+ * Since 0.8 */
+VKS_API vks_result vks_validate_write_device_text(const vks_validate_device *d, const char *against, FILE *out,
+                                                  FILE *why, vks_error *err);
+
+/* What the report files say beside the result (zeroed or NULL: nothing). Since 0.8 */
+typedef struct vks_validate_report_options {
+    const char *command;       /* what was run, for the reader (vkskin validate: its command line) */
+    const char *against;       /* the golden compared with, or NULL */
+    const char *three_js;      /* the page's 3D view copies this three.min.js beside it; NULL:
+                                  $VKSKIN_THREE_JS, else the copy the build fetched from npm;
+                                  "": no 3D view (the page says why) */
+} vks_validate_report_options;
+
+/* JUnit XML of the result at path (vkskin validate --junit FILE; report.h's vks_report_junit),
+ * written to a temporary and renamed (output.h). o may be NULL. VKS_ERR_IO (the output's
+ * words) when it cannot be written. Since 0.8 */
+VKS_API vks_result vks_validate_write_junit(const vks_validate_result *r, const vks_validate_report_options *o,
+                                            const char *path, vks_error *err);
+/* The report folder (vkskin validate --report DIR): DIR/index.html (report.h's vks_report_html)
+ * and three.min.js beside it; DIR exists, the heat maps the files name (reports[i].heatmap) are
+ * drawn into it beforehand (vks_validate_draw_heatmap). A three.js that cannot be found or
+ * copied is said on the page, not an error. VKS_ERR_IO when the page cannot be written. Since 0.8 */
+VKS_API vks_result vks_validate_write_report(const vks_validate_result *r, const vks_validate_report_options *o,
+                                             const char *dir, vks_error *err);
+/* Why a file has no heat map to draw ("the model has no vertices", "no instance of it was
+ * compared"), or NULL when it has one. Since 0.8 */
+VKS_API const char *vks_validate_heatmap_missing(const vks_report_file *file);
+/* Draws the file's worst instance coloured by error (report.h's position_errors, on its skin)
+ * on gpu, a context that can render (vks_gpu_options.will_render), 480 x 360, into
+ * DIR/heatmap_d<device>_f<index>.png, that name into name (for reports[index].heatmap; "" on
+ * failure). VKS_ERR_INVALID when there is nothing to draw (vks_validate_heatmap_missing's words),
+ * else the renderer's or the PNG writer's error. Since 0.8 */
+VKS_API vks_result vks_validate_draw_heatmap(vks_gpu *gpu, const vks_report_file *file, const char *dir,
+                                             uint32_t device, uint32_t index, char *name, size_t name_size,
+                                             vks_error *err);
 
 #ifdef __cplusplus
 }

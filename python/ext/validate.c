@@ -1,11 +1,14 @@
 /* vkskin.validate(): the GPU against the CPU reference through the library's validate.h, the
  * report handed back as the JSON text `vkskin validate --json` prints (vkskin/_api.py parses
- * it), the GIL released while the run goes and re-acquired for each progress call. Procedural
+ * it) and, as asked, as the text `vkskin validate` prints, a JUnit file and a report folder
+ * written by the library's writers, the GIL released while the run goes and re-acquired for
+ * each progress call. Procedural
  * poses go to the GPU from the host; clips and crowds (plays.c) are sampled by the GPU's
  * stream, each input's clips numbered after the inputs' before it in the run's clip list. */
 #include "vkskin_py.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <vkskin/validate.h>
 
@@ -108,19 +111,105 @@ static vks_result run_locked(vkspy_context *ctx, vks_gpu *gpu, const vks_validat
     return r;
 }
 
+/* The report files of one device's run: its heat maps drawn on gpu into report (each file's
+ * name, or why none, kept for the page), then the JUnit file and the folder's page. */
+static vks_result write_files(vks_gpu *gpu, const vks_validate_result *res, const char *report, const char *junit,
+                              vks_error *err)
+{
+    vks_validate_device d = res->devices[0];
+    vks_report_file *files = calloc(d.file_count + 1, sizeof *files);
+    char(*names)[64] = calloc(d.file_count + 1, sizeof *names);
+    char(*why)[512] = calloc(d.file_count + 1, sizeof *why);
+    vks_result r = files && names && why
+                       ? VKS_OK
+                       : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
+    for (uint32_t f = 0; r == VKS_OK && f < d.file_count; f++) {
+        files[f] = d.reports[f];
+        vks_error herr = {0};
+        if (!report || (files[f].heatmap_missing = vks_validate_heatmap_missing(&files[f])))
+            continue;
+        if (vks_validate_draw_heatmap(gpu, &files[f], report, 0, f, names[f], sizeof names[f], &herr) == VKS_OK)
+            files[f].heatmap = names[f];
+        else
+            files[f].heatmap_missing = vks_error_format(&herr, NULL, why[f], sizeof why[f]);
+    }
+    d.reports = files;
+    vks_validate_result one = *res;
+    one.devices = &d, one.device_count = 1;
+    if (r == VKS_OK && junit)
+        r = vks_validate_write_junit(&one, NULL, junit, err);
+    if (r == VKS_OK && report)
+        r = vks_validate_write_report(&one, NULL, report, err);
+    free(files), free(names), free(why);
+    return r;
+}
+
+/* The same on ctx's queue (its lock held), the GIL released. */
+static vks_result write_files_locked(vkspy_context *ctx, vks_gpu *gpu, const vks_validate_result *res,
+                                     const char *report, const char *junit, vks_error *err)
+{
+    vks_result r;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(ctx->lock, WAIT_LOCK);
+    if (ctx->gpu != gpu)
+        r = vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "context", "the context was closed");
+    else
+        r = write_files(gpu, res, report, junit, err);
+    PyThread_release_lock(ctx->lock);
+    Py_END_ALLOW_THREADS
+    return r;
+}
+
+/* The text report as `vkskin validate` prints it on stdout, as a str. */
+static PyObject *text_of(const vks_validate_result *res)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return PyErr_NoMemory();
+    vks_error err = {0};
+    vks_result r = vks_validate_write_text(res, NULL, f, NULL, &err);
+    fclose(f);
+    PyObject *out = r == VKS_OK && buf ? PyUnicode_FromStringAndSize(buf, (Py_ssize_t)size) : NULL;
+    if (!out && !PyErr_Occurred())
+        vkspy_raise(&err, NULL);
+    free(buf);
+    return out;
+}
+
+/* The run's answer: (the JSON report, the text report or None), the files written as asked. */
+static PyObject *answer(vkspy_context *ctx, vks_gpu *gpu, const vks_validate_result *res, const char *report,
+                        const char *junit, int text)
+{
+    vks_error err = {0};
+    if ((report || junit) && write_files_locked(ctx, gpu, res, report, junit, &err) != VKS_OK)
+        return vkspy_raise(&err, report && !junit ? report : junit);
+    char *json = vks_validate_json(res);
+    PyObject *j = json ? PyUnicode_FromString(json) : PyErr_NoMemory();
+    free(json);
+    PyObject *t = j && text ? text_of(res) : j ? Py_NewRef(Py_None) : NULL;
+    PyObject *out = j && t ? PyTuple_Pack(2, j, t) : NULL;
+    Py_XDECREF(j), Py_XDECREF(t);
+    return out;
+}
+
 /* validate(context, inputs [(model, name, instances, frames, seed, fps, max_angle, time, plays)...],
  *          tolerance_scale, nmse, allow_bind_mismatch, sample_count, sample_seed, threads,
- *          progress) -> the JSON report (str) */
+ *          progress, report, junit, text) -> (the JSON report, the text report or None); report: a
+ *          folder (existing) for the page, junit: a path, either None */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self, (void)kwargs;
     PyObject *ctx, *inputs, *progress;
+    const char *report = NULL, *junit = NULL;
+    int text = 0;
     vks_validate_options opt;
     vks_validate_options_init(&opt);
     unsigned long long sample_seed;
-    if (!PyArg_ParseTuple(args, "O!O!ddpIKiO", &vkspy_context_type, &ctx, &PyList_Type, &inputs,
+    if (!PyArg_ParseTuple(args, "O!O!ddpIKiOzzp", &vkspy_context_type, &ctx, &PyList_Type, &inputs,
                           &opt.tolerance_scale, &opt.nmse, &opt.allow_bind_mismatch, &opt.sample_count,
-                          &sample_seed, &opt.threads, &progress))
+                          &sample_seed, &opt.threads, &progress, &report, &junit, &text))
         return NULL;
     opt.sample_seed = sample_seed;
     vks_gpu *gpu = ((vkspy_context *)ctx)->gpu;
@@ -156,11 +245,8 @@ PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_Restore(ps.type, ps.value, ps.trace);
     else if (r != VKS_OK)
         vkspy_raise(&err, n == 1 ? in[0].name : NULL);
-    else {
-        char *json = vks_validate_json(&res);
-        out = json ? PyUnicode_FromString(json) : PyErr_NoMemory();
-        free(json);
-    }
+    else
+        out = answer((vkspy_context *)ctx, gpu, &res, report, junit, text);
     vks_validate_result_free(&res);
 done:
     for (Py_ssize_t i = 0; clips && i < n; i++)

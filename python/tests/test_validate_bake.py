@@ -6,6 +6,8 @@ behind, and reports its progress."""
 import filecmp
 import json
 import os
+import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -86,6 +88,45 @@ def test_validate_raises_what_progress_raises(gpu):
         raise KeyboardInterrupt("stop")
     with pytest.raises(KeyboardInterrupt):
         vkskin.validate(DFF, gpu, instances=2, progress=stop)
+
+
+def untimed(text):
+    """The text report with its times (ms, the passes' shares) written T."""
+    return re.sub(r"(pose|deform) [0-9.]+|[0-9.]+ ms", "T", text)
+
+
+def cases(path):
+    """A JUnit file's test cases: (suite, class, name, failed), times and properties aside."""
+    root = ET.parse(path).getroot()
+    return [(s.get("name"), c.get("classname"), c.get("name"), c.find("failure") is not None)
+            for s in root.iter("testsuite") for c in s.iter("testcase")]
+
+
+def test_validate_writes_the_reports_the_cli_writes(gpu, cli, tmp_path):
+    mine = vkskin.validate(DFF, gpu, instances=6, frames=2, seed=5, report=tmp_path / "page",
+                           junit=tmp_path / "mine.xml", text=True)
+    theirs = cli("validate", DFF, *JOB, "--quiet", "--junit", str(tmp_path / "theirs.xml"))
+    assert untimed(mine["text"]) == untimed(theirs.stdout)
+    assert mine["text"].splitlines()[-1].startswith("PASS: 1 file(s)")
+    assert cases(tmp_path / "mine.xml") == cases(tmp_path / "theirs.xml")
+    assert len(cases(tmp_path / "mine.xml")) == 3  # positions, normals, bind pose
+    page = (tmp_path / "page" / "index.html").read_text()
+    assert os.path.basename(DFF) in page and "heatmap" in page
+    drawn = (tmp_path / "page" / "heatmap_d0_f0.png").exists()
+    assert drawn or "no heat map" in page or "cannot" in page
+    assert not drawn or "heatmap_d0_f0.png" in page  # the page shows the map drawn beside it
+    assert "text" not in vkskin.validate(DFF, gpu, instances=2)
+
+
+def test_validate_reports_say_a_failure(gpu, tmp_path):
+    tight = vkskin.validate(DFF, gpu, instances=6, frames=2, seed=5, tolerance_scale=1e-9,
+                            junit=tmp_path / "v.xml", text=True)
+    assert tight["pass"] is False
+    failed = [c for c in cases(tmp_path / "v.xml") if c[3]]
+    assert [c[2] for c in failed][:2] == ["positions", "normals"]
+    assert "FAIL" in tight["text"].splitlines()[-1]
+    with pytest.raises(vkskin.Error):  # a JUnit file that cannot be written is an error, not a result
+        vkskin.validate(DFF, gpu, instances=2, junit=tmp_path / "no" / "such" / "v.xml")
 
 
 def same_tree(a, b):

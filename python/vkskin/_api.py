@@ -460,7 +460,8 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
              crowd: Union[PathLike, List[Dict[str, Any]], None] = None,
              tolerance_scale: float = 1.0, nmse: float = 0.0, allow_bind_mismatch: bool = False,
              sample: int = 0, sample_seed: int = 0, threads: int = 0,
-             progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
+             progress: Optional[Callable[[str, float], None]] = None, report: Optional[PathLike] = None,
+             junit: Optional[PathLike] = None, text: bool = False) -> Dict[str, Any]:
     """Validates the GPU engine against the CPU reference as ``vkskin validate --json`` does
     (the library's vks_validate_run) and returns that JSON as a dict.
 
@@ -484,6 +485,12 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
     bind pose): a failed validation is a result, not an exception; a run that cannot be made
     (no device, a bad model) raises a vkskin.Error. The GIL is released while it runs;
     progress("validate", fraction) is called after each compared chunk.
+
+    The library's writers give what ``vkskin validate`` writes, whatever the verdict:
+    ``report`` a folder (made if missing) for the HTML page, three.min.js and each file's heat
+    map (``--report DIR``; a context that cannot draw leaves the page saying why), ``junit`` a
+    JUnit XML file (``--junit FILE``); ``text=True`` adds the dict's "text", the report as the
+    program prints it on stdout.
     """
     if isinstance(engine, Context):
         context = engine
@@ -495,13 +502,20 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
         lambda m: _validate_plays(m, clips, crowd, clip, clip_start, clip_speed, clip_cycle, stagger, instances))
     own = Context(device) if context is None else None
     try:
-        text = _vkskin.validate(context or own, inputs, tolerance_scale, nmse, allow_bind_mismatch, sample,
-                                sample_seed, threads, progress)
+        if report is not None:
+            os.makedirs(os.fspath(report), exist_ok=True)
+        doc, said = _vkskin.validate(context or own, inputs, tolerance_scale, nmse, allow_bind_mismatch, sample,
+                                     sample_seed, threads, progress,
+                                     None if report is None else os.fspath(report),
+                                     None if junit is None else os.fspath(junit), text)
     finally:
         if own is not None:
             own.close()
     del read_models, kept  # kept alive until the run is over
-    return json.loads(text)
+    result = json.loads(doc)
+    if said is not None:
+        result["text"] = said
+    return result
 
 
 def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *, context: Optional[Context] = None,

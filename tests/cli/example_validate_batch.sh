@@ -6,7 +6,7 @@
 # the tolerances scaled down to nothing must fail (exit 3, "pass": false) with the same
 # metrics, so the verdict is the numbers'. A sampled run (3 instances of each) matches
 # `validate --sample 3` likewise, and one with the readback check on `validate --readback-check on`. The JUnit XML written from the same result
-# (vks_validate_report_device + vks_report_junit) has a case per file and stream and bind pose
+# (vks_validate_write_junit) has a case per file and stream and bind pose
 # and the validation layer's, none failing, and the tight run's has failures. Exit 77 when there is no Vulkan device.
 set -u
 example=$1
@@ -21,6 +21,9 @@ rc=$?
 cat "$tmp/lib.txt" "$tmp/lib.err"
 [ $rc = 77 ] && exit 77
 [ $rc = 0 ] || { echo "FAIL: validate_batch exited $rc"; fail=1; }
+# its text (vks_validate_write_text) is what `vkskin validate` prints: a line per model and stream, the verdict
+grep -q '^tolerances on .*: 1 x the derived bounds' "$tmp/lib.txt" && [ "$(grep -c '^  positions .* PASS$' "$tmp/lib.txt")" = 3 ] &&
+    grep -q '^PASS: 3 file(s), ' "$tmp/lib.txt" || { echo "FAIL: validate_batch's text is not validate's report"; fail=1; }
 "$vk" validate "${models[@]}" --instances 24 --frames 2 --seed 5 --json --quiet > "$tmp/cli.json" ||
     { echo "FAIL: vkskin validate exited $?"; fail=1; }
 "$example" "$tmp/tight.json" "${models[@]}" --instances 24 --frames 2 --seed 5 --tolerance-scale 1e-9 \

@@ -34,46 +34,6 @@
 
 enum { VALIDATE_MAX_THREADS = 64 }; /* the reference's threads (the library's limit) */
 
-static void print_stream(const char *name, const vks_diff_report *r)
-{
-    printf("  %-9s max abs %.3g  max rel %.3g  NMSE %.3g  over tolerance %llu of %llu  worst vertex %u "
-           "instance %u  %s\n",
-           name, r->max_abs, r->max_rel, r->nmse, (unsigned long long)r->over, (unsigned long long)r->compared,
-           r->worst_vertex, r->worst_instance, r->pass ? "PASS" : "FAIL");
-}
-
-/* A stream the model does not have (normals, NULL why: it has them), printed or as JSON in
- * place of the metrics of zeros against zeros; a mismatch on zeros stays a failure. */
-static int absent(const char *why, const vks_diff_report *r)
-{
-    return why && r->pass;
-}
-
-static void print_absent(const char *name, const char *why)
-{
-    printf("  %-9s absent: %s (not compared)\n", name, why);
-}
-
-/* One stderr line per way a file failed, so that exit 3 always says why. */
-static void say_why(const vinput *vf, const vks_diff_report *rp, const vks_diff_report *rn, uint32_t delivered,
-                    uint32_t instances)
-{
-    const vks_diff_report *r[2] = {rp, rn};
-    const char *name[2] = {"positions", "normals"};
-    for (int k = 0; k < 2; k++)
-        if (!r[k]->pass)
-            fprintf(stderr,
-                    "vkskin: %s: validation failed: GPU %s off the CPU reference by up to %.3g (%.3g of the "
-                    "scale), %llu of %llu components over tolerance, NMSE %.3g (at most %.3g); worst vertex %u "
-                    "of instance %u\n",
-                    vf->path, name[k], r[k]->max_abs, r[k]->max_rel, (unsigned long long)r[k]->over,
-                    (unsigned long long)r[k]->compared, r[k]->nmse, r[k]->tolerance.nmse, r[k]->worst_vertex,
-                    r[k]->worst_instance);
-    if (delivered != instances)
-        fprintf(stderr, "vkskin: %s: validation failed: the GPU delivered %u of %u instances\n", vf->path,
-                delivered, instances);
-}
-
 /* A bound for --tolerance-scale or --nmse: a finite number >= 0, anything else refused, so that
  * no typo can loosen (or disable) a tolerance. */
 static int parse_bound(const char *opt, const char *text, double *out)
@@ -108,41 +68,6 @@ static void append_word(char *buf, size_t cap, const char *w)
         snprintf(buf + at, cap - at, "%s%s", at ? " " : "", w);
 }
 
-/* The golden comparison of a file: text lines (with text), and on stderr why it failed. */
-static void print_golden(const vinput *vf, const vks_report_file *o, const char *dir, int text)
-{
-    if (o->golden_error) {
-        if (text)
-            printf("  golden    not compared: %s\n", o->golden_error);
-        fprintf(stderr, "vkskin: %s: regression against %s: not compared: %s\n", vf->path, dir, o->golden_error);
-        return;
-    }
-    if (text) {
-        print_stream("golden positions", &o->golden_positions);
-        if (absent(o->normals_absent, &o->golden_normals))
-            print_absent("golden normals", o->normals_absent);
-        else
-            print_stream("golden normals", &o->golden_normals);
-    }
-    char over[1024] = "";
-    uint32_t v[12];
-    uint32_t n = o->golden_errors ? vks_error_map_over(o->golden_errors, v, 12) : 0;
-    if (n) {
-        size_t at = (size_t)snprintf(over, sizeof over, "%u vertices moved over tolerance (largest first:", n);
-        for (uint32_t i = 0; i < n && i < 12 && at < sizeof over; i++)
-            at += (size_t)snprintf(over + at, sizeof over - at, " %u", v[i]);
-        if (at < sizeof over)
-            snprintf(over + at, sizeof over - at, "%s)", n > 12 ? " ..." : "");
-        if (text)
-            printf("  moved     %s\n", over);
-    }
-    if (!o->golden_positions.pass || !o->golden_normals.pass)
-        fprintf(stderr, "vkskin: %s: regression against %s: positions moved by up to %.3g (%.3g of the scale), "
-                        "normals by up to %.3g; %s\n",
-                vf->path, dir, o->golden_positions.max_abs, o->golden_positions.max_rel, o->golden_normals.max_abs,
-                *over ? over : "no vertex over tolerance (NMSE over its bound)");
-}
-
 typedef struct vopts {
     int json, allow_mismatch, all_read, nfiles;
     const char *against;
@@ -170,85 +95,15 @@ static void device_result(const vopts *o, vdevice *d, vks_validate_device *out)
     }
 }
 
-/* One file's lines of the text report. */
-static void print_file(const vopts *o, const vinput *vf, const vks_report_file *rf, const vdevice *d)
+/* One device's results into jd (what the library's writers take), and why it failed on stderr
+ * as it ends; the text on stdout comes with the verdict over every device (print_text). */
+static void report_device(const vopts *o, vdevice *d, vks_validate_device *jd)
 {
-    printf("%s: %s, %u vertices x %u poses on %s\n", vf->path, rf->format, rf->vertices, rf->poses, d->lib.name);
-    print_stream("positions", &rf->positions);
-    if (absent(rf->normals_absent, &rf->normals))
-        print_absent("normals", rf->normals_absent);
-    else
-        print_stream("normals", &rf->normals);
-    printf("  bind pose max abs %.3g  max rel %.3g  tolerance %.3g  %s\n", vf->bind.max_error,
-           vf->bind.max_error_relative, vf->bind.tolerance,
-           vf->bind.pass ? (vf->bind.placed ? "PASS (placed: one transform above every bone)" : "PASS")
-           : !vf->bind_promised ? "DIFFERS (a note: the format does not promise the bind pose)"
-           : o->allow_mismatch ? "FAIL (allowed by --allow-bind-mismatch)" : "FAIL");
-}
-
-/* The text report's last line: the verdict, the work and where the time went. */
-static void print_tail(const vopts *o, const vdevice *d, int all)
-{
-    const vks_gpu_stats *st = &d->lib.stats;
-    double vi = (double)st->vertex_instances;
-    const char *layer = d->lib.validation_layer ? (d->lib.validation_messages ? ", validation-layer messages"
-                                                                              : ", validation layer clean")
-                                                : "";
-    if (d->lib.crowd_path) {
-        char shares[256];
-        vks_cli_crowd_split_said(&d->split, shares, sizeof shares);
-        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s)%s; GPU frames %.2f ms (clips sampled in the "
-               "crowd's pose pass), total with the reference %.0f ms%s\n",
-               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, shares, st->pose_ms, st->total_ms, layer);
-    } else {
-        printf("%s: %d file(s), %.0f vertex-instances in %u chunk(s); GPU passes %.2f ms (pose %.2f, deform %.2f), "
-               "total with the reference %.0f ms%s\n",
-               all ? "PASS" : "FAIL", o->nfiles, vi, st->chunks, st->pose_ms + st->deform_ms, st->pose_ms,
-               st->deform_ms, st->total_ms, layer);
-    }
-}
-
-/* One device's results: as text on stdout, or (--json) into jd for the library's JSON writer;
- * the reasons for a failure on stderr either way. */
-static void report_device(const vopts *o, vinput *files, vdevice *d, vks_validate_device *jd)
-{
-    int text = !o->json;
-    if (jd)
-        device_result(o, d, jd);
-    if (!d->lib.ran) {
-        if (text)
-            printf("FAIL: %s could not run: %s\n", d->lib.name[0] ? d->lib.name : "the device", d->lib.error);
+    device_result(o, d, jd);
+    if (!d->lib.ran)
         return;
-    }
-    int pass = 1, bind_failed = 0;
-    if (text)
-        printf("tolerances on %s: %g x the derived bounds, NMSE <= %g\n", d->lib.name, o->tolerance_scale, o->nmse);
-    for (int f = 0; f < o->nfiles; f++) {
-        vinput *vf = &files[f];
-        const vks_report_file *rf = &d->files[f];
-        int engines_ok = rf->positions.pass && rf->normals.pass && !rf->run_error;
-        int golden_ok = !rf->has_golden || (!rf->golden_error && rf->golden_positions.pass && rf->golden_normals.pass);
-        pass &= engines_ok && golden_ok;
-        if (!engines_ok)
-            say_why(vf, &rf->positions, &rf->normals, d->vfiles[f].delivered, vf->poses);
-        bind_failed |= vf->bind_exit != VKS_EXIT_OK;
-        if (text)
-            print_file(o, vf, rf, d);
-        if (rf->has_golden)
-            print_golden(vf, rf, o->against, text);
-    }
-    if (d->lib.validation_layer && d->lib.validation_messages) {
-        fprintf(stderr, "vkskin: validation failed: the Vulkan validation layer reported %u message(s)\n",
-                d->lib.validation_messages);
-        pass = 0;
-    }
-    if (d->lib.readback_mismatches || d->lib.bound_failures) /* said chunk by chunk on stderr as they came */
-        pass = 0;
-    if (o->sample->on && text) /* before the verdict's line (JSON: the library's "sample") */
-        vks_validate_sample_report(o->sample, files, o->nfiles, d);
+    vks_validate_write_device_text(jd, o->against, NULL, stderr, NULL);
     vks_cli_shares_print(&d->shares, "validate"); /* stderr: what each context of a split took */
-    if (text)
-        print_tail(o, d, pass && !bind_failed && o->all_read);
 }
 
 /* What vkskin validate's command line says. */
@@ -467,6 +322,13 @@ static void print_json(const vopts *vo, vks_validate_device *devs, uint32_t n, i
         fprintf(stderr, "vkskin validate: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
 }
 
+/* Prints the text report of devices [0, n) on stdout (the library's words); rc the verdict. */
+static void print_text(const vopts *vo, vks_validate_device *devs, uint32_t n, int rc)
+{
+    vks_validate_result r = {devs, n, vo->tolerance_scale, vo->nmse, rc, rc == VKS_EXIT_OK, NULL};
+    vks_validate_write_text(&r, vo->against, stdout, NULL, NULL);
+}
+
 /* The library's options as the command line gives them. An explicit 0 (the strictest bound)
  * goes as -1: the library reads 0 as "the default", below 0 as zero. */
 static vks_validate_options run_options(const vcmd *v)
@@ -493,16 +355,11 @@ static vks_validate_options run_options(const vcmd *v)
 }
 
 /* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
- * contexts of the list) and prints each one's results, then the verdict over all of them.
- * Returns rc made worse by the runs. */
+ * contexts of the list) into devs and jd (each one's results as the library's writers take
+ * them) and prints them, then the verdict over all of them. Returns rc made worse by the runs. */
 static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
-                       int ndev, char dev_ids[][16], int nsplit, int rc)
+                       vks_validate_device *jd, int ndev, char dev_ids[][16], int nsplit, int rc)
 {
-    vks_validate_device *jd = vo->json ? calloc((size_t)ndev, sizeof *jd) : NULL;
-    if (vo->json && !jd) {
-        fprintf(stderr, "vkskin validate: out of memory for the report\n");
-        return vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
-    }
     int worst = VKS_EXIT_OK;
     for (int k = 0; k < ndev; k++) {
         vrun run = {0};
@@ -513,20 +370,16 @@ static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_cli_po
         run.split = (const char(*)[16])dev_ids, run.nsplit = nsplit;
         run.opt = run_options(v);
         run.report_dir = v->ro.report_dir, run.device_number = k;
-        int drc = vks_validate_on_device(&run, &devs[k]);
-        if (v->sample.on) /* the JUnit case's message */
-            snprintf(devs[k].reduction_text, sizeof devs[k].reduction_text, "%s", devs[k].lib.reduction_check);
-        worst = vks_cli_worse_exit(worst, drc);
-        report_device(vo, files, &devs[k], jd ? &jd[k] : NULL);
-        if (jd && ndev == 1)
+        worst = vks_cli_worse_exit(worst, vks_validate_on_device(&run, &devs[k]));
+        report_device(vo, &devs[k], &jd[k]);
+        if (vo->json && ndev == 1)
             print_json(vo, &jd[k], 1, rc);
     }
     rc = vks_cli_worse_exit(rc, worst);
-    if (jd && ndev > 1)
+    if (vo->json && ndev > 1)
         print_json(vo, jd, (uint32_t)ndev, rc);
-    else if (ndev > 1)
-        printf("%s: %d device(s), exit %d (the worst)\n", rc ? "FAIL" : "PASS", ndev, rc);
-    free(jd);
+    else if (!vo->json)
+        print_text(vo, jd, (uint32_t)ndev, rc);
     return rc;
 }
 
@@ -569,20 +422,17 @@ static int begin_golden(vcmd *v, const vinput *files, int nfiles)
 }
 
 /* After the devices: the golden stored, the reports written (whatever the verdict). */
-static int finish_run(vcmd *v, vinput *files, int nfiles, vdevice *devs, int ndev, int rc)
+static int finish_run(vcmd *v, vks_validate_device *jd, int ndev, int rc)
 {
     if (v->save_golden) {
         const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
-        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, v->golden, v->spec, engine,
-                                                           devs[0].lib.name, devs[0].lib.ran));
+        rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, v->golden, v->spec, engine, jd[0].name,
+                                                           jd[0].ran));
     }
     if (v->ro.junit || v->ro.report_dir) {
         v->ro.against = v->vo.against, v->ro.command = v->command;
-        v->ro.tolerance_scale = v->vo.tolerance_scale, v->ro.nmse = v->vo.nmse, v->ro.exit_code = rc;
-        char sample[400];
-        if (v->sample.on)
-            vks_validate_sample_said(&v->sample, files, nfiles, sample, sizeof sample), v->ro.sample = sample;
-        rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, devs, ndev, nfiles));
+        vks_validate_result r = {jd, (uint32_t)ndev, v->vo.tolerance_scale, v->vo.nmse, rc, rc == VKS_EXIT_OK, NULL};
+        rc = vks_cli_worse_exit(rc, vks_validate_reports(&v->ro, &r));
     }
     return rc;
 }
@@ -618,6 +468,7 @@ int vks_cmd_validate(int argc, char **argv)
     vinput *files = NULL;         /* the inputs that could be read */
     vks_cli_poser *posers = NULL; /* their poses */
     vdevice *devs = NULL;
+    vks_validate_device *jd = NULL; /* each device's results as the library's writers take them */
     char dev_ids[VKS_CLI_MAX_DEVICES][16];
     if (!v->paths || (rc = begin_command(v, argc, argv)) >= 0) {
         rc = v->paths ? rc : VKS_EXIT_RUNTIME;
@@ -639,16 +490,17 @@ int vks_cmd_validate(int argc, char **argv)
     int planned = VKS_EXIT_OK;
     if ((v->ro.report_dir && vks_validate_make_dir("--report", v->ro.report_dir) != VKS_EXIT_OK) ||
         (planned = plan_devices(v, dev_ids, &ndev, &nsplit)) != VKS_EXIT_OK ||
-        (planned = begin_golden(v, files, nfiles)) != VKS_EXIT_OK || !(devs = calloc((size_t)ndev, sizeof *devs))) {
+        (planned = begin_golden(v, files, nfiles)) != VKS_EXIT_OK || !(devs = calloc((size_t)ndev, sizeof *devs)) ||
+        !(jd = calloc((size_t)ndev, sizeof *jd))) {
         rc = vks_cli_worse_exit(rc, planned != VKS_EXIT_OK ? planned : VKS_EXIT_RUNTIME);
         goto out;
     }
-    rc = run_devices(v, vo, files, posers, nfiles, devs, ndev, dev_ids, nsplit, rc);
-    rc = finish_run(v, files, nfiles, devs, ndev, rc);
+    rc = run_devices(v, vo, files, posers, nfiles, devs, jd, ndev, dev_ids, nsplit, rc);
+    rc = finish_run(v, jd, ndev, rc);
 out:
     for (int k = 0; devs && k < ndev; k++)
         vks_validate_device_free(&devs[k], nfiles);
-    free(devs);
+    free(devs), free(jd);
     vks_validate_golden_free(v->golden);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {

@@ -1,8 +1,8 @@
 /* vkskin validate's parts around the library's engine (vkskin/validate.h): the run of one
  * device (validate_run.c: the inputs built from the posers, one vks_validate_run call, the heat
- * maps), golden folders (validate_golden.c), --sample's option and words (validate_sample.c)
- * and the reports written from the results (validate_report.c); cmd_validate.c parses the
- * options, runs every device and prints. */
+ * maps), golden folders (validate_golden.c), --sample's option (validate_sample.c) and the
+ * report files asked of the library's writers (validate_report.c); cmd_validate.c parses the
+ * options, runs every device and prints the library's text (vks_validate_write_text). */
 #ifndef VKSKIN_CLI_VALIDATE_H
 #define VKSKIN_CLI_VALIDATE_H
 
@@ -36,7 +36,6 @@ typedef struct vdevice {
     char **heatmap_missing;   /* per file: why it has none (--report only), or NULL */
     vks_cli_crowd_split_stats split; /* clips across several contexts: what each did */
     vks_cli_shares shares;    /* what each context of a split took (batch or clips) */
-    char reduction_text[320]; /* --sample: the reduction check's JUnit message */
 } vdevice;
 
 typedef struct vrun {
@@ -73,10 +72,6 @@ enum { VKS_SAMPLE_DEFAULT_SEED = 41 };
 
 /* The setter of --sample and --sample-seed (cli_options.h; field: the vsample). */
 int vks_validate_sample_set(void *field, const vks_cli_option *opt, const char *v);
-/* "N of M instances of each file (seed S)" style text, JSON and the JUnit property. */
-void vks_validate_sample_said(const vsample *o, const vinput *files, int nfiles, char *out, size_t size);
-/* What was sampled and the reduction check's outcome, printed. */
-void vks_validate_sample_report(const vsample *o, const vinput *files, int nfiles, const vdevice *d);
 
 /* ---- golden folders (validate_golden.c) ---- */
 
@@ -104,21 +99,18 @@ typedef struct vreport_opts {
     const char *report_dir;  /* --report DIR */
     const char *against;
     const char *command;
-    double tolerance_scale, nmse;
-    int exit_code;
-    const char *sample;      /* --sample: what was compared (NULL: every instance) */
 } vreport_opts;
 
-/* Writes the JUnit file and the HTML report from every device's results; a failure to write
- * is printed and returned as VKS_EXIT_RUNTIME. */
-int vks_validate_reports(const vreport_opts *o, vdevice *devs, int ndev, int nfiles);
+/* Writes the JUnit file and the report folder of r (every device's results, the run's verdict)
+ * through the library; a failure to write is printed and returned as VKS_EXIT_RUNTIME. */
+int vks_validate_reports(const vreport_opts *o, const vks_validate_result *r);
 /* Before any work: refuses (vks_cli_refuse_input, exit 2) a report file that is one of the
  * inputs: the JUnit file, and in the report folder index.html, three.min.js and the heat maps. */
 int vks_validate_reports_refuse_inputs(const vreport_opts *o, const vks_output_inputs *in);
 /* Makes the folder an option names unless it exists; prints why not (exit 5). */
 int vks_validate_make_dir(const char *option, const char *dir);
-/* Draws the heat map of file f's worst instance into the report folder (name in d->heatmaps);
- * prints why not when it cannot. */
+/* Draws the heat map of file f's worst instance into the report folder through the library
+ * (name in d->heatmaps, or why none in d->heatmap_missing); prints why not when it cannot. */
 void vks_validate_heatmap(const vrun *r, vks_gpu *gpu, vdevice *d, int f);
 
 #endif

@@ -1,4 +1,5 @@
-/* validate --sample N|P%: the option, and what a sampled run says (text, JSON, JUnit). The
+/* validate --sample N|P%: the option (what a sampled run says, in text, JSON and JUnit, is
+ * the library's: src/check/validate_text.c). The
  * sample and the bound are the library's (src/check/validate_bound.c): the CPU reference
  * compares a seeded sample of each file's instances in full, and every chunk's GPU reduction
  * (compute/reduce.comp) is held to what the host can vouch for cheaply about the instances it
@@ -42,42 +43,4 @@ int vks_validate_sample_set(void *field, const vks_cli_option *opt, const char *
     o->on = 1;
     o->percent = percent ? x : 0, o->count = percent ? 0 : (uint32_t)x;
     return 1;
-}
-
-void vks_validate_sample_said(const vsample *o, const vinput *files, int nfiles, char *out, size_t size)
-{
-    uint64_t compared = 0, all = 0;
-    for (int k = 0; k < nfiles; k++)
-        compared += files[k].sampled_count, all += files[k].frames ? files[k].poses / files[k].frames : 0;
-    char asked[48];
-    if (o->percent > 0)
-        snprintf(asked, sizeof asked, "%g%%", o->percent);
-    else
-        snprintf(asked, sizeof asked, "%u", o->count);
-    snprintf(out, size, "%llu of %llu instances compared with the reference (--sample %s, seed %llu); the GPU's "
-             "reduction of every chunk checked", (unsigned long long)compared, (unsigned long long)all, asked,
-             (unsigned long long)o->seed);
-}
-
-static void sample_print(const vsample *o, const vinput *files, int nfiles, const vdevice *d)
-{
-    char said[400];
-    vks_validate_sample_said(o, files, nfiles, said, sizeof said);
-    printf("sampled: %s\n", said);
-    for (int k = 0; k < nfiles; k++) {
-        const vinput *f = &files[k];
-        uint32_t instances = f->frames ? f->poses / f->frames : 0, shown = 0;
-        printf("  %s: instances", f->path);
-        for (uint32_t i = 0; f->sampled && i < instances && shown < 12; i++)
-            if (f->sampled[i])
-                printf("%s %u", shown++ ? "," : "", i);
-        printf("%s\n", f->sampled_count > shown ? ", ..." : "");
-    }
-    printf("  gpu reduction: %s  %s\n", d->lib.reduction_check,
-           d->lib.bound_failures == 0 && d->lib.bound_checked > 0 ? "PASS" : "FAIL");
-}
-
-void vks_validate_sample_report(const vsample *o, const vinput *files, int nfiles, const vdevice *d)
-{
-    sample_print(o, files, nfiles, d);
 }
