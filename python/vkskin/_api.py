@@ -19,7 +19,7 @@ from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
 __all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
-           "Deformed", "version", "has_gpu"]
+           "convert", "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
 PathLike = Union[str, "os.PathLike[str]"]
@@ -584,3 +584,27 @@ def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] =
         error.summary = summary
         raise error
     return summary
+
+
+def convert(model: Union[Model, PathLike], out: PathLike, *, clips: Optional[List[PathLike]] = None,
+            fps: float = 0.0, clip_fps: float = 0.0, clip_duration: float = 0.0,
+            max_input_mb: int = 2048) -> Dict[str, Any]:
+    """Writes a model and its clip files as glTF 2.0 (.glb, or .gltf with the buffer embedded),
+    as ``vkskin convert IN OUT --clip FILE[#name] ...`` does (the library's convert.h).
+
+    model: a Model or a path (read as read() does). clips: clip sources in order, "FILE" for
+    every clip of the file or "FILE#name" (or "#index") for one; each is bound to the model and
+    refused (a vkskin.Error naming the source) when it drives none of its nodes nor morph
+    weights. fps: the rate tracks glTF cannot play as stored are sampled at (0: 30); clip_fps,
+    clip_duration: for clip formats that store none (--clip-fps, --clip-duration).
+
+    Returns the writer's report as a dict (meshes, joints, nodes, skins, animations,
+    channels_kept, channels_resampled, ..., bytes) with "notes": the notes and warnings the
+    vkskin program prints after "vkskin: " (tracks left out, the summary line, textures kept
+    by name). The GIL is released while it runs.
+    """
+    if not isinstance(model, Model):
+        model = read(model, max_input_mb=max_input_mb)
+    sources = [os.fspath(c) for c in (clips or [])]
+    return _vkskin.convert(model, os.fspath(out), sources, float(fps), float(clip_fps), float(clip_duration),
+                           int(max_input_mb))

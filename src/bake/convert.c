@@ -19,13 +19,12 @@ struct vks_convert_clips {
     size_t set_cap;
 };
 
-/* The failure said (ERROR) and recorded: words as the vkskin program prints them, err their
- * gist under source. */
-static vks_result refuse(const vks_convert_options *o, vks_result code, const char *source, vks_error *err,
-                         const char *words)
+/* The failure said (ERROR) and recorded: err holds the words the vkskin program prints (they
+ * name the clip file or source), cut to its message's size. */
+static vks_result refuse(const vks_convert_options *o, vks_result code, vks_error *err, const char *words)
 {
     vks__log(&o->logger, VKS_LOG_ERROR, "%s", words);
-    return vks_error_set(err, code, VKS_NO_OFFSET, source ? source : "", "%s", words);
+    return vks_error_set(err, code, VKS_NO_OFFSET, "", "%s", words);
 }
 
 /* Room for one more clip: three arrays in step, each grown from the same capacity. */
@@ -60,7 +59,7 @@ static vks_result add_clip(vks_convert_clips *cc, const vks_clip *clip, const vk
 {
     if (!grow_clips(cc)) {
         free(name);
-        return refuse(o, VKS_ERR_NOMEM, label, err, "out of memory");
+        return refuse(o, VKS_ERR_NOMEM, err, "out of memory");
     }
     char msg[512];
     vks_clip_binding *b = &cc->bindings[cc->count];
@@ -77,7 +76,7 @@ static vks_result add_clip(vks_convert_clips *cc, const vks_clip *clip, const vk
         vks_clip_binding_free(b);
         free(name);
         snprintf(msg, sizeof msg, "%s: the clip drives none of the model's nodes nor morph weights", label);
-        return refuse(o, VKS_ERR_INVALID, label, err, msg);
+        return refuse(o, VKS_ERR_INVALID, err, msg);
     }
     if (b->unmatched_tracks)
         vks__log(&o->logger, VKS_LOG_INFO, "%s: note: %u of the %u tracks drive no node of this model and are left out",
@@ -117,7 +116,7 @@ static vks_result read_set(vks_convert_clips *cc, const char *path, const vks_sk
     if (!sets) {
         vks_clip_set_free(*out);
         *out = NULL;
-        return refuse(o, VKS_ERR_NOMEM, path, err, "out of memory");
+        return refuse(o, VKS_ERR_NOMEM, err, "out of memory");
     }
     cc->sets = sets;
     cc->sets[cc->set_count++] = *out;
@@ -131,7 +130,7 @@ static vks_result read_source(vks_convert_clips *cc, const char *arg, const vks_
     const char *hash = strrchr(arg, '#');
     char *path = hash ? strndup(arg, (size_t)(hash - arg)) : strdup(arg);
     if (!path)
-        return refuse(o, VKS_ERR_NOMEM, arg, err, "out of memory");
+        return refuse(o, VKS_ERR_NOMEM, err, "out of memory");
     vks_clip_set *set = NULL;
     vks_result r = read_set(cc, path, skin, o, &set, err);
     if (r == VKS_OK && hash) {
@@ -139,7 +138,7 @@ static vks_result read_source(vks_convert_clips *cc, const char *arg, const vks_
         if (k < 0) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s: no clip named '%s' (the file has %u)", path, hash + 1, set->clip_count);
-            r = refuse(o, VKS_ERR_INVALID, arg, err, msg);
+            r = refuse(o, VKS_ERR_INVALID, err, msg);
         } else {
             r = add_clip(cc, &set->clips[k], skin, arg,
                          set->clips[k].name[0] ? NULL : vks_clip_unnamed_name(path, (uint32_t)k, set->clip_count), o,
@@ -151,7 +150,7 @@ static vks_result read_source(vks_convert_clips *cc, const char *arg, const vks_
         size_t n = strlen(path) + strlen(own) + 3;
         char *label = malloc(n);
         if (!label) {
-            r = refuse(o, VKS_ERR_NOMEM, arg, err, "out of memory");
+            r = refuse(o, VKS_ERR_NOMEM, err, "out of memory");
             break;
         }
         snprintf(label, n, "%s#%s", path, own[0] ? own : "0");
@@ -195,7 +194,7 @@ vks_result vks_convert_clips_read(const vks_skin *skin, const char *const *sourc
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "convert", "no skin, or no sources for %u", count);
     vks_convert_clips *cc = calloc(1, sizeof *cc);
     if (!cc)
-        return refuse(o, VKS_ERR_NOMEM, "convert", err, "out of memory");
+        return refuse(o, VKS_ERR_NOMEM, err, "out of memory");
     vks_result r = VKS_OK;
     for (uint32_t k = 0; r == VKS_OK && k < count; k++)
         r = read_source(cc, sources[k], skin, o, err);
