@@ -89,6 +89,8 @@ static PyMethodDef methods[] = {
      "bake_job.h's run: (summary dict, first error logged)"},
     {"convert", (PyCFunction)(void (*)(void))vkspy_convert, METH_VARARGS | METH_KEYWORDS,
      "convert.h's job: the report (dict, its notes a list)"},
+    {"render", (PyCFunction)(void (*)(void))vkspy_render, METH_VARARGS | METH_KEYWORDS,
+     "render.h's contact sheet as a PNG: (width, height, cells, device)"},
     {"version", version, METH_NOARGS, "the library's version string"},
     {"has_gpu", has_gpu, METH_NOARGS, "whether the library was built with the GPU engine"},
     {"cpu_fast_path", cpu_fast_path, METH_NOARGS, "the fast CPU engine's kernel"},
