@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-typedef struct vks_convert_options {
+typedef struct vks_convert_options { /* Since 0.8; zeroed: defaults, silent */
     vks_read_options read;  /* the clip files' readers: clip.fps, clip.duration (formats that store
                                none), file access (file.read; file.max_size: the largest clip
                                file, default 2 GiB), glTF's gltf.root */
@@ -42,7 +42,7 @@ typedef struct vks_convert_options {
                                vkskin program: "(--max-input-mb N)"); NULL: none */
 } vks_convert_options;
 
-/* The clips of a conversion: the clip files read, each clip bound to the skin. */
+/* The clips of a conversion: the clip files read, each clip bound to the skin. Since 0.8. */
 typedef struct vks_convert_clips vks_convert_clips;
 
 /* Reads the clip sources in order: "FILE" takes every clip of the file (pose JSON, a .json,

@@ -128,6 +128,8 @@ typedef struct vks_render_cells {
                                       holds, at least one instance (0: 32 MiB) */
 } vks_render_cells;
 
+/* At most so many cells in one sheet (vkskin render's limit too). Since 0.8. */
+#define VKS_RENDER_MAX_CELLS (1u << 20)
 /* Draws the sheet of every cell (their sum, at most VKS_RENDER_MAX_CELLS) into r, a part at a
  * time (vks_render_crowd_part): a part holds at most part_bytes of outputs and 4096 cells, its
  * crowd made for it, or re-aimed (vks_crowd_set_instance) when its instances have the models of
@@ -135,7 +137,6 @@ typedef struct vks_render_cells {
  * one drawn at once. gpu: the context r was made on. VKS_ERR_INVALID for skins, counts or
  * models missing, or more cells than VKS_RENDER_MAX_CELLS; the crowd's and the renderer's errors
  * otherwise. Since 0.8. */
-#define VKS_RENDER_MAX_CELLS (1u << 20)
 VKS_API vks_result vks_render_sheet(vks_render *r, vks_gpu *gpu, const vks_render_cells *cells, vks_error *err);
 
 /* The last image as an 8-bit RGBA PNG at path (vat_write.h's vks_png_write: a temporary name
@@ -143,10 +144,11 @@ VKS_API vks_result vks_render_sheet(vks_render *r, vks_gpu *gpu, const vks_rende
  * VKS_ERR_IO naming path. Since 0.8. */
 VKS_API vks_result vks_render_write_png(const vks_render *r, const char *path, vks_error *err);
 
-/* A whole contact sheet in one call: the skins uploaded, a renderer made, instances cells per
- * model posed procedurally (seed, at time) drawn, the PNG written, everything freed. With
+/* A whole contact sheet in one call (Since 0.8): the skins uploaded, a renderer made,
+ * instances cells per model posed procedurally (seed, at time) drawn, the PNG written,
+ * everything freed. With
  * several skins and columns 0, one row of instances cells per skin (so characters compare side
- * by side); one skin: vks_render_grid's. gpu must be made with will_render (gpu.h). Since 0.8. */
+ * by side); one skin: vks_render_grid's. gpu must be made with will_render (gpu.h). */
 typedef struct vks_render_sheet_job {
     const vks_skin *const *skins;  /* validated */
     uint32_t skin_count;           /* >= 1 */

@@ -166,7 +166,8 @@ vks_result vks_render_sheet_png(vks_gpu *gpu, const vks_render_sheet_job *job, v
     if (res == VKS_OK)
         res = vks_render_create(gpu, &d, &r, err);
     if (res == VKS_OK) {
-        vks_render_cells c = {.skins = job->skins, .skin_count = job->skin_count, .counts = counts, .models = models, .time = job->time, .seed = job->seed};
+        vks_render_cells c = {.skins = job->skins, .skin_count = job->skin_count, .counts = counts,
+                              .models = models, .time = job->time, .seed = job->seed};
         res = vks_render_sheet(r, gpu, &c, err);
     }
     if (res == VKS_OK)
