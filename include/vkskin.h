@@ -20,6 +20,7 @@
  *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
  *      outputs never destroy what they replace                             (output.h)
  *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
+ *        and clip files read, bound and written as vkskin convert does     (convert.h)
  *   7. free:     vks_skin_free(skin)
  *
  * Versions: VKSKIN_VERSION_MAJOR/MINOR/PATCH and vks_version() (version.h). Every function is
@@ -55,5 +56,6 @@
 #include "vkskin/bake_job.h"
 #include "vkskin/deform_run.h"
 #include "vkskin/gltf.h"
+#include "vkskin/convert.h"
 
 #endif

@@ -38,3 +38,9 @@ add_test(NAME cli_render_axes COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_render
          ${VKSKIN_REAL_DATASETS})
 set_tests_properties(cli_render_axes PROPERTIES SKIP_RETURN_CODE 77 LABELS "cli;gpu" TIMEOUT 120
   ENVIRONMENT "VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+
+# The sheet as library calls (vks_render_sheet a part at a time, vks_render_write_png,
+# vks_render_sheet_png): the same picture however the cells are split into parts.
+vks_add_test(NAME test_render_sheet SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_render_sheet.c LABELS gpu)
+target_link_libraries(test_render_sheet PRIVATE vks_gpu_check)
+set_tests_properties(test_render_sheet PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")

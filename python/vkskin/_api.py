@@ -19,7 +19,7 @@ from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
 __all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
-           "Deformed", "version", "has_gpu"]
+           "convert", "render", "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
 PathLike = Union[str, "os.PathLike[str]"]
@@ -598,3 +598,46 @@ def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] =
         error.summary = summary
         raise error
     return summary
+
+
+def convert(model: Union[Model, PathLike], out: PathLike, *, clips: Optional[List[PathLike]] = None,
+            fps: float = 0.0, clip_fps: float = 0.0, clip_duration: float = 0.0,
+            max_input_mb: int = 2048) -> Dict[str, Any]:
+    """Writes a model and its clip files as glTF 2.0 (.glb, or .gltf with the buffer embedded),
+    as ``vkskin convert IN OUT --clip FILE[#name] ...`` does (the library's convert.h).
+
+    model: a Model or a path (read as read() does). clips: clip sources in order, "FILE" for
+    every clip of the file or "FILE#name" (or "#index") for one; each is bound to the model and
+    refused (a vkskin.Error naming the source) when it drives none of its nodes nor morph
+    weights. fps: the rate tracks glTF cannot play as stored are sampled at (0: 30); clip_fps,
+    clip_duration: for clip formats that store none (--clip-fps, --clip-duration).
+
+    Returns the writer's report as a dict (meshes, joints, nodes, skins, animations,
+    channels_kept, channels_resampled, ..., bytes) with "notes": the notes and warnings the
+    vkskin program prints after "vkskin: " (tracks left out, the summary line, textures kept
+    by name). The GIL is released while it runs.
+    """
+    if not isinstance(model, Model):
+        model = read(model, max_input_mb=max_input_mb)
+    sources = [os.fspath(c) for c in (clips or [])]
+    return _vkskin.convert(model, os.fspath(out), sources, float(fps), float(clip_fps), float(clip_duration),
+                           int(max_input_mb))
+
+
+def render(model: Union[Model, PathLike, List[Union[Model, PathLike]]], out_png: PathLike, *, instances: int = 1,
+           seed: int = 1, time: float = 0.0, size: Tuple[int, int] = (640, 360), columns: int = 0,
+           device: Union[int, str, None] = None, validation: bool = False) -> Dict[str, Any]:
+    """Draws ``instances`` procedurally posed instances of each model on the GPU into a PNG
+    contact sheet, as ``vkskin render FILE... --instances N --seed S --time T --size WxH
+    [--columns C] --out PNG`` does (the library's vks_render_sheet_png): one cell each, lit,
+    seen by one camera per model; several models make one row each unless ``columns`` says.
+
+    model: a Model, a path, or a list of them. A context that can draw (a queue family with
+    graphics) is made on ``device`` for the call. Returns {"width", "height", "cells",
+    "device", "validation_messages"}; raises vkskin.NoDeviceError without a Vulkan device.
+    """
+    models = model if isinstance(model, list) else [model]
+    read_models = [m if isinstance(m, Model) else read(m) for m in models]
+    width, height = size
+    return _vkskin.render(read_models, os.fspath(out_png), int(instances), int(seed), float(time), int(width),
+                          int(height), int(columns), device, bool(validation))

@@ -1,5 +1,5 @@
 /* vkskin convert IN OUT.glb|OUT.gltf [--clip FILE[#name] ...]: the model (any format vkskin
- * reads) and its clips as glTF 2.0 (include/vkskin/gltf.h), for Blender, three.js and any
+ * reads) and its clips as glTF 2.0 (include/vkskin/convert.h, gltf.h), for Blender, three.js and any
  * glTF viewer. */
 #include <stddef.h>
 #include <stdlib.h>
@@ -7,147 +7,7 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "core/vec.h"
-
-typedef struct convert_clips {
-    vks_clip_set **sets;
-    vks_gltf_clip *list;
-    vks_clip_binding *bindings;
-    char **names; /* per entry: the animation's name when the clip has none (owned), or NULL */
-    uint32_t set_count, count, cap;
-    size_t set_cap;
-} convert_clips;
-
-/* name: the animation's name for a clip without one (taken over), or NULL. */
-static int add_clip(convert_clips *cc, const vks_clip *clip, const vks_skin *skin, const char *label, char *name)
-{
-    if (cc->count == cc->cap) {
-        /* three arrays in step: each grows from the same capacity, which counts once all have */
-        size_t cap_l = cc->cap, cap_b = cc->cap, cap_n = cc->cap;
-        vks_gltf_clip *l = vks__grow_array(NULL, cc->list, cc->count, &cap_l, 1, sizeof *l, 8);
-        if (l)
-            cc->list = l;
-        vks_clip_binding *b = vks__grow_array(NULL, cc->bindings, cc->count, &cap_b, 1, sizeof *b, 8);
-        if (b)
-            cc->bindings = b;
-        char **nm = vks__grow_array(NULL, cc->names, cc->count, &cap_n, 1, sizeof *nm, 8);
-        if (nm)
-            cc->names = nm;
-        if (!l || !b || !nm) {
-            free(name);
-            fprintf(stderr, "vkskin: out of memory\n");
-            return 0;
-        }
-        /* the list points into the bindings, which may have moved: a file of more than 8
-           clips (RobotExpressive's 14) left the first 8 pointing at freed memory */
-        for (uint32_t i = 0; i < cc->count; i++)
-            cc->list[i].binding = &cc->bindings[i];
-        cc->cap = (uint32_t)cap_l;
-    }
-    vks_error err = {0};
-    char msg[512];
-    vks_clip_binding *b = &cc->bindings[cc->count];
-    if (vks_clip_bind(clip, skin, b, &err) != VKS_OK) {
-        fprintf(stderr, "vkskin: %s: %s\n", label, vks_error_format(&err, NULL, msg, sizeof msg));
-        free(name);
-        return 0;
-    }
-    uint32_t morph_meshes = 0; /* a clip of morph weights only is a clip too */
-    if (vks_clip_morph_meshes(clip, skin, &morph_meshes, &err) != VKS_OK) {
-        fprintf(stderr, "vkskin: %s: %s\n", label, vks_error_format(&err, NULL, msg, sizeof msg));
-        vks_clip_binding_free(b);
-        free(name);
-        return 0;
-    }
-    if (b->bound_tracks == 0 && morph_meshes == 0) {
-        fprintf(stderr, "vkskin: %s: the clip drives none of the model's nodes nor morph weights\n", label);
-        vks_clip_binding_free(b);
-        free(name);
-        return 0;
-    }
-    if (b->unmatched_tracks)
-        fprintf(stderr, "vkskin: %s: note: %u of the %u tracks drive no node of this model and are left out\n", label,
-                b->unmatched_tracks, clip->track_count);
-    cc->names[cc->count] = name;
-    cc->list[cc->count++] = (vks_gltf_clip){clip, b, name};
-    return 1;
-}
-
-/* Reads one --clip FILE[#name] and binds its clips (or the one named) to skin. */
-static int load_clip_file(convert_clips *cc, const char *arg, const vks_skin *skin, const vks_read_options *ropt)
-{
-    char path[4096];
-    const char *hash = strrchr(arg, '#'), *name = NULL;
-    size_t n = hash ? (size_t)(hash - arg) : strlen(arg);
-    if (n >= sizeof path) {
-        fprintf(stderr, "vkskin convert: clip path too long\n");
-        return 0;
-    }
-    memcpy(path, arg, n);
-    path[n] = 0;
-    if (hash)
-        name = hash + 1;
-    size_t size = 0;
-    uint8_t *bytes = vks_cli_read_file(path, &size);
-    if (!bytes)
-        return 0;
-    vks_clip_set *set = vks_cli_read_clips(NULL, path, bytes, size, skin, ropt);
-    free(bytes);
-    if (!set)
-        return 0;
-    vks_clip_set **sets = vks__grow_array(NULL, cc->sets, cc->set_count, &cc->set_cap, 1, sizeof *sets, 4);
-    if (!sets) {
-        vks_clip_set_free(set);
-        return 0;
-    }
-    cc->sets = sets;
-    cc->sets[cc->set_count++] = set;
-    if (name) {
-        int32_t k = vks_clip_set_find(set, name);
-        if (k < 0) {
-            fprintf(stderr, "vkskin: %s: no clip named '%s' (the file has %u)\n", path, name, set->clip_count);
-            return 0;
-        }
-        return add_clip(cc, &set->clips[k], skin, arg,
-                        set->clips[k].name[0] ? NULL : vks_clip_unnamed_name(path, (uint32_t)k, set->clip_count));
-    }
-    for (uint32_t k = 0; k < set->clip_count; k++) {
-        char label[4200];
-        snprintf(label, sizeof label, "%s#%s", path, set->clips[k].name[0] ? set->clips[k].name : "0");
-        if (!add_clip(cc, &set->clips[k], skin, label,
-                      set->clips[k].name[0] ? NULL : vks_clip_unnamed_name(path, k, set->clip_count)))
-            return 0;
-    }
-    return 1;
-}
-
-/* A clip that moves a mesh's skin-space node (RenderWare's atomic frame) or one of its
- * ancestors: vkskin's deformation takes that motion out (the skin space follows the node), the
- * glTF, whose skin space is fixed at bind, shows it (gltf.h). Said once per clip. */
-static void note_space_motion(const vks_skin *skin, const convert_clips *cc)
-{
-    for (uint32_t i = 0; i < cc->count; i++)
-        for (uint32_t m = 0; m < skin->mesh_count; m++) {
-            int32_t n = skin->meshes[m].space_node;
-            while (n >= 0 && cc->bindings[i].track_of_node[n] < 0 && cc->list[i].clip->space == VKS_CLIP_LOCAL)
-                n = skin->nodes[n].parent;
-            if (n >= 0) {
-                fprintf(stderr, "vkskin: note: the clip \"%s\" moves node \"%s\", which carries the skin space of mesh "
-                                "%u: glTF players show that motion, vkskin's deform takes it out\n",
-                        cc->list[i].name ? cc->list[i].name : cc->list[i].clip->name, skin->nodes[n].name, m);
-                break;
-            }
-        }
-}
-
-static void free_clips(convert_clips *cc)
-{
-    for (uint32_t i = 0; i < cc->count; i++)
-        vks_clip_binding_free(&cc->bindings[i]), free(cc->names[i]);
-    for (uint32_t i = 0; i < cc->set_count; i++)
-        vks_clip_set_free(cc->sets[i]);
-    free(cc->sets), free(cc->list), free(cc->bindings), free(cc->names);
-}
+#include "vkskin/convert.h"
 
 /* --fps, --clip-duration, --clip-fps: a number > 0 (and at most 1e6). */
 static int set_positive(void *field, const vks_cli_option *o, const char *text)
@@ -208,33 +68,12 @@ const vks_cli_command vks_cli_cmd_convert = {
     .run = vks_cmd_convert,
 };
 
-/* One warning per texture name the glTF keeps only by name (a .tga, .dds, a dictionary entry):
- * the file is valid, but a viewer shows the base colour until someone converts the texture. */
-static void warn_textures_by_name(const char *in, const vks_skin *skin)
-{
-    for (uint32_t i = 0; i < skin->material_count; i++) {
-        char name[512], other[512];
-        if (vks_gltf_material_texture(skin, i, name, sizeof name) != VKS_GLTF_TEXTURE_BY_NAME)
-            continue;
-        uint32_t j = 0;
-        while (j < i && !(vks_gltf_material_texture(skin, j, other, sizeof other) == VKS_GLTF_TEXTURE_BY_NAME &&
-                          !strcmp(name, other)))
-            j++;
-        if (j < i)
-            continue;
-        fprintf(stderr,
-                "vkskin: warning: %s: texture \"%s\" (material %u \"%s\") is not a PNG or JPEG image glTF can hold or "
-                "reference: kept by name in the material's extras.vkskin.base_texture\n",
-                in, name, i, skin->materials[i].name);
-    }
-}
-
 int vks_cmd_convert(int argc, char **argv)
 {
     vks_read_options ropt = {0};
     convert_opts co = {0};
     int nfiles = 0, rc = VKS_EXIT_OK;
-    convert_clips cc = {0};
+    vks_convert_clips *cc = NULL;
     vks_skin *skin = NULL;
     co.clips.items = calloc((size_t)argc + 1, sizeof *co.clips.items);
     if (!co.clips.items)
@@ -296,33 +135,26 @@ int vks_cmd_convert(int argc, char **argv)
         rc = VKS_EXIT_INPUT;
         goto out;
     }
-    for (uint32_t k = 0; k < nclips; k++)
-        if (!load_clip_file(&cc, clip_args[k], skin, &ropt)) {
+    for (uint32_t k = 0; k < nclips; k++) { /* FILE of FILE#name: a path the system can open */
+        const char *hash = strrchr(clip_args[k], '#');
+        if ((hash ? (size_t)(hash - clip_args[k]) : strlen(clip_args[k])) >= 4096) {
+            fprintf(stderr, "vkskin convert: clip path too long\n");
             rc = VKS_EXIT_INPUT;
             goto out;
         }
-    note_space_motion(skin, &cc);
-    vks_gltf_report rep;
-    vks_result r = vks_gltf_write_skin(outp, skin, cc.list, cc.count, &gopt, &rep, &err);
-    if (r != VKS_OK) {
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, r == VKS_ERR_IO ? NULL : in, msg, sizeof msg));
-        rc = vks_cli_exit_code(r);
+    }
+    /* the library reads, binds and writes; its notes, warnings and failures are printed as said */
+    vks_convert_options copt = {.read = ropt, .logger = {vks_log_stderr, NULL}, .limit_hint = "(--max-input-mb N)"};
+    copt.read.file.max_size = vks_cli_max_input_bytes;
+    if (vks_convert_clips_read(skin, clip_args, nclips, &copt, &cc, &err) != VKS_OK) {
+        rc = VKS_EXIT_INPUT;
         goto out;
     }
-    fprintf(stderr,
-            "vkskin: %s -> %s: %u mesh(es), %u joint(s), %u node(s), %u animation(s) (%u channel(s) with their own "
-            "keys, %u sampled at %g fps)%s, %u UV set(s), %u material(s), %u image(s), %llu bytes\n",
-            in, outp, rep.meshes, rep.joints, rep.nodes, rep.animations, rep.channels_kept, rep.channels_resampled,
-            gopt.fps > 0 ? gopt.fps : 30.0, rep.skeleton_copies > 1 ? ", one skeleton per skin space" : "",
-            rep.uv_sets, rep.materials, rep.images, (unsigned long long)rep.bytes);
-    if (rep.weights_normalised)
-        fprintf(stderr, "vkskin: note: %u vertices' stored weights did not sum to 1; glTF's are normalised\n",
-                rep.weights_normalised);
-    if (rep.normals_replaced)
-        fprintf(stderr, "vkskin: note: %u zero normals written as +Y (glTF normals are unit)\n", rep.normals_replaced);
-    warn_textures_by_name(in, skin);
+    vks_result r = vks_convert_write(outp, in, skin, cc, &gopt, &copt, NULL, &err);
+    if (r != VKS_OK)
+        rc = vks_cli_exit_code(r);
 out:
-    free_clips(&cc);
+    vks_convert_clips_free(cc);
     vks_skin_free(skin);
     free(co.clips.items);
     return rc;

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "cli_crowd.h"
 #include "cli_gpu.h"
-#include "cli_png.h"
 #include "cli_progress.h"
 #include "vkskin/render.h"
 
@@ -80,35 +79,25 @@ const vks_cli_command vks_cli_cmd_render = {
     .run = vks_cmd_render,
 };
 
-/* A sheet is drawn a part of its cells at a time, one crowd holding one part's instances
- * (vks_render_crowd_part), so the memory the crowd takes (its outputs are 24 bytes a vertex,
- * host memory on a CPU device such as lavapipe) stays that of one part whatever --instances
- * asks for: a part holds at most PART_BYTES of outputs (at least one instance) and
- * PART_CELLS cells. The picture is the same as drawn at once. */
-#define PART_BYTES (32ull << 20)
-#define PART_CELLS 4096u
-
 /* What the sheet is drawn from: every file's model, uploaded together, the posers (clips or
- * the pose file) and the clips uploaded for the crowd; the crowd of the part being drawn. */
+ * the pose file) and the clips uploaded for the crowd; the library draws it a part at a time
+ * (vks_render_sheet). */
 typedef struct sheet {
     vks_skin **skins;
     int count;
     vks_gpu *gpu;
     vks_gpu_models *models;
-    vks_crowd *crowd;
-    uint32_t crowd_n;         /* its instance count */
-    uint32_t *crowd_models;   /* its instances' models: a part with the same ones re-aims it */
-    vks_instance *inst; /* the part's instances */
-    vks_affine *locals;       /* a pose file's locals of one instance */
     vks_render *render;
     vks_cli_poser *posers;
     vks_cli_gpu_clips clips;
+    const vks_cli_pose *pose;
+    uint32_t frame;    /* a pose file's frame shown */
+    vks_cli_progress progress;
 } sheet;
 
 static void sheet_free(sheet *s)
 {
     vks_render_destroy(s->render);
-    vks_crowd_destroy(s->crowd);
     vks_cli_gpu_clips_free(&s->clips);
     vks_gpu_models_free(s->models);
     vks_gpu_destroy(s->gpu);
@@ -116,7 +105,6 @@ static void sheet_free(sheet *s)
         vks_cli_poser_free(&s->posers[f]);
     for (int f = 0; f < s->count; f++)
         vks_skin_free(s->skins[f]);
-    free(s->crowd_models), free(s->inst), free(s->locals);
     free(s->posers);
     free(s->skins);
 }
@@ -136,98 +124,59 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
     }
     if (!pose->pose_file)
         return VKS_OK;
-    uint32_t most = 1;
-    for (int f = 0; f < s->count; f++) {
+    for (int f = 0; f < s->count; f++)
         if (!vks_cli_poser_init(&s->posers[f], s->skins[f], pose, (uint32_t)f))
             return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
-        most = s->skins[f]->node_count > most ? s->skins[f]->node_count : most;
-    }
-    if (!(s->locals = malloc(most * sizeof *s->locals)))
-        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the locals");
     return VKS_OK;
 }
 
-/* Cell g of the sheet: file f's instance j, files one after the other. */
-static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_instance *in)
+/* File f's instance j, its cell (vks_render_cells.instance): its clip, or the pose file's
+ * locals, or a procedural pose. */
+static void cell_instance(void *user, uint32_t f, uint32_t j, vks_instance *in)
 {
-    if (pose->anim) {
+    const sheet *s = user;
+    if (s->pose->anim) {
         vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
         return;
     }
     memset(in, 0, sizeof *in);
     in->model = f;
-    in->pose = pose->pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
-    in->seed = pose->seed;
+    in->pose = s->pose->pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
+    in->seed = s->pose->seed;
     in->pose_instance = j;
 }
 
-/* The crowd of cells [g0, g0 + n): the last part's crowd re-aimed when its instances have the
- * same models (no new buffers), else a new one; a pose file's locals set from the host. */
-static vks_result part_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame, uint32_t f0, uint32_t j0, uint32_t n,
-                             vks_error *err)
+/* A pose file's frame of file f's instance j (its last frame when it has fewer). */
+static void cell_locals(void *user, uint32_t f, uint32_t j, vks_affine *out)
 {
-    for (uint32_t k = 0, f = f0, j = j0; k < n; k++, j++) {
-        while (j >= vks_cli_model_instances(pose, f))
-            f++, j = 0;
-        cell_instance(s, pose, f, j, &s->inst[k]);
-    }
-    int reuse = s->crowd && s->crowd_n == n;
-    for (uint32_t k = 0; reuse && k < n; k++)
-        reuse = s->crowd_models[k] == s->inst[k].model;
-    vks_result r = VKS_OK;
-    for (uint32_t k = 0; reuse && r == VKS_OK && k < n; k++)
-        r = vks_crowd_set_instance(s->crowd, k, &s->inst[k], err);
-    if (!reuse) {
-        vks_crowd_destroy(s->crowd);
-        s->crowd = NULL;
-        vks_crowd_desc d = {.models = s->models, .instances = s->inst, .instance_count = n,
-                            .clips = pose->anim ? s->clips.gc : NULL};
-        r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
-        s->crowd_n = r == VKS_OK ? n : 0;
-        for (uint32_t k = 0; k < n; k++)
-            s->crowd_models[k] = s->inst[k].model;
-    }
-    for (uint32_t k = 0, f = f0, j = j0; r == VKS_OK && pose->pose_file && !pose->anim && k < n; k++, j++) {
-        while (j >= vks_cli_model_instances(pose, f))
-            f++, j = 0;
-        const vks_cli_poser *ps = &s->posers[f];
-        uint32_t last = ps->set.frame_count ? ps->set.frame_count - 1 : 0;
-        vks_cli_poser_locals(ps, j, frame < last ? frame : last, s->locals);
-        r = vks_crowd_set_locals(s->crowd, k, s->locals, err);
-    }
-    return r;
+    const sheet *s = user;
+    const vks_cli_poser *ps = &s->posers[f];
+    uint32_t last = ps->set.frame_count ? ps->set.frame_count - 1 : 0;
+    vks_cli_poser_locals(ps, j, s->frame < last ? s->frame : last, out);
 }
 
-/* Every cell, a part at a time: cell g is file f's instance j, files one after the other. */
-static vks_result draw_parts(sheet *s, const vks_cli_pose *pose, uint32_t frame, float time, uint32_t cells,
-                             vks_error *err)
+static void cell_progress(void *user, uint32_t drawn, uint32_t cells)
 {
-    uint32_t cap = cells < PART_CELLS ? cells : PART_CELLS;
-    s->inst = malloc((size_t)cap * sizeof *s->inst);
-    s->crowd_models = malloc((size_t)cap * sizeof *s->crowd_models);
-    if (!s->inst || !s->crowd_models)
+    (void)cells;
+    vks_cli_progress_set(&((sheet *)user)->progress, drawn, NULL);
+}
+
+/* Every cell, a part at a time (a sheet of many instances draws for a while: progress). */
+static vks_result draw_cells(sheet *s, const vks_cli_pose *pose, float time, uint32_t cells, vks_error *err)
+{
+    uint32_t *counts = malloc((size_t)s->count * sizeof *counts);
+    if (!counts)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the crowd");
-    vks_cli_progress progress; /* a sheet of many instances draws for a while */
-    vks_cli_progress_begin(&progress, "render", "instances", cells);
-    vks_result r = VKS_OK;
-    uint32_t f = 0, j = 0; /* the part's first cell */
-    for (uint32_t g0 = 0; r == VKS_OK && g0 < cells;) {
-        uint32_t n = 0, pf = f, pj = j;
-        for (uint64_t bytes = 0; g0 + n < cells && n < cap; n++, pj++) {
-            while (pj >= vks_cli_model_instances(pose, pf))
-                pf++, pj = 0;
-            uint64_t b = (uint64_t)s->skins[pf]->vertex_count * 24;
-            if (n && bytes + b > PART_BYTES)
-                break;
-            bytes += b;
-        }
-        r = part_crowd(s, pose, frame, f, j, n, err);
-        if (r == VKS_OK)
-            r = vks_render_crowd_part(s->render, s->crowd, time, g0, cells, err);
-        g0 += n, f = pf, j = pj;
-        vks_cli_progress_set(&progress, g0, NULL);
-    }
-    vks_cli_progress_end(&progress);
+    for (int f = 0; f < s->count; f++)
+        counts[f] = vks_cli_model_instances(pose, (uint32_t)f);
+    vks_render_cells c = {.skins = (const vks_skin *const *)s->skins, .skin_count = (uint32_t)s->count,
+                          .counts = counts, .models = s->models, .clips = pose->anim ? s->clips.gc : NULL,
+                          .time = time, .instance = cell_instance, .progress = cell_progress, .user = s,
+                          .locals = pose->pose_file && !pose->anim ? cell_locals : NULL};
+    vks_cli_progress_begin(&s->progress, "render", "instances", cells);
+    vks_result r = vks_render_sheet(s->render, s->gpu, &c, err);
+    vks_cli_progress_end(&s->progress);
+    free(counts);
     return r;
 }
 
@@ -235,7 +184,7 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
                         uint32_t columns, const vks_cli_pose *pose, const vks_read_options *ropt,
                         const vks_cli_gpu_opts *gopt)
 {
-    sheet s = {0};
+    sheet s = {.pose = pose};
     vks_error err = {0};
     char msg[512];
     int rc = VKS_EXIT_OK;
@@ -259,7 +208,7 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         sheet_free(&s);
         return rc;
     }
-    uint32_t frame = pose->frames ? pose->frames - 1 : 0;
+    uint32_t frame = s.frame = pose->frames ? pose->frames - 1 : 0;
     float time = pose->time + (float)frame / (pose->fps > 0 ? pose->fps : 30.0f); /* vks_pose_source_time's sum */
     vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
                          .height = h, .columns = columns ? columns : nfiles > 1 && !pose->crowd ? pose->instances : 0};
@@ -272,11 +221,8 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         (r = prepare_poses(&s, pose, &err)) == VKS_OK) {
         r = vks_render_create(s.gpu, &d, &s.render, &err);
         cannot_draw = r == VKS_ERR_UNSUPPORTED; /* no queue family with graphics */
-        if (r == VKS_OK && (r = draw_parts(&s, pose, frame, time, cells, &err)) == VKS_OK) {
-            uint32_t pw, ph;
-            const uint8_t *px = vks_render_pixels(s.render, &pw, &ph);
-            r = vks_cli_write_png(out, px, pw, ph, &err);
-        }
+        if (r == VKS_OK && (r = draw_cells(&s, pose, time, cells, &err)) == VKS_OK)
+            r = vks_render_write_png(s.render, out, &err);
     }
     if (r != VKS_OK) {
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));
@@ -327,8 +273,9 @@ int vks_cmd_render(int argc, char **argv)
     uint64_t cells = 0;
     for (uint32_t m = 0; m < pose.model_count; m++)
         cells += vks_cli_model_instances(&pose, m);
-    if (cells > 1u << 20) {
-        fprintf(stderr, "vkskin render: at most 1048576 cells (asked for %llu)\n", (unsigned long long)cells);
+    if (cells > VKS_RENDER_MAX_CELLS) {
+        fprintf(stderr, "vkskin render: at most %u cells (asked for %llu)\n", VKS_RENDER_MAX_CELLS,
+                (unsigned long long)cells);
         rc = VKS_EXIT_USAGE;
         goto done;
     }
