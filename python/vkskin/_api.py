@@ -18,7 +18,7 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
+__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "devices_text", "bake_vat", "validate", "bake", "bench",
            "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
@@ -62,9 +62,17 @@ def read_poses(model: Model, path: PathLike) -> np.ndarray:
 
 def devices() -> List[Dict[str, Any]]:
     """Vulkan devices: index, name, type, ids, limits and queue_families (each a dict with index,
-    count, graphics, compute, transfer, timestamp_bits), and the families vkskin uses. Empty
-    without a loader or a device."""
+    count, graphics, compute, transfer, timestamp_bits), the families vkskin uses, whether a
+    Context() without a device opens it ("default") and the launch shape a context starts with
+    there ("launch_shape": shape, source, reason; None without compute). The library's list
+    (devices.h), as ``vkskin devices`` shows it. Empty without a loader or a device."""
     return _vkskin.devices()
+
+
+def devices_text(json: bool = False) -> str:
+    """The text ``vkskin devices`` prints (json: ``vkskin devices --json``), written by the
+    library: "" (json: "[]") without a loader or a device."""
+    return _vkskin.devices_text(json)
 
 
 class Deformed:
