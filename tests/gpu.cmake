@@ -64,6 +64,9 @@ vks_add_test(NAME test_devices_lib SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test
 target_link_libraries(test_devices_lib PRIVATE vkskin_deps::cjson)
 set_tests_properties(test_devices_lib PROPERTIES TIMEOUT 120)
 
+# bench.h's text writers (the lines vkskin bench and bench --crowd print) on results made by hand
+vks_add_test(NAME test_bench_text SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_text.c LABELS cpu)
+
 # Which queue family batch work and rendering use, against the tables of real devices (the
 # H100's vulkaninfo, lavapipe, RADV, ANV): a pure function, no device needed.
 if(VKSKIN_GPU)
