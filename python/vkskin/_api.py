@@ -514,7 +514,7 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
 
 def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *, context: Optional[Context] = None,
           device: Union[int, str, None] = None, instances: int = 100, ref_instances: int = 0, threads: int = 0,
-          repeats: int = 5) -> Dict[str, Any]:
+          repeats: int = 5, print_text: bool = False) -> Dict[str, Any]:
     """Measures the engines on one model as ``vkskin bench MODEL --json`` does (the library's
     vks_bench_run) and returns that JSON as a dict: vertex-instances per second of the CPU
     reference, the fast CPU engine on ``threads`` threads (0: every core) and on one core per
@@ -525,7 +525,8 @@ def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
     times it, or ``context``), a vkskin.Context, or "cpu" for the CPU engines only (``--no-gpu``).
     instances are posed procedurally; the reference runs ref_instances of them (0: enough for
     ~2M vertex-instances); repeats: steady runs of each GPU engine. The GIL is released while it
-    runs. A context's queue runs one call at a time: other work on it waits.
+    runs. A context's queue runs one call at a time: other work on it waits. print_text: also
+    print the lines ``vkskin bench`` prints (the library's vks_bench_write_text) on stdout.
     """
     if instances < 1 or repeats < 1 or ref_instances < 0 or threads < 0:
         raise InvalidError(f"bench needs instances >= 1 and repeats >= 1, not {instances} and {repeats}", 7)
@@ -541,10 +542,13 @@ def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
         context_ms = (time.monotonic() - started) * 1e3
     try:
         ctx = None if engine == "cpu" else (context or own)
-        text = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms)
+        text, lines = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms,
+                                    print_text)
     finally:
         if own is not None:
             own.close()
+    if lines is not None:
+        print(lines, end="")
     return json.loads(text)
 
 
