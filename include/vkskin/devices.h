@@ -7,7 +7,7 @@
  *
  * STEP BY STEP
  *   1. the devices (any time; makes no context; opt NULL or the options contexts will get, for
- *      their launch_shape and cache folder; out is large (about 30 KB): allocate it):
+ *      their launch_shape and cache folder; out is large (about 20 KB): allocate it):
  *        vks_device_list *l = malloc(sizeof *l);
  *        vks_device_list_get(&gopt, l, &err)       VKS_ERR_NO_DEVICE without a loader or device
  *   2. show them: vks_device_list_write_text(l, stdout, &err) (`vkskin devices`), or
