@@ -5,7 +5,8 @@
  * creation, which the report gives as the context's), and calls vks_bench_run: the CPU
  * reference, the fast CPU engine on every core and on one core with each kernel this CPU has,
  * then the GPU's kernels, end to end and the device's ceilings. The report goes to OUT.json
- * (through a temporary name and a rename); a line per engine goes to stdout, and the run fails
+ * (through a temporary name and a rename); the lines `vkskin bench` prints go to stdout
+ * (vks_bench_write_text), and the run fails
  * where a figure is missing (a rate of 0, no per-core baseline line, nothing consumed).
  * Usage: bench_host OUT.json MODEL [--instances N] [--repeats R] [--no-gpu]
  * Exit: 0 measured, 1 an error or a figure missing, 77 no Vulkan device (without --no-gpu). */
@@ -52,26 +53,19 @@ static int write_report(const vks_bench_result *res, const char *path)
     return 1;
 }
 
-/* A line per engine; 0 where a figure the run promises is missing. */
+/* The lines `vkskin bench` prints, written by the library; 0 where a figure the run promises is
+ * missing. */
 static int report(const vks_bench_result *r)
 {
+    vks_error err = {0};
     int ok = r->ref_rate > 0 && r->fast_rate > 0 && r->per_core[0] > 0;
-    printf("cpu reference %.3f M vertex-instances/s, fast %.3f (%s kernel, %d threads)\n", r->ref_rate / 1e6,
-           r->fast_rate / 1e6, r->fast_kernel, r->threads);
-    for (int k = 0; k < VKS_BENCH_KERNELS; k++)
-        if (r->per_core[k] > 0)
-            printf("cpu fast, 1 core, %s kernel: %.3f M vertex-instances/s\n", vks_bench_kernel_name(k),
-                   r->per_core[k] / 1e6);
+    if (vks_bench_write_text(r, stdout, &err) != VKS_OK) {
+        fprintf(stderr, "bench_host: the text could not be written: %s\n", err.msg);
+        return 0;
+    }
     if (!r->gpu_ran)
         return ok;
     const vks_bench_gpu_result *g = &r->gpu;
-    printf("gpu %s: kernel %.3f M vertex-instances/s (x%.2f the plain kernel), end to end %.3f on %u thread(s), "
-           "launch shape %s (%s)\n",
-           g->device, vks_bench_rate(r, g->kernel.steady_ms) / 1e6, g->ratio,
-           vks_bench_rate(r, g->end_to_end.steady_ms) / 1e6, g->consumer_threads, g->shape.text, g->shape.source);
-    if (g->ceilings.fill_bytes_per_second > 0)
-        printf("gpu ceilings: fill %.1f GB/s, device to host %.1f GB/s\n", g->ceilings.fill_bytes_per_second / 1e9,
-               g->ceilings.readback_bytes_per_second / 1e9);
     return ok && g->kernel.steady_ms > 0 && g->plain.steady_ms > 0 && g->end_to_end.steady_ms > 0 &&
            g->consumed_sum != 0;
 }

@@ -16,6 +16,7 @@
  *                per-vertex error maps, JUnit and HTML reports             (report.h)
  *                the whole validation as one call, its JSON report         (validate.h)
  *   measure:     every engine on one workload, vkskin bench's JSON         (bench.h)
+ *   devices:     vkskin devices' list, the --device rules, tune's report    (devices.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
  *      outputs never destroy what they replace                             (output.h)
@@ -50,6 +51,7 @@
 #include "vkskin/report.h"
 #include "vkskin/validate.h"
 #include "vkskin/bench.h"
+#include "vkskin/devices.h"
 #include "vkskin/output.h"
 #include "vkskin/output_plan.h"
 #include "vkskin/bake.h"

@@ -58,6 +58,15 @@ set_tests_properties(test_bench_cpu_kernels PROPERTIES SKIP_RETURN_CODE 77 LABEL
 add_test(NAME test_bench_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_bench_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120)
 
+# devices.h: the --device rules, the tune report from a result made by hand, and the device list
+# against gpu.h's own calls (its list part where there is a Vulkan device)
+vks_add_test(NAME test_devices_lib SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_devices_lib.c LABELS gpu)
+target_link_libraries(test_devices_lib PRIVATE vkskin_deps::cjson)
+set_tests_properties(test_devices_lib PROPERTIES TIMEOUT 120)
+
+# bench.h's text writers (the lines vkskin bench and bench --crowd print) on results made by hand
+vks_add_test(NAME test_bench_text SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bench_text.c LABELS cpu)
+
 # Which queue family batch work and rendering use, against the tables of real devices (the
 # H100's vulkaninfo, lavapipe, RADV, ANV): a pure function, no device needed.
 if(VKSKIN_GPU)

@@ -19,12 +19,14 @@
  *      interleaved pairs, kernel only), the end to end into host memory (outputs consumed in
  *      place on `threads` threads), and with end_to_end_file the host's deform path into a
  *      raw file against a plain write of the same bytes.
- *   4. vks_bench_write_json(&result, stdout, &err)   or vks_bench_json(&result) (malloc'd)
+ *   4. vks_bench_write_json(&result, stdout, &err)   or vks_bench_json(&result) (malloc'd);
+ *      vks_bench_write_text(&result, stdout, &err)   the lines `vkskin bench` prints
  *      the figures are in result (vertex-instances per second, milliseconds, fractions of the
  *      device's ceilings); nothing to free.
  *   5. the crowd: vks_bench_crowd_run(gpu, skin, &copt, &crowd, &err) times a persistent crowd's
  *      frames against the per-call path (vks_gpu_run), then clips sampled on the GPU against
- *      clips sampled on the host, and 1, 2 and 4 layers; vks_bench_crowd_write_json.
+ *      clips sampled on the host, and 1, 2 and 4 layers; vks_bench_crowd_write_json, or
+ *      vks_bench_crowd_write_text for the lines `vkskin bench --crowd` prints.
  *
  * THREADS
  *   A run uses its context from the calling thread and starts threads of its own (the fast
@@ -162,6 +164,9 @@ VKS_API double vks_bench_rate(const vks_bench_result *r, double ms);
  * with a newline. Numbers in the C locale whatever the host's. */
 VKS_API char *vks_bench_json(const vks_bench_result *r);
 VKS_API vks_result vks_bench_write_json(const vks_bench_result *r, FILE *f, vks_error *err);
+/* The text `vkskin bench` prints: the workload, each engine's rate, and with a GPU its launch
+ * shape, kernels, end to end, the device's ceilings and the end_to_end_file's rounds. Since 0.8 */
+VKS_API vks_result vks_bench_write_text(const vks_bench_result *r, FILE *f, vks_error *err);
 
 /* ---- the crowd (vkskin bench --crowd) ---- */
 
@@ -199,6 +204,9 @@ VKS_API vks_result vks_bench_crowd_run(vks_gpu *gpu, const vks_skin *skin, const
 /* The report `vkskin bench --crowd --json` prints, as vks_bench_json. */
 VKS_API char *vks_bench_crowd_json(const vks_bench_crowd_result *r);
 VKS_API vks_result vks_bench_crowd_write_json(const vks_bench_crowd_result *r, FILE *f, vks_error *err);
+/* The text `vkskin bench --crowd` prints: the crowd against the per-call path, the clips and the
+ * layers. Since 0.8 */
+VKS_API vks_result vks_bench_crowd_write_text(const vks_bench_crowd_result *r, FILE *f, vks_error *err);
 
 #ifdef __cplusplus
 }

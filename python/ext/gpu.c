@@ -1,7 +1,10 @@
 /* vkskin.Context and vkskin.devices(): Vulkan devices, their queues, and a context on one. */
 #include "vkskin_py.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <vkskin/devices.h>
 
 static PyObject *queue_families(const vks_gpu_device_info *d)
 {
@@ -38,34 +41,94 @@ static PyObject *device_dict(const vks_gpu_device_info *d, uint32_t index)
     return r;
 }
 
+/* A listed device's dict: whether a zeroed Context opens it ("default") and the launch shape it
+ * would start with ("launch_shape": shape, source, reason; None where the device has no compute
+ * or no shape was found), as `vkskin devices` shows them. */
+static PyObject *listed_device_dict(const vks_device_list *l, uint32_t index)
+{
+    const vks_gpu_device_info *d = &l->devices[index];
+    PyObject *r = device_dict(d, index), *shape = Py_None;
+    if (r && index < l->shape_count && d->has_compute) {
+        const vks_gpu_shape_info *s = &l->shapes[index];
+        shape = Py_BuildValue("{s:s,s:s,s:s}", "shape", s->text, "source", s->source ? s->source : "", "reason",
+                              s->reason ? s->reason : "");
+    } else {
+        Py_INCREF(shape);
+    }
+    if (!r || !shape || PyDict_SetItemString(r, "default", (int)index == l->default_index ? Py_True : Py_False) ||
+        PyDict_SetItemString(r, "launch_shape", shape))
+        Py_CLEAR(r);
+    Py_XDECREF(shape);
+    return r;
+}
+
+/* The library's list (devices.h), the GIL released; NULL with the exception set, or *none
+ * where there is no loader or no device. */
+static vks_device_list *device_list(int *none)
+{
+    vks_error err = {0};
+    vks_device_list *l = malloc(sizeof *l);
+    if (!l)
+        return (vks_device_list *)PyErr_NoMemory();
+    vks_result r;
+    Py_BEGIN_ALLOW_THREADS
+    r = vks_device_list_get(NULL, l, &err);
+    Py_END_ALLOW_THREADS
+    *none = r == VKS_ERR_NO_DEVICE;
+    if (r != VKS_OK) {
+        free(l);
+        if (!*none)
+            vkspy_raise(&err, NULL);
+        return NULL;
+    }
+    return l;
+}
+
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs)
 {
     (void)self, (void)noargs;
-    uint32_t count = 0;
-    vks_error err = {0};
-    vks_gpu_device_info *info = calloc(16, sizeof *info);
+    int none = 0;
+    vks_device_list *info = device_list(&none);
     if (!info)
-        return PyErr_NoMemory();
-    vks_result r;
-    Py_BEGIN_ALLOW_THREADS
-    r = vks_gpu_list_devices(info, 16, &count, &err);
-    Py_END_ALLOW_THREADS
-    PyObject *l = NULL;
-    if (r == VKS_ERR_NO_DEVICE) /* no loader or no device: none to list */
-        l = PyList_New(0);
-    else if (r != VKS_OK)
-        vkspy_raise(&err, NULL);
-    else if ((l = PyList_New(count < 16 ? count : 16)))
-        for (uint32_t i = 0; i < count && i < 16; i++) {
-            PyObject *d = device_dict(&info[i], i);
-            if (!d) {
-                Py_CLEAR(l);
-                break;
-            }
-            PyList_SET_ITEM(l, i, d);
+        return none ? PyList_New(0) : NULL; /* no loader or no device: none to list */
+    PyObject *l = PyList_New(info->count);
+    for (uint32_t i = 0; l && i < info->count; i++) {
+        PyObject *d = listed_device_dict(info, i);
+        if (!d) {
+            Py_CLEAR(l);
+            break;
         }
+        PyList_SET_ITEM(l, i, d);
+    }
     free(info);
     return l;
+}
+
+/* devices_text(json) -> the text `vkskin devices [--json]` prints ("" and "[]\n" without a
+ * device). */
+PyObject *vkspy_devices_text(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int json = 0;
+    if (!PyArg_ParseTuple(args, "p", &json))
+        return NULL;
+    int none = 0;
+    vks_device_list *l = device_list(&none);
+    if (!l)
+        return none ? PyUnicode_FromString(json ? "[]\n" : "") : NULL;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    vks_error err = {0};
+    vks_result r = !f ? vks_error_set(&err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "devices", "out of memory")
+                 : json ? vks_device_list_write_json(l, f, &err)
+                        : vks_device_list_write_text(l, f, &err);
+    if (f)
+        fclose(f);
+    free(l);
+    PyObject *out = r == VKS_OK ? PyUnicode_FromStringAndSize(text, (Py_ssize_t)size) : vkspy_raise(&err, NULL);
+    free(text);
+    return out;
 }
 
 static void context_close_now(vkspy_context *self)

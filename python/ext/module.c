@@ -90,6 +90,7 @@ static PyMethodDef methods[] = {
     {"crowd_parse", vkspy_crowd_parse, METH_VARARGS, "crowd_parse(path) -> (models, clips, entries)"},
     {"deform", (PyCFunction)(void (*)(void))vkspy_deform, METH_VARARGS | METH_KEYWORDS, "the engines' entry"},
     {"devices", vkspy_devices, METH_NOARGS, "devices() -> list of dict"},
+    {"devices_text", vkspy_devices_text, METH_VARARGS, "devices_text(json) -> str"},
     {"vat_write", (PyCFunction)(void (*)(void))vkspy_vat_write, METH_VARARGS | METH_KEYWORDS, "VAT files"},
     {"validate", (PyCFunction)(void (*)(void))vkspy_validate, METH_VARARGS | METH_KEYWORDS,
      "validate.h's run: the JSON report (str)"},

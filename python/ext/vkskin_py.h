@@ -103,6 +103,7 @@ void vkspy_plays_free(vkspy_plays *p);
 /* The deform entry point (deform.c) and its GPU and VAT helpers. */
 PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs);
+PyObject *vkspy_devices_text(PyObject *self, PyObject *args);
 PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
 /* validate.c and bake.c: the library's validate and bake jobs (validate.h, bake_job.h). */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);

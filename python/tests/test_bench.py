@@ -3,6 +3,7 @@ for the same model and sizes, key for key (times differ run to run; the workload
 the CPU engines alone and, where a Vulkan device is, with the GPU's; bad arguments are refused."""
 
 import json
+import re
 
 import pytest
 
@@ -35,6 +36,17 @@ def test_bench_cpu_is_the_cli_json(cli):
     assert rates["cpu_reference"] > 0 and rates["cpu_fast"] > 0 and rates["gpu_kernel"] == 0
     assert mine["cpu_fast_per_core"]["baseline"] > 0
     assert set(mine["cpu_fast_per_core"]) <= {"baseline", "avx2", "avx512"}
+
+
+def test_bench_prints_the_cli_text(cli, capsys):
+    """print_text: the lines `vkskin bench` prints, written by the library, the figures aside."""
+    vkskin.bench(DFF, "cpu", instances=8, repeats=2, print_text=True)
+    mine = capsys.readouterr().out
+    theirs = cli("bench", DFF, *JOB, "--no-gpu").stdout
+    words = lambda t: [re.sub(r" +", " ", re.sub(r"[0-9]+(\.[0-9]+)?", "", line)) for line in t.splitlines()]
+    assert mine.startswith("workload: ") and words(mine) == words(theirs)
+    vkskin.bench(DFF, "cpu", instances=8, repeats=2)
+    assert capsys.readouterr().out == ""
 
 
 def test_bench_sizes_and_threads():

@@ -35,6 +35,23 @@ def test_devices_list_their_queues():
         assert d["queue_families"] and any(q["compute"] for q in d["queue_families"])
 
 
+def test_devices_are_the_commands(cli):
+    """devices() and devices_text() are the library's list: the text and JSON `vkskin devices`
+    prints, the default the one marked '*', the one a Context() opens."""
+    listed = vkskin.devices()
+    if not listed or os.environ.get("VKSKIN_LAUNCH_SHAPE"):
+        pytest.skip("no Vulkan device (or a forced launch shape the command would show)")
+    assert vkskin.devices_text() == cli("devices").stdout
+    assert vkskin.devices_text(json=True) == cli("devices", "--json").stdout
+    marked = [d for d in listed if d["default"]]
+    assert len(marked) == 1
+    assert "* %d: %s (" % (marked[0]["index"], marked[0]["name"]) in vkskin.devices_text()
+    assert [d["name"] for d in json.loads(vkskin.devices_text(json=True))] == [d["name"] for d in listed]
+    assert marked[0]["launch_shape"]["shape"] and marked[0]["launch_shape"]["source"]
+    with vkskin.Context() as ctx:
+        assert ctx.device["name"] == marked[0]["name"]
+
+
 def test_context_reports_its_device(gpu):
     d = gpu.device
     assert d["name"] and d["queue_family"] < len(d["queue_families"])

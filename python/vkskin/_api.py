@@ -18,7 +18,7 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "bake_vat", "validate", "bake", "bench",
+__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "devices_text", "bake_vat", "validate", "bake", "bench",
            "convert", "render", "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
@@ -62,9 +62,17 @@ def read_poses(model: Model, path: PathLike) -> np.ndarray:
 
 def devices() -> List[Dict[str, Any]]:
     """Vulkan devices: index, name, type, ids, limits and queue_families (each a dict with index,
-    count, graphics, compute, transfer, timestamp_bits), and the families vkskin uses. Empty
-    without a loader or a device."""
+    count, graphics, compute, transfer, timestamp_bits), the families vkskin uses, whether a
+    Context() without a device opens it ("default") and the launch shape a context starts with
+    there ("launch_shape": shape, source, reason; None without compute). The library's list
+    (devices.h), as ``vkskin devices`` shows it. Empty without a loader or a device."""
     return _vkskin.devices()
+
+
+def devices_text(json: bool = False) -> str:
+    """The text ``vkskin devices`` prints (json: ``vkskin devices --json``), written by the
+    library: "" (json: "[]") without a loader or a device."""
+    return _vkskin.devices_text(json)
 
 
 class Deformed:
@@ -520,7 +528,7 @@ def validate(model: Union[Model, PathLike, List[Union[Model, PathLike]]], engine
 
 def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *, context: Optional[Context] = None,
           device: Union[int, str, None] = None, instances: int = 100, ref_instances: int = 0, threads: int = 0,
-          repeats: int = 5) -> Dict[str, Any]:
+          repeats: int = 5, print_text: bool = False) -> Dict[str, Any]:
     """Measures the engines on one model as ``vkskin bench MODEL --json`` does (the library's
     vks_bench_run) and returns that JSON as a dict: vertex-instances per second of the CPU
     reference, the fast CPU engine on ``threads`` threads (0: every core) and on one core per
@@ -531,7 +539,8 @@ def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
     times it, or ``context``), a vkskin.Context, or "cpu" for the CPU engines only (``--no-gpu``).
     instances are posed procedurally; the reference runs ref_instances of them (0: enough for
     ~2M vertex-instances); repeats: steady runs of each GPU engine. The GIL is released while it
-    runs. A context's queue runs one call at a time: other work on it waits.
+    runs. A context's queue runs one call at a time: other work on it waits. print_text: also
+    print the lines ``vkskin bench`` prints (the library's vks_bench_write_text) on stdout.
     """
     if instances < 1 or repeats < 1 or ref_instances < 0 or threads < 0:
         raise InvalidError(f"bench needs instances >= 1 and repeats >= 1, not {instances} and {repeats}", 7)
@@ -547,10 +556,13 @@ def bench(model: Union[Model, PathLike], engine: Union[str, Context] = "gpu", *,
         context_ms = (time.monotonic() - started) * 1e3
     try:
         ctx = None if engine == "cpu" else (context or own)
-        text = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms)
+        text, lines = _vkskin.bench(read_model, ctx, instances, ref_instances, threads, repeats, context_ms,
+                                    print_text)
     finally:
         if own is not None:
             own.close()
+    if lines is not None:
+        print(lines, end="")
     return json.loads(text)
 
 

@@ -4,7 +4,9 @@
 # the same order (times differ run to run; the figures do not) and the same workload: vertices,
 # bones, instances, reference instances, device, launch shape, chunks, the fast kernel and its
 # per-core kernels. The same on the CPU engines alone (--no-gpu). The comparison is shown to
-# fail on a report with other keys (bench --end-to-end's). Exit 77 when there is no Vulkan device.
+# fail on a report with other keys (bench --end-to-end's). The text it prints (the library's,
+# vks_bench_write_text) is `vkskin bench`'s line for line, the figures aside. Exit 77 when there
+# is no Vulkan device.
 set -u
 example=$1
 vk=$2
@@ -19,6 +21,12 @@ cat "$tmp/lib.txt" "$tmp/lib.err"
 [ $rc = 77 ] && exit 77
 [ $rc = 0 ] || { echo "FAIL: bench_host exited $rc"; fail=1; }
 "$vk" bench "$model" --instances 12 --repeats 2 --json > "$tmp/cli.json" || { echo "FAIL: vkskin bench exited $?"; fail=1; }
+"$vk" bench "$model" --instances 12 --repeats 2 > "$tmp/cli.txt" || { echo "FAIL: vkskin bench (text) exited $?"; fail=1; }
+# the lines with their figures (and the padding that follows their widths) taken out
+words() { sed -E 's/[0-9]+(\.[0-9]+)?//g; s/ +/ /g' "$1"; }
+if ! diff <(words "$tmp/cli.txt") <(words "$tmp/lib.txt" | sed '$d'); then
+    echo "FAIL: bench_host's text is not vkskin bench's"; fail=1
+fi
 "$example" "$tmp/libc.json" "$model" --instances 12 --no-gpu > /dev/null || { echo "FAIL: bench_host --no-gpu exited $?"; fail=1; }
 "$vk" bench "$model" --instances 12 --no-gpu --json > "$tmp/clic.json" || { echo "FAIL: vkskin bench --no-gpu exited $?"; fail=1; }
 "$vk" bench "$model" --instances 12 --repeats 1 --json --end-to-end "$tmp/e2e.raw" > "$tmp/e2e.json" ||

@@ -4,8 +4,8 @@
  * workloads, measured by the library (bench.h: vks_bench_crowd_run, src/bench/crowd.c) on a
  * generated character (default 10k vertices, 32 bones, 4 influences) playing the generator's
  * walk and wave, N instances (1000), F frames (100). This file parses the options, makes the
- * character and its clips, opens the context, makes the one call and prints the text lines;
- * the JSON is the library's (DESIGN.md section 11). */
+ * character and its clips, opens the context and makes the one call; the text
+ * (vks_bench_crowd_write_text) and the JSON are the library's (DESIGN.md section 11). */
 #include "bench_crowd.h"
 
 #include <stddef.h>
@@ -16,46 +16,6 @@
 #include "character_clips.h"
 #include "cli_gpu.h"
 #include "vkskin/bench.h"
-
-/* The crowd against the per-call path. */
-static void print_paths(const vks_bench_crowd_result *b)
-{
-    double vi = (double)b->instances * b->vertices;
-    printf("workload: %u instances of %u vertices, %u bones, procedural poses, %u frames\n", b->instances, b->vertices,
-           b->bones, b->frames);
-    printf("device:   %s (%s)\n", b->device, b->device_type);
-    printf("launch shape: %s (%s: %s)\n", b->shape.text, b->shape.source, b->shape.reason);
-    printf("  crowd, first frame        %10.2f ms\n", b->first_ms);
-    printf("  crowd, steady state       %10.2f ms/frame   (gpu %.2f ms)   %.2f M vertex-instances/s\n", b->steady_ms,
-           b->steady_gpu_ms, b->steady_ms > 0 ? vi / (b->steady_ms / 1e3) / 1e6 : 0);
-    printf("  crowd, one submission     %10.2f ms/frame   (gpu %.2f ms)\n", b->batched_ms, b->batched_gpu_ms);
-    printf("  per call (vks_gpu_run)    %10.2f ms/frame   (kernel %.2f ms, %u chunk(s))\n", b->percall_ms,
-           b->percall_kernel_ms, b->percall_chunks);
-    printf("  per call / crowd steady   x%.2f\n", b->steady_ms > 0 ? b->percall_ms / b->steady_ms : 0);
-}
-
-/* Clips sampled on the GPU against on the host, then the layers. */
-static void print_clips(const vks_bench_crowd_result *k)
-{
-    printf("clips (walk and wave, each instance its own clip, start and speed):\n");
-    printf("  sampled in the pose pass  %10.2f ms/frame   (gpu %.2f ms)   %llu keys uploaded once; %.1f frames/s\n",
-           k->gpu_sampled_ms, k->gpu_sampled_gpu_ms, (unsigned long long)k->clip_keys,
-           k->gpu_sampled_ms > 0 ? 1e3 / k->gpu_sampled_ms : 0);
-    printf("  sampled on the host       %10.2f ms/frame   (gpu %.2f ms, host sampling + upload %.2f ms, %.1f MB)\n",
-           k->uploaded_ms, k->uploaded_gpu_ms, k->uploaded_host_ms, k->uploaded_bytes_per_frame / 1e6);
-    printf("  host-sampled / GPU-sampled x%.2f\n", k->gpu_sampled_ms > 0 ? k->uploaded_ms / k->gpu_sampled_ms : 0);
-    printf("layers (walk and wave blended, each layer its own start, speed and weight):\n");
-    printf("  plain clip (no layers)    pose pass %.3f ms/frame, %.3f us/instance\n", k->gpu_sampled_pose_gpu_ms,
-           k->instances ? k->gpu_sampled_pose_gpu_ms * 1e3 / k->instances : 0);
-    static const int counts[3] = {1, 2, 4};
-    for (int c = 0; c < 3; c++) {
-        double pose = k->layers_pose_gpu_ms[c];
-        printf("  %d layer(s)                %10.2f ms/frame   (gpu %.2f ms, pose pass %.3f ms, %.3f us/instance)\n",
-               counts[c], k->layers_ms[c], k->layers_gpu_ms[c], pose, k->instances ? pose * 1e3 / k->instances : 0);
-    }
-    double p1 = k->layers_pose_gpu_ms[0], p4 = k->layers_pose_gpu_ms[2];
-    printf("  pose pass, 4 layers / 1   x%.2f\n", p1 > 0 ? p4 / p1 : 0);
-}
 
 /* What bench --crowd's command line says. */
 typedef struct crowd_opts {
@@ -115,10 +75,8 @@ static int run_crowd(const crowd_opts *co, const vks_cli_gpu_opts *gopt)
         opt.clips[0] = &set->clips[0], opt.clips[1] = &set->clips[1];
         r = vks_bench_crowd_run(gpu, s, &opt, b, &err);
     }
-    if (rc == VKS_EXIT_OK && r == VKS_OK && co->json)
-        r = vks_bench_crowd_write_json(b, stdout, &err);
-    else if (rc == VKS_EXIT_OK && r == VKS_OK)
-        print_paths(b), print_clips(b);
+    if (rc == VKS_EXIT_OK && r == VKS_OK) /* the report, text or JSON, is the library's */
+        r = co->json ? vks_bench_crowd_write_json(b, stdout, &err) : vks_bench_crowd_write_text(b, stdout, &err);
     if (!b)
         fprintf(stderr, "vkskin bench: out of memory\n");
     if (r != VKS_OK) {

@@ -1,118 +1,39 @@
 /* See cli_gpu.h. */
 #include "cli_gpu.h"
 
-#include <cjson/cJSON.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-void vks_cli_queue_json(cJSON *o, uint32_t family, uint32_t index)
-{
-    cJSON_AddNumberToObject(o, "queue_family", family);
-    cJSON_AddNumberToObject(o, "queue_index", index);
-}
-
-/* "0,1,1": numbers and commas only, at least one comma. */
-static int is_number_list(const char *s)
-{
-    int commas = 0, digits = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p == ',') {
-            if (!digits)
-                return 0;
-            commas++, digits = 0;
-        } else if (*p >= '0' && *p <= '9') {
-            digits++;
-        } else {
-            return 0;
-        }
-    }
-    return commas && digits;
-}
-
-int vks_cli_gpu_spec_is_list(const char *spec)
-{
-    return spec && (!strcmp(spec, "all") || is_number_list(spec));
-}
 
 int vks_cli_gpu_devices(const char *spec, char (*out)[16], const char **single, int *count)
 {
     *count = 0;
     *single = NULL;
-    if (!vks_cli_gpu_spec_is_list(spec)) {
+    if (!vks_device_spec_is_list(spec)) {
         *single = spec;
         *count = 1;
         return VKS_EXIT_OK;
     }
-    if (strcmp(spec, "all")) {
-        for (const char *p = spec; *p;) {
-            size_t n = strcspn(p, ",");
-            if (*count == VKS_CLI_MAX_DEVICES || n >= 16) {
-                fprintf(stderr, "vkskin: --device %s: at most %d devices of numbers up to 15 digits\n", spec,
-                        VKS_CLI_MAX_DEVICES);
-                return VKS_EXIT_USAGE;
-            }
-            memcpy(out[*count], p, n);
-            out[(*count)++][n] = 0;
-            p += n + (p[n] == ',');
-        }
-        return VKS_EXIT_OK;
-    }
-    vks_gpu_device_info info[VKS_CLI_MAX_DEVICES];
-    uint32_t n = 0;
+    uint32_t index[VKS_CLI_MAX_DEVICES], n = 0;
     vks_error err = {0};
-    if (vks_gpu_list_devices(info, VKS_CLI_MAX_DEVICES, &n, &err) != VKS_OK) {
+    vks_result r = vks_device_spec_split(spec, index, VKS_CLI_MAX_DEVICES, &n, &err);
+    if (r == VKS_ERR_INVALID) {
+        fprintf(stderr, "vkskin: --device %s: %s\n", spec, err.msg);
+        return VKS_EXIT_USAGE;
+    }
+    if (r == VKS_ERR_NO_DEVICE && !strcmp(err.msg, "no Vulkan device with compute")) { /* devices, none usable */
+        fprintf(stderr, "vkskin: %s (exit %d)\n", err.msg, VKS_EXIT_NO_DEVICE);
+        return VKS_EXIT_NO_DEVICE;
+    }
+    if (r != VKS_OK) {
         fprintf(stderr, "vkskin: no Vulkan device: %s (exit %d; install mesa-vulkan-drivers for lavapipe)\n", err.msg,
                 VKS_EXIT_NO_DEVICE);
         return err.code == VKS_ERR_NO_DEVICE ? VKS_EXIT_NO_DEVICE : VKS_EXIT_RUNTIME;
     }
-    for (uint32_t i = 0; i < n && i < VKS_CLI_MAX_DEVICES; i++)
-        if (info[i].has_compute)
-            snprintf(out[(*count)++], 16, "%u", i);
-    if (!*count) {
-        fprintf(stderr, "vkskin: no Vulkan device with compute (exit %d)\n", VKS_EXIT_NO_DEVICE);
-        return VKS_EXIT_NO_DEVICE;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        snprintf(out[k], 16, "%u", index[k]);
+    *count = (int)n;
     return VKS_EXIT_OK;
-}
-
-/* A device number: digits only (anything else names a device). 1 with *index; 0 for a name;
- * -1 for a number past the library's int index, which strtol once wrapped (4294967296 to
- * device 0, 4294967295 to -1). */
-static int device_number(const char *s, size_t len, int *index)
-{
-    long long n = 0;
-    if (len == 0)
-        return 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        if (n <= INT_MAX)
-            n = n * 10 + (s[i] - '0');
-    }
-    if (n > INT_MAX)
-        return -1;
-    *index = (int)n;
-    return 1;
-}
-
-/* --device's value: "all", a name, a number or a list of numbers, each number in range. */
-static int device_spec_ok(const char *v)
-{
-    int index, list = is_number_list(v);
-    const char *p = v;
-    do {
-        size_t n = list ? strcspn(p, ",") : strlen(p);
-        if (device_number(p, n, &index) < 0) {
-            fprintf(stderr, "vkskin: --device %s: device %.*s is out of range (devices are numbered from 0: see "
-                            "vkskin devices)\n", v, (int)n, p);
-            return 0;
-        }
-        p += n;
-        p += *p == ',';
-    } while (list && *p);
-    return 1;
 }
 
 /* --inject-fault instance[:K] (instance K's root NaN on the GPU) or scale[:K] (scaled by 4):
@@ -132,8 +53,11 @@ static int instance_fault(vks_cli_gpu_opts *g, const char *v)
 static int set_device(void *field, const vks_cli_option *o, const char *v)
 {
     (void)o;
-    if (!device_spec_ok(v))
+    vks_error err = {0};
+    if (vks_device_spec_check(v, &err) != VKS_OK) { /* a number past the library's int index */
+        fprintf(stderr, "vkskin: --device %s: %s\n", v, err.msg);
         return 0;
+    }
     *(const char **)field = v;
     return 1;
 }
@@ -204,11 +128,7 @@ int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out)
     /* The environment variable lets scripts and test bundles force a shape on every command
      * without changing their command lines; the flag wins over it. */
     o.launch_shape = g->launch_shape ? g->launch_shape : getenv("VKSKIN_LAUNCH_SHAPE");
-    int index;
-    if (g->device && device_number(g->device, strlen(g->device), &index) > 0)
-        o.use_device_index = 1, o.device_index = index;
-    else if (g->device)
-        o.device_name = g->device; /* a name (a number out of range was refused with the option) */
+    vks_device_spec_apply(g->device, &o); /* a number or a name (NULL: the best) */
     vks_error err = {0};
     char msg[512];
     vks_result r = vks_gpu_create_testing(&o, &t, out, &err);

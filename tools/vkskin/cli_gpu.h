@@ -4,6 +4,7 @@
 #define VKSKIN_CLI_GPU_H
 
 #include "cli.h"
+#include "vkskin/devices.h"
 #include "vkskin/gpu_testing.h" /* --inject-fault */
 
 typedef struct vks_cli_gpu_opts {
@@ -28,20 +29,12 @@ extern const vks_cli_group vks_cli_gpu_options;
  * failures; VKS_EXIT_OK with *out set on success. */
 int vks_cli_gpu_open(const vks_cli_gpu_opts *g, vks_gpu **out);
 
-/* The devices a command splits its work across (docs/validation.md "Validation reports for CI"): --device all is
- * every Vulkan device with compute, N,M,... those numbers (a number may repeat: two contexts on
- * one device, which is how lavapipe tests the split), anything else the one device it names
- * (a name may hold commas: "llvmpipe (LLVM 15.0.6, 256 bits)"). Each out[k] is a --device value
- * for vks_cli_gpu_open; a single device comes back as the spec itself (NULL: the best). Prints
- * why and returns VKS_EXIT_NO_DEVICE or VKS_EXIT_USAGE when the list cannot be made. */
-enum { VKS_CLI_MAX_DEVICES = 16 };
+/* The devices a command splits its work across (docs/validation.md "Validation reports for CI"),
+ * by the library's rules (devices.h: vks_device_spec_split; vks_device_spec_is_list tells a
+ * list). Each out[k] is a --device value for vks_cli_gpu_open; a single device comes back as
+ * the spec itself (NULL: the best). Prints why and returns VKS_EXIT_NO_DEVICE or VKS_EXIT_USAGE
+ * when the list cannot be made. */
+enum { VKS_CLI_MAX_DEVICES = VKS_DEVICES_MAX };
 int vks_cli_gpu_devices(const char *spec, char (*out)[16], const char **single, int *count);
-/* Whether spec names several devices (all, or a list of numbers). */
-int vks_cli_gpu_spec_is_list(const char *spec);
-
-/* Adds "queue_family" and "queue_index" (the queue the context submits to) to a JSON object
- * that names the device: on a GPU with several families, which one did the work. */
-struct cJSON;
-void vks_cli_queue_json(struct cJSON *o, uint32_t family, uint32_t index);
 
 #endif

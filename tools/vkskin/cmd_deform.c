@@ -230,7 +230,7 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
         const vks_skin *one[1] = {s};
         for (int k = 0; k < g.count; k++) {
             vks_cli_gpu_opts o = *gopt;
-            o.device = vks_cli_gpu_spec_is_list(gopt->device) ? ids[k] : single; /* NULL: the best */
+            o.device = vks_device_spec_is_list(gopt->device) ? ids[k] : single; /* NULL: the best */
             if ((rc = vks_cli_gpu_open(&o, &g.gpus[k])) != VKS_EXIT_OK)
                 goto done;
             if ((r = vks_gpu_upload(g.gpus[k], one, 1, &g.gpu_models[k], &err)) != VKS_OK)

@@ -262,7 +262,7 @@ int vks_cmd_render(int argc, char **argv)
         vks_cli_help(stderr, &vks_cli_cmd_render);
         return VKS_EXIT_USAGE;
     }
-    if (vks_cli_gpu_spec_is_list(gopt.device)) { /* one image is one draw: nothing to split */
+    if (vks_device_spec_is_list(gopt.device)) { /* one image is one draw: nothing to split */
         fprintf(stderr, "vkskin render: --device %s: render draws its image on one device; give its number or name "
                         "(see vkskin devices)\n", gopt.device);
         rc = VKS_EXIT_USAGE;

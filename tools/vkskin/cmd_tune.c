@@ -2,8 +2,9 @@
  *             [--candidate SPEC ...] [--no-store] [--json] [--device N|NAME] [--validation]
  * The calibration of launch shapes (vks_gpu_tune): times each candidate's deform pass on the
  * device at hand, prints the table of candidates with their rates, and stores the fastest in
- * the cache so later contexts on this device and driver start with it (docs/performance.md: Launch shapes). */
-#include <cjson/cJSON.h>
+ * the cache so later contexts on this device and driver start with it (docs/performance.md: Launch shapes).
+ * The run and its report are the library's (vks_gpu_tune, vks_gpu_tune_write_text); this file is
+ * the options, the model and the exit codes. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,52 +90,6 @@ static int parse(int argc, char **argv, tune_opts *o)
     return TUNE_GO_ON;
 }
 
-static void print_json(const vks_gpu *gpu, const vks_skin *s, const tune_opts *o, const vks_gpu_tune_result *r)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "device", vks_gpu_device(gpu)->name);
-    cJSON_AddStringToObject(j, "device_type", vks_gpu_device(gpu)->type);
-    cJSON_AddNumberToObject(j, "vertices", s->vertex_count);
-    cJSON_AddNumberToObject(j, "instances", o->instances);
-    cJSON_AddNumberToObject(j, "repeats", o->repeats);
-    cJSON *c = cJSON_AddArrayToObject(j, "candidates");
-    for (uint32_t i = 0; i < r->count; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "shape", r->candidate[i].shape);
-        cJSON_AddNumberToObject(e, "deform_ms", r->candidate[i].deform_ms);
-        cJSON_AddNumberToObject(e, "vertex_instances_per_second", r->candidate[i].vertex_instances_per_second);
-        cJSON_AddBoolToObject(e, "chosen", i == r->best);
-        cJSON_AddItemToArray(c, e);
-    }
-    cJSON_AddStringToObject(j, "chosen", r->candidate[r->best].shape);
-    cJSON_AddBoolToObject(j, "stored", r->stored);
-    cJSON_AddStringToObject(j, "cache", r->cache_path);
-    char *text = cJSON_Print(j);
-    if (text)
-        printf("%s\n", text);
-    free(text);
-    cJSON_Delete(j);
-}
-
-static void print_text(const vks_gpu *gpu, const vks_skin *s, const tune_opts *o, const vks_gpu_tune_result *r)
-{
-    printf("device: %s (%s)\n", vks_gpu_device(gpu)->name, vks_gpu_device(gpu)->type);
-    printf("workload: %u vertices x %u instances, deform pass median of %u runs\n", s->vertex_count, o->instances,
-           o->repeats);
-    double best = r->candidate[r->best].vertex_instances_per_second;
-    for (uint32_t i = 0; i < r->count; i++)
-        printf("  %c %-48s %10.3f M vertex-instances/s  %9.3f ms  x%.2f\n", i == r->best ? '*' : ' ',
-               r->candidate[i].shape, r->candidate[i].vertex_instances_per_second / 1e6, r->candidate[i].deform_ms,
-               best > 0 ? r->candidate[i].vertex_instances_per_second / best : 0);
-    printf("chosen: %s\n", r->candidate[r->best].shape);
-    if (r->stored)
-        printf("stored in %s: later runs on this device and driver start with it\n", r->cache_path);
-    else if (o->no_store)
-        printf("not stored (--no-store)\n");
-    else
-        printf("not stored: %s\n", r->cache_path[0] ? "the cache could not be written" : "no cache folder");
-}
-
 int vks_cmd_tune(int argc, char **argv)
 {
     tune_opts o;
@@ -161,11 +116,10 @@ int vks_cmd_tune(int argc, char **argv)
                               !o.no_store};
     vks_gpu_tune_result r;
     vks_result res = vks_gpu_tune(gpu, s, &t, &r, &err);
+    if (res == VKS_OK) /* the report is the library's (devices.h) */
+        res = o.json ? vks_gpu_tune_write_json(gpu, s, &t, &r, stdout, &err)
+                     : vks_gpu_tune_write_text(gpu, s, &t, &r, stdout, &err);
     if (res == VKS_OK) {
-        if (o.json)
-            print_json(gpu, s, &o, &r);
-        else
-            print_text(gpu, s, &o, &r);
         rc = VKS_EXIT_OK;
     } else {
         char msg[512];

@@ -255,13 +255,13 @@ static int check_args(const vcmd *v)
         return VKS_EXIT_USAGE;
     }
     if (v->sample.on && (v->save_golden || v->pose.clip || v->pose.crowd ||
-                         (!v->each && vks_cli_gpu_spec_is_list(v->gopt.device)))) {
+                         (!v->each && vks_device_spec_is_list(v->gopt.device)))) {
         fprintf(stderr, "vkskin validate: --sample compares a part of the instances of one device's batch: not "
                         "with --save-golden (a golden holds every instance), clips or crowds, or a device list "
                         "without --each (not yet)\n");
         return VKS_EXIT_USAGE;
     }
-    if (v->save_golden && v->each && vks_cli_gpu_spec_is_list(v->gopt.device)) {
+    if (v->save_golden && v->each && vks_device_spec_is_list(v->gopt.device)) {
         fprintf(stderr, "vkskin validate: --save-golden stores one run's results: not with --each\n");
         return VKS_EXIT_USAGE;
     }
