@@ -231,8 +231,9 @@ static int check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, 
 }
 
 /* What the run's jobs end the program with: the worst of their failures, 5 when the validation
- * layer said anything; the devices' shares printed; the report written. */
-static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_bake_summary *sum)
+ * layer said anything; the summary and the devices' shares printed; the report written. */
+static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_bake_options *o,
+                     const vks_bake_summary *sum)
 {
     int rc = VKS_EXIT_OK;
     for (uint32_t j = 0; j < vks_bake_manifest_job_count(m); j++) {
@@ -250,13 +251,13 @@ static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_b
         fprintf(stderr, "vkskin: the validation layer reported %u messages\n", sum->validation_messages);
         rc = VKS_EXIT_RUNTIME;
     }
-    vks_cli_bake_summary(stderr, m, sum->seconds);
+    vks_bake_summary_print(stderr, m, sum);
     vks_cli_shares_print(&shares, "bake"); /* what each device of a split took */
-    if (a->report) {
-        char sh[32];
-        snprintf(sh, sizeof sh, "%u/%u", a->shard_i, a->shard_n);
-        rc = vks_cli_worse_exit(rc, vks_cli_bake_report(a->report, m, vks_bake_engine_name(a->engine),
-                                                        a->shard ? sh : "0/1", sum->seconds, &shares, &sum->stages));
+    vks_error err = {0};
+    if (a->report && vks_bake_report_write(a->report, m, o, sum, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, a->report, msg, sizeof msg));
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
     return rc;
 }
@@ -273,7 +274,7 @@ static int bake(const bake_args *a, vks_bake_manifest *m, const vks_bake_options
         return sum.open_failure;
     if (r != VKS_OK)
         return vks_cli_exit_code(r);
-    return after_run(a, m, &sum);
+    return after_run(a, m, o, &sum);
 }
 
 int vks_cmd_bake(int argc, char **argv)
@@ -303,7 +304,6 @@ int vks_cmd_bake(int argc, char **argv)
     if (rc == VKS_EXIT_OK) {
         o.device_count = (uint32_t)(dl.count > 0 ? dl.count : 1);
         o.out_dir = dir;
-        progress.start = vks__bake_now();
         rc = bake(&args, m, &o, dir ? dir : "bake");
     }
     free(dir);
