@@ -53,7 +53,8 @@ target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
 vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
-# A bake faults its pages in about once: freed blocks are reused (bake_malloc.c); counted by
+# A bake faults its pages in about once: freed blocks are reused (vks_bake_reuse_memory,
+# src/bake/job_malloc.c); counted by
 # max_rss --faults (ru_minflt), not timed. max_rss is made above.
 # Not under sanitizers: their allocator (quarantine, shadow memory) is not glibc's, which is
 # what the count is about.

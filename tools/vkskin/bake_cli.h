@@ -1,8 +1,7 @@
-/* vkskin bake's own parts (cmd_bake.c calls the library's bake_job.h for the rest): the
- * outputs refused when they are inputs (bake_inputs.c), the allocator's reuse (bake_malloc.c),
- * the progress line (bake_progress.c); the summary table and the JSON report are the library's
- * (vks_bake_summary_print, vks_bake_report_write). bake_inputs.c reads the engine's manifest
- * (src/bake/job_internal.h). Private to the program. */
+/* vkskin bake's own parts (cmd_bake.c calls the library's bake_job.h for the rest, the summary
+ * table and the JSON report included): the outputs refused when they are inputs (bake_inputs.c,
+ * which reads the engine's manifest, src/bake/job_internal.h) and the progress line
+ * (bake_progress.c). Private to the program. */
 #ifndef VKSKIN_BAKE_CLI_H
 #define VKSKIN_BAKE_CLI_H
 
@@ -18,10 +17,6 @@
  * shard reports in merge_dir. report and merge_dir may be NULL. */
 int vks_cli_bake_refuse_inputs(const vks_bake_manifest *m, const char *dir, const char *report, const char *merge_dir,
                                int check);
-
-/* Makes the process's allocator reuse the bake's freed blocks rather than map fresh pages for
- * each (bake_malloc.c); called once, before any thread starts. */
-void vks_cli_bake_malloc_reuse(void);
 
 /* The progress line (cli_progress.h: lines on stderr over a long run, a bar on a terminal),
  * fed by the run's progress callback (user: a vks_cli_bake_progress). */
