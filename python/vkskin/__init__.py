@@ -6,11 +6,11 @@ from ._errors import (Error, FileError, FormatError, InvalidError, LimitError, N
                       TruncatedError, UnsupportedError, VulkanError)
 from ._vkskin import Clips, Context, Model
 from ._api import (Deformed, bake, bake_vat, bench, deform, devices, has_gpu, read, read_clips, read_poses,
-                   validate, version)
+                   read_vat, validate, version)
 
 __version__ = version()
 
 __all__ = ["Error", "FileError", "FormatError", "InvalidError", "LimitError", "NoDeviceError", "OutOfMemoryError",
            "TruncatedError", "UnsupportedError", "VulkanError", "Clips", "Context", "Model", "Deformed", "bake",
-           "bake_vat", "bench", "deform", "devices", "has_gpu", "read", "read_clips", "read_poses", "validate",
-           "version"]
+           "bake_vat", "bench", "deform", "devices", "has_gpu", "read", "read_clips", "read_poses", "read_vat",
+           "validate", "version"]

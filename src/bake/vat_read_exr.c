@@ -187,7 +187,7 @@ static int chunks_past_end(const exr_source *s, int32_t chunks)
 static vks_result failed(vks_error *err, const exr_source *src, exr_result_t rv, const char *what)
 {
     if (src->cut_short)
-        return vks_error_set(err, VKS_ERR_FORMAT, src->size, NULL, "the file ends here, inside the %s (%s)", what,
+        return vks_error_set(err, VKS_ERR_TRUNCATED, src->size, NULL, "the file ends here, inside the %s (%s)", what,
                              exr_get_default_error_message(rv));
     return vks_error_set(err, VKS_ERR_FORMAT, VKS_NO_OFFSET, NULL, "not a readable OpenEXR %s: %s", what,
                          exr_get_default_error_message(rv));

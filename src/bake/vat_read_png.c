@@ -105,7 +105,7 @@ vks_result vks_vat_png16_read(const char *path, uint16_t **rgb, uint32_t *width,
         return vks_error_set(err, VKS_ERR_FORMAT, 24, "IHDR", "not a 16-bit RGB PNG (depth %d, colour type %d)",
                              j.depth, j.color);
     if (rc == -1 && j.ended)
-        return vks_error_set(err, VKS_ERR_FORMAT, j.at, NULL, "the file ends here, inside the PNG");
+        return vks_error_set(err, VKS_ERR_TRUNCATED, j.at, NULL, "the file ends here, inside the PNG");
     if (rc == -1)
         return vks_error_set(err, VKS_ERR_FORMAT, j.at, NULL, "not a readable PNG: %s", j.said);
     *rgb = j.rgb;

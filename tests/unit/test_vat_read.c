@@ -1,9 +1,9 @@
 /* The VAT readers (vat_read.h) against the writers (vat_write.h): what vks_vat_png16_write and
  * vks_vat_exr_write (float and half, RGB and RGBA) wrote comes back texel for texel (halves as
- * vks_half_to_float(vks_half_from_float(x))); and files that are not what they should be fail
- * with VKS_ERR_FORMAT naming the offset: a file cut short its end (every cut of a small PNG,
- * cuts of an EXR in its header and in its rows), an 8-bit PNG the header's bit depth (24),
- * another kind of file its start; a missing one VKS_ERR_IO. */
+ * vks_half_to_float(vks_half_from_float(x))); a file cut short fails with VKS_ERR_TRUNCATED at
+ * its end (every cut of a small PNG, cuts of an EXR in its header, its chunk table and its
+ * rows); an 8-bit PNG with VKS_ERR_FORMAT at the header's bit depth (24), another kind of file
+ * at its start; a missing one with VKS_ERR_IO. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,7 +86,7 @@ static void png_round_trip(void)
         vks_error e = {0};
         uint16_t *none = (uint16_t *)1;
         vks_result r = vks_vat_png16_read(at("cut.png"), &none, &w, &h, &e);
-        expect_failure(at("cut.png"), r, &e, VKS_ERR_FORMAT, n);
+        expect_failure(at("cut.png"), r, &e, VKS_ERR_TRUNCATED, n);
         CHECK(none == NULL);
     }
 }
@@ -162,7 +162,7 @@ static void exr_cuts(void)
         int three = 3;
         vks_error e = {0};
         vks_result r = vks_vat_exr_read(at("cut.exr"), &three, &back, &w, &h, &e);
-        expect_failure(at("cut.exr"), r, &e, VKS_ERR_FORMAT, cuts[i]);
+        expect_failure(at("cut.exr"), r, &e, VKS_ERR_TRUNCATED, cuts[i]);
         CHECK(back == NULL);
     }
     float *back = NULL;
