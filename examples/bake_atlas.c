@@ -6,7 +6,7 @@
  * frame, bone b's 3x4 skin matrix in texels 3b..3b+2 (RGBA = a row of 4), NAME.atlas.glb, the
  * mesh that plays it, and the sidecar NAME.atlas.json. The check plays the atlas as an engine
  * would: the model (vks_read_file) skinned on the host with the matrices read back from the
- * texture, every vertex of a few frames, against REF.raw, the same frames deformed by the CLI:
+ * texture (vks_vat_exr_read), every vertex of a few frames, against REF.raw, the same frames deformed by the CLI:
  *   vkskin deform MODEL --cpu --clip CLIP --frames FRAMES --fps 30 --out REF.raw
  * and the texture's size and the sidecar's "layout" width against the model's bones.
  * Usage: bake_atlas MODEL CLIP OUTDIR REF.raw FRAMES
@@ -38,38 +38,23 @@ static unsigned char *read_all(const char *path, size_t *size)
     return b;
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The atlas's texels as RGBA floats (width x height x 4, rows top down), from the OpenEXR file
- * the library writes: one part, scan lines, no compression, FLOAT channels A B G R (their
- * names' order), a line a block. NULL when the file is not that. */
+/* The atlas's texels as RGBA floats (width x height x 4, rows top down), read back by the
+ * library (vat_read.h, through OpenEXR); NULL when the file is not an image of that size. */
 static float *read_atlas(const char *path, uint32_t width, uint32_t height)
 {
-    size_t size = 0;
-    unsigned char *b = read_all(path, &size);
-    size_t at = 8; /* magic and version */
-    while (b && at < size && b[at]) { /* attributes: name, type, size, value; an empty name ends them */
-        at += strlen((char *)b + at) + 1;
-        at += strlen((char *)b + at) + 1;
-        at += 4 + (at + 4 <= size ? le32(b + at) : 0);
+    float *texels = NULL;
+    uint32_t w = 0, h = 0;
+    int rgba = 4;
+    vks_error err = {0};
+    if (vks_vat_exr_read(path, &rgba, &texels, &w, &h, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "bake_atlas: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        return NULL;
     }
-    at += 1;
-    float *texels = b && at + (size_t)height * 8 <= size ? malloc((size_t)width * height * 16) : NULL;
-    for (uint32_t y = 0; texels && y < height; y++) {
-        uint64_t off = le32(b + at + y * 8) | (uint64_t)le32(b + at + y * 8 + 4) << 32;
-        if (off + 8 + (uint64_t)width * 16 > size || le32(b + off) != y) {
-            free(texels), texels = NULL;
-            break;
-        }
-        static const int rgba_of[4] = {3, 2, 1, 0}; /* the planes A B G R into R G B A texels */
-        for (uint32_t c = 0; c < 4; c++)
-            for (uint32_t x = 0; x < width; x++)
-                memcpy(&texels[((size_t)y * width + x) * 4 + rgba_of[c]], b + off + 8 + ((size_t)c * width + x) * 4, 4);
+    if (w != width || h != height) {
+        free(texels);
+        return NULL;
     }
-    free(b);
     return texels;
 }
 

@@ -19,6 +19,7 @@
  *   devices:     vkskin devices' list, the --device rules, tune's report    (devices.h)
  *   6. write:    vks_bake_open / _write / _close                          (bake.h)
  *      a manifest of jobs baked into VATs, atlases and caches: vks_bake_run   (bake_job.h)
+ *      its textures read back: vks_vat_exr_read / vks_vat_png16_read       (vat_read.h)
  *      outputs never destroy what they replace                             (output.h)
  *      a skin and its clips as glTF 2.0: vks_gltf_write_skin                (gltf.h)
  *        and clip files read, bound and written as vkskin convert does     (convert.h)
@@ -56,6 +57,7 @@
 #include "vkskin/output_plan.h"
 #include "vkskin/bake.h"
 #include "vkskin/bake_job.h"
+#include "vkskin/vat_read.h"
 #include "vkskin/deform_run.h"
 #include "vkskin/gltf.h"
 #include "vkskin/convert.h"

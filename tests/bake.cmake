@@ -5,16 +5,12 @@ vks_add_test(NAME test_vat SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat.c L
 # the encodings a bake runs over whole textures, against their rules as first written
 vks_add_test(NAME test_vat_encode SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_encode.c LABELS bake)
 
-# The decode test reads the textures with the program's own readers (OpenEXR, libpng).
-add_executable(test_vat_decode ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_decode.c
-               ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_exr.c ${PROJECT_SOURCE_DIR}/tools/vkskin/bake_png16_read.c)
-target_include_directories(test_vat_decode PRIVATE ${PROJECT_SOURCE_DIR}/tools/vkskin ${CJSON_INCLUDE_DIR})
-target_link_libraries(test_vat_decode PRIVATE vks_testutil PNG::PNG vkskin_deps::cjson)
-if(VKSKIN_HAVE_OPENEXR)
-  target_include_directories(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_INCLUDE_DIR})
-  target_link_libraries(test_vat_decode PRIVATE ${VKSKIN_OPENEXR_LIBRARY})
-  target_compile_definitions(test_vat_decode PRIVATE VKSKIN_HAVE_OPENEXR)
-endif()
+# The decode test reads the textures with the library's readers (vat_read.h: OpenEXR, libpng).
+add_executable(test_vat_decode ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_decode.c)
+target_include_directories(test_vat_decode PRIVATE ${CJSON_INCLUDE_DIR})
+target_link_libraries(test_vat_decode PRIVATE vks_testutil vkskin_deps::cjson)
+# the readers against the writers (a round trip), and files cut short or of another kind
+vks_add_test(NAME test_vat_read SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_vat_read.c LABELS bake)
 
 foreach(t cli_bake cli_bake_engines cli_bake_resume cli_bake_slurm)
   string(REPLACE "cli_bake_engines" "cli_bake" script ${t})
@@ -57,7 +53,8 @@ target_link_libraries(${fuzz_bake_target} PRIVATE vkskin_deps::cjson)
 vks_add_test(NAME test_bake_manifest SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_bake_manifest.c LABELS bake)
 target_include_directories(test_bake_manifest PRIVATE ${PROJECT_SOURCE_DIR}/src ${CJSON_INCLUDE_DIR})
 target_link_libraries(test_bake_manifest PRIVATE vkskin_deps::cjson)
-# A bake faults its pages in about once: freed blocks are reused (bake_malloc.c); counted by
+# A bake faults its pages in about once: freed blocks are reused (vks_bake_reuse_memory,
+# src/bake/job_malloc.c); counted by
 # max_rss --faults (ru_minflt), not timed. max_rss is made above.
 # Not under sanitizers: their allocator (quarantine, shadow memory) is not glibc's, which is
 # what the count is about.

@@ -9,6 +9,8 @@
  *   2. jobs:     vks_bake_manifest *m; vks_bake_manifest_read(&m, "bake.json", &o, &err);
  *                (or vks_bake_manifest_parse from bytes in memory)
  *   3. bake:     vks_bake_run(m, &o, &summary, &err);   progress through o.progress
+ *                vks_bake_summary_print(stderr, m, &summary);   the table `vkskin bake` prints
+ *                vks_bake_report_write("report.json", m, &o, &summary, &err)   its --report
  *   4. results:  for j < vks_bake_manifest_job_count(m):
  *                    vks_bake_job_get(m, j, &info)            what job j did, its failure
  *                    vks_bake_job_file(m, j, i, &file)         its files (i < info.file_count)
@@ -29,6 +31,7 @@
 #define VKSKIN_BAKE_JOB_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core.h"
 #include "gpu.h"
@@ -58,12 +61,14 @@ enum {
 VKS_API const char *vks_bake_out_name(int k);
 
 /* Where a run is (o.progress): jobs of this shard, done so far (baked, skipped or failed), the
- * frames baked, the job being read (may be ""), and final = 1 on the last call. */
+ * frames baked, the job being read (may be ""), final = 1 on the last call, and the seconds
+ * since the run began (a rate, a time left; since 0.8). */
 typedef struct vks_bake_progress_info {
     uint32_t jobs, jobs_done;
     uint64_t frames_done;
     const char *current;
     int final;
+    double seconds;
 } vks_bake_progress_info;
 
 typedef struct vks_bake_options {
@@ -94,6 +99,14 @@ typedef struct vks_bake_options {
 
 /* The defaults above. */
 VKS_API void vks_bake_options_init(vks_bake_options *o);
+
+/* Makes this process's allocator (glibc's; elsewhere nothing) reuse a bake's freed blocks of
+ * megabytes rather than map fresh pages for each: one malloc arena, no mmap under 32 MiB, the
+ * heap's top kept. A bake then faults each page of its memory in about once (about a sixth of
+ * the all-characters bake's CPU went to page faults without); its peak is the same. Process-wide
+ * and the host's choice (it changes every allocation of the process): call it once, before any
+ * thread starts, as `vkskin bake` does; vks_bake_run does not. Since 0.8. */
+VKS_API void vks_bake_reuse_memory(void);
 
 /* A manifest's jobs, and after vks_bake_run what each did. */
 typedef struct vks_bake_manifest vks_bake_manifest;
@@ -159,6 +172,19 @@ VKS_API vks_result vks_bake_run(vks_bake_manifest *m, const vks_bake_options *o,
  * or for a report of its own. Since 0.8. */
 VKS_API vks_result vks_bake_refuse_inputs(vks_bake_manifest *m, const vks_bake_options *o, const char *report,
                                           const char *merge_dir, int check, vks_error *err);
+
+/* What the run did, as `vkskin bake` says it after a run: a table of this shard's jobs (entry,
+ * name, state, frames, vertices, outputs written and skipped, bytes, seconds) and a total line
+ * ("bake: 3 baked, 0 up to date, 0 failed; ..."), written to f. Since 0.8. */
+VKS_API void vks_bake_summary_print(FILE *f, const vks_bake_manifest *m, const vks_bake_summary *summary);
+
+/* The run's JSON report (`vkskin bake --report`, docs/baking.md): the manifest, the engine and
+ * the shard of o, per job of this shard its state, outputs, times and bytes, the totals, the
+ * stages' times and, over several devices, what each took ("context_shares"). Written through
+ * the output module (a temporary renamed into place); VKS_ERR_IO naming path when it cannot be,
+ * VKS_ERR_INVALID without a path, manifest, options or summary. Since 0.8. */
+VKS_API vks_result vks_bake_report_write(const char *path, const vks_bake_manifest *m, const vks_bake_options *o,
+                                         const vks_bake_summary *summary, vks_error *err);
 
 /* The merge step after a sharded bake (`vkskin bake --check [--merge DIR]`): whether every
  * output of every job is up to date in o->out_dir (its sidecar records the entry's hash and this

@@ -1,6 +1,8 @@
 /* vkskin.bake(): a bake manifest (a file, or the JSON text of a dict) run through the library's
  * bake_job.h as `vkskin bake` runs it, the GIL released for the run and re-acquired for each
- * progress call, the summary and every job's outcome and files handed back as a dict. */
+ * progress call, the summary and every job's outcome and files handed back as a dict, with the
+ * table `vkskin bake` prints (vks_bake_summary_print) and, asked, its --report JSON
+ * (vks_bake_report_write). */
 #include "vkskin_py.h"
 
 #include <stdlib.h>
@@ -84,6 +86,21 @@ static PyObject *job_dict(const vks_bake_manifest *m, uint32_t j)
                          in.note ? in.note : "", "files", files);
 }
 
+/* The table `vkskin bake` prints after a run, as text. */
+static PyObject *summary_table(const vks_bake_manifest *m, const vks_bake_summary *s)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return PyErr_NoMemory();
+    vks_bake_summary_print(f, m, s);
+    fclose(f);
+    PyObject *t = text ? PyUnicode_DecodeUTF8(text, (Py_ssize_t)size, "replace") : PyErr_NoMemory();
+    free(text);
+    return t;
+}
+
 static PyObject *summary_dict(const vks_bake_manifest *m, const vks_bake_summary *s, const char *out_dir,
                               const char *engine)
 {
@@ -105,15 +122,16 @@ static PyObject *summary_dict(const vks_bake_manifest *m, const vks_bake_summary
         else
             PyList_SET_ITEM(devices, d, e);
     }
-    if (!jobs || !devices) {
+    PyObject *table = jobs && devices ? summary_table(m, s) : NULL;
+    if (!table) {
         Py_XDECREF(jobs);
         Py_XDECREF(devices);
         return NULL;
     }
-    return Py_BuildValue("{s:s,s:s,s:d,s:{s:d,s:d,s:d},s:N,s:I,s:N}", "out", out_dir, "engine", engine, "seconds",
-                         s->seconds, "stages", "devices_open", s->stages.devices_open, "first_deform",
+    return Py_BuildValue("{s:s,s:s,s:d,s:{s:d,s:d,s:d},s:N,s:I,s:N,s:N}", "out", out_dir, "engine", engine,
+                         "seconds", s->seconds, "stages", "devices_open", s->stages.devices_open, "first_deform",
                          s->stages.first_deform, "last_deform_end", s->stages.last_deform_end, "devices", devices,
-                         "validation_messages", s->validation_messages, "jobs", jobs);
+                         "validation_messages", s->validation_messages, "jobs", jobs, "table", table);
 }
 
 /* The manifest: read from path, or parsed from text (named path, relative paths from its folder). */
@@ -149,8 +167,9 @@ static void take_logged(vks_error *err, const char *file, const char *line)
     snprintf(err->msg, sizeof err->msg, "%s", structure ? colon + 2 : line);
 }
 
-/* Runs and reports: the summary dict, or NULL with the exception set. */
-static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, const char *path)
+/* Runs and reports: the summary dict, or NULL with the exception set; report (may be NULL): the
+ * run's JSON report written there. */
+static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, const char *path, const char *report)
 {
     char *dir = vks_bake_output_dir(m, o->out_dir);
     if (!dir)
@@ -160,6 +179,8 @@ static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, c
     vks_result r;
     Py_BEGIN_ALLOW_THREADS
     r = vks_bake_run(m, o, &sum, &err);
+    if (r == VKS_OK && report)
+        r = vks_bake_report_write(report, m, o, &sum, &err);
     Py_END_ALLOW_THREADS
     PyObject *out = NULL;
     if (s->type)
@@ -167,7 +188,7 @@ static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, c
     else if (r == VKS_ERR_INVALID && s->first_error[0]) /* an output refused: the line said, whole */
         vkspy_raise_said(&err, path, s->first_error);
     else if (r != VKS_OK)
-        vkspy_raise(&err, path);
+        vkspy_raise(&err, report && err.code == VKS_ERR_IO ? report : path);
     else
         out = summary_dict(m, &sum, dir, vks_bake_engine_name(o->engine));
     free(dir);
@@ -175,17 +196,17 @@ static PyObject *run(vks_bake_manifest *m, vks_bake_options *o, bake_state *s, c
 }
 
 /* bake(path, text or None, out_dir or "", engine (0 gpu, 1 cpu, 2 cpu-fast), force, threads,
- *      progress) -> (summary dict, first error line logged) */
+ *      progress, report path or None) -> (summary dict, first error line logged) */
 PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self, (void)kwargs;
     PyObject *path_obj, *out_obj, *progress;
-    const char *text;
+    const char *text, *report;
     Py_ssize_t size;
     int engine, force;
     unsigned threads;
-    if (!PyArg_ParseTuple(args, "O&z#O&ipIO", PyUnicode_FSConverter, &path_obj, &text, &size, PyUnicode_FSConverter,
-                          &out_obj, &engine, &force, &threads, &progress))
+    if (!PyArg_ParseTuple(args, "O&z#O&ipIOz", PyUnicode_FSConverter, &path_obj, &text, &size, PyUnicode_FSConverter,
+                          &out_obj, &engine, &force, &threads, &progress, &report))
         return NULL;
     vks_bake_options o;
     vks_bake_options_init(&o);
@@ -208,7 +229,7 @@ PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs)
         take_logged(&err, path, s.first_error);
         vkspy_raise(&err, path);
     }
-    else if ((out = run(m, &o, &s, path)))
+    else if ((out = run(m, &o, &s, path, report)))
         out = Py_BuildValue("(Ns)", out, s.first_error);
     vks_bake_manifest_free(m);
     if (s.log_lock)

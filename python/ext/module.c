@@ -92,6 +92,7 @@ static PyMethodDef methods[] = {
     {"devices", vkspy_devices, METH_NOARGS, "devices() -> list of dict"},
     {"devices_text", vkspy_devices_text, METH_VARARGS, "devices_text(json) -> str"},
     {"vat_write", (PyCFunction)(void (*)(void))vkspy_vat_write, METH_VARARGS | METH_KEYWORDS, "VAT files"},
+    {"vat_read", vkspy_vat_read, METH_VARARGS, "vat_read(path) -> (bytes, height, width, channels, dtype)"},
     {"validate", (PyCFunction)(void (*)(void))vkspy_validate, METH_VARARGS | METH_KEYWORDS,
      "validate.h's run: the JSON report (str)"},
     {"bench", (PyCFunction)(void (*)(void))vkspy_bench, METH_VARARGS | METH_KEYWORDS,

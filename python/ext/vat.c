@@ -1,11 +1,12 @@
 /* vkskin.bake_vat's files: a vertex animation texture of frames already deformed (the
  * positions texture, OpenEXR float where the library has OpenEXR, else 16-bit PNG), its rest
  * mesh (OBJ) and its JSON sidecar, through the library's writers (vat_write.h), as
- * examples/bake_vat.c writes them. */
+ * examples/bake_vat.c writes them; and any baked texture read back (vat_read.h). */
 #include "vkskin_py.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static uint64_t file_bytes(const char *path)
@@ -116,5 +117,41 @@ PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *out = r == VKS_OK ? Py_BuildValue("{s:y,s:y,s:y}", "texture", j.tex, "mesh", j.obj, "sidecar", j.json)
                                 : vkspy_raise(&err, NULL);
     Py_DECREF(dir_obj);
+    return out;
+}
+
+/* read_vat(path) -> (bytes, height, width, channels, "float32" | "uint16"): a baked texture read
+ * back through vat_read.h (OpenEXR: every R, G, B[, A] as floats; 16-bit PNG: RGB codes), told
+ * apart by the file's first bytes. */
+PyObject *vkspy_vat_read(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *path_obj;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj))
+        return NULL;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    unsigned char magic[4] = {0};
+    FILE *f = fopen(path, "rb");
+    int exr = f && fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\x76\x2f\x31\x01", 4);
+    if (f)
+        fclose(f);
+    void *texels = NULL;
+    uint32_t w = 0, h = 0;
+    int channels = exr ? 0 : 3;
+    vks_error err = {0};
+    vks_result r;
+    Py_BEGIN_ALLOW_THREADS
+    r = exr ? vks_vat_exr_read(path, &channels, (float **)&texels, &w, &h, &err)
+            : vks_vat_png16_read(path, (uint16_t **)&texels, &w, &h, &err);
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (r != VKS_OK)
+        vkspy_raise(&err, path);
+    else
+        out = Py_BuildValue("(y#IIis)", (const char *)texels,
+                            (Py_ssize_t)((size_t)w * h * (size_t)channels * (exr ? 4 : 2)), h, w, channels,
+                            exr ? "float32" : "uint16");
+    free(texels);
+    Py_DECREF(path_obj);
     return out;
 }

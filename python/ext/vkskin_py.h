@@ -16,6 +16,7 @@
 #include <vkskin.h>
 #include <vkskin/vat.h>
 #include <vkskin/vat_write.h>
+#include <vkskin/vat_read.h>
 
 /* A model read by the library: the skin and the name it was read from. Arrays handed out are
  * views into the skin's memory and hold a reference to this object. */
@@ -105,6 +106,7 @@ PyObject *vkspy_deform(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_devices(PyObject *self, PyObject *noargs);
 PyObject *vkspy_devices_text(PyObject *self, PyObject *args);
 PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_vat_read(PyObject *self, PyObject *args);
 /* validate.c and bake.c: the library's validate and bake jobs (validate.h, bake_job.h). */
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);

@@ -1,7 +1,7 @@
 """vkskin.validate() and vkskin.bake() against the vkskin program: validate's dict is
 `vkskin validate --json`'s document for the same job (times aside) and its verdict follows the
-tolerances; bake writes the same bytes as `vkskin bake`, refuses a bad manifest leaving nothing
-behind, and reports its progress."""
+tolerances; bake writes the same bytes as `vkskin bake`, with its summary table and its report, refuses a bad
+manifest leaving nothing behind, and reports its progress; read_vat reads its textures back."""
 
 import filecmp
 import json
@@ -9,6 +9,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 import vkskin
@@ -178,6 +179,59 @@ def test_bake_of_a_dict_writes_what_the_cli_writes(tmp_path, cli):
     cli("bake", str(tmp_path / "job.json"), "--out", str(tmp_path / "cli"), "--cpu-fast", "--quiet")
     assert same_tree(tmp_path / "py", tmp_path / "cli")
     assert summary["jobs"][0]["frames"] > 1 and summary["engine"] == "cpu-fast"
+
+
+REPORT_TIMES = {"seconds", "read_seconds", "deform_seconds", "frames_per_second", "mb_per_second", "stages"}
+
+
+def without_report_times(o):
+    if isinstance(o, dict):
+        return {k: without_report_times(v) for k, v in o.items() if k not in REPORT_TIMES}
+    if isinstance(o, list):
+        return [without_report_times(v) for v in o]
+    return o
+
+
+def table_rows(text):
+    """The summary table's rows without their seconds column, and its total line up to its time."""
+    lines = text[text.index("entry "):].splitlines()
+    return [line.rsplit(None, 1)[0] for line in lines[:-1]] + [lines[-1].split(" in ")[0]]
+
+
+def test_bake_summary_and_report_are_the_cli_ones(tmp_path, cli):
+    manifest = os.path.join(EXAMPLES, "bake.json")
+    summary = vkskin.bake(manifest, out=tmp_path / "py", engine="cpu", report=tmp_path / "py.json")
+    done = cli("bake", manifest, "--out", str(tmp_path / "cli"), "--cpu", "--quiet", "--report",
+               str(tmp_path / "cli.json"))
+    mine, theirs = (json.loads((tmp_path / n).read_text()) for n in ("py.json", "cli.json"))
+    assert mine["tool"] == "vkskin bake" and [j["state"] for j in mine["jobs"]] == ["baked", "baked"]
+    assert without_report_times(mine) == without_report_times(theirs)
+    assert table_rows(summary["table"]) == table_rows(done.stderr)
+    assert table_rows(summary["table"])[-1] == "bake: 2 baked, 0 up to date, 0 failed; 104 frames, 3.6 MB written"
+
+
+def test_read_vat_gives_both_encodings_of_one_bake(tmp_path):
+    """The half-float and the 16-bit PNG textures of one job, read back, hold the same positions
+    (each within its encoding's step); the atlas is RGBA floats; a cut file names its end."""
+    vkskin.bake(os.path.join(EXAMPLES, "bake.json"), out=tmp_path, engine="cpu")
+    name = "char_b24_pl8.dff"
+    half = vkskin.read_vat(tmp_path / f"{name}.vat.pos.f16.exr")
+    codes = vkskin.read_vat(tmp_path / f"{name}.vat.pos.png")
+    sidecar = json.loads((tmp_path / f"{name}.vat-png16.json").read_text())
+    lay = sidecar["layout"]
+    assert half.dtype == np.float32 and codes.dtype == np.uint16
+    assert half.shape == codes.shape == (lay["height"], lay["width"], 3)
+    lo, hi = (np.array(sidecar["bounds"][k], dtype=np.float64) for k in ("min", "max"))
+    decoded = lo + codes / 65535.0 * (hi - lo)
+    assert np.all(np.abs(decoded - half) <= np.abs(half) * 2.0 ** -10 + (hi - lo) / 65535.0 + 1e-6)
+    assert np.ptp(half) > 0.5  # a moving character, not zeros
+    atlas = vkskin.read_vat(tmp_path / f"{name}.atlas.exr")
+    assert atlas.dtype == np.float32 and atlas.shape[2] == 4
+    whole = (tmp_path / f"{name}.vat.pos.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(whole[:len(whole) // 2])
+    with pytest.raises(vkskin.TruncatedError) as e:
+        vkskin.read_vat(tmp_path / "cut.png")
+    assert e.value.file == str(tmp_path / "cut.png") and e.value.offset == len(whole) // 2
 
 
 @pytest.mark.parametrize("manifest, error, where", [

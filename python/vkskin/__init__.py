@@ -6,12 +6,12 @@ from ._errors import (Error, FileError, FormatError, InvalidError, LimitError, N
                       TruncatedError, UnsupportedError, VulkanError)
 from ._vkskin import Clips, Context, Model
 from ._api import (Deformed, bake, bake_vat, bench, convert, deform, devices, devices_text, has_gpu, read,
-                   read_clips, read_poses, render, validate, version)
+                   read_clips, read_poses, read_vat, render, validate, version)
 
 __version__ = version()
 
 __all__ = ["Error", "FileError", "FormatError", "InvalidError", "LimitError", "NoDeviceError", "OutOfMemoryError",
            "TruncatedError", "UnsupportedError", "VulkanError", "Clips", "Context", "Model", "Deformed", "bake",
            "bake_vat", "bench", "convert", "deform", "devices", "devices_text", "has_gpu", "read", "read_clips",
-           "read_poses", "render",
+           "read_poses", "read_vat", "render",
            "validate", "version"]

@@ -18,7 +18,7 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "devices_text", "bake_vat", "validate", "bake", "bench",
+__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "devices_text", "bake_vat", "read_vat", "validate", "bake", "bench",
            "convert", "render", "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
@@ -425,6 +425,18 @@ def bake_vat(model: Model, clips: Clips, out_dir: PathLike, *, clip: Union[int, 
     return {k: os.fsdecode(v) for k, v in files.items()}
 
 
+def read_vat(path: PathLike) -> np.ndarray:
+    """Reads a baked texture back (the library's vat_read.h): an OpenEXR one (``vkskin bake``'s
+    vat-exr-float and vat-exr-half, atlases, bake_vat's vat.pos.f32.exr) as float32 of shape
+    (height, width, 3 or 4: R, G, B[, A]), a 16-bit PNG (vat-png16) as uint16 codes of shape
+    (height, width, 3), rows top to bottom. The sidecar says what the texels mean (layout,
+    bounds for the codes). A file cut short or of another kind raises a vkskin.Error naming the
+    file and the offset.
+    """
+    data, height, width, channels, dtype = _vkskin.vat_read(os.fspath(path))
+    return np.frombuffer(data, dtype=dtype).reshape(height, width, channels)
+
+
 def _validate_plays(model: Model, clips: Optional[Clips], crowd: Union[PathLike, List[Dict[str, Any]], None],
                     clip: Union[int, str], clip_start: float, clip_speed: float, clip_cycle: Optional[str],
                     stagger: bool, instances: int) -> Optional[_Plays]:
@@ -570,7 +582,7 @@ _BAKE_ENGINES = {"gpu": 0, "cpu": 1, "cpu-fast": 2}
 
 
 def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] = None, engine: str = "gpu",
-         force: bool = False, threads: int = 0, check: bool = True,
+         force: bool = False, threads: int = 0, check: bool = True, report: Optional[PathLike] = None,
          progress: Optional[Callable[[str, float], None]] = None) -> Dict[str, Any]:
     """Runs a bake manifest as ``vkskin bake`` does (the library's vks_bake_run): VATs, bone
     atlases, PC2 / raw caches, glTF morph files, each with its sidecar, the same bytes.
@@ -582,10 +594,11 @@ def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] =
     a core).
 
     Returns the summary: out, engine, seconds, stages, devices (GPU: each one's share),
-    validation_messages, and jobs, one dict each (where, name, model, status "baked" | "up to
+    validation_messages, table (the text ``vkskin bake`` prints after a run), and jobs, one dict each (where, name, model, status "baked" | "up to
     date" | "failed" | "not run", failure (the library's error code), outputs_written,
     outputs_skipped, bytes, frames, vertices, seconds, read_seconds, deform_seconds, note, files:
-    [{path (in out), bytes, kind}]). A bad manifest raises a vkskin.Error naming the file and
+    [{path (in out), bytes, kind}]). report: a path for ``vkskin bake --report``'s JSON of the
+    run (the library's vks_bake_report_write). A bad manifest raises a vkskin.Error naming the file and
     the entry before anything is written; with check (the default) a job that failed raises too,
     after the other jobs are baked (the error names the job; the summary is its .summary).
     The GIL is released while it runs; progress(job, fraction of the jobs done) is called as it
@@ -599,7 +612,9 @@ def bake(manifest: Union[PathLike, Dict[str, Any]], *, out: Optional[PathLike] =
         path, text = os.fspath(manifest), None
     out_dir = os.fspath(out) if out is not None else ""
     made = not os.path.exists(out_dir or ".")  # else: the manifest's, known after the run
-    summary, first_error = _vkskin.bake(path, text, out_dir, _BAKE_ENGINES[engine], force, threads, progress)
+    report_path = os.fspath(report) if report is not None else None
+    summary, first_error = _vkskin.bake(path, text, out_dir, _BAKE_ENGINES[engine], force, threads, progress,
+                                        report_path)
     failed = [j for j in summary["jobs"] if j["status"] == "failed"]
     if check and failed:
         if made and out_dir and not os.listdir(out_dir):  # every job failed: leave no empty folder

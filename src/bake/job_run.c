@@ -105,6 +105,7 @@ static void say_progress(bake_run *run, const char *current, int final)
         return;
     run->progress.current = current;
     run->progress.final = final;
+    run->progress.seconds = vks__bake_now() - run->start;
     run->opt->progress(run->opt->progress_user, &run->progress);
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A bake touches each page of its memory about once (tools/vkskin/bake_malloc.c): the blocks it
+# A bake touches each page of its memory about once (vks_bake_reuse_memory, src/bake/job_malloc.c): the blocks it
 # frees per job and per output (frames, texels, half floats, the glTF buffer, the output rooms)
 # are the next ones it allocates, not unmapped and faulted in again. The all-characters
 # manifest on the fast CPU engine: its minor page faults, in pages of 4 KiB, stay under 1.25 x

@@ -14,9 +14,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "bake_textures.h"
 #include "testutil.h"
 #include "vkskin/vat.h"
+#include "vkskin/vat_read.h"
 
 static const char *base;
 
@@ -294,10 +294,11 @@ static void check_vat(const char *dir, const cJSON *sc, const reference *r, doub
         float *tex = NULL;
         uint32_t w = 0, h = 0;
         uint16_t *q = NULL;
+        int rgb = 3;
         if (!strcmp(enc, "unorm16"))
-            CHECK(vks_png16_read(p, &q, &w, &h, &err) == VKS_OK);
+            CHECK(vks_vat_png16_read(p, &q, &w, &h, &err) == VKS_OK);
         else
-            CHECK(vks_exr_read(p, 3, &tex, &w, &h, &err) == VKS_OK);
+            CHECK(vks_vat_exr_read(p, &rgb, &tex, &w, &h, &err) == VKS_OK);
         if (!tex && !q) {
             fprintf(stderr, "%s: %s\n", p, err.msg);
             continue;
@@ -344,7 +345,8 @@ static void check_atlas(const char *dir, const cJSON *sc, const reference *r)
         const char *p = path2(dir, str(f, "path"));
         part_of(lo, "matrices", str(f, "path"), r->frames, &g0, &gn);
         CHECK(g0 + gn <= r->frames && gn <= rows);
-        if (vks_exr_read(p, 4, &tex, &w, &h, &err) != VKS_OK) {
+        int rgba = 4;
+        if (vks_vat_exr_read(p, &rgba, &tex, &w, &h, &err) != VKS_OK) {
             fprintf(stderr, "%s: %s\n", p, err.msg);
             vks_test_failures++;
             continue;

@@ -2,15 +2,12 @@
  * textures, bone-matrix atlases and caches, each with a sidecar. Jobs whose sidecars say they
  * are up to date are skipped, so a bake killed halfway finishes where it stopped; --shard I/N
  * takes one share of the jobs for a job array (tools/slurm/bake.sbatch).
- * The engine is the library's (bake_job.h): this parses the command line, opens the devices it
- * names, calls vks_bake_run and prints the summary and the report. */
+ * The engine is the library's (bake_job.h): this parses the command line into the run's options
+ * (their defaults the library's), opens the devices it names, calls vks_bake_run, has the library
+ * write the summary and the report, and turns the jobs' failures into the exit code. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <cjson/cJSON.h>
 
 #include "bake_cli.h"
 #include "cli_gpu.h"
@@ -44,13 +41,12 @@ static int parse_shard(const char *text, uint32_t *i, uint32_t *n)
     return 1;
 }
 
-/* What vkskin bake's command line says. */
+/* What vkskin bake's command line says: most of it the library's run options themselves, their
+ * defaults the library's (vks_bake_options_init). */
 typedef struct bake_args {
-    const char *manifest, *out, *report, *shard, *merge;
-    uint32_t shard_i, shard_n, jobs, threads;
-    uint64_t max_memory_mb;
-    int force, sheet, check, split;
-    vks_bake_engine engine;
+    const char *manifest, *report, *merge;
+    int check;
+    vks_bake_options o;
     vks_cli_gpu_opts gopt;
 } bake_args;
 
@@ -58,11 +54,10 @@ static int set_shard(void *field, const vks_cli_option *o, const char *v)
 {
     (void)o;
     bake_args *b = field;
-    if (!parse_shard(v, &b->shard_i, &b->shard_n)) {
+    if (!parse_shard(v, &b->o.shard_index, &b->o.shard_count)) {
         fprintf(stderr, "vkskin: --shard %s: expected I/N in digits with 0 <= I < N <= %u\n", v, SHARD_MAX);
         return 0;
     }
-    b->shard = v;
     return 1;
 }
 
@@ -71,7 +66,7 @@ static int set_max_memory(void *field, const vks_cli_option *o, const char *v)
     uint32_t mb = 0;
     if (!vks_cli_store_u32(&mb, o, v))
         return 0;
-    *(uint64_t *)field = mb;
+    *(uint64_t *)field = (uint64_t)mb << 20;
     return 1;
 }
 
@@ -84,29 +79,29 @@ static int set_engine(void *field, const vks_cli_option *o, const char *v)
 
 #define AT(field) offsetof(bake_args, field)
 static const vks_cli_option bake_options[] = {
-    {"--out", 0, "DIR", vks_cli_store_string, AT(out), 0, 0,
+    {"--out", 0, "DIR", vks_cli_store_string, AT(o.out_dir), 0, 0,
      "where outputs go (default: the manifest's \"out\", else \"bake\" beside it)", NULL},
     {"--shard", 0, "I/N", set_shard, 0, 0, 0, "bake only share I (0-based) of N, balanced by vertices x frames", NULL},
-    {"--force", 0, NULL, vks_cli_store_flag, AT(force), 0, 0,
+    {"--force", 0, NULL, vks_cli_store_flag, AT(o.force), 0, 0,
      "redo outputs even when their sidecar says they are up to date", NULL},
-    {"--jobs", 0, "N", vks_cli_store_u32, AT(jobs), 1, 256,
+    {"--jobs", 0, "N", vks_cli_store_u32, AT(o.jobs_in_flight), 1, 256,
      "jobs in flight at once (default 1, and at least one per device)",
      "each reads its jobs and deforms them (GPU: in groups), then hands them to the threads below and reads the "
      "next group while they are written"},
-    {"--threads", 0, "N", vks_cli_store_u32, AT(threads), 1, 256,
+    {"--threads", 0, "N", vks_cli_store_u32, AT(o.threads), 1, 256,
      "threads that encode and write outputs, shared by every job in flight (default: one per core)",
      "each takes one output kind of one job at a time, the costliest first, and idle ones help write a VAT kind's "
      "textures and read the next group's jobs. The same bytes whatever N"},
-    {"--cpu", 0, NULL, set_engine, AT(engine), 0, 0, "the CPU reference engine (double)", NULL},
-    {"--cpu-fast", 0, NULL, set_engine, AT(engine), 1, 0, "the fast CPU engine", NULL},
+    {"--cpu", 0, NULL, set_engine, AT(o.engine), 0, 0, "the CPU reference engine (double)", NULL},
+    {"--cpu-fast", 0, NULL, set_engine, AT(o.engine), 1, 0, "the fast CPU engine", NULL},
     {"--report", 0, "FILE", vks_cli_store_string, AT(report), 0, 0, "a JSON report: per job its outputs, times and bytes",
      NULL},
-    {"--contact-sheet", 0, NULL, vks_cli_store_flag, AT(sheet), 0, 0,
+    {"--contact-sheet", 0, NULL, vks_cli_store_flag, AT(o.contact_sheet), 0, 0,
      "a PNG per baked clip, its frames in a grid (GPU renderer)", NULL},
-    {"--split", 0, NULL, vks_cli_store_flag, AT(split), 0, 0,
+    {"--split", 0, NULL, vks_cli_store_flag, AT(o.split), 0, 0,
      "a VAT taller than its job's max_height is spread over several textures instead of refused",
      "NAME.vat.pos.f32_part0.exr, _part1, ...; the sidecar says which frames each holds; as \"split\": true"},
-    {"--max-memory-mb", 0, "N", set_max_memory, AT(max_memory_mb), 1, 1u << 24,
+    {"--max-memory-mb", 0, "N", set_max_memory, AT(o.max_memory_bytes), 1, 1u << 24,
      "a job that would need more than N MB is refused before it is deformed (exit 5; default 4096)",
      "a job holds all its frames in memory; each job in flight holds a group being written, jobs whose frames fit "
      "64 MB or one larger job, while it deforms the next. Split its clips or lower its fps or range"},
@@ -164,11 +159,11 @@ static int parse_args(bake_args *b, int argc, char **argv)
         fprintf(stderr, "vkskin: --merge goes with --check (the merge step after a sharded bake)\n");
         return VKS_EXIT_USAGE;
     }
-    if (b->sheet && b->engine != VKS_BAKE_GPU) {
+    if (b->o.contact_sheet && b->o.engine != VKS_BAKE_GPU) {
         fprintf(stderr, "vkskin: --contact-sheet draws with the GPU renderer: not with --cpu or --cpu-fast\n");
         return VKS_EXIT_USAGE;
     }
-    vks_cli_bake_malloc_reuse(); /* a bake to run: before any thread (the GPU's, the pool's) starts */
+    vks_bake_reuse_memory(); /* a bake to run: before any thread (the GPU's, the pool's) starts */
     return -1;
 }
 
@@ -190,24 +185,14 @@ static int open_listed_device(void *user, uint32_t d, int render, vks_gpu **gpu)
     return vks_cli_gpu_open(&g, gpu);
 }
 
-/* The library's options from the command line's. */
-static void run_options(const bake_args *a, device_list *dl, vks_cli_bake_progress *pr, vks_bake_options *o)
+/* The program's part of the run's options: its input limit, its logger, its progress line and
+ * the devices of --device. */
+static void host_options(vks_bake_options *o, device_list *dl, vks_cli_bake_progress *pr)
 {
-    vks_bake_options_init(o);
-    o->engine = a->engine;
-    o->out_dir = a->out;
-    o->force = a->force;
-    o->contact_sheet = a->sheet;
-    o->split = a->split;
-    o->shard_index = a->shard_i, o->shard_count = a->shard_n;
-    o->jobs_in_flight = a->jobs;
-    o->threads = a->threads;
-    o->max_memory_bytes = a->max_memory_mb << 20;
     o->max_input_bytes = vks_cli_max_input_bytes;
     o->logger.func = vks_log_stderr;
     o->progress = vks_cli_bake_progress_update;
     o->progress_user = pr;
-    o->device_count = (uint32_t)(dl->count > 0 ? dl->count : 1);
     o->open_device = open_listed_device;
     o->device_user = dl;
 }
@@ -231,8 +216,9 @@ static int check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, 
 }
 
 /* What the run's jobs end the program with: the worst of their failures, 5 when the validation
- * layer said anything; the devices' shares printed; the report written. */
-static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_bake_summary *sum)
+ * layer said anything; the summary and the devices' shares printed; the report written. */
+static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_bake_options *o,
+                     const vks_bake_summary *sum)
 {
     int rc = VKS_EXIT_OK;
     for (uint32_t j = 0; j < vks_bake_manifest_job_count(m); j++) {
@@ -250,20 +236,21 @@ static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_b
         fprintf(stderr, "vkskin: the validation layer reported %u messages\n", sum->validation_messages);
         rc = VKS_EXIT_RUNTIME;
     }
-    vks_cli_bake_summary(stderr, m, sum->seconds);
+    vks_bake_summary_print(stderr, m, sum);
     vks_cli_shares_print(&shares, "bake"); /* what each device of a split took */
-    if (a->report) {
-        char sh[32];
-        snprintf(sh, sizeof sh, "%u/%u", a->shard_i, a->shard_n);
-        rc = vks_cli_worse_exit(rc, vks_cli_bake_report(a->report, m, vks_bake_engine_name(a->engine),
-                                                        a->shard ? sh : "0/1", sum->seconds, &shares, &sum->stages));
+    vks_error err = {0};
+    if (a->report && vks_bake_report_write(a->report, m, o, sum, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, a->report, msg, sizeof msg));
+        rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
     return rc;
 }
 
 /* The manifest's jobs baked (or checked) into dir. */
-static int bake(const bake_args *a, vks_bake_manifest *m, const vks_bake_options *o, const char *dir)
+static int bake(const bake_args *a, vks_bake_manifest *m, const char *dir)
 {
+    const vks_bake_options *o = &a->o;
     if (a->check)
         return check_outputs(m, o, a->merge, a->report);
     vks_bake_summary sum;
@@ -273,38 +260,33 @@ static int bake(const bake_args *a, vks_bake_manifest *m, const vks_bake_options
         return sum.open_failure;
     if (r != VKS_OK)
         return vks_cli_exit_code(r);
-    return after_run(a, m, &sum);
+    return after_run(a, m, o, &sum);
 }
 
 int vks_cmd_bake(int argc, char **argv)
 {
     bake_args args = {0};
-    args.shard_n = 1, args.jobs = 1;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    args.threads = cores < 1 ? 1 : cores > 64 ? 64 : (uint32_t)cores; /* --threads */
-    args.max_memory_mb = VKS_BAKE_DEFAULT_MAX_MEMORY_MB;
-    args.engine = VKS_BAKE_GPU;
+    vks_bake_options *o = &args.o;
+    vks_bake_options_init(o);
     int parsed = parse_args(&args, argc, argv);
     if (parsed >= 0)
         return parsed;
     device_list dl = {.gopt = args.gopt};
     vks_cli_bake_progress progress = {0};
-    vks_bake_options o;
-    run_options(&args, &dl, &progress, &o);
+    host_options(o, &dl, &progress);
     vks_bake_manifest *m = NULL;
     vks_error err = {0};
-    vks_result r = vks_bake_manifest_read(&m, args.manifest, &o, &err);
+    vks_result r = vks_bake_manifest_read(&m, args.manifest, o, &err);
     if (r != VKS_OK) /* said; a contact sheet with a CPU engine is a usage error */
         return r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_INPUT;
-    char *dir = vks_bake_output_dir(m, args.out);
-    int rc = vks_cli_output_exit(vks_bake_refuse_inputs(m, &o, args.report, args.merge, args.check, &err));
-    if (rc == VKS_EXIT_OK && !args.check && args.engine == VKS_BAKE_GPU)
+    char *dir = vks_bake_output_dir(m, o->out_dir);
+    int rc = vks_cli_output_exit(vks_bake_refuse_inputs(m, o, args.report, args.merge, args.check, &err));
+    if (rc == VKS_EXIT_OK && !args.check && o->engine == VKS_BAKE_GPU)
         rc = vks_cli_gpu_devices(args.gopt.device, dl.ids, &dl.single, &dl.count);
     if (rc == VKS_EXIT_OK) {
-        o.device_count = (uint32_t)(dl.count > 0 ? dl.count : 1);
-        o.out_dir = dir;
-        progress.start = vks__bake_now();
-        rc = bake(&args, m, &o, dir ? dir : "bake");
+        o->device_count = (uint32_t)(dl.count > 0 ? dl.count : 1);
+        o->out_dir = dir;
+        rc = bake(&args, m, dir ? dir : "bake");
     }
     free(dir);
     vks_bake_manifest_free(m);
