@@ -19,7 +19,7 @@ void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c)
     memset(c, 0, sizeof *c);
 }
 
-vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
+vks_result vks_cli_gpu_clips_plan(const vks_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
                                   vks_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -32,7 +32,7 @@ vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t m
     vks_result r = out->index && out->clips ? VKS_OK
                                             : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
     for (uint32_t m = 0; r == VKS_OK && m < model_count; m++) {
-        const vks_cli_poser *ps = posers[m];
+        const vks_poser *ps = posers[m];
         if (!(out->index[m] = malloc((ps->ref_count ? ps->ref_count : 1) * sizeof **out->index))) {
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
             break;
@@ -52,7 +52,7 @@ vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t m
     return r;
 }
 
-vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
+vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_poser *const *posers,
                                     uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err)
 {
     vks_result r = vks_cli_gpu_clips_plan(posers, model_count, out, err);
@@ -71,7 +71,7 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
 
 /* Crowd entry ps->entries[j] as the library makes it (the poser checked it could), its clip
  * numbers turned from the run's clip sources into the uploaded clips. */
-static void crowd_entry(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+static void crowd_entry(const vks_cli_gpu_clips *c, const vks_poser *ps, uint32_t m, uint32_t j,
                         vks_instance *out)
 {
     const int32_t *at = c->index[m]; /* every clip source the poser bound is uploaded */
@@ -86,7 +86,7 @@ static void crowd_entry(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uin
     }
 }
 
-void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_poser *ps, uint32_t m, uint32_t j,
                             int with_root, vks_instance *out)
 {
     if (ps->spec) {
@@ -139,7 +139,7 @@ static int consume_chunk(void *user, const vks_stream_delivery *d)
     uint32_t n = d->count, m = model_of(cs, g0);
     size_t at = 0;
     while (n) {
-        const vks_cli_poser *ps = job->posers[m];
+        const vks_poser *ps = job->posers[m];
         uint32_t first = (uint32_t)(g0 - cs->base[m]), count = ps->instances - first < n ? ps->instances - first : n;
         if (job->consume(job->user, m, first, count, d->frame, d->positions + at, d->normals ? d->normals + at : NULL))
             return 1;

@@ -18,23 +18,23 @@ typedef struct vks_cli_gpu_clips {
 
 /* The distinct clips the posers play and each poser's index into them, uploaded nowhere (gc
  * NULL): what the split gives every context to upload (stream.h, SPLIT). */
-vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
+vks_result vks_cli_gpu_clips_plan(const vks_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
                                   vks_error *err);
 /* posers[m]: the poser of uploaded model m (its skin is the one uploaded as m). */
-vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
+vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_poser *const *posers,
                                     uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err);
 void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c);
 
 /* Instance j of uploaded model m as the crowd plays it: its clip, start, speed, cycle and
  * (with_root) root; an instance without a clip holds the bind pose (VKS_POSE_BIND). */
-void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_poser *ps, uint32_t m, uint32_t j,
                             int with_root, vks_instance *out);
 
 typedef struct vks_cli_crowd_job {
     vks_gpu *gpu;
     const vks_gpu_models *ms;
     const vks_cli_gpu_clips *clips;
-    const vks_cli_poser *const *posers; /* per uploaded model */
+    const vks_poser *const *posers; /* per uploaded model */
     uint32_t model_count;
     uint32_t frames;                    /* at vks_pose_source_time(&posers[0]->source, f) */
     uint64_t chunk_bytes;               /* one chunk's outputs for one frame (0: 64 MiB; at

@@ -9,20 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_anim.h"
+#include "cli.h"
 #include "vkskin/output.h"
 
 int vks_cli_model_root_motion(const vks_cli_pose *p, uint32_t m)
 {
-    const vks_cli_anim *an = p->anim;
-    if (!an || !an->spec || m >= p->model_count)
-        return 0;
-    for (uint32_t j = 0; j < an->count[m]; j++) {
-        const vks_crowd_entry *e = &an->spec->instances[an->order[an->first[m] + j]];
-        if (e->layer_count && e->root_motion) /* as vks_cli_root_motion_wanted sees the poser */
-            return 1;
-    }
-    return 0;
+    return vks_pose_plan_root_motion(&p->plan, m);
 }
 
 /* The fewest bytes of a CSV of rows rows: its header and "0,0,0,0,0,0\n" per row. */
@@ -68,8 +60,8 @@ static int by_path(const void *a, const void *b)
 static void say_shared(const vks_cli_pose *p, const named *a, const named *b)
 {
     fprintf(stderr, "vkskin: the %s of %s and the %s of %s would both be written to %s; give them different file "
-                    "names\n", a->root_motion ? "root-motion CSV" : "vertex output", p->models[a->model],
-            b->root_motion ? "root-motion CSV" : "vertex output", p->models[b->model], b->path);
+                    "names\n", a->root_motion ? "root-motion CSV" : "vertex output", p->plan.models[a->model],
+            b->root_motion ? "root-motion CSV" : "vertex output", p->plan.models[b->model], b->path);
 }
 
 /* Two outputs of one name, where one is a root-motion CSV (two vertex outputs are refused by
@@ -106,16 +98,16 @@ static int refuse_shared(const vks_cli_pose *p, const vks_cli_outputs *vertex, c
 static int named_path(const vks_cli_pose *p, const char *option, vks_cli_outputs *rm)
 {
     int wanted = 0;
-    for (uint32_t m = 0; m < p->model_count; m++)
+    for (uint32_t m = 0; m < p->plan.model_count; m++)
         wanted |= vks_cli_model_root_motion(p, m);
-    if (p->model_count > 1) {
+    if (p->plan.model_count > 1) {
         fprintf(stderr, "vkskin deform: --root-motion names one file, for one model; this run deforms %u (their "
-                        "root motion goes beside each output in --out's folder)\n", p->model_count);
+                        "root motion goes beside each output in --out's folder)\n", p->plan.model_count);
         return VKS_EXIT_USAGE;
     }
     if (!wanted) {
         fprintf(stderr, "vkskin: %s: no instance takes root motion out (root_motion in the crowd): --root-motion %s "
-                        "is not written\n", p->models[0], option);
+                        "is not written\n", p->plan.models[0], option);
         return VKS_EXIT_OK;
     }
     return (rm->paths[0] = strdup(option)) ? VKS_EXIT_OK : VKS_EXIT_RUNTIME;
@@ -133,7 +125,7 @@ int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vk
         rc = named_path(p, option, rm);
     for (int m = 0; !option && m < n && rc == VKS_EXIT_OK; m++)
         if (vks_cli_model_root_motion(p, (uint32_t)m))
-            rc = beside(vertex->paths[m], p->models[m], &rm->paths[m]);
+            rc = beside(vertex->paths[m], p->plan.models[m], &rm->paths[m]);
     if (rc == VKS_EXIT_OK)
         rc = refuse_shared(p, vertex, rm);
     for (int m = 0; m < n && rc == VKS_EXIT_OK; m++)
@@ -141,7 +133,7 @@ int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vk
             rc = vks_cli_refuse_input(in, option ? "--root-motion" : "--out's root-motion CSV", rm->paths[m]);
     for (int m = 0; m < n && rc == VKS_EXIT_OK; m++) {
         vks_error err = {0};
-        uint64_t rows = (uint64_t)vks_cli_model_instances(p, (uint32_t)m) * p->frames;
+        uint64_t rows = (uint64_t)vks_pose_plan_instances(&p->plan, (uint32_t)m) * p->o.frames;
         if (rm->paths[m] && vks_output_check(rm->paths[m], least_bytes(rows), &err) != VKS_OK) {
             char msg[512];
             fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, NULL, msg, sizeof msg));

@@ -101,7 +101,7 @@ typedef struct sheet {
     vks_instance *inst; /* the part's instances */
     vks_affine *locals;       /* a pose file's locals of one instance */
     vks_render *render;
-    vks_cli_poser *posers;
+    vks_poser *posers;
     vks_cli_gpu_clips clips;
 } sheet;
 
@@ -113,7 +113,7 @@ static void sheet_free(sheet *s)
     vks_gpu_models_free(s->models);
     vks_gpu_destroy(s->gpu);
     for (int f = 0; s->posers && f < s->count; f++)
-        vks_cli_poser_free(&s->posers[f]);
+        vks_poser_free(&s->posers[f]);
     for (int f = 0; f < s->count; f++)
         vks_skin_free(s->skins[f]);
     free(s->crowd_models), free(s->inst), free(s->locals);
@@ -125,8 +125,8 @@ static void sheet_free(sheet *s)
  * file: each model's poser, whose frame sets the locals from the host. */
 static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *err)
 {
-    if (pose->anim) {
-        const vks_cli_poser **ps = malloc((size_t)s->count * sizeof *ps);
+    if (pose->plan.clips) {
+        const vks_poser **ps = malloc((size_t)s->count * sizeof *ps);
         for (int f = 0; ps && f < s->count; f++)
             ps[f] = &s->posers[f];
         vks_result r = ps ? vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
@@ -134,12 +134,12 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
         free(ps);
         return r;
     }
-    if (!pose->pose_file)
+    if (!pose->o.pose_file)
         return VKS_OK;
     uint32_t most = 1;
     for (int f = 0; f < s->count; f++) {
-        if (!vks_cli_poser_init(&s->posers[f], s->skins[f], pose, (uint32_t)f))
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+        if (vks_poser_init(&s->posers[f], s->skins[f], &pose->plan, (uint32_t)f, NULL) != VKS_OK)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->o.pose_file, "the pose file does not fit");
         most = s->skins[f]->node_count > most ? s->skins[f]->node_count : most;
     }
     if (!(s->locals = malloc(most * sizeof *s->locals)))
@@ -150,14 +150,14 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
 /* Cell g of the sheet: file f's instance j, files one after the other. */
 static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_instance *in)
 {
-    if (pose->anim) {
+    if (pose->plan.clips) {
         vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
         return;
     }
     memset(in, 0, sizeof *in);
     in->model = f;
-    in->pose = pose->pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
-    in->seed = pose->seed;
+    in->pose = pose->o.pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
+    in->seed = pose->o.seed;
     in->pose_instance = j;
 }
 
@@ -167,7 +167,7 @@ static vks_result part_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame,
                              vks_error *err)
 {
     for (uint32_t k = 0, f = f0, j = j0; k < n; k++, j++) {
-        while (j >= vks_cli_model_instances(pose, f))
+        while (j >= vks_pose_plan_instances(&pose->plan, f))
             f++, j = 0;
         cell_instance(s, pose, f, j, &s->inst[k]);
     }
@@ -181,18 +181,18 @@ static vks_result part_crowd(sheet *s, const vks_cli_pose *pose, uint32_t frame,
         vks_crowd_destroy(s->crowd);
         s->crowd = NULL;
         vks_crowd_desc d = {.models = s->models, .instances = s->inst, .instance_count = n,
-                            .clips = pose->anim ? s->clips.gc : NULL};
+                            .clips = pose->plan.clips ? s->clips.gc : NULL};
         r = vks_crowd_create(s->gpu, &d, &s->crowd, err);
         s->crowd_n = r == VKS_OK ? n : 0;
         for (uint32_t k = 0; k < n; k++)
             s->crowd_models[k] = s->inst[k].model;
     }
-    for (uint32_t k = 0, f = f0, j = j0; r == VKS_OK && pose->pose_file && !pose->anim && k < n; k++, j++) {
-        while (j >= vks_cli_model_instances(pose, f))
+    for (uint32_t k = 0, f = f0, j = j0; r == VKS_OK && pose->o.pose_file && !pose->plan.clips && k < n; k++, j++) {
+        while (j >= vks_pose_plan_instances(&pose->plan, f))
             f++, j = 0;
-        const vks_cli_poser *ps = &s->posers[f];
+        const vks_poser *ps = &s->posers[f];
         uint32_t last = ps->set.frame_count ? ps->set.frame_count - 1 : 0;
-        vks_cli_poser_locals(ps, j, frame < last ? frame : last, s->locals);
+        vks_poser_locals(ps, j, frame < last ? frame : last, s->locals);
         r = vks_crowd_set_locals(s->crowd, k, s->locals, err);
     }
     return r;
@@ -214,7 +214,7 @@ static vks_result draw_parts(sheet *s, const vks_cli_pose *pose, uint32_t frame,
     for (uint32_t g0 = 0; r == VKS_OK && g0 < cells;) {
         uint32_t n = 0, pf = f, pj = j;
         for (uint64_t bytes = 0; g0 + n < cells && n < cap; n++, pj++) {
-            while (pj >= vks_cli_model_instances(pose, pf))
+            while (pj >= vks_pose_plan_instances(&pose->plan, pf))
                 pf++, pj = 0;
             uint64_t b = (uint64_t)s->skins[pf]->vertex_count * 24;
             if (n && bytes + b > PART_BYTES)
@@ -244,10 +244,10 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         return VKS_EXIT_RUNTIME;
     }
     vks_cli_pose clips = *pose; /* the crowd samples the clips' morph weights on the GPU */
-    clips.plays_morph_weights = 1;
+    clips.plan.options.plays_morph_weights = 1;
     for (; s.count < nfiles; s.count++) {
         if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt)) ||
-            (pose->anim && !vks_cli_poser_init(&s.posers[s.count], s.skins[s.count], &clips, (uint32_t)s.count))) {
+            (pose->plan.clips && vks_poser_init(&s.posers[s.count], s.skins[s.count], &clips.plan, (uint32_t)s.count, NULL) != VKS_OK)) {
             s.count += s.skins[s.count] != NULL; /* freed with the others */
             sheet_free(&s);
             return VKS_EXIT_INPUT;
@@ -259,13 +259,13 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         sheet_free(&s);
         return rc;
     }
-    uint32_t frame = pose->frames ? pose->frames - 1 : 0;
-    float time = pose->time + (float)frame / (pose->fps > 0 ? pose->fps : 30.0f); /* vks_pose_source_time's sum */
+    uint32_t frame = pose->o.frames ? pose->o.frames - 1 : 0;
+    float time = pose->o.time + (float)frame / (pose->o.fps > 0 ? pose->o.fps : 30.0f); /* vks_pose_source_time's sum */
     vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
-                         .height = h, .columns = columns ? columns : nfiles > 1 && !pose->crowd ? pose->instances : 0};
+                         .height = h, .columns = columns ? columns : nfiles > 1 && !pose->o.crowd ? pose->o.instances : 0};
     uint32_t cells = 0;
     for (int f = 0; f < nfiles; f++)
-        cells += vks_cli_model_instances(pose, (uint32_t)f);
+        cells += vks_pose_plan_instances(&pose->plan, (uint32_t)f);
     vks_result r;
     int cannot_draw = 0;
     if ((r = vks_gpu_upload(s.gpu, (const vks_skin *const *)s.skins, (uint32_t)nfiles, &s.models, &err)) == VKS_OK &&
@@ -287,7 +287,7 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s (queue family %u, queue %u) at t=%g%s -> %s "
                         "(%ux%u)\n",
                 nfiles, cells, vks_gpu_device(s.gpu)->name, vks_gpu_device(s.gpu)->queue_family,
-                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
+                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->plan.clips ? " (clips sampled on the GPU)" : "", out,
                 d.width ? d.width : 640, d.height ? d.height : 360);
         if (vks_gpu_validation_messages(s.gpu))
             rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */
@@ -311,7 +311,7 @@ int vks_cmd_render(int argc, char **argv)
     char **files = argv + 1;
     const char *out = ro.out;
     uint32_t w = ro.w, h = ro.h, columns = ro.columns;
-    if ((!nfiles && !pose.crowd) || !out) {
+    if ((!nfiles && !pose.o.crowd) || !out) {
         fprintf(stderr, "vkskin render: needs at least one FILE (or --crowd FILE) and --out PNG\n");
         vks_cli_help(stderr, &vks_cli_cmd_render);
         return VKS_EXIT_USAGE;
@@ -325,8 +325,8 @@ int vks_cmd_render(int argc, char **argv)
     if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK || (rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
         goto done;
     uint64_t cells = 0;
-    for (uint32_t m = 0; m < pose.model_count; m++)
-        cells += vks_cli_model_instances(&pose, m);
+    for (uint32_t m = 0; m < pose.plan.model_count; m++)
+        cells += vks_pose_plan_instances(&pose.plan, m);
     if (cells > 1u << 20) {
         fprintf(stderr, "vkskin render: at most 1048576 cells (asked for %llu)\n", (unsigned long long)cells);
         rc = VKS_EXIT_USAGE;
@@ -346,8 +346,8 @@ int vks_cmd_render(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto done;
     }
-    rc = render_sheet(pose.models, (int)pose.model_count, out, w, h, columns, &pose, &ropt, &gopt);
+    rc = render_sheet(pose.plan.models, (int)pose.plan.model_count, out, w, h, columns, &pose, &ropt, &gopt);
 done:
-    vks_cli_anim_free(&pose);
+    vks_pose_plan_free(&pose.plan);
     return rc;
 }

@@ -41,7 +41,7 @@ typedef struct vdevice {
 
 typedef struct vrun {
     vinput *files;
-    vks_cli_poser *posers;    /* per file */
+    vks_poser *posers;    /* per file */
     int nfiles;
     const vks_cli_pose *pose;
     vks_cli_gpu_opts gopt;    /* with the device of this run */

@@ -85,7 +85,7 @@ static vks_result run_split(vclips *v, vks_gpu *gpu, const vks_stream_desc *desc
     vks_result rc = VKS_OK;
     for (int k = 1; k < r->nsplit && rc == VKS_OK; k++)
         rc = vks_gpu_upload(v->gpus[k], desc->skins, desc->model_count, &own[k], err), ms[k] = own[k];
-    const vks_cli_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
+    const vks_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
     for (int f = 0; posers && f < r->nfiles; f++)
         posers[f] = &r->posers[f];
     vks_cli_crowd_job job = {gpu, desc->models, &v->gclips, posers, (uint32_t)r->nfiles, desc->frame_count,
@@ -109,7 +109,7 @@ static vks_result run_stream(void *user, vks_gpu *gpu, const vks_stream_desc *de
 {
     vclips *v = user;
     vrun *r = v->r;
-    const vks_cli_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
+    const vks_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
     if (!posers)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
     int layers = 0; /* any layered instance: every chunk's crowd takes them (one crowd reused) */
@@ -130,11 +130,11 @@ static vks_validate_input *make_inputs(vrun *r, vclips *v, void *(*users)[2])
 {
     vks_validate_input *in = calloc((size_t)r->nfiles, sizeof *in);
     for (int f = 0; in && f < r->nfiles; f++) {
-        const vks_cli_poser *ps = &r->posers[f];
+        const vks_poser *ps = &r->posers[f];
         in[f].skin = r->files[f].skin, in[f].name = r->files[f].path;
         in[f].instances = ps->instances, in[f].frames = ps->frames;
         in[f].poses = ps->source, in[f].roots = ps->roots;
-        if (r->pose->anim) {
+        if (r->pose->plan.clips) {
             users[f][0] = v, users[f][1] = (void *)(uintptr_t)f;
             in[f].gpu_instance = gpu_instance, in[f].gpu_instance_user = users[f];
         }
@@ -182,7 +182,7 @@ static int run_library(vrun *r, vdevice *d, vks_gpu **gpus)
     vks_validate_options opt = r->opt;
     opt.say = say;
     opt.more_contexts = gpus + 1, opt.more_context_count = r->nsplit > 1 ? (uint32_t)r->nsplit - 1 : 0;
-    if (r->pose->anim)
+    if (r->pose->plan.clips)
         opt.run_stream = run_stream, opt.run_stream_user = &v;
     vks_cli_progress bar;
     uint64_t poses = 0;
