@@ -45,6 +45,7 @@
 #include "vkskin/crowd.h"
 #include "vkskin/crowd_file.h"
 #include "vkskin/poser.h"
+#include "vkskin/poser_stream.h"
 #include "vkskin/stream.h"
 #include "vkskin/render.h"
 #include "vkskin/check.h"

@@ -90,6 +90,7 @@ typedef struct vks_pose_plan {
 VKS_API vks_result vks_pose_plan_load(vks_pose_plan *plan, const vks_pose_options *o, const char *const *files,
                                       int nfiles, const vks_read_options *read, const char *limit_hint,
                                       vks_error *err);
+/* Releases what the plan read. Since 0.8. */
 VKS_API void vks_pose_plan_free(vks_pose_plan *plan);
 /* How many instances model m has: the crowd's rows that pose it, else options.instances. Since 0.8. */
 VKS_API uint32_t vks_pose_plan_instances(const vks_pose_plan *plan, uint32_t m);
@@ -140,6 +141,7 @@ VKS_API uint32_t vks_poser_weights(const vks_poser *ps, uint32_t instance, uint3
 /* The instance's root applied to its deformed vertices (positions, and normals by the 3x3), as
  * the GPU crowd applies it. No-op without one. Since 0.8. */
 VKS_API void vks_poser_apply_root(const vks_poser *ps, uint32_t instance, float *pos, float *nrm);
+/* Releases the poser's bindings, plays and sets. Since 0.8. */
 VKS_API void vks_poser_free(vks_poser *ps);
 
 /* Whether any instance plays layers with root motion. Since 0.8. */

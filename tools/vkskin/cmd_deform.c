@@ -9,8 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cli_crowd.h"
-#include "cli_crowd_split.h"
+#include "cli_shares.h"
 #include "cli_gpu.h"
 #include "cli_progress.h"
 #include "cli_root_motion.h"
@@ -162,28 +161,36 @@ static void chunk_root(void *user, uint64_t pose, float *positions, float *norma
 /* Clips on the GPU: the poser's instances streamed into the bake (vks_stream_to_bake), the
  * frames of the instances that fit the memory (--max-chunk-mb N, else 64 MiB) held and written
  * instance by instance; with several contexts the instances are split across them
- * (cli_crowd_split.h), the same bytes. */
+ * (poser_stream.h), the same bytes. */
+static void progress_of(void *progress, uint64_t poses, int add)
+{
+    if (add)
+        vks_cli_progress_add(progress, poses);
+    else
+        vks_cli_progress_set(progress, poses, NULL);
+}
+
 static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_poser *ps, vks_bake *bake,
-                               uint64_t memory, vks_cli_crowd_split_stats *split, double *engine_time, vks_error *err)
+                               uint64_t memory, vks_poser_split_stats *split, double *engine_time, vks_error *err)
 {
     const vks_poser *one[1] = {ps};
     vks_result r;
     double t0 = now_seconds();
     if (g->count > 1) { /* every context uploads the clips itself */
-        vks_cli_crowd_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
-        r = vks_cli_crowd_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
+        vks_poser_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL, progress_of};
+        r = vks_poser_run_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
                                         memory, split, err);
         *engine_time += now_seconds() - t0;
         return r;
     }
-    vks_cli_gpu_clips gc;
-    r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
+    vks_poser_clips gc;
+    r = vks_poser_clips_upload(g->gpu, g->models, one, 1, &gc, err);
     if (r == VKS_OK) {
-        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
+        vks_poser_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL, progress_of};
         t0 = now_seconds();
-        r = vks_cli_crowd_to_bake(&job, bake, memory, err);
+        r = vks_poser_run_to_bake(&job, bake, memory, err);
         *engine_time += now_seconds() - t0;
-        vks_cli_gpu_clips_free(&gc);
+        vks_poser_clips_free(&gc);
     }
     return r;
 }
@@ -239,7 +246,7 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
         g.gpu = g.gpus[0], g.models = g.gpu_models[0];
     }
     double t0 = now_seconds(), engine_time = 0;
-    vks_cli_crowd_split_stats split = {0};
+    vks_poser_split_stats split = {0};
     vks_cli_progress progress;
     vks_cli_progress_begin(&progress, "deform", "poses", total);
     vks_cli_progress_set(&progress, 0, path);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_crowd.h"
+#include "cli_shares.h"
 #include "cli_gpu.h"
 #include "cli_png.h"
 #include "cli_progress.h"
@@ -102,14 +102,14 @@ typedef struct sheet {
     vks_affine *locals;       /* a pose file's locals of one instance */
     vks_render *render;
     vks_poser *posers;
-    vks_cli_gpu_clips clips;
+    vks_poser_clips clips;
 } sheet;
 
 static void sheet_free(sheet *s)
 {
     vks_render_destroy(s->render);
     vks_crowd_destroy(s->crowd);
-    vks_cli_gpu_clips_free(&s->clips);
+    vks_poser_clips_free(&s->clips);
     vks_gpu_models_free(s->models);
     vks_gpu_destroy(s->gpu);
     for (int f = 0; s->posers && f < s->count; f++)
@@ -129,7 +129,7 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
         const vks_poser **ps = malloc((size_t)s->count * sizeof *ps);
         for (int f = 0; ps && f < s->count; f++)
             ps[f] = &s->posers[f];
-        vks_result r = ps ? vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
+        vks_result r = ps ? vks_poser_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory");
         free(ps);
         return r;
@@ -151,7 +151,7 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
 static void cell_instance(const sheet *s, const vks_cli_pose *pose, uint32_t f, uint32_t j, vks_instance *in)
 {
     if (pose->plan.clips) {
-        vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
+        vks_poser_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
         return;
     }
     memset(in, 0, sizeof *in);
