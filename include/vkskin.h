@@ -9,6 +9,7 @@
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
  *                a persistent GPU crowd, frame after frame                (crowd.h)
  *                crowds from JSON or CSV files                            (crowd_file.h)
+ *                pose options, crowd and clip files into posers, as vkskin does (poser.h)
                 any pose source over a list of frames, read back through a
                 ring into a callback or a bake                            (stream.h)
  *                in the host's own Vulkan device: include vkskin/gpu_vulkan.h (names Vulkan types)
@@ -46,6 +47,8 @@
 #include "vkskin/gpu.h"
 #include "vkskin/crowd.h"
 #include "vkskin/crowd_file.h"
+#include "vkskin/poser.h"
+#include "vkskin/poser_stream.h"
 #include "vkskin/stream.h"
 #include "vkskin/render.h"
 #include "vkskin/check.h"

@@ -19,6 +19,7 @@
 
 #include "cli_options.h"
 #include "vkskin.h"
+#include "vkskin/poser.h"
 
 enum {
     VKS_EXIT_OK = 0,
@@ -69,15 +70,9 @@ vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t
  * vks_read_clip_bytes (the format its bytes and name pick, a .gltf's external buffers beside
  * path, or pose JSON for a .json read against json_skin's node names). Prints one line (the
  * library's, vks_load_error_format), after "where: " when where is given, and returns NULL
- * when it cannot (cli_anim.c). */
+ * when it cannot. */
 vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
                                  const vks_skin *json_skin, const vks_read_options *ropt);
-/* 1 when path names a pose JSON (.json, any case). */
-int vks_cli_is_json(const char *path);
-/* A note on stderr when the clip (label: as the user named it) bound to model leaves some of
- * its nodes undriven: they keep their bind pose, which inspect --model shows and a deform of
- * a clip meant for another rig would otherwise hide. Nothing when it drives every node. */
-void vks_cli_note_untouched(const char *where, const char *model, const char *label, const vks_clip_binding *b);
 
 /* The more severe of two exit codes, for commands that run several inputs: runtime failure
  * (5) > no device (4) > validation failed (3) > bind-pose check failed (6) > bad input (1) >
@@ -87,37 +82,17 @@ int vks_cli_worse_exit(int a, int b);
 /* Maps a library result to the exit codes above. */
 int vks_cli_exit_code(vks_result r);
 
-struct vks_cli_anim;
-
-/* Pose options shared by deform, validate and render: procedural poses, a pose file, or clips
- * (--clip for N instances of one clip per FILE, --crowd for a crowd file). */
+/* Pose options shared by deform, validate and render (the library's vks_pose_options, poser.h):
+ * procedural poses, a pose file, or clips (--clip for N instances of one clip per FILE, --crowd
+ * for a crowd file); and what the CLI keeps about them: which were given, for the checks. */
 typedef struct vks_cli_pose {
-    const char *pose_file; /* --pose FILE */
-    int procedural;        /* --procedural (default when no --pose) */
-    uint32_t instances;    /* --instances N (default 1) */
-    uint32_t frames;       /* --frames F (default 1) */
-    uint64_t seed;         /* --seed S (default 1) */
-    float fps;             /* --fps (default 30): time of frame f is --time + f / fps */
-    float time;            /* --time T (default 0): the first frame's time */
-    int instances_given, time_given;
-    /* clips (issue 12; cli_anim.c) */
-    const char *clip;      /* --clip FILE[#name]: clip `name` (or index) of FILE, default its clip 0 */
-    const char *crowd;     /* --crowd FILE: JSON or CSV crowd (crowd_file.h) */
-    int stagger;           /* --stagger: instance i of N starts at i * duration / N */
-    float clip_speed;      /* --clip-speed S (default 1) */
-    int clip_cycle;        /* --clip-cycle loop|clamp|mirror|reset (-1: the clip's own) */
-    int clip_speed_given;
-    float clip_duration;   /* --clip-duration S: RTM stores none (vks_read_options.clip.duration) */
-    float clip_fps;        /* --clip-fps R: frame rate of clips that store none (pose JSON) */
-    /* what vks_cli_anim_load made: the models the run deforms (the command's FILEs, or with
-       --crowd the crowd's models too) and, for clips, the clip files read once */
-    const char **models;
-    uint32_t model_count;
-    struct vks_cli_anim *anim; /* NULL without --clip or --crowd */
-    /* set by a command whose engines take morph weights per instance (deform and validate,
-       on every engine); the others (render's host-posed crowd of a pose file) are told, with
-       counts, when the poses drive weights they drop */
-    int plays_morph_weights;
+    vks_pose_options o; /* offset 0: the option table stores here */
+    int instances_given, time_given, clip_speed_given;
+    /* vks_cli_anim_load's plan (vks_pose_plan_load): plan.models, the models the run poses (the
+       command's FILEs, or with --crowd the crowd's models too); plan.clips NULL without --clip
+       or --crowd. A command whose engines take morph weights per instance sets
+       plan.options.plays_morph_weights on its copy before vks_poser_init. */
+    vks_pose_plan plan;
 } vks_cli_pose;
 
 /* The pose options' table (cli_options.h), storing into a vks_cli_pose. */
@@ -128,62 +103,10 @@ void vks_cli_pose_defaults(vks_cli_pose *p);
  * VKS_EXIT_OK or VKS_EXIT_USAGE. */
 int vks_cli_pose_check(const vks_cli_pose *p);
 
-/* Reads the crowd file and the clip files (each once, under --max-input-mb; the format by
- * vks_detect_clip_format, a .json one is pose JSON read per model) and decides the models:
- * the command's FILEs, then the models the crowd names that are not among them. An instance
- * that names no model takes the command's FILE (there must be exactly one); a FILE that no
- * instance uses is refused. Without --clip or --crowd the models are the FILEs. Prints one
- * line per problem and returns an exit code (1 bad crowd or clip file, 2 usage). */
+/* vks_pose_plan_load with the program's logger (stderr), input limit and its hint: the crowd and
+ * clip files read once, the models decided. Returns an exit code (1 bad crowd or clip file, 2
+ * usage, 5 out of memory); free p->plan with vks_pose_plan_free whatever it returns. */
 int vks_cli_anim_load(vks_cli_pose *p, char **files, int nfiles, const vks_read_options *ropt);
-void vks_cli_anim_free(vks_cli_pose *p);
-/* How many instances model m (an index into p->models) has: the crowd's rows that pose it,
- * else --instances. */
-uint32_t vks_cli_model_instances(const vks_cli_pose *p, uint32_t m);
-/* The crowd and clip files the run reads, so that no output is planned over them: a malloc'ed
- * array (free it) of *count paths; NULL with *count 0 when there are none (or no memory). */
-const char **vks_cli_anim_inputs(const vks_cli_pose *p, int *count);
-
-/* The pose options made into the library's pose source (pose.h) for model m (an index into
- * opt->models) read as skin: procedural, a pose file's frames (frame f uses the file's frame
- * f, every instance the same), or clips (VKS_POSE_CLIP: each instance's clip bound to this
- * skin, its start, speed and cycle; the CPU reference samples in double, --cpu-fast sets
- * fast_sampling). */
-typedef struct vks_cli_poser {
-    const vks_skin *skin;
-    vks_pose_source source;
-    vks_pose_set set;      /* when a pose file is used; source.frames points here */
-    uint32_t model;
-    uint32_t instances;    /* this model's instance count */
-    uint32_t frames;       /* frames per instance (a pose file's own count unless --frames) */
-    /* clips: per instance its play (source.plays; one shared play when all are alike) and
-       root (NULL: no instance has one) */
-    vks_clip_play *plays;
-    vks_affine *roots;
-    const vks_clip **clips;           /* per clip source: its clip for this skin (NULL: unused) */
-    vks_clip_binding *bindings;       /* per clip source */
-    vks_clip_set **json_sets;         /* per clip source: pose JSON read for this skin */
-    uint32_t ref_count;
-    /* layered instances (issue 27): per instance its layers (count 0: its play); NULL: none
-       is layered */
-    vks_clip_layers *layers;
-    /* --crowd: instance j is the crowd's entry entries[j], made into an instance by the
-       library (vks_crowd_spec_instance with binding: every model this one, the clips numbered
-       as the run's clip sources); spec NULL with --clip, whose instances play source 0 */
-    const vks_crowd_spec *spec;
-    const uint32_t *entries;
-    vks_crowd_binding binding;
-    uint32_t morph_meshes;  /* the most meshes whose morph weights one clip source drives, or
-                               with a pose file that gives weights, the meshes with targets */
-} vks_cli_poser;
-int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model);
-void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out);
-/* The skin's target_count morph weights of (instance, frame): vks_pose_source_weights. Returns
- * how many differ from the targets' defaults. */
-uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, float *out);
-/* Instance's root applied to its deformed vertices (positions, and normals by the 3x3,
- * renormalised where the mesh's format does), as the GPU crowd applies it. No-op without. */
-void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm);
-void vks_cli_poser_free(vks_cli_poser *ps);
 
 /* Read options' table, storing into a vks_read_options: P3D's --model-cfg FILE (read with each
  * P3D model by vks_cli_load_skin), --model-name, --lod X, --bones a,b, --bone-limit N, glTF's

@@ -207,3 +207,16 @@ static const vks_cli_option read_options[] = {
 #undef AT
 
 const vks_cli_group vks_cli_read_options = VKS_CLI_GROUP("read options (P3D, glTF, limits)", read_options);
+
+vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint8_t *bytes, size_t size,
+                                 const vks_skin *json_skin, const vks_read_options *ropt)
+{
+    vks_clip_set *set = NULL;
+    vks_error err = {0};
+    if (vks_read_clip_bytes(ropt, path, bytes, size, json_skin, &set, &err) == VKS_OK)
+        return set;
+    char msg[512];
+    fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "",
+            vks_load_error_format(&err, path, NULL, msg, sizeof msg));
+    return NULL;
+}

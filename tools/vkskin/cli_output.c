@@ -46,17 +46,17 @@ void vks_cli_inputs_add_model(vks_output_inputs *in, const char *path, const vks
 
 void vks_cli_inputs_add_run(vks_output_inputs *in, const vks_cli_pose *p, const vks_read_options *ro)
 {
-    for (uint32_t m = 0; m < p->model_count; m++)
-        vks_cli_inputs_add_model(in, p->models[m], ro, "the model");
+    for (uint32_t m = 0; m < p->plan.model_count; m++)
+        vks_cli_inputs_add_model(in, p->plan.models[m], ro, "the model");
     if (ro && ro->p3d.model_cfg_name)
         vks_output_inputs_add(in, ro->p3d.model_cfg_name, "the --model-cfg file");
-    vks_output_inputs_add(in, p->pose_file, "the pose file");
+    vks_output_inputs_add(in, p->o.pose_file, "the pose file");
     int n = 0;
-    const char **files = vks_cli_anim_inputs(p, &n); /* the crowd file first, then the clip files */
-    if (!files && (p->crowd || p->anim))
+    const char **files = vks_pose_plan_inputs(&p->plan, &n); /* the crowd file first, then the clip files */
+    if (!files && (p->o.crowd || p->plan.clips))
         in->nomem = 1;
     for (int k = 0; k < n; k++)
-        vks_cli_inputs_add_model(in, files[k], ro, k == 0 && p->crowd ? "the crowd file" : "the clip file");
+        vks_cli_inputs_add_model(in, files[k], ro, k == 0 && p->o.crowd ? "the crowd file" : "the clip file");
     free(files);
 }
 

@@ -1,24 +1,17 @@
-/* Pose options shared by deform, validate and render, and the poser that turns them into the
- * library's pose source for one model: procedural, a pose file, or clips (cli_anim.c reads
- * the clip and crowd files; the poser binds their clips to each model it poses). */
+/* Pose options shared by deform, validate and render: their table and checks. The library's
+ * plan (poser.h) reads the crowd and clip files, and its posers pose each model. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "cli_anim.h"
 #include "cli_options.h"
 
 void vks_cli_pose_defaults(vks_cli_pose *p)
 {
     memset(p, 0, sizeof *p);
-    p->instances = 1;
-    p->frames = 1;
-    p->seed = 1;
-    p->fps = 30.0f;
-    p->clip_speed = 1.0f;
-    p->clip_cycle = -1;
+    vks_pose_options_defaults(&p->o);
 }
 
 /* A finite number within lo..hi (exclusive of 0 when positive is set). */
@@ -41,7 +34,7 @@ static int set_instances(void *field, const vks_cli_option *o, const char *v)
 {
     vks_cli_pose *p = field;
     p->instances_given = 1;
-    return vks_cli_store_u32(&p->instances, o, v);
+    return vks_cli_store_u32(&p->o.instances, o, v);
 }
 
 /* A positive number up to o->hi: --fps, --clip-duration, --clip-fps. */
@@ -54,14 +47,14 @@ static int set_time(void *field, const vks_cli_option *o, const char *v)
 {
     vks_cli_pose *p = field;
     p->time_given = 1;
-    return parse_float(o->name, v, -1e9f, 1e9f, 0, &p->time);
+    return parse_float(o->name, v, -1e9f, 1e9f, 0, &p->o.time);
 }
 
 static int set_clip_speed(void *field, const vks_cli_option *o, const char *v)
 {
     vks_cli_pose *p = field;
     p->clip_speed_given = 1;
-    return parse_float(o->name, v, -1e6f, 1e6f, 0, &p->clip_speed);
+    return parse_float(o->name, v, -1e6f, 1e6f, 0, &p->o.clip_speed);
 }
 
 static int set_clip_cycle(void *field, const vks_cli_option *o, const char *v)
@@ -78,7 +71,7 @@ static int set_clip_cycle(void *field, const vks_cli_option *o, const char *v)
     return *cycle >= 0;
 }
 
-#define AT(field) offsetof(vks_cli_pose, field)
+#define AT(field) offsetof(vks_pose_options, field) /* vks_cli_pose.o is at offset 0 */
 static const vks_cli_option pose_options[] = {
     {"--procedural", 0, NULL, vks_cli_store_flag, AT(procedural), 0, 0,
      "deterministic procedural poses (the default without --pose, --clip or --crowd)",
@@ -118,25 +111,25 @@ const vks_cli_group vks_cli_pose_options = VKS_CLI_GROUP("pose options", pose_op
 int vks_cli_pose_check(const vks_cli_pose *p)
 {
     const char *why = NULL;
-    int clips = p->clip || p->crowd;
-    if (p->clip && p->crowd)
+    int clips = p->o.clip || p->o.crowd;
+    if (p->o.clip && p->o.crowd)
         why = "--clip and --crowd exclude each other (a crowd file names each instance's clip)";
-    else if (p->pose_file && (p->procedural || clips))
-        why = p->procedural ? "--pose and --procedural exclude each other"
+    else if (p->o.pose_file && (p->o.procedural || clips))
+        why = p->o.procedural ? "--pose and --procedural exclude each other"
                             : "--pose excludes --clip and --crowd (a pose JSON plays as a clip: --clip FILE.json)";
-    else if (p->procedural && clips)
+    else if (p->o.procedural && clips)
         why = "--procedural excludes --clip and --crowd";
-    else if (p->stagger && !p->clip)
+    else if (p->o.stagger && !p->o.clip)
         why = "--stagger needs --clip (a crowd file gives each instance its start)";
-    else if (p->crowd && p->instances_given)
+    else if (p->o.crowd && p->instances_given)
         why = "--instances is the crowd file's row count with --crowd; leave it out";
-    else if (p->crowd && (p->clip_speed_given || p->clip_cycle >= 0))
+    else if (p->o.crowd && (p->clip_speed_given || p->o.clip_cycle >= 0))
         why = "--clip-speed and --clip-cycle go with --clip; a crowd file gives each instance its speed and cycle";
-    else if (!clips && (p->clip_speed_given || p->clip_cycle >= 0 || p->clip_duration > 0 || p->clip_fps > 0))
+    else if (!clips && (p->clip_speed_given || p->o.clip_cycle >= 0 || p->o.clip_duration > 0 || p->o.clip_fps > 0))
         why = "--clip-speed, --clip-cycle, --clip-duration and --clip-fps need --clip or --crowd";
-    else if (p->pose_file && p->time_given)
+    else if (p->o.pose_file && p->time_given)
         why = "--time does not apply to a pose file, whose frames are numbered, not timed";
-    else if (p->stagger && p->instances > VKS_CROWD_MAX_INSTANCES)
+    else if (p->o.stagger && p->o.instances > VKS_CROWD_MAX_INSTANCES)
         why = "--stagger plays at most 16777216 instances";
     if (!why)
         return VKS_EXIT_OK;
@@ -144,90 +137,13 @@ int vks_cli_pose_check(const vks_cli_pose *p)
     return VKS_EXIT_USAGE;
 }
 
-/* A command whose engines do not take morph weights per instance says what it drops: the
- * meshes the poses' weights drive and their vertices, which keep their default weights. */
-static void note_dropped_weights(const vks_cli_poser *ps, const vks_cli_pose *opt)
+int vks_cli_anim_load(vks_cli_pose *p, char **files, int nfiles, const vks_read_options *ropt)
 {
-    uint32_t vertices = 0;
-    for (uint32_t m = 0; m < ps->skin->mesh_count; m++)
-        if (ps->skin->meshes[m].target_count)
-            vertices += ps->skin->meshes[m].source_vertex_count;
-    fprintf(stderr, "vkskin: %s: warning: the poses drive the morph weights of %u mesh(es) (%u vertices with "
-                    "targets), which this command does not play yet: they keep their default weights (vkskin deform "
-                    "plays them)\n", opt->models && ps->model < opt->model_count ? opt->models[ps->model] : "",
-            ps->morph_meshes, vertices);
-}
-
-int vks_cli_poser_init(vks_cli_poser *ps, const vks_skin *skin, const vks_cli_pose *opt, uint32_t model)
-{
-    memset(ps, 0, sizeof *ps);
-    ps->skin = skin;
-    ps->model = model;
-    ps->instances = opt->instances;
-    ps->frames = opt->frames;
-    ps->source.kind = VKS_POSE_PROCEDURAL;
-    ps->source.seed = opt->seed;
-    ps->source.fps = opt->fps;
-    ps->source.start_time = opt->time;
-    if (opt->anim) {
-        int ok = vks__cli_poser_clips(ps, opt);
-        if (ok && ps->morph_meshes && !opt->plays_morph_weights)
-            note_dropped_weights(ps, opt);
-        return ok;
-    }
-    if (!opt->pose_file)
-        return 1;
-    size_t size = 0;
-    char *json = (char *)vks_cli_read_file(opt->pose_file, &size);
-    if (!json)
-        return 0;
-    vks_error err = {0};
-    vks_result r = vks_pose_file_parse(skin, json, size, &ps->set, &err);
-    free(json);
-    if (r != VKS_OK) {
-        char msg[512];
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, opt->pose_file, msg, sizeof msg));
-        return 0;
-    }
-    ps->source.kind = VKS_POSE_FRAMES;
-    ps->source.frames = &ps->set;
-    for (uint32_t m = 0; ps->set.weights && m < skin->mesh_count; m++) /* the file gives weights */
-        ps->morph_meshes += skin->meshes[m].target_count != 0;
-    if (ps->morph_meshes && !opt->plays_morph_weights)
-        note_dropped_weights(ps, opt);
-    if (ps->frames == 1)
-        ps->frames = ps->set.frame_count; /* a pose file's frames are the frames */
-    return 1;
-}
-
-void vks_cli_poser_locals(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, vks_affine *out)
-{
-    vks_pose_source_locals(&ps->source, ps->skin, instance, frame, out);
-}
-
-uint32_t vks_cli_poser_weights(const vks_cli_poser *ps, uint32_t instance, uint32_t frame, float *out)
-{
-    return vks_pose_source_weights(&ps->source, ps->skin, instance, frame, out);
-}
-
-void vks_cli_poser_apply_root(const vks_cli_poser *ps, uint32_t instance, float *pos, float *nrm)
-{
-    if (ps->roots)
-        vks_apply_root(ps->skin, &ps->roots[instance], pos, nrm);
-}
-
-void vks_cli_poser_free(vks_cli_poser *ps)
-{
-    vks_pose_set_free(&ps->set);
-    for (uint32_t k = 0; k < ps->ref_count; k++) {
-        if (ps->bindings)
-            vks_clip_binding_free(&ps->bindings[k]);
-        if (ps->json_sets)
-            vks_clip_set_free(ps->json_sets[k]);
-    }
-    free(ps->plays), free(ps->roots), free(ps->clips), free(ps->bindings), free(ps->json_sets), free(ps->layers);
-    const vks_crowd_binding *b = &ps->binding; /* the arrays crowd_binding (cli_anim.c) made */
-    free((void *)b->models), free((void *)b->clips), free((void *)b->clip_cycles), free((void *)b->skins);
-    free((void *)b->model_names);
-    memset(ps, 0, sizeof *ps);
+    vks_read_options ro = ropt ? *ropt : (vks_read_options){0};
+    ro.file.max_size = vks_cli_max_input_bytes;
+    ro.logger.func = vks_log_stderr; /* the library says each problem and note, "vkskin: " first */
+    vks_result r = vks_pose_plan_load(&p->plan, &p->o, (const char *const *)files, nfiles, &ro, "(--max-input-mb N)",
+                                      NULL);
+    return r == VKS_OK ? VKS_EXIT_OK : r == VKS_ERR_INVALID ? VKS_EXIT_USAGE
+                                     : r == VKS_ERR_NOMEM  ? VKS_EXIT_RUNTIME : VKS_EXIT_INPUT;
 }

@@ -1,20 +1,11 @@
-/* See cli_root_motion.h. The motion is the reference's (double), whatever engine deformed the
- * vertices, so the CSV is the same for --cpu, --cpu-fast and --gpu. */
+/* See cli_root_motion.h: where the CSV goes. The library writes it (vks_poser_root_motion_write,
+ * poser.h). */
 #include "cli_root_motion.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkskin/output.h"
-
-int vks_cli_root_motion_wanted(const vks_cli_poser *ps)
-{
-    for (uint32_t j = 0; ps->layers && j < ps->instances; j++)
-        if (ps->layers[j].count && ps->layers[j].root_motion)
-            return 1;
-    return 0;
-}
 
 char *vks_cli_root_motion_path(const char *out_path)
 {
@@ -23,37 +14,4 @@ char *vks_cli_root_motion_path(const char *out_path)
     if (p)
         snprintf(p, n, "%s.root_motion.csv", out_path);
     return p;
-}
-
-/* Whether any instance takes the yaw out: only then the CSV has the yaw column, so a crowd of
- * translation alone keeps the bytes it had before yaw. */
-static int yaw_wanted(const vks_cli_poser *ps)
-{
-    for (uint32_t j = 0; ps->layers && j < ps->instances; j++)
-        if (ps->layers[j].count && (ps->layers[j].root_motion & VKS_ROOT_MOTION_YAW))
-            return 1;
-    return 0;
-}
-
-vks_result vks_cli_root_motion_write(const vks_cli_poser *ps, const char *path, vks_error *err)
-{
-    vks_output *o = NULL;
-    vks_result r = vks_output_open(&o, path, err);
-    if (r != VKS_OK)
-        return r;
-    FILE *f = vks_output_stream(o);
-    int yaw = yaw_wanted(ps);
-    fprintf(f, "instance,frame,time,x,y,z%s\n", yaw ? ",yaw" : "");
-    for (uint32_t j = 0; j < ps->instances; j++)
-        for (uint32_t fr = 0; fr < ps->frames; fr++) {
-            float T = vks_pose_source_time(&ps->source, fr);
-            double m[4] = {0, 0, 0, 0}; /* x, y, z, yaw */
-            if (ps->layers && ps->layers[j].count)
-                vks_clip_layers_root_track(&ps->layers[j], ps->skin, T, m);
-            fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g", j, fr, (double)T, m[0], m[1], m[2]);
-            if (yaw)
-                fprintf(f, ",%.9g", m[3]);
-            fputc('\n', f);
-        }
-    return vks_output_close(o, 1, err);
 }

@@ -11,20 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_anim.h"
+#include "cli.h"
 #include "vkskin/output.h"
 
 int vks_cli_model_root_motion(const vks_cli_pose *p, uint32_t m)
 {
-    const vks_cli_anim *an = p->anim;
-    if (!an || !an->spec || m >= p->model_count)
-        return 0;
-    for (uint32_t j = 0; j < an->count[m]; j++) {
-        const vks_crowd_entry *e = &an->spec->instances[an->order[an->first[m] + j]];
-        if (e->layer_count && e->root_motion) /* as vks_cli_root_motion_wanted sees the poser */
-            return 1;
-    }
-    return 0;
+    return vks_pose_plan_root_motion(&p->plan, m);
 }
 
 /* The fewest bytes of a CSV of rows rows: its header and "0,0,0,0,0,0\n" per row. */
@@ -59,16 +51,16 @@ static int beside(const char *out, const char *model, char **path)
 static int named_path(const vks_cli_pose *p, const char *option, vks_output_plan *rm)
 {
     int wanted = 0;
-    for (uint32_t m = 0; m < p->model_count; m++)
+    for (uint32_t m = 0; m < p->plan.model_count; m++)
         wanted |= vks_cli_model_root_motion(p, m);
-    if (p->model_count > 1) {
+    if (p->plan.model_count > 1) {
         fprintf(stderr, "vkskin deform: --root-motion names one file, for one model; this run deforms %u (their "
-                        "root motion goes beside each output in --out's folder)\n", p->model_count);
+                        "root motion goes beside each output in --out's folder)\n", p->plan.model_count);
         return VKS_EXIT_USAGE;
     }
     if (!wanted) {
         fprintf(stderr, "vkskin: %s: no instance takes root motion out (root_motion in the crowd): --root-motion %s "
-                        "is not written\n", p->models[0], option);
+                        "is not written\n", p->plan.models[0], option);
         return VKS_EXIT_OK;
     }
     return (rm->paths[0] = strdup(option)) ? VKS_EXIT_OK : VKS_EXIT_RUNTIME;
@@ -90,14 +82,14 @@ int vks_cli_plan_root_motion(const vks_cli_pose *p, const char *option, const vk
         rc = named_path(p, option, rm);
     for (uint32_t m = 0; !option && m < n && rc == VKS_EXIT_OK; m++)
         if (vks_cli_model_root_motion(p, m))
-            rc = beside(vertex->paths[m], p->models[m], &rm->paths[m]);
+            rc = beside(vertex->paths[m], p->plan.models[m], &rm->paths[m]);
     for (uint32_t m = 0; m < n; m++)
         if (rm->paths[m])
-            least[m] = least_bytes((uint64_t)vks_cli_model_instances(p, m) * p->frames);
+            least[m] = least_bytes((uint64_t)vks_pose_plan_instances(&p->plan, m) * p->o.frames);
     vks_output_side what = {"vertex output", "root-motion CSV", option ? "--root-motion" : "--out's root-motion CSV",
                             least};
     if (rc == VKS_EXIT_OK)
-        rc = vks_cli_output_exit(vks_output_plan_side(vertex, rm, &what, p->models, in, &vks_cli_output_log, NULL));
+        rc = vks_cli_output_exit(vks_output_plan_side(vertex, rm, &what, p->plan.models, in, &vks_cli_output_log, NULL));
     free(least);
     return rc;
 }

@@ -48,3 +48,17 @@ cJSON *vks_cli_shares_json(const vks_cli_shares *sh)
     }
     return a;
 }
+
+void vks_cli_crowd_split_said(const vks_poser_split_stats *said, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (cap)
+        out[0] = 0;
+    if (said->contexts < 2 || !cap)
+        return;
+    n += (size_t)snprintf(out, cap, " (%d contexts: ", said->contexts);
+    for (int k = 0; k < said->contexts && n < cap; k++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)said->instances[k]);
+    if (n < cap)
+        snprintf(out + n, cap - n, " instances)");
+}

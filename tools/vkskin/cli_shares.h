@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "vkskin/deform_run.h"
+#include "vkskin/poser_stream.h"
 
 /* The shares themselves are the library's (deform_run.h: vks_context_shares, filled by the
  * split runs); the program keeps its names for them and prints them. */
@@ -38,5 +39,8 @@ void vks_cli_shares_print(const vks_cli_shares *sh, const char *command);
 /* The same as a JSON array of {"context", "device", unit, parts, "seconds", "per_second"};
  * NULL when there was no split (the key is then left out: one device's JSON stays as it was). */
 cJSON *vks_cli_shares_json(const vks_cli_shares *sh);
+
+/* " (2 contexts: 12 + 11 instances)" for the run summaries; "" for one context. */
+void vks_cli_crowd_split_said(const vks_poser_split_stats *split, char *out, size_t cap);
 
 #endif

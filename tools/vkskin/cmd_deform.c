@@ -9,8 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cli_crowd.h"
-#include "cli_crowd_split.h"
+#include "cli_shares.h"
 #include "cli_gpu.h"
 #include "cli_progress.h"
 #include "cli_root_motion.h"
@@ -120,7 +119,7 @@ typedef struct gpu_engine {
 
 /* One file's poses (vks_deform_run): the poser's locals and weights, the roots, the progress. */
 typedef struct deform_ctx {
-    const vks_cli_poser *ps;
+    const vks_poser *ps;
     vks_cli_progress *progress;
 } deform_ctx;
 
@@ -130,7 +129,7 @@ static void chunk_locals(void *user, uint64_t first, uint32_t n, vks_affine *out
     uint32_t frames = d->ps->frames;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t p = first + k;
-        vks_cli_poser_locals(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames),
+        vks_poser_locals(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames),
                              out + (size_t)k * d->ps->skin->node_count);
     }
 }
@@ -141,7 +140,7 @@ static uint32_t chunk_weights(void *user, uint64_t first, uint32_t n, float *out
     uint32_t frames = d->ps->frames, targets = d->ps->skin->target_count, off = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t p = first + k;
-        off += vks_cli_poser_weights(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames), out + (size_t)k * targets);
+        off += vks_poser_weights(d->ps, (uint32_t)(p / frames), (uint32_t)(p % frames), out + (size_t)k * targets);
     }
     return off;
 }
@@ -156,34 +155,42 @@ static void chunk_progress(void *user, uint64_t done)
 static void chunk_root(void *user, uint64_t pose, float *positions, float *normals)
 {
     const deform_ctx *d = user;
-    vks_cli_poser_apply_root(d->ps, (uint32_t)(pose / d->ps->frames), positions, normals);
+    vks_poser_apply_root(d->ps, (uint32_t)(pose / d->ps->frames), positions, normals);
 }
 
 /* Clips on the GPU: the poser's instances streamed into the bake (vks_stream_to_bake), the
  * frames of the instances that fit the memory (--max-chunk-mb N, else 64 MiB) held and written
  * instance by instance; with several contexts the instances are split across them
- * (cli_crowd_split.h), the same bytes. */
-static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_cli_poser *ps, vks_bake *bake,
-                               uint64_t memory, vks_cli_crowd_split_stats *split, double *engine_time, vks_error *err)
+ * (poser_stream.h), the same bytes. */
+static void progress_of(void *progress, uint64_t poses, int add)
 {
-    const vks_cli_poser *one[1] = {ps};
+    if (add)
+        vks_cli_progress_add(progress, poses);
+    else
+        vks_cli_progress_set(progress, poses, NULL);
+}
+
+static vks_result deform_crowd(vks_cli_progress *path, gpu_engine *g, const vks_poser *ps, vks_bake *bake,
+                               uint64_t memory, vks_poser_split_stats *split, double *engine_time, vks_error *err)
+{
+    const vks_poser *one[1] = {ps};
     vks_result r;
     double t0 = now_seconds();
     if (g->count > 1) { /* every context uploads the clips itself */
-        vks_cli_crowd_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
-        r = vks_cli_crowd_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
+        vks_poser_job job = {NULL, NULL, NULL, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL, progress_of};
+        r = vks_poser_run_to_bake_split(&job, g->gpus, (const vks_gpu_models *const *)g->gpu_models, g->count, bake,
                                         memory, split, err);
         *engine_time += now_seconds() - t0;
         return r;
     }
-    vks_cli_gpu_clips gc;
-    r = vks_cli_gpu_clips_upload(g->gpu, g->models, one, 1, &gc, err);
+    vks_poser_clips gc;
+    r = vks_poser_clips_upload(g->gpu, g->models, one, 1, &gc, err);
     if (r == VKS_OK) {
-        vks_cli_crowd_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL};
+        vks_poser_job job = {g->gpu, g->models, &gc, one, 1, ps->frames, 0, 0, path, NULL, NULL, 0, NULL, progress_of};
         t0 = now_seconds();
-        r = vks_cli_crowd_to_bake(&job, bake, memory, err);
+        r = vks_poser_run_to_bake(&job, bake, memory, err);
         *engine_time += now_seconds() - t0;
-        vks_cli_gpu_clips_free(&gc);
+        vks_poser_clips_free(&gc);
     }
     return r;
 }
@@ -195,13 +202,13 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
     if (!s)
         return VKS_EXIT_INPUT;
     int rc = VKS_EXIT_OK;
-    vks_cli_poser ps;
+    vks_poser ps;
     vks_cli_pose po = *pose;
     /* the CPU engines' jobs and the GPU's batch carry them; the GPU's crowd samples the clips'
        weights channels itself (compute/clip_morph.glsl) */
-    po.plays_morph_weights = 1;
-    if (!vks_cli_poser_init(&ps, s, &po, model)) {
-        vks_cli_poser_free(&ps);
+    po.plan.options.plays_morph_weights = 1;
+    if (vks_poser_init(&ps, s, &po.plan, model, NULL) != VKS_OK) {
+        vks_poser_free(&ps);
         vks_skin_free(s);
         return VKS_EXIT_INPUT;
     }
@@ -221,7 +228,7 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
         rc = r == VKS_ERR_INVALID ? VKS_EXIT_USAGE : VKS_EXIT_RUNTIME; /* the output cannot be written */
         goto done;
     }
-    vks_bake_set_times(bake, pose->time, pose->fps); /* glTF bakes show each frame at its time */
+    vks_bake_set_times(bake, pose->o.time, pose->o.fps); /* glTF bakes show each frame at its time */
     if (e == ENGINE_GPU) {
         char ids[VKS_CLI_MAX_DEVICES][16];
         const char *single = NULL;
@@ -239,11 +246,11 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
         g.gpu = g.gpus[0], g.models = g.gpu_models[0];
     }
     double t0 = now_seconds(), engine_time = 0;
-    vks_cli_crowd_split_stats split = {0};
+    vks_poser_split_stats split = {0};
     vks_cli_progress progress;
     vks_cli_progress_begin(&progress, "deform", "poses", total);
     vks_cli_progress_set(&progress, 0, path);
-    if (e == ENGINE_GPU && pose->anim) { /* clips sampled on the GPU, not on the host */
+    if (e == ENGINE_GPU && pose->plan.clips) { /* clips sampled on the GPU, not on the host */
         uint64_t memory = gopt->max_chunk_bytes ? gopt->max_chunk_bytes : 64ull << 20;
         if ((r = deform_crowd(&progress, &g, &ps, bake, memory, &split, &engine_time, &err)) != VKS_OK)
             goto fail;
@@ -273,8 +280,8 @@ static int deform_one(const char *path, const char *out_path, const char *rm_pat
     bake = NULL;
     if (r != VKS_OK)
         goto fail;
-    if (rm_path && vks_cli_root_motion_wanted(&ps)) { /* planned and checked before any work */
-        if ((r = vks_cli_root_motion_write(&ps, rm_path, &err)) != VKS_OK)
+    if (rm_path && vks_poser_root_motion_wanted(&ps)) { /* planned and checked before any work */
+        if ((r = vks_poser_root_motion_write(&ps, rm_path, &err)) != VKS_OK)
             goto fail;
         fprintf(stderr, "vkskin: %s: root motion -> %s\n", path, rm_path);
     }
@@ -298,7 +305,7 @@ done:
     }
     if (bake)
         vks_bake_close(bake, 0, NULL);
-    vks_cli_poser_free(&ps);
+    vks_poser_free(&ps);
     vks_skin_free(s);
     return rc;
 }
@@ -321,7 +328,7 @@ int vks_cmd_deform(int argc, char **argv)
     int format = d.format;
     engine e = (engine)d.engine;
     uint32_t threads = d.threads, encode_threads = d.encode_threads;
-    if ((!nfiles && !pose.crowd) || !out) {
+    if ((!nfiles && !pose.o.crowd) || !out) {
         fprintf(stderr, "vkskin deform: needs at least one FILE (or --crowd FILE) and --out PATH\n");
         vks_cli_help(stderr, &vks_cli_cmd_deform);
         return VKS_EXIT_USAGE;
@@ -331,13 +338,13 @@ int vks_cmd_deform(int argc, char **argv)
     /* the crowd and clip files: read once, before any model (their errors name their lines) */
     if ((rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
         goto out;
-    int nmodels = (int)pose.model_count;
+    int nmodels = (int)pose.plan.model_count;
     if (format < 0)
         format = nmodels > 1 ? VKS_BAKE_CSV : (int)vks_bake_format_from_path(out);
     for (int m = 0; format == VKS_BAKE_OBJ && m < nmodels; m++)
-        if ((uint64_t)vks_cli_model_instances(&pose, (uint32_t)m) * pose.frames != 1) {
+        if ((uint64_t)vks_pose_plan_instances(&pose.plan, (uint32_t)m) * pose.o.frames != 1) {
             fprintf(stderr, "vkskin deform: OBJ holds one frame of one instance (asked for %u x %u of %s)\n",
-                    vks_cli_model_instances(&pose, (uint32_t)m), pose.frames, pose.models[m]);
+                    vks_pose_plan_instances(&pose.plan, (uint32_t)m), pose.o.frames, pose.plan.models[m]);
             rc = VKS_EXIT_USAGE;
             goto out;
         }
@@ -345,17 +352,17 @@ int vks_cmd_deform(int argc, char **argv)
     vks_output_inputs in = {0};
     vks_cli_inputs_add_run(&in, &pose, &ropt);
     rc = vks_cli_output_exit(vks_output_plan_models(&plan, out, "--out", vks_bake_format_name((vks_bake_format)format),
-                                                    pose.models, (uint32_t)nmodels, &in, &vks_cli_output_log, NULL));
+                                                    pose.plan.models, (uint32_t)nmodels, &in, &vks_cli_output_log, NULL));
     if (rc == VKS_EXIT_OK) /* a crowd's root motion: beside each output, or --root-motion PATH */
         rc = vks_cli_plan_root_motion(&pose, root_motion, &plan, &in, &rm_plan);
     vks_output_inputs_free(&in);
     if (rc != VKS_EXIT_OK)
         goto out;
     for (int m = 0; m < nmodels; m++) /* a bad input does not stop the others; the worst code wins */
-        rc = vks_cli_worse_exit(rc, deform_one(pose.models[m], plan.paths[m], rm_plan.paths[m], format, e, (int)threads,
+        rc = vks_cli_worse_exit(rc, deform_one(pose.plan.models[m], plan.paths[m], rm_plan.paths[m], format, e, (int)threads,
                                                (int)encode_threads, &pose, (uint32_t)m, &ropt, &gopt));
 out:
-    vks_cli_anim_free(&pose);
+    vks_pose_plan_free(&pose.plan);
     vks_output_plan_free(&plan);
     vks_output_plan_free(&rm_plan);
     return rc;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_crowd.h"
+#include "cli_shares.h"
 #include "cli_gpu.h"
 #include "cli_progress.h"
 #include "vkskin/render.h"
@@ -88,8 +88,8 @@ typedef struct sheet {
     vks_gpu *gpu;
     vks_gpu_models *models;
     vks_render *render;
-    vks_cli_poser *posers;
-    vks_cli_gpu_clips clips;
+    vks_poser *posers;
+    vks_poser_clips clips;
     const vks_cli_pose *pose;
     uint32_t frame;    /* a pose file's frame shown */
     vks_cli_progress progress;
@@ -98,11 +98,11 @@ typedef struct sheet {
 static void sheet_free(sheet *s)
 {
     vks_render_destroy(s->render);
-    vks_cli_gpu_clips_free(&s->clips);
+    vks_poser_clips_free(&s->clips);
     vks_gpu_models_free(s->models);
     vks_gpu_destroy(s->gpu);
     for (int f = 0; s->posers && f < s->count; f++)
-        vks_cli_poser_free(&s->posers[f]);
+        vks_poser_free(&s->posers[f]);
     for (int f = 0; f < s->count; f++)
         vks_skin_free(s->skins[f]);
     free(s->posers);
@@ -113,20 +113,20 @@ static void sheet_free(sheet *s)
  * file: each model's poser, whose frame sets the locals from the host. */
 static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *err)
 {
-    if (pose->anim) {
-        const vks_cli_poser **ps = malloc((size_t)s->count * sizeof *ps);
+    if (pose->plan.clips) {
+        const vks_poser **ps = malloc((size_t)s->count * sizeof *ps);
         for (int f = 0; ps && f < s->count; f++)
             ps[f] = &s->posers[f];
-        vks_result r = ps ? vks_cli_gpu_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
+        vks_result r = ps ? vks_poser_clips_upload(s->gpu, s->models, ps, (uint32_t)s->count, &s->clips, err)
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory");
         free(ps);
         return r;
     }
-    if (!pose->pose_file)
+    if (!pose->o.pose_file)
         return VKS_OK;
     for (int f = 0; f < s->count; f++)
-        if (!vks_cli_poser_init(&s->posers[f], s->skins[f], pose, (uint32_t)f))
-            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->pose_file, "the pose file does not fit");
+        if (vks_poser_init(&s->posers[f], s->skins[f], &pose->plan, (uint32_t)f, NULL) != VKS_OK)
+            return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, pose->o.pose_file, "the pose file does not fit");
     return VKS_OK;
 }
 
@@ -135,14 +135,14 @@ static vks_result prepare_poses(sheet *s, const vks_cli_pose *pose, vks_error *e
 static void cell_instance(void *user, uint32_t f, uint32_t j, vks_instance *in)
 {
     const sheet *s = user;
-    if (s->pose->anim) {
-        vks_cli_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
+    if (s->pose->plan.clips) {
+        vks_poser_crowd_instance(&s->clips, &s->posers[f], f, j, 0, in);
         return;
     }
     memset(in, 0, sizeof *in);
     in->model = f;
-    in->pose = s->pose->pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
-    in->seed = s->pose->seed;
+    in->pose = s->pose->o.pose_file ? VKS_POSE_LOCALS : VKS_POSE_PROCEDURAL;
+    in->seed = s->pose->o.seed;
     in->pose_instance = j;
 }
 
@@ -150,9 +150,9 @@ static void cell_instance(void *user, uint32_t f, uint32_t j, vks_instance *in)
 static void cell_locals(void *user, uint32_t f, uint32_t j, vks_affine *out)
 {
     const sheet *s = user;
-    const vks_cli_poser *ps = &s->posers[f];
+    const vks_poser *ps = &s->posers[f];
     uint32_t last = ps->set.frame_count ? ps->set.frame_count - 1 : 0;
-    vks_cli_poser_locals(ps, j, s->frame < last ? s->frame : last, out);
+    vks_poser_locals(ps, j, s->frame < last ? s->frame : last, out);
 }
 
 static void cell_progress(void *user, uint32_t drawn, uint32_t cells)
@@ -168,11 +168,11 @@ static vks_result draw_cells(sheet *s, const vks_cli_pose *pose, float time, uin
     if (!counts)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "render", "out of memory for the crowd");
     for (int f = 0; f < s->count; f++)
-        counts[f] = vks_cli_model_instances(pose, (uint32_t)f);
+        counts[f] = vks_pose_plan_instances(&pose->plan, (uint32_t)f);
     vks_render_cells c = {.skins = (const vks_skin *const *)s->skins, .skin_count = (uint32_t)s->count,
-                          .counts = counts, .models = s->models, .clips = pose->anim ? s->clips.gc : NULL,
+                          .counts = counts, .models = s->models, .clips = pose->plan.clips ? s->clips.gc : NULL,
                           .time = time, .instance = cell_instance, .progress = cell_progress, .user = s,
-                          .locals = pose->pose_file && !pose->anim ? cell_locals : NULL};
+                          .locals = pose->o.pose_file && !pose->plan.clips ? cell_locals : NULL};
     vks_cli_progress_begin(&s->progress, "render", "instances", cells);
     vks_result r = vks_render_sheet(s->render, s->gpu, &c, err);
     vks_cli_progress_end(&s->progress);
@@ -193,10 +193,11 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         return VKS_EXIT_RUNTIME;
     }
     vks_cli_pose clips = *pose; /* the crowd samples the clips' morph weights on the GPU */
-    clips.plays_morph_weights = 1;
+    clips.plan.options.plays_morph_weights = 1;
     for (; s.count < nfiles; s.count++) {
         if (!(s.skins[s.count] = vks_cli_load_skin(files[s.count], ropt)) ||
-            (pose->anim && !vks_cli_poser_init(&s.posers[s.count], s.skins[s.count], &clips, (uint32_t)s.count))) {
+            (pose->plan.clips &&
+             vks_poser_init(&s.posers[s.count], s.skins[s.count], &clips.plan, (uint32_t)s.count, NULL) != VKS_OK)) {
             s.count += s.skins[s.count] != NULL; /* freed with the others */
             sheet_free(&s);
             return VKS_EXIT_INPUT;
@@ -208,13 +209,13 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         sheet_free(&s);
         return rc;
     }
-    uint32_t frame = s.frame = pose->frames ? pose->frames - 1 : 0;
-    float time = pose->time + (float)frame / (pose->fps > 0 ? pose->fps : 30.0f); /* vks_pose_source_time's sum */
+    uint32_t frame = s.frame = pose->o.frames ? pose->o.frames - 1 : 0;
+    float time = pose->o.time + (float)frame / (pose->o.fps > 0 ? pose->o.fps : 30.0f); /* vks_pose_source_time's sum */
     vks_render_desc d = {.skins = (const vks_skin *const *)s.skins, .skin_count = (uint32_t)nfiles, .width = w,
-                         .height = h, .columns = columns ? columns : nfiles > 1 && !pose->crowd ? pose->instances : 0};
+                         .height = h, .columns = columns ? columns : nfiles > 1 && !pose->o.crowd ? pose->o.instances : 0};
     uint32_t cells = 0;
     for (int f = 0; f < nfiles; f++)
-        cells += vks_cli_model_instances(pose, (uint32_t)f);
+        cells += vks_pose_plan_instances(&pose->plan, (uint32_t)f);
     vks_result r;
     int cannot_draw = 0;
     if ((r = vks_gpu_upload(s.gpu, (const vks_skin *const *)s.skins, (uint32_t)nfiles, &s.models, &err)) == VKS_OK &&
@@ -233,7 +234,7 @@ static int render_sheet(const char *const *files, int nfiles, const char *out, u
         fprintf(stderr, "vkskin: %d file(s), %u instance(s) drawn on %s (queue family %u, queue %u) at t=%g%s -> %s "
                         "(%ux%u)\n",
                 nfiles, cells, vks_gpu_device(s.gpu)->name, vks_gpu_device(s.gpu)->queue_family,
-                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->anim ? " (clips sampled on the GPU)" : "", out,
+                vks_gpu_device(s.gpu)->queue_index, (double)time, pose->plan.clips ? " (clips sampled on the GPU)" : "", out,
                 d.width ? d.width : 640, d.height ? d.height : 360);
         if (vks_gpu_validation_messages(s.gpu))
             rc = VKS_EXIT_RUNTIME; /* --validation: the layer spoke (its lines went to stderr) */
@@ -257,7 +258,7 @@ int vks_cmd_render(int argc, char **argv)
     char **files = argv + 1;
     const char *out = ro.out;
     uint32_t w = ro.w, h = ro.h, columns = ro.columns;
-    if ((!nfiles && !pose.crowd) || !out) {
+    if ((!nfiles && !pose.o.crowd) || !out) {
         fprintf(stderr, "vkskin render: needs at least one FILE (or --crowd FILE) and --out PNG\n");
         vks_cli_help(stderr, &vks_cli_cmd_render);
         return VKS_EXIT_USAGE;
@@ -268,11 +269,12 @@ int vks_cmd_render(int argc, char **argv)
         rc = VKS_EXIT_USAGE;
         goto done;
     }
-    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK || (rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
+    if ((rc = vks_cli_pose_check(&pose)) != VKS_EXIT_OK ||
+        (rc = vks_cli_anim_load(&pose, files, nfiles, &ropt)) != VKS_EXIT_OK)
         goto done;
     uint64_t cells = 0;
-    for (uint32_t m = 0; m < pose.model_count; m++)
-        cells += vks_cli_model_instances(&pose, m);
+    for (uint32_t m = 0; m < pose.plan.model_count; m++)
+        cells += vks_pose_plan_instances(&pose.plan, m);
     if (cells > VKS_RENDER_MAX_CELLS) {
         fprintf(stderr, "vkskin render: at most %u cells (asked for %llu)\n", VKS_RENDER_MAX_CELLS,
                 (unsigned long long)cells);
@@ -293,8 +295,8 @@ int vks_cmd_render(int argc, char **argv)
         rc = VKS_EXIT_RUNTIME;
         goto done;
     }
-    rc = render_sheet(pose.models, (int)pose.model_count, out, w, h, columns, &pose, &ropt, &gopt);
+    rc = render_sheet(pose.plan.models, (int)pose.plan.model_count, out, w, h, columns, &pose, &ropt, &gopt);
 done:
-    vks_cli_anim_free(&pose);
+    vks_pose_plan_free(&pose.plan);
     return rc;
 }

@@ -245,7 +245,7 @@ static int parse_args(vcmd *v, int argc, char **argv)
 /* The options that do not go together; VKS_EXIT_OK when none. */
 static int check_args(const vcmd *v)
 {
-    if (!v->npaths && !v->pose.crowd) {
+    if (!v->npaths && !v->pose.o.crowd) {
         fprintf(stderr, "vkskin validate: needs at least one FILE (or --crowd FILE)\n");
         vks_cli_help(stderr, &vks_cli_cmd_validate);
         return VKS_EXIT_USAGE;
@@ -254,7 +254,7 @@ static int check_args(const vcmd *v)
         fprintf(stderr, "vkskin validate: --save-golden and --against: one run stores a golden or compares with one\n");
         return VKS_EXIT_USAGE;
     }
-    if (v->sample.on && (v->save_golden || v->pose.clip || v->pose.crowd ||
+    if (v->sample.on && (v->save_golden || v->pose.o.clip || v->pose.o.crowd ||
                          (!v->each && vks_device_spec_is_list(v->gopt.device)))) {
         fprintf(stderr, "vkskin validate: --sample compares a part of the instances of one device's batch: not "
                         "with --save-golden (a golden holds every instance), clips or crowds, or a device list "
@@ -271,12 +271,12 @@ static int check_args(const vcmd *v)
 /* Reads, poses and bind-checks the models into files (an input that cannot be read or posed is
  * reported and left out; *nfiles counts those read). Returns the worst exit so far; *stop is
  * set when the run cannot go on. */
-static int read_files(const vcmd *v, vinput *files, vks_cli_poser *posers, int *nfiles, int rc, int *stop)
+static int read_files(const vcmd *v, vinput *files, vks_poser *posers, int *nfiles, int rc, int *stop)
 {
     for (int p = 0; p < v->npaths; p++) {
         vinput *vf = &files[*nfiles];
-        vks_cli_poser *ps = &posers[*nfiles];
-        vf->path = v->pose.models[p];
+        vks_poser *ps = &posers[*nfiles];
+        vf->path = v->pose.plan.models[p];
         if (!(vf->skin = vks_cli_load_skin(vf->path, &v->ropt))) {
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
             continue;
@@ -284,9 +284,9 @@ static int read_files(const vcmd *v, vinput *files, vks_cli_poser *posers, int *
         vks_cli_pose po = v->pose; /* the batch and the reference take a pose file's morph
                                       weights, the crowd (sampled on the GPU) and the reference
                                       the clips' */
-        po.plays_morph_weights = 1;
-        if (!vks_cli_poser_init(ps, vf->skin, &po, (uint32_t)p) || !hash_file(vf->path, &vf->hash)) {
-            vks_cli_poser_free(ps);
+        po.plan.options.plays_morph_weights = 1;
+        if (vks_poser_init(ps, vf->skin, &po.plan, (uint32_t)p, NULL) != VKS_OK || !hash_file(vf->path, &vf->hash)) {
+            vks_poser_free(ps);
             vks_skin_free(vf->skin);
             vf->skin = NULL;
             rc = vks_cli_worse_exit(rc, VKS_EXIT_INPUT);
@@ -357,7 +357,7 @@ static vks_validate_options run_options(const vcmd *v)
 /* Validates on each of the ndev devices (dev_ids; nsplit > 1: one run split across the
  * contexts of the list) into devs and jd (each one's results as the library's writers take
  * them) and prints them, then the verdict over all of them. Returns rc made worse by the runs. */
-static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_cli_poser *posers, int nfiles, vdevice *devs,
+static int run_devices(const vcmd *v, const vopts *vo, vinput *files, vks_poser *posers, int nfiles, vdevice *devs,
                        vks_validate_device *jd, int ndev, char dev_ids[][16], int nsplit, int rc)
 {
     int worst = VKS_EXIT_OK;
@@ -425,7 +425,7 @@ static int begin_golden(vcmd *v, const vinput *files, int nfiles)
 static int finish_run(vcmd *v, vks_validate_device *jd, int ndev, int rc)
 {
     if (v->save_golden) {
-        const char *engine = v->pose.anim ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
+        const char *engine = v->pose.plan.clips ? "gpu crowd (clips sampled in the pose pass)" : "gpu batch";
         rc = vks_cli_worse_exit(rc, vks_golden_finish_save(v->save_golden, v->golden, v->spec, engine, jd[0].name,
                                                            jd[0].ran));
     }
@@ -450,7 +450,7 @@ static int begin_command(vcmd *v, int argc, char **argv)
         fprintf(stderr, "vkskin validate: note: tolerances loosened: %g x the derived bounds, NMSE <= %g (default 1, "
                         "1e-9)\n",
                 v->vo.tolerance_scale, v->vo.nmse);
-    v->npaths = (int)v->pose.model_count; /* with --crowd, the models it names too */
+    v->npaths = (int)v->pose.plan.model_count; /* with --crowd, the models it names too */
     rc = refuse_inputs(v);
     return rc != VKS_EXIT_OK ? rc : -1;
 }
@@ -466,7 +466,7 @@ int vks_cmd_validate(int argc, char **argv)
     int nfiles = 0, rc = VKS_EXIT_OK, ndev = 0, nsplit = 0, stop = 0;
     v->paths = calloc((size_t)argc, sizeof *v->paths);
     vinput *files = NULL;         /* the inputs that could be read */
-    vks_cli_poser *posers = NULL; /* their poses */
+    vks_poser *posers = NULL; /* their poses */
     vdevice *devs = NULL;
     vks_validate_device *jd = NULL; /* each device's results as the library's writers take them */
     char dev_ids[VKS_CLI_MAX_DEVICES][16];
@@ -504,10 +504,10 @@ out:
     vks_validate_golden_free(v->golden);
     for (int f = 0; files && f < nfiles; f++)
         if (files[f].skin) {
-            vks_cli_poser_free(&posers[f]);
+            vks_poser_free(&posers[f]);
             vks_skin_free(files[f].skin);
         }
     free(files), free(posers), free(v->paths);
-    vks_cli_anim_free(&v->pose);
+    vks_pose_plan_free(&v->pose.plan);
     return rc;
 }

@@ -6,8 +6,7 @@
 #ifndef VKSKIN_CLI_VALIDATE_H
 #define VKSKIN_CLI_VALIDATE_H
 
-#include "cli_crowd.h"
-#include "cli_crowd_split.h"
+#include "cli_shares.h"
 #include "cli_gpu.h"
 #include "vkskin/report.h"
 #include "vkskin/validate.h"
@@ -34,13 +33,13 @@ typedef struct vdevice {
     vks_report_file *files;
     char **heatmaps;          /* per file: the heat map's file name in the report folder, or NULL */
     char **heatmap_missing;   /* per file: why it has none (--report only), or NULL */
-    vks_cli_crowd_split_stats split; /* clips across several contexts: what each did */
+    vks_poser_split_stats split; /* clips across several contexts: what each did */
     vks_cli_shares shares;    /* what each context of a split took (batch or clips) */
 } vdevice;
 
 typedef struct vrun {
     vinput *files;
-    vks_cli_poser *posers;    /* per file */
+    vks_poser *posers;    /* per file */
     int nfiles;
     const vks_cli_pose *pose;
     vks_cli_gpu_opts gopt;    /* with the device of this run */

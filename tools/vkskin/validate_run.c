@@ -27,7 +27,7 @@ typedef struct vclips {
     vrun *r;
     vdevice *d;
     vks_gpu *const *gpus;        /* the contexts: [0] the run's */
-    vks_cli_gpu_clips gclips;    /* on the run's context */
+    vks_poser_clips gclips;    /* on the run's context */
     const vks_stream_desc *desc; /* the library's stream */
     float *pos, *nrm;            /* a delivery's vertices gathered (split) */
     size_t at, cap;              /* floats gathered, room */
@@ -38,7 +38,7 @@ static void gpu_instance(void *user, uint32_t j, vks_instance *out)
 {
     const vclips *v = ((void **)user)[0];
     uint32_t m = (uint32_t)(uintptr_t)((void **)user)[1];
-    vks_cli_crowd_instance(&v->gclips, &v->r->posers[m], m, j, 1, out);
+    vks_poser_crowd_instance(&v->gclips, &v->r->posers[m], m, j, 1, out);
 }
 
 /* A piece of a split's delivery (one file's instances at a frame), gathered. */
@@ -85,16 +85,16 @@ static vks_result run_split(vclips *v, vks_gpu *gpu, const vks_stream_desc *desc
     vks_result rc = VKS_OK;
     for (int k = 1; k < r->nsplit && rc == VKS_OK; k++)
         rc = vks_gpu_upload(v->gpus[k], desc->skins, desc->model_count, &own[k], err), ms[k] = own[k];
-    const vks_cli_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
+    const vks_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
     for (int f = 0; posers && f < r->nfiles; f++)
         posers[f] = &r->posers[f];
-    vks_cli_crowd_job job = {gpu, desc->models, &v->gclips, posers, (uint32_t)r->nfiles, desc->frame_count,
-                             desc->chunk_bytes, 0, NULL, gather, v, desc->reduce, delivered};
-    vks_cli_crowd_stats cs = {0};
+    vks_poser_job job = {gpu, desc->models, &v->gclips, posers, (uint32_t)r->nfiles, desc->frame_count,
+                             desc->chunk_bytes, 0, NULL, gather, v, desc->reduce, delivered, NULL};
+    vks_poser_stats cs = {0};
     if (rc == VKS_OK && !posers)
         rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
     if (rc == VKS_OK)
-        rc = vks_cli_crowd_run_split(&job, v->gpus, ms, r->nsplit, &cs, &v->d->split, err);
+        rc = vks_poser_run_split(&job, v->gpus, ms, r->nsplit, &cs, &v->d->split, err);
     st->chunks = cs.chunks, st->vertex_instances = cs.vertex_instances, st->gpu_ms = cs.gpu_ms;
     for (int k = 1; k < r->nsplit; k++)
         vks_gpu_models_free(own[k]);
@@ -109,13 +109,13 @@ static vks_result run_stream(void *user, vks_gpu *gpu, const vks_stream_desc *de
 {
     vclips *v = user;
     vrun *r = v->r;
-    const vks_cli_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
+    const vks_poser **posers = calloc((size_t)r->nfiles, sizeof *posers);
     if (!posers)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "validate", "out of memory");
     int layers = 0; /* any layered instance: every chunk's crowd takes them (one crowd reused) */
     for (int f = 0; f < r->nfiles; f++)
         posers[f] = &r->posers[f], layers |= r->posers[f].layers != NULL;
-    vks_result rc = vks_cli_gpu_clips_upload(gpu, desc->models, posers, (uint32_t)r->nfiles, &v->gclips, err);
+    vks_result rc = vks_poser_clips_upload(gpu, desc->models, posers, (uint32_t)r->nfiles, &v->gclips, err);
     free(posers);
     v->desc = desc;
     if (rc == VKS_OK && r->nsplit > 1)
@@ -130,11 +130,11 @@ static vks_validate_input *make_inputs(vrun *r, vclips *v, void *(*users)[2])
 {
     vks_validate_input *in = calloc((size_t)r->nfiles, sizeof *in);
     for (int f = 0; in && f < r->nfiles; f++) {
-        const vks_cli_poser *ps = &r->posers[f];
+        const vks_poser *ps = &r->posers[f];
         in[f].skin = r->files[f].skin, in[f].name = r->files[f].path;
         in[f].instances = ps->instances, in[f].frames = ps->frames;
         in[f].poses = ps->source, in[f].roots = ps->roots;
-        if (r->pose->anim) {
+        if (r->pose->plan.clips) {
             users[f][0] = v, users[f][1] = (void *)(uintptr_t)f;
             in[f].gpu_instance = gpu_instance, in[f].gpu_instance_user = users[f];
         }
@@ -182,7 +182,7 @@ static int run_library(vrun *r, vdevice *d, vks_gpu **gpus)
     vks_validate_options opt = r->opt;
     opt.say = say;
     opt.more_contexts = gpus + 1, opt.more_context_count = r->nsplit > 1 ? (uint32_t)r->nsplit - 1 : 0;
-    if (r->pose->anim)
+    if (r->pose->plan.clips)
         opt.run_stream = run_stream, opt.run_stream_user = &v;
     vks_cli_progress bar;
     uint64_t poses = 0;
@@ -198,7 +198,7 @@ static int run_library(vrun *r, vdevice *d, vks_gpu **gpus)
         d->lib = d->res.devices[0];
     int rc = res == VKS_OK ? d->lib.exit_code : run_failed(r, d, &err);
     d->lib.exit_code = rc;
-    vks_cli_gpu_clips_free(&v.gclips);
+    vks_poser_clips_free(&v.gclips);
     free(v.pos), free(v.nrm), free(users), free(in);
     return rc;
 }

@@ -1,15 +1,18 @@
-/* See cli_crowd.h and cli_crowd_split.h: the program's posers and clips made into stream
- * instances; the runs themselves are the library's (stream.h, SPLIT included). */
-#include "cli_crowd.h"
-#include "cli_crowd_split.h"
-#include "cli_progress.h"
-
-#include <stdio.h>
-
+/* See poser_stream.h: the posers and their clips made into stream instances; the runs
+ * themselves are the stream's (stream.h, SPLIT included). */
 #include <stdlib.h>
 #include <string.h>
 
-void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c)
+#include "vkskin/poser_stream.h"
+
+/* Poses done so far, to the job's progress when it has one. */
+static void progress(const vks_poser_job *job, uint64_t poses)
+{
+    if (job->progress_func)
+        job->progress_func(job->progress, poses, 0);
+}
+
+void vks_poser_clips_free(vks_poser_clips *c)
 {
     vks_gpu_clips_free(c->gc);
     for (uint32_t m = 0; c->index && m < c->model_count; m++)
@@ -19,7 +22,7 @@ void vks_cli_gpu_clips_free(vks_cli_gpu_clips *c)
     memset(c, 0, sizeof *c);
 }
 
-vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t model_count, vks_cli_gpu_clips *out,
+vks_result vks_poser_clips_plan(const vks_poser *const *posers, uint32_t model_count, vks_poser_clips *out,
                                   vks_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -32,7 +35,7 @@ vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t m
     vks_result r = out->index && out->clips ? VKS_OK
                                             : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
     for (uint32_t m = 0; r == VKS_OK && m < model_count; m++) {
-        const vks_cli_poser *ps = posers[m];
+        const vks_poser *ps = posers[m];
         if (!(out->index[m] = malloc((ps->ref_count ? ps->ref_count : 1) * sizeof **out->index))) {
             r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
             break;
@@ -48,14 +51,14 @@ vks_result vks_cli_gpu_clips_plan(const vks_cli_poser *const *posers, uint32_t m
         }
     }
     if (r != VKS_OK)
-        vks_cli_gpu_clips_free(out);
+        vks_poser_clips_free(out);
     return r;
 }
 
-vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_cli_poser *const *posers,
-                                    uint32_t model_count, vks_cli_gpu_clips *out, vks_error *err)
+vks_result vks_poser_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, const vks_poser *const *posers,
+                                    uint32_t model_count, vks_poser_clips *out, vks_error *err)
 {
-    vks_result r = vks_cli_gpu_clips_plan(posers, model_count, out, err);
+    vks_result r = vks_poser_clips_plan(posers, model_count, out, err);
     const vks_skin **skins = r == VKS_OK ? malloc((model_count ? model_count : 1) * sizeof *skins) : NULL;
     if (r == VKS_OK && !skins)
         r = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "clips", "out of memory");
@@ -65,13 +68,13 @@ vks_result vks_cli_gpu_clips_upload(vks_gpu *gpu, const vks_gpu_models *ms, cons
         r = vks_gpu_upload_clips(gpu, ms, skins, out->clips, out->count, &out->gc, err);
     free(skins);
     if (r != VKS_OK)
-        vks_cli_gpu_clips_free(out);
+        vks_poser_clips_free(out);
     return r;
 }
 
 /* Crowd entry ps->entries[j] as the library makes it (the poser checked it could), its clip
  * numbers turned from the run's clip sources into the uploaded clips. */
-static void crowd_entry(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+static void crowd_entry(const vks_poser_clips *c, const vks_poser *ps, uint32_t m, uint32_t j,
                         vks_instance *out)
 {
     const int32_t *at = c->index[m]; /* every clip source the poser bound is uploaded */
@@ -86,7 +89,7 @@ static void crowd_entry(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uin
     }
 }
 
-void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps, uint32_t m, uint32_t j,
+void vks_poser_crowd_instance(const vks_poser_clips *c, const vks_poser *ps, uint32_t m, uint32_t j,
                             int with_root, vks_instance *out)
 {
     if (ps->spec) {
@@ -108,7 +111,7 @@ void vks_cli_crowd_instance(const vks_cli_gpu_clips *c, const vks_cli_poser *ps,
 
 /* The stream's view of the job: instance g of the models one after the other. */
 typedef struct crowd_stream {
-    const vks_cli_crowd_job *job;
+    const vks_poser_job *job;
     uint64_t *base;          /* per model: its first instance of the job */
     const vks_skin **skins;
     float *times;            /* the job's frame times */
@@ -127,19 +130,19 @@ static void stream_instance(void *user, uint32_t g, vks_instance *out)
 {
     const crowd_stream *cs = user;
     uint32_t m = model_of(cs, g);
-    vks_cli_crowd_instance(cs->job->clips, cs->job->posers[m], m, (uint32_t)(g - cs->base[m]), 1, out);
+    vks_poser_crowd_instance(cs->job->clips, cs->job->posers[m], m, (uint32_t)(g - cs->base[m]), 1, out);
 }
 
 /* Hands a frame of a chunk to the consumer, model by model. */
 static int consume_chunk(void *user, const vks_stream_delivery *d)
 {
     const crowd_stream *cs = user;
-    const vks_cli_crowd_job *job = cs->job;
+    const vks_poser_job *job = cs->job;
     uint64_t g0 = d->first;
     uint32_t n = d->count, m = model_of(cs, g0);
     size_t at = 0;
     while (n) {
-        const vks_cli_poser *ps = job->posers[m];
+        const vks_poser *ps = job->posers[m];
         uint32_t first = (uint32_t)(g0 - cs->base[m]), count = ps->instances - first < n ? ps->instances - first : n;
         if (job->consume(job->user, m, first, count, d->frame, d->positions + at, d->normals ? d->normals + at : NULL))
             return 1;
@@ -148,8 +151,7 @@ static int consume_chunk(void *user, const vks_stream_delivery *d)
     }
     if (job->delivered && job->delivered(job->user, d->first, d->count, d->frame, d->gpu_figures))
         return 1;
-    if (job->progress)
-        vks_cli_progress_set(job->progress, (uint64_t)d->first * job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
+    progress(job, (uint64_t)d->first * job->frames + (uint64_t)d->count * (d->frame + 1));
     return 0;
 }
 
@@ -157,15 +159,13 @@ static int consume_chunk(void *user, const vks_stream_delivery *d)
 static int progress_only(void *user, const vks_stream_delivery *d)
 {
     const crowd_stream *cs = user;
-    if (cs->job->progress)
-        vks_cli_progress_set(cs->job->progress,
-                             (uint64_t)d->first * cs->job->frames + (uint64_t)d->count * (d->frame + 1), NULL);
+    progress(cs->job, (uint64_t)d->first * cs->job->frames + (uint64_t)d->count * (d->frame + 1));
     return 0;
 }
 
 /* The job as a stream: its instances (by callback, d->get_instance, so memory stays bounded), frame times and chunk budget. The three arrays are allocated; free them with
  * stream_end. */
-static vks_result stream_begin(const vks_cli_crowd_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
+static vks_result stream_begin(const vks_poser_job *job, crowd_stream *cs, vks_stream_desc *d, vks_error *err)
 {
     memset(d, 0, sizeof *d);
     cs->job = job;
@@ -202,9 +202,9 @@ static void stream_end(crowd_stream *cs)
     free(cs->base), free(cs->skins), free(cs->times);
 }
 
-vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *st, vks_error *err)
+vks_result vks_poser_run(const vks_poser_job *job, vks_poser_stats *st, vks_error *err)
 {
-    vks_cli_crowd_stats local = {0};
+    vks_poser_stats local = {0};
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
@@ -220,7 +220,7 @@ vks_result vks_cli_crowd_run(const vks_cli_crowd_job *job, vks_cli_crowd_stats *
     return r;
 }
 
-vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err)
+vks_result vks_poser_run_to_bake(const vks_poser_job *job, vks_bake *bake, uint64_t memory_bytes, vks_error *err)
 {
     crowd_stream cs = {0};
     vks_stream_desc d;
@@ -236,12 +236,12 @@ vks_result vks_cli_crowd_to_bake(const vks_cli_crowd_job *job, vks_bake *bake, u
 /* ---- across several contexts: the library's split behind the stream (stream.h, SPLIT) ---- */
 
 /* The job as a stream for the split: its clips planned (each context uploads them itself). */
-static vks_result split_begin(const vks_cli_crowd_job *job, vks_gpu *const *gpus, const vks_gpu_models *const *models,
-                              vks_cli_gpu_clips *plan, vks_cli_crowd_job *j, crowd_stream *cs, vks_stream_desc *d,
+static vks_result split_begin(const vks_poser_job *job, vks_gpu *const *gpus, const vks_gpu_models *const *models,
+                              vks_poser_clips *plan, vks_poser_job *j, crowd_stream *cs, vks_stream_desc *d,
                               vks_error *err)
 {
     memset(cs, 0, sizeof *cs);
-    vks_result r = vks_cli_gpu_clips_plan(job->posers, job->model_count, plan, err);
+    vks_result r = vks_poser_clips_plan(job->posers, job->model_count, plan, err);
     *j = *job;
     j->gpu = gpus[0], j->ms = models[0], j->clips = plan;
     if (r == VKS_OK)
@@ -250,40 +250,40 @@ static vks_result split_begin(const vks_cli_crowd_job *job, vks_gpu *const *gpus
     return r;
 }
 
-static void split_said(const vks_context_shares *sh, vks_cli_crowd_split_stats *out)
+static void split_said(const vks_context_shares *sh, vks_poser_split_stats *out)
 {
     if (!out)
         return;
     memset(out, 0, sizeof *out);
     out->contexts = sh->contexts;
     out->shares = *sh;
-    for (int k = 0; k < sh->contexts && k < VKS_CLI_CROWD_MAX_CONTEXTS; k++)
+    for (int k = 0; k < sh->contexts && k < VKS_POSER_MAX_CONTEXTS; k++)
         out->instances[k] = sh->s[k].count;
 }
 
-vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
-                                   const vks_gpu_models *const *models, int count, vks_cli_crowd_stats *st,
-                                   vks_cli_crowd_split_stats *split, vks_error *err)
+vks_result vks_poser_run_split(const vks_poser_job *job, vks_gpu *const *gpus,
+                                   const vks_gpu_models *const *models, int count, vks_poser_stats *st,
+                                   vks_poser_split_stats *split, vks_error *err)
 {
-    vks_cli_crowd_stats local;
+    vks_poser_stats local;
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
-    vks_cli_gpu_clips plan;
-    vks_cli_crowd_job j;
+    vks_poser_clips plan;
+    vks_poser_job j;
     crowd_stream cs;
     vks_stream_desc d;
     vks_stream_stats ss = {0};
     vks_context_shares sh = {0};
     vks_result r = split_begin(job, gpus, models, &plan, &j, &cs, &d, err);
-    j.progress = NULL; /* the contexts' deliveries come in one device's order, not its progress */
+    j.progress_func = NULL; /* the contexts' deliveries come in one device's order, not its progress */
     if (r == VKS_OK)
         r = vks_stream_run_split(gpus, models, count, &d, &ss, &sh, err);
     st->chunks = ss.chunks, st->vertex_instances = ss.vertex_instances, st->gpu_ms = ss.gpu_ms;
     st->read_ms = ss.wait_ms, st->create_ms = ss.create_ms;
     split_said(&sh, split);
     stream_end(&cs);
-    vks_cli_gpu_clips_free(&plan);
+    vks_poser_clips_free(&plan);
     return r;
 }
 
@@ -291,19 +291,19 @@ vks_result vks_cli_crowd_run_split(const vks_cli_crowd_job *job, vks_gpu *const 
 static int progress_add(void *user, const vks_stream_delivery *d)
 {
     const crowd_stream *cs = user;
-    if (cs->job->progress)
-        vks_cli_progress_add(cs->job->progress, d->count);
+    if (cs->job->progress_func)
+        cs->job->progress_func(cs->job->progress, d->count, 1);
     return 0;
 }
 
-vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *const *gpus,
+vks_result vks_poser_run_to_bake_split(const vks_poser_job *job, vks_gpu *const *gpus,
                                        const vks_gpu_models *const *models, int count, vks_bake *bake,
-                                       uint64_t memory_bytes, vks_cli_crowd_split_stats *split, vks_error *err)
+                                       uint64_t memory_bytes, vks_poser_split_stats *split, vks_error *err)
 {
     if (job->model_count != 1)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "crowd", "a bake takes the instances of one model");
-    vks_cli_gpu_clips plan;
-    vks_cli_crowd_job j;
+    vks_poser_clips plan;
+    vks_poser_job j;
     crowd_stream cs;
     vks_stream_desc d;
     vks_context_shares sh = {0};
@@ -314,20 +314,6 @@ vks_result vks_cli_crowd_to_bake_split(const vks_cli_crowd_job *job, vks_gpu *co
         r = vks_stream_to_bake_split(gpus, models, count, &d, bake, memory_bytes, NULL, &sh, err);
     split_said(&sh, split);
     stream_end(&cs);
-    vks_cli_gpu_clips_free(&plan);
+    vks_poser_clips_free(&plan);
     return r;
-}
-
-void vks_cli_crowd_split_said(const vks_cli_crowd_split_stats *said, char *out, size_t cap)
-{
-    size_t n = 0;
-    if (cap)
-        out[0] = 0;
-    if (said->contexts < 2 || !cap)
-        return;
-    n += (size_t)snprintf(out, cap, " (%d contexts: ", said->contexts);
-    for (int k = 0; k < said->contexts && n < cap; k++)
-        n += (size_t)snprintf(out + n, cap - n, "%s%llu", k ? " + " : "", (unsigned long long)said->instances[k]);
-    if (n < cap)
-        snprintf(out + n, cap - n, " instances)");
 }
