@@ -30,25 +30,6 @@ void vks_cli_shares_print(const vks_cli_shares *sh, const char *command)
     }
 }
 
-cJSON *vks_cli_shares_json(const vks_cli_shares *sh)
-{
-    if (!sh || sh->contexts < 2)
-        return NULL;
-    cJSON *a = cJSON_CreateArray();
-    for (int k = 0; a && k < sh->contexts && k < VKS_CLI_SHARES_MAX; k++) {
-        const vks_cli_share *s = &sh->s[k];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "context", k + 1);
-        cJSON_AddStringToObject(o, "device", s->device);
-        cJSON_AddNumberToObject(o, sh->unit, (double)s->count);
-        cJSON_AddNumberToObject(o, parts(sh), (double)s->chunks);
-        cJSON_AddNumberToObject(o, "seconds", s->seconds);
-        cJSON_AddNumberToObject(o, "per_second", rate(s));
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
-}
-
 void vks_cli_crowd_split_said(const vks_poser_split_stats *said, char *out, size_t cap)
 {
     size_t n = 0;

@@ -12,7 +12,6 @@
 
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
 
 #include "vkskin/deform_run.h"
 #include "vkskin/poser_stream.h"
@@ -36,10 +35,6 @@ static inline void vks_cli_shares_set(vks_cli_shares *sh, int k, const char *dev
 /* One line a context on stderr, "vkskin COMMAND: context k/n on DEVICE: ...", unless --quiet
  * (vks_cli_progress_quiet) or there was no split. */
 void vks_cli_shares_print(const vks_cli_shares *sh, const char *command);
-/* The same as a JSON array of {"context", "device", unit, parts, "seconds", "per_second"};
- * NULL when there was no split (the key is then left out: one device's JSON stays as it was). */
-cJSON *vks_cli_shares_json(const vks_cli_shares *sh);
-
 /* " (2 contexts: 12 + 11 instances)" for the run summaries; "" for one context. */
 void vks_cli_crowd_split_said(const vks_poser_split_stats *split, char *out, size_t cap);
 

@@ -20,8 +20,6 @@ typedef struct vinput {
     int bind_exit;            /* VKS_EXIT_OK or VKS_EXIT_BIND */
     int bind_promised;        /* the format promises rest = bind (vks_cli_bind_promised) */
     uint32_t frames, poses;
-    const uint8_t *sampled;   /* --sample: per instance 1 where compared (the last run's) */
-    uint32_t sampled_count;
 } vinput;
 
 /* What the run of one device found, kept for the reports written at the end. */

@@ -213,12 +213,8 @@ static int take_files(vrun *r, vdevice *d)
     d->heatmap_missing = calloc(n, sizeof *d->heatmap_missing);
     if (!d->files || !d->vfiles || !d->heatmaps || !d->heatmap_missing)
         return 0;
-    for (uint32_t f = 0; f < d->lib.file_count && f < n; f++) {
+    for (uint32_t f = 0; f < d->lib.file_count && f < n; f++)
         d->files[f] = d->lib.reports[f], d->vfiles[f] = d->lib.files[f];
-        r->files[f].sampled = d->vfiles[f].sampled, r->files[f].sampled_count = 0;
-        for (uint32_t i = 0; d->vfiles[f].sampled && i < d->vfiles[f].instances; i++)
-            r->files[f].sampled_count += d->vfiles[f].sampled[i];
-    }
     d->lib.reports = d->files, d->lib.files = d->vfiles;
     return 1;
 }
