@@ -23,7 +23,7 @@
 #include "api.h"
 
 #define VKSKIN_VERSION_MAJOR 0
-#define VKSKIN_VERSION_MINOR 7
+#define VKSKIN_VERSION_MINOR 8
 #define VKSKIN_VERSION_PATCH 0
 
 #define VKSKIN_MAKE_VERSION(major, minor, patch) \
