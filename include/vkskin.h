@@ -48,6 +48,7 @@
 #include "vkskin/check.h"
 #include "vkskin/report.h"
 #include "vkskin/validate.h"
+#include "vkskin/inspect.h"
 #include "vkskin/bench.h"
 #include "vkskin/output.h"
 #include "vkskin/bake.h"

@@ -8,6 +8,7 @@
 
 #include "bake_cli.h"
 #include "cli_shares.h"
+#include "inspect/findings.h"
 
 void vks_cli_bake_progress_update(void *user, const vks_bake_progress_info *info)
 {
@@ -94,10 +95,10 @@ int vks_cli_bake_report(const char *path, const vks_bake_manifest *m, const char
         cJSON_AddNumberToObject(e, "deform_seconds", r->deform_seconds);
         cJSON_AddNumberToObject(e, "bytes_written", (double)r->bytes);
         cJSON_AddItemToObject(e, "outputs", cJSON_Duplicate(r->files, 1));
-        vks_cli_influences_json(cJSON_AddObjectToObject(e, "influences_lost"), VKS_MAX_INFLUENCES, r->lost_vertices[0],
+        vks__influences_json(cJSON_AddObjectToObject(e, "influences_lost"), VKS_MAX_INFLUENCES, r->lost_vertices[0],
                                 r->lost_largest[0]);
         if (r->lost_vertices[1])
-            vks_cli_influences_json(cJSON_AddObjectToObject(e, "atlas_influences_lost"), 4, r->lost_vertices[1],
+            vks__influences_json(cJSON_AddObjectToObject(e, "atlas_influences_lost"), 4, r->lost_vertices[1],
                                     r->lost_largest[1]);
         if (r->error[0])
             cJSON_AddStringToObject(e, "error", r->error);
