@@ -87,6 +87,7 @@ static PyMethodDef methods[] = {
      "bench.h's run: the JSON report (str)"},
     {"bake", (PyCFunction)(void (*)(void))vkspy_bake, METH_VARARGS | METH_KEYWORDS,
      "bake_job.h's run: (summary dict, first error logged)"},
+    {"inspect", vkspy_inspect, METH_VARARGS, "inspect(path, model, bind_to, json, ...) -> str"},
     {"version", version, METH_NOARGS, "the library's version string"},
     {"has_gpu", has_gpu, METH_NOARGS, "whether the library was built with the GPU engine"},
     {"cpu_fast_path", cpu_fast_path, METH_NOARGS, "the fast CPU engine's kernel"},

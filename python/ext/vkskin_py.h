@@ -105,6 +105,7 @@ PyObject *vkspy_vat_write(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_validate(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bench(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_inspect(PyObject *self, PyObject *args);
 PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);

@@ -5,12 +5,12 @@ vertex animation textures, with NumPy arrays in and out. See docs/python.md."""
 from ._errors import (Error, FileError, FormatError, InvalidError, LimitError, NoDeviceError, OutOfMemoryError,
                       TruncatedError, UnsupportedError, VulkanError)
 from ._vkskin import Clips, Context, Model
-from ._api import (Deformed, bake, bake_vat, bench, deform, devices, has_gpu, read, read_clips, read_poses,
-                   validate, version)
+from ._api import (Deformed, bake, bake_vat, bench, deform, devices, has_gpu, inspect, read, read_clips,
+                   read_poses, validate, version)
 
 __version__ = version()
 
 __all__ = ["Error", "FileError", "FormatError", "InvalidError", "LimitError", "NoDeviceError", "OutOfMemoryError",
            "TruncatedError", "UnsupportedError", "VulkanError", "Clips", "Context", "Model", "Deformed", "bake",
-           "bake_vat", "bench", "deform", "devices", "has_gpu", "read", "read_clips", "read_poses", "validate",
+           "bake_vat", "bench", "deform", "devices", "has_gpu", "inspect", "read", "read_clips", "read_poses", "validate",
            "version"]
