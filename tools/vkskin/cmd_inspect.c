@@ -100,9 +100,10 @@ static int inspect_one(const char *path, const vks_read_options *opt, const vks_
     if (r != VKS_OK) {
         char msg[512];
         fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        int code = s ? VKS_EXIT_RUNTIME : vks_cli_exit_code(r); /* a model's check that could not run */
         vks_skin_free(s);
         *out = NULL;
-        return s ? VKS_EXIT_RUNTIME : vks_cli_exit_code(r); /* a model's check that could not run */
+        return code;
     }
     return vks_inspect_exit_code(*out);
 }
