@@ -5,6 +5,7 @@
  * STEP BY STEP
  *   1. read:     vks_read_any(&opt, bytes, size, name, &skin, &err)        (formats.h)
  *   2. check:    vks_skin_validate(skin, &err)                            (skin.h)
+ *                a file's report as vkskin inspect prints it: vks_inspect_file (inspect.h)
  *   3. pose:     vks_pose_procedural / vks_pose_file_parse                (pose.h)
  *   4. deform:   vks_cpu_reference_run / vks_cpu_fast_run / the GPU       (cpu.h, gpu.h)
  *                a persistent GPU crowd, frame after frame                (crowd.h)
@@ -54,6 +55,7 @@
 #include "vkskin/check.h"
 #include "vkskin/report.h"
 #include "vkskin/validate.h"
+#include "vkskin/inspect.h"
 #include "vkskin/bench.h"
 #include "vkskin/devices.h"
 #include "vkskin/output.h"

@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("VKSKIN_SOURCE_DIR") or os.path.dirname(HERE)  # the repository
 SOURCES = ["module.c", "model.c", "clips.c", "deform.c", "gpu.c", "vat.c", "crowd.c", "layers.c", "validate.c",
-           "bake.c", "bench.c", "plays.c", "convert.c", "render.c"]
+           "bake.c", "bench.c", "plays.c", "convert.c", "render.c", "inspect.c"]
 
 
 def pc_field(text, key):

@@ -103,6 +103,7 @@ static PyMethodDef methods[] = {
      "convert.h's job: the report (dict, its notes a list)"},
     {"render", (PyCFunction)(void (*)(void))vkspy_render, METH_VARARGS | METH_KEYWORDS,
      "render.h's contact sheet as a PNG: (width, height, cells, device)"},
+    {"inspect", vkspy_inspect, METH_VARARGS, "inspect(path, model, bind_to, json, ...) -> str"},
     {"version", version, METH_NOARGS, "the library's version string"},
     {"has_gpu", has_gpu, METH_NOARGS, "whether the library was built with the GPU engine"},
     {"cpu_fast_path", cpu_fast_path, METH_NOARGS, "the fast CPU engine's kernel"},

@@ -113,6 +113,7 @@ PyObject *vkspy_bake(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_bench(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_convert(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_render(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *vkspy_inspect(PyObject *self, PyObject *args);
 PyObject *vkspy_read(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_clips(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *vkspy_read_poses(PyObject *self, PyObject *args);

@@ -8,6 +8,7 @@ the file's order, which the vkskin program's outputs use).
 """
 
 import json
+import json as _json  # inspect() has a parameter named json
 import os
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -18,8 +19,8 @@ from . import _vkskin
 from ._errors import InvalidError, from_library
 from ._vkskin import Clips, Context, Model
 
-__all__ = ["read", "read_clips", "read_poses", "deform", "devices", "devices_text", "bake_vat", "read_vat", "validate", "bake", "bench",
-           "convert", "render", "Deformed", "version", "has_gpu"]
+__all__ = ["read", "read_clips", "read_poses", "inspect", "deform", "devices", "devices_text", "bake_vat", "read_vat",
+           "validate", "bake", "bench", "convert", "render", "Deformed", "version", "has_gpu"]
 
 _CYCLES = {"loop": 0, "clamp": 1, "mirror": 2, "reset": 3}
 PathLike = Union[str, "os.PathLike[str]"]
@@ -58,6 +59,25 @@ def read_clips(path: PathLike, model: Optional[Model] = None, *, fps: float = 0.
 def read_poses(model: Model, path: PathLike) -> np.ndarray:
     """A pose file's frames (DESIGN.md section 6), (frames, nodes, 4, 3) float32, for deform(poses=)."""
     return _vkskin.read_poses(model, os.fspath(path))
+
+
+def inspect(path_or_model: Union[PathLike, Model], *, model: Optional[Model] = None, json: bool = True,
+            allow_bind_mismatch: bool = False, clips: bool = False, duration: float = 0.0,
+            max_input_mb: int = 2048) -> Union[Dict[str, Any], str]:
+    """What ``vkskin inspect FILE`` reports, through the library's inspection (vkskin/inspect.h).
+
+    path_or_model: a model or clip file, or a Model read already. model: the model a clip file
+    binds to (``--model``; a pose JSON needs it). json: the dict of ``--json``, else the text the
+    program prints. A failed bind-pose check is in the report (bind_check.status "FAILED"),
+    not raised; a file that cannot be read raises a vkskin.Error subclass naming the file,
+    the byte offset and the structure.
+    """
+    if isinstance(path_or_model, Model):
+        path, own = path_or_model.path, path_or_model
+    else:
+        path, own = os.fspath(path_or_model), None
+    text = _vkskin.inspect(path, own, model, json, allow_bind_mismatch, clips, duration, max_input_mb)
+    return _json.loads(text) if json else text
 
 
 def devices() -> List[Dict[str, Any]]:

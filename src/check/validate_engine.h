@@ -60,7 +60,7 @@ typedef struct vfile {
     uint32_t delivered;
     vks_bind_check bind;
     int bind_exit; /* VKS_EXIT_OK or VKS_EXIT_BIND */
-    int bind_promised; /* the format promises rest = bind (vks_cli_bind_promised) */
+    int bind_promised; /* the format promises rest = bind (vks_bind_promised) */
     uint64_t hash; /* FNV-1a 64 of the file's bytes: the golden's model hash */
     /* the current device's error maps (owned by its vdevice) and golden comparison */
     vks_error_map *pmap, *nmap, *gmap;

@@ -113,29 +113,14 @@ int vks_cli_anim_load(vks_cli_pose *p, char **files, int nfiles, const vks_read_
  * --uri-root DIR, and --max-input-mb N. */
 extern const vks_cli_group vks_cli_read_options;
 
-/* ---- model findings (cli_findings.c), shared by inspect and validate ---- */
+/* ---- model findings (the library's, inspect.h and src/inspect/findings.h) ---- */
 
-/* Runs the bind-pose check. When it fails, prints one line to stderr ("vkskin: FILE: bind-pose
- * check failed: max error ... over the tolerance ...") and returns VKS_EXIT_BIND, or
- * VKS_EXIT_OK when allow_mismatch (--allow-bind-mismatch: files not stored in bind pose);
- * VKS_EXIT_RUNTIME when the check cannot run. */
+/* Runs the bind-pose check (vks__bind_check_say), its findings on stderr after "vkskin: ".
+ * When it fails, returns VKS_EXIT_BIND, or VKS_EXIT_OK when allow_mismatch
+ * (--allow-bind-mismatch: files not stored in bind pose); VKS_EXIT_RUNTIME when the check
+ * cannot run. Where the format does not promise the bind pose (vks_bind_promised), a check
+ * that differs is a note and the exit stays 0. */
 int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out);
-struct cJSON;
-/* Whether the model's format promises that its meshes are stored at the pose their inverse
- * binds imply (the registry's bind_not_promised: glTF does not). Where it does not, a check
- * that differs is a note on stderr and the exit stays 0, with or without --allow-bind-mismatch. */
-int vks_cli_bind_promised(const vks_skin *skin);
-/* The verdict in words: "passed", "FAILED", "FAILED (allowed by --allow-bind-mismatch)" or
- * "differs (a note: ...)". */
-const char *vks_cli_bind_status(const vks_bind_check *bc, int promised, int allow_mismatch);
-/* The stored weights and their repairs (skin->weights): one text line, or JSON fields. */
-void vks_cli_weights_text(FILE *f, const vks_weight_report *w);
-void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w);
-/* Influences a model or an output lost (DESIGN.md 4 keeps up to 8 per vertex), in JSON:
- * {"kept", "vertices", "largest_weight_dropped"}. The model's vertices with more than 8
- * (w->truncated) are said on stderr by vks_cli_load_skin (the library's vks_load_model), so by
- * every command. */
-void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest);
 
 /* ---- outputs (cli_output.c; the rule itself is the library's, vkskin/output_plan.h) ---- */
 

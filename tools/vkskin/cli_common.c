@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inspect/findings.h"
 
 uint64_t vks_cli_max_input_bytes = VKS_CLI_DEFAULT_MAX_INPUT_MB << 20;
 
@@ -219,4 +220,17 @@ vks_clip_set *vks_cli_read_clips(const char *where, const char *path, const uint
     fprintf(stderr, "vkskin: %s%s%s\n", where ? where : "", where ? ": " : "",
             vks_load_error_format(&err, path, NULL, msg, sizeof msg));
     return NULL;
+}
+
+int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out)
+{
+    const vks_logger on_stderr = {vks_log_stderr, NULL};
+    vks_error err = {0};
+    int finding = 0;
+    if (vks__bind_check_say(path, skin, allow_mismatch, &on_stderr, out, &finding, &err) != VKS_OK) {
+        char msg[512];
+        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
+        return VKS_EXIT_RUNTIME;
+    }
+    return finding ? VKS_EXIT_BIND : VKS_EXIT_OK;
 }

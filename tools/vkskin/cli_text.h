@@ -15,9 +15,4 @@
  * full of them), so "\n" in a name may be two characters or one: the line stays one line. */
 const char *vks_cli_name(const char *s, char *buf, size_t n);
 
-/* JSON text (cJSON_Print's, which escapes the controls) with every byte that is not UTF-8
- * replaced by \ufffd, so that a name from a file in another encoding does not make the
- * document invalid. Malloc'ed; NULL when out of memory. */
-char *vks_cli_json_utf8(const char *json);
-
 #endif

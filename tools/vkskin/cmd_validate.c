@@ -294,7 +294,7 @@ static int read_files(const vcmd *v, vinput *files, vks_poser *posers, int *nfil
         }
         (*nfiles)++;
         vf->bind_exit = vks_cli_bind_check(vf->path, vf->skin, v->vo.allow_mismatch, &vf->bind);
-        vf->bind_promised = vks_cli_bind_promised(vf->skin);
+        vf->bind_promised = vks_bind_promised(vf->skin);
         if (vf->bind_exit == VKS_EXIT_RUNTIME) {
             *stop = 1;
             return VKS_EXIT_RUNTIME;

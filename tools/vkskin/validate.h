@@ -18,7 +18,7 @@ typedef struct vinput {
     uint64_t hash;            /* vks_validate_model_hash of the file's bytes (the golden's) */
     vks_bind_check bind;      /* the bind-pose check, said on stderr as the file was read */
     int bind_exit;            /* VKS_EXIT_OK or VKS_EXIT_BIND */
-    int bind_promised;        /* the format promises rest = bind (vks_cli_bind_promised) */
+    int bind_promised;        /* the format promises rest = bind (vks_bind_promised) */
     uint32_t frames, poses;
 } vinput;
 

@@ -1,8 +1,8 @@
 /* vkskin inspect: each mesh's morph targets (skin.h, MORPH TARGETS) with the weight every
  * engine applies when the pose gives none, and whether a target moves normals too. */
-#include "inspect_morph.h"
+#include "inspect/morph.h"
 
-void vks_cli_mesh_morph_text(FILE *f, const vks_skin *s, uint32_t m)
+void vks__mesh_morph_text(FILE *f, const vks_skin *s, uint32_t m)
 {
     const vks_mesh *me = &s->meshes[m];
     if (!me->target_count)
@@ -16,7 +16,7 @@ void vks_cli_mesh_morph_text(FILE *f, const vks_skin *s, uint32_t m)
     fputc('\n', f);
 }
 
-void vks_cli_mesh_morph_json(cJSON *jm, const vks_skin *s, uint32_t m)
+void vks__mesh_morph_json(cJSON *jm, const vks_skin *s, uint32_t m)
 {
     const vks_mesh *me = &s->meshes[m];
     cJSON *arr = cJSON_AddArrayToObject(jm, "morph_targets");

@@ -1,8 +1,8 @@
 /* vkskin inspect: what a character is painted with, as the model keeps it (skin.h): UV sets
  * with the range each covers (a set outside 0..1 tiles or was flipped), materials with their
  * base colour and base-colour texture, images (embedded bytes or a reference) and samplers. */
-#include "inspect_surface.h"
-#include "cli_text.h"
+#include "inspect/surface.h"
+#include "core/text_name.h"
 
 #include <float.h>
 
@@ -20,7 +20,7 @@ static void uv_range(const vks_skin *s, uint32_t k, float lo[2], float hi[2])
         lo[0] = lo[1] = hi[0] = hi[1] = 0;
 }
 
-void vks_cli_mesh_surface_text(FILE *f, const vks_skin *s, uint32_t m)
+void vks__mesh_surface_text(FILE *f, const vks_skin *s, uint32_t m)
 {
     const vks_mesh *me = &s->meshes[m];
     if (!me->uv_set_count && !me->material_count)
@@ -34,7 +34,7 @@ void vks_cli_mesh_surface_text(FILE *f, const vks_skin *s, uint32_t m)
         fprintf(f, ", no materials\n");
 }
 
-void vks_cli_surface_text(FILE *f, const vks_skin *s)
+void vks__surface_text(FILE *f, const vks_skin *s)
 {
     fprintf(f, "  UV sets: %u\n", s->uv_set_count);
     for (uint32_t k = 0; k < s->uv_set_count; k++) {
@@ -43,15 +43,15 @@ void vks_cli_surface_text(FILE *f, const vks_skin *s)
         fprintf(f, "    [%u] u %.4g..%.4g, v %.4g..%.4g\n", k, lo[0], hi[0], lo[1], hi[1]);
     }
     fprintf(f, "  materials: %u\n", s->material_count);
-    char a[VKS_CLI_NAME_MAX], b[VKS_CLI_NAME_MAX]; /* names as data: escaped (cli_text.h) */
+    char a[VKS__NAME_MAX], b[VKS__NAME_MAX]; /* names as data: escaped (cli_text.h) */
     for (uint32_t i = 0; i < s->material_count; i++) {
         const vks_material *m = &s->materials[i];
-        fprintf(f, "    [%u] \"%s\": base colour (%.4g, %.4g, %.4g, %.4g)", i, vks_cli_name(m->name, a, sizeof a),
+        fprintf(f, "    [%u] \"%s\": base colour (%.4g, %.4g, %.4g, %.4g)", i, vks__text_name(m->name, a, sizeof a),
                 m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3]);
         if (m->base_texture[0] || m->base_image >= 0)
             fprintf(f, ", texture");
         if (m->base_texture[0])
-            fprintf(f, " \"%s\"", vks_cli_name(m->base_texture, a, sizeof a));
+            fprintf(f, " \"%s\"", vks__text_name(m->base_texture, a, sizeof a));
         if (m->base_image >= 0)
             fprintf(f, " image %d", m->base_image);
         if (m->base_image >= 0 && m->base_sampler >= 0)
@@ -64,12 +64,12 @@ void vks_cli_surface_text(FILE *f, const vks_skin *s)
         fprintf(f, "  images: %u\n", s->image_count);
     for (uint32_t i = 0; i < s->image_count; i++) {
         const vks_image *im = &s->images[i];
-        fprintf(f, "    [%u] \"%s\" %s", i, vks_cli_name(im->name, a, sizeof a),
-                im->mime_type[0] ? vks_cli_name(im->mime_type, b, sizeof b) : "(type not given)");
+        fprintf(f, "    [%u] \"%s\" %s", i, vks__text_name(im->name, a, sizeof a),
+                im->mime_type[0] ? vks__text_name(im->mime_type, b, sizeof b) : "(type not given)");
         if (im->data)
             fprintf(f, ", %zu bytes embedded\n", im->size);
         else
-            fprintf(f, ", referenced as \"%s\"\n", vks_cli_name(im->uri, a, sizeof a));
+            fprintf(f, ", referenced as \"%s\"\n", vks__text_name(im->uri, a, sizeof a));
     }
     if (s->sampler_count)
         fprintf(f, "  samplers: %u\n", s->sampler_count);
@@ -80,7 +80,7 @@ void vks_cli_surface_text(FILE *f, const vks_skin *s)
     }
 }
 
-void vks_cli_mesh_surface_json(cJSON *jm, const vks_skin *s, uint32_t m)
+void vks__mesh_surface_json(cJSON *jm, const vks_skin *s, uint32_t m)
 {
     const vks_mesh *me = &s->meshes[m];
     cJSON_AddNumberToObject(jm, "uv_sets", me->uv_set_count);
@@ -89,7 +89,7 @@ void vks_cli_mesh_surface_json(cJSON *jm, const vks_skin *s, uint32_t m)
         cJSON_AddItemToArray(mats, cJSON_CreateNumber(me->first_material + i));
 }
 
-void vks_cli_surface_json(cJSON *o, const vks_skin *s)
+void vks__surface_json(cJSON *o, const vks_skin *s)
 {
     cJSON *uvs = cJSON_AddArrayToObject(o, "uv_sets");
     for (uint32_t k = 0; k < s->uv_set_count; k++) {

@@ -1,19 +1,23 @@
 /* What inspect and validate report about a model besides its contents: the bind-pose check's
  * verdict (DESIGN.md 4: deforming with the bind pose must reproduce the stored vertices) and
- * the weights as the file stores them, with what was repaired. Both commands say the same
- * thing in the same words, so the wording lives here. */
+ * the weights as the file stores them, with what was repaired. Both say the same thing in the
+ * same words, so the wording lives here, in the library, for hosts as for the vkskin program. */
+#include "inspect/findings.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 
-#include "cli.h"
+#include "core/log.h"
+#include "vkskin/check.h"
+#include "vkskin/inspect.h"
 
-int vks_cli_bind_promised(const vks_skin *skin)
+int vks_bind_promised(const vks_skin *skin)
 {
     const vks_format_info *fi = skin->format ? vks_format_find(skin->format) : NULL;
     return !fi || !fi->bind_not_promised;
 }
 
-const char *vks_cli_bind_status(const vks_bind_check *bc, int promised, int allow_mismatch)
+const char *vks_bind_status(const vks_bind_check *bc, int promised, int allow_mismatch)
 {
     if (bc->pass)
         return "passed";
@@ -22,57 +26,62 @@ const char *vks_cli_bind_status(const vks_bind_check *bc, int promised, int allo
     return allow_mismatch ? "FAILED (allowed by --allow-bind-mismatch)" : "FAILED";
 }
 
-int vks_cli_bind_check(const char *path, const vks_skin *skin, int allow_mismatch, vks_bind_check *out)
+/* The notes of a check that passes only with a placement above the skeleton. */
+static void say_placed(const char *path, const vks_bind_check *out, const vks_logger *log)
 {
-    vks_error err = {0};
-    if (vks_cpu_bind_check(skin, out, &err) != VKS_OK) {
-        char msg[512];
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, msg, sizeof msg));
-        return VKS_EXIT_RUNTIME;
-    }
-    if (out->pass && out->placed) {
-        const float *t = out->placement.m + 9, *c = out->placement.m;
-        double scale = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
-        if (fabs(scale - 1) <= 1e-4)
-            fprintf(stderr,
-                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
-                    "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
-                    "correction); the bind pose reproduces the stored vertices so placed, max error %.3g\n",
-                    path, t[0], t[1], t[2], out->max_error);
-        else
-            fprintf(stderr,
-                    "vkskin: %s: note: every bone's bind skin matrix is one rigid transform with uniform scale %.4g "
-                    "(translation %.4g %.4g %.4g), a placement the inverse binds carry for the stored vertices (as "
-                    "gltfpack's dequantization of KHR_mesh_quantization positions); the bind pose reproduces the "
-                    "stored vertices so placed, max error %.3g\n",
-                    path, scale, t[0], t[1], t[2], out->max_error);
-    }
+    const float *t = out->placement.m + 9, *c = out->placement.m;
+    double scale = sqrt((double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2]);
+    if (fabs(scale - 1) <= 1e-4)
+        vks__log(log, VKS_LOG_INFO,
+                 "%s: note: every bone's bind skin matrix is one rigid transform (translation %.4g %.4g "
+                 "%.4g), a placement above the skeleton that the inverse binds leave out (as a glTF scene's Z-up "
+                 "correction); the bind pose reproduces the stored vertices so placed, max error %.3g",
+                 path, t[0], t[1], t[2], out->max_error);
+    else
+        vks__log(log, VKS_LOG_INFO,
+                 "%s: note: every bone's bind skin matrix is one rigid transform with uniform scale %.4g "
+                 "(translation %.4g %.4g %.4g), a placement the inverse binds carry for the stored vertices (as "
+                 "gltfpack's dequantization of KHR_mesh_quantization positions); the bind pose reproduces the "
+                 "stored vertices so placed, max error %.3g",
+                 path, scale, t[0], t[1], t[2], out->max_error);
+}
+
+vks_result vks__bind_check_say(const char *path, const vks_skin *skin, int allow_mismatch, const vks_logger *log,
+                               vks_bind_check *out, int *finding, vks_error *err)
+{
+    *finding = 0;
+    vks_result r = vks_cpu_bind_check(skin, out, err);
+    if (r != VKS_OK)
+        return r;
+    if (out->pass && out->placed)
+        say_placed(path, out, log);
     if (out->pass)
-        return VKS_EXIT_OK;
+        return VKS_OK;
     uint32_t v = out->worst_vertex, m = out->worst_mesh;
-    if (!vks_cli_bind_promised(skin)) { /* glTF: rest and bind may differ; the deform is judged on its own */
-        fprintf(stderr,
-                "vkskin: %s: note: the bind pose does not reproduce the stored vertices (max error %.3g at mesh %u "
+    if (!vks_bind_promised(skin)) { /* glTF: rest and bind may differ; the deform is judged on its own */
+        vks__log(log, VKS_LOG_INFO,
+                "%s: note: the bind pose does not reproduce the stored vertices (max error %.3g at mesh %u "
                 "vertex %u, %.3g of the bounding radius): %s does not promise that a mesh is stored at the pose its "
-                "inverse binds imply, so this is not a failure\n",
+                "inverse binds imply, so this is not a failure",
                 path, out->max_error, m, v < skin->vertex_count ? skin->source_vertex[v] : 0, out->max_error_relative,
                 skin->format);
-        return VKS_EXIT_OK;
+        return VKS_OK;
     }
     const char *mesh = m < skin->mesh_count ? skin->meshes[m].name : "?";
     uint32_t file_vertex = v < skin->vertex_count ? skin->source_vertex[v] : 0;
-    fprintf(stderr,
-            "vkskin: %s: bind-pose check failed%s: max error %.3g at mesh %u \"%.60s\" vertex %u, %.3g of the "
+    vks__log(log, VKS_LOG_WARNING,
+            "%s: bind-pose check failed%s: max error %.3g at mesh %u \"%.60s\" vertex %u, %.3g of the "
             "bounding radius %.4g, over the tolerance %.3g (%.3g x error scale %.4g): the bind pose does not "
-            "reproduce the stored vertices (inverse binds, weights, or a file stored in another pose)%s\n",
+            "reproduce the stored vertices (inverse binds, weights, or a file stored in another pose)%s",
             path, allow_mismatch ? " (allowed by --allow-bind-mismatch)" : "", out->max_error, m, mesh, file_vertex,
             out->max_error_relative, vks_skin_bounding_radius(skin), out->tolerance,
             vks_diff_default_tolerance().abs_radius, out->error_scale,
             allow_mismatch ? "" : "; --allow-bind-mismatch accepts such files");
-    return allow_mismatch ? VKS_EXIT_OK : VKS_EXIT_BIND;
+    *finding = allow_mismatch ? 0 : VKS__INSPECT_BIND;
+    return VKS_OK;
 }
 
-void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
+void vks__weights_text(FILE *f, const vks_weight_report *w)
 {
     if (w->vertices == 0)
         return; /* a model not made by the builder has no record of its stored weights */
@@ -102,14 +111,14 @@ void vks_cli_weights_text(FILE *f, const vks_weight_report *w)
     fprintf(f, "\n");
 }
 
-void vks_cli_influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
+void vks__influences_json(struct cJSON *o, uint32_t kept, uint32_t vertices, double largest)
 {
     cJSON_AddNumberToObject(o, "kept", kept);
     cJSON_AddNumberToObject(o, "vertices", vertices);
     cJSON_AddNumberToObject(o, "largest_weight_dropped", largest);
 }
 
-void vks_cli_weights_json(struct cJSON *o, const vks_weight_report *w)
+void vks__weights_json(struct cJSON *o, const vks_weight_report *w)
 {
     cJSON_AddNumberToObject(o, "vertices", w->vertices);
     cJSON_AddNumberToObject(o, "min_sum", w->stored_min_sum);

@@ -1,14 +1,16 @@
-/* vkskin inspect on clip files: every clip's name, duration, frame rate, cycle, space, events
- * and tracks (node, tag or index, each channel's key count and interpolation), and, given
- * --model, how the clip binds to that skin: tracks that bind, tracks that name no node, nodes
- * no track drives. */
+/* Inspecting clip files (vkskin inspect on a .kf, a .cskla, a glTF's animations): every
+ * clip's name, duration, frame rate, cycle, space, events and tracks (node, tag or index, each
+ * channel's key count and interpolation), and, given a model, how the clip binds to that skin:
+ * tracks that bind, tracks that name no node, nodes no track drives. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "inspect_clip.h"
-#include "cli_text.h"
+#include "core/log.h"
+#include "core/text_name.h"
+#include "inspect/inspect_internal.h"
+#include "vkskin/clip_formats.h"
+#include "vkskin/pose.h"
 
 static const char *const interp_names[] = {"step", "linear", "hermite", "bspline"};
 static const char *const cycle_names[] = {"loop", "clamp", "mirror", "reset"};
@@ -44,55 +46,55 @@ static int track_bound(const vks_clip_binding *b, uint32_t t)
 
 static void track_label(const vks_track *tr, char *buf, size_t cap)
 {
-    char name[VKS_CLI_NAME_MAX];
-    int at = snprintf(buf, cap, "\"%s\"", vks_cli_name(tr->node_name, name, sizeof name));
+    char name[VKS__NAME_MAX];
+    int at = snprintf(buf, cap, "\"%s\"", vks__text_name(tr->node_name, name, sizeof name));
     if (tr->has_tag && at >= 0 && (size_t)at < cap)
         at += snprintf(buf + at, cap - (size_t)at, " tag %d", (int)tr->node_tag);
     if (tr->has_index && at >= 0 && (size_t)at < cap)
         snprintf(buf + at, cap - (size_t)at, " index %d", (int)tr->node_index);
 }
 
-static void print_binding(const vks_clip *clip, const vks_skin *skin, const char *model, const vks_clip_binding *b)
+static void print_binding(FILE *f, const vks_clip *clip, const vks_skin *skin, const char *model, const vks_clip_binding *b)
 {
-    printf("    on %s: %u of %u tracks bind, %u name no node, %u of %u nodes keep their bind pose\n", model,
+    fprintf(f, "    on %s: %u of %u tracks bind, %u name no node, %u of %u nodes keep their bind pose\n", model,
            b->bound_tracks, clip->track_count, b->unmatched_tracks, b->untouched_nodes, skin->node_count);
     for (uint32_t u = 0; u < b->unmatched_tracks && u < 16; u++) {
-        char label[VKS_CLI_NAME_MAX + 64];
+        char label[VKS__NAME_MAX + 64];
         track_label(&clip->tracks[b->unmatched[u]], label, sizeof label);
-        printf("      unmatched track %d %s\n", (int)b->unmatched[u], label);
+        fprintf(f, "      unmatched track %d %s\n", (int)b->unmatched[u], label);
     }
 }
 
-static void print_clip(const vks_clip *clip, uint32_t index, const vks_skin *skin, const char *model,
+static void print_clip(FILE *f, const vks_clip *clip, uint32_t index, const vks_skin *skin, const char *model,
                        const vks_clip_binding *b)
 {
-    char a[VKS_CLI_NAME_MAX], v[VKS_CLI_NAME_MAX]; /* names as data: escaped (cli_text.h) */
-    printf("  clip %u \"%s\": %.4g s", index, vks_cli_name(clip->name, a, sizeof a), (double)clip->duration);
+    char a[VKS__NAME_MAX], v[VKS__NAME_MAX]; /* names as data: escaped (cli_text.h) */
+    fprintf(f, "  clip %u \"%s\": %.4g s", index, vks__text_name(clip->name, a, sizeof a), (double)clip->duration);
     if (clip->fps > 0)
-        printf(" (%g fps)", (double)clip->fps);
-    printf(", cycle %s, space %s, %u tracks, %u events", PICK(cycle_names, clip->cycle),
+        fprintf(f, " (%g fps)", (double)clip->fps);
+    fprintf(f, ", cycle %s, space %s, %u tracks, %u events", PICK(cycle_names, clip->cycle),
            PICK(space_names, clip->space), clip->track_count, clip->event_count);
     if (clip->motion[0] != 0 || clip->motion[1] != 0 || clip->motion[2] != 0)
-        printf(", motion (%g, %g, %g)", (double)clip->motion[0], (double)clip->motion[1], (double)clip->motion[2]);
+        fprintf(f, ", motion (%g, %g, %g)", (double)clip->motion[0], (double)clip->motion[1], (double)clip->motion[2]);
     if (clip->root_track >= 0)
-        printf(", root motion on track %d", (int)clip->root_track);
-    printf("\n");
+        fprintf(f, ", root motion on track %d", (int)clip->root_track);
+    fprintf(f, "\n");
     for (uint32_t e = 0; e < clip->event_count; e++)
-        printf("    event %.4g s \"%s\"%s%s%s\n", (double)clip->events[e].time,
-               vks_cli_name(clip->events[e].name, a, sizeof a), clip->events[e].value[0] ? " = \"" : "",
-               vks_cli_name(clip->events[e].value, v, sizeof v), clip->events[e].value[0] ? "\"" : "");
+        fprintf(f, "    event %.4g s \"%s\"%s%s%s\n", (double)clip->events[e].time,
+               vks__text_name(clip->events[e].name, a, sizeof a), clip->events[e].value[0] ? " = \"" : "",
+               vks__text_name(clip->events[e].value, v, sizeof v), clip->events[e].value[0] ? "\"" : "");
     for (uint32_t t = 0; t < clip->track_count; t++) {
-        char label[VKS_CLI_NAME_MAX + 64];
+        char label[VKS__NAME_MAX + 64];
         track_label(&clip->tracks[t], label, sizeof label);
-        printf("    track %u %s:", t, label);
+        fprintf(f, "    track %u %s:", t, label);
         channel_view cv[6];
         int n = channels(&clip->tracks[t], cv);
         for (int k = 0; k < n; k++)
-            printf("%s %s %u keys %s", k ? "," : "", cv[k].name, cv[k].c->key_count, PICK(interp_names, cv[k].c->interp));
-        printf("%s\n", n ? "" : " no keys");
+            fprintf(f, "%s %s %u keys %s", k ? "," : "", cv[k].name, cv[k].c->key_count, PICK(interp_names, cv[k].c->interp));
+        fprintf(f, "%s\n", n ? "" : " no keys");
     }
     if (skin)
-        print_binding(clip, skin, model, b);
+        print_binding(f, clip, skin, model, b);
 }
 
 static cJSON *json_clip(const vks_clip *clip, uint32_t index, const vks_skin *skin, const char *model,
@@ -158,8 +160,8 @@ static int named_as_clip(const char *path)
     return vks_detect_clip_format(NULL, 0, path, NULL) && !vks_detect_format(NULL, 0, path, NULL);
 }
 
-int vks_cli_is_clip_file(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt,
-                         int have_model, int want_clips)
+int vks_inspect_is_clip_file(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt,
+                             int have_model, int want_clips)
 {
     vks_reader_fn model = vks_detect_format(bytes, size, path, NULL);
     vks_clip_reader_fn clips = vks_detect_clip_format(bytes, size, path, NULL);
@@ -190,47 +192,75 @@ int vks_cli_is_clip_file(const char *path, const uint8_t *bytes, size_t size, co
     return clip;
 }
 
-int vks_cli_inspect_clips(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt,
-                          const vks_skin *skin, const char *model, cJSON *json_out)
+/* Binds each clip of in->set to in->model; a clip that cannot bind is said and left out. */
+static vks_result bind_clips(vks_inspect *in, const vks_logger *log, vks_error *err)
 {
-    vks_clip_set *set = NULL;
-    vks_error err = {0};
-    vks_clip_reader_fn reader = vks_detect_clip_format(bytes, size, path, NULL);
-    vks_read_options ro = *opt;
-    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
-    vks_result r = reader ? reader(&ro, bytes, size, &set, &err)
-                   : skin ? vks_pose_json_clip_read(skin, opt, bytes, size, &set, &err)
-                          : vks_error_set(&err, VKS_ERR_UNSUPPORTED, 0, "file", "not a clip file vkskin reads");
-    if (r != VKS_OK) {
-        char buf[512];
-        fprintf(stderr, "vkskin: %s\n", vks_error_format(&err, path, buf, sizeof buf));
-        return vks_cli_exit_code(r);
-    }
-    cJSON *o = json_out ? cJSON_CreateObject() : NULL;
-    cJSON *clips = NULL;
-    if (o) {
-        cJSON_AddStringToObject(o, "file", path);
-        cJSON_AddStringToObject(o, "format", set->format);
-        cJSON_AddStringToObject(o, "version", set->format_detail);
-        clips = cJSON_AddArrayToObject(o, "clips");
-        cJSON_AddItemToArray(json_out, o);
-    } else
-        printf("%s: %s %s, %u clip%s\n", path, set->format, set->format_detail, set->clip_count,
-               set->clip_count == 1 ? "" : "s");
-    int rc = VKS_EXIT_OK;
-    for (uint32_t c = 0; c < set->clip_count; c++) {
-        vks_clip_binding b = {0};
-        if (skin && vks_clip_bind(&set->clips[c], skin, &b, &err) != VKS_OK) {
-            fprintf(stderr, "vkskin: %s: clip %u: %s\n", path, c, err.msg);
-            rc = VKS_EXIT_RUNTIME;
-            continue;
+    uint32_t n = in->set->clip_count;
+    in->bindings = calloc(n ? n : 1, sizeof *in->bindings);
+    in->bound = calloc(n ? n : 1, 1);
+    if (!in->bindings || !in->bound)
+        return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "inspect", "out of memory for %u clips", n);
+    for (uint32_t c = 0; c < n; c++) {
+        vks_error bind_err = {0};
+        in->bound[c] = vks_clip_bind(&in->set->clips[c], in->model, &in->bindings[c], &bind_err) == VKS_OK;
+        if (!in->bound[c]) {
+            vks__log(log, VKS_LOG_WARNING, "%s: clip %u: %s", in->path, c, bind_err.msg);
+            in->exit_code = 5; /* vkskin's runtime exit: the report lacks this clip */
         }
-        if (o)
-            cJSON_AddItemToArray(clips, json_clip(&set->clips[c], c, skin, model, &b));
-        else
-            print_clip(&set->clips[c], c, skin, model, &b);
-        vks_clip_binding_free(&b);
     }
-    vks_clip_set_free(set);
-    return rc;
+    return VKS_OK;
+}
+
+vks_result vks_inspect_clip_bytes(const char *path, const uint8_t *bytes, size_t size,
+                                  const vks_inspect_options *opt, vks_inspect **out, vks_error *err)
+{
+    const vks_inspect_options none = {0};
+    opt = opt ? opt : &none;
+    vks_inspect *in = vks__inspect_new(path, err);
+    if (!in)
+        return err ? err->code : VKS_ERR_NOMEM;
+    vks_clip_reader_fn reader = vks_detect_clip_format(bytes, size, path, NULL);
+    vks_read_options ro = opt->read;
+    ro.gltf.path = path; /* a .gltf's external buffers sit beside it */
+    const vks_skin *skin = opt->model;
+    vks_result r = reader ? reader(&ro, bytes, size, &in->set, err)
+                   : skin ? vks_pose_json_clip_read(skin, &opt->read, bytes, size, &in->set, err)
+                          : vks_error_set(err, VKS_ERR_UNSUPPORTED, 0, "file", "not a clip file vkskin reads");
+    if (r == VKS_OK && skin) {
+        in->model = skin;
+        in->model_name = strdup(opt->model_name ? opt->model_name : "model");
+        r = in->model_name ? bind_clips(in, opt->logger.func ? &opt->logger : &opt->read.logger, err)
+                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "inspect", "out of memory");
+    }
+    if (r != VKS_OK) {
+        vks_inspect_free(in);
+        return r;
+    }
+    *out = in;
+    return VKS_OK;
+}
+
+void vks__clips_text(FILE *f, const vks_inspect *in)
+{
+    const vks_clip_set *set = in->set;
+    fprintf(f, "%s: %s %s, %u clip%s\n", in->path, set->format, set->format_detail, set->clip_count,
+            set->clip_count == 1 ? "" : "s");
+    for (uint32_t c = 0; c < set->clip_count; c++)
+        if (!in->model || in->bound[c])
+            print_clip(f, &set->clips[c], c, in->model, in->model_name, in->model ? &in->bindings[c] : NULL);
+}
+
+cJSON *vks__clips_json(const vks_inspect *in)
+{
+    const vks_clip_set *set = in->set;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", in->path);
+    cJSON_AddStringToObject(o, "format", set->format);
+    cJSON_AddStringToObject(o, "version", set->format_detail);
+    cJSON *clips = cJSON_AddArrayToObject(o, "clips");
+    for (uint32_t c = 0; c < set->clip_count; c++)
+        if (!in->model || in->bound[c])
+            cJSON_AddItemToArray(clips, json_clip(&set->clips[c], c, in->model, in->model_name,
+                                                  in->model ? &in->bindings[c] : NULL));
+    return o;
 }
