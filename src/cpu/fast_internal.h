@@ -71,11 +71,15 @@ typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, vks__fast_more *more, c
 typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
                                    uint32_t count, int k_inf, int nmode, float *pos, float *nrm);
 
-/* A kernel: its records and its vertex loop. */
+/* A kernel: its records and its vertex loops. deform_affine is the loop for runs whose weights
+ * sum to 1 (fast_runs.h: affine), k_inf 1..4, blending M_0 + sum_{i>0} w_i (M_i - M_0): NULL for
+ * a kernel with fused multiply-adds, where it saves nothing (k - 1 subtractions a column for the
+ * first influence's multiply, which an FMA kernel's first blend already is). */
 typedef struct vks__fast_kernel {
     const char *name; /* "baseline", "avx2", "avx512" */
     vks__fast_prep_fn prepare;
     vks__fast_group_fn deform;
+    vks__fast_group_fn deform_affine;
 } vks__fast_kernel;
 
 extern const vks__fast_kernel vks__fast_baseline;
