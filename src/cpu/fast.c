@@ -330,7 +330,7 @@ static int runs_make(const vks_skin *s, const vks__fast_kernel *k, const vks_all
         r->group_first = a->alloc(a->user, ((size_t)s->group_count + 1) * sizeof *r->group_first);
     }
     if (r->runs && r->group_first) {
-        vks__fast_runs_make(s, group_slots_fn, k->deform_affine != NULL, r);
+        vks__fast_runs_make(s, group_slots_fn, k->deform_affine ? k->affine_max_k : 0, r);
         return 1;
     }
     return 0;

@@ -115,8 +115,10 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fa
         fast_blend_affine(r, pal, k_inf, &c0, &c1, &c2);
     else
         fast_blend(r, more, pal, k_inf, &c0, &c1, &c2);
-    /* (t.x, t.y, t.z, t.z) from the fourth lanes */
-    const vks__f4 t = FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);
+    /* (t.x, t.y, t.z, t.z) from the fourth lanes; a rigid affine vertex's blend is its matrix,
+     * whose translation column (t.x, t.y, t.z, 0) is one load instead of two shuffles */
+    const vks__f4 t = affine && k_inf == 1 ? FAST_MAT(pal, r, 0)->c[3]
+                                           : FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);
     const vks__f4 p = *(const vks__f4 *)r->pn;
     /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in; lane 3 is never kept */
     vks__f4 pp = FAST_MADD(c2, FAST_LANE(p, 2), FAST_MADD(c1, FAST_LANE(p, 1), c0 * FAST_LANE(p, 0))) + t;
@@ -194,8 +196,16 @@ static void fast_renormalise(float *n, uint32_t count)
 #define FAST_CASE(k, m, a)                                                                                         \
     case (k) * 4 + (m): fast_range(rec, more, pal, count, (k), (a), (m), pos, nrm); break
 
-/* The vertex loop for k_inf and nmode; affine (fast_runs.h) only for k_inf 1..4 (an affine run
- * never has more slots), else the plain blend. */
+/* The slots up to which affine runs take the affine loops (the kernel's affine_max_k): with
+ * separate multiplies and adds this loop is bound by all its vector operations together, and
+ * the affine blend's 3 (k - 1) subtractions for the first influence's 3 multiplies and its
+ * weight's shuffle are a gain at 1 and 2 slots (4 and 1 operations fewer; at 1 slot the
+ * translation's two shuffles go too), a loss at 3 and 4 (2 and 5 more: measured x0.96 and
+ * x0.93 on the baseline kernel, BENCHMARKS.md). */
+#define FAST_AFFINE_MAX_K 2
+
+/* The vertex loop for k_inf and nmode; affine (fast_runs.h) only for k_inf up to
+ * FAST_AFFINE_MAX_K (runs_make marks no longer run), else the plain blend. */
 static void fast_deform_as(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
                            uint32_t count, int k_inf, int affine, int nmode, float *pos, float *nrm)
 {
@@ -207,16 +217,12 @@ static void fast_deform_as(const vks__fast_vertex *rec, const vks__fast_more *mo
         return;
     }
     int k = k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf;
-    if (affine && k <= 4) {
+    if (affine && k <= FAST_AFFINE_MAX_K) {
         switch (k * 4 + nmode) {
             FAST_CASE(1, VKS__FAST_NRM_NONE, 1);
             FAST_CASE(1, VKS__FAST_NRM, 1);
             FAST_CASE(2, VKS__FAST_NRM_NONE, 1);
             FAST_CASE(2, VKS__FAST_NRM, 1);
-            FAST_CASE(3, VKS__FAST_NRM_NONE, 1);
-            FAST_CASE(3, VKS__FAST_NRM, 1);
-            FAST_CASE(4, VKS__FAST_NRM_NONE, 1);
-            FAST_CASE(4, VKS__FAST_NRM, 1);
         default: break;
         }
         return;
@@ -305,4 +311,4 @@ static void fast_prepare(vks__fast_vertex *rec, vks__fast_more *more, const floa
     }
 }
 
-const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform, fast_deform_affine};
+const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform, fast_deform_affine, FAST_AFFINE_MAX_K};

@@ -27,16 +27,17 @@ int vks__fast_weights_normalised(const vks_influence *in, uint32_t k_max)
     return fabs(sum - 1.0) <= VKS__FAST_AFFINE_SUM_BOUND; /* an infinite sum is not */
 }
 
-/* Appends group gr's runs to r->runs[*n ...]: equal counts (and marks, with affine) first, then
- * short runs merged into the one before (or, for the group's first, the one after), taking the
- * larger count and affine only where both were. */
-static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, int affine, vks__fast_run *out,
-                       uint32_t *n)
+/* Appends group gr's runs to r->runs[*n ...]: equal counts and marks (vertices of at most
+ * affine_max_k slots) first, then short runs merged into the one before (or, for the group's
+ * first, the one after), taking the larger count and affine only where both were (a run over
+ * affine_max_k slots never is). */
+static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, uint32_t affine_max_k,
+                       vks__fast_run *out, uint32_t *n)
 {
     uint32_t start = *n, end = gr->first_vertex + gr->vertex_count;
     for (uint32_t v = gr->first_vertex; v < end; v++) {
         uint16_t k = (uint16_t)vertex_slots(&s->influences[v], k_max);
-        uint16_t a = (uint16_t)(affine && vks__fast_weights_normalised(&s->influences[v], k_max));
+        uint16_t a = (uint16_t)(k <= affine_max_k && vks__fast_weights_normalised(&s->influences[v], k_max));
         if (*n > start && out[*n - 1].k == k && out[*n - 1].affine == a)
             continue;
         out[(*n)++] = (vks__fast_run){v, k, a};
@@ -60,7 +61,8 @@ static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, i
     *n = w;
 }
 
-void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), int affine, vks__fast_runs *r)
+void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), uint32_t affine_max_k,
+                         vks__fast_runs *r)
 {
     uint32_t n = 0;
     for (uint32_t g = 0; g < s->group_count; g++) {
@@ -68,7 +70,7 @@ void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *)
         r->group_first[g] = n;
         uint32_t k_max = slots(gr);
         if (gr->vertex_count && gr->palette_count && k_max <= 4)
-            group_runs(s, gr, k_max, affine, r->runs, &n);
+            group_runs(s, gr, k_max, affine_max_k, r->runs, &n);
     }
     r->group_first[s->group_count] = n;
 }

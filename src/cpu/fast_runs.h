@@ -7,10 +7,11 @@
  * + 1, the largest in the run. Skipping a trailing slot of weight 0 leaves every sum as it was
  * (x + 0 * K is x, but for the sign of a zero), as the reference skips it.
  *
- * A run can also be marked affine: each of its vertices' weights (those the loop blends: slots
- * under k_max, weight > 0) sum to 1 within VKS__FAST_AFFINE_SUM_BOUND, so a kernel may blend
- * sum_i w_i M_i as the affine combination M_0 + sum_{i>0} w_i (M_i - M_0), which multiplies
- * nothing for the first influence (fast_kernel.h). Runs are then cut by that mark too. */
+ * A run of at most the kernel's affine_max_k slots can also be marked affine: each of its
+ * vertices' weights (those the loop blends: slots under k_max, weight > 0) sum to 1 within
+ * VKS__FAST_AFFINE_SUM_BOUND, so the kernel may blend sum_i w_i M_i as the affine combination
+ * M_0 + sum_{i>0} w_i (M_i - M_0), which multiplies nothing for the first influence
+ * (fast_kernel.h). Such runs are cut by that mark too. */
 #ifndef VKSKIN_FAST_RUNS_H
 #define VKSKIN_FAST_RUNS_H
 
@@ -48,9 +49,10 @@ typedef struct vks__fast_runs {
 uint64_t vks__fast_runs_capacity(const vks_skin *s);
 /* Fills r (its two tables of vks__fast_runs_capacity entries and group_count + 1) for s; groups
  * of more than 4 slots (the 8 loop) or without a palette get no runs. slots(g): the slots the
- * kernels read for group g. affine: mark (and cut) runs whose weights sum to 1, for a kernel
- * that has an affine loop; 0 leaves every run unmarked (affine 0), cut by slots alone. */
-void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), int affine, vks__fast_runs *r);
+ * kernels read for group g. affine_max_k: mark (and cut) runs of at most that many slots whose
+ * weights sum to 1 (the kernel's affine loops); 0 leaves every run unmarked, cut by slots alone. */
+void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), uint32_t affine_max_k,
+                         vks__fast_runs *r);
 /* 1 when the weights of in's first k_max slots that a kernel blends (weight > 0) sum to 1
  * within VKS__FAST_AFFINE_SUM_BOUND (the sum taken in double, whose rounding is far below the bound). */
 int vks__fast_weights_normalised(const vks_influence *in, uint32_t k_max);
