@@ -42,9 +42,9 @@ static inline void fast_store3(float *dst, vks__f4 v, int whole)
 }
 
 /* The blend's three columns for affine runs (fast_runs.h): M_0 + sum_{i>0} w_i (M_i - M_0),
- * 3 (k - 1) multiplies where the plain blend has 3 k; the subtractions go to the adder, which
- * the plain loop leaves partly idle. Slot 0's weight is never read: it is 1 - sum_{i>0} w_i
- * within the run's bound. */
+ * 3 (k - 1) multiplies where the plain blend has 3 k, at the price of 3 (k - 1) subtractions
+ * (worth it at 1 and 2 slots only: FAST_AFFINE_MAX_K). Slot 0's weight is never read: it is
+ * 1 - sum_{i>0} w_i within the run's bound. */
 #define FAST_AFFINE_TERM(k)                                                                                         \
     K = FAST_MAT(pal, r, k), w = FAST_LANE(wv, k);                                                                 \
     c0 = FAST_MADD(w, K->c[0] - b0, c0), c1 = FAST_MADD(w, K->c[1] - b1, c1), c2 = FAST_MADD(w, K->c[2] - b2, c2)
