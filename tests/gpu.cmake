@@ -24,6 +24,9 @@ endif()
 
 vks_add_test(NAME test_cpu_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast.c
              ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c LABELS cpu)
+# the baseline kernel's affine loop only for runs whose weights sum to 1: a character with
+# unnormalised weights on every kernel against the reference (issue 41)
+vks_add_test(NAME test_cpu_fast_affine SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast_affine.c LABELS cpu)
 # every fast kernel on the bundled characters (datasets/) against the reference
 vks_add_test(NAME test_cpu_fast_bundled SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast_bundled.c LABELS cpu)
 # Morph targets on the CPU reference and the fast engine: the morph stage alone, weights per

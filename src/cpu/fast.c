@@ -240,8 +240,10 @@ static void deform_span(const fast_shared *sh, uint32_t g, const vks__fast_verte
     for (uint32_t v = c0; v < c1; r++) {
         uint32_t end = r + 1 < last && sh->runs.runs[r + 1].first < c1 ? sh->runs.runs[r + 1].first : c1;
         size_t at = v - c0;
-        sh->kernel->deform(rec + at, more ? more + at : NULL, pal, end - v, (int)sh->runs.runs[r].k, nmode,
-                           pos + at * 3, nrm ? nrm + at * 3 : NULL);
+        /* a run marked affine only where the kernel has the affine loop (runs_make) */
+        vks__fast_group_fn loop = sh->runs.runs[r].affine ? sh->kernel->deform_affine : sh->kernel->deform;
+        loop(rec + at, more ? more + at : NULL, pal, end - v, (int)sh->runs.runs[r].k, nmode, pos + at * 3,
+             nrm ? nrm + at * 3 : NULL);
         v = end;
     }
 }
@@ -317,9 +319,10 @@ static void *align64(void *p)
     return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
 }
 
-/* The runs by slots used (fast_runs.h), through the job's allocator like every temporary: 0
- * without memory for them (the run is then VKS_ERR_NOMEM, as the options promise). */
-static int runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *r)
+/* The runs by slots used (fast_runs.h), marked affine for a kernel with an affine loop, through
+ * the job's allocator like every temporary: 0 without memory for them (the run is then
+ * VKS_ERR_NOMEM, as the options promise). */
+static int runs_make(const vks_skin *s, const vks__fast_kernel *k, const vks_allocator *a, vks__fast_runs *r)
 {
     uint64_t cap = vks__fast_runs_capacity(s);
     if (cap < SIZE_MAX / sizeof *r->runs) {
@@ -327,7 +330,7 @@ static int runs_make(const vks_skin *s, const vks_allocator *a, vks__fast_runs *
         r->group_first = a->alloc(a->user, ((size_t)s->group_count + 1) * sizeof *r->group_first);
     }
     if (r->runs && r->group_first) {
-        vks__fast_runs_make(s, group_slots_fn, r);
+        vks__fast_runs_make(s, group_slots_fn, k->deform_affine ? k->affine_max_k : 0, r);
         return 1;
     }
     return 0;
@@ -429,7 +432,7 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
-    int runs_ok = runs_make(s, &a, &sh.runs);
+    int runs_ok = runs_make(s, sh.kernel, &a, &sh.runs);
     /* The records: with at most one instance per thread each thread makes its own, chunk by
      * chunk, as it goes (a shared table would be made and read once, from further away); with
      * more, one table for the run, one cache line per vertex, and its blocks' states. */

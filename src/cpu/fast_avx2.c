@@ -199,7 +199,8 @@ AVX2 static void prepare_avx2(vks__fast_vertex *rec, vks__fast_more *more, const
     }
 }
 
-static const vks__fast_kernel avx2_kernel = {"avx2", prepare_avx2, fast_group_avx2};
+/* no affine loop: with FMA it would trade one influence's multiplies for more subtractions */
+static const vks__fast_kernel avx2_kernel = {"avx2", prepare_avx2, fast_group_avx2, NULL, 0};
 const vks__fast_kernel *const vks__fast_avx2 = &avx2_kernel;
 #else
 const vks__fast_kernel *const vks__fast_avx2 = 0;

@@ -221,7 +221,8 @@ static void prepare_avx512(vks__fast_vertex *rec, vks__fast_more *more, const fl
     vks__fast_avx2->prepare(rec, more, positions, normals, influences, a, b, wide, k_max, last_slot);
 }
 
-static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512};
+/* no affine loop, as the AVX2 kernel (fast_avx2.c) */
+static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512, NULL, 0};
 const vks__fast_kernel *const vks__fast_avx512 = &avx512_kernel;
 #else
 const vks__fast_kernel *const vks__fast_avx512 = 0;

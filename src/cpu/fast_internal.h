@@ -71,11 +71,18 @@ typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, vks__fast_more *more, c
 typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
                                    uint32_t count, int k_inf, int nmode, float *pos, float *nrm);
 
-/* A kernel: its records and its vertex loop. */
+/* A kernel: its records and its vertex loops. deform_affine is the loop for runs of at most
+ * affine_max_k slots whose weights sum to 1 (fast_runs.h: affine), blending
+ * M_0 + sum_{i>0} w_i (M_i - M_0): it saves the first influence's three multiplies and costs
+ * 3 (k - 1) subtractions, a gain only at 1 and 2 slots where the loop is bound by all its
+ * vector operations (multiplies, adds and shuffles; BENCHMARKS.md, twelfth session). NULL
+ * (and 0) for the FMA kernels, whose first influence is their only plain multiply. */
 typedef struct vks__fast_kernel {
     const char *name; /* "baseline", "avx2", "avx512" */
     vks__fast_prep_fn prepare;
     vks__fast_group_fn deform;
+    vks__fast_group_fn deform_affine;
+    uint32_t affine_max_k;
 } vks__fast_kernel;
 
 extern const vks__fast_kernel vks__fast_baseline;

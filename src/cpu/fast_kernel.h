@@ -6,7 +6,9 @@
  * and the normal with the one blend. It reads the prepared records of fast_internal.h (weights,
  * palette offsets already checked, position and normal side by side), so the loop has no
  * clamp and no branch per vertex; the influence count and the normal mode are constants per
- * instantiation, so each loop is unrolled for them. */
+ * instantiation, so each loop is unrolled for them. Runs whose weights sum to 1 (fast_runs.h)
+ * take a second set of loops that blend the affine combination M_0 + sum_{i>0} w_i (M_i - M_0),
+ * one influence's multiplies fewer (fast_blend_affine). */
 #include <math.h>
 #include <string.h>
 #if defined(__SSE__)
@@ -39,12 +41,36 @@ static inline void fast_store3(float *dst, vks__f4 v, int whole)
         dst[0] = v[0], dst[1] = v[1], dst[2] = v[2];
 }
 
-/* The palette's columns carry the translation in lane 3 (fast_internal.h), so this loop blends
- * three vectors per influence, twelve useful floats, and takes the translation back out of
- * their fourth lanes with two shuffles. */
-static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fast_more *restrict more,
-                               const vks__pal_mat *restrict pal, int k_inf, int nmode, float *restrict pos,
-                               float *restrict nrm, int whole)
+/* The blend's three columns for affine runs (fast_runs.h): M_0 + sum_{i>0} w_i (M_i - M_0),
+ * 3 (k - 1) multiplies where the plain blend has 3 k, at the price of 3 (k - 1) subtractions
+ * (worth it at 1 and 2 slots only: FAST_AFFINE_MAX_K). Slot 0's weight is never read: it is
+ * 1 - sum_{i>0} w_i within the run's bound. */
+#define FAST_AFFINE_TERM(k)                                                                                         \
+    K = FAST_MAT(pal, r, k), w = FAST_LANE(wv, k);                                                                 \
+    c0 = FAST_MADD(w, K->c[0] - b0, c0), c1 = FAST_MADD(w, K->c[1] - b1, c1), c2 = FAST_MADD(w, K->c[2] - b2, c2)
+
+static inline void fast_blend_affine(const vks__fast_vertex *restrict r, const vks__pal_mat *restrict pal, int k_inf,
+                                     vks__f4 *o0, vks__f4 *o1, vks__f4 *o2)
+{
+    const vks__f4 wv = *(const vks__f4 *)r->w;
+    const vks__pal_mat *K = FAST_MAT(pal, r, 0);
+    const vks__f4 b0 = K->c[0], b1 = K->c[1], b2 = K->c[2];
+    vks__f4 c0 = b0, c1 = b1, c2 = b2, w;
+    if (k_inf > 1) {
+        FAST_AFFINE_TERM(1);
+    }
+    if (k_inf > 2) {
+        FAST_AFFINE_TERM(2);
+    }
+    if (k_inf > 3) {
+        FAST_AFFINE_TERM(3);
+    }
+    *o0 = c0, *o1 = c1, *o2 = c2;
+}
+
+/* The blend's three columns: sum_i w_i M_i over k_inf slots, in slot order (the reference's). */
+static inline void fast_blend(const vks__fast_vertex *restrict r, const vks__fast_more *restrict more,
+                              const vks__pal_mat *restrict pal, int k_inf, vks__f4 *o0, vks__f4 *o1, vks__f4 *o2)
 {
     const vks__f4 wv = *(const vks__f4 *)r->w;
     const vks__pal_mat *K = FAST_MAT(pal, r, 0);
@@ -74,8 +100,25 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fa
         K = FAST_MAT(pal, more, 3), w = FAST_LANE(wm, 3);
         c0 = FAST_MADD(w, K->c[0], c0), c1 = FAST_MADD(w, K->c[1], c1), c2 = FAST_MADD(w, K->c[2], c2);
     }
-    /* (t.x, t.y, t.z, t.z) from the fourth lanes */
-    const vks__f4 t = FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);
+    *o0 = c0, *o1 = c1, *o2 = c2;
+}
+
+/* The palette's columns carry the translation in lane 3 (fast_internal.h), so this loop blends
+ * three vectors per influence, twelve useful floats, and takes the translation back out of
+ * their fourth lanes with two shuffles. affine: the run's weights sum to 1 (fast_blend_affine). */
+static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fast_more *restrict more,
+                               const vks__pal_mat *restrict pal, int k_inf, int affine, int nmode,
+                               float *restrict pos, float *restrict nrm, int whole)
+{
+    vks__f4 c0, c1, c2;
+    if (affine)
+        fast_blend_affine(r, pal, k_inf, &c0, &c1, &c2);
+    else
+        fast_blend(r, more, pal, k_inf, &c0, &c1, &c2);
+    /* (t.x, t.y, t.z, t.z) from the fourth lanes; a rigid affine vertex's blend is its matrix,
+     * whose translation column (t.x, t.y, t.z, 0) is one load instead of two shuffles */
+    const vks__f4 t = affine && k_inf == 1 ? FAST_MAT(pal, r, 0)->c[3]
+                                           : FAST_MIX(FAST_MIX(c0, c1, 3, 3, 3, 3), c2, 0, 2, 3, 3);
     const vks__f4 p = *(const vks__f4 *)r->pn;
     /* ((x p.x + y p.y) + z p.z) + t: the order the reference sums in; lane 3 is never kept */
     vks__f4 pp = FAST_MADD(c2, FAST_LANE(p, 2), FAST_MADD(c1, FAST_LANE(p, 1), c0 * FAST_LANE(p, 0))) + t;
@@ -88,7 +131,7 @@ static inline void fast_vertex(const vks__fast_vertex *restrict r, const vks__fa
 }
 
 static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__fast_more *restrict more,
-                              const vks__pal_mat *restrict pal, uint32_t count, int k_inf, int nmode,
+                              const vks__pal_mat *restrict pal, uint32_t count, int k_inf, int affine, int nmode,
                               float *restrict pos, float *restrict nrm)
 {
     if (count == 0)
@@ -97,8 +140,10 @@ static inline void fast_range(const vks__fast_vertex *restrict rec, const vks__f
     /* more is only read (and only given) for k_inf 8; rec keeps it a valid pointer otherwise */
     const vks__fast_more *mo = k_inf > 4 ? more : (const vks__fast_more *)(const void *)rec;
     for (; i + 1 < count; i++)
-        fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 1);
-    fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, 0);
+        fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, affine, nmode, pos + (size_t)i * 3,
+                    nrm + (size_t)i * 3, 1);
+    fast_vertex(rec + i, k_inf > 4 ? mo + i : mo, pal, k_inf, affine, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3,
+                0);
 }
 
 /* Two-source shuffles: lanes 0..3 of a, then 4..7 of b. */
@@ -148,32 +193,66 @@ static void fast_renormalise(float *n, uint32_t count)
     }
 }
 
-#define FAST_CASE(k, m)                                                                                            \
-    case (k) * 4 + (m): fast_range(rec, more, pal, count, (k), (m), pos, nrm); break
+#define FAST_CASE(k, m, a)                                                                                         \
+    case (k) * 4 + (m): fast_range(rec, more, pal, count, (k), (a), (m), pos, nrm); break
 
-static void fast_deform(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
-                        uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
+/* The slots up to which affine runs take the affine loops (the kernel's affine_max_k): with
+ * separate multiplies and adds this loop is bound by all its vector operations together, and
+ * the affine blend's 3 (k - 1) subtractions for the first influence's 3 multiplies and its
+ * weight's shuffle are a gain at 1 and 2 slots (4 and 1 operations fewer; at 1 slot the
+ * translation's two shuffles go too), a loss at 3 and 4 (2 and 5 more: measured x0.96 and
+ * x0.93 on the baseline kernel, BENCHMARKS.md). */
+#define FAST_AFFINE_MAX_K 2
+
+/* The vertex loop for k_inf and nmode; affine (fast_runs.h) only for k_inf up to
+ * FAST_AFFINE_MAX_K (runs_make marks no longer run), else the plain blend. */
+static void fast_deform_as(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                           uint32_t count, int k_inf, int affine, int nmode, float *pos, float *nrm)
 {
     if (nmode == VKS__FAST_NRM_NONE)
         nrm = pos; /* never written through; keeps the pointer arithmetic defined */
     if (nmode == VKS__FAST_NRM_RENORM) { /* blended, then renormalised four at a time */
-        fast_deform(rec, more, pal, count, k_inf, VKS__FAST_NRM, pos, nrm);
+        fast_deform_as(rec, more, pal, count, k_inf, affine, VKS__FAST_NRM, pos, nrm);
         fast_renormalise(nrm, count);
         return;
     }
-    switch ((k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf) * 4 + nmode) {
-        FAST_CASE(1, VKS__FAST_NRM_NONE);
-        FAST_CASE(1, VKS__FAST_NRM);
-        FAST_CASE(2, VKS__FAST_NRM_NONE);
-        FAST_CASE(2, VKS__FAST_NRM);
-        FAST_CASE(3, VKS__FAST_NRM_NONE);
-        FAST_CASE(3, VKS__FAST_NRM);
-        FAST_CASE(4, VKS__FAST_NRM_NONE);
-        FAST_CASE(4, VKS__FAST_NRM);
-        FAST_CASE(8, VKS__FAST_NRM_NONE);
-        FAST_CASE(8, VKS__FAST_NRM);
+    int k = k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf;
+    if (affine && k <= FAST_AFFINE_MAX_K) {
+        switch (k * 4 + nmode) {
+            FAST_CASE(1, VKS__FAST_NRM_NONE, 1);
+            FAST_CASE(1, VKS__FAST_NRM, 1);
+            FAST_CASE(2, VKS__FAST_NRM_NONE, 1);
+            FAST_CASE(2, VKS__FAST_NRM, 1);
+        default: break;
+        }
+        return;
+    }
+    switch (k * 4 + nmode) {
+        FAST_CASE(1, VKS__FAST_NRM_NONE, 0);
+        FAST_CASE(1, VKS__FAST_NRM, 0);
+        FAST_CASE(2, VKS__FAST_NRM_NONE, 0);
+        FAST_CASE(2, VKS__FAST_NRM, 0);
+        FAST_CASE(3, VKS__FAST_NRM_NONE, 0);
+        FAST_CASE(3, VKS__FAST_NRM, 0);
+        FAST_CASE(4, VKS__FAST_NRM_NONE, 0);
+        FAST_CASE(4, VKS__FAST_NRM, 0);
+        FAST_CASE(8, VKS__FAST_NRM_NONE, 0);
+        FAST_CASE(8, VKS__FAST_NRM, 0);
     default: break;
     }
+}
+
+static void fast_deform(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                        uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
+{
+    fast_deform_as(rec, more, pal, count, k_inf, 0, nmode, pos, nrm);
+}
+
+/* Runs whose weights sum to 1 (fast_runs.h): M_0 + sum_{i>0} w_i (M_i - M_0). */
+static void fast_deform_affine(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
+                               uint32_t count, int k_inf, int nmode, float *pos, float *nrm)
+{
+    fast_deform_as(rec, more, pal, count, k_inf, 1, nmode, pos, nrm);
 }
 
 /* The records (fast_internal.h): four slots at a time in vector lanes, no branch per vertex, as
@@ -232,4 +311,4 @@ static void fast_prepare(vks__fast_vertex *rec, vks__fast_more *more, const floa
     }
 }
 
-const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform};
+const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform, fast_deform_affine, FAST_AFFINE_MAX_K};

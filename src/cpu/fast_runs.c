@@ -1,6 +1,8 @@
 /* Runs of vertices by the influence slots they use (fast_runs.h). */
 #include "fast_runs.h"
 
+#include <math.h>
+
 uint64_t vks__fast_runs_capacity(const vks_skin *s)
 {
     return (uint64_t)s->vertex_count + s->group_count + 1;
@@ -16,16 +18,29 @@ static uint32_t vertex_slots(const vks_influence *in, uint32_t k_max)
     return k;
 }
 
-/* Appends group gr's runs to r->runs[*n ...]: equal counts first, then short runs merged into
- * the one before (or, for the group's first, the one after), taking the larger count. */
-static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, vks__fast_run *out, uint32_t *n)
+int vks__fast_weights_normalised(const vks_influence *in, uint32_t k_max)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < k_max && i < VKS_MAX_INFLUENCES; i++)
+        if (in->weight[i] > 0) /* the slots the records keep (NaN and <= 0 are empty) */
+            sum += in->weight[i];
+    return fabs(sum - 1.0) <= VKS__FAST_AFFINE_SUM_BOUND; /* an infinite sum is not */
+}
+
+/* Appends group gr's runs to r->runs[*n ...]: equal counts and marks (vertices of at most
+ * affine_max_k slots) first, then short runs merged into the one before (or, for the group's
+ * first, the one after), taking the larger count and affine only where both were (a run over
+ * affine_max_k slots never is). */
+static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, uint32_t affine_max_k,
+                       vks__fast_run *out, uint32_t *n)
 {
     uint32_t start = *n, end = gr->first_vertex + gr->vertex_count;
     for (uint32_t v = gr->first_vertex; v < end; v++) {
-        uint32_t k = vertex_slots(&s->influences[v], k_max);
-        if (*n > start && out[*n - 1].k == k)
+        uint16_t k = (uint16_t)vertex_slots(&s->influences[v], k_max);
+        uint16_t a = (uint16_t)(k <= affine_max_k && vks__fast_weights_normalised(&s->influences[v], k_max));
+        if (*n > start && out[*n - 1].k == k && out[*n - 1].affine == a)
             continue;
-        out[(*n)++] = (vks__fast_run){v, k};
+        out[(*n)++] = (vks__fast_run){v, k, a};
     }
     /* merge: walk the raw runs, growing the current one while it or the next is short */
     uint32_t w = start;
@@ -37,6 +52,7 @@ static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, v
             if (cur_len < VKS__FAST_RUN_MIN || len < VKS__FAST_RUN_MIN) {
                 if (out[i].k > cur->k)
                     cur->k = out[i].k;
+                cur->affine &= out[i].affine;
                 continue;
             }
         }
@@ -45,7 +61,8 @@ static void group_runs(const vks_skin *s, const vks_group *gr, uint32_t k_max, v
     *n = w;
 }
 
-void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), vks__fast_runs *r)
+void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *), uint32_t affine_max_k,
+                         vks__fast_runs *r)
 {
     uint32_t n = 0;
     for (uint32_t g = 0; g < s->group_count; g++) {
@@ -53,7 +70,7 @@ void vks__fast_runs_make(const vks_skin *s, uint32_t (*slots)(const vks_group *)
         r->group_first[g] = n;
         uint32_t k_max = slots(gr);
         if (gr->vertex_count && gr->palette_count && k_max <= 4)
-            group_runs(s, gr, k_max, r->runs, &n);
+            group_runs(s, gr, k_max, affine_max_k, r->runs, &n);
     }
     r->group_first[s->group_count] = n;
 }

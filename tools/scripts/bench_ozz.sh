@@ -9,6 +9,10 @@
 # of its own, and the compiler may use AVX-512 where it vectorises).
 #   tools/scripts/bench_ozz.sh OZZ-CHECKOUT [VKSKIN] [ROUNDS]
 # Both write every instance to its own output (the harness's "distinct"), as vkskin bench does.
+# OZZ_MODE=partitioned gives ozz the bench character's vertices by influence count, one job per
+# count as ozz's own meshes run them (the loop-for-loop ratio; the default gives ozz 4 live
+# influences on every vertex, where the character's use 2.54); OZZ_MODE="partitioned cputime"
+# also times ozz in CPU time (vkskin bench's figures stay wall time).
 set -euo pipefail
 ozz=${1:?usage: bench_ozz.sh OZZ-CHECKOUT [VKSKIN] [ROUNDS]}
 vkskin=${2:-build/vkskin}
@@ -21,10 +25,10 @@ src=("$here/skinning_bench.cc" "$ozz/src/geometry/runtime/skinning_job.cc" "$ozz
 g++ -std=c++17 -O2 -DNDEBUG -Wno-ignored-attributes -I"$ozz/include" "${src[@]}" -o "$out/ozz_sse2" 2>/dev/null
 g++ -std=c++17 -O2 -DNDEBUG -march=native -Wno-ignored-attributes -I"$ozz/include" "${src[@]}" -o "$out/ozz_native" 2>/dev/null
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
-echo "ozz: $(git -C "$ozz" rev-parse --short HEAD 2>/dev/null || echo "$ozz")"
+echo "ozz: $(git -C "$ozz" rev-parse --short HEAD 2>/dev/null || echo "$ozz")${OZZ_MODE:+, harness mode: $OZZ_MODE}"
 echo "| round | ozz SSE2 | ozz native | vkskin baseline | vkskin AVX2 | vkskin AVX-512 | baseline / ozz SSE2 | AVX2 / ozz native | AVX-512 / ozz native |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-best() { "$1" distinct | sed -n 's/^RESULT best \([0-9.]*\).*/\1/p'; }
+best() { "$1" distinct ${OZZ_MODE:-} | sed -n 's/^RESULT best \([0-9.]*\).*/\1/p'; }
 for r in $(seq "$rounds"); do
   a=$(best "$out/ozz_sse2")
   b=$(best "$out/ozz_native")
