@@ -69,7 +69,7 @@ typedef struct vfile {
     /* where the time went, for the JUnit cases: the bind-pose check, and on the current
        device the reference and comparison of this file's chunks and their golden work */
     double bind_ms, check_ms, golden_ms;
-    /* --sample (validate_sample.c): the instances the reference compares, and what bounds the
+    /* --sample (validate_bound.c): the instances the reference compares, and what bounds the
        others' vertices */
     uint8_t *sampled;          /* per instance: 1 compared (NULL: every instance is) */
     uint32_t sampled_count;
@@ -124,7 +124,7 @@ typedef struct vctx {
     int context, contexts;  /* a split batch: this context (1-based) of how many, named with a
                                mismatch since its chunks are numbered per context (0: one device) */
     /* --sample: the instances not sampled get no reference; every chunk's GPU figures are held
-       to the bound of its instances' vertices (validate_sample.c) */
+       to the bound of its instances' vertices (validate_bound.c) */
     int sampled;
     double bound[6];        /* the chunk's: lo xyz, hi xyz (empty: lo > hi) */
     int chunk_unit_normals; /* every file of the chunk has unit normals (so far) */

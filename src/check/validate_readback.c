@@ -29,7 +29,7 @@ void vks__validate_check_readback(vctx *c, uint32_t chunk, const char *poses, co
     const vks_gpu_figures *h = &c->chunk_host;
     const char *what = NULL;
     uint32_t gv = 0, hv = 0;
-    if (c->sampled) /* --sample: the figures held to the host's bound (validate_sample.c) */
+    if (c->sampled) /* --sample: the figures held to the host's bound (validate_bound.c) */
         vks__validate_check_bound(c, chunk, g);
     if (!c->reduce) /* --sample without the readback check: the host did not recompute them */
         ;

@@ -28,8 +28,7 @@
  * is one instance, written frame by frame as they come, also in its turn).
  *
  * No context's work reaches the consumer before every thread started (the gate); if one cannot
- * start, the others stop and the whole job runs on the first context, on this thread. Moved from
- * the vkskin program's cli_crowd_split.c. */
+ * start, the others stop and the whole job runs on the first context, on this thread. */
 #include "core/thread_start.h"
 #include "vkskin/stream.h"
 
