@@ -163,6 +163,12 @@ VKS_API vks_result vks_read_file(const vks_read_options *opt, const char *path, 
  * is written only on success. Since 0.7. */
 VKS_API vks_result vks_load_model(const vks_read_options *opt, const char *path, vks_skin **out,
                                   vks_error *err);
+/* vks_load_model of a model whose bytes the caller holds already (read once to tell a clip
+ * from a model, as inspect does): the reader gets bytes for path itself and reads any other
+ * file it asks for (a P3D's model.cfg, a .gltf's buffers) through opt->file as usual. bytes
+ * stay the caller's. Since 0.8. */
+VKS_API vks_result vks_load_model_bytes(const vks_read_options *opt, const char *path, const uint8_t *bytes,
+                                        size_t size, vks_skin **out, vks_error *err);
 /* One line for a failed vks_load_model, vks_read_clips or vks_read_clip_bytes of path: a
  * failure about the file as a whole (err->path "file", no other file named: it could not be
  * read, or it is no file of a format vkskin reads) as "PATH: MSG", followed by " LIMIT_HINT"

@@ -36,38 +36,6 @@ vks_result vks_inspect_model(const char *path, const vks_skin *skin, const vks_i
     return VKS_OK;
 }
 
-/* The bytes the caller holds, given to the model reader for its own path; any other file it
- * asks for (a P3D's model.cfg, a .gltf's buffers) is read as the caller's options say. */
-typedef struct held_file {
-    const char *path;
-    const uint8_t *bytes;
-    size_t size;
-    vks_file_options file;
-} held_file;
-
-static vks_result held_read(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
-                            vks_error *err)
-{
-    const held_file *h = user;
-    if (!strcmp(path, h->path)) {
-        *bytes = (void *)h->bytes, *size = h->size;
-        return VKS_OK;
-    }
-    return h->file.read ? h->file.read(h->file.user, path, max_size, bytes, size, err)
-                        : vks_file_read_default(NULL, path, max_size, bytes, size, err);
-}
-
-static void held_release(void *user, void *bytes)
-{
-    const held_file *h = user;
-    if (bytes == (const void *)h->bytes)
-        return;
-    if (h->file.read && h->file.release)
-        h->file.release(h->file.user, bytes);
-    else if (!h->file.read)
-        vks_file_release_default(NULL, bytes);
-}
-
 vks_result vks_inspect_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_inspect_options *opt,
                              vks_inspect **out, vks_error *err)
 {
@@ -75,11 +43,8 @@ vks_result vks_inspect_bytes(const char *path, const uint8_t *bytes, size_t size
     opt = opt ? opt : &none;
     if (vks_inspect_is_clip_file(path, bytes, size, &opt->read, opt->model != NULL, opt->clips))
         return vks_inspect_clip_bytes(path, bytes, size, opt, out, err);
-    held_file held = {path, bytes, size, opt->read.file};
-    vks_read_options ro = opt->read;
-    ro.file.read = held_read, ro.file.release = held_release, ro.file.user = &held;
     vks_skin *skin = NULL;
-    vks_result r = vks_load_model(&ro, path, &skin, err);
+    vks_result r = vks_load_model_bytes(&opt->read, path, bytes, size, &skin, err);
     if (r == VKS_OK)
         r = vks_inspect_model(path, skin, opt, out, err);
     if (r != VKS_OK) {

@@ -52,34 +52,6 @@ int vks_cli_exit_code(vks_result r)
     }
 }
 
-/* A model already read (inspect reads each input once, to tell a clip from a model): the
- * library's file callback hands it these bytes for its own path, and reads any other file it
- * asks for (a P3D's model.cfg, a .gltf's buffers) from the file system as usual. */
-typedef struct held_file {
-    const char *path;
-    const uint8_t *bytes;
-    size_t size;
-} held_file;
-
-static vks_result held_read(void *user, const char *path, uint64_t max_size, void **bytes, size_t *size,
-                            vks_error *err)
-{
-    const held_file *h = user;
-    if (!strcmp(path, h->path)) {
-        *bytes = (void *)h->bytes;
-        *size = h->size;
-        return VKS_OK;
-    }
-    return vks_file_read_default(NULL, path, max_size, bytes, size, err);
-}
-
-static void held_release(void *user, void *bytes)
-{
-    const held_file *h = user;
-    if (bytes != (const void *)h->bytes)
-        vks_file_release_default(NULL, bytes);
-}
-
 /* The reader's warnings and notes name the part of the file (a block, a chunk path, an
  * offset); the file itself is named here, as every other message of the CLI names it. */
 static void log_naming_file(void *user, vks_log_level level, const char *msg)
@@ -97,22 +69,19 @@ static void log_naming_file(void *user, vks_log_level level, const char *msg)
 /* The library reads and validates the model and, for a P3D, finds its model.cfg
  * (vks_load_model); the CLI only adds its input limit and prints the library's notes (lost
  * influences included), naming the file. */
-static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const held_file *held)
+static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, const uint8_t *bytes, size_t size)
 {
     vks_read_options opt = opt_in ? *opt_in : (vks_read_options){0};
     opt.file.max_size = vks_cli_max_input_bytes;
-    if (held) {
-        opt.file.read = held_read;
-        opt.file.release = held_release;
-        opt.file.user = (void *)held;
-    }
     if (!opt.logger.func) {
         opt.logger.func = log_naming_file;
         opt.logger.user = (void *)path;
     }
     vks_skin *skin = NULL;
     vks_error err = {0};
-    if (vks_load_model(&opt, path, &skin, &err) != VKS_OK) { /* its notes went through the logger */
+    vks_result r = bytes ? vks_load_model_bytes(&opt, path, bytes, size, &skin, &err) /* inspect's: read once */
+                         : vks_load_model(&opt, path, &skin, &err);
+    if (r != VKS_OK) { /* its notes went through the logger */
         char msg[512];
         fprintf(stderr, "vkskin: %s\n", vks_load_error_format(&err, path, "(--max-input-mb N)", msg, sizeof msg));
         return NULL;
@@ -122,13 +91,12 @@ static vks_skin *load_skin(const char *path, const vks_read_options *opt_in, con
 
 vks_skin *vks_cli_load_skin(const char *path, const vks_read_options *opt)
 {
-    return load_skin(path, opt, NULL);
+    return load_skin(path, opt, NULL, 0);
 }
 
 vks_skin *vks_cli_load_skin_bytes(const char *path, const uint8_t *bytes, size_t size, const vks_read_options *opt)
 {
-    held_file held = {path, bytes, size};
-    return load_skin(path, opt, &held);
+    return load_skin(path, opt, bytes, size);
 }
 
 int vks_cli_parse_u64(const char *opt, const char *text, uint64_t *out)
