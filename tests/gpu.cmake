@@ -135,3 +135,7 @@ set_tests_properties(cli_validate_readback PROPERTIES LABELS "cli;gpu" SKIP_RETU
 # reduction of every chunk against the host's bound (exit 3), as the full comparison does
 add_test(NAME cli_validate_sample COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_validate_sample.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(cli_validate_sample PROPERTIES LABELS "cli;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the fast engine's crowd loops (an instance in each vector lane) give the vertex loops' bits on
+# every kernel this CPU has, models of 1..8 influences and their variants (issue 41)
+vks_add_test(NAME test_cpu_fast_crowd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_fast_crowd.c
+             ${CMAKE_CURRENT_SOURCE_DIR}/unit/eight_tube.c ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c LABELS cpu)

@@ -31,7 +31,11 @@ VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *e
  * kernel is chosen once by CPU features: "avx512" (AVX-512 F/VL/DQ/BW with AVX2 and FMA, where
  * the OS saves the ZMM registers), else "avx2" (AVX2 + FMA) where the CPU has them, else
  * "baseline" (SSE2 on x86-64); VKSKIN_CPU_PATH=baseline or =avx2 in the environment forces that
- * lower kernel. Results of all stay within the validation tolerances of the reference. */
+ * lower kernel. Results of all stay within the validation tolerances of the reference. With
+ * enough instances (a few units for every thread) each kernel deforms 4 (baseline), 8 (AVX2) or
+ * 16 (AVX-512) instances at once, one in each vector lane, and the rest one at a time; the
+ * outputs are the same bits either way (VKSKIN_CPU_CROWD=off in the environment
+ * deforms one instance at a time, for comparisons). */
 VKS_API vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);
 /* The kernel in use: "avx512", "avx2" or "baseline". */
 VKS_API const char *vks_cpu_fast_path(void);

@@ -15,7 +15,14 @@
  * overlapping its slice: the group's palette is gathered through the remap into a local
  * table of column vectors, and the kernel's vertex loop, specialised by the group's influence
  * count (1..4, or 8 for groups of 5..8 whose slots 4..7 sit in a second table beside the
- * records) and what it does with normals, blends and transforms its vertices. */
+ * records) and what it does with normals, blends and transforms its vertices.
+ *
+ * Crowds: with enough instances (crowd_lanes_for) the first instance_count / lanes units of the
+ * batch are lanes consecutive instances each (4, 8 or 16: the kernel's vector lanes), deformed
+ * together by the kernel's crowd loop (fast_crowd.h) from a palette laid out by element, so a
+ * vertex's record, splats and addresses are paid once for all the lanes; the instances left
+ * over are units of one. Items are (unit, vertex slice), and the threads share them by weight
+ * (a unit weighs its instances). */
 #include "vkskin/cpu.h"
 
 #include <math.h>
@@ -63,6 +70,9 @@ typedef struct fast_shared {
                                moves its chunks by its instance's weights (stream mode) */
     vks__fast_runs runs;    /* runs of vertices by the slots they use (fast_runs.h); NULL
                                tables: every group's loop at its group's count */
+    uint32_t lanes;         /* crowd units: instances deformed at once by the kernel's crowd loop
+                               (crowd_lanes_for); 0: one instance at a time */
+    uint32_t units;         /* instance_count / lanes crowd units, then the rest one by one */
 } fast_shared;
 
 typedef struct fast_thread {
@@ -74,6 +84,9 @@ typedef struct fast_thread {
     vks__fast_more *scratch_more; /* stream, any_more: STREAM_CHUNK slots 4..7 after them */
     float (*mpos)[3], (*mnrm)[3]; /* per_instance: a chunk's morphed vertices (STREAM_CHUNK + 1) */
     void *block;
+    vks_affine *crowd_skin;     /* lanes: each lane's skin matrices, bone_count apart */
+    float *crowd_pal;           /* lanes: the group's palette by element (vks__crowd_palette) */
+    void *crowd_block;
 } fast_thread;
 
 /* The slots the kernels read for a group: its max_influences, where a model not validated says 0
@@ -248,67 +261,168 @@ static void deform_span(const fast_shared *sh, uint32_t g, const vks__fast_verte
     }
 }
 
+/* What a group's loops do with normals, the group's span [a, b) of normals zeroed in each of
+ * lanes instances (stride floats apart) where its mesh has none. */
+static int group_nmode(const vks_skin *s, const vks_group *gr, float *nrm, uint32_t a, uint32_t b, uint32_t lanes,
+                       size_t stride)
+{
+    const vks_mesh *me = &s->meshes[gr->mesh];
+    if (!nrm)
+        return VKS__FAST_NRM_NONE;
+    if (!((me->flags & VKS_MESH_HAS_NORMALS) && s->normals)) {
+        for (uint32_t l = 0; l < lanes; l++) /* no normals: zeros */
+            memset(nrm + l * stride + (size_t)a * 3, 0, (size_t)(b - a) * 3 * sizeof *nrm);
+        return VKS__FAST_NRM_NONE;
+    }
+    return me->flags & VKS_MESH_RENORMALIZE ? VKS__FAST_NRM_RENORM : VKS__FAST_NRM;
+}
+
+/* Vertices [v0, v1) of one instance, group by group (its skin matrices in t->skin). */
+static void instance_item(fast_thread *t, uint32_t inst, uint32_t v0, uint32_t v1)
+{
+    const fast_shared *sh = t->sh;
+    const vks_deform_job *job = sh->job;
+    const vks_skin *s = job->skin;
+    size_t at = vks_deform_index(s, inst, 0) * 3;
+    float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
+        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
+        if (a >= b || gr->palette_count == 0)
+            continue;
+        for (uint32_t j = 0; j < gr->palette_count; j++) {
+            const float *m = t->skin[s->palette[gr->first_palette + j]].m;
+            for (int c = 0; c < 4; c++)
+                t->pal[j].c[c] = (vks__f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], c < 3 ? m[9 + c] : 0.0f};
+        }
+        int nmode = group_nmode(s, gr, nrm, a, b, 1, 0);
+        float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
+        if (sh->stream) {
+            /* chunk by chunk: this thread's records, made and read while in L1 */
+            const float *mw = sh->per_instance ? job->morph_weights + (size_t)inst * s->target_count : NULL;
+            int morph = mw && vks__fast_morph_active(s, mw, gr->mesh);
+            for (uint32_t c0 = a, n; c0 < b; c0 += n) {
+                n = b - c0 < STREAM_CHUNK ? b - c0 : STREAM_CHUNK;
+                if (morph)
+                    prepare_morphed(sh, t, gr, mw, c0, n);
+                else
+                    prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
+                deform_span(sh, g, t->scratch, t->scratch_more, t->pal, c0, c0 + n, nmode,
+                            pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+            }
+            continue;
+        }
+        /* block by block: the first pass over a block makes its records, and the kernel
+         * reads them while they are still in cache */
+        for (uint32_t c0 = a, c1; c0 < b; c0 = c1) {
+            uint32_t blk = c0 / PREP_BLOCK;
+            c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
+            block_ready(sh, blk);
+            deform_span(sh, g, sh->rec + c0, sh->more ? sh->more + c0 : NULL, t->pal, c0, c1, nmode,
+                        pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
+        }
+    }
+}
+
+/* The kernel's crowd loop over group g's vertices [c0, c1) of the unit's lanes, run by run as
+ * deform_span (the shared records, lane 0's outputs pos/nrm from c0, stride floats apart). */
+static void crowd_span(const fast_shared *sh, uint32_t g, const float *pal, uint32_t c0, uint32_t c1, int nmode,
+                       float *pos, float *nrm, size_t stride)
+{
+    const vks_group *gr = &sh->job->skin->groups[g];
+    const vks__fast_vertex *rec = sh->rec + c0;
+    const vks__fast_more *more = sh->more ? sh->more + c0 : NULL;
+    if (!sh->runs.runs || sh->runs.group_first[g] == sh->runs.group_first[g + 1]) {
+        sh->kernel->crowd(rec, more, pal, c1 - c0, vks__fast_loop_influences(group_slots(gr)), 0, nmode, pos,
+                          nrm, stride);
+        return;
+    }
+    uint32_t r = vks__fast_run_at(&sh->runs, g, c0), last = sh->runs.group_first[g + 1];
+    for (uint32_t v = c0; v < c1; r++) {
+        uint32_t end = r + 1 < last && sh->runs.runs[r + 1].first < c1 ? sh->runs.runs[r + 1].first : c1;
+        size_t at = v - c0;
+        sh->kernel->crowd(rec + at, more ? more + at : NULL, pal, end - v,
+                          (int)sh->runs.runs[r].k, sh->runs.runs[r].affine, nmode, pos + at * 3,
+                          nrm ? nrm + at * 3 : NULL, stride);
+        v = end;
+    }
+}
+
+/* Vertices [v0, v1) of crowd unit u's lanes instances (their skin matrices in t->crowd_skin),
+ * group by group, from the shared records. */
+static void crowd_item(fast_thread *t, uint32_t u, uint32_t v0, uint32_t v1)
+{
+    const fast_shared *sh = t->sh;
+    const vks_deform_job *job = sh->job;
+    const vks_skin *s = job->skin;
+    const size_t stride = (size_t)s->vertex_count * 3, at = vks_deform_index(s, u * sh->lanes, 0) * 3;
+    float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
+    const vks_affine *skins[16];
+    for (uint32_t l = 0; l < sh->lanes; l++)
+        skins[l] = t->crowd_skin + (size_t)l * s->bone_count;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
+        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
+        if (a >= b || gr->palette_count == 0)
+            continue;
+        vks__crowd_palette(skins, sh->lanes, s->palette + gr->first_palette, gr->palette_count, t->crowd_pal);
+        int nmode = group_nmode(s, gr, nrm, a, b, sh->lanes, stride);
+        float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
+        for (uint32_t c0 = a, c1; c0 < b; c0 = c1) {
+            uint32_t blk = c0 / PREP_BLOCK;
+            c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
+            block_ready(sh, blk);
+            crowd_span(sh, g, t->crowd_pal, c0, c1, nmode, pa + (size_t)(c0 - a) * 3,
+                       na ? na + (size_t)(c0 - a) * 3 : NULL, stride);
+        }
+    }
+}
+
+/* The first item of thread i's share (i = threads: the end). Items weigh their instances
+ * (a crowd unit's lanes, else 1), and each thread takes the items that start in its equal part
+ * of the total weight. */
+static uint64_t share_start(const fast_shared *sh, uint32_t i)
+{
+    const uint64_t crowd_items = (uint64_t)(sh->lanes ? sh->job->instance_count / sh->lanes : 0) * sh->slices;
+    const uint64_t crowd_weight = crowd_items * (sh->lanes ? sh->lanes : 1);
+    const uint64_t weight = crowd_weight + (sh->items - crowd_items);
+    const uint64_t target = weight * i / sh->threads;
+    if (target <= crowd_weight) /* the crowd item nearest the target */
+        return (target + (sh->lanes ? sh->lanes : 1) / 2) / (sh->lanes ? sh->lanes : 1);
+    return crowd_items + (target - crowd_weight);
+}
+
+/* A thread's contiguous share of the items (unit, vertex slice): units below instance_count /
+ * lanes are crowd units of lanes instances, the rest one instance each. Each instance is posed
+ * once per item where the unit changes. */
 static void *worker(void *arg)
 {
     fast_thread *t = arg;
     const fast_shared *sh = t->sh;
     const vks_deform_job *job = sh->job;
     const vks_skin *s = job->skin;
-    uint64_t first = sh->items * t->index / sh->threads, last = sh->items * (t->index + 1) / sh->threads;
+    const uint32_t crowd_units = sh->lanes ? job->instance_count / sh->lanes : 0;
+    uint64_t first = share_start(sh, t->index), last = share_start(sh, t->index + 1);
     uint32_t posed = UINT32_MAX;
     for (uint64_t it = first; it < last; it++) {
-        uint32_t inst = (uint32_t)(it / sh->slices), slice = (uint32_t)(it % sh->slices);
-        if (inst != posed) {
-            pose(s, job->locals + (size_t)inst * s->node_count, t->world, t->skin);
-            posed = inst;
-        }
+        uint32_t unit = (uint32_t)(it / sh->slices), slice = (uint32_t)(it % sh->slices);
         uint32_t v0 = (uint32_t)((uint64_t)s->vertex_count * slice / sh->slices);
         uint32_t v1 = (uint32_t)((uint64_t)s->vertex_count * (slice + 1) / sh->slices);
-        size_t at = vks_deform_index(s, inst, 0) * 3;
-        float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
-        for (uint32_t g = 0; g < s->group_count; g++) {
-            const vks_group *gr = &s->groups[g];
-            uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
-            uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
-            if (a >= b || gr->palette_count == 0)
-                continue;
-            for (uint32_t j = 0; j < gr->palette_count; j++) {
-                const float *m = t->skin[s->palette[gr->first_palette + j]].m;
-                for (int c = 0; c < 4; c++)
-                    t->pal[j].c[c] = (vks__f4){m[c * 3], m[c * 3 + 1], m[c * 3 + 2], c < 3 ? m[9 + c] : 0.0f};
-            }
-            const vks_mesh *me = &s->meshes[gr->mesh];
-            int nmode = VKS__FAST_NRM_NONE;
-            if (nrm && !((me->flags & VKS_MESH_HAS_NORMALS) && s->normals))
-                memset(nrm + (size_t)a * 3, 0, (size_t)(b - a) * 3 * sizeof *nrm); /* no normals: zeros */
-            else if (nrm)
-                nmode = me->flags & VKS_MESH_RENORMALIZE ? VKS__FAST_NRM_RENORM : VKS__FAST_NRM;
-            float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
-            if (sh->stream) {
-                /* chunk by chunk: this thread's records, made and read while in L1 */
-                const float *mw = sh->per_instance ? job->morph_weights + (size_t)inst * s->target_count : NULL;
-                int morph = mw && vks__fast_morph_active(s, mw, gr->mesh);
-                for (uint32_t c0 = a, n; c0 < b; c0 += n) {
-                    n = b - c0 < STREAM_CHUNK ? b - c0 : STREAM_CHUNK;
-                    if (morph)
-                        prepare_morphed(sh, t, gr, mw, c0, n);
-                    else
-                        prepare_group(sh, gr, t->scratch, t->scratch_more, c0, c0 + n);
-                    deform_span(sh, g, t->scratch, t->scratch_more, t->pal, c0, c0 + n, nmode,
-                                pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
-                }
-                continue;
-            }
-            /* block by block: the first pass over a block makes its records, and the kernel
-             * reads them while they are still in cache */
-            for (uint32_t c0 = a, c1; c0 < b; c0 = c1) {
-                uint32_t blk = c0 / PREP_BLOCK;
-                c1 = (blk + 1) * PREP_BLOCK < b ? (blk + 1) * PREP_BLOCK : b;
-                block_ready(sh, blk);
-                deform_span(sh, g, sh->rec + c0, sh->more ? sh->more + c0 : NULL, t->pal, c0, c1, nmode,
-                            pa + (size_t)(c0 - a) * 3, na ? na + (size_t)(c0 - a) * 3 : NULL);
-            }
+        if (unit < crowd_units) {
+            for (uint32_t l = 0; unit != posed && l < sh->lanes; l++)
+                pose(s, job->locals + ((size_t)unit * sh->lanes + l) * s->node_count, t->world,
+                     t->crowd_skin + (size_t)l * s->bone_count);
+            posed = unit;
+            crowd_item(t, unit, v0, v1);
+            continue;
         }
+        uint32_t inst = crowd_units * sh->lanes + (unit - crowd_units);
+        if (unit != posed)
+            pose(s, job->locals + (size_t)inst * s->node_count, t->world, t->skin);
+        posed = unit;
+        instance_item(t, inst, v0, v1);
     }
     return NULL;
 }
@@ -379,9 +493,68 @@ static int thread_rooms(fast_thread *t, fast_shared *sh, const vks_allocator *a,
         if (t[i].pal && morph_bytes) /* the chunk's moved positions, then its normals */
             t[i].mpos = (float(*)[3])((char *)t[i].pal + pal_bytes + scratch_bytes + more_bytes),
             t[i].mnrm = t[i].mpos + STREAM_CHUNK + 1;
-        ok = t[i].world && t[i].skin && t[i].pal;
+        if (sh->lanes) { /* each lane's skin matrices, then the palette by element (64-byte aligned) */
+            size_t skin_bytes = (size_t)sh->lanes * (s->bone_count ? s->bone_count : 1) * sizeof(vks_affine);
+            size_t cpal_bytes = (size_t)(sh->max_palette ? sh->max_palette : 1) * 12 * sh->lanes * sizeof(float);
+            skin_bytes = (skin_bytes + 63) & ~(size_t)63;
+            t[i].crowd_block = a->alloc(a->user, skin_bytes + cpal_bytes + 63);
+            t[i].crowd_skin = t[i].crowd_block ? align64(t[i].crowd_block) : NULL;
+            t[i].crowd_pal = t[i].crowd_skin ? (float *)((char *)t[i].crowd_skin + skin_bytes) : NULL;
+            ok = t[i].crowd_block != NULL;
+        }
+        ok = ok && t[i].world && t[i].skin && t[i].pal;
     }
     return ok;
+}
+
+/* The threads a run asks for: all cores for threads <= 0, at most 256. */
+static uint32_t run_threads(int threads)
+{
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    return threads > 256 ? 256u : (uint32_t)threads;
+}
+
+/* 1 where each thread makes its own records as it goes (fast_shared.stream): at most one
+ * instance per thread, or morph weights per instance (records per instance). */
+static int run_stream(const vks_deform_job *job, uint32_t threads)
+{
+    return job->instance_count <= threads || vks__morph_weights_off_default(job) != 0;
+}
+
+/* The instances kernel k's crowd loop takes at once for this run, or 0: one at a time. The
+ * crowd loop reads the shared records (not each thread's own: stream) and needs enough units
+ * to share among the threads (four items a thread, counting the vertex slices a unit may be
+ * cut into), or a few threads would do most of the work. VKSKIN_CPU_CROWD=off in the
+ * environment turns it off (comparisons, tests): the outputs are the same bits either way. */
+static uint32_t crowd_lanes_for(const vks__fast_kernel *k, const vks_deform_job *job, uint32_t threads, int stream)
+{
+    const char *env = getenv("VKSKIN_CPU_CROWD");
+    uint32_t lanes = k->crowd ? k->crowd_lanes : 0, vertices = job->skin->vertex_count;
+    if (!lanes || stream || (env && !strcmp(env, "off")))
+        return 0;
+    uint64_t slices = vertices > 2048 ? vertices / 1024 : 1;
+    return (uint64_t)(job->instance_count / lanes) * slices >= (uint64_t)threads * 4 ? lanes : 0;
+}
+
+/* Vertex slices per unit, enough items for every thread: slices when units are few (crowd
+ * units, weighing lanes instances each, counted alone), of at least 1024 vertices so the pose
+ * per item stays cheap. */
+static uint32_t vertex_slices(const fast_shared *sh, uint32_t threads)
+{
+    uint32_t few = sh->lanes ? sh->job->instance_count / sh->lanes : sh->units, vertices = sh->job->skin->vertex_count;
+    if (few >= threads * 4 || vertices <= 2048)
+        return 1;
+    uint32_t want = (threads * 4 + few - 1) / (few ? few : 1), most = vertices / 1024;
+    return want < most ? want : most;
+}
+
+uint32_t vks__cpu_fast_crowd_lanes(const vks_deform_job *job, int threads)
+{
+    uint32_t t = run_threads(threads);
+    return crowd_lanes_for(pick_kernel(), job, t, run_stream(job, t));
 }
 
 vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err)
@@ -398,34 +571,27 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     if (r != VKS_OK)
         return r;
     const vks_skin *s = job->skin;
-    if (threads <= 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
-    if (threads > 256)
-        threads = 256;
+    threads = (int)run_threads(threads);
     float(*morph_pos)[3] = NULL, (*morph_nrm)[3] = NULL;
     if ((r = morph_rest(job, opt, &morph_pos, &morph_nrm, err)) != VKS_OK)
         return r;
     fast_shared sh = {job, 1, 0, (uint32_t)threads, 1, pick_kernel(), 0, NULL, NULL, 0, NULL, 0,
                       morph_pos ? (const float(*)[3])morph_pos : (const float(*)[3])s->positions,
                       morph_pos ? (const float(*)[3])morph_nrm : (const float(*)[3])s->normals,
-                      vks__morph_weights_off_default(job) != 0, {NULL, NULL}};
+                      vks__morph_weights_off_default(job) != 0, {NULL, NULL}, 0, 0};
     for (uint32_t g = 0; g < s->group_count; g++) {
         if (s->groups[g].palette_count > sh.max_palette)
             sh.max_palette = s->groups[g].palette_count;
         sh.any_more |= group_slots(&s->groups[g]) > 4;
     }
-    /* Enough items for every thread: slice vertices when instances are few, keeping slices
-     * of at least 1024 vertices so the pose per item stays cheap. */
-    if (job->instance_count < (uint32_t)threads * 4 && s->vertex_count > 2048) {
-        uint32_t want = ((uint32_t)threads * 4 + job->instance_count - 1) / (job->instance_count ? job->instance_count : 1);
-        uint32_t most = s->vertex_count / 1024;
-        sh.slices = want < most ? want : most;
-        if (sh.slices < 1)
-            sh.slices = 1;
-    }
-    sh.items = (uint64_t)job->instance_count * sh.slices;
+    /* The records: with at most one instance per thread each thread makes its own, chunk by
+     * chunk, as it goes (a shared table would be made and read once, from further away); with
+     * more, one table for the run, one cache line per vertex, and its blocks' states. */
+    sh.stream = run_stream(job, (uint32_t)threads);
+    sh.lanes = crowd_lanes_for(sh.kernel, job, (uint32_t)threads, sh.stream);
+    sh.units = sh.lanes ? job->instance_count / sh.lanes + job->instance_count % sh.lanes : job->instance_count;
+    sh.slices = vertex_slices(&sh, (uint32_t)threads);
+    sh.items = (uint64_t)sh.units * sh.slices;
     if (sh.items < (uint64_t)threads)
         sh.threads = sh.items ? (uint32_t)sh.items : 1;
     /* every temporary through the job's allocator (all allocated here, before the threads) */
@@ -433,10 +599,6 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
     fast_thread *t = a.alloc(a.user, sh.threads * sizeof *t);
     pthread_t *ids = a.alloc(a.user, sh.threads * sizeof *ids);
     int runs_ok = runs_make(s, sh.kernel, &a, &sh.runs);
-    /* The records: with at most one instance per thread each thread makes its own, chunk by
-     * chunk, as it goes (a shared table would be made and read once, from further away); with
-     * more, one table for the run, one cache line per vertex, and its blocks' states. */
-    sh.stream = job->instance_count <= (uint32_t)threads || sh.per_instance; /* weights: records per instance */
     void *rec_block = NULL, *more_block = NULL;
     int ok = t && ids && runs_ok;
     if (!sh.stream) {
@@ -473,6 +635,8 @@ vks_result vks_cpu_fast_run_opt(const vks_deform_job *job, const vks_cpu_options
             a.free(a.user, t[i].skin);
         if (t[i].block)
             a.free(a.user, t[i].block);
+        if (t[i].crowd_block)
+            a.free(a.user, t[i].crowd_block);
     }
     if (t)
         a.free(a.user, t);

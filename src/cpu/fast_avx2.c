@@ -199,8 +199,26 @@ AVX2 static void prepare_avx2(vks__fast_vertex *rec, vks__fast_more *more, const
     }
 }
 
+/* The crowd loop (fast_crowd.h), eight instances in the eight lanes, in this kernel's order:
+ * (x p.x + z p.z) + (y p.y + t) from the fused multiply-adds above, (x n.x + z n.z) + (y n.y +
+ * t 0) for the normal (the record's fourth normal lane is 0). */
+#define CROWD_LANES 8
+#define CROWD_TARGET AVX2
+#define CROWD_SPLAT(f) ((cv)_mm256_set1_ps(f))
+#define CROWD_FMA(a, b, c) ((cv)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#define CROWD_MADD(a, b, c) CROWD_FMA(a, b, c)
+#define CROWD_POS(X, Y, Z, T, x, y, z) (CROWD_FMA(X, x, (Z) * (z)) + CROWD_FMA(Y, y, T))
+#define CROWD_NRM(X, Y, Z, T, x, y, z) (CROWD_FMA(X, x, (Z) * (z)) + CROWD_FMA(Y, y, (T) * CROWD_SPLAT(0.0f)))
+#define CROWD_SHUFFLE(a, b, i, j, k, l) ((cv)_mm256_shuffle_ps((__m256)(a), (__m256)(b), _MM_SHUFFLE(l, k, j, i)))
+#define CROWD_UNPACKLO(a, b) ((cv)_mm256_unpacklo_ps((__m256)(a), (__m256)(b)))
+#define CROWD_UNPACKHI(a, b) ((cv)_mm256_unpackhi_ps((__m256)(a), (__m256)(b)))
+#define CROWD_SQRT(v) ((cv)_mm256_sqrt_ps((__m256)(v)))
+#define CROWD_FN crowd_avx2
+#define CROWD_QUADS 1
+#include "fast_crowd.h"
+
 /* no affine loop: with FMA it would trade one influence's multiplies for more subtractions */
-static const vks__fast_kernel avx2_kernel = {"avx2", prepare_avx2, fast_group_avx2, NULL, 0};
+static const vks__fast_kernel avx2_kernel = {"avx2", prepare_avx2, fast_group_avx2, NULL, 0, 8, crowd_avx2};
 const vks__fast_kernel *const vks__fast_avx2 = &avx2_kernel;
 #else
 const vks__fast_kernel *const vks__fast_avx2 = 0;

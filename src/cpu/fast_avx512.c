@@ -221,8 +221,26 @@ static void prepare_avx512(vks__fast_vertex *rec, vks__fast_more *more, const fl
     vks__fast_avx2->prepare(rec, more, positions, normals, influences, a, b, wide, k_max, last_slot);
 }
 
+/* The crowd loop (fast_crowd.h), sixteen instances in the sixteen lanes, in this kernel's order:
+ * ((t + x p.x) + y p.y) + z p.z, fused; ((x n.x) + y n.y) + z n.z. */
+#define CROWD_LANES 16
+#define CROWD_TARGET AVX512
+#define CROWD_SPLAT(f) ((cv)_mm512_set1_ps(f))
+#define CROWD_FMA(a, b, c) ((cv)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
+#define CROWD_MADD(a, b, c) CROWD_FMA(a, b, c)
+#define CROWD_POS(X, Y, Z, T, x, y, z) CROWD_FMA(Z, z, CROWD_FMA(Y, y, CROWD_FMA(X, x, T)))
+#define CROWD_NRM(X, Y, Z, T, x, y, z) CROWD_FMA(Z, z, CROWD_FMA(Y, y, (X) * (x)))
+#define CROWD_SHUFFLE(a, b, i, j, k, l) ((cv)_mm512_shuffle_ps((__m512)(a), (__m512)(b), _MM_SHUFFLE(l, k, j, i)))
+#define CROWD_UNPACKLO(a, b) ((cv)_mm512_unpacklo_ps((__m512)(a), (__m512)(b)))
+#define CROWD_UNPACKHI(a, b) ((cv)_mm512_unpackhi_ps((__m512)(a), (__m512)(b)))
+#define CROWD_SQRT(v) ((cv)_mm512_sqrt_ps((__m512)(v)))
+#define CROWD_FN crowd_avx512
+#define CROWD_QUADS 1
+#include "fast_crowd.h"
+
 /* no affine loop, as the AVX2 kernel (fast_avx2.c) */
-static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512, NULL, 0};
+static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512, NULL, 0, 16,
+                                               crowd_avx512};
 const vks__fast_kernel *const vks__fast_avx512 = &avx512_kernel;
 #else
 const vks__fast_kernel *const vks__fast_avx512 = 0;

@@ -3,6 +3,7 @@
 #ifndef VKS_FAST_INTERNAL_H
 #define VKS_FAST_INTERNAL_H
 
+#include "vkskin/deform.h"
 #include "vkskin/skin.h"
 
 /* Four lanes of float (GCC and clang vector extensions): one matrix column per vector, so
@@ -71,6 +72,16 @@ typedef void (*vks__fast_prep_fn)(vks__fast_vertex *rec, vks__fast_more *more, c
 typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_more *more, const vks__pal_mat *pal,
                                    uint32_t count, int k_inf, int nmode, float *pos, float *nrm);
 
+/* Deforms count consecutive prepared vertices rec[0..count) of crowd_lanes consecutive instances at
+ * once (fast_crowd.h): palette is the group's palette of those instances by element
+ * (vks__crowd_palette), lane l's outputs at pos + l stride and nrm + l stride (stride floats
+ * between instances). affine: the run's weights sum to 1 (fast_runs.h), taken at 1 and 2 slots
+ * by the kernels whose vertex loops take it (affine_max_k). Otherwise as vks__fast_group_fn;
+ * each lane's outputs are bit for bit the kernel's vertex loop's for its instance. */
+typedef void (*vks__fast_crowd_fn)(const vks__fast_vertex *rec, const vks__fast_more *more, const float *palette,
+                                   uint32_t count, int k_inf, int affine, int nmode, float *pos, float *nrm,
+                                   size_t stride);
+
 /* A kernel: its records and its vertex loops. deform_affine is the loop for runs of at most
  * affine_max_k slots whose weights sum to 1 (fast_runs.h: affine), blending
  * M_0 + sum_{i>0} w_i (M_i - M_0): it saves the first influence's three multiplies and costs
@@ -83,7 +94,29 @@ typedef struct vks__fast_kernel {
     vks__fast_group_fn deform;
     vks__fast_group_fn deform_affine;
     uint32_t affine_max_k;
+    uint32_t crowd_lanes;    /* instances its crowd loop takes at once (4, 8, 16) */
+    vks__fast_crowd_fn crowd;
 } vks__fast_kernel;
+
+/* The element-wise palette of lanes instances for a group: slot j's element e (the index into
+ * vks_affine.m: x axis 0..2, y axis 3..5, z axis 6..8, translation 9..11) of instance l at
+ * out[(j * 12 + e) * lanes + l]; skin[l] is instance l's skin matrices, slot j's bone
+ * palette[j]. */
+static inline void vks__crowd_palette(const vks_affine *const *skin, uint32_t lanes, const uint16_t *palette,
+                                      uint32_t count, float *out)
+{
+    for (uint32_t j = 0; j < count; j++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            const float *m = skin[l][palette[j]].m;
+            for (uint32_t e = 0; e < 12; e++)
+                out[((size_t)j * 12 + e) * lanes + l] = m[e];
+        }
+}
+
+/* The instances the fast engine's kernel in use would deform at once (its crowd loop) in a run
+ * of job on threads threads (<= 0: all cores); 0: one at a time. For the tests: the crowd
+ * loop's outputs are the vertex loop's bits, so only this tells which ran. */
+uint32_t vks__cpu_fast_crowd_lanes(const vks_deform_job *job, int threads);
 
 extern const vks__fast_kernel vks__fast_baseline;
 /* NULL where the build has no AVX2 kernel (not x86-64, or a compiler without target pragmas). */

@@ -1,7 +1,8 @@
 /* The fast CPU deformer's portable vertex loop (fast_baseline.c; fast_avx2.c has its own
  * eight-lane loop). The includer defines
  *   FAST_MADD(a, b, c)  a * b + c on vks__f4 (fused where the target has FMA)
- *   FAST_GROUP          the name of the kernel it exports
+ *   FAST_KERNEL, FAST_NAME  the kernel it exports and its name
+ *   FAST_CROWD_LANES, FAST_CROWD  its crowd loop (fast_crowd.h) and the instances it takes
  * Like ozz-animation's SkinningJob it blends the matrices first, then transforms the position
  * and the normal with the one blend. It reads the prepared records of fast_internal.h (weights,
  * palette offsets already checked, position and normal side by side), so the loop has no
@@ -311,4 +312,5 @@ static void fast_prepare(vks__fast_vertex *rec, vks__fast_more *more, const floa
     }
 }
 
-const vks__fast_kernel FAST_KERNEL = {FAST_NAME, fast_prepare, fast_deform, fast_deform_affine, FAST_AFFINE_MAX_K};
+const vks__fast_kernel FAST_KERNEL = {FAST_NAME,         fast_prepare, fast_deform, fast_deform_affine, FAST_AFFINE_MAX_K,
+                                      FAST_CROWD_LANES,  FAST_CROWD};
