@@ -32,8 +32,8 @@ VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *e
  * the OS saves the ZMM registers), else "avx2" (AVX2 + FMA) where the CPU has them, else
  * "baseline" (SSE2 on x86-64); VKSKIN_CPU_PATH=baseline or =avx2 in the environment forces that
  * lower kernel. Results of all stay within the validation tolerances of the reference. With
- * enough instances (a few units for every thread) each kernel deforms 4 (baseline), 8 (AVX2) or
- * 16 (AVX-512) instances at once, one in each vector lane, and the rest one at a time; the
+ * enough instances (a few units for every thread) each kernel deforms 4 (baseline) or 8 (AVX2,
+ * AVX-512) instances at once, one in each vector lane, and the rest one at a time; the
  * outputs are the same bits either way (VKSKIN_CPU_CROWD=off in the environment
  * deforms one instance at a time, for comparisons). */
 VKS_API vks_result vks_cpu_fast_run(const vks_deform_job *job, int threads, vks_error *err);

@@ -18,7 +18,7 @@
  * records) and what it does with normals, blends and transforms its vertices.
  *
  * Crowds: with enough instances (crowd_lanes_for) the first instance_count / lanes units of the
- * batch are lanes consecutive instances each (4, 8 or 16: the kernel's vector lanes), deformed
+ * batch are lanes consecutive instances each (4 or 8: the kernel's crowd lanes), deformed
  * together by the kernel's crowd loop (fast_crowd.h) from a palette laid out by element, so a
  * vertex's record, splats and addresses are paid once for all the lanes; the instances left
  * over are units of one. Items are (unit, vertex slice), and the threads share them by weight

@@ -221,25 +221,29 @@ static void prepare_avx512(vks__fast_vertex *rec, vks__fast_more *more, const fl
     vks__fast_avx2->prepare(rec, more, positions, normals, influences, a, b, wide, k_max, last_slot);
 }
 
-/* The crowd loop (fast_crowd.h), sixteen instances in the sixteen lanes, in this kernel's order:
- * ((t + x p.x) + y p.y) + z p.z, fused; ((x n.x) + y n.y) + z n.z. */
-#define CROWD_LANES 16
+/* The crowd loop (fast_crowd.h), eight instances in eight lanes, in this kernel's order:
+ * ((t + x p.x) + y p.y) + z p.z, fused; ((x n.x) + y n.y) + z n.z. Eight, not sixteen: a unit
+ * writes two output streams per lane, and at sixteen lanes the two threads' 64 streams ran at
+ * 0.65x the vertex loop's speed once the outputs left the caches (100k vertices x 64
+ * instances), where eight lanes (as AVX2's) ran 1.0-1.3x; in cache, sixteen lanes were only
+ * 5-10 % ahead (BENCHMARKS.md). The 256-bit operations still have AVX-512's 32 registers. */
+#define CROWD_LANES 8
 #define CROWD_TARGET AVX512
-#define CROWD_SPLAT(f) ((cv)_mm512_set1_ps(f))
-#define CROWD_FMA(a, b, c) ((cv)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
+#define CROWD_SPLAT(f) ((cv)_mm256_set1_ps(f))
+#define CROWD_FMA(a, b, c) ((cv)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
 #define CROWD_MADD(a, b, c) CROWD_FMA(a, b, c)
 #define CROWD_POS(X, Y, Z, T, x, y, z) CROWD_FMA(Z, z, CROWD_FMA(Y, y, CROWD_FMA(X, x, T)))
 #define CROWD_NRM(X, Y, Z, T, x, y, z) CROWD_FMA(Z, z, CROWD_FMA(Y, y, (X) * (x)))
-#define CROWD_SHUFFLE(a, b, i, j, k, l) ((cv)_mm512_shuffle_ps((__m512)(a), (__m512)(b), _MM_SHUFFLE(l, k, j, i)))
-#define CROWD_UNPACKLO(a, b) ((cv)_mm512_unpacklo_ps((__m512)(a), (__m512)(b)))
-#define CROWD_UNPACKHI(a, b) ((cv)_mm512_unpackhi_ps((__m512)(a), (__m512)(b)))
-#define CROWD_SQRT(v) ((cv)_mm512_sqrt_ps((__m512)(v)))
+#define CROWD_SHUFFLE(a, b, i, j, k, l) ((cv)_mm256_shuffle_ps((__m256)(a), (__m256)(b), _MM_SHUFFLE(l, k, j, i)))
+#define CROWD_UNPACKLO(a, b) ((cv)_mm256_unpacklo_ps((__m256)(a), (__m256)(b)))
+#define CROWD_UNPACKHI(a, b) ((cv)_mm256_unpackhi_ps((__m256)(a), (__m256)(b)))
+#define CROWD_SQRT(v) ((cv)_mm256_sqrt_ps((__m256)(v)))
 #define CROWD_FN crowd_avx512
 #define CROWD_QUADS 1
 #include "fast_crowd.h"
 
 /* no affine loop, as the AVX2 kernel (fast_avx2.c) */
-static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512, NULL, 0, 16,
+static const vks__fast_kernel avx512_kernel = {"avx512", prepare_avx512, fast_group_avx512, NULL, 0, 8,
                                                crowd_avx512};
 const vks__fast_kernel *const vks__fast_avx512 = &avx512_kernel;
 #else

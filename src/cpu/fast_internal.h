@@ -94,7 +94,7 @@ typedef struct vks__fast_kernel {
     vks__fast_group_fn deform;
     vks__fast_group_fn deform_affine;
     uint32_t affine_max_k;
-    uint32_t crowd_lanes;    /* instances its crowd loop takes at once (4, 8, 16) */
+    uint32_t crowd_lanes;    /* instances its crowd loop takes at once (4 or 8; 16 at most) */
     vks__fast_crowd_fn crowd;
 } vks__fast_kernel;
 

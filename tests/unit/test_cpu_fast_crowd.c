@@ -1,5 +1,5 @@
 /* The fast engine's crowd loops (src/cpu/fast_crowd.h): with enough instances each kernel
- * deforms a unit of 4 (baseline), 8 (AVX2) or 16 (AVX-512) instances at a time, an instance in
+ * deforms a unit of 4 (baseline) or 8 (AVX2, AVX-512) instances at a time, an instance in
  * each vector lane, and the rest one at a time. Each lane computes what the kernel's vertex loop
  * computes for its instance, so a run must give the same bits with the crowd loop as without it
  * (VKSKIN_CPU_CROWD=off), on:
