@@ -34,6 +34,12 @@
 typedef float cv __attribute__((vector_size(CROWD_LANES * 4)));
 typedef int ci __attribute__((vector_size(CROWD_LANES * 4)));
 
+/* Lane i of the 16-byte aligned four floats at p in every lane: the includer's CROWD_SPLAT_AT, or
+ * a broadcast of the float. */
+#ifndef CROWD_SPLAT_AT
+#define CROWD_SPLAT_AT(p, i) CROWD_SPLAT((p)[i])
+#endif
+
 /* every helper inlined into the specialised loops, as the kernels' own (fast_avx512.c), and
  * every loop over slots, rows, blocks and lanes unrolled, so the slots' addresses, weights and
  * rows stay in registers (rolled, GCC kept them in arrays on the stack) */
@@ -106,18 +112,18 @@ CROWD_ATTR void crowd_compute(const vks__fast_vertex *r, const vks__fast_more *m
     cv w[8];
     CROWD_UNROLL
     for (int k = 0; k < k_inf && k < 4; k++)
-        s[k] = pal + CROWD_OFF(r->off[k]), w[k] = CROWD_SPLAT(r->w[k]);
+        s[k] = pal + CROWD_OFF(r->off[k]), w[k] = CROWD_SPLAT_AT(r->w, k);
     CROWD_UNROLL
     for (int k = 4; k < k_inf; k++)
-        s[k] = pal + CROWD_OFF(mo->off[k - 4]), w[k] = CROWD_SPLAT(mo->w[k - 4]);
-    const cv px = CROWD_SPLAT(r->pn[0]), py = CROWD_SPLAT(r->pn[1]), pz = CROWD_SPLAT(r->pn[2]);
+        s[k] = pal + CROWD_OFF(mo->off[k - 4]), w[k] = CROWD_SPLAT_AT(mo->w, k - 4);
+    const cv px = CROWD_SPLAT_AT(r->pn, 0), py = CROWD_SPLAT_AT(r->pn, 1), pz = CROWD_SPLAT_AT(r->pn, 2);
     CROWD_UNROLL
     for (int row = 0; row < 3; row++) { /* the blend's row: its axes' elements and the translation's */
         const cv X = crowd_blend(s, w, k_inf, affine, row), Y = crowd_blend(s, w, k_inf, affine, 3 + row);
         const cv Z = crowd_blend(s, w, k_inf, affine, 6 + row), T = crowd_blend(s, w, k_inf, affine, 9 + row);
         p[row] = CROWD_POS(X, Y, Z, T, px, py, pz);
         if (nmode != VKS__FAST_NRM_NONE) {
-            const cv nx = CROWD_SPLAT(r->pn[4]), ny = CROWD_SPLAT(r->pn[5]), nz = CROWD_SPLAT(r->pn[6]);
+            const cv nx = CROWD_SPLAT_AT(r->pn + 4, 0), ny = CROWD_SPLAT_AT(r->pn + 4, 1), nz = CROWD_SPLAT_AT(r->pn + 4, 2);
             n[row] = CROWD_NRM(X, Y, Z, T, nx, ny, nz);
         }
     }
@@ -173,12 +179,19 @@ CROWD_ATTR void crowd_range(const vks__fast_vertex *rec, const vks__fast_more *m
         if (nmode != VKS__FAST_NRM_NONE)
             crowd_store_quad(n, nrm + (size_t)i * 3, stride);
     }
-    for (; i < count; i++) { /* one at a time, or the last 0..3 */
+    for (; i < count; i++) { /* one at a time (the last with exact stores), or the last 0..3 */
         cv p[3], n[3];
         crowd_compute(rec + i, mo + (k_inf > 4 ? i : 0), pal, k_inf, affine, nmode, p, n);
-        crowd_store(p[0], p[1], p[2], pos + (size_t)i * 3, stride, i + 1 < count);
-        if (nmode != VKS__FAST_NRM_NONE)
-            crowd_store(n[0], n[1], n[2], nrm + (size_t)i * 3, stride, i + 1 < count);
+        const int whole = i + 1 < count;
+        if (whole) {
+            crowd_store(p[0], p[1], p[2], pos + (size_t)i * 3, stride, 1);
+            if (nmode != VKS__FAST_NRM_NONE)
+                crowd_store(n[0], n[1], n[2], nrm + (size_t)i * 3, stride, 1);
+        } else {
+            crowd_store(p[0], p[1], p[2], pos + (size_t)i * 3, stride, 0);
+            if (nmode != VKS__FAST_NRM_NONE)
+                crowd_store(n[0], n[1], n[2], nrm + (size_t)i * 3, stride, 0);
+        }
     }
 }
 
