@@ -129,17 +129,22 @@ static void prepare_morphed(const fast_shared *sh, const fast_thread *t, const v
                         gr->palette_count - 1);
 }
 
+/* Group gr's vertices inside [v0, v1) as [*a, *b): 1 when there are some and the group has a
+ * palette (a group without one is never deformed). */
+static int group_span(const vks_group *gr, uint32_t v0, uint32_t v1, uint32_t *a, uint32_t *b)
+{
+    *a = gr->first_vertex > v0 ? gr->first_vertex : v0;
+    *b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
+    return *a < *b && gr->palette_count != 0;
+}
+
 /* The shared records of vertices [v0, v1), group by group. */
 static void prepare(const fast_shared *sh, uint32_t v0, uint32_t v1)
 {
     const vks_skin *s = sh->job->skin;
-    for (uint32_t g = 0; g < s->group_count; g++) {
-        const vks_group *gr = &s->groups[g];
-        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
-        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
-        if (a < b && gr->palette_count)
-            prepare_group(sh, gr, sh->rec + a, sh->more ? sh->more + a : NULL, a, b);
-    }
+    for (uint32_t g = 0, a, b; g < s->group_count; g++)
+        if (group_span(&s->groups[g], v0, v1, &a, &b))
+            prepare_group(sh, &s->groups[g], sh->rec + a, sh->more ? sh->more + a : NULL, a, b);
 }
 
 /* Makes block blk's records when nobody has started them; 1 when they are ready (made here or
@@ -285,11 +290,9 @@ static void instance_item(fast_thread *t, uint32_t inst, uint32_t v0, uint32_t v
     const vks_skin *s = job->skin;
     size_t at = vks_deform_index(s, inst, 0) * 3;
     float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
-    for (uint32_t g = 0; g < s->group_count; g++) {
+    for (uint32_t g = 0, a, b; g < s->group_count; g++) {
         const vks_group *gr = &s->groups[g];
-        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
-        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
-        if (a >= b || gr->palette_count == 0)
+        if (!group_span(gr, v0, v1, &a, &b))
             continue;
         for (uint32_t j = 0; j < gr->palette_count; j++) {
             const float *m = t->skin[s->palette[gr->first_palette + j]].m;
@@ -361,11 +364,9 @@ static void crowd_item(fast_thread *t, uint32_t u, uint32_t v0, uint32_t v1)
     const vks_affine *skins[16];
     for (uint32_t l = 0; l < sh->lanes; l++)
         skins[l] = t->crowd_skin + (size_t)l * s->bone_count;
-    for (uint32_t g = 0; g < s->group_count; g++) {
+    for (uint32_t g = 0, a, b; g < s->group_count; g++) {
         const vks_group *gr = &s->groups[g];
-        uint32_t a = gr->first_vertex > v0 ? gr->first_vertex : v0;
-        uint32_t b = gr->first_vertex + gr->vertex_count < v1 ? gr->first_vertex + gr->vertex_count : v1;
-        if (a >= b || gr->palette_count == 0)
+        if (!group_span(gr, v0, v1, &a, &b))
             continue;
         vks__crowd_palette(skins, sh->lanes, s->palette + gr->first_palette, gr->palette_count, t->crowd_pal);
         int nmode = group_nmode(s, gr, nrm, a, b, sh->lanes, stride);

@@ -133,6 +133,10 @@ assert r[3]['vertices'] < 1000 < r[0]['vertices'], [x['vertices'] for x in r]" \
     "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
 fi
 grep -q 'pose pass, 4 layers / 1' "$out/bench/crowd.log" || no "bench --crowd did not run: $(tail -3 "$out/bench/crowd.log")"
+# step 6: the CPU engine with its crowd loops and without, --quick's 2000x64
+for m in crowd off; do
+  grep -q '"cpu_fast"' "$out/bench/cpu_2000x64_$m.json" 2> /dev/null || no "bench/cpu_2000x64_$m.json has no cpu_fast figure"
+done
 # tune: every built-in candidate timed, one chosen, the skipping shapes among them
 if command -v python3 > /dev/null; then
   python3 -c "import json,sys; t=json.load(open(sys.argv[1])); c=t['candidates']; \
@@ -141,6 +145,8 @@ assert any('zeros=skip' in x['shape'] for x in c), c" "$out/tune.json" 2> "$work
 fi
 if command -v xmllint > /dev/null; then
   [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd"])' "$out/junit.xml")" = 1 ] || no "junit.xml: no bench_crowd case"
+  [ "$(xmllint --xpath 'count(//testcase[starts-with(@name, "bench_cpu_2000x64_")])' "$out/junit.xml")" = 2 ] ||
+    no "junit.xml: no bench_cpu cases"
 fi
 # host_targets.sh: the host's timings of the GPU machine (BENCHMARKS.md), at lavapipe's sizes:
 # every run passes, validate's metrics agree over threads and contexts, deform's bytes over

@@ -10,9 +10,14 @@
 #   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
 #      vkskin bench --crowd once (the pose pass of a large crowd)
 #   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json)
+#   6. vkskin bench --json --no-gpu with the fast CPU engine's crowd loops and without them
+#      (VKSKIN_CPU_CROWD=off) on every core of the host: a unit writes 2 output streams per
+#      lane, and hosts with many cores and outputs past their caches are what the 2-core CI
+#      machine cannot show (docs/performance.md, "Crowds")
 # and writes into OUTDIR: junit.xml (every step a test case, validate's own cases included;
 # validate.xml is validate's JUnit alone), bench.json (the bench runs, an array), crowd.log,
-# run.log (everything printed) and tests/NAME.log (each test's output).
+# bench/cpu_VxN_crowd.json and bench/cpu_VxN_off.json (step 6), run.log (everything printed)
+# and tests/NAME.log (each test's output).
 # --tests REGEX: step 2 runs only the GPU tests whose names match REGEX (grep -E, whole name:
 #   '^(a|b)$' or 'cli_'); the others are reported skipped ("not selected by --tests REGEX") in
 #   junit.xml and the summary. Default: every GPU test. A REGEX that selects none is a usage
@@ -31,6 +36,8 @@
 #                             "--vertices 500 --instances 8 --repeats 1")
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
 #                             --quick "--vertices 2000 --ref-instances 8 --repeats 1")
+#   VKSKIN_BUNDLE_CPU         step 6's sizes, VxN (default "100000x64 1000x2000"; --quick
+#                             "2000x64"; 0: no CPU runs)
 # VKSKIN_REAL_DATASETS names the real samples for the tests that read them (they skip
 # without). Exit: 0 every step passed (tests may skip), 1 one failed, 2 usage.
 set -o pipefail
@@ -81,13 +88,16 @@ if [ $quick = 1 ]; then
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-64}
   tune_args=${VKSKIN_BUNDLE_TUNE:---vertices 500 --instances 8 --repeats 1}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
+  cpu_sizes=${VKSKIN_BUNDLE_CPU:-2000x64}
 else
   instances=${VKSKIN_BUNDLE_INSTANCES:-100}
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000 100000x1000 1000x100000}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-100000 1000000}
   tune_args=${VKSKIN_BUNDLE_TUNE:---instances 1000}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---ref-instances 20 --repeats 5}
+  cpu_sizes=${VKSKIN_BUNDLE_CPU:-100000x64 1000x2000}
 fi
+[ "$cpu_sizes" != 0 ] || cpu_sizes=
 vk=$here/build/vkskin
 
 now() { date +%s.%N; }
@@ -242,6 +252,23 @@ main() {
   printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin tune --no-store --json $tune_args: exit $rc" > "$out/bench/tune.result"
   printf '%-8s tune (%s s)\n' "$status" "$secs"
 
+  local mode
+  for size in $cpu_sizes; do # step 6: the CPU engine's crowd loops, and one instance at a time
+    for mode in crowd off; do
+      t0=$(now)
+      if [ $mode = off ]; then export VKSKIN_CPU_CROWD=off; else unset VKSKIN_CPU_CROWD; fi
+      "$vk" bench --json --no-gpu --vertices "${size%%x*}" --instances "${size#*x}" --ref-instances 4 \
+        > "$out/bench/cpu_${size}_$mode.json" 2> "$out/bench/cpu_${size}_$mode.log"
+      rc=$?
+      unset VKSKIN_CPU_CROWD
+      secs=$(since "$t0")
+      if [ $rc -eq 0 ] && [ -s "$out/bench/cpu_${size}_$mode.json" ]; then status=pass; else status=failure failed=1; fi
+      printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --no-gpu $size, crowd loops ${mode/crowd/on}: exit $rc" \
+        > "$out/bench/cpu_${size}_$mode.result"
+      printf '%-8s bench --no-gpu, %s, crowd loops %s (%s s)\n' "$status" "$size" "${mode/crowd/on}" "$secs"
+    done
+  done
+
   { # the runs that completed, as one JSON array
     echo "["
     local first=1 f
@@ -262,6 +289,7 @@ main() {
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
   if [ "$crowd_instances" != 0 ]; then for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result"); done; fi
   steps+=("$out/bench/tune.result")
+  for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
   [ $f -eq 0 ] || failed=1
   echo "== $t GPU tests: $((t - f - s)) passed, $f failed, $s skipped; devices, validate and bench:$(
     cut -f1 "${steps[@]}" | sort | uniq -c | tr -s ' \n' ' ')"
@@ -294,7 +322,8 @@ write_junit() {
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
   if [ "$crowd_instances" != 0 ]; then for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result"); done; fi
   steps+=("$out/bench/tune.result")
-  local sbody stests=0 sfail=0 ssecs=0 r
+  for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
+  local sbody stests=0 sfail=0 ssecs=0 r m
   sbody=$(
     read_result "$out/devices.result"
     case_xml gpu_bundle.vkskin devices "$r_status" "$r_secs" "$r_msg" "$out/devices.txt"
@@ -312,6 +341,12 @@ write_junit() {
     fi
     read_result "$out/bench/tune.result"
     case_xml gpu_bundle.vkskin tune "$r_status" "$r_secs" "$r_msg" "$out/bench/tune.log"
+    for n in $cpu_sizes; do
+      for m in crowd off; do
+        read_result "$out/bench/cpu_${n}_$m.result"
+        case_xml gpu_bundle.vkskin "bench_cpu_${n}_$m" "$r_status" "$r_secs" "$r_msg" "$out/bench/cpu_${n}_$m.log"
+      done
+    done
   )
   for r in "${steps[@]}"; do
     read_result "$r"
