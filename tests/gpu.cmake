@@ -47,7 +47,7 @@ target_link_libraries(test_gpu_reduce_fused PRIVATE vks_gpu_check)
 set_tests_properties(test_gpu_reduce_fused PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # the reference's AVX2 form bit for bit against its scalar loop (issue 25)
 vks_add_test(NAME test_cpu_reference_simd SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_cpu_reference_simd.c
-             LABELS cpu)
+             ${CMAKE_CURRENT_SOURCE_DIR}/unit/morph_fixture.c LABELS cpu)
 
 add_test(NAME test_gpu_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_cli.sh $<TARGET_FILE:vkskin>)
 set_tests_properties(test_gpu_cli PROPERTIES SKIP_RETURN_CODE 77 LABELS gpu TIMEOUT 120

@@ -7,7 +7,9 @@
  * -ffp-contract=off (CMakeLists.txt) so it rounds exactly where the source says. Simple on
  * purpose: the scalar loop below is the definition; where the CPU has AVX2 the same operations
  * run with a vertex's three components as vector lanes (reference_avx2.c), the same bits,
- * because vkskin validate runs the reference for every instance it checks. */
+ * because vkskin validate runs the reference for every instance it checks; and a job of four
+ * instances or more runs them four at a time, an instance in each lane (reference_lanes.c),
+ * the same bits again. */
 #include "reference_internal.h"
 #include "core/cpu_features.h"
 #include "core/skin_morph.h"
@@ -113,6 +115,50 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_c
     }
 }
 
+/* Instances per pass of the crowd loop (reference_lanes.c): the four lanes of a vector of doubles. */
+#define REF_LANES 4u
+
+/* VKSKIN_CPU_CROWD=off: the CPU engines deform one instance at a time (comparisons; the floats
+ * are the same bits). */
+static int crowd_off(void)
+{
+    const char *env = getenv("VKSKIN_CPU_CROWD");
+    return env && !strcmp(env, "off");
+}
+
+/* Instances first .. first + 3 of job at once: each lane's world and skin matrices (K, REF_LANES
+ * tables of bones), their matrices by element into lc, then group by group the crowd loop, or
+ * for a group some lane's morph weights move, each lane's instance alone (the morph loop). */
+static void deform_lanes(const vks_deform_job *job, uint32_t first, vks_affine_d *world, vks_affine_d *K, size_t bones,
+                         vks__ref_lanes *lc, const vks__ref_infl4 *in4)
+{
+    const vks_skin *s = job->skin;
+    for (uint32_t l = 0; l < REF_LANES; l++) {
+        vks_cpu_world_d(s, job->locals + (size_t)(first + l) * s->node_count, world);
+        vks_cpu_skin_matrices_d(s, world, K + l * bones);
+    }
+    for (uint32_t b = 0; b < s->bone_count; b++)
+        for (int e = 0; e < 12; e++)
+            for (uint32_t l = 0; l < REF_LANES; l++)
+                lc[b].e[e][l] = K[l * bones + b].m[e];
+    const size_t stride = (size_t)s->vertex_count * 3, at = vks_deform_index(s, first, 0) * 3;
+    float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
+    for (uint32_t g = 0; g < s->group_count; g++) {
+        const vks_group *gr = &s->groups[g];
+        const vks__ref_infl4 *own = in4 && vks__ref_slots(gr) <= 4 ? in4 : NULL;
+        int morphed = 0;
+        for (uint32_t l = 0; l < REF_LANES; l++)
+            morphed |= vks__ref_mesh_morphed(s, gr->mesh, vks__morph_instance_weights(job, first + l));
+        if (!morphed)
+            vks__ref_group_lanes(s, gr, lc, own, pos, nrm, stride);
+        for (uint32_t l = 0; morphed && l < REF_LANES; l++)
+            vks__ref_group_morph(s, gr, K + l * bones, vks__morph_instance_weights(job, first + l), pos + l * stride,
+                                 nrm ? nrm + l * stride : NULL);
+        if (own)
+            in4 += gr->vertex_count;
+    }
+}
+
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
                                  const float *weights, float *pos, float *nrm)
 {
@@ -150,10 +196,17 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     size_t bones = s->bone_count ? s->bone_count : 1;
     simd = simd && vks__ref_group_avx2;
     size_t compact = simd && job->instance_count > 1 ? vks__ref_compact_count(s) : 0;
-    vks_affine_d *K = a.alloc(a.user, bones * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0) +
+    /* with four instances or more, K for each lane and their matrices by element after the
+       columns (the crowd loop, reference_lanes.c) */
+    const int lanes = simd && vks__ref_group_lanes && job->instance_count >= REF_LANES && !crowd_off();
+    size_t k_count = lanes ? REF_LANES * bones : bones;
+    vks_affine_d *K = a.alloc(a.user, k_count * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0) +
+                                          (lanes ? bones * sizeof(vks__ref_lanes) : 0) +
                                           compact * sizeof(vks__ref_infl4));
-    vks__ref_cols *cols = simd && K ? (vks__ref_cols *)(void *)(K + bones) : NULL;
-    vks__ref_infl4 *in4 = compact && K ? (vks__ref_infl4 *)(void *)(cols + bones) : NULL;
+    vks__ref_cols *cols = simd && K ? (vks__ref_cols *)(void *)(K + k_count) : NULL;
+    vks__ref_lanes *lc = lanes && K ? (vks__ref_lanes *)(void *)(cols + bones) : NULL;
+    vks__ref_infl4 *in4 = compact && K ? (vks__ref_infl4 *)(void *)(lc ? (void *)(lc + bones) : (void *)(cols + bones))
+                                       : NULL;
     if (!world || !K) {
         if (world)
             a.free(a.user, world);
@@ -164,7 +217,10 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     }
     if (in4)
         vks__ref_compact(s, in4);
-    for (uint32_t i = 0; i < job->instance_count; i++) {
+    uint32_t i = 0;
+    for (; lc && i + REF_LANES <= job->instance_count; i += REF_LANES)
+        deform_lanes(job, i, world, K, bones, lc, in4);
+    for (; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K);
         size_t at = vks_deform_index(s, i, 0) * 3;

@@ -2,7 +2,8 @@
  * group of one instance deformed from that instance's skin matrices. The scalar loop in
  * reference.c is the definition; the AVX2 form does the same IEEE double operations in the
  * same order for every component (the three components of a vertex are its lanes), so its
- * floats are the same bits, which test_cpu_reference_simd checks. */
+ * floats are the same bits, which test_cpu_reference_simd checks; so does the crowd loop
+ * (reference_lanes.c), four instances at once, an instance in each lane. */
 #ifndef VKS_REFERENCE_INTERNAL_H
 #define VKS_REFERENCE_INTERNAL_H
 

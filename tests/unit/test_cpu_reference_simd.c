@@ -13,12 +13,14 @@
 
 #include "character.h"
 #include "cpu/reference_internal.h"
+#include "morph_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static uint64_t checked; /* components compared, for the log */
+static const float *job_weights; /* the jobs' morph weights (deform.h; NULL: the defaults) */
 
 /* Both forms on the same poses; with_n: normals wanted. */
 static void same_bits(const char *what, const vks_skin *s, uint32_t instances, int bind, int with_n)
@@ -36,8 +38,8 @@ static void same_bits(const char *what, const vks_skin *s, uint32_t instances, i
     }
     memset(sp, 0xA5, nf * sizeof *sp), memset(vp, 0x5A, nf * sizeof *vp); /* every float written */
     memset(sn, 0xA5, nf * sizeof *sn), memset(vn, 0x5A, nf * sizeof *vn);
-    vks_deform_job scalar = {s, locals, instances, sp, with_n ? sn : NULL, NULL};
-    vks_deform_job simd = {s, locals, instances, vp, with_n ? vn : NULL, NULL};
+    vks_deform_job scalar = {s, locals, instances, sp, with_n ? sn : NULL, job_weights};
+    vks_deform_job simd = {s, locals, instances, vp, with_n ? vn : NULL, job_weights};
     vks_error err = {0};
     CHECK(vks__cpu_reference_run_path(&scalar, NULL, 0, &err) == VKS_OK);
     CHECK(vks__cpu_reference_run_path(&simd, NULL, 1, &err) == VKS_OK);
@@ -121,25 +123,79 @@ static void cancelling(const char *what, vks_skin *s)
     free(K), free(cols), free(sp), free(sn), free(vp), free(vn), free(cp), free(cn), free(in4);
 }
 
+/* The crowd loop (reference_lanes.c) on cancelling values, as cancelling() the vertex loop:
+ * four instances of their own cancelling matrices, each lane against the scalar loop on its
+ * instance, with and without renormalisation, on the skin's records and the compact ones. */
+static void cancelling_lanes(const char *what, vks_skin *s)
+{
+    if (!vks__ref_group_lanes)
+        return;
+    size_t bones = s->bone_count ? s->bone_count : 1, nf = (size_t)s->vertex_count * 3;
+    vks_affine_d *K = malloc(4 * bones * sizeof *K);
+    vks__ref_lanes *lc = malloc(bones * sizeof *lc);
+    float *sp = malloc(4 * nf * sizeof *sp + 1), *sn = malloc(4 * nf * sizeof *sn + 1);
+    float *lp = malloc(4 * nf * sizeof *lp + 1), *ln = malloc(4 * nf * sizeof *ln + 1);
+    vks__ref_infl4 *in4 = malloc((vks__ref_compact_count(s) + 1) * sizeof *in4);
+    CHECK(K && lc && sp && sn && lp && ln && in4);
+    if (!(K && lc && sp && sn && lp && ln && in4))
+        goto out;
+    vks__ref_compact(s, in4);
+    for (uint32_t b = 0; b < s->bone_count; b++)
+        for (int e = 0; e < 12; e++)
+            for (int l = 0; l < 4; l++)
+                lc[b].e[e][l] = K[l * bones + b].m[e] = wide();
+    for (int run = 0; run < 4; run++) { /* renormalised or not, the skin's records or compact */
+        int renorm = run & 1, compact_ok = run >> 1;
+        for (uint32_t m = 0; m < s->mesh_count; m++)
+            s->meshes[m].flags = renorm ? s->meshes[m].flags | VKS_MESH_RENORMALIZE
+                                        : s->meshes[m].flags & ~(uint32_t)VKS_MESH_RENORMALIZE;
+        memset(sp, 0xA5, 4 * nf * sizeof *sp), memset(lp, 0x5A, 4 * nf * sizeof *lp);
+        memset(sn, 0xA5, 4 * nf * sizeof *sn), memset(ln, 0x5A, 4 * nf * sizeof *ln);
+        const vks__ref_infl4 *own = in4;
+        for (uint32_t g = 0; g < s->group_count; g++) {
+            const vks_group *gr = &s->groups[g];
+            int compact = compact_ok && vks__ref_slots(gr) <= 4;
+            for (int l = 0; l < 4; l++)
+                vks__ref_group_scalar(s, gr, K + l * bones, sp + l * nf, sn + l * nf);
+            vks__ref_group_lanes(s, gr, lc, compact ? own : NULL, lp, ln, nf);
+            own += vks__ref_slots(gr) <= 4 ? gr->vertex_count : 0;
+        }
+        size_t bad = 4 * nf;
+        for (size_t i = 0; i < 4 * nf && bad == 4 * nf; i++)
+            if (memcmp(&sp[i], &lp[i], sizeof(float)) || memcmp(&sn[i], &ln[i], sizeof(float)))
+                bad = i;
+        if (bad < 4 * nf)
+            fprintf(stderr, "FAIL %s, crowd loop on cancelling sums%s, %s records: lane %zu vertex %zu: position %a vs "
+                    "%a, normal %a vs %a\n", what, renorm ? ", renormalised" : "", compact_ok ? "compact" : "the skin's",
+                    bad / nf, bad % nf / 3, sp[bad], lp[bad], sn[bad], ln[bad]);
+        CHECK(bad == 4 * nf);
+        checked += 8 * nf;
+    }
+out:
+    free(K), free(lc), free(sp), free(sn), free(lp), free(ln), free(in4);
+}
+
 /* The skin as it comes, then with its meshes' flags changed and empty slots made hostile. */
 static void variants(const char *what, vks_skin *s)
 {
     same_bits(what, s, 1, 1, 1);
     same_bits(what, s, 5, 0, 1);
     same_bits(what, s, 3, 0, 0);
+    same_bits(what, s, 9, 0, 0); /* two passes of the crowd loop (four instances), one alone */
+    same_bits(what, s, 11, 0, 1);
     uint32_t *flags = malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *flags);
     CHECK(flags != NULL);
     for (uint32_t m = 0; m < s->mesh_count; m++)
         flags[m] = s->meshes[m].flags;
     for (uint32_t m = 0; m < s->mesh_count; m++) /* renormalised normals: every mesh, then every other one */
         s->meshes[m].flags |= VKS_MESH_RENORMALIZE;
-    same_bits(what, s, 3, 0, 1);
+    same_bits(what, s, 6, 0, 1);
     for (uint32_t m = 0; m < s->mesh_count; m++)
         s->meshes[m].flags = m % 2 ? flags[m] & ~(uint32_t)VKS_MESH_HAS_NORMALS : flags[m] | VKS_MESH_RENORMALIZE;
-    same_bits(what, s, 3, 0, 1);
+    same_bits(what, s, 6, 0, 1);
     for (uint32_t m = 0; m < s->mesh_count; m++) /* no normals anywhere: both write what the sums give */
         s->meshes[m].flags = flags[m] & ~(uint32_t)VKS_MESH_HAS_NORMALS;
-    same_bits(what, s, 3, 0, 1);
+    same_bits(what, s, 6, 0, 1);
     for (uint32_t m = 0; m < s->mesh_count; m++)
         s->meshes[m].flags = flags[m];
     free(flags);
@@ -168,8 +224,9 @@ static void variants(const char *what, vks_skin *s)
                 s->influences[v].weight[k] = 0.5f;
     }
     fprintf(stderr, "  %s: %u empty slots pointing outside the palette, %u past the slots\n", what, empty, past);
-    same_bits(what, s, 3, 0, 1);
+    same_bits(what, s, 6, 0, 1);
     cancelling(what, s);
+    cancelling_lanes(what, s);
 }
 
 /* A generated skin whose first group is widened to 8 slots (slots 4..7 take half of slots
@@ -203,6 +260,35 @@ static void eight_beside_four(vks_error *err)
 
 static const char *const bundled[] = {"char_b24_pl8.dff", "char_b24_pl8.nif", "char_b24_pl8.cmdl",
                                       "char_b24_pl8.p3d", "char_b32_rigid.dff", "char_b32_rigid.p3d"};
+
+/* Morph targets (morph_fixture.h) at per-instance weights where some instances of a crowd pass
+ * move the mesh and some do not, and at non-zero defaults: the crowd loop's passes take the
+ * morph loop for every lane where one lane's weights move a group's mesh. */
+static void morph_lanes(vks_error *err)
+{
+    vks_gen_params p = {0};
+    p.vertices = 800, p.seed = 11, p.max_mesh_vertices = 300;
+    vks_skin *s = vks_gen_character(&p, err);
+    CHECK(s && morph_fixture_targets(s, 3));
+    if (!s || !s->target_count) {
+        vks_skin_free(s);
+        return;
+    }
+    enum { N = 11 };
+    float *w = calloc((size_t)N * s->target_count, sizeof *w);
+    CHECK(w != NULL);
+    for (uint32_t i = 0; w && i < N; i++) /* instances 0..3 unmoved, 4..7 two of them moved, the rest all */
+        for (uint32_t t = 0; t < s->target_count; t++)
+            w[(size_t)i * s->target_count + t] = i < 4 || (i < 8 && i % 2) ? 0.0f : 0.3f + 0.2f * (float)t;
+    job_weights = w;
+    same_bits("morph weights per instance", s, N, 0, 1);
+    job_weights = NULL;
+    for (uint32_t t = 0; t < s->target_count; t++)
+        s->targets[t].default_weight = 0.5f;
+    same_bits("morph targets at default weights", s, 6, 0, 1);
+    free(w);
+    vks_skin_free(s);
+}
 
 int main(void)
 {
@@ -241,6 +327,7 @@ int main(void)
         vks_skin_free(s);
     }
     eight_beside_four(&err);
+    morph_lanes(&err);
     fprintf(stderr, "%llu components the same bits\n", (unsigned long long)checked);
     return vks_test_finish("test_cpu_reference_simd");
 }
