@@ -57,7 +57,9 @@ typedef struct share {
     vks_affine_d *world; /* this thread's: one instance's */
     vks_affine_d *K;     /* this thread's: its skin matrices */
     vks__ref_cols *cols; /* and them in columns for the AVX2 form (NULL: the scalar loop) */
-    float *weights;      /* this thread's: one instance's morph weights (the GPU's batch gets the same) */
+    vks__ref_lanes *lc;  /* four instances' matrices by element for the crowd loop (NULL: none);
+                            K then holds four instances' skin matrices (vks__cpu_reference_four) */
+    float *weights;      /* this thread's: four instances' morph weights (the GPU's batch gets the same) */
     float *rp, *rn;      /* the chunk's reference, from item a */
     double *scales;      /* the chunk's, from item a */
     vks_diff_acc pos, nrm;
@@ -107,36 +109,34 @@ static void bound_only(share *sh, uint32_t i, const float *w)
         vks_gpu_figures_add(&sh->figs, ch->gp + at, ch->gn ? ch->gn + at : NULL, f->skin->vertex_count);
 }
 
-/* One instance of a share, whole before the next: its reference, its error scale, its
- * comparison and (on the share that starts the chunk) its sums, while its reference is still in
- * the cache (the share's references written whole and then read back cost a pass through
- * memory each). The results are those of the passes over the whole share: every step is per
- * instance, and the accumulators take instances in the same order. */
-static void run_instance(share *sh, uint32_t i)
+/* Instance i's morph weights into out (NULL where its model has no morph targets in use): the
+ * poser's, as the GPU's batch got them or its crowd sampled them from the clips. */
+static const float *weights_of(const share *sh, uint32_t i, float *out)
+{
+    const vref_chunk *ch = sh->ch;
+    const vfile *f = ch->f;
+    if (!f->ps.morph_meshes)
+        return NULL;
+    uint32_t pose = ch->first + sh->a + i;
+    if (ch->crowd)
+        vks_pose_source_weights(f->ps.source, f->skin, pose, ch->frame, out);
+    else
+        vks_pose_source_weights(f->ps.source, f->skin, pose / f->frames, pose % f->frames, out);
+    return out;
+}
+
+/* Instance i after its reference (rp, rn) was made from skin matrices K at weights w, with its
+ * world in sh->world: its sample bound, error scale, root, comparison and (on the share that
+ * starts the chunk) its sums, while its reference is still in the cache. */
+static void compare_instance(share *sh, uint32_t i, const vks_affine_d *K, const float *w)
 {
     const vref_chunk *ch = sh->ch;
     const vfile *f = ch->f;
     const vks_skin *s = f->skin;
     size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
     float *rp = sh->rp + at, *rn = sh->rn + at;
-    vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
-    const float *w = NULL; /* morph weights: the poser's, as the GPU's batch got them or its crowd
-                              sampled them from the clips */
-    if (f->ps.morph_meshes) {
-        uint32_t pose = ch->first + sh->a + i;
-        if (ch->crowd)
-            vks_pose_source_weights(f->ps.source, s, pose, ch->frame, sh->weights);
-        else
-            vks_pose_source_weights(f->ps.source, s, pose / f->frames, pose % f->frames, sh->weights);
-        w = sh->weights;
-    }
-    if (sh->sampled && !vks__validate_sampled(f, pose_of(ch, sh->a + i))) {
-        bound_only(sh, i, w);
-        return;
-    }
-    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, rp, rn);
     if (sh->sampled)
-        vks__validate_sample_bound(f, sh->K, w, sh->bound);
+        vks__validate_sample_bound(f, K, w, sh->bound);
     sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
@@ -158,6 +158,47 @@ static void run_instance(share *sh, uint32_t i)
     }
 }
 
+/* One instance of a share, whole before the next: its reference, then compare_instance. The
+ * results are those of the passes over the whole share: every step is per instance, and the
+ * accumulators take instances in the same order. */
+static void run_instance(share *sh, uint32_t i)
+{
+    const vks_skin *s = sh->ch->f->skin;
+    size_t per = (size_t)s->vertex_count * 3, at = (size_t)i * per;
+    vks_cpu_world_d(s, sh->locals + (size_t)i * s->node_count, sh->world); /* for both: */
+    const float *w = weights_of(sh, i, sh->weights);
+    if (sh->sampled && !vks__validate_sampled(sh->ch->f, pose_of(sh->ch, sh->a + i))) {
+        bound_only(sh, i, w);
+        return;
+    }
+    vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, sh->rp + at, sh->rn + at);
+    compare_instance(sh, i, sh->K, w);
+}
+
+/* Instances i .. i + 3 when the crowd loop takes them: each compared (none left out by
+ * --sample). Their references four at a time (vks__cpu_reference_four, the same floats), then
+ * each instance's world again for its error scale and its comparison, in order. 0: not taken. */
+static int run_four(share *sh, uint32_t i, uint32_t n)
+{
+    const vks_skin *s = sh->ch->f->skin;
+    if (!sh->lc || i + 4 > n)
+        return 0;
+    for (uint32_t l = 0; sh->sampled && l < 4; l++)
+        if (!vks__validate_sampled(sh->ch->f, pose_of(sh->ch, sh->a + i + l)))
+            return 0;
+    size_t per = (size_t)s->vertex_count * 3, bones = s->bone_count ? s->bone_count : 1;
+    const float *w[4];
+    for (uint32_t l = 0; l < 4; l++)
+        w[l] = weights_of(sh, i + l, sh->weights + (size_t)l * s->target_count);
+    vks__cpu_reference_four(s, sh->locals + (size_t)i * s->node_count, sh->world, sh->K, sh->lc, NULL, w,
+                            sh->rp + (size_t)i * per, sh->rn + (size_t)i * per, per);
+    for (uint32_t l = 0; l < 4; l++) {
+        vks_cpu_world_d(s, sh->locals + (size_t)(i + l) * s->node_count, sh->world);
+        compare_instance(sh, i + l, sh->K + l * bones, w[l]);
+    }
+    return 1;
+}
+
 static void *run_share(void *arg)
 {
     share *sh = arg;
@@ -166,8 +207,11 @@ static void *run_share(void *arg)
     uint32_t n = sh->b - sh->a;
     for (uint32_t i = 0; i < n; i++)
         locals_of(ch, sh->ahead, sh->a + i, sh->locals + (size_t)i * s->node_count);
-    for (uint32_t i = 0; i < n; i++)
-        run_instance(sh, i);
+    for (uint32_t i = 0; i < n;)
+        if (run_four(sh, i, n))
+            i += 4;
+        else
+            run_instance(sh, i++);
     return NULL;
 }
 
@@ -289,9 +333,12 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
     /* each thread's room in c->world: an instance's world, its skin matrices and (AVX2) them in
        columns, counted in vks_affine_d */
     size_t bones = s->bone_count ? s->bone_count : 1, simd = vks__cpu_reference_has_simd();
+    size_t lanes = vks__cpu_reference_lanes_on(); /* four instances' K and their matrices by element */
     size_t col_units = simd ? (bones * sizeof(vks__ref_cols) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
-    size_t weight_units = ((size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d);
-    size_t room = nodes + bones + col_units + weight_units;
+    size_t lane_units = lanes ? (bones * sizeof(vks__ref_lanes) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
+    size_t k_units = lanes ? 4 * bones : bones;
+    size_t weight_units = (4 * (size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d);
+    size_t room = nodes + k_units + col_units + lane_units + weight_units;
     size_t nw = (size_t)threads * room * sizeof *c->world, oc = c->out_cap;
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
         !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
@@ -317,8 +364,12 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
         uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
                         .world = c->world + (size_t)t * room, .K = c->world + (size_t)t * room + nodes,
-                        .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + bones) : NULL,
-                        .weights = (float *)(void *)(c->world + (size_t)t * room + nodes + bones + col_units),
+                        .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + k_units) : NULL,
+                        .lc = lanes ? (vks__ref_lanes *)(void *)(c->world + (size_t)t * room + nodes + k_units +
+                                                                  col_units)
+                                    : NULL,
+                        .weights = (float *)(void *)(c->world + (size_t)t * room + nodes + k_units + col_units +
+                                                     lane_units),
                         .rp = c->rp + (size_t)a * per,
                         .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],
                         .nmap = &c->thread_maps[2 * t + 1], .ahead = &c->ahead};

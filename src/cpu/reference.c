@@ -126,37 +126,51 @@ static int crowd_off(void)
     return env && !strcmp(env, "off");
 }
 
-/* Instances first .. first + 3 of job at once: each lane's world and skin matrices (K, REF_LANES
- * tables of bones), their matrices by element into lc, then group by group the crowd loop, or
- * for a group some lane's morph weights move, each lane's instance alone (the morph loop). */
-static void deform_lanes(const vks_deform_job *job, uint32_t first, vks_affine_d *world, vks_affine_d *K, size_t bones,
-                         vks__ref_lanes *lc, const vks__ref_infl4 *in4)
+void vks__cpu_reference_four(const vks_skin *s, const vks_affine *locals, vks_affine_d *world, vks_affine_d *K,
+                             vks__ref_lanes *lc, const vks__ref_infl4 *in4, const float *const weights[4], float *pos,
+                             float *nrm, size_t stride)
 {
-    const vks_skin *s = job->skin;
+    size_t bones = s->bone_count ? s->bone_count : 1;
     for (uint32_t l = 0; l < REF_LANES; l++) {
-        vks_cpu_world_d(s, job->locals + (size_t)(first + l) * s->node_count, world);
+        vks_cpu_world_d(s, locals + (size_t)l * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K + l * bones);
     }
     for (uint32_t b = 0; b < s->bone_count; b++)
         for (int e = 0; e < 12; e++)
             for (uint32_t l = 0; l < REF_LANES; l++)
                 lc[b].e[e][l] = K[l * bones + b].m[e];
-    const size_t stride = (size_t)s->vertex_count * 3, at = vks_deform_index(s, first, 0) * 3;
-    float *pos = job->positions + at, *nrm = job->normals ? job->normals + at : NULL;
     for (uint32_t g = 0; g < s->group_count; g++) {
         const vks_group *gr = &s->groups[g];
         const vks__ref_infl4 *own = in4 && vks__ref_slots(gr) <= 4 ? in4 : NULL;
         int morphed = 0;
         for (uint32_t l = 0; l < REF_LANES; l++)
-            morphed |= vks__ref_mesh_morphed(s, gr->mesh, vks__morph_instance_weights(job, first + l));
+            morphed |= vks__ref_mesh_morphed(s, gr->mesh, weights ? weights[l] : NULL);
         if (!morphed)
             vks__ref_group_lanes(s, gr, lc, own, pos, nrm, stride);
         for (uint32_t l = 0; morphed && l < REF_LANES; l++)
-            vks__ref_group_morph(s, gr, K + l * bones, vks__morph_instance_weights(job, first + l), pos + l * stride,
+            vks__ref_group_morph(s, gr, K + l * bones, weights ? weights[l] : NULL, pos + l * stride,
                                  nrm ? nrm + l * stride : NULL);
         if (own)
             in4 += gr->vertex_count;
     }
+}
+
+/* Instances first .. first + 3 of job at once (vks__cpu_reference_four). */
+static void deform_lanes(const vks_deform_job *job, uint32_t first, vks_affine_d *world, vks_affine_d *K,
+                         vks__ref_lanes *lc, const vks__ref_infl4 *in4)
+{
+    const vks_skin *s = job->skin;
+    const float *w[REF_LANES];
+    for (uint32_t l = 0; l < REF_LANES; l++)
+        w[l] = vks__morph_instance_weights(job, first + l);
+    const size_t stride = (size_t)s->vertex_count * 3, at = vks_deform_index(s, first, 0) * 3;
+    vks__cpu_reference_four(s, job->locals + (size_t)first * s->node_count, world, K, lc, in4, w,
+                            job->positions + at, job->normals ? job->normals + at : NULL, stride);
+}
+
+int vks__cpu_reference_lanes_on(void)
+{
+    return vks__cpu_reference_has_simd() && vks__ref_group_lanes && !crowd_off();
 }
 
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
@@ -219,7 +233,7 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
         vks__ref_compact(s, in4);
     uint32_t i = 0;
     for (; lc && i + REF_LANES <= job->instance_count; i += REF_LANES)
-        deform_lanes(job, i, world, K, bones, lc, in4);
+        deform_lanes(job, i, world, K, lc, in4);
     for (; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K);
