@@ -53,6 +53,9 @@ check "7 sidecars per job" "[ $(ls ref/*.json | wc -l) -eq $((7 * jobs)) ]"
 check "no temporaries left" "[ -z \"\$(find ref -name '*.tmp.*')\" ]"
 check "the report lists every job" "[ $(grep -c '\"entry_hash\"' ref.json) -eq $jobs ]"
 check "the summary is the only output without a terminal" "! grep -q 'ETA' ref.log"
+# a report that cannot be written: the error names it once ("--report: ref: is a folder")
+"$vk" bake "$manifest" --cpu --out ref --report ref 2> badreport.log
+check "an unwritable --report named once" "grep -q -- '--report: ref: is a folder' badreport.log && ! grep -q 'ref:ref' badreport.log"
 if [ "$part" = core ]; then
     "$decode" ref "$src/tools/slurm"; rc=$?
     check "decode test of the CPU bake" "[ $rc -eq 0 ]"

@@ -209,7 +209,7 @@ static int check_outputs(const vks_bake_manifest *m, const vks_bake_options *o, 
     int rc = missing ? VKS_EXIT_INPUT : VKS_EXIT_OK;
     if (r != VKS_OK) { /* the report could not be written */
         char msg[512];
-        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, report, msg, sizeof msg));
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, err.path[0] ? NULL : report, msg, sizeof msg));
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
     return rc;
@@ -241,7 +241,7 @@ static int after_run(const bake_args *a, const vks_bake_manifest *m, const vks_b
     vks_error err = {0};
     if (a->report && vks_bake_report_write(a->report, m, o, sum, &err) != VKS_OK) {
         char msg[512];
-        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, a->report, msg, sizeof msg));
+        fprintf(stderr, "vkskin: --report: %s\n", vks_error_format(&err, err.path[0] ? NULL : a->report, msg, sizeof msg));
         rc = vks_cli_worse_exit(rc, VKS_EXIT_RUNTIME);
     }
     return rc;
