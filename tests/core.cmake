@@ -38,3 +38,5 @@ vks_add_test(NAME test_c_locale SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_c_
 set_tests_properties(test_c_locale PROPERTIES SKIP_RETURN_CODE 77)
 # The format registry: detection, vks_read_file and vks_read_clips through one list (issue 23).
 vks_add_test(NAME test_format_registry SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_format_registry.c LABELS core)
+# the logger hands long messages (paths of thousands of characters) to the host whole
+vks_add_test(NAME test_log SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_log.c LABELS core)
