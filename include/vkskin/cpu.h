@@ -25,7 +25,7 @@ VKS_API void vks_cpu_world_d(const vks_skin *skin, const vks_affine *locals, vks
 VKS_API void vks_cpu_skin_matrices_d(const vks_skin *skin, const vks_affine_d *world, vks_affine_d *out);
 
 /* Deforms every instance of the job in double; writes float32 outputs. Where the CPU has AVX2
- * a job of four instances or more runs four at a time, an instance in each vector lane, with
+ * (AVX-512) a job runs four (eight) instances at a time, an instance in each vector lane, with
  * the same floats bit for bit (VKSKIN_CPU_CROWD=off: one at a time, for comparisons). */
 VKS_API vks_result vks_cpu_reference_run(const vks_deform_job *job, vks_error *err);
 

@@ -57,9 +57,11 @@ typedef struct share {
     vks_affine_d *world; /* this thread's: one instance's */
     vks_affine_d *K;     /* this thread's: its skin matrices */
     vks__ref_cols *cols; /* and them in columns for the AVX2 form (NULL: the scalar loop) */
-    vks__ref_lanes *lc;  /* four instances' matrices by element for the crowd loop (NULL: none);
-                            K then holds four instances' skin matrices (vks__cpu_reference_four) */
-    float *weights;      /* this thread's: four instances' morph weights (the GPU's batch gets the same) */
+    vks__ref_lanes *lc;  /* lanes instances' matrices by element for the crowd loop (NULL: none);
+                            K then holds lanes instances' skin matrices (vks__cpu_reference_lanes_run) */
+    uint32_t lanes;      /* the instances it takes at once (vks__cpu_reference_lanes), 0: none */
+    float *weights;      /* this thread's: lanes (at least one) instances' morph weights (the GPU's batch
+                            gets the same) */
     float *rp, *rn;      /* the chunk's reference, from item a */
     double *scales;      /* the chunk's, from item a */
     vks_diff_acc pos, nrm;
@@ -175,24 +177,24 @@ static void run_instance(share *sh, uint32_t i)
     compare_instance(sh, i, sh->K, w);
 }
 
-/* Instances i .. i + 3 when the crowd loop takes them: each compared (none left out by
- * --sample). Their references four at a time (vks__cpu_reference_four, the same floats), then
+/* Instances i .. i + lanes - 1 when the crowd loop takes them: each compared (none left out by
+ * --sample). Their references at once (vks__cpu_reference_lanes_run, the same floats), then
  * each instance's world again for its error scale and its comparison, in order. 0: not taken. */
-static int run_four(share *sh, uint32_t i, uint32_t n)
+static int run_lanes(share *sh, uint32_t i, uint32_t n)
 {
     const vks_skin *s = sh->ch->f->skin;
-    if (!sh->lc || i + 4 > n)
+    if (!sh->lc || i + sh->lanes > n)
         return 0;
-    for (uint32_t l = 0; sh->sampled && l < 4; l++)
+    for (uint32_t l = 0; sh->sampled && l < sh->lanes; l++)
         if (!vks__validate_sampled(sh->ch->f, pose_of(sh->ch, sh->a + i + l)))
             return 0;
     size_t per = (size_t)s->vertex_count * 3, bones = s->bone_count ? s->bone_count : 1;
-    const float *w[4];
-    for (uint32_t l = 0; l < 4; l++)
+    const float *w[VKS__REF_LANES_MAX];
+    for (uint32_t l = 0; l < sh->lanes; l++)
         w[l] = weights_of(sh, i + l, sh->weights + (size_t)l * s->target_count);
-    vks__cpu_reference_four(s, sh->locals + (size_t)i * s->node_count, sh->world, sh->K, sh->lc, NULL, w,
-                            sh->rp + (size_t)i * per, sh->rn + (size_t)i * per, per);
-    for (uint32_t l = 0; l < 4; l++) {
+    vks__cpu_reference_lanes_run(s, sh->lanes, sh->locals + (size_t)i * s->node_count, sh->world, sh->K, sh->lc,
+                                 NULL, w, sh->rp + (size_t)i * per, sh->rn + (size_t)i * per, per);
+    for (uint32_t l = 0; l < sh->lanes; l++) {
         vks_cpu_world_d(s, sh->locals + (size_t)(i + l) * s->node_count, sh->world);
         compare_instance(sh, i + l, sh->K + l * bones, w[l]);
     }
@@ -208,8 +210,8 @@ static void *run_share(void *arg)
     for (uint32_t i = 0; i < n; i++)
         locals_of(ch, sh->ahead, sh->a + i, sh->locals + (size_t)i * s->node_count);
     for (uint32_t i = 0; i < n;)
-        if (run_four(sh, i, n))
-            i += 4;
+        if (run_lanes(sh, i, n))
+            i += sh->lanes;
         else
             run_instance(sh, i++);
     return NULL;
@@ -333,11 +335,13 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
     /* each thread's room in c->world: an instance's world, its skin matrices and (AVX2) them in
        columns, counted in vks_affine_d */
     size_t bones = s->bone_count ? s->bone_count : 1, simd = vks__cpu_reference_has_simd();
-    size_t lanes = vks__cpu_reference_lanes_on(); /* four instances' K and their matrices by element */
+    /* the crowd loop: lanes instances' K and their matrices by element, and their weights */
+    uint32_t lanes = simd ? vks__cpu_reference_lanes() : 0;
     size_t col_units = simd ? (bones * sizeof(vks__ref_cols) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
     size_t lane_units = lanes ? (bones * sizeof(vks__ref_lanes) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d) : 0;
-    size_t k_units = lanes ? 4 * bones : bones;
-    size_t weight_units = (4 * (size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) / sizeof(vks_affine_d);
+    size_t k_units = lanes ? lanes * bones : bones;
+    size_t weight_units = ((lanes ? lanes : 1) * (size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) /
+                          sizeof(vks_affine_d);
     size_t room = nodes + k_units + col_units + lane_units + weight_units;
     size_t nw = (size_t)threads * room * sizeof *c->world, oc = c->out_cap;
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
@@ -368,6 +372,7 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
                         .lc = lanes ? (vks__ref_lanes *)(void *)(c->world + (size_t)t * room + nodes + k_units +
                                                                   col_units)
                                     : NULL,
+                        .lanes = lanes,
                         .weights = (float *)(void *)(c->world + (size_t)t * room + nodes + k_units + col_units +
                                                      lane_units),
                         .rp = c->rp + (size_t)a * per,

@@ -81,21 +81,24 @@ static inline void vks__ref_vertex(const vks_skin *s, const vks_group *gr, const
     }
 }
 
-/* Four instances' skin matrices by element, for the crowd loop (reference_lanes.c): e[i][l] is
+/* Four or eight instances' skin matrices by element, for the crowd loops (reference_lanes.c): e[i][l] is
  * element i of vks_affine_d.m (x axis 0..2, y axis 3..5, z axis 6..8, translation 9..11) of
  * lane l's instance, so that an element of the four is one vector load. */
+#define VKS__REF_LANES_MAX 8
 typedef struct vks__ref_lanes {
-    double e[12][4];
+    double e[12][VKS__REF_LANES_MAX]; /* lanes past the loop's (4 for AVX2) unused */
 } vks__ref_lanes;
 
-/* Deforms group g's vertices of four instances at once: lane l's outputs at pos + l stride and
+/* Deforms group g's vertices of four (eight) instances at once: lane l's outputs at pos + l stride and
  * nrm + l stride (nrm may be NULL), each indexed by the skin's vertex; lc[b] is bone b's matrices
  * of the four. in4 as vks__ref_group_fn. The same floats as the scalar loop, lane by lane. */
 typedef void (*vks__ref_lanes_fn)(const vks_skin *s, const vks_group *g, const vks__ref_lanes *lc,
                                   const vks__ref_infl4 *in4, float *pos, float *nrm, size_t stride);
 
-/* NULL where the build has no AVX2 form. */
+/* NULL where the build has no AVX2 form: four instances (vks__ref_group_lanes) and, with
+ * AVX-512 F, eight (vks__ref_group_lanes8), lane l's outputs at pos + l stride. */
 extern const vks__ref_lanes_fn vks__ref_group_lanes;
+extern const vks__ref_lanes_fn vks__ref_group_lanes8;
 
 /* Whether a weight of the instance (weights: NULL the defaults) moves mesh m. */
 int vks__ref_mesh_morphed(const vks_skin *s, uint32_t m, const float *weights);

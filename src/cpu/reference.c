@@ -8,13 +8,14 @@
  * purpose: the scalar loop below is the definition; where the CPU has AVX2 the same operations
  * run with a vertex's three components as vector lanes (reference_avx2.c), the same bits,
  * because vkskin validate runs the reference for every instance it checks; and a job of four
- * instances or more runs them four at a time, an instance in each lane (reference_lanes.c),
- * the same bits again. */
+ * instances or more runs them four at a time (AVX2) or eight (AVX-512), an instance in each
+ * lane (reference_lanes.c), the same bits again. */
 #include "reference_internal.h"
 #include "core/cpu_features.h"
 #include "core/skin_morph.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,9 +116,6 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_c
     }
 }
 
-/* Instances per pass of the crowd loop (reference_lanes.c): the four lanes of a vector of doubles. */
-#define REF_LANES 4u
-
 /* VKSKIN_CPU_CROWD=off: the CPU engines deform one instance at a time (comparisons; the floats
  * are the same bits). */
 static int crowd_off(void)
@@ -126,28 +124,56 @@ static int crowd_off(void)
     return env && !strcmp(env, "off");
 }
 
-void vks__cpu_reference_four(const vks_skin *s, const vks_affine *locals, vks_affine_d *world, vks_affine_d *K,
-                             vks__ref_lanes *lc, const vks__ref_infl4 *in4, const float *const weights[4], float *pos,
-                             float *nrm, size_t stride)
+static _Atomic uint32_t forced_lanes; /* vks__cpu_reference_force_lanes: 0 the CPU's choice */
+
+void vks__cpu_reference_force_lanes(uint32_t lanes)
+{
+    atomic_store(&forced_lanes, lanes);
+}
+
+/* The crowd loop of `lanes` instances (reference_lanes.c), NULL where this build or CPU has none. */
+static vks__ref_lanes_fn lanes_fn(uint32_t lanes)
+{
+    if (lanes == 8)
+        return vks__ref_group_lanes8 && vks__cpu_has_avx512() ? vks__ref_group_lanes8 : NULL;
+    if (lanes == 4)
+        return vks__ref_group_lanes && vks__cpu_has_avx2() ? vks__ref_group_lanes : NULL;
+    return NULL;
+}
+
+uint32_t vks__cpu_reference_lanes(void)
+{
+    uint32_t forced = atomic_load(&forced_lanes);
+    if (crowd_off() || forced == 1)
+        return 0;
+    if (forced)
+        return lanes_fn(forced) ? forced : 0;
+    return lanes_fn(8) ? 8 : lanes_fn(4) ? 4 : 0;
+}
+
+void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *world,
+                                  vks_affine_d *K, vks__ref_lanes *lc, const vks__ref_infl4 *in4,
+                                  const float *const *weights, float *pos, float *nrm, size_t stride)
 {
     size_t bones = s->bone_count ? s->bone_count : 1;
-    for (uint32_t l = 0; l < REF_LANES; l++) {
+    vks__ref_lanes_fn group = lanes_fn(lanes);
+    for (uint32_t l = 0; l < lanes; l++) {
         vks_cpu_world_d(s, locals + (size_t)l * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K + l * bones);
     }
     for (uint32_t b = 0; b < s->bone_count; b++)
         for (int e = 0; e < 12; e++)
-            for (uint32_t l = 0; l < REF_LANES; l++)
+            for (uint32_t l = 0; l < lanes; l++)
                 lc[b].e[e][l] = K[l * bones + b].m[e];
     for (uint32_t g = 0; g < s->group_count; g++) {
         const vks_group *gr = &s->groups[g];
         const vks__ref_infl4 *own = in4 && vks__ref_slots(gr) <= 4 ? in4 : NULL;
         int morphed = 0;
-        for (uint32_t l = 0; l < REF_LANES; l++)
+        for (uint32_t l = 0; l < lanes; l++)
             morphed |= vks__ref_mesh_morphed(s, gr->mesh, weights ? weights[l] : NULL);
         if (!morphed)
-            vks__ref_group_lanes(s, gr, lc, own, pos, nrm, stride);
-        for (uint32_t l = 0; morphed && l < REF_LANES; l++)
+            group(s, gr, lc, own, pos, nrm, stride);
+        for (uint32_t l = 0; morphed && l < lanes; l++)
             vks__ref_group_morph(s, gr, K + l * bones, weights ? weights[l] : NULL, pos + l * stride,
                                  nrm ? nrm + l * stride : NULL);
         if (own)
@@ -155,22 +181,17 @@ void vks__cpu_reference_four(const vks_skin *s, const vks_affine *locals, vks_af
     }
 }
 
-/* Instances first .. first + 3 of job at once (vks__cpu_reference_four). */
-static void deform_lanes(const vks_deform_job *job, uint32_t first, vks_affine_d *world, vks_affine_d *K,
-                         vks__ref_lanes *lc, const vks__ref_infl4 *in4)
+/* Instances first .. first + lanes - 1 of job at once (vks__cpu_reference_lanes_run). */
+static void deform_lanes(const vks_deform_job *job, uint32_t lanes, uint32_t first, vks_affine_d *world,
+                         vks_affine_d *K, vks__ref_lanes *lc, const vks__ref_infl4 *in4)
 {
     const vks_skin *s = job->skin;
-    const float *w[REF_LANES];
-    for (uint32_t l = 0; l < REF_LANES; l++)
+    const float *w[VKS__REF_LANES_MAX];
+    for (uint32_t l = 0; l < lanes; l++)
         w[l] = vks__morph_instance_weights(job, first + l);
     const size_t stride = (size_t)s->vertex_count * 3, at = vks_deform_index(s, first, 0) * 3;
-    vks__cpu_reference_four(s, job->locals + (size_t)first * s->node_count, world, K, lc, in4, w,
-                            job->positions + at, job->normals ? job->normals + at : NULL, stride);
-}
-
-int vks__cpu_reference_lanes_on(void)
-{
-    return vks__cpu_reference_has_simd() && vks__ref_group_lanes && !crowd_off();
+    vks__cpu_reference_lanes_run(s, lanes, job->locals + (size_t)first * s->node_count, world, K, lc, in4, w,
+                                 job->positions + at, job->normals ? job->normals + at : NULL, stride);
 }
 
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
@@ -212,8 +233,9 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     size_t compact = simd && job->instance_count > 1 ? vks__ref_compact_count(s) : 0;
     /* with four instances or more, K for each lane and their matrices by element after the
        columns (the crowd loop, reference_lanes.c) */
-    const int lanes = simd && vks__ref_group_lanes && job->instance_count >= REF_LANES && !crowd_off();
-    size_t k_count = lanes ? REF_LANES * bones : bones;
+    uint32_t lanes = simd ? vks__cpu_reference_lanes() : 0;
+    lanes = job->instance_count >= lanes ? lanes : 0;
+    size_t k_count = lanes ? lanes * bones : bones;
     vks_affine_d *K = a.alloc(a.user, k_count * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0) +
                                           (lanes ? bones * sizeof(vks__ref_lanes) : 0) +
                                           compact * sizeof(vks__ref_infl4));
@@ -232,8 +254,8 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
     if (in4)
         vks__ref_compact(s, in4);
     uint32_t i = 0;
-    for (; lc && i + REF_LANES <= job->instance_count; i += REF_LANES)
-        deform_lanes(job, i, world, K, lc, in4);
+    for (; lc && i + lanes <= job->instance_count; i += lanes)
+        deform_lanes(job, lanes, i, world, K, lc, in4);
     for (; i < job->instance_count; i++) {
         vks_cpu_world_d(s, job->locals + (size_t)i * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K);

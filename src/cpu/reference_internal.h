@@ -33,18 +33,22 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
 void vks__cpu_reference_instance(const vks_skin *s, const vks_affine_d *world, vks_affine_d *K, vks__ref_cols *cols,
                                  const float *weights, float *pos, float *nrm);
 
-/* Four instances at once (reference_lanes.c, where vks__cpu_reference_lanes_on): their locals
- * at locals (node_count each), world (node_count) and K (4 x bone_count) and lc (bone_count)
- * the caller's room, in4 the compact records or NULL, weights[l] lane l's morph weights (NULL,
- * or a NULL entry: the defaults); lane l's outputs at pos + l stride and nrm + l stride (nrm
- * may be NULL). A group some lane's weights move takes the morph loop, lane by lane. K keeps
- * each lane's skin matrices (K + l bone_count) for the caller. The same floats as four calls of
- * vks__cpu_reference_instance. */
-void vks__cpu_reference_four(const vks_skin *s, const vks_affine *locals, vks_affine_d *world, vks_affine_d *K,
-                             vks__ref_lanes *lc, const vks__ref_infl4 *in4, const float *const weights[4], float *pos,
-                             float *nrm, size_t stride);
-/* Whether runs take vks__cpu_reference_four: AVX2 here and VKSKIN_CPU_CROWD is not "off". */
-int vks__cpu_reference_lanes_on(void);
+/* The instances the crowd loop takes at once (reference_lanes.c): 8 where the CPU has AVX-512,
+ * else 4 where it has AVX2; 0: none (no such CPU or build, or VKSKIN_CPU_CROWD=off). */
+uint32_t vks__cpu_reference_lanes(void);
+/* Testing: the loop of 4 or 8 lanes where this CPU has it, 1 none, 0 the CPU's choice
+ * (process-wide, for the runs that start afterwards). */
+void vks__cpu_reference_force_lanes(uint32_t lanes);
+/* `lanes` instances at once (vks__cpu_reference_lanes): their locals at locals (node_count
+ * each), world (node_count) and K (lanes x bone_count) and lc (bone_count) the caller's room,
+ * in4 the compact records or NULL, weights[l] lane l's morph weights (NULL, or a NULL entry:
+ * the defaults); lane l's outputs at pos + l stride and nrm + l stride (nrm may be NULL). A
+ * group some lane's weights move takes the morph loop, lane by lane. K keeps each lane's skin
+ * matrices (K + l bone_count) for the caller. The same floats as one
+ * vks__cpu_reference_instance per lane. */
+void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *world,
+                                  vks_affine_d *K, vks__ref_lanes *lc, const vks__ref_infl4 *in4,
+                                  const float *const *weights, float *pos, float *nrm, size_t stride);
 
 /* Whether this build and CPU run the AVX2 form (core/cpu_features.h). */
 int vks__cpu_reference_has_simd(void);

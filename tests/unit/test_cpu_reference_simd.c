@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 #include "character.h"
+#include "core/cpu_features.h"
 #include "cpu/reference_internal.h"
 #include "morph_fixture.h"
 
@@ -123,18 +124,17 @@ static void cancelling(const char *what, vks_skin *s)
     free(K), free(cols), free(sp), free(sn), free(vp), free(vn), free(cp), free(cn), free(in4);
 }
 
-/* The crowd loop (reference_lanes.c) on cancelling values, as cancelling() the vertex loop:
- * four instances of their own cancelling matrices, each lane against the scalar loop on its
- * instance, with and without renormalisation, on the skin's records and the compact ones. */
-static void cancelling_lanes(const char *what, vks_skin *s)
+/* The crowd loops (reference_lanes.c) on cancelling values, as cancelling() the vertex loop:
+ * four (AVX2) or eight (AVX-512) instances of their own cancelling matrices, each lane against
+ * the scalar loop on its instance, with and without renormalisation, on the skin's records and
+ * the compact ones. */
+static void cancelling_lanes_of(const char *what, vks_skin *s, vks__ref_lanes_fn group, uint32_t lanes)
 {
-    if (!vks__ref_group_lanes)
-        return;
     size_t bones = s->bone_count ? s->bone_count : 1, nf = (size_t)s->vertex_count * 3;
-    vks_affine_d *K = malloc(4 * bones * sizeof *K);
+    vks_affine_d *K = malloc(lanes * bones * sizeof *K);
     vks__ref_lanes *lc = malloc(bones * sizeof *lc);
-    float *sp = malloc(4 * nf * sizeof *sp + 1), *sn = malloc(4 * nf * sizeof *sn + 1);
-    float *lp = malloc(4 * nf * sizeof *lp + 1), *ln = malloc(4 * nf * sizeof *ln + 1);
+    float *sp = malloc(lanes * nf * sizeof *sp + 1), *sn = malloc(lanes * nf * sizeof *sn + 1);
+    float *lp = malloc(lanes * nf * sizeof *lp + 1), *ln = malloc(lanes * nf * sizeof *ln + 1);
     vks__ref_infl4 *in4 = malloc((vks__ref_compact_count(s) + 1) * sizeof *in4);
     CHECK(K && lc && sp && sn && lp && ln && in4);
     if (!(K && lc && sp && sn && lp && ln && in4))
@@ -142,37 +142,46 @@ static void cancelling_lanes(const char *what, vks_skin *s)
     vks__ref_compact(s, in4);
     for (uint32_t b = 0; b < s->bone_count; b++)
         for (int e = 0; e < 12; e++)
-            for (int l = 0; l < 4; l++)
+            for (uint32_t l = 0; l < lanes; l++)
                 lc[b].e[e][l] = K[l * bones + b].m[e] = wide();
+    size_t all = lanes * nf;
     for (int run = 0; run < 4; run++) { /* renormalised or not, the skin's records or compact */
         int renorm = run & 1, compact_ok = run >> 1;
         for (uint32_t m = 0; m < s->mesh_count; m++)
             s->meshes[m].flags = renorm ? s->meshes[m].flags | VKS_MESH_RENORMALIZE
                                         : s->meshes[m].flags & ~(uint32_t)VKS_MESH_RENORMALIZE;
-        memset(sp, 0xA5, 4 * nf * sizeof *sp), memset(lp, 0x5A, 4 * nf * sizeof *lp);
-        memset(sn, 0xA5, 4 * nf * sizeof *sn), memset(ln, 0x5A, 4 * nf * sizeof *ln);
+        memset(sp, 0xA5, all * sizeof *sp), memset(lp, 0x5A, all * sizeof *lp);
+        memset(sn, 0xA5, all * sizeof *sn), memset(ln, 0x5A, all * sizeof *ln);
         const vks__ref_infl4 *own = in4;
         for (uint32_t g = 0; g < s->group_count; g++) {
             const vks_group *gr = &s->groups[g];
             int compact = compact_ok && vks__ref_slots(gr) <= 4;
-            for (int l = 0; l < 4; l++)
+            for (uint32_t l = 0; l < lanes; l++)
                 vks__ref_group_scalar(s, gr, K + l * bones, sp + l * nf, sn + l * nf);
-            vks__ref_group_lanes(s, gr, lc, compact ? own : NULL, lp, ln, nf);
+            group(s, gr, lc, compact ? own : NULL, lp, ln, nf);
             own += vks__ref_slots(gr) <= 4 ? gr->vertex_count : 0;
         }
-        size_t bad = 4 * nf;
-        for (size_t i = 0; i < 4 * nf && bad == 4 * nf; i++)
+        size_t bad = all;
+        for (size_t i = 0; i < all && bad == all; i++)
             if (memcmp(&sp[i], &lp[i], sizeof(float)) || memcmp(&sn[i], &ln[i], sizeof(float)))
                 bad = i;
-        if (bad < 4 * nf)
-            fprintf(stderr, "FAIL %s, crowd loop on cancelling sums%s, %s records: lane %zu vertex %zu: position %a vs "
-                    "%a, normal %a vs %a\n", what, renorm ? ", renormalised" : "", compact_ok ? "compact" : "the skin's",
-                    bad / nf, bad % nf / 3, sp[bad], lp[bad], sn[bad], ln[bad]);
-        CHECK(bad == 4 * nf);
-        checked += 8 * nf;
+        if (bad < all)
+            fprintf(stderr, "FAIL %s, crowd loop of %u on cancelling sums%s, %s records: lane %zu vertex %zu: position "
+                    "%a vs %a, normal %a vs %a\n", what, lanes, renorm ? ", renormalised" : "",
+                    compact_ok ? "compact" : "the skin's", bad / nf, bad % nf / 3, sp[bad], lp[bad], sn[bad], ln[bad]);
+        CHECK(bad == all);
+        checked += 2 * all;
     }
 out:
     free(K), free(lc), free(sp), free(sn), free(lp), free(ln), free(in4);
+}
+
+static void cancelling_lanes(const char *what, vks_skin *s)
+{
+    if (vks__ref_group_lanes)
+        cancelling_lanes_of(what, s, vks__ref_group_lanes, 4);
+    if (vks__ref_group_lanes8 && vks__cpu_has_avx512())
+        cancelling_lanes_of(what, s, vks__ref_group_lanes8, 8);
 }
 
 /* The skin as it comes, then with its meshes' flags changed and empty slots made hostile. */
@@ -181,8 +190,8 @@ static void variants(const char *what, vks_skin *s)
     same_bits(what, s, 1, 1, 1);
     same_bits(what, s, 5, 0, 1);
     same_bits(what, s, 3, 0, 0);
-    same_bits(what, s, 9, 0, 0); /* two passes of the crowd loop (four instances), one alone */
-    same_bits(what, s, 11, 0, 1);
+    same_bits(what, s, 9, 0, 0); /* passes of the crowd loop (four or eight instances), the rest alone */
+    same_bits(what, s, 19, 0, 1);
     uint32_t *flags = malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *flags);
     CHECK(flags != NULL);
     for (uint32_t m = 0; m < s->mesh_count; m++)
@@ -290,20 +299,16 @@ static void morph_lanes(vks_error *err)
     vks_skin_free(s);
 }
 
-int main(void)
+/* Every skin of the test: the bundled datasets, generated characters, 8 beside 4, morph weights. */
+static void all_skins(vks_error *err)
 {
-    if (!vks__cpu_reference_has_simd()) {
-        fprintf(stderr, "no AVX2 form of the reference on this CPU or build: skipped\n");
-        return 77;
-    }
-    vks_error err = {0};
     for (size_t i = 0; i < sizeof bundled / sizeof *bundled; i++) {
         char rel[256];
         snprintf(rel, sizeof rel, "datasets/%s", bundled[i]);
         vks_skin *s = NULL;
-        CHECK(vks_read_file(NULL, vks_test_source_path(rel), &s, &err) == VKS_OK);
+        CHECK(vks_read_file(NULL, vks_test_source_path(rel), &s, err) == VKS_OK);
         if (!s) {
-            fprintf(stderr, "%s: %s\n", bundled[i], err.msg);
+            fprintf(stderr, "%s: %s\n", bundled[i], err->msg);
             continue;
         }
         fprintf(stderr, "%s: %u vertices, %u meshes, %u groups\n", bundled[i], s->vertex_count, s->mesh_count,
@@ -315,7 +320,7 @@ int main(void)
         vks_gen_params p = {0};
         p.vertices = 1001 + 2 * k, p.max_influences = k, p.palette_limit = k % 2 ? 0 : 12, p.seed = k;
         p.max_mesh_vertices = k >= 3 ? 300 : 0;
-        vks_skin *s = vks_gen_character(&p, &err);
+        vks_skin *s = vks_gen_character(&p, err);
         CHECK(s != NULL);
         if (!s)
             continue;
@@ -326,8 +331,29 @@ int main(void)
         variants(what, s);
         vks_skin_free(s);
     }
-    eight_beside_four(&err);
-    morph_lanes(&err);
+    eight_beside_four(err);
+    morph_lanes(err);
+}
+
+int main(void)
+{
+    if (!vks__cpu_reference_has_simd()) {
+        fprintf(stderr, "no AVX2 form of the reference on this CPU or build: skipped\n");
+        return 77;
+    }
+    vks_error err = {0};
+    /* the runs' crowd loop: four lanes (AVX2), then eight where the CPU has AVX-512 */
+    static const uint32_t lane_counts[] = {4, 8};
+    for (int lc = 0; lc < 2; lc++) {
+        vks__cpu_reference_force_lanes(lane_counts[lc]);
+        if (vks__cpu_reference_lanes() != lane_counts[lc]) {
+            fprintf(stderr, "the crowd loop of %u lanes: not on this CPU or build, skipped\n", lane_counts[lc]);
+            continue;
+        }
+        fprintf(stderr, "runs with the crowd loop of %u lanes\n", lane_counts[lc]);
+        all_skins(&err);
+    }
+    vks__cpu_reference_force_lanes(0);
     fprintf(stderr, "%llu components the same bits\n", (unsigned long long)checked);
     return vks_test_finish("test_cpu_reference_simd");
 }
