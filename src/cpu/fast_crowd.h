@@ -7,13 +7,14 @@
  * blending an element is a multiply (or fused multiply-add) per influence with no shuffle, and
  * the transform is three multiply-adds per output component, again with no shuffle. Only the
  * stores shuffle: the lanes' x, y and z vectors are transposed, within 128-bit blocks, to one
- * (x, y, z, -) vector per instance.
+ * (x, y, z, -) vector per instance, or (CROWD_QUADS) four vertices' to three whole vectors per
+ * instance.
  *
  * Each lane computes exactly what the vertex-at-a-time kernel of the same instruction set
  * computes for its instance (same operations, same order, fused where that kernel fuses), so
  * the outputs are bit for bit those of the kernel (test_cpu_fast_crowd checks it on every
  * kernel this CPU has). The includer defines
- *   CROWD_LANES             4, 8 or 16
+ *   CROWD_LANES             4, 8 or 16 (the kernels take 4 and 8: fast_avx512.c says why)
  *   CROWD_TARGET            the target attribute (or nothing)
  *   CROWD_SPLAT(f)          f in every lane (a cv)
  *   CROWD_MADD(a, b, c)     a * b + c, fused where the kernel fuses
@@ -24,6 +25,7 @@
  *                           the in-block shuffles (unpcklps, unpckhps, shufps: lanes i, j of a's
  *                           block and k, l of b's)
  *   CROWD_SQRT(v)           the lanes' square roots
+ *   CROWD_SPLAT_AT(p, i)    (optional) lane i of the aligned vector at p in every lane
  *   CROWD_FN                the name of the loop it exports (a vks__fast_crowd_fn)
  *   CROWD_QUADS             1: store four vertices at a time (crowd_store_quad), 0: one at a time
  *                           (crowd_store; SSE2's sixteen registers do not hold four vertices) */
