@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "bake/output_plan_internal.h"
+#include "core/path_join.h"
 #include "core/vec.h"
 #include "vkskin/output.h"
 
@@ -97,16 +98,6 @@ void vks_output_inputs_add_model(vks_output_inputs *in, const char *path, const 
         in->nomem = 1;
 }
 
-/* "dir/name" (malloc'ed). */
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir) + strlen(name) + 2;
-    char *path = malloc(len);
-    if (path)
-        snprintf(path, len, "%s/%s", dir, name);
-    return path;
-}
-
 static int named_like(const char *name, const char *prefix, const char *suffix)
 {
     size_t n = strlen(name), np = strlen(prefix), ns = strlen(suffix);
@@ -122,7 +113,7 @@ void vks_output_inputs_add_like(vks_output_inputs *in, const char *dir, const ch
         /* a name that is the suffix alone (".json") is no file of the kind */
         if (!named_like(e->d_name, prefix, suffix) || strlen(e->d_name) == strlen(suffix))
             continue;
-        char *path = join(dir, e->d_name);
+        char *path = vks__path_join(dir, e->d_name);
         if (!path) {
             in->nomem = 1;
             break;
@@ -184,7 +175,7 @@ vks_result vks_output_refuse_input_like(const vks_output_inputs *in, const char 
     while (r == VKS_OK && (e = readdir(d))) {
         if (!named_like(e->d_name, prefix, suffix))
             continue;
-        char *path = join(dir, e->d_name);
+        char *path = vks__path_join(dir, e->d_name);
         r = path ? vks_output_refuse_input(in, option, path, log, err)
                  : vks__output_say(log, err, VKS_ERR_NOMEM, "out of memory listing the inputs");
         free(path);

@@ -10,6 +10,7 @@
 #include "vkskin/vat_write.h"
 
 #include "vat_encode.h"
+#include "vat_exr_channels.h"
 
 #ifdef VKSKIN_HAVE_OPENEXR
 #include <openexr.h>
@@ -43,16 +44,6 @@ static int64_t sink_write(exr_const_context_t ctxt, void *user, const void *buf,
 
 static void quiet_errors(exr_const_context_t ctxt, exr_result_t code, const char *msg) {}
 
-static const char *const channel_names[4] = {"R", "G", "B", "A"};
-
-static int channel_of(const char *name)
-{
-    for (int c = 0; c < 4; c++)
-        if (!strcmp(name, channel_names[c]))
-            return c;
-    return -1;
-}
-
 static exr_result_t encode_image(exr_context_t ctx, int part, const void *data, uint32_t width, uint32_t height,
                                  int channels, int elem)
 {
@@ -70,7 +61,7 @@ static exr_result_t encode_image(exr_context_t ctx, int part, const void *data, 
             break;
         for (int16_t c = 0; c < enc.channel_count; c++) {
             exr_coding_channel_info_t *ch = &enc.channels[c];
-            int k = channel_of(ch->channel_name);
+            int k = vks__exr_channel_of(ch->channel_name);
             ch->user_bytes_per_element = (int16_t)elem;
             ch->user_data_type = ch->data_type;
             ch->user_pixel_stride = channels * elem;
@@ -125,7 +116,7 @@ vks_result vks_vat_exr_write(const char *path, const float *texels, uint32_t wid
         rv = exr_initialize_required_attr_simple(ctx, part, (int32_t)width, (int32_t)height, EXR_COMPRESSION_NONE);
     exr_pixel_type_t pt = type == VKS_VAT_TEXEL_HALF ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT;
     for (int c = 0; c < channels && rv == EXR_ERR_SUCCESS; c++)
-        rv = exr_add_channel(ctx, part, channel_names[c], pt, EXR_PERCEPTUALLY_LINEAR, 1, 1);
+        rv = exr_add_channel(ctx, part, vks__exr_channel_names[c], pt, EXR_PERCEPTUALLY_LINEAR, 1, 1);
     if (rv == EXR_ERR_SUCCESS)
         rv = exr_write_header(ctx);
     if (rv == EXR_ERR_SUCCESS)

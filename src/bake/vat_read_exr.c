@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "vkskin/vat_read.h"
+#include "vat_exr_channels.h"
 
 #ifdef VKSKIN_HAVE_OPENEXR
 #include <openexr.h>
@@ -41,16 +42,6 @@ static int64_t source_size(exr_const_context_t ctxt, void *user)
     return (int64_t)((exr_source *)user)->size;
 }
 
-static const char *const channel_names[4] = {"R", "G", "B", "A"};
-
-static int channel_of(const char *name)
-{
-    for (int c = 0; c < 4; c++)
-        if (!strcmp(name, channel_names[c]))
-            return c;
-    return -1;
-}
-
 /* 4 when the image has an A channel, else 3. */
 static int channels_of(exr_context_t ctx)
 {
@@ -80,7 +71,7 @@ static void aim_channels(exr_rows *r, exr_decode_pipeline_t *dec)
     r->found = 0;
     for (int16_t c = 0; c < dec->channel_count; c++) {
         exr_coding_channel_info_t *ch = &dec->channels[c];
-        int k = channel_of(ch->channel_name);
+        int k = vks__exr_channel_of(ch->channel_name);
         if (k < 0 || k >= r->channels) {
             ch->decode_to_ptr = NULL; /* a channel we do not want: skipped */
             continue;

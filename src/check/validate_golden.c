@@ -25,6 +25,7 @@
 #include "vkskin/version.h"
 #include "check/golden_json.h"
 #include "check/validate_engine.h"
+#include "core/path_join.h"
 
 struct vks_validate_golden {
     char *dir;
@@ -74,15 +75,6 @@ static vks_result make(const char *dir, const vks_validate_input *inputs, uint32
     return VKS_OK;
 }
 
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 vks_result vks_validate_golden_save(const char *dir, const vks_validate_input *inputs, uint32_t count,
                                     const uint64_t *hashes, vks_validate_golden **out, vks_error *err)
 {
@@ -91,7 +83,7 @@ vks_result vks_validate_golden_save(const char *dir, const vks_validate_input *i
         vgold *g = &(*out)->gold[k];
         char raw[32];
         snprintf(raw, sizeof raw, "%u.raw", k);
-        char *path = path_in(dir, raw);
+        char *path = vks__path_join(dir, raw);
         rc = path ? vks_output_open(&g->out, path, err) : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "golden",
                                                                           "out of memory");
         free(path);
@@ -153,7 +145,7 @@ vks_result vks_validate_golden_finish(vks_validate_golden *g, const char *pose_s
     }
     if (!g || !commit)
         return rc;
-    char *text = golden_json(g, pose_spec, engine, device), *path = path_in(g->dir, "golden.json");
+    char *text = golden_json(g, pose_spec, engine, device), *path = vks__path_join(g->dir, "golden.json");
     vks_output *out = NULL;
     if (!text || !path)
         rc = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "golden", "out of memory");
@@ -179,7 +171,7 @@ static const char *match(const vgold_entry *e, const vks_validate_golden *g, uin
                  e->vertices, g->poses[k], g->vertices[k]);
         return why;
     }
-    char *path = path_in(g->dir, e->raw);
+    char *path = vks__path_join(g->dir, e->raw);
     if (!path)
         return "out of memory";
     int fd = open(path, O_RDONLY);
@@ -201,7 +193,7 @@ static const char *match(const vgold_entry *e, const vks_validate_golden *g, uin
 /* golden.json read and checked into doc. */
 static vks_result read_doc(const char *dir, vgold_doc *doc, vks_error *err)
 {
-    char *path = path_in(dir, "golden.json"), why[600];
+    char *path = vks__path_join(dir, "golden.json"), why[600];
     void *bytes = NULL;
     size_t size = 0;
     if (!path)

@@ -54,7 +54,7 @@ typedef struct share {
     const vref_chunk *ch;
     uint32_t a, b;
     vks_affine *locals;  /* the chunk's, from item a */
-    vks_affine_d *world; /* this thread's: one instance's */
+    vks_affine_d *world; /* this thread's: one instance's, or with lc the lanes instances' */
     vks_affine_d *K;     /* this thread's: its skin matrices */
     vks__ref_cols *cols; /* and them in columns for the AVX2 form (NULL: the scalar loop) */
     vks__ref_lanes *lc;  /* lanes instances' matrices by element for the crowd loop (NULL: none);
@@ -127,10 +127,11 @@ static const float *weights_of(const share *sh, uint32_t i, float *out)
     return out;
 }
 
-/* Instance i after its reference (rp, rn) was made from skin matrices K at weights w, with its
- * world in sh->world: its sample bound, error scale, root, comparison and (on the share that
- * starts the chunk) its sums, while its reference is still in the cache. */
-static void compare_instance(share *sh, uint32_t i, const vks_affine_d *K, const float *w)
+/* Instance i after its reference (rp, rn) was made from its world transforms world and skin
+ * matrices K at weights w: its sample bound, error scale, root, comparison and (on the share
+ * that starts the chunk) its sums, while its reference is still in the cache. */
+static void compare_instance(share *sh, uint32_t i, const vks_affine_d *world, const vks_affine_d *K,
+                             const float *w)
 {
     const vref_chunk *ch = sh->ch;
     const vfile *f = ch->f;
@@ -139,7 +140,7 @@ static void compare_instance(share *sh, uint32_t i, const vks_affine_d *K, const
     float *rp = sh->rp + at, *rn = sh->rn + at;
     if (sh->sampled)
         vks__validate_sample_bound(f, K, w, sh->bound);
-    sh->scales[i] = vks_posed_error_scale(s, f->model_scale, sh->world, rp);
+    sh->scales[i] = vks_posed_error_scale(s, f->model_scale, world, rp);
     if (ch->crowd && f->ps.roots) { /* float errors grow with what the root makes of that scale */
         const vks_affine *root = &f->ps.roots[ch->first + sh->a + i];
         const float *t = root->m + 9;
@@ -174,12 +175,12 @@ static void run_instance(share *sh, uint32_t i)
         return;
     }
     vks__cpu_reference_instance(s, sh->world, sh->K, sh->cols, w, sh->rp + at, sh->rn + at);
-    compare_instance(sh, i, sh->K, w);
+    compare_instance(sh, i, sh->world, sh->K, w);
 }
 
 /* Instances i .. i + lanes - 1 when the crowd loop takes them: each compared (none left out by
- * --sample). Their references at once (vks__cpu_reference_lanes_run, the same floats), then
- * each instance's world again for its error scale and its comparison, in order. 0: not taken. */
+ * --sample). Their references at once (vks__cpu_reference_lanes_run, the same floats, which
+ * keeps each one's world and skin matrices), then each one's comparison, in order. 0: not taken. */
 static int run_lanes(share *sh, uint32_t i, uint32_t n)
 {
     const vks_skin *s = sh->ch->f->skin;
@@ -194,10 +195,8 @@ static int run_lanes(share *sh, uint32_t i, uint32_t n)
         w[l] = weights_of(sh, i + l, sh->weights + (size_t)l * s->target_count);
     vks__cpu_reference_lanes_run(s, sh->lanes, sh->locals + (size_t)i * s->node_count, sh->world, sh->K, sh->lc,
                                  NULL, w, sh->rp + (size_t)i * per, sh->rn + (size_t)i * per, per);
-    for (uint32_t l = 0; l < sh->lanes; l++) {
-        vks_cpu_world_d(s, sh->locals + (size_t)(i + l) * s->node_count, sh->world);
-        compare_instance(sh, i + l, sh->K + l * bones, w[l]);
-    }
+    for (uint32_t l = 0; l < sh->lanes; l++)
+        compare_instance(sh, i + l, sh->world + (size_t)l * s->node_count, sh->K + l * bones, w[l]);
     return 1;
 }
 
@@ -342,7 +341,8 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
     size_t k_units = lanes ? lanes * bones : bones;
     size_t weight_units = ((lanes ? lanes : 1) * (size_t)s->target_count * sizeof(float) + sizeof(vks_affine_d) - 1) /
                           sizeof(vks_affine_d);
-    size_t room = nodes + k_units + col_units + lane_units + weight_units;
+    size_t world_units = lanes ? lanes * nodes : nodes;
+    size_t room = world_units + k_units + col_units + lane_units + weight_units;
     size_t nw = (size_t)threads * room * sizeof *c->world, oc = c->out_cap;
     if (!grow((void **)&c->locals, &c->locals_cap, nl) || !grow((void **)&c->rp, &oc, nf) ||
         !grow((void **)&c->rn, &c->out_cap, nf) || !grow((void **)&c->world, &c->world_cap, nw) ||
@@ -367,13 +367,14 @@ int vks__validate_ref_chunk(vctx *c, const vref_chunk *ch)
     for (int t = 0; t < threads; t++) {
         uint32_t a = (uint32_t)((uint64_t)count * t / threads), b = (uint32_t)((uint64_t)count * (t + 1) / threads);
         sh[t] = (share){.ch = ch, .a = a, .b = b, .locals = c->locals + (size_t)a * nodes,
-                        .world = c->world + (size_t)t * room, .K = c->world + (size_t)t * room + nodes,
-                        .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + nodes + k_units) : NULL,
-                        .lc = lanes ? (vks__ref_lanes *)(void *)(c->world + (size_t)t * room + nodes + k_units +
+                        .world = c->world + (size_t)t * room, .K = c->world + (size_t)t * room + world_units,
+                        .cols = simd ? (vks__ref_cols *)(void *)(c->world + (size_t)t * room + world_units + k_units)
+                                     : NULL,
+                        .lc = lanes ? (vks__ref_lanes *)(void *)(c->world + (size_t)t * room + world_units + k_units +
                                                                   col_units)
                                     : NULL,
                         .lanes = lanes,
-                        .weights = (float *)(void *)(c->world + (size_t)t * room + nodes + k_units + col_units +
+                        .weights = (float *)(void *)(c->world + (size_t)t * room + world_units + k_units + col_units +
                                                      lane_units),
                         .rp = c->rp + (size_t)a * per,
                         .rn = c->rn + (size_t)a * per, .scales = c->scales + a, .pmap = &c->thread_maps[2 * t],

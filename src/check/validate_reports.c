@@ -7,22 +7,13 @@
 #include <string.h>
 
 #include "check/validate_text.h"
+#include "core/path_join.h"
 #include "vkskin/output.h"
 #include "vkskin/render.h"
 #include "vkskin/vat_write.h"
 #include "vkskin/version.h"
 
 enum { HEAT_W = 480, HEAT_H = 360 };
-
-/* "DIR/NAME", malloc'd (NULL without memory). */
-static char *path_in(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
 
 const char *vks_validate_heatmap_missing(const vks_report_file *file)
 {
@@ -75,7 +66,7 @@ vks_result vks_validate_draw_heatmap(vks_gpu *gpu, const vks_report_file *file, 
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "heat map", "%s", none);
     char own[64];
     snprintf(own, sizeof own, "heatmap_d%u_f%u.png", device, index);
-    char *path = path_in(dir, own);
+    char *path = vks__path_join(dir, own);
     vks_result res = path ? draw_png(gpu, file, path, err)
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "heat map", "out of memory");
     free(path);
@@ -129,7 +120,7 @@ static int copy_three(const vks_validate_report_options *o, const char *dir, cha
         snprintf(why, why_size, "three.js could not be read from %s", src);
         return 0;
     }
-    char *path = path_in(dir, "three.min.js");
+    char *path = vks__path_join(dir, "three.min.js");
     vks_output *out = NULL;
     vks_error err = {0};
     int ok = 0;
@@ -202,7 +193,7 @@ vks_result vks_validate_write_report(const vks_validate_result *r, const vks_val
 {
     if (!r || !dir)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "report", "no result or folder");
-    char *path = path_in(dir, "index.html");
+    char *path = vks__path_join(dir, "index.html");
     vks_result res = path ? write_report(r, o, path, vks_report_html, dir, err)
                           : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "report", "out of memory");
     free(path);

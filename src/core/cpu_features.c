@@ -1,6 +1,9 @@
 /* One place that asks cpuid, for the five vector forms that used to ask it each on its own. */
 #include "cpu_features.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 
@@ -55,3 +58,9 @@ int vks__cpu_has_avx512(void)
     return 0;
 }
 #endif
+
+int vks__cpu_crowd_off(void)
+{
+    const char *env = getenv("VKSKIN_CPU_CROWD");
+    return env && !strcmp(env, "off");
+}

@@ -14,5 +14,9 @@ int vks__cpu_has_avx2_fma(void);
  * the OS also saves the opmask and ZMM registers (XCR0): a kernel that hides them must not run
  * it, whatever cpuid says. */
 int vks__cpu_has_avx512(void);
+/* VKSKIN_CPU_CROWD=off in the environment: the CPU engines (fast and reference) deform one
+ * instance at a time instead of several in vector lanes, for comparisons (the floats are the
+ * same bits either way). */
+int vks__cpu_crowd_off(void);
 
 #endif

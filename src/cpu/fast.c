@@ -85,7 +85,7 @@ typedef struct fast_thread {
     float (*mpos)[3], (*mnrm)[3]; /* per_instance: a chunk's morphed vertices (STREAM_CHUNK + 1) */
     void *block;
     vks_affine *crowd_skin;     /* lanes: each lane's skin matrices, bone_count apart */
-    float *crowd_pal;           /* lanes: the group's palette by element (vks__crowd_palette) */
+    float *crowd_pal;           /* lanes: the group's palette by element (crowd_palette) */
     void *crowd_block;
 } fast_thread;
 
@@ -352,6 +352,21 @@ static void crowd_span(const fast_shared *sh, uint32_t g, const float *pal, uint
     }
 }
 
+/* The element-wise palette of lanes instances for a group: slot j's element e (the index into
+ * vks_affine.m: x axis 0..2, y axis 3..5, z axis 6..8, translation 9..11) of instance l at
+ * out[(j * 12 + e) * lanes + l]; skin[l] is instance l's skin matrices, slot j's bone
+ * palette[j]. */
+static void crowd_palette(const vks_affine *const *skin, uint32_t lanes, const uint16_t *palette,
+                          uint32_t count, float *out)
+{
+    for (uint32_t j = 0; j < count; j++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            const float *m = skin[l][palette[j]].m;
+            for (uint32_t e = 0; e < 12; e++)
+                out[((size_t)j * 12 + e) * lanes + l] = m[e];
+        }
+}
+
 /* Vertices [v0, v1) of crowd unit u's lanes instances (their skin matrices in t->crowd_skin),
  * group by group, from the shared records. */
 static void crowd_item(fast_thread *t, uint32_t u, uint32_t v0, uint32_t v1)
@@ -368,7 +383,7 @@ static void crowd_item(fast_thread *t, uint32_t u, uint32_t v0, uint32_t v1)
         const vks_group *gr = &s->groups[g];
         if (!group_span(gr, v0, v1, &a, &b))
             continue;
-        vks__crowd_palette(skins, sh->lanes, s->palette + gr->first_palette, gr->palette_count, t->crowd_pal);
+        crowd_palette(skins, sh->lanes, s->palette + gr->first_palette, gr->palette_count, t->crowd_pal);
         int nmode = group_nmode(s, gr, nrm, a, b, sh->lanes, stride);
         float *pa = pos + (size_t)a * 3, *na = nmode ? nrm + (size_t)a * 3 : NULL;
         for (uint32_t c0 = a, c1; c0 < b; c0 = c1) {
@@ -532,9 +547,8 @@ static int run_stream(const vks_deform_job *job, uint32_t threads)
  * environment turns it off (comparisons, tests): the outputs are the same bits either way. */
 static uint32_t crowd_lanes_for(const vks__fast_kernel *k, const vks_deform_job *job, uint32_t threads, int stream)
 {
-    const char *env = getenv("VKSKIN_CPU_CROWD");
     uint32_t lanes = k->crowd ? k->crowd_lanes : 0, vertices = job->skin->vertex_count;
-    if (!lanes || stream || (env && !strcmp(env, "off")))
+    if (!lanes || stream || vks__cpu_crowd_off())
         return 0;
     uint64_t slices = vertices > 2048 ? vertices / 1024 : 1;
     return (uint64_t)(job->instance_count / lanes) * slices >= (uint64_t)threads * 4 ? lanes : 0;

@@ -3,7 +3,7 @@
  * loop pays per vertex and per instance but that depends only on the vertex (its weights and
  * position splatted across lanes, its record read, its palette offsets turned into addresses)
  * is paid here once for all the lanes. The palette is laid out by element (fast_internal.h,
- * vks__crowd_palette): element e of slot j is one vector of the lanes' instances' values, so
+ * fast.c's crowd_palette): element e of slot j is one vector of the lanes' instances' values, so
  * blending an element is a multiply (or fused multiply-add) per influence with no shuffle, and
  * the transform is three multiply-adds per output component, again with no shuffle. Only the
  * stores shuffle: the lanes' x, y and z vectors are transposed, within 128-bit blocks, to one
@@ -119,15 +119,14 @@ CROWD_ATTR void crowd_compute(const vks__fast_vertex *r, const vks__fast_more *m
     for (int k = 4; k < k_inf; k++)
         s[k] = pal + CROWD_OFF(mo->off[k - 4]), w[k] = CROWD_SPLAT_AT(mo->w, k - 4);
     const cv px = CROWD_SPLAT_AT(r->pn, 0), py = CROWD_SPLAT_AT(r->pn, 1), pz = CROWD_SPLAT_AT(r->pn, 2);
+    const cv nx = CROWD_SPLAT_AT(r->pn + 4, 0), ny = CROWD_SPLAT_AT(r->pn + 4, 1), nz = CROWD_SPLAT_AT(r->pn + 4, 2);
     CROWD_UNROLL
     for (int row = 0; row < 3; row++) { /* the blend's row: its axes' elements and the translation's */
         const cv X = crowd_blend(s, w, k_inf, affine, row), Y = crowd_blend(s, w, k_inf, affine, 3 + row);
         const cv Z = crowd_blend(s, w, k_inf, affine, 6 + row), T = crowd_blend(s, w, k_inf, affine, 9 + row);
         p[row] = CROWD_POS(X, Y, Z, T, px, py, pz);
-        if (nmode != VKS__FAST_NRM_NONE) {
-            const cv nx = CROWD_SPLAT_AT(r->pn + 4, 0), ny = CROWD_SPLAT_AT(r->pn + 4, 1), nz = CROWD_SPLAT_AT(r->pn + 4, 2);
+        if (nmode != VKS__FAST_NRM_NONE)
             n[row] = CROWD_NRM(X, Y, Z, T, nx, ny, nz);
-        }
     }
     if (nmode == VKS__FAST_NRM_RENORM) {
         /* (x x + y y) + z z, as every kernel's renormalisation; a length not above zero (or
@@ -167,6 +166,14 @@ CROWD_ATTR void crowd_store_quad(cv v[4][3], float *out, size_t stride)
         }
 }
 
+/* One vertex's positions p and normals n (nmode) to every lane's instance (crowd_store). */
+CROWD_ATTR void crowd_emit(const cv p[3], const cv n[3], int nmode, float *pos, float *nrm, size_t stride, int whole)
+{
+    crowd_store(p[0], p[1], p[2], pos, stride, whole);
+    if (nmode != VKS__FAST_NRM_NONE)
+        crowd_store(n[0], n[1], n[2], nrm, stride, whole);
+}
+
 CROWD_ATTR void crowd_range(const vks__fast_vertex *rec, const vks__fast_more *more, const char *pal,
                             uint32_t count, int k_inf, int affine, int nmode, float *pos, float *nrm, size_t stride)
 {
@@ -184,21 +191,21 @@ CROWD_ATTR void crowd_range(const vks__fast_vertex *rec, const vks__fast_more *m
     for (; i < count; i++) { /* one at a time (the last with exact stores), or the last 0..3 */
         cv p[3], n[3];
         crowd_compute(rec + i, mo + (k_inf > 4 ? i : 0), pal, k_inf, affine, nmode, p, n);
-        const int whole = i + 1 < count;
-        if (whole) {
-            crowd_store(p[0], p[1], p[2], pos + (size_t)i * 3, stride, 1);
-            if (nmode != VKS__FAST_NRM_NONE)
-                crowd_store(n[0], n[1], n[2], nrm + (size_t)i * 3, stride, 1);
-        } else {
-            crowd_store(p[0], p[1], p[2], pos + (size_t)i * 3, stride, 0);
-            if (nmode != VKS__FAST_NRM_NONE)
-                crowd_store(n[0], n[1], n[2], nrm + (size_t)i * 3, stride, 0);
-        }
+        if (i + 1 < count) /* whole a constant in each call: the stores' branch leaves the loop */
+            crowd_emit(p, n, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, stride, 1);
+        else
+            crowd_emit(p, n, nmode, pos + (size_t)i * 3, nrm + (size_t)i * 3, stride, 0);
     }
 }
 
-#define CROWD_CASE(k, m, a)                                                                                        \
+/* The loop of k slots, the blend's form a and the normal mode m, all constants; and the three
+ * normal modes' loops of k slots */
+#define CROWD_CASE(k, a, m)                                                                                        \
     case (k) * 4 + (m): crowd_range(rec, more, pal, count, (k), (a), (m), pos, nrm, stride); break
+#define CROWD_CASES(k, a)                                                                                          \
+    CROWD_CASE(k, a, VKS__FAST_NRM_NONE);                                                                          \
+    CROWD_CASE(k, a, VKS__FAST_NRM);                                                                               \
+    CROWD_CASE(k, a, VKS__FAST_NRM_RENORM)
 
 /* The crowd loop (vks__fast_crowd_fn): the influence count, the normal mode and the blend's
  * form as constants, each loop unrolled for them (affine only at 1 and 2 slots: fast_kernel.h). */
@@ -212,32 +219,18 @@ CROWD_TARGET static void CROWD_FN(const vks__fast_vertex *rec, const vks__fast_m
     int k = k_inf < 1 ? 1 : k_inf > 4 ? (more ? 8 : 4) : k_inf;
     if (affine && k <= 2) {
         switch (k * 4 + nmode) {
-            CROWD_CASE(1, VKS__FAST_NRM_NONE, 1);
-            CROWD_CASE(1, VKS__FAST_NRM, 1);
-            CROWD_CASE(1, VKS__FAST_NRM_RENORM, 1);
-            CROWD_CASE(2, VKS__FAST_NRM_NONE, 1);
-            CROWD_CASE(2, VKS__FAST_NRM, 1);
-            CROWD_CASE(2, VKS__FAST_NRM_RENORM, 1);
+            CROWD_CASES(1, 1);
+            CROWD_CASES(2, 1);
         default: break;
         }
         return;
     }
     switch (k * 4 + nmode) {
-        CROWD_CASE(1, VKS__FAST_NRM_NONE, 0);
-        CROWD_CASE(1, VKS__FAST_NRM, 0);
-        CROWD_CASE(1, VKS__FAST_NRM_RENORM, 0);
-        CROWD_CASE(2, VKS__FAST_NRM_NONE, 0);
-        CROWD_CASE(2, VKS__FAST_NRM, 0);
-        CROWD_CASE(2, VKS__FAST_NRM_RENORM, 0);
-        CROWD_CASE(3, VKS__FAST_NRM_NONE, 0);
-        CROWD_CASE(3, VKS__FAST_NRM, 0);
-        CROWD_CASE(3, VKS__FAST_NRM_RENORM, 0);
-        CROWD_CASE(4, VKS__FAST_NRM_NONE, 0);
-        CROWD_CASE(4, VKS__FAST_NRM, 0);
-        CROWD_CASE(4, VKS__FAST_NRM_RENORM, 0);
-        CROWD_CASE(8, VKS__FAST_NRM_NONE, 0);
-        CROWD_CASE(8, VKS__FAST_NRM, 0);
-        CROWD_CASE(8, VKS__FAST_NRM_RENORM, 0);
+        CROWD_CASES(1, 0);
+        CROWD_CASES(2, 0);
+        CROWD_CASES(3, 0);
+        CROWD_CASES(4, 0);
+        CROWD_CASES(8, 0);
     default: break;
     }
 }

@@ -74,7 +74,7 @@ typedef void (*vks__fast_group_fn)(const vks__fast_vertex *rec, const vks__fast_
 
 /* Deforms count consecutive prepared vertices rec[0..count) of crowd_lanes consecutive instances at
  * once (fast_crowd.h): palette is the group's palette of those instances by element
- * (vks__crowd_palette), lane l's outputs at pos + l stride and nrm + l stride (stride floats
+ * (fast.c's crowd_palette), lane l's outputs at pos + l stride and nrm + l stride (stride floats
  * between instances). affine: the run's weights sum to 1 (fast_runs.h), taken at 1 and 2 slots
  * by the kernels whose vertex loops take it (affine_max_k). Otherwise as vks__fast_group_fn;
  * each lane's outputs are bit for bit the kernel's vertex loop's for its instance. */
@@ -97,21 +97,6 @@ typedef struct vks__fast_kernel {
     uint32_t crowd_lanes;    /* instances its crowd loop takes at once (4 or 8; 16 at most) */
     vks__fast_crowd_fn crowd;
 } vks__fast_kernel;
-
-/* The element-wise palette of lanes instances for a group: slot j's element e (the index into
- * vks_affine.m: x axis 0..2, y axis 3..5, z axis 6..8, translation 9..11) of instance l at
- * out[(j * 12 + e) * lanes + l]; skin[l] is instance l's skin matrices, slot j's bone
- * palette[j]. */
-static inline void vks__crowd_palette(const vks_affine *const *skin, uint32_t lanes, const uint16_t *palette,
-                                      uint32_t count, float *out)
-{
-    for (uint32_t j = 0; j < count; j++)
-        for (uint32_t l = 0; l < lanes; l++) {
-            const float *m = skin[l][palette[j]].m;
-            for (uint32_t e = 0; e < 12; e++)
-                out[((size_t)j * 12 + e) * lanes + l] = m[e];
-        }
-}
 
 /* The instances the fast engine's kernel in use would deform at once (its crowd loop) in a run
  * of job on threads threads (<= 0: all cores); 0: one at a time. For the tests: the crowd

@@ -116,14 +116,6 @@ static void deform_instance(const vks_skin *s, const vks_affine_d *K, vks__ref_c
     }
 }
 
-/* VKSKIN_CPU_CROWD=off: the CPU engines deform one instance at a time (comparisons; the floats
- * are the same bits). */
-static int crowd_off(void)
-{
-    const char *env = getenv("VKSKIN_CPU_CROWD");
-    return env && !strcmp(env, "off");
-}
-
 static _Atomic uint32_t forced_lanes; /* vks__cpu_reference_force_lanes: 0 the CPU's choice */
 
 void vks__cpu_reference_force_lanes(uint32_t lanes)
@@ -144,20 +136,21 @@ static vks__ref_lanes_fn lanes_fn(uint32_t lanes)
 uint32_t vks__cpu_reference_lanes(void)
 {
     uint32_t forced = atomic_load(&forced_lanes);
-    if (crowd_off() || forced == 1)
+    if (vks__cpu_crowd_off() || forced == 1)
         return 0;
     if (forced)
         return lanes_fn(forced) ? forced : 0;
     return lanes_fn(8) ? 8 : lanes_fn(4) ? 4 : 0;
 }
 
-void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *world,
+void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *worlds,
                                   vks_affine_d *K, vks__ref_lanes *lc, const vks__ref_infl4 *in4,
                                   const float *const *weights, float *pos, float *nrm, size_t stride)
 {
     size_t bones = s->bone_count ? s->bone_count : 1;
     vks__ref_lanes_fn group = lanes_fn(lanes);
     for (uint32_t l = 0; l < lanes; l++) {
+        vks_affine_d *world = worlds + (size_t)l * s->node_count;
         vks_cpu_world_d(s, locals + (size_t)l * s->node_count, world);
         vks_cpu_skin_matrices_d(s, world, K + l * bones);
     }
@@ -224,17 +217,17 @@ vks_result vks__cpu_reference_run_path(const vks_deform_job *job, const vks_cpu_
         return r;
     const vks_skin *s = job->skin;
     vks_allocator a = vks_allocator_or_default(opt ? &opt->allocator : NULL);
-    vks_affine_d *world = a.alloc(a.user, (s->node_count ? s->node_count : 1) * sizeof *world);
+    size_t bones = s->bone_count ? s->bone_count : 1;
+    simd = simd && vks__ref_group_avx2;
+    /* with enough instances, the crowd loop (reference_lanes.c): a world, K for each lane and
+       their matrices by element after the columns */
+    uint32_t lanes = simd ? vks__cpu_reference_lanes() : 0;
+    lanes = job->instance_count >= lanes ? lanes : 0;
+    vks_affine_d *world = a.alloc(a.user, (lanes ? lanes : 1) * (s->node_count ? s->node_count : 1) * sizeof *world);
     /* K and, for the vector form, K in columns and the compact records in one block: the
        reference's allocations are two whatever the form (the allocator's callers count on it).
        The copy is made where records are read again, from the second instance on. */
-    size_t bones = s->bone_count ? s->bone_count : 1;
-    simd = simd && vks__ref_group_avx2;
     size_t compact = simd && job->instance_count > 1 ? vks__ref_compact_count(s) : 0;
-    /* with four instances or more, K for each lane and their matrices by element after the
-       columns (the crowd loop, reference_lanes.c) */
-    uint32_t lanes = simd ? vks__cpu_reference_lanes() : 0;
-    lanes = job->instance_count >= lanes ? lanes : 0;
     size_t k_count = lanes ? lanes * bones : bones;
     vks_affine_d *K = a.alloc(a.user, k_count * sizeof *K + (simd ? bones * sizeof(vks__ref_cols) : 0) +
                                           (lanes ? bones * sizeof(vks__ref_lanes) : 0) +

@@ -40,13 +40,14 @@ uint32_t vks__cpu_reference_lanes(void);
  * (process-wide, for the runs that start afterwards). */
 void vks__cpu_reference_force_lanes(uint32_t lanes);
 /* `lanes` instances at once (vks__cpu_reference_lanes): their locals at locals (node_count
- * each), world (node_count) and K (lanes x bone_count) and lc (bone_count) the caller's room,
+ * each); worlds (lanes x node_count), K (lanes x bone_count) and lc (bone_count) the caller's room,
  * in4 the compact records or NULL, weights[l] lane l's morph weights (NULL, or a NULL entry:
  * the defaults); lane l's outputs at pos + l stride and nrm + l stride (nrm may be NULL). A
- * group some lane's weights move takes the morph loop, lane by lane. K keeps each lane's skin
- * matrices (K + l bone_count) for the caller. The same floats as one
+ * group some lane's weights move takes the morph loop, lane by lane. worlds and K keep each
+ * lane's world transforms (worlds + l node_count) and skin matrices (K + l bone_count) for the
+ * caller. The same floats as one
  * vks__cpu_reference_instance per lane. */
-void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *world,
+void vks__cpu_reference_lanes_run(const vks_skin *s, uint32_t lanes, const vks_affine *locals, vks_affine_d *worlds,
                                   vks_affine_d *K, vks__ref_lanes *lc, const vks__ref_infl4 *in4,
                                   const float *const *weights, float *pos, float *nrm, size_t stride);
 
