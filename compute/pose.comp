@@ -52,7 +52,9 @@ layout(std430, binding = 9) readonly buffer Binds { vec4 binds4[]; };       // b
 // sorted by depth (src/gpu/vulkan/models.c). Read by the nodes variant only.
 layout(std430, binding = 11) readonly buffer Levels { uint levels[]; };
 
-layout(push_constant) uniform Push { uint instance_count, use_params; float time; uint pad; } pc; // use_params == USE_PARAMS
+// Instances [instance_first, instance_end) of the table: all of them, or one slice of a crowd frame
+// (src/gpu/vulkan/passes.c staggers the slices' pose and deform passes). use_params == USE_PARAMS.
+layout(push_constant) uniform Push { uint instance_end, use_params; float time; uint instance_first; } pc;
 
 struct Aff { vec3 c[4]; };
 
@@ -271,7 +273,8 @@ void main()
         lane = gl_SubgroupInvocationID;
         stride = gl_SubgroupSize;
     }
-    if (i >= pc.instance_count)
+    i += pc.instance_first;
+    if (i >= pc.instance_end)
         return; // the whole subgroup in the nodes variant: its barriers stay uniform
     Inst inst = insts[i];
     Model mo = models[inst.model];

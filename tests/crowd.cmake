@@ -21,7 +21,9 @@ set_tests_properties(test_gpu_crowd_first_use PROPERTIES TIMEOUT 300 FAIL_REGULA
 # The same checks with the pose pass's nodes variant (a subgroup per instance, worlds by depth
 # level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).
-foreach(shape "pose=nodes" "pose=nodes,pose_wg=256")
+# And with the frames staggered (the launch shape's slices, gpu/tuning.h): each slice's pose
+# pass beside the previous slice's deform, on lavapipe with slices of a few instances.
+foreach(shape "pose=nodes" "pose=nodes,pose_wg=256" "slices=3,slice_min=2" "pose=nodes,slices=8,slice_min=1")
   string(REGEX REPLACE "[^a-z0-9]+" "_" suffix "${shape}")
   foreach(t test_gpu_crowd test_gpu_clip test_gpu_layers)
     add_test(NAME ${t}_${suffix} COMMAND ${t})

@@ -101,7 +101,10 @@ typedef struct vks_crowd_stats {
     double wall_ms;  /* host time of the call: record, submit, wait */
     double gpu_ms;   /* timestamps around the recorded frames (0 without timestamps) */
     double pose_gpu_ms; /* the last frame's pose pass alone, where the crowd is one part (its
-                           tables fit one binding) and the device has timestamps; else 0 */
+                           tables fit one binding), its frames are not staggered (a large crowd
+                           on a GPU records the pose of one slice of its instances beside the
+                           deform of the one before: docs/performance.md, "Crowds") and the
+                           device has timestamps; else 0 */
 } vks_crowd_stats;
 
 /* Convenience for programs without a command buffer of their own (the CLI): records `count`

@@ -49,6 +49,9 @@ static void clips_json(cJSON *o, const vks_bench_crowd_result *k)
         cJSON_AddNumberToObject(e, "pose_pass_gpu_us_per_instance", k->instances ? pose * 1e3 / k->instances : 0);
     }
     cJSON_AddNumberToObject(ly, "plain_clip_pose_pass_gpu_ms_per_frame", k->gpu_sampled_pose_gpu_ms);
+    /* false where the frames were staggered (the launch shape's slices): the pose pass ran
+       beside the deform, not alone, and its figures above are 0 (slices=1 times it) */
+    cJSON_AddBoolToObject(ly, "pose_pass_timed_alone", k->gpu_sampled_pose_gpu_ms > 0);
     double p1 = k->layers_pose_gpu_ms[0], p4 = k->layers_pose_gpu_ms[2];
     cJSON_AddNumberToObject(ly, "pose_pass_4_over_1", p1 > 0 ? p4 / p1 : 0);
 }

@@ -46,6 +46,9 @@ static void print_clips(FILE *f, const vks_bench_crowd_result *k)
     }
     double p1 = k->layers_pose_gpu_ms[0], p4 = k->layers_pose_gpu_ms[2];
     fprintf(f, "  pose pass, 4 layers / 1   x%.2f\n", p1 > 0 ? p4 / p1 : 0);
+    if (k->gpu_sampled_gpu_ms > 0 && k->gpu_sampled_pose_gpu_ms == 0)
+        fprintf(f, "  (the pose pass ran beside the deform, its frames staggered by the launch shape's slices: "
+                   "not timed alone; --launch-shape slices=1 times it)\n");
 }
 
 static vks_result write_text(const vks_bench_crowd_result *r, FILE *f, vks_error *err)

@@ -108,7 +108,8 @@ VKS__AT(vks__gpu_layered_param, motion_node, 92);
 VKS__AT(vks__gpu_layered_param, layer, 96);
 
 /* Push constants of the two passes. */
-typedef struct vks__pose_push { uint32_t instance_count, use_params; float time; uint32_t pad; } vks__pose_push;
+/* instances [instance_first, instance_end) of the pass's table (compute/pose.comp) */
+typedef struct vks__pose_push { uint32_t instance_end, use_params; float time; uint32_t instance_first; } vks__pose_push;
 VKS__TWIN(vks__pose_push, 16);
 VKS__AT(vks__pose_push, time, 8);
 /* morph: 1 when the chunk's instances carry morph weights (the batch's get_weights) */

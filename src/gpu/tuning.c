@@ -48,6 +48,7 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
 {
     vks__launch_shape s = {0};
     s.source = "table";
+    s.slices = 1, s.slice_min = VKS__SLICE_MIN_DEFAULT;
     s.pose_wg = fit_wg(f, 64);
     s.skin_texels = texels_span(f);
     /* A one-shot deform's chunks: at most this many output bytes a chunk, so a large run has
@@ -116,6 +117,14 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.pose_wg = fit_wg(f, sg * 2 > 64 ? sg * 2 : 64);
         if (s.pose_wg < sg) /* a device whose workgroup cannot hold a subgroup: serial */
             s.pose_nodes = 0, s.pose_wg = fit_wg(f, 64);
+        /* Crowd frames staggered over up to 4 slices: the pose pass of a million instances
+         * took 6-8 ms on an H100 and the deform 14 ms, one after the other (BENCHMARKS.md,
+         * issue 41's arithmetic); staggered, 3/4 of the pose runs beside the deform. Not yet a
+         * measurement (the GPU bundle times it on and off, slices=1): a schedule whose cost is
+         * bounded, 3 more barriers a frame, each the drain of a slice that fills the device
+         * twice over (slice_min), against a gain of a slice's pose pass at each. CPU devices
+         * run one dispatch after another: nothing to overlap, so 1 there. */
+        s.slices = 4;
     }
     return s;
 }
@@ -140,13 +149,32 @@ static int is_word(const char *v, size_t len, const char *w)
 }
 
 /* A key's place in launch_keys, or -1 for a key the spec does not know. */
-static const char *const launch_keys[] = {"wg", "pose_wg", "pose", "run", "palette", "texels", "zeros"};
+static const char *const launch_keys[] = {"wg", "pose_wg", "pose", "run", "palette", "texels", "zeros",
+                                          "slices", "slice_min"};
 static int key_index(const char *k, size_t len)
 {
     for (int i = 0; i < (int)(sizeof launch_keys / sizeof *launch_keys); i++)
         if (is_word(k, len, launch_keys[i]))
             return i;
     return -1;
+}
+
+/* slices=N or slice_min=N (p, len bytes; the key is its first klen) into s; 0 with why. */
+static int apply_slices_key(const char *p, int len, size_t klen, vks__launch_shape *s, char *why, size_t n)
+{
+    uint32_t x = 0;
+    int ok = parse_u32(p + klen + 1, (size_t)len - klen - 1, &x) && x >= 1;
+    if (klen == 6 && ok && x <= VKS__MAX_SLICES) {
+        s->slices = x;
+        return 1;
+    }
+    if (klen == 9 && ok) {
+        s->slice_min = x;
+        return 1;
+    }
+    snprintf(why, n, "launch shape: '%.*s': %.*s must be from 1 to %u", len, p, (int)klen, p,
+             klen == 6 ? (unsigned)VKS__MAX_SLICES : 999999999u);
+    return 0;
 }
 
 /* One key=value of a launch shape (p, len bytes; the key is its first klen) into s, the
@@ -212,9 +240,11 @@ static int apply_key(const char *p, int len, size_t klen, const vks__device_fact
             snprintf(why, n, "launch shape: '%.*s': zeros must be skip or blend", len, p);
             return 0;
         }
+    } else if (is_word(p, klen, "slices") || is_word(p, klen, "slice_min")) {
+        return apply_slices_key(p, len, klen, s, why, n);
     } else {
-        snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels, zeros)",
-                 len, p);
+        snprintf(why, n, "launch shape: unknown key in '%.*s' (wg, pose_wg, pose, run, palette, texels, zeros, "
+                         "slices, slice_min)", len, p);
         return 0;
     }
     return 1;
@@ -315,7 +345,21 @@ void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n)
         snprintf(pal, sizeof pal, "%u", s->palette_cap);
     else
         snprintf(pal, sizeof pal, "off");
-    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s,pose=%s%s", s->deform_wg, s->pose_wg,
+    char slices[48] = "";
+    if (s->slices > 1 && s->slice_min && s->slice_min != VKS__SLICE_MIN_DEFAULT)
+        snprintf(slices, sizeof slices, ",slices=%u,slice_min=%u", s->slices, s->slice_min);
+    else if (s->slices > 1)
+        snprintf(slices, sizeof slices, ",slices=%u", s->slices);
+    snprintf(out, n, "wg=%u,pose_wg=%u,run=%u,palette=%s,texels=%s,pose=%s%s%s", s->deform_wg, s->pose_wg,
              s->instance_run, pal, s->skin_texels ? "on" : "off", s->pose_nodes ? "nodes" : "serial",
-             s->skip_zeros ? ",zeros=skip" : "");
+             s->skip_zeros ? ",zeros=skip" : "", slices);
+}
+
+uint32_t vks__crowd_slices(const vks__launch_shape *s, uint32_t instances)
+{
+    uint32_t most = s->slices ? s->slices : 1, least = s->slice_min ? s->slice_min : VKS__SLICE_MIN_DEFAULT;
+    uint32_t fit = instances / least;
+    if (most > VKS__MAX_SLICES)
+        most = VKS__MAX_SLICES;
+    return fit < 1 ? 1 : fit < most ? fit : most;
 }

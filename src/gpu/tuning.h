@@ -43,7 +43,24 @@ typedef struct vks__launch_shape {
     uint32_t known;        /* 1: a row of the table that names this kind of device (rests on a
                             * measurement of it); 0: the fallback for devices the table does not
                             * know, which calibration at first use replaces (tuning_start.h) */
+    uint32_t slices;       /* a crowd frame's pose and deform passes staggered over up to this many
+                            * slices of a part's instances: the pose of slice s + 1 is recorded
+                            * beside the deform of slice s, with no barrier between them, so the
+                            * latency-bound skeleton walk runs under the bandwidth-bound deform
+                            * (crowd_frame.c). 1: the pose pass, a barrier, the deform pass */
+    uint32_t slice_min;    /* the fewest instances a slice holds (vks__crowd_slices) */
 } vks__launch_shape;
+
+/* The most slices a shape may ask, and the fewest instances a slice holds by default: a
+ * slice's pose dispatch must fill a GPU on its own, or the deform beside it gains nothing and
+ * the extra barrier costs. An H100 keeps 132 SMs x 64 warps = 8,448 subgroups resident and the
+ * pose pass by nodes gives each instance a subgroup: 16,384 instances are two waves of it. */
+enum { VKS__MAX_SLICES = 8, VKS__SLICE_MIN_DEFAULT = 16384 };
+
+/* The slices a crowd part of `instances` instances is recorded in under shape s: as many as
+ * s->slices allows with at least s->slice_min instances each (VKS__SLICE_MIN_DEFAULT where 0),
+ * and at least 1. Pure: tests/unit/test_tuning.c. */
+uint32_t vks__crowd_slices(const vks__launch_shape *s, uint32_t instances);
 
 /* The shape the table of known devices gives: the start before any measurement. */
 vks__launch_shape vks__tuning_pick(const vks__device_facts *f);
@@ -58,7 +75,8 @@ uint32_t vks__tuning_palette_slots(const vks__device_facts *f, uint32_t deform_w
  *   pose=serial|nodes (the pose pass's variant; compute/pose.comp),
  *   run=N (instances a work item loops over, 1..256), palette=on|off|N (N: slots),
  *   texels=on|off, zeros=skip|blend (influences of weight 0: their matrices not loaded, or
- *   blended with weight 0 like the others)
+ *   blended with weight 0 like the others), slices=N (a crowd frame's pose/deform stagger,
+ *   1..VKS__MAX_SLICES; 1: none), slice_min=N (the fewest instances of a slice, >= 1)
  * e.g. "wg=256,run=8,palette=off". Unknown keys, bad numbers and values the device cannot
  * run are refused: returns 0 and writes why into why[n]. An empty string changes nothing. */
 int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__launch_shape *shape, char *why,
@@ -73,7 +91,9 @@ int vks__launch_shape_apply(const char *spec, const vks__device_facts *f, vks__l
 uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out);
 
 /* One line describing the shape ("wg=256,pose_wg=32,run=8,palette=off,texels=on,pose=nodes",
- * then ",zeros=skip" where the shape skips, so every older shape keeps its text), into out[n]. */
+ * then ",zeros=skip" where the shape skips and ",slices=N" where crowd frames are sliced (with
+ * ",slice_min=M" where that is not the default), so every older shape keeps its text), into
+ * out[n]. */
 void vks__launch_shape_format(const vks__launch_shape *s, char *out, size_t n);
 
 #endif

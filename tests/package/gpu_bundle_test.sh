@@ -133,6 +133,11 @@ assert r[3]['vertices'] < 1000 < r[0]['vertices'], [x['vertices'] for x in r]" \
     "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
 fi
 grep -q 'pose pass, 4 layers / 1' "$out/bench/crowd.log" || no "bench --crowd did not run: $(tail -3 "$out/bench/crowd.log")"
+# and again with the frame's passes in turn (slices=1), to set the stagger's gain beside it
+grep -q 'launch shape: .*(forced' "$out/bench/crowd_in_turn.log" ||
+  no "bench --crowd with the passes in turn did not run forced: $(head -4 "$out/bench/crowd_in_turn.log")"
+[ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd_in_turn"])' "$out/junit.xml")" = 1 ] ||
+  no "junit.xml: no bench_crowd_in_turn case"
 # step 6: the CPU engine with its crowd loops and without, --quick's 2000x64
 for m in crowd off; do
   grep -q '"cpu_fast"' "$out/bench/cpu_2000x64_$m.json" 2> /dev/null || no "bench/cpu_2000x64_$m.json has no cpu_fast figure"

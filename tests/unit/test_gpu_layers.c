@@ -5,7 +5,8 @@
  * motion with and without yaw, mixed with plain clip and procedural instances in the same crowd; times from
  * negative to past the clips' ends. Also: a crowd made without layers refuses a layered
  * instance, bad layers are refused, and weight 0 / 1 of a two-layer blend matches the clip
- * alone. Exits 77 where there is no Vulkan device. */
+ * alone; the same crowd with its frames staggered over three slices (the launch shape's
+ * slices) gives the very same bits as in turn. Exits 77 where there is no Vulkan device. */
 #include "crowd_check.h"
 #include "gpu_check.h"
 #include "testutil.h"
@@ -201,6 +202,75 @@ static int count_referenced(const vks_instance *in, const vks_skin *const *skins
     return referenced;
 }
 
+/* The library's count of a crowd's stagger (gpu/vulkan/vk_shared.h). */
+uint32_t vks__crowd_slice_count(const vks_crowd *c);
+
+/* A context under the test's launch shape (VKS_TEST_LAUNCH_SHAPE, tests/crowd.cmake) with the
+ * stagger set to `slices` (slice_min 2: a 40-instance crowd is cut on lavapipe too). */
+static vks_gpu *staggered_context(const char *slices, char *spec, size_t n)
+{
+    const char *base = getenv("VKS_TEST_LAUNCH_SHAPE");
+    int has = base && strstr(base, "slice") != NULL; /* a variant that staggers already: its own */
+    snprintf(spec, n, "%s%s%s", base && !has ? base : "", base && !has ? "," : "", slices);
+    return gpu_check_context_opt(&(vks_gpu_options){.launch_shape = spec});
+}
+
+/* The same crowd (clips of every space, layers, root motion, procedural instances; two models
+ * in runs that cross the slices' bounds) recorded with the pose and deform passes staggered
+ * over three slices and in turn: the very same bits, positions, normals and root motion,
+ * frame after frame (the stagger changes which dispatch computes an instance, never how). */
+static void staggered_same_bits(const vks_skin *const *skins, const vks_clip *const *cp, const vks_instance *in)
+{
+    static const char *const ways[2] = {"slices=1", "slices=3,slice_min=2"};
+    char spec[2][256];
+    vks_gpu *gpu[2];
+    vks_gpu_models *ms[2] = {0};
+    vks_gpu_clips *gc[2] = {0};
+    vks_crowd *crowd[2] = {0};
+    vks_error err = {0};
+    for (int w = 0; w < 2; w++) {
+        gpu[w] = staggered_context(ways[w], spec[w], sizeof spec[w]);
+        CHECK(vks_gpu_upload(gpu[w], skins, 2, &ms[w], &err) == VKS_OK);
+        CHECK(vks_gpu_upload_clips(gpu[w], ms[w], skins, cp, CLIPS, &gc[w], &err) == VKS_OK);
+        vks_crowd_desc d = {.models = ms[w], .instances = in, .instance_count = N, .clips = gc[w]};
+        CHECK(vks_crowd_create(gpu[w], &d, &crowd[w], &err) == VKS_OK);
+    }
+    if (!crowd[0] || !crowd[1])
+        return;
+    fprintf(stderr, "the stagger: '%s' in %u slice(s) against '%s' in %u\n", spec[1],
+            vks__crowd_slice_count(crowd[1]), spec[0], vks__crowd_slice_count(crowd[0]));
+    CHECK_EQ_INT(vks__crowd_slice_count(crowd[0]), 1);
+    CHECK_EQ_INT(vks__crowd_slice_count(crowd[1]), 3);
+    size_t floats = 0;
+    for (uint32_t i = 0; i < N; i++)
+        floats += (size_t)skins[in[i].model]->vertex_count * 3;
+    float *pos[2], *nrm[2], motion[2][N * 4];
+    for (int w = 0; w < 2; w++)
+        pos[w] = malloc(floats * sizeof(float)), nrm[w] = malloc(floats * sizeof(float));
+    const float times[3] = {0.37f, 1.9f, 41.0f};
+    for (int k = 0; k < 3 && pos[0] && pos[1] && nrm[0] && nrm[1]; k++) {
+        for (int w = 0; w < 2; w++) {
+            if (k < 2)
+                CHECK(vks_crowd_run_frame(crowd[w], times[k], NULL, &err) == VKS_OK);
+            else /* two frames in one command buffer: the stagger across the frames' barriers */
+                CHECK(vks_crowd_run_frames(crowd[w], times + 1, 2, NULL, &err) == VKS_OK);
+            CHECK(vks_crowd_read(crowd[w], 0, N, pos[w], nrm[w], &err) == VKS_OK);
+            CHECK(vks_crowd_read_root_motion_yaw(crowd[w], 0, N, motion[w], &err) == VKS_OK);
+        }
+        CHECK(memcmp(pos[0], pos[1], floats * sizeof(float)) == 0);
+        CHECK(memcmp(nrm[0], nrm[1], floats * sizeof(float)) == 0);
+        CHECK(memcmp(motion[0], motion[1], sizeof motion[0]) == 0);
+    }
+    for (int w = 0; w < 2; w++) {
+        free(pos[w]), free(nrm[w]);
+        vks_crowd_destroy(crowd[w]);
+        vks_gpu_clips_free(gc[w]);
+        vks_gpu_models_free(ms[w]);
+        CHECK_EQ_INT(vks_gpu_validation_messages(gpu[w]), 0);
+        vks_gpu_destroy(gpu[w]);
+    }
+}
+
 int main(void)
 {
     vks_gpu *gpu = gpu_check_context_opt(&(vks_gpu_options){0});
@@ -344,6 +414,7 @@ int main(void)
     vks_gpu_clips_free(gc);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
+    staggered_same_bits(skins, cp, in);
     vks_skin_free(a), vks_skin_free(b);
     return vks_test_finish("test_gpu_layers");
 }

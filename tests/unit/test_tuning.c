@@ -197,6 +197,48 @@ static int planted_in_scripts(const char *folder)
 }
 
 /* SwiftShader's row, and the built-in candidates each device keeps. */
+/* The stagger of crowd frames (tuning.h: slices, slice_min; vks__crowd_slices): GPUs up to 4
+ * slices of at least VKS__SLICE_MIN_DEFAULT instances, CPU devices none (their dispatches run
+ * one after another: nothing to overlap); overrides print and read back. */
+static void crowd_slices(void)
+{
+    vks__launch_shape h = vks__tuning_pick(&h100), l = vks__tuning_pick(&lavapipe);
+    CHECK_EQ_INT(h.slices, 4);
+    CHECK_EQ_INT(vks__tuning_pick(&radv).slices, 4);
+    CHECK_EQ_INT(vks__tuning_pick(&anv).slices, 4);
+    CHECK_EQ_INT(l.slices, 1);
+    CHECK_EQ_INT(vks__tuning_pick(&swiftshader).slices, 1);
+    CHECK_EQ_INT(h.slice_min, VKS__SLICE_MIN_DEFAULT);
+    /* the issue's crowds on an H100: a million and 100,000 instances staggered 4 ways; 32,768
+     * (two slices' worth) in 2; below two slices' worth, none */
+    CHECK_EQ_INT(vks__crowd_slices(&h, 1000000), 4);
+    CHECK_EQ_INT(vks__crowd_slices(&h, 100000), 4);
+    CHECK_EQ_INT(vks__crowd_slices(&h, 2 * VKS__SLICE_MIN_DEFAULT), 2);
+    CHECK_EQ_INT(vks__crowd_slices(&h, 2 * VKS__SLICE_MIN_DEFAULT - 1), 1);
+    CHECK_EQ_INT(vks__crowd_slices(&h, 1), 1);
+    CHECK_EQ_INT(vks__crowd_slices(&h, 0), 1);
+    CHECK_EQ_INT(vks__crowd_slices(&l, 1000000), 1);
+    vks__launch_shape s;
+    char text[96];
+    /* forced on a CPU device with small slices (how CI runs the stagger on lavapipe) */
+    CHECK(applies(&lavapipe, "slices=3,slice_min=2", &s) && s.slices == 3 && s.slice_min == 2);
+    CHECK_EQ_INT(vks__crowd_slices(&s, 7), 3);
+    CHECK_EQ_INT(vks__crowd_slices(&s, 5), 2);
+    CHECK_EQ_INT(vks__crowd_slices(&s, 3), 1);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strstr(text, ",slices=3,slice_min=2") != NULL);
+    vks__launch_shape back;
+    CHECK(applies(&lavapipe, text, &back) && back.slices == 3 && back.slice_min == 2);
+    /* off on a GPU: no key printed, as every shape before the stagger */
+    CHECK(applies(&h100, "slices=1", &s) && vks__crowd_slices(&s, 1000000) == 1);
+    vks__launch_shape_format(&s, text, sizeof text);
+    CHECK(strstr(text, "slice") == NULL);
+    CHECK(applies(&h100, "slices=8", &s) && vks__crowd_slices(&s, 1000000) == 8);
+    /* a shape asking more than the most is clamped, not trusted */
+    s.slices = 100;
+    CHECK_EQ_INT(vks__crowd_slices(&s, 1000000), VKS__MAX_SLICES);
+}
+
 static void swiftshader_row_and_candidates(void)
 {
     /* SwiftShader has its own row, known: no calibration at first use compiles the candidates */
@@ -253,6 +295,7 @@ int main(void)
 
     CHECK(strstr(vks__tuning_pick(&lavapipe).reason, "CPU") != NULL);
     swiftshader_row_and_candidates();
+    crowd_slices();
 
     /* Shared-palette room: 24 B of output staging an invocation, 48 B a slot, at most 512. */
     CHECK_EQ_INT(vks__tuning_palette_slots(&h100, 64), 512);
@@ -273,7 +316,7 @@ int main(void)
     CHECK(strcmp(s.source, "forced") == 0);
     vks__launch_shape_format(&s, text, sizeof text);
     /* what the override does not name stays the row's: NVIDIA's skips empty slots */
-    CHECK(strcmp(text, "wg=64,pose_wg=64,run=8,palette=512,texels=off,pose=nodes,zeros=skip") == 0);
+    CHECK(strcmp(text, "wg=64,pose_wg=64,run=8,palette=512,texels=off,pose=nodes,zeros=skip,slices=4") == 0);
     CHECK(applies(&lavapipe, "wg=1024,palette=on,run=3,texels=off,pose_wg=32", &s));
     CHECK_EQ_INT(s.palette_cap, 170);
     CHECK_EQ_INT(s.instance_run, 3);
@@ -304,7 +347,7 @@ int main(void)
     CHECK(vks__tuning_pick(&radv).skip_zeros == 0);
     CHECK(applies(&h100, "wg=256,run=8,palette=off,zeros=skip", &s) && s.skip_zeros == 1);
     vks__launch_shape_format(&s, text, sizeof text);
-    CHECK(strcmp(text, "wg=256,pose_wg=64,run=8,palette=off,texels=off,pose=nodes,zeros=skip") == 0);
+    CHECK(strcmp(text, "wg=256,pose_wg=64,run=8,palette=off,texels=off,pose=nodes,zeros=skip,slices=4") == 0);
     CHECK(applies(&h100, text, &back) && back.skip_zeros == 1 && back.deform_wg == 256);
     CHECK(applies(&h100, "zeros=blend", &s) && s.skip_zeros == 0);
     vks__launch_shape_format(&s, text, sizeof text);
@@ -319,7 +362,9 @@ int main(void)
                          "zeros=skip,",
                          /* a key given twice: the second silently won (issue 37) */
                          "zeros=skip,zeros=blend", "wg=64,wg=128", "run=8,palette=off,run=8",
-                         "pose_wg=64,wg=64,pose_wg=32"};
+                         "pose_wg=64,wg=64,pose_wg=32",
+                         /* the crowd frame's stagger: 1..8 slices of at least one instance */
+                         "slices=0", "slices=9", "slices=", "slice_min=0", "slice_min=x", "slices=2,slices=4"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         vks__launch_shape keep = vks__tuning_pick(&h100), t = keep;
         char why[256] = "";

@@ -8,7 +8,8 @@
 #      it: its skip exit code, pass and fail expressions and timeout), N at a time
 #   3. vkskin validate of every bundled character (src/datasets) with the validation layer
 #   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
-#      vkskin bench --crowd once (the pose pass of a large crowd)
+#      vkskin bench --crowd at each crowd size, as the table gives it and with the frame's
+#      pose and deform passes in turn (slices=1: the stagger's gain)
 #   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json)
 #   6. vkskin bench --json --no-gpu with the fast CPU engine's crowd loops and without them
 #      (VKSKIN_CPU_CROWD=off) on every core of the host: a unit writes 2 output streams per
@@ -31,7 +32,8 @@
 #   VKSKIN_BUNDLE_CROWD       bench --crowd's instances of a 1000-vertex, 32-bone character, one
 #                             run each (default "100000 1000000": the million-instance crowd
 #                             playing clips is issue 41's headline; --quick 64; 0: no crowd
-#                             run); the first writes bench/crowd.log, the others crowd_N.log
+#                             run); the first writes bench/crowd.log, the others crowd_N.log,
+#                             and with the passes in turn crowd_in_turn.log, crowd_N_in_turn.log
 #   VKSKIN_BUNDLE_TUNE        vkskin tune's options (default "--instances 1000"; --quick
 #                             "--vertices 500 --instances 8 --repeats 1")
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
@@ -230,15 +232,21 @@ main() {
   done
   if [ "$crowd_instances" != 0 ]; then # the pose pass of a crowd: issue 24's 100,000 instances of 32 bones
     for n in $crowd_instances; do
-      t0=$(now)
-      "$vk" bench --crowd --instances "$n" --vertices 1000 --bones 32 --frames 10 \
-        > "$out/bench/$(crowd_name "$n").log" 2>&1
-      rc=$?
-      secs=$(since "$t0")
-      if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
-      printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --crowd --instances $n: exit $rc" \
-        > "$out/bench/$(crowd_name "$n").result"
-      printf '%-8s bench --crowd, %s instances (%s s)\n' "$status" "$n" "$secs"
+      # as the table gives it (a GPU staggers the frames' pose and deform passes), then with
+      # the passes in turn (slices=1): the stagger's gain on this device (docs/performance.md)
+      for way in "" _in_turn; do
+        shape_env=()
+        [ -n "$way" ] && shape_env=(VKSKIN_LAUNCH_SHAPE="${VKSKIN_LAUNCH_SHAPE:+$VKSKIN_LAUNCH_SHAPE,}slices=1")
+        t0=$(now)
+        env "${shape_env[@]}" "$vk" bench --crowd --instances "$n" --vertices 1000 --bones 32 \
+          --frames 10 > "$out/bench/$(crowd_name "$n")$way.log" 2>&1
+        rc=$?
+        secs=$(since "$t0")
+        if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
+        printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --crowd --instances $n${way:+ (slices=1)}: exit $rc" \
+          > "$out/bench/$(crowd_name "$n")$way.result"
+        printf '%-8s bench --crowd, %s instances%s (%s s)\n' "$status" "$n" "${way:+, passes in turn}" "$secs"
+      done
     done
   fi
   # Every candidate shape on this device, the table's beside the others (nothing stored, so
@@ -287,7 +295,9 @@ main() {
     case $(cut -f1 "$out/tests/$name.result") in failure) f=$((f + 1)) ;; skipped) s=$((s + 1)) ;; esac
   done < "$here/gpu-tests/list"
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
-  if [ "$crowd_instances" != 0 ]; then for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result"); done; fi
+  if [ "$crowd_instances" != 0 ]; then
+    for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result" "$out/bench/$(crowd_name "$n")_in_turn.result"); done
+  fi
   steps+=("$out/bench/tune.result")
   for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
   [ $f -eq 0 ] || failed=1
@@ -320,7 +330,9 @@ write_junit() {
   done < "$here/gpu-tests/list"
   local steps=("$out/devices.result" "$out/validate.result")
   for n in $bench_sizes; do steps+=("$out/bench/instances_$n.result"); done
-  if [ "$crowd_instances" != 0 ]; then for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result"); done; fi
+  if [ "$crowd_instances" != 0 ]; then
+    for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result" "$out/bench/$(crowd_name "$n")_in_turn.result"); done
+  fi
   steps+=("$out/bench/tune.result")
   for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
   local sbody stests=0 sfail=0 ssecs=0 r m
@@ -335,8 +347,11 @@ write_junit() {
     done
     if [ "$crowd_instances" != 0 ]; then
       for n in $crowd_instances; do
-        read_result "$out/bench/$(crowd_name "$n").result"
-        case_xml gpu_bundle.vkskin "bench_$(crowd_name "$n")" "$r_status" "$r_secs" "$r_msg" "$out/bench/$(crowd_name "$n").log"
+        for way in "" _in_turn; do
+          read_result "$out/bench/$(crowd_name "$n")$way.result"
+          case_xml gpu_bundle.vkskin "bench_$(crowd_name "$n")$way" "$r_status" "$r_secs" "$r_msg" \
+            "$out/bench/$(crowd_name "$n")$way.log"
+        done
       done
     fi
     read_result "$out/bench/tune.result"

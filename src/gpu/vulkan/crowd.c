@@ -169,8 +169,30 @@ static void write_param(const vks_crowd *c, vks__passes *ps, uint32_t j, const v
     vks__buf_write(c->gpu, &ps->params, (VkDeviceSize)j * sizeof lp, &lp, sizeof lp);
 }
 
+/* The stagger of a part of n instances in `slices` slices of about equal size (passes.c
+ * records them; gpu_internal.h). */
+static void slice_bounds(vks__passes *ps, uint32_t slices, uint32_t n)
+{
+    ps->slices = slices;
+    for (uint32_t s = 0; s <= slices; s++)
+        ps->slice_first[s] = (uint32_t)((uint64_t)n * s / slices);
+}
+
+/* Work items a part of n instances gains from its runs cut at its slices' bounds: at most one
+ * instance's blocks of the set's largest model at each bound. */
+static uint64_t slice_works(const vks_gpu *gpu, const vks_gpu_models *ms, uint32_t n)
+{
+    uint32_t slices = vks__crowd_slices(&gpu->shape, n);
+    uint64_t most = 0;
+    for (uint32_t m = 0; slices > 1 && m < ms->count; m++) {
+        uint64_t b = vks__blocks_of(vks__plan_of(ms), m, gpu->deform_wg);
+        most = b > most ? b : most;
+    }
+    return (uint64_t)(slices - 1) * most;
+}
+
 /* Fills part p (instances [first, first + n)): instance table, pose parameters, locals (the
- * bind pose), work list. */
+ * bind pose), work list, cut at its slices' bounds (vks__crowd_slices). */
 static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n, const vks__caps *cap,
                             vks_error *err)
 {
@@ -185,9 +207,12 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
                 free(wl[j]);
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory for work lists");
         }
-    uint32_t mat = 0, vert = 0, run_first = 0;
+    uint32_t mat = 0, vert = 0, run_first = 0, slice = 0;
+    slice_bounds(ps, vks__crowd_slices(&gpu->shape, n), n);
     for (uint32_t j = 0; j < n; j++) {
         uint32_t i = first + j;
+        if (ps->slices > 1 && j == ps->slice_first[slice]) /* slice `slice` starts: its work items next */
+            memcpy(ps->slice_work[slice++], wn, sizeof wn);
         const vks__gpu_model *m = &ms->models[c->inst[i].model];
         c->part_of[i] = p, c->slot_of[i] = j;
         /* the morph weight slots first, as a batch lays them (models_morph.c): the pose pass
@@ -198,12 +223,15 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         write_param(c, ps, j, &c->inst[i]);
         memcpy((vks_affine *)ps->locals.mapped + at, ms->bind_locals + m->node_base, m->node_count * sizeof(vks_affine));
         mat += (uint32_t)vks__mats_of(m), vert += m->vertex_count;
-        if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model) { /* a run of one model ends */
+        int slice_ends = ps->slices > 1 && j + 1 == ps->slice_first[slice];
+        if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model || slice_ends) { /* a run of one model ends */
             vks__works_append(vks__plan_of(ms), gpu->deform_wg, gpu->instance_tile, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
             run_first = j + 1;
         }
     }
     ps->instance_count = n;
+    if (ps->slices > 1)
+        memcpy(ps->slice_work[ps->slices], wn, sizeof wn);
     vks__works_commit(gpu, ps, wl, wn);
     vks__buf_flush(gpu, &ps->insts), vks__buf_flush(gpu, &ps->params), vks__buf_flush(gpu, &ps->locals);
     for (int k = 0; k < VKS__DEFORM_VARIANTS; k++)
@@ -274,13 +302,14 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     pd.normals = c->normals;
     pd.clip_words = c->clips ? &c->clips->words : NULL;
     for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
+        uint32_t end = p + 1 < c->part_count ? starts[p + 1] : c->count;
         pd.cap = caps[p];
+        pd.cap.works += slice_works(gpu, c->ms, end - starts[p]);
         res = vks__passes_create(gpu, c->ms, &pd, c->dpool, &c->parts[p], err);
         /* clips that drive morph weights: the deform pass applies what the pose pass samples */
         c->parts[p].morph = c->clips && c->clips->morph && c->ms->morph_any;
-        uint32_t end = p + 1 < c->part_count ? starts[p + 1] : c->count;
         if (res == VKS_OK)
-            res = fill_part(c, p, starts[p], end - starts[p], &caps[p], err);
+            res = fill_part(c, p, starts[p], end - starts[p], &pd.cap, err);
     }
     free(starts), free(caps);
     return res;
@@ -457,6 +486,14 @@ vks_gpu *vks__crowd_gpu(const vks_crowd *c)
 uint32_t vks__crowd_model_of(const vks_crowd *c, uint32_t i)
 {
     return c->inst[i].model;
+}
+
+uint32_t vks__crowd_slice_count(const vks_crowd *c)
+{
+    uint32_t most = 1;
+    for (uint32_t p = 0; p < c->part_count; p++)
+        most = c->parts[p].slices > most ? c->parts[p].slices : most;
+    return most;
 }
 
 VkPipelineStageFlags vks__crowd_consumer_stages(const vks_crowd *c)

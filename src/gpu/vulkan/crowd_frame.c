@@ -48,7 +48,8 @@ vks_result vks_crowd_run_frames(vks_crowd *c, const float *times, uint32_t count
         gpu->vk.vkCmdResetQueryPool(c->own.cmd, c->qpool, 0, 2);
         gpu->vk.vkCmdWriteTimestamp(c->own.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->qpool, 0);
     }
-    int pose_queries = c->qpool && c->part_count == 1;
+    /* the pose pass alone: one part, not staggered (a sliced pose runs beside the deform) */
+    int pose_queries = c->qpool && c->part_count == 1 && c->parts[0].slices <= 1;
     for (uint32_t k = 0; k < count; k++)
         record_frame(c, c->own.cmd, times[k], pose_queries && k + 1 == count);
     if (c->qpool)

@@ -296,6 +296,12 @@ typedef struct vks__passes {
     VkDescriptorSet reduce_set;          /* a vks__reduce's set: the deform pass folds its outputs
                                             into its result words (validate's variant, set 1);
                                             VK_NULL_HANDLE: the plain deform pass */
+    /* A crowd part's stagger (vks__crowd_slices; 0 or 1: none): slice s holds instances
+       [slice_first[s], slice_first[s + 1]) and, of influence variant k, the work items
+       [work_base[k] + slice_work[s][k], work_base[k] + slice_work[s + 1][k]) */
+    uint32_t slices;
+    uint32_t slice_first[VKS__MAX_SLICES + 1];
+    uint32_t slice_work[VKS__MAX_SLICES + 1][VKS__DEFORM_VARIANTS];
 } vks__passes;
 
 typedef struct vks__passes_desc {
@@ -327,7 +333,11 @@ void vks__works_commit(vks_gpu *gpu, vks__passes *p, vks__gpu_work *const wl[VKS
 /* Records the pose pass, a compute -> compute barrier and the deform pass (one dispatch per
  * influence variant). time is the procedural sources' frame time. With a query pool, resets
  * queries q0..q0+2 and writes timestamps before the pose pass, after it and after the deform
- * pass. Host writes to the tables are made visible by the submission, not here. */
+ * pass. Host writes to the tables are made visible by the submission, not here.
+ * A sliced set (p->slices > 1) is recorded staggered: the pose of slice 0, a barrier, then for
+ * each slice its deform and the next slice's pose with no barrier between them (they touch
+ * other instances' matrices and outputs), and a barrier before the next deform. Its q0 + 1
+ * then follows slice 0's pose alone. */
 void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, VkQueryPool qpool,
                         uint32_t q0);
 

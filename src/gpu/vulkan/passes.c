@@ -155,14 +155,11 @@ static VkPipeline deform_pipeline(const vks_gpu *gpu, const vks__passes *p, int 
     return p->morph ? gpu->deform_morph_pipeline[k] : gpu->deform_pipeline[k];
 }
 
-void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, VkQueryPool qpool,
-                        uint32_t q0)
+/* The pose pass over instances [first, end) of p. */
+static void record_pose(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, uint32_t first,
+                        uint32_t end)
 {
-    if (qpool) {
-        gpu->vk.vkCmdResetQueryPool(cmd, qpool, q0, 3);
-        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qpool, q0);
-    }
-    vks__pose_push pp = {p->instance_count, p->use_params, time, 0};
+    vks__pose_push pp = {end, p->use_params, time, first};
     gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_pipeline[p->use_params]);
     gpu->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, gpu->pose_layout, 0, 1, &p->pose_set, 0, NULL);
     gpu->vk.vkCmdPushConstants(cmd, gpu->pose_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pp, &pp);
@@ -170,12 +167,13 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
     uint32_t per_group = gpu->pose_wg;
     if (gpu->shape.pose_nodes)
         per_group = gpu->pose_wg / gpu->info.subgroup_size;
-    if (p->instance_count)
-        gpu->vk.vkCmdDispatch(cmd, (p->instance_count + per_group - 1) / per_group, 1, 1);
-    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    if (qpool)
-        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 1);
+    if (end > first)
+        gpu->vk.vkCmdDispatch(cmd, (end - first + per_group - 1) / per_group, 1, 1);
+}
+
+/* The deform pass over slice s of p (the whole work list where p is not sliced). */
+static void record_deform(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, uint32_t s)
+{
     /* validate's variant binds the reduction's set as set 1 (compute/reduce_fold.glsl) */
     VkPipelineLayout layout = p->reduce_set && !p->plain ? gpu->deform_reduce_layout : gpu->deform_layout;
     VkDescriptorSet sets[2] = {p->deform_set, p->reduce_set};
@@ -187,17 +185,49 @@ void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p,
     if (max_x > 65535)
         max_x = 65535;
     for (int k = 0; k < VKS__DEFORM_VARIANTS; k++) {
-        uint32_t n = p->work_count[k];
+        uint32_t base = p->work_base[k], n = p->work_count[k];
+        if (p->slices > 1)
+            base += p->slice_work[s][k], n = p->slice_work[s + 1][k] - p->slice_work[s][k];
         if (!n)
             continue;
         uint32_t gx = n < max_x ? n : max_x, gy = (n + gx - 1) / gx;
-        vks__deform_push dp = {p->work_base[k], n, gx, p->normals, p->morph, {0, 0, 0}};
+        vks__deform_push dp = {base, n, gx, p->normals, p->morph, {0, 0, 0}};
         gpu->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, deform_pipeline(gpu, p, k));
         gpu->vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof dp, &dp);
         /* the plain kernel: one workgroup per work item and instance of its run (z; a run has
          * at most instance_tile instances, and no more than the set) */
         uint32_t gz = gpu->instance_tile < p->instance_count ? gpu->instance_tile : p->instance_count;
         gpu->vk.vkCmdDispatch(cmd, gx, gy, p->plain && gz ? gz : 1);
+    }
+}
+
+static void pose_to_deform(vks_gpu *gpu, VkCommandBuffer cmd)
+{
+    vks__barrier(gpu, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+}
+
+void vks__passes_record(vks_gpu *gpu, VkCommandBuffer cmd, const vks__passes *p, float time, VkQueryPool qpool,
+                        uint32_t q0)
+{
+    if (qpool) {
+        gpu->vk.vkCmdResetQueryPool(cmd, qpool, q0, 3);
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qpool, q0);
+    }
+    uint32_t slices = p->slices > 1 ? p->slices : 1;
+    record_pose(gpu, cmd, p, time, 0, slices > 1 ? p->slice_first[1] : p->instance_count);
+    pose_to_deform(gpu, cmd);
+    if (qpool)
+        gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 1);
+    for (uint32_t s = 0; s < slices; s++) {
+        record_deform(gpu, cmd, p, s);
+        if (s + 1 == slices)
+            break;
+        /* the next slice's pose beside this deform: other instances' worlds, skins and morph
+         * weights than this deform reads; the barrier after it also ends this deform, whose
+         * outputs the next one does not touch */
+        record_pose(gpu, cmd, p, time, p->slice_first[s + 1], p->slice_first[s + 2]);
+        pose_to_deform(gpu, cmd);
     }
     if (qpool)
         gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, qpool, q0 + 2);
