@@ -14,10 +14,19 @@ foreach(t test_gpu_crowd test_gpu_adopt test_gpu_clip test_gpu_stream test_gpu_s
   set_tests_properties(${t} PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 endforeach()
 target_link_libraries(test_gpu_adopt PRIVATE Threads::Threads)
+# Crowds of two size classes in one context, the small-model class's shape forced apart
+vks_add_test(NAME test_gpu_crowd_classes SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_crowd_classes.c LABELS gpu)
+target_link_libraries(test_gpu_crowd_classes PRIVATE vks_crowd_check vks_gpu_check)
+set_tests_properties(test_gpu_crowd_classes PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # Calibration at first use for crowds (VKSKIN_TEST_UNKNOWN_DEVICE, a private XDG_CACHE_HOME)
 vks_add_test(NAME test_gpu_crowd_first_use SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_gpu_crowd_first_use.c LABELS gpu)
 target_link_libraries(test_gpu_crowd_first_use PRIVATE vks_crowd_check vks_gpu_check)
 set_tests_properties(test_gpu_crowd_first_use PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "vkskin: validation")
+# the same with a 5,000-vertex character: past the small-model class, its crowds calibrate the context's shape
+add_test(NAME test_gpu_crowd_first_use_large COMMAND test_gpu_crowd_first_use 5000)
+set_tests_properties(test_gpu_crowd_first_use_large PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"
+  FAIL_REGULAR_EXPRESSION "vkskin: validation")
 # The same checks with the pose pass's nodes variant (a subgroup per instance, worlds by depth
 # level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).

@@ -215,7 +215,12 @@ typedef struct vks_gpu_tune_result {
 /* A candidate the device cannot run fails the call (VKS_ERR_INVALID, naming it) before any
  * timing; the context keeps its shape then. Needs timestamps on the context's queue
  * (VKS_ERR_UNSUPPORTED otherwise), and no crowd of the context alive (VKS_ERR_INVALID: a
- * crowd's work lists fit the shape it was made with; tune before making crowds). */
+ * crowd's work lists fit the shape it was made with; tune before making crowds).
+ * A skin of at most 4,096 vertices is measured for the small-model class (docs/performance.md,
+ * "Small models"): the built-in list then adds shapes for small models, instances 0 means
+ * about 4 M vertex-instances of it (64 would time the launch), and the winner becomes the shape
+ * crowds and runs of small models take (stored as the class's entry, launch-shape-small.txt),
+ * the context's own shape left as it was. */
 VKS_API vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
                                 vks_gpu_tune_result *out, vks_error *err);
 

@@ -1,5 +1,6 @@
 /* The bench's clock, medians and the launch shape as its reports give it (bench_internal.h). */
 #include "bench/bench_internal.h"
+#include "gpu/backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,10 @@ double vks__bench_median(double *v, uint32_t n)
 }
 
 /* The shape's strings point into the context: copied, so a result outlives it. */
-void vks__bench_shape_of(const vks_gpu *gpu, vks_bench_shape *out)
+void vks__bench_shape_for(const vks_gpu *gpu, uint32_t vertices, vks_bench_shape *out)
 {
     vks_gpu_shape_info s;
-    vks_gpu_launch_shape(gpu, &s);
+    vks__launch_shape_for_model(gpu, vertices, &s);
     memset(out, 0, sizeof *out);
     snprintf(out->text, sizeof out->text, "%s", s.text);
     snprintf(out->source, sizeof out->source, "%s", s.source ? s.source : "");

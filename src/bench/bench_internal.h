@@ -10,7 +10,9 @@ double vks__bench_now_ms(void);
 /* The median of n values (sorted in place; 0 for none). */
 double vks__bench_median(double *v, uint32_t n);
 /* The shape the context runs with, its strings copied. */
-void vks__bench_shape_of(const vks_gpu *gpu, vks_bench_shape *out);
+/* The launch shape crowds and runs of a model of `vertices` vertices run with (the small-model
+ * class's where it is small: gpu/tuning.h; 0: the context's). */
+void vks__bench_shape_for(const vks_gpu *gpu, uint32_t vertices, vks_bench_shape *out);
 
 /* The workload every engine runs: every instance's locals, computed once so all engines start
  * from the same poses, and output buffers for one CPU chunk of instances. */

@@ -120,8 +120,9 @@ vks_result vks_bench_crowd_run(vks_gpu *gpu, const vks_skin *skin, const vks_ben
         r = run_paths(gpu, ms, skin, out, err);
     if (r == VKS_OK && opt && opt->clips[0] && opt->clips[1])
         r = vks__bench_crowd_clips(gpu, ms, skin, opt->clips, out, err);
-    /* the crowd's shape: calibrated at its creation where it was large enough */
-    vks__bench_shape_of(gpu, &out->shape);
+    /* the crowd's shape: its size class's (a small model's apart from the context's),
+       calibrated at its creation where it was large enough */
+    vks__bench_shape_for(gpu, skin->vertex_count, &out->shape);
     vks_gpu_models_free(ms);
     return r;
 }

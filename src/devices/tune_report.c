@@ -6,12 +6,16 @@
 #include <string.h>
 
 #include "core/c_numeric.h"
+#include "gpu/tuning.h"
 #include "vkskin/devices.h"
 
 /* The workload as vks_gpu_tune ran it: its defaults where opt leaves 0. */
-static uint32_t tune_instances(const vks_gpu_tune_options *opt)
+/* vks_gpu_tune's instances: the option, else 64, or a small model's regime (gpu/tuning.h) */
+static uint32_t tune_instances(const vks_gpu_tune_options *opt, const vks_skin *s)
 {
-    return opt && opt->instances ? opt->instances : 64;
+    if (opt && opt->instances)
+        return opt->instances;
+    return vks__small_model(s->vertex_count) ? vks__small_calibration_instances(s->vertex_count) : 64;
 }
 
 static uint32_t tune_repeats(const vks_gpu_tune_options *opt)
@@ -36,7 +40,7 @@ static vks_result write_text(const vks_gpu *gpu, const vks_skin *s, const vks_gp
 {
     fprintf(f, "device: %s (%s)\n", device_name(gpu), device_type(gpu));
     fprintf(f, "workload: %u vertices x %u instances, deform pass median of %u runs\n", s->vertex_count,
-            tune_instances(opt), tune_repeats(opt));
+            tune_instances(opt, s), tune_repeats(opt));
     double best = r->candidate[r->best].vertex_instances_per_second;
     for (uint32_t i = 0; i < r->count && i < VKS_GPU_TUNE_MAX; i++)
         fprintf(f, "  %c %-48s %10.3f M vertex-instances/s  %9.3f ms  x%.2f\n", i == r->best ? '*' : ' ',
@@ -71,7 +75,7 @@ static char *tune_json(const vks_gpu *gpu, const vks_skin *s, const vks_gpu_tune
     cJSON_AddStringToObject(j, "device", device_name(gpu));
     cJSON_AddStringToObject(j, "device_type", device_type(gpu));
     cJSON_AddNumberToObject(j, "vertices", s->vertex_count);
-    cJSON_AddNumberToObject(j, "instances", tune_instances(opt));
+    cJSON_AddNumberToObject(j, "instances", tune_instances(opt, s));
     cJSON_AddNumberToObject(j, "repeats", tune_repeats(opt));
     cJSON *c = cJSON_AddArrayToObject(j, "candidates");
     for (uint32_t i = 0; i < r->count && i < VKS_GPU_TUNE_MAX; i++) {

@@ -17,8 +17,9 @@ int vks__model_counts(const vks_gpu_models *ms, uint32_t model, uint32_t *vertex
 
 /* ---- calibration at first use, the explicit step (tuning_start.h says when) ---- */
 
-/* 1 while calibration at first use may still come in this context, whatever the work: whether a
- * stream fetches its instances to size its work. */
+/* 1 while calibration at first use may still come in this context (for its shape or for the
+ * small-model class's), whatever the work: whether a stream fetches its instances to size its
+ * work. */
 int vks__first_use_open(const vks_gpu *gpu);
 /* Calibrates (or not) for `work` vertex-instances whose largest share is model `model` of ms
  * (the one timed); what names the work in the log ("a crowd ...", "a stream ..."). Called by
@@ -26,6 +27,19 @@ int vks__first_use_open(const vks_gpu *gpu);
  * fails: a failed calibration keeps the shape, with a warning. */
 void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
                                       const char *what);
+/* The same for work that runs with its size class's shape (a crowd's, a stream's, a run's
+ * with the project's kernel and no reduction: vks__batch_class_vertices): where
+ * model `model` is small (tuning.h: VKS__SMALL_MODEL_VERTICES) the small-model class calibrates
+ * (tuning_start.h: on a GPU, whose table rows were measured on larger models, even a device the
+ * table knows), on more instances of it (VKS__SMALL_CALIBRATION_WORK), and the context's shape
+ * is left as it was; else as vks__calibrate_work_at_first_use. */
+void vks__calibrate_class_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
+                                       const char *what);
+
+/* The launch shape crowds whose largest share of work is a model of `vertices` vertices run
+ * with, as vks_gpu_launch_shape says it: the small-model class's for a small model (tuning.h),
+ * else the context's. */
+void vks__launch_shape_for_model(const vks_gpu *gpu, uint32_t vertices, vks_gpu_shape_info *out);
 
 /* ---- the stream's readback ring (stream_ring.h has the Vulkan side) ---- */
 

@@ -11,7 +11,7 @@
 enum { ONCE_RUNNING = 1, ONCE_DONE };
 
 static struct {
-    uint32_t vendor_id, device_id, driver_version;
+    uint32_t vendor_id, device_id, driver_version, size_class;
     uint8_t uuid[16];
     int state, have;
     vks__launch_shape shape;
@@ -23,7 +23,8 @@ static pthread_cond_t once_done = PTHREAD_COND_INITIALIZER;
 static int same_device(int i, const vks__cache_key *k)
 {
     return once[i].vendor_id == k->vendor_id && once[i].device_id == k->device_id &&
-           once[i].driver_version == k->driver_version && !memcmp(once[i].uuid, k->uuid, 16);
+           once[i].driver_version == k->driver_version && once[i].size_class == k->size_class &&
+           !memcmp(once[i].uuid, k->uuid, 16);
 }
 
 static int find(const vks__cache_key *k)
@@ -42,7 +43,7 @@ int vks__calibration_once_claim(const vks__cache_key *key, vks__launch_shape *sh
         if (once_count < ONCE_DEVICES) {
             i = once_count++;
             once[i].vendor_id = key->vendor_id, once[i].device_id = key->device_id;
-            once[i].driver_version = key->driver_version;
+            once[i].driver_version = key->driver_version, once[i].size_class = key->size_class;
             memcpy(once[i].uuid, key->uuid, 16);
             once[i].state = ONCE_RUNNING;
         }

@@ -3,7 +3,8 @@
  * measurement instead of each timing every candidate at once on the same device, choosing
  * shapes apart and racing to store them. A device is its launch-shape cache key (vendor,
  * device, driver, pipeline-cache UUID), the key its shape is stored under. Backend-neutral:
- * a mutex and a condition variable, no Vulkan call. */
+ * a mutex and a condition variable, no Vulkan call. The small-model class (the key's
+ * size_class) is measured apart, once as well. */
 #ifndef VKS_GPU_CALIBRATION_ONCE_H
 #define VKS_GPU_CALIBRATION_ONCE_H
 

@@ -196,7 +196,7 @@ static void calibrate_for_stream(stream_run *r)
     free(per_model);
     char what[128];
     snprintf(what, sizeof what, "a stream (%u instances over %u frames)", d->instance_count, d->frame_count);
-    vks__calibrate_work_at_first_use(r->gpu, d->models, model, vks__crowd_work(per_frame, d->frame_count), what);
+    vks__calibrate_class_at_first_use(r->gpu, d->models, model, vks__crowd_work(per_frame, d->frame_count), what);
 }
 
 static const vks_affine *locals_at(const stream_run *r, uint32_t k, uint32_t frame)

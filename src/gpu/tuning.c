@@ -106,6 +106,10 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.palette_cap = 0;
         s.reason = "GPU of a vendor not measured yet: the shape measured best on an H100";
     }
+    /* CPU devices: the reasons of their rows (barriers as coroutines, a workgroup's fixed cost)
+     * hold whatever the model's size. A GPU's rows were measured on 10k-vertex models: its
+     * small-model class calibrates at first use (tuning_start.h). */
+    s.small_known = f->device_type == DEVICE_TYPE_CPU;
     if (f->device_type != DEVICE_TYPE_CPU) {
         /* GPUs: the pose pass by nodes, a subgroup per instance (a warp of 32 for a skeleton of
          * ~32 nodes). The serial pass gives 100,000 instances 3,125 warps that each walk 32
@@ -322,17 +326,49 @@ static const char *const builtin_candidates[] = {
     "wg=64,run=32,palette=off,zeros=skip",
 };
 
-uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out)
+/* For small models (tuning.h: the small-model class): a 1k-vertex model's group fits a
+ * workgroup of 512-1024 whole, so the shared palette is gathered once per instance for all of
+ * its vertices (1.5 KB of a 32-bone instance, against 48 B a slot from global memory at every
+ * vertex), and longer runs pay a vertex's record once over more instances. */
+static const char *const small_candidates[] = {
+    "wg=512,run=8,palette=on,zeros=skip",   "wg=1024,run=8,palette=on,zeros=skip",
+    "wg=1024,run=4,palette=on,zeros=skip",  "wg=512,run=16,palette=off,zeros=skip",
+    "wg=1024,run=16,palette=off,zeros=skip", "wg=256,run=32,palette=off,zeros=skip",
+};
+
+/* The entries of list[count] the device with facts f can run, into out (up to cap, after `at`
+ * already there); returns the new count, adding the ones left out to *left. */
+static uint32_t runnable(const vks__device_facts *f, const char *const *list, size_t count, const char **out,
+                         uint32_t at, uint32_t cap, uint32_t *left)
 {
-    uint32_t n = 0, left = 0;
-    for (size_t i = 0; i < sizeof builtin_candidates / sizeof *builtin_candidates; i++) {
+    for (size_t i = 0; i < count; i++) {
         vks__launch_shape s = vks__tuning_pick(f);
         char why[256];
-        if (!vks__launch_shape_apply(builtin_candidates[i], f, &s, why, sizeof why))
-            left++;
-        else if (n < cap)
-            out[n++] = builtin_candidates[i];
+        if (!vks__launch_shape_apply(list[i], f, &s, why, sizeof why))
+            (*left)++;
+        else if (at < cap)
+            out[at++] = list[i];
     }
+    return at;
+}
+
+uint32_t vks__tuning_candidates(const vks__device_facts *f, const char **out, uint32_t cap, uint32_t *left_out)
+{
+    uint32_t left = 0;
+    uint32_t n = runnable(f, builtin_candidates, sizeof builtin_candidates / sizeof *builtin_candidates, out, 0, cap,
+                          &left);
+    if (left_out)
+        *left_out = left;
+    return n;
+}
+
+uint32_t vks__tuning_small_candidates(const vks__device_facts *f, const char **out, uint32_t cap,
+                                      uint32_t *left_out)
+{
+    uint32_t left = 0;
+    uint32_t n = runnable(f, builtin_candidates, sizeof builtin_candidates / sizeof *builtin_candidates, out, 0, cap,
+                          &left);
+    n = runnable(f, small_candidates, sizeof small_candidates / sizeof *small_candidates, out, n, cap, &left);
     if (left_out)
         *left_out = left;
     return n;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* What the choice reads of a device. device_type uses VkPhysicalDeviceType's values
  * (0 other, 1 integrated GPU, 2 discrete GPU, 3 virtual GPU, 4 CPU). */
@@ -49,7 +50,43 @@ typedef struct vks__launch_shape {
                             * latency-bound skeleton walk runs under the bandwidth-bound deform
                             * (crowd_frame.c). 1: the pose pass, a barrier, the deform pass */
     uint32_t slice_min;    /* the fewest instances a slice holds (vks__crowd_slices) */
+    uint32_t small_known;  /* 1: the row rests on measurements that hold for small models too
+                            * (VKS__SMALL_MODEL_VERTICES); 0: they were made on larger models,
+                            * and the small-model class calibrates at first use (tuning_start.h) */
 } vks__launch_shape;
+
+/* The small-model class: crowds and runs whose largest share of work is a model of at most
+ * this many vertices ("a few hundred to a few thousand"). On a GPU their shape is measured
+ * apart: one instance's matrices are gathered again for every few vertices, so what is fastest
+ * at 10k vertices need not be at 1k (BENCHMARKS.md, issue 41's arithmetic). */
+enum { VKS__SMALL_MODEL_VERTICES = 4096 };
+static inline int vks__small_model(uint32_t vertices)
+{
+    return vertices > 0 && vertices <= VKS__SMALL_MODEL_VERTICES;
+}
+
+/* The small-model class's calibration (and vks_gpu_tune of a small model) times each candidate
+ * on about this many vertex-instances, at least 64 instances and at most 65,536: 4,096
+ * instances of a 1k-vertex model, 100 MB of outputs, where 64 would be a few microseconds of
+ * an H100 and time the launch rather than the regime of 10^4-10^5 instances. Where
+ * VKSKIN_TEST_CALIBRATE_OVER is set, 64: tests prove the mechanism on lavapipe, where 4,096
+ * instances of every candidate would cost seconds. Inline: the tune report names it too. */
+#define VKS__SMALL_CALIBRATION_WORK ((uint64_t)1 << 22)
+static inline uint32_t vks__small_calibration_instances(uint32_t vertices)
+{
+    const char *test = getenv("VKSKIN_TEST_CALIBRATE_OVER");
+    if ((test && *test) || vertices == 0)
+        return 64;
+    uint64_t n = VKS__SMALL_CALIBRATION_WORK / vertices;
+    return n < 64 ? 64u : n > 65536 ? 65536u : (uint32_t)n;
+}
+
+/* The candidates the small-model class's calibration times: the built-in ones
+ * (vks__tuning_candidates) and shapes for small models (workgroups of one group's vertices
+ * with the palette staged once, longer runs), those the device can run; as
+ * vks__tuning_candidates. */
+uint32_t vks__tuning_small_candidates(const vks__device_facts *f, const char **out, uint32_t cap,
+                                      uint32_t *left_out);
 
 /* The most slices a shape may ask, and the fewest instances a slice holds by default: a
  * slice's pose dispatch must fill a GPU on its own, or the deform beside it gains nothing and

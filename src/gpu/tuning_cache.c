@@ -219,11 +219,16 @@ static char *next_line(char **p)
     return line;
 }
 
+const char *vks__cache_shape_entry(const vks__cache_key *key)
+{
+    return key->size_class ? "launch-shape-small.txt" : "launch-shape.txt";
+}
+
 static int cache_read_shape_body(const char *dir, const vks__cache_key *key, char *shape, size_t n, double *rate,
                                  char *why, size_t wn)
 {
     char path[4200];
-    vks__cache_path(dir, key, "launch-shape.txt", path, sizeof path);
+    vks__cache_path(dir, key, vks__cache_shape_entry(key), path, sizeof path);
     size_t size = 0;
     why[0] = '\0';
     char *text = vks__cache_read_blob(path, 4096, &size, why, wn);
@@ -268,7 +273,7 @@ static int cache_write_shape_body(const char *dir, const vks__cache_key *key, co
                                   size_t wn)
 {
     char path[4200], k[128], text[1024];
-    vks__cache_path(dir, key, "launch-shape.txt", path, sizeof path);
+    vks__cache_path(dir, key, vks__cache_shape_entry(key), path, sizeof path);
     key_line(key, k, sizeof k);
     int len = snprintf(text, sizeof text, "%s\nvkskin %s\n%s\nshape %s\nrate %.6g\n", SHAPE_MAGIC,
                        key->vkskin_version, k, shape, rate);

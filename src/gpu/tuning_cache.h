@@ -17,7 +17,13 @@ typedef struct vks__cache_key {
     uint32_t vendor_id, device_id, driver_version;
     uint8_t uuid[16]; /* VkPhysicalDeviceProperties.pipelineCacheUUID */
     const char *vkskin_version;
+    uint32_t size_class; /* 0: the context's shape (launch-shape.txt); 1: the small-model class's
+                            (launch-shape-small.txt; tuning.h: VKS__SMALL_MODEL_VERTICES) */
 } vks__cache_key;
+
+/* The entry a launch shape of key's size class is stored in ("launch-shape.txt" or
+ * "launch-shape-small.txt"). */
+const char *vks__cache_shape_entry(const vks__cache_key *key);
 
 /* The cache folder for an option value: NULL the default, "" none (returns 0). 1 with the
  * folder in out[n]. */

@@ -58,6 +58,25 @@ typedef struct vks__shape_choice {
 int vks__shape_choose(const vks__device_facts *f, const char *cache_dir, const vks__cache_key *key, int shared_palette,
                       const char *override, vks__shape_choice *c);
 
+/* The small-model class's shape (tuning.h: VKS__SMALL_MODEL_VERTICES) in a context that starts
+ * with ctx (vks__shape_choose's): a forced ctx (an override or shared_palette) as it is; else the
+ * cache's entry for the class (key's size_class 1) applied over ctx (source "cache"); else ctx's
+ * deform fields with source "table" and known = the table row's small_known (0 under
+ * VKSKIN_TEST_UNKNOWN_DEVICE), so that a GPU's small-model class calibrates at first use
+ * (vks__calibration_wanted) where a CPU device's does not; then the override's small.KEY keys
+ * (vks__override_split), which force it (source "forced"). The pose pass's fields are always
+ * ctx's: the class changes the deform pass, the one calibration times. A damaged entry is
+ * ignored with its warning in warning[n]. */
+vks__launch_shape vks__small_shape_choose(const vks__device_facts *f, const char *cache_dir, const vks__cache_key *key,
+                                          const vks__launch_shape *ctx, const char *override, char *warning, size_t n);
+
+/* An override's keys apart: those written small.KEY (the small-model class's, the prefix
+ * dropped) into small[n], the others into context[n], each comma-separated in their order.
+ * "wg=256,small.wg=1024,small.palette=on" gives "wg=256" and "wg=1024,palette=on". A spec with
+ * an empty item (a comma at an end, two together) goes whole to context, which refuses it.
+ * 0 when a part does not fit n. */
+int vks__override_split(const char *spec, char *context, char *small, size_t n);
+
 /* 1 when shape s is one calibration at first use replaces (the table's fallback, not cache or
  * forced) and nothing turns it off (option < 0, VKSKIN_NO_CALIBRATE). */
 int vks__calibration_wanted(const vks__launch_shape *s, int option);
@@ -70,6 +89,8 @@ uint64_t vks__calibration_threshold(uint64_t calibration_vi);
 /* The vertex-instances the calibration at first use runs on a model of `vertices` vertices with
  * `candidates` candidates. */
 uint64_t vks__calibration_cost(uint32_t candidates, uint32_t vertices);
+/* The same for the small-model class's calibration (vks__small_calibration_instances each). */
+uint64_t vks__small_calibration_cost(uint32_t candidates, uint32_t vertices);
 
 /* A crowd's work for the decision: per_frame vertex-instances times frames (0: the assumed
  * VKS__CROWD_ASSUMED_FRAMES), saturating. */

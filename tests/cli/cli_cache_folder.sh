@@ -26,7 +26,8 @@ check "devices names the cache entry in the private folder (exit $rc)" "[ $rc -e
 [ -n "$entry" ] || exit 1
 pipelines=${entry%launch-shape.txt}pipelines.bin
 mkdir -m 0700 cache cache/vkskin
-tune=("$vk" tune "$model" --instances 8 --repeats 1 --candidate wg=64 --candidate wg=128)
+# a generated 5,000-vertex character: past the small-model class, so tune writes the context's entry
+tune=("$vk" tune --vertices 5000 --bones 24 --instances 8 --repeats 1 --candidate wg=64 --candidate wg=128)
 
 # 1. symlinks planted at the temporaries' names: the targets outside the cache stay as they were
 echo precious > victim

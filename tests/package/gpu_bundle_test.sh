@@ -133,7 +133,7 @@ assert r[3]['vertices'] < 1000 < r[0]['vertices'], [x['vertices'] for x in r]" \
     "$out/bench.json" 2> "$work/jerr" || no "bench.json: $(tail -1 "$work/jerr")"
 fi
 grep -q 'pose pass, 4 layers / 1' "$out/bench/crowd.log" || no "bench --crowd did not run: $(tail -3 "$out/bench/crowd.log")"
-# and again with the frame's passes in turn (slices=1), to set the stagger's gain beside it
+# and again with the frame's passes in turn (small.slices=1), to set the stagger's gain beside it
 grep -q 'launch shape: .*(forced' "$out/bench/crowd_in_turn.log" ||
   no "bench --crowd with the passes in turn did not run forced: $(head -4 "$out/bench/crowd_in_turn.log")"
 [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd_in_turn"])' "$out/junit.xml")" = 1 ] ||
@@ -147,6 +147,11 @@ if command -v python3 > /dev/null; then
   python3 -c "import json,sys; t=json.load(open(sys.argv[1])); c=t['candidates']; \
 assert len(c) >= 12 and sum(x['chosen'] for x in c) == 1, c; \
 assert any('zeros=skip' in x['shape'] for x in c), c" "$out/tune.json" 2> "$work/jerr" || no "tune.json: $(tail -1 "$work/jerr")"
+  # and a small model's: the small-model class's candidates beside the built-in ones
+  python3 -c "import json,sys; t=json.load(open(sys.argv[1])); c=t['candidates']; \
+assert len(c) >= 15 and sum(x['chosen'] for x in c) == 1, c; \
+assert any(x['shape'].startswith('wg=1024,') for x in c), c" "$out/tune_small.json" 2> "$work/jerr" ||
+    no "tune_small.json: $(tail -1 "$work/jerr")"
 fi
 if command -v xmllint > /dev/null; then
   [ "$(xmllint --xpath 'count(//testcase[@name="bench_crowd"])' "$out/junit.xml")" = 1 ] || no "junit.xml: no bench_crowd case"

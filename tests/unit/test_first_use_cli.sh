@@ -5,7 +5,8 @@
 # says the table's shape would run, that a large first run calibrates, and the cache file it
 # looked at; a one-instance validate does not calibrate and stores nothing; bench calibrates
 # once (its JSON: source "calibration") and stores it; devices and a second bench then say
-# "cache"; VKSKIN_NO_CALIBRATE=1 and --launch-shape turn it off; an unwritable cache still
+# "cache"; a small model's bench calibrates the small-model class apart, once, stored beside
+# (launch-shape-small.txt), the context's shape left as it was; VKSKIN_NO_CALIBRATE=1 and --launch-shape turn it off; an unwritable cache still
 # calibrates, warns once and exits 0; bench --crowd's crowd calibrates at its creation (its
 # work: vertex-instances per frame times the frames bench runs it) and says so in its JSON, and
 # the next bench --crowd starts from the cache; a stream (validate --clip) is sized by all its
@@ -43,8 +44,9 @@ one "$T/d.json" | grep -q '"source":"table","reason":"[^"]*VKSKIN_TEST_UNKNOWN_D
 grep -q "calibrat" "$T/v.err" && no "a one-instance validate calibrated: $(cat "$T/v.err")"
 ls "$T/cache/vkskin" 2>/dev/null | grep -q launch-shape && no "a one-instance validate stored a launch shape"
 
-# Large work: bench calibrates once and stores the winner; its JSON says so.
-bench="--vertices 600 --bones 24 --instances 64 --repeats 1 --ref-instances 1 --threads 1"
+# Large work: bench calibrates once and stores the winner; its JSON says so (a 5,000-vertex
+# character: past the small-model class, the context's own shape).
+bench="--vertices 5000 --bones 24 --instances 64 --repeats 1 --ref-instances 1 --threads 1"
 "$V" bench $bench $layer --json >"$T/b1.json" 2>"$T/b1.err" || no "bench: exit $?: $(cat "$T/b1.err")"
 grep -q "validation" "$T/b1.err" && no "validation-layer messages: $(cat "$T/b1.err")"
 [ "$(grep -c 'calibrating at first use' "$T/b1.err")" -eq 1 ] || no "bench did not calibrate once: $(cat "$T/b1.err")"
@@ -56,6 +58,22 @@ one "$T/d2.json" | grep -q '"source":"cache",[^}]*"calibrates_at_first_use":fals
 "$V" bench $bench --json >"$T/b2.json" 2>"$T/b2.err" || no "second bench: exit $?"
 grep -q "calibrat" "$T/b2.err" && no "the second bench calibrated again"
 one "$T/b2.json" | grep -q '"source":"cache"' || no "the second bench did not start from the cache"
+
+# A small model's bench (600 vertices: the small-model class) calibrates the class apart, once,
+# stores it beside the context's entry, and says its shape; the context's stays the cache's.
+small="--vertices 600 --bones 24 --instances 64 --repeats 1 --ref-instances 1 --threads 1"
+"$V" bench $small --json >"$T/bs.json" 2>"$T/bs.err" || no "bench, small model: exit $?: $(cat "$T/bs.err")"
+[ "$(grep -c 'calibrating at first use: small models' "$T/bs.err")" -eq 1 ] ||
+    no "bench of a small model did not calibrate the class once: $(cat "$T/bs.err")"
+ls "$T/cache/vkskin" | grep -q 'launch-shape-small.txt$' || no "the small class's winner was not stored apart"
+one "$T/bs.json" | grep -q '"source":"calibration","reason":"calibrated at first use for small models' ||
+    { no "bench --json, small model: not the class's calibration"; grep -A10 launch_shape "$T/bs.json"; }
+"$V" devices --json >"$T/d3.json" 2>&1
+one "$T/d3.json" | grep -q '"source":"cache",[^}]*"calibrates_at_first_use":false' || no "devices after the class: not cache"
+"$V" bench $small --json >"$T/bs2.json" 2>"$T/bs2.err" || no "second bench, small model: exit $?"
+grep -q "calibrat" "$T/bs2.err" && no "the second small bench calibrated again"
+one "$T/bs2.json" | grep -q '"source":"cache","reason":"measured for small models' ||
+    no "the second small bench did not start from the class's cache entry"
 
 # Turned off: the environment variable, a forced shape.
 rm -rf "$T/cache"

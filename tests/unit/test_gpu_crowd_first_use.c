@@ -1,7 +1,9 @@
 /* Calibration at first use for crowds (vks_crowd_create; tuning_start.h), on lavapipe told it is
  * unknown to the tuning table (VKSKIN_TEST_UNKNOWN_DEVICE), the threshold lowered to 10,000
  * vertex-instances (VKSKIN_TEST_CALIBRATE_OVER), a private XDG_CACHE_HOME (the default cache
- * folder), the validation layer on:
+ * folder), the validation layer on. For a character of argv[1] vertices (default 300): a
+ * small model's crowds calibrate the small-model class (its own cache entry; the context's
+ * shape stays the table's), a larger one's the context's shape:
  *   - a small crowd (its desc names one frame: under the threshold) does not calibrate;
  *   - while it lives, a large vks_gpu_run does not calibrate either (the crowd's work lists fit
  *     the shape it was made with), and the crowd still matches the CPU reference after it;
@@ -24,7 +26,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int warnings, calibrations;
+static int warnings, calibrations, small_class;
+
+/* The library's view of the small-model class's shape (gpu/vulkan/gpu_internal.h). */
+void vks__small_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
+
+/* The shape of the class this test's crowds run with. */
+static void class_shape(vks_gpu *gpu, vks_gpu_shape_info *s)
+{
+    if (small_class)
+        vks__small_launch_shape(gpu, s);
+    else
+        vks_gpu_launch_shape(gpu, s);
+}
 
 static void count(void *user, vks_log_level level, const char *msg)
 {
@@ -51,8 +65,16 @@ static vks_gpu *context(void)
 static const char *source_of(vks_gpu *gpu)
 {
     static vks_gpu_shape_info s;
-    vks_gpu_launch_shape(gpu, &s);
+    class_shape(gpu, &s);
     return s.source;
+}
+
+/* The context's own shape: the table's all along where the crowds are of the small class. */
+static int context_untouched(vks_gpu *gpu)
+{
+    vks_gpu_shape_info s;
+    vks_gpu_launch_shape(gpu, &s);
+    return !small_class || strcmp(s.source, "table") == 0;
 }
 
 static int exists(const char *path)
@@ -89,8 +111,11 @@ static vks_crowd *crowd_of(vks_gpu *gpu, const vks_gpu_models *ms, const vks_ski
     return c;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    uint32_t vertices = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 300;
+    small_class = vertices <= 4096; /* tuning.h: VKS__SMALL_MODEL_VERTICES */
+    fprintf(stderr, "a %u-vertex character: the %s\n", vertices, small_class ? "small-model class" : "context's shape");
     setenv("VKSKIN_TEST_UNKNOWN_DEVICE", "1", 1);
     setenv("VKSKIN_TEST_CALIBRATE_OVER", "10000", 1);
     unsetenv("VKSKIN_NO_CALIBRATE");
@@ -109,7 +134,7 @@ int main(void)
         setenv("MESA_SHADER_CACHE_DIR", mesa, 1);
     }
     setenv("XDG_CACHE_HOME", dir, 1);
-    vks_skin *skin = gpu_check_character(300, 24, 4, 12, 3);
+    vks_skin *skin = gpu_check_character(vertices, 24, 4, 12, 3);
     if (!skin)
         return vks_test_finish("test_gpu_crowd_first_use");
     uint32_t v = skin->vertex_count;
@@ -123,7 +148,7 @@ int main(void)
     vks_error err = {0};
     CHECK_EQ_INT(vks_gpu_upload(gpu, one, 1, &ms, &err), VKS_OK);
     vks_gpu_shape_info s;
-    vks_gpu_launch_shape(gpu, &s);
+    class_shape(gpu, &s);
     CHECK(strcmp(s.source, "table") == 0);
     CHECK_EQ_INT(s.calibrates_at_first_use, 1);
     CHECK(strncmp(s.cache_path, dir, strlen(dir)) == 0); /* the private XDG_CACHE_HOME */
@@ -135,7 +160,7 @@ int main(void)
     CHECK(strcmp(source_of(gpu), "table") == 0);
     CHECK_EQ_INT(calibrations, 0);
     /* what vkskin devices says of a first run: none calibrates while the crowd lives */
-    vks_gpu_launch_shape(gpu, &s);
+    class_shape(gpu, &s);
     CHECK_EQ_INT(s.calibrates_at_first_use, 0);
 
     fprintf(stderr, "a large run while the crowd lives: no calibration, the crowd still right\n");
@@ -156,14 +181,15 @@ int main(void)
     CHECK(strcmp(source_of(gpu), "table") == 0);
     vks_crowd_destroy(small);
     CHECK(!exists(entry));
-    vks_gpu_launch_shape(gpu, &s); /* the crowd gone, a large first run would calibrate again */
+    class_shape(gpu, &s); /* the crowd gone, a large first run would calibrate again */
     CHECK_EQ_INT(s.calibrates_at_first_use, 1);
 
     fprintf(stderr, "a crowd that names no frames (60 assumed): calibrates once, stores, matches\n");
     crowd_of(gpu, ms, skin, per_frame, 0, 0);
     CHECK_EQ_INT(calibrations, 1);
-    vks_gpu_launch_shape(gpu, &s);
+    class_shape(gpu, &s);
     CHECK(strcmp(s.source, "calibration") == 0);
+    CHECK(context_untouched(gpu));
     CHECK_EQ_INT(s.calibrates_at_first_use, 0);
     CHECK(exists(entry));
     crowd_of(gpu, ms, skin, MAX, 5, 0);
@@ -180,6 +206,7 @@ int main(void)
     crowd_of(gpu, ms, skin, MAX, 0, 0);
     CHECK_EQ_INT(calibrations, 1);
     CHECK(strcmp(source_of(gpu), "cache") == 0);
+    CHECK(context_untouched(gpu));
     vks_gpu_models_free(ms);
     CHECK_EQ_INT(vks_gpu_validation_messages(gpu), 0);
     vks_gpu_destroy(gpu);

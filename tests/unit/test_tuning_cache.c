@@ -14,7 +14,7 @@
 
 static vks__cache_key key(uint32_t driver, const char *version)
 {
-    vks__cache_key k = {0x10de, 0x2330, driver, {0}, version};
+    vks__cache_key k = {0x10de, 0x2330, driver, {0}, version, 0};
     for (int i = 0; i < 16; i++)
         k.uuid[i] = (uint8_t)(i * 17);
     return k;

@@ -15,7 +15,7 @@
 
 static vks__cache_key key(void)
 {
-    vks__cache_key k = {0x10de, 0x2330, 0x91158300u, {0}, "1.2.3"};
+    vks__cache_key k = {0x10de, 0x2330, 0x91158300u, {0}, "1.2.3", 0};
     for (int i = 0; i < 16; i++)
         k.uuid[i] = (uint8_t)(i * 17);
     return k;

@@ -9,8 +9,9 @@
 #   3. vkskin validate of every bundled character (src/datasets) with the validation layer
 #   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
 #      vkskin bench --crowd at each crowd size, as the table gives it and with the frame's
-#      pose and deform passes in turn (slices=1: the stagger's gain)
-#   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json)
+#      pose and deform passes in turn (small.slices=1: the stagger's gain)
+#   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json),
+#      and a small model's candidates, for the small-model class (tune_small.json)
 #   6. vkskin bench --json --no-gpu with the fast CPU engine's crowd loops and without them
 #      (VKSKIN_CPU_CROWD=off) on every core of the host: a unit writes 2 output streams per
 #      lane, and hosts with many cores and outputs past their caches are what the 2-core CI
@@ -34,8 +35,10 @@
 #                             playing clips is issue 41's headline; --quick 64; 0: no crowd
 #                             run); the first writes bench/crowd.log, the others crowd_N.log,
 #                             and with the passes in turn crowd_in_turn.log, crowd_N_in_turn.log
+#   VKSKIN_BUNDLE_TUNE_SMALL  the small model's tune (default "--vertices 1000 --bones 32";
+#                             --quick "--vertices 500 --instances 8 --repeats 1")
 #   VKSKIN_BUNDLE_TUNE        vkskin tune's options (default "--instances 1000"; --quick
-#                             "--vertices 500 --instances 8 --repeats 1")
+#                             "--vertices 5000 --instances 2 --repeats 1")
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
 #                             --quick "--vertices 2000 --ref-instances 8 --repeats 1")
 #   VKSKIN_BUNDLE_CPU         step 6's sizes, VxN (default "100000x64 1000x2000"; --quick
@@ -88,7 +91,8 @@ if [ $quick = 1 ]; then
   instances=${VKSKIN_BUNDLE_INSTANCES:-8}
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128 500x64}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-64}
-  tune_args=${VKSKIN_BUNDLE_TUNE:---vertices 500 --instances 8 --repeats 1}
+  tune_args=${VKSKIN_BUNDLE_TUNE:---vertices 5000 --instances 2 --repeats 1}
+  tune_small_args=${VKSKIN_BUNDLE_TUNE_SMALL:---vertices 500 --instances 8 --repeats 1}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
   cpu_sizes=${VKSKIN_BUNDLE_CPU:-2000x64}
 else
@@ -96,6 +100,7 @@ else
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-100 1000 10000 100000x1000 1000x100000}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-100000 1000000}
   tune_args=${VKSKIN_BUNDLE_TUNE:---instances 1000}
+  tune_small_args=${VKSKIN_BUNDLE_TUNE_SMALL:---vertices 1000 --bones 32}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---ref-instances 20 --repeats 5}
   cpu_sizes=${VKSKIN_BUNDLE_CPU:-100000x64 1000x2000}
 fi
@@ -232,33 +237,41 @@ main() {
   done
   if [ "$crowd_instances" != 0 ]; then # the pose pass of a crowd: issue 24's 100,000 instances of 32 bones
     for n in $crowd_instances; do
-      # as the table gives it (a GPU staggers the frames' pose and deform passes), then with
-      # the passes in turn (slices=1): the stagger's gain on this device (docs/performance.md)
+      # as the table gives it (a GPU staggers the frames' pose and deform passes; the
+      # 1k-vertex character is of the small-model class, which a large enough crowd calibrates
+      # at first use and stores), then with the passes in turn: small.slices=1 over that
+      # stored shape, so that only the stagger differs (docs/performance.md)
       for way in "" _in_turn; do
         shape_env=()
-        [ -n "$way" ] && shape_env=(VKSKIN_LAUNCH_SHAPE="${VKSKIN_LAUNCH_SHAPE:+$VKSKIN_LAUNCH_SHAPE,}slices=1")
+        [ -n "$way" ] && shape_env=(VKSKIN_LAUNCH_SHAPE="${VKSKIN_LAUNCH_SHAPE:+$VKSKIN_LAUNCH_SHAPE,}small.slices=1")
         t0=$(now)
         env "${shape_env[@]}" "$vk" bench --crowd --instances "$n" --vertices 1000 --bones 32 \
           --frames 10 > "$out/bench/$(crowd_name "$n")$way.log" 2>&1
         rc=$?
         secs=$(since "$t0")
         if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
-        printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --crowd --instances $n${way:+ (slices=1)}: exit $rc" \
+        printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --crowd --instances $n${way:+ (small.slices=1)}: exit $rc" \
           > "$out/bench/$(crowd_name "$n")$way.result"
         printf '%-8s bench --crowd, %s instances%s (%s s)\n' "$status" "$n" "${way:+, passes in turn}" "$secs"
       done
     done
   fi
   # Every candidate shape on this device, the table's beside the others (nothing stored, so
-  # the cache of the machine is left as it was)
-  t0=$(now)
-  # shellcheck disable=SC2086 # tune_args is a list of options
-  "$vk" tune --no-store --json $tune_args > "$out/tune.json" 2> "$out/bench/tune.log"
-  rc=$?
-  secs=$(since "$t0")
-  if [ $rc -eq 0 ] && [ -s "$out/tune.json" ]; then status=pass; else status=failure failed=1; fi
-  printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin tune --no-store --json $tune_args: exit $rc" > "$out/bench/tune.result"
-  printf '%-8s tune (%s s)\n' "$status" "$secs"
+  # the cache of the machine is left as it was); then a small model's (the small-model class:
+  # its own candidates and regime of instances)
+  local name args
+  for name in tune tune_small; do
+    args=$tune_args
+    [ $name = tune_small ] && args=$tune_small_args
+    t0=$(now)
+    # shellcheck disable=SC2086 # args is a list of options
+    "$vk" tune --no-store --json $args > "$out/$name.json" 2> "$out/bench/$name.log"
+    rc=$?
+    secs=$(since "$t0")
+    if [ $rc -eq 0 ] && [ -s "$out/$name.json" ]; then status=pass; else status=failure failed=1; fi
+    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin tune --no-store --json $args: exit $rc" > "$out/bench/$name.result"
+    printf '%-8s %s (%s s)\n' "$status" "${name/_/ (small model)}" "$secs"
+  done
 
   local mode
   for size in $cpu_sizes; do # step 6: the CPU engine's crowd loops, and one instance at a time
@@ -298,7 +311,7 @@ main() {
   if [ "$crowd_instances" != 0 ]; then
     for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result" "$out/bench/$(crowd_name "$n")_in_turn.result"); done
   fi
-  steps+=("$out/bench/tune.result")
+  steps+=("$out/bench/tune.result" "$out/bench/tune_small.result")
   for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
   [ $f -eq 0 ] || failed=1
   echo "== $t GPU tests: $((t - f - s)) passed, $f failed, $s skipped; devices, validate and bench:$(
@@ -333,7 +346,7 @@ write_junit() {
   if [ "$crowd_instances" != 0 ]; then
     for n in $crowd_instances; do steps+=("$out/bench/$(crowd_name "$n").result" "$out/bench/$(crowd_name "$n")_in_turn.result"); done
   fi
-  steps+=("$out/bench/tune.result")
+  steps+=("$out/bench/tune.result" "$out/bench/tune_small.result")
   for n in $cpu_sizes; do steps+=("$out/bench/cpu_${n}_crowd.result" "$out/bench/cpu_${n}_off.result"); done
   local sbody stests=0 sfail=0 ssecs=0 r m
   sbody=$(
@@ -354,8 +367,10 @@ write_junit() {
         done
       done
     fi
-    read_result "$out/bench/tune.result"
-    case_xml gpu_bundle.vkskin tune "$r_status" "$r_secs" "$r_msg" "$out/bench/tune.log"
+    for m in tune tune_small; do
+      read_result "$out/bench/$m.result"
+      case_xml gpu_bundle.vkskin "$m" "$r_status" "$r_secs" "$r_msg" "$out/bench/$m.log"
+    done
     for n in $cpu_sizes; do
       for m in crowd off; do
         read_result "$out/bench/cpu_${n}_$m.result"

@@ -34,7 +34,9 @@ static const vks_cli_option tune_options[] = {
     {"--bones", 0, "B", vks_cli_store_u32, AT(gp.bones), 1, 0, "its bones (default 32)", NULL},
     {"--influences", 0, "K", vks_cli_store_u32, AT(gp.max_influences), 1, 0, "its influences per vertex (default 4)",
      NULL},
-    {"--instances", 0, "N", vks_cli_store_u32, AT(instances), 1, 0, "instances deformed per run (default 256)", NULL},
+    {"--instances", 0, "N", vks_cli_store_u32, AT(instances), 1, 0,
+     "instances deformed per run (default 256; a character of at most 4096 vertices: about 4 M vertex-instances)",
+     NULL},
     {"--repeats", 0, "P", vks_cli_store_u32, AT(repeats), 1, 0,
      "timed runs of each candidate after a first one; the median counts (default 3)", NULL},
     {"--candidate", 0, "SPEC", vks_cli_store_list, AT(candidates), 0, 0,
@@ -57,10 +59,15 @@ const vks_cli_command vks_cli_cmd_tune = {
         "after a first one) on FILE or a generated character with N instances, prints the candidates with their "
         "rates, and stores the fastest in the cache ($XDG_CACHE_HOME/vkskin, else ~/.cache/vkskin), keyed by "
         "device, driver and vkskin version: later runs on this device and driver start with it (bench and devices "
-        "--json say so: source \"cache\").\n\nOn a device the tuning table does not know, deform, validate and "
-        "bench run the same calibration by themselves before a first batch large enough to repay it (at least 16x "
-        "the calibration's own vertex-instances and 2^26) and store the winner the same way; VKSKIN_NO_CALIBRATE=1 "
-        "turns that off. vkskin devices says which shape a run starts with.",
+        "--json say so: source \"cache\").\n\nA character of at most 4096 vertices is measured for small models: "
+        "more candidates (workgroups that hold its groups whole), about 4 M vertex-instances of it unless --instances "
+        "says, and the winner is the shape crowds and runs of small models take, stored apart "
+        "(launch-shape-small.txt); the shape of larger ones stays as it was.\n\nOn a device the tuning table does "
+        "not know, deform, validate and bench run the same calibration by themselves before a first batch large "
+        "enough to repay it (at least 16x the calibration's own vertex-instances and 2^26) and store the winner the "
+        "same way; on a GPU, small models are calibrated so even where the table knows the device (its rows were "
+        "measured on larger ones). VKSKIN_NO_CALIBRATE=1 turns that off. vkskin devices says which shape a run "
+        "starts with.",
     .epilogue = "exit codes: 0 ok, 1 bad input, 2 usage, 4 no Vulkan device, 5 runtime",
     .groups = tune_groups,
     .run = vks_cmd_tune,
@@ -72,7 +79,7 @@ static int parse(int argc, char **argv, tune_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->gp.vertices = 10000, o->gp.bones = 32, o->gp.max_influences = 4;
-    o->instances = 256, o->repeats = 3;
+    o->instances = 0, o->repeats = 3; /* 0: 256, or vks_gpu_tune's regime for a small model */
     o->candidates = (vks_cli_list){o->candidate_specs, 0, MAX_CANDIDATES};
     int operands = 0;
     int parsed = vks_cli_parse(&vks_cli_cmd_tune, (void *[]){o, &o->gopt, &o->ropt}, argc, argv, &operands, NULL, NULL);
@@ -112,7 +119,9 @@ int vks_cmd_tune(int argc, char **argv)
         vks_skin_free(s);
         return rc;
     }
-    vks_gpu_tune_options t = {o.candidates.count ? o.candidate_specs : NULL, o.candidates.count, o.instances, o.repeats,
+    /* a small model's default is the library's (about 4 M vertex-instances: gpu.h, vks_gpu_tune) */
+    uint32_t instances = o.instances ? o.instances : s->vertex_count <= 4096 ? 0 : 256;
+    vks_gpu_tune_options t = {o.candidates.count ? o.candidate_specs : NULL, o.candidates.count, instances, o.repeats,
                               !o.no_store};
     vks_gpu_tune_result r;
     vks_result res = vks_gpu_tune(gpu, s, &t, &r, &err);

@@ -78,6 +78,8 @@ typedef struct sched {
     int reduce;    /* the batch asks for the reduction and the device can run it */
     int fused;     /* ... folded into the deform pass (compute/reduce_fold.glsl), not a pass of its own */
     cache *c;
+    const vks__shape_set *set;      /* the small-model class's shape where it runs the batch */
+    const vks__launch_shape *shape; /* set's, else the context's: the work items' wg and run */
     /* cursor */
     uint32_t entry, next;
     uint32_t wn[VKS__DEFORM_VARIANTS];
@@ -225,6 +227,23 @@ static void fault_instance(const vks_gpu_testing *t, vks_affine *locals)
         locals->m[k] = t->fault_instance_scale != 0 ? locals->m[k] * t->fault_instance_scale : NAN;
 }
 
+uint32_t vks__batch_class_vertices(const vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b)
+{
+    /* the plain kernel has no shape to tune; the reduction is folded into the context's
+       pipelines (a pass of its own only when testing): both keep the context's shape */
+    if (b->kernel == VKS_GPU_KERNEL_PLAIN || vks_gpu_batch_reduces(gpu, b))
+        return 0;
+    uint64_t largest = 0;
+    uint32_t vertices = 0;
+    for (uint32_t i = 0; i < b->entry_count; i++) {
+        uint32_t v = ms->models[b->entries[i].model].vertex_count;
+        uint64_t vi = (uint64_t)b->entries[i].instance_count * v;
+        if (vi > largest)
+            largest = vi, vertices = v;
+    }
+    return vertices;
+}
+
 /* Fills the next chunk into sl from the cursor: whole instances while every capacity holds. */
 static int fill_chunk(sched *s, slot *sl)
 {
@@ -233,7 +252,7 @@ static int fill_chunk(sched *s, slot *sl)
     vks__gpu_inst *insts = sl->p.insts.mapped;
     float *locals = sl->p.locals.mapped;
     uint64_t nv = 0, nm = 0, ni = 0, nw = 0;
-    uint32_t wg = s->gpu->deform_wg, tile = s->gpu->instance_tile;
+    uint32_t wg = s->shape->deform_wg, tile = s->shape->instance_run;
     memset(s->wn, 0, sizeof s->wn);
     sl->nseg = 0;
     sl->p.morph = b->get_weights && ms->morph_any;
@@ -274,7 +293,7 @@ static int fill_chunk(sched *s, slot *sl)
                 vks__morph_weights_put(ms, b, s->entry, e->model, inst, locals + (uint64_t)(at - m->morph_slots) * 12);
             insts[ni + i] = (vks__gpu_inst){e->model, at, at, (uint32_t)(nv + (uint64_t)i * m->vertex_count)};
         }
-        nw += vks__works_append(vks__plan_of(ms), s->gpu->deform_wg, s->gpu->instance_tile, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
+        nw += vks__works_append(vks__plan_of(ms), wg, tile, e->model, (uint32_t)ni, count, s->c->wl, s->wn);
         nv += (uint64_t)count * m->vertex_count;
         nm += (uint64_t)count * (mats ? mats : 1);
         ni += count;
@@ -449,7 +468,7 @@ static vks_result keep_buffers(sched *s, uint64_t budget, vks_gpu_stats *st, vks
 {
     vks_gpu *gpu = s->gpu;
     const vks_gpu_batch *b = s->b;
-    uint32_t wg = gpu->deform_wg, tile = gpu->instance_tile;
+    uint32_t wg = s->shape->deform_wg, tile = s->shape->instance_run;
     const vks__plan_models pm = vks__plan_of(s->ms);
     const caps least = vks__batch_caps(pm, b->entries, b->entry_count, 0, wg, tile); /* one instance of the largest model */
     const caps whole = vks__batch_caps(pm, b->entries, b->entry_count, UINT64_MAX / 2, wg, tile); /* the batch in one chunk */
@@ -567,6 +586,11 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
        host (the plain kernel, and a testing run, keep the pass of its own) */
     s.fused = s.reduce && b->kernel != VKS_GPU_KERNEL_PLAIN && !gpu->reduce_apart &&
               vks__deform_reduce_pipelines(gpu, NULL) == VKS_OK;
+    s.shape = &gpu->shape;
+    uint32_t vertices = vks__batch_class_vertices(gpu, ms, b);
+    if (res == VKS_OK && vertices) /* the small-model class's shape, where it is one apart */
+        res = vks__shape_set_for(gpu, vertices, &s.set, err);
+    s.shape = vks__shape_of_set(gpu, s.set);
     if (res == VKS_OK)
         res = keep_buffers(&s, budget, st, err);
     st->buffers_made = (uint32_t)(gpu->counters.buffers - buffers0);
@@ -577,6 +601,7 @@ vks_result vks_gpu_run(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_bat
     for (uint32_t j = 0; j < s.ring; j++) {
         vks__passes_bind(gpu, ms, &s.c->slots[j].p);
         s.c->slots[j].p.plain = b->kernel == VKS_GPU_KERNEL_PLAIN;
+        s.c->slots[j].p.set = s.set;
     }
     for (uint32_t k = 0; res == VKS_OK; k++) {
         uint32_t i = k % s.ring;

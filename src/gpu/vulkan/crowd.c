@@ -180,12 +180,12 @@ static void slice_bounds(vks__passes *ps, uint32_t slices, uint32_t n)
 
 /* Work items a part of n instances gains from its runs cut at its slices' bounds: at most one
  * instance's blocks of the set's largest model at each bound. */
-static uint64_t slice_works(const vks_gpu *gpu, const vks_gpu_models *ms, uint32_t n)
+static uint64_t slice_works(const vks__launch_shape *shape, const vks_gpu_models *ms, uint32_t n)
 {
-    uint32_t slices = vks__crowd_slices(&gpu->shape, n);
+    uint32_t slices = vks__crowd_slices(shape, n);
     uint64_t most = 0;
     for (uint32_t m = 0; slices > 1 && m < ms->count; m++) {
-        uint64_t b = vks__blocks_of(vks__plan_of(ms), m, gpu->deform_wg);
+        uint64_t b = vks__blocks_of(vks__plan_of(ms), m, shape->deform_wg);
         most = b > most ? b : most;
     }
     return (uint64_t)(slices - 1) * most;
@@ -207,8 +207,10 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
                 free(wl[j]);
             return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory for work lists");
         }
+    const vks__launch_shape *shape = vks__shape_of_set(gpu, c->set);
     uint32_t mat = 0, vert = 0, run_first = 0, slice = 0;
-    slice_bounds(ps, vks__crowd_slices(&gpu->shape, n), n);
+    ps->set = c->set;
+    slice_bounds(ps, vks__crowd_slices(shape, n), n);
     for (uint32_t j = 0; j < n; j++) {
         uint32_t i = first + j;
         if (ps->slices > 1 && j == ps->slice_first[slice]) /* slice `slice` starts: its work items next */
@@ -225,7 +227,8 @@ static vks_result fill_part(vks_crowd *c, uint32_t p, uint32_t first, uint32_t n
         mat += (uint32_t)vks__mats_of(m), vert += m->vertex_count;
         int slice_ends = ps->slices > 1 && j + 1 == ps->slice_first[slice];
         if (j + 1 == n || c->inst[i + 1].model != c->inst[i].model || slice_ends) { /* a run of one model ends */
-            vks__works_append(vks__plan_of(ms), gpu->deform_wg, gpu->instance_tile, c->inst[i].model, run_first, j + 1 - run_first, wl, wn);
+            vks__works_append(vks__plan_of(ms), shape->deform_wg, shape->instance_run, c->inst[i].model, run_first,
+                              j + 1 - run_first, wl, wn);
             run_first = j + 1;
         }
     }
@@ -258,13 +261,15 @@ static vks_result clear_outputs(vks_crowd *c, vks_error *err)
 
 /* Calibration at first use (tuning_start.h) for the crowd about to be made: before its parts,
  * whose work lists are cut for the shape. Its work is its vertex-instances per frame times the
- * frames the desc names (else the assumed count); the model with the largest share is timed. */
-static void calibrate_for(vks_gpu *gpu, const vks_crowd_desc *d)
+ * frames the desc names (else the assumed count); the model with the largest share is timed,
+ * and names the crowd's size class: a small model's crowd calibrates the small-model class
+ * (and runs with its shape), the others the context's. Returns that model's vertex count. */
+static uint32_t calibrate_for(vks_gpu *gpu, const vks_crowd_desc *d)
 {
     const vks_gpu_models *ms = d->models;
     uint64_t *per_model = calloc(ms->count, sizeof *per_model), per_frame = 0;
     if (!per_model)
-        return; /* the table's shape: calibration is never required */
+        return 0; /* the context's shape: calibration is never required */
     uint32_t model = 0;
     for (uint32_t i = 0; i < d->instance_count; i++) {
         uint32_t m = d->instances[i].model;
@@ -277,7 +282,8 @@ static void calibrate_for(vks_gpu *gpu, const vks_crowd_desc *d)
     char what[128];
     snprintf(what, sizeof what, "a crowd (%u instances over %u frames%s)", d->instance_count,
              d->frames ? d->frames : (unsigned)VKS__CROWD_ASSUMED_FRAMES, d->frames ? "" : ", assumed");
-    vks__calibrate_work_at_first_use(gpu, ms, model, vks__crowd_work(per_frame, d->frames), what);
+    vks__calibrate_class_at_first_use(gpu, ms, model, vks__crowd_work(per_frame, d->frames), what);
+    return ms->models[model].vertex_count;
 }
 
 static vks_result create_parts(vks_crowd *c, vks_error *err)
@@ -287,9 +293,11 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     vks__caps *caps = malloc(c->count * sizeof *caps);
     vks_result res = starts && caps ? VKS_OK
                                     : vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    const vks__launch_shape *shape = vks__shape_of_set(gpu, c->set);
     if (res == VKS_OK)
         res = vks__crowd_layout(vks__plan_of(c->ms), c->inst, c->count, gpu->props.limits.maxStorageBufferRange,
-                               c->layered ? sizeof(vks__gpu_layered_param) : sizeof(vks__gpu_pose_param), gpu->deform_wg, gpu->instance_tile, starts, caps, &c->part_count, err);
+                               c->layered ? sizeof(vks__gpu_layered_param) : sizeof(vks__gpu_pose_param),
+                               shape->deform_wg, shape->instance_run, starts, caps, &c->part_count, err);
     if (res == VKS_OK && !(c->parts = calloc(c->part_count, sizeof *c->parts)))
         res = vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
     if (res == VKS_OK)
@@ -304,7 +312,7 @@ static vks_result create_parts(vks_crowd *c, vks_error *err)
     for (uint32_t p = 0; p < c->part_count && res == VKS_OK; p++) {
         uint32_t end = p + 1 < c->part_count ? starts[p + 1] : c->count;
         pd.cap = caps[p];
-        pd.cap.works += slice_works(gpu, c->ms, end - starts[p]);
+        pd.cap.works += slice_works(shape, c->ms, end - starts[p]);
         res = vks__passes_create(gpu, c->ms, &pd, c->dpool, &c->parts[p], err);
         /* clips that drive morph weights: the deform pass applies what the pose pass samples */
         c->parts[p].morph = c->clips && c->clips->morph && c->ms->morph_any;
@@ -336,10 +344,15 @@ vks_result vks_crowd_create(vks_gpu *gpu, const vks_crowd_desc *d, vks_crowd **o
         if (r != VKS_OK)
             return r;
     }
-    calibrate_for(gpu, d);
+    uint32_t dominant = calibrate_for(gpu, d);
+    const vks__shape_set *set = NULL;
+    vks_result sr = vks__shape_set_for(gpu, dominant, &set, err);
+    if (sr != VKS_OK)
+        return sr;
     vks_crowd *c = calloc(1, sizeof *c);
     if (!c)
         return vks_error_set(err, VKS_ERR_NOMEM, VKS_NO_OFFSET, "gpu/crowd", "out of memory");
+    c->set = set;
     c->gpu = gpu, c->ms = d->models, c->clips = d->clips, c->count = d->instance_count, c->normals = !d->no_normals;
     c->alive = 1, gpu->live_crowds++;
     c->layered = d->layers != 0;
@@ -486,6 +499,11 @@ vks_gpu *vks__crowd_gpu(const vks_crowd *c)
 uint32_t vks__crowd_model_of(const vks_crowd *c, uint32_t i)
 {
     return c->inst[i].model;
+}
+
+int vks__crowd_own_shape(const vks_crowd *c)
+{
+    return c->set && c->set->own;
 }
 
 uint32_t vks__crowd_slice_count(const vks_crowd *c)

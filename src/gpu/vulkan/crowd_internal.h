@@ -47,6 +47,8 @@ struct vks_crowd {
     vks__oneshot copy;
     VkSemaphore handed;
     int alive;                /* counted in gpu->live_crowds */
+    const vks__shape_set *set; /* its shape apart from the context's (the small-model class,
+                                  vks__shape_set_for); NULL: the context's */
 };
 
 #endif

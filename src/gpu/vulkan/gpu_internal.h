@@ -70,6 +70,17 @@ uint32_t vks__queue_family_info(const vks__instance_fns *f, VkPhysicalDevice pd,
  * gpu may be NULL (vks_gpu_list_devices' own instance): the driver's. */
 #define VKS_VK_ALLOC(gpu) ((gpu) ? (gpu)->opt.vk_allocator : NULL)
 
+/* A launch shape beside the context's, for the crowds of one size class (tuning.h: the
+ * small-model class): the shape, and its deform pipelines where they differ from the
+ * context's (own 1; made by vks__small_set for the variants uploaded so far). Its pose pass is
+ * the context's (tuning_start.h). */
+typedef struct vks__shape_set {
+    vks__launch_shape shape;
+    uint32_t own;
+    uint32_t variants; /* the deform_variants bits its pipelines were made for */
+    VkPipeline deform[VKS__DEFORM_VARIANTS], deform_morph[VKS__DEFORM_VARIANTS];
+} vks__shape_set;
+
 struct vks_gpu {
     vks_gpu_options opt;
     int adopted;               /* instance and device belong to the host: never destroyed here */
@@ -131,6 +142,9 @@ struct vks_gpu {
                                  VKS__MORPH_KERNELS: their morph variants too (morph targets) */
     uint32_t skin_texels;   /* the deform kernel reads skin matrices through binding 12 */
     vks__launch_shape shape; /* where the five fields above came from (tuning.c) */
+    vks__shape_set small;     /* the small-model class's shape (tuning_start.h) and, where its
+                                 deform fields differ from shape's, its own deform pipelines */
+    int small_calibrated;     /* its calibration at first use was tried (tune.c): once a context */
     int calibrating;          /* vks_gpu_tune's runs are under way (no calibration inside them) */
     int first_use_calibrated; /* calibration at first use was tried (tune.c): once a context */
     uint32_t live_crowds;     /* crowds made and not destroyed: no calibration at first use
@@ -208,6 +222,26 @@ vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p);
  * vks_gpu_tune's switch between candidates, which drops the kept batch buffers beforehand
  * (their work tables are sized for the old workgroup and run). */
 vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_error *err);
+/* The shape set a crowd whose largest share of work is a model of `vertices` vertices runs
+ * with, into *out: the small-model class's (its pipelines made for the variants uploaded so
+ * far) where the model is small and the class's shape differs from the context's; NULL (the
+ * context's shape and pipelines) otherwise. Fails only where its pipelines cannot be made. */
+vks_result vks__shape_set_for(vks_gpu *gpu, uint32_t vertices, const vks__shape_set **out, vks_error *err);
+/* The small-model class's shape replaced by s (its calibration, or following the context's):
+ * its pipelines dropped, made again by the next vks__shape_set_for. */
+void vks__small_set_replace(vks_gpu *gpu, const vks__launch_shape *s);
+/* What vks_gpu_launch_shape says, of the small-model class's shape (its cache entry, and
+ * whether a large enough crowd of a small model would calibrate it). */
+void vks__small_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out);
+/* The vertex count of the model with the largest share of batch b's work, which names its size
+ * class (vks__shape_set_for); 0 where the batch keeps the context's shape whatever its models
+ * (the plain kernel, or the reduction: validate's runs). */
+uint32_t vks__batch_class_vertices(const vks_gpu *gpu, const vks_gpu_models *ms, const vks_gpu_batch *b);
+/* The launch shape a pass set runs with: its set's, else the context's. */
+static inline const vks__launch_shape *vks__shape_of_set(const vks_gpu *gpu, const vks__shape_set *set)
+{
+    return set ? &set->shape : &gpu->shape;
+}
 /* The public view of a launch shape (gpu.h's vks_gpu_shape_info: the fields a shape decides). */
 void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
 /* 1 while calibration at first use may still come in this context, whatever the work (tuning
@@ -296,6 +330,9 @@ typedef struct vks__passes {
     VkDescriptorSet reduce_set;          /* a vks__reduce's set: the deform pass folds its outputs
                                             into its result words (validate's variant, set 1);
                                             VK_NULL_HANDLE: the plain deform pass */
+    const vks__shape_set *set;           /* a crowd's shape apart from the context's (its deform
+                                            pipelines; the works were cut for its wg and run);
+                                            NULL: the context's */
     /* A crowd part's stagger (vks__crowd_slices; 0 or 1: none): slice s holds instances
        [slice_first[s], slice_first[s + 1]) and, of influence variant k, the work items
        [work_base[k] + slice_work[s][k], work_base[k] + slice_work[s + 1][k]) */

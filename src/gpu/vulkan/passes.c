@@ -152,6 +152,8 @@ static VkPipeline deform_pipeline(const vks_gpu *gpu, const vks__passes *p, int 
         return p->morph ? gpu->plain_morph_pipeline[k] : gpu->plain_pipeline[k];
     if (p->reduce_set)
         return p->morph ? gpu->deform_reduce_morph_pipeline[k] : gpu->deform_reduce_pipeline[k];
+    if (p->set && p->set->own) /* a crowd of the small-model class with a shape of its own */
+        return p->morph ? p->set->deform_morph[k] : p->set->deform[k];
     return p->morph ? gpu->deform_morph_pipeline[k] : gpu->deform_pipeline[k];
 }
 

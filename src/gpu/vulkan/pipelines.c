@@ -116,7 +116,7 @@ vks__device_facts vks__gpu_facts(const vks_gpu *gpu)
  * UUID and this vkskin's version. */
 vks__cache_key vks__cache_key_of(const VkPhysicalDeviceProperties *p)
 {
-    vks__cache_key k = {p->vendorID, p->deviceID, p->driverVersion, {0}, vks_version_string()};
+    vks__cache_key k = {p->vendorID, p->deviceID, p->driverVersion, {0}, vks_version_string(), 0};
     memcpy(k.uuid, p->pipelineCacheUUID, 16);
     return k;
 }
@@ -170,9 +170,9 @@ static vks_result shaped_pipelines(vks_gpu *gpu, vks_error *err)
 }
 
 /* The deform kernel's pipelines (module m, layout pl) that the variants made so far need and
- * that are not made yet, at the launch shape's constants. */
+ * that are not made yet, at shape s's constants. */
 static vks_result deform_set(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl, VkPipeline *plain,
-                             VkPipeline *morphing, vks_error *err)
+                             VkPipeline *morphing, const vks__launch_shape *s, vks_error *err)
 {
     vks_result res = VKS_OK;
     for (uint32_t k = 0; k < VKS__DEFORM_VARIANTS && res == VKS_OK; k++)
@@ -180,8 +180,8 @@ static vks_result deform_set(vks_gpu *gpu, VkShaderModule m, VkPipelineLayout pl
             VkPipeline *p = morph ? &morphing[k] : &plain[k];
             if (!(gpu->deform_variants >> k & 1u) || *p || (morph && !(gpu->deform_variants & VKS__MORPH_KERNELS)))
                 continue;
-            uint32_t c[6] = {gpu->deform_wg, vks__variant_slots(k), gpu->palette_cap, gpu->skin_texels,
-                             gpu->shape.skip_zeros, morph};
+            uint32_t c[6] = {s->deform_wg, vks__variant_slots(k), s->palette_cap, s->skin_texels, s->skip_zeros,
+                             morph};
             res = pipeline(gpu, m, pl, c, 6, p, err);
         }
     return res;
@@ -191,7 +191,49 @@ vks_result vks__deform_pipelines(vks_gpu *gpu, uint32_t mask, vks_error *err)
 {
     gpu->deform_variants |= mask & (((1u << VKS__DEFORM_VARIANTS) - 1u) | VKS__MORPH_KERNELS);
     return deform_set(gpu, gpu->deform_module, gpu->deform_layout, gpu->deform_pipeline, gpu->deform_morph_pipeline,
-                      err);
+                      &gpu->shape, err);
+}
+
+/* 1 when shapes a and b compile the same deform pipelines (the specialization constants). */
+static int same_pipelines(const vks__launch_shape *a, const vks__launch_shape *b)
+{
+    return a->deform_wg == b->deform_wg && a->palette_cap == b->palette_cap && a->skin_texels == b->skin_texels &&
+           a->skip_zeros == b->skip_zeros;
+}
+
+static void destroy_set(vks_gpu *gpu, vks__shape_set *set)
+{
+    for (int k = 0; k < VKS__DEFORM_VARIANTS; k++) {
+        if (set->deform[k])
+            gpu->vk.vkDestroyPipeline(gpu->device, set->deform[k], VKS_VK_ALLOC(gpu));
+        if (set->deform_morph[k])
+            gpu->vk.vkDestroyPipeline(gpu->device, set->deform_morph[k], VKS_VK_ALLOC(gpu));
+        set->deform[k] = set->deform_morph[k] = VK_NULL_HANDLE;
+    }
+    set->own = 0, set->variants = 0;
+}
+
+void vks__small_set_replace(vks_gpu *gpu, const vks__launch_shape *s)
+{
+    destroy_set(gpu, &gpu->small);
+    gpu->small.shape = *s;
+}
+
+vks_result vks__shape_set_for(vks_gpu *gpu, uint32_t vertices, const vks__shape_set **out, vks_error *err)
+{
+    vks__shape_set *set = &gpu->small;
+    const vks__launch_shape *s = &set->shape;
+    *out = NULL;
+    if (!vks__small_model(vertices) || (same_pipelines(s, &gpu->shape) && s->instance_run == gpu->shape.instance_run &&
+                                        s->slices == gpu->shape.slices && s->slice_min == gpu->shape.slice_min))
+        return VKS_OK;
+    set->own = !same_pipelines(s, &gpu->shape);
+    vks_result r = VKS_OK; /* own 0: the context's pipelines, the class's work cut */
+    if (set->own)
+        r = deform_set(gpu, gpu->deform_module, gpu->deform_layout, set->deform, set->deform_morph, s, err);
+    set->variants = gpu->deform_variants;
+    *out = r == VKS_OK ? set : NULL;
+    return r;
 }
 
 /* Set 0 the deform pass's, set 1 the reduction's (its result words at binding 2), the deform
@@ -218,7 +260,7 @@ vks_result vks__deform_reduce_pipelines(vks_gpu *gpu, vks_error *err)
         res = deform_reduce_layout(gpu, err);
     if (res == VKS_OK)
         res = deform_set(gpu, gpu->deform_reduce_module, gpu->deform_reduce_layout, gpu->deform_reduce_pipeline,
-                         gpu->deform_reduce_morph_pipeline, err);
+                         gpu->deform_reduce_morph_pipeline, &gpu->shape, err);
     return res;
 }
 
@@ -257,6 +299,14 @@ vks_result vks__pipelines_reshape(vks_gpu *gpu, const vks__launch_shape *s, vks_
     int crowds = gpu->pose_pipeline[1] != VK_NULL_HANDLE, layered = gpu->pose_pipeline[2] != VK_NULL_HANDLE;
     destroy_shaped(gpu);
     set_shape(gpu, s);
+    if (gpu->small.shape.source && strcmp(gpu->small.shape.source, "table") == 0) {
+        /* not measured for small models: the class follows the context's deform fields */
+        vks__launch_shape follow = gpu->small.shape;
+        follow.deform_wg = s->deform_wg, follow.instance_run = s->instance_run, follow.palette_cap = s->palette_cap;
+        follow.skin_texels = s->skin_texels, follow.skip_zeros = s->skip_zeros;
+        follow.pose_wg = s->pose_wg, follow.pose_nodes = s->pose_nodes;
+        vks__small_set_replace(gpu, &follow);
+    }
     vks_result res = shaped_pipelines(gpu, err);
     if (res == VKS_OK && crowds)
         res = vks__pose_params_pipeline(gpu, 1, err);
@@ -342,6 +392,27 @@ void vks_gpu_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     out->calibrates_at_first_use = vks__gpu_first_use_open(gpu);
 }
 
+void vks__small_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
+{
+    memset(out, 0, sizeof *out);
+    vks__shape_info_of(&gpu->small.shape, out);
+    out->pipeline_ms = gpu->pipeline_ms;
+    vks__cache_key key = gpu->cache_key;
+    key.size_class = 1;
+    if (gpu->cache_dir[0])
+        vks__cache_path(gpu->cache_dir, &key, vks__cache_shape_entry(&key), out->cache_path, sizeof out->cache_path);
+    out->calibrates_at_first_use = !gpu->calibrating && !gpu->small_calibrated && !gpu->adopted && gpu->timestamps &&
+                                   !gpu->live_crowds && vks__calibration_wanted(&gpu->small.shape, gpu->opt.calibrate);
+}
+
+void vks__launch_shape_for_model(const vks_gpu *gpu, uint32_t vertices, vks_gpu_shape_info *out)
+{
+    if (vks__small_model(vertices))
+        vks__small_launch_shape(gpu, out);
+    else
+        vks_gpu_launch_shape(gpu, out);
+}
+
 vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
 {
     /* llvmpipe counts the iterations of every loop of an invocation together and leaves all of
@@ -356,6 +427,12 @@ vks_result vks__pipelines_create(vks_gpu *gpu, vks_error *err)
     vks_result res = choose_shape(gpu, err);
     if (res != VKS_OK)
         return res;
+    vks__device_facts f = vks__gpu_facts(gpu);
+    char warning[1024];
+    gpu->small.shape = vks__small_shape_choose(&f, gpu->cache_dir, &gpu->cache_key, &gpu->shape,
+                                               gpu->opt.launch_shape, warning, sizeof warning);
+    if (warning[0])
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", warning);
     pipeline_cache_open(gpu);
     res = module(gpu, pose_spv, sizeof pose_spv, &gpu->pose_module, err);
     if (res == VKS_OK)
@@ -415,6 +492,7 @@ void vks__pipelines_destroy(vks_gpu *gpu)
 {
     VkDevice d = gpu->device;
     destroy_shaped(gpu);
+    destroy_set(gpu, &gpu->small);
     if (gpu->deform_reduce_layout)
         gpu->vk.vkDestroyPipelineLayout(d, gpu->deform_reduce_layout, VKS_VK_ALLOC(gpu));
     if (gpu->deform_reduce_module)

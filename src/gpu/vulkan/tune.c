@@ -27,6 +27,8 @@ static uint32_t builtin_for(vks_gpu *gpu, const char **list, int say)
     return count;
 }
 
+static void small_take(vks_gpu *gpu, const vks__launch_shape *w, const char *reason);
+
 typedef struct tune_poses {
     const vks_skin *skin;
 } tune_poses;
@@ -120,17 +122,22 @@ static vks_result calibrate(vks_gpu *gpu, const vks_gpu_models *ms, const vks_gp
     return reshape(gpu, &won, err);
 }
 
-/* Stores the winner in the cache (where there is one), warning where it cannot. */
-static void store(vks_gpu *gpu, vks_gpu_tune_result *out)
+/* Stores the winner in the cache under key (where there is one), warning where it cannot. */
+static void store_as(vks_gpu *gpu, const vks__cache_key *key, vks_gpu_tune_result *out)
 {
     if (!gpu->cache_dir[0])
         return;
-    vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
+    vks__cache_path(gpu->cache_dir, key, vks__cache_shape_entry(key), out->cache_path, sizeof out->cache_path);
     char why[512];
-    out->stored = vks__cache_write_shape(gpu->cache_dir, &gpu->cache_key, out->candidate[out->best].shape,
+    out->stored = vks__cache_write_shape(gpu->cache_dir, key, out->candidate[out->best].shape,
                                          out->candidate[out->best].vertex_instances_per_second, why, sizeof why);
     if (!out->stored)
         vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "%s", why);
+}
+
+static void store(vks_gpu *gpu, vks_gpu_tune_result *out)
+{
+    store_as(gpu, &gpu->cache_key, out);
 }
 
 vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_options *opt,
@@ -149,13 +156,19 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune",
                              "%u crowd(s) of this context alive: their work lists fit the current launch shape; "
                              "tune before making crowds, or destroy them first", gpu->live_crowds);
+    /* a small model's measurement is the small-model class's (tuning.h): its candidates, its
+       regime of instances, its shape and cache entry; the context's shape is left as it was */
+    int small = vks__small_model(skin->vertex_count);
     const char *builtin[VKS_GPU_TUNE_MAX];
     const char *const *cand = o.candidates ? o.candidates : builtin;
-    uint32_t count = o.candidates ? o.candidate_count : builtin_for(gpu, builtin, 1);
+    vks__device_facts f = vks__gpu_facts(gpu);
+    uint32_t count = o.candidates ? o.candidate_count
+                     : small      ? vks__tuning_small_candidates(&f, builtin, VKS_GPU_TUNE_MAX, NULL)
+                                  : builtin_for(gpu, builtin, 1);
     if (count == 0 || count > VKS_GPU_TUNE_MAX)
         return vks_error_set(err, VKS_ERR_INVALID, VKS_NO_OFFSET, "gpu/tune", "%u candidates (1 to %u)", count,
                              VKS_GPU_TUNE_MAX);
-    uint32_t instances = o.instances ? o.instances : 64;
+    uint32_t instances = o.instances ? o.instances : small ? vks__small_calibration_instances(skin->vertex_count) : 64;
     uint32_t repeats = o.repeats ? (o.repeats > 63 ? 63 : o.repeats) : 3;
     const vks_skin *one[1] = {skin};
     vks_gpu_models *ms = NULL;
@@ -165,14 +178,24 @@ vks_result vks_gpu_tune(vks_gpu *gpu, const vks_skin *skin, const vks_gpu_tune_o
     vks_gpu_batch b = {0};
     b.entries = &e, b.entry_count = 1, b.get_locals = procedural_locals, b.user = &poses;
     b.want_normals = 1, b.kernel_only = 1;
+    vks__launch_shape context = gpu->shape;
+    const char *reason = small ? "the fastest of the candidates vks_gpu_tune timed on this device with a small model"
+                               : "the fastest of the candidates vks_gpu_tune timed on this device";
     if (res == VKS_OK)
-        res = calibrate(gpu, ms, &b, skin->vertex_count, instances, cand, count, repeats,
-                        "the fastest of the candidates vks_gpu_tune timed on this device", out, err);
+        res = calibrate(gpu, ms, &b, skin->vertex_count, instances, cand, count, repeats, reason, out, err);
     vks_gpu_models_free(ms);
+    vks__cache_key key = gpu->cache_key;
+    key.size_class = (uint32_t)small;
+    if (res == VKS_OK && small) { /* the winner is the class's; the context's shape back */
+        vks__launch_shape won = gpu->shape;
+        res = reshape(gpu, &context, err);
+        if (res == VKS_OK)
+            small_take(gpu, &won, reason);
+    }
     if (res == VKS_OK && o.store)
-        store(gpu, out);
+        store_as(gpu, &key, out);
     else if (res == VKS_OK && gpu->cache_dir[0])
-        vks__cache_path(gpu->cache_dir, &gpu->cache_key, "launch-shape.txt", out->cache_path, sizeof out->cache_path);
+        vks__cache_path(gpu->cache_dir, &key, vks__cache_shape_entry(&key), out->cache_path, sizeof out->cache_path);
     return res;
 }
 
@@ -191,9 +214,18 @@ static void bind_locals(void *user, uint32_t entry, uint32_t instance, vks_affin
     memcpy(out, p->ms->bind_locals + m->node_base, m->node_count * sizeof *out);
 }
 
+/* 1 while the small-model class may still calibrate at first use (the context's conditions,
+ * on the class's shape). */
+static int small_first_use_open(const vks_gpu *gpu)
+{
+    vks_gpu_shape_info s;
+    vks__small_launch_shape(gpu, &s);
+    return s.calibrates_at_first_use;
+}
+
 int vks__first_use_open(const vks_gpu *gpu)
 {
-    return vks__gpu_first_use_open(gpu);
+    return vks__gpu_first_use_open(gpu) || small_first_use_open(gpu);
 }
 
 /* The shape another context of this process measured on this device at first use (NULL: its
@@ -282,6 +314,99 @@ void vks_gpu_calibrate_for_batch(vks_gpu *gpu, const vks_gpu_models *ms, const v
         if (vi > largest)
             largest = vi, model = b->entries[i].model;
     }
-    if (largest)
+    if (!largest)
+        return;
+    if (vks__batch_class_vertices(gpu, ms, b)) /* the run takes its size class's shape */
+        vks__calibrate_class_at_first_use(gpu, ms, model, work, "a run");
+    else
         vks__calibrate_work_at_first_use(gpu, ms, model, work, "a run");
+}
+
+/* The small-model class's winner w (its pose fields the context's) in place of its shape. */
+static void small_take(vks_gpu *gpu, const vks__launch_shape *w, const char *reason)
+{
+    vks__launch_shape s = *w;
+    s.source = "calibration", s.reason = reason;
+    s.pose_wg = gpu->shape.pose_wg, s.pose_nodes = gpu->shape.pose_nodes;
+    s.slices = gpu->shape.slices, s.slice_min = gpu->shape.slice_min;
+    vks__small_set_replace(gpu, &s);
+}
+
+/* Times the small candidates on `instances` instances of model (the context switched to each
+ * and back: calibrate), and the winner becomes the class's shape; 0 when it failed. */
+static int calibrate_small(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint32_t instances,
+                           const char *const *cand, uint32_t count, vks__cache_key *key)
+{
+    bind_poses poses = {ms, model};
+    vks_gpu_batch_entry e = {model, instances, NULL};
+    vks_gpu_batch cb = {0};
+    cb.entries = &e, cb.entry_count = 1, cb.get_locals = bind_locals, cb.user = &poses;
+    cb.want_normals = 1, cb.kernel_only = 1;
+    vks_gpu_tune_result *out = calloc(1, sizeof *out);
+    vks__launch_shape context = gpu->shape;
+    vks_error err = {0};
+    const char *reason = "calibrated at first use for small models: the tuning table's row was measured on larger "
+                         "ones";
+    vks_result res = out ? calibrate(gpu, ms, &cb, ms->models[model].vertex_count, instances, cand, count,
+                                     VKS__CALIBRATION_REPEATS, reason, out, &err)
+                         : VKS_ERR_NOMEM;
+    vks__launch_shape won = gpu->shape;
+    if (res == VKS_OK) /* the context's own shape back: the class runs beside it */
+        res = reshape(gpu, &context, &err);
+    char msg[512];
+    if (res != VKS_OK) {
+        vks__log(&gpu->opt.logger, VKS_LOG_WARNING, "launch shape: the small-model calibration at first use failed, "
+                 "small models run with the context's shape: %s",
+                 out ? vks_error_format(&err, NULL, msg, sizeof msg) : "out of memory");
+    } else {
+        small_take(gpu, &won, reason);
+        store_as(gpu, key, out);
+        vks__log(&gpu->opt.logger, VKS_LOG_INFO, "launch shape: %s chosen at first use for small models%s%s",
+                 out->candidate[out->best].shape, out->stored ? ", stored in " : " (not stored)",
+                 out->stored ? out->cache_path : "");
+    }
+    free(out);
+    return res == VKS_OK;
+}
+
+void vks__calibrate_class_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t model, uint64_t work,
+                                       const char *what)
+{
+    uint32_t vertices = ms->models[model].vertex_count;
+    if (!vks__small_model(vertices)) {
+        vks__calibrate_work_at_first_use(gpu, ms, model, work, what);
+        return;
+    }
+    if (!small_first_use_open(gpu))
+        return;
+    vks__device_facts f = vks__gpu_facts(gpu);
+    const char *cand[VKS_GPU_TUNE_MAX];
+    uint32_t count = vks__tuning_small_candidates(&f, cand, VKS_GPU_TUNE_MAX, NULL);
+    uint32_t instances = vks__small_calibration_instances(vertices);
+    uint64_t cost = vks__small_calibration_cost(count, vertices), threshold = vks__calibration_threshold(cost);
+    if (work == 0 || work < threshold)
+        return; /* small work: the class's shape as it is; later, larger work may still calibrate */
+    gpu->small_calibrated = 1;
+    vks__cache_key key = gpu->cache_key;
+    key.size_class = 1;
+    vks__launch_shape shared;
+    int have = 0;
+    if (!vks__calibration_once_claim(&key, &shared, &have)) { /* measured (or being measured) here */
+        if (have) {
+            small_take(gpu, &shared, "calibrated at first use for small models by another context of this process "
+                                     "on this device");
+            char text[128];
+            vks__launch_shape_format(&gpu->small.shape, text, sizeof text);
+            vks__log(&gpu->opt.logger, VKS_LOG_INFO, "launch shape: %s, calibrated at first use by another context "
+                     "of this process on this device, for small models", text);
+        }
+        return;
+    }
+    vks__log(&gpu->opt.logger, VKS_LOG_INFO,
+             "launch shape: calibrating at first use: small models (the tuning table's row for this device was "
+             "measured on larger ones), and %s of %llu vertex-instances of a %u-vertex model is at least %llu (the "
+             "calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
+             what, (unsigned long long)work, vertices, (unsigned long long)threshold, (unsigned long long)cost);
+    int ok = calibrate_small(gpu, ms, model, instances, cand, count, &key);
+    vks__calibration_once_done(&key, ok ? &gpu->small.shape : NULL); /* wakes the others */
 }

@@ -85,6 +85,9 @@ void vks__barrier(vks_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags src, V
  * read its outputs after a frame (crowd.h: vks_crowd_desc.consumer_stages). */
 vks_gpu *vks__crowd_gpu(const vks_crowd *c);
 uint32_t vks__crowd_model_of(const vks_crowd *c, uint32_t i);
+/* 1 when the crowd runs deform pipelines of its own (the small-model class's shape, apart from
+ * the context's: gpu/tuning.h). */
+int vks__crowd_own_shape(const vks_crowd *c);
 /* The most slices a part of the crowd's frames is staggered over (1: none; gpu/tuning.h). */
 uint32_t vks__crowd_slice_count(const vks_crowd *c);
 VkPipelineStageFlags vks__crowd_consumer_stages(const vks_crowd *c);
