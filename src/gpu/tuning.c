@@ -84,6 +84,12 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.palette_cap = 0;
         s.known = 1;
         s.reason = "CPU device: no shared palette (barriers are coroutines there), runs of 32 instances";
+        /* Crowd frames staggered over 4 slices of at least 1,024 instances: a slice's skin
+         * matrices are still in the caches when its deform reads them (a 1k-vertex crowd of
+         * 8,192 instances writes 12.6 MB of them a frame). bench --crowd on Mesa 22.3 lavapipe, 2
+         * cores (BENCHMARKS.md, fourteenth session): 8,192 instances of 1,000 vertices x0.89-0.99
+         * of the frame in turn, 4,096 of 3,000 x0.73-0.98. */
+        s.slices = 4, s.slice_min = 1024;
     } else if (f->vendor_id == VENDOR_NVIDIA) {
         /* H100, 2026-11-27 (the project's GPU notes): wg 256, runs of 8, no shared palette wrote
          * 2.08-2.24 TB/s (65-70 % of fill); the shared palette at wg 64 wrote 0.51 TB/s. The
@@ -121,14 +127,14 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         s.pose_wg = fit_wg(f, sg * 2 > 64 ? sg * 2 : 64);
         if (s.pose_wg < sg) /* a device whose workgroup cannot hold a subgroup: serial */
             s.pose_nodes = 0, s.pose_wg = fit_wg(f, 64);
-        /* Crowd frames staggered over up to 4 slices: the pose pass of a million instances
+        /* Crowd frames staggered over up to 8 slices: the pose pass of a million instances
          * took 6-8 ms on an H100 and the deform 14 ms, one after the other (BENCHMARKS.md,
-         * issue 41's arithmetic); staggered, 3/4 of the pose runs beside the deform. Not yet a
-         * measurement (the GPU bundle times it on and off, slices=1): a schedule whose cost is
-         * bounded, 3 more barriers a frame, each the drain of a slice that fills the device
-         * twice over (slice_min), against a gain of a slice's pose pass at each. CPU devices
-         * run one dispatch after another: nothing to overlap, so 1 there. */
-        s.slices = 4;
+         * issue 41's arithmetic); staggered, 7/8 of the pose runs beside the deform and slice
+         * 0's (0.75-1 ms) is left. Not yet a measurement (the GPU bundle times it on and off):
+         * a schedule whose cost is bounded, 7 more barriers a frame, each the drain of a slice
+         * that fills the device twice over (slice_min), against a slice's pose pass hidden at
+         * each. (Lavapipe's row staggers for its caches, above.) */
+        s.slices = VKS__MAX_SLICES;
     }
     return s;
 }

@@ -58,7 +58,7 @@ grep -q '"launch_shape"' "$T/b.json" && grep -Eq '"source":[[:space:]]*"(table|c
 # usage error naming the problem, before any work.
 "$V" bench --instances 2 --vertices 300 --bones 24 --repeats 1 --launch-shape wg=128,run=4,palette=on --validation \
     >"$T/f.out" 2>"$T/f.err" || { echo "bench with a forced shape failed"; cat "$T/f.err"; fail=1; }
-grep -q "launch shape    wg=128,pose_wg=[0-9]*,run=4,palette=[0-9]*,texels=o[nf]*,pose=[a-z]*\(,zeros=skip\)\{0,1\} (forced" "$T/f.out" ||
+grep -q "launch shape    wg=128,pose_wg=[0-9]*,run=4,palette=[0-9]*,texels=o[nf]*,pose=[a-z]*\(,zeros=skip\)\{0,1\}\(,slices=[0-9]*\(,slice_min=[0-9]*\)\{0,1\}\)\{0,1\} (forced" "$T/f.out" ||
     { echo "the forced shape is not the one reported:"; grep "launch shape" "$T/f.out"; fail=1; }
 if grep -q "validation" "$T/f.err"; then echo "validation-layer messages:"; cat "$T/f.err"; fail=1; fi
 VKSKIN_LAUNCH_SHAPE=wg=3 "$V" bench --instances 2 --vertices 300 --bones 24 --repeats 1 >"$T/x.out" 2>"$T/x.err"
