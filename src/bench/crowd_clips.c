@@ -93,6 +93,7 @@ static vks_result make_crowd(vks_gpu *gpu, const vks_gpu_models *ms, clip_run *c
     vks_crowd_desc d = {0};
     d.models = ms, d.instance_count = c->instances, d.clips = c->gc;
     d.instances = which < 2 ? c->in : c->lin;
+    d.frames = c->frames + 1; /* the warm-up and the frames it runs: what calibration weighs */
     return vks_crowd_create(gpu, &d, crowd_at(c, which), err);
 }
 

@@ -87,7 +87,7 @@ vks__launch_shape vks__tuning_pick(const vks__device_facts *f)
         /* Crowd frames staggered over 4 slices of at least 1,024 instances: a slice's skin
          * matrices are still in the caches when its deform reads them (a 1k-vertex crowd of
          * 8,192 instances writes 12.6 MB of them a frame). bench --crowd on Mesa 22.3 lavapipe, 2
-         * cores (BENCHMARKS.md, fourteenth session): 8,192 instances of 1,000 vertices x0.89-0.99
+         * cores (BENCHMARKS.md, fourteenth session): 8,192 instances of 1,000 vertices x0.87-0.99
          * of the frame in turn, 4,096 of 3,000 x0.73-0.98. */
         s.slices = 4, s.slice_min = 1024;
     } else if (f->vendor_id == VENDOR_NVIDIA) {

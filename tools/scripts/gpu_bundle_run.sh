@@ -7,9 +7,10 @@
 #   2. the GPU-labelled CTest tests (gpu-tests/: each test's command, judged as CTest judges
 #      it: its skip exit code, pass and fail expressions and timeout), N at a time
 #   3. vkskin validate of every bundled character (src/datasets) with the validation layer
-#   4. vkskin bench --json at the issue's sizes (instances of a generated character), and
-#      vkskin bench --crowd at each crowd size, as the table gives it and with the frame's
-#      pose and deform passes in turn (small.slices=1: the stagger's gain)
+#   4. vkskin bench --crowd at each crowd size, as the table gives it and with the frame's
+#      pose and deform passes in turn (small.slices=1: the stagger's gain), then vkskin bench
+#      --json at the issue's sizes (instances of a generated character; a small model's with
+#      the small-model class's shape where the crowd calibrated it)
 #   5. vkskin tune --no-store --json: every built-in launch shape timed on this device (tune.json),
 #      and a small model's candidates, for the small-model class (tune_small.json)
 #   6. vkskin bench --json --no-gpu with the fast CPU engine's crowd loops and without them
@@ -212,29 +213,9 @@ main() {
   if [ $rc -eq 0 ]; then status=pass; else status=failure failed=1; fi
   printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin validate: exit $rc" > "$out/validate.result"
 
-  echo "== vkskin bench --json at sizes $bench_sizes ($bench_args)"
   local parts=() n size
-  for size in $bench_sizes; do
-    case $size in
-      *x*) n=${size#*x} size_args=(--vertices "${size%%x*}") ;; # after bench_args: it wins
-      *) n=$size size_args=() ;;
-    esac
-    t0=$(now)
-    # shellcheck disable=SC2086 # bench_args is a list of options
-    "$vk" bench --json --instances "$n" $bench_args "${size_args[@]}" > "$out/bench/instances_$size.json" \
-      2> "$out/bench/instances_$size.log"
-    rc=$?
-    secs=$(since "$t0")
-    if [ $rc -eq 0 ] && [ -s "$out/bench/instances_$size.json" ]; then
-      status=pass
-      parts+=("$out/bench/instances_$size.json")
-    else
-      status=failure failed=1
-    fi
-    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --instances $n $bench_args ${size_args[*]}: exit $rc" \
-      > "$out/bench/instances_$size.result"
-    printf '%-8s bench, %s (%s s)\n' "$status" "$size" "$secs"
-  done
+  # bench --crowd first: its million-instance crowd calibrates the small-model class at first use
+  # and stores it, so the bench sizes of a small model below run with the class's shape
   if [ "$crowd_instances" != 0 ]; then # the pose pass of a crowd: issue 24's 100,000 instances of 32 bones
     for n in $crowd_instances; do
       # as the table gives it (a GPU staggers the frames' pose and deform passes; the
@@ -256,6 +237,28 @@ main() {
       done
     done
   fi
+  echo "== vkskin bench --json at sizes $bench_sizes ($bench_args)"
+  for size in $bench_sizes; do
+    case $size in
+      *x*) n=${size#*x} size_args=(--vertices "${size%%x*}") ;; # after bench_args: it wins
+      *) n=$size size_args=() ;;
+    esac
+    t0=$(now)
+    # shellcheck disable=SC2086 # bench_args is a list of options
+    "$vk" bench --json --instances "$n" $bench_args "${size_args[@]}" > "$out/bench/instances_$size.json" \
+      2> "$out/bench/instances_$size.log"
+    rc=$?
+    secs=$(since "$t0")
+    if [ $rc -eq 0 ] && [ -s "$out/bench/instances_$size.json" ]; then
+      status=pass
+      parts+=("$out/bench/instances_$size.json")
+    else
+      status=failure failed=1
+    fi
+    printf '%s\t%s\t%s\n' "$status" "$secs" "vkskin bench --json --instances $n $bench_args ${size_args[*]}: exit $rc" \
+      > "$out/bench/instances_$size.result"
+    printf '%-8s bench, %s (%s s)\n' "$status" "$size" "$secs"
+  done
   # Every candidate shape on this device, the table's beside the others (nothing stored, so
   # the cache of the machine is left as it was); then a small model's (the small-model class:
   # its own candidates and regime of instances)
