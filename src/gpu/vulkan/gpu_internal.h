@@ -77,7 +77,6 @@ uint32_t vks__queue_family_info(const vks__instance_fns *f, VkPhysicalDevice pd,
 typedef struct vks__shape_set {
     vks__launch_shape shape;
     uint32_t own;
-    uint32_t variants; /* the deform_variants bits its pipelines were made for */
     VkPipeline deform[VKS__DEFORM_VARIANTS], deform_morph[VKS__DEFORM_VARIANTS];
 } vks__shape_set;
 

@@ -210,7 +210,7 @@ static void destroy_set(vks_gpu *gpu, vks__shape_set *set)
             gpu->vk.vkDestroyPipeline(gpu->device, set->deform_morph[k], VKS_VK_ALLOC(gpu));
         set->deform[k] = set->deform_morph[k] = VK_NULL_HANDLE;
     }
-    set->own = 0, set->variants = 0;
+    set->own = 0;
 }
 
 void vks__small_set_replace(vks_gpu *gpu, const vks__launch_shape *s)
@@ -231,7 +231,6 @@ vks_result vks__shape_set_for(vks_gpu *gpu, uint32_t vertices, const vks__shape_
     vks_result r = VKS_OK; /* own 0: the context's pipelines, the class's work cut */
     if (set->own)
         r = deform_set(gpu, gpu->deform_module, gpu->deform_layout, set->deform, set->deform_morph, s, err);
-    set->variants = gpu->deform_variants;
     *out = r == VKS_OK ? set : NULL;
     return r;
 }

@@ -223,6 +223,17 @@ static int small_first_use_open(const vks_gpu *gpu)
     return s.calibrates_at_first_use;
 }
 
+/* The calibration's run: `instances` instances of poses->model at the bind pose, kernel only
+ * (e is its one entry). */
+static vks_gpu_batch bind_batch(bind_poses *poses, vks_gpu_batch_entry *e, uint32_t instances)
+{
+    *e = (vks_gpu_batch_entry){poses->model, instances, NULL};
+    vks_gpu_batch cb = {0};
+    cb.entries = e, cb.entry_count = 1, cb.get_locals = bind_locals, cb.user = poses;
+    cb.want_normals = 1, cb.kernel_only = 1;
+    return cb;
+}
+
 int vks__first_use_open(const vks_gpu *gpu)
 {
     return vks__gpu_first_use_open(gpu) || small_first_use_open(gpu);
@@ -275,10 +286,8 @@ void vks__calibrate_work_at_first_use(vks_gpu *gpu, const vks_gpu_models *ms, ui
              "vertex-instances is at least %llu (the calibration runs %llu; VKSKIN_NO_CALIBRATE=1 turns it off)",
              what, (unsigned long long)work, (unsigned long long)threshold, (unsigned long long)cost);
     bind_poses poses = {ms, model};
-    vks_gpu_batch_entry e = {model, VKS__CALIBRATION_INSTANCES, NULL};
-    vks_gpu_batch cb = {0};
-    cb.entries = &e, cb.entry_count = 1, cb.get_locals = bind_locals, cb.user = &poses;
-    cb.want_normals = 1, cb.kernel_only = 1;
+    vks_gpu_batch_entry e;
+    vks_gpu_batch cb = bind_batch(&poses, &e, VKS__CALIBRATION_INSTANCES);
     vks_gpu_tune_result *out = calloc(1, sizeof *out);
     vks_error err = {0};
     vks_result res = out ? calibrate(gpu, ms, &cb, vertices, VKS__CALIBRATION_INSTANCES, builtin, count,
@@ -338,10 +347,8 @@ static int calibrate_small(vks_gpu *gpu, const vks_gpu_models *ms, uint32_t mode
                            const char *const *cand, uint32_t count, vks__cache_key *key)
 {
     bind_poses poses = {ms, model};
-    vks_gpu_batch_entry e = {model, instances, NULL};
-    vks_gpu_batch cb = {0};
-    cb.entries = &e, cb.entry_count = 1, cb.get_locals = bind_locals, cb.user = &poses;
-    cb.want_normals = 1, cb.kernel_only = 1;
+    vks_gpu_batch_entry e;
+    vks_gpu_batch cb = bind_batch(&poses, &e, instances);
     vks_gpu_tune_result *out = calloc(1, sizeof *out);
     vks__launch_shape context = gpu->shape;
     vks_error err = {0};
