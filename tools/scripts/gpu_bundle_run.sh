@@ -37,7 +37,7 @@
 #                             run); the first writes bench/crowd.log, the others crowd_N.log,
 #                             and with the passes in turn crowd_in_turn.log, crowd_N_in_turn.log
 #   VKSKIN_BUNDLE_TUNE_SMALL  the small model's tune (default "--vertices 1000 --bones 32";
-#                             --quick "--vertices 500 --instances 8 --repeats 1")
+#                             --quick "--vertices 300 --instances 4 --repeats 1")
 #   VKSKIN_BUNDLE_TUNE        vkskin tune's options (default "--instances 1000"; --quick
 #                             "--vertices 5000 --instances 2 --repeats 1")
 #   VKSKIN_BUNDLE_BENCH_ARGS  more bench options (default "--ref-instances 20 --repeats 5";
@@ -93,7 +93,7 @@ if [ $quick = 1 ]; then
   bench_sizes=${VKSKIN_BUNDLE_BENCH:-8 32 128 500x64}
   crowd_instances=${VKSKIN_BUNDLE_CROWD:-64}
   tune_args=${VKSKIN_BUNDLE_TUNE:---vertices 5000 --instances 2 --repeats 1}
-  tune_small_args=${VKSKIN_BUNDLE_TUNE_SMALL:---vertices 500 --instances 8 --repeats 1}
+  tune_small_args=${VKSKIN_BUNDLE_TUNE_SMALL:---vertices 300 --instances 4 --repeats 1}
   bench_args=${VKSKIN_BUNDLE_BENCH_ARGS:---vertices 2000 --ref-instances 8 --repeats 1}
   cpu_sizes=${VKSKIN_BUNDLE_CPU:-2000x64}
 else
