@@ -31,10 +31,18 @@ set_tests_properties(test_gpu_crowd_first_use_large PROPERTIES LABELS gpu SKIP_R
 # level; compute/pose.comp): procedural poses, host locals, roots, parts, clips of every space
 # and cycle against the CPU reference; 8 and 32 instances a workgroup on lavapipe (subgroups of 8).
 # And with the frames staggered (the launch shape's slices, gpu/tuning.h): each slice's pose
-# pass beside the previous slice's deform, on lavapipe with slices of a few instances.
-foreach(shape "pose=nodes" "pose=nodes,pose_wg=256" "slices=3,slice_min=2" "pose=nodes,slices=8,slice_min=1")
+# pass beside the previous slice's deform, on lavapipe with slices of a few instances, with the
+# serial pose pass (procedural, host locals, parts, layers) and by nodes (clips, layers).
+foreach(case "pose=nodes|test_gpu_crowd test_gpu_clip test_gpu_layers"
+             "pose=nodes,pose_wg=256|test_gpu_crowd test_gpu_clip test_gpu_layers"
+             "slices=3,slice_min=2|test_gpu_crowd test_gpu_layers"
+             "pose=nodes,slices=8,slice_min=1|test_gpu_clip test_gpu_layers")
+  string(REPLACE "|" ";" case "${case}")
+  list(GET case 0 shape)
+  list(GET case 1 tests)
+  string(REPLACE " " ";" tests "${tests}")
   string(REGEX REPLACE "[^a-z0-9]+" "_" suffix "${shape}")
-  foreach(t test_gpu_crowd test_gpu_clip test_gpu_layers)
+  foreach(t ${tests})
     add_test(NAME ${t}_${suffix} COMMAND ${t})
     set_tests_properties(${t}_${suffix} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300
       ENVIRONMENT "VKS_TEST_LAUNCH_SHAPE=${shape};VKSKIN_REAL_DATASETS=${VKSKIN_REAL_DATASETS};VKSKIN_SOURCE_DIR=${PROJECT_SOURCE_DIR};VKSKIN_BINARY_DIR=${PROJECT_BINARY_DIR}"

@@ -106,8 +106,9 @@ typedef struct vks_gpu_options {
     /* Launch-shape override of the compute passes, comma-separated key=value pairs:
      * "wg=256,run=8,palette=off,texels=on" (wg, pose_wg: workgroup sizes, powers of two;
      * run: instances a deform work item loops over, 1..256; palette: on, off or a slot count
-     * of the shared skin-matrix palette; texels: skin matrices through a texel buffer).
-     * Applied after shared_palette. NULL or "": the tuning table's shape for the device
+     * of the shared skin-matrix palette; texels: skin matrices through a texel buffer; the
+     * other keys: docs/performance.md). A key written small.KEY sets the small-model class's
+     * shape alone. Applied after shared_palette. NULL or "": the tuning table's shape for the device
      * (src/gpu/tuning.c). A shape the device cannot run fails vks_gpu_create with
      * VKS_ERR_INVALID, saying why. Results are the same for every shape (tested). */
     const char *launch_shape;
@@ -126,7 +127,9 @@ typedef struct vks_gpu_options {
      * not while a crowd of the context lives (its work lists fit the shape it was made with). 0 (default): so; < 0: never (also the environment
      * variable VKSKIN_NO_CALIBRATE=1). Never on an adopted device (host): the calibration
      * waits for the queue to idle; call vks_gpu_tune there. A launch_shape or shared_palette
-     * override turns it off too. */
+     * override turns it off too. The small-model class (work whose largest share is a model
+     * of at most 4,096 vertices) is calibrated apart, the same way, and on a GPU even where the
+     * table knows the device (docs/performance.md, "Small models"). */
     int calibrate;
 } vks_gpu_options;
 

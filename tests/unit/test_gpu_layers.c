@@ -219,39 +219,40 @@ static vks_gpu *staggered_context(const char *slices, char *spec, size_t n)
  * in runs that cross the slices' bounds) recorded with the pose and deform passes staggered
  * over three slices and in turn: the very same bits, positions, normals and root motion,
  * frame after frame (the stagger changes which dispatch computes an instance, never how). */
-static void staggered_same_bits(const vks_skin *const *skins, const vks_clip *const *cp, const vks_instance *in)
+static void staggered_same_bits(vks_gpu *main_gpu, vks_gpu_models *main_ms, vks_gpu_clips *main_gc,
+                                const vks_skin *const *skins, const vks_clip *const *cp, const vks_instance *in)
 {
     /* once with each pose pass (serial on lavapipe, and its nodes variant): the test's other
-       registrations (tests/crowd.cmake) would only repeat it, at two contexts each */
+       registrations (tests/crowd.cmake) would only repeat it, at a context more each */
     const char *shape = getenv("VKS_TEST_LAUNCH_SHAPE"), *apart = getenv("VKSKIN_TEST_SEPARATE_READBACK");
     if ((shape && strcmp(shape, "pose=nodes") != 0) || (apart && *apart && strcmp(apart, "0") != 0))
         return;
-    static const char *const ways[2] = {"slices=1", "slices=3,slice_min=2"};
-    char spec[2][256];
-    vks_gpu *gpu[2];
-    vks_gpu_models *ms[2] = {0};
-    vks_gpu_clips *gc[2] = {0};
+    /* in turn: the test's own context (its 40 instances are under any table row's slice_min);
+       staggered: one more, over three slices */
+    char spec[256];
+    vks_gpu *gpu[2] = {main_gpu, staggered_context("slices=3,slice_min=2", spec, sizeof spec)};
+    vks_gpu_models *ms[2] = {main_ms, NULL};
+    vks_gpu_clips *gc[2] = {main_gc, NULL};
     vks_crowd *crowd[2] = {0};
     vks_error err = {0};
+    CHECK(vks_gpu_upload(gpu[1], skins, 2, &ms[1], &err) == VKS_OK);
+    CHECK(vks_gpu_upload_clips(gpu[1], ms[1], skins, cp, CLIPS, &gc[1], &err) == VKS_OK);
     for (int w = 0; w < 2; w++) {
-        gpu[w] = staggered_context(ways[w], spec[w], sizeof spec[w]);
-        CHECK(vks_gpu_upload(gpu[w], skins, 2, &ms[w], &err) == VKS_OK);
-        CHECK(vks_gpu_upload_clips(gpu[w], ms[w], skins, cp, CLIPS, &gc[w], &err) == VKS_OK);
         vks_crowd_desc d = {.models = ms[w], .instances = in, .instance_count = N, .clips = gc[w]};
         CHECK(vks_crowd_create(gpu[w], &d, &crowd[w], &err) == VKS_OK);
     }
-    if (!crowd[0] || !crowd[1])
-        return;
-    fprintf(stderr, "the stagger: '%s' in %u slice(s) against '%s' in %u\n", spec[1],
-            vks__crowd_slice_count(crowd[1]), spec[0], vks__crowd_slice_count(crowd[0]));
-    CHECK_EQ_INT(vks__crowd_slice_count(crowd[0]), 1);
-    CHECK_EQ_INT(vks__crowd_slice_count(crowd[1]), 3);
+    float *pos[2] = {0}, *nrm[2] = {0}, motion[2][N * 4];
     size_t floats = 0;
     for (uint32_t i = 0; i < N; i++)
         floats += (size_t)skins[in[i].model]->vertex_count * 3;
-    float *pos[2], *nrm[2], motion[2][N * 4];
-    for (int w = 0; w < 2; w++)
-        pos[w] = malloc(floats * sizeof(float)), nrm[w] = malloc(floats * sizeof(float));
+    if (crowd[0] && crowd[1]) {
+        fprintf(stderr, "the stagger: '%s' in %u slice(s) against the test's context in %u\n", spec,
+                vks__crowd_slice_count(crowd[1]), vks__crowd_slice_count(crowd[0]));
+        CHECK_EQ_INT(vks__crowd_slice_count(crowd[0]), 1);
+        CHECK_EQ_INT(vks__crowd_slice_count(crowd[1]), 3);
+        for (int w = 0; w < 2; w++)
+            pos[w] = malloc(floats * sizeof(float)), nrm[w] = malloc(floats * sizeof(float));
+    }
     const float times[3] = {0.37f, 1.9f, 41.0f};
     for (int k = 0; k < 3 && pos[0] && pos[1] && nrm[0] && nrm[1]; k++) {
         for (int w = 0; w < 2; w++) {
@@ -269,11 +270,11 @@ static void staggered_same_bits(const vks_skin *const *skins, const vks_clip *co
     for (int w = 0; w < 2; w++) {
         free(pos[w]), free(nrm[w]);
         vks_crowd_destroy(crowd[w]);
-        vks_gpu_clips_free(gc[w]);
-        vks_gpu_models_free(ms[w]);
-        CHECK_EQ_INT(vks_gpu_validation_messages(gpu[w]), 0);
-        vks_gpu_destroy(gpu[w]);
     }
+    vks_gpu_clips_free(gc[1]);
+    vks_gpu_models_free(ms[1]);
+    CHECK_EQ_INT(vks_gpu_validation_messages(gpu[1]), 0);
+    vks_gpu_destroy(gpu[1]);
 }
 
 int main(void)
@@ -415,11 +416,11 @@ int main(void)
     for (int m = 0; m < 2; m++)
         for (int c = 0; c < CLIPS; c++)
             vks_clip_binding_free(&bind[m][c]);
+    staggered_same_bits(gpu, ms, gc, skins, cp, in);
     vks_crowd_destroy(crowd);
     vks_gpu_clips_free(gc);
     vks_gpu_models_free(ms);
     vks_gpu_destroy(gpu);
-    staggered_same_bits(skins, cp, in);
     vks_skin_free(a), vks_skin_free(b);
     return vks_test_finish("test_gpu_layers");
 }
