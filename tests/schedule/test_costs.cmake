@@ -50,6 +50,18 @@ set(VKSKIN_TEST_COSTS
   cli_honest                    4    9    0
   test_gpu_tune                 2    9    0
   test_nif_kf_robust            2    9    2
+  # the GPU tests that compile most of lavapipe's pipelines first in the plain build (its
+  # shader cache cold in a fresh clone): about what each took there
+  test_gpu_stream              21    3    0
+  test_gpu_clip                16    2    0
+  test_gpu_layers              15    3    0
+  cli_gltf_morph               13   17    7
+  test_gpu_reduce              12    2    0
+  test_gpu_batch               11    2    0
+  test_gpu_crowd               11    2    0
+  cli_blender_chars             7   10    5
+  python_pytest                 9    0    2
+  test_gpu_faults               9    1    0
 )
 if(VKSKIN_SANITIZE)
   set(column 2)
