@@ -67,6 +67,15 @@ static double wide(void)
     return (rng >> 63 ? -1 : 1) * ldexp(mant[(rng >> 40) % 3], 24 * ((int)((rng >> 20) % 3) - 1));
 }
 
+/* The first float where positions a, b or normals c, d differ in their bits; n where none. */
+static size_t first_unequal(const float *a, const float *b, const float *c, const float *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof(float)) || memcmp(&c[i], &d[i], sizeof(float)))
+            return i;
+    return n;
+}
+
 /* The group loops themselves on cancelling matrices, positions and normals (poses alone give
  * sums whose roundings rarely reach the float): one lane's operations in another order fail
  * here. The skin's positions and normals are overwritten. */
@@ -109,10 +118,7 @@ static void cancelling(const char *what, vks_skin *s)
         }
         for (int form = 0; form < 2; form++) {
             const float *fp = form ? cp : vp, *fn = form ? cn : vn;
-            size_t bad = nf;
-            for (size_t i = 0; i < nf && bad == nf; i++)
-                if (memcmp(&sp[i], &fp[i], sizeof(float)) || memcmp(&sn[i], &fn[i], sizeof(float)))
-                    bad = i;
+            size_t bad = first_unequal(sp, fp, sn, fn, nf);
             if (bad < nf)
                 fprintf(stderr, "FAIL %s, cancelling sums%s, %s records: vertex %zu lane %zu: position %a vs %a, "
                         "normal %a vs %a\n", what, renorm ? ", renormalised" : "", form ? "compact" : "the skin's",
@@ -161,10 +167,7 @@ static void cancelling_lanes_of(const char *what, vks_skin *s, vks__ref_lanes_fn
             group(s, gr, lc, compact ? own : NULL, lp, ln, nf);
             own += vks__ref_slots(gr) <= 4 ? gr->vertex_count : 0;
         }
-        size_t bad = all;
-        for (size_t i = 0; i < all && bad == all; i++)
-            if (memcmp(&sp[i], &lp[i], sizeof(float)) || memcmp(&sn[i], &ln[i], sizeof(float)))
-                bad = i;
+        size_t bad = first_unequal(sp, lp, sn, ln, all);
         if (bad < all)
             fprintf(stderr, "FAIL %s, crowd loop of %u on cancelling sums%s, %s records: lane %zu vertex %zu: position "
                     "%a vs %a, normal %a vs %a\n", what, lanes, renorm ? ", renormalised" : "",

@@ -247,11 +247,16 @@ void vks__shape_info_of(const vks__launch_shape *s, vks_gpu_shape_info *out);
  * start.h's conditions but the size): what vks_gpu_launch_shape says, and whether a stream
  * fetches its instances to size its work. Here, not in tune.c, so that the pipelines that
  * report it need not reach up to the calibration. */
-static inline int vks__gpu_first_use_open(const vks_gpu *gpu)
+static inline int vks__gpu_first_use_open_for(const vks_gpu *gpu, const vks__launch_shape *shape, int tried)
 {
     /* a live crowd's work lists are cut for the shape it was made with (crowd.c) */
-    return !gpu->calibrating && !gpu->first_use_calibrated && !gpu->adopted && gpu->timestamps && !gpu->live_crowds &&
-           vks__calibration_wanted(&gpu->shape, gpu->opt.calibrate);
+    return !gpu->calibrating && !tried && !gpu->adopted && gpu->timestamps && !gpu->live_crowds &&
+           vks__calibration_wanted(shape, gpu->opt.calibrate);
+}
+/* ... for the context's shape (the small-model class's: vks__small_launch_shape). */
+static inline int vks__gpu_first_use_open(const vks_gpu *gpu)
+{
+    return vks__gpu_first_use_open_for(gpu, &gpu->shape, gpu->first_use_calibrated);
 }
 /* vks__calibrate_work_at_first_use and vks__first_use_open: gpu/backend.h. */
 

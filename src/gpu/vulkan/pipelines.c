@@ -400,8 +400,7 @@ void vks__small_launch_shape(const vks_gpu *gpu, vks_gpu_shape_info *out)
     key.size_class = 1;
     if (gpu->cache_dir[0])
         vks__cache_path(gpu->cache_dir, &key, vks__cache_shape_entry(&key), out->cache_path, sizeof out->cache_path);
-    out->calibrates_at_first_use = !gpu->calibrating && !gpu->small_calibrated && !gpu->adopted && gpu->timestamps &&
-                                   !gpu->live_crowds && vks__calibration_wanted(&gpu->small.shape, gpu->opt.calibrate);
+    out->calibrates_at_first_use = vks__gpu_first_use_open_for(gpu, &gpu->small.shape, gpu->small_calibrated);
 }
 
 void vks__launch_shape_for_model(const vks_gpu *gpu, uint32_t vertices, vks_gpu_shape_info *out)
